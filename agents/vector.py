@@ -1,0 +1,115 @@
+"""The batched-environment interface the agents are written against, and `LoopedBatch`.
+
+A batched environment steps N copies of one task together:
+
+  * `num_envs`: N.
+  * `action_spec()`, `observation_spec()`: the specs of ONE copy.
+  * `reset()` -> dm_env.TimeStep whose `step_type`, `reward` and `discount` have
+    shape (N,) and whose observation is a dict of arrays of shape (N, ...) (or
+    one such array when the single-copy spec is an array). All copies are FIRST.
+  * `step(actions)` with actions of shape (N, *action_shape) -> the same.
+  * Auto-reset, Gymnasium's NEXT_STEP convention: a copy whose last step returned
+    LAST starts a new episode at its next `step` call, which returns that copy's
+    FIRST timestep and ignores that copy's action. Rewards and discounts of FIRST
+    copies are 0.0 and 1.0 here and carry no meaning; agents never read them.
+
+`composer_tasks.batch.BatchEnvironment` provides this interface; `LoopedBatch`
+provides it today over K ordinary dm_env environments stepped one after another.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+
+import dm_env
+import numpy as np
+
+
+class LoopedBatch:
+    """K independent dm_env environments behind the batched interface.
+
+    Args:
+      env_factories: K callables, each returning a fresh dm_env.Environment. All
+        must share the same action and observation specs.
+    """
+
+    def __init__(self, env_factories: Sequence[Callable[[], dm_env.Environment]]):
+        factories = list(env_factories)
+        if not factories:
+            raise ValueError("env_factories is empty; expected at least one factory.")
+        self._envs = [factory() for factory in factories]
+        self._action_spec = self._envs[0].action_spec()
+        self._observation_spec = self._envs[0].observation_spec()
+        for index, env in enumerate(self._envs[1:], start=1):
+            if env.action_spec() != self._action_spec:
+                raise ValueError(
+                    f"environment {index} has action spec {env.action_spec()}; expected "
+                    f"{self._action_spec} like environment 0.")
+            if env.observation_spec() != self._observation_spec:
+                raise ValueError(
+                    f"environment {index} has observation spec {env.observation_spec()}; "
+                    f"expected {self._observation_spec} like environment 0.")
+        # Every copy must be reset by `reset()` before it can step.
+        self._needs_reset = np.ones((len(self._envs),), bool)
+
+    @property
+    def num_envs(self) -> int:
+        return len(self._envs)
+
+    @property
+    def environments(self) -> list[dm_env.Environment]:
+        return list(self._envs)
+
+    def action_spec(self):
+        return self._action_spec
+
+    def observation_spec(self):
+        return self._observation_spec
+
+    def reset(self) -> dm_env.TimeStep:
+        timesteps = [env.reset() for env in self._envs]
+        self._needs_reset = np.array([ts.last() for ts in timesteps], bool)
+        return self._stack(timesteps)
+
+    def step(self, actions) -> dm_env.TimeStep:
+        actions = np.asarray(actions)
+        expected = (self.num_envs, *self._action_spec.shape)
+        if actions.shape != expected:
+            raise ValueError(
+                f"actions have shape {actions.shape}; expected {expected} "
+                f"({self.num_envs} copies of action spec shape {self._action_spec.shape}).")
+        timesteps = []
+        for index, env in enumerate(self._envs):
+            if self._needs_reset[index]:
+                timesteps.append(env.reset())
+                continue
+            if not np.all(np.isfinite(actions[index])):
+                raise ValueError(f"actions[{index}] = {actions[index]} is not finite (copy {index}).")
+            timesteps.append(env.step(actions[index]))
+        self._needs_reset = np.array([ts.last() for ts in timesteps], bool)
+        return self._stack(timesteps)
+
+    def close(self) -> None:
+        for env in self._envs:
+            env.close()
+
+    def _stack(self, timesteps: list[dm_env.TimeStep]) -> dm_env.TimeStep:
+        step_type = np.array([ts.step_type for ts in timesteps], np.int8)
+        reward = np.array([0.0 if ts.first() else float(ts.reward) for ts in timesteps])
+        discount = np.array([1.0 if ts.first() else float(ts.discount) for ts in timesteps])
+        if isinstance(self._observation_spec, Mapping):
+            observation = {key: np.stack([np.asarray(ts.observation[key]) for ts in timesteps])
+                           for key in self._observation_spec}
+        else:
+            observation = np.stack([np.asarray(ts.observation) for ts in timesteps])
+        return dm_env.TimeStep(step_type=step_type, reward=reward, discount=discount,
+                               observation=observation)
+
+
+def as_batched(env) -> "LoopedBatch":
+    """Returns `env` if it is batched (has `num_envs`), else a batch of one around it."""
+    if hasattr(env, "num_envs"):
+        return env
+    if not isinstance(env, dm_env.Environment):
+        raise TypeError(
+            f"env is {type(env).__name__}; expected a dm_env.Environment or a batched "
+            "environment with `num_envs` (see agents/vector.py).")
+    return LoopedBatch([lambda: env])

@@ -1,0 +1,1 @@
+"""composer_tasks: author MuJoCo reinforcement-learning tasks by composing entities."""

@@ -1,0 +1,7 @@
+"""Composer: entities, tasks and the environment that runs them (dm_control paper §5)."""
+
+from composer_tasks.composer.entity import Entity
+from composer_tasks.composer.entity import Observables
+from composer_tasks.composer.entity import observable
+from composer_tasks.composer.environment import Environment
+from composer_tasks.composer.task import Task

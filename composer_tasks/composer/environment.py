@@ -1,0 +1,265 @@
+"""Environment: runs a Task as a `dm_env.Environment`, one lifecycle for every task.
+
+Per episode (reset):
+  1. task.initialize_episode_mjcf, then each entity's (depth-first, attachment order)
+  2. recompile, only if step 1 changed the spec (state kept), then after_compile
+  3. inside physics.reset_context(): task.initialize_episode, then each entity's
+  4. observables evaluated; a FIRST TimeStep
+Per control step:
+  before_step (task, entities) -> n x [before_substep -> physics step -> after_substep
+  -> observation buffers] where the last substep runs after_step before its buffer
+  update -> reward, discount, termination.
+
+Substep callbacks that no task or entity overrides are skipped, so that the physics
+steps between two observation updates run as one `mj_step(nstep=k)` call.
+"""
+
+import logging
+import math
+
+import dm_env
+import numpy as np
+
+from composer_tasks.composer import entity as entity_module
+from composer_tasks.composer import task as task_module
+from composer_tasks.composer.observation import updater as updater_module
+from composer_tasks.physics import PhysicsError
+
+_log = logging.getLogger(__name__)
+
+# Step-count limits closer than this to an integer are that integer: 20 s / 0.02 s
+# is 1000 steps even where the division rounds to 999.9999999999999.
+_STEP_LIMIT_TOLERANCE = 1e-6
+
+
+class Environment(dm_env.Environment):
+    """A `dm_env.Environment` running a `composer.Task`.
+
+    Args:
+      task: the `composer.Task`.
+      time_limit: episode length in seconds of simulated time; reaching it ends the
+        episode with discount 1.0 (a truncation, not a termination).
+      random_state: an int seed, a `np.random.RandomState`, or None (unseeded). All
+        randomness of the task, its entities and observables flows from it.
+      raise_exception_on_physics_error: if False, a diverging simulation ends the
+        episode (reward 0, discount 0) with a logged warning instead of raising
+        `PhysicsError`.
+      strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
+        observations whose buffer size is 1.
+    """
+
+    def __init__(self, task, time_limit=float("inf"), random_state=None,
+                 raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False):
+        if not isinstance(task, task_module.Task):
+            raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
+        if not (time_limit > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        self._task = task
+        self._time_limit = time_limit
+        if isinstance(random_state, np.random.RandomState):
+            self._random_state = random_state
+        elif random_state is None or isinstance(random_state, (int, np.integer)):
+            self._random_state = np.random.RandomState(random_state)
+        else:
+            raise TypeError(
+                f"random_state must be an int seed, a np.random.RandomState or None, "
+                f"got {type(random_state).__name__}")
+        self._raise_on_physics_error = raise_exception_on_physics_error
+        self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
+        self._physics = None
+        self._compile()
+        self._make_updater()
+        self._updater.reset(self._physics, self._random_state)
+        self._reset_next_step = True
+        self._step_count = 0
+
+    # Properties.
+
+    @property
+    def task(self):
+        return self._task
+
+    @property
+    def physics(self):
+        return self._physics
+
+    @property
+    def random_state(self):
+        return self._random_state
+
+    # Compilation and callbacks.
+
+    def _compile(self):
+        root = self._task.root_entity
+        try:
+            if self._physics is None:
+                self._physics = self._task.physics_class.from_spec(root.spec)
+            else:
+                self._physics.recompile()
+        except ValueError as error:
+            raise ValueError(entity_module.describe_compile_error(root, error)) from error
+        self._spec_fingerprint = _fingerprint(root.spec)
+        self._collect_hooks()
+        self._n_substeps = self._task.physics_steps_per_control_step
+        control_timestep = self._task.control_timestep
+        limit = self._time_limit / control_timestep
+        if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
+            limit = round(limit)
+        self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        self._action_spec = self._task.action_spec(self._physics)
+        for hook in self._hooks["after_compile"]:
+            hook(self._physics, self._random_state)
+
+    def _collect_hooks(self):
+        entities = list(self._task.root_entity.iter_entities())
+        self._hooks = {}
+        for name in entity_module.CALLBACK_NAMES:
+            hooks = []
+            if name == "before_step" or entity_module.overrides(self._task, task_module.Task, name):
+                hooks.append(getattr(self._task, name))
+            for entity in entities:
+                if entity_module.overrides(entity, entity_module.Entity, name):
+                    hooks.append(getattr(entity, name))
+            self._hooks[name] = hooks
+        self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
+
+    def _make_updater(self):
+        enabled = [(name, observable) for name, observable in self._task.observables.items()
+                   if observable.enabled]
+        self._updater = updater_module.Updater(
+            enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim)
+
+    # dm_env interface.
+
+    def reset(self):
+        self._reset_next_step = False
+        self._step_count = 0
+        random_state = self._random_state
+        for hook in self._hooks["initialize_episode_mjcf"]:
+            hook(random_state)
+        if _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint:
+            self._compile()
+        physics = self._physics
+        with physics.reset_context():
+            for hook in self._hooks["initialize_episode"]:
+                hook(physics, random_state)
+        self._make_updater()
+        self._updater.reset(physics, random_state)
+        return dm_env.restart(self._updater.get_observation())
+
+    def step(self, action):
+        if self._reset_next_step:
+            return self.reset()
+        action = self._validate_action(action)
+        physics = self._physics
+        random_state = self._random_state
+        try:
+            for hook in self._hooks["before_step"]:
+                hook(physics, action, random_state)
+            if self._has_substep_hooks:
+                self._substeps_with_callbacks(action)
+            else:
+                self._substeps_in_chunks()
+        except PhysicsError as error:
+            if self._raise_on_physics_error:
+                raise
+            _log.warning("Episode ended by a physics error: %s", error)
+            self._reset_next_step = True
+            return dm_env.TimeStep(
+                dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
+        self._step_count += 1
+        reward = self._task.get_reward(physics)
+        observation = self._updater.get_observation()
+        if self._task.should_terminate_episode(physics):
+            self._reset_next_step = True
+            # A termination is final (discount 0) unless the task defines its discount.
+            discount = (self._task.get_discount(physics)
+                        if entity_module.overrides(self._task, task_module.Task, "get_discount") else 0.0)
+            return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount, observation)
+        if self._step_count >= self._step_limit:
+            self._reset_next_step = True
+            return dm_env.truncation(reward, observation, 1.0)
+        return dm_env.transition(reward, observation, self._task.get_discount(physics))
+
+    def _substeps_in_chunks(self):
+        physics = self._physics
+        updater = self._updater
+        n = self._n_substeps
+        done = 0
+        for substep in updater.prepare_for_next_control_step():
+            physics.step(substep - done)
+            done = substep
+            if substep == n:
+                self._after_step()
+            updater.update(substep)
+        if done < n:
+            physics.step(n - done)
+            self._after_step()
+
+    def _substeps_with_callbacks(self, action):
+        physics = self._physics
+        random_state = self._random_state
+        updater = self._updater
+        n = self._n_substeps
+        update_at = set(updater.prepare_for_next_control_step())
+        before_substep = self._hooks["before_substep"]
+        after_substep = self._hooks["after_substep"]
+        for substep in range(1, n + 1):
+            for hook in before_substep:
+                hook(physics, action, random_state)
+            physics.step()
+            for hook in after_substep:
+                hook(physics, random_state)
+            if substep == n:
+                self._after_step()
+            if substep in update_at:
+                updater.update(substep)
+
+    def _after_step(self):
+        for hook in self._hooks["after_step"]:
+            hook(self._physics, self._random_state)
+
+    def _validate_action(self, action):
+        spec = self._action_spec
+        array = np.asarray(action)
+        if array.dtype.kind not in "fiu":
+            raise ValueError(
+                f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
+                f"real numbers ({spec.dtype})")
+        if array.shape != spec.shape:
+            raise ValueError(
+                f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}")
+        array = array.astype(spec.dtype, copy=False)
+        if not np.all(np.isfinite(array)):
+            bad = np.flatnonzero(~np.isfinite(array))
+            raise ValueError(
+                f"action has non-finite entries at {bad.tolist()} ({array[bad].tolist()}) "
+                f"for the action spec {spec.name!r}")
+        outside = (array < spec.minimum) | (array > spec.maximum)
+        if np.any(outside):
+            names = spec.name.split("\t")
+            details = ", ".join(
+                f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
+                for i in np.flatnonzero(outside))
+            raise ValueError(f"action outside the bounds of the action spec: {details}")
+        return array
+
+    def action_spec(self):
+        return self._action_spec
+
+    def observation_spec(self):
+        return self._updater.observation_spec()
+
+    def reward_spec(self):
+        return self._task.get_reward_spec()
+
+    def discount_spec(self):
+        return self._task.get_discount_spec()
+
+    def close(self):
+        if self._physics is not None:
+            self._physics.close()
+
+
+def _fingerprint(spec):
+    return spec.to_xml()

@@ -1,0 +1,162 @@
+"""Task: what the agent must do in a model made of entities."""
+
+import collections
+
+import dm_env
+import mujoco
+import numpy as np
+
+from composer_tasks.physics import Physics
+
+# Control and physics timesteps closer than this (relative) to an integer ratio
+# count as an exact multiple, since decimal timesteps are not exact in binary.
+_TIMESTEP_RATIO_TOLERANCE = 1e-6
+
+
+class Task:
+    """Base class of tasks run by `composer.Environment`.
+
+    Subclasses provide `root_entity` and `get_reward(physics)`, and usually
+    `initialize_episode` and some `task_observables`. The callbacks are those of
+    `Entity` (see its docstring); the task's run before the entities'.
+
+    Attributes:
+      physics_class: the `Physics` subclass the Environment compiles the model into;
+        suite domains use it to name physical quantities.
+    """
+
+    physics_class = Physics
+
+    @property
+    def root_entity(self):
+        raise NotImplementedError(f"{type(self).__name__} must define root_entity")
+
+    @property
+    def task_observables(self):
+        """Observables of the task itself, name -> observable (insertion order)."""
+        return collections.OrderedDict()
+
+    @property
+    def observables(self):
+        """Every observable of the task and its entities, by observation name.
+
+        Entity observables are named `prefix/observable_name`, where the prefix is
+        the entity's path in the model (`creature`, `creature/leg0`; the root
+        entity's name for the root); task observables keep their own names.
+        """
+        named = collections.OrderedDict(self.task_observables)
+        for entity in self.root_entity.iter_entities():
+            path = entity.prefix.rstrip("/") or entity.name
+            for name, observable in entity.observables.items():
+                named[f"{path}/{name}"] = observable
+        return named
+
+    # Timesteps.
+
+    @property
+    def physics_timestep(self):
+        """Seconds per physics step (the root spec's `option.timestep`)."""
+        return self.root_entity.spec.option.timestep
+
+    @physics_timestep.setter
+    def physics_timestep(self, value):
+        self.set_timesteps(self.control_timestep, value)
+
+    @property
+    def control_timestep(self):
+        """Seconds per agent step: an integer multiple of the physics timestep."""
+        return getattr(self, "_control_timestep", None) or self.physics_timestep
+
+    @control_timestep.setter
+    def control_timestep(self, value):
+        self.set_timesteps(value, self.physics_timestep)
+
+    def set_timesteps(self, control_timestep, physics_timestep):
+        """Sets both timesteps (seconds); the control one must be a multiple."""
+        for name, value in (("control_timestep", control_timestep),
+                            ("physics_timestep", physics_timestep)):
+            if not np.isfinite(value) or value <= 0:
+                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        ratio = control_timestep / physics_timestep
+        steps = round(ratio)
+        if steps < 1 or abs(ratio - steps) > _TIMESTEP_RATIO_TOLERANCE * ratio:
+            raise ValueError(
+                f"control_timestep ({control_timestep}) must be an integer multiple of "
+                f"physics_timestep ({physics_timestep}); the ratio is {ratio}")
+        self.root_entity.spec.option.timestep = physics_timestep
+        self._control_timestep = control_timestep
+
+    @property
+    def physics_steps_per_control_step(self):
+        return int(round(self.control_timestep / self.physics_timestep))
+
+    # Specs.
+
+    def action_spec(self, physics):
+        """One float64 entry per actuator, in model order, bounded by `ctrlrange`
+        (unbounded where the actuator is not control-limited)."""
+        model = physics.model
+        names = [model.actuator(i).name for i in range(model.nu)]
+        minimum = np.full(model.nu, -np.inf)
+        maximum = np.full(model.nu, np.inf)
+        limited = _ctrl_limited(model)
+        minimum[limited] = model.actuator_ctrlrange[limited, 0]
+        maximum[limited] = model.actuator_ctrlrange[limited, 1]
+        return dm_env.specs.BoundedArray(
+            shape=(model.nu,), dtype=np.float64, minimum=minimum, maximum=maximum,
+            name="\t".join(names))
+
+    def get_reward_spec(self):
+        return dm_env.specs.Array(shape=(), dtype=np.float64, name="reward")
+
+    def get_discount_spec(self):
+        return dm_env.specs.BoundedArray(
+            shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
+
+    # Episode outcome.
+
+    def get_reward(self, physics):
+        raise NotImplementedError(f"{type(self).__name__} must define get_reward")
+
+    def get_discount(self, physics):
+        """Discount of a step; at a task termination this is the LAST step's discount."""
+        return 1.0
+
+    def should_terminate_episode(self, physics):
+        return False
+
+    # Callbacks.
+
+    def initialize_episode_mjcf(self, random_state):
+        pass
+
+    def after_compile(self, physics, random_state):
+        pass
+
+    def initialize_episode(self, physics, random_state):
+        pass
+
+    def before_step(self, physics, action, random_state):
+        """Writes the action into `data.ctrl`."""
+        physics.set_control(action)
+
+    def before_substep(self, physics, action, random_state):
+        pass
+
+    def after_substep(self, physics, random_state):
+        pass
+
+    def after_step(self, physics, random_state):
+        pass
+
+
+def _ctrl_limited(model):
+    limited = model.actuator_ctrllimited
+    if model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CLAMPCTRL:
+        return np.zeros(model.nu, dtype=bool)
+    # ctrllimited is "auto" (2) when unspecified; autolimits then means the range decides.
+    auto = limited == 2
+    result = limited == 1
+    ranges = model.actuator_ctrlrange
+    result[auto] = ranges[auto, 0] < ranges[auto, 1]
+    return result

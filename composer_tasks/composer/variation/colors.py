@@ -1,0 +1,138 @@
+"""Colour variations producing RGBA arrays (four floats in [0, 1]).
+
+Each channel is a number, a variation or a callable. When the value being
+varied is an RGBA colour (e.g. a geom's `rgba`), each channel variation is
+called with that channel of the initial and current colours, expressed in the
+variation's own colour space: `HsvVariation(h=..., s=..., v=Additive(...))`
+perturbs the brightness of the original colour. Channels therefore draw one
+scalar each.
+"""
+
+import numpy as np
+
+from composer_tasks.composer.variation import base
+
+
+def hsv_to_rgb(h, s, v):
+    """Converts hue, saturation, value (floats in [0, 1]) to (r, g, b).
+
+    Hue is periodic: h and h + 1 give the same colour.
+    """
+    h = (h % 1.0) * 6.0
+    sector = int(h) % 6
+    f = h - int(h)
+    p = v * (1.0 - s)
+    q = v * (1.0 - s * f)
+    t = v * (1.0 - s * (1.0 - f))
+    return [(v, t, p), (q, v, p), (p, v, t),
+            (p, q, v), (t, p, v), (v, p, q)][sector]
+
+
+def rgb_to_hsv(r, g, b):
+    """Converts (r, g, b) floats in [0, 1] to (h, s, v) in [0, 1)x[0, 1]x[0, 1].
+
+    Grey colours (r == g == b) have no hue; they get h = 0.
+    """
+    v = max(r, g, b)
+    chroma = v - min(r, g, b)
+    if chroma == 0.0:
+        return 0.0, 0.0, v
+    if v == r:
+        h = ((g - b) / chroma) % 6.0
+    elif v == g:
+        h = (b - r) / chroma + 2.0
+    else:
+        h = (r - g) / chroma + 4.0
+    return h / 6.0, chroma / v, v
+
+
+def _channels(value, to_space):
+    """Splits an RGB(A) value into the channels of a colour space, or Nones."""
+    if value is None:
+        return [None] * 4
+    rgba = np.asarray(value, dtype=np.float64).ravel()
+    if rgba.size not in (3, 4):
+        return [None] * 4
+    alpha = float(rgba[3]) if rgba.size == 4 else None
+    return list(to_space(*(float(c) for c in rgba[:3]))) + [alpha]
+
+
+def _evaluate_channels(variation, names, channels, initial_value,
+                       current_value, random_state, to_space):
+    initial = _channels(initial_value, to_space)
+    current = _channels(current_value, to_space)
+    values = []
+    for name, channel, channel_initial, channel_current in zip(
+            names, channels, initial, current):
+        value = base.evaluate(channel, channel_initial, channel_current,
+                              random_state)
+        if np.ndim(value) != 0:
+            raise ValueError(
+                f'{variation!r}: channel {name} must evaluate to a scalar, '
+                f'got shape {np.shape(value)}; build its distribution with '
+                'single_sample=True.')
+        value = float(value)
+        if name != 'h' and not 0.0 <= value <= 1.0:
+            raise ValueError(
+                f'{variation!r}: channel {name} must be in [0, 1], got '
+                f'{value!r}.')
+        values.append(value)
+    return values
+
+
+def _identity(r, g, b):
+    return r, g, b
+
+
+class RgbVariation(base.Variation):
+    """RGBA from independently varied red, green, blue and alpha channels."""
+
+    def __init__(self, r, g, b, alpha=1.0):
+        self._channels = (r, g, b, alpha)
+
+    def __call__(self, initial_value=None, current_value=None,
+                 random_state=None):
+        return np.array(_evaluate_channels(
+            self, ('r', 'g', 'b', 'alpha'), self._channels, initial_value,
+            current_value, random_state, _identity))
+
+    def __repr__(self):
+        r, g, b, alpha = self._channels
+        return f'RgbVariation(r={r!r}, g={g!r}, b={b!r}, alpha={alpha!r})'
+
+
+class HsvVariation(base.Variation):
+    """RGBA from independently varied hue, saturation, value and alpha.
+
+    Hue is periodic with period 1 (0 and 1 are both red); the other channels
+    must lie in [0, 1].
+    """
+
+    def __init__(self, h, s, v, alpha=1.0):
+        self._channels = (h, s, v, alpha)
+
+    def __call__(self, initial_value=None, current_value=None,
+                 random_state=None):
+        h, s, v, alpha = _evaluate_channels(
+            self, ('h', 's', 'v', 'alpha'), self._channels, initial_value,
+            current_value, random_state, rgb_to_hsv)
+        return np.array(list(hsv_to_rgb(h, s, v)) + [alpha])
+
+    def __repr__(self):
+        h, s, v, alpha = self._channels
+        return f'HsvVariation(h={h!r}, s={s!r}, v={v!r}, alpha={alpha!r})'
+
+
+class GrayVariation(HsvVariation):
+    """A grey RGBA (r == g == b == gray_level) with varied level and alpha.
+
+    A channel variation sees the initial colour's HSV value (its brightest
+    channel) as its initial gray level.
+    """
+
+    def __init__(self, gray_level, alpha=1.0):
+        super().__init__(h=0.0, s=0.0, v=gray_level, alpha=alpha)
+
+    def __repr__(self):
+        _, _, gray_level, alpha = self._channels
+        return f'GrayVariation(gray_level={gray_level!r}, alpha={alpha!r})'

@@ -1,0 +1,46 @@
+"""Deterministic variations: `Constant` and `Sequence`."""
+
+from composer_tasks.composer.variation import base
+
+
+class Constant(base.Variation):
+    """Always returns `value` (the same object; it is not copied)."""
+
+    def __init__(self, value):
+        self._value = value
+
+    def __call__(self, initial_value=None, current_value=None,
+                 random_state=None):
+        return self._value
+
+    def __repr__(self):
+        return f'Constant({self._value!r})'
+
+
+class Sequence(base.Variation):
+    """Returns the entries of `values` one per call, cycling at the end.
+
+    Entries may be variations or callables, evaluated when their turn comes.
+    The position is the only state; `reset()` returns to the first entry.
+    """
+
+    def __init__(self, values):
+        values = list(values)
+        if not values:
+            raise ValueError('Sequence: values must not be empty.')
+        self._values = values
+        self._position = 0
+
+    def __call__(self, initial_value=None, current_value=None,
+                 random_state=None):
+        value = self._values[self._position]
+        self._position = (self._position + 1) % len(self._values)
+        return base.evaluate(value, initial_value, current_value,
+                             random_state)
+
+    def reset(self):
+        """Makes the next call return the first entry."""
+        self._position = 0
+
+    def __repr__(self):
+        return f'Sequence({self._values!r})'

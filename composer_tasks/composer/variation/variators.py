@@ -1,0 +1,198 @@
+"""Variators: apply variations to attributes of model elements each episode.
+
+`MJCFVariator` edits `mujoco.MjSpec` elements (before compilation; the
+Environment recompiles when the spec changed). `PhysicsVariator` edits the
+compiled model or data through `physics.bind(element)` (no recompilation).
+
+In both, a bound variation is called as `variation(initial_value=...,
+current_value=..., random_state=...)`, where `initial_value` is the
+attribute's value before any variation (a copy, so it cannot be changed by
+accident) and `current_value` a copy of its value now. A bound plain value is
+simply assigned. The result is checked against the attribute: array
+attributes accept any value that broadcasts to their shape (so a single
+sample can set every element), scalar attributes need a scalar.
+"""
+
+import numpy as np
+
+from composer_tasks.composer.variation import base
+
+
+class _Binding:
+
+    __slots__ = ('variation', 'initial_value', 'initial_model')
+
+    def __init__(self, variation, initial_value=None, initial_model=None):
+        self.variation = variation
+        self.initial_value = initial_value
+        self.initial_model = initial_model
+
+
+def _describe(element):
+    name = getattr(element, 'name', None)
+    kind = type(element).__name__
+    return f'{kind} {name!r}' if name else kind
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return value
+
+
+def _conform(value, current, element, name):
+    """Returns `value` in the form `setattr(element, name, ...)` accepts."""
+    if isinstance(current, np.ndarray):
+        try:
+            array = np.asarray(value, dtype=current.dtype)
+            return np.array(np.broadcast_to(array, current.shape))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f'{_describe(element)}.{name} has shape {current.shape}; a '
+                f'variation gave {value!r}, which does not broadcast to it.'
+            ) from None
+    if isinstance(current, (bool, int, float)):
+        if np.ndim(value) != 0:
+            raise ValueError(
+                f'{_describe(element)}.{name} is a scalar; a variation gave '
+                f'shape {np.shape(value)}.')
+        if (isinstance(current, int) and not isinstance(current, bool)
+                and value != np.round(value)):
+            raise ValueError(
+                f'{_describe(element)}.{name} is an integer; a variation gave '
+                f'{value!r}.')
+        return type(current)(value)
+    return value
+
+
+def _assign(target, name, value, element):
+    try:
+        setattr(target, name, value)
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f'Cannot set {_describe(element)}.{name} to {value!r}: {error}'
+        ) from None
+
+
+class MJCFVariator:
+    """Varies attributes of `mujoco.MjSpec` elements (geoms, bodies, ...).
+
+    Call `apply_variations(random_state)` from `initialize_episode_mjcf`.
+    Initial values are copied when an attribute is bound, so later episodes
+    vary the original value, not the previous episode's.
+    """
+
+    def __init__(self):
+        self._bindings = {}
+
+    def bind_attributes(self, element, **variations):
+        """Binds variations to attributes of a spec element.
+
+        Args:
+          element: A spec element, e.g. an `MjsGeom` or `MjsBody`, or
+            `spec.option`.
+          **variations: attribute name -> variation, callable or plain value.
+            `None` removes an existing binding of that attribute. Binding an
+            attribute again replaces its variation and re-reads its initial
+            value.
+
+        Raises:
+          AttributeError: if the element has no such attribute.
+        """
+        for name, variation in variations.items():
+            if not hasattr(element, name):
+                raise AttributeError(
+                    f'{_describe(element)} has no attribute {name!r}.')
+            attributes = self._bindings.setdefault(element, {})
+            if variation is None:
+                attributes.pop(name, None)
+            else:
+                attributes[name] = _Binding(
+                    variation, _copy(getattr(element, name)))
+
+    def apply_variations(self, random_state):
+        """Sets every bound attribute to a new value.
+
+        Args:
+          random_state: `numpy.random.RandomState` or `numpy.random.Generator`
+            passed to the variations (the Environment's, in callbacks).
+        """
+        for element, attributes in self._bindings.items():
+            for name, binding in attributes.items():
+                current = _copy(getattr(element, name))
+                value = base.evaluate(
+                    binding.variation, _copy(binding.initial_value), current,
+                    random_state)
+                _assign(element, name, _conform(value, current, element, name),
+                        element)
+
+    def clear(self):
+        """Removes all bindings; attributes keep their current values."""
+        self._bindings.clear()
+
+
+class PhysicsVariator:
+    """Varies compiled-model (or data) attributes via `physics.bind`.
+
+    Call `apply_variations(physics, random_state)` from `initialize_episode`.
+    Attribute names are those of MuJoCo's bindings, e.g. `mass` of a body,
+    `size` or `friction` of a geom, `damping` of a joint. The initial value of
+    an attribute is read from the physics the first time it is varied on a
+    given compiled model; after a recompilation (a new `physics.model`) it is
+    read afresh, since the new model starts from the spec's values.
+    """
+
+    def __init__(self):
+        self._bindings = {}
+
+    def bind_attributes(self, element, **variations):
+        """Binds variations to attributes of a spec element's compiled form.
+
+        Args:
+          element: A spec element (`MjsBody`, `MjsGeom`, `MjsJoint`, ...) of
+            the model the physics was compiled from.
+          **variations: attribute name -> variation, callable or plain value;
+            `None` removes an existing binding of that attribute.
+        """
+        for name, variation in variations.items():
+            attributes = self._bindings.setdefault(element, {})
+            if variation is None:
+                attributes.pop(name, None)
+            else:
+                attributes[name] = _Binding(variation)
+
+    def apply_variations(self, physics, random_state):
+        """Sets every bound attribute of `physics` to a new value.
+
+        Args:
+          physics: The `Physics` to modify, in place.
+          random_state: `numpy.random.RandomState` or `numpy.random.Generator`
+            passed to the variations.
+
+        Raises:
+          AttributeError: if a bound attribute does not exist for its element.
+        """
+        model = physics.model
+        for element, attributes in self._bindings.items():
+            if not attributes:
+                continue
+            bound = physics.bind(element)
+            for name, binding in attributes.items():
+                try:
+                    current = _copy(getattr(bound, name))
+                except AttributeError:
+                    raise AttributeError(
+                        f'{_describe(element)} has no model or data '
+                        f'attribute {name!r}.') from None
+                if binding.initial_model is not model:
+                    binding.initial_value = _copy(current)
+                    binding.initial_model = model
+                value = base.evaluate(
+                    binding.variation, _copy(binding.initial_value), current,
+                    random_state)
+                _assign(bound, name, _conform(value, current, element, name),
+                        element)
+
+    def clear(self):
+        """Removes all bindings; the physics keeps its current values."""
+        self._bindings.clear()

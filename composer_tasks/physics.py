@@ -1,0 +1,338 @@
+"""Physics: a compiled MuJoCo model and its data, with the operations tasks need.
+
+`Physics` owns one `mujoco.MjModel` and one `mujoco.MjData` (and the `mujoco.MjSpec`
+they were compiled from, when there is one). It adds nothing to MuJoCo's own
+named access (`physics.data.joint("hinge").qpos`) or binding (`physics.bind(joint)`
+delegates to `MjData.bind` / `MjModel.bind`); what it adds is the lifecycle the
+Environment needs: stepping with divergence detection, reset contexts, full-state
+save and restore, recompilation from a changed spec and lazy rendering.
+
+Suite domains subclass `Physics` to give physical quantities names, e.g.
+`pole_angle_cosine()` or `torso_upright()`.
+"""
+
+import contextlib
+import copy as _copy
+import os
+
+import mujoco
+import numpy as np
+
+# MuJoCo's warnings that mean the simulation state is no longer trustworthy.
+_DIVERGENCE_WARNINGS = (
+        mujoco.mjtWarning.mjWARN_BADQACC,
+        mujoco.mjtWarning.mjWARN_BADQPOS,
+        mujoco.mjtWarning.mjWARN_BADQVEL,
+)
+_DIVERGENCE_INDICES = np.array([int(w) for w in _DIVERGENCE_WARNINGS])
+
+_FULL_STATE = mujoco.mjtState.mjSTATE_FULLPHYSICS
+
+_RENDERING_HELP = (
+        "Rendering needs an OpenGL backend. On a machine without a GPU set "
+        "MUJOCO_GL=osmesa (Debian package: libosmesa6) or MUJOCO_GL=egl (Debian "
+        "packages: libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1)."
+)
+
+
+class PhysicsError(RuntimeError):
+    """The simulation diverged: MuJoCo flagged a bad acceleration, position or velocity."""
+
+
+class Binding:
+    """Model and data attributes of one spec element or a sequence of them.
+
+    Reading an attribute returns MuJoCo's own binding of the compiled data
+    (`MjData.bind`) when the data has that attribute (e.g. `qpos`, `xpos`, `ctrl`),
+    otherwise that of the model (e.g. `mass`, `size`, `gear`). For a single element
+    the arrays are views: writing into them changes the simulation. For a sequence
+    of elements the values are stacked into a new array with one row per element;
+    assign to the attribute (`binding.qpos = values`) to write them.
+    """
+
+    __slots__ = ("_model_binding", "_data_binding", "_stacked")
+
+    def __init__(self, model_binding, data_binding, stacked):
+        object.__setattr__(self, "_model_binding", model_binding)
+        object.__setattr__(self, "_data_binding", data_binding)
+        object.__setattr__(self, "_stacked", stacked)
+
+    def _owner(self, name):
+        data_binding = self._data_binding
+        if data_binding is not None and hasattr(data_binding, name):
+            return data_binding
+        if hasattr(self._model_binding, name):
+            return self._model_binding
+        raise AttributeError(
+                f"neither the model nor the data has an attribute {name!r} for this element")
+
+    def __getattr__(self, name):
+        value = getattr(self._owner(name), name)
+        if self._stacked:
+            return np.array(value)
+        return value
+
+    def __setattr__(self, name, value):
+        setattr(self._owner(name), name, value)
+
+
+class Physics:
+    """A compiled MuJoCo model, its data, and (optionally) the spec it came from.
+
+    Attributes:
+        model: the `mujoco.MjModel`.
+        data: the `mujoco.MjData`.
+        spec: the `mujoco.MjSpec` the model was compiled from, or None.
+    """
+
+    def __init__(self, model, data=None, spec=None):
+        if not isinstance(model, mujoco.MjModel):
+            raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
+        self._spec = spec
+        self._renderers = {}
+        self._install(model, data if data is not None else mujoco.MjData(model))
+
+    def _install(self, model, data):
+        self._model = model
+        self._data = data
+        self._bindings = {}
+        self._divergence_count = int(self._data.warning.number[_DIVERGENCE_INDICES].sum())
+        self.close_renderers()
+        self._model_changed()
+
+    def _model_changed(self):
+        """Hook for subclasses: called whenever `model`/`data` are (re)installed, the
+        place to resolve and cache element ids their named quantities use."""
+
+    # Construction.
+
+    @classmethod
+    def from_spec(cls, spec):
+        """Compiles `spec` (a `mujoco.MjSpec`) and returns a Physics that keeps it."""
+        if not isinstance(spec, mujoco.MjSpec):
+            raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
+        model = spec.compile()
+        physics = cls(model, mujoco.MjData(model), spec=spec)
+        physics.forward()
+        return physics
+
+    @classmethod
+    def from_xml_string(cls, xml_string, assets=None):
+        """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
+        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
+        return cls.from_spec(spec)
+
+    @classmethod
+    def from_xml_path(cls, path):
+        """Loads an MJCF file; relative asset paths resolve against its folder."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no MJCF file at {path!r}")
+        spec = mujoco.MjSpec.from_file(path)
+        return cls.from_spec(spec)
+
+    @property
+    def model(self):
+        return self._model
+
+    @property
+    def data(self):
+        return self._data
+
+    @property
+    def spec(self):
+        return self._spec
+
+    def recompile(self):
+        """Recompiles the model from its (changed) spec, keeping the simulation state.
+
+        Bindings, renderers and anything else derived from the old model are dropped.
+        """
+        if self._spec is None:
+            raise ValueError("this Physics was not built from a spec, so it cannot recompile")
+        model, data = self._spec.recompile(self._model, self._data)
+        self._install(model, data)
+        self.forward()
+
+    # Simulation.
+
+    def step(self, nstep=1):
+        """Advances the simulation by `nstep` physics timesteps in one `mj_step` call.
+
+        Raises:
+            PhysicsError: if MuJoCo flagged a divergence (bad qacc, qpos or qvel) during
+                the step. The message carries MuJoCo's warning text and the time.
+        """
+        start_time = self._data.time
+        mujoco.mj_step(self._model, self._data, nstep)
+        self._check_divergence(start_time)
+
+    def forward(self):
+        """Computes everything derived from the state (`mj_forward`) without stepping."""
+        mujoco.mj_forward(self._model, self._data)
+        self._check_divergence(self._data.time)
+
+    def _check_divergence(self, start_time):
+        numbers = self._data.warning.number
+        count = int(numbers[_DIVERGENCE_INDICES].sum())
+        if count == self._divergence_count:
+            return
+        self._divergence_count = count
+        messages = []
+        for warning in _DIVERGENCE_WARNINGS:
+            stat = self._data.warning[int(warning)]
+            if stat.number:
+                messages.append(mujoco.mju_warningText(int(warning), stat.lastinfo))
+        raise PhysicsError(
+                f"physics diverged during the step that started at t={start_time:.6g} s: "
+                + "; ".join(messages))
+
+    def reset(self, keyframe=None):
+        """Resets the data to the model's defaults (or a keyframe) and runs `mj_forward`."""
+        if keyframe is None:
+            mujoco.mj_resetData(self._model, self._data)
+        else:
+            mujoco.mj_resetDataKeyframe(self._model, self._data, keyframe)
+        self._divergence_count = 0
+        self.forward()
+
+    @contextlib.contextmanager
+    def reset_context(self):
+        """Resets the data on entry; runs `mj_forward` on exit so derived quantities match.
+
+        Inside the context set positions, velocities and model parameters freely.
+        """
+        mujoco.mj_resetData(self._model, self._data)
+        self._divergence_count = 0
+        yield self
+        self.forward()
+
+    def time(self):
+        """Simulation time in seconds."""
+        return self._data.time
+
+    def timestep(self):
+        """Physics timestep in seconds."""
+        return self._model.opt.timestep
+
+    def set_control(self, control):
+        """Writes the actuator controls (`data.ctrl`)."""
+        self._data.ctrl[:] = control
+
+    # Binding.
+
+    def bind(self, elements):
+        """Model and data attributes of spec elements in the compiled model.
+
+        Args:
+            elements: one spec element (`mujoco.MjsJoint`, `MjsGeom`, `MjsBody`, ...) or a
+                sequence of them, of the spec this Physics was compiled from (elements of
+                attached child specs included).
+
+        Returns:
+            A `Binding`: `physics.bind(joint).qpos`, `physics.bind(body).mass = 2.0`.
+        """
+        try:
+            return self._bindings[elements]
+        except (KeyError, TypeError):
+            pass
+        stacked = isinstance(elements, (list, tuple))
+        if stacked:
+            elements = list(elements)
+            key = tuple(elements)
+            if key in self._bindings:
+                return self._bindings[key]
+        else:
+            key = elements
+        model_binding = self._model.bind(elements)
+        try:
+            data_binding = self._data.bind(elements)
+        except TypeError:  # elements without data (materials, textures, ...)
+            data_binding = None
+        binding = Binding(model_binding, data_binding, stacked)
+        self._bindings[key] = binding
+        return binding
+
+    # State.
+
+    def get_state(self):
+        """The full physics state (`mjSTATE_FULLPHYSICS`) as a new float64 array."""
+        state = np.empty(mujoco.mj_stateSize(self._model, _FULL_STATE))
+        mujoco.mj_getState(self._model, self._data, state, _FULL_STATE)
+        return state
+
+    def set_state(self, state):
+        """Restores a state from `get_state()` and recomputes derived quantities."""
+        state = np.asarray(state, dtype=np.float64)
+        expected = mujoco.mj_stateSize(self._model, _FULL_STATE)
+        if state.shape != (expected,):
+            raise ValueError(
+                    f"state must have shape ({expected},) for this model, got {state.shape}")
+        mujoco.mj_setState(self._model, self._data, state, _FULL_STATE)
+        self.forward()
+
+    def copy(self, share_model=True):
+        """A Physics with a copy of the data; the model is shared unless asked otherwise."""
+        model = self._model if share_model else _copy.copy(self._model)
+        return type(self)(model, _copy.copy(self._data), spec=self._spec)
+
+    # Rendering.
+
+    def render(self, height=240, width=320, camera_id=-1, depth=False,
+                          segmentation=False, scene_option=None):
+        """Renders a camera view with `mujoco.Renderer`.
+
+        Args:
+            height, width: image size in pixels.
+            camera_id: camera index or name; -1 is the free camera.
+            depth: return a (height, width) float32 depth image in metres.
+            segmentation: return (height, width, 2) int32 (object id, object type).
+            scene_option: an optional `mujoco.MjvOption`.
+
+        Returns:
+            (height, width, 3) uint8 RGB unless depth or segmentation is asked.
+        """
+        if depth and segmentation:
+            raise ValueError("ask for depth or segmentation, not both")
+        if isinstance(camera_id, str):
+            index = mujoco.mj_name2id(self._model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
+            if index < 0:
+                raise ValueError(f"no camera named {camera_id!r} in the model")
+            camera_id = index
+        if not -1 <= camera_id < self._model.ncam:
+            raise ValueError(
+                    f"camera_id {camera_id} out of range: the model has {self._model.ncam} cameras")
+        renderer = self._renderer(height, width)
+        if depth:
+            renderer.enable_depth_rendering()
+        elif segmentation:
+            renderer.enable_segmentation_rendering()
+        try:
+            renderer.update_scene(self._data, camera=camera_id, scene_option=scene_option)
+            return renderer.render()
+        finally:
+            renderer.disable_depth_rendering()
+            renderer.disable_segmentation_rendering()
+
+    def _renderer(self, height, width):
+        key = (height, width)
+        renderer = self._renderers.get(key)
+        if renderer is None:
+            try:
+                renderer = mujoco.Renderer(self._model, height=height, width=width)
+            except Exception as error:  # The backends raise a variety of types.
+                backend = os.environ.get("MUJOCO_GL", "<unset>")
+                raise RuntimeError(
+                        f"could not create a renderer with MUJOCO_GL={backend}: {error}. "
+                        + _RENDERING_HELP) from error
+            self._renderers[key] = renderer
+        return renderer
+
+    def close_renderers(self):
+        for renderer in getattr(self, "_renderers", {}).values():
+            renderer.close()
+        self._renderers = {}
+
+    def close(self):
+        """Releases the renderers (the model and data are freed with this object)."""
+        self.close_renderers()

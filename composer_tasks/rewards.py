@@ -1,0 +1,175 @@
+"""Soft indicator rewards: `tolerance` is 1 inside an interval and decays outside it.
+
+The shapes of the decay follow the dm_control paper (Tassa et al., 2018,
+"DeepMind Control Suite", Fig. 3 and the `tolerance` description in §2): every
+sigmoid is 1 at distance 0 from the interval and is scaled so that it equals
+`value_at_margin` at distance `margin`.
+"""
+
+import numpy as np
+
+_DEFAULT_VALUE_AT_MARGIN = 0.1
+
+
+def _gaussian(d, v):
+    scale = np.sqrt(-2.0 * np.log(v))
+    return np.exp(-0.5 * (d * scale) ** 2)
+
+
+def _hyperbolic(d, v):
+    scale = np.arccosh(1.0 / v)
+    return 1.0 / np.cosh(d * scale)
+
+
+def _long_tail(d, v):
+    scale = np.sqrt(1.0 / v - 1.0)
+    return 1.0 / ((d * scale) ** 2 + 1.0)
+
+
+def _reciprocal(d, v):
+    scale = 1.0 / v - 1.0
+    return 1.0 / (d * scale + 1.0)
+
+
+def _cosine(d, v):
+    scale = np.arccos(2.0 * v - 1.0) / np.pi
+    # Clipping at 1 keeps the curve at its minimum (0) past the half period
+    # instead of rising again.
+    return 0.5 * (1.0 + np.cos(np.pi * np.minimum(d * scale, 1.0)))
+
+
+def _linear(d, v):
+    scale = 1.0 - v
+    return np.maximum(1.0 - d * scale, 0.0)
+
+
+def _quadratic(d, v):
+    scale = np.sqrt(1.0 - v)
+    return np.maximum(1.0 - (d * scale) ** 2, 0.0)
+
+
+def _tanh_squared(d, v):
+    scale = np.arctanh(np.sqrt(1.0 - v))
+    return 1.0 - np.tanh(d * scale) ** 2
+
+
+# name -> (function of (normalised distance >= 0, value_at_margin),
+#          whether value_at_margin == 0 is allowed).
+# Sigmoids with compact support reach exactly 0 at a finite distance, so they
+# accept value_at_margin == 0; the others only approach 0 asymptotically.
+_SIGMOIDS = {
+    'gaussian': (_gaussian, False),
+    'hyperbolic': (_hyperbolic, False),
+    'long_tail': (_long_tail, False),
+    'reciprocal': (_reciprocal, False),
+    'cosine': (_cosine, True),
+    'linear': (_linear, True),
+    'quadratic': (_quadratic, True),
+    'tanh_squared': (_tanh_squared, False),
+}
+
+SIGMOIDS = tuple(_SIGMOIDS)
+
+
+def _check_arguments(bounds, margin, sigmoid, value_at_margin):
+    try:
+        lower, upper = bounds
+    except (TypeError, ValueError):
+        raise ValueError(
+            f'bounds must be a pair (lower, upper), got {bounds!r}.') from None
+    try:
+        lower = np.asarray(lower, dtype=np.float64)
+        upper = np.asarray(upper, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f'bounds must hold real numbers, got {bounds!r}.') from None
+    if np.any(np.isnan(lower)) or np.any(np.isnan(upper)):
+        raise ValueError(f'bounds must not contain NaN, got {bounds!r}.')
+    if np.any(lower > upper):
+        raise ValueError(
+            f'bounds must satisfy lower <= upper, got lower={bounds[0]!r}, '
+            f'upper={bounds[1]!r}.')
+    try:
+        margin_value = float(margin) if np.ndim(margin) == 0 else None
+    except (TypeError, ValueError):
+        margin_value = None
+    if margin_value is None:
+        raise ValueError(f'margin must be a real scalar, got {margin!r}.')
+    if not 0.0 <= margin_value < np.inf:
+        raise ValueError(
+            f'margin must be non-negative and finite, got {margin!r}.')
+    if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
+        raise ValueError(
+            f'sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.')
+    fn, zero_allowed = _SIGMOIDS[sigmoid]
+    try:
+        v = float(value_at_margin) if np.ndim(value_at_margin) == 0 else None
+    except (TypeError, ValueError):
+        v = None
+    if v is None:
+        raise ValueError(
+            f'value_at_margin must be a real scalar, got {value_at_margin!r}.')
+    if zero_allowed:
+        if not 0.0 <= v < 1.0:
+            raise ValueError(
+                f'value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, '
+                f'got {value_at_margin!r}.')
+    elif not 0.0 < v < 1.0:
+        raise ValueError(
+            f'value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, '
+            f'got {value_at_margin!r}.')
+    return lower, upper, margin_value, fn, v
+
+
+def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid='gaussian',
+              value_at_margin=_DEFAULT_VALUE_AT_MARGIN):
+    """Returns 1 where `x` lies inside `bounds`, decaying towards 0 outside.
+
+    Args:
+      x: A scalar or array-like of any shape, in the same units as `bounds`.
+      bounds: `(lower, upper)`, inclusive. Either may be infinite (one-sided
+        interval) and they may be equal (an exact target). Each may also be an
+        array that broadcasts against `x`.
+      margin: Non-negative scalar distance, in the units of `x`, over which
+        the output falls from 1 to `value_at_margin`. With `margin == 0` the
+        output is a step: 1 inside the bounds, 0 outside.
+      sigmoid: Shape of the decay, one of `SIGMOIDS`: 'gaussian',
+        'hyperbolic', 'long_tail', 'reciprocal', 'cosine', 'linear',
+        'quadratic', 'tanh_squared'.
+      value_at_margin: The output at distance `margin` from the nearest bound.
+        Must lie in (0, 1), or in [0, 1) for 'cosine', 'linear' and
+        'quadratic', which reach 0 at a finite distance. It is checked even
+        when `margin == 0`.
+
+    Returns:
+      A Python float when `x` is a scalar (Python or NumPy), otherwise a
+      float64 NumPy array of `x`'s shape (broadcast with the bounds), with
+      values in [0, 1]. NaN entries of `x` give NaN.
+
+    Raises:
+      ValueError: if `bounds` is not a pair or has lower > upper or NaN,
+        `margin` is negative or not a scalar, `sigmoid` is unknown, or
+        `value_at_margin` is outside the valid range for `sigmoid`.
+    """
+    lower, upper, margin, fn, v = _check_arguments(
+        bounds, margin, sigmoid, value_at_margin)
+    return_float = not isinstance(x, np.ndarray)
+    x = np.asarray(x, dtype=np.float64)
+    shape = np.broadcast_shapes(x.shape, lower.shape, upper.shape)
+    return_float = return_float and shape == ()
+    x = np.broadcast_to(x, shape)
+    below = x < lower
+    above = x > upper
+    outside = below | above
+    if margin == 0.0:
+        value = np.where(outside, 0.0, 1.0)
+    else:
+        # Filling only the out-of-bounds entries avoids inf - inf warnings for
+        # infinite bounds.
+        distance = np.zeros(shape)
+        np.subtract(lower, x, out=distance, where=below)
+        np.subtract(x, upper, out=distance, where=above)
+        value = np.where(outside, fn(distance / margin, v), 1.0)
+    # Comparisons with NaN are False, so NaN would otherwise read as in-bounds.
+    value = np.where(np.isnan(x), np.nan, value)
+    return float(value) if return_float else value

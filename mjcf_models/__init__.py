@@ -1,0 +1,1 @@
+"""mjcf_models package."""

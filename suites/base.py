@@ -1,0 +1,115 @@
+"""What every Control Suite domain shares: the model entity, the task base, the registry."""
+
+import collections
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.composer.observation import observable
+
+# visualize_reward blends a body's colour from its default towards this highlight
+# as reward**4 grows, as the published suite does.
+_HIGHLIGHT_RGBA = {"self": (0.7, 0.5, 0.3, 1.0), "effector": (0.7, 0.4, 0.2, 1.0)}
+_REWARD_COLOUR_EXPONENT = 4
+
+
+class ModelEntity(composer.Entity):
+    """A whole suite model as one entity: the root of a suite task."""
+
+    def _build(self, spec, name):
+        if not isinstance(spec, mujoco.MjSpec):
+            raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
+        spec.modelname = name
+        self._spec = spec
+
+
+class SuiteTask(composer.Task):
+    """Base of Control Suite tasks: one model, observations in a fixed key order.
+
+    Subclasses set `physics_class`, build their model in `__init__` through
+    `super().__init__(spec, name, control_timestep)`, and declare observations with
+    `self.set_observations(name=fn_of_physics, ...)` in the published order.
+    """
+
+    def __init__(self, spec, name, control_timestep=None):
+        self._root = ModelEntity(spec, name)
+        if control_timestep is not None:
+            self.set_timesteps(control_timestep, spec.option.timestep)
+        self._task_observables = collections.OrderedDict()
+        self._visualize_reward = False
+        self._default_rgba = {}
+
+    @property
+    def root_entity(self):
+        return self._root
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
+    def set_observations(self, **functions):
+        """Declares the task's observations, enabled, in keyword order."""
+        self._task_observables = collections.OrderedDict(
+            (name, observable.Generic(function, enabled=True)) for name, function in functions.items())
+
+    @property
+    def visualize_reward(self):
+        return self._visualize_reward
+
+    @visualize_reward.setter
+    def visualize_reward(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"visualize_reward must be a bool, got {value!r}")
+        self._visualize_reward = value
+
+    def after_compile(self, physics, random_state):
+        model = physics.model
+        self._default_rgba = {}
+        for name in _HIGHLIGHT_RGBA:
+            index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, name)
+            if index >= 0:
+                self._default_rgba[index] = (np.array(model.mat_rgba[index]),
+                                             np.array(_HIGHLIGHT_RGBA[name]))
+
+    def after_step(self, physics, random_state):
+        if self._visualize_reward:
+            reward = float(np.clip(self.get_reward(physics), 0.0, 1.0))
+            blend = reward ** _REWARD_COLOUR_EXPONENT
+            for index, (default, highlight) in self._default_rgba.items():
+                physics.model.mat_rgba[index] = blend * highlight + (1 - blend) * default
+
+
+class Registry:
+    """Task factories of one domain, by name, each with tags ('benchmarking', 'extra', ...)."""
+
+    def __init__(self):
+        self._factories = collections.OrderedDict()
+        self._tags = {}
+
+    def add(self, *tags):
+        def register(factory):
+            self._factories[factory.__name__] = factory
+            self._tags[factory.__name__] = frozenset(tags)
+            return factory
+        return register
+
+    def __getitem__(self, name):
+        return self._factories[name]
+
+    def __contains__(self, name):
+        return name in self._factories
+
+    def names(self):
+        return list(self._factories)
+
+    def tagged(self, tag):
+        return [name for name in self._factories if tag in self._tags[name]]
+
+
+def make_environment(task, time_limit, random=None, environment_kwargs=None):
+    """The Environment of a suite task: observations without a buffer dimension,
+    episodes of `time_limit` seconds, randomness seeded by `random`."""
+    kwargs = dict(strip_singleton_obs_buffer_dim=True)
+    kwargs.update(environment_kwargs or {})
+    return composer.Environment(task, time_limit=time_limit, random_state=random, **kwargs)

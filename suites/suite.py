@@ -1,0 +1,61 @@
+"""The Control Suite: `suite.load("humanoid", "run")`.
+
+Each domain is one module of `suites` with a `SUITE` registry of task factories.
+"""
+
+import importlib
+
+DOMAIN_NAMES = (
+    "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
+    "humanoid", "manipulator", "pendulum", "point_mass", "reacher", "swimmer", "walker",
+)
+
+
+def _available_domains():
+    domains = {}
+    for name in DOMAIN_NAMES:
+        try:
+            domains[name] = importlib.import_module(f"suites.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"suites.{name}":
+                raise
+    return domains
+
+
+_DOMAINS = _available_domains()
+
+ALL_TASKS = tuple((domain, task) for domain, module in _DOMAINS.items()
+                  for task in module.SUITE.names())
+BENCHMARKING = tuple((domain, task) for domain, module in _DOMAINS.items()
+                     for task in module.SUITE.tagged("benchmarking"))
+EXTRA = tuple(pair for pair in ALL_TASKS if pair not in BENCHMARKING)
+TASKS_BY_DOMAIN = {domain: tuple(module.SUITE.names()) for domain, module in _DOMAINS.items()}
+
+
+def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
+         visualize_reward=False):
+    """Returns the `composer.Environment` of a suite task.
+
+    Args:
+      domain_name, task_name: e.g. "cartpole", "swingup".
+      task_kwargs: keyword arguments of the task factory; `{"random": seed}` seeds
+        the episode randomness (an int, a `np.random.RandomState` or None).
+      environment_kwargs: keyword arguments of `composer.Environment`.
+      visualize_reward: recolour the bodies by the reward.
+
+    Raises:
+      ValueError: for an unknown domain or task, listing the valid names.
+    """
+    if domain_name not in _DOMAINS:
+        raise ValueError(
+            f"unknown domain {domain_name!r}; valid domains: {sorted(_DOMAINS)}")
+    registry = _DOMAINS[domain_name].SUITE
+    if task_name not in registry:
+        raise ValueError(
+            f"unknown task {task_name!r} of domain {domain_name!r}; valid tasks: {registry.names()}")
+    task_kwargs = dict(task_kwargs or {})
+    if environment_kwargs is not None:
+        task_kwargs["environment_kwargs"] = environment_kwargs
+    env = registry[task_name](**task_kwargs)
+    env.task.visualize_reward = visualize_reward
+    return env
