@@ -28,6 +28,10 @@ _DIVERGENCE_INDICES = np.array([int(w) for w in _DIVERGENCE_WARNINGS])
 
 _FULL_STATE = mujoco.mjtState.mjSTATE_FULLPHYSICS
 
+# Names of the global MjData arrays that MuJoCo's per-element bindings call otherwise:
+# a sensor's slice of `sensordata` is its binding's `data`.
+_BINDING_ALIASES = {"sensordata": "data"}
+
 _RENDERING_HELP = (
         "Rendering needs an OpenGL backend. On a machine without a GPU set "
         "MUJOCO_GL=osmesa (Debian package: libosmesa6) or MUJOCO_GL=egl (Debian "
@@ -57,23 +61,26 @@ class Binding:
         object.__setattr__(self, "_data_binding", data_binding)
         object.__setattr__(self, "_stacked", stacked)
 
-    def _owner(self, name):
+    def _resolve(self, name):
+        name = _BINDING_ALIASES.get(name, name)
         data_binding = self._data_binding
         if data_binding is not None and hasattr(data_binding, name):
-            return data_binding
+            return data_binding, name
         if hasattr(self._model_binding, name):
-            return self._model_binding
+            return self._model_binding, name
         raise AttributeError(
                 f"neither the model nor the data has an attribute {name!r} for this element")
 
     def __getattr__(self, name):
-        value = getattr(self._owner(name), name)
+        owner, name = self._resolve(name)
+        value = getattr(owner, name)
         if self._stacked:
             return np.array(value)
         return value
 
     def __setattr__(self, name, value):
-        setattr(self._owner(name), name, value)
+        owner, name = self._resolve(name)
+        setattr(owner, name, value)
 
 
 class Physics:

@@ -1,0 +1,3 @@
+"""Arenas: the root entities tasks put walkers and props into."""
+
+from composer_tasks.arenas.floor import Floor

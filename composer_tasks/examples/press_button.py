@@ -1,0 +1,104 @@
+"""PressWithSpecificForce: the dm_control paper's Composer tutorial task (§5.4).
+
+A four-legged creature on a floor must press a button with a force inside a target
+range. Run it with a random policy:
+
+    python -m composer_tasks.examples.press_button --episodes 3 --seed 0
+"""
+
+import time
+
+from absl import app
+from absl import flags
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.arenas import Floor
+from composer_tasks.examples.creature import Creature
+from composer_tasks.composer.observation import observable
+from composer_tasks.props import Button
+
+# 25 physics substeps of 5 ms per control step, as in the paper's tutorial.
+NUM_SUBSTEPS = 25
+_PHYSICS_TIMESTEP_S = 0.005
+_TARGET_FORCE_RANGE_N = (5.0, 10.0)
+_CREATURE_START_POSITION_M = (0.0, 0.0, 0.15)
+_BUTTON_DISTANCE_RANGE_M = (0.5, 0.75)
+
+
+class PressWithSpecificForce(composer.Task):
+    """Reward: the fraction of the control step's substeps during which the button
+    felt a force inside the target range."""
+
+    def __init__(self, creature):
+        self._creature = creature
+        self._arena = Floor()
+        self._arena.add_free_entity(creature)
+        self._button = Button(target_force_range=_TARGET_FORCE_RANGE_N)
+        self._arena.attach(self._button)
+        creature.observables.joint_positions.enabled = True
+        creature.observables.joint_velocities.enabled = True
+        self._button.observables.touch_force.enabled = True
+        self._task_observables = {
+            "button_position": observable.Generic(self._button_in_creature_frame, enabled=True),
+        }
+        self.set_timesteps(NUM_SUBSTEPS * _PHYSICS_TIMESTEP_S, _PHYSICS_TIMESTEP_S)
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
+    def _button_in_creature_frame(self, physics):
+        """The button's position relative to the creature, in the creature's frame (m)."""
+        button_position, _ = self._button.get_pose(physics)
+        creature_position, _ = self._creature.get_pose(physics)
+        return self._creature.global_vector_to_local_frame(
+            physics, button_position - creature_position)
+
+    def initialize_episode(self, physics, random_state):
+        self._creature.set_pose(physics, position=_CREATURE_START_POSITION_M)
+        distance = random_state.uniform(*_BUTTON_DISTANCE_RANGE_M)
+        angle = random_state.uniform(0.0, 2 * np.pi)
+        self._button.set_pose(
+            physics, position=[distance * np.cos(angle), distance * np.sin(angle), 0.0])
+
+    def get_reward(self, physics):
+        return self._button.num_activated_steps / NUM_SUBSTEPS
+
+
+def make_environment(seed=None, num_legs=4, time_limit=10.0):
+    """The tutorial environment: a `num_legs` creature, episodes of `time_limit` s."""
+    creature = Creature(num_legs=num_legs, random_state=np.random.RandomState(0))
+    return composer.Environment(
+        PressWithSpecificForce(creature), time_limit=time_limit, random_state=seed)
+
+
+_EPISODES = flags.DEFINE_integer("episodes", 3, "Episodes to run.", lower_bound=1)
+_SEED = flags.DEFINE_integer("seed", 0, "Seed of the environment and the random policy.")
+
+
+def main(argv):
+    del argv
+    env = make_environment(seed=_SEED.value)
+    spec = env.action_spec()
+    policy_random = np.random.RandomState(_SEED.value)
+    for episode in range(_EPISODES.value):
+        timestep = env.reset()
+        episode_return, steps = 0.0, 0
+        start = time.perf_counter()
+        while not timestep.last():
+            action = policy_random.uniform(spec.minimum, spec.maximum)
+            timestep = env.step(action)
+            episode_return += timestep.reward
+            steps += 1
+        elapsed = time.perf_counter() - start
+        print(f"episode {episode}: return {episode_return:.3f} over {steps} steps, "
+              f"{steps / elapsed:.0f} steps/s")
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,280 @@
+"""Environment: the lifecycle order, determinism, recompilation, episode ends, bad input."""
+
+import dm_env
+import mujoco
+import numpy as np
+import pytest
+
+from composer_tasks import composer
+from composer_tasks.composer.observation import observable
+from composer_tasks.physics import PhysicsError
+
+from core_fixtures import Leg, Plane, RandomHeightTask, Torso
+
+_CALLBACKS = ("initialize_episode_mjcf", "after_compile", "initialize_episode", "before_step",
+              "before_substep", "after_substep", "after_step")
+
+
+def _tracing(cls, trace):
+    """A subclass of `cls` whose callbacks append (name, callback) to `trace`."""
+
+    def make(callback):
+        def method(self, *args):
+            trace.append((self.name if isinstance(self, composer.Entity) else "task", callback))
+            return getattr(cls, callback)(self, *args)
+        return method
+
+    return type(f"Tracing{cls.__name__}", (cls,), {name: make(name) for name in _CALLBACKS})
+
+
+def test_callback_order_one_reset_two_steps_three_substeps():
+    trace = []
+    TracingTorso = _tracing(Torso, trace)
+    TracingLeg = _tracing(Leg, trace)
+
+    class Creature(TracingTorso):
+        def _build(self):
+            spec = mujoco.MjSpec()
+            spec.modelname = "creature"
+            body = spec.worldbody.add_body(name="torso")
+            body.add_geom(size=[0.1, 0.0, 0.0])
+            self._spec = spec
+            self.attach(TracingLeg(name="leg"))
+
+    class Task(_tracing(composer.Task, trace)):
+        def __init__(self):
+            self.arena = Plane()
+            self.arena.attach(Creature())
+            self.set_timesteps(0.006, 0.002)
+            self._obs = {"count": observable.Generic(self._observe, enabled=True)}
+
+        def _observe(self, physics):
+            trace.append(("task", "observation"))
+            return physics.time()
+
+        @property
+        def root_entity(self):
+            return self.arena
+
+        @property
+        def task_observables(self):
+            return self._obs
+
+        def get_reward(self, physics):
+            trace.append(("task", "get_reward"))
+            return 0.0
+
+    env = composer.Environment(Task(), random_state=0)
+    trace.clear()
+    env.reset()
+    env.step([0.0])
+    env.step([0.0])
+    step = [("task", "before_step"), ("creature", "before_step"), ("leg", "before_step")]
+    substep = [("task", "before_substep"), ("creature", "before_substep"), ("leg", "before_substep"),
+               ("task", "after_substep"), ("creature", "after_substep"), ("leg", "after_substep")]
+    end = [("task", "after_step"), ("creature", "after_step"), ("leg", "after_step"),
+           ("task", "observation"), ("task", "get_reward")]
+    expected = (
+        [("task", "initialize_episode_mjcf"), ("creature", "initialize_episode_mjcf"),
+         ("leg", "initialize_episode_mjcf"),
+         ("task", "initialize_episode"), ("creature", "initialize_episode"),
+         ("leg", "initialize_episode"), ("task", "observation")]
+        + (step + substep * 3 + end) * 2)
+    assert trace == expected
+
+
+def _rollout(seed, episodes=3, steps=5):
+    env = composer.Environment(RandomHeightTask(), time_limit=0.05, random_state=seed)
+    actions = np.random.RandomState(123)
+    record = []
+    for _ in range(episodes):
+        timestep = env.reset()
+        record.append(dict(timestep.observation))
+        for _ in range(steps):
+            timestep = env.step(actions.uniform(-1, 1, size=2))
+            record.append((timestep.reward, dict(timestep.observation)))
+    return record
+
+
+def _equal(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    if isinstance(a, tuple):
+        return all(_equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_same_seed_same_trajectory_bit_for_bit():
+    first, second = _rollout(7), _rollout(7)
+    assert all(_equal(a, b) for a, b in zip(first, second))
+    other = _rollout(8)
+    assert not all(_equal(a, b) for a, b in zip(first, other))
+
+
+def test_specs_and_time_limit_truncation():
+    env = composer.Environment(RandomHeightTask(), time_limit=0.05, random_state=0)
+    spec = env.action_spec()
+    assert spec.shape == (2,)
+    np.testing.assert_array_equal(spec.minimum, [-1.0, -1.0])
+    assert spec.name == "creature/leg0/hip\tcreature/leg1/hip"
+    observation_spec = env.observation_spec()
+    assert list(observation_spec) == ["height", "hips"]
+    assert observation_spec["hips"].shape == (1, 2)
+    assert env.reward_spec().shape == ()
+    assert env.discount_spec().maximum == 1.0
+    timestep = env.reset()
+    assert timestep.first() and timestep.reward is None
+    types = []
+    while not timestep.last():
+        timestep = env.step([0.0, 0.0])
+        types.append(timestep.step_type)
+    assert types == [dm_env.StepType.MID] * 4 + [dm_env.StepType.LAST]
+    assert timestep.discount == 1.0
+    # A step after LAST starts a new episode.
+    assert env.step([0.0, 0.0]).first()
+
+
+def test_strip_singleton_buffer_dim():
+    env = composer.Environment(RandomHeightTask(), strip_singleton_obs_buffer_dim=True)
+    assert env.observation_spec()["hips"].shape == (2,)
+    assert env.reset().observation["height"].shape == (1,)
+
+
+def test_observations_share_no_memory_with_physics():
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    observation = env.reset().observation
+    for value in observation.values():
+        assert not np.shares_memory(value, env.physics.data.qpos)
+    before = observation["hips"].copy()
+    env.step([1.0, 1.0])
+    np.testing.assert_array_equal(observation["hips"], before)
+
+
+class _Terminating(RandomHeightTask):
+
+    def should_terminate_episode(self, physics):
+        return physics.time() >= 0.02 - 1e-9
+
+
+class _TerminatingWithDiscount(_Terminating):
+
+    def get_discount(self, physics):
+        return 0.5
+
+
+@pytest.mark.parametrize("task_class, discount", [(_Terminating, 0.0), (_TerminatingWithDiscount, 0.5)])
+def test_termination_uses_task_discount(task_class, discount):
+    env = composer.Environment(task_class(), time_limit=1.0, random_state=0)
+    env.reset()
+    assert env.step([0.0, 0.0]).mid()
+    last = env.step([0.0, 0.0])
+    assert last.last() and last.discount == discount
+
+
+@pytest.mark.parametrize("action, message", [
+    (np.zeros(3), r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
+    (np.array(["a", "b"]), "dtype <U1.*action spec"),
+    (np.array([np.nan, 0.0]), r"non-finite entries at \[0\].*action spec"),
+    (np.array([0.0, 1.5]), r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
+])
+def test_bad_actions_name_the_spec(action, message):
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    env.reset()
+    with pytest.raises(ValueError, match=message):
+        env.step(action)
+
+
+class _Exploding(RandomHeightTask):
+
+    def before_step(self, physics, action, random_state):
+        super().before_step(physics, action, random_state)
+        if physics.time() > 0.015:
+            physics.data.qvel[:] = np.inf
+
+
+def test_divergence_raises_or_ends_the_episode():
+    env = composer.Environment(_Exploding(), random_state=0)
+    env.reset()
+    env.step([0.0, 0.0])
+    env.step([0.0, 0.0])
+    with pytest.raises(PhysicsError, match="diverged"):
+        env.step([0.0, 0.0])
+    quiet = composer.Environment(_Exploding(), random_state=0, raise_exception_on_physics_error=False)
+    quiet.reset()
+    quiet.step([0.0, 0.0])
+    quiet.step([0.0, 0.0])
+    timestep = quiet.step([0.0, 0.0])
+    assert timestep.last() and timestep.discount == 0.0 and timestep.reward == 0.0
+    assert quiet.step([0.0, 0.0]).first()
+
+
+class _GrowingLegs(RandomHeightTask):
+    """Changes the spec in initialize_episode_mjcf every other episode."""
+
+    def __init__(self):
+        super().__init__()
+        self.episode = 0
+
+    def initialize_episode_mjcf(self, random_state):
+        self.episode += 1
+        if self.episode % 2 == 0:
+            geom = self.creature.legs[0].geom
+            geom.size = [geom.size[0] * 1.5, 0.0, 0.0]
+
+
+def test_recompiles_only_when_the_spec_changed_and_keeps_state():
+    env = composer.Environment(_GrowingLegs(), random_state=0)
+    env.reset()  # episode 1: no change
+    model = env.physics.model
+    env.step([0.0, 0.0])
+    env.reset()  # episode 2: the leg grew
+    assert env.physics.model is not model
+    assert env.physics.bind(env.task.creature.legs[0].geom).size[0] == pytest.approx(0.045)
+    grown = env.physics.model
+    env.reset()  # episode 3: no change
+    assert env.physics.model is grown
+
+
+def test_recompile_keeps_the_state_through_after_compile():
+    seen = {}
+
+    class Recording(_GrowingLegs):
+        def after_compile(self, physics, random_state):
+            seen["qpos"] = physics.data.qpos.copy()
+
+    env = composer.Environment(Recording(), random_state=0)
+    env.reset()
+    env.step([0.5, 0.5])
+    before = env.physics.data.qpos.copy()
+    env.reset()
+    np.testing.assert_array_equal(seen["qpos"], before)
+
+
+def test_untouched_substeps_run_as_one_mj_step_call(monkeypatch):
+    env = composer.Environment(RandomHeightTask(control_timestep=0.02, physics_timestep=0.002),
+                               random_state=0)
+    env.reset()
+    calls = []
+    original = env.physics.step
+    monkeypatch.setattr(env.physics, "step", lambda nstep=1: (calls.append(nstep), original(nstep)))
+    env.step([0.0, 0.0])
+    assert calls == [10]
+
+
+def test_control_timestep_must_be_a_multiple():
+    task = RandomHeightTask()
+    with pytest.raises(ValueError, match="integer multiple"):
+        task.set_timesteps(0.005, 0.002)
+    with pytest.raises(ValueError, match="positive"):
+        task.set_timesteps(-0.01, 0.002)
+    task.set_timesteps(0.03, 0.01)  # 0.03 / 0.01 is 2.9999999999999996 in floating point.
+    assert task.physics_steps_per_control_step == 3
+
+
+def test_constructor_errors():
+    with pytest.raises(TypeError, match="composer.Task"):
+        composer.Environment("task")
+    with pytest.raises(ValueError, match="time_limit"):
+        composer.Environment(RandomHeightTask(), time_limit=0)
+    with pytest.raises(TypeError, match="random_state"):
+        composer.Environment(RandomHeightTask(), random_state="seed")

@@ -1,0 +1,165 @@
+"""Physics: construction, stepping, binding, state, divergence."""
+
+import mujoco
+import numpy as np
+import pytest
+
+from composer_tasks.physics import Physics, PhysicsError
+
+_PENDULUM = """
+<mujoco>
+  <option timestep="0.01"/>
+  <worldbody>
+    <body name="pole">
+      <joint name="hinge" axis="0 1 0" damping="0.1"/>
+      <geom name="mass" type="sphere" size="0.05" pos="0 0 -0.5" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="torque" joint="hinge" ctrlrange="-1 1"/></actuator>
+</mujoco>
+"""
+
+
+def _pendulum():
+    return Physics.from_xml_string(_PENDULUM)
+
+
+def test_from_spec_keeps_spec_and_compiles():
+    spec = mujoco.MjSpec.from_string(_PENDULUM)
+    physics = Physics.from_spec(spec)
+    assert physics.spec is spec
+    assert physics.model.njnt == 1
+    assert physics.timestep() == pytest.approx(0.01)
+
+
+def test_from_xml_path(tmp_path):
+    path = tmp_path / "pendulum.xml"
+    path.write_text(_PENDULUM)
+    assert Physics.from_xml_path(path).model.nu == 1
+    with pytest.raises(FileNotFoundError, match="no MJCF file"):
+        Physics.from_xml_path(tmp_path / "missing.xml")
+
+
+def test_step_is_one_mj_step_call_of_nstep():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.3
+    reference = mujoco.MjData(physics.model)
+    reference.qpos[0] = 0.3
+    physics.step(7)
+    for _ in range(7):
+        mujoco.mj_step(physics.model, reference)
+    np.testing.assert_array_equal(physics.data.qpos, reference.qpos)
+    assert physics.time() == pytest.approx(0.07)
+
+
+def test_reset_context_resets_then_forwards():
+    physics = _pendulum()
+    physics.data.qpos[0] = 1.0
+    physics.step(3)
+    with physics.reset_context():
+        assert physics.time() == 0.0
+        assert physics.data.qpos[0] == 0.0
+        physics.data.qpos[0] = 0.5
+    # mj_forward ran on exit: the sphere's world position follows the new angle.
+    expected_x = -0.5 * np.sin(0.5)
+    assert physics.data.geom("mass").xpos[0] == pytest.approx(expected_x)
+
+
+def test_bind_single_and_sequence():
+    spec = mujoco.MjSpec.from_string(_PENDULUM)
+    physics = Physics.from_spec(spec)
+    joint = spec.joint("hinge")
+    geom = spec.geom("mass")
+    physics.bind(joint).qpos = 0.25
+    assert physics.data.qpos[0] == 0.25
+    assert physics.bind(geom).size[0] == pytest.approx(0.05)
+    physics.bind(spec.body("pole")).mass = 2.0
+    assert physics.model.body_mass[1] == 2.0
+    stacked = physics.bind([joint, joint])
+    np.testing.assert_array_equal(stacked.qpos, [0.25, 0.25])
+    with pytest.raises(AttributeError, match="no_such_attribute"):
+        physics.bind(joint).no_such_attribute
+
+
+def test_sensordata_alias():
+    spec = mujoco.MjSpec.from_string(_PENDULUM)
+    sensor = spec.add_sensor(name="angle", type=mujoco.mjtSensor.mjSENS_JOINTPOS,
+                             objtype=mujoco.mjtObj.mjOBJ_JOINT, objname="hinge")
+    physics = Physics.from_spec(spec)
+    physics.data.qpos[0] = 0.4
+    physics.forward()
+    assert physics.bind(sensor).sensordata[0] == pytest.approx(0.4)
+
+
+def test_get_set_state_round_trip_and_bad_shape():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.7
+    physics.data.ctrl[0] = 0.5
+    physics.step(5)
+    state = physics.get_state()
+    physics.step(5)
+    after = physics.data.qpos.copy()
+    physics.set_state(state)
+    physics.step(5)
+    np.testing.assert_array_equal(physics.data.qpos, after)
+    with pytest.raises(ValueError, match="state must have shape"):
+        physics.set_state(state[:-1])
+
+
+def test_copy_is_independent():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.2
+    clone = physics.copy()
+    clone.step(10)
+    assert physics.time() == 0.0
+    assert clone.model is physics.model
+    assert physics.copy(share_model=False).model is not physics.model
+
+
+def test_recompile_keeps_state():
+    spec = mujoco.MjSpec.from_string(_PENDULUM)
+    physics = Physics.from_spec(spec)
+    physics.data.qpos[0] = 0.3
+    physics.step(4)
+    qpos, time = physics.data.qpos.copy(), physics.time()
+    spec.geom("mass").size = [0.1, 0.0, 0.0]
+    physics.recompile()
+    assert physics.model.geom_size[0, 0] == pytest.approx(0.1)
+    np.testing.assert_array_equal(physics.data.qpos, qpos)
+    assert physics.time() == time
+
+
+def test_divergence_raises_physics_error_with_warning_text():
+    physics = _pendulum()
+    physics.data.qvel[0] = np.nan
+    with pytest.raises(PhysicsError, match=r"(?i)t=0.*(nan|inf|unstable|qvel|qacc)"):
+        physics.step()
+
+
+def test_physics_error_after_reset_is_raised_again():
+    physics = _pendulum()
+    physics.data.qvel[0] = np.nan
+    with pytest.raises(PhysicsError):
+        physics.step()
+    physics.reset()
+    physics.step()  # A healthy step after a reset raises nothing.
+    physics.data.qpos[0] = np.inf
+    with pytest.raises(PhysicsError):
+        physics.step()
+
+
+def test_render_errors_name_the_camera():
+    physics = _pendulum()
+    with pytest.raises(ValueError, match="no camera named 'nope'"):
+        physics.render(camera_id="nope")
+    with pytest.raises(ValueError, match="out of range"):
+        physics.render(camera_id=3)
+    with pytest.raises(ValueError, match="depth or segmentation"):
+        physics.render(depth=True, segmentation=True)
+
+
+def test_constructor_type_errors():
+    with pytest.raises(TypeError, match="MjModel"):
+        Physics("not a model")
+    with pytest.raises(TypeError, match="MjSpec"):
+        Physics.from_spec("<mujoco/>")
