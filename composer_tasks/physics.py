@@ -54,33 +54,54 @@ class Binding:
     assign to the attribute (`binding.qpos = values`) to write them.
     """
 
-    __slots__ = ("_model_binding", "_data_binding", "_stacked")
+    __slots__ = ("_model_binding", "_data_binding", "_stacked", "_views", "_owners")
 
     def __init__(self, model_binding, data_binding, stacked):
         object.__setattr__(self, "_model_binding", model_binding)
         object.__setattr__(self, "_data_binding", data_binding)
         object.__setattr__(self, "_stacked", stacked)
+        # Views of a single element stay valid as long as the model and data do,
+        # and Physics drops its bindings whenever those change.
+        object.__setattr__(self, "_views", {})
+        object.__setattr__(self, "_owners", {})
 
     def _resolve(self, name):
-        name = _BINDING_ALIASES.get(name, name)
+        try:
+            return self._owners[name]
+        except KeyError:
+            pass
+        real_name = _BINDING_ALIASES.get(name, name)
         data_binding = self._data_binding
-        if data_binding is not None and hasattr(data_binding, name):
-            return data_binding, name
-        if hasattr(self._model_binding, name):
-            return self._model_binding, name
-        raise AttributeError(
+        if data_binding is not None and hasattr(data_binding, real_name):
+            owner = data_binding
+        elif hasattr(self._model_binding, real_name):
+            owner = self._model_binding
+        else:
+            raise AttributeError(
                 f"neither the model nor the data has an attribute {name!r} for this element")
+        self._owners[name] = (owner, real_name)
+        return owner, real_name
 
     def __getattr__(self, name):
-        owner, name = self._resolve(name)
-        value = getattr(owner, name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        views = self._views
+        if name in views:
+            return views[name]
+        owner, real_name = self._resolve(name)
+        value = getattr(owner, real_name)
         if self._stacked:
             return np.array(value)
+        if isinstance(value, np.ndarray):
+            views[name] = value
         return value
 
     def __setattr__(self, name, value):
-        owner, name = self._resolve(name)
-        setattr(owner, name, value)
+        owner, real_name = self._resolve(name)
+        if name in self._views:
+            self._views[name][...] = value
+        else:
+            setattr(owner, real_name, value)
 
 
 class Physics:

@@ -30,11 +30,11 @@ class PressWithSpecificForce(composer.Task):
     """Reward: the fraction of the control step's substeps during which the button
     felt a force inside the target range."""
 
-    def __init__(self, creature):
+    def __init__(self, creature, button=None):
         self._creature = creature
         self._arena = Floor()
         self._arena.add_free_entity(creature)
-        self._button = Button(target_force_range=_TARGET_FORCE_RANGE_N)
+        self._button = button or Button(target_force_range=_TARGET_FORCE_RANGE_N)
         self._arena.attach(self._button)
         creature.observables.joint_positions.enabled = True
         creature.observables.joint_velocities.enabled = True
