@@ -1,14 +1,17 @@
 """Soft indicator rewards: `tolerance` is 1 inside an interval and decays outside it.
 
-The shapes of the decay follow the dm_control paper (Tassa et al., 2018,
-"DeepMind Control Suite", Fig. 3 and the `tolerance` description in §2): every
-sigmoid is 1 at distance 0 from the interval and is scaled so that it equals
-`value_at_margin` at distance `margin`.
+The sigmoid shapes are those of the dm_control paper (Tassa, Tunyasuvunakool,
+Muldal et al., 2020, "dm_control: Software and Tasks for Continuous Control",
+arXiv:2006.12983, Fig. 3): every sigmoid is 1 at distance 0 from the interval
+and is scaled so that it equals `value_at_margin` at distance `margin`.
 """
+
+import math
 
 import numpy as np
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
+_REAL_SCALARS = (int, float, np.integer, np.floating)
 
 
 def _gaussian(d, v):
@@ -58,17 +61,27 @@ def _tanh_squared(d, v):
 # Sigmoids with compact support reach exactly 0 at a finite distance, so they
 # accept value_at_margin == 0; the others only approach 0 asymptotically.
 _SIGMOIDS = {
-    'gaussian': (_gaussian, False),
-    'hyperbolic': (_hyperbolic, False),
-    'long_tail': (_long_tail, False),
-    'reciprocal': (_reciprocal, False),
-    'cosine': (_cosine, True),
-    'linear': (_linear, True),
-    'quadratic': (_quadratic, True),
-    'tanh_squared': (_tanh_squared, False),
+    "gaussian": (_gaussian, False),
+    "hyperbolic": (_hyperbolic, False),
+    "long_tail": (_long_tail, False),
+    "reciprocal": (_reciprocal, False),
+    "cosine": (_cosine, True),
+    "linear": (_linear, True),
+    "quadratic": (_quadratic, True),
+    "tanh_squared": (_tanh_squared, False),
 }
 
 SIGMOIDS = tuple(_SIGMOIDS)
+
+
+def _real_scalar(value):
+    """`float(value)` for a real scalar (or 0-d array), else None."""
+    if isinstance(value, _REAL_SCALARS):
+        return float(value)
+    try:
+        return float(value) if np.ndim(value) == 0 else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _check_arguments(bounds, margin, sigmoid, value_at_margin):
@@ -76,52 +89,66 @@ def _check_arguments(bounds, margin, sigmoid, value_at_margin):
         lower, upper = bounds
     except (TypeError, ValueError):
         raise ValueError(
-            f'bounds must be a pair (lower, upper), got {bounds!r}.') from None
-    try:
-        lower = np.asarray(lower, dtype=np.float64)
-        upper = np.asarray(upper, dtype=np.float64)
-    except (TypeError, ValueError):
+            f"bounds must be a pair (lower, upper), got {bounds!r}.") from None
+    if isinstance(lower, _REAL_SCALARS) and isinstance(upper, _REAL_SCALARS):
+        lower, upper = float(lower), float(upper)
+        invalid = math.isnan(lower) or math.isnan(upper)
+        reversed_ = lower > upper
+    else:
+        try:
+            lower = np.asarray(lower, dtype=np.float64)
+            upper = np.asarray(upper, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"bounds must hold real numbers, got {bounds!r}.") from None
+        invalid = np.isnan(lower).any() or np.isnan(upper).any()
+        reversed_ = np.any(lower > upper)
+    if invalid:
+        raise ValueError(f"bounds must not contain NaN, got {bounds!r}.")
+    if reversed_:
         raise ValueError(
-            f'bounds must hold real numbers, got {bounds!r}.') from None
-    if np.any(np.isnan(lower)) or np.any(np.isnan(upper)):
-        raise ValueError(f'bounds must not contain NaN, got {bounds!r}.')
-    if np.any(lower > upper):
-        raise ValueError(
-            f'bounds must satisfy lower <= upper, got lower={bounds[0]!r}, '
-            f'upper={bounds[1]!r}.')
-    try:
-        margin_value = float(margin) if np.ndim(margin) == 0 else None
-    except (TypeError, ValueError):
-        margin_value = None
+            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, "
+            f"upper={bounds[1]!r}.")
+    margin_value = _real_scalar(margin)
     if margin_value is None:
-        raise ValueError(f'margin must be a real scalar, got {margin!r}.')
+        raise ValueError(f"margin must be a real scalar, got {margin!r}.")
     if not 0.0 <= margin_value < np.inf:
         raise ValueError(
-            f'margin must be non-negative and finite, got {margin!r}.')
+            f"margin must be non-negative and finite, got {margin!r}.")
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
         raise ValueError(
-            f'sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.')
+            f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.")
     fn, zero_allowed = _SIGMOIDS[sigmoid]
-    try:
-        v = float(value_at_margin) if np.ndim(value_at_margin) == 0 else None
-    except (TypeError, ValueError):
-        v = None
+    v = _real_scalar(value_at_margin)
     if v is None:
         raise ValueError(
-            f'value_at_margin must be a real scalar, got {value_at_margin!r}.')
+            f"value_at_margin must be a real scalar, got {value_at_margin!r}.")
     if zero_allowed:
         if not 0.0 <= v < 1.0:
             raise ValueError(
-                f'value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, '
-                f'got {value_at_margin!r}.')
+                f"value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, "
+                f"got {value_at_margin!r}.")
     elif not 0.0 < v < 1.0:
         raise ValueError(
-            f'value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, '
-            f'got {value_at_margin!r}.')
+            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, "
+            f"got {value_at_margin!r}.")
     return lower, upper, margin_value, fn, v
 
 
-def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid='gaussian',
+def _scalar_tolerance(x, lower, upper, margin, fn, v):
+    # Rewards are mostly computed from scalars every control step; plain
+    # float arithmetic avoids the array machinery's overhead.
+    if math.isnan(x):
+        return math.nan
+    if lower <= x <= upper:
+        return 1.0
+    if margin == 0.0:
+        return 0.0
+    distance = lower - x if x < lower else x - upper
+    return float(fn(distance / margin, v))
+
+
+def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
               value_at_margin=_DEFAULT_VALUE_AT_MARGIN):
     """Returns 1 where `x` lies inside `bounds`, decaying towards 0 outside.
 
@@ -153,9 +180,11 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid='gaussian',
     """
     lower, upper, margin, fn, v = _check_arguments(
         bounds, margin, sigmoid, value_at_margin)
+    if isinstance(x, _REAL_SCALARS) and isinstance(lower, float):
+        return _scalar_tolerance(float(x), lower, upper, margin, fn, v)
     return_float = not isinstance(x, np.ndarray)
     x = np.asarray(x, dtype=np.float64)
-    shape = np.broadcast_shapes(x.shape, lower.shape, upper.shape)
+    shape = np.broadcast_shapes(x.shape, np.shape(lower), np.shape(upper))
     return_float = return_float and shape == ()
     x = np.broadcast_to(x, shape)
     below = x < lower

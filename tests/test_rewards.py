@@ -11,24 +11,24 @@ from composer_tasks.rewards import SIGMOIDS, tolerance
 # for value_at_margin = 0.1, worked out by hand from each sigmoid's formula.
 _HALF_AND_TWICE = {
     # exp(-d^2 * ln(1/v) ) = v ** (d^2).
-    'gaussian': (0.1 ** 0.25, 0.1 ** 4),
+    "gaussian": (0.1 ** 0.25, 0.1 ** 4),
     # 1 / cosh(d * arccosh(10)); cosh(a / 2) = sqrt((cosh(a) + 1) / 2) and
     # cosh(2a) = 2 cosh(a)^2 - 1.
-    'hyperbolic': (math.sqrt(2.0 / 11.0), 1.0 / 199.0),
+    "hyperbolic": (math.sqrt(2.0 / 11.0), 1.0 / 199.0),
     # 1 / (9 d^2 + 1).
-    'long_tail': (1.0 / 3.25, 1.0 / 37.0),
+    "long_tail": (1.0 / 3.25, 1.0 / 37.0),
     # 1 / (9 d + 1).
-    'reciprocal': (1.0 / 5.5, 1.0 / 19.0),
+    "reciprocal": (1.0 / 5.5, 1.0 / 19.0),
     # Scale arccos(-0.8) / pi, so cos(pi * 0.5 * scale) = sqrt((1 - 0.8) / 2);
     # past d * scale = 1 the value stays 0.
-    'cosine': ((1.0 + math.sqrt(0.1)) / 2.0, 0.0),
+    "cosine": ((1.0 + math.sqrt(0.1)) / 2.0, 0.0),
     # 1 - 0.9 d, floored at 0.
-    'linear': (0.55, 0.0),
+    "linear": (0.55, 0.0),
     # 1 - 0.9 d^2, floored at 0.
-    'quadratic': (0.775, 0.0),
+    "quadratic": (0.775, 0.0),
     # 1 - tanh(d a)^2 with tanh(a) = sqrt(0.9); tanh(a / 2) =
     # tanh(a) / (1 + sqrt(1 - tanh(a)^2)); tanh(2a) = 2t / (1 + t^2).
-    'tanh_squared': (1.0 - 0.9 / (1.0 + math.sqrt(0.1)) ** 2,
+    "tanh_squared": (1.0 - 0.9 / (1.0 + math.sqrt(0.1)) ** 2,
                      1.0 - (2.0 * math.sqrt(0.9) / 1.9) ** 2),
 }
 
@@ -37,7 +37,7 @@ def test_every_sigmoid_has_hand_computed_values():
     assert set(_HALF_AND_TWICE) == set(SIGMOIDS)
 
 
-@pytest.mark.parametrize('sigmoid', SIGMOIDS)
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
 def test_hand_computed_values_above_and_below(sigmoid):
     half, twice = _HALF_AND_TWICE[sigmoid]
     bounds = (-1.0, 2.0)
@@ -50,8 +50,8 @@ def test_hand_computed_values_above_and_below(sigmoid):
     assert tolerance(-9.0, bounds, margin, sigmoid) == pytest.approx(twice, abs=1e-12)
 
 
-@pytest.mark.parametrize('sigmoid', SIGMOIDS)
-@pytest.mark.parametrize('value_at_margin', [0.1, 0.5, 0.9])
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
+@pytest.mark.parametrize("value_at_margin", [0.1, 0.5, 0.9])
 def test_value_at_margin_is_hit_exactly(sigmoid, value_at_margin):
     for x in (3.5, -2.5):
         value = tolerance(x, bounds=(0.0, 1.0), margin=2.5, sigmoid=sigmoid,
@@ -59,23 +59,23 @@ def test_value_at_margin_is_hit_exactly(sigmoid, value_at_margin):
         assert value == pytest.approx(value_at_margin, abs=1e-12)
 
 
-@pytest.mark.parametrize('sigmoid', ['cosine', 'linear', 'quadratic'])
+@pytest.mark.parametrize("sigmoid", ["cosine", "linear", "quadratic"])
 def test_compact_sigmoids_accept_zero_value_at_margin(sigmoid):
     values = tolerance(np.array([1.0, 1.5, 2.0, 5.0]), bounds=(0.0, 1.0),
                        margin=1.0, sigmoid=sigmoid, value_at_margin=0.0)
-    half = {'cosine': 0.5, 'linear': 0.5, 'quadratic': 0.75}[sigmoid]
+    half = {"cosine": 0.5, "linear": 0.5, "quadratic": 0.75}[sigmoid]
     np.testing.assert_allclose(values, [1.0, half, 0.0, 0.0], atol=1e-12)
 
 
 def test_cosine_stays_at_zero_past_its_half_period():
     # value_at_margin = 0.5 gives scale 1/2: zero at 2 margins and beyond,
     # where an unclipped cosine would rise again (to 0.5 at 3 margins).
-    values = tolerance(np.array([2.0, 3.0, 4.0]), margin=1.0, sigmoid='cosine',
+    values = tolerance(np.array([2.0, 3.0, 4.0]), margin=1.0, sigmoid="cosine",
                        value_at_margin=0.5)
     np.testing.assert_allclose(values, [0.0, 0.0, 0.0], atol=1e-12)
 
 
-@pytest.mark.parametrize('sigmoid', SIGMOIDS)
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
 def test_one_inside_and_at_the_bounds(sigmoid):
     x = np.array([-1.0, -0.25, 0.0, 0.7, 2.0])
     np.testing.assert_array_equal(
@@ -83,7 +83,7 @@ def test_one_inside_and_at_the_bounds(sigmoid):
         np.ones(5))
 
 
-@pytest.mark.parametrize('sigmoid', SIGMOIDS)
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
 def test_decreases_monotonically_outside(sigmoid):
     x = np.linspace(1.0, 6.0, 51)
     values = tolerance(x, bounds=(0.0, 1.0), margin=1.0, sigmoid=sigmoid)
@@ -104,7 +104,7 @@ def test_infinite_bounds():
     assert tolerance(-np.inf, bounds=(0.0, np.inf), margin=1.0) == 0.0
     assert tolerance(1e300, bounds=(-np.inf, np.inf)) == 1.0
     assert tolerance(-2.0, bounds=(0.0, np.inf), margin=2.0,
-                     sigmoid='linear', value_at_margin=0.0) == 0.0
+                     sigmoid="linear", value_at_margin=0.0) == 0.0
 
 
 def test_scalar_in_float_out_array_in_array_out():
@@ -113,13 +113,13 @@ def test_scalar_in_float_out_array_in_array_out():
     assert type(tolerance(3, (0, 1), margin=1)) is float
 
     x = np.array([[0.5, 3.5], [-0.5, 1.5]])
-    values = tolerance(x, bounds=(0.0, 1.0), margin=1.0, sigmoid='linear')
+    values = tolerance(x, bounds=(0.0, 1.0), margin=1.0, sigmoid="linear")
     assert isinstance(values, np.ndarray)
     assert values.shape == (2, 2)
     assert values.dtype == np.float64
     np.testing.assert_allclose(values, [[1.0, 0.0], [0.55, 0.55]], atol=1e-12)
 
-    listed = tolerance([0.0, 2.0], margin=1.0, sigmoid='reciprocal')
+    listed = tolerance([0.0, 2.0], margin=1.0, sigmoid="reciprocal")
     np.testing.assert_allclose(listed, [1.0, 1.0 / 19.0], atol=1e-12)
 
     zero_dim = tolerance(np.array(0.0))
@@ -128,7 +128,7 @@ def test_scalar_in_float_out_array_in_array_out():
 
 def test_array_bounds_broadcast():
     values = tolerance(np.array([1.0, 1.0]), bounds=([0.0, 2.0], [1.0, 3.0]),
-                       margin=1.0, sigmoid='linear', value_at_margin=0.5)
+                       margin=1.0, sigmoid="linear", value_at_margin=0.5)
     np.testing.assert_allclose(values, [1.0, 0.5], atol=1e-12)
 
 
@@ -138,29 +138,39 @@ def test_nan_propagates():
     assert math.isnan(values[0]) and values[1] == 1.0
 
 
-@pytest.mark.parametrize('kwargs, message', [
-    (dict(bounds=(1.0, 0.0)), 'bounds'),
-    (dict(bounds=([0.0, 2.0], [1.0, 1.0])), 'bounds'),
-    (dict(bounds=(0.0, np.nan)), 'bounds'),
-    (dict(bounds=(0.0,)), 'bounds'),
-    (dict(bounds=('low', 'high')), 'bounds'),
-    (dict(margin=-0.1), 'margin'),
-    (dict(margin=np.inf), 'margin'),
-    (dict(margin=[1.0, 2.0]), 'margin'),
-    (dict(margin='wide'), 'margin'),
-    (dict(sigmoid='sigmoid'), 'sigmoid'),
-    (dict(sigmoid=None), 'sigmoid'),
-    (dict(margin=1.0, value_at_margin=1.0), 'value_at_margin'),
-    (dict(margin=1.0, value_at_margin=-0.1), 'value_at_margin'),
-    (dict(margin=1.0, value_at_margin=0.0), 'value_at_margin'),
-    (dict(margin=1.0, sigmoid='tanh_squared', value_at_margin=0.0),
-     'value_at_margin'),
-    (dict(margin=1.0, sigmoid='linear', value_at_margin=1.0),
-     'value_at_margin'),
-    (dict(margin=1.0, sigmoid='quadratic', value_at_margin=-1e-9),
-     'value_at_margin'),
-    (dict(margin=1.0, value_at_margin='small'), 'value_at_margin'),
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(bounds=(1.0, 0.0)), "bounds"),
+    (dict(bounds=([0.0, 2.0], [1.0, 1.0])), "bounds"),
+    (dict(bounds=(0.0, np.nan)), "bounds"),
+    (dict(bounds=(0.0,)), "bounds"),
+    (dict(bounds=("low", "high")), "bounds"),
+    (dict(margin=-0.1), "margin"),
+    (dict(margin=np.inf), "margin"),
+    (dict(margin=[1.0, 2.0]), "margin"),
+    (dict(margin="wide"), "margin"),
+    (dict(sigmoid="sigmoid"), "sigmoid"),
+    (dict(sigmoid=None), "sigmoid"),
+    (dict(margin=1.0, value_at_margin=1.0), "value_at_margin"),
+    (dict(margin=1.0, value_at_margin=-0.1), "value_at_margin"),
+    (dict(margin=1.0, value_at_margin=0.0), "value_at_margin"),
+    (dict(margin=1.0, sigmoid="tanh_squared", value_at_margin=0.0),
+     "value_at_margin"),
+    (dict(margin=1.0, sigmoid="linear", value_at_margin=1.0),
+     "value_at_margin"),
+    (dict(margin=1.0, sigmoid="quadratic", value_at_margin=-1e-9),
+     "value_at_margin"),
+    (dict(margin=1.0, value_at_margin="small"), "value_at_margin"),
 ])
 def test_invalid_arguments_name_the_argument(kwargs, message):
     with pytest.raises(ValueError, match=message):
         tolerance(0.5, **kwargs)
+
+
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
+def test_scalar_and_array_inputs_agree(sigmoid):
+    x = np.array([-np.inf, -3.0, -1.0, -0.2, 0.0, 0.4, 1.0, 1.3, 2.5, 40.0, np.inf])
+    for margin in (0.0, 1.7):
+        values = tolerance(x, bounds=(0.0, 1.0), margin=margin, sigmoid=sigmoid)
+        scalars = [tolerance(float(xi), bounds=(0.0, 1.0), margin=margin,
+                             sigmoid=sigmoid) for xi in x]
+        np.testing.assert_array_equal(values, scalars)

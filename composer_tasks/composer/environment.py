@@ -150,23 +150,45 @@ class Environment(dm_env.Environment):
     def step(self, action):
         if self._reset_next_step:
             return self.reset()
+        control_step = self._control_step(action)
+        try:
+            nstep = next(control_step)
+            while True:
+                self._physics.step(nstep)
+                nstep = control_step.send(None)
+        except StopIteration as stop:
+            return stop.value
+        except PhysicsError as error:
+            return self._end_by_physics_error(error)
+
+    def _control_step(self, action):
+        """One control step as a generator that leaves the physics stepping to its driver.
+
+        It yields how many physics substeps to advance before it resumes, and
+        returns (as `StopIteration.value`) the step's TimeStep. `step` drives it with
+        `physics.step(nstep)`; `BatchEnvironment` drives many at once with one
+        batched call, which is why the lifecycle lives here only once.
+        """
         action = self._validate_action(action)
         physics = self._physics
         random_state = self._random_state
-        try:
-            for hook in self._hooks["before_step"]:
-                hook(physics, action, random_state)
-            if self._has_substep_hooks:
-                self._substeps_with_callbacks(action)
-            else:
-                self._substeps_in_chunks()
-        except PhysicsError as error:
-            if self._raise_on_physics_error:
-                raise
-            _log.warning("Episode ended by a physics error: %s", error)
-            self._reset_next_step = True
-            return dm_env.TimeStep(
-                dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
+        for hook in self._hooks["before_step"]:
+            hook(physics, action, random_state)
+        if self._has_substep_hooks:
+            yield from self._substeps_with_callbacks(action)
+        else:
+            yield from self._substeps_in_chunks()
+        return self._finish_step()
+
+    def _end_by_physics_error(self, error):
+        if self._raise_on_physics_error:
+            raise error
+        _log.warning("Episode ended by a physics error: %s", error)
+        self._reset_next_step = True
+        return dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
+
+    def _finish_step(self):
+        physics = self._physics
         self._step_count += 1
         reward = self._task.get_reward(physics)
         observation = self._updater.get_observation()
@@ -182,18 +204,17 @@ class Environment(dm_env.Environment):
         return dm_env.transition(reward, observation, self._task.get_discount(physics))
 
     def _substeps_in_chunks(self):
-        physics = self._physics
         updater = self._updater
         n = self._n_substeps
         done = 0
         for substep in updater.prepare_for_next_control_step():
-            physics.step(substep - done)
+            yield substep - done
             done = substep
             if substep == n:
                 self._after_step()
             updater.update(substep)
         if done < n:
-            physics.step(n - done)
+            yield n - done
             self._after_step()
 
     def _substeps_with_callbacks(self, action):
@@ -207,7 +228,7 @@ class Environment(dm_env.Environment):
         for substep in range(1, n + 1):
             for hook in before_substep:
                 hook(physics, action, random_state)
-            physics.step()
+            yield 1
             for hook in after_substep:
                 hook(physics, random_state)
             if substep == n:

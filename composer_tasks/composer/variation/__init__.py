@@ -24,14 +24,14 @@ from composer_tasks.composer.variation.variators import MJCFVariator
 from composer_tasks.composer.variation.variators import PhysicsVariator
 
 __all__ = [
-    'MJCFVariator',
-    'PhysicsVariator',
-    'Variation',
-    'colors',
-    'deterministic',
-    'distributions',
-    'evaluate',
-    'noises',
-    'require_random_state',
-    'rotations',
+    "MJCFVariator",
+    "PhysicsVariator",
+    "Variation",
+    "colors",
+    "deterministic",
+    "distributions",
+    "evaluate",
+    "noises",
+    "require_random_state",
+    "rotations",
 ]

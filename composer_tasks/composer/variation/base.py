@@ -35,14 +35,14 @@ def require_random_state(random_state, variation):
     """
     if random_state is None:
         raise ValueError(
-            f'{variation!r} draws random numbers and needs random_state '
-            '(numpy.random.RandomState or numpy.random.Generator); got None. '
-            'Interactively, pass e.g. random_state=np.random.RandomState(0).')
+            f"{variation!r} draws random numbers and needs random_state "
+            "(numpy.random.RandomState or numpy.random.Generator); got None. "
+            "Interactively, pass e.g. random_state=np.random.RandomState(0).")
     if not isinstance(random_state,
                       (np.random.RandomState, np.random.Generator)):
         raise TypeError(
-            f'{variation!r}: random_state must be a numpy.random.RandomState '
-            f'or numpy.random.Generator, got {type(random_state).__name__}.')
+            f"{variation!r}: random_state must be a numpy.random.RandomState "
+            f"or numpy.random.Generator, got {type(random_state).__name__}.")
     return random_state
 
 
@@ -82,7 +82,7 @@ def evaluate(structure, initial_value=None, current_value=None,
     if isinstance(structure, tuple):
         values = [evaluate(value, initial_value, current_value, random_state)
                   for value in structure]
-        if hasattr(structure, '_fields'):
+        if hasattr(structure, "_fields"):
             return type(structure)(*values)
         return type(structure)(values)
     return structure
@@ -150,11 +150,11 @@ class Variation(metaclass=abc.ABCMeta):
 
 
 _SYMBOLS = {
-    operator.add: '+',
-    operator.sub: '-',
-    operator.mul: '*',
-    operator.truediv: '/',
-    operator.pow: '**',
+    operator.add: "+",
+    operator.sub: "-",
+    operator.mul: "*",
+    operator.truediv: "/",
+    operator.pow: "**",
 }
 
 
@@ -175,7 +175,7 @@ class _BinaryOperation(Variation):
         return self._op(_as_operand(first), _as_operand(second))
 
     def __repr__(self):
-        return f'({self._first!r} {_SYMBOLS[self._op]} {self._second!r})'
+        return f"({self._first!r} {_SYMBOLS[self._op]} {self._second!r})"
 
 
 class _Negation(Variation):
@@ -189,7 +189,7 @@ class _Negation(Variation):
                                      current_value, random_state))
 
     def __repr__(self):
-        return f'-{self._variation!r}'
+        return f"-{self._variation!r}"
 
 
 def _as_operand(value):

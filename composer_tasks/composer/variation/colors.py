@@ -68,14 +68,14 @@ def _evaluate_channels(variation, names, channels, initial_value,
                               random_state)
         if np.ndim(value) != 0:
             raise ValueError(
-                f'{variation!r}: channel {name} must evaluate to a scalar, '
-                f'got shape {np.shape(value)}; build its distribution with '
-                'single_sample=True.')
+                f"{variation!r}: channel {name} must evaluate to a scalar, "
+                f"got shape {np.shape(value)}; build its distribution with "
+                "single_sample=True.")
         value = float(value)
-        if name != 'h' and not 0.0 <= value <= 1.0:
+        if name != "h" and not 0.0 <= value <= 1.0:
             raise ValueError(
-                f'{variation!r}: channel {name} must be in [0, 1], got '
-                f'{value!r}.')
+                f"{variation!r}: channel {name} must be in [0, 1], got "
+                f"{value!r}.")
         values.append(value)
     return values
 
@@ -93,12 +93,12 @@ class RgbVariation(base.Variation):
     def __call__(self, initial_value=None, current_value=None,
                  random_state=None):
         return np.array(_evaluate_channels(
-            self, ('r', 'g', 'b', 'alpha'), self._channels, initial_value,
+            self, ("r", "g", "b", "alpha"), self._channels, initial_value,
             current_value, random_state, _identity))
 
     def __repr__(self):
         r, g, b, alpha = self._channels
-        return f'RgbVariation(r={r!r}, g={g!r}, b={b!r}, alpha={alpha!r})'
+        return f"RgbVariation(r={r!r}, g={g!r}, b={b!r}, alpha={alpha!r})"
 
 
 class HsvVariation(base.Variation):
@@ -114,13 +114,13 @@ class HsvVariation(base.Variation):
     def __call__(self, initial_value=None, current_value=None,
                  random_state=None):
         h, s, v, alpha = _evaluate_channels(
-            self, ('h', 's', 'v', 'alpha'), self._channels, initial_value,
+            self, ("h", "s", "v", "alpha"), self._channels, initial_value,
             current_value, random_state, rgb_to_hsv)
         return np.array(list(hsv_to_rgb(h, s, v)) + [alpha])
 
     def __repr__(self):
         h, s, v, alpha = self._channels
-        return f'HsvVariation(h={h!r}, s={s!r}, v={v!r}, alpha={alpha!r})'
+        return f"HsvVariation(h={h!r}, s={s!r}, v={v!r}, alpha={alpha!r})"
 
 
 class GrayVariation(HsvVariation):
@@ -135,4 +135,4 @@ class GrayVariation(HsvVariation):
 
     def __repr__(self):
         _, _, gray_level, alpha = self._channels
-        return f'GrayVariation(gray_level={gray_level!r}, alpha={alpha!r})'
+        return f"GrayVariation(gray_level={gray_level!r}, alpha={alpha!r})"

@@ -14,7 +14,7 @@ class Constant(base.Variation):
         return self._value
 
     def __repr__(self):
-        return f'Constant({self._value!r})'
+        return f"Constant({self._value!r})"
 
 
 class Sequence(base.Variation):
@@ -25,9 +25,13 @@ class Sequence(base.Variation):
     """
 
     def __init__(self, values):
-        values = list(values)
+        try:
+            values = list(values)
+        except TypeError:
+            raise TypeError(
+                f"Sequence: values must be iterable, got {values!r}.") from None
         if not values:
-            raise ValueError('Sequence: values must not be empty.')
+            raise ValueError("Sequence: values must not be empty.")
         self._values = values
         self._position = 0
 
@@ -43,4 +47,4 @@ class Sequence(base.Variation):
         self._position = 0
 
     def __repr__(self):
-        return f'Sequence({self._values!r})'
+        return f"Sequence({self._values!r})"

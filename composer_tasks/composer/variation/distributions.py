@@ -13,6 +13,8 @@ Sample shape, in order of precedence:
     no initial value. Array-valued parameters broadcast against that shape.
 """
 
+import abc
+
 import numpy as np
 
 from composer_tasks.composer.variation import base
@@ -33,11 +35,11 @@ def _as_real_array(value, name, distribution):
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
-            f'{distribution}: {name} must be a real number or array, got '
-            f'{value!r}.') from None
+            f"{distribution}: {name} must be a real number or array, got "
+            f"{value!r}.") from None
     if np.any(np.isnan(array)):
-        raise ValueError(f'{distribution}: {name} must not be NaN, got '
-                         f'{value!r}.')
+        raise ValueError(f"{distribution}: {name} must not be NaN, got "
+                         f"{value!r}.")
     return array
 
 
@@ -50,11 +52,11 @@ def _check_shape(shape):
         shape = tuple(int(n) for n in shape)
     except (TypeError, ValueError):
         raise ValueError(
-            f'shape must be a tuple of non-negative ints, got {shape!r}.'
+            f"shape must be a tuple of non-negative ints, got {shape!r}."
         ) from None
     if any(n < 0 for n in shape):
         raise ValueError(
-            f'shape must be a tuple of non-negative ints, got {shape!r}.')
+            f"shape must be a tuple of non-negative ints, got {shape!r}.")
     return shape
 
 
@@ -79,8 +81,8 @@ class Distribution(base.Variation):
         shape = _check_shape(shape)
         if single_sample and shape is not None:
             raise ValueError(
-                f'{type(self).__name__}: give either single_sample=True or '
-                f'shape={shape!r}, not both.')
+                f"{type(self).__name__}: give either single_sample=True or "
+                f"shape={shape!r}, not both.")
         self._single_sample = bool(single_sample)
         self._shape = shape
         self._parameters = parameters
@@ -106,16 +108,17 @@ class Distribution(base.Variation):
     def _check(self, parameters):
         del parameters
 
+    @abc.abstractmethod
     def _sample(self, random_state, size, **parameters):
-        raise NotImplementedError
+        """Draws a sample of shape `size` (None: one scalar)."""
 
     def __repr__(self):
-        arguments = [f'{name}={value!r}'
+        arguments = [f"{name}={value!r}"
                      for name, value in self._parameters.items()]
         if self._single_sample:
-            arguments.append('single_sample=True')
+            arguments.append("single_sample=True")
         if self._shape is not None:
-            arguments.append(f'shape={self._shape!r}')
+            arguments.append(f"shape={self._shape!r}")
         return f'{type(self).__name__}({", ".join(arguments)})'
 
 
@@ -127,14 +130,14 @@ class Uniform(Distribution):
 
     def _check(self, parameters):
         low = high = None
-        if 'low' in parameters:
-            low = _as_real_array(parameters['low'], 'low', 'Uniform')
-        if 'high' in parameters:
-            high = _as_real_array(parameters['high'], 'high', 'Uniform')
-        for name, array in (('low', low), ('high', high)):
+        if "low" in parameters:
+            low = _as_real_array(parameters["low"], "low", "Uniform")
+        if "high" in parameters:
+            high = _as_real_array(parameters["high"], "high", "Uniform")
+        for name, array in (("low", low), ("high", high)):
             if array is not None and not np.all(np.isfinite(array)):
-                raise ValueError(f'Uniform: {name} must be finite, got '
-                                 f'{parameters[name]!r}.')
+                raise ValueError(f"Uniform: {name} must be finite, got "
+                                 f"{parameters[name]!r}.")
         if low is not None and high is not None and np.any(low > high):
             raise ValueError(
                 f'Uniform: low must be <= high, got low={parameters["low"]!r}, '
@@ -151,26 +154,26 @@ class UniformInteger(Distribution):
         super().__init__(single_sample, shape, low=low, high=high)
 
     def _check(self, parameters):
-        for name in ('low', 'high'):
+        for name in ("low", "high"):
             value = parameters.get(name)
             if value is None:
                 continue
-            array = _as_real_array(value, name, 'UniformInteger')
+            array = _as_real_array(value, name, "UniformInteger")
             if np.any(array != np.round(array)):
                 raise ValueError(
-                    f'UniformInteger: {name} must be an integer, got '
-                    f'{value!r}.')
-        if 'low' not in parameters or 'high' not in parameters:
+                    f"UniformInteger: {name} must be an integer, got "
+                    f"{value!r}.")
+        if "low" not in parameters or "high" not in parameters:
             return
-        low, high = parameters['low'], parameters['high']
+        low, high = parameters["low"], parameters["high"]
         if high is None and np.any(np.asarray(low) < 1):
             raise ValueError(
-                f'UniformInteger: with high=None the range is [0, low), so '
-                f'low must be >= 1, got {low!r}.')
+                f"UniformInteger: with high=None the range is [0, low), so "
+                f"low must be >= 1, got {low!r}.")
         if high is not None and np.any(np.asarray(low) >= np.asarray(high)):
             raise ValueError(
-                f'UniformInteger: low must be < high (high is excluded), '
-                f'got low={low!r}, high={high!r}.')
+                f"UniformInteger: low must be < high (high is excluded), "
+                f"got low={low!r}, high={high!r}.")
 
     def _sample(self, random_state, size, low, high):
         if high is None:
@@ -190,24 +193,19 @@ class UniformChoice(Distribution):
 
     def __init__(self, choices, single_sample=False, shape=None):
         if isinstance(choices, (str, bytes, dict)) or not hasattr(
-                choices, '__len__'):
+                choices, "__len__"):
             raise ValueError(
-                f'UniformChoice: choices must be a non-empty list, tuple or '
-                f'array, got {choices!r}.')
+                f"UniformChoice: choices must be a non-empty list, tuple or "
+                f"array, got {choices!r}.")
         super().__init__(single_sample, shape, choices=choices)
-        self._array_entries = any(np.ndim(c) > 0 for c in choices
-                                  if not _contains_callable(c))
 
     def _check(self, parameters):
-        if 'choices' in parameters and len(parameters['choices']) == 0:
-            raise ValueError('UniformChoice: choices must not be empty.')
-
-    def _size(self, initial_value):
-        if self._shape is None and self._array_entries:
-            return None
-        return super()._size(initial_value)
+        if "choices" in parameters and len(parameters["choices"]) == 0:
+            raise ValueError("UniformChoice: choices must not be empty.")
 
     def _sample(self, random_state, size, choices):
+        if self._shape is None and any(np.ndim(c) > 0 for c in choices):
+            size = None
         index = _integers(random_state, 0, len(choices), size)
         if size is None:
             return choices[int(index)]
@@ -221,9 +219,9 @@ class Normal(Distribution):
         super().__init__(single_sample, shape, loc=loc, scale=scale)
 
     def _check(self, parameters):
-        if 'loc' in parameters:
-            _as_real_array(parameters['loc'], 'loc', 'Normal')
-        _check_non_negative(parameters, 'scale', 'Normal')
+        if "loc" in parameters:
+            _as_real_array(parameters["loc"], "loc", "Normal")
+        _check_non_negative(parameters, "scale", "Normal")
 
     def _sample(self, random_state, size, loc, scale):
         return random_state.normal(loc, scale, size=size)
@@ -236,9 +234,9 @@ class LogNormal(Distribution):
         super().__init__(single_sample, shape, mean=mean, sigma=sigma)
 
     def _check(self, parameters):
-        if 'mean' in parameters:
-            _as_real_array(parameters['mean'], 'mean', 'LogNormal')
-        _check_non_negative(parameters, 'sigma', 'LogNormal')
+        if "mean" in parameters:
+            _as_real_array(parameters["mean"], "mean", "LogNormal")
+        _check_non_negative(parameters, "sigma", "LogNormal")
 
     def _sample(self, random_state, size, mean, sigma):
         return random_state.lognormal(mean, sigma, size=size)
@@ -251,7 +249,7 @@ class Exponential(Distribution):
         super().__init__(single_sample, shape, scale=scale)
 
     def _check(self, parameters):
-        _check_non_negative(parameters, 'scale', 'Exponential')
+        _check_non_negative(parameters, "scale", "Exponential")
 
     def _sample(self, random_state, size, scale):
         return random_state.exponential(scale, size=size)
@@ -264,11 +262,11 @@ class Bernoulli(Distribution):
         super().__init__(single_sample, shape, prob=prob)
 
     def _check(self, parameters):
-        if 'prob' in parameters:
-            prob = _as_real_array(parameters['prob'], 'prob', 'Bernoulli')
+        if "prob" in parameters:
+            prob = _as_real_array(parameters["prob"], "prob", "Bernoulli")
             if np.any((prob < 0.0) | (prob > 1.0)):
                 raise ValueError(
-                    f'Bernoulli: prob must be in [0, 1], got '
+                    f"Bernoulli: prob must be in [0, 1], got "
                     f'{parameters["prob"]!r}.')
 
     def _sample(self, random_state, size, prob):
@@ -280,8 +278,8 @@ def _check_non_negative(parameters, name, distribution):
         return
     value = _as_real_array(parameters[name], name, distribution)
     if np.any(value < 0.0):
-        raise ValueError(f'{distribution}: {name} must be >= 0, got '
-                         f'{parameters[name]!r}.')
+        raise ValueError(f"{distribution}: {name} must be >= 0, got "
+                         f"{parameters[name]!r}.")
 
 
 class UniformPointOnSphere(base.Variation):
@@ -302,4 +300,4 @@ class UniformPointOnSphere(base.Variation):
         return points / np.linalg.norm(points, axis=-1, keepdims=True)
 
     def __repr__(self):
-        return f'UniformPointOnSphere(shape={self._shape!r})'
+        return f"UniformPointOnSphere(shape={self._shape!r})"

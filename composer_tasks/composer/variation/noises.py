@@ -25,17 +25,17 @@ class _Noise(base.Variation):
     def _base_and_sample(self, initial_value, current_value, random_state):
         base_value = current_value if self._cumulative else initial_value
         if base_value is None:
-            which = 'current_value' if self._cumulative else 'initial_value'
+            which = "current_value" if self._cumulative else "initial_value"
             raise ValueError(
-                f'{self!r} varies an existing value and needs {which}, '
-                f'got None.')
+                f"{self!r} varies an existing value and needs {which}, "
+                f"got None.")
         sample = base.evaluate(self._variation, initial_value, current_value,
                                random_state)
         return np.asarray(base_value), np.asarray(sample)
 
     def __repr__(self):
-        return (f'{type(self).__name__}({self._variation!r}, '
-                f'cumulative={self._cumulative})')
+        return (f"{type(self).__name__}({self._variation!r}, "
+                f"cumulative={self._cumulative})")
 
 
 class Additive(_Noise):

@@ -18,8 +18,8 @@ def _vector(value, size, name, variation):
     array = np.asarray(value, dtype=np.float64)
     if array.shape != (size,) or not np.all(np.isfinite(array)):
         raise ValueError(
-            f'{variation!r}: {name} must be {size} finite floats, got '
-            f'{value!r}.')
+            f"{variation!r}: {name} must be {size} finite floats, got "
+            f"{value!r}.")
     return array
 
 
@@ -27,17 +27,17 @@ def _unit_quaternion(value, name, variation):
     quat = _vector(value, 4, name, variation)
     norm = np.linalg.norm(quat)
     if norm == 0.0:
-        raise ValueError(f'{variation!r}: {name} must be a non-zero '
-                         f'quaternion (w, x, y, z), got {value!r}.')
+        raise ValueError(f"{variation!r}: {name} must be a non-zero "
+                         f"quaternion (w, x, y, z), got {value!r}.")
     return quat / norm
 
 
 def _base_value(variation, cumulative, initial_value, current_value, name):
     value = current_value if cumulative else initial_value
     if value is None:
-        which = 'current_value' if cumulative else 'initial_value'
-        raise ValueError(f'{variation!r} needs the {name} to rotate as '
-                         f'{which}, got None.')
+        which = "current_value" if cumulative else "initial_value"
+        raise ValueError(f"{variation!r} needs the {name} to rotate as "
+                         f"{which}, got None.")
     return value
 
 
@@ -53,7 +53,7 @@ class UniformQuaternion(base.Variation):
         return quat / np.linalg.norm(quat)
 
     def __repr__(self):
-        return 'UniformQuaternion()'
+        return "UniformQuaternion()"
 
 
 class QuaternionFromAxisAngle(base.Variation):
@@ -70,22 +70,22 @@ class QuaternionFromAxisAngle(base.Variation):
                  random_state=None):
         axis = _vector(
             base.evaluate(self._axis, initial_value, current_value,
-                          random_state), 3, 'axis', self)
+                          random_state), 3, "axis", self)
         norm = np.linalg.norm(axis)
         if norm == 0.0:
-            raise ValueError(f'{self!r}: axis must be non-zero.')
+            raise ValueError(f"{self!r}: axis must be non-zero.")
         angle = base.evaluate(self._angle, initial_value, current_value,
                               random_state)
         if np.ndim(angle) != 0 or not np.isfinite(angle):
-            raise ValueError(f'{self!r}: angle must be a finite scalar in '
-                             f'radians, got {angle!r}.')
+            raise ValueError(f"{self!r}: angle must be a finite scalar in "
+                             f"radians, got {angle!r}.")
         quat = np.empty(4)
         mujoco.mju_axisAngle2Quat(quat, axis / norm, float(angle))
         return quat
 
     def __repr__(self):
-        return (f'QuaternionFromAxisAngle(axis={self._axis!r}, '
-                f'angle={self._angle!r})')
+        return (f"QuaternionFromAxisAngle(axis={self._axis!r}, "
+                f"angle={self._angle!r})")
 
 
 class QuaternionPreMultiply(base.Variation):
@@ -103,17 +103,17 @@ class QuaternionPreMultiply(base.Variation):
                  random_state=None):
         target = _unit_quaternion(
             _base_value(self, self._cumulative, initial_value, current_value,
-                        'quaternion'), 'the varied value', self)
+                        "quaternion"), "the varied value", self)
         quat = _unit_quaternion(
             base.evaluate(self._quat, initial_value, current_value,
-                          random_state), 'quat', self)
+                          random_state), "quat", self)
         result = np.empty(4)
         mujoco.mju_mulQuat(result, quat, target)
         return result / np.linalg.norm(result)
 
     def __repr__(self):
-        return (f'QuaternionPreMultiply({self._quat!r}, '
-                f'cumulative={self._cumulative})')
+        return (f"QuaternionPreMultiply({self._quat!r}, "
+                f"cumulative={self._cumulative})")
 
 
 class QuaternionRotate(base.Variation):
@@ -133,18 +133,18 @@ class QuaternionRotate(base.Variation):
                  random_state=None):
         if self._vec is None:
             vec = _base_value(self, self._cumulative, initial_value,
-                              current_value, 'vector')
+                              current_value, "vector")
         else:
             vec = base.evaluate(self._vec, initial_value, current_value,
                                 random_state)
-        vec = _vector(vec, 3, 'vec', self)
+        vec = _vector(vec, 3, "vec", self)
         quat = _unit_quaternion(
             base.evaluate(self._quat, initial_value, current_value,
-                          random_state), 'quat', self)
+                          random_state), "quat", self)
         result = np.empty(3)
         mujoco.mju_rotVecQuat(result, vec, quat)
         return result
 
     def __repr__(self):
-        return (f'QuaternionRotate({self._quat!r}, vec={self._vec!r}, '
-                f'cumulative={self._cumulative})')
+        return (f"QuaternionRotate({self._quat!r}, vec={self._vec!r}, "
+                f"cumulative={self._cumulative})")

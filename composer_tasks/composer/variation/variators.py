@@ -20,7 +20,7 @@ from composer_tasks.composer.variation import base
 
 class _Binding:
 
-    __slots__ = ('variation', 'initial_value', 'initial_model')
+    __slots__ = ("variation", "initial_value", "initial_model")
 
     def __init__(self, variation, initial_value=None, initial_model=None):
         self.variation = variation
@@ -29,9 +29,9 @@ class _Binding:
 
 
 def _describe(element):
-    name = getattr(element, 'name', None)
+    name = getattr(element, "name", None)
     kind = type(element).__name__
-    return f'{kind} {name!r}' if name else kind
+    return f"{kind} {name!r}" if name else kind
 
 
 def _copy(value):
@@ -48,19 +48,19 @@ def _conform(value, current, element, name):
             return np.array(np.broadcast_to(array, current.shape))
         except (TypeError, ValueError):
             raise ValueError(
-                f'{_describe(element)}.{name} has shape {current.shape}; a '
-                f'variation gave {value!r}, which does not broadcast to it.'
+                f"{_describe(element)}.{name} has shape {current.shape}; a "
+                f"variation gave {value!r}, which does not broadcast to it."
             ) from None
     if isinstance(current, (bool, int, float)):
         if np.ndim(value) != 0:
             raise ValueError(
-                f'{_describe(element)}.{name} is a scalar; a variation gave '
-                f'shape {np.shape(value)}.')
+                f"{_describe(element)}.{name} is a scalar; a variation gave "
+                f"shape {np.shape(value)}.")
         if (isinstance(current, int) and not isinstance(current, bool)
                 and value != np.round(value)):
             raise ValueError(
-                f'{_describe(element)}.{name} is an integer; a variation gave '
-                f'{value!r}.')
+                f"{_describe(element)}.{name} is an integer; a variation gave "
+                f"{value!r}.")
         return type(current)(value)
     return value
 
@@ -70,7 +70,7 @@ def _assign(target, name, value, element):
         setattr(target, name, value)
     except (TypeError, ValueError) as error:
         raise TypeError(
-            f'Cannot set {_describe(element)}.{name} to {value!r}: {error}'
+            f"Cannot set {_describe(element)}.{name} to {value!r}: {error}"
         ) from None
 
 
@@ -102,7 +102,7 @@ class MJCFVariator:
         for name, variation in variations.items():
             if not hasattr(element, name):
                 raise AttributeError(
-                    f'{_describe(element)} has no attribute {name!r}.')
+                    f"{_describe(element)} has no attribute {name!r}.")
             attributes = self._bindings.setdefault(element, {})
             if variation is None:
                 attributes.pop(name, None)
@@ -182,8 +182,8 @@ class PhysicsVariator:
                     current = _copy(getattr(bound, name))
                 except AttributeError:
                     raise AttributeError(
-                        f'{_describe(element)} has no model or data '
-                        f'attribute {name!r}.') from None
+                        f"{_describe(element)} has no model or data "
+                        f"attribute {name!r}.") from None
                 if binding.initial_model is not model:
                     binding.initial_value = _copy(current)
                     binding.initial_model = model
