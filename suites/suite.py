@@ -59,3 +59,26 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
     env = registry[task_name](**task_kwargs)
     env.task.visualize_reward = visualize_reward
     return env
+
+
+def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0,
+               environment_kwargs=None, seed=None, model_variations=None):
+    """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
+
+    Copy i is `load(domain_name, task_name, task_kwargs={..., "random": copy_seed(seed, i)})`
+    bit for bit; `task_kwargs["random"]`, if given, is the batch seed.
+    """
+    from composer_tasks.batch import BatchEnvironment
+
+    task_kwargs = dict(task_kwargs or {})
+    if seed is None:
+        seed = task_kwargs.pop("random", None)
+    elif "random" in task_kwargs:
+        raise ValueError("give the batch seed either as seed or as task_kwargs['random'], not both")
+
+    def make(copy_random_state):
+        return load(domain_name, task_name, task_kwargs={**task_kwargs, "random": copy_random_state},
+                    environment_kwargs=environment_kwargs)
+
+    return BatchEnvironment.from_environments(
+        make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations)

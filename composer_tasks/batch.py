@@ -1,0 +1,321 @@
+"""BatchEnvironment: N copies of one task, their physics stepped together on a thread pool.
+
+Each copy is an ordinary `composer.Environment` with its own task, random state and
+`Physics`; its Python lifecycle (callbacks, observables, reward) runs exactly as it
+does alone. What changes is who steps the physics: the copies' substeps run in one
+`mujoco.batch.Batch` call on `num_threads` threads. Before a call, every stepped
+copy's integration state (qpos, qvel, act, ctrl, warm start, applied forces, mocap,
+...) is written into the batch's rows; after it, the batch's persistent MjData of
+each copy (state and derived quantities alike) is copied back into the copy's own
+MjData. The batch runs each copy on the copy's own MjModel, so per-copy model
+parameters (domain randomisation) are honoured.
+
+Conventions:
+  * Copy i is bit-identical to `composer.Environment(task_i, random_state=copy_seed(seed, i))`
+    stepped with the same actions, including across episode ends.
+  * Auto-reset, as Gymnasium's NEXT_STEP mode: the step after a copy's LAST step
+    resets that copy and returns its FIRST step (its action for that step is
+    ignored, and its reward is 0.0 and discount 1.0 there).
+  * Batched TimeSteps hold arrays: `step_type` (N,) of `dm_env.StepType` values,
+    `reward` and `discount` (N,) float64, `observation` a dict of (N, ...) arrays.
+"""
+
+import collections
+
+import dm_env
+import mujoco
+import mujoco.batch
+import numpy as np
+
+from composer_tasks.composer import environment as environment_module
+from composer_tasks.composer import task as task_module
+from composer_tasks.physics import PhysicsError
+
+# The integration state MuJoCo's batch keeps per simulation, in its row order.
+_STATE_FIELDS = (
+    "time", "qpos", "qvel", "act", "history", "qacc_warmstart", "ctrl", "qfrc_applied",
+    "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat", "userdata", "plugin_state", "plastic",
+)
+_ELEMENT_KINDS = ("body", "geom", "joint", "actuator", "site", "tendon", "camera", "light", "sensor")
+
+
+def copy_seed(seed, index):
+    """The seed of copy `index` of a batch seeded with `seed` (an int).
+
+    Derived with `np.random.SeedSequence([seed, index])`, so copies of one batch and
+    copies of batches with nearby seeds draw unrelated streams.
+    """
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+
+
+class BatchTimeStep(collections.namedtuple("BatchTimeStep", dm_env.TimeStep._fields)):
+    """A TimeStep of arrays, one entry per copy."""
+
+    def first(self):
+        return self.step_type == dm_env.StepType.FIRST
+
+    def mid(self):
+        return self.step_type == dm_env.StepType.MID
+
+    def last(self):
+        return self.step_type == dm_env.StepType.LAST
+
+
+class BatchEnvironment:
+    """N copies of a task stepped together.
+
+    Args:
+      task_or_factory: a callable returning a new `composer.Task` (called once per
+        copy), or a `composer.Task` when `num_envs` is 1.
+      num_envs: number of copies N.
+      num_threads: threads of the batch (0: one per core).
+      seed: int seed of the whole batch; copy i uses `copy_seed(seed, i)`. None draws
+        one from the operating system (see `seed` attribute).
+      time_limit: episode length in seconds of each copy.
+      model_variations: optional {(kind, element_name, attribute): variation} of
+        model fields sampled per copy at the start of each of its episodes, e.g.
+        `{("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}`. Samples come
+        from a stream of their own per copy, so the copies' task randomness is that
+        of the unrandomised copies.
+      **environment_kwargs: other `composer.Environment` arguments.
+    """
+
+    def __init__(self, task_or_factory, num_envs, num_threads=0, seed=None,
+                 time_limit=float("inf"), model_variations=None, **environment_kwargs):
+        if isinstance(task_or_factory, task_module.Task):
+            if num_envs != 1:
+                raise ValueError(
+                    "a Task instance serves one copy; pass a factory that returns a new Task "
+                    f"for each of the {num_envs} copies")
+            tasks = [task_or_factory]
+
+            def make(index, random_state):
+                return environment_module.Environment(
+                    tasks[index], time_limit=time_limit, random_state=random_state,
+                    **environment_kwargs)
+        elif callable(task_or_factory):
+            def make(index, random_state):
+                return environment_module.Environment(
+                    task_or_factory(), time_limit=time_limit, random_state=random_state,
+                    **environment_kwargs)
+        else:
+            raise TypeError(
+                f"task_or_factory must be a composer.Task or a callable returning one, "
+                f"got {type(task_or_factory).__name__}")
+        self._setup(make, num_envs, num_threads, seed, model_variations)
+
+    @classmethod
+    def from_environments(cls, environment_factory, num_envs, num_threads=0, seed=None,
+                          model_variations=None):
+        """A batch of environments made by `environment_factory(random_state)`.
+
+        The factory must return a new `composer.Environment` seeded with the int it
+        is given; `suite.load_batch` uses it.
+        """
+        batch = cls.__new__(cls)
+        batch._setup(lambda index, random_state: environment_factory(random_state),
+                     num_envs, num_threads, seed, model_variations)
+        return batch
+
+    def _setup(self, make, num_envs, num_threads, seed, model_variations):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 0:
+            raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.seed = int(seed)
+        self._envs = [make(i, copy_seed(self.seed, i)) for i in range(num_envs)]
+        for index, env in enumerate(self._envs):
+            if not isinstance(env, environment_module.Environment):
+                raise TypeError(f"copy {index} is a {type(env).__name__}, not a composer.Environment")
+        self._num_envs = int(num_envs)
+        first = self._envs[0]
+        self._action_spec = first.action_spec()
+        self._batch = mujoco.batch.Batch(
+            first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True)
+        self._state_views = {}
+        for name in _STATE_FIELDS:
+            view = self._batch.bind(name)
+            if view[0].size:
+                self._state_views[name] = view
+        self._models = [None] * self._num_envs
+        self._variations = dict(model_variations or {})
+        for key in self._variations:
+            if (not isinstance(key, tuple) or len(key) != 3 or key[0] not in _ELEMENT_KINDS):
+                raise ValueError(
+                    f"model_variations keys are (kind, element_name, attribute) with kind in "
+                    f"{_ELEMENT_KINDS}, got {key!r}")
+        self._variation_random = [
+            np.random.RandomState(copy_seed(self.seed, index + self._num_envs))
+            for index in range(self._num_envs)]
+        self._needs_reset = True
+
+    # Properties.
+
+    @property
+    def num_envs(self):
+        return self._num_envs
+
+    @property
+    def envs(self):
+        """The per-copy `composer.Environment`s (read their physics, not their step)."""
+        return tuple(self._envs)
+
+    @property
+    def batch(self):
+        """The `mujoco.batch.Batch` that steps the copies."""
+        return self._batch
+
+    def action_spec(self):
+        """The action spec of one copy; `step` takes (N,) + its shape."""
+        return self._action_spec
+
+    def observation_spec(self):
+        """The observation spec of one copy; observations carry a leading N."""
+        return self._envs[0].observation_spec()
+
+    def reward_spec(self):
+        return self._envs[0].reward_spec()
+
+    def discount_spec(self):
+        return self._envs[0].discount_spec()
+
+    def model_values(self, kind, name, attribute):
+        """The current per-copy values of a model field, (N, ...)."""
+        return np.stack([np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
+                         for env in self._envs])
+
+    # Episodes.
+
+    def reset(self):
+        """Starts a new episode in every copy."""
+        timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
+        self._sync_models()
+        self._needs_reset = False
+        return self._stack(timesteps)
+
+    def _reset_copy(self, index):
+        env = self._envs[index]
+        if self._variations:
+            model = env.physics.model
+            random_state = self._variation_random[index]
+            for (kind, name, attribute), variation in self._variations.items():
+                element = getattr(model, kind)(name)
+                current = np.array(getattr(element, attribute))
+                value = variation(initial_value=current, current_value=current,
+                                  random_state=random_state)
+                setattr(element, attribute, np.broadcast_to(value, current.shape))
+        timestep = env.reset()
+        # The batch's own MjData of this copy restarts too (warning counters included).
+        self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
+        return timestep
+
+    def _sync_models(self):
+        models = [env.physics.model for env in self._envs]
+        if any(a is not b for a, b in zip(models, self._models)):
+            self._batch.set_models(models)
+            self._models = models
+
+    def step(self, actions):
+        """Advances every copy one control step with its row of `actions` (N, A)."""
+        if self._needs_reset:
+            return self.reset()
+        actions = self._validate(actions)
+        timesteps = [None] * self._num_envs
+        pending = {}
+        resets = False
+        for index, env in enumerate(self._envs):
+            if env._reset_next_step:
+                timesteps[index] = self._reset_copy(index)
+                resets = True
+                continue
+            control_step = env._control_step(actions[index])
+            pending[index] = (control_step, next(control_step))
+        if resets:
+            self._sync_models()
+        while pending:
+            by_nstep = collections.defaultdict(list)
+            for index, (_, nstep) in pending.items():
+                by_nstep[nstep].append(index)
+            for nstep, ids in by_nstep.items():
+                failed = self._advance(ids, nstep)
+                for index in ids:
+                    control_step, _ = pending.pop(index)
+                    env = self._envs[index]
+                    if index in failed:
+                        control_step.close()
+                        timesteps[index] = self._physics_error(index, failed[index])
+                        continue
+                    try:
+                        pending[index] = (control_step, control_step.send(None))
+                    except StopIteration as stop:
+                        timesteps[index] = stop.value
+                    except PhysicsError as error:
+                        timesteps[index] = self._physics_error(index, error)
+        return self._stack(timesteps)
+
+    def _advance(self, ids, nstep):
+        """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""
+        datas = [self._envs[index].physics.data for index in ids]
+        rows = np.asarray(ids)
+        for name, view in self._state_views.items():
+            view[rows] = np.stack([getattr(data, name) for data in datas])
+        self._batch.step(ids=rows, nstep=nstep)
+        failed = {}
+        for index, data in zip(ids, datas):
+            start_time = data.time
+            self._batch.get_data(index, data)
+            try:
+                self._envs[index].physics._check_divergence(start_time)
+            except PhysicsError as error:
+                failed[index] = error
+        return failed
+
+    def _physics_error(self, index, error):
+        env = self._envs[index]
+        if env._raise_on_physics_error:
+            raise PhysicsError(f"copy {index}: {error}") from error
+        return env._end_by_physics_error(error)
+
+    def _validate(self, actions):
+        spec = self._action_spec
+        array = np.asarray(actions)
+        if array.dtype.kind not in "fiu":
+            raise ValueError(f"actions have dtype {array.dtype}; the action spec {spec.name!r} wants real numbers")
+        expected = (self._num_envs,) + spec.shape
+        if array.shape != expected:
+            if array.ndim >= 1 and array.shape[0] != self._num_envs:
+                raise ValueError(
+                    f"actions have {array.shape[0]} rows but the batch has {self._num_envs} copies "
+                    f"(expected shape {expected})")
+            raise ValueError(f"actions have shape {array.shape}, expected {expected} (copies, action)")
+        array = array.astype(spec.dtype, copy=False)
+        finite = np.isfinite(array).reshape(self._num_envs, -1).all(axis=1)
+        if not finite.all():
+            index = int(np.flatnonzero(~finite)[0])
+            raise ValueError(
+                f"actions of copy {index} are not finite: {array[index].tolist()} "
+                f"(action spec {spec.name!r})")
+        inside = ((array >= spec.minimum) & (array <= spec.maximum)).reshape(self._num_envs, -1).all(axis=1)
+        if not inside.all():
+            index = int(np.flatnonzero(~inside)[0])
+            raise ValueError(
+                f"actions of copy {index} are outside the bounds [{spec.minimum.tolist()}, "
+                f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}")
+        return array
+
+    def _stack(self, timesteps):
+        step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
+        reward = np.array([0.0 if timestep.reward is None else timestep.reward
+                           for timestep in timesteps], dtype=np.float64)
+        discount = np.array([1.0 if timestep.discount is None else timestep.discount
+                             for timestep in timesteps], dtype=np.float64)
+        observation = collections.OrderedDict(
+            (name, np.stack([timestep.observation[name] for timestep in timesteps]))
+            for name in timesteps[0].observation)
+        return BatchTimeStep(step_type, reward, discount, observation)
+
+    def close(self):
+        for env in self._envs:
+            env.close()

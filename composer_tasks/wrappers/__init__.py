@@ -1,0 +1,1 @@
+"""Wrappers around environments: Gymnasium adapters (`composer_tasks.wrappers.gymnasium`)."""

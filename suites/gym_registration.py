@@ -1,0 +1,54 @@
+"""Control Suite tasks as Gymnasium ids: `ComposerSuite/<domain>-<task>-v0`.
+
+    import gymnasium
+    import suites.gym_registration  # registers every suite task
+    env = gymnasium.make("ComposerSuite/cartpole-swingup-v0")
+    vector_env = gymnasium.make_vec("ComposerSuite/cartpole-swingup-v0", num_envs=16,
+                                    vectorization_mode="vector_entry_point")
+
+Keyword arguments of `gymnasium.make` reach `suite.load` (`task_kwargs`,
+`environment_kwargs`) and the adapter (`flatten_observations`, `render_mode`).
+"""
+
+import gymnasium
+
+from composer_tasks.wrappers.gymnasium import GymnasiumEnv, GymnasiumVectorEnv
+from suites import suite
+
+NAMESPACE = "ComposerSuite"
+
+
+def gymnasium_id(domain_name, task_name):
+    return f"{NAMESPACE}/{domain_name}-{task_name}-v0"
+
+
+def make_env(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
+             flatten_observations=False, render_mode=None):
+    env = suite.load(domain_name, task_name, task_kwargs=task_kwargs,
+                     environment_kwargs=environment_kwargs)
+    return GymnasiumEnv(env, flatten_observations=flatten_observations, render_mode=render_mode)
+
+
+def make_vector_env(domain_name, task_name, num_envs=1, task_kwargs=None, num_threads=0,
+                    flatten_observations=False):
+    batch = suite.load_batch(domain_name, task_name, num_envs, task_kwargs=task_kwargs,
+                             num_threads=num_threads)
+    return GymnasiumVectorEnv(batch, flatten_observations=flatten_observations)
+
+
+def register_all():
+    """Registers every suite task (idempotent). Episodes end through the suite's own
+    time limit (truncation), so no TimeLimit wrapper is added."""
+    for domain_name, task_name in suite.ALL_TASKS:
+        name = gymnasium_id(domain_name, task_name)
+        if name in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=name,
+            entry_point=make_env,
+            vector_entry_point=make_vector_env,
+            kwargs=dict(domain_name=domain_name, task_name=task_name),
+        )
+
+
+register_all()

@@ -1,0 +1,137 @@
+"""Every Control Suite task: loads, steps, rewards in [0, 1], determinism, fresh observations."""
+
+import numpy as np
+import pytest
+
+from suites import suite
+
+_PUBLISHED_BENCHMARKING = {
+    ("acrobot", "swingup"), ("acrobot", "swingup_sparse"), ("ball_in_cup", "catch"),
+    ("cartpole", "balance"), ("cartpole", "balance_sparse"), ("cartpole", "swingup"),
+    ("cartpole", "swingup_sparse"), ("cheetah", "run"), ("finger", "spin"),
+    ("finger", "turn_easy"), ("finger", "turn_hard"), ("fish", "upright"), ("fish", "swim"),
+    ("hopper", "stand"), ("hopper", "hop"), ("humanoid", "stand"), ("humanoid", "walk"),
+    ("humanoid", "run"), ("manipulator", "bring_ball"), ("pendulum", "swingup"),
+    ("point_mass", "easy"), ("reacher", "easy"), ("reacher", "hard"), ("swimmer", "swimmer6"),
+    ("swimmer", "swimmer15"), ("walker", "stand"), ("walker", "walk"), ("walker", "run"),
+}
+
+_TASKS = [pytest.param(domain, task, id=f"{domain}-{task}") for domain, task in suite.ALL_TASKS]
+
+
+def _random_actions(spec, count, seed):
+    return np.random.RandomState(seed).uniform(spec.minimum, spec.maximum, size=(count,) + spec.shape)
+
+
+def test_benchmarking_tasks_are_the_published_ones():
+    assert set(suite.BENCHMARKING) <= _PUBLISHED_BENCHMARKING
+    assert set(suite.BENCHMARKING) | set(suite.EXTRA) == set(suite.ALL_TASKS)
+    for domain, tasks in suite.TASKS_BY_DOMAIN.items():
+        assert all((domain, task) in suite.ALL_TASKS for task in tasks)
+
+
+def test_unknown_names_list_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unknown domain 'nope'; valid domains: \["):
+        suite.load("nope", "swingup")
+    domain = next(iter(suite.TASKS_BY_DOMAIN))
+    with pytest.raises(ValueError, match=rf"unknown task 'nope' of domain '{domain}'; valid tasks"):
+        suite.load(domain, "nope")
+
+
+@pytest.mark.parametrize("domain, task", _TASKS)
+def test_episode_of_random_actions(domain, task):
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    spec = env.action_spec()
+    np.testing.assert_array_equal(spec.minimum, -1.0)
+    np.testing.assert_array_equal(spec.maximum, 1.0)
+    observation_spec = env.observation_spec()
+    timestep = env.reset()
+    observations = [timestep.observation]
+    rewards = []
+    for action in _random_actions(spec, 1000, seed=1):
+        timestep = env.step(action)
+        rewards.append(timestep.reward)
+        observations.append(timestep.observation)
+        if timestep.last():
+            break
+    assert timestep.last() and len(rewards) == 1000, "suite episodes are 1000 control steps"
+    assert timestep.discount == 1.0
+    rewards = np.array(rewards)
+    assert np.all(np.isfinite(rewards))
+    assert np.all((rewards >= 0.0) & (rewards <= 1.0))
+    for name, spec_entry in observation_spec.items():
+        values = np.array([observation[name] for observation in observations])
+        assert values.shape[1:] == spec_entry.shape, name
+        assert values.dtype == spec_entry.dtype, name
+        assert np.all(np.isfinite(values)), name
+        flat = values.reshape(len(values), -1)
+        constant = np.all(flat == flat[0], axis=0)
+        assert not np.any(constant), f"{name} has constant elements at {np.flatnonzero(constant)}"
+
+
+@pytest.mark.parametrize("domain, task", _TASKS)
+def test_deterministic_under_seed_and_seed_matters(domain, task):
+    def rollout(seed):
+        env = suite.load(domain, task, task_kwargs={"random": seed})
+        actions = _random_actions(env.action_spec(), 20, seed=3)
+        records = []
+        for _ in range(2):
+            timestep = env.reset()
+            records.append(np.concatenate([np.ravel(v) for v in timestep.observation.values()]))
+            for action in actions:
+                timestep = env.step(action)
+                records.append(np.concatenate(
+                    [[timestep.reward]] + [np.ravel(v) for v in timestep.observation.values()]))
+        return records
+
+    first, second, other = rollout(5), rollout(5), rollout(6)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other))
+
+
+@pytest.mark.parametrize("domain, task", _TASKS)
+def test_initial_states_are_randomised(domain, task):
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    states = []
+    for _ in range(3):
+        env.reset()
+        states.append(np.concatenate([env.physics.get_state(), np.ravel(env.physics.model.geom_pos),
+                                      np.ravel(env.physics.model.site_pos)]))
+    assert not np.array_equal(states[0], states[1])
+    assert not np.array_equal(states[1], states[2])
+
+
+@pytest.mark.parametrize("domain, task", _TASKS)
+def test_observations_share_no_memory_with_physics_or_each_other(domain, task):
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    observation = env.reset().observation
+    arrays = [np.asarray(value) for value in observation.values()]
+    physics_arrays = [env.physics.data.qpos, env.physics.data.qvel, env.physics.data.xpos,
+                      env.physics.data.xmat, env.physics.data.sensordata, env.physics.data.site_xpos,
+                      env.physics.data.geom_xpos, env.physics.model.geom_pos]
+    for name, array in zip(observation, arrays):
+        for other in physics_arrays:
+            assert not np.shares_memory(array, other), name
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1:]:
+            assert not np.shares_memory(a, b)
+
+
+@pytest.mark.parametrize("domain, task", _TASKS)
+def test_time_limit_kwarg_is_honoured(domain, task):
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    control_timestep = env.task.control_timestep
+    short = suite.load(domain, task, task_kwargs={"random": 0, "time_limit": 3 * control_timestep})
+    timestep = short.reset()
+    steps = 0
+    while not timestep.last():
+        timestep = short.step(np.zeros(short.action_spec().shape))
+        steps += 1
+    assert steps == 3
+
+
+def test_environment_kwargs_are_passed():
+    domain, task = suite.ALL_TASKS[0]
+    env = suite.load(domain, task, environment_kwargs={"strip_singleton_obs_buffer_dim": False})
+    for spec in env.observation_spec().values():
+        assert spec.shape[0] == 1
