@@ -10,6 +10,17 @@ each copy (state and derived quantities alike) is copied back into the copy's ow
 MjData. The batch runs each copy on the copy's own MjModel, so per-copy model
 parameters (domain randomisation) are honoured.
 
+Vectorised path: a task whose `vectorized` attribute is True promises that its
+`get_reward`, `get_discount`, `should_terminate_episode` and the functions of its
+(plain `Generic`) observables also work on a `BatchPhysics`, whose `data` fields
+are the batch's live (N, ...) arrays and whose `model` fields are stacked (N, ...)
+per-copy arrays, and that its per-step callbacks do nothing but write the controls.
+Such copies are then stepped with no Python loop over copies: controls are written
+as one (N, A) array, the batch steps, and observations and rewards are computed
+once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other tasks
+loop their callbacks over copies (the physics stays batched). Both paths give the
+same numbers as single environments.
+
 Conventions:
   * Copy i is bit-identical to `composer.Environment(task_i, random_state=copy_seed(seed, i))`
     stepped with the same actions, including across episode ends.
@@ -27,8 +38,10 @@ import mujoco
 import mujoco.batch
 import numpy as np
 
+from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
+from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import PhysicsError
 
 # The integration state MuJoCo's batch keeps per simulation, in its row order.
@@ -150,6 +163,30 @@ class BatchEnvironment:
             np.random.RandomState(copy_seed(self.seed, index + self._num_envs))
             for index in range(self._num_envs)]
         self._needs_reset = True
+        self._vectorized = _vectorizable(self._envs)
+        if self._vectorized:
+            self._setup_vectorized()
+
+    def _setup_vectorized(self):
+        first = self._envs[0]
+        self._batch_physics = batch_physics(
+            first.physics, self._batch, [env.physics.model for env in self._envs])
+        self._observation_functions = collections.OrderedDict(
+            (name, observable._raw_callable)
+            for name, observable in first.task.observables.items() if observable.enabled)
+        self._ctrl = self._batch.bind("ctrl")
+        self._time = self._batch.bind("time")
+        self._step_counts = np.zeros(self._num_envs, dtype=np.int64)
+        self._step_limit = first._step_limit
+        self._nstep = first.task.physics_steps_per_control_step
+        self._timestep_s = first.physics.timestep()
+        self._reset_next = np.zeros(self._num_envs, dtype=bool)
+        self._last_observation = None
+
+    @property
+    def vectorized(self):
+        """True if the copies run on the vectorised path (see the module docstring)."""
+        return self._vectorized
 
     # Properties.
 
@@ -193,7 +230,14 @@ class BatchEnvironment:
         timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
         self._sync_models()
         self._needs_reset = False
-        return self._stack(timesteps)
+        stacked = self._stack(timesteps)
+        if self._vectorized:
+            self._step_counts[:] = 0
+            self._reset_next[:] = False
+            self._push(range(self._num_envs))
+            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._last_observation = stacked.observation
+        return stacked
 
     def _reset_copy(self, index):
         env = self._envs[index]
@@ -222,6 +266,8 @@ class BatchEnvironment:
         if self._needs_reset:
             return self.reset()
         actions = self._validate(actions)
+        if self._vectorized:
+            return self._step_vectorized(actions)
         timesteps = [None] * self._num_envs
         pending = {}
         resets = False
@@ -258,10 +304,8 @@ class BatchEnvironment:
     def _advance(self, ids, nstep):
         """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""
         datas = [self._envs[index].physics.data for index in ids]
-        rows = np.asarray(ids)
-        for name, view in self._state_views.items():
-            view[rows] = np.stack([getattr(data, name) for data in datas])
-        self._batch.step(ids=rows, nstep=nstep)
+        rows = self._push(ids)
+        self._batch.step(ids=rows, nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
         failed = {}
         for index, data in zip(ids, datas):
             start_time = data.time
@@ -271,6 +315,70 @@ class BatchEnvironment:
             except PhysicsError as error:
                 failed[index] = error
         return failed
+
+    def _push(self, ids):
+        """Writes the copies' integration state from their own MjData into the batch rows."""
+        rows = np.asarray(list(ids))
+        datas = [self._envs[index].physics.data for index in rows]
+        for name, view in self._state_views.items():
+            view[rows] = np.stack([getattr(data, name) for data in datas])
+        return rows
+
+    def _step_vectorized(self, actions):
+        resetting = np.flatnonzero(self._reset_next)
+        running = np.flatnonzero(~self._reset_next)
+        reset_timesteps = {index: self._reset_copy(index) for index in resetting}
+        if len(resetting):
+            self._sync_models()
+            self._push(resetting)
+            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+        step_type = np.full(self._num_envs, dm_env.StepType.MID, dtype=np.int64)
+        reward = np.zeros(self._num_envs)
+        discount = np.ones(self._num_envs)
+        diverged = np.zeros(self._num_envs, dtype=bool)
+        if len(running):
+            self._ctrl[running] = actions[running]
+            time_before = self._time[running].copy()
+            self._batch.step(ids=running, nstep=self._nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
+            # MuJoCo restarts a diverging simulation from time 0 (with a warning).
+            diverged[running] = self._time[running] < time_before + 0.5 * self._nstep * self._timestep_s
+        physics = self._batch_physics
+        observation = collections.OrderedDict(
+            (name, np.array(function(physics))) for name, function in self._observation_functions.items())
+        task = self._envs[0].task
+        reward[:] = task.get_reward(physics)
+        discount[:] = task.get_discount(physics)
+        terminated = np.broadcast_to(np.asarray(task.should_terminate_episode(physics), dtype=bool),
+                                     (self._num_envs,))
+        self._step_counts[running] += 1
+        last = np.zeros(self._num_envs, dtype=bool)
+        last[running] = terminated[running] | (self._step_counts[running] >= self._step_limit)
+        if terminated.any() and not entity_module.overrides(task, task_module.Task, "get_discount"):
+            discount[terminated] = 0.0
+        discount[last & ~terminated] = 1.0
+        step_type[last] = dm_env.StepType.LAST
+        if diverged.any():
+            index = int(np.flatnonzero(diverged)[0])
+            if self._envs[index]._raise_on_physics_error:
+                raise PhysicsError(
+                    f"copy {index}: physics diverged during the step that started at "
+                    f"t={time_before[np.searchsorted(running, index)]:.6g} s")
+            step_type[diverged] = dm_env.StepType.LAST
+            reward[diverged] = 0.0
+            discount[diverged] = 0.0
+            last |= diverged
+            for name, value in observation.items():
+                value[diverged] = self._last_observation[name][diverged]
+        for index, timestep in reset_timesteps.items():
+            step_type[index] = dm_env.StepType.FIRST
+            reward[index] = 0.0
+            discount[index] = 1.0
+            self._step_counts[index] = 0
+            for name, value in observation.items():
+                value[index] = timestep.observation[name]
+        self._reset_next = last
+        self._last_observation = observation
+        return BatchTimeStep(step_type, reward, discount, observation)
 
     def _physics_error(self, index, error):
         env = self._envs[index]
@@ -319,3 +427,98 @@ class BatchEnvironment:
     def close(self):
         for env in self._envs:
             env.close()
+
+
+def _vectorizable(envs):
+    """True if every copy's task declares itself vectorised and nothing else runs per step."""
+    for env in envs:
+        task = env.task
+        if not getattr(task, "vectorized", False):
+            return False
+        if entity_module.overrides(task, task_module.Task, "before_step"):
+            return False
+        if env._has_substep_hooks:
+            return False
+        if any(getattr(hook, "__self__", None) is not task for hook in env._hooks["after_step"]):
+            return False
+        for observable in task.observables.values():
+            if not observable.enabled:
+                continue
+            if not isinstance(observable, observable_module.Generic) or not _plain(observable):
+                return False
+    return True
+
+
+def _plain(observable):
+    return (observable.update_interval == 1 and observable.buffer_size == 1 and observable.delay == 0
+            and observable.aggregator is None and observable.corruptor is None)
+
+
+class _BatchData:
+    """The batch's live (N, ...) arrays of MjData fields, by attribute."""
+
+    def __init__(self, batch):
+        self._batch = batch
+        self._fields = {}
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._fields[name]
+        except KeyError:
+            pass
+        if name not in mujoco.batch.DATA_FIELDS:
+            raise AttributeError(
+                f"a BatchPhysics' data has the (N, ...) fields of mujoco.batch.DATA_FIELDS; "
+                f"{name!r} is not one (named views like data.body(...) do not batch: index arrays instead)")
+        self._fields[name] = self._batch.bind(name)
+        return self._fields[name]
+
+
+class _BatchModel:
+    """Per-copy model fields stacked to (N, ...); other attributes from copy 0's model.
+
+    Array fields are snapshots taken at the copies' last reset (`refresh`), which is
+    when tasks change model parameters.
+    """
+
+    def __init__(self, models):
+        self._models = models
+        self._fields = {}
+
+    def refresh(self, models):
+        self._models = models
+        self._fields = {}
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._fields[name]
+        except KeyError:
+            pass
+        value = getattr(self._models[0], name)
+        if isinstance(value, np.ndarray):
+            value = np.stack([getattr(model, name) for model in self._models])
+            value.flags.writeable = False
+            self._fields[name] = value
+        return value
+
+
+def batch_physics(template_physics, batch, models):
+    """The copies' Physics subclass over a whole batch: `data`/`model` give (N, ...) arrays.
+
+    The result is an instance of `type(template_physics)` carrying the template's
+    cached ids, so the domain's named quantities run unchanged on all copies at once
+    when written with leading-axis-agnostic indexing (`self.data.qpos[..., i]`,
+    `self.data.xmat[..., body_id, 8]`). Model fields are those of `models`, stacked;
+    call `physics.model.refresh(models)` after the copies' models change.
+    """
+    physics = object.__new__(type(template_physics))
+    physics.__dict__.update(template_physics.__dict__)
+    physics._model = _BatchModel(models)
+    physics._data = _BatchData(batch)
+    physics._bindings = {}
+    physics._renderers = {}
+    return physics

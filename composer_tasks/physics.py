@@ -185,14 +185,29 @@ class Physics:
     # Simulation.
 
     def step(self, nstep=1):
-        """Advances the simulation by `nstep` physics timesteps in one `mj_step` call.
+        """Advances the simulation by `nstep` physics timesteps.
+
+        Positions, velocities and the quantities derived from them (body and site
+        poses, sensors of those stages) describe the state *after* the step, as
+        observations need: the step finishes with `mj_step1` at the new state, and
+        the next step starts with the `mj_step2` half that state is ready for, so
+        the extra work is nil. This is how the published Control Suite steps; a
+        bare `mj_step` would leave those quantities one substep behind. With the
+        RK4 integrator, which cannot be split, it is `mj_step` then `mj_step1`.
 
         Raises:
             PhysicsError: if MuJoCo flagged a divergence (bad qacc, qpos or qvel) during
                 the step. The message carries MuJoCo's warning text and the time.
         """
-        start_time = self._data.time
-        mujoco.mj_step(self._model, self._data, nstep)
+        model, data = self._model, self._data
+        start_time = data.time
+        if model.opt.integrator == mujoco.mjtIntegrator.mjINT_RK4:
+            mujoco.mj_step(model, data, nstep)
+        else:
+            mujoco.mj_step2(model, data)
+            if nstep > 1:
+                mujoco.mj_step(model, data, nstep - 1)
+        mujoco.mj_step1(model, data)
         self._check_divergence(start_time)
 
     def forward(self):

@@ -178,27 +178,38 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
         `margin` is negative or not a scalar, `sigmoid` is unknown, or
         `value_at_margin` is outside the valid range for `sigmoid`.
     """
-    lower, upper, margin, fn, v = _check_arguments(
+    lower, upper, margin, fn, v = _checked_arguments(
         bounds, margin, sigmoid, value_at_margin)
     if isinstance(x, _REAL_SCALARS) and isinstance(lower, float):
         return _scalar_tolerance(float(x), lower, upper, margin, fn, v)
     return_float = not isinstance(x, np.ndarray)
     x = np.asarray(x, dtype=np.float64)
-    shape = np.broadcast_shapes(x.shape, np.shape(lower), np.shape(upper))
-    return_float = return_float and shape == ()
-    x = np.broadcast_to(x, shape)
-    below = x < lower
-    above = x > upper
-    outside = below | above
+    # Distance to the interval, 0 inside. Infinite bounds give -inf before the
+    # clamp, never inf - inf, and NaN entries of x stay NaN throughout.
+    distance = np.maximum(lower - x, 0.0) + np.maximum(x - upper, 0.0)
     if margin == 0.0:
-        value = np.where(outside, 0.0, 1.0)
+        value = np.where(distance > 0.0, 0.0, 1.0)
+        value[np.isnan(distance)] = np.nan
     else:
-        # Filling only the out-of-bounds entries avoids inf - inf warnings for
-        # infinite bounds.
-        distance = np.zeros(shape)
-        np.subtract(lower, x, out=distance, where=below)
-        np.subtract(x, upper, out=distance, where=above)
-        value = np.where(outside, fn(distance / margin, v), 1.0)
-    # Comparisons with NaN are False, so NaN would otherwise read as in-bounds.
-    value = np.where(np.isnan(x), np.nan, value)
-    return float(value) if return_float else value
+        # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
+        value = fn(distance / margin, v)
+    return float(value) if return_float and value.shape == () else value
+
+
+_CHECKED = {}
+
+
+def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
+    """`_check_arguments`, remembered for hashable (scalar) arguments: rewards call
+    tolerance with the same constants every step."""
+    try:
+        key = (tuple(bounds), margin, sigmoid, value_at_margin)
+        return _CHECKED[key]
+    except KeyError:
+        pass
+    except TypeError:  # Array bounds are not hashable: check them every time.
+        return _check_arguments(bounds, margin, sigmoid, value_at_margin)
+    checked = _check_arguments(bounds, margin, sigmoid, value_at_margin)
+    if len(_CHECKED) < 4096:
+        _CHECKED[key] = checked
+    return checked

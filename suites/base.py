@@ -8,9 +8,13 @@ import numpy as np
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 
-# visualize_reward blends a body's colour from its default towards this highlight
-# as reward**4 grows, as the published suite does.
-_HIGHLIGHT_RGBA = {"self": (0.7, 0.5, 0.3, 1.0), "effector": (0.7, 0.4, 0.2, 1.0)}
+# visualize_reward blends the colours of these materials from their defaults to
+# these highlights as reward**4 grows (dm_control suite/common/materials.xml).
+_HIGHLIGHT_RGBA = {
+    "self": (0.0, 0.5, 0.3, 1.0),
+    "effector": (0.0, 0.5, 0.3, 1.0),
+    "target": (0.6, 0.3, 0.3, 0.4),
+}
 _REWARD_COLOUR_EXPONENT = 4
 
 

@@ -40,16 +40,21 @@ def test_from_xml_path(tmp_path):
         Physics.from_xml_path(tmp_path / "missing.xml")
 
 
-def test_step_is_one_mj_step_call_of_nstep():
+def test_step_matches_mj_step_and_leaves_derived_quantities_current():
     physics = _pendulum()
     physics.data.qpos[0] = 0.3
+    physics.forward()  # After writing the state, as reset_context does on exit.
     reference = mujoco.MjData(physics.model)
     reference.qpos[0] = 0.3
     physics.step(7)
     for _ in range(7):
         mujoco.mj_step(physics.model, reference)
     np.testing.assert_array_equal(physics.data.qpos, reference.qpos)
+    np.testing.assert_array_equal(physics.data.qvel, reference.qvel)
     assert physics.time() == pytest.approx(0.07)
+    # A bare mj_step leaves body poses one substep behind; Physics.step does not.
+    mujoco.mj_forward(physics.model, reference)
+    np.testing.assert_array_equal(physics.data.xpos, reference.xpos)
 
 
 def test_reset_context_resets_then_forwards():

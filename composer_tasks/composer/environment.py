@@ -10,6 +10,10 @@ Per control step:
   -> observation buffers] where the last substep runs after_step before its buffer
   update -> reward, discount, termination.
 
+The model recompiles when an `initialize_episode_mjcf` callback changed the spec
+(compared through `MjSpec.to_xml`); to apply spec edits made outside the lifecycle,
+call `env.physics.recompile()`.
+
 Substep callbacks that no task or entity overrides are skipped, so that the physics
 steps between two observation updates run as one `mj_step(nstep=k)` call.
 """
@@ -98,8 +102,11 @@ class Environment(dm_env.Environment):
                 self._physics.recompile()
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
-        self._spec_fingerprint = _fingerprint(root.spec)
         self._collect_hooks()
+        # Only initialize_episode_mjcf callbacks edit the spec within the lifecycle;
+        # without them the (costly) fingerprint of the spec is never needed.
+        self._spec_fingerprint = (
+            _fingerprint(root.spec) if self._hooks["initialize_episode_mjcf"] else None)
         self._n_substeps = self._task.physics_steps_per_control_step
         control_timestep = self._task.control_timestep
         limit = self._time_limit / control_timestep
@@ -135,9 +142,10 @@ class Environment(dm_env.Environment):
         self._reset_next_step = False
         self._step_count = 0
         random_state = self._random_state
-        for hook in self._hooks["initialize_episode_mjcf"]:
+        mjcf_hooks = self._hooks["initialize_episode_mjcf"]
+        for hook in mjcf_hooks:
             hook(random_state)
-        if _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint:
+        if mjcf_hooks and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint:
             self._compile()
         physics = self._physics
         with physics.reset_context():

@@ -1,0 +1,177 @@
+"""Batch throughput: total environment steps/s of `suite.load_batch` against baselines.
+
+For each task and N, in the same run: this project's BatchEnvironment; the raw
+`mujoco.batch` physics of the same model and substeps (the ceiling); a Python loop
+over N single environments; gymnasium's AsyncVectorEnv over the single-environment
+adapter (N <= --max_async_envs, one process per copy); dm-control 1.0.50 and
+envpool 1.2.5 in their own virtual environments (subprocesses; made by
+benchmarks/reference_envs/make_*_venv.sh, skipped with a note when absent).
+All use fixed random-action sequences and count auto-resets' steps.
+
+    python benchmarks/batch_throughput.py --threads 2 --seconds 2
+"""
+
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+
+from absl import app
+from absl import flags
+import gymnasium
+import mujoco
+import mujoco.batch
+import numpy as np
+
+from composer_tasks.wrappers.gymnasium import GymnasiumEnv
+from suites import suite
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+_TASKS = flags.DEFINE_list("tasks", ["cartpole:swingup", "cheetah:run", "walker:walk", "humanoid:run"],
+                           "domain:task names.")
+_NUM_ENVS = flags.DEFINE_list("num_envs", ["1", "16", "64", "256"], "Batch sizes N.")
+_THREADS = flags.DEFINE_integer("threads", 2, "Threads for the batched implementations.")
+_SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
+_MAX_LOOP_ENVS = flags.DEFINE_integer("max_loop_envs", 64, "Largest N for the Python loop and dm_control.")
+_MAX_ASYNC_ENVS = flags.DEFINE_integer("max_async_envs", 16, "Largest N for AsyncVectorEnv.")
+_DM_CONTROL_PYTHON = flags.DEFINE_string(
+    "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
+_ENVPOOL_PYTHON = flags.DEFINE_string(
+    "envpool_python", os.path.join(_ROOT, ".venvs/envpool/bin/python"), "envpool venv python.")
+_CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV.")
+
+
+def _actions(spec, num_envs, count=500, seed=0):
+    return np.random.RandomState(seed).uniform(spec.minimum, spec.maximum, size=(count, num_envs) + spec.shape)
+
+
+def _time_loop(step, seconds, steps_per_call):
+    step()
+    calls, start = 0, time.perf_counter()
+    while True:
+        step()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls * steps_per_call / elapsed
+
+
+def ours(domain, task, num_envs, threads, seconds):
+    batch = suite.load_batch(domain, task, num_envs, num_threads=threads, seed=0)
+    actions = _actions(batch.action_spec(), num_envs)
+    batch.reset()
+    counter = [0]
+
+    def step():
+        batch.step(actions[counter[0] % len(actions)])
+        counter[0] += 1
+
+    return _time_loop(step, seconds, num_envs)
+
+
+def raw_physics(domain, task, num_envs, threads, seconds):
+    env = suite.load(domain, task)
+    nstep = env.task.physics_steps_per_control_step
+    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads)
+    ctrl = physics_batch.bind("ctrl")
+    actions = _actions(env.action_spec(), num_envs)
+    counter = [0]
+
+    def step():
+        ctrl[:] = actions[counter[0] % len(actions)]
+        physics_batch.step(nstep=nstep)
+        counter[0] += 1
+
+    return _time_loop(step, seconds, num_envs)
+
+
+def python_loop(domain, task, num_envs, threads, seconds):
+    envs = [suite.load(domain, task, task_kwargs={"random": i}) for i in range(num_envs)]
+    actions = _actions(envs[0].action_spec(), num_envs)
+    for env in envs:
+        env.reset()
+    counter = [0]
+
+    def step():
+        row = actions[counter[0] % len(actions)]
+        for env, action in zip(envs, row):
+            env.step(action)
+        counter[0] += 1
+
+    return _time_loop(step, seconds, num_envs)
+
+
+def _make_gym(domain, task, seed):
+    return lambda: GymnasiumEnv(suite.load(domain, task, task_kwargs={"random": seed}),
+                                flatten_observations=True)
+
+
+def gym_async(domain, task, num_envs, threads, seconds):
+    vector = gymnasium.vector.AsyncVectorEnv([_make_gym(domain, task, i) for i in range(num_envs)])
+    try:
+        actions = _actions(suite.load(domain, task).action_spec(), num_envs)
+        vector.reset(seed=0)
+        counter = [0]
+
+        def step():
+            vector.step(actions[counter[0] % len(actions)])
+            counter[0] += 1
+
+        return _time_loop(step, seconds, num_envs)
+    finally:
+        vector.close()
+
+
+def _reference(python, implementation):
+    def measure(domain, task, num_envs, threads, seconds):
+        if not os.path.exists(python):
+            return None
+        output = subprocess.run(
+            [python, os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"), implementation,
+             domain, task, str(num_envs), str(seconds), str(threads)],
+            capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
+        return json.loads(output.stdout.strip().splitlines()[-1])["steps_per_second"]
+    return measure
+
+
+def main(argv):
+    del argv
+    threads, seconds = _THREADS.value, _SECONDS.value
+    methods = [
+        ("ours_batch", ours, None),
+        ("raw_mujoco_batch", raw_physics, None),
+        ("python_loop", python_loop, _MAX_LOOP_ENVS.value),
+        ("gymnasium_async", gym_async, _MAX_ASYNC_ENVS.value),
+        ("dm_control_1.0.50", _reference(_DM_CONTROL_PYTHON.value, "dm_control"), _MAX_LOOP_ENVS.value),
+        ("envpool_1.2.5", _reference(_ENVPOOL_PYTHON.value, "envpool"), None),
+    ]
+    rows = []
+    print(f"{'task':<20}{'N':>5}  " + "".join(f"{name:>20}" for name, _, _ in methods))
+    for name in _TASKS.value:
+        domain, task = name.split(":")
+        for num_envs in (int(n) for n in _NUM_ENVS.value):
+            rates = {}
+            for method, measure, max_envs in methods:
+                if max_envs is not None and num_envs > max_envs:
+                    rates[method] = None
+                    continue
+                rates[method] = measure(domain, task, num_envs, threads, seconds)
+            print(f"{name:<20}{num_envs:>5}  " + "".join(
+                f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>20}" for m, _, _ in methods), flush=True)
+            rows.append(dict(task=name, num_envs=num_envs, **{m: rates[m] for m, _, _ in methods}))
+    os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
+    with open(_CSV.value, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "date", "cpus"])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, threads=threads, date=datetime.date.today().isoformat(),
+                                 cpus=os.cpu_count()))
+    print(f"wrote {_CSV.value}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    app.run(main)
