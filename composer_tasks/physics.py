@@ -241,12 +241,15 @@ class Physics:
 
     @contextlib.contextmanager
     def reset_context(self):
-        """Resets the data on entry; runs `mj_forward` on exit so derived quantities match.
+        """Resets the data and runs `mj_forward` on entry; runs `mj_forward` again on
+        exit so derived quantities match the state set inside.
 
-        Inside the context set positions, velocities and model parameters freely.
+        Inside the context set positions, velocities and model parameters freely; a
+        step taken inside starts from the forward pass of the reset state.
         """
         mujoco.mj_resetData(self._model, self._data)
         self._divergence_count = 0
+        self.forward()
         yield self
         self.forward()
 

@@ -57,6 +57,16 @@ class SuiteTask(composer.Task):
         self._task_observables = collections.OrderedDict(
             (name, observable.Generic(function, enabled=True)) for name, function in functions.items())
 
+    # Set True by tasks whose physics quantities, observations and rewards also work
+    # on (N, ...) arrays of a batch (see composer_tasks.batch), which lets a
+    # BatchEnvironment step them without a Python loop over copies.
+    vectorized_callbacks = False
+
+    @property
+    def vectorized(self):
+        """True when `BatchEnvironment` may run this task on its vectorised path."""
+        return self.vectorized_callbacks and not self._visualize_reward
+
     @property
     def visualize_reward(self):
         return self._visualize_reward
