@@ -111,8 +111,13 @@ def _check_arguments(bounds, margin, sigmoid, value_at_margin):
             f"upper={bounds[1]!r}.")
     margin_value = _real_scalar(margin)
     if margin_value is None:
-        raise ValueError(f"margin must be a real scalar, got {margin!r}.")
-    if not 0.0 <= margin_value < np.inf:
+        # Per-entry margins (e.g. one target size per batched copy).
+        try:
+            margin_value = np.asarray(margin, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"margin must be a real scalar or array, got {margin!r}.") from None
+    if not np.all((0.0 <= margin_value) & (margin_value < np.inf)):
         raise ValueError(
             f"margin must be non-negative and finite, got {margin!r}.")
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
@@ -157,8 +162,9 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
       bounds: `(lower, upper)`, inclusive. Either may be infinite (one-sided
         interval) and they may be equal (an exact target). Each may also be an
         array that broadcasts against `x`.
-      margin: Non-negative scalar distance, in the units of `x`, over which
-        the output falls from 1 to `value_at_margin`. With `margin == 0` the
+      margin: Non-negative distance, in the units of `x`, over which
+        the output falls from 1 to `value_at_margin` (a scalar, or an array
+        broadcasting against `x`, e.g. one per batched copy). With `margin == 0` the
         output is a step: 1 inside the bounds, 0 outside.
       sigmoid: Shape of the decay, one of `SIGMOIDS`: 'gaussian',
         'hyperbolic', 'long_tail', 'reciprocal', 'cosine', 'linear',
@@ -180,19 +186,27 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
     """
     lower, upper, margin, fn, v = _checked_arguments(
         bounds, margin, sigmoid, value_at_margin)
-    if isinstance(x, _REAL_SCALARS) and isinstance(lower, float):
+    scalar_margin = isinstance(margin, float)
+    if isinstance(x, _REAL_SCALARS) and isinstance(lower, float) and scalar_margin:
         return _scalar_tolerance(float(x), lower, upper, margin, fn, v)
     return_float = not isinstance(x, np.ndarray)
     x = np.asarray(x, dtype=np.float64)
     # Distance to the interval, 0 inside. Infinite bounds give -inf before the
     # clamp, never inf - inf, and NaN entries of x stay NaN throughout.
     distance = np.maximum(lower - x, 0.0) + np.maximum(x - upper, 0.0)
-    if margin == 0.0:
+    if scalar_margin and margin == 0.0:
         value = np.where(distance > 0.0, 0.0, 1.0)
         value[np.isnan(distance)] = np.nan
-    else:
+    elif scalar_margin:
         # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
         value = fn(distance / margin, v)
+    else:
+        step = np.where(distance > 0.0, 0.0, 1.0)
+        positive = margin > 0.0
+        scaled = np.divide(distance, margin, out=np.zeros(np.broadcast(distance, margin).shape),
+                           where=positive)
+        value = np.where(positive, fn(scaled, v), step)
+        value = np.where(np.isnan(distance), np.nan, value)
     return float(value) if return_float and value.shape == () else value
 
 

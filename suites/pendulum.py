@@ -44,15 +44,15 @@ class Physics(physics_lib.Physics):
     def _model_changed(self):
         self._pole = self.model.body("pole").id
         self._hinge_dof = int(self.model.joint("hinge").dofadr[0])
-        self._orientation_index = (self._pole, [_ZZ, _XZ])
+        self._orientation_index = (Ellipsis, self._pole, [_ZZ, _XZ])
 
     def pole_vertical(self):
         """Cosine of the pole's angle from upright."""
-        return self.data.xmat[self._pole, _ZZ]
+        return self.data.xmat[..., self._pole, _ZZ]
 
     def angular_velocity(self):
         """Hinge angular velocity in rad/s, shape (1,)."""
-        return self.data.qvel[self._hinge_dof:self._hinge_dof + 1]
+        return self.data.qvel[..., self._hinge_dof:self._hinge_dof + 1]
 
     def pole_orientation(self):
         """Cosine and sine of the pole's angle from upright."""
@@ -63,6 +63,7 @@ class SwingUp(base.SuiteTask):
     """Swing up and balance: reward 1 within 8 degrees of upright, 0 elsewhere."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(pendulum_model.make_spec(), "pendulum",

@@ -47,7 +47,7 @@ class Physics(physics_lib.Physics):
         model = self.model
         self._target = model.geom("target").id
         self._ball = model.geom("pointmass").id
-        self._target_radius_index = (self._target, 0)
+        self._target_radius_index = (Ellipsis, self._target, 0)
         # wrap_prm rows of tendon t1's and t2's joint coefficients (root_x, root_y).
         self._mixing_rows = [int(model.tendon_adr[model.tendon(name).id]) + offset
                              for name in ("t1", "t2") for offset in (0, 1)]
@@ -55,11 +55,11 @@ class Physics(physics_lib.Physics):
     def mass_to_target(self):
         """Vector from the ball's centre to the target's, in metres (world frame)."""
         geom_xpos = self.data.geom_xpos
-        return geom_xpos[self._target] - geom_xpos[self._ball]
+        return geom_xpos[..., self._target, :] - geom_xpos[..., self._ball, :]
 
     def mass_to_target_dist(self):
         """Distance from the ball's centre to the target's, in metres."""
-        return np.linalg.norm(self.mass_to_target())
+        return np.linalg.norm(self.mass_to_target(), axis=-1)
 
     def target_radius(self):
         """Radius of the target sphere, in metres."""
@@ -87,6 +87,7 @@ class PointMass(base.SuiteTask):
     """Reach the target and stay there with little control effort."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, randomize_gains):
         self._randomize_gains = randomize_gains
@@ -119,6 +120,6 @@ class PointMass(base.SuiteTask):
         near_target = rewards.tolerance(physics.mass_to_target_dist(), bounds=(0, target_radius),
                                         margin=target_radius)
         control_reward = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                           sigmoid="quadratic").mean()
+                                           sigmoid="quadratic").mean(axis=-1)
         small_control = (control_reward + 4) / 5
         return near_target * small_control

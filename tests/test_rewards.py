@@ -146,7 +146,8 @@ def test_nan_propagates():
     (dict(bounds=("low", "high")), "bounds"),
     (dict(margin=-0.1), "margin"),
     (dict(margin=np.inf), "margin"),
-    (dict(margin=[1.0, 2.0]), "margin"),
+    (dict(margin=[1.0, -2.0]), "margin"),
+    (dict(margin=[1.0, np.inf]), "margin"),
     (dict(margin="wide"), "margin"),
     (dict(sigmoid="sigmoid"), "sigmoid"),
     (dict(sigmoid=None), "sigmoid"),
@@ -174,3 +175,18 @@ def test_scalar_and_array_inputs_agree(sigmoid):
         scalars = [tolerance(float(xi), bounds=(0.0, 1.0), margin=margin,
                              sigmoid=sigmoid) for xi in x]
         np.testing.assert_array_equal(values, scalars)
+
+
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
+def test_array_margins_match_per_entry_scalar_calls(sigmoid):
+    # One margin per entry, as for batched copies whose targets differ in size.
+    x = np.array([0.5, 1.5, 0.2, np.nan, 3.0])
+    margins = np.array([1.0, 2.0, 0.0, 1.0, 0.0])
+    lower, upper = np.zeros(5), np.array([0.3, 0.3, 0.3, 0.3, 2.0])
+    value_at_margin = 0.2
+    expected = [tolerance(float(xi), bounds=(float(lo), float(hi)), margin=float(m),
+                          sigmoid=sigmoid, value_at_margin=value_at_margin)
+                for xi, lo, hi, m in zip(x, lower, upper, margins)]
+    actual = tolerance(x, bounds=(lower, upper), margin=margins, sigmoid=sigmoid,
+                       value_at_margin=value_at_margin)
+    np.testing.assert_array_equal(actual, expected)

@@ -1,0 +1,153 @@
+"""The Control Suite fish: a neutrally buoyant swimmer with a two-part tail and two fins.
+
+`make_spec()` builds the model as a `mujoco.MjSpec`. Every number and element
+name is a fact of the published model (dm_control 1.0.50, `suite/fish.xml`,
+Tassa et al. 2018): lengths in metres, joint ranges in degrees (MuJoCo's
+default `compiler.degree`), position-servo gains `kp` in N·m per radian of
+error. The fluid is MuJoCo's built-in one, as published: `option.density` 5000
+kg/m^3 with no viscosity, acting on each body's equivalent inertia box (no geom
+uses the ellipsoid fluid model); gravity and constraints are disabled.
+Its qpos layout is the published one: the free root joint (x, y, z, quaternion)
+followed by the hinges of `JOINT_NAMES`, in that order.
+"""
+
+import mujoco
+
+# The fish's hinges in model (qpos) order.
+JOINT_NAMES = ("tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch",
+               "finleft_roll", "finleft_pitch")
+
+# Actuators in the published order: (name, transmission target, kind, kp).
+ACTUATORS = (
+    ("tail", "tail1", mujoco.mjtTrn.mjTRN_JOINT, 5e-4),
+    ("tail_twist", "tail_twist", mujoco.mjtTrn.mjTRN_JOINT, 1e-4),
+    ("fins_flap", "fins_flap", mujoco.mjtTrn.mjTRN_TENDON, 3e-4),
+    ("finleft_pitch", "finleft_pitch", mujoco.mjtTrn.mjTRN_JOINT, 1e-4),
+    ("finright_pitch", "finright_pitch", mujoco.mjtTrn.mjTRN_JOINT, 1e-4),
+)
+
+_ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
+_CAPSULE = mujoco.mjtGeom.mjGEOM_CAPSULE
+_TRACK_COM = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+
+
+def _add_look(spec):
+    """Skybox, headlight and materials with the colours of dm_control's
+    `suite/common/*.xml`, from procedural textures only."""
+    # The published fish lists its grid texture before its skybox.
+    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
+                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[.1, .2, .3],
+                     rgb2=[.2, .3, .4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
+                     markrgb=[.2, .3, .4])
+    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[.4, .6, .8],
+                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
+                     markrgb=[1, 1, 1])
+    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=.2)
+    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
+    for name, rgba in (("self", [.7, .5, .3, 1]), ("effector", [.7, .4, .2, 1]),
+                       ("eye", [0, .2, 1, 1]), ("target", [.6, .3, .3, 1])):
+        spec.add_material(name=name, rgba=rgba)
+    spec.visual.headlight.ambient = [.4, .4, .4]
+    spec.visual.headlight.diffuse = [.8, .8, .8]
+    spec.visual.headlight.specular = [.1, .1, .1]
+    spec.visual.map.znear = .01
+    spec.visual.quality.shadowsize = 2048
+
+
+def _add_fish_default(spec):
+    """The published 'fish' class: free-spinning, lightly damped hinges."""
+    spec.default.actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
+    fish = spec.add_default("fish", spec.default)
+    fish.joint.type = mujoco.mjtJoint.mjJNT_HINGE
+    fish.joint.limited = mujoco.mjtLimited.mjLIMITED_FALSE
+    fish.joint.range = [-60, 60]
+    # MuJoCo 4 takes damping as a 3-vector whose first entry is the published
+    # linear coefficient.
+    fish.joint.damping = [2e-5, 0, 0]
+    fish.joint.solref_limit = [.1, 1]
+    fish.joint.solimp_limit = [0, .8, .1, .5, 2]
+    fish.geom.material = "self"
+    return fish
+
+
+def make_spec():
+    """Returns the fish as a new `mujoco.MjSpec` (physics timestep 4 ms)."""
+    spec = mujoco.MjSpec()
+    spec.modelname = "fish"
+    spec.option.timestep = .004
+    spec.option.density = 5000
+    spec.option.disableflags = (mujoco.mjtDisableBit.mjDSBL_GRAVITY
+                                | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT)
+    _add_look(spec)
+    fish = _add_fish_default(spec)
+
+    world = spec.worldbody
+    world.add_camera(name="tracking_top", pos=[0, 0, 1], xyaxes=[1, 0, 0, 0, 1, 0],
+                     mode=_TRACK_COM)
+    world.add_camera(name="tracking_x", pos=[-.3, 0, .2], xyaxes=[0, -1, 0, .342, 0, .94],
+                     fovy=60, mode=_TRACK_COM)
+    world.add_camera(name="tracking_y", pos=[0, -.3, .2], xyaxes=[1, 0, 0, 0, .342, .94],
+                     fovy=60, mode=_TRACK_COM)
+    world.add_camera(name="fixed_top", pos=[0, 0, 5.5], fovy=10)
+    world.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[.5, .5, .1],
+                   material="grid")
+    world.add_geom(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, .4, .1],
+                   size=[.04, 0, 0], material="target")
+
+    torso = world.add_body(name="torso", pos=[0, 0, .1], childclass="fish")
+    torso.add_light(name="light", pos=[0, 0, .5], dir=[0, 0, -1], diffuse=[.6, .6, .6],
+                    specular=[.3, .3, .3], mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK)
+    torso.add_joint(fish, name="root", type=mujoco.mjtJoint.mjJNT_FREE, damping=[0, 0, 0],
+                    limited=mujoco.mjtLimited.mjLIMITED_FALSE)
+    torso.add_site(name="torso", size=[.01, .005, .005], rgba=[0, 0, 0, 0])
+    # Only the hidden box carries the torso's mass; the visible shapes are massless.
+    torso.add_geom(fish, name="eye", type=_ELLIPSOID, pos=[0, .055, .015],
+                   size=[.008, .012, .008], euler=[-10, 0, 0], material="eye", mass=0)
+    torso.add_camera(name="eye", pos=[0, .06, .02], xyaxes=[1, 0, 0, 0, 0, 1])
+    torso.add_geom(fish, name="mouth", type=_CAPSULE, fromto=[0, .079, 0, 0, .07, 0],
+                   size=[.005, 0, 0], material="effector", mass=0)
+    torso.add_geom(fish, name="lower_mouth", type=_CAPSULE, fromto=[0, .079, -.004, 0, .07, -.003],
+                   size=[.0045, 0, 0], material="effector", mass=0)
+    torso.add_geom(fish, name="torso", type=_ELLIPSOID, size=[.01, .08, .04], mass=0)
+    torso.add_geom(fish, name="back_fin", type=_ELLIPSOID, pos=[0, -.03, .03],
+                   size=[.001, .03, .015], material="effector", mass=0)
+    torso.add_geom(fish, name="torso_massive", type=mujoco.mjtGeom.mjGEOM_BOX,
+                   size=[.002, .06, .03], group=4)
+
+    tail1 = torso.add_body(name="tail1", pos=[0, -.09, 0])
+    tail1.add_joint(fish, name="tail1", axis=[0, 0, 1], pos=[0, .01, 0])
+    tail1.add_joint(fish, name="tail_twist", axis=[0, 1, 0], pos=[0, .01, 0], range=[-30, 30])
+    tail1.add_geom(fish, name="tail1", type=_ELLIPSOID, size=[.001, .008, .016])
+    tail2 = tail1.add_body(name="tail2", pos=[0, -.028, 0])
+    tail2.add_joint(fish, name="tail2", axis=[0, 0, 1], pos=[0, .02, 0],
+                    stiffness=[8e-5, 0, 0])
+    tail2.add_geom(fish, name="tail2", type=_ELLIPSOID, size=[.001, .018, .035])
+
+    for side, sign in (("right", 1), ("left", -1)):
+        fin = torso.add_body(name=f"fin{side}", pos=[.01 * sign, 0, 0])
+        fin.add_joint(fish, name=f"fin{side}_roll", axis=[0, 1, 0])
+        fin.add_joint(fish, name=f"fin{side}_pitch", axis=[1, 0, 0], pos=[0, .005, 0])
+        fin.add_geom(fish, name=f"fin{side}", type=_ELLIPSOID, pos=[.015 * sign, 0, 0],
+                     size=[.02, .015, .001])
+
+    # Flapping moves both fins' roll angles in opposition; a spring keeps them
+    # symmetric.
+    flap = spec.add_tendon(name="fins_flap")
+    flap.wrap_joint("finleft_roll", -.5)
+    flap.wrap_joint("finright_roll", .5)
+    symmetry = spec.add_tendon(name="fins_sym", stiffness=[1e-4, 0, 0])
+    symmetry.wrap_joint("finleft_roll", .5)
+    symmetry.wrap_joint("finright_roll", .5)
+
+    for name, target, transmission, kp in ACTUATORS:
+        actuator = spec.add_actuator(name=name, target=target, trntype=transmission,
+                                     ctrlrange=[-1, 1])
+        actuator.set_to_position(kp=kp)
+
+    site = mujoco.mjtObj.mjOBJ_SITE
+    spec.add_sensor(name="velocimeter", type=mujoco.mjtSensor.mjSENS_VELOCIMETER, objtype=site,
+                    objname="torso")
+    spec.add_sensor(name="gyro", type=mujoco.mjtSensor.mjSENS_GYRO, objtype=site,
+                    objname="torso")
+    return spec
