@@ -53,12 +53,12 @@ class Physics(physics_lib.Physics):
         model = self.model
         links = [model.body("upper_arm").id, model.body("lower_arm").id]
         # Horizontal components of both links, then vertical ones: one fancy index.
-        self._orientation_index = (links + links, [_XZ, _XZ, _ZZ, _ZZ])
-        self._horizontal_index = (links, _XZ)
-        self._vertical_index = (links, _ZZ)
+        self._orientation_index = (Ellipsis, links + links, [_XZ, _XZ, _ZZ, _ZZ])
+        self._horizontal_index = (Ellipsis, links, _XZ)
+        self._vertical_index = (Ellipsis, links, _ZZ)
         self._target = model.site("target").id
         self._tip = model.site("tip").id
-        self._target_radius_index = (self._target, 0)
+        self._target_radius_index = (Ellipsis, self._target, 0)
 
     def horizontal(self):
         """World x component of each link's axis (upper, lower): sines of their
@@ -73,7 +73,7 @@ class Physics(physics_lib.Physics):
     def to_target(self):
         """Distance from the tip to the target's centre, in metres."""
         site_xpos = self.data.site_xpos
-        return np.linalg.norm(site_xpos[self._target] - site_xpos[self._tip])
+        return np.linalg.norm(site_xpos[..., self._target, :] - site_xpos[..., self._tip, :], axis=-1)
 
     def target_radius(self):
         """Radius of the target sphere, in metres."""
@@ -92,6 +92,7 @@ class Balance(base.SuiteTask):
     """Bring the tip into the target sphere (radius 0.2 m, 4 m up) and keep it there."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, sparse):
         self._margin = 0.0 if sparse else _DENSE_MARGIN_M

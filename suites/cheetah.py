@@ -36,12 +36,12 @@ class Physics(physics_lib.Physics):
 
     def speed(self):
         """Forward (world x) velocity of the cheetah's centre of mass, in m/s."""
-        return self.data.sensordata[self._speed_address]
+        return self.data.sensordata[..., self._speed_address]
 
     def position(self):
         """Generalised positions except the horizontal one (rootx), as a new array:
         rootz (m), rooty (rad), then the six leg joint angles (rad)."""
-        return self.data.qpos[1:].copy()
+        return self.data.qpos[..., 1:].copy()
 
     def velocity(self):
         """Generalised velocities as a new array: rootx, rootz (m/s), rooty and the
@@ -59,6 +59,7 @@ class Cheetah(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(cheetah_model.make_spec(), "cheetah", control_timestep=_CONTROL_TIMESTEP)

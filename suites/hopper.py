@@ -53,20 +53,20 @@ class Physics(physics_lib.Physics):
     def height(self):
         """Height (world z) of the torso's centre of mass above the foot's, in m."""
         xipos = self.data.xipos
-        return xipos[self._torso, 2] - xipos[self._foot, 2]
+        return xipos[..., self._torso, 2] - xipos[..., self._foot, 2]
 
     def speed(self):
         """Forward (world x) velocity of the hopper's centre of mass, in m/s."""
-        return self.data.sensordata[self._speed_address]
+        return self.data.sensordata[..., self._speed_address]
 
     def touch(self):
         """log(1 + normal force in N) at the toe and at the heel, as a new array."""
-        return np.log1p(self.data.sensordata[self._touch_addresses])
+        return np.log1p(self.data.sensordata[..., self._touch_addresses])
 
     def position(self):
         """Generalised positions except the horizontal one (rootx), as a new array:
         rootz (m), rooty (rad), then waist, hip, knee and ankle angles (rad)."""
-        return self.data.qpos[1:].copy()
+        return self.data.qpos[..., 1:].copy()
 
     def velocity(self):
         """Generalised velocities as a new array: rootx, rootz (m/s), rooty and the
@@ -96,6 +96,7 @@ class Hopper(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, hopping):
         self._hopping = hopping
@@ -114,7 +115,7 @@ class Hopper(base.SuiteTask):
                                         sigmoid="linear")
             return standing * hopping
         small_control = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                          sigmoid="quadratic").mean()
+                                          sigmoid="quadratic").mean(axis=-1)
         small_control = (small_control + 4) / 5
         return standing * small_control
 

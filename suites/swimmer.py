@@ -5,7 +5,6 @@ are those of dm_control 1.0.50's `suite/swimmer.py` (Tassa et al. 2018, §6.2: f
 k links, state 2k + 4, action k - 1, observation 4k + 1).
 """
 
-import math
 
 import mujoco
 import numpy as np
@@ -78,25 +77,33 @@ class Physics(physics_lib.Physics):
         """The vector from the nose to the target centre in the head's frame, its x
         and y components (m), as a new array."""
         data = self.data
-        world_vector = data.geom_xpos[self._target] - data.geom_xpos[self._nose]
-        return (world_vector @ data.xmat[self._head].reshape(3, 3))[:2]
+        world_vector = data.geom_xpos[..., self._target, :] - data.geom_xpos[..., self._nose, :]
+        head_axes = data.xmat[..., self._head, :]
+        # world_vector @ R for R the head's rotation (row-major 3x3), first two
+        # components, written out so that one copy and many give the same bits.
+        return np.stack([
+            world_vector[..., 0] * head_axes[..., column]
+            + world_vector[..., 1] * head_axes[..., 3 + column]
+            + world_vector[..., 2] * head_axes[..., 6 + column]
+            for column in (0, 1)], axis=-1)
 
     def nose_to_target_dist(self):
         """Distance from the nose to the target centre in the head's x-y plane, in m."""
-        return math.hypot(*self.nose_to_target())
+        to_target = self.nose_to_target()
+        return np.hypot(to_target[..., 0], to_target[..., 1])
 
     def body_velocities(self):
         """Per body (head first): vx, vy (m/s) and the turn rate wz (rad/s), each in
         the body's own frame, as a new array of 3 * n_links values."""
-        return self.data.sensordata[self._planar_velocity_entries]
+        return self.data.sensordata[..., self._planar_velocity_entries]
 
     def joints(self):
         """The internal joint angles (rad), head to tail, as a new array."""
-        return self.data.qpos[self._joint_angles].copy()
+        return self.data.qpos[..., self._joint_angles].copy()
 
     def target_size(self):
         """Radius of the target sphere, in metres."""
-        return self.model.geom_size[self._target, 0]
+        return self.model.geom_size[..., self._target, 0]
 
     def set_target_position(self, x, y):
         """Moves the target (and the light above it) to world (x, y), in metres."""
@@ -121,6 +128,7 @@ class Swimmer(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, n_links):
         super().__init__(swimmer_model.make_spec(n_links), "swimmer",

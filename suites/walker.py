@@ -68,24 +68,25 @@ class Physics(physics_lib.Physics):
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
-        return self.data.xmat[self._torso, _ZZ]
+        return self.data.xmat[..., self._torso, _ZZ]
 
     def torso_height(self):
         """Height of the torso's frame origin above the floor (world z), in metres."""
-        return self.data.xpos[self._torso, 2]
+        return self.data.xpos[..., self._torso, 2]
 
     def horizontal_velocity(self):
         """Forward (world x) velocity of the walker's centre of mass, in m/s."""
-        return self.data.sensordata[self._velocity_address]
+        return self.data.sensordata[..., self._velocity_address]
 
     def orientations(self):
         """Per body (torso to left foot): the world x components of its x and z
         axes, the cosine and sine of its pitch. A new array of 14 values."""
-        return self.data.xmat.ravel()[self._orientation_entries]
+        xmat = self.data.xmat
+        return xmat.reshape(xmat.shape[:-2] + (-1,))[..., self._orientation_entries]
 
     def height(self):
         """`torso_height` as a new 0-d array."""
-        return np.array(self.data.xpos[self._torso, 2])
+        return np.array(self.data.xpos[..., self._torso, 2])
 
     def velocity(self):
         """Generalised velocities as a new array: rootz, rootx (m/s), rooty and the
@@ -111,6 +112,7 @@ class PlanarWalker(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, move_speed):
         self._move_speed = move_speed
