@@ -5,7 +5,6 @@ those of the published Control Suite (dm_control 1.0.50, `suite/fish.py`;
 Tassa et al. 2018, §6.2: state 26, action 5, observation 24 dimensions for swim).
 """
 
-import math
 
 import numpy as np
 
@@ -54,7 +53,7 @@ class Physics(physics_module.Physics):
 
     def upright(self):
         """The world-z component of the torso's z axis: 1 when the back points up."""
-        return self.data.xmat[self._torso, 8]
+        return self.data.xmat[..., self._torso, 8]
 
     def torso_velocity(self):
         """Torso-frame linear (m/s) then angular (rad/s) velocity, from its sensors."""
@@ -62,11 +61,11 @@ class Physics(physics_module.Physics):
 
     def joint_angles(self):
         """The 7 hinge angles (rad), in `fish_model.JOINT_NAMES` order."""
-        return self.data.qpos[self._joint_qpos]
+        return self.data.qpos[..., self._joint_qpos]
 
     def joint_velocities(self):
         """The 7 hinge angular velocities (rad/s), in `fish_model.JOINT_NAMES` order."""
-        return self.data.qvel[self._joint_dofs]
+        return self.data.qvel[..., self._joint_dofs]
 
     def velocity(self):
         """The full qvel (13): root linear (m/s) and angular (rad/s) velocity, hinge rates."""
@@ -75,19 +74,24 @@ class Physics(physics_module.Physics):
     def mouth_to_target(self):
         """From the mouth to the target's centre, in the mouth geom's frame (m)."""
         data = self.data
-        offset = data.geom_xpos[self._target] - data.geom_xpos[self._mouth]
-        return offset @ data.geom_xmat[self._mouth].reshape(3, 3)
+        offset = data.geom_xpos[..., self._target, :] - data.geom_xpos[..., self._mouth, :]
+        rotation = data.geom_xmat[..., self._mouth, :]
+        # offset @ R (R row-major 3x3), written out so that one copy and many give
+        # the same bits.
+        return (offset[..., 0:1] * rotation[..., 0:3] + offset[..., 1:2] * rotation[..., 3:6]
+                + offset[..., 2:3] * rotation[..., 6:9])
 
     def mouth_and_target_radii(self):
         """Sum of the mouth capsule's and the target sphere's radii (m)."""
         size = self.model.geom_size
-        return size[self._mouth, 0] + size[self._target, 0]
+        return size[..., self._mouth, 0] + size[..., self._target, 0]
 
 
 class _FishTask(base.SuiteTask):
     """Shared start: a uniformly random orientation and small random hinge angles."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(fish_model.make_spec(), "fish", control_timestep=_CONTROL_TIMESTEP)
@@ -150,8 +154,9 @@ class Swim(_FishTask):
     def get_reward(self, physics):
         """1 inside the target when upright; Gaussian within two radii-sums outside."""
         radii = physics.mouth_and_target_radii()
-        x, y, z = physics.mouth_to_target()
-        in_target = rewards.tolerance(math.sqrt(x * x + y * y + z * z), bounds=(0, radii),
+        to_target = physics.mouth_to_target()
+        x, y, z = to_target[..., 0], to_target[..., 1], to_target[..., 2]
+        in_target = rewards.tolerance(np.sqrt(x * x + y * y + z * z), bounds=(0, radii),
                                       margin=2 * radii)
         is_upright = 0.5 * (physics.upright() + 1)
         return (7 * in_target + is_upright) / 8

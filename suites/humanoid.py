@@ -5,7 +5,6 @@ those of the published Control Suite (dm_control 1.0.50, `suite/humanoid.py`;
 Tassa et al. 2018, §6.2: state 54, action 21, observation 67 dimensions).
 """
 
-import math
 
 import mujoco
 import numpy as np
@@ -75,35 +74,40 @@ class Physics(physics_module.Physics):
 
     def torso_upright(self):
         """The world-z component of the torso's z axis: 1 upright, -1 upside down."""
-        return self.data.xmat[self._torso, 8]
+        return self.data.xmat[..., self._torso, 8]
 
     def head_height(self):
         """Height (m) of the head body's origin above the world origin."""
-        return self.data.xpos[self._head, 2]
+        return self.data.xpos[..., self._head, 2]
 
     def center_of_mass_position(self):
         """Centre of mass (m) of the whole humanoid (the torso's subtree)."""
-        return self.data.subtree_com[self._torso].copy()
+        return self.data.subtree_com[..., self._torso, :].copy()
 
     def center_of_mass_velocity(self):
         """Linear velocity (m/s) of the centre of mass, from the subtree sensor."""
-        return self.data.sensordata[self._com_velocity_slice].copy()
+        return self.data.sensordata[..., self._com_velocity_slice].copy()
 
     def torso_vertical_orientation(self):
         """The world z axis in the torso frame (the torso rotation matrix's last row)."""
-        return self.data.xmat[self._torso, 6:9].copy()
+        return self.data.xmat[..., self._torso, 6:9].copy()
 
     def joint_angles(self):
         """The 21 hinge angles (rad), without the free root joint."""
-        return self.data.qpos[_ROOT_QPOS:].copy()
+        return self.data.qpos[..., _ROOT_QPOS:].copy()
 
     def extremities(self):
         """Hands and feet relative to the torso, in the torso frame (m): left hand,
         left foot, right hand, right foot, 3 coordinates each."""
         data = self.data
-        torso_rotation = data.xmat[self._torso].reshape(3, 3)
-        offsets = data.xpos[self._extremities] - data.xpos[self._torso]
-        return (offsets @ torso_rotation).ravel()
+        rotation = data.xmat[..., self._torso, :]
+        offsets = data.xpos[..., self._extremities, :] - data.xpos[..., self._torso, None, :]
+        # offsets @ R (R row-major 3x3), written out so that one copy and many
+        # give the same bits.
+        in_torso_frame = (offsets[..., 0:1] * rotation[..., None, 0:3]
+                          + offsets[..., 1:2] * rotation[..., None, 3:6]
+                          + offsets[..., 2:3] * rotation[..., None, 6:9])
+        return in_torso_frame.reshape(in_torso_frame.shape[:-2] + (-1,))
 
     def position(self):
         """The full qpos (28): root position (m), root quaternion, hinge angles (rad)."""
@@ -128,6 +132,7 @@ class Humanoid(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, move_speed, pure_state):
         if not move_speed >= 0:
@@ -183,15 +188,16 @@ class Humanoid(base.SuiteTask):
                                     sigmoid="linear", margin=1.9, value_at_margin=0)
         stand_reward = standing * upright
         small_control = rewards.tolerance(physics.data.ctrl, margin=1, value_at_margin=0,
-                                          sigmoid="quadratic").mean()
+                                          sigmoid="quadratic").mean(axis=-1)
         small_control = (4 + small_control) / 5
-        velocity_x, velocity_y = physics.center_of_mass_velocity()[:2]
+        com_velocity = physics.center_of_mass_velocity()
+        velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]
         if self._move_speed == 0:
             # The mean over the two horizontal components, one scalar call each.
             motion = (rewards.tolerance(velocity_x, margin=2)
                       + rewards.tolerance(velocity_y, margin=2)) / 2
         else:
-            speed = math.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
+            speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
             move = rewards.tolerance(speed, bounds=(self._move_speed, np.inf),
                                      margin=self._move_speed, value_at_margin=0,
                                      sigmoid="linear")

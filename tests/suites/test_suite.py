@@ -38,6 +38,11 @@ def test_unknown_names_list_the_valid_ones():
         suite.load(domain, "nope")
 
 
+# Touch sensors read zero until something is touched, which random actions may
+# never do in an episode (dm_control's suite test makes the same exception).
+_MAY_STAY_CONSTANT = {("manipulator", "touch"), ("finger", "touch")}
+
+
 @pytest.mark.parametrize("domain, task", _TASKS)
 def test_episode_of_random_actions(domain, task):
     env = suite.load(domain, task, task_kwargs={"random": 0})
@@ -59,11 +64,18 @@ def test_episode_of_random_actions(domain, task):
     rewards = np.array(rewards)
     assert np.all(np.isfinite(rewards))
     assert np.all((rewards >= 0.0) & (rewards <= 1.0))
+    # A second, shorter episode: targets and other per-episode constants change.
+    timestep = env.reset()
+    observations.append(timestep.observation)
+    for action in _random_actions(spec, 50, seed=2):
+        observations.append(env.step(action).observation)
     for name, spec_entry in observation_spec.items():
         values = np.array([observation[name] for observation in observations])
         assert values.shape[1:] == spec_entry.shape, name
         assert values.dtype == spec_entry.dtype, name
         assert np.all(np.isfinite(values)), name
+        if (domain, name) in _MAY_STAY_CONSTANT:
+            continue
         flat = values.reshape(len(values), -1)
         constant = np.all(flat == flat[0], axis=0)
         assert not np.any(constant), f"{name} has constant elements at {np.flatnonzero(constant)}"

@@ -1,0 +1,105 @@
+"""Reacher: a two-link planar arm brings its fingertip onto a randomly placed target.
+
+Tasks, rewards and initial states follow dm_control 1.0.50 `suite/reacher.py`.
+"""
+
+import math
+
+import numpy as np
+
+import mjcf_models.reacher
+from composer_tasks import physics as physics_lib
+from composer_tasks import rewards
+from suites import base
+
+_DEFAULT_TIME_LIMIT = 20  # seconds: 1000 control steps of 0.02 s
+_BIG_TARGET_RADIUS = 0.05  # metres
+_SMALL_TARGET_RADIUS = 0.015
+# The target centre is drawn uniformly in angle and in radius from the shoulder axis.
+_TARGET_DISTANCE_RANGE = (0.05, 0.20)  # metres
+
+SUITE = base.Registry()
+
+
+@SUITE.add("benchmarking", "easy")
+def easy(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+    """Reach a target of radius 5 cm."""
+    task = Reacher(target_radius=_BIG_TARGET_RADIUS)
+    return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+@SUITE.add("benchmarking")
+def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+    """Reach a target of radius 1.5 cm."""
+    task = Reacher(target_radius=_SMALL_TARGET_RADIUS)
+    return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+class Physics(physics_lib.Physics):
+    """Reacher physics with named quantities (world frame, metres, radians)."""
+
+    def _model_changed(self):
+        self._target = self.model.geom("target").id
+        self._finger = self.model.geom("finger").id
+
+    def joint_angles(self):
+        """(shoulder, wrist) angles in radians: the whole position state."""
+        return self.data.qpos.copy()
+
+    def joint_velocities(self):
+        """(shoulder, wrist) angular velocities in rad/s."""
+        return self.data.qvel.copy()
+
+    def finger_to_target(self):
+        """World-frame (x, y) vector from the finger's centre to the target's centre."""
+        xpos = self.data.geom_xpos
+        return xpos[self._target, :2] - xpos[self._finger, :2]
+
+    def finger_to_target_dist(self):
+        """Distance in metres between the finger's and the target's centres."""
+        xpos = self.data.geom_xpos
+        target, finger = xpos[self._target], xpos[self._finger]
+        return math.hypot(target[0] - finger[0], target[1] - finger[1])
+
+    def target_and_finger_radius(self):
+        """Sum of the target's and the finger's radii: the reach tolerance in metres."""
+        size = self.model.geom_size
+        return float(size[self._target, 0] + size[self._finger, 0])
+
+
+class Reacher(base.SuiteTask):
+    """Put the finger onto the target: reward 1 while the spheres overlap, else 0.
+
+    Args:
+      target_radius: radius of the target sphere in metres.
+    """
+
+    physics_class = Physics
+
+    def __init__(self, target_radius):
+        if not target_radius > 0:
+            raise ValueError(f"target_radius must be a positive number of metres, "
+                             f"got {target_radius!r}")
+        super().__init__(mjcf_models.reacher.make_spec(), "reacher")
+        self._target_radius = target_radius
+        self.set_observations(
+            position=lambda physics: physics.joint_angles(),
+            to_target=lambda physics: physics.finger_to_target(),
+            velocity=lambda physics: physics.joint_velocities(),
+        )
+
+    def initialize_episode(self, physics, random_state):
+        model, data = physics.model, physics.data
+        target = model.geom("target")
+        target.size[0] = self._target_radius
+        # The shoulder turns freely, the wrist within its limits; drawn in joint order.
+        data.joint("shoulder").qpos[0] = random_state.uniform(-np.pi, np.pi)
+        data.joint("wrist").qpos[0] = random_state.uniform(*model.joint("wrist").range)
+        angle = random_state.uniform(0, 2 * np.pi)
+        distance = random_state.uniform(*_TARGET_DISTANCE_RANGE)
+        target.pos[0] = distance * np.sin(angle)
+        target.pos[1] = distance * np.cos(angle)
+
+    def get_reward(self, physics):
+        return rewards.tolerance(physics.finger_to_target_dist(),
+                                 (0, physics.target_and_finger_radius()))
