@@ -50,8 +50,9 @@ class Binding:
     (`MjData.bind`) when the data has that attribute (e.g. `qpos`, `xpos`, `ctrl`),
     otherwise that of the model (e.g. `mass`, `size`, `gear`). For a single element
     the arrays are views: writing into them changes the simulation. For a sequence
-    of elements the values are stacked into a new array with one row per element;
-    assign to the attribute (`binding.qpos = values`) to write them.
+    of elements the values are concatenated into a new flat array, in element order
+    (`bind([body1, body2]).xpos` has shape (6,)); assign to the attribute
+    (`binding.qpos = values`) to write them.
     """
 
     __slots__ = ("_model_binding", "_data_binding", "_stacked", "_views", "_owners")

@@ -153,7 +153,11 @@ class Observables:
                 if not hasattr(type(observable_object), option):
                     raise AttributeError(
                         f"observable {name!r} of entity {self._entity.name!r} has no option {option!r}")
-                setattr(observable_object, option, value)
+                try:
+                    setattr(observable_object, option, value)
+                except (TypeError, ValueError) as error:
+                    raise type(error)(
+                        f"observable {name!r} of entity {self._entity.name!r}: {error}") from error
 
 
 class Entity:

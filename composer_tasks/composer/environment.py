@@ -73,7 +73,9 @@ class Environment(dm_env.Environment):
         self._physics = None
         self._compile()
         self._make_updater()
-        self._updater.reset(self._physics, self._random_state)
+        # Only for the observation spec before the first reset: a throwaway random
+        # state, so that building an environment draws nothing from its own.
+        self._updater.reset(self._physics, np.random.RandomState(0))
         self._reset_next_step = True
         self._step_count = 0
 

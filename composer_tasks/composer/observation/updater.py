@@ -1,61 +1,377 @@
-"""Evaluates enabled observables at the substeps where they matter and buffers them."""
+"""Evaluates enabled observables at the substeps where they matter and buffers them.
+
+The semantics (docs/observables.md has them with a worked example):
+
+* Time t counts physics substeps since the reset (t = 0); observations are read at
+  t = 0, n, 2n, ... (the end of each control step of n substeps).
+* At reset every observable is evaluated once, and that value fills its whole buffer
+  at once, whatever its delay: the sensor is taken to have read the reset state
+  forever before the episode began.
+* Later evaluations happen at t = u1, u1 + u2, ... (the intervals, drawn one per
+  evaluation if `update_interval` is callable), each after the physics step that
+  ends at t (and, for t = n of a control step, after the `after_step` callbacks).
+  The value evaluated at t, corrupted then, arrives at t + delay (a delay drawn per
+  evaluation if callable).
+* The observation at T holds the last `buffer_size` values that arrived by T, in
+  order of arrival (ties: evaluation order), oldest first, padded in front with the
+  reset value: shape (buffer_size, *value_shape). With `strip_singleton_buffer_dim`
+  and buffer_size 1 the leading axis is dropped. With an aggregator the observation
+  is `aggregator(buffer)`, the buffer always having its leading axis.
+* Evaluations whose value can never be in an observation are skipped, so an
+  observable with interval 1, buffer 1 and delay 0 is evaluated once per control
+  step, after its last substep.
+"""
 
 import collections
+import functools
+import math
 
 import dm_env
 import numpy as np
 
+from composer_tasks.composer.observation import observable as observable_module
+from composer_tasks.composer.observation import schedule as schedule_module
+
+# Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
+# phases they are recomputed each step rather than cached.
+_MAX_CACHED_PHASES = 4096
+
+# Builtin exception types whose message is rewritten to name the observable;
+# anything else (PhysicsError, user-defined errors) propagates untouched.
+_RENAMEABLE_ERRORS = (ValueError, TypeError, RuntimeError, AttributeError, IndexError, KeyError)
+
 
 class Updater:
-    """Turns a dict of enabled observables into per-control-step observations.
+    """Turns enabled observables into per-control-step observations.
 
-    The Environment calls, per episode: `reset(physics, random_state)`; per control
-    step: `prepare_for_next_control_step()`, which returns the substep indices
-    (1-based, the last one is `physics_steps_per_control_step`) after which it must
-    call `update(substep)`; then `get_observation()`.
+    The Environment calls, per episode: `reset(physics, random_state)`, then
+    `get_observation()`; per control step: `prepare_for_next_control_step()`, which
+    returns the increasing 1-based substeps after which it must call
+    `update(substep)` (the last possible one is `physics_steps_per_control_step`),
+    then `get_observation()`.
+
+    Args:
+      observables: (name, Observable) pairs or a mapping, in observation order.
+        Only those enabled at construction are used, whatever they say later.
+      physics_steps_per_control_step: physics substeps per control step (int >= 1).
+      strip_singleton_buffer_dim: drop the leading buffer axis of observations whose
+        buffer size is 1 and that have no aggregator.
     """
 
     def __init__(self, observables, physics_steps_per_control_step, strip_singleton_buffer_dim=False):
-        self._observables = collections.OrderedDict(observables)
-        for name, observable in self._observables.items():
-            if callable(observable.update_interval) or callable(observable.delay):
-                raise ValueError(f"observable {name!r}: callable update_interval/delay are not supported yet")
-            if observable.update_interval != 1 or observable.delay != 0 or observable.buffer_size != 1:
-                raise ValueError(
-                    f"observable {name!r}: update_interval, delay and buffer_size other than "
-                    "1, 0, 1 are not supported yet")
-        self._n = physics_steps_per_control_step
-        self._strip = strip_singleton_buffer_dim
-        self._callables = {}
-        self._values = {}
+        n = physics_steps_per_control_step
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"physics_steps_per_control_step must be an integer >= 1, got {n!r}")
+        items = list(observables.items() if hasattr(observables, "items") else observables)
+        for name, observable in items:
+            if not isinstance(observable, observable_module.Observable):
+                raise TypeError(
+                    f"observable {name!r} must be an observable.Observable, got "
+                    f"{type(observable).__name__}")
+        self._items = [(name, observable) for name, observable in items if observable.enabled]
+        self._names = [name for name, _ in self._items]
+        self._n = int(n)
+        self._strip = bool(strip_singleton_buffer_dim)
+        self._slots = None
+        self._plan = _Plan({}, frozenset(), None)
+
+    # Episode start.
 
     def reset(self, physics, random_state):
-        self._callables = collections.OrderedDict(
-            (name, observable.observation_callable(physics, random_state))
-            for name, observable in self._observables.items())
-        self._read()
+        """Evaluates every observable on the reset state and starts its schedule.
 
-    def _read(self):
-        for name, read in self._callables.items():
-            value = read()
-            aggregator = self._observables[name].aggregator
-            if aggregator is not None:
-                value = np.asarray(aggregator(value[np.newaxis]))
-            elif not self._strip:
-                value = value[np.newaxis]
-            self._values[name] = value
+        Raises:
+          RuntimeError, ValueError, ...: naming the observable, if it cannot be read
+            from this physics (an element missing from the model, a camera without a
+            rendering backend, ...).
+        """
+        self._slots = []
+        for index, (name, observable) in enumerate(self._items):
+            try:
+                self._slots.append(_Slot(index, name, observable, physics, random_state, self._strip))
+            except _RENAMEABLE_ERRORS as error:
+                if type(error) not in _RENAMEABLE_ERRORS:
+                    raise
+                raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
+        self._current = [slot.reset_observation() for slot in self._slots]
+        self._direct_indices = [slot.index for slot in self._slots if slot.direct]
+        self._buffered = [slot for slot in self._slots if not slot.direct]
+        self._random = [slot for slot in self._slots if slot.schedule is not None]
+        self._periodic = [slot for slot in self._slots if slot.schedule is None]
+        self._period = math.lcm(self._n, *(slot.interval for slot in self._periodic))
+        self._periodic_entries = {}
+        self._plans = {}
+        self._spec = collections.OrderedDict(
+            (slot.name, dm_env.specs.Array(value.shape, value.dtype, slot.name))
+            for slot, value in zip(self._slots, self._current))
+        self._t1 = 0
+        self._t0 = 0
+        self._plan = _Plan({}, frozenset(self._direct_indices), None)
+        self._updates_done = 0
+        self._handed_out = False
+
+    def _require_reset(self, method):
+        if self._slots is None:
+            raise RuntimeError(f"Updater.{method} called before reset")
+
+    # Per control step.
 
     def prepare_for_next_control_step(self):
-        return (self._n,) if self._callables else ()
+        """Plans the next control step; returns the substeps needing `update`, increasing."""
+        self._require_reset("prepare_for_next_control_step")
+        self._t0 = t0 = self._t1
+        self._t1 = t0 + self._n
+        if self._random:
+            entries = self._periodic_plan_entries(t0) + self._random_plan_entries(t0)
+            plan = self._assemble(entries)
+        else:
+            phase = t0 % self._period
+            plan = self._plans.get(phase)
+            if plan is None:
+                plan = self._assemble(self._periodic_plan_entries(t0))
+                if len(self._plans) < _MAX_CACHED_PHASES:
+                    self._plans[phase] = plan
+        self._plan = plan
+        self._updates_done = 0
+        self._handed_out = False
+        return plan.substeps
+
+    def _periodic_plan_entries(self, t0):
+        phase = t0 % self._period
+        entries = self._periodic_entries.get(phase)
+        if entries is None:
+            entries = [
+                (substep, slot, slot.delay)
+                for slot in self._periodic
+                for substep in schedule_module.periodic_substeps(
+                    t0, self._n, slot.interval, slot.delay, slot.buffer_size)]
+            if len(self._periodic_entries) < _MAX_CACHED_PHASES:
+                self._periodic_entries[phase] = entries
+        return entries
+
+    def _random_plan_entries(self, t0):
+        entries = []
+        for slot in self._random:
+            in_flight = [(arrival, time) for arrival, time, _ in slot.pending]
+            for substep, delay in slot.schedule.plan(t0, self._n, slot.buffer_size, in_flight):
+                entries.append((substep, slot, delay))
+        return entries
+
+    def _assemble(self, entries):
+        # Within a substep observables are evaluated in observation order, so that
+        # corruptors draw random numbers in a fixed order.
+        entries = sorted(entries, key=lambda entry: (entry[0], entry[1].index))
+        actions = {}
+        for substep, slot, delay in entries:
+            direct, buffered = actions.setdefault(substep, ([], []))
+            if slot.direct:
+                direct.append((slot.index, slot.read))
+            else:
+                buffered.append((slot, delay))
+        refreshed = frozenset(slot.index for _, slot, _ in entries if slot.direct)
+        # The common case: every observable is direct and read after the same substep,
+        # so that substep's values simply become the new list of current values.
+        everything_at = None
+        if not self._buffered:
+            for substep, (direct, _) in actions.items():
+                if len(direct) == len(self._slots):
+                    everything_at = substep
+        return _Plan(actions, refreshed, everything_at)
 
     def update(self, substep):
-        if substep == self._n:
-            self._read()
+        """Evaluates the observables planned for `substep` (1-based) of this control step."""
+        plan = self._plan
+        if substep == plan.everything_at:
+            self._updates_done += 1
+            self._current = [read() for _, read in plan.actions[substep][0]]
+            return
+        actions = plan.actions.get(substep)
+        if actions is None:
+            self._require_reset("update")
+            return
+        self._updates_done += 1
+        direct, buffered = actions
+        current = self._current
+        for index, read in direct:
+            current[index] = read()
+        if buffered:
+            time = self._t0 + substep
+            for slot, delay in buffered:
+                slot.receive(time, delay)
 
     def get_observation(self):
-        return collections.OrderedDict((name, value) for name, value in self._values.items())
+        """The observation at the end of the current control step (or at reset).
+
+        Returns:
+          A dict name -> new array (sharing memory with nothing else), in the order the
+          observables were given.
+        """
+        self._require_reset("get_observation")
+        current = self._current
+        plan = self._plan
+        if self._handed_out or self._updates_done != len(plan.actions):
+            fresh = frozenset()
+        else:
+            fresh = plan.refreshed
+        if len(fresh) != len(self._direct_indices):
+            # Values not re-evaluated since they were last returned are copied, so that
+            # no two observations share memory.
+            for index in self._direct_indices:
+                if index not in fresh:
+                    current[index] = current[index].copy()
+        if self._buffered:
+            time = self._t1
+            for slot in self._buffered:
+                current[slot.index] = slot.observe(time)
+        self._handed_out = True
+        return dict(zip(self._names, current))
 
     def observation_spec(self):
-        return collections.OrderedDict(
-            (name, dm_env.specs.Array(value.shape, value.dtype, name))
-            for name, value in self._values.items())
+        """OrderedDict name -> `dm_env.specs.Array` with the exact shape and dtype.
+
+        Fixed at reset from the reset observation, so asking for it draws no random
+        numbers.
+        """
+        self._require_reset("observation_spec")
+        return collections.OrderedDict(self._spec)
+
+
+class _Plan:
+    """One control step's evaluations.
+
+    Attributes:
+      actions: substep -> ([(index, read)] of direct slots, [(slot, delay)] of others).
+      substeps: the substeps with actions, increasing.
+      refreshed: indices of the direct slots this plan evaluates.
+      everything_at: the substep after which every slot is evaluated, all being
+        direct, or None.
+    """
+
+    __slots__ = ("actions", "substeps", "refreshed", "everything_at")
+
+    def __init__(self, actions, refreshed, everything_at):
+        self.actions = actions
+        self.substeps = tuple(sorted(actions))
+        self.refreshed = refreshed
+        self.everything_at = everything_at
+
+
+class _Slot:
+    """One enabled observable's reader, schedule and buffer for one episode.
+
+    A slot is `direct` when its observation is simply its latest value (buffer size
+    1, constant delay 0, no aggregator): its reader gives the observation itself
+    (with the leading buffer axis unless stripped), stored as evaluated. Other slots
+    keep values in flight and a (buffer_size, ...) buffer.
+    """
+
+    def __init__(self, index, name, observable, physics, random_state, strip):
+        self.index = index
+        self.name = name
+        self.buffer_size = observable.buffer_size
+        self.aggregator = observable.aggregator
+        interval, delay = observable.update_interval, observable.delay
+        self.interval = interval
+        self.delay = delay
+        self.direct = self.buffer_size == 1 and self.aggregator is None and delay == 0
+        leading_axis = self.direct and not strip
+        # MJCF features have their shape and dtype by construction; other values are
+        # checked against the first one, before any leading axis is added.
+        checked = (not isinstance(observable, observable_module.MJCFFeature)
+                   or observable.corruptor is not None)
+        read = observable.observation_callable(
+            physics, random_state, leading_axis=leading_axis and not checked)
+        first = read()
+        if checked:
+            read = functools.partial(_checked_read, read, first.shape, first.dtype, name)
+            if leading_axis:
+                read = functools.partial(_with_leading_axis, read)
+                first = first[np.newaxis]
+        self.read = read
+        if callable(interval) or callable(delay):
+            self.schedule = schedule_module.RandomSchedule(
+                _drawer(interval, random_state, name, "update_interval", 1),
+                _drawer(delay, random_state, name, "delay", 0))
+        else:
+            self.schedule = None
+        self._strip_output = strip and self.buffer_size == 1
+        self._builtin_aggregator = any(self.aggregator is a for a in observable_module.AGGREGATORS.values())
+        self.pending = []  # (arrival, time, value), in arrival order
+        if self.direct:
+            self._reset_value = first
+        else:
+            self._buffer = np.repeat(first[np.newaxis], self.buffer_size, axis=0)
+
+    def reset_observation(self):
+        if self.direct:
+            return self._reset_value
+        return self.observe(0)
+
+    def receive(self, time, delay):
+        arrival = time + delay
+        item = (arrival, time, self.read())
+        pending = self.pending
+        if not pending or pending[-1][:2] < item[:2]:
+            pending.append(item)
+        else:
+            position = len(pending)
+            while position and pending[position - 1][:2] > item[:2]:
+                position -= 1
+            pending.insert(position, item)
+
+    def observe(self, time):
+        pending = self.pending
+        buffer = self._buffer
+        if pending and pending[0][0] <= time:
+            count = 0
+            while count < len(pending) and pending[count][0] <= time:
+                count += 1
+            arrived = [value for _, _, value in pending[:count]]
+            del pending[:count]
+            size = self.buffer_size
+            if count >= size:
+                buffer[:] = arrived[-size:]
+            else:
+                buffer[:size - count] = buffer[count:]
+                buffer[size - count:] = arrived
+        if self.aggregator is not None:
+            aggregated = self.aggregator(buffer)
+            # A custom aggregator may return a view of the buffer, which changes later.
+            return np.asarray(aggregated) if self._builtin_aggregator else np.array(aggregated)
+        if self._strip_output:
+            return buffer[0].copy()
+        return buffer.copy()
+
+
+def _checked_read(read, shape, dtype, name):
+    value = read()
+    if value.shape != shape:
+        raise ValueError(
+            f"observable {name!r} returned shape {value.shape}, but its shape at reset "
+            f"(and in the observation spec) is {shape}")
+    if value.dtype != dtype:
+        if not np.can_cast(value.dtype, dtype, casting="same_kind"):
+            raise ValueError(
+                f"observable {name!r} returned dtype {value.dtype}, which does not convert "
+                f"to its dtype at reset (and in the observation spec), {dtype}")
+        value = value.astype(dtype)
+    return value
+
+
+def _with_leading_axis(read):
+    return read()[np.newaxis]
+
+
+def _drawer(option, random_state, name, option_name, minimum):
+    if not callable(option):
+        return lambda: option
+
+    def draw():
+        value = option(random_state=random_state)
+        array = np.asarray(value)
+        if array.shape != () or array.dtype.kind not in "iu" or array < minimum:
+            raise ValueError(
+                f"observable {name!r}: {option_name} callable {option!r} returned {value!r}; "
+                f"expected an integer >= {minimum}")
+        return int(array)
+    return draw
