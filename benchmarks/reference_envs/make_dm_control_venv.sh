@@ -33,12 +33,14 @@ fi
 
 # Fails if the installed pair cannot load and step a suite task headless.
 MUJOCO_GL="${MUJOCO_GL:-disable}" "${venv_dir}/bin/python" - <<'PY'
-import dm_control
+import importlib.metadata
+
 import mujoco
 from dm_control import suite
 
 env = suite.load("cartpole", "balance", task_kwargs={"random": 0})
 env.reset()
 env.step([0.0])
-print(f"reference venv ready: dm_control {dm_control.__version__ if hasattr(dm_control, '__version__') else '(no __version__)'}, mujoco {mujoco.__version__}")
+print(f"reference venv ready: dm-control {importlib.metadata.version('dm-control')}, "
+      f"mujoco {mujoco.__version__}")
 PY

@@ -27,6 +27,12 @@ Definitions the files rely on:
 * "One control step": the task's `before_step` with the recorded action, then
   `n_sub_steps` physics steps, then `after_step`, as `control.Environment.step`
   does, from the state as defined above.
+* Recorded states come from three sources (column `states/source`): 0, the
+  initial state and STATES_PER_EPISODE random steps of each seeded
+  random-action episode; 1, the REWARDING_STATES visited states with the
+  highest reward; 2, SCATTERED_STATES contact-free states with the joints spread
+  over their ranges, half of them chosen for high reward (models without free
+  or ball joints only).
 """
 
 import argparse
@@ -39,18 +45,30 @@ import sys
 import mujoco
 import numpy as np
 from dm_control import suite
+from dm_control.rl import control
 
 # Seeds of the recorded data; changing one changes every reference file.
 TRAJECTORY_TASK_SEED = 20240601
 ACTION_SEED = 7
 INITIAL_STATE_TASK_SEED = 11
-NUM_INITIAL_STATES = 50
+NUM_INITIAL_STATES = 100
 # One entry per recorded episode: how many control steps each uniformly random
 # action is held. Held actions push the system further from its resting state
 # than independent ones, so the recorded states cover more of the reward range.
 ACTION_HOLD_STEPS = (1, 10, 1, 25)
 # States recorded per episode besides its initial state.
 STATES_PER_EPISODE = 4
+# Visited states with the highest reward, recorded so that reward checks of
+# sparse tasks see more than zeros.
+REWARDING_STATES = 4
+# Contact-free states with joints spread over their ranges (models without
+# ball or free joints only): up to SCATTER_CANDIDATES are drawn in at most
+# SCATTER_ATTEMPTS draws (a draw that touches anything or diverges within one
+# control step is rejected); the SCATTERED_STATES recorded are the most
+# rewarding half and a random half of the rest.
+SCATTERED_STATES = 8
+SCATTER_CANDIDATES = 64
+SCATTER_ATTEMPTS = 400
 
 # Model array prefixes that belong to named elements and can carry task state,
 # with the object type that names their rows. `dof_` rows are named by joint.
@@ -262,46 +280,44 @@ class _StateProbe:
 
     def __init__(self, env):
         self._task = env.task
-        self._physics = env.physics.copy(share_model=True)
+        self.physics = env.physics.copy(share_model=True)
         self._n_sub_steps = int(round(env.control_timestep() / env.physics.timestep()))
 
     def _load(self, qpos, qvel, act, time):
-        model, data = self._physics.model.ptr, self._physics.data.ptr
+        model, data = self.physics.model.ptr, self.physics.data.ptr
         mujoco.mj_resetData(model, data)
         data.qpos[:] = qpos
         data.qvel[:] = qvel
         data.act[:] = act
         data.time = time
-        self._physics.forward()
+        self.physics.forward()
 
     def _readout(self):
-        data = self._physics.data
+        data = self.physics.data
         observation = {k: np.array(v, dtype=np.float64)
-                       for k, v in self._task.get_observation(self._physics).items()}
-        return (float(self._task.get_reward(self._physics)), observation,
+                       for k, v in self._task.get_observation(self.physics).items()}
+        return (float(self._task.get_reward(self.physics)), observation,
                 np.array(data.qpos), np.array(data.qvel), np.array(data.act), float(data.time))
 
     def evaluate(self, qpos, qvel, act, time, action):
         self._load(qpos, qvel, act, time)
         here = self._readout()
-        self._task.before_step(action, self._physics)
-        self._physics.step(self._n_sub_steps)
-        self._task.after_step(self._physics)
+        self._task.before_step(action, self.physics)
+        self.physics.step(self._n_sub_steps)
+        self._task.after_step(self.physics)
         return here, self._readout()
-
-
-def _random_actions(action_spec, num_steps, hold_steps, random_state):
-    """Uniform actions within the bounds, each held for `hold_steps` control steps."""
-    num_draws = -(-num_steps // hold_steps)
-    draws = random_state.uniform(action_spec.minimum, action_spec.maximum,
-                                 size=(num_draws,) + action_spec.shape)
-    return np.repeat(draws, hold_steps, axis=0)[:num_steps]
 
 
 def _task_state_rows(model, task_fields):
     """{field: (num_rows, width) array} of the task-state rows of `model`."""
     return {field: np.array(getattr(model, field))[rows].reshape(len(rows), -1)
             for field, (rows, _) in task_fields.items()}
+
+
+def _write_task_state_rows(model, task_fields, rows_by_field):
+    for field, (rows, _) in task_fields.items():
+        array = getattr(model, field)
+        array[rows] = rows_by_field[field].reshape(array[rows].shape)
 
 
 def _initial_state_statistics(domain, task, fresh, candidates):
@@ -325,6 +341,144 @@ def _initial_state_statistics(domain, task, fresh, candidates):
     return np.array(qpos), np.array(qvel), task_fields, samples
 
 
+def _unexpected_changes(fresh, model, task_fields):
+    """{field: rows} changed from `fresh` outside the known task-state rows."""
+    unexpected = {}
+    for field, rows in _changed_rows(fresh, model).items():
+        extra = rows - set(task_fields.get(field, ((), ()))[0])
+        if extra:
+            unexpected[field] = sorted(extra)
+    return unexpected
+
+
+def _run_episodes(env, fresh, task_fields, random_state):
+    """Runs the seeded random-action episodes and keeps every visited state.
+
+    Returns a dict of per-step arrays (the state before each step, the action,
+    the reward the environment returned for that step), the task-state rows of
+    each episode, and the episode length and discounts.
+    """
+    model = env.physics.model.ptr
+    action_spec = env.action_spec()
+    steps = {name: [] for name in ("episode", "step", "qpos", "qvel", "act", "time", "action",
+                                   "env_reward")}
+    episode_rows, episode_lengths, last_discounts, mid_discounts = [], [], set(), set()
+    for episode, hold_steps in enumerate(ACTION_HOLD_STEPS):
+        time_step = env.reset()
+        unexpected = _unexpected_changes(fresh, model, task_fields)
+        if unexpected:
+            raise RuntimeError(f"reset changed model rows {unexpected} that the initial-state "
+                               "sampling did not see; raise NUM_INITIAL_STATES")
+        rows = _task_state_rows(model, task_fields)
+        episode_rows.append(rows)
+        step = 0
+        while not time_step.last():
+            if step % hold_steps == 0:
+                action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+            data = env.physics.data
+            for name, value in (("episode", episode), ("step", step), ("qpos", data.qpos),
+                                ("qvel", data.qvel), ("act", data.act), ("time", data.time),
+                                ("action", action)):
+                steps[name].append(np.array(value))
+            time_step = env.step(action)
+            steps["env_reward"].append(time_step.reward)
+            (last_discounts if time_step.last() else mid_discounts).add(float(time_step.discount))
+            step += 1
+        episode_lengths.append(step)
+        if _unexpected_changes(fresh, model, task_fields) or any(
+                not np.array_equal(rows[f], v) for f, v in _task_state_rows(model,
+                                                                            task_fields).items()):
+            raise RuntimeError("the model changed during an episode")
+    if len(set(episode_lengths)) != 1 or len(last_discounts) != 1 or len(mid_discounts) != 1:
+        raise RuntimeError(f"episodes differ in length or discount: {episode_lengths}, "
+                           f"{last_discounts}, {mid_discounts}")
+    episode_facts = {"episode_steps": episode_lengths[0], "discount_mid": mid_discounts.pop(),
+                     "discount_last": last_discounts.pop()}
+    return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
+
+
+def _scattered_state(model, visited, random_state):
+    """A state off the trajectories: joints spread over their whole range.
+
+    Limited hinges and slides are uniform within their limits, unlimited hinges
+    uniform in [-pi, pi); unlimited slides keep the value of a visited state.
+    Velocities are those of a visited state plus Gaussian noise of half the
+    visited spread. Returns None for models with ball or free joints, whose
+    random poses would mostly interpenetrate.
+    """
+    if np.any(np.isin(model.jnt_type, (mujoco.mjtJoint.mjJNT_FREE, mujoco.mjtJoint.mjJNT_BALL))):
+        return None
+    source = random_state.randint(len(visited["qpos"]))
+    qpos = visited["qpos"][source].copy()
+    for joint in range(model.njnt):
+        address = model.jnt_qposadr[joint]
+        if model.jnt_limited[joint]:
+            low, high = model.jnt_range[joint]
+            qpos[address] = random_state.uniform(low, high)
+        elif model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_HINGE:
+            qpos[address] = random_state.uniform(-np.pi, np.pi)
+    spread = visited["qvel"].std(axis=0)
+    qvel = visited["qvel"][source] + random_state.normal(0.0, 0.5 * spread)
+    return source, qpos, qvel
+
+
+def _select_states(model, probe, visited, load_task_state, action_spec, random_state):
+    """The states to record.
+
+    Returns a list of (source, visited index, qpos, qvel, action): `source` is 0
+    for a state sampled along a trajectory, 1 for one of the most rewarding
+    visited states, 2 for a scattered contact-free state (whose visited index
+    names the state that lent it the unlimited slides, act, time and task state).
+    """
+    episodes, steps = visited["episode"], visited["step"]
+    chosen = []
+    for episode in range(len(ACTION_HOLD_STEPS)):
+        indices = np.flatnonzero(episodes == episode)
+        others = random_state.choice(indices[1:], STATES_PER_EPISODE, replace=False)
+        chosen.extend([int(indices[0])] + sorted(int(i) for i in others))
+    sources = [0] * len(chosen)
+    # The reward of step k is that of the state before step k + 1; ties are
+    # broken at random so sparse tasks do not always pick the first steps.
+    reward_after = np.full(len(steps), -np.inf)
+    follows = np.flatnonzero(steps[1:] > 0) + 1
+    reward_after[follows] = visited["env_reward"][follows - 1]
+    order = np.lexsort((random_state.permutation(len(steps)), -reward_after))
+    top = [int(i) for i in order if int(i) not in chosen][:REWARDING_STATES]
+    chosen.extend(top)
+    sources.extend([1] * len(top))
+    picks = [(source, i, visited["qpos"][i], visited["qvel"][i], visited["action"][i])
+             for source, i in zip(sources, chosen)]
+    data = probe.physics.data.ptr
+    candidates, rewards = [], []
+    for _ in range(SCATTER_ATTEMPTS):
+        scattered = _scattered_state(model, visited, random_state)
+        if scattered is None or len(candidates) == SCATTER_CANDIDATES:
+            break
+        index, qpos, qvel = scattered
+        load_task_state(int(visited["episode"][index]))
+        mujoco.mj_resetData(model, data)
+        data.qpos[:], data.qvel[:] = qpos, qvel
+        mujoco.mj_forward(model, data)
+        if data.ncon:
+            continue
+        action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+        try:
+            (reward, *_), _ = probe.evaluate(qpos, qvel, visited["act"][index],
+                                             visited["time"][index], action)
+        except control.PhysicsError:
+            continue
+        candidates.append((2, index, qpos, qvel, action))
+        rewards.append(reward)
+    # Half the scattered states are the most rewarding candidates, half are
+    # drawn at random from the rest.
+    order = np.lexsort((random_state.permutation(len(rewards)), -np.array(rewards)))
+    best = [int(i) for i in order[:SCATTERED_STATES // 2]]
+    rest = [int(i) for i in order[SCATTERED_STATES // 2:]]
+    drawn = random_state.choice(rest, min(len(rest), SCATTERED_STATES - len(best)), replace=False)
+    picks.extend(candidates[i] for i in best + sorted(int(i) for i in drawn))
+    return picks
+
+
 def record_task(domain, task):
     """Returns the arrays of one reference file."""
     env = suite.load(domain, task, task_kwargs={"random": TRAJECTORY_TASK_SEED})
@@ -337,70 +491,47 @@ def record_task(domain, task):
     initial_qpos, initial_qvel, task_fields, initial_task_state = _initial_state_statistics(
         domain, task, fresh, candidates)
 
-    action_spec = env.action_spec()
-    action_random = np.random.RandomState(ACTION_SEED)
+    random_state = np.random.RandomState(ACTION_SEED)
+    visited, episode_rows, episode_facts = _run_episodes(env, fresh, task_fields, random_state)
+    for option, value in _options(model).items():
+        if not np.array_equal(value, fresh_options[option]):
+            raise RuntimeError(f"the task changed opt.{option}, which this recorder does not "
+                               "store as task state")
+
     probe = _StateProbe(env)
+    action_spec = env.action_spec()
+
+    def load_task_state(episode):
+        _write_task_state_rows(model, task_fields, episode_rows[episode])
+
+    picks = _select_states(model, probe, visited, load_task_state, action_spec, random_state)
     columns = {name: [] for name in (
-        "episode", "step", "qpos", "qvel", "act", "time", "action", "reward", "next_qpos",
-        "next_qvel", "next_act", "next_time", "next_reward")}
+        "source", "episode", "step", "qpos", "qvel", "act", "time", "action", "reward",
+        "next_qpos", "next_qvel", "next_act", "next_time", "next_reward")}
     observations, next_observations = [], []
     task_state = {field: [] for field in task_fields}
-    episode_lengths, last_discounts, mid_discounts = [], [], set()
-
-    for episode, hold_steps in enumerate(ACTION_HOLD_STEPS):
-        time_step = env.reset()
-        unexpected = set(_changed_rows(fresh, model)) - set(task_fields)
-        if unexpected:
-            raise RuntimeError(f"{domain}-{task}: reset changed fields {sorted(unexpected)} that "
-                               "the initial-state sampling did not see; raise "
-                               "NUM_INITIAL_STATES")
-        rows_now = _task_state_rows(model, task_fields)
-        actions = _random_actions(action_spec, 10_000, hold_steps, action_random)
-        sample_steps = {0} | set(
-            action_random.choice(np.arange(1, 1000), STATES_PER_EPISODE, replace=False).tolist())
-        step = 0
-        while True:
-            data = env.physics.data
-            action = actions[step]
-            if step in sample_steps:
-                here, after = probe.evaluate(data.qpos, data.qvel, data.act, data.time, action)
-                reward, observation, qpos, qvel, act, time = here
-                next_reward, next_observation, next_qpos, next_qvel, next_act, next_time = after
-                for name, value in (
-                        ("episode", episode), ("step", step), ("qpos", qpos), ("qvel", qvel),
-                        ("act", act), ("time", time), ("action", action), ("reward", reward),
-                        ("next_qpos", next_qpos), ("next_qvel", next_qvel),
-                        ("next_act", next_act), ("next_time", next_time),
-                        ("next_reward", next_reward)):
-                    columns[name].append(value)
-                observations.append(observation)
-                next_observations.append(next_observation)
-                for field in task_fields:
-                    task_state[field].append(rows_now[field])
-            time_step = env.step(action)
-            step += 1
-            if time_step.last():
-                last_discounts.append(float(time_step.discount))
-                break
-            mid_discounts.add(float(time_step.discount))
-        episode_lengths.append(step)
-        if _changed_rows(fresh, model).keys() - task_fields.keys() or any(
-                not np.array_equal(rows_now[f], v)
-                for f, v in _task_state_rows(model, task_fields).items()):
-            raise RuntimeError(f"{domain}-{task}: the model changed during the episode")
-        for option, value in _options(model).items():
-            if not np.array_equal(value, fresh_options[option]):
-                raise RuntimeError(f"{domain}-{task}: the task changed opt.{option}, which this "
-                                   "recorder does not store as task state")
+    for source, index, qpos, qvel, action in picks:
+        episode = int(visited["episode"][index])
+        rows = episode_rows[episode]
+        load_task_state(episode)
+        step = int(visited["step"][index]) if source != 2 else -1
+        here, after = probe.evaluate(qpos, qvel, visited["act"][index], visited["time"][index],
+                                     action)
+        reward, observation, qpos, qvel, act, time = here
+        next_reward, next_observation, next_qpos, next_qvel, next_act, next_time = after
+        for name, value in (
+                ("source", source), ("episode", episode), ("step", step), ("qpos", qpos),
+                ("qvel", qvel), ("act", act), ("time", time), ("action", action),
+                ("reward", reward), ("next_qpos", next_qpos), ("next_qvel", next_qvel),
+                ("next_act", next_act), ("next_time", next_time), ("next_reward", next_reward)):
+            columns[name].append(value)
+        observations.append(observation)
+        next_observations.append(next_observation)
+        for field in task_fields:
+            task_state[field].append(rows[field])
 
     spec = _spec_record(env)
-    if len(set(episode_lengths)) != 1 or len(set(last_discounts)) != 1 or len(mid_discounts) != 1:
-        raise RuntimeError(f"{domain}-{task}: episodes differ in length or discount: "
-                           f"{episode_lengths}, {last_discounts}, {mid_discounts}")
-    spec["episode_steps"] = episode_lengths[0]
-    spec["discount_mid"] = mid_discounts.pop()
-    spec["discount_last"] = last_discounts[0]
-
+    spec.update(episode_facts)
     arrays = dict(facts)
     arrays["spec"] = np.array(json.dumps(spec))
     for name, values in columns.items():
@@ -432,6 +563,8 @@ def record_task(domain, task):
         "num_initial_states": NUM_INITIAL_STATES,
         "action_hold_steps": list(ACTION_HOLD_STEPS),
         "states_per_episode": STATES_PER_EPISODE,
+        "rewarding_states": REWARDING_STATES,
+        "scattered_states": SCATTERED_STATES,
     }))
     return arrays
 
@@ -457,7 +590,7 @@ def main(argv=None):
         path = os.path.join(args.output_dir, f"{name}.npz")
         np.savez_compressed(path, **arrays)
         print(f"{name}: {len(arrays['states/time'])} states, task state "
-              f"{list(arrays['task_state/fields'])}, {os.path.getsize(path)} bytes",
+              f"{arrays['task_state/fields'].tolist()}, {os.path.getsize(path)} bytes",
               flush=True)
     return 0
 

@@ -1,0 +1,115 @@
+"""Control Suite tasks of `suites` against the recorded dm-control 1.0.50 data.
+
+One set of tests per reference file; every benchmarking task must be offered.
+"""
+
+import functools
+import os
+
+import numpy as np
+import pytest
+
+from suites import suite
+
+from . import conformance
+
+_REFERENCES = {os.path.basename(p)[:-len(".npz")]: p for p in conformance.reference_paths()}
+
+# The 28 benchmarking tasks of the published suite (dm_control 1.0.50,
+# suite.BENCHMARKING).
+_BENCHMARKING = (
+    "acrobot-swingup", "acrobot-swingup_sparse", "ball_in_cup-catch", "cartpole-balance",
+    "cartpole-balance_sparse", "cartpole-swingup", "cartpole-swingup_sparse", "cheetah-run",
+    "finger-spin", "finger-turn_easy", "finger-turn_hard", "fish-upright", "fish-swim",
+    "hopper-stand", "hopper-hop", "humanoid-stand", "humanoid-walk", "humanoid-run",
+    "manipulator-bring_ball", "pendulum-swingup", "point_mass-easy", "reacher-easy",
+    "reacher-hard", "swimmer-swimmer6", "swimmer-swimmer15", "walker-stand", "walker-walk",
+    "walker-run",
+)
+
+
+def _require_offered(name):
+    domain, task = name.split("-")
+    if (domain, task) not in suite.ALL_TASKS:
+        pytest.fail(f"{name}: a published benchmarking task missing from suites")
+
+
+@functools.lru_cache(maxsize=None)
+def _result(name):
+    domain, task = name.split("-")
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    return conformance.check_task(env, _REFERENCES[name])
+
+
+def _checked(name):
+    _require_offered(name)
+    return _result(name)
+
+
+def test_reference_files_cover_the_benchmark():
+    assert sorted(_REFERENCES) == sorted(_BENCHMARKING)
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_reference_file_is_consistent(name):
+    reference = conformance.load_reference(_REFERENCES[name])
+    model, states = reference.model, reference.states
+    nq, nv = int(model["model/count/nq"]), int(model["model/count/nv"])
+    assert reference.name == name
+    assert reference.num_states >= 20
+    assert states["qpos"].shape == states["next_qpos"].shape == (reference.num_states, nq)
+    assert states["qvel"].shape == states["next_qvel"].shape == (reference.num_states, nv)
+    assert states["action"].shape[1:] == tuple(reference.spec["action_shape"])
+    for key, shape in zip(reference.spec["observation_keys"],
+                          reference.spec["observation_shapes"]):
+        assert reference.observations[key].shape == (reference.num_states, *shape)
+    assert np.all((states["reward"] >= 0) & (states["reward"] <= 1))
+    assert reference.initial["qpos"].shape[1] == nq
+    assert reference.meta["dm_control_version"] == "1.0.50"
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_specs_match(name):
+    result = _checked(name)
+    assert result.spec_mismatches == []
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_episode_length_and_discount_match(name):
+    result = _checked(name)
+    assert result.episode_mismatches == []
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_joint_and_actuator_layout_match(name):
+    result = _checked(name)
+    assert result.structure_mismatches == []
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_reward_matches_at_recorded_states(name):
+    result = _checked(name)
+    assert result.states.setup_errors == []
+    assert result.reward_holds(), result.failures()
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_observations_match_at_recorded_states(name):
+    result = _checked(name)
+    assert result.states.setup_errors == []
+    assert result.observations_hold(), result.failures()
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_one_control_step_lands_on_reference_next_state(name):
+    result = _checked(name)
+    assert result.states.setup_errors == []
+    assert result.next_state_holds(), result.failures()
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_initial_state_distribution_matches(name):
+    result = _checked(name)
+    initial = result.initial_states
+    assert initial.setup_errors == []
+    assert initial.mismatches == []
