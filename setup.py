@@ -18,11 +18,11 @@ setuptools.setup(
         "dm-env",
         "numpy",
         "absl-py",
+        "labmaze",
     ],
     extras_require={
         "gymnasium": ["gymnasium>=1.0"],
         "agents": ["jax", "optax", "matplotlib", "tqdm"],
-        "locomotion": ["labmaze"],
         "video": ["imageio", "imageio-ffmpeg"],
         "dev": [
             "gymnasium>=1.0",
@@ -30,7 +30,6 @@ setuptools.setup(
             "optax",
             "matplotlib",
             "tqdm",
-            "labmaze",
             "imageio",
             "imageio-ffmpeg",
             "nbclient",

@@ -375,6 +375,19 @@ class Physics:
             self._renderers[key] = renderer
         return renderer
 
+    def upload_hfield(self, hfield_id):
+        """Re-uploads heightfield `hfield_id` to the renderers after its
+        `model.hfield_data` was written at run time (renderers copy it to the GPU
+        once, when they are created)."""
+        if not 0 <= hfield_id < self._model.nhfield:
+            raise ValueError(
+                f"hfield_id {hfield_id} out of range: the model has {self._model.nhfield} heightfields")
+        for renderer in self._renderers.values():
+            # mujoco.Renderer keeps its GL and rendering contexts private and has no
+            # public re-upload.
+            renderer._gl_context.make_current()
+            mujoco.mjr_uploadHField(self._model, renderer._mjr_context, hfield_id)
+
     def close_renderers(self):
         for renderer in getattr(self, "_renderers", {}).values():
             renderer.close()

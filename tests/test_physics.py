@@ -168,3 +168,12 @@ def test_constructor_type_errors():
         Physics("not a model")
     with pytest.raises(TypeError, match="MjSpec"):
         Physics.from_spec("<mujoco/>")
+
+
+def test_upload_hfield_checks_the_id():
+    physics = Physics.from_xml_string(
+        '<mujoco><asset><hfield name="h" nrow="4" ncol="4" size="1 1 1 0.1"/></asset>'
+        '<worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>')
+    physics.upload_hfield(0)  # No renderer yet: nothing to re-upload.
+    with pytest.raises(ValueError, match="hfield_id 1 out of range"):
+        physics.upload_hfield(1)

@@ -1,3 +1,43 @@
-"""Arenas: the root entities tasks put walkers and props into."""
+"""Arenas: the root entities tasks put walkers and props into.
 
+Every arena is a `composer.Entity` with `ground_geoms` and `terrain_height(physics,
+xy_points)`. Corridors, mazes and parkour courses lay out a new episode by
+writing model fields in `initialize_episode` (no recompilation); see
+docs/locomotion_arenas.md.
+"""
+
+from composer_tasks.arenas.corridors import Corridor
+from composer_tasks.arenas.corridors import EmptyCorridor
+from composer_tasks.arenas.corridors import GapsCorridor
+from composer_tasks.arenas.corridors import WallsCorridor
 from composer_tasks.arenas.floor import Floor
+from composer_tasks.arenas.mazes import RandomMazeWithTargets
+from composer_tasks.arenas.parkour import Course
+from composer_tasks.arenas.parkour import CrouchPlatforms
+from composer_tasks.arenas.parkour import Gaps
+from composer_tasks.arenas.parkour import Hurdles
+from composer_tasks.arenas.parkour import JumpPlatforms
+from composer_tasks.arenas.parkour import Obstacle
+from composer_tasks.arenas.parkour import ParkourCourse
+from composer_tasks.arenas.parkour import Segment
+from composer_tasks.arenas.parkour import SlalomWalls
+from composer_tasks.arenas.parkour import Terrain
+
+__all__ = [
+    "Corridor",
+    "Course",
+    "CrouchPlatforms",
+    "EmptyCorridor",
+    "Floor",
+    "Gaps",
+    "GapsCorridor",
+    "Hurdles",
+    "JumpPlatforms",
+    "Obstacle",
+    "ParkourCourse",
+    "RandomMazeWithTargets",
+    "Segment",
+    "SlalomWalls",
+    "Terrain",
+    "WallsCorridor",
+]

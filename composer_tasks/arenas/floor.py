@@ -1,6 +1,7 @@
 """Floor: a flat chequered ground with a skybox and a light, sized in metres."""
 
 import mujoco
+import numpy as np
 
 from composer_tasks import composer
 
@@ -48,6 +49,20 @@ class Floor(composer.Entity):
         return self._ground
 
     @property
+    def ground_geoms(self):
+        return (self._ground,)
+
+    @property
     def size(self):
         """(half-length x, half-length y) in metres."""
         return self._size
+
+    def spawn_position(self, random_state=None):
+        """Where walkers start: the origin, (3,) world frame, metres."""
+        del random_state
+        return np.zeros(3)
+
+    def terrain_height(self, physics, xy_points):
+        """Height (n,) of the floor at world points `xy_points` (n, 2): 0 metres."""
+        del physics
+        return np.zeros(len(np.asarray(xy_points).reshape(-1, 2)))

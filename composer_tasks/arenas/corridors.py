@@ -1,0 +1,497 @@
+"""Corridors along +x: empty, with gaps between platforms, and with walls to avoid.
+
+The corridor starts at x = 0 and ends at x = `corridor_length`; its centre line
+is y = 0 and the ground is at z = 0 (world frame, metres). Walkers spawn near
+x = 0 (`spawn_position`). Lengths and widths accept numbers or variations
+(`composer_tasks.composer.variation`), drawn anew every episode.
+
+Layouts change without recompiling: each corridor owns a fixed pool of boxes
+(`pools.BoxPool`) sized at construction for the longest layout its parameters
+allow, and writes each episode's layout into the model in `initialize_episode`.
+A task that needs the layout before the arena's own callback (to read
+`corridor_length` while placing a walker, say) calls `regenerate(random_state)`
+first, in its own `initialize_episode`; the arena then writes that layout
+instead of drawing another. Facts of dm_control's corridors (Tassa et al. 2020,
+arXiv:2006.12983 §7.1) carried over: 2 m of padding at the ends, walls and
+platforms 0.16 m thick, 4 m high side walls, a 6 m start platform in the gaps
+corridor.
+"""
+
+import logging
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.arenas import pools
+from composer_tasks.arenas import style
+from composer_tasks.composer import variation
+from composer_tasks.composer.variation import deterministic
+from composer_tasks.composer.variation import distributions
+
+_log = logging.getLogger(__name__)
+
+_CORRIDOR_X_PADDING_M = 2.0
+_WALL_THICKNESS_M = 0.16
+_SIDE_WALL_HEIGHT_M = 4.0
+_SIDE_WALL_ALPHA = 0.5
+_START_PLATFORM_LENGTH_M = 3 * _CORRIDOR_X_PADDING_M
+_SIDE_WALLS_GEOM_GROUP = 3
+# How far the spawn point sits from the corridor's start (x = 0), metres.
+_SPAWN_X_M = 0.0
+
+
+def value_bounds(value):
+    """(lowest, highest) value a number or variation can take, or None if unknown.
+
+    Numbers, `Constant`s of numbers, and `Uniform`, `UniformInteger` and
+    `UniformChoice` distributions with numeric parameters have known bounds.
+    """
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value), float(value)
+    if isinstance(value, deterministic.Constant):
+        return value_bounds(value(random_state=None))
+    parameters = getattr(value, "_parameters", None)
+    if parameters is None or any(callable(p) for p in parameters.values()):
+        return None
+    if isinstance(value, distributions.UniformChoice):
+        choices = np.asarray(parameters["choices"], dtype=np.float64)
+        return float(choices.min()), float(choices.max())
+    if isinstance(value, distributions.UniformInteger):
+        low, high = parameters["low"], parameters["high"]
+        if high is None:
+            low, high = 0, low
+        return float(np.min(low)), float(np.max(high) - 1)
+    if isinstance(value, distributions.Uniform):
+        return float(np.min(parameters["low"])), float(np.max(parameters["high"]))
+    return None
+
+
+def _draw(value, random_state, name):
+    return _draw_many(value, 1, random_state, name)[0]
+
+
+def _draw_many(value, count, random_state, name):
+    """`count` independent draws of a number or variation, as a (count,) array.
+
+    A distribution asked for the shape of a (count,) initial value draws all at
+    once (the variation package's contract), which keeps a reset fast; variations
+    that return one scalar per call are called once per item.
+    """
+    if not callable(value):
+        values = np.full(count, value, dtype=np.float64)
+    else:
+        first = np.asarray(variation.evaluate(
+            value, initial_value=np.zeros(count), random_state=random_state), dtype=np.float64)
+        if first.shape == (count,):
+            values = first
+        elif first.ndim == 0:
+            values = np.empty(count)
+            values[0] = first
+            for index in range(1, count):
+                values[index] = variation.evaluate(value, random_state=random_state)
+        else:
+            raise ValueError(
+                f"{name} must evaluate to a scalar per item, got shape {first.shape}")
+    bad = values[~np.isfinite(values) | (values <= 0)]
+    if len(bad):
+        raise ValueError(f"{name} must evaluate to positive finite metres, got {bad[:3]!r}")
+    return values
+
+
+def _draw_colours(value, count, random_state, name):
+    """(count, 4) RGBA colours from a constant or a variation drawn per item."""
+    if not callable(value):
+        colour = np.asarray(value, dtype=np.float64)
+        if colour.shape != (4,):
+            raise ValueError(f"{name} must be 4 numbers (RGBA), got {value!r}")
+        return np.tile(colour, (count, 1))
+    colours = np.empty((count, 4))
+    for index in range(count):
+        colours[index] = variation.evaluate(value, random_state=random_state)
+    return colours
+
+
+def _check_lengths(**values):
+    """Rejects fixed (non-variation) lengths that are not positive numbers."""
+    for name, value in values.items():
+        if callable(value):
+            continue
+        if not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
+            raise ValueError(
+                f"{name} must be a positive number of metres or a variation, got {value!r}")
+
+
+def _capacity(explicit, name, estimate):
+    if explicit is not None:
+        if not isinstance(explicit, (int, np.integer)) or explicit < 1:
+            raise ValueError(f"{name} must be a positive int, got {explicit!r}")
+        return int(explicit)
+    if estimate is None:
+        raise ValueError(
+            f"the bounds of this corridor's parameters are unknown (they are variations other "
+            f"than Uniform/UniformInteger/UniformChoice/Constant), so give {name} explicitly")
+    return estimate
+
+
+class Corridor(composer.Entity):
+    """Base of the corridors: ground, four bounding planes, sky and light.
+
+    Subclasses draw their layout in `_draw_layout` and write it in `_write_layout`.
+    """
+
+    def _build(self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True,
+               name="corridor"):
+        _check_lengths(corridor_width=corridor_width, corridor_length=corridor_length)
+        self._corridor_width_value = corridor_width
+        self._corridor_length_value = corridor_length
+        self._width_bounds = value_bounds(corridor_width)
+        self._length_bounds = value_bounds(corridor_length)
+        spec = mujoco.MjSpec()
+        spec.modelname = name
+        spec.visual.map.znear = 0.0005
+        style.add_sky_and_light(spec)
+        self._ground_material = style.add_checker_material(
+            spec, "corridor_ground", rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3],
+            mark_rgb=[0.8, 0.8, 0.8], reflectance=0.1)
+        alpha = _SIDE_WALL_ALPHA if visible_side_planes else 0.0
+        # Every plane sits on its own static body: the layout moves bodies, never
+        # geoms inside a shared body (see pools.py on bounding volumes).
+        self._ground_plane = self._plane(spec, "ground", [1, 0, 0, 0, 1, 0],
+                                         rgba=[1, 1, 1, 1], material="corridor_ground")
+        self._left_plane = self._plane(spec, "left_wall", [1, 0, 0, 0, 0, 1],
+                                       rgba=[1, 0, 0, alpha])
+        self._right_plane = self._plane(spec, "right_wall", [-1, 0, 0, 0, 0, 1],
+                                        rgba=[1, 0, 0, alpha])
+        self._near_plane = self._plane(spec, "near_wall", [0, 1, 0, 0, 0, 1],
+                                       rgba=[1, 0, 0, alpha])
+        self._far_plane = self._plane(spec, "far_wall", [0, -1, 0, 0, 0, 1],
+                                      rgba=[1, 0, 0, alpha])
+        self._spec = spec
+        self._layout = None
+        self._pending = False
+        self._plane_ids = None
+
+    @staticmethod
+    def _plane(spec, name, xyaxes, rgba, material=None):
+        body = spec.worldbody.add_body(name=f"{name}_body")
+        kwargs = dict(name=name, type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 1.0],
+                      xyaxes=xyaxes, rgba=rgba)
+        if name != "ground":
+            kwargs["group"] = _SIDE_WALLS_GEOM_GROUP
+        if material is not None:
+            kwargs["material"] = material
+        return body.add_geom(**kwargs)
+
+    # Layout.
+
+    def regenerate(self, random_state):
+        """Draws the next episode's layout (no model change until `initialize_episode`)."""
+        width = _draw(self._corridor_width_value, random_state, "corridor_width")
+        length = _draw(self._corridor_length_value, random_state, "corridor_length")
+        self._layout = self._draw_layout(length, width, random_state)
+        self._pending = True
+        return self._layout
+
+    def initialize_episode(self, physics, random_state):
+        """Writes this episode's layout into the model (drawing it unless a task did)."""
+        if not self._pending:
+            self.regenerate(random_state)
+        self._pending = False
+        self._write_planes(physics, self._layout)
+        self._write_layout(physics, self._layout)
+
+    def _draw_layout(self, length, width, random_state):
+        return {"corridor_length": length, "corridor_width": width}
+
+    def _write_layout(self, physics, layout):
+        pass
+
+    def _ground_z(self):
+        return 0.0
+
+    def _write_planes(self, physics, layout):
+        length, width = layout["corridor_length"], layout["corridor_width"]
+        half_x = length / 2 + _CORRIDOR_X_PADDING_M
+        planes = (
+            (self._ground_plane, [length / 2, 0, self._ground_z()], [half_x, width / 2, 1]),
+            (self._left_plane, [length / 2, width / 2, _SIDE_WALL_HEIGHT_M / 2],
+             [half_x, _SIDE_WALL_HEIGHT_M / 2, 1]),
+            (self._right_plane, [length / 2, -width / 2, _SIDE_WALL_HEIGHT_M / 2],
+             [half_x, _SIDE_WALL_HEIGHT_M / 2, 1]),
+            (self._near_plane, [-_CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
+             [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1]),
+            (self._far_plane, [length + _CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
+             [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1]),
+        )
+        model = physics.model
+        if self._plane_ids is None or self._plane_ids[0] is not model:
+            geoms = [plane for plane, _, _ in planes]
+            self._plane_ids = (model, physics.bind(geoms).id.astype(np.intp),
+                               np.asarray([physics.bind(g).bodyid for g in geoms]).ravel())
+        _, geom_ids, body_ids = self._plane_ids
+        for (_, position, size), geom_id, body_id in zip(planes, geom_ids, body_ids):
+            model.body_pos[body_id] = position
+            # A plane's size only sets how it is drawn; it collides as an infinite half-space.
+            model.geom_size[geom_id] = size
+
+    # Properties.
+
+    @property
+    def layout(self):
+        """This episode's layout (a dict; None before the first episode)."""
+        return self._layout
+
+    @property
+    def corridor_length(self):
+        """Length along +x in metres (this episode's; the fixed value if constant)."""
+        if self._layout is not None:
+            return self._layout["corridor_length"]
+        bounds = self._length_bounds
+        return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
+
+    @property
+    def corridor_width(self):
+        """Width along y in metres (this episode's; the fixed value if constant)."""
+        if self._layout is not None:
+            return self._layout["corridor_width"]
+        bounds = self._width_bounds
+        return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
+
+    @property
+    def ground_geoms(self):
+        return (self._ground_plane,)
+
+    @property
+    def side_geoms(self):
+        """The four bounding planes (left, right, near, far)."""
+        return (self._left_plane, self._right_plane, self._near_plane, self._far_plane)
+
+    def spawn_position(self, random_state=None):
+        """Where walkers start: (3,) world frame, metres, on the ground at the start."""
+        del random_state
+        return np.array([_SPAWN_X_M, 0.0, 0.0])
+
+    def is_at_target_position(self, position, tolerance=0.0):
+        """True once `position`'s x is within `tolerance` metres of the far end."""
+        return position[0] > self.corridor_length - tolerance
+
+    def terrain_height(self, physics, xy_points):
+        """Ground height (n,) at world points `xy_points` (n, 2), metres.
+
+        The floor is at 0; obstacles standing on it count with their tops.
+        """
+        del physics
+        return np.zeros(len(np.asarray(xy_points).reshape(-1, 2)))
+
+
+class EmptyCorridor(Corridor):
+    """A flat corridor bounded by four planes.
+
+    Args:
+      corridor_width: metres (number or variation).
+      corridor_length: metres (number or variation).
+      visible_side_planes: draw the bounding planes (half transparent).
+      name: the arena's name.
+    """
+
+    def _build(self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True,
+               name="empty_corridor"):
+        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
+                       visible_side_planes=visible_side_planes, name=name)
+
+
+class GapsCorridor(Corridor):
+    """Platforms separated by gaps; falling into a gap lands on a floor far below.
+
+    The first platform is 6 m long and starts 2 m behind x = 0; then platforms
+    and gaps alternate with lengths drawn from `platform_length` and
+    `gap_length` until the corridor's end.
+
+    Args:
+      platform_length: metres (number or variation), per platform.
+      gap_length: metres (number or variation), per gap.
+      corridor_width, corridor_length: metres (numbers or variations).
+      pit_depth: depth of the floor below the platforms' tops, metres.
+      platform_rgba: colour of the platforms (RGBA or a variation giving one).
+      visible_side_planes: draw the bounding planes.
+      max_platforms: pool size; by default the most platforms the parameters'
+        bounds allow. Needed when a length is a variation of unknown bounds.
+      name: the arena's name.
+    """
+
+    def _build(self, platform_length=1.0, gap_length=2.5, corridor_width=4.0,
+               corridor_length=40.0, pit_depth=10.0, platform_rgba=(0.5, 0.5, 0.5, 1.0),
+               visible_side_planes=False, max_platforms=None, name="gaps_corridor"):
+        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
+                       visible_side_planes=visible_side_planes, name=name)
+        _check_lengths(platform_length=platform_length, gap_length=gap_length,
+                       pit_depth=pit_depth)
+        self._platform_length = platform_length
+        self._gap_length = gap_length
+        self._platform_rgba = platform_rgba
+        self._pit_depth = float(pit_depth)
+        estimate = None
+        platform, gap = value_bounds(platform_length), value_bounds(gap_length)
+        if platform and gap and self._length_bounds and min(platform[0], gap[0]) >= 0:
+            step = platform[0] + gap[0]
+            if step > 0:
+                start_platform_end = _START_PLATFORM_LENGTH_M - _CORRIDOR_X_PADDING_M
+                remaining = self._length_bounds[1] - start_platform_end
+                estimate = 1 + max(0, int(np.ceil(remaining / step)))
+        self._capacity = _capacity(max_platforms, "max_platforms", estimate)
+        self._platforms = pools.BoxPool(
+            self._spec.worldbody, "platform", self._capacity, rgba=platform_rgba,
+            material="corridor_ground")
+        self._warned_full = False
+
+    def _ground_z(self):
+        return -self._pit_depth
+
+    def _draw_layout(self, length, width, random_state):
+        layout = super()._draw_layout(length, width, random_state)
+        count = self._capacity
+        platforms = _draw_many(self._platform_length, count, random_state, "platform_length")
+        platforms[0] = _START_PLATFORM_LENGTH_M
+        gaps = _draw_many(self._gap_length, count, random_state, "gap_length")
+        starts = -_CORRIDOR_X_PADDING_M + np.concatenate([[0.0], np.cumsum(platforms + gaps)[:-1]])
+        # A platform is laid while its start lies before the corridor's end.
+        used = max(1, int(np.searchsorted(starts, length, side="left")))
+        ends = starts + platforms
+        if used == count and starts[-1] + platforms[-1] + gaps[-1] < length:
+            if not self._warned_full:
+                _log.warning("GapsCorridor: max_platforms=%d ends at x=%.2f m of %.2f m; the "
+                             "last platform runs to the end", count, ends[-1], length)
+                self._warned_full = True
+            ends[-1] = length
+        layout["platform_starts"] = starts[:used]
+        layout["platform_ends"] = ends[:used]
+        layout["platform_rgba"] = _draw_colours(self._platform_rgba, used, random_state,
+                                                "platform_rgba")
+        return layout
+
+    def _write_layout(self, physics, layout):
+        starts, ends = layout["platform_starts"], layout["platform_ends"]
+        count = len(starts)
+        centers = np.column_stack([(starts + ends) / 2, np.zeros(count),
+                                   np.full(count, -_WALL_THICKNESS_M)])
+        half_sizes = np.column_stack([(ends - starts) / 2,
+                                      np.full(count, layout["corridor_width"] / 2),
+                                      np.full(count, _WALL_THICKNESS_M)])
+        self._platforms.write(physics, centers, half_sizes, rgba=layout["platform_rgba"])
+
+    @property
+    def ground_geoms(self):
+        return (self._ground_plane,) + self._platforms.geoms
+
+    @property
+    def platforms(self):
+        """The platform geoms of the pool (unused ones are parked far below)."""
+        return self._platforms.geoms
+
+    @property
+    def pit_depth(self):
+        return self._pit_depth
+
+    def terrain_height(self, physics, xy_points):
+        """Height (n,) of what a walker would stand on at `xy_points` (n, 2), metres:
+        0 on a platform, `-pit_depth` over a gap."""
+        centers, half_sizes = self._platforms.active_boxes(physics)
+        tops = pools.box_tops_at(xy_points, centers, half_sizes)
+        return np.where(np.isnan(tops), -self._pit_depth, tops)
+
+
+class WallsCorridor(Corridor):
+    """Walls jutting alternately from the sides, to run around (dm_control paper §7.1).
+
+    The first wall stands `wall_gap` + 2 m from x = 0 (with `include_initial_padding`,
+    else `wall_gap` - 2 m); then one every `wall_gap` metres until the end.
+
+    Args:
+      wall_gap: distance along x between consecutive walls, metres.
+      wall_width: how far a wall reaches across the corridor from its side, metres.
+      wall_height: metres.
+      swap_wall_side: whether the next wall stands on the other side (bool or variation).
+      wall_rgba: wall colour (RGBA or a variation giving one).
+      corridor_width, corridor_length: metres.
+      visible_side_planes: draw the bounding planes.
+      include_initial_padding: keep 4 m more free room before the first wall.
+      max_walls: pool size; by default the most walls the parameters' bounds allow.
+      name: the arena's name.
+
+    Every parameter but `visible_side_planes`, `include_initial_padding`,
+    `max_walls` and `name` accepts a number or a variation.
+    """
+
+    def _build(self, wall_gap=2.5, wall_width=2.5, wall_height=2.0, swap_wall_side=True,
+               wall_rgba=(1.0, 1.0, 1.0, 1.0), corridor_width=4.0, corridor_length=40.0,
+               visible_side_planes=False, include_initial_padding=True, max_walls=None,
+               name="walls_corridor"):
+        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
+                       visible_side_planes=visible_side_planes, name=name)
+        _check_lengths(wall_gap=wall_gap, wall_width=wall_width, wall_height=wall_height)
+        self._wall_gap = wall_gap
+        self._wall_width = wall_width
+        self._wall_height = wall_height
+        self._swap_wall_side = swap_wall_side
+        self._wall_rgba = wall_rgba
+        self._first_wall_offset = (_CORRIDOR_X_PADDING_M if include_initial_padding
+                                   else -_CORRIDOR_X_PADDING_M)
+        estimate = None
+        gap = value_bounds(wall_gap)
+        if gap and gap[0] > 0 and self._length_bounds:
+            span = self._length_bounds[1] - (gap[0] + self._first_wall_offset)
+            estimate = 1 + max(0, int(np.ceil(span / gap[0])))
+        self._capacity = _capacity(max_walls, "max_walls", estimate)
+        self._walls = pools.BoxPool(self._spec.worldbody, "wall", self._capacity,
+                                    rgba=(1.0, 1.0, 1.0, 1.0))
+        self._warned_full = False
+
+    def _draw_layout(self, length, width, random_state):
+        layout = super()._draw_layout(length, width, random_state)
+        count = self._capacity
+        gaps = _draw_many(self._wall_gap, count, random_state, "wall_gap")
+        xs = np.cumsum(gaps) + self._first_wall_offset
+        used = int(np.searchsorted(xs, length, side="left"))
+        if used == count and xs[-1] + _draw(self._wall_gap, random_state, "wall_gap") < length:
+            if not self._warned_full:
+                _log.warning("WallsCorridor: max_walls=%d reached at x=%.2f m of %.2f m; the "
+                             "rest of the corridor is free", count, xs[-1], length)
+                self._warned_full = True
+        widths = _draw_many(self._wall_width, used, random_state, "wall_width")
+        heights = _draw_many(self._wall_height, used, random_state, "wall_height")
+        if callable(self._swap_wall_side):
+            swaps = np.array([bool(variation.evaluate(self._swap_wall_side,
+                                                      random_state=random_state))
+                              for _ in range(used)], dtype=bool)
+        else:
+            swaps = np.full(used, bool(self._swap_wall_side))
+        # The side flips at every swap, starting from the right (-y) side: +1 is
+        # against the left side (+y), -1 against the right.
+        sides = np.cumsum(swaps) % 2
+        layout["wall_x"] = xs[:used]
+        layout["wall_width"] = np.minimum(widths, width)
+        layout["wall_height"] = heights
+        layout["wall_side"] = 2.0 * sides - 1.0
+        layout["wall_rgba"] = _draw_colours(self._wall_rgba, used, random_state, "wall_rgba")
+        return layout
+
+    def _write_layout(self, physics, layout):
+        widths, heights = layout["wall_width"], layout["wall_height"]
+        count = len(widths)
+        y = layout["wall_side"] * (layout["corridor_width"] - widths) / 2
+        centers = np.column_stack([layout["wall_x"], y, heights / 2])
+        half_sizes = np.column_stack([np.full(count, _WALL_THICKNESS_M / 2), widths / 2,
+                                      heights / 2])
+        self._walls.write(physics, centers, half_sizes, rgba=layout["wall_rgba"])
+
+    @property
+    def walls(self):
+        """The wall geoms of the pool (unused ones are parked far below)."""
+        return self._walls.geoms
+
+    def terrain_height(self, physics, xy_points):
+        """Height (n,) of the ground or a wall top at `xy_points` (n, 2), metres."""
+        centers, half_sizes = self._walls.active_boxes(physics)
+        tops = pools.box_tops_at(xy_points, centers, half_sizes)
+        return np.where(np.isnan(tops), 0.0, tops)

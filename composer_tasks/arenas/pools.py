@@ -1,0 +1,330 @@
+"""Geometry that arenas lay out anew every episode without recompiling the model.
+
+An arena builds, once, a fixed pool of box obstacles (`BoxPool`) and a fixed-size
+heightfield (`HeightfieldGrid`); each episode it writes the new layout into the
+compiled model's fields. Nothing here touches the spec after construction, so a
+reset costs a few array writes instead of a recompilation.
+
+What must change together when a box moves or resizes at run time, and why:
+  * `body_pos`: every box sits alone at the origin of its own static body, and
+    the body moves. Moving the geom inside a shared body would leave that body's
+    bounding-volume hierarchy (`bvh_aabb`, computed at compile time and used by
+    the midphase) describing the old geometry, and contacts would be missed.
+  * `geom_size` with `geom_rbound` (bounding sphere), `geom_aabb` (local box) and
+    the body's single `bvh_aabb` node: the broad- and midphase read all three.
+  * `geom_contype`/`geom_conaffinity`: unused boxes get 0 (no contact pairs at
+    all), are parked far below the world and are transparent, which also hides
+    them from `mujoco.mj_ray`. The geoms compile with the pool's bitmasks,
+    because MuJoCo derives a body's own bitmask (`body_contype`, which the
+    broadphase checks first) from its geoms at compile time.
+
+Renderers upload heightfields once; after `HeightfieldGrid.write` an existing
+`mujoco.Renderer` must re-upload it (`mujoco.mjr_uploadHField(model, context,
+hfield_id)`) to show the new terrain. Collision and `mj_ray` see it at once.
+"""
+
+import mujoco
+import numpy as np
+
+# Unused boxes wait here (world frame, metres): far below any arena, so that no
+# ray cast from above and no contact can reach them.
+PARKING_Z_M = -100.0
+_PARKED_HALF_SIZE_M = 0.01
+
+
+class BoxPool:
+    """A fixed number of axis-aligned boxes, each on its own static body.
+
+    Args:
+      parent: the `mujoco.MjsBody` the boxes' bodies hang from (usually the
+        arena's world body).
+      name: prefix of the bodies (`name_<i>`) and geoms (`name_<i>_geom`).
+      capacity: how many boxes the pool holds (the most a layout may use).
+      rgba: default colour of the boxes.
+      group: the geoms' visual group (also the `geomgroup` mask of `mj_ray`).
+      material: optional material name for the geoms.
+      contype, conaffinity: collision bitmasks of boxes in use.
+    """
+
+    def __init__(self, parent, name, capacity, rgba=(0.6, 0.6, 0.6, 1.0), group=0,
+                 material=None, contype=1, conaffinity=1):
+        if not isinstance(capacity, (int, np.integer)) or capacity < 0:
+            raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
+        self._name = name
+        self._capacity = int(capacity)
+        self._rgba = np.asarray(rgba, dtype=np.float64)
+        self._contype = contype
+        self._conaffinity = conaffinity
+        bodies, geoms = [], []
+        for index in range(self._capacity):
+            body = parent.add_body(name=f"{name}_{index}", pos=[0.0, 0.0, PARKING_Z_M])
+            # An explicit identity inertial frame keeps the body's bounding volume
+            # in the body frame, so writing the box's size is enough to update it.
+            body.explicitinertial = True
+            body.ipos = [0.0, 0.0, 0.0]
+            body.iquat = [1.0, 0.0, 0.0, 0.0]
+            body.mass = 1.0
+            body.inertia = [1.0, 1.0, 1.0]
+            kwargs = dict(name=f"{name}_{index}_geom", type=mujoco.mjtGeom.mjGEOM_BOX,
+                          size=[_PARKED_HALF_SIZE_M] * 3, rgba=list(rgba), group=group,
+                          contype=contype, conaffinity=conaffinity)
+            if material is not None:
+                kwargs["material"] = material
+            geoms.append(body.add_geom(**kwargs))
+            bodies.append(body)
+        self._bodies = tuple(bodies)
+        self._geoms = tuple(geoms)
+        self._ids = None
+
+    @property
+    def capacity(self):
+        return self._capacity
+
+    @property
+    def geoms(self):
+        """The pool's `mujoco.MjsGeom`s, in slot order."""
+        return self._geoms
+
+    @property
+    def bodies(self):
+        return self._bodies
+
+    def _model_ids(self, physics):
+        model = physics.model
+        if self._ids is None or self._ids[0] is not model:
+            if self._capacity:
+                body_ids = np.asarray(physics.bind(list(self._bodies)).id, dtype=np.intp)
+                geom_ids = np.asarray(physics.bind(list(self._geoms)).id, dtype=np.intp)
+            else:
+                body_ids = geom_ids = np.zeros(0, dtype=np.intp)
+            bvh_ids = model.body_bvhadr[body_ids].astype(np.intp)
+            self._ids = (model, body_ids, geom_ids, bvh_ids)
+        return self._ids[1:]
+
+    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None):
+        """Places `len(centers)` boxes and parks the rest.
+
+        Args:
+          physics: the `Physics` of the compiled model.
+          centers: (k, 3) box centres in the world frame, metres.
+          half_sizes: (k, 3) half-extents along the world axes, metres (> 0).
+          rgba: optional (k, 4) colours; the pool's default colour otherwise.
+          material_ids: optional (k,) material ids (`model.mat_*` index, -1 none).
+        """
+        centers = np.asarray(centers, dtype=np.float64).reshape(-1, 3)
+        half_sizes = np.asarray(half_sizes, dtype=np.float64).reshape(-1, 3)
+        count = len(centers)
+        if half_sizes.shape != centers.shape:
+            raise ValueError(
+                f"centers and half_sizes must both have shape (k, 3), got "
+                f"{centers.shape} and {half_sizes.shape}")
+        if count > self._capacity:
+            raise ValueError(
+                f"pool {self._name!r} holds {self._capacity} boxes, the layout asks for {count}")
+        if count and np.any(half_sizes <= 0):
+            raise ValueError(f"half_sizes must be positive, got minimum {half_sizes.min()}")
+        model = physics.model
+        body_ids, geom_ids, bvh_ids = self._model_ids(physics)
+        used, unused = slice(0, count), slice(count, self._capacity)
+        model.body_pos[body_ids[used]] = centers
+        model.geom_size[geom_ids[used]] = half_sizes
+        model.geom_rbound[geom_ids[used]] = np.linalg.norm(half_sizes, axis=1)
+        model.geom_aabb[geom_ids[used], :3] = 0.0
+        model.geom_aabb[geom_ids[used], 3:] = half_sizes
+        model.bvh_aabb[bvh_ids[used], :3] = 0.0
+        model.bvh_aabb[bvh_ids[used], 3:] = half_sizes
+        model.geom_contype[geom_ids[used]] = self._contype
+        model.geom_conaffinity[geom_ids[used]] = self._conaffinity
+        model.geom_rgba[geom_ids[used]] = self._rgba if rgba is None else rgba
+        if material_ids is not None:
+            model.geom_matid[geom_ids[used]] = material_ids
+
+        parked = geom_ids[unused]
+        model.body_pos[body_ids[unused]] = (0.0, 0.0, PARKING_Z_M)
+        model.geom_size[parked] = _PARKED_HALF_SIZE_M
+        model.geom_rbound[parked] = _PARKED_HALF_SIZE_M * np.sqrt(3.0)
+        model.geom_aabb[parked, :3] = 0.0
+        model.geom_aabb[parked, 3:] = _PARKED_HALF_SIZE_M
+        model.bvh_aabb[bvh_ids[unused], :3] = 0.0
+        model.bvh_aabb[bvh_ids[unused], 3:] = _PARKED_HALF_SIZE_M
+        model.geom_contype[parked] = 0
+        model.geom_conaffinity[parked] = 0
+        model.geom_rgba[parked, 3] = 0.0
+
+    def active_boxes(self, physics):
+        """(centers (k, 3), half_sizes (k, 3)) of the boxes in use, read from the model."""
+        model = physics.model
+        body_ids, geom_ids, _ = self._model_ids(physics)
+        centers = model.body_pos[body_ids]
+        active = centers[:, 2] > PARKING_Z_M / 2
+        return centers[active], model.geom_size[geom_ids[active]]
+
+
+class HeightfieldGrid:
+    """A heightfield of fixed resolution over a rectangle, rewritten per episode.
+
+    The grid's samples lie at `x_coords` (columns) and `y_coords` (rows), world
+    frame. MuJoCo joins them into two triangles per cell along the diagonal from
+    (x0, y0) to (x1, y1); `height_at` interpolates the same way, so it returns
+    exactly the surface contacts and rays see.
+
+    Args:
+      spec: the arena's `mujoco.MjSpec`.
+      name: name of the hfield asset, its body and geom (`name`, `name_body`, `name_geom`).
+      x_range, y_range: (min, max) extent in metres, world frame.
+      resolution: the largest sample spacing in metres; the actual spacing
+        (`spacing`) divides the extent exactly.
+      min_height, max_height: the lowest and highest surface the grid can take (m).
+      base_thickness: depth of the solid below `min_height` (m).
+      material, rgba: appearance of the geom.
+    """
+
+    def __init__(self, spec, name, x_range, y_range, resolution, min_height, max_height,
+                 base_thickness=0.5, material=None, rgba=(0.5, 0.5, 0.5, 1.0)):
+        (x0, x1), (y0, y1) = x_range, y_range
+        if not (x1 > x0 and y1 > y0):
+            raise ValueError(
+                f"x_range and y_range must be increasing, got {x_range!r}, {y_range!r}")
+        if not resolution > 0:
+            raise ValueError(f"resolution must be positive metres, got {resolution!r}")
+        if not max_height > min_height:
+            raise ValueError(
+                f"max_height must exceed min_height, got {max_height!r} <= {min_height!r}")
+        ncol = int(np.ceil((x1 - x0) / resolution)) + 1
+        nrow = int(np.ceil((y1 - y0) / resolution)) + 1
+        self._x_coords = np.linspace(x0, x1, ncol)
+        self._y_coords = np.linspace(y0, y1, nrow)
+        self._spacing = ((x1 - x0) / (ncol - 1), (y1 - y0) / (nrow - 1))
+        self._min_height = float(min_height)
+        self._max_height = float(max_height)
+        elevation = self._max_height - self._min_height
+        ground = np.clip(-self._min_height / elevation, 0.0, 1.0)
+        self._hfield = spec.add_hfield(
+            name=name, nrow=nrow, ncol=ncol,
+            size=[(x1 - x0) / 2, (y1 - y0) / 2, elevation, base_thickness],
+            userdata=[float(ground)] * (nrow * ncol))
+        self._body = spec.worldbody.add_body(
+            name=f"{name}_body", pos=[(x0 + x1) / 2, (y0 + y1) / 2, self._min_height])
+        kwargs = dict(name=f"{name}_geom", type=mujoco.mjtGeom.mjGEOM_HFIELD,
+                      hfieldname=name, rgba=list(rgba))
+        if material is not None:
+            kwargs["material"] = material
+        self._geom = self._body.add_geom(**kwargs)
+        self._hfield_id = None
+
+    @property
+    def geom(self):
+        return self._geom
+
+    @property
+    def hfield(self):
+        return self._hfield
+
+    @property
+    def x_coords(self):
+        """Sample x positions (ncol,), metres, world frame."""
+        return self._x_coords
+
+    @property
+    def y_coords(self):
+        """Sample y positions (nrow,), metres, world frame."""
+        return self._y_coords
+
+    @property
+    def spacing(self):
+        """(dx, dy) between samples, metres."""
+        return self._spacing
+
+    @property
+    def shape(self):
+        """(nrow, ncol): rows along y, columns along x."""
+        return len(self._y_coords), len(self._x_coords)
+
+    @property
+    def height_range(self):
+        return self._min_height, self._max_height
+
+    def _data(self, physics):
+        model = physics.model
+        if self._hfield_id is None or self._hfield_id[0] is not model:
+            hfield_id = physics.bind(self._hfield).id
+            self._hfield_id = (model, hfield_id, int(model.hfield_adr[hfield_id]))
+        _, hfield_id, adr = self._hfield_id
+        nrow, ncol = self.shape
+        return model.hfield_data[adr:adr + nrow * ncol].reshape(nrow, ncol), hfield_id
+
+    def hfield_id(self, physics):
+        """The hfield's index in the compiled model (for `mjr_uploadHField`)."""
+        return self._data(physics)[1]
+
+    def write(self, physics, heights):
+        """Sets the surface: `heights` (nrow, ncol) in metres, world frame.
+
+        Values are clipped to the grid's height range.
+        """
+        heights = np.asarray(heights, dtype=np.float64)
+        if heights.shape != self.shape:
+            raise ValueError(f"heights must have shape {self.shape}, got {heights.shape}")
+        data, hfield_id = self._data(physics)
+        elevation = self._max_height - self._min_height
+        data[...] = (np.clip(heights, self._min_height, self._max_height)
+                     - self._min_height) / elevation
+        # Renderers hold their own copy of the surface.
+        physics.upload_hfield(hfield_id)
+
+    def heights(self, physics):
+        """The current samples (nrow, ncol) in metres, world frame (a new array)."""
+        data, _ = self._data(physics)
+        return self._min_height + data * (self._max_height - self._min_height)
+
+    def height_at(self, physics, xy):
+        """Surface height (n,) at world points `xy` (n, 2); nan outside the grid."""
+        xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+        data, _ = self._data(physics)
+        nrow, ncol = self.shape
+        dx, dy = self._spacing
+        u = (xy[:, 0] - self._x_coords[0]) / dx
+        v = (xy[:, 1] - self._y_coords[0]) / dy
+        inside = (u >= 0) & (u <= ncol - 1) & (v >= 0) & (v <= nrow - 1)
+        col = np.clip(np.floor(u), 0, ncol - 2).astype(np.intp)
+        row = np.clip(np.floor(v), 0, nrow - 2).astype(np.intp)
+        fu = np.clip(u - col, 0.0, 1.0)
+        fv = np.clip(v - row, 0.0, 1.0)
+        h00 = data[row, col]
+        h10 = data[row, col + 1]
+        h01 = data[row + 1, col]
+        h11 = data[row + 1, col + 1]
+        lower = fu >= fv
+        normalized = np.where(
+            lower,
+            h00 + fu * (h10 - h00) + fv * (h11 - h10),
+            h00 + fv * (h01 - h00) + fu * (h11 - h01))
+        heights = self._min_height + normalized * (self._max_height - self._min_height)
+        return np.where(inside, heights, np.nan)
+
+
+def box_tops_at(xy, centers, half_sizes):
+    """Highest top face (n,) of the boxes above each point `xy` (n, 2); nan where none.
+
+    Boxes are axis-aligned: `centers` and `half_sizes` (k, 3), metres, world frame.
+    """
+    xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    if len(centers) == 0:
+        return np.full(len(xy), np.nan)
+    inside = ((np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0])
+              & (np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]))
+    tops = np.where(inside, (centers[:, 2] + half_sizes[:, 2])[None, :], -np.inf)
+    best = tops.max(axis=1)
+    return np.where(np.isfinite(best), best, np.nan)
+
+
+def box_bottoms_at(xy, centers, half_sizes):
+    """Lowest bottom face (n,) of the boxes above each point `xy` (n, 2); nan where none."""
+    xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    if len(centers) == 0:
+        return np.full(len(xy), np.nan)
+    inside = ((np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0])
+              & (np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]))
+    bottoms = np.where(inside, (centers[:, 2] - half_sizes[:, 2])[None, :], np.inf)
+    best = bottoms.min(axis=1)
+    return np.where(np.isfinite(best), best, np.nan)
