@@ -1,0 +1,460 @@
+"""The Walker base class and the observables every walker shares.
+
+Conventions that hold for every walker (docs/locomotion_walkers.md has the details):
+
+* The root body's frame is the walker's egocentric frame: x points forward, y to the
+  walker's left, z up (when the walker stands upright). Velocimeter, accelerometer
+  and gyro sit at its origin and read in it.
+* The walker's own frame (the one `set_pose`/`get_pose` move) has its origin on the
+  ground below the root body when the walker stands in its initial pose, so
+  `walker.set_pose(physics, position=(x, y, ground_height))` stands it on the ground.
+  `standing_height` is the height of the root body above that origin, in metres.
+* Free walkers are attached with `arena.add_free_entity(walker)`: the free joint lives
+  on the attachment body. The planar walker carries its own root joints and is
+  attached with `arena.attach(walker)` (`is_planar` is True).
+* `initialize_episode` sets the walker's joint angles (and zero joint velocities) to
+  its initial pose and leaves the root pose alone: the task places the walker.
+"""
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.composer.observation import observable
+
+# Contact normal force (newtons) above which a touch sensor counts as touching
+# (dm_control's locomotion walkers use the same threshold).
+TOUCH_THRESHOLD_N = 1e-3
+# Egocentric camera image size in pixels (height and width), as in dm_control.
+EGOCENTRIC_CAMERA_PIXELS = 64
+
+_XBODY = mujoco.mjtObj.mjOBJ_XBODY
+_SITE = mujoco.mjtObj.mjOBJ_SITE
+_BODY = mujoco.mjtObj.mjOBJ_BODY
+
+
+class Walker(composer.Entity):
+    """Base class of walkers: an entity with actuators that moves over an arena.
+
+    Subclasses build their spec in `_build` and then call `_set_parts(...)` with the
+    elements the walker is made of. Element handles stay valid after attachment and
+    bind to the compiled model with `physics.bind(...)`.
+
+    Attributes:
+      is_planar: True if the walker moves in the world x-z plane through its own
+        root joints (attach it with `attach`, not `add_free_entity`).
+    """
+
+    is_planar = False
+
+    def _set_parts(self, *, root_body, observable_joints, pose_joints, initial_qpos,
+                   standing_height, end_effectors, egocentric_camera, root_sensors,
+                   touch_sensors, torque_sensors, ground_contact_geoms,
+                   mocap_tracking_bodies=None):
+        """Records the walker's elements; every subclass calls this at the end of `_build`.
+
+        Args:
+          root_body: the body whose frame is the egocentric frame.
+          observable_joints: joints observed by `joints_pos`/`joints_vel`.
+          pose_joints: the joints `initialize_episode` sets (all but the root's).
+          initial_qpos: their initial positions (radians for hinges), one per joint.
+          standing_height: height (m) of the root body above the walker's origin.
+          end_effectors: bodies whose egocentric positions `end_effectors_pos` gives.
+          egocentric_camera: the camera of the `egocentric_camera` observable.
+          root_sensors: (velocimeter, accelerometer, gyro) sensors at the root.
+          touch_sensors, torque_sensors: sequences of sensors (may be empty).
+          ground_contact_geoms: geoms expected to touch the ground when walking.
+          mocap_tracking_bodies: bodies for motion-capture tracking; default all of
+            the walker's bodies but the root.
+        """
+        self._root_body = root_body
+        self._observable_joints = tuple(observable_joints)
+        self._pose_joints = tuple(pose_joints)
+        self._initial_qpos = np.array(initial_qpos, dtype=np.float64)
+        if self._initial_qpos.shape != (len(self._pose_joints),):
+            raise ValueError(
+                f"{type(self).__name__}: initial_qpos has shape {self._initial_qpos.shape}, "
+                f"expected one value per pose joint ({len(self._pose_joints)},)")
+        self._standing_height = float(standing_height)
+        self._end_effectors = tuple(end_effectors)
+        self._egocentric_camera = egocentric_camera
+        self._velocimeter, self._accelerometer, self._gyro = root_sensors
+        self._touch_sensors = tuple(touch_sensors)
+        self._torque_sensors = tuple(torque_sensors)
+        self._ground_contact_geoms = tuple(ground_contact_geoms)
+        self._actuators = tuple(self._spec.actuators)
+        if mocap_tracking_bodies is None:
+            mocap_tracking_bodies = [body for body in self._spec.bodies
+                                     if body is not self._spec.worldbody and body != root_body]
+        self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
+        self._addresses_model = None
+
+    def _build_observables(self):
+        return WalkerObservables(self)
+
+    # Parts.
+
+    @property
+    def root_body(self):
+        """The body whose frame is the walker's egocentric frame (x forward, z up)."""
+        return self._root_body
+
+    @property
+    def actuators(self):
+        """The walker's actuators (`mujoco.MjsActuator`), in model order."""
+        return self._actuators
+
+    @property
+    def observable_joints(self):
+        """The joints observed by `joints_pos` and `joints_vel`, in that order."""
+        return self._observable_joints
+
+    @property
+    def end_effectors(self):
+        """Bodies at the ends of the limbs, in the order of `end_effectors_pos`."""
+        return self._end_effectors
+
+    @property
+    def egocentric_camera(self):
+        """The `mujoco.MjsCamera` looking forward from the walker's head or torso."""
+        return self._egocentric_camera
+
+    @property
+    def mocap_tracking_bodies(self):
+        """Bodies whose poses motion-capture tracking compares (all but the root)."""
+        return self._mocap_tracking_bodies
+
+    @property
+    def ground_contact_geoms(self):
+        """Geoms expected to touch the ground in normal locomotion (feet)."""
+        return self._ground_contact_geoms
+
+    @property
+    def standing_height(self):
+        """Height (m) of the root body's origin above the walker's origin in the
+        initial pose: where the root body is when the walker stands on flat ground."""
+        return self._standing_height
+
+    @property
+    def velocimeter(self):
+        return self._velocimeter
+
+    @property
+    def accelerometer(self):
+        return self._accelerometer
+
+    @property
+    def gyro(self):
+        return self._gyro
+
+    @property
+    def touch_sensors(self):
+        return self._touch_sensors
+
+    @property
+    def torque_sensors(self):
+        return self._torque_sensors
+
+    # Frames.
+
+    def transform_vec_to_egocentric_frame(self, physics, vec_in_world_frame):
+        """Rotates world-frame vectors into the root body's (egocentric) frame.
+
+        The rotation is linear (no translation): give vectors relative to the
+        root's position for positions. The last axis holds the vector components:
+
+        * (..., 3): each vector v becomes R^T v, R being the root's rotation matrix
+          (`xmat`), so the result is v in the root's x (forward), y (left), z (up).
+        * (..., 2): horizontal vectors; each is rotated by minus the root's heading
+          (the yaw of its x axis projected on the ground plane), which stays
+          meaningful when the walker pitches or rolls.
+
+        Returns:
+          A new float64 array of the input's shape.
+
+        Raises:
+          ValueError: if the last axis is not of length 2 or 3.
+        """
+        vectors = np.asarray(vec_in_world_frame, dtype=np.float64)
+        if vectors.ndim == 0 or vectors.shape[-1] not in (2, 3):
+            raise ValueError(
+                "vec_in_world_frame must have a last axis of length 2 or 3, got shape "
+                f"{vectors.shape}")
+        rotation = np.asarray(physics.bind(self._root_body).xmat).reshape(3, 3)
+        if vectors.shape[-1] == 3:
+            return vectors @ rotation
+        heading = rotation[:2, 0]
+        norm = np.hypot(heading[0], heading[1])
+        cosine, sine = (1.0, 0.0) if norm == 0 else heading / norm
+        # Rows of the inverse yaw rotation are the heading and its left normal.
+        return vectors @ np.array([[cosine, -sine], [sine, cosine]])
+
+    def transform_xmat_to_egocentric_frame(self, physics, xmat):
+        """Expresses another frame's world orientation (`xmat`, (9,) or (3, 3))
+        relative to the root body's frame: R_root^T R. Same shape as given."""
+        matrix = np.asarray(xmat, dtype=np.float64)
+        if matrix.shape not in ((9,), (3, 3)):
+            raise ValueError(f"xmat must have shape (9,) or (3, 3), got {matrix.shape}")
+        rotation = np.asarray(physics.bind(self._root_body).xmat).reshape(3, 3)
+        return (rotation.T @ matrix.reshape(3, 3)).reshape(matrix.shape)
+
+    # Episode.
+
+    def initialize_episode(self, physics, random_state):
+        """Puts the joints (not the root) in the initial pose with zero velocity.
+
+        The root pose is the task's to set, before or after this callback.
+        """
+        del random_state  # The initial pose is deterministic; tasks randomise the spawn.
+        qpos_addresses, dof_addresses = self._pose_addresses(physics)
+        physics.data.qpos[qpos_addresses] = self._initial_qpos
+        physics.data.qvel[dof_addresses] = 0.0
+
+    @property
+    def initial_qpos(self):
+        """Initial positions of the pose joints (`pose_joints`), a new array."""
+        return self._initial_qpos.copy()
+
+    @property
+    def pose_joints(self):
+        """The joints `initialize_episode` sets: every joint but the root's."""
+        return self._pose_joints
+
+    def _egocentric_scene_option(self):
+        """The `mujoco.MjvOption` the egocentric camera renders with (None: default)."""
+        return None
+
+    def _pose_addresses(self, physics):
+        model = physics.model
+        if self._addresses_model is not model:
+            ids = [physics.bind(joint).id for joint in self._pose_joints]
+            self._qpos_addresses = model.jnt_qposadr[ids].copy()
+            self._dof_addresses = model.jnt_dofadr[ids].copy()
+            self._addresses_model = model
+        return self._qpos_addresses, self._dof_addresses
+
+
+def add_root_sensors(spec, root_body, site_name="root", com_velocity=True):
+    """Adds a site at the root body's origin with a velocimeter, an accelerometer and a
+    gyro on it, and (with `com_velocity`) a centre-of-mass velocity sensor.
+
+    A `subtreelinvel` sensor on the root body makes MuJoCo keep `data.subtree_linvel`
+    current, so `physics.bind(walker.root_body).subtree_linvel` is the walker's
+    centre-of-mass velocity (world frame, m/s) after every step; every walker has one.
+
+    Returns:
+      (site, (velocimeter, accelerometer, gyro)).
+    """
+    site = root_body.add_site(name=site_name, size=[0.01, 0.0, 0.0], group=4,
+                              rgba=[1.0, 0.0, 0.0, 0.5])
+    sensors = tuple(
+        spec.add_sensor(name=f"{site_name}_{kind}", type=sensor_type, objtype=_SITE,
+                        objname=site_name)
+        for kind, sensor_type in (("velocimeter", mujoco.mjtSensor.mjSENS_VELOCIMETER),
+                                  ("accelerometer", mujoco.mjtSensor.mjSENS_ACCELEROMETER),
+                                  ("gyro", mujoco.mjtSensor.mjSENS_GYRO)))
+    if com_velocity:
+        spec.add_sensor(name=f"{root_body.name}_subtreelinvel",
+                        type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL, objtype=_BODY,
+                        objname=root_body.name)
+    return site, sensors
+
+
+def add_touch_sensor(spec, body, name, **site_attributes):
+    """Adds a touch site (invisible group 4) on `body` and a touch sensor reading it."""
+    body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
+    return spec.add_sensor(name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE,
+                           objname=name)
+
+
+def strip_world(spec, keep_materials=("self",)):
+    """Turns a standalone model's spec (a Control Suite domain) into a body to attach.
+
+    Removes what belongs to the world rather than the body: geoms of the world body
+    (the floor), every texture (skybox, floor grid) and the materials not in
+    `keep_materials`. Resets the global options the arena owns (timestep,
+    statistics) to MuJoCo's defaults so that attaching reports no conflicts.
+    """
+    for geom in list(spec.worldbody.geoms):
+        spec.delete(geom)
+    for texture in list(spec.textures):
+        spec.delete(texture)
+    for material in list(spec.materials):
+        if material.name not in keep_materials:
+            spec.delete(material)
+    default = mujoco.MjSpec()
+    spec.option.timestep = default.option.timestep
+    spec.stat.center = default.stat.center
+    spec.stat.extent = default.stat.extent
+
+
+def height_above_lowest_point(spec, root_body, joint_positions=()):
+    """Height (m) of `root_body`'s origin above the lowest point of the spec's
+    colliding geoms, with the root upright and joints at `joint_positions`.
+
+    Compiles a copy of `spec` (about a millisecond for a body without textures).
+
+    Args:
+      spec: the walker's spec, before it is attached.
+      root_body: the root body; its pose in the spec is ignored.
+      joint_positions: (joint name, position) pairs; other joints at `qpos0`.
+    """
+    copy = spec.copy()
+    copy.body(root_body.name).pos = [0.0, 0.0, 0.0]
+    copy.body(root_body.name).quat = [1.0, 0.0, 0.0, 0.0]
+    model = copy.compile()
+    data = mujoco.MjData(model)
+    for name, position in joint_positions:
+        data.qpos[model.jnt_qposadr[model.joint(name).id]] = position
+    mujoco.mj_kinematics(model, data)
+    root_height = data.xpos[model.body(root_body.name).id][2]
+    lowest = np.inf
+    for geom in range(model.ngeom):
+        if not (model.geom_contype[geom] or model.geom_conaffinity[geom]):
+            continue
+        lowest = min(lowest, _lowest_z(model, data, geom))
+    return float(root_height - lowest)
+
+
+def _lowest_z(model, data, geom):
+    """World z of the lowest point of a sphere, capsule, ellipsoid or box geom."""
+    size = model.geom_size[geom]
+    # Row 2 of the rotation: the world z components of the geom's axes.
+    up = data.geom_xmat[geom].reshape(3, 3)[2]
+    centre = data.geom_xpos[geom][2]
+    kind = model.geom_type[geom]
+    if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+        return centre - size[0]
+    if kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+        return centre - abs(up[2]) * size[1] - size[0]
+    if kind == mujoco.mjtGeom.mjGEOM_ELLIPSOID:
+        return centre - np.sqrt(np.sum((up * size) ** 2))
+    if kind == mujoco.mjtGeom.mjGEOM_BOX:
+        return centre - np.sum(np.abs(up) * size)
+    raise ValueError(f"geom {model.geom(geom).name!r}: unsupported type {kind} for a walker")
+
+
+def _no_touch(physics):
+    del physics
+    return np.zeros(0)
+
+
+def _no_torque(physics):
+    del physics
+    return np.zeros((0, 3))
+
+
+def _threshold_touch(sensors, physics):
+    return (np.asarray(physics.bind(sensors).sensordata) > TOUCH_THRESHOLD_N).astype(np.float64)
+
+
+class WalkerObservables(composer.Observables):
+    """Observables of every walker: all enabled except the egocentric camera, which
+    renders and so costs far more than the rest; tasks enable or disable any.
+
+    Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
+    sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
+    (n_torque, 3), (0, 3) for a walker without torque sensors; body_height (1,);
+    world_zaxis (3,); end_effectors_pos (n_end_effectors, 3); egocentric_camera
+    (64, 64, 3) uint8.
+    """
+
+    def __init__(self, entity):
+        super().__init__(entity)
+        for name, item in self.items():
+            item.enabled = name != "egocentric_camera"
+
+    @composer.observable
+    def joints_pos(self):
+        """Positions of the observable joints (rad for hinges, m for slides)."""
+        return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
+
+    @composer.observable
+    def joints_vel(self):
+        """Velocities of the observable joints (rad/s, m/s)."""
+        return observable.MJCFFeature("qvel", list(self._entity.observable_joints))
+
+    @composer.observable
+    def sensors_velocimeter(self):
+        """Linear velocity of the root (m/s) in the egocentric frame."""
+        return observable.MJCFFeature("sensordata", self._entity.velocimeter)
+
+    @composer.observable
+    def sensors_accelerometer(self):
+        """Linear acceleration of the root minus gravity (m/s^2), egocentric frame;
+        about (0, 0, 9.81) at rest upright."""
+        return observable.MJCFFeature("sensordata", self._entity.accelerometer)
+
+    @composer.observable
+    def sensors_gyro(self):
+        """Angular velocity of the root (rad/s) in the egocentric frame."""
+        return observable.MJCFFeature("sensordata", self._entity.gyro)
+
+    @composer.observable
+    def sensors_touch(self):
+        """1.0 where a touch sensor feels more than 1 mN of normal force, else 0.0."""
+        sensors = list(self._entity.touch_sensors)
+        if not sensors:
+            return observable.Generic(_no_touch)
+        return observable.Generic(lambda physics: _threshold_touch(sensors, physics))
+
+    @composer.observable
+    def sensors_torque(self):
+        """Torques (N m) measured by the torque sensors, one row per sensor, each in
+        its site's frame; no rows for walkers without torque sensors."""
+        sensors = list(self._entity.torque_sensors)
+        if not sensors:
+            return observable.Generic(_no_torque)
+        return observable.MJCFFeature("sensordata", sensors)
+
+    @composer.observable
+    def body_height(self):
+        """World z of the root body's origin (m), shape (1,)."""
+        return observable.MJCFFeature("xpos", self._entity.root_body, index=[2])
+
+    @composer.observable
+    def world_zaxis(self):
+        """The world's up axis expressed in the egocentric frame, (3,)."""
+        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+
+    @composer.observable
+    def egocentric_camera(self):
+        """RGB image (64, 64, 3) uint8 from the egocentric camera."""
+        return observable.MJCFCamera(
+            self._entity.egocentric_camera, height=EGOCENTRIC_CAMERA_PIXELS,
+            width=EGOCENTRIC_CAMERA_PIXELS,
+            scene_option=self._entity._egocentric_scene_option())
+
+    @composer.observable
+    def end_effectors_pos(self):
+        """End-effector positions relative to the root (m), egocentric frame, one
+        row per end effector."""
+        entity = self._entity
+        root_name = entity.root_body.name
+        sensors = [
+            entity.spec.add_sensor(
+                name=f"{body.name}_egocentric_pos", type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
+                objtype=_XBODY, objname=body.name, reftype=_XBODY, refname=root_name)
+            for body in entity.end_effectors]
+        return observable.MJCFFeature("sensordata", sensors)
+
+    # Groupings (as dm_control's): observables a task typically enables together.
+
+    @property
+    def proprioception(self):
+        return [self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
+                self.world_zaxis]
+
+    @property
+    def kinematic_sensors(self):
+        return [self.sensors_gyro, self.sensors_velocimeter, self.sensors_accelerometer]
+
+    @property
+    def dynamic_sensors(self):
+        """Touch and torque observables, leaving out those of walkers without them."""
+        groups = []
+        if self._entity.touch_sensors:
+            groups.append(self.sensors_touch)
+        if self._entity.torque_sensors:
+            groups.append(self.sensors_torque)
+        return groups

@@ -1,0 +1,467 @@
+"""Walkers: counts as published, stability, observables, frames, poses and spawn."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import mujoco
+import numpy as np
+import pytest
+
+from composer_tasks import composer
+from composer_tasks import walkers
+from composer_tasks.arenas import Floor
+from composer_tasks.physics import Physics
+from composer_tasks.walkers import cmu_humanoid
+from mjcf_models import humanoid as humanoid_model
+
+# Per walker: (nq, nv, nu) and the physics timestep of its published tasks (s).
+_PUBLISHED = {
+    walkers.PlanarWalker: ((9, 9, 6), 0.0025),
+    walkers.Quadruped: ((15, 14, 8), 0.005),
+    walkers.Humanoid: ((28, 27, 21), 0.005),
+    walkers.CMUHumanoid: ((63, 62, 56), 0.005),
+}
+WALKER_CLASSES = list(_PUBLISHED)
+_CAMERA = "egocentric_camera"
+
+
+def _in_floor(walker_class, timestep=None):
+    """A Floor with the walker attached as its contract says; returns (floor, walker, physics)."""
+    floor = Floor()
+    walker = walker_class()
+    if walker.is_planar:
+        floor.attach(walker)
+    else:
+        floor.add_free_entity(walker)
+    if timestep is not None:
+        floor.spec.option.timestep = timestep
+    return floor, walker, Physics.from_spec(floor.spec)
+
+
+def _spawn(walker, physics, position=(0.0, 0.0, 0.0), quaternion=(1.0, 0.0, 0.0, 0.0)):
+    with physics.reset_context():
+        walker.set_pose(physics, position=np.array(position), quaternion=np.array(quaternion))
+        walker.initialize_episode(physics, np.random.RandomState(0))
+
+
+def _yaw_quaternion(angle):
+    return np.array([np.cos(angle / 2), 0.0, 0.0, np.sin(angle / 2)])
+
+
+class _StandTask(composer.Task):
+    """The walker on a floor, with the observables it enables by default."""
+
+    def __init__(self, walker):
+        self.walker = walker
+        self._floor = Floor()
+        if walker.is_planar:
+            self._floor.attach(walker)
+        else:
+            self._floor.add_free_entity(walker)
+        self.set_timesteps(0.01, 0.005 if not walker.is_planar else 0.0025)
+
+    @property
+    def root_entity(self):
+        return self._floor
+
+    def initialize_episode(self, physics, random_state):
+        self.walker.set_pose(physics, position=np.zeros(3))
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_counts_are_the_published_ones(walker_class):
+    (nq, nv, nu), _ = _PUBLISHED[walker_class]
+    _, walker, physics = _in_floor(walker_class)
+    model = physics.model
+    assert (model.nq, model.nv, model.nu) == (nq, nv, nu)
+    assert len(walker.actuators) == nu
+    assert [physics.bind(a).id for a in walker.actuators] == list(range(nu))
+    # Every actuator drives one of the observable joints, which are all hinges.
+    joint_ids = {physics.bind(joint).id for joint in walker.observable_joints}
+    assert {int(model.actuator_trnid[i, 0]) for i in range(nu)} == joint_ids
+    assert all(model.jnt_type[j] == mujoco.mjtJoint.mjJNT_HINGE for j in joint_ids)
+
+
+def test_planar_walker_root_joints_confine_it_to_the_plane():
+    floor, walker, physics = _in_floor(walkers.PlanarWalker)
+    assert walker.is_planar and walker.free_joint is None
+    kinds = [physics.bind(joint).type for joint in walker.root_joints]
+    assert [int(k[0]) for k in kinds] == [mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_SLIDE,
+                                          mujoco.mjtJoint.mjJNT_HINGE]
+    _spawn(walker, physics)
+    bodies = [physics.bind(body).id
+              for body in (walker.root_body,) + walker.mocap_tracking_bodies]
+    assert len(bodies) == 7
+    initial = physics.data.xpos[bodies].copy()
+    rng = np.random.RandomState(1)
+    for _ in range(400):
+        physics.data.ctrl[:] = rng.uniform(-1, 1, physics.model.nu)
+        physics.step()
+    moved = physics.data.xpos[bodies] - initial
+    assert np.abs(moved[:, [0, 2]]).max() > 0.1
+    np.testing.assert_allclose(moved[:, 1], 0.0, atol=1e-12)
+
+
+def test_humanoid_is_the_suite_humanoid_without_the_world():
+    _, walker, physics = _in_floor(walkers.Humanoid)
+    suite = humanoid_model.make_spec().compile()
+    model = physics.model
+    walker_bodies = [i for i in range(model.nbody) if model.body(i).name.startswith("walker/")
+                     and model.body(i).name != "walker/"]
+    masses = sorted(model.body_mass[walker_bodies])
+    np.testing.assert_allclose(masses, sorted(suite.body_mass[1:]), rtol=1e-12)
+    gears = [model.actuator_gear[i, 0] for i in range(model.nu)]
+    assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
+    assert [joint.name for joint in walker.observable_joints] == [
+        "walker/" + name for name in humanoid_model.JOINT_NAMES]
+    assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 4
+    assert walker.head.name == "walker/head"
+
+
+def test_cmu_humanoid_published_mass_gains_and_upright_height():
+    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    model = physics.model
+    root = physics.bind(walker.root_body).id
+    assert model.body_subtreemass[root] == pytest.approx(70.0, rel=1e-9)
+    # dm_control stands V2020 upright with its root 1.143 m up.
+    assert walker.standing_height == pytest.approx(1.143, abs=1e-3)
+    assert model.na == 56
+    names = [actuator.name for actuator in walker.actuators]
+    assert names == sorted(names) and names[0] == "walker/headrx"
+    lfemurrx = walker.actuators[names.index("walker/lfemurrx")]
+    binding = physics.bind(lfemurrx)
+    assert binding.forcerange.tolist() == [-300.0, 300.0]
+    assert binding.dynprm[0] == 0.03
+    joints = {joint.name: joint for joint in walker.observable_joints}
+    assert physics.bind(joints["walker/lfemurrx"]).damping[0] == 15.0
+    assert physics.bind(joints["walker/lowerbackrz"]).stiffness[0] == 200.0
+
+
+def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
+    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    names = [actuator.name for actuator in walker.actuators]
+    index = names.index("walker/ltibiarx")
+    lower, upper = 0.01, 2.96706
+    actuation = 0.5
+    with physics.reset_context():
+        physics.data.act[:] = 0.0
+        physics.data.act[physics.model.actuator_actadr[index]] = actuation
+        physics.bind(walker.observable_joints[index]).qpos = 2.0
+    target = lower + (actuation + 1) / 2 * (upper - lower)
+    assert physics.data.actuator_force[index] == pytest.approx(160.0 * (target - 2.0), rel=1e-9)
+    with physics.reset_context():
+        physics.data.act[physics.model.actuator_actadr[index]] = 1.0
+    assert physics.data.actuator_force[index] == 160.0  # The force limit.
+    pose = np.array([joint.range[0] for joint in walker.observable_joints])
+    np.testing.assert_allclose(walker.cmu_pose_to_actuation(pose), -1.0)
+    with pytest.raises(ValueError, match=r"shape \(56,\)"):
+        walker.cmu_pose_to_actuation(np.zeros(3))
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+@pytest.mark.parametrize("actions", ["zero", "random"])
+def test_steps_two_seconds_without_diverging(walker_class, actions):
+    _, timestep = _PUBLISHED[walker_class]
+    _, walker, physics = _in_floor(walker_class, timestep)
+    _spawn(walker, physics)
+    rng = np.random.RandomState(0)
+    low, high = physics.model.actuator_ctrlrange.T
+    substeps_per_action = max(1, round(0.01 / timestep))
+    for step in range(round(2.0 / timestep)):
+        if actions == "random" and step % substeps_per_action == 0:
+            physics.data.ctrl[:] = rng.uniform(low, high)
+        physics.step()
+    assert np.all(np.isfinite(physics.data.qpos)) and np.all(np.isfinite(physics.data.qvel))
+    assert physics.bind(walker.root_body).xpos[2] > 0.0
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
+    floor, walker, physics = _in_floor(walker_class)
+    _spawn(walker, physics, position=(0.5, 0.0, 0.0), quaternion=_yaw_quaternion(0.0))
+    root = physics.bind(walker.root_body).xpos
+    assert root[2] == pytest.approx(walker.standing_height, abs=1e-9)
+    assert walker.standing_height > 0.3
+    feet = {physics.bind(geom).id for geom in walker.ground_contact_geoms}
+    for contact in physics.data.contact[:physics.data.ncon]:
+        assert {contact.geom1, contact.geom2} & feet
+        assert contact.dist > -1e-9
+    # The lowest body part touches the ground: signed distances to the ground plane.
+    model = physics.model
+    ground = physics.bind(floor.ground_geom).id
+    distances = [mujoco.mj_geomDistance(model, physics.data, ground, geom, 1.0, None)
+                 for geom in range(model.ngeom)
+                 if model.geom(geom).name.startswith("walker/") and model.geom_contype[geom]]
+    assert min(distances) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_initial_pose_sets_joints_not_the_root(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    with physics.reset_context():
+        walker.set_pose(physics, position=np.array([1.0, 0.0, 0.2]))
+        joints = list(walker.pose_joints)
+        physics.bind(joints).qpos = np.full(len(joints), 0.3)
+        physics.bind(joints).qvel = np.ones(len(joints))
+        walker.initialize_episode(physics, np.random.RandomState(0))
+    np.testing.assert_allclose(physics.bind(list(walker.pose_joints)).qpos.ravel(),
+                               walker.initial_qpos)
+    np.testing.assert_array_equal(physics.bind(list(walker.pose_joints)).qvel, 0.0)
+    np.testing.assert_allclose(walker.get_pose(physics)[0], [1.0, 0.0, 0.2], atol=1e-12)
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class):
+    walker = walker_class()
+    environment = composer.Environment(_StandTask(walker), random_state=0,
+                                       strip_singleton_obs_buffer_dim=True)
+    timestep = environment.reset()
+    rng = np.random.RandomState(0)
+    spec = environment.action_spec()
+    for _ in range(5):
+        timestep = environment.step(rng.uniform(spec.minimum, spec.maximum))
+    observation = timestep.observation
+    n_joints = len(walker.observable_joints)
+    expected = {
+        "joints_pos": (n_joints,), "joints_vel": (n_joints,),
+        "sensors_velocimeter": (3,), "sensors_accelerometer": (3,), "sensors_gyro": (3,),
+        "sensors_touch": (len(walker.touch_sensors),),
+        "sensors_torque": (len(walker.torque_sensors), 3),
+        "body_height": (1,), "world_zaxis": (3,),
+        "end_effectors_pos": (len(walker.end_effectors), 3),
+    }
+    if isinstance(walker, walkers.CMUHumanoid):
+        expected["actuator_activation"] = (56,)
+    assert set(walker.observables.keys()) == set(expected) | {_CAMERA}
+    assert not walker.observables[_CAMERA].enabled
+    assert all(walker.observables[name].enabled for name in expected)
+    for name, shape in expected.items():
+        value = observation[f"walker/{name}"]
+        assert value.shape == shape, name
+        assert np.all(np.isfinite(value)), name
+    assert set(np.unique(observation["walker/sensors_touch"])) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_observables_at_the_upright_spawn(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    _spawn(walker, physics)
+    read = {name: item.observation_callable(physics)()
+            for name, item in walker.observables.items() if name != _CAMERA}
+    np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
+    assert read["body_height"][0] == pytest.approx(walker.standing_height)
+    np.testing.assert_allclose(read["joints_pos"],
+                               physics.bind(list(walker.observable_joints)).qpos.ravel())
+    root = physics.bind(walker.root_body)
+    rotation = root.xmat.reshape(3, 3)
+    expected = [rotation.T @ (physics.bind(body).xpos - root.xpos) for body in walker.end_effectors]
+    np.testing.assert_allclose(read["end_effectors_pos"], expected, atol=1e-12)
+    # End effectors (feet) lie below the root.
+    assert np.all(read["end_effectors_pos"][-2:, 2] < 0)
+
+
+@pytest.mark.parametrize("walker_class",
+                         [cls for cls in WALKER_CLASSES if cls is not walkers.PlanarWalker])
+def test_egocentric_transform_and_sensor_frame_under_a_quarter_turn(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    _spawn(walker, physics, quaternion=_yaw_quaternion(np.pi / 2))
+    # Facing world +y: world +x is on the walker's right, world +y ahead.
+    np.testing.assert_allclose(
+        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.0, 0.0]), [0.0, -1.0, 0.0],
+        atol=1e-12)
+    np.testing.assert_allclose(
+        walker.transform_vec_to_egocentric_frame(physics, [[0.0, 2.0], [3.0, 0.0]]),
+        [[2.0, 0.0], [0.0, -3.0]], atol=1e-12)
+    np.testing.assert_allclose(
+        walker.transform_xmat_to_egocentric_frame(physics, np.eye(3)),
+        [[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], atol=1e-12)
+    with physics.reset_context():
+        walker.set_pose(physics, quaternion=_yaw_quaternion(np.pi / 2))
+        walker.initialize_episode(physics, None)
+        walker.set_velocity(physics, velocity=np.array([0.0, 1.5, 0.0]))
+    velocimeter = walker.observables.sensors_velocimeter.observation_callable(physics)()
+    # At the root's origin the free joint's rotation adds nothing (zero angular velocity).
+    np.testing.assert_allclose(velocimeter, [1.5, 0.0, 0.0], atol=1e-9)
+    with pytest.raises(ValueError, match="last axis of length 2 or 3"):
+        walker.transform_vec_to_egocentric_frame(physics, np.zeros(4))
+
+
+def test_egocentric_transform_of_a_pitched_planar_walker():
+    _, walker, physics = _in_floor(walkers.PlanarWalker)
+    pitch = 0.3
+    _spawn(walker, physics, position=(2.0, 0.0, 0.1),
+           quaternion=[np.cos(pitch / 2), 0.0, np.sin(pitch / 2), 0.0])
+    # Turned 0.3 rad about +y the walker's x axis points below the horizon, so world
+    # up has a backward component in its frame: R^T e_z = (-sin, 0, cos).
+    np.testing.assert_allclose(
+        walker.transform_vec_to_egocentric_frame(physics, [0.0, 0.0, 1.0]),
+        [-np.sin(pitch), 0.0, np.cos(pitch)], atol=1e-12)
+    # The 2-D form ignores pitch: the heading is still world +x.
+    np.testing.assert_allclose(
+        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.5]), [1.0, 0.5], atol=1e-12)
+
+
+def test_planar_walker_pose_and_velocity_round_trip():
+    floor, walker, physics = _in_floor(walkers.PlanarWalker)
+    pitch = -0.4
+    quaternion = np.array([np.cos(pitch / 2), 0.0, np.sin(pitch / 2), 0.0])
+    with physics.reset_context():
+        walker.set_pose(physics, position=np.array([1.0, 0.25, 0.3]), quaternion=quaternion)
+        walker.set_velocity(physics, velocity=np.array([0.7, 0.0, -0.2]),
+                            angular_velocity=np.array([0.0, 1.1, 0.0]))
+    position, orientation = walker.get_pose(physics)
+    np.testing.assert_allclose(position, [1.0, 0.25, 0.3], atol=1e-12)
+    np.testing.assert_allclose(orientation, quaternion, atol=1e-12)
+    linear, angular = walker.get_velocity(physics)
+    np.testing.assert_allclose(linear, [0.7, 0.0, -0.2], atol=1e-12)
+    np.testing.assert_allclose(angular, [0.0, 1.1, 0.0], atol=1e-12)
+    # The walker's origin is standing_height below the torso, along the torso's -z.
+    torso = physics.bind(walker.root_body)
+    np.testing.assert_allclose(
+        torso.xpos - torso.xmat.reshape(3, 3) @ [0.0, 0.0, walker.standing_height],
+        [1.0, 0.25, 0.3], atol=1e-12)
+    # The velocity is that of the origin: compare with a finite difference.
+    before = walker.get_pose(physics)[0]
+    physics.model.opt.gravity[:] = 0.0
+    physics.model.opt.timestep = 1e-6
+    physics.step()
+    np.testing.assert_allclose((walker.get_pose(physics)[0] - before) / 1e-6, linear, atol=1e-4)
+    walker.shift_pose(physics, position=np.array([0.5, 0.0, 0.0]))
+    assert walker.get_pose(physics)[0][0] == pytest.approx(before[0] + 0.5, abs=1e-5)
+
+
+def test_planar_walker_rejects_poses_out_of_its_plane():
+    _, walker, physics = _in_floor(walkers.PlanarWalker)
+    with pytest.raises(ValueError, match="only turn about its plane's normal"):
+        walker.set_pose(physics, quaternion=_yaw_quaternion(0.3))
+    with pytest.raises(ValueError, match="cannot move out of its plane"):
+        walker.set_velocity(physics, velocity=np.array([0.0, 1.0, 0.0]))
+    with pytest.raises(ValueError, match="position must be 3 finite numbers"):
+        walker.set_pose(physics, position=[0.0, np.nan, 0.0])
+    unattached = walkers.PlanarWalker()
+    with pytest.raises(ValueError, match="not attached"):
+        unattached.get_pose(physics)
+
+
+def test_quadruped_touch_sensors_feel_the_feet_after_settling():
+    _, walker, physics = _in_floor(walkers.Quadruped, 0.005)
+    _spawn(walker, physics)
+    for _ in range(100):
+        physics.step()
+    touch = walker.observables.sensors_touch.observation_callable(physics)()
+    np.testing.assert_array_equal(touch, [1, 1, 1, 1, 0, 0, 0, 0])
+
+
+def test_humanoid_lower_limb_torques_mirror_between_the_legs():
+    _, walker, physics = _in_floor(walkers.Humanoid, 0.005)
+    _spawn(walker, physics)
+    for _ in range(20):
+        physics.step()
+    torques = walker.observables.sensors_torque.observation_callable(physics)()
+    assert torques.shape == (6, 3) and np.abs(torques).max() > 0.1
+    # Rows: left/right ankle, knee, hip. Standing symmetrically, mirroring in the
+    # sagittal plane flips the x and z components of a torque and keeps y.
+    np.testing.assert_allclose(torques[1::2], torques[0::2] * [-1.0, 1.0, -1.0], atol=1e-6)
+
+
+def test_cmu_nose_is_massless_and_hidden_from_the_egocentric_camera_group():
+    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    model = physics.model
+    nose, face = model.geom("walker/nose"), model.geom("walker/face")
+    assert nose.group[0] == 1 and nose.contype[0] == 0 and nose.conaffinity[0] == 0
+    assert face.group[0] == 2 and face.contype[0] == 0
+    # The head weighs what its own capsule does: the face and nose add no mass.
+    radius, half_length = model.geom("walker/head").size[:2]
+    volume = np.pi * radius ** 2 * 2 * half_length + 4 / 3 * np.pi * radius ** 3
+    assert model.body("walker/head").mass[0] == pytest.approx(
+        cmu_humanoid._DENSITY_KG_M3 * volume, rel=1e-9)
+    assert walker.observables[_CAMERA].camera is walker.egocentric_camera
+
+
+_CAMERA_SCRIPT = textwrap.dedent("""
+    import sys
+    import mujoco
+    import numpy as np
+    sys.path.insert(0, sys.argv[1])
+    try:
+        mujoco.Renderer(mujoco.MjModel.from_xml_string("<mujoco/>"), 8, 8).close()
+    except Exception:
+        sys.exit(3)
+    from composer_tasks import composer, walkers
+    sys.path.insert(0, sys.argv[2])
+    import test_walkers as t
+    for walker_class in t.WALKER_CLASSES:
+        walker = walker_class()
+        task = t._StandTask(walker)
+        walker.observables.egocentric_camera.enabled = True
+        env = composer.Environment(task, random_state=0, strip_singleton_obs_buffer_dim=True)
+        image = env.reset().observation["walker/egocentric_camera"]
+        assert image.shape == (64, 64, 3) and image.dtype == np.uint8, image.shape
+        assert image.std() > 0
+    walker = walkers.CMUHumanoid()
+    env = composer.Environment(t._StandTask(walker), random_state=0)
+    env.reset()
+    physics = env.physics
+    camera = physics.bind(walker.egocentric_camera).id
+    option = walker.observables.egocentric_camera.observation_callable(physics).keywords[
+        "scene_option"]
+    seen = physics.render(64, 64, camera_id=camera, segmentation=True, scene_option=option)
+    nose = physics.model.geom("walker/nose").id
+    geom = int(mujoco.mjtObj.mjOBJ_GEOM)
+    assert not np.any((seen[..., 0] == nose) & (seen[..., 1] == geom))
+    unhidden = physics.render(64, 64, camera_id=camera, segmentation=True)
+    assert np.any((unhidden[..., 0] == nose) & (unhidden[..., 1] == geom))
+    print("camera ok")
+    """)
+
+
+def test_egocentric_cameras_render_and_hide_the_cmu_nose():
+    tests = os.path.dirname(os.path.abspath(__file__))
+    repository = os.path.dirname(os.path.dirname(tests))
+    outcomes = {}
+    for backend in ("egl", "osmesa"):
+        environment = dict(os.environ, MUJOCO_GL=backend, PYOPENGL_PLATFORM=backend)
+        result = subprocess.run(
+            [sys.executable, "-c", _CAMERA_SCRIPT, repository, tests], env=environment,
+            capture_output=True, text=True, timeout=300)
+        if result.returncode == 0:
+            assert "camera ok" in result.stdout
+            return
+        outcomes[backend] = result
+    if all(result.returncode == 3 for result in outcomes.values()):
+        pytest.skip("no OpenGL backend (MUJOCO_GL=egl or osmesa) works on this machine")
+    pytest.fail(next(r for r in outcomes.values() if r.returncode != 3).stderr)
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_egocentric_camera_looks_along_the_heading(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    _spawn(walker, physics)
+    camera = physics.bind(walker.egocentric_camera)
+    view = -physics.data.cam_xmat[camera.id].reshape(3, 3)[:, 2]
+    assert view[0] > 0.9  # Cameras look along their -z; the walker faces world +x.
+    assert walker.observables[_CAMERA].height == 64
+
+
+def test_walker_groupings_leave_out_missing_sensors():
+    quadruped = walkers.Quadruped()
+    assert quadruped.observables.dynamic_sensors == [quadruped.observables.sensors_touch]
+    humanoid = walkers.Humanoid()
+    assert humanoid.observables.dynamic_sensors == [humanoid.observables.sensors_touch,
+                                                    humanoid.observables.sensors_torque]
+    cmu = walkers.CMUHumanoid()
+    assert cmu.observables.actuator_activation in cmu.observables.proprioception
+
+
+def test_cmu_skeleton_quaternion_is_the_published_upright_rotation():
+    np.testing.assert_allclose(np.linalg.norm(cmu_humanoid.CMU_SKELETON_QUATERNION), 1.0)
+    rotation = np.empty(9)
+    mujoco.mju_quat2Mat(rotation, np.array(cmu_humanoid.CMU_SKELETON_QUATERNION))
+    rotation = rotation.reshape(3, 3)
+    # CMU x (the subject's left) becomes the walker's y (left).
+    np.testing.assert_allclose(rotation[:, 0], [0.0, 1.0, 0.0], atol=1e-6)
