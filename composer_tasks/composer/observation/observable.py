@@ -289,12 +289,20 @@ class MJCFFeature(Observable):
         return self._feature_reader(physics, leading_axis=True)
 
     def _feature_reader(self, physics, leading_axis):
+        # Locating the feature in MuJoCo's arrays costs more than a whole reset of a
+        # task; the location holds for as long as the model and data objects do.
+        cached = getattr(self, "_cached_reader", None)
+        if (cached is not None and cached[0] is physics.model and cached[1] is physics.data
+                and cached[2] == leading_axis):
+            return cached[3]
         try:
-            return _feature_reader(physics, self._kind, self._element_list,
-                                   isinstance(self._elements, (list, tuple)), self._index,
-                                   leading_axis)
+            reader = _feature_reader(physics, self._kind, self._element_list,
+                                     isinstance(self._elements, (list, tuple)), self._index,
+                                     leading_axis)
         except (AttributeError, IndexError, TypeError, ValueError) as error:
             raise ValueError(f"{self!r} cannot be read from this physics: {error}") from error
+        self._cached_reader = (physics.model, physics.data, leading_axis, reader)
+        return reader
 
     def __repr__(self):
         names = [element.name or f"<unnamed {type(element).__name__}>"
