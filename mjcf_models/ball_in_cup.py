@@ -9,6 +9,8 @@ MuJoCo's default, 2 ms, as in the published model.
 
 import mujoco
 
+from mjcf_models import common
+
 _MOTOR_GEAR = 5.0  # N per unit control
 _CUP_SLIDE_DAMPING = 3.0  # N s/m
 _CUP_SLIDE_STIFFNESS = 20.0  # N/m: pulls the cup back to its rest position
@@ -26,7 +28,7 @@ def make_spec():
     spec = mujoco.MjSpec()
     spec.modelname = "ball_in_cup"
     spec.compiler.degree = True
-    _add_visual_assets(spec)
+    common.add_suite_look(spec, ("self", "effector"))
 
     default = spec.default
     default.actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -82,25 +84,3 @@ def make_spec():
     string.wrap_site("ball")
     string.wrap_site("cup")
     return spec
-
-
-def _add_visual_assets(spec):
-    """Headlight, skybox, floor grid and the suite's colours (dm_control
-    `suite/common/{visual,skybox,materials}.xml`)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in (("self", [0.7, 0.5, 0.3, 1]), ("effector", [0.7, 0.4, 0.2, 1])):
-        spec.add_material(name=name, rgba=rgba)

@@ -11,6 +11,8 @@ in metres, masses in kilograms, angles in radians.
 
 import mujoco
 
+from mjcf_models import common
+
 # suite/cartpole.xml: <option timestep="0.01" integrator="RK4">, contacts disabled,
 # energy computed.
 _TIMESTEP_S = 0.01
@@ -37,12 +39,6 @@ _RAIL_OFFSET_M = 0.07
 _RAIL_RADIUS_M = 0.02
 _RAIL_HALF_LENGTH_M = 2.0
 
-# suite/common/materials.xml colours (RGBA).
-_MATERIALS = {
-    "self": (0.7, 0.5, 0.3, 1.0),
-    "decoration": (0.3, 0.5, 0.7, 1.0),
-}
-
 
 def make_spec(num_poles=1):
     """Returns the cart-pole model with `num_poles` poles chained on the cart.
@@ -58,7 +54,7 @@ def make_spec(num_poles=1):
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_RK4
     spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
     spec.option.enableflags |= mujoco.mjtEnableBit.mjENBL_ENERGY
-    _add_look(spec)
+    common.add_suite_look(spec, ("self", "decoration"))
 
     world = spec.worldbody
     world.add_light(name="light", pos=[0, 0, 6], dir=[0, 0, -1])
@@ -103,24 +99,3 @@ def make_spec(num_poles=1):
                       gear=[_SLIDE_GEAR, 0, 0, 0, 0, 0],
                       ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
     return spec
-
-
-def _add_look(spec):
-    """Skybox, floor grid, lighting and the materials this model uses (suite/common)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                     markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
-                     markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in _MATERIALS.items():
-        spec.add_material(name=name, rgba=list(rgba))

@@ -14,6 +14,8 @@ import math
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP_S = 0.01
 # The published model has the compiler scale the geom-derived masses so that the
 # whole body weighs 14 kg; a uniform density over the capsules' volume does the same.
@@ -45,9 +47,6 @@ _LEGS = (
 _GEARS = (("bthigh", 120), ("bshin", 90), ("bfoot", 60), ("fthigh", 90), ("fshin", 60),
           ("ffoot", 30))
 
-# suite/common/materials.xml colours (RGBA).
-_SELF_RGBA = (0.7, 0.5, 0.3, 1.0)
-
 
 def make_spec():
     """Returns the cheetah model.
@@ -63,7 +62,7 @@ def make_spec():
     spec.option.timestep = _TIMESTEP_S
     spec.stat.center = [0, 0, _TORSO_HEIGHT_M]
     spec.stat.extent = 2
-    _add_look(spec)
+    common.add_suite_look(spec, ("self",))
 
     spec.default.actuator.set_to_motor()
     spec.default.actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -131,23 +130,3 @@ def _density_for_total_mass():
     volume = sum(math.pi * radius ** 2 * 2 * h + 4 / 3 * math.pi * radius ** 3
                  for h in half_lengths)
     return _TOTAL_MASS_KG / volume
-
-
-def _add_look(spec):
-    """Headlight, skybox, floor grid and the body colour (suite/common/*.xml)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    spec.add_material(name="self", rgba=list(_SELF_RGBA))

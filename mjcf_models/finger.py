@@ -8,6 +8,8 @@ joint turns about the world's -y axis, so the motion is in the x-z plane.
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP = 0.01  # seconds
 _SOLVER_ITERATIONS = 200
 # Soft contacts shared by every geom: (dmin, dmax, width) and (timeconst, dampratio).
@@ -35,7 +37,7 @@ def make_spec():
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
     spec.option.iterations = _SOLVER_ITERATIONS
     spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_GRAVITY
-    _add_visual_assets(spec)
+    common.add_suite_look(spec, ("self", "effector", "decoration", "target", "site"))
 
     default = spec.default
     default.geom.solimp = _GEOM_SOLIMP
@@ -130,27 +132,3 @@ def make_spec():
             ("touchbottom_pos", sensor.mjSENS_FRAMEPOS, site, "touchbottom")):
         spec.add_sensor(name=name, type=kind, objtype=objtype, objname=objname)
     return spec
-
-
-def _add_visual_assets(spec):
-    """Headlight, skybox, floor grid and the suite's colours (dm_control
-    `suite/common/{visual,skybox,materials}.xml`)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in (("self", [0.7, 0.5, 0.3, 1]), ("effector", [0.7, 0.4, 0.2, 1]),
-                       ("decoration", [0.3, 0.5, 0.7, 1]), ("target", [0.6, 0.3, 0.3, 1]),
-                       ("site", [0.5, 0.5, 0.5, 0.3])):
-        spec.add_material(name=name, rgba=rgba)

@@ -13,6 +13,8 @@ followed by the hinges of `JOINT_NAMES`, in that order.
 
 import mujoco
 
+from mjcf_models import common
+
 # The fish's hinges in model (qpos) order.
 JOINT_NAMES = ("tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch",
                "finleft_roll", "finleft_pitch")
@@ -29,30 +31,6 @@ ACTUATORS = (
 _ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
 _CAPSULE = mujoco.mjtGeom.mjGEOM_CAPSULE
 _TRACK_COM = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
-
-
-def _add_look(spec):
-    """Skybox, headlight and materials with the colours of dm_control's
-    `suite/common/*.xml`, from procedural textures only."""
-    # The published fish lists its grid texture before its skybox.
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[.1, .2, .3],
-                     rgb2=[.2, .3, .4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
-                     markrgb=[.2, .3, .4])
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[.4, .6, .8],
-                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                     markrgb=[1, 1, 1])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in (("self", [.7, .5, .3, 1]), ("effector", [.7, .4, .2, 1]),
-                       ("eye", [0, .2, 1, 1]), ("target", [.6, .3, .3, 1])):
-        spec.add_material(name=name, rgba=rgba)
-    spec.visual.headlight.ambient = [.4, .4, .4]
-    spec.visual.headlight.diffuse = [.8, .8, .8]
-    spec.visual.headlight.specular = [.1, .1, .1]
-    spec.visual.map.znear = .01
-    spec.visual.quality.shadowsize = 2048
 
 
 def _add_fish_default(spec):
@@ -79,7 +57,7 @@ def make_spec():
     spec.option.density = 5000
     spec.option.disableflags = (mujoco.mjtDisableBit.mjDSBL_GRAVITY
                                 | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT)
-    _add_look(spec)
+    common.add_suite_look(spec, ("self", "effector", "eye", "target"), grid_texture_first=True)
     fish = _add_fish_default(spec)
 
     world = spec.worldbody

@@ -11,6 +11,8 @@ followed by the 21 hinges in the order of `JOINT_NAMES`.
 
 import mujoco
 
+from mjcf_models import common
+
 # Joint order of the published model, which fixes the qpos/qvel layout.
 JOINT_NAMES = (
     "abdomen_z", "abdomen_y", "abdomen_x",
@@ -46,28 +48,6 @@ _CAPSULE = mujoco.mjtGeom.mjGEOM_CAPSULE
 _SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 _BOX = mujoco.mjtGeom.mjGEOM_BOX
 _TRACK_COM = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
-
-
-def _add_look(spec):
-    """Adds the suite's shared appearance: skybox, headlight, and the 'grid' and
-    'self' materials (colours of dm_control's `suite/common/*.xml`), with
-    procedural textures only."""
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[.4, .6, .8],
-                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                     markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[.1, .2, .3],
-                     rgb2=[.2, .3, .4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
-                     markrgb=[.2, .3, .4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    spec.add_material(name="self", rgba=[.7, .5, .3, 1])
-    spec.visual.headlight.ambient = [.4, .4, .4]
-    spec.visual.headlight.diffuse = [.8, .8, .8]
-    spec.visual.headlight.specular = [.1, .1, .1]
-    spec.visual.map.znear = .01
-    spec.visual.quality.shadowsize = 2048
 
 
 def _add_defaults(spec):
@@ -196,7 +176,7 @@ def make_spec():
     spec.option.timestep = .005
     spec.stat.extent = 2
     spec.stat.center = [0, 0, 1]
-    _add_look(spec)
+    common.add_suite_look(spec, ("self",))
     classes = _add_defaults(spec)
     body, touch = classes["body"], classes["touch"]
     force_torque = classes["force-torque"]

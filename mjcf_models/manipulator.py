@@ -14,6 +14,8 @@ in the published order, so element ids and the qpos layout are the same.
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP = 0.001  # seconds
 # Contact softness shared by every geom; limits are stiffer than contacts.
 _GEOM_FRICTION = 0.7
@@ -59,7 +61,9 @@ def make_spec(use_peg=False, insert=False):
     spec.compiler.degree = True
     spec.option.timestep = _TIMESTEP
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
-    _add_visual_assets(spec)
+    common.add_suite_look(spec, ("self", "effector", "decoration", "target", "site"),
+                          backdrop_rgb=(0.2, 0.3, 0.4))
+    spec.visual.map.shadowclip = 0.5
     _add_defaults(spec)
 
     world = spec.worldbody
@@ -282,33 +286,3 @@ def _add_cup(world):
                      fromto=[x0, 0, z0, x1, 0, z1])
     cup_site = cup.add_site(name="cup")
     cup_site.size[0] = 0.005
-
-
-def _add_visual_assets(spec):
-    """Headlight, skybox, floor grid, the backdrop and the suite's colours (dm_control
-    `suite/common/{visual,skybox,materials}.xml` and `suite/manipulator.xml`)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.map.shadowclip = 0.5
-    spec.visual.quality.shadowsize = 2048
-    texture_2d = mujoco.mjtTexture.mjTEXTURE_2D
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=texture_2d, builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-                     rgb1=[0.1, 0.2, 0.3], rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    spec.add_texture(name="background", type=texture_2d, builtin=mujoco.mjtBuiltin.mjBUILTIN_FLAT,
-                     rgb1=[0.2, 0.3, 0.4], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    background = spec.add_material(name="background", texrepeat=[1, 1], texuniform=True)
-    background.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "background"
-    for name, rgba in (("self", [0.7, 0.5, 0.3, 1]), ("effector", [0.7, 0.4, 0.2, 1]),
-                       ("decoration", [0.3, 0.5, 0.7, 1]), ("target", [0.6, 0.3, 0.3, 1]),
-                       ("site", [0.5, 0.5, 0.5, 0.3])):
-        spec.add_material(name=name, rgba=rgba)

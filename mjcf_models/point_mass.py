@@ -15,6 +15,8 @@ in metres, masses in kilograms, forces in newtons.
 
 import mujoco
 
+from mjcf_models import common
+
 # suite/point_mass.xml: <option timestep="0.02">, Euler integrator (the default),
 # contacts disabled (the walls are decoration: the joint limits keep the ball in).
 _TIMESTEP_S = 0.02
@@ -31,13 +33,6 @@ _MOTOR_GEAR = 0.1
 _ARENA_HALF_SIZE_M = 0.3
 _WALL_HALF_HEIGHT_M = 0.02
 
-# suite/common/materials.xml colours (RGBA).
-_MATERIALS = {
-    "self": (0.7, 0.5, 0.3, 1.0),
-    "decoration": (0.3, 0.5, 0.7, 1.0),
-    "target": (0.6, 0.3, 0.3, 1.0),
-}
-
 
 def make_spec():
     """Returns the point-mass model.
@@ -49,7 +44,7 @@ def make_spec():
     spec.modelname = "planar point mass"
     spec.option.timestep = _TIMESTEP_S
     spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
-    _add_look(spec)
+    common.add_suite_look(spec, ("self", "decoration", "target"))
 
     world = spec.worldbody
     world.add_light(name="light", pos=[0, 0, 1], dir=[0, 0, -1])
@@ -93,24 +88,3 @@ def make_spec():
                           gear=[_MOTOR_GEAR, 0, 0, 0, 0, 0],
                           ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
     return spec
-
-
-def _add_look(spec):
-    """Skybox, floor grid, lighting and the materials this model uses (suite/common)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                     markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
-                     markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in _MATERIALS.items():
-        spec.add_material(name=name, rgba=list(rgba))

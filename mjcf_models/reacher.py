@@ -8,6 +8,8 @@ world's horizontal x-y plane.
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP = 0.02  # seconds; one physics step per control step
 _ARENA_HALF_WIDTH = 0.3
 _UPPER_ARM_LENGTH = 0.12
@@ -28,7 +30,7 @@ def make_spec():
     spec.compiler.degree = True
     spec.option.timestep = _TIMESTEP
     spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
-    _add_visual_assets(spec)
+    common.add_suite_look(spec, ("self", "effector", "decoration", "target"))
 
     default = spec.default
     default.joint.type = mujoco.mjtJoint.mjJNT_HINGE
@@ -80,26 +82,3 @@ def make_spec():
                       trntype=mujoco.mjtTrn.mjTRN_JOINT)
     spec.add_actuator(name="wrist", target="wrist", trntype=mujoco.mjtTrn.mjTRN_JOINT)
     return spec
-
-
-def _add_visual_assets(spec):
-    """Headlight, skybox, floor grid and the suite's colours (dm_control
-    `suite/common/{visual,skybox,materials}.xml`)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in (("self", [0.7, 0.5, 0.3, 1]), ("effector", [0.7, 0.4, 0.2, 1]),
-                       ("decoration", [0.3, 0.5, 0.7, 1]), ("target", [0.6, 0.3, 0.3, 1])):
-        spec.add_material(name=name, rgba=rgba)

@@ -16,6 +16,8 @@ import numbers
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP_S = 0.002
 # The fluid: 3000 kg/m^3 and no viscosity; contacts are disabled, so the links only
 # feel the fluid's drag (MuJoCo's inertia-box fluid model).
@@ -37,9 +39,6 @@ _TARGET_POS = (1, 1, 0.05)
 # to the number of links.
 _CAMERA_REFERENCE_LINKS = 6
 
-# suite/common/materials.xml colours (RGBA).
-_MATERIALS = (("self", (0.7, 0.5, 0.3, 1)), ("effector", (0.7, 0.4, 0.2, 1)),
-              ("eye", (0, 0.2, 1, 1)), ("target", (0.6, 0.3, 0.3, 1)))
 
 MIN_LINKS = 3
 
@@ -68,7 +67,7 @@ def make_spec(n_links=6):
     spec.option.timestep = _TIMESTEP_S
     spec.option.density = _FLUID_DENSITY
     spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
-    _add_look(spec)
+    common.add_suite_look(spec, ("self", "effector", "eye", "target"))
 
     spec.default.actuator.set_to_motor()
     spec.default.actuator.gear = [_MOTOR_GEAR, 0, 0, 0, 0, 0]
@@ -159,24 +158,3 @@ def make_spec(n_links=6):
                             objtype=mujoco.mjtObj.mjOBJ_SITE, objname=f"site_{index}")
         parent = segment
     return spec
-
-
-def _add_look(spec):
-    """Headlight, skybox, floor grid and the suite's colours (suite/common/*.xml)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    for name, rgba in _MATERIALS:
-        spec.add_material(name=name, rgba=list(rgba))

@@ -13,6 +13,8 @@ come from the geoms at the default density of 1000 kg/m^3.
 
 import mujoco
 
+from mjcf_models import common
+
 _TIMESTEP_S = 0.0025
 _TORSO_HEIGHT_M = 1.3
 _JOINT_DAMPING = 0.1
@@ -36,9 +38,6 @@ _SIDES = (("right", -0.05), ("left", 0.05))
 # Motor gears in N m per unit of control, per leg joint (both sides alike).
 _GEARS = {"hip": 100, "knee": 50, "ankle": 20}
 
-# suite/common/materials.xml colours (RGBA).
-_SELF_RGBA = (0.7, 0.5, 0.3, 1.0)
-
 
 def make_spec():
     """Returns the walker model.
@@ -55,7 +54,7 @@ def make_spec():
     spec.option.timestep = _TIMESTEP_S
     spec.stat.center = [0, 0, 1]
     spec.stat.extent = 2
-    _add_look(spec)
+    common.add_suite_look(spec, ("self",))
 
     main = spec.default
     main.joint.damping = [_JOINT_DAMPING, 0, 0]
@@ -114,23 +113,3 @@ def make_spec():
             spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
                               gear=[_GEARS[joint_name], 0, 0, 0, 0, 0])
     return spec
-
-
-def _add_look(spec):
-    """Headlight, skybox, floor grid and the body colour (suite/common/*.xml)."""
-    spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-    spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
-    spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-    spec.visual.map.znear = 0.01
-    spec.visual.quality.shadowsize = 2048
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800,
-                     mark=mujoco.mjtMark.mjMARK_RANDOM, markrgb=[1, 1, 1])
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300,
-                     mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=[0.2, 0.3, 0.4])
-    grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
-    grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
-    spec.add_material(name="self", rgba=list(_SELF_RGBA))

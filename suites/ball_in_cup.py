@@ -3,6 +3,8 @@
 The task, reward and initial states follow dm_control 1.0.50 `suite/ball_in_cup.py`.
 """
 
+import numpy as np
+
 import mjcf_models.ball_in_cup
 from composer_tasks import physics as physics_lib
 from suites import base
@@ -24,7 +26,10 @@ def catch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 
 class Physics(physics_lib.Physics):
-    """Ball-in-cup physics with named quantities (world x-z plane, metres)."""
+    """Ball-in-cup physics with named quantities (world x-z plane, metres).
+
+    Quantities also work on the (N, ...) arrays of a batch (`composer_tasks.batch`).
+    """
 
     def _model_changed(self):
         model = self.model
@@ -43,24 +48,26 @@ class Physics(physics_lib.Physics):
     def ball_to_target(self):
         """(x, z) vector from the ball's centre to the target's centre."""
         data = self.data
-        return data.site_xpos[self._target_site, ::2] - data.xpos[self._ball_body, ::2]
+        return data.site_xpos[..., self._target_site, ::2] - data.xpos[..., self._ball_body, ::2]
 
     def in_target(self):
         """1.0 if the whole ball is inside the cup's target box, else 0.0: every
         |ball-to-target offset| is below the box's half-extent less the ball's radius."""
         model, data = self.model, self.data
-        target, ball = data.site_xpos[self._target_site], data.xpos[self._ball_body]
-        half_size = model.site_size[self._target_site]
-        ball_radius = model.geom_size[self._ball_geom, 0]
-        inside = (abs(target[0] - ball[0]) < half_size[0] - ball_radius
-                  and abs(target[2] - ball[2]) < half_size[2] - ball_radius)
-        return float(inside)
+        target = data.site_xpos[..., self._target_site, :]
+        ball = data.xpos[..., self._ball_body, :]
+        half_size = model.site_size[..., self._target_site, :]
+        ball_radius = model.geom_size[..., self._ball_geom, 0]
+        inside = ((abs(target[..., 0] - ball[..., 0]) < half_size[..., 0] - ball_radius)
+                  & (abs(target[..., 2] - ball[..., 2]) < half_size[..., 2] - ball_radius))
+        return inside.astype(np.float64)
 
 
 class BallInCup(base.SuiteTask):
     """Put the ball in the cup: reward 1 while it is inside, else 0."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(mjcf_models.ball_in_cup.make_spec(), "ball_in_cup",

@@ -7,15 +7,13 @@ import numpy as np
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from mjcf_models import common
 
-# visualize_reward blends the colours of these materials from their defaults to
-# these highlights as reward**4 grows (dm_control suite/common/materials.xml).
-_HIGHLIGHT_RGBA = {
-    "self": (0.0, 0.5, 0.3, 1.0),
-    "effector": (0.0, 0.5, 0.3, 1.0),
-    "target": (0.6, 0.3, 0.3, 0.4),
-}
+# visualize_reward blends the colours of the materials of `common.HIGHLIGHT_RGBA`
+# from their defaults to those highlights as reward**4 grows (dm_control suite/base.py).
 _REWARD_COLOUR_EXPONENT = 4
+_HINGE = mujoco.mjtJoint.mjJNT_HINGE
+_SLIDE = mujoco.mjtJoint.mjJNT_SLIDE
 
 
 class ModelEntity(composer.Entity):
@@ -80,11 +78,10 @@ class SuiteTask(composer.Task):
     def after_compile(self, physics, random_state):
         model = physics.model
         self._default_rgba = {}
-        for name in _HIGHLIGHT_RGBA:
+        for name, highlight in common.HIGHLIGHT_RGBA.items():
             index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, name)
             if index >= 0:
-                self._default_rgba[index] = (np.array(model.mat_rgba[index]),
-                                             np.array(_HIGHLIGHT_RGBA[name]))
+                self._default_rgba[index] = (np.array(model.mat_rgba[index]), np.array(highlight))
 
     def after_step(self, physics, random_state):
         if self._visualize_reward:
@@ -127,3 +124,41 @@ def make_environment(task, time_limit, random=None, environment_kwargs=None):
     kwargs = dict(strip_singleton_obs_buffer_dim=True)
     kwargs.update(environment_kwargs or {})
     return composer.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
+
+
+def random_joint_bounds(model):
+    """Where and within what bounds the published joint randomiser draws a pose.
+
+    dm_control's `suite/utils/randomizers.py` sets limited hinges and slides
+    uniformly within their range and unlimited hinges uniformly in [-pi, pi]
+    (radians), and leaves unlimited slides alone. Drawing one vector with these
+    bounds, in joint order, gives the numbers of its per-joint draws.
+
+    Args:
+      model: a `mujoco.MjModel` whose joints are all hinges and slides.
+
+    Returns:
+      (qpos addresses (int array), lower bounds, upper bounds), one entry per
+      randomised joint, in joint order.
+
+    Raises:
+      ValueError: if the model has a ball or free joint (the published randomiser
+        draws random quaternions for those, which these bounds cannot express).
+    """
+    addresses, low, high = [], [], []
+    for joint in range(model.njnt):
+        joint_type = mujoco.mjtJoint(model.jnt_type[joint])
+        if joint_type not in (_HINGE, _SLIDE):
+            raise ValueError(
+                f"joint {model.joint(joint).name!r} is a {joint_type.name}; "
+                "random_joint_bounds handles hinge and slide joints only")
+        if model.jnt_limited[joint]:
+            bounds = model.jnt_range[joint]
+        elif joint_type == _HINGE:
+            bounds = (-np.pi, np.pi)
+        else:
+            continue
+        addresses.append(model.jnt_qposadr[joint])
+        low.append(bounds[0])
+        high.append(bounds[1])
+    return np.array(addresses, dtype=int), np.array(low), np.array(high)

@@ -4,8 +4,6 @@ Tasks, rewards and initial states follow dm_control 1.0.50 `suite/finger.py`.
 Every observation is read from the model's sensors.
 """
 
-import math
-
 import mujoco
 import numpy as np
 
@@ -51,7 +49,8 @@ class Physics(physics_lib.Physics):
     """Finger physics with named quantities, all from sensors.
 
     Positions are in the world's x-z plane relative to the spinner's hinge, in
-    metres; angles in radians, velocities in rad/s.
+    metres; angles in radians, velocities in rad/s. Quantities also work on the
+    (N, ...) arrays of a batch (`composer_tasks.batch`).
     """
 
     def _model_changed(self):
@@ -73,30 +72,31 @@ class Physics(physics_lib.Physics):
 
     def touch(self):
         """log(1 + normal force in N) on the fingertip's top and bottom touch sites."""
-        return np.log1p(self.data.sensordata[self._touch])
+        return np.log1p(self.data.sensordata[..., self._touch])
 
     def hinge_velocity(self):
         """Angular velocity of the spinner in rad/s about the world's -y axis."""
-        return float(self.data.sensordata[self._hinge_velocity])
+        return self.data.sensordata[..., self._hinge_velocity]
 
     def tip_position(self):
         """(x, z) of the spinner's tip relative to its hinge."""
         sensordata = self.data.sensordata
-        return sensordata[self._tip_xz] - sensordata[self._spinner_xz]
+        return sensordata[..., self._tip_xz] - sensordata[..., self._spinner_xz]
 
     def bounded_position(self):
         """(proximal, distal) angles, then the tip position in place of the
         unbounded spinner angle."""
-        return np.concatenate((self.data.sensordata[self._joint_angles], self.tip_position()))
+        return np.concatenate((self.data.sensordata[..., self._joint_angles],
+                               self.tip_position()), axis=-1)
 
     def velocity(self):
         """(proximal, distal, hinge) angular velocities."""
-        return self.data.sensordata[self._velocities]
+        return self.data.sensordata[..., self._velocities]
 
     def target_position(self):
         """(x, z) of the target's centre relative to the spinner's hinge."""
         sensordata = self.data.sensordata
-        return sensordata[self._target_xz] - sensordata[self._spinner_xz]
+        return sensordata[..., self._target_xz] - sensordata[..., self._spinner_xz]
 
     def to_target(self):
         """(x, z) vector from the spinner's tip to the target's centre."""
@@ -105,16 +105,16 @@ class Physics(physics_lib.Physics):
     def dist_to_target(self):
         """Distance from the tip to the target's surface in metres; negative inside."""
         sensordata = self.data.sensordata
-        tip_x, tip_z = sensordata[self._tip_xz]
-        target_x, target_z = sensordata[self._target_xz]
-        return (math.hypot(target_x - tip_x, target_z - tip_z)
-                - self.model.site_size[self._target_site, 0])
+        tip, target = sensordata[..., self._tip_xz], sensordata[..., self._target_xz]
+        return (np.hypot(target[..., 0] - tip[..., 0], target[..., 1] - tip[..., 1])
+                - self.model.site_size[..., self._target_site, 0])
 
 
 class _FingerTask(base.SuiteTask):
     """Shared model, control timestep and initial joint angles."""
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(mjcf_models.finger.make_spec(), "finger",
@@ -155,7 +155,7 @@ class Spin(_FingerTask):
         self._set_random_joint_angles(physics, random_state)
 
     def get_reward(self, physics):
-        return float(physics.hinge_velocity() <= -_SPIN_VELOCITY)
+        return (physics.hinge_velocity() <= -_SPIN_VELOCITY).astype(np.float64)
 
 
 class Turn(_FingerTask):
@@ -195,4 +195,4 @@ class Turn(_FingerTask):
         self._set_random_joint_angles(physics, random_state)
 
     def get_reward(self, physics):
-        return float(physics.dist_to_target() <= 0)
+        return (physics.dist_to_target() <= 0).astype(np.float64)

@@ -5,7 +5,6 @@ keys are those of dm_control 1.0.50's `suite/hopper.py` (Tassa et al. 2018, §6.
 state 14, action 4, observation 15).
 """
 
-import mujoco
 import numpy as np
 
 from composer_tasks import physics as physics_lib
@@ -21,7 +20,6 @@ _STAND_HEIGHT_RANGE = (0.6, 2)
 # Forward speed (m/s) from which the hopping term is 1.
 _HOP_SPEED = 2
 
-_HINGE = mujoco.mjtJoint.mjJNT_HINGE
 
 SUITE = base.Registry()
 
@@ -48,7 +46,7 @@ class Physics(physics_lib.Physics):
         self._speed_address = int(model.sensor("torso_subtreelinvel").adr[0])
         self._touch_addresses = np.array([model.sensor(name).adr[0]
                                           for name in ("touch_toe", "touch_heel")])
-        self._random_qpos, self._random_low, self._random_high = _random_joint_bounds(model)
+        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
 
     def height(self):
         """Height (world z) of the torso's centre of mass above the foot's, in m."""
@@ -118,21 +116,3 @@ class Hopper(base.SuiteTask):
                                           sigmoid="quadratic").mean(axis=-1)
         small_control = (small_control + 4) / 5
         return standing * small_control
-
-
-def _random_joint_bounds(model):
-    """qpos addresses and sampling bounds of the joints the published randomiser
-    sets: limited hinges and slides within their range, unlimited hinges in
-    [-pi, pi]; unlimited slides are left out (the hopper has no other joints)."""
-    addresses, low, high = [], [], []
-    for joint in range(model.njnt):
-        if model.jnt_limited[joint]:
-            bounds = model.jnt_range[joint]
-        elif model.jnt_type[joint] == _HINGE:
-            bounds = (-np.pi, np.pi)
-        else:
-            continue
-        addresses.append(model.jnt_qposadr[joint])
-        low.append(bounds[0])
-        high.append(bounds[1])
-    return np.array(addresses, dtype=int), np.array(low), np.array(high)

@@ -4,8 +4,6 @@ Tasks, rewards and initial states follow dm_control 1.0.50 `suite/manipulator.py
 `bring_ball` is the benchmarking task, the others are extras.
 """
 
-import math
-
 import numpy as np
 
 import mjcf_models.manipulator
@@ -65,6 +63,7 @@ class Physics(physics_lib.Physics):
     Positions are world (x, z) in metres, orientations the (w, y) components of
     the world-frame quaternion (a rotation about y), angles in radians. Quantities
     take element names; the name-to-index maps are built once per compiled model.
+    Quantities also work on the (N, ...) arrays of a batch (`composer_tasks.batch`).
     """
 
     def _model_changed(self):
@@ -89,31 +88,33 @@ class Physics(physics_lib.Physics):
 
     def bounded_joint_pos(self, joint_names):
         """(len(joint_names), 2) array of (sin, cos) of the hinge angles."""
-        angles = self.data.qpos[self._indices(self._joint_qpos, joint_names)]
-        bounded = np.empty((len(angles), 2))
-        np.sin(angles, out=bounded[:, 0])
-        np.cos(angles, out=bounded[:, 1])
+        angles = self.data.qpos[..., self._indices(self._joint_qpos, joint_names)]
+        bounded = np.empty(angles.shape + (2,))
+        np.sin(angles, out=bounded[..., 0])
+        np.cos(angles, out=bounded[..., 1])
         return bounded
 
     def joint_vel(self, joint_names):
         """Velocities of single-dof joints (rad/s for hinges, m/s for slides)."""
-        return self.data.qvel[self._indices(self._joint_dof, joint_names)]
+        return self.data.qvel[..., self._indices(self._joint_dof, joint_names)]
 
     def body_2d_pose(self, body_name):
         """(x, z, qw, qy) of a body's frame in the world."""
         body = self._body[body_name]
-        xpos, xquat = self.data.xpos[body], self.data.xquat[body]
-        return np.array((xpos[0], xpos[2], xquat[0], xquat[2]))
+        xpos, xquat = self.data.xpos[..., body, :], self.data.xquat[..., body, :]
+        return np.stack((xpos[..., 0], xpos[..., 2], xquat[..., 0], xquat[..., 2]), axis=-1)
 
     def touch(self):
         """log(1 + normal force in N) on the palm, finger, thumb, fingertip and
         thumbtip touch sites."""
-        return np.log1p(self.data.sensordata[self._touch])
+        return np.log1p(self.data.sensordata[..., self._touch])
 
     def site_distance(self, site1, site2):
         """Distance in metres between two sites."""
         xpos = self.data.site_xpos
-        return math.dist(xpos[self._site[site1]].tolist(), xpos[self._site[site2]].tolist())
+        offset = xpos[..., self._site[site2], :] - xpos[..., self._site[site1], :]
+        x, y, z = offset[..., 0], offset[..., 1], offset[..., 2]
+        return np.sqrt(x * x + y * y + z * z)
 
 
 class Bring(base.SuiteTask):
@@ -132,6 +133,7 @@ class Bring(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, use_peg, insert, fully_observable):
         if not isinstance(fully_observable, bool):
@@ -224,7 +226,7 @@ class Bring(base.SuiteTask):
         bring = _closeness(physics.site_distance("peg", "target_peg"))
         bring_tip = _closeness(physics.site_distance("target_peg_tip", "peg_tip"))
         bringing = (bring + bring_tip) / 2
-        return max(bringing, grasping / 3)
+        return np.maximum(bringing, grasping / 3)
 
 
 def _closeness(distance):

@@ -3,8 +3,6 @@
 Tasks, rewards and initial states follow dm_control 1.0.50 `suite/reacher.py`.
 """
 
-import math
-
 import numpy as np
 
 import mjcf_models.reacher
@@ -36,7 +34,10 @@ def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 
 class Physics(physics_lib.Physics):
-    """Reacher physics with named quantities (world frame, metres, radians)."""
+    """Reacher physics with named quantities (world frame, metres, radians).
+
+    Quantities also work on the (N, ...) arrays of a batch (`composer_tasks.batch`).
+    """
 
     def _model_changed(self):
         self._target = self.model.geom("target").id
@@ -53,18 +54,18 @@ class Physics(physics_lib.Physics):
     def finger_to_target(self):
         """World-frame (x, y) vector from the finger's centre to the target's centre."""
         xpos = self.data.geom_xpos
-        return xpos[self._target, :2] - xpos[self._finger, :2]
+        return xpos[..., self._target, :2] - xpos[..., self._finger, :2]
 
     def finger_to_target_dist(self):
-        """Distance in metres between the finger's and the target's centres."""
-        xpos = self.data.geom_xpos
-        target, finger = xpos[self._target], xpos[self._finger]
-        return math.hypot(target[0] - finger[0], target[1] - finger[1])
+        """Distance in metres between the finger's and the target's centres in the
+        arm's (x, y) plane."""
+        to_target = self.finger_to_target()
+        return np.hypot(to_target[..., 0], to_target[..., 1])
 
     def target_and_finger_radius(self):
         """Sum of the target's and the finger's radii: the reach tolerance in metres."""
         size = self.model.geom_size
-        return float(size[self._target, 0] + size[self._finger, 0])
+        return size[..., self._target, 0] + size[..., self._finger, 0]
 
 
 class Reacher(base.SuiteTask):
@@ -75,6 +76,7 @@ class Reacher(base.SuiteTask):
     """
 
     physics_class = Physics
+    vectorized_callbacks = True
 
     def __init__(self, target_radius):
         if not target_radius > 0:

@@ -6,7 +6,6 @@ k links, state 2k + 4, action k - 1, observation 4k + 1).
 """
 
 
-import mujoco
 import numpy as np
 
 from composer_tasks import physics as physics_lib
@@ -30,7 +29,6 @@ _REWARD_MARGIN_IN_TARGET_SIZES = 5
 # body's frame; these pick the in-plane ones: vx, vy and the turn rate wz.
 _PLANAR_VELOCITY_COMPONENTS = (0, 1, 5)
 _VALUES_PER_BODY = 6
-_HINGE = mujoco.mjtJoint.mjJNT_HINGE
 
 SUITE = base.Registry()
 
@@ -69,7 +67,7 @@ class Physics(physics_lib.Physics):
         self._planar_velocity_entries = (
             first + _VALUES_PER_BODY * np.arange(bodies)[:, None]
             + np.array(_PLANAR_VELOCITY_COMPONENTS)).ravel()
-        self._random_qpos, self._random_low, self._random_high = _random_joint_bounds(model)
+        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
         first_joint = model.joint("joint_0")
         self._joint_angles = slice(int(first_joint.qposadr[0]), model.nq)
 
@@ -150,21 +148,3 @@ class Swimmer(base.SuiteTask):
         return rewards.tolerance(physics.nose_to_target_dist(), bounds=(0, target_size),
                                  margin=_REWARD_MARGIN_IN_TARGET_SIZES * target_size,
                                  sigmoid="long_tail")
-
-
-def _random_joint_bounds(model):
-    """qpos addresses and sampling bounds of the joints the published randomiser
-    sets: limited hinges and slides within their range, unlimited hinges in
-    [-pi, pi]; unlimited slides are left out (the swimmer has no other joints)."""
-    addresses, low, high = [], [], []
-    for joint in range(model.njnt):
-        if model.jnt_limited[joint]:
-            bounds = model.jnt_range[joint]
-        elif model.jnt_type[joint] == _HINGE:
-            bounds = (-np.pi, np.pi)
-        else:
-            continue
-        addresses.append(model.jnt_qposadr[joint])
-        low.append(bounds[0])
-        high.append(bounds[1])
-    return np.array(addresses, dtype=int), np.array(low), np.array(high)

@@ -5,7 +5,6 @@ keys are those of dm_control 1.0.50's `suite/walker.py` (Tassa et al. 2018, §6.
 state 18, action 6, observation 24).
 """
 
-import mujoco
 import numpy as np
 
 from composer_tasks import physics as physics_lib
@@ -27,7 +26,6 @@ _RUN_SPEED = 8
 _XX = 0
 _XZ = 2
 _ZZ = 8
-_HINGE = mujoco.mjtJoint.mjJNT_HINGE
 
 SUITE = base.Registry()
 
@@ -64,7 +62,7 @@ class Physics(physics_lib.Physics):
         # world, in model order: one gather per call.
         self._orientation_entries = (9 * np.arange(1, model.nbody)[:, None]
                                      + np.array([_XX, _XZ])).ravel()
-        self._random_qpos, self._random_low, self._random_high = _random_joint_bounds(model)
+        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
@@ -135,21 +133,3 @@ class PlanarWalker(base.SuiteTask):
                                         margin=self._move_speed / 2, value_at_margin=0.5,
                                         sigmoid="linear")
         return stand_reward * (5 * move_reward + 1) / 6
-
-
-def _random_joint_bounds(model):
-    """qpos addresses and sampling bounds of the joints the published randomiser
-    sets: limited hinges and slides within their range, unlimited hinges in
-    [-pi, pi]; unlimited slides are left out (the walker has no other joints)."""
-    addresses, low, high = [], [], []
-    for joint in range(model.njnt):
-        if model.jnt_limited[joint]:
-            bounds = model.jnt_range[joint]
-        elif model.jnt_type[joint] == _HINGE:
-            bounds = (-np.pi, np.pi)
-        else:
-            continue
-        addresses.append(model.jnt_qposadr[joint])
-        low.append(bounds[0])
-        high.append(bounds[1])
-    return np.array(addresses, dtype=int), np.array(low), np.array(high)

@@ -178,6 +178,16 @@ def test_scalar_and_array_inputs_agree(sigmoid):
 
 
 @pytest.mark.parametrize("sigmoid", SIGMOIDS)
+def test_scalar_and_array_paths_agree_bit_for_bit_on_many_inputs(sigmoid):
+    # Batched rewards evaluate arrays where a single environment evaluates scalars.
+    x = np.random.RandomState(0).uniform(-5.0, 6.0, size=20000)
+    values = tolerance(x, bounds=(0.0, 1.0), margin=1.7, sigmoid=sigmoid, value_at_margin=0.2)
+    scalars = np.array([tolerance(float(xi), bounds=(0.0, 1.0), margin=1.7, sigmoid=sigmoid,
+                                  value_at_margin=0.2) for xi in x])
+    np.testing.assert_array_equal(values, scalars)
+
+
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
 def test_array_margins_match_per_entry_scalar_calls(sigmoid):
     # One margin per entry, as for batched copies whose targets differ in size.
     x = np.array([0.5, 1.5, 0.2, np.nan, 3.0])

@@ -147,3 +147,31 @@ def test_environment_kwargs_are_passed():
     env = suite.load(domain, task, environment_kwargs={"strip_singleton_obs_buffer_dim": False})
     for spec in env.observation_spec().values():
         assert spec.shape[0] == 1
+
+
+def test_suite_look_and_joint_bounds_reject_bad_input():
+    import mujoco
+
+    from mjcf_models import common
+    from suites import base
+
+    with pytest.raises(TypeError):
+        common.add_suite_look(mujoco.MjSpec(), "self")
+    with pytest.raises(ValueError, match="no_such_material"):
+        common.add_suite_look(mujoco.MjSpec(), ["no_such_material"])
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_body(name="ball").add_freejoint()
+    spec.body("ball").add_geom(size=[0.1, 0, 0])
+    with pytest.raises(ValueError):
+        base.random_joint_bounds(spec.compile())
+
+
+def test_visualize_reward_recolours_the_body():
+    env = suite.load("cartpole", "balance", task_kwargs={"random": 0}, visualize_reward=True)
+    model = env.physics.model
+    material = model.material("self").id
+    default = model.mat_rgba[material].copy()
+    env.reset()
+    timestep = env.step([0.0])
+    assert timestep.reward > 0.5
+    assert not np.array_equal(model.mat_rgba[material], default)
