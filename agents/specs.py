@@ -140,3 +140,12 @@ def action_bounds(action_spec) -> ActionBounds:
             f"action_spec has minimum {minimum} not below maximum {maximum}.")
     return ActionBounds(
         minimum=minimum, maximum=maximum, shape=shape, dtype=np.dtype(action_spec.dtype))
+
+
+def batch_size(layout: ObservationLayout, observation) -> int:
+    """The leading dimension of a batched observation (dict or single array)."""
+    first = observation if layout.keys is None else observation[layout.keys[0]]
+    shape = np.shape(first)
+    if not shape:
+        raise ValueError("observation has no batch dimension; expected arrays of shape (N, ...).")
+    return int(shape[0])

@@ -1,0 +1,48 @@
+"""Environments by name. The one place where agents reach the tasks of this project.
+
+A name is 'domain:task' of the Control Suite, e.g. 'cartpole:swingup', loaded as
+`suites.suite.load(domain, task, task_kwargs={'random': seed})`, or, for N copies
+stepped together on MuJoCo's batch, `suites.suite.load_batch(domain, task, N,
+seed=seed)`. The import is inside `load` so that the agents package never imports
+task code otherwise.
+"""
+
+from collections.abc import Callable
+
+import dm_env
+
+
+def parse(name: str) -> tuple[str, str]:
+    """Splits 'domain:task'."""
+    if not isinstance(name, str):
+        raise TypeError(f"environment name is {type(name).__name__}; expected 'domain:task'.")
+    domain, separator, task = name.partition(":")
+    if not separator or not domain or not task or ":" in task:
+        raise ValueError(f"environment name {name!r} is not of the form 'domain:task'.")
+    return domain, task
+
+
+def load(name: str, seed: int, num_envs: int | None = None):
+    """The Control Suite environment `name` ('domain:task'), seeded with `seed`.
+
+    With `num_envs`, a batched environment of that many copies (the interface of
+    agents/vector.py); copy i is the single environment seeded with
+    `composer_tasks.batch.copy_seed(seed, i)`.
+    """
+    domain, task = parse(name)
+    from suites import suite  # pylint: disable=import-outside-toplevel
+    if num_envs is None:
+        return suite.load(domain, task, task_kwargs={"random": int(seed)})
+    return suite.load_batch(domain, task, int(num_envs), seed=int(seed))
+
+
+def factory(name: str) -> Callable[[int], dm_env.Environment]:
+    """A `make_env(seed)` function for `name`, checking the name's form now."""
+    parse(name)
+    return lambda seed: load(name, seed)
+
+
+def batch_factory(name: str) -> Callable[[int, int], object]:
+    """A `make_batch(seed, num_envs)` function for `name`, checking the name's form now."""
+    parse(name)
+    return lambda seed, num_envs: load(name, seed, num_envs)

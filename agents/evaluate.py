@@ -1,0 +1,29 @@
+"""Evaluates a checkpoint's deterministic policy on new episodes.
+
+  python -m agents.evaluate --checkpoint runs/NAME/checkpoint.pkl --episodes 10 [--eval-seed 0]
+
+Prints each episode's return, their mean and standard deviation. The environment
+is the one named in the checkpoint, loaded through agents/environments.py.
+"""
+
+from absl import app, flags
+import numpy as np
+
+from agents import experiment
+
+_CHECKPOINT = flags.DEFINE_string("checkpoint", None, "Checkpoint file.", required=True)
+_EPISODES = flags.DEFINE_integer("episodes", 10, "Episodes to play.", lower_bound=1)
+_SEED = flags.DEFINE_integer("eval-seed", 0, "Seed of the evaluation environments.")
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    returns = experiment.evaluate_checkpoint(_CHECKPOINT.value, _EPISODES.value, _SEED.value)
+    for episode, value in enumerate(returns):
+        print(f"episode {episode}: return {value:.1f}")
+    print(f"mean {np.mean(returns):.1f} +- {np.std(returns):.1f} over {len(returns)} episodes")
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,324 @@
+"""A training run in a directory: metrics CSV, checkpoint, learning-curve plot, resume.
+
+A run directory holds:
+
+  metrics.csv          one row per evaluation: step, wall_time_s, eval_return,
+                       eval_return_std, train_return, train_episodes, and the
+                       agent's learning metrics (means since the previous row).
+  checkpoint.pkl       the latest checkpoint (agents/checkpoint.py).
+  learning_curve.png   eval_return against step.
+  config.json          the agent, its configuration and the run settings, for people.
+
+Seeds: environment copy i of a run with seed s is seeded with
+`derived_seed(s, TRAIN_STREAM, 0, i)` (a batch from `make_batch` gets the seed
+`derived_seed(s, TRAIN_STREAM, 0)`); evaluation at env step n plays episode j on a
+new environment seeded `derived_seed(s, EVAL_STREAM, n, j)`, so evaluations depend
+on nothing but the parameters and the step.
+
+Resuming is exact (bit-identical parameters to the uninterrupted run) when the
+environment can be pickled, since its state goes into the checkpoint. If it
+cannot, the run continues on new environments, seeded from a resume counter, and
+says so in a warning.
+"""
+
+import ast
+import dataclasses
+import json
+import logging
+import math
+import os
+import pickle
+import time
+from collections.abc import Callable, Mapping
+
+import dm_env
+import numpy as np
+
+from agents import (checkpoint, csv_log, d4pg, environments, evaluation, loop, plotting, ppo,
+                    specs, vector)
+
+AGENTS = {"d4pg": (d4pg.Config, d4pg.D4PG), "ppo": (ppo.Config, ppo.PPO)}
+METRICS_FILE = "metrics.csv"
+CHECKPOINT_FILE = "checkpoint.pkl"
+PLOT_FILE = "learning_curve.png"
+CONFIG_FILE = "config.json"
+PLOT_INTERVAL_S = 60.0
+TRAIN_STREAM, EVAL_STREAM, RESUME_STREAM, CLI_EVAL_STREAM = 0, 1, 2, 3
+BASE_COLUMNS = ("step", "wall_time_s", "eval_return", "eval_return_std", "train_return",
+                "train_episodes")
+
+_log = logging.getLogger(__name__)
+
+
+def derived_seed(seed: int, *path: int) -> int:
+    """A 32-bit seed derived from `seed` and a path of integers (numpy SeedSequence)."""
+    return int(np.random.SeedSequence([int(seed), *map(int, path)]).generate_state(1)[0])
+
+
+def _agent_entry(agent_name: str):
+    if agent_name not in AGENTS:
+        raise ValueError(f"agent {agent_name!r} is unknown; expected one of {sorted(AGENTS)}.")
+    return AGENTS[agent_name]
+
+
+def make_config(agent_name: str, overrides: Mapping[str, object] | None = None):
+    """The agent's default Config with `overrides` applied.
+
+    Values may be Python values or strings holding Python literals (as from the
+    command line, e.g. 'critic_hidden_sizes=(64, 64)'); strings that are not
+    literals stay strings (e.g. target_update=soft).
+    """
+    config_class, _ = _agent_entry(agent_name)
+    defaults = config_class()
+    fields = {field.name: field for field in dataclasses.fields(config_class)}
+    changes = {}
+    for name, value in (overrides or {}).items():
+        if name not in fields:
+            raise ValueError(
+                f"{agent_name} has no setting {name!r}; expected one of {sorted(fields)}.")
+        if isinstance(value, str):
+            try:
+                value = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                pass
+        default = getattr(defaults, name)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} = {value!r}; expected True or False.")
+        elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        elif isinstance(default, tuple) and isinstance(value, list | tuple):
+            value = tuple(value)
+        if type(value) is not type(default):
+            raise TypeError(
+                f"{name} = {value!r} is {type(value).__name__}; expected {type(default).__name__}.")
+        changes[name] = value
+    return dataclasses.replace(defaults, **changes)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunResult:
+    """What `train` leaves behind. `agent` is the trained agent object."""
+    out_dir: str
+    env_steps: int
+    final_eval_return: float
+    metrics_path: str
+    checkpoint_path: str
+    plot_path: str
+    agent: object
+
+
+def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extra: int = 0):
+    if make_batch is not None:
+        return make_batch(derived_seed(seed, stream, extra), num_envs)
+    return vector.LoopedBatch(
+        [lambda index=index: make_env(derived_seed(seed, stream, extra, index))
+         for index in range(num_envs)])
+
+
+def _env_bytes(env) -> bytes | None:
+    """The pickled environment, or None (logged) if it cannot be pickled."""
+    try:
+        return pickle.dumps(env, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError) as error:
+        _log.warning("The environment cannot be pickled (%s); a resumed run will start new "
+                     "episodes and not repeat the uninterrupted run exactly.", error)
+        return None
+
+
+def plot_run(out_dir: str, title: str = "") -> str:
+    """Redraws learning_curve.png from metrics.csv and returns its path."""
+    rows = [row for row in csv_log.read_rows(os.path.join(out_dir, METRICS_FILE))
+            if row["eval_return"]]
+    steps = [int(row["step"]) for row in rows]
+    means = [float(row["eval_return"]) for row in rows]
+    spreads = [float(row["eval_return_std"] or 0.0) for row in rows]
+    path = os.path.join(out_dir, PLOT_FILE)
+    plotting.plot_learning_curves({title: {"evaluation": (steps, means, spreads)}}, path)
+    return path
+
+
+def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_steps: int,
+          seed: int, out_dir: str, *, env_name: str | None = None, num_envs: int = 1,
+          config_overrides: Mapping[str, object] | None = None, eval_every: int = 10_000,
+          eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
+          progress: bool = True,
+          make_batch: Callable[[int, int], object] | None = None) -> RunResult:
+    """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
+
+    Args:
+      agent_name: 'd4pg' or 'ppo'.
+      make_env: `make_env(seed)` returns a new, seeded dm_env environment.
+      num_steps: total environment steps (summed over copies) to train for.
+      seed: seeds the agent and, through `derived_seed`, every environment.
+      out_dir: the run directory.
+      env_name: recorded in the checkpoint so `agents.evaluate` can rebuild the
+        environment (agents/environments.py); None when make_env has no name.
+      num_envs: K environment copies stepped as one batch.
+      config_overrides: settings of the agent's Config to change (`make_config`).
+      eval_every, eval_episodes: evaluate the deterministic policy on
+        `eval_episodes` episodes every `eval_every` steps, at step 0 and at the end.
+      checkpoint_every: checkpoint period in steps (default: eval_every); a
+        checkpoint is also written at the end.
+      resume: continue the run in `out_dir` from its checkpoint instead of starting.
+      progress: show a progress bar.
+      make_batch: optional `make_batch(seed, num_envs)` returning a batched
+        environment (agents/vector.py) to train on, e.g. on MuJoCo's batch; by
+        default the K copies are `make_env` environments in a `LoopedBatch`.
+        Evaluation always uses `make_env`.
+    """
+    _, agent_class = _agent_entry(agent_name)
+    for name, value in (("num_steps", num_steps), ("num_envs", num_envs),
+                        ("eval_every", eval_every), ("eval_episodes", eval_episodes)):
+        lowest = 0 if name == "num_steps" else 1
+        if not isinstance(value, int | np.integer) or value < lowest:
+            raise ValueError(f"{name} = {value!r}; expected an integer >= {lowest}.")
+    checkpoint_every = eval_every if checkpoint_every is None else checkpoint_every
+    if int(checkpoint_every) < 1:
+        raise ValueError(f"checkpoint_every = {checkpoint_every!r}; expected a positive integer.")
+    os.makedirs(out_dir, exist_ok=True)
+    checkpoint_path = os.path.join(out_dir, CHECKPOINT_FILE)
+    metrics_path = os.path.join(out_dir, METRICS_FILE)
+    config = make_config(agent_name, config_overrides)
+
+    if resume:
+        payload = checkpoint.load(checkpoint_path)
+        for key, value in (("agent_name", agent_name), ("seed", int(seed)),
+                           ("num_envs", int(num_envs))):
+            if payload[key] != value:
+                raise ValueError(
+                    f"resume: {key} = {value!r} differs from the checkpoint's {payload[key]!r}.")
+        saved_config = type(config)(**payload["config"])
+        if config_overrides and saved_config != config:
+            raise ValueError(
+                f"resume: config {config} differs from the checkpoint's {saved_config}; "
+                "resume without overrides to keep the checkpoint's.")
+        config = saved_config
+        env_name = payload["env_name"] if env_name is None else env_name
+        state = payload["loop_state"]
+        resumes = payload["resumes"]
+        if payload["env"] is not None:
+            env = pickle.loads(payload["env"])
+        else:
+            resumes += 1
+            _log.warning("The checkpoint holds no environment state; resuming on new "
+                         "environments (resume %d).", resumes)
+            env = _build_env(make_env, make_batch, seed, RESUME_STREAM, num_envs, extra=resumes)
+            state.timestep = None
+        last_eval_step = payload["last_eval_step"]
+    else:
+        env = _build_env(make_env, make_batch, seed, TRAIN_STREAM, num_envs)
+        state = loop.LoopState()
+        resumes = 0
+        last_eval_step = None
+
+    agent = agent_class(config, env.observation_spec(), env.action_spec(), num_envs, seed)
+    layout_keys = specs.observation_layout(env.observation_spec()).keys
+    if resume:
+        if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
+            raise ValueError(
+                f"resume: observation keys {layout_keys} differ from the checkpoint's "
+                f"{payload['observation_keys']}.")
+        agent.load_state_dict(payload["agent_state"])
+    with open(os.path.join(out_dir, CONFIG_FILE), "w") as file:
+        json.dump({"agent": agent_name, "env": env_name, "seed": int(seed), "num_envs": num_envs,
+                   "num_steps": int(num_steps), "eval_every": eval_every,
+                   "eval_episodes": eval_episodes, "config": dataclasses.asdict(config)},
+                  file, indent=2)
+    log = csv_log.CsvLog(metrics_path, BASE_COLUMNS + tuple(agent.metric_names),
+                         keep_until_step=state.env_steps if resume else None)
+    title = f"{agent_name} on {env_name or 'environment'} (seed {seed})"
+    last_eval = {"step": last_eval_step, "return": math.nan}
+
+    def evaluate_and_log(state: loop.LoopState) -> None:
+        seeds = [derived_seed(seed, EVAL_STREAM, state.env_steps, episode)
+                 for episode in range(eval_episodes)]
+        returns = evaluation.evaluate_on_fresh_envs(agent.policy(), make_env, seeds)
+        train_returns, metrics = state.drain()
+        log.write({"step": state.env_steps, "wall_time_s": round(state.elapsed_s, 3),
+                   "eval_return": float(np.mean(returns)),
+                   "eval_return_std": float(np.std(returns)),
+                   "train_return": float(np.mean(train_returns)) if train_returns else None,
+                   "train_episodes": len(train_returns), **metrics})
+        last_eval["step"], last_eval["return"] = state.env_steps, float(np.mean(returns))
+
+    env_is_picklable = [True]
+    last_checkpoint_step = [None]
+    last_plot_time = [-math.inf]
+
+    def save_checkpoint(state: loop.LoopState, final: bool = False) -> None:
+        last_checkpoint_step[0] = state.env_steps
+        # An environment that failed to pickle once will fail again; try only once.
+        env_bytes = _env_bytes(env) if env_is_picklable[0] else None
+        env_is_picklable[0] = env_bytes is not None
+        checkpoint.save(checkpoint_path, {
+            "agent_name": agent_name, "config": dataclasses.asdict(config),
+            "env_name": env_name, "seed": int(seed), "num_envs": int(num_envs),
+            "observation_keys": layout_keys, "agent_state": agent.state_dict(),
+            "loop_state": state, "env": env_bytes, "resumes": resumes,
+            "last_eval_step": last_eval["step"]})
+        # Drawing takes a noticeable fraction of a second; at most once a minute
+        # during training, and always at the end.
+        if final or time.monotonic() - last_plot_time[0] > PLOT_INTERVAL_S:
+            plot_run(out_dir, title)
+            last_plot_time[0] = time.monotonic()
+
+    try:
+        if last_eval["step"] is None:
+            evaluate_and_log(state)
+        state = loop.run(agent, env, num_steps, state=state, progress=progress, periodic=(
+            loop.Periodic(eval_every, evaluate_and_log),
+            loop.Periodic(checkpoint_every, save_checkpoint)))
+        final_evaluation = last_eval["step"] != state.env_steps
+        if final_evaluation:
+            evaluate_and_log(state)
+        if final_evaluation or last_checkpoint_step[0] != state.env_steps:
+            save_checkpoint(state, final=True)
+        else:
+            plot_run(out_dir, title)
+    finally:
+        log.close()
+    final_return = last_eval["return"]
+    if math.isnan(final_return):
+        rows = csv_log.read_rows(metrics_path)
+        final_return = float(rows[-1]["eval_return"])
+    return RunResult(out_dir=out_dir, env_steps=state.env_steps, final_eval_return=final_return,
+                     metrics_path=metrics_path, checkpoint_path=checkpoint_path,
+                     plot_path=os.path.join(out_dir, PLOT_FILE), agent=agent)
+
+
+def load_agent(checkpoint_path: str, observation_spec, action_spec):
+    """Rebuilds the agent of a checkpoint for the given specs. Returns (agent, payload)."""
+    payload = checkpoint.load(checkpoint_path)
+    config_class, agent_class = _agent_entry(payload["agent_name"])
+    layout_keys = specs.observation_layout(observation_spec).keys
+    if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
+        raise ValueError(
+            f"observation keys {layout_keys} differ from the checkpoint's "
+            f"{payload['observation_keys']}.")
+    agent = agent_class(config_class(**payload["config"]), observation_spec, action_spec,
+                        payload["num_envs"], payload["seed"])
+    agent.load_state_dict(payload["agent_state"])
+    return agent, payload
+
+
+def evaluate_checkpoint(checkpoint_path: str, num_episodes: int, seed: int = 0,
+                        make_env: Callable[[int], dm_env.Environment] | None = None
+                        ) -> np.ndarray:
+    """Returns of the checkpoint's deterministic policy on `num_episodes` new episodes.
+
+    Args:
+      make_env: `make_env(seed)`; by default the checkpoint's environment name is
+        loaded through agents/environments.py.
+    """
+    if make_env is None:
+        payload = checkpoint.load(checkpoint_path)
+        if payload["env_name"] is None:
+            raise ValueError(
+                f"{checkpoint_path!r} records no environment name; pass make_env.")
+        make_env = environments.factory(payload["env_name"])
+    seeds = [derived_seed(seed, CLI_EVAL_STREAM, episode) for episode in range(num_episodes)]
+    probe = make_env(seeds[0])
+    agent, _ = load_agent(checkpoint_path, probe.observation_spec(), probe.action_spec())
+    probe.close()
+    return evaluation.evaluate_on_fresh_envs(agent.policy(), make_env, seeds)

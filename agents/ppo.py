@@ -1,0 +1,430 @@
+"""PPO with GAE and running normalisation, and DPPO's synchronous gradient averaging.
+
+Schulman, Wolski, Dhariwal, Radford and Klimov, "Proximal Policy Optimization
+Algorithms", 2017; Schulman, Moritz, Levine, Jordan and Abbeel, "High-Dimensional
+Continuous Control Using Generalized Advantage Estimation", ICLR 2016; Heess et al.,
+"Emergence of Locomotion Behaviours in Rich Environments", 2017 (DPPO).
+
+What this file implements, in reading order:
+
+  1. `Config`: hyperparameters (Schulman et al. 2017, Table 3, for the MuJoCo tasks).
+  2. Networks: a Gaussian policy, mean = MLP(s) with tanh hidden units and a
+     state-independent log standard deviation, and a separate value MLP.
+  3. `gae`: generalised advantage estimation over a (T, K) rollout.
+  4. `ppo_loss`: the clipped surrogate objective, a value regression and an entropy
+     bonus, as masked means (steps that were automatic resets carry no transition).
+  5. `update`: `update_epochs` passes over the rollout in `num_minibatches` gradient
+     steps each, with DPPO's worker averaging (below).
+  6. `PPO`: acting, running normalisation of observations (mean/std, clipped) and
+     of rewards (divided by the running std of the discounted return), the rollout
+     buffer, and the update once `rollout_steps` environment steps are collected
+     (Heess et al. 2017, appendix A, normalise both with running statistics).
+
+DPPO here is synchronous gradient averaging on one machine: the K environment
+copies are split into `num_workers` = W groups of K/W, each the data of one
+worker. Every gradient step, each worker computes the gradient of the loss on its
+own minibatch (advantages normalised within it) with the shared parameters;
+`jax.lax.pmean` over a vmapped worker axis averages the W gradients, and one Adam
+step applies the average, so all W parameter copies stay identical. The same
+`pmean` runs across devices under `jax.pmap`; across machines, that is a later
+issue (Ray). With W = 1 this is plain PPO. Observation and reward statistics are
+shared by all workers.
+"""
+
+import dataclasses
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from agents import networks, normalizer, specs
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """PPO hyperparameters.
+
+    From Schulman et al. (2017), Table 3 (MuJoCo): 2048 steps per rollout, Adam at
+    3e-4, 10 epochs, minibatches of 64 (2048 / 32), discount 0.99, GAE lambda 0.95;
+    clip epsilon 0.2 (section 6.1); (64, 64) tanh networks. Observations clipped to
+    +-10 after normalisation, gradients clipped at global norm 0.5, Adam epsilon
+    1e-5 and value-loss weight 0.5 are the OpenAI Baselines values that Andrychowicz
+    et al. (2021) and Engstrom et al. (2020) study.
+    """
+    learning_rate: float = 3e-4
+    rollout_steps: int = 2048
+    num_minibatches: int = 32
+    update_epochs: int = 10
+    discount: float = 0.99
+    gae_lambda: float = 0.95
+    clip_epsilon: float = 0.2
+    value_coefficient: float = 0.5
+    entropy_coefficient: float = 0.0
+    max_grad_norm: float = 0.5
+    hidden_sizes: tuple[int, ...] = (64, 64)
+    initial_log_std: float = 0.0
+    observation_clip: float = 10.0
+    reward_clip: float = 10.0
+    num_workers: int = 1
+
+    def __post_init__(self):
+        for name in ("rollout_steps", "num_minibatches", "update_epochs", "num_workers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"Config.{name} = {value!r}; expected a positive int.")
+        for name in ("discount", "gae_lambda"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"Config.{name} = {getattr(self, name)}; expected [0, 1].")
+        for name in ("learning_rate", "clip_epsilon", "max_grad_norm", "observation_clip",
+                     "reward_clip"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Config.{name} = {getattr(self, name)}; expected > 0.")
+        if self.value_coefficient < 0 or self.entropy_coefficient < 0:
+            raise ValueError(
+                f"Config.value_coefficient {self.value_coefficient} and entropy_coefficient "
+                f"{self.entropy_coefficient} must be >= 0.")
+        if not self.hidden_sizes or any(not isinstance(s, int) or s < 1 for s in self.hidden_sizes):
+            raise ValueError(
+                f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints.")
+
+
+# ----------------------------------------------------------------------------- networks
+
+def init_params(rng: np.random.Generator, config: Config, observation_size: int,
+                action_size: int) -> dict:
+    # A small last policy layer starts every action near the middle of the box
+    # (Andrychowicz et al. 2021, recommendation on the last-layer scale).
+    return {
+        "policy": networks.mlp_init(rng, (observation_size, *config.hidden_sizes, action_size),
+                                    scheme="orthogonal", final_scale=0.01),
+        "log_std": jnp.full((action_size,), config.initial_log_std, jnp.float32),
+        "value": networks.mlp_init(rng, (observation_size, *config.hidden_sizes, 1),
+                                   scheme="orthogonal", final_scale=1.0),
+    }
+
+
+def policy_mean(params: dict, observation: jax.Array) -> jax.Array:
+    """Mean action (B, A) in unit action space, before exploration noise."""
+    return networks.mlp_apply(params["policy"], observation, jnp.tanh)
+
+
+def value_apply(params: dict, observation: jax.Array) -> jax.Array:
+    return networks.mlp_apply(params["value"], observation, jnp.tanh)[..., 0]
+
+
+def gaussian_log_prob(mean: jax.Array, log_std: jax.Array, action: jax.Array) -> jax.Array:
+    z = (action - mean) * jnp.exp(-log_std)
+    return jnp.sum(-0.5 * jnp.square(z) - log_std - 0.5 * jnp.log(2.0 * jnp.pi), axis=-1)
+
+
+def gaussian_entropy(log_std: jax.Array) -> jax.Array:
+    return jnp.sum(log_std + 0.5 * jnp.log(2.0 * jnp.pi * jnp.e))
+
+
+# ------------------------------------------------------------------------------ targets
+
+class Rollout(NamedTuple):
+    """T step calls of K copies. All arrays are (T, K, ...).
+
+    observation: normalised observations the actions were taken in.
+    action: the sampled, unclipped unit-space actions; log_prob: their log-density.
+    value: V(observation) when acting.
+    reward: scaled rewards of the step; discount: the environment's discounts.
+    next_is_last: whether the step ended an episode.
+    valid: False for steps that were automatic resets (no transition).
+    """
+    observation: jax.Array
+    action: jax.Array
+    log_prob: jax.Array
+    value: jax.Array
+    reward: jax.Array
+    discount: jax.Array
+    next_is_last: jax.Array
+    valid: jax.Array
+
+
+def gae(rollout: Rollout, bootstrap_value: jax.Array, gamma: float,
+        lambda_: float) -> tuple[jax.Array, jax.Array]:
+    """Generalised advantage estimates and value targets (T, K).
+
+    delta_t = r_t + gamma d_t V(s_{t+1}) - V(s_t), and
+    A_t = delta_t + gamma lambda d_t (1 - last_{t+1}) A_{t+1}: a time-limit end
+    (d = 1) still bootstraps from V of the final observation, but no advantage
+    flows across an episode boundary. Rows of reset steps get meaningless values
+    that the loss masks out.
+    """
+    next_values = jnp.concatenate([rollout.value[1:], bootstrap_value[None]], axis=0)
+    deltas = rollout.reward + gamma * rollout.discount * next_values - rollout.value
+    continues = gamma * lambda_ * rollout.discount * (1.0 - rollout.next_is_last)
+
+    def backwards(advantage, inputs):
+        delta, keep = inputs
+        advantage = delta + keep * advantage
+        return advantage, advantage
+
+    _, advantages = jax.lax.scan(backwards, jnp.zeros_like(bootstrap_value),
+                                 (deltas, continues), reverse=True)
+    return advantages, advantages + rollout.value
+
+
+# --------------------------------------------------------------------------------- loss
+
+def _masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+    return jnp.sum(values * mask) / jnp.maximum(jnp.sum(mask), 1.0)
+
+
+def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, dict]:
+    """The negated clipped surrogate plus value and entropy terms, on one minibatch."""
+    mask = minibatch["valid"]
+    advantages = minibatch["advantage"]
+    mean_advantage = _masked_mean(advantages, mask)
+    std_advantage = jnp.sqrt(_masked_mean(jnp.square(advantages - mean_advantage), mask))
+    advantages = (advantages - mean_advantage) / (std_advantage + 1e-8)
+
+    log_prob = gaussian_log_prob(policy_mean(params, minibatch["observation"]),
+                                 params["log_std"], minibatch["action"])
+    log_ratio = log_prob - minibatch["log_prob"]
+    ratio = jnp.exp(log_ratio)
+    clipped_ratio = jnp.clip(ratio, 1.0 - config.clip_epsilon, 1.0 + config.clip_epsilon)
+    surrogate = jnp.minimum(ratio * advantages, clipped_ratio * advantages)
+    policy_loss = -_masked_mean(surrogate, mask)
+
+    value_error = value_apply(params, minibatch["observation"]) - minibatch["return"]
+    value_loss = 0.5 * _masked_mean(jnp.square(value_error), mask)
+    entropy = gaussian_entropy(params["log_std"])
+    loss = policy_loss + config.value_coefficient * value_loss - config.entropy_coefficient * entropy
+    metrics = {
+        "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
+        # The (ratio - 1) - log ratio estimator of KL(old || new), always >= 0.
+        "approx_kl": _masked_mean((ratio - 1.0) - log_ratio, mask),
+        "clip_fraction": _masked_mean(
+            (jnp.abs(ratio - 1.0) > config.clip_epsilon).astype(jnp.float32), mask),
+    }
+    return loss, metrics
+
+
+def _optimizer(config: Config) -> optax.GradientTransformation:
+    return optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
+                       optax.adam(config.learning_rate, eps=1e-5))
+
+
+@functools.partial(jax.jit, static_argnames="config")
+def _init_optimizer(params: dict, config: Config) -> optax.OptState:
+    return _optimizer(config).init(params)
+
+
+# ------------------------------------------------------------------------------- update
+
+def averaged_gradient(params: dict, minibatches: dict, config: Config) -> tuple[dict, dict]:
+    """DPPO's synchronous step: each worker's gradient on its own minibatch, averaged.
+
+    Args:
+      params: the shared parameters.
+      minibatches: the minibatch of each worker, every array (W, M, ...).
+
+    Returns:
+      The mean over workers of the gradients of `ppo_loss`, and of its metrics.
+    """
+    def worker_gradient(minibatch):
+        grads, metrics = jax.grad(ppo_loss, has_aux=True)(params, minibatch, config)
+        return jax.lax.pmean((grads, metrics), axis_name="workers")
+
+    return jax.vmap(worker_gradient, out_axes=None, axis_name="workers")(minibatches)
+
+
+@functools.partial(jax.jit, static_argnames="config")
+def update(params: dict, optimizer_state, rollout: Rollout, bootstrap_value: jax.Array,
+           key: jax.Array, config: Config):
+    """`update_epochs` x `num_minibatches` gradient steps on one rollout.
+
+    Returns new parameters, optimiser state, and metrics averaged over all steps.
+    """
+    advantages, returns = gae(rollout, bootstrap_value, config.discount, config.gae_lambda)
+    steps, num_envs = rollout.reward.shape
+    workers = config.num_workers
+    per_worker = steps * (num_envs // workers)
+
+    def by_worker(array):
+        # (T, K, ...) -> (W, T * K / W, ...): worker w owns copies [w K/W, (w+1) K/W).
+        array = array.reshape(steps, workers, num_envs // workers, *array.shape[2:])
+        return jnp.moveaxis(array, 1, 0).reshape(workers, per_worker, *array.shape[3:])
+
+    data = {
+        "observation": by_worker(rollout.observation), "action": by_worker(rollout.action),
+        "log_prob": by_worker(rollout.log_prob), "advantage": by_worker(advantages),
+        "return": by_worker(returns), "valid": by_worker(rollout.valid.astype(jnp.float32)),
+    }
+    optimizer = _optimizer(config)
+    minibatch_size = per_worker // config.num_minibatches
+
+    def gradient_step(carry, minibatch):
+        params, optimizer_state = carry
+        grads, metrics = averaged_gradient(params, minibatch, config)
+        updates, optimizer_state = optimizer.update(grads, optimizer_state, params)
+        return (optax.apply_updates(params, updates), optimizer_state), metrics
+
+    def epoch(carry, epoch_key):
+        # Each worker shuffles its own data with its own key.
+        permutations = jax.vmap(lambda k: jax.random.permutation(k, per_worker))(
+            jax.random.split(epoch_key, workers))
+        shuffled = jax.tree.map(
+            lambda array: jax.vmap(lambda a, p: a[p])(array, permutations), data)
+        minibatches = jax.tree.map(
+            lambda array: jnp.moveaxis(array.reshape(
+                workers, config.num_minibatches, minibatch_size, *array.shape[2:]), 1, 0),
+            shuffled)
+        return jax.lax.scan(gradient_step, carry, minibatches)
+
+    (params, optimizer_state), metrics = jax.lax.scan(
+        epoch, (params, optimizer_state), jax.random.split(key, config.update_epochs))
+    return params, optimizer_state, jax.tree.map(jnp.mean, metrics)
+
+
+@jax.jit
+def _sample(params: dict, observation: jax.Array, key: jax.Array):
+    key, noise_key = jax.random.split(key)
+    mean = policy_mean(params, observation)
+    std = jnp.exp(params["log_std"])
+    action = mean + std * jax.random.normal(noise_key, mean.shape, mean.dtype)
+    return (action, gaussian_log_prob(mean, params["log_std"], action),
+            value_apply(params, observation), key)
+
+
+_value = jax.jit(value_apply)
+_greedy = jax.jit(policy_mean)
+
+
+# ------------------------------------------------------------------------------- agent
+
+class PPO:
+    """The acting and learning agent, run by agents.loop over a batched environment.
+
+    Args:
+      config: hyperparameters.
+      observation_spec, action_spec: the environment's dm_env specs (of one copy).
+      num_envs: K; must be a multiple of config.num_workers, and K must divide
+        config.rollout_steps.
+      seed: seeds the network initialisation, action sampling and minibatch order.
+    """
+
+    metric_names = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+
+    def __init__(self, config: Config, observation_spec, action_spec, num_envs: int, seed: int):
+        if not isinstance(config, Config):
+            raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
+        num_envs = int(num_envs)
+        if num_envs % config.num_workers:
+            raise ValueError(
+                f"num_envs {num_envs} is not a multiple of num_workers {config.num_workers}; "
+                "each DPPO worker owns an equal share of the environment copies.")
+        if config.rollout_steps % num_envs:
+            raise ValueError(
+                f"rollout_steps {config.rollout_steps} is not a multiple of num_envs {num_envs}.")
+        samples_per_worker = config.rollout_steps // config.num_workers
+        if samples_per_worker % config.num_minibatches:
+            raise ValueError(
+                f"each worker's {samples_per_worker} samples per rollout do not split into "
+                f"num_minibatches {config.num_minibatches} equal minibatches.")
+        self.config = config
+        self.layout = specs.observation_layout(observation_spec)
+        self.bounds = specs.action_bounds(action_spec)
+        self.num_envs = num_envs
+        self._rollout_length = config.rollout_steps // num_envs
+        self._params = init_params(np.random.default_rng(seed), config, self.layout.size,
+                                   self.bounds.size)
+        self._key = jax.random.PRNGKey(seed)
+        self._optimizer_state = _init_optimizer(self._params, config)
+        self._observations = normalizer.RunningMeanStd((self.layout.size,))
+        self._rewards = normalizer.DiscountedReturnScale(num_envs, config.discount)
+        self._rollout = []
+        self._acted = None
+        self._num_updates = 0
+
+    @property
+    def num_updates(self) -> int:
+        return self._num_updates
+
+    def _normalize(self, observation) -> np.ndarray:
+        flat = specs.flatten_observation(self.layout, observation, self.num_envs)
+        return self._observations.normalize(flat, self.config.observation_clip)
+
+    def act(self, observation) -> np.ndarray:
+        """Sampled actions (N, *action_shape) in the environment's units."""
+        flat = specs.flatten_observation(self.layout, observation, self.num_envs)
+        self._observations.update(flat)
+        normalized = self._observations.normalize(flat, self.config.observation_clip)
+        action, log_prob, value, self._key = _sample(self._params, normalized, self._key)
+        self._acted = (normalized, np.asarray(action), np.asarray(log_prob), np.asarray(value))
+        return self.bounds.to_env(self._acted[1])
+
+    def observe(self, timestep, actions, next_timestep) -> dict[str, float]:
+        """Stores the step; after `rollout_steps` environment steps, updates.
+
+        `actions` must be what `act` returned for `timestep`; the sampled unclipped
+        actions and their log-probabilities are taken from that call.
+        """
+        if self._acted is None:
+            raise ValueError("observe() was called without a preceding act().")
+        normalized, action, log_prob, value = self._acted
+        self._acted = None
+        valid = ~np.asarray(timestep.last())
+        reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()), valid)
+        self._rollout.append(Rollout(
+            observation=normalized, action=action, log_prob=log_prob, value=value,
+            reward=np.clip(reward, -self.config.reward_clip, self.config.reward_clip),
+            discount=np.asarray(next_timestep.discount, np.float32),
+            next_is_last=np.asarray(next_timestep.last(), np.float32),
+            valid=valid))
+        if len(self._rollout) < self._rollout_length:
+            return {}
+        rollout = Rollout(*(np.stack(field) for field in zip(*self._rollout)))
+        self._rollout = []
+        bootstrap_value = _value(self._params, self._normalize(next_timestep.observation))
+        self._key, update_key = jax.random.split(self._key)
+        self._params, self._optimizer_state, metrics = update(
+            self._params, self._optimizer_state, rollout, bootstrap_value, update_key,
+            config=self.config)
+        self._num_updates += self.config.update_epochs * self.config.num_minibatches
+        return {name: float(metrics[name]) for name in self.metric_names}
+
+    def policy(self):
+        """The deterministic (mean) policy of a snapshot of parameters and statistics."""
+        params = self._params
+        statistics = normalizer.RunningMeanStd((self.layout.size,))
+        statistics.load_state_dict(self._observations.state_dict())
+        layout, bounds, clip = self.layout, self.bounds, self.config.observation_clip
+
+        def act_greedily(observation) -> np.ndarray:
+            flat = specs.flatten_observation(layout, observation,
+                                             specs.batch_size(layout, observation))
+            return bounds.to_env(np.asarray(_greedy(params, statistics.normalize(flat, clip))))
+
+        return act_greedily
+
+    def state_dict(self) -> dict:
+        """Everything needed to continue exactly, including a partly collected rollout."""
+        return {
+            "params": jax.device_get(self._params),
+            "optimizer": jax.device_get(self._optimizer_state),
+            "key": np.asarray(self._key),
+            "observations": self._observations.state_dict(),
+            "rewards": self._rewards.state_dict(),
+            "rollout": [step._asdict() for step in self._rollout],
+            "num_updates": self._num_updates,
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        params = jax.tree.map(jnp.asarray, state["params"])
+        if jax.tree.map(jnp.shape, params) != jax.tree.map(jnp.shape, self._params):
+            raise ValueError(
+                "checkpointed PPO parameters do not match this configuration's network shapes.")
+        self._params = params
+        self._optimizer_state = jax.tree.map(jnp.asarray, state["optimizer"])
+        self._key = jnp.asarray(state["key"])
+        self._observations.load_state_dict(state["observations"])
+        self._rewards.load_state_dict(state["rewards"])
+        self._rollout = [Rollout(**step) for step in state["rollout"]]
+        self._num_updates = int(state["num_updates"])
