@@ -1,0 +1,18 @@
+"""Locomotion tasks: corridors, parkour courses, go-to-target, escape, maze foraging.
+
+Each module holds one task (and what only it needs); `termination`,
+`walker_state` and `exteroception` hold what several share. The named,
+ready-made environments built from them are in `suites.locomotion`.
+"""
+
+from composer_tasks.tasks.corridors import RunThroughCorridor
+from composer_tasks.tasks.escape import Bowl
+from composer_tasks.tasks.escape import Escape
+from composer_tasks.tasks.go_to_target import GoToTarget
+from composer_tasks.tasks.parkour import ForwardProgress
+from composer_tasks.tasks.parkour import HeadHeightTermination
+from composer_tasks.tasks.parkour import HumanoidReward
+from composer_tasks.tasks.parkour import PlanarWalkerReward
+from composer_tasks.tasks.parkour import QuadrupedReward
+from composer_tasks.tasks.parkour import UnitForwardVelocityReward
+from composer_tasks.tasks.random_goal_maze import ManyGoalsMaze

@@ -1,0 +1,112 @@
+"""RunThroughCorridor: run along a corridor at a target speed (dm_control paper §7.1).
+
+The reward is a unit-interval function of the walker's centre-of-mass velocity
+along the corridor (+x), v_x, with the target speed v* (dm_control,
+arXiv:2006.12983, §7.1):
+
+    r = tolerance(v_x, bounds=(v*, v*), margin=v*, sigmoid="linear", value_at_margin=0)
+      = max(0, 1 - |v_x - v*| / v*)
+
+1 at exactly v*, falling linearly to 0 at standstill and at 2 v*. The episode
+ends (discount 0) when the walker falls (see `termination.FallDetector`).
+"""
+
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks import rewards
+from composer_tasks.composer import variation
+from composer_tasks.tasks import termination
+from composer_tasks.tasks import walker_state
+
+
+class RunThroughCorridor(composer.Task):
+    """Run through a corridor arena at `target_velocity`.
+
+    Args:
+      walker: a walker (composer_tasks.walkers API).
+      arena: a corridor arena (or any arena with ground geoms); the walker is
+        attached to it here. Corridors draw a new layout in their own episode
+        callbacks.
+      walker_spawn_position: (x, y, z) world position in metres, or a variation
+        producing one, of the walker's frame at the start of an episode.
+      walker_spawn_rotation: None, a yaw in radians, or a variation producing one.
+      target_velocity: target speed along +x, m/s (> 0).
+      contact_termination: end the episode when a non-foot geom touches the ground.
+      terminate_at_height: end the episode when an end effector's world z is below
+        this (metres; the default -0.5 m catches falls into gaps). None disables it.
+      min_root_height: end the episode when the root body's world z is below this
+        (metres). None (the default, as published) disables it.
+      physics_timestep, control_timestep: seconds; the control one must be a
+        multiple of the physics one.
+      enable_egocentric_camera: dm_control's task enables the walker's camera;
+        here it stays off unless asked, so that the default needs no renderer.
+    """
+
+    def __init__(self, walker, arena, walker_spawn_position=(0.0, 0.0, 0.0),
+                 walker_spawn_rotation=None, target_velocity=3.0, contact_termination=True,
+                 terminate_at_height=-0.5, min_root_height=None, physics_timestep=0.005,
+                 control_timestep=0.025, enable_egocentric_camera=False):
+        if not np.isfinite(target_velocity) or target_velocity <= 0:
+            raise ValueError(
+                f"target_velocity must be a positive speed in m/s, got {target_velocity!r}")
+        self._walker = walker
+        self._arena = arena
+        walker_state.attach_walker(arena, walker)
+        self._walker_spawn_position = walker_spawn_position
+        self._walker_spawn_rotation = walker_spawn_rotation
+        self._target_velocity = float(target_velocity)
+        self._fall_detector = termination.FallDetector(
+            walker, arena, contact_termination=contact_termination,
+            min_end_effector_height=terminate_at_height, min_root_height=min_root_height)
+        self._failure_termination = False
+        walker_state.enable_proprioception(walker)
+        if enable_egocentric_camera:
+            walker.observables.egocentric_camera.enabled = True
+        self.set_timesteps(control_timestep, physics_timestep)
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    @property
+    def walker(self):
+        return self._walker
+
+    @property
+    def arena(self):
+        return self._arena
+
+    @property
+    def target_velocity(self):
+        """Target speed along the corridor (+x), m/s."""
+        return self._target_velocity
+
+    def initialize_episode(self, physics, random_state):
+        position = variation.evaluate(self._walker_spawn_position, random_state=random_state)
+        position = np.asarray(position, dtype=np.float64)
+        if position.shape != (3,):
+            raise ValueError(
+                f"walker_spawn_position must give (x, y, z) in metres, got {position!r}")
+        yaw = None
+        if self._walker_spawn_rotation is not None:
+            yaw = variation.evaluate(self._walker_spawn_rotation, random_state=random_state)
+        walker_state.place_walker(physics, self._walker, position, yaw)
+        self._fall_detector.reset(physics)
+        self._failure_termination = False
+
+    def after_step(self, physics, random_state):
+        self._failure_termination = self._fall_detector.has_fallen(physics)
+
+    def get_reward(self, physics):
+        velocity = walker_state.center_of_mass_velocity(physics, self._walker)[0]
+        return rewards.tolerance(
+            float(velocity), bounds=(self._target_velocity, self._target_velocity),
+            margin=self._target_velocity, sigmoid="linear", value_at_margin=0.0)
+
+    def should_terminate_episode(self, physics):
+        return self._failure_termination
+
+    def get_discount(self, physics):
+        return 0.0 if self._failure_termination else 1.0
+

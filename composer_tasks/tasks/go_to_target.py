@@ -1,0 +1,142 @@
+"""GoToTarget: walk to a target placed at random on the floor (dm_control locomotion).
+
+Reward: 1 while the walker's root is within `distance_tolerance` metres of the
+target (horizontal distance), else 0. The episode ends (discount 0) when a
+non-foot geom of the walker touches the ground. With `moving_target`, the target
+jumps to a new random place after the walker has collected
+`steps_before_moving_target` rewarded steps.
+"""
+
+import collections
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.composer import variation
+from composer_tasks.composer.observation import observable
+from composer_tasks.tasks import termination
+from composer_tasks.tasks import walker_state
+
+# Keeps random targets and spawns this far inside the floor's edges, metres.
+_EDGE_MARGIN_M = 0.5
+
+
+class GoToTarget(composer.Task):
+    """Go to a target on a floor.
+
+    Args:
+      walker: a walker (composer_tasks.walkers API).
+      arena: a floor with `size` (half-lengths x, y in metres) and ground geoms.
+      moving_target: move the target after `steps_before_moving_target` rewarded
+        control steps.
+      steps_before_moving_target: int >= 1.
+      distance_tolerance: metres.
+      target_spawn_position: None (uniform over the floor) or (x, y) metres or a
+        variation producing them.
+      walker_spawn_position: likewise, for the walker.
+      walker_spawn_rotation: None, a yaw in radians, or a variation producing one.
+      physics_timestep, control_timestep: seconds.
+
+    Observation `target_position`: the target relative to the walker's root, in
+    the walker's egocentric frame, metres.
+    """
+
+    def __init__(self, walker, arena, moving_target=False, steps_before_moving_target=10,
+                 distance_tolerance=1.0, target_spawn_position=None, walker_spawn_position=None,
+                 walker_spawn_rotation=None, physics_timestep=0.005, control_timestep=0.025):
+        steps = steps_before_moving_target
+        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+            raise ValueError(f"steps_before_moving_target must be an int >= 1, got {steps!r}")
+        if not distance_tolerance > 0:
+            raise ValueError(
+                f"distance_tolerance must be positive metres, got {distance_tolerance!r}")
+        self._walker = walker
+        self._arena = arena
+        walker_state.attach_walker(arena, walker)
+        half_size = np.asarray(arena.size, dtype=np.float64) - _EDGE_MARGIN_M
+        if np.any(half_size <= 0):
+            raise ValueError(f"arena {arena.name!r} of size {arena.size} is too small for targets")
+        self._floor_half_size = half_size
+        self._target_spawn_position = target_spawn_position
+        self._walker_spawn_position = walker_spawn_position
+        self._walker_spawn_rotation = walker_spawn_rotation
+        self._moving_target = bool(moving_target)
+        self._steps_before_moving_target = int(steps_before_moving_target)
+        self._distance_tolerance = float(distance_tolerance)
+        self._rewarded_steps = 0
+        self._target = arena.spec.worldbody.add_site(
+            name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.1, 0.0, 0.0],
+            rgba=[0.9, 0.6, 0.6, 1.0])
+        self._fall_detector = termination.FallDetector(
+            walker, arena, contact_termination=True, min_end_effector_height=None)
+        self._failure_termination = False
+        walker_state.enable_proprioception(walker)
+        self._task_observables = collections.OrderedDict(
+            target_position=observable.Generic(self._egocentric_target, enabled=True))
+        self.set_timesteps(control_timestep, physics_timestep)
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
+    @property
+    def walker(self):
+        return self._walker
+
+    def target_position(self, physics):
+        """World position (3,) of the target, metres."""
+        return np.array(physics.bind(self._target).pos)
+
+    def _egocentric_target(self, physics):
+        offset = self.target_position(physics) - walker_state.root_position(physics, self._walker)
+        return np.asarray(self._walker.transform_vec_to_egocentric_frame(physics, offset))
+
+    def _random_floor_point(self, distribution, random_state):
+        if distribution is None:
+            return random_state.uniform(-self._floor_half_size, self._floor_half_size)
+        point = np.asarray(variation.evaluate(distribution, random_state=random_state),
+                           dtype=np.float64)
+        if point.shape != (2,):
+            raise ValueError(f"spawn positions must be (x, y) in metres, got {point!r}")
+        return point
+
+    def initialize_episode(self, physics, random_state):
+        target_xy = self._random_floor_point(self._target_spawn_position, random_state)
+        physics.bind(self._target).pos = [target_xy[0], target_xy[1], 0.0]
+        walker_xy = self._random_floor_point(self._walker_spawn_position, random_state)
+        yaw = None
+        if self._walker_spawn_rotation is not None:
+            yaw = variation.evaluate(self._walker_spawn_rotation, random_state=random_state)
+        walker_state.place_walker(physics, self._walker, [walker_xy[0], walker_xy[1], 0.0], yaw)
+        self._fall_detector.reset(physics)
+        self._failure_termination = False
+        self._rewarded_steps = 0
+
+    def _distance_to_target(self, physics):
+        walker_xy = walker_state.root_position(physics, self._walker)[:2]
+        offset = self.target_position(physics)[:2] - walker_xy
+        return float(np.hypot(*offset))
+
+    def after_step(self, physics, random_state):
+        self._failure_termination = self._fall_detector.has_fallen(physics)
+        if self._moving_target and self._rewarded_steps >= self._steps_before_moving_target:
+            target_xy = self._random_floor_point(self._target_spawn_position, random_state)
+            physics.bind(self._target).pos = [target_xy[0], target_xy[1], 0.0]
+            self._rewarded_steps = 0
+
+    def get_reward(self, physics):
+        if self._distance_to_target(physics) < self._distance_tolerance:
+            self._rewarded_steps += 1
+            return 1.0
+        return 0.0
+
+    def should_terminate_episode(self, physics):
+        return self._failure_termination
+
+    def get_discount(self, physics):
+        return 0.0 if self._failure_termination else 1.0

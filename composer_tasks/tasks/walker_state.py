@@ -1,0 +1,91 @@
+"""Quantities locomotion tasks read from a walker, and how they place it.
+
+All vectors are in the world frame (metres, m/s) unless a name says otherwise.
+"""
+
+import mujoco
+import numpy as np
+
+
+def attach_walker(arena, walker):
+    """Attaches the walker to the arena: free walkers with a free joint, planar
+    walkers (`is_planar`, which carry their own root joints) without one."""
+    if getattr(walker, "is_planar", False):
+        arena.attach(walker)
+    else:
+        arena.add_free_entity(walker)
+
+
+def yaw_quaternion(yaw):
+    """Unit quaternion (w, x, y, z) of a rotation by `yaw` radians about world z."""
+    return np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)])
+
+
+def place_walker(physics, walker, position, yaw=None):
+    """Puts the walker's attachment frame at `position` (world, metres) turned by
+    `yaw` (radians about world z). z = 0 leaves the walker at its own standing
+    height, since walkers model their bodies above their frame's origin.
+
+    A planar walker (`is_planar`) cannot turn, so a yaw is refused."""
+    if yaw is not None and getattr(walker, "is_planar", False):
+        raise ValueError("a planar walker moves in the xz-plane and cannot be spawned with a yaw")
+    quaternion = None if yaw is None else yaw_quaternion(float(yaw))
+    walker.set_pose(physics, position=np.asarray(position, dtype=np.float64), quaternion=quaternion)
+
+
+def center_of_mass_velocity(physics, walker):
+    """Linear velocity (3,) of the walker's centre of mass, world frame, m/s.
+
+    MuJoCo computes subtree velocities only on demand, hence `mj_subtreeVel`.
+    """
+    mujoco.mj_subtreeVel(physics.model, physics.data)
+    return np.array(physics.bind(walker.root_body).subtree_linvel)
+
+
+def root_position(physics, walker):
+    """World position (3,) of the walker's root body, metres."""
+    return np.array(physics.bind(walker.root_body).xpos)
+
+
+def root_upright(physics, walker):
+    """z-component of the root body's z-axis in the world frame (1 upright, -1
+    upside down): the n_z of Heess et al. (2017)."""
+    return float(physics.bind(walker.root_body).xmat[8])
+
+
+def heading_rotation(physics, walker):
+    """2x2 rotation from the walker's heading frame to the world's horizontal plane:
+    its columns are the root body's x-axis projected on the ground and the
+    horizontal axis to its left. Identity when the root x-axis points straight
+    up or down."""
+    xmat = physics.bind(walker.root_body).xmat
+    forward = np.array([xmat[0], xmat[3]])
+    norm = np.hypot(*forward)
+    if norm < 1e-9:
+        return np.eye(2)
+    cosine, sine = forward / norm
+    return np.array([[cosine, -sine], [sine, cosine]])
+
+
+def enable_proprioception(walker):
+    """Enables the walker's proprioceptive, kinematic and dynamic sensor
+    observables: its `proprioception`, `kinematic_sensors` and `dynamic_sensors`
+    groups (as dm_control's locomotion tasks do), or, for a walker without these
+    groups, those of `PROPRIOCEPTION` it has."""
+    observables = walker.observables
+    try:
+        selected = (list(observables.proprioception) + list(observables.kinematic_sensors)
+                    + list(observables.dynamic_sensors))
+    except AttributeError:
+        selected = [observables[name] for name in PROPRIOCEPTION if name in observables]
+    for item in selected:
+        item.enabled = True
+
+
+# Observables of the walker API (composer_tasks/walkers/base.py) that the groups
+# above hold: egocentric proprioception and inertial and contact sensors.
+PROPRIOCEPTION = (
+    "joints_pos", "joints_vel", "sensors_velocimeter", "sensors_accelerometer",
+    "sensors_gyro", "sensors_touch", "sensors_torque", "body_height", "world_zaxis",
+    "end_effectors_pos",
+)

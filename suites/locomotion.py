@@ -1,0 +1,219 @@
+"""Named locomotion environments: `locomotion.load("cmu_humanoid_run_walls", seed=0)`.
+
+Names are `<walker>_<task>`:
+
+  walkers: `walker` (the planar walker), `quadruped`, `humanoid` (the Control
+    Suite body), `cmu_humanoid` (position-controlled, dm_control paper §7.1).
+  tasks:
+    `run_walls`, `run_gaps`: RunThroughCorridor in dm_control's walls and gaps
+      corridors (the settings of dm_control's `basic_cmu_2019` examples;
+      rewards in [0, 1]). The planar walker has only `run_gaps`, since it
+      cannot steer around walls.
+    `parkour_<course>`: ForwardProgress over a parkour course (Heess et al.
+      2017) with the body's published reward; `<course>` is one of hurdles,
+      gaps, terrain, slalom, platforms, mixed, curriculum (no slalom for the
+      planar walker). `..._unit` is the same course with the unit-interval
+      benchmark reward. The CMU humanoid, for which no reward was published,
+      has only the unit-interval reward (its names carry no suffix).
+    `maze_forage`: collect every sphere of a random maze.
+    `go_to_target`: walk to a random target on a floor (rewards in [0, 1]).
+    `escape_bowl`: climb out of a random bumpy bowl (rewards in [0, 1]).
+
+`ALL` lists every name; `BENCHMARKING` those whose rewards lie in [0, 1].
+Every environment draws a new layout (corridor, course, maze, bowl, target)
+every episode without recompiling, deterministically under its seed.
+"""
+
+import collections
+import functools
+
+from composer_tasks import composer
+from composer_tasks.composer.variation import distributions
+
+_Entry = collections.namedtuple("_Entry", ["factory", "unit_interval"])
+
+# (physics timestep, control timestep) in seconds per walker. The Control Suite's
+# planar walker integrates at 2.5 ms; dm_control's CMU humanoid tasks act every 30 ms.
+_TIMESTEPS_S = {
+    "walker": (0.0025, 0.025),
+    "quadruped": (0.005, 0.025),
+    "humanoid": (0.005, 0.025),
+    "cmu_humanoid": (0.005, 0.03),
+}
+_WALKER_NAMES = tuple(_TIMESTEPS_S)
+_FREE_WALKERS = ("quadruped", "humanoid", "cmu_humanoid")
+_PARKOUR_COURSES = ("hurdles", "gaps", "terrain", "slalom", "platforms", "mixed", "curriculum")
+# Seconds of simulated time per episode (dm_control's corridor examples: 30 s).
+_TIME_LIMIT_S = 30.0
+_TARGET_SPEED_MPS = 3.0
+
+
+def _make_walker(walker_name):
+    from composer_tasks import walkers
+
+    if walker_name == "walker":
+        return walkers.PlanarWalker()
+    if walker_name == "quadruped":
+        return walkers.Quadruped()
+    if walker_name == "humanoid":
+        return walkers.Humanoid()
+    return walkers.CMUHumanoid()
+
+
+def _environment(task, seed, time_limit=_TIME_LIMIT_S):
+    return composer.Environment(task, time_limit=time_limit, random_state=seed,
+                                strip_singleton_obs_buffer_dim=True)
+
+
+def _run_corridor(walker_name, course, seed):
+    from composer_tasks.arenas import corridors as corridor_arenas
+    from composer_tasks.tasks import corridors
+
+    if course == "walls":
+        arena = corridor_arenas.WallsCorridor(
+            wall_gap=4.0, wall_width=distributions.Uniform(1.0, 7.0), wall_height=3.0,
+            corridor_width=10.0, corridor_length=100.0, include_initial_padding=False)
+    else:
+        arena = corridor_arenas.GapsCorridor(
+            platform_length=distributions.Uniform(0.3, 2.5),
+            gap_length=distributions.Uniform(0.5, 1.25),
+            corridor_width=10.0, corridor_length=100.0)
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = corridors.RunThroughCorridor(
+        _make_walker(walker_name), arena, walker_spawn_position=(0.5, 0.0, 0.0),
+        target_velocity=_TARGET_SPEED_MPS, physics_timestep=physics_timestep,
+        control_timestep=control_timestep)
+    return _environment(task, seed)
+
+
+def _parkour_course(course, planar):
+    """The course `course` with the arena's default parameter ranges (Heess et al.
+    2017 §3.1's obstacle types; see composer_tasks/arenas/parkour.py). Courses
+    for a `planar` walker have no slalom walls, which it cannot steer around."""
+    from composer_tasks.arenas import parkour as courses
+
+    segments = {
+        "hurdles": [courses.Hurdles()],
+        "gaps": [courses.Gaps()],
+        "terrain": [courses.Terrain()],
+        "slalom": [courses.SlalomWalls()],
+        "platforms": [courses.JumpPlatforms(), courses.CrouchPlatforms()],
+    }
+    if course in segments:
+        return courses.ParkourCourse(segments=segments[course], mode="mixed")
+    every_type = [courses.Hurdles(), courses.Gaps(), courses.Terrain(),
+                  courses.JumpPlatforms(), courses.CrouchPlatforms()]
+    if not planar:
+        every_type.append(courses.SlalomWalls())
+    return courses.ParkourCourse(segments=every_type, mode="mixed",
+                                 curriculum=course == "curriculum")
+
+
+def _parkour(walker_name, course, unit_reward, seed):
+    from composer_tasks.tasks import parkour
+
+    walker = _make_walker(walker_name)
+    arena = _parkour_course(course, planar=walker_name == "walker")
+    head_termination = None
+    if unit_reward:
+        reward = parkour.UnitForwardVelocityReward(target_velocity=_TARGET_SPEED_MPS)
+    elif walker_name == "walker":
+        reward = parkour.PlanarWalkerReward()
+    elif walker_name == "quadruped":
+        reward = parkour.QuadrupedReward()
+    else:
+        reward = parkour.HumanoidReward()
+    if walker_name in ("humanoid", "cmu_humanoid"):
+        head_termination = parkour.HeadHeightTermination(walker, arena, walker.head)
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = parkour.ForwardProgress(
+        walker, arena, reward, head_termination=head_termination,
+        physics_timestep=physics_timestep, control_timestep=control_timestep)
+    return _environment(task, seed)
+
+
+def _maze_forage(walker_name, seed):
+    from composer_tasks.arenas import mazes
+    from composer_tasks.tasks import random_goal_maze
+
+    # dm_control's cmu_humanoid_maze_forage: 11 x 11 cells of 3 m, up to 4 rooms
+    # of 4-5 cells, one spawn and three spheres of radius 0.4 m per room.
+    arena = mazes.RandomMazeWithTargets(
+        x_cells=11, y_cells=11, xy_scale=3.0, max_rooms=4, room_min_size=4, room_max_size=5,
+        spawns_per_room=1, targets_per_room=3, target_radius=0.4)
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = random_goal_maze.ManyGoalsMaze(
+        _make_walker(walker_name), arena, target_reward_scale=50.0,
+        physics_timestep=physics_timestep, control_timestep=control_timestep)
+    return _environment(task, seed)
+
+
+def _go_to_target(walker_name, seed):
+    from composer_tasks.arenas import Floor
+    from composer_tasks.tasks import go_to_target
+
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = go_to_target.GoToTarget(
+        _make_walker(walker_name), Floor(), physics_timestep=physics_timestep,
+        control_timestep=control_timestep)
+    return _environment(task, seed)
+
+
+def _escape_bowl(walker_name, seed):
+    from composer_tasks.tasks import escape
+
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = escape.Escape(_make_walker(walker_name), escape.Bowl(),
+                         physics_timestep=physics_timestep, control_timestep=control_timestep)
+    return _environment(task, seed, time_limit=20.0)
+
+
+def _registry():
+    entries = collections.OrderedDict()
+    for walker_name in _WALKER_NAMES:
+        courses = ("walls", "gaps") if walker_name in _FREE_WALKERS else ("gaps",)
+        for course in courses:
+            entries[f"{walker_name}_run_{course}"] = _Entry(
+                functools.partial(_run_corridor, walker_name, course), True)
+    for walker_name in _WALKER_NAMES:
+        for course in _PARKOUR_COURSES:
+            if course == "slalom" and walker_name == "walker":
+                continue
+            name = f"{walker_name}_parkour_{course}"
+            if walker_name == "cmu_humanoid":
+                entries[name] = _Entry(
+                    functools.partial(_parkour, walker_name, course, True), True)
+                continue
+            entries[name] = _Entry(functools.partial(_parkour, walker_name, course, False), False)
+            entries[f"{name}_unit"] = _Entry(
+                functools.partial(_parkour, walker_name, course, True), True)
+    for walker_name in _FREE_WALKERS:
+        entries[f"{walker_name}_maze_forage"] = _Entry(
+            functools.partial(_maze_forage, walker_name), False)
+        entries[f"{walker_name}_go_to_target"] = _Entry(
+            functools.partial(_go_to_target, walker_name), True)
+        entries[f"{walker_name}_escape_bowl"] = _Entry(
+            functools.partial(_escape_bowl, walker_name), True)
+    return entries
+
+
+_REGISTRY = _registry()
+
+ALL = tuple(_REGISTRY)
+BENCHMARKING = tuple(name for name, entry in _REGISTRY.items() if entry.unit_interval)
+
+
+def load(name, seed=None):
+    """Returns the `composer.Environment` called `name`.
+
+    Args:
+      name: one of `ALL`.
+      seed: an int, a `np.random.RandomState` or None; all the environment's
+        randomness (layouts, spawns, noise) flows from it.
+
+    Raises:
+      ValueError: for an unknown name, listing the valid ones.
+    """
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown locomotion environment {name!r}; valid names: {list(ALL)}")
+    return _REGISTRY[name].factory(seed)

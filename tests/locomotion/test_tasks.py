@@ -1,0 +1,437 @@
+"""Locomotion tasks: rewards, terminations and observations, exactly.
+
+A two-legged test walker (built here, 4 hinges, foot geoms named) keeps the task
+logic tests independent of the real walkers; the last tests run every real
+walker in every arena.
+"""
+
+import mujoco
+import numpy as np
+import pytest
+
+from composer_tasks import composer
+from composer_tasks import walkers
+from composer_tasks.arenas import Floor
+from composer_tasks.arenas import corridors as corridor_arenas
+from composer_tasks.arenas import mazes
+from composer_tasks.arenas import parkour as parkour_arenas
+from composer_tasks.composer.observation import observable
+from composer_tasks.tasks import corridors
+from composer_tasks.tasks import escape
+from composer_tasks.tasks import exteroception
+from composer_tasks.tasks import go_to_target
+from composer_tasks.tasks import parkour
+from composer_tasks.tasks import random_goal_maze
+from composer_tasks.tasks import walker_state
+
+_LEG_LENGTH_M = 0.2
+_STANDING_HEIGHT_M = 2 * _LEG_LENGTH_M + 0.03
+
+
+class TinyWalker(composer.Entity):
+    """A 0.1 m torso sphere on two legs of two hinges each, feet named."""
+
+    def _build(self, name="tiny"):
+        spec = mujoco.MjSpec()
+        spec.modelname = name
+        torso = spec.worldbody.add_body(name="torso", pos=[0, 0, _STANDING_HEIGHT_M])
+        torso.add_geom(name="torso_geom", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.1, 0, 0])
+        self._head = torso.add_body(name="head", pos=[0, 0, 0.15])
+        self._head.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.05, 0, 0])
+        self._camera = torso.add_camera(name="egocentric", xyaxes=[0, -1, 0, 0, 0, 1])
+        joints, feet, foot_geoms = [], [], []
+        for side, y in (("left", 0.08), ("right", -0.08)):
+            thigh = torso.add_body(name=f"{side}_thigh", pos=[0, y, 0])
+            joints.append(thigh.add_joint(name=f"{side}_hip", axis=[0, 1, 0], range=[-1, 1]))
+            thigh.add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.03, 0, 0],
+                           fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M])
+            foot = thigh.add_body(name=f"{side}_foot", pos=[0, 0, -_LEG_LENGTH_M])
+            joints.append(foot.add_joint(name=f"{side}_knee", axis=[0, 1, 0], range=[-1.5, 0]))
+            foot_geoms.append(foot.add_geom(
+                name=f"{side}_foot_geom", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.03, 0, 0],
+                fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M]))
+            feet.append(foot)
+        for joint in joints:
+            spec.add_actuator(name=joint.name, target=joint.name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                              gear=[20, 0, 0, 0, 0, 0], ctrlrange=[-1, 1], ctrllimited=True)
+        self._joints, self._feet, self._foot_geoms = tuple(joints), tuple(feet), tuple(foot_geoms)
+        self._root = torso
+        self._spec = spec
+
+    def _build_observables(self):
+        return _TinyObservables(self)
+
+    root_body = property(lambda self: self._root)
+    head = property(lambda self: self._head)
+    observable_joints = property(lambda self: self._joints)
+    end_effectors = property(lambda self: self._feet)
+    ground_contact_geoms = property(lambda self: self._foot_geoms)
+    egocentric_camera = property(lambda self: self._camera)
+
+    def transform_vec_to_egocentric_frame(self, physics, vec_in_world_frame):
+        rotation = np.array(physics.bind(self._root).xmat).reshape(3, 3)
+        return np.asarray(vec_in_world_frame) @ rotation
+
+
+class _TinyObservables(composer.Observables):
+
+    @composer.observable
+    def joints_pos(self):
+        return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
+
+
+class SlopedFloor(Floor):
+    """A Floor whose reported terrain rises 0.1 m per metre along x, with one
+    platform (bottom 1 m, top 1.2 m) hovering over 3 <= x <= 4."""
+
+    # Tasks observe platforms of arenas whose pool of `platforms` is not empty.
+    platforms = ("platform",)
+
+    def terrain_height(self, physics, xy_points):
+        return 0.1 * np.asarray(xy_points)[:, 0]
+
+    def platform_height(self, physics, xy_points, surface="top"):
+        x = np.asarray(xy_points)[:, 0]
+        height = 1.2 if surface == "top" else 1.0
+        return np.where((x >= 3.0) & (x <= 4.0), height, np.nan)
+
+
+def _corridor_task(**kwargs):
+    kwargs.setdefault("walker_spawn_position", (0.5, 0.0, 0.0))
+    return corridors.RunThroughCorridor(TinyWalker(), Floor(), target_velocity=2.0, **kwargs)
+
+
+def _set_walker_velocity(env, walker, velocity):
+    """Gives every body of the free walker the same linear velocity (world, m/s)."""
+    walker.set_velocity(env.physics, velocity=velocity)
+    env.physics.forward()
+
+
+# RunThroughCorridor.
+
+@pytest.mark.parametrize("velocity, expected", [(2.0, 1.0), (1.0, 0.5), (0.0, 0.0),
+                                                (3.0, 0.5), (-1.0, 0.0), (5.0, 0.0)])
+def test_corridor_reward_is_linear_in_forward_velocity(velocity, expected):
+    task = _corridor_task()
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    _set_walker_velocity(env, task.walker, [velocity, 0.3, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
+
+
+def test_corridor_spawns_at_the_given_position_and_yaw():
+    task = _corridor_task(walker_spawn_position=(1.5, -0.5, 0.0), walker_spawn_rotation=np.pi / 2)
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    root = env.physics.bind(task.walker.root_body)
+    np.testing.assert_allclose(root.xpos, [1.5, -0.5, _STANDING_HEIGHT_M], atol=1e-12)
+    np.testing.assert_allclose(np.reshape(root.xmat, (3, 3))[:, 0], [0, 1, 0], atol=1e-12)
+
+
+def test_corridor_terminates_with_discount_zero_when_the_torso_touches_ground():
+    task = _corridor_task()
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    # Lying on its side: the torso sphere rests on the floor.
+    task.walker.set_pose(env.physics, position=[0.5, 0.0, 0.1 - _STANDING_HEIGHT_M],
+                         quaternion=[1.0, 0.0, 0.0, 0.0])
+    timestep = env.step(np.zeros(4))
+    assert timestep.last() and timestep.discount == 0.0
+
+
+def test_corridor_standing_on_feet_does_not_terminate():
+    env = composer.Environment(_corridor_task(), random_state=0)
+    env.reset()
+    for _ in range(3):
+        timestep = env.step(np.zeros(4))
+        assert not timestep.last()
+
+
+def test_corridor_terminates_when_an_end_effector_falls_below_the_height():
+    task = _corridor_task(contact_termination=False, terminate_at_height=-0.5)
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    task.walker.set_pose(env.physics, position=[0.5, 0.0, -2.0])
+    assert env.step(np.zeros(4)).last()
+
+
+def test_corridor_min_root_height_is_optional():
+    for min_root_height, ends in ((None, False), (_STANDING_HEIGHT_M + 0.5, True)):
+        task = _corridor_task(min_root_height=min_root_height)
+        env = composer.Environment(task, random_state=0)
+        env.reset()
+        assert env.step(np.zeros(4)).last() == ends
+
+
+def test_corridor_rejects_a_non_positive_target_velocity():
+    with pytest.raises(ValueError, match="target_velocity"):
+        corridors.RunThroughCorridor(TinyWalker(), Floor(), target_velocity=0.0)
+
+
+# Parkour rewards.
+
+def _parkour_env(reward, arena=None, **kwargs):
+    task = parkour.ForwardProgress(TinyWalker(), arena or SlopedFloor(), reward, **kwargs)
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    return task, env
+
+
+def test_quadruped_reward_matches_the_published_formula():
+    task, env = _parkour_env(parkour.QuadrupedReward())
+    env.physics.data.ctrl[:] = [0.5, -0.5, 0.2, 0.0]
+    _set_walker_velocity(env, task.walker, [1.5, 0.2, 0.0])
+    expected = 1.5 + 0.05 * 1.0 - 0.01 * (0.25 + 0.25 + 0.04)
+    assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0)])
+def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velocity_term):
+    task, env = _parkour_env(parkour.HumanoidReward(max_velocity=4.0))
+    task.walker.set_pose(env.physics, position=[0.0, 0.4, 0.0])
+    env.physics.data.ctrl[:] = [1.0, 0.0, 0.0, -0.5]
+    _set_walker_velocity(env, task.walker, [velocity_x, 0.5, 0.0])
+    expected = (expected_velocity_term - 0.005 * (velocity_x ** 2 + 0.25) - 0.05 * 0.16
+                - 0.02 * 1.25 + 0.02)
+    assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
+
+
+def test_planar_walker_reward_is_velocity_minus_control_cost():
+    task, env = _parkour_env(parkour.PlanarWalkerReward())
+    env.physics.data.ctrl[:] = [1.0, 1.0, 0.0, 0.0]
+    _set_walker_velocity(env, task.walker, [0.7, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(0.7 - 0.005 * 2.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("velocity, expected", [(-1.0, 0.0), (0.0, 0.0), (1.5, 0.5), (3.0, 1.0),
+                                                (7.0, 1.0)])
+def test_unit_reward_is_clipped_velocity_over_target(velocity, expected):
+    task, env = _parkour_env(parkour.UnitForwardVelocityReward(target_velocity=3.0))
+    env.physics.data.ctrl[:] = 1.0
+    _set_walker_velocity(env, task.walker, [velocity, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
+    assert task.reward_is_unit_interval
+
+
+def test_head_height_termination_thresholds():
+    walker = TinyWalker()
+    arena = SlopedFloor()
+    task = parkour.ForwardProgress(walker, arena, parkour.QuadrupedReward())
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    physics = env.physics
+    head = physics.bind(walker.head).xpos
+    lowest_foot = min(physics.bind(g).xpos[2] for g in walker.ground_contact_geoms)
+    above_feet = head[2] - lowest_foot
+    above_ground = head[2] - 0.1 * head[0]
+    for feet_limit, ground_limit, fallen in (
+            (above_feet - 0.01, None, False), (above_feet + 0.01, None, True),
+            (None, above_ground - 0.01, False), (None, above_ground + 0.01, True)):
+        check = parkour.HeadHeightTermination(walker, arena, walker.head, feet_limit, ground_limit)
+        assert check.has_fallen(physics) == fallen
+
+
+# Exteroception.
+
+def test_planar_samples_cover_2m_behind_to_8m_ahead():
+    offsets = exteroception.PLANAR_OFFSETS_M
+    assert offsets.shape == (50,)
+    assert offsets[0] == -2.0 and offsets[-1] == 8.0
+    np.testing.assert_allclose(np.diff(offsets), 10.0 / 49)
+
+
+def test_grid_spans_1_2m_behind_to_5_6m_ahead_and_4m_each_side():
+    forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
+    assert forward[0] == pytest.approx(-1.2) and forward[-1] == pytest.approx(5.6)
+    assert lateral[0] == pytest.approx(-4.0) and lateral[-1] == pytest.approx(4.0)
+    # Variable resolution: finer near the body than far from it.
+    assert np.diff(forward)[0] < np.diff(forward)[-1]
+    assert np.diff(lateral)[len(lateral) // 2] < np.diff(lateral)[0]
+
+
+def test_grid_heights_match_known_terrain_and_turn_with_the_walker():
+    walker = TinyWalker()
+    arena = SlopedFloor()
+    sampler = exteroception.TerrainSampler(arena, walker, exteroception.GRID_FORWARD_OFFSETS_M,
+                                           exteroception.GRID_LATERAL_OFFSETS_M)
+    task = parkour.ForwardProgress(walker, arena, parkour.QuadrupedReward())
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    physics = env.physics
+    forward = exteroception.GRID_FORWARD_OFFSETS_M[:, np.newaxis]
+    lateral = exteroception.GRID_LATERAL_OFFSETS_M[np.newaxis, :]
+    root_z = physics.bind(walker.root_body).xpos[2]
+    expected = np.broadcast_to(0.1 * forward, sampler.shape) - root_z
+    np.testing.assert_allclose(sampler.terrain_heights(physics), expected, atol=1e-12)
+    # Turned to face +y, forward samples move along +y and lateral ones along -x.
+    walker_state.place_walker(physics, walker, [1.0, 0.0, 0.0], yaw=np.pi / 2)
+    physics.forward()
+    expected = np.broadcast_to(0.1 * (1.0 - lateral), sampler.shape) - root_z
+    np.testing.assert_allclose(sampler.terrain_heights(physics), expected, atol=1e-12)
+
+
+def test_task_observes_published_layouts_and_track_offset():
+    task, env = _parkour_env(parkour.QuadrupedReward())
+    walker_state.place_walker(env.physics, task.walker, [0.0, 0.25, 0.0])
+    env.physics.forward()
+    observation = env.step(np.zeros(4)).observation
+    grid = (len(exteroception.GRID_FORWARD_OFFSETS_M), len(exteroception.GRID_LATERAL_OFFSETS_M))
+    # A leading buffer axis of 1 (the Environment keeps singleton buffers by default).
+    assert observation["terrain_heights"].shape == (1,) + grid
+    assert observation["platform_heights"].shape == (1,) + grid + (2,)
+    assert observation["track_offset"][0, 0] == pytest.approx(
+        env.physics.bind(task.walker.root_body).xpos[1])
+
+
+def test_planar_platform_heights_are_bottom_and_top_with_a_fill_where_none():
+    walker = walkers.PlanarWalker()
+    task = parkour.ForwardProgress(walker, SlopedFloor(), parkour.PlanarWalkerReward())
+    env = composer.Environment(task, random_state=0)
+    observation = env.reset().observation
+    root_z = env.physics.bind(walker.root_body).xpos[2]
+    heights = observation["platform_heights"][0]
+    assert heights.shape == (50, 2)
+    x = exteroception.PLANAR_OFFSETS_M
+    under = (x >= 3.0) & (x <= 4.0)
+    np.testing.assert_allclose(heights[under], np.broadcast_to([1.0 - root_z, 1.2 - root_z],
+                                                               (under.sum(), 2)), atol=1e-12)
+    assert np.all(heights[~under] == exteroception.NO_PLATFORM_HEIGHT_M)
+    np.testing.assert_allclose(observation["terrain_heights"][0], 0.1 * x - root_z, atol=1e-12)
+
+
+def test_terrain_observations_need_terrain_heights():
+    class NoHeights(Floor):
+        terrain_height = None
+
+    with pytest.raises(TypeError, match="terrain_height"):
+        parkour.ForwardProgress(TinyWalker(), NoHeights(), parkour.QuadrupedReward())
+
+
+# GoToTarget.
+
+def test_go_to_target_rewards_within_tolerance_and_observes_it_egocentrically():
+    task = go_to_target.GoToTarget(TinyWalker(), Floor(), distance_tolerance=1.0,
+                                   walker_spawn_position=(0.0, 0.0),
+                                   target_spawn_position=(2.0, 0.0),
+                                   walker_spawn_rotation=np.pi / 2)
+    env = composer.Environment(task, random_state=0)
+    observation = env.reset().observation
+    root_z = env.physics.bind(task.walker.root_body).xpos[2]
+    # Facing +y, a target 2 m along +x is 2 m to the walker's right (-y).
+    np.testing.assert_allclose(observation["target_position"][0], [0.0, -2.0, -root_z], atol=1e-9)
+    assert task.get_reward(env.physics) == 0.0
+    walker_state.place_walker(env.physics, task.walker, [1.5, 0.0, 0.0])
+    env.physics.forward()
+    assert task.get_reward(env.physics) == 1.0
+
+
+def test_go_to_target_moves_the_target_after_enough_rewarded_steps():
+    task = go_to_target.GoToTarget(TinyWalker(), Floor(), moving_target=True,
+                                   steps_before_moving_target=2, distance_tolerance=50.0)
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    first = task.target_position(env.physics)
+    for _ in range(2):
+        assert env.step(np.zeros(4)).reward == 1.0
+        np.testing.assert_array_equal(task.target_position(env.physics), first)
+    env.step(np.zeros(4))
+    assert not np.array_equal(task.target_position(env.physics), first)
+
+
+# Escape.
+
+def test_bowl_changes_every_episode_and_walker_starts_just_clear_of_it():
+    task = escape.Escape(TinyWalker(), escape.Bowl())
+    env = composer.Environment(task, random_state=0)
+    terrains = []
+    for _ in range(2):
+        env.reset()
+        physics = env.physics
+        terrains.append(physics.model.hfield_data.copy())
+        assert physics.data.ncon == 0
+        # Lowered by twice the search resolution, it touches the terrain.
+        task.walker.shift_pose(physics, position=[0.0, 0.0, -0.011])
+        physics.forward()
+        assert physics.data.ncon > 0
+    assert not np.array_equal(terrains[0], terrains[1])
+    assert 0.0 <= terrains[0].min() and terrains[0].max() <= 1.0
+
+
+def test_escape_reward_is_distance_ramp_times_uprightness():
+    task = escape.Escape(TinyWalker(), escape.Bowl())
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    physics = env.physics
+    task.walker.set_pose(physics, position=[3.0, 0.0, 0.0], quaternion=[1.0, 0.0, 0.0, 0.0])
+    physics.forward()
+    distance = np.linalg.norm(physics.bind(task.walker.root_body).xpos)
+    assert task.get_reward(physics) == pytest.approx(1.0 - (6.0 - distance) / 6.0)
+    task.walker.set_pose(physics, position=[7.0, 0.0, 0.0], quaternion=[0.0, 1.0, 0.0, 0.0])
+    physics.forward()
+    assert task.get_reward(physics) == 0.0
+
+
+# Maze foraging.
+
+def test_maze_forage_rewards_each_collected_target_once():
+    arena = mazes.RandomMazeWithTargets(x_cells=7, y_cells=7, max_rooms=1, room_min_size=3,
+                                        room_max_size=3, targets_per_room=2)
+    task = random_goal_maze.ManyGoalsMaze(walkers.Quadruped(), arena, target_reward_scale=10.0)
+    env = composer.Environment(task, random_state=0)
+    observation = env.reset().observation
+    targets = arena.target_positions
+    assert observation["targets_remaining"].sum() == len(targets) == 2
+    walker_state.place_walker(env.physics, task.walker, [targets[0][0], targets[0][1], 0.0])
+    env.physics.forward()
+    timestep = env.step(np.zeros(8))
+    assert timestep.reward == 10.0
+    assert env.step(np.zeros(8)).reward == 0.0
+    walker_state.place_walker(env.physics, task.walker, [targets[1][0], targets[1][1], 0.0])
+    env.physics.forward()
+    timestep = env.step(np.zeros(8))
+    assert timestep.reward == 10.0 and timestep.last() and timestep.discount == 1.0
+
+
+# Every walker in every arena.
+
+_WALKERS = {
+    "planar_walker": walkers.PlanarWalker,
+    "quadruped": walkers.Quadruped,
+    "humanoid": walkers.Humanoid,
+}
+if hasattr(walkers, "CMUHumanoid"):
+    _WALKERS["cmu_humanoid"] = walkers.CMUHumanoid
+
+_ARENAS = {
+    "floor": lambda: Floor(),
+    "empty_corridor": lambda: corridor_arenas.EmptyCorridor(),
+    "walls_corridor": lambda: corridor_arenas.WallsCorridor(),
+    "gaps_corridor": lambda: corridor_arenas.GapsCorridor(),
+    "maze": lambda: mazes.RandomMazeWithTargets(x_cells=7, y_cells=7, max_rooms=1,
+                                                room_min_size=3, room_max_size=3),
+    "parkour": lambda: parkour_arenas.ParkourCourse(
+        segments=[parkour_arenas.Hurdles(), parkour_arenas.Gaps(), parkour_arenas.Terrain(),
+                  parkour_arenas.JumpPlatforms()], course_length=20.0),
+    "bowl": lambda: escape.Bowl(),
+}
+
+
+@pytest.mark.parametrize("arena_name", sorted(_ARENAS))
+@pytest.mark.parametrize("walker_name", sorted(_WALKERS))
+def test_every_walker_runs_in_every_arena(walker_name, arena_name):
+    walker = _WALKERS[walker_name]()
+    arena = _ARENAS[arena_name]()
+    if callable(getattr(arena, "terrain_height", None)):
+        task = parkour.ForwardProgress(walker, arena, parkour.UnitForwardVelocityReward())
+    else:
+        task = corridors.RunThroughCorridor(walker, arena)
+    env = composer.Environment(task, time_limit=1.0, random_state=0)
+    spec = env.action_spec()
+    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, (10,) + spec.shape)
+    timestep = env.reset()
+    assert all(np.all(np.isfinite(value)) for value in timestep.observation.values())
+    for action in actions:
+        timestep = env.step(action)
+        assert 0.0 <= timestep.reward <= 1.0
+        if timestep.last():
+            timestep = env.reset()
