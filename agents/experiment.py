@@ -322,3 +322,28 @@ def evaluate_checkpoint(checkpoint_path: str, num_episodes: int, seed: int = 0,
     agent, _ = load_agent(checkpoint_path, probe.observation_spec(), probe.action_spec())
     probe.close()
     return evaluation.evaluate_on_fresh_envs(agent.policy(), make_env, seeds)
+
+
+def record_checkpoint_video(checkpoint_path: str, video_path: str, seed: int = 0,
+                            camera_id: int = 0) -> None:
+    """Records one episode of the checkpoint's deterministic policy to `video_path`
+    (.mp4 or .gif), from camera `camera_id` of the checkpoint's environment."""
+    # Rendering belongs to the framework, not to the agents: imported only here.
+    from composer_tasks import video
+
+    payload = checkpoint.load(checkpoint_path)
+    if payload["env_name"] is None:
+        raise ValueError(f"{checkpoint_path!r} records no environment name to film")
+    env = environments.factory(payload["env_name"])(seed)
+    agent, _ = load_agent(checkpoint_path, env.observation_spec(), env.action_spec())
+    batched_policy = agent.policy()
+
+    def policy(timestep):
+        observation = {name: np.asarray(value)[np.newaxis]
+                       for name, value in timestep.observation.items()}
+        return np.asarray(batched_policy(observation))[0]
+
+    try:
+        video.record_episode(env, video_path, policy=policy, camera_id=camera_id)
+    finally:
+        env.close()

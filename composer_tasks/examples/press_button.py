@@ -77,16 +77,13 @@ def make_environment(seed=None, num_legs=4, time_limit=10.0):
         PressWithSpecificForce(creature), time_limit=time_limit, random_state=seed)
 
 
-_EPISODES = flags.DEFINE_integer("episodes", 3, "Episodes to run.", lower_bound=1)
-_SEED = flags.DEFINE_integer("seed", 0, "Seed of the environment and the random policy.")
-
-
 def main(argv):
     del argv
-    env = make_environment(seed=_SEED.value)
+    seed = flags.FLAGS.seed
+    env = make_environment(seed=seed)
     spec = env.action_spec()
-    policy_random = np.random.RandomState(_SEED.value)
-    for episode in range(_EPISODES.value):
+    policy_random = np.random.RandomState(seed)
+    for episode in range(flags.FLAGS.episodes):
         timestep = env.reset()
         episode_return, steps = 0.0, 0
         start = time.perf_counter()
@@ -101,4 +98,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Defined only when run as a program, so that importing this module (for its
+    # task) never clashes with another program's flags of the same names.
+    flags.DEFINE_integer("episodes", 3, "Episodes to run.", lower_bound=1)
+    flags.DEFINE_integer("seed", 0, "Seed of the environment and the random policy.")
     app.run(main)

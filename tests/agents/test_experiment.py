@@ -100,8 +100,12 @@ def test_command_line_trains_and_evaluates(tmp_path):
     assert [int(row["step"]) for row in rows] == [0, 150, 300]
     assert {"step", "wall_time_s", "eval_return"} <= set(rows[0])
     assert os.path.getsize(os.path.join(out, experiment.PLOT_FILE)) > 0
+    video_path = str(tmp_path / "episode.mp4")
     evaluated = subprocess.run(
         [sys.executable, "-m", "agents.evaluate", "--checkpoint",
-         os.path.join(out, experiment.CHECKPOINT_FILE), "--episodes", "2"],
+         os.path.join(out, experiment.CHECKPOINT_FILE), "--episodes", "2", "--video", video_path],
         check=True, capture_output=True, text=True)
     assert "over 2 episodes" in evaluated.stdout
+    import imageio.v3 as iio
+    frames = iio.imread(video_path)
+    assert frames.shape == (1001, 240, 320, 3)  # The reset frame and one per step.

@@ -1,0 +1,253 @@
+"""The viewer's logic without a window: real-time pacing, key commands, overlay text.
+
+A `Controller` runs a `dm_env` environment with a policy. The window (see
+`window.py`) calls `tick(elapsed_wall_seconds)` once per frame and forwards key
+presses to `handle_key`; everything else here is plain Python, so tests drive it
+directly.
+"""
+
+import collections
+from collections import abc
+import math
+
+import numpy as np
+
+from composer_tasks import video
+
+# Key codes as MuJoCo's viewer reports them (mjKEY_*, which equal GLFW's).
+KEY_SPACE = 32
+KEY_MINUS = 45
+KEY_EQUAL = 61
+KEY_BACKSPACE = 259
+KEY_RIGHT = 262
+KEY_KP_SUBTRACT = 333
+KEY_KP_ADD = 334
+KEY_F9 = 298
+
+PAUSE, STEP, RESTART, SLOWER, FASTER = "pause", "step", "restart", "slower", "faster"
+OBSERVATION = "observation"
+
+KEY_BINDINGS = collections.OrderedDict([
+    (KEY_SPACE, PAUSE),
+    (KEY_RIGHT, STEP),
+    (KEY_BACKSPACE, RESTART),
+    (KEY_MINUS, SLOWER),
+    (KEY_KP_SUBTRACT, SLOWER),
+    (KEY_EQUAL, FASTER),
+    (KEY_KP_ADD, FASTER),
+    (KEY_F9, OBSERVATION),
+])
+
+HELP_TEXT = (
+    ("Space", "pause / resume"),
+    ("Right", "one control step (pauses)"),
+    ("Backspace", "restart the episode"),
+    ("- / =", "slower / faster"),
+    ("F9", "hide / show the observation"),
+    ("Ctrl+R-drag", "push the double-clicked body"),
+    ("[ / ] / Esc", "fixed cameras / free camera"),
+    ("Tab", "show MuJoCo's panels"),
+)
+
+# Playback speeds, as multiples of real time.
+SPEEDS = (1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0)
+# A tick catches up at most this much wall time; a longer stall (a slow frame, a
+# debugger) is dropped rather than raced through afterwards.
+MAX_LAG_SECONDS = 0.5
+# Elapsed wall time over which the achieved speed is averaged for the overlay.
+_SPEED_WINDOW_SECONDS = 1.0
+# Observations with more values than this are summarised by shape and range.
+_MAX_VALUES_SHOWN = 48
+_VALUES_PER_LINE = 8
+
+
+class Controller:
+    """Runs `env` with `policy` in real time, paused, stepped, restarted or sped up.
+
+    Args:
+      env: a `dm_env.Environment` whose control timestep is known: a
+        `composer.Environment` or a wrapper of one.
+      policy: `policy(timestep) -> action`, called with the last `dm_env.TimeStep`;
+        None applies the action nearest to zero inside the action bounds.
+      paused: start paused.
+      speed: initial playback speed, one of `SPEEDS` (1.0 is real time).
+
+    The episode restarts by itself after its last step. Episode statistics:
+    `episode_step` (control steps this episode), `episode` (0 for the first),
+    `episode_return`, `last_episode_return` (None before the first episode ended).
+    """
+
+    def __init__(self, env, policy=None, paused=False, speed=1.0):
+        if policy is None:
+            policy = video.zero_policy(env.action_spec())
+        elif not callable(policy):
+            raise TypeError(f"policy must be callable(timestep) -> action, got {type(policy).__name__}")
+        if speed not in SPEEDS:
+            raise ValueError(f"speed must be one of {SPEEDS} (multiples of real time), got {speed!r}")
+        self._env = env
+        self._policy = policy
+        self._control_timestep = video.control_timestep(env)
+        self._speed_index = SPEEDS.index(speed)
+        self.paused = bool(paused)
+        self.show_observation = True
+        self.episode = -1
+        self.last_episode_return = None
+        self._owed_sim_seconds = 0.0
+        self._recent = collections.deque()
+        self._start_episode()
+
+    # State read by the window and tests.
+
+    @property
+    def env(self):
+        return self._env
+
+    @property
+    def timestep(self):
+        """The last `dm_env.TimeStep` (the reset one at the start of an episode)."""
+        return self._timestep
+
+    @property
+    def speed(self):
+        """Requested playback speed as a multiple of real time."""
+        return SPEEDS[self._speed_index]
+
+    @property
+    def control_timestep(self):
+        return self._control_timestep
+
+    def achieved_speed(self):
+        """Simulated seconds per wall second over the last second of running, or None."""
+        wall = sum(elapsed for elapsed, _ in self._recent)
+        if wall <= 0:
+            return None
+        return sum(steps for _, steps in self._recent) * self._control_timestep / wall
+
+    # Commands.
+
+    def handle_key(self, key):
+        """Runs the command bound to `key` (a MuJoCo key code); False if unbound."""
+        command = KEY_BINDINGS.get(key)
+        if command is None:
+            return False
+        self.command(command)
+        return True
+
+    def command(self, name):
+        """Runs one of PAUSE, STEP, RESTART, SLOWER, FASTER, OBSERVATION."""
+        if name == PAUSE:
+            self.paused = not self.paused
+            self._owed_sim_seconds = 0.0
+        elif name == STEP:
+            self.paused = True
+            self._step()
+        elif name == RESTART:
+            self._start_episode()
+        elif name == SLOWER:
+            self._speed_index = max(self._speed_index - 1, 0)
+        elif name == FASTER:
+            self._speed_index = min(self._speed_index + 1, len(SPEEDS) - 1)
+        elif name == OBSERVATION:
+            self.show_observation = not self.show_observation
+        else:
+            raise ValueError(
+                f"unknown viewer command {name!r}; commands: {sorted(set(KEY_BINDINGS.values()))}")
+
+    # Running.
+
+    def tick(self, elapsed_wall_seconds):
+        """Advances the simulation by the control steps due after `elapsed_wall_seconds`
+        of wall time at the current speed; returns how many steps were taken."""
+        if not elapsed_wall_seconds >= 0:
+            raise ValueError(f"elapsed_wall_seconds must be >= 0, got {elapsed_wall_seconds!r}")
+        steps = 0
+        if not self.paused:
+            self._owed_sim_seconds += elapsed_wall_seconds * self.speed
+            # Steps due, with a tolerance so that 0.03 s / 0.01 s counts as three.
+            due = math.floor(self._owed_sim_seconds / self._control_timestep + 1e-9)
+            limit = max(1, math.floor(MAX_LAG_SECONDS * self.speed / self._control_timestep))
+            if due > limit:
+                due = limit
+                self._owed_sim_seconds = due * self._control_timestep
+            for _ in range(due):
+                self._step()
+            steps = due
+            self._owed_sim_seconds -= due * self._control_timestep
+        self._recent.append((elapsed_wall_seconds, steps))
+        while len(self._recent) > 1 and sum(e for e, _ in self._recent) > _SPEED_WINDOW_SECONDS:
+            self._recent.popleft()
+        return steps
+
+    def _start_episode(self):
+        if self.episode >= 0 and self.episode_step > 0:
+            self.last_episode_return = self.episode_return
+        self._timestep = self._env.reset()
+        self.episode += 1
+        self.episode_step = 0
+        self.episode_return = 0.0
+        self._owed_sim_seconds = 0.0
+
+    def _step(self):
+        if self._timestep.last():
+            self._start_episode()
+            return
+        timestep = self._env.step(self._policy(self._timestep))
+        self._timestep = timestep
+        self.episode_step += 1
+        if timestep.reward is not None:
+            self.episode_return += float(np.sum(timestep.reward))
+
+    # Overlay.
+
+    def status_text(self):
+        """(labels, values): episode, step, time, reward, return, speed, state."""
+        timestep = self._timestep
+        reward = "-" if timestep.reward is None else _format_number(np.sum(timestep.reward))
+        achieved = self.achieved_speed()
+        speed = f"x{self.speed:g}"
+        if achieved is not None and not self.paused:
+            speed += f" (actual x{achieved:.2f})"
+        last_return = ("-" if self.last_episode_return is None
+                       else _format_number(self.last_episode_return))
+        state = "paused" if self.paused else ("last step" if timestep.last() else "running")
+        rows = (
+            ("episode", str(self.episode)),
+            ("step", str(self.episode_step)),
+            ("time", f"{self.episode_step * self._control_timestep:.3f} s"),
+            ("reward", reward),
+            ("return", _format_number(self.episode_return)),
+            ("last return", last_return),
+            ("speed", speed),
+            ("state", state),
+        )
+        return "\n".join(label for label, _ in rows), "\n".join(value for _, value in rows)
+
+    def observation_text(self):
+        """(names, values) of the current observation, one line per row of values."""
+        observation = self._timestep.observation
+        if not isinstance(observation, abc.Mapping):
+            observation = {"observation": observation}
+        names, values = [], []
+        for name, value in observation.items():
+            lines = _format_values(np.asarray(value))
+            names.extend([name] + [""] * (len(lines) - 1))
+            values.extend(lines)
+        return "\n".join(names), "\n".join(values)
+
+
+def _format_number(value):
+    return f"{float(value):.3f}"
+
+
+def _format_values(array):
+    if array.size > _MAX_VALUES_SHOWN or (array.ndim >= 2 and array.dtype == np.uint8):
+        if array.size == 0:
+            return [f"{array.shape} {array.dtype}"]
+        return [f"{array.shape} {array.dtype} in [{array.min():.3g}, {array.max():.3g}]"]
+    flat = array.ravel()
+    if flat.size == 0:
+        return ["(empty)"]
+    if flat.dtype.kind == "b":
+        flat = flat.astype(int)
+    text = [f"{v: .2f}" for v in flat.astype(float)]
+    return [" ".join(text[i:i + _VALUES_PER_LINE]) for i in range(0, len(text), _VALUES_PER_LINE)]
