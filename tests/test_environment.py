@@ -211,15 +211,18 @@ def test_divergence_raises_or_ends_the_episode():
 class _GrowingLegs(RandomHeightTask):
     """Changes the spec in initialize_episode_mjcf every other episode."""
 
-    def __init__(self):
+    def __init__(self, announce=True):
         super().__init__()
         self.episode = 0
+        self.announce = announce
 
     def initialize_episode_mjcf(self, random_state):
         self.episode += 1
         if self.episode % 2 == 0:
             geom = self.creature.legs[0].geom
             geom.size = [geom.size[0] * 1.5, 0.0, 0.0]
+            if self.announce:
+                composer.mark_spec_changed()
 
 
 def test_recompiles_only_when_the_spec_changed_and_keeps_state():
@@ -233,6 +236,24 @@ def test_recompiles_only_when_the_spec_changed_and_keeps_state():
     grown = env.physics.model
     env.reset()  # episode 3: no change
     assert env.physics.model is grown
+
+
+def test_unannounced_spec_edits_need_check_spec_changes():
+    quiet = composer.Environment(_GrowingLegs(announce=False), random_state=0)
+    quiet.reset()
+    model = quiet.physics.model
+    quiet.reset()  # The leg grew in the spec, but nobody said so.
+    assert quiet.physics.model is model
+    checked = composer.Environment(_GrowingLegs(announce=False), random_state=0,
+                                   check_spec_changes=True)
+    checked.reset()
+    model = checked.physics.model
+    checked.reset()
+    assert checked.physics.model is not model
+    assert checked.physics.bind(checked.task.creature.legs[0].geom).size[0] == pytest.approx(0.045)
+    model = checked.physics.model
+    checked.reset()
+    assert checked.physics.model is model
 
 
 def test_recompile_keeps_the_state_through_after_compile():

@@ -38,6 +38,26 @@ CALLBACK_NAMES = (
 )
 
 
+_spec_edit_count = 0
+
+
+def mark_spec_changed():
+    """Tells the Environment that a spec was edited, so that the next reset recompiles.
+
+    Attaching, detaching and `variation.MJCFVariator` call it; call it after editing
+    spec elements directly in `initialize_episode_mjcf` (or build the Environment
+    with `check_spec_changes=True`, which compares the whole spec at every reset,
+    at the cost of compiling it).
+    """
+    global _spec_edit_count
+    _spec_edit_count += 1
+
+
+def spec_edit_count():
+    """How many spec edits `mark_spec_changed` has recorded in this process."""
+    return _spec_edit_count
+
+
 class _ObservableMethod:
     """Descriptor made by `@observable`: the method builds the observable once."""
 
@@ -299,6 +319,7 @@ class Entity:
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)
         if free:
             child._free_joint = body.add_freejoint()
+        mark_spec_changed()
         child._parent = self
         child._attachment_body = body
         self._children.append(child)
@@ -325,6 +346,7 @@ class Entity:
         if self._parent is None:
             raise ValueError(f"entity {self.name!r} is not attached")
         self.root_entity.spec.delete(self._attachment_body)
+        mark_spec_changed()
         self._parent._children.remove(self)
         self._parent = None
         self._attachment_body = None

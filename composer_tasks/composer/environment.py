@@ -10,9 +10,11 @@ Per control step:
   -> observation buffers] where the last substep runs after_step before its buffer
   update -> reward, discount, termination.
 
-The model recompiles when an `initialize_episode_mjcf` callback changed the spec
-(compared through `MjSpec.to_xml`); to apply spec edits made outside the lifecycle,
-call `env.physics.recompile()`.
+The model recompiles when an `initialize_episode_mjcf` callback changed the spec:
+attaching, detaching and `variation.MJCFVariator` announce their edits
+(`composer.mark_spec_changed()`, which direct edits of spec elements should call
+too); `check_spec_changes=True` also compares the whole spec. To apply spec edits
+made outside the lifecycle, call `env.physics.recompile()`.
 
 Substep callbacks that no task or entity overrides are skipped, so that the physics
 steps between two observation updates run as one `mj_step(nstep=k)` call.
@@ -50,10 +52,15 @@ class Environment(dm_env.Environment):
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
+      check_spec_changes: also detect spec edits that nobody announced with
+        `composer.mark_spec_changed()`, by comparing the whole spec
+        (`MjSpec.to_xml`, which compiles it: tens of milliseconds per reset for
+        models with large textures) after the `initialize_episode_mjcf` callbacks.
     """
 
     def __init__(self, task, time_limit=float("inf"), random_state=None,
-                 raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False):
+                 raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
+                 check_spec_changes=False):
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if not (time_limit > 0):
@@ -69,6 +76,7 @@ class Environment(dm_env.Environment):
                 f"random_state must be an int seed, a np.random.RandomState or None, "
                 f"got {type(random_state).__name__}")
         self._raise_on_physics_error = raise_exception_on_physics_error
+        self._check_spec_changes = check_spec_changes
         self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
         self._physics = None
         self._compile()
@@ -105,10 +113,9 @@ class Environment(dm_env.Environment):
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._collect_hooks()
-        # Only initialize_episode_mjcf callbacks edit the spec within the lifecycle;
-        # without them the (costly) fingerprint of the spec is never needed.
         self._spec_fingerprint = (
-            _fingerprint(root.spec) if self._hooks["initialize_episode_mjcf"] else None)
+            _fingerprint(root.spec)
+            if self._check_spec_changes and self._hooks["initialize_episode_mjcf"] else None)
         self._n_substeps = self._task.physics_steps_per_control_step
         control_timestep = self._task.control_timestep
         limit = self._time_limit / control_timestep
@@ -145,9 +152,10 @@ class Environment(dm_env.Environment):
         self._step_count = 0
         random_state = self._random_state
         mjcf_hooks = self._hooks["initialize_episode_mjcf"]
+        edits = entity_module.spec_edit_count()
         for hook in mjcf_hooks:
             hook(random_state)
-        if mjcf_hooks and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint:
+        if self._spec_changed_by_hooks(edits):
             self._compile()
         physics = self._physics
         with physics.reset_context():
@@ -189,6 +197,12 @@ class Environment(dm_env.Environment):
         else:
             yield from self._substeps_in_chunks()
         return self._finish_step()
+
+    def _spec_changed_by_hooks(self, edit_count_before):
+        if entity_module.spec_edit_count() != edit_count_before:
+            return True
+        return (self._spec_fingerprint is not None
+                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
 
     def _end_by_physics_error(self, error):
         if self._raise_on_physics_error:

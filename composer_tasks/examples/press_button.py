@@ -15,7 +15,10 @@ import numpy as np
 from composer_tasks import composer
 from composer_tasks.arenas import Floor
 from composer_tasks.examples.creature import Creature
+from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
+from composer_tasks.composer.variation import distributions
+from composer_tasks.composer.variation import noises
 from composer_tasks.props import Button
 
 # 25 physics substeps of 5 ms per control step, as in the paper's tutorial.
@@ -24,11 +27,37 @@ _PHYSICS_TIMESTEP_S = 0.005
 _TARGET_FORCE_RANGE_N = (5.0, 10.0)
 _CREATURE_START_POSITION_M = (0.0, 0.0, 0.15)
 _BUTTON_DISTANCE_RANGE_M = (0.5, 0.75)
+# Sensor noise of the paper's tutorial: additive N(0, 0.01) on joint angles,
+# multiplicative LogNormal(0, 0.01) on joint velocities.
+_JOINT_POSITION_NOISE_RAD = 0.01
+_JOINT_VELOCITY_NOISE_SIGMA = 0.01
+
+
+class UniformCircle(variation.Variation):
+    """A point at a uniformly random angle on a circle of random radius, at z = 0.
+
+    Args:
+      distance: the radius in metres, a number or a variation.
+    """
+
+    def __init__(self, distance):
+        self._distance = distance
+        self._heading = distributions.Uniform(0.0, 2 * np.pi)
+
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        distance, heading = variation.evaluate(
+            (self._distance, self._heading), random_state=random_state)
+        return np.array([distance * np.cos(heading), distance * np.sin(heading), 0.0])
 
 
 class PressWithSpecificForce(composer.Task):
     """Reward: the fraction of the control step's substeps during which the button
-    felt a force inside the target range."""
+    felt a force inside the target range.
+
+    Observations, as in the paper: noisy joint angles and velocities, the button's
+    touch force at every substep averaged over the control step, and the button's
+    position in the creature's frame.
+    """
 
     def __init__(self, creature, button=None):
         self._creature = creature
@@ -36,9 +65,24 @@ class PressWithSpecificForce(composer.Task):
         self._arena.add_free_entity(creature)
         self._button = button or Button(target_force_range=_TARGET_FORCE_RANGE_N)
         self._arena.attach(self._button)
-        creature.observables.joint_positions.enabled = True
-        creature.observables.joint_velocities.enabled = True
-        self._button.observables.touch_force.enabled = True
+
+        self._creature_initial_position = _CREATURE_START_POSITION_M
+        self._button_initial_position = UniformCircle(
+            distributions.Uniform(*_BUTTON_DISTANCE_RANGE_M))
+        # Variators for the task's own domain randomisation: bind attributes to
+        # variations (e.g. self.physics_variator.bind_attributes(geom, friction=...)).
+        self.mjcf_variator = variation.MJCFVariator()
+        self.physics_variator = variation.PhysicsVariator()
+
+        creature.observables.joint_positions.configure(
+            enabled=True,
+            corruptor=noises.Additive(distributions.Normal(scale=_JOINT_POSITION_NOISE_RAD)))
+        creature.observables.joint_velocities.configure(
+            enabled=True,
+            corruptor=noises.Multiplicative(
+                distributions.LogNormal(mean=0.0, sigma=_JOINT_VELOCITY_NOISE_SIGMA)))
+        self._button.observables.touch_force.configure(
+            enabled=True, update_interval=1, buffer_size=NUM_SUBSTEPS, aggregator="mean")
         self._task_observables = {
             "button_position": observable.Generic(self._button_in_creature_frame, enabled=True),
         }
@@ -59,12 +103,16 @@ class PressWithSpecificForce(composer.Task):
         return self._creature.global_vector_to_local_frame(
             physics, button_position - creature_position)
 
+    def initialize_episode_mjcf(self, random_state):
+        self.mjcf_variator.apply_variations(random_state)
+
     def initialize_episode(self, physics, random_state):
-        self._creature.set_pose(physics, position=_CREATURE_START_POSITION_M)
-        distance = random_state.uniform(*_BUTTON_DISTANCE_RANGE_M)
-        angle = random_state.uniform(0.0, 2 * np.pi)
-        self._button.set_pose(
-            physics, position=[distance * np.cos(angle), distance * np.sin(angle), 0.0])
+        self.physics_variator.apply_variations(physics, random_state)
+        creature_position, button_position = variation.evaluate(
+            (self._creature_initial_position, self._button_initial_position),
+            random_state=random_state)
+        self._creature.set_pose(physics, position=creature_position)
+        self._button.set_pose(physics, position=button_position)
 
     def get_reward(self, physics):
         return self._button.num_activated_steps / NUM_SUBSTEPS

@@ -15,6 +15,7 @@ sample can set every element), scalar attributes need a scalar.
 
 import numpy as np
 
+from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer.variation import base
 
 
@@ -117,6 +118,8 @@ class MJCFVariator:
           random_state: `numpy.random.RandomState` or `numpy.random.Generator`
             passed to the variations (the Environment's, in callbacks).
         """
+        if any(self._bindings.values()):
+            entity_module.mark_spec_changed()
         for element, attributes in self._bindings.items():
             for name, binding in attributes.items():
                 current = _copy(getattr(element, name))
