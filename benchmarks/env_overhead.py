@@ -3,7 +3,8 @@
 The task is the Composer tutorial (PressWithSpecificForce) with a button that
 checks its activation once per control step instead of every substep, so no
 substep callback exists and the Environment can run the 25 substeps as one
-`mj_step(nstep=25)` call; 5 observables are enabled. Both loops run in the same
+physics call; 5 observables are enabled, with default options (no noise, no
+per-substep buffer). Both loops run in the same
 process, alternating, so machine noise hits both alike.
 
     python benchmarks/env_overhead.py [--steps 2000] [--repeats 5] [--csv benchmarks/results/env_overhead.csv]
@@ -43,6 +44,11 @@ class _StepwiseButton(Button):
 def _make_env():
     creature = Creature(num_legs=4, random_state=np.random.RandomState(0))
     task = press_button.PressWithSpecificForce(creature, button=_StepwiseButton())
+    # Plain observables: the tutorial's per-substep touch-force buffer would evaluate
+    # the sensor after every substep, which is a substep callback in all but name.
+    for name, observable_object in task.observables.items():
+        if observable_object.enabled:
+            observable_object.configure(buffer_size=1, aggregator=None, corruptor=None)
     task.task_observables["time"] = observable.Generic(lambda physics: physics.time(), enabled=True)
     return composer.Environment(task, time_limit=float("inf"), random_state=0)
 

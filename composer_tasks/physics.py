@@ -25,7 +25,7 @@ _DIVERGENCE_WARNINGS = (
         mujoco.mjtWarning.mjWARN_BADQPOS,
         mujoco.mjtWarning.mjWARN_BADQVEL,
 )
-_DIVERGENCE_INDICES = np.array([int(w) for w in _DIVERGENCE_WARNINGS])
+_BADQACC, _BADQPOS, _BADQVEL = (int(w) for w in _DIVERGENCE_WARNINGS)
 
 _FULL_STATE = mujoco.mjtState.mjSTATE_FULLPHYSICS
 
@@ -129,7 +129,9 @@ class Physics:
         self._model = model
         self._data = data
         self._bindings = {}
-        self._divergence_count = int(self._data.warning.number[_DIVERGENCE_INDICES].sum())
+        # A live view of MuJoCo's warning counters, read after every step.
+        self._warning_numbers = self._data.warning.number
+        self._divergence_count = self._count_divergence_warnings()
         self.close_renderers()
         self._model_changed()
 
@@ -220,9 +222,12 @@ class Physics:
         mujoco.mj_forward(self._model, self._data)
         self._check_divergence(self._data.time)
 
+    def _count_divergence_warnings(self):
+        numbers = self._warning_numbers
+        return int(numbers[_BADQACC]) + int(numbers[_BADQPOS]) + int(numbers[_BADQVEL])
+
     def _check_divergence(self, start_time):
-        numbers = self._data.warning.number
-        count = int(numbers[_DIVERGENCE_INDICES].sum())
+        count = self._count_divergence_warnings()
         if count == self._divergence_count:
             return
         self._divergence_count = count

@@ -194,8 +194,15 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
     lower, upper, margin, fn, v = _checked_arguments(
         bounds, margin, sigmoid, value_at_margin)
     scalar_margin = isinstance(margin, float)
-    if isinstance(x, _REAL_SCALARS) and isinstance(lower, float) and scalar_margin:
+    scalar_bounds = isinstance(lower, float) and scalar_margin
+    if isinstance(x, _REAL_SCALARS) and scalar_bounds:
         return _scalar_tolerance(float(x), lower, upper, margin, fn, v)
+    if scalar_bounds and isinstance(x, np.ndarray) and x.size == 1:
+        # One-element arrays (one actuator, one joint) are common in rewards; the
+        # scalar path gives the same bits (tested) in a fraction of the time.
+        result = np.empty(x.shape)
+        result.fill(_scalar_tolerance(float(x.reshape(())), lower, upper, margin, fn, v))
+        return result
     return_float = not isinstance(x, np.ndarray)
     x = np.asarray(x, dtype=np.float64)
     # Distance to the interval, 0 inside. Infinite bounds give -inf before the

@@ -299,3 +299,18 @@ def test_constructor_errors():
         composer.Environment(RandomHeightTask(), time_limit=0)
     with pytest.raises(TypeError, match="random_state"):
         composer.Environment(RandomHeightTask(), random_state="seed")
+
+
+def test_unbounded_actuators_still_reject_infinite_actions():
+    class Free(RandomHeightTask):
+        def __init__(self):
+            super().__init__()
+            for leg in self.creature.legs:
+                leg.motor.ctrllimited = 0
+
+    env = composer.Environment(Free(), random_state=0)
+    np.testing.assert_array_equal(env.action_spec().maximum, [np.inf, np.inf])
+    env.reset()
+    env.step([100.0, -100.0])
+    with pytest.raises(ValueError, match=r"non-finite entries at \[1\]"):
+        env.step([0.0, np.inf])

@@ -200,3 +200,11 @@ def test_array_margins_match_per_entry_scalar_calls(sigmoid):
     actual = tolerance(x, bounds=(lower, upper), margin=margins, sigmoid=sigmoid,
                        value_at_margin=value_at_margin)
     np.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize("shape", [(1,), (1, 1), ()])
+def test_one_element_arrays_keep_their_shape_and_the_scalar_value(shape):
+    for x in (-2.0, 0.5, 3.7, np.nan):
+        value = tolerance(np.full(shape, x), bounds=(0.0, 1.0), margin=1.5)
+        assert isinstance(value, np.ndarray) and value.shape == shape
+        np.testing.assert_array_equal(value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5)))

@@ -123,6 +123,8 @@ class Environment(dm_env.Environment):
             limit = round(limit)
         self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
         self._action_spec = self._task.action_spec(self._physics)
+        self._action_bounded = bool(np.all(np.isfinite(self._action_spec.minimum))
+                                    and np.all(np.isfinite(self._action_spec.maximum)))
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
 
@@ -267,27 +269,35 @@ class Environment(dm_env.Environment):
     def _validate_action(self, action):
         spec = self._action_spec
         array = np.asarray(action)
-        if array.dtype.kind not in "fiu":
-            raise ValueError(
-                f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
-                f"real numbers ({spec.dtype})")
+        if array.dtype != spec.dtype:
+            if array.dtype.kind not in "fiu":
+                raise ValueError(
+                    f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
+                    f"real numbers ({spec.dtype})")
+            array = array.astype(spec.dtype)
         if array.shape != spec.shape:
             raise ValueError(
                 f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}")
-        array = array.astype(spec.dtype, copy=False)
+        # One pass for the common case: NaN fails every comparison, and with finite
+        # bounds so does an infinity.
+        if ((spec.minimum <= array).all() and (array <= spec.maximum).all()
+                and (self._action_bounded or np.isfinite(array).all())):
+            return array
+        self._raise_for_action(array)
+
+    def _raise_for_action(self, array):
+        spec = self._action_spec
         if not np.all(np.isfinite(array)):
             bad = np.flatnonzero(~np.isfinite(array))
             raise ValueError(
                 f"action has non-finite entries at {bad.tolist()} ({array[bad].tolist()}) "
                 f"for the action spec {spec.name!r}")
         outside = (array < spec.minimum) | (array > spec.maximum)
-        if np.any(outside):
-            names = spec.name.split("\t")
-            details = ", ".join(
-                f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
-                for i in np.flatnonzero(outside))
-            raise ValueError(f"action outside the bounds of the action spec: {details}")
-        return array
+        names = spec.name.split("\t")
+        details = ", ".join(
+            f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
+            for i in np.flatnonzero(outside))
+        raise ValueError(f"action outside the bounds of the action spec: {details}")
 
     def action_spec(self):
         return self._action_spec
