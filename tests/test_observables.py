@@ -379,7 +379,7 @@ class _Robot(composer.Entity):
             arm.add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, fromto=[0, 0, 0, 0.3, 0, 0],
                          size=[0.03, 0, 0])
             self.arms.append(arm)
-        site = torso.add_site(name="imu")
+        torso.add_site(name="imu")
         self.accelerometer = spec.add_sensor(
             name="accelerometer", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
             objtype=mujoco.mjtObj.mjOBJ_SITE, objname="imu")

@@ -11,16 +11,18 @@ arXiv:2006.12983, §7.1):
 ends (discount 0) when the walker falls (see `termination.FallDetector`).
 """
 
+import collections
+
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.composer import variation
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
+from composer_tasks.tasks import walker_task
 
 
-class RunThroughCorridor(composer.Task):
+class RunThroughCorridor(walker_task.WalkerTask):
     """Run through a corridor arena at `target_velocity`.
 
     Args:
@@ -52,6 +54,7 @@ class RunThroughCorridor(composer.Task):
                 f"target_velocity must be a positive speed in m/s, got {target_velocity!r}")
         self._walker = walker
         self._arena = arena
+        self._task_observables = collections.OrderedDict()
         walker_state.attach_walker(arena, walker)
         self._walker_spawn_position = walker_spawn_position
         self._walker_spawn_rotation = walker_spawn_rotation
@@ -64,18 +67,6 @@ class RunThroughCorridor(composer.Task):
         if enable_egocentric_camera:
             walker.observables.egocentric_camera.enabled = True
         self.set_timesteps(control_timestep, physics_timestep)
-
-    @property
-    def root_entity(self):
-        return self._arena
-
-    @property
-    def walker(self):
-        return self._walker
-
-    @property
-    def arena(self):
-        return self._arena
 
     @property
     def target_velocity(self):

@@ -25,6 +25,7 @@ from composer_tasks import rewards
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
+from composer_tasks.tasks import walker_task
 
 _HFIELD_SAMPLES = 201
 _HFIELD_HALF_SIZE_M = 6.0
@@ -133,7 +134,7 @@ def _bilinear_resize(grid, samples):
     return rows[:, lower] * (1.0 - fraction) + rows[:, lower + 1] * fraction
 
 
-class Escape(composer.Task):
+class Escape(walker_task.WalkerTask):
     """Escape from the bowl.
 
     Args:
@@ -158,18 +159,6 @@ class Escape(composer.Task):
             origin=observable.Generic(self._egocentric_origin, enabled=True))
         self._walker_geoms = None
         self.set_timesteps(control_timestep, physics_timestep)
-
-    @property
-    def root_entity(self):
-        return self._arena
-
-    @property
-    def task_observables(self):
-        return self._task_observables
-
-    @property
-    def walker(self):
-        return self._walker
 
     def _egocentric_origin(self, physics):
         return np.asarray(self._walker.transform_vec_to_egocentric_frame(

@@ -12,17 +12,17 @@ import collections
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
+from composer_tasks.tasks import walker_task
 
 # Keeps random targets and spawns this far inside the floor's edges, metres.
 _EDGE_MARGIN_M = 0.5
 
 
-class GoToTarget(composer.Task):
+class GoToTarget(walker_task.WalkerTask):
     """Go to a target on a floor.
 
     Args:
@@ -75,18 +75,6 @@ class GoToTarget(composer.Task):
         self._task_observables = collections.OrderedDict(
             target_position=observable.Generic(self._egocentric_target, enabled=True))
         self.set_timesteps(control_timestep, physics_timestep)
-
-    @property
-    def root_entity(self):
-        return self._arena
-
-    @property
-    def task_observables(self):
-        return self._task_observables
-
-    @property
-    def walker(self):
-        return self._walker
 
     def target_position(self, physics):
         """World position (3,) of the target, metres."""

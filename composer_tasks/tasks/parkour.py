@@ -23,13 +23,13 @@ import collections
 
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import exteroception
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
+from composer_tasks.tasks import walker_task
 
 
 def _control_cost(physics):
@@ -141,7 +141,7 @@ class HeadHeightTermination:
         return False
 
 
-class ForwardProgress(composer.Task):
+class ForwardProgress(walker_task.WalkerTask):
     """Make progress along +x over a parkour course.
 
     Args:
@@ -205,22 +205,6 @@ class ForwardProgress(composer.Task):
         self._task_observables["track_offset"] = observable.Generic(
             self._track_offset_observation, enabled=True)
         self.set_timesteps(control_timestep, physics_timestep)
-
-    @property
-    def root_entity(self):
-        return self._arena
-
-    @property
-    def task_observables(self):
-        return self._task_observables
-
-    @property
-    def walker(self):
-        return self._walker
-
-    @property
-    def arena(self):
-        return self._arena
 
     @property
     def reward_is_unit_interval(self):

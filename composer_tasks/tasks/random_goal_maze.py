@@ -13,13 +13,13 @@ import collections
 
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
+from composer_tasks.tasks import walker_task
 
 
-class ManyGoalsMaze(composer.Task):
+class ManyGoalsMaze(walker_task.WalkerTask):
     """Forage: collect all targets of a random maze.
 
     Args:
@@ -66,18 +66,6 @@ class ManyGoalsMaze(composer.Task):
             self._task_observables["targets_remaining"] = observable.Generic(
                 self._remaining_slots, enabled=True)
         self.set_timesteps(control_timestep, physics_timestep)
-
-    @property
-    def root_entity(self):
-        return self._arena
-
-    @property
-    def task_observables(self):
-        return self._task_observables
-
-    @property
-    def walker(self):
-        return self._walker
 
     def _remaining_slots(self, physics):
         del physics

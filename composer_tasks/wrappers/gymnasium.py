@@ -11,7 +11,6 @@ Episode ends map as Gymnasium expects: a LAST step with discount 0 is
 
 import collections
 
-import dm_env
 import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
