@@ -34,11 +34,21 @@ def _require_offered(name):
         pytest.fail(f"{name}: a published benchmarking task missing from suites")
 
 
+# Identical models agree to about 1e-12 here (see docs/control_suite.md), far inside
+# the 1e-4 the issue asks for; these tighter bounds catch small regressions.
+_STRICT = conformance.Tolerances(
+    reward=1e-9, observation=1e-9, next_qpos=1e-9, next_qvel=1e-8, next_act=1e-9)
+
+# Model facts that differ from the published model on purpose (docs/control_suite.md):
+# finger and ball_in_cup gain a tracking camera after their two published ones.
+_DELIBERATE_MODEL_DIFFERENCES = {"finger": {"ncam"}, "ball_in_cup": {"ncam"}}
+
+
 @functools.lru_cache(maxsize=None)
 def _result(name):
     domain, task = name.split("-")
     env = suite.load(domain, task, task_kwargs={"random": 0})
-    return conformance.check_task(env, _REFERENCES[name])
+    return conformance.check_task(env, _REFERENCES[name], tolerances=_STRICT)
 
 
 def _checked(name):
@@ -113,3 +123,22 @@ def test_initial_state_distribution_matches(name):
     initial = result.initial_states
     assert initial.setup_errors == []
     assert initial.mismatches == []
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_model_facts_match(name):
+    result = _checked(name)
+    domain = name.split("-")[0]
+    differing = {field.split("/")[-1] for field, _, _ in result.differing_model_fields()}
+    assert differing <= _DELIBERATE_MODEL_DIFFERENCES.get(domain, set()), differing
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCES))
+def test_seeded_initial_states_are_the_published_ones(name):
+    _require_offered(name)
+    domain, task = name.split("-")
+    worst = conformance.check_seeded_initial_states(
+        lambda seed: suite.load(domain, task, task_kwargs={"random": seed}), _REFERENCES[name])
+    # Exact where the start is drawn and set; cheetah then settles for 2 s, over which
+    # MuJoCo 3 and 4 round differently (2e-14 seen).
+    assert worst == 0.0 or (domain == "cheetah" and worst < 1e-9), worst
