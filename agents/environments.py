@@ -3,8 +3,10 @@
 A name is 'domain:task' of the Control Suite, e.g. 'cartpole:swingup', loaded as
 `suites.suite.load(domain, task, task_kwargs={'random': seed})`, or, for N copies
 stepped together on MuJoCo's batch, `suites.suite.load_batch(domain, task, N,
-seed=seed)`. The import is inside `load` so that the agents package never imports
-task code otherwise.
+seed=seed)`; or the name of a locomotion environment (`suites.locomotion.ALL`, e.g.
+'walker_parkour_hurdles'), loaded as `suites.locomotion.load(name, seed=seed)`. The
+imports are inside `load` so that the agents package never imports task code
+otherwise.
 """
 
 from collections.abc import Callable
@@ -12,24 +14,36 @@ from collections.abc import Callable
 import dm_env
 
 
-def parse(name: str) -> tuple[str, str]:
-    """Splits 'domain:task'."""
+def parse(name: str) -> tuple[str, str | None]:
+    """Splits 'domain:task'; a locomotion name (no ':') gives (name, None)."""
     if not isinstance(name, str):
-        raise TypeError(f"environment name is {type(name).__name__}; expected 'domain:task'.")
+        raise TypeError(
+            f"environment name is {type(name).__name__}; expected 'domain:task' or a locomotion name.")
     domain, separator, task = name.partition(":")
-    if not separator or not domain or not task or ":" in task:
+    if not separator:
+        if not name:
+            raise ValueError("environment name is empty")
+        return name, None
+    if not domain or not task or ":" in task:
         raise ValueError(f"environment name {name!r} is not of the form 'domain:task'.")
     return domain, task
 
 
 def load(name: str, seed: int, num_envs: int | None = None):
-    """The Control Suite environment `name` ('domain:task'), seeded with `seed`.
+    """The environment `name` ('domain:task' or a locomotion name), seeded with `seed`.
 
     With `num_envs`, a batched environment of that many copies (the interface of
     agents/vector.py); copy i is the single environment seeded with
     `composer_tasks.batch.copy_seed(seed, i)`.
     """
     domain, task = parse(name)
+    if task is None:
+        from composer_tasks.batch import BatchEnvironment  # pylint: disable=import-outside-toplevel
+        from suites import locomotion  # pylint: disable=import-outside-toplevel
+        if num_envs is None:
+            return locomotion.load(name, seed=int(seed))
+        return BatchEnvironment.from_environments(
+            lambda copy_seed: locomotion.load(name, seed=copy_seed), int(num_envs), seed=int(seed))
     from suites import suite  # pylint: disable=import-outside-toplevel
     if num_envs is None:
         return suite.load(domain, task, task_kwargs={"random": int(seed)})

@@ -417,3 +417,15 @@ def test_real_window_pause_step_restart_and_perturb(tmp_path):
             process.wait()
         log.close()
         display.close()
+
+
+def test_command_line_loads_suite_tasks_and_locomotion_names():
+    from absl import app
+
+    from composer_tasks.viewer import cli as viewer_main
+
+    assert viewer_main.load_environment(["cartpole", "swingup"], seed=0).action_spec().shape == (1,)
+    walker = viewer_main.load_environment(["walker_parkour_hurdles"], seed=0)
+    assert walker.action_spec().shape == (6,)
+    with pytest.raises(app.UsageError, match="locomotion: "):
+        viewer_main.load_environment([], seed=0)

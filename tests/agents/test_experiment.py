@@ -36,9 +36,22 @@ def test_cli_helpers_check_their_input():
     with pytest.raises(ValueError, match="name=value"):
         train.parse_overrides(["no_equals_sign"])
     assert environments.parse("cartpole:swingup") == ("cartpole", "swingup")
-    for bad in ("cartpole", ":swingup", "a:b:c"):
+    assert environments.parse("walker_parkour_hurdles") == ("walker_parkour_hurdles", None)
+    for bad in (":swingup", "a:b:c"):
         with pytest.raises(ValueError, match="domain:task"):
             environments.parse(bad)
+    with pytest.raises(ValueError, match="empty"):
+        environments.parse("")
+    with pytest.raises(ValueError, match="cmu_humanoid_run_walls"):
+        environments.load("cartpole", seed=0)  # Not a locomotion name: the valid ones are listed.
+
+
+def test_locomotion_names_load_single_and_batched():
+    single = environments.load("walker_parkour_hurdles", seed=0)
+    batched = environments.load("walker_parkour_hurdles", seed=0, num_envs=2)
+    assert batched.num_envs == 2
+    assert batched.action_spec() == single.action_spec()
+    assert batched.reset().step_type.shape == (2,)
 
 
 def test_derived_seeds_are_stable_and_distinct():
