@@ -116,14 +116,26 @@ def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extr
          for index in range(num_envs)])
 
 
-def _env_bytes(env) -> bytes | None:
-    """The pickled environment, or None (logged) if it cannot be pickled."""
+def _env_record(env) -> tuple[bytes | None, bytes | None]:
+    """(pickled environment, pickled `env.snapshot()`): the first that works, else both
+    None (logged).
+
+    This project's environments hold MuJoCo specs, which do not pickle; their
+    snapshots (physics, model arrays, random states, episode counters) do, and a
+    freshly built environment restored from one continues exactly.
+    """
     try:
-        return pickle.dumps(env, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError) as error:
-        _log.warning("The environment cannot be pickled (%s); a resumed run will start new "
-                     "episodes and not repeat the uninterrupted run exactly.", error)
-        return None
+        return pickle.dumps(env, protocol=pickle.HIGHEST_PROTOCOL), None
+    except (pickle.PicklingError, TypeError, AttributeError) as pickle_error:
+        error = pickle_error
+    if hasattr(env, "snapshot"):
+        try:
+            return None, pickle.dumps(env.snapshot(), protocol=pickle.HIGHEST_PROTOCOL)
+        except (ValueError, TypeError, AttributeError) as snapshot_error:
+            error = snapshot_error
+    _log.warning("The environment can be neither pickled nor snapshotted (%s); a resumed run "
+                 "will start new episodes and not repeat the uninterrupted run exactly.", error)
+    return None, None
 
 
 def plot_run(out_dir: str, title: str = "") -> str:
@@ -199,6 +211,10 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         resumes = payload["resumes"]
         if payload["env"] is not None:
             env = pickle.loads(payload["env"])
+        elif payload.get("env_snapshot") is not None:
+            # Built as the interrupted run built it, then returned to where it was.
+            env = _build_env(make_env, make_batch, seed, TRAIN_STREAM, num_envs)
+            env.restore(pickle.loads(payload["env_snapshot"]))
         else:
             resumes += 1
             _log.warning("The checkpoint holds no environment state; resuming on new "
@@ -248,14 +264,15 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
 
     def save_checkpoint(state: loop.LoopState, final: bool = False) -> None:
         last_checkpoint_step[0] = state.env_steps
-        # An environment that failed to pickle once will fail again; try only once.
-        env_bytes = _env_bytes(env) if env_is_picklable[0] else None
-        env_is_picklable[0] = env_bytes is not None
+        # An environment that failed to be recorded once will fail again; try only once.
+        env_bytes, env_snapshot = _env_record(env) if env_is_picklable[0] else (None, None)
+        env_is_picklable[0] = env_bytes is not None or env_snapshot is not None
         checkpoint.save(checkpoint_path, {
             "agent_name": agent_name, "config": dataclasses.asdict(config),
             "env_name": env_name, "seed": int(seed), "num_envs": int(num_envs),
             "observation_keys": layout_keys, "agent_state": agent.state_dict(),
-            "loop_state": state, "env": env_bytes, "resumes": resumes,
+            "loop_state": state, "env": env_bytes, "env_snapshot": env_snapshot,
+            "resumes": resumes,
             "last_eval_step": last_eval["step"]})
         # Drawing takes a noticeable fraction of a second; at most once a minute
         # during training, and always at the end.

@@ -87,6 +87,21 @@ class LoopedBatch:
         self._needs_reset = np.array([ts.last() for ts in timesteps], bool)
         return self._stack(timesteps)
 
+    def snapshot(self) -> dict:
+        """The copies' own snapshots (for environments that have `snapshot()`, such
+        as this project's) and which copies reset at their next step."""
+        return {"copies": [env.snapshot() for env in self._envs],
+                "needs_reset": self._needs_reset.copy()}
+
+    def restore(self, snapshot: dict) -> None:
+        """Returns every copy to a `snapshot()` of copies built alike."""
+        if len(snapshot["copies"]) != self.num_envs:
+            raise ValueError(f"the snapshot holds {len(snapshot['copies'])} copies; "
+                             f"this batch has {self.num_envs}.")
+        for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
+            env.restore(copy_snapshot)
+        self._needs_reset = np.array(snapshot["needs_reset"], bool)
+
     def close(self) -> None:
         for env in self._envs:
             env.close()

@@ -424,6 +424,48 @@ class BatchEnvironment:
             for name in timesteps[0].observation)
         return BatchTimeStep(step_type, reward, discount, observation)
 
+    # Snapshots.
+
+    def snapshot(self):
+        """A picklable record of every copy and of the batch's own episode bookkeeping
+        (see `composer.Environment.snapshot` for what a copy's holds)."""
+        if self._vectorized:
+            # On the vectorised path the copies' own MjData lag the batch between
+            # resets; bring them up to date first.
+            for index, env in enumerate(self._envs):
+                self._batch.get_data(index, env.physics.data)
+        snapshot = {
+            "copies": [env.snapshot() for env in self._envs],
+            "variation_random": [random.get_state() for random in self._variation_random],
+            "needs_reset": self._needs_reset,
+        }
+        if self._vectorized:
+            snapshot.update(step_counts=self._step_counts.copy(), reset_next=self._reset_next.copy(),
+                            last_observation=self._last_observation)
+        return snapshot
+
+    def restore(self, snapshot):
+        """Returns the batch to a `snapshot()` of a batch built alike."""
+        if len(snapshot["copies"]) != self._num_envs:
+            raise ValueError(
+                f"the snapshot holds {len(snapshot['copies'])} copies, this batch {self._num_envs}")
+        for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
+            env.restore(copy_snapshot)
+        for random, state in zip(self._variation_random, snapshot["variation_random"]):
+            random.set_state(state)
+        self._needs_reset = snapshot["needs_reset"]
+        # The batch's rows and its per-copy models are rebuilt from the copies.
+        every_copy = np.arange(self._num_envs)
+        self._batch.reset(ids=every_copy, stage=mujoco.mjtStage.mjSTAGE_NONE)
+        self._models = [None] * self._num_envs
+        self._sync_models()
+        self._push(every_copy)
+        if self._vectorized:
+            self._step_counts[:] = snapshot["step_counts"]
+            self._reset_next[:] = snapshot["reset_next"]
+            self._last_observation = snapshot["last_observation"]
+            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+
     def close(self):
         for env in self._envs:
             env.close()

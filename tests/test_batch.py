@@ -126,3 +126,33 @@ def test_constructor_errors():
         BatchEnvironment(42, 2)
     with pytest.raises(ValueError, match="model_variations keys"):
         BatchEnvironment(RandomHeightTask, 2, model_variations={("wing", "x", "mass"): 1.0})
+
+
+@pytest.mark.parametrize("vectorized", [True, False])
+def test_batch_snapshot_and_restore_continue_exactly(vectorized):
+    import pickle
+
+    if vectorized:
+        def make(seed):
+            return suite.load_batch("cartpole", "swingup", 3, task_kwargs={"time_limit": 0.2, "random": seed})
+    else:
+        def make(seed):
+            return BatchEnvironment(RandomHeightTask, 3, seed=seed, time_limit=0.1)
+    batch = make(1)
+    assert batch.vectorized == vectorized
+    actions = np.random.RandomState(0).uniform(-1, 1, size=(60, 3) + batch.action_spec().shape)
+    batch.reset()
+    for row in actions[:27]:
+        batch.step(row)
+    snapshot = pickle.loads(pickle.dumps(batch.snapshot()))
+    expected = [batch.step(row) for row in actions[27:]]
+    other = make(7)
+    other.restore(snapshot)
+    for row, want in zip(actions[27:], expected):
+        got = other.step(row)
+        np.testing.assert_array_equal(got.step_type, want.step_type)
+        np.testing.assert_array_equal(got.reward, want.reward)
+        for name in want.observation:
+            np.testing.assert_array_equal(got.observation[name], want.observation[name])
+    with pytest.raises(ValueError, match="holds 3 copies, this batch 2"):
+        BatchEnvironment(RandomHeightTask, 2, seed=0).restore(snapshot)

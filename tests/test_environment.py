@@ -314,3 +314,43 @@ def test_unbounded_actuators_still_reject_infinite_actions():
     env.step([100.0, -100.0])
     with pytest.raises(ValueError, match=r"non-finite entries at \[1\]"):
         env.step([0.0, np.inf])
+
+
+def _continue(env, actions):
+    records = []
+    for action in actions:
+        timestep = env.step(action)
+        records.append((timestep.step_type, timestep.reward, dict(timestep.observation)))
+    return records
+
+
+def test_snapshot_and_restore_continue_exactly_across_episodes():
+    import pickle
+
+    env = composer.Environment(RandomHeightTask(), time_limit=0.08, random_state=3)
+    actions = np.random.RandomState(0).uniform(-1, 1, size=(40, 2))
+    env.reset()
+    _continue(env, actions[:13])
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    expected = _continue(env, actions[13:])
+    other = composer.Environment(RandomHeightTask(), time_limit=0.08, random_state=99)
+    other.restore(snapshot)
+    resumed = _continue(other, actions[13:])
+    assert all(_equal(a, b) for a, b in zip(expected, resumed))
+    assert sum(step_type == dm_env.StepType.FIRST for step_type, _, _ in expected) >= 3
+
+
+def test_snapshot_refuses_buffered_observables_and_other_models():
+    task = RandomHeightTask()
+    task.task_observables["height"].configure(buffer_size=3)
+    with pytest.raises(ValueError, match="'height' has buffers"):
+        composer.Environment(task).snapshot()
+    snapshot = composer.Environment(RandomHeightTask()).snapshot()
+
+    class ThreeLegs(RandomHeightTask):
+        def __init__(self):
+            super().__init__()
+            self.creature.attach(Leg(name="leg2"))
+
+    with pytest.raises(ValueError, match="does not fit this model"):
+        composer.Environment(ThreeLegs()).restore(snapshot)

@@ -311,6 +311,63 @@ class Environment(dm_env.Environment):
     def discount_spec(self):
         return self._task.get_discount_spec()
 
+    # Snapshots.
+
+    def snapshot(self):
+        """A picklable record of what the environment changes while it runs.
+
+        It holds the full physics state, every array of the compiled model but its
+        textures (tasks move targets, randomise masses, rewrite heightfields), the
+        model options, the random state and the episode's step count. `restore`
+        on an environment built the same way (same task, same model) continues
+        exactly where this one was, which is what a resumed training run needs.
+
+        Python state that a task or entity keeps for itself across steps is not in
+        it, and neither are observation buffers, so environments with buffered,
+        delayed, interval-updated or corrupted observables are refused.
+
+        Raises:
+          ValueError: an enabled observable has non-default options.
+        """
+        for name, observable_object in self._task.observables.items():
+            if observable_object.enabled and not _plain_observable(observable_object):
+                raise ValueError(
+                    f"observable {name!r} has buffers, delays, intervals or noise, whose "
+                    "state a snapshot does not hold")
+        model = self._physics.model
+        return {
+            "physics": self._physics.get_state(),
+            "model": {name: np.array(value) for name, value in _model_arrays(model)},
+            "option": {name: _copy_value(getattr(model.opt, name)) for name in _option_names(model)},
+            "random_state": self._random_state.get_state(),
+            "step_count": self._step_count,
+            "reset_next_step": self._reset_next_step,
+        }
+
+    def restore(self, snapshot):
+        """Returns the environment to a `snapshot()` of an environment built alike.
+
+        Raises:
+          ValueError: the snapshot is of a model with other sizes.
+        """
+        model = self._physics.model
+        arrays = dict(_model_arrays(model))
+        for name, value in snapshot["model"].items():
+            if name not in arrays or arrays[name].shape != np.shape(value):
+                raise ValueError(
+                    f"the snapshot's model field {name!r} does not fit this model "
+                    f"(shape {np.shape(value)} vs {getattr(arrays.get(name), 'shape', None)})")
+        for name, value in snapshot["model"].items():
+            arrays[name][...] = value
+        for name, value in snapshot["option"].items():
+            setattr(model.opt, name, value)
+        self._physics.set_state(snapshot["physics"])
+        self._random_state.set_state(snapshot["random_state"])
+        self._step_count = snapshot["step_count"]
+        self._reset_next_step = snapshot["reset_next_step"]
+        self._make_updater()
+        self._updater.reset(self._physics, np.random.RandomState(0))
+
     def close(self):
         if self._physics is not None:
             self._physics.close()
@@ -318,3 +375,31 @@ class Environment(dm_env.Environment):
 
 def _fingerprint(spec):
     return spec.to_xml()
+
+
+# Textures are large and never varied per episode; every other model array is.
+_SNAPSHOT_SKIPPED_MODEL_FIELDS = frozenset({"tex_data"})
+
+
+def _model_arrays(model):
+    for name in dir(model):
+        if name.startswith("_") or name in _SNAPSHOT_SKIPPED_MODEL_FIELDS:
+            continue
+        value = getattr(model, name, None)
+        if isinstance(value, np.ndarray):
+            yield name, value
+
+
+def _option_names(model):
+    return [name for name in dir(model.opt) if not name.startswith("_")
+            and not callable(getattr(model.opt, name))]
+
+
+def _copy_value(value):
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
+def _plain_observable(observable_object):
+    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
+            and observable_object.delay == 0 and observable_object.aggregator is None
+            and observable_object.corruptor is None)

@@ -122,3 +122,21 @@ def test_command_line_trains_and_evaluates(tmp_path):
     import imageio.v3 as iio
     frames = iio.imread(video_path)
     assert frames.shape == (1001, 240, 320, 3)  # The reset frame and one per step.
+
+
+@pytest.mark.parametrize("batched_physics", [False, True])
+def test_resume_on_suite_tasks_repeats_the_uninterrupted_run(assert_same_run, tmp_path,
+                                                             batched_physics):
+    # Suite environments hold MuJoCo specs, which do not pickle; checkpoints keep
+    # their snapshots instead, and a resumed run continues exactly.
+    make_env = environments.factory("cartpole:balance")
+    make_batch = environments.batch_factory("cartpole:balance") if batched_physics else None
+    settings = dict(seed=3, num_envs=2, config_overrides=TINY, eval_every=100, eval_episodes=1,
+                    checkpoint_every=200, progress=False, make_batch=make_batch)
+    whole = experiment.train("d4pg", make_env, 400, out_dir=str(tmp_path / "whole"), **settings)
+    experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path / "split"), **settings)
+    saved = checkpoint.load(os.path.join(tmp_path / "split", experiment.CHECKPOINT_FILE))
+    assert saved["env"] is None and saved["env_snapshot"] is not None
+    resumed = experiment.train("d4pg", make_env, 400, out_dir=str(tmp_path / "split"),
+                               resume=True, **settings)
+    assert_same_run(whole, resumed)
