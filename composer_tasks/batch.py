@@ -61,6 +61,11 @@ def copy_seed(seed, index):
     return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
+def _variation_seed(seed, index):
+    """The seed of copy `index`'s model-variation stream: apart from its task's."""
+    return int(np.random.SeedSequence([seed, index, 1]).generate_state(1)[0])
+
+
 class BatchTimeStep(collections.namedtuple("BatchTimeStep", dm_env.TimeStep._fields)):
     """A TimeStep of arrays, one entry per copy."""
 
@@ -160,8 +165,7 @@ class BatchEnvironment:
                     f"model_variations keys are (kind, element_name, attribute) with kind in "
                     f"{_ELEMENT_KINDS}, got {key!r}")
         self._variation_random = [
-            np.random.RandomState(copy_seed(self.seed, index + self._num_envs))
-            for index in range(self._num_envs)]
+            np.random.RandomState(_variation_seed(self.seed, index)) for index in range(self._num_envs)]
         self._needs_reset = True
         self._vectorized = _vectorizable(self._envs)
         if self._vectorized:
