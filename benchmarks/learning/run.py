@@ -13,6 +13,11 @@ Each (agent, task, seed) is an ordinary run directory of agents/experiment.py un
 
     python benchmarks/learning/run.py --agents d4pg --seeds 0,1,2 --steps 100000 \
         --out benchmarks/learning/results/easy
+
+`--agents d4pg,sac` also trains stable-baselines3's SAC as the baseline: each SAC run is
+benchmarks/learning/sac_worker.py in a subprocess, in the PyTorch venv that
+benchmarks/reference_envs/make_sb3_venv.sh makes (`--sb3-python`), with the same
+steps, seeds and evaluation, and a run directory that is read the same way.
 """
 
 import csv
@@ -20,6 +25,7 @@ import datetime
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
@@ -33,8 +39,12 @@ from agents import checkpoint, csv_log, environments, experiment, plotting
 # The easy set of issue 7: tasks an agent should solve within 100k-500k steps.
 EASY_TASKS = ["cartpole:balance", "cartpole:swingup", "pendulum:swingup", "point_mass:easy",
               "reacher:easy", "walker:stand", "cheetah:run"]
+SAC = "sac"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+SAC_WORKER = os.path.join(_HERE, "sac_worker.py")
+SAC_STATE_FILE = "state.json"
 
-_AGENTS = flags.DEFINE_list("agents", ["d4pg"], "Agents to train (d4pg, ppo).")
+_AGENTS = flags.DEFINE_list("agents", ["d4pg"], "Agents to train (d4pg, ppo, sac).")
 _TASKS = flags.DEFINE_list("tasks", EASY_TASKS, "Tasks as domain:task.")
 _SEEDS = flags.DEFINE_list("seeds", ["0", "1", "2"], "Seeds.")
 _STEPS = flags.DEFINE_integer("steps", 100_000, "Environment steps per run.", lower_bound=1)
@@ -46,6 +56,10 @@ _EVAL_EPISODES = flags.DEFINE_integer("eval-episodes", 10, "Episodes per evaluat
 _SET = flags.DEFINE_multi_string("set", [], "Config override agent.name=value, repeatable.")
 _OUT = flags.DEFINE_string("out", "benchmarks/learning/results/latest", "Output directory.")
 _PROGRESS = flags.DEFINE_bool("progress", True, "Show a progress bar per run.")
+_SB3_PYTHON = flags.DEFINE_string(
+    "sb3-python", os.path.join(os.path.dirname(os.path.dirname(_HERE)), ".venvs", "sb3", "bin",
+                               "python"),
+    "Interpreter of the stable-baselines3 venv, for --agents sac.")
 
 
 def overrides_for(agent_name: str, items: list[str]) -> dict[str, str]:
@@ -68,12 +82,30 @@ def run_directory(agent: str, task: str, seed: int) -> str:
     return os.path.join(_OUT.value, agent, task.replace(":", "-"), f"seed{seed}")
 
 
+def train_sac(task: str, seed: int, out_dir: str) -> None:
+    """Trains (or resumes, or just reads) one SAC run in the stable-baselines3 venv."""
+    done_steps = 0
+    state_path = os.path.join(out_dir, SAC_STATE_FILE)
+    if os.path.exists(state_path):
+        with open(state_path) as file:
+            done_steps = json.load(file)["env_steps"]
+    if done_steps >= _STEPS.value:
+        return
+    print(f"sac on {task}, seed {seed}: training from step {done_steps}", flush=True)
+    subprocess.run([_SB3_PYTHON.value, SAC_WORKER, f"--task={task}", f"--seed={seed}",
+                    f"--steps={_STEPS.value}", f"--eval-every={_EVAL_EVERY.value}",
+                    f"--eval-episodes={_EVAL_EPISODES.value}", f"--out={out_dir}"], check=True)
+
+
 def train_or_read(agent: str, task: str, seed: int) -> dict:
     """Trains (or resumes, or just reads) one run and returns its results row."""
     out_dir = run_directory(agent, task, seed)
     checkpoint_path = os.path.join(out_dir, experiment.CHECKPOINT_FILE)
     done_steps = 0
-    if os.path.exists(checkpoint_path):
+    if agent == SAC:
+        train_sac(task, seed, out_dir)
+        done_steps = _STEPS.value
+    elif os.path.exists(checkpoint_path):
         done_steps = checkpoint.load(checkpoint_path)["loop_state"].env_steps
     if done_steps < _STEPS.value:
         print(f"{agent} on {task}, seed {seed}: training from step {done_steps}", flush=True)
@@ -111,10 +143,24 @@ def write_csv(path: str, rows: list[dict]) -> None:
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    known = sorted(experiment.AGENTS) + [SAC]
+    for item in _SET.value:
+        if item.strip().startswith(SAC + "."):
+            raise app.UsageError(f"--set {item!r}: the SAC baseline runs with "
+                                 "stable-baselines3's defaults and takes no overrides.")
     for agent in _AGENTS.value:
-        if agent not in experiment.AGENTS:
-            raise app.UsageError(f"--agents: {agent!r} is not one of {sorted(experiment.AGENTS)}")
-        overrides_for(agent, _SET.value)
+        if agent not in known:
+            raise app.UsageError(f"--agents: {agent!r} is not one of {known}")
+        if agent != SAC:
+            overrides_for(agent, _SET.value)
+    if SAC in _AGENTS.value:
+        if _NUM_ENVS.value != 1:
+            raise app.UsageError(f"--num-envs {_NUM_ENVS.value} with sac: the SAC worker "
+                                 "steps one environment; expected --num-envs 1.")
+        if not os.access(_SB3_PYTHON.value, os.X_OK):
+            raise app.UsageError(
+                f"--sb3-python {_SB3_PYTHON.value!r} is not an executable; make the venv with "
+                "benchmarks/reference_envs/make_sb3_venv.sh.")
     for task in _TASKS.value:
         environments.parse(task)
     seeds = [int(seed) for seed in _SEEDS.value]
@@ -139,6 +185,13 @@ def main(argv):
             panels[task][agent] = mean_curve([row["curve"] for row in runs])
     write_csv(os.path.join(_OUT.value, "summary.csv"), summary)
     plotting.plot_learning_curves(panels, os.path.join(_OUT.value, "curves.png"))
+    versions = {"jax": jax.__version__, "mujoco": mujoco.__version__, "numpy": np.__version__}
+    sac_runs = [row for row in results if row["agent"] == SAC]
+    if sac_runs:
+        config_path = os.path.join(
+            run_directory(SAC, sac_runs[0]["task"], sac_runs[0]["seed"]), "config.json")
+        with open(config_path) as file:
+            versions["sac"] = json.load(file)["implementation"]
     with open(os.path.join(_OUT.value, "run_info.json"), "w") as file:
         json.dump({
             "command": " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:]),
@@ -146,8 +199,7 @@ def main(argv):
             "wall_time_s_this_invocation": round(time.time() - started, 1),
             "machine": {"platform": platform.platform(), "processor": platform.processor(),
                         "cpu_count": os.cpu_count(), "python": platform.python_version()},
-            "versions": {"jax": jax.__version__, "mujoco": mujoco.__version__,
-                         "numpy": np.__version__},
+            "versions": versions,
         }, file, indent=2)
 
     print(f"{'agent':6s} {'task':20s} {'final return (mean +- std)':>28s} {'ms/step':>8s}")
