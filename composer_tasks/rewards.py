@@ -230,6 +230,15 @@ _CHECKED = {}
 def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
     """`_check_arguments`, remembered for hashable (scalar) arguments: rewards call
     tolerance with the same constants every step."""
+    # Quantities indexed with a leading ellipsis (to serve one copy or a batch)
+    # come as 0-d arrays; as numbers they are hashable and take the scalar path.
+    if isinstance(margin, np.ndarray) and margin.ndim == 0:
+        margin = float(margin)
+    try:
+        bounds = tuple(float(bound) if isinstance(bound, np.ndarray) and bound.ndim == 0 else bound
+                       for bound in bounds)
+    except TypeError:
+        pass  # Not a sequence: _check_arguments names the problem.
     try:
         key = (tuple(bounds), margin, sigmoid, value_at_margin)
         return _CHECKED[key]

@@ -79,11 +79,12 @@ class Physics(physics_lib.Physics):
         head_axes = data.xmat[..., self._head, :]
         # world_vector @ R for R the head's rotation (row-major 3x3), first two
         # components, written out so that one copy and many give the same bits.
-        return np.stack([
-            world_vector[..., 0] * head_axes[..., column]
-            + world_vector[..., 1] * head_axes[..., 3 + column]
-            + world_vector[..., 2] * head_axes[..., 6 + column]
-            for column in (0, 1)], axis=-1)
+        projected = np.empty(world_vector.shape[:-1] + (2,))
+        for column in (0, 1):
+            projected[..., column] = (world_vector[..., 0] * head_axes[..., column]
+                                      + world_vector[..., 1] * head_axes[..., 3 + column]
+                                      + world_vector[..., 2] * head_axes[..., 6 + column])
+        return projected
 
     def nose_to_target_dist(self):
         """Distance from the nose to the target centre in the head's x-y plane, in m."""

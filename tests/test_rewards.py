@@ -208,3 +208,10 @@ def test_one_element_arrays_keep_their_shape_and_the_scalar_value(shape):
         value = tolerance(np.full(shape, x), bounds=(0.0, 1.0), margin=1.5)
         assert isinstance(value, np.ndarray) and value.shape == shape
         np.testing.assert_array_equal(value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5)))
+
+
+def test_zero_dimensional_arrays_act_as_numbers():
+    # Quantities indexed as quantity[..., i] (one copy or a batch) are 0-d arrays.
+    expected = tolerance(0.5, bounds=(0.0, 0.2), margin=1.0)
+    value = tolerance(np.array(0.5), bounds=(0.0, np.array(0.2)), margin=np.array(1.0))
+    assert value.shape == () and float(value) == expected
