@@ -180,7 +180,36 @@ class Observables:
                         f"observable {name!r} of entity {self._entity.name!r}: {error}") from error
 
 
-class Entity:
+class Callbacks:
+    """The lifecycle callbacks of entities and tasks, all no-ops by default.
+
+    What each may touch is in `Entity`'s docstring. The Environment calls only those a
+    class overrides, so substeps nobody hooks into run as one physics call.
+    """
+
+    def initialize_episode_mjcf(self, random_state):
+        pass
+
+    def after_compile(self, physics, random_state):
+        pass
+
+    def initialize_episode(self, physics, random_state):
+        pass
+
+    def before_step(self, physics, action, random_state):
+        pass
+
+    def before_substep(self, physics, action, random_state):
+        pass
+
+    def after_substep(self, physics, random_state):
+        pass
+
+    def after_step(self, physics, random_state):
+        pass
+
+
+class Entity(Callbacks):
     """Base class of everything that makes up a task's model.
 
     Subclasses implement `_build(**kwargs)`, which must set `self._spec` to a new
@@ -468,29 +497,6 @@ class Entity:
             return np.array([cosine * vector[0] + sine * vector[1],
                              -sine * vector[0] + cosine * vector[1]])
         return rotation.T @ vector
-
-    # Callbacks (documented in the class docstring).
-
-    def initialize_episode_mjcf(self, random_state):
-        pass
-
-    def after_compile(self, physics, random_state):
-        pass
-
-    def initialize_episode(self, physics, random_state):
-        pass
-
-    def before_step(self, physics, action, random_state):
-        pass
-
-    def before_substep(self, physics, action, random_state):
-        pass
-
-    def after_substep(self, physics, random_state):
-        pass
-
-    def after_step(self, physics, random_state):
-        pass
 
 
 def overrides(instance, base, name):

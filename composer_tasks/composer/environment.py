@@ -133,10 +133,10 @@ class Environment(dm_env.Environment):
         self._hooks = {}
         for name in entity_module.CALLBACK_NAMES:
             hooks = []
-            if name == "before_step" or entity_module.overrides(self._task, task_module.Task, name):
+            if entity_module.overrides(self._task, entity_module.Callbacks, name):
                 hooks.append(getattr(self._task, name))
             for entity in entities:
-                if entity_module.overrides(entity, entity_module.Entity, name):
+                if entity_module.overrides(entity, entity_module.Callbacks, name):
                     hooks.append(getattr(entity, name))
             self._hooks[name] = hooks
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])

@@ -6,6 +6,7 @@ import dm_env
 import mujoco
 import numpy as np
 
+from composer_tasks.composer import entity as entity_module
 from composer_tasks.physics import Physics
 
 # Control and physics timesteps closer than this (relative) to an integer ratio
@@ -13,12 +14,13 @@ from composer_tasks.physics import Physics
 _TIMESTEP_RATIO_TOLERANCE = 1e-6
 
 
-class Task:
+class Task(entity_module.Callbacks):
     """Base class of tasks run by `composer.Environment`.
 
     Subclasses provide `root_entity` and `get_reward(physics)`, and usually
     `initialize_episode` and some `task_observables`. The callbacks are those of
-    `Entity` (see its docstring); the task's run before the entities'.
+    `Entity` (see its docstring; both inherit them from `Callbacks`); the task's run
+    before the entities', and its `before_step` writes the action into the controls.
 
     Attributes:
       physics_class: the `Physics` subclass the Environment compiles the model into;
@@ -125,29 +127,9 @@ class Task:
     def should_terminate_episode(self, physics):
         return False
 
-    # Callbacks.
-
-    def initialize_episode_mjcf(self, random_state):
-        pass
-
-    def after_compile(self, physics, random_state):
-        pass
-
-    def initialize_episode(self, physics, random_state):
-        pass
-
     def before_step(self, physics, action, random_state):
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
-
-    def before_substep(self, physics, action, random_state):
-        pass
-
-    def after_substep(self, physics, random_state):
-        pass
-
-    def after_step(self, physics, random_state):
-        pass
 
 
 def _ctrl_limited(model):
