@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from absl import app
 from absl import flags
@@ -28,6 +27,8 @@ import numpy as np
 
 from composer_tasks.wrappers.gymnasium import GymnasiumEnv
 from suites import suite
+
+import _timing  # benchmarks/_timing.py, beside this script
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,17 +50,6 @@ def _actions(spec, num_envs, count=500, seed=0):
     return np.random.RandomState(seed).uniform(spec.minimum, spec.maximum, size=(count, num_envs) + spec.shape)
 
 
-def _time_loop(step, seconds, steps_per_call):
-    step()
-    calls, start = 0, time.perf_counter()
-    while True:
-        step()
-        calls += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return calls * steps_per_call / elapsed
-
-
 def ours(domain, task, num_envs, threads, seconds):
     batch = suite.load_batch(domain, task, num_envs, num_threads=threads, seed=0)
     actions = _actions(batch.action_spec(), num_envs)
@@ -70,7 +60,7 @@ def ours(domain, task, num_envs, threads, seconds):
         batch.step(actions[counter[0] % len(actions)])
         counter[0] += 1
 
-    return _time_loop(step, seconds, num_envs)
+    return _timing.rate(step, seconds, num_envs)
 
 
 def raw_physics(domain, task, num_envs, threads, seconds):
@@ -86,7 +76,7 @@ def raw_physics(domain, task, num_envs, threads, seconds):
         physics_batch.step(nstep=nstep)
         counter[0] += 1
 
-    return _time_loop(step, seconds, num_envs)
+    return _timing.rate(step, seconds, num_envs)
 
 
 def python_loop(domain, task, num_envs, threads, seconds):
@@ -102,7 +92,7 @@ def python_loop(domain, task, num_envs, threads, seconds):
             env.step(action)
         counter[0] += 1
 
-    return _time_loop(step, seconds, num_envs)
+    return _timing.rate(step, seconds, num_envs)
 
 
 def _make_gym(domain, task, seed):
@@ -121,7 +111,7 @@ def gym_async(domain, task, num_envs, threads, seconds):
             vector.step(actions[counter[0] % len(actions)])
             counter[0] += 1
 
-        return _time_loop(step, seconds, num_envs)
+        return _timing.rate(step, seconds, num_envs)
     finally:
         vector.close()
 

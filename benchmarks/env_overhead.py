@@ -10,9 +10,6 @@ process, alternating, so machine noise hits both alike.
     python benchmarks/env_overhead.py [--steps 2000] [--repeats 5] [--csv benchmarks/results/env_overhead.csv]
 """
 
-import csv
-import os
-import platform
 import time
 
 from absl import app
@@ -25,6 +22,8 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.examples import press_button
 from composer_tasks.examples.creature import Creature
 from composer_tasks.props import Button
+
+import _timing  # benchmarks/_timing.py, beside this script
 
 _STEPS = flags.DEFINE_integer("steps", 2000, "Control steps per timed run.")
 _REPEATS = flags.DEFINE_integer("repeats", 5, "Timed runs of each loop; the best is kept.")
@@ -96,12 +95,7 @@ def main(argv):
     print(f"{'measure':<28}{'control steps/s or ratio':>26}")
     for name, value in rows:
         print(f"{name:<28}{value:>26}")
-    os.makedirs(os.path.dirname(_CSV.value) or ".", exist_ok=True)
-    with open(_CSV.value, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["measure", "value", "machine", "cpus"])
-        for name, value in rows:
-            writer.writerow([name, value, platform.machine(), os.cpu_count()])
+    _timing.write_measures(_CSV.value, rows)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,6 @@ is stepped between control steps but not timed. An end-to-end line compares
         [--csv benchmarks/results/observation_overhead.csv]
 """
 
-import csv
-import os
-import platform
 import time
 
 from absl import app
@@ -28,6 +25,8 @@ import numpy as np
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.observation import updater as updater_module
+
+import _timing  # benchmarks/_timing.py, beside this script
 
 _STEPS = flags.DEFINE_integer("steps", 20000, "Control steps per timed run.")
 _REPEATS = flags.DEFINE_integer("repeats", 7, "Timed runs of each loop; the best is kept.")
@@ -292,12 +291,7 @@ def main(argv):
     print(f"{'measure':<40}{'value':>12}")
     for name, value in rows:
         print(f"{name:<40}{value:>12}")
-    os.makedirs(os.path.dirname(_CSV.value) or ".", exist_ok=True)
-    with open(_CSV.value, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["measure", "value", "machine", "cpus"])
-        for name, value in rows:
-            writer.writerow([name, value, platform.machine(), os.cpu_count()])
+    _timing.write_measures(_CSV.value, rows)
 
 
 if __name__ == "__main__":

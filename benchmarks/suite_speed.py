@@ -16,7 +16,6 @@ import datetime
 import json
 import os
 import subprocess
-import time
 
 from absl import app
 from absl import flags
@@ -25,23 +24,14 @@ import numpy as np
 
 from suites import suite
 
+import _timing  # benchmarks/_timing.py, beside this script
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
 _TASKS = flags.DEFINE_list("tasks", None, "domain:task names (default: the 28 benchmarking tasks).")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
     "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
 _CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/suite_speed.csv"), "Output CSV.")
-
-
-def _timed_rate(step, seconds):
-    step()
-    calls, start = 0, time.perf_counter()
-    while True:
-        step()
-        calls += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return calls / elapsed
 
 
 def environment_rate(domain, task, seconds):
@@ -55,7 +45,7 @@ def environment_rate(domain, task, seconds):
         env.step(actions[counter[0] % len(actions)])
         counter[0] += 1
 
-    return _timed_rate(step, seconds)
+    return _timing.rate(step, seconds)
 
 
 def bare_rate(domain, task, seconds):
@@ -74,7 +64,7 @@ def bare_rate(domain, task, seconds):
         mujoco.mj_step(model, data, nstep)
         counter[0] += 1
 
-    return _timed_rate(step, seconds)
+    return _timing.rate(step, seconds)
 
 
 def dm_control_rate(domain, task, seconds):
