@@ -14,7 +14,11 @@ Names are `<walker>_<task>`:
       gaps, terrain, slalom, platforms, mixed, curriculum (no slalom for the
       planar walker). `..._unit` is the same course with the unit-interval
       benchmark reward. The CMU humanoid, for which no reward was published,
-      has only the unit-interval reward (its names carry no suffix).
+      has only the unit-interval reward (its names carry no suffix). Whatever
+      the reward, a fall ends the episode: the planar walker's torso too low or
+      pitched too far (`TorsoPoseTermination`), a humanoid's head within 0.9 m
+      of its feet (published; scaled by body size for the CMU humanoid,
+      `head_to_feet_threshold_m`), any body falling into a gap.
     `maze_forage`: collect every sphere of a random maze.
     `go_to_target`: walk to a random target on a floor (rewards in [0, 1]).
     `escape_bowl`: climb out of a random bumpy bowl (rewards in [0, 1]).
@@ -46,6 +50,26 @@ _PARKOUR_COURSES = ("hurdles", "gaps", "terrain", "slalom", "platforms", "mixed"
 # Seconds of simulated time per episode (dm_control's corridor examples: 30 s).
 _TIME_LIMIT_S = 30.0
 _TARGET_SPEED_MPS = 3.0
+# Heess et al. 2017 (§4, "Humanoid") end the humanoid's episodes when its head
+# comes within 0.9 m of its feet. Their humanoid is the Control Suite's body; a
+# body of another size gets the threshold scaled by the ratio of its standing
+# head-to-feet distances. Distances (m) between the head body's origin and the
+# nearest foot geom centre in each walker's initial standing pose, measured on
+# flat ground (tests/locomotion/test_parkour_published.py re-measures them).
+_PUBLISHED_HEAD_TO_FEET_M = 0.9
+_HEAD_TO_FEET_STANDING_M = {"humanoid": 1.4503, "cmu_humanoid": 1.7843}
+
+
+def head_to_feet_threshold_m(walker_name):
+    """The head-to-feet termination distance (m) of humanoid `walker_name`: the
+    published 0.9 m scaled by its standing head-to-feet distance relative to the
+    Control Suite humanoid's (1.0 for `humanoid`; 1.2303 for `cmu_humanoid`, the
+    1.2x-scaled CMU skeleton: 1.107 m)."""
+    if walker_name not in _HEAD_TO_FEET_STANDING_M:
+        raise ValueError(f"walker_name must be one of {sorted(_HEAD_TO_FEET_STANDING_M)}, "
+                         f"got {walker_name!r}")
+    return (_PUBLISHED_HEAD_TO_FEET_M * _HEAD_TO_FEET_STANDING_M[walker_name]
+            / _HEAD_TO_FEET_STANDING_M["humanoid"])
 
 
 def _make_walker(walker_name):
@@ -114,7 +138,6 @@ def _parkour(walker_name, course, unit_reward, seed):
 
     walker = _make_walker(walker_name)
     arena = _parkour_course(course, planar=walker_name == "walker")
-    head_termination = None
     if unit_reward:
         reward = parkour.UnitForwardVelocityReward(target_velocity=_TARGET_SPEED_MPS)
     elif walker_name == "walker":
@@ -123,11 +146,15 @@ def _parkour(walker_name, course, unit_reward, seed):
         reward = parkour.QuadrupedReward()
     else:
         reward = parkour.HumanoidReward()
-    if walker_name in ("humanoid", "cmu_humanoid"):
-        head_termination = parkour.HeadHeightTermination(walker, arena, walker.head)
+    pose_termination = None
+    if walker_name == "walker":
+        pose_termination = parkour.TorsoPoseTermination(walker)
+    elif walker_name in _HEAD_TO_FEET_STANDING_M:
+        pose_termination = parkour.HeadHeightTermination(
+            walker, arena, walker.head, min_head_to_feet_m=head_to_feet_threshold_m(walker_name))
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = parkour.ForwardProgress(
-        walker, arena, reward, head_termination=head_termination,
+        walker, arena, reward, pose_termination=pose_termination,
         physics_timestep=physics_timestep, control_timestep=control_timestep)
     return _environment(task, seed)
 

@@ -14,5 +14,7 @@ from composer_tasks.tasks.parkour import HeadHeightTermination
 from composer_tasks.tasks.parkour import HumanoidReward
 from composer_tasks.tasks.parkour import PlanarWalkerReward
 from composer_tasks.tasks.parkour import QuadrupedReward
+from composer_tasks.tasks.parkour import TorsoPose
+from composer_tasks.tasks.parkour import TorsoPoseTermination
 from composer_tasks.tasks.parkour import UnitForwardVelocityReward
 from composer_tasks.tasks.random_goal_maze import ManyGoalsMaze

@@ -177,11 +177,13 @@ def _parkour_env(reward, arena=None, **kwargs):
     return task, env
 
 
-def test_quadruped_reward_matches_the_published_formula():
-    task, env = _parkour_env(parkour.QuadrupedReward())
+@pytest.mark.parametrize("track_offset_cost", [0.0, 0.05, 0.2])
+def test_quadruped_reward_is_velocity_upright_control_and_track_offset(track_offset_cost):
+    task, env = _parkour_env(parkour.QuadrupedReward(track_offset_cost=track_offset_cost))
+    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0])
     env.physics.data.ctrl[:] = [0.5, -0.5, 0.2, 0.0]
     _set_walker_velocity(env, task.walker, [1.5, 0.2, 0.0])
-    expected = 1.5 + 0.05 * 1.0 - 0.01 * (0.25 + 0.25 + 0.04)
+    expected = 1.5 + 0.05 * 1.0 - 0.01 * (0.25 + 0.25 + 0.04) - track_offset_cost * 0.16
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
@@ -196,8 +198,9 @@ def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velo
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-def test_planar_walker_reward_is_velocity_minus_control_cost():
-    task, env = _parkour_env(parkour.PlanarWalkerReward())
+def test_planar_walker_reward_inside_its_box_is_velocity_minus_control_cost():
+    # The test walker's torso stands 0.3 m above its foot capsules' centres.
+    task, env = _parkour_env(parkour.PlanarWalkerReward(min_torso_height_m=0.2))
     env.physics.data.ctrl[:] = [1.0, 1.0, 0.0, 0.0]
     _set_walker_velocity(env, task.walker, [0.7, 0.0, 0.0])
     assert task.get_reward(env.physics) == pytest.approx(0.7 - 0.005 * 2.0, abs=1e-9)
@@ -213,7 +216,7 @@ def test_unit_reward_is_clipped_velocity_over_target(velocity, expected):
     assert task.reward_is_unit_interval
 
 
-def test_head_height_termination_thresholds():
+def test_head_termination_reads_head_to_feet_distance_and_head_height():
     walker = TinyWalker()
     arena = SlopedFloor()
     task = parkour.ForwardProgress(walker, arena, parkour.QuadrupedReward())
@@ -221,13 +224,17 @@ def test_head_height_termination_thresholds():
     env.reset()
     physics = env.physics
     head = physics.bind(walker.head).xpos
-    lowest_foot = min(physics.bind(g).xpos[2] for g in walker.ground_contact_geoms)
-    above_feet = head[2] - lowest_foot
+    to_feet = min(np.linalg.norm(physics.bind(g).xpos - head) for g in walker.ground_contact_geoms)
+    # Head 0.45 m above the foot capsules' centres, which sit 0.08 m to each side.
+    assert to_feet == pytest.approx(np.hypot(0.45, 0.08), abs=1e-9)
     above_ground = head[2] - 0.1 * head[0]
-    for feet_limit, ground_limit, fallen in (
-            (above_feet - 0.01, None, False), (above_feet + 0.01, None, True),
-            (None, above_ground - 0.01, False), (None, above_ground + 0.01, True)):
-        check = parkour.HeadHeightTermination(walker, arena, walker.head, feet_limit, ground_limit)
+    for to_feet_limit, ground_limit, fallen in (
+            (to_feet - 0.01, None, False), (to_feet + 0.01, None, True),
+            (None, above_ground - 0.01, False), (None, above_ground + 0.01, True),
+            (to_feet - 0.01, above_ground + 0.01, True)):
+        check = parkour.HeadHeightTermination(
+            walker, arena, walker.head, min_head_to_feet_m=to_feet_limit,
+            min_head_above_ground_m=ground_limit)
         assert check.has_fallen(physics) == fallen
 
 
