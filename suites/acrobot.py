@@ -53,9 +53,10 @@ class Physics(physics_lib.Physics):
         model = self.model
         links = [model.body("upper_arm").id, model.body("lower_arm").id]
         # Horizontal components of both links, then vertical ones: one fancy index.
-        self._orientation_index = (Ellipsis, links + links, [_XZ, _XZ, _ZZ, _ZZ])
-        self._horizontal_index = (Ellipsis, links, _XZ)
-        self._vertical_index = (Ellipsis, links, _ZZ)
+        # Index arrays made once: numpy converts lists on every indexing.
+        self._orientation_index = (Ellipsis, np.array(links + links), np.array([_XZ, _XZ, _ZZ, _ZZ]))
+        self._horizontal_index = (Ellipsis, np.array(links), _XZ)
+        self._vertical_index = (Ellipsis, np.array(links), _ZZ)
         self._target = model.site("target").id
         self._tip = model.site("tip").id
         self._target_radius_index = (Ellipsis, self._target, 0)
@@ -73,7 +74,7 @@ class Physics(physics_lib.Physics):
     def to_target(self):
         """Distance from the tip to the target's centre, in metres."""
         site_xpos = self.data.site_xpos
-        return np.linalg.norm(site_xpos[..., self._target, :] - site_xpos[..., self._tip, :], axis=-1)
+        return base.norm_last_axis(site_xpos[..., self._target, :] - site_xpos[..., self._tip, :])
 
     def target_radius(self):
         """Radius of the target sphere, in metres."""

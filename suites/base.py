@@ -162,3 +162,40 @@ def random_joint_bounds(model):
         low.append(bounds[0])
         high.append(bounds[1])
     return np.array(addresses, dtype=int), np.array(low), np.array(high)
+
+
+# Reductions over the last axis, for quantities that serve one environment (small
+# 1-D arrays) and a batch ((N, k) arrays) alike. The ndarray methods (`x.mean()`,
+# `np.linalg.norm`) reach the same ufunc reductions through layers of Python that
+# cost more than the arithmetic on a few numbers; these give the same bits.
+def norm_last_axis(x):
+    """Euclidean norm over the last axis (as `np.linalg.norm(x, axis=-1)`)."""
+    return np.sqrt(np.add.reduce(x * x, axis=-1))
+
+
+def mean_last_axis(x):
+    """Mean over the last axis (as `x.mean(axis=-1)`)."""
+    return np.add.reduce(x, axis=-1) / x.shape[-1]
+
+
+def min_last_axis(x):
+    """Minimum over the last axis (as `x.min(axis=-1)`)."""
+    return np.minimum.reduce(x, axis=-1)
+
+
+def prod_last_axis(x):
+    """Product over the last axis (as `x.prod(axis=-1)`)."""
+    return np.multiply.reduce(x, axis=-1)
+
+
+def vector_times_rotation(vector, rotation):
+    """`vector @ R` over the last axes: `vector` (..., 3) world-frame, `rotation`
+    (..., 9) a row-major 3x3 frame orientation (`xmat`), giving the vector's
+    coordinates in that frame (..., 3), as a new array.
+
+    A product and a reduction over R's rows, summed in the same order for one
+    copy and for a batch (a matrix product may not be), so the two give the same
+    bits.
+    """
+    rows = rotation.reshape(rotation.shape[:-1] + (3, 3))
+    return np.add.reduce(vector[..., :, None] * rows, axis=-2)

@@ -158,13 +158,14 @@ class Balance(base.SuiteTask):
         if self._sparse:
             cart_in_bounds = rewards.tolerance(physics.cart_position(), _CART_RANGE_M)
             angle_in_bounds = rewards.tolerance(physics.pole_angle_cosine(),
-                                                _ANGLE_COSINE_RANGE).prod(axis=-1)
+                                                _ANGLE_COSINE_RANGE)
+            angle_in_bounds = base.prod_last_axis(angle_in_bounds)
             return cart_in_bounds * angle_in_bounds
         upright = (physics.pole_angle_cosine() + 1) / 2
         centered = (1 + rewards.tolerance(physics.cart_position(), margin=2)) / 2
         small_control = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
                                           sigmoid="quadratic")[..., 0]
         small_control = (4 + small_control) / 5
-        small_velocity = rewards.tolerance(physics.angular_vel(), margin=5).min(axis=-1)
+        small_velocity = base.min_last_axis(rewards.tolerance(physics.angular_vel(), margin=5))
         small_velocity = (1 + small_velocity) / 2
-        return upright.mean(axis=-1) * small_control * small_velocity * centered
+        return base.mean_last_axis(upright) * small_control * small_velocity * centered

@@ -68,6 +68,9 @@ class Physics(physics_lib.Physics):
         self._tip_xz = slice(address("tip"), address("tip") + 3, 2)
         self._target_xz = slice(address("target"), address("target") + 3, 2)
         self._spinner_xz = slice(address("spinner"), address("spinner") + 3, 2)
+        # (proximal, distal, tip x, tip z): one fancy index for `bounded_position`.
+        self._angles_and_tip = np.concatenate(
+            (self._joint_angles, np.arange(address("tip"), address("tip") + 3, 2)))
         self._target_site = model.site("target").id
 
     def touch(self):
@@ -86,8 +89,10 @@ class Physics(physics_lib.Physics):
     def bounded_position(self):
         """(proximal, distal) angles, then the tip position in place of the
         unbounded spinner angle."""
-        return np.concatenate((self.data.sensordata[..., self._joint_angles],
-                               self.tip_position()), axis=-1)
+        sensordata = self.data.sensordata
+        position = sensordata[..., self._angles_and_tip]
+        position[..., 2:] -= sensordata[..., self._spinner_xz]
+        return position
 
     def velocity(self):
         """(proximal, distal, hinge) angular velocities."""
@@ -105,8 +110,8 @@ class Physics(physics_lib.Physics):
     def dist_to_target(self):
         """Distance from the tip to the target's surface in metres; negative inside."""
         sensordata = self.data.sensordata
-        tip, target = sensordata[..., self._tip_xz], sensordata[..., self._target_xz]
-        return (np.hypot(target[..., 0] - tip[..., 0], target[..., 1] - tip[..., 1])
+        offset = sensordata[..., self._target_xz] - sensordata[..., self._tip_xz]
+        return (np.hypot(offset[..., 0], offset[..., 1])
                 - self.model.site_size[..., self._target_site, 0])
 
 

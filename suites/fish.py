@@ -76,10 +76,7 @@ class Physics(physics_module.Physics):
         data = self.data
         offset = data.geom_xpos[..., self._target, :] - data.geom_xpos[..., self._mouth, :]
         rotation = data.geom_xmat[..., self._mouth, :]
-        # offset @ R (R row-major 3x3), written out so that one copy and many give
-        # the same bits.
-        return (offset[..., 0:1] * rotation[..., 0:3] + offset[..., 1:2] * rotation[..., 3:6]
-                + offset[..., 2:3] * rotation[..., 6:9])
+        return base.vector_times_rotation(offset, rotation)
 
     def mouth_and_target_radii(self):
         """Sum of the mouth capsule's and the target sphere's radii (m)."""

@@ -112,7 +112,7 @@ class Hopper(base.SuiteTask):
                                         margin=_HOP_SPEED / 2, value_at_margin=0.5,
                                         sigmoid="linear")
             return standing * hopping
-        small_control = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                          sigmoid="quadratic").mean(axis=-1)
+        small_control = base.mean_last_axis(rewards.tolerance(
+            physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic"))
         small_control = (small_control + 4) / 5
         return standing * small_control

@@ -102,11 +102,7 @@ class Physics(physics_module.Physics):
         data = self.data
         rotation = data.xmat[..., self._torso, :]
         offsets = data.xpos[..., self._extremities, :] - data.xpos[..., self._torso, None, :]
-        # offsets @ R (R row-major 3x3), written out so that one copy and many
-        # give the same bits.
-        in_torso_frame = (offsets[..., 0:1] * rotation[..., None, 0:3]
-                          + offsets[..., 1:2] * rotation[..., None, 3:6]
-                          + offsets[..., 2:3] * rotation[..., None, 6:9])
+        in_torso_frame = base.vector_times_rotation(offsets, rotation[..., None, :])
         return in_torso_frame.reshape(in_torso_frame.shape[:-2] + (-1,))
 
     def position(self):
@@ -187,8 +183,8 @@ class Humanoid(base.SuiteTask):
         upright = rewards.tolerance(physics.torso_upright(), bounds=(0.9, np.inf),
                                     sigmoid="linear", margin=1.9, value_at_margin=0)
         stand_reward = standing * upright
-        small_control = rewards.tolerance(physics.data.ctrl, margin=1, value_at_margin=0,
-                                          sigmoid="quadratic").mean(axis=-1)
+        small_control = base.mean_last_axis(rewards.tolerance(
+            physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic"))
         small_control = (4 + small_control) / 5
         com_velocity = physics.center_of_mass_velocity()
         velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]

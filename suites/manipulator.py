@@ -101,8 +101,13 @@ class Physics(physics_lib.Physics):
     def body_2d_pose(self, body_name):
         """(x, z, qw, qy) of a body's frame in the world."""
         body = self._body[body_name]
-        xpos, xquat = self.data.xpos[..., body, :], self.data.xquat[..., body, :]
-        return np.stack((xpos[..., 0], xpos[..., 2], xquat[..., 0], xquat[..., 2]), axis=-1)
+        data = self.data
+        xpos = data.xpos
+        pose = np.empty(xpos.shape[:-2] + (4,))
+        # Every second component: x and z of the position, w and y of the quaternion.
+        pose[..., 0:2] = xpos[..., body, ::2]
+        pose[..., 2:4] = data.xquat[..., body, 0:3:2]
+        return pose
 
     def touch(self):
         """log(1 + normal force in N) on the palm, finger, thumb, fingertip and

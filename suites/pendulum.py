@@ -44,7 +44,7 @@ class Physics(physics_lib.Physics):
     def _model_changed(self):
         self._pole = self.model.body("pole").id
         self._hinge_dof = int(self.model.joint("hinge").dofadr[0])
-        self._orientation_index = (Ellipsis, self._pole, [_ZZ, _XZ])
+        self._orientation_index = (Ellipsis, self._pole, np.array([_ZZ, _XZ]))
 
     def pole_vertical(self):
         """Cosine of the pole's angle from upright."""

@@ -59,7 +59,7 @@ class Physics(physics_lib.Physics):
 
     def mass_to_target_dist(self):
         """Distance from the ball's centre to the target's, in metres."""
-        return np.linalg.norm(self.mass_to_target(), axis=-1)
+        return base.norm_last_axis(self.mass_to_target())
 
     def target_radius(self):
         """Radius of the target sphere, in metres."""
@@ -119,7 +119,7 @@ class PointMass(base.SuiteTask):
         target_radius = physics.target_radius()
         near_target = rewards.tolerance(physics.mass_to_target_dist(), bounds=(0, target_radius),
                                         margin=target_radius)
-        control_reward = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                           sigmoid="quadratic").mean(axis=-1)
+        control_reward = base.mean_last_axis(rewards.tolerance(
+            physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic"))
         small_control = (control_reward + 4) / 5
         return near_target * small_control

@@ -77,14 +77,7 @@ class Physics(physics_lib.Physics):
         data = self.data
         world_vector = data.geom_xpos[..., self._target, :] - data.geom_xpos[..., self._nose, :]
         head_axes = data.xmat[..., self._head, :]
-        # world_vector @ R for R the head's rotation (row-major 3x3), first two
-        # components, written out so that one copy and many give the same bits.
-        projected = np.empty(world_vector.shape[:-1] + (2,))
-        for column in (0, 1):
-            projected[..., column] = (world_vector[..., 0] * head_axes[..., column]
-                                      + world_vector[..., 1] * head_axes[..., 3 + column]
-                                      + world_vector[..., 2] * head_axes[..., 6 + column])
-        return projected
+        return base.vector_times_rotation(world_vector, head_axes)[..., :2]
 
     def nose_to_target_dist(self):
         """Distance from the nose to the target centre in the head's x-y plane, in m."""

@@ -354,3 +354,29 @@ def test_snapshot_refuses_buffered_observables_and_other_models():
 
     with pytest.raises(ValueError, match="does not fit this model"):
         composer.Environment(ThreeLegs()).restore(snapshot)
+
+
+def _bounded_spec(minimum, maximum):
+    minimum, maximum = np.asarray(minimum, float), np.asarray(maximum, float)
+    return dm_env.specs.BoundedArray(minimum.shape, np.float64, minimum, maximum, "a\tb")
+
+
+@pytest.mark.parametrize("minimum, maximum", [
+    ([-1.0, -1.0], [1.0, 1.0]),            # symmetric and uniform (the suite's)
+    ([-2.0, 0.0], [3.0, 1.0]),             # asymmetric
+    ([-np.inf, 0.0], [np.inf, 1.0]),       # partly unbounded
+])
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+def test_the_fast_action_check_agrees_with_plain_comparisons(minimum, maximum):
+    from composer_tasks.composer import environment as environment_module
+    check = environment_module._bounds_check(_bounded_spec(minimum, maximum))
+    minimum, maximum = np.array(minimum), np.array(maximum)
+    tiny = np.nextafter(0.0, 1.0)
+    candidates = [minimum, maximum, np.nextafter(minimum, -np.inf), np.nextafter(maximum, np.inf),
+                  np.zeros(2), np.full(2, tiny), np.full(2, -tiny), np.full(2, 1e300),
+                  np.array([np.nan, 0.5]), np.array([0.5, np.nan]),
+                  np.array([np.inf, 0.5]), np.array([-np.inf, 0.5]), np.array([0.5, np.inf])]
+    for action in candidates:
+        expected = bool(np.all(np.isfinite(action)) and np.all(minimum <= action)
+                        and np.all(action <= maximum))
+        assert bool(check(action)) == expected, action

@@ -123,7 +123,7 @@ def test_scalar_in_float_out_array_in_array_out():
     np.testing.assert_allclose(listed, [1.0, 1.0 / 19.0], atol=1e-12)
 
     zero_dim = tolerance(np.array(0.0))
-    assert isinstance(zero_dim, np.ndarray) and zero_dim.shape == ()
+    assert isinstance(zero_dim, np.float64) and zero_dim.shape == ()
 
 
 def test_array_bounds_broadcast():
@@ -206,7 +206,9 @@ def test_array_margins_match_per_entry_scalar_calls(sigmoid):
 def test_one_element_arrays_keep_their_shape_and_the_scalar_value(shape):
     for x in (-2.0, 0.5, 3.7, np.nan):
         value = tolerance(np.full(shape, x), bounds=(0.0, 1.0), margin=1.5)
-        assert isinstance(value, np.ndarray) and value.shape == shape
+        # 0-d arrays give NumPy numbers, as NumPy arithmetic on them does.
+        expected_type = np.float64 if shape == () else np.ndarray
+        assert isinstance(value, expected_type) and value.shape == shape
         np.testing.assert_array_equal(value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5)))
 
 
@@ -215,3 +217,23 @@ def test_zero_dimensional_arrays_act_as_numbers():
     expected = tolerance(0.5, bounds=(0.0, 0.2), margin=1.0)
     value = tolerance(np.array(0.5), bounds=(0.0, np.array(0.2)), margin=np.array(1.0))
     assert value.shape == () and float(value) == expected
+
+
+@pytest.mark.parametrize("sigmoid", SIGMOIDS)
+@pytest.mark.parametrize("shape", [(2,), (5,), (4, 4), (2, 1, 3)])
+@pytest.mark.parametrize("bounds", [(0.0, 1.0), (0.0, 0.0), (0.5, 0.5), (1.0, np.inf),
+                                    (-np.inf, 0.3), (-np.inf, np.inf)])
+def test_small_arrays_agree_bit_for_bit_with_large_ones(sigmoid, shape, bounds):
+    # A single environment's rewards see a few actuators or joints at a time (the
+    # entry-by-entry path); a batch sees (N, k) arrays (the array path).
+    rng = np.random.RandomState(1)
+    x = rng.uniform(-5.0, 6.0, size=(200,) + shape)
+    x[0].flat[0] = np.nan
+    x[1].flat[-1] = np.inf
+    x[2].flat[0] = -np.inf
+    kwargs = dict(bounds=bounds, margin=1.7, sigmoid=sigmoid, value_at_margin=0.2)
+    large = tolerance(x, **kwargs)
+    for index in range(len(x)):
+        small = tolerance(x[index], **kwargs)
+        assert isinstance(small, np.ndarray) and small.shape == shape and small.dtype == np.float64
+        np.testing.assert_array_equal(small, large[index])

@@ -123,8 +123,10 @@ class Environment(dm_env.Environment):
             limit = round(limit)
         self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
         self._action_spec = self._task.action_spec(self._physics)
-        self._action_bounded = bool(np.all(np.isfinite(self._action_spec.minimum))
-                                    and np.all(np.isfinite(self._action_spec.maximum)))
+        self._action_dtype = self._action_spec.dtype
+        self._action_shape = self._action_spec.shape
+        self._action_in_bounds = _bounds_check(self._action_spec)
+        self._last_substep_only = (self._n_substeps,)
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
 
@@ -170,6 +172,8 @@ class Environment(dm_env.Environment):
     def step(self, action):
         if self._reset_next_step:
             return self.reset()
+        if not self._has_substep_hooks:
+            return self._step_without_substep_hooks(action)
         control_step = self._control_step(action)
         try:
             nstep = next(control_step)
@@ -197,8 +201,31 @@ class Environment(dm_env.Environment):
         if self._has_substep_hooks:
             yield from self._substeps_with_callbacks(action)
         else:
-            yield from self._substeps_in_chunks()
+            yield from self._substeps_in_chunks(self._updater.prepare_for_next_control_step())
         return self._finish_step()
+
+    def _step_without_substep_hooks(self, action):
+        """`step` for the usual task, with no substep callbacks: what `_control_step`
+        does, without a generator between the physics and the lifecycle. Most
+        observation plans read every observable after the last substep only, and
+        then the control step is one physics call."""
+        action = self._validate_action(action)
+        physics = self._physics
+        for hook in self._hooks["before_step"]:
+            hook(physics, action, self._random_state)
+        updater = self._updater
+        substeps = updater.prepare_for_next_control_step()
+        try:
+            if substeps == self._last_substep_only:
+                physics.step(self._n_substeps)
+                self._after_step()
+                updater.update(self._n_substeps)
+            else:
+                for nstep in self._substeps_in_chunks(substeps):
+                    physics.step(nstep)
+            return self._finish_step()
+        except PhysicsError as error:
+            return self._end_by_physics_error(error)
 
     def _spec_changed_by_hooks(self, edit_count_before):
         if entity_module.spec_edit_count() != edit_count_before:
@@ -229,11 +256,13 @@ class Environment(dm_env.Environment):
             return dm_env.truncation(reward, observation, 1.0)
         return dm_env.transition(reward, observation, self._task.get_discount(physics))
 
-    def _substeps_in_chunks(self):
+    def _substeps_in_chunks(self, planned_substeps):
+        """Yields the physics steps between the `planned_substeps` (the updater's plan
+        for this control step), updating the observables after each."""
         updater = self._updater
         n = self._n_substeps
         done = 0
-        for substep in updater.prepare_for_next_control_step():
+        for substep in planned_substeps:
             yield substep - done
             done = substep
             if substep == n:
@@ -267,21 +296,19 @@ class Environment(dm_env.Environment):
             hook(self._physics, self._random_state)
 
     def _validate_action(self, action):
-        spec = self._action_spec
         array = np.asarray(action)
-        if array.dtype != spec.dtype:
+        if array.dtype != self._action_dtype:
             if array.dtype.kind not in "fiu":
+                spec = self._action_spec
                 raise ValueError(
                     f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
                     f"real numbers ({spec.dtype})")
-            array = array.astype(spec.dtype)
-        if array.shape != spec.shape:
+            array = array.astype(self._action_dtype)
+        if array.shape != self._action_shape:
+            spec = self._action_spec
             raise ValueError(
                 f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}")
-        # One pass for the common case: NaN fails every comparison, and with finite
-        # bounds so does an infinity.
-        if ((spec.minimum <= array).all() and (array <= spec.maximum).all()
-                and (self._action_bounded or np.isfinite(array).all())):
+        if self._action_in_bounds(array):
             return array
         self._raise_for_action(array)
 
@@ -375,6 +402,31 @@ class Environment(dm_env.Environment):
 
 def _fingerprint(spec):
     return spec.to_xml()
+
+
+def _bounds_check(spec):
+    """A predicate on arrays of the spec's shape and dtype: every entry is within
+    [minimum, maximum], and none is NaN or infinite.
+
+    Exact despite the arithmetic: x - y > 0 exactly when x > y (IEEE subtraction of
+    distinct numbers never gives 0), NaN propagates through `maximum` and its
+    reduction and fails `<= 0`, and an infinite entry gives NaN against an infinite
+    bound (inf - inf) or a positive difference against a finite one. A few ufunc
+    calls, which is what a 1-D action costs least to check with.
+    """
+    dtype = spec.dtype
+    minimum = np.broadcast_to(np.asarray(spec.minimum, dtype=dtype), spec.shape).copy()
+    maximum = np.broadcast_to(np.asarray(spec.maximum, dtype=dtype), spec.shape).copy()
+    if minimum.size == 0:
+        return lambda array: True
+    largest = np.maximum.reduce
+    if (np.all(np.isfinite(maximum)) and np.all(minimum == -maximum)
+            and np.all(maximum == maximum.flat[0])):
+        bound = maximum.flat[0]
+        absolute = np.absolute
+        return lambda array: largest(absolute(array), axis=None) <= bound
+    excess = np.maximum
+    return lambda array: largest(excess(minimum - array, array - maximum), axis=None) <= 0
 
 
 # Textures are large and never varied per episode; every other model array is.

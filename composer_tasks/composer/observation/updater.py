@@ -283,7 +283,12 @@ class _Slot:
             physics, random_state, leading_axis=leading_axis and not checked)
         first = read()
         if checked:
-            read = functools.partial(_checked_read, read, first.shape, first.dtype, name)
+            if type(observable) is observable_module.Generic and observable.corruptor is None:
+                # The copy and the checks in one call: these are read every step.
+                read = _checked_copy_reader(
+                    observable._raw_reader(physics), first.shape, first.dtype, name)
+            else:
+                read = functools.partial(_checked_read, read, first.shape, first.dtype, name)
             if leading_axis:
                 read = functools.partial(_with_leading_axis, read)
                 first = first[np.newaxis]
@@ -343,8 +348,22 @@ class _Slot:
         return buffer.copy()
 
 
+def _checked_copy_reader(raw_read, shape, dtype, name):
+    """A reader of new arrays of `raw_read()`'s values, checked against `shape` and
+    `dtype` as `_checked_read` checks them."""
+    def read():
+        value = np.array(raw_read())
+        if value.shape == shape and value.dtype == dtype:
+            return value
+        return _conformed(value, shape, dtype, name)
+    return read
+
+
 def _checked_read(read, shape, dtype, name):
-    value = read()
+    return _conformed(read(), shape, dtype, name)
+
+
+def _conformed(value, shape, dtype, name):
     if value.shape != shape:
         raise ValueError(
             f"observable {name!r} returned shape {value.shape}, but its shape at reset "
