@@ -2,15 +2,21 @@
 the costly effects.
 
 Each frame renders the state after one control step of a seeded random policy;
-only the rendering (scene update, draw, pixel read-back) is timed. Three ways:
+only `Physics.render` (scene update, draw, pixel read-back and the Python around
+them) is timed. Four ways:
 
-  physics.render     `Physics.render` as the environment calls it (MuJoCo's
-                     defaults: shadows, reflections, 4x multisampling)
-  no shadows/refl.   a `mujoco.Renderer` on the same model and data with the
-                     shadow and reflection flags of its scene off
-  agent camera       also without multisampling (its GL context made while the
-                     model's `vis.quality.offsamples` is 0): what agent cameras
-                     should use
+  physics.render           its defaults, as composer_tasks.video uses it:
+                           MuJoCo's shadows, reflections, 4x multisampling
+  no shadows/refl.         shadows=False, reflections=False
+  agent camera, full det.  also antialias=False, with level_of_detail="full":
+                           the model's tessellation of round shapes
+  agent camera             shadows, reflections and multisampling off with the
+                           default level_of_detail="auto" (round shapes
+                           tessellated no finer than the image size needs): what
+                           agent cameras use (suites.wrappers.pixels)
+
+All but the third use level_of_detail="auto", which at 240x320 is the model's
+own tessellation.
 
 The backend is whatever MUJOCO_GL selects; on a machine without a GPU run it with
 MUJOCO_GL=egl or MUJOCO_GL=osmesa (Mesa's llvmpipe either way).
@@ -21,6 +27,7 @@ MUJOCO_GL=egl or MUJOCO_GL=osmesa (Mesa's llvmpipe either way).
 
 import csv
 import datetime
+import functools
 import os
 import platform
 import time
@@ -42,7 +49,13 @@ _CSV = flags.DEFINE_string(
     "csv", None, "Where to write the table; default benchmarks/results/render_fps_<MUJOCO_GL>.csv.")
 
 _SIZES = ((64, 64), (240, 320))
-_MODES = ("physics.render", "no shadows/refl.", "agent camera")
+_AGENT_CAMERA = dict(shadows=False, reflections=False, antialias=False)
+_MODES = {
+    "physics.render": {},
+    "no shadows/refl.": dict(shadows=False, reflections=False),
+    "agent camera, full det.": dict(_AGENT_CAMERA, level_of_detail="full"),
+    "agent camera": _AGENT_CAMERA,
+}
 
 
 def _frames_per_second(env, render, frames, random_state):
@@ -60,53 +73,29 @@ def _frames_per_second(env, render, frames, random_state):
     return frames / elapsed
 
 
-def _renderer(physics, height, width, antialias):
-    quality = physics.model.vis.quality
-    samples = quality.offsamples
-    # The GL context reads the multisample count once, when it is made.
-    quality.offsamples = samples if antialias else 0
-    try:
-        renderer = mujoco.Renderer(physics.model, height=height, width=width)
-    finally:
-        quality.offsamples = samples
-    renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = 0
-    renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
-    return renderer
-
-
-def _render_function(physics, mode, height, width, camera):
-    if mode == "physics.render":
-        return lambda: physics.render(height=height, width=width, camera_id=camera), lambda: None
-    renderer = _renderer(physics, height, width, antialias=(mode == "no shadows/refl."))
-
-    def render():
-        renderer.update_scene(physics.data, camera=camera)
-        return renderer.render()
-
-    return render, renderer.close
-
-
 def main(argv):
     del argv
     rows = []
     backend = os.environ.get("MUJOCO_GL", "<unset>")
     print(f"MUJOCO_GL={backend}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores, MuJoCo {mujoco.__version__}")
-    print(f"{'task':<20} {'size':>8} {'mode':>18} {'frames/s':>9}")
+    print(f"{'task':<20} {'size':>8} {'mode':>24} {'frames/s':>9}")
     for name in _TASKS.value:
         domain_name, task_name = name.split(":")
         env = suite.load(domain_name, task_name, task_kwargs={"random": 0})
         for height, width in _SIZES:
             frames = _FRAMES.value if height * width <= 64 * 64 else max(_FRAMES.value // 4, 4)
-            for mode in _MODES:
-                render, close = _render_function(env.physics, mode, height, width, _CAMERA.value)
+            for mode, options in _MODES.items():
+                render = functools.partial(env.physics.render, height=height, width=width,
+                                           camera_id=_CAMERA.value, **options)
                 rates = [_frames_per_second(env, render, frames, np.random.RandomState(repeat))
                          for repeat in range(_REPEATS.value)]
-                close()
+                # Each case starts from a new GL context, as a new environment would.
+                env.physics.close_renderers()
                 rate = max(rates)
                 rows.append(dict(task=name, height=height, width=width, mode=mode,
                                  frames_per_second=round(rate, 1), backend=backend))
-                print(f"{name:<20} {f'{height}x{width}':>8} {mode:>18} {rate:9.0f}", flush=True)
+                print(f"{name:<20} {f'{height}x{width}':>8} {mode:>24} {rate:9.0f}", flush=True)
         env.close()
     path = _CSV.value or f"benchmarks/results/render_fps_{backend}.csv"
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)

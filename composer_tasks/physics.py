@@ -26,6 +26,7 @@ _DIVERGENCE_WARNINGS = (
         mujoco.mjtWarning.mjWARN_BADQVEL,
 )
 _BADQACC, _BADQPOS, _BADQVEL = (int(w) for w in _DIVERGENCE_WARNINGS)
+_RK4 = int(mujoco.mjtIntegrator.mjINT_RK4)
 
 _FULL_STATE = mujoco.mjtState.mjSTATE_FULLPHYSICS
 
@@ -38,6 +39,13 @@ _RENDERING_HELP = (
         "MUJOCO_GL=osmesa (Debian package: libosmesa6) or MUJOCO_GL=egl (Debian "
         "packages: libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1)."
 )
+
+# Level of detail: the choices of `Physics.render(level_of_detail=...)`.
+_LEVELS_OF_DETAIL = ("auto", "full")
+# With "auto", how far (pixels) the polygonal outline of a round built-in shape may
+# stray from its true outline, and the fewest slices ever used (an octagon).
+_OUTLINE_TOLERANCE_PX = 0.5
+_MIN_SLICES = 8
 
 
 class PhysicsError(RuntimeError):
@@ -129,8 +137,11 @@ class Physics:
         self._model = model
         self._data = data
         self._bindings = {}
-        # A live view of MuJoCo's warning counters, read after every step.
+        # Live views into model and data, read or written every step; fetching them
+        # anew each time costs more than the small models' physics.
         self._warning_numbers = self._data.warning.number
+        self._options = self._model.opt
+        self._ctrl = self._data.ctrl
         self._divergence_count = self._count_divergence_warnings()
         self.close_renderers()
         self._model_changed()
@@ -208,14 +219,17 @@ class Physics:
         """
         model, data = self._model, self._data
         start_time = data.time
-        if model.opt.integrator == mujoco.mjtIntegrator.mjINT_RK4:
+        if self._options.integrator == _RK4:
             mujoco.mj_step(model, data, nstep)
         else:
             mujoco.mj_step2(model, data)
             if nstep > 1:
                 mujoco.mj_step(model, data, nstep - 1)
         mujoco.mj_step1(model, data)
-        self._check_divergence(start_time)
+        numbers = self._warning_numbers
+        if (int(numbers[_BADQACC]) + int(numbers[_BADQPOS]) + int(numbers[_BADQVEL])
+                != self._divergence_count):
+            self._check_divergence(start_time)
 
     def forward(self):
         """Computes everything derived from the state (`mj_forward`) without stepping."""
@@ -273,7 +287,7 @@ class Physics:
 
     def set_control(self, control):
         """Writes the actuator controls (`data.ctrl`)."""
-        self._data.ctrl[:] = control
+        self._ctrl[:] = control
 
     # Binding.
 
@@ -336,11 +350,11 @@ class Physics:
 
     def render(self, height=240, width=320, camera_id=-1, depth=False,
                           segmentation=False, scene_option=None, shadows=True, reflections=True,
-                          antialias=True):
+                          antialias=True, level_of_detail="auto"):
         """Renders a camera view with `mujoco.Renderer`.
 
         Args:
-            height, width: image size in pixels.
+            height, width: image size in pixels (positive integers).
             camera_id: camera index or name; -1 is the free camera.
             depth: return a (height, width) float32 depth image in metres.
             segmentation: return (height, width, 2) int32 (object id, object type).
@@ -349,12 +363,23 @@ class Physics:
                 smooth edges (the model's `visual.quality.offsamples` multisampling).
                 All three off make CPU rendering (Mesa llvmpipe) several times
                 faster; agent cameras usually turn them off.
+            level_of_detail: how finely spheres, capsules, ellipsoids and cylinders
+                are tessellated. "auto" uses the fewest slices and stacks (at most the
+                model's `visual.quality.numslices` / `numstacks`) for which the outline
+                of such a shape as wide as the image strays less than half a pixel from
+                the true outline: 18 slices and 10 stacks at 64x64, the model's own
+                (28 and 16 by default) from about 160 pixels up. "full" always uses the
+                model's. Only the smoothness of silhouettes and the shading across round
+                shapes differ; the model is not changed (docs/rendering.md).
 
         Returns:
             (height, width, 3) uint8 RGB unless depth or segmentation is asked.
         """
         if depth and segmentation:
             raise ValueError("ask for depth or segmentation, not both")
+        for name, value in (("height", height), ("width", width)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
         if isinstance(camera_id, str):
             index = mujoco.mj_name2id(self._model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
             if index < 0:
@@ -363,8 +388,8 @@ class Physics:
         if not -1 <= camera_id < self._model.ncam:
             raise ValueError(
                     f"camera_id {camera_id} out of range: the model has {self._model.ncam} cameras")
-        renderer = self._renderer(height, width, antialias)
-        # The flags live on the renderer's scene, which is cached per size.
+        renderer = self._renderer(height, width, antialias, level_of_detail)
+        # The flags live on the renderer's scene, which is cached per size and detail.
         renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
         renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
         if depth:
@@ -378,15 +403,20 @@ class Physics:
             renderer.disable_depth_rendering()
             renderer.disable_segmentation_rendering()
 
-    def _renderer(self, height, width, antialias=True):
-        key = (height, width, bool(antialias))
+    def _renderer(self, height, width, antialias=True, level_of_detail="auto"):
+        quality = self._model.vis.quality
+        slices, stacks = _tessellation(quality, height, width, level_of_detail)
+        # Keyed by the tessellation itself, so "auto" and "full" share a renderer
+        # wherever they agree (large images).
+        key = (height, width, bool(antialias), slices, stacks)
         renderer = self._renderers.get(key)
         if renderer is None:
-            quality = self._model.vis.quality
-            samples = quality.offsamples
-            # The GL context reads the multisample count once, when it is made.
+            saved = quality.offsamples, quality.numslices, quality.numstacks
+            # The GL context reads the multisample count and the built-in shapes'
+            # tessellation once, when it is made; the model gets its own back after.
             if not antialias:
                 quality.offsamples = 0
+            quality.numslices, quality.numstacks = slices, stacks
             try:
                 renderer = mujoco.Renderer(self._model, height=height, width=width)
             except Exception as error:  # The backends raise a variety of types.
@@ -395,7 +425,7 @@ class Physics:
                         f"could not create a renderer with MUJOCO_GL={backend}: {error}. "
                         + _RENDERING_HELP) from error
             finally:
-                quality.offsamples = samples
+                quality.offsamples, quality.numslices, quality.numstacks = saved
             self._renderers[key] = renderer
         return renderer
 
@@ -418,6 +448,25 @@ class Physics:
     def close(self):
         """Releases the renderers (the model and data are freed with this object)."""
         self.close_renderers()
+
+
+def _tessellation(quality, height, width, level_of_detail):
+    """(numslices, numstacks) of the built-in shapes for a height x width image."""
+    if not (isinstance(level_of_detail, str) and level_of_detail in _LEVELS_OF_DETAIL):
+        raise ValueError(
+                f"level_of_detail must be one of {_LEVELS_OF_DETAIL}, got {level_of_detail!r}")
+    if level_of_detail == "full":
+        return quality.numslices, quality.numstacks
+    # A regular polygon of n sides inscribed in a circle of radius r strays at most
+    # r (1 - cos(pi / n)) from it; r is half the image's larger side, the widest a
+    # shape can be and still be seen whole.
+    radius_px = max(height, width) / 2
+    slices = int(np.ceil(np.pi / np.arccos(1.0 - _OUTLINE_TOLERANCE_PX / radius_px)))
+    slices = max(slices, _MIN_SLICES)
+    # Stacks go from pole to pole, half the angle of slices, and MuJoCo splits them
+    # between two hemispheres: half as many, rounded up to even, keep the same step.
+    stacks = 2 * -(-slices // 4)
+    return min(slices, quality.numslices), min(stacks, quality.numstacks)
 
 
 def _close_renderers(renderers):

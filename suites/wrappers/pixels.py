@@ -33,9 +33,10 @@ class Wrapper(dm_env.Environment):
         which must then be a mapping.
       render_kwargs: keyword arguments of `physics.render` (height, width,
         camera_id, depth, segmentation, scene_option, shadows, reflections,
-        antialias); None renders with its defaults (240x320 RGB from the free
-        camera) except that shadows, reflections and antialiasing are off, as for
-        an agent's camera, unless asked for.
+        antialias, level_of_detail); None renders with its defaults (240x320 RGB
+        from the free camera, round shapes tessellated no finer than the image
+        size needs: `level_of_detail="auto"`) except that shadows, reflections and
+        antialiasing are off, as for an agent's camera, unless asked for.
       observation_key: the name of the image in the observation.
 
     Raises:

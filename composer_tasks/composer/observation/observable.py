@@ -412,13 +412,19 @@ class MJCFCamera(Observable):
         (`spec.visual.global_.offheight/offwidth`, 480 x 640 by default).
       depth, segmentation: render depth or segmentation instead of RGB (not both).
       scene_option: an optional `mujoco.MjvOption` (which groups and frames to show).
+      level_of_detail: "auto" (round shapes tessellated no finer than the image size
+        needs) or "full" (the model's tessellation); see `Physics.render`.
+      shadows, reflections, antialias: as in `Physics.render`. An agent's camera
+        does without them by default, which makes CPU rendering several times
+        faster (docs/rendering.md); set them for images as people see them.
       **options: the observable options (module docstring).
     """
 
     _reader_returns_new_arrays = True
 
     def __init__(self, camera, height=64, width=64, depth=False, segmentation=False,
-                 scene_option=None, **options):
+                 scene_option=None, level_of_detail="auto", shadows=False, reflections=False,
+                 antialias=False, **options):
         if not isinstance(camera, (mujoco.MjsCamera, str)):
             raise TypeError(
                 f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}")
@@ -427,12 +433,18 @@ class MJCFCamera(Observable):
                 raise ValueError(f"MJCFCamera: {name} must be a positive number of pixels, got {value!r}")
         if depth and segmentation:
             raise ValueError("MJCFCamera: ask for depth or segmentation, not both")
+        if not (isinstance(level_of_detail, str) and level_of_detail in ("auto", "full")):
+            raise ValueError(
+                f"MJCFCamera: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}")
         self._camera = camera
         self._height = int(height)
         self._width = int(width)
         self._depth = bool(depth)
         self._segmentation = bool(segmentation)
         self._scene_option = scene_option
+        self._level_of_detail = level_of_detail
+        self._flags = dict(shadows=bool(shadows), reflections=bool(reflections),
+                           antialias=bool(antialias))
         super().__init__(**options)
 
     @property
@@ -463,7 +475,8 @@ class MJCFCamera(Observable):
                 "spec.visual.global_.offheight/offwidth")
         return functools.partial(
             physics.render, height=self._height, width=self._width, camera_id=camera_id,
-            depth=self._depth, segmentation=self._segmentation, scene_option=self._scene_option)
+            depth=self._depth, segmentation=self._segmentation, scene_option=self._scene_option,
+            level_of_detail=self._level_of_detail, **self._flags)
 
     def __repr__(self):
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
