@@ -1,7 +1,10 @@
 """Batch throughput: total environment steps/s of `suite.load_batch` against baselines.
 
 For each task and N, in the same run: this project's BatchEnvironment; the raw
-`mujoco.batch` physics of the same model and substeps (the ceiling); a Python loop
+`mujoco.batch` physics of the same model and substeps, doing the physics work the
+BatchEnvironment does (a persistent batch, kinematics and velocities brought to
+the new state after each control step as `mj_step1` does, MuJoCo's profiling clock
+paused) with no Python beyond writing the controls (the ceiling); a Python loop
 over N single environments; gymnasium's AsyncVectorEnv over the single-environment
 adapter (N <= --max_async_envs, one process per copy); dm-control 1.0.50 and
 envpool 1.2.5 in their own virtual environments (subprocesses; made by
@@ -25,6 +28,7 @@ import mujoco
 import mujoco.batch
 import numpy as np
 
+from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.wrappers.gymnasium import GymnasiumEnv
 from suites import suite
 
@@ -66,17 +70,18 @@ def ours(domain, task, num_envs, threads, seconds):
 def raw_physics(domain, task, num_envs, threads, seconds):
     env = suite.load(domain, task)
     nstep = env.task.physics_steps_per_control_step
-    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads)
+    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
     counter = [0]
 
     def step():
         ctrl[:] = actions[counter[0] % len(actions)]
-        physics_batch.step(nstep=nstep)
+        physics_batch.step(nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
         counter[0] += 1
 
-    return _timing.rate(step, seconds, num_envs)
+    with paused_profiling_clock():
+        return _timing.rate(step, seconds, num_envs)
 
 
 def python_loop(domain, task, num_envs, threads, seconds):

@@ -29,6 +29,10 @@ Conventions:
     ignored, and its reward is 0.0 and discount 1.0 there).
   * Batched TimeSteps hold arrays: `step_type` (N,) of `dm_env.StepType` values,
     `reward` and `discount` (N,) float64, `observation` a dict of (N, ...) arrays.
+    Every step returns new arrays: none shares memory with the batch's state or
+    with another step's TimeStep, so they may be kept (in a replay buffer, say).
+  * The physics calls run with MuJoCo's stage timers off (`paused_profiling_clock`):
+    for small models those clock reads cost a third of the step.
 """
 
 import collections
@@ -43,6 +47,7 @@ from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import PhysicsError
+from composer_tasks.physics import paused_profiling_clock
 
 # The integration state MuJoCo's batch keeps per simulation, in its row order.
 _STATE_FIELDS = (
@@ -50,6 +55,9 @@ _STATE_FIELDS = (
     "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat", "userdata", "plugin_state", "plastic",
 )
 _ELEMENT_KINDS = ("body", "geom", "joint", "actuator", "site", "tendon", "camera", "light", "sensor")
+_STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
+# Plain ints: reading an enum member costs more than the arithmetic it feeds.
+_FIRST, _MID = int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)
 
 
 def copy_seed(seed, index):
@@ -167,25 +175,54 @@ class BatchEnvironment:
         self._variation_random = [
             np.random.RandomState(_variation_seed(self.seed, index)) for index in range(self._num_envs)]
         self._needs_reset = True
+        self._paused_clock = paused_profiling_clock()
+        self._setup_action_checks()
         self._vectorized = _vectorizable(self._envs)
         if self._vectorized:
             self._setup_vectorized()
 
+    def _setup_action_checks(self):
+        spec = self._action_spec
+        self._action_shape = (self._num_envs,) + tuple(spec.shape)
+        self._action_dtype = np.dtype(spec.dtype)
+        self._action_minimum = np.asarray(spec.minimum)
+        self._action_maximum = np.asarray(spec.maximum)
+        minimum = np.broadcast_to(self._action_minimum, spec.shape)
+        maximum = np.broadcast_to(self._action_maximum, spec.shape)
+        # With the same bounds for every entry (as for actuators with ctrlrange
+        # [-1, 1]), the array's extremes decide, two reductions in all.
+        self._uniform_action_bounds = None
+        if minimum.size and np.all(minimum == minimum.flat[0]) and np.all(maximum == maximum.flat[0]):
+            self._uniform_action_bounds = (minimum.flat[0], maximum.flat[0])
+        # Finite bounds reject infinities too, so then no separate finiteness pass.
+        self._action_bounds_finite = bool(np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)))
+
     def _setup_vectorized(self):
         first = self._envs[0]
+        task = first.task
+        self._task = task
         self._batch_physics = batch_physics(
             first.physics, self._batch, [env.physics.model for env in self._envs])
         self._observation_functions = collections.OrderedDict(
             (name, observable._raw_callable)
-            for name, observable in first.task.observables.items() if observable.enabled)
+            for name, observable in task.observables.items() if observable.enabled)
+        # Unless the copies strip it, an observation has a buffer axis of length 1
+        # after the copies axis, as the copies' own observations do.
+        self._observation_buffer_axis = not first._strip_singleton_obs_buffer_dim
+        self._custom_discount = entity_module.overrides(task, task_module.Task, "get_discount")
+        self._may_terminate = entity_module.overrides(task, task_module.Task, "should_terminate_episode")
         self._ctrl = self._batch.bind("ctrl")
         self._time = self._batch.bind("time")
         self._step_counts = np.zeros(self._num_envs, dtype=np.int64)
         self._step_limit = first._step_limit
-        self._nstep = first.task.physics_steps_per_control_step
-        self._timestep_s = first.physics.timestep()
+        self._nstep = task.physics_steps_per_control_step
+        # MuJoCo restarts a diverging simulation from time 0 (with a warning), so a
+        # copy whose clock advanced by less than half a control step diverged.
+        self._half_control_step_s = 0.5 * self._nstep * first.physics.timestep()
         self._reset_next = np.zeros(self._num_envs, dtype=bool)
+        self._resets_pending = False
         self._last_observation = None
+        self._ones = np.ones(self._num_envs)
 
     @property
     def vectorized(self):
@@ -238,6 +275,7 @@ class BatchEnvironment:
         if self._vectorized:
             self._step_counts[:] = 0
             self._reset_next[:] = False
+            self._resets_pending = False
             self._push(range(self._num_envs))
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._last_observation = stacked.observation
@@ -309,7 +347,7 @@ class BatchEnvironment:
         """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""
         datas = [self._envs[index].physics.data for index in ids]
         rows = self._push(ids)
-        self._batch.step(ids=rows, nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
+        self._step_physics(rows, nstep)
         failed = {}
         for index, data in zip(ids, datas):
             start_time = data.time
@@ -328,63 +366,88 @@ class BatchEnvironment:
             view[rows] = np.stack([getattr(data, name) for data in datas])
         return rows
 
+    def _step_physics(self, ids, nstep):
+        """Steps the batch's copies `ids` (None: all) with MuJoCo's profiling clock off."""
+        with self._paused_clock:
+            self._batch.step(ids=ids, nstep=nstep, stage=_STAGE_VEL)
+
     def _step_vectorized(self, actions):
-        resetting = np.flatnonzero(self._reset_next)
-        running = np.flatnonzero(~self._reset_next)
-        reset_timesteps = {index: self._reset_copy(index) for index in resetting}
-        if len(resetting):
+        num_envs = self._num_envs
+        reset_timesteps = None
+        if self._resets_pending:
+            resetting = np.flatnonzero(self._reset_next)
+            running = np.flatnonzero(~self._reset_next)
+            reset_timesteps = {int(index): self._reset_copy(index) for index in resetting}
             self._sync_models()
             self._push(resetting)
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
-        step_type = np.full(self._num_envs, dm_env.StepType.MID, dtype=np.int64)
-        reward = np.zeros(self._num_envs)
-        discount = np.ones(self._num_envs)
-        diverged = np.zeros(self._num_envs, dtype=bool)
-        if len(running):
             self._ctrl[running] = actions[running]
-            time_before = self._time[running].copy()
-            # ids=None (every copy) spares the batch checking an index array.
-            self._batch.step(ids=None if len(running) == self._num_envs else running,
-                             nstep=self._nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
-            # MuJoCo restarts a diverging simulation from time 0 (with a warning).
-            diverged[running] = self._time[running] < time_before + 0.5 * self._nstep * self._timestep_s
+        else:
+            running = None  # Every copy; ids=None spares the batch checking an index array.
+            self._ctrl[...] = actions
+        # A copy whose clock is still below this after the step restarted: it diverged.
+        expected_s = self._time + self._half_control_step_s
+        if running is None or len(running):
+            self._step_physics(running, self._nstep)
+        stalled = self._time < expected_s
         physics = self._batch_physics
-        observation = collections.OrderedDict(
-            (name, np.array(function(physics))) for name, function in self._observation_functions.items())
-        task = self._envs[0].task
-        reward[:] = task.get_reward(physics)
-        discount[:] = task.get_discount(physics)
-        terminated = np.broadcast_to(np.asarray(task.should_terminate_episode(physics), dtype=bool),
-                                     (self._num_envs,))
-        self._step_counts[running] += 1
-        last = np.zeros(self._num_envs, dtype=bool)
-        last[running] = terminated[running] | (self._step_counts[running] >= self._step_limit)
-        if terminated.any() and not entity_module.overrides(task, task_module.Task, "get_discount"):
-            discount[terminated] = 0.0
-        discount[last & ~terminated] = 1.0
-        step_type[last] = dm_env.StepType.LAST
-        if diverged.any():
-            index = int(np.flatnonzero(diverged)[0])
-            if self._envs[index]._raise_on_physics_error:
-                raise PhysicsError(
-                    f"copy {index}: physics diverged during the step that started at "
-                    f"t={time_before[np.searchsorted(running, index)]:.6g} s")
-            step_type[diverged] = dm_env.StepType.LAST
-            reward[diverged] = 0.0
-            discount[diverged] = 0.0
-            last |= diverged
+        observation = collections.OrderedDict()
+        for name, function in self._observation_functions.items():
+            observation[name] = np.array(function(physics))
+        if self._observation_buffer_axis:
             for name, value in observation.items():
-                value[diverged] = self._last_observation[name][diverged]
-        for index, timestep in reset_timesteps.items():
-            step_type[index] = dm_env.StepType.FIRST
-            reward[index] = 0.0
-            discount[index] = 1.0
-            self._step_counts[index] = 0
-            for name, value in observation.items():
-                value[index] = timestep.observation[name]
+                observation[name] = value[:, np.newaxis]
+        task = self._task
+        reward = np.empty(num_envs)
+        reward[...] = task.get_reward(physics)
+        discount = self._ones.copy()
+        if self._custom_discount:
+            discount[...] = task.get_discount(physics)
+        self._step_counts += 1
+        last = self._step_counts >= self._step_limit
+        if self._may_terminate:
+            terminated = np.broadcast_to(
+                np.asarray(task.should_terminate_episode(physics), dtype=bool), (num_envs,))
+            last |= terminated
+            if self._custom_discount:
+                discount[last & ~terminated] = 1.0
+            else:
+                discount[terminated] = 0.0
+        elif self._custom_discount:
+            discount[last] = 1.0
+        if reset_timesteps:
+            stalled[resetting] = False  # Not stepped.
+        if np.count_nonzero(stalled):
+            self._end_diverged(stalled, expected_s - self._half_control_step_s, last, reward, discount,
+                               observation)
+        # MID where False, LAST (which is MID + 1) where True.
+        step_type = last.astype(np.int64)
+        step_type += _MID
+        if reset_timesteps:
+            for index, timestep in reset_timesteps.items():
+                step_type[index] = _FIRST
+                reward[index] = 0.0
+                discount[index] = 1.0
+                last[index] = False
+                self._step_counts[index] = 0
+                for name, value in observation.items():
+                    value[index] = timestep.observation[name]
         self._reset_next = last
+        self._resets_pending = bool(np.count_nonzero(last))
         self._last_observation = observation
         return BatchTimeStep(step_type, reward, discount, observation)
+
+    def _end_diverged(self, diverged, start_s, last, reward, discount, observation):
+        """Ends the episodes of the copies whose physics diverged in this step (or raises)."""
+        index = int(np.flatnonzero(diverged)[0])
+        if self._envs[index]._raise_on_physics_error:
+            raise PhysicsError(
+                f"copy {index}: physics diverged during the step that started at t={start_s[index]:.6g} s")
+        reward[diverged] = 0.0
+        discount[diverged] = 0.0
+        last |= diverged
+        for name, value in observation.items():
+            value[diverged] = self._last_observation[name][diverged]
 
     def _physics_error(self, index, error):
         env = self._envs[index]
@@ -393,31 +456,54 @@ class BatchEnvironment:
         return env._end_by_physics_error(error)
 
     def _validate(self, actions):
-        spec = self._action_spec
         array = np.asarray(actions)
+        if array.dtype != self._action_dtype or array.shape != self._action_shape:
+            array = self._coerce_actions(array)
+        if self._actions_in_bounds(array):
+            return array
+        self._raise_for_actions(array)
+
+    def _actions_in_bounds(self, array):
+        # NaN fails every comparison, so a bounds check also rejects it.
+        if self._uniform_action_bounds is not None:
+            minimum, maximum = self._uniform_action_bounds
+            inside = bool(minimum <= array.min() and array.max() <= maximum)
+        else:
+            inside = bool(np.logical_and(array >= self._action_minimum,
+                                         array <= self._action_maximum).all())
+        if inside and not self._action_bounds_finite:
+            inside = bool(np.isfinite(array).all())
+        return inside
+
+    def _coerce_actions(self, array):
+        spec = self._action_spec
         if array.dtype.kind not in "fiu":
-            raise ValueError(f"actions have dtype {array.dtype}; the action spec {spec.name!r} wants real numbers")
-        expected = (self._num_envs,) + spec.shape
+            raise ValueError(
+                f"actions have dtype {array.dtype}; the action spec {spec.name!r} wants real numbers")
+        expected = self._action_shape
         if array.shape != expected:
             if array.ndim >= 1 and array.shape[0] != self._num_envs:
                 raise ValueError(
                     f"actions have {array.shape[0]} rows but the batch has {self._num_envs} copies "
                     f"(expected shape {expected})")
             raise ValueError(f"actions have shape {array.shape}, expected {expected} (copies, action)")
-        array = array.astype(spec.dtype, copy=False)
-        finite = np.isfinite(array).reshape(self._num_envs, -1).all(axis=1)
+        return array.astype(self._action_dtype)
+
+    def _raise_for_actions(self, array):
+        """Names the first copy whose actions are not finite or outside the spec's bounds."""
+        spec = self._action_spec
+        rows = array.reshape(self._num_envs, -1)
+        finite = np.isfinite(rows).all(axis=1)
         if not finite.all():
             index = int(np.flatnonzero(~finite)[0])
             raise ValueError(
                 f"actions of copy {index} are not finite: {array[index].tolist()} "
                 f"(action spec {spec.name!r})")
         inside = ((array >= spec.minimum) & (array <= spec.maximum)).reshape(self._num_envs, -1).all(axis=1)
-        if not inside.all():
-            index = int(np.flatnonzero(~inside)[0])
-            raise ValueError(
-                f"actions of copy {index} are outside the bounds [{spec.minimum.tolist()}, "
-                f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}")
-        return array
+        index = int(np.flatnonzero(~inside)[0])
+        raise ValueError(
+            f"actions of copy {index} are outside the bounds [{spec.minimum.tolist()}, "
+            f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}")
 
     def _stack(self, timesteps):
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
@@ -468,7 +554,8 @@ class BatchEnvironment:
         self._push(every_copy)
         if self._vectorized:
             self._step_counts[:] = snapshot["step_counts"]
-            self._reset_next[:] = snapshot["reset_next"]
+            self._reset_next = np.array(snapshot["reset_next"], dtype=bool)
+            self._resets_pending = bool(np.count_nonzero(self._reset_next))
             self._last_observation = snapshot["last_observation"]
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
 
@@ -507,21 +594,19 @@ class _BatchData:
 
     def __init__(self, batch):
         self._batch = batch
-        self._fields = {}
 
     def __getattr__(self, name):
+        # Called only for fields not bound yet: a bound field becomes an instance
+        # attribute, which later lookups find without coming here.
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
-            return self._fields[name]
-        except KeyError:
-            pass
         if name not in mujoco.batch.DATA_FIELDS:
             raise AttributeError(
                 f"a BatchPhysics' data has the (N, ...) fields of mujoco.batch.DATA_FIELDS; "
                 f"{name!r} is not one (named views like data.body(...) do not batch: index arrays instead)")
-        self._fields[name] = self._batch.bind(name)
-        return self._fields[name]
+        value = self._batch.bind(name)
+        setattr(self, name, value)
+        return value
 
 
 class _BatchModel:
@@ -533,24 +618,25 @@ class _BatchModel:
 
     def __init__(self, models):
         self._models = models
-        self._fields = {}
+        self._stacked = []
 
     def refresh(self, models):
         self._models = models
-        self._fields = {}
+        for name in self._stacked:
+            delattr(self, name)
+        self._stacked = []
 
     def __getattr__(self, name):
+        # Called only for fields not stacked since the last refresh: a stacked field
+        # becomes an instance attribute, which later lookups find without coming here.
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
-            return self._fields[name]
-        except KeyError:
-            pass
         value = getattr(self._models[0], name)
         if isinstance(value, np.ndarray):
             value = np.stack([getattr(model, name) for model in self._models])
             value.flags.writeable = False
-            self._fields[name] = value
+            setattr(self, name, value)
+            self._stacked.append(name)
         return value
 
 

@@ -12,8 +12,9 @@ import numpy as np
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
 _REAL_SCALARS = (int, float, np.integer, np.floating)
-# Arrays of up to this many entries are computed entry by entry in Python floats.
-_FEW_ENTRIES = 16
+# Arrays of up to this many entries are computed entry by entry in Python floats
+# (measured: faster than the array path up to about 5 entries).
+_FEW_ENTRIES = 5
 
 
 # Every sigmoid is shape(d * scale(v)) for the normalised distance d >= 0 and
@@ -270,11 +271,19 @@ def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
     # come as 0-d arrays; as numbers they are hashable and take the scalar path.
     if isinstance(margin, np.ndarray) and margin.ndim == 0:
         margin = float(margin)
-    try:
-        bounds = tuple(float(bound) if isinstance(bound, np.ndarray) and bound.ndim == 0 else bound
-                       for bound in bounds)
-    except TypeError:
-        pass  # Not a sequence: _check_arguments names the problem.
+    if type(bounds) is tuple and len(bounds) == 2:
+        lower, upper = bounds
+        if type(lower) is np.ndarray and lower.ndim == 0:
+            lower = float(lower)
+        if type(upper) is np.ndarray and upper.ndim == 0:
+            upper = float(upper)
+        bounds = (lower, upper)
+    else:
+        try:
+            bounds = tuple(float(bound) if isinstance(bound, np.ndarray) and bound.ndim == 0
+                           else bound for bound in bounds)
+        except TypeError:
+            pass  # Not a sequence: _check_arguments names the problem.
     try:
         key = (tuple(bounds), margin, sigmoid, value_at_margin)
         return _CHECKED[key]

@@ -1,12 +1,16 @@
 """BatchEnvironment: bit-identical copies, auto-reset, per-copy randomisation, bad input."""
 
 import dm_env
+import mujoco
 import numpy as np
 import pytest
 
+from composer_tasks import batch as batch_module
 from composer_tasks import composer
+from composer_tasks import physics as physics_lib
 from composer_tasks.batch import BatchEnvironment, copy_seed
 from composer_tasks.composer.variation import distributions
+from suites import cartpole
 from suites import suite
 
 from core_fixtures import RandomHeightTask
@@ -115,6 +119,117 @@ def test_bad_actions_name_the_copy(actions, message):
     batch.reset()
     with pytest.raises(ValueError, match=message):
         batch.step(actions)
+
+
+def _per_actuator_bounds_task():
+    """Leg 0 unbounded, leg 1 in [-2, 2]: bounds that differ per entry and an infinite one."""
+    task = RandomHeightTask()
+    task.creature.legs[0].motor.ctrllimited = 0
+    task.creature.legs[1].motor.ctrlrange = [-2.0, 2.0]
+    return task
+
+
+@pytest.mark.parametrize("actions, message", [
+    (np.array([[np.inf, 0.0], [0.0, 0.0], [0.0, 0.0]]), r"copy 0 are not finite"),
+    (np.array([[0.0, 0.0], [0.0, np.nan], [0.0, 0.0]]), r"copy 1 are not finite"),
+    (np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 2.5]]), r"copy 2 are outside the bounds"),
+])
+def test_bad_actions_with_per_actuator_bounds_name_the_copy(actions, message):
+    batch = BatchEnvironment(_per_actuator_bounds_task, 3, seed=0)
+    assert batch.action_spec().minimum.tolist() == [-np.inf, -2.0]
+    batch.reset()
+    batch.step(np.array([[5.0, -2.0], [0.0, 2.0], [-7.0, 0.0]]))
+    with pytest.raises(ValueError, match=message):
+        batch.step(actions)
+
+
+class _LeavingCartPole(cartpole.Balance):
+    """Vectorised balance task that also ends when the cart leaves |x| <= 0.1 m."""
+
+    def __init__(self):
+        super().__init__(swing_up=False, sparse=False)
+
+    def should_terminate_episode(self, physics):
+        return np.abs(physics.cart_position()) > 0.1
+
+
+class _LeavingCartPoleWithDiscount(_LeavingCartPole):
+    """As `_LeavingCartPole`, with a discount that differs per copy and step."""
+
+    def get_discount(self, physics):
+        return 0.5 + 0.5 * np.tanh(physics.cart_position())
+
+
+@pytest.mark.parametrize("task_class", [_LeavingCartPole, _LeavingCartPoleWithDiscount])
+def test_vectorised_terminations_and_discounts_match_single_environments(task_class):
+    time_limit, steps = 0.3, 60
+    batch = BatchEnvironment(task_class, 4, seed=3, time_limit=time_limit)
+    assert batch.vectorized
+    singles = [composer.Environment(task_class(), time_limit=time_limit, random_state=copy_seed(3, i))
+               for i in range(4)]
+    actions = np.random.RandomState(0).uniform(-1.0, 1.0, size=(steps, 4, 1))
+    batched = batch.reset()
+    alone = [env.reset() for env in singles]
+    episode_steps = np.zeros(4, dtype=int)
+    terminations = truncations = 0
+    for step in range(steps + 1):
+        for index, timestep in enumerate(alone):
+            assert batched.step_type[index] == timestep.step_type, (step, index)
+            assert batched.reward[index] == (0.0 if timestep.reward is None else timestep.reward)
+            assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
+            for name, value in timestep.observation.items():
+                np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
+            episode_steps[index] = 0 if timestep.first() else episode_steps[index] + 1
+            if timestep.last():
+                if episode_steps[index] < round(time_limit / 0.01):
+                    terminations += 1
+                else:
+                    truncations += 1
+        if step == steps:
+            break
+        batched = batch.step(actions[step])
+        alone = [env.step(actions[step, index]) for index, env in enumerate(singles)]
+    assert terminations >= 3 and truncations >= 1
+
+
+def test_returned_arrays_share_no_memory_with_the_batch_or_other_steps():
+    batch = suite.load_batch("cartpole", "swingup", 3, seed=0)
+    assert batch.vectorized
+    actions = np.full((3, 1), 0.5)
+    batch.reset()
+    earlier = batch.step(actions)
+    kept = [np.copy(value) for value in (earlier.step_type, earlier.reward, earlier.discount,
+                                         *earlier.observation.values())]
+    later = batch.step(actions)
+    live = [batch.batch.bind(name) for name in ("time", "qpos", "qvel", "ctrl", "xmat")]
+
+    def arrays(timestep):
+        return [timestep.step_type, timestep.reward, timestep.discount, *timestep.observation.values()]
+
+    for array in arrays(earlier):
+        for other in arrays(later) + live:
+            assert not np.shares_memory(array, other)
+    for array, copy in zip(arrays(earlier), kept):
+        np.testing.assert_array_equal(array, copy)
+    assert not np.array_equal(earlier.observation["velocity"], later.observation["velocity"])
+
+
+def test_profiling_clock_is_back_after_batched_steps():
+    """The batch switches MuJoCo's stage timers off only during its own physics calls."""
+    timer = physics_lib._ENGINE_TIMER
+    if timer is None:
+        pytest.skip("mjcb_time is not reachable through ctypes on this platform")
+    clock = timer.value
+    batch = suite.load_batch("cartpole", "swingup", 2, seed=0)
+    batch.reset()
+    batch.step(np.zeros((2, 1)))
+    assert timer.value == clock
+    single = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
+    single.physics.time_stages = True
+    single.reset()
+    single.step(np.zeros(1))
+    if clock is not None:
+        assert single.physics.data.timer[mujoco.mjtTimer.mjTIMER_STEP].duration > 0.0
 
 
 def test_constructor_errors():

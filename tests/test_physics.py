@@ -177,3 +177,19 @@ def test_upload_hfield_checks_the_id():
     physics.upload_hfield(0)  # No renderer yet: nothing to re-upload.
     with pytest.raises(ValueError, match="hfield_id 1 out of range"):
         physics.upload_hfield(1)
+
+
+def test_steps_pause_the_stage_timers_unless_asked():
+    from composer_tasks import physics as physics_module
+    clock = physics_module._ENGINE_TIMER
+    if clock is None or clock.value is None:
+        pytest.skip("MuJoCo's stage-timer clock is not reachable or not installed here")
+    saved = clock.value
+    physics = physics_module.Physics(mujoco.MjModel.from_xml_string(
+        "<mujoco><worldbody><body><freejoint/><geom size='0.1'/></body></worldbody></mujoco>"))
+    step_timer = physics.data.timer[mujoco.mjtTimer.mjTIMER_STEP]
+    physics.step(3)
+    assert step_timer.duration == 0.0 and clock.value == saved
+    physics.time_stages = True
+    physics.step(3)
+    assert step_timer.duration > 0.0 and clock.value == saved
