@@ -16,6 +16,15 @@ from suites import suite
 from core_fixtures import RandomHeightTask
 
 
+def _assert_copy_is(batched, index, timestep, step):
+    """Copy `index` of the batched TimeStep equals the single environment's, bit for bit."""
+    assert batched.step_type[index] == timestep.step_type, (step, index)
+    assert batched.reward[index] == (0.0 if timestep.reward is None else timestep.reward)
+    assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
+    for name, value in timestep.observation.items():
+        np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
+
+
 def _assert_copies_match_singles(batch, singles, steps, action_seed=0):
     spec = batch.action_spec()
     actions = np.random.RandomState(action_seed).uniform(
@@ -25,11 +34,7 @@ def _assert_copies_match_singles(batch, singles, steps, action_seed=0):
     resets = 0
     for step in range(steps + 1):
         for index, timestep in enumerate(alone):
-            assert batched.step_type[index] == timestep.step_type, (step, index)
-            assert batched.reward[index] == (0.0 if timestep.reward is None else timestep.reward)
-            assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
-            for name, value in timestep.observation.items():
-                np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
+            _assert_copy_is(batched, index, timestep, step)
         resets += int(np.sum(batched.first())) if step else 0
         if step == steps:
             break
@@ -174,11 +179,7 @@ def test_vectorised_terminations_and_discounts_match_single_environments(task_cl
     terminations = truncations = 0
     for step in range(steps + 1):
         for index, timestep in enumerate(alone):
-            assert batched.step_type[index] == timestep.step_type, (step, index)
-            assert batched.reward[index] == (0.0 if timestep.reward is None else timestep.reward)
-            assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
-            for name, value in timestep.observation.items():
-                np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
+            _assert_copy_is(batched, index, timestep, step)
             episode_steps[index] = 0 if timestep.first() else episode_steps[index] + 1
             if timestep.last():
                 if episode_steps[index] < round(time_limit / 0.01):

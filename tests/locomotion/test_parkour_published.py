@@ -14,6 +14,16 @@ from suites import locomotion
 _HUMANOIDS = {"humanoid": walkers.Humanoid, "cmu_humanoid": walkers.CMUHumanoid}
 
 
+def _step_without_torques_until_last(env, task, seconds):
+    """Steps zero actions for up to `seconds` of simulated time; the last TimeStep."""
+    action = np.zeros(env.action_spec().shape)
+    for _ in range(int(round(seconds / task.control_timestep))):
+        timestep = env.step(action)
+        if timestep.last():
+            break
+    return timestep
+
+
 def _env(walker, reward=None, pose_termination=None, arena=None):
     arena = arena or Floor()
     task = parkour.ForwardProgress(
@@ -96,11 +106,7 @@ def test_humanoid_collapsing_without_control_ends_the_episode_with_discount_zero
                      pose_termination=lambda w, a: parkour.HeadHeightTermination(
                          w, a, w.head, min_head_to_feet_m=to_feet))
     standing_head = env.physics.bind(walker.head).xpos[2]
-    action = np.zeros(env.action_spec().shape)
-    for _ in range(int(round(2.0 / task.control_timestep))):
-        timestep = env.step(action)
-        if timestep.last():
-            break
+    timestep = _step_without_torques_until_last(env, task, seconds=2.0)
     assert timestep.last() and timestep.discount == 0.0
     assert task.pose_termination.head_to_feet(env.physics) < to_feet
     assert env.physics.bind(walker.head).xpos[2] < 0.8 * standing_head
@@ -273,11 +279,7 @@ def test_fallen_walker_ends_the_episode_with_discount_zero():
 
     # Without torques the legs fold and the walker falls within 2 s.
     env.reset()
-    action = np.zeros(env.action_spec().shape)
-    for _ in range(int(round(2.0 / task.control_timestep))):
-        timestep = env.step(action)
-        if timestep.last():
-            break
+    timestep = _step_without_torques_until_last(env, task, seconds=2.0)
     assert timestep.last() and timestep.discount == 0.0
 
 
