@@ -103,11 +103,16 @@ class BatchEnvironment:
         `{("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}`. Samples come
         from a stream of their own per copy, so the copies' task randomness is that
         of the unrandomised copies.
+      textures: the copies' `composer.Environment(textures=...)`. False by default:
+        the copies are not rendered (camera observables aside), and each copy's
+        model would otherwise hold its own procedural textures (about 12 MB for a
+        suite model); the physics is the same either way.
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
     def __init__(self, task_or_factory, num_envs, num_threads=0, seed=None,
-                 time_limit=float("inf"), model_variations=None, **environment_kwargs):
+                 time_limit=float("inf"), model_variations=None, textures=False,
+                 **environment_kwargs):
         if isinstance(task_or_factory, task_module.Task):
             if num_envs != 1:
                 raise ValueError(
@@ -118,12 +123,12 @@ class BatchEnvironment:
             def make(index, random_state):
                 return environment_module.Environment(
                     tasks[index], time_limit=time_limit, random_state=random_state,
-                    **environment_kwargs)
+                    textures=textures, **environment_kwargs)
         elif callable(task_or_factory):
             def make(index, random_state):
                 return environment_module.Environment(
                     task_or_factory(), time_limit=time_limit, random_state=random_state,
-                    **environment_kwargs)
+                    textures=textures, **environment_kwargs)
         else:
             raise TypeError(
                 f"task_or_factory must be a composer.Task or a callable returning one, "

@@ -66,10 +66,13 @@ def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
     Copy i is `load(domain_name, task_name, task_kwargs={..., "random": copy_seed(seed, i)})`
-    bit for bit; `task_kwargs["random"]`, if given, is the batch seed.
+    bit for bit; `task_kwargs["random"]`, if given, is the batch seed. The copies'
+    models leave out the textures' patterns (`environment_kwargs={"textures": False}`
+    unless given otherwise), which only rendering would show.
     """
     from composer_tasks.batch import BatchEnvironment
 
+    environment_kwargs = {"textures": False, **(environment_kwargs or {})}
     task_kwargs = dict(task_kwargs or {})
     if seed is None:
         seed = task_kwargs.pop("random", None)

@@ -272,3 +272,12 @@ def test_batch_snapshot_and_restore_continue_exactly(vectorized):
             np.testing.assert_array_equal(got.observation[name], want.observation[name])
     with pytest.raises(ValueError, match="holds 3 copies, this batch 2"):
         BatchEnvironment(RandomHeightTask, 2, seed=0).restore(snapshot)
+
+
+def test_copies_leave_out_texture_patterns_unless_asked():
+    lean = suite.load_batch("cartpole", "swingup", 2, seed=0)
+    assert all(env.physics.model.tex_data.nbytes < 1_000 for env in lean._envs)
+    full = suite.load_batch("cartpole", "swingup", 2, seed=0, environment_kwargs={"textures": True})
+    assert all(env.physics.model.tex_data.nbytes > 1_000_000 for env in full._envs)
+    generic = BatchEnvironment(RandomHeightTask, 2, seed=0)
+    assert all(env._textures is False for env in generic._envs)

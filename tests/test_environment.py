@@ -1,5 +1,7 @@
 """Environment: the lifecycle order, determinism, recompilation, episode ends, bad input."""
 
+import pickle
+
 import dm_env
 import mujoco
 import numpy as np
@@ -380,3 +382,28 @@ def test_the_fast_action_check_agrees_with_plain_comparisons(minimum, maximum):
         expected = bool(np.all(np.isfinite(action)) and np.all(minimum <= action)
                         and np.all(action <= maximum))
         assert bool(check(action)) == expected, action
+
+
+def test_without_textures_the_model_is_small_and_the_physics_the_same():
+    from suites import suite
+    full = suite.load("walker", "walk", task_kwargs={"random": 3})
+    bare = suite.load("walker", "walk", task_kwargs={"random": 3},
+                      environment_kwargs={"textures": False})
+    assert full.physics.model.tex_data.nbytes > 1_000_000
+    assert bare.physics.model.tex_data.nbytes < 1_000
+    assert full.physics.model.ntex == bare.physics.model.ntex
+    actions = np.random.RandomState(0).uniform(-1.0, 1.0, size=(300, 6))
+    for timesteps in zip(*[[env.reset()] + [env.step(a) for a in actions] for env in (full, bare)]):
+        first, second = timesteps
+        assert first.step_type == second.step_type and first.reward == second.reward
+        for name, value in first.observation.items():
+            np.testing.assert_array_equal(value, second.observation[name])
+    # Snapshots leave textures out, so they move between the two kinds.
+    bare.restore(pickle.loads(pickle.dumps(full.snapshot())))
+    np.testing.assert_array_equal(bare.physics.data.qpos, full.physics.data.qpos)
+    assert bare.physics.model.tex_data.nbytes < 1_000
+
+
+def test_textures_must_be_a_bool():
+    with pytest.raises(TypeError, match="textures must be a bool"):
+        composer.Environment(RandomHeightTask(), textures="no")

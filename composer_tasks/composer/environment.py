@@ -24,6 +24,7 @@ import logging
 import math
 
 import dm_env
+import mujoco
 import numpy as np
 
 from composer_tasks.composer import entity as entity_module
@@ -56,11 +57,17 @@ class Environment(dm_env.Environment):
         `composer.mark_spec_changed()`, by comparing the whole spec
         (`MjSpec.to_xml`, which compiles it: tens of milliseconds per reset for
         models with large textures) after the `initialize_episode_mjcf` callbacks.
+      textures: False compiles the model's builtin (procedural) textures at 2x2
+        texels (per face): they only colour rendered images, so an environment
+        that is not rendered saves their memory and the time to generate them
+        (for a suite model's 800x800 skybox about 12 MB and 50 ms). Rendered
+        images then show the textures' colours without their patterns. Textures
+        read from files are kept. The physics is the same either way.
     """
 
     def __init__(self, task, time_limit=float("inf"), random_state=None,
                  raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-                 check_spec_changes=False):
+                 check_spec_changes=False, textures=True):
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if not (time_limit > 0):
@@ -75,6 +82,9 @@ class Environment(dm_env.Environment):
             raise TypeError(
                 f"random_state must be an int seed, a np.random.RandomState or None, "
                 f"got {type(random_state).__name__}")
+        if not isinstance(textures, bool):
+            raise TypeError(f"textures must be a bool, got {textures!r}")
+        self._textures = textures
         self._raise_on_physics_error = raise_exception_on_physics_error
         self._check_spec_changes = check_spec_changes
         self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
@@ -105,6 +115,8 @@ class Environment(dm_env.Environment):
 
     def _compile(self):
         root = self._task.root_entity
+        if not self._textures:
+            _shrink_builtin_textures(root.spec)
         try:
             if self._physics is None:
                 self._physics = self._task.physics_class.from_spec(root.spec)
@@ -379,12 +391,14 @@ class Environment(dm_env.Environment):
         """
         model = self._physics.model
         arrays = dict(_model_arrays(model))
-        for name, value in snapshot["model"].items():
+        # Snapshots of earlier versions may hold texture fields: they are not restored.
+        fields = {name: value for name, value in snapshot["model"].items() if _in_snapshots(name)}
+        for name, value in fields.items():
             if name not in arrays or arrays[name].shape != np.shape(value):
                 raise ValueError(
                     f"the snapshot's model field {name!r} does not fit this model "
                     f"(shape {np.shape(value)} vs {getattr(arrays.get(name), 'shape', None)})")
-        for name, value in snapshot["model"].items():
+        for name, value in fields.items():
             arrays[name][...] = value
         for name, value in snapshot["option"].items():
             setattr(model.opt, name, value)
@@ -402,6 +416,18 @@ class Environment(dm_env.Environment):
 
 def _fingerprint(spec):
     return spec.to_xml()
+
+
+# Texels per side of a builtin texture (per face for cubes and skyboxes) with
+# textures=False: enough for MuJoCo's generators, nothing to store.
+_SHRUNK_TEXTURE_SIZE = 2
+
+
+def _shrink_builtin_textures(spec):
+    for texture in spec.textures:
+        if texture.builtin != mujoco.mjtBuiltin.mjBUILTIN_NONE:
+            texture.width = min(texture.width, _SHRUNK_TEXTURE_SIZE)
+            texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
 
 
 def _bounds_check(spec):
@@ -429,13 +455,15 @@ def _bounds_check(spec):
     return lambda array: largest(excess(minimum - array, array - maximum), axis=None) <= 0
 
 
-# Textures are large and never varied per episode; every other model array is.
-_SNAPSHOT_SKIPPED_MODEL_FIELDS = frozenset({"tex_data"})
+def _in_snapshots(name):
+    # Textures are large and never varied per episode, and environments built with
+    # textures=False have them at another size; every other model array is kept.
+    return not (name.startswith("_") or name.startswith("tex_"))
 
 
 def _model_arrays(model):
     for name in dir(model):
-        if name.startswith("_") or name in _SNAPSHOT_SKIPPED_MODEL_FIELDS:
+        if not _in_snapshots(name):
             continue
         value = getattr(model, name, None)
         if isinstance(value, np.ndarray):
