@@ -77,9 +77,11 @@ def paused_profiling_clock():
     4.0.0), and `mujoco.batch` pays it for every copy. `mujoco.set_mjcb_time(None)`
     keeps that default, so this clears the global itself and restores it on exit.
     `Physics.step` and the batch step their physics inside one (unless
-    `Physics.time_stages` is set): `data.timer` durations stay 0, and MjData
-    stepped by other Python threads meanwhile get meaningless ones. Where the
-    global cannot be reached (ctypes cannot find the library), it does nothing.
+    `Physics.time_stages` is set): `data.timer` durations stay 0. The clock is one
+    process-wide global: MjData stepped by other threads meanwhile get no timings,
+    and threads that pause and restore it in overlapping spans can leave it off
+    (timings only; the simulation is unaffected). Where the global cannot be
+    reached (ctypes cannot find the library), it does nothing.
 
         with paused_profiling_clock():
             batch.step(nstep=5)
