@@ -6,6 +6,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks import composer
+from composer_tasks import physics as physics_lib
 from composer_tasks.composer.observation import observable
 from mjcf_models import common
 
@@ -124,6 +125,26 @@ def make_environment(task, time_limit, random=None, environment_kwargs=None):
     kwargs = dict(strip_singleton_obs_buffer_dim=True)
     kwargs.update(environment_kwargs or {})
     return composer.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
+
+
+class RandomPosePhysics(physics_lib.Physics):
+    """Physics of a domain whose episodes start from the published random joint pose
+    (hopper, walker, swimmer). Subclasses overriding `_model_changed` call this one's."""
+
+    def _model_changed(self):
+        super()._model_changed()
+        self._random_qpos, self._random_low, self._random_high = random_joint_bounds(self.model)
+
+    def randomize_joints(self, random_state):
+        """Sets each limited hinge or slide uniformly within its range and each
+        unlimited hinge (a planar body's pitch or heading) uniformly in [-pi, pi);
+        unlimited slides (the body's position) stay put.
+
+        One vector draw in joint order, which gives the numbers of the published
+        per-joint draws (suite/utils/randomizers.py), so a seed gives the
+        published initial states."""
+        self.data.qpos[self._random_qpos] = random_state.uniform(self._random_low,
+                                                                 self._random_high)
 
 
 def random_joint_bounds(model):

@@ -7,7 +7,6 @@ state 14, action 4, observation 15).
 
 import numpy as np
 
-from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import hopper as hopper_model
 from suites import base
@@ -36,17 +35,17 @@ def hop(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     return base.make_environment(Hopper(hopping=True), time_limit, random, environment_kwargs)
 
 
-class Physics(physics_lib.Physics):
+class Physics(base.RandomPosePhysics):
     """Hopper physics with named quantities (world frame; m, rad, m/s, rad/s, N)."""
 
     def _model_changed(self):
+        super()._model_changed()
         model = self.model
         self._torso = model.body("torso").id
         self._foot = model.body("foot").id
         self._speed_address = int(model.sensor("torso_subtreelinvel").adr[0])
         self._touch_addresses = np.array([model.sensor(name).adr[0]
                                           for name in ("touch_toe", "touch_heel")])
-        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
 
     def height(self):
         """Height (world z) of the torso's centre of mass above the foot's, in m."""
@@ -74,16 +73,6 @@ class Physics(physics_lib.Physics):
     def control(self):
         """The actuator controls (the last action), in [-1, 1]."""
         return self.data.ctrl
-
-    def randomize_joints(self, random_state):
-        """Sets each leg joint uniformly within its range and the torso pitch
-        (rooty) uniformly in [-pi, pi); the torso position stays put.
-
-        One vector draw in joint order, which gives the numbers of the published
-        per-joint draws (suite/utils/randomizers.py), so a seed gives the
-        published initial states."""
-        self.data.qpos[self._random_qpos] = random_state.uniform(self._random_low,
-                                                                 self._random_high)
 
 
 class Hopper(base.SuiteTask):

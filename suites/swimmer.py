@@ -8,7 +8,6 @@ k links, state 2k + 4, action k - 1, observation 4k + 1).
 
 import numpy as np
 
-from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import swimmer as swimmer_model
 from suites import base
@@ -51,10 +50,11 @@ def swimmer(n_links=3, time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_
     return base.make_environment(Swimmer(n_links), time_limit, random, environment_kwargs)
 
 
-class Physics(physics_lib.Physics):
+class Physics(base.RandomPosePhysics):
     """Swimmer physics with named quantities (m, rad, m/s, rad/s)."""
 
     def _model_changed(self):
+        super()._model_changed()
         model = self.model
         self._head = model.body("head").id
         self._nose = model.geom("nose").id
@@ -67,7 +67,6 @@ class Physics(physics_lib.Physics):
         self._planar_velocity_entries = (
             first + _VALUES_PER_BODY * np.arange(bodies)[:, None]
             + np.array(_PLANAR_VELOCITY_COMPONENTS)).ravel()
-        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
         first_joint = model.joint("joint_0")
         self._joint_angles = slice(int(first_joint.qposadr[0]), model.nq)
 
@@ -101,15 +100,6 @@ class Physics(physics_lib.Physics):
         """Moves the target (and the light above it) to world (x, y), in metres."""
         self.model.geom_pos[self._target, :2] = x, y
         self.model.light_pos[self._target_light, :2] = x, y
-
-    def randomize_joints(self, random_state):
-        """Sets the heading (rootz) uniformly in [-pi, pi) and each internal joint
-        uniformly within its range; the head position stays at the origin.
-
-        One vector draw in joint order, which gives the numbers of the published
-        per-joint draws (suite/utils/randomizers.py)."""
-        self.data.qpos[self._random_qpos] = random_state.uniform(self._random_low,
-                                                                 self._random_high)
 
 
 class Swimmer(base.SuiteTask):

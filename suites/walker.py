@@ -7,7 +7,6 @@ state 18, action 6, observation 24).
 
 import numpy as np
 
-from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import walker as walker_model
 from suites import base
@@ -51,10 +50,11 @@ def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
                                  environment_kwargs)
 
 
-class Physics(physics_lib.Physics):
+class Physics(base.RandomPosePhysics):
     """Walker physics with named quantities (world frame; m, rad, m/s, rad/s)."""
 
     def _model_changed(self):
+        super()._model_changed()
         model = self.model
         self._torso = model.body("torso").id
         self._velocity_address = int(model.sensor("torso_subtreelinvel").adr[0])
@@ -62,7 +62,6 @@ class Physics(physics_lib.Physics):
         # world, in model order: one gather per call.
         self._orientation_entries = (9 * np.arange(1, model.nbody)[:, None]
                                      + np.array([_XX, _XZ])).ravel()
-        self._random_qpos, self._random_low, self._random_high = base.random_joint_bounds(model)
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
@@ -90,16 +89,6 @@ class Physics(physics_lib.Physics):
         """Generalised velocities as a new array: rootz, rootx (m/s), rooty and the
         leg joints (rad/s)."""
         return self.data.qvel.copy()
-
-    def randomize_joints(self, random_state):
-        """Sets each limited joint uniformly within its range and the free torso
-        pitch (rooty) uniformly in [-pi, pi); the torso position stays put.
-
-        One vector draw in joint order, which gives the numbers of the published
-        per-joint draws (suite/utils/randomizers.py), so a seed gives the
-        published initial states."""
-        self.data.qpos[self._random_qpos] = random_state.uniform(self._random_low,
-                                                                 self._random_high)
 
 
 class PlanarWalker(base.SuiteTask):

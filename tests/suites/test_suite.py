@@ -166,6 +166,27 @@ def test_suite_look_and_joint_bounds_reject_bad_input():
         base.random_joint_bounds(spec.compile())
 
 
+@pytest.mark.parametrize("domain, task", [("hopper", "hop"), ("walker", "walk")])
+def test_planar_bodies_start_from_a_random_pose(domain, task):
+    # base.RandomPosePhysics.randomize_joints: the torso stays at the origin, its
+    # pitch is uniform in [-pi, pi), every leg joint within its range, at rest.
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    physics = env.physics
+    model = physics.model
+    rootx, rootz, rooty = (model.joint(name).qposadr[0] for name in ("rootx", "rootz", "rooty"))
+    random_state = np.random.RandomState(0)
+    pitches = []
+    for _ in range(20):
+        with physics.reset_context():
+            env.task.initialize_episode(physics, random_state)
+        qpos, qvel = physics.data.qpos, physics.data.qvel
+        assert qpos[rootx] == 0.0 and qpos[rootz] == 0.0
+        assert np.all(qvel == 0.0)
+        low, high = model.jnt_range[3:].T
+        assert np.all((low <= qpos[3:]) & (qpos[3:] <= high))
+        pitches.append(qpos[rooty])
+    assert np.all(np.abs(pitches) <= np.pi) and np.ptp(pitches) > np.pi
+
 def test_visualize_reward_recolours_the_body():
     env = suite.load("cartpole", "balance", task_kwargs={"random": 0}, visualize_reward=True)
     model = env.physics.model
