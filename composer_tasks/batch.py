@@ -192,15 +192,8 @@ class BatchEnvironment:
         self._action_dtype = np.dtype(spec.dtype)
         self._action_minimum = np.asarray(spec.minimum)
         self._action_maximum = np.asarray(spec.maximum)
-        minimum = np.broadcast_to(self._action_minimum, spec.shape)
-        maximum = np.broadcast_to(self._action_maximum, spec.shape)
-        # With the same bounds for every entry (as for actuators with ctrlrange
-        # [-1, 1]), the array's extremes decide, two reductions in all.
-        self._uniform_action_bounds = None
-        if minimum.size and np.all(minimum == minimum.flat[0]) and np.all(maximum == maximum.flat[0]):
-            self._uniform_action_bounds = (minimum.flat[0], maximum.flat[0])
-        # Finite bounds reject infinities too, so then no separate finiteness pass.
-        self._action_bounds_finite = bool(np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)))
+        # The single environments' check, which takes the copies stacked as they are.
+        self._actions_in_bounds = environment_module.action_bounds_check(spec)
 
     def _setup_vectorized(self):
         first = self._envs[0]
@@ -467,18 +460,6 @@ class BatchEnvironment:
         if self._actions_in_bounds(array):
             return array
         self._raise_for_actions(array)
-
-    def _actions_in_bounds(self, array):
-        # NaN fails every comparison, so a bounds check also rejects it.
-        if self._uniform_action_bounds is not None:
-            minimum, maximum = self._uniform_action_bounds
-            inside = bool(minimum <= array.min() and array.max() <= maximum)
-        else:
-            inside = bool(np.logical_and(array >= self._action_minimum,
-                                         array <= self._action_maximum).all())
-        if inside and not self._action_bounds_finite:
-            inside = bool(np.isfinite(array).all())
-        return inside
 
     def _coerce_actions(self, array):
         spec = self._action_spec

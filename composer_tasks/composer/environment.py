@@ -137,7 +137,7 @@ class Environment(dm_env.Environment):
         self._action_spec = self._task.action_spec(self._physics)
         self._action_dtype = self._action_spec.dtype
         self._action_shape = self._action_spec.shape
-        self._action_in_bounds = _bounds_check(self._action_spec)
+        self._action_in_bounds = action_bounds_check(self._action_spec)
         self._last_substep_only = (self._n_substeps,)
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
@@ -430,9 +430,10 @@ def _shrink_builtin_textures(spec):
             texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
 
 
-def _bounds_check(spec):
-    """A predicate on arrays of the spec's shape and dtype: every entry is within
-    [minimum, maximum], and none is NaN or infinite.
+def action_bounds_check(spec):
+    """A predicate on arrays of the spec's shape and dtype, or of copies of it
+    stacked on leading axes (a batch's actions): every entry is within [minimum,
+    maximum], and none is NaN or infinite.
 
     Exact despite the arithmetic: x - y > 0 exactly when x > y (IEEE subtraction of
     distinct numbers never gives 0), NaN propagates through `maximum` and its
@@ -452,7 +453,19 @@ def _bounds_check(spec):
         absolute = np.absolute
         return lambda array: largest(absolute(array), axis=None) <= bound
     excess = np.maximum
-    return lambda array: largest(excess(minimum - array, array - maximum), axis=None) <= 0
+
+    def inside(array):
+        return largest(excess(minimum - array, array - maximum), axis=None) <= 0
+
+    if np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)):
+        return inside
+
+    def inside_quietly(array):
+        # An infinite entry against an infinite bound is inf - inf: NaN, rejected,
+        # without NumPy's warning about it.
+        with np.errstate(invalid="ignore"):
+            return inside(array)
+    return inside_quietly
 
 
 def _in_snapshots(name):
