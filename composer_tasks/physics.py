@@ -366,6 +366,22 @@ class Physics:
         """Writes the actuator controls (`data.ctrl`)."""
         self._ctrl[:] = control
 
+    # Generalised coordinates, as copies: an observation or a reward term holding one
+    # never changes when the simulation steps on. Written with `self.data`, so they
+    # read (N, ...) arrays on a batch's physics too.
+
+    def position(self):
+        """Generalised positions `qpos` (a copy)."""
+        return self.data.qpos.copy()
+
+    def velocity(self):
+        """Generalised velocities `qvel` (a copy)."""
+        return self.data.qvel.copy()
+
+    def control(self):
+        """Actuator controls `ctrl` (a copy)."""
+        return self.data.ctrl.copy()
+
     # Binding.
 
     def bind(self, elements):

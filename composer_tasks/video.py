@@ -8,8 +8,8 @@ the simulation at the first control step at or after k / fps seconds of simulate
 time. Rendering goes through `env.physics.render`, so it works headless with
 `MUJOCO_GL=egl` or `MUJOCO_GL=osmesa` (docs/rendering.md).
 
-Policies here and in the viewer are callables `policy(timestep) -> action`, where
-`timestep` is the `dm_env.TimeStep` the environment returned last.
+Policies are callables `policy(timestep) -> action` (see `composer_tasks.policies`),
+where `timestep` is the `dm_env.TimeStep` the environment returned last.
 """
 
 import collections
@@ -17,6 +17,8 @@ import math
 import os
 
 import numpy as np
+
+from composer_tasks import policies
 
 _FORMATS = {".mp4": "mp4", ".gif": "gif"}
 # GIF stores frame delays in hundredths of a second, and browsers play delays
@@ -50,45 +52,6 @@ def control_timestep(env):
     raise TypeError(
         f"cannot tell the control timestep of {type(env).__name__}: expected an environment "
         f"with `task.control_timestep` (composer.Environment) or a `control_timestep()` method")
-
-
-def zero_policy(action_spec):
-    """A policy that always returns the action nearest to zero inside the bounds."""
-    minimum = np.broadcast_to(getattr(action_spec, "minimum", -np.inf), action_spec.shape)
-    maximum = np.broadcast_to(getattr(action_spec, "maximum", np.inf), action_spec.shape)
-    action = np.clip(np.zeros(action_spec.shape, action_spec.dtype), minimum, maximum)
-    action = action.astype(action_spec.dtype)
-
-    def policy(timestep):
-        del timestep
-        return action.copy()
-
-    return policy
-
-
-def uniform_random_policy(action_spec, random_state):
-    """A policy drawing each action uniformly inside the bounds of `action_spec`.
-
-    Args:
-      action_spec: a bounded `dm_env.specs.BoundedArray`.
-      random_state: a `np.random.RandomState` or `np.random.Generator`.
-    """
-    if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
-        raise TypeError(
-            f"random_state must be a np.random.RandomState or np.random.Generator, "
-            f"got {type(random_state).__name__}")
-    minimum = np.broadcast_to(action_spec.minimum, action_spec.shape)
-    maximum = np.broadcast_to(action_spec.maximum, action_spec.shape)
-    if not (np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum))):
-        raise ValueError(
-            f"a uniform random policy needs finite action bounds, got minimum {minimum} "
-            f"and maximum {maximum}")
-
-    def policy(timestep):
-        del timestep
-        return random_state.uniform(minimum, maximum).astype(action_spec.dtype)
-
-    return policy
 
 
 def video_format(path):
@@ -164,7 +127,7 @@ def record_episode(env, path, policy=None, camera_id=0, fps=None, height=240, wi
     elif not (isinstance(fps, (int, float, np.number)) and math.isfinite(fps) and fps > 0):
         raise ValueError(f"fps must be a positive number of frames per second, got {fps!r}")
     if policy is None:
-        policy = zero_policy(env.action_spec())
+        policy = policies.zero_policy(env.action_spec())
     elif not callable(policy):
         raise TypeError(f"policy must be callable(timestep) -> action, got {type(policy).__name__}")
     step_seconds = control_timestep(env)

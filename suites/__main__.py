@@ -9,8 +9,8 @@ import time
 
 from absl import app
 from absl import flags
-import numpy as np
 
+from composer_tasks import policies
 from composer_tasks import video
 from suites import suite
 
@@ -28,14 +28,7 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
     time); its steps/s then include the rendering.
     """
     env = suite.load(domain_name, task_name, task_kwargs={"random": seed})
-    spec = env.action_spec()
-    policy_random = np.random.RandomState(seed)
-
-    def choose_action(timestep):
-        del timestep
-        if policy == "zero":
-            return np.zeros(spec.shape)
-        return policy_random.uniform(spec.minimum, spec.maximum)
+    choose_action = policies.named_policy(policy, env.action_spec(), seed)
 
     returns = []
     for episode in range(episodes):

@@ -8,6 +8,7 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 
+from composer_tasks import policies
 from composer_tasks import video
 from suites import suite
 
@@ -88,13 +89,13 @@ def test_the_policy_drives_the_episode_and_the_return_adds_up(tmp_path):
 def test_random_and_zero_policies():
     env = _cartpole()
     spec = env.action_spec()
-    random_policy = video.uniform_random_policy(spec, np.random.RandomState(0))
+    random_policy = policies.uniform_random_policy(spec, np.random.RandomState(0))
     actions = np.array([random_policy(None) for _ in range(200)])
     assert actions.shape == (200, 1) and actions.dtype == spec.dtype
     assert np.all(actions >= -1) and np.all(actions <= 1) and actions.std() > 0.4
-    np.testing.assert_array_equal(video.zero_policy(spec)(None), np.zeros(1))
+    np.testing.assert_array_equal(policies.zero_policy(spec)(None), np.zeros(1))
     with pytest.raises(TypeError, match="random_state"):
-        video.uniform_random_policy(spec, 0)
+        policies.uniform_random_policy(spec, 0)
 
 
 def test_bad_arguments_name_what_is_wrong(tmp_path):

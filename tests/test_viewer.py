@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from composer_tasks import video
+from composer_tasks import policies
 from composer_tasks import viewer
 from composer_tasks.viewer import controller as controller_lib
 from suites import suite
@@ -33,7 +33,7 @@ def env():
 class _RecordingPolicy:
     def __init__(self, action_spec):
         self.timesteps = []
-        self._zero = video.zero_policy(action_spec)
+        self._zero = policies.zero_policy(action_spec)
 
     def __call__(self, timestep):
         self.timesteps.append(timestep)
@@ -86,7 +86,7 @@ def test_right_arrow_takes_exactly_one_step_and_pauses(env):
 
 
 def test_backspace_restarts_the_episode_with_the_tasks_initial_state(env):
-    controller = viewer.Controller(env, policy=video.uniform_random_policy(
+    controller = viewer.Controller(env, policy=policies.uniform_random_policy(
         env.action_spec(), np.random.RandomState(1)))
     controller.tick(0.3)
     episode_return = controller.episode_return
@@ -224,13 +224,13 @@ def test_command_line_rejects_unknown_tasks_listing_the_valid_ones():
 _VIEWER_SCRIPT = textwrap.dedent("""
     import json, os, sys, threading, time
     import numpy as np
-    from composer_tasks import video, viewer
+    from composer_tasks import policies, viewer
     from suites import suite
 
     status_path = sys.argv[1]
     env = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
     physics = env.physics
-    random_policy = video.uniform_random_policy(env.action_spec(), np.random.RandomState(0))
+    random_policy = policies.uniform_random_policy(env.action_spec(), np.random.RandomState(0))
     max_force = [0.0]
 
     def policy(timestep):

@@ -8,6 +8,7 @@
 from absl import app
 from absl import flags
 
+from composer_tasks import policies
 from composer_tasks import viewer
 from composer_tasks.viewer import cli
 
@@ -26,7 +27,7 @@ def main(argv):
     camera = _CAMERA.value
     if camera is not None and camera.isdigit():
         camera = int(camera)
-    policy = cli.make_policy(_POLICY.value, env.action_spec(), _SEED.value)
+    policy = policies.named_policy(_POLICY.value, env.action_spec(), _SEED.value)
     viewer.launch(env, policy, camera=camera, paused=_PAUSED.value, speed=_SPEED.value)
 
 

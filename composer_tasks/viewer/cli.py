@@ -2,18 +2,6 @@
 `__main__`, so that importing this module defines no command-line flags)."""
 
 from absl import app
-import numpy as np
-
-from composer_tasks import video
-
-
-def make_policy(name, action_spec, seed):
-    """The named command-line policy: 'zero' or 'random' (seeded by `seed`)."""
-    if name == "zero":
-        return video.zero_policy(action_spec)
-    if name == "random":
-        return video.uniform_random_policy(action_spec, np.random.RandomState(seed))
-    raise ValueError(f"unknown policy {name!r}; expected 'zero' or 'random'")
 
 
 def load_environment(names, seed):

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from composer_tasks import policies
 from composer_tasks import video
 
 # Key codes as MuJoCo's viewer reports them (mjKEY_*, which equal GLFW's).
@@ -79,7 +80,7 @@ class Controller:
 
     def __init__(self, env, policy=None, paused=False, speed=1.0):
         if policy is None:
-            policy = video.zero_policy(env.action_spec())
+            policy = policies.zero_policy(env.action_spec())
         elif not callable(policy):
             raise TypeError(f"policy must be callable(timestep) -> action, got {type(policy).__name__}")
         if speed not in SPEEDS:

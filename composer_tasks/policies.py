@@ -1,0 +1,56 @@
+"""Policies a user runs before there is an agent: zero and uniformly random actions.
+
+A policy is a callable `policy(timestep) -> action`, where `timestep` is the
+`dm_env.TimeStep` the environment returned last; videos, the viewer and the
+suites' command line take the same callables.
+"""
+
+import numpy as np
+
+
+def zero_policy(action_spec):
+    """A policy that always returns the action nearest to zero inside the bounds."""
+    minimum = np.broadcast_to(getattr(action_spec, "minimum", -np.inf), action_spec.shape)
+    maximum = np.broadcast_to(getattr(action_spec, "maximum", np.inf), action_spec.shape)
+    action = np.clip(np.zeros(action_spec.shape, action_spec.dtype), minimum, maximum)
+    action = action.astype(action_spec.dtype)
+
+    def policy(timestep):
+        del timestep
+        return action.copy()
+
+    return policy
+
+
+def uniform_random_policy(action_spec, random_state):
+    """A policy drawing each action uniformly inside the bounds of `action_spec`.
+
+    Args:
+      action_spec: a bounded `dm_env.specs.BoundedArray`.
+      random_state: a `np.random.RandomState` or `np.random.Generator`.
+    """
+    if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
+        raise TypeError(
+            f"random_state must be a np.random.RandomState or np.random.Generator, "
+            f"got {type(random_state).__name__}")
+    minimum = np.broadcast_to(action_spec.minimum, action_spec.shape)
+    maximum = np.broadcast_to(action_spec.maximum, action_spec.shape)
+    if not (np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum))):
+        raise ValueError(
+            f"a uniform random policy needs finite action bounds, got minimum {minimum} "
+            f"and maximum {maximum}")
+
+    def policy(timestep):
+        del timestep
+        return random_state.uniform(minimum, maximum).astype(action_spec.dtype)
+
+    return policy
+
+
+def named_policy(name, action_spec, seed):
+    """The command-line policy `name`: 'zero' or 'random' (seeded by `seed`)."""
+    if name == "zero":
+        return zero_policy(action_spec)
+    if name == "random":
+        return uniform_random_policy(action_spec, np.random.RandomState(seed))
+    raise ValueError(f"unknown policy {name!r}; expected 'zero' or 'random'")
