@@ -68,9 +68,11 @@ class _CounterTaskWithSubstepCallback(_CounterTask):
 
 
 def _counter_observations(substeps, control_steps, seed=0, strip=False,
-                          task_class=_CounterTask, **options):
+                          task_class=_CounterTask, padding=composer.ObservationPadding.ZERO,
+                          **options):
     task = task_class(substeps, **options)
-    env = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=strip)
+    env = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=strip,
+                               delayed_observation_padding=padding)
     observations = [env.reset().observation["counter"]]
     task.evaluated_at.clear()
     for _ in range(control_steps):
@@ -209,7 +211,12 @@ def _reference(substeps, reads, buffer_size, intervals, delays):
     """Counter observations at T = 0, n, ..., reads * n straight from the definition,
     evaluating every scheduled value; also the times whose value is ever observed."""
     horizon = reads * substeps
-    samples = []
+    # The reset value (the counter's 0) arrives after a delay of its own, drawn first
+    # (dm_control's default ZERO padding); the buffer is zeros before it. Building
+    # the environment reads the observables once too (for the observation spec),
+    # which draws one delay from these private streams (they ignore the random state).
+    next(delays)
+    samples = [(next(delays), 0)]
     time = 0
     while True:
         time += next(intervals)
@@ -259,7 +266,8 @@ def test_matches_reference_and_prunes_exactly(seed, task_class):
     # Exactly the values that are observed were evaluated (among those whose first
     # read falls within the run; the planner looks further ahead than the run).
     horizon = reads * substeps
-    settled = {time for arrival, time in samples if -(-arrival // substeps) * substeps <= horizon}
+    settled = {time for arrival, time in samples
+               if time > 0 and -(-arrival // substeps) * substeps <= horizon}
     assert {int(t) for t in task.evaluated_at} & settled == observed & settled
 
 
@@ -305,7 +313,33 @@ def test_corruptor_applies_once_per_evaluated_value():
         assert previous[1] == current[0]  # a buffered value is corrupted once, not per read
     noise = np.array([value[1] for value in first]) - np.arange(7)
     assert np.all((noise > 0) & (noise < 1)) and len(set(noise)) == 7
-    assert first[0][0] == first[0][1]  # the corrupted reset value pads the buffer
+    # dm_control's default padding: zeros before the (corrupted) reset value.
+    assert first[0][0] == 0.0 and first[0][1] == noise[0]
+    padded, _, _ = _counter_observations(1, 6, seed=3, buffer_size=2, corruptor=corruptor,
+                                         padding=composer.ObservationPadding.INITIAL_VALUE)
+    assert padded[0][0] == padded[0][1] == noise[0]  # the corrupted reset value pads it
+    np.testing.assert_array_equal(np.array(padded[1:]), np.array(first[1:]))
+
+
+@pytest.mark.parametrize("padding,expected", [
+    # Zeros until the reset value (10) arrives after its delay of 2 substeps.
+    (composer.ObservationPadding.ZERO, [[0, 0, 0], [0, 0, 0], [0, 0, 10], [0, 10, 11]]),
+    # The reset value fills the buffer from the start.
+    (composer.ObservationPadding.INITIAL_VALUE, [[10, 10, 10], [10, 10, 10], [10, 10, 10],
+                                                 [10, 10, 11]]),
+])
+def test_padding_zero_or_initial_value(padding, expected):
+    def shifted(value, random_state):
+        del random_state
+        return value + 10
+    observations, _, _ = _counter_observations(1, 3, buffer_size=3, delay=2, padding=padding,
+                                               corruptor=shifted)
+    np.testing.assert_array_equal(np.array(observations), expected)
+
+
+def test_padding_must_be_an_observation_padding():
+    with pytest.raises(TypeError, match="delayed_observation_padding must be an ObservationPadding"):
+        composer.Environment(_CounterTask(1), delayed_observation_padding="zero")
 
 
 def test_observation_spec_draws_no_random_numbers():
@@ -575,11 +609,11 @@ def test_bad_drawn_values_name_the_observable():
     env.reset()
     with pytest.raises(ValueError, match=r"observable 'counter'.*update_interval.*returned 0"):
         env.step(NO_ACTION)
+    # The reset value's delay is drawn at reset (dm_control's ZERO padding), so a bad
+    # delay is found when the environment is built.
     task = _CounterTask(2, delay=lambda random_state: 1.5)
-    env = composer.Environment(task, random_state=0)
-    env.reset()
     with pytest.raises(ValueError, match=r"observable 'counter'.*delay.*returned 1.5"):
-        env.step(NO_ACTION)
+        composer.Environment(task, random_state=0)
 
 
 def test_changing_shape_names_the_observable():

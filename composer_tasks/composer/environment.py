@@ -22,6 +22,7 @@ steps between two observation updates run as one `mj_step(nstep=k)` call.
 
 import logging
 import math
+import warnings
 
 import dm_env
 import mujoco
@@ -32,11 +33,19 @@ from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import PhysicsError
 
+ObservationPadding = updater_module.ObservationPadding
+
 _log = logging.getLogger(__name__)
 
 # Step-count limits closer than this to an integer are that integer: 20 s / 0.02 s
 # is 1000 steps even where the division rounds to 999.9999999999999.
 _STEP_LIMIT_TOLERANCE = 1e-6
+
+
+class EpisodeInitializationError(RuntimeError):
+    """Raised by an `initialize_episode_mjcf` or `initialize_episode` callback that
+    could not set up a valid episode (a prop that found no collision-free place,
+    say); the Environment then retries the reset, up to `max_reset_attempts` times."""
 
 
 class Environment(dm_env.Environment):
@@ -63,11 +72,27 @@ class Environment(dm_env.Environment):
         (for a suite model's 800x800 skybox about 12 MB and 50 ms). Rendered
         images then show the textures' colours without their patterns. Textures
         read from files are kept. The physics is the same either way.
+      n_sub_steps: physics steps per control step, overriding the task's timesteps
+        (deprecated in dm_control as here: set `task.control_timestep` instead).
+      max_reset_attempts: how many times `reset` tries to start an episode when a
+        callback raises `EpisodeInitializationError` (each failure is logged; the
+        last one is raised).
+      recompile_mjcf_every_episode: True (dm_control's default) runs the
+        `initialize_episode_mjcf` callbacks at every reset, recompiling when they
+        changed the spec; False runs them before the first episode only.
+      fixed_initial_state: True restores the random state drawn at construction
+        before every episode's callbacks, so every episode starts alike.
+      delayed_observation_padding: an `ObservationPadding`: what fills observation
+        buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
+      legacy_step: dm_control's flag; only True, its default (and this
+        Environment's stepping), is available.
     """
 
     def __init__(self, task, time_limit=float("inf"), random_state=None,
                  raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-                 check_spec_changes=False, textures=True):
+                 check_spec_changes=False, textures=True, n_sub_steps=None, max_reset_attempts=1,
+                 recompile_mjcf_every_episode=True, fixed_initial_state=False,
+                 delayed_observation_padding=ObservationPadding.ZERO, legacy_step=True):
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if not (time_limit > 0):
@@ -84,7 +109,37 @@ class Environment(dm_env.Environment):
                 f"got {type(random_state).__name__}")
         if not isinstance(textures, bool):
             raise TypeError(f"textures must be a bool, got {textures!r}")
+        if n_sub_steps is not None:
+            if isinstance(n_sub_steps, bool) or not isinstance(n_sub_steps, (int, np.integer)) \
+                    or n_sub_steps < 1:
+                raise ValueError(f"n_sub_steps must be an integer >= 1 or None, got {n_sub_steps!r}")
+            warnings.warn("n_sub_steps is deprecated (as in dm_control): set the task's "
+                          "control_timestep instead", DeprecationWarning, stacklevel=2)
+            n_sub_steps = int(n_sub_steps)
+        if (isinstance(max_reset_attempts, bool)
+                or not isinstance(max_reset_attempts, (int, np.integer)) or max_reset_attempts < 1):
+            raise ValueError(f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}")
+        for name, flag in (("recompile_mjcf_every_episode", recompile_mjcf_every_episode),
+                           ("fixed_initial_state", fixed_initial_state)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool, got {flag!r}")
+        if not isinstance(delayed_observation_padding, ObservationPadding):
+            raise TypeError(
+                "delayed_observation_padding must be an ObservationPadding (ZERO or "
+                f"INITIAL_VALUE), got {delayed_observation_padding!r}")
+        if legacy_step is not True:
+            raise ValueError(
+                "legacy_step=False is not available: this Environment steps as dm_control's "
+                "legacy_step=True does (mj_step2 then mj_step1, so positions and sensors are "
+                "current after a step); drop the argument")
         self._textures = textures
+        self._overridden_n_sub_steps = n_sub_steps
+        self._max_reset_attempts = int(max_reset_attempts)
+        self._recompile_mjcf_every_episode = recompile_mjcf_every_episode
+        self._mjcf_hooks_ran = False
+        self._fixed_initial_state = fixed_initial_state
+        self._padding = delayed_observation_padding
+        self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
         self._raise_on_physics_error = raise_exception_on_physics_error
         self._check_spec_changes = check_spec_changes
         self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
@@ -96,6 +151,9 @@ class Environment(dm_env.Environment):
         self._updater.reset(self._physics, np.random.RandomState(0))
         self._reset_next_step = True
         self._step_count = 0
+        # As in dm_control: the state every episode starts from is the one left by
+        # construction (after_compile callbacks included).
+        self._fixed_random_state = self._random_state.get_state() if fixed_initial_state else None
 
     # Properties.
 
@@ -128,8 +186,9 @@ class Environment(dm_env.Environment):
         self._spec_fingerprint = (
             _fingerprint(root.spec)
             if self._check_spec_changes and self._hooks["initialize_episode_mjcf"] else None)
-        self._n_substeps = self._task.physics_steps_per_control_step
-        control_timestep = self._task.control_timestep
+        self._n_substeps = (self._overridden_n_sub_steps
+                            or self._task.physics_steps_per_control_step)
+        control_timestep = self.control_timestep()
         limit = self._time_limit / control_timestep
         if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
             limit = round(limit)
@@ -152,6 +211,7 @@ class Environment(dm_env.Environment):
             for entity in entities:
                 if entity_module.overrides(entity, entity_module.Callbacks, name):
                     hooks.append(getattr(entity, name))
+            hooks.extend(self._extra_hooks[name])
             self._hooks[name] = hooks
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
 
@@ -159,26 +219,63 @@ class Environment(dm_env.Environment):
         enabled = [(name, observable) for name, observable in self._task.observables.items()
                    if observable.enabled]
         self._updater = updater_module.Updater(
-            enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim)
+            enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim, self._padding)
 
     # dm_env interface.
 
+    def control_timestep(self):
+        """Seconds per control step (the task's, or `n_sub_steps` physics steps)."""
+        if self._overridden_n_sub_steps is not None:
+            return self._overridden_n_sub_steps * self._task.physics_timestep
+        return self._task.control_timestep
+
+    def add_extra_hook(self, hook_name, hook_callable):
+        """Adds `hook_callable` to the lifecycle point `hook_name` (a callback name of
+        `Entity`, e.g. "after_step"), called with that callback's arguments after the
+        task's and the entities' own."""
+        if hook_name not in self._extra_hooks:
+            raise ValueError(
+                f"{hook_name!r} is not a hook name; expected one of {list(self._extra_hooks)}")
+        if not callable(hook_callable):
+            raise TypeError(f"hook_callable must be callable, got {hook_callable!r}")
+        self._extra_hooks[hook_name].append(hook_callable)
+        self._hooks[hook_name].append(hook_callable)
+        self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
+
     def reset(self):
-        self._reset_next_step = False
+        """Starts an episode, retrying up to `max_reset_attempts` times when a callback
+        raises `EpisodeInitializationError`."""
+        for attempt in range(1, self._max_reset_attempts + 1):
+            try:
+                return self._reset_attempt()
+            except EpisodeInitializationError as error:
+                if attempt == self._max_reset_attempts:
+                    raise
+                _log.error("Episode initialisation failed (attempt %d of %d): %r",
+                           attempt, self._max_reset_attempts, error)
+
+    def _reset_attempt(self):
+        self._reset_next_step = True
         self._step_count = 0
         random_state = self._random_state
-        mjcf_hooks = self._hooks["initialize_episode_mjcf"]
-        edits = entity_module.spec_edit_count()
-        for hook in mjcf_hooks:
-            hook(random_state)
-        if self._spec_changed_by_hooks(edits):
-            self._compile()
+        if self._recompile_mjcf_every_episode or not self._mjcf_hooks_ran:
+            if self._fixed_initial_state:
+                random_state.set_state(self._fixed_random_state)
+            edits = entity_module.spec_edit_count()
+            for hook in self._hooks["initialize_episode_mjcf"]:
+                hook(random_state)
+            self._mjcf_hooks_ran = True
+            if self._spec_changed_by_hooks(edits):
+                self._compile()
+        if self._fixed_initial_state:
+            random_state.set_state(self._fixed_random_state)
         physics = self._physics
         with physics.reset_context():
             for hook in self._hooks["initialize_episode"]:
                 hook(physics, random_state)
         self._make_updater()
         self._updater.reset(physics, random_state)
+        self._reset_next_step = False
         return dm_env.restart(self._updater.get_observation())
 
     def step(self, action):

@@ -62,29 +62,32 @@ class Task(entity_module.Callbacks):
 
     @physics_timestep.setter
     def physics_timestep(self, value):
-        self.set_timesteps(self.control_timestep, value)
+        # As in dm_control, the new physics timestep is checked against a control
+        # timestep only if one was set explicitly: until then the control timestep
+        # is the physics one, so the two may be set in either order.
+        _check_positive_seconds("physics_timestep", value)
+        control_timestep = getattr(self, "_control_timestep", None)
+        if control_timestep is not None:
+            _steps_per_control_step(control_timestep, value)
+        self.root_entity.spec.option.timestep = value
 
     @property
     def control_timestep(self):
-        """Seconds per agent step: an integer multiple of the physics timestep."""
+        """Seconds per agent step: an integer multiple of the physics timestep (the
+        physics timestep itself until set)."""
         return getattr(self, "_control_timestep", None) or self.physics_timestep
 
     @control_timestep.setter
     def control_timestep(self, value):
-        self.set_timesteps(value, self.physics_timestep)
+        _check_positive_seconds("control_timestep", value)
+        _steps_per_control_step(value, self.physics_timestep)
+        self._control_timestep = value
 
     def set_timesteps(self, control_timestep, physics_timestep):
         """Sets both timesteps (seconds); the control one must be a multiple."""
-        for name, value in (("control_timestep", control_timestep),
-                            ("physics_timestep", physics_timestep)):
-            if not np.isfinite(value) or value <= 0:
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-        ratio = control_timestep / physics_timestep
-        steps = round(ratio)
-        if steps < 1 or abs(ratio - steps) > _TIMESTEP_RATIO_TOLERANCE * ratio:
-            raise ValueError(
-                f"control_timestep ({control_timestep}) must be an integer multiple of "
-                f"physics_timestep ({physics_timestep}); the ratio is {ratio}")
+        _check_positive_seconds("control_timestep", control_timestep)
+        _check_positive_seconds("physics_timestep", physics_timestep)
+        _steps_per_control_step(control_timestep, physics_timestep)
         self.root_entity.spec.option.timestep = physics_timestep
         self._control_timestep = control_timestep
 
@@ -130,6 +133,24 @@ class Task(entity_module.Callbacks):
     def before_step(self, physics, action, random_state):
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
+
+
+def _check_positive_seconds(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of seconds, got {value!r}")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+
+
+def _steps_per_control_step(control_timestep, physics_timestep):
+    """Physics steps per control step, or a ValueError if the ratio is not an integer."""
+    ratio = control_timestep / physics_timestep
+    steps = round(ratio)
+    if steps < 1 or abs(ratio - steps) > _TIMESTEP_RATIO_TOLERANCE * ratio:
+        raise ValueError(
+            f"control_timestep ({control_timestep}) must be an integer multiple of "
+            f"physics_timestep ({physics_timestep}); the ratio is {ratio}")
+    return steps
 
 
 def _ctrl_limited(model):

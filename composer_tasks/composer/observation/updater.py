@@ -4,17 +4,20 @@ The semantics (docs/observables.md has them with a worked example):
 
 * Time t counts physics substeps since the reset (t = 0); observations are read at
   t = 0, n, 2n, ... (the end of each control step of n substeps).
-* At reset every observable is evaluated once, and that value fills its whole buffer
-  at once, whatever its delay: the sensor is taken to have read the reset state
-  forever before the episode began.
+* At reset every observable is evaluated once. How its buffer starts is the
+  padding (`ObservationPadding`, dm_control's option of the same name): with ZERO
+  (dm_control's default) the buffer starts as zeros and the reset value arrives
+  after its delay like any other value (a delay drawn at reset if the delay is
+  callable); with INITIAL_VALUE the reset value fills the whole buffer at once,
+  whatever its delay: the sensor is taken to have read the reset state forever
+  before the episode began.
 * Later evaluations happen at t = u1, u1 + u2, ... (the intervals, drawn one per
   evaluation if `update_interval` is callable), each after the physics step that
   ends at t (and, for t = n of a control step, after the `after_step` callbacks).
   The value evaluated at t, corrupted then, arrives at t + delay (a delay drawn per
   evaluation if callable).
 * The observation at T holds the last `buffer_size` values that arrived by T, in
-  order of arrival (ties: evaluation order), oldest first, padded in front with the
-  reset value: shape (buffer_size, *value_shape). With `strip_singleton_buffer_dim`
+  order of arrival (ties: evaluation order), oldest first, padded in front as above: shape (buffer_size, *value_shape). With `strip_singleton_buffer_dim`
   and buffer_size 1 the leading axis is dropped. With an aggregator the observation
   is `aggregator(buffer)`, the buffer always having its leading axis.
 * Evaluations whose value can never be in an observation are skipped, so an
@@ -23,6 +26,7 @@ The semantics (docs/observables.md has them with a worked example):
 """
 
 import collections
+import enum
 import functools
 import math
 
@@ -41,6 +45,17 @@ _MAX_CACHED_PHASES = 4096
 _RENAMEABLE_ERRORS = (ValueError, TypeError, RuntimeError, AttributeError, IndexError, KeyError)
 
 
+class ObservationPadding(enum.Enum):
+    """What fills an observation buffer before values arrive (dm_control's names).
+
+    ZERO: zeros, the reset value arriving after its delay (dm_control's default).
+    INITIAL_VALUE: the reset value, in every slot, from the reset on.
+    """
+
+    INITIAL_VALUE = -1
+    ZERO = 0
+
+
 class Updater:
     """Turns enabled observables into per-control-step observations.
 
@@ -56,9 +71,11 @@ class Updater:
       physics_steps_per_control_step: physics substeps per control step (int >= 1).
       strip_singleton_buffer_dim: drop the leading buffer axis of observations whose
         buffer size is 1 and that have no aggregator.
+      padding: an `ObservationPadding`: how buffers start at reset.
     """
 
-    def __init__(self, observables, physics_steps_per_control_step, strip_singleton_buffer_dim=False):
+    def __init__(self, observables, physics_steps_per_control_step, strip_singleton_buffer_dim=False,
+                 padding=ObservationPadding.INITIAL_VALUE):
         n = physics_steps_per_control_step
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"physics_steps_per_control_step must be an integer >= 1, got {n!r}")
@@ -68,6 +85,9 @@ class Updater:
                 raise TypeError(
                     f"observable {name!r} must be an observable.Observable, got "
                     f"{type(observable).__name__}")
+        if not isinstance(padding, ObservationPadding):
+            raise TypeError(f"padding must be an ObservationPadding, got {padding!r}")
+        self._padding = padding
         self._items = [(name, observable) for name, observable in items if observable.enabled]
         self._names = [name for name, _ in self._items]
         self._n = int(n)
@@ -88,9 +108,10 @@ class Updater:
         self._slots = []
         for index, (name, observable) in enumerate(self._items):
             try:
-                self._slots.append(_Slot(index, name, observable, physics, random_state, self._strip))
+                self._slots.append(_Slot(index, name, observable, physics, random_state, self._strip,
+                                         self._padding))
             except _RENAMEABLE_ERRORS as error:
-                if type(error) not in _RENAMEABLE_ERRORS:
+                if type(error) not in _RENAMEABLE_ERRORS or str(error).startswith(f"observable {name!r}"):
                     raise
                 raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
         self._current = [slot.reset_observation() for slot in self._slots]
@@ -265,7 +286,7 @@ class _Slot:
     keep values in flight and a (buffer_size, ...) buffer.
     """
 
-    def __init__(self, index, name, observable, physics, random_state, strip):
+    def __init__(self, index, name, observable, physics, random_state, strip, padding):
         self.index = index
         self.name = name
         self.buffer_size = observable.buffer_size
@@ -304,8 +325,12 @@ class _Slot:
         self.pending = []  # (arrival, time, value), in arrival order
         if self.direct:
             self._reset_value = first
-        else:
+        elif padding is ObservationPadding.INITIAL_VALUE:
             self._buffer = np.repeat(first[np.newaxis], self.buffer_size, axis=0)
+        else:
+            self._buffer = np.zeros((self.buffer_size,) + first.shape, first.dtype)
+            first_delay = _drawer(delay, random_state, name, "delay", 0)()
+            self.pending.append((first_delay, 0, first))
 
     def reset_observation(self):
         if self.direct:

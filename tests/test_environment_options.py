@@ -1,0 +1,218 @@
+"""dm_control's Environment options and Task timesteps, with dm_control's meaning."""
+
+import logging
+import warnings
+
+import numpy as np
+import pytest
+
+from composer_tasks import composer
+import core_fixtures
+
+
+class _FlakyTask(core_fixtures.RandomHeightTask):
+    """Fails to initialise its first `failures` episodes."""
+
+    def __init__(self, failures):
+        super().__init__()
+        self.failures = failures
+        self.attempts = 0
+
+    def initialize_episode(self, physics, random_state):
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise composer.EpisodeInitializationError(f"attempt {self.attempts} found no place")
+        super().initialize_episode(physics, random_state)
+
+
+class _MjcfCountingTask(core_fixtures.RandomHeightTask):
+
+    def __init__(self):
+        super().__init__()
+        self.mjcf_calls = 0
+
+    def initialize_episode_mjcf(self, random_state):
+        self.mjcf_calls += 1
+
+
+def _first_observation(env):
+    return env.reset().observation
+
+
+# Timesteps.
+
+@pytest.mark.parametrize("order", ["physics_first", "control_first"])
+def test_timesteps_can_be_set_in_either_order(order):
+    task = core_fixtures.RandomHeightTask()
+    if order == "physics_first":
+        task.physics_timestep = 0.005
+        task.control_timestep = 0.025
+    else:
+        task.control_timestep = 0.02  # a multiple of the current 0.002 s
+        task.physics_timestep = 0.005
+    assert task.physics_steps_per_control_step == (5 if order == "physics_first" else 4)
+
+
+def test_physics_timestep_is_not_checked_against_an_unset_control_timestep():
+    # dm_control checks a new physics timestep only against a control timestep that was
+    # set explicitly; before that the control timestep is the physics timestep itself.
+    class Bare(composer.Task):
+        def __init__(self):
+            self._arena = core_fixtures.Plane()
+
+        @property
+        def root_entity(self):
+            return self._arena
+
+        def get_reward(self, physics):
+            return 0.0
+
+    task = Bare()
+    task.physics_timestep = 0.005
+    assert task.control_timestep == 0.005
+    assert task.physics_steps_per_control_step == 1
+
+
+def test_a_physics_timestep_not_dividing_an_explicit_control_timestep_is_refused():
+    task = core_fixtures.RandomHeightTask(control_timestep=0.01, physics_timestep=0.002)
+    with pytest.raises(ValueError, match="integer multiple"):
+        task.physics_timestep = 0.003
+    assert task.physics_timestep == 0.002  # nothing changed
+
+
+@pytest.mark.parametrize("value,error", [(0.0, ValueError), (-0.01, ValueError),
+                                         (float("nan"), ValueError), ("0.01", TypeError),
+                                         (True, TypeError)])
+def test_bad_timesteps_name_the_timestep(value, error):
+    task = core_fixtures.RandomHeightTask()
+    with pytest.raises(error, match="physics_timestep"):
+        task.physics_timestep = value
+    with pytest.raises(error, match="control_timestep"):
+        task.control_timestep = value
+
+
+# Reset attempts.
+
+def test_reset_retries_after_an_episode_initialization_error(caplog):
+    env = composer.Environment(_FlakyTask(failures=2), random_state=0, max_reset_attempts=3)
+    with caplog.at_level(logging.ERROR):
+        timestep = env.reset()
+    assert timestep.first()
+    assert env.task.attempts == 3
+    assert sum("found no place" in record.getMessage() for record in caplog.records) == 2
+    assert env.step(np.zeros(2)).mid()
+
+
+def test_reset_raises_the_last_error_when_attempts_run_out():
+    env = composer.Environment(_FlakyTask(failures=3), random_state=0, max_reset_attempts=3)
+    with pytest.raises(composer.EpisodeInitializationError, match="attempt 3"):
+        env.reset()
+    # The environment still needs a reset: stepping starts an episode.
+    assert env.step(np.zeros(2)).first()
+
+
+def test_one_reset_attempt_by_default():
+    env = composer.Environment(_FlakyTask(failures=1), random_state=0)
+    with pytest.raises(composer.EpisodeInitializationError):
+        env.reset()
+
+
+# Fixed initial state and MJCF callbacks.
+
+def test_fixed_initial_state_starts_every_episode_alike():
+    env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=3,
+                               fixed_initial_state=True)
+    first = _first_observation(env)
+    env.step(np.zeros(2))
+    second = _first_observation(env)
+    for name in first:
+        np.testing.assert_array_equal(first[name], second[name])
+    varying = composer.Environment(core_fixtures.RandomHeightTask(), random_state=3)
+    assert not np.array_equal(_first_observation(varying)["height"],
+                              _first_observation(varying)["height"])
+
+
+def test_recompile_mjcf_every_episode_false_runs_the_mjcf_callbacks_once():
+    env = composer.Environment(_MjcfCountingTask(), random_state=0,
+                               recompile_mjcf_every_episode=False)
+    for _ in range(3):
+        env.reset()
+    assert env.task.mjcf_calls == 1
+    every = composer.Environment(_MjcfCountingTask(), random_state=0)
+    for _ in range(3):
+        every.reset()
+    assert every.task.mjcf_calls == 3
+
+
+# Extra hooks.
+
+def test_extra_hooks_run_after_the_task_and_entities():
+    calls = []
+
+    class Recording(core_fixtures.RandomHeightTask):
+        def after_step(self, physics, random_state):
+            calls.append("task")
+
+    env = composer.Environment(Recording(), random_state=0)
+    env.add_extra_hook("after_step", lambda physics, random_state: calls.append("extra"))
+    env.add_extra_hook("before_substep",
+                       lambda physics, action, random_state: calls.append("substep"))
+    env.reset()
+    env.step(np.zeros(2))
+    assert calls == ["substep"] * 5 + ["task", "extra"]
+
+
+def test_extra_hooks_survive_a_recompile():
+    class Resizing(core_fixtures.RandomHeightTask):
+        def initialize_episode_mjcf(self, random_state):
+            self.arena.ground.size = [random_state.uniform(1.0, 2.0), 2.0, 0.1]
+            composer.mark_spec_changed()
+
+    calls = []
+    env = composer.Environment(Resizing(), random_state=0)
+    env.add_extra_hook("initialize_episode", lambda physics, random_state: calls.append("reset"))
+    model = env.physics.model
+    env.reset()
+    env.reset()
+    assert env.physics.model is not model  # recompiled
+    assert calls == ["reset", "reset"]
+
+
+def test_extra_hook_errors():
+    env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0)
+    with pytest.raises(ValueError, match="'after_stepp' is not a hook name"):
+        env.add_extra_hook("after_stepp", lambda physics, random_state: None)
+    with pytest.raises(TypeError, match="must be callable"):
+        env.add_extra_hook("after_step", 3)
+
+
+# Substeps and control timestep.
+
+def test_n_sub_steps_overrides_the_task_and_is_deprecated():
+    with pytest.warns(DeprecationWarning, match="n_sub_steps is deprecated"):
+        env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0, n_sub_steps=3)
+    assert env.control_timestep() == pytest.approx(3 * 0.002)
+    env.reset()
+    env.step(np.zeros(2))
+    assert env.physics.time() == pytest.approx(3 * 0.002)
+
+
+def test_control_timestep_is_the_tasks():
+    env = composer.Environment(core_fixtures.RandomHeightTask(control_timestep=0.01), random_state=0)
+    assert env.control_timestep() == 0.01
+
+
+@pytest.mark.parametrize("kwargs,error,match", [
+    (dict(n_sub_steps=0), ValueError, "n_sub_steps must be an integer >= 1"),
+    (dict(n_sub_steps=2.0), ValueError, "n_sub_steps must be an integer >= 1"),
+    (dict(max_reset_attempts=0), ValueError, "max_reset_attempts must be an integer >= 1"),
+    (dict(max_reset_attempts=True), ValueError, "max_reset_attempts must be an integer >= 1"),
+    (dict(recompile_mjcf_every_episode=1), TypeError, "recompile_mjcf_every_episode must be a bool"),
+    (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
+    (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
+])
+def test_bad_options_are_named(kwargs, error, match):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with pytest.raises(error, match=match):
+            composer.Environment(core_fixtures.RandomHeightTask(), **kwargs)
