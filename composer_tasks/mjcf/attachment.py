@@ -1,0 +1,102 @@
+"""Attaching one model into another at a site (PyMJCF's `site.attach(model)`).
+
+The child's spec is attached by reference (`MjSpec.attach`) under the prefix
+`child.model + "/"`, inside an attachment frame: a body of the parent named like
+the prefix, at the site's pose, which holds the child's bodies. Joints added to the
+frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
+"""
+
+import mujoco
+import numpy as np
+
+from composer_tasks.mjcf import element as element_module
+
+# PyMJCF's name for a model attached without a name.
+_UNNAMED_MODEL = "unnamed_model"
+
+
+def attach(where, child):
+    """Attaches model `child` at the site (or worldbody) `where`; returns the frame."""
+    from composer_tasks.mjcf.root import RootElement
+    if not isinstance(child, RootElement):
+        raise ValueError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
+    parent = where.root
+    if child is parent or child is parent._top():
+        raise ValueError("cannot attach a model to itself")
+    if child._parent_scope is not None:
+        raise ValueError(f"model {child.model!r} is already attached to {child._parent_scope.model!r}")
+    if child._spec.parent is not None:
+        raise ValueError(
+            f"model {child.model!r} was attached before (MuJoCo consumed its spec); build it again")
+    if not child.model:
+        child._spec.modelname = _UNNAMED_MODEL
+    for sibling in parent._child_scopes:
+        if sibling.model == child.model:
+            raise ValueError(
+                f"model {parent.model!r} already has an attached model named {child.model!r}")
+    if where.tag == "site":
+        parent_body = where._mjs.parent
+        position, quaternion = np.array(where._mjs.pos), _site_quaternion(where._mjs)
+    else:
+        parent_body = where._mjs
+        position, quaternion = np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])
+    prefix = parent._full_prefix() + child.model + "/"
+    body = parent_body.add_body(name=prefix, pos=position, quat=quaternion)
+    frame = body.add_frame()
+    parent._top_spec().attach(child._spec, prefix=prefix, frame=frame)
+    link(parent, child, body)
+    parent._edited()
+    return element_module.Element(body, parent, "body")
+
+
+def link(parent, child, attachment_body):
+    """Records that model `child` now sits in `parent`, held by `attachment_body`
+    (attaching entities uses it too)."""
+    child._parent_scope = parent
+    child._prefix = child.model + "/"
+    child._attachment_body = attachment_body
+    parent._child_scopes.append(child)
+
+
+def unlink(child):
+    child._parent_scope._child_scopes.remove(child)
+    child._parent_scope = None
+    child._attachment_body = None
+
+
+def detach(child):
+    """Deletes `child`'s elements from the model it is attached to."""
+    if child._parent_scope is None:
+        raise RuntimeError(f"model {child.model!r} is not attached to anything")
+    parent = child._parent_scope
+    parent._top_spec().delete(child._attachment_body)
+    unlink(child)
+    parent._edited()
+
+
+def get_attachment_frame(model):
+    """The attachment frame (a body handle) holding `model`, or None if unattached."""
+    if model._parent_scope is None:
+        return None
+    return element_module.Element(model._attachment_body, model._parent_scope, "body")
+
+
+def get_frame_freejoint(frame):
+    """The free joint of an attachment frame, or None."""
+    for joint in frame._mjs.joints:
+        if joint.type == mujoco.mjtJoint.mjJNT_FREE:
+            return element_module.Element(joint, frame.root, "freejoint")
+    return None
+
+
+def get_freejoint(element):
+    """The free joint directly in `element` (a body), or None."""
+    return get_frame_freejoint(element)
+
+
+def _site_quaternion(site):
+    if site.alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
+        return np.array(site.quat)
+    raise ValueError(
+        f"site {site.name!r} is oriented with {site.alt.type}; attaching at it needs its "
+        "orientation as quat=")
