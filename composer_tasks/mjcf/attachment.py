@@ -43,10 +43,41 @@ def attach(where, child):
     prefix = parent._full_prefix() + child.model + "/"
     body = parent_body.add_body(name=prefix, pos=position, quat=quaternion)
     frame = body.add_frame()
+    merge_compiler(parent._top_spec(), child)
     parent._top_spec().attach(child._spec, prefix=prefix, frame=frame)
     link(parent, child, body)
     parent._edited()
     return element_module.Element(body, parent, "body")
+
+
+# Compiler settings that PyMJCF takes from the root model for the whole model
+# (its MJCF text has one <compiler>); MjSpec keeps them per attached spec.
+_MERGED_COMPILER_FIELDS = ("degree", "eulerseq", "boundmass", "boundinertia",
+                           "balanceinertia", "inertiafromgeom", "autolimits")
+
+
+def merge_compiler(top_spec, child):
+    """Gives model `child` the root's compiler settings, as PyMJCF's single <compiler> does.
+
+    Settings the child left at MuJoCo's defaults take the root's value (so a creature
+    attached to an `Arena` reads its angles in radians, as in dm_control); a setting
+    the child changed that differs from the root's raises, as PyMJCF's conflict check.
+    Only models authored through `composer_tasks.mjcf` (built or parsed) merge; specs
+    built with MjSpec directly keep their own settings.
+    """
+    if not child._authored:
+        return
+    defaults = mujoco.MjSpec().compiler
+    root_compiler, child_compiler = top_spec.compiler, child._spec.compiler
+    for field in _MERGED_COMPILER_FIELDS:
+        root_value, child_value = getattr(root_compiler, field), getattr(child_compiler, field)
+        if child_value == root_value:
+            continue
+        if child_value != getattr(defaults, field):
+            raise ValueError(
+                f"model {child.model!r} sets compiler {field}={child_value!r} but the model it is "
+                f"attached to has {root_value!r}; a model has one compiler setting")
+        setattr(child_compiler, field, root_value)
 
 
 def link(parent, child, attachment_body):

@@ -259,6 +259,16 @@ class NamedIndexer:
         return _NamedStruct(self._physics, "data")
 
 
+def named_field(model, data, struct_name, name) -> "FieldIndexer":
+    """Array `name` of `model` or `data` (`struct_name` "model" or "data") indexed by names."""
+    struct = model if struct_name == "model" else data
+    array = getattr(struct, name, None)
+    if not isinstance(array, np.ndarray):
+        raise AttributeError(f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}")
+    kind = _array_kind(model, struct_name, name, array)
+    return FieldIndexer(model, name, array, kind)
+
+
 class _NamedStruct:
     def __init__(self, physics, struct_name):
         self._physics = physics
@@ -269,12 +279,7 @@ class _NamedStruct:
             raise AttributeError(name)
         physics = self._physics
         physics._check_current()
-        struct = physics.model if self._struct_name == "model" else physics.data
-        array = getattr(struct, name)
-        if not isinstance(array, np.ndarray):
-            raise AttributeError(f"{self._struct_name}.{name} is not an array")
-        kind = _array_kind(physics.model, self._struct_name, name, array)
-        return FieldIndexer(physics.model, name, array, kind)
+        return named_field(physics.model, physics.data, self._struct_name, name)
 
     def __dir__(self):
         physics = self._physics

@@ -29,7 +29,7 @@ def from_xml_string(xml_string, escape_separators=False, model_dir="", resolve_r
     spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = os.fspath(model_dir)
-    return RootElement._for_spec(spec)
+    return RootElement._for_spec(spec, authored=True)
 
 
 def from_path(path, escape_separators=False, resolve_references=True, assets=None) -> RootElement:
@@ -39,7 +39,7 @@ def from_path(path, escape_separators=False, resolve_references=True, assets=Non
     if not os.path.exists(path):
         raise FileNotFoundError(f"no MJCF file at {path!r}")
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return RootElement._for_spec(spec)
+    return RootElement._for_spec(spec, authored=True)
 
 
 def from_file(file_handle, escape_separators=False, model_dir="", resolve_references=True,

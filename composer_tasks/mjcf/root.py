@@ -46,10 +46,13 @@ class RootElement:
         if model_dir:
             spec.meshdir = spec.meshdir or model_dir
             spec.texturedir = spec.texturedir or model_dir
-        self._init(spec, assets)
+        self._init(spec, assets, authored=True)
 
-    def _init(self, spec, assets=None):
+    def _init(self, spec, assets=None, authored=False):
         self._spec = spec
+        # Built or parsed through this API (dm_control's compiler merging applies),
+        # rather than a spec an entity built with MjSpec directly.
+        self._authored = authored
         self._parent_scope = None
         self._prefix = ""
         self._attachment_body = None
@@ -61,12 +64,12 @@ class RootElement:
         _ROOTS[spec] = self
 
     @classmethod
-    def _for_spec(cls, spec):
+    def _for_spec(cls, spec, authored=False):
         """The RootElement of `spec` (made on first use, then always the same)."""
         root = _ROOTS.get(spec)
         if root is None:
             root = cls.__new__(cls)
-            root._init(spec)
+            root._init(spec, authored=authored)
         return root
 
     # Identity.
