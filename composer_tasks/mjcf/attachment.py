@@ -34,14 +34,15 @@ def attach(where, child):
         if sibling.model == child.model:
             raise ValueError(
                 f"model {parent.model!r} already has an attached model named {child.model!r}")
-    if where.tag == "site":
-        parent_body = where._mjs.parent
-        position, quaternion = np.array(where._mjs.pos), _site_quaternion(where._mjs)
-    else:
-        parent_body = where._mjs
-        position, quaternion = np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])
     prefix = parent._full_prefix() + child.model + "/"
-    body = parent_body.add_body(name=prefix, pos=position, quat=quaternion)
+    if where.tag == "site":
+        site = where._mjs
+        body = site.parent.add_body(name=prefix, pos=np.array(site.pos), quat=np.array(site.quat))
+        # The frame takes the site's orientation as written (euler, axis-angle, ...),
+        # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
+        _copy_orientation(site, body)
+    else:
+        body = where._mjs.add_body(name=prefix)
     frame = body.add_frame()
     merge_compiler(parent._top_spec(), child)
     parent._top_spec().attach(child._spec, prefix=prefix, frame=frame)
@@ -68,16 +69,23 @@ def merge_compiler(top_spec, child):
     if not child._authored:
         return
     defaults = mujoco.MjSpec().compiler
-    root_compiler, child_compiler = top_spec.compiler, child._spec.compiler
+    root_compiler = top_spec.compiler
+    # Elements keep reading the compiler of the spec they were made in, so models
+    # attached into the child earlier change along with it.
+    scopes = [child]
+    for scope in scopes:
+        scopes.extend(scope._child_scopes)
     for field in _MERGED_COMPILER_FIELDS:
-        root_value, child_value = getattr(root_compiler, field), getattr(child_compiler, field)
-        if child_value == root_value:
-            continue
-        if child_value != getattr(defaults, field):
-            raise ValueError(
-                f"model {child.model!r} sets compiler {field}={child_value!r} but the model it is "
-                f"attached to has {root_value!r}; a model has one compiler setting")
-        setattr(child_compiler, field, root_value)
+        root_value = getattr(root_compiler, field)
+        for scope in scopes:
+            child_value = getattr(scope._spec.compiler, field)
+            if child_value == root_value:
+                continue
+            if child_value != getattr(defaults, field) and scope is child:
+                raise ValueError(
+                    f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
+                    f"it is attached to has {root_value!r}; a model has one compiler setting")
+            setattr(scope._spec.compiler, field, root_value)
 
 
 def link(parent, child, attachment_body):
@@ -125,9 +133,8 @@ def get_freejoint(element):
     return get_frame_freejoint(element)
 
 
-def _site_quaternion(site):
-    if site.alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
-        return np.array(site.quat)
-    raise ValueError(
-        f"site {site.name!r} is oriented with {site.alt.type}; attaching at it needs its "
-        "orientation as quat=")
+def _copy_orientation(source, target):
+    alt = source.alt
+    target.alt.type = alt.type
+    for field in ("euler", "axisangle", "xyaxes", "zaxis"):
+        setattr(target.alt, field, np.array(getattr(alt, field)))
