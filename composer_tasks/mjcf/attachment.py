@@ -76,16 +76,21 @@ def merge_compiler(top_spec, child):
     for scope in scopes:
         scopes.extend(scope._child_scopes)
     for field in _MERGED_COMPILER_FIELDS:
-        root_value = getattr(root_compiler, field)
+        root_value = _comparable(getattr(root_compiler, field))
         for scope in scopes:
-            child_value = getattr(scope._spec.compiler, field)
+            child_value = _comparable(getattr(scope._spec.compiler, field))
             if child_value == root_value:
                 continue
-            if child_value != getattr(defaults, field) and scope is child:
+            if child_value != _comparable(getattr(defaults, field)) and scope is child:
                 raise ValueError(
                     f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
                     f"it is attached to has {root_value!r}; a model has one compiler setting")
             setattr(scope._spec.compiler, field, root_value)
+
+
+def _comparable(value):
+    # MjSpec gives strings such as eulerseq as character vectors.
+    return value if isinstance(value, (bool, int, float, str)) or hasattr(value, "name") else "".join(value)
 
 
 def link(parent, child, attachment_body):

@@ -111,6 +111,10 @@ class FlatArray(Attribute):
 class Text(Attribute):
     """A string (`file`, `eulerseq`, ...)."""
 
+    def get(self, handle):
+        value = getattr(self.target(handle), self.field)
+        return value if isinstance(value, str) else "".join(value)
+
     def convert(self, handle, value):
         if not isinstance(value, str):
             raise TypeError(f"expected a string, got {type(value).__name__}")

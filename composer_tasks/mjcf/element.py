@@ -286,8 +286,16 @@ class Element:
             handle = Element(self._mjs, self._scope, "inertial")
             handle.set_attributes(**attributes)
             return handle
-        return self._scope._create(
+        handle = self._scope._create(
             tag, attributes, lambda default: _BODY_CHILDREN[tag](self._mjs, default), self)
+        if tag in ("joint", "freejoint") and self._is_attachment_frame():
+            # PyMJCF names a joint of an attachment frame after the frame.
+            handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
+        return handle
+
+    def _is_attachment_frame(self):
+        return self._tag == "body" and self._mjs.name.endswith(PREFIX_SEPARATOR) and any(
+            child._attachment_body == self._mjs for child in self._scope._child_scopes)
 
     def find(self, namespace, identifier):
         """The element of kind `namespace` named `identifier` below this element, or None.

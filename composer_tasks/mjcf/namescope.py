@@ -139,13 +139,13 @@ def owner_scope(top, mjs):
 def _belongs_to(scope, mjs):
     if isinstance(mjs, mujoco.MjsBody) and mjs == scope._attachment_body:
         return False
+    parent = getattr(mjs, "parent", None)
+    if isinstance(mjs, mujoco.MjsJoint) and parent == scope._attachment_body:
+        return False  # the joints of an attachment frame are the parent model's
     name = getattr(mjs, "name", "")
     if name:
         return name.startswith(scope._full_prefix())
-    parent = getattr(mjs, "parent", None)
     if isinstance(parent, mujoco.MjsBody) or isinstance(mjs, mujoco.MjsBody):
-        if not isinstance(mjs, mujoco.MjsBody) and parent == scope._attachment_body:
-            return False  # a joint of the attachment frame is the parent model's
         body = mjs if isinstance(mjs, mujoco.MjsBody) else parent
         while body is not None and body.name != "world":
             if body == scope._attachment_body:
