@@ -190,9 +190,12 @@ class Entity(Callbacks):
                 raise ValueError(
                     f"entity {self.name!r} already has a child named {child.name!r}; "
                     "give each attached entity a distinct name")
-        parent_body, position, quaternion = self._resolve_attach_site(attach_site)
+        parent_body, position, quaternion, site = self._resolve_attach_site(attach_site)
         body = parent_body.add_body(
             name=self.prefix + prefix, pos=position, quat=quaternion)
+        if site is not None:
+            # The site's orientation as written (euler, ...), resolved when compiling.
+            mjcf_attachment.copy_orientation(site, body)
         frame = body.add_frame()
         # Attachment is by reference, and the elements of an attached spec belong to
         # the root spec from then on: the root attaches, under the full prefix.
@@ -209,8 +212,8 @@ class Entity(Callbacks):
     def _resolve_attach_site(self, attach_site):
         if attach_site is None:
             if self._parent is None:
-                return self._spec.worldbody, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy()
-            return self._attachment_body, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy()
+                return self._spec.worldbody, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy(), None
+            return self._attachment_body, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy(), None
         if isinstance(attach_site, mjcf.Element):
             if attach_site.tag != "site":
                 raise TypeError(f"attach_site must be a site, got {attach_site!r}")
@@ -221,7 +224,8 @@ class Entity(Callbacks):
                 raise ValueError(f"entity {self.name!r} has no site named {attach_site!r}")
             attach_site = site
         if isinstance(attach_site, (mujoco.MjsSite, mujoco.MjsFrame)):
-            return attach_site.parent, np.array(attach_site.pos), np.array(attach_site.quat)
+            return (attach_site.parent, np.array(attach_site.pos), np.array(attach_site.quat),
+                    attach_site)
         raise TypeError(
             f"attach_site must be None, a site name, a mujoco.MjsSite or a mujoco.MjsFrame, "
             f"got {type(attach_site).__name__}")

@@ -40,7 +40,7 @@ def attach(where, child):
         body = site.parent.add_body(name=prefix, pos=np.array(site.pos), quat=np.array(site.quat))
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
-        _copy_orientation(site, body)
+        copy_orientation(site, body)
     else:
         body = where._mjs.add_body(name=prefix)
     frame = body.add_frame()
@@ -138,7 +138,8 @@ def get_freejoint(element):
     return get_frame_freejoint(element)
 
 
-def _copy_orientation(source, target):
+def copy_orientation(source, target) -> None:
+    """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
     alt = source.alt
     target.alt.type = alt.type
     for field in ("euler", "axisangle", "xyaxes", "zaxis"):
