@@ -230,6 +230,18 @@ class Element:
                 f"model {self._scope.model!r} already has a <{self.spec_namespace}> named {value!r}")
         self._mjs.name = full_name
 
+    def _childclass(self):
+        name = self._mjs.childclass
+        prefix = self._scope._full_prefix()
+        return name[len(prefix):] if name else None
+
+    def _set_childclass(self, value):
+        if value is None:
+            self._mjs.childclass = ""
+            return
+        self._scope._find_default(value)  # raises for a class the model does not have
+        self._mjs.childclass = self._scope._full_prefix() + value
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

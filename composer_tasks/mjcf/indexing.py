@@ -318,7 +318,7 @@ class FieldIndexer:
         return ids
 
     def _row_index(self, key):
-        if isinstance(key, str) or (isinstance(key, (list, tuple)) and key
+        if isinstance(key, str) or (isinstance(key, list) and key
                                     and all(isinstance(k, str) for k in key)):
             if self._kind is None:
                 raise KeyError(f"{self._name} is not indexed by element names")
@@ -336,7 +336,7 @@ class FieldIndexer:
         return key
 
     def _column_index(self, key):
-        if isinstance(key, str) or (isinstance(key, (list, tuple)) and key
+        if isinstance(key, str) or (isinstance(key, list) and key
                                     and all(isinstance(k, str) for k in key)):
             width = self._array.shape[1] if self._array.ndim > 1 else 1
             names = {3: _XYZ, 4: _QUATERNION, 9: _MATRIX}.get(width)
@@ -348,10 +348,11 @@ class FieldIndexer:
         return key
 
     def _index(self, key):
-        if isinstance(key, tuple) and len(key) == 2 and not all(isinstance(k, str) for k in key):
-            return self._row_index(key[0]), self._column_index(key[1])
-        if isinstance(key, tuple) and len(key) == 2 and self._kind is not None and (
-                isinstance(key[1], str) and key[1] in _XYZ + _QUATERNION + _MATRIX):
+        # As in PyMJCF: a tuple is (rows, columns); several names are a list.
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise KeyError(f"{self._name}: index with a name, a list of names or "
+                               f"(rows, columns), got {key!r}")
             return self._row_index(key[0]), self._column_index(key[1])
         return self._row_index(key)
 

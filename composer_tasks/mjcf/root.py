@@ -39,10 +39,11 @@ class RootElement:
 
     def __init__(self, model=None, model_dir="", assets=None):
         spec = mujoco.MjSpec()
-        if model is not None:
-            if not isinstance(model, str):
-                raise TypeError(f"model must be a string, got {type(model).__name__}")
-            spec.modelname = model
+        if model is not None and not isinstance(model, str):
+            raise TypeError(f"model must be a string, got {type(model).__name__}")
+        # Unnamed as in PyMJCF (MjSpec would call it "MuJoCo Model"); attaching names
+        # an unnamed model "unnamed_model".
+        spec.modelname = model or ""
         if model_dir:
             spec.meshdir = spec.meshdir or model_dir
             spec.texturedir = spec.texturedir or model_dir
