@@ -9,6 +9,7 @@ frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 import mujoco
 import numpy as np
 
+from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
 
 # PyMJCF's name for a model attached without a name.
@@ -68,7 +69,6 @@ def merge_compiler(top_spec, child):
     """
     if not child._authored:
         return
-    defaults = mujoco.MjSpec().compiler
     root_compiler = top_spec.compiler
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
@@ -81,7 +81,7 @@ def merge_compiler(top_spec, child):
             child_value = _comparable(getattr(scope._spec.compiler, field))
             if child_value == root_value:
                 continue
-            if child_value != _comparable(getattr(defaults, field)) and scope is child:
+            if child_value != _DEFAULT_COMPILER[field] and scope is child:
                 raise ValueError(
                     f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
                     f"it is attached to has {root_value!r}; a model has one compiler setting")
@@ -90,7 +90,13 @@ def merge_compiler(top_spec, child):
 
 def _comparable(value):
     # MjSpec gives strings such as eulerseq as character vectors.
-    return value if isinstance(value, (bool, int, float, str)) or hasattr(value, "name") else "".join(value)
+    if isinstance(value, (bool, int, float, str)) or hasattr(value, "name"):
+        return value
+    return attributes_module.text(value)
+
+
+_DEFAULT_COMPILER = {field: _comparable(getattr(mujoco.MjSpec().compiler, field))
+                     for field in _MERGED_COMPILER_FIELDS}
 
 
 def link(parent, child, attachment_body):

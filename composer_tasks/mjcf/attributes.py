@@ -49,6 +49,8 @@ class Number(Attribute):
         self.integer = integer
 
     def convert(self, handle, value):
+        if type(value) in (float, int) and not self.integer:
+            return float(value)
         if isinstance(value, str):
             try:
                 value = float(value)
@@ -112,8 +114,15 @@ class Text(Attribute):
     """A string (`file`, `eulerseq`, ...)."""
 
     def get(self, handle):
-        value = getattr(self.target(handle), self.field)
-        return value if isinstance(value, str) else "".join(value)
+        return text(getattr(self.target(handle), self.field))
+
+
+def text(value) -> str:
+    """A string field of MjSpec, which some give as a vector of characters."""
+    if isinstance(value, str):
+        return value
+    # Indexing: iterating the bindings' character vector takes milliseconds.
+    return "".join([value[i] for i in range(len(value))])
 
     def convert(self, handle, value):
         if not isinstance(value, str):
@@ -267,6 +276,13 @@ class Custom(Attribute):
 
 
 def _numbers(value):
+    if type(value) in (list, tuple):  # the common case first
+        try:
+            array = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"expected numbers, got {value!r}") from None
+        if array.ndim == 1:
+            return array
     if isinstance(value, str):
         try:
             return np.array([float(part) for part in value.split()])

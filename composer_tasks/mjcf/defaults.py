@@ -29,6 +29,14 @@ _COLLECTIONS = {
 }
 
 
+# The attributes a default tag can set: the tag's own, without the name.
+_DEFAULT_TABLES = {
+    tag: {name: attribute
+          for name, attribute in attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}).items()
+          if attribute is not None}
+    for tag in _DEFAULT_TAGS}
+
+
 class DefaultClass:
     """A default class: `cls.geom`, `cls.joint`, `cls.motor`, ... and nested classes."""
 
@@ -144,8 +152,7 @@ class DefaultTag:
         return f"<{self._tag}> of default class {self._cls._mjs.name!r}"
 
     def _table(self):
-        table = attributes_module.ELEMENT_ATTRIBUTES.get(self._tag, {})
-        return {name: attribute for name, attribute in table.items() if attribute is not None}
+        return _DEFAULT_TABLES[self._tag]
 
     def _attribute(self, name):
         table = self._table()

@@ -33,6 +33,11 @@ _BODY_CHILDREN = {
     "inertial": None,  # a view of the body's own inertial fields
 }
 
+_CHILD_TAGS = {
+    "body": tuple(_BODY_CHILDREN),
+    "worldbody": tuple(tag for tag in _BODY_CHILDREN if tag != "inertial"),
+}
+
 _ACTUATORS = ("motor", "position", "velocity", "general")
 _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
@@ -215,7 +220,10 @@ class Element:
                 f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
         self._scope._edited()
 
-    def _set_name(self, value):
+    def _set_name(self, value, check_unique=True):
+        """Names the element; a name another element of its kind has raises at once when
+        renaming, and when adding, at compile time (MuJoCo's "repeated name"), which
+        spares a search of the model per added element."""
         if value is None:
             self._mjs.name = ""
             return
@@ -224,10 +232,12 @@ class Element:
         if PREFIX_SEPARATOR in value:
             raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
         full_name = self._scope._full_prefix() + value
-        existing = self._scope._lookup(self.spec_namespace, full_name)
-        if existing is not None and existing != self._mjs:
-            raise ValueError(
-                f"model {self._scope.model!r} already has a <{self.spec_namespace}> named {value!r}")
+        if check_unique:
+            existing = self._scope._lookup(self.spec_namespace, full_name)
+            if existing is not None and existing != self._mjs:
+                raise ValueError(
+                    f"model {self._scope.model!r} already has a <{self.spec_namespace}> "
+                    f"named {value!r}")
         self._mjs.name = full_name
 
     def _childclass(self):
@@ -261,9 +271,7 @@ class Element:
     # Children.
 
     def _child_tags(self):
-        if self._tag in ("body", "worldbody"):
-            return tuple(tag for tag in _BODY_CHILDREN if tag != "inertial" or self._tag == "body")
-        return ()
+        return _CHILD_TAGS.get(self._tag, ())
 
     def _children_with_tag(self, tag):
         body = self._mjs

@@ -264,21 +264,26 @@ class RootElement:
     def _create(self, tag, attributes, creator, parent):
         """Adds an element: checks every attribute, creates it in its class, sets them."""
         table = attributes_module.ELEMENT_ATTRIBUTES[tag]
-        attributes = dict(attributes)
-        dclass = attributes.pop("dclass", None)
-        if "class" in attributes:
-            if dclass is not None:
-                raise ValueError("give dclass or class, not both")
-            dclass = attributes.pop("class")
-        where = parent._path() if parent is not None else f"model {self.model!r}"
+        dclass = None
+        if "dclass" in attributes or "class" in attributes:
+            attributes = dict(attributes)
+            dclass = attributes.pop("dclass", None)
+            if "class" in attributes:
+                if dclass is not None:
+                    raise ValueError("give dclass or class, not both")
+                dclass = attributes.pop("class")
         shown_tag = "joint" if tag == "equality_joint" else tag
+
+        def where():
+            return parent._path() if parent is not None else f"model {self.model!r}"
+
         for name in attributes:
             if name not in table:
                 raise AttributeError(
-                    f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where}); "
+                    f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where()}); "
                     f"valid attributes: {sorted(set(table) | {'dclass'})}")
         if dclass is not None and tag == "freejoint":
-            raise AttributeError(f"'dclass' is not a valid attribute for <freejoint> (adding to {where})")
+            raise AttributeError(f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})")
         default = self._find_default(dclass) if dclass is not None else None
         if default is None and parent is None:
             default = self._main_default()
@@ -288,13 +293,13 @@ class RootElement:
             for name, value in attributes.items():
                 attribute = table[name]
                 if attribute is None:
-                    handle._set_name(value)
+                    handle._set_name(value, check_unique=False)
                 else:
                     attribute.set(handle, value)
         except (TypeError, ValueError) as error:
             self._top_spec().delete(mjs)
             raise type(error)(
                 f"during initialization of attribute {name!r} of <{shown_tag}> (adding to "
-                f"{where}): {error}") from error
+                f"{where()}): {error}") from error
         self._edited()
         return handle

@@ -103,7 +103,9 @@ def test_bad_values_raise_naming_the_attribute():
         thigh.pos = [1, 2]
     with pytest.raises(ValueError, match=r"attribute 'damping'.*expected 1 to 3 numbers"):
         hip.damping = [1, 2, 3, 4]
-    with pytest.raises(ValueError, match=r"already has a <joint> named 'hip'"):
+    with pytest.raises(ValueError, match=r"already has a <geom> named 'thigh'"):
+        thigh.add("geom", name="other", size=[0.1]).name = "thigh"
+    with pytest.raises(ValueError, match=r"attribute 'name' of <joint>.*repeated name 'hip'"):
         thigh.add("joint", name="hip")
     with pytest.raises(ValueError, match=r"no default class 'nope'"):
         thigh.add("geom", dclass="nope", size=[0.1])
