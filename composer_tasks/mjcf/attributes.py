@@ -202,6 +202,8 @@ class Reference(Attribute):
 
 def reference_name(handle, value, namespace):
     """The full name a reference attribute of `handle` stores for `value`."""
+    if isinstance(value, str):
+        return handle._scope._full_prefix() + value
     from composer_tasks.mjcf import element as element_module
     if isinstance(value, element_module.Element):
         if value._scope._top() is not handle._scope._top():
@@ -214,10 +216,7 @@ def reference_name(handle, value, namespace):
         if not name:
             raise ValueError(f"{value!r} has no name, so nothing can refer to it; name it")
         return name
-    if not isinstance(value, str):
-        raise TypeError(
-            f"expected a <{namespace}> element or its name, got {type(value).__name__}")
-    return handle._scope._full_prefix() + value
+    raise TypeError(f"expected a <{namespace}> element or its name, got {type(value).__name__}")
 
 
 class Orientation(Attribute):

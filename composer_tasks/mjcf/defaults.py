@@ -168,8 +168,12 @@ class DefaultTag:
         return self._attribute(name).get(self)
 
     def __setattr__(self, name, value):
+        self._set(name, value, check=True)
+
+    def _set(self, name, value, check):
         attribute = self._attribute(name)
-        self._check_unused()
+        if check:
+            self._check_unused()
         try:
             attribute.set(self, value)
         except (TypeError, ValueError) as error:
@@ -181,8 +185,9 @@ class DefaultTag:
     def set_attributes(self, **attributes) -> None:
         for name in attributes:
             self._attribute(name)
+        self._check_unused()
         for name, value in attributes.items():
-            setattr(self, name, value)
+            self._set(name, value, check=False)
 
     def _check_unused(self):
         classes = set(self._cls._classes_below())
