@@ -31,8 +31,9 @@ def attach(where, child):
             f"model {child.model!r} was attached before (MuJoCo consumed its spec); build it again")
     if not child.model:
         child._spec.modelname = _UNNAMED_MODEL
+    child_prefix = child.model + "/"
     for sibling in parent._child_scopes:
-        if sibling.model == child.model:
+        if sibling._prefix == child_prefix:
             raise ValueError(
                 f"model {parent.model!r} already has an attached model named {child.model!r}")
     prefix = parent._full_prefix() + child.model + "/"
@@ -76,9 +77,10 @@ def merge_compiler(top_spec, child):
     for scope in scopes:
         scopes.extend(scope._child_scopes)
     for field in _MERGED_COMPILER_FIELDS:
-        root_value = _comparable(getattr(root_compiler, field))
+        read = _comparable if field == "eulerseq" else getattr
+        root_value = read(root_compiler, field)
         for scope in scopes:
-            child_value = _comparable(getattr(scope._spec.compiler, field))
+            child_value = read(scope._spec.compiler, field)
             if child_value == root_value:
                 continue
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
@@ -88,15 +90,13 @@ def merge_compiler(top_spec, child):
             setattr(scope._spec.compiler, field, root_value)
 
 
-def _comparable(value):
-    # MjSpec gives strings such as eulerseq as character vectors.
-    if isinstance(value, (bool, int, float, str)) or hasattr(value, "name"):
-        return value
-    return attributes_module.text(value)
+def _comparable(compiler, field):
+    # MjSpec gives the Euler sequence as a vector of characters.
+    return attributes_module.text(getattr(compiler, field))
 
 
-_DEFAULT_COMPILER = {field: _comparable(getattr(mujoco.MjSpec().compiler, field))
-                     for field in _MERGED_COMPILER_FIELDS}
+_DEFAULT_COMPILER = {field: (_comparable if field == "eulerseq" else getattr)(
+    mujoco.MjSpec().compiler, field) for field in _MERGED_COMPILER_FIELDS}
 
 
 def link(parent, child, attachment_body):
@@ -147,6 +147,9 @@ def get_freejoint(element):
 def copy_orientation(source, target) -> None:
     """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
     alt = source.alt
+    if alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
+        target.quat = np.array(source.quat)
+        return
     target.alt.type = alt.type
     for field in ("euler", "axisangle", "xyaxes", "zaxis"):
         setattr(target.alt, field, np.array(getattr(alt, field)))
