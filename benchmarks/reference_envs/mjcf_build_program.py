@@ -13,7 +13,6 @@ in this project's. Two cases:
 """
 
 import numpy as np
-
 from dm_control import mjcf
 
 NUM_LEGS = 20
@@ -84,8 +83,8 @@ def write_humanoid_sized_file(path):
     geoms, default classes, an IMU and 17 more sensors.
     """
     lines = ['<mujoco model="humanoid">', '  <compiler angle="radian"/>', "  <default>",
-             '    <default class="body"><joint damping="1" armature="0.01" limited="true" '
-             'range="-1 1"/><geom type="capsule" rgba="0.6 0.5 0.4 1"/>',
+             ('    <default class="body"><joint damping="1" armature="0.01" limited="true" '
+              'range="-1 1"/><geom type="capsule" rgba="0.6 0.5 0.4 1"/>'),
              '      <position kp="20" ctrlrange="-1 1" ctrllimited="true"/>',
              '      <default class="foot"><geom rgba="0.3 0.3 0.3 1"/></default>',
              "    </default>", "  </default>", "  <worldbody>",

@@ -23,15 +23,13 @@ import mujoco
 import numpy as np
 
 from composer_tasks import mjcf
-from composer_tasks.composer.callbacks import CALLBACK_NAMES
-from composer_tasks.composer.callbacks import Callbacks
-from composer_tasks.composer.callbacks import overrides
-from composer_tasks.composer.compile_errors import describe_compile_error
-from composer_tasks.composer.compile_errors import stamp_element_info
-from composer_tasks.composer.observables import Observables
-from composer_tasks.composer.observables import observable
-from composer_tasks.composer.spec_edits import mark_spec_changed
-from composer_tasks.composer.spec_edits import spec_edit_count
+from composer_tasks.composer.callbacks import CALLBACK_NAMES, Callbacks, overrides
+from composer_tasks.composer.compile_errors import (
+    describe_compile_error,
+    stamp_element_info,
+)
+from composer_tasks.composer.observables import Observables, observable
+from composer_tasks.composer.spec_edits import mark_spec_changed, spec_edit_count
 from composer_tasks.mjcf import attachment as mjcf_attachment
 
 __all__ = [

@@ -19,14 +19,13 @@ global settings), `namescope` (names, `find`, `find_all`), `attachment`
 `named`). docs/mjcf.md lists what differs from dm_control's PyMJCF.
 """
 
-from composer_tasks.mjcf.attachment import get_attachment_frame
-from composer_tasks.mjcf.attachment import get_frame_freejoint
-from composer_tasks.mjcf.attachment import get_freejoint
-from composer_tasks.mjcf.element import PREFIX_SEPARATOR
-from composer_tasks.mjcf.element import Element
-from composer_tasks.mjcf.parser import from_file
-from composer_tasks.mjcf.parser import from_path
-from composer_tasks.mjcf.parser import from_xml_string
+from composer_tasks.mjcf.attachment import (
+    get_attachment_frame,
+    get_frame_freejoint,
+    get_freejoint,
+)
+from composer_tasks.mjcf.element import PREFIX_SEPARATOR, Element
+from composer_tasks.mjcf.parser import from_file, from_path, from_xml_string
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.mjcf.root import RootElement
 

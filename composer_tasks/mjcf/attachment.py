@@ -20,7 +20,7 @@ def attach(where, child):
     """Attaches model `child` at the site (or worldbody) `where`; returns the frame."""
     from composer_tasks.mjcf.root import RootElement
     if not isinstance(child, RootElement):
-        raise ValueError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
+        raise TypeError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
     parent = where.root
     if child is parent or child is parent._top():
         raise ValueError("cannot attach a model to itself")

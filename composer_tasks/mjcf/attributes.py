@@ -634,7 +634,7 @@ def _frame_object(name_field, type_field):
     def getter(handle):
         name = getattr(handle._mjs, name_field)
         objtype = getattr(handle._mjs, type_field)
-        for _, (member, namespace) in OBJECT_TYPES.items():
+        for member, namespace in OBJECT_TYPES.values():
             if member == objtype and name:
                 return handle._scope._wrap_by_full_name(namespace, name) or name
         return name or None

@@ -295,12 +295,14 @@ class GenericStruct(Struct):
         super().__init__(scope, tag, get_struct, table)
 
 
+# `model.visual` parts by MJCF name, and the MjSpec field of each.
+_VISUAL_PARTS = {"global": "global_", "global_": "global_", "quality": "quality",
+                 "headlight": "headlight", "map": "map", "scale": "scale", "rgba": "rgba"}
+
+
 class VisualStruct:
     """`model.visual`: `global_` (or `getattr(visual, "global")`), quality, headlight,
     map, scale, rgba."""
-
-    _PARTS = {"global": "global_", "global_": "global_", "quality": "quality",
-              "headlight": "headlight", "map": "map", "scale": "scale", "rgba": "rgba"}
 
     def __init__(self, scope):
         self._scope = scope
@@ -308,11 +310,11 @@ class VisualStruct:
     def __getattr__(self, name):
         if name.startswith("_") and name != "global_":
             raise AttributeError(name)
-        if name not in self._PARTS:
+        if name not in _VISUAL_PARTS:
             raise AttributeError(
                 f"<{name}> is not a valid child of <visual> (model {self._scope.model!r}); "
-                f"valid: {sorted(set(self._PARTS) - {'global_'})}")
-        field = self._PARTS[name]
+                f"valid: {sorted(set(_VISUAL_PARTS) - {'global_'})}")
+        field = _VISUAL_PARTS[name]
         return GenericStruct(self._scope, name, lambda: getattr(self._scope._spec.visual, field))
 
 

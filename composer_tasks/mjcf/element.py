@@ -12,11 +12,16 @@ revision of the model: a `mjcf.Physics` compiled before the edit refuses to bind
 or index by name until it is recompiled.
 """
 
+from typing import TYPE_CHECKING
+
 import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import namescope as namescope_module
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.root import RootElement
 
 PREFIX_SEPARATOR = "/"
 

@@ -64,7 +64,7 @@ class Location:
     `contiguous` tells that the positions are one run, so a view can be read.
     """
 
-    __slots__ = ("array", "positions", "shape", "struct", "name")
+    __slots__ = ("array", "name", "positions", "shape", "struct")
 
     def __init__(self, array, positions, shape, struct, name):
         self.array = array
@@ -264,7 +264,8 @@ def named_field(model, data, struct_name, name) -> "FieldIndexer":
     struct = model if struct_name == "model" else data
     array = getattr(struct, name, None)
     if not isinstance(array, np.ndarray):
-        raise AttributeError(f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}")
+        raise AttributeError(  # noqa: TRY004  (a missing attribute, as getattr raises)
+            f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}")
     kind = _array_kind(model, struct_name, name, array)
     return FieldIndexer(model, name, array, kind)
 

@@ -58,7 +58,8 @@ class NameScope:
 
 def _check_namespace(namespace):
     if not isinstance(namespace, str):
-        raise ValueError(f"`namespace` should be a string: got {namespace!r}")
+        # ValueError, as PyMJCF raises it.
+        raise ValueError(f"`namespace` should be a string: got {namespace!r}")  # noqa: TRY004
     if namespace not in NAMESPACES:
         raise ValueError(f"{namespace!r} is not a valid namespace. Available: {list(NAMESPACES)}")
 
@@ -67,7 +68,7 @@ def find(where, namespace, identifier):
     """The element named `identifier` (relative to `where`'s model) below `where`, or None."""
     _check_namespace(namespace)
     if not isinstance(identifier, str):
-        raise ValueError(f"`identifier` should be a string: got {identifier!r}")
+        raise ValueError(f"`identifier` should be a string: got {identifier!r}")  # noqa: TRY004
     scope = where.root
     full_name = scope._full_prefix() + identifier
     if namespace == "default":

@@ -86,4 +86,4 @@ def _check_options(escape_separators, resolve_references):
         raise ValueError("resolve_references=False is not supported: MuJoCo resolves them at compile")
 
 
-__all__ = ["from_xml_string", "from_path", "from_file", "to_xml_string", "get_assets"]
+__all__ = ["from_file", "from_path", "from_xml_string", "get_assets", "to_xml_string"]

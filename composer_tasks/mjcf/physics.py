@@ -103,7 +103,7 @@ class Binding:
     """Attributes (`qpos`, `xpos`, `xmat`, `sensordata`, `mass`, `element_id`, ...) of
     bound handles, with PyMJCF's shapes."""
 
-    __slots__ = ("_physics", "_kind", "_ids", "_is_sequence", "_locations")
+    __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
 
     def __init__(self, physics, kind, ids, is_sequence):
         object.__setattr__(self, "_physics", physics)
@@ -143,4 +143,4 @@ class Binding:
         self._location(name).write(value)
 
 
-__all__ = ["Physics", "Binding"]
+__all__ = ["Binding", "Physics"]

@@ -247,9 +247,8 @@ class RootElement:
     def _wrap(self, mjs, tag=None):
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
-        if isinstance(mjs, mujoco.MjsBody) and tag is None:
-            if mjs == scope._worldbody_spec():
-                return element_module.Element(mjs, scope, "worldbody")
+        if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
+            return element_module.Element(mjs, scope, "worldbody")
         return element_module.Element(mjs, scope, tag or element_module.tag_of(mjs))
 
     def _wrap_body(self, body):

@@ -8,9 +8,7 @@ recompiles.
 """
 
 import numpy as np
-
-from dm_control import composer
-from dm_control import mjcf
+from dm_control import composer, mjcf
 from dm_control.composer.observation import observable
 
 NUM_LEGS = 4

@@ -8,9 +8,7 @@ the arena moved by a model edit at every episode.
 """
 
 import numpy as np
-
-from dm_control import composer
-from dm_control import mjcf
+from dm_control import composer, mjcf
 from dm_control.composer.observation import observable
 
 CONTROL_TIMESTEP = 0.03

@@ -28,7 +28,8 @@ def _load(name):
 
 def main():
     sys.path.insert(0, HERE)
-    import trace as trace_module  # noqa: E402  (the programs' shared recorder)
+    import trace as trace_module
+
     import dm_control
     import mujoco
     for name in PROGRAMS:

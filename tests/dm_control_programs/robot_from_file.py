@@ -10,9 +10,7 @@ on its attachment frame. The dock site moves by a model edit every episode.
 import os
 
 import numpy as np
-
-from dm_control import composer
-from dm_control import mjcf
+from dm_control import composer, mjcf
 from dm_control.composer.observation import observable
 
 ROVER_XML = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "rover.xml")

@@ -4,8 +4,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from composer_tasks import composer
-from composer_tasks import mjcf
+from composer_tasks import composer, mjcf
 
 
 def _leg_model():
@@ -74,7 +73,7 @@ def test_unknown_tag_raises_with_the_element_path():
     with pytest.raises(AttributeError, match=r"<geom> is not a valid child of <actuator>"):
         model.actuator.add("geom")
     with pytest.raises(AttributeError, match=r"<gear> is not a valid child of <default>"):
-        model.default.gear
+        _ = model.default.gear
 
 
 def test_unknown_attribute_raises_with_the_element_path():
@@ -84,7 +83,7 @@ def test_unknown_attribute_raises_with_the_element_path():
     with pytest.raises(AttributeError, match=r"'colour' is not a valid attribute for <joint>.*'hip'"):
         hip.colour = "red"
     with pytest.raises(AttributeError, match=r"'colour' is not a valid attribute for <joint>"):
-        hip.colour
+        _ = hip.colour
     with pytest.raises(AttributeError, match=r"'kp' is not a valid attribute for <motor>"):
         model.actuator.add("motor", joint=hip, kp=3)
     with pytest.raises(AttributeError, match=r"'wobble' is not a valid attribute for <option>"):
@@ -96,7 +95,7 @@ def test_unknown_attribute_raises_with_the_element_path():
 
 
 def test_bad_values_raise_naming_the_attribute():
-    model, thigh, hip = _leg_model()
+    _, thigh, hip = _leg_model()
     with pytest.raises(ValueError, match=r"attribute 'type' of <geom>.*expected one of"):
         thigh.add("geom", type="blob", size=[0.1])
     with pytest.raises(ValueError, match=r"attribute 'pos'.*expected 3 numbers"):
@@ -116,8 +115,8 @@ def test_bad_values_raise_naming_the_attribute():
 
 
 def test_bad_references_raise():
-    model, thigh, hip = _leg_model()
-    other, _, other_hip = _leg_model()
+    model, thigh, _ = _leg_model()
+    _, _, other_hip = _leg_model()
     with pytest.raises(ValueError, match=r"belongs to model 'leg'.*attach its model first"):
         model.actuator.add("motor", joint=other_hip)
     with pytest.raises(ValueError, match=r"expected a <joint> element"):

@@ -5,8 +5,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from composer_tasks import composer
-from composer_tasks import mjcf
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 
 
@@ -49,7 +48,7 @@ def test_bind_shapes_follow_dm_control():
 
 
 def test_bind_writes():
-    model, base, arms, hinges, _ = _model()
+    model, _, _, hinges, _ = _model()
     physics = mjcf.Physics.from_mjcf_model(model)
     physics.bind(hinges[0]).qpos[0] = 0.3  # a live view
     physics.bind(hinges).qvel = [1.0, 2.0]
@@ -60,11 +59,11 @@ def test_bind_writes():
     with pytest.raises(ValueError, match="read-only"):
         values[0] = 1.0  # a list's values are a copy: writing them would be lost
     with pytest.raises(AttributeError, match="'qpoz' for a joint"):
-        physics.bind(hinges).qpoz
+        _ = physics.bind(hinges).qpoz
 
 
 def test_named_indexing():
-    model, base, arms, hinges, _ = _model()
+    model, _, _, _, _ = _model()
     physics = mjcf.Physics.from_mjcf_model(model)
     named = physics.named
     named.data.qpos["hinge1"] = 0.5
@@ -85,13 +84,13 @@ def test_named_indexing():
 
 
 def test_edits_after_compiling_raise_until_recompiled():
-    model, base, arms, hinges, _ = _model()
+    model, base, _, hinges, _ = _model()
     physics = mjcf.Physics.from_mjcf_model(model)
     hinges[0].range = [-1, 1]
     with pytest.raises(ValueError, match="edited after this physics was compiled"):
         physics.bind(hinges[0])
     with pytest.raises(ValueError, match="edited after this physics was compiled"):
-        physics.named.data.qpos
+        _ = physics.named.data.qpos
     physics.recompile()
     # MuJoCo's default compiler reads angles in degrees.
     np.testing.assert_allclose(physics.bind(hinges[0]).range, np.deg2rad([-1, 1]))

@@ -79,12 +79,12 @@ def test_adding_to_an_attached_model_lands_in_the_root():
 
 
 def test_attach_errors():
-    creature, _, legs = _creature()
+    creature, _, _ = _creature()
     arena = mjcf.RootElement(model="arena")
     arena.attach(creature)
     with pytest.raises(ValueError, match="already attached"):
         arena.attach(creature)
-    with pytest.raises(ValueError, match="expected a mjcf.RootElement"):
+    with pytest.raises(TypeError, match="expected a mjcf.RootElement"):
         arena.attach(creature.worldbody)
     with pytest.raises(ValueError, match="to itself"):
         arena.attach(arena)

@@ -167,7 +167,6 @@ class Observable:
     def _raw_reader_with_leading_axis(self, physics):
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
-        return None
 
     def _int_or_callable(self, value, name, minimum):
         if callable(value):
