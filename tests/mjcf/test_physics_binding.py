@@ -203,3 +203,22 @@ def test_entity_without_a_model_raises():
 
     with pytest.raises(TypeError, match="must set self._spec"):
         Empty()
+
+
+def test_variators_take_mjcf_handles():
+    from composer_tasks.composer import variation
+    from composer_tasks.composer.variation import distributions
+
+    model, _, _, hinges, _ = _model()
+    geom = model.find("geom", "base")
+    variator = variation.MJCFVariator()
+    variator.bind_attributes(geom, rgba=distributions.Uniform(0, 1, single_sample=False))
+    before = composer.spec_edits.spec_edit_count()
+    variator.apply_variations(np.random.RandomState(0))
+    assert composer.spec_edits.spec_edit_count() > before
+    assert np.all((geom.rgba >= 0) & (geom.rgba <= 1)) and geom.rgba.tolist() != [0.5, 0.5, 0.5, 1]
+    physics = mjcf.Physics.from_mjcf_model(model)
+    physics_variator = variation.PhysicsVariator()
+    physics_variator.bind_attributes(hinges[0], damping=distributions.Uniform(1, 2))
+    physics_variator.apply_variations(physics, np.random.RandomState(0))
+    assert 1 <= physics.bind(hinges[0]).damping[0] <= 2
