@@ -355,6 +355,18 @@ class Element:
         return attachment.attach(self, child_model)
 
 
+# The `find` namespaces of each section's elements ("equality" holds weld, connect and
+# joint equalities, one namespace).
+_SECTION_NAMESPACES = {
+    "asset": ("texture", "material", "mesh", "hfield"),
+    "actuator": ("actuator",),
+    "sensor": ("sensor",),
+    "contact": ("pair", "exclude"),
+    "equality": ("equality",),
+    "keyframe": ("key",),
+}
+
+
 class Section:
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
@@ -382,9 +394,7 @@ class Section:
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
         found = []
-        for namespace in dict.fromkeys(NAMESPACES[t if t != "joint" or self._section != "equality"
-                                                   else "equality_joint"]
-                                       for t in SECTIONS[self._section]):
+        for namespace in _SECTION_NAMESPACES[self._section]:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
         return found
 
