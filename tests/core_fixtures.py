@@ -42,7 +42,7 @@ class Torso(composer.Entity):
             self.legs.append(leg)
 
 
-class Plane(composer.Entity):
+class Plane(composer.Arena):
 
     def _build(self, name="arena"):
         spec = mujoco.MjSpec()

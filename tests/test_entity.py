@@ -172,3 +172,22 @@ def test_compile_error_names_element_entity_and_line():
     assert "entity 'bad'" in message
     assert "_BadLeg" in message
     assert "test_entity.py:" in message
+
+
+def test_names_moved_out_of_entity_stay_importable_from_it():
+    from composer_tasks.composer import callbacks, compile_errors, entity, observables, spec_edits
+    assert entity.Observables is observables.Observables and entity.observable is observables.observable
+    assert entity.Callbacks is callbacks.Callbacks and entity.CALLBACK_NAMES is callbacks.CALLBACK_NAMES
+    assert entity.overrides is callbacks.overrides
+    assert entity.describe_compile_error is compile_errors.describe_compile_error
+    assert entity.mark_spec_changed is spec_edits.mark_spec_changed
+    assert entity.spec_edit_count is spec_edits.spec_edit_count
+
+
+def test_free_entities_are_added_by_arenas_only():
+    creature = Torso()
+    assert not hasattr(composer.Entity, "add_free_entity")
+    arena = Plane()
+    frame = arena.add_free_entity(creature)
+    assert frame.full_identifier == "creature/"
+    assert creature.free_joint is not None and creature.free_joint.name == "creature/"

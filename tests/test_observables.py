@@ -484,8 +484,9 @@ def test_mjcf_features_read_the_right_numbers():
     hinge_ids = [physics.bind(hinge).id for hinge in robot.hinges]
     expected = {
         "both_arms_xpos": data.xpos[[physics.bind(arm).id for arm in robot.arms]],
-        "motor_ctrl": np.array([0.5]),
-        "torso_mass": np.array([2.0]),
+        # One element's scalar row is a scalar, as dm_control's bind gives it.
+        "motor_ctrl": np.array(0.5),
+        "torso_mass": np.array(2.0),
         "slide_and_hinges": data.qpos[0:3],
         "torso_height": np.array(data.xpos[physics.bind(robot.torso).id][2]),
         "arm_x": data.xpos[[physics.bind(arm).id for arm in robot.arms], 0],
@@ -508,18 +509,64 @@ def test_mjcf_features_read_the_right_numbers():
 
 
 def test_mjcf_feature_shape_rules():
+    """dm_control's shapes: rows stack, variable-width slices concatenate, one
+    element's scalar row is a scalar (plus the leading buffer axis here)."""
     robot = _Robot()
     extra = dict(
         one_hinge=observable.MJCFFeature("qpos", robot.hinges[0], enabled=True),
         hinges=observable.MJCFFeature("qpos", robot.hinges, enabled=True),
         two_bodies=observable.MJCFFeature("xmat", robot.arms, enabled=True),
-        mixed=observable.MJCFFeature("xpos", [robot.torso, robot.torso_geom],
-                                     enabled=True),
+        two_accelerometers=observable.MJCFFeature(
+            "sensordata", [robot.accelerometer, robot.accelerometer], enabled=True),
+        torso_mass=observable.MJCFFeature("mass", robot.torso, enabled=True),
+        masses=observable.MJCFFeature("mass", [robot.torso] + robot.arms, enabled=True),
     )
     env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0)
-    shapes = {name: spec.shape for name, spec in env.observation_spec().items()}
+    shapes = {name: spec.shape for name, spec in env.observation_spec().items()
+              if name in extra}
     assert shapes == {"one_hinge": (1, 1), "hinges": (1, 2), "two_bodies": (1, 2, 9),
-                      "mixed": (1, 2, 3)}
+                      "two_accelerometers": (1, 6), "torso_mass": (1,), "masses": (1, 3)}
+    with pytest.raises(ValueError, match="one kind"):
+        observable.MJCFFeature("xpos", [robot.torso, robot.torso_geom])
+
+
+def test_mjcf_feature_index_and_getitem():
+    robot = _Robot()
+    feature = observable.MJCFFeature("xpos", robot.arms, enabled=True)
+    extra = dict(arm_z=feature[:, 2])
+    extra["arm_z"].enabled = True
+    env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0,
+                               strip_singleton_obs_buffer_dim=True)
+    observation = env.reset().observation
+    physics = env.physics
+    expected = physics.data.xpos[[physics.bind(arm).id for arm in robot.arms], 2]
+    np.testing.assert_array_equal(observation["arm_z"], expected)
+    with pytest.raises(ValueError, match="already has an index"):
+        feature[:, 2][0]
+
+
+def test_mujoco_feature_reads_named_data():
+    robot = _Robot()
+    extra = dict(
+        left=observable.MujocoFeature("qpos", "robot/left", enabled=True),
+        both=observable.MujocoFeature("qpos", ["robot/left", "robot/right"], enabled=True),
+        torso=observable.MujocoFeature("xpos", lambda: "robot/torso", enabled=True),
+    )
+    env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0,
+                               strip_singleton_obs_buffer_dim=True)
+    env.reset()
+    observation = env.step(np.array([0.5])).observation
+    data = env.physics.data
+    np.testing.assert_array_equal(observation["left"], data.joint("robot/left").qpos)
+    np.testing.assert_array_equal(
+        observation["both"], np.concatenate([data.joint("robot/left").qpos,
+                                             data.joint("robot/right").qpos]))
+    np.testing.assert_array_equal(observation["torso"], data.body("robot/torso").xpos)
+    with pytest.raises(ValueError, match="no joint named 'robot/nope'"):
+        composer.Environment(_RobotTask(_Robot(), extra={
+            "bad": observable.MujocoFeature("qpos", "robot/nope", enabled=True)}), random_state=0)
+    with pytest.raises(TypeError, match="feature_name"):
+        observable.MujocoFeature("qpos", 3)
 
 
 def test_mjcf_feature_errors_name_the_observable():

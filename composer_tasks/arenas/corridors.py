@@ -134,7 +134,7 @@ def _capacity(explicit, name, estimate):
     return estimate
 
 
-class Corridor(composer.Entity):
+class Corridor(composer.Arena):
     """Base of the corridors: ground, four bounding planes, sky and light.
 
     Subclasses draw their layout in `_draw_layout` and write it in `_write_layout`.

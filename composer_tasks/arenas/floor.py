@@ -8,7 +8,7 @@ from composer_tasks import composer
 _GROUND_THICKNESS_M = 0.25
 
 
-class Floor(composer.Entity):
+class Floor(composer.Arena):
     """A flat floor centred at the origin.
 
     Args:

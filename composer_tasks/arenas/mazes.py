@@ -33,7 +33,7 @@ _TARGET_RGBA = (0.9, 0.2, 0.2, 1.0)
 TARGET_GEOM_GROUP = 2
 
 
-class RandomMazeWithTargets(composer.Entity):
+class RandomMazeWithTargets(composer.Arena):
     """A random labmaze maze with textured walls, spawn cells and reward spheres.
 
     Args:

@@ -477,7 +477,7 @@ class CrouchPlatforms(_HoveringPlatforms):
 _MODES = ("mixed", "per_episode")
 
 
-class ParkourCourse(composer.Entity):
+class ParkourCourse(composer.Arena):
     """A random obstacle course along +x (see the module docstring).
 
     Args:

@@ -1,220 +1,53 @@
 """Entity: a reusable piece of a MuJoCo model with its own callbacks and observables.
 
-An entity owns a `mujoco.MjSpec` (`entity.spec`) built in `_build`. Entities are
-composed by attaching a child's spec into the parent's with `MjSpec.attach`, under
-the prefix `child.name + "/"`; nested attachments give names such as
-`creature/leg0/hip`. Attachment is by reference: element handles an entity keeps
-(geoms, joints, sensors, actuators) stay valid and bind to the compiled root model
-with `physics.bind(handle)`.
+An entity owns a `mujoco.MjSpec` (`entity.spec`) built in `_build`, or, written
+as in dm_control, a PyMJCF model (`composer_tasks.mjcf.RootElement`) returned by
+its `mjcf_model` property; `entity.mjcf_model` is the same model as PyMJCF
+handles either way. Entities are composed by attaching a child's spec into the
+parent's with `MjSpec.attach`, under the prefix `child.name + "/"`; nested
+attachments give names such as `creature/leg0/hip`. Attachment is by reference:
+element handles an entity keeps (geoms, joints, sensors, actuators) stay valid
+and bind to the compiled root model with `physics.bind(handle)`.
 
 Every attachment creates a body in the parent named `child_name/` (the attachment
-body) that holds the child's top-level bodies. It carries the child's pose (and, for
-`add_free_entity`, the free joint), so poses of fixed and free entities are both
-expressed as the pose of one body.
-"""
+frame) that holds the child's top-level bodies. It carries the child's pose (and,
+for `Arena.add_free_entity`, the free joint), so poses of fixed and free entities
+are both expressed as the pose of one body.
 
-import collections
-import inspect
-import re
+The observables container (`Observables`, `@observable`), the lifecycle
+callbacks (`Callbacks`) and the compile-error diagnostics live in modules of
+their own; their names stay importable from here.
+"""
 
 import mujoco
 import numpy as np
 
+from composer_tasks import mjcf
+from composer_tasks.composer.callbacks import CALLBACK_NAMES, Callbacks, overrides
+from composer_tasks.composer.compile_errors import (
+    describe_compile_error,
+    stamp_element_info,
+)
+from composer_tasks.composer.observables import Observables, observable
+from composer_tasks.composer.spec_edits import mark_spec_changed, spec_edit_count
+from composer_tasks.mjcf import attachment as mjcf_attachment
+
+__all__ = [
+    "CALLBACK_NAMES", "Callbacks", "Entity", "ModelWrapperEntity", "Observables",
+    "describe_compile_error", "mark_spec_changed", "observable", "overrides",
+    "spec_edit_count",
+]
+
 _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
-
-# Spec element collections whose members get an `info` string naming the entity
-# that created them; MuJoCo appends `info` to every compile error about an element.
-_ELEMENT_COLLECTIONS = (
-    "bodies", "geoms", "joints", "sites", "cameras", "lights", "frames",
-    "actuators", "sensors", "tendons", "equalities", "materials", "textures",
-    "meshes", "hfields", "excludes", "pairs", "keys",
-)
-
-# Callbacks an Entity or a Task may override; the Environment calls only the
-# overridden substep callbacks so that untouched substeps run as one mj_step call.
-CALLBACK_NAMES = (
-    "initialize_episode_mjcf", "after_compile", "initialize_episode",
-    "before_step", "before_substep", "after_substep", "after_step",
-)
-
-
-_spec_edit_count = 0
-
-
-def mark_spec_changed():
-    """Tells the Environment that a spec was edited, so that the next reset recompiles.
-
-    Attaching, detaching and `variation.MJCFVariator` call it; call it after editing
-    spec elements directly in `initialize_episode_mjcf` (or build the Environment
-    with `check_spec_changes=True`, which compares the whole spec at every reset,
-    at the cost of compiling it).
-    """
-    global _spec_edit_count
-    _spec_edit_count += 1
-
-
-def spec_edit_count():
-    """How many spec edits `mark_spec_changed` has recorded in this process."""
-    return _spec_edit_count
-
-
-class _ObservableMethod:
-    """Descriptor made by `@observable`: the method builds the observable once."""
-
-    def __init__(self, method):
-        self.method = method
-        self.name = method.__name__
-        self.__doc__ = method.__doc__
-
-    def __get__(self, observables, owner=None):
-        if observables is None:
-            return self
-        return observables[self.name]
-
-
-def observable(method):
-    """Declares a method of an `Observables` subclass as an observable.
-
-    The method takes `self` (the `Observables`, whose `_entity` is the entity) and
-    returns an observable; it is called once, when the entity is built.
-    """
-    return _ObservableMethod(method)
-
-
-class Observables:
-    """The observables of one entity, by name, in declaration order.
-
-    Access them as attributes (`entity.observables.joint_positions`) or by key
-    (`entity.observables["joint_positions"]`). All start disabled unless their
-    definition or `observable_options` enables them.
-    """
-
-    def __init__(self, entity):
-        self._entity = entity
-        self._observables = collections.OrderedDict()
-        # Definition order, base classes first; an override keeps its base's place.
-        for cls in reversed(type(self).__mro__):
-            for name, member in vars(cls).items():
-                if isinstance(member, _ObservableMethod) and name not in self._observables:
-                    self._observables[name] = None
-        for name in self._observables:
-            method = inspect.getattr_static(self, name)
-            self._observables[name] = method.method(self)
-
-    @property
-    def entity(self):
-        return self._entity
-
-    def __getitem__(self, name):
-        try:
-            return self._observables[name]
-        except KeyError:
-            raise KeyError(
-                f"entity {self._entity.name!r} has no observable {name!r}; it has "
-                f"{list(self._observables)}") from None
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self._observables[name]
-        except KeyError:
-            raise AttributeError(
-                f"entity {self._entity.name!r} has no observable {name!r}; it has "
-                f"{list(self._observables)}") from None
-
-    def __contains__(self, name):
-        return name in self._observables
-
-    def __iter__(self):
-        return iter(self._observables)
-
-    def __len__(self):
-        return len(self._observables)
-
-    def keys(self):
-        return self._observables.keys()
-
-    def values(self):
-        return self._observables.values()
-
-    def items(self):
-        return self._observables.items()
-
-    def as_dict(self):
-        """A new ordered dict of name -> observable."""
-        return collections.OrderedDict(self._observables)
-
-    def add_observable(self, name, observable_object, enabled=True):
-        """Adds (or replaces) an observable under `name` and sets its `enabled`."""
-        if not isinstance(name, str) or not name or "/" in name:
-            raise ValueError(f"observable name must be a non-empty string without '/', got {name!r}")
-        observable_object.enabled = enabled
-        self._observables[name] = observable_object
-
-    def enable_all(self):
-        for observable_object in self._observables.values():
-            observable_object.enabled = True
-
-    def disable_all(self):
-        for observable_object in self._observables.values():
-            observable_object.enabled = False
-
-    def set_options(self, options):
-        """Configures observables from `{name: {option: value}}`.
-
-        Raises:
-          KeyError: for an observable this entity does not have.
-          AttributeError: for an option observables do not have.
-        """
-        for name, observable_options in options.items():
-            observable_object = self[name]
-            for option, value in observable_options.items():
-                if not hasattr(type(observable_object), option):
-                    raise AttributeError(
-                        f"observable {name!r} of entity {self._entity.name!r} has no option {option!r}")
-                try:
-                    setattr(observable_object, option, value)
-                except (TypeError, ValueError) as error:
-                    raise type(error)(
-                        f"observable {name!r} of entity {self._entity.name!r}: {error}") from error
-
-
-class Callbacks:
-    """The lifecycle callbacks of entities and tasks, all no-ops by default.
-
-    What each may touch is in `Entity`'s docstring. The Environment calls only those a
-    class overrides, so substeps nobody hooks into run as one physics call.
-    """
-
-    def initialize_episode_mjcf(self, random_state):
-        pass
-
-    def after_compile(self, physics, random_state):
-        pass
-
-    def initialize_episode(self, physics, random_state):
-        pass
-
-    def before_step(self, physics, action, random_state):
-        pass
-
-    def before_substep(self, physics, action, random_state):
-        pass
-
-    def after_substep(self, physics, random_state):
-        pass
-
-    def after_step(self, physics, random_state):
-        pass
 
 
 class Entity(Callbacks):
     """Base class of everything that makes up a task's model.
 
-    Subclasses implement `_build(**kwargs)`, which must set `self._spec` to a new
-    `mujoco.MjSpec` whose `modelname` is the entity's name, and optionally
-    `_build_observables()`, which returns an `Observables`.
+    Subclasses implement `_build(**kwargs)`, which either sets `self._spec` to a new
+    `mujoco.MjSpec` whose `modelname` is the entity's name, or (as in dm_control)
+    builds a `composer_tasks.mjcf.RootElement` that the subclass's `mjcf_model`
+    property returns. Optionally `_build_observables()` returns an `Observables`.
 
     Callbacks (all no-ops by default) and what they may touch:
       initialize_episode_mjcf(random_state): edit the spec (the model recompiles).
@@ -231,15 +64,22 @@ class Entity(Callbacks):
         self._parent = None
         self._children = []
         self._attachment_body = None
-        self._free_joint = None
         self._detached = False
         self._spec = None
         self._build(*args, **kwargs)
+        if self._spec is None and type(self).mjcf_model is not Entity.mjcf_model:
+            model = self.mjcf_model
+            if not isinstance(model, mjcf.RootElement):
+                raise TypeError(
+                    f"{type(self).__name__}.mjcf_model must return a mjcf.RootElement, "
+                    f"got {type(model).__name__}")
+            self._spec = model.spec
         if not isinstance(self._spec, mujoco.MjSpec):
             raise TypeError(
-                f"{type(self).__name__}._build must set self._spec to a mujoco.MjSpec, "
-                f"got {type(self._spec).__name__}")
-        _stamp_element_info(self._spec, self)
+                f"{type(self).__name__}._build must set self._spec to a mujoco.MjSpec "
+                f"(or build a mjcf.RootElement that mjcf_model returns), got "
+                f"{type(self._spec).__name__}")
+        stamp_element_info(self._spec, self)
         self._observables = self._build_observables()
         if observable_options:
             self._observables.set_options(observable_options)
@@ -258,7 +98,13 @@ class Entity(Callbacks):
         return self._spec
 
     @property
-    def name(self):
+    def mjcf_model(self) -> "mjcf.RootElement":
+        """This entity's model as PyMJCF handles (`find`, `add`, `attach`, ...), over
+        the same spec as `spec`."""
+        return mjcf.RootElement._for_spec(self._spec)
+
+    @property
+    def name(self) -> str:
         return self._spec.modelname
 
     @property
@@ -290,8 +136,15 @@ class Entity(Callbacks):
 
     @property
     def free_joint(self):
-        """The free joint added by `add_free_entity`, or None."""
-        return self._free_joint
+        """The free joint of this entity's attachment frame (`Arena.add_free_entity`,
+        or `frame.add("freejoint")`), or None."""
+        body = self._attachment_body
+        if body is None:
+            return None
+        for joint in body.joints:
+            if joint.type == mujoco.mjtJoint.mjJNT_FREE:
+                return joint
+        return None
 
     def iter_entities(self):
         """This entity and its descendants, depth-first in attachment order."""
@@ -307,19 +160,17 @@ class Entity(Callbacks):
         Args:
           child: an unattached `Entity`.
           attach_site: None, a `mujoco.MjsSite` or `mujoco.MjsFrame` of this entity,
-            or the name of one of this entity's sites (without this entity's prefix).
+            a site's `mjcf` handle, or the name of one of this entity's sites
+            (without this entity's prefix).
 
         Returns:
-          The `mujoco.MjsFrame` the child's bodies hang from, inside the attachment
-          body `child.name + "/"`.
+          The attachment frame: a `composer_tasks.mjcf` handle on the body
+          `child.name + "/"` that holds the child's bodies, to which joints may be
+          added (`frame.add("freejoint")`), as in dm_control.
         """
-        return self._attach(child, attach_site, free=False)
+        return self._attach(child, attach_site)
 
-    def add_free_entity(self, child):
-        """Attaches `child` to the world body with a free joint (6 DoF)."""
-        return self._attach(child, None, free=True)
-
-    def _attach(self, child, attach_site, free):
+    def _attach(self, child, attach_site):
         if not isinstance(child, Entity):
             raise TypeError(f"can only attach an Entity, got {type(child).__name__}")
         if child is self or child in self.root_entity.iter_entities():
@@ -331,41 +182,48 @@ class Entity(Callbacks):
             raise ValueError(
                 f"entity {child.name!r} was detached; MuJoCo consumed its spec on the first "
                 "attachment, so build a new entity to attach it again")
-        if free and self._parent is not None:
-            raise ValueError("free entities must be attached to the root entity")
         prefix = child.name + "/"
         for sibling in self._children:
             if sibling.name == child.name:
                 raise ValueError(
                     f"entity {self.name!r} already has a child named {child.name!r}; "
                     "give each attached entity a distinct name")
-        parent_body, position, quaternion = self._resolve_attach_site(attach_site)
+        parent_body, position, quaternion, site = self._resolve_attach_site(attach_site)
         body = parent_body.add_body(
             name=self.prefix + prefix, pos=position, quat=quaternion)
+        if site is not None:
+            # The site's orientation as written (euler, ...), resolved when compiling.
+            mjcf_attachment.copy_orientation(site, body)
         frame = body.add_frame()
         # Attachment is by reference, and the elements of an attached spec belong to
         # the root spec from then on: the root attaches, under the full prefix.
+        child_model = child.mjcf_model
+        mjcf_attachment.merge_compiler(self.root_entity.spec, child_model)
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)
-        if free:
-            child._free_joint = body.add_freejoint()
+        mjcf_attachment.link(self.mjcf_model, child_model, body)
         mark_spec_changed()
         child._parent = self
         child._attachment_body = body
         self._children.append(child)
-        return frame
+        return mjcf.Element(body, self.mjcf_model, "body")
 
     def _resolve_attach_site(self, attach_site):
         if attach_site is None:
             if self._parent is None:
-                return self._spec.worldbody, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy()
-            return self._attachment_body, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy()
+                return self._spec.worldbody, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy(), None
+            return self._attachment_body, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy(), None
+        if isinstance(attach_site, mjcf.Element):
+            if attach_site.tag != "site":
+                raise TypeError(f"attach_site must be a site, got {attach_site!r}")
+            attach_site = attach_site.spec_element
         if isinstance(attach_site, str):
             site = self.root_entity.spec.site(self.prefix + attach_site)
             if site is None:
                 raise ValueError(f"entity {self.name!r} has no site named {attach_site!r}")
             attach_site = site
         if isinstance(attach_site, (mujoco.MjsSite, mujoco.MjsFrame)):
-            return attach_site.parent, np.array(attach_site.pos), np.array(attach_site.quat)
+            return (attach_site.parent, np.array(attach_site.pos), np.array(attach_site.quat),
+                    attach_site)
         raise TypeError(
             f"attach_site must be None, a site name, a mujoco.MjsSite or a mujoco.MjsFrame, "
             f"got {type(attach_site).__name__}")
@@ -375,19 +233,20 @@ class Entity(Callbacks):
         if self._parent is None:
             raise ValueError(f"entity {self.name!r} is not attached")
         self.root_entity.spec.delete(self._attachment_body)
+        mjcf_attachment.unlink(self.mjcf_model)
         mark_spec_changed()
         self._parent._children.remove(self)
         self._parent = None
         self._attachment_body = None
-        self._free_joint = None
         self._detached = True
 
     # Poses, in the world frame.
 
     def get_pose(self, physics):
         """(position (3,), quaternion (4,) w-x-y-z) of this entity in the world frame."""
-        if self._free_joint is not None:
-            qpos = physics.bind(self._free_joint).qpos
+        free_joint = self.free_joint
+        if free_joint is not None:
+            qpos = physics.bind(free_joint).qpos
             return np.array(qpos[:3]), np.array(qpos[3:])
         if self._attachment_body is None:
             return np.zeros(3), _IDENTITY_QUATERNION.copy()
@@ -405,8 +264,9 @@ class Entity(Callbacks):
         quaternion = _optional_vector(quaternion, 4, "quaternion")
         if quaternion is not None:
             quaternion = quaternion / np.linalg.norm(quaternion)
-        if self._free_joint is not None:
-            qpos = physics.bind(self._free_joint).qpos
+        free_joint = self.free_joint
+        if free_joint is not None:
+            qpos = physics.bind(free_joint).qpos
             if position is not None:
                 qpos[:3] = position
             if quaternion is not None:
@@ -443,7 +303,7 @@ class Entity(Callbacks):
             quaternion = quaternion / np.linalg.norm(quaternion)
             new_quaternion = np.empty(4)
             mujoco.mju_mulQuat(new_quaternion, quaternion, current_quaternion)
-            if rotate_velocity and self._free_joint is not None:
+            if rotate_velocity and self.free_joint is not None:
                 linear, _ = self.get_velocity(physics)
                 rotated = np.empty(3)
                 mujoco.mju_rotVecQuat(rotated, linear, quaternion)
@@ -463,15 +323,16 @@ class Entity(Callbacks):
     def set_velocity(self, physics, velocity=None, angular_velocity=None):
         """Sets a free entity's velocity: linear in the world frame (m/s), angular in
         the world frame (rad/s; MuJoCo stores it in the body frame)."""
-        if self._free_joint is None:
+        free_joint = self.free_joint
+        if free_joint is None:
             raise ValueError(f"entity {self.name!r} has no free joint, so its velocity cannot be set")
         velocity = _optional_vector(velocity, 3, "velocity")
         angular_velocity = _optional_vector(angular_velocity, 3, "angular_velocity")
-        qvel = physics.bind(self._free_joint).qvel
+        qvel = physics.bind(free_joint).qvel
         if velocity is not None:
             qvel[:3] = velocity
         if angular_velocity is not None:
-            quaternion = physics.bind(self._free_joint).qpos[3:]
+            quaternion = physics.bind(free_joint).qpos[3:]
             inverse = np.empty(4)
             mujoco.mju_negQuat(inverse, quaternion)
             local = np.empty(3)
@@ -499,11 +360,6 @@ class Entity(Callbacks):
         return rotation.T @ vector
 
 
-def overrides(instance, base, name):
-    """True if `instance`'s class overrides the method `name` of `base`."""
-    return getattr(type(instance), name) is not getattr(base, name)
-
-
 def _optional_vector(value, size, name):
     if value is None:
         return None
@@ -515,46 +371,24 @@ def _optional_vector(value, size, name):
     return array
 
 
-def _stamp_element_info(spec, entity):
-    label = f"created by entity {entity.name!r} ({type(entity).__module__}.{type(entity).__qualname__})"
-    for collection in _ELEMENT_COLLECTIONS:
-        for element in getattr(spec, collection, ()):
-            if hasattr(element, "info") and not element.info:
-                element.info = label
+class ModelWrapperEntity(Entity):
+    """An entity around a model built elsewhere (dm_control's `ModelWrapperEntity`).
 
+    Args:
+      mjcf_model: a `composer_tasks.mjcf.RootElement` (e.g. from `mjcf.from_path`)
+        or a `mujoco.MjSpec`, not attached anywhere yet.
+    """
 
-_ELEMENT_NAME = re.compile(r"Element name '([^']*)'")
-
-
-def describe_compile_error(root_entity, error):
-    """MuJoCo's compile error plus the owning entity and the Python line naming the element."""
-    message = str(error)
-    match = _ELEMENT_NAME.search(message)
-    if not match or not match.group(1):
-        return f"the model of entity {root_entity.name!r} failed to compile: {message}"
-    element_name = match.group(1)
-    owner = root_entity
-    for entity in root_entity.iter_entities():
-        if element_name.startswith(entity.prefix) and len(entity.prefix) >= len(owner.prefix):
-            owner = entity
-    local_name = element_name[len(owner.prefix):]
-    location = _find_name_in_source(type(owner), local_name)
-    where = f", named at {location}" if location else ""
-    return (f"element {element_name!r} of entity {owner.name!r} "
-            f"({type(owner).__module__}.{type(owner).__qualname__}{where}) failed to compile: {message}")
-
-
-def _find_name_in_source(cls, local_name):
-    pattern = re.compile(r"""(['"])""" + re.escape(local_name) + r"""\1""")
-    for klass in cls.__mro__:
-        if klass is Entity or klass is object:
-            continue
-        try:
-            lines, first_line = inspect.getsourcelines(klass)
-            path = inspect.getsourcefile(klass)
-        except (OSError, TypeError):
-            continue
-        for offset, line in enumerate(lines):
-            if pattern.search(line):
-                return f"{path}:{first_line + offset}"
-    return None
+    def _build(self, mjcf_model):
+        if isinstance(mjcf_model, mjcf.RootElement):
+            if mjcf_model.parent_model is not None:
+                raise ValueError(f"model {mjcf_model.model!r} is attached already")
+            self._spec = mjcf_model.spec
+        elif isinstance(mjcf_model, mujoco.MjSpec):
+            self._spec = mjcf_model
+        else:
+            raise TypeError(
+                f"mjcf_model must be a mjcf.RootElement or a mujoco.MjSpec, got "
+                f"{type(mjcf_model).__name__}")
+        if not self._spec.modelname:
+            raise ValueError("the wrapped model needs a name (its model attribute): it is the entity's name")

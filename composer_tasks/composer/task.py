@@ -7,7 +7,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.composer import entity as entity_module
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import physics as mjcf_physics
 
 # Control and physics timesteps closer than this (relative) to an integer ratio
 # count as an exact multiple, since decimal timesteps are not exact in binary.
@@ -24,10 +24,11 @@ class Task(entity_module.Callbacks):
 
     Attributes:
       physics_class: the `Physics` subclass the Environment compiles the model into;
-        suite domains use it to name physical quantities.
+        suite domains use it to name physical quantities. The default,
+        `composer_tasks.mjcf.Physics`, binds PyMJCF handles and has `named`.
     """
 
-    physics_class = Physics
+    physics_class = mjcf_physics.Physics
 
     @property
     def root_entity(self):

@@ -40,7 +40,7 @@ _SPAWN_HEIGHT_RESOLUTION_M = 0.005
 _MAX_SPAWN_HEIGHT_M = 5.0
 
 
-class Bowl(composer.Entity):
+class Bowl(composer.Arena):
     """A bumpy bowl: a heightfield centred at the origin inside a flat floor.
 
     Args:

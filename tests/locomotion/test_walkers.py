@@ -231,9 +231,12 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         "joints_pos": (n_joints,), "joints_vel": (n_joints,),
         "sensors_velocimeter": (3,), "sensors_accelerometer": (3,), "sensors_gyro": (3,),
         "sensors_touch": (len(walker.touch_sensors),),
-        "sensors_torque": (len(walker.torque_sensors), 3),
+        # Lists of 3-vector sensors are concatenated, as dm_control's MJCFFeature
+        # gives them; a walker without torque sensors reads an empty (0, 3).
+        "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors
+                           else (0, 3)),
         "body_height": (1,), "world_zaxis": (3,),
-        "end_effectors_pos": (len(walker.end_effectors), 3),
+        "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
     if isinstance(walker, walkers.CMUHumanoid):
         expected["actuator_activation"] = (56,)
@@ -260,9 +263,11 @@ def test_observables_at_the_upright_spawn(walker_class):
     root = physics.bind(walker.root_body)
     rotation = root.xmat.reshape(3, 3)
     expected = [rotation.T @ (physics.bind(body).xpos - root.xpos) for body in walker.end_effectors]
-    np.testing.assert_allclose(read["end_effectors_pos"], expected, atol=1e-12)
+    # Concatenated, one 3-vector per end effector, as in dm_control.
+    end_effectors = read["end_effectors_pos"].reshape(-1, 3)
+    np.testing.assert_allclose(end_effectors, expected, atol=1e-12)
     # End effectors (feet) lie below the root.
-    assert np.all(read["end_effectors_pos"][-2:, 2] < 0)
+    assert np.all(end_effectors[-2:, 2] < 0)
 
 
 @pytest.mark.parametrize("walker_class",
@@ -362,7 +367,8 @@ def test_humanoid_lower_limb_torques_mirror_between_the_legs():
     _spawn(walker, physics)
     for _ in range(20):
         physics.step()
-    torques = walker.observables.sensors_torque.observation_callable(physics)()
+    # Concatenated as dm_control gives them: one 3-vector per sensor.
+    torques = walker.observables.sensors_torque.observation_callable(physics)().reshape(-1, 3)
     assert torques.shape == (6, 3) and np.abs(torques).max() > 0.1
     # Rows: left/right ankle, knee, hip. Standing symmetrically, mirroring in the
     # sagittal plane flips the x and z components of a torque and keeps y.

@@ -24,10 +24,12 @@ physics.
 """
 
 import functools
-import math
 
 import mujoco
 import numpy as np
+
+from composer_tasks import mjcf
+from composer_tasks.mjcf import indexing
 
 AGGREGATORS = {
     "mean": functools.partial(np.mean, axis=0),
@@ -36,11 +38,6 @@ AGGREGATORS = {
     "min": functools.partial(np.min, axis=0),
     "sum": functools.partial(np.sum, axis=0),
 }
-
-# Binding attribute names that differ from the name users know from MjData: MuJoCo's
-# sensor binding calls `data.sensordata[adr:adr+dim]` simply `data`.
-_KIND_ALIASES = {mujoco.MjsSensor: {"sensordata": "data"}}
-
 
 class Observable:
     """Base class of observables.
@@ -170,7 +167,6 @@ class Observable:
     def _raw_reader_with_leading_axis(self, physics):
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
-        return None
 
     def _int_or_callable(self, value, name, minimum):
         if callable(value):
@@ -222,19 +218,23 @@ class Generic(Observable):
 
 
 class MJCFFeature(Observable):
-    """A bound attribute (`'qpos'`, `'qvel'`, `'sensordata'`, `'xpos'`, ...) of spec elements.
+    """A bound attribute (`'qpos'`, `'qvel'`, `'sensordata'`, `'xpos'`, ...) of model elements.
 
-    The attribute is looked up as by `physics.bind(element)`: on the data if MjData
-    has it for that element type, else on the model (`'mass'`, `'size'`, ...). The
-    units and frames are MuJoCo's (positions in metres in the world frame, `xmat`
-    row-major 3x3 flattened, ...). For a sensor, `'sensordata'` is its slice of
-    `data.sensordata`.
+    The value is what `mjcf.Physics.bind(elements)` gives for the attribute, as in
+    dm_control: the attribute is looked up on MjData if it has it for that kind of
+    element, else on MjModel (`'mass'`, `'size'`, ...), in MuJoCo's units and frames
+    (positions in metres in the world frame, `xmat` row-major 3x3 flattened, ...).
 
-    Value shape: for one element, MuJoCo's shape for it (e.g. (1,) for a hinge's
-    qpos, (7,) for a free joint's, (3,) for xpos). For a sequence of elements whose
-    values share a shape S: (len, *S), except (len,) when S is (1,); if the shapes
-    differ, the values concatenated into one vector. `index`, if given, is then
-    applied to that value (`value[index]`).
+    Value shape, as dm_control's:
+      * per-element rows (`xpos`, `xmat`, `mass`, `ctrl`, ...): one element gives its
+        row, `(3,)` for xpos and `()` for a scalar such as a body's mass; a list of n
+        elements gives `(n, *row)`.
+      * quantities of varying width (`qpos`, `qvel` and other per-degree-of-freedom
+        arrays of joints, `sensordata`, `act`): one element gives its slice (`(1,)`
+        for a hinge's qpos, `(3,)` for a 3-axis sensor); a list gives the slices
+        concatenated (`(12,)` for four 3-axis sensors).
+    `index`, if given, is then applied to that value (`value[index]`); `feature[index]`
+    makes a copy of the observable with an index.
 
     When the Environment resets, the observable resolves, once, where its numbers
     live in MuJoCo's flat data or model arrays, so reading it is a single copy out of
@@ -242,8 +242,9 @@ class MJCFFeature(Observable):
 
     Args:
       kind: the attribute name.
-      elements: one spec element or a list/tuple of them (of the spec the physics was
-        compiled from, including attached children).
+      elements: one element or a list/tuple of elements of one kind: spec elements
+        (`mujoco.Mjs...`) or `composer_tasks.mjcf` handles, of the spec the physics
+        was compiled from (including attached children).
       index: optional integer, slice, array or tuple index into the value.
       **options: the observable options (module docstring).
     """
@@ -256,14 +257,13 @@ class MJCFFeature(Observable):
         if isinstance(elements, (list, tuple)):
             if not elements:
                 raise ValueError(f"MJCFFeature({kind!r}): elements must not be empty")
-            element_list = list(elements)
+            element_list = [_spec_element(kind, element) for element in elements]
         else:
-            element_list = [elements]
-        for element in element_list:
-            if not _is_spec_element(element):
-                raise TypeError(
-                    f"MJCFFeature({kind!r}): elements must be spec elements (mujoco.Mjs...), "
-                    f"got {type(element).__name__}")
+            element_list = [_spec_element(kind, elements)]
+        kinds = {type(element).__name__ for element in element_list}
+        if len(kinds) > 1:
+            raise ValueError(
+                f"MJCFFeature({kind!r}): elements must all be of one kind, got {sorted(kinds)}")
         self._kind = kind
         self._elements = elements
         self._element_list = element_list
@@ -282,6 +282,14 @@ class MJCFFeature(Observable):
     def index(self):
         return self._index
 
+    def __getitem__(self, index):
+        if self._index is not None:
+            raise ValueError(f"{self!r} already has an index; index the original observable once")
+        return MJCFFeature(self._kind, self._elements, index=index,
+                           update_interval=self.update_interval, buffer_size=self.buffer_size,
+                           delay=self.delay, aggregator=self.aggregator,
+                           corruptor=self.corruptor, enabled=self.enabled)
+
     def _raw_reader(self, physics):
         return self._feature_reader(physics, leading_axis=False)
 
@@ -299,7 +307,7 @@ class MJCFFeature(Observable):
             reader = _feature_reader(physics, self._kind, self._element_list,
                                      isinstance(self._elements, (list, tuple)), self._index,
                                      leading_axis)
-        except (AttributeError, IndexError, TypeError, ValueError) as error:
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{self!r} cannot be read from this physics: {error}") from error
         self._cached_reader = (physics.model, physics.data, leading_axis, reader)
         return reader
@@ -312,35 +320,29 @@ class MJCFFeature(Observable):
         return f"MJCFFeature({self._kind!r}, {shown!r}{suffix})"
 
 
-def _is_spec_element(value):
+def _spec_element(kind, element):
+    if isinstance(element, mjcf.Element):
+        return element.spec_element
     # MuJoCo's spec element classes (MjsJoint, MjsBody, ...) share no Python base class.
-    kind = type(value)
-    return kind.__module__.startswith("mujoco") and kind.__name__.startswith("Mjs")
+    element_type = type(element)
+    if element_type.__module__.startswith("mujoco") and element_type.__name__.startswith("Mjs"):
+        return element
+    raise TypeError(
+        f"MJCFFeature({kind!r}): elements must be spec elements (mujoco.Mjs...) or mjcf "
+        f"elements, got {type(element).__name__}")
 
 
 def _feature_reader(physics, kind, elements, is_sequence, index, leading_axis):
     """A reader of the feature: one copy out of the flat MuJoCo array holding it."""
-    views, locations = [], []
-    for element in elements:
-        attribute = _KIND_ALIASES.get(type(element), {}).get(kind, kind)
-        view = np.asarray(getattr(physics.bind(element), attribute))
-        views.append(view)
-        locations.append(_locate(physics, attribute, view))
-    shapes = [view.shape for view in views]
-    if not is_sequence:
-        shape = shapes[0]
-    elif all(s == shapes[0] for s in shapes):
-        shape = (len(views),) + (() if shapes[0] == (1,) else shapes[0])
-    else:
-        shape = (sum(math.prod(s) for s in shapes),)
-    if any(location is None for location in locations) or len({key for key, _, _ in locations}) > 1:
-        return functools.partial(_gather, views, shape, index, leading_axis)
-    flat = locations[0][1]
-    positions = np.concatenate([offsets for _, _, offsets in locations]).reshape(shape)
+    element_kind = indexing.kind_of(elements[0])
+    ids = indexing.element_ids(physics.model, element_kind, elements)
+    location = indexing.locate(physics.model, physics.data, element_kind, ids, kind, is_sequence)
+    positions = location.positions.reshape(location.shape)
     if index is not None:
         positions = np.asarray(positions[index])
     if leading_axis:
         positions = positions[np.newaxis]
+    flat = location.array.reshape(-1)
     ravelled = positions.reshape(-1)
     first = ravelled[0] if ravelled.size else 0
     if np.array_equal(ravelled, np.arange(first, first + ravelled.size)):
@@ -348,50 +350,56 @@ def _feature_reader(physics, kind, elements, is_sequence, index, leading_axis):
     return functools.partial(flat.__getitem__, positions)
 
 
-def _gather(views, shape, index, leading_axis):
-    """The slow path, for attributes that are not windows of one flat MuJoCo array."""
-    value = np.concatenate([np.ravel(view) for view in views]).reshape(shape)
-    if index is not None:
-        value = np.array(value[index])
-    return value[np.newaxis] if leading_axis else value
+class MujocoFeature(Observable):
+    """A MjData array indexed by element names (dm_control's `MujocoFeature`).
 
+    The value is `physics.named.data.<kind>[feature_name]`: `MujocoFeature("qpos",
+    "creature/leg0/hip")` is that hinge's qpos, shape (1,); a list of names gives
+    their values as `named` indexing does (rows stacked, variable-width slices
+    concatenated).
 
-def _locate(physics, attribute, view):
-    """(key, flat array, offsets) of `view` inside MjData's or MjModel's arrays, or None.
-
-    `key` identifies the array (its address), so that pieces found in the same array
-    can be read together.
-
-    MuJoCo's bindings return windows into the model's and data's arrays; finding the
-    array that contains the window (by address) turns every later read into one
-    indexing operation on that array instead of a binding lookup.
+    Args:
+      kind: the name of a MjData array (`"qpos"`, `"xpos"`, `"sensordata"`, ...).
+      feature_name: an element's full name, a list of them, or a callable of no
+        arguments returning either (called whenever the observable is evaluated).
+      **options: the observable options (module docstring).
     """
-    if view.size == 0 or not view.flags["C_CONTIGUOUS"]:
-        return None
-    start = view.__array_interface__["data"][0]
-    for struct in (physics.data, physics.model):
-        for name in _candidate_arrays(type(struct), attribute):
-            array = getattr(struct, name, None)
-            if not isinstance(array, np.ndarray) or array.dtype != view.dtype:
-                continue
-            if not array.flags["C_CONTIGUOUS"]:
-                continue
-            base = array.__array_interface__["data"][0]
-            offset, remainder = divmod(start - base, array.itemsize)
-            if remainder or offset < 0 or offset + view.size > array.size:
-                continue
-            return base, array.reshape(-1), np.arange(offset, offset + view.size)
-    return None
 
+    def __init__(self, kind, feature_name, **options):
+        if not isinstance(kind, str):
+            raise TypeError(f"kind must be the name of a MjData array, got {kind!r}")
+        if not (callable(feature_name) or isinstance(feature_name, str) or (
+                isinstance(feature_name, (list, tuple))
+                and all(isinstance(name, str) for name in feature_name))):
+            raise TypeError(
+                f"MujocoFeature({kind!r}): feature_name must be a name, a list of names or a "
+                f"callable returning them, got {feature_name!r}")
+        self._kind = kind
+        self._feature_name = feature_name
+        super().__init__(**options)
 
-@functools.cache
-def _candidate_arrays(struct_type, attribute):
-    """Array names of MjData/MjModel that may hold a binding's `attribute`, best first."""
-    names = [name for name in dir(struct_type)
-             if not name.startswith("_") and (name == attribute or name.endswith("_" + attribute))]
-    if attribute == "data":
-        names.append("sensordata")
-    return tuple(sorted(names, key=lambda name: (name != attribute, name)))
+    @property
+    def kind(self):
+        return self._kind
+
+    @property
+    def feature_name(self):
+        return self._feature_name
+
+    def _raw_reader(self, physics):
+        try:
+            field = indexing.named_field(physics.model, physics.data, "data", self._kind)
+            if not callable(self._feature_name):
+                field[self._feature_name]
+        except (AttributeError, KeyError) as error:
+            raise ValueError(f"{self!r} cannot be read from this physics: {error}") from error
+        if callable(self._feature_name):
+            feature_name = self._feature_name
+            return lambda: field[feature_name()]
+        return functools.partial(field.__getitem__, self._feature_name)
+
+    def __repr__(self):
+        return f"MujocoFeature({self._kind!r}, {self._feature_name!r})"
 
 
 class MJCFCamera(Observable):
@@ -425,6 +433,8 @@ class MJCFCamera(Observable):
     def __init__(self, camera, height=64, width=64, depth=False, segmentation=False,
                  scene_option=None, level_of_detail="auto", shadows=False, reflections=False,
                  antialias=False, **options):
+        if isinstance(camera, mjcf.Element) and camera.tag == "camera":
+            camera = camera.spec_element
         if not isinstance(camera, (mujoco.MjsCamera, str)):
             raise TypeError(
                 f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}")

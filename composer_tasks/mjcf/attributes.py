@@ -1,0 +1,860 @@
+"""MJCF attributes: how an attribute name and value of the XML maps onto an MjSpec field.
+
+Each MJCF tag that `composer_tasks.mjcf` can add has a table here from its XML
+attribute names to an `Attribute`, which reads and writes the field of the
+`mujoco.Mjs...` element that MuJoCo's own XML parser would fill. Values are
+accepted as the XML takes them (`type="capsule"`, `size="0.1 0.2"`, `limited="true"`)
+or as Python values (`size=[0.1, 0.2]`, `mass=2`, `limited=True`); a reference
+attribute (`joint=`, `material=`, `site=`, ...) takes another element's handle or
+its name (relative to the model that holds the referring element).
+
+Units are MJCF's: lengths in metres, masses in kg, angles as the model's
+`compiler.angle` says (MuJoCo's default is degrees).
+"""
+
+import numbers
+
+import mujoco
+import numpy as np
+
+
+class Attribute:
+    """One XML attribute of a tag: `get(handle)` and `set(handle, value)`.
+
+    `handle` is the `composer_tasks.mjcf` element whose MjSpec element (`handle._mjs`)
+    holds the field. Subclasses convert between the XML's values and the field's.
+    """
+
+    def __init__(self, field):
+        self.field = field
+
+    def target(self, handle):
+        return handle._mjs
+
+    def get(self, handle):
+        return getattr(self.target(handle), self.field)
+
+    def set(self, handle, value):
+        setattr(self.target(handle), self.field, self.convert(handle, value))
+
+    def convert(self, handle, value):
+        return value
+
+
+class Number(Attribute):
+    """A real number (`mass="2"`, `damping=0.1`)."""
+
+    def __init__(self, field, integer=False):
+        super().__init__(field)
+        self.integer = integer
+
+    def convert(self, handle, value):
+        if type(value) in (float, int) and not self.integer:
+            return float(value)
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"expected a number, got {value!r}") from None
+        array = np.asarray(value)
+        if array.size != 1 or array.dtype.kind not in "biuf":
+            raise ValueError(f"expected one number, got {value!r}")
+        number = array.reshape(())[()]
+        if self.integer:
+            if float(number) != int(number):
+                raise ValueError(f"expected an integer, got {value!r}")
+            return int(number)
+        return float(number)
+
+
+class Vector(Attribute):
+    """A vector of `size` numbers. With `partial`, fewer may be given (as MJCF allows
+    for `size`, `friction`, `solimp`, `gainprm`, ...): they fill the leading entries
+    and the rest keep the values the element has (from its default class)."""
+
+    def __init__(self, field, size, partial=False, integer=False):
+        super().__init__(field)
+        self.size = size
+        self.partial = partial
+        self.integer = integer
+
+    def get(self, handle):
+        value = np.array(getattr(self.target(handle), self.field))
+        value.flags.writeable = False
+        return value
+
+    def convert(self, handle, value):
+        values = _numbers(value)
+        if values.size == 0 or values.size > self.size or (
+                not self.partial and values.size != self.size):
+            expected = f"1 to {self.size}" if self.partial else f"{self.size}"
+            raise ValueError(f"expected {expected} numbers, got {value!r}")
+        if self.integer and not np.all(values == np.round(values)):
+            raise ValueError(f"expected integers, got {value!r}")
+        if values.size == self.size:
+            return values.astype(int) if self.integer else values
+        current = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
+        current[:values.size] = values
+        return current
+
+
+class FlatArray(Attribute):
+    """A list of numbers of any length (mesh vertices, keyframe qpos, ...)."""
+
+    def get(self, handle):
+        value = np.array(getattr(self.target(handle), self.field))
+        value.flags.writeable = False
+        return value
+
+    def convert(self, handle, value):
+        return _numbers(value).tolist()
+
+
+class Text(Attribute):
+    """A string (`file`, `eulerseq`, ...)."""
+
+    def get(self, handle):
+        return text(getattr(self.target(handle), self.field))
+
+
+def text(value) -> str:
+    """A string field of MjSpec, which some give as a vector of characters."""
+    if isinstance(value, str):
+        return value
+    # Indexing: iterating the bindings' character vector takes milliseconds.
+    return "".join([value[i] for i in range(len(value))])
+
+    def convert(self, handle, value):
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {type(value).__name__}")
+        return value
+
+
+class Boolean(Attribute):
+    """`true`/`false` (or a Python bool)."""
+
+    def convert(self, handle, value):
+        return _boolean(value)
+
+
+class Keyword(Attribute):
+    """A keyword of the XML (`type="capsule"`) stored as a MuJoCo enum.
+
+    The keywords are the enum's member names after their `mj..._` prefix, in lower
+    case (`mjGEOM_CAPSULE` is `"capsule"`), plus `aliases`.
+    """
+
+    def __init__(self, field, enum, aliases=None):
+        super().__init__(field)
+        self.enum = enum
+        self.keywords = {name.split("_", 1)[1].lower(): member
+                         for name, member in enum.__members__.items() if "_" in name}
+        self.keywords.update(aliases or {})
+
+    def get(self, handle):
+        value = getattr(self.target(handle), self.field)
+        for keyword, member in self.keywords.items():
+            if member == value:
+                return keyword
+        return value
+
+    def convert(self, handle, value):
+        if isinstance(value, self.enum):
+            return value
+        if isinstance(value, str) and value.lower() in self.keywords:
+            return self.keywords[value.lower()]
+        raise ValueError(f"expected one of {sorted(self.keywords)}, got {value!r}")
+
+
+class Limited(Keyword):
+    """`limited`/`ctrllimited`/...: `true`, `false` or `auto` (MuJoCo's tri-state)."""
+
+    def __init__(self, field):
+        super().__init__(field, mujoco.mjtLimited)
+
+    def convert(self, handle, value):
+        if isinstance(value, (bool, np.bool_)):
+            return mujoco.mjtLimited.mjLIMITED_TRUE if value else mujoco.mjtLimited.mjLIMITED_FALSE
+        return super().convert(handle, value)
+
+
+class Reference(Attribute):
+    """The name of another element (`joint=`, `material=`, `body1=`, ...).
+
+    Takes a handle (its full name is stored) or a name relative to the referring
+    element's model. Reading gives the referred element's handle when it exists.
+    `namespace` is the kind of element referred to, for `find`.
+    """
+
+    def __init__(self, field, namespace):
+        super().__init__(field)
+        self.namespace = namespace
+
+    def get(self, handle):
+        name = getattr(self.target(handle), self.field)
+        if not name:
+            return None
+        return handle._scope._wrap_by_full_name(self.namespace, name) or name
+
+    def convert(self, handle, value):
+        return reference_name(handle, value, self.namespace)
+
+
+def reference_name(handle, value, namespace):
+    """The full name a reference attribute of `handle` stores for `value`."""
+    if isinstance(value, str):
+        return handle._scope._full_prefix() + value
+    from composer_tasks.mjcf import element as element_module
+    if isinstance(value, element_module.Element):
+        if value._scope._top() is not handle._scope._top():
+            raise ValueError(
+                f"{value!r} belongs to model {value._scope._top().model!r}, not to the "
+                f"model of {handle!r}; attach its model first")
+        if value.spec_namespace != namespace:
+            raise ValueError(f"expected a <{namespace}> element, got {value!r}")
+        name = value._mjs.name
+        if not name:
+            raise ValueError(f"{value!r} has no name, so nothing can refer to it; name it")
+        return name
+    raise TypeError(f"expected a <{namespace}> element or its name, got {type(value).__name__}")
+
+
+class Orientation(Attribute):
+    """An alternative orientation (`euler`, `axisangle`, `xyaxes`, `zaxis`), stored in
+    the element's `alt` (MjsOrientation); MuJoCo turns it into `quat` at compile
+    time, with the model's `compiler.angle` and `eulerseq`."""
+
+    def __init__(self, field, kind, size):
+        super().__init__(field)
+        self.kind = kind
+        self.size = size
+
+    def get(self, handle):
+        alt = handle._mjs.alt
+        if alt.type != self.kind:
+            return None
+        value = np.array(getattr(alt, self.field))
+        value.flags.writeable = False
+        return value
+
+    def set(self, handle, value):
+        values = _numbers(value)
+        if values.size != self.size:
+            raise ValueError(f"expected {self.size} numbers, got {value!r}")
+        alt = handle._mjs.alt
+        setattr(alt, self.field, values)
+        alt.type = self.kind
+
+
+class Quaternion(Vector):
+    """`quat`: setting it makes it the element's orientation again (over `euler`, ...)."""
+
+    def __init__(self, field="quat"):
+        super().__init__(field, 4)
+
+    def set(self, handle, value):
+        super().set(handle, value)
+        alt = getattr(handle._mjs, "alt", None)
+        if alt is not None:
+            alt.type = mujoco.mjtOrientation.mjORIENTATION_QUAT
+
+
+class Custom(Attribute):
+    """An attribute read and written by two functions of (handle[, value])."""
+
+    def __init__(self, getter, setter):
+        super().__init__(None)
+        self.getter = getter
+        self.setter = setter
+
+    def get(self, handle):
+        return self.getter(handle)
+
+    def set(self, handle, value):
+        self.setter(handle, value)
+
+
+def _numbers(value):
+    if type(value) in (list, tuple):  # the common case first
+        try:
+            array = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"expected numbers, got {value!r}") from None
+        if array.ndim == 1:
+            return array
+    if isinstance(value, str):
+        try:
+            return np.array([float(part) for part in value.split()])
+        except ValueError:
+            raise ValueError(f"expected numbers separated by spaces, got {value!r}") from None
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        return np.array([float(value)])
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"expected numbers, got {value!r}")
+    return array.astype(np.float64).reshape(-1)
+
+
+def _boolean(value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ValueError(f"expected true or false, got {value!r}")
+
+
+# Attribute tables, by tag.
+
+def _frame_attributes():
+    return {
+        "pos": Vector("pos", 3),
+        "quat": Quaternion(),
+        "euler": Orientation("euler", mujoco.mjtOrientation.mjORIENTATION_EULER, 3),
+        "axisangle": Orientation("axisangle", mujoco.mjtOrientation.mjORIENTATION_AXISANGLE, 4),
+        "xyaxes": Orientation("xyaxes", mujoco.mjtOrientation.mjORIENTATION_XYAXES, 6),
+        "zaxis": Orientation("zaxis", mujoco.mjtOrientation.mjORIENTATION_ZAXIS, 3),
+    }
+
+
+def _named(**table):
+    table.setdefault("name", None)  # filled by element.py: names carry the model prefix
+    return table
+
+
+_GEOM = _named(
+    **_frame_attributes(),
+    type=Keyword("type", mujoco.mjtGeom),
+    size=Vector("size", 3, partial=True),
+    fromto=Vector("fromto", 6),
+    rgba=Vector("rgba", 4),
+    friction=Vector("friction", 3, partial=True),
+    mass=Number("mass"),
+    density=Number("density"),
+    contype=Number("contype", integer=True),
+    conaffinity=Number("conaffinity", integer=True),
+    condim=Number("condim", integer=True),
+    group=Number("group", integer=True),
+    priority=Number("priority", integer=True),
+    margin=Number("margin"),
+    gap=Number("gap"),
+    solmix=Number("solmix"),
+    solref=Vector("solref", 2, partial=True),
+    solimp=Vector("solimp", 5, partial=True),
+    material=Reference("material", "material"),
+    mesh=Reference("meshname", "mesh"),
+    hfield=Reference("hfieldname", "hfield"),
+    user=FlatArray("userdata"),
+)
+
+_SITE = _named(
+    **_frame_attributes(),
+    type=Keyword("type", mujoco.mjtGeom),
+    size=Vector("size", 3, partial=True),
+    fromto=Vector("fromto", 6),
+    rgba=Vector("rgba", 4),
+    group=Number("group", integer=True),
+    material=Reference("material", "material"),
+    user=FlatArray("userdata"),
+)
+
+_JOINT = _named(
+    type=Keyword("type", mujoco.mjtJoint),
+    pos=Vector("pos", 3),
+    axis=Vector("axis", 3),
+    range=Vector("range", 2),
+    limited=Limited("limited"),
+    # MuJoCo 4 keeps polynomial coefficients; MJCF's one number is the first.
+    damping=Vector("damping", 3, partial=True),
+    stiffness=Vector("stiffness", 3, partial=True),
+    armature=Number("armature"),
+    frictionloss=Number("frictionloss"),
+    springref=Number("springref"),
+    ref=Number("ref"),
+    group=Number("group", integer=True),
+    margin=Number("margin"),
+    solreflimit=Vector("solref_limit", 2, partial=True),
+    solimplimit=Vector("solimp_limit", 5, partial=True),
+    solreffriction=Vector("solref_friction", 2, partial=True),
+    solimpfriction=Vector("solimp_friction", 5, partial=True),
+    actuatorfrcrange=Vector("actfrcrange", 2),
+    actuatorfrclimited=Limited("actfrclimited"),
+    user=FlatArray("userdata"),
+)
+
+_FREEJOINT = _named(group=Number("group", integer=True))
+
+_BODY = _named(
+    **_frame_attributes(),
+    childclass=Custom(lambda h: h._childclass(), lambda h, v: h._set_childclass(v)),
+    mocap=Boolean("mocap"),
+    gravcomp=Number("gravcomp"),
+    user=FlatArray("userdata"),
+)
+
+_INERTIAL = {
+    "pos": Vector("ipos", 3),
+    "quat": Quaternion("iquat"),
+    "mass": Number("mass"),
+    "diaginertia": Vector("inertia", 3),
+    "fullinertia": Vector("fullinertia", 6),
+}
+
+_CAMERA = _named(
+    **_frame_attributes(),
+    mode=Keyword("mode", mujoco.mjtCamLight),
+    target=Reference("targetbody", "body"),
+    fovy=Number("fovy"),
+    ipd=Number("ipd"),
+    user=FlatArray("userdata"),
+)
+
+_LIGHT = _named(
+    pos=Vector("pos", 3),
+    dir=Vector("dir", 3),
+    mode=Keyword("mode", mujoco.mjtCamLight),
+    target=Reference("targetbody", "body"),
+    type=Keyword("type", mujoco.mjtLightType),
+    castshadow=Boolean("castshadow"),
+    active=Boolean("active"),
+    diffuse=Vector("diffuse", 3),
+    ambient=Vector("ambient", 3),
+    specular=Vector("specular", 3),
+    attenuation=Vector("attenuation", 3),
+    cutoff=Number("cutoff"),
+    exponent=Number("exponent"),
+    intensity=Number("intensity"),
+)
+
+
+def _texture_of_material(handle):
+    name = handle._mjs.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB]
+    return handle._scope._wrap_by_full_name("texture", name) or name or None
+
+
+def _set_texture_of_material(handle, value):
+    textures = list(handle._mjs.textures)
+    textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = reference_name(handle, value, "texture")
+    handle._mjs.textures = textures
+
+
+_MATERIAL = _named(
+    texture=Custom(_texture_of_material, _set_texture_of_material),
+    texrepeat=Vector("texrepeat", 2),
+    texuniform=Boolean("texuniform"),
+    emission=Number("emission"),
+    specular=Number("specular"),
+    shininess=Number("shininess"),
+    reflectance=Number("reflectance"),
+    rgba=Vector("rgba", 4),
+)
+
+_TEXTURE = _named(
+    type=Keyword("type", mujoco.mjtTexture),
+    builtin=Keyword("builtin", mujoco.mjtBuiltin),
+    mark=Keyword("mark", mujoco.mjtMark),
+    rgb1=Vector("rgb1", 3),
+    rgb2=Vector("rgb2", 3),
+    markrgb=Vector("markrgb", 3),
+    random=Number("random"),
+    width=Number("width", integer=True),
+    height=Number("height", integer=True),
+    file=Text("file"),
+    gridsize=Vector("gridsize", 2, integer=True),
+    gridlayout=Text("gridlayout"),
+    content_type=Text("content_type"),
+)
+
+_MESH = _named(
+    file=Text("file"),
+    vertex=FlatArray("uservert"),
+    face=Custom(lambda h: np.array(h._mjs.userface),
+                lambda h, v: setattr(h._mjs, "userface", [int(x) for x in _numbers(v)])),
+    scale=Vector("scale", 3),
+    content_type=Text("content_type"),
+)
+
+_HFIELD = _named(
+    size=Vector("size", 4),
+    nrow=Number("nrow", integer=True),
+    ncol=Number("ncol", integer=True),
+    file=Text("file"),
+    elevation=FlatArray("userdata"),
+)
+
+# Transmission attributes of actuators: the XML names the target by its kind.
+_TRANSMISSIONS = {
+    "joint": (mujoco.mjtTrn.mjTRN_JOINT, "joint"),
+    "jointinparent": (mujoco.mjtTrn.mjTRN_JOINTINPARENT, "joint"),
+    "tendon": (mujoco.mjtTrn.mjTRN_TENDON, "tendon"),
+    "site": (mujoco.mjtTrn.mjTRN_SITE, "site"),
+    "body": (mujoco.mjtTrn.mjTRN_BODY, "body"),
+}
+
+
+def _transmission(kind):
+    trntype, namespace = _TRANSMISSIONS[kind]
+
+    def getter(handle):
+        if handle._mjs.trntype != trntype or not handle._mjs.target:
+            return None
+        return handle._scope._wrap_by_full_name(namespace, handle._mjs.target) or handle._mjs.target
+
+    def setter(handle, value):
+        handle._mjs.target = reference_name(handle, value, namespace)
+        handle._mjs.trntype = trntype
+
+    return Custom(getter, setter)
+
+
+def _gain(handle):
+    return float(handle._mjs.gainprm[0])
+
+
+def _set_position_kp(handle, value):
+    kp = Number(None).convert(handle, value)
+    gain = np.array(handle._mjs.gainprm)
+    bias = np.array(handle._mjs.biasprm)
+    gain[0], bias[1] = kp, -kp
+    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+
+
+def _set_position_kv(handle, value):
+    kv = Number(None).convert(handle, value)
+    bias = np.array(handle._mjs.biasprm)
+    bias[2] = -kv
+    handle._mjs.biasprm = bias
+
+
+def _set_velocity_kv(handle, value):
+    kv = Number(None).convert(handle, value)
+    gain = np.array(handle._mjs.gainprm)
+    bias = np.array(handle._mjs.biasprm)
+    gain[0], bias[2] = kv, -kv
+    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+
+
+def _actuator(**extra):
+    table = _named(
+        **{kind: _transmission(kind) for kind in _TRANSMISSIONS},
+        gear=Vector("gear", 6, partial=True),
+        ctrlrange=Vector("ctrlrange", 2),
+        ctrllimited=Limited("ctrllimited"),
+        forcerange=Vector("forcerange", 2),
+        forcelimited=Limited("forcelimited"),
+        actrange=Vector("actrange", 2),
+        actlimited=Limited("actlimited"),
+        lengthrange=Vector("lengthrange", 2),
+        group=Number("group", integer=True),
+        refsite=Reference("refsite", "site"),
+        user=FlatArray("userdata"),
+    )
+    table.update(extra)
+    return table
+
+
+_MOTOR = _actuator()
+_POSITION = _actuator(
+    kp=Custom(_gain, _set_position_kp),
+    kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv))
+_VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv))
+_GENERAL = _actuator(
+    gaintype=Keyword("gaintype", mujoco.mjtGain),
+    biastype=Keyword("biastype", mujoco.mjtBias),
+    dyntype=Keyword("dyntype", mujoco.mjtDyn),
+    gainprm=Vector("gainprm", 10, partial=True),
+    biasprm=Vector("biasprm", 10, partial=True),
+    dynprm=Vector("dynprm", 10, partial=True),
+)
+
+# Sensors: tag -> (MuJoCo sensor type, the attribute naming the sensed object).
+SENSORS = {
+    "touch": (mujoco.mjtSensor.mjSENS_TOUCH, "site"),
+    "accelerometer": (mujoco.mjtSensor.mjSENS_ACCELEROMETER, "site"),
+    "velocimeter": (mujoco.mjtSensor.mjSENS_VELOCIMETER, "site"),
+    "gyro": (mujoco.mjtSensor.mjSENS_GYRO, "site"),
+    "force": (mujoco.mjtSensor.mjSENS_FORCE, "site"),
+    "torque": (mujoco.mjtSensor.mjSENS_TORQUE, "site"),
+    "magnetometer": (mujoco.mjtSensor.mjSENS_MAGNETOMETER, "site"),
+    "rangefinder": (mujoco.mjtSensor.mjSENS_RANGEFINDER, "site"),
+    "jointpos": (mujoco.mjtSensor.mjSENS_JOINTPOS, "joint"),
+    "jointvel": (mujoco.mjtSensor.mjSENS_JOINTVEL, "joint"),
+    "tendonpos": (mujoco.mjtSensor.mjSENS_TENDONPOS, "tendon"),
+    "tendonvel": (mujoco.mjtSensor.mjSENS_TENDONVEL, "tendon"),
+    "actuatorpos": (mujoco.mjtSensor.mjSENS_ACTUATORPOS, "actuator"),
+    "actuatorvel": (mujoco.mjtSensor.mjSENS_ACTUATORVEL, "actuator"),
+    "actuatorfrc": (mujoco.mjtSensor.mjSENS_ACTUATORFRC, "actuator"),
+    "subtreecom": (mujoco.mjtSensor.mjSENS_SUBTREECOM, "body"),
+    "subtreelinvel": (mujoco.mjtSensor.mjSENS_SUBTREELINVEL, "body"),
+    "subtreeangmom": (mujoco.mjtSensor.mjSENS_SUBTREEANGMOM, "body"),
+    "framepos": (mujoco.mjtSensor.mjSENS_FRAMEPOS, "objname"),
+    "framequat": (mujoco.mjtSensor.mjSENS_FRAMEQUAT, "objname"),
+    "framexaxis": (mujoco.mjtSensor.mjSENS_FRAMEXAXIS, "objname"),
+    "frameyaxis": (mujoco.mjtSensor.mjSENS_FRAMEYAXIS, "objname"),
+    "framezaxis": (mujoco.mjtSensor.mjSENS_FRAMEZAXIS, "objname"),
+    "framelinvel": (mujoco.mjtSensor.mjSENS_FRAMELINVEL, "objname"),
+    "frameangvel": (mujoco.mjtSensor.mjSENS_FRAMEANGVEL, "objname"),
+    "framelinacc": (mujoco.mjtSensor.mjSENS_FRAMELINACC, "objname"),
+    "frameangacc": (mujoco.mjtSensor.mjSENS_FRAMEANGACC, "objname"),
+}
+
+# MJCF object types of frame sensors (`objtype="body"`) and the namespaces of their names.
+OBJECT_TYPES = {
+    "body": (mujoco.mjtObj.mjOBJ_BODY, "body"),
+    "xbody": (mujoco.mjtObj.mjOBJ_XBODY, "body"),
+    "geom": (mujoco.mjtObj.mjOBJ_GEOM, "geom"),
+    "site": (mujoco.mjtObj.mjOBJ_SITE, "site"),
+    "camera": (mujoco.mjtObj.mjOBJ_CAMERA, "camera"),
+}
+
+_SENSOR_OBJECTS = {
+    "site": mujoco.mjtObj.mjOBJ_SITE,
+    "joint": mujoco.mjtObj.mjOBJ_JOINT,
+    "tendon": mujoco.mjtObj.mjOBJ_TENDON,
+    "actuator": mujoco.mjtObj.mjOBJ_ACTUATOR,
+    "body": mujoco.mjtObj.mjOBJ_BODY,
+}
+
+
+def _sensor_object(kind):
+    objtype = _SENSOR_OBJECTS[kind]
+
+    def getter(handle):
+        if handle._mjs.objtype != objtype or not handle._mjs.objname:
+            return None
+        return handle._scope._wrap_by_full_name(kind, handle._mjs.objname) or handle._mjs.objname
+
+    def setter(handle, value):
+        handle._mjs.objname = reference_name(handle, value, kind)
+        handle._mjs.objtype = objtype
+
+    return Custom(getter, setter)
+
+
+def _frame_object(name_field, type_field):
+    def getter(handle):
+        name = getattr(handle._mjs, name_field)
+        objtype = getattr(handle._mjs, type_field)
+        for member, namespace in OBJECT_TYPES.values():
+            if member == objtype and name:
+                return handle._scope._wrap_by_full_name(namespace, name) or name
+        return name or None
+
+    def setter(handle, value):
+        objtype = getattr(handle._mjs, type_field)
+        namespaces = {member: namespace for member, namespace in OBJECT_TYPES.values()}
+        from composer_tasks.mjcf import element as element_module
+        if isinstance(value, element_module.Element):
+            namespace = value.spec_namespace
+            if namespace not in ("body", "geom", "site", "camera"):
+                raise ValueError(f"a frame sensor senses a body, geom, site or camera, got {value!r}")
+            if namespaces.get(objtype) != namespace:
+                setattr(handle._mjs, type_field, OBJECT_TYPES[namespace][0])
+        else:
+            namespace = namespaces.get(objtype, "body")
+        setattr(handle._mjs, name_field, reference_name(handle, value, namespace))
+
+    return Custom(getter, setter)
+
+
+def _frame_object_type(type_field):
+    def getter(handle):
+        value = getattr(handle._mjs, type_field)
+        for keyword, (member, _) in OBJECT_TYPES.items():
+            if member == value:
+                return keyword
+        return None
+
+    def setter(handle, value):
+        if value not in OBJECT_TYPES:
+            raise ValueError(f"expected one of {sorted(OBJECT_TYPES)}, got {value!r}")
+        setattr(handle._mjs, type_field, OBJECT_TYPES[value][0])
+
+    return Custom(getter, setter)
+
+
+def sensor_attributes(tag):
+    _, object_attribute = SENSORS[tag]
+    table = _named(
+        noise=Number("noise"),
+        cutoff=Number("cutoff"),
+        user=FlatArray("userdata"),
+    )
+    if object_attribute == "objname":
+        table["objtype"] = _frame_object_type("objtype")
+        table["objname"] = _frame_object("objname", "objtype")
+        table["reftype"] = _frame_object_type("reftype")
+        table["refname"] = _frame_object("refname", "reftype")
+    else:
+        table[object_attribute] = _sensor_object(object_attribute)
+    return table
+
+
+_PAIR = _named(
+    geom1=Reference("geomname1", "geom"),
+    geom2=Reference("geomname2", "geom"),
+    condim=Number("condim", integer=True),
+    friction=Vector("friction", 5, partial=True),
+    solref=Vector("solref", 2, partial=True),
+    solimp=Vector("solimp", 5, partial=True),
+    margin=Number("margin"),
+    gap=Number("gap"),
+)
+
+_EXCLUDE = _named(
+    body1=Reference("bodyname1", "body"),
+    body2=Reference("bodyname2", "body"),
+)
+
+
+def _equality(first, second, namespace, data_name=None, data_size=0):
+    table = _named(
+        **{first: Reference("name1", namespace), second: Reference("name2", namespace)},
+        active=Boolean("active"),
+        solref=Vector("solref", 2, partial=True),
+        solimp=Vector("solimp", 5, partial=True),
+    )
+    if data_name:
+        def getter(handle):
+            return np.array(handle._mjs.data[:data_size])
+
+        def setter(handle, value):
+            values = _numbers(value)
+            if values.size > data_size:
+                raise ValueError(f"expected at most {data_size} numbers, got {value!r}")
+            data = np.array(handle._mjs.data)
+            data[:values.size] = values
+            handle._mjs.data = data
+        table[data_name] = Custom(getter, setter)
+    return table
+
+
+_KEY = _named(
+    time=Number("time"),
+    qpos=FlatArray("qpos"),
+    qvel=FlatArray("qvel"),
+    act=FlatArray("act"),
+    ctrl=FlatArray("ctrl"),
+    mpos=FlatArray("mpos"),
+    mquat=FlatArray("mquat"),
+)
+
+ELEMENT_ATTRIBUTES = {
+    "body": _BODY,
+    "geom": _GEOM,
+    "site": _SITE,
+    "joint": _JOINT,
+    "freejoint": _FREEJOINT,
+    "inertial": _INERTIAL,
+    "camera": _CAMERA,
+    "light": _LIGHT,
+    "material": _MATERIAL,
+    "texture": _TEXTURE,
+    "mesh": _MESH,
+    "hfield": _HFIELD,
+    "motor": _MOTOR,
+    "position": _POSITION,
+    "velocity": _VELOCITY,
+    "general": _GENERAL,
+    "pair": _PAIR,
+    "exclude": _EXCLUDE,
+    "weld": _equality("body1", "body2", "body"),
+    "connect": _equality("body1", "body2", "body", "anchor", 3),
+    "equality_joint": _equality("joint1", "joint2", "joint", "polycoef", 5),
+    "key": _KEY,
+    **{tag: sensor_attributes(tag) for tag in SENSORS},
+}
+
+# Attributes of the model's global sections, as fields of MjSpec's structs.
+def _angle(value):
+    if value not in ("degree", "radian"):
+        raise ValueError(f"expected 'degree' or 'radian', got {value!r}")
+    return value == "degree"
+
+
+_ANGLE = Custom(
+    lambda h: "degree" if h._mjs.degree else "radian",
+    lambda h, v: setattr(h._mjs, "degree", _angle(v)))
+
+
+def _coordinate(handle, value):
+    if value != "local":
+        raise ValueError(
+            f"MuJoCo >= 2.2 supports only coordinate='local' (frames relative to the parent), "
+            f"got {value!r}")
+
+
+COMPILER = {
+    "angle": _ANGLE,
+    "coordinate": Custom(lambda h: "local", _coordinate),
+    "eulerseq": Text("eulerseq"),
+    "boundmass": Number("boundmass"),
+    "boundinertia": Number("boundinertia"),
+    "settotalmass": Number("settotalmass"),
+    "balanceinertia": Boolean("balanceinertia"),
+    "autolimits": Boolean("autolimits"),
+    "discardvisual": Boolean("discardvisual"),
+    "fusestatic": Boolean("fusestatic"),
+    "alignfree": Boolean("alignfree"),
+    "inertiafromgeom": Keyword("inertiafromgeom", mujoco.mjtInertiaFromGeom,
+                               {"true": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_TRUE,
+                                "false": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE,
+                                "auto": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_AUTO}),
+    "meshdir": Text("meshdir"),
+    "texturedir": Text("texturedir"),
+}
+
+OPTION = {
+    "timestep": Number("timestep"),
+    "gravity": Vector("gravity", 3),
+    "wind": Vector("wind", 3),
+    "magnetic": Vector("magnetic", 3),
+    "density": Number("density"),
+    "viscosity": Number("viscosity"),
+    "impratio": Number("impratio"),
+    "integrator": Keyword("integrator", mujoco.mjtIntegrator),
+    "cone": Keyword("cone", mujoco.mjtCone),
+    "jacobian": Keyword("jacobian", mujoco.mjtJacobian),
+    "solver": Keyword("solver", mujoco.mjtSolver),
+    "iterations": Number("iterations", integer=True),
+    "tolerance": Number("tolerance"),
+    "ls_iterations": Number("ls_iterations", integer=True),
+    "ls_tolerance": Number("ls_tolerance"),
+    "noslip_iterations": Number("noslip_iterations", integer=True),
+    "noslip_tolerance": Number("noslip_tolerance"),
+    "ccd_iterations": Number("ccd_iterations", integer=True),
+    "ccd_tolerance": Number("ccd_tolerance"),
+    "o_margin": Number("o_margin"),
+    "o_solref": Vector("o_solref", 2),
+    "o_solimp": Vector("o_solimp", 5),
+    "o_friction": Vector("o_friction", 5),
+}
+
+# `<option><flag contact="disable"/>`: flag names are MuJoCo's disable/enable bits.
+DISABLE_FLAGS = {name[len("mjDSBL_"):].lower(): member
+                 for name, member in mujoco.mjtDisableBit.__members__.items()
+                 if name != "mjNDISABLE"}
+ENABLE_FLAGS = {name[len("mjENBL_"):].lower(): member
+                for name, member in mujoco.mjtEnableBit.__members__.items()
+                if name != "mjNENABLE"}
+
+SIZE = {
+    "njmax": Number("njmax", integer=True),
+    "nconmax": Number("nconmax", integer=True),
+    "nstack": Number("nstack", integer=True),
+    "nuserdata": Number("nuserdata", integer=True),
+    "nkey": Number("nkey", integer=True),
+    "memory": Custom(lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v))),
+}
+
+_MEMORY_UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
+
+
+def _memory(value):
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    text = str(value).strip()
+    unit = text[-1].upper() if text and text[-1].isalpha() else ""
+    number = text[:-1] if unit else text
+    if unit not in _MEMORY_UNITS or not number.isdigit():
+        raise ValueError(f"expected a number of bytes such as '64M', got {value!r}")
+    return int(number) * _MEMORY_UNITS[unit]

@@ -1,0 +1,361 @@
+"""Default classes and the model's global settings (compiler, option, size, visual, statistic).
+
+`model.default.geom.type = "capsule"` writes MuJoCo's default class of the model
+(`MjsDefault`); `model.default.add("default", dclass="leg")` makes a nested class.
+MjSpec applies a class's defaults to an element once, when the element is added,
+where MJCF text applies them when the model compiles: so a default is set before
+the elements that use it are added. Setting one after elements of that class (or
+classes derived from it) exist raises instead of leaving them unchanged.
+"""
+
+import mujoco
+import numpy as np
+
+from composer_tasks.mjcf import attributes as attributes_module
+
+# Default tags of a class, and the field of MjsDefault each writes.
+_DEFAULT_TAGS = {
+    "geom": "geom", "site": "site", "joint": "joint", "camera": "camera", "light": "light",
+    "material": "material", "mesh": "mesh", "texture": "texture", "pair": "pair",
+    "equality": "equality", "tendon": "tendon",
+    "motor": "actuator", "position": "actuator", "velocity": "actuator", "general": "actuator",
+}
+
+# Spec collections whose elements a default tag's values reach.
+_COLLECTIONS = {
+    "geom": "geoms", "site": "sites", "joint": "joints", "camera": "cameras", "light": "lights",
+    "material": "materials", "mesh": "meshes", "texture": "textures", "pair": "pairs",
+    "equality": "equalities", "tendon": "tendons", "actuator": "actuators",
+}
+
+
+# The attributes a default tag can set: the tag's own, without the name.
+_DEFAULT_TABLES = {
+    tag: {name: attribute
+          for name, attribute in attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}).items()
+          if attribute is not None}
+    for tag in _DEFAULT_TAGS}
+
+
+class DefaultClass:
+    """A default class: `cls.geom`, `cls.joint`, `cls.motor`, ... and nested classes."""
+
+    __slots__ = ("_mjs", "_scope")
+
+    def __init__(self, mjs, scope):
+        self._mjs = mjs
+        self._scope = scope
+
+    @property
+    def tag(self) -> str:
+        return "default"
+
+    @property
+    def spec_element(self) -> mujoco.MjsDefault:
+        return self._mjs
+
+    @property
+    def dclass(self):
+        """The class's name in its model (None for the model's top class)."""
+        name = self._mjs.name
+        prefix = self._scope._full_prefix()
+        if name in ("main", prefix + "main"):
+            return None
+        return name[len(prefix):]
+
+    @property
+    def full_identifier(self) -> str:
+        return self._mjs.name
+
+    def add(self, tag, dclass=None, **attributes) -> "DefaultClass":
+        """Adds a nested default class (`add("default", dclass="leg")`)."""
+        if tag != "default":
+            raise AttributeError(
+                f"<{tag}> is not a valid child of <default> (class {self._mjs.name!r} of model "
+                f"{self._scope.model!r}); set defaults as attributes (`cls.{tag}.size = ...`) "
+                "or add a nested class with add('default', dclass=...)")
+        if attributes:
+            raise AttributeError(
+                f"{sorted(attributes)} are not valid attributes for <default>; only dclass is")
+        if not isinstance(dclass, str) or not dclass:
+            raise ValueError(f"a default class needs a name (dclass=...), got {dclass!r}")
+        full_name = self._scope._full_prefix() + dclass
+        spec = self._scope._top_spec()
+        if spec.find_default(full_name) is not None:
+            raise ValueError(f"model {self._scope.model!r} already has a default class {dclass!r}")
+        child = spec.add_default(full_name, self._mjs)
+        self._scope._default_children.setdefault(self._mjs.name, []).append(full_name)
+        self._scope._edited()
+        return DefaultClass(child, self._scope)
+
+    def __getattr__(self, tag):
+        if tag.startswith("_"):
+            raise AttributeError(tag)
+        if tag == "default":
+            spec = self._scope._top_spec()
+            return [DefaultClass(spec.find_default(name), self._scope)
+                    for name in self._scope._default_children.get(self._mjs.name, [])]
+        if tag not in _DEFAULT_TAGS:
+            raise AttributeError(
+                f"<{tag}> is not a valid child of <default> (model {self._scope.model!r}); "
+                f"valid: {sorted(_DEFAULT_TAGS)}")
+        return DefaultTag(self, tag)
+
+    def __setattr__(self, name, value):
+        if name in self.__slots__:
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(
+            f"can't set {name!r} on <default>: defaults are set per tag (`cls.geom.{name} = ...`)")
+
+    def __eq__(self, other):
+        return isinstance(other, DefaultClass) and other._mjs == self._mjs
+
+    def __hash__(self):
+        return hash(self._mjs)
+
+    def __repr__(self):
+        return f"MJCF Element: <default class={self._mjs.name!r}> of model {self._scope.model!r}"
+
+    def _classes_below(self):
+        """This class's full name and those of the classes made from it."""
+        names, pending = [], [self._mjs.name]
+        while pending:
+            name = pending.pop()
+            names.append(name)
+            pending.extend(self._scope._default_children.get(name, []))
+        return names
+
+
+class DefaultTag:
+    """The defaults of one tag in a class (`model.default.geom`)."""
+
+    __slots__ = ("_cls", "_tag")
+
+    def __init__(self, cls, tag):
+        object.__setattr__(self, "_cls", cls)
+        object.__setattr__(self, "_tag", tag)
+
+    @property
+    def tag(self) -> str:
+        return self._tag
+
+    @property
+    def _mjs(self):
+        return getattr(self._cls._mjs, _DEFAULT_TAGS[self._tag])
+
+    @property
+    def _scope(self):
+        return self._cls._scope
+
+    def _path(self):
+        return f"<{self._tag}> of default class {self._cls._mjs.name!r}"
+
+    def _table(self):
+        return _DEFAULT_TABLES[self._tag]
+
+    def _attribute(self, name):
+        table = self._table()
+        if name not in table:
+            raise AttributeError(
+                f"{name!r} is not a valid attribute for {self._path()}; valid attributes: "
+                f"{sorted(table)}")
+        return table[name]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._attribute(name).get(self)
+
+    def __setattr__(self, name, value):
+        self._set(name, value, check=True)
+
+    def _set(self, name, value, check):
+        attribute = self._attribute(name)
+        if check:
+            self._check_unused()
+        try:
+            attribute.set(self, value)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+        if self._tag in ("position", "velocity", "motor"):
+            _set_actuator_shortcut(self._mjs, self._tag)
+        self._scope._edited()
+
+    def set_attributes(self, **attributes) -> None:
+        for name in attributes:
+            self._attribute(name)
+        self._check_unused()
+        for name, value in attributes.items():
+            self._set(name, value, check=False)
+
+    def _check_unused(self):
+        classes = set(self._cls._classes_below())
+        kind = _DEFAULT_TAGS[self._tag]
+        spec = self._scope._top_spec()
+        users = [element for element in getattr(spec, _COLLECTIONS[kind])
+                 if getattr(element, "classname", None) is not None
+                 and element.classname.name in classes]
+        derived = [name for name in classes if name != self._cls._mjs.name]
+        if users or derived:
+            what = (f"{len(users)} <{kind}> element(s)" if users else "") + (
+                " and " if users and derived else "") + (
+                f"the classes {derived} made from it" if derived else "")
+            raise ValueError(
+                f"{self._path()}: {what} already took this class's values (MjSpec applies "
+                "defaults when an element or class is added); set defaults before adding them")
+
+    def __repr__(self):
+        return f"MJCF Element: {self._path()}"
+
+
+def _set_actuator_shortcut(actuator, tag):
+    if tag == "motor":
+        actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+        actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
+    else:
+        actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+        actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+
+
+class Struct:
+    """One of the model's global settings (`model.compiler`, `model.size`, ...),
+    with the attributes of a table."""
+
+    def __init__(self, scope, tag, get_struct, table):
+        object.__setattr__(self, "_scope", scope)
+        object.__setattr__(self, "_tag", tag)
+        object.__setattr__(self, "_get_struct", get_struct)
+        object.__setattr__(self, "_table", table)
+
+    @property
+    def _mjs(self):
+        return self._get_struct()
+
+    @property
+    def tag(self) -> str:
+        return self._tag
+
+    def _path(self):
+        return f"<{self._tag}> of model {self._scope.model!r}"
+
+    def _attribute(self, name):
+        if name not in self._table:
+            raise AttributeError(
+                f"{name!r} is not a valid attribute for {self._path()}; valid attributes: "
+                f"{sorted(self._table)}")
+        return self._table[name]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._attribute(name).get(self)
+
+    def __setattr__(self, name, value):
+        attribute = self._attribute(name)
+        if self._scope._parent_scope is not None:
+            raise ValueError(
+                f"{self._path()}: model {self._scope.model!r} is attached; global settings "
+                "are the root model's")
+        try:
+            attribute.set(self, value)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+        self._scope._edited()
+
+    def set_attributes(self, **attributes) -> None:
+        for name in attributes:
+            self._attribute(name)
+        for name, value in attributes.items():
+            setattr(self, name, value)
+
+    def __repr__(self):
+        return f"MJCF Element: {self._path()}"
+
+
+class GenericStruct(Struct):
+    """A settings struct whose MJCF attributes are the struct's own fields
+    (`visual.headlight.ambient`, `statistic.extent`)."""
+
+    def __init__(self, scope, tag, get_struct):
+        table = {}
+        struct = get_struct()
+        for name in dir(struct):
+            if name.startswith("_"):
+                continue
+            value = getattr(struct, name)
+            if isinstance(value, np.ndarray):
+                table[name] = attributes_module.Vector(name, value.size)
+            elif isinstance(value, (bool, np.bool_)):
+                table[name] = attributes_module.Boolean(name)
+            elif isinstance(value, int):
+                table[name] = attributes_module.Number(name, integer=True)
+            elif isinstance(value, float):
+                table[name] = attributes_module.Number(name)
+        super().__init__(scope, tag, get_struct, table)
+
+
+# `model.visual` parts by MJCF name, and the MjSpec field of each.
+_VISUAL_PARTS = {"global": "global_", "global_": "global_", "quality": "quality",
+                 "headlight": "headlight", "map": "map", "scale": "scale", "rgba": "rgba"}
+
+
+class VisualStruct:
+    """`model.visual`: `global_` (or `getattr(visual, "global")`), quality, headlight,
+    map, scale, rgba."""
+
+    def __init__(self, scope):
+        self._scope = scope
+
+    def __getattr__(self, name):
+        if name.startswith("_") and name != "global_":
+            raise AttributeError(name)
+        if name not in _VISUAL_PARTS:
+            raise AttributeError(
+                f"<{name}> is not a valid child of <visual> (model {self._scope.model!r}); "
+                f"valid: {sorted(set(_VISUAL_PARTS) - {'global_'})}")
+        field = _VISUAL_PARTS[name]
+        return GenericStruct(self._scope, name, lambda: getattr(self._scope._spec.visual, field))
+
+
+class OptionStruct(Struct):
+    """`model.option`, with `model.option.flag.<name> = "enable" | "disable"`."""
+
+    def __init__(self, scope):
+        super().__init__(scope, "option", lambda: scope._spec.option, attributes_module.OPTION)
+
+    def __getattr__(self, name):
+        if name == "flag":
+            return _Flags(self._scope)
+        return super().__getattr__(name)
+
+
+class _Flags:
+    def __init__(self, scope):
+        object.__setattr__(self, "_scope", scope)
+
+    def _bit(self, name):
+        if name in attributes_module.DISABLE_FLAGS:
+            return "disableflags", int(attributes_module.DISABLE_FLAGS[name]), True
+        if name in attributes_module.ENABLE_FLAGS:
+            return "enableflags", int(attributes_module.ENABLE_FLAGS[name]), False
+        raise AttributeError(
+            f"{name!r} is not a valid attribute for <flag> (model {self._scope.model!r}); valid: "
+            f"{sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))}")
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        field, bit, is_disable = self._bit(name)
+        on = bool(getattr(self._scope._spec.option, field) & bit)
+        return "disable" if on == is_disable else "enable"
+
+    def __setattr__(self, name, value):
+        field, bit, is_disable = self._bit(name)
+        if value not in ("enable", "disable"):
+            raise ValueError(f"flag {name!r} must be 'enable' or 'disable', got {value!r}")
+        option = self._scope._spec.option
+        flags = getattr(option, field)
+        set_bit = (value == "disable") == is_disable
+        setattr(option, field, flags | bit if set_bit else flags & ~bit)
+        self._scope._edited()

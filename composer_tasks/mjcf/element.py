@@ -1,0 +1,495 @@
+"""Element handles: PyMJCF's element API over the elements of a `mujoco.MjSpec`.
+
+An `Element` holds a MuJoCo spec element (`mujoco.MjsBody`, `MjsGeom`, ...), the
+tag it has in MJCF and the model (`RootElement`) it belongs to, and nothing else:
+every attribute read or written goes to the spec element itself, so there is one
+model, the MjSpec, and no copy to keep in sync.
+
+Every edit made through a handle (`add`, setting an attribute, `remove`, `attach`)
+calls `composer.mark_spec_changed()`, so that an edit inside an
+`initialize_episode_mjcf` callback always recompiles the model, and counts as a
+revision of the model: a `mjcf.Physics` compiled before the edit refuses to bind
+or index by name until it is recompiled.
+"""
+
+from typing import TYPE_CHECKING
+
+import mujoco
+import numpy as np
+
+from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import namescope as namescope_module
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.root import RootElement
+
+PREFIX_SEPARATOR = "/"
+
+# Tags that may be added as children of a body (or of the worldbody, or of an
+# attachment frame), and how each is created on the parent MjsBody.
+_BODY_CHILDREN = {
+    "body": lambda body, default: body.add_body(default=default) if default else body.add_body(),
+    "geom": lambda body, default: body.add_geom(default=default) if default else body.add_geom(),
+    "site": lambda body, default: body.add_site(default=default) if default else body.add_site(),
+    "joint": lambda body, default: body.add_joint(default=default) if default else body.add_joint(),
+    "freejoint": lambda body, default: body.add_freejoint(),
+    "camera": lambda body, default: body.add_camera(default=default) if default else body.add_camera(),
+    "light": lambda body, default: body.add_light(default=default) if default else body.add_light(),
+    "inertial": None,  # a view of the body's own inertial fields
+}
+
+_CHILD_TAGS = {
+    "body": tuple(_BODY_CHILDREN),
+    "worldbody": tuple(tag for tag in _BODY_CHILDREN if tag != "inertial"),
+}
+
+_ACTUATORS = ("motor", "position", "velocity", "general")
+_EQUALITIES = {
+    "weld": mujoco.mjtEq.mjEQ_WELD,
+    "connect": mujoco.mjtEq.mjEQ_CONNECT,
+    "joint": mujoco.mjtEq.mjEQ_JOINT,
+}
+
+# The sections of a model (`model.asset`, `model.actuator`, ...): the tags each may hold.
+SECTIONS = {
+    "asset": ("texture", "material", "mesh", "hfield"),
+    "actuator": _ACTUATORS,
+    "sensor": tuple(attributes_module.SENSORS),
+    "contact": ("pair", "exclude"),
+    "equality": tuple(_EQUALITIES),
+    "keyframe": ("key",),
+}
+
+# Namespace (the kind `find` looks for) of each tag.
+NAMESPACES = {
+    "body": "body", "geom": "geom", "site": "site", "joint": "joint", "freejoint": "joint",
+    "camera": "camera", "light": "light", "texture": "texture", "material": "material",
+    "mesh": "mesh", "hfield": "hfield", "pair": "pair", "exclude": "exclude", "key": "key",
+    "worldbody": "body",
+    **{tag: "actuator" for tag in _ACTUATORS},
+    **{tag: "sensor" for tag in attributes_module.SENSORS},
+    **{tag: "equality" for tag in ("weld", "connect", "equality_joint")},
+}
+
+
+class Element:
+    """A handle on one element of an MJCF model (PyMJCF's `mjcf.Element`).
+
+    Attributes are read and set by their MJCF names (`geom.size`, `joint.range =
+    [-1, 1]`, `geom.dclass`); children are added with `add(tag, **attributes)`.
+    Unknown tags and attributes raise `AttributeError` naming the element.
+
+    Arrays read from a handle are read-only copies: assign the attribute to
+    change it (`geom.pos = [0, 0, 1]`), since an in-place write
+    (`geom.pos[2] = 1`) would not be seen as an edit.
+    """
+
+    __slots__ = ("_mjs", "_scope", "_tag")
+
+    def __init__(self, mjs, scope, tag):
+        object.__setattr__(self, "_mjs", mjs)
+        object.__setattr__(self, "_scope", scope)
+        object.__setattr__(self, "_tag", tag)
+
+    # Identity.
+
+    @property
+    def tag(self) -> str:
+        """The MJCF tag (`"geom"`, `"motor"`, `"worldbody"`, ...)."""
+        return "joint" if self._tag == "equality_joint" else self._tag
+
+    @property
+    def spec_element(self):
+        """The `mujoco.Mjs...` element this handle reads and writes."""
+        return self._mjs
+
+    @property
+    def spec_namespace(self) -> str:
+        """The kind of element `find` looks for to find this one (`"actuator"` for a motor)."""
+        return NAMESPACES.get(self._tag, self._tag)
+
+    @property
+    def root(self) -> "RootElement":
+        """The model (`RootElement`) this element belongs to."""
+        return self._scope
+
+    @property
+    def namescope(self) -> namescope_module.NameScope:
+        return self._scope.namescope
+
+    @property
+    def parent(self):
+        """The enclosing element: a body, the worldbody or a section of the model."""
+        if self._tag in _BODY_CHILDREN or self._tag == "inertial":
+            body = self._mjs if self._tag == "inertial" else self._mjs.parent
+            return self._scope._wrap_body(body)
+        for section, tags in SECTIONS.items():
+            if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
+                return getattr(self._scope, section)
+        return self._scope
+
+    @property
+    def name(self):
+        """The element's name inside its own model (None when unnamed)."""
+        name = getattr(self._mjs, "name", "")
+        prefix = self._scope._full_prefix()
+        return name[len(prefix):] if name else None
+
+    @property
+    def full_identifier(self) -> str:
+        """The element's name in the compiled model (`"creature/leg0/hip"`)."""
+        return self._mjs.name
+
+    def _path(self) -> str:
+        """Where the element is, for error messages: model, tag and name."""
+        name = getattr(self._mjs, "name", "")
+        label = f"<{self.tag} name={name!r}>" if name else f"<{self.tag}> (unnamed)"
+        return f"{label} of model {self._scope.model!r}"
+
+    def __eq__(self, other):
+        return isinstance(other, Element) and other._mjs == self._mjs and other._tag == self._tag
+
+    def __hash__(self):
+        return hash(self._mjs)
+
+    def __repr__(self):
+        return f"MJCF Element: {self._path()}"
+
+    # Attributes.
+
+    def _attribute(self, name):
+        table = self._attribute_table()
+        if name == "class":
+            name = "dclass"
+        if name == "dclass" and self._has_class():
+            return "dclass"
+        if name in table:
+            return table[name]
+        raise AttributeError(
+            f"{name!r} is not a valid attribute for <{self.tag}> ({self._path()}); "
+            f"valid attributes: {sorted(self._attribute_names())}")
+
+    def _attribute_table(self):
+        return attributes_module.ELEMENT_ATTRIBUTES.get(self._tag, {})
+
+    def _attribute_names(self):
+        names = set(self._attribute_table())
+        if self._has_class():
+            names.add("dclass")
+        return names
+
+    def _has_class(self):
+        return hasattr(self._mjs, "classname") and self._tag != "freejoint"
+
+    def get_attributes(self) -> dict:
+        """The attributes that have a value, by MJCF name."""
+        values = {}
+        for name in sorted(self._attribute_names()):
+            value = self._get(name)
+            if value is not None:
+                values[name] = value
+        return values
+
+    def set_attributes(self, **attributes) -> None:
+        """Sets several attributes; each is checked before any is written."""
+        for name in attributes:
+            self._attribute(name)
+        for name, value in attributes.items():
+            self._set(name, value)
+
+    def _get(self, name):
+        attribute = self._attribute(name)
+        if attribute == "dclass":
+            classname = self._mjs.classname.name
+            prefix = self._scope._full_prefix()
+            if classname in ("main", prefix + "main"):
+                return None
+            return classname[len(prefix):]
+        if attribute is None:
+            return self.name
+        return attribute.get(self)
+
+    def _set(self, name, value):
+        attribute = self._attribute(name)
+        try:
+            if attribute == "dclass":
+                raise ValueError(
+                    "the default class of an element is fixed when it is added: MjSpec "
+                    "applies a class's defaults once, at creation; pass dclass= to add()")
+            if attribute is None:
+                self._set_name(value)
+            else:
+                attribute.set(self, value)
+        except (TypeError, ValueError) as error:
+            raise type(error)(
+                f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+        self._scope._edited()
+
+    def _set_name(self, value, check_unique=True):
+        """Names the element; a name another element of its kind has raises at once when
+        renaming, and when adding, at compile time (MuJoCo's "repeated name"), which
+        spares a search of the model per added element."""
+        if value is None:
+            self._mjs.name = ""
+            return
+        if not isinstance(value, str):
+            raise TypeError(f"a name must be a string, got {type(value).__name__}")
+        if PREFIX_SEPARATOR in value:
+            raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
+        full_name = self._scope._full_prefix() + value
+        if check_unique:
+            existing = self._scope._lookup(self.spec_namespace, full_name)
+            if existing is not None and existing != self._mjs:
+                raise ValueError(
+                    f"model {self._scope.model!r} already has a <{self.spec_namespace}> "
+                    f"named {value!r}")
+        self._mjs.name = full_name
+
+    def _childclass(self):
+        name = self._mjs.childclass
+        prefix = self._scope._full_prefix()
+        return name[len(prefix):] if name else None
+
+    def _set_childclass(self, value):
+        if value is None:
+            self._mjs.childclass = ""
+            return
+        self._scope._find_default(value)  # raises for a class the model does not have
+        self._mjs.childclass = self._scope._full_prefix() + value
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._child_tags():
+            return self._children_with_tag(name)
+        return self._get(name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        self._set(name, value)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | self._attribute_names() | set(self._child_tags()))
+
+    # Children.
+
+    def _child_tags(self):
+        return _CHILD_TAGS.get(self._tag, ())
+
+    def _children_with_tag(self, tag):
+        body = self._mjs
+        if tag == "inertial":
+            return Element(body, self._scope, "inertial") if body.explicitinertial else None
+        kind = {"body": "bodies", "geom": "geoms", "site": "sites", "joint": "joints",
+                "freejoint": "joints", "camera": "cameras", "light": "lights"}[tag]
+        children = []
+        for child in getattr(body, kind):
+            handle = self._scope._wrap(child)
+            if handle.tag == tag:
+                children.append(handle)
+        return children
+
+    def add(self, tag, **attributes) -> "Element":
+        """Adds a child element with MJCF attributes (`body.add("geom", type="capsule",
+        size=[0.05], fromto=[0, 0, 0, 0.2, 0, 0], dclass="leg")`).
+
+        Raises:
+          AttributeError: `tag` is not a child this element can have, or an attribute
+            is not one of the tag's.
+          ValueError, TypeError: an attribute's value, or `dclass`, is invalid.
+        """
+        if tag not in self._child_tags():
+            raise AttributeError(
+                f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
+                f"valid children: {sorted(self._child_tags())}")
+        if tag == "inertial":
+            if self._mjs.explicitinertial:
+                raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
+            self._mjs.explicitinertial = True
+            handle = Element(self._mjs, self._scope, "inertial")
+            handle.set_attributes(**attributes)
+            return handle
+        handle = self._scope._create(
+            tag, attributes, lambda default: _BODY_CHILDREN[tag](self._mjs, default), self)
+        if tag in ("joint", "freejoint") and self._is_attachment_frame():
+            # PyMJCF names a joint of an attachment frame after the frame.
+            handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
+        return handle
+
+    def _is_attachment_frame(self):
+        return self._tag == "body" and self._mjs.name.endswith(PREFIX_SEPARATOR) and any(
+            child._attachment_body == self._mjs for child in self._scope._child_scopes)
+
+    def find(self, namespace, identifier):
+        """The element of kind `namespace` named `identifier` below this element, or None.
+
+        `identifier` is relative to this element's model; names of attached models
+        go through their prefix (`"leg0/hip"`).
+        """
+        return namescope_module.find(self, namespace, identifier)
+
+    def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
+        """Every element of kind `namespace` below this element, in model order."""
+        return namescope_module.find_all(self, namespace, immediate_children_only,
+                                         exclude_attachments)
+
+    def remove(self) -> None:
+        """Deletes this element (and its children) from the model."""
+        if self._tag in ("worldbody", "inertial"):
+            raise ValueError(f"{self._path()} cannot be removed")
+        self._scope._top_spec().delete(self._mjs)
+        self._scope._edited()
+
+    def attach(self, child_model) -> "Element":
+        """Attaches `child_model` (a `RootElement`) at this site or the worldbody.
+
+        Returns the attachment frame: a body named `child_model.model + "/"` at the
+        site's pose that holds the child's bodies; add a joint to it
+        (`frame.add("freejoint")`) to let the child move.
+        """
+        from composer_tasks.mjcf import attachment
+        if self._tag not in ("site", "worldbody", "body"):
+            raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
+        return attachment.attach(self, child_model)
+
+
+# The `find` namespaces of each section's elements ("equality" holds weld, connect and
+# joint equalities, one namespace).
+_SECTION_NAMESPACES = {
+    "asset": ("texture", "material", "mesh", "hfield"),
+    "actuator": ("actuator",),
+    "sensor": ("sensor",),
+    "contact": ("pair", "exclude"),
+    "equality": ("equality",),
+    "keyframe": ("key",),
+}
+
+
+class Section:
+    """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
+
+    __slots__ = ("_scope", "_section")
+
+    def __init__(self, scope, section):
+        self._scope = scope
+        self._section = section
+
+    @property
+    def tag(self) -> str:
+        return self._section
+
+    def add(self, tag, **attributes) -> Element:
+        """Adds an element of one of the section's tags (`model.actuator.add("motor", joint=hip)`)."""
+        tags = SECTIONS[self._section]
+        if tag not in tags:
+            raise AttributeError(
+                f"<{tag}> is not a valid child of <{self._section}> (model "
+                f"{self._scope.model!r}); valid children: {sorted(tags)}")
+        return self._scope._create(
+            "equality_joint" if (self._section, tag) == ("equality", "joint") else tag,
+            attributes, lambda default: _add_section_element(self._scope, tag, default), None)
+
+    def all_children(self) -> list:
+        """The section's elements of this model (not of attached models), in order."""
+        found = []
+        for namespace in _SECTION_NAMESPACES[self._section]:
+            found.extend(self._scope.find_all(namespace, exclude_attachments=True))
+        return found
+
+    def __getattr__(self, tag):
+        if tag.startswith("_"):
+            raise AttributeError(tag)
+        if tag not in SECTIONS[self._section]:
+            raise AttributeError(
+                f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})")
+        return [child for child in self.all_children() if child.tag == tag]
+
+    def __repr__(self):
+        return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"
+
+
+def _add_section_element(scope, tag, default):
+    spec = scope._top_spec()
+    if tag in ("texture", "material", "mesh", "hfield"):
+        adder = getattr(spec, "add_" + tag)
+        return adder(default=default) if default and tag != "hfield" else adder()
+    if tag in _ACTUATORS:
+        actuator = spec.add_actuator(default=default)
+        if tag == "motor":
+            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+            actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
+        elif tag == "position":
+            # MJCF's shortcut: gain kp, bias -kp * length - kv * velocity; kp and kv
+            # start from the class's actuator default.
+            kp, kv = float(actuator.gainprm[0]), -float(actuator.biasprm[2])
+            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+            actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+            bias = np.zeros(10)
+            bias[1], bias[2] = -kp, -kv
+            actuator.biasprm = bias
+        elif tag == "velocity":
+            kv = float(actuator.gainprm[0])
+            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+            actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+            bias = np.zeros(10)
+            bias[2] = -kv
+            actuator.biasprm = bias
+        return actuator
+    if tag in attributes_module.SENSORS:
+        sensor = spec.add_sensor()
+        sensor.type = attributes_module.SENSORS[tag][0]
+        return sensor
+    if tag in ("pair", "exclude"):
+        adder = getattr(spec, "add_" + tag)
+        return adder(default=default) if default and tag == "pair" else adder()
+    if tag in _EQUALITIES:
+        equality = spec.add_equality(default=default) if default else spec.add_equality()
+        equality.type = _EQUALITIES[tag]
+        if tag != "joint":
+            equality.objtype = mujoco.mjtObj.mjOBJ_BODY
+        return equality
+    if tag == "key":
+        return spec.add_key()
+    raise AttributeError(f"<{tag}> cannot be added here")
+
+
+def tag_of(mjs) -> str:
+    """The MJCF tag of a spec element, as PyMJCF would name it."""
+    kind = type(mjs)
+    if kind is mujoco.MjsJoint:
+        return "freejoint" if mjs.type == mujoco.mjtJoint.mjJNT_FREE else "joint"
+    if kind is mujoco.MjsActuator:
+        if mjs.gaintype == mujoco.mjtGain.mjGAIN_FIXED and mjs.dyntype == mujoco.mjtDyn.mjDYN_NONE:
+            if mjs.biastype == mujoco.mjtBias.mjBIAS_NONE:
+                return "motor"
+            bias = np.asarray(mjs.biasprm)
+            if mjs.biastype == mujoco.mjtBias.mjBIAS_AFFINE and bias[0] == 0:
+                if bias[1] == -mjs.gainprm[0] and bias[1] != 0:
+                    return "position"
+                if bias[1] == 0 and bias[2] == -mjs.gainprm[0]:
+                    return "velocity"
+        return "general"
+    if kind is mujoco.MjsSensor:
+        for tag, (sensor_type, _) in attributes_module.SENSORS.items():
+            if mjs.type == sensor_type:
+                return tag
+        raise ValueError(f"sensor {mjs.name!r} has a type composer_tasks.mjcf does not cover: {mjs.type}")
+    if kind is mujoco.MjsEquality:
+        for tag, equality_type in _EQUALITIES.items():
+            if mjs.type == equality_type:
+                return "equality_joint" if tag == "joint" else tag
+        raise ValueError(f"equality {mjs.name!r} has a type composer_tasks.mjcf does not cover")
+    if kind is mujoco.MjsBody:
+        return "body"
+    return _TAGS_BY_TYPE[kind]
+
+
+_TAGS_BY_TYPE = {
+    mujoco.MjsGeom: "geom", mujoco.MjsSite: "site", mujoco.MjsCamera: "camera",
+    mujoco.MjsLight: "light", mujoco.MjsTexture: "texture", mujoco.MjsMaterial: "material",
+    mujoco.MjsMesh: "mesh", mujoco.MjsHField: "hfield", mujoco.MjsPair: "pair",
+    mujoco.MjsExclude: "exclude", mujoco.MjsKey: "key",
+}
+

@@ -1,0 +1,178 @@
+"""Name scopes: which model an element belongs to, and finding elements by name.
+
+Each `RootElement` is a name scope. In the compiled model an element's name is the
+prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
+`find(namespace, identifier)` looks up `identifier` relative to a model;
+`find_all(namespace)` lists a kind of element in model order.
+"""
+
+import mujoco
+
+# The spec collection and MuJoCo object type of each namespace.
+_COLLECTIONS = {
+    "body": "bodies", "geom": "geoms", "site": "sites", "joint": "joints",
+    "camera": "cameras", "light": "lights", "texture": "textures", "material": "materials",
+    "mesh": "meshes", "hfield": "hfields", "actuator": "actuators", "sensor": "sensors",
+    "pair": "pairs", "exclude": "excludes", "equality": "equalities", "key": "keys",
+}
+_TREE_OBJECTS = {
+    "body": mujoco.mjtObj.mjOBJ_BODY, "geom": mujoco.mjtObj.mjOBJ_GEOM,
+    "site": mujoco.mjtObj.mjOBJ_SITE, "joint": mujoco.mjtObj.mjOBJ_JOINT,
+    "camera": mujoco.mjtObj.mjOBJ_CAMERA, "light": mujoco.mjtObj.mjOBJ_LIGHT,
+}
+NAMESPACES = tuple(_COLLECTIONS) + ("default",)
+
+
+class NameScope:
+    """The name scope of a model: its name, its model and its full prefix."""
+
+    def __init__(self, model):
+        self._model = model
+
+    @property
+    def name(self) -> str:
+        return self._model.model
+
+    @property
+    def mjcf_model(self):
+        return self._model
+
+    @property
+    def parent(self):
+        parent = self._model._parent_scope
+        return None if parent is None else parent.namescope
+
+    @property
+    def full_prefix(self) -> str:
+        return self._model._full_prefix()
+
+    def __eq__(self, other):
+        return isinstance(other, NameScope) and other._model is self._model
+
+    def __hash__(self):
+        return id(self._model)
+
+    def __repr__(self):
+        return f"NameScope({self.name!r})"
+
+
+def _check_namespace(namespace):
+    if not isinstance(namespace, str):
+        # ValueError, as PyMJCF raises it.
+        raise ValueError(f"`namespace` should be a string: got {namespace!r}")  # noqa: TRY004
+    if namespace not in NAMESPACES:
+        raise ValueError(f"{namespace!r} is not a valid namespace. Available: {list(NAMESPACES)}")
+
+
+def find(where, namespace, identifier):
+    """The element named `identifier` (relative to `where`'s model) below `where`, or None."""
+    _check_namespace(namespace)
+    if not isinstance(identifier, str):
+        raise ValueError(f"`identifier` should be a string: got {identifier!r}")  # noqa: TRY004
+    scope = where.root
+    full_name = scope._full_prefix() + identifier
+    if namespace == "default":
+        from composer_tasks.mjcf import defaults
+        found = scope._lookup("default", full_name)
+        return None if found is None else defaults.DefaultClass(found, owner_scope(scope._top(), found))
+    found = scope._lookup(namespace, full_name)
+    if found is None:
+        return None
+    if where is not scope and where.tag != "worldbody" and not _is_below(found, where._mjs):
+        return None
+    handle = scope._wrap(found)
+    return handle if handle.spec_namespace == namespace else None
+
+
+def find_all(where, namespace, immediate_children_only=False, exclude_attachments=False):
+    """Every element of kind `namespace` below `where`, in the compiled model's order."""
+    _check_namespace(namespace)
+    if namespace == "default":
+        raise ValueError("find_all('default') is not supported; use find('default', name)")
+    scope = where.root
+    top = scope._top()
+    if namespace in _TREE_OBJECTS:
+        body = scope._worldbody_spec() if where is scope else where._mjs
+        if where is not scope and where.tag not in ("body", "worldbody"):
+            return []
+        if immediate_children_only:
+            members = list(getattr(body, _COLLECTIONS[namespace]))
+        else:
+            members = list(body.find_all(_TREE_OBJECTS[namespace]))
+        if namespace == "body" and body in members:
+            members.remove(body)
+    else:
+        members = list(getattr(top._spec, _COLLECTIONS[namespace]))
+    found = []
+    for member in members:
+        owner = owner_scope(top, member)
+        if owner is scope or (not exclude_attachments and _is_scope_below(owner, scope)):
+            found.append(scope._wrap(member))
+    return found
+
+
+def enter_scope(scope, scope_identifier):
+    """The attached model at `scope_identifier` below `scope`, or None."""
+    current = scope
+    for part in scope_identifier.strip("/").split("/"):
+        for child in current._child_scopes:
+            if child.model == part:
+                current = child
+                break
+        else:
+            return None
+    return current
+
+
+def owner_scope(top, mjs):
+    """The model (a RootElement under `top`) that spec element `mjs` belongs to."""
+    scope = top
+    while scope._child_scopes:
+        for child in scope._child_scopes:
+            if _belongs_to(child, mjs):
+                scope = child
+                break
+        else:
+            return scope
+    return scope
+
+
+def _belongs_to(scope, mjs):
+    if isinstance(mjs, mujoco.MjsBody) and mjs == scope._attachment_body:
+        return False
+    parent = getattr(mjs, "parent", None)
+    if isinstance(mjs, mujoco.MjsJoint) and parent == scope._attachment_body:
+        return False  # the joints of an attachment frame are the parent model's
+    name = getattr(mjs, "name", "")
+    if name:
+        return name.startswith(scope._full_prefix())
+    if isinstance(parent, mujoco.MjsBody) or isinstance(mjs, mujoco.MjsBody):
+        body = mjs if isinstance(mjs, mujoco.MjsBody) else parent
+        while body is not None and body.name != "world":
+            if body == scope._attachment_body:
+                return True
+            body = body.parent
+        return False
+    for collection in _COLLECTIONS.values():
+        if any(member == mjs for member in getattr(scope._spec, collection, ())):
+            return True
+    return False
+
+
+def _is_scope_below(scope, ancestor):
+    while scope is not None:
+        if scope is ancestor:
+            return True
+        scope = scope._parent_scope
+    return False
+
+
+def _is_below(mjs, body):
+    parent = getattr(mjs, "parent", None)
+    while parent is not None:
+        if parent == body:
+            return True
+        if parent.name == "world":
+            return False
+        parent = parent.parent
+    return False

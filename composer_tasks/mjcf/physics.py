@@ -1,0 +1,146 @@
+"""`mjcf.Physics`: a `Physics` that binds PyMJCF handles and indexes arrays by name.
+
+    physics = mjcf.Physics.from_mjcf_model(model)
+    physics.bind(joints).qpos                 # (n,) for n hinges
+    physics.bind(body).xpos                   # (3,), a live view
+    physics.named.data.qpos["leg0/hip"]       # by full name
+
+Shapes follow PyMJCF (see `indexing`). One element's attributes are live views
+(writing into them changes the simulation); a list's are read-only copies, written
+by assignment (`physics.bind(joints).qpos = values`).
+
+A physics remembers the revision of its model when it compiled: after the model
+is edited through handles, `bind` and `named` raise until the physics is
+recompiled (`physics.recompile()`, which the Environment does itself when the
+edits happened in `initialize_episode_mjcf`).
+"""
+
+import numpy as np
+
+from composer_tasks import physics as physics_module
+from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import indexing
+from composer_tasks.mjcf import root as root_module
+
+
+class Physics(physics_module.Physics):
+    """`composer_tasks.physics.Physics` with PyMJCF's `bind` and `named`."""
+
+    @classmethod
+    def from_mjcf_model(cls, mjcf_model):
+        """Compiles a `RootElement` (its root model) into a Physics."""
+        if not isinstance(mjcf_model, root_module.RootElement):
+            raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
+        return cls.from_spec(mjcf_model._top_spec())
+
+    def _model_changed(self):
+        super()._model_changed()
+        spec = self.spec
+        root = root_module._ROOTS.get(spec) if spec is not None else None
+        self._mjcf_root = root
+        self._compiled_revision = root._revision if root is not None else None
+        self._mjcf_bindings = {}
+
+    def _check_current(self):
+        root = self._mjcf_root
+        if root is None and self.spec is not None:
+            root = root_module._ROOTS.get(self.spec)
+            if root is not None:
+                self._mjcf_root, self._compiled_revision = root, 0
+        if root is not None and root._revision != self._compiled_revision:
+            raise ValueError(
+                f"model {root.model!r} was edited after this physics was compiled; call "
+                "physics.recompile() (or build a new Physics) before binding or indexing")
+
+    @property
+    def named(self) -> indexing.NamedIndexer:
+        """Arrays of `model` and `data` indexed by element names."""
+        return indexing.NamedIndexer(self)
+
+    def bind(self, elements):
+        """Attributes of PyMJCF handles or `mujoco.Mjs...` elements in the compiled model.
+
+        A handle (or a list of handles) gives a `Binding` with PyMJCF's shapes; raw
+        spec elements keep `composer_tasks.physics.Physics.bind`'s behaviour.
+        """
+        if isinstance(elements, (list, tuple)):
+            if elements and all(isinstance(e, element_module.Element) for e in elements):
+                return self._bind_handles(tuple(elements), True)
+            if any(isinstance(e, element_module.Element) for e in elements):
+                raise TypeError("bind a list of mjcf elements or a list of spec elements, not both")
+        elif isinstance(elements, element_module.Element):
+            return self._bind_handles(elements, False)
+        return super().bind(elements)
+
+    def _bind_handles(self, key, is_sequence):
+        self._check_current()
+        binding = self._mjcf_bindings.get(key)
+        if binding is None:
+            handles = key if is_sequence else (key,)
+            mjs = [_bindable(handle) for handle in handles]
+            kinds = {indexing.kind_of(element) for element in mjs}
+            if len(kinds) != 1:
+                raise ValueError(f"bind elements of one kind at a time, got {sorted(kinds)}")
+            kind = kinds.pop()
+            try:
+                ids = indexing.element_ids(self.model, kind, mjs)
+            except (ValueError, KeyError) as error:
+                raise ValueError(
+                    f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
+                    f"was it added after compiling? ({error})") from error
+            binding = Binding(self, kind, ids, is_sequence)
+            self._mjcf_bindings[key] = binding
+        return binding
+
+
+def _bindable(handle):
+    if handle.tag == "inertial":
+        raise TypeError(f"{handle!r}: bind the body instead of its <inertial>")
+    return handle.spec_element
+
+
+class Binding:
+    """Attributes (`qpos`, `xpos`, `xmat`, `sensordata`, `mass`, `element_id`, ...) of
+    bound handles, with PyMJCF's shapes."""
+
+    __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
+
+    def __init__(self, physics, kind, ids, is_sequence):
+        object.__setattr__(self, "_physics", physics)
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_ids", ids)
+        object.__setattr__(self, "_is_sequence", is_sequence)
+        object.__setattr__(self, "_locations", {})
+
+    @property
+    def element_id(self):
+        """The element's id in the compiled model (an array of ids for a list)."""
+        return np.array(self._ids) if self._is_sequence else self._ids[0]
+
+    def _location(self, name):
+        location = self._locations.get(name)
+        if location is None:
+            physics = self._physics
+            location = indexing.locate(physics.model, physics.data, self._kind, self._ids,
+                                       name, self._is_sequence)
+            self._locations[name] = location
+        return location
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        location = self._location(name)
+        if not self._is_sequence and location.contiguous:
+            view = location.view()
+            return view[()] if view.shape == () else view
+        value = location.read()
+        value.flags.writeable = False
+        return value
+
+    def __setattr__(self, name, value):
+        if name == "element_id":
+            raise AttributeError("element_id cannot be set")
+        self._location(name).write(value)
+
+
+__all__ = ["Binding", "Physics"]

@@ -1,0 +1,304 @@
+"""RootElement: a whole MJCF model, i.e. one `mujoco.MjSpec`, and its sections.
+
+A `RootElement` is also a name scope: its elements' names carry, in the compiled
+model, the prefix of every model it is attached into (`"creature/leg0/"`). Once
+attached, its elements live in the root model's spec (MuJoCo moves them there);
+the `RootElement` keeps its place in the tree of models (parent, prefix,
+attachment body) to name and find them.
+"""
+
+import weakref
+
+import mujoco
+
+from composer_tasks.composer import spec_edits
+from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import defaults as defaults_module
+from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import namescope as namescope_module
+
+# One RootElement per MjSpec, so that handles of the same model share their scope.
+_ROOTS = weakref.WeakKeyDictionary()
+
+_LOOKUPS = {
+    "body": "body", "geom": "geom", "site": "site", "joint": "joint", "camera": "camera",
+    "light": "light", "texture": "texture", "material": "material", "mesh": "mesh",
+    "hfield": "hfield", "actuator": "actuator", "sensor": "sensor", "pair": "pair",
+    "exclude": "exclude", "equality": "equality", "key": "key",
+}
+
+
+class RootElement:
+    """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
+
+    Args:
+      model: the model's name; it is the prefix of its elements once attached.
+      model_dir: the folder relative asset paths (meshes, textures) resolve against.
+      assets: `{file name: bytes}` of assets the model refers to by name.
+    """
+
+    def __init__(self, model=None, model_dir="", assets=None):
+        spec = mujoco.MjSpec()
+        if model is not None and not isinstance(model, str):
+            raise TypeError(f"model must be a string, got {type(model).__name__}")
+        # Unnamed as in PyMJCF (MjSpec would call it "MuJoCo Model"); attaching names
+        # an unnamed model "unnamed_model".
+        spec.modelname = model or ""
+        if model_dir:
+            spec.meshdir = spec.meshdir or model_dir
+            spec.texturedir = spec.texturedir or model_dir
+        self._init(spec, assets, authored=True)
+
+    def _init(self, spec, assets=None, authored=False):
+        self._spec = spec
+        # Built or parsed through this API (dm_control's compiler merging applies),
+        # rather than a spec an entity built with MjSpec directly.
+        self._authored = authored
+        self._parent_scope = None
+        self._prefix = ""
+        self._attachment_body = None
+        self._child_scopes = []
+        self._revision = 0
+        self._default_children = {}
+        if assets:
+            spec.assets = {**spec.assets, **assets}
+        _ROOTS[spec] = self
+
+    @classmethod
+    def _for_spec(cls, spec, authored=False):
+        """The RootElement of `spec` (made on first use, then always the same)."""
+        root = _ROOTS.get(spec)
+        if root is None:
+            root = cls.__new__(cls)
+            root._init(spec, authored=authored)
+        return root
+
+    # Identity.
+
+    @property
+    def spec(self) -> mujoco.MjSpec:
+        """The `mujoco.MjSpec` of this model (the root's, once attached)."""
+        return self._spec
+
+    @property
+    def model(self) -> str:
+        return self._spec.modelname
+
+    @model.setter
+    def model(self, name):
+        if self._parent_scope is not None:
+            raise ValueError(f"model {self.model!r} is attached; its name is its prefix and is fixed")
+        if not isinstance(name, str):
+            raise TypeError(f"model must be a string, got {type(name).__name__}")
+        self._spec.modelname = name
+        self._edited()
+
+    @property
+    def tag(self) -> str:
+        return "mujoco"
+
+    @property
+    def root(self) -> "RootElement":
+        return self
+
+    @property
+    def namescope(self) -> namescope_module.NameScope:
+        return namescope_module.NameScope(self)
+
+    @property
+    def parent_model(self):
+        """The model this one is attached to, or None."""
+        return self._parent_scope
+
+    @property
+    def root_model(self) -> "RootElement":
+        return self._top()
+
+    @property
+    def full_identifier(self) -> str:
+        return self._full_prefix()
+
+    def __repr__(self):
+        return f"MJCF RootElement: model {self.model!r}"
+
+    # Sections.
+
+    @property
+    def worldbody(self) -> element_module.Element:
+        return element_module.Element(self._worldbody_spec(), self, "worldbody")
+
+    @property
+    def default(self) -> defaults_module.DefaultClass:
+        """The model's top default class (MuJoCo's "main" class of this model)."""
+        return defaults_module.DefaultClass(self._main_default(), self)
+
+    @property
+    def compiler(self):
+        return defaults_module.Struct(self, "compiler", lambda: self._spec.compiler,
+                                      attributes_module.COMPILER)
+
+    @property
+    def option(self):
+        return defaults_module.OptionStruct(self)
+
+    @property
+    def size(self):
+        return defaults_module.Struct(self, "size", lambda: self._spec, attributes_module.SIZE)
+
+    @property
+    def visual(self):
+        return defaults_module.VisualStruct(self)
+
+    @property
+    def statistic(self):
+        return defaults_module.GenericStruct(self, "statistic", lambda: self._spec.stat)
+
+    def __getattr__(self, name):
+        if name in element_module.SECTIONS:
+            return element_module.Section(self, name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"{name!r} is not a child or attribute of <mujoco> (model {self.model!r})")
+
+    # Finding and attaching.
+
+    def find(self, namespace, identifier):
+        """The element of kind `namespace` named `identifier` (relative to this model)."""
+        return namescope_module.find(self, namespace, identifier)
+
+    def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
+        """Every element of kind `namespace` in this model and (unless excluded) the
+        models attached to it, in model order."""
+        return namescope_module.find_all(self, namespace, immediate_children_only,
+                                         exclude_attachments)
+
+    def enter_scope(self, scope_identifier):
+        """The attached model at path `scope_identifier` (`"leg0"`, `"creature/leg0"`), or None."""
+        return namescope_module.enter_scope(self, scope_identifier)
+
+    def attach(self, child_model) -> element_module.Element:
+        """Attaches `child_model` to this model's worldbody; returns the attachment frame."""
+        return self.worldbody.attach(child_model)
+
+    def detach(self) -> None:
+        """Removes this model from the model it is attached to."""
+        from composer_tasks.mjcf import attachment
+        attachment.detach(self)
+
+    # Serialising.
+
+    def to_xml_string(self, precision=None) -> str:
+        """The model as MJCF text (MuJoCo's own writer; the whole root model)."""
+        from composer_tasks.mjcf import parser
+        return parser.to_xml_string(self, precision)
+
+    def get_assets(self) -> dict:
+        """`{file name: bytes}` of the assets the model's files refer to."""
+        from composer_tasks.mjcf import parser
+        return parser.get_assets(self)
+
+    # Scope internals.
+
+    def _top(self):
+        scope = self
+        while scope._parent_scope is not None:
+            scope = scope._parent_scope
+        return scope
+
+    def _top_spec(self):
+        return self._top()._spec
+
+    def _full_prefix(self):
+        if self._parent_scope is None:
+            return ""
+        return self._parent_scope._full_prefix() + self._prefix
+
+    def _edited(self):
+        self._top()._revision += 1
+        spec_edits.mark_spec_changed()
+
+    def _worldbody_spec(self):
+        if self._attachment_body is not None:
+            return self._attachment_body
+        return self._spec.worldbody
+
+    def _main_default(self):
+        if self._parent_scope is None:
+            return self._spec.default
+        found = self._top_spec().find_default(self._full_prefix() + "main")
+        return found if found is not None else self._spec.default
+
+    def _find_default(self, dclass):
+        if not isinstance(dclass, str):
+            raise TypeError(f"dclass must be a class name, got {type(dclass).__name__}")
+        if self._parent_scope is None and dclass == "main":
+            return self._spec.default
+        found = self._top_spec().find_default(self._full_prefix() + dclass)
+        if found is None:
+            raise ValueError(f"model {self.model!r} has no default class {dclass!r}")
+        return found
+
+    def _lookup(self, namespace, full_name):
+        if namespace == "default":
+            return self._top_spec().find_default(full_name)
+        return getattr(self._top_spec(), _LOOKUPS[namespace])(full_name)
+
+    def _wrap(self, mjs, tag=None):
+        """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
+        scope = namescope_module.owner_scope(self._top(), mjs)
+        if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
+            return element_module.Element(mjs, scope, "worldbody")
+        return element_module.Element(mjs, scope, tag or element_module.tag_of(mjs))
+
+    def _wrap_body(self, body):
+        if body == self._top_spec().worldbody:
+            return self._top().worldbody
+        return self._wrap(body)
+
+    def _wrap_by_full_name(self, namespace, full_name):
+        found = self._lookup(namespace, full_name)
+        return None if found is None else self._wrap(found)
+
+    def _create(self, tag, attributes, creator, parent):
+        """Adds an element: checks every attribute, creates it in its class, sets them."""
+        table = attributes_module.ELEMENT_ATTRIBUTES[tag]
+        dclass = None
+        if "dclass" in attributes or "class" in attributes:
+            attributes = dict(attributes)
+            dclass = attributes.pop("dclass", None)
+            if "class" in attributes:
+                if dclass is not None:
+                    raise ValueError("give dclass or class, not both")
+                dclass = attributes.pop("class")
+        shown_tag = "joint" if tag == "equality_joint" else tag
+
+        def where():
+            return parent._path() if parent is not None else f"model {self.model!r}"
+
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where()}); "
+                    f"valid attributes: {sorted(set(table) | {'dclass'})}")
+        if dclass is not None and tag == "freejoint":
+            raise AttributeError(f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})")
+        default = self._find_default(dclass) if dclass is not None else None
+        if default is None and parent is None:
+            default = self._main_default()
+        mjs = creator(default)
+        handle = element_module.Element(mjs, self, tag)
+        try:
+            for name, value in attributes.items():
+                attribute = table[name]
+                if attribute is None:
+                    handle._set_name(value, check_unique=False)
+                else:
+                    attribute.set(handle, value)
+        except (TypeError, ValueError) as error:
+            self._top_spec().delete(mjs)
+            raise type(error)(
+                f"during initialization of attribute {name!r} of <{shown_tag}> (adding to "
+                f"{where()}): {error}") from error
+        self._edited()
+        return handle
