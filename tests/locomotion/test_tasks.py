@@ -179,31 +179,71 @@ def _parkour_env(reward, arena=None, **kwargs):
 
 @pytest.mark.parametrize("track_offset_cost", [0.0, 0.05, 0.2])
 def test_quadruped_reward_is_velocity_upright_control_and_track_offset(track_offset_cost):
-    task, env = _parkour_env(parkour.QuadrupedReward(track_offset_cost=track_offset_cost))
-    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0])
+    reward = parkour.QuadrupedReward(track_offset_cost=track_offset_cost)
+    task, env = _parkour_env(reward)
+    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0],
+                         quaternion=[np.cos(0.3), np.sin(0.3), 0.0, 0.0])
     env.physics.data.ctrl[:] = [0.5, -0.5, 0.2, 0.0]
     _set_walker_velocity(env, task.walker, [1.5, 0.2, 0.0])
-    expected = 1.5 + 0.05 * 1.0 - 0.01 * (0.25 + 0.25 + 0.04) - track_offset_cost * 0.16
+    upright = np.cos(0.6)  # Rolled 0.6 rad about x.
+    # The roll swings the torso sideways about the walker's frame origin.
+    offset = env.physics.bind(task.walker.root_body).xpos[1]
+    assert offset < -0.4
+    terms = reward.terms(env.physics, task.walker, task.lateral_offset(env.physics))
+    assert terms["velocity"] == pytest.approx(1.5, abs=1e-9)
+    assert terms["upright"] == pytest.approx(0.05 * upright, abs=1e-12)
+    assert terms["control"] == pytest.approx(-0.01 * 0.54, abs=1e-12)
+    assert terms["track_offset"] == pytest.approx(-track_offset_cost * offset ** 2, abs=1e-12)
+    expected = (1.5 + 0.05 * upright - 0.01 * (0.25 + 0.25 + 0.04)
+                - track_offset_cost * offset ** 2)
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0)])
+def test_quadruped_reward_coefficients_are_arguments():
+    reward = parkour.QuadrupedReward(velocity_weight=2.0, upright_weight=1.0, control_cost=0.5)
+    task, env = _parkour_env(reward)
+    env.physics.data.ctrl[:] = [1.0, 0.0, 0.0, 0.0]
+    _set_walker_velocity(env, task.walker, [0.5, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(2.0 * 0.5 + 1.0 - 0.5, abs=1e-9)
+
+
+@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0),
+                                                                (-1.0, -1.0)])
 def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velocity_term):
-    task, env = _parkour_env(parkour.HumanoidReward(max_velocity=4.0))
+    reward = parkour.HumanoidReward()
+    task, env = _parkour_env(reward)
     task.walker.set_pose(env.physics, position=[0.0, 0.4, 0.0])
     env.physics.data.ctrl[:] = [1.0, 0.0, 0.0, -0.5]
     _set_walker_velocity(env, task.walker, [velocity_x, 0.5, 0.0])
+    terms = reward.terms(env.physics, task.walker, task.lateral_offset(env.physics))
+    assert terms["velocity"] == pytest.approx(expected_velocity_term, abs=1e-9)
+    assert terms["speed"] == pytest.approx(-0.005 * (velocity_x ** 2 + 0.25), abs=1e-9)
+    assert terms["track_offset"] == pytest.approx(-0.05 * 0.16, abs=1e-12)
+    assert terms["control"] == pytest.approx(-0.02 * 1.25, abs=1e-12)
+    assert terms["alive"] == 0.02
     expected = (expected_velocity_term - 0.005 * (velocity_x ** 2 + 0.25) - 0.05 * 0.16
                 - 0.02 * 1.25 + 0.02)
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-def test_planar_walker_reward_inside_its_box_is_velocity_minus_control_cost():
-    # The test walker's torso stands 0.3 m above its foot capsules' centres.
-    task, env = _parkour_env(parkour.PlanarWalkerReward(min_torso_height_m=0.2))
-    env.physics.data.ctrl[:] = [1.0, 1.0, 0.0, 0.0]
-    _set_walker_velocity(env, task.walker, [0.7, 0.0, 0.0])
-    assert task.get_reward(env.physics) == pytest.approx(0.7 - 0.005 * 2.0, abs=1e-9)
+def test_humanoid_reward_coefficients_are_arguments():
+    reward = parkour.HumanoidReward(max_velocity=1.0, velocity_cost=0.0, track_offset_cost=1.0,
+                                    control_cost=0.0, alive_bonus=0.5)
+    task, env = _parkour_env(reward)
+    task.walker.set_pose(env.physics, position=[0.0, 0.2, 0.0])
+    _set_walker_velocity(env, task.walker, [3.0, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(1.0 - 0.04 + 0.5, abs=1e-9)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: parkour.HumanoidReward(max_velocity=0.0), "max_velocity"),
+    (lambda: parkour.HumanoidReward(alive_bonus=float("nan")), "alive_bonus"),
+    (lambda: parkour.QuadrupedReward(control_cost=-1.0), "control_cost"),
+    (lambda: parkour.QuadrupedReward(upright_weight=float("inf")), "upright_weight"),
+])
+def test_published_rewards_reject_bad_coefficients(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
 
 
 @pytest.mark.parametrize("velocity, expected", [(-1.0, 0.0), (0.0, 0.0), (1.5, 0.5), (3.0, 1.0),
