@@ -442,11 +442,14 @@ class ForwardProgress(walker_task.WalkerTask):
       track_center_y: world y of the track's centre line, metres.
       physics_timestep, control_timestep: seconds.
 
-    Observations: the walker's proprioception plus `terrain_heights` (and
-    `platform_heights` when the arena has hovering platforms: bottom and top
-    surfaces along a last axis of 2), laid out as published (`exteroception`),
-    and `track_offset`: the root's lateral offset from the track centre, metres
-    (positive to the left, +y).
+    Observations (Heess et al. 2017, Appendix B.1; `exteroception`): the
+    walker's proprioception plus `terrain_heights` (50,) for the planar walker,
+    (26, 19) for the others; `platform_heights` (the same + (2,), bottom and
+    top surfaces) when the arena has hovering platforms; `height_above_ground`
+    (1,), metres; `sample_grid_offset`, the root minus the sample grid's
+    centre, (1,) for the planar walker, (2,) for the others, metres; and
+    `track_offset` (1,): the root's lateral offset from the track centre,
+    metres (positive to the left, +y).
     """
 
     def __init__(self, walker, arena, reward, pose_termination=None, contact_termination=False,
@@ -486,6 +489,10 @@ class ForwardProgress(walker_task.WalkerTask):
         if has_platforms and callable(getattr(arena, "platform_height", None)):
             self._task_observables["platform_heights"] = observable.Generic(
                 self._sampler.platform_heights, enabled=True)
+        self._task_observables["height_above_ground"] = observable.Generic(
+            self._sampler.height_above_ground, enabled=True)
+        self._task_observables["sample_grid_offset"] = observable.Generic(
+            self._sampler.sample_grid_offset, enabled=True)
         self._task_observables["track_offset"] = observable.Generic(
             self._track_offset_observation, enabled=True)
         self.set_timesteps(control_timestep, physics_timestep)

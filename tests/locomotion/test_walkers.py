@@ -119,7 +119,7 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
     assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
     assert [joint.name for joint in walker.observable_joints] == [
         "walker/" + name for name in humanoid_model.JOINT_NAMES]
-    assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 4
+    assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 8
     assert walker.head.name == "walker/head"
 
 
