@@ -195,6 +195,38 @@ def _escape_bowl(walker_name, seed):
     return _environment(task, seed, time_limit=20.0)
 
 
+# Liang et al. 2018 (§4.1): "an episode terminates if the agents fall below a
+# threshold"; the paper gives no heights. Roboschool's alive heights of its ant
+# (0.26 m) and humanoid (0.78 m) are used, for the root body above the ground.
+_FALL_HEIGHT_M = {"quadruped": 0.26, "humanoid": 0.78}
+# R_alive (Liang et al. 2018, Appendix C): 0.5 for the Ant, 2 for humanoids.
+_ALIVE_BONUS = {"quadruped": 0.5, "humanoid": 2.0}
+# HFH: "allow the agents to fall below a threshold for ... 160 frames".
+_FLAGRUN_FALL_ALLOWANCE_FRAMES = 160
+_GPU_TASK_WALKERS = {"ant_run": "quadruped", "humanoid_run": "humanoid",
+                     "humanoid_flagrun_harder": "humanoid",
+                     "humanoid_flagrun_harder_terrain": "humanoid"}
+
+
+def _gpu_task(name, seed):
+    """The tasks of Liang et al. 2018 §4.1 (composer_tasks/tasks/flagrun.py)."""
+    from composer_tasks.arenas import Floor
+    from composer_tasks.arenas import obstacles
+    from composer_tasks.tasks import flagrun
+
+    walker_name = _GPU_TASK_WALKERS[name]
+    flagrun_task = name.startswith("humanoid_flagrun")
+    terrain = name.endswith("_terrain")
+    arena = obstacles.ObstacleField() if terrain else Floor(size=(250.0, 250.0))
+    task = flagrun.TargetRun(
+        _make_walker(walker_name), arena, flagrun.LiangReward(_ALIVE_BONUS[walker_name]),
+        fall_height_m=_FALL_HEIGHT_M[walker_name],
+        fall_allowance_frames=_FLAGRUN_FALL_ALLOWANCE_FRAMES if flagrun_task else 0,
+        moving_target=flagrun_task, height_map=terrain)
+    return _environment(task, seed,
+                        time_limit=flagrun.EPISODE_FRAMES * flagrun.CONTROL_TIMESTEP_S)
+
+
 def _registry():
     entries = collections.OrderedDict()
     for walker_name in _WALKER_NAMES:
@@ -221,6 +253,8 @@ def _registry():
             functools.partial(_go_to_target, walker_name), True)
         entries[f"{walker_name}_escape_bowl"] = _Entry(
             functools.partial(_escape_bowl, walker_name), True)
+    for name in _GPU_TASK_WALKERS:
+        entries[name] = _Entry(functools.partial(_gpu_task, name), False)
     return entries
 
 

@@ -101,15 +101,20 @@ class BoxPool:
             self._ids = (model, body_ids, geom_ids, bvh_ids)
         return self._ids[1:]
 
-    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None):
+    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None,
+              quaternions=None):
         """Places `len(centers)` boxes and parks the rest.
 
         Args:
           physics: the `Physics` of the compiled model.
           centers: (k, 3) box centres in the world frame, metres.
-          half_sizes: (k, 3) half-extents along the world axes, metres (> 0).
+          half_sizes: (k, 3) half-extents along the boxes' own axes, metres (> 0);
+            the world axes unless `quaternions` turn the boxes.
           rgba: optional (k, 4) colours; the pool's default colour otherwise.
           material_ids: optional (k,) material ids (`model.mat_*` index, -1 none).
+          quaternions: optional (k, 4) unit quaternions (w, x, y, z) turning the
+            boxes (their bodies, so the bounding volumes, kept in the body
+            frame, turn with them); identity otherwise.
         """
         centers = np.asarray(centers, dtype=np.float64).reshape(-1, 3)
         half_sizes = np.asarray(half_sizes, dtype=np.float64).reshape(-1, 3)
@@ -127,6 +132,15 @@ class BoxPool:
         body_ids, geom_ids, bvh_ids = self._model_ids(physics)
         used, unused = slice(0, count), slice(count, self._capacity)
         model.body_pos[body_ids[used]] = centers
+        if quaternions is None:
+            model.body_quat[body_ids] = (1.0, 0.0, 0.0, 0.0)
+        else:
+            quaternions = np.asarray(quaternions, dtype=np.float64).reshape(-1, 4)
+            if quaternions.shape != (count, 4):
+                raise ValueError(
+                    f"quaternions must have shape ({count}, 4), got {quaternions.shape}")
+            model.body_quat[body_ids[used]] = quaternions
+            model.body_quat[body_ids[unused]] = (1.0, 0.0, 0.0, 0.0)
         model.geom_size[geom_ids[used]] = half_sizes
         model.geom_rbound[geom_ids[used]] = np.linalg.norm(half_sizes, axis=1)
         model.geom_aabb[geom_ids[used], :3] = 0.0

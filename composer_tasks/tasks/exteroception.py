@@ -83,6 +83,9 @@ class TerrainSampler:
         the offsets. 0 makes the grid follow the root body continuously.
       follow_heading: turn the grid with the walker's heading (its root x-axis
         projected on the ground) instead of keeping the world's axes.
+      anchor: where the grid is centred and heights are measured from: a
+        function (physics, walker) -> world position (3,), metres; default the
+        root body's origin.
 
     Raises:
       TypeError: for an arena without `terrain_height`.
@@ -92,7 +95,7 @@ class TerrainSampler:
 
     def __init__(self, arena, walker, forward_offsets_m: Sequence[float],
                  lateral_offsets_m: Optional[Sequence[float]] = None,
-                 lattice_step_m=None, follow_heading: bool = False) -> None:
+                 lattice_step_m=None, follow_heading: bool = False, anchor=None) -> None:
         if not callable(getattr(arena, "terrain_height", None)):
             raise TypeError(
                 f"arena {type(arena).__name__} has no terrain_height(physics, xy_points); "
@@ -121,6 +124,9 @@ class TerrainSampler:
                 step[1] = 0.0
         self._lattice_step = step
         self._follow_heading = bool(follow_heading)
+        if anchor is not None and not callable(anchor):
+            raise TypeError(f"anchor must be callable(physics, walker) or None, got {anchor!r}")
+        self._anchor = anchor or _root_position
         self._planar = lateral_offsets_m is None
 
     @property
@@ -136,7 +142,7 @@ class TerrainSampler:
     def grid_center(self, physics) -> np.ndarray:
         """World xy (2,) of the lattice point nearest to the root body, metres
         (the root's own xy along an axis whose step is 0)."""
-        root = walker_state.root_position(physics, self._walker)[:2]
+        root = self._anchor(physics, self._walker)[:2]
         step = self._lattice_step
         snapped = np.where(step > 0, np.floor(root / np.where(step > 0, step, 1.0) + 0.5) * step,
                            root)
@@ -145,7 +151,7 @@ class TerrainSampler:
     def sample_grid_offset(self, physics) -> np.ndarray:
         """Root body minus the grid centre, world frame, metres: (1,) (x) for a
         line of samples, (2,) (x, y) for a grid."""
-        root = walker_state.root_position(physics, self._walker)[:2]
+        root = self._anchor(physics, self._walker)[:2]
         offset = root - self.grid_center(physics)
         return offset[:1] if self._planar else offset
 
@@ -156,7 +162,7 @@ class TerrainSampler:
             points = self._local_points @ walker_state.heading_rotation(physics, self._walker).T
         else:
             points = self._local_points
-        return points + center, walker_state.root_position(physics, self._walker)[2]
+        return points + center, self._anchor(physics, self._walker)[2]
 
     def terrain_heights(self, physics) -> np.ndarray:
         """Terrain heights relative to the root body, metres, shaped `shape`."""
@@ -165,8 +171,9 @@ class TerrainSampler:
         return (heights - root_height).reshape(self._shape)
 
     def height_above_ground(self, physics) -> np.ndarray:
-        """(1,): the root body's world z minus the terrain height under it, metres."""
-        root = walker_state.root_position(physics, self._walker)
+        """(1,): the anchor's (root body's) world z minus the terrain height
+        under it, metres."""
+        root = self._anchor(physics, self._walker)
         ground = np.asarray(self._arena.terrain_height(physics, root[np.newaxis, :2]),
                             dtype=np.float64)
         return root[2:] - ground
@@ -183,6 +190,10 @@ class TerrainSampler:
         relative = surfaces - root_height
         relative[np.isnan(relative)] = NO_PLATFORM_HEIGHT_M
         return relative.reshape(self._shape + (2,))
+
+
+def _root_position(physics, walker):
+    return walker_state.root_position(physics, walker)
 
 
 def _offsets(values, name):
