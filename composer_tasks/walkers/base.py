@@ -252,7 +252,7 @@ class Walker(composer.Entity):
         Raises:
           ValueError: if `attachment_frame` is not this walker's attachment frame,
             if the walker is not attached to the root entity's world body, or if
-            it already has root joints.
+            it already has root joints (a planar walker always has).
         """
         body = self.attachment_body
         if body is None or getattr(attachment_frame, "parent", None) is not body:
@@ -263,8 +263,10 @@ class Walker(composer.Entity):
             raise ValueError(
                 f"walker {self.name!r} hangs from body {body.parent.name!r}; root joints "
                 "need it attached to the arena's world body (arena.attach(walker))")
-        if self._free_joint is not None or body.joints:
-            raise ValueError(f"walker {self.name!r} already has root joints")
+        if self.is_planar or self._free_joint is not None or body.joints:
+            raise ValueError(
+                f"walker {self.name!r} already has root joints (a planar walker carries its "
+                "own; attach it with arena.attach(walker) alone)")
         self._free_joint = body.add_freejoint()
         composer.mark_spec_changed()
 
@@ -358,7 +360,10 @@ TRACKING_CAMERAS = (("back", (-1.0, 0.0)), ("side", (0.0, -1.0)), ("front", (1.0
 # CMU humanoid's 3 m and 1.4 m for its ~1.2 m root height, rounded).
 _TRACKING_DISTANCE_PER_M = 2.5
 _TRACKING_HEIGHT_PER_M = 1.2
-_TRACKING_MIN_DISTANCE_M = 1.5
+# Small bodies (the quadruped spans 1.6 m at 0.5 m height) are seen from at
+# least this far and this high, so that the whole body and the ground ahead fit.
+_TRACKING_MIN_DISTANCE_M = 3.0
+_TRACKING_MIN_HEIGHT_M = 1.2
 
 
 def add_tracking_cameras(spec, root_body, standing_height_m):
@@ -366,11 +371,11 @@ def add_tracking_cameras(spec, root_body, standing_height_m):
     in `trackcom` mode (it follows the walker's centre of mass, keeping its
     world orientation, as dm_control's walker cameras do), looking at the root
     from its direction, at a distance of 2.5 and a height of 1.2 times the
-    standing height (at least 1.5 m away). A camera of that name the body
+    standing height (at least 3 m away and 1.2 m high). A camera of that name the body
     already has (the Control Suite bodies' published "back" and "side") is
     kept. Returns the `mujoco.MjsCamera`s in `TRACKING_CAMERAS` order."""
     distance = max(_TRACKING_MIN_DISTANCE_M, _TRACKING_DISTANCE_PER_M * standing_height_m)
-    height = _TRACKING_HEIGHT_PER_M * standing_height_m
+    height = max(_TRACKING_MIN_HEIGHT_M, _TRACKING_HEIGHT_PER_M * standing_height_m)
     cameras = []
     for name, (forward, left) in TRACKING_CAMERAS:
         existing = spec.camera(name)
