@@ -47,6 +47,9 @@ _MIN_ELEVATION_M = 0.1
 _HURDLE_RGBA = (0.85, 0.45, 0.2, 1.0)
 _WALL_RGBA = (0.8, 0.8, 0.85, 1.0)
 _PLATFORM_RGBA = (0.3, 0.55, 0.8, 1.0)
+_SEESAW_RGBA = (0.55, 0.4, 0.25, 1.0)
+# See-saw planks stop this short of the side walls, so that they swing freely.
+_SEESAW_SIDE_CLEARANCE_M = 0.05
 
 
 # The segment types and the layout records live in `parkour_segments`; they are
@@ -58,6 +61,7 @@ Terrain = parkour_segments.Terrain
 SlalomWalls = parkour_segments.SlalomWalls
 JumpPlatforms = parkour_segments.JumpPlatforms
 CrouchPlatforms = parkour_segments.CrouchPlatforms
+SeeSaws = parkour_segments.SeeSaws
 Obstacle = parkour_segments.Obstacle
 CourseSegment = parkour_segments.CourseSegment
 Course = parkour_segments.Course
@@ -70,7 +74,8 @@ class ParkourCourse(composer.Entity):
 
     Args:
       segments: segment types (instances of `Hurdles`, `Gaps`, `Terrain`,
-        `SlalomWalls`, `JumpPlatforms`, `CrouchPlatforms`); default `Hurdles()`.
+        `SlalomWalls`, `JumpPlatforms`, `CrouchPlatforms`, `SeeSaws`); default
+        `Hurdles()`.
       mode: "mixed" (a type per segment) or "per_episode" (one type per course).
       segment_weights: optional probabilities of the types (default equal).
       curriculum: make obstacles harder along the track.
@@ -156,6 +161,7 @@ class ParkourCourse(composer.Entity):
             spec.worldbody, "platform",
             platform_capacity + max_segments if platform_capacity else 0,
             rgba=_PLATFORM_RGBA, group=PLATFORM_GEOM_GROUP)
+        self._seesaws = _seesaw_pool(spec, segments, track, max_segments, self.track_width)
 
         # Beyond the heightfield (and at the bottom of the pits) a floor catches falls.
         floor_body = spec.worldbody.add_body(name="pit_floor_body",
@@ -219,6 +225,8 @@ class ParkourCourse(composer.Entity):
                             (self._platforms, builder.platform_boxes)):
             boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 6)
             pool.write(physics, boxes[:, :3], boxes[:, 3:])
+        if self._seesaws is not None:
+            self._seesaws.write(physics, builder.seesaw_centers)
         self._course = course
 
     def after_compile(self, physics, random_state):
@@ -241,8 +249,9 @@ class ParkourCourse(composer.Entity):
     @property
     def ground_geoms(self):
         """Geoms a walker stands on: heightfield, pit floor, obstacle and platform boxes."""
+        seesaws = () if self._seesaws is None else self._seesaws.geoms
         return ((self.heightfield.geom, self._pit_floor) + self._ground_boxes.geoms
-                + self._platforms.geoms)
+                + self._platforms.geoms + seesaws)
 
     @property
     def obstacle_geoms(self):
@@ -272,15 +281,20 @@ class ParkourCourse(composer.Entity):
     def terrain_height(self, physics, xy_points):
         """Height (n,) of the ground at world points `xy_points` (n, 2), metres.
 
-        The heightfield (gaps are `-pit_depth`), raised to the top of any hurdle or
-        slalom wall standing there; `-pit_depth` beyond the heightfield.
+        The heightfield (gaps are `-pit_depth`), raised to the top of any hurdle,
+        slalom wall or see-saw plank (in its current pose) there; `-pit_depth`
+        beyond the heightfield.
         """
         xy_points = np.asarray(xy_points, dtype=np.float64).reshape(-1, 2)
         ground = self.heightfield.height_at(physics, xy_points)
         ground = np.where(np.isnan(ground), -self.pit_depth, ground)
         centers, half_sizes = self._ground_boxes.active_boxes(physics)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)
-        return np.where(np.isnan(tops), ground, np.maximum(ground, tops))
+        ground = np.where(np.isnan(tops), ground, np.maximum(ground, tops))
+        if self._seesaws is not None:
+            planks = self._seesaws.plank_tops_at(physics, xy_points)
+            ground = np.where(np.isnan(planks), ground, np.maximum(ground, planks))
+        return ground
 
     def platform_height(self, physics, xy_points, surface="top"):
         """Height (n,) of the hovering platform above `xy_points` (n, 2), nan where none.
@@ -293,3 +307,25 @@ class ParkourCourse(composer.Entity):
         if surface == "top":
             return pools.box_tops_at(xy_points, centers, half_sizes)
         return pools.box_bottoms_at(xy_points, centers, half_sizes)
+
+
+def _seesaw_pool(spec, segments, track_length, max_segments, track_width):
+    """The course's pool of see-saws (None without a `SeeSaws` segment), sized
+    for the densest layout; every `SeeSaws` must share one plank."""
+    seesaw_segments = [segment for segment in segments if isinstance(segment, SeeSaws)]
+    if not seesaw_segments:
+        return None
+    planks = {segment.plank() for segment in seesaw_segments}
+    if len(planks) > 1:
+        raise ValueError(
+            f"every SeeSaws segment of a course must have the same plank_length, "
+            f"plank_thickness, pivot_height and plank_mass; got {sorted(planks)}")
+    length, thickness, pivot_height, mass, hinge_offset = planks.pop()
+    rate = max(segment.max_seesaws_per_m() for segment in seesaw_segments)
+    capacity = int(np.ceil(track_length * rate)) + max_segments
+    return pools.SeeSawPool(spec, "seesaw", capacity, plank_length=length,
+                            plank_width=track_width - 2 * _SEESAW_SIDE_CLEARANCE_M,
+                            plank_thickness=thickness,
+                            pivot_height=pivot_height, plank_mass=mass,
+                            hinge_offset=hinge_offset, rgba=_SEESAW_RGBA,
+                            group=GROUND_GEOM_GROUP)

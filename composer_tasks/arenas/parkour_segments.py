@@ -84,6 +84,7 @@ class LayoutBuilder:
         self.heights = np.zeros(grid.shape)
         self.ground_boxes = []
         self.platform_boxes = []
+        self.seesaw_centers = []
         self.obstacles = []
 
     def sample(self, bounds, x, harder="high"):
@@ -136,6 +137,9 @@ class Segment:
         return 0.0
 
     def max_platforms_per_m(self):
+        return 0.0
+
+    def max_seesaws_per_m(self):
         return 0.0
 
     def max_height(self):
@@ -441,3 +445,74 @@ class CrouchPlatforms(_HoveringPlatforms):
     def _bottom_and_record(self, builder, x):
         clearance, difficulty = builder.sample(self.clearance, x, harder="low")
         return clearance, difficulty, {"clearance": clearance}
+
+
+# A see-saw's hinge lies this fraction of the plank's length beyond its centre.
+SEESAW_HINGE_OFFSET_FRACTION = 0.05
+
+
+class SeeSaws(Segment):
+    """See-saws across the whole track: planks hinged on a pivot block, the near
+    end resting on the ground, tipping as a walker crosses the pivot. One of the
+    "unobserved perturbations" of the paper's probe courses (§4: "see-saws").
+
+    The plank's size, pivot height and mass are fixed when the course is built
+    (they are the pool's; every `SeeSaws` of one course must agree); only the
+    positions change per episode. The hinge lies 5 % of the plank's length
+    beyond its centre, so that the near end is the heavier: it rests on the
+    ground until a walker crosses the pivot. `Obstacle.x_start`/`x_end` are the
+    plank's ends (as laid, tilted: its projection is a little shorter).
+
+    Args:
+      spacing: (low, high) ground between see-saws, metres.
+      plank_length: metres along the track.
+      plank_thickness: metres.
+      pivot_height: height of the hinge above the ground, metres; below half
+        the plank's length.
+      plank_mass: kilograms.
+      length: (low, high) segment length, metres.
+    """
+
+    kind = "seesaws"
+
+    def __init__(self, spacing=(2.0, 4.0), plank_length=3.0, plank_thickness=0.1,
+                 pivot_height=0.35, plank_mass=20.0, length=(8.0, 12.0)):
+        super().__init__(length)
+        self.spacing = _as_range(spacing, "SeeSaws.spacing")
+        for label, value in (("plank_length", plank_length), ("plank_thickness", plank_thickness),
+                             ("pivot_height", pivot_height), ("plank_mass", plank_mass)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    np.isfinite(value) and value > 0):
+                raise ValueError(f"SeeSaws.{label} must be a positive number, got {value!r}")
+        if not plank_thickness / 2 < pivot_height < plank_length / 2:
+            raise ValueError(
+                f"SeeSaws.pivot_height ({pivot_height!r}) must lie between half the plank's "
+                f"thickness and half its length ({plank_length / 2!r} m)")
+        self.plank_length = float(plank_length)
+        self.plank_thickness = float(plank_thickness)
+        self.pivot_height = float(pivot_height)
+        self.plank_mass = float(plank_mass)
+
+    @property
+    def hinge_offset_m(self):
+        """How far the hinge lies beyond the plank's centre (toward +x), metres:
+        the near end is the heavier and rests on the ground."""
+        return SEESAW_HINGE_OFFSET_FRACTION * self.plank_length
+
+    def plank(self):
+        """(length, thickness, pivot height, mass, hinge offset): what the
+        course's pool is built with."""
+        return (self.plank_length, self.plank_thickness, self.pivot_height, self.plank_mass,
+                self.hinge_offset_m)
+
+    def max_seesaws_per_m(self):
+        return 1.0 / (self.plank_length + self.spacing[0])
+
+    def lay_out(self, builder, x_start, x_end):
+        x = x_start + builder.uniform(self.spacing)
+        while x + self.plank_length <= x_end:
+            pivot = x + self.plank_length / 2 + self.hinge_offset_m
+            builder.seesaw_centers.append(pivot)
+            builder.record("seesaw", x, x + self.plank_length, 0.0, pivot_x=pivot,
+                           pivot_height=self.pivot_height)
+            x += self.plank_length + builder.uniform(self.spacing)

@@ -51,6 +51,7 @@ import numpy as np
 
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import exteroception
+from composer_tasks.tasks import perturbations
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
@@ -267,20 +268,14 @@ class TargetRun(walker_task.WalkerTask):
             raise ValueError(
                 f"target_max_distance_m ({target_max_distance_m!r}) must exceed "
                 f"target_reach_distance_m ({target_reach_distance_m!r})")
-        if push_interval_frames is None:
-            self._push_interval = None
-        else:
-            low, high = (_count(value, "push_interval_frames", 1) for value in push_interval_frames)
-            if low > high:
-                raise ValueError(f"push_interval_frames must be (low, high) with low <= high, "
-                                 f"got {push_interval_frames!r}")
-            self._push_interval = (low, high)
-        force = tuple(_number(value, "push_force_n", "newtons >= 0", minimum=0.0)
-                      for value in push_force_n)
-        if len(force) != 2 or force[0] > force[1]:
-            raise ValueError(f"push_force_n must be (low, high) newtons, got {push_force_n!r}")
-        self._push_force = force
-        self._push_duration = _count(push_duration_frames, "push_duration_frames", 1)
+        self._pushes = None
+        if push_interval_frames is not None:
+            try:
+                self._pushes = perturbations.RandomPushes(
+                    walker, push_interval_frames, push_force_n, push_duration_frames)
+            except ValueError as error:
+                raise ValueError(f"push_interval_frames, push_force_n, push_duration_frames: "
+                                 f"{error}") from None
         self._initial_noise = _number(initial_noise, "initial_noise", "a finite scale >= 0",
                                       minimum=0.0)
         if self._initial_noise > 0:
@@ -289,9 +284,6 @@ class TargetRun(walker_task.WalkerTask):
         self._frame = 0
         self._frames_since_target = 0
         self._fallen_frames = 0
-        self._next_push = None
-        self._push_remaining = 0
-        self._push = np.zeros(3)
         self._terminated = False
         self._ids_model = None
         self._flag = None
@@ -330,7 +322,6 @@ class TargetRun(walker_task.WalkerTask):
         model = physics.model
         if self._ids_model is not model:
             walker = self._walker
-            self._root_id = physics.bind(walker.root_body).id
             joints = list(walker.observable_joints)
             self._joint_ids = np.asarray(physics.bind(joints).id, dtype=np.intp)
             self._joint_qpos = model.jnt_qposadr[self._joint_ids].copy()
@@ -376,12 +367,12 @@ class TargetRun(walker_task.WalkerTask):
     @property
     def push_force(self) -> np.ndarray:
         """The force (3,) newtons, world frame, on the root this frame (zeros if none)."""
-        return self._push.copy()
+        return np.zeros(3) if self._pushes is None else self._pushes.force
 
     @property
     def next_push_frame(self) -> Optional[int]:
         """The frame at which the next push starts (None without pushes)."""
-        return self._next_push
+        return None if self._pushes is None else self._pushes.next_push_step
 
     def set_target(self, physics, xy) -> None:
         """Puts the target at world `xy` (metres) and restarts its timer."""
@@ -517,14 +508,8 @@ class TargetRun(walker_task.WalkerTask):
         self._frame = 0
         self._fallen_frames = 0
         self._terminated = False
-        self._push = np.zeros(3)
-        self._push_remaining = 0
-        self._resolve(physics)
-        physics.data.xfrc_applied[self._root_id] = 0.0
-        self._next_push = None
-        if self._push_interval is not None:
-            self._next_push = int(random_state.randint(self._push_interval[0],
-                                                       self._push_interval[1] + 1))
+        if self._pushes is not None:
+            self._pushes.reset(physics, random_state)
         if self._moving_target:
             self._resample_target(physics, spawn[:2], random_state)
         else:
@@ -541,21 +526,8 @@ class TargetRun(walker_task.WalkerTask):
     def before_step(self, physics, action, random_state) -> None:
         super().before_step(physics, action, random_state)
         self._frame += 1
-        if self._next_push is not None and self._frame == self._next_push:
-            magnitude = random_state.uniform(*self._push_force)
-            angle = random_state.uniform(-np.pi, np.pi)
-            self._push = magnitude * np.array([np.cos(angle), np.sin(angle), 0.0])
-            self._push_remaining = self._push_duration
-            self._next_push += int(random_state.randint(self._push_interval[0],
-                                                        self._push_interval[1] + 1))
-        if self._push_remaining > 0:
-            self._push_remaining -= 1
-        elif self._push.any():
-            self._push = np.zeros(3)
-        self._resolve(physics)
-        applied = physics.data.xfrc_applied[self._root_id]
-        applied[:3] = self._push
-        applied[3:] = 0.0
+        if self._pushes is not None:
+            self._pushes.before_step(physics, random_state)
 
     def after_step(self, physics, random_state) -> None:
         self._fallen_frames = self._fallen_frames + 1 if self.is_fallen(physics) else 0

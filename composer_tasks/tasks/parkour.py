@@ -34,6 +34,7 @@ from composer_tasks import rewards
 from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import exteroception
+from composer_tasks.tasks import perturbations
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
@@ -440,6 +441,11 @@ class ForwardProgress(walker_task.WalkerTask):
       walker_spawn_position: (x, y, z) metres or a variation, used when the arena
         has no `spawn_position`.
       track_center_y: world y of the track's centre line, metres.
+      push_interval_steps: None (no pushes), or (low, high) control steps
+        between random pushes on the torso (`perturbations.RandomPushes`; the
+        probe courses' "random forces applied to the Humanoid's torso", §4).
+      push_force_n: (low, high) push magnitude, newtons.
+      push_duration_steps: control steps each push lasts.
       physics_timestep, control_timestep: seconds.
 
     Observations (Heess et al. 2017, Appendix B.1; `exteroception`): the
@@ -454,7 +460,8 @@ class ForwardProgress(walker_task.WalkerTask):
 
     def __init__(self, walker, arena, reward, pose_termination=None, contact_termination=False,
                  terminate_at_height=-0.5, walker_spawn_position=(0.0, 0.0, 0.0),
-                 track_center_y=0.0, physics_timestep=0.005, control_timestep=0.025):
+                 track_center_y=0.0, push_interval_steps=None, push_force_n=(100.0, 200.0),
+                 push_duration_steps=4, physics_timestep=0.005, control_timestep=0.025):
         if not callable(reward):
             raise TypeError(
                 f"reward must be callable(physics, walker, lateral_offset), got {reward!r}")
@@ -473,6 +480,10 @@ class ForwardProgress(walker_task.WalkerTask):
                 f"pose_termination must have has_fallen(physics), got {pose_termination!r}")
         self._pose_termination = pose_termination
         self._failure_termination = False
+        self._pushes = None
+        if push_interval_steps is not None:
+            self._pushes = perturbations.RandomPushes(walker, push_interval_steps, push_force_n,
+                                                      push_duration_steps)
         walker_state.enable_proprioception(walker)
 
         if getattr(walker, "is_planar", False):
@@ -526,6 +537,18 @@ class ForwardProgress(walker_task.WalkerTask):
         walker_state.place_walker(physics, self._walker, position)
         self._fall_detector.reset(physics)
         self._failure_termination = False
+        if self._pushes is not None:
+            self._pushes.reset(physics, random_state)
+
+    @property
+    def pushes(self):
+        """The `perturbations.RandomPushes` of this task (None without pushes)."""
+        return self._pushes
+
+    def before_step(self, physics, action, random_state):
+        super().before_step(physics, action, random_state)
+        if self._pushes is not None:
+            self._pushes.before_step(physics, random_state)
 
     def after_step(self, physics, random_state):
         self._failure_termination = (

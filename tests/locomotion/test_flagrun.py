@@ -246,7 +246,7 @@ def test_no_pushes_when_disabled():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(push_interval_frames=(5, 3)), "push_interval_frames"),
-    (dict(push_force_n=(4.0, 2.0)), "push_force_n"),
+    (dict(push_interval_frames=(200, 300), push_force_n=(4.0, 2.0)), "push_force_n"),
     (dict(fall_allowance_frames=-1), "fall_allowance_frames"),
     (dict(target_max_distance_m=0.5), "target_max_distance_m"),
 ])
