@@ -190,7 +190,8 @@ class ObstacleField(composer.Entity):
                       & (centers[:, :2] - radii[:, None] <= high), axis=1)
         if not np.any(near):
             return np.zeros(len(xy))
-        centers, half_sizes, cosine, sine = centers[near], half_sizes[near], cosine[near], sine[near]
+        centers, half_sizes = centers[near], half_sizes[near]
+        cosine, sine = cosine[near], sine[near]
         dx = xy[:, None, 0] - centers[None, :, 0]
         dy = xy[:, None, 1] - centers[None, :, 1]
         along = cosine * dx + sine * dy

@@ -351,7 +351,15 @@ class SeeSawPool:
     below when unused) holding a pivot block `pivot_height` high and a plank
     body hinged at the pivot's top about the base's y axis. The pivot block is
     for the eye only (no collisions): it sits under the plank, and MuJoCo does
-    not filter contacts between the plank and a base welded to the world. A plank in use
+    not filter contacts between the plank and a base welded to the world.
+
+    The ground does not hold a plank up: the hinge's limits do, at the tilts
+    that put either end at ground level (z = 0, where see-saw segments are
+    flat), and contacts between the planks and the world body's geoms (the
+    heightfield, pit floor and side walls) are excluded. A box on a fine
+    heightfield is among MuJoCo's costliest collisions (a 3 m x 8 m plank
+    covers thousands of 0.1 m prisms), and it would slow every step several
+    times over; walkers still collide with the planks. A plank in use
     starts tilted with its near end (-x) on the ground (`rest_angle`), at rest.
 
     Args:
@@ -383,9 +391,8 @@ class SeeSawPool:
         drop = self.pivot_height - self.plank_thickness / 2
         reach = self.plank_length / 2 + self.hinge_offset
         self.rest_angle = float(np.arcsin(min(drop / reach, 1.0)))
-        # The hinge stops a little past the resting tilt either way, so a plank
-        # cannot swing through the ground or over a gap; in the spec's angle unit.
-        limit = self.rest_angle + 0.05
+        # The hinge stops at the resting tilt either way (in the spec's angle unit).
+        limit = self.rest_angle
         if spec.compiler.degree:
             limit = float(np.degrees(limit))
         bases, pivots, planks, joints = [], [], [], []
@@ -401,6 +408,7 @@ class SeeSawPool:
                 name=f"{name}_{index}_hinge", type=mujoco.mjtJoint.mjJNT_HINGE,
                 axis=[0.0, 1.0, 0.0], range=[-limit, limit],
                 limited=mujoco.mjtLimited.mjLIMITED_TRUE, damping=1.0))
+            spec.add_exclude(bodyname1="world", bodyname2=f"{name}_{index}_plank")
             planks.append(plank.add_geom(
                 name=f"{name}_{index}_plank", type=mujoco.mjtGeom.mjGEOM_BOX,
                 size=[self.plank_length / 2, plank_width / 2, self.plank_thickness / 2],
@@ -446,7 +454,8 @@ class SeeSawPool:
         centers_x = np.asarray(centers_x, dtype=np.float64).reshape(-1)
         count = len(centers_x)
         if count > self._capacity:
-            raise ValueError(f"the see-saw pool holds {self._capacity}, the layout asks for {count}")
+            raise ValueError(
+                f"the see-saw pool holds {self._capacity}, the layout asks for {count}")
         model, data = physics.model, physics.data
         bases, pivots, planks, qpos, dofs = self._model_ids(physics)
         used, unused = slice(0, count), slice(count, self._capacity)

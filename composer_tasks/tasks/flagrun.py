@@ -290,7 +290,8 @@ class TargetRun(walker_task.WalkerTask):
         if self._moving_target:
             # A marker for viewers and videos: sites take no part in the physics.
             self._flag = arena.spec.worldbody.add_site(
-                name="flag", type=mujoco.mjtGeom.mjGEOM_CYLINDER, size=[0.1, _FLAG_HALF_HEIGHT_M, 0.0],
+                name="flag", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+                size=[0.1, _FLAG_HALF_HEIGHT_M, 0.0],
                 pos=[0.0, 0.0, _FLAG_HALF_HEIGHT_M], rgba=[0.9, 0.2, 0.2, 1.0])
 
         for item in walker.observables.values():
@@ -344,7 +345,8 @@ class TargetRun(walker_task.WalkerTask):
             self._foot_of_geom[geom_ids] = foot_of_geom
             self._num_feet = len(foot_bodies)
             self._ground = np.zeros(model.ngeom, dtype=bool)
-            self._ground[[physics.bind(g).id for g in termination.ground_geoms_of(self._arena)]] = True
+            ground = termination.ground_geoms_of(self._arena)
+            self._ground[[physics.bind(geom).id for geom in ground]] = True
             self._ids_model = model
 
     # Quantities (world frame unless said otherwise).

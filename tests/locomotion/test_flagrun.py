@@ -11,7 +11,7 @@ from composer_tasks import composer
 from composer_tasks import walkers
 from composer_tasks.arenas import Floor
 from composer_tasks.arenas import obstacles
-from composer_tasks.batch import BatchEnvironment, copy_seed
+from composer_tasks.batch import copy_seed
 from composer_tasks.tasks import flagrun
 from suites import locomotion
 
@@ -317,8 +317,7 @@ def test_height_map_is_15_by_11_around_the_centre_of_mass_and_denser_near_it():
 @pytest.mark.parametrize("name", _GPU_TASKS)
 def test_registry_task_is_deterministic_and_batches_bit_identically(name):
     steps = 40
-    batch = BatchEnvironment.from_environments(lambda seed: locomotion.load(name, seed), 2,
-                                               num_threads=1, seed=4)
+    batch = locomotion.load_batch(name, 2, seed=4, num_threads=1)
     singles = [locomotion.load(name, seed=copy_seed(4, index)) for index in range(2)]
     spec = batch.action_spec()
     actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
@@ -336,6 +335,11 @@ def test_registry_task_is_deterministic_and_batches_bit_identically(name):
         batched = batch.step(actions[step])
         alone = [env.step(actions[step, index]) for index, env in enumerate(singles)]
     batch.close()
+
+
+def test_load_batch_rejects_an_unknown_name():
+    with pytest.raises(ValueError, match="valid names"):
+        locomotion.load_batch("humanoid_flagrun_easier", 2)
 
 
 def test_thresholds_and_episode_length_are_the_published_ones():

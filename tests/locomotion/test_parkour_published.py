@@ -1,6 +1,7 @@
 """The parkour task against the main text of Heess et al. 2017 (arXiv:1707.02286),
 on the real walkers: the humanoids' head terminations, the planar walker's
-published reward (Appendix B.2) and fall termination, their input checks, and the registry wiring."""
+published reward (Appendix B.2) and fall termination, their input checks, and
+the registry wiring."""
 
 import numpy as np
 import pytest
