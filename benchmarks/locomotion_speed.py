@@ -79,25 +79,28 @@ def measure_ours(name, seconds, resets, seed):
     actions = np.random.RandomState(seed).uniform(spec.minimum, spec.maximum,
                                                   size=(1000,) + spec.shape)
     env.reset()
-    reset_times = []
+    reset_times, reset_cpu_times = [], []
     for _ in range(resets):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         env.reset()
         reset_times.append(time.perf_counter() - start)
+        reset_cpu_times.append(time.process_time() - start_cpu)
     env.reset()
     steps = episodes = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         timestep = env.step(actions[steps % len(actions)])
         steps += 1
         if timestep.last():
             env.reset()
             episodes += 1
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     return {
         "steps_per_second": steps / elapsed,
+        "steps_per_cpu_second": steps / cpu,
         "reset_ms_mean": 1e3 * float(np.mean(reset_times)),
         "reset_ms_median": 1e3 * float(np.median(reset_times)),
+        "reset_cpu_ms_median": 1e3 * float(np.median(reset_cpu_times)),
         "episodes": episodes,
         "steps": steps,
     }
@@ -122,22 +125,25 @@ def measure_batch(name, num_envs, seconds, seed):
                                                   size=(100, num_envs) + spec.shape)
     batch.reset()
     steps = resets = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         timestep = batch.step(actions[steps % len(actions)])
         resets += int(np.count_nonzero(timestep.first()))
         steps += 1
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     batch.close()
-    return {"steps_per_second": steps * num_envs / elapsed, "episodes": resets,
+    return {"steps_per_second": steps * num_envs / elapsed,
+            "steps_per_cpu_second": steps * num_envs / cpu, "episodes": resets,
             "steps": steps * num_envs}
 
 
 def run_published(seconds, resets, seed, repeats, num_envs, path):
     """The `--set published` table; writes `path`."""
     rows = []
-    print(f"{'environment':<34}{'single steps/s':>16}{'batch steps/s':>15}{'N':>5}"
-          f"{'reset ms':>10}{'single eps':>12}{'batch eps':>11}")
+    print("wall-clock rates and times, then the same per CPU second of this process "
+          "(steadier on a shared machine)")
+    print(f"{'environment':<34}{'single/s':>10}{'batch/s':>10}{'N':>5}{'reset ms':>10}"
+          f"{'single/cpu s':>14}{'batch/cpu s':>13}{'reset cpu ms':>14}{'eps':>6}{'batch eps':>11}")
     for name in _PUBLISHED_ENVIRONMENTS:
         single, batched = [], []
         for _ in range(repeats):
@@ -149,13 +155,19 @@ def run_published(seconds, resets, seed, repeats, num_envs, path):
             "batch_steps_per_second": _median(batched, "steps_per_second"),
             "num_envs": num_envs,
             "reset_ms": _median(single, "reset_ms_median"),
+            "single_steps_per_cpu_second": _median(single, "steps_per_cpu_second"),
+            "batch_steps_per_cpu_second": _median(batched, "steps_per_cpu_second"),
+            "reset_cpu_ms": _median(single, "reset_cpu_ms_median"),
             "single_episodes": _median(single, "episodes"),
             "batch_episodes": _median(batched, "episodes"),
         }
         rows.append(row)
-        print(f"{name:<34}{_format(row['single_steps_per_second']):>16}"
-              f"{_format(row['batch_steps_per_second']):>15}{num_envs:>5}"
-              f"{_format(row['reset_ms'], 2):>10}{_format(row['single_episodes']):>12}"
+        print(f"{name:<34}{_format(row['single_steps_per_second']):>10}"
+              f"{_format(row['batch_steps_per_second']):>10}{num_envs:>5}"
+              f"{_format(row['reset_ms'], 2):>10}"
+              f"{_format(row['single_steps_per_cpu_second']):>14}"
+              f"{_format(row['batch_steps_per_cpu_second']):>13}"
+              f"{_format(row['reset_cpu_ms'], 2):>14}{_format(row['single_episodes']):>6}"
               f"{_format(row['batch_episodes']):>11}", flush=True)
     print(f"target: reset with a new course <= {_TARGET_RESET_MS:g} ms")
     _write_csv(path, rows, seconds, resets, repeats)
