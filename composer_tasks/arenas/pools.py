@@ -478,18 +478,27 @@ class SeeSawPool:
         from the planks' current poses (`data.geom_xpos`, `geom_xmat`); nan where
         no plank in use lies above the point."""
         xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
-        best = np.full(len(xy), -np.inf)
-        if self._capacity:
-            model, data = physics.model, physics.data
-            _, _, planks, _, _ = self._model_ids(physics)
-            for geom in planks[model.geom_contype[planks] > 0]:
-                rotation = data.geom_xmat[geom].reshape(3, 3)
-                normal = rotation[:, 2]
-                half = model.geom_size[geom]
-                top = data.geom_xpos[geom] + normal * half[2]
-                z = top[2] - (normal[0] * (xy[:, 0] - top[0])
-                              + normal[1] * (xy[:, 1] - top[1])) / normal[2]
-                local = (np.column_stack([xy, z]) - top) @ rotation
-                inside = (np.abs(local[:, 0]) <= half[0]) & (np.abs(local[:, 1]) <= half[1])
-                best = np.where(inside, np.maximum(best, z), best)
+        if not self._capacity:
+            return np.full(len(xy), np.nan)
+        model, data = physics.model, physics.data
+        _, _, planks, _, _ = self._model_ids(physics)
+        planks = planks[model.geom_contype[planks] > 0]
+        if not planks.size:
+            return np.full(len(xy), np.nan)
+        # Per plank (k): rotation (k, 3, 3), top face centre (k, 3), half sizes (k, 3).
+        rotations = data.geom_xmat[planks].reshape(-1, 3, 3)
+        normals = rotations[:, :, 2]
+        half = model.geom_size[planks]
+        tops = data.geom_xpos[planks] + normals * half[:, 2:3]
+        # Height (n, k) of each plank's top plane over each point.
+        dx = xy[:, None, 0] - tops[None, :, 0]
+        dy = xy[:, None, 1] - tops[None, :, 1]
+        z = tops[None, :, 2] - (normals[None, :, 0] * dx + normals[None, :, 1] * dy) / normals[
+            None, :, 2]
+        offsets = np.stack([dx, dy, z - tops[None, :, 2]], axis=-1)
+        # The point on the plane in each plank's frame: inside its face?
+        local = np.einsum("nkj,kji->nki", offsets, rotations)
+        inside = ((np.abs(local[..., 0]) <= half[None, :, 0])
+                  & (np.abs(local[..., 1]) <= half[None, :, 1]))
+        best = np.where(inside, z, -np.inf).max(axis=1)
         return np.where(np.isfinite(best), best, np.nan)
