@@ -16,6 +16,16 @@ egocentric camera; the worker switches it off). dm_control has no parkour
 course, so that row has no reference.
 
     python benchmarks/locomotion_speed.py --seconds 10 --resets 50 --repeats 3
+
+`--set published` measures instead the environments of Heess et al. 2017 and
+Liang et al. 2018 with their exteroception on: humanoid flagrun harder on the
+obstacle field (15 x 11 height map) and the planar walker's mixed parkour
+course (50 terrain and platform heights), each single and as a batch of
+`--batch` copies (`locomotion.load_batch`), steps/s including resets (the batch
+resets a copy on the step after its last; copy steps count), plus the median
+reset time of the single environment (each reset a new course or field):
+
+    python benchmarks/locomotion_speed.py --set published --seconds 10 --resets 50 --repeats 3
 """
 
 import csv
@@ -41,8 +51,14 @@ _ENVIRONMENTS = (
     ("cmu_humanoid_run_gaps", "gaps"),
     ("cmu_humanoid_parkour_mixed", None),
 )
+# Environments of `--set published`.
+_PUBLISHED_ENVIRONMENTS = ("humanoid_flagrun_harder_terrain", "walker_parkour_mixed")
 _TARGET_SPEEDUP = 5.0
 _TARGET_RESET_MS = 5.0
+
+_SET = flags.DEFINE_enum("set", "cmu", ["cmu", "published"],
+                         "cmu: CMU humanoid against dm-control; published: issue 20's set.")
+_BATCH = flags.DEFINE_integer("batch", 64, "Copies of the batched rows of --set published.")
 
 _SECONDS = flags.DEFINE_float("seconds", 10.0, "Timed seconds of stepping per measurement.")
 _RESETS = flags.DEFINE_integer("resets", 50, "Resets timed per measurement.")
@@ -52,7 +68,8 @@ _DM_CONTROL_PYTHON = flags.DEFINE_string(
     "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
     "Python of the dm-control 1.0.50 venv (the reference is skipped if it is absent).")
 _CSV = flags.DEFINE_string(
-    "csv", os.path.join(_ROOT, "benchmarks/results/locomotion_speed.csv"), "Output CSV.")
+    "csv", None, "Output CSV (default benchmarks/results/locomotion_speed.csv, or "
+    "locomotion_speed_published.csv with --set published).")
 
 
 def measure_ours(name, seconds, resets, seed):
@@ -62,25 +79,28 @@ def measure_ours(name, seconds, resets, seed):
     actions = np.random.RandomState(seed).uniform(spec.minimum, spec.maximum,
                                                   size=(1000,) + spec.shape)
     env.reset()
-    reset_times = []
+    reset_times, reset_cpu_times = [], []
     for _ in range(resets):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         env.reset()
         reset_times.append(time.perf_counter() - start)
+        reset_cpu_times.append(time.process_time() - start_cpu)
     env.reset()
     steps = episodes = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         timestep = env.step(actions[steps % len(actions)])
         steps += 1
         if timestep.last():
             env.reset()
             episodes += 1
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     return {
         "steps_per_second": steps / elapsed,
+        "steps_per_cpu_second": steps / cpu,
         "reset_ms_mean": 1e3 * float(np.mean(reset_times)),
         "reset_ms_median": 1e3 * float(np.median(reset_times)),
+        "reset_cpu_ms_median": 1e3 * float(np.median(reset_cpu_times)),
         "episodes": episodes,
         "steps": steps,
     }
@@ -97,6 +117,75 @@ def measure_dm_control(python, course, seconds, resets, seed):
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
+def measure_batch(name, num_envs, seconds, seed):
+    """Copy steps/s including resets of `num_envs` batched copies of `name`."""
+    batch = locomotion.load_batch(name, num_envs, seed=seed)
+    spec = batch.action_spec()
+    actions = np.random.RandomState(seed).uniform(spec.minimum, spec.maximum,
+                                                  size=(100, num_envs) + spec.shape)
+    batch.reset()
+    steps = resets = 0
+    start, start_cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        timestep = batch.step(actions[steps % len(actions)])
+        resets += int(np.count_nonzero(timestep.first()))
+        steps += 1
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    batch.close()
+    return {"steps_per_second": steps * num_envs / elapsed,
+            "steps_per_cpu_second": steps * num_envs / cpu, "episodes": resets,
+            "steps": steps * num_envs}
+
+
+def run_published(seconds, resets, seed, repeats, num_envs, path):
+    """The `--set published` table; writes `path`."""
+    rows = []
+    print("wall-clock rates and times, then the same per CPU second of this process "
+          "(steadier on a shared machine)")
+    print(f"{'environment':<34}{'single/s':>10}{'batch/s':>10}{'N':>5}{'reset ms':>10}"
+          f"{'single/cpu s':>14}{'batch/cpu s':>13}{'reset cpu ms':>14}{'eps':>6}{'batch eps':>11}")
+    for name in _PUBLISHED_ENVIRONMENTS:
+        single, batched = [], []
+        for _ in range(repeats):
+            single.append(measure_ours(name, seconds, resets, seed))
+            batched.append(measure_batch(name, num_envs, seconds, seed))
+        row = {
+            "environment": name,
+            "single_steps_per_second": _median(single, "steps_per_second"),
+            "batch_steps_per_second": _median(batched, "steps_per_second"),
+            "num_envs": num_envs,
+            "reset_ms": _median(single, "reset_ms_median"),
+            "single_steps_per_cpu_second": _median(single, "steps_per_cpu_second"),
+            "batch_steps_per_cpu_second": _median(batched, "steps_per_cpu_second"),
+            "reset_cpu_ms": _median(single, "reset_cpu_ms_median"),
+            "single_episodes": _median(single, "episodes"),
+            "batch_episodes": _median(batched, "episodes"),
+        }
+        rows.append(row)
+        print(f"{name:<34}{_format(row['single_steps_per_second']):>10}"
+              f"{_format(row['batch_steps_per_second']):>10}{num_envs:>5}"
+              f"{_format(row['reset_ms'], 2):>10}"
+              f"{_format(row['single_steps_per_cpu_second']):>14}"
+              f"{_format(row['batch_steps_per_cpu_second']):>13}"
+              f"{_format(row['reset_cpu_ms'], 2):>14}{_format(row['single_episodes']):>6}"
+              f"{_format(row['batch_episodes']):>11}", flush=True)
+    print(f"target: reset with a new course <= {_TARGET_RESET_MS:g} ms")
+    _write_csv(path, rows, seconds, resets, repeats)
+
+
+def _write_csv(path, rows, seconds, resets, repeats):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + [
+            "seconds", "resets", "repeats", "date", "machine"])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, seconds=seconds, resets=resets, repeats=repeats,
+                                 date=datetime.date.today().isoformat(),
+                                 machine=f"{platform.machine()} x{os.cpu_count()}"))
+    print(f"wrote {path}", file=sys.stderr)
+
+
 def _median(results, key):
     values = [result[key] for result in results if result is not None]
     return float(np.median(values)) if values else None
@@ -109,6 +198,11 @@ def _format(value, digits=0):
 def main(argv):
     del argv
     seconds, resets, seed = _SECONDS.value, _RESETS.value, _SEED.value
+    results = os.path.join(_ROOT, "benchmarks/results")
+    if _SET.value == "published":
+        run_published(seconds, resets, seed, _REPEATS.value, _BATCH.value,
+                      _CSV.value or os.path.join(results, "locomotion_speed_published.csv"))
+        return
     rows = []
     header = (f"{'environment':<28}{'ours steps/s':>14}{'dm steps/s':>12}{'speedup':>9}"
               f"{'ours reset ms':>15}{'dm reset ms':>13}{'ours eps':>10}{'dm eps':>8}")
@@ -139,16 +233,8 @@ def main(argv):
               flush=True)
     print(f"targets: speedup >= {_TARGET_SPEEDUP:g}x including resets, our resets <= "
           f"{_TARGET_RESET_MS:g} ms")
-    os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
-    with open(_CSV.value, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + [
-            "seconds", "resets", "repeats", "date", "machine"])
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(dict(row, seconds=seconds, resets=resets, repeats=_REPEATS.value,
-                                 date=datetime.date.today().isoformat(),
-                                 machine=f"{platform.machine()} x{os.cpu_count()}"))
-    print(f"wrote {_CSV.value}", file=sys.stderr)
+    _write_csv(_CSV.value or os.path.join(results, "locomotion_speed.csv"), rows, seconds,
+               resets, _REPEATS.value)
 
 
 if __name__ == "__main__":

@@ -133,11 +133,14 @@ def _parkour_course(course, planar):
                                  curriculum=course == "curriculum")
 
 
-def _parkour(walker_name, course, unit_reward, seed):
+def _parkour(walker_name, course, unit_reward, seed, probe=None):
     from composer_tasks.tasks import parkour
 
     walker = _make_walker(walker_name)
-    arena = _parkour_course(course, planar=walker_name == "walker")
+    if probe is None:
+        arena = _parkour_course(course, planar=walker_name == "walker")
+    else:
+        arena = _probe_course(probe, planar=walker_name == "walker")
     if unit_reward:
         reward = parkour.UnitForwardVelocityReward(target_velocity=_TARGET_SPEED_MPS)
     elif walker_name == "walker":
@@ -153,10 +156,49 @@ def _parkour(walker_name, course, unit_reward, seed):
         pose_termination = parkour.HeadHeightTermination(
             walker, arena, walker.head, min_head_to_feet_m=head_to_feet_threshold_m(walker_name))
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    pushes = {}
+    if probe == "pushes":
+        pushes = dict(push_interval_steps=_PROBE_PUSH_INTERVAL_STEPS,
+                      push_force_n=_PROBE_PUSH_FORCE_N[walker_name],
+                      push_duration_steps=_PROBE_PUSH_DURATION_STEPS)
     task = parkour.ForwardProgress(
         walker, arena, reward, pose_termination=pose_termination,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+        physics_timestep=physics_timestep, control_timestep=control_timestep, **pushes)
     return _environment(task, seed)
+
+
+# Probe courses (Heess et al. 2017, §4): "test courses with (a) statistics
+# rather different from the training terrains and (b) unobserved perturbations
+# in the form of see-saws and random forces applied to the Humanoid's torso".
+# Evaluation only: a policy trained on the parkour courses is scored on them.
+# The paper gives no numbers; these are ours. Training hurdles are 0.1-0.5 m
+# high and gaps 0.3-1.2 m long (the arena's defaults); the probes go beyond.
+_PROBES = ("high_hurdles", "wide_gaps", "seesaws", "pushes")
+_PROBE_HURDLE_HEIGHT_M = (0.5, 0.7)
+_PROBE_GAP_M = (1.2, 1.8)
+# Pushes: a push every 1-3 s (control steps of 25 ms) lasting 0.1 s; the force
+# scales with the body's mass (planar walker and humanoid about 30-40 kg,
+# quadruped 12 kg), an impulse of 0.2-0.5 m/s of the whole body.
+_PROBE_PUSH_INTERVAL_STEPS = (40, 120)
+_PROBE_PUSH_DURATION_STEPS = 4
+_PROBE_PUSH_FORCE_N = {"walker": (80.0, 160.0), "quadruped": (30.0, 60.0),
+                       "humanoid": (100.0, 200.0)}
+_PROBE_WALKERS = ("walker", "quadruped", "humanoid")
+
+
+def _probe_course(probe, planar):
+    """The probe course `probe` (see `_PROBES`)."""
+    from composer_tasks.arenas import parkour as courses
+
+    if probe == "high_hurdles":
+        segments = [courses.Hurdles(height=_PROBE_HURDLE_HEIGHT_M)]
+    elif probe == "wide_gaps":
+        segments = [courses.Gaps(gap=_PROBE_GAP_M)]
+    elif probe == "seesaws":
+        segments = [courses.SeeSaws()]
+    else:
+        return _parkour_course("mixed", planar)
+    return courses.ParkourCourse(segments=segments, mode="mixed")
 
 
 def _maze_forage(walker_name, seed):
@@ -195,6 +237,38 @@ def _escape_bowl(walker_name, seed):
     return _environment(task, seed, time_limit=20.0)
 
 
+# Liang et al. 2018 (§4.1): "an episode terminates if the agents fall below a
+# threshold"; the paper gives no heights. Roboschool's alive heights of its ant
+# (0.26 m) and humanoid (0.78 m) are used, for the root body above the ground.
+_FALL_HEIGHT_M = {"quadruped": 0.26, "humanoid": 0.78}
+# R_alive (Liang et al. 2018, Appendix C): 0.5 for the Ant, 2 for humanoids.
+_ALIVE_BONUS = {"quadruped": 0.5, "humanoid": 2.0}
+# HFH: "allow the agents to fall below a threshold for ... 160 frames".
+_FLAGRUN_FALL_ALLOWANCE_FRAMES = 160
+_GPU_TASK_WALKERS = {"ant_run": "quadruped", "humanoid_run": "humanoid",
+                     "humanoid_flagrun_harder": "humanoid",
+                     "humanoid_flagrun_harder_terrain": "humanoid"}
+
+
+def _gpu_task(name, seed):
+    """The tasks of Liang et al. 2018 §4.1 (composer_tasks/tasks/flagrun.py)."""
+    from composer_tasks.arenas import Floor
+    from composer_tasks.arenas import obstacles
+    from composer_tasks.tasks import flagrun
+
+    walker_name = _GPU_TASK_WALKERS[name]
+    flagrun_task = name.startswith("humanoid_flagrun")
+    terrain = name.endswith("_terrain")
+    arena = obstacles.ObstacleField() if terrain else Floor(size=(250.0, 250.0))
+    task = flagrun.TargetRun(
+        _make_walker(walker_name), arena, flagrun.LiangReward(_ALIVE_BONUS[walker_name]),
+        fall_height_m=_FALL_HEIGHT_M[walker_name],
+        fall_allowance_frames=_FLAGRUN_FALL_ALLOWANCE_FRAMES if flagrun_task else 0,
+        moving_target=flagrun_task, height_map=terrain)
+    return _environment(task, seed,
+                        time_limit=flagrun.EPISODE_FRAMES * flagrun.CONTROL_TIMESTEP_S)
+
+
 def _registry():
     entries = collections.OrderedDict()
     for walker_name in _WALKER_NAMES:
@@ -221,6 +295,12 @@ def _registry():
             functools.partial(_go_to_target, walker_name), True)
         entries[f"{walker_name}_escape_bowl"] = _Entry(
             functools.partial(_escape_bowl, walker_name), True)
+    for name in _GPU_TASK_WALKERS:
+        entries[name] = _Entry(functools.partial(_gpu_task, name), False)
+    for walker_name in _PROBE_WALKERS:
+        for probe in _PROBES:
+            entries[f"{walker_name}_probe_{probe}"] = _Entry(
+                functools.partial(_parkour, walker_name, None, False, probe=probe), False)
     return entries
 
 
@@ -228,6 +308,24 @@ _REGISTRY = _registry()
 
 ALL = tuple(_REGISTRY)
 BENCHMARKING = tuple(name for name, entry in _REGISTRY.items() if entry.unit_interval)
+# Probe courses: for evaluating policies trained elsewhere, never for training.
+EVALUATION_ONLY = tuple(name for name in ALL if "_probe_" in name)
+
+
+def load_batch(name, num_envs, seed=0, num_threads=0):
+    """`num_envs` copies of environment `name` stepped together
+    (`composer_tasks.batch.BatchEnvironment`): copy i is bit-identical to
+    `load(name, seed=batch.copy_seed(seed, i))` under the same actions.
+
+    Raises:
+      ValueError: for an unknown name (listing the valid ones) or a bad count.
+    """
+    from composer_tasks import batch
+
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown locomotion environment {name!r}; valid names: {list(ALL)}")
+    return batch.BatchEnvironment.from_environments(
+        _REGISTRY[name].factory, num_envs, num_threads=num_threads, seed=seed)
 
 
 def load(name, seed=None):

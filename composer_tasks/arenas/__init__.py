@@ -1,7 +1,7 @@
 """Arenas: the root entities tasks put walkers and props into.
 
 Every arena is a `composer.Entity` with `ground_geoms` and `terrain_height(physics,
-xy_points)`. Corridors, mazes and parkour courses lay out a new episode by
+xy_points)`. Corridors, mazes, parkour courses and obstacle fields lay out a new episode by
 writing model fields in `initialize_episode` (no recompilation); see
 docs/locomotion_arenas.md.
 """
@@ -12,6 +12,7 @@ from composer_tasks.arenas.corridors import GapsCorridor
 from composer_tasks.arenas.corridors import WallsCorridor
 from composer_tasks.arenas.floor import Floor
 from composer_tasks.arenas.mazes import RandomMazeWithTargets
+from composer_tasks.arenas.obstacles import ObstacleField
 from composer_tasks.arenas.parkour import Course
 from composer_tasks.arenas.parkour import CrouchPlatforms
 from composer_tasks.arenas.parkour import Gaps
@@ -19,6 +20,7 @@ from composer_tasks.arenas.parkour import Hurdles
 from composer_tasks.arenas.parkour import JumpPlatforms
 from composer_tasks.arenas.parkour import Obstacle
 from composer_tasks.arenas.parkour import ParkourCourse
+from composer_tasks.arenas.parkour import SeeSaws
 from composer_tasks.arenas.parkour import Segment
 from composer_tasks.arenas.parkour import SlalomWalls
 from composer_tasks.arenas.parkour import Terrain
@@ -34,8 +36,10 @@ __all__ = [
     "Hurdles",
     "JumpPlatforms",
     "Obstacle",
+    "ObstacleField",
     "ParkourCourse",
     "RandomMazeWithTargets",
+    "SeeSaws",
     "Segment",
     "SlalomWalls",
     "Terrain",

@@ -44,6 +44,11 @@ class Floor(composer.Arena):
         self._size = size
         self._spec = spec
 
+    def regenerate(self, random_state):
+        """dm_control's `regenerate`: a floor has no layout to draw, so nothing
+        changes (as dm_control's `Floor.regenerate`)."""
+        del random_state
+
     @property
     def ground_geom(self):
         return self._ground

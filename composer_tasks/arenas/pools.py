@@ -101,15 +101,20 @@ class BoxPool:
             self._ids = (model, body_ids, geom_ids, bvh_ids)
         return self._ids[1:]
 
-    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None):
+    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None,
+              quaternions=None):
         """Places `len(centers)` boxes and parks the rest.
 
         Args:
           physics: the `Physics` of the compiled model.
           centers: (k, 3) box centres in the world frame, metres.
-          half_sizes: (k, 3) half-extents along the world axes, metres (> 0).
+          half_sizes: (k, 3) half-extents along the boxes' own axes, metres (> 0);
+            the world axes unless `quaternions` turn the boxes.
           rgba: optional (k, 4) colours; the pool's default colour otherwise.
           material_ids: optional (k,) material ids (`model.mat_*` index, -1 none).
+          quaternions: optional (k, 4) unit quaternions (w, x, y, z) turning the
+            boxes (their bodies, so the bounding volumes, kept in the body
+            frame, turn with them); identity otherwise.
         """
         centers = np.asarray(centers, dtype=np.float64).reshape(-1, 3)
         half_sizes = np.asarray(half_sizes, dtype=np.float64).reshape(-1, 3)
@@ -127,6 +132,15 @@ class BoxPool:
         body_ids, geom_ids, bvh_ids = self._model_ids(physics)
         used, unused = slice(0, count), slice(count, self._capacity)
         model.body_pos[body_ids[used]] = centers
+        if quaternions is None:
+            model.body_quat[body_ids] = (1.0, 0.0, 0.0, 0.0)
+        else:
+            quaternions = np.asarray(quaternions, dtype=np.float64).reshape(-1, 4)
+            if quaternions.shape != (count, 4):
+                raise ValueError(
+                    f"quaternions must have shape ({count}, 4), got {quaternions.shape}")
+            model.body_quat[body_ids[used]] = quaternions
+            model.body_quat[body_ids[unused]] = (1.0, 0.0, 0.0, 0.0)
         model.geom_size[geom_ids[used]] = half_sizes
         model.geom_rbound[geom_ids[used]] = np.linalg.norm(half_sizes, axis=1)
         model.geom_aabb[geom_ids[used], :3] = 0.0
@@ -328,3 +342,163 @@ def box_bottoms_at(xy, centers, half_sizes):
     bottoms = np.where(inside, (centers[:, 2] - half_sizes[:, 2])[None, :], np.inf)
     best = bottoms.min(axis=1)
     return np.where(np.isfinite(best), best, np.nan)
+
+
+class SeeSawPool:
+    """A fixed number of see-saws: planks on a hinge across a pivot block.
+
+    Each see-saw is a static base body (moved by writing `body_pos`, parked far
+    below when unused) holding a pivot block `pivot_height` high and a plank
+    body hinged at the pivot's top about the base's y axis. The pivot block is
+    for the eye only (no collisions): it sits under the plank, and MuJoCo does
+    not filter contacts between the plank and a base welded to the world.
+
+    The ground does not hold a plank up: the hinge's limits do, at the tilts
+    that put either end at ground level (z = 0, where see-saw segments are
+    flat), and contacts between the planks and the world body's geoms (the
+    heightfield, pit floor and side walls) are excluded. A box on a fine
+    heightfield is among MuJoCo's costliest collisions (a 3 m x 8 m plank
+    covers thousands of 0.1 m prisms), and it would slow every step several
+    times over; walkers still collide with the planks. A plank in use
+    starts tilted with its near end (-x) on the ground (`rest_angle`), at rest.
+
+    Args:
+      spec: the arena's `mujoco.MjSpec`; the bases hang from its world body.
+      name: prefix of the bodies (`name_<i>`, `name_<i>_plank`), geoms and joints.
+      capacity: how many see-saws the pool holds.
+      plank_length, plank_width, plank_thickness: the plank's size, metres.
+      pivot_height: height of the hinge above the ground, metres.
+      plank_mass: kilograms.
+      hinge_offset: how far the hinge lies beyond the plank's centre toward +x,
+        metres; positive makes the near end the heavier, resting on the ground
+        (a plank centred on its hinge would balance at any tilt).
+      rgba: colour of planks and pivots.
+      group: the geoms' visual group.
+    """
+
+    def __init__(self, spec, name, capacity, plank_length, plank_width, plank_thickness,
+                 pivot_height, plank_mass, hinge_offset, rgba=(0.55, 0.4, 0.25, 1.0), group=0):
+        if not isinstance(capacity, (int, np.integer)) or capacity < 0:
+            raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
+        self._capacity = int(capacity)
+        self._rgba = np.asarray(rgba, dtype=np.float64)
+        self.plank_length = float(plank_length)
+        self.plank_thickness = float(plank_thickness)
+        self.pivot_height = float(pivot_height)
+        self.hinge_offset = float(hinge_offset)
+        # The tilt that puts the near end's lower edge on the ground: the hinge
+        # sits `pivot_height` up, the plank's bottom face thickness/2 below it.
+        drop = self.pivot_height - self.plank_thickness / 2
+        reach = self.plank_length / 2 + self.hinge_offset
+        self.rest_angle = float(np.arcsin(min(drop / reach, 1.0)))
+        # The hinge stops at the resting tilt either way (in the spec's angle unit).
+        limit = self.rest_angle
+        if spec.compiler.degree:
+            limit = float(np.degrees(limit))
+        bases, pivots, planks, joints = [], [], [], []
+        for index in range(self._capacity):
+            base = spec.worldbody.add_body(name=f"{name}_{index}", pos=[0.0, 0.0, PARKING_Z_M])
+            pivots.append(base.add_geom(
+                name=f"{name}_{index}_pivot", type=mujoco.mjtGeom.mjGEOM_BOX,
+                size=[0.1, plank_width / 2, self.pivot_height / 2],
+                pos=[0.0, 0.0, self.pivot_height / 2], rgba=list(rgba), group=group,
+                contype=0, conaffinity=0))
+            plank = base.add_body(name=f"{name}_{index}_plank", pos=[0.0, 0.0, self.pivot_height])
+            joints.append(plank.add_joint(
+                name=f"{name}_{index}_hinge", type=mujoco.mjtJoint.mjJNT_HINGE,
+                axis=[0.0, 1.0, 0.0], range=[-limit, limit],
+                limited=mujoco.mjtLimited.mjLIMITED_TRUE, damping=1.0))
+            spec.add_exclude(bodyname1="world", bodyname2=f"{name}_{index}_plank")
+            planks.append(plank.add_geom(
+                name=f"{name}_{index}_plank", type=mujoco.mjtGeom.mjGEOM_BOX,
+                size=[self.plank_length / 2, plank_width / 2, self.plank_thickness / 2],
+                pos=[-self.hinge_offset, 0.0, 0.0], mass=float(plank_mass), rgba=list(rgba),
+                group=group))
+            bases.append(base)
+        self._bases = tuple(bases)
+        self._pivots = tuple(pivots)
+        self._planks = tuple(planks)
+        self._joints = tuple(joints)
+        self._ids = None
+
+    @property
+    def capacity(self):
+        return self._capacity
+
+    @property
+    def geoms(self):
+        """Pivot and plank geoms of every see-saw."""
+        return self._pivots + self._planks
+
+    @property
+    def planks(self):
+        return self._planks
+
+    def _model_ids(self, physics):
+        model = physics.model
+        if self._ids is None or self._ids[0] is not model:
+            if self._capacity:
+                ids = tuple(np.asarray(physics.bind(list(elements)).id, dtype=np.intp)
+                            for elements in (self._bases, self._pivots, self._planks))
+                joint_ids = np.asarray(physics.bind(list(self._joints)).id, dtype=np.intp)
+                ids += (model.jnt_qposadr[joint_ids].copy(), model.jnt_dofadr[joint_ids].copy())
+            else:
+                ids = tuple(np.zeros(0, dtype=np.intp) for _ in range(5))
+            self._ids = (model,) + ids
+        return self._ids[1:]
+
+    def write(self, physics, centers_x):
+        """Places see-saws with their pivots at world x `centers_x` (k,) on the
+        track's centre line (y = 0, on the ground), planks at their resting
+        tilt and at rest; parks the others."""
+        centers_x = np.asarray(centers_x, dtype=np.float64).reshape(-1)
+        count = len(centers_x)
+        if count > self._capacity:
+            raise ValueError(
+                f"the see-saw pool holds {self._capacity}, the layout asks for {count}")
+        model, data = physics.model, physics.data
+        bases, pivots, planks, qpos, dofs = self._model_ids(physics)
+        used, unused = slice(0, count), slice(count, self._capacity)
+        model.body_pos[bases[used]] = np.column_stack([centers_x, np.zeros((count, 2))])
+        model.body_pos[bases[unused]] = (0.0, 0.0, PARKING_Z_M)
+        model.geom_contype[planks[used]] = 1
+        model.geom_conaffinity[planks[used]] = 1
+        model.geom_contype[planks[unused]] = 0
+        model.geom_conaffinity[planks[unused]] = 0
+        for geoms in (pivots, planks):
+            model.geom_rgba[geoms[used]] = self._rgba
+            model.geom_rgba[geoms[unused], 3] = 0.0
+        # A negative angle about +y lowers the -x end: the near end rests on the ground.
+        data.qpos[qpos[used]] = -self.rest_angle
+        data.qpos[qpos[unused]] = 0.0
+        data.qvel[dofs] = 0.0
+
+    def plank_tops_at(self, physics, xy):
+        """Height (n,) of the highest plank top face above each point `xy` (n, 2),
+        from the planks' current poses (`data.geom_xpos`, `geom_xmat`); nan where
+        no plank in use lies above the point."""
+        xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+        if not self._capacity:
+            return np.full(len(xy), np.nan)
+        model, data = physics.model, physics.data
+        _, _, planks, _, _ = self._model_ids(physics)
+        planks = planks[model.geom_contype[planks] > 0]
+        if not planks.size:
+            return np.full(len(xy), np.nan)
+        # Per plank (k): rotation (k, 3, 3), top face centre (k, 3), half sizes (k, 3).
+        rotations = data.geom_xmat[planks].reshape(-1, 3, 3)
+        normals = rotations[:, :, 2]
+        half = model.geom_size[planks]
+        tops = data.geom_xpos[planks] + normals * half[:, 2:3]
+        # Height (n, k) of each plank's top plane over each point.
+        dx = xy[:, None, 0] - tops[None, :, 0]
+        dy = xy[:, None, 1] - tops[None, :, 1]
+        z = tops[None, :, 2] - (normals[None, :, 0] * dx + normals[None, :, 1] * dy) / normals[
+            None, :, 2]
+        offsets = np.stack([dx, dy, z - tops[None, :, 2]], axis=-1)
+        # The point on the plane in each plank's frame: inside its face?
+        local = np.einsum("nkj,kji->nki", offsets, rotations)
+        inside = ((np.abs(local[..., 0]) <= half[None, :, 0])
+                  & (np.abs(local[..., 1]) <= half[None, :, 1]))
+        best = np.where(inside, z, -np.inf).max(axis=1)
+        return np.where(np.isfinite(best), best, np.nan)

@@ -1,13 +1,16 @@
-"""Locomotion tasks: corridors, parkour courses, go-to-target, escape, maze foraging.
+"""Locomotion tasks: corridors, parkour courses, go-to-target, escape, maze
+foraging, and the run and flagrun tasks of Liang et al. 2018.
 
 Each module holds one task (and what only it needs); `termination`,
-`walker_state` and `exteroception` hold what several share. The named,
+`walker_state`, `exteroception` and `perturbations` hold what several share. The named,
 ready-made environments built from them are in `suites.locomotion`.
 """
 
 from composer_tasks.tasks.corridors import RunThroughCorridor
 from composer_tasks.tasks.escape import Bowl
 from composer_tasks.tasks.escape import Escape
+from composer_tasks.tasks.flagrun import LiangReward
+from composer_tasks.tasks.flagrun import TargetRun
 from composer_tasks.tasks.go_to_target import GoToTarget
 from composer_tasks.tasks.parkour import ForwardProgress
 from composer_tasks.tasks.parkour import HeadHeightTermination
@@ -17,4 +20,5 @@ from composer_tasks.tasks.parkour import QuadrupedReward
 from composer_tasks.tasks.parkour import TorsoPose
 from composer_tasks.tasks.parkour import TorsoPoseTermination
 from composer_tasks.tasks.parkour import UnitForwardVelocityReward
+from composer_tasks.tasks.perturbations import RandomPushes
 from composer_tasks.tasks.random_goal_maze import ManyGoalsMaze

@@ -1,31 +1,21 @@
 """Forward progress over parkour courses (Heess et al. 2017, arXiv:1707.02286).
 
 The agent is rewarded for moving along the track (+x) and sees the terrain ahead
-(`exteroception`). The paper's main text (§3, "Rewards") fixes the ingredients:
-"a main component proportional to the velocity along the x-axis ... plus a small
-term penalizing torques"; for the walker "the same box constraints on the pose as
-in section 2" (torso height and angle, with early termination when it falls);
-for the quadruped and humanoid a penalty on deviations from the track's centre,
-and for the humanoid "an additional reward per time-step for not falling". The
-coefficients are in the paper's supplement, which could not be retrieved here;
-where a number below is not the main text's, its source is named.
-
+(`exteroception`). The rewards are those of the paper's Appendix B.2, each
+coefficient a named constructor argument whose default is the published value.
 With v the walker's centre-of-mass velocity (world frame, m/s), u the control
-vector, n_z the z-component of the root body's z-axis, y the root's lateral
-offset from the track centre (metres), h the torso's height above its lowest
-foot (metres) and theta the torso's pitch from vertical (radians):
+vector, n_z the z-component of the torso's z-axis, y the root's lateral offset
+from the track centre (metres) and dh the torso's height above its feet
+(metres):
 
-  quadruped:      r = v_x + 0.05 n_z - 0.01 |u|^2 - c_y y^2, c_y = 0 by default
-                                                               (`QuadrupedReward`)
+  planar walker:  r = 10 v_x + 0.5 n_z - |dh - 1.2| - 10 I[dh < 0.3] - 0.1 |u|^2
+                                                               (`PlanarWalkerReward`)
+  quadruped:      r = v_x + 0.05 n_z - 0.01 |u|^2              (`QuadrupedReward`)
   humanoid:       r = min(v_x, v_max) - 0.005 (v_x^2 + v_y^2) - 0.05 y^2
-                      - 0.02 |u|^2 + 0.02                      (`HumanoidReward`)
-  planar walker:  r = v_x - c_u |u|^2 - c_h d(h, [h_min, h_max])
-                      - c_theta max(0, |theta| - theta_max)    (`PlanarWalkerReward`)
+                      - 0.02 |u|^2 + 0.02, v_max = 4 m/s       (`HumanoidReward`)
   unit interval (for benchmarking, any walker; this project's definition):
                   r = clip(v_x / v*, 0, 1), v* the target speed,
                     = tolerance(v_x, (v*, inf), margin=v*, "linear", 0)
-
-d(h, [a, b]) is how far h lies outside [a, b] (0 inside).
 
 Terminations, each ending the episode with discount 0: falling into a gap (an
 end effector more than 0.5 m below z = 0; `termination.FallDetector`); for the
@@ -44,6 +34,7 @@ from composer_tasks import rewards
 from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import exteroception
+from composer_tasks.tasks import perturbations
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
@@ -125,140 +116,190 @@ class TorsoPose:
 
 
 class QuadrupedReward:
-    """r = v_x + 0.05 n_z - 0.01 |u|^2 - c_y y^2, c_y = `track_offset_cost` per m^2.
+    """Heess et al. 2017, Appendix B.2, "Quadruped":
 
-    With the default c_y = 0 this is the formula the project's issue quotes from
-    the supplement (which could not be retrieved here to recheck it). The main
-    text also says "for the quadruped and humanoid we penalize deviations from the
-    center of the track" without a coefficient; pass a positive
-    `track_offset_cost` (e.g. the humanoid's 0.05) for that term.
+        r = w_v v_x + w_n n_z - c_u |u|^2 - c_y y^2
+          = v_x + 0.05 n_z - 0.01 |u|^2               (the published defaults)
+
+    v_x the centre-of-mass velocity along the track (world x, m/s), n_z the
+    z-component of the torso's z-axis (1 upright, -1 upside down), u the control
+    vector, y the lateral offset from the track centre (m).
+
+    Args:
+      velocity_weight: w_v, per m/s of forward velocity (published 1.0).
+      upright_weight: w_n, per unit of n_z (published 0.05).
+      control_cost: c_u, per unit control squared (published 0.01).
+      track_offset_cost: c_y, per m^2 of lateral offset. The main text (§3,
+        "Rewards") says the quadruped is penalized for leaving the track's
+        centre, but Appendix B.2's formula has no such term, so the default is
+        0 (the formula as published); pass e.g. the humanoid's 0.05 for it.
     """
 
     unit_interval = False
 
-    def __init__(self, track_offset_cost=0.0):
-        self._track_offset_cost = _number(
+    def __init__(self, velocity_weight: float = 1.0, upright_weight: float = 0.05,
+                 control_cost: float = 0.01, track_offset_cost: float = 0.0) -> None:
+        self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
+        self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
+                                    minimum=0.0)
+        self.track_offset_cost = _number(
             track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0)
 
-    def __call__(self, physics, walker, lateral_offset):
+    def terms(self, physics, walker, lateral_offset: float) -> dict:
+        """The reward's summands by name (their sum is the reward)."""
         velocity = walker_state.center_of_mass_velocity(physics, walker)
         upright = walker_state.root_upright(physics, walker)
-        return (velocity[0] + 0.05 * upright - 0.01 * _control_cost(physics)
-                - self._track_offset_cost * lateral_offset ** 2)
+        return {
+            "velocity": self.velocity_weight * float(velocity[0]),
+            "upright": self.upright_weight * upright,
+            "control": -self.control_cost * _control_cost(physics),
+            "track_offset": -self.track_offset_cost * lateral_offset ** 2,
+        }
+
+    def __call__(self, physics, walker, lateral_offset: float) -> float:
+        return _sum_terms(self.terms(physics, walker, lateral_offset))
 
 
 class HumanoidReward:
-    """r = min(v_x, v_max) - 0.005 (v_x^2 + v_y^2) - 0.05 y^2 - 0.02 |u|^2 + 0.02,
-    with v_max = `max_velocity` m/s.
+    """Heess et al. 2017, Appendix B.2, "Humanoid":
 
-    The main text gives the terms (forward velocity, torque penalty, track-centre
-    penalty, a reward per step for not falling); the coefficients are the
-    supplement's as quoted in secondary sources. v_max = 4 m/s is this project's
-    choice (the supplement's value could not be retrieved).
+        r = min(v_x, v_max) - c_v (v_x^2 + v_y^2) - c_y y^2 - c_u |u|^2 + b
+          = min(v_x, 4) - 0.005 (v_x^2 + v_y^2) - 0.05 y^2 - 0.02 |u|^2 + 0.02
+
+    v the centre-of-mass velocity (world frame, m/s), y the lateral offset from
+    the track centre (m), u the control vector; b is the reward per step for not
+    falling (main text §3). The paper "usually" sets the cutoff v_max to 4 m/s.
+
+    Args:
+      max_velocity: v_max, m/s (published 4.0).
+      velocity_cost: c_v, per (m/s)^2 of horizontal speed (published 0.005).
+      track_offset_cost: c_y, per m^2 of lateral offset (published 0.05).
+      control_cost: c_u, per unit control squared (published 0.02).
+      alive_bonus: b, per step (published 0.02).
     """
 
     unit_interval = False
 
-    def __init__(self, max_velocity=4.0):
-        self._max_velocity = _number(max_velocity, "max_velocity",
-                                     "a positive speed in m/s", strictly_positive=True)
+    def __init__(self, max_velocity: float = 4.0, velocity_cost: float = 0.005,
+                 track_offset_cost: float = 0.05, control_cost: float = 0.02,
+                 alive_bonus: float = 0.02) -> None:
+        self.max_velocity = _number(max_velocity, "max_velocity",
+                                    "a positive speed in m/s", strictly_positive=True)
+        self.velocity_cost = _number(velocity_cost, "velocity_cost",
+                                     "a finite cost >= 0 per (m/s)^2", minimum=0.0)
+        self.track_offset_cost = _number(track_offset_cost, "track_offset_cost",
+                                         "a finite cost >= 0 per m^2", minimum=0.0)
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
+                                    minimum=0.0)
+        self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per step")
 
-    def __call__(self, physics, walker, lateral_offset):
+    def terms(self, physics, walker, lateral_offset: float) -> dict:
+        """The reward's summands by name (their sum is the reward)."""
         velocity = walker_state.center_of_mass_velocity(physics, walker)
-        return (min(velocity[0], self._max_velocity)
-                - 0.005 * (velocity[0] ** 2 + velocity[1] ** 2)
-                - 0.05 * lateral_offset ** 2
-                - 0.02 * _control_cost(physics) + 0.02)
+        return {
+            "velocity": min(float(velocity[0]), self.max_velocity),
+            "speed": -self.velocity_cost * float(velocity[0] ** 2 + velocity[1] ** 2),
+            "track_offset": -self.track_offset_cost * lateral_offset ** 2,
+            "control": -self.control_cost * _control_cost(physics),
+            "alive": self.alive_bonus,
+        }
+
+    def __call__(self, physics, walker, lateral_offset: float) -> float:
+        return _sum_terms(self.terms(physics, walker, lateral_offset))
 
 
 class PlanarWalkerReward:
-    """Forward velocity, a control cost and box constraints on the torso's pose.
+    """Heess et al. 2017, Appendix B.2, "Planar walker":
 
-    r = v_x - c_u |u|^2 - c_h d(h, [h_min, h_max]) - c_theta max(0, |theta| - theta_max)
+        r = w_v v_x + w_n n_z - c_h |dh - h*| - c_low I[dh < h_low] - c_u |u|^2
+          = 10 v_x + 0.5 n_z - |dh - 1.2| - 10 I[dh < 0.3] - 0.1 |u|^2
 
-    with h and theta the torso's height above its lowest foot (m) and pitch (rad)
-    as `TorsoPose` measures them, and d(h, [a, b]) = max(0, a - h, h - b) the
-    distance outside the box: no penalty inside it, a penalty growing linearly
-    outside. The terms are the paper's (§2: "primary reward proportional to its
-    forward velocity, additional terms penalize control and the violation of box
-    constraints on torso height and angle"; §3: the same for the parkour walker).
-
-    The numbers are this project's choice; the supplement's values could not be
-    retrieved. The height box's lower side, 0.9 m, lies midway between the
-    Control Suite walker's standing height (1.2 m) and the 0.6 m where its stand
-    reward vanishes, leaving room for crouching and tucking the legs in a jump
-    (standing straight gives 1.25 m; no leg pose reaches much above 1.3 m, so the
-    upper side is open by default). The pitch box, |theta| <= 0.5 rad, allows the
-    forward lean of running.
-
-    The walker is the one the task passes in (its `root_body` is the torso; it
-    must have `ground_contact_geoms`).
+    v_x the centre-of-mass velocity along x (m/s); n_z the z-component of the
+    torso's z-axis (1 upright, -1 upside down); dh "the height of the Planar
+    Walker's torso above the feet" (m), measured by `TorsoPose.height` (torso
+    origin above the centre of the lowest foot capsule: 1.25 m standing
+    straight); I the indicator; u the control vector. These are the main text's
+    "box constraints on torso height and angle" (§2): the height term pulls dh
+    towards 1.2 m, the indicator punishes a collapsed torso, n_z rewards an
+    upright one.
 
     Args:
-      control_cost: c_u, per unit control squared.
-      min_torso_height_m, max_torso_height_m: the height box, metres; either may
-        be None (no bound on that side).
-      max_torso_pitch_rad: theta_max, radians; None for no pitch constraint.
-      height_cost_per_m: c_h, per metre outside the height box.
-      pitch_cost_per_rad: c_theta, per radian outside the pitch box.
+      velocity_weight: w_v, per m/s (published 10.0).
+      upright_weight: w_n, per unit of n_z (published 0.5).
+      target_torso_height_m: h*, metres (published 1.2).
+      height_cost_per_m: c_h, per metre of |dh - h*| (published 1.0).
+      min_torso_height_m: h_low, metres (published 0.3).
+      low_torso_cost: c_low, per step with dh < h_low (published 10.0).
+      control_cost: c_u, per unit control squared (published 0.1).
     """
 
     unit_interval = False
 
-    def __init__(self, control_cost=0.005, min_torso_height_m=0.9, max_torso_height_m=None,
-                 max_torso_pitch_rad=0.5, height_cost_per_m=1.0, pitch_cost_per_rad=1.0):
+    def __init__(self, velocity_weight: float = 10.0, upright_weight: float = 0.5,
+                 target_torso_height_m: float = 1.2, height_cost_per_m: float = 1.0,
+                 min_torso_height_m: float = 0.3, low_torso_cost: float = 10.0,
+                 control_cost: float = 0.1) -> None:
         self._pose = None
-        self._control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
-                                     minimum=0.0)
-        self._min_height = _number(min_torso_height_m, "min_torso_height_m",
-                                   "a finite height in metres or None", optional=True)
-        self._max_height = _number(max_torso_height_m, "max_torso_height_m",
-                                   "a finite height in metres or None", optional=True)
-        if (self._min_height is not None and self._max_height is not None
-                and not self._min_height < self._max_height):
-            raise ValueError(
-                f"min_torso_height_m ({min_torso_height_m!r}) must be below "
-                f"max_torso_height_m ({max_torso_height_m!r})")
-        self._max_pitch = _number(max_torso_pitch_rad, "max_torso_pitch_rad",
-                                  "a positive angle in radians or None",
-                                  strictly_positive=True, optional=True)
-        self._height_cost = _number(height_cost_per_m, "height_cost_per_m",
-                                    "a finite cost >= 0 per metre", minimum=0.0)
-        self._pitch_cost = _number(pitch_cost_per_rad, "pitch_cost_per_rad",
-                                   "a finite cost >= 0 per radian", minimum=0.0)
+        self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
+        self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
+        self.target_torso_height_m = _number(target_torso_height_m, "target_torso_height_m",
+                                             "a finite height in metres")
+        self.height_cost_per_m = _number(height_cost_per_m, "height_cost_per_m",
+                                         "a finite cost >= 0 per metre", minimum=0.0)
+        self.min_torso_height_m = _number(min_torso_height_m, "min_torso_height_m",
+                                          "a finite height in metres")
+        self.low_torso_cost = _number(low_torso_cost, "low_torso_cost", "a finite cost >= 0",
+                                      minimum=0.0)
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
+                                    minimum=0.0)
 
-    def box_violation(self, physics, walker):
-        """(metres outside the height box, radians outside the pitch box) of
-        `walker`'s torso, both >= 0 and 0 inside."""
+    def torso_height(self, physics, walker) -> float:
+        """dh: `walker`'s torso height above its lowest foot, metres (`TorsoPose`)."""
         if self._pose is None or self._pose.walker is not walker:
             self._pose = TorsoPose(walker)
-        height = self._pose.height(physics)
-        below = 0.0 if self._min_height is None else max(0.0, self._min_height - height)
-        above = 0.0 if self._max_height is None else max(0.0, height - self._max_height)
-        pitch = 0.0
-        if self._max_pitch is not None:
-            pitch = max(0.0, abs(self._pose.pitch(physics)) - self._max_pitch)
-        return below + above, pitch
+        return self._pose.height(physics)
 
-    def __call__(self, physics, walker, lateral_offset):
+    def terms(self, physics, walker, lateral_offset: float) -> dict:
+        """The reward's summands by name (their sum is the reward)."""
+        del lateral_offset  # The planar walker cannot leave the track's centre line.
         velocity = walker_state.center_of_mass_velocity(physics, walker)
-        height_violation, pitch_violation = self.box_violation(physics, walker)
-        return (velocity[0] - self._control_cost * _control_cost(physics)
-                - self._height_cost * height_violation - self._pitch_cost * pitch_violation)
+        height = self.torso_height(physics, walker)
+        return {
+            "velocity": self.velocity_weight * float(velocity[0]),
+            "upright": self.upright_weight * walker_state.root_upright(physics, walker),
+            "torso_height": -self.height_cost_per_m * abs(height - self.target_torso_height_m),
+            "low_torso": -self.low_torso_cost * float(height < self.min_torso_height_m),
+            "control": -self.control_cost * _control_cost(physics),
+        }
+
+    def __call__(self, physics, walker, lateral_offset: float) -> float:
+        return _sum_terms(self.terms(physics, walker, lateral_offset))
+
+
+def _sum_terms(terms):
+    return float(sum(terms.values()))
 
 
 class UnitForwardVelocityReward:
     """r = clip(v_x / v*, 0, 1): 0 when standing or going backwards, 1 at or above
     the target speed v* = `target_velocity` m/s. For benchmarking: rewards in
-    [0, 1] whatever the body."""
+    [0, 1] whatever the body.
+
+    How it maps each published reward to [0, 1]: it keeps their main term, the
+    forward velocity (each published reward is "a main component proportional
+    to the velocity along the x-axis", §3), rescaled so that v* maps to 1, and
+    drops the small shaping terms (pose, control, track offset, alive bonus),
+    which would take the reward outside [0, 1]; the falls those terms discourage
+    still end the episode (`TorsoPoseTermination`, `HeadHeightTermination`)."""
 
     unit_interval = True
 
-    def __init__(self, target_velocity=3.0):
+    def __init__(self, target_velocity: float = 3.0) -> None:
         self._target_velocity = _number(target_velocity, "target_velocity",
                                         "a positive speed in m/s", strictly_positive=True)
 
-    def __call__(self, physics, walker, lateral_offset):
+    def __call__(self, physics, walker, lateral_offset: float) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, walker)[0]
         return rewards.tolerance(
             float(velocity), bounds=(self._target_velocity, float("inf")),
@@ -270,9 +311,9 @@ class TorsoPoseTermination:
     below `min_torso_height_m`, or its |pitch| exceeds `max_torso_pitch_rad`
     (`TorsoPose` defines both; None disables a test).
 
-    The paper ends the walker's episodes early "when the walker falls" (§2); the
-    thresholds are this project's choice (the supplement's values could not be
-    retrieved): 0.5 m is below any crouch that passes under the lowest crouch
+    The paper ends the walker's episodes early "when the walker falls" (§2) but
+    gives no thresholds (Appendix B.2 gives only the reward); these are this
+    project's choice: 0.5 m is below any crouch that passes under the lowest crouch
     platforms (0.9 m clearance needs about 0.6 m with the torso pitched 1 rad) and
     above sitting (about 0.3 m) or lying (about 0 m); 1.2 rad (69 degrees) is a
     torso nearly horizontal, past what a crouch needs.
@@ -400,18 +441,27 @@ class ForwardProgress(walker_task.WalkerTask):
       walker_spawn_position: (x, y, z) metres or a variation, used when the arena
         has no `spawn_position`.
       track_center_y: world y of the track's centre line, metres.
+      push_interval_steps: None (no pushes), or (low, high) control steps
+        between random pushes on the torso (`perturbations.RandomPushes`; the
+        probe courses' "random forces applied to the Humanoid's torso", §4).
+      push_force_n: (low, high) push magnitude, newtons.
+      push_duration_steps: control steps each push lasts.
       physics_timestep, control_timestep: seconds.
 
-    Observations: the walker's proprioception plus `terrain_heights` (and
-    `platform_heights` when the arena has hovering platforms: bottom and top
-    surfaces along a last axis of 2), laid out as published (`exteroception`),
-    and `track_offset`: the root's lateral offset from the track centre, metres
-    (positive to the left, +y).
+    Observations (Heess et al. 2017, Appendix B.1; `exteroception`): the
+    walker's proprioception plus `terrain_heights` (50,) for the planar walker,
+    (26, 19) for the others; `platform_heights` (the same + (2,), bottom and
+    top surfaces) when the arena has hovering platforms; `height_above_ground`
+    (1,), metres; `sample_grid_offset`, the root minus the sample grid's
+    centre, (1,) for the planar walker, (2,) for the others, metres; and
+    `track_offset` (1,): the root's lateral offset from the track centre,
+    metres (positive to the left, +y).
     """
 
     def __init__(self, walker, arena, reward, pose_termination=None, contact_termination=False,
                  terminate_at_height=-0.5, walker_spawn_position=(0.0, 0.0, 0.0),
-                 track_center_y=0.0, physics_timestep=0.005, control_timestep=0.025):
+                 track_center_y=0.0, push_interval_steps=None, push_force_n=(100.0, 200.0),
+                 push_duration_steps=4, physics_timestep=0.005, control_timestep=0.025):
         if not callable(reward):
             raise TypeError(
                 f"reward must be callable(physics, walker, lateral_offset), got {reward!r}")
@@ -430,6 +480,10 @@ class ForwardProgress(walker_task.WalkerTask):
                 f"pose_termination must have has_fallen(physics), got {pose_termination!r}")
         self._pose_termination = pose_termination
         self._failure_termination = False
+        self._pushes = None
+        if push_interval_steps is not None:
+            self._pushes = perturbations.RandomPushes(walker, push_interval_steps, push_force_n,
+                                                      push_duration_steps)
         walker_state.enable_proprioception(walker)
 
         if getattr(walker, "is_planar", False):
@@ -446,6 +500,10 @@ class ForwardProgress(walker_task.WalkerTask):
         if has_platforms and callable(getattr(arena, "platform_height", None)):
             self._task_observables["platform_heights"] = observable.Generic(
                 self._sampler.platform_heights, enabled=True)
+        self._task_observables["height_above_ground"] = observable.Generic(
+            self._sampler.height_above_ground, enabled=True)
+        self._task_observables["sample_grid_offset"] = observable.Generic(
+            self._sampler.sample_grid_offset, enabled=True)
         self._task_observables["track_offset"] = observable.Generic(
             self._track_offset_observation, enabled=True)
         self.set_timesteps(control_timestep, physics_timestep)
@@ -479,6 +537,18 @@ class ForwardProgress(walker_task.WalkerTask):
         walker_state.place_walker(physics, self._walker, position)
         self._fall_detector.reset(physics)
         self._failure_termination = False
+        if self._pushes is not None:
+            self._pushes.reset(physics, random_state)
+
+    @property
+    def pushes(self):
+        """The `perturbations.RandomPushes` of this task (None without pushes)."""
+        return self._pushes
+
+    def before_step(self, physics, action, random_state):
+        super().before_step(physics, action, random_state)
+        if self._pushes is not None:
+            self._pushes.before_step(physics, random_state)
 
     def after_step(self, physics, random_state):
         self._failure_termination = (

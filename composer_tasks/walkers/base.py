@@ -88,6 +88,9 @@ class Walker(composer.Entity):
                                      if body is not self._spec.worldbody and body != root_body]
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
+        self._initializers = []
+        self._tracking_cameras = add_tracking_cameras(self._spec, root_body,
+                                                      self._standing_height)
 
     def _build_observables(self):
         return WalkerObservables(self)
@@ -201,14 +204,96 @@ class Walker(composer.Entity):
     # Episode.
 
     def initialize_episode(self, physics, random_state):
-        """Puts the joints (not the root) in the initial pose with zero velocity.
+        """`reinitialize_pose`: the joints (not the root) in the initial pose with
+        zero velocity, then the walker's pose initializers.
 
         The root pose is the task's to set, before or after this callback.
         """
-        del random_state  # The initial pose is deterministic; tasks randomise the spawn.
+        self.reinitialize_pose(physics, random_state)
+
+    def reinitialize_pose(self, physics, random_state: np.random.RandomState) -> None:
+        """dm_control's `reinitialize_pose`: sets the pose joints to `initial_qpos`
+        with zero velocity, then runs each of the walker's initializers
+        (`add_initializer`) in the order added; without initializers the pose
+        is deterministic and `random_state` is not drawn from."""
         qpos_addresses, dof_addresses = self._pose_addresses(physics)
         physics.data.qpos[qpos_addresses] = self._initial_qpos
         physics.data.qvel[dof_addresses] = 0.0
+        for initializer in self._initializers:
+            initializer.initialize_pose(physics, self, random_state)
+
+    def add_initializer(self, initializer) -> None:
+        """Adds a pose initializer: an object with `initialize_pose(physics,
+        walker, random_state)` (dm_control's walker initializer API), run by
+        `reinitialize_pose` after the initial pose is set.
+
+        Raises:
+          TypeError: if `initializer` has no callable `initialize_pose`.
+        """
+        if not callable(getattr(initializer, "initialize_pose", None)):
+            raise TypeError(
+                f"an initializer needs initialize_pose(physics, walker, random_state), got "
+                f"{initializer!r}")
+        self._initializers.append(initializer)
+
+    @property
+    def initializers(self) -> tuple:
+        """The pose initializers `reinitialize_pose` runs, in order."""
+        return tuple(self._initializers)
+
+    # dm_control's walker API.
+
+    def create_root_joints(self, attachment_frame) -> None:
+        """dm_control's `create_root_joints`: gives the walker a free joint at the
+        frame `arena.attach(walker)` returned, so that
+        `walker.create_root_joints(arena.attach(walker))` equals
+        `arena.add_free_entity(walker)`.
+
+        Raises:
+          ValueError: if `attachment_frame` is not this walker's attachment frame,
+            if the walker is not attached to the root entity's world body, or if
+            it already has root joints (a planar walker always has).
+        """
+        body = self.attachment_body
+        # `Entity.attach` returns an mjcf handle on the attachment body; a raw MjSpec
+        # frame whose parent is that body is accepted too.
+        element = getattr(attachment_frame, "spec_element", attachment_frame)
+        if body is None or (element is not body and getattr(element, "parent", None) is not body):
+            raise ValueError(
+                f"attachment_frame must be the frame arena.attach({self.name!r} walker) "
+                f"returned, got {attachment_frame!r}")
+        if body.parent.name != "world":
+            raise ValueError(
+                f"walker {self.name!r} hangs from body {body.parent.name!r}; root joints "
+                "need it attached to the arena's world body (arena.attach(walker))")
+        if self.is_planar or self.free_joint is not None or body.joints:
+            raise ValueError(
+                f"walker {self.name!r} already has root joints (a planar walker carries its "
+                "own; attach it with arena.attach(walker) alone)")
+        body.add_freejoint()
+        composer.mark_spec_changed()
+
+    def apply_action(self, physics, action, random_state) -> None:
+        """dm_control's `apply_action`: writes `action` (one value per actuator, in
+        `actuators` order) into the walker's controls.
+
+        Raises:
+          ValueError: for an action of the wrong shape or with non-finite values.
+        """
+        del random_state  # Plain torque or servo controls: nothing random.
+        action = np.asarray(action, dtype=np.float64)
+        if action.shape != (len(self._actuators),) or not np.all(np.isfinite(action)):
+            raise ValueError(
+                f"action must be {len(self._actuators)} finite values (one per actuator of "
+                f"walker {self.name!r}), got shape {action.shape}")
+        physics.bind(list(self._actuators)).ctrl = action
+
+    @property
+    def tracking_cameras(self) -> tuple:
+        """The cameras that follow the walker from outside: `back`, `side` and
+        `front` (names under the walker's prefix, e.g. "walker/back"), in that
+        order; see `add_tracking_cameras`."""
+        return self._tracking_cameras
 
     @property
     def initial_qpos(self):
@@ -265,6 +350,52 @@ def add_touch_sensor(spec, body, name, **site_attributes):
     body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
     return spec.add_sensor(name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE,
                            objname=name)
+
+
+# Tracking cameras: (name, direction from the walker to the camera in the root's
+# heading frame, x forward, y left), seen from a distance proportional to the
+# walker's height. dm_control's CMU humanoid carries "back", "side" and
+# "front_side" cameras in `trackcom` mode 3 m away at 1.4 m height; these keep
+# its idea (a camera that follows the centre of mass without turning with
+# the body) with distances scaled to each body.
+TRACKING_CAMERAS = (("back", (-1.0, 0.0)), ("side", (0.0, -1.0)), ("front", (1.0, 0.0)))
+# Camera distance and height per metre of the walker's standing height (the
+# CMU humanoid's 3 m and 1.4 m for its ~1.2 m root height, rounded).
+_TRACKING_DISTANCE_PER_M = 2.5
+_TRACKING_HEIGHT_PER_M = 1.2
+# Small bodies (the quadruped spans 1.6 m at 0.5 m height) are seen from at
+# least this far and this high, so that the whole body and the ground ahead fit.
+_TRACKING_MIN_DISTANCE_M = 3.0
+_TRACKING_MIN_HEIGHT_M = 1.2
+
+
+def add_tracking_cameras(spec, root_body, standing_height_m):
+    """Adds the `TRACKING_CAMERAS` the walker's `spec` lacks to `root_body`: each
+    in `trackcom` mode (it follows the walker's centre of mass, keeping its
+    world orientation, as dm_control's walker cameras do), looking at the root
+    from its direction, at a distance of 2.5 and a height of 1.2 times the
+    standing height (at least 3 m away and 1.2 m high). A camera of that name the body
+    already has (the Control Suite bodies' published "back" and "side") is
+    kept. Returns the `mujoco.MjsCamera`s in `TRACKING_CAMERAS` order."""
+    distance = max(_TRACKING_MIN_DISTANCE_M, _TRACKING_DISTANCE_PER_M * standing_height_m)
+    height = max(_TRACKING_MIN_HEIGHT_M, _TRACKING_HEIGHT_PER_M * standing_height_m)
+    cameras = []
+    for name, (forward, left) in TRACKING_CAMERAS:
+        existing = spec.camera(name)
+        if existing is not None:
+            cameras.append(existing)
+            continue
+        direction = np.array([forward, left, 0.0])
+        position = distance * direction + np.array([0.0, 0.0, height - standing_height_m])
+        # The camera looks back along -direction, tilted down towards the root.
+        look = -position / np.linalg.norm(position)
+        right = np.cross(look, [0.0, 0.0, 1.0])
+        right /= np.linalg.norm(right)
+        up = np.cross(right, look)
+        cameras.append(root_body.add_camera(
+            name=name, mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM, pos=list(position),
+            xyaxes=list(right) + list(up), fovy=60.0))
+    return tuple(cameras)
 
 
 def strip_world(spec, keep_materials=("self",)):
@@ -437,6 +568,24 @@ class WalkerObservables(composer.Observables):
                 objtype=_XBODY, objname=body.name, reftype=_XBODY, refname=root_name)
             for body in entity.end_effectors]
         return observable.MJCFFeature("sensordata", sensors)
+
+    def add_egocentric_vector(self, name: str, world_frame_observable, enabled: bool = True,
+                              origin_callable=None, **kwargs) -> None:
+        """dm_control's `add_egocentric_vector`: adds observable `name`, the value
+        of `world_frame_observable` (world-frame vectors, last axis 2 or 3)
+        minus `origin_callable(physics)` (zeros if None), rotated into the
+        walker's egocentric frame (`transform_vec_to_egocentric_frame`).
+        `kwargs` are `observable.Generic` options (update_interval, ...)."""
+        entity = self._entity
+
+        def egocentric(physics):
+            vector = np.asarray(world_frame_observable.observation_callable(physics)(),
+                                dtype=np.float64)
+            if origin_callable is not None:
+                vector = vector - np.asarray(origin_callable(physics), dtype=np.float64)
+            return entity.transform_vec_to_egocentric_frame(physics, vector)
+
+        self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
 
     # Groupings (as dm_control's): observables a task typically enables together.
 

@@ -11,7 +11,8 @@ rest on the walker's ground plane.
 
 Frames: the torso's frame is the egocentric frame (x forward, y left, z up).
 Sensors: the suite's velocimeter, accelerometer and gyro on the torso site "root";
-touch sensors under both halves of each foot; force-torque sites at the hips, knees
+touch sensors under both halves of each foot, then on the thighs and shins
+(contacts "at the feet and legs", Heess et al. 2017 §3.1); force-torque sites at the hips, knees
 and ankles, whose torques `sensors_torque` observes.
 """
 
@@ -22,6 +23,10 @@ from mjcf_models import humanoid as humanoid_model
 
 # The two capsules of each foot, named '<toe side>_<foot side>_foot' in the suite.
 _FOOT_GEOMS = ("right_right_foot", "left_right_foot", "right_left_foot", "left_left_foot")
+# Leg touch sites (the suite's), after the feet in `touch_sensors`: Heess et al.
+# 2017 (§3.1) give the quadruped and humanoid "contact sensors attached to the
+# feet and legs".
+_LEG_TOUCH_SITES = ("right_thigh", "right_shin", "left_thigh", "left_shin")
 # Lower-limb force-torque sites, in the suite's sensor order.
 _LOWER_LIMB_SITES = ("left_ankle", "right_ankle", "left_knee", "right_knee", "left_hip",
                      "right_hip")
@@ -53,7 +58,8 @@ class Humanoid(base.Walker):
             end_effectors=[spec.body(body) for body in _END_EFFECTORS],
             egocentric_camera=spec.camera("egocentric"),
             root_sensors=[spec.sensor(f"torso_{kind}") for kind in ("vel", "accel", "gyro")],
-            touch_sensors=[spec.sensor(f"{geom}_touch") for geom in _FOOT_GEOMS],
+            touch_sensors=[spec.sensor(f"{site}_touch")
+                           for site in _FOOT_GEOMS + _LEG_TOUCH_SITES],
             torque_sensors=[spec.sensor(f"{site}_torque") for site in _LOWER_LIMB_SITES],
             ground_contact_geoms=[spec.geom(geom) for geom in _FOOT_GEOMS])
 

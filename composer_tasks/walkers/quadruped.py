@@ -62,8 +62,6 @@ class Quadruped(base.Walker):
         torso.add_geom(name="torso", type=mujoco.mjtGeom.mjGEOM_SPHERE,
                        size=[_TORSO_RADIUS_M, 0.0, 0.0], density=_TORSO_DENSITY)
         _, root_sensors = base.add_root_sensors(spec, torso)
-        camera = torso.add_camera(name="egocentric", pos=[_TORSO_RADIUS_M, 0.0, 0.11],
-                                  xyaxes=[0.0, -1.0, 0.0, 0.0, 0.0, 1.0], fovy=90.0)
         joints, feet, foot_geoms, foot_touch, thigh_touch = [], [], [], [], []
         for leg, yaw in _LEGS:
             direction = np.array([np.cos(np.radians(yaw)), np.sin(np.radians(yaw)), 0.0])
@@ -105,6 +103,11 @@ class Quadruped(base.Walker):
                               trntype=mujoco.mjtTrn.mjTRN_JOINT, gear=[_GEAR, 0, 0, 0, 0, 0])
         standing_height = base.height_above_lowest_point(spec, torso)
         torso.pos = [0.0, 0.0, standing_height]
+        # The tracking cameras first, so that camera 0 of a model with a
+        # quadruped (what videos show by default) looks at it from behind.
+        base.add_tracking_cameras(spec, torso, standing_height)
+        camera = torso.add_camera(name="egocentric", pos=[_TORSO_RADIUS_M, 0.0, 0.11],
+                                  xyaxes=[0.0, -1.0, 0.0, 0.0, 0.0, 1.0], fovy=90.0)
         self._spec = spec
         self._set_parts(
             root_body=torso, observable_joints=joints, pose_joints=joints,

@@ -556,3 +556,23 @@ def test_environment_resets_lay_out_a_new_course_without_recompiling(make_arena)
     replay.reset()
     np.testing.assert_array_equal(replay.physics.model.body_pos[:len(layouts[0][0])],
                                   layouts[0][0])
+
+
+def test_regenerate_where_dm_control_has_it():
+    # dm_control's arenas with `regenerate(random_state)`: corridors, mazes, the
+    # bowl and the floor (a no-op there); here also parkour courses and the
+    # obstacle field.
+    from composer_tasks.arenas import Floor
+    from composer_tasks.arenas import obstacles
+    from composer_tasks.tasks import escape
+
+    for arena in (arenas.EmptyCorridor(), arenas.GapsCorridor(),
+                  arenas.WallsCorridor(), arenas.RandomMazeWithTargets(),
+                  escape.Bowl(), Floor(), parkour.ParkourCourse(),
+                  obstacles.ObstacleField()):
+        assert callable(getattr(arena, "regenerate", None)), type(arena).__name__
+    floor = Floor()
+    state = np.random.RandomState(0)
+    floor.regenerate(state)
+    # Nothing to draw: the random state is untouched.
+    assert state.uniform() == np.random.RandomState(0).uniform()

@@ -1,6 +1,7 @@
 """The parkour task against the main text of Heess et al. 2017 (arXiv:1707.02286),
-on the real walkers: the humanoids' head terminations, the planar walker's box
-constraints and fall termination, their input checks, and the registry wiring."""
+on the real walkers: the humanoids' head terminations, the planar walker's
+published reward (Appendix B.2) and fall termination, their input checks, and
+the registry wiring."""
 
 import numpy as np
 import pytest
@@ -180,61 +181,70 @@ def test_torso_pose_of_the_standing_walker():
     assert pose.pitch(env.physics) == pytest.approx(-2.0, abs=1e-12)
 
 
-def test_reward_inside_the_box_is_velocity_minus_control_cost():
+def _planar_reward_quantities(env, walker):
+    """(v_x, n_z, dh, |u|^2) read from the data without the reward's code: the
+    walker moves rigidly in the tests, so every body has the frame's x velocity."""
+    physics = env.physics
+    torso = physics.bind(walker.root_body)
+    feet_z = [physics.bind(geom).xpos[2] for geom in walker.ground_contact_geoms]
+    velocity_x = walker.get_velocity(physics)[0][0]
+    return (velocity_x, torso.xmat[8], torso.xpos[2] - min(feet_z),
+            float(np.sum(physics.data.ctrl ** 2)))
+
+
+@pytest.mark.parametrize("pitch, hip, knee", [(0.0, 0.0, 0.0), (0.4, 0.0, 0.0),
+                                              (-0.3, 1.0, -2.0), (1.4, 0.0, 0.0)])
+def test_planar_walker_reward_terms_are_appendix_b2s(pitch, hip, knee):
     reward = parkour.PlanarWalkerReward()
     walker, task, env = _planar(reward=reward)
-    for pitch in (0.0, 0.4, -0.4):
-        _pose(env, walker, pitch=pitch)
-        walker.set_velocity(env.physics, velocity=[1.2, 0.0, 0.0])
-        env.physics.data.ctrl[:] = [0.5, 0.0, -1.0, 0.0, 0.2, 0.0]
-        env.physics.forward()
-        assert reward.box_violation(env.physics, walker) == (0.0, 0.0)
-        assert task.get_reward(env.physics) == pytest.approx(
-            1.2 - 0.005 * (0.25 + 1.0 + 0.04), abs=1e-9)
+    _pose(env, walker, pitch=pitch, hip=hip, knee=knee)
+    walker.set_velocity(env.physics, velocity=[1.3, 0.0, 0.0])
+    env.physics.data.ctrl[:] = [0.5, 0.0, -1.0, 0.0, 0.2, 0.3]
+    env.physics.forward()
+    velocity_x, upright, height, control = _planar_reward_quantities(env, walker)
+    assert velocity_x == pytest.approx(1.3, abs=1e-9)
+    assert upright == pytest.approx(np.cos(pitch), abs=1e-9)
+    terms = reward.terms(env.physics, walker, 0.0)
+    assert terms["velocity"] == pytest.approx(10.0 * velocity_x, abs=1e-9)
+    assert terms["upright"] == pytest.approx(0.5 * upright, abs=1e-12)
+    assert terms["torso_height"] == pytest.approx(-abs(height - 1.2), abs=1e-12)
+    assert terms["low_torso"] == (-10.0 if height < 0.3 else 0.0)
+    assert terms["control"] == pytest.approx(-0.1 * control, abs=1e-12)
+    expected = (10.0 * velocity_x + 0.5 * upright - abs(height - 1.2)
+                - 10.0 * (height < 0.3) - 0.1 * control)
+    assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-def test_pitch_outside_the_box_costs_linearly_and_more_the_further():
-    reward = parkour.PlanarWalkerReward(min_torso_height_m=None, pitch_cost_per_rad=2.0)
+def test_planar_walker_low_torso_indicator_fires_below_0_3m():
+    walker, task, env = _planar(reward=parkour.PlanarWalkerReward())
+    reward = task._reward
+    _pose(env, walker, pitch=1.4)
+    height = reward.torso_height(env.physics, walker)
+    assert height < 0.3
+    assert reward.terms(env.physics, walker, 0.0)["low_torso"] == -10.0
+    _pose(env, walker, pitch=1.2)
+    assert reward.torso_height(env.physics, walker) > 0.3
+    assert reward.terms(env.physics, walker, 0.0)["low_torso"] == 0.0
+
+
+def test_planar_walker_reward_coefficients_are_arguments():
+    reward = parkour.PlanarWalkerReward(
+        velocity_weight=2.0, upright_weight=0.0, target_torso_height_m=1.0,
+        height_cost_per_m=3.0, min_torso_height_m=1.3, low_torso_cost=1.0, control_cost=0.0)
     walker, task, env = _planar(reward=reward)
-    values = []
-    for pitch in (0.6, 0.8, -1.0):
-        _pose(env, walker, pitch=pitch)
-        assert reward.box_violation(env.physics, walker) == pytest.approx((0.0, abs(pitch) - 0.5))
-        values.append(task.get_reward(env.physics))
-        assert values[-1] == pytest.approx(-2.0 * (abs(pitch) - 0.5), abs=1e-9)
-    assert values[0] > values[1] > values[2]
-
-
-def test_a_low_torso_costs_the_distance_below_the_box():
-    reward = parkour.PlanarWalkerReward(height_cost_per_m=3.0)
-    walker, task, env = _planar(reward=reward)
-    pose = parkour.TorsoPose(walker)
-    values = []
-    for knee in (-2.0, -2.2, -2.4):
-        # Hips flexed by half the knee bend keep the shins near vertical: a crouch.
-        _pose(env, walker, hip=-knee / 2, knee=knee)
-        height = pose.height(env.physics)
-        assert height < 0.9
-        assert reward.box_violation(env.physics, walker) == pytest.approx((0.9 - height, 0.0))
-        values.append(task.get_reward(env.physics))
-        assert values[-1] == pytest.approx(-3.0 * (0.9 - height), abs=1e-9)
-    assert values[0] > values[1] > values[2]
-
-
-def test_an_upper_height_bound_costs_the_distance_above_it():
-    reward = parkour.PlanarWalkerReward(min_torso_height_m=0.5, max_torso_height_m=1.0)
-    walker, task, env = _planar(reward=reward)
-    assert task.get_reward(env.physics) == pytest.approx(-0.25, abs=1e-9)
+    walker.set_velocity(env.physics, velocity=[0.5, 0.0, 0.0])
+    env.physics.forward()
+    # Standing straight: dh = 1.25 m, below the 1.3 m threshold given here.
+    assert task.get_reward(env.physics) == pytest.approx(2.0 * 0.5 - 3.0 * 0.25 - 1.0, abs=1e-9)
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
     (dict(control_cost=-0.1), ValueError, "control_cost"),
     (dict(min_torso_height_m=float("nan")), ValueError, "min_torso_height_m"),
-    (dict(min_torso_height_m=1.0, max_torso_height_m=0.8), ValueError, "must be below"),
-    (dict(max_torso_pitch_rad=0.0), ValueError, "max_torso_pitch_rad"),
-    (dict(max_torso_pitch_rad="0.5"), TypeError, "max_torso_pitch_rad"),
+    (dict(target_torso_height_m=None), TypeError, "target_torso_height_m"),
+    (dict(velocity_weight="10"), TypeError, "velocity_weight"),
     (dict(height_cost_per_m=float("inf")), ValueError, "height_cost_per_m"),
-    (dict(pitch_cost_per_rad=-1.0), ValueError, "pitch_cost_per_rad"),
+    (dict(low_torso_cost=-1.0), ValueError, "low_torso_cost"),
 ])
 def test_planar_walker_reward_rejects_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -306,17 +316,20 @@ def test_registry_wires_the_terminations(name, termination):
     assert not env.step(np.zeros(env.action_spec().shape)).last()
 
 
-def test_registry_walker_reward_carries_the_box_constraints():
+def test_registry_walker_rewards_are_published_and_unit():
     env = locomotion.load("walker_parkour_hurdles", seed=0)
     unit = locomotion.load("walker_parkour_hurdles_unit", seed=0)
-    for environment, expected in ((env, -(0.8 - 0.5)), (unit, 0.0)):
+    pitch = 0.8
+    for environment in (env, unit):
         environment.reset()
         walker = environment.task.walker
         position = walker.get_pose(environment.physics)[0]
         walker.set_pose(environment.physics, position=position,
-                        quaternion=_pitch_quaternion(0.8))
+                        quaternion=_pitch_quaternion(pitch))
         environment.physics.data.qvel[:] = 0.0
         environment.physics.data.ctrl[:] = 0.0
         environment.physics.forward()
-        assert environment.task.get_reward(environment.physics) == pytest.approx(
-            expected, abs=1e-9)
+    height = parkour.TorsoPose(env.task.walker).height(env.physics)
+    assert env.task.get_reward(env.physics) == pytest.approx(
+        0.5 * np.cos(pitch) - abs(height - 1.2), abs=1e-9)
+    assert unit.task.get_reward(unit.physics) == 0.0

@@ -7,6 +7,8 @@ import pytest
 from suites import locomotion
 
 _STEPS = 200
+# Tasks on a plain floor (Liang et al. 2018's run tasks): no layout to redraw.
+_FLAT_GROUND = ("ant_run", "humanoid_run")
 
 
 def _rollout(env, actions):
@@ -51,8 +53,13 @@ def test_environment_runs_deterministically_and_changes_layout(name):
 
     env.reset()
     first_layout = _layout_fingerprint(env.physics)
+    first_state = env.physics.data.qpos.copy()
     env.reset()
-    assert not np.array_equal(first_layout, _layout_fingerprint(env.physics))
+    if name in _FLAT_GROUND:
+        # Nothing to lay out; the initial state is perturbed every episode instead.
+        assert not np.array_equal(first_state, env.physics.data.qpos)
+    else:
+        assert not np.array_equal(first_layout, _layout_fingerprint(env.physics))
 
 
 def test_seeds_give_different_layouts():
@@ -85,6 +92,18 @@ def test_parkour_observations_follow_the_published_layouts():
     planar = locomotion.load("walker_parkour_platforms", seed=0).reset().observation
     assert planar["terrain_heights"].shape == (50,)
     assert planar["platform_heights"].shape == (50, 2)
+    assert planar["height_above_ground"].shape == (1,)
+    assert planar["sample_grid_offset"].shape == (1,)
     humanoid = locomotion.load("humanoid_parkour_hurdles", seed=0).reset().observation
-    assert humanoid["terrain_heights"].ndim == 2
+    assert humanoid["terrain_heights"].shape == (26, 19)
+    assert humanoid["height_above_ground"].shape == (1,)
+    assert humanoid["sample_grid_offset"].shape == (2,)
     assert humanoid["track_offset"].shape == (1,)
+    # Proprioception (§3.1): velocimeter, accelerometer, gyro, contacts at feet
+    # and legs, lower-limb torques.
+    for name, shape in (("walker/sensors_velocimeter", (3,)), ("walker/sensors_gyro", (3,)),
+                        ("walker/sensors_accelerometer", (3,)), ("walker/sensors_touch", (8,)),
+                        ("walker/sensors_torque", (6, 3))):
+        assert humanoid[name].shape == shape, name
+    quadruped = locomotion.load("quadruped_parkour_gaps", seed=0).reset().observation
+    assert quadruped["walker/sensors_touch"].shape == (8,)

@@ -179,31 +179,71 @@ def _parkour_env(reward, arena=None, **kwargs):
 
 @pytest.mark.parametrize("track_offset_cost", [0.0, 0.05, 0.2])
 def test_quadruped_reward_is_velocity_upright_control_and_track_offset(track_offset_cost):
-    task, env = _parkour_env(parkour.QuadrupedReward(track_offset_cost=track_offset_cost))
-    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0])
+    reward = parkour.QuadrupedReward(track_offset_cost=track_offset_cost)
+    task, env = _parkour_env(reward)
+    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0],
+                         quaternion=[np.cos(0.3), np.sin(0.3), 0.0, 0.0])
     env.physics.data.ctrl[:] = [0.5, -0.5, 0.2, 0.0]
     _set_walker_velocity(env, task.walker, [1.5, 0.2, 0.0])
-    expected = 1.5 + 0.05 * 1.0 - 0.01 * (0.25 + 0.25 + 0.04) - track_offset_cost * 0.16
+    upright = np.cos(0.6)  # Rolled 0.6 rad about x.
+    # The roll swings the torso sideways about the walker's frame origin.
+    offset = env.physics.bind(task.walker.root_body).xpos[1]
+    assert offset < -0.4
+    terms = reward.terms(env.physics, task.walker, task.lateral_offset(env.physics))
+    assert terms["velocity"] == pytest.approx(1.5, abs=1e-9)
+    assert terms["upright"] == pytest.approx(0.05 * upright, abs=1e-12)
+    assert terms["control"] == pytest.approx(-0.01 * 0.54, abs=1e-12)
+    assert terms["track_offset"] == pytest.approx(-track_offset_cost * offset ** 2, abs=1e-12)
+    expected = (1.5 + 0.05 * upright - 0.01 * (0.25 + 0.25 + 0.04)
+                - track_offset_cost * offset ** 2)
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0)])
+def test_quadruped_reward_coefficients_are_arguments():
+    reward = parkour.QuadrupedReward(velocity_weight=2.0, upright_weight=1.0, control_cost=0.5)
+    task, env = _parkour_env(reward)
+    env.physics.data.ctrl[:] = [1.0, 0.0, 0.0, 0.0]
+    _set_walker_velocity(env, task.walker, [0.5, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(2.0 * 0.5 + 1.0 - 0.5, abs=1e-9)
+
+
+@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0),
+                                                                (-1.0, -1.0)])
 def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velocity_term):
-    task, env = _parkour_env(parkour.HumanoidReward(max_velocity=4.0))
+    reward = parkour.HumanoidReward()
+    task, env = _parkour_env(reward)
     task.walker.set_pose(env.physics, position=[0.0, 0.4, 0.0])
     env.physics.data.ctrl[:] = [1.0, 0.0, 0.0, -0.5]
     _set_walker_velocity(env, task.walker, [velocity_x, 0.5, 0.0])
+    terms = reward.terms(env.physics, task.walker, task.lateral_offset(env.physics))
+    assert terms["velocity"] == pytest.approx(expected_velocity_term, abs=1e-9)
+    assert terms["speed"] == pytest.approx(-0.005 * (velocity_x ** 2 + 0.25), abs=1e-9)
+    assert terms["track_offset"] == pytest.approx(-0.05 * 0.16, abs=1e-12)
+    assert terms["control"] == pytest.approx(-0.02 * 1.25, abs=1e-12)
+    assert terms["alive"] == 0.02
     expected = (expected_velocity_term - 0.005 * (velocity_x ** 2 + 0.25) - 0.05 * 0.16
                 - 0.02 * 1.25 + 0.02)
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
-def test_planar_walker_reward_inside_its_box_is_velocity_minus_control_cost():
-    # The test walker's torso stands 0.3 m above its foot capsules' centres.
-    task, env = _parkour_env(parkour.PlanarWalkerReward(min_torso_height_m=0.2))
-    env.physics.data.ctrl[:] = [1.0, 1.0, 0.0, 0.0]
-    _set_walker_velocity(env, task.walker, [0.7, 0.0, 0.0])
-    assert task.get_reward(env.physics) == pytest.approx(0.7 - 0.005 * 2.0, abs=1e-9)
+def test_humanoid_reward_coefficients_are_arguments():
+    reward = parkour.HumanoidReward(max_velocity=1.0, velocity_cost=0.0, track_offset_cost=1.0,
+                                    control_cost=0.0, alive_bonus=0.5)
+    task, env = _parkour_env(reward)
+    task.walker.set_pose(env.physics, position=[0.0, 0.2, 0.0])
+    _set_walker_velocity(env, task.walker, [3.0, 0.0, 0.0])
+    assert task.get_reward(env.physics) == pytest.approx(1.0 - 0.04 + 0.5, abs=1e-9)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: parkour.HumanoidReward(max_velocity=0.0), "max_velocity"),
+    (lambda: parkour.HumanoidReward(alive_bonus=float("nan")), "alive_bonus"),
+    (lambda: parkour.QuadrupedReward(control_cost=-1.0), "control_cost"),
+    (lambda: parkour.QuadrupedReward(upright_weight=float("inf")), "upright_weight"),
+])
+def test_published_rewards_reject_bad_coefficients(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
 
 
 @pytest.mark.parametrize("velocity, expected", [(-1.0, 0.0), (0.0, 0.0), (1.5, 0.5), (3.0, 1.0),
@@ -251,30 +291,111 @@ def test_grid_spans_1_2m_behind_to_5_6m_ahead_and_4m_each_side():
     forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
     assert forward[0] == pytest.approx(-1.2) and forward[-1] == pytest.approx(5.6)
     assert lateral[0] == pytest.approx(-4.0) and lateral[-1] == pytest.approx(4.0)
-    # Variable resolution: finer near the body than far from it.
-    assert np.diff(forward)[0] < np.diff(forward)[-1]
-    assert np.diff(lateral)[len(lateral) // 2] < np.diff(lateral)[0]
+    assert (forward.size, lateral.size) == (26, 19)
+    np.testing.assert_allclose(lateral, -lateral[::-1], atol=1e-12)
+    assert 0.0 in forward and 0.0 in lateral
 
 
-def test_grid_heights_match_known_terrain_and_turn_with_the_walker():
+@pytest.mark.parametrize("offsets", [exteroception.GRID_FORWARD_OFFSETS_M,
+                                     exteroception.GRID_LATERAL_OFFSETS_M])
+def test_grid_density_falls_with_distance_from_the_body(offsets):
+    # Each gap between neighbouring samples is at least as wide as every gap
+    # nearer the body, and the farthest gap is wider than the nearest.
+    gaps = np.diff(offsets)
+    distance = np.abs(offsets[:-1] + offsets[1:]) / 2
+    order = np.argsort(distance, kind="stable")
+    assert np.all(np.diff(gaps[order]) >= -1e-12)
+    assert gaps[order][-1] > gaps[order][0] + 0.1
+    # Samples per metre within 1 m of the body, and between 2 m and 4 m.
+    near = np.sum(np.abs(offsets) <= 1.0 + 1e-9) / 2.0
+    far = np.sum((np.abs(offsets) > 2.0 + 1e-9) & (np.abs(offsets) <= 4.0 + 1e-9)) / 4.0
+    assert near > 2 * far
+
+
+def _sampler_env(sampler_args, arena=None, **sampler_kwargs):
     walker = TinyWalker()
-    arena = SlopedFloor()
-    sampler = exteroception.TerrainSampler(arena, walker, exteroception.GRID_FORWARD_OFFSETS_M,
-                                           exteroception.GRID_LATERAL_OFFSETS_M)
+    arena = arena or SlopedFloor()
+    sampler = exteroception.TerrainSampler(arena, walker, *sampler_args, **sampler_kwargs)
     task = parkour.ForwardProgress(walker, arena, parkour.QuadrupedReward())
     env = composer.Environment(task, random_state=0)
     env.reset()
+    return walker, sampler, env
+
+
+def _place(env, walker, xy, yaw=None):
+    walker_state.place_walker(env.physics, walker, [xy[0], xy[1], 0.0], yaw=yaw)
+    env.physics.forward()
+
+
+def test_grid_points_are_the_offsets_around_the_nearest_lattice_point():
+    forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
+    walker, sampler, env = _sampler_env((forward, lateral))
+    _place(env, walker, (1.13, 0.27), yaw=0.7)
     physics = env.physics
-    forward = exteroception.GRID_FORWARD_OFFSETS_M[:, np.newaxis]
-    lateral = exteroception.GRID_LATERAL_OFFSETS_M[np.newaxis, :]
-    root_z = physics.bind(walker.root_body).xpos[2]
-    expected = np.broadcast_to(0.1 * forward, sampler.shape) - root_z
+    root = physics.bind(walker.root_body).xpos
+    # 0.2 m lattice: the nearest point to (1.13, 0.27) is (1.2, 0.2).
+    np.testing.assert_allclose(sampler.grid_center(physics), [1.2, 0.2], atol=1e-12)
+    np.testing.assert_allclose(sampler.sample_grid_offset(physics), root[:2] - [1.2, 0.2],
+                               atol=1e-12)
+    points, root_z = sampler.sample_points(physics)
+    assert root_z == root[2]
+    # World-aligned (the walker's yaw of 0.7 rad does not turn the grid), point by point.
+    for i, dx in enumerate(forward):
+        for j, dy in enumerate(lateral):
+            np.testing.assert_allclose(points[i * lateral.size + j], [1.2 + dx, 0.2 + dy],
+                                       atol=1e-12)
+    expected = 0.1 * (1.2 + forward[:, np.newaxis]) + 0.0 * lateral - root_z
     np.testing.assert_allclose(sampler.terrain_heights(physics), expected, atol=1e-12)
-    # Turned to face +y, forward samples move along +y and lateral ones along -x.
-    walker_state.place_walker(physics, walker, [1.0, 0.0, 0.0], yaw=np.pi / 2)
-    physics.forward()
-    expected = np.broadcast_to(0.1 * (1.0 - lateral), sampler.shape) - root_z
-    np.testing.assert_allclose(sampler.terrain_heights(physics), expected, atol=1e-12)
+    assert sampler.height_above_ground(physics) == pytest.approx([root[2] - 0.1 * root[0]])
+
+
+def test_samples_read_fixed_ground_until_the_body_moves_a_lattice_step():
+    forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
+    walker, sampler, env = _sampler_env((forward, lateral))
+    _place(env, walker, (1.11, 0.0))
+    first = sampler.sample_points(env.physics)[0]
+    _place(env, walker, (1.29, 0.0))
+    np.testing.assert_array_equal(sampler.sample_points(env.physics)[0], first)
+    assert sampler.sample_grid_offset(env.physics)[0] == pytest.approx(0.09)
+    _place(env, walker, (1.31, 0.0))
+    np.testing.assert_allclose(sampler.sample_points(env.physics)[0], first + [0.2, 0.0],
+                               atol=1e-12)
+    assert sampler.sample_grid_offset(env.physics)[0] == pytest.approx(-0.09)
+
+
+def test_planar_points_are_50_samples_on_the_lattice_of_their_spacing():
+    walker, sampler, env = _sampler_env((exteroception.PLANAR_OFFSETS_M,))
+    step = 10.0 / 49
+    np.testing.assert_allclose(sampler.lattice_step_m, [step, 0.0], atol=1e-12)
+    _place(env, walker, (3.0, 0.4))
+    points, root_z = sampler.sample_points(env.physics)
+    center = np.round(3.0 / step) * step
+    np.testing.assert_allclose(points[:, 0], center + np.linspace(-2.0, 8.0, 50), atol=1e-12)
+    np.testing.assert_allclose(points[:, 1], 0.4, atol=1e-12)
+    assert sampler.sample_grid_offset(env.physics) == pytest.approx([3.0 - center])
+    assert abs(3.0 - center) <= step / 2
+
+
+def test_grid_turns_with_the_heading_when_asked():
+    forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
+    walker, sampler, env = _sampler_env((forward, lateral), follow_heading=True,
+                                        lattice_step_m=0.0)
+    _place(env, walker, (1.0, 0.0), yaw=np.pi / 2)
+    root_z = env.physics.bind(walker.root_body).xpos[2]
+    # Facing +y: forward samples lie along +y, lateral (left) ones along -x.
+    expected = np.broadcast_to(0.1 * (1.0 - lateral[np.newaxis, :]), sampler.shape) - root_z
+    np.testing.assert_allclose(sampler.terrain_heights(env.physics), expected, atol=1e-12)
+    np.testing.assert_allclose(sampler.sample_grid_offset(env.physics), [0.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(forward_offsets_m=[0.0, 0.0, 1.0]), "strictly increasing"),
+    (dict(forward_offsets_m=[[0.0, 1.0]]), "1-D"),
+    (dict(forward_offsets_m=[0.0, 1.0], lattice_step_m=-0.1), "lattice_step_m"),
+])
+def test_sampler_rejects_bad_offsets_and_steps(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        exteroception.TerrainSampler(SlopedFloor(), TinyWalker(), **kwargs)
 
 
 def test_task_observes_published_layouts_and_track_offset():
@@ -288,6 +409,9 @@ def test_task_observes_published_layouts_and_track_offset():
     assert observation["platform_heights"].shape == (1,) + grid + (2,)
     assert observation["track_offset"][0, 0] == pytest.approx(
         env.physics.bind(task.walker.root_body).xpos[1])
+    root = env.physics.bind(task.walker.root_body).xpos
+    assert observation["height_above_ground"][0] == pytest.approx([root[2] - 0.1 * root[0]])
+    assert observation["sample_grid_offset"].shape == (1, 2)
 
 
 def test_planar_platform_heights_are_bottom_and_top_with_a_fill_where_none():

@@ -12,6 +12,7 @@ import pytest
 from composer_tasks import composer
 from composer_tasks import walkers
 from composer_tasks.arenas import Floor
+from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import Physics
 from composer_tasks.walkers import cmu_humanoid
 from mjcf_models import humanoid as humanoid_model
@@ -119,7 +120,7 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
     assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
     assert [joint.name for joint in walker.observable_joints] == [
         "walker/" + name for name in humanoid_model.JOINT_NAMES]
-    assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 4
+    assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 8
     assert walker.head.name == "walker/head"
 
 
@@ -471,3 +472,118 @@ def test_cmu_skeleton_quaternion_is_the_published_upright_rotation():
     rotation = rotation.reshape(3, 3)
     # CMU x (the subject's left) becomes the walker's y (left).
     np.testing.assert_allclose(rotation[:, 0], [0.0, 1.0, 0.0], atol=1e-6)
+
+
+# Tracking cameras.
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_tracking_cameras_follow_the_walker_and_look_at_it(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    yaw = 0.0 if walker.is_planar else 0.3
+    _spawn(walker, physics, position=(5.0, 0.0, 0.0), quaternion=_yaw_quaternion(yaw))
+    assert [camera.name for camera in walker.tracking_cameras] == [
+        "walker/back", "walker/side", "walker/front"]
+    model, data = physics.model, physics.data
+    # Camera 0 of the model, what videos show by default, is a tracking camera.
+    assert model.camera(0).name in ("walker/back", "walker/side")
+    root = physics.bind(walker.root_body).xpos
+    for camera in walker.tracking_cameras:
+        camera_id = physics.bind(camera).id
+        assert model.cam_mode[camera_id] == mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+        to_root = root - data.cam_xpos[camera_id]
+        view = -data.cam_xmat[camera_id].reshape(3, 3)[:, 2]
+        # The root lies within 20 degrees of the optical axis, 2-5 m away.
+        cosine = view @ to_root / np.linalg.norm(to_root)
+        assert cosine > np.cos(np.radians(20.0)), camera.name
+        assert 2.0 < np.linalg.norm(to_root) < 5.0, camera.name
+
+
+# dm_control's walker methods.
+
+@pytest.mark.parametrize("walker_class", [walkers.Quadruped, walkers.Humanoid])
+def test_create_root_joints_equals_add_free_entity(walker_class):
+    floor = Floor()
+    walker = walker_class()
+    frame = floor.attach(walker)
+    walker.create_root_joints(frame)
+    physics = Physics.from_spec(floor.spec)
+    _, reference, reference_physics = _in_floor(walker_class)
+    assert physics.model.nq == reference_physics.model.nq
+    assert physics.model.nv == reference_physics.model.nv
+    walker.set_pose(physics, position=np.array([1.0, 2.0, 0.5]))
+    physics.forward()
+    np.testing.assert_allclose(walker.get_pose(physics)[0], [1.0, 2.0, 0.5])
+    with pytest.raises(ValueError, match="already has root joints"):
+        walker.create_root_joints(frame)
+
+
+def test_create_root_joints_rejects_a_frame_that_is_not_the_walkers():
+    floor = Floor()
+    walker = walkers.Quadruped()
+    floor.attach(walker)
+    other = floor.spec.worldbody.add_frame()
+    with pytest.raises(ValueError, match="attachment_frame"):
+        walker.create_root_joints(other)
+    with pytest.raises(ValueError, match="attachment_frame"):
+        walkers.Quadruped().create_root_joints(other)
+
+
+def test_planar_walker_keeps_its_own_root_joints():
+    floor = Floor()
+    walker = walkers.PlanarWalker()
+    frame = floor.attach(walker)
+    with pytest.raises(ValueError, match="already has root joints"):
+        walker.create_root_joints(frame)
+
+
+@pytest.mark.parametrize("walker_class", WALKER_CLASSES)
+def test_apply_action_writes_the_walkers_controls(walker_class):
+    _, walker, physics = _in_floor(walker_class)
+    action = np.linspace(-0.5, 0.5, len(walker.actuators))
+    walker.apply_action(physics, action, np.random.RandomState(0))
+    np.testing.assert_array_equal(physics.bind(list(walker.actuators)).ctrl, action)
+    with pytest.raises(ValueError, match="action must be"):
+        walker.apply_action(physics, action[:-1], None)
+    with pytest.raises(ValueError, match="action must be"):
+        walker.apply_action(physics, np.full(len(walker.actuators), np.nan), None)
+
+
+class _Bend:
+    """A pose initializer that sets the first pose joint, drawing once."""
+
+    def initialize_pose(self, physics, walker, random_state):
+        physics.bind(walker.pose_joints[0]).qpos = random_state.uniform(0.1, 0.2)
+
+
+def test_reinitialize_pose_resets_the_pose_then_runs_the_initializers():
+    _, walker, physics = _in_floor(walkers.Quadruped)
+    joints = physics.bind(list(walker.pose_joints))
+    joints.qpos = np.full(8, 0.3)
+    joints.qvel = np.ones(8)
+    walker.reinitialize_pose(physics, np.random.RandomState(0))
+    np.testing.assert_array_equal(joints.qpos, walker.initial_qpos)
+    np.testing.assert_array_equal(joints.qvel, 0.0)
+    walker.add_initializer(_Bend())
+    assert len(walker.initializers) == 1
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    expected = np.random.RandomState(0).uniform(0.1, 0.2)
+    assert physics.bind(walker.pose_joints[0]).qpos[0] == expected
+    np.testing.assert_array_equal(np.array(joints.qpos)[1:], walker.initial_qpos[1:])
+    with pytest.raises(TypeError, match="initialize_pose"):
+        walker.add_initializer(object())
+
+
+def test_add_egocentric_vector_turns_a_world_vector_into_the_walker_frame():
+    _, walker, physics = _in_floor(walkers.Quadruped)
+    _spawn(walker, physics, position=(1.0, 0.0, 0.0), quaternion=_yaw_quaternion(np.pi / 2))
+    physics.forward()
+    world = observable_module.Generic(lambda physics: np.array([3.0, 1.0, 0.0]))
+    walker.observables.add_egocentric_vector(
+        "to_point", world, origin_callable=lambda physics: np.array([1.0, 0.0, 0.0]))
+    item = walker.observables.to_point
+    assert item.enabled
+    value = item.observation_callable(physics)()
+    # (2, 1, 0) in the world is 2 m to the left and 1 m behind a walker facing +y.
+    np.testing.assert_allclose(value[:2], [1.0, -2.0], atol=1e-9)
+    walker.observables.add_egocentric_vector("off", world, enabled=False)
+    assert not walker.observables.off.enabled
