@@ -103,7 +103,7 @@ def test_parkour_observations_follow_the_published_layouts():
     # and legs, lower-limb torques.
     for name, shape in (("walker/sensors_velocimeter", (3,)), ("walker/sensors_gyro", (3,)),
                         ("walker/sensors_accelerometer", (3,)), ("walker/sensors_touch", (8,)),
-                        ("walker/sensors_torque", (6, 3))):
+                        ("walker/sensors_torque", (18,))):  # dm_control concatenates sensors
         assert humanoid[name].shape == shape, name
     quadruped = locomotion.load("quadruped_parkour_gaps", seed=0).reset().observation
     assert quadruped["walker/sensors_touch"].shape == (8,)
