@@ -22,11 +22,15 @@ steps between two observation updates run as one `mj_step(nstep=k)` call.
 
 import logging
 import math
+import numbers
+import types
+from typing import Any, Callable, Generator, Iterator, Mapping, Tuple, Union
 
 import dm_env
 import mujoco
 import numpy as np
 
+from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import updater as updater_module
@@ -38,18 +42,90 @@ _log = logging.getLogger(__name__)
 # is 1000 steps even where the division rounds to 999.9999999999999.
 _STEP_LIMIT_TOLERANCE = 1e-6
 
+# Step types as plain ints, for the (N,) arrays of a batch's outcome.
+_MID, _LAST = int(dm_env.StepType.MID), int(dm_env.StepType.LAST)
+
+
+def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray],
+                    step_limit: float) -> Tuple[Any, Any, Any]:
+    """The (step_type, reward, discount) of a control step that just finished.
+
+    The one definition of how an episode goes on or ends, for a single environment
+    (`physics` a `Physics`, `step_count` an int: scalars come back, the step type a
+    `dm_env.StepType`) and for a batch's vectorised path (`physics` a batch's
+    physics, `step_count` an (N,) int array: new (N,) arrays come back, int64 step
+    types, float64 rewards and discounts):
+
+      * the task terminates the episode (`should_terminate_episode`): LAST, with
+        discount 0, or with the task's `get_discount` if the task defines one;
+      * else the step count reached `step_limit` (the time limit): LAST with
+        discount 1 (a truncation);
+      * else MID with the task's `get_discount` (1 unless the task defines it).
+
+    `should_terminate_episode` and `get_discount` are called only when the task
+    overrides them; `get_reward` always, first.
+
+    Args:
+      task: the `composer.Task`.
+      physics: its physics after the step (observables already updated).
+      step_count: control steps taken in the episode, this one included.
+      step_limit: the episode's step limit (`Environment.step_limit`; inf for none).
+    """
+    reward = task.get_reward(physics)
+    custom_discount = entity_module.overrides(task, task_module.Task, "get_discount")
+    terminated = (task.should_terminate_episode(physics)
+                  if entity_module.overrides(task, task_module.Task, "should_terminate_episode")
+                  else False)
+    truncated = step_count >= step_limit
+    discount = task.get_discount(physics) if custom_discount else 1.0
+    if isinstance(truncated, np.ndarray):
+        terminated = np.asarray(terminated, dtype=bool)
+        # A termination is final (discount 0) unless the task defines its discount.
+        discount = np.where(terminated, discount if custom_discount else 0.0,
+                            np.where(truncated, 1.0, discount))
+        step_type = np.where(terminated | truncated, _LAST, _MID)
+        shape = truncated.shape
+        rewards = np.empty(shape)
+        rewards[...] = reward
+        discounts = np.empty(shape)
+        discounts[...] = discount
+        return step_type.astype(np.int64, copy=False), rewards, discounts
+    if terminated:
+        return dm_env.StepType.LAST, reward, (discount if custom_discount else 0.0)
+    if truncated:
+        return dm_env.StepType.LAST, reward, 1.0
+    return dm_env.StepType.MID, reward, discount
+
+
+def plain_observable(observable_object: Any) -> bool:
+    """True if the observable is read once per control step with nothing between its
+    function and the observation: no buffer, delay, interval, aggregator or noise
+    (what snapshots and a batch's vectorised path can carry)."""
+    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
+            and observable_object.delay == 0 and observable_object.aggregator is None
+            and observable_object.corruptor is None)
+
+
+def _check_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
+
 
 class Environment(dm_env.Environment):
     """A `dm_env.Environment` running a `composer.Task`.
 
     Args:
       task: the `composer.Task`.
-      time_limit: episode length in seconds of simulated time; reaching it ends the
-        episode with discount 1.0 (a truncation, not a termination).
-      random_state: an int seed, a `np.random.RandomState`, or None (unseeded). All
-        randomness of the task, its entities and observables flows from it.
-      raise_exception_on_physics_error: if False, a diverging simulation ends the
-        episode (reward 0, discount 0) with a logged warning instead of raising
+      time_limit: episode length in seconds of simulated time (a positive real
+        number, inf for none); reaching it ends the episode with discount 1.0 (a
+        truncation, not a termination).
+      random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
+        (unseeded). All randomness of the task, its entities and observables flows
+        from it.
+      raise_exception_on_physics_error: if False, a step in which the simulation
+        diverged or MuJoCo warned ends the episode (LAST, reward 0, discount 0,
+        the previous observation) with a logged warning instead of raising
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
@@ -63,31 +139,46 @@ class Environment(dm_env.Environment):
         (for a suite model's 800x800 skybox about 12 MB and 50 ms). Rendered
         images then show the textures' colours without their patterns. Textures
         read from files are kept. The physics is the same either way.
+
+    The control step is `step`; its parts are public for `BatchEnvironment`, which
+    drives many environments' steps with one batched physics call:
+    `begin_control_step` (validate the action, `before_step`), `substeps` (the
+    physics substeps to take and the callbacks and observation updates between
+    them), `finish_control_step` (count the step, `episode_outcome`), and
+    `end_episode_by_physics_error`.
     """
 
-    def __init__(self, task, time_limit=float("inf"), random_state=None,
-                 raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-                 check_spec_changes=False, textures=True):
+    def __init__(self, task: task_module.Task, time_limit: float = float("inf"),
+                 random_state: Union[None, int, np.random.RandomState] = None,
+                 raise_exception_on_physics_error: bool = True,
+                 strip_singleton_obs_buffer_dim: bool = False,
+                 check_spec_changes: bool = False, textures: bool = True) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
+        if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
+            raise TypeError(
+                f"time_limit must be a positive number of seconds (or inf), got {time_limit!r} "
+                f"({type(time_limit).__name__})")
         if not (time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self._task = task
         self._time_limit = time_limit
         if isinstance(random_state, np.random.RandomState):
             self._random_state = random_state
-        elif random_state is None or isinstance(random_state, (int, np.integer)):
-            self._random_state = np.random.RandomState(random_state)
+        elif random_state is None:
+            self._random_state = np.random.RandomState()
+        elif isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+            self._random_state = np.random.RandomState(seeding.check_seed(random_state, "random_state"))
         else:
             raise TypeError(
                 f"random_state must be an int seed, a np.random.RandomState or None, "
                 f"got {type(random_state).__name__}")
-        if not isinstance(textures, bool):
-            raise TypeError(f"textures must be a bool, got {textures!r}")
-        self._textures = textures
-        self._raise_on_physics_error = raise_exception_on_physics_error
-        self._check_spec_changes = check_spec_changes
-        self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
+        self._textures = _check_bool(textures, "textures")
+        self._raise_on_physics_error = _check_bool(
+            raise_exception_on_physics_error, "raise_exception_on_physics_error")
+        self._check_spec_changes = _check_bool(check_spec_changes, "check_spec_changes")
+        self._strip_singleton_obs_buffer_dim = _check_bool(
+            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim")
         self._physics = None
         self._compile()
         self._make_updater()
@@ -100,16 +191,56 @@ class Environment(dm_env.Environment):
     # Properties.
 
     @property
-    def task(self):
+    def task(self) -> task_module.Task:
         return self._task
 
     @property
-    def physics(self):
+    def physics(self) -> Any:
+        """The task's `Physics` (of its `physics_class`)."""
         return self._physics
 
     @property
-    def random_state(self):
+    def random_state(self) -> np.random.RandomState:
         return self._random_state
+
+    @property
+    def time_limit(self) -> float:
+        """Episode length in seconds of simulated time (inf for none)."""
+        return self._time_limit
+
+    @property
+    def step_limit(self) -> float:
+        """Control steps per episode before the time limit truncates it (an int, or inf)."""
+        return self._step_limit
+
+    @property
+    def raise_exception_on_physics_error(self) -> bool:
+        return self._raise_on_physics_error
+
+    @property
+    def strip_singleton_obs_buffer_dim(self) -> bool:
+        return self._strip_singleton_obs_buffer_dim
+
+    @property
+    def textures(self) -> bool:
+        return self._textures
+
+    @property
+    def hooks(self) -> Mapping[str, Tuple[Callable[..., Any], ...]]:
+        """The callbacks each lifecycle stage runs, by callback name (read-only):
+        the task's then the entities' (depth-first, attachment order), only those
+        that override `composer.Entity`'s no-op."""
+        return self._hooks_view
+
+    @property
+    def has_substep_hooks(self) -> bool:
+        """True if some task or entity overrides `before_substep` or `after_substep`."""
+        return self._has_substep_hooks
+
+    @property
+    def needs_reset(self) -> bool:
+        """True if the next `step` resets (before the first episode and after a LAST step)."""
+        return self._reset_next_step
 
     # Compilation and callbacks.
 
@@ -152,7 +283,8 @@ class Environment(dm_env.Environment):
             for entity in entities:
                 if entity_module.overrides(entity, entity_module.Callbacks, name):
                     hooks.append(getattr(entity, name))
-            self._hooks[name] = hooks
+            self._hooks[name] = tuple(hooks)
+        self._hooks_view = types.MappingProxyType(self._hooks)
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
 
     def _make_updater(self):
@@ -163,7 +295,7 @@ class Environment(dm_env.Environment):
 
     # dm_env interface.
 
-    def reset(self):
+    def reset(self) -> dm_env.TimeStep:
         self._reset_next_step = False
         self._step_count = 0
         random_state = self._random_state
@@ -181,92 +313,103 @@ class Environment(dm_env.Environment):
         self._updater.reset(physics, random_state)
         return dm_env.restart(self._updater.get_observation())
 
-    def step(self, action):
+    def step(self, action: Any) -> dm_env.TimeStep:
+        """One control step (or the reset, if `needs_reset`).
+
+        Raises:
+          ValueError: the action does not fit the action spec (shape, dtype, bounds,
+            NaN or infinite entries).
+          PhysicsError: the simulation diverged or MuJoCo warned during the step,
+            and `raise_exception_on_physics_error` is True.
+        """
         if self._reset_next_step:
             return self.reset()
-        if not self._has_substep_hooks:
-            return self._step_without_substep_hooks(action)
-        control_step = self._control_step(action)
+        action = self.begin_control_step(action)
+        physics = self._physics
         try:
-            nstep = next(control_step)
-            while True:
-                self._physics.step(nstep)
-                nstep = control_step.send(None)
-        except StopIteration as stop:
-            return stop.value
+            if self._has_substep_hooks:
+                for nstep in self._substeps_with_callbacks(action):
+                    physics.step(nstep)
+            else:
+                updater = self._updater
+                substeps = updater.prepare_for_next_control_step()
+                if substeps == self._last_substep_only:
+                    # The usual task: the observation plan reads every observable after
+                    # the last substep only, so the control step is one physics call.
+                    physics.step(self._n_substeps)
+                    self._after_step()
+                    updater.update(self._n_substeps)
+                else:
+                    for nstep in self._substeps_in_chunks(substeps):
+                        physics.step(nstep)
         except PhysicsError as error:
-            return self._end_by_physics_error(error)
+            return self.end_episode_by_physics_error(error)
+        return self.finish_control_step()
 
-    def _control_step(self, action):
-        """One control step as a generator that leaves the physics stepping to its driver.
+    def begin_control_step(self, action: Any) -> np.ndarray:
+        """Starts a control step: validates `action` and runs the `before_step` hooks.
 
-        It yields how many physics substeps to advance before it resumes, and
-        returns (as `StopIteration.value`) the step's TimeStep. `step` drives it with
-        `physics.step(nstep)`; `BatchEnvironment` drives many at once with one
-        batched call, which is why the lifecycle lives here only once.
+        Returns the action as an array of the action spec's dtype. Follow it with
+        `substeps` and `finish_control_step`.
+
+        Raises:
+          ValueError: the action does not fit the action spec.
         """
         action = self._validate_action(action)
         physics = self._physics
         random_state = self._random_state
         for hook in self._hooks["before_step"]:
             hook(physics, action, random_state)
+        return action
+
+    def substeps(self, action: np.ndarray) -> Iterator[int]:
+        """The physics steps of this control step, as the counts to advance by.
+
+        A generator: each value it yields is a number of physics substeps that its
+        driver advances the physics by (`physics.step(n)`, or a batch's call) before
+        it asks for the next; between them it runs the substep callbacks and updates
+        the observables the observation plan reads there, and `after_step` after the
+        last. With no substep callbacks the counts are the gaps between the
+        observation updates (usually one count for the whole control step).
+        """
         if self._has_substep_hooks:
-            yield from self._substeps_with_callbacks(action)
-        else:
-            yield from self._substeps_in_chunks(self._updater.prepare_for_next_control_step())
-        return self._finish_step()
+            return self._substeps_with_callbacks(action)
+        return self._substeps_in_chunks(self._updater.prepare_for_next_control_step())
 
-    def _step_without_substep_hooks(self, action):
-        """`step` for the usual task, with no substep callbacks: what `_control_step`
-        does, without a generator between the physics and the lifecycle. Most
-        observation plans read every observable after the last substep only, and
-        then the control step is one physics call."""
-        action = self._validate_action(action)
+    def finish_control_step(self) -> dm_env.TimeStep:
+        """Ends a control step whose substeps ran: counts it and returns its TimeStep
+        (`episode_outcome`); after a LAST step the next `step` resets."""
         physics = self._physics
-        for hook in self._hooks["before_step"]:
-            hook(physics, action, self._random_state)
-        updater = self._updater
-        substeps = updater.prepare_for_next_control_step()
-        try:
-            if substeps == self._last_substep_only:
-                physics.step(self._n_substeps)
-                self._after_step()
-                updater.update(self._n_substeps)
-            else:
-                for nstep in self._substeps_in_chunks(substeps):
-                    physics.step(nstep)
-            return self._finish_step()
-        except PhysicsError as error:
-            return self._end_by_physics_error(error)
+        self._step_count += 1
+        step_type, reward, discount = episode_outcome(
+            self._task, physics, self._step_count, self._step_limit)
+        if step_type is dm_env.StepType.LAST:
+            self._reset_next_step = True
+        return dm_env.TimeStep(step_type, reward, discount, self._updater.get_observation())
 
-    def _spec_changed_by_hooks(self, edit_count_before):
-        if entity_module.spec_edit_count() != edit_count_before:
-            return True
-        return (self._spec_fingerprint is not None
-                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
+    def control_step(self, action: Any) -> Generator[int, None, dm_env.TimeStep]:
+        """`begin_control_step`, `substeps` and `finish_control_step` as one generator,
+        for a driver that steps the physics itself: it yields the substep counts and
+        returns (as `StopIteration.value`) the step's TimeStep."""
+        action = self.begin_control_step(action)
+        yield from self.substeps(action)
+        return self.finish_control_step()
 
-    def _end_by_physics_error(self, error):
+    def end_episode_by_physics_error(self, error: PhysicsError) -> dm_env.TimeStep:
+        """What a step in which the physics failed returns: raises `error` if
+        `raise_exception_on_physics_error`, else logs it and returns a LAST step
+        (reward 0, discount 0, the observation before the step); the next step resets."""
         if self._raise_on_physics_error:
             raise error
         _log.warning("Episode ended by a physics error: %s", error)
         self._reset_next_step = True
         return dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
 
-    def _finish_step(self):
-        physics = self._physics
-        self._step_count += 1
-        reward = self._task.get_reward(physics)
-        observation = self._updater.get_observation()
-        if self._task.should_terminate_episode(physics):
-            self._reset_next_step = True
-            # A termination is final (discount 0) unless the task defines its discount.
-            discount = (self._task.get_discount(physics)
-                        if entity_module.overrides(self._task, task_module.Task, "get_discount") else 0.0)
-            return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount, observation)
-        if self._step_count >= self._step_limit:
-            self._reset_next_step = True
-            return dm_env.truncation(reward, observation, 1.0)
-        return dm_env.transition(reward, observation, self._task.get_discount(physics))
+    def _spec_changed_by_hooks(self, edit_count_before):
+        if entity_module.spec_edit_count() != edit_count_before:
+            return True
+        return (self._spec_fingerprint is not None
+                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
 
     def _substeps_in_chunks(self, planned_substeps):
         """Yields the physics steps between the `planned_substeps` (the updater's plan
@@ -338,16 +481,16 @@ class Environment(dm_env.Environment):
             for i in np.flatnonzero(outside))
         raise ValueError(f"action outside the bounds of the action spec: {details}")
 
-    def action_spec(self):
+    def action_spec(self) -> dm_env.specs.BoundedArray:
         return self._action_spec
 
-    def observation_spec(self):
+    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
         return self._updater.observation_spec()
 
-    def reward_spec(self):
+    def reward_spec(self) -> dm_env.specs.Array:
         return self._task.get_reward_spec()
 
-    def discount_spec(self):
+    def discount_spec(self) -> dm_env.specs.BoundedArray:
         return self._task.get_discount_spec()
 
     # Snapshots.
@@ -369,7 +512,7 @@ class Environment(dm_env.Environment):
           ValueError: an enabled observable has non-default options.
         """
         for name, observable_object in self._task.observables.items():
-            if observable_object.enabled and not _plain_observable(observable_object):
+            if observable_object.enabled and not plain_observable(observable_object):
                 raise ValueError(
                     f"observable {name!r} has buffers, delays, intervals or noise, whose "
                     "state a snapshot does not hold")
@@ -490,9 +633,3 @@ def _option_names(model):
 
 def _copy_value(value):
     return np.array(value) if isinstance(value, np.ndarray) else value
-
-
-def _plain_observable(observable_object):
-    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
-            and observable_object.delay == 0 and observable_object.aggregator is None
-            and observable_object.corruptor is None)

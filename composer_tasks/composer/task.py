@@ -25,9 +25,31 @@ class Task(entity_module.Callbacks):
     Attributes:
       physics_class: the `Physics` subclass the Environment compiles the model into;
         suite domains use it to name physical quantities.
+      vectorized: False unless the task promises that a `BatchEnvironment` may run
+        its copies without a Python loop over them (its vectorised path). Setting
+        it True (as a class attribute, or as a property where the promise holds
+        only in some configurations) promises that:
+          * `get_reward`, `get_discount`, `should_terminate_episode` and the
+            functions of its enabled observables (which must be plain `Generic`
+            observables: no buffer, delay, interval, aggregator or noise) also
+            accept a batch's physics (`composer_tasks.batch.batch_physics`), whose
+            `data` fields are (N, ...) arrays and whose `model` fields are the
+            copies' models stacked to (N, ...), and return per copy exactly what
+            they return on that copy's own `Physics` (scalars may broadcast);
+          * its per-step work is writing the action into the controls: it keeps
+            the default `before_step`, no task or entity overrides
+            `before_substep`, `after_substep`, and no entity `after_step` (the
+            task's own `after_step` may exist but must do nothing that the
+            observables, reward, discount or termination read);
+          * those functions keep no Python state across steps.
+        The batch checks what it can (the callbacks overridden, the observables'
+        kinds and options) and loops over copies when a check fails; the rest is
+        the task's promise, which `tests/suites/test_vectorized.py`-style
+        comparisons with single environments verify.
     """
 
     physics_class = Physics
+    vectorized: bool = False
 
     @property
     def root_entity(self):
