@@ -293,7 +293,7 @@ class BatchEnvironment:
         """
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self._num_envs:
-                raise ValueError(f"seed has {len(seed)} entries for {self._num_envs} copies")
+                raise ValueError(f"seed list has {len(seed)} entries for {self._num_envs} copies")
             seeds = [seeding.check_seed(entry, f"seed[{index}]") for index, entry in enumerate(seed)]
             task_seeds = seeds
             variation_seeds = [seeding.derive_seed(entry, 1) for entry in seeds]
