@@ -288,3 +288,104 @@ def test_unknown_model_variation_names_fail_at_construction():
 def test_time_limit_must_be_a_number():
     with pytest.raises(TypeError, match="time_limit must be a positive number of seconds"):
         composer.Environment(RandomHeightTask(), time_limit="10")
+
+
+# One error path per public constructor argument.
+
+def _task():
+    return RandomHeightTask()
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(task="cartpole"), TypeError, "task must be a composer.Task"),
+    (dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
+    (dict(time_limit=0.0), ValueError, "time_limit must be a positive number"),
+    (dict(random_state=1.5), TypeError, "random_state must be an int seed"),
+    (dict(random_state=-1), ValueError, "random_state must be an int"),
+    (dict(raise_exception_on_physics_error="no"), TypeError, "raise_exception_on_physics_error must be a bool"),
+    (dict(strip_singleton_obs_buffer_dim=1), TypeError, "strip_singleton_obs_buffer_dim must be a bool"),
+    (dict(check_spec_changes=None), TypeError, "check_spec_changes must be a bool"),
+    (dict(textures="yes"), TypeError, "textures must be a bool"),
+])
+def test_environment_constructor_errors(kwargs, error, message):
+    kwargs = {"task": _task(), **kwargs}
+    with pytest.raises(error, match=message):
+        composer.Environment(**kwargs)
+
+
+_MASS = {("body", "creature/torso", "mass"): distributions.Uniform(0.5, 2.0)}
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    ((42, 2), {}, TypeError, "task_or_factory"),
+    ((RandomHeightTask(), 2), {}, ValueError, "serves one copy"),
+    ((_task, 0), {}, ValueError, "num_envs must be an integer >= 1"),
+    ((_task, 2.0), {}, ValueError, "num_envs must be an integer >= 1"),
+    ((_task, 2), dict(num_threads=-1), ValueError, "num_threads must be an integer >= 0"),
+    ((_task, 2), dict(seed="0"), TypeError, "seed must be an int"),
+    ((_task, 2), dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
+    ((_task, 2), dict(model_variations=[1]), TypeError, "model_variations must be a mapping"),
+    ((_task, 2), dict(model_variations={("wing", "x", "mass"): 1.0}), ValueError, "model_variations keys"),
+    ((_task, 2), dict(model_variations={("body", "creature/torso", "mass"): 1.0}), TypeError,
+     "must be a variation"),
+    ((_task, 2), dict(textures=1), TypeError, "textures must be a bool"),
+    ((_task, 2), dict(no_such_argument=1), TypeError, "no_such_argument"),
+])
+def test_batch_constructor_errors(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        BatchEnvironment(*args, **kwargs)
+
+
+def test_batch_from_environments_errors():
+    with pytest.raises(TypeError, match="environment_factory must be a callable"):
+        BatchEnvironment.from_environments(3, 2)
+    with pytest.raises(TypeError, match="copy 0 is a str"):
+        BatchEnvironment.from_environments(lambda seed: "not an environment", 2)
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    (("no_such_domain", "balance"), {}, ValueError, "unknown domain"),
+    (("cartpole", "no_such_task"), {}, ValueError, "unknown task"),
+    (("cartpole", "balance"), dict(task_kwargs=[("random", 0)]), TypeError, "task_kwargs must be a dict"),
+    (("cartpole", "balance"), dict(task_kwargs={"no_such_argument": 1}), TypeError, "no_such_argument"),
+    (("cartpole", "balance"), dict(environment_kwargs=1), TypeError, "environment_kwargs must be a dict"),
+    (("cartpole", "balance"), dict(visualize_reward="yes"), TypeError, "visualize_reward must be a bool"),
+])
+def test_suite_load_errors(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        suite.load(*args, **kwargs)
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    (("no_such_domain", "balance", 2), {}, ValueError, "unknown domain"),
+    (("cartpole", "no_such_task", 2), {}, ValueError, "unknown task"),
+    (("cartpole", "balance", 0), {}, ValueError, "num_envs must be an integer >= 1"),
+    (("cartpole", "balance", 2), dict(task_kwargs=3), TypeError, "task_kwargs must be a dict"),
+    (("cartpole", "balance", 2), dict(num_threads=-2), ValueError, "num_threads must be an integer >= 0"),
+    (("cartpole", "balance", 2), dict(environment_kwargs="x"), TypeError, "environment_kwargs must be a dict"),
+    (("cartpole", "balance", 2), dict(seed=1, task_kwargs={"random": 1}), ValueError, "not both"),
+    (("cartpole", "balance", 2), dict(model_variations={("body", "cart", "bulk"): distributions.Uniform(1, 2)}),
+     ValueError, "attribute 'bulk'"),
+])
+def test_suite_load_batch_errors(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        suite.load_batch(*args, **kwargs)
+
+
+def test_gymnasium_adapter_constructor_errors():
+    env = composer.Environment(_task(), random_state=0)
+    with pytest.raises(TypeError, match="env must be a dm_env.Environment"):
+        GymnasiumEnv("cartpole")
+    with pytest.raises(TypeError, match="flatten_observations must be a bool"):
+        GymnasiumEnv(env, flatten_observations="yes")
+    with pytest.raises(ValueError, match="render_mode"):
+        GymnasiumEnv(env, render_mode="human")
+    with pytest.raises(TypeError, match="render_camera"):
+        GymnasiumEnv(env, render_camera=1.5)
+    with pytest.raises(ValueError, match="render_size"):
+        GymnasiumEnv(env, render_size=(0, 10))
+    batch = BatchEnvironment(_task, 2, seed=0)
+    with pytest.raises(TypeError, match="batch_env must be"):
+        GymnasiumVectorEnv("batch")
+    with pytest.raises(TypeError, match="flatten_observations must be a bool"):
+        GymnasiumVectorEnv(batch, flatten_observations=None)

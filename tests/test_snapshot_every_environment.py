@@ -42,9 +42,24 @@ def _registries():
 
 
 _REGISTRIES = _registries()
+# Known failures, each with its cause; strict, so a fix shows up as a failure here.
+_KNOWN_FAILURES = {
+    f"locomotion:{walker}_maze_forage": (
+        "RandomMazeWithTargets keeps its maze layout and targets in Python and does not "
+        "offer snapshot_state/restore_state (composer.Environment.snapshot)")
+    for walker in ("quadruped", "humanoid", "cmu_humanoid")
+}
+
+
+def _marks(case_id):
+    marks = [] if case_id in _DEFAULT_RUN else [pytest.mark.slow]
+    if case_id in _KNOWN_FAILURES:
+        marks.append(pytest.mark.xfail(reason=_KNOWN_FAILURES[case_id], raises=ValueError, strict=True))
+    return marks
+
+
 _CASES = [
-    pytest.param(registry, name, id=f"{registry}:{name}",
-                 marks=() if f"{registry}:{name}" in _DEFAULT_RUN else pytest.mark.slow)
+    pytest.param(registry, name, id=f"{registry}:{name}", marks=_marks(f"{registry}:{name}"))
     for registry, (names, _) in _REGISTRIES.items() for name in names
 ]
 

@@ -504,9 +504,12 @@ class Environment(dm_env.Environment):
         on an environment built the same way (same task, same model) continues
         exactly where this one was, which is what a resumed training run needs.
 
-        Python state that a task or entity keeps for itself across steps is not in
-        it, and neither are observation buffers, so environments with buffered,
-        delayed, interval-updated or corrupted observables are refused.
+        Python state that a task or entity keeps for itself across steps (a maze
+        layout, targets collected) is in it only if the object offers it: a task
+        or entity with a `snapshot_state()` method (returning something picklable)
+        and a `restore_state(state)` method has its state saved and restored, keyed
+        by its path in the model. Observation buffers are not held, so environments
+        with buffered, delayed, interval-updated or corrupted observables are refused.
 
         Raises:
           ValueError: an enabled observable has non-default options.
@@ -524,7 +527,18 @@ class Environment(dm_env.Environment):
             "random_state": self._random_state.get_state(),
             "step_count": self._step_count,
             "reset_next_step": self._reset_next_step,
+            "python_state": {path: owner.snapshot_state() for path, owner in self._state_owners()},
         }
+
+    def _state_owners(self):
+        """(path, object) of the task ("task") and the entities (their prefix, or the
+        root's name) that keep Python state for snapshots."""
+        owners = [("task", self._task)] + [
+            (entity.prefix.rstrip("/") or entity.name, entity)
+            for entity in self._task.root_entity.iter_entities()]
+        return [(path, owner) for path, owner in owners
+                if callable(getattr(owner, "snapshot_state", None))
+                and callable(getattr(owner, "restore_state", None))]
 
     def restore(self, snapshot):
         """Returns the environment to a `snapshot()` of an environment built alike.
@@ -549,6 +563,11 @@ class Environment(dm_env.Environment):
         self._random_state.set_state(snapshot["random_state"])
         self._step_count = snapshot["step_count"]
         self._reset_next_step = snapshot["reset_next_step"]
+        python_state = snapshot.get("python_state", {})
+        for path, owner in self._state_owners():
+            if path not in python_state:
+                raise ValueError(f"the snapshot holds no state of {path!r}, which keeps Python state")
+            owner.restore_state(python_state[path])
         self._make_updater()
         self._updater.reset(self._physics, np.random.RandomState(0))
 
