@@ -42,8 +42,8 @@ _log = logging.getLogger(__name__)
 # is 1000 steps even where the division rounds to 999.9999999999999.
 _STEP_LIMIT_TOLERANCE = 1e-6
 
-# Step types as plain ints, for the (N,) arrays of a batch's outcome.
-_MID, _LAST = int(dm_env.StepType.MID), int(dm_env.StepType.LAST)
+# MID as a plain int, for the (N,) step types of a batch's outcome.
+_MID = int(dm_env.StepType.MID)
 
 
 def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray],
@@ -73,24 +73,33 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
     """
     reward = task.get_reward(physics)
     custom_discount = entity_module.overrides(task, task_module.Task, "get_discount")
-    terminated = (task.should_terminate_episode(physics)
-                  if entity_module.overrides(task, task_module.Task, "should_terminate_episode")
-                  else False)
+    may_terminate = entity_module.overrides(task, task_module.Task, "should_terminate_episode")
+    terminated = task.should_terminate_episode(physics) if may_terminate else False
     truncated = step_count >= step_limit
     discount = task.get_discount(physics) if custom_discount else 1.0
     if isinstance(truncated, np.ndarray):
-        terminated = np.asarray(terminated, dtype=bool)
-        # A termination is final (discount 0) unless the task defines its discount.
-        discount = np.where(terminated, discount if custom_discount else 0.0,
-                            np.where(truncated, 1.0, discount))
-        step_type = np.where(terminated | truncated, _LAST, _MID)
-        shape = truncated.shape
-        rewards = np.empty(shape)
+        # The rule below, on (N,) arrays, in as few ufunc calls as the task allows.
+        rewards = np.empty(truncated.shape)
         rewards[...] = reward
-        discounts = np.empty(shape)
+        discounts = np.empty(truncated.shape)
         discounts[...] = discount
-        return step_type.astype(np.int64, copy=False), rewards, discounts
+        if may_terminate:
+            terminated = np.broadcast_to(np.asarray(terminated, dtype=bool), truncated.shape)
+            if custom_discount:
+                discounts[truncated & ~terminated] = 1.0
+            else:
+                discounts[terminated] = 0.0
+            last = terminated | truncated
+        else:
+            if custom_discount:
+                discounts[truncated] = 1.0
+            last = truncated
+        # MID where False, LAST (MID + 1) where True.
+        step_type = last.astype(np.int64)
+        step_type += _MID
+        return step_type, rewards, discounts
     if terminated:
+        # A termination is final (discount 0) unless the task defines its discount.
         return dm_env.StepType.LAST, reward, (discount if custom_discount else 0.0)
     if truncated:
         return dm_env.StepType.LAST, reward, 1.0
