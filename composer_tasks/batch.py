@@ -81,13 +81,13 @@ def copy_seed(seed: int, index: int) -> int:
 class BatchTimeStep(collections.namedtuple("BatchTimeStep", dm_env.TimeStep._fields)):
     """A TimeStep of arrays, one entry per copy."""
 
-    def first(self):
+    def first(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.FIRST
 
-    def mid(self):
+    def mid(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.MID
 
-    def last(self):
+    def last(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.LAST
 
 
@@ -715,7 +715,7 @@ class _BatchModel:
         self._models = models
         self._stacked = []
 
-    def refresh(self, models):
+    def refresh(self, models: Sequence[mujoco.MjModel]) -> None:
         self._models = models
         for name in self._stacked:
             delattr(self, name)
@@ -735,7 +735,8 @@ class _BatchModel:
         return value
 
 
-def batch_physics(template_physics, batch, models):
+def batch_physics(template_physics: Any, batch: mujoco.batch.Batch,
+                  models: Sequence[mujoco.MjModel]) -> Any:
     """The copies' Physics subclass over a whole batch: `data`/`model` give (N, ...) arrays.
 
     The result is an instance of `type(template_physics)` carrying the template's

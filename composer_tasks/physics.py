@@ -17,6 +17,7 @@ import ctypes
 import glob
 import os
 import weakref
+from typing import Any, Dict, Iterator, Optional, Union
 
 import mujoco
 import numpy as np
@@ -74,7 +75,7 @@ def _engine_timer():
 _ENGINE_TIMER = _engine_timer()
 
 
-def paused_profiling_clock():
+def paused_profiling_clock() -> "_PausedProfilingClock":
     """A context in which MuJoCo's stage timers read no clock (`mjcb_time` cleared).
 
     `import mujoco` installs a clock as `mjcb_time`, so that every MjData's `timer`
@@ -216,7 +217,8 @@ class Physics:
 
     time_stages = False
 
-    def __init__(self, model, data=None, spec=None):
+    def __init__(self, model: mujoco.MjModel, data: Optional[mujoco.MjData] = None,
+                 spec: Optional[mujoco.MjSpec] = None) -> None:
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
@@ -248,7 +250,7 @@ class Physics:
     # Construction.
 
     @classmethod
-    def from_spec(cls, spec):
+    def from_spec(cls, spec: mujoco.MjSpec) -> "Physics":
         """Compiles `spec` (a `mujoco.MjSpec`) and returns a Physics that keeps it."""
         if not isinstance(spec, mujoco.MjSpec):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
@@ -258,13 +260,13 @@ class Physics:
         return physics
 
     @classmethod
-    def from_xml_string(cls, xml_string, assets=None):
+    def from_xml_string(cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None) -> "Physics":
         """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
         return cls.from_spec(spec)
 
     @classmethod
-    def from_xml_path(cls, path):
+    def from_xml_path(cls, path: Union[str, os.PathLike]) -> "Physics":
         """Loads an MJCF file; relative asset paths resolve against its folder."""
         path = os.fspath(path)
         if not os.path.exists(path):
@@ -273,18 +275,18 @@ class Physics:
         return cls.from_spec(spec)
 
     @property
-    def model(self):
+    def model(self) -> mujoco.MjModel:
         return self._model
 
     @property
-    def data(self):
+    def data(self) -> mujoco.MjData:
         return self._data
 
     @property
-    def spec(self):
+    def spec(self) -> Optional[mujoco.MjSpec]:
         return self._spec
 
-    def recompile(self):
+    def recompile(self) -> None:
         """Recompiles the model from its (changed) spec, keeping the simulation state.
 
         Bindings, renderers and anything else derived from the old model are dropped.
@@ -297,7 +299,7 @@ class Physics:
 
     # Simulation.
 
-    def step(self, nstep=1):
+    def step(self, nstep: int = 1) -> None:
         """Advances the simulation by `nstep` physics timesteps.
 
         Positions, velocities and the quantities derived from them (body and site
@@ -341,7 +343,7 @@ class Physics:
         if self._warning_numbers.tobytes() != self._checked_warnings:
             self.check_divergence(start_time)
 
-    def forward(self):
+    def forward(self) -> None:
         """Computes everything derived from the state (`mj_forward`) without stepping.
 
         Raises:
@@ -365,7 +367,7 @@ class Physics:
         self._checked_warnings = current
         raise warning_error(numbers, self._data.warning.lastinfo, start_time)
 
-    def reset(self, keyframe=None):
+    def reset(self, keyframe: Optional[int] = None) -> None:
         """Resets the data to the model's defaults (or a keyframe) and runs `mj_forward`."""
         if keyframe is None:
             mujoco.mj_resetData(self._model, self._data)
@@ -375,7 +377,7 @@ class Physics:
         self.forward()
 
     @contextlib.contextmanager
-    def reset_context(self):
+    def reset_context(self) -> Iterator["Physics"]:
         """Resets the data and runs `mj_forward` on entry; runs `mj_forward` again on
         exit so derived quantities match the state set inside.
 
@@ -388,15 +390,15 @@ class Physics:
         yield self
         self.forward()
 
-    def time(self):
+    def time(self) -> float:
         """Simulation time in seconds."""
         return self._data.time
 
-    def timestep(self):
+    def timestep(self) -> float:
         """Physics timestep in seconds."""
         return self._model.opt.timestep
 
-    def set_control(self, control):
+    def set_control(self, control: Any) -> None:
         """Writes the actuator controls (`data.ctrl`)."""
         self._ctrl[:] = control
 
@@ -404,21 +406,21 @@ class Physics:
     # never changes when the simulation steps on. Written with `self.data`, so they
     # read (N, ...) arrays on a batch's physics too.
 
-    def position(self):
+    def position(self) -> np.ndarray:
         """Generalised positions `qpos` (a copy)."""
         return self.data.qpos.copy()
 
-    def velocity(self):
+    def velocity(self) -> np.ndarray:
         """Generalised velocities `qvel` (a copy)."""
         return self.data.qvel.copy()
 
-    def control(self):
+    def control(self) -> np.ndarray:
         """Actuator controls `ctrl` (a copy)."""
         return self.data.ctrl.copy()
 
     # Binding.
 
-    def bind(self, elements):
+    def bind(self, elements: Any) -> Binding:
         """Model and data attributes of spec elements in the compiled model.
 
         Args:
@@ -477,7 +479,7 @@ class Physics:
         mujoco.mj_setState(self._model, self._data, state, _STATE)
         self.forward()
 
-    def copy(self, share_model=True):
+    def copy(self, share_model: bool = True) -> "Physics":
         """A Physics with a copy of the data; the model is shared unless asked otherwise."""
         model = self._model if share_model else _copy.copy(self._model)
         return type(self)(model, _copy.copy(self._data), spec=self._spec)

@@ -5,6 +5,7 @@ Each domain is one module of `suites` with a `SUITE` registry of task factories.
 
 import importlib
 from collections.abc import Mapping
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -35,8 +36,8 @@ EXTRA = tuple(pair for pair in ALL_TASKS if pair not in BENCHMARKING)
 TASKS_BY_DOMAIN = {domain: tuple(module.SUITE.names()) for domain, module in _DOMAINS.items()}
 
 
-def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-         visualize_reward=False):
+def load(domain_name: str, task_name: str, task_kwargs: Optional[Mapping[str, Any]] = None,
+         environment_kwargs: Optional[Mapping[str, Any]] = None, visualize_reward: bool = False):
     """Returns the `composer.Environment` of a suite task.
 
     Args:
@@ -60,8 +61,10 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
     return env
 
 
-def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0,
-               environment_kwargs=None, seed=None, model_variations=None):
+def load_batch(domain_name: str, task_name: str, num_envs: int,
+               task_kwargs: Optional[Mapping[str, Any]] = None, num_threads: int = 0,
+               environment_kwargs: Optional[Mapping[str, Any]] = None, seed: Optional[int] = None,
+               model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None):
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
     Copy i is `load(domain_name, task_name, task_kwargs={..., "random": derive_seed(seed, i)})`

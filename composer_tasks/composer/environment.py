@@ -504,7 +504,7 @@ class Environment(dm_env.Environment):
 
     # Snapshots.
 
-    def snapshot(self):
+    def snapshot(self) -> dict:
         """A picklable record of what the environment changes while it runs.
 
         It holds the full physics state, every array of the compiled model but its
@@ -549,7 +549,7 @@ class Environment(dm_env.Environment):
                 if callable(getattr(owner, "snapshot_state", None))
                 and callable(getattr(owner, "restore_state", None))]
 
-    def restore(self, snapshot):
+    def restore(self, snapshot: dict) -> None:
         """Returns the environment to a `snapshot()` of an environment built alike.
 
         Raises:
@@ -580,7 +580,7 @@ class Environment(dm_env.Environment):
         self._make_updater()
         self._updater.reset(self._physics, np.random.RandomState(0))
 
-    def close(self):
+    def close(self) -> None:
         if self._physics is not None:
             self._physics.close()
 
@@ -601,7 +601,7 @@ def _shrink_builtin_textures(spec):
             texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
 
 
-def action_bounds_check(spec):
+def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray], bool]:
     """A predicate on arrays of the spec's shape and dtype, or of copies of it
     stacked on leading axes (a batch's actions): every entry is within [minimum,
     maximum], and none is NaN or infinite.

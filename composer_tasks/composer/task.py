@@ -1,6 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
+from typing import Any, Mapping
 
 import dm_env
 import mujoco
@@ -52,16 +53,16 @@ class Task(entity_module.Callbacks):
     vectorized: bool = False
 
     @property
-    def root_entity(self):
+    def root_entity(self) -> entity_module.Entity:
         raise NotImplementedError(f"{type(self).__name__} must define root_entity")
 
     @property
-    def task_observables(self):
+    def task_observables(self) -> Mapping[str, Any]:
         """Observables of the task itself, name -> observable (insertion order)."""
         return collections.OrderedDict()
 
     @property
-    def observables(self):
+    def observables(self) -> Mapping[str, Any]:
         """Every observable of the task and its entities, by observation name.
 
         Entity observables are named `prefix/observable_name`, where the prefix is
@@ -78,24 +79,24 @@ class Task(entity_module.Callbacks):
     # Timesteps.
 
     @property
-    def physics_timestep(self):
+    def physics_timestep(self) -> float:
         """Seconds per physics step (the root spec's `option.timestep`)."""
         return self.root_entity.spec.option.timestep
 
     @physics_timestep.setter
-    def physics_timestep(self, value):
+    def physics_timestep(self, value: float) -> None:
         self.set_timesteps(self.control_timestep, value)
 
     @property
-    def control_timestep(self):
+    def control_timestep(self) -> float:
         """Seconds per agent step: an integer multiple of the physics timestep."""
         return getattr(self, "_control_timestep", None) or self.physics_timestep
 
     @control_timestep.setter
-    def control_timestep(self, value):
+    def control_timestep(self, value: float) -> None:
         self.set_timesteps(value, self.physics_timestep)
 
-    def set_timesteps(self, control_timestep, physics_timestep):
+    def set_timesteps(self, control_timestep: float, physics_timestep: float) -> None:
         """Sets both timesteps (seconds); the control one must be a multiple."""
         for name, value in (("control_timestep", control_timestep),
                             ("physics_timestep", physics_timestep)):
@@ -111,12 +112,12 @@ class Task(entity_module.Callbacks):
         self._control_timestep = control_timestep
 
     @property
-    def physics_steps_per_control_step(self):
+    def physics_steps_per_control_step(self) -> int:
         return int(round(self.control_timestep / self.physics_timestep))
 
     # Specs.
 
-    def action_spec(self, physics):
+    def action_spec(self, physics: Physics) -> dm_env.specs.BoundedArray:
         """One float64 entry per actuator, in model order, bounded by `ctrlrange`
         (unbounded where the actuator is not control-limited)."""
         model = physics.model
@@ -130,26 +131,27 @@ class Task(entity_module.Callbacks):
             shape=(model.nu,), dtype=np.float64, minimum=minimum, maximum=maximum,
             name="\t".join(names))
 
-    def get_reward_spec(self):
+    def get_reward_spec(self) -> dm_env.specs.Array:
         return dm_env.specs.Array(shape=(), dtype=np.float64, name="reward")
 
-    def get_discount_spec(self):
+    def get_discount_spec(self) -> dm_env.specs.BoundedArray:
         return dm_env.specs.BoundedArray(
             shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
 
     # Episode outcome.
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must define get_reward")
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> Any:
         """Discount of a step; at a task termination this is the LAST step's discount."""
         return 1.0
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> Any:
         return False
 
-    def before_step(self, physics, action, random_state):
+    def before_step(self, physics: Physics, action: np.ndarray,
+                    random_state: np.random.RandomState) -> None:
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
 
