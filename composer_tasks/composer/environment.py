@@ -20,6 +20,7 @@ Substep callbacks that no task or entity overrides are skipped, so that the phys
 steps between two observation updates run as one `mj_step(nstep=k)` call.
 """
 
+import functools
 import logging
 import math
 import numbers
@@ -72,8 +73,7 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
       step_limit: the episode's step limit (`Environment.step_limit`; inf for none).
     """
     reward = task.get_reward(physics)
-    custom_discount = entity_module.overrides(task, task_module.Task, "get_discount")
-    may_terminate = entity_module.overrides(task, task_module.Task, "should_terminate_episode")
+    custom_discount, may_terminate = _outcome_overrides(type(task))
     terminated = task.should_terminate_episode(physics) if may_terminate else False
     truncated = step_count >= step_limit
     discount = task.get_discount(physics) if custom_discount else 1.0
@@ -104,6 +104,14 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
     if truncated:
         return dm_env.StepType.LAST, reward, 1.0
     return dm_env.StepType.MID, reward, discount
+
+
+@functools.lru_cache(maxsize=None)
+def _outcome_overrides(task_class):
+    """(overrides get_discount, overrides should_terminate_episode) of a Task class,
+    looked up once per class: every control step needs them."""
+    return (task_class.get_discount is not task_module.Task.get_discount,
+            task_class.should_terminate_episode is not task_module.Task.should_terminate_episode)
 
 
 def plain_observable(observable_object: Any) -> bool:
