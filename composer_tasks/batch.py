@@ -745,10 +745,4 @@ def batch_physics(template_physics: Any, batch: mujoco.batch.Batch,
     `self.data.xmat[..., body_id, 8]`). Model fields are those of `models`, stacked;
     call `physics.model.refresh(models)` after the copies' models change.
     """
-    physics = object.__new__(type(template_physics))
-    physics.__dict__.update(template_physics.__dict__)
-    physics._model = _BatchModel(models)
-    physics._data = _BatchData(batch)
-    physics._bindings = {}
-    physics._renderers = {}
-    return physics
+    return template_physics.over_arrays(_BatchModel(models), _BatchData(batch))

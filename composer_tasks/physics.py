@@ -479,6 +479,22 @@ class Physics:
         mujoco.mj_setState(self._model, self._data, state, _STATE)
         self.forward()
 
+    def over_arrays(self, model: Any, data: Any) -> "Physics":
+        """A Physics of this class whose `model` and `data` are other objects with
+        MjModel's and MjData's field names, e.g. a batch's (N, ...) arrays
+        (`composer_tasks.batch.batch_physics`), keeping what this one resolved (the
+        element ids a subclass caches in `_model_changed`). Its named quantities read
+        those objects; it is for reading, not for stepping, binding or rendering.
+        """
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view._model = model
+        view._data = data
+        view._bindings = {}
+        # Renderer caches belong to this Physics' own model: the view gets none.
+        view.__dict__.pop("_renderers", None)
+        return view
+
     def copy(self, share_model: bool = True) -> "Physics":
         """A Physics with a copy of the data; the model is shared unless asked otherwise."""
         model = self._model if share_model else _copy.copy(self._model)
