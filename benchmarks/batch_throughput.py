@@ -4,7 +4,8 @@ For each task and N, in the same run: this project's BatchEnvironment; the raw
 `mujoco.batch` physics of the same model and substeps, doing the physics work the
 BatchEnvironment does (a persistent batch, kinematics and velocities brought to
 the new state after each control step as `mj_step1` does, MuJoCo's profiling clock
-paused) with no Python beyond writing the controls (the ceiling); a Python loop
+paused) with no Python beyond writing the controls (the ceiling), once on one shared
+model and once with a model per simulation as the BatchEnvironment has; a Python loop
 over N single environments; gymnasium's AsyncVectorEnv over the single-environment
 adapter (N <= --max_async_envs, one process per copy); dm-control 1.0.50 and
 envpool 1.2.5 in their own virtual environments (subprocesses; made by
@@ -14,12 +15,14 @@ All use fixed random-action sequences and count auto-resets' steps.
     python benchmarks/batch_throughput.py --threads 2 --seconds 2
 """
 
+import copy
 import csv
 import datetime
 import json
 import os
 import subprocess
 import sys
+import time
 
 from absl import app
 from absl import flags
@@ -47,11 +50,20 @@ _DM_CONTROL_PYTHON = flags.DEFINE_string(
     "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
 _ENVPOOL_PYTHON = flags.DEFINE_string(
     "envpool_python", os.path.join(_ROOT, ".venvs/envpool/bin/python"), "envpool venv python.")
+_CLOCK = flags.DEFINE_enum(
+    "clock", "wall", ["wall", "cpu"],
+    "wall: steps per second of elapsed time; cpu: per CPU second of this process "
+    "(time.process_time), for a machine shared with other load; meaningful with --threads 1, "
+    "and only for the in-process methods (ours, raw, loop).")
 _CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV.")
 
 
 def _actions(spec, num_envs, count=500, seed=0):
     return np.random.RandomState(seed).uniform(spec.minimum, spec.maximum, size=(count, num_envs) + spec.shape)
+
+
+def _clock():
+    return time.process_time if _CLOCK.value == "cpu" else time.perf_counter
 
 
 def ours(domain, task, num_envs, threads, seconds):
@@ -64,7 +76,7 @@ def ours(domain, task, num_envs, threads, seconds):
         batch.step(actions[counter[0] % len(actions)])
         counter[0] += 1
 
-    return _timing.rate(step, seconds, num_envs)
+    return _timing.rate(step, seconds, num_envs, clock=_clock())
 
 
 def raw_physics(domain, task, num_envs, threads, seconds):
@@ -81,7 +93,28 @@ def raw_physics(domain, task, num_envs, threads, seconds):
         counter[0] += 1
 
     with paused_profiling_clock():
-        return _timing.rate(step, seconds, num_envs)
+        return _timing.rate(step, seconds, num_envs, clock=_clock())
+
+
+def raw_physics_own_models(domain, task, num_envs, threads, seconds):
+    """As `raw_physics`, with each simulation on a model of its own (`set_models`), as
+    the BatchEnvironment runs its copies (their models may differ): the same physics
+    work, memory layout included."""
+    env = suite.load(domain, task)
+    nstep = env.task.physics_steps_per_control_step
+    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
+    physics_batch.set_models([copy.copy(env.physics.model) for _ in range(num_envs)])
+    ctrl = physics_batch.bind("ctrl")
+    actions = _actions(env.action_spec(), num_envs)
+    counter = [0]
+
+    def step():
+        ctrl[:] = actions[counter[0] % len(actions)]
+        physics_batch.step(nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
+        counter[0] += 1
+
+    with paused_profiling_clock():
+        return _timing.rate(step, seconds, num_envs, clock=_clock())
 
 
 def python_loop(domain, task, num_envs, threads, seconds):
@@ -97,7 +130,7 @@ def python_loop(domain, task, num_envs, threads, seconds):
             env.step(action)
         counter[0] += 1
 
-    return _timing.rate(step, seconds, num_envs)
+    return _timing.rate(step, seconds, num_envs, clock=_clock())
 
 
 def _make_gym(domain, task, seed):
@@ -116,7 +149,7 @@ def gym_async(domain, task, num_envs, threads, seconds):
             vector.step(actions[counter[0] % len(actions)])
             counter[0] += 1
 
-        return _timing.rate(step, seconds, num_envs)
+        return _timing.rate(step, seconds, num_envs, clock=_clock())
     finally:
         vector.close()
 
@@ -139,6 +172,7 @@ def main(argv):
     methods = [
         ("ours_batch", ours, None),
         ("raw_mujoco_batch", raw_physics, None),
+        ("raw_batch_own_models", raw_physics_own_models, None),
         ("python_loop", python_loop, _MAX_LOOP_ENVS.value),
         ("gymnasium_async", gym_async, _MAX_ASYNC_ENVS.value),
         ("dm_control_1.0.50", _reference(_DM_CONTROL_PYTHON.value, "dm_control"), _MAX_LOOP_ENVS.value),
@@ -160,11 +194,11 @@ def main(argv):
             rows.append(dict(task=name, num_envs=num_envs, **{m: rates[m] for m, _, _ in methods}))
     os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
     with open(_CSV.value, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "date", "cpus"])
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"])
         writer.writeheader()
         for row in rows:
-            writer.writerow(dict(row, threads=threads, date=datetime.date.today().isoformat(),
-                                 cpus=os.cpu_count()))
+            writer.writerow(dict(row, threads=threads, clock=_CLOCK.value,
+                                 date=datetime.date.today().isoformat(), cpus=os.cpu_count()))
     print(f"wrote {_CSV.value}", file=sys.stderr)
 
 

@@ -10,20 +10,24 @@ each copy (state and derived quantities alike) is copied back into the copy's ow
 MjData. The batch runs each copy on the copy's own MjModel, so per-copy model
 parameters (domain randomisation) are honoured.
 
-Vectorised path: a task whose `vectorized` attribute is True promises that its
-`get_reward`, `get_discount`, `should_terminate_episode` and the functions of its
-(plain `Generic`) observables also work on a `BatchPhysics`, whose `data` fields
-are the batch's live (N, ...) arrays and whose `model` fields are stacked (N, ...)
-per-copy arrays, and that its per-step callbacks do nothing but write the controls.
-Such copies are then stepped with no Python loop over copies: controls are written
-as one (N, A) array, the batch steps, and observations and rewards are computed
-once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other tasks
-loop their callbacks over copies (the physics stays batched). Both paths give the
-same numbers as single environments.
+Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
+promise there) are stepped with no Python loop over copies: controls are written as
+one (N, A) array, the batch steps, and observations and the episode outcome
+(`composer.environment.episode_outcome`, the single environment's own function) are
+computed once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other
+tasks run each copy's control step (`Environment.control_step`) with the physics
+batched. Both paths give the same numbers, step types, errors and logged episode
+ends as single environments, copy by copy.
 
 Conventions:
-  * Copy i is bit-identical to `composer.Environment(task_i, random_state=copy_seed(seed, i))`
-    stepped with the same actions, including across episode ends.
+  * Copy i is bit-identical to `composer.Environment(task_i, random_state=derive_seed(seed, i))`
+    (`composer_tasks.seeding`) stepped with the same actions, including across
+    episode ends; its model-variation stream is seeded with `derive_seed(seed, i, 1)`.
+  * A step in which copy i's simulation diverged or MuJoCo warned raises
+    `PhysicsError("copy i: " + the single environment's message)`, or, with
+    `raise_exception_on_physics_error=False`, ends that copy's episode as the single
+    environment does (LAST, reward 0, discount 0, its previous observation, a
+    logged warning).
   * Auto-reset, as Gymnasium's NEXT_STEP mode: the step after a copy's LAST step
     resets that copy and returns its FIRST step (its action for that step is
     ignored, and its reward is 0.0 and discount 1.0 there).
@@ -36,18 +40,22 @@ Conventions:
 """
 
 import collections
+import os
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 import dm_env
 import mujoco
 import mujoco.batch
 import numpy as np
 
+from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import PhysicsError
 from composer_tasks.physics import paused_profiling_clock
+from composer_tasks.physics import warning_error
 
 # The integration state MuJoCo's batch keeps per simulation, in its row order.
 _STATE_FIELDS = (
@@ -55,35 +63,31 @@ _STATE_FIELDS = (
     "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat", "userdata", "plugin_state", "plastic",
 )
 _ELEMENT_KINDS = ("body", "geom", "joint", "actuator", "site", "tendon", "camera", "light", "sensor")
+# Model attributes that MuJoCo requires non-negative: a variation drawing a negative
+# value would be compiled into a model whose inertia matrix is not positive definite.
+_NON_NEGATIVE_ATTRIBUTES = frozenset({"mass", "inertia", "armature", "damping", "frictionloss"})
 _STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
-# Plain ints: reading an enum member costs more than the arithmetic it feeds.
 _FIRST, _MID = int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)
+# The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
+_WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
 
-def copy_seed(seed, index):
-    """The seed of copy `index` of a batch seeded with `seed` (an int).
-
-    Derived with `np.random.SeedSequence([seed, index])`, so copies of one batch and
-    copies of batches with nearby seeds draw unrelated streams.
-    """
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
-
-
-def _variation_seed(seed, index):
-    """The seed of copy `index`'s model-variation stream: apart from its task's."""
-    return int(np.random.SeedSequence([seed, index, 1]).generate_state(1)[0])
+def copy_seed(seed: int, index: int) -> int:
+    """The seed of copy `index` of a batch seeded with `seed`: `seeding.derive_seed(seed, index)`,
+    for building the single environment that copy `index` equals."""
+    return seeding.derive_seed(seed, index)
 
 
 class BatchTimeStep(collections.namedtuple("BatchTimeStep", dm_env.TimeStep._fields)):
     """A TimeStep of arrays, one entry per copy."""
 
-    def first(self):
+    def first(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.FIRST
 
-    def mid(self):
+    def mid(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.MID
 
-    def last(self):
+    def last(self) -> np.ndarray:
         return self.step_type == dm_env.StepType.LAST
 
 
@@ -93,16 +97,20 @@ class BatchEnvironment:
     Args:
       task_or_factory: a callable returning a new `composer.Task` (called once per
         copy), or a `composer.Task` when `num_envs` is 1.
-      num_envs: number of copies N.
+      num_envs: number of copies N (an int >= 1; refused when the copies' models
+        and data alone would exceed the machine's memory).
       num_threads: threads of the batch (0: one per core).
-      seed: int seed of the whole batch; copy i uses `copy_seed(seed, i)`. None draws
-        one from the operating system (see `seed` attribute).
+      seed: int seed in [0, 2**32 - 1] of the whole batch; copy i uses
+        `seeding.derive_seed(seed, i)`. None draws one from the operating system
+        (see the `seed` attribute).
       time_limit: episode length in seconds of each copy.
       model_variations: optional {(kind, element_name, attribute): variation} of
         model fields sampled per copy at the start of each of its episodes, e.g.
         `{("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}`. Samples come
         from a stream of their own per copy, so the copies' task randomness is that
-        of the unrandomised copies.
+        of the unrandomised copies. Elements and attributes are checked when the
+        batch is built; a sample that is not finite, or negative for a mass,
+        inertia, armature, damping or friction loss, raises at the reset drawing it.
       textures: the copies' `composer.Environment(textures=...)`. False by default:
         the copies are not rendered (camera observables aside), and each copy's
         model would otherwise hold its own procedural textures (about 12 MB for a
@@ -110,9 +118,11 @@ class BatchEnvironment:
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
-    def __init__(self, task_or_factory, num_envs, num_threads=0, seed=None,
-                 time_limit=float("inf"), model_variations=None, textures=False,
-                 **environment_kwargs):
+    def __init__(self, task_or_factory: Union[task_module.Task, Callable[[], task_module.Task]],
+                 num_envs: int, num_threads: int = 0, seed: Optional[int] = None,
+                 time_limit: float = float("inf"),
+                 model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+                 textures: bool = False, **environment_kwargs: Any) -> None:
         if isinstance(task_or_factory, task_module.Task):
             if num_envs != 1:
                 raise ValueError(
@@ -136,32 +146,36 @@ class BatchEnvironment:
         self._setup(make, num_envs, num_threads, seed, model_variations)
 
     @classmethod
-    def from_environments(cls, environment_factory, num_envs, num_threads=0, seed=None,
-                          model_variations=None):
+    def from_environments(cls, environment_factory: Callable[[int], environment_module.Environment],
+                          num_envs: int, num_threads: int = 0, seed: Optional[int] = None,
+                          model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None
+                          ) -> "BatchEnvironment":
         """A batch of environments made by `environment_factory(random_state)`.
 
         The factory must return a new `composer.Environment` seeded with the int it
         is given; `suite.load_batch` uses it.
         """
+        if not callable(environment_factory):
+            raise TypeError(
+                f"environment_factory must be a callable of an int seed, got {type(environment_factory).__name__}")
         batch = cls.__new__(cls)
         batch._setup(lambda index, random_state: environment_factory(random_state),
                      num_envs, num_threads, seed, model_variations)
         return batch
 
     def _setup(self, make, num_envs, num_threads, seed, model_variations):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) or num_threads < 0:
+        if (isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer))
+                or num_threads < 0):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.seed = int(seed)
-        self._envs = [make(i, copy_seed(self.seed, i)) for i in range(num_envs)]
-        for index, env in enumerate(self._envs):
-            if not isinstance(env, environment_module.Environment):
-                raise TypeError(f"copy {index} is a {type(env).__name__}, not a composer.Environment")
+        self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
+        self._variations = _check_variation_keys(model_variations)
         self._num_envs = int(num_envs)
-        first = self._envs[0]
+        first = self._make_copy(make, 0)
+        _check_memory(first, self._num_envs)
+        _check_variation_elements(self._variations, first.physics.model)
+        self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
         self._action_spec = first.action_spec()
         self._batch = mujoco.batch.Batch(
             first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True)
@@ -171,14 +185,8 @@ class BatchEnvironment:
             if view[0].size:
                 self._state_views[name] = view
         self._models = [None] * self._num_envs
-        self._variations = dict(model_variations or {})
-        for key in self._variations:
-            if (not isinstance(key, tuple) or len(key) != 3 or key[0] not in _ELEMENT_KINDS):
-                raise ValueError(
-                    f"model_variations keys are (kind, element_name, attribute) with kind in "
-                    f"{_ELEMENT_KINDS}, got {key!r}")
         self._variation_random = [
-            np.random.RandomState(_variation_seed(self.seed, index)) for index in range(self._num_envs)]
+            np.random.RandomState(seeding.derive_seed(self.seed, index, 1)) for index in range(self._num_envs)]
         self._needs_reset = True
         self._paused_clock = paused_profiling_clock()
         self._setup_action_checks()
@@ -186,12 +194,16 @@ class BatchEnvironment:
         if self._vectorized:
             self._setup_vectorized()
 
+    def _make_copy(self, make, index):
+        env = make(index, seeding.derive_seed(self.seed, index))
+        if not isinstance(env, environment_module.Environment):
+            raise TypeError(f"copy {index} is a {type(env).__name__}, not a composer.Environment")
+        return env
+
     def _setup_action_checks(self):
         spec = self._action_spec
         self._action_shape = (self._num_envs,) + tuple(spec.shape)
         self._action_dtype = np.dtype(spec.dtype)
-        self._action_minimum = np.asarray(spec.minimum)
-        self._action_maximum = np.asarray(spec.maximum)
         # The single environments' check, which takes the copies stacked as they are.
         self._actions_in_bounds = environment_module.action_bounds_check(spec)
 
@@ -202,69 +214,101 @@ class BatchEnvironment:
         self._batch_physics = batch_physics(
             first.physics, self._batch, [env.physics.model for env in self._envs])
         self._observation_functions = collections.OrderedDict(
-            (name, observable._raw_callable)
+            (name, observable.raw_callable)
             for name, observable in task.observables.items() if observable.enabled)
         # Unless the copies strip it, an observation has a buffer axis of length 1
         # after the copies axis, as the copies' own observations do.
-        self._observation_buffer_axis = not first._strip_singleton_obs_buffer_dim
-        self._custom_discount = entity_module.overrides(task, task_module.Task, "get_discount")
-        self._may_terminate = entity_module.overrides(task, task_module.Task, "should_terminate_episode")
+        self._observation_buffer_axis = not first.strip_singleton_obs_buffer_dim
         self._ctrl = self._batch.bind("ctrl")
         self._time = self._batch.bind("time")
+        # MuJoCo's warning counters of every copy, (N, mjNWARNING, 2), live; a copy
+        # whose counters changed during a step diverged or was warned about.
+        self._warnings = self._batch.warning
+        self._checked_warnings = self._warnings.copy()
+        self._checked_warning_bytes = self._warnings.tobytes()
         self._step_counts = np.zeros(self._num_envs, dtype=np.int64)
-        self._step_limit = first._step_limit
+        self._step_limit = first.step_limit
         self._nstep = task.physics_steps_per_control_step
-        # MuJoCo restarts a diverging simulation from time 0 (with a warning), so a
-        # copy whose clock advanced by less than half a control step diverged.
-        self._half_control_step_s = 0.5 * self._nstep * first.physics.timestep()
         self._reset_next = np.zeros(self._num_envs, dtype=bool)
         self._resets_pending = False
         self._last_observation = None
-        self._ones = np.ones(self._num_envs)
 
     @property
-    def vectorized(self):
-        """True if the copies run on the vectorised path (see the module docstring)."""
+    def vectorized(self) -> bool:
+        """True if the copies run on the vectorised path (see `composer.Task.vectorized`)."""
         return self._vectorized
 
     # Properties.
 
     @property
-    def num_envs(self):
+    def num_envs(self) -> int:
         return self._num_envs
 
     @property
-    def envs(self):
+    def envs(self) -> Tuple[environment_module.Environment, ...]:
         """The per-copy `composer.Environment`s (read their physics, not their step)."""
         return tuple(self._envs)
 
     @property
-    def batch(self):
+    def batch(self) -> mujoco.batch.Batch:
         """The `mujoco.batch.Batch` that steps the copies."""
         return self._batch
 
-    def action_spec(self):
+    def action_spec(self) -> dm_env.specs.BoundedArray:
         """The action spec of one copy; `step` takes (N,) + its shape."""
         return self._action_spec
 
-    def observation_spec(self):
+    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
         """The observation spec of one copy; observations carry a leading N."""
         return self._envs[0].observation_spec()
 
-    def reward_spec(self):
+    def reward_spec(self) -> dm_env.specs.Array:
         return self._envs[0].reward_spec()
 
-    def discount_spec(self):
+    def discount_spec(self) -> dm_env.specs.BoundedArray:
         return self._envs[0].discount_spec()
 
-    def model_values(self, kind, name, attribute):
+    def model_values(self, kind: str, name: str, attribute: str) -> np.ndarray:
         """The current per-copy values of a model field, (N, ...)."""
         return np.stack([np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
                          for env in self._envs])
 
-    # Episodes.
+    # Seeds and episodes.
 
-    def reset(self):
+    def reseed(self, seed: Union[int, Sequence[int]]) -> None:
+        """Re-seeds every copy's task and model-variation streams; the next `step` resets.
+
+        With an int, the copies' streams become those of a batch built with
+        `seed=seed` (copy i's task stream `derive_seed(seed, i)`, its variation
+        stream `derive_seed(seed, i, 1)`), so the episodes that follow are that
+        batch's, model variations included. With a sequence of N ints, copy i's
+        task stream is seeded with `seed[i]` (as `Environment(random_state=seed[i])`)
+        and its variation stream with `derive_seed(seed[i], 1)`.
+
+        Every seed is checked before any stream changes.
+
+        Raises:
+          TypeError, ValueError: a seed is not an int in [0, 2**32 - 1], or the
+            sequence does not have N entries.
+        """
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self._num_envs:
+                raise ValueError(f"seed list has {len(seed)} entries for {self._num_envs} copies")
+            seeds = [seeding.check_seed(entry, f"seed[{index}]") for index, entry in enumerate(seed)]
+            task_seeds = seeds
+            variation_seeds = [seeding.derive_seed(entry, 1) for entry in seeds]
+        else:
+            batch_seed = seeding.check_seed(seed, "seed")
+            task_seeds = [seeding.derive_seed(batch_seed, index) for index in range(self._num_envs)]
+            variation_seeds = [seeding.derive_seed(batch_seed, index, 1) for index in range(self._num_envs)]
+            self.seed = batch_seed
+        for env, task_seed, random, variation_seed in zip(
+                self._envs, task_seeds, self._variation_random, variation_seeds):
+            env.random_state.seed(task_seed)
+            random.seed(variation_seed)
+        self._needs_reset = True
+
+    def reset(self) -> "BatchTimeStep":
         """Starts a new episode in every copy."""
         timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
         self._sync_models()
@@ -276,7 +320,8 @@ class BatchEnvironment:
             self._resets_pending = False
             self._push(range(self._num_envs))
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
-            self._last_observation = stacked.observation
+            self._last_observation = _copy_observation(stacked.observation)
+            self._note_warnings()
         return stacked
 
     def _reset_copy(self, index):
@@ -287,8 +332,9 @@ class BatchEnvironment:
             for (kind, name, attribute), variation in self._variations.items():
                 element = getattr(model, kind)(name)
                 current = np.array(getattr(element, attribute))
-                value = variation(initial_value=current, current_value=current,
-                                  random_state=random_state)
+                value = np.asarray(variation(initial_value=current, current_value=current,
+                                             random_state=random_state))
+                _check_variation_value(value, (kind, name, attribute), index)
                 setattr(element, attribute, np.broadcast_to(value, current.shape))
         timestep = env.reset()
         # The batch's own MjData of this copy restarts too (warning counters included).
@@ -301,8 +347,14 @@ class BatchEnvironment:
             self._batch.set_models(models)
             self._models = models
 
-    def step(self, actions):
-        """Advances every copy one control step with its row of `actions` (N, A)."""
+    def step(self, actions: Any) -> "BatchTimeStep":
+        """Advances every copy one control step with its row of `actions` (N, A).
+
+        Raises:
+          ValueError: the actions do not fit (N,) + the action spec (naming the copy).
+          PhysicsError: a copy's simulation diverged or MuJoCo warned, and the copies
+            raise on physics errors (the message names the copy).
+        """
         if self._needs_reset:
             return self.reset()
         actions = self._validate(actions)
@@ -312,11 +364,11 @@ class BatchEnvironment:
         pending = {}
         resets = False
         for index, env in enumerate(self._envs):
-            if env._reset_next_step:
+            if env.needs_reset:
                 timesteps[index] = self._reset_copy(index)
                 resets = True
                 continue
-            control_step = env._control_step(actions[index])
+            control_step = env.control_step(actions[index])
             pending[index] = (control_step, next(control_step))
         if resets:
             self._sync_models()
@@ -328,7 +380,6 @@ class BatchEnvironment:
                 failed = self._advance(ids, nstep)
                 for index in ids:
                     control_step, _ = pending.pop(index)
-                    env = self._envs[index]
                     if index in failed:
                         control_step.close()
                         timesteps[index] = self._physics_error(index, failed[index])
@@ -351,7 +402,7 @@ class BatchEnvironment:
             start_time = data.time
             self._batch.get_data(index, data)
             try:
-                self._envs[index].physics._check_divergence(start_time)
+                self._envs[index].physics.check_divergence(start_time)
             except PhysicsError as error:
                 failed[index] = error
         return failed
@@ -369,8 +420,12 @@ class BatchEnvironment:
         with self._paused_clock:
             self._batch.step(ids=ids, nstep=nstep, stage=_STAGE_VEL)
 
+    def _note_warnings(self):
+        """Takes the copies' current warning counters as the baseline of the next step."""
+        self._checked_warnings[...] = self._warnings
+        self._checked_warning_bytes = self._warnings.tobytes()
+
     def _step_vectorized(self, actions):
-        num_envs = self._num_envs
         reset_timesteps = None
         if self._resets_pending:
             resetting = np.flatnonzero(self._reset_next)
@@ -379,15 +434,14 @@ class BatchEnvironment:
             self._sync_models()
             self._push(resetting)
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._note_warnings()
             self._ctrl[running] = actions[running]
         else:
             running = None  # Every copy; ids=None spares the batch checking an index array.
             self._ctrl[...] = actions
-        # A copy whose clock is still below this after the step restarted: it diverged.
-        expected_s = self._time + self._half_control_step_s
+        start_s = self._time.copy()
         if running is None or len(running):
             self._step_physics(running, self._nstep)
-        stalled = self._time < expected_s
         physics = self._batch_physics
         observation = collections.OrderedDict()
         for name, function in self._observation_functions.items():
@@ -395,32 +449,12 @@ class BatchEnvironment:
         if self._observation_buffer_axis:
             for name, value in observation.items():
                 observation[name] = value[:, np.newaxis]
-        task = self._task
-        reward = np.empty(num_envs)
-        reward[...] = task.get_reward(physics)
-        discount = self._ones.copy()
-        if self._custom_discount:
-            discount[...] = task.get_discount(physics)
         self._step_counts += 1
-        last = self._step_counts >= self._step_limit
-        if self._may_terminate:
-            terminated = np.broadcast_to(
-                np.asarray(task.should_terminate_episode(physics), dtype=bool), (num_envs,))
-            last |= terminated
-            if self._custom_discount:
-                discount[last & ~terminated] = 1.0
-            else:
-                discount[terminated] = 0.0
-        elif self._custom_discount:
-            discount[last] = 1.0
-        if reset_timesteps:
-            stalled[resetting] = False  # Not stepped.
-        if np.count_nonzero(stalled):
-            self._end_diverged(stalled, expected_s - self._half_control_step_s, last, reward, discount,
-                               observation)
-        # MID where False, LAST (which is MID + 1) where True.
-        step_type = last.astype(np.int64)
-        step_type += _MID
+        step_type, reward, discount = environment_module.episode_outcome(
+            self._task, physics, self._step_counts, self._step_limit)
+        if self._warnings.tobytes() != self._checked_warning_bytes:
+            self._end_warned(start_s, step_type, reward, discount, observation)
+        last = step_type != _MID
         if reset_timesteps:
             for index, timestep in reset_timesteps.items():
                 step_type[index] = _FIRST
@@ -433,25 +467,26 @@ class BatchEnvironment:
         self._reset_next = last
         self._resets_pending = bool(np.count_nonzero(last))
         self._last_observation = observation
-        return BatchTimeStep(step_type, reward, discount, observation)
+        return BatchTimeStep(step_type, reward, discount, _copy_observation(observation))
 
-    def _end_diverged(self, diverged, start_s, last, reward, discount, observation):
-        """Ends the episodes of the copies whose physics diverged in this step (or raises)."""
-        index = int(np.flatnonzero(diverged)[0])
-        if self._envs[index]._raise_on_physics_error:
-            raise PhysicsError(
-                f"copy {index}: physics diverged during the step that started at t={start_s[index]:.6g} s")
-        reward[diverged] = 0.0
-        discount[diverged] = 0.0
-        last |= diverged
+    def _end_warned(self, start_s, step_type, reward, discount, observation):
+        """Ends the episodes of the copies whose warning counters rose in this step (or
+        raises), as each copy's own environment would."""
+        numbers = self._warnings[..., _WARNING_NUMBER]
+        warned = np.flatnonzero(np.any(numbers != self._checked_warnings[..., _WARNING_NUMBER], axis=1))
+        lastinfo = self._warnings[..., _WARNING_LASTINFO]
+        for index in warned:
+            error = warning_error(numbers[index], lastinfo[index], start_s[index])
+            self._envs[index].end_episode_by_physics_error(PhysicsError(f"copy {index}: {error}"))
+        self._note_warnings()
+        step_type[warned] = int(dm_env.StepType.LAST)
+        reward[warned] = 0.0
+        discount[warned] = 0.0
         for name, value in observation.items():
-            value[diverged] = self._last_observation[name][diverged]
+            value[warned] = self._last_observation[name][warned]
 
     def _physics_error(self, index, error):
-        env = self._envs[index]
-        if env._raise_on_physics_error:
-            raise PhysicsError(f"copy {index}: {error}") from error
-        return env._end_by_physics_error(error)
+        return self._envs[index].end_episode_by_physics_error(PhysicsError(f"copy {index}: {error}"))
 
     def _validate(self, actions):
         array = np.asarray(actions)
@@ -504,9 +539,10 @@ class BatchEnvironment:
 
     # Snapshots.
 
-    def snapshot(self):
+    def snapshot(self) -> dict:
         """A picklable record of every copy and of the batch's own episode bookkeeping
-        (see `composer.Environment.snapshot` for what a copy's holds)."""
+        (see `composer.Environment.snapshot` for what a copy's holds). It shares no
+        memory with the batch."""
         if self._vectorized:
             # On the vectorised path the copies' own MjData lag the batch between
             # resets; bring them up to date first.
@@ -519,10 +555,10 @@ class BatchEnvironment:
         }
         if self._vectorized:
             snapshot.update(step_counts=self._step_counts.copy(), reset_next=self._reset_next.copy(),
-                            last_observation=self._last_observation)
+                            last_observation=_copy_observation(self._last_observation))
         return snapshot
 
-    def restore(self, snapshot):
+    def restore(self, snapshot: dict) -> None:
         """Returns the batch to a `snapshot()` of a batch built alike."""
         if len(snapshot["copies"]) != self._num_envs:
             raise ValueError(
@@ -542,37 +578,110 @@ class BatchEnvironment:
             self._step_counts[:] = snapshot["step_counts"]
             self._reset_next = np.array(snapshot["reset_next"], dtype=bool)
             self._resets_pending = bool(np.count_nonzero(self._reset_next))
-            self._last_observation = snapshot["last_observation"]
+            self._last_observation = _copy_observation(snapshot["last_observation"])
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._note_warnings()
 
-    def close(self):
+    def close(self) -> None:
         for env in self._envs:
             env.close()
+
+
+def _copy_observation(observation):
+    if observation is None:
+        return None
+    return collections.OrderedDict((name, value.copy()) for name, value in observation.items())
+
+
+def _check_variation_keys(model_variations):
+    if model_variations is None:
+        return {}
+    if not isinstance(model_variations, Mapping):
+        raise TypeError(
+            f"model_variations must be a mapping of (kind, element_name, attribute) to variations, "
+            f"got {type(model_variations).__name__}")
+    for key, variation in model_variations.items():
+        if (not isinstance(key, tuple) or len(key) != 3 or key[0] not in _ELEMENT_KINDS
+                or not all(isinstance(part, str) for part in key)):
+            raise ValueError(
+                f"model_variations keys are (kind, element_name, attribute) with kind in "
+                f"{_ELEMENT_KINDS}, got {key!r}")
+        if not callable(variation):
+            raise TypeError(
+                f"model_variations[{key!r}] must be a variation (callable), got {type(variation).__name__}")
+    return dict(model_variations)
+
+
+def _check_variation_elements(variations, model):
+    for kind, name, attribute in variations:
+        try:
+            element = getattr(model, kind)(name)
+        except KeyError:
+            raise ValueError(f"model_variations names a {kind} {name!r} that the model does not have") from None
+        if not isinstance(getattr(element, attribute, None), np.ndarray):
+            raise ValueError(
+                f"model_variations names {kind} {name!r}'s attribute {attribute!r}, "
+                "which is not a model array of that element")
+
+
+def _check_variation_value(value, key, index):
+    kind, name, attribute = key
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"the model variation of {kind} {name!r} {attribute} drew {value} for copy {index}")
+    if attribute in _NON_NEGATIVE_ATTRIBUTES and np.any(value < 0):
+        raise ValueError(
+            f"the model variation of {kind} {name!r} {attribute} drew a negative value {value} for "
+            f"copy {index}; MuJoCo needs {attribute} >= 0")
+
+
+def _array_bytes(struct):
+    total = 0
+    for name in dir(struct):
+        if name.startswith("_"):
+            continue
+        value = getattr(struct, name, None)
+        if isinstance(value, np.ndarray):
+            total += value.nbytes
+    return total
+
+
+def _check_memory(env, num_envs):
+    """Refuses a batch whose copies certainly do not fit in the machine's memory.
+
+    The estimate is a lower bound: per copy its model's arrays and two MjData's
+    arrays (the copy's own and the batch's), without MuJoCo's arena, the Python
+    objects or textures.
+    """
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return
+    per_copy = _array_bytes(env.physics.model) + 2 * _array_bytes(env.physics.data)
+    if per_copy * num_envs > physical:
+        raise ValueError(
+            f"num_envs={num_envs} copies need at least {per_copy * num_envs / 2**30:.1f} GiB "
+            f"({per_copy / 2**10:.0f} KiB each), more than this machine's {physical / 2**30:.1f} GiB")
 
 
 def _vectorizable(envs):
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
     for env in envs:
         task = env.task
-        if not getattr(task, "vectorized", False):
+        if not task.vectorized:
             return False
-        if entity_module.overrides(task, task_module.Task, "before_step"):
+        hooks = env.hooks
+        if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:
             return False
-        if env._has_substep_hooks:
-            return False
-        if any(getattr(hook, "__self__", None) is not task for hook in env._hooks["after_step"]):
+        if any(getattr(hook, "__self__", None) is not task
+               for name in ("before_step", "after_step") for hook in hooks[name]):
             return False
         for observable in task.observables.values():
             if not observable.enabled:
                 continue
-            if not isinstance(observable, observable_module.Generic) or not _plain(observable):
+            if (not isinstance(observable, observable_module.Generic)
+                    or not environment_module.plain_observable(observable)):
                 return False
     return True
-
-
-def _plain(observable):
-    return (observable.update_interval == 1 and observable.buffer_size == 1 and observable.delay == 0
-            and observable.aggregator is None and observable.corruptor is None)
 
 
 class _BatchData:
@@ -606,7 +715,7 @@ class _BatchModel:
         self._models = models
         self._stacked = []
 
-    def refresh(self, models):
+    def refresh(self, models: Sequence[mujoco.MjModel]) -> None:
         self._models = models
         for name in self._stacked:
             delattr(self, name)
@@ -626,7 +735,8 @@ class _BatchModel:
         return value
 
 
-def batch_physics(template_physics, batch, models):
+def batch_physics(template_physics: Any, batch: mujoco.batch.Batch,
+                  models: Sequence[mujoco.MjModel]) -> Any:
     """The copies' Physics subclass over a whole batch: `data`/`model` give (N, ...) arrays.
 
     The result is an instance of `type(template_physics)` carrying the template's
@@ -635,10 +745,4 @@ def batch_physics(template_physics, batch, models):
     `self.data.xmat[..., body_id, 8]`). Model fields are those of `models`, stacked;
     call `physics.model.refresh(models)` after the copies' models change.
     """
-    physics = object.__new__(type(template_physics))
-    physics.__dict__.update(template_physics.__dict__)
-    physics._model = _BatchModel(models)
-    physics._data = _BatchData(batch)
-    physics._bindings = {}
-    physics._renderers = {}
-    return physics
+    return template_physics.over_arrays(_BatchModel(models), _BatchData(batch))

@@ -17,20 +17,28 @@ import ctypes
 import glob
 import os
 import weakref
+from typing import Any, Dict, Iterator, Optional, Union
 
 import mujoco
 import numpy as np
 
-# MuJoCo's warnings that mean the simulation state is no longer trustworthy.
-_DIVERGENCE_WARNINGS = (
+# MuJoCo's warnings that mean the simulation diverged: MuJoCo resets the data.
+_DIVERGENCE_WARNINGS = frozenset(int(w) for w in (
         mujoco.mjtWarning.mjWARN_BADQACC,
         mujoco.mjtWarning.mjWARN_BADQPOS,
         mujoco.mjtWarning.mjWARN_BADQVEL,
-)
-_BADQACC, _BADQPOS, _BADQVEL = (int(w) for w in _DIVERGENCE_WARNINGS)
+))
+# Every warning MuJoCo can raise. Any of them during a step means the step did not
+# simulate what was asked (a bad control zeroed, contacts or constraints dropped for
+# want of memory, an inertia too close to singular), so a step that raised one is
+# treated as a divergence.
+_NUM_WARNINGS = int(mujoco.mjtWarning.mjNWARNING)
 _RK4 = int(mujoco.mjtIntegrator.mjINT_RK4)
 
-_FULL_STATE = mujoco.mjtState.mjSTATE_FULLPHYSICS
+# What a snapshot must hold to continue bit for bit: the physics state, the controls
+# and applied forces, and the solver's warm start (`qacc_warmstart`), without which
+# contact-rich models differ by round-off on the next step.
+_STATE = mujoco.mjtState.mjSTATE_INTEGRATION
 
 # Names of the global MjData arrays that MuJoCo's per-element bindings call otherwise:
 # a sensor's slice of `sensordata` is its binding's `data`.
@@ -67,7 +75,7 @@ def _engine_timer():
 _ENGINE_TIMER = _engine_timer()
 
 
-def paused_profiling_clock():
+def paused_profiling_clock() -> "_PausedProfilingClock":
     """A context in which MuJoCo's stage timers read no clock (`mjcb_time` cleared).
 
     `import mujoco` installs a clock as `mjcb_time`, so that every MjData's `timer`
@@ -106,7 +114,32 @@ class _PausedProfilingClock:
 
 
 class PhysicsError(RuntimeError):
-    """The simulation diverged: MuJoCo flagged a bad acceleration, position or velocity."""
+    """The simulation diverged or MuJoCo warned during a step.
+
+    MuJoCo flagged a bad acceleration, position or velocity (and reset the data), or
+    raised another warning that means the step did not simulate what was asked: a
+    bad (NaN, infinite or larger than 1e10) control it zeroed, a full contact or
+    constraint buffer, a singular inertia. The message carries MuJoCo's text.
+    """
+
+
+def warning_error(numbers: np.ndarray, lastinfo: np.ndarray, start_time: float) -> PhysicsError:
+    """The `PhysicsError` for a simulation whose warning counters rose during a step.
+
+    Args:
+        numbers: the simulation's warning counters, (mjNWARNING,) (`data.warning.number`).
+        lastinfo: each warning's last info, (mjNWARNING,) (`data.warning.lastinfo`).
+        start_time: simulated time (seconds) at the start of the step.
+
+    The message lists MuJoCo's text of every warning raised since the episode began
+    (counters restart with it), so that a single environment and a batch's copy
+    report the same step alike.
+    """
+    raised = [index for index in range(_NUM_WARNINGS) if numbers[index]]
+    texts = "; ".join(mujoco.mju_warningText(index, int(lastinfo[index])) for index in raised)
+    if _DIVERGENCE_WARNINGS.intersection(raised):
+        return PhysicsError(f"physics diverged during the step that started at t={start_time:.6g} s: {texts}")
+    return PhysicsError(f"MuJoCo warned during the step that started at t={start_time:.6g} s: {texts}")
 
 
 class Binding:
@@ -184,7 +217,8 @@ class Physics:
 
     time_stages = False
 
-    def __init__(self, model, data=None, spec=None):
+    def __init__(self, model: mujoco.MjModel, data: Optional[mujoco.MjData] = None,
+                 spec: Optional[mujoco.MjSpec] = None) -> None:
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
@@ -203,7 +237,9 @@ class Physics:
         self._warning_numbers = self._data.warning.number
         self._options = self._model.opt
         self._ctrl = self._data.ctrl
-        self._divergence_count = self._count_divergence_warnings()
+        # The warning counters at the last check, as bytes: comparing 28 bytes is
+        # the cheapest test that no counter rose during a step.
+        self._checked_warnings = self._warning_numbers.tobytes()
         self.close_renderers()
         self._model_changed()
 
@@ -214,7 +250,7 @@ class Physics:
     # Construction.
 
     @classmethod
-    def from_spec(cls, spec):
+    def from_spec(cls, spec: mujoco.MjSpec) -> "Physics":
         """Compiles `spec` (a `mujoco.MjSpec`) and returns a Physics that keeps it."""
         if not isinstance(spec, mujoco.MjSpec):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
@@ -224,13 +260,13 @@ class Physics:
         return physics
 
     @classmethod
-    def from_xml_string(cls, xml_string, assets=None):
+    def from_xml_string(cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None) -> "Physics":
         """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
         return cls.from_spec(spec)
 
     @classmethod
-    def from_xml_path(cls, path):
+    def from_xml_path(cls, path: Union[str, os.PathLike]) -> "Physics":
         """Loads an MJCF file; relative asset paths resolve against its folder."""
         path = os.fspath(path)
         if not os.path.exists(path):
@@ -239,18 +275,18 @@ class Physics:
         return cls.from_spec(spec)
 
     @property
-    def model(self):
+    def model(self) -> mujoco.MjModel:
         return self._model
 
     @property
-    def data(self):
+    def data(self) -> mujoco.MjData:
         return self._data
 
     @property
-    def spec(self):
+    def spec(self) -> Optional[mujoco.MjSpec]:
         return self._spec
 
-    def recompile(self):
+    def recompile(self) -> None:
         """Recompiles the model from its (changed) spec, keeping the simulation state.
 
         Bindings, renderers and anything else derived from the old model are dropped.
@@ -263,7 +299,7 @@ class Physics:
 
     # Simulation.
 
-    def step(self, nstep=1):
+    def step(self, nstep: int = 1) -> None:
         """Advances the simulation by `nstep` physics timesteps.
 
         Positions, velocities and the quantities derived from them (body and site
@@ -279,8 +315,9 @@ class Physics:
         step; set `time_stages = True` on the Physics (or its class) to keep them.
 
         Raises:
-            PhysicsError: if MuJoCo flagged a divergence (bad qacc, qpos or qvel) during
-                the step. The message carries MuJoCo's warning text and the time.
+            PhysicsError: if MuJoCo flagged a divergence (bad qacc, qpos or qvel) or
+                raised any other warning during the step. The message carries
+                MuJoCo's warning text and the time.
         """
         clock = _ENGINE_TIMER
         if clock is None or self.time_stages:
@@ -303,45 +340,44 @@ class Physics:
             if nstep > 1:
                 mujoco.mj_step(model, data, nstep - 1)
         mujoco.mj_step1(model, data)
-        numbers = self._warning_numbers
-        if (int(numbers[_BADQACC]) + int(numbers[_BADQPOS]) + int(numbers[_BADQVEL])
-                != self._divergence_count):
-            self._check_divergence(start_time)
+        if self._warning_numbers.tobytes() != self._checked_warnings:
+            self.check_divergence(start_time)
 
-    def forward(self):
-        """Computes everything derived from the state (`mj_forward`) without stepping."""
+    def forward(self) -> None:
+        """Computes everything derived from the state (`mj_forward`) without stepping.
+
+        Raises:
+            PhysicsError: MuJoCo warned (see `check_divergence`).
+        """
         mujoco.mj_forward(self._model, self._data)
-        self._check_divergence(self._data.time)
+        self.check_divergence(self._data.time)
 
-    def _count_divergence_warnings(self):
+    def check_divergence(self, start_time: float) -> None:
+        """Raises `PhysicsError` if a MuJoCo warning counter of `data` rose since the
+        last check: `step` and `forward` call it; so does a `BatchEnvironment` after
+        copying a copy's batched step into its data.
+
+        Args:
+            start_time: simulated time (seconds) at the start of the step, for the message.
+        """
         numbers = self._warning_numbers
-        return int(numbers[_BADQACC]) + int(numbers[_BADQPOS]) + int(numbers[_BADQVEL])
-
-    def _check_divergence(self, start_time):
-        count = self._count_divergence_warnings()
-        if count == self._divergence_count:
+        current = numbers.tobytes()
+        if current == self._checked_warnings:
             return
-        self._divergence_count = count
-        messages = []
-        for warning in _DIVERGENCE_WARNINGS:
-            stat = self._data.warning[int(warning)]
-            if stat.number:
-                messages.append(mujoco.mju_warningText(int(warning), stat.lastinfo))
-        raise PhysicsError(
-                f"physics diverged during the step that started at t={start_time:.6g} s: "
-                + "; ".join(messages))
+        self._checked_warnings = current
+        raise warning_error(numbers, self._data.warning.lastinfo, start_time)
 
-    def reset(self, keyframe=None):
+    def reset(self, keyframe: Optional[int] = None) -> None:
         """Resets the data to the model's defaults (or a keyframe) and runs `mj_forward`."""
         if keyframe is None:
             mujoco.mj_resetData(self._model, self._data)
         else:
             mujoco.mj_resetDataKeyframe(self._model, self._data, keyframe)
-        self._divergence_count = 0
+        self._checked_warnings = self._warning_numbers.tobytes()
         self.forward()
 
     @contextlib.contextmanager
-    def reset_context(self):
+    def reset_context(self) -> Iterator["Physics"]:
         """Resets the data and runs `mj_forward` on entry; runs `mj_forward` again on
         exit so derived quantities match the state set inside.
 
@@ -349,20 +385,20 @@ class Physics:
         step taken inside starts from the forward pass of the reset state.
         """
         mujoco.mj_resetData(self._model, self._data)
-        self._divergence_count = 0
+        self._checked_warnings = self._warning_numbers.tobytes()
         self.forward()
         yield self
         self.forward()
 
-    def time(self):
+    def time(self) -> float:
         """Simulation time in seconds."""
         return self._data.time
 
-    def timestep(self):
+    def timestep(self) -> float:
         """Physics timestep in seconds."""
         return self._model.opt.timestep
 
-    def set_control(self, control):
+    def set_control(self, control: Any) -> None:
         """Writes the actuator controls (`data.ctrl`)."""
         self._ctrl[:] = control
 
@@ -370,21 +406,21 @@ class Physics:
     # never changes when the simulation steps on. Written with `self.data`, so they
     # read (N, ...) arrays on a batch's physics too.
 
-    def position(self):
+    def position(self) -> np.ndarray:
         """Generalised positions `qpos` (a copy)."""
         return self.data.qpos.copy()
 
-    def velocity(self):
+    def velocity(self) -> np.ndarray:
         """Generalised velocities `qvel` (a copy)."""
         return self.data.qvel.copy()
 
-    def control(self):
+    def control(self) -> np.ndarray:
         """Actuator controls `ctrl` (a copy)."""
         return self.data.ctrl.copy()
 
     # Binding.
 
-    def bind(self, elements):
+    def bind(self, elements: Any) -> Binding:
         """Model and data attributes of spec elements in the compiled model.
 
         Args:
@@ -418,23 +454,48 @@ class Physics:
 
     # State.
 
-    def get_state(self):
-        """The full physics state (`mjSTATE_FULLPHYSICS`) as a new float64 array."""
-        state = np.empty(mujoco.mj_stateSize(self._model, _FULL_STATE))
-        mujoco.mj_getState(self._model, self._data, state, _FULL_STATE)
+    def get_state(self) -> np.ndarray:
+        """Everything the next step depends on (`mjSTATE_INTEGRATION`: time, qpos,
+        qvel, act, controls, applied forces, mocap poses, user data, plugin state and
+        the solver's warm start), as a new float64 array."""
+        state = np.empty(mujoco.mj_stateSize(self._model, _STATE))
+        mujoco.mj_getState(self._model, self._data, state, _STATE)
         return state
 
-    def set_state(self, state):
-        """Restores a state from `get_state()` and recomputes derived quantities."""
+    def set_state(self, state: np.ndarray) -> None:
+        """Restores a state from `get_state()` and recomputes derived quantities;
+        the next step is bit-identical to the one the saved simulation took.
+
+        Raises:
+            ValueError: the state has the wrong size for this model (or is of the
+                `mjSTATE_FULLPHYSICS` layout that versions before warm starts saved).
+        """
         state = np.asarray(state, dtype=np.float64)
-        expected = mujoco.mj_stateSize(self._model, _FULL_STATE)
+        expected = mujoco.mj_stateSize(self._model, _STATE)
         if state.shape != (expected,):
             raise ValueError(
-                    f"state must have shape ({expected},) for this model, got {state.shape}")
-        mujoco.mj_setState(self._model, self._data, state, _FULL_STATE)
+                    f"state must have shape ({expected},) for this model (mjSTATE_INTEGRATION), "
+                    f"got {state.shape}")
+        mujoco.mj_setState(self._model, self._data, state, _STATE)
         self.forward()
 
-    def copy(self, share_model=True):
+    def over_arrays(self, model: Any, data: Any) -> "Physics":
+        """A Physics of this class whose `model` and `data` are other objects with
+        MjModel's and MjData's field names, e.g. a batch's (N, ...) arrays
+        (`composer_tasks.batch.batch_physics`), keeping what this one resolved (the
+        element ids a subclass caches in `_model_changed`). Its named quantities read
+        those objects; it is for reading, not for stepping, binding or rendering.
+        """
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view._model = model
+        view._data = data
+        view._bindings = {}
+        # Renderer caches belong to this Physics' own model: the view gets none.
+        view.__dict__.pop("_renderers", None)
+        return view
+
+    def copy(self, share_model: bool = True) -> "Physics":
         """A Physics with a copy of the data; the model is shared unless asked otherwise."""
         model = self._model if share_model else _copy.copy(self._model)
         return type(self)(model, _copy.copy(self._data), spec=self._spec)

@@ -10,13 +10,15 @@ runs stay reproducible.
 This module imports only numpy, so agents (which never import task code) use it too.
 """
 
+from typing import Any
+
 import numpy as np
 
 # `np.random.RandomState` takes seeds in [0, 2**32 - 1]; so do these functions.
 MAX_SEED = 2**32 - 1
 
 
-def check_seed(seed, name="seed"):
+def check_seed(seed: Any, name: str = "seed") -> int:
     """Returns `seed` as a Python int, or raises naming `name` and what was wrong.
 
     Accepts ints (Python or numpy) in [0, 2**32 - 1]. Rejects bools, floats (even
@@ -31,7 +33,7 @@ def check_seed(seed, name="seed"):
     return int(seed)
 
 
-def derive_seed(seed, *path):
+def derive_seed(seed: int, *path: int) -> int:
     """A seed in [0, 2**32 - 1] derived from `seed` and a path of non-negative ints."""
     seed = check_seed(seed)
     for position, entry in enumerate(path):
@@ -39,6 +41,6 @@ def derive_seed(seed, *path):
     return int(np.random.SeedSequence([seed, *map(int, path)]).generate_state(1)[0])
 
 
-def random_seed():
+def random_seed() -> int:
     """A fresh seed drawn from the operating system's entropy."""
     return int(np.random.SeedSequence().generate_state(1)[0])

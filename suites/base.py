@@ -56,14 +56,15 @@ class SuiteTask(composer.Task):
         self._task_observables = collections.OrderedDict(
             (name, observable.Generic(function, enabled=True)) for name, function in functions.items())
 
-    # Set True by tasks whose physics quantities, observations and rewards also work
-    # on (N, ...) arrays of a batch (see composer_tasks.batch), which lets a
-    # BatchEnvironment step them without a Python loop over copies.
+    # A domain sets this True to make `composer.Task.vectorized`'s promise for its
+    # tasks (their physics quantities, observations and rewards work on a batch's
+    # (N, ...) arrays); `vectorized` then holds unless visualize_reward is on.
     vectorized_callbacks = False
 
     @property
     def vectorized(self):
-        """True when `BatchEnvironment` may run this task on its vectorised path."""
+        """`composer.Task.vectorized`: the domain's `vectorized_callbacks`, off while
+        `visualize_reward` recolours the model after every step, copy by copy."""
         return self.vectorized_callbacks and not self._visualize_reward
 
     @property

@@ -4,6 +4,10 @@ Each domain is one module of `suites` with a `SUITE` registry of task factories.
 """
 
 import importlib
+from collections.abc import Mapping
+from typing import Any, Optional, Tuple
+
+import numpy as np
 
 DOMAIN_NAMES = (
     "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
@@ -32,8 +36,8 @@ EXTRA = tuple(pair for pair in ALL_TASKS if pair not in BENCHMARKING)
 TASKS_BY_DOMAIN = {domain: tuple(module.SUITE.names()) for domain, module in _DOMAINS.items()}
 
 
-def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-         visualize_reward=False):
+def load(domain_name: str, task_name: str, task_kwargs: Optional[Mapping[str, Any]] = None,
+         environment_kwargs: Optional[Mapping[str, Any]] = None, visualize_reward: bool = False):
     """Returns the `composer.Environment` of a suite task.
 
     Args:
@@ -46,36 +50,47 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
     Raises:
       ValueError: for an unknown domain or task, listing the valid names.
     """
-    if domain_name not in _DOMAINS:
-        raise ValueError(
-            f"unknown domain {domain_name!r}; valid domains: {sorted(_DOMAINS)}")
-    registry = _DOMAINS[domain_name].SUITE
-    if task_name not in registry:
-        raise ValueError(
-            f"unknown task {task_name!r} of domain {domain_name!r}; valid tasks: {registry.names()}")
-    task_kwargs = dict(task_kwargs or {})
+    registry = _check_names(domain_name, task_name)
+    task_kwargs = dict(_check_kwargs(task_kwargs, "task_kwargs"))
     if environment_kwargs is not None:
-        task_kwargs["environment_kwargs"] = environment_kwargs
+        task_kwargs["environment_kwargs"] = dict(_check_kwargs(environment_kwargs, "environment_kwargs"))
+    if not isinstance(visualize_reward, bool):
+        raise TypeError(f"visualize_reward must be a bool, got {visualize_reward!r}")
     env = registry[task_name](**task_kwargs)
     env.task.visualize_reward = visualize_reward
     return env
 
 
-def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0,
-               environment_kwargs=None, seed=None, model_variations=None):
+def load_batch(domain_name: str, task_name: str, num_envs: int,
+               task_kwargs: Optional[Mapping[str, Any]] = None, num_threads: int = 0,
+               environment_kwargs: Optional[Mapping[str, Any]] = None, seed: Optional[int] = None,
+               model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None):
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
-    Copy i is `load(domain_name, task_name, task_kwargs={..., "random": copy_seed(seed, i)})`
-    bit for bit; `task_kwargs["random"]`, if given, is the batch seed. The copies'
-    models leave out the textures' patterns (`environment_kwargs={"textures": False}`
-    unless given otherwise), which only rendering would show.
+    Copy i is `load(domain_name, task_name, task_kwargs={..., "random": derive_seed(seed, i)})`
+    bit for bit (`composer_tasks.seeding`); `task_kwargs["random"]`, if given, is
+    the batch seed (an int: the batch derives its copies' random states from it).
+    The copies' models leave out the textures' patterns
+    (`environment_kwargs={"textures": False}` unless given otherwise), which only
+    rendering would show.
+
+    Raises:
+      ValueError: for an unknown domain or task (listing the valid names), or a
+        seed given both as `seed` and as `task_kwargs["random"]`.
+      TypeError: `task_kwargs["random"]` is not an int or None (a
+        `np.random.RandomState` cannot seed N copies).
     """
     from composer_tasks.batch import BatchEnvironment
 
-    environment_kwargs = {"textures": False, **(environment_kwargs or {})}
-    task_kwargs = dict(task_kwargs or {})
+    _check_names(domain_name, task_name)
+    environment_kwargs = {"textures": False, **_check_kwargs(environment_kwargs, "environment_kwargs")}
+    task_kwargs = dict(_check_kwargs(task_kwargs, "task_kwargs"))
     if seed is None:
         seed = task_kwargs.pop("random", None)
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(
+                f"task_kwargs['random'] of load_batch is the batch seed, an int or None; got "
+                f"{type(seed).__name__} (the batch derives each copy's random state from one int)")
     elif "random" in task_kwargs:
         raise ValueError("give the batch seed either as seed or as task_kwargs['random'], not both")
 
@@ -85,3 +100,23 @@ def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0
 
     return BatchEnvironment.from_environments(
         make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations)
+
+
+def _check_names(domain_name, task_name):
+    """The domain's registry, or a ValueError listing the valid names."""
+    if not isinstance(domain_name, str) or domain_name not in _DOMAINS:
+        raise ValueError(
+            f"unknown domain {domain_name!r}; valid domains: {sorted(_DOMAINS)}")
+    registry = _DOMAINS[domain_name].SUITE
+    if not isinstance(task_name, str) or task_name not in registry:
+        raise ValueError(
+            f"unknown task {task_name!r} of domain {domain_name!r}; valid tasks: {registry.names()}")
+    return registry
+
+
+def _check_kwargs(kwargs, name):
+    if kwargs is None:
+        return {}
+    if not isinstance(kwargs, Mapping):
+        raise TypeError(f"{name} must be a dict of keyword arguments or None, got {type(kwargs).__name__}")
+    return kwargs

@@ -276,8 +276,8 @@ def test_batch_snapshot_and_restore_continue_exactly(vectorized):
 
 def test_copies_leave_out_texture_patterns_unless_asked():
     lean = suite.load_batch("cartpole", "swingup", 2, seed=0)
-    assert all(env.physics.model.tex_data.nbytes < 1_000 for env in lean._envs)
+    assert all(env.physics.model.tex_data.nbytes < 1_000 for env in lean.envs)
     full = suite.load_batch("cartpole", "swingup", 2, seed=0, environment_kwargs={"textures": True})
-    assert all(env.physics.model.tex_data.nbytes > 1_000_000 for env in full._envs)
+    assert all(env.physics.model.tex_data.nbytes > 1_000_000 for env in full.envs)
     generic = BatchEnvironment(RandomHeightTask, 2, seed=0)
-    assert all(env._textures is False for env in generic._envs)
+    assert all(env.textures is False for env in generic.envs)

@@ -20,14 +20,19 @@ Substep callbacks that no task or entity overrides are skipped, so that the phys
 steps between two observation updates run as one `mj_step(nstep=k)` call.
 """
 
+import functools
 import logging
 import math
+import numbers
+import types
 import warnings
+from typing import Any, Callable, Generator, Iterator, Mapping, Tuple, Union
 
 import dm_env
 import mujoco
 import numpy as np
 
+from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import updater as updater_module
@@ -41,6 +46,91 @@ _log = logging.getLogger(__name__)
 # is 1000 steps even where the division rounds to 999.9999999999999.
 _STEP_LIMIT_TOLERANCE = 1e-6
 
+# MID as a plain int, for the (N,) step types of a batch's outcome.
+_MID = int(dm_env.StepType.MID)
+
+
+def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray],
+                    step_limit: float) -> Tuple[Any, Any, Any]:
+    """The (step_type, reward, discount) of a control step that just finished.
+
+    The one definition of how an episode goes on or ends, for a single environment
+    (`physics` a `Physics`, `step_count` an int: scalars come back, the step type a
+    `dm_env.StepType`) and for a batch's vectorised path (`physics` a batch's
+    physics, `step_count` an (N,) int array: new (N,) arrays come back, int64 step
+    types, float64 rewards and discounts):
+
+      * the task terminates the episode (`should_terminate_episode`): LAST, with
+        discount 0, or with the task's `get_discount` if the task defines one;
+      * else the step count reached `step_limit` (the time limit): LAST with
+        discount 1 (a truncation);
+      * else MID with the task's `get_discount` (1 unless the task defines it).
+
+    `should_terminate_episode` and `get_discount` are called only when the task
+    overrides them; `get_reward` always, first.
+
+    Args:
+      task: the `composer.Task`.
+      physics: its physics after the step (observables already updated).
+      step_count: control steps taken in the episode, this one included.
+      step_limit: the episode's step limit (`Environment.step_limit`; inf for none).
+    """
+    reward = task.get_reward(physics)
+    custom_discount, may_terminate = _outcome_overrides(type(task))
+    terminated = task.should_terminate_episode(physics) if may_terminate else False
+    truncated = step_count >= step_limit
+    discount = task.get_discount(physics) if custom_discount else 1.0
+    if isinstance(truncated, np.ndarray):
+        # The rule below, on (N,) arrays, in as few ufunc calls as the task allows.
+        rewards = np.empty(truncated.shape)
+        rewards[...] = reward
+        discounts = np.empty(truncated.shape)
+        discounts[...] = discount
+        if may_terminate:
+            terminated = np.broadcast_to(np.asarray(terminated, dtype=bool), truncated.shape)
+            if custom_discount:
+                discounts[truncated & ~terminated] = 1.0
+            else:
+                discounts[terminated] = 0.0
+            last = terminated | truncated
+        else:
+            if custom_discount:
+                discounts[truncated] = 1.0
+            last = truncated
+        # MID where False, LAST (MID + 1) where True.
+        step_type = last.astype(np.int64)
+        step_type += _MID
+        return step_type, rewards, discounts
+    if terminated:
+        # A termination is final (discount 0) unless the task defines its discount.
+        return dm_env.StepType.LAST, reward, (discount if custom_discount else 0.0)
+    if truncated:
+        return dm_env.StepType.LAST, reward, 1.0
+    return dm_env.StepType.MID, reward, discount
+
+
+@functools.lru_cache(maxsize=None)
+def _outcome_overrides(task_class):
+    """(overrides get_discount, overrides should_terminate_episode) of a Task class,
+    looked up once per class: every control step needs them."""
+    return (task_class.get_discount is not task_module.Task.get_discount,
+            task_class.should_terminate_episode is not task_module.Task.should_terminate_episode)
+
+
+def plain_observable(observable_object: Any) -> bool:
+    """True if the observable is read once per control step with nothing between its
+    function and the observation: no buffer, delay, interval, aggregator or noise
+    (what snapshots and a batch's vectorised path can carry)."""
+    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
+            and observable_object.delay == 0 and observable_object.aggregator is None
+            and observable_object.corruptor is None)
+
+
+def _check_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
+
 
 class EpisodeInitializationError(RuntimeError):
     """Raised by an `initialize_episode_mjcf` or `initialize_episode` callback that
@@ -53,12 +143,15 @@ class Environment(dm_env.Environment):
 
     Args:
       task: the `composer.Task`.
-      time_limit: episode length in seconds of simulated time; reaching it ends the
-        episode with discount 1.0 (a truncation, not a termination).
-      random_state: an int seed, a `np.random.RandomState`, or None (unseeded). All
-        randomness of the task, its entities and observables flows from it.
-      raise_exception_on_physics_error: if False, a diverging simulation ends the
-        episode (reward 0, discount 0) with a logged warning instead of raising
+      time_limit: episode length in seconds of simulated time (a positive real
+        number, inf for none); reaching it ends the episode with discount 1.0 (a
+        truncation, not a termination).
+      random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
+        (unseeded). All randomness of the task, its entities and observables flows
+        from it.
+      raise_exception_on_physics_error: if False, a step in which the simulation
+        diverged or MuJoCo warned ends the episode (LAST, reward 0, discount 0,
+        the previous observation) with a logged warning instead of raising
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
@@ -86,29 +179,44 @@ class Environment(dm_env.Environment):
         buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
       legacy_step: dm_control's flag; only True, its default (and this
         Environment's stepping), is available.
+
+    The control step is `step`; its parts are public for `BatchEnvironment`, which
+    drives many environments' steps with one batched physics call:
+    `begin_control_step` (validate the action, `before_step`), `substeps` (the
+    physics substeps to take and the callbacks and observation updates between
+    them), `finish_control_step` (count the step, `episode_outcome`), and
+    `end_episode_by_physics_error`.
     """
 
-    def __init__(self, task, time_limit=float("inf"), random_state=None,
-                 raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-                 check_spec_changes=False, textures=True, n_sub_steps=None, max_reset_attempts=1,
-                 recompile_mjcf_every_episode=True, fixed_initial_state=False,
-                 delayed_observation_padding=ObservationPadding.ZERO, legacy_step=True):
+    def __init__(self, task: task_module.Task, time_limit: float = float("inf"),
+                 random_state: Union[None, int, np.random.RandomState] = None,
+                 raise_exception_on_physics_error: bool = True,
+                 strip_singleton_obs_buffer_dim: bool = False,
+                 check_spec_changes: bool = False, textures: bool = True,
+                 n_sub_steps: Union[None, int] = None, max_reset_attempts: int = 1,
+                 recompile_mjcf_every_episode: bool = True, fixed_initial_state: bool = False,
+                 delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
+                 legacy_step: bool = True) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
+        if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
+            raise TypeError(
+                f"time_limit must be a positive number of seconds (or inf), got {time_limit!r} "
+                f"({type(time_limit).__name__})")
         if not (time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self._task = task
         self._time_limit = time_limit
         if isinstance(random_state, np.random.RandomState):
             self._random_state = random_state
-        elif random_state is None or isinstance(random_state, (int, np.integer)):
-            self._random_state = np.random.RandomState(random_state)
+        elif random_state is None:
+            self._random_state = np.random.RandomState()
+        elif isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+            self._random_state = np.random.RandomState(seeding.check_seed(random_state, "random_state"))
         else:
             raise TypeError(
                 f"random_state must be an int seed, a np.random.RandomState or None, "
                 f"got {type(random_state).__name__}")
-        if not isinstance(textures, bool):
-            raise TypeError(f"textures must be a bool, got {textures!r}")
         if n_sub_steps is not None:
             if isinstance(n_sub_steps, bool) or not isinstance(n_sub_steps, (int, np.integer)) \
                     or n_sub_steps < 1:
@@ -119,10 +227,6 @@ class Environment(dm_env.Environment):
         if (isinstance(max_reset_attempts, bool)
                 or not isinstance(max_reset_attempts, (int, np.integer)) or max_reset_attempts < 1):
             raise ValueError(f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}")
-        for name, flag in (("recompile_mjcf_every_episode", recompile_mjcf_every_episode),
-                           ("fixed_initial_state", fixed_initial_state)):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be a bool, got {flag!r}")
         if not isinstance(delayed_observation_padding, ObservationPadding):
             raise TypeError(
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
@@ -132,17 +236,20 @@ class Environment(dm_env.Environment):
                 "legacy_step=False is not available: this Environment steps as dm_control's "
                 "legacy_step=True does (mj_step2 then mj_step1, so positions and sensors are "
                 "current after a step); drop the argument")
-        self._textures = textures
+        self._textures = _check_bool(textures, "textures")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
-        self._recompile_mjcf_every_episode = recompile_mjcf_every_episode
+        self._recompile_mjcf_every_episode = _check_bool(
+            recompile_mjcf_every_episode, "recompile_mjcf_every_episode")
         self._mjcf_hooks_ran = False
-        self._fixed_initial_state = fixed_initial_state
+        self._fixed_initial_state = _check_bool(fixed_initial_state, "fixed_initial_state")
         self._padding = delayed_observation_padding
         self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
-        self._raise_on_physics_error = raise_exception_on_physics_error
-        self._check_spec_changes = check_spec_changes
-        self._strip_singleton_obs_buffer_dim = strip_singleton_obs_buffer_dim
+        self._raise_on_physics_error = _check_bool(
+            raise_exception_on_physics_error, "raise_exception_on_physics_error")
+        self._check_spec_changes = _check_bool(check_spec_changes, "check_spec_changes")
+        self._strip_singleton_obs_buffer_dim = _check_bool(
+            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim")
         self._physics = None
         self._compile()
         self._make_updater()
@@ -158,16 +265,56 @@ class Environment(dm_env.Environment):
     # Properties.
 
     @property
-    def task(self):
+    def task(self) -> task_module.Task:
         return self._task
 
     @property
-    def physics(self):
+    def physics(self) -> Any:
+        """The task's `Physics` (of its `physics_class`)."""
         return self._physics
 
     @property
-    def random_state(self):
+    def random_state(self) -> np.random.RandomState:
         return self._random_state
+
+    @property
+    def time_limit(self) -> float:
+        """Episode length in seconds of simulated time (inf for none)."""
+        return self._time_limit
+
+    @property
+    def step_limit(self) -> float:
+        """Control steps per episode before the time limit truncates it (an int, or inf)."""
+        return self._step_limit
+
+    @property
+    def raise_exception_on_physics_error(self) -> bool:
+        return self._raise_on_physics_error
+
+    @property
+    def strip_singleton_obs_buffer_dim(self) -> bool:
+        return self._strip_singleton_obs_buffer_dim
+
+    @property
+    def textures(self) -> bool:
+        return self._textures
+
+    @property
+    def hooks(self) -> Mapping[str, Tuple[Callable[..., Any], ...]]:
+        """The callbacks each lifecycle stage runs, by callback name (read-only):
+        the task's then the entities' (depth-first, attachment order), only those
+        that override `composer.Entity`'s no-op."""
+        return self._hooks_view
+
+    @property
+    def has_substep_hooks(self) -> bool:
+        """True if some task or entity overrides `before_substep` or `after_substep`."""
+        return self._has_substep_hooks
+
+    @property
+    def needs_reset(self) -> bool:
+        """True if the next `step` resets (before the first episode and after a LAST step)."""
+        return self._reset_next_step
 
     # Compilation and callbacks.
 
@@ -212,7 +359,8 @@ class Environment(dm_env.Environment):
                 if entity_module.overrides(entity, entity_module.Callbacks, name):
                     hooks.append(getattr(entity, name))
             hooks.extend(self._extra_hooks[name])
-            self._hooks[name] = hooks
+            self._hooks[name] = tuple(hooks)
+        self._hooks_view = types.MappingProxyType(self._hooks)
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
 
     def _make_updater(self):
@@ -223,13 +371,13 @@ class Environment(dm_env.Environment):
 
     # dm_env interface.
 
-    def control_timestep(self):
+    def control_timestep(self) -> float:
         """Seconds per control step (the task's, or `n_sub_steps` physics steps)."""
         if self._overridden_n_sub_steps is not None:
             return self._overridden_n_sub_steps * self._task.physics_timestep
         return self._task.control_timestep
 
-    def add_extra_hook(self, hook_name, hook_callable):
+    def add_extra_hook(self, hook_name: str, hook_callable: Callable[..., Any]) -> None:
         """Adds `hook_callable` to the lifecycle point `hook_name` (a callback name of
         `Entity`, e.g. "after_step"), called with that callback's arguments after the
         task's and the entities' own."""
@@ -239,10 +387,10 @@ class Environment(dm_env.Environment):
         if not callable(hook_callable):
             raise TypeError(f"hook_callable must be callable, got {hook_callable!r}")
         self._extra_hooks[hook_name].append(hook_callable)
-        self._hooks[hook_name].append(hook_callable)
+        self._hooks[hook_name] = self._hooks[hook_name] + (hook_callable,)
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
 
-    def reset(self):
+    def reset(self) -> dm_env.TimeStep:
         """Starts an episode, retrying up to `max_reset_attempts` times when a callback
         raises `EpisodeInitializationError`."""
         for attempt in range(1, self._max_reset_attempts + 1):
@@ -278,92 +426,103 @@ class Environment(dm_env.Environment):
         self._reset_next_step = False
         return dm_env.restart(self._updater.get_observation())
 
-    def step(self, action):
+    def step(self, action: Any) -> dm_env.TimeStep:
+        """One control step (or the reset, if `needs_reset`).
+
+        Raises:
+          ValueError: the action does not fit the action spec (shape, dtype, bounds,
+            NaN or infinite entries).
+          PhysicsError: the simulation diverged or MuJoCo warned during the step,
+            and `raise_exception_on_physics_error` is True.
+        """
         if self._reset_next_step:
             return self.reset()
-        if not self._has_substep_hooks:
-            return self._step_without_substep_hooks(action)
-        control_step = self._control_step(action)
+        action = self.begin_control_step(action)
+        physics = self._physics
         try:
-            nstep = next(control_step)
-            while True:
-                self._physics.step(nstep)
-                nstep = control_step.send(None)
-        except StopIteration as stop:
-            return stop.value
+            if self._has_substep_hooks:
+                for nstep in self._substeps_with_callbacks(action):
+                    physics.step(nstep)
+            else:
+                updater = self._updater
+                substeps = updater.prepare_for_next_control_step()
+                if substeps == self._last_substep_only:
+                    # The usual task: the observation plan reads every observable after
+                    # the last substep only, so the control step is one physics call.
+                    physics.step(self._n_substeps)
+                    self._after_step()
+                    updater.update(self._n_substeps)
+                else:
+                    for nstep in self._substeps_in_chunks(substeps):
+                        physics.step(nstep)
         except PhysicsError as error:
-            return self._end_by_physics_error(error)
+            return self.end_episode_by_physics_error(error)
+        return self.finish_control_step()
 
-    def _control_step(self, action):
-        """One control step as a generator that leaves the physics stepping to its driver.
+    def begin_control_step(self, action: Any) -> np.ndarray:
+        """Starts a control step: validates `action` and runs the `before_step` hooks.
 
-        It yields how many physics substeps to advance before it resumes, and
-        returns (as `StopIteration.value`) the step's TimeStep. `step` drives it with
-        `physics.step(nstep)`; `BatchEnvironment` drives many at once with one
-        batched call, which is why the lifecycle lives here only once.
+        Returns the action as an array of the action spec's dtype. Follow it with
+        `substeps` and `finish_control_step`.
+
+        Raises:
+          ValueError: the action does not fit the action spec.
         """
         action = self._validate_action(action)
         physics = self._physics
         random_state = self._random_state
         for hook in self._hooks["before_step"]:
             hook(physics, action, random_state)
+        return action
+
+    def substeps(self, action: np.ndarray) -> Iterator[int]:
+        """The physics steps of this control step, as the counts to advance by.
+
+        A generator: each value it yields is a number of physics substeps that its
+        driver advances the physics by (`physics.step(n)`, or a batch's call) before
+        it asks for the next; between them it runs the substep callbacks and updates
+        the observables the observation plan reads there, and `after_step` after the
+        last. With no substep callbacks the counts are the gaps between the
+        observation updates (usually one count for the whole control step).
+        """
         if self._has_substep_hooks:
-            yield from self._substeps_with_callbacks(action)
-        else:
-            yield from self._substeps_in_chunks(self._updater.prepare_for_next_control_step())
-        return self._finish_step()
+            return self._substeps_with_callbacks(action)
+        return self._substeps_in_chunks(self._updater.prepare_for_next_control_step())
 
-    def _step_without_substep_hooks(self, action):
-        """`step` for the usual task, with no substep callbacks: what `_control_step`
-        does, without a generator between the physics and the lifecycle. Most
-        observation plans read every observable after the last substep only, and
-        then the control step is one physics call."""
-        action = self._validate_action(action)
+    def finish_control_step(self) -> dm_env.TimeStep:
+        """Ends a control step whose substeps ran: counts it and returns its TimeStep
+        (`episode_outcome`); after a LAST step the next `step` resets."""
         physics = self._physics
-        for hook in self._hooks["before_step"]:
-            hook(physics, action, self._random_state)
-        updater = self._updater
-        substeps = updater.prepare_for_next_control_step()
-        try:
-            if substeps == self._last_substep_only:
-                physics.step(self._n_substeps)
-                self._after_step()
-                updater.update(self._n_substeps)
-            else:
-                for nstep in self._substeps_in_chunks(substeps):
-                    physics.step(nstep)
-            return self._finish_step()
-        except PhysicsError as error:
-            return self._end_by_physics_error(error)
+        self._step_count += 1
+        step_type, reward, discount = episode_outcome(
+            self._task, physics, self._step_count, self._step_limit)
+        if step_type is dm_env.StepType.LAST:
+            self._reset_next_step = True
+        return dm_env.TimeStep(step_type, reward, discount, self._updater.get_observation())
 
-    def _spec_changed_by_hooks(self, edit_count_before):
-        if entity_module.spec_edit_count() != edit_count_before:
-            return True
-        return (self._spec_fingerprint is not None
-                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
+    def control_step(self, action: Any) -> Generator[int, None, dm_env.TimeStep]:
+        """`begin_control_step`, `substeps` and `finish_control_step` as one generator,
+        for a driver that steps the physics itself: it yields the substep counts and
+        returns (as `StopIteration.value`) the step's TimeStep."""
+        action = self.begin_control_step(action)
+        yield from self.substeps(action)
+        return self.finish_control_step()
 
-    def _end_by_physics_error(self, error):
+    def end_episode_by_physics_error(self, error: PhysicsError) -> dm_env.TimeStep:
+        """What a step in which the physics failed returns: raises `error` if
+        `raise_exception_on_physics_error`, else logs it and returns a LAST step
+        (reward 0, discount 0, the observation before the step); the next step resets."""
         if self._raise_on_physics_error:
             raise error
         _log.warning("Episode ended by a physics error: %s", error)
         self._reset_next_step = True
         return dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
 
-    def _finish_step(self):
-        physics = self._physics
-        self._step_count += 1
-        reward = self._task.get_reward(physics)
-        observation = self._updater.get_observation()
-        if self._task.should_terminate_episode(physics):
-            self._reset_next_step = True
-            # A termination is final (discount 0) unless the task defines its discount.
-            discount = (self._task.get_discount(physics)
-                        if entity_module.overrides(self._task, task_module.Task, "get_discount") else 0.0)
-            return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount, observation)
-        if self._step_count >= self._step_limit:
-            self._reset_next_step = True
-            return dm_env.truncation(reward, observation, 1.0)
-        return dm_env.transition(reward, observation, self._task.get_discount(physics))
+    def _spec_changed_by_hooks(self, edit_count_before):
+        if entity_module.spec_edit_count() != edit_count_before:
+            return True
+        return (self._spec_fingerprint is not None
+                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
 
     def _substeps_in_chunks(self, planned_substeps):
         """Yields the physics steps between the `planned_substeps` (the updater's plan
@@ -435,21 +594,21 @@ class Environment(dm_env.Environment):
             for i in np.flatnonzero(outside))
         raise ValueError(f"action outside the bounds of the action spec: {details}")
 
-    def action_spec(self):
+    def action_spec(self) -> dm_env.specs.BoundedArray:
         return self._action_spec
 
-    def observation_spec(self):
+    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
         return self._updater.observation_spec()
 
-    def reward_spec(self):
+    def reward_spec(self) -> dm_env.specs.Array:
         return self._task.get_reward_spec()
 
-    def discount_spec(self):
+    def discount_spec(self) -> dm_env.specs.BoundedArray:
         return self._task.get_discount_spec()
 
     # Snapshots.
 
-    def snapshot(self):
+    def snapshot(self) -> dict:
         """A picklable record of what the environment changes while it runs.
 
         It holds the full physics state, every array of the compiled model but its
@@ -458,15 +617,18 @@ class Environment(dm_env.Environment):
         on an environment built the same way (same task, same model) continues
         exactly where this one was, which is what a resumed training run needs.
 
-        Python state that a task or entity keeps for itself across steps is not in
-        it, and neither are observation buffers, so environments with buffered,
-        delayed, interval-updated or corrupted observables are refused.
+        Python state that a task or entity keeps for itself across steps (a maze
+        layout, targets collected) is in it only if the object offers it: a task
+        or entity with a `snapshot_state()` method (returning something picklable)
+        and a `restore_state(state)` method has its state saved and restored, keyed
+        by its path in the model. Observation buffers are not held, so environments
+        with buffered, delayed, interval-updated or corrupted observables are refused.
 
         Raises:
           ValueError: an enabled observable has non-default options.
         """
         for name, observable_object in self._task.observables.items():
-            if observable_object.enabled and not _plain_observable(observable_object):
+            if observable_object.enabled and not plain_observable(observable_object):
                 raise ValueError(
                     f"observable {name!r} has buffers, delays, intervals or noise, whose "
                     "state a snapshot does not hold")
@@ -478,9 +640,20 @@ class Environment(dm_env.Environment):
             "random_state": self._random_state.get_state(),
             "step_count": self._step_count,
             "reset_next_step": self._reset_next_step,
+            "python_state": {path: owner.snapshot_state() for path, owner in self._state_owners()},
         }
 
-    def restore(self, snapshot):
+    def _state_owners(self):
+        """(path, object) of the task ("task") and the entities (their prefix, or the
+        root's name) that keep Python state for snapshots."""
+        owners = [("task", self._task)] + [
+            (entity.prefix.rstrip("/") or entity.name, entity)
+            for entity in self._task.root_entity.iter_entities()]
+        return [(path, owner) for path, owner in owners
+                if callable(getattr(owner, "snapshot_state", None))
+                and callable(getattr(owner, "restore_state", None))]
+
+    def restore(self, snapshot: dict) -> None:
         """Returns the environment to a `snapshot()` of an environment built alike.
 
         Raises:
@@ -503,10 +676,15 @@ class Environment(dm_env.Environment):
         self._random_state.set_state(snapshot["random_state"])
         self._step_count = snapshot["step_count"]
         self._reset_next_step = snapshot["reset_next_step"]
+        python_state = snapshot.get("python_state", {})
+        for path, owner in self._state_owners():
+            if path not in python_state:
+                raise ValueError(f"the snapshot holds no state of {path!r}, which keeps Python state")
+            owner.restore_state(python_state[path])
         self._make_updater()
         self._updater.reset(self._physics, np.random.RandomState(0))
 
-    def close(self):
+    def close(self) -> None:
         if self._physics is not None:
             self._physics.close()
 
@@ -527,7 +705,7 @@ def _shrink_builtin_textures(spec):
             texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
 
 
-def action_bounds_check(spec):
+def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray], bool]:
     """A predicate on arrays of the spec's shape and dtype, or of copies of it
     stacked on leading axes (a batch's actions): every entry is within [minimum,
     maximum], and none is NaN or infinite.
@@ -587,9 +765,3 @@ def _option_names(model):
 
 def _copy_value(value):
     return np.array(value) if isinstance(value, np.ndarray) else value
-
-
-def _plain_observable(observable_object):
-    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
-            and observable_object.delay == 0 and observable_object.aggregator is None
-            and observable_object.corruptor is None)

@@ -1,6 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
+from typing import Any, Mapping
 
 import dm_env
 import mujoco
@@ -26,21 +27,43 @@ class Task(entity_module.Callbacks):
       physics_class: the `Physics` subclass the Environment compiles the model into;
         suite domains use it to name physical quantities. The default,
         `composer_tasks.mjcf.Physics`, binds PyMJCF handles and has `named`.
+      vectorized: False unless the task promises that a `BatchEnvironment` may run
+        its copies without a Python loop over them (its vectorised path). Setting
+        it True (as a class attribute, or as a property where the promise holds
+        only in some configurations) promises that:
+          * `get_reward`, `get_discount`, `should_terminate_episode` and the
+            functions of its enabled observables (which must be plain `Generic`
+            observables: no buffer, delay, interval, aggregator or noise) also
+            accept a batch's physics (`composer_tasks.batch.batch_physics`), whose
+            `data` fields are (N, ...) arrays and whose `model` fields are the
+            copies' models stacked to (N, ...), and return per copy exactly what
+            they return on that copy's own `Physics` (scalars may broadcast);
+          * its per-step work is writing the action into the controls: it keeps
+            the default `before_step`, no task or entity overrides
+            `before_substep`, `after_substep`, and no entity `after_step` (the
+            task's own `after_step` may exist but must do nothing that the
+            observables, reward, discount or termination read);
+          * those functions keep no Python state across steps.
+        The batch checks what it can (the callbacks overridden, the observables'
+        kinds and options) and loops over copies when a check fails; the rest is
+        the task's promise, which `tests/suites/test_vectorized.py`-style
+        comparisons with single environments verify.
     """
 
     physics_class = mjcf_physics.Physics
+    vectorized: bool = False
 
     @property
-    def root_entity(self):
+    def root_entity(self) -> entity_module.Entity:
         raise NotImplementedError(f"{type(self).__name__} must define root_entity")
 
     @property
-    def task_observables(self):
+    def task_observables(self) -> Mapping[str, Any]:
         """Observables of the task itself, name -> observable (insertion order)."""
         return collections.OrderedDict()
 
     @property
-    def observables(self):
+    def observables(self) -> Mapping[str, Any]:
         """Every observable of the task and its entities, by observation name.
 
         Entity observables are named `prefix/observable_name`, where the prefix is
@@ -57,12 +80,12 @@ class Task(entity_module.Callbacks):
     # Timesteps.
 
     @property
-    def physics_timestep(self):
+    def physics_timestep(self) -> float:
         """Seconds per physics step (the root spec's `option.timestep`)."""
         return self.root_entity.spec.option.timestep
 
     @physics_timestep.setter
-    def physics_timestep(self, value):
+    def physics_timestep(self, value: float) -> None:
         # As in dm_control, the new physics timestep is checked against a control
         # timestep only if one was set explicitly: until then the control timestep
         # is the physics one, so the two may be set in either order.
@@ -73,18 +96,18 @@ class Task(entity_module.Callbacks):
         self.root_entity.spec.option.timestep = value
 
     @property
-    def control_timestep(self):
+    def control_timestep(self) -> float:
         """Seconds per agent step: an integer multiple of the physics timestep (the
         physics timestep itself until set)."""
         return getattr(self, "_control_timestep", None) or self.physics_timestep
 
     @control_timestep.setter
-    def control_timestep(self, value):
+    def control_timestep(self, value: float) -> None:
         _check_positive_seconds("control_timestep", value)
         _steps_per_control_step(value, self.physics_timestep)
         self._control_timestep = value
 
-    def set_timesteps(self, control_timestep, physics_timestep):
+    def set_timesteps(self, control_timestep: float, physics_timestep: float) -> None:
         """Sets both timesteps (seconds); the control one must be a multiple."""
         _check_positive_seconds("control_timestep", control_timestep)
         _check_positive_seconds("physics_timestep", physics_timestep)
@@ -93,12 +116,12 @@ class Task(entity_module.Callbacks):
         self._control_timestep = control_timestep
 
     @property
-    def physics_steps_per_control_step(self):
+    def physics_steps_per_control_step(self) -> int:
         return int(round(self.control_timestep / self.physics_timestep))
 
     # Specs.
 
-    def action_spec(self, physics):
+    def action_spec(self, physics: Physics) -> dm_env.specs.BoundedArray:
         """One float64 entry per actuator, in model order, bounded by `ctrlrange`
         (unbounded where the actuator is not control-limited)."""
         model = physics.model
@@ -112,26 +135,27 @@ class Task(entity_module.Callbacks):
             shape=(model.nu,), dtype=np.float64, minimum=minimum, maximum=maximum,
             name="\t".join(names))
 
-    def get_reward_spec(self):
+    def get_reward_spec(self) -> dm_env.specs.Array:
         return dm_env.specs.Array(shape=(), dtype=np.float64, name="reward")
 
-    def get_discount_spec(self):
+    def get_discount_spec(self) -> dm_env.specs.BoundedArray:
         return dm_env.specs.BoundedArray(
             shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
 
     # Episode outcome.
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must define get_reward")
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> Any:
         """Discount of a step; at a task termination this is the LAST step's discount."""
         return 1.0
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> Any:
         return False
 
-    def before_step(self, physics, action, random_state):
+    def before_step(self, physics: Physics, action: np.ndarray,
+                    random_state: np.random.RandomState) -> None:
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
 

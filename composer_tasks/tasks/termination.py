@@ -81,7 +81,11 @@ class FallDetector:
         self._model = None
 
     def reset(self, physics):
-        """Resolves geom and body ids; call it in `initialize_episode`."""
+        """Resolves geom and body ids of `physics.model`; call it in `initialize_episode`.
+
+        `has_fallen` resolves them too when the model is not the one they were
+        resolved for: an environment restored from a snapshot steps without a reset.
+        """
         model = physics.model
         if self._model is model:
             return
@@ -97,6 +101,8 @@ class FallDetector:
         self._model = model
 
     def has_fallen(self, physics):
+        if self._model is not physics.model:
+            self.reset(physics)
         data = physics.data
         if self._contact_termination and data.ncon:
             contact = data.contact

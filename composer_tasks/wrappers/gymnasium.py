@@ -10,11 +10,22 @@ Episode ends map as Gymnasium expects: a LAST step with discount 0 is
 """
 
 import collections
+from typing import Any, Dict, Optional, Tuple, Union
 
+import dm_env
 import gymnasium
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 import numpy as np
+
+from composer_tasks import seeding
+from composer_tasks.batch import BatchEnvironment
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
 
 
 def _box(spec, batch=None):
@@ -46,30 +57,47 @@ class GymnasiumEnv(gymnasium.Env):
     """A single dm_env environment as a `gymnasium.Env`.
 
     Args:
-      env: a `composer.Environment` (or any dm_env environment with a
-        `random_state` attribute for seeding).
+      env: a `composer.Environment` (or any `dm_env.Environment` with a
+        `random_state` attribute for seeding). A `BatchEnvironment` goes to
+        `GymnasiumVectorEnv`.
       flatten_observations: one float64 vector in observation-spec order instead of
         a Dict space.
       render_mode: None or "rgb_array" (renders camera `render_camera`).
+      render_camera: camera index (-1 the free camera) or name.
+      render_size: (height, width) of rendered images in pixels.
+
+    Actions go to the dm_env environment as given (no cast), so it rejects what it
+    rejects (bool or string actions, wrong shapes, out-of-bounds values).
     """
 
     metadata = {"render_modes": ["rgb_array"]}
 
-    def __init__(self, env, flatten_observations=False, render_mode=None, render_camera=-1,
-                 render_size=(240, 320)):
+    def __init__(self, env: dm_env.Environment, flatten_observations: bool = False,
+                 render_mode: Optional[str] = None, render_camera: Union[int, str] = -1,
+                 render_size: Tuple[int, int] = (240, 320)) -> None:
+        if isinstance(env, BatchEnvironment):
+            raise TypeError("env is a BatchEnvironment: wrap it with GymnasiumVectorEnv")
+        if not isinstance(env, dm_env.Environment):
+            raise TypeError(f"env must be a dm_env.Environment, got {type(env).__name__}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if isinstance(render_camera, (bool, np.bool_)) or not isinstance(render_camera, (int, np.integer, str)):
+            raise TypeError(f"render_camera must be a camera index or name, got {render_camera!r}")
+        if (not isinstance(render_size, (tuple, list)) or len(render_size) != 2
+                or not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1
+                           for n in render_size)):
+            raise ValueError(f"render_size must be (height, width) in positive pixels, got {render_size!r}")
         self._env = env
-        self._flatten = flatten_observations
+        self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.render_mode = render_mode
         self._render_camera = render_camera
-        self._render_size = render_size
+        self._render_size = tuple(render_size)
         self.action_space = _box(env.action_spec())
-        self.observation_space = _observation_space(env.observation_spec(), flatten_observations)
+        self.observation_space = _observation_space(env.observation_spec(), self._flatten)
         self._needs_reset = True
 
     @property
-    def dm_env(self):
+    def dm_env(self) -> dm_env.Environment:
         return self._env
 
     def _observation(self, observation):
@@ -79,7 +107,14 @@ class GymnasiumEnv(gymnasium.Env):
             (name, np.asarray(value, dtype=self.observation_space[name].dtype))
             for name, value in observation.items())
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+        if seed is not None:
+            seed = seeding.check_seed(seed, "seed")
+            if not isinstance(getattr(self._env, "random_state", None), np.random.RandomState):
+                raise TypeError(
+                    f"reset(seed=...) seeds the environment's random_state, which "
+                    f"{type(self._env).__name__} does not have")
         super().reset(seed=seed)
         if seed is not None:
             self._env.random_state.seed(seed)
@@ -87,43 +122,55 @@ class GymnasiumEnv(gymnasium.Env):
         self._needs_reset = False
         return self._observation(timestep.observation), {}
 
-    def step(self, action):
+    def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
-        timestep = self._env.step(np.asarray(action, dtype=self.action_space.dtype))
+        timestep = self._env.step(np.asarray(action))
         terminated = bool(timestep.last() and timestep.discount == 0.0)
         truncated = bool(timestep.last() and not terminated)
         self._needs_reset = timestep.last()
         return (self._observation(timestep.observation), float(timestep.reward),
                 terminated, truncated, {"discount": float(timestep.discount)})
 
-    def render(self):
+    def render(self) -> Optional[np.ndarray]:
         if self.render_mode != "rgb_array":
             return None
         height, width = self._render_size
         return self._env.physics.render(height=height, width=width, camera_id=self._render_camera)
 
-    def close(self):
+    def close(self) -> None:
         self._env.close()
 
 
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
-    """A `BatchEnvironment` as a `gymnasium.vector.VectorEnv` (NEXT_STEP autoreset)."""
+    """A `BatchEnvironment` as a `gymnasium.vector.VectorEnv` (NEXT_STEP autoreset).
+
+    `reset(seed=s)` re-seeds the batch (`BatchEnvironment.reseed`): an int gives
+    the episodes, model variations included, of a batch built with `seed=s`; a
+    list seeds copy i's task with `s[i]`. Actions go to the batch as given (no
+    cast), so it rejects bool or string actions.
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, batch_env, flatten_observations=False):
+    def __init__(self, batch_env: BatchEnvironment, flatten_observations: bool = False) -> None:
+        if not isinstance(batch_env, BatchEnvironment):
+            raise TypeError(
+                f"batch_env must be a composer_tasks.batch.BatchEnvironment, got {type(batch_env).__name__}"
+                + (" (wrap a single environment with GymnasiumEnv)"
+                   if isinstance(batch_env, dm_env.Environment) else ""))
         self._batch = batch_env
-        self._flatten = flatten_observations
+        self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.num_envs = batch_env.num_envs
         self.single_action_space = _box(batch_env.action_spec())
         self.action_space = _box(batch_env.action_spec(), batch=self.num_envs)
-        self.single_observation_space = _observation_space(batch_env.observation_spec(), flatten_observations)
+        self.single_observation_space = _observation_space(batch_env.observation_spec(), self._flatten)
         self.observation_space = _observation_space(
-            batch_env.observation_spec(), flatten_observations, batch=self.num_envs)
+            batch_env.observation_spec(), self._flatten, batch=self.num_envs)
+        self._needs_reset = True
 
     @property
-    def batch_env(self):
+    def batch_env(self) -> BatchEnvironment:
         return self._batch
 
     def _observation(self, observation):
@@ -133,23 +180,23 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             (name, np.asarray(value, dtype=self.observation_space[name].dtype))
             for name, value in observation.items())
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: Union[None, int, list] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
         if seed is not None:
-            seeds = seed if isinstance(seed, (list, tuple)) else [seed + i for i in range(self.num_envs)]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"seed list has {len(seeds)} entries for {self.num_envs} copies")
-            for env, copy_seed in zip(self._batch.envs, seeds):
-                env.random_state.seed(copy_seed)
+            self._batch.reseed(seed)
         timestep = self._batch.reset()
+        self._needs_reset = False
         return self._observation(timestep.observation), {}
 
-    def step(self, actions):
-        timestep = self._batch.step(np.asarray(actions, dtype=self.single_action_space.dtype))
+    def step(self, actions: Any) -> Tuple[Any, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        if self._needs_reset:
+            raise RuntimeError("call reset() before step()")
+        timestep = self._batch.step(np.asarray(actions))
         last = timestep.last()
         terminated = last & (timestep.discount == 0.0)
         truncated = last & ~terminated
         return (self._observation(timestep.observation), timestep.reward.copy(),
                 terminated, truncated, {"discount": timestep.discount.copy()})
 
-    def close_extras(self, **kwargs):
+    def close_extras(self, **kwargs: Any) -> None:
         self._batch.close()

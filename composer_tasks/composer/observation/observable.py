@@ -208,6 +208,11 @@ class Generic(Observable):
         self._raw_callable = raw_observation_callable
         super().__init__(**options)
 
+    @property
+    def raw_callable(self):
+        """The function of the physics this observable reads (read-only)."""
+        return self._raw_callable
+
     def _raw_reader(self, physics):
         return functools.partial(self._raw_callable, physics)
 
