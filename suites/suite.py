@@ -3,6 +3,7 @@
 Each domain is one module of `suites` with a `SUITE` registry of task factories.
 """
 
+import functools
 import importlib
 
 DOMAIN_NAMES = (
@@ -85,3 +86,17 @@ def load_batch(domain_name, task_name, num_envs, task_kwargs=None, num_threads=0
 
     return BatchEnvironment.from_environments(
         make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations)
+
+
+def register_environments():
+    """Registers every task as "<domain> <task>" with `composer_tasks.registry`,
+    seeded through `task_kwargs={"random": seed}` (setup.py's entry point)."""
+    from composer_tasks import registry
+    for domain_name, task_name in ALL_TASKS:
+        registry.register(f"{domain_name} {task_name}",
+                          functools.partial(_load_seeded, domain_name, task_name),
+                          collection="suite")
+
+
+def _load_seeded(domain_name, task_name, seed):
+    return load(domain_name, task_name, task_kwargs={"random": seed})
