@@ -174,7 +174,7 @@ def test_overlay_text_shows_status_and_observation(env):
     controller.tick(0.02)
     labels, values = controller.status_text()
     assert labels.split("\n") == ["episode", "step", "time", "reward", "return", "last return",
-                                  "speed", "state"]
+                                  "speed", "state", "last end"]
     rows = dict(zip(labels.split("\n"), values.split("\n")))
     assert rows["step"] == "2"
     assert rows["time"] == "0.020 s"
