@@ -276,6 +276,28 @@ def test_one_studio_viewer_serves_the_process_from_viewer_to_viewer():
         _random_viewer(host="0.0.0.0")
 
 
+def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
+    display = pytest.importorskip("IPython.display")
+    from composer_tasks import viewer
+    shown = []
+    monkeypatch.setattr(display, "display", shown.append)
+    env = _cartpole()
+    handle = viewer.show(env, policies.named_policy("random", env.action_spec(), 0),
+                         out=io.StringIO())
+    try:
+        html, = (item.data for item in shown)
+        assert f'<iframe src="{handle.url}"' in html and f'<a href="{handle.url}"' in html
+        deadline = time.monotonic() + 20
+        while handle.controller.episode_step < 3:
+            assert time.monotonic() < deadline, "the background loop does not step"
+            time.sleep(0.05)
+    finally:
+        handle.close()
+    steps = handle.controller.episode_step
+    time.sleep(0.2)
+    assert handle.controller.episode_step == steps
+
+
 # In a browser.
 
 def _driver():
