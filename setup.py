@@ -37,6 +37,14 @@ setuptools.setup(
             "ipykernel",
             "pytest",
             "pytest-xdist",
+            "selenium",
+        ],
+    },
+    entry_points={
+        # Named environments for composer_tasks.registry (the viewer's command line).
+        "composer_tasks.environments": [
+            "suite = suites.suite:register_environments",
+            "locomotion = suites.locomotion:register_environments",
         ],
     },
 )

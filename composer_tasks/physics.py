@@ -22,6 +22,8 @@ from typing import Any, Dict, Iterator, Optional, Union
 import mujoco
 import numpy as np
 
+from composer_tasks import rendering
+
 # MuJoCo's warnings that mean the simulation diverged: MuJoCo resets the data.
 _DIVERGENCE_WARNINGS = frozenset(int(w) for w in (
         mujoco.mjtWarning.mjWARN_BADQACC,
@@ -43,20 +45,6 @@ _STATE = mujoco.mjtState.mjSTATE_INTEGRATION
 # Names of the global MjData arrays that MuJoCo's per-element bindings call otherwise:
 # a sensor's slice of `sensordata` is its binding's `data`.
 _BINDING_ALIASES = {"sensordata": "data"}
-
-_RENDERING_HELP = (
-        "Rendering needs an OpenGL backend. On a machine without a GPU set "
-        "MUJOCO_GL=osmesa (Debian package: libosmesa6) or MUJOCO_GL=egl (Debian "
-        "packages: libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1)."
-)
-
-# Level of detail: the choices of `Physics.render(level_of_detail=...)`.
-_LEVELS_OF_DETAIL = ("auto", "full")
-# With "auto", how far (pixels) the polygonal outline of a round built-in shape may
-# stray from its true outline, and the fewest slices ever used (an octagon).
-_OUTLINE_TOLERANCE_PX = 0.5
-_MIN_SLICES = 8
-
 
 def _engine_timer():
     """MuJoCo's `mjcb_time` global (a ctypes view), or None where it cannot be reached."""
@@ -225,7 +213,7 @@ class Physics:
         self._renderers = {}
         # Renderers hold GL contexts; release them with the Physics rather than at
         # interpreter exit, where some backends (OSMesa) fail noisily.
-        weakref.finalize(self, _close_renderers, self._renderers)
+        weakref.finalize(self, rendering.close_renderers, self._renderers)
         self._install(model, data if data is not None else mujoco.MjData(model))
 
     def _install(self, model, data):
@@ -500,12 +488,12 @@ class Physics:
         model = self._model if share_model else _copy.copy(self._model)
         return type(self)(model, _copy.copy(self._data), spec=self._spec)
 
-    # Rendering.
+    # Rendering (composer_tasks.rendering).
 
     def render(self, height=240, width=320, camera_id=-1, depth=False,
-                          segmentation=False, scene_option=None, shadows=True, reflections=True,
-                          antialias=True, level_of_detail="auto"):
-        """Renders a camera view with `mujoco.Renderer`.
+               segmentation=False, scene_option=None, shadows=True, reflections=True,
+               antialias=True, level_of_detail="auto"):
+        """Renders a camera view with a cached `mujoco.Renderer`.
 
         Args:
             height, width: image size in pixels (positive integers).
@@ -528,102 +516,25 @@ class Physics:
 
         Returns:
             (height, width, 3) uint8 RGB unless depth or segmentation is asked.
-        """
-        if depth and segmentation:
-            raise ValueError("ask for depth or segmentation, not both")
-        for name, value in (("height", height), ("width", width)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
-        if isinstance(camera_id, str):
-            index = mujoco.mj_name2id(self._model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
-            if index < 0:
-                raise ValueError(f"no camera named {camera_id!r} in the model")
-            camera_id = index
-        if not -1 <= camera_id < self._model.ncam:
-            raise ValueError(
-                    f"camera_id {camera_id} out of range: the model has {self._model.ncam} cameras")
-        renderer = self._renderer(height, width, antialias, level_of_detail)
-        # The flags live on the renderer's scene, which is cached per size and detail.
-        renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
-        renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
-        if depth:
-            renderer.enable_depth_rendering()
-        elif segmentation:
-            renderer.enable_segmentation_rendering()
-        try:
-            renderer.update_scene(self._data, camera=camera_id, scene_option=scene_option)
-            return renderer.render()
-        finally:
-            renderer.disable_depth_rendering()
-            renderer.disable_segmentation_rendering()
 
-    def _renderer(self, height, width, antialias=True, level_of_detail="auto"):
-        quality = self._model.vis.quality
-        slices, stacks = _tessellation(quality, height, width, level_of_detail)
-        # Keyed by the tessellation itself, so "auto" and "full" share a renderer
-        # wherever they agree (large images).
-        key = (height, width, bool(antialias), slices, stacks)
-        renderer = self._renderers.get(key)
-        if renderer is None:
-            saved = quality.offsamples, quality.numslices, quality.numstacks
-            # The GL context reads the multisample count and the built-in shapes'
-            # tessellation once, when it is made; the model gets its own back after.
-            if not antialias:
-                quality.offsamples = 0
-            quality.numslices, quality.numstacks = slices, stacks
-            try:
-                renderer = mujoco.Renderer(self._model, height=height, width=width)
-            except Exception as error:  # The backends raise a variety of types.
-                backend = os.environ.get("MUJOCO_GL", "<unset>")
-                raise RuntimeError(
-                        f"could not create a renderer with MUJOCO_GL={backend}: {error}. "
-                        + _RENDERING_HELP) from error
-            finally:
-                quality.offsamples, quality.numslices, quality.numstacks = saved
-            self._renderers[key] = renderer
-        return renderer
+        One renderer is kept per image size, antialiasing and tessellation, at most
+        `rendering.MAX_CACHED_RENDERERS` of them (least recently used closed first).
+        """
+        return rendering.render(
+            self, height=height, width=width, camera_id=camera_id, depth=depth,
+            segmentation=segmentation, scene_option=scene_option, shadows=shadows,
+            reflections=reflections, antialias=antialias, level_of_detail=level_of_detail)
 
     def upload_hfield(self, hfield_id):
         """Re-uploads heightfield `hfield_id` to the renderers after its
         `model.hfield_data` was written at run time (renderers copy it to the GPU
         once, when they are created)."""
-        if not 0 <= hfield_id < self._model.nhfield:
-            raise ValueError(
-                f"hfield_id {hfield_id} out of range: the model has {self._model.nhfield} heightfields")
-        for renderer in self._renderers.values():
-            # mujoco.Renderer keeps its GL and rendering contexts private and has no
-            # public re-upload.
-            renderer._gl_context.make_current()
-            mujoco.mjr_uploadHField(self._model, renderer._mjr_context, hfield_id)
+        rendering.upload_hfield(self._renderers, self._model, hfield_id)
 
     def close_renderers(self):
-        _close_renderers(self._renderers)
+        """Closes the cached renderers (their GL contexts)."""
+        rendering.close_renderers(self._renderers)
 
     def close(self):
         """Releases the renderers (the model and data are freed with this object)."""
         self.close_renderers()
-
-
-def _tessellation(quality, height, width, level_of_detail):
-    """(numslices, numstacks) of the built-in shapes for a height x width image."""
-    if not (isinstance(level_of_detail, str) and level_of_detail in _LEVELS_OF_DETAIL):
-        raise ValueError(
-                f"level_of_detail must be one of {_LEVELS_OF_DETAIL}, got {level_of_detail!r}")
-    if level_of_detail == "full":
-        return quality.numslices, quality.numstacks
-    # A regular polygon of n sides inscribed in a circle of radius r strays at most
-    # r (1 - cos(pi / n)) from it; r is half the image's larger side, the widest a
-    # shape can be and still be seen whole.
-    radius_px = max(height, width) / 2
-    slices = int(np.ceil(np.pi / np.arccos(1.0 - _OUTLINE_TOLERANCE_PX / radius_px)))
-    slices = max(slices, _MIN_SLICES)
-    # Stacks go from pole to pole, half the angle of slices, and MuJoCo splits them
-    # between two hemispheres: half as many, rounded up to even, keep the same step.
-    stacks = 2 * -(-slices // 4)
-    return min(slices, quality.numslices), min(stacks, quality.numstacks)
-
-
-def _close_renderers(renderers):
-    for renderer in renderers.values():
-        renderer.close()
-    renderers.clear()

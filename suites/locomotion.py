@@ -342,3 +342,11 @@ def load(name, seed=None):
     if name not in _REGISTRY:
         raise ValueError(f"unknown locomotion environment {name!r}; valid names: {list(ALL)}")
     return _REGISTRY[name].factory(seed)
+
+
+def register_environments():
+    """Registers every name of `ALL` with `composer_tasks.registry` (setup.py's
+    entry point)."""
+    from composer_tasks import registry
+    for name in ALL:
+        registry.register(name, functools.partial(load, name), collection="locomotion")

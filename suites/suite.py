@@ -3,6 +3,7 @@
 Each domain is one module of `suites` with a `SUITE` registry of task factories.
 """
 
+import functools
 import importlib
 from collections.abc import Mapping
 from typing import Any, Optional, Tuple
@@ -120,3 +121,17 @@ def _check_kwargs(kwargs, name):
     if not isinstance(kwargs, Mapping):
         raise TypeError(f"{name} must be a dict of keyword arguments or None, got {type(kwargs).__name__}")
     return kwargs
+
+
+def register_environments():
+    """Registers every task as "<domain> <task>" with `composer_tasks.registry`,
+    seeded through `task_kwargs={"random": seed}` (setup.py's entry point)."""
+    from composer_tasks import registry
+    for domain_name, task_name in ALL_TASKS:
+        registry.register(f"{domain_name} {task_name}",
+                          functools.partial(_load_seeded, domain_name, task_name),
+                          collection="suite")
+
+
+def _load_seeded(domain_name, task_name, seed):
+    return load(domain_name, task_name, task_kwargs={"random": seed})

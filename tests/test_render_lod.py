@@ -9,7 +9,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from composer_tasks import physics as physics_module
+from composer_tasks import rendering
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from suites import suite
@@ -54,11 +54,11 @@ def _half_pixel_outline(slices, radius_px):
 def test_auto_tessellation_is_the_fewest_slices_within_half_a_pixel():
     quality = mujoco.MjModel.from_xml_string("<mujoco/>").vis.quality
     assert (quality.numslices, quality.numstacks) == (28, 16)  # MuJoCo's defaults.
-    assert physics_module._tessellation(quality, 64, 64, "auto") == (18, 10)
-    assert physics_module._tessellation(quality, 84, 84, "auto") == (21, 12)
+    assert rendering.tessellation(quality, 64, 64, "auto") == (18, 10)
+    assert rendering.tessellation(quality, 84, 84, "auto") == (21, 12)
     previous = (0, 0)
     for size in range(1, 400):
-        slices, stacks = physics_module._tessellation(quality, size, size, "auto")
+        slices, stacks = rendering.tessellation(quality, size, size, "auto")
         radius_px = size / 2
         assert slices >= 8 and stacks >= 4 and stacks % 2 == 0
         if slices < 28:
@@ -70,18 +70,18 @@ def test_auto_tessellation_is_the_fewest_slices_within_half_a_pixel():
         assert (slices, stacks) >= previous
         previous = (slices, stacks)
     # From 160 pixels up the model's own tessellation is fine enough; never finer.
-    assert physics_module._tessellation(quality, 160, 160, "auto") == (28, 16)
-    assert physics_module._tessellation(quality, 480, 640, "auto") == (28, 16)
-    assert physics_module._tessellation(quality, 48, 160, "auto") == (28, 16)
+    assert rendering.tessellation(quality, 160, 160, "auto") == (28, 16)
+    assert rendering.tessellation(quality, 480, 640, "auto") == (28, 16)
+    assert rendering.tessellation(quality, 48, 160, "auto") == (28, 16)
 
 
 def test_full_detail_and_coarse_models_keep_the_models_tessellation():
     model = mujoco.MjModel.from_xml_string(
         '<mujoco><visual><quality numslices="12" numstacks="6"/></visual></mujoco>')
     quality = model.vis.quality
-    assert physics_module._tessellation(quality, 64, 64, "full") == (12, 6)
-    assert physics_module._tessellation(quality, 64, 64, "auto") == (12, 6)
-    assert physics_module._tessellation(quality, 16, 16, "auto") == (9, 6)
+    assert rendering.tessellation(quality, 64, 64, "full") == (12, 6)
+    assert rendering.tessellation(quality, 64, 64, "auto") == (12, 6)
+    assert rendering.tessellation(quality, 16, 16, "auto") == (9, 6)
 
 
 @pytest.mark.parametrize("level_of_detail", ["low", None, 1, "AUTO"])
@@ -156,6 +156,31 @@ def test_renderers_are_freed_on_close_recompile_and_collection():
     del physics
     gc.collect()
     assert renderer._mjr_context is None
+
+
+def test_the_renderer_cache_is_bounded_least_recently_used_first():
+    physics = _scene()
+    first_key = (16, 16, False, 9, 6)
+    physics.render(16, 16, **_AGENT_CAMERA)
+    first = physics._renderers[first_key]
+    sizes = range(17, 17 + rendering.MAX_CACHED_RENDERERS + 4)
+    made = []
+    for size in sizes:
+        # Using the first renderer again keeps it; the others are evicted in turn.
+        physics.render(16, 16, **_AGENT_CAMERA)
+        physics.render(size, size, **_AGENT_CAMERA)
+        made.append(physics._renderers[next(reversed(physics._renderers))])
+        assert len(physics._renderers) <= rendering.MAX_CACHED_RENDERERS
+    assert len(physics._renderers) == rendering.MAX_CACHED_RENDERERS
+    assert physics._renderers[first_key] is first and first._mjr_context is not None
+    evicted = made[:len(made) - (rendering.MAX_CACHED_RENDERERS - 1)]
+    kept = made[len(evicted):]
+    assert all(renderer._mjr_context is None for renderer in evicted)
+    assert all(renderer._mjr_context is not None for renderer in kept)
+    # An evicted kind of image is made again, and is drawn the same.
+    again = physics.render(17, 17, **_AGENT_CAMERA)
+    assert again.shape == (17, 17, 3)
+    assert len(physics._renderers) == rendering.MAX_CACHED_RENDERERS
 
 
 def test_auto_detail_is_deterministic():

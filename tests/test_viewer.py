@@ -174,7 +174,7 @@ def test_overlay_text_shows_status_and_observation(env):
     controller.tick(0.02)
     labels, values = controller.status_text()
     assert labels.split("\n") == ["episode", "step", "time", "reward", "return", "last return",
-                                  "speed", "state"]
+                                  "speed", "state", "last end"]
     rows = dict(zip(labels.split("\n"), values.split("\n")))
     assert rows["step"] == "2"
     assert rows["time"] == "0.020 s"
@@ -215,8 +215,8 @@ def test_command_line_rejects_unknown_tasks_listing_the_valid_ones():
         [sys.executable, "-m", "composer_tasks.viewer", "cartpole", "cartwheel"],
         cwd=_REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
-    assert "unknown task 'cartwheel' of domain 'cartpole'" in result.stderr
-    assert "swingup" in result.stderr
+    assert "unknown environment 'cartpole cartwheel'" in result.stderr
+    assert "cartpole swingup" in result.stderr
 
 
 # A real window under Xvfb, driven with xdotool.
@@ -427,5 +427,17 @@ def test_command_line_loads_suite_tasks_and_locomotion_names():
     assert viewer_main.load_environment(["cartpole", "swingup"], seed=0).action_spec().shape == (1,)
     walker = viewer_main.load_environment(["walker_parkour_hurdles"], seed=0)
     assert walker.action_spec().shape == (6,)
-    with pytest.raises(app.UsageError, match="locomotion: "):
+    humanoid = viewer_main.load_environment(["humanoid", "stand"], seed=0)
+    assert humanoid.action_spec().shape == (21,)
+    with pytest.raises(app.UsageError, match="locomotion: .*walker_parkour_hurdles"):
         viewer_main.load_environment([], seed=0)
+    with pytest.raises(app.UsageError, match="unknown environment 'walker_parkour_moon'"):
+        viewer_main.load_environment(["walker_parkour_moon"], seed=0)
+
+
+def test_the_viewer_package_imports_no_suite():
+    code = ("import sys; import composer_tasks.viewer, composer_tasks.viewer.cli; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('suites', 'agents')))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=_REPO_ROOT, capture_output=True,
+                            text=True, timeout=120, check=True)
+    assert result.stdout.strip() == "[]"

@@ -9,6 +9,7 @@ import numpy as np
 
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.mjcf import physics as mjcf_physics
+from composer_tasks.physics import Physics
 
 # Control and physics timesteps closer than this (relative) to an integer ratio
 # count as an exact multiple, since decimal timesteps are not exact in binary.

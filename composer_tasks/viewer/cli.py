@@ -1,20 +1,34 @@
 """What `python -m composer_tasks.viewer` does besides parsing its flags (which stay in
 `__main__`, so that importing this module defines no command-line flags)."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from absl import app
 
+from composer_tasks import registry
 
-def load_environment(names, seed):
-    """`(domain, task)` of the Control Suite or `(name,)` of `suites.locomotion`."""
-    # The suites depend on composer_tasks, not the other way round: only this
-    # command-line entry point reaches into them.
-    from suites import locomotion
-    from suites import suite
-    if len(names) == 2:
-        return suite.load(names[0], names[1], task_kwargs={"random": seed})
-    if len(names) == 1:
-        return locomotion.load(names[0], seed=seed)
-    raise app.UsageError(
-        "usage: python -m composer_tasks.viewer DOMAIN TASK | LOCOMOTION_NAME [--policy zero|random] "
-        f"[--seed S] [--camera C] [--paused] [--speed X]; suite tasks: "
-        f"{', '.join(f'{d} {t}' for d, t in suite.ALL_TASKS)}; locomotion: {', '.join(locomotion.ALL)}")
+USAGE = (
+    "usage: python -m composer_tasks.viewer NAME... [--policy zero|random] [--seed S] "
+    "[--camera C] [--paused] [--speed X] [--web [--port P] [--host H]]; NAME is a "
+    "registered environment, e.g. `humanoid stand` (Control Suite) or "
+    "`walker_parkour_hurdles` (locomotion)")
+
+
+def load_environment(names: Sequence[str], seed: int) -> Any:
+    """The environment `composer_tasks.registry` knows by these words, seeded.
+
+    The suites register their names through entry points (see `registry`); this
+    module imports none of them.
+
+    Raises:
+      app.UsageError: without a name, or for an unknown one (listing the close ones).
+    """
+    if not names:
+        listing = "; ".join(f"{collection}: {', '.join(registry.names(collection))}"
+                            for collection in registry.collections())
+        raise app.UsageError(f"{USAGE}. Registered names by collection: {listing}")
+    try:
+        return registry.load(list(names), seed=seed)
+    except registry.UnknownEnvironmentError as error:
+        raise app.UsageError(f"{error}\n{USAGE}") from None

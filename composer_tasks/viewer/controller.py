@@ -9,6 +9,7 @@ directly.
 import collections
 from collections import abc
 import math
+import traceback
 
 import numpy as np
 
@@ -75,10 +76,18 @@ class Controller:
 
     The episode restarts by itself after its last step. Episode statistics:
     `episode_step` (control steps this episode), `episode` (0 for the first),
-    `episode_return`, `last_episode_return` (None before the first episode ended).
+    `episode_return`, `last_episode_return` (None before the first episode ended),
+    `last_episode_end` (why the last episode ended: `termination_reason`).
+
+    With `recover=True` (the web viewer's choice) an exception raised by the
+    environment or the policy inside `tick` or a command does not propagate: it is
+    recorded in `last_error` (with its traceback in `last_traceback`), reported to
+    `on_error(message)`, and the episode restarts. If the restart raises too, the
+    controller pauses, and Restart tries again.
     """
 
-    def __init__(self, env, policy=None, paused=False, speed=1.0):
+    def __init__(self, env, policy=None, paused=False, speed=1.0, recover=False,
+                 on_error=None):
         if policy is None:
             policy = policies.zero_policy(env.action_spec())
         elif not callable(policy):
@@ -88,7 +97,12 @@ class Controller:
         self._env = env
         self._policy = policy
         self._control_timestep = video.control_timestep(env)
-        self._speed_index = SPEEDS.index(speed)
+        self._speed = float(speed)
+        self._recover = bool(recover)
+        self._on_error = on_error
+        self.last_error = None
+        self.last_traceback = None
+        self.last_episode_end = None
         self.paused = bool(paused)
         self.show_observation = True
         self.episode = -1
@@ -111,7 +125,16 @@ class Controller:
     @property
     def speed(self):
         """Requested playback speed as a multiple of real time."""
-        return SPEEDS[self._speed_index]
+        return self._speed
+
+    def set_speed(self, speed):
+        """Sets the playback speed to any multiple of real time in (0, max(SPEEDS)]
+        (the keys step through `SPEEDS`; the web viewer's slider sets any value)."""
+        if (isinstance(speed, bool) or not isinstance(speed, (int, float, np.floating))
+                or not 0 < speed <= SPEEDS[-1]):
+            raise ValueError(
+                f"speed must be a multiple of real time in (0, {SPEEDS[-1]:g}], got {speed!r}")
+        self._speed = float(speed)
 
     @property
     def control_timestep(self):
@@ -136,6 +159,12 @@ class Controller:
 
     def command(self, name):
         """Runs one of PAUSE, STEP, RESTART, SLOWER, FASTER, OBSERVATION."""
+        if name in (STEP, RESTART) and self._recover:
+            self._guarded(lambda: self._command(name))
+        else:
+            self._command(name)
+
+    def _command(self, name):
         if name == PAUSE:
             self.paused = not self.paused
             self._owed_sim_seconds = 0.0
@@ -145,9 +174,9 @@ class Controller:
         elif name == RESTART:
             self._start_episode()
         elif name == SLOWER:
-            self._speed_index = max(self._speed_index - 1, 0)
+            self._speed = max([s for s in SPEEDS if s < self._speed], default=SPEEDS[0])
         elif name == FASTER:
-            self._speed_index = min(self._speed_index + 1, len(SPEEDS) - 1)
+            self._speed = min([s for s in SPEEDS if s > self._speed], default=SPEEDS[-1])
         elif name == OBSERVATION:
             self.show_observation = not self.show_observation
         else:
@@ -170,14 +199,44 @@ class Controller:
             if due > limit:
                 due = limit
                 self._owed_sim_seconds = due * self._control_timestep
-            for _ in range(due):
-                self._step()
-            steps = due
+            if self._recover:
+                steps = self._guarded(lambda: self._steps(due))
+            else:
+                steps = self._steps(due)
             self._owed_sim_seconds -= due * self._control_timestep
         self._recent.append((elapsed_wall_seconds, steps))
         while len(self._recent) > 1 and sum(e for e, _ in self._recent) > _SPEED_WINDOW_SECONDS:
             self._recent.popleft()
         return steps
+
+    def _steps(self, count):
+        for _ in range(count):
+            self._step()
+        return count
+
+    def _guarded(self, run):
+        """Runs `run()`; on an exception records it, reports it and restarts the episode.
+        Returns `run()`'s result, or 0 after an exception."""
+        try:
+            return run()
+        except Exception as error:
+            self.last_error = f"{type(error).__name__}: {error}"
+            self.last_traceback = traceback.format_exc()
+            where = f"episode {self.episode}, step {self.episode_step}"
+            self.last_episode_end = f"error: {self.last_error}"
+            message = f"the environment raised at {where}: {self.last_error}"
+            try:
+                self._start_episode()
+                message += "; the episode restarted"
+            except Exception as reset_error:
+                self.paused = True
+                self.last_error = f"{type(reset_error).__name__}: {reset_error}"
+                self.last_traceback += traceback.format_exc()
+                message += (f"; restarting raised too ({self.last_error}), so the viewer "
+                            f"is paused: Restart tries again")
+            if self._on_error is not None:
+                self._on_error(message)
+            return 0
 
     def _start_episode(self):
         if self.episode >= 0 and self.episode_step > 0:
@@ -197,6 +256,8 @@ class Controller:
         self.episode_step += 1
         if timestep.reward is not None:
             self.episode_return += float(np.sum(timestep.reward))
+        if timestep.last():
+            self.last_episode_end = termination_reason(timestep)
 
     # Overlay.
 
@@ -220,6 +281,7 @@ class Controller:
             ("last return", last_return),
             ("speed", speed),
             ("state", state),
+            ("last end", self.last_episode_end or "-"),
         )
         return "\n".join(label for label, _ in rows), "\n".join(value for _, value in rows)
 
@@ -234,6 +296,16 @@ class Controller:
             names.extend([name] + [""] * (len(lines) - 1))
             values.extend(lines)
         return "\n".join(names), "\n".join(values)
+
+
+def termination_reason(timestep):
+    """Why an episode ended, from its last `dm_env.TimeStep`: the discount tells a
+    termination (0: the task ended it, or the physics diverged) from a truncation
+    (the time limit, discount 1 for composer environments)."""
+    discount = np.asarray(timestep.discount if timestep.discount is not None else 0.0)
+    if np.all(discount == 0):
+        return "terminated (discount 0)"
+    return f"truncated: time limit (discount {float(np.mean(discount)):g})"
 
 
 def _format_number(value):

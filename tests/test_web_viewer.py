@@ -1,0 +1,440 @@
+"""The web viewer (composer_tasks.viewer.web): its loop and access rules without a
+browser, then the page in headless Chromium driven by Selenium.
+
+The browser tests need Debian's `chromium` and `chromium-driver` and the `selenium`
+package (.ci/run installs them); they are skipped, saying so, without them.
+"""
+
+import ctypes
+import io
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import webbrowser
+
+import numpy as np
+import pytest
+
+from composer_tasks import policies
+from composer_tasks import registry
+from composer_tasks.viewer import controller as controller_lib
+from composer_tasks.viewer import web
+
+_REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_CHROMEDRIVER = shutil.which("chromedriver")
+_PR_SET_PDEATHSIG = 1  # From <sys/prctl.h>.
+# Levels (of 255) by which a pixel of the overlay's text changes when the text does.
+_TEXT_CONTRAST = 40
+# The page's size in the browser (CSS pixels = screenshot pixels at scale 1).
+_PAGE_WIDTH, _PAGE_HEIGHT = 640, 400
+
+
+def _cartpole(seed=0):
+    return registry.load("cartpole swingup", seed=seed)
+
+
+def _random_viewer(**kwargs):
+    env = _cartpole()
+    policy = policies.named_policy("random", env.action_spec(), 0)
+    return web.WebViewer(env, policy, out=io.StringIO(), **kwargs)
+
+
+def _get(url):
+    """(status, body) of an HTTP GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def _ws_status(url, cookie=None):
+    """The HTTP status of a WebSocket handshake (101 when accepted)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync import client
+    headers = {"Cookie": cookie} if cookie else None
+    try:
+        with client.connect(url, additional_headers=headers, open_timeout=10):
+            return 101
+    except InvalidStatus as error:
+        return error.response.status_code
+
+
+# Without a browser.
+
+def test_binds_loopback_by_default_without_a_token():
+    viewer = _random_viewer()
+    try:
+        assert viewer.socket_address()[0] == "127.0.0.1"
+        assert viewer.token is None
+        assert viewer.url == f"http://127.0.0.1:{viewer.port}/"
+    finally:
+        viewer.close()
+
+
+def _end_with_parent():
+    """Linux: the server gets SIGTERM when the test process dies (a crashed test
+    run leaves no server behind)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _serve_in_subprocess(*flags):
+    """Starts `python -m composer_tasks.viewer cartpole swingup --web FLAGS` (MuJoCo
+    Studio runs one web viewer per process); returns (process, address, output)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "composer_tasks.viewer", "cartpole", "swingup", "--web",
+         "--policy", "random", *flags],
+        cwd=_REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=_end_with_parent)
+    lines = []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.strip().startswith("http://"):
+            return process, line.strip(), lines
+    process.kill()
+    process.wait()
+    return None, None, lines
+
+
+@pytest.fixture(scope="module")
+def exposed():
+    """A viewer bound beyond localhost (all interfaces): (port, token)."""
+    process, address, lines = _serve_in_subprocess("--host", "0.0.0.0", "--port", "0")
+    assert address is not None, "".join(lines)
+    parsed = urllib.parse.urlparse(address)
+    token = urllib.parse.parse_qs(parsed.query)["token"][0]
+    yield parsed.port, token, lines
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def test_another_interface_requires_the_token_on_every_connection(exposed):
+    port, token, lines = exposed
+    assert len(token) >= 32
+    # The banner gives the address with its token once.
+    assert "".join(lines).count(token) == 1
+    base = f"http://127.0.0.1:{port}"
+    for path in ("/", "/?token=wrong", "/web_client.js", "/model", f"/?token={token[:-1]}"):
+        status, body = _get(base + path)
+        assert status == 403 and b"requires its access token" in body, path
+    status, body = _get(f"{base}/?token={token}")
+    assert status == 200 and b"<html" in body.lower()
+    assert _get(f"{base}/model?token={token}")[0] == 200
+    ws = f"ws://127.0.0.1:{port}"
+    cookie = f"composer_tasks_viewer_{port}"
+    for path in ("/state?sid=a", "/ui?sid=a", "/drop?sid=a"):
+        assert _ws_status(ws + path) == 403
+        assert _ws_status(ws + path, cookie=f"{cookie}=wrong") == 403
+    assert _ws_status(f"{ws}/state?sid=a", cookie=f"{cookie}={token}") == 101
+
+
+def test_a_port_in_use_is_a_clear_error():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        process, address, lines = _serve_in_subprocess("--port", str(port))
+        assert address is None
+        assert (f"the web viewer cannot listen on 127.0.0.1:{port}: Port {port} is already in "
+                f"use") in "".join(lines)
+
+
+def test_bad_arguments_are_refused():
+    env = _cartpole()
+    with pytest.raises(ValueError, match="requires a token there"):
+        web.WebViewer(env, host="0.0.0.0", require_token=False)
+    with pytest.raises(ValueError, match=r"speed must be a multiple of real time in \(0, 1\]"):
+        web.WebViewer(env, speed=2.0)
+    with pytest.raises(ValueError, match=r"port must be an integer in \[0, 65535\]"):
+        web.WebViewer(env, port=-1)
+    with pytest.raises(ValueError, match="host must be an interface address"):
+        web.WebViewer(env, host="")
+    with pytest.raises(ValueError, match="camera and show_ui are options of the window"):
+        from composer_tasks import viewer
+        viewer.launch(env, web=True, camera=0)
+
+
+def test_a_missing_browser_is_reported_and_the_viewer_keeps_serving(monkeypatch):
+    def no_browser(*args, **kwargs):
+        raise webbrowser.Error("could not locate runnable browser")
+    monkeypatch.setattr(webbrowser, "get", no_browser)
+    viewer = _random_viewer().start()
+    try:
+        assert not viewer.open_browser()
+        assert "no web browser found on this machine" in viewer._out.getvalue()
+        assert viewer.step_loop()
+        assert _get(viewer.url)[0] == 200
+    finally:
+        viewer.close()
+
+
+class _FailingPolicy:
+    """Raises at the `fail_at`-th call, then acts like the zero policy."""
+
+    def __init__(self, action_spec, fail_at):
+        self._zero = policies.zero_policy(action_spec)
+        self._calls = 0
+        self._fail_at = fail_at
+
+    def __call__(self, timestep):
+        self._calls += 1
+        if self._calls == self._fail_at:
+            raise RuntimeError("policy exploded")
+        return self._zero(timestep)
+
+
+def test_an_environment_raising_in_the_loop_restarts_the_episode_and_keeps_serving():
+    env = _cartpole()
+    out = io.StringIO()
+    viewer = web.WebViewer(env, _FailingPolicy(env.action_spec(), fail_at=5), out=out).start()
+    try:
+        deadline = time.monotonic() + 20
+        while viewer.controller.last_error is None and time.monotonic() < deadline:
+            assert viewer.step_loop()
+        controller = viewer.controller
+        assert controller.last_error == "RuntimeError: policy exploded"
+        assert controller.episode == 1 and not controller.paused
+        assert controller.last_episode_end == "error: RuntimeError: policy exploded"
+        assert "the environment raised at episode 0, step 4: RuntimeError: policy exploded; " \
+               "the episode restarted" in out.getvalue()
+        steps = controller.episode_step
+        for _ in range(20):
+            assert viewer.step_loop()
+        assert controller.episode_step > steps
+        assert _get(viewer.url)[0] == 200
+    finally:
+        viewer.close()
+
+
+def test_a_reset_that_raises_pauses_until_restart():
+    env = _cartpole()
+    controller = controller_lib.Controller(env, _FailingPolicy(env.action_spec(), fail_at=1),
+                                           recover=True, on_error=lambda message: None)
+    reset = env.reset
+    env.reset = lambda: (_ for _ in ()).throw(ValueError("bad reset"))
+    assert controller.tick(0.01) == 0
+    assert controller.paused and controller.last_error == "ValueError: bad reset"
+    env.reset = reset
+    controller.command(controller_lib.RESTART)
+    assert controller.episode == 1 and controller.episode_step == 0
+
+
+def test_studio_messages_drive_the_controller():
+    from mujoco.studio import messages
+    from mujoco.studio import sim
+    viewer = _random_viewer().start()
+    try:
+        loop, controller = viewer._studio.loop, viewer.controller
+        handle = viewer._studio.handle
+        handle.dispatch(messages.StepControlSnapshot(pause_state=sim.PauseState.NORMAL_PAUSED,
+                                                     speed=50.0))
+        assert controller.paused and controller.speed == 0.5
+        handle.dispatch(messages.SingleStepEvent())
+        assert controller.episode_step == 1
+        handle.dispatch(messages.ResetEvent())
+        assert controller.episode == 1 and controller.episode_step == 0
+        # The task's own initial state (the swing-up's hanging pole), not MjData's defaults.
+        assert abs(viewer._env.physics.data.qpos[1]) == pytest.approx(np.pi, abs=0.1)
+        handle.dispatch(messages.StepControlSnapshot(pause_state=sim.PauseState.UNPAUSED,
+                                                     speed=100.0))
+        assert not controller.paused and controller.speed == 1.0
+        handle.dispatch(messages.LoadModelEvent(path="/tmp/dropped.xml"))
+        assert "not loading '/tmp/dropped.xml'" in viewer._out.getvalue()
+        assert loop.controller is controller
+    finally:
+        viewer.close()
+
+
+def test_one_studio_viewer_serves_the_process_from_viewer_to_viewer():
+    first = _random_viewer().start()
+    try:
+        with pytest.raises(RuntimeError, match="another WebViewer drives this process's web viewer"):
+            _random_viewer().start()
+    finally:
+        first.close()
+    second = _random_viewer(port=first.port).start()
+    try:
+        assert second.port == first.port
+        assert second.step_loop()
+        assert _get(second.url)[0] == 200
+    finally:
+        second.close()
+    with pytest.raises(ValueError, match="serves its web viewer on 127.0.0.1:.* already"):
+        _random_viewer(host="0.0.0.0")
+
+
+def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
+    display = pytest.importorskip("IPython.display")
+    from composer_tasks import viewer
+    shown = []
+    monkeypatch.setattr(display, "display", shown.append)
+    env = _cartpole()
+    handle = viewer.show(env, policies.named_policy("random", env.action_spec(), 0),
+                         out=io.StringIO())
+    try:
+        html, = (item.data for item in shown)
+        assert f'<iframe src="{handle.url}"' in html and f'<a href="{handle.url}"' in html
+        deadline = time.monotonic() + 20
+        while handle.controller.episode_step < 3:
+            assert time.monotonic() < deadline, "the background loop does not step"
+            time.sleep(0.05)
+    finally:
+        handle.close()
+    steps = handle.controller.episode_step
+    time.sleep(0.2)
+    assert handle.controller.episode_step == steps
+
+
+# In a browser.
+
+def _driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    options = Options()
+    options.binary_location = _CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+                     f"--window-size={_PAGE_WIDTH},{_PAGE_HEIGHT}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(_CHROMEDRIVER))
+    # Headless windows lose some height to (invisible) browser chrome: size the page.
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight];")
+    driver.set_window_size(2 * _PAGE_WIDTH - inner[0], 2 * _PAGE_HEIGHT - inner[1])
+    return driver
+
+
+def _patiently(command, deadline):
+    """Runs a WebDriver command, again while Chromium's renderer is too busy to answer
+    (rendering the page on a loaded CPU), until `deadline`."""
+    from selenium.common.exceptions import TimeoutException
+    while True:
+        try:
+            return command()
+        except TimeoutException:
+            if time.monotonic() > deadline:
+                raise
+
+
+def _screenshot(driver, deadline):
+    """The page as an (H, W, 3) array."""
+    import imageio.v3 as iio
+    png = _patiently(driver.get_screenshot_as_png, deadline)
+    return iio.imread(png)[..., :3]
+
+
+def _episode_window(image):
+    """The overlay's status window (anchored at the page's top right)."""
+    right = image.shape[1] - web.OVERLAY_MARGIN_PX
+    return image[web.OVERLAY_TOP_PX + 2:web.OVERLAY_TOP_PX + 200,
+                 right - web.OVERLAY_WIDTH_PX + 2:right - 2]
+
+
+def _changed_text_pixels(first, second):
+    """Pixels of two overlay crops that differ by more than a glyph's edge could
+    blend with the scene behind: a row of text that changed gives hundreds, the
+    same text (drawn again over a moving scene) none."""
+    difference = np.abs(first.astype(int) - second.astype(int)).max(axis=-1)
+    return int(np.sum(difference > _TEXT_CONTRAST))
+
+
+def _scene(image):
+    """A patch of the 3D view, left of the overlay and right of Studio's left panel."""
+    height, width = image.shape[:2]
+    return image[height // 4:3 * height // 4, width // 3:width - web.OVERLAY_WIDTH_PX - 20]
+
+
+_needs_browser = pytest.mark.skipif(
+    _CHROMIUM is None or _CHROMEDRIVER is None,
+    reason="the browser tests need Debian's chromium and chromium-driver (apt-get install -y "
+           "chromium chromium-driver; .ci/run does)")
+
+
+@pytest.fixture(scope="module")
+def driver():
+    pytest.importorskip("selenium", reason="the browser tests need selenium (the dev extra)")
+    driver = _driver()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def served():
+    """Two viewers on loopback, each in its own process as the command line starts
+    them, one running and one started paused: their addresses. (The browser tests
+    keep the servers out of the test process: served from it, the page stalls in
+    Chromium's renderer.)"""
+    # The tests above leave this process's own Studio viewer drawing frames; the
+    # browser needs the CPU more.
+    web.shutdown()
+    running, running_address, lines = _serve_in_subprocess("--port", "0")
+    assert running_address is not None, "".join(lines)
+    paused, paused_address, lines = _serve_in_subprocess("--port", "0", "--paused")
+    assert paused_address is not None, "".join(lines)
+    yield running_address, paused_address
+    for process in (running, paused):
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_for_scene(driver, deadline):
+    """The first screenshot that shows the 3D scene (many colours, not flat)."""
+    while True:
+        image = _screenshot(driver, deadline)
+        scene = _scene(image)
+        colours = len(np.unique(scene.reshape(-1, 3), axis=0))
+        if colours > 50 and scene.std() > 10:
+            return image
+        assert time.monotonic() < deadline, f"no scene on the page ({colours} colours)"
+
+
+@pytest.mark.slow  # 85-206 s on 2 shared cores at load 13-17; .ci/run runs it.
+@_needs_browser
+def test_page_shows_the_scene_and_the_reward_overlay_changes_unless_paused(driver, served):
+    running, paused = served
+    # Generous: on 2 busy shared cores Chromium draws the page in software slowly.
+    deadline = time.monotonic() + 240
+    _patiently(lambda: driver.get(running), deadline)
+    image = _wait_for_scene(driver, deadline)
+    assert image.shape[:2] == (_PAGE_HEIGHT, _PAGE_WIDTH)
+    first = _episode_window(image)
+    assert first.std() > 10, "no overlay"
+    time.sleep(0.5)
+    second = _episode_window(_screenshot(driver, deadline))
+    assert _changed_text_pixels(first, second) > 20, "the overlay did not change while running"
+    # Paused, the status window settles (once the page has drawn it) and stays: a
+    # running one changes its step and time rows every frame.
+    _patiently(lambda: driver.get(paused), deadline)
+    previous = _episode_window(_wait_for_scene(driver, deadline))
+    while True:
+        time.sleep(1.0)
+        current = _episode_window(_screenshot(driver, deadline))
+        if _changed_text_pixels(previous, current) == 0:
+            break
+        assert time.monotonic() < deadline, "the paused viewer's overlay kept changing"
+        previous = current
+    assert current.std() > 10, "no overlay"
+    time.sleep(1.0)
+    assert _changed_text_pixels(current, _episode_window(_screenshot(driver, deadline))) == 0
+
+
+@_needs_browser
+def test_browser_without_the_token_is_refused(driver, exposed):
+    port, token, _ = exposed
+    driver.get(f"http://127.0.0.1:{port}/")
+    assert "requires its access token" in driver.page_source
+    driver.get(f"http://127.0.0.1:{port}/?token=wrong")
+    assert "requires its access token" in driver.page_source
