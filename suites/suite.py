@@ -7,7 +7,8 @@ import importlib
 
 DOMAIN_NAMES = (
     "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
-    "humanoid", "manipulator", "pendulum", "point_mass", "reacher", "swimmer", "walker",
+    "humanoid", "manipulator", "pendulum", "point_mass", "quadruped", "reacher", "swimmer",
+    "walker",
 )
 
 

@@ -118,6 +118,11 @@ class Reference:
         task_state: field -> (element names, (num_states, num_elements, width) values).
         initial: 'qpos', 'qvel' -> (num_samples, n) arrays and field ->
             (num_samples, num_elements, width) task-state samples of episode starts.
+        episode_arrays: field -> (num_episodes, size) whole model arrays a task
+            rewrites per episode (e.g. 'hfield_data'), one row per recorded
+            episode (`states['episode']` indexes them); empty for most tasks.
+        initial_array_summaries: field -> (num_samples, 3) (mean, std, max) of
+            that array at each sampled episode start.
     """
 
     name: str
@@ -131,6 +136,8 @@ class Reference:
     next_observations: dict
     task_state: dict
     initial: dict
+    episode_arrays: dict = dataclasses.field(default_factory=dict)
+    initial_array_summaries: dict = dataclasses.field(default_factory=dict)
 
     @property
     def num_states(self):
@@ -166,7 +173,18 @@ def load_reference(path):
                         arrays[f"task_state/{f}/values"]) for f in fields},
         initial={"qpos": arrays["initial/qpos"], "qvel": arrays["initial/qvel"],
                  **{f: arrays[f"initial/task_state/{f}"] for f in fields}},
+        episode_arrays={k.split("/", 1)[1]: v for k, v in arrays.items()
+                        if k.startswith("episode_arrays/")},
+        initial_array_summaries={k.split("/", 2)[2]: v for k, v in arrays.items()
+                                 if k.startswith("initial/episode_arrays/")},
     )
+
+
+def array_summary(values):
+    """(mean, std, max) of an episode array in float64, as make_reference.py
+    summarises it at each episode start."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([values.mean(), values.std(), values.max()])
 
 
 # Name resolution.
@@ -535,6 +553,8 @@ def _state_installer(reference, index, task_state):
         for field, rows, values in task_state:
             array = getattr(model, field)
             array[rows] = values[index].reshape(array[rows].shape)
+        for field, values in reference.episode_arrays.items():
+            getattr(model, field)[:] = values[int(states["episode"][index])]
         data.qpos[:] = states["qpos"][index]
         data.qvel[:] = states["qvel"][index]
         data.act[:] = states["act"][index]
@@ -742,6 +762,7 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
         qvel.append(np.array(data.qvel))
         task_values.append(np.concatenate(
             [np.asarray(getattr(model, field)[rows]).reshape(-1) for field, rows, _ in task_state]
+            + [array_summary(getattr(model, field)) for field in reference.initial_array_summaries]
             or [np.zeros(0)]))
     labels, reference_features = _initial_features(reference.model, reference_qpos,
                                                    reference_qvel)
@@ -751,6 +772,9 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
     for field, (names, values) in reference.task_state.items():
         width = values.shape[2]
         labels += [f"{field}[{name}][{i}]" for name in names for i in range(width)]
+    for field, summaries in reference.initial_array_summaries.items():
+        reference_task.append(summaries)
+        labels += [f"{statistic}({field})" for statistic in ("mean", "std", "max")]
     reference_features = np.concatenate([reference_features] + reference_task, axis=1)
     our_features = np.concatenate([our_features, np.array(task_values)], axis=1)
 
@@ -883,7 +907,8 @@ def check_task(env, reference, tolerances=Tolerances(), num_initial_samples=None
 
 def check_seeded_initial_states(env_factory, reference, num_samples=20):
     """The first `num_samples` initial states of an environment seeded as the
-    reference's were, compared element by element (qpos, qvel and task state).
+    reference's were, compared element by element (qpos, qvel, task state and the
+    summaries of episode arrays such as a redrawn terrain).
 
     The published tasks draw their initial states in a fixed order, so an
     implementation drawing in the same order reproduces them bit for bit.
@@ -909,4 +934,7 @@ def check_seeded_initial_states(env_factory, reference, num_samples=20):
             ours = np.asarray(getattr(model, field)[rows]).reshape(-1)
             theirs = np.asarray(reference.initial[field][index]).reshape(-1)
             worst = max(worst, float(np.max(np.abs(ours - theirs), initial=0.0)))
+        for field, summaries in reference.initial_array_summaries.items():
+            ours = array_summary(getattr(model, field))
+            worst = max(worst, float(np.max(np.abs(ours - summaries[index]))))
     return worst
