@@ -6,9 +6,9 @@ Each domain is one module of `suites` with a `SUITE` registry of task factories.
 import importlib
 
 DOMAIN_NAMES = (
-    "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
-    "humanoid", "manipulator", "pendulum", "point_mass", "quadruped", "reacher", "swimmer",
-    "walker",
+    "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper", "humanoid",
+    "lqr", "manipulator", "pendulum", "point_mass", "quadruped", "reacher", "stacker",
+    "swimmer", "walker",
 )
 
 

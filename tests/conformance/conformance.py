@@ -294,10 +294,16 @@ def check_specs(env, reference, tolerances=Tolerances()):
     return mismatches
 
 
+# Steps an episode of a task without a time limit must run without ending.
+UNBOUNDED_CHECK_STEPS = 200
+
+
 def check_episode(env, reference):
     """Runs one episode with the midpoint action and checks its length and discounts.
 
-    Stops after ten times the reference length if the episode has not ended.
+    Stops after ten times the reference length if the episode has not ended. For
+    a task without a time limit (`episode_steps` None in the reference) it runs
+    `UNBOUNDED_CHECK_STEPS` steps, none of which may end the episode.
 
     Returns:
         A list of mismatch descriptions; empty when the episode lasts
@@ -310,6 +316,17 @@ def check_episode(env, reference):
     action = action.astype(action_spec.dtype)
     env.reset()
     mid_discounts, steps = set(), 0
+    if spec["episode_steps"] is None:
+        for _ in range(UNBOUNDED_CHECK_STEPS):
+            time_step = env.step(action)
+            if time_step.last():
+                return [f"the episode ended after {steps + 1} control steps; the reference "
+                        "has no time limit"]
+            steps += 1
+            mid_discounts.add(float(time_step.discount))
+        if mid_discounts - {spec["discount_mid"]}:
+            return [f"mid-episode discounts {sorted(mid_discounts)} != {spec['discount_mid']}"]
+        return []
     while steps < 10 * spec["episode_steps"]:
         time_step = env.step(action)
         steps += 1

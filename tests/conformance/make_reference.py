@@ -92,6 +92,13 @@ _ELEMENT_PREFIXES = {
     "pair_": mujoco.mjtObj.mjOBJ_PAIR,
     "wrap_": None,
 }
+# Tasks without a time limit (lqr) record episodes cut after this many control
+# steps unless they terminate earlier; their spec says episode_steps = None.
+UNBOUNDED_EPISODE_STEPS = 1000
+# Random actions are uniform between the action bounds; bounds at or beyond this
+# magnitude (the published +-mjMAXVAL of unlimited controls) are replaced by +-1.
+UNLIMITED_ACTION_BOUND = 1e10
+
 # Model arrays not divided into named elements that a task may rewrite at each
 # episode start; recorded per episode when a reset changes them.
 EPISODE_ARRAYS = ("hfield_data",)
@@ -356,7 +363,8 @@ def _initial_state_statistics(domain, task, fresh, candidates):
     """
     env = suite.load(domain, task, task_kwargs={"random": INITIAL_STATE_TASK_SEED})
     model = env.physics.model.ptr
-    fresh_arrays = {field: np.array(getattr(model, field)) for field in EPISODE_ARRAYS}
+    fresh_arrays = {field: np.array(getattr(model, field)) for field in EPISODE_ARRAYS
+                    if np.size(getattr(model, field))}
     qpos, qvel, changed, model_states, summaries = [], [], {}, [], []
     changed_arrays = set()
     for _ in range(NUM_INITIAL_STATES):
@@ -364,7 +372,7 @@ def _initial_state_statistics(domain, task, fresh, candidates):
         qpos.append(np.array(env.physics.data.qpos))
         qvel.append(np.array(env.physics.data.qvel))
         changed_arrays.update(_changed_episode_arrays(model, fresh_arrays))
-        summaries.append({field: array_summary(getattr(model, field)) for field in EPISODE_ARRAYS})
+        summaries.append({field: array_summary(getattr(model, field)) for field in fresh_arrays})
         for field, rows in _changed_rows(fresh, model).items():
             changed.setdefault(field, set()).update(rows)
         model_states.append(_snapshot(model, candidates))
@@ -399,6 +407,9 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
     """
     model = env.physics.model.ptr
     action_spec = env.action_spec()
+    low, high = _action_sampling_bounds(action_spec)
+    # control.Environment keeps its step limit private; inf means no time limit.
+    unbounded = np.isinf(env._step_limit)
     steps = {name: [] for name in ("episode", "step", "qpos", "qvel", "act", "time", "action",
                                    "env_reward")}
     episode_rows, episode_lengths, last_discounts, mid_discounts = [], [], set(), set()
@@ -412,9 +423,9 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
         rows.update({field: np.array(getattr(model, field)) for field in episode_arrays})
         episode_rows.append(rows)
         step = 0
-        while not time_step.last():
+        while not time_step.last() and not (unbounded and step == UNBOUNDED_EPISODE_STEPS):
             if step % hold_steps == 0:
-                action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+                action = random_state.uniform(low, high)
             data = env.physics.data
             for name, value in (("episode", episode), ("step", step), ("qpos", data.qpos),
                                 ("qvel", data.qvel), ("act", data.act), ("time", data.time),
@@ -430,12 +441,27 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
         if _unexpected_changes(fresh, model, task_fields) or any(
                 not np.array_equal(rows[f], v) for f, v in after.items()):
             raise RuntimeError("the model changed during an episode")
+    if unbounded:
+        if len(mid_discounts) != 1:
+            raise RuntimeError(f"mid-episode discounts differ: {mid_discounts}")
+        episode_facts = {"episode_steps": None, "discount_mid": mid_discounts.pop(),
+                         "discount_last": None}
+        return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
     if len(set(episode_lengths)) != 1 or len(last_discounts) != 1 or len(mid_discounts) != 1:
         raise RuntimeError(f"episodes differ in length or discount: {episode_lengths}, "
                            f"{last_discounts}, {mid_discounts}")
     episode_facts = {"episode_steps": episode_lengths[0], "discount_mid": mid_discounts.pop(),
                      "discount_last": last_discounts.pop()}
     return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
+
+
+def _action_sampling_bounds(action_spec):
+    """Bounds of the uniform random actions: the spec's, with unlimited ones +-1."""
+    low = np.broadcast_to(action_spec.minimum, action_spec.shape).astype(float)
+    high = np.broadcast_to(action_spec.maximum, action_spec.shape).astype(float)
+    low = np.where(low <= -UNLIMITED_ACTION_BOUND, -1.0, low)
+    high = np.where(high >= UNLIMITED_ACTION_BOUND, 1.0, high)
+    return low, high
 
 
 def _scattered_state(model, visited, random_state):
@@ -502,7 +528,7 @@ def _select_states(model, probe, visited, load_task_state, action_spec, random_s
         mujoco.mj_forward(model, data)
         if data.ncon:
             continue
-        action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+        action = random_state.uniform(*_action_sampling_bounds(action_spec))
         try:
             (reward, *_), _ = probe.evaluate(qpos, qvel, visited["act"][index],
                                              visited["time"][index], action)
