@@ -922,6 +922,31 @@ def check_task(env, reference, tolerances=Tolerances(), num_initial_samples=None
     )
 
 
+# Domains whose model itself is drawn from the environment's seed (lqr's spring
+# stiffnesses). The recorder sees the stiffnesses of its trajectory seed's model
+# as task state, constant over episodes, and its initial states come from another
+# seed's model.
+MODEL_DRAWN_FROM_SEED = ("lqr",)
+
+
+def check_suite_task(env_factory, reference, tolerances=Tolerances(), num_initial_samples=None):
+    """`check_task` on `env_factory(seed)` environments, seeded to suit the task.
+
+    Most tasks are checked on one environment seeded 0. A task of
+    `MODEL_DRAWN_FROM_SEED` is checked on environments seeded as the reference's
+    initial states were, a fresh one for the initial states (the state checks
+    install the trajectory seed's model draw), so that the models agree.
+    """
+    if not isinstance(reference, Reference):
+        reference = load_reference(reference)
+    if reference.domain not in MODEL_DRAWN_FROM_SEED:
+        return check_task(env_factory(0), reference, tolerances, num_initial_samples)
+    seed = int(reference.meta["initial_state_task_seed"])
+    result = check_task(env_factory(seed), reference, tolerances, num_initial_samples)
+    return dataclasses.replace(result, initial_states=check_initial_states(
+        env_factory(seed), reference, num_initial_samples, tolerances))
+
+
 def check_seeded_initial_states(env_factory, reference, num_samples=20):
     """The first `num_samples` initial states of an environment seeded as the
     reference's were, compared element by element (qpos, qvel, task state and the

@@ -4,7 +4,6 @@ One set of tests per reference file; every benchmarking task, and every extra
 task that has a reference file, must be offered.
 """
 
-import dataclasses
 import functools
 import os
 
@@ -68,30 +67,12 @@ _DELIBERATE_MODEL_DIFFERENCES = {"finger": {"ncam"}, "ball_in_cup": {"ncam"}}
 # The published LQR reward is 1 minus a quadratic cost: at most 1, unbounded below.
 _UNBOUNDED_REWARD_DOMAINS = ("lqr",)
 
-# Domains whose model itself is drawn from the environment's seed (lqr's spring
-# stiffnesses): the recorder sees the stiffnesses of its two seeds' models as task
-# state, constant over episodes. Checked with the environment seeded as the
-# reference's initial states were, so the models agree; the stiffness distribution
-# across seeds is tested in tests/suites/test_lqr.py.
-_MODEL_DRAWN_FROM_SEED = ("lqr",)
-
-
 @functools.lru_cache(maxsize=None)
 def _result(name):
     domain, task = name.split("-")
-    tolerances = _PER_TASK_TOLERANCES.get(name, _STRICT)
-    if domain not in _MODEL_DRAWN_FROM_SEED:
-        env = suite.load(domain, task, task_kwargs={"random": 0})
-        return conformance.check_task(env, _REFERENCES[name], tolerances=tolerances)
-    reference = conformance.load_reference(_REFERENCES[name])
-    seed = int(reference.meta["initial_state_task_seed"])
-    result = conformance.check_task(suite.load(domain, task, task_kwargs={"random": seed}),
-                                    reference, tolerances=tolerances)
-    # The state checks install the trajectory environment's model draw; the
-    # initial states are compared on a model drawn as the reference's were.
-    fresh = suite.load(domain, task, task_kwargs={"random": seed})
-    return dataclasses.replace(result, initial_states=conformance.check_initial_states(
-        fresh, reference, tolerances=tolerances))
+    return conformance.check_suite_task(
+        lambda seed: suite.load(domain, task, task_kwargs={"random": seed}), _REFERENCES[name],
+        tolerances=_PER_TASK_TOLERANCES.get(name, _STRICT))
 
 
 def _checked(name):
