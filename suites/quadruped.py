@@ -87,8 +87,8 @@ class Physics(physics_lib.Physics):
         self._torso = model.body("torso").id
         self._workspace = model.site("workspace").id
         hinges = np.flatnonzero(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
-        self._hinge_qpos = model.jnt_qposadr[hinges]
-        self._hinge_dofs = model.jnt_dofadr[hinges]
+        self._hinge_qpos = _as_slice(model.jnt_qposadr[hinges])
+        self._hinge_dofs = _as_slice(model.jnt_dofadr[hinges])
         self._velocimeter = _sensor_entries(model, "velocimeter")
         # Sensors by type, in model order (as the published selection by type).
         self._force_torque = _entries_of_types(model, mujoco.mjtSensor.mjSENS_FORCE,
@@ -182,6 +182,13 @@ class Physics(physics_lib.Physics):
     def ball_qvel(self):
         """The ball's free joint velocities as a view: linear (m/s), angular (rad/s)."""
         return self.data.qvel[..., self._ball_dofs]
+
+
+def _as_slice(indices):
+    """A slice for consecutive indices (a view, cheaper than a gather), else the array."""
+    if len(indices) and np.array_equal(indices, np.arange(indices[0], indices[0] + len(indices))):
+        return slice(int(indices[0]), int(indices[0]) + len(indices))
+    return indices
 
 
 def _sensor_entries(model, name):
