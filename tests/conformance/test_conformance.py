@@ -67,6 +67,15 @@ _DELIBERATE_MODEL_DIFFERENCES = {"finger": {"ncam"}, "ball_in_cup": {"ncam"}}
 # The published LQR reward is 1 minus a quadratic cost: at most 1, unbounded below.
 _UNBOUNDED_REWARD_DOMAINS = ("lqr",)
 
+# The whole check of quadruped escape (a 1000-step episode and 100 episode starts,
+# each casting 20 rangefinder rays on the heightfield per physics step) takes about
+# a minute: it runs with -m slow; the default run checks escape's specs and states
+# with test_escape_specs_and_states_match.
+_SLOW_CHECKS = {"quadruped-escape"}
+_CHECKED_NAMES = [pytest.param(name, marks=[pytest.mark.slow] if name in _SLOW_CHECKS else [])
+                  for name in sorted(_REFERENCES)]
+
+
 @functools.lru_cache(maxsize=None)
 def _result(name):
     domain, task = name.split("-")
@@ -109,46 +118,46 @@ def test_reference_file_is_consistent(name):
     assert reference.meta["dm_control_version"] == "1.0.50"
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_specs_match(name):
     result = _checked(name)
     assert result.spec_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_episode_length_and_discount_match(name):
     result = _checked(name)
     assert result.episode_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_joint_and_actuator_layout_match(name):
     result = _checked(name)
     assert result.structure_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_reward_matches_at_recorded_states(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.reward_holds(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_observations_match_at_recorded_states(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.observations_hold(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_one_control_step_lands_on_reference_next_state(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.next_state_holds(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_initial_state_distribution_matches(name):
     result = _checked(name)
     initial = result.initial_states
@@ -156,7 +165,7 @@ def test_initial_state_distribution_matches(name):
     assert initial.mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_model_facts_match(name):
     result = _checked(name)
     domain = name.split("-")[0]
@@ -173,3 +182,20 @@ def test_seeded_initial_states_are_the_published_ones(name):
     # Exact where the start is drawn and set; cheetah then settles for 2 s, over which
     # MuJoCo 3 and 4 round differently (2e-14 seen).
     assert worst == 0.0 or (domain == "cheetah" and worst < 1e-9), worst
+
+
+@pytest.mark.parametrize("name", sorted(_SLOW_CHECKS & set(_REFERENCES)))
+def test_escape_specs_and_states_match(name):
+    _require_offered(name)
+    domain, task = name.split("-")
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    reference = conformance.load_reference(_REFERENCES[name])
+    assert conformance.check_specs(env, reference) == []
+    states = conformance.check_states(env, reference)
+    assert states.setup_errors == []
+    tolerances = _PER_TASK_TOLERANCES[name]
+    assert states.max_reward_error() <= tolerances.reward
+    assert max(states.max_observation_errors().values()) <= tolerances.observation
+    next_errors = states.max_next_errors()
+    assert next_errors["qpos"] <= tolerances.next_qpos
+    assert next_errors["qvel"] <= tolerances.next_qvel
