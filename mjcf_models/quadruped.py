@@ -196,9 +196,9 @@ def make_spec(floor_size=None, terrain=False, rangefinders=False, walls_and_ball
                         size=list(_HFIELD_SIZE), userdata=[0.0] * HFIELD_SAMPLES ** 2)
     if walls_and_ball:
         spec.add_texture(name="ball", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, mark=mujoco.mjtMark.mjMARK_CROSS,
-                         width=151, height=151, rgb1=[.1, .1, .1], rgb2=[.9, .9, .9],
-                         markrgb=[1, 1, 1])
+                         builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+                         mark=mujoco.mjtMark.mjMARK_CROSS, width=151, height=151,
+                         rgb1=[.1, .1, .1], rgb2=[.9, .9, .9], markrgb=[1, 1, 1])
         ball_material = spec.add_material(name="ball")
         ball_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball"
 

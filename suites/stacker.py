@@ -9,8 +9,7 @@ import numpy as np
 
 from composer_tasks import rewards
 from mjcf_models import stacker as stacker_model
-from suites import base
-from suites import manipulator
+from suites import base, manipulator
 
 _CONTROL_TIMESTEP = 0.01  # seconds: ten physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds: 1000 control steps
@@ -83,16 +82,18 @@ class Stack(base.SuiteTask):
         self._box_names = tuple(f"box{i}" for i in range(num_boxes))
         box_joints = tuple(f"{name}_{axis}" for name in self._box_names for axis in "xyz")
         arm = manipulator.ARM_JOINTS
-        observations = dict(
-            arm_pos=lambda physics: physics.bounded_joint_pos(arm),
-            arm_vel=lambda physics: physics.joint_vel(arm),
-            touch=lambda physics: physics.touch())
+        observations = {
+            "arm_pos": lambda physics: physics.bounded_joint_pos(arm),
+            "arm_vel": lambda physics: physics.joint_vel(arm),
+            "touch": lambda physics: physics.touch(),
+        }
         if fully_observable:
-            observations.update(
-                hand_pos=lambda physics: physics.body_2d_pose("hand"),
-                box_pos=lambda physics: physics.bodies_2d_pose(self._box_names),
-                box_vel=lambda physics: physics.joint_vel(box_joints),
-                target_pos=lambda physics: physics.body_2d_position("target"))
+            observations.update({
+                "hand_pos": lambda physics: physics.body_2d_pose("hand"),
+                "box_pos": lambda physics: physics.bodies_2d_pose(self._box_names),
+                "box_vel": lambda physics: physics.joint_vel(box_joints),
+                "target_pos": lambda physics: physics.body_2d_position("target"),
+            })
         self.set_observations(**observations)
 
     def after_compile(self, physics, random_state):

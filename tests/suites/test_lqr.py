@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 
 from mjcf_models import lqr as lqr_model
-from suites import lqr
-from suites import lqr_solver
-from suites import suite
+from suites import lqr, lqr_solver, suite
 
 _SOLVER_REFERENCE = os.path.join(os.path.dirname(__file__), os.pardir, "conformance",
                                  "lqr_solver_reference.json")

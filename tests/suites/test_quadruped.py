@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from mjcf_models import quadruped as quadruped_model
-from suites import quadruped
-from suites import suite
+from suites import quadruped, suite
 
 _TASKS = ("walk", "run", "escape", "fetch")
 

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from mjcf_models import stacker as stacker_model
-from suites import stacker
-from suites import suite
+from suites import stacker, suite
 
 
 def _state(env, box_positions, hand_far=True):
