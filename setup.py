@@ -19,6 +19,8 @@ setuptools.setup(
         "numpy",
         "absl-py",
         "labmaze",
+        # The quadruped escape terrain's spline zoom (scipy.ndimage), as published.
+        "scipy",
     ],
     extras_require={
         "gymnasium": ["gymnasium>=1.0"],

@@ -10,6 +10,11 @@ absent). The fraction of a step spent outside physics is 1 - bare / environment
 time per step.
 
     python benchmarks/suite_speed.py --seconds 2
+    python benchmarks/suite_speed.py --seconds 2 --suite extra   # the extra tasks
+
+Unlimited controls (lqr's) are drawn in [-1, 1] rather than over their +-1e10
+spec bounds. Quadruped escape redraws its terrain through a rendering context in
+dm-control, so its dm-control measurement runs with MUJOCO_GL=egl.
 """
 
 import csv
@@ -30,16 +35,27 @@ import _timing  # benchmarks/_timing.py, beside this script
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
-_TASKS = flags.DEFINE_list("tasks", None, "domain:task names (default: the 28 benchmarking tasks).")
+_TASKS = flags.DEFINE_list("tasks", None, "domain:task names (default: the tasks of --suite).")
+_SUITE = flags.DEFINE_enum("suite", "benchmarking", ["benchmarking", "extra"],
+                           "Which published task set to measure when --tasks is not given.")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
     "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
-_CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/suite_speed.csv"), "Output CSV.")
+_CSV = flags.DEFINE_string("csv", None, "Output CSV (default: benchmarks/results/suite_speed.csv, "
+                           "suite_speed_extra.csv with --suite extra).")
+# dm-control's quadruped escape needs a rendering context at every reset.
+_NEEDS_GL = {("quadruped", "escape")}
+
+
+def _random_actions(spec):
+    """1000 uniform actions within the spec; unlimited (+-1e10) controls in [-1, 1]."""
+    low = np.where(spec.minimum <= -1e10, -1.0, spec.minimum)
+    high = np.where(spec.maximum >= 1e10, 1.0, spec.maximum)
+    return np.random.RandomState(0).uniform(low, high, size=(1000,) + spec.shape)
 
 
 def environment_rate(domain, task, seconds):
     env = suite.load(domain, task, task_kwargs={"random": 0})
-    spec = env.action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, size=(1000,) + spec.shape)
+    actions = _random_actions(env.action_spec())
     env.reset()
     counter = [0]
 
@@ -57,8 +73,7 @@ def bare_rate(domain, task, seconds):
     data = mujoco.MjData(model)
     mujoco.mj_copyData(data, model, env.physics.data)
     nstep = env.task.physics_steps_per_control_step
-    spec = env.action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, size=(1000,) + spec.shape)
+    actions = _random_actions(env.action_spec())
     counter = [0]
 
     def step():
@@ -78,14 +93,18 @@ def dm_control_rate(domain, task, seconds):
     output = subprocess.run(
         [python, os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"), "dm_control",
          domain, task, "1", str(seconds), "1"],
-        capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
+        capture_output=True, text=True, check=True,
+        env=dict(os.environ, MUJOCO_GL="egl" if (domain, task) in _NEEDS_GL else "disable"))
     return json.loads(output.stdout.strip().splitlines()[-1])["steps_per_second"]
 
 
 def main(argv):
     del argv
-    tasks = ([tuple(name.split(":")) for name in _TASKS.value] if _TASKS.value
-             else list(suite.BENCHMARKING))
+    default = suite.BENCHMARKING if _SUITE.value == "benchmarking" else suite.EXTRA
+    tasks = [tuple(name.split(":")) for name in _TASKS.value] if _TASKS.value else list(default)
+    csv_path = _CSV.value or os.path.join(
+        _ROOT, "benchmarks/results",
+        "suite_speed.csv" if _SUITE.value == "benchmarking" else "suite_speed_extra.csv")
     seconds = _SECONDS.value
     rows = []
     header = f"{'task':<28}{'ours':>9}{'bare':>9}{'outside':>9}{'dm_control':>12}{'ours/dmc':>10}"
@@ -110,8 +129,8 @@ def main(argv):
     if len(speedups):
         print(f"median speed-up vs dm_control: {np.median(speedups):.2f}; "
               f"slowest task: {speedups.min():.2f}")
-    os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
-    with open(_CSV.value, "w", newline="") as handle:
+    os.makedirs(os.path.dirname(csv_path), exist_ok=True)
+    with open(csv_path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["date", "cpus"])
         writer.writeheader()
         for row in rows:

@@ -56,19 +56,8 @@ def make_spec(use_peg=False, insert=False):
     """
     if not isinstance(use_peg, bool) or not isinstance(insert, bool):
         raise TypeError(f"use_peg and insert must be bools, got {use_peg!r} and {insert!r}")
-    spec = mujoco.MjSpec()
-    spec.modelname = "manipulator"
-    spec.compiler.degree = True
-    spec.option.timestep = _TIMESTEP
-    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
-    common.add_suite_look(spec, ("self", "effector", "decoration", "target", "site"),
-                          backdrop_rgb=(0.2, 0.3, 0.4))
-    spec.visual.map.shadowclip = 0.5
-    _add_defaults(spec)
-
+    spec = make_arm_spec("manipulator", _GEOM_SOLREF)
     world = spec.worldbody
-    _add_arena(world)
-    _add_arm(spec, world)
     if use_peg:
         _add_peg(world, "peg", ghost=False)
         if insert:
@@ -79,6 +68,32 @@ def make_spec(use_peg=False, insert=False):
         if insert:
             _add_cup(world)
         _add_target_ball(world)
+    return spec
+
+
+def make_arm_spec(model_name, geom_solref):
+    """The arena and the arm, with its tendons, finger coupling, touch sensors and
+    motors, without props: what the manipulator and the stacker (dm_control's
+    `suite/stacker.xml`, the same arm and arena) share. Props are added to
+    `spec.worldbody` after the arm.
+
+    Args:
+      model_name: the spec's model name.
+      geom_solref: default contact (timeconst s, dampratio): the manipulator's
+        (0.005, 1), the stacker's (0.01, 1).
+    """
+    spec = mujoco.MjSpec()
+    spec.modelname = model_name
+    spec.compiler.degree = True
+    spec.option.timestep = _TIMESTEP
+    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    common.add_suite_look(spec, ("self", "effector", "decoration", "target", "site"),
+                          backdrop_rgb=(0.2, 0.3, 0.4))
+    spec.visual.map.shadowclip = 0.5
+    _add_defaults(spec, geom_solref)
+    world = spec.worldbody
+    _add_arena(world)
+    _add_arm(spec, world)
 
     # `grasp` closes both fingers together; `coupling` (held at zero by an equality
     # constraint) keeps them symmetric.
@@ -103,11 +118,11 @@ def make_spec(use_peg=False, insert=False):
     return spec
 
 
-def _add_defaults(spec):
+def _add_defaults(spec, geom_solref):
     main = spec.default
     main.geom.friction = [_GEOM_FRICTION, 0.005, 0.0001]
     main.geom.solimp = _GEOM_SOLIMP
-    main.geom.solref = _GEOM_SOLREF
+    main.geom.solref = list(geom_solref)
     main.joint.solimp_limit = _LIMIT_SOLIMP
     main.joint.solref_limit = _LIMIT_SOLREF
     main.actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE

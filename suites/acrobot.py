@@ -19,12 +19,6 @@ _CONTROL_TIMESTEP = 0.01
 # Dense reward: a Gaussian that falls to 0.1 one metre outside the target sphere.
 _DENSE_MARGIN_M = 1.0
 
-# Offsets in a row of `data.xmat` (row-major 3x3 body rotation) of the body z
-# axis' world x component (sine of the link's angle from upright) and z component
-# (cosine).
-_XZ = 2
-_ZZ = 8
-
 SUITE = base.Registry()
 
 
@@ -54,9 +48,9 @@ class Physics(physics_lib.Physics):
         links = [model.body("upper_arm").id, model.body("lower_arm").id]
         # Horizontal components of both links, then vertical ones: one fancy index.
         # Index arrays made once: numpy converts lists on every indexing.
-        self._orientation_index = (Ellipsis, np.array(links + links), np.array([_XZ, _XZ, _ZZ, _ZZ]))
-        self._horizontal_index = (Ellipsis, np.array(links), _XZ)
-        self._vertical_index = (Ellipsis, np.array(links), _ZZ)
+        self._orientation_index = (Ellipsis, np.array(links + links), np.array([base.XZ, base.XZ, base.ZZ, base.ZZ]))
+        self._horizontal_index = (Ellipsis, np.array(links), base.XZ)
+        self._vertical_index = (Ellipsis, np.array(links), base.ZZ)
         self._target = model.site("target").id
         self._tip = model.site("tip").id
         self._target_radius_index = (Ellipsis, self._target, 0)
@@ -83,10 +77,6 @@ class Physics(physics_lib.Physics):
     def orientations(self):
         """horizontal() then vertical(): sines then cosines of the link angles."""
         return self.data.xmat[self._orientation_index]
-
-    def velocity(self):
-        """Joint angular velocities (shoulder, elbow) in rad/s."""
-        return self.data.qvel
 
 
 class Balance(base.SuiteTask):

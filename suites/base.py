@@ -17,6 +17,15 @@ _HINGE = mujoco.mjtJoint.mjJNT_HINGE
 _SLIDE = mujoco.mjtJoint.mjJNT_SLIDE
 
 
+# Offsets in a row of `data.xmat` / `data.geom_xmat` / `data.site_xmat`: a frame's
+# orientation as a row-major 3x3 rotation matrix R whose columns are the frame's
+# axes in world coordinates. Offset AB is R[A, B], the world A component of the
+# frame's B axis: ZZ is the cosine of the frame's tilt from upright, XZ the sine
+# of a planar body's pitch, and ZX, ZY, ZZ (the last row) the world z axis in the
+# frame's coordinates.
+XX, XY, XZ, YX, YY, YZ, ZX, ZY, ZZ = range(9)
+
+
 class ModelEntity(composer.Entity):
     """A whole suite model as one entity: the root of a suite task."""
 

@@ -22,12 +22,6 @@ _ANGLE_COSINE_RANGE = (0.995, 1.0)
 
 SUITE = base.Registry()
 
-# Offsets of the world-frame z axis components in a row of `data.xmat`
-# (row-major 3x3 body rotation): the z axis' x component (sine of a pole's
-# angle from upright about y) and its z component (cosine).
-_XZ = 2
-_ZZ = 8
-
 
 @SUITE.add("benchmarking")
 def balance(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
@@ -101,24 +95,16 @@ class Physics(physics_lib.Physics):
 
     def pole_angle_cosine(self):
         """Cosine of each pole's angle from upright (world frame), one per pole."""
-        return self.data.xmat[..., self._poles, _ZZ]
+        return self.data.xmat[..., self._poles, base.ZZ]
 
     def bounded_position(self):
         """Cart position, then per pole the cosine and sine of its angle from upright."""
         xmat = self.data.xmat
         position = np.empty(xmat.shape[:-2] + (self._bounded_size,))
         position[..., 0] = self.data.qpos[..., self._slider_qposadr]
-        position[..., 1::2] = xmat[..., self._poles, _ZZ]
-        position[..., 2::2] = xmat[..., self._poles, _XZ]
+        position[..., 1::2] = xmat[..., self._poles, base.ZZ]
+        position[..., 2::2] = xmat[..., self._poles, base.XZ]
         return position
-
-    def velocity(self):
-        """Generalised velocities: cart (m/s), then hinges (rad/s)."""
-        return self.data.qvel
-
-    def control(self):
-        """The actuator control (the last action), in [-1, 1]."""
-        return self.data.ctrl
 
 
 class Balance(base.SuiteTask):

@@ -38,15 +38,10 @@ class Physics(physics_lib.Physics):
         """Forward (world x) velocity of the cheetah's centre of mass, in m/s."""
         return self.data.sensordata[..., self._speed_address]
 
-    def position(self):
+    def position_without_rootx(self):
         """Generalised positions except the horizontal one (rootx), as a new array:
         rootz (m), rooty (rad), then the six leg joint angles (rad)."""
         return self.data.qpos[..., 1:].copy()
-
-    def velocity(self):
-        """Generalised velocities as a new array: rootx, rootz (m/s), rooty and the
-        leg joints (rad/s)."""
-        return self.data.qvel.copy()
 
 
 class Cheetah(base.SuiteTask):
@@ -63,7 +58,7 @@ class Cheetah(base.SuiteTask):
 
     def __init__(self):
         super().__init__(cheetah_model.make_spec(), "cheetah", control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(position=Physics.position, velocity=Physics.velocity)
+        self.set_observations(position=Physics.position_without_rootx, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):
         """Random leg pose, then 2 s of settling.

@@ -94,8 +94,10 @@ class Physics(physics_lib.Physics):
         position[..., 2:] -= sensordata[..., self._spinner_xz]
         return position
 
-    def velocity(self):
-        """(proximal, distal, hinge) angular velocities."""
+    def sensed_velocity(self):
+        """(proximal, distal, hinge) angular velocities (rad/s) as their joint
+        velocity sensors read them, i.e. at the last `forward`, before the step's
+        integration (so `qvel` may be a step ahead)."""
         return self.data.sensordata[..., self._velocities]
 
     def target_position(self):
@@ -147,7 +149,7 @@ class Spin(_FingerTask):
         super().__init__()
         self.set_observations(
             position=lambda physics: physics.bounded_position(),
-            velocity=lambda physics: physics.velocity(),
+            velocity=lambda physics: physics.sensed_velocity(),
             touch=lambda physics: physics.touch(),
         )
 
@@ -179,7 +181,7 @@ class Turn(_FingerTask):
         self._target_radius = target_radius
         self.set_observations(
             position=lambda physics: physics.bounded_position(),
-            velocity=lambda physics: physics.velocity(),
+            velocity=lambda physics: physics.sensed_velocity(),
             touch=lambda physics: physics.touch(),
             target_position=lambda physics: physics.target_position(),
             dist_to_target=lambda physics: physics.dist_to_target(),

@@ -53,7 +53,7 @@ class Physics(physics_module.Physics):
 
     def upright(self):
         """The world-z component of the torso's z axis: 1 when the back points up."""
-        return self.data.xmat[..., self._torso, 8]
+        return self.data.xmat[..., self._torso, base.ZZ]
 
     def torso_velocity(self):
         """Torso-frame linear (m/s) then angular (rad/s) velocity, from its sensors."""
@@ -66,10 +66,6 @@ class Physics(physics_module.Physics):
     def joint_velocities(self):
         """The 7 hinge angular velocities (rad/s), in `fish_model.JOINT_NAMES` order."""
         return self.data.qvel[..., self._joint_dofs]
-
-    def velocity(self):
-        """The full qvel (13): root linear (m/s) and angular (rad/s) velocity, hinge rates."""
-        return self.data.qvel.copy()
 
     def mouth_to_target(self):
         """From the mouth to the target's centre, in the mouth geom's frame (m)."""

@@ -60,19 +60,10 @@ class Physics(base.RandomPosePhysics):
         """log(1 + normal force in N) at the toe and at the heel, as a new array."""
         return np.log1p(self.data.sensordata[..., self._touch_addresses])
 
-    def position(self):
+    def position_without_rootx(self):
         """Generalised positions except the horizontal one (rootx), as a new array:
         rootz (m), rooty (rad), then waist, hip, knee and ankle angles (rad)."""
         return self.data.qpos[..., 1:].copy()
-
-    def velocity(self):
-        """Generalised velocities as a new array: rootx, rootz (m/s), rooty and the
-        leg joints (rad/s)."""
-        return self.data.qvel.copy()
-
-    def control(self):
-        """The actuator controls (the last action), in [-1, 1]."""
-        return self.data.ctrl
 
 
 class Hopper(base.SuiteTask):
@@ -88,7 +79,7 @@ class Hopper(base.SuiteTask):
     def __init__(self, hopping):
         self._hopping = hopping
         super().__init__(hopper_model.make_spec(), "hopper", control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(position=Physics.position, velocity=Physics.velocity,
+        self.set_observations(position=Physics.position_without_rootx, velocity=Physics.velocity,
                               touch=Physics.touch)
 
     def initialize_episode(self, physics, random_state):

@@ -74,7 +74,7 @@ class Physics(physics_module.Physics):
 
     def torso_upright(self):
         """The world-z component of the torso's z axis: 1 upright, -1 upside down."""
-        return self.data.xmat[..., self._torso, 8]
+        return self.data.xmat[..., self._torso, base.ZZ]
 
     def head_height(self):
         """Height (m) of the head body's origin above the world origin."""
@@ -90,7 +90,7 @@ class Physics(physics_module.Physics):
 
     def torso_vertical_orientation(self):
         """The world z axis in the torso frame (the torso rotation matrix's last row)."""
-        return self.data.xmat[..., self._torso, 6:9].copy()
+        return self.data.xmat[..., self._torso, base.ZX:base.ZZ + 1].copy()
 
     def joint_angles(self):
         """The 21 hinge angles (rad), without the free root joint."""
@@ -104,18 +104,6 @@ class Physics(physics_module.Physics):
         offsets = data.xpos[..., self._extremities, :] - data.xpos[..., self._torso, None, :]
         in_torso_frame = base.vector_times_rotation(offsets, rotation[..., None, :])
         return in_torso_frame.reshape(in_torso_frame.shape[:-2] + (-1,))
-
-    def position(self):
-        """The full qpos (28): root position (m), root quaternion, hinge angles (rad)."""
-        return self.data.qpos.copy()
-
-    def velocity(self):
-        """The full qvel (27): root linear (m/s) and angular (rad/s) velocity, hinge rates."""
-        return self.data.qvel.copy()
-
-    def control(self):
-        """The actuator controls, in [-1, 1]."""
-        return self.data.ctrl.copy()
 
 
 class Humanoid(base.SuiteTask):

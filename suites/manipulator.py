@@ -207,7 +207,7 @@ class Bring(base.SuiteTask):
                 grasp = data.site("grasp")
                 object_x, object_z = grasp.xpos[0], grasp.xpos[2]
                 # The grasp frame's x axis (xx, zx) in the world's x-z plane.
-                object_angle = np.pi - np.arctan2(grasp.xmat[6], grasp.xmat[0])
+                object_angle = np.pi - np.arctan2(grasp.xmat[base.ZX], grasp.xmat[base.XX])
             else:
                 object_x = random_state.uniform(-0.5, 0.5)
                 object_z = random_state.uniform(0, 0.7)

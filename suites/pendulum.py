@@ -19,11 +19,6 @@ _CONTROL_TIMESTEP = 0.02
 _ANGLE_BOUND_DEG = 8
 _COSINE_BOUND = np.cos(np.deg2rad(_ANGLE_BOUND_DEG))
 
-# Offsets in a row of `data.xmat` (row-major 3x3 body rotation) of the body z
-# axis' world x component (sine of the angle from upright) and z component (cosine).
-_XZ = 2
-_ZZ = 8
-
 SUITE = base.Registry()
 
 
@@ -44,11 +39,11 @@ class Physics(physics_lib.Physics):
     def _model_changed(self):
         self._pole = self.model.body("pole").id
         self._hinge_dof = int(self.model.joint("hinge").dofadr[0])
-        self._orientation_index = (Ellipsis, self._pole, np.array([_ZZ, _XZ]))
+        self._orientation_index = (Ellipsis, self._pole, np.array([base.ZZ, base.XZ]))
 
     def pole_vertical(self):
         """Cosine of the pole's angle from upright."""
-        return self.data.xmat[..., self._pole, _ZZ]
+        return self.data.xmat[..., self._pole, base.ZZ]
 
     def angular_velocity(self):
         """Hinge angular velocity in rad/s, shape (1,)."""

@@ -70,18 +70,6 @@ class Physics(physics_lib.Physics):
         in the world x-y plane), by rewriting their tendons' joint coefficients."""
         self.model.wrap_prm[self._mixing_rows] = np.concatenate([first, second])
 
-    def position(self):
-        """Ball position (root_x, root_y) in metres."""
-        return self.data.qpos
-
-    def velocity(self):
-        """Ball velocity (root_x, root_y) in m/s."""
-        return self.data.qvel
-
-    def control(self):
-        """The actuator controls (the last action), in [-1, 1]."""
-        return self.data.ctrl
-
 
 class PointMass(base.SuiteTask):
     """Reach the target and stay there with little control effort."""

@@ -10,9 +10,11 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
+# dm_control 1.0.50's domains in its order; a domain whose module is absent is skipped.
 DOMAIN_NAMES = (
-    "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
-    "humanoid", "manipulator", "pendulum", "point_mass", "reacher", "swimmer", "walker",
+    "acrobot", "ball_in_cup", "cartpole", "cheetah", "dog", "finger", "fish", "hopper",
+    "humanoid", "humanoid_CMU", "lqr", "manipulator", "pendulum", "point_mass", "quadruped",
+    "reacher", "stacker", "swimmer", "walker",
 )
 
 

@@ -20,12 +20,6 @@ _STAND_HEIGHT = 1.2
 _WALK_SPEED = 1
 _RUN_SPEED = 8
 
-# Offsets in a row of `data.xmat` (a row-major 3x3 body rotation): the x components
-# of the body's x and z axes in the world frame, and the z component of its z axis.
-_XX = 0
-_XZ = 2
-_ZZ = 8
-
 SUITE = base.Registry()
 
 
@@ -61,11 +55,11 @@ class Physics(base.RandomPosePhysics):
         # Entries of the flattened `xmat` holding xx and xz of every body but the
         # world, in model order: one gather per call.
         self._orientation_entries = (9 * np.arange(1, model.nbody)[:, None]
-                                     + np.array([_XX, _XZ])).ravel()
+                                     + np.array([base.XX, base.XZ])).ravel()
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
-        return self.data.xmat[..., self._torso, _ZZ]
+        return self.data.xmat[..., self._torso, base.ZZ]
 
     def torso_height(self):
         """Height of the torso's frame origin above the floor (world z), in metres."""
@@ -84,11 +78,6 @@ class Physics(base.RandomPosePhysics):
     def height(self):
         """`torso_height` as a new 0-d array."""
         return np.array(self.data.xpos[..., self._torso, 2])
-
-    def velocity(self):
-        """Generalised velocities as a new array: rootz, rootx (m/s), rooty and the
-        leg joints (rad/s)."""
-        return self.data.qvel.copy()
 
 
 class PlanarWalker(base.SuiteTask):

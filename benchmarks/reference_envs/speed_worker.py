@@ -34,7 +34,10 @@ def dm_control_rate(domain, task, num_envs, seconds):
 
     envs = [suite.load(domain, task, task_kwargs={"random": i}) for i in range(num_envs)]
     spec = envs[0].action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, size=(1000, num_envs) + spec.shape)
+    # Unlimited controls (lqr's, bounded by +-1e10 in the spec) are drawn in [-1, 1].
+    low = np.where(spec.minimum <= -1e10, -1.0, spec.minimum)
+    high = np.where(spec.maximum >= 1e10, 1.0, spec.maximum)
+    actions = np.random.RandomState(0).uniform(low, high, size=(1000, num_envs) + spec.shape)
     for env in envs:
         env.reset()
     counter = [0]

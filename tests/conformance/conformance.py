@@ -118,6 +118,11 @@ class Reference:
         task_state: field -> (element names, (num_states, num_elements, width) values).
         initial: 'qpos', 'qvel' -> (num_samples, n) arrays and field ->
             (num_samples, num_elements, width) task-state samples of episode starts.
+        episode_arrays: field -> (num_episodes, size) whole model arrays a task
+            rewrites per episode (e.g. 'hfield_data'), one row per recorded
+            episode (`states['episode']` indexes them); empty for most tasks.
+        initial_array_summaries: field -> (num_samples, 3) (mean, std, max) of
+            that array at each sampled episode start.
     """
 
     name: str
@@ -131,6 +136,8 @@ class Reference:
     next_observations: dict
     task_state: dict
     initial: dict
+    episode_arrays: dict = dataclasses.field(default_factory=dict)
+    initial_array_summaries: dict = dataclasses.field(default_factory=dict)
 
     @property
     def num_states(self):
@@ -166,7 +173,18 @@ def load_reference(path):
                         arrays[f"task_state/{f}/values"]) for f in fields},
         initial={"qpos": arrays["initial/qpos"], "qvel": arrays["initial/qvel"],
                  **{f: arrays[f"initial/task_state/{f}"] for f in fields}},
+        episode_arrays={k.split("/", 1)[1]: v for k, v in arrays.items()
+                        if k.startswith("episode_arrays/")},
+        initial_array_summaries={k.split("/", 2)[2]: v for k, v in arrays.items()
+                                 if k.startswith("initial/episode_arrays/")},
     )
+
+
+def array_summary(values):
+    """(mean, std, max) of an episode array in float64, as make_reference.py
+    summarises it at each episode start."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([values.mean(), values.std(), values.max()])
 
 
 # Name resolution.
@@ -276,10 +294,16 @@ def check_specs(env, reference, tolerances=Tolerances()):
     return mismatches
 
 
+# Steps an episode of a task without a time limit must run without ending.
+UNBOUNDED_CHECK_STEPS = 200
+
+
 def check_episode(env, reference):
     """Runs one episode with the midpoint action and checks its length and discounts.
 
-    Stops after ten times the reference length if the episode has not ended.
+    Stops after ten times the reference length if the episode has not ended. For
+    a task without a time limit (`episode_steps` None in the reference) it runs
+    `UNBOUNDED_CHECK_STEPS` steps, none of which may end the episode.
 
     Returns:
         A list of mismatch descriptions; empty when the episode lasts
@@ -292,6 +316,17 @@ def check_episode(env, reference):
     action = action.astype(action_spec.dtype)
     env.reset()
     mid_discounts, steps = set(), 0
+    if spec["episode_steps"] is None:
+        for _ in range(UNBOUNDED_CHECK_STEPS):
+            time_step = env.step(action)
+            if time_step.last():
+                return [f"the episode ended after {steps + 1} control steps; the reference "
+                        "has no time limit"]
+            steps += 1
+            mid_discounts.add(float(time_step.discount))
+        if mid_discounts - {spec["discount_mid"]}:
+            return [f"mid-episode discounts {sorted(mid_discounts)} != {spec['discount_mid']}"]
+        return []
     while steps < 10 * spec["episode_steps"]:
         time_step = env.step(action)
         steps += 1
@@ -535,6 +570,8 @@ def _state_installer(reference, index, task_state):
         for field, rows, values in task_state:
             array = getattr(model, field)
             array[rows] = values[index].reshape(array[rows].shape)
+        for field, values in reference.episode_arrays.items():
+            getattr(model, field)[:] = values[int(states["episode"][index])]
         data.qpos[:] = states["qpos"][index]
         data.qvel[:] = states["qvel"][index]
         data.act[:] = states["act"][index]
@@ -742,6 +779,7 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
         qvel.append(np.array(data.qvel))
         task_values.append(np.concatenate(
             [np.asarray(getattr(model, field)[rows]).reshape(-1) for field, rows, _ in task_state]
+            + [array_summary(getattr(model, field)) for field in reference.initial_array_summaries]
             or [np.zeros(0)]))
     labels, reference_features = _initial_features(reference.model, reference_qpos,
                                                    reference_qvel)
@@ -751,6 +789,9 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
     for field, (names, values) in reference.task_state.items():
         width = values.shape[2]
         labels += [f"{field}[{name}][{i}]" for name in names for i in range(width)]
+    for field, summaries in reference.initial_array_summaries.items():
+        reference_task.append(summaries)
+        labels += [f"{statistic}({field})" for statistic in ("mean", "std", "max")]
     reference_features = np.concatenate([reference_features] + reference_task, axis=1)
     our_features = np.concatenate([our_features, np.array(task_values)], axis=1)
 
@@ -881,9 +922,35 @@ def check_task(env, reference, tolerances=Tolerances(), num_initial_samples=None
     )
 
 
+# Domains whose model itself is drawn from the environment's seed (lqr's spring
+# stiffnesses). The recorder sees the stiffnesses of its trajectory seed's model
+# as task state, constant over episodes, and its initial states come from another
+# seed's model.
+MODEL_DRAWN_FROM_SEED = ("lqr",)
+
+
+def check_suite_task(env_factory, reference, tolerances=Tolerances(), num_initial_samples=None):
+    """`check_task` on `env_factory(seed)` environments, seeded to suit the task.
+
+    Most tasks are checked on one environment seeded 0. A task of
+    `MODEL_DRAWN_FROM_SEED` is checked on environments seeded as the reference's
+    initial states were, a fresh one for the initial states (the state checks
+    install the trajectory seed's model draw), so that the models agree.
+    """
+    if not isinstance(reference, Reference):
+        reference = load_reference(reference)
+    if reference.domain not in MODEL_DRAWN_FROM_SEED:
+        return check_task(env_factory(0), reference, tolerances, num_initial_samples)
+    seed = int(reference.meta["initial_state_task_seed"])
+    result = check_task(env_factory(seed), reference, tolerances, num_initial_samples)
+    return dataclasses.replace(result, initial_states=check_initial_states(
+        env_factory(seed), reference, num_initial_samples, tolerances))
+
+
 def check_seeded_initial_states(env_factory, reference, num_samples=20):
     """The first `num_samples` initial states of an environment seeded as the
-    reference's were, compared element by element (qpos, qvel and task state).
+    reference's were, compared element by element (qpos, qvel, task state and the
+    summaries of episode arrays such as a redrawn terrain).
 
     The published tasks draw their initial states in a fixed order, so an
     implementation drawing in the same order reproduces them bit for bit.
@@ -909,4 +976,7 @@ def check_seeded_initial_states(env_factory, reference, num_samples=20):
             ours = np.asarray(getattr(model, field)[rows]).reshape(-1)
             theirs = np.asarray(reference.initial[field][index]).reshape(-1)
             worst = max(worst, float(np.max(np.abs(ours - theirs), initial=0.0)))
+        for field, summaries in reference.initial_array_summaries.items():
+            ours = array_summary(getattr(model, field))
+            worst = max(worst, float(np.max(np.abs(ours - summaries[index]))))
     return worst

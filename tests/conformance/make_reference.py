@@ -7,8 +7,10 @@ Run with the reference virtual environment's interpreter, never the project's:
 
 This script imports nothing of this project, so it runs where dm-control and
 MuJoCo 3 are installed. It writes one `<domain>-<task>.npz` per benchmarking task
-into `tests/conformance/reference/`; README.md beside this file documents the
-format and `conformance.py` reads it.
+(or per task named with `--tasks`, or per extra task with `--extra`) into
+`tests/conformance/reference/`; README.md beside this file documents the format
+and `conformance.py` reads it. Quadruped escape redraws its terrain through a
+rendering context, so record it with MUJOCO_GL=egl (or osmesa), not disable.
 
 Definitions the files rely on:
 
@@ -24,6 +26,11 @@ Definitions the files rely on:
   (element) that ever differs is recorded, by field and element name, at every
   state. Fields that only change appearance (colours, materials, lights,
   cameras) are left out.
+* "Episode arrays": whole model arrays not divided into named elements that a
+  task writes per episode (`EPISODE_ARRAYS`, e.g. quadruped escape's terrain in
+  `hfield_data`). They are too large to store per state, so they are recorded once
+  per recorded episode (states name their episode) and summarised (mean, std,
+  max) at each sampled episode start.
 * "One control step": the task's `before_step` with the recorded action, then
   `n_sub_steps` physics steps, then `after_step`, as `control.Environment.step`
   does, from the state as defined above.
@@ -85,6 +92,17 @@ _ELEMENT_PREFIXES = {
     "pair_": mujoco.mjtObj.mjOBJ_PAIR,
     "wrap_": None,
 }
+# Tasks without a time limit (lqr) record episodes cut after this many control
+# steps unless they terminate earlier; their spec says episode_steps = None.
+UNBOUNDED_EPISODE_STEPS = 1000
+# Random actions are uniform between the action bounds; bounds at or beyond this
+# magnitude (the published +-mjMAXVAL of unlimited controls) are replaced by +-1.
+UNLIMITED_ACTION_BOUND = 1e10
+
+# Model arrays not divided into named elements that a task may rewrite at each
+# episode start; recorded per episode when a reset changes them.
+EPISODE_ARRAYS = ("hfield_data",)
+
 # Fields that change only what a camera sees, never the dynamics, reward or
 # observations of the benchmarking tasks.
 _APPEARANCE_MARKERS = ("rgba", "matid", "group", "emission", "specular", "shininess",
@@ -318,17 +336,43 @@ def _write_task_state_rows(model, task_fields, rows_by_field):
     for field, (rows, _) in task_fields.items():
         array = getattr(model, field)
         array[rows] = rows_by_field[field].reshape(array[rows].shape)
+    for field in EPISODE_ARRAYS:
+        if field in rows_by_field:
+            getattr(model, field)[:] = rows_by_field[field]
+
+
+def array_summary(values):
+    """(mean, std, max) of an episode array, in float64: what is recorded of it at
+    each sampled episode start."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([values.mean(), values.std(), values.max()])
+
+
+def _changed_episode_arrays(model, fresh_arrays):
+    return [field for field, fresh in fresh_arrays.items()
+            if not np.array_equal(getattr(model, field), fresh)]
 
 
 def _initial_state_statistics(domain, task, fresh, candidates):
-    """Samples initial states; also finds which model rows the task randomises."""
+    """Samples initial states; also finds which model rows and episode arrays the
+    task randomises.
+
+    Returns:
+      qpos (S, nq), qvel (S, nv), the task-state fields, their samples, and
+      {episode array field: (S, 3) summaries} of the arrays that resets change.
+    """
     env = suite.load(domain, task, task_kwargs={"random": INITIAL_STATE_TASK_SEED})
     model = env.physics.model.ptr
-    qpos, qvel, changed, model_states = [], [], {}, []
+    fresh_arrays = {field: np.array(getattr(model, field)) for field in EPISODE_ARRAYS
+                    if np.size(getattr(model, field))}
+    qpos, qvel, changed, model_states, summaries = [], [], {}, [], []
+    changed_arrays = set()
     for _ in range(NUM_INITIAL_STATES):
         env.reset()
         qpos.append(np.array(env.physics.data.qpos))
         qvel.append(np.array(env.physics.data.qvel))
+        changed_arrays.update(_changed_episode_arrays(model, fresh_arrays))
+        summaries.append({field: array_summary(getattr(model, field)) for field in fresh_arrays})
         for field, rows in _changed_rows(fresh, model).items():
             changed.setdefault(field, set()).update(rows)
         model_states.append(_snapshot(model, candidates))
@@ -338,7 +382,9 @@ def _initial_state_statistics(domain, task, fresh, candidates):
         task_fields[field] = (rows, [_row_names(model, field)[r] for r in rows])
     samples = {field: np.stack([s[field][rows].reshape(len(rows), -1) for s in model_states])
                for field, (rows, _) in task_fields.items()}
-    return np.array(qpos), np.array(qvel), task_fields, samples
+    array_summaries = {field: np.stack([s[field] for s in summaries])
+                       for field in sorted(changed_arrays)}
+    return np.array(qpos), np.array(qvel), task_fields, samples, array_summaries
 
 
 def _unexpected_changes(fresh, model, task_fields):
@@ -351,15 +397,19 @@ def _unexpected_changes(fresh, model, task_fields):
     return unexpected
 
 
-def _run_episodes(env, fresh, task_fields, random_state):
+def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
     """Runs the seeded random-action episodes and keeps every visited state.
 
     Returns a dict of per-step arrays (the state before each step, the action,
     the reward the environment returned for that step), the task-state rows of
-    each episode, and the episode length and discounts.
+    each episode (including the `episode_arrays` fields, whole), and the episode
+    length and discounts.
     """
     model = env.physics.model.ptr
     action_spec = env.action_spec()
+    low, high = _action_sampling_bounds(action_spec)
+    # control.Environment keeps its step limit private; inf means no time limit.
+    unbounded = np.isinf(env._step_limit)
     steps = {name: [] for name in ("episode", "step", "qpos", "qvel", "act", "time", "action",
                                    "env_reward")}
     episode_rows, episode_lengths, last_discounts, mid_discounts = [], [], set(), set()
@@ -370,11 +420,12 @@ def _run_episodes(env, fresh, task_fields, random_state):
             raise RuntimeError(f"reset changed model rows {unexpected} that the initial-state "
                                "sampling did not see; raise NUM_INITIAL_STATES")
         rows = _task_state_rows(model, task_fields)
+        rows.update({field: np.array(getattr(model, field)) for field in episode_arrays})
         episode_rows.append(rows)
         step = 0
-        while not time_step.last():
+        while not time_step.last() and not (unbounded and step == UNBOUNDED_EPISODE_STEPS):
             if step % hold_steps == 0:
-                action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+                action = random_state.uniform(low, high)
             data = env.physics.data
             for name, value in (("episode", episode), ("step", step), ("qpos", data.qpos),
                                 ("qvel", data.qvel), ("act", data.act), ("time", data.time),
@@ -385,16 +436,32 @@ def _run_episodes(env, fresh, task_fields, random_state):
             (last_discounts if time_step.last() else mid_discounts).add(float(time_step.discount))
             step += 1
         episode_lengths.append(step)
+        after = _task_state_rows(model, task_fields)
+        after.update({field: np.array(getattr(model, field)) for field in episode_arrays})
         if _unexpected_changes(fresh, model, task_fields) or any(
-                not np.array_equal(rows[f], v) for f, v in _task_state_rows(model,
-                                                                            task_fields).items()):
+                not np.array_equal(rows[f], v) for f, v in after.items()):
             raise RuntimeError("the model changed during an episode")
+    if unbounded:
+        if len(mid_discounts) != 1:
+            raise RuntimeError(f"mid-episode discounts differ: {mid_discounts}")
+        episode_facts = {"episode_steps": None, "discount_mid": mid_discounts.pop(),
+                         "discount_last": None}
+        return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
     if len(set(episode_lengths)) != 1 or len(last_discounts) != 1 or len(mid_discounts) != 1:
         raise RuntimeError(f"episodes differ in length or discount: {episode_lengths}, "
                            f"{last_discounts}, {mid_discounts}")
     episode_facts = {"episode_steps": episode_lengths[0], "discount_mid": mid_discounts.pop(),
                      "discount_last": last_discounts.pop()}
     return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
+
+
+def _action_sampling_bounds(action_spec):
+    """Bounds of the uniform random actions: the spec's, with unlimited ones +-1."""
+    low = np.broadcast_to(action_spec.minimum, action_spec.shape).astype(float)
+    high = np.broadcast_to(action_spec.maximum, action_spec.shape).astype(float)
+    low = np.where(low <= -UNLIMITED_ACTION_BOUND, -1.0, low)
+    high = np.where(high >= UNLIMITED_ACTION_BOUND, 1.0, high)
+    return low, high
 
 
 def _scattered_state(model, visited, random_state):
@@ -461,7 +528,7 @@ def _select_states(model, probe, visited, load_task_state, action_spec, random_s
         mujoco.mj_forward(model, data)
         if data.ncon:
             continue
-        action = random_state.uniform(action_spec.minimum, action_spec.maximum)
+        action = random_state.uniform(*_action_sampling_bounds(action_spec))
         try:
             (reward, *_), _ = probe.evaluate(qpos, qvel, visited["act"][index],
                                              visited["time"][index], action)
@@ -488,11 +555,12 @@ def record_task(domain, task):
     fresh_options = _options(model)
     facts = _model_facts(model)
 
-    initial_qpos, initial_qvel, task_fields, initial_task_state = _initial_state_statistics(
-        domain, task, fresh, candidates)
+    (initial_qpos, initial_qvel, task_fields, initial_task_state,
+     array_summaries) = _initial_state_statistics(domain, task, fresh, candidates)
 
     random_state = np.random.RandomState(ACTION_SEED)
-    visited, episode_rows, episode_facts = _run_episodes(env, fresh, task_fields, random_state)
+    visited, episode_rows, episode_facts = _run_episodes(env, fresh, task_fields,
+                                                         sorted(array_summaries), random_state)
     for option, value in _options(model).items():
         if not np.array_equal(value, fresh_options[option]):
             raise RuntimeError(f"the task changed opt.{option}, which this recorder does not "
@@ -544,6 +612,9 @@ def record_task(domain, task):
         arrays[f"task_state/{field}/names"] = np.array(names, dtype=str)
         arrays[f"task_state/{field}/values"] = np.stack(task_state[field])
         arrays[f"initial/task_state/{field}"] = initial_task_state[field]
+    for field, summaries in array_summaries.items():
+        arrays[f"episode_arrays/{field}"] = np.stack([rows[field] for rows in episode_rows])
+        arrays[f"initial/episode_arrays/{field}"] = summaries
     arrays["initial/qpos"] = initial_qpos
     arrays["initial/qvel"] = initial_qvel
     arrays["initial/qpos_mean"] = initial_qpos.mean(axis=0)
@@ -575,14 +646,23 @@ def main(argv=None):
     parser.add_argument("--output_dir", default=default_output,
                         help="where to write <domain>-<task>.npz (default: %(default)s)")
     parser.add_argument("--tasks", nargs="*", default=None, metavar="DOMAIN-TASK",
-                        help="record only these tasks (default: all benchmarking tasks)")
+                        help="record only these tasks, benchmarking or extra (default: all "
+                             "benchmarking tasks)")
+    parser.add_argument("--extra", action="store_true",
+                        help="record every extra (non-benchmarking) task instead")
     args = parser.parse_args(argv)
 
     benchmarking = [f"{d}-{t}" for d, t in suite.BENCHMARKING]
-    selected = benchmarking if args.tasks is None else args.tasks
-    unknown = sorted(set(selected) - set(benchmarking))
+    published = [f"{d}-{t}" for d, t in suite.ALL_TASKS]
+    if args.extra and args.tasks is not None:
+        parser.error("give either --tasks or --extra")
+    if args.extra:
+        selected = [name for name in published if name not in benchmarking]
+    else:
+        selected = benchmarking if args.tasks is None else args.tasks
+    unknown = sorted(set(selected) - set(published))
     if unknown:
-        parser.error(f"unknown tasks {unknown}; expected some of {benchmarking}")
+        parser.error(f"unknown tasks {unknown}; expected some of {published}")
     os.makedirs(args.output_dir, exist_ok=True)
     for name in selected:
         domain, task = name.split("-")

@@ -24,12 +24,12 @@ from suites import suite
 from . import conformance
 
 
-def _load(name):
-    """The environment of task `name` from `suites.suite`, or a reason it is absent."""
+def _factory(name):
+    """`seed -> environment` of task `name` from `suites.suite`, or a reason it is absent."""
     domain, task = name.split("-")
     if (domain, task) not in suite.ALL_TASKS:
         return None, "not implemented in suites yet"
-    return suite.load(domain, task, task_kwargs={"random": 0}), None
+    return (lambda seed: suite.load(domain, task, task_kwargs={"random": seed})), None
 
 
 def _verdict(holds, value):
@@ -91,11 +91,11 @@ def main(argv=None):
               "model fields differing"]
     rows, details = [], []
     for name in names:
-        env, absent = _load(name)
-        if env is None:
+        factory, absent = _factory(name)
+        if factory is None:
             rows.append([name, absent] + [""] * (len(header) - 2))
             continue
-        result = conformance.check_task(env, paths[name])
+        result = conformance.check_suite_task(factory, paths[name])
         rows.append(_row(result))
         details += [f"{name}: {failure}" for failure in result.failures()]
     print("| " + " | ".join(header) + " |")

@@ -1,6 +1,7 @@
 """Control Suite tasks of `suites` against the recorded dm-control 1.0.50 data.
 
-One set of tests per reference file; every benchmarking task must be offered.
+One set of tests per reference file; every benchmarking task, and every extra
+task that has a reference file, must be offered.
 """
 
 import functools
@@ -26,12 +27,20 @@ _BENCHMARKING = (
     "reacher-hard", "swimmer-swimmer6", "swimmer-swimmer15", "walker-stand", "walker-walk",
     "walker-run",
 )
+# The 23 extra tasks of the published suite (dm_control 1.0.50, suite.EXTRA).
+_EXTRA = (
+    "cartpole-three_poles", "cartpole-two_poles", "dog-fetch", "dog-run", "dog-stand",
+    "dog-trot", "dog-walk", "humanoid-run_pure_state", "humanoid_CMU-run", "humanoid_CMU-stand",
+    "humanoid_CMU-walk", "lqr-lqr_2_1", "lqr-lqr_6_2", "manipulator-bring_peg",
+    "manipulator-insert_ball", "manipulator-insert_peg", "point_mass-hard", "quadruped-escape",
+    "quadruped-fetch", "quadruped-run", "quadruped-walk", "stacker-stack_2", "stacker-stack_4",
+)
 
 
 def _require_offered(name):
     domain, task = name.split("-")
     if (domain, task) not in suite.ALL_TASKS:
-        pytest.fail(f"{name}: a published benchmarking task missing from suites")
+        pytest.fail(f"{name}: a published task with reference data missing from suites")
 
 
 # Identical models agree to about 1e-12 here (see docs/control_suite.md), far inside
@@ -39,16 +48,40 @@ def _require_offered(name):
 _STRICT = conformance.Tolerances(
     reward=1e-9, observation=1e-9, next_qpos=1e-9, next_qvel=1e-8, next_act=1e-9)
 
+# Quadruped escape: at states where the legs touch the heightfield terrain, MuJoCo
+# 4's heightfield contacts differ slightly from MuJoCo 3.17's (the states on flat
+# ground and in the air agree to 1e-9). The acceleration-stage observations (imu's
+# accelerometer, m/s^2, and the toes' arcsinh force/torque) then differ by up to
+# 0.03 and one control step lands up to 1e-5 (qpos) and 4e-4 (qvel) apart; the
+# reward, a function of positions only, stays exact (docs/control_suite.md).
+_PER_TASK_TOLERANCES = {
+    "quadruped-escape": conformance.Tolerances(
+        reward=1e-9, observation=0.1, next_qpos=1e-4, next_qvel=1e-3, next_act=1e-9),
+}
+
 # Model facts that differ from the published model on purpose (docs/control_suite.md):
 # finger and ball_in_cup gain a tracking camera after their two published ones.
 _DELIBERATE_MODEL_DIFFERENCES = {"finger": {"ncam"}, "ball_in_cup": {"ncam"}}
 
 
+# The published LQR reward is 1 minus a quadratic cost: at most 1, unbounded below.
+_UNBOUNDED_REWARD_DOMAINS = ("lqr",)
+
+# The whole check of quadruped escape (a 1000-step episode and 100 episode starts,
+# each casting 20 rangefinder rays on the heightfield per physics step) takes about
+# a minute: it runs with -m slow; the default run checks escape's specs and states
+# with test_escape_specs_and_states_match.
+_SLOW_CHECKS = {"quadruped-escape"}
+_CHECKED_NAMES = [pytest.param(name, marks=[pytest.mark.slow] if name in _SLOW_CHECKS else [])
+                  for name in sorted(_REFERENCES)]
+
+
 @functools.lru_cache(maxsize=None)
 def _result(name):
     domain, task = name.split("-")
-    env = suite.load(domain, task, task_kwargs={"random": 0})
-    return conformance.check_task(env, _REFERENCES[name], tolerances=_STRICT)
+    return conformance.check_suite_task(
+        lambda seed: suite.load(domain, task, task_kwargs={"random": seed}), _REFERENCES[name],
+        tolerances=_PER_TASK_TOLERANCES.get(name, _STRICT))
 
 
 def _checked(name):
@@ -57,7 +90,11 @@ def _checked(name):
 
 
 def test_reference_files_cover_the_benchmark():
-    assert sorted(_REFERENCES) == sorted(_BENCHMARKING)
+    assert set(_BENCHMARKING) <= set(_REFERENCES)
+
+
+def test_reference_files_are_published_tasks():
+    assert set(_REFERENCES) <= set(_BENCHMARKING) | set(_EXTRA)
 
 
 @pytest.mark.parametrize("name", sorted(_REFERENCES))
@@ -73,51 +110,54 @@ def test_reference_file_is_consistent(name):
     for key, shape in zip(reference.spec["observation_keys"],
                           reference.spec["observation_shapes"]):
         assert reference.observations[key].shape == (reference.num_states, *shape)
-    assert np.all((states["reward"] >= 0) & (states["reward"] <= 1))
+    if reference.domain in _UNBOUNDED_REWARD_DOMAINS:
+        assert np.all(states["reward"] <= 1)
+    else:
+        assert np.all((states["reward"] >= 0) & (states["reward"] <= 1))
     assert reference.initial["qpos"].shape[1] == nq
     assert reference.meta["dm_control_version"] == "1.0.50"
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_specs_match(name):
     result = _checked(name)
     assert result.spec_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_episode_length_and_discount_match(name):
     result = _checked(name)
     assert result.episode_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_joint_and_actuator_layout_match(name):
     result = _checked(name)
     assert result.structure_mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_reward_matches_at_recorded_states(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.reward_holds(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_observations_match_at_recorded_states(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.observations_hold(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_one_control_step_lands_on_reference_next_state(name):
     result = _checked(name)
     assert result.states.setup_errors == []
     assert result.next_state_holds(), result.failures()
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_initial_state_distribution_matches(name):
     result = _checked(name)
     initial = result.initial_states
@@ -125,7 +165,7 @@ def test_initial_state_distribution_matches(name):
     assert initial.mismatches == []
 
 
-@pytest.mark.parametrize("name", sorted(_REFERENCES))
+@pytest.mark.parametrize("name", _CHECKED_NAMES)
 def test_model_facts_match(name):
     result = _checked(name)
     domain = name.split("-")[0]
@@ -142,3 +182,20 @@ def test_seeded_initial_states_are_the_published_ones(name):
     # Exact where the start is drawn and set; cheetah then settles for 2 s, over which
     # MuJoCo 3 and 4 round differently (2e-14 seen).
     assert worst == 0.0 or (domain == "cheetah" and worst < 1e-9), worst
+
+
+@pytest.mark.parametrize("name", sorted(_SLOW_CHECKS & set(_REFERENCES)))
+def test_escape_specs_and_states_match(name):
+    _require_offered(name)
+    domain, task = name.split("-")
+    env = suite.load(domain, task, task_kwargs={"random": 0})
+    reference = conformance.load_reference(_REFERENCES[name])
+    assert conformance.check_specs(env, reference) == []
+    states = conformance.check_states(env, reference)
+    assert states.setup_errors == []
+    tolerances = _PER_TASK_TOLERANCES[name]
+    assert states.max_reward_error() <= tolerances.reward
+    assert max(states.max_observation_errors().values()) <= tolerances.observation
+    next_errors = states.max_next_errors()
+    assert next_errors["qpos"] <= tolerances.next_qpos
+    assert next_errors["qvel"] <= tolerances.next_qvel

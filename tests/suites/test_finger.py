@@ -79,7 +79,7 @@ def test_position_velocity_and_touch_by_hand():
     tip = [-_TIP_RADIUS * math.sin(theta), _TIP_RADIUS * math.cos(theta)]
     np.testing.assert_allclose(physics.tip_position(), tip, atol=1e-12)
     np.testing.assert_allclose(physics.bounded_position(), [-2.0, -0.4, *tip], atol=1e-12)
-    np.testing.assert_allclose(physics.velocity(), [1.0, -2.0, 3.0], atol=1e-12)
+    np.testing.assert_allclose(physics.sensed_velocity(), [1.0, -2.0, 3.0], atol=1e-12)
     assert physics.data.ncon == 0
     np.testing.assert_array_equal(physics.touch(), [0.0, 0.0])
 

@@ -1,0 +1,105 @@
+"""LQR domain: drive a chain of springs to rest with a quadratic cost.
+
+Tasks, the procedurally generated model, reward, termination, timesteps and
+observations are those of dm_control 1.0.50 `suite/lqr.py`. `suites.lqr_solver`
+gives the optimal policy.
+"""
+
+import dm_env
+import numpy as np
+
+from composer_tasks import physics as physics_lib
+from mjcf_models import lqr as lqr_model
+from suites import base
+
+# suite/lqr.py: no time limit; the control step is one physics step (0.03 s).
+_DEFAULT_TIME_LIMIT = float("inf")
+_CONTROL_COST_COEF = 0.1
+# Episodes end (discount 0) once the norm of (qpos, qvel) falls below this.
+_TERMINAL_TOLERANCE = 1e-6
+# Initial positions lie on the sphere of this radius (m) in qpos space.
+_INITIAL_RADIUS = np.sqrt(2)
+# The published action spec bounds unlimited controls by MuJoCo's mjMAXVAL.
+_UNLIMITED_CONTROL = 1e10
+
+SUITE = base.Registry()
+
+
+def _environment(num_bodies, num_actuators, time_limit, random, environment_kwargs):
+    # The model's stiffnesses and the episodes share one random stream, as published.
+    random_state = random if isinstance(random, np.random.RandomState) else (
+        np.random.RandomState(random))
+    task = LqrLevel(num_bodies, num_actuators, _CONTROL_COST_COEF, random_state)
+    return base.make_environment(task, time_limit, random_state, environment_kwargs)
+
+
+@SUITE.add()
+def lqr_2_1(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+    """Two bodies, the first actuated."""
+    return _environment(2, 1, time_limit, random, environment_kwargs)
+
+
+@SUITE.add()
+def lqr_6_2(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+    """Six bodies, the first two actuated."""
+    return _environment(6, 2, time_limit, random, environment_kwargs)
+
+
+class Physics(physics_lib.Physics):
+    """LQR physics: positions in m along world y, velocities in m/s; quantities
+    also work on a batch's (N, ...) arrays."""
+
+    def state_norm(self):
+        """Euclidean norm of (qpos, qvel)."""
+        data = self.data
+        return np.sqrt(np.add.reduce(data.qpos * data.qpos, axis=-1)
+                       + np.add.reduce(data.qvel * data.qvel, axis=-1))
+
+
+class LqrLevel(base.SuiteTask):
+    """Reward 1 - (|qpos|^2 / 2 + control_cost_coef |ctrl|^2 / 2), the negated LQR
+    cost plus one (so 0 at the start of an episode without control; it is not
+    bounded below, as published). The episode ends, with discount 0, once the
+    state's norm is below 1e-6.
+
+    Args:
+      num_bodies, num_actuators: the chain's size and its actuated prefix.
+      control_cost_coef: the control cost's weight, > 0.
+      random_state: draws the model's stiffnesses now (and nothing else here).
+    """
+
+    physics_class = Physics
+    vectorized_callbacks = True
+
+    def __init__(self, num_bodies: int, num_actuators: int, control_cost_coef: float,
+                 random_state: np.random.RandomState):
+        if not control_cost_coef > 0:
+            raise ValueError(f"control_cost_coef must be positive, got {control_cost_coef!r}")
+        self._control_cost_coef = control_cost_coef
+        super().__init__(lqr_model.make_spec(num_bodies, num_actuators, random_state), "lqr")
+        self.set_observations(position=Physics.position, velocity=Physics.velocity)
+
+    @property
+    def control_cost_coef(self) -> float:
+        return self._control_cost_coef
+
+    def action_spec(self, physics: Physics) -> dm_env.specs.BoundedArray:
+        """The motors are unlimited; as published, their bounds are +-1e10."""
+        spec = super().action_spec(physics)
+        return spec.replace(minimum=np.maximum(spec.minimum, -_UNLIMITED_CONTROL),
+                            maximum=np.minimum(spec.maximum, _UNLIMITED_CONTROL))
+
+    def initialize_episode(self, physics, random_state):
+        """qpos uniform on the sphere of radius sqrt(2), at rest."""
+        unit = random_state.randn(physics.model.nq)
+        physics.data.qpos[:] = _INITIAL_RADIUS * unit / np.linalg.norm(unit)
+
+    def get_reward(self, physics):
+        data = physics.data
+        state_cost = 0.5 * np.add.reduce(data.qpos * data.qpos, axis=-1)
+        control_cost = 0.5 * np.add.reduce(data.ctrl * data.ctrl, axis=-1)
+        return 1 - (state_cost + control_cost * self._control_cost_coef)
+
+    def should_terminate_episode(self, physics):
+        return physics.state_norm() < _TERMINAL_TOLERANCE
+
