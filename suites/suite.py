@@ -6,8 +6,9 @@ Each domain is one module of `suites` with a `SUITE` registry of task factories.
 import importlib
 
 DOMAIN_NAMES = (
-    "acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper",
-    "humanoid", "manipulator", "pendulum", "point_mass", "reacher", "swimmer", "walker",
+    "acrobot", "ball_in_cup", "cartpole", "cheetah", "dog", "finger", "fish", "hopper",
+    "humanoid", "humanoid_CMU", "manipulator", "pendulum", "point_mass", "reacher", "swimmer",
+    "walker",
 )
 
 
