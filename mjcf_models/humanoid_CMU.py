@@ -219,7 +219,7 @@ def _add_defaults(spec):
 
 
 def make_spec():
-    """Returns the suite's CMU humanoid as a new `mujoco.MjSpec` (timestep 5 ms,
+    """Returns the suite's CMU humanoid as a new `mujoco.MjSpec` (timestep 2 ms,
     MuJoCo's default, as published)."""
     spec = mujoco.MjSpec()
     spec.modelname = "humanoid_CMU"

@@ -15,7 +15,7 @@ from mjcf_models import humanoid_CMU as humanoid_CMU_model
 from suites import base
 
 _DEFAULT_TIME_LIMIT = 20  # Seconds: 1000 control steps.
-_CONTROL_TIMESTEP = .02  # Seconds: 4 physics steps of 5 ms.
+_CONTROL_TIMESTEP = .02  # Seconds: 10 physics steps of 2 ms.
 
 # Head height (m) above which the stand reward is 1.
 _STAND_HEIGHT = 1.4

@@ -67,7 +67,7 @@ def test_published_dimensions_and_layout():
     np.testing.assert_array_equal(env.action_spec().minimum, -1.0)
     np.testing.assert_array_equal(env.action_spec().maximum, 1.0)
     assert env.task.control_timestep == pytest.approx(0.02)
-    assert model.opt.timestep == 0.005
+    assert model.opt.timestep == 0.002
 
 
 def test_published_gears_and_joint_classes():
