@@ -126,6 +126,13 @@ class Physics(physics_module.Physics):
         has_ball = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "ball") >= 0
         self._ball = model.geom("ball").id if has_ball else None
         self._target = model.geom("target").id if has_ball else None
+        # Bodies and kinematic-tree roots of the head site and the ball, for their
+        # velocities (read here: a batch's model arrays have a leading copy axis).
+        self._head_body = int(model.site_bodyid[self._head])
+        self._head_root = int(model.body_rootid[self._head_body])
+        if has_ball:
+            self._ball_body = int(model.geom_bodyid[self._ball])
+            self._ball_root = int(model.body_rootid[self._ball_body])
 
     def torso_pelvis_height(self):
         """Heights (m) of the torso's and the pelvis' frame origins."""
@@ -180,12 +187,12 @@ class Physics(physics_module.Physics):
     def ball_in_head_frame(self):
         """The ball's position (m) and velocity (m/s) relative to the head site,
         in the head site's frame (fetch only)."""
-        data, model = self.data, self.model
+        data = self.data
         head_position = data.site_xpos[..., self._head, :]
         head_frame = data.site_xmat[..., self._head, :]
         ball_position = data.geom_xpos[..., self._ball, :]
-        head_velocity = _point_velocity(model, data, model.site_bodyid[self._head], head_position)
-        ball_velocity = _point_velocity(model, data, model.geom_bodyid[self._ball], ball_position)
+        head_velocity = _point_velocity(data, self._head_body, self._head_root, head_position)
+        ball_velocity = _point_velocity(data, self._ball_body, self._ball_root, ball_position)
         return np.concatenate(
             [base.vector_times_rotation(ball_position - head_position, head_frame),
              base.vector_times_rotation(ball_velocity - head_velocity, head_frame)], axis=-1)
@@ -217,12 +224,13 @@ def _sensor_entries(model, names):
                            for name in names])
 
 
-def _point_velocity(model, data, body, point):
+def _point_velocity(data, body, root, point):
     """World-frame linear velocity (m/s) of a point moving with `body`, as
     `mj_objectVelocity` gives it: the body's spatial velocity `cvel` (angular,
-    then linear at the centre of mass of its kinematic tree) moved to the point."""
+    then linear at the centre of mass of its kinematic tree, whose root body is
+    `root`) moved to the point."""
     velocity = data.cvel[..., body, :]
-    offset = point - data.subtree_com[..., model.body_rootid[body], :]
+    offset = point - data.subtree_com[..., root, :]
     return velocity[..., 3:] + np.cross(velocity[..., :3], offset)
 
 
@@ -376,8 +384,10 @@ class Fetch(Stand):
 
     def get_reward(self, physics):
         model = physics.model
-        bite_radius = model.site_size[self._upper_bite, 0]
-        target_radius = model.geom_size[self._target, 0]
+        # `[..., index, 0]`: a batch's model arrays have a leading copy axis.
+        bite_radius = model.site_size[..., self._upper_bite, 0]
+        target_radius = model.geom_size[..., self._target, 0]
+        floor_size = model.geom_size[..., self._floor, 0]
         reach_ball = rewards.tolerance(physics.ball_to_mouth_distance(),
                                        bounds=(0, bite_radius), sigmoid="reciprocal",
                                        margin=_BITE_MARGIN)
@@ -385,7 +395,7 @@ class Fetch(Stand):
         to_target = physics.ball_to_target_distance()
         ball_near_target = rewards.tolerance(to_target, bounds=(0, target_radius),
                                              sigmoid="reciprocal",
-                                             margin=model.geom_size[self._floor, 0])
+                                             margin=floor_size)
         fetch_ball = (ball_near_target + 1) / 2
         # Once the ball is at the target the dog may let go of it.
         reach_ball = np.where(to_target < 2 * target_radius, 1.0, reach_ball)
