@@ -18,8 +18,7 @@ kilograms). Model-wide settings are the published defaults, cited below.
 
 import mujoco
 
-from mjcf_models import common
-from mjcf_models import dog_facts
+from mjcf_models import common, dog_facts
 
 # suite/dog.xml <option>: 5 ms physics steps and 4 no-slip solver iterations.
 _TIMESTEP = .005
@@ -106,7 +105,8 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
         bodies[name] = bodies[parent].add_body(
             name=name, pos=list(pos), quat=list(quat), mass=mass, ipos=list(ipos),
             iquat=list(iquat), inertia=list(inertia), explicitinertial=True)
-    bodies["torso"].add_light(name="light", pos=[0, 0, 3], mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
+    bodies["torso"].add_light(name="light", pos=[0, 0, 3],
+                              mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
 
     for (name, body, joint_type, pos, axis, joint_range, stiffness, damping, armature,
          springref, group) in dog_facts.JOINTS:
@@ -148,7 +148,8 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
         tendons[tendon].wrap_joint(joint, coefficient)
 
     for name, transmission, target, gain in dog_facts.ACTUATORS:
-        trntype = mujoco.mjtTrn.mjTRN_TENDON if transmission == "tendon" else mujoco.mjtTrn.mjTRN_JOINT
+        trntype = (mujoco.mjtTrn.mjTRN_TENDON if transmission == "tendon"
+                   else mujoco.mjtTrn.mjTRN_JOINT)
         spec.add_actuator(
             name=name, target=target, trntype=trntype, dyntype=mujoco.mjtDyn.mjDYN_FILTER,
             dynprm=[_FILTER_TIME_CONSTANT] + [0] * 9, gaintype=mujoco.mjtGain.mjGAIN_FIXED,

@@ -255,17 +255,17 @@ class Stand(base.SuiteTask):
         self.set_observations(**self._observation_functions())
 
     def _observation_functions(self):
-        return dict(
-            joint_angles=Physics.joint_angles,
-            # The published key is spelt so.
-            joint_velocites=Physics.joint_velocities,
-            torso_pelvis_height=Physics.torso_pelvis_height,
-            z_projection=Physics.z_projection,
-            torso_com_velocity=Physics.torso_com_velocity,
-            inertial_sensors=Physics.inertial_sensors,
-            foot_forces=Physics.foot_forces,
-            touch_sensors=Physics.touch_sensors,
-            actuator_state=Physics.actuator_state)
+        return {
+            "joint_angles": Physics.joint_angles,
+            "joint_velocites": Physics.joint_velocities,  # The published key is spelt so.
+            "torso_pelvis_height": Physics.torso_pelvis_height,
+            "z_projection": Physics.z_projection,
+            "torso_com_velocity": Physics.torso_com_velocity,
+            "inertial_sensors": Physics.inertial_sensors,
+            "foot_forces": Physics.foot_forces,
+            "touch_sensors": Physics.touch_sensors,
+            "actuator_state": Physics.actuator_state,
+        }
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)

@@ -1,3 +1,5 @@
+# The module name is the published domain name, which suite.load looks up.
+# ruff: noqa: N999
 """humanoid_CMU domain: stand, walk and run with the suite's 56-hinge CMU humanoid.
 
 Tasks, timesteps, observations, rewards and the initial-state distribution are
@@ -11,7 +13,7 @@ import numpy as np
 
 from composer_tasks import physics as physics_module
 from composer_tasks import rewards
-from mjcf_models import humanoid_CMU as humanoid_CMU_model
+from mjcf_models import humanoid_cmu as humanoid_cmu_model
 from suites import base
 
 _DEFAULT_TIME_LIMIT = 20  # Seconds: 1000 control steps.
@@ -127,7 +129,7 @@ class HumanoidCMU(base.SuiteTask):
     def __init__(self, move_speed):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
-        super().__init__(humanoid_CMU_model.make_spec(), "humanoid_CMU",
+        super().__init__(humanoid_cmu_model.make_spec(), "humanoid_CMU",
                          control_timestep=_CONTROL_TIMESTEP)
         self._move_speed = move_speed
         self.set_observations(

@@ -87,7 +87,10 @@ def main():
     env = suite.load("dog", "fetch")
     model = env.physics.model.ptr
     obj = mujoco.mjtObj
-    body = lambda i: repr(_name(model, obj.mjOBJ_BODY, i) or "world")  # noqa: E731
+
+    def body(index):
+        return repr(_name(model, obj.mjOBJ_BODY, index) or "world")
+
     text = _HEADER
 
     text += _rows(
@@ -126,7 +129,8 @@ def main():
         f"{model.jnt_solimp[hinges[0]].tolist()}.",
         rows)
 
-    primitives = [g for g in range(model.ngeom) if model.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH]
+    primitives = [g for g in range(model.ngeom)
+                  if model.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH]
     text += _rows(
         "GEOMS",
         "Primitive geoms: (name, body, type, size, pos, quat, contype, conaffinity,\n"
@@ -185,7 +189,8 @@ def main():
 
     text += _rows(
         "EXCLUDES", "Body pairs that never collide.",
-        [(body(signature >> 16), body(signature & 0xFFFF)) for signature in model.exclude_signature])
+        [(body(signature >> 16), body(signature & 0xFFFF))
+         for signature in model.exclude_signature])
 
     text += _rows(
         "CAMERAS", "(name, body, mode, target body, pos, quat, fovy (degrees))",

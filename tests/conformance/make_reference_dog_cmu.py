@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_reference  # noqa: E402  (a sibling script, not a package module)
+import make_reference  # A sibling script, not a package module.
 
 TASKS = ("humanoid_CMU-stand", "humanoid_CMU-walk", "humanoid_CMU-run", "dog-stand",
          "dog-walk", "dog-trot", "dog-run", "dog-fetch")

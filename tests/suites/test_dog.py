@@ -11,8 +11,7 @@ import pytest
 
 from mjcf_models import dog as dog_model
 from mjcf_models import dog_facts
-from suites import dog
-from suites import suite
+from suites import dog, suite
 from tests.conformance import conformance
 
 _TASKS = ("stand", "walk", "trot", "run", "fetch")
@@ -42,7 +41,7 @@ def _available(task):
     return os.path.exists(_reference(task))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _conformance(task):
     env = suite.load("dog", task, task_kwargs={"random": 0})
     return conformance.check_task(env, _reference(task), tolerances=_TOLERANCES)
@@ -196,7 +195,8 @@ def test_initial_state_is_the_default_pose_turned_and_pushed():
         np.testing.assert_array_equal(data.qpos[:3], qpos0[:3])
         np.testing.assert_array_equal(data.qpos[7:], qpos0[7:])
         quaternion = data.qpos[3:7]
-        assert quaternion[1] == quaternion[2] == 0 and np.linalg.norm(quaternion) == pytest.approx(1)
+        assert quaternion[1] == quaternion[2] == 0
+        assert np.linalg.norm(quaternion) == pytest.approx(1)
         assert np.all(data.qvel[[2, 3, 4]] == 0) and np.all(data.qvel[6:] == 0)
         assert np.all(np.abs(data.act) <= 1)
 

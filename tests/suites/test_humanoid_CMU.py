@@ -9,9 +9,8 @@ import mujoco
 import numpy as np
 import pytest
 
-from mjcf_models import humanoid_CMU as humanoid_CMU_model
-from suites import humanoid_CMU
-from suites import suite
+from mjcf_models import humanoid_cmu as humanoid_cmu_model
+from suites import humanoid_CMU, suite
 from tests.conformance import conformance
 
 _TASKS = ("stand", "walk", "run")
@@ -25,13 +24,17 @@ def _reference(task):
     return os.path.join(conformance.REFERENCE_DIR, f"humanoid_CMU-{task}.npz")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _conformance(task):
     env = suite.load("humanoid_CMU", task, task_kwargs={"random": 0})
     return conformance.check_task(env, _reference(task), tolerances=_STRICT)
 
 
-def _set_state(env, root_quaternion=(math.sqrt(.5), math.sqrt(.5), 0.0, 0.0),
+# The root turned 90 degrees about x: the published skeleton's y axis points up.
+_UPRIGHT = (math.sqrt(.5), math.sqrt(.5), 0.0, 0.0)
+
+
+def _set_state(env, root_quaternion=_UPRIGHT,
                root_position=(0.0, 0.0, 1.0), root_velocity=(0.0, 0.0, 0.0), control=0.0):
     """The published rest pose (joints at 0, a 90-degree x turn of the root) with a
     translation velocity of the whole body and a control."""
@@ -56,9 +59,9 @@ def test_published_dimensions_and_layout():
     model = env.physics.model
     assert (model.nq, model.nv, model.nu) == (63, 62, 56)
     joint_names = [model.joint(i).name for i in range(model.njnt)]
-    assert joint_names == ["root"] + list(humanoid_CMU_model.JOINT_NAMES)
+    assert joint_names == ["root"] + list(humanoid_cmu_model.JOINT_NAMES)
     actuator_names = [model.actuator(i).name for i in range(model.nu)]
-    assert actuator_names == sorted(humanoid_CMU_model.JOINT_NAMES)
+    assert actuator_names == sorted(humanoid_cmu_model.JOINT_NAMES)
     observation_spec = env.observation_spec()
     assert list(observation_spec) == ["joint_angles", "head_height", "extremities",
                                       "torso_vertical", "com_velocity", "velocity"]
@@ -71,7 +74,7 @@ def test_published_dimensions_and_layout():
 
 
 def test_published_gears_and_joint_classes():
-    model = humanoid_CMU_model.make_spec().compile()
+    model = humanoid_cmu_model.make_spec().compile()
     gears = {model.actuator(i).name: model.actuator_gear[i, 0] for i in range(model.nu)}
     assert gears["lfemurrx"] == gears["rfemurrx"] == 120
     assert gears["ltibiarx"] == 80 and gears["lfemurry"] == 40 and gears["lowerbackrx"] == 40
@@ -107,7 +110,7 @@ def test_extremities_are_egocentric():
     reference = _set_state(env).extremities()
     half = math.radians(70) / 2
     yaw = np.array([math.cos(half), 0, 0, math.sin(half)])
-    upright = np.array([math.sqrt(.5), math.sqrt(.5), 0, 0])
+    upright = np.array(_UPRIGHT)
     turned_quaternion = np.zeros(4)
     mujoco.mju_mulQuat(turned_quaternion, yaw, upright)
     turned = _set_state(env, root_quaternion=turned_quaternion, root_position=(2, -1, 1))
