@@ -47,6 +47,8 @@ _WALL_GEOMS = ("wall_px", "wall_py", "wall_nx", "wall_ny")
 
 # Published geom groups: 3 collision primitives (hidden), 1 visible details.
 _HIDDEN_COLLISION_GROUP = 3
+# MuJoCo's default geom colour, which lets a material's colour show.
+_DEFAULT_GEOM_RGBA = (.5, .5, .5, 1)
 
 # Sensors in the published order: (name, type, object type, object).
 _SENSOR = mujoco.mjtSensor
@@ -190,3 +192,5 @@ def _set_look(geom, name, body):
     elif body != "world" and geom.group == _HIDDEN_COLLISION_GROUP:
         geom.group = 0
         geom.material = "self"
+        # MuJoCo draws a geom's own rgba unless it is the default one.
+        geom.rgba = list(_DEFAULT_GEOM_RGBA)

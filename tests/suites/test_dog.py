@@ -248,3 +248,17 @@ def test_conforms_to_the_published_task(task):
         if comparison.field.startswith("geom_"):
             assert comparison.max_error == 0.0, comparison
             assert set(comparison.missing) <= meshes
+
+
+def test_dog_is_drawn_with_its_collision_primitives():
+    model = dog_model.make_spec(with_ball=True).compile()
+    self_material = model.material("self").id
+    dog_geoms = [g for g in range(model.ngeom) if model.geom_bodyid[g] not in (
+        0, model.body("ball").id)]
+    colliding = [g for g in dog_geoms if model.geom_contype[g] or model.geom_conaffinity[g]]
+    assert len(colliding) > 100
+    for geom in colliding:
+        assert model.geom_group[geom] == 0
+        assert model.geom_matid[geom] == self_material
+        # A non-default geom colour would hide the material's.
+        np.testing.assert_array_equal(model.geom_rgba[geom], [.5, .5, .5, 1])
