@@ -113,6 +113,8 @@ class Physics(physics_module.Physics):
         model = self.model
         self._torso = model.body("torso").id
         self._height_bodies = np.array([model.body(name).id for name in ("torso", "pelvis")])
+        # The kinematic chains from the free root body to the torso and the pelvis.
+        self._height_chains = [_chain_from_root(model, body) for body in self._height_bodies]
         self._upright_bodies = np.array([model.body(name).id for name in _UPRIGHT_BODIES])
         hinges = model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE
         self._hinge_qpos = model.jnt_qposadr[hinges]
@@ -150,6 +152,29 @@ class Physics(physics_module.Physics):
     def center_of_mass_velocity(self):
         """Linear velocity (m/s) of the dog's centre of mass (the torso subtree)."""
         return self.data.sensordata[..., self._com_velocity]
+
+    def default_pose_heights(self):
+        """Heights (m) of the torso's and the pelvis' frame origins in the model's
+        default pose (`qpos0`: the bodies where the model puts them, hinges at 0).
+
+        Computed from the live body poses of the model, so a model whose bodies
+        were moved or rescaled (or each copy of a batch) gives its own heights, as
+        the published task's measurement at every reset does.
+        """
+        model = self.model
+        heights = []
+        for chain in self._height_chains:
+            position = model.body_pos[..., chain[0], :]
+            orientation = model.body_quat[..., chain[0], :]
+            for body in chain[1:]:
+                position = position + _rotate(orientation, model.body_pos[..., body, :])
+                orientation = _multiply_quaternions(orientation, model.body_quat[..., body, :])
+            heights.append(position[..., 2])
+        return np.stack(heights, axis=-1)
+
+    def body_weight(self):
+        """Weight (N) of the whole dog: gravity times the torso subtree's mass."""
+        return -self.model.opt.gravity[2] * self.model.body_subtreemass[..., self._torso]
 
     def torso_com_velocity(self):
         """The centre-of-mass velocity in the torso frame (m/s)."""
@@ -224,6 +249,47 @@ def _sensor_entries(model, names):
                            for name in names])
 
 
+def _chain_from_root(model, body):
+    """Body ids from the root of `body`'s kinematic tree down to `body`.
+
+    Raises:
+      ValueError: if a joint other than the root's free joint or a hinge lies on
+        the chain (its default position would not be the body's modelled pose).
+    """
+    chain = [int(body)]
+    while model.body_parentid[chain[-1]] != 0:
+        chain.append(int(model.body_parentid[chain[-1]]))
+    chain.reverse()
+    for index, link in enumerate(chain):
+        first_joint = model.body_jntadr[link]
+        for joint in range(first_joint, first_joint + model.body_jntnum[link]):
+            joint_type = model.jnt_type[joint]
+            free_root = index == 0 and joint_type == mujoco.mjtJoint.mjJNT_FREE
+            hinge_at_zero = (joint_type == mujoco.mjtJoint.mjJNT_HINGE
+                             and model.qpos0[model.jnt_qposadr[joint]] == 0)
+            if not (free_root or hinge_at_zero):
+                raise ValueError(f"joint {model.joint(joint).name!r} on the chain to body "
+                                 f"{model.body(body).name!r} is not a free root or a hinge at 0")
+    return np.array(chain)
+
+
+def _multiply_quaternions(first, second):
+    """Hamilton products of (..., 4) quaternions (w, x, y, z)."""
+    w1, x1, y1, z1 = (first[..., i] for i in range(4))
+    w2, x2, y2, z2 = (second[..., i] for i in range(4))
+    return np.stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+                     w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+                     w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2], axis=-1)
+
+
+def _rotate(quaternion, vector):
+    """(..., 3) vectors rotated by unit (..., 4) quaternions (w, x, y, z)."""
+    w, axis = quaternion[..., :1], quaternion[..., 1:]
+    twice_cross = 2 * np.cross(axis, vector)
+    return vector + w * twice_cross + np.cross(axis, twice_cross)
+
+
 def _point_velocity(data, body, root, point):
     """World-frame linear velocity (m/s) of a point moving with `body`, as
     `mj_objectVelocity` gives it: the body's spatial velocity `cvel` (angular,
@@ -270,13 +336,6 @@ class Stand(base.SuiteTask):
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)
         model = physics.model
-        # As published, the stand heights are measured in the default pose and the
-        # weight is that of the torso's subtree (the whole dog).
-        default_pose = mujoco.MjData(model)
-        mujoco.mj_kinematics(model, default_pose)
-        torso, pelvis = model.body("torso").id, model.body("pelvis").id
-        self._stand_height = _STAND_HEIGHT_FRACTION * default_pose.xpos[[torso, pelvis], 2]
-        self._body_weight = -model.opt.gravity[2] * model.body_subtreemass[torso]
         root = model.joint("root")
         self._root_quaternion = slice(root.qposadr[0] + 3, root.qposadr[0] + 7)
         self._root_velocities = root.dofadr[0] + np.array([0, 1, 5])
@@ -299,16 +358,21 @@ class Stand(base.SuiteTask):
 
     def stand_reward(self, physics):
         """The product of the published standing factors, in [0, 1]."""
+        # As published: standing is 0.9 of the default pose's heights, which the
+        # published task measures at every reset (the model does not change within
+        # an episode), and the touch target is the body weight.
+        stand_height = _STAND_HEIGHT_FRACTION * physics.default_pose_heights()
+        body_weight = physics.body_weight()
         heights = physics.torso_pelvis_height()
-        torso = rewards.tolerance(heights[..., 0], bounds=(self._stand_height[0], np.inf),
-                                  margin=self._stand_height[0])
-        pelvis = rewards.tolerance(heights[..., 1], bounds=(self._stand_height[1], np.inf),
-                                   margin=self._stand_height[1])
+        torso = rewards.tolerance(heights[..., 0], bounds=(stand_height[..., 0], np.inf),
+                                  margin=stand_height[..., 0])
+        pelvis = rewards.tolerance(heights[..., 1], bounds=(stand_height[..., 1], np.inf),
+                                   margin=stand_height[..., 1])
         upright = rewards.tolerance(physics.upright(), bounds=(_MIN_UPRIGHT_COSINE, np.inf),
                                     sigmoid="linear", margin=_MIN_UPRIGHT_COSINE + 1,
                                     value_at_margin=0)
         touch = rewards.tolerance(np.add.reduce(physics.touch_sensors(), axis=-1),
-                                  bounds=(self._body_weight, np.inf), margin=self._body_weight,
+                                  bounds=(body_weight, np.inf), margin=body_weight,
                                   sigmoid="linear", value_at_margin=0.9)
         return (torso * pelvis * upright[..., 0] * upright[..., 1] * upright[..., 2]) * touch
 

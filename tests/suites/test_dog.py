@@ -262,3 +262,27 @@ def test_dog_is_drawn_with_its_collision_primitives():
         assert model.geom_matid[geom] == self_material
         # A non-default geom colour would hide the material's.
         np.testing.assert_array_equal(model.geom_rgba[geom], [.5, .5, .5, 1])
+
+
+def test_stand_height_and_weight_follow_the_model_as_published_resets_do():
+    env = suite.load("dog", "stand", task_kwargs={"random": 0})
+    physics = env.physics
+    default_pose = mujoco.MjData(physics.model)
+    mujoco.mj_kinematics(physics.model, default_pose)
+    ids = [physics.model.body(name).id for name in ("torso", "pelvis")]
+    np.testing.assert_allclose(physics.default_pose_heights(), default_pose.xpos[ids, 2],
+                               atol=1e-15)
+    # A model whose dog stands 10 cm higher (its root body raised) asks for
+    # 0.9 of the new heights, as the published task measures them at every reset.
+    physics.model.body_pos[ids[0], 2] += 0.1
+    np.testing.assert_allclose(physics.default_pose_heights(),
+                               default_pose.xpos[ids, 2] + 0.1, atol=1e-15)
+    physics.model.body_subtreemass[ids[0]] *= 2
+    assert physics.body_weight() == pytest.approx(2 * 9.81 * 10.2409, rel=1e-4)
+
+
+def test_default_pose_heights_need_a_free_root_and_hinges():
+    spec = dog_model.make_spec()
+    spec.joint("L_1_extend").type = mujoco.mjtJoint.mjJNT_SLIDE
+    with pytest.raises(ValueError, match="L_1_extend"):
+        dog.Physics.from_spec(spec)
