@@ -113,8 +113,11 @@ class Physics(physics_module.Physics):
         model = self.model
         self._torso = model.body("torso").id
         self._height_bodies = np.array([model.body(name).id for name in ("torso", "pelvis")])
-        # The kinematic chains from the free root body to the torso and the pelvis.
+        # The kinematic chains from the free root body to the torso and the pelvis,
+        # and the body poses the default-pose heights were last computed from.
         self._height_chains = [_chain_from_root(model, body) for body in self._height_bodies]
+        self._chain_bodies = np.unique(np.concatenate(self._height_chains))
+        self._heights_cache = None
         self._upright_bodies = np.array([model.body(name).id for name in _UPRIGHT_BODIES])
         hinges = model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE
         self._hinge_qpos = model.jnt_qposadr[hinges]
@@ -162,6 +165,14 @@ class Physics(physics_module.Physics):
         the published task's measurement at every reset does.
         """
         model = self.model
+        # The poses change only when the model does (between episodes at most); the
+        # chain's poses are compared with those of the last computation.
+        poses = (model.body_pos[..., self._chain_bodies, :],
+                 model.body_quat[..., self._chain_bodies, :])
+        cache = self._heights_cache
+        if (cache is not None and cache[0].shape == poses[0].shape
+                and np.array_equal(cache[0], poses[0]) and np.array_equal(cache[1], poses[1])):
+            return cache[2]
         heights = []
         for chain in self._height_chains:
             position = model.body_pos[..., chain[0], :]
@@ -170,7 +181,10 @@ class Physics(physics_module.Physics):
                 position = position + _rotate(orientation, model.body_pos[..., body, :])
                 orientation = _multiply_quaternions(orientation, model.body_quat[..., body, :])
             heights.append(position[..., 2])
-        return np.stack(heights, axis=-1)
+        heights = np.stack(heights, axis=-1)
+        heights.flags.writeable = False
+        self._heights_cache = (poses[0], poses[1], heights)
+        return heights
 
     def body_weight(self):
         """Weight (N) of the whole dog: gravity times the torso subtree's mass."""
@@ -286,8 +300,15 @@ def _multiply_quaternions(first, second):
 def _rotate(quaternion, vector):
     """(..., 3) vectors rotated by unit (..., 4) quaternions (w, x, y, z)."""
     w, axis = quaternion[..., :1], quaternion[..., 1:]
-    twice_cross = 2 * np.cross(axis, vector)
-    return vector + w * twice_cross + np.cross(axis, twice_cross)
+    twice_cross = 2 * _cross(axis, vector)
+    return vector + w * twice_cross + _cross(axis, twice_cross)
+
+
+def _cross(a, b):
+    """Cross products of (..., 3) vectors (`np.cross` costs more on a few numbers)."""
+    return np.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+                     a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)
 
 
 def _point_velocity(data, body, root, point):
@@ -297,7 +318,7 @@ def _point_velocity(data, body, root, point):
     `root`) moved to the point."""
     velocity = data.cvel[..., body, :]
     offset = point - data.subtree_com[..., root, :]
-    return velocity[..., 3:] + np.cross(velocity[..., :3], offset)
+    return velocity[..., 3:] + _cross(velocity[..., :3], offset)
 
 
 class Stand(base.SuiteTask):
