@@ -218,7 +218,7 @@ def _add_defaults(spec):
     return classes
 
 
-def make_spec():
+def make_spec() -> mujoco.MjSpec:
     """Returns the suite's CMU humanoid as a new `mujoco.MjSpec` (timestep 2 ms,
     MuJoCo's default, as published)."""
     spec = mujoco.MjSpec()

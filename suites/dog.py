@@ -11,8 +11,8 @@ without the bone meshes).
 import mujoco
 import numpy as np
 
+from composer_tasks import composer, rewards
 from composer_tasks import physics as physics_module
-from composer_tasks import rewards
 from mjcf_models import dog as dog_model
 from suites import base
 
@@ -61,36 +61,44 @@ _UPRIGHT_BODIES = ("skull", "torso", "pelvis")
 # the frame's B axis): the last row is the world z axis in the frame.
 _ZX, _ZZ = 6, 8
 
+# A seed, a random state or None (seeded from the operating system).
+_Random = int | np.random.RandomState | None
+
 SUITE = base.Registry()
 
 
 @SUITE.add("no_reward_visualization")
-def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def stand(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+          environment_kwargs: dict | None = None) -> composer.Environment:
     """Stand up: torso and pelvis high, upright, the feet carrying the weight."""
     task = Stand(floor_size=_WALK_SPEED * _DEFAULT_TIME_LIMIT)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def walk(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+         environment_kwargs: dict | None = None) -> composer.Environment:
     """Stand and move forward at 1 to 2 m/s."""
     return _move(_WALK_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def trot(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def trot(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+         environment_kwargs: dict | None = None) -> composer.Environment:
     """Stand and move forward at 3 to 6 m/s."""
     return _move(_TROT_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def run(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+        environment_kwargs: dict | None = None) -> composer.Environment:
     """Stand and move forward at 9 to 18 m/s."""
     return _move(_RUN_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization", "hard")
-def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def fetch(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+          environment_kwargs: dict | None = None) -> composer.Environment:
     """Catch a thrown ball in the mouth and bring it to the target at the centre."""
     return base.make_environment(Fetch(), time_limit, random, environment_kwargs)
 
@@ -139,24 +147,24 @@ class Physics(physics_module.Physics):
             self._ball_body = int(model.geom_bodyid[self._ball])
             self._ball_root = int(model.body_rootid[self._ball_body])
 
-    def torso_pelvis_height(self):
+    def torso_pelvis_height(self) -> np.ndarray:
         """Heights (m) of the torso's and the pelvis' frame origins."""
         return self.data.xpos[..., self._height_bodies, 2]
 
-    def z_projection(self):
+    def z_projection(self) -> np.ndarray:
         """The world z axis in the skull, torso and pelvis frames, 9 numbers."""
         rows = self.data.xmat[..., self._upright_bodies, _ZX:_ZZ + 1]
         return rows.reshape(rows.shape[:-2] + (9,))
 
-    def upright(self):
+    def upright(self) -> np.ndarray:
         """Cosines of the skull's, torso's and pelvis' tilts from upright."""
         return self.data.xmat[..., self._upright_bodies, _ZZ]
 
-    def center_of_mass_velocity(self):
+    def center_of_mass_velocity(self) -> np.ndarray:
         """Linear velocity (m/s) of the dog's centre of mass (the torso subtree)."""
         return self.data.sensordata[..., self._com_velocity]
 
-    def default_pose_heights(self):
+    def default_pose_heights(self) -> np.ndarray:
         """Heights (m) of the torso's and the pelvis' frame origins in the model's
         default pose (`qpos0`: the bodies where the model puts them, hinges at 0).
 
@@ -186,44 +194,44 @@ class Physics(physics_module.Physics):
         self._heights_cache = (poses[0], poses[1], heights)
         return heights
 
-    def body_weight(self):
+    def body_weight(self) -> np.ndarray:
         """Weight (N) of the whole dog: gravity times the torso subtree's mass."""
         return -self.model.opt.gravity[2] * self.model.body_subtreemass[..., self._torso]
 
-    def torso_com_velocity(self):
+    def torso_com_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity in the torso frame (m/s)."""
         return base.vector_times_rotation(self.center_of_mass_velocity(),
                                           self.data.xmat[..., self._torso, :])
 
-    def com_forward_velocity(self):
+    def com_forward_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity along the torso's x axis (m/s)."""
         return self.torso_com_velocity()[..., 0]
 
-    def joint_angles(self):
+    def joint_angles(self) -> np.ndarray:
         """The 73 hinge angles (rad), without the free joints."""
         return self.data.qpos[..., self._hinge_qpos]
 
-    def joint_velocities(self):
+    def joint_velocities(self) -> np.ndarray:
         """The 73 hinge rates (rad/s), without the free joints."""
         return self.data.qvel[..., self._hinge_dofs]
 
-    def inertial_sensors(self):
+    def inertial_sensors(self) -> np.ndarray:
         """Head accelerometer (m/s^2), velocimeter (m/s) and gyro (rad/s), head frame."""
         return self.data.sensordata[..., self._inertial]
 
-    def touch_sensors(self):
+    def touch_sensors(self) -> np.ndarray:
         """Normal contact forces (N) on the left and right palms and soles."""
         return self.data.sensordata[..., self._touch]
 
-    def foot_forces(self):
+    def foot_forces(self) -> np.ndarray:
         """Forces (N) at the left and right foot and hand anchors, in their frames."""
         return self.data.sensordata[..., self._forces]
 
-    def actuator_state(self):
+    def actuator_state(self) -> np.ndarray:
         """The 38 filtered actuator activations."""
         return self.data.act.copy()
 
-    def ball_in_head_frame(self):
+    def ball_in_head_frame(self) -> np.ndarray:
         """The ball's position (m) and velocity (m/s) relative to the head site,
         in the head site's frame (fetch only)."""
         data = self.data
@@ -236,20 +244,20 @@ class Physics(physics_module.Physics):
             [base.vector_times_rotation(ball_position - head_position, head_frame),
              base.vector_times_rotation(ball_velocity - head_velocity, head_frame)], axis=-1)
 
-    def target_in_head_frame(self):
+    def target_in_head_frame(self) -> np.ndarray:
         """The target's position relative to the head site, in its frame (m; fetch only)."""
         data = self.data
         offset = data.geom_xpos[..., self._target, :] - data.site_xpos[..., self._head, :]
         return base.vector_times_rotation(offset, data.site_xmat[..., self._head, :])
 
-    def ball_to_mouth_distance(self):
+    def ball_to_mouth_distance(self) -> np.ndarray:
         """Mean distance (m) from the ball to the upper and lower bite sites."""
         data = self.data
         offsets = data.geom_xpos[..., self._ball, None, :] - data.site_xpos[..., self._bites, :]
         distances = base.norm_last_axis(offsets)
         return 0.5 * (distances[..., 0] + distances[..., 1])
 
-    def ball_to_target_distance(self):
+    def ball_to_target_distance(self) -> np.ndarray:
         """Distance (m) between the ball's and the target's centres."""
         data = self.data
         return base.norm_last_axis(data.geom_xpos[..., self._ball, :]
@@ -336,7 +344,7 @@ class Stand(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, floor_size, with_ball=False):
+    def __init__(self, floor_size: float, with_ball: bool = False):
         super().__init__(dog_model.make_spec(floor_size=floor_size, with_ball=with_ball), "dog",
                          control_timestep=_CONTROL_TIMESTEP)
         self.set_observations(**self._observation_functions())
@@ -377,7 +385,7 @@ class Stand(base.SuiteTask):
             data.qvel[dof] = _ROOT_VELOCITY_STD * random_state.randn()
         data.act[:] = random_state.uniform(self._control_low, self._control_high)
 
-    def stand_reward(self, physics):
+    def stand_reward(self, physics: Physics) -> float | np.ndarray:
         """The product of the published standing factors, in [0, 1]."""
         # As published: standing is 0.9 of the default pose's heights, which the
         # published task measures at every reset (the model does not change within
@@ -397,7 +405,7 @@ class Stand(base.SuiteTask):
                                   sigmoid="linear", value_at_margin=0.9)
         return (torso * pelvis * upright[..., 0] * upright[..., 1] * upright[..., 2]) * touch
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         return self.stand_reward(physics)
 
 
@@ -409,13 +417,13 @@ class Move(Stand):
       ValueError: if `move_speed` is not positive.
     """
 
-    def __init__(self, move_speed, floor_size):
+    def __init__(self, move_speed: float, floor_size: float):
         if not move_speed > 0:
             raise ValueError(f"move_speed must be a speed > 0 m/s, got {move_speed!r}")
         self._move_speed = move_speed
         super().__init__(floor_size=floor_size)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         forward = rewards.tolerance(physics.com_forward_velocity(),
                                     bounds=(self._move_speed, 2 * self._move_speed),
                                     margin=max(1.0, self._move_speed), value_at_margin=0,
@@ -467,7 +475,7 @@ class Fetch(Stand):
         data.qvel[self._ball_velocity] = (horizontal_speed * direction_x,
                                           horizontal_speed * direction_y, vertical_speed)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         model = physics.model
         # `[..., index, 0]`: a batch's model arrays have a leading copy axis.
         bite_radius = model.site_size[..., self._upper_bite, 0]

@@ -11,8 +11,8 @@ observations of 137 numbers.
 import mujoco
 import numpy as np
 
+from composer_tasks import composer, rewards
 from composer_tasks import physics as physics_module
-from composer_tasks import rewards
 from mjcf_models import humanoid_cmu as humanoid_cmu_model
 from suites import base
 
@@ -37,25 +37,31 @@ _ROOT_QPOS = 7
 # y, z axes. The CMU skeleton's y axis points along the spine.
 _ZX, _ZY, _ZZ = 6, 7, 8
 
+# A seed, a random state or None (seeded from the operating system).
+_Random = int | np.random.RandomState | None
+
 SUITE = base.Registry()
 
 
 @SUITE.add()
-def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def stand(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+          environment_kwargs: dict | None = None) -> composer.Environment:
     """Stand up and stay still."""
     return base.make_environment(HumanoidCMU(move_speed=0), time_limit, random,
                                  environment_kwargs)
 
 
 @SUITE.add()
-def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def walk(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+         environment_kwargs: dict | None = None) -> composer.Environment:
     """Move the centre of mass horizontally at 1 m/s or faster, upright."""
     return base.make_environment(HumanoidCMU(move_speed=_WALK_SPEED), time_limit, random,
                                  environment_kwargs)
 
 
 @SUITE.add()
-def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+def run(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
+        environment_kwargs: dict | None = None) -> composer.Environment:
     """Move the centre of mass horizontally at 10 m/s or faster, upright."""
     return base.make_environment(HumanoidCMU(move_speed=_RUN_SPEED), time_limit, random,
                                  environment_kwargs)
@@ -77,32 +83,32 @@ class Physics(physics_module.Physics):
         sensor = model.sensor("thorax_subtreelinvel")
         self._com_velocity_slice = slice(sensor.adr[0], sensor.adr[0] + 3)
 
-    def thorax_upright(self):
+    def thorax_upright(self) -> np.ndarray:
         """The world-z component of the thorax's y axis (the spine): 1 upright."""
         return self.data.xmat[..., self._thorax, _ZY]
 
-    def head_height(self):
+    def head_height(self) -> np.ndarray:
         """Height (m) of the head body's origin above the world origin."""
         return self.data.xpos[..., self._head, 2]
 
-    def center_of_mass_position(self):
+    def center_of_mass_position(self) -> np.ndarray:
         """Centre of mass (m) of the thorax's subtree (head, neck, arms)."""
         return self.data.subtree_com[..., self._thorax, :].copy()
 
-    def center_of_mass_velocity(self):
+    def center_of_mass_velocity(self) -> np.ndarray:
         """Linear velocity (m/s) of the thorax subtree's centre of mass, from its
         sensor (the published 'centre of mass' velocity)."""
         return self.data.sensordata[..., self._com_velocity_slice].copy()
 
-    def torso_vertical_orientation(self):
+    def torso_vertical_orientation(self) -> np.ndarray:
         """The world z axis in the thorax frame (the rotation matrix's last row)."""
         return self.data.xmat[..., self._thorax, _ZX:_ZZ + 1].copy()
 
-    def joint_angles(self):
+    def joint_angles(self) -> np.ndarray:
         """The 56 hinge angles (rad), without the free root joint."""
         return self.data.qpos[..., _ROOT_QPOS:].copy()
 
-    def extremities(self):
+    def extremities(self) -> np.ndarray:
         """Hands and feet relative to the thorax, in the thorax frame (m): left
         hand, left foot, right hand, right foot, 3 coordinates each."""
         data = self.data
@@ -126,7 +132,7 @@ class HumanoidCMU(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, move_speed):
+    def __init__(self, move_speed: float):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
         super().__init__(humanoid_cmu_model.make_spec(), "humanoid_CMU",
@@ -169,7 +175,7 @@ class HumanoidCMU(base.SuiteTask):
             if data.ncon == 0:
                 break
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         """Upright head height times small control times a speed (or stillness) term."""
         standing = rewards.tolerance(physics.head_height(), bounds=(_STAND_HEIGHT, np.inf),
                                      margin=_STAND_HEIGHT / 4)
