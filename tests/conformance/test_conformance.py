@@ -58,10 +58,28 @@ _PER_TASK_TOLERANCES = {
     "quadruped-escape": conformance.Tolerances(
         reward=1e-9, observation=0.1, next_qpos=1e-4, next_qvel=1e-3, next_act=1e-9),
 }
+# Dog: at the few recorded states where the torso's ellipsoid touches a capsule or
+# box, one control step lands up to 2.4e-5 (qpos) and 4.4e-4 (qvel) apart, and at
+# one fetch state with ten contacts the contact-force sensors (touch, force,
+# accelerometer) differ by up to 8e-3 N; every other state agrees to 1e-9
+# (docs/control_suite.md, "humanoid_CMU and dog").
+_PER_TASK_TOLERANCES.update({
+    f"dog-{task}": conformance.Tolerances(
+        reward=1e-9, observation=1e-2, next_qpos=1e-4, next_qvel=1e-3, next_act=1e-9)
+    for task in ("stand", "walk", "trot", "run", "fetch")})
 
 # Model facts that differ from the published model on purpose (docs/control_suite.md):
 # finger and ball_in_cup gain a tracking camera after their two published ones.
-_DELIBERATE_MODEL_DIFFERENCES = {"finger": {"ncam"}, "ball_in_cup": {"ncam"}}
+_DELIBERATE_MODEL_DIFFERENCES = {
+    "finger": {"ncam"}, "ball_in_cup": {"ncam"},
+    # The dog is built without its 162 bone meshes (visual only in the published
+    # model, which gives their bodies the masses and inertias set here explicitly):
+    # the geom count differs, and the geom fields differ only by the missing rows.
+    "dog": {"ngeom", "body_geomnum", "geom_type", "geom_bodyid", "geom_size", "geom_pos",
+            "geom_quat", "geom_friction", "geom_contype", "geom_conaffinity", "geom_condim",
+            "geom_priority", "geom_solmix", "geom_solref", "geom_solimp", "geom_margin",
+            "geom_gap", "geom_fluid"},
+}
 
 
 # The published LQR reward is 1 minus a quadratic cost: at most 1, unbounded below.
