@@ -284,7 +284,7 @@ def qpos_from_site_pose(physics, site, target_pos, target_quat=None, dofs=None,
     error_quat = np.empty(4)
     error_rot = np.empty(3)
     update = np.zeros(model.nv)
-    mujoco.mj_fwdPosition(model, data)
+    _kinematics(model, data)
     for _ in range(max_steps):
         error_pos = target_pos - data.site_xpos[site_id]
         error_norm = np.linalg.norm(error_pos)
@@ -304,7 +304,8 @@ def qpos_from_site_pose(physics, site, target_pos, target_quat=None, dofs=None,
             jacobian, error = jac_pos[:, dofs], error_pos
         strength = _IK_REGULARIZATION_STRENGTH if error_norm > _IK_REGULARIZATION_THRESHOLD else 0.0
         hessian = jacobian.T @ jacobian + strength * np.eye(len(dofs))
-        step = np.linalg.lstsq(hessian, jacobian.T @ error, rcond=None)[0]
+        step = np.linalg.solve(hessian, jacobian.T @ error) if strength else \
+            np.linalg.lstsq(hessian, jacobian.T @ error, rcond=None)[0]
         step_norm = np.linalg.norm(step)
         if step_norm == 0 or error_norm / step_norm > _IK_PROGRESS_THRESHOLD:
             return False
@@ -313,8 +314,14 @@ def qpos_from_site_pose(physics, site, target_pos, target_quat=None, dofs=None,
         update[:] = 0.0
         update[dofs] = step
         mujoco.mj_integratePos(model, data.qpos, update, 1.0)
-        mujoco.mj_fwdPosition(model, data)
+        _kinematics(model, data)
     return False
+
+
+def _kinematics(model, data):
+    """Poses and the centres of mass the Jacobians need; no collision detection."""
+    mujoco.mj_kinematics(model, data)
+    mujoco.mj_comPos(model, data)
 
 
 class ToolCenterPointInitializer:
@@ -322,7 +329,9 @@ class ToolCenterPointInitializer:
 
     The arm must offer `joints` (hinges, in chain order), `joint_sampling_bounds(physics)`
     ((2, n) lower and upper bounds, radians) and, if `hand` is None, `wrist_site`;
-    the hand offers `tool_center_point`. A solution is rejected when the arm touches
+    the hand offers `tool_center_point`. The first IK attempt starts from the arm's
+    `home_qpos` if it has one (else from the current angles), later ones from
+    random angles within the bounds. A solution is rejected when the arm touches
     itself, the arm touches the hand, or either touches a body without a free
     joint (the table, a fixed brick); then another pose is drawn.
 
@@ -404,6 +413,8 @@ class ToolCenterPointInitializer:
             for attempt in range(self._max_ik_attempts):
                 if attempt > 0:
                     qpos[self._arm_qpos] = random_state.uniform(lower, upper)
+                elif hasattr(self._arm, "home_qpos"):
+                    qpos[self._arm_qpos] = self._arm.home_qpos
                 success = qpos_from_site_pose(
                     physics, self._site, target_pos, target_quat, dofs=self._arm_dofs,
                     rotation_weight=2.0)

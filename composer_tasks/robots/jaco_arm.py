@@ -39,6 +39,11 @@ _SMALL_JOINT = dict(armature=2.0, frictionloss=1.0)
 # Limited joints and their ranges (rad); the others turn freely.
 JOINT_RANGES = {"joint_2": (0.820305, 5.462881), "joint_3": (0.331613, 5.951573)}
 
+# Joint angles (rad) that hold the pinch site 0.3 m above the workspace centre
+# (0.4 m in front of the base), pointing down, elbow up: where inverse kinematics
+# starts (found by inverse kinematics from random starts).
+HOME_QPOS = (1.4143, 2.8181, 4.7388, 2.7258, 1.4467, 0.9985)
+
 # Stiff contacts of dm_control's Kinova models (third_party/kinova/common.xml).
 CONTACT_SOLIMP = (0.99, 0.999, 0.001, 0.5, 2.0)
 CONTACT_SOLREF = (0.01, 1.0)
@@ -215,6 +220,11 @@ class JacoArm(composer.Entity):
     @property
     def attachment_site(self) -> mujoco.MjsSite:
         return self._wrist_site
+
+    @property
+    def home_qpos(self) -> np.ndarray:
+        """(6,) joint angles (rad) with the hand pointing down over the workspace."""
+        return np.array(HOME_QPOS)
 
     def joint_sampling_bounds(self, physics) -> np.ndarray:
         """(2, 6) lower and upper joint angles (rad) to sample from: the range of
