@@ -118,7 +118,9 @@ def make_lift(settings, prop_name: str) -> Lift:
     if prop_name == "duplo":
         prop, workspace = Duplo(vertex_sites=True, observable_options=options), DUPLO_WORKSPACE
     elif prop_name == "box":
-        prop = Primitive("box", [BOX_HALF_SIZE_M] * 3, name="box", mass=BOX_MASS_KG,
+        # dm_control builds the box without a name, so its observations are named
+        # "unnamed_model/..."; the same name keeps the observation keys equal.
+        prop = Primitive("box", [BOX_HALF_SIZE_M] * 3, name="unnamed_model", mass=BOX_MASS_KG,
                          vertex_sites=True, observable_options=options)
         workspace = BOX_WORKSPACE
     else:
