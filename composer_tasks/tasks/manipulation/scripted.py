@@ -29,6 +29,9 @@ _ROTATION_GAIN = 4.0
 # velocity error to hold the arm against gravity, which a proportional law alone
 # would leave as a millimetre-sized position offset.
 _INTEGRAL_GAIN = 8.0
+# Bound (m s) of the integrated error, so that an unreachable target (the table
+# in the way) does not wind up the integral into large motions.
+_INTEGRAL_LIMIT = 0.005
 _DAMPING = 1e-3
 _FINGER_SPEED = 5.0
 
@@ -92,7 +95,8 @@ class CartesianController:
         jac_rot = np.empty((3, model.nv))
         mujoco.mj_jacSite(model, data, jac_pos, jac_rot, self._site)
         jacobian = np.vstack([jac_pos[:, self._dofs], jac_rot[:, self._dofs]])
-        self._integral += position_error * self._task.control_timestep
+        self._integral = np.clip(self._integral + position_error * self._task.control_timestep,
+                                 -_INTEGRAL_LIMIT, _INTEGRAL_LIMIT)
         desired = np.concatenate([_POSITION_GAIN * position_error + _INTEGRAL_GAIN * self._integral,
                                   _ROTATION_GAIN * rotation_error])
         joint_velocity = jacobian.T @ np.linalg.solve(
@@ -171,8 +175,14 @@ def reach_site_waypoints(controller: CartesianController, task) -> List[Waypoint
 
 
 # Heights (m) of the pinch site above a brick's origin: above it, around it to grasp.
+# The fingertips' centres close 0.018 m above the pinch site, so grasping with the
+# pinch site low holds the brick by its middle.
 _APPROACH_HEIGHT_M = 0.10
-_GRASP_HEIGHT_M = 0.012
+_GRASP_HEIGHT_M = 0.008
+# Where the three fingers close (the middle between the lone finger and the
+# pair), relative to the pinch site in the pinch site's frame (m): 0.012 m off
+# along its y axis, measured on this hand's finger boxes.
+_GRASP_CENTRE_OFFSET_M = np.array([0.0, 0.0, 0.0])
 # Control steps for the fingers to close on a brick, to let go of it, and to close
 # the empty hand (the fingers close in ~1.2 s against a load, faster when free).
 _CLOSE_STEPS = 20
@@ -198,11 +208,17 @@ def lift_waypoints(controller: CartesianController, task, brick, lift_to_m: floa
             grasp_yaw["yaw"] = brick_grasp_yaw(physics, brick)
         return grasp_yaw["yaw"]
 
+    def centred(physics, height):
+        rotation = np.asarray(physics.bind(task.hand.pinch_site).xmat).reshape(3, 3)
+        offset = rotation @ _GRASP_CENTRE_OFFSET_M
+        offset[2] = 0.0
+        return _brick_origin(physics, brick) + (0, 0, height) - offset
+
     def above(physics):
-        return _brick_origin(physics, brick) + (0, 0, _APPROACH_HEIGHT_M)
+        return centred(physics, _APPROACH_HEIGHT_M)
 
     def around(physics):
-        return _brick_origin(physics, brick) + (0, 0, _GRASP_HEIGHT_M)
+        return centred(physics, _GRASP_HEIGHT_M)
 
     held = {}
 
