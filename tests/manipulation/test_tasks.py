@@ -21,8 +21,8 @@ _VISION_QUICK = ("reach_site_vision", "stack_2_bricks_vision")
 
 def test_registry_names_are_dm_control_names():
     published = set(reference.facts()["all"])
-    assert set(manipulation.ALL) <= published
-    assert len(manipulation.ALL) == 20
+    assert set(manipulation.ALL) == published
+    assert len(manipulation.ALL) == 25
     assert set(manipulation.ALL) == set(manipulation.FEATURES) | set(manipulation.VISION)
 
 
@@ -60,9 +60,12 @@ def test_features_specs_match_dm_control(name):
     env = _check_specs(name)
     recorded = reference.facts()["tasks"][name]
     # dm_control fixes the bottom brick of a stack by recompiling without its free
-    # joint at reset; here it is attached without one from the start. The recorded
-    # sizes are those of the model before that reset.
-    fixed_bricks = 0 if name.startswith(("stack_2_bricks_moveable", "reach", "lift", "place")) else 1
+    # joint at reset; here a bottom brick that is the same every episode is
+    # attached without one from the start, and a randomly chosen one keeps its
+    # free joint (welded to the table). The recorded sizes are those of the model
+    # before that reset.
+    fixed_bricks = int(name in ("stack_2_bricks_features", "stack_3_bricks_features",
+                                "reassemble_3_bricks_fixed_order_features"))
     assert env.physics.model.nq == recorded["nq"] - 7 * fixed_bricks
     assert env.physics.model.nv == recorded["nv"] - 6 * fixed_bricks
 
@@ -152,6 +155,28 @@ def test_initial_states_follow_the_published_workspaces(name):
 def _free_props(task):
     return [entity for entity in task.root_entity.iter_entities()
             if entity.free_joint is not None]
+
+
+@pytest.mark.parametrize("name", ["stack_3_bricks_random_order_features",
+                                  "reassemble_5_bricks_random_order_features"])
+def test_random_order_bottom_brick_is_held_to_the_table_only(name):
+    env = manipulation.load(name, seed=0)
+    for _ in range(2):
+        env.reset()
+        task, physics = env.task, env.physics
+        base = task.bricks[task.desired_order[0]]
+        model = physics.model
+        # One weld per brick, each to the world; only the bottom brick's is on.
+        assert model.neq == len(task.bricks)
+        assert set(model.eq_obj2id.tolist()) == {0}
+        active = [physics.bind(base.attachment_body).id == model.eq_obj1id[i]
+                  for i in np.flatnonzero(physics.data.eq_active)]
+        assert active == [True]
+        start = base.get_pose(physics)[0]
+        physics.bind(base.attachment_body).xfrc_applied[2] = 20.0  # More than any snap holds.
+        physics.step(50)
+        physics.bind(base.attachment_body).xfrc_applied[2] = 0.0
+        assert np.linalg.norm(base.get_pose(physics)[0] - start) < 1e-3
 
 
 def test_lift_target_is_0_3_m_above_the_settled_brick():
