@@ -237,3 +237,13 @@ def test_down_quaternion_points_the_hand_down():
     matrix = np.empty(9)
     mujoco.mju_quat2Mat(matrix, initializers.DOWN_QUATERNION)
     np.testing.assert_allclose(matrix.reshape(3, 3)[:, 2], (0.0, 0.0, -1.0), atol=1e-9)
+
+
+def test_command_line_runs_a_manipulation_environment():
+    import io
+
+    from suites import __main__ as command_line
+    out = io.StringIO()
+    returns = command_line.run("manipulation", "reach_site_features", "zero", 1, 0, out=out)
+    assert len(returns) == 1 and 0.0 <= returns[0] <= 250.0
+    assert "manipulation reach_site_features episode 0" in out.getvalue()
