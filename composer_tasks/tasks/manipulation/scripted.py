@@ -13,7 +13,7 @@ show how to drive the arm (examples/manipulation_scripted.py).
 """
 
 import dataclasses
-from typing import Callable, List, Optional
+from typing import Callable, List
 
 import mujoco
 import numpy as np
@@ -133,23 +133,23 @@ def _yaw_quaternion(yaw):
 
 
 def brick_grasp_yaw(physics, brick) -> float:
-    """Yaw (rad) of the hand that puts the fingers across the brick's short side.
+    """Yaw (rad, in [-pi/2, pi/2)) of the pointing-down hand that closes its fingers
+    across the brick's short (31.8 mm) side.
 
     The hand closes along its y axis (one finger on one side, two on the other);
-    pointing down with yaw 0, that axis lies along world -y... so the yaw that
-    aligns it with the brick's x axis (its 31.8 mm side) is the brick's yaw plus a
-    quarter turn, taken in the half turn nearest the arm's current wrist angle."""
+    a quarter turn from the brick's yaw puts that axis along the brick's x axis.
+    The brick looks the same turned by half a turn, so the yaw is wrapped.
+    """
     _, quaternion = brick.get_pose(physics)
     matrix = np.empty(9)
     mujoco.mju_quat2Mat(matrix, quaternion)
     x_axis = matrix.reshape(3, 3)[:, 0]
     brick_yaw = np.arctan2(x_axis[1], x_axis[0])
-    yaw = brick_yaw + np.pi / 2
-    # The hand is symmetric enough under a half turn; keep the yaw in [-pi/2, pi/2].
-    return (yaw + np.pi / 2) % np.pi - np.pi / 2
+    return _half_turn_wrap(brick_yaw + np.pi / 2)
 
 
 def _steps(count):
+    """Done after `count` calls (control steps)."""
     counter = {"n": 0}
 
     def done(physics):
@@ -168,10 +168,11 @@ def _near(controller, target, tolerance_m):
 
 def reach_site_waypoints(controller: CartesianController, task) -> List[Waypoint]:
     """Move the pinch site onto the reach target and hold it there."""
-    target = lambda physics=None: np.array(controller._env.physics.bind(task.target).xpos)
-    yaw = lambda physics: 0.0
-    return [Waypoint(position=lambda p: target(), yaw=yaw, closing=False,
-                     done=lambda p: False, max_steps=250)]
+    def target(physics):
+        return np.array(physics.bind(task.target).xpos)
+
+    return [Waypoint(position=target, yaw=lambda physics: 0.0, closing=False,
+                     done=lambda physics: False, max_steps=250)]
 
 
 # Heights (m) of the pinch site above a brick's origin: above it, around it to grasp.
@@ -179,10 +180,6 @@ def reach_site_waypoints(controller: CartesianController, task) -> List[Waypoint
 # pinch site low holds the brick by its middle.
 _APPROACH_HEIGHT_M = 0.10
 _GRASP_HEIGHT_M = 0.008
-# Where the three fingers close (the middle between the lone finger and the
-# pair), relative to the pinch site in the pinch site's frame (m): 0.012 m off
-# along its y axis, measured on this hand's finger boxes.
-_GRASP_CENTRE_OFFSET_M = np.array([0.0, 0.0, 0.0])
 # Control steps for the fingers to close on a brick, to let go of it, and to close
 # the empty hand (the fingers close in ~1.2 s against a load, faster when free).
 _CLOSE_STEPS = 20
@@ -208,17 +205,11 @@ def lift_waypoints(controller: CartesianController, task, brick, lift_to_m: floa
             grasp_yaw["yaw"] = brick_grasp_yaw(physics, brick)
         return grasp_yaw["yaw"]
 
-    def centred(physics, height):
-        rotation = np.asarray(physics.bind(task.hand.pinch_site).xmat).reshape(3, 3)
-        offset = rotation @ _GRASP_CENTRE_OFFSET_M
-        offset[2] = 0.0
-        return _brick_origin(physics, brick) + (0, 0, height) - offset
-
     def above(physics):
-        return centred(physics, _APPROACH_HEIGHT_M)
+        return _brick_origin(physics, brick) + (0, 0, _APPROACH_HEIGHT_M)
 
     def around(physics):
-        return centred(physics, _GRASP_HEIGHT_M)
+        return _brick_origin(physics, brick) + (0, 0, _GRASP_HEIGHT_M)
 
     held = {}
 
@@ -261,8 +252,9 @@ def hand_yaw(controller: CartesianController) -> float:
 
 def stack_waypoints(controller: CartesianController, task, top, bottom,
                     press_depth_m: float = 0.006) -> List[Waypoint]:
-    """Grasp `top`, carry it over `bottom`, turn it to the same yaw, lower it onto
-    the studs and press `press_depth_m` past the snapped height; then release it.
+    """Grasp `top`, carry it over `bottom`, turn it to the same yaw and lower it
+    onto the studs; let go, close the hand above it and push it down with the
+    fingertips (aiming `press_depth_m` below its snapped top face) until it snaps.
 
     Placement uses feedback on the held brick's pose: the pinch site is moved by
     the error between where `top` is and where it should be.
