@@ -172,6 +172,9 @@ def test_random_order_bottom_brick_is_held_to_the_table_only(name):
         active = [physics.bind(base.attachment_body).id == model.eq_obj1id[i]
                   for i in np.flatnonzero(physics.data.eq_active)]
         assert active == [True]
+        heavy = [model.body_mass[physics.bind(b.attachment_body).id] > 1.0
+                 for b in task.bricks]
+        assert heavy == [brick is base for brick in task.bricks]
         start = base.get_pose(physics)[0]
         physics.bind(base.attachment_body).xfrc_applied[2] = 20.0  # More than any snap holds.
         physics.step(50)
@@ -247,3 +250,15 @@ def test_command_line_runs_a_manipulation_environment():
     returns = command_line.run("manipulation", "reach_site_features", "zero", 1, 0, out=out)
     assert len(returns) == 1 and 0.0 <= returns[0] <= 250.0
     assert "manipulation reach_site_features episode 0" in out.getvalue()
+
+
+def test_gymnasium_adapter_runs_a_manipulation_environment():
+    from composer_tasks.wrappers.gymnasium import GymnasiumEnv
+
+    env = GymnasiumEnv(manipulation.load("lift_brick_features", seed=0),
+                       flatten_observations=True)
+    observation, _ = env.reset(seed=1)
+    assert env.observation_space.contains(observation)
+    observation, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+    assert observation.shape == env.observation_space.shape
+    assert 0.0 <= reward <= 1.0 and not terminated and not truncated

@@ -161,10 +161,11 @@ class _BrickTask(composer.Task):
             distances.append(min(straight, turned))
         return np.array(distances)
 
-    def fix_to_table(self, physics, index: int) -> None:
+    def fix_to_table(self, physics, index) -> None:
         """Holds brick `index` where it is for the episode: it becomes 10^4 times
         heavier and its weld to the world is switched on (only for tasks built with
-        `fixed_index=PER_EPISODE`); the other bricks get their own masses back."""
+        `fixed_index=PER_EPISODE`); the other bricks get their own masses back.
+        `index=None` gives every brick its own mass back and fixes none."""
         model = physics.model
         if self._brick_inertials is None:
             self._brick_inertials = []
@@ -177,12 +178,18 @@ class _BrickTask(composer.Task):
         for brick_index, (body, dofs, mass, inertia, invweight, dof_invweight) in enumerate(
                 self._brick_inertials):
             scale = _FIXED_BRICK_MASS_SCALE if brick_index == index else 1.0
+            # A brick is a body without children: its subtree is itself; the world's
+            # subtree mass counts every body.
+            model.body_subtreemass[0] += mass * scale - model.body_mass[body]
+            model.body_subtreemass[body] = mass * scale
             model.body_mass[body] = mass * scale
             model.body_inertia[body] = inertia * scale
             # The constants MuJoCo scales constraints by (mj_setConst would compute
             # them at qpos0, where the bricks overlap).
             model.body_invweight0[body] = invweight / scale
             model.dof_invweight0[dofs] = dof_invweight / scale
+        if index is None:
+            return
         weld = physics.bind(self._base_welds[index])
         position, quaternion = self._bricks[index].get_pose(physics)
         # The world's pose in the brick's frame: MuJoCo's weld keeps it.
@@ -291,6 +298,7 @@ class Stack(_BrickTask):
         if self._randomize_order:
             self._desired_order = random_state.choice(
                 self._num_bricks, size=self._target_height, replace=False)
+            self.fix_to_table(physics, None)  # Last episode's bottom brick is light again.
         self._brick_placer(physics, random_state)
         if self._randomize_order:
             self.fix_to_table(physics, self._desired_order[0])
