@@ -92,24 +92,24 @@ class DuploObservables(composer.Observables):
     ((3,) each), and the force (N, (3,), site frame) the brick transmits."""
 
     @composer.observable
-    def position(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
-
-    @composer.observable
-    def orientation(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
-
-    @composer.observable
-    def linear_velocity(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
-
-    @composer.observable
     def angular_velocity(self):
         return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
 
     @composer.observable
     def force(self):
         return observable.MJCFFeature("sensordata", self._entity.sensors["force"])
+
+    @composer.observable
+    def linear_velocity(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
+
+    @composer.observable
+    def orientation(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+
+    @composer.observable
+    def position(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
 
 
 class Duplo(composer.Entity):

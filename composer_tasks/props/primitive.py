@@ -25,20 +25,20 @@ class PrimitiveObservables(composer.Observables):
     (rad/s) velocity of the geom."""
 
     @composer.observable
-    def position(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
-
-    @composer.observable
-    def orientation(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+    def angular_velocity(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
 
     @composer.observable
     def linear_velocity(self):
         return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
 
     @composer.observable
-    def angular_velocity(self):
-        return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
+    def orientation(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+
+    @composer.observable
+    def position(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
 
 
 class Primitive(composer.Entity):

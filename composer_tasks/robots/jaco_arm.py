@@ -122,10 +122,6 @@ class JacoArmObservables(composer.Observables):
         return observable.Generic(sin_cos)
 
     @composer.observable
-    def joints_vel(self):
-        return observable.MJCFFeature("qvel", list(self._entity.joints))
-
-    @composer.observable
     def joints_torque(self):
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
         entity = self._entity
@@ -135,6 +131,10 @@ class JacoArmObservables(composer.Observables):
             axes = np.array([physics.model.jnt_axis[physics.bind(j).id] for j in entity.joints])
             return np.einsum("ij,ij->i", values, axes)
         return observable.Generic(torques)
+
+    @composer.observable
+    def joints_vel(self):
+        return observable.MJCFFeature("qvel", list(self._entity.joints))
 
 
 class JacoArm(composer.Entity):

@@ -7,7 +7,8 @@ Run with the reference virtual environment's interpreter, never the project's:
 This script imports nothing of this project. It writes
 `tests/manipulation/reference/manipulation_reference.json` with:
 
-* `tasks`: per environment name, the observation spec (name -> shape, dtype),
+* `tasks`: per environment name, the observation spec (name -> shape, dtype)
+  and the order of its keys,
   the action spec (shape, minimum, maximum), the control and physics timesteps,
   the time limit, nq, nv, nu and the solver options.
 * `robot`: per body of the Jaco arm and hand (names without the entity prefix),
@@ -46,6 +47,7 @@ def _task_facts(name):
     model = physics.model
     return {
         "observations": {key: _spec(value) for key, value in env.observation_spec().items()},
+        "observation_order": list(env.observation_spec()),
         "action": {"shape": list(action_spec.shape),
                    "minimum": np.asarray(action_spec.minimum).tolist(),
                    "maximum": np.asarray(action_spec.maximum).tolist(),
