@@ -35,11 +35,10 @@ from composer_tasks.physics import Physics
 BRICK_HEIGHT_M = 0.0192
 HALF_WIDTH_M = 0.0159
 HALF_LENGTH_M = 0.0318
-STUD_PITCH_M = 0.016
 _STUD_HALF_HEIGHT_M = 0.0023
 _STUD_CENTRE_Z_M = 0.0215
 _STUD_X_M = 0.00805
-_STUD_YS_M = (-0.024, -0.008, 0.008, 0.024)
+_STUD_YS_M = (-0.024, -0.008, 0.008, 0.024)  # 16 mm pitch
 _STUD_MARGIN_M = 0.0001
 _WALL_HALF_THICKNESS_M = 0.0008
 _TUBE_RADIUS_M = 0.0067
@@ -72,7 +71,6 @@ _STUD_CONTACT = dict(contype=5, conaffinity=4)
 STUD_RADIUS_M = 0.004609
 STUD_RADIUS_MIN_M = 0.00458
 STUD_RADIUS_MAX_M = 0.004665
-SEPARATION_FORCES_N = (6.0, 10.0, 18.0)
 
 # The height at which a brick sits snapped onto another (m).
 STACKED_OFFSET_M = BRICK_HEIGHT_M

@@ -21,7 +21,6 @@ from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.robots import jaco_arm
 
-FINGER_NAMES = ("finger_1", "finger_2", "finger_3")
 # Finger joints (dm_control jaco_hand.xml): range (rad), friction loss (N m),
 # armature (kg m^2), damping (N m s/rad).
 FINGER_RANGE = (0.15, 1.35)
