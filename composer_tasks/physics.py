@@ -244,7 +244,7 @@ class Physics:
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
         model = spec.compile()
         physics = cls(model, mujoco.MjData(model), spec=spec)
-        physics.forward()
+        physics._forward_unchecked()
         return physics
 
     @classmethod
@@ -340,6 +340,13 @@ class Physics:
         mujoco.mj_forward(self._model, self._data)
         self.check_divergence(self._data.time)
 
+    def _forward_unchecked(self) -> None:
+        """`mj_forward` of a state nobody chose (the model's defaults, where entities
+        may overlap until an episode places them), whose warnings (a contact buffer
+        overflowing, say) are not the simulation's: they are counted as seen."""
+        mujoco.mj_forward(self._model, self._data)
+        self._checked_warnings = self._warning_numbers.tobytes()
+
     def check_divergence(self, start_time: float) -> None:
         """Raises `PhysicsError` if a MuJoCo warning counter of `data` rose since the
         last check: `step` and `forward` call it; so does a `BatchEnvironment` after
@@ -373,8 +380,7 @@ class Physics:
         step taken inside starts from the forward pass of the reset state.
         """
         mujoco.mj_resetData(self._model, self._data)
-        self._checked_warnings = self._warning_numbers.tobytes()
-        self.forward()
+        self._forward_unchecked()
         yield self
         self.forward()
 

@@ -2,6 +2,7 @@
 
     python -m suites cartpole swingup --policy random --episodes 3 --seed 0
     python -m suites cartpole swingup --video swingup.mp4   # records the first episode
+    python -m suites manipulation stack_2_bricks_features   # a manipulation environment
 """
 
 import sys
@@ -27,7 +28,11 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
     With `video_path` the first episode is also recorded (240x320, camera 0, real
     time); its steps/s then include the rendering.
     """
-    env = suite.load(domain_name, task_name, task_kwargs={"random": seed})
+    if domain_name == "manipulation":
+        from suites import manipulation
+        env = manipulation.load(task_name, seed=seed)
+    else:
+        env = suite.load(domain_name, task_name, task_kwargs={"random": seed})
     choose_action = policies.named_policy(policy, env.action_spec(), seed)
 
     returns = []

@@ -1,0 +1,110 @@
+"""Primitive: a prop made of one geom, with sensors of its pose and motion.
+
+As dm_control's `entities.props.Primitive` (dm-control 1.0.50): the observables
+`position`, `orientation`, `linear_velocity` and `angular_velocity` read frame
+sensors of the geom, in the world frame.
+"""
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.composer.observation import observable
+
+_GEOM_TYPES = {
+    "box": (mujoco.mjtGeom.mjGEOM_BOX, 3),
+    "sphere": (mujoco.mjtGeom.mjGEOM_SPHERE, 1),
+    "capsule": (mujoco.mjtGeom.mjGEOM_CAPSULE, 2),
+    "cylinder": (mujoco.mjtGeom.mjGEOM_CYLINDER, 2),
+    "ellipsoid": (mujoco.mjtGeom.mjGEOM_ELLIPSOID, 3),
+}
+
+
+class PrimitiveObservables(composer.Observables):
+    """World-frame position (m), orientation (w-x-y-z), linear (m/s) and angular
+    (rad/s) velocity of the geom."""
+
+    @composer.observable
+    def angular_velocity(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
+
+    @composer.observable
+    def linear_velocity(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
+
+    @composer.observable
+    def orientation(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+
+    @composer.observable
+    def position(self):
+        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
+
+
+class Primitive(composer.Entity):
+    """A prop of one geom.
+
+    Args:
+      geom_type: "box", "sphere", "capsule", "cylinder" or "ellipsoid".
+      size: the geom's size in metres (half-lengths for a box; radius, half-length
+        for capsules and cylinders; radius for a sphere).
+      name: the entity's name.
+      mass: the geom's mass in kg (default: from MuJoCo's default density).
+      vertex_sites: for boxes, add sites at the 8 corners (the lift task measures
+        the lowest one).
+      **geom_kwargs: other `MjsGeom` attributes (rgba, friction, ...).
+    """
+
+    def _build(self, geom_type: str, size, name: str = "primitive", mass=None,
+               vertex_sites: bool = False, **geom_kwargs) -> None:
+        if geom_type not in _GEOM_TYPES:
+            raise ValueError(f"geom_type must be one of {sorted(_GEOM_TYPES)}, got {geom_type!r}")
+        mj_type, size_count = _GEOM_TYPES[geom_type]
+        size = np.asarray(size, dtype=np.float64).reshape(-1)
+        if size.shape != (size_count,) or not np.all(size > 0):
+            raise ValueError(f"a {geom_type} needs {size_count} positive size(s) in metres, "
+                             f"got {size.tolist()!r}")
+        if vertex_sites and geom_type != "box":
+            raise ValueError(f"vertex_sites needs a box, got a {geom_type}")
+        spec = mujoco.MjSpec()
+        spec.modelname = name
+        full_size = np.zeros(3)
+        full_size[:size_count] = size
+        if mass is not None:
+            geom_kwargs["mass"] = float(mass)
+        self._geom = spec.worldbody.add_geom(name="geom", type=mj_type, size=full_size.tolist(),
+                                             **geom_kwargs)
+        target = dict(objtype=mujoco.mjtObj.mjOBJ_GEOM, objname="geom")
+        self._sensors = {
+            "position": spec.add_sensor(name="position", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, **target),
+            "orientation": spec.add_sensor(name="orientation", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **target),
+            "linear_velocity": spec.add_sensor(name="linear_velocity", type=mujoco.mjtSensor.mjSENS_FRAMELINVEL, **target),
+            "angular_velocity": spec.add_sensor(name="angular_velocity", type=mujoco.mjtSensor.mjSENS_FRAMEANGVEL, **target),
+        }
+        self._vertices = []
+        if vertex_sites:
+            index = 0
+            for dx in (-1, 1):
+                for dy in (-1, 1):
+                    for dz in (-1, 1):
+                        self._vertices.append(spec.worldbody.add_site(
+                            name=f"vertex_{index}", pos=(size * (dx, dy, dz)).tolist(),
+                            size=[0.002, 0.0, 0.0], group=3, rgba=[1, 0, 0, 0.3]))
+                        index += 1
+        self._spec = spec
+
+    def _build_observables(self) -> PrimitiveObservables:
+        return PrimitiveObservables(self)
+
+    @property
+    def geom(self) -> mujoco.MjsGeom:
+        return self._geom
+
+    @property
+    def sensors(self):
+        return self._sensors
+
+    @property
+    def vertices(self):
+        """Corner sites of a box built with `vertex_sites` (else empty)."""
+        return tuple(self._vertices)

@@ -1,0 +1,4 @@
+"""Robot arms and hands for manipulation: the Kinova Jaco arm and 3-finger hand."""
+
+from composer_tasks.robots.jaco_arm import JacoArm
+from composer_tasks.robots.jaco_hand import JacoHand

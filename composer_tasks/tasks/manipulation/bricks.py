@@ -1,0 +1,379 @@
+"""Stack and reassemble Duplo bricks (dm_control paper §8.2).
+
+Reward (dm-control 1.0.50 `manipulation/bricks.py`): for each pair (bottom,
+top) of consecutive bricks in the desired stack, d is the sum of the distances
+(m) between two opposite studs of the bottom brick and the matching holes of the
+top brick (the smaller of the two ways the top brick can sit, since a brick turned
+by 180 degrees fits the same), and
+
+    close   = tolerance(d, bounds=(0, 0.01),  margin=0.1)     (Gaussian)
+    clicked = tolerance(d, bounds=(0, 0.001), margin=0.001)
+    pair    = (close_coef * close + clicked) / (close_coef + 1)
+
+with close_coef 0.1 for stacking and 0 for reassembling; the reward is the mean
+over the pairs. A snapped pair gives d ~ 0 and a pair reward of 1.
+
+The bottom brick of the stack is fixed to the table (except in
+`stack_2_bricks_moveable_base`). Where it is the same brick every episode, it is
+attached without a free joint once and moved by its attachment body's pose. Where
+the order is random, every brick is free, and for the episode the bottom brick is
+made 10^4 times heavier (120 kg: forces of tens of newtons cannot move it) and
+welded to the world at its settled pose (`data.eq_active`); dm_control removes
+that brick's free joint and recompiles instead. Neither way recompiles per
+episode here. The welds only stand for "fixed to the table": bricks hold each
+other by their studs alone.
+Translucent, contactless "hint" bricks beside the workspace show the goal stack.
+"""
+
+import collections
+
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks import rewards
+from composer_tasks.arenas.table import Table
+from composer_tasks.composer import initializers
+from composer_tasks.composer.observation import observable
+from composer_tasks.composer.variation import base as variation_base
+from composer_tasks.composer.variation import distributions
+from composer_tasks.props.bricks import Duplo
+from composer_tasks.tasks.manipulation import common
+
+BrickWorkspace = collections.namedtuple(
+    "BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"])
+_PROP_Z_OFFSET_M = 1e-6
+WORKSPACE = BrickWorkspace(
+    prop_bbox=common.BoundingBox((-0.1, -0.1, _PROP_Z_OFFSET_M), (0.1, 0.1, _PROP_Z_OFFSET_M)),
+    tcp_bbox=common.BoundingBox((-0.1, -0.1, 0.15), (0.1, 0.1, 0.4)),
+    goal_hint_pos=(0.2, 0.1, 0.0),
+    goal_hint_quat=(-0.38268343, 0.0, 0.0, 0.92387953),
+    arm_offset=common.ARM_OFFSET_M)
+_HINT_ALPHA = 0.75
+CLOSE_THRESHOLD_M = 0.01
+CLICK_THRESHOLD_M = 0.001
+_COLORS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 1.0, 1.0),
+           (1.0, 0.0, 1.0), (1.0, 1.0, 0.0))
+_MAX_BRICKS = len(_COLORS)
+# The weld that holds the episode's bottom brick to the table: stiff (time
+# constant 4 ms, twice the physics timestep, MuJoCo's safe minimum) and damped.
+_BASE_WELD_SOLREF = (0.004, 1.0)
+_LARGE_STACK_MEMORY_BYTES = 64 * 2 ** 20
+# How much heavier the episode's bottom brick is made: MuJoCo's soft constraints
+# scale their force with the body's mass, so a 12 g brick's weld would give way by
+# centimetres under the 6-18 N that part bricks; 120 kg does not move.
+_FIXED_BRICK_MASS_SCALE = 1e4
+# `fixed_index` value for tasks whose fixed brick is chosen every episode.
+PER_EPISODE = "per_episode"
+
+
+def _brick_names(count):
+    """dm_control's names: bricks duplo2x4, duplo2x4_2, duplo2x4_4, ...; the hint
+    bricks take the odd suffixes in between (they were attached in turn)."""
+    names, hints = [], []
+    for index in range(count):
+        names.append("duplo2x4" if index == 0 else f"duplo2x4_{2 * index}")
+        hints.append(f"duplo2x4_{2 * index + 1}")
+    return names, hints
+
+
+def _rotation(quaternion):
+    matrix = np.empty(9)
+    mujoco.mju_quat2Mat(matrix, np.asarray(quaternion, dtype=np.float64))
+    return matrix.reshape(3, 3)
+
+
+class _BrickTask(composer.Task):
+    """Arena, robot, bricks (brick `fixed_index` without a free joint) and hint bricks."""
+
+    def __init__(self, arena: Table, arm, hand, num_bricks: int, settings, workspace,
+                 fixed_index, control_timestep: float):
+        if not 2 <= num_bricks <= _MAX_BRICKS:
+            raise ValueError(f"num_bricks must be between 2 and {_MAX_BRICKS}, got {num_bricks!r}")
+        self._arena, self._arm, self._hand = arena, arm, hand
+        if num_bricks > 3:
+            # Each snapped pair makes dozens of contacts; MuJoCo's default arena
+            # (sized from the model) is too small for a stack of more than three.
+            arena.spec.memory = _LARGE_STACK_MEMORY_BYTES
+        common.attach_robot(arena, arm, hand, workspace.arm_offset)
+        self.set_timesteps(control_timestep, arena.spec.option.timestep)
+        self._task_observables = common.add_camera_observables(
+            arena, settings, common.FRONT_CLOSE)
+        options = common.make_options(settings, common.FREEPROP_OBSERVABLES)
+        names, hint_names = _brick_names(num_bricks)
+        self._bricks, self._hints, self._base_welds = [], [], []
+        self._brick_inertials = None
+        for index in range(num_bricks):
+            brick = Duplo(color=_COLORS[index], name=names[index], observable_options=options)
+            if index == fixed_index:
+                arena.attach(brick)
+            else:
+                arena.add_free_entity(brick)
+            if fixed_index == PER_EPISODE:
+                self._base_welds.append(arena.spec.add_equality(
+                    name=f"{names[index]}_to_table", type=mujoco.mjtEq.mjEQ_WELD,
+                    objtype=mujoco.mjtObj.mjOBJ_BODY, name1=brick.attachment_body.name,
+                    name2="world", active=False, solref=list(_BASE_WELD_SOLREF)))
+            self._bricks.append(brick)
+            hint = Duplo(color=_COLORS[index], name=hint_names[index])
+            _hintify(hint)
+            arena.attach(hint)
+            self._hints.append(hint)
+        self._goal_hint_pos = np.array(workspace.goal_hint_pos)
+        self._goal_hint_quat = np.array(workspace.goal_hint_quat)
+        self._tcp_initializer = initializers.ToolCenterPointInitializer(
+            hand, arm, position=distributions.Uniform(*workspace.tcp_bbox),
+            quaternion=common.DOWN_QUATERNION)
+        common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
+        common.add_bbox_site(arena, *workspace.prop_bbox, rgba=common.BLUE, name="prop_spawn_area")
+        # Stud and hole sites the reward compares: opposite corners of each brick.
+        corners = ((0, 0), (1, 3))
+        self._corner_studs = [[b.stud_sites[c] for c in corners] for b in self._bricks]
+        self._corner_holes = [[b.hole_sites[c] for c in corners] for b in self._bricks]
+
+    @property
+    def root_entity(self) -> Table:
+        return self._arena
+
+    @property
+    def arm(self):
+        return self._arm
+
+    @property
+    def hand(self):
+        return self._hand
+
+    @property
+    def bricks(self):
+        return tuple(self._bricks)
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
+    def _pair_distances(self, physics, pairs):
+        distances = []
+        for bottom, top in pairs:
+            studs = np.array([physics.bind(s).xpos for s in self._corner_studs[bottom]])
+            holes = np.array([physics.bind(s).xpos for s in self._corner_holes[top]])
+            straight = np.linalg.norm(studs - holes, axis=1).sum()
+            turned = np.linalg.norm(studs[::-1] - holes, axis=1).sum()
+            distances.append(min(straight, turned))
+        return np.array(distances)
+
+    def fix_to_table(self, physics, index) -> None:
+        """Holds brick `index` where it is for the episode: it becomes 10^4 times
+        heavier and its weld to the world is switched on (only for tasks built with
+        `fixed_index=PER_EPISODE`); the other bricks get their own masses back.
+        `index=None` gives every brick its own mass back and fixes none."""
+        model = physics.model
+        if self._brick_inertials is None:
+            self._brick_inertials = []
+            for brick in self._bricks:
+                body = physics.bind(brick.attachment_body).id
+                dofs = np.flatnonzero(model.dof_bodyid == body)
+                self._brick_inertials.append((
+                    body, dofs, float(model.body_mass[body]), model.body_inertia[body].copy(),
+                    model.body_invweight0[body].copy(), model.dof_invweight0[dofs].copy()))
+        for brick_index, (body, dofs, mass, inertia, invweight, dof_invweight) in enumerate(
+                self._brick_inertials):
+            scale = _FIXED_BRICK_MASS_SCALE if brick_index == index else 1.0
+            # A brick is a body without children: its subtree is itself; the world's
+            # subtree mass counts every body.
+            model.body_subtreemass[0] += mass * scale - model.body_mass[body]
+            model.body_subtreemass[body] = mass * scale
+            model.body_mass[body] = mass * scale
+            model.body_inertia[body] = inertia * scale
+            # The constants MuJoCo scales constraints by (mj_setConst would compute
+            # them at qpos0, where the bricks overlap).
+            model.body_invweight0[body] = invweight / scale
+            model.dof_invweight0[dofs] = dof_invweight / scale
+        if index is None:
+            return
+        weld = physics.bind(self._base_welds[index])
+        position, quaternion = self._bricks[index].get_pose(physics)
+        # The world's pose in the brick's frame: MuJoCo's weld keeps it.
+        inverse = np.empty(4)
+        mujoco.mju_negQuat(inverse, quaternion)
+        relative_position = np.empty(3)
+        mujoco.mju_rotVecQuat(relative_position, -position, inverse)
+        # eq_data of a weld: anchor (3), relative position (3), relative quaternion
+        # (4), then the torque scale and what else the compiler put there (kept).
+        data = np.array(weld.data)
+        data[0:3] = 0.0
+        data[3:6] = relative_position
+        data[6:10] = inverse
+        weld.data = data
+        physics.data.eq_active[weld.id] = 1
+
+    def pairwise_rewards(self, physics, pairs, close_coef: float) -> np.ndarray:
+        """Per (bottom, top) pair of brick indices, the stacking reward in [0, 1]."""
+        distances = self._pair_distances(physics, pairs)
+        close = rewards.tolerance(distances, bounds=(0, CLOSE_THRESHOLD_M),
+                                  margin=CLOSE_THRESHOLD_M * 10)
+        clicked = rewards.tolerance(distances, bounds=(0, CLICK_THRESHOLD_M),
+                                    margin=CLICK_THRESHOLD_M)
+        return (close_coef * close + clicked) / (close_coef + 1.0)
+
+
+def build_stack(physics, bricks, base_pos, base_quat, order, random_state) -> None:
+    """Poses `bricks[order[0]]` at (base_pos, base_quat) and snaps the others on top in
+    `order`, each turned by 180 degrees about z with probability 1/2 (the reward
+    does not tell the two apart). Positions in metres, world frame."""
+    position = np.asarray(variation_base.evaluate(base_pos, random_state=random_state), float)
+    quaternion = np.asarray(variation_base.evaluate(base_quat, random_state=random_state), float)
+    quaternion = quaternion / np.linalg.norm(quaternion)
+    bricks[order[0]].set_pose(physics, position=position, quaternion=quaternion)
+    # Site positions in a brick's frame (the same for every brick).
+    stud = np.array(bricks[0].stud_sites[0, 0].pos)
+    holes = {(0, 0): np.array(bricks[0].hole_sites[0, 0].pos),
+             (1, 3): np.array(bricks[0].hole_sites[1, 3].pos)}
+    for top_index in order[1:]:
+        stud_world = position + _rotation(quaternion) @ stud
+        if random_state.rand() < 0.5:
+            turned = np.empty(4)
+            mujoco.mju_mulQuat(turned, quaternion, np.array([0.0, 0.0, 0.0, 1.0]))
+            quaternion, hole = turned, holes[(1, 3)]
+        else:
+            hole = holes[(0, 0)]
+        position = stud_world - _rotation(quaternion) @ hole
+        bricks[top_index].set_pose(physics, position=position, quaternion=quaternion)
+
+
+def _hintify(brick: Duplo) -> None:
+    """Makes a brick translucent and contactless."""
+    for geom in brick.spec.geoms:
+        geom.contype = 0
+        geom.conaffinity = 0
+        rgba = np.array(geom.rgba)
+        if rgba[3] > 0.5:
+            rgba[3] = _HINT_ALPHA
+            geom.rgba = rgba.tolist()
+
+
+class Stack(_BrickTask):
+    """Stack `target_height` bricks in the order 0, 1, ...; brick 0 is fixed to the
+    table unless `moveable_base`.
+
+    Args:
+      arena, arm, hand: the table, `JacoArm` and `JacoHand` (attached here).
+      num_bricks: bricks on the table (2 to 6).
+      target_height: bricks in the goal stack (2 to `num_bricks`).
+      moveable_base: give the bottom brick a free joint too.
+      settings: a `common.ObservationSettings`.
+      workspace: a `BrickWorkspace`.
+      control_timestep: seconds per agent step.
+    """
+
+    def __init__(self, arena: Table, arm, hand, num_bricks: int, target_height: int,
+                 moveable_base: bool, settings, workspace: BrickWorkspace = WORKSPACE,
+                 control_timestep: float = common.CONTROL_TIMESTEP_S,
+                 randomize_order: bool = False):
+        if not 2 <= target_height <= num_bricks:
+            raise ValueError(
+                f"target_height must be between 2 and num_bricks ({num_bricks}), got {target_height!r}")
+        if randomize_order and moveable_base:
+            raise ValueError("randomize_order needs a fixed base (moveable_base=False)")
+        if moveable_base:
+            fixed_index = None
+        else:
+            fixed_index = PER_EPISODE if randomize_order else 0
+        super().__init__(arena, arm, hand, num_bricks, settings, workspace,
+                         fixed_index=fixed_index, control_timestep=control_timestep)
+        self._randomize_order = bool(randomize_order)
+        self._num_bricks = num_bricks
+        self._target_height = target_height
+        self._desired_order = np.arange(target_height)
+        if randomize_order:
+            self._task_observables["desired_order"] = _desired_order_observable(self, settings)
+        self._brick_placer = initializers.PropPlacer(
+            self._bricks, position=distributions.Uniform(*workspace.prop_bbox),
+            quaternion=common.uniform_z_rotation(), settle_physics=True)
+
+    @property
+    def desired_order(self) -> np.ndarray:
+        return self._desired_order.copy()
+
+    def initialize_episode(self, physics, random_state):
+        if self._randomize_order:
+            self._desired_order = random_state.choice(
+                self._num_bricks, size=self._target_height, replace=False)
+            self.fix_to_table(physics, None)  # Last episode's bottom brick is light again.
+        self._brick_placer(physics, random_state)
+        if self._randomize_order:
+            self.fix_to_table(physics, self._desired_order[0])
+        self._hand.set_grasp(physics, close_factors=random_state.uniform())
+        self._tcp_initializer(physics, random_state)
+        build_stack(physics, self._hints, self._goal_hint_pos, self._goal_hint_quat,
+                    self._desired_order, random_state)
+
+    def get_reward(self, physics):
+        pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
+        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
+
+
+class Reassemble(_BrickTask):
+    """Take apart a stack of bricks 0, 1, ..., n-1 (brick 0 fixed) and rebuild it as
+    0, n-1, ..., 1.
+
+    Args: as `Stack`, without `target_height` and `moveable_base`.
+    """
+
+    def __init__(self, arena: Table, arm, hand, num_bricks: int, settings,
+                 workspace: BrickWorkspace = WORKSPACE,
+                 control_timestep: float = common.CONTROL_TIMESTEP_S,
+                 randomize_order: bool = False):
+        super().__init__(arena, arm, hand, num_bricks, settings, workspace,
+                         fixed_index=PER_EPISODE if randomize_order else 0,
+                         control_timestep=control_timestep)
+        self._randomize_order = bool(randomize_order)
+        self._initial_order = np.arange(num_bricks)
+        self._desired_order = np.concatenate([[0], np.arange(num_bricks - 1, 0, -1)])
+        if randomize_order:
+            self._task_observables["desired_order"] = _desired_order_observable(self, settings)
+        self._base_pos = distributions.Uniform(*workspace.prop_bbox)
+        self._base_quat = common.uniform_z_rotation()
+
+    @property
+    def desired_order(self) -> np.ndarray:
+        return self._desired_order.copy()
+
+    def initialize_episode(self, physics, random_state):
+        if self._randomize_order:
+            # A random initial stack; the goal keeps its (fixed) bottom brick and
+            # puts the others in another random order.
+            self._initial_order = random_state.permutation(len(self._bricks))
+            self._desired_order = self._initial_order.copy()
+            self._desired_order[1:] = random_state.permutation(self._initial_order[1:])
+        build_stack(physics, self._bricks, self._base_pos, self._base_quat,
+                    self._initial_order, random_state)
+        if self._randomize_order:
+            self.fix_to_table(physics, self._initial_order[0])
+        build_stack(physics, self._hints, self._goal_hint_pos, self._goal_hint_quat,
+                    self._desired_order, random_state)
+        self._hand.set_grasp(physics, close_factors=random_state.uniform())
+        self._tcp_initializer(physics, random_state)
+
+    def get_reward(self, physics):
+        pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
+        # No coarse shaping: it would discourage taking the initial stack apart.
+        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
+
+
+def _desired_order_observable(task, settings):
+    """The goal stack's brick indices, bottom first, as floats (a prop-pose feature)."""
+    desired_order = observable.Generic(lambda physics: task.desired_order.astype(np.float64))
+    desired_order.configure(**settings.prop_pose)
+    return desired_order
+
+
+def make_stack(settings, num_bricks: int, moveable_base: bool, target_height=None,
+               randomize_order: bool = False) -> Stack:
+    target_height = num_bricks if target_height is None else target_height
+    return Stack(Table(), common.make_arm(settings), common.make_hand(settings), num_bricks,
+                 target_height, moveable_base, settings, randomize_order=randomize_order)
+
+
+def make_reassemble(settings, num_bricks: int, randomize_order: bool = False) -> Reassemble:
+    return Reassemble(Table(), common.make_arm(settings), common.make_hand(settings),
+                      num_bricks, settings, randomize_order=randomize_order)

@@ -1,0 +1,118 @@
+"""What the manipulation tasks share: observation settings, robots, cameras, workspaces.
+
+Numbers and names carry over from dm-control 1.0.50 (`manipulation/shared/`):
+control every 0.04 s, 10 s episodes, the arm's base 0.4 m along +y from the
+workspace centre, the `front_close` camera, and the observation settings
+`PERFECT_FEATURES` (proprioception, joint torques squashed by sign(x) log(1 + |x|),
+prop poses) and `VISION` (proprioception, torques, an 84x84 RGB camera).
+"""
+
+import collections
+from typing import Dict, Sequence
+
+import mujoco
+import numpy as np
+
+from composer_tasks.composer.observation import observable
+from composer_tasks.composer.variation import distributions
+from composer_tasks.composer.variation import rotations
+from composer_tasks.composer import initializers
+from composer_tasks.robots import JacoArm
+from composer_tasks.robots import JacoHand
+
+CONTROL_TIMESTEP_S = 0.04
+TIME_LIMIT_S = 10.0
+ARM_OFFSET_M = (0.0, 0.4, 0.0)
+DOWN_QUATERNION = initializers.DOWN_QUATERNION
+CAMERA_PIXELS = 84
+
+RED = (1.0, 0.0, 0.0, 0.3)
+GREEN = (0.0, 1.0, 0.0, 0.3)
+BLUE = (0.0, 0.0, 1.0, 0.3)
+CYAN = (0.0, 1.0, 1.0, 0.3)
+TASK_SITE_GROUP = 3
+_MIN_SITE_HALF_SIZE_M = 1e-6
+
+BoundingBox = collections.namedtuple("BoundingBox", ["lower", "upper"])
+CameraSpec = collections.namedtuple("CameraSpec", ["name", "pos", "xyaxes"])
+# dm_control manipulation/shared/cameras.py: in front of the workspace, looking down at it.
+FRONT_CLOSE = CameraSpec("front_close", (0.0, -0.6, 0.75), (1.0, 0.0, 0.0, 0.0, 0.7, 0.75))
+
+
+def _symlog1p(value, random_state=None):
+    del random_state
+    return np.sign(value) * np.log1p(np.abs(value))
+
+
+ObservationSettings = collections.namedtuple(
+    "ObservationSettings", ["proprio", "ftt", "prop_pose", "camera"])
+
+
+def _options(enabled, corruptor=None):
+    return dict(enabled=enabled, update_interval=1, buffer_size=1, delay=0, aggregator=None,
+                corruptor=corruptor)
+
+
+PERFECT_FEATURES = ObservationSettings(
+    proprio=_options(True), ftt=_options(True, _symlog1p), prop_pose=_options(True),
+    camera=_options(False))
+VISION = ObservationSettings(
+    proprio=_options(True), ftt=_options(True, _symlog1p), prop_pose=_options(False),
+    camera=_options(True))
+
+_ARM_OBSERVABLES = dict(proprio=("joints_pos", "joints_vel"), ftt=("joints_torque",))
+_HAND_OBSERVABLES = dict(proprio=("joints_pos", "joints_vel", "pinch_site_pos",
+                                  "pinch_site_rmat"))
+FREEPROP_OBSERVABLES = dict(prop_pose=("position", "orientation", "linear_velocity",
+                                       "angular_velocity"))
+
+
+def make_options(settings: ObservationSettings, names: Dict[str, Sequence[str]]):
+    """{observable name: options} for the observables of each category in `names`."""
+    options = {}
+    for category, observable_names in names.items():
+        for name in observable_names:
+            options[name] = dict(getattr(settings, category))
+    return options
+
+
+def make_arm(settings: ObservationSettings) -> JacoArm:
+    return JacoArm(observable_options=make_options(settings, _ARM_OBSERVABLES))
+
+
+def make_hand(settings: ObservationSettings) -> JacoHand:
+    return JacoHand(use_pinch_site_as_tcp=True,
+                    observable_options=make_options(settings, _HAND_OBSERVABLES))
+
+
+def add_camera_observables(arena, settings: ObservationSettings, *cameras: CameraSpec):
+    """Adds the cameras to the arena; returns {name: MJCFCamera observable}."""
+    observables = collections.OrderedDict()
+    for camera in cameras:
+        element = arena.add_camera(camera.name, camera.pos, camera.xyaxes)
+        camera_observable = observable.MJCFCamera(element, height=CAMERA_PIXELS,
+                                                  width=CAMERA_PIXELS)
+        camera_observable.configure(**settings.camera)
+        observables[camera.name] = camera_observable
+    return observables
+
+
+def add_bbox_site(arena, lower, upper, rgba, name, visible=False):
+    """A box site spanning [lower, upper] (m, world frame), for showing regions."""
+    lower, upper = np.asarray(lower, float), np.asarray(upper, float)
+    return arena.add_site(
+        name=name, type=mujoco.mjtGeom.mjGEOM_BOX, pos=((upper + lower) / 2).tolist(),
+        size=np.maximum((upper - lower) / 2, _MIN_SITE_HALF_SIZE_M).tolist(),
+        rgba=list(rgba), group=0 if visible else TASK_SITE_GROUP)
+
+
+def uniform_z_rotation():
+    """A variation drawing rotations about the world z axis, angle uniform in [-pi, pi)."""
+    return rotations.QuaternionFromAxisAngle(
+        axis=(0.0, 0.0, 1.0), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True))
+
+
+def attach_robot(arena, arm: JacoArm, hand: JacoHand, offset=ARM_OFFSET_M) -> None:
+    """Mounts the hand on the arm's wrist and the arm on the arena at `offset` (m)."""
+    arm.attach(hand, arm.wrist_site)
+    arena.attach_offset(arm, offset)

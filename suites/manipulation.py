@@ -1,0 +1,88 @@
+"""Named manipulation environments of the dm_control paper (§8): `manipulation.load(name)`.
+
+Each task comes as `<task>_features` (proprioception, joint torques and the
+props' poses) and `<task>_vision` (proprioception, torques and the 84x84
+`front_close` camera). Every episode lasts 10 s with an agent step every 0.04 s
+(250 steps); rewards lie in [0, 1]. docs/manipulation.md describes the tasks,
+their rewards and what differs from dm-control 1.0.50.
+
+All 25 of dm-control 1.0.50: reach_site, reach_duplo, lift_brick,
+lift_large_box, place_brick, place_cradle, stack_2_bricks,
+stack_2_bricks_moveable_base, stack_3_bricks, stack_3_bricks_random_order
+(features only, as published), stack_2_of_3_bricks_random_order,
+reassemble_3_bricks_fixed_order and reassemble_5_bricks_random_order.
+"""
+
+import collections
+import functools
+
+from composer_tasks import composer
+from composer_tasks.tasks.manipulation import bricks
+from composer_tasks.tasks.manipulation import common
+from composer_tasks.tasks.manipulation import lift
+from composer_tasks.tasks.manipulation import place
+from composer_tasks.tasks.manipulation import reach
+
+TIME_LIMIT_S = common.TIME_LIMIT_S
+
+_TASKS = collections.OrderedDict([
+    ("reach_site", lambda settings: reach.make_reach(settings, use_site=True)),
+    ("reach_duplo", lambda settings: reach.make_reach(settings, use_site=False)),
+    ("lift_brick", lambda settings: lift.make_lift(settings, "duplo")),
+    ("lift_large_box", lambda settings: lift.make_lift(settings, "box")),
+    ("place_brick", lambda settings: place.make_place(settings, "duplo")),
+    ("place_cradle", lambda settings: place.make_place(settings, "cradle")),
+    ("stack_2_bricks", lambda settings: bricks.make_stack(settings, 2, moveable_base=False)),
+    ("stack_2_bricks_moveable_base",
+     lambda settings: bricks.make_stack(settings, 2, moveable_base=True)),
+    ("stack_3_bricks", lambda settings: bricks.make_stack(settings, 3, moveable_base=False)),
+    ("stack_3_bricks_random_order",
+     lambda settings: bricks.make_stack(settings, 3, moveable_base=False, randomize_order=True)),
+    ("stack_2_of_3_bricks_random_order",
+     lambda settings: bricks.make_stack(settings, 3, moveable_base=False, target_height=2,
+                                        randomize_order=True)),
+    ("reassemble_3_bricks_fixed_order", lambda settings: bricks.make_reassemble(settings, 3)),
+    ("reassemble_5_bricks_random_order",
+     lambda settings: bricks.make_reassemble(settings, 5, randomize_order=True)),
+])
+# dm_control has no vision variant of this one.
+_FEATURES_ONLY = ("stack_3_bricks_random_order",)
+
+
+def _registry():
+    entries = collections.OrderedDict()
+    for task_name, factory in _TASKS.items():
+        entries[f"{task_name}_features"] = functools.partial(factory, common.PERFECT_FEATURES)
+        if task_name not in _FEATURES_ONLY:
+            entries[f"{task_name}_vision"] = functools.partial(factory, common.VISION)
+    return entries
+
+
+_REGISTRY = _registry()
+
+ALL = tuple(_REGISTRY)
+FEATURES = tuple(name for name in ALL if name.endswith("_features"))
+VISION = tuple(name for name in ALL if name.endswith("_vision"))
+
+
+def load(name: str, seed=None) -> composer.Environment:
+    """Returns the `composer.Environment` called `name` (10 s episodes).
+
+    Args:
+      name: one of `ALL`.
+      seed: an int, a `np.random.RandomState` or None; all randomness of the
+        environment flows from it.
+
+    Raises:
+      ValueError: for an unknown name, listing the valid ones.
+    """
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown manipulation environment {name!r}; valid names: {list(ALL)}")
+    return composer.Environment(_REGISTRY[name](), time_limit=TIME_LIMIT_S, random_state=seed)
+
+
+def make_task(name: str) -> composer.Task:
+    """A new task of environment `name` (for `BatchEnvironment` factories)."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown manipulation environment {name!r}; valid names: {list(ALL)}")
+    return _REGISTRY[name]()
