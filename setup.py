@@ -24,6 +24,8 @@ setuptools.setup(
         "gymnasium": ["gymnasium>=1.0"],
         "agents": ["jax", "optax", "matplotlib", "tqdm"],
         "video": ["imageio", "imageio-ffmpeg"],
+        # Distributed D4PG and DPPO (agents/distributed_d4pg.py, agents/dppo.py).
+        "distributed": ["ray>=2.9"],
         "dev": [
             "gymnasium>=1.0",
             "jax",
@@ -37,6 +39,7 @@ setuptools.setup(
             "ipykernel",
             "pytest",
             "pytest-xdist",
+            "ray>=2.9",
         ],
     },
 )

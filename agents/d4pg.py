@@ -406,6 +406,23 @@ def make_replay(config: Config, observation_size: int,
     return replay.ReplayBuffer(config.replay_capacity, observation_size, action_size)
 
 
+def write_transitions(writer: replay.NStepWriter, boundary: specs.Boundary, timestep,
+                      actions: np.ndarray, next_timestep, num_envs: int) -> replay.Transitions:
+    """Feeds one batched step to the N-step writer; returns the transitions it completes.
+
+    Copies whose `timestep` was LAST were automatically reset by this step and add
+    nothing (agents/vector.py).
+    """
+    return writer.add(
+        observation=boundary.observations(timestep.observation, num_envs),
+        action=boundary.bounds.to_unit(actions),
+        reward=np.asarray(next_timestep.reward),
+        discount=np.asarray(next_timestep.discount),
+        next_observation=boundary.observations(next_timestep.observation, num_envs),
+        valid=~np.asarray(timestep.last()),
+        episode_ended=np.asarray(next_timestep.last()))
+
+
 def mean_metrics(history: list[dict]) -> dict[str, float]:
     """The mean of each learner metric over a list of updates' metrics."""
     return {name: float(np.mean([float(metrics[name]) for metrics in history]))
@@ -461,15 +478,8 @@ class D4PG:
 
         Returns the mean metrics of the updates performed (empty if none).
         """
-        transitions = self._writer.add(
-            observation=self.boundary.observations(timestep.observation, self.num_envs),
-            action=self.bounds.to_unit(actions),
-            reward=np.asarray(next_timestep.reward),
-            discount=np.asarray(next_timestep.discount),
-            next_observation=self.boundary.observations(next_timestep.observation,
-                                                        self.num_envs),
-            valid=~np.asarray(timestep.last()),
-            episode_ended=np.asarray(next_timestep.last()))
+        transitions = write_transitions(self._writer, self.boundary, timestep, actions,
+                                        next_timestep, self.num_envs)
         count = transitions.reward.shape[0]
         if count:
             self._replay.add(transitions)

@@ -69,20 +69,26 @@ def _agent_entry(agent_name: str):
 
 
 def make_config(agent_name: str, overrides: Mapping[str, object] | None = None):
-    """The agent's default Config with `overrides` applied.
+    """The agent's default Config with `overrides` applied (see `apply_overrides`)."""
+    config_class, _ = _agent_entry(agent_name)
+    return apply_overrides(config_class(), overrides)
+
+
+def apply_overrides(defaults, overrides: Mapping[str, object] | None):
+    """The frozen dataclass `defaults` with `overrides` applied, types checked.
 
     Values may be Python values or strings holding Python literals (as from the
     command line, e.g. 'critic_hidden_sizes=(64, 64)'); strings that are not
     literals stay strings (e.g. target_update=soft).
     """
-    config_class, _ = _agent_entry(agent_name)
-    defaults = config_class()
+    config_class = type(defaults)
     fields = {field.name: field for field in dataclasses.fields(config_class)}
     changes = {}
     for name, value in (overrides or {}).items():
         if name not in fields:
             raise ValueError(
-                f"{agent_name} has no setting {name!r}; expected one of {sorted(fields)}.")
+                f"{config_class.__module__}.{config_class.__name__} has no setting {name!r}; "
+                f"expected one of {sorted(fields)}.")
         if isinstance(value, str):
             try:
                 value = ast.literal_eval(value)
@@ -407,14 +413,19 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
 def load_agent(checkpoint_path: str, observation_spec, action_spec):
     """Rebuilds the agent of a checkpoint for the given specs. Returns (agent, payload)."""
     payload = checkpoint.load(checkpoint_path)
-    config_class, agent_class = _agent_entry(payload["agent_name"])
+    if payload["agent_name"] == "dppo":
+        from agents import dppo  # pylint: disable=import-outside-toplevel
+        agent_class = ppo.PPO
+        config = dppo.Config(**payload["config"]).as_ppo()
+    else:
+        config_class, agent_class = _agent_entry(payload["agent_name"])
+        config = config_class(**payload["config"])
     layout_keys = specs.observation_layout(observation_spec).keys
     if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
         raise ValueError(
             f"observation keys {layout_keys} differ from the checkpoint's "
             f"{payload['observation_keys']}.")
-    agent = agent_class(config_class(**payload["config"]), observation_spec, action_spec,
-                        payload["num_envs"], payload["seed"])
+    agent = agent_class(config, observation_spec, action_spec, 1, payload["seed"])
     if "agent_state" in payload:
         agent.load_state_dict(payload["agent_state"])
     else:

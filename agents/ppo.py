@@ -29,8 +29,8 @@ worker. Every gradient step, each worker computes the gradient of the loss on it
 own minibatch (advantages normalised within it) with the shared parameters;
 `jax.lax.pmean` over a vmapped worker axis averages the W gradients, and one Adam
 step applies the average, so all W parameter copies stay identical. The same
-`pmean` runs across devices under `jax.pmap`; across machines, that is a later
-issue (Ray). With W = 1 this is plain PPO. Observation and reward statistics are
+`pmean` runs across devices under `jax.pmap`; across processes and machines,
+with the paper's KL penalty and straggler tolerance, see agents/dppo.py (Ray). With W = 1 this is plain PPO. Observation and reward statistics are
 shared by all workers.
 """
 
@@ -463,6 +463,10 @@ class PPO:
         statistics.load_state_dict(self._observations.state_dict())
         return evaluation_policy(self.boundary, self.learner.params, statistics,
                                  self.config.observation_clip)
+
+    def load_observation_statistics(self, state: dict) -> None:
+        """Sets the running observation statistics (e.g. a DPPO chief's, for evaluation)."""
+        self._observations.load_state_dict(state)
 
     def state_dict(self) -> dict:
         """Everything needed to continue exactly, including a partly collected rollout."""
