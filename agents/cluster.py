@@ -30,7 +30,7 @@ def check_address(address: str) -> tuple[str, int] | None:
                          "'ray://host:port'.")
     if address == "auto":
         return None
-    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    rest = address.removeprefix("ray://")
     host, separator, port = rest.rpartition(":")
     if not separator or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(
@@ -56,8 +56,7 @@ def connect(address: str | None, num_cpus: int) -> bool:
     Raises:
       ValueError: a malformed address. ConnectionError: nothing answers there.
     """
-    import ray  # pylint: disable=import-outside-toplevel
-
+    ray = ray_module()
     if address is not None:
         probe = check_address(address)
         if probe is not None:
@@ -90,10 +89,15 @@ def connect(address: str | None, num_cpus: int) -> bool:
     return True
 
 
+def ray_module():
+    """The `ray` module, imported on first use (Ray is an optional dependency)."""
+    import ray  # pylint: disable=import-outside-toplevel
+    return ray
+
+
 def actor_died_errors() -> tuple[type[BaseException], ...]:
     """The exceptions a call raises when its actor's process died during the call."""
-    import ray  # pylint: disable=import-outside-toplevel
-    return (ray.exceptions.RayActorError,)
+    return (ray_module().exceptions.RayActorError,)
 
 
 def _project_root() -> str:

@@ -50,8 +50,17 @@ import jax.numpy as jnp
 import numpy as np
 import tqdm
 
-from agents import (checkpoint, cluster, csv_log, d4pg, environments, evaluation, experiment,
-                    replay, specs)
+from agents import (
+    checkpoint,
+    cluster,
+    csv_log,
+    d4pg,
+    environments,
+    evaluation,
+    experiment,
+    replay,
+    specs,
+)
 
 # Seed streams of the run's seed, after agents/experiment.py's 0-3.
 ACTOR_STREAM, NOISE_STREAM, REPLAY_STREAM = 4, 5, 6
@@ -182,19 +191,14 @@ class Actor:
         if chunks:
             batch = replay.Transitions(*(np.concatenate(field) for field in zip(*chunks)))
             added = int(batch.reward.shape[0])
-            size = _ray().get(self._replay_server.add.remote(batch))
+            size = cluster.ray_module().get(self._replay_server.add.remote(batch))
         return {"steps": steps, "added": added, "returns": returns, "replay_size": size,
                 "busy_s": time.perf_counter() - started, "process": _process_id()}
 
 
 def _process_id() -> str:
     """Ray's id of this worker process: it changes when Ray restarts an actor."""
-    return _ray().get_runtime_context().get_worker_id()
-
-
-def _ray():
-    import ray  # pylint: disable=import-outside-toplevel
-    return ray
+    return cluster.ray_module().get_runtime_context().get_worker_id()
 
 
 @dataclasses.dataclass
@@ -298,14 +302,15 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
         resumes = payload["resumes"] + 1
 
     started_ray = cluster.connect(ray_address, num_cpus=max(os.cpu_count() or 1, num_actors))
-    ray = _ray()
+    ray = cluster.ray_module()
     replay_server = ray.remote(num_cpus=0, max_restarts=0)(ReplayServer).remote(
         config, boundary.layout.size, boundary.bounds.size,
         experiment.derived_seed(seed, REPLAY_STREAM, resumes))
     if payload is not None and payload.get("replay") is not None:
         ray.get(replay_server.load_state_dict.remote(payload["replay"]))
     else:
-        state.replay_size = 0
+        # Updates owed on data that is gone are not owed any more.
+        state.replay_size, state.update_credit = 0, 0.0
     # max_concurrency 2: `pid` answers while `collect` runs (the driver never sends an
     # actor a second `collect` before the first returned).
     actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0,
@@ -400,7 +405,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
             if state.last_eval_step is None:
                 evaluate_and_log()
             while True:
-                if not interrupt() and state.update_credit <= lag_limit:
+                learner_caught_up = (state.update_credit <= lag_limit
+                                     or state.replay_size < config.batch_size)
+                if not interrupt() and learner_caught_up:
                     for k in sorted(idle):
                         submit(k)
                 learn = state.update_credit >= 1.0 and state.replay_size >= config.batch_size

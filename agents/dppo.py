@@ -46,8 +46,17 @@ import numpy as np
 import optax
 import tqdm
 
-from agents import (checkpoint, cluster, csv_log, environments, evaluation, experiment,
-                    normalizer, ppo, specs)
+from agents import (
+    checkpoint,
+    cluster,
+    csv_log,
+    environments,
+    evaluation,
+    experiment,
+    normalizer,
+    ppo,
+    specs,
+)
 
 # Seed streams of the run's seed, after agents/distributed_d4pg.py's 4-6.
 WORKER_STREAM, WORKER_KEY_STREAM = 7, 8
@@ -157,9 +166,9 @@ def policy_objective(theta: dict, batch: dict, penalty: jax.Array,
     mean = ppo.policy_mean(theta, batch["observation"])
     log_prob = ppo.gaussian_log_prob(mean, theta["log_std"], batch["action"])
     ratio = jnp.exp(log_prob - batch["log_prob"])
-    kl = ppo._masked_mean(gaussian_kl(batch["old_mean"], batch["old_log_std"], mean,
+    kl = ppo.masked_mean(gaussian_kl(batch["old_mean"], batch["old_log_std"], mean,
                                       theta["log_std"]), mask)
-    surrogate = ppo._masked_mean(ratio * batch["advantage"], mask)
+    surrogate = ppo.masked_mean(ratio * batch["advantage"], mask)
     objective = (surrogate - penalty * kl
                  - config.kl_hinge * jnp.square(jnp.maximum(0.0, kl - 2.0 * config.kl_target)))
     return -objective, {"policy_loss": -surrogate, "kl": kl}
@@ -168,7 +177,7 @@ def policy_objective(theta: dict, batch: dict, penalty: jax.Array,
 def value_loss(phi: dict, batch: dict) -> jax.Array:
     """Half the mean squared error of V(s) against the returns on one worker's batch."""
     error = ppo.value_apply(phi, batch["observation"]) - batch["return"]
-    return 0.5 * ppo._masked_mean(jnp.square(error), batch["valid"])
+    return 0.5 * ppo.masked_mean(jnp.square(error), batch["valid"])
 
 
 @functools.partial(jax.jit, static_argnames="config")
@@ -421,7 +430,7 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
         resumes = payload["resumes"] + 1
 
     started_ray = cluster.connect(ray_address, num_cpus=max(os.cpu_count() or 1, num_workers))
-    ray = _ray()
+    ray = cluster.ray_module()
     worker_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(Worker)
     run_tag = f"{os.getpid()}-{time.monotonic_ns()}"
     workers = [worker_class.options(name=f"dppo-worker-{w}-{run_tag}", namespace="agents")
@@ -619,8 +628,3 @@ def merge_statistics(total: normalizer.RunningMeanStd, part: normalizer.RunningM
     total.mean = total.mean + delta * (part.count / count)
     total.m2 = total.m2 + part.m2 + np.square(delta) * (total.count * part.count / count)
     total.count = count
-
-
-def _ray():
-    import ray  # pylint: disable=import-outside-toplevel
-    return ray

@@ -36,8 +36,18 @@ from collections.abc import Callable, Mapping
 import dm_env
 import numpy as np
 
-from agents import (checkpoint, csv_log, d4pg, environments, evaluation, loop, plotting, ppo,
-                    specs, vector)
+from agents import (
+    checkpoint,
+    csv_log,
+    d4pg,
+    environments,
+    evaluation,
+    loop,
+    plotting,
+    ppo,
+    specs,
+    vector,
+)
 from composer_tasks import seeding
 
 AGENTS = {"d4pg": (d4pg.Config, d4pg.D4PG), "ppo": (ppo.Config, ppo.PPO)}

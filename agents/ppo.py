@@ -195,7 +195,8 @@ def gae(rollout: Rollout, bootstrap_value: jax.Array, gamma: float,
 
 # --------------------------------------------------------------------------------- loss
 
-def _masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+def masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+    """The mean of `values` where `mask` is 1 (0 when the mask is empty)."""
     return jnp.sum(values * mask) / jnp.maximum(jnp.sum(mask), 1.0)
 
 
@@ -203,8 +204,8 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     """The negated clipped surrogate plus value and entropy terms, on one minibatch."""
     mask = minibatch["valid"]
     advantages = minibatch["advantage"]
-    mean_advantage = _masked_mean(advantages, mask)
-    std_advantage = jnp.sqrt(_masked_mean(jnp.square(advantages - mean_advantage), mask))
+    mean_advantage = masked_mean(advantages, mask)
+    std_advantage = jnp.sqrt(masked_mean(jnp.square(advantages - mean_advantage), mask))
     advantages = (advantages - mean_advantage) / (std_advantage + 1e-8)
 
     log_prob = gaussian_log_prob(policy_mean(params, minibatch["observation"]),
@@ -213,17 +214,17 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     ratio = jnp.exp(log_ratio)
     clipped_ratio = jnp.clip(ratio, 1.0 - config.clip_epsilon, 1.0 + config.clip_epsilon)
     surrogate = jnp.minimum(ratio * advantages, clipped_ratio * advantages)
-    policy_loss = -_masked_mean(surrogate, mask)
+    policy_loss = -masked_mean(surrogate, mask)
 
     value_error = value_apply(params, minibatch["observation"]) - minibatch["return"]
-    value_loss = 0.5 * _masked_mean(jnp.square(value_error), mask)
+    value_loss = 0.5 * masked_mean(jnp.square(value_error), mask)
     entropy = gaussian_entropy(params["log_std"])
     loss = policy_loss + config.value_coefficient * value_loss - config.entropy_coefficient * entropy
     metrics = {
         "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
         # The (ratio - 1) - log ratio estimator of KL(old || new), always >= 0.
-        "approx_kl": _masked_mean((ratio - 1.0) - log_ratio, mask),
-        "clip_fraction": _masked_mean(
+        "approx_kl": masked_mean((ratio - 1.0) - log_ratio, mask),
+        "clip_fraction": masked_mean(
             (jnp.abs(ratio - 1.0) > config.clip_epsilon).astype(jnp.float32), mask),
     }
     return loss, metrics

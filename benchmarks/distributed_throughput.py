@@ -23,12 +23,20 @@ import os
 import tempfile
 import time
 
+import _timing
 import jax
 import numpy as np
 from absl import app, flags
 
-import _timing
-from agents import cluster, csv_log, d4pg, distributed_d4pg, environments, experiment, replay
+from agents import (
+    cluster,
+    csv_log,
+    d4pg,
+    distributed_d4pg,
+    environments,
+    experiment,
+    replay,
+)
 
 _STEPS = flags.DEFINE_integer("steps", 3000, "Environment steps per run.")
 _ENV = flags.DEFINE_string("env", "cartpole:balance", "Environment name.")

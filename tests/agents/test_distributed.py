@@ -9,12 +9,19 @@ import signal
 import threading
 import time
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from agents import checkpoint, cluster, csv_log, distributed_d4pg, dppo, experiment, normalizer
+from agents import (
+    checkpoint,
+    cluster,
+    csv_log,
+    distributed_d4pg,
+    dppo,
+    experiment,
+    normalizer,
+)
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("suites.suite")
@@ -152,6 +159,25 @@ def test_a_killed_actor_is_restarted_and_the_run_completes(local_ray, tmp_path):
     assert result.env_steps == 3000
     rows = csv_log.read_rows(result.metrics_path)
     assert int(rows[-1]["restarts"]) >= 1 and rows[-1]["step"] == "3000"
+
+
+def test_the_driver_resumes_from_its_checkpoint_and_refuses_other_runs(local_ray, tmp_path):
+    out = str(tmp_path / "run")
+    settings = dict(chunk_steps=100, config_overrides=TINY_D4PG, eval_every=300,
+                    eval_episodes=1, checkpoint_replay=True, progress=False)
+    distributed_d4pg.train(ENV, 300, 2, out, num_actors=2, **settings)
+    with pytest.raises(ValueError, match="actors=1.*actors=2"):
+        distributed_d4pg.train(ENV, 600, 2, out, num_actors=1, resume=True, **settings)
+    with pytest.raises(FileExistsError, match="already holds a run"):
+        distributed_d4pg.train(ENV, 600, 2, out, num_actors=2, **settings)
+    result = distributed_d4pg.train(ENV, 600, 2, out, num_actors=2, resume=True, **settings)
+    assert result.env_steps == 600
+    saved = checkpoint.load(result.checkpoint_path)
+    # The replay came back with the checkpoint: it holds the steps of both parts, but
+    # for at most N - 1 = 4 steps per actor still in its N-step writer at each end.
+    assert 600 - 2 * 2 * 4 <= saved["replay"]["added"] <= 600
+    assert saved["resumes"] == 1
+    assert [row["step"] for row in csv_log.read_rows(result.metrics_path)] == ["0", "300", "600"]
 
 
 def test_dppo_with_a_straggler_tolerance_runs_its_steps(local_ray, tmp_path):
