@@ -95,11 +95,11 @@ class Config:
       initial_log_std: the state-independent log std at the start (unit actions).
       observation_clip, reward_clip: clips after normalisation.
     """
-    policy_learning_rate: float = 3e-4
+    policy_learning_rate: float = 1e-3
     value_learning_rate: float = 1e-3
     rollout_steps: int = 2048
-    policy_steps: int = 20
-    value_steps: int = 20
+    policy_steps: int = 40
+    value_steps: int = 40
     discount: float = 0.99
     gae_lambda: float = 0.95
     kl_target: float = 0.01

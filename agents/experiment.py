@@ -435,7 +435,10 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
         raise ValueError(
             f"observation keys {layout_keys} differ from the checkpoint's "
             f"{payload['observation_keys']}.")
-    agent = agent_class(config, observation_spec, action_spec, 1, payload["seed"])
+    # A single-process checkpoint restores the whole agent, whose buffers are sized for
+    # the run's copies; a distributed one restores only the learner.
+    num_envs = payload["num_envs"] if "agent_state" in payload else 1
+    agent = agent_class(config, observation_spec, action_spec, num_envs, payload["seed"])
     if "agent_state" in payload:
         agent.load_state_dict(payload["agent_state"])
     else:
