@@ -26,6 +26,8 @@ setuptools.setup(
         "gymnasium": ["gymnasium>=1.0"],
         "agents": ["jax", "optax", "matplotlib", "tqdm"],
         "video": ["imageio", "imageio-ffmpeg"],
+        # Distributed D4PG and DPPO (agents/distributed_d4pg.py, agents/dppo.py).
+        "distributed": ["ray>=2.9"],
         "dev": [
             "gymnasium>=1.0",
             "jax",
@@ -40,6 +42,7 @@ setuptools.setup(
             "pytest",
             "pytest-xdist",
             "selenium",
+            "ray>=2.9",
         ],
     },
     entry_points={

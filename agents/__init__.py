@@ -6,6 +6,9 @@ Each algorithm reads top to bottom in its own file:
                  distributional critic, N-step returns, optional prioritised replay.
   ppo.py         PPO (Schulman et al. 2017) with GAE and running normalisation, and
                  DPPO-style synchronous gradient averaging over workers (Heess et al. 2017).
+  distributed_d4pg.py   D4PG with K Ray actors, one replay actor and a learner.
+  dppo.py        DPPO on Ray (Heess et al. 2017, Appendix A): W workers, a chief that
+                 averages gradients once W - D are in, KL penalty and its adaptation.
 
 The pieces they share:
 
@@ -18,6 +21,7 @@ The pieces they share:
   evaluation.py  deterministic-policy evaluation over N episodes.
   checkpoint.py  atomic checkpoint files.
   csv_log.py     the metrics CSV.  plotting.py: learning curves.
+  cluster.py     starting or joining Ray, with clear errors for bad addresses.
   experiment.py  a training run in a directory: metrics, checkpoints, plot, resume.
   train.py / evaluate.py   command-line entry points.
 

@@ -7,6 +7,8 @@ import os
 import tempfile
 from collections.abc import Sequence
 
+from agents import checkpoint
+
 
 def read_rows(path: str) -> list[dict[str, str]]:
     with open(path, newline="") as file:
@@ -41,6 +43,8 @@ class CsvLog:
         directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=directory, suffix=".csv.tmp")
+        # mkstemp creates 0600 files; the run's files share the umask's mode.
+        os.fchmod(handle, checkpoint.new_file_mode())
         with os.fdopen(handle, "w", newline="") as file:
             writer = csv.DictWriter(file, fieldnames=self.fieldnames)
             writer.writeheader()

@@ -18,19 +18,24 @@ What this file implements, in reading order:
      ascends Q(s, pi(s)) = sum_i p_i(s, pi(s)) z_i. Target networks are copied every
      `target_update_period` updates (the paper's Algorithm 1), or Polyak-averaged
      with `target_update='soft'`.
-  5. `D4PG`: acting with Gaussian exploration noise (sigma = 0.3 in unit action
-     space), writing N-step transitions (N = 5) into uniform or prioritised replay
-     (priority = the per-sample cross-entropy, the distributional TD error), and
-     updating `updates_per_transition` times per transition inserted.
+  5. The roles, as Acme separates them: the pure `behaviour_policy` (Gaussian
+     exploration noise, sigma = 0.3 in unit action space) and `evaluation_policy`
+     (the deterministic actor), and the `Learner`, which owns the learner state and
+     its update.
+  6. `D4PG`: the single-process agent composing them: acting, writing N-step
+     transitions (N = 5) into uniform or prioritised replay (priority = the
+     per-sample cross-entropy, the distributional TD error), and updating
+     `updates_per_transition` times per transition inserted.
 
-"K parallel actors" are K copies of a batched environment (see agents/vector.py)
-acting with the current parameters in the same process; the paper's actors run
-asynchronously with slightly stale parameters, which this synchronous version
-does not reproduce.
+Here the "K parallel actors" are K copies of a batched environment (see
+agents/vector.py) acting with the current parameters in the same process. The
+paper's asynchronous actors, on slightly stale parameters, run on Ray in
+agents/distributed.py, with these same policies and this same `Learner`.
 """
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 import jax
@@ -54,6 +59,30 @@ class Config:
     fits a 2-core CPU; `updates_per_transition` = 1 is ours (Acme samples 32 items
     per insert, one update per 8 transitions), chosen for sample efficiency at
     100k-step budgets.
+
+    Attributes:
+      learning_rate: Adam step size of both actor and critic.
+      batch_size: transitions per update (M).
+      n_step: N of the N-step return R = sum_{k<N} gamma^k r_k written into replay.
+      discount: gamma per environment step, in [0, 1].
+      sigma: standard deviation of the Gaussian exploration noise, in unit action
+        space [-1, 1] (so 0.3 is 15% of the action range).
+      num_atoms: number of atoms z_i of the critic's categorical distribution.
+      v_min, v_max: the first and last atom (returns, in reward units).
+      actor_hidden_sizes, critic_hidden_sizes: hidden layer widths; the first
+        hidden layer is layer-normalised and tanh-activated, the others ReLU.
+      max_grad_norm: global-norm clip of each network's parameter gradient.
+      target_update: 'periodic' (copy every target_update_period updates) or
+        'soft' (Polyak averaging with target_update_rate every update).
+      target_update_period: updates between target copies ('periodic').
+      target_update_rate: Polyak rate in (0, 1] ('soft').
+      replay_capacity: transitions kept; the oldest are overwritten first.
+      min_replay_size: transitions in replay before the first update.
+      updates_per_transition: updates per transition inserted (fractions accrue).
+      prioritized_replay: sample proportionally to priority^priority_exponent
+        (priority = the per-sample cross-entropy) instead of uniformly.
+      priority_exponent: alpha of prioritised sampling.
+      importance_exponent: beta of the importance weights (N P(i))^-beta.
     """
     learning_rate: float = 1e-4
     batch_size: int = 256
@@ -125,6 +154,7 @@ def critic_apply(params: networks.Params, observation: jax.Array, action: jax.Ar
 
 
 class LearnerState(NamedTuple):
+    """Online and target networks, their Adam states, and the update counter."""
     actor: networks.Params
     critic: networks.Params
     target_actor: networks.Params
@@ -221,7 +251,18 @@ def critic_loss(critic_params, state: LearnerState, batch: replay.Transitions,
 
 def actor_loss(actor_params, critic_params, observation: jax.Array,
                support: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """Minus the mean expected return of the actor's own actions; also returns Q."""
+    """Minus the mean expected return of the actor's own actions; also returns Q.
+
+    Its gradient is the deterministic policy gradient of the paper's Algorithm 1,
+    -1/M sum_j grad_a Q(s_j, a)|_{a = pi(s_j)} grad_theta pi(s_j), with dQ/da used
+    as the critic gives it. Acme's D4PG clips dQ/da (to norm 1 per sample, the
+    `dqda_clipping` of its DPG loss); we do not, because (1) the paper's algorithm
+    does not, (2) the step this gradient makes is already bounded by the global-norm
+    clip at `max_grad_norm` applied to the actor's parameter gradient, and by tanh
+    saturating the action, and (3) every learning result recorded for this agent
+    (tests/agents/test_learning.py, benchmarks/learning) was obtained without it, and
+    no run here has shown the instability that clip guards against.
+    """
     action = actor_apply(actor_params, observation)
     probabilities = jax.nn.softmax(critic_apply(critic_params, observation, action))
     q_values = jnp.sum(probabilities * support, axis=-1)
@@ -270,6 +311,8 @@ def update(state: LearnerState, batch: replay.Transitions, weights: jax.Array,
     return new_state, metrics, cross_entropy
 
 
+# ---------------------------------------------------------------------------- policies
+
 @jax.jit
 def _explore(actor_params, observation: jax.Array, key: jax.Array, sigma: float):
     key, noise_key = jax.random.split(key)
@@ -281,10 +324,118 @@ def _explore(actor_params, observation: jax.Array, key: jax.Array, sigma: float)
 _greedy = jax.jit(actor_apply)
 
 
+def behaviour_policy(boundary: specs.Boundary, actor: networks.Params, observation,
+                     key: jax.Array, sigma: float,
+                     num_envs: int | None = None) -> tuple[np.ndarray, jax.Array]:
+    """Exploratory actions: clip(pi(s) + N(0, sigma^2), -1, 1) in unit space.
+
+    A pure function of its arguments: the same parameters, observation and key give
+    the same actions. Returns the actions (N, *action_shape) in the environment's
+    units and the key to use next.
+    """
+    action, key = _explore(actor, boundary.observations(observation, num_envs), key, sigma)
+    return boundary.actions(action), key
+
+
+def evaluation_policy(boundary: specs.Boundary,
+                      actor: networks.Params) -> Callable[[object], np.ndarray]:
+    """The deterministic policy pi(s) of these actor parameters, for evaluation."""
+    def act_greedily(observation) -> np.ndarray:
+        return boundary.actions(_greedy(actor, boundary.observations(observation)))
+
+    return act_greedily
+
+
+# ----------------------------------------------------------------------------- learner
+
+class Learner:
+    """Owns the learner state (networks, targets, optimisers) and performs updates.
+
+    Acme's learner role: it sees batches of transitions, never environments, so the
+    same object learns from a local replay (`D4PG`) or from a replay fed by remote
+    actors (agents/distributed.py).
+
+    Args:
+      config: hyperparameters; only the learning ones matter (`learner_config`).
+      observation_size, action_size: D and A of the flat vectors.
+      rng: initialises the networks.
+    """
+
+    def __init__(self, config: Config, observation_size: int, action_size: int,
+                 rng: np.random.Generator):
+        self._config = learner_config(config)
+        self.state = init_learner(rng, config, observation_size, action_size)
+
+    @property
+    def actor(self) -> networks.Params:
+        """The current actor parameters (what actors act with)."""
+        return self.state.actor
+
+    @property
+    def num_updates(self) -> int:
+        return int(self.state.num_updates)
+
+    def step(self, batch: replay.Transitions, weights: np.ndarray) -> tuple[dict, jax.Array]:
+        """One update on `batch` with importance `weights` (B,).
+
+        Returns the update's metrics (scalars) and the per-sample priorities (B,).
+        """
+        self.state, metrics, priorities = update(self.state, batch, weights,
+                                                 config=self._config)
+        return metrics, priorities
+
+    def state_dict(self) -> LearnerState:
+        return jax.device_get(self.state)
+
+    def load_state_dict(self, state: LearnerState) -> None:
+        loaded = jax.tree.map(jnp.asarray, state)
+        if jax.tree.map(jnp.shape, loaded) != jax.tree.map(jnp.shape, self.state):
+            raise ValueError(
+                "checkpointed D4PG parameters do not match this configuration's network shapes.")
+        self.state = loaded
+
+
+def make_replay(config: Config, observation_size: int,
+                action_size: int) -> replay.ReplayBuffer | replay.PrioritizedReplay:
+    """The replay `config` asks for: prioritised or uniform, of replay_capacity."""
+    if config.prioritized_replay:
+        return replay.PrioritizedReplay(
+            config.replay_capacity, observation_size, action_size,
+            priority_exponent=config.priority_exponent,
+            importance_exponent=config.importance_exponent)
+    return replay.ReplayBuffer(config.replay_capacity, observation_size, action_size)
+
+
+def write_transitions(writer: replay.NStepWriter, boundary: specs.Boundary, timestep,
+                      actions: np.ndarray, next_timestep, num_envs: int) -> replay.Transitions:
+    """Feeds one batched step to the N-step writer; returns the transitions it completes.
+
+    Copies whose `timestep` was LAST were automatically reset by this step and add
+    nothing (agents/vector.py).
+    """
+    return writer.add(
+        observation=boundary.observations(timestep.observation, num_envs),
+        action=boundary.bounds.to_unit(actions),
+        reward=np.asarray(next_timestep.reward),
+        discount=np.asarray(next_timestep.discount),
+        next_observation=boundary.observations(next_timestep.observation, num_envs),
+        valid=~np.asarray(timestep.last()),
+        episode_ended=np.asarray(next_timestep.last()))
+
+
+def mean_metrics(history: list[dict]) -> dict[str, float]:
+    """The mean of each learner metric over a list of updates' metrics."""
+    return {name: float(np.mean([float(metrics[name]) for metrics in history]))
+            for name in D4PG.metric_names}
+
+
 # ------------------------------------------------------------------------------- agent
 
 class D4PG:
     """The acting and learning agent, run by agents.loop over a batched environment.
+
+    It composes the roles: `behaviour_policy` acts, an `NStepWriter` turns steps into
+    transitions for the replay, and a `Learner` updates from replay samples.
 
     Args:
       config: hyperparameters.
@@ -300,50 +451,35 @@ class D4PG:
         if not isinstance(config, Config):
             raise TypeError(f"config is {type(config).__name__}; expected agents.d4pg.Config.")
         self.config = config
-        self._learner_config = learner_config(config)
-        self.layout = specs.observation_layout(observation_spec)
-        self.bounds = specs.action_bounds(action_spec)
+        self.boundary = specs.boundary(observation_spec, action_spec)
+        self.layout, self.bounds = self.boundary.layout, self.boundary.bounds
         self.num_envs = int(num_envs)
         # One numpy stream initialises the networks, then samples replay.
         self._rng = np.random.default_rng(seed)
-        self._learner = init_learner(self._rng, config, self.layout.size, self.bounds.size)
+        self.learner = Learner(config, self.layout.size, self.bounds.size, self._rng)
         self._key = jax.random.PRNGKey(seed)
-        if config.prioritized_replay:
-            self._replay = replay.PrioritizedReplay(
-                config.replay_capacity, self.layout.size, self.bounds.size,
-                priority_exponent=config.priority_exponent,
-                importance_exponent=config.importance_exponent)
-        else:
-            self._replay = replay.ReplayBuffer(
-                config.replay_capacity, self.layout.size, self.bounds.size)
+        self._replay = make_replay(config, self.layout.size, self.bounds.size)
         self._writer = replay.NStepWriter(self.num_envs, config.n_step, config.discount)
         # Fractional updates owed, so that e.g. 0.5 updates per transition alternates.
         self._update_credit = 0.0
 
     @property
     def num_updates(self) -> int:
-        return int(self._learner.num_updates)
+        return self.learner.num_updates
 
     def act(self, observation) -> np.ndarray:
         """Exploratory actions (N, *action_shape) in the environment's units."""
-        flat = specs.flatten_observation(self.layout, observation, self.num_envs)
-        action, self._key = _explore(self._learner.actor, flat, self._key, self.config.sigma)
-        return self.bounds.to_env(np.asarray(action))
+        actions, self._key = behaviour_policy(self.boundary, self.learner.actor, observation,
+                                              self._key, self.config.sigma, self.num_envs)
+        return actions
 
     def observe(self, timestep, actions, next_timestep) -> dict[str, float]:
         """Records one batched step and performs the updates it pays for.
 
         Returns the mean metrics of the updates performed (empty if none).
         """
-        transitions = self._writer.add(
-            observation=specs.flatten_observation(self.layout, timestep.observation, self.num_envs),
-            action=self.bounds.to_unit(actions),
-            reward=np.asarray(next_timestep.reward),
-            discount=np.asarray(next_timestep.discount),
-            next_observation=specs.flatten_observation(
-                self.layout, next_timestep.observation, self.num_envs),
-            valid=~np.asarray(timestep.last()),
-            episode_ended=np.asarray(next_timestep.last()))
+        transitions = write_transitions(self._writer, self.boundary, timestep, actions,
+                                        next_timestep, self.num_envs)
         count = transitions.reward.shape[0]
         if count:
             self._replay.add(transitions)
@@ -354,32 +490,20 @@ class D4PG:
         while self._update_credit >= 1.0:
             self._update_credit -= 1.0
             batch, indices, weights = self._replay.sample(self.config.batch_size, self._rng)
-            self._learner, metrics, priorities = update(
-                self._learner, batch, weights, config=self._learner_config)
+            metrics, priorities = self.learner.step(batch, weights)
             if self.config.prioritized_replay:
                 self._replay.update_priorities(indices, np.asarray(priorities))
             history.append(metrics)
-        if not history:
-            return {}
-        return {name: float(np.mean([float(metrics[name]) for metrics in history]))
-                for name in self.metric_names}
+        return mean_metrics(history) if history else {}
 
-    def policy(self):
+    def policy(self) -> Callable[[object], np.ndarray]:
         """The deterministic policy of the current parameters (a snapshot), for evaluation."""
-        actor = self._learner.actor
-        layout, bounds = self.layout, self.bounds
-
-        def act_greedily(observation) -> np.ndarray:
-            flat = specs.flatten_observation(layout, observation,
-                                             specs.batch_size(layout, observation))
-            return bounds.to_env(np.asarray(_greedy(actor, flat)))
-
-        return act_greedily
+        return evaluation_policy(self.boundary, self.learner.actor)
 
     def state_dict(self) -> dict:
         """Everything needed to continue exactly: parameters, optimiser state, replay, keys."""
         return {
-            "learner": jax.device_get(self._learner),
+            "learner": self.learner.state_dict(),
             "key": np.asarray(self._key),
             "rng": self._rng.bit_generator.state,
             "replay": self._replay.state_dict(),
@@ -388,12 +512,7 @@ class D4PG:
         }
 
     def load_state_dict(self, state: dict) -> None:
-        learner = jax.tree.map(jnp.asarray, state["learner"])
-        expected = jax.tree.map(jnp.shape, self._learner)
-        if jax.tree.map(jnp.shape, learner) != expected:
-            raise ValueError(
-                "checkpointed D4PG parameters do not match this configuration's network shapes.")
-        self._learner = learner
+        self.learner.load_state_dict(state["learner"])
         self._key = jnp.asarray(state["key"])
         self._rng.bit_generator.state = state["rng"]
         self._replay.load_state_dict(state["replay"])

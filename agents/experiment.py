@@ -28,14 +28,27 @@ import logging
 import math
 import os
 import pickle
+import signal
+import threading
 import time
 from collections.abc import Callable, Mapping
 
 import dm_env
 import numpy as np
 
-from agents import (checkpoint, csv_log, d4pg, environments, evaluation, loop, plotting, ppo,
-                    specs, vector)
+from agents import (
+    checkpoint,
+    csv_log,
+    d4pg,
+    environments,
+    evaluation,
+    loop,
+    plotting,
+    ppo,
+    specs,
+    vector,
+)
+from composer_tasks import seeding
 
 AGENTS = {"d4pg": (d4pg.Config, d4pg.D4PG), "ppo": (ppo.Config, ppo.PPO)}
 METRICS_FILE = "metrics.csv"
@@ -51,8 +64,12 @@ _log = logging.getLogger(__name__)
 
 
 def derived_seed(seed: int, *path: int) -> int:
-    """A 32-bit seed derived from `seed` and a path of integers (numpy SeedSequence)."""
-    return int(np.random.SeedSequence([int(seed), *map(int, path)]).generate_state(1)[0])
+    """A 32-bit seed derived from `seed` and a path of integers.
+
+    `composer_tasks.seeding.derive_seed`, the project's one seed derivation (numpy's
+    SeedSequence; that module imports only numpy, so agents may use it).
+    """
+    return seeding.derive_seed(seed, *path)
 
 
 def _agent_entry(agent_name: str):
@@ -62,20 +79,26 @@ def _agent_entry(agent_name: str):
 
 
 def make_config(agent_name: str, overrides: Mapping[str, object] | None = None):
-    """The agent's default Config with `overrides` applied.
+    """The agent's default Config with `overrides` applied (see `apply_overrides`)."""
+    config_class, _ = _agent_entry(agent_name)
+    return apply_overrides(config_class(), overrides)
+
+
+def apply_overrides(defaults, overrides: Mapping[str, object] | None):
+    """The frozen dataclass `defaults` with `overrides` applied, types checked.
 
     Values may be Python values or strings holding Python literals (as from the
     command line, e.g. 'critic_hidden_sizes=(64, 64)'); strings that are not
     literals stay strings (e.g. target_update=soft).
     """
-    config_class, _ = _agent_entry(agent_name)
-    defaults = config_class()
+    config_class = type(defaults)
     fields = {field.name: field for field in dataclasses.fields(config_class)}
     changes = {}
     for name, value in (overrides or {}).items():
         if name not in fields:
             raise ValueError(
-                f"{agent_name} has no setting {name!r}; expected one of {sorted(fields)}.")
+                f"{config_class.__module__}.{config_class.__name__} has no setting {name!r}; "
+                f"expected one of {sorted(fields)}.")
         if isinstance(value, str):
             try:
                 value = ast.literal_eval(value)
@@ -106,6 +129,87 @@ class RunResult:
     checkpoint_path: str
     plot_path: str
     agent: object
+
+
+class Interrupted(Exception):
+    """Training stopped on SIGINT after writing a checkpoint at `env_steps`."""
+
+    def __init__(self, out_dir: str, env_steps: int):
+        super().__init__(f"interrupted at step {env_steps}; the checkpoint in {out_dir!r} "
+                         "holds that step, continue with --resume.")
+        self.out_dir = out_dir
+        self.env_steps = env_steps
+
+
+class StopOnInterrupt:
+    """Within `with`, SIGINT only asks to stop; calling the object says whether it did.
+
+    A KeyboardInterrupt raised at an arbitrary line could tear a checkpoint being
+    written or lose the steps since the last one; instead the training loop checks
+    this flag between steps, and the run stops at a step boundary with a checkpoint.
+    Outside the main thread (where Python delivers no signals) it does nothing.
+    """
+
+    def __init__(self):
+        self._requested = False
+        self._previous = None
+
+    def __call__(self) -> bool:
+        return self._requested
+
+    def _request(self, signum, frame) -> None:  # pylint: disable=unused-argument
+        self._requested = True
+
+    def __enter__(self) -> "StopOnInterrupt":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._request)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+def refuse_existing_run(out_dir: str, resume: bool, overwrite: bool) -> None:
+    """Raises FileExistsError if `out_dir` holds a run and neither resume nor overwrite."""
+    if resume or overwrite:
+        return
+    existing = [name for name in (CHECKPOINT_FILE, METRICS_FILE)
+                if os.path.exists(os.path.join(out_dir, name))]
+    if existing:
+        raise FileExistsError(
+            f"{out_dir!r} already holds a run ({', '.join(existing)}); continue it with "
+            "resume=True (--resume), replace it with overwrite=True (--overwrite), or "
+            "choose another directory.")
+
+
+def write_config_json(out_dir: str, settings: dict) -> None:
+    """Writes config.json (for people) atomically, with the run's file mode."""
+    checkpoint.write_atomically(os.path.join(out_dir, CONFIG_FILE),
+                                json.dumps(settings, indent=2).encode())
+
+
+def check_same_run(payload: dict, run: dict) -> None:
+    """Raises ValueError naming both configurations unless `run` is the checkpoint's run.
+
+    `run` has the keys agent, env, seed and num_envs (and any other identity keys the
+    checkpoint records under the same names); an env of None on either side (a
+    `make_env` with no name) is not compared.
+    """
+    saved = {"agent": payload["agent_name"], "env": payload["env_name"],
+             "seed": payload["seed"], "num_envs": payload["num_envs"],
+             **payload.get("run_identity", {})}
+    if run.get("env") is None or saved.get("env") is None:
+        run = {key: value for key, value in run.items() if key != "env"}
+    different = [key for key in run if saved.get(key) != run[key]]
+    if different:
+        def describe(settings):
+            return ", ".join(f"{key}={settings.get(key)!r}" for key in run)
+        raise ValueError(
+            f"resume: this run ({describe(run)}) is not the checkpoint's run "
+            f"({describe(saved)}): {', '.join(different)} differ. Resume with the checkpoint's "
+            "settings, or start a new run in another directory (or overwrite this one).")
 
 
 def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extra: int = 0):
@@ -155,7 +259,8 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
           config_overrides: Mapping[str, object] | None = None, eval_every: int = 10_000,
           eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
           progress: bool = True,
-          make_batch: Callable[[int, int], object] | None = None) -> RunResult:
+          make_batch: Callable[[int, int], object] | None = None,
+          overwrite: bool = False) -> RunResult:
     """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
 
     Args:
@@ -178,6 +283,15 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         environment (agents/vector.py) to train on, e.g. on MuJoCo's batch; by
         default the K copies are `make_env` environments in a `LoopedBatch`.
         Evaluation always uses `make_env`.
+      overwrite: without `resume`, replace a run already in `out_dir` (otherwise
+        that refuses, so that no checkpoint or metrics are lost by mistake).
+
+    Raises:
+      FileExistsError: `out_dir` holds a run and neither `resume` nor `overwrite`.
+      ValueError: `resume` into a run of another configuration (agent, environment,
+        seed, copies or Config); the message names both.
+      Interrupted: SIGINT arrived; the run stopped after the current step (or the
+        checkpoint being written) and wrote a checkpoint to resume from.
     """
     _, agent_class = _agent_entry(agent_name)
     for name, value in (("num_steps", num_steps), ("num_envs", num_envs),
@@ -188,18 +302,16 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
     checkpoint_every = eval_every if checkpoint_every is None else checkpoint_every
     if int(checkpoint_every) < 1:
         raise ValueError(f"checkpoint_every = {checkpoint_every!r}; expected a positive integer.")
-    os.makedirs(out_dir, exist_ok=True)
     checkpoint_path = os.path.join(out_dir, CHECKPOINT_FILE)
     metrics_path = os.path.join(out_dir, METRICS_FILE)
+    refuse_existing_run(out_dir, resume, overwrite)
+    os.makedirs(out_dir, exist_ok=True)
     config = make_config(agent_name, config_overrides)
 
     if resume:
         payload = checkpoint.load(checkpoint_path)
-        for key, value in (("agent_name", agent_name), ("seed", int(seed)),
-                           ("num_envs", int(num_envs))):
-            if payload[key] != value:
-                raise ValueError(
-                    f"resume: {key} = {value!r} differs from the checkpoint's {payload[key]!r}.")
+        check_same_run(payload, {"agent": agent_name, "env": env_name, "seed": int(seed),
+                                 "num_envs": int(num_envs)})
         saved_config = type(config)(**payload["config"])
         if config_overrides and saved_config != config:
             raise ValueError(
@@ -236,11 +348,10 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
                 f"resume: observation keys {layout_keys} differ from the checkpoint's "
                 f"{payload['observation_keys']}.")
         agent.load_state_dict(payload["agent_state"])
-    with open(os.path.join(out_dir, CONFIG_FILE), "w") as file:
-        json.dump({"agent": agent_name, "env": env_name, "seed": int(seed), "num_envs": num_envs,
-                   "num_steps": int(num_steps), "eval_every": eval_every,
-                   "eval_episodes": eval_episodes, "config": dataclasses.asdict(config)},
-                  file, indent=2)
+    write_config_json(out_dir, {
+        "agent": agent_name, "env": env_name, "seed": int(seed), "num_envs": num_envs,
+        "num_steps": int(num_steps), "eval_every": eval_every, "eval_episodes": eval_episodes,
+        "config": dataclasses.asdict(config)})
     log = csv_log.CsvLog(metrics_path, BASE_COLUMNS + tuple(agent.metric_names),
                          keep_until_step=state.env_steps if resume else None)
     title = f"{agent_name} on {env_name or 'environment'} (seed {seed})"
@@ -280,12 +391,17 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
             plot_run(out_dir, title)
             last_plot_time[0] = time.monotonic()
 
+    interrupt = StopOnInterrupt()
     try:
-        if last_eval["step"] is None:
-            evaluate_and_log(state)
-        state = loop.run(agent, env, num_steps, state=state, progress=progress, periodic=(
-            loop.Periodic(eval_every, evaluate_and_log),
-            loop.Periodic(checkpoint_every, save_checkpoint)))
+        with interrupt:
+            if last_eval["step"] is None:
+                evaluate_and_log(state)
+            state = loop.run(agent, env, num_steps, state=state, progress=progress, periodic=(
+                loop.Periodic(eval_every, evaluate_and_log),
+                loop.Periodic(checkpoint_every, save_checkpoint)), should_stop=interrupt)
+            if interrupt() and state.env_steps < num_steps:
+                save_checkpoint(state, final=True)
+                raise Interrupted(out_dir, state.env_steps)
         final_evaluation = last_eval["step"] != state.env_steps
         if final_evaluation:
             evaluate_and_log(state)
@@ -307,15 +423,30 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
 def load_agent(checkpoint_path: str, observation_spec, action_spec):
     """Rebuilds the agent of a checkpoint for the given specs. Returns (agent, payload)."""
     payload = checkpoint.load(checkpoint_path)
-    config_class, agent_class = _agent_entry(payload["agent_name"])
+    if payload["agent_name"] == "dppo":
+        from agents import dppo  # pylint: disable=import-outside-toplevel
+        agent_class = ppo.PPO
+        config = dppo.Config(**payload["config"]).as_ppo()
+    else:
+        config_class, agent_class = _agent_entry(payload["agent_name"])
+        config = config_class(**payload["config"])
     layout_keys = specs.observation_layout(observation_spec).keys
     if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
         raise ValueError(
             f"observation keys {layout_keys} differ from the checkpoint's "
             f"{payload['observation_keys']}.")
-    agent = agent_class(config_class(**payload["config"]), observation_spec, action_spec,
-                        payload["num_envs"], payload["seed"])
-    agent.load_state_dict(payload["agent_state"])
+    # A single-process checkpoint restores the whole agent, whose buffers are sized for
+    # the run's copies; a distributed one restores only the learner.
+    num_envs = payload["num_envs"] if "agent_state" in payload else 1
+    agent = agent_class(config, observation_spec, action_spec, num_envs, payload["seed"])
+    if "agent_state" in payload:
+        agent.load_state_dict(payload["agent_state"])
+    else:
+        # A distributed run checkpoints its learner alone (agents/distributed_d4pg.py,
+        # agents/dppo.py); evaluation needs nothing else.
+        agent.learner.load_state_dict(payload["learner_state"])
+        if "observation_statistics" in payload:
+            agent.load_observation_statistics(payload["observation_statistics"])
     return agent, payload
 
 

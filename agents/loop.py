@@ -69,7 +69,8 @@ class Periodic:
 
 
 def run(agent, env, num_steps: int, state: LoopState | None = None,
-        periodic: Sequence[Periodic] = (), progress: bool = True) -> LoopState:
+        periodic: Sequence[Periodic] = (), progress: bool = True,
+        should_stop: Callable[[], bool] | None = None) -> LoopState:
     """Acts and learns until `state.env_steps` reaches `num_steps`.
 
     Args:
@@ -79,6 +80,8 @@ def run(agent, env, num_steps: int, state: LoopState | None = None,
       state: where to continue from; a fresh LoopState resets the environment.
       periodic: callbacks, called in order after the step that crosses their period.
       progress: show a tqdm progress bar on stderr.
+      should_stop: checked before each step; when it returns True the loop returns
+        early (after the periodic callbacks of the last step taken).
 
     Returns:
       The final state.
@@ -100,7 +103,7 @@ def run(agent, env, num_steps: int, state: LoopState | None = None,
     started = time.perf_counter()
     elapsed_before = state.elapsed_s
     try:
-        while state.env_steps < num_steps:
+        while state.env_steps < num_steps and not (should_stop is not None and should_stop()):
             timestep = state.timestep
             actions = agent.act(timestep.observation)
             next_timestep = env.step(actions)

@@ -15,7 +15,10 @@ What this file implements, in reading order:
      bonus, as masked means (steps that were automatic resets carry no transition).
   5. `update`: `update_epochs` passes over the rollout in `num_minibatches` gradient
      steps each, with DPPO's worker averaging (below).
-  6. `PPO`: acting, running normalisation of observations (mean/std, clipped) and
+  6. The roles, as Acme separates them: the pure `behaviour_policy` (a Gaussian
+     sample) and `evaluation_policy` (the mean action), and the `Learner`, which
+     owns parameters and optimiser state and performs `update`.
+  7. `PPO`: the single-process agent composing them: acting, running normalisation of observations (mean/std, clipped) and
      of rewards (divided by the running std of the discounted return), the rollout
      buffer, and the update once `rollout_steps` environment steps are collected
      (Heess et al. 2017, appendix A, normalise both with running statistics).
@@ -26,13 +29,14 @@ worker. Every gradient step, each worker computes the gradient of the loss on it
 own minibatch (advantages normalised within it) with the shared parameters;
 `jax.lax.pmean` over a vmapped worker axis averages the W gradients, and one Adam
 step applies the average, so all W parameter copies stay identical. The same
-`pmean` runs across devices under `jax.pmap`; across machines, that is a later
-issue (Ray). With W = 1 this is plain PPO. Observation and reward statistics are
+`pmean` runs across devices under `jax.pmap`; across processes and machines,
+with the paper's KL penalty and straggler tolerance, see agents/dppo.py (Ray). With W = 1 this is plain PPO. Observation and reward statistics are
 shared by all workers.
 """
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 import jax
@@ -53,6 +57,25 @@ class Config:
     +-10 after normalisation, gradients clipped at global norm 0.5, Adam epsilon
     1e-5 and value-loss weight 0.5 are the OpenAI Baselines values that Andrychowicz
     et al. (2021) and Engstrom et al. (2020) study.
+
+    Attributes:
+      learning_rate: Adam step size (epsilon 1e-5).
+      rollout_steps: environment steps per update, summed over the K copies.
+      num_minibatches: gradient steps per epoch; each worker's share of the
+        rollout is split into this many minibatches.
+      update_epochs: passes over each rollout.
+      discount: gamma per environment step, in [0, 1].
+      gae_lambda: lambda of generalised advantage estimation, in [0, 1].
+      clip_epsilon: the surrogate's ratio clip, [1 - eps, 1 + eps].
+      value_coefficient: weight of the value regression in the loss.
+      entropy_coefficient: weight of the entropy bonus (subtracted from the loss).
+      max_grad_norm: global-norm clip of the (averaged) gradient.
+      hidden_sizes: hidden widths of both the policy and the value MLP (tanh).
+      initial_log_std: the state-independent log standard deviation at the start,
+        in unit action space.
+      observation_clip: normalised observations are clipped to +-this.
+      reward_clip: scaled rewards are clipped to +-this.
+      num_workers: W, DPPO workers averaging gradients (1 is plain PPO).
     """
     learning_rate: float = 3e-4
     rollout_steps: int = 2048
@@ -172,7 +195,8 @@ def gae(rollout: Rollout, bootstrap_value: jax.Array, gamma: float,
 
 # --------------------------------------------------------------------------------- loss
 
-def _masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+def masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+    """The mean of `values` where `mask` is 1 (0 when the mask is empty)."""
     return jnp.sum(values * mask) / jnp.maximum(jnp.sum(mask), 1.0)
 
 
@@ -180,8 +204,8 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     """The negated clipped surrogate plus value and entropy terms, on one minibatch."""
     mask = minibatch["valid"]
     advantages = minibatch["advantage"]
-    mean_advantage = _masked_mean(advantages, mask)
-    std_advantage = jnp.sqrt(_masked_mean(jnp.square(advantages - mean_advantage), mask))
+    mean_advantage = masked_mean(advantages, mask)
+    std_advantage = jnp.sqrt(masked_mean(jnp.square(advantages - mean_advantage), mask))
     advantages = (advantages - mean_advantage) / (std_advantage + 1e-8)
 
     log_prob = gaussian_log_prob(policy_mean(params, minibatch["observation"]),
@@ -190,17 +214,17 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     ratio = jnp.exp(log_ratio)
     clipped_ratio = jnp.clip(ratio, 1.0 - config.clip_epsilon, 1.0 + config.clip_epsilon)
     surrogate = jnp.minimum(ratio * advantages, clipped_ratio * advantages)
-    policy_loss = -_masked_mean(surrogate, mask)
+    policy_loss = -masked_mean(surrogate, mask)
 
     value_error = value_apply(params, minibatch["observation"]) - minibatch["return"]
-    value_loss = 0.5 * _masked_mean(jnp.square(value_error), mask)
+    value_loss = 0.5 * masked_mean(jnp.square(value_error), mask)
     entropy = gaussian_entropy(params["log_std"])
     loss = policy_loss + config.value_coefficient * value_loss - config.entropy_coefficient * entropy
     metrics = {
         "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
         # The (ratio - 1) - log ratio estimator of KL(old || new), always >= 0.
-        "approx_kl": _masked_mean((ratio - 1.0) - log_ratio, mask),
-        "clip_fraction": _masked_mean(
+        "approx_kl": masked_mean((ratio - 1.0) - log_ratio, mask),
+        "clip_fraction": masked_mean(
             (jnp.abs(ratio - 1.0) > config.clip_epsilon).astype(jnp.float32), mask),
     }
     return loss, metrics
@@ -283,8 +307,15 @@ def update(params: dict, optimizer_state, rollout: Rollout, bootstrap_value: jax
     return params, optimizer_state, jax.tree.map(jnp.mean, metrics)
 
 
+# ---------------------------------------------------------------------------- policies
+
 @jax.jit
-def _sample(params: dict, observation: jax.Array, key: jax.Array):
+def behaviour_policy(params: dict, observation: jax.Array, key: jax.Array):
+    """Sampled actions a ~ N(mean(s), std^2) for normalised flat observations (N, D).
+
+    Pure: returns the unclipped unit-space actions (N, A), their log-densities (N,),
+    the values V(s) (N,) and the key to use next.
+    """
     key, noise_key = jax.random.split(key)
     mean = policy_mean(params, observation)
     std = jnp.exp(params["log_std"])
@@ -295,6 +326,60 @@ def _sample(params: dict, observation: jax.Array, key: jax.Array):
 
 _value = jax.jit(value_apply)
 _greedy = jax.jit(policy_mean)
+
+
+def evaluation_policy(boundary: specs.Boundary, params: dict,
+                      statistics: normalizer.RunningMeanStd,
+                      observation_clip: float) -> Callable[[object], np.ndarray]:
+    """The deterministic (mean) policy of these parameters and observation statistics."""
+    def act_greedily(observation) -> np.ndarray:
+        flat = boundary.observations(observation)
+        return boundary.actions(_greedy(params, statistics.normalize(flat, observation_clip)))
+
+    return act_greedily
+
+
+# ----------------------------------------------------------------------------- learner
+
+class Learner:
+    """Owns the parameters, the optimiser state and the update counter; updates them.
+
+    Acme's learner role: it sees rollouts, never environments.
+
+    Args:
+      config: hyperparameters.
+      observation_size, action_size: D and A of the flat vectors.
+      seed: initialises the networks.
+    """
+
+    def __init__(self, config: Config, observation_size: int, action_size: int, seed: int):
+        self._config = config
+        self.params = init_params(np.random.default_rng(seed), config, observation_size,
+                                  action_size)
+        self.optimizer_state = _init_optimizer(self.params, config)
+        self.num_updates = 0
+
+    def step(self, rollout: Rollout, bootstrap_value: jax.Array, key: jax.Array) -> dict:
+        """`update_epochs` x `num_minibatches` gradient steps on one rollout; its metrics."""
+        self.params, self.optimizer_state, metrics = update(
+            self.params, self.optimizer_state, rollout, bootstrap_value, key,
+            config=self._config)
+        self.num_updates += self._config.update_epochs * self._config.num_minibatches
+        return metrics
+
+    def state_dict(self) -> dict:
+        return {"params": jax.device_get(self.params),
+                "optimizer": jax.device_get(self.optimizer_state),
+                "num_updates": self.num_updates}
+
+    def load_state_dict(self, state: dict) -> None:
+        params = jax.tree.map(jnp.asarray, state["params"])
+        if jax.tree.map(jnp.shape, params) != jax.tree.map(jnp.shape, self.params):
+            raise ValueError(
+                "checkpointed PPO parameters do not match this configuration's network shapes.")
+        self.params = params
+        self.optimizer_state = jax.tree.map(jnp.asarray, state["optimizer"])
+        self.num_updates = int(state["num_updates"])
 
 
 # ------------------------------------------------------------------------------- agent
@@ -316,49 +401,32 @@ class PPO:
         if not isinstance(config, Config):
             raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
         num_envs = int(num_envs)
-        if num_envs % config.num_workers:
-            raise ValueError(
-                f"num_envs {num_envs} is not a multiple of num_workers {config.num_workers}; "
-                "each DPPO worker owns an equal share of the environment copies.")
-        if config.rollout_steps % num_envs:
-            raise ValueError(
-                f"rollout_steps {config.rollout_steps} is not a multiple of num_envs {num_envs}.")
-        samples_per_worker = config.rollout_steps // config.num_workers
-        if samples_per_worker % config.num_minibatches:
-            raise ValueError(
-                f"each worker's {samples_per_worker} samples per rollout do not split into "
-                f"num_minibatches {config.num_minibatches} equal minibatches.")
+        check_sizes(config, num_envs)
         self.config = config
-        self.layout = specs.observation_layout(observation_spec)
-        self.bounds = specs.action_bounds(action_spec)
+        self.boundary = specs.boundary(observation_spec, action_spec)
+        self.layout, self.bounds = self.boundary.layout, self.boundary.bounds
         self.num_envs = num_envs
         self._rollout_length = config.rollout_steps // num_envs
-        self._params = init_params(np.random.default_rng(seed), config, self.layout.size,
-                                   self.bounds.size)
+        self.learner = Learner(config, self.layout.size, self.bounds.size, seed)
         self._key = jax.random.PRNGKey(seed)
-        self._optimizer_state = _init_optimizer(self._params, config)
         self._observations = normalizer.RunningMeanStd((self.layout.size,))
         self._rewards = normalizer.DiscountedReturnScale(num_envs, config.discount)
         self._rollout = []
         self._acted = None
-        self._num_updates = 0
 
     @property
     def num_updates(self) -> int:
-        return self._num_updates
-
-    def _normalize(self, observation) -> np.ndarray:
-        flat = specs.flatten_observation(self.layout, observation, self.num_envs)
-        return self._observations.normalize(flat, self.config.observation_clip)
+        return self.learner.num_updates
 
     def act(self, observation) -> np.ndarray:
         """Sampled actions (N, *action_shape) in the environment's units."""
-        flat = specs.flatten_observation(self.layout, observation, self.num_envs)
+        flat = self.boundary.observations(observation, self.num_envs)
         self._observations.update(flat)
         normalized = self._observations.normalize(flat, self.config.observation_clip)
-        action, log_prob, value, self._key = _sample(self._params, normalized, self._key)
+        action, log_prob, value, self._key = behaviour_policy(
+            self.learner.params, normalized, self._key)
         self._acted = (normalized, np.asarray(action), np.asarray(log_prob), np.asarray(value))
-        return self.bounds.to_env(self._acted[1])
+        return self.boundary.actions(self._acted[1])
 
     def observe(self, timestep, actions, next_timestep) -> dict[str, float]:
         """Stores the step; after `rollout_steps` environment steps, updates.
@@ -382,49 +450,57 @@ class PPO:
             return {}
         rollout = Rollout(*(np.stack(field) for field in zip(*self._rollout)))
         self._rollout = []
-        bootstrap_value = _value(self._params, self._normalize(next_timestep.observation))
+        next_flat = self.boundary.observations(next_timestep.observation, self.num_envs)
+        bootstrap_value = _value(
+            self.learner.params,
+            self._observations.normalize(next_flat, self.config.observation_clip))
         self._key, update_key = jax.random.split(self._key)
-        self._params, self._optimizer_state, metrics = update(
-            self._params, self._optimizer_state, rollout, bootstrap_value, update_key,
-            config=self.config)
-        self._num_updates += self.config.update_epochs * self.config.num_minibatches
+        metrics = self.learner.step(rollout, bootstrap_value, update_key)
         return {name: float(metrics[name]) for name in self.metric_names}
 
-    def policy(self):
+    def policy(self) -> Callable[[object], np.ndarray]:
         """The deterministic (mean) policy of a snapshot of parameters and statistics."""
-        params = self._params
         statistics = normalizer.RunningMeanStd((self.layout.size,))
         statistics.load_state_dict(self._observations.state_dict())
-        layout, bounds, clip = self.layout, self.bounds, self.config.observation_clip
+        return evaluation_policy(self.boundary, self.learner.params, statistics,
+                                 self.config.observation_clip)
 
-        def act_greedily(observation) -> np.ndarray:
-            flat = specs.flatten_observation(layout, observation,
-                                             specs.batch_size(layout, observation))
-            return bounds.to_env(np.asarray(_greedy(params, statistics.normalize(flat, clip))))
-
-        return act_greedily
+    def load_observation_statistics(self, state: dict) -> None:
+        """Sets the running observation statistics (e.g. a DPPO chief's, for evaluation)."""
+        self._observations.load_state_dict(state)
 
     def state_dict(self) -> dict:
         """Everything needed to continue exactly, including a partly collected rollout."""
+        learner = self.learner.state_dict()
         return {
-            "params": jax.device_get(self._params),
-            "optimizer": jax.device_get(self._optimizer_state),
+            "params": learner["params"],
+            "optimizer": learner["optimizer"],
             "key": np.asarray(self._key),
             "observations": self._observations.state_dict(),
             "rewards": self._rewards.state_dict(),
             "rollout": [step._asdict() for step in self._rollout],
-            "num_updates": self._num_updates,
+            "num_updates": learner["num_updates"],
         }
 
     def load_state_dict(self, state: dict) -> None:
-        params = jax.tree.map(jnp.asarray, state["params"])
-        if jax.tree.map(jnp.shape, params) != jax.tree.map(jnp.shape, self._params):
-            raise ValueError(
-                "checkpointed PPO parameters do not match this configuration's network shapes.")
-        self._params = params
-        self._optimizer_state = jax.tree.map(jnp.asarray, state["optimizer"])
+        self.learner.load_state_dict(state)
         self._key = jnp.asarray(state["key"])
         self._observations.load_state_dict(state["observations"])
         self._rewards.load_state_dict(state["rewards"])
         self._rollout = [Rollout(**step) for step in state["rollout"]]
-        self._num_updates = int(state["num_updates"])
+
+
+def check_sizes(config: Config, num_envs: int) -> None:
+    """Raises unless K = num_envs copies fit the configuration's rollout and workers."""
+    if num_envs % config.num_workers:
+        raise ValueError(
+            f"num_envs {num_envs} is not a multiple of num_workers {config.num_workers}; "
+            "each DPPO worker owns an equal share of the environment copies.")
+    if config.rollout_steps % num_envs:
+        raise ValueError(
+            f"rollout_steps {config.rollout_steps} is not a multiple of num_envs {num_envs}.")
+    samples_per_worker = config.rollout_steps // config.num_workers
+    if samples_per_worker % config.num_minibatches:
+        raise ValueError(
+            f"each worker's {samples_per_worker} samples per rollout do not split into "
+            f"num_minibatches {config.num_minibatches} equal minibatches.")

@@ -149,3 +149,30 @@ def batch_size(layout: ObservationLayout, observation) -> int:
     if not shape:
         raise ValueError("observation has no batch dimension; expected arrays of shape (N, ...).")
     return int(shape[0])
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Boundary:
+    """Where an environment's observations and actions meet the networks' flat arrays.
+
+    Every policy of every agent crosses it the same way: `observations` flattens a
+    batched observation into (N, D) float32, `actions` maps (N, A) unit actions to
+    (N, *action_shape) actions in the environment's units.
+    """
+    layout: ObservationLayout
+    bounds: ActionBounds
+
+    def observations(self, observation, num_envs: int | None = None) -> np.ndarray:
+        """(N, layout.size) float32; N is checked against `num_envs` when it is given."""
+        if num_envs is None:
+            num_envs = batch_size(self.layout, observation)
+        return flatten_observation(self.layout, observation, num_envs)
+
+    def actions(self, unit_actions) -> np.ndarray:
+        """Unit-space actions (N, A), as numpy or JAX arrays, in the environment's units."""
+        return self.bounds.to_env(np.asarray(unit_actions))
+
+
+def boundary(observation_spec, action_spec) -> Boundary:
+    """The `Boundary` of an environment with these dm_env specs (validated)."""
+    return Boundary(observation_layout(observation_spec), action_bounds(action_spec))

@@ -1,18 +1,34 @@
 r"""Trains a reference agent on a named environment.
 
   python -m agents.train --agent d4pg --env cartpole:swingup --steps 100000 \
-      --seed 0 --out runs/d4pg_cartpole_swingup [--num-envs K] [--resume] \
+      --seed 0 --out runs/d4pg_cartpole_swingup [--num-envs K] [--resume | --overwrite] \
       [--set critic_hidden_sizes=(64,64) --set prioritized_replay=True]
 
+Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster at
+--ray_address:
+
+  python -m agents.train --agent d4pg --env cartpole:balance --steps 30000 --seed 0 \
+      --out runs/d4pg_k2 --actors 2 [--envs_per_actor E] [--ray_address host:port]
+  python -m agents.train --agent dppo --env cartpole:balance --steps 100000 --seed 0 \
+      --out runs/dppo_w2 --workers 2 --straggler_tolerance 1
+
 Writes metrics.csv, checkpoint.pkl, learning_curve.png and config.json into --out
-(agents/experiment.py). --resume continues the run in --out from its checkpoint.
+(agents/experiment.py). --resume continues the run in --out from its checkpoint;
+without it, an --out that already holds a run is refused unless --overwrite. Ctrl-C
+(SIGINT) stops after the current step with a checkpoint and a one-line message.
 """
+
+import sys
 
 from absl import app, flags
 
 from agents import environments, experiment
 
-_AGENT = flags.DEFINE_enum("agent", "d4pg", sorted(experiment.AGENTS), "Which agent to train.")
+# The shell's convention for a process ended by SIGINT (128 + 2).
+INTERRUPTED_EXIT_CODE = 130
+
+_AGENT = flags.DEFINE_enum("agent", "d4pg", sorted([*experiment.AGENTS, "dppo"]),
+                           "Which agent to train; dppo is distributed PPO on Ray.")
 _ENV = flags.DEFINE_string("env", "cartpole:swingup", "Environment as 'domain:task'.")
 _STEPS = flags.DEFINE_integer("steps", 100_000, "Environment steps, summed over copies.", lower_bound=0)
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the environments.")
@@ -20,6 +36,8 @@ _OUT = flags.DEFINE_string("out", None, "Run directory.", required=True)
 _NUM_ENVS = flags.DEFINE_integer("num-envs", 1, "Environment copies stepped as one batch.",
                                  lower_bound=1)
 _RESUME = flags.DEFINE_bool("resume", False, "Continue the run in --out from its checkpoint.")
+_OVERWRITE = flags.DEFINE_bool(
+    "overwrite", False, "Replace a run already in --out (without it, training refuses).")
 _EVAL_EVERY = flags.DEFINE_integer("eval-every", 10_000, "Steps between evaluations.",
                                    lower_bound=1)
 _EVAL_EPISODES = flags.DEFINE_integer("eval-episodes", 10, "Episodes per evaluation.",
@@ -35,6 +53,29 @@ _BATCHED_PHYSICS = flags.DEFINE_bool(
     "one after another (agents.vector.LoopedBatch).")
 
 
+_ACTORS = flags.DEFINE_integer(
+    "actors", None, "D4PG on Ray with this many actors (docs/distributed.md); without it, "
+    "one process.", lower_bound=1)
+_WORKERS = flags.DEFINE_integer("workers", None, "DPPO workers W on Ray (--agent dppo).",
+                                lower_bound=1)
+_STRAGGLER_TOLERANCE = flags.DEFINE_integer(
+    "straggler_tolerance", 0, "DPPO's D: the chief averages gradients once W - D are in.",
+    lower_bound=0)
+_ENVS_PER_ACTOR = flags.DEFINE_integer(
+    "envs_per_actor", 1, "Environment copies in each Ray actor's or worker's batch.",
+    lower_bound=1)
+_ACTOR_UPDATE_PERIOD = flags.DEFINE_integer(
+    "actor_update_period", 100, "D4PG's t_actors: learner updates between parameter broadcasts.",
+    lower_bound=1)
+_CHUNK_STEPS = flags.DEFINE_integer(
+    "chunk_steps", 200, "Environment steps a D4PG actor makes per call to it.", lower_bound=1)
+_CHECKPOINT_REPLAY = flags.DEFINE_bool(
+    "checkpoint_replay", False, "Distributed D4PG: put the replay table in the checkpoint too.")
+_RAY_ADDRESS = flags.DEFINE_string(
+    "ray_address", None, "A running Ray cluster ('host:port', 'ray://host:port' or 'auto'); "
+    "without it, a local Ray instance is started for the run.")
+
+
 def parse_overrides(items: list[str]) -> dict[str, str]:
     overrides = {}
     for item in items:
@@ -48,16 +89,55 @@ def parse_overrides(items: list[str]) -> dict[str, str]:
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
-    result = experiment.train(
+    try:
+        result = _train()
+    except experiment.Interrupted as interrupted:
+        # One line, no traceback: the checkpoint is written and the run can resume.
+        print(f"Interrupted: {interrupted}", file=sys.stderr)
+        sys.exit(INTERRUPTED_EXIT_CODE)
+    print(f"{result.env_steps} steps; final evaluation return {result.final_eval_return:.1f}; "
+          f"wrote {result.metrics_path}, {result.checkpoint_path}, {result.plot_path}")
+
+
+def _train() -> experiment.RunResult:
+    if _AGENT.value == "dppo":
+        if _ACTORS.value is not None:
+            raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
+        if _WORKERS.value is None:
+            raise app.UsageError("--agent dppo needs --workers W (and --straggler_tolerance D).")
+        from agents import dppo  # pylint: disable=import-outside-toplevel
+        return dppo.train(
+            _ENV.value, _STEPS.value, _SEED.value, _OUT.value, num_workers=_WORKERS.value,
+            straggler_tolerance=_STRAGGLER_TOLERANCE.value,
+            envs_per_worker=_ENVS_PER_ACTOR.value, config_overrides=parse_overrides(_SET.value),
+            eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
+            checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
+            overwrite=_OVERWRITE.value, ray_address=_RAY_ADDRESS.value,
+            progress=_PROGRESS.value)
+    if _WORKERS.value is not None:
+        raise app.UsageError("--workers is for --agent dppo.")
+    if _AGENT.value == "d4pg" and (_ACTORS.value is not None or _RAY_ADDRESS.value is not None):
+        from agents import distributed_d4pg  # pylint: disable=import-outside-toplevel
+        return distributed_d4pg.train(
+            _ENV.value, _STEPS.value, _SEED.value, _OUT.value,
+            num_actors=1 if _ACTORS.value is None else _ACTORS.value,
+            envs_per_actor=_ENVS_PER_ACTOR.value, actor_update_period=_ACTOR_UPDATE_PERIOD.value,
+            chunk_steps=_CHUNK_STEPS.value, config_overrides=parse_overrides(_SET.value),
+            eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
+            checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
+            overwrite=_OVERWRITE.value, checkpoint_replay=_CHECKPOINT_REPLAY.value,
+            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value)
+    if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
+        raise app.UsageError(f"--agent {_AGENT.value} runs in one process; --actors and "
+                             "--ray_address are for d4pg (and --workers for dppo).")
+    return experiment.train(
         _AGENT.value, environments.factory(_ENV.value), _STEPS.value, _SEED.value, _OUT.value,
         env_name=_ENV.value, num_envs=_NUM_ENVS.value,
         config_overrides=parse_overrides(_SET.value), eval_every=_EVAL_EVERY.value,
         eval_episodes=_EVAL_EPISODES.value, checkpoint_every=_CHECKPOINT_EVERY.value,
-        resume=_RESUME.value, progress=_PROGRESS.value,
+        resume=_RESUME.value, progress=_PROGRESS.value, overwrite=_OVERWRITE.value,
         make_batch=(environments.batch_factory(_ENV.value)
                     if _BATCHED_PHYSICS.value and _NUM_ENVS.value > 1 else None))
-    print(f"{result.env_steps} steps; final evaluation return {result.final_eval_return:.1f}; "
-          f"wrote {result.metrics_path}, {result.checkpoint_path}, {result.plot_path}")
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ def train_or_read(agent: str, task: str, seed: int) -> dict:
             agent, environments.factory(task), _STEPS.value, seed, out_dir, env_name=task,
             num_envs=_NUM_ENVS.value, config_overrides=overrides_for(agent, _SET.value),
             eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
-            resume=done_steps > 0, progress=_PROGRESS.value,
+            resume=done_steps > 0, overwrite=done_steps == 0, progress=_PROGRESS.value,
             make_batch=environments.batch_factory(task) if _NUM_ENVS.value > 1 else None)
     rows = csv_log.read_rows(os.path.join(out_dir, experiment.METRICS_FILE))
     returns = [float(row["eval_return"]) for row in rows]

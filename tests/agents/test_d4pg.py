@@ -82,7 +82,7 @@ def test_learner_copies_targets_every_period(double_integrator):
     env = double_integrator(0)
     config = d4pg.learner_config(d4pg.Config(**TINY))
     agent = d4pg.D4PG(config, env.observation_spec(), env.action_spec(), num_envs=1, seed=0)
-    learner = agent._learner
+    learner = agent.learner.state
     rng = np.random.default_rng(0)
     batch = d4pg.replay.Transitions(
         observation=rng.normal(size=(32, 2)).astype(np.float32),
@@ -94,7 +94,7 @@ def test_learner_copies_targets_every_period(double_integrator):
     for _ in range(9):
         learner, metrics, priorities = d4pg.update(learner, batch, weights, config=config)
     same = jax.tree.map(lambda a, b: bool(jnp.all(a == b)), learner.target_critic,
-                        agent._learner.critic)
+                        agent.learner.state.critic)
     assert all(jax.tree.leaves(same)), "targets must not move before the period ends"
     learner, metrics, priorities = d4pg.update(learner, batch, weights, config=config)
     copied = jax.tree.map(lambda a, b: bool(jnp.all(a == b)), learner.target_critic, learner.critic)
