@@ -1,0 +1,407 @@
+"""The rllab benchmark's tasks (Duan et al. 2016, "Benchmarking Deep Reinforcement
+Learning for Continuous Control", §3 and supplement §1): `rllab.load("cartpole_swing_up")`.
+
+Every task observes one flat float64 vector under the key "observations", in the
+order the supplement lists its contents; episodes last `HORIZON[name]` control
+steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
+reset distributions, action bounds) are cited where used; docs/rllab.md lists
+what was chosen where the paper and the source differ.
+
+Implemented: the 5 basic tasks and their 15 partially observable variants. The
+locomotion and hierarchical tasks are not implemented yet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks import physics as physics_lib
+from composer_tasks import robustness
+from composer_tasks.composer.variation import distributions
+from mjcf_models import acrobot as acrobot_model
+from mjcf_models import cartpole as cartpole_model
+from mjcf_models import mountain_car as mountain_car_model
+from suites import base
+
+BASIC = ("cartpole_balancing", "cartpole_swing_up", "mountain_car", "acrobot_swing_up",
+         "double_pendulum_balancing")
+_VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
+PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
+# Not implemented yet (see docs/rllab.md); kept empty so that ALL lists what loads.
+LOCOMOTION = ()
+HIERARCHICAL = ()
+ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
+
+# Supplement Table 2: horizon 500 for basic, locomotion and hierarchical tasks,
+# 100 for partially observable ones (control steps).
+_BASIC_HORIZON = 500
+_PARTIALLY_OBSERVABLE_HORIZON = 100
+HORIZON = {**{name: _BASIC_HORIZON for name in BASIC},
+           **{name: _PARTIALLY_OBSERVABLE_HORIZON for name in PARTIALLY_OBSERVABLE}}
+
+# Control steps: rllab's Box2D worlds step 0.05 s (cartpole.xml.mako,
+# mountain_car.xml.mako); supplement §1.3 gives 3 frames = 0.15 s for those and
+# 3 frames = 0.06 s for the acrobot and the double pendulum.
+_CARTPOLE_CONTROL_S = 0.05
+_MOUNTAIN_CAR_CONTROL_S = 0.05
+_PENDULUM_CONTROL_S = 0.02
+_CARTPOLE_PHYSICS_S = 0.01
+
+# Supplement §1.3: noise sigma 0.1 and a delay of 3 control steps for every task.
+NOISE_STD = 0.1
+ACTION_DELAY_STEPS = 3
+# Supplement §1.3: system identification ranges (fractions of the nominal value).
+_POLE_LENGTH_RANGE = (0.5, 1.5)
+_VALLEY_WIDTH_RANGE = (0.75, 1.25)
+_DOUBLE_PENDULUM_LINK_RANGE = (0.83, 1.67)
+
+# Cart-pole, cartpole.xml.mako / cartpole_env.py: force limit 10 N; the cart-pole
+# balancing episode ends when |x| > 2.4 m or |theta| > 0.2 rad, the swing-up one
+# when |x| > 3 m. Resets: balancing uniform within 5 % of
+# (2.4 m, 4 m/s, 0.2 rad, 4 rad/s); swing-up uniform in x +-1 m, xdot +-2 m/s,
+# theta pi +-1 rad, thetadot +-3 rad/s.
+_CART_FORCE_N = 10.0
+_BALANCE_MAX_X_M = 2.4
+_BALANCE_MAX_ANGLE = 0.2
+_BALANCE_RESET_BOUNDS = np.array([2.4, 4.0, 0.2, 4.0])
+_BALANCE_RESET_FRACTION = 0.05
+_SWING_UP_MAX_X_M = 3.0
+_SWING_UP_PENALTY = -100.0
+_SWING_UP_RESET_LOW = np.array([-1.0, -2.0, np.pi - 1.0, -3.0])
+_SWING_UP_RESET_HIGH = np.array([1.0, 2.0, np.pi + 1.0, 3.0])
+# Supplement §1.1 rewards.
+_BALANCE_ALIVE = 10.0
+_BALANCE_CONTROL_COST = 1e-5
+# Mountain car, mountain_car_env.py: the goal is x >= 0.6 m, the track ends at
+# |x| = 2 m; resets give a horizontal speed uniform in [-1, 1] m/s.
+_MOUNTAIN_CAR_GOAL_X_M = 0.6
+_MOUNTAIN_CAR_MAX_X_M = 2.0
+_MOUNTAIN_CAR_RESET_SPEED = 1.0
+# Double pendulum, supplement §1.1: reward 10 - 0.01 x_tip^2 - (y_tip - 2)^2
+# - 1e-3 w1^2 - 5e-3 w2^2, end when y_tip <= 1 m (heights above the hinge on the
+# cart); double_pendulum_env.py resets angles ~ N(0, 0.1^2), speeds ~ N(0, 0.01^2).
+_DOUBLE_PENDULUM_ALIVE = 10.0
+_TIP_X_COST = 0.01
+_TIP_TARGET_HEIGHT_M = 2.0
+_HINGE1_SPEED_COST = 1e-3
+_HINGE2_SPEED_COST = 5e-3
+_DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M = 1.0
+_DOUBLE_PENDULUM_RESET_STD = np.array([0.1, 0.1, 0.01, 0.01])
+# Acrobot: rllab's release has no acrobot; it starts hanging down at rest, with
+# angles ~ N(0, 0.1^2) about that.
+_ACROBOT_RESET_STD = 0.1
+
+
+class Task(composer.Task):
+    """Base of rllab tasks: one model, one `SensorVector` "observations", a reward and
+    a termination; terminations end the episode with discount 0."""
+
+    physics_class = physics_lib.Physics
+
+    def __init__(self, spec, name, control_timestep, sensors):
+        self._root = base.ModelEntity(spec, name)
+        self.set_timesteps(control_timestep, spec.option.timestep)
+        self.observations = robustness.SensorVector(sensors, enabled=True)
+
+    @property
+    def root_entity(self):
+        return self._root
+
+    @property
+    def task_observables(self):
+        return {"observations": self.observations}
+
+    def get_discount(self, physics):
+        return 0.0 if self.should_terminate_episode(physics) else 1.0
+
+    def action(self, physics) -> np.ndarray:
+        """The control applied in the last step (the action, after any delay)."""
+        return physics.data.ctrl
+
+
+def _joint_reader(attribute, joint, size=1):
+    def read(physics):
+        model = physics.model
+        address = (model.jnt_qposadr if attribute == "qpos" else model.jnt_dofadr)[model.joint(joint).id]
+        return getattr(physics.data, attribute)[address:address + size]
+    return read
+
+
+def _cartpole_spec(num_poles):
+    """The suite's cart-pole with rllab's actuation: a force of +-10 N on an
+    unlimited rail (rllab's track is 200 m long)."""
+    spec = cartpole_model.make_spec(num_poles)
+    spec.option.timestep = _CARTPOLE_PHYSICS_S
+    slider = spec.joint("slider")
+    slider.limited = 0
+    actuator = spec.actuator("slide")
+    actuator.gear = [1, 0, 0, 0, 0, 0]
+    actuator.ctrlrange = [-_CART_FORCE_N, _CART_FORCE_N]
+    return spec
+
+
+class CartPole(Task):
+    """Cart-pole balancing (`swing_up=False`) or swing-up (supplement §1.1).
+
+    Observation: cart position x (m), pole angle theta (rad, 0 upright), cart
+    velocity (m/s), pole angular velocity (rad/s). Action: horizontal force (N).
+    """
+
+    def __init__(self, swing_up: bool):
+        self._swing_up = swing_up
+        spec = _cartpole_spec(1)
+        super().__init__(spec, "cartpole", _CARTPOLE_CONTROL_S, [
+            robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
+            robustness.Sensor("pole_angle", _joint_reader("qpos", "hinge_1")),
+            robustness.Sensor("cart_velocity", _joint_reader("qvel", "slider"), is_velocity=True),
+            robustness.Sensor("pole_angular_velocity", _joint_reader("qvel", "hinge_1"),
+                              is_velocity=True),
+        ])
+        self.pole_geom = spec.geom("pole_1")
+
+    def initialize_episode(self, physics, random_state):
+        if self._swing_up:
+            state = random_state.uniform(_SWING_UP_RESET_LOW, _SWING_UP_RESET_HIGH)
+        else:
+            bound = _BALANCE_RESET_FRACTION * _BALANCE_RESET_BOUNDS
+            state = random_state.uniform(-bound, bound)
+        physics.data.qpos[:] = state[[0, 2]]
+        physics.data.qvel[:] = state[[1, 3]]
+
+    def cart_position(self, physics):
+        return physics.data.qpos[0]
+
+    def pole_angle(self, physics):
+        return physics.data.qpos[1]
+
+    def should_terminate_episode(self, physics):
+        x = abs(self.cart_position(physics))
+        if self._swing_up:
+            return bool(x > _SWING_UP_MAX_X_M)
+        return bool(x > _BALANCE_MAX_X_M or abs(self.pole_angle(physics)) > _BALANCE_MAX_ANGLE)
+
+    def get_reward(self, physics):
+        done = self.should_terminate_episode(physics)
+        if self._swing_up:
+            return _SWING_UP_PENALTY if done else float(np.cos(self.pole_angle(physics)))
+        if done:
+            # cartpole_env.py multiplies the reward by "not done".
+            return 0.0
+        control_cost = _BALANCE_CONTROL_COST * float(np.sum(self.action(physics) ** 2))
+        return _BALANCE_ALIVE - (1 - float(np.cos(self.pole_angle(physics)))) - control_cost
+
+
+class MountainCar(Task):
+    """Mountain car (supplement §1.1). Observation: horizontal position x (m) and
+    velocity (m/s) of the car. Action: horizontal force (N)."""
+
+    def __init__(self):
+        spec = mountain_car_model.make_spec()
+        super().__init__(spec, "mountain_car", _MOUNTAIN_CAR_CONTROL_S, [
+            robustness.Sensor("car_position", _joint_reader("qpos", "car_x")),
+            robustness.Sensor("car_velocity", _joint_reader("qvel", "car_x"), is_velocity=True),
+        ])
+        self.track = spec.hfield("track")
+
+    def initialize_episode(self, physics, random_state):
+        physics.data.qpos[:] = [0.0, mountain_car_model.CAR_RADIUS_M]
+        physics.data.qvel[:] = [random_state.uniform(-_MOUNTAIN_CAR_RESET_SPEED,
+                                                     _MOUNTAIN_CAR_RESET_SPEED), 0.0]
+
+    def height(self, physics):
+        """Height of the car's centre above the valley floor's lowest point (m)."""
+        return float(physics.data.qpos[1])
+
+    def should_terminate_episode(self, physics):
+        x = float(physics.data.qpos[0])
+        half_width = float(physics.model.hfield_size[0, 0])
+        return x >= _MOUNTAIN_CAR_GOAL_X_M or abs(x) >= min(_MOUNTAIN_CAR_MAX_X_M, half_width)
+
+    def get_reward(self, physics):
+        return -1.0 + self.height(physics)
+
+
+class Acrobot(Task):
+    """Acrobot swing-up (supplement §1.1) on the suite's acrobot model.
+
+    Observation: shoulder and elbow angles (rad, 0 upright), then their velocities
+    (rad/s). Action: elbow torque in [-1, 1] (x gear 2 N m, the suite's motor).
+    Reward: minus the distance (m) from the tip to the point straight above the
+    shoulder at the two links' length.
+    """
+
+    def __init__(self):
+        spec = acrobot_model.make_spec()
+        super().__init__(spec, "acrobot", _PENDULUM_CONTROL_S, [
+            robustness.Sensor("shoulder_angle", _joint_reader("qpos", "shoulder")),
+            robustness.Sensor("elbow_angle", _joint_reader("qpos", "elbow")),
+            robustness.Sensor("shoulder_velocity", _joint_reader("qvel", "shoulder"), is_velocity=True),
+            robustness.Sensor("elbow_velocity", _joint_reader("qvel", "elbow"), is_velocity=True),
+        ])
+        self.upper_geom = spec.geom("upper_arm")
+        self.lower_body = spec.body("lower_arm")
+        self.lower_geom = spec.geom("lower_arm")
+        self.tip_site = spec.site("tip")
+
+    def initialize_episode(self, physics, random_state):
+        physics.data.qpos[:] = np.array([np.pi, 0.0]) + _ACROBOT_RESET_STD * random_state.randn(2)
+        physics.data.qvel[:] = 0.0
+
+    def tip_target(self, physics):
+        """World position of the tip when both links point straight up (m)."""
+        model = physics.model
+        shoulder = physics.data.xpos[model.body("upper_arm").id]
+        reach = model.body_pos[model.body("lower_arm").id, 2] + model.site_pos[model.site("tip").id, 2]
+        return shoulder + np.array([0.0, 0.0, reach])
+
+    def get_reward(self, physics):
+        tip = physics.data.site_xpos[physics.model.site("tip").id]
+        return -float(np.linalg.norm(tip - self.tip_target(physics)))
+
+
+class DoublePendulum(Task):
+    """Double inverted pendulum balancing on a cart (supplement §1.1), the suite's
+    two-pole cart-pole with rllab's +-10 N force.
+
+    Observation: cart position (m), sin and cos of each hinge angle (0 upright),
+    hinge angular velocities (rad/s): 7 entries.
+    """
+
+    def __init__(self):
+        spec = _cartpole_spec(2)
+        def sin_cos(joint):
+            read = _joint_reader("qpos", joint)
+            return lambda physics: np.concatenate([np.sin(read(physics)), np.cos(read(physics))])
+        super().__init__(spec, "double_pendulum", _PENDULUM_CONTROL_S, [
+            robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
+            robustness.Sensor("hinge_1_sin_cos", sin_cos("hinge_1")),
+            robustness.Sensor("hinge_2_sin_cos", sin_cos("hinge_2")),
+            robustness.Sensor("hinge_1_velocity", _joint_reader("qvel", "hinge_1"), is_velocity=True),
+            robustness.Sensor("hinge_2_velocity", _joint_reader("qvel", "hinge_2"), is_velocity=True),
+        ])
+        self.pole_geoms = (spec.geom("pole_1"), spec.geom("pole_2"))
+        self.pole_2_body = spec.body("pole_2")
+
+    def initialize_episode(self, physics, random_state):
+        angles, speeds = np.split(random_state.randn(4) * _DOUBLE_PENDULUM_RESET_STD, 2)
+        physics.data.qpos[1:] = angles
+        physics.data.qvel[1:] = speeds
+
+    def tip(self, physics):
+        """(x, height) of the upper pole's tip: x in the world, height above the
+        cart's hinge (m)."""
+        model = physics.model
+        pole_2 = model.body("pole_2").id
+        geom = model.geom("pole_2").id
+        # The capsule's axis is the body's z axis; its far end is 2 x the geom's
+        # centre offset along it.
+        tip = physics.data.xpos[pole_2] + physics.data.xmat[pole_2].reshape(3, 3) @ (2 * model.geom_pos[geom])
+        hinge_height = physics.data.xpos[model.body("cart").id, 2]
+        return float(tip[0]), float(tip[2] - hinge_height)
+
+    def should_terminate_episode(self, physics):
+        return self.tip(physics)[1] <= _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M
+
+    def get_reward(self, physics):
+        x_tip, y_tip = self.tip(physics)
+        speed_1, speed_2 = physics.data.qvel[1:]
+        return (_DOUBLE_PENDULUM_ALIVE - _TIP_X_COST * x_tip ** 2 - (y_tip - _TIP_TARGET_HEIGHT_M) ** 2
+                - _HINGE1_SPEED_COST * speed_1 ** 2 - _HINGE2_SPEED_COST * speed_2 ** 2)
+
+
+def _pole_scale(name, geom, child_body_or_site, attribute, low_high):
+    """One length factor for a pole: its geom's end point and mass (uniform rods,
+    as rllab's Box2D poles of fixed density), and the position of what hangs from
+    its tip."""
+    targets = [(geom, "fromto"), (geom, "mass")]
+    if child_body_or_site is not None:
+        targets.append((child_body_or_site, attribute))
+    return robustness.LinkedScale(distributions.Uniform(*low_high), targets, name=name)
+
+
+def _system_id_scales(task):
+    if isinstance(task, CartPole):
+        return [_pole_scale("pole_length", task.pole_geom, None, None, _POLE_LENGTH_RANGE)]
+    if isinstance(task, MountainCar):
+        return [robustness.LinkedScale(distributions.Uniform(*_VALLEY_WIDTH_RANGE),
+                                       [(task.track, "size")], name="valley_width")]
+    if isinstance(task, Acrobot):
+        return [_pole_scale("upper_length", task.upper_geom, task.lower_body, "pos", _POLE_LENGTH_RANGE),
+                _pole_scale("lower_length", task.lower_geom, task.tip_site, "pos", _POLE_LENGTH_RANGE)]
+    return [_pole_scale("pole_1_length", task.pole_geoms[0], task.pole_2_body, "pos",
+                        _DOUBLE_PENDULUM_LINK_RANGE),
+            _pole_scale("pole_2_length", task.pole_geoms[1], None, None, _DOUBLE_PENDULUM_LINK_RANGE)]
+
+
+def _basic_task(name):
+    if name == "cartpole_balancing":
+        return CartPole(swing_up=False)
+    if name == "cartpole_swing_up":
+        return CartPole(swing_up=True)
+    if name == "mountain_car":
+        return MountainCar()
+    if name == "acrobot_swing_up":
+        return Acrobot()
+    return DoublePendulum()
+
+
+def make_task(name: str) -> Task:
+    """The task (not yet in an Environment) of an rllab task name."""
+    _check_name(name)
+    for variant in _VARIANTS:
+        if name.endswith(variant):
+            task = _basic_task(name[:-len(variant)])
+            if variant == "_limited_sensors":
+                robustness.limited_sensors(task)
+            elif variant == "_noisy_delayed":
+                robustness.noisy_delayed(task, NOISE_STD, ACTION_DELAY_STEPS)
+            else:
+                robustness.system_identification(task, _system_id_scales(task))
+            return task
+    return _basic_task(name)
+
+
+def _check_name(name):
+    if name not in HORIZON:
+        raise ValueError(f"unknown rllab task {name!r}; valid tasks: {list(ALL)}")
+
+
+def load(name: str, seed=None, horizon: int | None = None, **environment_kwargs) -> composer.Environment:
+    """The Environment of an rllab task.
+
+    Args:
+      name: one of `ALL`.
+      seed: an int or `np.random.RandomState` for the episode randomness (None: fresh).
+      horizon: episode length in control steps (default `HORIZON[name]`); the last
+        step is a truncation (discount 1).
+      environment_kwargs: passed to `composer.Environment`.
+
+    Raises:
+      ValueError: for an unknown name (listing the valid ones) or a bad horizon.
+    """
+    _check_name(name)
+    horizon = HORIZON[name] if horizon is None else horizon
+    if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
+        raise ValueError(f"horizon must be an integer >= 1 (control steps), got {horizon!r}")
+    task = make_task(name)
+    # The Environment counts ceil(time_limit / control_timestep) steps; half a step
+    # short of the horizon keeps the count exact despite rounding.
+    time_limit = (int(horizon) - 0.5) * task.control_timestep
+    kwargs = dict(strip_singleton_obs_buffer_dim=True)
+    kwargs.update(environment_kwargs)
+    return composer.Environment(task, time_limit=time_limit, random_state=seed, **kwargs)
+
+
+def load_batch(name: str, num_envs: int, seed: int = 0, num_threads: int = 0,
+               horizon: int | None = None):
+    """`num_envs` copies of an rllab task stepped together; copy i is
+    `load(name, seed=copy_seed(seed, i))` bit for bit."""
+    from composer_tasks.batch import BatchEnvironment
+
+    _check_name(name)
+
+    def make(copy_random_state):
+        return load(name, seed=copy_random_state, horizon=horizon, textures=False)
+
+    return BatchEnvironment.from_environments(make, num_envs, num_threads=num_threads, seed=seed)
