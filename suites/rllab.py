@@ -7,12 +7,14 @@ steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
 reset distributions, action bounds) are cited where used; docs/rllab.md lists
 what was chosen where the paper and the source differ.
 
-Implemented: the 5 basic tasks and their 15 partially observable variants. The
-locomotion and hierarchical tasks are not implemented yet.
+Implemented: the 5 basic tasks, their 15 partially observable variants and 5 of
+the 7 locomotion tasks (on this project's suite models). The ant, the simple
+humanoid and the hierarchical tasks are not implemented yet.
 """
 
 from __future__ import annotations
 
+import mujoco
 import numpy as np
 
 from composer_tasks import composer
@@ -21,15 +23,20 @@ from composer_tasks import robustness
 from composer_tasks.composer.variation import distributions
 from mjcf_models import acrobot as acrobot_model
 from mjcf_models import cartpole as cartpole_model
+from mjcf_models import cheetah as cheetah_model
+from mjcf_models import hopper as hopper_model
+from mjcf_models import humanoid as humanoid_model
 from mjcf_models import mountain_car as mountain_car_model
+from mjcf_models import swimmer as swimmer_model
+from mjcf_models import walker as walker_model
 from suites import base
 
 BASIC = ("cartpole_balancing", "cartpole_swing_up", "mountain_car", "acrobot_swing_up",
          "double_pendulum_balancing")
 _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
+LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "full_humanoid")
 # Not implemented yet (see docs/rllab.md); kept empty so that ALL lists what loads.
-LOCOMOTION = ()
 HIERARCHICAL = ()
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 
@@ -37,7 +44,7 @@ ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 # 100 for partially observable ones (control steps).
 _BASIC_HORIZON = 500
 _PARTIALLY_OBSERVABLE_HORIZON = 100
-HORIZON = {**{name: _BASIC_HORIZON for name in BASIC},
+HORIZON = {**{name: _BASIC_HORIZON for name in BASIC + LOCOMOTION},
            **{name: _PARTIALLY_OBSERVABLE_HORIZON for name in PARTIALLY_OBSERVABLE}}
 
 # Control steps: rllab's Box2D worlds step 0.05 s (cartpole.xml.mako,
@@ -88,6 +95,13 @@ _HINGE1_SPEED_COST = 1e-3
 _HINGE2_SPEED_COST = 5e-3
 _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M = 1.0
 _DOUBLE_PENDULUM_RESET_STD = np.array([0.1, 0.1, 0.01, 0.01])
+# Locomotion (rllab mujoco envs): constraint forces clipped to +-10, contact
+# forces to +-1; initial coordinates perturbed by N(0, 0.01^2).
+_CONSTRAINT_FORCE_CLIP = 10.0
+_CONTACT_FORCE_CLIP = 1.0
+_LOCOMOTION_RESET_STD = 0.01
+# Supplement §1.2: the swimmer has 3 links and 2 actuated joints.
+_SWIMMER_LINKS = 3
 # Acrobot: rllab's release has no acrobot; it starts hanging down at rest, with
 # angles ~ N(0, 0.1^2) about that.
 _ACROBOT_RESET_STD = 0.1
@@ -346,6 +360,122 @@ def _basic_task(name):
     return DoublePendulum()
 
 
+class Locomotion(Task):
+    """A locomotion task of supplement §1.2 on one of this project's suite models.
+
+    Observation (rllab's `get_current_obs`, in its order): joint positions `qpos`
+    (without the forward position for the half-cheetah), joint velocities `qvel`,
+    then, as the task's rllab source has them, constraint forces `qfrc_constraint`
+    clipped to [-10, 10] (hopper) or external contact forces `cfrc_ext` of every
+    body clipped to [-1, 1] (humanoid), and the torso subtree's centre of mass
+    (world frame, m).
+
+    Reward: v_x - ctrl_cost ||a||^2 + alive_bonus - contact_cost ||clip(F)||^2
+    - deviation_cost (v_y^2 + v_z^2), with v the torso subtree's centre-of-mass
+    velocity (world frame, m/s) and a the action (every actuator's range is
+    [-1, 1], so rllab's scaling by the half range is 1). The episode ends when the
+    torso height leaves `height_range` (m) or the pitch |rooty| exceeds `max_pitch` (rad).
+    """
+
+    def __init__(self, spec, name, control_timestep, torso, ctrl_cost, alive_bonus=0.0,
+                 contact_cost=0.0, deviation_cost=0.0, height_range=None, max_pitch=None,
+                 skip_forward_position=False, constraint_forces=False, contact_forces=False):
+        self._torso_name = torso
+        self._ctrl_cost = ctrl_cost
+        self._alive_bonus = alive_bonus
+        self._contact_cost = contact_cost
+        self._deviation_cost = deviation_cost
+        self._height_range = height_range
+        self._max_pitch = max_pitch
+        first_qpos = 1 if skip_forward_position else 0
+        sensors = [
+            robustness.Sensor("joint_positions", lambda physics: physics.data.qpos[first_qpos:]),
+            robustness.Sensor("joint_velocities", lambda physics: physics.data.qvel, is_velocity=True),
+        ]
+        if constraint_forces:
+            sensors.append(robustness.Sensor(
+                "constraint_forces", lambda physics: np.clip(physics.data.qfrc_constraint,
+                                                             -_CONSTRAINT_FORCE_CLIP, _CONSTRAINT_FORCE_CLIP)))
+        if contact_forces:
+            sensors.append(robustness.Sensor("contact_forces", self.contact_forces))
+        sensors.append(robustness.Sensor("center_of_mass", self.center_of_mass))
+        super().__init__(spec, name, control_timestep, sensors)
+
+    def initialize_episode(self, physics, random_state):
+        """The model's initial pose and rest, each coordinate perturbed by
+        N(0, 0.01^2) (free-joint quaternions renormalised)."""
+        data = physics.data
+        data.qpos[:] = physics.model.qpos0 + _LOCOMOTION_RESET_STD * random_state.randn(physics.model.nq)
+        data.qvel[:] = _LOCOMOTION_RESET_STD * random_state.randn(physics.model.nv)
+        for joint in range(physics.model.njnt):
+            if physics.model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
+                address = physics.model.jnt_qposadr[joint] + 3
+                data.qpos[address:address + 4] /= np.linalg.norm(data.qpos[address:address + 4])
+
+    def _torso(self, physics):
+        return physics.model.body(self._torso_name).id
+
+    def center_of_mass(self, physics):
+        """Centre of mass of the torso's subtree (world frame, m)."""
+        return physics.data.subtree_com[self._torso(physics)]
+
+    def center_of_mass_velocity(self, physics):
+        """Linear velocity of that centre of mass (world frame, m/s)."""
+        mujoco.mj_subtreeVel(physics.model, physics.data)
+        return physics.data.subtree_linvel[self._torso(physics)]
+
+    def contact_forces(self, physics):
+        """External (contact) wrenches on every body, clipped to [-1, 1], flat."""
+        mujoco.mj_rnePostConstraint(physics.model, physics.data)
+        return np.clip(physics.data.cfrc_ext, -_CONTACT_FORCE_CLIP, _CONTACT_FORCE_CLIP).ravel()
+
+    def torso_height(self, physics):
+        return float(physics.data.xpos[self._torso(physics), 2])
+
+    def pitch(self, physics):
+        return float(physics.data.qpos[physics.model.joint("rooty").qposadr[0]])
+
+    def should_terminate_episode(self, physics):
+        if self._height_range is not None:
+            low, high = self._height_range
+            if not low <= self.torso_height(physics) <= high:
+                return True
+        return self._max_pitch is not None and abs(self.pitch(physics)) > self._max_pitch
+
+    def get_discount(self, physics):
+        return 0.0 if self.should_terminate_episode(physics) else 1.0
+
+    def get_reward(self, physics):
+        velocity = self.center_of_mass_velocity(physics)
+        reward = (float(velocity[0]) - self._ctrl_cost * float(np.sum(self.action(physics) ** 2))
+                  + self._alive_bonus)
+        if self._contact_cost:
+            reward -= self._contact_cost * float(np.sum(self.contact_forces(physics) ** 2))
+        if self._deviation_cost:
+            reward -= self._deviation_cost * float(velocity[1] ** 2 + velocity[2] ** 2)
+        return reward
+
+
+def _locomotion_task(name):
+    """Supplement §1.2 coefficients; control steps are the suite's for the model."""
+    if name == "swimmer":
+        return Locomotion(swimmer_model.make_spec(_SWIMMER_LINKS), "swimmer", 0.03, "head",
+                          ctrl_cost=0.005)
+    if name == "hopper":
+        return Locomotion(hopper_model.make_spec(), "hopper", 0.02, "torso", ctrl_cost=0.005,
+                          alive_bonus=1.0, height_range=(0.7, np.inf), max_pitch=0.2,
+                          constraint_forces=True)
+    if name == "walker":
+        return Locomotion(walker_model.make_spec(), "walker", 0.025, "torso", ctrl_cost=0.005,
+                          height_range=(0.8, 2.0), max_pitch=1.0)
+    if name == "half_cheetah":
+        return Locomotion(cheetah_model.make_spec(), "half_cheetah", 0.01, "torso", ctrl_cost=0.05,
+                          skip_forward_position=True)
+    return Locomotion(humanoid_model.make_spec(), "full_humanoid", 0.025, "torso", ctrl_cost=5e-4,
+                      alive_bonus=0.2, contact_cost=5e-6, deviation_cost=5e-3,
+                      height_range=(0.8, 2.0), contact_forces=True)
+
+
 def make_task(name: str) -> Task:
     """The task (not yet in an Environment) of an rllab task name."""
     _check_name(name)
@@ -359,6 +489,8 @@ def make_task(name: str) -> Task:
             else:
                 robustness.system_identification(task, _system_id_scales(task))
             return task
+    if name in LOCOMOTION:
+        return _locomotion_task(name)
     return _basic_task(name)
 
 
