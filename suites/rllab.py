@@ -7,9 +7,9 @@ steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
 reset distributions, action bounds) are cited where used; docs/rllab.md lists
 what was chosen where the paper and the source differ.
 
-Implemented: the 5 basic tasks, their 15 partially observable variants and 5 of
-the 7 locomotion tasks (on this project's suite models). The ant, the simple
-humanoid and the hierarchical tasks are not implemented yet.
+Implemented: the 5 basic tasks, their 15 partially observable variants and 6 of
+the 7 locomotion tasks (on this project's models). The simple humanoid and the
+hierarchical tasks are not implemented yet.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import numpy as np
 from composer_tasks import composer
 from composer_tasks import physics as physics_lib
 from composer_tasks import robustness
+from composer_tasks.arenas import floor
 from composer_tasks.composer.variation import distributions
+from composer_tasks.walkers import quadruped
 from mjcf_models import acrobot as acrobot_model
 from mjcf_models import cartpole as cartpole_model
 from mjcf_models import cheetah as cheetah_model
@@ -35,7 +37,7 @@ BASIC = ("cartpole_balancing", "cartpole_swing_up", "mountain_car", "acrobot_swi
          "double_pendulum_balancing")
 _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
-LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "full_humanoid")
+LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "full_humanoid")
 # Not implemented yet (see docs/rllab.md); kept empty so that ALL lists what loads.
 HIERARCHICAL = ()
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
@@ -100,6 +102,10 @@ _DOUBLE_PENDULUM_RESET_STD = np.array([0.1, 0.1, 0.01, 0.01])
 _CONSTRAINT_FORCE_CLIP = 10.0
 _CONTACT_FORCE_CLIP = 1.0
 _LOCOMOTION_RESET_STD = 0.01
+# Ant: 0.05 s control steps, as Gym's ant of the same lineage (5 frames of
+# 0.01 s); physics steps of 5 ms, since the quadruped's contacts are stiffer.
+_ANT_CONTROL_S = 0.05
+_ANT_PHYSICS_S = 0.005
 # Supplement §1.2: the swimmer has 3 links and 2 actuated joints.
 _SWIMMER_LINKS = 3
 # Acrobot: rllab's release has no acrobot; it starts hanging down at rest, with
@@ -113,9 +119,9 @@ class Task(composer.Task):
 
     physics_class = physics_lib.Physics
 
-    def __init__(self, spec, name, control_timestep, sensors):
-        self._root = base.ModelEntity(spec, name)
-        self.set_timesteps(control_timestep, spec.option.timestep)
+    def __init__(self, root, control_timestep, sensors):
+        self._root = root
+        self.set_timesteps(control_timestep, root.spec.option.timestep)
         self.observations = robustness.SensorVector(sensors, enabled=True)
 
     @property
@@ -165,7 +171,7 @@ class CartPole(Task):
     def __init__(self, swing_up: bool):
         self._swing_up = swing_up
         spec = _cartpole_spec(1)
-        super().__init__(spec, "cartpole", _CARTPOLE_CONTROL_S, [
+        super().__init__(base.ModelEntity(spec, "cartpole"), _CARTPOLE_CONTROL_S, [
             robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
             robustness.Sensor("pole_angle", _joint_reader("qpos", "hinge_1")),
             robustness.Sensor("cart_velocity", _joint_reader("qvel", "slider"), is_velocity=True),
@@ -212,7 +218,7 @@ class MountainCar(Task):
 
     def __init__(self):
         spec = mountain_car_model.make_spec()
-        super().__init__(spec, "mountain_car", _MOUNTAIN_CAR_CONTROL_S, [
+        super().__init__(base.ModelEntity(spec, "mountain_car"), _MOUNTAIN_CAR_CONTROL_S, [
             robustness.Sensor("car_position", _joint_reader("qpos", "car_x")),
             robustness.Sensor("car_velocity", _joint_reader("qvel", "car_x"), is_velocity=True),
         ])
@@ -247,7 +253,7 @@ class Acrobot(Task):
 
     def __init__(self):
         spec = acrobot_model.make_spec()
-        super().__init__(spec, "acrobot", _PENDULUM_CONTROL_S, [
+        super().__init__(base.ModelEntity(spec, "acrobot"), _PENDULUM_CONTROL_S, [
             robustness.Sensor("shoulder_angle", _joint_reader("qpos", "shoulder")),
             robustness.Sensor("elbow_angle", _joint_reader("qpos", "elbow")),
             robustness.Sensor("shoulder_velocity", _joint_reader("qvel", "shoulder"), is_velocity=True),
@@ -287,7 +293,7 @@ class DoublePendulum(Task):
         def sin_cos(joint):
             read = _joint_reader("qpos", joint)
             return lambda physics: np.concatenate([np.sin(read(physics)), np.cos(read(physics))])
-        super().__init__(spec, "double_pendulum", _PENDULUM_CONTROL_S, [
+        super().__init__(base.ModelEntity(spec, "double_pendulum"), _PENDULUM_CONTROL_S, [
             robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
             robustness.Sensor("hinge_1_sin_cos", sin_cos("hinge_1")),
             robustness.Sensor("hinge_2_sin_cos", sin_cos("hinge_2")),
@@ -368,7 +374,7 @@ class Locomotion(Task):
     then, as the task's rllab source has them, constraint forces `qfrc_constraint`
     clipped to [-10, 10] (hopper) or external contact forces `cfrc_ext` of every
     body clipped to [-1, 1] (humanoid), and the torso subtree's centre of mass
-    (world frame, m).
+    (world frame, m); the ant observes its torso's rotation matrix before it.
 
     Reward: v_x - ctrl_cost ||a||^2 + alive_bonus - contact_cost ||clip(F)||^2
     - deviation_cost (v_y^2 + v_z^2), with v the torso subtree's centre-of-mass
@@ -377,9 +383,10 @@ class Locomotion(Task):
     torso height leaves `height_range` (m) or the pitch |rooty| exceeds `max_pitch` (rad).
     """
 
-    def __init__(self, spec, name, control_timestep, torso, ctrl_cost, alive_bonus=0.0,
+    def __init__(self, root, control_timestep, torso, ctrl_cost, alive_bonus=0.0,
                  contact_cost=0.0, deviation_cost=0.0, height_range=None, max_pitch=None,
-                 skip_forward_position=False, constraint_forces=False, contact_forces=False):
+                 skip_forward_position=False, constraint_forces=False, contact_forces=False,
+                 orientation=False):
         self._torso_name = torso
         self._ctrl_cost = ctrl_cost
         self._alive_bonus = alive_bonus
@@ -398,8 +405,10 @@ class Locomotion(Task):
                                                              -_CONSTRAINT_FORCE_CLIP, _CONSTRAINT_FORCE_CLIP)))
         if contact_forces:
             sensors.append(robustness.Sensor("contact_forces", self.contact_forces))
+        if orientation:
+            sensors.append(robustness.Sensor("torso_orientation", self.torso_orientation))
         sensors.append(robustness.Sensor("center_of_mass", self.center_of_mass))
-        super().__init__(spec, name, control_timestep, sensors)
+        super().__init__(root, control_timestep, sensors)
 
     def initialize_episode(self, physics, random_state):
         """The model's initial pose and rest, each coordinate perturbed by
@@ -429,6 +438,10 @@ class Locomotion(Task):
         mujoco.mj_rnePostConstraint(physics.model, physics.data)
         return np.clip(physics.data.cfrc_ext, -_CONTACT_FORCE_CLIP, _CONTACT_FORCE_CLIP).ravel()
 
+    def torso_orientation(self, physics):
+        """The torso's rotation matrix (row-major, world from torso frame)."""
+        return physics.data.xmat[self._torso(physics)]
+
     def torso_height(self, physics):
         return float(physics.data.xpos[self._torso(physics), 2])
 
@@ -456,22 +469,33 @@ class Locomotion(Task):
         return reward
 
 
+def _model(spec, name):
+    return base.ModelEntity(spec, name)
+
+
 def _locomotion_task(name):
     """Supplement §1.2 coefficients; control steps are the suite's for the model."""
     if name == "swimmer":
-        return Locomotion(swimmer_model.make_spec(_SWIMMER_LINKS), "swimmer", 0.03, "head",
+        return Locomotion(_model(swimmer_model.make_spec(_SWIMMER_LINKS), name), 0.03, "head",
                           ctrl_cost=0.005)
     if name == "hopper":
-        return Locomotion(hopper_model.make_spec(), "hopper", 0.02, "torso", ctrl_cost=0.005,
+        return Locomotion(_model(hopper_model.make_spec(), name), 0.02, "torso", ctrl_cost=0.005,
                           alive_bonus=1.0, height_range=(0.7, np.inf), max_pitch=0.2,
                           constraint_forces=True)
     if name == "walker":
-        return Locomotion(walker_model.make_spec(), "walker", 0.025, "torso", ctrl_cost=0.005,
+        return Locomotion(_model(walker_model.make_spec(), name), 0.025, "torso", ctrl_cost=0.005,
                           height_range=(0.8, 2.0), max_pitch=1.0)
     if name == "half_cheetah":
-        return Locomotion(cheetah_model.make_spec(), "half_cheetah", 0.01, "torso", ctrl_cost=0.05,
+        return Locomotion(_model(cheetah_model.make_spec(), name), 0.01, "torso", ctrl_cost=0.05,
                           skip_forward_position=True)
-    return Locomotion(humanoid_model.make_spec(), "full_humanoid", 0.025, "torso", ctrl_cost=5e-4,
+    if name == "ant":
+        arena = floor.Floor()
+        arena.spec.option.timestep = _ANT_PHYSICS_S
+        arena.add_free_entity(quadruped.Quadruped(name="ant"))
+        return Locomotion(arena, _ANT_CONTROL_S, "ant/torso", ctrl_cost=0.005, alive_bonus=0.05,
+                          contact_cost=5e-4, height_range=(0.2, 1.0), contact_forces=True,
+                          orientation=True)
+    return Locomotion(_model(humanoid_model.make_spec(), name), 0.025, "torso", ctrl_cost=5e-4,
                       alive_bonus=0.2, contact_cost=5e-6, deviation_cost=5e-3,
                       height_range=(0.8, 2.0), contact_forces=True)
 

@@ -8,8 +8,9 @@ from suites import rllab
 
 # Sizes on this project's models (docs/rllab.md says where and why they differ
 # from the supplement's 13/20/21/20/142).
-_SIZES = {"swimmer": 13, "hopper": 24, "walker": 21, "half_cheetah": 20, "full_humanoid": 160}
-_ACTIONS = {"swimmer": 2, "hopper": 4, "walker": 6, "half_cheetah": 6, "full_humanoid": 21}
+_SIZES = {"swimmer": 13, "hopper": 24, "walker": 21, "half_cheetah": 20, "ant": 107,
+          "full_humanoid": 160}
+_ACTIONS = {"swimmer": 2, "hopper": 4, "walker": 6, "half_cheetah": 6, "ant": 8, "full_humanoid": 21}
 
 
 def _constructed(env, qpos=None, qvel=None, ctrl=None):
@@ -89,6 +90,26 @@ def test_humanoid_deviation_and_contact_costs():
     assert env.task.get_reward(physics) == pytest.approx(expected)
     qpos[2] = 2.1
     assert env.task.should_terminate_episode(_constructed(env, qpos=qpos))
+
+
+def test_ant_reward_orientation_and_height_window():
+    env = rllab.load("ant", seed=0)
+    env.reset()
+    task = env.task
+    qpos = env.physics.model.qpos0.copy()
+    qpos[2] = 0.3  # torso 0.8 m up, feet off the ground
+    qvel = np.zeros(14)
+    qvel[0] = 0.7
+    physics = _constructed(env, qpos=qpos, qvel=qvel, ctrl=np.full(8, 0.5))
+    assert np.all(task.contact_forces(physics) == 0)
+    assert task.get_reward(physics) == pytest.approx(0.7 - 0.005 * 8 * 0.25 + 0.05)
+    assert not task.should_terminate_episode(physics)
+    observation = task.observations.observation_callable(physics)()
+    np.testing.assert_allclose(observation[-12:-3], np.eye(3).ravel())
+    qpos[2] = 0.6
+    assert task.should_terminate_episode(_constructed(env, qpos=qpos))
+    qpos[2] = -0.4
+    assert task.should_terminate_episode(_constructed(env, qpos=qpos))
 
 
 def test_swimmer_limited_sensors_keeps_positions():
