@@ -7,9 +7,8 @@ steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
 reset distributions, action bounds) are cited where used; docs/rllab.md lists
 what was chosen where the paper and the source differ.
 
-Implemented: the 5 basic tasks, their 15 partially observable variants and 6 of
-the 7 locomotion tasks (on this project's models). The simple humanoid and the
-hierarchical tasks are not implemented yet.
+Implemented: the 5 basic tasks, their 15 partially observable variants and the 7
+locomotion tasks. The hierarchical tasks are not implemented yet.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from mjcf_models import cheetah as cheetah_model
 from mjcf_models import hopper as hopper_model
 from mjcf_models import humanoid as humanoid_model
 from mjcf_models import mountain_car as mountain_car_model
+from mjcf_models import simple_humanoid as simple_humanoid_model
 from mjcf_models import swimmer as swimmer_model
 from mjcf_models import walker as walker_model
 from suites import base
@@ -37,7 +37,8 @@ BASIC = ("cartpole_balancing", "cartpole_swing_up", "mountain_car", "acrobot_swi
          "double_pendulum_balancing")
 _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
-LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "full_humanoid")
+LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "simple_humanoid",
+              "full_humanoid")
 # Not implemented yet (see docs/rllab.md); kept empty so that ALL lists what loads.
 HIERARCHICAL = ()
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
@@ -373,7 +374,7 @@ class Locomotion(Task):
     (without the forward position for the half-cheetah), joint velocities `qvel`,
     then, as the task's rllab source has them, constraint forces `qfrc_constraint`
     clipped to [-10, 10] (hopper) or external contact forces `cfrc_ext` of every
-    body clipped to [-1, 1] (humanoid), and the torso subtree's centre of mass
+    body clipped to [-1, 1] (ant, humanoids), and the torso subtree's centre of mass
     (world frame, m); the ant observes its torso's rotation matrix before it.
 
     Reward: v_x - ctrl_cost ||a||^2 + alive_bonus - contact_cost ||clip(F)||^2
@@ -495,7 +496,8 @@ def _locomotion_task(name):
         return Locomotion(arena, _ANT_CONTROL_S, "ant/torso", ctrl_cost=0.005, alive_bonus=0.05,
                           contact_cost=5e-4, height_range=(0.2, 1.0), contact_forces=True,
                           orientation=True)
-    return Locomotion(_model(humanoid_model.make_spec(), name), 0.025, "torso", ctrl_cost=5e-4,
+    spec = (simple_humanoid_model if name == "simple_humanoid" else humanoid_model).make_spec()
+    return Locomotion(_model(spec, name), 0.025, "torso", ctrl_cost=5e-4,
                       alive_bonus=0.2, contact_cost=5e-6, deviation_cost=5e-3,
                       height_range=(0.8, 2.0), contact_forces=True)
 

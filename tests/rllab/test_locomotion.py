@@ -9,8 +9,9 @@ from suites import rllab
 # Sizes on this project's models (docs/rllab.md says where and why they differ
 # from the supplement's 13/20/21/20/142).
 _SIZES = {"swimmer": 13, "hopper": 24, "walker": 21, "half_cheetah": 20, "ant": 107,
-          "full_humanoid": 160}
-_ACTIONS = {"swimmer": 2, "hopper": 4, "walker": 6, "half_cheetah": 6, "ant": 8, "full_humanoid": 21}
+          "simple_humanoid": 102, "full_humanoid": 160}
+_ACTIONS = {"swimmer": 2, "hopper": 4, "walker": 6, "half_cheetah": 6, "ant": 8, "simple_humanoid": 10,
+            "full_humanoid": 21}
 
 
 def _constructed(env, qpos=None, qvel=None, ctrl=None):
@@ -77,16 +78,18 @@ def test_walker_height_window():
         assert env.task.should_terminate_episode(_constructed(env, qpos=qpos)) is done
 
 
-def test_humanoid_deviation_and_contact_costs():
-    env = rllab.load("full_humanoid", seed=0)
+@pytest.mark.parametrize("name", ["simple_humanoid", "full_humanoid"])
+def test_humanoid_deviation_and_contact_costs(name):
+    env = rllab.load(name, seed=0)
     env.reset()
+    nu = _ACTIONS[name]
     qpos = env.physics.model.qpos0.copy()
-    qpos[2] = 1.5  # in the air: no contact forces
-    qvel = np.zeros(27)
+    qpos[2] = 1.7  # in the air: no contact forces
+    qvel = np.zeros(env.physics.model.nv)
     qvel[:3] = [1.0, 0.5, 0.2]
-    physics = _constructed(env, qpos=qpos, qvel=qvel, ctrl=np.full(21, 0.1))
+    physics = _constructed(env, qpos=qpos, qvel=qvel, ctrl=np.full(nu, 0.1))
     assert np.all(env.task.contact_forces(physics) == 0)
-    expected = 1.0 - 5e-4 * 21 * 0.01 + 0.2 - 5e-3 * (0.25 + 0.04)
+    expected = 1.0 - 5e-4 * nu * 0.01 + 0.2 - 5e-3 * (0.25 + 0.04)
     assert env.task.get_reward(physics) == pytest.approx(expected)
     qpos[2] = 2.1
     assert env.task.should_terminate_episode(_constructed(env, qpos=qpos))
@@ -110,6 +113,20 @@ def test_ant_reward_orientation_and_height_window():
     assert task.should_terminate_episode(_constructed(env, qpos=qpos))
     qpos[2] = -0.4
     assert task.should_terminate_episode(_constructed(env, qpos=qpos))
+
+
+def test_humanoid_contact_cost_on_the_ground():
+    env = rllab.load("simple_humanoid", seed=0)
+    env.reset()
+    physics = env.physics
+    for _ in range(20):
+        env.step(np.zeros(10))
+    forces = env.task.contact_forces(physics)
+    assert forces.shape == (66,) and np.any(forces != 0) and np.all(np.abs(forces) <= 1)
+    velocity = env.task.center_of_mass_velocity(physics)
+    expected = (velocity[0] + 0.2 - 5e-6 * np.sum(forces ** 2)
+                - 5e-3 * (velocity[1] ** 2 + velocity[2] ** 2))
+    assert env.task.get_reward(physics) == pytest.approx(expected)
 
 
 def test_swimmer_limited_sensors_keeps_positions():
