@@ -139,7 +139,19 @@ def delayed_actions(task: composer.Task, delay_steps: int) -> None:
     """
     if isinstance(delay_steps, bool) or not isinstance(delay_steps, (int, np.integer)) or delay_steps < 1:
         raise ValueError(f"delay_steps must be an integer >= 1, got {delay_steps!r}")
+    _run_callbacks_in_batches(task)
     perturbations(task).action_delay_steps = int(delay_steps)
+
+
+def _run_callbacks_in_batches(task):
+    """A `BatchEnvironment` steps vectorised tasks without their entities'
+    `before_step`; the delay needs it, so such a task must take the looped path."""
+    if getattr(task, "vectorized", False):
+        task.vectorized_callbacks = False
+        if task.vectorized:
+            raise ValueError(
+                f"{type(task).__name__} is vectorised and cannot be made to run its "
+                "entities' before_step in a batch; the action delay would be skipped")
 
 
 def noisy_delayed(task: composer.Task, noise_std: float, action_delay_steps: int) -> None:

@@ -58,6 +58,24 @@ def test_actions_are_delayed_by_exactly_three_steps():
     assert env.physics.data.ctrl[0] == 0.0
 
 
+def test_delay_holds_in_a_batch_of_a_vectorised_suite_task():
+    from composer_tasks.batch import BatchEnvironment
+
+    def make():
+        task = suite_cartpole.Balance(swing_up=False, sparse=False)
+        robustness.delayed_actions(task, 2)
+        return task
+
+    batch = BatchEnvironment(make, 2, seed=0)
+    assert not batch.vectorized
+    batch.reset()
+    applied = []
+    for action in (0.5, -0.5, 0.25):
+        batch.step(np.full((2, 1), action))
+        applied.append([float(env.physics.data.ctrl[0]) for env in batch.envs])
+    assert applied == [[0.0, 0.0], [0.0, 0.0], [0.5, 0.5]]
+
+
 @pytest.mark.parametrize("name, scale_names, low, high", [
     ("cartpole_balancing_system_id", ["pole_length"], 0.5, 1.5),
     ("mountain_car_system_id", ["valley_width"], 0.75, 1.25),
