@@ -27,7 +27,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import re
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import mujoco
 import numpy as np
@@ -212,7 +212,7 @@ def system_identification(task: composer.Task, scales: Sequence[LinkedScale]) ->
     perturbations(task).scales += scales
 
 
-def perturbations(task: composer.Task) -> "Perturbations":
+def perturbations(task: composer.Task) -> Perturbations:
     """The task's `Perturbations` entity, attached to its root entity on first use."""
     for entity in task.root_entity.iter_entities():
         if isinstance(entity, Perturbations):

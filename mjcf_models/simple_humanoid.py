@@ -18,8 +18,7 @@ spec (MuJoCo's default `compiler.degree`), N m per unit of control.
 
 import mujoco
 
-from mjcf_models import common
-from mjcf_models import humanoid
+from mjcf_models import common, humanoid
 
 JOINT_NAMES = ("abdomen_z", "abdomen_y", "right_hip_y", "right_knee", "left_hip_y", "left_knee",
                "right_shoulder1", "right_elbow", "left_shoulder1", "left_elbow")

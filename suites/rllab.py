@@ -16,9 +16,8 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, robustness
 from composer_tasks import physics as physics_lib
-from composer_tasks import robustness
 from composer_tasks.arenas import floor
 from composer_tasks.composer.variation import distributions
 from composer_tasks.walkers import quadruped
@@ -387,7 +386,7 @@ class Locomotion(Task):
     def __init__(self, root, control_timestep, torso, ctrl_cost, alive_bonus=0.0,
                  contact_cost=0.0, deviation_cost=0.0, height_range=None, max_pitch=None,
                  skip_forward_position=False, constraint_forces=False, contact_forces=False,
-                 orientation=False):
+                 orientation=False, initial_qpos=None, forward_axis=(1.0, 0.0, 0.0)):
         self._torso_name = torso
         self._ctrl_cost = ctrl_cost
         self._alive_bonus = alive_bonus
@@ -395,6 +394,8 @@ class Locomotion(Task):
         self._deviation_cost = deviation_cost
         self._height_range = height_range
         self._max_pitch = max_pitch
+        self._initial_qpos = dict(initial_qpos or {})
+        self.forward_axis = np.array(forward_axis, dtype=np.float64)
         first_qpos = 1 if skip_forward_position else 0
         sensors = [
             robustness.Sensor("joint_positions", lambda physics: physics.data.qpos[first_qpos:]),
@@ -412,10 +413,14 @@ class Locomotion(Task):
         super().__init__(root, control_timestep, sensors)
 
     def initialize_episode(self, physics, random_state):
-        """The model's initial pose and rest, each coordinate perturbed by
-        N(0, 0.01^2) (free-joint quaternions renormalised)."""
+        """The model's initial pose (with `initial_qpos`, joint name -> value) and
+        rest, each coordinate perturbed by N(0, 0.01^2) (free-joint quaternions
+        renormalised)."""
         data = physics.data
-        data.qpos[:] = physics.model.qpos0 + _LOCOMOTION_RESET_STD * random_state.randn(physics.model.nq)
+        qpos = physics.model.qpos0.copy()
+        for joint, value in self._initial_qpos.items():
+            qpos[physics.model.joint(joint).qposadr[0]] = value
+        data.qpos[:] = qpos + _LOCOMOTION_RESET_STD * random_state.randn(physics.model.nq)
         data.qvel[:] = _LOCOMOTION_RESET_STD * random_state.randn(physics.model.nv)
         for joint in range(physics.model.njnt):
             if physics.model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
@@ -438,6 +443,11 @@ class Locomotion(Task):
         """External (contact) wrenches on every body, clipped to [-1, 1], flat."""
         mujoco.mj_rnePostConstraint(physics.model, physics.data)
         return np.clip(physics.data.cfrc_ext, -_CONTACT_FORCE_CLIP, _CONTACT_FORCE_CLIP).ravel()
+
+    def heading(self, physics):
+        """Angle (rad) about world z from world x to the torso's forward axis."""
+        forward = physics.data.xmat[self._torso(physics)].reshape(3, 3) @ self.forward_axis
+        return float(np.arctan2(forward[1], forward[0]))
 
     def torso_orientation(self, physics):
         """The torso's rotation matrix (row-major, world from torso frame)."""
@@ -477,8 +487,14 @@ def _model(spec, name):
 def _locomotion_task(name):
     """Supplement §1.2 coefficients; control steps are the suite's for the model."""
     if name == "swimmer":
-        return Locomotion(_model(swimmer_model.make_spec(_SWIMMER_LINKS), name), 0.03, "head",
-                          ctrl_cost=0.005)
+        spec = swimmer_model.make_spec(_SWIMMER_LINKS)
+        # The suite's target ball has no role here: it must not touch the swimmer.
+        target = spec.geom("target")
+        target.contype = target.conaffinity = 0
+        # The suite swimmer's nose points along its head's -y; turning the heading
+        # joint by 90 degrees starts it facing +x, the rewarded direction.
+        return Locomotion(_model(spec, name), 0.03, "head", ctrl_cost=0.005,
+                          initial_qpos={"rootz": np.pi / 2}, forward_axis=(0.0, -1.0, 0.0))
     if name == "hopper":
         return Locomotion(_model(hopper_model.make_spec(), name), 0.02, "torso", ctrl_cost=0.005,
                           alive_bonus=1.0, height_range=(0.7, np.inf), max_pitch=0.2,
@@ -546,7 +562,7 @@ def load(name: str, seed=None, horizon: int | None = None, **environment_kwargs)
     # The Environment counts ceil(time_limit / control_timestep) steps; half a step
     # short of the horizon keeps the count exact despite rounding.
     time_limit = (int(horizon) - 0.5) * task.control_timestep
-    kwargs = dict(strip_singleton_obs_buffer_dim=True)
+    kwargs = {"strip_singleton_obs_buffer_dim": True}
     kwargs.update(environment_kwargs)
     return composer.Environment(task, time_limit=time_limit, random_state=seed, **kwargs)
 
