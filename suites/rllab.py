@@ -7,8 +7,9 @@ steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
 reset distributions, action bounds) are cited where used; docs/rllab.md lists
 what was chosen where the paper and the source differ.
 
-Implemented: the 5 basic tasks, their 15 partially observable variants and the 7
-locomotion tasks. The hierarchical tasks are not implemented yet.
+Implemented: the 5 basic tasks, their 15 partially observable variants, the 7
+locomotion tasks and food collection with the swimmer and the ant. The maze
+tasks are not implemented yet.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
 LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "simple_humanoid",
               "full_humanoid")
-# Not implemented yet (see docs/rllab.md); kept empty so that ALL lists what loads.
-HIERARCHICAL = ()
+# The maze tasks are not implemented yet (see docs/rllab.md).
+HIERARCHICAL = ("swimmer_food", "ant_food")
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 
 # Supplement Table 2: horizon 500 for basic, locomotion and hierarchical tasks,
 # 100 for partially observable ones (control steps).
 _BASIC_HORIZON = 500
 _PARTIALLY_OBSERVABLE_HORIZON = 100
-HORIZON = {**{name: _BASIC_HORIZON for name in BASIC + LOCOMOTION},
+HORIZON = {**{name: _BASIC_HORIZON for name in BASIC + LOCOMOTION + HIERARCHICAL},
            **{name: _PARTIALLY_OBSERVABLE_HORIZON for name in PARTIALLY_OBSERVABLE}}
 
 # Control steps: rllab's Box2D worlds step 0.05 s (cartpole.xml.mako,
@@ -108,6 +109,20 @@ _ANT_CONTROL_S = 0.05
 _ANT_PHYSICS_S = 0.005
 # Supplement §1.2: the swimmer has 3 links and 2 actuated joints.
 _SWIMMER_LINKS = 3
+# Food collection, rllab's gather_env.py: 8 food and 8 bombs on even grid points
+# of [-6, 4]^2 m, none at the start; caught within 1 m; 10 bins per kind over a
+# span of pi ahead, range 6 m; walls 7 m from the centre; -10 when the walker's
+# own episode ends.
+_ACTIVITY_RANGE_M = 6.0
+_GRID_SPACING_M = 2.0
+_ROBOT_OBJECT_SPACING_M = 2.0
+_CATCH_RANGE_M = 1.0
+_BINS = 10
+_SENSOR_RANGE_M = 6.0
+_SENSOR_SPAN = np.pi
+_DYING_COST = -10.0
+_FOOD = 0.0
+_BOMB = 1.0
 # Acrobot: rllab's release has no acrobot; it starts hanging down at rest, with
 # angles ~ N(0, 0.1^2) about that.
 _ACROBOT_RESET_STD = 0.1
@@ -480,6 +495,94 @@ class Locomotion(Task):
         return reward
 
 
+class Gather(Task):
+    """Locomotion + food collection (supplement §1.4; rllab's `gather_env.py`).
+
+    `n_food` food units and `n_bombs` bombs lie on distinct points of a grid of
+    2 m spacing inside a walled square; touching one (the torso's centre of mass
+    within `_CATCH_RANGE_M`) removes it and gives +1 (food) or -1 (bomb). The
+    episode ends when nothing is left, or when the walker's own termination fires
+    (reward `_DYING_COST`). The walker's own reward is not given (rllab's
+    `coef_inner_rew` 0).
+
+    Observation: the walker's rllab observation, then `_BINS` food readings and
+    `_BINS` bomb readings: range sensors over the half-plane ahead of the walker
+    (span pi), each bin reading 1 - distance / `_SENSOR_RANGE_M` of its nearest
+    object (0 if none is within range).
+    """
+
+    def __init__(self, inner: Locomotion, n_food: int = 8, n_bombs: int = 8):
+        self._inner = inner
+        self._n_food = n_food
+        self._n_bombs = n_bombs
+        self.objects = np.zeros((0, 3))
+        self._step_reward = 0.0
+        spec = inner.root_entity.spec
+        wall_distance = _ACTIVITY_RANGE_M + 1
+        for index, (x, y, half_x, half_y) in enumerate((
+                (0, -wall_distance, wall_distance + 0.5, 0.5), (0, wall_distance, wall_distance + 0.5, 0.5),
+                (-wall_distance, 0, 0.5, wall_distance + 0.5), (wall_distance, 0, 0.5, wall_distance + 0.5))):
+            spec.worldbody.add_geom(name=f"wall{index + 1}", type=mujoco.mjtGeom.mjGEOM_BOX,
+                                    pos=[x, y, 0], size=[half_x, half_y, 1.0], rgba=[0.8, 0.9, 0.8, 1])
+        sensors = list(inner.observations.sensors) + [
+            robustness.Sensor("food_readings", lambda physics: self.readings(physics)[0]),
+            robustness.Sensor("bomb_readings", lambda physics: self.readings(physics)[1]),
+        ]
+        super().__init__(inner.root_entity, inner.control_timestep, sensors)
+
+    @property
+    def inner(self) -> Locomotion:
+        return self._inner
+
+    def initialize_episode(self, physics, random_state):
+        """Places the objects (food first) on distinct grid points away from the
+        start, then starts the walker as its own task does."""
+        objects, taken = [], set()
+        while len(objects) < self._n_food + self._n_bombs:
+            half = int(_ACTIVITY_RANGE_M / 2)
+            x, y = (random_state.randint(-half, half, size=2) * _GRID_SPACING_M).tolist()
+            if x ** 2 + y ** 2 < _ROBOT_OBJECT_SPACING_M ** 2 or (x, y) in taken:
+                continue
+            taken.add((x, y))
+            objects.append((x, y, _FOOD if len(objects) < self._n_food else _BOMB))
+        self.objects = np.array(objects, dtype=np.float64)
+        self._step_reward = 0.0
+        self._inner.initialize_episode(physics, random_state)
+
+    def after_step(self, physics, random_state):
+        if self._inner.should_terminate_episode(physics):
+            self._step_reward = _DYING_COST
+            return
+        position = self._inner.center_of_mass(physics)[:2]
+        caught = np.sum((self.objects[:, :2] - position) ** 2, axis=1) < _CATCH_RANGE_M ** 2
+        kinds = self.objects[caught, 2]
+        self._step_reward = float(np.sum(kinds == _FOOD) - np.sum(kinds == _BOMB))
+        self.objects = self.objects[~caught]
+
+    def readings(self, physics):
+        """(food readings, bomb readings), each `_BINS` values in [0, 1]."""
+        position = self._inner.center_of_mass(physics)[:2]
+        heading = self._inner.heading(physics)
+        readings = np.zeros((2, _BINS))
+        offsets = self.objects[:, :2] - position
+        distances = np.sqrt(np.sum(offsets ** 2, axis=1))
+        angles = np.mod(np.arctan2(offsets[:, 1], offsets[:, 0]) - heading + np.pi, 2 * np.pi) - np.pi
+        # Farthest first, so that a nearer object in the same bin overwrites it.
+        for index in np.argsort(-distances, kind="stable"):
+            if distances[index] > _SENSOR_RANGE_M or abs(angles[index]) > _SENSOR_SPAN / 2:
+                continue
+            bin_index = min(int((angles[index] + _SENSOR_SPAN / 2) / (_SENSOR_SPAN / _BINS)), _BINS - 1)
+            kind = 0 if self.objects[index, 2] == _FOOD else 1
+            readings[kind, bin_index] = 1.0 - distances[index] / _SENSOR_RANGE_M
+        return readings
+
+    def get_reward(self, physics):
+        return self._step_reward
+
+    def should_terminate_episode(self, physics):
+        return self._inner.should_terminate_episode(physics) or len(self.objects) == 0
+
+
 def _model(spec, name):
     return base.ModelEntity(spec, name)
 
@@ -533,6 +636,8 @@ def make_task(name: str) -> Task:
             return task
     if name in LOCOMOTION:
         return _locomotion_task(name)
+    if name in HIERARCHICAL:
+        return Gather(_locomotion_task(name.removesuffix("_food")))
     return _basic_task(name)
 
 
