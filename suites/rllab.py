@@ -7,9 +7,8 @@ steps (supplement Table 2). Facts taken from rllab's source (Box2D models,
 reset distributions, action bounds) are cited where used; docs/rllab.md lists
 what was chosen where the paper and the source differ.
 
-Implemented: the 5 basic tasks, their 15 partially observable variants, the 7
-locomotion tasks and food collection with the swimmer and the ant. The maze
-tasks are not implemented yet.
+All 31 tasks are implemented: the 5 basic tasks, their 15 partially observable
+variants, the 7 locomotion tasks and the 4 hierarchical ones.
 """
 
 from __future__ import annotations
@@ -39,8 +38,7 @@ _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
 LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "simple_humanoid",
               "full_humanoid")
-# The maze tasks are not implemented yet (see docs/rllab.md).
-HIERARCHICAL = ("swimmer_food", "ant_food")
+HIERARCHICAL = ("swimmer_food", "ant_food", "swimmer_maze", "ant_maze")
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 
 # Supplement Table 2: horizon 500 for basic, locomotion and hierarchical tasks,
@@ -123,6 +121,19 @@ _SENSOR_SPAN = np.pi
 _DYING_COST = -10.0
 _FOOD = 0.0
 _BOMB = 1.0
+# Maze, rllab's maze_env.py: the U-shaped maze, 20 rays over a span of pi with a
+# 10 m range; cells of 4 m with walls 0.5 cells high for the swimmer
+# (swimmer_maze_env.py), 3 m and 2 cells high for the ant (ant_maze_env.py).
+_MAZE = (
+    (1, 1, 1, 1, 1),
+    (1, "r", 0, 0, 1),
+    (1, 1, 1, 0, 1),
+    (1, "g", 0, 0, 1),
+    (1, 1, 1, 1, 1),
+)
+_MAZE_BINS = 20
+_MAZE_SENSOR_RANGE_M = 10.0
+_MAZE_GEOMETRY = {"swimmer": (4.0, 0.5), "ant": (3.0, 2.0)}
 # Acrobot: rllab's release has no acrobot; it starts hanging down at rest, with
 # angles ~ N(0, 0.1^2) about that.
 _ACROBOT_RESET_STD = 0.1
@@ -583,6 +594,102 @@ class Gather(Task):
         return self._inner.should_terminate_episode(physics) or len(self.objects) == 0
 
 
+class Maze(Task):
+    """Locomotion + maze (supplement §1.4; rllab's `maze_env.py`).
+
+    The walker starts at the origin in rllab's U-shaped maze of `_MAZE` (cells of
+    `size_scaling` metres: 1 a wall block, "r" the start, "g" the goal). Reaching
+    the goal cell (the torso's centre of mass inside it) gives +1 and ends the
+    episode; every other step gives 0. The walker's own termination also ends it.
+
+    Observation: the walker's rllab observation, then `_MAZE_BINS` wall readings
+    and `_MAZE_BINS` goal readings: one ray per bin, evenly over a span of pi
+    centred on the heading; a ray reads (range - distance) / range of the first
+    wall or goal edge it meets within `_MAZE_SENSOR_RANGE_M`, in the matching half.
+    """
+
+    def __init__(self, inner: Locomotion, size_scaling: float, height: float):
+        self._inner = inner
+        self._scaling = size_scaling
+        start_row, start_col = _maze_cells("r")[0]
+        self._start = np.array([start_col, start_row], dtype=np.float64) * size_scaling
+        spec = inner.root_entity.spec
+        for row, col in _maze_cells(1):
+            x, y = np.array([col, row]) * size_scaling - self._start
+            spec.worldbody.add_geom(name=f"block_{row}_{col}", type=mujoco.mjtGeom.mjGEOM_BOX,
+                                    pos=[x, y, height / 2 * size_scaling],
+                                    size=[size_scaling / 2, size_scaling / 2, height / 2 * size_scaling],
+                                    rgba=[0.4, 0.4, 0.4, 1])
+        goal_row, goal_col = _maze_cells("g")[0]
+        goal_center = np.array([goal_col, goal_row]) * size_scaling - self._start
+        self.goal_range = np.array([goal_center - size_scaling / 2, goal_center + size_scaling / 2])
+        segments, is_goal = [], []
+        for kind in (1, "g"):
+            for row, col in _maze_cells(kind):
+                center = np.array([col, row]) * size_scaling - self._start
+                (x1, y1), (x2, y2) = center - size_scaling / 2, center + size_scaling / 2
+                corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+                for corner in range(4):
+                    segments.append((corners[corner], corners[(corner + 1) % 4]))
+                    is_goal.append(kind == "g")
+        self._segments = np.array(segments, dtype=np.float64)
+        self._segment_is_goal = np.array(is_goal)
+        sensors = list(inner.observations.sensors) + [
+            robustness.Sensor("wall_readings", lambda physics: self.readings(physics)[0]),
+            robustness.Sensor("goal_readings", lambda physics: self.readings(physics)[1]),
+        ]
+        super().__init__(inner.root_entity, inner.control_timestep, sensors)
+
+    @property
+    def inner(self) -> Locomotion:
+        return self._inner
+
+    def initialize_episode(self, physics, random_state):
+        self._inner.initialize_episode(physics, random_state)
+
+    def in_goal(self, physics) -> bool:
+        position = self._inner.center_of_mass(physics)[:2]
+        return bool(np.all(self.goal_range[0] <= position) and np.all(position <= self.goal_range[1]))
+
+    def readings(self, physics):
+        """(wall readings, goal readings), each `_MAZE_BINS` values in [0, 1]."""
+        origin = self._inner.center_of_mass(physics)[:2]
+        heading = self._inner.heading(physics)
+        bins = np.arange(_MAZE_BINS)
+        angles = heading - _SENSOR_SPAN / 2 + (2 * bins + 1) / (2 * _MAZE_BINS) * _SENSOR_SPAN
+        directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)[:, None, :]
+        start = self._segments[None, :, 0, :]
+        edge = self._segments[None, :, 1, :] - start
+        to_start = start - origin
+
+        def cross(u, v):
+            return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+
+        denominator = cross(directions, edge)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            along_ray = cross(to_start, edge) / denominator
+            along_edge = cross(to_start, directions) / denominator
+        hits = (denominator != 0) & (along_ray >= 0) & (along_edge >= 0) & (along_edge <= 1)
+        distances = np.where(hits, along_ray, np.inf)
+        nearest = np.argmin(distances, axis=1)
+        distance = distances[bins, nearest]
+        reading = np.where(distance <= _MAZE_SENSOR_RANGE_M,
+                           (_MAZE_SENSOR_RANGE_M - distance) / _MAZE_SENSOR_RANGE_M, 0.0)
+        goal = self._segment_is_goal[nearest]
+        return np.where(goal, 0.0, reading), np.where(goal, reading, 0.0)
+
+    def get_reward(self, physics):
+        return 1.0 if self.in_goal(physics) else 0.0
+
+    def should_terminate_episode(self, physics):
+        return self.in_goal(physics) or self._inner.should_terminate_episode(physics)
+
+
+def _maze_cells(kind):
+    return [(row, col) for row, cells in enumerate(_MAZE) for col, cell in enumerate(cells)
+            if cell == kind]
+
+
 def _model(spec, name):
     return base.ModelEntity(spec, name)
 
@@ -636,8 +743,11 @@ def make_task(name: str) -> Task:
             return task
     if name in LOCOMOTION:
         return _locomotion_task(name)
-    if name in HIERARCHICAL:
+    if name.endswith("_food"):
         return Gather(_locomotion_task(name.removesuffix("_food")))
+    if name.endswith("_maze"):
+        walker = name.removesuffix("_maze")
+        return Maze(_locomotion_task(walker), *_MAZE_GEOMETRY[walker])
     return _basic_task(name)
 
 
