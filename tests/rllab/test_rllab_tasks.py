@@ -35,7 +35,8 @@ def _set_state(env, qpos, qvel, ctrl=None):
 def test_registry_names_and_horizons():
     assert len(rllab.BASIC) == 5 and len(rllab.PARTIALLY_OBSERVABLE) == 15
     assert rllab.ALL == rllab.BASIC + rllab.PARTIALLY_OBSERVABLE + rllab.LOCOMOTION + rllab.HIERARCHICAL
-    assert all(rllab.HORIZON[name] == 500 for name in rllab.LOCOMOTION)
+    assert len(rllab.LOCOMOTION) == 7 and len(rllab.HIERARCHICAL) == 4 and len(rllab.ALL) == 31
+    assert all(rllab.HORIZON[name] == 500 for name in rllab.LOCOMOTION + rllab.HIERARCHICAL)
     assert set(rllab.ALL) == set(rllab.HORIZON)
     assert all(rllab.HORIZON[name] == 500 for name in rllab.BASIC)
     assert all(rllab.HORIZON[name] == 100 for name in rllab.PARTIALLY_OBSERVABLE)
@@ -191,3 +192,25 @@ def test_batch_copy_matches_single_environment(name):
         actions = random.uniform(spec.minimum, spec.maximum, size=(2,) + spec.shape)
         batch_step = batch.step(actions)
         single_steps = [env.step(actions[i]) for i, env in enumerate(singles)]
+
+
+@pytest.mark.parametrize("name", rllab.ALL)
+def test_every_task_is_deterministic_and_finite(name):
+    def rollout():
+        env = rllab.load(name, seed=9, horizon=4)
+        spec = env.action_spec()
+        random = np.random.RandomState(2)
+        out = [env.reset().observation["observations"]]
+        for _ in range(4):
+            ts = env.step(random.uniform(spec.minimum, spec.maximum))
+            out.append(np.append(ts.observation["observations"], ts.reward))
+        return np.concatenate(out)
+
+    first = rollout()
+    assert np.all(np.isfinite(first))
+    np.testing.assert_array_equal(first, rollout())
+
+
+@pytest.mark.parametrize("name", ["swimmer_food", "hopper"])
+def test_batch_copy_matches_single_environment_beyond_basic(name):
+    test_batch_copy_matches_single_environment(name)
