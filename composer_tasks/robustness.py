@@ -119,7 +119,7 @@ def limited_sensors(task: composer.Task) -> list:
 def noisy_observations(task: composer.Task, noise_std: float) -> None:
     """Adds independent N(0, noise_std^2) noise to every entry of every enabled
     observable, drawn from the Environment's random state at each evaluation."""
-    if not (isinstance(noise_std, (int, float)) and noise_std > 0):
+    if isinstance(noise_std, bool) or not (isinstance(noise_std, (int, float)) and noise_std > 0):
         raise ValueError(f"noise_std must be a positive number, got {noise_std!r}")
     enabled = [item for item in task.observables.values() if item.enabled]
     if not enabled:

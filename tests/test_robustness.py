@@ -109,6 +109,8 @@ def test_bad_arguments():
     task = rllab.MountainCar()
     with pytest.raises(ValueError, match="noise_std"):
         robustness.noisy_observations(task, 0.0)
+    with pytest.raises(ValueError, match="noise_std"):
+        robustness.noisy_observations(task, True)
     with pytest.raises(ValueError, match="delay_steps"):
         robustness.delayed_actions(task, 0)
     with pytest.raises(TypeError, match="LinkedScale"):
