@@ -103,3 +103,7 @@ class LqrLevel(base.SuiteTask):
     def should_terminate_episode(self, physics):
         return physics.state_norm() < _TERMINAL_TOLERANCE
 
+    def get_discount(self, physics):
+        # dm_control's lqr ends with discount 0 when the state reaches the origin.
+        return 0.0 if self.should_terminate_episode(physics) else 1.0
+

@@ -164,7 +164,9 @@ class _TerminatingWithDiscount(_Terminating):
         return 0.5
 
 
-@pytest.mark.parametrize("task_class, discount", [(_Terminating, 0.0), (_TerminatingWithDiscount, 0.5)])
+# dm_control Composer's rule: a termination carries the task's get_discount, which is
+# 1 unless the task defines it.
+@pytest.mark.parametrize("task_class, discount", [(_Terminating, 1.0), (_TerminatingWithDiscount, 0.5)])
 def test_termination_uses_task_discount(task_class, discount):
     env = composer.Environment(task_class(), time_limit=1.0, random_state=0)
     env.reset()

@@ -40,6 +40,9 @@ def test_time_limit_is_truncation_and_termination_is_terminated():
         def should_terminate_episode(self, physics):
             return True
 
+        def get_discount(self, physics):
+            return 0.0  # a final step: Gymnasium's `terminated`
+
     env = GymnasiumEnv(composer.Environment(Falling(), random_state=0))
     env.reset()
     _, _, terminated, truncated, info = env.step(np.zeros(2))

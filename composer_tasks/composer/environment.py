@@ -61,7 +61,9 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
     types, float64 rewards and discounts):
 
       * the task terminates the episode (`should_terminate_episode`): LAST, with
-        discount 0, or with the task's `get_discount` if the task defines one;
+        the task's `get_discount` (1 unless the task defines it: dm_control
+        Composer's rule, so a task that means a final step says so with a
+        `get_discount` returning 0 there);
       * else the step count reached `step_limit` (the time limit): LAST with
         discount 1 (a truncation);
       * else MID with the task's `get_discount` (1 unless the task defines it).
@@ -90,8 +92,6 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
             terminated = np.broadcast_to(np.asarray(terminated, dtype=bool), truncated.shape)
             if custom_discount:
                 discounts[truncated & ~terminated] = 1.0
-            else:
-                discounts[terminated] = 0.0
             last = terminated | truncated
         else:
             if custom_discount:
@@ -102,8 +102,7 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
         step_type += _MID
         return step_type, rewards, discounts
     if terminated:
-        # A termination is final (discount 0) unless the task defines its discount.
-        return dm_env.StepType.LAST, reward, (discount if custom_discount else 0.0)
+        return dm_env.StepType.LAST, reward, discount
     if truncated:
         return dm_env.StepType.LAST, reward, 1.0
     return dm_env.StepType.MID, reward, discount
