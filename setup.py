@@ -43,6 +43,8 @@ setuptools.setup(
             "pytest-xdist",
             "selenium",
             "ray>=2.9",
+            "ruff",
+            "pyright[nodejs]",
         ],
     },
     entry_points={

@@ -27,7 +27,7 @@ import tempfile
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 sys.path.insert(0, _HERE)
-import _timing
+import _timing  # noqa: E402  (benchmarks/ is put on the path above)
 
 _WORKER = os.path.join(_HERE, "reference_envs", "mjcf_build_worker.py")
 

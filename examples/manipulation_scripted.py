@@ -14,7 +14,6 @@ import time
 
 from absl import app
 from absl import flags
-import numpy as np
 
 from composer_tasks.tasks.manipulation import scripted
 from suites import manipulation

@@ -5,7 +5,6 @@ import mujoco
 import numpy as np
 import pytest
 
-from composer_tasks import batch as batch_module
 from composer_tasks import composer
 from composer_tasks import physics as physics_lib
 from composer_tasks.batch import BatchEnvironment, copy_seed

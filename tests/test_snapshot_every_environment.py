@@ -42,20 +42,10 @@ def _registries():
 
 
 _REGISTRIES = _registries()
-# Known failures, each with its cause; strict, so a fix shows up as a failure here.
-_KNOWN_FAILURES = {
-    f"locomotion:{walker}_maze_forage": (
-        "RandomMazeWithTargets keeps its maze layout and targets in Python and does not "
-        "offer snapshot_state/restore_state (composer.Environment.snapshot)")
-    for walker in ("quadruped", "humanoid", "cmu_humanoid")
-}
 
 
 def _marks(case_id):
-    marks = [] if case_id in _DEFAULT_RUN else [pytest.mark.slow]
-    if case_id in _KNOWN_FAILURES:
-        marks.append(pytest.mark.xfail(reason=_KNOWN_FAILURES[case_id], raises=ValueError, strict=True))
-    return marks
+    return [] if case_id in _DEFAULT_RUN else [pytest.mark.slow]
 
 
 _CASES = [

@@ -108,6 +108,7 @@ class RandomMazeWithTargets(composer.Arena):
             self._target_bodies.append(body)
         self._spec = spec
         self._maze = None
+        self._maze_seed = None
         self._pending = False
         self._collected = np.zeros(0, dtype=bool)
         self._ids = None
@@ -120,6 +121,7 @@ class RandomMazeWithTargets(composer.Arena):
         Returns the `labmaze.RandomMaze`.
         """
         seed = int(random_state.randint(2 ** 31 - 1))
+        self._maze_seed = seed
         self._maze = labmaze.RandomMaze(random_seed=seed, **self._maze_kwargs)
         self._wall_style = int(random_state.randint(len(_WALL_STYLES)))
         layer = np.asarray(self._maze.entity_layer)
@@ -154,6 +156,36 @@ class RandomMazeWithTargets(composer.Arena):
         model.body_pos[body_ids[count:]] = (0.0, 0.0, pools.PARKING_Z_M)
         model.geom_rgba[geom_ids[count:], 3] = 0.0
         self._collected = np.zeros(count, dtype=bool)
+
+    # Snapshots (composer.Environment.snapshot): the layout lives in Python too.
+
+    def snapshot_state(self):
+        """The maze's Python state: its labmaze seed, wall style, spawn and target
+        positions, wall boxes and which targets were collected (picklable)."""
+        if self._maze is None:
+            return None
+        return dict(
+            maze_seed=self._maze_seed, wall_style=self._wall_style, pending=self._pending,
+            spawn_positions=self._spawn_positions.copy(),
+            target_positions=self._target_positions.copy(),
+            wall_layout=tuple(array.copy() for array in self._wall_layout),
+            collected=self._collected.copy())
+
+    def restore_state(self, state):
+        """Returns the maze to a `snapshot_state()` of a maze built alike."""
+        if state is None:
+            self._maze = self._maze_seed = None
+            self._pending = False
+            self._collected = np.zeros(0, dtype=bool)
+            return
+        self._maze_seed = state["maze_seed"]
+        self._maze = labmaze.RandomMaze(random_seed=self._maze_seed, **self._maze_kwargs)
+        self._wall_style = state["wall_style"]
+        self._pending = state["pending"]
+        self._spawn_positions = state["spawn_positions"].copy()
+        self._target_positions = state["target_positions"].copy()
+        self._wall_layout = tuple(array.copy() for array in state["wall_layout"])
+        self._collected = state["collected"].copy()
 
     def _model_ids(self, physics):
         """(target body ids, target geom ids, wall material ids) in the compiled model."""

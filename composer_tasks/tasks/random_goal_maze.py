@@ -106,6 +106,15 @@ class ManyGoalsMaze(walker_task.WalkerTask):
     def get_reward(self, physics):
         return self._target_reward_scale * self._collected_this_step + self._aliveness_reward
 
+    def snapshot_state(self):
+        """The step's Python state (composer.Environment.snapshot)."""
+        return dict(failure_termination=self._failure_termination,
+                    collected_this_step=self._collected_this_step)
+
+    def restore_state(self, state):
+        self._failure_termination = state["failure_termination"]
+        self._collected_this_step = state["collected_this_step"]
+
     def should_terminate_episode(self, physics):
         collected = self._arena.targets_collected
         return self._failure_termination or bool(collected.size and np.all(collected))

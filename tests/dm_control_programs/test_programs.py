@@ -16,7 +16,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import trace as trace_module
+import trace as trace_module  # noqa: E402  (this folder is put on the path above)
 
 PROGRAMS = ("creature_button", "go_to_target", "robot_from_file")
 SEED = 7

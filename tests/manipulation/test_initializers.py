@@ -4,7 +4,6 @@ initializer reaches sampled poses by inverse kinematics."""
 import numpy as np
 import pytest
 
-from composer_tasks import composer
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
 from composer_tasks.composer.variation import distributions
