@@ -22,12 +22,13 @@ setuptools.setup(
     ],
     extras_require={
         "gymnasium": ["gymnasium>=1.0"],
-        "agents": ["jax", "optax", "matplotlib", "tqdm"],
+        "agents": ["jax", "optax", "matplotlib", "tqdm", "cma"],
         "video": ["imageio", "imageio-ffmpeg"],
         "dev": [
             "gymnasium>=1.0",
             "jax",
             "optax",
+            "cma",
             "matplotlib",
             "tqdm",
             "imageio",

@@ -87,11 +87,14 @@ def init_policy(rng: np.random.Generator, observation_size: int, action_size: in
                 hidden_sizes: tuple[int, ...] = HIDDEN_SIZES) -> dict:
     """Gaussian MLP policy parameters {'mean': MLP layers, 'log_std': (A,)}.
 
-    Hidden weights are U(-1/sqrt(fan_in), 1/sqrt(fan_in)); the last layer is drawn
-    from U(-0.01, 0.01) so that the first means are near the middle of the box.
+    Every layer's weights are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), biases 0. The
+    last layer is not shrunk: with a near-zero last layer the Fisher information
+    of the earlier layers nearly vanishes, and natural-gradient steps (TNPG, TRPO)
+    then move them so far that the quadratic KL model badly underestimates the KL.
     """
-    mean = networks.mlp_init(rng, (observation_size, *hidden_sizes, action_size),
-                             scheme="fan_in_uniform", final_scale=0.01)
+    sizes = (observation_size, *hidden_sizes, action_size)
+    mean = networks.mlp_init(rng, sizes, scheme="fan_in_uniform",
+                             final_scale=1.0 / np.sqrt(sizes[-2]))
     return {"mean": mean, "log_std": jnp.full((action_size,), INITIAL_LOG_STD, jnp.float32)}
 
 
@@ -418,3 +421,50 @@ def train_stochastic_policy(env, sampling: Sampling, num_iterations: int, seed: 
         if on_iteration is not None:
             on_iteration(logs[-1])
     return params, logs
+
+
+# ------------------------------------------------------------ parameter-space search
+
+@jax.jit
+def _population_means(mean_params: list, observations: jax.Array) -> jax.Array:
+    """Per-copy mean actions: copy k acts with mean_params[k] (a stacked pytree)."""
+    return jax.vmap(lambda p, o: policy_mean({"mean": p}, o))(mean_params, observations)
+
+
+def evaluate_population(env, population: np.ndarray, unflatten: Callable,
+                        sampling: Sampling) -> tuple[np.ndarray, Paths]:
+    """One trajectory per parameter vector, acting with the Gaussian policy's mean.
+
+    The gradient-free methods explore in parameter space (the paper's section 4.1),
+    so each candidate acts deterministically with the mean of the policy network
+    whose flat parameters are the candidate's.
+
+    Args:
+      env: a batched environment with sampling.num_envs copies.
+      population: (P, n) flat parameters of the mean network.
+      unflatten: maps a flat vector to the mean network's layers.
+      sampling: the horizon and the number of copies (P is evaluated in rounds of
+        num_envs; the last round's spare copies repeat the last candidate and are dropped).
+
+    Returns:
+      The (P,) undiscounted returns and the trajectories (P of them).
+    """
+    check_env(env, sampling)
+    size = population.shape[0]
+    rounds = []
+    for start in range(0, size, sampling.num_envs):
+        indices = np.minimum(np.arange(start, start + sampling.num_envs), size - 1)
+        stacked = jax.vmap(unflatten)(jnp.asarray(population[indices], jnp.float32))
+
+        def act(observations, t, stacked=stacked):
+            return np.asarray(_population_means(stacked, jnp.asarray(observations)))
+        paths = rollout_round(env, act, sampling.horizon)
+        keep = min(sampling.num_envs, size - start)
+        rounds.append(Paths(*(field[:keep] for field in paths)))
+    paths = concatenate(rounds)
+    return paths.episode_returns, paths
+
+
+def population_size(sampling: Sampling) -> int:
+    """N trajectories per iteration: steps_per_iteration / horizon (100 in the paper)."""
+    return max(2, sampling.steps_per_iteration // sampling.horizon)
