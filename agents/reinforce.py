@@ -67,7 +67,7 @@ def _update(params: dict, optimizer_state, batch: policy_search.Batch, learning_
     # optax minimises: ascend the return by descending -g.
     updates, optimizer_state = optax.adam(learning_rate).update(
         jax.tree.map(jnp.negative, gradient), optimizer_state)
-    gradient_norm = optax.global_norm(gradient)
+    gradient_norm = optax.tree.norm(gradient)
     return optax.apply_updates(params, updates), optimizer_state, gradient_norm
 
 
