@@ -55,7 +55,7 @@ class Config:
 def update(mean: np.ndarray, std: np.ndarray, samples: np.ndarray, scores: np.ndarray,
            iteration: int, config: Config) -> tuple[np.ndarray, np.ndarray]:
     """The refitted (mean, std) from samples (P, n) and their scores (P,), higher better."""
-    num_elite = max(1, int(round(config.elite_fraction * samples.shape[0])))
+    num_elite = max(1, round(config.elite_fraction * samples.shape[0]))
     elite = samples[np.argsort(-scores, kind="stable")[:num_elite]]
     extra_variance = config.extra_std ** 2 * max(1.0 - iteration / config.extra_decay_iterations, 0.0)
     return elite.mean(axis=0), np.sqrt(elite.var(axis=0) + extra_variance)
@@ -73,10 +73,12 @@ def minimize(function, x0: np.ndarray, config: Config, num_samples: int, num_ite
     return mean
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs CEM on a batched environment; returns the final mean policy and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     if num_iterations < 1:
         raise ValueError(f"num_iterations is {num_iterations}; expected at least 1.")
     observation_size, action_size = policy_search.check_env(env, sampling)

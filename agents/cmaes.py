@@ -66,10 +66,12 @@ def minimize(function, x0: np.ndarray, config: Config, num_iterations: int, seed
     return np.asarray(es.result.xfavorite)
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs CMA-ES on a batched environment; returns the final mean policy and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     if num_iterations < 1:
         raise ValueError(f"num_iterations is {num_iterations}; expected at least 1.")
     observation_size, action_size = policy_search.check_env(env, sampling)

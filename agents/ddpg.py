@@ -160,7 +160,7 @@ def _update_many(state: LearnerState, batches: replay.Transitions, config: Confi
 _actor = jax.jit(d4pg.actor_apply)
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[LearnerState, list[policy_search.Iteration]]:
     """Runs DDPG on a batched environment; returns the learner state and iteration logs.
@@ -169,6 +169,8 @@ def train(env, config: Config = Config(), sampling: policy_search.Sampling = pol
     `sampling.horizon` steps; a time-limit end keeps the bootstrap (discount gamma),
     a termination (environment discount 0) does not.
     """
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     if num_iterations < 1:
         raise ValueError(f"num_iterations is {num_iterations}; expected at least 1.")
     observation_size, action_size = policy_search.check_env(env, sampling)

@@ -17,7 +17,6 @@ import functools
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import optax
 
 from agents import policy_search
@@ -71,10 +70,12 @@ def _update(params: dict, optimizer_state, batch: policy_search.Batch, learning_
     return optax.apply_updates(params, updates), optimizer_state, gradient_norm
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs REINFORCE on a batched environment; returns final parameters and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     optimizer = {"state": None}
 
     def update(params, batch, paths, rng):

@@ -144,10 +144,12 @@ def update(params: dict, batch: policy_search.Batch, paths: policy_search.Paths,
     return new_params, {"eta": eta, "weights_kl": kl_to_uniform}
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs REPS on a batched environment; returns final parameters and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     def step(params, batch, paths, rng):
         return update(params, batch, paths, config)
 

@@ -57,10 +57,12 @@ def update(params: dict, batch: policy_search.Batch, config: Config) -> tuple[di
     return new_params, {"weight_sum": jnp.sum(w)}
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs RWR on a batched environment; returns final parameters and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     def step(params, batch, paths, rng):
         return update(params, batch, config)
 

@@ -36,14 +36,14 @@ class Config:
     """TRPO settings.
 
     step_size: delta_KL (Table 5; 5e-2 is the best on cart-pole swing-up).
-    cg_iterations, cg_damping: as tnpg.Config (rllab: 10 steps, 1e-5).
+    cg_iterations, cg_damping: as tnpg.Config (10 steps, damping 0.1).
     backtrack_ratio, max_backtracks: the line search shrinks the step by 0.8 up to
       15 times (rllab's ConjugateGradientOptimizer).
     discount: gamma (Table 2).
     """
     step_size: float = 5e-2
     cg_iterations: int = 10
-    cg_damping: float = 1e-5
+    cg_damping: float = 0.1
     backtrack_ratio: float = 0.8
     max_backtracks: int = 15
     discount: float = 0.99
@@ -90,10 +90,12 @@ def update(params: dict, batch: policy_search.Batch, config: Config) -> tuple[di
     return new_params, metrics
 
 
-def train(env, config: Config = Config(), sampling: policy_search.Sampling = policy_search.Sampling(),
+def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
           num_iterations: int = 500, seed: int = 0, on_iteration=None
           ) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs TRPO on a batched environment; returns final parameters and iteration logs."""
+    config = Config() if config is None else config
+    sampling = policy_search.Sampling() if sampling is None else sampling
     def step(params, batch, paths, rng):
         return update(params, batch, config)
 

@@ -22,9 +22,9 @@ def integrator_tasks(monkeypatch):
 
 
 def _grid(out, **kwargs):
-    settings = dict(suite_name="suite", algorithms="reinforce,cem", tasks="integrator:8,integrator:12",
-                    seeds=2, iterations=1, out=str(out), steps_per_iteration=20, horizon=10,
-                    num_envs=2)
+    settings = {"suite_name": "suite", "algorithms": "reinforce,cem",
+                "tasks": "integrator:8,integrator:12", "seeds": 2, "iterations": 1,
+                "out": str(out), "steps_per_iteration": 20, "horizon": 10, "num_envs": 2}
     settings.update(kwargs)
     return benchmark.benchmark(**settings)
 

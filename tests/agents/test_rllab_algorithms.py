@@ -5,7 +5,6 @@ Fast tests run on synthetic batches and on `DoubleIntegrator` (conftest.py) behi
 on the Control Suite's cart-pole balance.
 """
 
-import dataclasses
 
 import jax
 import jax.numpy as jnp
@@ -13,8 +12,19 @@ import numpy as np
 import pytest
 import scipy.optimize
 
-from agents import (cem, cmaes, ddpg, policy_search, reinforce, replay, reps, rwr, tnpg,
-                    trpo, vector)
+from agents import (
+    cem,
+    cmaes,
+    ddpg,
+    policy_search,
+    reinforce,
+    replay,
+    reps,
+    rwr,
+    tnpg,
+    trpo,
+    vector,
+)
 
 from .conftest import DoubleIntegrator
 
