@@ -24,7 +24,7 @@ setuptools.setup(
     ],
     extras_require={
         "gymnasium": ["gymnasium>=1.0"],
-        "agents": ["jax", "optax", "matplotlib", "tqdm"],
+        "agents": ["jax", "optax", "matplotlib", "tqdm", "cma"],
         "video": ["imageio", "imageio-ffmpeg"],
         # Distributed D4PG and DPPO (agents/distributed_d4pg.py, agents/dppo.py).
         "distributed": ["ray>=2.9"],
@@ -32,6 +32,7 @@ setuptools.setup(
             "gymnasium>=1.0",
             "jax",
             "optax",
+            "cma",
             "matplotlib",
             "tqdm",
             "imageio",
