@@ -331,12 +331,21 @@ class Physics:
         if self._warning_numbers.tobytes() != self._checked_warnings:
             self.check_divergence(start_time)
 
-    def forward(self) -> None:
+    def forward(self, check_warnings: bool = True) -> None:
         """Computes everything derived from the state (`mj_forward`) without stepping.
 
+        Args:
+            check_warnings: False for a state that is only probed (a pose tried while
+                searching for a free one, where bodies may overlap deeply): MuJoCo's
+                warnings of that pass (a contact buffer overflowing, say) are then
+                counted as seen instead of raised.
+
         Raises:
-            PhysicsError: MuJoCo warned (see `check_divergence`).
+            PhysicsError: MuJoCo warned (see `check_divergence`) and `check_warnings`.
         """
+        if not check_warnings:
+            self._forward_unchecked()
+            return
         mujoco.mj_forward(self._model, self._data)
         self.check_divergence(self._data.time)
 

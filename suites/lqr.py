@@ -105,5 +105,6 @@ class LqrLevel(base.SuiteTask):
 
     def get_discount(self, physics):
         # dm_control's lqr ends with discount 0 when the state reaches the origin.
-        return 0.0 if self.should_terminate_episode(physics) else 1.0
+        # (Written to work on a batch's (N,) arrays too: the task is vectorised.)
+        return 1.0 - self.should_terminate_episode(physics)
 

@@ -31,6 +31,8 @@ def _registries():
     registries = {"suite": ([f"{domain}/{task}" for domain, task in suite.ALL_TASKS],
                             lambda name, seed: suite.load(*name.split("/"), task_kwargs={"random": seed}))}
     for module_info in pkgutil.iter_modules(suites.__path__):
+        if module_info.name.startswith("_"):
+            continue  # `__main__` defines command-line flags when imported
         module = importlib.import_module(f"suites.{module_info.name}")
         names, load = getattr(module, "ALL", None), getattr(module, "load", None)
         if module is suite or not callable(load) or not isinstance(names, tuple) or not names:

@@ -119,7 +119,7 @@ def test_bad_arguments_name_what_is_wrong(tmp_path):
 
 _SHORT_SUITE_RUN = """
 import sys
-from suites import __main__ as suites_main
+from suites import cli as suites_main
 from suites import suite
 
 load = suite.load

@@ -245,7 +245,7 @@ def test_down_quaternion_points_the_hand_down():
 def test_command_line_runs_a_manipulation_environment():
     import io
 
-    from suites import __main__ as command_line
+    from suites import cli as command_line
     out = io.StringIO()
     returns = command_line.run("manipulation", "reach_site_features", "zero", 1, 0, out=out)
     assert len(returns) == 1 and 0.0 <= returns[0] <= 250.0
