@@ -345,21 +345,26 @@ def benchmark(suite_name: str, algorithms: str, tasks: str, seeds: int, iteratio
 
 
 FLAGS = flags.FLAGS
-flags.DEFINE_enum("suite", "rllab", SUITES, "Task suite: rllab's 31 tasks or the Control Suite.")
-flags.DEFINE_string("algorithms", "all", "'all' or a comma-separated subset of " + ", ".join(ALGORITHMS))
-flags.DEFINE_string("tasks", "basic", "rllab: a group (basic, locomotion, partially_observable, "
-                    "hierarchical, all) or task names; suite: comma-separated domain:task names.")
-flags.DEFINE_integer("seeds", 5, "Seeds 0..seeds-1 per (task, algorithm).")
-flags.DEFINE_integer("iterations", 500, "Iterations per run (Table 2: 500, 300 partially observable).")
-flags.DEFINE_integer("steps_per_iteration", 50_000, "Simulation steps per iteration (Table 2).")
-flags.DEFINE_integer("horizon", None, "Trajectory horizon; default the task's (rllab.HORIZON) "
-                     f"or {DEFAULT_HORIZON} for the Control Suite.")
-flags.DEFINE_integer("num_envs", 10, "Batched environment copies per run.")
-flags.DEFINE_integer("workers", 1, "Parallel processes running cells.")
-flags.DEFINE_string("ray_address", None, "Run the cells as Ray tasks on this cluster ('auto', ...).")
-flags.DEFINE_multi_string("set", [], "algorithm.field=value (Python literal) overriding a Config.")
-flags.DEFINE_string("out", None, "Output directory.")
-flags.mark_flag_as_required("out")
+
+
+def _define_flags() -> None:
+    """The command line's flags, defined only when run as a program, so that importing
+    this module (tests, other programs with their own --out) defines none."""
+    flags.DEFINE_enum("suite", "rllab", SUITES, "Task suite: rllab's 31 tasks or the Control Suite.")
+    flags.DEFINE_string("algorithms", "all", "'all' or a comma-separated subset of " + ", ".join(ALGORITHMS))
+    flags.DEFINE_string("tasks", "basic", "rllab: a group (basic, locomotion, partially_observable, "
+                        "hierarchical, all) or task names; suite: comma-separated domain:task names.")
+    flags.DEFINE_integer("seeds", 5, "Seeds 0..seeds-1 per (task, algorithm).")
+    flags.DEFINE_integer("iterations", 500, "Iterations per run (Table 2: 500, 300 partially observable).")
+    flags.DEFINE_integer("steps_per_iteration", 50_000, "Simulation steps per iteration (Table 2).")
+    flags.DEFINE_integer("horizon", None, "Trajectory horizon; default the task's (rllab.HORIZON) "
+                         f"or {DEFAULT_HORIZON} for the Control Suite.")
+    flags.DEFINE_integer("num_envs", 10, "Batched environment copies per run.")
+    flags.DEFINE_integer("workers", 1, "Parallel processes running cells.")
+    flags.DEFINE_string("ray_address", None, "Run the cells as Ray tasks on this cluster ('auto', ...).")
+    flags.DEFINE_multi_string("set", [], "algorithm.field=value (Python literal) overriding a Config.")
+    flags.DEFINE_string("out", None, "Output directory.")
+    flags.mark_flag_as_required("out")
 
 
 def main(argv: Sequence[str]) -> None:
@@ -374,4 +379,5 @@ def main(argv: Sequence[str]) -> None:
 
 
 if __name__ == "__main__":
+    _define_flags()
     app.run(main)
