@@ -30,7 +30,6 @@ import collections
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
@@ -83,7 +82,7 @@ def _rotation(quaternion):
     return matrix.reshape(3, 3)
 
 
-class _BrickTask(composer.Task):
+class _BrickTask(common.ArmTask):
     """Arena, robot, bricks (brick `fixed_index` without a free joint) and hint bricks."""
 
     def __init__(self, arena: Table, arm, hand, num_bricks: int, settings, workspace,
@@ -132,24 +131,8 @@ class _BrickTask(composer.Task):
         self._corner_holes = [[b.hole_sites[c] for c in corners] for b in self._bricks]
 
     @property
-    def root_entity(self) -> Table:
-        return self._arena
-
-    @property
-    def arm(self):
-        return self._arm
-
-    @property
-    def hand(self):
-        return self._hand
-
-    @property
     def bricks(self):
         return tuple(self._bricks)
-
-    @property
-    def task_observables(self):
-        return self._task_observables
 
     def _pair_distances(self, physics, pairs):
         distances = []

@@ -13,12 +13,35 @@ from typing import Dict, Sequence
 import mujoco
 import numpy as np
 
+from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation import rotations
 from composer_tasks.composer import initializers
 from composer_tasks.robots import JacoArm
 from composer_tasks.robots import JacoHand
+
+class ArmTask(composer.Task):
+    """The accessors every manipulation task shares: the table arena (the root
+    entity), the Jaco arm and hand, and the task's observables. Subclasses set
+    `_arena`, `_arm`, `_hand` and `_task_observables` in `__init__`."""
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    @property
+    def arm(self):
+        return self._arm
+
+    @property
+    def hand(self):
+        return self._hand
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
 
 CONTROL_TIMESTEP_S = 0.04
 TIME_LIMIT_S = 10.0

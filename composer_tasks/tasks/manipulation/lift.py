@@ -14,7 +14,6 @@ import collections
 
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
@@ -38,7 +37,7 @@ BOX_WORKSPACE = LiftWorkspace(
 DISTANCE_TO_LIFT_M = 0.3
 
 
-class Lift(composer.Task):
+class Lift(common.ArmTask):
     """Lift `prop` (an entity with `vertices` sites) by 0.3 m.
 
     Args:
@@ -72,18 +71,6 @@ class Lift(composer.Task):
         self._target_height = DISTANCE_TO_LIFT_M
 
     @property
-    def root_entity(self) -> Table:
-        return self._arena
-
-    @property
-    def arm(self):
-        return self._arm
-
-    @property
-    def hand(self):
-        return self._hand
-
-    @property
     def prop(self):
         return self._prop
 
@@ -91,10 +78,6 @@ class Lift(composer.Task):
     def target_height(self) -> float:
         """This episode's target height (m) of the prop's lowest corner."""
         return self._target_height
-
-    @property
-    def task_observables(self):
-        return self._task_observables
 
     def lowest_vertex_height(self, physics) -> float:
         """Height (m) of the prop's lowest bounding-box corner."""

@@ -16,7 +16,6 @@ import collections
 
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
@@ -40,7 +39,7 @@ WORKSPACE = PlaceWorkspace(
 _IN_PLACE_WEIGHT = 10.0
 
 
-class Place(composer.Task):
+class Place(common.ArmTask):
     """Place `prop` on the `cradle` held up by a pedestal.
 
     Args:
@@ -80,28 +79,12 @@ class Place(composer.Task):
                              name="pedestal_spawn_area")
 
     @property
-    def root_entity(self) -> Table:
-        return self._arena
-
-    @property
-    def arm(self):
-        return self._arm
-
-    @property
-    def hand(self):
-        return self._hand
-
-    @property
     def prop(self):
         return self._prop
 
     @property
     def pedestal(self) -> Pedestal:
         return self._pedestal
-
-    @property
-    def task_observables(self):
-        return self._task_observables
 
     def initialize_episode(self, physics, random_state):
         self._pedestal_placer(physics, random_state, ignore_contacts_with_entities=[self._prop])

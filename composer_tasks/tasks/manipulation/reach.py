@@ -10,7 +10,6 @@ import collections
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
@@ -35,7 +34,7 @@ TARGET_RADIUS_M = 0.05
 _SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 
 
-class Reach(composer.Task):
+class Reach(common.ArmTask):
     """Move the pinch site to within 5 cm of a target.
 
     Args:
@@ -80,25 +79,9 @@ class Reach(composer.Task):
                              name="target_spawn_area")
 
     @property
-    def root_entity(self) -> Table:
-        return self._arena
-
-    @property
-    def arm(self):
-        return self._arm
-
-    @property
-    def hand(self):
-        return self._hand
-
-    @property
     def target(self):
         """The target site (on the prop, or on the table's world body)."""
         return self._target
-
-    @property
-    def task_observables(self):
-        return self._task_observables
 
     def initialize_episode(self, physics, random_state):
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
