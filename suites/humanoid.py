@@ -166,24 +166,31 @@ class Humanoid(base.SuiteTask):
 
     def get_reward(self, physics):
         """Upright head height times small control times a speed (or stillness) term."""
-        standing = rewards.tolerance(physics.head_height(), bounds=(_STAND_HEIGHT, np.inf),
-                                     margin=_STAND_HEIGHT / 4)
-        upright = rewards.tolerance(physics.torso_upright(), bounds=(0.9, np.inf),
-                                    sigmoid="linear", margin=1.9, value_at_margin=0)
-        stand_reward = standing * upright
-        small_control = base.mean_last_axis(rewards.tolerance(
-            physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic"))
-        small_control = (4 + small_control) / 5
-        com_velocity = physics.center_of_mass_velocity()
-        velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]
-        if self._move_speed == 0:
-            # The mean over the two horizontal components, one scalar call each.
-            motion = (rewards.tolerance(velocity_x, margin=2)
-                      + rewards.tolerance(velocity_y, margin=2)) / 2
-        else:
-            speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
-            move = rewards.tolerance(speed, bounds=(self._move_speed, np.inf),
-                                     margin=self._move_speed, value_at_margin=0,
-                                     sigmoid="linear")
-            motion = (5 * move + 1) / 6
-        return small_control * stand_reward * motion
+        return standing_reward(physics, physics.torso_upright(), self._move_speed)
+
+
+def standing_reward(physics, upright_cosine, move_speed):
+    """The published humanoid reward, shared by humanoid and humanoid_CMU: head above
+    1.4 m, upright (`upright_cosine`, the trunk's z-axis z component), small controls,
+    and the centre of mass moving at `move_speed` m/s or more (0: staying still).
+    Works on a batch's (N, ...) arrays too."""
+    standing = rewards.tolerance(physics.head_height(), bounds=(_STAND_HEIGHT, np.inf),
+                                 margin=_STAND_HEIGHT / 4)
+    upright = rewards.tolerance(upright_cosine, bounds=(0.9, np.inf),
+                                sigmoid="linear", margin=1.9, value_at_margin=0)
+    stand_reward = standing * upright
+    small_control = base.mean_last_axis(rewards.tolerance(
+        physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic"))
+    small_control = (4 + small_control) / 5
+    com_velocity = physics.center_of_mass_velocity()
+    velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]
+    if move_speed == 0:
+        # The mean over the two horizontal components, one scalar call each.
+        motion = (rewards.tolerance(velocity_x, margin=2)
+                  + rewards.tolerance(velocity_y, margin=2)) / 2
+    else:
+        speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
+        move = rewards.tolerance(speed, bounds=(move_speed, np.inf), margin=move_speed,
+                                 value_at_margin=0, sigmoid="linear")
+        motion = (5 * move + 1) / 6
+    return small_control * stand_reward * motion

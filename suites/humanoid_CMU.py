@@ -11,17 +11,17 @@ observations of 137 numbers.
 import mujoco
 import numpy as np
 
-from composer_tasks import composer, rewards
+from composer_tasks import composer
 from composer_tasks import physics as physics_module
 from mjcf_models import humanoid_cmu as humanoid_cmu_model
 from suites import base
+from suites import humanoid
 
 _DEFAULT_TIME_LIMIT = 20  # Seconds: 1000 control steps.
 _CONTROL_TIMESTEP = .02  # Seconds: 10 physics steps of 2 ms.
 
-# Head height (m) above which the stand reward is 1.
-_STAND_HEIGHT = 1.4
-
+# The reward (head above 1.4 m, upright, small controls, speed) is the suite
+# humanoid's: `humanoid.standing_reward`.
 # Horizontal centre-of-mass speeds (m/s) above which the move reward is 1.
 _WALK_SPEED = 1
 _RUN_SPEED = 10
@@ -177,24 +177,4 @@ class HumanoidCMU(base.SuiteTask):
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
         """Upright head height times small control times a speed (or stillness) term."""
-        standing = rewards.tolerance(physics.head_height(), bounds=(_STAND_HEIGHT, np.inf),
-                                     margin=_STAND_HEIGHT / 4)
-        upright = rewards.tolerance(physics.thorax_upright(), bounds=(0.9, np.inf),
-                                    sigmoid="linear", margin=1.9, value_at_margin=0)
-        stand_reward = standing * upright
-        small_control = base.mean_last_axis(rewards.tolerance(
-            physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic"))
-        small_control = (4 + small_control) / 5
-        com_velocity = physics.center_of_mass_velocity()
-        velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]
-        if self._move_speed == 0:
-            # The mean over the two horizontal components, one scalar call each.
-            motion = (rewards.tolerance(velocity_x, margin=2)
-                      + rewards.tolerance(velocity_y, margin=2)) / 2
-        else:
-            speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
-            move = rewards.tolerance(speed, bounds=(self._move_speed, np.inf),
-                                     margin=self._move_speed, value_at_margin=0,
-                                     sigmoid="linear")
-            motion = (5 * move + 1) / 6
-        return small_control * stand_reward * motion
+        return humanoid.standing_reward(physics, physics.thorax_upright(), self._move_speed)
