@@ -193,3 +193,30 @@ def test_steps_pause_the_stage_timers_unless_asked():
     physics.time_stages = True
     physics.step(3)
     assert step_timer.duration > 0.0 and clock.value == saved
+
+
+def _overlapping_boxes(count=40, memory_bytes=1_000_000):
+    """`count` free boxes all at one place: their contacts overflow a small arena."""
+    spec = mujoco.MjSpec()
+    spec.memory = memory_bytes
+    for _ in range(count):
+        body = spec.worldbody.add_body(pos=[0.0, 0.0, 0.1])
+        body.add_freejoint()
+        body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.1, 0.1, 0.1])
+    return spec
+
+
+def test_warnings_of_a_default_or_probed_state_are_not_raised_but_a_chosen_one_is():
+    # The model's default state (bodies overlapping until an episode places them)
+    # compiles and resets without error; a probe may overflow the contact buffer.
+    physics = Physics.from_spec(_overlapping_boxes())
+    physics.forward(check_warnings=False)
+    with pytest.raises(PhysicsError, match="Too many contacts"):
+        physics.forward()
+    with pytest.raises(PhysicsError, match="Too many contacts"):
+        with physics.reset_context():
+            pass  # nothing placed: the state the episode starts from overflows
+    with physics.reset_context():
+        for index in range(physics.model.nbody - 1):
+            physics.data.qpos[7 * index:7 * index + 3] = [index * 0.5, 0.0, 0.1]
+    assert physics.data.ncon == 0
