@@ -45,9 +45,25 @@ def _registries():
 
 _REGISTRIES = _registries()
 
+# Known failures, each with its cause; strict, so that a fix shows up here.
+_NOISY = ("the observation noise of its corruptors is drawn with the random state the "
+          "observation updater was reset with, which a restore cannot hand back "
+          "(Environment.snapshot refuses it)")
+_KNOWN_FAILURES = {
+    **{f"manipulation:{name}": _NOISY for name in _REGISTRIES.get("manipulation", ((),))[0]},
+    **{f"rllab:{name}": _NOISY + "; and the delayed actions' queue is Python state"
+       for name in _REGISTRIES.get("rllab", ((),))[0] if name.endswith("_noisy_delayed")},
+    "rllab:swimmer_food": "the food and bombs left are Python state without snapshot_state",
+    "rllab:ant_food": "the food and bombs left are Python state without snapshot_state",
+    "rllab:full_humanoid": "an observation diverges after the restore (cause not found yet)",
+}
+
 
 def _marks(case_id):
-    return [] if case_id in _DEFAULT_RUN else [pytest.mark.slow]
+    marks = [] if case_id in _DEFAULT_RUN else [pytest.mark.slow]
+    if case_id in _KNOWN_FAILURES:
+        marks.append(pytest.mark.xfail(reason=_KNOWN_FAILURES[case_id], strict=True))
+    return marks
 
 
 _CASES = [
