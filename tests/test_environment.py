@@ -1,5 +1,6 @@
 """Environment: the lifecycle order, determinism, recompilation, episode ends, bad input."""
 
+import logging
 import pickle
 
 import dm_env
@@ -242,22 +243,65 @@ def test_recompiles_only_when_the_spec_changed_and_keeps_state():
     assert env.physics.model is grown
 
 
-def test_unannounced_spec_edits_need_check_spec_changes():
-    quiet = composer.Environment(_GrowingLegs(announce=False), random_state=0)
-    quiet.reset()
-    model = quiet.physics.model
-    quiet.reset()  # The leg grew in the spec, but nobody said so.
-    assert quiet.physics.model is model
+def test_unannounced_spec_edits_are_found_in_the_first_episodes_and_then_always(caplog):
+    env = composer.Environment(_GrowingLegs(announce=False), random_state=0)
+    env.reset()  # episode 1: no change
+    model = env.physics.model
+    with caplog.at_level(logging.WARNING):
+        env.reset()  # episode 2: the leg grew in the spec, and nobody said so
+    assert env.physics.model is not model
+    assert env.physics.bind(env.task.creature.legs[0].geom).size[0] == pytest.approx(0.045)
+    assert "without announcing it" in caplog.text and ".size" in caplog.text
+    caplog.clear()
+    for episode in range(3, 9):  # from now on every episode is compared, logged once
+        model = env.physics.model
+        env.reset()
+        assert (env.physics.model is not model) == (episode % 2 == 0), episode
+    assert "without announcing it" not in caplog.text
+
+
+def test_check_spec_changes_true_compares_every_episode_and_false_never():
     checked = composer.Environment(_GrowingLegs(announce=False), random_state=0,
                                    check_spec_changes=True)
-    checked.reset()
-    model = checked.physics.model
-    checked.reset()
-    assert checked.physics.model is not model
-    assert checked.physics.bind(checked.task.creature.legs[0].geom).size[0] == pytest.approx(0.045)
-    model = checked.physics.model
-    checked.reset()
-    assert checked.physics.model is model
+    quiet = composer.Environment(_GrowingLegs(announce=False), random_state=0,
+                                 check_spec_changes=False)
+    for episode in range(1, 7):
+        checked_model, quiet_model = checked.physics.model, quiet.physics.model
+        checked.reset()
+        quiet.reset()
+        assert (checked.physics.model is not checked_model) == (episode % 2 == 0), episode
+        assert quiet.physics.model is quiet_model
+    assert checked.physics.bind(checked.task.creature.legs[0].geom).size[0] == pytest.approx(
+        0.03 * 1.5 ** 3)
+
+
+class _LateEdit(RandomHeightTask):
+    """Edits a raw spec element in place only from episode `first_edit` on."""
+
+    def __init__(self, first_edit):
+        super().__init__()
+        self.episode = 0
+        self.first_edit = first_edit
+
+    def initialize_episode_mjcf(self, random_state):
+        self.episode += 1
+        if self.episode >= self.first_edit:
+            self.creature.legs[0].geom.size[0] += 0.01  # in place: no setter runs
+
+
+def test_in_place_edits_are_found_and_the_check_stops_after_the_first_episodes():
+    from composer_tasks.composer.environment import AUTO_CHECKED_RESETS
+    found = composer.Environment(_LateEdit(first_edit=AUTO_CHECKED_RESETS), random_state=0)
+    for _ in range(AUTO_CHECKED_RESETS):
+        found.reset()
+    assert found.physics.bind(found.task.creature.legs[0].geom).size[0] == pytest.approx(0.04)
+    # An edit first made after the checked episodes is not seen (documented): the
+    # check costs nothing once the first episodes showed that the callbacks announce.
+    late = composer.Environment(_LateEdit(first_edit=AUTO_CHECKED_RESETS + 1), random_state=0)
+    for _ in range(AUTO_CHECKED_RESETS + 1):
+        late.reset()
+    assert late.physics.bind(late.task.creature.legs[0].geom).size[0] == pytest.approx(0.03)
+    assert late._spec_fingerprint is None
 
 
 def test_recompile_keeps_the_state_through_after_compile():

@@ -304,7 +304,7 @@ def _task():
     (dict(random_state=-1), ValueError, "random_state must be an int"),
     (dict(raise_exception_on_physics_error="no"), TypeError, "raise_exception_on_physics_error must be a bool"),
     (dict(strip_singleton_obs_buffer_dim=1), TypeError, "strip_singleton_obs_buffer_dim must be a bool"),
-    (dict(check_spec_changes=None), TypeError, "check_spec_changes must be a bool"),
+    (dict(check_spec_changes="always"), TypeError, "check_spec_changes must be a bool"),
     (dict(textures="yes"), TypeError, "textures must be a bool"),
 ])
 def test_environment_constructor_errors(kwargs, error, message):

@@ -11,10 +11,12 @@ Per control step:
   update -> reward, discount, termination.
 
 The model recompiles when an `initialize_episode_mjcf` callback changed the spec:
-attaching, detaching and `variation.MJCFVariator` announce their edits
-(`composer.mark_spec_changed()`, which direct edits of spec elements should call
-too); `check_spec_changes=True` also compares the whole spec. To apply spec edits
-made outside the lifecycle, call `env.physics.recompile()`.
+attaching, detaching, `variation.MJCFVariator` and `composer_tasks.mjcf` handles
+announce their edits (`composer.mark_spec_changed()`, which direct edits of
+`mujoco.Mjs...` elements should call too). Unannounced edits are found by comparing
+the whole spec after the callbacks of the first episodes (then of every episode,
+once one is found), see `check_spec_changes`. To apply spec edits made outside the
+lifecycle, call `env.physics.recompile()`.
 
 Substep callbacks that no task or entity overrides are skipped, so that the physics
 steps between two observation updates run as one `mj_step(nstep=k)` call.
@@ -34,6 +36,7 @@ import numpy as np
 
 from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
+from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import PhysicsError
@@ -45,6 +48,10 @@ _log = logging.getLogger(__name__)
 # Step-count limits closer than this to an integer are that integer: 20 s / 0.02 s
 # is 1000 steps even where the division rounds to 999.9999999999999.
 _STEP_LIMIT_TOLERANCE = 1e-6
+# Resets after whose `initialize_episode_mjcf` callbacks the whole spec is compared
+# by default (`check_spec_changes=None`): enough for callbacks that edit at every
+# episode, which is how such callbacks are written.
+AUTO_CHECKED_RESETS = 3
 
 # MID as a plain int, for the (N,) step types of a batch's outcome.
 _MID = int(dm_env.StepType.MID)
@@ -154,10 +161,16 @@ class Environment(dm_env.Environment):
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
-      check_spec_changes: also detect spec edits that nobody announced with
-        `composer.mark_spec_changed()`, by comparing the whole spec
-        (`MjSpec.to_xml`, which compiles it: tens of milliseconds per reset for
-        models with large textures) after the `initialize_episode_mjcf` callbacks.
+      check_spec_changes: whether to look for spec edits that the
+        `initialize_episode_mjcf` callbacks made without announcing them with
+        `composer.mark_spec_changed()` (raw `mujoco.Mjs...` edits), by comparing
+        every value the compiler reads before and after the callbacks (about
+        1 ms per 1000 attributes; only tasks or entities with such callbacks pay
+        it). None (default): compare at the first
+        `AUTO_CHECKED_RESETS` resets; an unannounced edit found is applied
+        (recompiled), logged once with what changed, and from then on the spec is
+        compared at every reset. True: compare at every reset. False: never, so an
+        unannounced edit is ignored (use it only when every edit is announced).
       textures: False compiles the model's builtin (procedural) textures at 2x2
         texels (per face): they only colour rendered images, so an environment
         that is not rendered saves their memory and the time to generate them
@@ -191,7 +204,7 @@ class Environment(dm_env.Environment):
                  random_state: Union[None, int, np.random.RandomState] = None,
                  raise_exception_on_physics_error: bool = True,
                  strip_singleton_obs_buffer_dim: bool = False,
-                 check_spec_changes: bool = False, textures: bool = True,
+                 check_spec_changes: Union[None, bool] = None, textures: bool = True,
                  n_sub_steps: Union[None, int] = None, max_reset_attempts: int = 1,
                  recompile_mjcf_every_episode: bool = True, fixed_initial_state: bool = False,
                  delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
@@ -246,7 +259,11 @@ class Environment(dm_env.Environment):
         self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
         self._raise_on_physics_error = _check_bool(
             raise_exception_on_physics_error, "raise_exception_on_physics_error")
-        self._check_spec_changes = _check_bool(check_spec_changes, "check_spec_changes")
+        if check_spec_changes is None:
+            self._spec_checks_left = AUTO_CHECKED_RESETS
+        else:
+            self._spec_checks_left = (
+                math.inf if _check_bool(check_spec_changes, "check_spec_changes") else 0)
         self._strip_singleton_obs_buffer_dim = _check_bool(
             strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim")
         self._physics = None
@@ -330,8 +347,8 @@ class Environment(dm_env.Environment):
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._collect_hooks()
         self._spec_fingerprint = (
-            _fingerprint(root.spec)
-            if self._check_spec_changes and self._hooks["initialize_episode_mjcf"] else None)
+            spec_edits.spec_fingerprint(root.spec)
+            if self._spec_checks_left and self._hooks["initialize_episode_mjcf"] else None)
         self._n_substeps = (self._overridden_n_sub_steps
                             or self._task.physics_steps_per_control_step)
         control_timestep = self.control_timestep()
@@ -518,10 +535,27 @@ class Environment(dm_env.Environment):
         return dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
 
     def _spec_changed_by_hooks(self, edit_count_before):
-        if entity_module.spec_edit_count() != edit_count_before:
-            return True
-        return (self._spec_fingerprint is not None
-                and _fingerprint(self._task.root_entity.spec) != self._spec_fingerprint)
+        announced = entity_module.spec_edit_count() != edit_count_before
+        fingerprint = self._spec_fingerprint
+        if fingerprint is None:
+            return announced
+        self._spec_checks_left -= 1
+        if not self._spec_checks_left:
+            self._spec_fingerprint = None
+        if announced:
+            return True  # the recompile takes every edit, announced or not
+        spec = self._task.root_entity.spec
+        if spec_edits.spec_fingerprint(spec) == fingerprint:
+            return False
+        if not math.isinf(self._spec_checks_left):
+            self._spec_checks_left = math.inf
+            _log.warning(
+                "An initialize_episode_mjcf callback edited the spec without announcing it "
+                "(changed: %s). The model is recompiled, and the spec is compared at every "
+                "reset from now on; call composer.mark_spec_changed() after such edits, or "
+                "edit through composer_tasks.mjcf handles, to avoid the comparison's cost.",
+                spec_edits.describe_spec_difference(spec, fingerprint))
+        return True
 
     def _substeps_in_chunks(self, planned_substeps):
         """Yields the physics steps between the `planned_substeps` (the updater's plan
@@ -686,10 +720,6 @@ class Environment(dm_env.Environment):
     def close(self) -> None:
         if self._physics is not None:
             self._physics.close()
-
-
-def _fingerprint(spec):
-    return spec.to_xml()
 
 
 # Texels per side of a builtin texture (per face for cubes and skyboxes) with
