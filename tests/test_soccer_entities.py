@@ -15,6 +15,7 @@ import pytest
 from composer_tasks import composer
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.props import soccer_ball
+from composer_tasks.walkers import ant
 from composer_tasks.walkers import boxhead
 from composer_tasks.walkers import soccer_team
 
@@ -55,14 +56,31 @@ def _boxhead_physics(**kwargs):
     return arena, walker, Physics.from_spec(arena.spec)
 
 
-# BoxHead.
+# Walkers.
 
-def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
-    reference = REFERENCE["walkers"]["BOXHEAD"]
-    _, walker, physics = _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0)
+def _ant_physics(**kwargs):
+    arena = _arena_with_ground()
+    walker = ant.Ant(name="home0", **kwargs)
+    walker.create_root_joints(arena.attach(walker))
+    return arena, walker, Physics.from_spec(arena.spec)
+
+
+_WALKER_PHYSICS = {
+    "BOXHEAD": lambda: _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0),
+    "ANT": lambda: _ant_physics(marker_rgba=soccer_team.RGBA_BLUE),
+}
+# Sensors the published walkers gain from observables and the soccer task, and the
+# centre-of-mass velocity sensor every walker here carries (walkers.base).
+_DERIVED_SENSOR_MARKERS = _TASK_SENSOR_MARKERS + ("_appendage", "_ego_body_", "_subtreelinvel")
+
+
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
+def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker_type):
+    reference = REFERENCE["walkers"][walker_type]
+    _, walker, physics = _WALKER_PHYSICS[walker_type]()
     model = physics.model
     bodies = _elements(model, _OBJ.mjOBJ_BODY, "home0/")
-    assert set(bodies) == set(reference["bodies"])
+    assert list(bodies) == reference["order"]["bodies"]
     for name, facts in reference["bodies"].items():
         np.testing.assert_allclose(model.body_mass[bodies[name]], facts["mass"], rtol=1e-9)
         np.testing.assert_allclose(model.body_inertia[bodies[name]], facts["inertia"], rtol=1e-9)
@@ -78,12 +96,19 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
                                              facts["conaffinity"], facts["group"]), name
     for name in reference["marker_geoms"]:
         np.testing.assert_allclose(model.geom_rgba[geoms[name]], reference["marker_rgba"], rtol=1e-6)
+    assert [geom.name for geom in walker.marker_geoms] == [
+        "home0/" + name for name in reference["marker_geoms"]]
     joints = _elements(model, _OBJ.mjOBJ_JOINT, "home0/")
-    expected_joints = {_ROOT_JOINT_NAMES.get(name, name): facts
-                       for name, facts in reference["joints"].items()}
-    assert set(joints) == set(expected_joints)
-    for name, facts in expected_joints.items():
-        index = joints[name]
+    # The published free joint is unnamed ("" after the prefix); ours is too.
+    expected_order = [_ROOT_JOINT_NAMES.get(name, name) for name in reference["order"]["joints"]
+                      if name]
+    assert list(joints) == expected_order
+    if "" in reference["joints"]:
+        assert walker.free_joint is not None
+    for name, facts in reference["joints"].items():
+        if not name:
+            continue
+        index = joints[_ROOT_JOINT_NAMES.get(name, name)]
         dof = model.jnt_dofadr[index]
         assert model.jnt_type[index] == facts["type"], name
         assert bool(model.jnt_limited[index]) == facts["limited"], name
@@ -95,10 +120,11 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
             [facts["damping"], facts["armature"], facts["stiffness"], facts["springref"]],
             err_msg=name)
     actuators = _elements(model, _OBJ.mjOBJ_ACTUATOR, "home0/")
-    assert list(actuators) == reference["action_spec"]["names"]  # roll, steer, kick, in order.
+    assert list(actuators) == reference["action_spec"]["names"]
     for name, facts in reference["actuators"].items():
         index = actuators[name]
         assert model.actuator_gear[index, 0] == facts["gear"], name
+        assert model.actuator_trnid[index, 0] == joints[facts["joint"]], name
         np.testing.assert_allclose(model.actuator_ctrlrange[index], facts["ctrlrange"])
         assert (model.actuator_gaintype[index], model.actuator_biastype[index],
                 model.actuator_dyntype[index]) == (facts["gaintype"], facts["biastype"],
@@ -106,10 +132,16 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
         np.testing.assert_allclose(model.actuator_gainprm[index, :3], facts["gainprm"])
         np.testing.assert_allclose(model.actuator_biasprm[index, :3], facts["biasprm"])
     sensors = _elements(model, _OBJ.mjOBJ_SENSOR, "home0/")
-    own = {name: facts for name, facts in reference["sensors"].items()
-           if not any(marker in name for marker in _TASK_SENSOR_MARKERS)}
-    for name, facts in own.items():
-        assert model.sensor_type[sensors[name]] == facts["type"], name
+    own = [name for name in reference["order"]["sensors"]
+           if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)]
+    assert [name for name in sensors
+            if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)] == own
+    for name in own:
+        facts = reference["sensors"][name]
+        assert (model.sensor_type[sensors[name]], model.sensor_dim[sensors[name]]) == (
+            facts["type"], facts["dim"]), name
+    for name, facts in reference["cameras"].items():
+        assert model.cam_fovy[model.camera("home0/" + name).id] == facts["fovy"], name
     spec = walker.action_spec
     assert spec.shape == tuple(reference["action_spec"]["shape"])
     np.testing.assert_array_equal(spec.minimum, reference["action_spec"]["minimum"])
@@ -122,14 +154,15 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
         "home0/" + name for name in reference["observable_joints"]]
     assert [geom.name for geom in walker.ground_contact_geoms] == [
         "home0/" + name for name in reference["ground_contact_geoms"]]
-    camera = model.camera("home0/egocentric")
-    assert model.cam_fovy[camera.id] == reference["cameras"]["egocentric"]["fovy"]
+    assert walker.egocentric_camera.name == "home0/" + reference["egocentric_camera"]
+    total = sum(model.body_mass[index] for index in bodies.values())
+    np.testing.assert_allclose(total, reference["standalone_total_mass"], rtol=1e-9)
 
 
-@pytest.mark.parametrize("walker_type", ["BOXHEAD"])
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
 def test_walker_observable_shapes_match_the_reference(walker_type):
     reference = REFERENCE["walkers"][walker_type]["walker_observables"]
-    arena, walker, physics = _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0)
+    _, walker, physics = _WALKER_PHYSICS[walker_type]()
     _check_observable_shapes(walker, physics, reference)
 
 
@@ -711,3 +744,34 @@ def test_pitch_texture_draws_white_lines_on_striped_grass():
     assert white[300, 400] and not white[300, 200]  # The centre spot, grass beside it.
     # Symmetric under a half turn.
     np.testing.assert_array_equal(white, white[::-1, ::-1])
+
+
+def test_ant_stands_senses_and_reports_aliveness():
+    _, walker, physics = _ant_physics(marker_rgba=soccer_team.RGBA_RED)
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    for _ in range(500):
+        walker.apply_action(physics, np.zeros(8), None)
+        physics.step()
+    torso = physics.bind(walker.root_body)
+    assert 0.3 < torso.xpos[2] < 0.7
+    assert walker.aliveness(physics) == pytest.approx(0.0, abs=1e-3)
+    observables = walker.observables
+    touch = observables.sensors_touch.observation_callable(physics)()
+    assert touch.shape == (9,) and touch[0] == 0.0 and np.all(touch[[2, 4, 6, 8]] == 1.0)
+    ranges = observables.sensors_rangefinder.observation_callable(physics)()
+    assert ranges.shape == (8,) and np.all(ranges > 0) and np.all(ranges <= 10.0)
+    quats = observables.bodies_quats.observation_callable(physics)()
+    np.testing.assert_allclose(quats[:4], [1.0, 0.0, 0.0, 0.0], atol=1e-9)  # The torso's own.
+    np.testing.assert_allclose(observables.appendages_pos.observation_callable(physics)(),
+                               observables.end_effectors_pos.observation_callable(physics)())
+    upside_down = [0.0, 1.0, 0.0, 0.0]
+    walker.set_pose(physics, [0.0, 0.0, 1.0], upside_down)
+    physics.forward()
+    assert walker.aliveness(physics) == pytest.approx(-1.0)
+    walker.apply_action(physics, np.full(8, 0.5), None)
+    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
+                                  np.full(8, 0.5))
+    with pytest.raises(ValueError, match="marker_rgba"):
+        ant.Ant(marker_rgba=(1.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="action must be 8"):
+        walker.apply_action(physics, np.zeros(3), None)

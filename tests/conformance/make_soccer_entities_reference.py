@@ -16,7 +16,8 @@ and pitch with:
   "home0/" prefix: bodies (mass, diagonal inertia), geoms (type, size, friction,
   condim, contype, conaffinity, rgba), joints (type, axis, range, limited,
   damping, armature, stiffness, springref), actuators (gear, ctrlrange, gain,
-  bias and dynamics types and parameters), sensors (type, dim); the action spec;
+  bias and dynamics types and parameters), sensors (type, dim), the model order
+  of bodies, joints and sensors; the action spec (with the actuator names);
   the walker's own observables (names and shapes, as the walker builds them
   before any task adds to them, in a soccer match of one per team);
 * "agent_observations": per walker type and team size (1, 2), the per-agent
@@ -101,8 +102,10 @@ def _walker_elements(model, prefix):
         name = _named(model, obj.mjOBJ_CAMERA, i)
         if name.startswith(prefix):
             cameras[name[len(prefix):]] = dict(fovy=float(model.cam_fovy[i]))
+    # JSON objects are written with sorted keys: the model order is kept here.
+    order = dict(bodies=list(bodies), joints=list(joints), sensors=list(sensors))
     return dict(bodies=bodies, geoms=geoms, joints=joints, actuators=actuators,
-                sensors=sensors, cameras=cameras)
+                sensors=sensors, cameras=cameras, order=order)
 
 
 def _spec_shapes(spec):
