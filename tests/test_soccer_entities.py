@@ -17,6 +17,8 @@ from composer_tasks.mjcf.physics import Physics
 from composer_tasks.props import soccer_ball
 from composer_tasks.walkers import ant
 from composer_tasks.walkers import boxhead
+from composer_tasks.walkers import cmu_humanoid
+from composer_tasks.walkers import soccer_humanoid
 from composer_tasks.walkers import soccer_team
 
 _REFERENCE_PATH = os.path.join(os.path.dirname(__file__), "conformance", "reference",
@@ -775,3 +777,40 @@ def test_ant_stands_senses_and_reports_aliveness():
         ant.Ant(marker_rgba=(1.0, 0.0, 0.0))
     with pytest.raises(ValueError, match="action must be 8"):
         walker.apply_action(physics, np.zeros(3), None)
+
+
+def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
+    arena = _arena_with_ground()
+    walker = soccer_humanoid.SoccerHumanoid(name="home0", marker_rgba=soccer_team.RGBA_BLUE,
+                                            walker_id=3)
+    walker.create_root_joints(arena.attach(walker))
+    physics = Physics.from_spec(arena.spec)
+    model = physics.model
+    reference_body = cmu_humanoid.CMUHumanoid(name="home0")
+    plain = _arena_with_ground()
+    plain.add_free_entity(reference_body)
+    plain_model = Physics.from_spec(plain.spec).model
+    # The body is the CMU humanoid's, unchanged.
+    np.testing.assert_array_equal(model.body_mass, plain_model.body_mass)
+    assert (model.nq, model.nv, model.nu) == (plain_model.nq, plain_model.nv, plain_model.nu)
+    names = [geom.name for geom in walker.marker_geoms]
+    assert names[0] == "home0/face" and "home0/rfoot" in names and "home0/ltoes0" in names
+    assert names[-1] == "home0/root_geom" and len(names) == len(set(names))
+    for geom in walker.marker_geoms:
+        np.testing.assert_allclose(model.geom_rgba[physics.bind(geom).id], (0.1, 0.1, 0.8, 0.7),
+                                   rtol=1e-6)
+    assert walker.walker_id == 3 and walker.action_spec.shape == (56,)
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    walker.apply_action(physics, np.full(56, 0.1), None)
+    physics.forward()
+    observables = walker.observables
+    assert observables.body_height.observation_callable(physics)().shape == ()
+    assert observables.end_effectors_pos.observation_callable(physics)().shape == (12,)
+    assert observables.actuator_activation.observation_callable(physics)().shape == (56,)
+    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
+                                  np.full(56, 0.1))
+    assert observables.veloc_forward.observation_callable(physics)().shape == ()
+    with pytest.raises(ValueError, match="walker_id"):
+        soccer_humanoid.SoccerHumanoid(walker_id=11)
+    with pytest.raises(ValueError, match="marker_rgba"):
+        soccer_humanoid.SoccerHumanoid(marker_rgba=(0.1, 0.1, 0.8))
