@@ -662,6 +662,10 @@ class _PitchTask(composer.Task):
         self.walker = boxhead.BoxHead(name="home0", marker_rgba=soccer_team.RGBA_BLUE)
         self.walker.create_root_joints(self._arena.attach(self.walker))
         self.ball.register_player(soccer_team.Player(soccer_team.Team.HOME, self.walker))
+        observables = self.walker.observables
+        for item in observables.proprioception + observables.kinematic_sensors + [
+                observables.prev_action, self.ball.observables.position]:
+            item.enabled = True
         self.set_timesteps(control_timestep=0.025, physics_timestep=0.005)
 
     @property
@@ -669,8 +673,14 @@ class _PitchTask(composer.Task):
         return self._arena
 
     def initialize_episode(self, physics, random_state):
-        self.walker.set_pose(physics, [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
-        self.ball.set_pose(physics, [3.0, 0.0, 0.0])
+        yaw = random_state.uniform(-np.pi, np.pi)
+        self.walker.set_pose(physics, [0.0, 0.0, 0.0], [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)])
+        # The ball just ahead of the walker, which faces its yaw - 90 degrees.
+        ahead = np.array([np.cos(yaw - np.pi / 2), np.sin(yaw - np.pi / 2), 0.0])
+        self.ball.set_pose(physics, 0.8 * ahead)
+
+    def before_step(self, physics, action, random_state):
+        self.walker.apply_action(physics, action, random_state)
 
     def get_reward(self, physics):
         return 0.0
@@ -814,3 +824,56 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
         soccer_humanoid.SoccerHumanoid(walker_id=11)
     with pytest.raises(ValueError, match="marker_rgba"):
         soccer_humanoid.SoccerHumanoid(marker_rgba=(0.1, 0.1, 0.8))
+
+
+def test_match_entities_resume_from_a_snapshot_bit_for_bit():
+    def rollout(env, steps, seed):
+        actions = np.random.RandomState(seed).uniform(-1.0, 1.0, size=(steps, 3))
+        actions[:, 0] = -1.0  # Roll ahead, into the ball.
+        return [env.step(action).observation for action in actions]
+
+    env = composer.Environment(_PitchTask(), random_state=11)
+    env.reset()
+    rollout(env, 10, 0)
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    first = rollout(env, 30, 1)
+    task = env.task
+    assert task.ball.last_hit is not None  # The walker reached the ball.
+    tracking = task.ball.snapshot_state()
+    prev_action = task.walker.prev_action
+    other = composer.Environment(_PitchTask(), random_state=99)
+    other.reset()
+    other.restore(snapshot)
+    second = rollout(other, 30, 1)
+    for left, right in zip(first, second):
+        assert left.keys() == right.keys()
+        for key in left:
+            np.testing.assert_array_equal(left[key], right[key], err_msg=key)
+    restored = other.task.ball.snapshot_state()
+    assert restored["last_hit"] == tracking["last_hit"]
+    assert restored["dist_since_last_hit"] == tracking["dist_since_last_hit"]
+    np.testing.assert_array_equal(other.task.walker.prev_action, prev_action)
+    assert other.task.root_entity.size == task.root_entity.size
+
+
+def test_match_entities_are_deterministic_per_seed():
+    def trajectory(seed):
+        env = composer.Environment(_PitchTask(), random_state=seed)
+        env.reset()
+        return np.concatenate([np.concatenate([np.ravel(value) for value in
+                                               env.step([-1.0, 0.3, 0.0]).observation.values()])
+                               for _ in range(20)])
+    np.testing.assert_array_equal(trajectory(4), trajectory(4))
+    assert not np.array_equal(trajectory(4), trajectory(5))
+
+
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
+def test_soccer_walker_observables_start_disabled_and_group_as_published(walker_type):
+    _, walker, _ = _WALKER_PHYSICS[walker_type]()
+    observables = walker.observables
+    assert not any(item.enabled for item in observables.values())
+    assert [item for item in observables.proprioception] == [
+        observables.joints_pos, observables.joints_vel, observables.body_height,
+        observables.end_effectors_pos, observables.world_zaxis]
+    assert observables.kinematic_sensors == [
+        observables.sensors_gyro, observables.sensors_velocimeter, observables.sensors_accelerometer]
