@@ -877,3 +877,78 @@ def test_soccer_walker_observables_start_disabled_and_group_as_published(walker_
         observables.end_effectors_pos, observables.world_zaxis]
     assert observables.kinematic_sensors == [
         observables.sensors_gyro, observables.sensors_velocimeter, observables.sensors_accelerometer]
+
+
+# Rollouts against dm-control 1.0.50 (MuJoCo 3.17 there, 4.0 here: the same
+# model gives the same motion up to the engines' numerical differences).
+_ROLLOUTS = REFERENCE["rollouts"]
+
+
+def _on_default_pitch(entity, free=False):
+    arena = pitch_module.Pitch()
+    if free:
+        arena.add_free_entity(entity)
+    else:
+        entity.create_root_joints(arena.attach(entity))
+    arena.spec.option.timestep = 0.005
+    return Physics.from_spec(arena.spec)
+
+
+def test_boxhead_rolls_steers_and_kicks_as_published():
+    walker = boxhead.BoxHead(name="walker")
+    physics = _on_default_pitch(walker)
+    names = ["walker/" + name for name in _ROLLOUTS["boxhead_joint_names"]]
+    head = physics.bind(walker.root_body)
+    errors = []
+    for action, state in zip(_ROLLOUTS["boxhead_actions"], _ROLLOUTS["boxhead"]):
+        walker.apply_action(physics, action, None)
+        for _ in range(5):
+            physics.step()
+        qpos = [physics.named.data.qpos[name][0] for name in names]
+        errors.append((np.max(np.abs(head.xpos - state["head_xpos"])),
+                       np.max(np.abs(head.xmat - state["head_xmat"])),
+                       np.max(np.abs(np.subtract(qpos, state["joint_qpos"])))))
+    errors = np.array(errors)
+    assert np.all(errors[:, 0] < 1e-5), errors[:, 0].max()
+    assert np.all(errors[:, 1] < 1e-5), errors[:, 1].max()
+    assert np.all(errors[:, 2] < 1e-5), errors[:, 2].max()
+
+
+def test_ant_settles_as_published():
+    walker = ant.Ant(name="walker")
+    physics = _on_default_pitch(walker)
+    heights = []
+    for _ in _ROLLOUTS["ant_torso_height"]:
+        for _ in range(5):
+            physics.step()
+        heights.append(physics.bind(walker.root_body).xpos[2])
+    np.testing.assert_allclose(heights, _ROLLOUTS["ant_torso_height"], atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["default", "regulation"])
+def test_ball_drops_and_bounces_as_published(kind):
+    ball = soccer_ball.SoccerBall() if kind == "default" else soccer_ball.regulation_soccer_ball()
+    physics = _on_default_pitch(ball, free=True)
+    ball.set_pose(physics, [0.0, 0.0, 1.0])
+    heights = []
+    for _ in _ROLLOUTS["ball_drop_height"][kind]:
+        for _ in range(5):
+            physics.step()
+        heights.append(physics.bind(ball.geom).xpos[2])
+    np.testing.assert_allclose(heights, _ROLLOUTS["ball_drop_height"][kind], atol=1e-5)
+
+
+def test_ant_moves_each_joint_as_published():
+    walker = ant.Ant(name="walker")
+    physics = _on_default_pitch(walker)
+    for _ in _ROLLOUTS["ant_torso_height"]:
+        for _ in range(5):
+            physics.step()
+    joints = physics.bind(list(walker.observable_joints))
+    torso = physics.bind(walker.root_body)
+    for action, state in zip(_ROLLOUTS["ant_actions"], _ROLLOUTS["ant"]):
+        walker.apply_action(physics, action, None)
+        for _ in range(5):
+            physics.step()
+        np.testing.assert_allclose(joints.qpos, state["joint_qpos"], atol=1e-5)
+        np.testing.assert_allclose(torso.xpos, state["torso_xpos"], atol=1e-5)

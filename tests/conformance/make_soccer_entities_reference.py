@@ -26,7 +26,11 @@ and pitch with:
 * "pitch": `Pitch()` (default size) compiled: ground, walls, goal posts, goal and
   field detection regions, camera, statistic; with `field_box=True` its boxes;
 * "randomized_pitch": per walker type and team size, the (min, max) pitch size
-  `soccer.load` draws from and the goal size at both ends.
+  `soccer.load` draws from and the goal size at both ends;
+* "rollouts": short simulations on a default `Pitch` at the soccer timesteps: a
+  BoxHead rolling, steering and kicking (head pose and joints per control step),
+  an Ant settling (torso height) then driving each actuator in turn (torso
+  position and joint angles per control step), and each ball dropped from 1 m (centre height).
 """
 
 import argparse
@@ -228,6 +232,68 @@ def _randomized_pitch():
     return result
 
 
+# Rollouts: control steps of 0.025 s with 5 physics steps of 0.005 s (the soccer
+# task's timesteps), a BoxHead at the origin with its joints at zero.
+_ROLLOUT_ACTIONS = [(1.0, 0.0, 0.0)] * 20 + [(0.0, 1.0, 0.0)] * 10 + [(0.0, 0.0, 1.0)] * 10
+_SUBSTEPS = 5
+# The Ant, after settling for 40 steps: each actuator in turn pushed to +1 then -1.
+_ANT_ACTIONS = [tuple(np.eye(8)[index // 4] * (1.0 if index % 4 < 2 else -1.0))
+                for index in range(32)]
+
+
+def _rollouts():
+    arena = soccer.Pitch()
+    walker = soccer.BoxHead(name="walker")
+    walker.create_root_joints(arena.attach(walker))
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    physics.model.opt.timestep = 0.005
+    joints = physics.bind(walker.mjcf_model.find_all("joint"))
+    head = physics.bind(walker.root_body)
+    boxhead_states = []
+    for action in _ROLLOUT_ACTIONS:
+        physics.bind(walker.actuators).ctrl = action
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        boxhead_states.append(dict(head_xpos=_list(head.xpos), head_xmat=_list(head.xmat),
+                                   joint_qpos=_list(joints.qpos)))
+    arena = soccer.Pitch()
+    ant = soccer.walkers.Ant(name="walker")
+    ant.create_root_joints(arena.attach(ant))
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    physics.model.opt.timestep = 0.005
+    torso = physics.bind(ant.root_body)
+    ant_heights = []
+    for _ in range(40):
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        ant_heights.append(float(torso.xpos[2]))
+    ant_joints = physics.bind([actuator.joint for actuator in ant.actuators])
+    ant_states = []
+    for action in _ANT_ACTIONS:
+        physics.bind(ant.actuators).ctrl = action
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        ant_states.append(dict(torso_xpos=_list(torso.xpos), joint_qpos=_list(ant_joints.qpos)))
+    balls = {}
+    for kind, ball in (("default", soccer.SoccerBall()), ("regulation", soccer.regulation_soccer_ball())):
+        arena = soccer.Pitch()
+        arena.add_free_entity(ball)
+        physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+        physics.model.opt.timestep = 0.005
+        ball.set_pose(physics, [0.0, 0.0, 1.0])
+        heights = []
+        for _ in range(80):
+            for _ in range(_SUBSTEPS):
+                physics.step()
+            heights.append(float(physics.bind(ball.geom).xpos[2]))
+        balls[kind] = heights
+    return dict(boxhead_actions=[list(action) for action in _ROLLOUT_ACTIONS],
+                boxhead_joint_names=[joint.name for joint in walker.mjcf_model.find_all("joint")],
+                boxhead=boxhead_states, ant_torso_height=ant_heights,
+                ant_actions=[list(action) for action in _ANT_ACTIONS], ant=ant_states,
+                ball_drop_height=balls)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=_OUTPUT)
@@ -238,7 +304,7 @@ def main():
         balls=dict(default=_ball_facts(soccer.SoccerBall()),
                    regulation=_ball_facts(soccer.regulation_soccer_ball())),
         pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True)),
-        randomized_pitch=_randomized_pitch(),
+        randomized_pitch=_randomized_pitch(), rollouts=_rollouts(),
         goal_constants=dict(mini_football_goal_size=_list(pitch_module.MINI_FOOTBALL_GOAL_SIZE)),
     )
     os.makedirs(os.path.dirname(args.output), exist_ok=True)
