@@ -463,43 +463,71 @@ def _check_detector(detector, reference):
     np.testing.assert_allclose(detector.mid, reference["mid"], atol=1e-12)
 
 
-def test_pitch_matches_the_reference():
-    reference = REFERENCE["pitch"]["default"]
-    arena = pitch_module.Pitch()
+_PITCHES = {
+    "default": lambda: pitch_module.Pitch(),
+    "field_box": lambda: pitch_module.Pitch(field_box=True),
+    "hoarding_scheme_2": lambda: pitch_module.Pitch(hoarding_color_scheme_id=2),
+    "randomized": lambda: pitch_module.RandomizedPitch(
+        (32, 24), (48, 36), field_box=True, randomizer=lambda random_state: 0.25),
+}
+
+
+def _placements(items, keys):
+    return sorted(tuple(np.round(np.asarray(item[key], dtype=np.float64).ravel(), 5).tolist()
+                        for key in keys)
+                  for item in items)
+
+
+@pytest.mark.parametrize("kind", sorted(_PITCHES))
+def test_pitch_layout_matches_the_reference(kind):
+    reference = REFERENCE["pitch"][kind]
+    arena = _PITCHES[kind]()
+    if kind == "randomized":
+        arena.initialize_episode_mjcf(np.random.RandomState(0))
     physics = Physics.from_spec(arena.spec)
     physics.forward()
-    model = physics.model
-    assert arena.size == tuple(reference["size"])
+    model, data = physics.model, physics.data
+    np.testing.assert_allclose(arena.size, reference["size"])
     _check_detector(arena.home_goal, reference["home_goal"])
     _check_detector(arena.away_goal, reference["away_goal"])
     _check_detector(arena.field, reference["field"])
-    geoms = _geoms_by_name(model)
-    published = {geom["name"]: geom for geom in reference["geoms"]}
-    # Named geoms: the ground and the goalposts.
-    for name, facts in published.items():
-        if name.startswith("//"):
+    geoms = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i) or "", type=model.geom_type[i],
+                  size=model.geom_size[i], pos=data.geom_xpos[i], contype=model.geom_contype[i],
+                  conaffinity=model.geom_conaffinity[i], rgba=model.geom_rgba[i])
+             for i in range(model.ngeom)]
+    published = reference["geoms"]
+    # Named geoms (the ground, the goalposts) by name; the rest by placement.
+    named = {geom["name"]: geom for geom in geoms if geom["name"]}
+    for facts in published:
+        if facts["name"].startswith("//"):
             continue
-        index = geoms[name]
-        assert model.geom_type[index] == facts["type"], name
-        np.testing.assert_allclose(model.geom_size[index], facts["size"], rtol=1e-9, err_msg=name)
-        np.testing.assert_allclose(physics.data.geom_xpos[index], facts["pos"], atol=1e-9, err_msg=name)
-        np.testing.assert_allclose(model.geom_rgba[index][:3], np.asarray(facts["rgba"])[:3],
-                                   rtol=1e-6, err_msg=name)
-        assert (model.geom_contype[index], model.geom_conaffinity[index]) == (
-            facts["contype"], facts["conaffinity"]), name
-    # Unnamed geoms (walls and perimeter planes): the same set of placements.
-    def placements(items):
-        return sorted((item["type"], item["contype"], *np.round(item["pos"], 9),
-                       *np.round(item["size"], 9)) for item in items)
-    ours = [dict(type=model.geom_type[i], contype=model.geom_contype[i],
-                 pos=physics.data.geom_xpos[i], size=model.geom_size[i])
-            for i in range(model.ngeom) if not mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i)]
-    assert placements(ours) == placements([g for g in reference["geoms"] if g["name"].startswith("//")])
+        ours = named[facts["name"]]
+        assert ours["type"] == facts["type"], facts["name"]
+        np.testing.assert_allclose(ours["size"], facts["size"], rtol=1e-9, err_msg=facts["name"])
+        np.testing.assert_allclose(ours["pos"], facts["pos"], atol=1e-9, err_msg=facts["name"])
+        np.testing.assert_allclose(ours["rgba"][:3], facts["rgba"][:3], rtol=1e-6,
+                                   err_msg=facts["name"])
+        assert (ours["contype"], ours["conaffinity"]) == (facts["contype"], facts["conaffinity"])
+    keys = ("type", "contype", "conaffinity", "pos", "size")
+    assert _placements([geom for geom in geoms if not geom["name"]], keys) == _placements(
+        [geom for geom in published if geom["name"].startswith("//")], keys)
+    sites = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_SITE, i) or "", type=model.site_type[i],
+                  pos=data.site_xpos[i], size=model.site_size[i], rgba=model.site_rgba[i],
+                  group=model.site_group[i])
+             for i in range(model.nsite)]
+    site_keys = ("type", "group", "pos", "size", "rgba")
+    for unnamed in (True, False):
+        ours = [site for site in sites if (not site["name"]) == unnamed]
+        theirs = [site for site in reference["sites"] if site["name"].startswith("//") == unnamed]
+        assert _placements(ours, site_keys) == _placements(theirs, site_keys)
+    for site in sites:
+        if site["name"]:
+            assert site["name"] in {item["name"] for item in reference["sites"]}
     # Walls face the centre.
     for wall in arena.walls:
         index = physics.bind(wall).id
-        normal = physics.data.geom_xmat[index].reshape(3, 3)[:, 2]
-        assert np.dot(normal, physics.data.geom_xpos[index]) < 0
+        normal = data.geom_xmat[index].reshape(3, 3)[:, 2]
+        assert np.dot(normal, data.geom_xpos[index]) < 0
     camera = model.camera("top_down")
     np.testing.assert_allclose(model.cam_fovy[camera.id], reference["top_camera_fovy"], rtol=1e-6)
     np.testing.assert_allclose(model.cam_pos[camera.id], reference["top_camera_pos"])

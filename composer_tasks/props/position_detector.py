@@ -89,7 +89,8 @@ class PositionDetector(composer.Entity):
         group = 0 if visible else SENSOR_SITES_GROUP
         self._site = spec.worldbody.add_site(name="detection_zone", type=mujoco.mjtGeom.mjGEOM_BOX,
                                              rgba=list(self._rgba), group=group)
-        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.0, 0.0], rgba=list(self._rgba), group=group)
+        # MuJoCo fills unused site sizes with 0.005 m, as MJCF's size="0.05" does.
+        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba), group=group)
         self._lower_site = spec.worldbody.add_site(name="lower", **corner)
         self._mid_site = spec.worldbody.add_site(name="mid", **corner)
         self._upper_site = spec.worldbody.add_site(name="upper", **corner)

@@ -24,7 +24,10 @@ and pitch with:
   observation names and shapes of `soccer.load` (the task helper's specs);
 * "balls": `SoccerBall()` and `regulation_soccer_ball()` geom facts;
 * "pitch": `Pitch()` (default size) compiled: ground, walls, goal posts, goal and
-  field detection regions, camera, statistic; with `field_box=True` its boxes;
+  field detection regions, sites (hoarding, detectors), lights, camera,
+  statistic; the same with `field_box=True`, with hoarding colour scheme 2, and
+  for a `RandomizedPitch` (32, 24) to (48, 36) with a field box whose size ratio
+  is fixed at 0.25 (after its `initialize_episode_mjcf`);
 * "randomized_pitch": per walker type and team size, the (min, max) pitch size
   `soccer.load` draws from and the goal size at both ends;
 * "rollouts": short simulations on a default `Pitch` at the soccer timesteps: a
@@ -185,8 +188,12 @@ def _detector(detector):
     return dict(lower=_list(detector.lower), upper=_list(detector.upper), mid=_list(detector.mid))
 
 
-def _pitch_facts(**kwargs):
-    arena = soccer.Pitch(**kwargs)
+def _pitch_facts(randomized=False, **kwargs):
+    if randomized:
+        arena = soccer.RandomizedPitch(**kwargs)
+        arena.initialize_episode_mjcf(np.random.RandomState(0))
+    else:
+        arena = soccer.Pitch(**kwargs)
     physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
     model = physics.model.ptr
     geoms = []
@@ -206,7 +213,11 @@ def _pitch_facts(**kwargs):
         znear=float(model.vis.map.znear), zfar=float(model.vis.map.zfar),
         timestep=float(model.opt.timestep), nlight=int(model.nlight),
         light_pos=_list(model.light_pos), light_dir=_list(model.light_dir),
-        nsite=int(model.nsite))
+        nsite=int(model.nsite),
+        sites=[dict(name=_named(model, mujoco.mjtObj.mjOBJ_SITE, i), type=int(model.site_type[i]),
+                    pos=_list(physics.data.site_xpos[i]), size=_list(model.site_size[i]),
+                    rgba=_list(model.site_rgba[i]), group=int(model.site_group[i]))
+               for i in range(model.nsite)])
 
 
 def _randomized_pitch():
@@ -294,6 +305,11 @@ def _rollouts():
                 ball_drop_height=balls)
 
 
+# A RandomizedPitch whose size ratio is fixed (0.25 for both axes), with a field box.
+_RANDOMIZED_PITCH = dict(min_size=(32, 24), max_size=(48, 36), field_box=True,
+                         randomizer=lambda random_state: 0.25)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=_OUTPUT)
@@ -303,7 +319,9 @@ def main():
         walkers=_walkers(), agent_observations=_agent_observations(),
         balls=dict(default=_ball_facts(soccer.SoccerBall()),
                    regulation=_ball_facts(soccer.regulation_soccer_ball())),
-        pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True)),
+        pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True),
+                   hoarding_scheme_2=_pitch_facts(hoarding_color_scheme_id=2),
+                   randomized=_pitch_facts(randomized=True, **_RANDOMIZED_PITCH)),
         randomized_pitch=_randomized_pitch(), rollouts=_rollouts(),
         goal_constants=dict(mini_football_goal_size=_list(pitch_module.MINI_FOOTBALL_GOAL_SIZE)),
     )
