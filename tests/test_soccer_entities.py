@@ -980,3 +980,26 @@ def test_ant_moves_each_joint_as_published():
             physics.step()
         np.testing.assert_allclose(joints.qpos, state["joint_qpos"], atol=1e-5)
         np.testing.assert_allclose(torso.xpos, state["torso_xpos"], atol=1e-5)
+
+
+def test_boxhead_egocentric_camera_sees_the_ball_ahead():
+    arena = pitch_module.Pitch()
+    walker = boxhead.BoxHead(name="home0", marker_rgba=soccer_team.RGBA_BLUE, walker_id=1)
+    walker.create_root_joints(arena.attach(walker))
+    ball = soccer_ball.SoccerBall()
+    arena.add_free_entity(ball)
+    physics = Physics.from_spec(arena.spec)
+    quarter_turn = [np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
+    walker.set_pose(physics, [0.0, 0.0, 0.0], quarter_turn)  # Facing +x.
+    camera = walker.observables.egocentric_camera.observation_callable(physics)
+
+    def ball_pixels(position):
+        ball.set_pose(physics, position)
+        physics.forward()
+        image = camera()
+        assert image.shape == (28, 28, 3) and image.dtype == np.uint8
+        # The ball's dark panels: near-black pixels (grass, sky and lines are not).
+        return int(np.sum(np.all(image < 40, axis=-1)))
+
+    assert ball_pixels([2.0, 0.0, 0.0]) > 5
+    assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.
