@@ -37,7 +37,9 @@ Public API (besides `legacy_base.LegacyWalker`'s):
   camera_resolution=(28, 28), roll_gear=-60.0, steer_gear=55.0, walker_id=None,
   initializer=None)`.
 * `create_root_joints(arena.attach(walker))`: the x, y, z slides (dm_control's
-  root joints `root_x`, `root_y`, `root_z`); `arena.add_free_entity` is refused.
+  root joints `root_x`, `root_y`, `root_z`). With the steer hinge they make the
+  root pose, which `initialize_episode` leaves to the task (it zeroes the camera,
+  kick and roll joints and `prev_action`).
 * `set_pose(physics, position, quaternion)`: the root slides take `position` (m);
   every joint of the body is zeroed; the yaw of `quaternion` (which must be a
   rotation about z) turns the steer hinge. `get_pose` returns the same pair.
@@ -384,9 +386,12 @@ class BoxHead(legacy_base.LegacyWalker):
         self._steer = steer
         self._body_joints = (steer, *camera_joints, kick, roll)
         self._root_joints = None
+        # The steer hinge holds the walker's heading, part of its root pose (which the
+        # task sets): `initialize_episode` resets the other joints only.
+        pose_joints = (*camera_joints, kick, roll)
         self._set_parts(
-            root_body=head, observable_joints=[kick], pose_joints=self._body_joints,
-            initial_qpos=np.zeros(len(self._body_joints)), standing_height=_HEAD_HEIGHT_M,
+            root_body=head, observable_joints=[kick], pose_joints=pose_joints,
+            initial_qpos=np.zeros(len(pose_joints)), standing_height=_HEAD_HEIGHT_M,
             end_effectors=[head], egocentric_camera=egocentric,
             root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=(),
             torque_sensors=(), ground_contact_geoms=[shell])
