@@ -27,9 +27,10 @@ fi
 
 "${venv_dir}/bin/python" -m pip install --upgrade pip
 # Pinning both in one resolve makes pip fail loudly if dm-control's own
-# requirement on mujoco ever excludes the pinned version.
+# requirement on mujoco ever excludes the pinned version. Pillow: dm_control's
+# soccer module imports it without requiring it.
 "${venv_dir}/bin/python" -m pip install \
-  "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}"
+  "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow
 
 # Fails if the installed pair cannot load and step a suite task headless.
 MUJOCO_GL="${MUJOCO_GL:-disable}" "${venv_dir}/bin/python" - <<'PY'

@@ -7,7 +7,8 @@ With `dm_control` it imports the program as written (dm_control's PyMJCF); with
 `composer_tasks` (this project must be on PYTHONPATH). Each case is built and
 compiled REPEATS times after one warm-up; the medians of the process's CPU time
 (`time.process_time`, which the other programs sharing the machine do not
-inflate) and of the wall time are printed.
+inflate) and of the wall time are printed, and the least CPU time (the build
+least disturbed by other programs' use of the shared caches and cores).
 """
 
 import json
@@ -36,7 +37,8 @@ def load_program(framework):
 
 
 def median_seconds(function, repeats):
-    """(median CPU seconds, median wall seconds) of `repeats` calls after a warm-up."""
+    """(median CPU seconds, median wall seconds, least CPU seconds) of `repeats` calls
+    after a warm-up."""
     function()
     cpu, wall = [], []
     for _ in range(repeats):
@@ -44,7 +46,7 @@ def median_seconds(function, repeats):
         function()
         cpu.append(time.process_time() - start_cpu)
         wall.append(time.perf_counter() - start_wall)
-    return statistics.median(cpu), statistics.median(wall)
+    return statistics.median(cpu), statistics.median(wall), min(cpu)
 
 
 def main():
@@ -56,12 +58,13 @@ def main():
     physics = program.build_from_file(humanoid_xml)
     sizes.update(humanoid_nq=int(physics.model.nq), humanoid_nu=int(physics.model.nu),
                  humanoid_nbody=int(physics.model.nbody))
-    creature_cpu, creature_wall = median_seconds(program.build_creature, repeats)
-    humanoid_cpu, humanoid_wall = median_seconds(
+    creature_cpu, creature_wall, creature_least = median_seconds(program.build_creature, repeats)
+    humanoid_cpu, humanoid_wall, humanoid_least = median_seconds(
         lambda: program.build_from_file(humanoid_xml), repeats)
     result = {"creature_cpu_s": creature_cpu, "creature_wall_s": creature_wall,
+              "creature_least_cpu_s": creature_least,
               "humanoid_file_cpu_s": humanoid_cpu, "humanoid_file_wall_s": humanoid_wall,
-              **sizes}
+              "humanoid_file_least_cpu_s": humanoid_least, **sizes}
     print(json.dumps(result))
 
 
