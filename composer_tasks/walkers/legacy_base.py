@@ -1,0 +1,251 @@
+"""LegacyWalker: the walker API of dm_control's `walkers.legacy_base`, which the soccer
+walkers (BoxHead, Ant) build on (dm-control 1.0.50, `locomotion/walkers/legacy_base.py`).
+
+Public API (what a task uses, besides `base.Walker`'s):
+
+* `action_spec`: a `dm_env.specs.BoundedArray` of shape (n_actuators,), float64,
+  bounds the actuators' control ranges, named by the actuator names joined with
+  tabs without the walker's prefix (as dm_control's `Walker.action_spec`).
+* `apply_action(physics, action, random_state)`: writes the controls and records
+  the action as `prev_action`.
+* `prev_action`: the action last applied this episode (zeros after
+  `initialize_episode`), a new array.
+* `aliveness(physics)`: in [-1, 0]; 0 unless the walker overrides it.
+* `marker_geoms`: the geoms coloured with `marker_rgba` (team colour).
+* `snapshot_state()` / `restore_state(state)`: `prev_action`, the only Python state
+  kept across steps (`composer.Environment.snapshot`).
+
+Observables (`LegacyWalkerObservables`) have dm_control's legacy names and shapes,
+which the soccer agents see: `body_height` is a scalar `()`, `end_effectors_pos` is
+flat `(3 * n_end_effectors,)` (egocentric, m), `world_zaxis` (3,), `joints_pos`,
+`joints_vel` (n_joints,), `sensors_velocimeter`, `sensors_accelerometer`,
+`sensors_gyro` (3,), `sensors_touch` (n_touch,) thresholded at 1 mN,
+`sensors_torque` (3 * n_torque,),
+`sensors_rangefinder` (n_rangefinder,) as 10 tanh(d / 10) m with no hit as 10 m,
+`prev_action` (n_actuators,), `position` (3,), `orientation` (9,), and the scalars
+`veloc_forward`, `veloc_strafe`, `veloc_up` (m/s, egocentric), `gyro_backward_roll`,
+`gyro_rightward_roll`, `gyro_anticlockwise_spin` (rad/s), `torso_xvel`,
+`torso_yvel` (m/s, world frame, centre of mass). `proprioception` and
+`kinematic_sensors` group them as dm_control does.
+"""
+
+from typing import Any, Sequence
+
+import dm_env
+import mujoco
+import numpy as np
+
+from composer_tasks import composer
+from composer_tasks.composer.observation import observable
+from composer_tasks.walkers import base
+
+# dm_control legacy_base: rangefinder readings are squashed as scale * tanh(d / scale),
+# with "no hit" (-1) read as infinitely far.
+RANGEFINDER_SCALE_M = 10.0
+
+_XBODY = mujoco.mjtObj.mjOBJ_XBODY
+
+
+class LegacyWalker(base.Walker):
+    """A walker with dm_control's legacy API (`prev_action`, `action_spec`, `aliveness`).
+
+    Subclasses call `_set_parts` as every walker does, then `_init_legacy(...)`.
+    """
+
+    def _init_legacy(self, marker_geoms: Sequence[Any],
+                     rangefinder_sensors: Sequence[Any] = ()) -> None:
+        """Finishes a legacy walker's build (in `_build`, after `_set_parts`).
+
+        Args:
+          marker_geoms: the geoms that show the team colour (`marker_geoms`).
+          rangefinder_sensors: the walker's rangefinder sensors, in observation order.
+        """
+        self._marker_geoms = tuple(marker_geoms)
+        self._rangefinder_sensors = tuple(rangefinder_sensors)
+        self._prev_action = np.zeros(len(self.actuators))
+
+    def _build_observables(self):
+        return LegacyWalkerObservables(self)
+
+    @property
+    def rangefinder_sensors(self) -> tuple:
+        return self._rangefinder_sensors
+
+    @property
+    def action_spec(self) -> dm_env.specs.BoundedArray:
+        """dm_control's walker action spec: one float64 per actuator within its
+        control range (-1, 1 for an actuator without one)."""
+        minimum, maximum = [], []
+        for actuator in self.actuators:
+            limited = actuator.ctrllimited != mujoco.mjtLimited.mjLIMITED_FALSE
+            low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
+            minimum.append(low)
+            maximum.append(high)
+        return dm_env.specs.BoundedArray(
+            shape=(len(self.actuators),), dtype=np.float64, minimum=minimum, maximum=maximum,
+            name="\t".join(actuator.name[len(self.prefix):] if actuator.name.startswith(self.prefix)
+                           else actuator.name for actuator in self.actuators))
+
+    def initialize_episode(self, physics, random_state) -> None:
+        """The initial pose (`base.Walker.initialize_episode`) and a zero `prev_action`."""
+        super().initialize_episode(physics, random_state)
+        self._prev_action = np.zeros(len(self.actuators))
+
+    def apply_action(self, physics, action, random_state) -> None:
+        """Writes `action` into the controls (see `base.Walker.apply_action`, which
+        checks it) and records it as `prev_action`."""
+        super().apply_action(physics, action, random_state)
+        self._prev_action = np.array(action, dtype=np.float64)
+
+    @property
+    def prev_action(self) -> np.ndarray:
+        """The action applied at the previous control step (zeros at the start of
+        an episode), a new float64 array of shape (n_actuators,)."""
+        return self._prev_action.copy()
+
+    def aliveness(self, physics) -> float:
+        """dm_control's aliveness in [-1, 0] (0: alive); always 0 here."""
+        del physics
+        return 0.0
+
+    @property
+    def marker_geoms(self) -> tuple:
+        """The geoms that show the walker's `marker_rgba` (its team colour)."""
+        return self._marker_geoms
+
+    def snapshot_state(self) -> dict:
+        """The walker's Python state (composer.Environment.snapshot): `prev_action`."""
+        return dict(prev_action=self._prev_action.copy())
+
+    def restore_state(self, state: dict) -> None:
+        """Returns the walker to a `snapshot_state()` of a walker built alike."""
+        prev_action = np.asarray(state["prev_action"], dtype=np.float64)
+        if prev_action.shape != self._prev_action.shape:
+            raise ValueError(
+                f"walker {self.name!r}: the snapshot's prev_action has shape "
+                f"{prev_action.shape}, expected {self._prev_action.shape}")
+        self._prev_action = prev_action.copy()
+
+
+def _squashed_rangefinder(sensors, physics):
+    distances = np.array(physics.bind(sensors).sensordata, dtype=np.float64)
+    distances[distances == -1.0] = np.inf
+    return RANGEFINDER_SCALE_M * np.tanh(distances / RANGEFINDER_SCALE_M)
+
+
+def _empty(physics):
+    del physics
+    return np.zeros(0)
+
+
+class LegacyWalkerObservables(base.WalkerObservables):
+    """dm_control's legacy walker observables (names and shapes: module docstring).
+
+    Enabled by default: none but what `base.WalkerObservables` enables, except that
+    the extra scalar observables start disabled (tasks enable what agents see).
+    """
+
+    def __init__(self, entity):
+        super().__init__(entity)
+        for name in _DISABLED_BY_DEFAULT:
+            self[name].enabled = False
+
+    @composer.observable
+    def body_height(self):
+        """World z of the root body's origin (m), a scalar."""
+        return observable.MJCFFeature("xpos", self._entity.root_body, index=2)
+
+    @composer.observable
+    def end_effectors_pos(self):
+        """End-effector positions relative to the root (m), egocentric frame,
+        flattened to (3 * n_end_effectors,)."""
+        entity = self._entity
+        sensors = [
+            entity.spec.add_sensor(
+                name=f"{body.name}_end_effector", type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
+                objtype=_XBODY, objname=body.name, reftype=_XBODY, refname=entity.root_body.name)
+            for body in entity.end_effectors]
+        return observable.MJCFFeature("sensordata", sensors)
+
+    @composer.observable
+    def world_zaxis(self):
+        """The world's z axis in the root body's frame, (3,)."""
+        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+
+    @composer.observable
+    def sensors_torque(self):
+        """Torque sensor readings (N m), flattened: (3 * n_torque_sensors,)."""
+        sensors = list(self._entity.torque_sensors)
+        if not sensors:
+            return observable.Generic(_empty)
+        return observable.MJCFFeature("sensordata", sensors)
+
+    @composer.observable
+    def sensors_rangefinder(self):
+        """Rangefinder distances (m) squashed as 10 tanh(d / 10); no hit reads 10."""
+        sensors = list(self._entity.rangefinder_sensors)
+        if not sensors:
+            return observable.Generic(_empty)
+        return observable.Generic(lambda physics: _squashed_rangefinder(sensors, physics))
+
+    @composer.observable
+    def position(self):
+        """World position of the root body (m), (3,)."""
+        return observable.MJCFFeature("xpos", self._entity.root_body)
+
+    @composer.observable
+    def orientation(self):
+        """World orientation of the root body, row-major 3x3 flattened, (9,)."""
+        return observable.MJCFFeature("xmat", self._entity.root_body)
+
+    @composer.observable
+    def veloc_forward(self):
+        """Forward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=0)
+
+    @composer.observable
+    def veloc_strafe(self):
+        """Leftward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=1)
+
+    @composer.observable
+    def veloc_up(self):
+        """Upward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=2)
+
+    @composer.observable
+    def gyro_backward_roll(self):
+        """Angular velocity about the root's x axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.gyro, index=0)
+
+    @composer.observable
+    def gyro_rightward_roll(self):
+        """Angular velocity about the root's y axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.gyro, index=1)
+
+    @composer.observable
+    def gyro_anticlockwise_spin(self):
+        """Angular velocity about the root's z axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity.gyro, index=2)
+
+    @composer.observable
+    def torso_xvel(self):
+        """World x velocity of the walker's centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=0)
+
+    @composer.observable
+    def torso_yvel(self):
+        """World y velocity of the walker's centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=1)
+
+    @composer.observable
+    def prev_action(self):
+        """The action applied at the previous control step, (n_actuators,)."""
+        entity = self._entity
+        return observable.Generic(lambda physics: entity.prev_action)
+
+
+_DISABLED_BY_DEFAULT = (
+    "sensors_rangefinder", "position", "orientation", "veloc_forward", "veloc_strafe",
+    "veloc_up", "gyro_backward_roll", "gyro_rightward_roll", "gyro_anticlockwise_spin",
+    "torso_xvel", "torso_yvel", "prev_action")
