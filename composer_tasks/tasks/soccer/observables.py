@@ -85,7 +85,7 @@ class SensorSlice:
 
     def __call__(self, physics) -> np.ndarray:
         if physics.model is not self._model:
-            ids = np.atleast_1d(physics.bind(self._sensors).element_id)
+            ids = np.atleast_1d(physics.bind(self._sensors).id)
             model = physics.model
             starts = model.sensor_adr[ids]
             stops = starts + model.sensor_dim[ids]
@@ -174,127 +174,195 @@ class CoreObservablesAdder(ObservablesAdder):
             f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos)
 
     def _add_arena_observables(self, task, player):
-        arena = task.arena
-        home = player.team is soccer_team.Team.HOME
-        # (feature in the world frame, whether it is the 3-D goal centre), clockwise
-        # from the player's own goal; the away team's own goal is the home goal's
-        # opposite, hence the half-turn of the list.
-        features = [
-            (lambda: arena.home_goal.lower[:2], False),
-            (lambda: arena.home_goal.mid, True),
-            (lambda: arena.home_goal.upper[:2], False),
-            (lambda: arena.field.upper, False),
-            (lambda: arena.away_goal.upper[:2], False),
-            (lambda: arena.away_goal.mid, True),
-            (lambda: arena.away_goal.lower[:2], False),
-            (lambda: arena.field.lower, False),
-        ]
-        if not home:
-            half = len(features) // 2
-            features = features[half:] + features[:half]
-        root = player.walker.root_body
-        for name, (feature, three_d) in zip(ARENA_OBSERVATION_NAMES, features):
+        features = self._features_of(task)
+        index = task.players.index(player)
+        for name in ARENA_OBSERVATION_NAMES:
             player.walker.observables.add_observable(
-                name, observable.Generic(_egocentric_point(feature, root, three_d)))
+                name, observable.Generic(features.reader(name, index)))
 
     def _add_stats_observables(self, task, player):
-        stats = _PlayerStats(task, player)
+        features = self._features_of(task)
+        index = task.players.index(player)
         for name in ("stats_vel_to_ball", "stats_closest_vel_to_ball", "stats_veloc_forward",
                      "stats_vel_ball_to_goal", "stats_home_avg_teammate_dist",
-                     "stats_teammate_spread_out", "stats_home_score", "stats_away_score"):
+                     "stats_teammate_spread_out"):
             player.walker.observables.add_observable(
-                name, observable.Generic(getattr(stats, name[len("stats_"):])))
+                name, observable.Generic(features.reader(name, index)))
+        scores = _Scores(task, player)
+        player.walker.observables.add_observable("stats_home_score", observable.Generic(scores.home))
+        player.walker.observables.add_observable("stats_away_score", observable.Generic(scores.away))
+
+    def _features_of(self, task):
+        features = getattr(self, "_features", None)
+        if features is None or features.task is not task:
+            features = MatchFeatures(task)
+            self._features = features
+        return features
 
 
-def _egocentric_point(feature, root_body, three_d):
-    """A function of the physics: the world point `feature()` relative to the root
-    body's origin, in its egocentric frame. 3-D points use the root's rotation
-    (R^T v); horizontal points its xy block (v R[:2, :2]), as dm_control's
-    `transform_vec_to_egocentric_frame` does."""
-    binding = {}
+class MatchFeatures:
+    """Every player's pitch observations and game statistics, computed together once
+    per physics state (numpy over the players) and read row by row by the players'
+    observables.
 
-    def egocentric(physics):
-        if binding.get("model") is not physics.model:
-            binding["model"] = physics.model
-            binding["id"] = int(physics.bind(root_body).element_id)
-        body = binding["id"]
+    The values are dm_control's (module docstring; statistics on `_Scores` and
+    below). They are recomputed whenever the state differs from the one they were
+    computed for (time, qpos and qvel, which determine every quantity they read once
+    the physics is forward), so an observable reads them at any substep or after
+    any edit of the state.
+
+    Statistics (per player, (P,) arrays):
+      vel_to_ball: speed (m/s) of the root towards the ball, horizontally (the
+        root's linear `cvel` x, y along the unit horizontal direction to the ball,
+        that direction divided by its norm + 1e-7 m);
+      closest_vel_to_ball: vel_to_ball for the team's player closest to the ball
+        (the first of equally close ones), 0 for the others;
+      veloc_forward: the walker's `veloc_forward` observable (m/s);
+      vel_ball_to_goal: the ball's velocity (its `linear_velocity` observable)
+        along the unit direction from it to the centre of the opponents' goal;
+      home_avg_teammate_dist: mean distance (m) between the roots of the player
+        and its teammates (0 without any);
+      teammate_spread_out: home_avg_teammate_dist > 5 m.
+    """
+
+    def __init__(self, task):
+        self.task = task
+        players = task.players
+        self._home = np.array([player.team is soccer_team.Team.HOME for player in players])
+        teams = np.array([player.team.value for player in players])
+        same_team = teams[:, None] == teams[None, :]
+        self._teammates = same_team & ~np.eye(len(players), dtype=bool)
+        self._num_teammates = self._teammates.sum(axis=1)
+        self._team_members = [np.flatnonzero(same_team[index]) for index in range(len(players))]
+        self._veloc_forward = [_ObservableReader(player.walker.observables.veloc_forward)
+                               for player in players]
+        self._ball_velocity = _ObservableReader(task.ball.observables.linear_velocity)
+        self._model = None
+        self._data = None
+        self._time = None
+        self._qpos = None
+        self._qvel = None
+        self._values = None
+
+    def reader(self, name, index):
+        """A function of the physics giving feature `name` of player `index`."""
+        def read(physics):
+            return self.values(physics)[name][index]
+        read.__qualname__ = f"MatchFeatures.{name}"
+        return read
+
+    def values(self, physics):
+        """{feature name: (P, ...) array} at the physics' current state."""
         data = physics.data
-        rotation = data.xmat[body].reshape(3, 3)
-        point = np.asarray(feature(), dtype=np.float64)
-        if three_d:
-            return (point - data.xpos[body]) @ rotation
-        return (point - data.xpos[body, :2]) @ rotation[:2, :2]
-    return egocentric
+        qpos = data.qpos.tobytes()
+        qvel = data.qvel.tobytes()
+        if (data is not self._data or data.time != self._time or qpos != self._qpos
+                or qvel != self._qvel):
+            if physics.model is not self._model:
+                self._bind(physics)
+            self._values = self._compute(physics)
+            self._data, self._time, self._qpos, self._qvel = data, data.time, qpos, qvel
+        return self._values
+
+    def _bind(self, physics):
+        task = self.task
+        self._roots = np.array([int(physics.bind(player.walker.root_body).id)
+                                for player in task.players])
+        self._ball_geom = int(physics.bind(task.ball.geom).id)
+        self._model = physics.model
+
+    def _compute(self, physics):
+        task = self.task
+        arena = task.arena
+        data = physics.data
+        roots = self._roots
+        position = data.xpos[roots]
+        rotation = data.xmat[roots].reshape(-1, 3, 3)
+        planar = position[:, :2]
+
+        def flat(point):
+            return np.einsum("pi,pij->pj", np.asarray(point, dtype=np.float64)[:2] - planar,
+                             rotation[:, :2, :2])
+
+        def spatial(point):
+            return np.einsum("pi,pij->pj", np.asarray(point, dtype=np.float64) - position, rotation)
+
+        home_goal, away_goal, field = arena.home_goal, arena.away_goal, arena.field
+        # Clockwise from the home team's own goal; the away team sees the list
+        # turned by half (its own goal first).
+        clockwise = [
+            flat(home_goal.lower), spatial(home_goal.mid), flat(home_goal.upper), flat(field.upper),
+            flat(away_goal.upper), spatial(away_goal.mid), flat(away_goal.lower), flat(field.lower)]
+        half = len(clockwise) // 2
+        values = {}
+        for offset, name in enumerate(ARENA_OBSERVATION_NAMES):
+            home_value = clockwise[offset]
+            away_value = clockwise[(offset + half) % len(clockwise)]
+            values[name] = np.where(self._home[:, None], home_value, away_value)
+
+        ball = data.geom_xpos[self._ball_geom]
+        to_ball = ball - position
+        unit = to_ball[:, :2] / (np.linalg.norm(to_ball[:, :2], axis=1) + _DIRECTION_EPSILON_M)[:, None]
+        vel_to_ball = np.einsum("pi,pi->p", unit, data.cvel[roots, 3:5])
+        values["stats_vel_to_ball"] = vel_to_ball
+        distance_to_ball = np.linalg.norm(to_ball, axis=1)
+        closest = np.zeros(len(roots))
+        for index, members in enumerate(self._team_members):
+            if members[np.argmin(distance_to_ball[members])] == index:
+                closest[index] = vel_to_ball[index]
+        values["stats_closest_vel_to_ball"] = closest
+        values["stats_veloc_forward"] = np.array(
+            [np.asarray(read(physics), dtype=np.float64).reshape(()) for read in self._veloc_forward])
+        ball_velocity = np.asarray(self._ball_velocity(physics), dtype=np.float64).reshape(3)
+        goal_speeds = []
+        for goal in (away_goal, home_goal):
+            direction = (goal.upper + goal.lower) / 2.0 - ball
+            norm = np.linalg.norm(direction)
+            goal_speeds.append(np.dot(direction / norm if norm else direction, ball_velocity))
+        # The home team attacks the away goal, the away team the home goal.
+        values["stats_vel_ball_to_goal"] = np.where(self._home, goal_speeds[0], goal_speeds[1])
+        pairwise = np.linalg.norm(position[:, None, :] - position[None, :, :], axis=2)
+        total = np.where(self._teammates, pairwise, 0.0).sum(axis=1)
+        average = np.divide(total, self._num_teammates, out=np.zeros(len(roots)),
+                            where=self._num_teammates > 0)
+        values["stats_home_avg_teammate_dist"] = average
+        values["stats_teammate_spread_out"] = average > TEAMMATE_SPREAD_OUT_M
+        return values
 
 
-class _PlayerStats:
-    """dm_control's per-player game statistics, as functions of the physics."""
+class _ObservableReader:
+    """Reads another observable's value from a physics (its `observation_callable`,
+    made once per physics, as dm_control's statistics read the walker's and the
+    ball's observables)."""
+
+    def __init__(self, observable_object):
+        self._observable = observable_object
+        self._physics = None
+
+    def __call__(self, physics):
+        if physics is not self._physics:
+            self._read = self._observable.observation_callable(physics)
+            self._physics = physics
+        return self._read()
+
+
+class _Scores:
+    """A player's goal statistics: whether its team scored (`home`) or conceded
+    (`away`, only if there is another team) during the step, 1.0 or 0.0."""
 
     def __init__(self, task, player):
-        self._task = task
-        self._player = player
-        self._teammates = [other for other in task.players
-                           if other is not player and other.team is player.team]
-        self._team = [other for other in task.players if other.team is player.team]
+        self._arena = task.arena
+        self._team = player.team
         self._has_opponent = any(other.team is not player.team for other in task.players)
 
-    def _root_xpos(self, physics, player):
-        return physics.bind(player.walker.root_body).xpos
-
-    def vel_to_ball(self, physics) -> float:
-        """Speed (m/s) of the player's root towards the ball, horizontally: the root's
-        linear `cvel` (x, y) along the horizontal direction to the ball."""
-        root = physics.bind(self._player.walker.root_body)
-        direction = physics.bind(self._task.ball.geom).xpos - root.xpos
-        unit = direction[:2] / (np.linalg.norm(direction[:2]) + _DIRECTION_EPSILON_M)
-        return float(np.dot(unit, root.cvel[3:5]))
-
-    def closest_vel_to_ball(self, physics) -> float:
-        """`vel_to_ball` if the player is its team's closest to the ball, else 0."""
-        ball = physics.bind(self._task.ball.geom).xpos
-        distances = [np.linalg.norm(ball - self._root_xpos(physics, member)) for member in self._team]
-        # The first of equally close players counts, as dm_control's strict `<`.
-        if self._team[int(np.argmin(distances))] is self._player:
-            return self.vel_to_ball(physics)
-        return 0.0
-
-    def veloc_forward(self, physics) -> Any:
-        """The walker's forward velocity (m/s): its `veloc_forward` observable."""
-        return self._player.walker.observables.veloc_forward.raw_callable(physics)
-
-    def vel_ball_to_goal(self, physics) -> float:
-        """Speed (m/s) of the ball towards the centre of the opponents' goal."""
-        arena = self._task.arena
-        goal = arena.away_goal if self._player.team is soccer_team.Team.HOME else arena.home_goal
-        centre = (goal.upper + goal.lower) / 2.0
-        direction = centre - physics.bind(self._task.ball.geom).xpos
-        norm = np.linalg.norm(direction)
-        unit = direction / norm if norm else direction
-        velocity = self._task.ball.observables.linear_velocity.raw_callable(physics)
-        return float(np.dot(unit, np.ravel(velocity)))
-
-    def home_avg_teammate_dist(self, physics) -> float:
-        """Mean distance (m) from the player's root to its teammates' (0 without any)."""
-        if not self._teammates:
-            return 0.0
-        own = self._root_xpos(physics, self._player)
-        return float(np.mean([np.linalg.norm(own - self._root_xpos(physics, other))
-                              for other in self._teammates]))
-
-    def teammate_spread_out(self, physics) -> bool:
-        """True if `home_avg_teammate_dist` exceeds 5 m."""
-        return bool(self.home_avg_teammate_dist(physics) > TEAMMATE_SPREAD_OUT_M)
-
-    def home_score(self, physics) -> float:
-        """1.0 if the player's team scored at this step, else 0.0."""
+    def home(self, physics) -> float:
         del physics
-        return 1.0 if self._task.arena.detected_goal() == self._player.team else 0.0
+        return 1.0 if self._arena.detected_goal() == self._team else 0.0
 
-    def away_score(self, physics) -> float:
-        """1.0 if the other team scored at this step (and there is one), else 0.0."""
+    def away(self, physics) -> float:
         del physics
-        scorer = self._task.arena.detected_goal()
-        return 1.0 if self._has_opponent and scorer is not None and scorer != self._player.team else 0.0
+        scorer = self._arena.detected_goal()
+        return 1.0 if self._has_opponent and scorer is not None and scorer != self._team else 0.0
 
 
 def per_player_observables(walker, builtin_names) -> Mapping[str, Any]:

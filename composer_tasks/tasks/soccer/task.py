@@ -20,6 +20,7 @@ import dm_env
 import numpy as np
 
 from composer_tasks import composer
+from composer_tasks.props import soccer_ball
 from composer_tasks.tasks.soccer import initializers as initializers_module
 from composer_tasks.tasks.soccer import observables as observables_module
 from composer_tasks.walkers import soccer_team
@@ -76,7 +77,6 @@ class Task(composer.Task):
             raise ValueError("every player needs its own walker")
         if not isinstance(disable_walker_contacts, (bool, np.bool_)):
             raise TypeError(f"disable_walker_contacts must be a bool, got {disable_walker_contacts!r}")
-        from composer_tasks.props import soccer_ball  # The entities' module, imported when used.
         self.arena = arena
         self.players = players
         self._initializer = initializer or initializers_module.UniformInitializer()
@@ -90,9 +90,13 @@ class Task(composer.Task):
         self.ball = ball if ball is not None else soccer_ball.SoccerBall()
         self.arena.add_free_entity(self.ball)
         self.arena.register_ball(self.ball)
+        self._placements = []
         for player in players:
             player.walker.create_root_joints(self.arena.attach(player.walker))
             self.ball.register_player(player)
+            placement = _KeepPlacement()
+            player.walker.add_initializer(placement)
+            self._placements.append(placement)
         # Sensors between entities name elements by their full names, which they
         # have once everything is attached.
         self._player_observables = []
@@ -147,7 +151,7 @@ class Task(composer.Task):
             model = physics.model
             owners = np.full(model.ngeom, -1, dtype=np.int64)
             entities = [self.ball] + [player.walker for player in self.players]
-            top_bodies = {int(physics.bind(entity.attachment_body).element_id): index
+            top_bodies = {int(physics.bind(entity.attachment_body).id): index
                           for index, entity in enumerate(entities)}
             for geom in range(model.ngeom):
                 body = int(model.geom_bodyid[geom])
@@ -159,8 +163,20 @@ class Task(composer.Task):
         return self._owners
 
     def initialize_episode(self, physics, random_state: np.random.RandomState) -> None:
-        """Places the players and the ball (the initializer)."""
+        """Places the players and the ball (the initializer).
+
+        The walkers' own `initialize_episode` callbacks run after this one and set
+        their pose joints to the initial pose; each walker carries a pose
+        initializer that then puts back the joints this placement gave it.
+        """
+        self._place(physics, random_state)
+
+    def _place(self, physics, random_state):
+        for placement in self._placements:
+            placement.forget()
         self._initializer(self, physics, random_state)
+        for player, placement in zip(self.players, self._placements):
+            placement.capture(physics, player.walker)
 
     def before_step(self, physics, actions, random_state: np.random.RandomState) -> None:
         """Applies each player's action to its walker; throws the ball in if it left
@@ -196,6 +212,33 @@ class Task(composer.Task):
         return self.arena.detected_goal() is not None
 
 
+class _KeepPlacement:
+    """A walker pose initializer (`Walker.add_initializer`) that restores the pose
+    joints' positions and velocities `capture` recorded, drawing no random numbers:
+    the soccer task's placement survives the walker's own episode initialisation."""
+
+    def __init__(self):
+        self._qpos = None
+        self._qvel = None
+
+    def forget(self) -> None:
+        self._qpos = None
+        self._qvel = None
+
+    def capture(self, physics, walker) -> None:
+        joints = physics.bind(list(walker.pose_joints))
+        self._qpos = np.array(joints.qpos)
+        self._qvel = np.array(joints.qvel)
+
+    def initialize_pose(self, physics, walker, random_state: np.random.RandomState) -> None:
+        del random_state
+        if self._qpos is None:
+            return
+        joints = physics.bind(list(walker.pose_joints))
+        joints.qpos = self._qpos
+        joints.qvel = self._qvel
+
+
 class MultiturnTask(Task):
     """Soccer played through goals until the time limit: after a goal, the scoring
     step's rewards are given, the players and the ball are placed anew (the
@@ -223,7 +266,7 @@ class MultiturnTask(Task):
 
     def after_step(self, physics, random_state: np.random.RandomState) -> None:
         if self.arena.detected_goal() is not None:
-            self._initializer(self, physics, random_state)
+            self._place(physics, random_state)
             self._reset_trackers = True
 
     def snapshot_state(self) -> dict:
