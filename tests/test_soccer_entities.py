@@ -410,3 +410,304 @@ def test_ball_rejects_bad_players_and_unattached_root_body():
         ball.root_body
     with pytest.raises(TypeError, match="Team"):
         soccer_team.team_rgba("home")
+
+
+# Pitch.
+
+from composer_tasks.arenas import pitch as pitch_module  # noqa: E402
+
+
+def _geoms_by_name(model):
+    return {mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, index) or "": index
+            for index in range(model.ngeom)}
+
+
+def _check_detector(detector, reference):
+    np.testing.assert_allclose(detector.lower, reference["lower"], atol=1e-12)
+    np.testing.assert_allclose(detector.upper, reference["upper"], atol=1e-12)
+    np.testing.assert_allclose(detector.mid, reference["mid"], atol=1e-12)
+
+
+def test_pitch_matches_the_reference():
+    reference = REFERENCE["pitch"]["default"]
+    arena = pitch_module.Pitch()
+    physics = Physics.from_spec(arena.spec)
+    physics.forward()
+    model = physics.model
+    assert arena.size == tuple(reference["size"])
+    _check_detector(arena.home_goal, reference["home_goal"])
+    _check_detector(arena.away_goal, reference["away_goal"])
+    _check_detector(arena.field, reference["field"])
+    geoms = _geoms_by_name(model)
+    published = {geom["name"]: geom for geom in reference["geoms"]}
+    # Named geoms: the ground and the goalposts.
+    for name, facts in published.items():
+        if name.startswith("//"):
+            continue
+        index = geoms[name]
+        assert model.geom_type[index] == facts["type"], name
+        np.testing.assert_allclose(model.geom_size[index], facts["size"], rtol=1e-9, err_msg=name)
+        np.testing.assert_allclose(physics.data.geom_xpos[index], facts["pos"], atol=1e-9, err_msg=name)
+        np.testing.assert_allclose(model.geom_rgba[index][:3], np.asarray(facts["rgba"])[:3],
+                                   rtol=1e-6, err_msg=name)
+        assert (model.geom_contype[index], model.geom_conaffinity[index]) == (
+            facts["contype"], facts["conaffinity"]), name
+    # Unnamed geoms (walls and perimeter planes): the same set of placements.
+    def placements(items):
+        return sorted((item["type"], item["contype"], *np.round(item["pos"], 9),
+                       *np.round(item["size"], 9)) for item in items)
+    ours = [dict(type=model.geom_type[i], contype=model.geom_contype[i],
+                 pos=physics.data.geom_xpos[i], size=model.geom_size[i])
+            for i in range(model.ngeom) if not mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i)]
+    assert placements(ours) == placements([g for g in reference["geoms"] if g["name"].startswith("//")])
+    # Walls face the centre.
+    for wall in arena.walls:
+        index = physics.bind(wall).id
+        normal = physics.data.geom_xmat[index].reshape(3, 3)[:, 2]
+        assert np.dot(normal, physics.data.geom_xpos[index]) < 0
+    camera = model.camera("top_down")
+    np.testing.assert_allclose(model.cam_fovy[camera.id], reference["top_camera_fovy"], rtol=1e-6)
+    np.testing.assert_allclose(model.cam_pos[camera.id], reference["top_camera_pos"])
+    np.testing.assert_allclose([model.stat.extent, model.vis.map.znear, model.vis.map.zfar],
+                               [reference["extent"], reference["znear"], reference["zfar"]], rtol=1e-6)
+    np.testing.assert_allclose(model.stat.center, reference["center"])
+    assert (model.nlight, model.nsite) == (reference["nlight"], reference["nsite"])
+    np.testing.assert_allclose(model.light_pos, reference["light_pos"])
+    np.testing.assert_allclose(model.light_dir, reference["light_dir"], rtol=1e-6)
+    assert model.opt.timestep == reference["timestep"]
+
+
+def test_field_box_matches_the_reference_and_collides_with_the_ball_only():
+    reference = REFERENCE["pitch"]["field_box"]
+    arena = pitch_module.Pitch(field_box=True)
+    ball = soccer_ball.SoccerBall()
+    arena.add_free_entity(ball)
+    arena.register_ball(ball)
+    physics = Physics.from_spec(arena.spec)
+    model = physics.model
+    boxes = [physics.bind(box).id for box in arena.field_box_geoms]
+    ours = sorted((*np.round(physics.data.geom_xpos[i], 9), *np.round(model.geom_size[i], 9))
+                  for i in boxes)
+    published = sorted((*np.round(g["pos"], 9), *np.round(g["size"], 9))
+                       for g in reference["geoms"] if g["type"] == mujoco.mjtGeom.mjGEOM_BOX)
+    assert ours == published and len(ours) == 8
+    bit = pitch_module.FIELD_BOX_CONTACT_BIT
+    assert all(model.geom_contype[i] == bit and model.geom_conaffinity[i] == bit for i in boxes)
+    assert model.geom_contype[physics.bind(ball.geom).id] == 1 | bit
+    # The field detector does not watch the ball with a field box.
+    ball.set_pose(physics, [100.0, 0.0, 0.0])
+    physics.forward()
+    _run_detection(arena, physics)
+    assert arena.detected_off_court() == []
+
+
+@pytest.mark.parametrize("key", sorted(REFERENCE["randomized_pitch"]))
+def test_match_pitch_sizes_and_goals_per_team_size_match_the_reference(key):
+    reference = REFERENCE["randomized_pitch"][key]
+    walker_type, team_size = key.split("-")
+    min_size, max_size, goal_size = pitch_module.match_pitch_sizes(
+        int(team_size), humanoid=walker_type == "HUMANOID")
+    np.testing.assert_allclose(min_size, reference["min_size"], rtol=1e-12)
+    np.testing.assert_allclose(max_size, reference["max_size"], rtol=1e-12)
+    if reference["goal_size"] is None:
+        assert goal_size is None
+    else:
+        np.testing.assert_allclose(goal_size, reference["goal_size"])
+    arena = pitch_module.RandomizedPitch(min_size, max_size, goal_size=goal_size)
+    for bound in reference["at_bounds"]:
+        arena.set_size(bound["pitch_size"])
+        _check_detector(arena.home_goal, bound["home_goal"])
+        _check_detector(arena.away_goal, bound["away_goal"])
+        _check_detector(arena.field, bound["field"])
+
+
+def _run_detection(arena, physics):
+    """The detectors' episode start, then one substep's detection."""
+    for entity in arena.iter_entities():
+        if isinstance(entity, pitch_module.position_detector.PositionDetector):
+            entity.initialize_episode(physics, None)
+
+
+def _pitch_with_ball(**kwargs):
+    arena = pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), **kwargs)
+    arena.initialize_episode_mjcf(np.random.RandomState(3))
+    ball = soccer_ball.SoccerBall()
+    arena.add_free_entity(ball)
+    arena.register_ball(ball)
+    return arena, ball, Physics.from_spec(arena.spec)
+
+
+def _place_ball_centre(ball, physics, centre):
+    # The ball's frame is a radius below its centre.
+    ball.set_pose(physics, np.asarray(centre, dtype=np.float64) - [0.0, 0.0, ball.radius])
+    physics.forward()
+
+
+def test_goals_detect_the_ball_inside_and_not_outside():
+    arena, ball, physics = _pitch_with_ball()
+    home, away = arena.home_goal, arena.away_goal
+    cases = [
+        # The goals lie beyond the field (dm_control's layout): off court too.
+        (home.mid, soccer_team.Team.AWAY, [ball]),
+        (away.mid, soccer_team.Team.HOME, [ball]),
+        ([0.0, 0.0, 0.5], None, []),
+        ([home.lower[0] + 0.5, home.upper[1] + 1.0, 0.5], None, [ball]),  # Beside the goal.
+        ([home.mid[0], home.upper[1] + 0.05, home.mid[2]], None, [ball]),
+        ([home.upper[0] + 0.05, 0.0, 1.0], None, []),  # Just in front of the goal mouth.
+    ]
+    for centre, scorer, off_court in cases:
+        _place_ball_centre(ball, physics, centre)
+        _run_detection(arena, physics)
+        assert arena.detected_goal() == scorer, centre
+        assert arena.detected_off_court() == off_court, centre
+    # A goal region retains a detection until the next control step.
+    _place_ball_centre(ball, physics, away.mid)
+    _run_detection(arena, physics)
+    _place_ball_centre(ball, physics, [0.0, 0.0, 0.5])
+    away.after_substep(physics, None)
+    assert arena.detected_goal() == soccer_team.Team.HOME
+    away.before_step(physics, None, None)
+    away.after_substep(physics, None)
+    assert arena.detected_goal() is None
+    # The goalposts turn the detected colour while the ball is in.
+    _place_ball_centre(ball, physics, home.mid)
+    home.after_substep(physics, None)
+    post = physics.bind(home.goalposts[0])
+    np.testing.assert_allclose(post.rgba, home.goalpost_detected_rgba)
+    state = home.snapshot_state()
+    home.before_step(physics, None, None)
+    home.restore_state(pickle.loads(pickle.dumps(state)))
+    assert home.detected_entities == [ball]
+
+
+def test_goals_stop_the_ball_with_their_posts():
+    arena, ball, physics = _pitch_with_ball()
+    post = arena.away_goal.goalposts[0]  # right_post of the away goal, at +y.
+    start, end = np.asarray(post.fromto[:3]), np.asarray(post.fromto[3:])
+    centre = (start + end) / 2 + [-1.0, 0.0, 0.0]
+    _place_ball_centre(ball, physics, centre)
+    ball.set_velocity(physics, [8.0, 0.0, 0.0], np.zeros(3))
+    for _ in range(150):
+        physics.step()
+    position, _ = ball.get_pose(physics)
+    assert position[0] < start[0]
+
+
+def test_randomized_pitch_is_deterministic_and_draws_within_bounds():
+    def sizes(seed, **kwargs):
+        arena = pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), **kwargs)
+        random_state = np.random.RandomState(seed)
+        drawn = []
+        for _ in range(5):
+            arena.initialize_episode_mjcf(random_state)
+            drawn.append(arena.size + arena.goal_size + tuple(arena.home_goal.lower))
+        return np.array(drawn)
+    first = sizes(7)
+    np.testing.assert_array_equal(first, sizes(7))
+    assert not np.array_equal(first, sizes(8))
+    assert np.all((first[:, 0] >= 32.0) & (first[:, 0] <= 48.0))
+    assert np.all((first[:, 1] >= 24.0) & (first[:, 1] <= 36.0))
+    # Goals are sized to the pitch: a third of its width.
+    np.testing.assert_allclose(first[:, 3], 0.33 * first[:, 1])
+    kept = sizes(7, keep_aspect_ratio=True)
+    np.testing.assert_allclose((kept[:, 0] - 32.0) / 16.0, (kept[:, 1] - 24.0) / 12.0)
+    # dm_control's draw: the length ratio, then the width ratio.
+    ratios = np.random.RandomState(7).uniform(size=2)
+    np.testing.assert_allclose(first[0, :2], [32.0 + 16.0 * ratios[0], 24.0 + 12.0 * ratios[1]])
+
+
+class _PitchTask(composer.Task):
+    """A pitch, a ball and a BoxHead, for resets through the Environment."""
+
+    def __init__(self):
+        self._arena = pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), field_box=True)
+        self.ball = soccer_ball.SoccerBall()
+        self._arena.add_free_entity(self.ball)
+        self._arena.register_ball(self.ball)
+        self.walker = boxhead.BoxHead(name="home0", marker_rgba=soccer_team.RGBA_BLUE)
+        self.walker.create_root_joints(self._arena.attach(self.walker))
+        self.ball.register_player(soccer_team.Player(soccer_team.Team.HOME, self.walker))
+        self.set_timesteps(control_timestep=0.025, physics_timestep=0.005)
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    def initialize_episode(self, physics, random_state):
+        self.walker.set_pose(physics, [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
+        self.ball.set_pose(physics, [3.0, 0.0, 0.0])
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+def test_randomized_pitch_recompiles_its_layout_every_episode():
+    env = composer.Environment(_PitchTask(), random_state=5)
+    sizes = []
+    for _ in range(3):
+        env.reset()
+        arena = env.task.root_entity
+        model = env.physics.model
+        ground = env.physics.bind(arena.ground_geom)
+        field_half = np.asarray(arena.field.upper)
+        np.testing.assert_allclose(ground.size[:2], field_half)
+        wall = env.physics.bind(arena.walls[3]).id
+        np.testing.assert_allclose(env.physics.data.geom_xpos[wall][0], arena.size[0])
+        sizes.append(arena.size)
+        env.step([np.zeros(3)][0])
+        assert model.ngeom == env.physics.model.ngeom
+    assert len(set(sizes)) == 3
+    again = composer.Environment(_PitchTask(), random_state=5)
+    for size in sizes:
+        again.reset()
+        assert again.task.root_entity.size == size
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(size=(12.0,)), ValueError, "size"),
+    (dict(size=(12.0, -1.0)), ValueError, "size"),
+    (dict(goal_size=(1.0, 2.0)), ValueError, "goal_size"),
+    (dict(hoarding_color_scheme_id=4), ValueError, "hoarding_color_scheme_id"),
+    (dict(top_camera_distance=0.0), ValueError, "top_camera_distance"),
+])
+def test_pitch_rejects_bad_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        pitch_module.Pitch(**kwargs)
+
+
+def test_randomized_pitch_and_detectors_reject_bad_arguments():
+    with pytest.raises(ValueError, match="exceeds max_size"):
+        pitch_module.RandomizedPitch((50.0, 24.0), (48.0, 36.0))
+    with pytest.raises(TypeError, match="randomizer"):
+        pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), randomizer=0.5)
+    arena = pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), randomizer=lambda random_state: 1.5)
+    with pytest.raises(ValueError, match="ratio in"):
+        arena.initialize_episode_mjcf(np.random.RandomState(0))
+    with pytest.raises(ValueError, match="team_size"):
+        pitch_module.match_pitch_sizes(0)
+    with pytest.raises(ValueError, match="team_size"):
+        pitch_module.match_pitch_sizes(12)
+    with pytest.raises(ValueError, match="direction"):
+        pitch_module.Goal(direction=0, pos=(0, 0, 1), size=(1, 1, 1))
+    with pytest.raises(ValueError, match="3-D"):
+        pitch_module.Goal(direction=1, pos=(0, 0), size=(1, 1))
+    detector = pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0))
+    with pytest.raises(ValueError, match="2-D"):
+        detector.resize((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    with pytest.raises(ValueError, match="size"):
+        pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 0.0))
+    with pytest.raises(ValueError, match="rgba"):
+        pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0), rgba=(1, 1, 1))
+    with pytest.raises(TypeError, match="entities"):
+        detector.register_entities("ball")
+
+
+def test_pitch_texture_draws_white_lines_on_striped_grass():
+    image = pitch_module.pitch_texture()
+    assert image.shape == (600, 800, 3) and image.dtype == np.uint8
+    white = np.all(image == 255, axis=-1)
+    assert 0.02 < white.mean() < 0.15
+    assert white[:, 400].mean() > 0.9  # The halfway line.
+    assert white[300, 400] and not white[300, 200]  # The centre spot, grass beside it.
+    # Symmetric under a half turn.
+    np.testing.assert_array_equal(white, white[::-1, ::-1])
