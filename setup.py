@@ -56,6 +56,7 @@ setuptools.setup(
         "composer_tasks.environments": [
             "suite = suites.suite:register_environments",
             "locomotion = suites.locomotion:register_environments",
+            "soccer = suites.soccer:register_environments",
         ],
     },
 )

@@ -47,8 +47,10 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
     return returns
 
 
-def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_path=None):
-    """Runs `episodes` soccer matches (`soccer.load(team_size, walker_type=walker)`),
+def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_path=None,
+               time_limit=45.0):
+    """Runs `episodes` soccer matches (`soccer.load(team_size, time_limit,
+    walker_type=walker)`),
     every player acting with `policy`; returns the home team's episode returns (each
     home player gets the same reward: +1 per goal scored, -1 per goal conceded).
 
@@ -58,7 +60,8 @@ def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_
     from suites import soccer
     if policy not in ("zero", "random"):
         raise ValueError(f"unknown policy {policy!r}; expected 'zero' or 'random'")
-    env = soccer.load(team_size, random_state=seed, walker_type=soccer.WalkerType[walker.upper()])
+    env = soccer.load(team_size, time_limit=time_limit, random_state=seed,
+                      walker_type=soccer.WalkerType[walker.upper()])
     random_state = np.random.RandomState(seed)
     agent_policies = [
         policies.zero_policy(spec) if policy == "zero"

@@ -21,6 +21,7 @@ steps between two observation updates run as one `mj_step(nstep=k)` call.
 """
 
 import collections
+import collections.abc
 import functools
 import logging
 import math
@@ -760,7 +761,7 @@ class MultiAgentEnvironment(Environment):
         self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
 
     def _validate_action(self, actions):
-        if isinstance(actions, (str, bytes, Mapping)) or not hasattr(actions, "__len__"):
+        if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(actions, "__len__"):
             raise TypeError(
                 f"actions must be a sequence of {self._num_agents} per-agent actions, "
                 f"got {type(actions).__name__}")
@@ -779,7 +780,7 @@ class MultiAgentEnvironment(Environment):
 
     def _per_agent_observables(self):
         per_agent = self._task.observables
-        if isinstance(per_agent, Mapping) or len(per_agent) != self._num_agents:
+        if isinstance(per_agent, collections.abc.Mapping) or len(per_agent) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.observables must be a list of {self._num_agents} "
                 f"per-agent mappings of observables, got {type(per_agent).__name__}")
@@ -868,6 +869,9 @@ class _PerAgentUpdater:
                     items.append((f"agent{index}/{name}", observable_object))
                     names.append(name)
             self._names.append(names)
+        bounds = np.cumsum([0] + [len(names) for names in self._names])
+        self._agents = [(names, int(start), int(stop))
+                        for names, start, stop in zip(self._names, bounds[:-1], bounds[1:])]
         self._updater = updater_module.Updater(
             items, physics_steps_per_control_step, strip_singleton_buffer_dim, padding)
         self.prepare_for_next_control_step = self._updater.prepare_for_next_control_step
@@ -877,9 +881,9 @@ class _PerAgentUpdater:
         self._updater.reset(physics, random_state)
 
     def _split(self, flat_values):
-        values = iter(flat_values)
-        return [collections.OrderedDict((name, next(values)) for name in names)
-                for names in self._names]
+        values = list(flat_values)
+        return [collections.OrderedDict(zip(names, values[start:stop]))
+                for names, start, stop in self._agents]
 
     def get_observation(self) -> list:
         return self._split(self._updater.get_observation().values())

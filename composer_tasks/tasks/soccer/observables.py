@@ -144,7 +144,7 @@ class CoreObservablesAdder(ObservablesAdder):
                                   ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL)):
             sensor = _frame_sensor(spec, f"{walker.name}_{name}", sensor_type, ball_body,
                                    walker.root_body)
-            walker.observables.add_observable(name, observable.Generic(SensorSlice([sensor])))
+            walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
     def _add_observables_on_other(self, task, player, other, prefix):
         spec = task.root_entity.spec
@@ -161,7 +161,7 @@ class CoreObservablesAdder(ObservablesAdder):
             sensor = _frame_sensor(spec, f"{walker.name}_{prefix}_{suffix}", sensor_type,
                                    other_walker.root_body, reference)
             walker.observables.add_observable(
-                f"{prefix}_{suffix}", observable.Generic(SensorSlice([sensor])))
+                f"{prefix}_{suffix}", observable.MJCFFeature("sensordata", sensor))
         axes = [
             _frame_sensor(spec, f"{walker.name}_{prefix}_ego_orientation_{axis}", sensor_type,
                           other_walker.root_body, reference)
@@ -228,12 +228,19 @@ class MatchFeatures:
     def __init__(self, task):
         self.task = task
         players = task.players
+        count = len(players)
         self._home = np.array([player.team is soccer_team.Team.HOME for player in players])
         teams = np.array([player.team.value for player in players])
         same_team = teams[:, None] == teams[None, :]
-        self._teammates = same_team & ~np.eye(len(players), dtype=bool)
+        self._teammates = same_team & ~np.eye(count, dtype=bool)
         self._num_teammates = self._teammates.sum(axis=1)
-        self._team_members = [np.flatnonzero(same_team[index]) for index in range(len(players))]
+        self._teams = [np.flatnonzero(teams == team) for team in np.unique(teams)]
+        self._rows = np.arange(count)
+        # Which of the clockwise points (home goal first) each player's k-th arena
+        # observation is: the away team's list is turned by half.
+        half = len(ARENA_OBSERVATION_NAMES) // 2
+        self._arena_sources = [np.where(self._home, offset, (offset + half) % (2 * half))
+                               for offset in range(len(ARENA_OBSERVATION_NAMES))]
         self._veloc_forward = [_ObservableReader(player.walker.observables.veloc_forward)
                                for player in players]
         self._ball_velocity = _ObservableReader(task.ball.observables.linear_velocity)
@@ -271,57 +278,61 @@ class MatchFeatures:
         self._ball_geom = int(physics.bind(task.ball.geom).id)
         self._model = physics.model
 
+    def _arena_points(self):
+        """The clockwise points from the home goal (world frame, m), (8, 3); the
+        2-D ones (goal corners, field corners) with z = 0, which is not read."""
+        arena = self.task.arena
+        home_goal, away_goal, field = arena.home_goal, arena.away_goal, arena.field
+        points = np.zeros((len(ARENA_OBSERVATION_NAMES), 3))
+        for row, point in enumerate((home_goal.lower, home_goal.mid, home_goal.upper, field.upper,
+                                     away_goal.upper, away_goal.mid, away_goal.lower, field.lower)):
+            point = np.asarray(point, dtype=np.float64)
+            points[row, :min(point.size, 3)] = point[:3]
+        return points
+
     def _compute(self, physics):
         task = self.task
-        arena = task.arena
         data = physics.data
         roots = self._roots
+        rows = self._rows
         position = data.xpos[roots]
         rotation = data.xmat[roots].reshape(-1, 3, 3)
-        planar = position[:, :2]
-
-        def flat(point):
-            return np.einsum("pi,pij->pj", np.asarray(point, dtype=np.float64)[:2] - planar,
-                             rotation[:, :2, :2])
-
-        def spatial(point):
-            return np.einsum("pi,pij->pj", np.asarray(point, dtype=np.float64) - position, rotation)
-
-        home_goal, away_goal, field = arena.home_goal, arena.away_goal, arena.field
-        # Clockwise from the home team's own goal; the away team sees the list
-        # turned by half (its own goal first).
-        clockwise = [
-            flat(home_goal.lower), spatial(home_goal.mid), flat(home_goal.upper), flat(field.upper),
-            flat(away_goal.upper), spatial(away_goal.mid), flat(away_goal.lower), flat(field.lower)]
-        half = len(clockwise) // 2
+        relative = self._arena_points()[np.newaxis] - position[:, np.newaxis]
+        # Row vectors times R: R^T v, each point in each player's frame.
+        spatial = np.matmul(relative, rotation)
+        planar = np.matmul(relative[:, :, :2], rotation[:, :2, :2])
         values = {}
         for offset, name in enumerate(ARENA_OBSERVATION_NAMES):
-            home_value = clockwise[offset]
-            away_value = clockwise[(offset + half) % len(clockwise)]
-            values[name] = np.where(self._home[:, None], home_value, away_value)
+            table = spatial if name.endswith("_mid") else planar
+            values[name] = table[rows, self._arena_sources[offset]]
 
         ball = data.geom_xpos[self._ball_geom]
         to_ball = ball - position
-        unit = to_ball[:, :2] / (np.linalg.norm(to_ball[:, :2], axis=1) + _DIRECTION_EPSILON_M)[:, None]
+        horizontal = to_ball[:, :2]
+        unit = horizontal / (np.sqrt(np.einsum("pi,pi->p", horizontal, horizontal))
+                             + _DIRECTION_EPSILON_M)[:, np.newaxis]
         vel_to_ball = np.einsum("pi,pi->p", unit, data.cvel[roots, 3:5])
         values["stats_vel_to_ball"] = vel_to_ball
-        distance_to_ball = np.linalg.norm(to_ball, axis=1)
+        distance_to_ball = np.sqrt(np.einsum("pi,pi->p", to_ball, to_ball))
         closest = np.zeros(len(roots))
-        for index, members in enumerate(self._team_members):
-            if members[np.argmin(distance_to_ball[members])] == index:
-                closest[index] = vel_to_ball[index]
+        for members in self._teams:
+            # The first of equally close players, as dm_control's strict `<`.
+            winner = members[np.argmin(distance_to_ball[members])]
+            closest[winner] = vel_to_ball[winner]
         values["stats_closest_vel_to_ball"] = closest
         values["stats_veloc_forward"] = np.array(
             [np.asarray(read(physics), dtype=np.float64).reshape(()) for read in self._veloc_forward])
         ball_velocity = np.asarray(self._ball_velocity(physics), dtype=np.float64).reshape(3)
+        arena = task.arena
         goal_speeds = []
-        for goal in (away_goal, home_goal):
+        for goal in (arena.away_goal, arena.home_goal):
             direction = (goal.upper + goal.lower) / 2.0 - ball
             norm = np.linalg.norm(direction)
             goal_speeds.append(np.dot(direction / norm if norm else direction, ball_velocity))
         # The home team attacks the away goal, the away team the home goal.
         values["stats_vel_ball_to_goal"] = np.where(self._home, goal_speeds[0], goal_speeds[1])
-        pairwise = np.linalg.norm(position[:, None, :] - position[None, :, :], axis=2)
+        difference = position[:, np.newaxis] - position[np.newaxis]
+        pairwise = np.sqrt(np.einsum("pqi,pqi->pq", difference, difference))
         total = np.where(self._teammates, pairwise, 0.0).sum(axis=1)
         average = np.divide(total, self._num_teammates, out=np.zeros(len(roots)),
                             where=self._num_teammates > 0)
@@ -337,12 +348,14 @@ class _ObservableReader:
 
     def __init__(self, observable_object):
         self._observable = observable_object
-        self._physics = None
+        self._data = None
+        self._model = None
 
     def __call__(self, physics):
-        if physics is not self._physics:
+        # A reader binds the model's and data's arrays, which a recompile replaces.
+        if physics.data is not self._data or physics.model is not self._model:
             self._read = self._observable.observation_callable(physics)
-            self._physics = physics
+            self._data, self._model = physics.data, physics.model
         return self._read()
 
 
