@@ -4,8 +4,6 @@ so that importing this module defines no command-line flags)."""
 import sys
 import time
 
-import numpy as np
-
 from composer_tasks import policies
 from composer_tasks import video
 from suites import suite
@@ -58,18 +56,9 @@ def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_
     time); its steps/s then include the rendering.
     """
     from suites import soccer
-    if policy not in ("zero", "random"):
-        raise ValueError(f"unknown policy {policy!r}; expected 'zero' or 'random'")
     env = soccer.load(team_size, time_limit=time_limit, random_state=seed,
                       walker_type=soccer.WalkerType[walker.upper()])
-    random_state = np.random.RandomState(seed)
-    agent_policies = [
-        policies.zero_policy(spec) if policy == "zero"
-        else policies.uniform_random_policy(spec, random_state)
-        for spec in env.action_spec()]
-
-    def choose_actions(timestep):
-        return [agent_policy(timestep) for agent_policy in agent_policies]
+    choose_actions = policies.named_policy(policy, env.action_spec(), seed)
 
     returns = []
     for episode in range(episodes):

@@ -12,6 +12,7 @@ from pettingzoo.test import parallel_api_test
 
 from composer_tasks import batch as batch_module
 from composer_tasks import composer
+from composer_tasks import policies
 from composer_tasks.tasks import soccer as soccer_tasks
 from composer_tasks.wrappers import pettingzoo as pettingzoo_wrapper
 from suites import cli
@@ -356,3 +357,18 @@ def test_multi_agent_task_with_default_pitch():
     assert env.task.num_agents == 2
     timestep = env.reset()
     assert len(timestep.observation) == 2
+
+
+def test_registry_and_viewer_controller_show_a_match():
+    from composer_tasks import registry
+    from composer_tasks import viewer
+    soccer.register_environments()
+    assert "soccer_boxhead_2v2" in registry.names("soccer")
+    env = registry.load("soccer_boxhead_1v1", seed=0)
+    assert env.num_agents == 2
+    controller = viewer.Controller(env, policy=policies.named_policy("random", env.action_spec(), 0))
+    assert controller.tick(0.1) == 4
+    labels, values = controller.status_text()
+    assert dict(zip(labels.split("\n"), values.split("\n")))["step"] == "4"
+    names, _ = controller.observation_text()
+    assert names.startswith("agent0/body_height\n") and "agent1/stats_away_score" in names
