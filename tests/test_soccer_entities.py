@@ -15,7 +15,10 @@ import pytest
 from composer_tasks import composer
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.props import soccer_ball
+from composer_tasks.walkers import ant
 from composer_tasks.walkers import boxhead
+from composer_tasks.walkers import cmu_humanoid
+from composer_tasks.walkers import soccer_humanoid
 from composer_tasks.walkers import soccer_team
 
 _REFERENCE_PATH = os.path.join(os.path.dirname(__file__), "conformance", "reference",
@@ -55,14 +58,31 @@ def _boxhead_physics(**kwargs):
     return arena, walker, Physics.from_spec(arena.spec)
 
 
-# BoxHead.
+# Walkers.
 
-def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
-    reference = REFERENCE["walkers"]["BOXHEAD"]
-    _, walker, physics = _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0)
+def _ant_physics(**kwargs):
+    arena = _arena_with_ground()
+    walker = ant.Ant(name="home0", **kwargs)
+    walker.create_root_joints(arena.attach(walker))
+    return arena, walker, Physics.from_spec(arena.spec)
+
+
+_WALKER_PHYSICS = {
+    "BOXHEAD": lambda: _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0),
+    "ANT": lambda: _ant_physics(marker_rgba=soccer_team.RGBA_BLUE),
+}
+# Sensors the published walkers gain from observables and the soccer task, and the
+# centre-of-mass velocity sensor every walker here carries (walkers.base).
+_DERIVED_SENSOR_MARKERS = _TASK_SENSOR_MARKERS + ("_appendage", "_ego_body_", "_subtreelinvel")
+
+
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
+def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker_type):
+    reference = REFERENCE["walkers"][walker_type]
+    _, walker, physics = _WALKER_PHYSICS[walker_type]()
     model = physics.model
     bodies = _elements(model, _OBJ.mjOBJ_BODY, "home0/")
-    assert set(bodies) == set(reference["bodies"])
+    assert list(bodies) == reference["order"]["bodies"]
     for name, facts in reference["bodies"].items():
         np.testing.assert_allclose(model.body_mass[bodies[name]], facts["mass"], rtol=1e-9)
         np.testing.assert_allclose(model.body_inertia[bodies[name]], facts["inertia"], rtol=1e-9)
@@ -78,12 +98,19 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
                                              facts["conaffinity"], facts["group"]), name
     for name in reference["marker_geoms"]:
         np.testing.assert_allclose(model.geom_rgba[geoms[name]], reference["marker_rgba"], rtol=1e-6)
+    assert [geom.name for geom in walker.marker_geoms] == [
+        "home0/" + name for name in reference["marker_geoms"]]
     joints = _elements(model, _OBJ.mjOBJ_JOINT, "home0/")
-    expected_joints = {_ROOT_JOINT_NAMES.get(name, name): facts
-                       for name, facts in reference["joints"].items()}
-    assert set(joints) == set(expected_joints)
-    for name, facts in expected_joints.items():
-        index = joints[name]
+    # The published free joint is unnamed ("" after the prefix); ours is too.
+    expected_order = [_ROOT_JOINT_NAMES.get(name, name) for name in reference["order"]["joints"]
+                      if name]
+    assert list(joints) == expected_order
+    if "" in reference["joints"]:
+        assert walker.free_joint is not None
+    for name, facts in reference["joints"].items():
+        if not name:
+            continue
+        index = joints[_ROOT_JOINT_NAMES.get(name, name)]
         dof = model.jnt_dofadr[index]
         assert model.jnt_type[index] == facts["type"], name
         assert bool(model.jnt_limited[index]) == facts["limited"], name
@@ -95,10 +122,11 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
             [facts["damping"], facts["armature"], facts["stiffness"], facts["springref"]],
             err_msg=name)
     actuators = _elements(model, _OBJ.mjOBJ_ACTUATOR, "home0/")
-    assert list(actuators) == reference["action_spec"]["names"]  # roll, steer, kick, in order.
+    assert list(actuators) == reference["action_spec"]["names"]
     for name, facts in reference["actuators"].items():
         index = actuators[name]
         assert model.actuator_gear[index, 0] == facts["gear"], name
+        assert model.actuator_trnid[index, 0] == joints[facts["joint"]], name
         np.testing.assert_allclose(model.actuator_ctrlrange[index], facts["ctrlrange"])
         assert (model.actuator_gaintype[index], model.actuator_biastype[index],
                 model.actuator_dyntype[index]) == (facts["gaintype"], facts["biastype"],
@@ -106,10 +134,16 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
         np.testing.assert_allclose(model.actuator_gainprm[index, :3], facts["gainprm"])
         np.testing.assert_allclose(model.actuator_biasprm[index, :3], facts["biasprm"])
     sensors = _elements(model, _OBJ.mjOBJ_SENSOR, "home0/")
-    own = {name: facts for name, facts in reference["sensors"].items()
-           if not any(marker in name for marker in _TASK_SENSOR_MARKERS)}
-    for name, facts in own.items():
-        assert model.sensor_type[sensors[name]] == facts["type"], name
+    own = [name for name in reference["order"]["sensors"]
+           if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)]
+    assert [name for name in sensors
+            if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)] == own
+    for name in own:
+        facts = reference["sensors"][name]
+        assert (model.sensor_type[sensors[name]], model.sensor_dim[sensors[name]]) == (
+            facts["type"], facts["dim"]), name
+    for name, facts in reference["cameras"].items():
+        assert model.cam_fovy[model.camera("home0/" + name).id] == facts["fovy"], name
     spec = walker.action_spec
     assert spec.shape == tuple(reference["action_spec"]["shape"])
     np.testing.assert_array_equal(spec.minimum, reference["action_spec"]["minimum"])
@@ -122,14 +156,15 @@ def test_boxhead_bodies_geoms_joints_actuators_match_the_reference():
         "home0/" + name for name in reference["observable_joints"]]
     assert [geom.name for geom in walker.ground_contact_geoms] == [
         "home0/" + name for name in reference["ground_contact_geoms"]]
-    camera = model.camera("home0/egocentric")
-    assert model.cam_fovy[camera.id] == reference["cameras"]["egocentric"]["fovy"]
+    assert walker.egocentric_camera.name == "home0/" + reference["egocentric_camera"]
+    total = sum(model.body_mass[index] for index in bodies.values())
+    np.testing.assert_allclose(total, reference["standalone_total_mass"], rtol=1e-9)
 
 
-@pytest.mark.parametrize("walker_type", ["BOXHEAD"])
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
 def test_walker_observable_shapes_match_the_reference(walker_type):
     reference = REFERENCE["walkers"][walker_type]["walker_observables"]
-    arena, walker, physics = _boxhead_physics(marker_rgba=soccer_team.RGBA_BLUE, walker_id=0)
+    _, walker, physics = _WALKER_PHYSICS[walker_type]()
     _check_observable_shapes(walker, physics, reference)
 
 
@@ -428,43 +463,71 @@ def _check_detector(detector, reference):
     np.testing.assert_allclose(detector.mid, reference["mid"], atol=1e-12)
 
 
-def test_pitch_matches_the_reference():
-    reference = REFERENCE["pitch"]["default"]
-    arena = pitch_module.Pitch()
+_PITCHES = {
+    "default": lambda: pitch_module.Pitch(),
+    "field_box": lambda: pitch_module.Pitch(field_box=True),
+    "hoarding_scheme_2": lambda: pitch_module.Pitch(hoarding_color_scheme_id=2),
+    "randomized": lambda: pitch_module.RandomizedPitch(
+        (32, 24), (48, 36), field_box=True, randomizer=lambda random_state: 0.25),
+}
+
+
+def _placements(items, keys):
+    return sorted(tuple(np.round(np.asarray(item[key], dtype=np.float64).ravel(), 5).tolist()
+                        for key in keys)
+                  for item in items)
+
+
+@pytest.mark.parametrize("kind", sorted(_PITCHES))
+def test_pitch_layout_matches_the_reference(kind):
+    reference = REFERENCE["pitch"][kind]
+    arena = _PITCHES[kind]()
+    if kind == "randomized":
+        arena.initialize_episode_mjcf(np.random.RandomState(0))
     physics = Physics.from_spec(arena.spec)
     physics.forward()
-    model = physics.model
-    assert arena.size == tuple(reference["size"])
+    model, data = physics.model, physics.data
+    np.testing.assert_allclose(arena.size, reference["size"])
     _check_detector(arena.home_goal, reference["home_goal"])
     _check_detector(arena.away_goal, reference["away_goal"])
     _check_detector(arena.field, reference["field"])
-    geoms = _geoms_by_name(model)
-    published = {geom["name"]: geom for geom in reference["geoms"]}
-    # Named geoms: the ground and the goalposts.
-    for name, facts in published.items():
-        if name.startswith("//"):
+    geoms = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i) or "", type=model.geom_type[i],
+                  size=model.geom_size[i], pos=data.geom_xpos[i], contype=model.geom_contype[i],
+                  conaffinity=model.geom_conaffinity[i], rgba=model.geom_rgba[i])
+             for i in range(model.ngeom)]
+    published = reference["geoms"]
+    # Named geoms (the ground, the goalposts) by name; the rest by placement.
+    named = {geom["name"]: geom for geom in geoms if geom["name"]}
+    for facts in published:
+        if facts["name"].startswith("//"):
             continue
-        index = geoms[name]
-        assert model.geom_type[index] == facts["type"], name
-        np.testing.assert_allclose(model.geom_size[index], facts["size"], rtol=1e-9, err_msg=name)
-        np.testing.assert_allclose(physics.data.geom_xpos[index], facts["pos"], atol=1e-9, err_msg=name)
-        np.testing.assert_allclose(model.geom_rgba[index][:3], np.asarray(facts["rgba"])[:3],
-                                   rtol=1e-6, err_msg=name)
-        assert (model.geom_contype[index], model.geom_conaffinity[index]) == (
-            facts["contype"], facts["conaffinity"]), name
-    # Unnamed geoms (walls and perimeter planes): the same set of placements.
-    def placements(items):
-        return sorted((item["type"], item["contype"], *np.round(item["pos"], 9),
-                       *np.round(item["size"], 9)) for item in items)
-    ours = [dict(type=model.geom_type[i], contype=model.geom_contype[i],
-                 pos=physics.data.geom_xpos[i], size=model.geom_size[i])
-            for i in range(model.ngeom) if not mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i)]
-    assert placements(ours) == placements([g for g in reference["geoms"] if g["name"].startswith("//")])
+        ours = named[facts["name"]]
+        assert ours["type"] == facts["type"], facts["name"]
+        np.testing.assert_allclose(ours["size"], facts["size"], rtol=1e-9, err_msg=facts["name"])
+        np.testing.assert_allclose(ours["pos"], facts["pos"], atol=1e-9, err_msg=facts["name"])
+        np.testing.assert_allclose(ours["rgba"][:3], facts["rgba"][:3], rtol=1e-6,
+                                   err_msg=facts["name"])
+        assert (ours["contype"], ours["conaffinity"]) == (facts["contype"], facts["conaffinity"])
+    keys = ("type", "contype", "conaffinity", "pos", "size")
+    assert _placements([geom for geom in geoms if not geom["name"]], keys) == _placements(
+        [geom for geom in published if geom["name"].startswith("//")], keys)
+    sites = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_SITE, i) or "", type=model.site_type[i],
+                  pos=data.site_xpos[i], size=model.site_size[i], rgba=model.site_rgba[i],
+                  group=model.site_group[i])
+             for i in range(model.nsite)]
+    site_keys = ("type", "group", "pos", "size", "rgba")
+    for unnamed in (True, False):
+        ours = [site for site in sites if (not site["name"]) == unnamed]
+        theirs = [site for site in reference["sites"] if site["name"].startswith("//") == unnamed]
+        assert _placements(ours, site_keys) == _placements(theirs, site_keys)
+    for site in sites:
+        if site["name"]:
+            assert site["name"] in {item["name"] for item in reference["sites"]}
     # Walls face the centre.
     for wall in arena.walls:
         index = physics.bind(wall).id
-        normal = physics.data.geom_xmat[index].reshape(3, 3)[:, 2]
-        assert np.dot(normal, physics.data.geom_xpos[index]) < 0
+        normal = data.geom_xmat[index].reshape(3, 3)[:, 2]
+        assert np.dot(normal, data.geom_xpos[index]) < 0
     camera = model.camera("top_down")
     np.testing.assert_allclose(model.cam_fovy[camera.id], reference["top_camera_fovy"], rtol=1e-6)
     np.testing.assert_allclose(model.cam_pos[camera.id], reference["top_camera_pos"])
@@ -627,6 +690,10 @@ class _PitchTask(composer.Task):
         self.walker = boxhead.BoxHead(name="home0", marker_rgba=soccer_team.RGBA_BLUE)
         self.walker.create_root_joints(self._arena.attach(self.walker))
         self.ball.register_player(soccer_team.Player(soccer_team.Team.HOME, self.walker))
+        observables = self.walker.observables
+        for item in observables.proprioception + observables.kinematic_sensors + [
+                observables.prev_action, self.ball.observables.position]:
+            item.enabled = True
         self.set_timesteps(control_timestep=0.025, physics_timestep=0.005)
 
     @property
@@ -634,8 +701,14 @@ class _PitchTask(composer.Task):
         return self._arena
 
     def initialize_episode(self, physics, random_state):
-        self.walker.set_pose(physics, [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0])
-        self.ball.set_pose(physics, [3.0, 0.0, 0.0])
+        yaw = random_state.uniform(-np.pi, np.pi)
+        self.walker.set_pose(physics, [0.0, 0.0, 0.0], [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)])
+        # The ball just ahead of the walker, which faces its yaw - 90 degrees.
+        ahead = np.array([np.cos(yaw - np.pi / 2), np.sin(yaw - np.pi / 2), 0.0])
+        self.ball.set_pose(physics, 0.8 * ahead)
+
+    def before_step(self, physics, action, random_state):
+        self.walker.apply_action(physics, action, random_state)
 
     def get_reward(self, physics):
         return 0.0
@@ -711,3 +784,222 @@ def test_pitch_texture_draws_white_lines_on_striped_grass():
     assert white[300, 400] and not white[300, 200]  # The centre spot, grass beside it.
     # Symmetric under a half turn.
     np.testing.assert_array_equal(white, white[::-1, ::-1])
+
+
+def test_ant_stands_senses_and_reports_aliveness():
+    _, walker, physics = _ant_physics(marker_rgba=soccer_team.RGBA_RED)
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    for _ in range(500):
+        walker.apply_action(physics, np.zeros(8), None)
+        physics.step()
+    torso = physics.bind(walker.root_body)
+    assert 0.3 < torso.xpos[2] < 0.7
+    assert walker.aliveness(physics) == pytest.approx(0.0, abs=1e-3)
+    observables = walker.observables
+    touch = observables.sensors_touch.observation_callable(physics)()
+    assert touch.shape == (9,) and touch[0] == 0.0 and np.all(touch[[2, 4, 6, 8]] == 1.0)
+    ranges = observables.sensors_rangefinder.observation_callable(physics)()
+    assert ranges.shape == (8,) and np.all(ranges > 0) and np.all(ranges <= 10.0)
+    quats = observables.bodies_quats.observation_callable(physics)()
+    np.testing.assert_allclose(quats[:4], [1.0, 0.0, 0.0, 0.0], atol=1e-9)  # The torso's own.
+    np.testing.assert_allclose(observables.appendages_pos.observation_callable(physics)(),
+                               observables.end_effectors_pos.observation_callable(physics)())
+    upside_down = [0.0, 1.0, 0.0, 0.0]
+    walker.set_pose(physics, [0.0, 0.0, 1.0], upside_down)
+    physics.forward()
+    assert walker.aliveness(physics) == pytest.approx(-1.0)
+    walker.apply_action(physics, np.full(8, 0.5), None)
+    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
+                                  np.full(8, 0.5))
+    with pytest.raises(ValueError, match="marker_rgba"):
+        ant.Ant(marker_rgba=(1.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="action must be 8"):
+        walker.apply_action(physics, np.zeros(3), None)
+
+
+def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
+    arena = _arena_with_ground()
+    walker = soccer_humanoid.SoccerHumanoid(name="home0", marker_rgba=soccer_team.RGBA_BLUE,
+                                            walker_id=3)
+    walker.create_root_joints(arena.attach(walker))
+    physics = Physics.from_spec(arena.spec)
+    model = physics.model
+    reference_body = cmu_humanoid.CMUHumanoid(name="home0")
+    plain = _arena_with_ground()
+    plain.add_free_entity(reference_body)
+    plain_model = Physics.from_spec(plain.spec).model
+    # The body is the CMU humanoid's, unchanged.
+    np.testing.assert_array_equal(model.body_mass, plain_model.body_mass)
+    assert (model.nq, model.nv, model.nu) == (plain_model.nq, plain_model.nv, plain_model.nu)
+    names = [geom.name for geom in walker.marker_geoms]
+    assert names[0] == "home0/face" and "home0/rfoot" in names and "home0/ltoes0" in names
+    assert names[-1] == "home0/root_geom" and len(names) == len(set(names))
+    for geom in walker.marker_geoms:
+        np.testing.assert_allclose(model.geom_rgba[physics.bind(geom).id], (0.1, 0.1, 0.8, 0.7),
+                                   rtol=1e-6)
+    assert walker.walker_id == 3 and walker.action_spec.shape == (56,)
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    walker.apply_action(physics, np.full(56, 0.1), None)
+    physics.forward()
+    observables = walker.observables
+    assert observables.body_height.observation_callable(physics)().shape == ()
+    assert observables.end_effectors_pos.observation_callable(physics)().shape == (12,)
+    assert observables.actuator_activation.observation_callable(physics)().shape == (56,)
+    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
+                                  np.full(56, 0.1))
+    assert observables.veloc_forward.observation_callable(physics)().shape == ()
+    with pytest.raises(ValueError, match="walker_id"):
+        soccer_humanoid.SoccerHumanoid(walker_id=11)
+    with pytest.raises(ValueError, match="marker_rgba"):
+        soccer_humanoid.SoccerHumanoid(marker_rgba=(0.1, 0.1, 0.8))
+
+
+def test_match_entities_resume_from_a_snapshot_bit_for_bit():
+    def rollout(env, steps, seed):
+        actions = np.random.RandomState(seed).uniform(-1.0, 1.0, size=(steps, 3))
+        actions[:, 0] = -1.0  # Roll ahead, into the ball.
+        return [env.step(action).observation for action in actions]
+
+    env = composer.Environment(_PitchTask(), random_state=11)
+    env.reset()
+    rollout(env, 10, 0)
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    first = rollout(env, 30, 1)
+    task = env.task
+    assert task.ball.last_hit is not None  # The walker reached the ball.
+    tracking = task.ball.snapshot_state()
+    prev_action = task.walker.prev_action
+    other = composer.Environment(_PitchTask(), random_state=99)
+    other.reset()
+    other.restore(snapshot)
+    second = rollout(other, 30, 1)
+    for left, right in zip(first, second):
+        assert left.keys() == right.keys()
+        for key in left:
+            np.testing.assert_array_equal(left[key], right[key], err_msg=key)
+    restored = other.task.ball.snapshot_state()
+    assert restored["last_hit"] == tracking["last_hit"]
+    assert restored["dist_since_last_hit"] == tracking["dist_since_last_hit"]
+    np.testing.assert_array_equal(other.task.walker.prev_action, prev_action)
+    assert other.task.root_entity.size == task.root_entity.size
+
+
+def test_match_entities_are_deterministic_per_seed():
+    def trajectory(seed):
+        env = composer.Environment(_PitchTask(), random_state=seed)
+        env.reset()
+        return np.concatenate([np.concatenate([np.ravel(value) for value in
+                                               env.step([-1.0, 0.3, 0.0]).observation.values()])
+                               for _ in range(20)])
+    np.testing.assert_array_equal(trajectory(4), trajectory(4))
+    assert not np.array_equal(trajectory(4), trajectory(5))
+
+
+@pytest.mark.parametrize("walker_type", sorted(_WALKER_PHYSICS))
+def test_soccer_walker_observables_start_disabled_and_group_as_published(walker_type):
+    _, walker, _ = _WALKER_PHYSICS[walker_type]()
+    observables = walker.observables
+    assert not any(item.enabled for item in observables.values())
+    assert [item for item in observables.proprioception] == [
+        observables.joints_pos, observables.joints_vel, observables.body_height,
+        observables.end_effectors_pos, observables.world_zaxis]
+    assert observables.kinematic_sensors == [
+        observables.sensors_gyro, observables.sensors_velocimeter, observables.sensors_accelerometer]
+
+
+# Rollouts against dm-control 1.0.50 (MuJoCo 3.17 there, 4.0 here: the same
+# model gives the same motion up to the engines' numerical differences).
+_ROLLOUTS = REFERENCE["rollouts"]
+
+
+def _on_default_pitch(entity, free=False):
+    arena = pitch_module.Pitch()
+    if free:
+        arena.add_free_entity(entity)
+    else:
+        entity.create_root_joints(arena.attach(entity))
+    arena.spec.option.timestep = 0.005
+    return Physics.from_spec(arena.spec)
+
+
+def test_boxhead_rolls_steers_and_kicks_as_published():
+    walker = boxhead.BoxHead(name="walker")
+    physics = _on_default_pitch(walker)
+    names = ["walker/" + name for name in _ROLLOUTS["boxhead_joint_names"]]
+    head = physics.bind(walker.root_body)
+    errors = []
+    for action, state in zip(_ROLLOUTS["boxhead_actions"], _ROLLOUTS["boxhead"]):
+        walker.apply_action(physics, action, None)
+        for _ in range(5):
+            physics.step()
+        qpos = [physics.named.data.qpos[name][0] for name in names]
+        errors.append((np.max(np.abs(head.xpos - state["head_xpos"])),
+                       np.max(np.abs(head.xmat - state["head_xmat"])),
+                       np.max(np.abs(np.subtract(qpos, state["joint_qpos"])))))
+    errors = np.array(errors)
+    assert np.all(errors[:, 0] < 1e-5), errors[:, 0].max()
+    assert np.all(errors[:, 1] < 1e-5), errors[:, 1].max()
+    assert np.all(errors[:, 2] < 1e-5), errors[:, 2].max()
+
+
+def test_ant_settles_as_published():
+    walker = ant.Ant(name="walker")
+    physics = _on_default_pitch(walker)
+    heights = []
+    for _ in _ROLLOUTS["ant_torso_height"]:
+        for _ in range(5):
+            physics.step()
+        heights.append(physics.bind(walker.root_body).xpos[2])
+    np.testing.assert_allclose(heights, _ROLLOUTS["ant_torso_height"], atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["default", "regulation"])
+def test_ball_drops_and_bounces_as_published(kind):
+    ball = soccer_ball.SoccerBall() if kind == "default" else soccer_ball.regulation_soccer_ball()
+    physics = _on_default_pitch(ball, free=True)
+    ball.set_pose(physics, [0.0, 0.0, 1.0])
+    heights = []
+    for _ in _ROLLOUTS["ball_drop_height"][kind]:
+        for _ in range(5):
+            physics.step()
+        heights.append(physics.bind(ball.geom).xpos[2])
+    np.testing.assert_allclose(heights, _ROLLOUTS["ball_drop_height"][kind], atol=1e-5)
+
+
+def test_ant_moves_each_joint_as_published():
+    walker = ant.Ant(name="walker")
+    physics = _on_default_pitch(walker)
+    for _ in _ROLLOUTS["ant_torso_height"]:
+        for _ in range(5):
+            physics.step()
+    joints = physics.bind(list(walker.observable_joints))
+    torso = physics.bind(walker.root_body)
+    for action, state in zip(_ROLLOUTS["ant_actions"], _ROLLOUTS["ant"]):
+        walker.apply_action(physics, action, None)
+        for _ in range(5):
+            physics.step()
+        np.testing.assert_allclose(joints.qpos, state["joint_qpos"], atol=1e-5)
+        np.testing.assert_allclose(torso.xpos, state["torso_xpos"], atol=1e-5)
+
+
+def test_boxhead_egocentric_camera_sees_the_ball_ahead():
+    arena = pitch_module.Pitch()
+    walker = boxhead.BoxHead(name="home0", marker_rgba=soccer_team.RGBA_BLUE, walker_id=1)
+    walker.create_root_joints(arena.attach(walker))
+    ball = soccer_ball.SoccerBall()
+    arena.add_free_entity(ball)
+    physics = Physics.from_spec(arena.spec)
+    quarter_turn = [np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
+    walker.set_pose(physics, [0.0, 0.0, 0.0], quarter_turn)  # Facing +x.
+    camera = walker.observables.egocentric_camera.observation_callable(physics)
+
+    def ball_pixels(position):
+        ball.set_pose(physics, position)
+        physics.forward()
+        image = camera()
+        assert image.shape == (28, 28, 3) and image.dtype == np.uint8
+        # The ball's dark panels: near-black pixels (grass, sky and lines are not).
+        return int(np.sum(np.all(image < 40, axis=-1)))
+
+    assert ball_pixels([2.0, 0.0, 0.0]) > 5
+    assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.

@@ -89,7 +89,8 @@ class PositionDetector(composer.Entity):
         group = 0 if visible else SENSOR_SITES_GROUP
         self._site = spec.worldbody.add_site(name="detection_zone", type=mujoco.mjtGeom.mjGEOM_BOX,
                                              rgba=list(self._rgba), group=group)
-        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.0, 0.0], rgba=list(self._rgba), group=group)
+        # MuJoCo fills unused site sizes with 0.005 m, as MJCF's size="0.05" does.
+        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba), group=group)
         self._lower_site = spec.worldbody.add_site(name="lower", **corner)
         self._mid_site = spec.worldbody.add_site(name="mid", **corner)
         self._upper_site = spec.worldbody.add_site(name="upper", **corner)
@@ -100,7 +101,7 @@ class PositionDetector(composer.Entity):
         self._spec = spec
         self._entities = []
         self._geom_ids = []
-        self._detected_flags = np.zeros(0, dtype=bool)
+        self._detected_flags = []
         self._detected = False
         self._previously_detected = False
         self._set_region(pos, size)
@@ -108,6 +109,9 @@ class PositionDetector(composer.Entity):
     def _set_region(self, pos, size):
         self._lower = pos - size
         self._upper = pos + size
+        # (lower, upper) corners in 3-D; a 2-D region spans all heights.
+        self._bounds = (self._lower.tolist() + [-np.inf] * (3 - pos.size),
+                        self._upper.tolist() + [np.inf] * (3 - pos.size))
         render_size = np.full(3, _RENDERED_HEIGHT_IN_2D_MODE_M)
         render_size[:len(size)] = size
         self._site.pos = list(_in_3d(pos))
@@ -143,12 +147,12 @@ class PositionDetector(composer.Entity):
             if not isinstance(entity, composer.Entity):
                 raise TypeError(f"can only register entities, got {entity!r}")
             self._entities.append(entity)
-        self._detected_flags = np.zeros(len(self._entities), dtype=bool)
+        self._detected_flags = [False] * len(self._entities)
 
     def deregister_entities(self) -> None:
         self._entities = []
         self._geom_ids = []
-        self._detected_flags = np.zeros(0, dtype=bool)
+        self._detected_flags = []
 
     @property
     def detected_entities(self) -> list:
@@ -171,34 +175,41 @@ class PositionDetector(composer.Entity):
             holder = entity.attachment_body if entity.attachment_body is not None \
                 else entity.spec.worldbody
             geoms = holder.find_all(mujoco.mjtObj.mjOBJ_GEOM)
-            ids = np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1) if geoms \
-                else np.zeros(0, dtype=np.intp)
+            ids = np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist() if geoms \
+                else []
             self._geom_ids.append(ids)
-        self._detected_flags = np.zeros(len(self._entities), dtype=bool)
+        self._detected_flags = [False] * len(self._entities)
         self._detected = False
         self._update_detection(physics)
 
     def before_step(self, physics, action, random_state) -> None:
         del physics, action, random_state
-        self._detected_flags[:] = False
+        self._detected_flags = [False] * len(self._entities)
 
     def after_substep(self, physics, random_state) -> None:
         del random_state
         self._update_detection(physics)
 
     def _update_detection(self, physics) -> None:
+        # Plain Python over the few watched geoms: cheaper than numpy on 1-3 values,
+        # and this runs after every physics substep.
         self._previously_detected = self._detected
-        dimension = self._lower.size
-        positions = physics.data.geom_xpos
         flags = self._detected_flags
         if not self._retain_substep_detections:
-            flags[:] = False
+            flags[:] = [False] * len(flags)
+        positions = physics.data.geom_xpos
+        (x_low, y_low, z_low), (x_high, y_high, z_high) = self._bounds
+        inverted = self._inverted
         for index, ids in enumerate(self._geom_ids):
-            xpos = positions[ids, :dimension]
-            inside = np.all(self._lower < xpos, axis=1) & np.all(self._upper > xpos, axis=1)
-            if np.any(inside != self._inverted):
-                flags[index] = True
-        self._detected = bool(np.any(flags))
+            if flags[index]:
+                continue
+            for geom in ids:
+                x, y, z = positions[geom].tolist()
+                inside = x_low < x < x_high and y_low < y < y_high and z_low < z < z_high
+                if inside != inverted:
+                    flags[index] = True
+                    break
+        self._detected = any(flags)
         if self._detected != self._previously_detected:
             physics.model.site_rgba[self._site_id] = \
                 self._detected_rgba if self._detected else self._rgba
@@ -254,7 +265,7 @@ class PositionDetector(composer.Entity):
 
     def snapshot_state(self) -> dict:
         """The detection flags (picklable), for `composer.Environment.snapshot`."""
-        return dict(flags=self._detected_flags.copy(), detected=self._detected,
+        return dict(flags=list(self._detected_flags), detected=self._detected,
                     previously_detected=self._previously_detected)
 
     def restore_state(self, state: dict) -> None:
@@ -264,11 +275,11 @@ class PositionDetector(composer.Entity):
         Raises:
           ValueError: if the snapshot has flags for another number of entities.
         """
-        flags = np.asarray(state["flags"], dtype=bool)
-        if flags.shape != (len(self._entities),):
+        flags = [bool(flag) for flag in state["flags"]]
+        if len(flags) != len(self._entities):
             raise ValueError(
-                f"detector {self.name!r}: the snapshot has {flags.size} detection flags, but "
+                f"detector {self.name!r}: the snapshot has {len(flags)} detection flags, but "
                 f"{len(self._entities)} entities are registered")
-        self._detected_flags = flags.copy()
+        self._detected_flags = flags
         self._detected = bool(state["detected"])
         self._previously_detected = bool(state["previously_detected"])

@@ -115,7 +115,7 @@ class SoccerBall(primitive.Primitive):
                                       fovy=fovy, mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
         self._radius = radius
         self._players = []
-        self._geom_to_player = np.zeros(0, dtype=np.intp)
+        self._geom_to_player = []
         self._geom_id = -1
         self.initialize_entity_trackers()
 
@@ -170,13 +170,13 @@ class SoccerBall(primitive.Primitive):
         del random_state
         model = physics.model
         self._geom_id = int(physics.bind(self._geom).id)
-        lookup = np.full(model.ngeom, -1, dtype=np.intp)
+        lookup = [-1] * model.ngeom
         for index, player in enumerate(self._players):
             walker = player.walker
             holder = walker.attachment_body if walker.attachment_body is not None else walker.root_body
             geoms = holder.find_all(mujoco.mjtObj.mjOBJ_GEOM)
-            if geoms:
-                lookup[np.asarray(physics.bind(geoms).id, dtype=np.intp)] = index
+            for geom_id in np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist():
+                lookup[geom_id] = index
         self._geom_to_player = lookup
         self.initialize_entity_trackers()
 
@@ -192,20 +192,23 @@ class SoccerBall(primitive.Primitive):
         del random_state
         if self._hit:
             return
-        data = physics.data
-        if data.ncon == 0:
-            return
-        pairs = data.contact.geom
+        # The contacts' geom pairs as a list: a Python scan of a few dozen pairs is
+        # cheaper than numpy on the contact struct's strided view.
         ball = self._geom_id
-        # The geom each contact pairs with the ball (-1: not a ball contact).
-        other = np.where(pairs[:, 0] == ball, pairs[:, 1],
-                         np.where(pairs[:, 1] == ball, pairs[:, 0], -1))
-        touching = self._geom_to_player[other]
-        touching[other < 0] = -1
-        found = np.flatnonzero(touching >= 0)
-        if found.size == 0:
+        lookup = self._geom_to_player
+        index = -1
+        for first, second in physics.data.contact.geom.tolist():
+            if first == ball:
+                index = lookup[second]
+            elif second == ball:
+                index = lookup[first]
+            else:
+                continue
+            if index >= 0:
+                break
+        if index < 0:
             return
-        player = self._players[touching[found[0]]]
+        player = self._players[index]
         last = self._last_hit
         self._intercepted = True if last is None else player.team != last.team
         self._repossessed = player is not last

@@ -282,6 +282,10 @@ class BoxHead(legacy_base.LegacyWalker):
         camera_body = head.add_body(name="egocentric_camera", pos=list(_CAMERA_BODY_POS_M),
                                     quat=list(_xyaxes_quaternion(*_CAMERA_BODY_XYAXES)))
         camera_body.explicitinertial = True
+        # The inertial frame is the body's own (MjSpec would otherwise place it at
+        # the body's pose in its parent).
+        camera_body.ipos = [0.0, 0.0, 0.0]
+        camera_body.iquat = [1.0, 0.0, 0.0, 0.0]
         camera_body.mass = _CAMERA_BODY_MASS_KG
         camera_body.inertia = list(_CAMERA_BODY_INERTIA_KG_M2)
         camera_joints = []

@@ -26,7 +26,8 @@ flat `(3 * n_end_effectors,)` (egocentric, m), `world_zaxis` (3,), `joints_pos`,
 `veloc_forward`, `veloc_strafe`, `veloc_up` (m/s, egocentric), `gyro_backward_roll`,
 `gyro_rightward_roll`, `gyro_anticlockwise_spin` (rad/s), `torso_xvel`,
 `torso_yvel` (m/s, world frame, centre of mass). `proprioception` and
-`kinematic_sensors` group them as dm_control does.
+`kinematic_sensors` group them as dm_control does. All start disabled (dm_control's
+convention; this project's other walkers enable theirs).
 """
 
 from typing import Any, Sequence
@@ -141,14 +142,13 @@ def _empty(physics):
 class LegacyWalkerObservables(base.WalkerObservables):
     """dm_control's legacy walker observables (names and shapes: module docstring).
 
-    Enabled by default: none but what `base.WalkerObservables` enables, except that
-    the extra scalar observables start disabled (tasks enable what agents see).
+    All start disabled, as in dm_control: a task enables what its agents see (the
+    soccer task: `proprioception`, `kinematic_sensors` and `prev_action`).
     """
 
     def __init__(self, entity):
         super().__init__(entity)
-        for name in _DISABLED_BY_DEFAULT:
-            self[name].enabled = False
+        self.disable_all()
 
     @composer.observable
     def body_height(self):
@@ -244,8 +244,3 @@ class LegacyWalkerObservables(base.WalkerObservables):
         entity = self._entity
         return observable.Generic(lambda physics: entity.prev_action)
 
-
-_DISABLED_BY_DEFAULT = (
-    "sensors_rangefinder", "position", "orientation", "veloc_forward", "veloc_strafe",
-    "veloc_up", "gyro_backward_roll", "gyro_rightward_roll", "gyro_anticlockwise_spin",
-    "torso_xvel", "torso_yvel", "prev_action")

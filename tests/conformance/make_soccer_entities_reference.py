@@ -16,16 +16,24 @@ and pitch with:
   "home0/" prefix: bodies (mass, diagonal inertia), geoms (type, size, friction,
   condim, contype, conaffinity, rgba), joints (type, axis, range, limited,
   damping, armature, stiffness, springref), actuators (gear, ctrlrange, gain,
-  bias and dynamics types and parameters), sensors (type, dim); the action spec;
+  bias and dynamics types and parameters), sensors (type, dim), the model order
+  of bodies, joints and sensors; the action spec (with the actuator names);
   the walker's own observables (names and shapes, as the walker builds them
   before any task adds to them, in a soccer match of one per team);
 * "agent_observations": per walker type and team size (1, 2), the per-agent
   observation names and shapes of `soccer.load` (the task helper's specs);
 * "balls": `SoccerBall()` and `regulation_soccer_ball()` geom facts;
 * "pitch": `Pitch()` (default size) compiled: ground, walls, goal posts, goal and
-  field detection regions, camera, statistic; with `field_box=True` its boxes;
+  field detection regions, sites (hoarding, detectors), lights, camera,
+  statistic; the same with `field_box=True`, with hoarding colour scheme 2, and
+  for a `RandomizedPitch` (32, 24) to (48, 36) with a field box whose size ratio
+  is fixed at 0.25 (after its `initialize_episode_mjcf`);
 * "randomized_pitch": per walker type and team size, the (min, max) pitch size
-  `soccer.load` draws from and the goal size at both ends.
+  `soccer.load` draws from and the goal size at both ends;
+* "rollouts": short simulations on a default `Pitch` at the soccer timesteps: a
+  BoxHead rolling, steering and kicking (head pose and joints per control step),
+  an Ant settling (torso height) then driving each actuator in turn (torso
+  position and joint angles per control step), and each ball dropped from 1 m (centre height).
 """
 
 import argparse
@@ -101,8 +109,10 @@ def _walker_elements(model, prefix):
         name = _named(model, obj.mjOBJ_CAMERA, i)
         if name.startswith(prefix):
             cameras[name[len(prefix):]] = dict(fovy=float(model.cam_fovy[i]))
+    # JSON objects are written with sorted keys: the model order is kept here.
+    order = dict(bodies=list(bodies), joints=list(joints), sensors=list(sensors))
     return dict(bodies=bodies, geoms=geoms, joints=joints, actuators=actuators,
-                sensors=sensors, cameras=cameras)
+                sensors=sensors, cameras=cameras, order=order)
 
 
 def _spec_shapes(spec):
@@ -178,8 +188,12 @@ def _detector(detector):
     return dict(lower=_list(detector.lower), upper=_list(detector.upper), mid=_list(detector.mid))
 
 
-def _pitch_facts(**kwargs):
-    arena = soccer.Pitch(**kwargs)
+def _pitch_facts(randomized=False, **kwargs):
+    if randomized:
+        arena = soccer.RandomizedPitch(**kwargs)
+        arena.initialize_episode_mjcf(np.random.RandomState(0))
+    else:
+        arena = soccer.Pitch(**kwargs)
     physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
     model = physics.model.ptr
     geoms = []
@@ -199,7 +213,11 @@ def _pitch_facts(**kwargs):
         znear=float(model.vis.map.znear), zfar=float(model.vis.map.zfar),
         timestep=float(model.opt.timestep), nlight=int(model.nlight),
         light_pos=_list(model.light_pos), light_dir=_list(model.light_dir),
-        nsite=int(model.nsite))
+        nsite=int(model.nsite),
+        sites=[dict(name=_named(model, mujoco.mjtObj.mjOBJ_SITE, i), type=int(model.site_type[i]),
+                    pos=_list(physics.data.site_xpos[i]), size=_list(model.site_size[i]),
+                    rgba=_list(model.site_rgba[i]), group=int(model.site_group[i]))
+               for i in range(model.nsite)])
 
 
 def _randomized_pitch():
@@ -225,6 +243,73 @@ def _randomized_pitch():
     return result
 
 
+# Rollouts: control steps of 0.025 s with 5 physics steps of 0.005 s (the soccer
+# task's timesteps), a BoxHead at the origin with its joints at zero.
+_ROLLOUT_ACTIONS = [(1.0, 0.0, 0.0)] * 20 + [(0.0, 1.0, 0.0)] * 10 + [(0.0, 0.0, 1.0)] * 10
+_SUBSTEPS = 5
+# The Ant, after settling for 40 steps: each actuator in turn pushed to +1 then -1.
+_ANT_ACTIONS = [tuple(np.eye(8)[index // 4] * (1.0 if index % 4 < 2 else -1.0))
+                for index in range(32)]
+
+
+def _rollouts():
+    arena = soccer.Pitch()
+    walker = soccer.BoxHead(name="walker")
+    walker.create_root_joints(arena.attach(walker))
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    physics.model.opt.timestep = 0.005
+    joints = physics.bind(walker.mjcf_model.find_all("joint"))
+    head = physics.bind(walker.root_body)
+    boxhead_states = []
+    for action in _ROLLOUT_ACTIONS:
+        physics.bind(walker.actuators).ctrl = action
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        boxhead_states.append(dict(head_xpos=_list(head.xpos), head_xmat=_list(head.xmat),
+                                   joint_qpos=_list(joints.qpos)))
+    arena = soccer.Pitch()
+    ant = soccer.walkers.Ant(name="walker")
+    ant.create_root_joints(arena.attach(ant))
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    physics.model.opt.timestep = 0.005
+    torso = physics.bind(ant.root_body)
+    ant_heights = []
+    for _ in range(40):
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        ant_heights.append(float(torso.xpos[2]))
+    ant_joints = physics.bind([actuator.joint for actuator in ant.actuators])
+    ant_states = []
+    for action in _ANT_ACTIONS:
+        physics.bind(ant.actuators).ctrl = action
+        for _ in range(_SUBSTEPS):
+            physics.step()
+        ant_states.append(dict(torso_xpos=_list(torso.xpos), joint_qpos=_list(ant_joints.qpos)))
+    balls = {}
+    for kind, ball in (("default", soccer.SoccerBall()), ("regulation", soccer.regulation_soccer_ball())):
+        arena = soccer.Pitch()
+        arena.add_free_entity(ball)
+        physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+        physics.model.opt.timestep = 0.005
+        ball.set_pose(physics, [0.0, 0.0, 1.0])
+        heights = []
+        for _ in range(80):
+            for _ in range(_SUBSTEPS):
+                physics.step()
+            heights.append(float(physics.bind(ball.geom).xpos[2]))
+        balls[kind] = heights
+    return dict(boxhead_actions=[list(action) for action in _ROLLOUT_ACTIONS],
+                boxhead_joint_names=[joint.name for joint in walker.mjcf_model.find_all("joint")],
+                boxhead=boxhead_states, ant_torso_height=ant_heights,
+                ant_actions=[list(action) for action in _ANT_ACTIONS], ant=ant_states,
+                ball_drop_height=balls)
+
+
+# A RandomizedPitch whose size ratio is fixed (0.25 for both axes), with a field box.
+_RANDOMIZED_PITCH = dict(min_size=(32, 24), max_size=(48, 36), field_box=True,
+                         randomizer=lambda random_state: 0.25)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=_OUTPUT)
@@ -234,8 +319,10 @@ def main():
         walkers=_walkers(), agent_observations=_agent_observations(),
         balls=dict(default=_ball_facts(soccer.SoccerBall()),
                    regulation=_ball_facts(soccer.regulation_soccer_ball())),
-        pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True)),
-        randomized_pitch=_randomized_pitch(),
+        pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True),
+                   hoarding_scheme_2=_pitch_facts(hoarding_color_scheme_id=2),
+                   randomized=_pitch_facts(randomized=True, **_RANDOMIZED_PITCH)),
+        randomized_pitch=_randomized_pitch(), rollouts=_rollouts(),
         goal_constants=dict(mini_football_goal_size=_list(pitch_module.MINI_FOOTBALL_GOAL_SIZE)),
     )
     os.makedirs(os.path.dirname(args.output), exist_ok=True)
