@@ -25,7 +25,9 @@ from composer_tasks import composer
 from composer_tasks.arenas import pitch as pitch_module
 from composer_tasks.props import soccer_ball
 from composer_tasks.tasks import soccer as soccer_tasks
+from composer_tasks.walkers import ant
 from composer_tasks.walkers import boxhead
+from composer_tasks.walkers import soccer_humanoid
 from composer_tasks.walkers import soccer_team
 
 # dm_control soccer.load: `team_size` must be between 1 and 11.
@@ -44,12 +46,11 @@ def _make_walker(name: str, walker_id: int, marker_rgba, walker_type: WalkerType
     if walker_type is WalkerType.BOXHEAD:
         return boxhead.BoxHead(name=name, walker_id=walker_id, marker_rgba=marker_rgba)
     if walker_type is WalkerType.ANT:
-        from composer_tasks.walkers import ant
         return ant.Ant(name=name, marker_rgba=marker_rgba)
-    raise ValueError(
-        f"walker_type {walker_type} is not available: this project's CMU humanoid lacks the "
-        "legacy walker API (action_spec, prev_action, veloc_forward) that soccer players use; "
-        "use WalkerType.BOXHEAD or WalkerType.ANT")
+    # dm_control starts its humanoids in poses drawn from CMU motion capture
+    # (`CMUMocapInitializer`); this project has no mocap data, so they start in
+    # the walker's standing pose.
+    return soccer_humanoid.SoccerHumanoid(name=name, marker_rgba=marker_rgba, walker_id=walker_id)
 
 
 def make_players(team_size: int, walker_type: WalkerType) -> List[soccer_team.Player]:
@@ -113,15 +114,17 @@ def load(team_size: int, time_limit: float = 45.0,
       keep_aspect_ratio: True keeps the pitch's aspect ratio when its size is drawn.
       terminate_on_goal: False plays on through goals (`MultiturnTask`) until the
         time limit.
-      walker_type: the players' body, a `WalkerType` (BOXHEAD or ANT; HUMANOID is
-        not available yet and raises).
+      walker_type: the players' body, a `WalkerType`: BOXHEAD, ANT or HUMANOID (this
+        project's CMU humanoid, `SoccerHumanoid`, on a pitch sized for humanoids
+        with mini-football goals and a regulation ball; it starts standing, where
+        dm_control draws poses from motion capture).
 
     Returns:
       A `composer.Environment` of a multi-agent task (`num_agents` = 2 * team_size):
       per-agent lists of specs, actions, observations and rewards.
 
     Raises:
-      ValueError: team_size outside [1, 11], or an unknown or unavailable walker_type.
+      ValueError: team_size outside [1, 11], or walker_type not a WalkerType.
       TypeError: a flag that is not a bool.
     """
     task = make_task(team_size, disable_walker_contacts, enable_field_box, keep_aspect_ratio,
@@ -141,8 +144,7 @@ def load_batch(team_size: int, num_envs: int, seed: Optional[int] = None, num_th
 
 
 # Registry names ("soccer_<walker>_<n>v<n>") of the viewer and the command line.
-_REGISTERED = [(walker_type, team_size) for walker_type in (WalkerType.BOXHEAD, WalkerType.ANT)
-               for team_size in (1, 2)]
+_REGISTERED = [(walker_type, team_size) for walker_type in WalkerType for team_size in (1, 2)]
 
 
 def registered_name(walker_type: WalkerType, team_size: int) -> str:
@@ -150,7 +152,7 @@ def registered_name(walker_type: WalkerType, team_size: int) -> str:
 
 
 def register_environments() -> None:
-    """Registers BoxHead and Ant matches of 1 and 2 players per team with
+    """Registers matches of every walker type with 1 and 2 players per team with
     `composer_tasks.registry` (setup.py's entry point)."""
     from composer_tasks import registry
     for walker_type, team_size in _REGISTERED:
