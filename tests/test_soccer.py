@@ -402,3 +402,26 @@ def test_humanoid_match_steps():
     for _ in range(3):
         timestep = env.step(_random_actions(env, actions))
     assert timestep.mid()
+
+
+@pytest.mark.parametrize("terminate_on_goal", [True, False])
+def test_snapshot_restores_into_a_fresh_match(terminate_on_goal):
+    import pickle
+    env = soccer.load(2, random_state=0, terminate_on_goal=terminate_on_goal)
+    actions = np.random.RandomState(1)
+    env.reset()
+    for _ in range(5):
+        env.step(_random_actions(env, actions))
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    later = [_random_actions(env, actions) for _ in range(15)]
+    expected = [env.step(action) for action in later]
+    fresh = soccer.load(2, random_state=7, terminate_on_goal=terminate_on_goal)
+    fresh.reset()
+    fresh.restore(snapshot)
+    for action, want in zip(later, expected):
+        got = fresh.step(action)
+        assert got.step_type == want.step_type
+        assert [r.tobytes() for r in got.reward] == [r.tobytes() for r in want.reward]
+        for got_agent, want_agent in zip(got.observation, want.observation):
+            for name, value in want_agent.items():
+                np.testing.assert_array_equal(got_agent[name], value, err_msg=name)

@@ -75,25 +75,11 @@ class MultiObservablesAdder(ObservablesAdder):
             adder(task, player)
 
 
-class SensorSlice:
-    """Reads the consecutive sensors `sensors` (MjSpec handles added one after the
-    other, so their values are contiguous in `sensordata`) as one flat array."""
-
-    def __init__(self, sensors) -> None:
-        self._sensors = list(sensors)
-        self._model = None
-
-    def __call__(self, physics) -> np.ndarray:
-        if physics.model is not self._model:
-            ids = np.atleast_1d(physics.bind(self._sensors).id)
-            model = physics.model
-            starts = model.sensor_adr[ids]
-            stops = starts + model.sensor_dim[ids]
-            if np.any(starts[1:] != stops[:-1]):
-                raise ValueError("SensorSlice needs sensors that are contiguous in sensordata")
-            self._start, self._stop = int(starts[0]), int(stops[-1])
-            self._model = model
-        return physics.data.sensordata[self._start:self._stop]
+def _flat_sensordata(sensors) -> observable.MJCFFeature:
+    """The values of `sensors` concatenated in order, one flat vector (as dm_control's
+    reshape of their `sensordata` gives): `sensordata` of a list of sensors is that
+    already."""
+    return observable.MJCFFeature("sensordata", list(sensors))
 
 
 def _frame_sensor(spec, name, sensor_type, element, reference_body):
@@ -155,7 +141,7 @@ class CoreObservablesAdder(ObservablesAdder):
                           effector, reference)
             for index, effector in enumerate(other_walker.end_effectors)]
         walker.observables.add_observable(
-            f"{prefix}_ego_end_effectors_pos", observable.Generic(SensorSlice(end_effector_sensors)))
+            f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors))
         for suffix, sensor_type in (("ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
                                     ("ego_position", _SENSOR.mjSENS_FRAMEPOS)):
             sensor = _frame_sensor(spec, f"{walker.name}_{prefix}_{suffix}", sensor_type,
@@ -167,8 +153,7 @@ class CoreObservablesAdder(ObservablesAdder):
                           other_walker.root_body, reference)
             for axis, sensor_type in (("x", _SENSOR.mjSENS_FRAMEXAXIS), ("y", _SENSOR.mjSENS_FRAMEYAXIS),
                                       ("z", _SENSOR.mjSENS_FRAMEZAXIS))]
-        walker.observables.add_observable(
-            f"{prefix}_ego_orientation", observable.Generic(SensorSlice(axes)))
+        walker.observables.add_observable(f"{prefix}_ego_orientation", _flat_sensordata(axes))
         # The other walker's own observable, read in its own frame (as dm_control).
         walker.observables.add_observable(
             f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos)
