@@ -17,6 +17,12 @@ It imports nothing of this project. It writes `reference/soccer.json`:
   is put at the centre of that goal's detection box at rest, then one control
   step with zero actions runs; recorded are the step type, the per-agent rewards,
   the discount and each agent's `stats_home_score` and `stats_away_score`.
+* "states": for BoxHead and Ant teams of 1 and 2, keyed "<WALKER>-<team_size>":
+  after a reset (seed 0) and STATE_STEPS control steps of uniformly random actions
+  (seed ACTION_SEED), the pitch size (half-length, half-width, m), qpos, qvel, the
+  last per-agent actions, and every agent's observation values evaluated at that
+  state after `physics.forward()` (each enabled observable's
+  `observation_callable(physics)()`, no buffer axis), as lists.
 """
 
 import argparse
@@ -30,6 +36,8 @@ from dm_control.locomotion import soccer
 WALKERS = ("BOXHEAD", "ANT")
 TEAM_SIZES = (1, 2)
 GOAL_SEED = 0
+STATE_STEPS = 30
+ACTION_SEED = 7
 
 
 def _array_spec(spec):
@@ -77,6 +85,28 @@ def record_goal(team_size, terminate_on_goal, goal_name):
     }
 
 
+def record_state(walker, team_size):
+    env = soccer.load(team_size=team_size, walker_type=soccer.WalkerType[walker], random_state=0)
+    env.reset()
+    random_state = np.random.RandomState(ACTION_SEED)
+    for _ in range(STATE_STEPS):
+        actions = [random_state.uniform(spec.minimum, spec.maximum) for spec in env.action_spec()]
+        env.step(actions)
+    physics = env.physics
+    physics.forward()
+    observations = [
+        {name: np.asarray(item.observation_callable(physics)()).tolist()
+         for name, item in agent.items() if item.enabled}
+        for agent in env.task.observables]
+    return {
+        "size": [float(value) for value in env.task.arena.size],
+        "qpos": physics.data.qpos.tolist(),
+        "qvel": physics.data.qvel.tolist(),
+        "actions": [action.tolist() for action in actions],
+        "observations": observations,
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", default=os.path.join(
@@ -90,6 +120,8 @@ def main():
         "goals": {f"{team_size}-{terminate}-{goal}": record_goal(team_size, terminate, goal)
                   for team_size in TEAM_SIZES for terminate in (True, False)
                   for goal in ("home_goal", "away_goal")},
+        "states": {f"{walker}-{team_size}": record_state(walker, team_size)
+                   for walker in WALKERS for team_size in TEAM_SIZES},
     }
     with open(args.output, "w") as file:
         json.dump(reference, file, indent=1)
