@@ -708,6 +708,84 @@ class Environment(dm_env.Environment):
             self._physics.close()
 
 
+def _fingerprint(spec):
+    return spec.to_xml()
+
+
+# Texels per side of a builtin texture (per face for cubes and skyboxes) with
+# textures=False: enough for MuJoCo's generators, nothing to store.
+_SHRUNK_TEXTURE_SIZE = 2
+
+
+def _shrink_builtin_textures(spec):
+    for texture in spec.textures:
+        if texture.builtin != mujoco.mjtBuiltin.mjBUILTIN_NONE:
+            texture.width = min(texture.width, _SHRUNK_TEXTURE_SIZE)
+            texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
+
+
+def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray], bool]:
+    """A predicate on arrays of the spec's shape and dtype, or of copies of it
+    stacked on leading axes (a batch's actions): every entry is within [minimum,
+    maximum], and none is NaN or infinite.
+
+    Exact despite the arithmetic: x - y > 0 exactly when x > y (IEEE subtraction of
+    distinct numbers never gives 0), NaN propagates through `maximum` and its
+    reduction and fails `<= 0`, and an infinite entry gives NaN against an infinite
+    bound (inf - inf) or a positive difference against a finite one. A few ufunc
+    calls, which is what a 1-D action costs least to check with.
+    """
+    dtype = spec.dtype
+    minimum = np.broadcast_to(np.asarray(spec.minimum, dtype=dtype), spec.shape).copy()
+    maximum = np.broadcast_to(np.asarray(spec.maximum, dtype=dtype), spec.shape).copy()
+    if minimum.size == 0:
+        return lambda array: True
+    largest = np.maximum.reduce
+    if (np.all(np.isfinite(maximum)) and np.all(minimum == -maximum)
+            and np.all(maximum == maximum.flat[0])):
+        bound = maximum.flat[0]
+        absolute = np.absolute
+        return lambda array: largest(absolute(array), axis=None) <= bound
+    excess = np.maximum
+
+    def inside(array):
+        return largest(excess(minimum - array, array - maximum), axis=None) <= 0
+
+    if np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)):
+        return inside
+
+    def inside_quietly(array):
+        # An infinite entry against an infinite bound is inf - inf: NaN, rejected,
+        # without NumPy's warning about it.
+        with np.errstate(invalid="ignore"):
+            return inside(array)
+    return inside_quietly
+
+
+def _in_snapshots(name):
+    # Textures are large and never varied per episode, and environments built with
+    # textures=False have them at another size; every other model array is kept.
+    return not (name.startswith("_") or name.startswith("tex_"))
+
+
+def _model_arrays(model):
+    for name in dir(model):
+        if not _in_snapshots(name):
+            continue
+        value = getattr(model, name, None)
+        if isinstance(value, np.ndarray):
+            yield name, value
+
+
+def _option_names(model):
+    return [name for name in dir(model.opt) if not name.startswith("_")
+            and not callable(getattr(model.opt, name))]
+
+
+def _copy_value(value):
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
 class MultiAgentEnvironment(Environment):
     """An `Environment` of a multi-agent task (`composer.Task.num_agents` an int n),
     with dm_control's convention for several agents acting at once.
@@ -893,81 +971,3 @@ class _PerAgentUpdater:
         return [collections.OrderedDict(
             (name, dm_env.specs.Array(spec.shape, spec.dtype, name)) for name, spec in agent.items())
             for agent in specs]
-
-
-def _fingerprint(spec):
-    return spec.to_xml()
-
-
-# Texels per side of a builtin texture (per face for cubes and skyboxes) with
-# textures=False: enough for MuJoCo's generators, nothing to store.
-_SHRUNK_TEXTURE_SIZE = 2
-
-
-def _shrink_builtin_textures(spec):
-    for texture in spec.textures:
-        if texture.builtin != mujoco.mjtBuiltin.mjBUILTIN_NONE:
-            texture.width = min(texture.width, _SHRUNK_TEXTURE_SIZE)
-            texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
-
-
-def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray], bool]:
-    """A predicate on arrays of the spec's shape and dtype, or of copies of it
-    stacked on leading axes (a batch's actions): every entry is within [minimum,
-    maximum], and none is NaN or infinite.
-
-    Exact despite the arithmetic: x - y > 0 exactly when x > y (IEEE subtraction of
-    distinct numbers never gives 0), NaN propagates through `maximum` and its
-    reduction and fails `<= 0`, and an infinite entry gives NaN against an infinite
-    bound (inf - inf) or a positive difference against a finite one. A few ufunc
-    calls, which is what a 1-D action costs least to check with.
-    """
-    dtype = spec.dtype
-    minimum = np.broadcast_to(np.asarray(spec.minimum, dtype=dtype), spec.shape).copy()
-    maximum = np.broadcast_to(np.asarray(spec.maximum, dtype=dtype), spec.shape).copy()
-    if minimum.size == 0:
-        return lambda array: True
-    largest = np.maximum.reduce
-    if (np.all(np.isfinite(maximum)) and np.all(minimum == -maximum)
-            and np.all(maximum == maximum.flat[0])):
-        bound = maximum.flat[0]
-        absolute = np.absolute
-        return lambda array: largest(absolute(array), axis=None) <= bound
-    excess = np.maximum
-
-    def inside(array):
-        return largest(excess(minimum - array, array - maximum), axis=None) <= 0
-
-    if np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)):
-        return inside
-
-    def inside_quietly(array):
-        # An infinite entry against an infinite bound is inf - inf: NaN, rejected,
-        # without NumPy's warning about it.
-        with np.errstate(invalid="ignore"):
-            return inside(array)
-    return inside_quietly
-
-
-def _in_snapshots(name):
-    # Textures are large and never varied per episode, and environments built with
-    # textures=False have them at another size; every other model array is kept.
-    return not (name.startswith("_") or name.startswith("tex_"))
-
-
-def _model_arrays(model):
-    for name in dir(model):
-        if not _in_snapshots(name):
-            continue
-        value = getattr(model, name, None)
-        if isinstance(value, np.ndarray):
-            yield name, value
-
-
-def _option_names(model):
-    return [name for name in dir(model.opt) if not name.startswith("_")
-            and not callable(getattr(model.opt, name))]
-
-
-def _copy_value(value):
-    return np.array(value) if isinstance(value, np.ndarray) else value
