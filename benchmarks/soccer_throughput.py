@@ -1,15 +1,16 @@
 """Soccer speed: BoxHead matches' steps/s including resets, against dm-control.
 
-`soccer.load(team_size)` (BoxHead, 45 s episodes ending at goals) steps with
-uniformly random per-agent actions over a timed span; every episode end is
-followed by a reset (a new pitch size, recompiled, and new placements), so steps/s
-include the resets' cost. dm-control 1.0.50's `soccer.load` runs the same way in
+`soccer.load(team_size, time_limit)` (BoxHead, episodes ending at goals or the
+time limit, 45 s by default) steps with uniformly random per-agent actions until at
+least `--seconds` have passed and `--min_episodes` episodes have ended; every
+episode end is followed by a reset (a new pitch size, recompiled, and new
+placements), so steps/s include the resets' cost. dm-control 1.0.50's `soccer.load` runs the same way in
 its own virtual environment as a subprocess (benchmarks/reference_envs/soccer_worker.py,
 venv from benchmarks/reference_envs/make_dm_control_venv.sh), alternating with ours
 in the same run. Rates are per wall-clock second and per CPU second of the process
 (steadier on a shared machine); the ratio is taken on CPU seconds.
 
-    python benchmarks/soccer_throughput.py --team_size 2 --seconds 10 --repeats 3
+    python benchmarks/soccer_throughput.py --team_size 2 --seconds 10 --min_episodes 1 --repeats 3
 """
 
 import csv
@@ -31,7 +32,9 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TARGET_SPEEDUP = 5.0
 
 _TEAM_SIZE = flags.DEFINE_integer("team_size", 2, "Players per team.")
-_SECONDS = flags.DEFINE_float("seconds", 10.0, "Timed seconds of stepping per measurement.")
+_SECONDS = flags.DEFINE_float("seconds", 10.0, "Least timed seconds of stepping per measurement.")
+_MIN_EPISODES = flags.DEFINE_integer("min_episodes", 1, "Least episode ends per measurement.")
+_TIME_LIMIT = flags.DEFINE_float("time_limit", 45.0, "Episode length (s), dm_control's default.")
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Alternating repetitions; medians are reported.")
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the environments and the random actions.")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
@@ -41,9 +44,9 @@ _CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/soccer
                            "Output CSV.")
 
 
-def measure_ours(team_size, seconds, seed):
+def measure_ours(team_size, seconds, seed, time_limit, min_episodes):
     """Steps/s (wall-clock and CPU) including resets, and the episodes that ended."""
-    env = soccer.load(team_size, random_state=seed)
+    env = soccer.load(team_size, time_limit=time_limit, random_state=seed)
     specs = env.action_spec()
     random_state = np.random.RandomState(seed)
     actions = [[random_state.uniform(spec.minimum, spec.maximum) for spec in specs]
@@ -52,7 +55,7 @@ def measure_ours(team_size, seconds, seed):
     env.step(actions[0])
     steps = episodes = 0
     start, start_cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
+    while time.perf_counter() - start < seconds or episodes < min_episodes:
         timestep = env.step(actions[steps % len(actions)])
         steps += 1
         if timestep.last():
@@ -63,13 +66,13 @@ def measure_ours(team_size, seconds, seed):
             "episodes": episodes, "steps": steps}
 
 
-def measure_dm_control(python, team_size, seconds, seed):
+def measure_dm_control(python, team_size, seconds, seed, time_limit, min_episodes):
     """The worker's result dict, or None when the reference venv is absent."""
     if not os.path.exists(python):
         return None
     output = subprocess.run(
         [python, os.path.join(_ROOT, "benchmarks/reference_envs/soccer_worker.py"), str(team_size),
-         str(seconds), str(seed)],
+         str(seconds), str(seed), str(time_limit), str(min_episodes)],
         capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
     return json.loads(output.stdout.strip().splitlines()[-1])
 
@@ -82,10 +85,12 @@ def _median(results, key):
 def main(argv):
     del argv
     team_size, seconds, seed = _TEAM_SIZE.value, _SECONDS.value, _SEED.value
+    episode_options = (_TIME_LIMIT.value, _MIN_EPISODES.value)
     ours, theirs = [], []
     for _ in range(_REPEATS.value):
-        ours.append(measure_ours(team_size, seconds, seed))
-        theirs.append(measure_dm_control(_DM_CONTROL_PYTHON.value, team_size, seconds, seed))
+        ours.append(measure_ours(team_size, seconds, seed, *episode_options))
+        theirs.append(measure_dm_control(_DM_CONTROL_PYTHON.value, team_size, seconds, seed,
+                                         *episode_options))
     row = {
         "environment": f"soccer boxhead {team_size}v{team_size}",
         "steps_per_second": _median(ours, "steps_per_second"),
@@ -109,9 +114,11 @@ def main(argv):
     path = _CSV.value
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(row) + ["seconds", "repeats", "date", "machine"])
+        writer = csv.DictWriter(handle, fieldnames=list(row) + [
+            "seconds", "min_episodes", "time_limit", "repeats", "date", "machine"])
         writer.writeheader()
-        writer.writerow(dict(row, seconds=seconds, repeats=_REPEATS.value,
+        writer.writerow(dict(row, seconds=seconds, min_episodes=_MIN_EPISODES.value,
+                             time_limit=_TIME_LIMIT.value, repeats=_REPEATS.value,
                              date=datetime.date.today().isoformat(),
                              machine=f"{platform.machine()} x{os.cpu_count()}"))
     print(f"wrote {path}", file=sys.stderr)

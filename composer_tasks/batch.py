@@ -270,11 +270,13 @@ class BatchEnvironment:
         `step` takes (N,) + its shape (per agent)."""
         return self._action_spec
 
-    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
-        """The observation spec of one copy; observations carry a leading N."""
+    def observation_spec(self) -> Any:
+        """The observation spec of one copy (a per-agent list of dicts for a
+        multi-agent task); observations carry a leading N."""
         return self._envs[0].observation_spec()
 
-    def reward_spec(self) -> dm_env.specs.Array:
+    def reward_spec(self) -> Any:
+        """The reward spec of one copy (a per-agent list for a multi-agent task)."""
         return self._envs[0].reward_spec()
 
     def discount_spec(self) -> dm_env.specs.BoundedArray:

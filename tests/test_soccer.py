@@ -340,6 +340,10 @@ def test_bad_task_arguments():
         soccer_tasks.Task([players[0].walker], pitch.Pitch())
     with pytest.raises(ValueError, match="its own walker"):
         soccer_tasks.Task([players[0], players[0]], pitch.Pitch())
+    with pytest.raises(ValueError, match="njmax_per_player must be an int >= 1, got 0"):
+        soccer_tasks.Task(players, pitch.Pitch(), njmax_per_player=0)
+    with pytest.raises(TypeError, match="disable_walker_contacts must be a bool"):
+        soccer_tasks.Task(players, pitch.Pitch(), disable_walker_contacts="no")
 
 
 def test_batch_of_matches_equals_single_matches():

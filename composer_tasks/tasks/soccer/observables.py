@@ -22,7 +22,7 @@ order (recorded in `tests/conformance/reference/soccer.json`):
   `opponent_goal_front_right`, `field_back_right` ((2,) horizontal vectors from
   the player's root, rotated by the root's xy rotation block as dm_control does;
   the goal mids (3,) from the root's 3-D position, rotated into its frame);
-* game statistics `stats_*` (below).
+* game statistics `stats_*` (`MatchFeatures` and `_Scores` below).
 """
 
 import abc

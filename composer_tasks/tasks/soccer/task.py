@@ -9,9 +9,9 @@ dm_control). The home team defends the goal at negative x (`arena.home_goal`).
 
 `Task` ends the episode at a goal (discount 0); `MultiturnTask` plays on through
 goals (the players and the ball are placed anew after each), until the time limit.
-A ball that leaves the field (the field box's inside, when the pitch has no field
-box) is thrown in: put back at rest 0.5 m high, its x and y shrunk towards the
-centre by factors drawn in [0.7, 0.9].
+On a pitch without a field box, a ball that left the field during a step is thrown
+in at the start of the next: put back at rest 0.5 m high, its x and y shrunk
+towards the centre by factors drawn in [0.7, 0.9].
 """
 
 from typing import Any, List, Optional, Sequence
@@ -77,6 +77,10 @@ class Task(composer.Task):
             raise ValueError("every player needs its own walker")
         if not isinstance(disable_walker_contacts, (bool, np.bool_)):
             raise TypeError(f"disable_walker_contacts must be a bool, got {disable_walker_contacts!r}")
+        for name, value in (("nconmax_per_player", nconmax_per_player),
+                            ("njmax_per_player", njmax_per_player)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         self.arena = arena
         self.players = players
         self._initializer = initializer or initializers_module.UniformInitializer()
