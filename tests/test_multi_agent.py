@@ -265,3 +265,19 @@ def test_batch_rejects_bad_multi_agent_actions(actions, message):
     batch.reset()
     with pytest.raises(ValueError, match=message):
         batch.step(actions)
+
+
+def test_a_physics_error_ends_the_episode_with_zero_for_every_agent():
+    env = composer.Environment(TwoCreatures(), random_state=0, raise_exception_on_physics_error=False)
+    env.reset()
+    env.physics.data.qvel[:] = np.nan
+    step = env.step([np.zeros(2), np.zeros(2)])
+    assert step.last() and env.needs_reset
+    assert [(r.dtype, float(r)) for r in step.reward] == [(np.float32, 0.0)] * 2
+    assert step.discount.dtype == np.float32 and step.discount == 0.0
+    assert len(step.observation) == 2
+    raising = composer.Environment(TwoCreatures(), random_state=0)
+    raising.reset()
+    raising.physics.data.qvel[:] = np.nan
+    with pytest.raises(environment_module.PhysicsError, match="diverged"):
+        raising.step([np.zeros(2), np.zeros(2)])
