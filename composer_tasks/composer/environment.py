@@ -837,6 +837,19 @@ class MultiAgentEnvironment(Environment):
         self._action_spec = list(specs)
         self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in specs]
         self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
+        # Agents with one and the same spec (a team of like walkers) are checked in one
+        # go, stacked; anything that fails that check is checked agent by agent for
+        # an error that names the agent.
+        first = specs[0]
+        alike = all(spec.shape == first.shape and spec.dtype == first.dtype
+                    and np.array_equal(np.broadcast_to(spec.minimum, spec.shape),
+                                       np.broadcast_to(first.minimum, first.shape))
+                    and np.array_equal(np.broadcast_to(spec.maximum, spec.shape),
+                                       np.broadcast_to(first.maximum, first.shape))
+                    for spec in specs)
+        self._stacked_action_shape = (len(specs),) + tuple(first.shape) if alike else None
+        self._stacked_action_dtype = first.dtype
+        self._stacked_in_bounds = action_bounds_check(first) if alike else None
 
     def _validate_action(self, actions):
         if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(actions, "__len__"):
@@ -847,6 +860,16 @@ class MultiAgentEnvironment(Environment):
             raise ValueError(
                 f"got {len(actions)} actions for a task of {self._num_agents} agents "
                 "(one action per agent expected)")
+        if self._stacked_action_shape is not None:
+            try:
+                stacked = np.array(actions)
+            except ValueError:  # Ragged: per agent below, which names the agent.
+                stacked = None
+            if (stacked is not None and stacked.shape == self._stacked_action_shape
+                    and stacked.dtype.kind in "fiu"):
+                stacked = stacked.astype(self._stacked_action_dtype, copy=False)
+                if self._stacked_in_bounds(stacked):
+                    return list(stacked)
         return [check_agent_action(action, spec, in_bounds, f"agent {index}")
                 for index, (action, (spec, in_bounds))
                 in enumerate(zip(actions, self._agent_action_checks))]
