@@ -226,6 +226,13 @@ def test_boxhead_pose_and_velocity_round_trip_and_move_the_body():
     position, quaternion = walker.get_pose(physics)
     np.testing.assert_allclose(position, [2.0, -2.0, 0.0])
     np.testing.assert_allclose(2 * np.arctan2(quaternion[3], quaternion[0]), yaw + turn)
+    # The episode start (entities' callbacks run after the task's) keeps the root
+    # pose the task set, heading included, and resets the other joints.
+    physics.named.data.qpos["home0/kick"] = 0.2
+    walker.initialize_episode(physics, np.random.RandomState(0))
+    np.testing.assert_allclose(walker.get_pose(physics)[1], quaternion)
+    np.testing.assert_allclose(walker.get_pose(physics)[0], position)
+    assert physics.named.data.qpos["home0/kick"] == 0.0
 
 
 def test_boxhead_rolls_on_the_ground_and_records_prev_action():

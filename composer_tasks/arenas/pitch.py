@@ -220,7 +220,8 @@ def _post_radius(name, radius):
 
 def _goalpost_fromto(unit_fromto, size, pos, direction):
     flip = np.concatenate([direction, direction])
-    return np.asarray(unit_fromto) * flip * np.concatenate([size, size]) + np.concatenate([pos, pos])
+    scale = np.concatenate([size, size])
+    return np.asarray(unit_fromto) * flip * scale + np.concatenate([pos, pos])
 
 
 @functools.lru_cache(maxsize=1)
@@ -254,7 +255,8 @@ def pitch_texture() -> np.ndarray:
         in_span = np.abs(vv - 0.5) <= _PENALTY_BOX_HALF_WIDTH
         between = (inwards * (uu - goal_line) >= 0) & (inwards * (uu - box_edge) <= 0)
         lines |= (np.abs(uu - box_edge) <= half_line) & in_span
-        lines |= (np.abs(np.abs(vv - 0.5) - _PENALTY_BOX_HALF_WIDTH) <= half_line / aspect) & between
+        side = np.abs(np.abs(vv - 0.5) - _PENALTY_BOX_HALF_WIDTH) <= half_line / aspect
+        lines |= side & between
         spot_u = goal_line + inwards * _PENALTY_SPOT_FROM_GOAL
         spot_distance = np.hypot(uu - spot_u, (vv - 0.5) * aspect)
         lines |= spot_distance <= _CENTRE_SPOT_RADIUS * 0.6
@@ -338,6 +340,15 @@ class Goal(position_detector.PositionDetector):
         super().initialize_episode(physics, random_state)
 
 
+def _is_finite_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) \
+        and not isinstance(value, bool) and bool(np.isfinite(value))
+
+
+def _pair(values) -> Tuple[float, float]:
+    return (float(values[0]), float(values[1]))
+
+
 def _check_size(size, label):
     array = np.asarray(size, dtype=np.float64)
     if array.shape != (2,) or not np.all(np.isfinite(array)) or np.any(array <= 0):
@@ -353,7 +364,7 @@ def _check_goal_size(goal_size):
     if array.shape != (3,) or not np.all(np.isfinite(array)) or np.any(array <= 0):
         raise ValueError(f"goal_size must be None or (depth, width, height), three positive "
                          f"half-sizes in m, got {goal_size!r}")
-    return tuple(float(value) for value in array)
+    return (float(array[0]), float(array[1]), float(array[2]))
 
 
 class Pitch(composer.Arena):
@@ -370,13 +381,15 @@ class Pitch(composer.Arena):
                top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
                field_box: bool = False, field_box_offset: float = 0.0,
                hoarding_color_scheme_id: int = 0, name: str = "pitch") -> None:
-        self._size = tuple(float(value) for value in _check_size(size, "size"))
+        self._size = _pair(_check_size(size, "size"))
         self._goal_size = _check_goal_size(goal_size)
-        if not np.isfinite(top_camera_distance) or top_camera_distance <= 0:
-            raise ValueError(f"top_camera_distance must be positive (m), got {top_camera_distance!r}")
-        if not np.isfinite(field_box_offset):
+        if not _is_finite_number(top_camera_distance) or top_camera_distance <= 0:
+            raise ValueError(
+                f"top_camera_distance must be positive (m), got {top_camera_distance!r}")
+        if not _is_finite_number(field_box_offset):
             raise ValueError(f"field_box_offset must be finite (m), got {field_box_offset!r}")
-        if hoarding_color_scheme_id not in (0, 1, 2, 3) or isinstance(hoarding_color_scheme_id, bool):
+        scheme = hoarding_color_scheme_id
+        if isinstance(scheme, bool) or scheme not in (0, 1, 2, 3):
             raise ValueError(
                 f"hoarding_color_scheme_id must be 0, 1, 2 or 3, got {hoarding_color_scheme_id!r}")
         super()._build(name=name)
@@ -435,8 +448,9 @@ class Pitch(composer.Arena):
                 self._field_box.append(spec.worldbody.add_geom(
                     type=mujoco.mjtGeom.mjGEOM_BOX, rgba=list(_FIELD_BOX_RGBA), pos=list(position),
                     size=list(half_size)))
-        self._hoarding = [spec.worldbody.add_site(type=mujoco.mjtGeom.mjGEOM_BOX, size=[1.0, 1.0, 1.0])
-                          for _ in range(4 * _NUM_HOARDING)]
+        self._hoarding = [
+            spec.worldbody.add_site(type=mujoco.mjtGeom.mjGEOM_BOX, size=[1.0, 1.0, 1.0])
+            for _ in range(4 * _NUM_HOARDING)]
         self._place_hoarding()
 
     # Layout.
@@ -536,7 +550,8 @@ class Pitch(composer.Arena):
         """(depth, width, height) half-sizes of the goals (m)."""
         if self._goal_size is not None:
             return self._goal_size
-        return (_SIDE_WIDTH_M / 2.0, self._size[1] * _DEFAULT_GOAL_LENGTH_RATIO, _SIDE_WIDTH_M / 2.0)
+        side = _SIDE_WIDTH_M / 2.0
+        return (side, self._size[1] * _DEFAULT_GOAL_LENGTH_RATIO, side)
 
     @property
     def home_goal(self) -> Goal:
@@ -602,10 +617,11 @@ class RandomizedPitch(Pitch):
             raise ValueError(f"min_size {tuple(min_size)} exceeds max_size {tuple(max_size)}")
         if randomizer is not None and not callable(randomizer):
             raise TypeError(f"randomizer must be callable(random_state=...), got {randomizer!r}")
-        super()._build(size=tuple(high), goal_size=goal_size, top_camera_distance=top_camera_distance,
+        super()._build(size=tuple(high), goal_size=goal_size,
+                       top_camera_distance=top_camera_distance,
                        field_box=field_box, field_box_offset=field_box_offset, name=name)
-        self._min_size = tuple(float(value) for value in low)
-        self._max_size = tuple(float(value) for value in high)
+        self._min_size = _pair(low)
+        self._max_size = _pair(high)
         self._randomizer = randomizer if randomizer is not None else distributions.Uniform()
         self._keep_aspect_ratio = bool(keep_aspect_ratio)
 
@@ -634,7 +650,7 @@ class RandomizedPitch(Pitch):
         """Lays the pitch out for `size` (half-length, half-width, m): walls, goals,
         field, ground (the field's size), field box, lights and hoarding, as
         dm_control's `RandomizedPitch` does each episode (a spec edit)."""
-        self._size = tuple(float(value) for value in _check_size(size, "size"))
+        self._size = _pair(_check_size(size, "size"))
         self._top_camera.fovy = _top_down_fovy(self._size, self._top_camera_distance)
         self._place_perimeter()
         for wall, (position, _) in zip(self._walls, _wall_poses(self._size)):
@@ -645,7 +661,8 @@ class RandomizedPitch(Pitch):
         field_size = self._field_size(goal_size)
         self._field.resize((0.0, 0.0), field_size)
         self._ground_geom.size = [*field_size, max(self._size) * _GROUND_GRID_RATIO]
-        for wall, (position, half_size) in zip(self._field_box, _field_box_poses(field_size, goal_size)):
+        boxes = _field_box_poses(field_size, goal_size)
+        for wall, (position, half_size) in zip(self._field_box, boxes):
             wall.pos = list(position)
             wall.size = list(half_size)
         self._place_lights(field_size)

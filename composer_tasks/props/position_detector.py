@@ -79,7 +79,7 @@ class PositionDetector(composer.Entity):
                visible: bool = False, rgba=(1.0, 1.0, 1.0, 1.0),
                detected_rgba=(0.0, 1.0, 0.0, 0.25), retain_substep_detections: bool = False,
                name: str = "position_detector") -> None:
-        pos, size = _check_region(pos, size)
+        centre, half_size = _check_region(pos, size)
         self._inverted = bool(inverted)
         self._retain_substep_detections = bool(retain_substep_detections)
         self._rgba = check_rgba(rgba, "rgba")
@@ -90,7 +90,8 @@ class PositionDetector(composer.Entity):
         self._site = spec.worldbody.add_site(name="detection_zone", type=mujoco.mjtGeom.mjGEOM_BOX,
                                              rgba=list(self._rgba), group=group)
         # MuJoCo fills unused site sizes with 0.005 m, as MJCF's size="0.05" does.
-        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba), group=group)
+        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba),
+                      group=group)
         self._lower_site = spec.worldbody.add_site(name="lower", **corner)
         self._mid_site = spec.worldbody.add_site(name="mid", **corner)
         self._upper_site = spec.worldbody.add_site(name="upper", **corner)
@@ -104,7 +105,7 @@ class PositionDetector(composer.Entity):
         self._detected_flags = []
         self._detected = False
         self._previously_detected = False
-        self._set_region(pos, size)
+        self._set_region(centre, half_size)
 
     def _set_region(self, pos, size):
         self._lower = pos - size
@@ -127,12 +128,12 @@ class PositionDetector(composer.Entity):
         Raises:
           ValueError: for a region of another dimension or non-positive size.
         """
-        pos, size = _check_region(pos, size)
-        if pos.shape != self._lower.shape:
+        centre, half_size = _check_region(pos, size)
+        if centre.shape != self._lower.shape:
             raise ValueError(
                 f"detector {self.name!r} is {self._lower.size}-D; resize needs {self._lower.size} "
-                f"values for pos and size, got {pos.tolist()!r} and {size.tolist()!r}")
-        self._set_region(pos, size)
+                f"values for pos and size, got {centre.tolist()!r} and {half_size.tolist()!r}")
+        self._set_region(centre, half_size)
         composer.mark_spec_changed()
 
     # Entities.

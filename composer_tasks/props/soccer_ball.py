@@ -90,19 +90,23 @@ class SoccerBall(primitive.Primitive):
                damp_ratio: float = DEFAULT_DAMP_RATIO, name: str = "soccer_ball") -> None:
         radius = _positive(radius, "radius")
         mass = _positive(mass, "mass")
-        friction = np.asarray(friction, dtype=np.float64)
-        if friction.shape != (3,) or not np.all(np.isfinite(friction)) or np.any(friction < 0):
+        coefficients = np.asarray(friction, dtype=np.float64)
+        if coefficients.shape != (3,) or not np.all(np.isfinite(coefficients)) \
+                or np.any(coefficients < 0):
             raise ValueError(
-                f"friction must be 3 finite values >= 0 (sliding, torsional, rolling), got {friction!r}")
+                "friction must be 3 finite values >= 0 (sliding, torsional, rolling), got "
+                f"{friction!r}")
         if not _is_number(damp_ratio) or not np.isfinite(damp_ratio) or damp_ratio < 0:
             raise ValueError(f"damp_ratio must be a finite number >= 0, got {damp_ratio!r}")
         super()._build(geom_type="sphere", size=[radius], name=name, mass=mass,
                        pos=[0.0, 0.0, radius], condim=_CONDIM, priority=_PRIORITY,
-                       friction=friction.tolist(), solref=[_SOLREF_TIMECONST_S, float(damp_ratio)])
+                       friction=coefficients.tolist(),
+                       solref=[_SOLREF_TIMECONST_S, float(damp_ratio)])
         spec = self._spec
         spec.add_texture(name="soccer_ball", type=mujoco.mjtTexture.mjTEXTURE_CUBE,
                          builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=list(_PANEL_RGB[0]),
-                         rgb2=list(_PANEL_RGB[1]), width=_PANEL_TEXTURE_PX, height=_PANEL_TEXTURE_PX)
+                         rgb2=list(_PANEL_RGB[1]), width=_PANEL_TEXTURE_PX,
+                         height=_PANEL_TEXTURE_PX)
         material = spec.add_material(name="soccer_ball")
         material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "soccer_ball"
         self._geom.material = "soccer_ball"
@@ -132,7 +136,8 @@ class SoccerBall(primitive.Primitive):
           ValueError: before the ball is attached.
         """
         if self.attachment_body is None:
-            raise ValueError(f"ball {self.name!r} is not attached; its root body is its attachment frame")
+            raise ValueError(
+                f"ball {self.name!r} is not attached; its root body is its attachment frame")
         return self.attachment_body
 
     # Players.
@@ -173,7 +178,8 @@ class SoccerBall(primitive.Primitive):
         lookup = [-1] * model.ngeom
         for index, player in enumerate(self._players):
             walker = player.walker
-            holder = walker.attachment_body if walker.attachment_body is not None else walker.root_body
+            holder = walker.attachment_body if walker.attachment_body is not None \
+                else walker.root_body
             geoms = holder.find_all(mujoco.mjtObj.mjOBJ_GEOM)
             for geom_id in np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist():
                 lookup[geom_id] = index
@@ -224,8 +230,9 @@ class SoccerBall(primitive.Primitive):
             self._dist_between_last_hits = self._dist_since_last_hit
             self._dist_since_last_hit = 0.0
             self._pos_at_last_step = position
-        if self._dist_since_last_hit is not None:
-            self._dist_since_last_hit += float(np.linalg.norm(position - self._pos_at_last_step))
+        previous = self._pos_at_last_step
+        if self._dist_since_last_hit is not None and previous is not None:
+            self._dist_since_last_hit += float(np.linalg.norm(position - previous))
         self._pos_at_last_step = position
 
     # Tracking state.
@@ -262,7 +269,8 @@ class SoccerBall(primitive.Primitive):
         return dict(
             last_hit=last, hit=self._hit, repossessed=self._repossessed,
             intercepted=self._intercepted,
-            pos_at_last_step=None if self._pos_at_last_step is None else self._pos_at_last_step.copy(),
+            pos_at_last_step=(None if self._pos_at_last_step is None
+                              else self._pos_at_last_step.copy()),
             dist_since_last_hit=self._dist_since_last_hit,
             dist_between_last_hits=self._dist_between_last_hits)
 

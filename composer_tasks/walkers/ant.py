@@ -185,7 +185,8 @@ class Ant(legacy_base.LegacyWalker):
         if marker_rgba is not None:
             rgba = np.asarray(marker_rgba, dtype=np.float64)
             if rgba.shape != (4,) or not np.all((rgba >= 0.0) & (rgba <= 1.0)):
-                raise ValueError(f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
+                raise ValueError(
+                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False
@@ -239,7 +240,8 @@ class Ant(legacy_base.LegacyWalker):
                                             size=[_CAPSULE_RADIUS_M, 0, 0],
                                             fromto=[0.0, 0.0, 0.0, *foot_reach]))
             foot.add_site(name=f"{leg}_ankle_touch", type=_BOX, pos=list(foot_reach / 2),
-                          size=list(_FOOT_TOUCH_HALF_SIZE_M.get(leg, _DEFAULT_FOOT_TOUCH_HALF_SIZE_M)),
+                          size=list(_FOOT_TOUCH_HALF_SIZE_M.get(
+                              leg, _DEFAULT_FOOT_TOUCH_HALF_SIZE_M)),
                           quat=outwards, rgba=[0.0, 0.0, 1.0, 0.0])
             feet.append(foot)
             bodies.extend([leg_body, aux, foot])
@@ -260,10 +262,11 @@ class Ant(legacy_base.LegacyWalker):
                 touch_sensors.append(spec.add_sensor(name=f"{leg}_{part}_touch", type=touch,
                                                      objtype=_SITE, objname=f"{leg}_{part}_touch"))
         site = dict(objtype=_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(name="torso_vel", type=mujoco.mjtSensor.mjSENS_VELOCIMETER, **site)
+        velocimeter = spec.add_sensor(name="torso_vel", type=mujoco.mjtSensor.mjSENS_VELOCIMETER,
+                                      **site)
         gyro = spec.add_sensor(name="torso_gyro", type=mujoco.mjtSensor.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(name="torso_accel", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
-                                        **site)
+        accelerometer = spec.add_sensor(name="torso_accel",
+                                        type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **site)
         # intprm[0] = 1: the sensor outputs the distance only (MJCF's default data="dist").
         rangefinders = [spec.add_sensor(name=site_name, type=mujoco.mjtSensor.mjSENS_RANGEFINDER,
                                         objtype=_SITE, objname=site_name, intprm=[1, 0, 0])

@@ -37,7 +37,9 @@ Public API (besides `legacy_base.LegacyWalker`'s):
   camera_resolution=(28, 28), roll_gear=-60.0, steer_gear=55.0, walker_id=None,
   initializer=None)`.
 * `create_root_joints(arena.attach(walker))`: the x, y, z slides (dm_control's
-  root joints `root_x`, `root_y`, `root_z`); `arena.add_free_entity` is refused.
+  root joints `root_x`, `root_y`, `root_z`). With the steer hinge they make the
+  root pose, which `initialize_episode` leaves to the task (it zeroes the camera,
+  kick and roll joints and `prev_action`).
 * `set_pose(physics, position, quaternion)`: the root slides take `position` (m);
   every joint of the body is zeroed; the yaw of `quaternion` (which must be a
   rotation about z) turns the steer hinge. `get_pose` returns the same pair.
@@ -248,7 +250,8 @@ class BoxHead(legacy_base.LegacyWalker):
         rgba = _check_rgba(marker_rgba)
         if not isinstance(camera_control, bool):
             raise TypeError(f"camera_control must be a bool, got {camera_control!r}")
-        resolution = tuple(camera_resolution) if isinstance(camera_resolution, (tuple, list)) else ()
+        resolution = tuple(camera_resolution) \
+            if isinstance(camera_resolution, (tuple, list)) else ()
         if len(resolution) != 2 or not all(
                 isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0
                 for value in resolution):
@@ -262,7 +265,8 @@ class BoxHead(legacy_base.LegacyWalker):
         if walker_id is not None and (
                 isinstance(walker_id, bool) or not isinstance(walker_id, (int, np.integer))
                 or not 0 <= walker_id <= MAX_WALKER_ID):
-            raise ValueError(f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
+            raise ValueError(
+                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
         self._camera_control = camera_control
         self._camera_resolution = (int(resolution[0]), int(resolution[1]))
         self._walker_id = None if walker_id is None else int(walker_id)
@@ -291,7 +295,8 @@ class BoxHead(legacy_base.LegacyWalker):
         camera_joints = []
         if camera_control:
             camera_joints.append(camera_body.add_joint(
-                name="camera_yaw", type=_JOINT.mjJNT_HINGE, axis=[0.0, 1.0, 0.0], limited=_UNLIMITED))
+                name="camera_yaw", type=_JOINT.mjJNT_HINGE, axis=[0.0, 1.0, 0.0],
+                limited=_UNLIMITED))
             camera_joints.append(camera_body.add_joint(
                 name="camera_pitch", type=_JOINT.mjJNT_HINGE, axis=[1.0, 0.0, 0.0],
                 limited=_LIMITED, range=list(_CAMERA_PITCH_RANGE_RAD)))
@@ -328,16 +333,18 @@ class BoxHead(legacy_base.LegacyWalker):
                               size=[_SHELL_RADIUS_M, 0.0, 0.0], density=_SHELL_DENSITY)
 
         site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER, **site)
+        velocimeter = spec.add_sensor(name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER,
+                                      **site)
         gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER,
-                                        **site)
+        accelerometer = spec.add_sensor(name="sensor_torso_accel",
+                                        type=_SENSOR.mjSENS_ACCELEROMETER, **site)
         # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
         spec.add_sensor(name="head_body_subtreelinvel", type=_SENSOR.mjSENS_SUBTREELINVEL,
                         objtype=mujoco.mjtObj.mjOBJ_BODY, objname="head_body")
 
         affine = mujoco.mjtBias.mjBIAS_AFFINE
-        control = dict(trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0])
+        control = dict(trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED,
+                       ctrlrange=[-1.0, 1.0])
         spec.add_actuator(name="roll", target="roll", gear=[float(roll_gear), 0, 0, 0, 0, 0],
                           biastype=affine, **control)
         spec.add_actuator(name="steer", target="steer", gear=[float(steer_gear), 0, 0, 0, 0, 0],
@@ -357,7 +364,7 @@ class BoxHead(legacy_base.LegacyWalker):
         shell_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball_body"
         shell.material = "ball_body"
         if self._walker_id is not None:
-            background = _HEAD_RGBA[:3] if rgba is None else rgba[:3]
+            background = _HEAD_RGBA[:3] if rgba is None else tuple(rgba[:3].tolist())
             image = digit_texture(self._walker_id, background)
             texture = spec.add_texture(name="head_texture", type=mujoco.mjtTexture.mjTEXTURE_2D,
                                        width=image.shape[1], height=image.shape[0], nchannel=3)
@@ -379,9 +386,12 @@ class BoxHead(legacy_base.LegacyWalker):
         self._steer = steer
         self._body_joints = (steer, *camera_joints, kick, roll)
         self._root_joints = None
+        # The steer hinge holds the walker's heading, part of its root pose (which the
+        # task sets): `initialize_episode` resets the other joints only.
+        pose_joints = (*camera_joints, kick, roll)
         self._set_parts(
-            root_body=head, observable_joints=[kick], pose_joints=self._body_joints,
-            initial_qpos=np.zeros(len(self._body_joints)), standing_height=_HEAD_HEIGHT_M,
+            root_body=head, observable_joints=[kick], pose_joints=pose_joints,
+            initial_qpos=np.zeros(len(pose_joints)), standing_height=_HEAD_HEIGHT_M,
             end_effectors=[head], egocentric_camera=egocentric,
             root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=(),
             torque_sensors=(), ground_contact_geoms=[shell])
@@ -565,7 +575,8 @@ def _yaw_of(quaternion) -> float:
     quaternion = np.asarray(quaternion, dtype=np.float64)
     norm = np.linalg.norm(quaternion) if quaternion.shape == (4,) else 0.0
     if quaternion.shape != (4,) or not np.isfinite(norm) or norm == 0.0:
-        raise ValueError(f"quaternion must be 4 finite values (w, x, y, z), not all 0, got {quaternion!r}")
+        raise ValueError(
+            f"quaternion must be 4 finite values (w, x, y, z), not all 0, got {quaternion!r}")
     w, x, y, z = quaternion / norm
     if abs(x) > 1e-6 or abs(y) > 1e-6:
         raise ValueError(

@@ -62,13 +62,15 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
         if marker_rgba is not None:
             rgba = np.asarray(marker_rgba, dtype=np.float64)
             if rgba.shape != (4,) or not np.all((rgba >= 0.0) & (rgba <= 1.0)):
-                raise ValueError(f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
+                raise ValueError(
+                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
             rgba = rgba.copy()
             rgba[3] = MARKER_ALPHA
         if walker_id is not None and (
                 isinstance(walker_id, bool) or not isinstance(walker_id, (int, np.integer))
                 or not 0 <= walker_id <= MAX_WALKER_ID):
-            raise ValueError(f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
+            raise ValueError(
+                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
         cmu_humanoid.CMUHumanoid._build(self, name=name)
         self._walker_id = None if walker_id is None else int(walker_id)
         spec = self._spec
