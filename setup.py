@@ -24,12 +24,15 @@ setuptools.setup(
     ],
     extras_require={
         "gymnasium": ["gymnasium>=1.0"],
+        # The multi-agent adapter composer_tasks.wrappers.pettingzoo (soccer).
+        "pettingzoo": ["gymnasium>=1.0", "pettingzoo>=1.24"],
         "agents": ["jax", "optax", "matplotlib", "tqdm", "cma"],
         "video": ["imageio", "imageio-ffmpeg"],
         # Distributed D4PG and DPPO (agents/distributed_d4pg.py, agents/dppo.py).
         "distributed": ["ray>=2.9"],
         "dev": [
             "gymnasium>=1.0",
+            "pettingzoo>=1.24",
             "jax",
             "optax",
             "cma",
@@ -53,6 +56,7 @@ setuptools.setup(
         "composer_tasks.environments": [
             "suite = suites.suite:register_environments",
             "locomotion = suites.locomotion:register_environments",
+            "soccer = suites.soccer:register_environments",
         ],
     },
 )

@@ -35,6 +35,11 @@ Conventions:
     `reward` and `discount` (N,) float64, `observation` a dict of (N, ...) arrays.
     Every step returns new arrays: none shares memory with the batch's state or
     with another step's TimeStep, so they may be kept (in a replay buffer, say).
+  * Multi-agent tasks (`composer.Task.num_agents`) keep dm_control's per-agent lists
+    with the copies axis inside each entry: `step` takes a list of per-agent (N, A_i)
+    action arrays, and TimeSteps hold `reward` as a list of per-agent (N,) float64
+    arrays and `observation` as a list of per-agent dicts of (N, ...) arrays. They
+    run each copy's control step (never the vectorised path).
   * The physics calls run with MuJoCo's stage timers off (`paused_profiling_clock`):
     for small models those clock reads cost a third of the step.
 """
@@ -201,6 +206,12 @@ class BatchEnvironment:
         return env
 
     def _setup_action_checks(self):
+        self._num_agents = self._envs[0].task.num_agents
+        if self._num_agents is not None:
+            self._agent_action_checks = [
+                (spec, (self._num_envs,) + tuple(spec.shape), environment_module.action_bounds_check(spec))
+                for spec in self._action_spec]
+            return
         spec = self._action_spec
         self._action_shape = (self._num_envs,) + tuple(spec.shape)
         self._action_dtype = np.dtype(spec.dtype)
@@ -254,15 +265,18 @@ class BatchEnvironment:
         """The `mujoco.batch.Batch` that steps the copies."""
         return self._batch
 
-    def action_spec(self) -> dm_env.specs.BoundedArray:
-        """The action spec of one copy; `step` takes (N,) + its shape."""
+    def action_spec(self) -> Any:
+        """The action spec of one copy (a per-agent list for a multi-agent task);
+        `step` takes (N,) + its shape (per agent)."""
         return self._action_spec
 
-    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
-        """The observation spec of one copy; observations carry a leading N."""
+    def observation_spec(self) -> Any:
+        """The observation spec of one copy (a per-agent list of dicts for a
+        multi-agent task); observations carry a leading N."""
         return self._envs[0].observation_spec()
 
-    def reward_spec(self) -> dm_env.specs.Array:
+    def reward_spec(self) -> Any:
+        """The reward spec of one copy (a per-agent list for a multi-agent task)."""
         return self._envs[0].reward_spec()
 
     def discount_spec(self) -> dm_env.specs.BoundedArray:
@@ -368,7 +382,9 @@ class BatchEnvironment:
                 timesteps[index] = self._reset_copy(index)
                 resets = True
                 continue
-            control_step = env.control_step(actions[index])
+            copy_actions = (actions[index] if self._num_agents is None
+                            else [agent_actions[index] for agent_actions in actions])
+            control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
             self._sync_models()
@@ -489,12 +505,48 @@ class BatchEnvironment:
         return self._envs[index].end_episode_by_physics_error(PhysicsError(f"copy {index}: {error}"))
 
     def _validate(self, actions):
+        if self._num_agents is not None:
+            return self._validate_agents(actions)
         array = np.asarray(actions)
         if array.dtype != self._action_dtype or array.shape != self._action_shape:
             array = self._coerce_actions(array)
         if self._actions_in_bounds(array):
             return array
         self._raise_for_actions(array)
+
+    def _validate_agents(self, actions):
+        """The per-agent (N, A_i) action arrays of a multi-agent batch, checked."""
+        if isinstance(actions, (str, bytes, Mapping)) or not hasattr(actions, "__len__"):
+            raise TypeError(
+                f"actions must be a list of {self._num_agents} per-agent (copies, action) arrays, "
+                f"got {type(actions).__name__}")
+        if len(actions) != self._num_agents:
+            raise ValueError(
+                f"got {len(actions)} per-agent action arrays for a task of {self._num_agents} agents")
+        checked = []
+        for agent, (agent_actions, (spec, shape, in_bounds)) in enumerate(
+                zip(actions, self._agent_action_checks)):
+            array = np.asarray(agent_actions)
+            if array.dtype.kind not in "fiu":
+                raise ValueError(
+                    f"actions of agent {agent} have dtype {array.dtype}; its action spec "
+                    f"{spec.name!r} wants real numbers")
+            if array.shape != shape:
+                raise ValueError(
+                    f"actions of agent {agent} has shape {array.shape}, expected {shape} (copies, action)")
+            array = array.astype(spec.dtype, copy=False)
+            if not in_bounds(array):
+                rows = array.reshape(self._num_envs, -1)
+                minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
+                maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
+                bad = ~(np.isfinite(rows) & (rows >= minimum) & (rows <= maximum)).all(axis=1)
+                index = int(np.flatnonzero(bad)[0])
+                raise ValueError(
+                    f"actions of copy {index} for agent {agent} are outside the bounds "
+                    f"[{minimum.tolist()}, {maximum.tolist()}] of its action spec or not finite: "
+                    f"{rows[index].tolist()}")
+            checked.append(array)
+        return checked
 
     def _coerce_actions(self, array):
         spec = self._action_spec
@@ -527,6 +579,8 @@ class BatchEnvironment:
             f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}")
 
     def _stack(self, timesteps):
+        if self._num_agents is not None:
+            return self._stack_agents(timesteps)
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
         reward = np.array([0.0 if timestep.reward is None else timestep.reward
                            for timestep in timesteps], dtype=np.float64)
@@ -535,6 +589,20 @@ class BatchEnvironment:
         observation = collections.OrderedDict(
             (name, np.stack([timestep.observation[name] for timestep in timesteps]))
             for name in timesteps[0].observation)
+        return BatchTimeStep(step_type, reward, discount, observation)
+
+    def _stack_agents(self, timesteps):
+        step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
+        reward = [np.array([0.0 if timestep.reward is None else timestep.reward[agent]
+                            for timestep in timesteps], dtype=np.float64)
+                  for agent in range(self._num_agents)]
+        discount = np.array([1.0 if timestep.discount is None else timestep.discount
+                             for timestep in timesteps], dtype=np.float64)
+        observation = [
+            collections.OrderedDict(
+                (name, np.stack([timestep.observation[agent][name] for timestep in timesteps]))
+                for name in timesteps[0].observation[agent])
+            for agent in range(self._num_agents)]
         return BatchTimeStep(step_type, reward, discount, observation)
 
     # Snapshots.
@@ -667,7 +735,7 @@ def _vectorizable(envs):
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
     for env in envs:
         task = env.task
-        if not task.vectorized:
+        if not task.vectorized or task.num_agents is not None:
             return False
         hooks = env.hooks
         if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:

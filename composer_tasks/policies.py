@@ -9,7 +9,13 @@ import numpy as np
 
 
 def zero_policy(action_spec):
-    """A policy that always returns the action nearest to zero inside the bounds."""
+    """A policy that always returns the action nearest to zero inside the bounds.
+
+    A list of per-agent specs (a multi-agent environment's) gives a policy returning
+    the list of per-agent actions.
+    """
+    if isinstance(action_spec, (list, tuple)):
+        return _per_agent([zero_policy(spec) for spec in action_spec])
     minimum = np.broadcast_to(getattr(action_spec, "minimum", -np.inf), action_spec.shape)
     maximum = np.broadcast_to(getattr(action_spec, "maximum", np.inf), action_spec.shape)
     action = np.clip(np.zeros(action_spec.shape, action_spec.dtype), minimum, maximum)
@@ -26,9 +32,13 @@ def uniform_random_policy(action_spec, random_state):
     """A policy drawing each action uniformly inside the bounds of `action_spec`.
 
     Args:
-      action_spec: a bounded `dm_env.specs.BoundedArray`.
+      action_spec: a bounded `dm_env.specs.BoundedArray`, or a list of them (a
+        multi-agent environment's: the policy returns per-agent actions, drawn in
+        agent order from `random_state`).
       random_state: a `np.random.RandomState` or `np.random.Generator`.
     """
+    if isinstance(action_spec, (list, tuple)):
+        return _per_agent([uniform_random_policy(spec, random_state) for spec in action_spec])
     if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
         raise TypeError(
             f"random_state must be a np.random.RandomState or np.random.Generator, "
@@ -54,3 +64,9 @@ def named_policy(name, action_spec, seed):
     if name == "random":
         return uniform_random_policy(action_spec, np.random.RandomState(seed))
     raise ValueError(f"unknown policy {name!r}; expected 'zero' or 'random'")
+
+
+def _per_agent(agent_policies):
+    def policy(timestep):
+        return [agent_policy(timestep) for agent_policy in agent_policies]
+    return policy

@@ -43,3 +43,64 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
         print(f"{domain_name} {task_name} episode {episode}: return {episode_return:.2f} "
               f"over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}", file=out)
     return returns
+
+
+def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_path=None,
+               time_limit=45.0):
+    """Runs `episodes` soccer matches (`soccer.load(team_size, time_limit,
+    walker_type=walker)`),
+    every player acting with `policy`; returns the home team's episode returns (each
+    home player gets the same reward: +1 per goal scored, -1 per goal conceded).
+
+    With `video_path` the first match is also recorded (240x320, camera 0, real
+    time); its steps/s then include the rendering.
+    """
+    from suites import soccer
+    env = soccer.load(team_size, time_limit=time_limit, random_state=seed,
+                      walker_type=soccer.WalkerType[walker.upper()])
+    choose_actions = policies.named_policy(policy, env.action_spec(), seed)
+
+    returns = []
+    for episode in range(episodes):
+        recorded = ""
+        if episode == 0 and video_path is not None:
+            start = time.perf_counter()
+            recording = video.record_episode(_HomeReward(env), video_path, policy=choose_actions)
+            episode_return, steps = recording.episode_return, recording.num_steps
+            recorded = f", recorded to {recording.path} ({recording.num_frames} frames)"
+        else:
+            timestep = env.reset()
+            episode_return, steps = 0.0, 0
+            start = time.perf_counter()
+            while not timestep.last():
+                timestep = env.step(choose_actions(timestep))
+                episode_return += float(timestep.reward[0])
+                steps += 1
+        elapsed = time.perf_counter() - start
+        returns.append(episode_return)
+        print(f"soccer {team_size}-vs-{team_size} {walker} episode {episode}: home return "
+              f"{episode_return:.0f} over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}",
+              file=out)
+    return returns
+
+
+class _HomeReward:
+    """A multi-agent environment seen by `video.record_episode`, which sums one
+    reward per step: the home team's first player's (its whole team's)."""
+
+    def __init__(self, env):
+        self._env = env
+
+    def __getattr__(self, name):
+        return getattr(self._env, name)
+
+    def reset(self):
+        return self._home(self._env.reset())
+
+    def step(self, actions):
+        return self._home(self._env.step(actions))
+
+    @staticmethod
+    def _home(timestep):
+        reward = None if timestep.reward is None else float(timestep.reward[0])
+        return timestep._replace(reward=reward)

@@ -22,6 +22,8 @@ Substep callbacks that no task or entity overrides are skipped, so that the phys
 steps between two observation updates run as one `mj_step(nstep=k)` call.
 """
 
+import collections
+import collections.abc
 import functools
 import logging
 import math
@@ -192,6 +194,9 @@ class Environment(dm_env.Environment):
       legacy_step: dm_control's flag; only True, its default (and this
         Environment's stepping), is available.
 
+    A task with `num_agents` set (a multi-agent task, see `composer.Task`) makes
+    this a `MultiAgentEnvironment`: `Environment(task)` returns one.
+
     The control step is `step`; its parts are public for `BatchEnvironment`, which
     drives many environments' steps with one batched physics call:
     `begin_control_step` (validate the action, `before_step`), `substeps` (the
@@ -199,6 +204,14 @@ class Environment(dm_env.Environment):
     them), `finish_control_step` (count the step, `episode_outcome`), and
     `end_episode_by_physics_error`.
     """
+
+    def __new__(cls, task: Any = None, *args: Any, **kwargs: Any) -> "Environment":
+        # A multi-agent task gets the subclass that speaks per-agent lists, so that the
+        # single-agent step keeps its own code untouched.
+        if (cls is Environment and isinstance(task, task_module.Task)
+                and task.num_agents is not None):
+            cls = MultiAgentEnvironment
+        return super().__new__(cls)
 
     def __init__(self, task: task_module.Task, time_limit: float = float("inf"),
                  random_state: Union[None, int, np.random.RandomState] = None,
@@ -356,13 +369,16 @@ class Environment(dm_env.Environment):
         if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
             limit = round(limit)
         self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        self._setup_action_spec()
+        self._last_substep_only = (self._n_substeps,)
+        for hook in self._hooks["after_compile"]:
+            hook(self._physics, self._random_state)
+
+    def _setup_action_spec(self):
         self._action_spec = self._task.action_spec(self._physics)
         self._action_dtype = self._action_spec.dtype
         self._action_shape = self._action_spec.shape
         self._action_in_bounds = action_bounds_check(self._action_spec)
-        self._last_substep_only = (self._n_substeps,)
-        for hook in self._hooks["after_compile"]:
-            hook(self._physics, self._random_state)
 
     def _collect_hooks(self):
         entities = list(self._task.root_entity.iter_entities())
@@ -660,7 +676,7 @@ class Environment(dm_env.Environment):
         Raises:
           ValueError: an enabled observable has non-default options.
         """
-        for name, observable_object in self._task.observables.items():
+        for name, observable_object in self._observable_items():
             if observable_object.enabled and not plain_observable(observable_object):
                 raise ValueError(
                     f"observable {name!r} has buffers, delays, intervals or noise, whose "
@@ -675,6 +691,10 @@ class Environment(dm_env.Environment):
             "reset_next_step": self._reset_next_step,
             "python_state": {path: owner.snapshot_state() for path, owner in self._state_owners()},
         }
+
+    def _observable_items(self):
+        """(observation name, observable) of every observable of the task."""
+        return self._task.observables.items()
 
     def _state_owners(self):
         """(path, object) of the task ("task") and the entities (their prefix, or the
@@ -794,3 +814,213 @@ def _option_names(model):
 
 def _copy_value(value):
     return np.array(value) if isinstance(value, np.ndarray) else value
+
+
+class MultiAgentEnvironment(Environment):
+    """An `Environment` of a multi-agent task (`composer.Task.num_agents` an int n),
+    with dm_control's convention for several agents acting at once.
+
+    `observation_spec()`, `action_spec()` and `reward_spec()` return lists of n
+    per-agent specs; `step(actions)` takes a sequence of n per-agent actions, each
+    checked against its agent's spec as a single environment checks its action
+    (shape, dtype, bounds, NaN or infinite entries); a TimeStep's `observation` is a
+    list of n per-agent dicts and its `reward` a list of n per-agent rewards (None at
+    FIRST steps). The discount is one value for all agents, in the discount spec's
+    dtype (dm_control's soccer gives one float32 discount too). A step ended by a
+    physics error gives every agent reward 0 and discount 0.
+
+    Built by `Environment(task)` for a task with `num_agents` set; the arguments are
+    `Environment`'s.
+    """
+
+    def __init__(self, task: task_module.Task, *args: Any, **kwargs: Any) -> None:
+        num_agents = task.num_agents
+        if isinstance(num_agents, (bool, np.bool_)) or not isinstance(num_agents, (int, np.integer)) \
+                or num_agents < 1:
+            raise ValueError(
+                f"{type(task).__name__}.num_agents must be None (single agent) or an int >= 1, "
+                f"got {num_agents!r}")
+        self._num_agents = int(num_agents)
+        reward_specs = task.get_reward_spec()
+        if not isinstance(reward_specs, (list, tuple)) or len(reward_specs) != self._num_agents:
+            raise ValueError(
+                f"{type(task).__name__}.get_reward_spec() must return a list of "
+                f"{self._num_agents} per-agent specs, got {reward_specs!r}")
+        super().__init__(task, *args, **kwargs)
+
+    @property
+    def num_agents(self) -> int:
+        """The number of agents n: the length of every per-agent list."""
+        return self._num_agents
+
+    def _setup_action_spec(self):
+        specs = self._task.action_spec(self._physics)
+        if not isinstance(specs, (list, tuple)) or len(specs) != self._num_agents:
+            raise ValueError(
+                f"{type(self._task).__name__}.action_spec() must return a list of "
+                f"{self._num_agents} per-agent BoundedArrays, got {specs!r}")
+        for index, spec in enumerate(specs):
+            if not isinstance(spec, dm_env.specs.BoundedArray):
+                raise TypeError(
+                    f"{type(self._task).__name__}.action_spec()[{index}] must be a BoundedArray, "
+                    f"got {type(spec).__name__}")
+        self._action_spec = list(specs)
+        self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in specs]
+        self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
+        # Agents with one and the same spec (a team of like walkers) are checked in one
+        # go, stacked; anything that fails that check is checked agent by agent for
+        # an error that names the agent.
+        first = specs[0]
+        alike = all(spec.shape == first.shape and spec.dtype == first.dtype
+                    and np.array_equal(np.broadcast_to(spec.minimum, spec.shape),
+                                       np.broadcast_to(first.minimum, first.shape))
+                    and np.array_equal(np.broadcast_to(spec.maximum, spec.shape),
+                                       np.broadcast_to(first.maximum, first.shape))
+                    for spec in specs)
+        self._stacked_action_shape = (len(specs),) + tuple(first.shape) if alike else None
+        self._stacked_action_dtype = first.dtype
+        self._stacked_in_bounds = action_bounds_check(first) if alike else None
+
+    def _validate_action(self, actions):
+        if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(actions, "__len__"):
+            raise TypeError(
+                f"actions must be a sequence of {self._num_agents} per-agent actions, "
+                f"got {type(actions).__name__}")
+        if len(actions) != self._num_agents:
+            raise ValueError(
+                f"got {len(actions)} actions for a task of {self._num_agents} agents "
+                "(one action per agent expected)")
+        if self._stacked_action_shape is not None:
+            try:
+                stacked = np.array(actions)
+            except ValueError:  # Ragged: per agent below, which names the agent.
+                stacked = None
+            if (stacked is not None and stacked.shape == self._stacked_action_shape
+                    and stacked.dtype.kind in "fiu"):
+                stacked = stacked.astype(self._stacked_action_dtype, copy=False)
+                if self._stacked_in_bounds(stacked):
+                    return list(stacked)
+        return [check_agent_action(action, spec, in_bounds, f"agent {index}")
+                for index, (action, (spec, in_bounds))
+                in enumerate(zip(actions, self._agent_action_checks))]
+
+    def _make_updater(self):
+        self._updater = _PerAgentUpdater(
+            self._per_agent_observables(), self._n_substeps,
+            self._strip_singleton_obs_buffer_dim, self._padding)
+
+    def _per_agent_observables(self):
+        per_agent = self._task.observables
+        if isinstance(per_agent, collections.abc.Mapping) or len(per_agent) != self._num_agents:
+            raise ValueError(
+                f"{type(self._task).__name__}.observables must be a list of {self._num_agents} "
+                f"per-agent mappings of observables, got {type(per_agent).__name__}")
+        return per_agent
+
+    def _observable_items(self):
+        return [(f"agent{index}/{name}", observable_object)
+                for index, observables in enumerate(self._per_agent_observables())
+                for name, observable_object in observables.items()]
+
+    def finish_control_step(self) -> dm_env.TimeStep:
+        """Ends a control step whose substeps ran (see `Environment.finish_control_step`);
+        the reward is the task's list of per-agent rewards."""
+        physics = self._physics
+        self._step_count += 1
+        step_type, reward, discount = episode_outcome(
+            self._task, physics, self._step_count, self._step_limit)
+        if step_type is dm_env.StepType.LAST:
+            self._reset_next_step = True
+        reward = list(reward)
+        if len(reward) != self._num_agents:
+            raise ValueError(
+                f"{type(self._task).__name__}.get_reward returned {len(reward)} rewards for "
+                f"{self._num_agents} agents")
+        return dm_env.TimeStep(step_type, reward, np.asarray(discount, self._discount_dtype),
+                               self._updater.get_observation())
+
+    def end_episode_by_physics_error(self, error: PhysicsError) -> dm_env.TimeStep:
+        """As `Environment.end_episode_by_physics_error`, with reward 0 for every agent."""
+        if self._raise_on_physics_error:
+            raise error
+        _log.warning("Episode ended by a physics error: %s", error)
+        self._reset_next_step = True
+        rewards = [np.zeros(spec.shape, spec.dtype) for spec in self._task.get_reward_spec()]
+        return dm_env.TimeStep(dm_env.StepType.LAST, rewards, np.zeros((), self._discount_dtype),
+                               self._updater.get_observation())
+
+
+def check_agent_action(action: Any, spec: dm_env.specs.BoundedArray,
+                       in_bounds: Callable[[np.ndarray], bool], who: str) -> np.ndarray:
+    """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
+    and what of `spec` it violates (dtype, shape, non-finite entries, bounds).
+    `in_bounds` is `action_bounds_check(spec)`."""
+    array = np.asarray(action)
+    if array.dtype != spec.dtype:
+        if array.dtype.kind not in "fiu":
+            raise ValueError(
+                f"the action of {who} has dtype {array.dtype}, but its action spec {spec.name!r} "
+                f"wants real numbers ({spec.dtype})")
+        array = array.astype(spec.dtype)
+    if array.shape != spec.shape:
+        raise ValueError(
+            f"the action of {who} has shape {array.shape}, but its action spec {spec.name!r} "
+            f"has shape {spec.shape}")
+    if in_bounds(array):
+        return array
+    flat = array.reshape(-1)
+    if not np.all(np.isfinite(flat)):
+        bad = np.flatnonzero(~np.isfinite(flat))
+        raise ValueError(
+            f"the action of {who} has non-finite entries at {bad.tolist()} ({flat[bad].tolist()}) "
+            f"for its action spec {spec.name!r}")
+    minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
+    maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
+    names = spec.name.split("\t")
+    details = ", ".join(
+        f"{names[i] if i < len(names) else i}={flat[i]} not in [{minimum[i]}, {maximum[i]}]"
+        for i in np.flatnonzero((flat < minimum) | (flat > maximum)))
+    raise ValueError(f"the action of {who} is outside the bounds of its action spec: {details}")
+
+
+class _PerAgentUpdater:
+    """One observation `Updater` over every agent's observables, whose observations
+    and specs it hands out as per-agent lists of dicts (the Environment's updater
+    interface: reset, prepare_for_next_control_step, update, get_observation,
+    observation_spec)."""
+
+    def __init__(self, per_agent_observables, physics_steps_per_control_step,
+                 strip_singleton_buffer_dim, padding):
+        items = []
+        self._names = []
+        for index, observables in enumerate(per_agent_observables):
+            names = []
+            for name, observable_object in observables.items():
+                if observable_object.enabled:
+                    items.append((f"agent{index}/{name}", observable_object))
+                    names.append(name)
+            self._names.append(names)
+        bounds = np.cumsum([0] + [len(names) for names in self._names])
+        self._agents = [(names, int(start), int(stop))
+                        for names, start, stop in zip(self._names, bounds[:-1], bounds[1:])]
+        self._updater = updater_module.Updater(
+            items, physics_steps_per_control_step, strip_singleton_buffer_dim, padding)
+        self.prepare_for_next_control_step = self._updater.prepare_for_next_control_step
+        self.update = self._updater.update
+
+    def reset(self, physics: Any, random_state: np.random.RandomState) -> None:
+        self._updater.reset(physics, random_state)
+
+    def _split(self, flat_values):
+        values = list(flat_values)
+        return [collections.OrderedDict(zip(names, values[start:stop]))
+                for names, start, stop in self._agents]
+
+    def get_observation(self) -> list:
+        return self._split(self._updater.get_observation().values())
+
+    def observation_spec(self) -> list:
+        specs = self._split(self._updater.observation_spec().values())
+        return [collections.OrderedDict(
+            (name, dm_env.specs.Array(spec.shape, spec.dtype, name)) for name, spec in agent.items())
+            for agent in specs]

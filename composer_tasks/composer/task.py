@@ -1,7 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 import dm_env
 import mujoco
@@ -49,10 +49,31 @@ class Task(entity_module.Callbacks):
         kinds and options) and loops over copies when a check fails; the rest is
         the task's promise, which `tests/suites/test_vectorized.py`-style
         comparisons with single environments verify.
+
+    Multi-agent tasks (dm_control's convention, as its soccer task uses it): a task
+    whose `num_agents` is an int n >= 1 (None, the default, is a single-agent task)
+    is run by the Environment as n agents acting at once. Then:
+      * `observables` returns a sequence of n mappings name -> observable, agent i's
+        observations (names need only be unique within an agent);
+      * `action_spec(physics)` returns a sequence of n `BoundedArray`s and
+        `before_step(physics, actions, random_state)` receives a list of n validated
+        arrays, one per agent, which it must apply itself (the default writes a
+        single action into the controls);
+      * `get_reward_spec()` returns a sequence of n specs and `get_reward(physics)`
+        a sequence of n rewards; `get_discount` stays one value for all agents.
+    The Environment then returns per-agent lists from `observation_spec()`,
+    `action_spec()`, `reward_spec()` and in each TimeStep's `observation` and
+    `reward`, and checks each agent's action against its spec.
     """
 
     physics_class = mjcf_physics.Physics
     vectorized: bool = False
+
+    @property
+    def num_agents(self) -> Optional[int]:
+        """None for a single-agent task; the number of agents of a multi-agent task
+        (see the class docstring for what a multi-agent task returns)."""
+        return None
 
     @property
     def root_entity(self) -> entity_module.Entity:

@@ -288,7 +288,11 @@ class Controller:
     def observation_text(self):
         """(names, values) of the current observation, one line per row of values."""
         observation = self._timestep.observation
-        if not isinstance(observation, abc.Mapping):
+        if isinstance(observation, (list, tuple)):
+            # A multi-agent environment's per-agent observations, agent by agent.
+            observation = {f"agent{index}/{name}": value for index, agent in enumerate(observation)
+                           for name, value in agent.items()}
+        elif not isinstance(observation, abc.Mapping):
             observation = {"observation": observation}
         names, values = [], []
         for name, value in observation.items():

@@ -1,0 +1,374 @@
+"""Per-player observables of the soccer task (dm_control soccer `observables.py`).
+
+An `ObservablesAdder` is called once per player when the task is built, after every
+entity is attached; it adds observables to the player's walker
+(`walker.observables.add_observable`), which the task hands to that player's agent.
+`CoreObservablesAdder` gives dm_control's core set, with its names, shapes and
+order (recorded in `tests/conformance/reference/soccer.json`):
+
+* proprioception: the walker's `proprioception` and `kinematic_sensors` groups and
+  `prev_action`, in the order of their names (dm_control's order);
+* the ball, egocentric (the player's root body's inertial frame, MuJoCo frame
+  sensors as dm_control's): `ball_ego_angular_velocity` (rad/s),
+  `ball_ego_position` (m), `ball_ego_linear_velocity` (m/s);
+* for every other player, in the task's player order, prefixed `teammate_<k>_` or
+  `opponent_<k>_`: `ego_end_effectors_pos` (its end effectors, m, flat),
+  `ego_linear_velocity` (m/s), `ego_position` (m) and `ego_orientation` (its
+  root frame's x, y and z axes, flat (9,)), all in the player's egocentric frame,
+  and `end_effectors_pos` (its own end-effector observable, in its own frame);
+* the pitch, egocentric, corners named as seen by a player facing the opponents'
+  goal: `team_goal_back_right`, `team_goal_mid`, `team_goal_front_left`,
+  `field_front_left`, `opponent_goal_back_left`, `opponent_goal_mid`,
+  `opponent_goal_front_right`, `field_back_right` ((2,) horizontal vectors from
+  the player's root, rotated by the root's xy rotation block as dm_control does;
+  the goal mids (3,) from the root's 3-D position, rotated into its frame);
+* game statistics `stats_*` (`MatchFeatures` and `_Scores` below).
+"""
+
+import abc
+import collections
+from typing import Any, Mapping
+
+import mujoco
+import numpy as np
+
+from composer_tasks.composer.observation import observable
+from composer_tasks.walkers import soccer_team
+
+_BODY = mujoco.mjtObj.mjOBJ_BODY
+_SITE = mujoco.mjtObj.mjOBJ_SITE
+_SENSOR = mujoco.mjtSensor
+# dm_control soccer observables.py: `_stats_teammate_spread_out` is True beyond 5 m
+# of average distance to the teammates.
+TEAMMATE_SPREAD_OUT_M = 5.0
+# dm_control soccer observables.py: `_stats_vel_to_ball` divides by |d| + 1e-7.
+_DIRECTION_EPSILON_M = 1e-7
+
+# Corners and goal centres clockwise, as seen by a player facing the opponents' goal
+# (dm_control's `clockwise_names`).
+ARENA_OBSERVATION_NAMES = (
+    "team_goal_back_right", "team_goal_mid", "team_goal_front_left", "field_front_left",
+    "opponent_goal_back_left", "opponent_goal_mid", "opponent_goal_front_right",
+    "field_back_right",
+)
+
+
+class ObservablesAdder(metaclass=abc.ABCMeta):
+    """A callable that adds a set of per-player observables for a task."""
+
+    @abc.abstractmethod
+    def __call__(self, task, player) -> None:
+        """Adds observables to `player.walker` for `task` (a soccer `Task`)."""
+
+
+class MultiObservablesAdder(ObservablesAdder):
+    """Applies several `ObservablesAdder`s in order."""
+
+    def __init__(self, observables) -> None:
+        self._observables = list(observables)
+        for adder in self._observables:
+            if not callable(adder):
+                raise TypeError(f"observables must be ObservablesAdders, got {adder!r}")
+
+    def __call__(self, task, player) -> None:
+        for adder in self._observables:
+            adder(task, player)
+
+
+def _flat_sensordata(sensors) -> observable.MJCFFeature:
+    """The values of `sensors` concatenated in order, one flat vector (as dm_control's
+    reshape of their `sensordata` gives): `sensordata` of a list of sensors is that
+    already."""
+    return observable.MJCFFeature("sensordata", list(sensors))
+
+
+def _frame_sensor(spec, name, sensor_type, element, reference_body):
+    """A frame sensor of `element` (a body's inertial frame, or a site) in the frame of
+    `reference_body`'s inertial frame: dm_control's soccer sensors, which name the
+    bodies by MJCF objtype "body"."""
+    object_type = _SITE if isinstance(element, mujoco.MjsSite) else _BODY
+    return spec.add_sensor(name=name, type=sensor_type, objtype=object_type, objname=element.name,
+                           reftype=_BODY, refname=reference_body.name)
+
+
+class CoreObservablesAdder(ObservablesAdder):
+    """dm_control's core set of per-player observables (module docstring)."""
+
+    def __call__(self, task, player) -> None:
+        walker = player.walker
+        self._enable_proprioception(walker)
+        self._add_ball_observables(task, player)
+        teammates = opponents = 0
+        for other in task.players:
+            if other is player:
+                continue
+            if other.team is player.team:
+                prefix = f"teammate_{teammates}"
+                teammates += 1
+            else:
+                prefix = f"opponent_{opponents}"
+                opponents += 1
+            self._add_observables_on_other(task, player, other, prefix)
+        self._add_arena_observables(task, player)
+        self._add_stats_observables(task, player)
+
+    def _enable_proprioception(self, walker):
+        # Walkers here enable most of their observables by default; a soccer agent
+        # sees dm_control's choice only.
+        wanted = walker.observables.proprioception + walker.observables.kinematic_sensors + [
+            walker.observables.prev_action]
+        wanted_ids = {id(item) for item in wanted}
+        for item in walker.observables.values():
+            item.enabled = id(item) in wanted_ids
+
+    def _add_ball_observables(self, task, player):
+        spec = task.root_entity.spec
+        walker = player.walker
+        ball_body = task.ball.root_body
+        for name, sensor_type in (("ball_ego_angular_velocity", _SENSOR.mjSENS_FRAMEANGVEL),
+                                  ("ball_ego_position", _SENSOR.mjSENS_FRAMEPOS),
+                                  ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL)):
+            sensor = _frame_sensor(spec, f"{walker.name}_{name}", sensor_type, ball_body,
+                                   walker.root_body)
+            walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
+
+    def _add_observables_on_other(self, task, player, other, prefix):
+        spec = task.root_entity.spec
+        walker, other_walker = player.walker, other.walker
+        reference = walker.root_body
+        end_effector_sensors = [
+            _frame_sensor(spec, f"{walker.name}_{prefix}_end_effector_{index}", _SENSOR.mjSENS_FRAMEPOS,
+                          effector, reference)
+            for index, effector in enumerate(other_walker.end_effectors)]
+        walker.observables.add_observable(
+            f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors))
+        for suffix, sensor_type in (("ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
+                                    ("ego_position", _SENSOR.mjSENS_FRAMEPOS)):
+            sensor = _frame_sensor(spec, f"{walker.name}_{prefix}_{suffix}", sensor_type,
+                                   other_walker.root_body, reference)
+            walker.observables.add_observable(
+                f"{prefix}_{suffix}", observable.MJCFFeature("sensordata", sensor))
+        axes = [
+            _frame_sensor(spec, f"{walker.name}_{prefix}_ego_orientation_{axis}", sensor_type,
+                          other_walker.root_body, reference)
+            for axis, sensor_type in (("x", _SENSOR.mjSENS_FRAMEXAXIS), ("y", _SENSOR.mjSENS_FRAMEYAXIS),
+                                      ("z", _SENSOR.mjSENS_FRAMEZAXIS))]
+        walker.observables.add_observable(f"{prefix}_ego_orientation", _flat_sensordata(axes))
+        # The other walker's own observable, read in its own frame (as dm_control).
+        walker.observables.add_observable(
+            f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos)
+
+    def _add_arena_observables(self, task, player):
+        features = self._features_of(task)
+        index = task.players.index(player)
+        for name in ARENA_OBSERVATION_NAMES:
+            player.walker.observables.add_observable(
+                name, observable.Generic(features.reader(name, index)))
+
+    def _add_stats_observables(self, task, player):
+        features = self._features_of(task)
+        index = task.players.index(player)
+        for name in ("stats_vel_to_ball", "stats_closest_vel_to_ball", "stats_veloc_forward",
+                     "stats_vel_ball_to_goal", "stats_home_avg_teammate_dist",
+                     "stats_teammate_spread_out"):
+            player.walker.observables.add_observable(
+                name, observable.Generic(features.reader(name, index)))
+        scores = _Scores(task, player)
+        player.walker.observables.add_observable("stats_home_score", observable.Generic(scores.home))
+        player.walker.observables.add_observable("stats_away_score", observable.Generic(scores.away))
+
+    def _features_of(self, task):
+        features = getattr(self, "_features", None)
+        if features is None or features.task is not task:
+            features = MatchFeatures(task)
+            self._features = features
+        return features
+
+
+class MatchFeatures:
+    """Every player's pitch observations and game statistics, computed together once
+    per physics state (numpy over the players) and read row by row by the players'
+    observables.
+
+    The values are dm_control's (module docstring; statistics on `_Scores` and
+    below). They are recomputed whenever the state differs from the one they were
+    computed for (time, qpos and qvel, which determine every quantity they read once
+    the physics is forward), so an observable reads them at any substep or after
+    any edit of the state.
+
+    Statistics (per player, (P,) arrays):
+      vel_to_ball: speed (m/s) of the root towards the ball, horizontally (the
+        root's linear `cvel` x, y along the unit horizontal direction to the ball,
+        that direction divided by its norm + 1e-7 m);
+      closest_vel_to_ball: vel_to_ball for the team's player closest to the ball
+        (the first of equally close ones), 0 for the others;
+      veloc_forward: the walker's `veloc_forward` observable (m/s);
+      vel_ball_to_goal: the ball's velocity (its `linear_velocity` observable)
+        along the unit direction from it to the centre of the opponents' goal;
+      home_avg_teammate_dist: mean distance (m) between the roots of the player
+        and its teammates (0 without any);
+      teammate_spread_out: home_avg_teammate_dist > 5 m.
+    """
+
+    def __init__(self, task):
+        self.task = task
+        players = task.players
+        count = len(players)
+        self._home = np.array([player.team is soccer_team.Team.HOME for player in players])
+        teams = np.array([player.team.value for player in players])
+        same_team = teams[:, None] == teams[None, :]
+        self._teammates = same_team & ~np.eye(count, dtype=bool)
+        self._num_teammates = self._teammates.sum(axis=1)
+        self._teams = [np.flatnonzero(teams == team) for team in np.unique(teams)]
+        self._rows = np.arange(count)
+        # Which of the clockwise points (home goal first) each player's k-th arena
+        # observation is: the away team's list is turned by half.
+        half = len(ARENA_OBSERVATION_NAMES) // 2
+        self._arena_sources = [np.where(self._home, offset, (offset + half) % (2 * half))
+                               for offset in range(len(ARENA_OBSERVATION_NAMES))]
+        self._veloc_forward = [_ObservableReader(player.walker.observables.veloc_forward)
+                               for player in players]
+        self._ball_velocity = _ObservableReader(task.ball.observables.linear_velocity)
+        self._model = None
+        self._data = None
+        self._time = None
+        self._qpos = None
+        self._qvel = None
+        self._values = None
+
+    def reader(self, name, index):
+        """A function of the physics giving feature `name` of player `index`."""
+        def read(physics):
+            return self.values(physics)[name][index]
+        read.__qualname__ = f"MatchFeatures.{name}"
+        return read
+
+    def values(self, physics):
+        """{feature name: (P, ...) array} at the physics' current state."""
+        data = physics.data
+        qpos = data.qpos.tobytes()
+        qvel = data.qvel.tobytes()
+        if (data is not self._data or data.time != self._time or qpos != self._qpos
+                or qvel != self._qvel):
+            if physics.model is not self._model:
+                self._bind(physics)
+            self._values = self._compute(physics)
+            self._data, self._time, self._qpos, self._qvel = data, data.time, qpos, qvel
+        return self._values
+
+    def _bind(self, physics):
+        task = self.task
+        self._roots = np.array([int(physics.bind(player.walker.root_body).id)
+                                for player in task.players])
+        self._ball_geom = int(physics.bind(task.ball.geom).id)
+        self._model = physics.model
+
+    def _arena_points(self):
+        """The clockwise points from the home goal (world frame, m), (8, 3); the
+        2-D ones (goal corners, field corners) with z = 0, which is not read."""
+        arena = self.task.arena
+        home_goal, away_goal, field = arena.home_goal, arena.away_goal, arena.field
+        points = np.zeros((len(ARENA_OBSERVATION_NAMES), 3))
+        for row, point in enumerate((home_goal.lower, home_goal.mid, home_goal.upper, field.upper,
+                                     away_goal.upper, away_goal.mid, away_goal.lower, field.lower)):
+            point = np.asarray(point, dtype=np.float64)
+            points[row, :min(point.size, 3)] = point[:3]
+        return points
+
+    def _compute(self, physics):
+        task = self.task
+        data = physics.data
+        roots = self._roots
+        rows = self._rows
+        position = data.xpos[roots]
+        rotation = data.xmat[roots].reshape(-1, 3, 3)
+        relative = self._arena_points()[np.newaxis] - position[:, np.newaxis]
+        # Row vectors times R: R^T v, each point in each player's frame.
+        spatial = np.matmul(relative, rotation)
+        planar = np.matmul(relative[:, :, :2], rotation[:, :2, :2])
+        values = {}
+        for offset, name in enumerate(ARENA_OBSERVATION_NAMES):
+            table = spatial if name.endswith("_mid") else planar
+            values[name] = table[rows, self._arena_sources[offset]]
+
+        ball = data.geom_xpos[self._ball_geom]
+        to_ball = ball - position
+        horizontal = to_ball[:, :2]
+        unit = horizontal / (np.sqrt(np.einsum("pi,pi->p", horizontal, horizontal))
+                             + _DIRECTION_EPSILON_M)[:, np.newaxis]
+        vel_to_ball = np.einsum("pi,pi->p", unit, data.cvel[roots, 3:5])
+        values["stats_vel_to_ball"] = vel_to_ball
+        distance_to_ball = np.sqrt(np.einsum("pi,pi->p", to_ball, to_ball))
+        closest = np.zeros(len(roots))
+        for members in self._teams:
+            # The first of equally close players, as dm_control's strict `<`.
+            winner = members[np.argmin(distance_to_ball[members])]
+            closest[winner] = vel_to_ball[winner]
+        values["stats_closest_vel_to_ball"] = closest
+        values["stats_veloc_forward"] = np.array(
+            [np.asarray(read(physics), dtype=np.float64).reshape(()) for read in self._veloc_forward])
+        ball_velocity = np.asarray(self._ball_velocity(physics), dtype=np.float64).reshape(3)
+        arena = task.arena
+        goal_speeds = []
+        for goal in (arena.away_goal, arena.home_goal):
+            direction = (goal.upper + goal.lower) / 2.0 - ball
+            norm = np.linalg.norm(direction)
+            goal_speeds.append(np.dot(direction / norm if norm else direction, ball_velocity))
+        # The home team attacks the away goal, the away team the home goal.
+        values["stats_vel_ball_to_goal"] = np.where(self._home, goal_speeds[0], goal_speeds[1])
+        difference = position[:, np.newaxis] - position[np.newaxis]
+        pairwise = np.sqrt(np.einsum("pqi,pqi->pq", difference, difference))
+        total = np.where(self._teammates, pairwise, 0.0).sum(axis=1)
+        average = np.divide(total, self._num_teammates, out=np.zeros(len(roots)),
+                            where=self._num_teammates > 0)
+        values["stats_home_avg_teammate_dist"] = average
+        values["stats_teammate_spread_out"] = average > TEAMMATE_SPREAD_OUT_M
+        return values
+
+
+class _ObservableReader:
+    """Reads another observable's value from a physics (its `observation_callable`,
+    made once per physics, as dm_control's statistics read the walker's and the
+    ball's observables)."""
+
+    def __init__(self, observable_object):
+        self._observable = observable_object
+        self._data = None
+        self._model = None
+
+    def __call__(self, physics):
+        # A reader binds the model's and data's arrays, which a recompile replaces.
+        if physics.data is not self._data or physics.model is not self._model:
+            self._read = self._observable.observation_callable(physics)
+            self._data, self._model = physics.data, physics.model
+        return self._read()
+
+
+class _Scores:
+    """A player's goal statistics: whether its team scored (`home`) or conceded
+    (`away`, only if there is another team) during the step, 1.0 or 0.0."""
+
+    def __init__(self, task, player):
+        self._arena = task.arena
+        self._team = player.team
+        self._has_opponent = any(other.team is not player.team for other in task.players)
+
+    def home(self, physics) -> float:
+        del physics
+        return 1.0 if self._arena.detected_goal() == self._team else 0.0
+
+    def away(self, physics) -> float:
+        del physics
+        scorer = self._arena.detected_goal()
+        return 1.0 if self._has_opponent and scorer is not None and scorer != self._team else 0.0
+
+
+def per_player_observables(walker, builtin_names) -> Mapping[str, Any]:
+    """The observables a player's agent sees: the walker's own (`builtin_names`, those
+    it had before the adders ran) in the order of their names, as dm_control's
+    walkers list them, then those the adders added, in the order added."""
+    items = walker.observables.as_dict()
+    builtin = set(builtin_names)
+    ordered = collections.OrderedDict((name, items[name]) for name in sorted(builtin))
+    ordered.update((name, item) for name, item in items.items() if name not in builtin)
+    return ordered
