@@ -147,6 +147,13 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
                    for body in bodies]
         return observable.MJCFFeature("sensordata", sensors)
 
+    @property
+    def proprioception(self):
+        """dm_control's Ant order: the walker's proprioception with the feet and the
+        bodies' poses relative to the torso in it (a soccer player sees all of them)."""
+        return [self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
+                self.appendages_pos, self.world_zaxis, self.bodies_quats, self.bodies_pos]
+
     @composer.observable
     def appendages_pos(self):
         """Feet positions relative to the torso (m), egocentric, (12,)."""
