@@ -63,3 +63,12 @@ def test_bad_inputs():
         env.step({"agent_0": np.zeros(2)})
     with pytest.raises(ValueError, match="agent 1 has shape"):
         env.step({"agent_0": np.zeros(2), "agent_1": np.zeros(3)})
+
+
+def test_the_gymnasium_adapters_refuse_a_multi_agent_environment_naming_this_adapter():
+    from composer_tasks.batch import BatchEnvironment
+    from composer_tasks.wrappers import gymnasium as gymnasium_wrapper
+    with pytest.raises(TypeError, match="several agents.*pettingzoo"):
+        gymnasium_wrapper.GymnasiumEnv(composer.Environment(TwoCreatures(), random_state=0))
+    with pytest.raises(TypeError, match="several agents.*pettingzoo"):
+        gymnasium_wrapper.GymnasiumVectorEnv(BatchEnvironment(TwoCreatures, num_envs=2, seed=0))

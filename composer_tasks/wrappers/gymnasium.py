@@ -79,6 +79,10 @@ class GymnasiumEnv(gymnasium.Env):
             raise TypeError("env is a BatchEnvironment: wrap it with GymnasiumVectorEnv")
         if not isinstance(env, dm_env.Environment):
             raise TypeError(f"env must be a dm_env.Environment, got {type(env).__name__}")
+        if isinstance(env.action_spec(), (list, tuple)):
+            raise TypeError(
+                "env has several agents (its action_spec() is a list of per-agent specs): "
+                "wrap it with composer_tasks.wrappers.pettingzoo's ParallelEnv adapter")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if isinstance(render_camera, (bool, np.bool_)) or not isinstance(render_camera, (int, np.integer, str)):
@@ -159,6 +163,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                 f"batch_env must be a composer_tasks.batch.BatchEnvironment, got {type(batch_env).__name__}"
                 + (" (wrap a single environment with GymnasiumEnv)"
                    if isinstance(batch_env, dm_env.Environment) else ""))
+        if isinstance(batch_env.action_spec(), (list, tuple)):
+            raise TypeError(
+                "batch_env's task has several agents (its action_spec() is a list of per-agent "
+                "specs), which a Gymnasium VectorEnv cannot express: step the BatchEnvironment "
+                "with per-agent action arrays, or wrap single matches with "
+                "composer_tasks.wrappers.pettingzoo")
         self._batch = batch_env
         self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.num_envs = batch_env.num_envs
