@@ -282,11 +282,18 @@ class Walker(composer.Entity):
         """
         del random_state  # Plain torque or servo controls: nothing random.
         action = np.asarray(action, dtype=np.float64)
-        if action.shape != (len(self._actuators),) or not np.all(np.isfinite(action)):
+        if action.shape != (len(self._actuators),) or not np.isfinite(action).all():
             raise ValueError(
                 f"action must be {len(self._actuators)} finite values (one per actuator of "
                 f"walker {self.name!r}), got shape {action.shape}")
-        physics.bind(list(self._actuators)).ctrl = action
+        # The actuators' indices in this model, looked up once per compiled model
+        # (a recompile gives a new model object): multi-walker tasks call this for
+        # every walker at every step.
+        cached = getattr(self, "_control_indices", None)
+        if cached is None or cached[0] is not physics.model:
+            cached = self._control_indices = (
+                physics.model, np.array(physics.bind(tuple(self._actuators)).id))
+        physics.data.ctrl[cached[1]] = action
 
     @property
     def tracking_cameras(self) -> tuple:
