@@ -71,6 +71,9 @@ _CHUNK_STEPS = flags.DEFINE_integer(
     "chunk_steps", 200, "Environment steps a D4PG actor makes per call to it.", lower_bound=1)
 _CHECKPOINT_REPLAY = flags.DEFINE_bool(
     "checkpoint_replay", False, "Distributed D4PG: put the replay table in the checkpoint too.")
+_LOCKSTEP = flags.DEFINE_bool(
+    "lockstep", False, "Distributed D4PG: alternate collection and learning, so that one "
+    "actor with a fixed seed repeats its run bit for bit (docs/distributed.md).")
 _RAY_ADDRESS = flags.DEFINE_string(
     "ray_address", None, "A running Ray cluster ('host:port', 'ray://host:port' or 'auto'); "
     "without it, a local Ray instance is started for the run.")
@@ -100,6 +103,10 @@ def main(argv):
 
 
 def _train() -> experiment.RunResult:
+    if _LOCKSTEP.value and not (_AGENT.value == "d4pg" and (
+            _ACTORS.value is not None or _RAY_ADDRESS.value is not None)):
+        raise app.UsageError("--lockstep is for distributed D4PG (--agent d4pg --actors K); "
+                             "one process and DPPO's synchronous iterations need no lockstep.")
     if _AGENT.value == "dppo":
         if _ACTORS.value is not None:
             raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
@@ -116,6 +123,7 @@ def _train() -> experiment.RunResult:
             progress=_PROGRESS.value)
     if _WORKERS.value is not None:
         raise app.UsageError("--workers is for --agent dppo.")
+
     if _AGENT.value == "d4pg" and (_ACTORS.value is not None or _RAY_ADDRESS.value is not None):
         from agents import distributed_d4pg  # pylint: disable=import-outside-toplevel
         return distributed_d4pg.train(
@@ -126,7 +134,7 @@ def _train() -> experiment.RunResult:
             eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
             checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
             overwrite=_OVERWRITE.value, checkpoint_replay=_CHECKPOINT_REPLAY.value,
-            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value)
+            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value, lockstep=_LOCKSTEP.value)
     if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
         raise app.UsageError(f"--agent {_AGENT.value} runs in one process; --actors and "
                              "--ray_address are for d4pg (and --workers for dppo).")
