@@ -78,7 +78,10 @@ class Config:
     Attributes:
       policy_learning_rate, value_learning_rate: the chief's Adam step sizes for
         theta (policy mean and log std) and phi (value).
-      rollout_steps: T, environment steps per iteration over all W workers.
+      rollout_steps: T, environment steps per iteration over all W workers. With
+        many copies per worker, raise it so that each copy makes a few hundred steps
+        per iteration (cartpole balance learns with 16 copies per worker and T = 8192;
+        docs/distributed.md).
       policy_steps: M, policy gradient steps per iteration.
       value_steps: B, value gradient steps per iteration.
       discount: gamma per environment step, in [0, 1].

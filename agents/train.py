@@ -8,9 +8,11 @@ Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster
 --ray_address:
 
   python -m agents.train --agent d4pg --env cartpole:balance --steps 30000 --seed 0 \
-      --out runs/d4pg_k2 --actors 2 [--envs_per_actor E] [--ray_address host:port]
-  python -m agents.train --agent dppo --env cartpole:balance --steps 100000 --seed 0 \
-      --out runs/dppo_w2 --workers 2 --straggler_tolerance 1
+      --out runs/d4pg_k2 --actors 2 [--envs_per_actor E] [--ray_address host:port] \
+      [--lockstep]
+  python -m agents.train --agent dppo --env cartpole:balance --steps 200000 --seed 0 \
+      --out runs/dppo_w2 --workers 2 --straggler_tolerance 1 --envs_per_actor 16 \
+      --set rollout_steps=8192
 
 Writes metrics.csv, checkpoint.pkl, learning_curve.png and config.json into --out
 (agents/experiment.py). --resume continues the run in --out from its checkpoint;

@@ -252,15 +252,16 @@ def test_d4pg_with_two_actors_reaches_700_on_cartpole_balance(local_ray, tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "DPPO does not yet learn cartpole balance within 100k steps (docs/distributed.md, "
-    "learning checks); nor does single-process PPO with its defaults (602 at 100k)."))
 def test_dppo_with_two_workers_and_one_straggler_learns_cartpole_balance(local_ray, tmp_path):
-    result = dppo.train(ENV, 100_000, 0, str(tmp_path), num_workers=2, straggler_tolerance=1,
-                        eval_every=25_000, eval_episodes=10, progress=False)
+    # 16 copies per worker and T = 8192 steps per iteration (256 per copy): with the
+    # default T = 2048 on one copy per worker it stays near 550 within 100k steps
+    # (docs/distributed.md, learning checks).
+    result = dppo.train(ENV, 200_000, 0, str(tmp_path), num_workers=2, straggler_tolerance=1,
+                        envs_per_worker=16, config_overrides={"rollout_steps": 8192},
+                        eval_every=50_000, eval_episodes=10, progress=False)
     rows = csv_log.read_rows(result.metrics_path)
     first, last = float(rows[0]["eval_return"]), result.final_eval_return
-    assert result.env_steps == 100_000
+    assert result.env_steps >= 200_000
     assert last >= 700 and last > first, f"evaluation return {first} -> {last}"
 
 
