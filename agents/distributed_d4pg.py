@@ -48,7 +48,6 @@ from collections.abc import Mapping
 import jax
 import jax.numpy as jnp
 import numpy as np
-import tqdm
 
 from agents import (
     checkpoint,
@@ -231,7 +230,8 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
           eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
           overwrite: bool = False, checkpoint_replay: bool = False,
           ray_address: str | None = None, progress: bool = True,
-          noise_exponent: float = NOISE_EXPONENT) -> experiment.RunResult:
+          noise_exponent: float = NOISE_EXPONENT, lockstep: bool = False
+          ) -> experiment.RunResult:
     """Trains D4PG with `num_actors` Ray actors into the run directory `out_dir`.
 
     Args:
@@ -255,6 +255,13 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
       ray_address: None starts a local Ray instance for the run; otherwise the
         address of a running cluster ('host:port', 'ray://host:port' or 'auto').
       noise_exponent: the exponent of the per-actor noise schedule (`noise_scales`).
+      lockstep: alternate collection and learning instead of overlapping them: the
+        actors' chunks are handed out only once the learner has made every update
+        it owes, and the learner samples only while no chunk is out. With one
+        actor a run then repeats itself bit for bit for a given seed (what each
+        chunk is collected with, and what each batch is sampled from, no longer
+        depends on timing); with more, the order in which their chunks reach the
+        replay still does. Slower: the actors wait while the learner learns.
     """
     for name, value, lowest in (("num_steps", num_steps, 0), ("num_actors", num_actors, 1),
                                 ("envs_per_actor", envs_per_actor, 1),
@@ -323,8 +330,8 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     experiment.write_config_json(out_dir, {
         "agent": "d4pg", "env": env_name, "seed": int(seed), "num_envs": int(envs_per_actor),
         "actors": int(num_actors), "actor_update_period": actor_update_period,
-        "chunk_steps": chunk_steps, "num_steps": int(num_steps), "eval_every": eval_every,
-        "eval_episodes": eval_episodes, "config": dataclasses.asdict(config)})
+        "chunk_steps": chunk_steps, "lockstep": bool(lockstep), "num_steps": int(num_steps),
+        "eval_every": eval_every, "eval_episodes": eval_episodes, "config": dataclasses.asdict(config)})
     metrics_path = os.path.join(out_dir, experiment.METRICS_FILE)
     log = csv_log.CsvLog(metrics_path, experiment.BASE_COLUMNS + d4pg.D4PG.metric_names
                          + DISTRIBUTED_COLUMNS,
@@ -383,9 +390,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     idle = set(range(num_actors))
     assigned = state.env_steps
     lag_limit = chunk_steps * num_actors * config.updates_per_transition
-    interrupt = experiment.StopOnInterrupt()
-    bar = tqdm.tqdm(total=num_steps, initial=min(state.env_steps, num_steps), unit="step",
-                    disable=not progress, dynamic_ncols=True)
+    driver = cluster.Driver(state, num_steps=num_steps, eval_every=eval_every,
+                            checkpoint_every=checkpoint_every, evaluate_and_log=evaluate_and_log,
+                            save_checkpoint=save_checkpoint, out_dir=out_dir, progress=progress)
 
     def submit(k: int) -> None:
         nonlocal assigned
@@ -400,89 +407,82 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
         assigned += budget
         idle.discard(k)
 
+    def iteration() -> bool:
+        """Hands out chunks, learns what is owed, takes in finished chunks; False once
+        nothing is out and nothing is owed (or Ctrl-C was pressed)."""
+        nonlocal params_ref, last_broadcast, assigned
+        owed = state.update_credit >= 1.0 and state.replay_size >= config.batch_size
+        if lockstep:
+            # Hand out chunks only once every owed update is made, and learn only
+            # while no chunk is out: the learner's inputs are then fixed.
+            learner_caught_up, learn = not owed, owed and not in_flight
+        else:
+            learner_caught_up = (state.update_credit <= lag_limit
+                                 or state.replay_size < config.batch_size)
+            learn = owed
+        if not driver.interrupted() and learner_caught_up:
+            for k in sorted(idle):
+                submit(k)
+        if not in_flight and (not learn or driver.interrupted()):
+            return False
+        if learn:
+            count = min(int(state.update_credit), BATCHES_PER_SAMPLE)
+            samples = ray.get(replay_server.sample.remote(config.batch_size, count))
+            indices, priorities = [], []
+            for batch, index, weights in samples:
+                metrics, priority = learner.step(batch, weights)
+                indices.append(index)
+                priorities.append(np.asarray(priority))
+                for name in d4pg.D4PG.metric_names:
+                    state.metric_sums[name] = (state.metric_sums.get(name, 0.0)
+                                               + float(metrics[name]))
+                    state.metric_counts[name] = state.metric_counts.get(name, 0) + 1
+            if config.prioritized_replay:
+                replay_server.update_priorities.remote(indices, priorities)
+            state.update_credit -= count
+            state.updates_since += count
+            if learner.num_updates - last_broadcast >= actor_update_period:
+                params_ref = ray.put(learner.state_dict().actor)
+                last_broadcast = learner.num_updates
+        if not in_flight:
+            return True
+        ready, _ = ray.wait(list(in_flight), num_returns=1,
+                            timeout=0 if learn and not lockstep else None)
+        for reference in ready:
+            k, budget = in_flight.pop(reference)
+            idle.add(k)
+            try:
+                result = ray.get(reference)
+            except cluster.actor_died_errors():
+                # Ray restarts the actor; its chunk is lost and handed out again.
+                state.restarts += 1
+                actor_restarts[k] += 1
+                actor_processes[k] = None
+                assigned -= budget
+                continue
+            if actor_processes[k] not in (None, result["process"]):
+                # Died and restarted between two calls: no call failed, but the
+                # process changed.
+                state.restarts += 1
+                actor_restarts[k] += 1
+            actor_processes[k] = result["process"]
+            previous = state.env_steps
+            state.env_steps += result["steps"]
+            assigned += result["steps"] - budget
+            if result["replay_size"] is not None:
+                state.replay_size = result["replay_size"]
+            if state.replay_size >= config.min_replay_size:
+                state.update_credit += result["steps"] * config.updates_per_transition
+            state.finished_returns.extend(result["returns"])
+            state.actor_steps[k] = state.actor_steps.get(k, 0) + result["steps"]
+            state.actor_busy_s[k] = state.actor_busy_s.get(k, 0.0) + result["busy_s"]
+            driver.advanced(previous)
+        return True
+
     try:
-        with interrupt:
-            if state.last_eval_step is None:
-                evaluate_and_log()
-            while True:
-                learner_caught_up = (state.update_credit <= lag_limit
-                                     or state.replay_size < config.batch_size)
-                if not interrupt() and learner_caught_up:
-                    for k in sorted(idle):
-                        submit(k)
-                learn = state.update_credit >= 1.0 and state.replay_size >= config.batch_size
-                if not in_flight and (not learn or interrupt()):
-                    break
-                if learn:
-                    count = min(int(state.update_credit), BATCHES_PER_SAMPLE)
-                    samples = ray.get(replay_server.sample.remote(config.batch_size, count))
-                    indices, priorities = [], []
-                    for batch, index, weights in samples:
-                        metrics, priority = learner.step(batch, weights)
-                        indices.append(index)
-                        priorities.append(np.asarray(priority))
-                        for name in d4pg.D4PG.metric_names:
-                            state.metric_sums[name] = (state.metric_sums.get(name, 0.0)
-                                                       + float(metrics[name]))
-                            state.metric_counts[name] = state.metric_counts.get(name, 0) + 1
-                    if config.prioritized_replay:
-                        replay_server.update_priorities.remote(indices, priorities)
-                    state.update_credit -= count
-                    state.updates_since += count
-                    if learner.num_updates - last_broadcast >= actor_update_period:
-                        params_ref = ray.put(learner.state_dict().actor)
-                        last_broadcast = learner.num_updates
-                if not in_flight:
-                    continue
-                ready, _ = ray.wait(list(in_flight), num_returns=1,
-                                    timeout=0 if learn else None)
-                for reference in ready:
-                    k, budget = in_flight.pop(reference)
-                    idle.add(k)
-                    try:
-                        result = ray.get(reference)
-                    except cluster.actor_died_errors():
-                        # Ray restarts the actor; its chunk is lost and handed out again.
-                        state.restarts += 1
-                        actor_restarts[k] += 1
-                        actor_processes[k] = None
-                        assigned -= budget
-                        continue
-                    if actor_processes[k] not in (None, result["process"]):
-                        # Died and restarted between two calls: no call failed, but the
-                        # process changed.
-                        state.restarts += 1
-                        actor_restarts[k] += 1
-                    actor_processes[k] = result["process"]
-                    previous = state.env_steps
-                    state.env_steps += result["steps"]
-                    assigned += result["steps"] - budget
-                    if result["replay_size"] is not None:
-                        state.replay_size = result["replay_size"]
-                    if state.replay_size >= config.min_replay_size:
-                        state.update_credit += result["steps"] * config.updates_per_transition
-                    state.finished_returns.extend(result["returns"])
-                    state.actor_steps[k] = state.actor_steps.get(k, 0) + result["steps"]
-                    state.actor_busy_s[k] = state.actor_busy_s.get(k, 0.0) + result["busy_s"]
-                    bar.update(min(state.env_steps, num_steps) - min(previous, num_steps))
-                    if previous // eval_every < state.env_steps // eval_every:
-                        evaluate_and_log()
-                    if previous // checkpoint_every < state.env_steps // checkpoint_every:
-                        save_checkpoint()
-            if interrupt() and state.env_steps < num_steps:
-                save_checkpoint()
-                raise experiment.Interrupted(out_dir, state.env_steps)
-            if state.last_eval_step != state.env_steps:
-                evaluate_and_log()
-            save_checkpoint()
+        driver.run(iteration)
     finally:
-        bar.close()
-        log.close()
-        for actor in actors:
-            ray.kill(actor)
-        ray.kill(replay_server)
-        if started_ray:
-            ray.shutdown()
+        driver.close(log, [*actors, replay_server], started_ray)
     return experiment.RunResult(
         out_dir=out_dir, env_steps=state.env_steps, final_eval_return=last_return[0],
         metrics_path=metrics_path, checkpoint_path=checkpoint_path,

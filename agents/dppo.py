@@ -44,7 +44,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
-import tqdm
 
 from agents import (
     checkpoint,
@@ -79,7 +78,10 @@ class Config:
     Attributes:
       policy_learning_rate, value_learning_rate: the chief's Adam step sizes for
         theta (policy mean and log std) and phi (value).
-      rollout_steps: T, environment steps per iteration over all W workers.
+      rollout_steps: T, environment steps per iteration over all W workers. With
+        many copies per worker, raise it so that each copy makes a few hundred steps
+        per iteration (cartpole balance learns with 16 copies per worker and T = 8192;
+        docs/distributed.md).
       policy_steps: M, policy gradient steps per iteration.
       value_steps: B, value gradient steps per iteration.
       discount: gamma per environment step, in [0, 1].
@@ -330,6 +332,13 @@ def adapt_penalty(penalty: float, worker_kls: list[float], config: Config,
     return penalty
 
 
+def average_gradients(gradients: list[dict]) -> dict:
+    """Algorithm 2's average: the element-wise mean of the W - D workers' gradients."""
+    if not gradients:
+        raise ValueError("average_gradients needs at least one worker's gradient.")
+    return jax.tree.map(lambda *leaves: np.mean(np.stack(leaves), axis=0), *gradients)
+
+
 def make_config(overrides: Mapping[str, object] | None) -> Config:
     """The default Config with `overrides` (Python values or literal strings) applied."""
     return experiment.apply_overrides(Config(), overrides)
@@ -499,9 +508,10 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
         experiment.plot_run(out_dir, title)
 
     def gather(calls, needed: int) -> list:
-        """Results of `calls` ({reference: worker}) once `needed` are in (or all are done);
+        """Results of `calls` ({reference: worker}) once `needed` are in (or all are done),
+        in worker order (so that with D = 0 their average does not depend on timing);
         a dead worker's call counts as done with no result (and as a restart)."""
-        results, pending = [], dict(calls)
+        results, pending = {}, dict(calls)
         while pending and len(results) < needed:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:
@@ -513,11 +523,11 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
                     worker_restarts[w] += 1
                     continue
                 if value is not None:
-                    results.append(value)
+                    results[w] = value
                 else:
                     # A worker with nothing to send lowers what can be waited for.
                     needed = min(needed, len(results) + len(pending))
-        return results
+        return [results[w] for w in sorted(results)]
 
     def collect(params_ref, statistics_state) -> None:
         # T / W steps each; the run's last iteration splits what is left evenly.
@@ -552,67 +562,56 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
                 state.worker_steps += result["steps"]
                 state.worker_busy_s += result["busy_s"]
 
-    interrupt = experiment.StopOnInterrupt()
-    bar = tqdm.tqdm(total=num_steps, initial=min(state.env_steps, num_steps), unit="step",
-                    disable=not progress, dynamic_ncols=True)
+    driver = cluster.Driver(state, num_steps=num_steps, eval_every=eval_every,
+                            checkpoint_every=checkpoint_every, evaluate_and_log=evaluate_and_log,
+                            save_checkpoint=save_checkpoint, out_dir=out_dir, progress=progress)
     needed = num_workers - straggler_tolerance
+
+    def iteration() -> bool:
+        """One iteration of Algorithm 2 (collection, M policy and B value steps, the
+        penalty's adaptation); False once the budget is spent or Ctrl-C was pressed."""
+        nonlocal params, policy_state, value_state
+        if state.env_steps >= num_steps or driver.interrupted():
+            return False
+        previous = state.env_steps
+        collect(ray.put(jax.device_get(params)), statistics.state_dict())
+        for _ in range(config.policy_steps):
+            params_ref = ray.put(jax.device_get(params))
+            results = gather({workers[w].policy_gradient.remote(params_ref, state.penalty): w
+                              for w in range(num_workers)}, needed)
+            if not results:
+                break
+            grads = average_gradients([result["grads"] for result in results])
+            updates, policy_state = policy_optimizer.update(grads, policy_state,
+                                                            _policy_params(params))
+            params = {**params, **optax.apply_updates(_policy_params(params), updates)}
+            add_metric("policy_loss", float(np.mean([r["policy_loss"] for r in results])))
+            add_metric("gradients_used", float(len(results)))
+        for _ in range(config.value_steps):
+            params_ref = ray.put(jax.device_get(params))
+            results = gather({workers[w].value_gradient.remote(params_ref): w
+                              for w in range(num_workers)}, needed)
+            if not results:
+                break
+            grads = average_gradients([result["grads"] for result in results])
+            updates, value_state = value_optimizer.update(grads, value_state,
+                                                          {"value": params["value"]})
+            params = {**params, **optax.apply_updates({"value": params["value"]}, updates)}
+            add_metric("value_loss", float(np.mean([r["value_loss"] for r in results])))
+        params_ref = ray.put(jax.device_get(params))
+        kls = gather({workers[w].kl.remote(params_ref): w for w in range(num_workers)},
+                     num_workers)
+        for kl in kls:
+            add_metric("kl", kl)
+        state.penalty = adapt_penalty(state.penalty, kls, config, num_workers)
+        state.iterations += 1
+        driver.advanced(previous)
+        return True
+
     try:
-        with interrupt:
-            if state.last_eval_step is None:
-                evaluate_and_log()
-            while state.env_steps < num_steps and not interrupt():
-                previous = state.env_steps
-                collect(ray.put(jax.device_get(params)), statistics.state_dict())
-                for _ in range(config.policy_steps):
-                    params_ref = ray.put(jax.device_get(params))
-                    results = gather({workers[w].policy_gradient.remote(params_ref, state.penalty): w
-                                      for w in range(num_workers)}, needed)
-                    if not results:
-                        break
-                    grads = jax.tree.map(lambda *g: np.mean(g, axis=0),
-                                         *(result["grads"] for result in results))
-                    updates, policy_state = policy_optimizer.update(
-                        grads, policy_state, _policy_params(params))
-                    params = {**params, **optax.apply_updates(_policy_params(params), updates)}
-                    add_metric("policy_loss", float(np.mean([r["policy_loss"] for r in results])))
-                    add_metric("gradients_used", float(len(results)))
-                for _ in range(config.value_steps):
-                    params_ref = ray.put(jax.device_get(params))
-                    results = gather({workers[w].value_gradient.remote(params_ref): w
-                                      for w in range(num_workers)}, needed)
-                    if not results:
-                        break
-                    grads = jax.tree.map(lambda *g: np.mean(g, axis=0),
-                                         *(result["grads"] for result in results))
-                    updates, value_state = value_optimizer.update(
-                        grads, value_state, {"value": params["value"]})
-                    params = {**params, **optax.apply_updates({"value": params["value"]}, updates)}
-                    add_metric("value_loss", float(np.mean([r["value_loss"] for r in results])))
-                params_ref = ray.put(jax.device_get(params))
-                kls = gather({workers[w].kl.remote(params_ref): w for w in range(num_workers)},
-                             num_workers)
-                for kl in kls:
-                    add_metric("kl", kl)
-                state.penalty = adapt_penalty(state.penalty, kls, config, num_workers)
-                state.iterations += 1
-                bar.update(min(state.env_steps, num_steps) - min(previous, num_steps))
-                if previous // eval_every < state.env_steps // eval_every:
-                    evaluate_and_log()
-                if previous // checkpoint_every < state.env_steps // checkpoint_every:
-                    save_checkpoint()
-            if interrupt() and state.env_steps < num_steps:
-                save_checkpoint()
-                raise experiment.Interrupted(out_dir, state.env_steps)
-            if state.last_eval_step != state.env_steps:
-                evaluate_and_log()
-            save_checkpoint()
+        driver.run(iteration)
     finally:
-        bar.close()
-        log.close()
-        for worker in workers:
-            ray.kill(worker)
-        if started_ray:
-            ray.shutdown()
+        driver.close(log, workers, started_ray)
     return experiment.RunResult(
         out_dir=out_dir, env_steps=state.env_steps, final_eval_return=last_return[0],
         metrics_path=metrics_path, checkpoint_path=checkpoint_path,

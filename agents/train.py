@@ -8,9 +8,11 @@ Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster
 --ray_address:
 
   python -m agents.train --agent d4pg --env cartpole:balance --steps 30000 --seed 0 \
-      --out runs/d4pg_k2 --actors 2 [--envs_per_actor E] [--ray_address host:port]
-  python -m agents.train --agent dppo --env cartpole:balance --steps 100000 --seed 0 \
-      --out runs/dppo_w2 --workers 2 --straggler_tolerance 1
+      --out runs/d4pg_k2 --actors 2 [--envs_per_actor E] [--ray_address host:port] \
+      [--lockstep]
+  python -m agents.train --agent dppo --env cartpole:balance --steps 200000 --seed 0 \
+      --out runs/dppo_w2 --workers 2 --straggler_tolerance 1 --envs_per_actor 16 \
+      --set rollout_steps=8192
 
 Writes metrics.csv, checkpoint.pkl, learning_curve.png and config.json into --out
 (agents/experiment.py). --resume continues the run in --out from its checkpoint;
@@ -71,6 +73,9 @@ _CHUNK_STEPS = flags.DEFINE_integer(
     "chunk_steps", 200, "Environment steps a D4PG actor makes per call to it.", lower_bound=1)
 _CHECKPOINT_REPLAY = flags.DEFINE_bool(
     "checkpoint_replay", False, "Distributed D4PG: put the replay table in the checkpoint too.")
+_LOCKSTEP = flags.DEFINE_bool(
+    "lockstep", False, "Distributed D4PG: alternate collection and learning, so that one "
+    "actor with a fixed seed repeats its run bit for bit (docs/distributed.md).")
 _RAY_ADDRESS = flags.DEFINE_string(
     "ray_address", None, "A running Ray cluster ('host:port', 'ray://host:port' or 'auto'); "
     "without it, a local Ray instance is started for the run.")
@@ -100,6 +105,10 @@ def main(argv):
 
 
 def _train() -> experiment.RunResult:
+    if _LOCKSTEP.value and not (_AGENT.value == "d4pg" and (
+            _ACTORS.value is not None or _RAY_ADDRESS.value is not None)):
+        raise app.UsageError("--lockstep is for distributed D4PG (--agent d4pg --actors K); "
+                             "one process and DPPO's synchronous iterations need no lockstep.")
     if _AGENT.value == "dppo":
         if _ACTORS.value is not None:
             raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
@@ -116,6 +125,7 @@ def _train() -> experiment.RunResult:
             progress=_PROGRESS.value)
     if _WORKERS.value is not None:
         raise app.UsageError("--workers is for --agent dppo.")
+
     if _AGENT.value == "d4pg" and (_ACTORS.value is not None or _RAY_ADDRESS.value is not None):
         from agents import distributed_d4pg  # pylint: disable=import-outside-toplevel
         return distributed_d4pg.train(
@@ -126,7 +136,7 @@ def _train() -> experiment.RunResult:
             eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
             checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
             overwrite=_OVERWRITE.value, checkpoint_replay=_CHECKPOINT_REPLAY.value,
-            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value)
+            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value, lockstep=_LOCKSTEP.value)
     if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
         raise app.UsageError(f"--agent {_AGENT.value} runs in one process; --actors and "
                              "--ray_address are for d4pg (and --workers for dppo).")

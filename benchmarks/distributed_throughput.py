@@ -1,6 +1,8 @@
 """Distributed D4PG throughput: K = 1 and 2 Ray actors against the single-process agent.
 
   PYTHONPATH=. python benchmarks/distributed_throughput.py [--steps 3000]
+  PYTHONPATH=. python benchmarks/distributed_throughput.py --part race \
+      [--race_env cartpole:swingup --race_target 800 --race_cap_s 1500]
 
 Runs, in one process and one after another on the same machine (so that the
 ratios are comparable even on a noisy machine):
@@ -17,9 +19,22 @@ the start and the end). It also records Ray's overhead per parameter broadcast
 call) and per replay insert (one `ReplayServer.add` call of a 200-transition
 chunk, against `ReplayBuffer.add` in process). Writes
 benchmarks/results/distributed_throughput.csv.
+
+`--part race` measures the wall-clock to reach an evaluation return of
+--race_target on --race_env, single process against 2 actors, one run after the
+other: each is the command `python -m agents.train --agent d4pg ...` (with
+`--actors 2` for the distributed one) in a subprocess, evaluated every
+--race_eval_every steps; the race stops a run with SIGINT (a clean stop with a
+checkpoint) once a row of its metrics.csv reaches the target, or once
+--race_cap_s seconds have passed. The time is the `wall_time_s` of the first row
+at or above the target (training and evaluations up to it). Writes
+benchmarks/results/distributed_race.csv.
 """
 
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -43,6 +58,20 @@ _ENV = flags.DEFINE_string("env", "cartpole:balance", "Environment name.")
 _OUT = flags.DEFINE_string(
     "out", os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                         "distributed_throughput.csv"), "Results CSV.")
+_PART = flags.DEFINE_enum("part", "throughput", ["throughput", "race"],
+                          "throughput: steps/s and Ray overheads; race: time to a return.")
+_RACE_ENV = flags.DEFINE_string("race_env", "cartpole:swingup", "Environment of the race.")
+_RACE_TARGET = flags.DEFINE_float("race_target", 800.0, "Evaluation return to reach.")
+_RACE_CAP_S = flags.DEFINE_float("race_cap_s", 1500.0, "Wall-clock cap per run, seconds.")
+_RACE_STEPS = flags.DEFINE_integer("race_steps", 200_000, "Step budget per run.")
+_RACE_EVAL_EVERY = flags.DEFINE_integer("race_eval_every", 10_000, "Steps between evaluations.")
+_RACE_OUT = flags.DEFINE_string(
+    "race_out", os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                             "distributed_race.csv"), "Race results CSV.")
+# Seconds between looks at a racing run's metrics.csv.
+RACE_POLL_S = 5.0
+# Seconds a stopped run may take to write its checkpoint and shut Ray down.
+RACE_STOP_GRACE_S = 120.0
 # Learning starts early so that most of a short run has the learner busy.
 OVERRIDES = {"min_replay_size": 500}
 CHUNK = 200
@@ -102,8 +131,66 @@ def ray_overheads(ray, boundary_sizes: tuple[int, int]) -> list[tuple[str, float
             (f"local_replay_insert_{CHUNK}_us", round(local_insert, 1))]
 
 
+def race_command(out_dir: str, num_actors: int | None) -> list[str]:
+    """The training command of one race run (2 actors on Ray, or one process)."""
+    command = [sys.executable, "-m", "agents.train", "--agent", "d4pg", "--env", _RACE_ENV.value,
+               "--steps", str(_RACE_STEPS.value), "--seed", "0", "--out", out_dir,
+               "--eval-every", str(_RACE_EVAL_EVERY.value), "--eval-episodes", "5",
+               "--noprogress"]
+    return command + (["--actors", str(num_actors)] if num_actors else [])
+
+
+def race(out_dir: str, num_actors: int | None) -> tuple[float | None, int | None, float]:
+    """Runs one race; (seconds to the target or None, its step or None, best return)."""
+    metrics = os.path.join(out_dir, experiment.METRICS_FILE)
+    process = subprocess.Popen(race_command(out_dir, num_actors), stdout=subprocess.DEVNULL)
+    started = time.monotonic()
+    reached, best = None, float("-inf")
+    try:
+        while process.poll() is None:
+            time.sleep(RACE_POLL_S)
+            rows = csv_log.read_rows(metrics) if os.path.exists(metrics) else []
+            for row in rows:
+                best = max(best, float(row["eval_return"]))
+                if reached is None and float(row["eval_return"]) >= _RACE_TARGET.value:
+                    reached = (float(row["wall_time_s"]), int(row["step"]))
+            if reached is not None or time.monotonic() - started > _RACE_CAP_S.value:
+                process.send_signal(signal.SIGINT)
+                process.wait(timeout=RACE_STOP_GRACE_S)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for row in csv_log.read_rows(metrics) if os.path.exists(metrics) else []:
+        best = max(best, float(row["eval_return"]))
+        if reached is None and float(row["eval_return"]) >= _RACE_TARGET.value:
+            reached = (float(row["wall_time_s"]), int(row["step"]))
+    return (*(reached or (None, None)), best)
+
+
+def main_race() -> None:
+    rows = [("env", _RACE_ENV.value), ("target_return", _RACE_TARGET.value),
+            ("cap_s_per_run", _RACE_CAP_S.value), ("eval_every", _RACE_EVAL_EVERY.value),
+            ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
+            ("load_average_1min_at_start", round(os.getloadavg()[0], 2))]
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, num_actors in (("single_process", None), ("ray_k2", 2)):
+            seconds, step, best = race(os.path.join(scratch, name), num_actors)
+            rows += [(f"{name}_seconds_to_target", "not reached" if seconds is None else seconds),
+                     (f"{name}_step_at_target", "not reached" if step is None else step),
+                     (f"{name}_best_eval_return", round(best, 1))]
+            print(rows[-3:], flush=True)
+    rows.append(("load_average_1min_at_end", round(os.getloadavg()[0], 2)))
+    _timing.write_measures(_RACE_OUT.value, rows)
+    for name, value in rows:
+        print(f"{name}: {value}")
+
+
 def main(argv):
     del argv
+    if _PART.value == "race":
+        main_race()
+        return
     steps, env_name = _STEPS.value, _ENV.value
     rows = [("steps_per_run", steps), ("env", env_name),
             ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
