@@ -310,6 +310,33 @@ def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
     assert handle.controller.episode_step == steps
 
 
+def test_a_batch_copy_is_served_with_its_own_model_per_episode():
+    from composer_tasks.composer.variation import distributions
+    from suites import suite
+    batch = suite.load_batch("cartpole", "swingup", 3, seed=5, task_kwargs={"time_limit": 0.03},
+                             model_variations={("body", "pole_1", "mass"):
+                                               distributions.Uniform(0.5, 2.0)})
+    viewer = web.WebViewer(batch, copy=2, out=io.StringIO()).start()
+    try:
+        assert "copy 2" in viewer._title
+        handle = viewer._studio.handle
+        shown = viewer._env
+        sent = []
+        deadline = time.monotonic() + 30
+        while viewer.controller.episode < 3:
+            assert viewer.step_loop() and time.monotonic() < deadline
+            # Studio draws copy 2's state, on a model with copy 2's values.
+            assert handle.data is shown.physics.data
+            if not sent or handle.model is not sent[-1]:
+                sent.append(handle.model)
+            mass = batch.model_values("body", "pole_1", "mass")[2, 0]
+            assert handle.model.body("pole_1").mass[0] == mass
+        # A new pole mass each episode: a model sent to the page for each.
+        assert len(sent) >= 3
+    finally:
+        viewer.close()
+
+
 # In a browser.
 
 def _driver():

@@ -211,6 +211,7 @@ class EnvironmentLoop(plugin.SimPlugin):
         self._report = None
         self._last_tick = None
         self._reported = None
+        self._shown = _ShownModel()
         self.steps = 0
 
     @property
@@ -224,7 +225,18 @@ class EnvironmentLoop(plugin.SimPlugin):
         self._report = report
         self._last_tick = None
         self._reported = None
+        self._shown = _ShownModel()
         self.steps = 0
+
+    def show_model(self) -> None:
+        """Gives Studio the environment's current model and data, when they are not
+        the ones it has (a model recompiled or changed in place at a reset, a batch
+        copy's new data): it then sends the page the new model. Run after each tick,
+        so that a new episode's state is never drawn on the last episode's model."""
+        physics = self._controller.env.physics
+        model = self._shown.model_for(physics.model, self._controller.episode)
+        if model is not self.handle.model or physics.data is not self.handle.data:
+            self.handle.set_model(model, data=physics.data)
 
     def _send_step_control(self) -> None:
         """Tells the page's Studio interface the pause state and speed when they change
@@ -254,6 +266,7 @@ class EnvironmentLoop(plugin.SimPlugin):
         elapsed = 0.0 if self._last_tick is None else now - self._last_tick
         self._last_tick = now
         self.steps += self._controller.tick(elapsed)
+        self.show_model()
         self._send_step_control()
         self.handle.send_to_viewer(self.snapshot())
         time.sleep(_LOOP_PERIOD_S)
@@ -539,7 +552,6 @@ class WebViewer:
         self._controller.set_speed(float(speed))
         self._env = env
         self._title = title or f"composer_tasks: {task_name}"
-        self._shown = _ShownModel()
         with _studio_lock:
             if _studio is None:
                 _studio = _Studio(host, port, require_token)
@@ -607,9 +619,7 @@ class WebViewer:
         if studio.handle is None:
             studio.start(self._title)
         studio.loop.attach(self._controller, self._report)
-        physics = self._env.physics
-        studio.handle.set_model(self._shown.model_for(physics.model, self._controller.episode),
-                                data=physics.data)
+        studio.loop.show_model()
         self._started = True
         self._print_banner()
         return self
@@ -647,10 +657,9 @@ class WebViewer:
         handle = self._studio.handle
         if self._stop.is_set() or handle is None or not handle.is_running():
             return False
-        physics = self._env.physics
-        # The model is passed each time: a variation that recompiles at reset
-        # gives a new one, and Studio reloads the page on it.
-        handle.sync(self._shown.model_for(physics.model, self._controller.episode), physics.data)
+        # The loop's StepEvent handler steps the environment and hands Studio a
+        # new model when a reset brought one (`EnvironmentLoop.show_model`).
+        handle.sync()
         return True
 
     def run(self, duration: float | None = None) -> int:
