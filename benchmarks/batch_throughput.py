@@ -102,10 +102,31 @@ def ours(domain, task, num_envs, threads, seconds):
     return _timing.rate(step, seconds, num_envs, clock=_clock())
 
 
-def raw_physics(domain, task, num_envs, threads, seconds):
+def _reset_model(domain, task):
+    """A single environment after its first reset: a task may write its model there
+    (quadruped escape draws its heightfield terrain), which the raw baselines must
+    simulate too to do the same physics work."""
     env = suite.load(domain, task)
+    env.reset()
+    return env
+
+
+def _start_at_reset_state(physics_batch, env):
+    """Starts every simulation of a raw batch from `env`'s initial state rather than
+    the model's qpos0: a body resting on the ground has the contacts it has in the
+    BatchEnvironment (from qpos0 a quadruped or a dog falls through the air for
+    the first steps, which then cost less than the task's)."""
+    for name in ("qpos", "qvel", "act", "mocap_pos", "mocap_quat"):
+        value = getattr(env.physics.data, name)
+        if value.size:
+            physics_batch.bind(name)[:] = value
+
+
+def raw_physics(domain, task, num_envs, threads, seconds):
+    env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
     physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
+    _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
     counter = [0]
@@ -123,10 +144,11 @@ def raw_physics_own_models(domain, task, num_envs, threads, seconds):
     """As `raw_physics`, with each simulation on a model of its own (`set_models`), as
     the BatchEnvironment runs its copies (their models may differ): the same physics
     work, memory layout included."""
-    env = suite.load(domain, task)
+    env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
     physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
     physics_batch.set_models([copy.copy(env.physics.model) for _ in range(num_envs)])
+    _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
     counter = [0]

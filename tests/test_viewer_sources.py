@@ -5,6 +5,7 @@ through the viewer's `Controller`, without a window."""
 
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -319,3 +320,51 @@ def test_the_viewer_imports_agents_only_for_a_checkpoint():
     result = subprocess.run([sys.executable, "-c", code], cwd=_REPO_ROOT, capture_output=True,
                             text=True, timeout=120, check=True)
     assert result.stdout.strip() == "[]"
+
+
+_WINDOW_SCRIPT = textwrap.dedent("""
+    import mujoco, numpy as np
+    from suites import suite
+    from composer_tasks.composer.variation import distributions
+    from composer_tasks.viewer import Controller, Window, sources
+    batch = suite.load_batch("cartpole", "swingup", 3, seed=0, task_kwargs={"time_limit": 0.1},
+                             model_variations={("body", "pole_1", "mass"):
+                                               distributions.Uniform(0.5, 2.0)})
+    env, policy = sources.prepare(batch, None, 1)
+    controller = Controller(env, policy)
+    window = Window(controller)
+    window._open()
+    try:
+        for _ in range(30):
+            window._advance(0.01)
+        data = mujoco.MjData(batch.envs[1].physics.model)
+        batch.copy_data(1, data)
+        print(window.frames, controller.episode, window._model is batch.envs[1].physics.model,
+              window._data is env.physics.data, np.array_equal(window._data.qpos, data.qpos))
+    finally:
+        window.close()
+    """)
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None,
+                    reason="the window test needs Xvfb (Debian: apt-get install xvfb)")
+def test_a_batch_copy_in_a_window():
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "800x600x24", "-nolisten", "tcp",
+         "+extension", "GLX"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as pipe:
+            display = pipe.readline().strip()
+        result = subprocess.run([sys.executable, "-c", _WINDOW_SCRIPT], cwd=_REPO_ROOT,
+                                env=dict(os.environ, DISPLAY=f":{display}"),
+                                capture_output=True, text=True, timeout=120)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
+    assert result.returncode == 0, result.stderr
+    # 30 frames of 10 ms: 10 steps an episode, and the auto-reset steps.
+    frames, episode, *same = result.stdout.split()
+    assert frames == "30" and int(episode) >= 2 and same == ["True", "True", "True"]
