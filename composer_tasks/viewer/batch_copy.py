@@ -108,8 +108,9 @@ class BatchCopy:
         """After the shown copy's last step, the batch's auto-reset step (the shown
         copy's next episode); otherwise `batch.reset()` (every copy's)."""
         if self._timestep is not None and self._timestep.step_type[self._index] == dm_env.StepType.LAST:
-            # The shown copy's action is ignored on this step; the others' are not.
-            return self._advance(np.zeros(self.action_spec().shape, self.action_spec().dtype))
+            # The shown copy's action is ignored on this step (the others' are not);
+            # it still has to pass the batch's bounds check.
+            return self._advance(policies.zero_policy(self.action_spec())(None))
         self._timestep = self._batch.reset()
         self.physics.refresh()
         return self._copy_timestep(self._index)
