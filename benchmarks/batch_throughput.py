@@ -17,14 +17,18 @@ loop over copies) or `looped` (each copy's callbacks in turn, physics batched).
     python benchmarks/batch_throughput.py --threads 2 --seconds 2
     python benchmarks/batch_throughput.py --tasks extra --num_envs 16,64 \
         --methods ours_batch,raw_mujoco_batch,raw_batch_own_models,python_loop \
-        --threads 1 --clock cpu --seconds 1    # the 16 tasks of dm_control's EXTRA set
+        --threads 1 --clock cpu --seconds 1.5    # the 16 tasks of dm_control's EXTRA set
+    python benchmarks/batch_throughput.py --tasks extra --num_envs 64 --methods ours_batch \
+        --threads 1 --clock cpu --seconds 0.2 --physics_share
 """
 
 import copy
+import cProfile
 import csv
 import datetime
 import json
 import os
+import pstats
 import subprocess
 import sys
 import time
@@ -70,6 +74,11 @@ _CLOCK = flags.DEFINE_enum(
 _METHODS = flags.DEFINE_list(
     "methods", None, "Measure only these methods (default: all): ours_batch, raw_mujoco_batch, "
     "raw_batch_own_models, python_loop, gymnasium_async, dm_control_1.0.50, envpool_1.2.5.")
+_PHYSICS_SHARE = flags.DEFINE_bool(
+    "physics_share", False,
+    "Also record `ours_physics_share`: the share of the BatchEnvironment's step time spent "
+    "in mujoco.batch's step (cProfile over 30 steps; cProfile's own cost makes it a lower "
+    "bound). A ratio within one process, so the machine's other load barely moves it.")
 _CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV.")
 
 
@@ -120,6 +129,23 @@ def _start_at_reset_state(physics_batch, env):
         value = getattr(env.physics.data, name)
         if value.size:
             physics_batch.bind(name)[:] = value
+
+
+def physics_share(domain, task, num_envs, threads, steps=30):
+    """The share of `BatchEnvironment.step`'s time spent in `mujoco.batch`'s step."""
+    batch = suite.load_batch(domain, task, num_envs, num_threads=threads, seed=0)
+    actions = _actions(batch.action_spec(), num_envs, count=steps)
+    batch.reset()
+    batch.step(actions[0])
+    profile = cProfile.Profile()
+    profile.enable()
+    for row in actions:
+        batch.step(row)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    physics = sum(entry[2] for function, entry in stats.stats.items()
+                  if function[2] == "<built-in method mujoco._batch.step>")
+    return physics / stats.total_tt
 
 
 def raw_physics(domain, task, num_envs, threads, seconds):
@@ -244,11 +270,15 @@ def main(argv):
                     rates[method] = None
                     continue
                 rates[method] = measure(domain, task, num_envs, threads, seconds)
+            share = {}
+            if _PHYSICS_SHARE.value:
+                share["ours_physics_share"] = physics_share(domain, task, num_envs, threads)
             print(f"{name:<20}{num_envs:>5}  " + "".join(
                 f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>22}" for m, _, _ in methods)
-                + f"  {path}", flush=True)
+                + f"  {path}" + "".join(f"  physics share {v:.3f}" for v in share.values()),
+                flush=True)
             rows.append(dict(task=name, num_envs=num_envs, path=path,
-                             **{m: rates[m] for m, _, _ in methods}))
+                             **{m: rates[m] for m, _, _ in methods}, **share))
     os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
     with open(_CSV.value, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"])
