@@ -493,8 +493,8 @@ def test_page_shows_the_scene_the_overlay_changes_and_space_on_the_page_pauses(d
     """The scene, the overlay changing while running, Space pressed on the page
     pausing the environment (and the overlay then still), Space resuming it.
 
-    On 2 shared cores at load 23-24: 27-29 s, and 8-9 s for its fixtures (Chromium
-    and the server). Before, at load 13-18, with the page drawn at full resolution
+    On 2 shared cores: 21 s at load 3-4 and 27-29 s at load 23-24, and 4-9 s for its
+    fixtures (Chromium and the server). Before, at load 13-18, with the page drawn at full resolution
     and a second server started paused (its overlay checked by a second page
     load), 106-246 s: screenshots took 3-27 s each and the page fell behind.
     """
