@@ -12,7 +12,6 @@ trained on unless NAME... names another with the same observations and actions.
 
 import sys
 
-
 from absl import app
 from absl import flags
 
