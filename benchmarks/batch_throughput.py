@@ -10,16 +10,25 @@ over N single environments; gymnasium's AsyncVectorEnv over the single-environme
 adapter (N <= --max_async_envs, one process per copy); dm-control 1.0.50 and
 envpool 1.2.5 in their own virtual environments (subprocesses; made by
 benchmarks/reference_envs/make_*_venv.sh, skipped with a note when absent).
-All use fixed random-action sequences and count auto-resets' steps.
+All use fixed random-action sequences and count auto-resets' steps. The CSV
+records, per task, which path the BatchEnvironment took: `vectorised` (no Python
+loop over copies) or `looped` (each copy's callbacks in turn, physics batched).
 
     python benchmarks/batch_throughput.py --threads 2 --seconds 2
+    python benchmarks/batch_throughput.py --tasks extra --num_envs 16,64 \
+        --methods ours_batch,raw_mujoco_batch,raw_batch_own_models,python_loop \
+        --threads 1 --clock cpu --seconds 1.5    # the 16 tasks of dm_control's EXTRA set
+    python benchmarks/batch_throughput.py --tasks extra --num_envs 64 --methods ours_batch \
+        --threads 1 --clock cpu --seconds 0.2 --physics_share
 """
 
 import copy
+import cProfile
 import csv
 import datetime
 import json
 import os
+import pstats
 import subprocess
 import sys
 import time
@@ -39,8 +48,15 @@ import _timing  # benchmarks/_timing.py, beside this script
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The 16 tasks of dm_control 1.0.50's EXTRA set that the first 35 lacked (issue 16).
+EXTRA_TASKS = (
+    "dog:stand", "dog:walk", "dog:trot", "dog:run", "dog:fetch",
+    "quadruped:walk", "quadruped:run", "quadruped:escape", "quadruped:fetch",
+    "humanoid_CMU:stand", "humanoid_CMU:walk", "humanoid_CMU:run",
+    "lqr:lqr_2_1", "lqr:lqr_6_2", "stacker:stack_2", "stacker:stack_4",
+)
 _TASKS = flags.DEFINE_list("tasks", ["cartpole:swingup", "cheetah:run", "walker:walk", "humanoid:run"],
-                           "domain:task names.")
+                           "domain:task names; `extra` stands for the 16 tasks of EXTRA_TASKS.")
 _NUM_ENVS = flags.DEFINE_list("num_envs", ["1", "16", "64", "256"], "Batch sizes N.")
 _THREADS = flags.DEFINE_integer("threads", 2, "Threads for the batched implementations.")
 _SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
@@ -55,11 +71,27 @@ _CLOCK = flags.DEFINE_enum(
     "wall: steps per second of elapsed time; cpu: per CPU second of this process "
     "(time.process_time), for a machine shared with other load; meaningful with --threads 1, "
     "and only for the in-process methods (ours, raw, loop).")
+_METHODS = flags.DEFINE_list(
+    "methods", None, "Measure only these methods (default: all): ours_batch, raw_mujoco_batch, "
+    "raw_batch_own_models, python_loop, gymnasium_async, dm_control_1.0.50, envpool_1.2.5.")
+_PHYSICS_SHARE = flags.DEFINE_bool(
+    "physics_share", False,
+    "Also record `ours_physics_share`: the share of the BatchEnvironment's step time spent "
+    "in mujoco.batch's step (cProfile over 30 steps; cProfile's own cost makes it a lower "
+    "bound). A ratio within one process, so the machine's other load barely moves it.")
 _CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV.")
 
 
+# Action bounds beyond this magnitude stand for "unbounded" (lqr's motors declare
+# +-1e10, dm_control's own spec); actions there are drawn from [-1, 1], since uniform
+# draws of size 1e10 make the simulation diverge within a few steps.
+_UNBOUNDED = 1e6
+
+
 def _actions(spec, num_envs, count=500, seed=0):
-    return np.random.RandomState(seed).uniform(spec.minimum, spec.maximum, size=(count, num_envs) + spec.shape)
+    minimum = np.where(np.abs(spec.minimum) > _UNBOUNDED, -1.0, spec.minimum)
+    maximum = np.where(np.abs(spec.maximum) > _UNBOUNDED, 1.0, spec.maximum)
+    return np.random.RandomState(seed).uniform(minimum, maximum, size=(count, num_envs) + spec.shape)
 
 
 def _clock():
@@ -79,10 +111,48 @@ def ours(domain, task, num_envs, threads, seconds):
     return _timing.rate(step, seconds, num_envs, clock=_clock())
 
 
-def raw_physics(domain, task, num_envs, threads, seconds):
+def _reset_model(domain, task):
+    """A single environment after its first reset: a task may write its model there
+    (quadruped escape draws its heightfield terrain), which the raw baselines must
+    simulate too to do the same physics work."""
     env = suite.load(domain, task)
+    env.reset()
+    return env
+
+
+def _start_at_reset_state(physics_batch, env):
+    """Starts every simulation of a raw batch from `env`'s initial state rather than
+    the model's qpos0: a body resting on the ground has the contacts it has in the
+    BatchEnvironment (from qpos0 a quadruped or a dog falls through the air for
+    the first steps, which then cost less than the task's)."""
+    for name in ("qpos", "qvel", "act", "mocap_pos", "mocap_quat"):
+        value = getattr(env.physics.data, name)
+        if value.size:
+            physics_batch.bind(name)[:] = value
+
+
+def physics_share(domain, task, num_envs, threads, steps=30):
+    """The share of `BatchEnvironment.step`'s time spent in `mujoco.batch`'s step."""
+    batch = suite.load_batch(domain, task, num_envs, num_threads=threads, seed=0)
+    actions = _actions(batch.action_spec(), num_envs, count=steps)
+    batch.reset()
+    batch.step(actions[0])
+    profile = cProfile.Profile()
+    profile.enable()
+    for row in actions:
+        batch.step(row)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    physics = sum(entry[2] for function, entry in stats.stats.items()
+                  if function[2] == "<built-in method mujoco._batch.step>")
+    return physics / stats.total_tt
+
+
+def raw_physics(domain, task, num_envs, threads, seconds):
+    env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
     physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
+    _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
     counter = [0]
@@ -100,10 +170,11 @@ def raw_physics_own_models(domain, task, num_envs, threads, seconds):
     """As `raw_physics`, with each simulation on a model of its own (`set_models`), as
     the BatchEnvironment runs its copies (their models may differ): the same physics
     work, memory layout included."""
-    env = suite.load(domain, task)
+    env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
     physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
     physics_batch.set_models([copy.copy(env.physics.model) for _ in range(num_envs)])
+    _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
     counter = [0]
@@ -178,10 +249,20 @@ def main(argv):
         ("dm_control_1.0.50", _reference(_DM_CONTROL_PYTHON.value, "dm_control"), _MAX_LOOP_ENVS.value),
         ("envpool_1.2.5", _reference(_ENVPOOL_PYTHON.value, "envpool"), None),
     ]
-    rows = []
-    print(f"{'task':<20}{'N':>5}  " + "".join(f"{name:>20}" for name, _, _ in methods))
+    if _METHODS.value is not None:
+        known = [name for name, _, _ in methods]
+        unknown = sorted(set(_METHODS.value) - set(known))
+        if unknown:
+            raise app.UsageError(f"unknown --methods {unknown}; known: {known}")
+        methods = [method for method in methods if method[0] in _METHODS.value]
+    tasks = []
     for name in _TASKS.value:
+        tasks.extend(EXTRA_TASKS if name == "extra" else [name])
+    rows = []
+    print(f"{'task':<20}{'N':>5}  " + "".join(f"{name:>22}" for name, _, _ in methods) + "  path")
+    for name in tasks:
         domain, task = name.split(":")
+        path = "vectorised" if suite.load_batch(domain, task, 1, seed=0).vectorized else "looped"
         for num_envs in (int(n) for n in _NUM_ENVS.value):
             rates = {}
             for method, measure, max_envs in methods:
@@ -189,9 +270,15 @@ def main(argv):
                     rates[method] = None
                     continue
                 rates[method] = measure(domain, task, num_envs, threads, seconds)
+            share = {}
+            if _PHYSICS_SHARE.value:
+                share["ours_physics_share"] = physics_share(domain, task, num_envs, threads)
             print(f"{name:<20}{num_envs:>5}  " + "".join(
-                f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>20}" for m, _, _ in methods), flush=True)
-            rows.append(dict(task=name, num_envs=num_envs, **{m: rates[m] for m, _, _ in methods}))
+                f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>22}" for m, _, _ in methods)
+                + f"  {path}" + "".join(f"  physics share {v:.3f}" for v in share.values()),
+                flush=True)
+            rows.append(dict(task=name, num_envs=num_envs, path=path,
+                             **{m: rates[m] for m, _, _ in methods}, **share))
     os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
     with open(_CSV.value, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"])

@@ -287,6 +287,53 @@ class BatchEnvironment:
         return np.stack([np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
                          for env in self._envs])
 
+    # One copy's simulation, for viewers.
+
+    def _copy_index(self, index: int) -> int:
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= index < self._num_envs:
+            raise ValueError(f"copy index must be an integer in [0, {self._num_envs}), got {index!r}")
+        return int(index)
+
+    def copy_data(self, index: int, data: mujoco.MjData) -> None:
+        """Writes copy `index`'s current simulation into `data`, an `MjData` of
+        `envs[index].physics.model` (e.g. a viewer's): its state, and the quantities
+        derived from it (`mj_forward` on the copy's own model).
+
+        Read a copy's simulation here, not from `envs[index].physics.data`: on the
+        vectorised path that lags the batch between the copy's resets.
+        """
+        index = self._copy_index(index)
+        env = self._envs[index]
+        if self._vectorized:
+            self._batch.get_data(index, data)
+        else:
+            mujoco.mj_copyData(data, env.physics.model, env.physics.data)
+        mujoco.mj_forward(env.physics.model, data)
+
+    def set_xfrc_applied(self, index: int, xfrc_applied: Any) -> None:
+        """Applies Cartesian forces to copy `index`'s bodies for its next steps, as
+        writing a single environment's `physics.data.xfrc_applied` does (a viewer's
+        mouse perturbation): (nbody, 6) rows of force (N) then torque (N m), world
+        frame, at each body's centre of mass. They stay until set again or the
+        copy's episode resets (which zeroes them).
+
+        Raises:
+          ValueError: `index` is not a copy, or the forces are not finite (nbody, 6).
+        """
+        index = self._copy_index(index)
+        data = self._envs[index].physics.data
+        forces = np.asarray(xfrc_applied, dtype=np.float64)
+        if forces.shape != data.xfrc_applied.shape or not np.all(np.isfinite(forces)):
+            raise ValueError(
+                f"xfrc_applied of copy {index} must be finite with shape {data.xfrc_applied.shape} "
+                f"(nbody, 6), got shape {forces.shape}")
+        # The looped path writes the copy's own MjData into the batch before each
+        # step; the vectorised path keeps the batch's row between resets.
+        data.xfrc_applied[...] = forces
+        if self._vectorized:
+            self._state_views["xfrc_applied"][index] = forces
+
     # Seeds and episodes.
 
     def reseed(self, seed: Union[int, Sequence[int]]) -> None:

@@ -7,6 +7,7 @@ package (.ci/run installs them); they are skipped, saying so, without them.
 
 import ctypes
 import io
+import json
 import os
 import shutil
 import signal
@@ -33,8 +34,12 @@ _CHROMEDRIVER = shutil.which("chromedriver")
 _PR_SET_PDEATHSIG = 1  # From <sys/prctl.h>.
 # Levels (of 255) by which a pixel of the overlay's text changes when the text does.
 _TEXT_CONTRAST = 40
-# The page's size in the browser (CSS pixels = screenshot pixels at scale 1).
+# The page's size in the browser, in CSS pixels.
 _PAGE_WIDTH, _PAGE_HEIGHT = 640, 400
+# Device pixels per CSS pixel. Chromium draws the page (WebGL in software) and
+# its screenshots at half resolution, a quarter of the pixels: on 2 loaded cores
+# a screenshot takes 1.2-1.7 s instead of 3-4 s.
+_SCALE = 0.5
 
 
 def _cartpole(seed=0):
@@ -95,6 +100,13 @@ def _serve_in_subprocess(*flags):
          "--policy", "random", *flags],
         cwd=_REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         preexec_fn=_end_with_parent)
+    address, lines = _address(process)
+    return (process if address else None), address, lines
+
+
+def _address(process):
+    """(the address a viewer process printed, its output); (None, output) if it
+    exited or printed none within 90 s (it is then killed)."""
     lines = []
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -103,10 +115,10 @@ def _serve_in_subprocess(*flags):
             break
         lines.append(line)
         if line.strip().startswith("http://"):
-            return process, line.strip(), lines
+            return line.strip(), lines
     process.kill()
     process.wait()
-    return None, None, lines
+    return None, lines
 
 
 @pytest.fixture(scope="module")
@@ -298,6 +310,33 @@ def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
     assert handle.controller.episode_step == steps
 
 
+def test_a_batch_copy_is_served_with_its_own_model_per_episode():
+    from composer_tasks.composer.variation import distributions
+    from suites import suite
+    batch = suite.load_batch("cartpole", "swingup", 3, seed=5, task_kwargs={"time_limit": 0.03},
+                             model_variations={("body", "pole_1", "mass"):
+                                               distributions.Uniform(0.5, 2.0)})
+    viewer = web.WebViewer(batch, copy=2, out=io.StringIO()).start()
+    try:
+        assert "copy 2" in viewer._title
+        handle = viewer._studio.handle
+        shown = viewer._env
+        sent = []
+        deadline = time.monotonic() + 30
+        while viewer.controller.episode < 3:
+            assert viewer.step_loop() and time.monotonic() < deadline
+            # Studio draws copy 2's state, on a model with copy 2's values.
+            assert handle.data is shown.physics.data
+            if not sent or handle.model is not sent[-1]:
+                sent.append(handle.model)
+            mass = batch.model_values("body", "pole_1", "mass")[2, 0]
+            assert handle.model.body("pole_1").mass[0] == mass
+        # A new pole mass each episode: a model sent to the page for each.
+        assert len(sent) >= 3
+    finally:
+        viewer.close()
+
+
 # In a browser.
 
 def _driver():
@@ -308,7 +347,8 @@ def _driver():
     options.binary_location = _CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                      "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-                     f"--window-size={_PAGE_WIDTH},{_PAGE_HEIGHT}"):
+                     f"--window-size={_PAGE_WIDTH},{_PAGE_HEIGHT}",
+                     f"--force-device-scale-factor={_SCALE}"):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(_CHROMEDRIVER))
     # Headless windows lose some height to (invisible) browser chrome: size the page.
@@ -338,9 +378,11 @@ def _screenshot(driver, deadline):
 
 def _episode_window(image):
     """The overlay's status window (anchored at the page's top right)."""
-    right = image.shape[1] - web.OVERLAY_MARGIN_PX
-    return image[web.OVERLAY_TOP_PX + 2:web.OVERLAY_TOP_PX + 200,
-                 right - web.OVERLAY_WIDTH_PX + 2:right - 2]
+    def px(css):
+        return round(css * _SCALE)
+    right = image.shape[1] - px(web.OVERLAY_MARGIN_PX)
+    return image[px(web.OVERLAY_TOP_PX) + 1:px(web.OVERLAY_TOP_PX + 200),
+                 right - px(web.OVERLAY_WIDTH_PX) + 1:right - 1]
 
 
 def _changed_text_pixels(first, second):
@@ -354,7 +396,8 @@ def _changed_text_pixels(first, second):
 def _scene(image):
     """A patch of the 3D view, left of the overlay and right of Studio's left panel."""
     height, width = image.shape[:2]
-    return image[height // 4:3 * height // 4, width // 3:width - web.OVERLAY_WIDTH_PX - 20]
+    return image[height // 4:3 * height // 4,
+                 width // 3:width - round((web.OVERLAY_WIDTH_PX + 20) * _SCALE)]
 
 
 _needs_browser = pytest.mark.skipif(
@@ -371,23 +414,51 @@ def driver():
     driver.quit()
 
 
+# Serves cart-pole swing-up as the command line does, and writes the controller's
+# state to the file named by argv[1] (atomically, five times a second): the test's
+# view of what the page's input did.
+_STATUS_SERVER = """
+import json, os, sys, time
+from composer_tasks import policies, registry
+from composer_tasks.viewer import web
+env = registry.load("cartpole swingup", seed=0)
+viewer = web.WebViewer(env, policies.named_policy("random", env.action_spec(), 0)).start()
+written = 0.0
+while viewer.step_loop():
+    if time.monotonic() - written > 0.2:
+        written = time.monotonic()
+        controller = viewer.controller
+        with open(sys.argv[1] + ".tmp", "w") as status:
+            json.dump({"paused": controller.paused, "step": controller.episode_step,
+                       "episode": controller.episode}, status)
+        os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+"""
+
+
 @pytest.fixture(scope="module")
-def served():
-    """Two viewers on loopback, each in its own process as the command line starts
-    them, one running and one started paused: their addresses. (The browser tests
-    keep the servers out of the test process: served from it, the page stalls in
-    Chromium's renderer.)"""
+def served(tmp_path_factory):
+    """A viewer on loopback in its own process: (its address, a function returning
+    its controller's state). (The browser tests keep the server out of the test
+    process: served from it, the page stalls in Chromium's renderer.)"""
     # The tests above leave this process's own Studio viewer drawing frames; the
     # browser needs the CPU more.
     web.shutdown()
-    running, running_address, lines = _serve_in_subprocess("--port", "0")
-    assert running_address is not None, "".join(lines)
-    paused, paused_address, lines = _serve_in_subprocess("--port", "0", "--paused")
-    assert paused_address is not None, "".join(lines)
-    yield running_address, paused_address
-    for process in (running, paused):
-        process.terminate()
-        process.wait(timeout=30)
+    status_path = tmp_path_factory.mktemp("served") / "status.json"
+    process = subprocess.Popen(
+        [sys.executable, "-c", _STATUS_SERVER, str(status_path)], cwd=_REPO_ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=_end_with_parent)
+    address, lines = _address(process)
+    assert address is not None, "".join(lines)
+
+    def status():
+        while not status_path.exists():
+            time.sleep(0.05)
+        return json.loads(status_path.read_text())
+
+    yield address, status
+    process.terminate()
+    process.wait(timeout=30)
 
 
 def _wait_for_scene(driver, deadline):
@@ -401,26 +472,52 @@ def _wait_for_scene(driver, deadline):
         assert time.monotonic() < deadline, f"no scene on the page ({colours} colours)"
 
 
-@pytest.mark.slow  # 85-206 s on 2 shared cores at load 13-17; .ci/run runs it.
+def _press_space(driver, deadline):
+    """Space, as a user's key press: trusted key events (WebDriver's actions, which
+    Chromium dispatches as input) reach the page's SDL keyboard handler and
+    Studio's interface, whose Pause / Run toggles."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    _patiently(lambda: ActionChains(driver).send_keys(Keys.SPACE).perform(), deadline)
+
+
+def _wait_until(predicate, what, deadline):
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.mark.slow  # .ci/run runs it; timings in the docstring.
 @_needs_browser
-def test_page_shows_the_scene_and_the_reward_overlay_changes_unless_paused(driver, served):
-    running, paused = served
+def test_page_shows_the_scene_the_overlay_changes_and_space_on_the_page_pauses(driver, served):
+    """The scene, the overlay changing while running, Space pressed on the page
+    pausing the environment (and the overlay then still), Space resuming it.
+
+    On 2 shared cores: 21 s at load 3-4 and 27-29 s at load 23-24, and 4-9 s for its
+    fixtures (Chromium and the server). Before, at load 13-18, with the page drawn at full resolution
+    and a second server started paused (its overlay checked by a second page
+    load), 106-246 s: screenshots took 3-27 s each and the page fell behind.
+    """
+    address, status = served
     # Generous: on 2 busy shared cores Chromium draws the page in software slowly.
     deadline = time.monotonic() + 240
-    _patiently(lambda: driver.get(running), deadline)
+    _patiently(lambda: driver.get(address), deadline)
     image = _wait_for_scene(driver, deadline)
-    assert image.shape[:2] == (_PAGE_HEIGHT, _PAGE_WIDTH)
+    assert image.shape[:2] == (round(_PAGE_HEIGHT * _SCALE), round(_PAGE_WIDTH * _SCALE))
     first = _episode_window(image)
     assert first.std() > 10, "no overlay"
     time.sleep(0.5)
     second = _episode_window(_screenshot(driver, deadline))
     assert _changed_text_pixels(first, second) > 20, "the overlay did not change while running"
-    # Paused, the status window settles (once the page has drawn it) and stays: a
-    # running one changes its step and time rows every frame.
-    _patiently(lambda: driver.get(paused), deadline)
-    previous = _episode_window(_wait_for_scene(driver, deadline))
+
+    assert not status()["paused"]
+    _press_space(driver, deadline)
+    _wait_until(lambda: status()["paused"], "Space on the page to pause the viewer", deadline)
+    paused_step = status()["step"]
+    # The page draws the paused state, then nothing changes.
+    previous = _episode_window(_screenshot(driver, deadline))
     while True:
-        time.sleep(1.0)
+        time.sleep(0.5)
         current = _episode_window(_screenshot(driver, deadline))
         if _changed_text_pixels(previous, current) == 0:
             break
@@ -429,6 +526,12 @@ def test_page_shows_the_scene_and_the_reward_overlay_changes_unless_paused(drive
     assert current.std() > 10, "no overlay"
     time.sleep(1.0)
     assert _changed_text_pixels(current, _episode_window(_screenshot(driver, deadline))) == 0
+    assert status()["step"] == paused_step
+
+    _press_space(driver, deadline)
+    _wait_until(lambda: not status()["paused"], "Space on the page to resume", deadline)
+    _wait_until(lambda: _changed_text_pixels(current, _episode_window(
+        _screenshot(driver, deadline))) > 20, "the overlay to change after resuming", deadline)
 
 
 @_needs_browser

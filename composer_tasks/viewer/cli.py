@@ -9,10 +9,11 @@ from absl import app
 from composer_tasks import registry
 
 USAGE = (
-    "usage: python -m composer_tasks.viewer NAME... [--policy zero|random] [--seed S] "
-    "[--camera C] [--paused] [--speed X] [--web [--port P] [--host H]]; NAME is a "
-    "registered environment, e.g. `humanoid stand` (Control Suite) or "
-    "`walker_parkour_hurdles` (locomotion)")
+    "usage: python -m composer_tasks.viewer NAME... [--policy zero|random | --checkpoint "
+    "FILE] [--seed S] [--camera C] [--paused] [--speed X] [--web [--port P] [--host H]]; "
+    "NAME is a registered environment, e.g. `humanoid stand` (Control Suite) or "
+    "`walker_parkour_hurdles` (locomotion); with --checkpoint, NAME defaults to the "
+    "environment the agent trained on")
 
 
 def load_environment(names: Sequence[str], seed: int) -> Any:

@@ -39,10 +39,12 @@ and for what an exposed port shows.
 """
 
 import atexit
+import copy as copylib
 import dataclasses
 import hmac
 import http.cookies
 import ipaddress
+import os
 import secrets
 import socket
 import sys
@@ -68,6 +70,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from composer_tasks.viewer import controller as controller_lib
+from composer_tasks.viewer import sources
 
 LOOPBACK = "127.0.0.1"
 # Bytes of randomness in a token (192 bits), as `secrets.token_urlsafe` counts them.
@@ -208,6 +211,7 @@ class EnvironmentLoop(plugin.SimPlugin):
         self._report = None
         self._last_tick = None
         self._reported = None
+        self._shown = _ShownModel()
         self.steps = 0
 
     @property
@@ -221,7 +225,18 @@ class EnvironmentLoop(plugin.SimPlugin):
         self._report = report
         self._last_tick = None
         self._reported = None
+        self._shown = _ShownModel()
         self.steps = 0
+
+    def show_model(self) -> None:
+        """Gives Studio the environment's current model and data, when they are not
+        the ones it has (a model recompiled or changed in place at a reset, a batch
+        copy's new data): it then sends the page the new model. Run after each tick,
+        so that a new episode's state is never drawn on the last episode's model."""
+        physics = self._controller.env.physics
+        model = self._shown.model_for(physics.model, self._controller.episode)
+        if model is not self.handle.model or physics.data is not self.handle.data:
+            self.handle.set_model(model, data=physics.data)
 
     def _send_step_control(self) -> None:
         """Tells the page's Studio interface the pause state and speed when they change
@@ -251,6 +266,7 @@ class EnvironmentLoop(plugin.SimPlugin):
         elapsed = 0.0 if self._last_tick is None else now - self._last_tick
         self._last_tick = now
         self.steps += self._controller.tick(elapsed)
+        self.show_model()
         self._send_step_control()
         self.handle.send_to_viewer(self.snapshot())
         time.sleep(_LOOP_PERIOD_S)
@@ -364,6 +380,38 @@ def _table(name: str, rows: tuple[tuple[str, str], ...]) -> None:
 
 # The viewer.
 
+class _ShownModel:
+    """The model given to Studio, which sends a model to the page only when its
+    identity changes: a model changed in place (a batch's per-copy model variation
+    at the copy's reset, a task writing model fields at an episode's start) is
+    compared with the one shown at each new episode, and a changed one is shown
+    as a copy of itself, so the page reloads it."""
+
+    def __init__(self) -> None:
+        self._source = None
+        self._shown = None
+        self._saved = None
+        self._episode = None
+
+    def model_for(self, model: mujoco.MjModel, episode: int) -> mujoco.MjModel:
+        if model is not self._source:
+            self._source, self._shown = model, model
+            self._saved, self._episode = _saved_model(model), episode
+        elif episode != self._episode:
+            self._episode = episode
+            saved = _saved_model(model)
+            if not np.array_equal(saved, self._saved):
+                self._saved, self._shown = saved, copylib.copy(model)
+        return self._shown
+
+
+def _saved_model(model: mujoco.MjModel) -> np.ndarray:
+    """Every field of `model`, as MuJoCo's binary model file holds them."""
+    buffer = np.empty(mujoco.mj_sizeModel(model), np.uint8)
+    mujoco.mj_saveModel(model, None, buffer)
+    return buffer
+
+
 class _Studio:
     """The process's MuJoCo Studio web viewer: its socket, token, handle and loop.
 
@@ -449,8 +497,11 @@ class WebViewer:
     environment; the page keeps its last frame until another takes over.
 
     Args:
-      env: a `composer.Environment` (or a wrapper forwarding `physics` and `task`).
-      policy: `policy(timestep) -> action`; None applies the action nearest to zero.
+      env: a `composer.Environment` (or a wrapper forwarding `physics` and `task`),
+        or a `BatchEnvironment` with `copy`.
+      policy: `policy(timestep) -> action`, or an agent checkpoint's path; None
+        applies the action nearest to zero (see `viewer.launch`).
+      copy: for a `BatchEnvironment`, the copy shown (`viewer.batch_copy`).
       host: the interface to bind; 127.0.0.1 (this machine only) by default.
       port: the port; 0 takes the first free one from 8080 (Studio's choice), or
         the port this process serves on already.
@@ -469,10 +520,10 @@ class WebViewer:
         this process's Studio viewer serves with.
     """
 
-    def __init__(self, env: Any, policy: Callable | None = None, *, host: str = LOOPBACK,
-                 port: int = 0, paused: bool = False, speed: float = 1.0,
-                 require_token: bool | None = None, title: str | None = None,
-                 out: Any = None) -> None:
+    def __init__(self, env: Any, policy: Callable | str | os.PathLike | None = None, *,
+                 copy: int | None = None, host: str = LOOPBACK, port: int = 0,
+                 paused: bool = False, speed: float = 1.0, require_token: bool | None = None,
+                 title: str | None = None, out: Any = None) -> None:
         global _studio
         if not isinstance(host, str) or not host:
             raise ValueError(f"host must be an interface address such as {LOOPBACK!r}, got {host!r}")
@@ -491,12 +542,16 @@ class WebViewer:
                 f"speed must be a multiple of real time in (0, {MAX_WEB_SPEED:g}] in the web "
                 f"viewer (MuJoCo Studio's speed control goes up to real time), got {speed!r}")
         self._out = out
+        task_name = type(getattr(env, "task", env)).__name__
+        if copy is not None:
+            task_name += f", copy {copy}"
+        env, policy = sources.prepare(env, policy, copy)
         self._controller = controller_lib.Controller(
             env, policy, paused=paused, recover=True, on_error=self._report)
         # Studio's slider sets speeds between the keys' SPEEDS.
         self._controller.set_speed(float(speed))
         self._env = env
-        self._title = title or f"composer_tasks: {type(getattr(env, 'task', env)).__name__}"
+        self._title = title or f"composer_tasks: {task_name}"
         with _studio_lock:
             if _studio is None:
                 _studio = _Studio(host, port, require_token)
@@ -564,8 +619,7 @@ class WebViewer:
         if studio.handle is None:
             studio.start(self._title)
         studio.loop.attach(self._controller, self._report)
-        physics = self._env.physics
-        studio.handle.set_model(physics.model, data=physics.data)
+        studio.loop.show_model()
         self._started = True
         self._print_banner()
         return self
@@ -603,10 +657,9 @@ class WebViewer:
         handle = self._studio.handle
         if self._stop.is_set() or handle is None or not handle.is_running():
             return False
-        physics = self._env.physics
-        # The model is passed each time: a variation that recompiles at reset
-        # gives a new one, and Studio reloads the page on it.
-        handle.sync(physics.model, physics.data)
+        # The loop's StepEvent handler steps the environment and hands Studio a
+        # new model when a reset brought one (`EnvironmentLoop.show_model`).
+        handle.sync()
         return True
 
     def run(self, duration: float | None = None) -> int:
@@ -671,11 +724,12 @@ def _page_html(url: str, height: int = 600) -> str:
             f'<p><a href="{url}" target="_blank">Open the viewer in its own tab</a></p>')
 
 
-def launch(env: Any, policy: Callable | None = None, *, host: str = LOOPBACK, port: int = 0,
-           paused: bool = False, speed: float = 1.0, require_token: bool | None = None,
-           open_browser: bool = False, duration: float | None = None) -> int:
+def launch(env: Any, policy: Callable | str | os.PathLike | None = None, *,
+           copy: int | None = None, host: str = LOOPBACK, port: int = 0, paused: bool = False,
+           speed: float = 1.0, require_token: bool | None = None, open_browser: bool = False,
+           duration: float | None = None) -> int:
     """Serves `env` run by `policy` to browsers until Ctrl+C; returns the steps taken."""
-    viewer = WebViewer(env, policy, host=host, port=port, paused=paused, speed=speed,
+    viewer = WebViewer(env, policy, copy=copy, host=host, port=port, paused=paused, speed=speed,
                        require_token=require_token)
     viewer.start()
     if open_browser:
@@ -683,7 +737,8 @@ def launch(env: Any, policy: Callable | None = None, *, host: str = LOOPBACK, po
     return viewer.run(duration=duration)
 
 
-def show(env: Any, policy: Callable | None = None, *, height: int = 600, **kwargs: Any) -> WebViewer:
+def show(env: Any, policy: Callable | str | os.PathLike | None = None, *, height: int = 600,
+         **kwargs: Any) -> WebViewer:
     """In a notebook: serves `env` from a background thread and displays the page
     inline (and a link to open it in its own tab); returns the `WebViewer` (call
     `close()` when done). Keyword arguments are `WebViewer`'s."""

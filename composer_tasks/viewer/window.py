@@ -16,6 +16,7 @@ that button's shortcut, so a Backspace is synced first and the environment's
 """
 
 import queue
+import threading
 import time
 
 import mujoco
@@ -24,6 +25,8 @@ from composer_tasks.viewer import controller as controller_lib
 
 # Frames per second the loop aims at; the window's own rendering may be slower.
 _TARGET_FRAME_RATE = 60.0
+# Seconds `close` waits for MuJoCo's window thread to finish tearing the window down.
+_CLOSE_TIMEOUT_S = 10.0
 _CAMERA_FIELDS = ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth",
                   "elevation")
 
@@ -45,6 +48,7 @@ class Window:
         self._show_ui = bool(show_ui)
         self._keys = queue.SimpleQueue()
         self._handle = None
+        self._window_threads = ()
         self._model = None
         self._data = None
         self._frames = 0
@@ -70,9 +74,11 @@ class Window:
 
         physics = self._controller.env.physics
         self._model, self._data = physics.model, physics.data
+        before = set(threading.enumerate())
         self._handle = mujoco.viewer.launch_passive(
             self._model, self._data, key_callback=self._on_key,
             show_left_ui=self._show_ui, show_right_ui=self._show_ui)
+        self._window_threads = tuple(set(threading.enumerate()) - before)
         with self._handle.lock():
             camera = self._handle.cam
             if camera_state is not None:
@@ -89,7 +95,7 @@ class Window:
             return
         camera = self._handle.cam
         state = {name: _copy(getattr(camera, name)) for name in _CAMERA_FIELDS}
-        self._handle.close()
+        self.close()
         self._open(state)
 
     def run(self):
@@ -105,8 +111,18 @@ class Window:
                 if remaining > 0:
                     time.sleep(remaining)
         finally:
-            self._handle.close()
+            self.close()
         return self._frames
+
+    def close(self):
+        """Closes the window and waits for MuJoCo's window thread to end: a process
+        that exits while that (daemon) thread still tears the window down can crash
+        in GLFW (a segmentation fault at exit)."""
+        if self._handle is None:
+            return
+        self._handle.close()
+        for thread in self._window_threads:
+            thread.join(timeout=_CLOSE_TIMEOUT_S)
 
     def _advance(self, elapsed_wall_seconds):
         keys = []
