@@ -46,16 +46,7 @@ def _registries():
 _REGISTRIES = _registries()
 
 # Known failures, each with its cause; strict, so that a fix shows up here.
-_NOISY = ("the observation noise of its corruptors is drawn with the random state the "
-          "observation updater was reset with, which a restore cannot hand back "
-          "(Environment.snapshot refuses it)")
 _KNOWN_FAILURES = {
-    **{f"manipulation:{name}": _NOISY for name in _REGISTRIES.get("manipulation", ((),))[0]},
-    **{f"rllab:{name}": _NOISY + "; and the delayed actions' queue is Python state"
-       for name in _REGISTRIES.get("rllab", ((),))[0] if name.endswith("_noisy_delayed")},
-    "rllab:swimmer_food": "the food and bombs left are Python state without snapshot_state",
-    "rllab:ant_food": "the food and bombs left are Python state without snapshot_state",
-    "rllab:full_humanoid": "an observation diverges after the restore (cause not found yet)",
     **{f"locomotion:{name}": ("the run and flagrun tasks of Liang et al. 2018 and the push "
                               "probes keep Python state (the previous progress potential, the "
                               "flag, push timers) without snapshot_state")
