@@ -658,13 +658,16 @@ class Environment(dm_env.Environment):
     def restore(self, snapshot: dict) -> None:
         """Returns the environment to a `snapshot()` of an environment built alike.
 
-        Everything is checked before anything changes, so a refused snapshot leaves
-        the environment as it was.
+        The model's sizes, the presence of every task's and entity's Python state
+        and the observations are checked before anything changes, so a snapshot
+        refused for them leaves the environment as it was; each `restore_state`
+        checks its own state when it is applied, after the physics.
 
         Raises:
           ValueError: the snapshot is of a model with other sizes, lacks the state
             of a task or entity that keeps Python state, or holds observations of
-            other observables (names, shapes, buffers).
+            other observables (names, shapes, buffers); or a `restore_state`
+            refused its state.
         """
         model = self._physics.model
         arrays = dict(_model_arrays(model))

@@ -59,8 +59,9 @@ class ObservationPadding(enum.Enum):
 class Updater:
     """Turns enabled observables into per-control-step observations.
 
-    The Environment calls, per episode: `reset(physics, random_state)`, then
-    `get_observation()`; per control step: `prepare_for_next_control_step()`, which
+    The Environment calls, per episode: `reset(physics, random_state)` (or, to
+    continue from a `snapshot_state()`, `restore(physics, random_state, state)`),
+    then `get_observation()`; per control step: `prepare_for_next_control_step()`, which
     returns the increasing 1-based substeps after which it must call
     `update(substep)` (the last possible one is `physics_steps_per_control_step`),
     then `get_observation()`.
@@ -115,7 +116,7 @@ class Updater:
                     raise
                 raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
         self._current = [slot.reset_observation() for slot in self._slots]
-        self._start_schedules(0)
+        self._start_at(0)
 
     def _require_reset(self, method):
         if self._slots is None:
@@ -289,9 +290,10 @@ class Updater:
             slots.append(slot)
         self._slots = slots
         self._current = [np.array(value) for value in state["current"]]
-        self._start_schedules(state["time"])
+        self._start_at(state["time"])
 
-    def _start_schedules(self, time):
+    def _start_at(self, time):
+        """The slots' groupings, empty plan caches and the spec, at substep `time`."""
         self._direct_indices = [slot.index for slot in self._slots if slot.direct]
         self._buffered = [slot for slot in self._slots if not slot.direct]
         self._random = [slot for slot in self._slots if slot.schedule is not None]
