@@ -27,6 +27,8 @@ _STEPS_BEFORE = 20
 _STEPS_COMPARED = 200
 # Steps an instance takes in an episode of its own before a snapshot is restored into it.
 _USED_STEPS = 3
+# Steps compared after both environments reset.
+_STEPS_AFTER_RESET = 5
 # Run by default: a cheap model, contact-rich suite models and a locomotion task
 # with Python-side termination state; everything else is slow.
 _DEFAULT_RUN = {"suite:cartpole/swingup", "suite:walker/walk", "suite:hopper/hop",
@@ -160,6 +162,11 @@ def test_snapshot_restore_into_a_fresh_instance_continues_bit_for_bit(registry, 
     fresh.restore(snapshot)
     for step, (action, want) in enumerate(zip(actions[_STEPS_BEFORE:], expected)):
         _assert_same_timestep(fresh.step(action), want, f"step {step}")
+    # A resumed run crosses episode boundaries: what a task reads from the model at a
+    # reset (a brick's own mass, say) must be right in the restored instance too.
+    _assert_same_timestep(fresh.reset(), env.reset(), "the next reset")
+    for step, action in enumerate(actions[:_STEPS_AFTER_RESET]):
+        _assert_same_timestep(fresh.step(action), env.step(action), f"step {step} after the reset")
     # Python state a snapshot loses shows in the attributes even when the steps
     # compared happen not to depend on it (a push not yet due, a target not yet
     # reached, a corridor's length). They are compared in an instance that ran an
