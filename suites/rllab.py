@@ -617,7 +617,8 @@ class Gather(Task):
         """
         objects = np.array(state["objects"], dtype=np.float64)
         if objects.ndim != 2 or objects.shape[1] != 3:
-            raise ValueError(f"the snapshot's objects must be (count, 3) rows, got shape {objects.shape}")
+            raise ValueError(
+                f"the snapshot's objects must be (count, 3) rows, got shape {objects.shape}")
         self.objects = objects
         self._step_reward = float(state["step_reward"])
 

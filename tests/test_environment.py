@@ -378,7 +378,8 @@ _OBSERVATION_OPTIONS = {
          "corruptor": _noise()},
         {"update_interval": _random_steps(2, 6), "aggregator": "mean", "buffer_size": 3,
          "corruptor": _noise()}),
-    "interval_without_buffer": ({"update_interval": 7}, {"update_interval": 3, "corruptor": _noise()}),
+    "interval_without_buffer": ({"update_interval": 7},
+                                {"update_interval": 3, "corruptor": _noise()}),
 }
 
 
@@ -431,7 +432,8 @@ def test_restoring_observations_of_other_observables_changes_nothing():
     other_options = [
         (({"buffer_size": 2, "delay": 7}, {}), "'height': the snapshot holds a buffer of 3, this "
                                                "observable has a buffer of 2"),
-        (({"delay": 0}, {}), "'height': the snapshot holds a buffer of 3, this observable has no buffer"),
+        (({"delay": 0}, {}),
+         "'height': the snapshot holds a buffer of 3, this observable has no buffer"),
         (({"buffer_size": 3, "delay": _random_steps(0, 3)}, {"buffer_size": 2, "update_interval": 3,
                                                               "delay": 4}),
          "'height': the snapshot's update_interval and delay are fixed, this observable's random"),
@@ -444,7 +446,8 @@ def test_restoring_observations_of_other_observables_changes_nothing():
         np.testing.assert_array_equal(fresh.physics.get_state(), before)
     task = _configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"])
     task.task_observables["hips"].enabled = False
-    with pytest.raises(ValueError, match=r"observables \['height', 'hips'\] are not this updater's"):
+    with pytest.raises(ValueError,
+                       match=r"observables \['height', 'hips'\] are not this updater's"):
         composer.Environment(task).restore(snapshot)
 
 

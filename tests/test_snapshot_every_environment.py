@@ -121,7 +121,8 @@ def _is_plain_project_object(value):
     module = type(value).__module__
     return (module.split(".")[0] in ("composer_tasks", "suites", "mjcf_models")
             and hasattr(value, "__dict__") and not callable(value)
-            and not isinstance(value, (composer.Entity, observable.Observable, physics_module.Physics)))
+            and not isinstance(value, (composer.Entity, observable.Observable,
+                                       physics_module.Physics)))
 
 
 def _python_state(env):

@@ -682,7 +682,8 @@ class Environment(dm_env.Environment):
         owners = self._state_owners()
         for path, _ in owners:
             if path not in python_state:
-                raise ValueError(f"the snapshot holds no state of {path!r}, which keeps Python state")
+                raise ValueError(
+                    f"the snapshot holds no state of {path!r}, which keeps Python state")
         observations = snapshot.get("observations")
         if observations is None and not snapshot["reset_next_step"] and not all(
                 plain_observable(observable) for observable in self._task.observables.values()

@@ -560,12 +560,12 @@ class ForwardProgress(walker_task.WalkerTask):
 
     # Snapshots (composer.Environment.snapshot): the push schedule is Python state.
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict:
         """Whether the last step failed and the push schedule (picklable)."""
         return {"failure_termination": self._failure_termination,
                 "pushes": None if self._pushes is None else self._pushes.snapshot_state()}
 
-    def restore_state(self, state):
+    def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task built alike.
 
         Raises:

@@ -245,7 +245,7 @@ class Updater:
 
     # Snapshots.
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict:
         """What the updater keeps between two control steps, picklable and sharing no
         memory with it: the time, the last observation's values, and per observable
         its buffer, the values in flight (evaluated, not yet arrived) and the
@@ -267,7 +267,7 @@ class Updater:
             "slots": [slot.snapshot_state() for slot in self._slots],
         }
 
-    def restore(self, physics, random_state, state):
+    def restore(self, physics, random_state: np.random.RandomState, state: dict) -> None:
         """Continues from `state`, a `snapshot_state()` of an updater of the same
         observables, as `reset` starts an episode, but evaluating nothing and drawing
         nothing: the corruptors and random intervals and delays are bound to
@@ -413,7 +413,8 @@ class _Slot:
 
     def _check_restorable(self, state):
         buffer = state["buffer"]
-        if (buffer is None) != self.direct or (buffer is not None and len(buffer) != self.buffer_size):
+        if (buffer is None) != self.direct or (
+                buffer is not None and len(buffer) != self.buffer_size):
             saved = "no buffer" if buffer is None else f"a buffer of {len(buffer)}"
             mine = "no buffer" if self.direct else f"a buffer of {self.buffer_size}"
             raise ValueError(
@@ -427,7 +428,8 @@ class _Slot:
                 f"{kinds[0]}, this observable's {kinds[1]}")
 
     def _restore(self, state):
-        self.pending = [(arrival, time, np.array(value)) for arrival, time, value in state["pending"]]
+        self.pending = [(arrival, time, np.array(value))
+                        for arrival, time, value in state["pending"]]
         if not self.direct:
             self._buffer = np.array(state["buffer"])
         if self.schedule is not None:
