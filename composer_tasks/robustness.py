@@ -260,3 +260,25 @@ class Perturbations(composer.Entity):
             return
         self._pending.append(np.array(physics.data.ctrl))
         physics.data.ctrl[:] = self._pending.popleft()
+
+    # Snapshots (composer.Environment.snapshot): the queue and the draws are Python state.
+
+    def snapshot_state(self) -> dict:
+        """The controls waiting to be applied (oldest first) and this episode's
+        factors (picklable copies)."""
+        return {"pending": [control.copy() for control in self._pending],
+                "last_factors": dict(self.last_factors)}
+
+    def restore_state(self, state: dict) -> None:
+        """Returns to a `snapshot_state()` of a task perturbed alike.
+
+        Raises:
+          ValueError: the snapshot's queue is not `action_delay_steps` long.
+        """
+        pending = [np.array(control, dtype=np.float64) for control in state["pending"]]
+        if len(pending) not in (0, self.action_delay_steps):
+            raise ValueError(
+                f"the snapshot delays actions by {len(pending)} control steps, this task by "
+                f"{self.action_delay_steps}")
+        self._pending = collections.deque(pending)
+        self.last_factors = dict(state["last_factors"])

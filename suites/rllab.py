@@ -466,7 +466,17 @@ class Locomotion(Task):
         return physics.data.subtree_linvel[self._torso(physics)]
 
     def contact_forces(self, physics):
-        """External (contact) wrenches on every body, clipped to [-1, 1], flat."""
+        """External (contact) wrenches on every body, clipped to [-1, 1], flat.
+
+        The wrenches are those of the current state's constraint forces, as rllab's
+        `model.forward()` after its substeps computes them. After a step the data
+        holds the new state's contacts but the constraint forces of the state before
+        the last substep (the step ends with `mj_step1`), whose rows no longer match
+        those contacts when the contact set changed; so the acceleration stage (the
+        constraint solve) runs again first. The next step recomputes it from the
+        same state and warm start, so the trajectory is unchanged.
+        """
+        mujoco.mj_forwardSkip(physics.model, physics.data, mujoco.mjtStage.mjSTAGE_VEL, 1)
         mujoco.mj_rnePostConstraint(physics.model, physics.data)
         return np.clip(physics.data.cfrc_ext, -_CONTACT_FORCE_CLIP, _CONTACT_FORCE_CLIP).ravel()
 
@@ -592,6 +602,25 @@ class Gather(Task):
 
     def should_terminate_episode(self, physics):
         return self._inner.should_terminate_episode(physics) or len(self.objects) == 0
+
+    # Snapshots (composer.Environment.snapshot): the objects left are Python state.
+
+    def snapshot_state(self) -> dict:
+        """The objects not yet caught ((x, y, kind) rows) and the last step's reward."""
+        return {"objects": self.objects.copy(), "step_reward": self._step_reward}
+
+    def restore_state(self, state: dict) -> None:
+        """Returns to a `snapshot_state()` of a gather task built alike.
+
+        Raises:
+          ValueError: the objects are not (count, 3) rows.
+        """
+        objects = np.array(state["objects"], dtype=np.float64)
+        if objects.ndim != 2 or objects.shape[1] != 3:
+            raise ValueError(
+                f"the snapshot's objects must be (count, 3) rows, got shape {objects.shape}")
+        self.objects = objects
+        self._step_reward = float(state["step_reward"])
 
 
 class Maze(Task):

@@ -388,11 +388,7 @@ def test_snapshot_and_restore_continue_exactly_across_episodes():
     assert sum(step_type == dm_env.StepType.FIRST for step_type, _, _ in expected) >= 3
 
 
-def test_snapshot_refuses_buffered_observables_and_other_models():
-    task = RandomHeightTask()
-    task.task_observables["height"].configure(buffer_size=3)
-    with pytest.raises(ValueError, match="'height' has buffers"):
-        composer.Environment(task).snapshot()
+def test_snapshot_refuses_other_models():
     snapshot = composer.Environment(RandomHeightTask()).snapshot()
 
     class ThreeLegs(RandomHeightTask):
@@ -402,6 +398,138 @@ def test_snapshot_refuses_buffered_observables_and_other_models():
 
     with pytest.raises(ValueError, match="does not fit this model"):
         composer.Environment(ThreeLegs()).restore(snapshot)
+
+
+def _noise():
+    from composer_tasks.composer.variation import distributions, noises
+    return noises.Additive(distributions.Normal(0.0, 0.1))
+
+
+def _random_steps(low, high):
+    from composer_tasks.composer.variation import distributions
+    return distributions.UniformInteger(low, high)
+
+
+# Observable options (of "height", a Generic, and "hips", an MJCFFeature) whose
+# state lives in the updater between steps: buffers, values in flight, intervals
+# and delays drawn ahead, and noise drawn from the environment's random state.
+_OBSERVATION_OPTIONS = {
+    "noise": ({"corruptor": _noise()}, {"corruptor": _noise()}),
+    "buffers_and_fixed_delays": ({"buffer_size": 3, "delay": 7},
+                                 {"buffer_size": 2, "update_interval": 3, "delay": 4}),
+    "random_intervals_and_delays": (
+        {"buffer_size": 4, "update_interval": _random_steps(1, 4), "delay": _random_steps(0, 9),
+         "corruptor": _noise()},
+        {"update_interval": _random_steps(2, 6), "aggregator": "mean", "buffer_size": 3,
+         "corruptor": _noise()}),
+    "interval_without_buffer": ({"update_interval": 7},
+                                {"update_interval": 3, "corruptor": _noise()}),
+}
+
+
+def _configured_task(options):
+    task = RandomHeightTask()
+    for name, name_options in zip(("height", "hips"), options):
+        task.task_observables[name].configure(**name_options)
+    return task
+
+
+@pytest.mark.parametrize("padding, strip", [(composer.ObservationPadding.ZERO, False),
+                                             (composer.ObservationPadding.INITIAL_VALUE, True)])
+@pytest.mark.parametrize("kind", sorted(_OBSERVATION_OPTIONS))
+def test_snapshots_hold_the_observation_buffers_and_the_noise_continues(kind, padding, strip):
+    def make(seed):
+        return composer.Environment(
+            _configured_task(_OBSERVATION_OPTIONS[kind]), time_limit=0.1, random_state=seed,
+            strip_singleton_obs_buffer_dim=strip, delayed_observation_padding=padding)
+
+    env = make(3)
+    actions = list(np.random.RandomState(0).uniform(-1, 1, size=(45, 2)))
+    # snapshots[k]: after construction (k = 0), after the reset (1), after k - 1 steps;
+    # records[k]: the reset's (0) or the k-th step's TimeStep.
+    snapshots = [pickle.loads(pickle.dumps(env.snapshot()))]
+    records = _continue(env, actions[:1])
+    snapshots.append(pickle.loads(pickle.dumps(env.snapshot())))
+    for action in actions:
+        records += _continue(env, [action])
+        snapshots.append(pickle.loads(pickle.dumps(env.snapshot())))
+    assert sum(step_type == dm_env.StepType.FIRST for step_type, _, _ in records) >= 3
+    # Into a fresh environment with another seed: from right after construction,
+    # right after a reset, mid-episode, and at an episode's last step.
+    last = next(index for index, (step_type, _, _) in enumerate(records)
+                if step_type == dm_env.StepType.LAST)
+    for taken in (0, 1, 7, 12, last + 1, 31):
+        fresh = make(99)
+        fresh.restore(snapshots[taken])
+        resumed = _continue(fresh, actions[max(taken - 1, 0):] if taken else actions[:1] + actions)
+        assert len(resumed) == len(records) - taken
+        assert all(_equal(a, b) for a, b in zip(records[taken:], resumed)), (kind, taken)
+
+
+def test_restoring_observations_of_other_observables_changes_nothing():
+    env = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]),
+                               random_state=3)
+    env.reset()
+    for _ in range(5):
+        env.step(np.zeros(2))
+    snapshot = env.snapshot()
+    other_options = [
+        (({"buffer_size": 2, "delay": 7}, {}), "'height': the snapshot holds a buffer of 3, this "
+                                               "observable has a buffer of 2"),
+        (({"delay": 0}, {}),
+         "'height': the snapshot holds a buffer of 3, this observable has no buffer"),
+        (({"buffer_size": 3, "delay": _random_steps(0, 3)}, {"buffer_size": 2, "update_interval": 3,
+                                                              "delay": 4}),
+         "'height': the snapshot's update_interval and delay are fixed, this observable's random"),
+    ]
+    for options, message in other_options:
+        fresh = composer.Environment(_configured_task(options), random_state=4)
+        before = fresh.physics.get_state()
+        with pytest.raises(ValueError, match=message):
+            fresh.restore(snapshot)
+        np.testing.assert_array_equal(fresh.physics.get_state(), before)
+    task = _configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"])
+    task.task_observables["hips"].enabled = False
+    with pytest.raises(ValueError,
+                       match=r"observables \['height', 'hips'\] are not this updater's"):
+        composer.Environment(task).restore(snapshot)
+
+
+def test_restoring_observations_of_another_shape_is_refused():
+    env = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["noise"]), random_state=3)
+    env.reset()
+    snapshot = env.snapshot()
+    task = _configured_task(_OBSERVATION_OPTIONS["noise"])
+    task.task_observables["height"] = observable.Generic(lambda physics: np.zeros(2),
+                                                         corruptor=_noise(), enabled=True)
+    with pytest.raises(ValueError, match=r"observations \['height'\] do not fit"):
+        composer.Environment(task).restore(snapshot)
+
+
+def test_snapshots_between_substeps_are_refused():
+    env = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]),
+                               random_state=3)
+    env.reset()
+    steps = env.control_step(np.zeros(2))
+    env.physics.step(next(steps))
+    with pytest.raises(RuntimeError, match="in the middle of a control step"):
+        env.snapshot()
+
+
+def test_snapshots_of_earlier_versions_restore_plain_observables_only():
+    env = composer.Environment(RandomHeightTask(), random_state=3)
+    env.reset()
+    env.step(np.zeros(2))
+    snapshot = env.snapshot()
+    del snapshot["observations"]
+    expected = env.step(np.ones(2))
+    fresh = composer.Environment(RandomHeightTask(), random_state=4)
+    fresh.restore(snapshot)
+    resumed = fresh.step(np.ones(2))
+    assert _equal(dict(expected.observation), dict(resumed.observation))
+    noisy = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["noise"]), random_state=4)
+    with pytest.raises(ValueError, match="holds no observation buffers"):
+        noisy.restore(snapshot)
 
 
 def _bounded_spec(minimum, maximum):

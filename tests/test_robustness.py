@@ -117,3 +117,33 @@ def test_bad_arguments():
         robustness.system_identification(task, [("track", "size")])
     with pytest.raises(ValueError, match="no attribute"):
         robustness.LinkedScale(distributions.Uniform(0.5, 1.0), [(task.track, "nope")])
+
+
+def test_the_delayed_actions_and_the_noise_resume_from_a_snapshot():
+    """The queue of delayed controls is the Perturbations entity's Python state and
+    the noise is drawn through the updater: both continue after a restore into a
+    freshly built environment."""
+    import pickle
+    env = rllab.load("cartpole_balancing_noisy_delayed", seed=0)
+    actions = np.random.RandomState(1).uniform(-1, 1, size=(30, 1))
+    env.reset()
+    for action in actions[:10]:
+        env.step(action)
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    pending = snapshot["python_state"]["robustness"]["pending"]
+    np.testing.assert_array_equal(np.ravel(pending), actions[7:10].ravel())
+    expected = [env.step(action) for action in actions[10:]]
+    fresh = rllab.load("cartpole_balancing_noisy_delayed", seed=5)
+    fresh.restore(snapshot)
+    for action, want in zip(actions[10:], expected):
+        got = fresh.step(action)
+        assert got.reward == want.reward
+        np.testing.assert_array_equal(got.observation["observations"],
+                                      want.observation["observations"])
+
+
+def test_a_queue_of_another_delay_is_refused():
+    perturbations = robustness.Perturbations()
+    perturbations.action_delay_steps = 3
+    with pytest.raises(ValueError, match="delays actions by 2 control steps, this task by 3"):
+        perturbations.restore_state({"pending": [np.zeros(1)] * 2, "last_factors": {}})

@@ -17,6 +17,7 @@ platforms 0.16 m thick, 4 m high side walls, a 6 m start platform in the gaps
 corridor.
 """
 
+import copy
 import logging
 
 import mujoco
@@ -234,6 +235,18 @@ class Corridor(composer.Arena):
             model.body_pos[body_id] = position
             # A plane's size only sets how it is drawn; it collides as an infinite half-space.
             model.geom_size[geom_id] = size
+
+    # Snapshots (composer.Environment.snapshot): the layout is written into the
+    # model, which a snapshot holds, and kept in Python for `layout` and the lengths.
+
+    def snapshot_state(self):
+        """This episode's layout (a copy; None before the first episode)."""
+        return copy.deepcopy(self._layout)
+
+    def restore_state(self, state):
+        """Returns to a `snapshot_state()` of a corridor built alike."""
+        self._layout = copy.deepcopy(state)
+        self._pending = False
 
     # Properties.
 

@@ -132,6 +132,24 @@ class ObstacleField(composer.Arena):
         self._generation += 1
         self._layout = (centers, half_sizes, yaws)
 
+    # Snapshots (composer.Environment.snapshot): the boxes' fields are in the model,
+    # the layout and the cache of it that `terrain_height` reads are Python state.
+
+    def snapshot_state(self) -> dict:
+        """This episode's (centers, half_sizes, yaws) (copies; None before the first)
+        and the count of layouts written, which keys the cache of the boxes."""
+        layout = None if self._layout is None else tuple(np.array(array) for array in self._layout)
+        return {"layout": layout, "generation": self._generation}
+
+    def restore_state(self, state: dict) -> None:
+        """Returns to a `snapshot_state()`; the boxes' model fields come back with the
+        model, so the cache of them is dropped."""
+        layout = state["layout"]
+        self._layout = None if layout is None else tuple(np.array(array) for array in layout)
+        self._generation = int(state["generation"])
+        self._pending = None
+        self._cache_key = None
+
     @property
     def layout(self) -> Optional[tuple]:
         """This episode's (centers, half_sizes, yaws); None before the first episode."""

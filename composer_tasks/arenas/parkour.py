@@ -26,6 +26,8 @@ into it) and hurdles, walls and platforms come from fixed pools of boxes
 (`pools.py`); `initialize_episode` writes a new course into the compiled model.
 """
 
+import copy
+
 import mujoco
 import numpy as np
 
@@ -234,6 +236,18 @@ class ParkourCourse(composer.Arena):
         # the flat ground at the pits' depth until the first episode writes it.
         del random_state
         self.heightfield.write(physics, np.zeros(self.heightfield.shape))
+
+    # Snapshots (composer.Environment.snapshot): the course is written into the
+    # model, which a snapshot holds, and kept in Python for `course`.
+
+    def snapshot_state(self):
+        """This episode's `Course` (a copy; None before the first episode)."""
+        return copy.deepcopy(self._course)
+
+    def restore_state(self, state):
+        """Returns to a `snapshot_state()` of a course built alike."""
+        self._course = copy.deepcopy(state)
+        self._pending = None
 
     # Properties.
 

@@ -128,7 +128,8 @@ def _outcome_overrides(task_class):
 def plain_observable(observable_object: Any) -> bool:
     """True if the observable is read once per control step with nothing between its
     function and the observation: no buffer, delay, interval, aggregator or noise
-    (what snapshots and a batch's vectorised path can carry)."""
+    (what a batch's vectorised path can carry, and snapshots of earlier versions,
+    which hold no observation buffers)."""
     return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
             and observable_object.delay == 0 and observable_object.aggregator is None
             and observable_object.corruptor is None)
@@ -396,9 +397,12 @@ class Environment(dm_env.Environment):
         self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
 
     def _make_updater(self):
+        self._updater = self._new_updater()
+
+    def _new_updater(self):
         enabled = [(name, observable) for name, observable in self._task.observables.items()
                    if observable.enabled]
-        self._updater = updater_module.Updater(
+        return updater_module.Updater(
             enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim, self._padding)
 
     # dm_env interface.
@@ -662,25 +666,22 @@ class Environment(dm_env.Environment):
 
         It holds the full physics state, every array of the compiled model but its
         textures (tasks move targets, randomise masses, rewrite heightfields), the
-        model options, the random state and the episode's step count. `restore`
-        on an environment built the same way (same task, same model) continues
-        exactly where this one was, which is what a resumed training run needs.
+        model options, the random state, the episode's step count and the state of
+        the observation updater (buffers, values in flight, random intervals and
+        delays drawn ahead). `restore` on an environment built the same way (same
+        task, same model) continues exactly where this one was, which is what a
+        resumed training run needs.
 
         Python state that a task or entity keeps for itself across steps (a maze
         layout, targets collected) is in it only if the object offers it: a task
         or entity with a `snapshot_state()` method (returning something picklable)
         and a `restore_state(state)` method has its state saved and restored, keyed
-        by its path in the model. Observation buffers are not held, so environments
-        with buffered, delayed, interval-updated or corrupted observables are refused.
+        by its path in the model.
 
         Raises:
-          ValueError: an enabled observable has non-default options.
+          RuntimeError: in the middle of a control step (a `control_step` driver
+            between two substeps).
         """
-        for name, observable_object in self._observable_items():
-            if observable_object.enabled and not plain_observable(observable_object):
-                raise ValueError(
-                    f"observable {name!r} has buffers, delays, intervals or noise, whose "
-                    "state a snapshot does not hold")
         model = self._physics.model
         return {
             "physics": self._physics.get_state(),
@@ -689,6 +690,8 @@ class Environment(dm_env.Environment):
             "random_state": self._random_state.get_state(),
             "step_count": self._step_count,
             "reset_next_step": self._reset_next_step,
+            # After an episode's end the next step resets, which rebuilds the updater.
+            "observations": None if self._reset_next_step else self._updater.snapshot_state(),
             "python_state": {path: owner.snapshot_state() for path, owner in self._state_owners()},
         }
 
@@ -709,8 +712,16 @@ class Environment(dm_env.Environment):
     def restore(self, snapshot: dict) -> None:
         """Returns the environment to a `snapshot()` of an environment built alike.
 
+        The model's sizes, the presence of every task's and entity's Python state
+        and the observations are checked before anything changes, so a snapshot
+        refused for them leaves the environment as it was; each `restore_state`
+        checks its own state when it is applied, after the physics.
+
         Raises:
-          ValueError: the snapshot is of a model with other sizes.
+          ValueError: the snapshot is of a model with other sizes, lacks the state
+            of a task or entity that keeps Python state, or holds observations of
+            other observables (names, shapes, buffers); or a `restore_state`
+            refused its state.
         """
         model = self._physics.model
         arrays = dict(_model_arrays(model))
@@ -721,6 +732,26 @@ class Environment(dm_env.Environment):
                 raise ValueError(
                     f"the snapshot's model field {name!r} does not fit this model "
                     f"(shape {np.shape(value)} vs {getattr(arrays.get(name), 'shape', None)})")
+        python_state = snapshot.get("python_state", {})
+        owners = self._state_owners()
+        for path, _ in owners:
+            if path not in python_state:
+                raise ValueError(
+                    f"the snapshot holds no state of {path!r}, which keeps Python state")
+        observations = snapshot.get("observations")
+        if observations is None and not snapshot["reset_next_step"] and not all(
+                plain_observable(observable) for _, observable in self._observable_items()
+                if observable.enabled):
+            raise ValueError(
+                "the snapshot holds no observation buffers (it is of an earlier version) and "
+                "this environment has buffered, delayed, interval-updated or noisy observables")
+        spec = self._updater.observation_spec()
+        updater = self._new_updater()
+        if observations is not None:
+            # Bound to this environment's random state, which is set to the snapshot's
+            # below: the corruptors and random schedules draw on from there.
+            updater.restore(self._physics, self._random_state, observations)
+            _check_same_spec(spec, updater.observation_spec())
         for name, value in fields.items():
             arrays[name][...] = value
         for name, value in snapshot["option"].items():
@@ -729,17 +760,35 @@ class Environment(dm_env.Environment):
         self._random_state.set_state(snapshot["random_state"])
         self._step_count = snapshot["step_count"]
         self._reset_next_step = snapshot["reset_next_step"]
-        python_state = snapshot.get("python_state", {})
-        for path, owner in self._state_owners():
-            if path not in python_state:
-                raise ValueError(f"the snapshot holds no state of {path!r}, which keeps Python state")
+        for path, owner in owners:
             owner.restore_state(python_state[path])
-        self._make_updater()
-        self._updater.reset(self._physics, np.random.RandomState(0))
+        if observations is None:
+            # The next step resets, or (a snapshot of an earlier version) every
+            # observable is plain and reads the restored physics; a throwaway random
+            # state, since plain observables draw nothing.
+            updater.reset(self._physics, np.random.RandomState(0))
+        self._updater = updater
 
     def close(self) -> None:
         if self._physics is not None:
             self._physics.close()
+
+
+def _check_same_spec(expected, restored):
+    if isinstance(expected, list):  # a multi-agent environment's per-agent specs
+        expected = {f"agent{index}/{name}": spec
+                    for index, specs in enumerate(expected) for name, spec in specs.items()}
+        restored = {f"agent{index}/{name}": spec
+                    for index, specs in enumerate(restored) for name, spec in specs.items()}
+    differing = [name for name in dict.fromkeys(list(expected) + list(restored))
+                 if name not in expected or name not in restored
+                 or expected[name].shape != restored[name].shape
+                 or expected[name].dtype != restored[name].dtype]
+    if differing:
+        raise ValueError(
+            f"the snapshot's observations {differing} do not fit this environment's observation "
+            f"spec (snapshot: {[restored.get(name) for name in differing]}, this environment: "
+            f"{[expected.get(name) for name in differing]})")
 
 
 # Texels per side of a builtin texture (per face for cubes and skyboxes) with
@@ -904,8 +953,8 @@ class MultiAgentEnvironment(Environment):
                 for index, (action, (spec, in_bounds))
                 in enumerate(zip(actions, self._agent_action_checks))]
 
-    def _make_updater(self):
-        self._updater = _PerAgentUpdater(
+    def _new_updater(self):
+        return _PerAgentUpdater(
             self._per_agent_observables(), self._n_substeps,
             self._strip_singleton_obs_buffer_dim, self._padding)
 
@@ -1010,6 +1059,15 @@ class _PerAgentUpdater:
 
     def reset(self, physics: Any, random_state: np.random.RandomState) -> None:
         self._updater.reset(physics, random_state)
+
+    def snapshot_state(self) -> dict:
+        """The state of the one `Updater` over every agent's observables (see
+        `Updater.snapshot_state`)."""
+        return self._updater.snapshot_state()
+
+    def restore(self, physics: Any, random_state: np.random.RandomState, state: dict) -> None:
+        """`Updater.restore` of the one updater over every agent's observables."""
+        self._updater.restore(physics, random_state, state)
 
     def _split(self, flat_values):
         values = list(flat_values)

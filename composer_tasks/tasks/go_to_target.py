@@ -123,6 +123,17 @@ class GoToTarget(walker_task.WalkerTask):
             return 1.0
         return 0.0
 
+    # Snapshots (composer.Environment.snapshot): the steps at the target are Python state.
+
+    def snapshot_state(self) -> dict:
+        """Whether the last step failed and the steps spent at this target."""
+        return {"failure_termination": self._failure_termination,
+                "rewarded_steps": self._rewarded_steps}
+
+    def restore_state(self, state: dict) -> None:
+        self._failure_termination = bool(state["failure_termination"])
+        self._rewarded_steps = int(state["rewarded_steps"])
+
     def should_terminate_episode(self, physics):
         return self._failure_termination
 

@@ -110,3 +110,27 @@ class RandomPushes:
         applied = physics.data.xfrc_applied[self._root(physics)]
         applied[:3] = self._force
         applied[3:] = 0.0
+
+    # Snapshots: the schedule is Python state; its owner (a task) saves it in its
+    # own `snapshot_state` (composer.Environment.snapshot).
+
+    def snapshot_state(self) -> dict:
+        """The episode's schedule: control steps so far, the next push's step, the
+        current push's steps left and its force (picklable copies)."""
+        return {"step": self._step, "next": self._next, "remaining": self._remaining,
+                "force": self._force.copy()}
+
+    def restore_state(self, state: dict) -> None:
+        """Returns to a `snapshot_state()`; the force reaches `xfrc_applied` with
+        the physics state, which holds applied forces.
+
+        Raises:
+          ValueError: the force is not a (3,) vector.
+        """
+        force = np.array(state["force"], dtype=np.float64)
+        if force.shape != (3,):
+            raise ValueError(f"the snapshot's push force must be a (3,) vector, got {force.shape}")
+        self._step = int(state["step"])
+        self._next = None if state["next"] is None else int(state["next"])
+        self._remaining = int(state["remaining"])
+        self._force = force

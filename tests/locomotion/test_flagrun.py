@@ -350,3 +350,53 @@ def test_thresholds_and_episode_length_are_the_published_ones():
     # 28 DoF (7 free-joint coordinates + 21 hinges) and 21 actuators.
     assert humanoid.physics.model.nq == 28 and humanoid.physics.model.nu == 21
     assert sum(v.size for v in humanoid.reset().observation.values()) == 76
+
+
+# Snapshots.
+
+def test_a_restore_carries_the_target_the_counters_and_the_push_schedule():
+    import pickle
+    options = dict(push_interval_frames=(3, 5), push_force_n=(2.0, 4.0), push_duration_frames=2,
+                   moving_target=True, target_interval_frames=6, fall_allowance_frames=1000)
+    task, env = _task_env(**options)
+    actions = np.random.RandomState(0).uniform(-0.3, 0.3, size=(40,) + env.action_spec().shape)
+    for action in actions[:7]:
+        env.step(action)
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    fresh_task, fresh = _task_env(**options)
+    fresh.step(actions[0])  # another state, to be replaced
+    fresh.restore(snapshot)
+    assert fresh_task.frame == task.frame == 7
+    assert fresh_task.next_push_frame == task.next_push_frame
+    np.testing.assert_array_equal(fresh_task.target, task.target)
+    np.testing.assert_array_equal(fresh_task.push_force, task.push_force)
+    for action in actions[7:]:
+        want, got = env.step(action), fresh.step(action)
+        assert got.reward == want.reward
+        np.testing.assert_array_equal(fresh_task.push_force, task.push_force)
+        np.testing.assert_array_equal(fresh_task.target, task.target)
+        for key, value in want.observation.items():
+            np.testing.assert_array_equal(got.observation[key], value)
+
+
+def test_a_snapshot_with_pushes_does_not_restore_into_a_task_without():
+    _, env = _task_env(push_interval_frames=(3, 5))
+    _, other = _task_env()
+    with pytest.raises(ValueError, match="the snapshot's task has pushes, this one has none"):
+        other.restore(env.snapshot())
+
+
+def test_the_obstacle_field_follows_a_restore_into_the_same_environment():
+    """The heights are cached per layout; a restore brings back an earlier layout,
+    which the cache must not hide."""
+    task, env = _task_env(arena=obstacles.ObstacleField(num_obstacles=30), height_map=True)
+    arena = task.arena
+    points = np.random.RandomState(0).uniform(-8, 8, size=(400, 2))
+    snapshot = env.snapshot()
+    layout, heights = arena.layout, arena.terrain_height(env.physics, points)
+    env.reset()
+    assert not np.array_equal(arena.terrain_height(env.physics, points), heights)
+    env.restore(snapshot)
+    for restored, original in zip(arena.layout, layout):
+        np.testing.assert_array_equal(restored, original)
+    np.testing.assert_array_equal(arena.terrain_height(env.physics, points), heights)

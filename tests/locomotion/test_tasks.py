@@ -469,6 +469,26 @@ def test_go_to_target_moves_the_target_after_enough_rewarded_steps():
     assert not np.array_equal(task.target_position(env.physics), first)
 
 
+def test_go_to_target_resumes_its_count_of_rewarded_steps_from_a_snapshot():
+    def make(seed):
+        task = go_to_target.GoToTarget(TinyWalker(), Floor(), moving_target=True,
+                                       steps_before_moving_target=4, distance_tolerance=50.0)
+        return task, composer.Environment(task, random_state=seed)
+
+    task, env = make(0)
+    env.reset()
+    for _ in range(3):
+        env.step(np.zeros(4))
+    snapshot = env.snapshot()
+    fresh_task, fresh = make(1)
+    fresh.restore(snapshot)
+    for _ in range(6):
+        env.step(np.zeros(4))
+        fresh.step(np.zeros(4))
+        np.testing.assert_array_equal(fresh_task.target_position(fresh.physics),
+                                      task.target_position(env.physics))
+
+
 # Escape.
 
 def test_bowl_changes_every_episode_and_walker_starts_just_clear_of_it():

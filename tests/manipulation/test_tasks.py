@@ -182,6 +182,27 @@ def test_random_order_bottom_brick_is_held_to_the_table_only(name):
         assert np.linalg.norm(base.get_pose(physics)[0] - start) < 1e-3
 
 
+def test_a_restored_random_order_task_gives_its_bricks_their_own_masses_back():
+    """A snapshot taken mid-episode holds a heavy bottom brick in its model; the
+    restored task must not take that mass for the brick's own at the next reset."""
+    import pickle
+    name = "stack_3_bricks_random_order_features"
+    env = manipulation.load(name, seed=0)
+    env.reset()
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    fresh = manipulation.load(name, seed=1)
+    fresh.restore(snapshot)
+    np.testing.assert_array_equal(fresh.task.desired_order, env.task.desired_order)
+    for environment in (env, fresh):
+        environment.reset()
+    masses = [[environment.physics.model.body_mass[environment.physics.bind(b.attachment_body).id]
+               for b in environment.task.bricks] for environment in (env, fresh)]
+    assert masses[0] == masses[1]
+    assert sorted(masses[1])[1] < 1.0  # only the new bottom brick is heavy
+    with pytest.raises(ValueError, match="desired_order must be 3 distinct brick indices"):
+        fresh.task.restore_state({**fresh.task.snapshot_state(), "desired_order": [0, 0, 1]})
+
+
 def test_lift_target_is_0_3_m_above_the_settled_brick():
     env = manipulation.load("lift_brick_features", seed=0)
     env.reset()

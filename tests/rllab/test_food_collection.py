@@ -88,3 +88,19 @@ def test_determinism():
                 return np.concatenate(out)
 
     np.testing.assert_array_equal(rollout(), rollout())
+
+
+def test_the_objects_left_resume_from_a_snapshot():
+    import pickle
+    env = rllab.load("swimmer_food", seed=0)
+    env.reset()
+    env.task.objects = env.task.objects[3:]  # three caught
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    fresh = rllab.load("swimmer_food", seed=1)
+    fresh.restore(snapshot)
+    np.testing.assert_array_equal(fresh.task.objects, env.task.objects)
+    action = np.zeros(2)
+    np.testing.assert_array_equal(fresh.step(action).observation["observations"],
+                                  env.step(action).observation["observations"])
+    with pytest.raises(ValueError, match=r"objects must be \(count, 3\) rows, got shape \(4,\)"):
+        fresh.task.restore_state({"objects": np.zeros(4), "step_reward": 0.0})

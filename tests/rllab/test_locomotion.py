@@ -147,3 +147,36 @@ def test_determinism():
         return np.concatenate(out)
 
     np.testing.assert_array_equal(rollout(), rollout())
+
+
+@pytest.mark.parametrize("name", ["ant", "full_humanoid"])
+def test_contact_forces_are_those_of_the_current_state(name):
+    """After a step the data holds the new contacts but the constraint forces of the
+    state before the last substep; the wrenches must be the current state's (as
+    rllab's `model.forward()` gives them), not those stale forces read through the
+    new contacts' rows, which depend on leftover memory and broke restored runs."""
+    import mujoco
+    env = rllab.load(name, seed=0)
+    model = env.physics.model
+    reference = mujoco.MjData(model)
+    state_kind = mujoco.mjtState.mjSTATE_INTEGRATION
+    state = np.empty(mujoco.mj_stateSize(model, state_kind))
+    actions = np.random.RandomState(1).uniform(-1, 1, size=(60, _ACTIONS[name]))
+    env.reset()
+    contact_changes = 0
+    previous_contacts = None
+    for action in actions:
+        timestep = env.step(action)
+        if timestep.first():
+            continue
+        data = env.physics.data
+        contacts = {(int(a), int(b)) for a, b in data.contact.geom[:data.ncon]}
+        contact_changes += previous_contacts is not None and contacts != previous_contacts
+        previous_contacts = contacts
+        mujoco.mj_getState(model, data, state, state_kind)
+        mujoco.mj_setState(model, reference, state, state_kind)
+        mujoco.mj_forward(model, reference)
+        mujoco.mj_rnePostConstraint(model, reference)
+        np.testing.assert_array_equal(env.task.contact_forces(env.physics),
+                                      np.clip(reference.cfrc_ext, -1, 1).ravel())
+    assert contact_changes > 5

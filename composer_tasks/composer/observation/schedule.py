@@ -63,6 +63,15 @@ class RandomSchedule:
         self._upcoming = collections.deque()  # (time, delay) drawn but not yet planned
         self._last_time = 0  # the reset evaluation
 
+    def snapshot_state(self) -> dict:
+        """The (time, delay) pairs drawn but not yet planned and the last drawn time."""
+        return {"upcoming": list(self._upcoming), "last_time": self._last_time}
+
+    def restore_state(self, state: dict) -> None:
+        """Continues from a `snapshot_state()`; draws nothing."""
+        self._upcoming = collections.deque(tuple(item) for item in state["upcoming"])
+        self._last_time = state["last_time"]
+
     def _draw_until(self, time):
         while self._last_time <= time:
             self._last_time += self._draw_interval()

@@ -59,8 +59,9 @@ class ObservationPadding(enum.Enum):
 class Updater:
     """Turns enabled observables into per-control-step observations.
 
-    The Environment calls, per episode: `reset(physics, random_state)`, then
-    `get_observation()`; per control step: `prepare_for_next_control_step()`, which
+    The Environment calls, per episode: `reset(physics, random_state)` (or, to
+    continue from a `snapshot_state()`, `restore(physics, random_state, state)`),
+    then `get_observation()`; per control step: `prepare_for_next_control_step()`, which
     returns the increasing 1-based substeps after which it must call
     `update(substep)` (the last possible one is `physics_steps_per_control_step`),
     then `get_observation()`.
@@ -115,21 +116,7 @@ class Updater:
                     raise
                 raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
         self._current = [slot.reset_observation() for slot in self._slots]
-        self._direct_indices = [slot.index for slot in self._slots if slot.direct]
-        self._buffered = [slot for slot in self._slots if not slot.direct]
-        self._random = [slot for slot in self._slots if slot.schedule is not None]
-        self._periodic = [slot for slot in self._slots if slot.schedule is None]
-        self._period = math.lcm(self._n, *(slot.interval for slot in self._periodic))
-        self._periodic_entries = {}
-        self._plans = {}
-        self._spec = collections.OrderedDict(
-            (slot.name, dm_env.specs.Array(value.shape, value.dtype, slot.name))
-            for slot, value in zip(self._slots, self._current))
-        self._t1 = 0
-        self._t0 = 0
-        self._plan = _Plan({}, frozenset(self._direct_indices), None)
-        self._updates_done = 0
-        self._handed_out = False
+        self._start_at(0)
 
     def _require_reset(self, method):
         if self._slots is None:
@@ -256,6 +243,73 @@ class Updater:
         self._require_reset("observation_spec")
         return collections.OrderedDict(self._spec)
 
+    # Snapshots.
+
+    def snapshot_state(self) -> dict:
+        """What the updater keeps between two control steps, picklable and sharing no
+        memory with it: the time, the last observation's values, and per observable
+        its buffer, the values in flight (evaluated, not yet arrived) and the
+        intervals and delays drawn ahead. `restore` continues from it.
+
+        Raises:
+          RuntimeError: before `reset`, or in the middle of a control step (after
+            `prepare_for_next_control_step`, before its last `update`).
+        """
+        self._require_reset("snapshot_state")
+        if self._updates_done != len(self._plan.actions):
+            raise RuntimeError(
+                "Updater.snapshot_state called in the middle of a control step; take "
+                "snapshots between control steps")
+        return {
+            "names": list(self._names),
+            "time": self._t1,
+            "current": [np.array(value) for value in self._current],
+            "slots": [slot.snapshot_state() for slot in self._slots],
+        }
+
+    def restore(self, physics, random_state: np.random.RandomState, state: dict) -> None:
+        """Continues from `state`, a `snapshot_state()` of an updater of the same
+        observables, as `reset` starts an episode, but evaluating nothing and drawing
+        nothing: the corruptors and random intervals and delays are bound to
+        `random_state`, whose state the caller restores to the one the snapshot was
+        taken with, so the values they draw next are those the original would have
+        drawn.
+
+        Raises:
+          ValueError: `state` is of other observables (names, buffer sizes, or
+            whether they are buffered differ).
+        """
+        if list(state["names"]) != self._names:
+            raise ValueError(
+                f"the snapshot's observables {list(state['names'])} are not this updater's "
+                f"{self._names}")
+        slots = []
+        for index, ((name, observable), slot_state) in enumerate(zip(self._items, state["slots"])):
+            slot = _Slot(index, name, observable, physics, random_state, self._strip, self._padding,
+                         restored=slot_state)
+            slots.append(slot)
+        self._slots = slots
+        self._current = [np.array(value) for value in state["current"]]
+        self._start_at(state["time"])
+
+    def _start_at(self, time):
+        """The slots' groupings, empty plan caches and the spec, at substep `time`."""
+        self._direct_indices = [slot.index for slot in self._slots if slot.direct]
+        self._buffered = [slot for slot in self._slots if not slot.direct]
+        self._random = [slot for slot in self._slots if slot.schedule is not None]
+        self._periodic = [slot for slot in self._slots if slot.schedule is None]
+        self._period = math.lcm(self._n, *(slot.interval for slot in self._periodic))
+        self._periodic_entries = {}
+        self._plans = {}
+        self._spec = collections.OrderedDict(
+            (slot.name, dm_env.specs.Array(value.shape, value.dtype, slot.name))
+            for slot, value in zip(self._slots, self._current))
+        self._t1 = time
+        self._t0 = time
+        self._plan = _Plan({}, frozenset(self._direct_indices), None)
+        self._updates_done = 0
+        self._handed_out = False
+
 
 class _Plan:
     """One control step's evaluations.
@@ -286,7 +340,11 @@ class _Slot:
     keep values in flight and a (buffer_size, ...) buffer.
     """
 
-    def __init__(self, index, name, observable, physics, random_state, strip, padding):
+    def __init__(self, index, name, observable, physics, random_state, strip, padding,
+                 restored=None):
+        """Evaluates the observable on the reset state and starts its buffer, or,
+        given `restored` (a `snapshot_state()`), takes its state from that instead
+        without evaluating or drawing anything."""
         self.index = index
         self.name = name
         self.buffer_size = observable.buffer_size
@@ -302,17 +360,25 @@ class _Slot:
                    or observable.corruptor is not None)
         read = observable.observation_callable(
             physics, random_state, leading_axis=leading_axis and not checked)
-        first = read()
+        if restored is None:
+            first = read()
+            self._value_shape, self._value_dtype = first.shape, first.dtype
+        else:
+            self._check_restorable(restored)
+            self._value_shape = tuple(restored["value_shape"])
+            self._value_dtype = np.dtype(restored["value_dtype"])
         if checked:
             if type(observable) is observable_module.Generic and observable.corruptor is None:
                 # The copy and the checks in one call: these are read every step.
                 read = _checked_copy_reader(
-                    observable._raw_reader(physics), first.shape, first.dtype, name)
+                    observable._raw_reader(physics), self._value_shape, self._value_dtype, name)
             else:
-                read = functools.partial(_checked_read, read, first.shape, first.dtype, name)
+                read = functools.partial(_checked_read, read, self._value_shape, self._value_dtype,
+                                         name)
             if leading_axis:
                 read = functools.partial(_with_leading_axis, read)
-                first = first[np.newaxis]
+                if restored is None:
+                    first = first[np.newaxis]
         self.read = read
         if callable(interval) or callable(delay):
             self.schedule = schedule_module.RandomSchedule(
@@ -322,6 +388,9 @@ class _Slot:
             self.schedule = None
         self._strip_output = strip and self.buffer_size == 1
         self._builtin_aggregator = any(self.aggregator is a for a in observable_module.AGGREGATORS.values())
+        if restored is not None:
+            self._restore(restored)
+            return
         self.pending = []  # (arrival, time, value), in arrival order
         if self.direct:
             self._reset_value = first
@@ -331,6 +400,40 @@ class _Slot:
             self._buffer = np.zeros((self.buffer_size,) + first.shape, first.dtype)
             first_delay = _drawer(delay, random_state, name, "delay", 0)()
             self.pending.append((first_delay, 0, first))
+
+    def snapshot_state(self):
+        """The buffer, the values in flight and the schedule drawn ahead (copies)."""
+        return {
+            "value_shape": tuple(self._value_shape),
+            "value_dtype": self._value_dtype.str,
+            "buffer": None if self.direct else self._buffer.copy(),
+            "pending": [(arrival, time, np.array(value)) for arrival, time, value in self.pending],
+            "schedule": None if self.schedule is None else self.schedule.snapshot_state(),
+        }
+
+    def _check_restorable(self, state):
+        buffer = state["buffer"]
+        if (buffer is None) != self.direct or (
+                buffer is not None and len(buffer) != self.buffer_size):
+            saved = "no buffer" if buffer is None else f"a buffer of {len(buffer)}"
+            mine = "no buffer" if self.direct else f"a buffer of {self.buffer_size}"
+            raise ValueError(
+                f"observable {self.name!r}: the snapshot holds {saved}, this observable has {mine} "
+                "(its buffer_size, delay or aggregator differ)")
+        random_here = callable(self.interval) or callable(self.delay)
+        if (state["schedule"] is not None) != random_here:
+            kinds = ("fixed", "random") if random_here else ("random", "fixed")
+            raise ValueError(
+                f"observable {self.name!r}: the snapshot's update_interval and delay are "
+                f"{kinds[0]}, this observable's {kinds[1]}")
+
+    def _restore(self, state):
+        self.pending = [(arrival, time, np.array(value))
+                        for arrival, time, value in state["pending"]]
+        if not self.direct:
+            self._buffer = np.array(state["buffer"])
+        if self.schedule is not None:
+            self.schedule.restore_state(state["schedule"])
 
     def reset_observation(self):
         if self.direct:

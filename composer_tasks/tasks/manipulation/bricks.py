@@ -26,6 +26,7 @@ Translucent, contactless "hint" bricks beside the workspace show the goal stack.
 """
 
 import collections
+import copy
 
 import mujoco
 import numpy as np
@@ -189,6 +190,19 @@ class _BrickTask(common.ArmTask):
         weld.data = data
         physics.data.eq_active[weld.id] = 1
 
+    # Snapshots (composer.Environment.snapshot): the bricks' own masses and inertias,
+    # read from the model before a brick is first made heavy, are Python state: a
+    # restored model may hold a heavy brick, which must not be taken for its own.
+
+    def snapshot_state(self) -> dict:
+        """The record of the bricks' own inertial properties (None until the first
+        `fix_to_table`), as picklable copies."""
+        return {"brick_inertials": copy.deepcopy(self._brick_inertials)}
+
+    def restore_state(self, state: dict) -> None:
+        """Returns to a `snapshot_state()` of a task built alike."""
+        self._brick_inertials = copy.deepcopy(state["brick_inertials"])
+
     def pairwise_rewards(self, physics, pairs, close_coef: float) -> np.ndarray:
         """Per (bottom, top) pair of brick indices, the stacking reward in [0, 1]."""
         distances = self._pair_distances(physics, pairs)
@@ -294,6 +308,14 @@ class Stack(_BrickTask):
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
 
+    def snapshot_state(self) -> dict:
+        """The bricks' inertial record and this episode's goal order."""
+        return {**super().snapshot_state(), "desired_order": self._desired_order.copy()}
+
+    def restore_state(self, state: dict) -> None:
+        super().restore_state(state)
+        self._desired_order = _order(state["desired_order"], self._target_height, "desired_order")
+
 
 class Reassemble(_BrickTask):
     """Take apart a stack of bricks 0, 1, ..., n-1 (brick 0 fixed) and rebuild it as
@@ -341,6 +363,31 @@ class Reassemble(_BrickTask):
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         # No coarse shaping: it would discourage taking the initial stack apart.
         return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
+
+    def snapshot_state(self) -> dict:
+        """The bricks' inertial record and this episode's initial and goal orders."""
+        return {**super().snapshot_state(), "initial_order": self._initial_order.copy(),
+                "desired_order": self._desired_order.copy()}
+
+    def restore_state(self, state: dict) -> None:
+        super().restore_state(state)
+        count = len(self._bricks)
+        self._initial_order = _order(state["initial_order"], count, "initial_order")
+        self._desired_order = _order(state["desired_order"], count, "desired_order")
+
+
+def _order(order, length, name):
+    """A snapshot's brick order as an int array of `length` distinct indices.
+
+    Raises:
+      ValueError: it is not.
+    """
+    order = np.asarray(order)
+    if (order.shape != (length,) or order.dtype.kind not in "iu"
+            or len(set(order.tolist())) != length):
+        raise ValueError(
+            f"the snapshot's {name} must be {length} distinct brick indices, got {order!r}")
+    return order.copy()
 
 
 def _desired_order_observable(task, settings):

@@ -95,6 +95,15 @@ class Lift(common.ArmTask):
             self.lowest_vertex_height(physics), bounds=(self._target_height, np.inf),
             margin=DISTANCE_TO_LIFT_M, value_at_margin=0.0, sigmoid="linear")
 
+    # Snapshots (composer.Environment.snapshot): the target height is Python state.
+
+    def snapshot_state(self) -> dict:
+        """This episode's target height (m)."""
+        return {"target_height": self._target_height}
+
+    def restore_state(self, state: dict) -> None:
+        self._target_height = float(state["target_height"])
+
 
 def make_lift(settings, prop_name: str) -> Lift:
     options = common.make_options(settings, common.FREEPROP_OBSERVABLES)
