@@ -3,6 +3,7 @@ outcomes (tests/conformance/reference/soccer.json), observation semantics on
 constructed states, determinism, batching, the PettingZoo adapter and bad inputs."""
 
 import json
+import pickle
 import os
 
 import dm_env
@@ -444,3 +445,25 @@ def test_snapshot_restores_into_a_fresh_match(terminate_on_goal):
         for got_agent, want_agent in zip(got.observation, want.observation):
             for name, value in want_agent.items():
                 np.testing.assert_array_equal(got_agent[name], value, err_msg=name)
+
+
+def test_a_match_snapshot_restores_into_a_fresh_match_bit_for_bit():
+    env = soccer.load(2, random_state=3)
+    random_state = np.random.RandomState(5)
+    env.reset()
+    for _ in range(15):
+        env.step(_random_actions(env, random_state))
+    snapshot = pickle.loads(pickle.dumps(env.snapshot()))
+    actions = [_random_actions(env, random_state) for _ in range(40)]
+    expected = [env.step(action) for action in actions]
+    fresh = soccer.load(2, random_state=4)
+    fresh.reset()
+    fresh.restore(snapshot)
+    for step, (action, want) in enumerate(zip(actions, expected)):
+        got = fresh.step(action)
+        assert got.step_type == want.step_type, step
+        np.testing.assert_array_equal(got.reward, want.reward, err_msg=f"step {step}")
+        for agent, (got_agent, want_agent) in enumerate(zip(got.observation, want.observation)):
+            for name, value in want_agent.items():
+                np.testing.assert_array_equal(got_agent[name], value,
+                                              err_msg=f"step {step}, agent {agent}: {name}")
