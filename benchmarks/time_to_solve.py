@@ -220,6 +220,7 @@ def plot(out: str, results: Sequence[dict], path: str) -> None:
     figure, axes = pyplot.subplots(rows_of_panels, columns, squeeze=False,
                                    figsize=(5 * columns, 3.6 * rows_of_panels))
     colours = {"ppo": "tab:blue", "d4pg": "tab:orange"}
+    styles = ("-", "--", ":", "-.")
     for axis, task in zip(axes.flat, tasks):
         for row in (row for row in results if row["task"] == task):
             path_metrics = os.path.join(run_directory(out, row["agent"], task, int(row["seed"])),
@@ -230,6 +231,7 @@ def plot(out: str, results: Sequence[dict], path: str) -> None:
             axis.plot([float(m["wall_time_s"]) / 60.0 for m in metrics],
                       [float(m["eval_return"]) for m in metrics],
                       color=colours.get(row["agent"]), alpha=0.8,
+                      linestyle=styles[int(row["seed"]) % len(styles)],
                       label=f"{row['agent']} seed {row['seed']}")
         axis.axhline(THRESHOLDS[task][0], color="grey", linestyle="--", linewidth=1)
         axis.set_title(task)
