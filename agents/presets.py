@@ -133,7 +133,7 @@ class Preset:
     num_envs: int
     source: str
 
-    def config(self):
+    def config(self) -> ppo.Config | d4pg.Config:
         """The agent's Config with these settings."""
         config_class = {"ppo": ppo.Config, "d4pg": d4pg.Config}[self.agent]
         return config_class(**self.overrides)
