@@ -25,7 +25,10 @@ What this file implements, in reading order:
   6. `D4PG`: the single-process agent composing them: acting, writing N-step
      transitions (N = 5) into uniform or prioritised replay (priority = the
      per-sample cross-entropy, the distributional TD error), and updating
-     `updates_per_transition` times per transition inserted.
+     `updates_per_transition` times per transition inserted (samples per insert =
+     updates_per_transition x batch_size), `updates_per_call` updates at a time in
+     one jitted `jax.lax.scan` (`update_many`), so that Python dispatches one call
+     per K updates rather than one per update.
 
 Here the "K parallel actors" are K copies of a batched environment (see
 agents/vector.py) acting with the current parameters in the same process. The
@@ -78,7 +81,12 @@ class Config:
       target_update_rate: Polyak rate in (0, 1] ('soft').
       replay_capacity: transitions kept; the oldest are overwritten first.
       min_replay_size: transitions in replay before the first update.
-      updates_per_transition: updates per transition inserted (fractions accrue).
+      updates_per_transition: updates per transition inserted (fractions accrue);
+        the samples-per-insert ratio is this times batch_size (`samples_per_insert`).
+      updates_per_call: K, updates made in one jitted call (`update_many`, a
+        `lax.scan` over K sampled batches). Updates owed wait until K are owed, so
+        they run at most K - 1 updates late. With prioritised replay the K batches
+        are sampled before any of their priorities are written back.
       prioritized_replay: sample proportionally to priority^priority_exponent
         (priority = the per-sample cross-entropy) instead of uniformly.
       priority_exponent: alpha of prioritised sampling.
@@ -101,6 +109,7 @@ class Config:
     replay_capacity: int = 1_000_000
     min_replay_size: int = 1000
     updates_per_transition: float = 1.0
+    updates_per_call: int = 1
     prioritized_replay: bool = False
     # Ape-X's values (Horgan et al. 2018), on which D4PG's distributed replay builds.
     priority_exponent: float = 0.6
@@ -108,7 +117,7 @@ class Config:
 
     def __post_init__(self):
         positive_ints = ("batch_size", "n_step", "num_atoms", "target_update_period",
-                         "replay_capacity", "min_replay_size")
+                         "replay_capacity", "min_replay_size", "updates_per_call")
         for name in positive_ints:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -134,6 +143,11 @@ class Config:
             sizes = getattr(self, name)
             if not sizes or any(not isinstance(size, int) or size < 1 for size in sizes):
                 raise ValueError(f"Config.{name} = {sizes!r}; expected a tuple of positive ints.")
+
+    @property
+    def samples_per_insert(self) -> float:
+        """Transitions sampled for learning per transition inserted into replay."""
+        return self.updates_per_transition * self.batch_size
 
     @property
     def support(self) -> np.ndarray:
@@ -167,7 +181,8 @@ class LearnerState(NamedTuple):
 # Settings the learner step never reads. `learner_config` resets them so that agents
 # differing only there (e.g. uniform and prioritised replay) share one compiled `update`.
 _ACTING_AND_REPLAY_SETTINGS = ("sigma", "n_step", "discount", "replay_capacity",
-                               "min_replay_size", "updates_per_transition", "prioritized_replay",
+                               "min_replay_size", "updates_per_transition", "updates_per_call",
+                               "prioritized_replay",
                                "priority_exponent", "importance_exponent")
 
 
@@ -311,6 +326,28 @@ def update(state: LearnerState, batch: replay.Transitions, weights: jax.Array,
     return new_state, metrics, cross_entropy
 
 
+@functools.partial(jax.jit, static_argnames="config")
+def update_many(state: LearnerState, batches: replay.Transitions, weights: jax.Array,
+                config: Config) -> tuple[LearnerState, dict, jax.Array]:
+    """K updates in sequence in one call: `update` on batch k after update k - 1.
+
+    Args:
+      batches: K batches stacked, every field (K, B, ...).
+      weights: their importance weights (K, B).
+
+    Returns:
+      The state after the K updates, each metric per update (K,), and the
+      priorities of each batch (K, B), as K calls of `update` would.
+    """
+    def one_update(state, inputs):
+        batch, batch_weights = inputs
+        state, metrics, priorities = update(state, batch, batch_weights, config)
+        return state, (metrics, priorities)
+
+    state, (metrics, priorities) = jax.lax.scan(one_update, state, (batches, weights))
+    return state, metrics, priorities
+
+
 # ---------------------------------------------------------------------------- policies
 
 @jax.jit
@@ -382,6 +419,16 @@ class Learner:
         """
         self.state, metrics, priorities = update(self.state, batch, weights,
                                                  config=self._config)
+        return metrics, priorities
+
+    def step_many(self, batches: replay.Transitions,
+                  weights: np.ndarray) -> tuple[dict, jax.Array]:
+        """K updates in one call on `batches` (fields (K, B, ...)) and `weights` (K, B).
+
+        Returns each metric per update (K,) and the priorities of each batch (K, B).
+        """
+        self.state, metrics, priorities = update_many(self.state, batches, weights,
+                                                      config=self._config)
         return metrics, priorities
 
     def state_dict(self) -> LearnerState:
@@ -486,15 +533,34 @@ class D4PG:
         if len(self._replay) < self.config.min_replay_size:
             return {}
         self._update_credit += count * self.config.updates_per_transition
+        per_call = self.config.updates_per_call
         history = []
-        while self._update_credit >= 1.0:
-            self._update_credit -= 1.0
-            batch, indices, weights = self._replay.sample(self.config.batch_size, self._rng)
+        while self._update_credit >= per_call:
+            self._update_credit -= per_call
+            history.extend(self._learn(per_call))
+        return mean_metrics(history) if history else {}
+
+    def _learn(self, num_updates: int) -> list[dict]:
+        """`num_updates` updates on batches sampled now; their metrics, one dict each."""
+        samples = [self._replay.sample(self.config.batch_size, self._rng)
+                   for _ in range(num_updates)]
+        if num_updates == 1:
+            batch, indices, weights = samples[0]
             metrics, priorities = self.learner.step(batch, weights)
             if self.config.prioritized_replay:
                 self._replay.update_priorities(indices, np.asarray(priorities))
-            history.append(metrics)
-        return mean_metrics(history) if history else {}
+            return [metrics]
+        batches = replay.Transitions(*(np.stack(field) for field in
+                                       zip(*(batch for batch, _, _ in samples))))
+        weights = np.stack([batch_weights for _, _, batch_weights in samples])
+        metrics, priorities = self.learner.step_many(batches, weights)
+        if self.config.prioritized_replay:
+            priorities = np.asarray(priorities)
+            for (_, indices, _), batch_priorities in zip(samples, priorities):
+                self._replay.update_priorities(indices, batch_priorities)
+        metrics = jax.device_get(metrics)
+        return [{name: values[k] for name, values in metrics.items()}
+                for k in range(num_updates)]
 
     def policy(self) -> Callable[[object], np.ndarray]:
         """The deterministic policy of the current parameters (a snapshot), for evaluation."""

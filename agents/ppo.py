@@ -70,11 +70,20 @@ class Config:
       value_coefficient: weight of the value regression in the loss.
       entropy_coefficient: weight of the entropy bonus (subtracted from the loss).
       max_grad_norm: global-norm clip of the (averaged) gradient.
-      hidden_sizes: hidden widths of both the policy and the value MLP (tanh).
+      hidden_sizes: hidden widths of the policy MLP (tanh), and of the value MLP
+        unless value_hidden_sizes is given.
+      value_hidden_sizes: hidden widths of the value MLP (tanh); empty (the
+        default) means the same as hidden_sizes.
       initial_log_std: the state-independent log standard deviation at the start,
         in unit action space.
       observation_clip: normalised observations are clipped to +-this.
       reward_clip: scaled rewards are clipped to +-this.
+      reward_normalization: 'running_std' divides rewards by the running standard
+        deviation of the discounted return (Heess et al. 2017, appendix A,
+        normalisation step 2); 'fixed' multiplies them by reward_scale (Brax's
+        and mujoco_playground's `reward_scaling`).
+      reward_scale: the constant factor of 'fixed' reward normalisation; must be
+        1.0 with 'running_std', where a constant factor would divide out.
       num_workers: W, DPPO workers averaging gradients (1 is plain PPO).
     """
     learning_rate: float = 3e-4
@@ -88,9 +97,12 @@ class Config:
     entropy_coefficient: float = 0.0
     max_grad_norm: float = 0.5
     hidden_sizes: tuple[int, ...] = (64, 64)
+    value_hidden_sizes: tuple[int, ...] = ()
     initial_log_std: float = 0.0
     observation_clip: float = 10.0
     reward_clip: float = 10.0
+    reward_normalization: str = "running_std"
+    reward_scale: float = 1.0
     num_workers: int = 1
 
     def __post_init__(self):
@@ -112,6 +124,26 @@ class Config:
         if not self.hidden_sizes or any(not isinstance(s, int) or s < 1 for s in self.hidden_sizes):
             raise ValueError(
                 f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints.")
+        if any(not isinstance(s, int) or s < 1 for s in self.value_hidden_sizes):
+            raise ValueError(
+                f"Config.value_hidden_sizes = {self.value_hidden_sizes!r}; expected a tuple of "
+                "positive ints (or empty: the same as hidden_sizes).")
+        if self.reward_normalization not in ("running_std", "fixed"):
+            raise ValueError(
+                f"Config.reward_normalization = {self.reward_normalization!r}; expected "
+                "'running_std' or 'fixed'.")
+        if not self.reward_scale > 0:
+            raise ValueError(f"Config.reward_scale = {self.reward_scale}; expected > 0.")
+        if self.reward_normalization == "running_std" and self.reward_scale != 1.0:
+            raise ValueError(
+                f"Config.reward_scale = {self.reward_scale} has no effect with "
+                "reward_normalization='running_std' (dividing by the running std cancels "
+                "a constant factor); set reward_normalization='fixed' to scale rewards.")
+
+    @property
+    def value_layers(self) -> tuple[int, ...]:
+        """The value MLP's hidden widths: value_hidden_sizes, or hidden_sizes if empty."""
+        return self.value_hidden_sizes or self.hidden_sizes
 
 
 # ----------------------------------------------------------------------------- networks
@@ -124,7 +156,7 @@ def init_params(rng: np.random.Generator, config: Config, observation_size: int,
         "policy": networks.mlp_init(rng, (observation_size, *config.hidden_sizes, action_size),
                                     scheme="orthogonal", final_scale=0.01),
         "log_std": jnp.full((action_size,), config.initial_log_std, jnp.float32),
-        "value": networks.mlp_init(rng, (observation_size, *config.hidden_sizes, 1),
+        "value": networks.mlp_init(rng, (observation_size, *config.value_layers, 1),
                                    scheme="orthogonal", final_scale=1.0),
     }
 
@@ -410,6 +442,8 @@ class PPO:
         self.learner = Learner(config, self.layout.size, self.bounds.size, seed)
         self._key = jax.random.PRNGKey(seed)
         self._observations = normalizer.RunningMeanStd((self.layout.size,))
+        # Only 'running_std' reads its statistics; 'fixed' keeps it (empty) so that
+        # checkpoints have one layout.
         self._rewards = normalizer.DiscountedReturnScale(num_envs, config.discount)
         self._rollout = []
         self._acted = None
@@ -439,7 +473,12 @@ class PPO:
         normalized, action, log_prob, value = self._acted
         self._acted = None
         valid = ~np.asarray(timestep.last())
-        reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()), valid)
+        if self.config.reward_normalization == "running_std":
+            reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()),
+                                         valid)
+        else:
+            reward = (self.config.reward_scale
+                      * np.where(valid, np.asarray(next_timestep.reward, np.float32), 0.0))
         self._rollout.append(Rollout(
             observation=normalized, action=action, log_prob=log_prob, value=value,
             reward=np.clip(reward, -self.config.reward_clip, self.config.reward_clip),

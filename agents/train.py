@@ -4,6 +4,15 @@ r"""Trains a reference agent on a named environment.
       --seed 0 --out runs/d4pg_cartpole_swingup [--num-envs K] [--resume | --overwrite] \
       [--set critic_hidden_sizes=(64,64) --set prioritized_replay=True]
 
+Published per-task settings (agents/presets.py, docs/agents.md): --preset NAME, or
+--preset task for the preset made for --env; --set overrides still apply on top, and
+a preset's number of copies is used unless --num-envs is given:
+
+  python -m agents.train --agent ppo --env cartpole:swingup --preset task --steps 3000000 \
+      --out runs/ppo_swingup
+  python -m agents.train --agent d4pg --env cartpole:swingup --preset batched \
+      --samples_per_insert 128 --steps 100000 --out runs/d4pg_swingup
+
 Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster at
 --ray_address:
 
@@ -24,7 +33,7 @@ import sys
 
 from absl import app, flags
 
-from agents import environments, experiment
+from agents import environments, experiment, presets
 
 # The shell's convention for a process ended by SIGINT (128 + 2).
 INTERRUPTED_EXIT_CODE = 130
@@ -48,6 +57,12 @@ _CHECKPOINT_EVERY = flags.DEFINE_integer(
     "checkpoint-every", None, "Steps between checkpoints (default: --eval-every).", lower_bound=1)
 _SET = flags.DEFINE_multi_string(
     "set", [], "Config override name=value (a Python literal), repeatable; see the agent's Config.")
+_PRESET = flags.DEFINE_string(
+    "preset", None, "Named settings of the agent's Config (agents/presets.py), or 'task' for "
+    "the preset of --env; --set overrides apply on top.")
+_SAMPLES_PER_INSERT = flags.DEFINE_float(
+    "samples_per_insert", None, "D4PG: transitions sampled for learning per transition "
+    "inserted; sets updates_per_transition = samples_per_insert / batch_size.")
 _PROGRESS = flags.DEFINE_bool("progress", True, "Show a progress bar.")
 _BATCHED_PHYSICS = flags.DEFINE_bool(
     "batched-physics", True,
@@ -91,6 +106,40 @@ def parse_overrides(items: list[str]) -> dict[str, str]:
     return overrides
 
 
+def single_process_settings(agent: str, env: str, preset: str | None,
+                            samples_per_insert: float | None, set_items: list[str],
+                            num_envs: int | None) -> tuple[dict, int]:
+    """The Config overrides and number of copies of a single-process run.
+
+    The preset's settings come first, then --set; --samples_per_insert becomes
+    updates_per_transition for the batch size that results. `num_envs` None means
+    --num-envs was not given: the preset's copies, else 1.
+
+    Raises:
+      ValueError: an unknown preset or one of another agent (agents/presets.get),
+        --samples_per_insert for an agent other than d4pg or together with
+        --set updates_per_transition, or a ratio that is not positive.
+    """
+    overrides = {}
+    if preset is not None:
+        chosen = presets.get(agent, preset, env)
+        overrides.update(chosen.overrides)
+        if num_envs is None:
+            num_envs = chosen.num_envs
+    overrides.update(parse_overrides(set_items))
+    if samples_per_insert is not None:
+        if agent != "d4pg":
+            raise ValueError(f"--samples_per_insert is a D4PG setting; --agent is {agent!r}.")
+        if "updates_per_transition" in parse_overrides(set_items):
+            raise ValueError("--samples_per_insert and --set updates_per_transition both set the "
+                             "update rate; give one.")
+        if not samples_per_insert > 0:
+            raise ValueError(f"--samples_per_insert {samples_per_insert}; expected > 0.")
+        batch_size = experiment.make_config(agent, overrides).batch_size
+        overrides["updates_per_transition"] = samples_per_insert / batch_size
+    return overrides, 1 if num_envs is None else num_envs
+
+
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
@@ -109,6 +158,11 @@ def _train() -> experiment.RunResult:
             _ACTORS.value is not None or _RAY_ADDRESS.value is not None)):
         raise app.UsageError("--lockstep is for distributed D4PG (--agent d4pg --actors K); "
                              "one process and DPPO's synchronous iterations need no lockstep.")
+    if (_PRESET.value is not None or _SAMPLES_PER_INSERT.value is not None) and (
+            _AGENT.value == "dppo" or _ACTORS.value is not None
+            or _RAY_ADDRESS.value is not None):
+        raise app.UsageError("--preset and --samples_per_insert apply to single-process runs "
+                             "(--agent ppo or d4pg without --actors/--ray_address).")
     if _AGENT.value == "dppo":
         if _ACTORS.value is not None:
             raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
@@ -140,14 +194,20 @@ def _train() -> experiment.RunResult:
     if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
         raise app.UsageError(f"--agent {_AGENT.value} runs in one process; --actors and "
                              "--ray_address are for d4pg (and --workers for dppo).")
+    try:
+        overrides, num_envs = single_process_settings(
+            _AGENT.value, _ENV.value, _PRESET.value, _SAMPLES_PER_INSERT.value, _SET.value,
+            _NUM_ENVS.value if flags.FLAGS["num-envs"].present else None)
+    except ValueError as error:
+        raise app.UsageError(str(error)) from error
     return experiment.train(
         _AGENT.value, environments.factory(_ENV.value), _STEPS.value, _SEED.value, _OUT.value,
-        env_name=_ENV.value, num_envs=_NUM_ENVS.value,
-        config_overrides=parse_overrides(_SET.value), eval_every=_EVAL_EVERY.value,
+        env_name=_ENV.value, num_envs=num_envs,
+        config_overrides=overrides, eval_every=_EVAL_EVERY.value,
         eval_episodes=_EVAL_EPISODES.value, checkpoint_every=_CHECKPOINT_EVERY.value,
         resume=_RESUME.value, progress=_PROGRESS.value, overwrite=_OVERWRITE.value,
         make_batch=(environments.batch_factory(_ENV.value)
-                    if _BATCHED_PHYSICS.value and _NUM_ENVS.value > 1 else None))
+                    if _BATCHED_PHYSICS.value and num_envs > 1 else None))
 
 
 if __name__ == "__main__":
