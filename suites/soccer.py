@@ -17,6 +17,7 @@ the PettingZoo adapter.
 
 import enum
 import functools
+import warnings
 from typing import Any, List, Optional, Union
 
 import numpy as np
@@ -85,6 +86,11 @@ def make_task(team_size: int, disable_walker_contacts: bool = False, enable_fiel
     keep_aspect_ratio = _check_bool(keep_aspect_ratio, "keep_aspect_ratio")
     terminate_on_goal = _check_bool(terminate_on_goal, "terminate_on_goal")
     humanoid = walker_type is WalkerType.HUMANOID
+    if humanoid:
+        warnings.warn(
+            "soccer humanoids start standing: dm_control draws their initial poses from CMU "
+            "motion capture, which this project does not have, so humanoid matches start "
+            "differently from dm_control's", UserWarning, stacklevel=3)
     min_size, max_size, goal_size = pitch_module.match_pitch_sizes(int(team_size), humanoid=humanoid)
     players = make_players(int(team_size), walker_type)
     ball = soccer_ball.regulation_soccer_ball() if humanoid else soccer_ball.SoccerBall()

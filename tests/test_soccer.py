@@ -411,7 +411,8 @@ def test_registry_and_viewer_controller_show_a_match():
 
 
 def test_humanoid_match_steps():
-    env = soccer.load(1, walker_type=soccer.WalkerType.HUMANOID, random_state=0)
+    with pytest.warns(UserWarning, match="start standing.*motion capture"):
+        env = soccer.load(1, walker_type=soccer.WalkerType.HUMANOID, random_state=0)
     timestep = env.reset()
     assert env.num_agents == 2 and "prev_action" in timestep.observation[0]
     # Humanoid pitches: 100 to 350 m^2 per player, aspect 0.75 (dm_control).
