@@ -552,7 +552,13 @@ class Environment(dm_env.Environment):
             raise error
         _log.warning("Episode ended by a physics error: %s", error)
         self._reset_next_step = True
-        return dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, self._updater.get_observation())
+        reward, discount = self._physics_error_outcome()
+        return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount,
+                               self._updater.get_observation())
+
+    def _physics_error_outcome(self):
+        """(reward, discount) of a step ended by a physics error."""
+        return 0.0, 0.0
 
     def _spec_changed_by_hooks(self, edit_count_before):
         announced = entity_module.spec_edit_count() != edit_count_before
@@ -988,15 +994,10 @@ class MultiAgentEnvironment(Environment):
         return dm_env.TimeStep(step_type, reward, np.asarray(discount, self._discount_dtype),
                                self._updater.get_observation())
 
-    def end_episode_by_physics_error(self, error: PhysicsError) -> dm_env.TimeStep:
-        """As `Environment.end_episode_by_physics_error`, with reward 0 for every agent."""
-        if self._raise_on_physics_error:
-            raise error
-        _log.warning("Episode ended by a physics error: %s", error)
-        self._reset_next_step = True
+    def _physics_error_outcome(self):
+        """Reward 0 for every agent, one discount 0 (see `end_episode_by_physics_error`)."""
         rewards = [np.zeros(spec.shape, spec.dtype) for spec in self._task.get_reward_spec()]
-        return dm_env.TimeStep(dm_env.StepType.LAST, rewards, np.zeros((), self._discount_dtype),
-                               self._updater.get_observation())
+        return rewards, np.zeros((), self._discount_dtype)
 
 
 def check_agent_action(action: Any, spec: dm_env.specs.BoundedArray,

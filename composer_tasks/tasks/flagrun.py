@@ -551,7 +551,7 @@ class TargetRun(walker_task.WalkerTask):
         return {"target": self._target.copy(), "frame": self._frame,
                 "frames_since_target": self._frames_since_target,
                 "fallen_frames": self._fallen_frames, "terminated": self._terminated,
-                "pushes": None if self._pushes is None else self._pushes.snapshot_state()}
+                "pushes": perturbations.snapshot_optional_pushes(self._pushes)}
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task built alike.
@@ -559,17 +559,12 @@ class TargetRun(walker_task.WalkerTask):
         Raises:
           ValueError: the snapshot has pushes and this task not, or the reverse.
         """
-        if (state["pushes"] is None) != (self._pushes is None):
-            raise ValueError(
-                f"the snapshot's task {'has no' if state['pushes'] is None else 'has'} pushes, "
-                f"this one {'has' if state['pushes'] is None else 'has none'}")
+        perturbations.restore_optional_pushes(self._pushes, state["pushes"])
         self._target = np.array(state["target"], dtype=np.float64)
         self._frame = int(state["frame"])
         self._frames_since_target = int(state["frames_since_target"])
         self._fallen_frames = int(state["fallen_frames"])
         self._terminated = bool(state["terminated"])
-        if self._pushes is not None:
-            self._pushes.restore_state(state["pushes"])
 
     def should_terminate_episode(self, physics) -> bool:
         return self._terminated

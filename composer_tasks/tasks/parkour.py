@@ -563,7 +563,7 @@ class ForwardProgress(walker_task.WalkerTask):
     def snapshot_state(self) -> dict:
         """Whether the last step failed and the push schedule (picklable)."""
         return {"failure_termination": self._failure_termination,
-                "pushes": None if self._pushes is None else self._pushes.snapshot_state()}
+                "pushes": perturbations.snapshot_optional_pushes(self._pushes)}
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task built alike.
@@ -571,13 +571,8 @@ class ForwardProgress(walker_task.WalkerTask):
         Raises:
           ValueError: the snapshot has pushes and this task not, or the reverse.
         """
-        if (state["pushes"] is None) != (self._pushes is None):
-            raise ValueError(
-                f"the snapshot's task {'has no' if state['pushes'] is None else 'has'} pushes, "
-                f"this one {'has' if state['pushes'] is None else 'has none'}")
+        perturbations.restore_optional_pushes(self._pushes, state["pushes"])
         self._failure_termination = bool(state["failure_termination"])
-        if self._pushes is not None:
-            self._pushes.restore_state(state["pushes"])
 
     def should_terminate_episode(self, physics):
         return self._failure_termination

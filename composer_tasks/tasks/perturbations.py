@@ -134,3 +134,22 @@ class RandomPushes:
         self._next = None if state["next"] is None else int(state["next"])
         self._remaining = int(state["remaining"])
         self._force = force
+
+
+def snapshot_optional_pushes(pushes: "RandomPushes | None") -> "dict | None":
+    """The `snapshot_state` of a task's optional `RandomPushes` (None without pushes)."""
+    return None if pushes is None else pushes.snapshot_state()
+
+
+def restore_optional_pushes(pushes: "RandomPushes | None", state: "dict | None") -> None:
+    """Restores a task's optional `RandomPushes` from `snapshot_optional_pushes`.
+
+    Raises:
+      ValueError: the snapshot has pushes and the task not, or the reverse.
+    """
+    if (state is None) != (pushes is None):
+        raise ValueError(
+            f"the snapshot's task {'has no' if state is None else 'has'} pushes, "
+            f"this one {'has' if state is None else 'has none'}")
+    if pushes is not None:
+        pushes.restore_state(state)

@@ -295,10 +295,8 @@ class Ant(legacy_base.LegacyWalker):
             root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=touch_sensors,
             torque_sensors=(), ground_contact_geoms=foot_geoms,
             mocap_tracking_bodies=bodies)
-        self._init_legacy(marker_geoms=marker_geoms, rangefinder_sensors=rangefinders)
-        if initializer is not None:
-            for item in (initializer if isinstance(initializer, (list, tuple)) else [initializer]):
-                self.add_initializer(item)
+        self._init_legacy(marker_geoms=marker_geoms, rangefinder_sensors=rangefinders,
+                          initializer=initializer)
 
     def _build_observables(self):
         return AntObservables(self)

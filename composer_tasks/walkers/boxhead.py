@@ -395,10 +395,7 @@ class BoxHead(legacy_base.LegacyWalker):
             end_effectors=[head], egocentric_camera=egocentric,
             root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=(),
             torque_sensors=(), ground_contact_geoms=[shell])
-        self._init_legacy(marker_geoms=marker_geoms)
-        if initializer is not None:
-            for item in (initializer if isinstance(initializer, (list, tuple)) else [initializer]):
-                self.add_initializer(item)
+        self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
     def _build_observables(self):
         return BoxHeadObservables(self)

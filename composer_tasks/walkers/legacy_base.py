@@ -54,16 +54,21 @@ class LegacyWalker(base.Walker):
     """
 
     def _init_legacy(self, marker_geoms: Sequence[Any],
-                     rangefinder_sensors: Sequence[Any] = ()) -> None:
+                     rangefinder_sensors: Sequence[Any] = (), initializer: Any = None) -> None:
         """Finishes a legacy walker's build (in `_build`, after `_set_parts`).
 
         Args:
           marker_geoms: the geoms that show the team colour (`marker_geoms`).
           rangefinder_sensors: the walker's rangefinder sensors, in observation order.
+          initializer: None, a pose initializer or a sequence of them, added in order
+            (`add_initializer`).
         """
         self._marker_geoms = tuple(marker_geoms)
         self._rangefinder_sensors = tuple(rangefinder_sensors)
         self._prev_action = np.zeros(len(self.actuators))
+        if initializer is not None:
+            for item in (initializer if isinstance(initializer, (list, tuple)) else [initializer]):
+                self.add_initializer(item)
 
     def _build_observables(self):
         return LegacyWalkerObservables(self)

@@ -81,10 +81,7 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
         if rgba is not None:
             for geom in marker_geoms:
                 geom.rgba = list(rgba)
-        self._init_legacy(marker_geoms=marker_geoms)
-        if initializer is not None:
-            for item in (initializer if isinstance(initializer, (list, tuple)) else [initializer]):
-                self.add_initializer(item)
+        self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
     def _build_observables(self):
         return SoccerHumanoidObservables(self)
