@@ -283,14 +283,8 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
                 "num_envs": int(envs_per_actor), "actors": int(num_actors)}
     payload = None
     if resume:
-        payload = checkpoint.load(checkpoint_path)
-        experiment.check_same_run(payload, identity)
-        saved_config = d4pg.Config(**payload["config"])
-        if config_overrides and saved_config != config:
-            raise ValueError(
-                f"resume: config {config} differs from the checkpoint's {saved_config}; "
-                "resume without overrides to keep the checkpoint's.")
-        config = saved_config
+        payload, config = experiment.load_resumed_run(
+            checkpoint_path, identity, config, config_overrides)
     os.makedirs(out_dir, exist_ok=True)
 
     probe = make_env(experiment.derived_seed(seed, experiment.TRAIN_STREAM))

@@ -212,6 +212,24 @@ def check_same_run(payload: dict, run: dict) -> None:
             "settings, or start a new run in another directory (or overwrite this one).")
 
 
+def load_resumed_run(checkpoint_path: str, run: dict, config, config_overrides):
+    """Loads the checkpoint a run resumes from: checks it is of the same run (`run`,
+    see `check_same_run`) and returns (payload, config), the config the checkpoint's,
+    which overrides given again must equal.
+
+    Raises:
+      ValueError: another run's checkpoint, or overrides that change its config.
+    """
+    payload = checkpoint.load(checkpoint_path)
+    check_same_run(payload, run)
+    saved_config = type(config)(**payload["config"])
+    if config_overrides and saved_config != config:
+        raise ValueError(
+            f"resume: config {config} differs from the checkpoint's {saved_config}; "
+            "resume without overrides to keep the checkpoint's.")
+    return payload, saved_config
+
+
 def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extra: int = 0):
     if make_batch is not None:
         return make_batch(derived_seed(seed, stream, extra), num_envs)
@@ -309,15 +327,9 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
     config = make_config(agent_name, config_overrides)
 
     if resume:
-        payload = checkpoint.load(checkpoint_path)
-        check_same_run(payload, {"agent": agent_name, "env": env_name, "seed": int(seed),
-                                 "num_envs": int(num_envs)})
-        saved_config = type(config)(**payload["config"])
-        if config_overrides and saved_config != config:
-            raise ValueError(
-                f"resume: config {config} differs from the checkpoint's {saved_config}; "
-                "resume without overrides to keep the checkpoint's.")
-        config = saved_config
+        payload, config = load_resumed_run(
+            checkpoint_path, {"agent": agent_name, "env": env_name, "seed": int(seed),
+                              "num_envs": int(num_envs)}, config, config_overrides)
         env_name = payload["env_name"] if env_name is None else env_name
         state = payload["loop_state"]
         resumes = payload["resumes"]
