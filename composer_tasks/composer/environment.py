@@ -980,19 +980,14 @@ class MultiAgentEnvironment(Environment):
     def finish_control_step(self) -> dm_env.TimeStep:
         """Ends a control step whose substeps ran (see `Environment.finish_control_step`);
         the reward is the task's list of per-agent rewards."""
-        physics = self._physics
-        self._step_count += 1
-        step_type, reward, discount = episode_outcome(
-            self._task, physics, self._step_count, self._step_limit)
-        if step_type is dm_env.StepType.LAST:
-            self._reset_next_step = True
-        reward = list(reward)
+        timestep = super().finish_control_step()
+        reward = list(timestep.reward)
         if len(reward) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.get_reward returned {len(reward)} rewards for "
                 f"{self._num_agents} agents")
-        return dm_env.TimeStep(step_type, reward, np.asarray(discount, self._discount_dtype),
-                               self._updater.get_observation())
+        return timestep._replace(reward=reward,
+                                 discount=np.asarray(timestep.discount, self._discount_dtype))
 
     def _physics_error_outcome(self):
         """Reward 0 for every agent, one discount 0 (see `end_episode_by_physics_error`)."""

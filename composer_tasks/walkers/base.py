@@ -243,17 +243,10 @@ class Walker(composer.Entity):
 
     # dm_control's walker API.
 
-    def create_root_joints(self, attachment_frame) -> None:
-        """dm_control's `create_root_joints`: gives the walker a free joint at the
-        frame `arena.attach(walker)` returned, so that
-        `walker.create_root_joints(arena.attach(walker))` equals
-        `arena.add_free_entity(walker)`.
-
-        Raises:
-          ValueError: if `attachment_frame` is not this walker's attachment frame,
-            if the walker is not attached to the root entity's world body, or if
-            it already has root joints (a planar walker always has).
-        """
+    def _root_joint_body(self, attachment_frame):
+        """The attachment body that root joints go on, after checking that
+        `attachment_frame` is what `arena.attach(walker)` returned and that the walker
+        hangs from the world body (ValueError otherwise)."""
         body = self.attachment_body
         # `Entity.attach` returns an mjcf handle on the attachment body; a raw MjSpec
         # frame whose parent is that body is accepted too.
@@ -266,6 +259,20 @@ class Walker(composer.Entity):
             raise ValueError(
                 f"walker {self.name!r} hangs from body {body.parent.name!r}; root joints "
                 "need it attached to the arena's world body (arena.attach(walker))")
+        return body
+
+    def create_root_joints(self, attachment_frame) -> None:
+        """dm_control's `create_root_joints`: gives the walker a free joint at the
+        frame `arena.attach(walker)` returned, so that
+        `walker.create_root_joints(arena.attach(walker))` equals
+        `arena.add_free_entity(walker)`.
+
+        Raises:
+          ValueError: if `attachment_frame` is not this walker's attachment frame,
+            if the walker is not attached to the root entity's world body, or if
+            it already has root joints (a planar walker always has).
+        """
+        body = self._root_joint_body(attachment_frame)
         if self.is_planar or self.free_joint is not None or body.joints:
             raise ValueError(
                 f"walker {self.name!r} already has root joints (a planar walker carries its "

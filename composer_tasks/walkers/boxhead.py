@@ -434,16 +434,7 @@ class BoxHead(legacy_base.LegacyWalker):
             the walker hangs from another body than the world, or it has root
             joints already.
         """
-        body = self.attachment_body
-        element = getattr(attachment_frame, "spec_element", attachment_frame)
-        if body is None or (element is not body and getattr(element, "parent", None) is not body):
-            raise ValueError(
-                f"attachment_frame must be the frame arena.attach({self.name!r} walker) "
-                f"returned, got {attachment_frame!r}")
-        if body.parent.name != "world":
-            raise ValueError(
-                f"walker {self.name!r} hangs from body {body.parent.name!r}; root joints "
-                "need it attached to the arena's world body (arena.attach(walker))")
+        body = self._root_joint_body(attachment_frame)
         if self._root_joints is not None or body.joints:
             raise ValueError(f"walker {self.name!r} already has root joints")
         self._root_joints = tuple(
