@@ -464,7 +464,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
             state.env_steps += result["steps"]
             assigned += result["steps"] - budget
             if result["replay_size"] is not None:
-                state.replay_size = result["replay_size"]
+                # The table only grows (to its capacity), and two actors' results can
+                # be taken in the other order than their insertions were made.
+                state.replay_size = max(state.replay_size, result["replay_size"])
             if state.replay_size >= config.min_replay_size:
                 state.update_credit += result["steps"] * config.updates_per_transition
             state.finished_returns.extend(result["returns"])
