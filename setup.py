@@ -11,7 +11,8 @@ setuptools.setup(
     ),
     python_requires=">=3.10",
     packages=setuptools.find_packages(
-        include=["composer_tasks*", "mjcf_models*", "suites*", "agents*"]),
+        include=["composer_tasks*", "mjcf_models*", "suites*", "agents*"]
+    ),
     package_data={"mjcf_models": ["**/*.xml", "**/*.png", "**/*.stl"]},
     install_requires=[
         "mujoco>=4.0",
@@ -47,8 +48,10 @@ setuptools.setup(
             "pytest-xdist",
             "selenium",
             "ray>=2.9",
-            "ruff",
-            "pyright[nodejs]",
+            # Pinned: `ruff format --check` and pyright's verdicts change between
+            # releases, and CI gates on both.
+            "ruff==0.17.6",
+            "pyright[nodejs]==1.1.414",
         ],
     },
     entry_points={

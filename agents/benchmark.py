@@ -32,20 +32,33 @@ from absl import app, flags
 
 # The paper's column order (Table 1).
 ALGORITHMS = ("reinforce", "tnpg", "rwr", "reps", "trpo", "cem", "cmaes", "ddpg")
-TITLES = {"reinforce": "REINFORCE", "tnpg": "TNPG", "rwr": "RWR", "reps": "REPS",
-          "trpo": "TRPO", "cem": "CEM", "cmaes": "CMA-ES", "ddpg": "DDPG"}
+TITLES = {
+    "reinforce": "REINFORCE",
+    "tnpg": "TNPG",
+    "rwr": "RWR",
+    "reps": "REPS",
+    "trpo": "TRPO",
+    "cem": "CEM",
+    "cmaes": "CMA-ES",
+    "ddpg": "DDPG",
+}
 SUITES = ("rllab", "suite")
 # Table 2: the horizon of Control Suite tasks run here (rllab's tasks carry their own).
 DEFAULT_HORIZON = 500
-_GROUPS = {"basic": "BASIC", "locomotion": "LOCOMOTION",
-           "partially_observable": "PARTIALLY_OBSERVABLE", "hierarchical": "HIERARCHICAL",
-           "all": "ALL"}
+_GROUPS = {
+    "basic": "BASIC",
+    "locomotion": "LOCOMOTION",
+    "partially_observable": "PARTIALLY_OBSERVABLE",
+    "hierarchical": "HIERARCHICAL",
+    "all": "ALL",
+}
 _PROGRESS_FIELDS = ("iteration", "average_return", "num_trajectories", "env_steps", "wall_time_s")
 
 
 @dataclasses.dataclass(frozen=True)
 class Cell:
     """One run of the grid: `algorithm` on `task` of `suite` with `seed`."""
+
     suite: str
     task: str
     algorithm: str
@@ -59,18 +72,27 @@ class Cell:
 
     @property
     def directory(self) -> str:
-        return os.path.join(self.out, "cells", self.task.replace(":", "-"), self.algorithm,
-                            f"seed_{self.seed}")
+        return os.path.join(
+            self.out, "cells", self.task.replace(":", "-"), self.algorithm, f"seed_{self.seed}"
+        )
 
     def settings(self) -> dict:
         """What a finished cell must match to be reused."""
-        return {"suite": self.suite, "task": self.task, "algorithm": self.algorithm,
-                "seed": self.seed, "iterations": self.iterations,
-                "steps_per_iteration": self.steps_per_iteration, "horizon": self.horizon,
-                "num_envs": self.num_envs, "overrides": [list(item) for item in self.overrides]}
+        return {
+            "suite": self.suite,
+            "task": self.task,
+            "algorithm": self.algorithm,
+            "seed": self.seed,
+            "iterations": self.iterations,
+            "steps_per_iteration": self.steps_per_iteration,
+            "horizon": self.horizon,
+            "num_envs": self.num_envs,
+            "overrides": [list(item) for item in self.overrides],
+        }
 
 
 # ------------------------------------------------------------------------- names
+
 
 def resolve_algorithms(spec: str) -> tuple[str, ...]:
     """'all' or a comma-separated list of `ALGORITHMS`."""
@@ -79,7 +101,9 @@ def resolve_algorithms(spec: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in spec.split(",") if name.strip())
     unknown = [name for name in names if name not in ALGORITHMS]
     if unknown or not names:
-        raise ValueError(f"unknown algorithms {unknown or spec!r}; expected 'all' or some of {ALGORITHMS}.")
+        raise ValueError(
+            f"unknown algorithms {unknown or spec!r}; expected 'all' or some of {ALGORITHMS}."
+        )
     return names
 
 
@@ -92,13 +116,16 @@ def resolve_tasks(suite_name: str, spec: str) -> tuple[str, ...]:
         raise ValueError(f"suite {suite_name!r} is not one of {SUITES}.")
     if suite_name == "rllab":
         from suites import rllab  # pylint: disable=import-outside-toplevel
+
         if spec in _GROUPS:
             return tuple(getattr(rllab, _GROUPS[spec]))
         names = tuple(name.strip() for name in spec.split(",") if name.strip())
         unknown = [name for name in names if name not in rllab.ALL]
         if unknown or not names:
-            raise ValueError(f"unknown rllab tasks {unknown or spec!r}; expected a group "
-                             f"{tuple(_GROUPS)} or names from suites.rllab.ALL.")
+            raise ValueError(
+                f"unknown rllab tasks {unknown or spec!r}; expected a group "
+                f"{tuple(_GROUPS)} or names from suites.rllab.ALL."
+            )
         return names
     names = tuple(name.strip() for name in spec.split(",") if name.strip())
     bad = [name for name in names if name.count(":") != 1]
@@ -110,18 +137,22 @@ def resolve_tasks(suite_name: str, spec: str) -> tuple[str, ...]:
 def parse_overrides(items: Sequence[str]) -> dict[str, dict[str, object]]:
     """'algorithm.field=value' (value a Python literal) -> {algorithm: {field: value}}."""
     import ast  # pylint: disable=import-outside-toplevel
+
     result: dict[str, dict[str, object]] = {}
     for item in items:
         target, separator, value = item.partition("=")
         algorithm, dot, field = target.partition(".")
         if not separator or not dot or algorithm not in ALGORITHMS:
-            raise ValueError(f"--set {item!r} is not 'algorithm.field=value' with an algorithm "
-                             f"of {ALGORITHMS}.")
+            raise ValueError(
+                f"--set {item!r} is not 'algorithm.field=value' with an algorithm of {ALGORITHMS}."
+            )
         module = importlib.import_module(f"agents.{algorithm}")
         known = {f.name for f in dataclasses.fields(module.Config)}
         if field not in known:
-            raise ValueError(f"--set {item!r}: {algorithm}.Config has no field {field!r}; "
-                             f"fields: {sorted(known)}.")
+            raise ValueError(
+                f"--set {item!r}: {algorithm}.Config has no field {field!r}; "
+                f"fields: {sorted(known)}."
+            )
         try:
             parsed = ast.literal_eval(value)
         except (ValueError, SyntaxError) as error:
@@ -138,11 +169,14 @@ def make_config(algorithm: str, task: str, overrides: dict[str, object]):
 
 # ------------------------------------------------------------------------ one cell
 
+
 def _load_batch(suite_name: str, task: str, num_envs: int, seed: int):
     if suite_name == "rllab":
         from suites import rllab  # pylint: disable=import-outside-toplevel
+
         return rllab.load_batch(task, num_envs, seed=seed)
     from suites import suite  # pylint: disable=import-outside-toplevel
+
     domain, task_name = task.split(":")
     return suite.load_batch(domain, task_name, num_envs, seed=seed)
 
@@ -152,6 +186,7 @@ def _horizon(cell: Cell) -> int:
         return cell.horizon
     if cell.suite == "rllab":
         from suites import rllab  # pylint: disable=import-outside-toplevel
+
         return int(rllab.HORIZON[cell.task])
     return DEFAULT_HORIZON
 
@@ -166,7 +201,8 @@ def is_done(cell: Cell) -> bool:
     if stored != cell.settings():
         raise ValueError(
             f"{cell.directory} finished with settings {stored}, not {cell.settings()}; "
-            "use another --out or remove that directory.")
+            "use another --out or remove that directory."
+        )
     return True
 
 
@@ -177,6 +213,7 @@ def run_cell(cell: Cell) -> str:
     the unit of resumption.
     """
     from agents import policy_search  # pylint: disable=import-outside-toplevel
+
     if is_done(cell):
         return cell.directory
     if os.path.exists(cell.directory):
@@ -184,11 +221,19 @@ def run_cell(cell: Cell) -> str:
     os.makedirs(cell.directory)
     module = importlib.import_module(f"agents.{cell.algorithm}")
     config = make_config(cell.algorithm, cell.task, dict(cell.overrides))
-    sampling = policy_search.Sampling(steps_per_iteration=cell.steps_per_iteration,
-                                      horizon=_horizon(cell), num_envs=cell.num_envs)
+    sampling = policy_search.Sampling(
+        steps_per_iteration=cell.steps_per_iteration, horizon=_horizon(cell), num_envs=cell.num_envs
+    )
     with open(os.path.join(cell.directory, "config.json"), "w", encoding="utf-8") as file:
-        json.dump({"settings": cell.settings(), "config": dataclasses.asdict(config),
-                   "sampling": dataclasses.asdict(sampling)}, file, indent=2)
+        json.dump(
+            {
+                "settings": cell.settings(),
+                "config": dataclasses.asdict(config),
+                "sampling": dataclasses.asdict(sampling),
+            },
+            file,
+            indent=2,
+        )
     env = _load_batch(cell.suite, cell.task, cell.num_envs, cell.seed)
     progress_path = os.path.join(cell.directory, "progress.csv")
     with open(progress_path, "w", newline="", encoding="utf-8") as file:
@@ -198,8 +243,15 @@ def run_cell(cell: Cell) -> str:
         def on_iteration(log):
             writer.writerow([getattr(log, name) for name in _PROGRESS_FIELDS])
             file.flush()
-        module.train(env, config, sampling=sampling, num_iterations=cell.iterations,
-                     seed=cell.seed, on_iteration=on_iteration)
+
+        module.train(
+            env,
+            config,
+            sampling=sampling,
+            num_iterations=cell.iterations,
+            seed=cell.seed,
+            on_iteration=on_iteration,
+        )
     with open(os.path.join(cell.directory, "done.json"), "w", encoding="utf-8") as file:
         json.dump({"settings": cell.settings()}, file, indent=2)
     return cell.directory
@@ -233,6 +285,7 @@ def run_cells(cells: Sequence[Cell], workers: int = 1, ray_address: str | None =
 
 # ------------------------------------------------------------------------- results
 
+
 def read_progress(cell: Cell) -> dict[str, np.ndarray]:
     with open(os.path.join(cell.directory, "progress.csv"), encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
@@ -250,19 +303,24 @@ def summarize(cells: Sequence[Cell]) -> dict[tuple[str, str], list[float]]:
     result: dict[tuple[str, str], list[float]] = {}
     for cell in cells:
         if is_done(cell):
-            result.setdefault((cell.task, cell.algorithm), []).append(performance(read_progress(cell)))
+            result.setdefault((cell.task, cell.algorithm), []).append(
+                performance(read_progress(cell))
+            )
     return result
 
 
-def write_table(cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequence[str],
-                out: str) -> dict[tuple[str, str], tuple[float, float, int]]:
+def write_table(
+    cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequence[str], out: str
+) -> dict[tuple[str, str], tuple[float, float, int]]:
     """Writes OUT/table.csv and OUT/table.md; returns {(task, algorithm): (mean, std, seeds)}.
 
     std is the population standard deviation over seeds (numpy's default).
     """
     per_seed = summarize(cells)
-    table = {key: (float(np.mean(values)), float(np.std(values)), len(values))
-             for key, values in per_seed.items()}
+    table = {
+        key: (float(np.mean(values)), float(np.std(values)), len(values))
+        for key, values in per_seed.items()
+    }
     with open(os.path.join(out, "table.csv"), "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(["task", "algorithm", "mean", "std", "seeds"])
@@ -270,8 +328,10 @@ def write_table(cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequenc
             for algorithm in algorithms:
                 if (task, algorithm) in table:
                     writer.writerow([task, algorithm, *table[(task, algorithm)]])
-    lines = ["| Task | " + " | ".join(TITLES[a] for a in algorithms) + " |",
-             "|---|" + "---|" * len(algorithms)]
+    lines = [
+        "| Task | " + " | ".join(TITLES[a] for a in algorithms) + " |",
+        "|---|" + "---|" * len(algorithms),
+    ]
     for task in tasks:
         entries = []
         for algorithm in algorithms:
@@ -286,19 +346,25 @@ def write_table(cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequenc
     return table
 
 
-def plot_curves(cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequence[str],
-                out: str) -> list[str]:
+def plot_curves(
+    cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequence[str], out: str
+) -> list[str]:
     """One figure per task: average return per iteration, mean over seeds +- std."""
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
     os.makedirs(os.path.join(out, "curves"), exist_ok=True)
     paths = []
     for task in tasks:
         figure, axes = plt.subplots(figsize=(6, 4))
         for algorithm in algorithms:
-            curves = [read_progress(cell)["average_return"] for cell in cells
-                      if cell.task == task and cell.algorithm == algorithm and is_done(cell)]
+            curves = [
+                read_progress(cell)["average_return"]
+                for cell in cells
+                if cell.task == task and cell.algorithm == algorithm and is_done(cell)
+            ]
             if not curves:
                 continue
             length = min(len(curve) for curve in curves)
@@ -318,10 +384,20 @@ def plot_curves(cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequenc
     return paths
 
 
-def benchmark(suite_name: str, algorithms: str, tasks: str, seeds: int, iterations: int, out: str,
-              steps_per_iteration: int = 50_000, horizon: int | None = None, num_envs: int = 10,
-              workers: int = 1, ray_address: str | None = None, overrides: Sequence[str] = ()
-              ) -> dict[tuple[str, str], tuple[float, float, int]]:
+def benchmark(
+    suite_name: str,
+    algorithms: str,
+    tasks: str,
+    seeds: int,
+    iterations: int,
+    out: str,
+    steps_per_iteration: int = 50_000,
+    horizon: int | None = None,
+    num_envs: int = 10,
+    workers: int = 1,
+    ray_address: str | None = None,
+    overrides: Sequence[str] = (),
+) -> dict[tuple[str, str], tuple[float, float, int]]:
     """Runs the grid and writes the table and figures; returns the table."""
     algorithm_names = resolve_algorithms(algorithms)
     task_names = resolve_tasks(suite_name, tasks)
@@ -330,11 +406,23 @@ def benchmark(suite_name: str, algorithms: str, tasks: str, seeds: int, iteratio
     if horizon is not None and horizon < 1:
         raise ValueError(f"horizon is {horizon}; expected >= 1 or None.")
     parsed = parse_overrides(overrides)
-    cells = [Cell(suite=suite_name, task=task, algorithm=algorithm, seed=seed,
-                  iterations=iterations, steps_per_iteration=steps_per_iteration,
-                  horizon=horizon, num_envs=num_envs,
-                  overrides=tuple(sorted(parsed.get(algorithm, {}).items())), out=out)
-             for task in task_names for algorithm in algorithm_names for seed in range(seeds)]
+    cells = [
+        Cell(
+            suite=suite_name,
+            task=task,
+            algorithm=algorithm,
+            seed=seed,
+            iterations=iterations,
+            steps_per_iteration=steps_per_iteration,
+            horizon=horizon,
+            num_envs=num_envs,
+            overrides=tuple(sorted(parsed.get(algorithm, {}).items())),
+            out=out,
+        )
+        for task in task_names
+        for algorithm in algorithm_names
+        for seed in range(seeds)
+    ]
     for cell in cells:  # configurations fail here, before any cell runs
         make_config(cell.algorithm, cell.task, dict(cell.overrides))
     os.makedirs(out, exist_ok=True)
@@ -350,19 +438,37 @@ FLAGS = flags.FLAGS
 def _define_flags() -> None:
     """The command line's flags, defined only when run as a program, so that importing
     this module (tests, other programs with their own --out) defines none."""
-    flags.DEFINE_enum("suite", "rllab", SUITES, "Task suite: rllab's 31 tasks or the Control Suite.")
-    flags.DEFINE_string("algorithms", "all", "'all' or a comma-separated subset of " + ", ".join(ALGORITHMS))
-    flags.DEFINE_string("tasks", "basic", "rllab: a group (basic, locomotion, partially_observable, "
-                        "hierarchical, all) or task names; suite: comma-separated domain:task names.")
+    flags.DEFINE_enum(
+        "suite", "rllab", SUITES, "Task suite: rllab's 31 tasks or the Control Suite."
+    )
+    flags.DEFINE_string(
+        "algorithms", "all", "'all' or a comma-separated subset of " + ", ".join(ALGORITHMS)
+    )
+    flags.DEFINE_string(
+        "tasks",
+        "basic",
+        "rllab: a group (basic, locomotion, partially_observable, "
+        "hierarchical, all) or task names; suite: comma-separated domain:task names.",
+    )
     flags.DEFINE_integer("seeds", 5, "Seeds 0..seeds-1 per (task, algorithm).")
-    flags.DEFINE_integer("iterations", 500, "Iterations per run (Table 2: 500, 300 partially observable).")
+    flags.DEFINE_integer(
+        "iterations", 500, "Iterations per run (Table 2: 500, 300 partially observable)."
+    )
     flags.DEFINE_integer("steps_per_iteration", 50_000, "Simulation steps per iteration (Table 2).")
-    flags.DEFINE_integer("horizon", None, "Trajectory horizon; default the task's (rllab.HORIZON) "
-                         f"or {DEFAULT_HORIZON} for the Control Suite.")
+    flags.DEFINE_integer(
+        "horizon",
+        None,
+        "Trajectory horizon; default the task's (rllab.HORIZON) "
+        f"or {DEFAULT_HORIZON} for the Control Suite.",
+    )
     flags.DEFINE_integer("num_envs", 10, "Batched environment copies per run.")
     flags.DEFINE_integer("workers", 1, "Parallel processes running cells.")
-    flags.DEFINE_string("ray_address", None, "Run the cells as Ray tasks on this cluster ('auto', ...).")
-    flags.DEFINE_multi_string("set", [], "algorithm.field=value (Python literal) overriding a Config.")
+    flags.DEFINE_string(
+        "ray_address", None, "Run the cells as Ray tasks on this cluster ('auto', ...)."
+    )
+    flags.DEFINE_multi_string(
+        "set", [], "algorithm.field=value (Python literal) overriding a Config."
+    )
     flags.DEFINE_string("out", None, "Output directory.")
     flags.mark_flag_as_required("out")
 
@@ -370,10 +476,20 @@ def _define_flags() -> None:
 def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments {argv[1:]}")
-    benchmark(FLAGS.suite, FLAGS.algorithms, FLAGS.tasks, FLAGS.seeds, FLAGS.iterations,
-                      FLAGS.out, steps_per_iteration=FLAGS.steps_per_iteration,
-                      horizon=FLAGS.horizon, num_envs=FLAGS.num_envs, workers=FLAGS.workers,
-                      ray_address=FLAGS.ray_address, overrides=FLAGS.set)
+    benchmark(
+        FLAGS.suite,
+        FLAGS.algorithms,
+        FLAGS.tasks,
+        FLAGS.seeds,
+        FLAGS.iterations,
+        FLAGS.out,
+        steps_per_iteration=FLAGS.steps_per_iteration,
+        horizon=FLAGS.horizon,
+        num_envs=FLAGS.num_envs,
+        workers=FLAGS.workers,
+        ray_address=FLAGS.ray_address,
+        overrides=FLAGS.set,
+    )
     with open(os.path.join(FLAGS.out, "table.md"), encoding="utf-8") as file:
         print(file.read())
 

@@ -38,6 +38,7 @@ class Config:
     init_std: sigma_0 of every parameter (rllab: 1).
     elite_fraction: q, the top quantile refitted (rllab: 0.05).
     """
+
     extra_std: float = 1e-2
     extra_decay_iterations: int = 100
     init_std: float = 1.0
@@ -47,22 +48,31 @@ class Config:
         if self.extra_std < 0 or not self.init_std > 0:
             raise ValueError("extra_std must be >= 0 and init_std > 0.")
         if self.extra_decay_iterations < 1:
-            raise ValueError(f"extra_decay_iterations is {self.extra_decay_iterations}; expected >= 1.")
+            raise ValueError(
+                f"extra_decay_iterations is {self.extra_decay_iterations}; expected >= 1."
+            )
         if not 0 < self.elite_fraction <= 1:
             raise ValueError(f"elite_fraction is {self.elite_fraction}; expected in (0, 1].")
 
 
-def update(mean: np.ndarray, std: np.ndarray, samples: np.ndarray, scores: np.ndarray,
-           iteration: int, config: Config) -> tuple[np.ndarray, np.ndarray]:
+def update(
+    mean: np.ndarray,
+    std: np.ndarray,
+    samples: np.ndarray,
+    scores: np.ndarray,
+    iteration: int,
+    config: Config,
+) -> tuple[np.ndarray, np.ndarray]:
     """The refitted (mean, std) from samples (P, n) and their scores (P,), higher better."""
     num_elite = max(1, round(config.elite_fraction * samples.shape[0]))
     elite = samples[np.argsort(-scores, kind="stable")[:num_elite]]
-    extra_variance = config.extra_std ** 2 * max(1.0 - iteration / config.extra_decay_iterations, 0.0)
+    extra_variance = config.extra_std**2 * max(1.0 - iteration / config.extra_decay_iterations, 0.0)
     return elite.mean(axis=0), np.sqrt(elite.var(axis=0) + extra_variance)
 
 
-def minimize(function, x0: np.ndarray, config: Config, num_samples: int, num_iterations: int,
-             seed: int) -> np.ndarray:
+def minimize(
+    function, x0: np.ndarray, config: Config, num_samples: int, num_iterations: int, seed: int
+) -> np.ndarray:
     """CEM on a function of a vector (lowest wins); for tests and other searches."""
     rng = np.random.default_rng(seed)
     mean, std = np.asarray(x0, np.float64), np.full(np.shape(x0), config.init_std)
@@ -73,9 +83,14 @@ def minimize(function, x0: np.ndarray, config: Config, num_samples: int, num_ite
     return mean
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs CEM on a batched environment; returns the final mean policy and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
@@ -96,6 +111,5 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
         logs.append(policy_search.log_iteration(iteration, paths, start, {"std_mean": std.mean()}))
         if on_iteration is not None:
             on_iteration(logs[-1])
-    params = {"mean": unflatten(jnp.asarray(mean, jnp.float32)),
-              "log_std": params["log_std"]}
+    params = {"mean": unflatten(jnp.asarray(mean, jnp.float32)), "log_std": params["log_std"]}
     return params, logs

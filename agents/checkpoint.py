@@ -46,7 +46,8 @@ def write_atomically(path: str, data: bytes) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
-        dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+        dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+    )
     try:
         # mkstemp creates 0600 files; give the run's files one consistent mode.
         os.fchmod(handle, new_file_mode())
@@ -91,13 +92,14 @@ def load(path: str) -> dict:
     with open(path, "rb") as file:
         data = file.read()
     if data.startswith(HEADER):
-        digest = data[len(HEADER):len(HEADER) + _DIGEST_LINE_BYTES]
-        body = data[len(HEADER) + _DIGEST_LINE_BYTES:]
+        digest = data[len(HEADER) : len(HEADER) + _DIGEST_LINE_BYTES]
+        body = data[len(HEADER) + _DIGEST_LINE_BYTES :]
         actual = hashlib.sha256(body).hexdigest().encode() + b"\n"
         if digest != actual:
             raise ValueError(
                 f"checkpoint {path!r} is corrupted: its SHA-256 checksum does not match its "
-                "contents (the file was damaged after it was written); use another copy.")
+                "contents (the file was damaged after it was written); use another copy."
+            )
         return pickle.loads(body)
     return _load_unversioned(path, data)
 
@@ -114,6 +116,7 @@ def _load_unversioned(path: str, data: bytes) -> dict:
     if wrapper.get("version") != 1:
         raise ValueError(
             f"{path!r} has checkpoint version {wrapper.get('version')}; this code reads "
-            f"{VERSION} (and 1).")
+            f"{VERSION} (and 1)."
+        )
     _log.warning("Checkpoint %r predates checksums (version 1); it is loaded unverified.", path)
     return wrapper["payload"]

@@ -69,23 +69,27 @@ def check_fits(payload: dict, observation_spec: Any, action_spec: Any, where: st
         raise ValueError(
             f"{where} was trained on observations {list(saved_keys)}; this environment's are "
             f"{list(keys)} ({'; '.join(detail)}): it was trained on another task "
-            f"(run {payload.get('env_name')!r})")
+            f"(run {payload.get('env_name')!r})"
+        )
     sizes = policy_network_sizes(payload)
     if sizes is None:
         return
     observation_size, action_size = sizes
-    shapes = ", ".join(f"{key} {shape}" for key, shape in zip(keys or ("observation",),
-                                                              layout.shapes))
+    shapes = ", ".join(
+        f"{key} {shape}" for key, shape in zip(keys or ("observation",), layout.shapes)
+    )
     if observation_size != layout.size:
         raise ValueError(
             f"{where} reads observations of {observation_size} values; this environment's "
             f"have {layout.size} ({shapes}): it was trained on another task "
-            f"(run {payload.get('env_name')!r})")
+            f"(run {payload.get('env_name')!r})"
+        )
     if action_size != bounds.size:
         raise ValueError(
             f"{where} gives actions of {action_size} values; this environment takes "
             f"{bounds.size} (action spec shape {bounds.shape}): it was trained on another "
-            f"task (run {payload.get('env_name')!r})")
+            f"task (run {payload.get('env_name')!r})"
+        )
 
 
 def policy_from_checkpoint(path: str | os.PathLike, env: Any) -> Callable[[Any], np.ndarray]:
@@ -109,8 +113,7 @@ def policy_from_checkpoint(path: str | os.PathLike, env: Any) -> Callable[[Any],
     except ValueError as error:
         # The agent's own checks say only that shapes differ; read the checkpoint
         # again (a D4PG one holds its replay, so only on this path) to say which.
-        check_fits(checkpoint.load(path), observation_spec, action_spec,
-                   f"checkpoint {path!r}")
+        check_fits(checkpoint.load(path), observation_spec, action_spec, f"checkpoint {path!r}")
         raise error
     batched = agent.policy()
     layout = specs.observation_layout(observation_spec)

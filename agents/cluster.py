@@ -35,8 +35,9 @@ def check_address(address: str) -> tuple[str, int] | None:
     Returns (host, port) to probe, or None for 'auto' (Ray finds the local cluster).
     """
     if not isinstance(address, str) or not address.strip():
-        raise ValueError(f"ray_address = {address!r}; expected 'auto', 'host:port' or "
-                         "'ray://host:port'.")
+        raise ValueError(
+            f"ray_address = {address!r}; expected 'auto', 'host:port' or 'ray://host:port'."
+        )
     if address == "auto":
         return None
     rest = address.removeprefix("ray://")
@@ -45,7 +46,8 @@ def check_address(address: str) -> tuple[str, int] | None:
         raise ValueError(
             f"ray_address = {address!r} is not of the form 'host:port' (port 1-65535), "
             "'ray://host:port' or 'auto'; a head node started with `ray start --head` "
-            f"listens on port {DEFAULT_RAY_PORT} by default.")
+            f"listens on port {DEFAULT_RAY_PORT} by default."
+        )
     return host, int(port)
 
 
@@ -75,15 +77,25 @@ def connect(address: str | None, num_cpus: int) -> bool:
                 raise ConnectionError(
                     f"no Ray cluster is reachable at {address!r} ({error}); start one with "
                     "`ray start --head` on the head node, or omit --ray_address to run on a "
-                    "local Ray instance.") from error
+                    "local Ray instance."
+                ) from error
     if ray.is_initialized():
         return False
     # The actors import this project's packages: make them importable on every worker
     # started from here, as they are for the driver.
-    runtime_env = {"env_vars": {"PYTHONPATH": os.pathsep.join(
-        path for path in (_project_root(), os.environ.get("PYTHONPATH", "")) if path)}}
-    settings = dict(include_dashboard=False, log_to_driver=True, configure_logging=False,
-                    runtime_env=runtime_env)
+    runtime_env = {
+        "env_vars": {
+            "PYTHONPATH": os.pathsep.join(
+                path for path in (_project_root(), os.environ.get("PYTHONPATH", "")) if path
+            )
+        }
+    }
+    settings = dict(
+        include_dashboard=False,
+        log_to_driver=True,
+        configure_logging=False,
+        runtime_env=runtime_env,
+    )
     if address is None:
         # On a loaded machine Ray's per-node agents can take longer to start than the
         # raylet's default wait for them (then the raylet aborts); allow two minutes.
@@ -93,14 +105,16 @@ def connect(address: str | None, num_cpus: int) -> bool:
         try:
             ray.init(address=address, **settings)
         except (ConnectionError, RuntimeError, ValueError) as error:
-            raise ConnectionError(f"could not join the Ray cluster at {address!r}: {error}") \
-                from error
+            raise ConnectionError(
+                f"could not join the Ray cluster at {address!r}: {error}"
+            ) from error
     return True
 
 
 def ray_module():
     """The `ray` module, imported on first use (Ray is an optional dependency)."""
     import ray  # pylint: disable=import-outside-toplevel
+
     return ray
 
 
@@ -128,9 +142,18 @@ class Driver:
       progress: show a progress bar.
     """
 
-    def __init__(self, state, *, num_steps: int, eval_every: int, checkpoint_every: int,
-                 evaluate_and_log: Callable[[], None], save_checkpoint: Callable[[], None],
-                 out_dir: str, progress: bool):
+    def __init__(
+        self,
+        state,
+        *,
+        num_steps: int,
+        eval_every: int,
+        checkpoint_every: int,
+        evaluate_and_log: Callable[[], None],
+        save_checkpoint: Callable[[], None],
+        out_dir: str,
+        progress: bool,
+    ):
         self._state = state
         self._num_steps = num_steps
         self._eval_every = eval_every
@@ -139,8 +162,13 @@ class Driver:
         self._save_checkpoint = save_checkpoint
         self._out_dir = out_dir
         self._interrupt = experiment.StopOnInterrupt()
-        self._bar = tqdm.tqdm(total=num_steps, initial=min(state.env_steps, num_steps),
-                              unit="step", disable=not progress, dynamic_ncols=True)
+        self._bar = tqdm.tqdm(
+            total=num_steps,
+            initial=min(state.env_steps, num_steps),
+            unit="step",
+            disable=not progress,
+            dynamic_ncols=True,
+        )
 
     def interrupted(self) -> bool:
         """Whether Ctrl-C asked the run to stop (it stops at the next iteration's end)."""

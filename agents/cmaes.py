@@ -38,6 +38,7 @@ class Config:
       the iteration's simulation budget each (steps_per_iteration / horizon, 100 in
       the paper), as the other batch algorithms do.
     """
+
     init_std: float = 3e-1
     population_size: int | None = None
 
@@ -48,16 +49,29 @@ class Config:
             raise ValueError(f"population_size is {self.population_size}; expected >= 2.")
 
 
-def strategy(x0: np.ndarray, init_std: float, population_size: int, seed: int
-             ) -> cma.CMAEvolutionStrategy:
+def strategy(
+    x0: np.ndarray, init_std: float, population_size: int, seed: int
+) -> cma.CMAEvolutionStrategy:
     """A `cma` strategy minimising from x0, quiet, seeded (cma seeds must be positive)."""
     return cma.CMAEvolutionStrategy(
-        np.asarray(x0, np.float64), init_std,
-        {"popsize": population_size, "seed": int(seed) + 1, "verbose": -9,
-         "verb_log": 0, "verb_disp": 0, "tolfun": 0, "tolx": 0, "tolfunhist": 0})
+        np.asarray(x0, np.float64),
+        init_std,
+        {
+            "popsize": population_size,
+            "seed": int(seed) + 1,
+            "verbose": -9,
+            "verb_log": 0,
+            "verb_disp": 0,
+            "tolfun": 0,
+            "tolx": 0,
+            "tolfunhist": 0,
+        },
+    )
 
 
-def minimize(function, x0: np.ndarray, config: Config, num_iterations: int, seed: int) -> np.ndarray:
+def minimize(
+    function, x0: np.ndarray, config: Config, num_iterations: int, seed: int
+) -> np.ndarray:
     """CMA-ES on a function of a vector (lowest wins); for tests and other searches."""
     es = strategy(x0, config.init_std, config.population_size or 10, seed)
     for _ in range(num_iterations):
@@ -66,9 +80,14 @@ def minimize(function, x0: np.ndarray, config: Config, num_iterations: int, seed
     return np.asarray(es.result.xfavorite)
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs CMA-ES on a batched environment; returns the final mean policy and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
@@ -77,8 +96,12 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
     observation_size, action_size = policy_search.check_env(env, sampling)
     params = policy_search.init_policy(np.random.default_rng(seed), observation_size, action_size)
     x0, unflatten = policy_search.flat(params["mean"])
-    es = strategy(np.asarray(x0), config.init_std,
-                  config.population_size or policy_search.population_size(sampling), seed)
+    es = strategy(
+        np.asarray(x0),
+        config.init_std,
+        config.population_size or policy_search.population_size(sampling),
+        seed,
+    )
     logs, start = [], time.time()
     for iteration in range(num_iterations):
         candidates = np.asarray(es.ask())
@@ -87,6 +110,8 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
         logs.append(policy_search.log_iteration(iteration, paths, start, {"sigma": es.sigma}))
         if on_iteration is not None:
             on_iteration(logs[-1])
-    params = {"mean": unflatten(jnp.asarray(es.result.xfavorite, jnp.float32)),
-              "log_std": params["log_std"]}
+    params = {
+        "mean": unflatten(jnp.asarray(es.result.xfavorite, jnp.float32)),
+        "log_std": params["log_std"],
+    }
     return params, logs

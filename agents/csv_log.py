@@ -38,7 +38,8 @@ class CsvLog:
                 if reader.fieldnames != self.fieldnames:
                     raise ValueError(
                         f"{self.path!r} has columns {reader.fieldnames}; expected "
-                        f"{self.fieldnames} to resume into it.")
+                        f"{self.fieldnames} to resume into it."
+                    )
                 kept = [row for row in reader if int(row["step"]) <= keep_until_step]
         directory = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(directory, exist_ok=True)

@@ -92,6 +92,7 @@ class Config:
       priority_exponent: alpha of prioritised sampling.
       importance_exponent: beta of the importance weights (N P(i))^-beta.
     """
+
     learning_rate: float = 1e-4
     batch_size: int = 256
     n_step: int = 5
@@ -116,8 +117,15 @@ class Config:
     importance_exponent: float = 0.4
 
     def __post_init__(self):
-        positive_ints = ("batch_size", "n_step", "num_atoms", "target_update_period",
-                         "replay_capacity", "min_replay_size", "updates_per_call")
+        positive_ints = (
+            "batch_size",
+            "n_step",
+            "num_atoms",
+            "target_update_period",
+            "replay_capacity",
+            "min_replay_size",
+            "updates_per_call",
+        )
         for name in positive_ints:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -130,10 +138,12 @@ class Config:
             raise ValueError(f"Config.discount = {self.discount}; expected a value in [0, 1].")
         if self.target_update not in ("periodic", "soft"):
             raise ValueError(
-                f"Config.target_update = {self.target_update!r}; expected 'periodic' or 'soft'.")
+                f"Config.target_update = {self.target_update!r}; expected 'periodic' or 'soft'."
+            )
         if not 0.0 < self.target_update_rate <= 1.0:
             raise ValueError(
-                f"Config.target_update_rate = {self.target_update_rate}; expected (0, 1].")
+                f"Config.target_update_rate = {self.target_update_rate}; expected (0, 1]."
+            )
         for name in ("learning_rate", "max_grad_norm", "updates_per_transition"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Config.{name} = {getattr(self, name)}; expected > 0.")
@@ -157,6 +167,7 @@ class Config:
 
 # ----------------------------------------------------------------------------- networks
 
+
 def actor_apply(params: networks.Params, observation: jax.Array) -> jax.Array:
     """Deterministic action in [-1, 1]^A for flat observations (B, D)."""
     return jnp.tanh(networks.mlp_apply(params, observation))
@@ -169,6 +180,7 @@ def critic_apply(params: networks.Params, observation: jax.Array, action: jax.Ar
 
 class LearnerState(NamedTuple):
     """Online and target networks, their Adam states, and the update counter."""
+
     actor: networks.Params
     critic: networks.Params
     target_actor: networks.Params
@@ -180,39 +192,62 @@ class LearnerState(NamedTuple):
 
 # Settings the learner step never reads. `learner_config` resets them so that agents
 # differing only there (e.g. uniform and prioritised replay) share one compiled `update`.
-_ACTING_AND_REPLAY_SETTINGS = ("sigma", "n_step", "discount", "replay_capacity",
-                               "min_replay_size", "updates_per_transition", "updates_per_call",
-                               "prioritized_replay",
-                               "priority_exponent", "importance_exponent")
+_ACTING_AND_REPLAY_SETTINGS = (
+    "sigma",
+    "n_step",
+    "discount",
+    "replay_capacity",
+    "min_replay_size",
+    "updates_per_transition",
+    "updates_per_call",
+    "prioritized_replay",
+    "priority_exponent",
+    "importance_exponent",
+)
 
 
 def learner_config(config: Config) -> Config:
     """The configuration `update` is compiled for: acting and replay settings reset."""
     defaults = Config()
     return dataclasses.replace(
-        config, **{name: getattr(defaults, name) for name in _ACTING_AND_REPLAY_SETTINGS})
+        config, **{name: getattr(defaults, name) for name in _ACTING_AND_REPLAY_SETTINGS}
+    )
 
 
 def _optimizer(config: Config) -> optax.GradientTransformation:
-    return optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
-                       optax.adam(config.learning_rate))
+    return optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
+    )
 
 
-def init_learner(rng: np.random.Generator, config: Config, observation_size: int,
-                 action_size: int) -> LearnerState:
+def init_learner(
+    rng: np.random.Generator, config: Config, observation_size: int, action_size: int
+) -> LearnerState:
     # The last layers start near zero (DDPG's U(-3e-3, 3e-3)): the first actions are
     # near the middle of the box and the first return distributions near uniform.
     actor = networks.mlp_init(
-        rng, (observation_size, *config.actor_hidden_sizes, action_size),
-        scheme="fan_in_uniform", final_scale=3e-3, first_layer_norm=True)
+        rng,
+        (observation_size, *config.actor_hidden_sizes, action_size),
+        scheme="fan_in_uniform",
+        final_scale=3e-3,
+        first_layer_norm=True,
+    )
     critic = networks.mlp_init(
-        rng, (observation_size + action_size, *config.critic_hidden_sizes, config.num_atoms),
-        scheme="fan_in_uniform", final_scale=3e-3, first_layer_norm=True)
+        rng,
+        (observation_size + action_size, *config.critic_hidden_sizes, config.num_atoms),
+        scheme="fan_in_uniform",
+        final_scale=3e-3,
+        first_layer_norm=True,
+    )
     return LearnerState(
-        actor=actor, critic=critic, target_actor=actor, target_critic=critic,
+        actor=actor,
+        critic=critic,
+        target_actor=actor,
+        target_critic=critic,
         actor_optimizer=_init_optimizer(actor, learner_config(config)),
         critic_optimizer=_init_optimizer(critic, learner_config(config)),
-        num_updates=jnp.zeros((), jnp.int32))
+        num_updates=jnp.zeros((), jnp.int32),
+    )
 
 
 @functools.partial(jax.jit, static_argnames="config")
@@ -222,8 +257,10 @@ def _init_optimizer(params: networks.Params, config: Config) -> optax.OptState:
 
 # ------------------------------------------------------------- the distributional target
 
-def categorical_projection(atoms: jax.Array, probabilities: jax.Array,
-                           support: jax.Array) -> jax.Array:
+
+def categorical_projection(
+    atoms: jax.Array, probabilities: jax.Array, support: jax.Array
+) -> jax.Array:
     """Projects distributions with arbitrary atom positions onto an evenly spaced support.
 
     Each source atom is clipped to [support[0], support[-1]] and its mass split
@@ -241,31 +278,42 @@ def categorical_projection(atoms: jax.Array, probabilities: jax.Array,
     """
     delta = support[1] - support[0]
     clipped = jnp.clip(atoms, support[0], support[-1])
-    closeness = jnp.clip(1.0 - jnp.abs(clipped[:, None, :] - support[None, :, None]) / delta,
-                         0.0, 1.0)
+    closeness = jnp.clip(
+        1.0 - jnp.abs(clipped[:, None, :] - support[None, :, None]) / delta, 0.0, 1.0
+    )
     return jnp.sum(closeness * probabilities[:, None, :], axis=-1)
 
 
-def critic_loss(critic_params, state: LearnerState, batch: replay.Transitions,
-                weights: jax.Array, support: jax.Array) -> tuple[jax.Array, jax.Array]:
+def critic_loss(
+    critic_params,
+    state: LearnerState,
+    batch: replay.Transitions,
+    weights: jax.Array,
+    support: jax.Array,
+) -> tuple[jax.Array, jax.Array]:
     """Importance-weighted mean cross-entropy to the projected N-step target.
 
     Returns the loss and the per-sample cross-entropies (the new priorities).
     """
     next_action = actor_apply(state.target_actor, batch.next_observation)
     next_probabilities = jax.nn.softmax(
-        critic_apply(state.target_critic, batch.next_observation, next_action))
+        critic_apply(state.target_critic, batch.next_observation, next_action)
+    )
     # batch.discount already holds gamma^n times the environment discounts.
     target_atoms = batch.reward[:, None] + batch.discount[:, None] * support[None, :]
     target = jax.lax.stop_gradient(
-        categorical_projection(target_atoms, next_probabilities, support))
-    log_probabilities = jax.nn.log_softmax(critic_apply(critic_params, batch.observation, batch.action))
+        categorical_projection(target_atoms, next_probabilities, support)
+    )
+    log_probabilities = jax.nn.log_softmax(
+        critic_apply(critic_params, batch.observation, batch.action)
+    )
     cross_entropy = -jnp.sum(target * log_probabilities, axis=-1)
     return jnp.mean(weights * cross_entropy), cross_entropy
 
 
-def actor_loss(actor_params, critic_params, observation: jax.Array,
-               support: jax.Array) -> tuple[jax.Array, jax.Array]:
+def actor_loss(
+    actor_params, critic_params, observation: jax.Array, support: jax.Array
+) -> tuple[jax.Array, jax.Array]:
     """Minus the mean expected return of the actor's own actions; also returns Q.
 
     Its gradient is the deterministic policy gradient of the paper's Algorithm 1,
@@ -299,36 +347,43 @@ def update_target(target, online, num_updates: jax.Array, config: Config):
 
 
 @functools.partial(jax.jit, static_argnames="config")
-def update(state: LearnerState, batch: replay.Transitions, weights: jax.Array,
-           config: Config) -> tuple[LearnerState, dict, jax.Array]:
+def update(
+    state: LearnerState, batch: replay.Transitions, weights: jax.Array, config: Config
+) -> tuple[LearnerState, dict, jax.Array]:
     """One gradient step on actor and critic from the same batch and parameters.
 
     Returns the new state, scalar metrics, and per-sample priorities (B,).
     """
     support = jnp.asarray(config.support)
     optimizer = _optimizer(config)
-    (loss_critic, cross_entropy), critic_grads = jax.value_and_grad(
-        critic_loss, has_aux=True)(state.critic, state, batch, weights, support)
-    (loss_actor, q_values), actor_grads = jax.value_and_grad(
-        actor_loss, has_aux=True)(state.actor, state.critic, batch.observation, support)
+    (loss_critic, cross_entropy), critic_grads = jax.value_and_grad(critic_loss, has_aux=True)(
+        state.critic, state, batch, weights, support
+    )
+    (loss_actor, q_values), actor_grads = jax.value_and_grad(actor_loss, has_aux=True)(
+        state.actor, state.critic, batch.observation, support
+    )
     critic_updates, critic_optimizer = optimizer.update(critic_grads, state.critic_optimizer)
     actor_updates, actor_optimizer = optimizer.update(actor_grads, state.actor_optimizer)
     critic = optax.apply_updates(state.critic, critic_updates)
     actor = optax.apply_updates(state.actor, actor_updates)
     num_updates = state.num_updates + 1
     new_state = LearnerState(
-        actor=actor, critic=critic,
+        actor=actor,
+        critic=critic,
         target_actor=update_target(state.target_actor, actor, num_updates, config),
         target_critic=update_target(state.target_critic, critic, num_updates, config),
-        actor_optimizer=actor_optimizer, critic_optimizer=critic_optimizer,
-        num_updates=num_updates)
+        actor_optimizer=actor_optimizer,
+        critic_optimizer=critic_optimizer,
+        num_updates=num_updates,
+    )
     metrics = {"critic_loss": loss_critic, "q_mean": -loss_actor}
     return new_state, metrics, cross_entropy
 
 
 @functools.partial(jax.jit, static_argnames="config")
-def update_many(state: LearnerState, batches: replay.Transitions, weights: jax.Array,
-                config: Config) -> tuple[LearnerState, dict, jax.Array]:
+def update_many(
+    state: LearnerState, batches: replay.Transitions, weights: jax.Array, config: Config
+) -> tuple[LearnerState, dict, jax.Array]:
     """K updates in sequence in one call: `update` on batch k after update k - 1.
 
     Args:
@@ -339,6 +394,7 @@ def update_many(state: LearnerState, batches: replay.Transitions, weights: jax.A
       The state after the K updates, each metric per update (K,), and the
       priorities of each batch (K, B), as K calls of `update` would.
     """
+
     def one_update(state, inputs):
         batch, batch_weights = inputs
         state, metrics, priorities = update(state, batch, batch_weights, config)
@@ -349,6 +405,7 @@ def update_many(state: LearnerState, batches: replay.Transitions, weights: jax.A
 
 
 # ---------------------------------------------------------------------------- policies
+
 
 @jax.jit
 def _explore(actor_params, observation: jax.Array, key: jax.Array, sigma: float):
@@ -361,9 +418,14 @@ def _explore(actor_params, observation: jax.Array, key: jax.Array, sigma: float)
 _greedy = jax.jit(actor_apply)
 
 
-def behaviour_policy(boundary: specs.Boundary, actor: networks.Params, observation,
-                     key: jax.Array, sigma: float,
-                     num_envs: int | None = None) -> tuple[np.ndarray, jax.Array]:
+def behaviour_policy(
+    boundary: specs.Boundary,
+    actor: networks.Params,
+    observation,
+    key: jax.Array,
+    sigma: float,
+    num_envs: int | None = None,
+) -> tuple[np.ndarray, jax.Array]:
     """Exploratory actions: clip(pi(s) + N(0, sigma^2), -1, 1) in unit space.
 
     A pure function of its arguments: the same parameters, observation and key give
@@ -374,9 +436,11 @@ def behaviour_policy(boundary: specs.Boundary, actor: networks.Params, observati
     return boundary.actions(action), key
 
 
-def evaluation_policy(boundary: specs.Boundary,
-                      actor: networks.Params) -> Callable[[object], np.ndarray]:
+def evaluation_policy(
+    boundary: specs.Boundary, actor: networks.Params
+) -> Callable[[object], np.ndarray]:
     """The deterministic policy pi(s) of these actor parameters, for evaluation."""
+
     def act_greedily(observation) -> np.ndarray:
         return boundary.actions(_greedy(actor, boundary.observations(observation)))
 
@@ -384,6 +448,7 @@ def evaluation_policy(boundary: specs.Boundary,
 
 
 # ----------------------------------------------------------------------------- learner
+
 
 class Learner:
     """Owns the learner state (networks, targets, optimisers) and performs updates.
@@ -398,8 +463,9 @@ class Learner:
       rng: initialises the networks.
     """
 
-    def __init__(self, config: Config, observation_size: int, action_size: int,
-                 rng: np.random.Generator):
+    def __init__(
+        self, config: Config, observation_size: int, action_size: int, rng: np.random.Generator
+    ):
         self._config = learner_config(config)
         self.state = init_learner(rng, config, observation_size, action_size)
 
@@ -417,18 +483,17 @@ class Learner:
 
         Returns the update's metrics (scalars) and the per-sample priorities (B,).
         """
-        self.state, metrics, priorities = update(self.state, batch, weights,
-                                                 config=self._config)
+        self.state, metrics, priorities = update(self.state, batch, weights, config=self._config)
         return metrics, priorities
 
-    def step_many(self, batches: replay.Transitions,
-                  weights: np.ndarray) -> tuple[dict, jax.Array]:
+    def step_many(self, batches: replay.Transitions, weights: np.ndarray) -> tuple[dict, jax.Array]:
         """K updates in one call on `batches` (fields (K, B, ...)) and `weights` (K, B).
 
         Returns each metric per update (K,) and the priorities of each batch (K, B).
         """
-        self.state, metrics, priorities = update_many(self.state, batches, weights,
-                                                      config=self._config)
+        self.state, metrics, priorities = update_many(
+            self.state, batches, weights, config=self._config
+        )
         return metrics, priorities
 
     def state_dict(self) -> LearnerState:
@@ -438,23 +503,34 @@ class Learner:
         loaded = jax.tree.map(jnp.asarray, state)
         if jax.tree.map(jnp.shape, loaded) != jax.tree.map(jnp.shape, self.state):
             raise ValueError(
-                "checkpointed D4PG parameters do not match this configuration's network shapes.")
+                "checkpointed D4PG parameters do not match this configuration's network shapes."
+            )
         self.state = loaded
 
 
-def make_replay(config: Config, observation_size: int,
-                action_size: int) -> replay.ReplayBuffer | replay.PrioritizedReplay:
+def make_replay(
+    config: Config, observation_size: int, action_size: int
+) -> replay.ReplayBuffer | replay.PrioritizedReplay:
     """The replay `config` asks for: prioritised or uniform, of replay_capacity."""
     if config.prioritized_replay:
         return replay.PrioritizedReplay(
-            config.replay_capacity, observation_size, action_size,
+            config.replay_capacity,
+            observation_size,
+            action_size,
             priority_exponent=config.priority_exponent,
-            importance_exponent=config.importance_exponent)
+            importance_exponent=config.importance_exponent,
+        )
     return replay.ReplayBuffer(config.replay_capacity, observation_size, action_size)
 
 
-def write_transitions(writer: replay.NStepWriter, boundary: specs.Boundary, timestep,
-                      actions: np.ndarray, next_timestep, num_envs: int) -> replay.Transitions:
+def write_transitions(
+    writer: replay.NStepWriter,
+    boundary: specs.Boundary,
+    timestep,
+    actions: np.ndarray,
+    next_timestep,
+    num_envs: int,
+) -> replay.Transitions:
     """Feeds one batched step to the N-step writer; returns the transitions it completes.
 
     Copies whose `timestep` was LAST were automatically reset by this step and add
@@ -467,16 +543,20 @@ def write_transitions(writer: replay.NStepWriter, boundary: specs.Boundary, time
         discount=np.asarray(next_timestep.discount),
         next_observation=boundary.observations(next_timestep.observation, num_envs),
         valid=~np.asarray(timestep.last()),
-        episode_ended=np.asarray(next_timestep.last()))
+        episode_ended=np.asarray(next_timestep.last()),
+    )
 
 
 def mean_metrics(history: list[dict]) -> dict[str, float]:
     """The mean of each learner metric over a list of updates' metrics."""
-    return {name: float(np.mean([float(metrics[name]) for metrics in history]))
-            for name in D4PG.metric_names}
+    return {
+        name: float(np.mean([float(metrics[name]) for metrics in history]))
+        for name in D4PG.metric_names
+    }
 
 
 # ------------------------------------------------------------------------------- agent
+
 
 class D4PG:
     """The acting and learning agent, run by agents.loop over a batched environment.
@@ -516,8 +596,14 @@ class D4PG:
 
     def act(self, observation) -> np.ndarray:
         """Exploratory actions (N, *action_shape) in the environment's units."""
-        actions, self._key = behaviour_policy(self.boundary, self.learner.actor, observation,
-                                              self._key, self.config.sigma, self.num_envs)
+        actions, self._key = behaviour_policy(
+            self.boundary,
+            self.learner.actor,
+            observation,
+            self._key,
+            self.config.sigma,
+            self.num_envs,
+        )
         return actions
 
     def observe(self, timestep, actions, next_timestep) -> dict[str, float]:
@@ -525,8 +611,9 @@ class D4PG:
 
         Returns the mean metrics of the updates performed (empty if none).
         """
-        transitions = write_transitions(self._writer, self.boundary, timestep, actions,
-                                        next_timestep, self.num_envs)
+        transitions = write_transitions(
+            self._writer, self.boundary, timestep, actions, next_timestep, self.num_envs
+        )
         count = transitions.reward.shape[0]
         if count:
             self._replay.add(transitions)
@@ -542,16 +629,18 @@ class D4PG:
 
     def _learn(self, num_updates: int) -> list[dict]:
         """`num_updates` updates on batches sampled now; their metrics, one dict each."""
-        samples = [self._replay.sample(self.config.batch_size, self._rng)
-                   for _ in range(num_updates)]
+        samples = [
+            self._replay.sample(self.config.batch_size, self._rng) for _ in range(num_updates)
+        ]
         if num_updates == 1:
             batch, indices, weights = samples[0]
             metrics, priorities = self.learner.step(batch, weights)
             if self.config.prioritized_replay:
                 self._replay.update_priorities(indices, np.asarray(priorities))
             return [metrics]
-        batches = replay.Transitions(*(np.stack(field) for field in
-                                       zip(*(batch for batch, _, _ in samples))))
+        batches = replay.Transitions(
+            *(np.stack(field) for field in zip(*(batch for batch, _, _ in samples)))
+        )
         weights = np.stack([batch_weights for _, _, batch_weights in samples])
         metrics, priorities = self.learner.step_many(batches, weights)
         if self.config.prioritized_replay:
@@ -559,8 +648,7 @@ class D4PG:
             for (_, indices, _), batch_priorities in zip(samples, priorities):
                 self._replay.update_priorities(indices, batch_priorities)
         metrics = jax.device_get(metrics)
-        return [{name: values[k] for name, values in metrics.items()}
-                for k in range(num_updates)]
+        return [{name: values[k] for name, values in metrics.items()} for k in range(num_updates)]
 
     def policy(self) -> Callable[[object], np.ndarray]:
         """The deterministic policy of the current parameters (a snapshot), for evaluation."""

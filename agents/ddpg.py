@@ -53,6 +53,7 @@ class Config:
     ou_theta, ou_sigma: the exploration noise, 0.15 and 0.2 (unit action space).
     target_update: 'soft', read by `d4pg.update_target`.
     """
+
     actor_learning_rate: float = 1e-4
     critic_learning_rate: float = 1e-3
     critic_weight_decay: float = 1e-2
@@ -89,22 +90,37 @@ class LearnerState(NamedTuple):
     critic_optimizer: optax.OptState
 
 
-def init_learner(rng: np.random.Generator, config: Config, observation_size: int,
-                 action_size: int) -> LearnerState:
+def init_learner(
+    rng: np.random.Generator, config: Config, observation_size: int, action_size: int
+) -> LearnerState:
     """Lillicrap et al.'s initialisation: hidden layers U(+-1/sqrt(fan_in)), last U(+-3e-3)."""
     first, second = config.hidden_sizes
-    actor = networks.mlp_init(rng, (observation_size, first, second, action_size),
-                              scheme="fan_in_uniform", final_scale=3e-3)
+    actor = networks.mlp_init(
+        rng,
+        (observation_size, first, second, action_size),
+        scheme="fan_in_uniform",
+        final_scale=3e-3,
+    )
     critic = {
         # A one-layer network's only layer is its "last": give it the hidden-layer range.
-        "state": networks.mlp_init(rng, (observation_size, first), scheme="fan_in_uniform",
-                                   final_scale=1.0 / np.sqrt(observation_size)),
-        "joint": networks.mlp_init(rng, (first + action_size, second, 1),
-                                   scheme="fan_in_uniform", final_scale=3e-3),
+        "state": networks.mlp_init(
+            rng,
+            (observation_size, first),
+            scheme="fan_in_uniform",
+            final_scale=1.0 / np.sqrt(observation_size),
+        ),
+        "joint": networks.mlp_init(
+            rng, (first + action_size, second, 1), scheme="fan_in_uniform", final_scale=3e-3
+        ),
     }
-    return LearnerState(actor=actor, critic=critic, target_actor=actor, target_critic=critic,
-                        actor_optimizer=optax.adam(config.actor_learning_rate).init(actor),
-                        critic_optimizer=optax.adam(config.critic_learning_rate).init(critic))
+    return LearnerState(
+        actor=actor,
+        critic=critic,
+        target_actor=actor,
+        target_critic=critic,
+        actor_optimizer=optax.adam(config.actor_learning_rate).init(actor),
+        critic_optimizer=optax.adam(config.critic_learning_rate).init(critic),
+    )
 
 
 def critic_apply(params: dict, observation: jax.Array, action: jax.Array) -> jax.Array:
@@ -113,46 +129,61 @@ def critic_apply(params: dict, observation: jax.Array, action: jax.Array) -> jax
     return networks.mlp_apply(params["joint"], jnp.concatenate([hidden, action], axis=-1))[..., 0]
 
 
-def critic_loss(critic: dict, state: LearnerState, batch: replay.Transitions,
-                weight_decay: float) -> jax.Array:
-    next_q = critic_apply(state.target_critic, batch.next_observation,
-                          d4pg.actor_apply(state.target_actor, batch.next_observation))
+def critic_loss(
+    critic: dict, state: LearnerState, batch: replay.Transitions, weight_decay: float
+) -> jax.Array:
+    next_q = critic_apply(
+        state.target_critic,
+        batch.next_observation,
+        d4pg.actor_apply(state.target_actor, batch.next_observation),
+    )
     target = jax.lax.stop_gradient(batch.reward + batch.discount * next_q)
     squared_error = jnp.mean((target - critic_apply(critic, batch.observation, batch.action)) ** 2)
     weights = [layer["w"] for part in critic.values() for layer in part]
-    return squared_error + weight_decay * sum(jnp.sum(w ** 2) for w in weights)
+    return squared_error + weight_decay * sum(jnp.sum(w**2) for w in weights)
 
 
 def actor_loss(actor: networks.Params, critic: dict, observation: jax.Array) -> jax.Array:
     return -jnp.mean(critic_apply(critic, observation, d4pg.actor_apply(actor, observation)))
 
 
-def update(state: LearnerState, batch: replay.Transitions, config: Config) -> tuple[LearnerState, dict]:
+def update(
+    state: LearnerState, batch: replay.Transitions, config: Config
+) -> tuple[LearnerState, dict]:
     """One step on critic and actor from the same minibatch, then the soft target update."""
     critic_value, critic_grads = jax.value_and_grad(critic_loss)(
-        state.critic, state, batch, config.critic_weight_decay)
-    actor_value, actor_grads = jax.value_and_grad(actor_loss)(state.actor, state.critic,
-                                                             batch.observation)
+        state.critic, state, batch, config.critic_weight_decay
+    )
+    actor_value, actor_grads = jax.value_and_grad(actor_loss)(
+        state.actor, state.critic, batch.observation
+    )
     critic_updates, critic_optimizer = optax.adam(config.critic_learning_rate).update(
-        critic_grads, state.critic_optimizer)
+        critic_grads, state.critic_optimizer
+    )
     actor_updates, actor_optimizer = optax.adam(config.actor_learning_rate).update(
-        actor_grads, state.actor_optimizer)
+        actor_grads, state.actor_optimizer
+    )
     critic = optax.apply_updates(state.critic, critic_updates)
     actor = optax.apply_updates(state.actor, actor_updates)
     no_updates = jnp.zeros((), jnp.int32)  # read only by d4pg's 'periodic' targets
     new_state = LearnerState(
-        actor=actor, critic=critic,
+        actor=actor,
+        critic=critic,
         target_actor=d4pg.update_target(state.target_actor, actor, no_updates, config),
         target_critic=d4pg.update_target(state.target_critic, critic, no_updates, config),
-        actor_optimizer=actor_optimizer, critic_optimizer=critic_optimizer)
+        actor_optimizer=actor_optimizer,
+        critic_optimizer=critic_optimizer,
+    )
     return new_state, {"critic_loss": critic_value, "q_mean": -actor_value}
 
 
 @functools.partial(jax.jit, static_argnames="config")
 def _update_many(state: LearnerState, batches: replay.Transitions, config: Config):
     """`update` once per leading-axis slice of `batches`, in order."""
+
     def step(carry, batch):
         return update(carry, batch, config)
+
     state, metrics = jax.lax.scan(step, state, batches)
     return state, jax.tree.map(jnp.mean, metrics)
 
@@ -160,9 +191,14 @@ def _update_many(state: LearnerState, batches: replay.Transitions, config: Confi
 _actor = jax.jit(d4pg.actor_apply)
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[LearnerState, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[LearnerState, list[policy_search.Iteration]]:
     """Runs DDPG on a batched environment; returns the learner state and iteration logs.
 
     Episodes run in rounds of `num_envs` copies reset together, each at most
@@ -190,16 +226,24 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
             noise = np.zeros((n, action_size), np.float32)
             totals = np.zeros(n)
             for _ in range(sampling.horizon):
-                noise += (-config.ou_theta * noise
-                          + config.ou_sigma * rng.standard_normal(noise.shape)).astype(np.float32)
+                noise += (
+                    -config.ou_theta * noise + config.ou_sigma * rng.standard_normal(noise.shape)
+                ).astype(np.float32)
                 action = np.clip(np.asarray(_actor(state.actor, observation)) + noise, -1.0, 1.0)
                 timestep = env.step(bounds.to_env(action))
                 next_observation = specs.flatten_observation(layout, timestep.observation, n)
                 reward = np.asarray(timestep.reward, np.float32)
-                buffer.add(replay.Transitions(
-                    observation=observation[alive], action=action[alive], reward=reward[alive],
-                    discount=(config.discount * np.asarray(timestep.discount, np.float32))[alive],
-                    next_observation=next_observation[alive]))
+                buffer.add(
+                    replay.Transitions(
+                        observation=observation[alive],
+                        action=action[alive],
+                        reward=reward[alive],
+                        discount=(config.discount * np.asarray(timestep.discount, np.float32))[
+                            alive
+                        ],
+                        next_observation=next_observation[alive],
+                    )
+                )
                 totals += np.where(alive, reward, 0.0)
                 num_new = int(alive.sum())
                 steps += num_new
@@ -216,10 +260,16 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
                 observation = next_observation
             episode_returns.extend(totals.tolist())
         metrics = {key: value / metric_count for key, value in metric_sums.items()}
-        logs.append(policy_search.Iteration(
-            iteration=iteration, average_return=float(np.mean(episode_returns)),
-            num_trajectories=len(episode_returns), env_steps=steps,
-            wall_time_s=time.time() - start, metrics=metrics))
+        logs.append(
+            policy_search.Iteration(
+                iteration=iteration,
+                average_return=float(np.mean(episode_returns)),
+                num_trajectories=len(episode_returns),
+                env_steps=steps,
+                wall_time_s=time.time() - start,
+                metrics=metrics,
+            )
+        )
         if on_iteration is not None:
             on_iteration(logs[-1])
     return state, logs

@@ -67,8 +67,7 @@ ACTOR_STREAM, NOISE_STREAM, REPLAY_STREAM = 4, 5, 6
 NOISE_EXPONENT = 7.0
 # Batches fetched from the replay per call: one round trip per this many updates.
 BATCHES_PER_SAMPLE = 8
-DISTRIBUTED_COLUMNS = ("actor_steps_per_s", "learner_updates_per_s", "replay_size",
-                       "restarts")
+DISTRIBUTED_COLUMNS = ("actor_steps_per_s", "learner_updates_per_s", "replay_size", "restarts")
 
 
 def noise_scales(sigma: float, num_actors: int, exponent: float = NOISE_EXPONENT) -> list[float]:
@@ -87,8 +86,7 @@ class ReplayServer:
       seed: seeds the sampling generator.
     """
 
-    def __init__(self, config: d4pg.Config, observation_size: int, action_size: int,
-                 seed: int):
+    def __init__(self, config: d4pg.Config, observation_size: int, action_size: int, seed: int):
         self._replay = d4pg.make_replay(config, observation_size, action_size)
         self._rng = np.random.default_rng(seed)
         self._added = 0
@@ -113,8 +111,11 @@ class ReplayServer:
         return len(self._replay), self._added
 
     def state_dict(self) -> dict:
-        return {"replay": self._replay.state_dict(), "rng": self._rng.bit_generator.state,
-                "added": self._added}
+        return {
+            "replay": self._replay.state_dict(),
+            "rng": self._rng.bit_generator.state,
+            "added": self._added,
+        }
 
     def load_state_dict(self, state: dict) -> None:
         self._replay.load_state_dict(state["replay"])
@@ -133,8 +134,9 @@ class Actor:
       replay_server: the `ReplayServer` actor handle.
     """
 
-    def __init__(self, env_name: str, envs_per_actor: int, config: d4pg.Config, sigma: float,
-                 replay_server):
+    def __init__(
+        self, env_name: str, envs_per_actor: int, config: d4pg.Config, sigma: float, replay_server
+    ):
         self._env_name = env_name
         self._num_envs = int(envs_per_actor)
         self._config = config
@@ -149,8 +151,9 @@ class Actor:
     def _start(self, env_seed: int, noise_seed: int) -> None:
         self._env = environments.load(self._env_name, env_seed, self._num_envs)
         self._boundary = specs.boundary(self._env.observation_spec(), self._env.action_spec())
-        self._writer = replay.NStepWriter(self._num_envs, self._config.n_step,
-                                          self._config.discount)
+        self._writer = replay.NStepWriter(
+            self._num_envs, self._config.n_step, self._config.discount
+        )
         self._key = jax.random.PRNGKey(noise_seed)
         self._timestep = self._env.reset()
         self._episode_returns = np.zeros(self._num_envs)
@@ -172,11 +175,12 @@ class Actor:
         while steps < budget:
             timestep = self._timestep
             actions, self._key = d4pg.behaviour_policy(
-                self._boundary, params, timestep.observation, self._key, self._sigma,
-                self._num_envs)
+                self._boundary, params, timestep.observation, self._key, self._sigma, self._num_envs
+            )
             next_timestep = self._env.step(actions)
-            transitions = d4pg.write_transitions(self._writer, self._boundary, timestep,
-                                                 actions, next_timestep, self._num_envs)
+            transitions = d4pg.write_transitions(
+                self._writer, self._boundary, timestep, actions, next_timestep, self._num_envs
+            )
             if transitions.reward.shape[0]:
                 chunks.append(transitions)
             valid = ~np.asarray(timestep.last())
@@ -191,8 +195,14 @@ class Actor:
             batch = replay.Transitions(*(np.concatenate(field) for field in zip(*chunks)))
             added = int(batch.reward.shape[0])
             size = cluster.ray_module().get(self._replay_server.add.remote(batch))
-        return {"steps": steps, "added": added, "returns": returns, "replay_size": size,
-                "busy_s": time.perf_counter() - started, "process": _process_id()}
+        return {
+            "steps": steps,
+            "added": added,
+            "returns": returns,
+            "replay_size": size,
+            "busy_s": time.perf_counter() - started,
+            "process": _process_id(),
+        }
 
 
 def _process_id() -> str:
@@ -209,6 +219,7 @@ class Progress:
     finished_returns, metric_sums, metric_counts: since the last metrics row.
     actor_steps, actor_busy_s, updates_since, since_s: rates since the last row.
     """
+
     env_steps: int = 0
     update_credit: float = 0.0
     restarts: int = 0
@@ -224,14 +235,28 @@ class Progress:
     since_s: float = 0.0
 
 
-def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors: int,
-          envs_per_actor: int = 1, actor_update_period: int = 100, chunk_steps: int = 200,
-          config_overrides: Mapping[str, object] | None = None, eval_every: int = 10_000,
-          eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
-          overwrite: bool = False, checkpoint_replay: bool = False,
-          ray_address: str | None = None, progress: bool = True,
-          noise_exponent: float = NOISE_EXPONENT, lockstep: bool = False
-          ) -> experiment.RunResult:
+def train(
+    env_name: str,
+    num_steps: int,
+    seed: int,
+    out_dir: str,
+    *,
+    num_actors: int,
+    envs_per_actor: int = 1,
+    actor_update_period: int = 100,
+    chunk_steps: int = 200,
+    config_overrides: Mapping[str, object] | None = None,
+    eval_every: int = 10_000,
+    eval_episodes: int = 10,
+    checkpoint_every: int | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    checkpoint_replay: bool = False,
+    ray_address: str | None = None,
+    progress: bool = True,
+    noise_exponent: float = NOISE_EXPONENT,
+    lockstep: bool = False,
+) -> experiment.RunResult:
     """Trains D4PG with `num_actors` Ray actors into the run directory `out_dir`.
 
     Args:
@@ -263,11 +288,15 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
         depends on timing); with more, the order in which their chunks reach the
         replay still does. Slower: the actors wait while the learner learns.
     """
-    for name, value, lowest in (("num_steps", num_steps, 0), ("num_actors", num_actors, 1),
-                                ("envs_per_actor", envs_per_actor, 1),
-                                ("actor_update_period", actor_update_period, 1),
-                                ("chunk_steps", chunk_steps, 1), ("eval_every", eval_every, 1),
-                                ("eval_episodes", eval_episodes, 1)):
+    for name, value, lowest in (
+        ("num_steps", num_steps, 0),
+        ("num_actors", num_actors, 1),
+        ("envs_per_actor", envs_per_actor, 1),
+        ("actor_update_period", actor_update_period, 1),
+        ("chunk_steps", chunk_steps, 1),
+        ("eval_every", eval_every, 1),
+        ("eval_episodes", eval_episodes, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < lowest:
             raise ValueError(f"{name} = {value!r}; expected an integer >= {lowest}.")
     checkpoint_every = eval_every if checkpoint_every is None else checkpoint_every
@@ -279,25 +308,33 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     experiment.refuse_existing_run(out_dir, resume, overwrite)
     config = experiment.make_config("d4pg", config_overrides)
     checkpoint_path = os.path.join(out_dir, experiment.CHECKPOINT_FILE)
-    identity = {"agent": "d4pg", "env": env_name, "seed": int(seed),
-                "num_envs": int(envs_per_actor), "actors": int(num_actors)}
+    identity = {
+        "agent": "d4pg",
+        "env": env_name,
+        "seed": int(seed),
+        "num_envs": int(envs_per_actor),
+        "actors": int(num_actors),
+    }
     payload = None
     if resume:
         payload, config = experiment.load_resumed_run(
-            checkpoint_path, identity, config, config_overrides)
+            checkpoint_path, identity, config, config_overrides
+        )
     os.makedirs(out_dir, exist_ok=True)
 
     probe = make_env(experiment.derived_seed(seed, experiment.TRAIN_STREAM))
     boundary = specs.boundary(probe.observation_spec(), probe.action_spec())
     probe.close()
-    learner = d4pg.Learner(config, boundary.layout.size, boundary.bounds.size,
-                           np.random.default_rng(seed))
+    learner = d4pg.Learner(
+        config, boundary.layout.size, boundary.bounds.size, np.random.default_rng(seed)
+    )
     state, resumes = Progress(), 0
     if payload is not None:
         if tuple(payload["observation_keys"] or ()) != tuple(boundary.layout.keys or ()):
             raise ValueError(
                 f"resume: observation keys {boundary.layout.keys} differ from the "
-                f"checkpoint's {payload['observation_keys']}.")
+                f"checkpoint's {payload['observation_keys']}."
+            )
         learner.load_state_dict(payload["learner_state"])
         state = payload["progress"]
         resumes = payload["resumes"] + 1
@@ -305,8 +342,11 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     started_ray = cluster.connect(ray_address, num_cpus=max(os.cpu_count() or 1, num_actors))
     ray = cluster.ray_module()
     replay_server = ray.remote(num_cpus=0, max_restarts=0)(ReplayServer).remote(
-        config, boundary.layout.size, boundary.bounds.size,
-        experiment.derived_seed(seed, REPLAY_STREAM, resumes))
+        config,
+        boundary.layout.size,
+        boundary.bounds.size,
+        experiment.derived_seed(seed, REPLAY_STREAM, resumes),
+    )
     if payload is not None and payload.get("replay") is not None:
         ray.get(replay_server.load_state_dict.remote(payload["replay"]))
     else:
@@ -314,22 +354,40 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
         state.replay_size, state.update_credit = 0, 0.0
     # max_concurrency 2: `pid` answers while `collect` runs (the driver never sends an
     # actor a second `collect` before the first returned).
-    actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0,
-                             max_concurrency=2)(Actor)
+    actor_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0, max_concurrency=2)(
+        Actor
+    )
     run_tag = f"{os.getpid()}-{time.monotonic_ns()}"
-    actors = [actor_class.options(name=f"d4pg-actor-{k}-{run_tag}", namespace="agents").remote(
-        env_name, envs_per_actor, config, sigma, replay_server)
-        for k, sigma in enumerate(noise_scales(config.sigma, num_actors, noise_exponent))]
+    actors = [
+        actor_class.options(name=f"d4pg-actor-{k}-{run_tag}", namespace="agents").remote(
+            env_name, envs_per_actor, config, sigma, replay_server
+        )
+        for k, sigma in enumerate(noise_scales(config.sigma, num_actors, noise_exponent))
+    ]
 
-    experiment.write_config_json(out_dir, {
-        "agent": "d4pg", "env": env_name, "seed": int(seed), "num_envs": int(envs_per_actor),
-        "actors": int(num_actors), "actor_update_period": actor_update_period,
-        "chunk_steps": chunk_steps, "lockstep": bool(lockstep), "num_steps": int(num_steps),
-        "eval_every": eval_every, "eval_episodes": eval_episodes, "config": dataclasses.asdict(config)})
+    experiment.write_config_json(
+        out_dir,
+        {
+            "agent": "d4pg",
+            "env": env_name,
+            "seed": int(seed),
+            "num_envs": int(envs_per_actor),
+            "actors": int(num_actors),
+            "actor_update_period": actor_update_period,
+            "chunk_steps": chunk_steps,
+            "lockstep": bool(lockstep),
+            "num_steps": int(num_steps),
+            "eval_every": eval_every,
+            "eval_episodes": eval_episodes,
+            "config": dataclasses.asdict(config),
+        },
+    )
     metrics_path = os.path.join(out_dir, experiment.METRICS_FILE)
-    log = csv_log.CsvLog(metrics_path, experiment.BASE_COLUMNS + d4pg.D4PG.metric_names
-                         + DISTRIBUTED_COLUMNS,
-                         keep_until_step=state.env_steps if payload is not None else None)
+    log = csv_log.CsvLog(
+        metrics_path,
+        experiment.BASE_COLUMNS + d4pg.D4PG.metric_names + DISTRIBUTED_COLUMNS,
+        keep_until_step=state.env_steps if payload is not None else None,
+    )
     title = f"d4pg ({num_actors} actors) on {env_name} (seed {seed})"
     last_return = [math.nan]
     clock_started = time.perf_counter()
@@ -339,25 +397,40 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
         return elapsed_before + time.perf_counter() - clock_started
 
     def evaluate_and_log() -> None:
-        seeds = [experiment.derived_seed(seed, experiment.EVAL_STREAM, state.env_steps, episode)
-                 for episode in range(eval_episodes)]
+        seeds = [
+            experiment.derived_seed(seed, experiment.EVAL_STREAM, state.env_steps, episode)
+            for episode in range(eval_episodes)
+        ]
         returns = evaluation.evaluate_on_fresh_envs(
-            d4pg.evaluation_policy(boundary, learner.actor), make_env, seeds)
+            d4pg.evaluation_policy(boundary, learner.actor), make_env, seeds
+        )
         now = clock()
         interval = max(now - state.since_s, 1e-9)
-        actor_rates = [state.actor_steps[k] / state.actor_busy_s[k]
-                       for k in state.actor_steps if state.actor_busy_s[k] > 0]
-        metrics = {name: state.metric_sums[name] / state.metric_counts[name]
-                   for name in state.metric_sums}
-        log.write({"step": state.env_steps, "wall_time_s": round(now, 3),
-                   "eval_return": float(np.mean(returns)),
-                   "eval_return_std": float(np.std(returns)),
-                   "train_return": (float(np.mean(state.finished_returns))
-                                    if state.finished_returns else None),
-                   "train_episodes": len(state.finished_returns), **metrics,
-                   "actor_steps_per_s": float(np.mean(actor_rates)) if actor_rates else None,
-                   "learner_updates_per_s": state.updates_since / interval,
-                   "replay_size": state.replay_size, "restarts": state.restarts})
+        actor_rates = [
+            state.actor_steps[k] / state.actor_busy_s[k]
+            for k in state.actor_steps
+            if state.actor_busy_s[k] > 0
+        ]
+        metrics = {
+            name: state.metric_sums[name] / state.metric_counts[name] for name in state.metric_sums
+        }
+        log.write(
+            {
+                "step": state.env_steps,
+                "wall_time_s": round(now, 3),
+                "eval_return": float(np.mean(returns)),
+                "eval_return_std": float(np.std(returns)),
+                "train_return": (
+                    float(np.mean(state.finished_returns)) if state.finished_returns else None
+                ),
+                "train_episodes": len(state.finished_returns),
+                **metrics,
+                "actor_steps_per_s": float(np.mean(actor_rates)) if actor_rates else None,
+                "learner_updates_per_s": state.updates_since / interval,
+                "replay_size": state.replay_size,
+                "restarts": state.restarts,
+            }
+        )
         state.finished_returns, state.metric_sums, state.metric_counts = [], {}, {}
         state.actor_steps, state.actor_busy_s = {}, {}
         state.updates_since, state.since_s = 0, now
@@ -366,13 +439,22 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
 
     def save_checkpoint() -> None:
         state.elapsed_s = clock()
-        checkpoint.save(checkpoint_path, {
-            "agent_name": "d4pg", "config": dataclasses.asdict(config), "env_name": env_name,
-            "seed": int(seed), "num_envs": int(envs_per_actor),
-            "run_identity": {"actors": int(num_actors)},
-            "observation_keys": boundary.layout.keys, "learner_state": learner.state_dict(),
-            "progress": state, "resumes": resumes,
-            "replay": ray.get(replay_server.state_dict.remote()) if checkpoint_replay else None})
+        checkpoint.save(
+            checkpoint_path,
+            {
+                "agent_name": "d4pg",
+                "config": dataclasses.asdict(config),
+                "env_name": env_name,
+                "seed": int(seed),
+                "num_envs": int(envs_per_actor),
+                "run_identity": {"actors": int(num_actors)},
+                "observation_keys": boundary.layout.keys,
+                "learner_state": learner.state_dict(),
+                "progress": state,
+                "resumes": resumes,
+                "replay": ray.get(replay_server.state_dict.remote()) if checkpoint_replay else None,
+            },
+        )
         experiment.plot_run(out_dir, title)
 
     # The learner's first parameters, and a counter of broadcasts per actor's restarts.
@@ -384,9 +466,16 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     idle = set(range(num_actors))
     assigned = state.env_steps
     lag_limit = chunk_steps * num_actors * config.updates_per_transition
-    driver = cluster.Driver(state, num_steps=num_steps, eval_every=eval_every,
-                            checkpoint_every=checkpoint_every, evaluate_and_log=evaluate_and_log,
-                            save_checkpoint=save_checkpoint, out_dir=out_dir, progress=progress)
+    driver = cluster.Driver(
+        state,
+        num_steps=num_steps,
+        eval_every=eval_every,
+        checkpoint_every=checkpoint_every,
+        evaluate_and_log=evaluate_and_log,
+        save_checkpoint=save_checkpoint,
+        out_dir=out_dir,
+        progress=progress,
+    )
 
     def submit(k: int) -> None:
         nonlocal assigned
@@ -395,8 +484,11 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
             return
         streams = (k, actor_restarts[k], resumes)
         reference = actors[k].collect.remote(
-            params_ref, budget, experiment.derived_seed(seed, ACTOR_STREAM, *streams),
-            experiment.derived_seed(seed, NOISE_STREAM, *streams))
+            params_ref,
+            budget,
+            experiment.derived_seed(seed, ACTOR_STREAM, *streams),
+            experiment.derived_seed(seed, NOISE_STREAM, *streams),
+        )
         in_flight[reference] = (k, budget)
         assigned += budget
         idle.discard(k)
@@ -411,8 +503,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
             # while no chunk is out: the learner's inputs are then fixed.
             learner_caught_up, learn = not owed, owed and not in_flight
         else:
-            learner_caught_up = (state.update_credit <= lag_limit
-                                 or state.replay_size < config.batch_size)
+            learner_caught_up = (
+                state.update_credit <= lag_limit or state.replay_size < config.batch_size
+            )
             learn = owed
         if not driver.interrupted() and learner_caught_up:
             for k in sorted(idle):
@@ -428,8 +521,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
                 indices.append(index)
                 priorities.append(np.asarray(priority))
                 for name in d4pg.D4PG.metric_names:
-                    state.metric_sums[name] = (state.metric_sums.get(name, 0.0)
-                                               + float(metrics[name]))
+                    state.metric_sums[name] = state.metric_sums.get(name, 0.0) + float(
+                        metrics[name]
+                    )
                     state.metric_counts[name] = state.metric_counts.get(name, 0) + 1
             if config.prioritized_replay:
                 replay_server.update_priorities.remote(indices, priorities)
@@ -440,8 +534,9 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
                 last_broadcast = learner.num_updates
         if not in_flight:
             return True
-        ready, _ = ray.wait(list(in_flight), num_returns=1,
-                            timeout=0 if learn and not lockstep else None)
+        ready, _ = ray.wait(
+            list(in_flight), num_returns=1, timeout=0 if learn and not lockstep else None
+        )
         for reference in ready:
             k, budget = in_flight.pop(reference)
             idle.add(k)
@@ -480,6 +575,11 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_actors:
     finally:
         driver.close(log, [*actors, replay_server], started_ray)
     return experiment.RunResult(
-        out_dir=out_dir, env_steps=state.env_steps, final_eval_return=last_return[0],
-        metrics_path=metrics_path, checkpoint_path=checkpoint_path,
-        plot_path=os.path.join(out_dir, experiment.PLOT_FILE), agent=learner)
+        out_dir=out_dir,
+        env_steps=state.env_steps,
+        final_eval_return=last_return[0],
+        metrics_path=metrics_path,
+        checkpoint_path=checkpoint_path,
+        plot_path=os.path.join(out_dir, experiment.PLOT_FILE),
+        agent=learner,
+    )

@@ -59,8 +59,15 @@ from agents import (
 
 # Seed streams of the run's seed, after agents/distributed_d4pg.py's 4-6.
 WORKER_STREAM, WORKER_KEY_STREAM = 7, 8
-DPPO_COLUMNS = ("policy_loss", "value_loss", "kl", "kl_penalty", "gradients_used",
-                "worker_steps_per_s", "restarts")
+DPPO_COLUMNS = (
+    "policy_loss",
+    "value_loss",
+    "kl",
+    "kl_penalty",
+    "gradients_used",
+    "worker_steps_per_s",
+    "restarts",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,6 +104,7 @@ class Config:
       initial_log_std: the state-independent log std at the start (unit actions).
       observation_clip, reward_clip: clips after normalisation.
     """
+
     policy_learning_rate: float = 1e-3
     value_learning_rate: float = 1e-3
     rollout_steps: int = 2048
@@ -124,8 +132,15 @@ class Config:
         for name in ("discount", "gae_lambda"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"Config.{name} = {getattr(self, name)}; expected [0, 1].")
-        for name in ("policy_learning_rate", "value_learning_rate", "kl_target",
-                     "kl_initial_penalty", "max_grad_norm", "observation_clip", "reward_clip"):
+        for name in (
+            "policy_learning_rate",
+            "value_learning_rate",
+            "kl_target",
+            "kl_initial_penalty",
+            "max_grad_norm",
+            "observation_clip",
+            "reward_clip",
+        ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Config.{name} = {getattr(self, name)}; expected > 0.")
         if not self.kl_alpha > 1:
@@ -133,24 +148,33 @@ class Config:
         if not 0 < self.kl_beta_low < 1 < self.kl_beta_high:
             raise ValueError(
                 f"Config.kl_beta_low {self.kl_beta_low} and kl_beta_high {self.kl_beta_high} "
-                "must satisfy 0 < beta_low < 1 < beta_high.")
+                "must satisfy 0 < beta_low < 1 < beta_high."
+            )
         if self.kl_hinge < 0:
             raise ValueError(f"Config.kl_hinge = {self.kl_hinge}; expected >= 0.")
         if not self.hidden_sizes or any(not isinstance(s, int) or s < 1 for s in self.hidden_sizes):
             raise ValueError(
-                f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints.")
+                f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints."
+            )
 
     def as_ppo(self) -> ppo.Config:
         """The PPO configuration with the same networks and normalisation (for evaluation)."""
-        return ppo.Config(hidden_sizes=self.hidden_sizes, initial_log_std=self.initial_log_std,
-                          observation_clip=self.observation_clip, reward_clip=self.reward_clip,
-                          discount=self.discount, gae_lambda=self.gae_lambda)
+        return ppo.Config(
+            hidden_sizes=self.hidden_sizes,
+            initial_log_std=self.initial_log_std,
+            observation_clip=self.observation_clip,
+            reward_clip=self.reward_clip,
+            discount=self.discount,
+            gae_lambda=self.gae_lambda,
+        )
 
 
 # --------------------------------------------------------------------------- the losses
 
-def gaussian_kl(old_mean: jax.Array, old_log_std: jax.Array, mean: jax.Array,
-                log_std: jax.Array) -> jax.Array:
+
+def gaussian_kl(
+    old_mean: jax.Array, old_log_std: jax.Array, mean: jax.Array, log_std: jax.Array
+) -> jax.Array:
     """KL[N(old_mean, old_std^2) | N(mean, std^2)] per sample, summed over action dims."""
     variance_ratio = jnp.exp(2.0 * (old_log_std - log_std))
     mean_term = jnp.square(mean - old_mean) * jnp.exp(-2.0 * log_std)
@@ -161,18 +185,23 @@ def _policy_params(params: dict) -> dict:
     return {"policy": params["policy"], "log_std": params["log_std"]}
 
 
-def policy_objective(theta: dict, batch: dict, penalty: jax.Array,
-                     config: Config) -> tuple[jax.Array, dict]:
+def policy_objective(
+    theta: dict, batch: dict, penalty: jax.Array, config: Config
+) -> tuple[jax.Array, dict]:
     """Minus J(theta) of Algorithm 3 on one worker's batch, and its metrics (incl. KL)."""
     mask = batch["valid"]
     mean = ppo.policy_mean(theta, batch["observation"])
     log_prob = ppo.gaussian_log_prob(mean, theta["log_std"], batch["action"])
     ratio = jnp.exp(log_prob - batch["log_prob"])
-    kl = ppo.masked_mean(gaussian_kl(batch["old_mean"], batch["old_log_std"], mean,
-                                      theta["log_std"]), mask)
+    kl = ppo.masked_mean(
+        gaussian_kl(batch["old_mean"], batch["old_log_std"], mean, theta["log_std"]), mask
+    )
     surrogate = ppo.masked_mean(ratio * batch["advantage"], mask)
-    objective = (surrogate - penalty * kl
-                 - config.kl_hinge * jnp.square(jnp.maximum(0.0, kl - 2.0 * config.kl_target)))
+    objective = (
+        surrogate
+        - penalty * kl
+        - config.kl_hinge * jnp.square(jnp.maximum(0.0, kl - 2.0 * config.kl_target))
+    )
     return -objective, {"policy_loss": -surrogate, "kl": kl}
 
 
@@ -191,6 +220,7 @@ _value_gradient = jax.jit(jax.value_and_grad(value_loss))
 
 
 # ---------------------------------------------------------------------------- the worker
+
 
 class Worker:
     """Algorithm 3: collects with the current policy, sends gradients (a Ray actor).
@@ -211,8 +241,9 @@ class Worker:
     def pid(self) -> int:
         return os.getpid()
 
-    def collect(self, params: dict, statistics: dict, steps: int, env_seed: int,
-                key_seed: int) -> dict:
+    def collect(
+        self, params: dict, statistics: dict, steps: int, env_seed: int, key_seed: int
+    ) -> dict:
         """Runs the policy for at least `steps` environment steps; keeps the batch.
 
         Returns steps made, the local observation statistics of this collection
@@ -226,8 +257,7 @@ class Worker:
             return {"steps": 0, "statistics": None, "returns": [], "busy_s": 0.0}
         if self._env is None:
             self._env = environments.load(self._env_name, env_seed, self._num_envs)
-            self._boundary = specs.boundary(self._env.observation_spec(),
-                                            self._env.action_spec())
+            self._boundary = specs.boundary(self._env.observation_spec(), self._env.action_spec())
             self._key = jax.random.PRNGKey(key_seed)
             self._rewards = normalizer.DiscountedReturnScale(self._num_envs, config.discount)
             self._timestep = self._env.reset()
@@ -243,19 +273,25 @@ class Worker:
             shared.update(flat)
             local.update(flat)
             normalized = shared.normalize(flat, config.observation_clip)
-            action, log_prob, value, self._key = ppo.behaviour_policy(params, normalized,
-                                                                      self._key)
+            action, log_prob, value, self._key = ppo.behaviour_policy(params, normalized, self._key)
             next_timestep = self._env.step(self._boundary.actions(action))
             valid = ~np.asarray(timestep.last())
-            reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()),
-                                         valid)
-            rows.append((ppo.Rollout(
-                observation=normalized, action=np.asarray(action),
-                log_prob=np.asarray(log_prob), value=np.asarray(value),
-                reward=np.clip(reward, -config.reward_clip, config.reward_clip),
-                discount=np.asarray(next_timestep.discount, np.float32),
-                next_is_last=np.asarray(next_timestep.last(), np.float32), valid=valid),
-                np.asarray(ppo.policy_mean(params, normalized))))
+            reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()), valid)
+            rows.append(
+                (
+                    ppo.Rollout(
+                        observation=normalized,
+                        action=np.asarray(action),
+                        log_prob=np.asarray(log_prob),
+                        value=np.asarray(value),
+                        reward=np.clip(reward, -config.reward_clip, config.reward_clip),
+                        discount=np.asarray(next_timestep.discount, np.float32),
+                        next_is_last=np.asarray(next_timestep.last(), np.float32),
+                        valid=valid,
+                    ),
+                    np.asarray(ppo.policy_mean(params, normalized)),
+                )
+            )
             ended = np.asarray(next_timestep.last()) & valid
             self._episode_returns += np.where(valid, np.asarray(next_timestep.reward), 0.0)
             returns.extend(float(r) for r in self._episode_returns[ended])
@@ -265,8 +301,7 @@ class Worker:
         rollout = ppo.Rollout(*(np.stack(field) for field in zip(*(row for row, _ in rows))))
         next_flat = self._boundary.observations(self._timestep.observation, self._num_envs)
         bootstrap = ppo.value_apply(params, shared.normalize(next_flat, config.observation_clip))
-        advantages, value_targets = ppo.gae(rollout, bootstrap, config.discount,
-                                            config.gae_lambda)
+        advantages, value_targets = ppo.gae(rollout, bootstrap, config.discount, config.gae_lambda)
         advantages, value_targets = np.asarray(advantages), np.asarray(value_targets)
         mask = rollout.valid.astype(np.float32)
         # The paper's per-batch normalisation of advantages (over valid steps).
@@ -284,8 +319,12 @@ class Worker:
             "valid": mask.reshape(flat_size),
         }
         self._stopped = False
-        return {"steps": made, "statistics": local.state_dict(), "returns": returns,
-                "busy_s": time.perf_counter() - started}
+        return {
+            "steps": made,
+            "statistics": local.state_dict(),
+            "returns": returns,
+            "busy_s": time.perf_counter() - started,
+        }
 
     def policy_gradient(self, params: dict, penalty: float) -> dict | None:
         """The gradient of -J on this worker's batch, or None: no batch (restarted) or
@@ -293,20 +332,23 @@ class Worker:
         if self._batch is None or self._stopped:
             return None
         theta = jax.tree.map(jnp.asarray, _policy_params(params))
-        grads, metrics = _policy_gradient(theta, self._batch, jnp.float32(penalty),
-                                          self._config)
+        grads, metrics = _policy_gradient(theta, self._batch, jnp.float32(penalty), self._config)
         if float(metrics["kl"]) > 4.0 * self._config.kl_target:
             self._stopped = True
             return None
-        return {"grads": jax.device_get(grads), "policy_loss": float(metrics["policy_loss"]),
-                "kl": float(metrics["kl"])}
+        return {
+            "grads": jax.device_get(grads),
+            "policy_loss": float(metrics["policy_loss"]),
+            "kl": float(metrics["kl"]),
+        }
 
     def value_gradient(self, params: dict) -> dict | None:
         """The gradient of the value loss on this worker's batch (None without a batch)."""
         if self._batch is None:
             return None
-        loss, grads = _value_gradient({"value": jax.tree.map(jnp.asarray, params["value"])},
-                                      self._batch)
+        loss, grads = _value_gradient(
+            {"value": jax.tree.map(jnp.asarray, params["value"])}, self._batch
+        )
         return {"grads": jax.device_get(grads), "value_loss": float(loss)}
 
     def kl(self, params: dict) -> float | None:
@@ -320,8 +362,10 @@ class Worker:
 
 # ----------------------------------------------------------------------------- the chief
 
-def adapt_penalty(penalty: float, worker_kls: list[float], config: Config,
-                  num_workers: int) -> float:
+
+def adapt_penalty(
+    penalty: float, worker_kls: list[float], config: Config, num_workers: int
+) -> float:
     """Algorithm 3's lambda update applied once per worker KL, with alpha~."""
     alpha = 1.0 + (config.kl_alpha - 1.0) / num_workers
     for kl in worker_kls:
@@ -345,13 +389,15 @@ def make_config(overrides: Mapping[str, object] | None) -> Config:
 
 
 def _optimizer(learning_rate: float, config: Config) -> optax.GradientTransformation:
-    return optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
-                       optax.adam(learning_rate, eps=1e-5))
+    return optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm), optax.adam(learning_rate, eps=1e-5)
+    )
 
 
 @dataclasses.dataclass
 class ChiefState:
     """Everything the chief checkpoints besides the parameters."""
+
     env_steps: int = 0
     iterations: int = 0
     penalty: float = 1.0
@@ -366,12 +412,24 @@ class ChiefState:
     worker_busy_s: float = 0.0
 
 
-def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers: int,
-          straggler_tolerance: int = 0, envs_per_worker: int = 1,
-          config_overrides: Mapping[str, object] | None = None, eval_every: int = 10_000,
-          eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
-          overwrite: bool = False, ray_address: str | None = None,
-          progress: bool = True) -> experiment.RunResult:
+def train(
+    env_name: str,
+    num_steps: int,
+    seed: int,
+    out_dir: str,
+    *,
+    num_workers: int,
+    straggler_tolerance: int = 0,
+    envs_per_worker: int = 1,
+    config_overrides: Mapping[str, object] | None = None,
+    eval_every: int = 10_000,
+    eval_episodes: int = 10,
+    checkpoint_every: int | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> experiment.RunResult:
     """Trains DPPO with `num_workers` Ray workers into the run directory `out_dir`.
 
     Args:
@@ -385,16 +443,21 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
       eval_every, eval_episodes, checkpoint_every, resume, overwrite, ray_address,
         progress: as in `agents.distributed_d4pg.train`.
     """
-    for name, value, lowest in (("num_steps", num_steps, 0), ("num_workers", num_workers, 1),
-                                ("straggler_tolerance", straggler_tolerance, 0),
-                                ("envs_per_worker", envs_per_worker, 1),
-                                ("eval_every", eval_every, 1), ("eval_episodes", eval_episodes, 1)):
+    for name, value, lowest in (
+        ("num_steps", num_steps, 0),
+        ("num_workers", num_workers, 1),
+        ("straggler_tolerance", straggler_tolerance, 0),
+        ("envs_per_worker", envs_per_worker, 1),
+        ("eval_every", eval_every, 1),
+        ("eval_episodes", eval_episodes, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < lowest:
             raise ValueError(f"{name} = {value!r}; expected an integer >= {lowest}.")
     if straggler_tolerance >= num_workers:
         raise ValueError(
             f"straggler_tolerance = {straggler_tolerance} must be below num_workers = "
-            f"{num_workers}: the chief needs at least one gradient (W - D >= 1).")
+            f"{num_workers}: the chief needs at least one gradient (W - D >= 1)."
+        )
     checkpoint_every = eval_every if checkpoint_every is None else checkpoint_every
     if isinstance(checkpoint_every, bool) or int(checkpoint_every) < 1:
         raise ValueError(f"checkpoint_every = {checkpoint_every!r}; expected a positive integer.")
@@ -404,20 +467,27 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
     experiment.refuse_existing_run(out_dir, resume, overwrite)
     config = make_config(config_overrides)
     checkpoint_path = os.path.join(out_dir, experiment.CHECKPOINT_FILE)
-    identity = {"agent": "dppo", "env": env_name, "seed": int(seed),
-                "num_envs": int(envs_per_worker), "workers": int(num_workers),
-                "straggler_tolerance": int(straggler_tolerance)}
+    identity = {
+        "agent": "dppo",
+        "env": env_name,
+        "seed": int(seed),
+        "num_envs": int(envs_per_worker),
+        "workers": int(num_workers),
+        "straggler_tolerance": int(straggler_tolerance),
+    }
     payload = None
     if resume:
         payload, config = experiment.load_resumed_run(
-            checkpoint_path, identity, config, config_overrides)
+            checkpoint_path, identity, config, config_overrides
+        )
     os.makedirs(out_dir, exist_ok=True)
 
     probe = make_env(experiment.derived_seed(seed, experiment.TRAIN_STREAM))
     boundary = specs.boundary(probe.observation_spec(), probe.action_spec())
     probe.close()
-    params = ppo.init_params(np.random.default_rng(seed), config.as_ppo(), boundary.layout.size,
-                             boundary.bounds.size)
+    params = ppo.init_params(
+        np.random.default_rng(seed), config.as_ppo(), boundary.layout.size, boundary.bounds.size
+    )
     policy_optimizer = _optimizer(config.policy_learning_rate, config)
     value_optimizer = _optimizer(config.value_learning_rate, config)
     policy_state = policy_optimizer.init(_policy_params(params))
@@ -436,19 +506,36 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
     ray = cluster.ray_module()
     worker_class = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(Worker)
     run_tag = f"{os.getpid()}-{time.monotonic_ns()}"
-    workers = [worker_class.options(name=f"dppo-worker-{w}-{run_tag}", namespace="agents")
-               .remote(env_name, envs_per_worker, config) for w in range(num_workers)]
+    workers = [
+        worker_class.options(name=f"dppo-worker-{w}-{run_tag}", namespace="agents").remote(
+            env_name, envs_per_worker, config
+        )
+        for w in range(num_workers)
+    ]
     worker_restarts = [0] * num_workers
     died = cluster.actor_died_errors()
 
-    experiment.write_config_json(out_dir, {
-        "agent": "dppo", "env": env_name, "seed": int(seed), "num_envs": int(envs_per_worker),
-        "workers": int(num_workers), "straggler_tolerance": int(straggler_tolerance),
-        "num_steps": int(num_steps), "eval_every": eval_every, "eval_episodes": eval_episodes,
-        "config": dataclasses.asdict(config)})
+    experiment.write_config_json(
+        out_dir,
+        {
+            "agent": "dppo",
+            "env": env_name,
+            "seed": int(seed),
+            "num_envs": int(envs_per_worker),
+            "workers": int(num_workers),
+            "straggler_tolerance": int(straggler_tolerance),
+            "num_steps": int(num_steps),
+            "eval_every": eval_every,
+            "eval_episodes": eval_episodes,
+            "config": dataclasses.asdict(config),
+        },
+    )
     metrics_path = os.path.join(out_dir, experiment.METRICS_FILE)
-    log = csv_log.CsvLog(metrics_path, experiment.BASE_COLUMNS + DPPO_COLUMNS,
-                         keep_until_step=state.env_steps if payload is not None else None)
+    log = csv_log.CsvLog(
+        metrics_path,
+        experiment.BASE_COLUMNS + DPPO_COLUMNS,
+        keep_until_step=state.env_steps if payload is not None else None,
+    )
     title = f"dppo ({num_workers} workers, D={straggler_tolerance}) on {env_name} (seed {seed})"
     last_return = [math.nan]
     clock_started = time.perf_counter()
@@ -462,25 +549,38 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
         state.metric_counts[name] = state.metric_counts.get(name, 0) + 1
 
     def evaluate_and_log() -> None:
-        seeds = [experiment.derived_seed(seed, experiment.EVAL_STREAM, state.env_steps, episode)
-                 for episode in range(eval_episodes)]
+        seeds = [
+            experiment.derived_seed(seed, experiment.EVAL_STREAM, state.env_steps, episode)
+            for episode in range(eval_episodes)
+        ]
         snapshot = normalizer.RunningMeanStd((boundary.layout.size,))
         snapshot.load_state_dict(statistics.state_dict())
         returns = evaluation.evaluate_on_fresh_envs(
             ppo.evaluation_policy(boundary, params, snapshot, config.observation_clip),
-            make_env, seeds)
-        metrics = {name: state.metric_sums[name] / state.metric_counts[name]
-                   for name in state.metric_sums}
-        log.write({"step": state.env_steps, "wall_time_s": round(clock(), 3),
-                   "eval_return": float(np.mean(returns)),
-                   "eval_return_std": float(np.std(returns)),
-                   "train_return": (float(np.mean(state.finished_returns))
-                                    if state.finished_returns else None),
-                   "train_episodes": len(state.finished_returns), **metrics,
-                   "kl_penalty": state.penalty,
-                   "worker_steps_per_s": (state.worker_steps / state.worker_busy_s
-                                          if state.worker_busy_s > 0 else None),
-                   "restarts": state.restarts})
+            make_env,
+            seeds,
+        )
+        metrics = {
+            name: state.metric_sums[name] / state.metric_counts[name] for name in state.metric_sums
+        }
+        log.write(
+            {
+                "step": state.env_steps,
+                "wall_time_s": round(clock(), 3),
+                "eval_return": float(np.mean(returns)),
+                "eval_return_std": float(np.std(returns)),
+                "train_return": (
+                    float(np.mean(state.finished_returns)) if state.finished_returns else None
+                ),
+                "train_episodes": len(state.finished_returns),
+                **metrics,
+                "kl_penalty": state.penalty,
+                "worker_steps_per_s": (
+                    state.worker_steps / state.worker_busy_s if state.worker_busy_s > 0 else None
+                ),
+                "restarts": state.restarts,
+            }
+        )
         state.finished_returns, state.metric_sums, state.metric_counts = [], {}, {}
         state.worker_steps, state.worker_busy_s = 0, 0.0
         state.last_eval_step = state.env_steps
@@ -488,17 +588,29 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
 
     def save_checkpoint() -> None:
         state.elapsed_s = clock()
-        checkpoint.save(checkpoint_path, {
-            "agent_name": "dppo", "config": dataclasses.asdict(config), "env_name": env_name,
-            "seed": int(seed), "num_envs": int(envs_per_worker),
-            "run_identity": {"workers": int(num_workers),
-                             "straggler_tolerance": int(straggler_tolerance)},
-            "observation_keys": boundary.layout.keys,
-            "learner_state": {"params": jax.device_get(params),
-                              "optimizer": jax.device_get((policy_state, value_state)),
-                              "num_updates": state.iterations},
-            "observation_statistics": statistics.state_dict(),
-            "progress": state, "resumes": resumes})
+        checkpoint.save(
+            checkpoint_path,
+            {
+                "agent_name": "dppo",
+                "config": dataclasses.asdict(config),
+                "env_name": env_name,
+                "seed": int(seed),
+                "num_envs": int(envs_per_worker),
+                "run_identity": {
+                    "workers": int(num_workers),
+                    "straggler_tolerance": int(straggler_tolerance),
+                },
+                "observation_keys": boundary.layout.keys,
+                "learner_state": {
+                    "params": jax.device_get(params),
+                    "optimizer": jax.device_get((policy_state, value_state)),
+                    "num_updates": state.iterations,
+                },
+                "observation_statistics": statistics.state_dict(),
+                "progress": state,
+                "resumes": resumes,
+            },
+        )
         experiment.plot_run(out_dir, title)
 
     def gather(calls, needed: int) -> list:
@@ -525,18 +637,23 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
 
     def collect(params_ref, statistics_state) -> None:
         # T / W steps each; the run's last iteration splits what is left evenly.
-        left = min(num_steps - state.env_steps, num_workers * max(1, config.rollout_steps
-                                                                  // num_workers))
-        remaining = {w: left // num_workers + (w < left % num_workers)
-                     for w in range(num_workers)}
+        left = min(
+            num_steps - state.env_steps, num_workers * max(1, config.rollout_steps // num_workers)
+        )
+        remaining = {w: left // num_workers + (w < left % num_workers) for w in range(num_workers)}
         while remaining:
             calls = {}
             for w, steps in remaining.items():
                 streams = (w, worker_restarts[w], resumes)
-                calls[workers[w].collect.remote(
-                    params_ref, statistics_state, steps,
-                    experiment.derived_seed(seed, WORKER_STREAM, *streams),
-                    experiment.derived_seed(seed, WORKER_KEY_STREAM, *streams))] = w
+                calls[
+                    workers[w].collect.remote(
+                        params_ref,
+                        statistics_state,
+                        steps,
+                        experiment.derived_seed(seed, WORKER_STREAM, *streams),
+                        experiment.derived_seed(seed, WORKER_KEY_STREAM, *streams),
+                    )
+                ] = w
             remaining = {}
             for reference, w in calls.items():
                 try:
@@ -556,9 +673,16 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
                 state.worker_steps += result["steps"]
                 state.worker_busy_s += result["busy_s"]
 
-    driver = cluster.Driver(state, num_steps=num_steps, eval_every=eval_every,
-                            checkpoint_every=checkpoint_every, evaluate_and_log=evaluate_and_log,
-                            save_checkpoint=save_checkpoint, out_dir=out_dir, progress=progress)
+    driver = cluster.Driver(
+        state,
+        num_steps=num_steps,
+        eval_every=eval_every,
+        checkpoint_every=checkpoint_every,
+        evaluate_and_log=evaluate_and_log,
+        save_checkpoint=save_checkpoint,
+        out_dir=out_dir,
+        progress=progress,
+    )
     needed = num_workers - straggler_tolerance
 
     def iteration() -> bool:
@@ -571,30 +695,38 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
         collect(ray.put(jax.device_get(params)), statistics.state_dict())
         for _ in range(config.policy_steps):
             params_ref = ray.put(jax.device_get(params))
-            results = gather({workers[w].policy_gradient.remote(params_ref, state.penalty): w
-                              for w in range(num_workers)}, needed)
+            results = gather(
+                {
+                    workers[w].policy_gradient.remote(params_ref, state.penalty): w
+                    for w in range(num_workers)
+                },
+                needed,
+            )
             if not results:
                 break
             grads = average_gradients([result["grads"] for result in results])
-            updates, policy_state = policy_optimizer.update(grads, policy_state,
-                                                            _policy_params(params))
+            updates, policy_state = policy_optimizer.update(
+                grads, policy_state, _policy_params(params)
+            )
             params = {**params, **optax.apply_updates(_policy_params(params), updates)}
             add_metric("policy_loss", float(np.mean([r["policy_loss"] for r in results])))
             add_metric("gradients_used", float(len(results)))
         for _ in range(config.value_steps):
             params_ref = ray.put(jax.device_get(params))
-            results = gather({workers[w].value_gradient.remote(params_ref): w
-                              for w in range(num_workers)}, needed)
+            results = gather(
+                {workers[w].value_gradient.remote(params_ref): w for w in range(num_workers)},
+                needed,
+            )
             if not results:
                 break
             grads = average_gradients([result["grads"] for result in results])
-            updates, value_state = value_optimizer.update(grads, value_state,
-                                                          {"value": params["value"]})
+            updates, value_state = value_optimizer.update(
+                grads, value_state, {"value": params["value"]}
+            )
             params = {**params, **optax.apply_updates({"value": params["value"]}, updates)}
             add_metric("value_loss", float(np.mean([r["value_loss"] for r in results])))
         params_ref = ray.put(jax.device_get(params))
-        kls = gather({workers[w].kl.remote(params_ref): w for w in range(num_workers)},
-                     num_workers)
+        kls = gather({workers[w].kl.remote(params_ref): w for w in range(num_workers)}, num_workers)
         for kl in kls:
             add_metric("kl", kl)
         state.penalty = adapt_penalty(state.penalty, kls, config, num_workers)
@@ -607,9 +739,14 @@ def train(env_name: str, num_steps: int, seed: int, out_dir: str, *, num_workers
     finally:
         driver.close(log, workers, started_ray)
     return experiment.RunResult(
-        out_dir=out_dir, env_steps=state.env_steps, final_eval_return=last_return[0],
-        metrics_path=metrics_path, checkpoint_path=checkpoint_path,
-        plot_path=os.path.join(out_dir, experiment.PLOT_FILE), agent=params)
+        out_dir=out_dir,
+        env_steps=state.env_steps,
+        final_eval_return=last_return[0],
+        metrics_path=metrics_path,
+        checkpoint_path=checkpoint_path,
+        plot_path=os.path.join(out_dir, experiment.PLOT_FILE),
+        agent=params,
+    )
 
 
 def merge_statistics(total: normalizer.RunningMeanStd, part: normalizer.RunningMeanStd) -> None:

@@ -18,7 +18,8 @@ def parse(name: str) -> tuple[str, str | None]:
     """Splits 'domain:task'; a locomotion name (no ':') gives (name, None)."""
     if not isinstance(name, str):
         raise TypeError(
-            f"environment name is {type(name).__name__}; expected 'domain:task' or a locomotion name.")
+            f"environment name is {type(name).__name__}; expected 'domain:task' or a locomotion name."
+        )
     domain, separator, task = name.partition(":")
     if not separator:
         if not name:
@@ -40,11 +41,14 @@ def load(name: str, seed: int, num_envs: int | None = None):
     if task is None:
         from composer_tasks.batch import BatchEnvironment  # pylint: disable=import-outside-toplevel
         from suites import locomotion  # pylint: disable=import-outside-toplevel
+
         if num_envs is None:
             return locomotion.load(name, seed=int(seed))
         return BatchEnvironment.from_environments(
-            lambda copy_seed: locomotion.load(name, seed=copy_seed), int(num_envs), seed=int(seed))
+            lambda copy_seed: locomotion.load(name, seed=copy_seed), int(num_envs), seed=int(seed)
+        )
     from suites import suite  # pylint: disable=import-outside-toplevel
+
     if num_envs is None:
         return suite.load(domain, task, task_kwargs={"random": int(seed)})
     return suite.load_batch(domain, task, int(num_envs), seed=int(seed))

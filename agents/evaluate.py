@@ -28,7 +28,9 @@ def main(argv):
         print(f"episode {episode}: return {value:.1f}")
     print(f"mean {np.mean(returns):.1f} +- {np.std(returns):.1f} over {len(returns)} episodes")
     if _VIDEO.value:
-        experiment.record_checkpoint_video(_CHECKPOINT.value, _VIDEO.value, _SEED.value, _CAMERA.value)
+        experiment.record_checkpoint_video(
+            _CHECKPOINT.value, _VIDEO.value, _SEED.value, _CAMERA.value
+        )
         print(f"wrote {_VIDEO.value}")
 
 

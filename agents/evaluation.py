@@ -30,7 +30,7 @@ def evaluate(policy: Callable, env, num_episodes: int) -> np.ndarray:
     env = vector.as_batched(env)
     num_copies = env.num_envs
     quota = np.full((num_copies,), num_episodes // num_copies)
-    quota[:num_episodes % num_copies] += 1
+    quota[: num_episodes % num_copies] += 1
     returns = [[] for _ in range(num_copies)]
     running = np.zeros((num_copies,), np.float64)
     timestep = env.reset()
@@ -46,9 +46,9 @@ def evaluate(policy: Callable, env, num_episodes: int) -> np.ndarray:
     return np.array([value for copy_returns in returns for value in copy_returns])
 
 
-def evaluate_on_fresh_envs(policy: Callable,
-                           make_env: Callable[[int], dm_env.Environment],
-                           seeds: Sequence[int]) -> np.ndarray:
+def evaluate_on_fresh_envs(
+    policy: Callable, make_env: Callable[[int], dm_env.Environment], seeds: Sequence[int]
+) -> np.ndarray:
     """One episode on each of len(seeds) new environments, `make_env(seed)`, run batched."""
     factories = [lambda seed=seed: make_env(int(seed)) for seed in seeds]
     batch = vector.LoopedBatch(factories)

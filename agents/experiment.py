@@ -57,8 +57,14 @@ PLOT_FILE = "learning_curve.png"
 CONFIG_FILE = "config.json"
 PLOT_INTERVAL_S = 60.0
 TRAIN_STREAM, EVAL_STREAM, RESUME_STREAM, CLI_EVAL_STREAM = 0, 1, 2, 3
-BASE_COLUMNS = ("step", "wall_time_s", "eval_return", "eval_return_std", "train_return",
-                "train_episodes")
+BASE_COLUMNS = (
+    "step",
+    "wall_time_s",
+    "eval_return",
+    "eval_return_std",
+    "train_return",
+    "train_episodes",
+)
 
 _log = logging.getLogger(__name__)
 
@@ -98,7 +104,8 @@ def apply_overrides(defaults, overrides: Mapping[str, object] | None):
         if name not in fields:
             raise ValueError(
                 f"{config_class.__module__}.{config_class.__name__} has no setting {name!r}; "
-                f"expected one of {sorted(fields)}.")
+                f"expected one of {sorted(fields)}."
+            )
         if isinstance(value, str):
             try:
                 value = ast.literal_eval(value)
@@ -114,7 +121,8 @@ def apply_overrides(defaults, overrides: Mapping[str, object] | None):
             value = tuple(value)
         if type(value) is not type(default):
             raise TypeError(
-                f"{name} = {value!r} is {type(value).__name__}; expected {type(default).__name__}.")
+                f"{name} = {value!r} is {type(value).__name__}; expected {type(default).__name__}."
+            )
         changes[name] = value
     return dataclasses.replace(defaults, **changes)
 
@@ -122,6 +130,7 @@ def apply_overrides(defaults, overrides: Mapping[str, object] | None):
 @dataclasses.dataclass(frozen=True)
 class RunResult:
     """What `train` leaves behind. `agent` is the trained agent object."""
+
     out_dir: str
     env_steps: int
     final_eval_return: float
@@ -135,8 +144,10 @@ class Interrupted(Exception):
     """Training stopped on SIGINT after writing a checkpoint at `env_steps`."""
 
     def __init__(self, out_dir: str, env_steps: int):
-        super().__init__(f"interrupted at step {env_steps}; the checkpoint in {out_dir!r} "
-                         "holds that step, continue with --resume.")
+        super().__init__(
+            f"interrupted at step {env_steps}; the checkpoint in {out_dir!r} "
+            "holds that step, continue with --resume."
+        )
         self.out_dir = out_dir
         self.env_steps = env_steps
 
@@ -175,19 +186,24 @@ def refuse_existing_run(out_dir: str, resume: bool, overwrite: bool) -> None:
     """Raises FileExistsError if `out_dir` holds a run and neither resume nor overwrite."""
     if resume or overwrite:
         return
-    existing = [name for name in (CHECKPOINT_FILE, METRICS_FILE)
-                if os.path.exists(os.path.join(out_dir, name))]
+    existing = [
+        name
+        for name in (CHECKPOINT_FILE, METRICS_FILE)
+        if os.path.exists(os.path.join(out_dir, name))
+    ]
     if existing:
         raise FileExistsError(
             f"{out_dir!r} already holds a run ({', '.join(existing)}); continue it with "
             "resume=True (--resume), replace it with overwrite=True (--overwrite), or "
-            "choose another directory.")
+            "choose another directory."
+        )
 
 
 def write_config_json(out_dir: str, settings: dict) -> None:
     """Writes config.json (for people) atomically, with the run's file mode."""
-    checkpoint.write_atomically(os.path.join(out_dir, CONFIG_FILE),
-                                json.dumps(settings, indent=2).encode())
+    checkpoint.write_atomically(
+        os.path.join(out_dir, CONFIG_FILE), json.dumps(settings, indent=2).encode()
+    )
 
 
 def check_same_run(payload: dict, run: dict) -> None:
@@ -197,19 +213,26 @@ def check_same_run(payload: dict, run: dict) -> None:
     checkpoint records under the same names); an env of None on either side (a
     `make_env` with no name) is not compared.
     """
-    saved = {"agent": payload["agent_name"], "env": payload["env_name"],
-             "seed": payload["seed"], "num_envs": payload["num_envs"],
-             **payload.get("run_identity", {})}
+    saved = {
+        "agent": payload["agent_name"],
+        "env": payload["env_name"],
+        "seed": payload["seed"],
+        "num_envs": payload["num_envs"],
+        **payload.get("run_identity", {}),
+    }
     if run.get("env") is None or saved.get("env") is None:
         run = {key: value for key, value in run.items() if key != "env"}
     different = [key for key in run if saved.get(key) != run[key]]
     if different:
+
         def describe(settings):
             return ", ".join(f"{key}={settings.get(key)!r}" for key in run)
+
         raise ValueError(
             f"resume: this run ({describe(run)}) is not the checkpoint's run "
             f"({describe(saved)}): {', '.join(different)} differ. Resume with the checkpoint's "
-            "settings, or start a new run in another directory (or overwrite this one).")
+            "settings, or start a new run in another directory (or overwrite this one)."
+        )
 
 
 def load_resumed_run(checkpoint_path: str, run: dict, config, config_overrides):
@@ -226,7 +249,8 @@ def load_resumed_run(checkpoint_path: str, run: dict, config, config_overrides):
     if config_overrides and saved_config != config:
         raise ValueError(
             f"resume: config {config} differs from the checkpoint's {saved_config}; "
-            "resume without overrides to keep the checkpoint's.")
+            "resume without overrides to keep the checkpoint's."
+        )
     return payload, saved_config
 
 
@@ -234,8 +258,11 @@ def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extr
     if make_batch is not None:
         return make_batch(derived_seed(seed, stream, extra), num_envs)
     return vector.LoopedBatch(
-        [lambda index=index: make_env(derived_seed(seed, stream, extra, index))
-         for index in range(num_envs)])
+        [
+            lambda index=index: make_env(derived_seed(seed, stream, extra, index))
+            for index in range(num_envs)
+        ]
+    )
 
 
 def _env_record(env) -> tuple[bytes | None, bytes | None]:
@@ -255,15 +282,19 @@ def _env_record(env) -> tuple[bytes | None, bytes | None]:
             return None, pickle.dumps(env.snapshot(), protocol=pickle.HIGHEST_PROTOCOL)
         except (ValueError, TypeError, AttributeError) as snapshot_error:
             error = snapshot_error
-    _log.warning("The environment can be neither pickled nor snapshotted (%s); a resumed run "
-                 "will start new episodes and not repeat the uninterrupted run exactly.", error)
+    _log.warning(
+        "The environment can be neither pickled nor snapshotted (%s); a resumed run "
+        "will start new episodes and not repeat the uninterrupted run exactly.",
+        error,
+    )
     return None, None
 
 
 def plot_run(out_dir: str, title: str = "") -> str:
     """Redraws learning_curve.png from metrics.csv and returns its path."""
-    rows = [row for row in csv_log.read_rows(os.path.join(out_dir, METRICS_FILE))
-            if row["eval_return"]]
+    rows = [
+        row for row in csv_log.read_rows(os.path.join(out_dir, METRICS_FILE)) if row["eval_return"]
+    ]
     steps = [int(row["step"]) for row in rows]
     means = [float(row["eval_return"]) for row in rows]
     spreads = [float(row["eval_return_std"] or 0.0) for row in rows]
@@ -272,13 +303,24 @@ def plot_run(out_dir: str, title: str = "") -> str:
     return path
 
 
-def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_steps: int,
-          seed: int, out_dir: str, *, env_name: str | None = None, num_envs: int = 1,
-          config_overrides: Mapping[str, object] | None = None, eval_every: int = 10_000,
-          eval_episodes: int = 10, checkpoint_every: int | None = None, resume: bool = False,
-          progress: bool = True,
-          make_batch: Callable[[int, int], object] | None = None,
-          overwrite: bool = False) -> RunResult:
+def train(
+    agent_name: str,
+    make_env: Callable[[int], dm_env.Environment],
+    num_steps: int,
+    seed: int,
+    out_dir: str,
+    *,
+    env_name: str | None = None,
+    num_envs: int = 1,
+    config_overrides: Mapping[str, object] | None = None,
+    eval_every: int = 10_000,
+    eval_episodes: int = 10,
+    checkpoint_every: int | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    make_batch: Callable[[int, int], object] | None = None,
+    overwrite: bool = False,
+) -> RunResult:
     """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
 
     Args:
@@ -312,8 +354,12 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         checkpoint being written) and wrote a checkpoint to resume from.
     """
     _, agent_class = _agent_entry(agent_name)
-    for name, value in (("num_steps", num_steps), ("num_envs", num_envs),
-                        ("eval_every", eval_every), ("eval_episodes", eval_episodes)):
+    for name, value in (
+        ("num_steps", num_steps),
+        ("num_envs", num_envs),
+        ("eval_every", eval_every),
+        ("eval_episodes", eval_episodes),
+    ):
         lowest = 0 if name == "num_steps" else 1
         if not isinstance(value, int | np.integer) or value < lowest:
             raise ValueError(f"{name} = {value!r}; expected an integer >= {lowest}.")
@@ -328,8 +374,11 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
 
     if resume:
         payload, config = load_resumed_run(
-            checkpoint_path, {"agent": agent_name, "env": env_name, "seed": int(seed),
-                              "num_envs": int(num_envs)}, config, config_overrides)
+            checkpoint_path,
+            {"agent": agent_name, "env": env_name, "seed": int(seed), "num_envs": int(num_envs)},
+            config,
+            config_overrides,
+        )
         env_name = payload["env_name"] if env_name is None else env_name
         state = payload["loop_state"]
         resumes = payload["resumes"]
@@ -341,8 +390,11 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
             env.restore(pickle.loads(payload["env_snapshot"]))
         else:
             resumes += 1
-            _log.warning("The checkpoint holds no environment state; resuming on new "
-                         "environments (resume %d).", resumes)
+            _log.warning(
+                "The checkpoint holds no environment state; resuming on new "
+                "environments (resume %d).",
+                resumes,
+            )
             env = _build_env(make_env, make_batch, seed, RESUME_STREAM, num_envs, extra=resumes)
             state.timestep = None
         last_eval_step = payload["last_eval_step"]
@@ -358,27 +410,48 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
             raise ValueError(
                 f"resume: observation keys {layout_keys} differ from the checkpoint's "
-                f"{payload['observation_keys']}.")
+                f"{payload['observation_keys']}."
+            )
         agent.load_state_dict(payload["agent_state"])
-    write_config_json(out_dir, {
-        "agent": agent_name, "env": env_name, "seed": int(seed), "num_envs": num_envs,
-        "num_steps": int(num_steps), "eval_every": eval_every, "eval_episodes": eval_episodes,
-        "config": dataclasses.asdict(config)})
-    log = csv_log.CsvLog(metrics_path, BASE_COLUMNS + tuple(agent.metric_names),
-                         keep_until_step=state.env_steps if resume else None)
+    write_config_json(
+        out_dir,
+        {
+            "agent": agent_name,
+            "env": env_name,
+            "seed": int(seed),
+            "num_envs": num_envs,
+            "num_steps": int(num_steps),
+            "eval_every": eval_every,
+            "eval_episodes": eval_episodes,
+            "config": dataclasses.asdict(config),
+        },
+    )
+    log = csv_log.CsvLog(
+        metrics_path,
+        BASE_COLUMNS + tuple(agent.metric_names),
+        keep_until_step=state.env_steps if resume else None,
+    )
     title = f"{agent_name} on {env_name or 'environment'} (seed {seed})"
     last_eval = {"step": last_eval_step, "return": math.nan}
 
     def evaluate_and_log(state: loop.LoopState) -> None:
-        seeds = [derived_seed(seed, EVAL_STREAM, state.env_steps, episode)
-                 for episode in range(eval_episodes)]
+        seeds = [
+            derived_seed(seed, EVAL_STREAM, state.env_steps, episode)
+            for episode in range(eval_episodes)
+        ]
         returns = evaluation.evaluate_on_fresh_envs(agent.policy(), make_env, seeds)
         train_returns, metrics = state.drain()
-        log.write({"step": state.env_steps, "wall_time_s": round(state.elapsed_s, 3),
-                   "eval_return": float(np.mean(returns)),
-                   "eval_return_std": float(np.std(returns)),
-                   "train_return": float(np.mean(train_returns)) if train_returns else None,
-                   "train_episodes": len(train_returns), **metrics})
+        log.write(
+            {
+                "step": state.env_steps,
+                "wall_time_s": round(state.elapsed_s, 3),
+                "eval_return": float(np.mean(returns)),
+                "eval_return_std": float(np.std(returns)),
+                "train_return": float(np.mean(train_returns)) if train_returns else None,
+                "train_episodes": len(train_returns),
+                **metrics,
+            }
+        )
         last_eval["step"], last_eval["return"] = state.env_steps, float(np.mean(returns))
 
     env_is_picklable = [True]
@@ -390,13 +463,23 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         # An environment that failed to be recorded once will fail again; try only once.
         env_bytes, env_snapshot = _env_record(env) if env_is_picklable[0] else (None, None)
         env_is_picklable[0] = env_bytes is not None or env_snapshot is not None
-        checkpoint.save(checkpoint_path, {
-            "agent_name": agent_name, "config": dataclasses.asdict(config),
-            "env_name": env_name, "seed": int(seed), "num_envs": int(num_envs),
-            "observation_keys": layout_keys, "agent_state": agent.state_dict(),
-            "loop_state": state, "env": env_bytes, "env_snapshot": env_snapshot,
-            "resumes": resumes,
-            "last_eval_step": last_eval["step"]})
+        checkpoint.save(
+            checkpoint_path,
+            {
+                "agent_name": agent_name,
+                "config": dataclasses.asdict(config),
+                "env_name": env_name,
+                "seed": int(seed),
+                "num_envs": int(num_envs),
+                "observation_keys": layout_keys,
+                "agent_state": agent.state_dict(),
+                "loop_state": state,
+                "env": env_bytes,
+                "env_snapshot": env_snapshot,
+                "resumes": resumes,
+                "last_eval_step": last_eval["step"],
+            },
+        )
         # Drawing takes a noticeable fraction of a second; at most once a minute
         # during training, and always at the end.
         if final or time.monotonic() - last_plot_time[0] > PLOT_INTERVAL_S:
@@ -408,9 +491,18 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
         with interrupt:
             if last_eval["step"] is None:
                 evaluate_and_log(state)
-            state = loop.run(agent, env, num_steps, state=state, progress=progress, periodic=(
-                loop.Periodic(eval_every, evaluate_and_log),
-                loop.Periodic(checkpoint_every, save_checkpoint)), should_stop=interrupt)
+            state = loop.run(
+                agent,
+                env,
+                num_steps,
+                state=state,
+                progress=progress,
+                periodic=(
+                    loop.Periodic(eval_every, evaluate_and_log),
+                    loop.Periodic(checkpoint_every, save_checkpoint),
+                ),
+                should_stop=interrupt,
+            )
             if interrupt() and state.env_steps < num_steps:
                 save_checkpoint(state, final=True)
                 raise Interrupted(out_dir, state.env_steps)
@@ -427,9 +519,15 @@ def train(agent_name: str, make_env: Callable[[int], dm_env.Environment], num_st
     if math.isnan(final_return):
         rows = csv_log.read_rows(metrics_path)
         final_return = float(rows[-1]["eval_return"])
-    return RunResult(out_dir=out_dir, env_steps=state.env_steps, final_eval_return=final_return,
-                     metrics_path=metrics_path, checkpoint_path=checkpoint_path,
-                     plot_path=os.path.join(out_dir, PLOT_FILE), agent=agent)
+    return RunResult(
+        out_dir=out_dir,
+        env_steps=state.env_steps,
+        final_eval_return=final_return,
+        metrics_path=metrics_path,
+        checkpoint_path=checkpoint_path,
+        plot_path=os.path.join(out_dir, PLOT_FILE),
+        agent=agent,
+    )
 
 
 def load_agent(checkpoint_path: str, observation_spec, action_spec):
@@ -437,6 +535,7 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
     payload = checkpoint.load(checkpoint_path)
     if payload["agent_name"] == "dppo":
         from agents import dppo  # pylint: disable=import-outside-toplevel
+
         agent_class = ppo.PPO
         config = dppo.Config(**payload["config"]).as_ppo()
     else:
@@ -446,7 +545,8 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
     if tuple(payload["observation_keys"] or ()) != tuple(layout_keys or ()):
         raise ValueError(
             f"observation keys {layout_keys} differ from the checkpoint's "
-            f"{payload['observation_keys']}.")
+            f"{payload['observation_keys']}."
+        )
     # A single-process checkpoint restores the whole agent, whose buffers are sized for
     # the run's copies; a distributed one restores only the learner.
     num_envs = payload["num_envs"] if "agent_state" in payload else 1
@@ -462,9 +562,12 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
     return agent, payload
 
 
-def evaluate_checkpoint(checkpoint_path: str, num_episodes: int, seed: int = 0,
-                        make_env: Callable[[int], dm_env.Environment] | None = None
-                        ) -> np.ndarray:
+def evaluate_checkpoint(
+    checkpoint_path: str,
+    num_episodes: int,
+    seed: int = 0,
+    make_env: Callable[[int], dm_env.Environment] | None = None,
+) -> np.ndarray:
     """Returns of the checkpoint's deterministic policy on `num_episodes` new episodes.
 
     Args:
@@ -474,8 +577,7 @@ def evaluate_checkpoint(checkpoint_path: str, num_episodes: int, seed: int = 0,
     if make_env is None:
         payload = checkpoint.load(checkpoint_path)
         if payload["env_name"] is None:
-            raise ValueError(
-                f"{checkpoint_path!r} records no environment name; pass make_env.")
+            raise ValueError(f"{checkpoint_path!r} records no environment name; pass make_env.")
         make_env = environments.factory(payload["env_name"])
     seeds = [derived_seed(seed, CLI_EVAL_STREAM, episode) for episode in range(num_episodes)]
     probe = make_env(seeds[0])
@@ -484,8 +586,9 @@ def evaluate_checkpoint(checkpoint_path: str, num_episodes: int, seed: int = 0,
     return evaluation.evaluate_on_fresh_envs(agent.policy(), make_env, seeds)
 
 
-def record_checkpoint_video(checkpoint_path: str, video_path: str, seed: int = 0,
-                            camera_id: int = 0) -> None:
+def record_checkpoint_video(
+    checkpoint_path: str, video_path: str, seed: int = 0, camera_id: int = 0
+) -> None:
     """Records one episode of the checkpoint's deterministic policy to `video_path`
     (.mp4 or .gif), from camera `camera_id` of the checkpoint's environment."""
     # Rendering belongs to the framework, not to the agents: imported only here.
@@ -499,8 +602,9 @@ def record_checkpoint_video(checkpoint_path: str, video_path: str, seed: int = 0
     batched_policy = agent.policy()
 
     def policy(timestep):
-        observation = {name: np.asarray(value)[np.newaxis]
-                       for name, value in timestep.observation.items()}
+        observation = {
+            name: np.asarray(value)[np.newaxis] for name, value in timestep.observation.items()
+        }
         return np.asarray(batched_policy(observation))[0]
 
     try:

@@ -40,6 +40,7 @@ class LoopState:
       metric_sums, metric_counts: learning metrics accumulated since the last `drain`.
       elapsed_s: wall-clock seconds spent in `run`, over all resumptions.
     """
+
     env_steps: int = 0
     timestep: dm_env.TimeStep | None = None
     episode_returns: np.ndarray | None = None
@@ -51,8 +52,9 @@ class LoopState:
     def drain(self) -> tuple[list, dict]:
         """Returns and clears the finished training returns and mean metrics."""
         returns = self.finished_returns
-        metrics = {name: self.metric_sums[name] / self.metric_counts[name]
-                   for name in self.metric_sums}
+        metrics = {
+            name: self.metric_sums[name] / self.metric_counts[name] for name in self.metric_sums
+        }
         self.finished_returns, self.metric_sums, self.metric_counts = [], {}, {}
         return returns, metrics
 
@@ -64,13 +66,20 @@ class Periodic:
     Crossings are computed from env_steps alone, so a resumed run fires at exactly
     the points the uninterrupted run would have.
     """
+
     every_steps: int
     callback: Callable[[LoopState], None]
 
 
-def run(agent, env, num_steps: int, state: LoopState | None = None,
-        periodic: Sequence[Periodic] = (), progress: bool = True,
-        should_stop: Callable[[], bool] | None = None) -> LoopState:
+def run(
+    agent,
+    env,
+    num_steps: int,
+    state: LoopState | None = None,
+    periodic: Sequence[Periodic] = (),
+    progress: bool = True,
+    should_stop: Callable[[], bool] | None = None,
+) -> LoopState:
     """Acts and learns until `state.env_steps` reaches `num_steps`.
 
     Args:
@@ -96,10 +105,16 @@ def run(agent, env, num_steps: int, state: LoopState | None = None,
         if np.ndim(state.timestep.step_type) != 1:
             raise ValueError(
                 f"{type(env).__name__}.reset() returned step_type of shape "
-                f"{np.shape(state.timestep.step_type)}; a batched environment must return (N,).")
+                f"{np.shape(state.timestep.step_type)}; a batched environment must return (N,)."
+            )
         state.episode_returns = np.zeros((env.num_envs,), np.float64)
-    bar = tqdm.tqdm(total=num_steps, initial=min(state.env_steps, num_steps), unit="step",
-                    disable=not progress, dynamic_ncols=True)
+    bar = tqdm.tqdm(
+        total=num_steps,
+        initial=min(state.env_steps, num_steps),
+        unit="step",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
     started = time.perf_counter()
     elapsed_before = state.elapsed_s
     try:
@@ -112,7 +127,8 @@ def run(agent, env, num_steps: int, state: LoopState | None = None,
             valid = ~np.asarray(timestep.last())
             ended = np.asarray(next_timestep.last()) & valid
             state.episode_returns = state.episode_returns + np.where(
-                valid, np.asarray(next_timestep.reward, np.float64), 0.0)
+                valid, np.asarray(next_timestep.reward, np.float64), 0.0
+            )
             state.finished_returns.extend(float(r) for r in state.episode_returns[ended])
             state.episode_returns = np.where(ended, 0.0, state.episode_returns)
             for name, value in metrics.items():

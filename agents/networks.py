@@ -16,8 +16,14 @@ import numpy as np
 Params = list[dict[str, jax.Array]]
 
 
-def mlp_init(rng: np.random.Generator, layer_sizes: Sequence[int], *, scheme: str,
-             final_scale: float, first_layer_norm: bool = False) -> Params:
+def mlp_init(
+    rng: np.random.Generator,
+    layer_sizes: Sequence[int],
+    *,
+    scheme: str,
+    final_scale: float,
+    first_layer_norm: bool = False,
+) -> Params:
     """Initialises an MLP whose layers map layer_sizes[i] -> layer_sizes[i + 1].
 
     Drawn with numpy, so that building an agent compiles nothing.
@@ -42,7 +48,8 @@ def mlp_init(rng: np.random.Generator, layer_sizes: Sequence[int], *, scheme: st
         raise ValueError(f"scheme {scheme!r} is not 'fan_in_uniform' or 'orthogonal'.")
     if first_layer_norm and len(layer_sizes) < 3:
         raise ValueError(
-            f"first_layer_norm needs a hidden layer; layer_sizes {tuple(layer_sizes)} has none.")
+            f"first_layer_norm needs a hidden layer; layer_sizes {tuple(layer_sizes)} has none."
+        )
     num_layers = len(layer_sizes) - 1
     params = []
     for index, (fan_in, fan_out) in enumerate(zip(layer_sizes[:-1], layer_sizes[1:])):
@@ -70,8 +77,9 @@ def _orthogonal(rng: np.random.Generator, rows: int, columns: int) -> np.ndarray
     return q if rows >= columns else q.T
 
 
-def mlp_apply(params: Params, inputs: jax.Array,
-              activation: Callable[[jax.Array], jax.Array] = jax.nn.relu) -> jax.Array:
+def mlp_apply(
+    params: Params, inputs: jax.Array, activation: Callable[[jax.Array], jax.Array] = jax.nn.relu
+) -> jax.Array:
     """Applies the MLP; a nonlinearity follows every layer but the last."""
     hidden = inputs
     for layer in params[:-1]:

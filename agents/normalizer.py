@@ -30,7 +30,8 @@ class RunningMeanStd:
         batch = np.asarray(batch, np.float64)
         if batch.shape[1:] != self.shape:
             raise ValueError(
-                f"batch has shape {batch.shape}; expected (B, {', '.join(map(str, self.shape))}).")
+                f"batch has shape {batch.shape}; expected (B, {', '.join(map(str, self.shape))})."
+            )
         if batch.shape[0] == 0:
             return
         if not np.all(np.isfinite(batch)):
@@ -55,7 +56,8 @@ class RunningMeanStd:
     def load_state_dict(self, state: dict) -> None:
         if np.shape(state["mean"]) != self.shape:
             raise ValueError(
-                f"normaliser state has shape {np.shape(state['mean'])}; expected {self.shape}.")
+                f"normaliser state has shape {np.shape(state['mean'])}; expected {self.shape}."
+            )
         self.count = float(state["count"])
         self.mean = np.array(state["mean"], np.float64)
         self.m2 = np.array(state["m2"], np.float64)
@@ -75,8 +77,13 @@ class DiscountedReturnScale:
         self.returns = np.zeros((num_envs,), np.float64)
         self.statistics = RunningMeanStd(())
 
-    def scale(self, rewards: np.ndarray, episode_started: np.ndarray, valid: np.ndarray,
-              epsilon: float = 1e-8) -> np.ndarray:
+    def scale(
+        self,
+        rewards: np.ndarray,
+        episode_started: np.ndarray,
+        valid: np.ndarray,
+        epsilon: float = 1e-8,
+    ) -> np.ndarray:
         """Updates the statistics with this step's rewards and returns them scaled.
 
         Args:

@@ -9,8 +9,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 
-def plot_learning_curves(panels: Mapping[str, Mapping[str, tuple]], path: str,
-                         ylabel: str = "evaluation return") -> None:
+def plot_learning_curves(
+    panels: Mapping[str, Mapping[str, tuple]], path: str, ylabel: str = "evaluation return"
+) -> None:
     """Draws a grid of panels, one line per label in each, and saves a PNG.
 
     Args:
@@ -31,12 +32,15 @@ def plot_learning_curves(panels: Mapping[str, Mapping[str, tuple]], path: str,
         for label, curve in curves.items():
             if len(curve) not in (2, 3):
                 raise ValueError(
-                    f"curve {label!r} has {len(curve)} parts; expected (steps, mean[, spread]).")
+                    f"curve {label!r} has {len(curve)} parts; expected (steps, mean[, spread])."
+                )
             steps = np.asarray(curve[0], np.float64)
             mean = np.asarray(curve[1], np.float64)
             if steps.shape != mean.shape:
-                raise ValueError(f"curve {label!r}: steps shape {steps.shape} differs from "
-                                 f"values shape {mean.shape}.")
+                raise ValueError(
+                    f"curve {label!r}: steps shape {steps.shape} differs from "
+                    f"values shape {mean.shape}."
+                )
             axes.plot(steps, mean, label=label)
             if len(curve) == 3:
                 spread = np.asarray(curve[2], np.float64)

@@ -65,6 +65,7 @@ class Sampling:
         hierarchical tasks; 100 partially observable ones).
       num_envs: copies of the batched environment (episodes per round).
     """
+
     steps_per_iteration: int = 50_000
     horizon: int = 500
     num_envs: int = 10
@@ -83,8 +84,13 @@ class Sampling:
 
 # ------------------------------------------------------------------------------ policy
 
-def init_policy(rng: np.random.Generator, observation_size: int, action_size: int,
-                hidden_sizes: tuple[int, ...] = HIDDEN_SIZES) -> dict:
+
+def init_policy(
+    rng: np.random.Generator,
+    observation_size: int,
+    action_size: int,
+    hidden_sizes: tuple[int, ...] = HIDDEN_SIZES,
+) -> dict:
     """Gaussian MLP policy parameters {'mean': MLP layers, 'log_std': (A,)}.
 
     Every layer's weights are U(-1/sqrt(fan_in), 1/sqrt(fan_in)), biases 0. The
@@ -93,8 +99,9 @@ def init_policy(rng: np.random.Generator, observation_size: int, action_size: in
     then move them so far that the quadratic KL model badly underestimates the KL.
     """
     sizes = (observation_size, *hidden_sizes, action_size)
-    mean = networks.mlp_init(rng, sizes, scheme="fan_in_uniform",
-                             final_scale=1.0 / np.sqrt(sizes[-2]))
+    mean = networks.mlp_init(
+        rng, sizes, scheme="fan_in_uniform", final_scale=1.0 / np.sqrt(sizes[-2])
+    )
     return {"mean": mean, "log_std": jnp.full((action_size,), INITIAL_LOG_STD, jnp.float32)}
 
 
@@ -118,16 +125,19 @@ def log_prob(params: dict, observation: jax.Array, action: jax.Array) -> jax.Arr
     mean = policy_mean(params, observation)
     log_std = params["log_std"]
     z = (action - mean) * jnp.exp(-log_std)
-    return jnp.sum(-0.5 * z ** 2 - log_std - 0.5 * jnp.log(2.0 * jnp.pi), axis=-1)
+    return jnp.sum(-0.5 * z**2 - log_std - 0.5 * jnp.log(2.0 * jnp.pi), axis=-1)
 
 
 def gaussian_kl(old_params: dict, new_params: dict, observation: jax.Array) -> jax.Array:
     """KL(pi_old(.|s) || pi_new(.|s)) per observation, summed over action dimensions."""
     old_mean, new_mean = policy_mean(old_params, observation), policy_mean(new_params, observation)
     old_log_std, new_log_std = old_params["log_std"], new_params["log_std"]
-    kl = (new_log_std - old_log_std
-          + (jnp.exp(2 * old_log_std) + (old_mean - new_mean) ** 2)
-          / (2 * jnp.exp(2 * new_log_std)) - 0.5)
+    kl = (
+        new_log_std
+        - old_log_std
+        + (jnp.exp(2 * old_log_std) + (old_mean - new_mean) ** 2) / (2 * jnp.exp(2 * new_log_std))
+        - 0.5
+    )
     return jnp.sum(kl, axis=-1)
 
 
@@ -144,6 +154,7 @@ def gaussian_actor(params: dict, key: jax.Array) -> Callable[[np.ndarray, int], 
     def act(observations: np.ndarray, t: int) -> np.ndarray:
         state["key"], step_key = jax.random.split(state["key"])
         return np.asarray(_sample_actions(params, jnp.asarray(observations), step_key))
+
     return act
 
 
@@ -153,12 +164,14 @@ def masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
 
 # ------------------------------------------------------------------------- trajectories
 
+
 class Paths(NamedTuple):
     """E trajectories padded to the horizon T; `valid` marks the steps that happened.
 
     observations (E, T, D) flat observations s_t; actions (E, T, A) unit actions
     a_t as sampled (before clipping to [-1, 1]); rewards (E, T) r_t; valid (E, T).
     """
+
     observations: np.ndarray
     actions: np.ndarray
     rewards: np.ndarray
@@ -214,7 +227,8 @@ def collect(env, act: Callable[[np.ndarray, int], np.ndarray], sampling: Samplin
     """Rounds of `rollout_round` until `sampling.steps_per_iteration` steps are simulated."""
     if env.num_envs != sampling.num_envs:
         raise ValueError(
-            f"environment has {env.num_envs} copies; sampling.num_envs is {sampling.num_envs}.")
+            f"environment has {env.num_envs} copies; sampling.num_envs is {sampling.num_envs}."
+        )
     rounds, steps = [], 0
     while steps < sampling.steps_per_iteration:
         paths = rollout_round(env, act, sampling.horizon)
@@ -224,6 +238,7 @@ def collect(env, act: Callable[[np.ndarray, int], np.ndarray], sampling: Samplin
 
 
 # ------------------------------------------------------------------ returns and baseline
+
 
 def discounted_returns(rewards: np.ndarray, valid: np.ndarray, discount: float) -> np.ndarray:
     """R_t = sum_{t' >= t} discount^(t' - t) r_t' along axis 1, 0 where not valid."""
@@ -244,7 +259,7 @@ def baseline_features(observations: np.ndarray) -> np.ndarray:
     s = np.clip(observations, -BASELINE_OBSERVATION_CLIP, BASELINE_OBSERVATION_CLIP)
     e, t_max = s.shape[:2]
     t = np.broadcast_to((0.01 * np.arange(t_max))[None, :, None], (e, t_max, 1))
-    return np.concatenate([s, s * s, t, t ** 2, t ** 3, np.ones_like(t)], axis=-1)
+    return np.concatenate([s, s * s, t, t**2, t**3, np.ones_like(t)], axis=-1)
 
 
 def fit_baseline(observations: np.ndarray, returns: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -279,6 +294,7 @@ class Batch(NamedTuple):
     observations (M, D), actions (M, A), returns (M,) discounted returns R_t,
     advantages (M,) R_t - b(s_t, t), mask (M,) 1.0 for real steps.
     """
+
     observations: jax.Array
     actions: jax.Array
     returns: jax.Array
@@ -302,7 +318,8 @@ def make_batch(paths: Paths, returns: np.ndarray, baseline: np.ndarray, length: 
         actions=jnp.asarray(pad(paths.actions[valid], length)),
         returns=jnp.asarray(pad(returns[valid], length)),
         advantages=jnp.asarray(pad((returns - baseline)[valid], length)),
-        mask=jnp.asarray(pad(np.ones(int(valid.sum()), np.float32), length)))
+        mask=jnp.asarray(pad(np.ones(int(valid.sum()), np.float32), length)),
+    )
 
 
 def normalized_advantages(batch: Batch) -> jax.Array:
@@ -318,14 +335,17 @@ def normalized_advantages(batch: Batch) -> jax.Array:
 
 # ---------------------------------------------------------------- weighted max likelihood
 
+
 @jax.jit
-def _weighted_log_likelihood(params: dict, observations: jax.Array, actions: jax.Array,
-                             weights: jax.Array) -> jax.Array:
+def _weighted_log_likelihood(
+    params: dict, observations: jax.Array, actions: jax.Array, weights: jax.Array
+) -> jax.Array:
     return jnp.sum(weights * log_prob(params, observations, actions)) / jnp.sum(weights)
 
 
-def weighted_max_likelihood(params: dict, observations: jax.Array, actions: jax.Array,
-                            weights: jax.Array, iterations: int) -> dict:
+def weighted_max_likelihood(
+    params: dict, observations: jax.Array, actions: jax.Array, weights: jax.Array, iterations: int
+) -> dict:
     """argmax_theta sum_i w_i log pi(a_i | s_i; theta), from `params`, by L-BFGS.
 
     The weights must be non-negative with a positive sum; they are normalised.
@@ -341,6 +361,7 @@ def weighted_max_likelihood(params: dict, observations: jax.Array, actions: jax.
 def _lbfgs(params, observations, actions, weights, iterations: int):
     def loss(p):
         return -_weighted_log_likelihood(p, observations, actions, weights)
+
     optimizer = optax.lbfgs()
     value_and_grad = optax.value_and_grad_from_state(loss)
 
@@ -349,6 +370,7 @@ def _lbfgs(params, observations, actions, weights, iterations: int):
         value, grad = value_and_grad(p, state=state)
         updates, state = optimizer.update(grad, state, p, value=value, grad=grad, value_fn=loss)
         return (optax.apply_updates(p, updates), state), None
+
     (params, _), _ = jax.lax.scan(step, (params, optimizer.init(params)), None, length=iterations)
     return params
 
@@ -360,8 +382,10 @@ def flat(params) -> tuple[jax.Array, Callable]:
 
 # ------------------------------------------------------------------------- the loop
 
+
 class Iteration(NamedTuple):
     """One iteration's log: the paper's metric is the mean of `returns` over all iterations."""
+
     iteration: int
     average_return: float
     num_trajectories: int
@@ -372,25 +396,36 @@ class Iteration(NamedTuple):
 
 def log_iteration(iteration: int, paths: Paths, start: float, metrics: dict) -> Iteration:
     returns = paths.episode_returns
-    return Iteration(iteration=iteration, average_return=float(np.mean(returns)),
-                     num_trajectories=int(returns.size), env_steps=int(paths.valid.sum()),
-                     wall_time_s=time.time() - start,
-                     metrics={key: float(value) for key, value in metrics.items()})
+    return Iteration(
+        iteration=iteration,
+        average_return=float(np.mean(returns)),
+        num_trajectories=int(returns.size),
+        env_steps=int(paths.valid.sum()),
+        wall_time_s=time.time() - start,
+        metrics={key: float(value) for key, value in metrics.items()},
+    )
 
 
 def check_env(env, sampling: Sampling) -> tuple[int, int]:
     """(observation size D, action size A) of a batched environment, checked against sampling."""
     if env.num_envs != sampling.num_envs:
         raise ValueError(
-            f"environment has {env.num_envs} copies; sampling.num_envs is {sampling.num_envs}.")
+            f"environment has {env.num_envs} copies; sampling.num_envs is {sampling.num_envs}."
+        )
     layout = specs.observation_layout(env.observation_spec())
     return layout.size, specs.action_bounds(env.action_spec()).size
 
 
-def train_stochastic_policy(env, sampling: Sampling, num_iterations: int, seed: int,
-                            discount: float, update: Callable[[dict, Batch, Paths, np.random.Generator], tuple[dict, dict]],
-                            on_iteration: Callable[[Iteration], None] | None = None,
-                            hidden_sizes: tuple[int, ...] = HIDDEN_SIZES) -> tuple[dict, list[Iteration]]:
+def train_stochastic_policy(
+    env,
+    sampling: Sampling,
+    num_iterations: int,
+    seed: int,
+    discount: float,
+    update: Callable[[dict, Batch, Paths, np.random.Generator], tuple[dict, dict]],
+    on_iteration: Callable[[Iteration], None] | None = None,
+    hidden_sizes: tuple[int, ...] = HIDDEN_SIZES,
+) -> tuple[dict, list[Iteration]]:
     """The loop of the batch algorithms that act with the Gaussian policy.
 
     Each iteration: collect trajectories with pi_theta, compute discounted returns,
@@ -425,14 +460,16 @@ def train_stochastic_policy(env, sampling: Sampling, num_iterations: int, seed: 
 
 # ------------------------------------------------------------ parameter-space search
 
+
 @jax.jit
 def _population_means(mean_params: list, observations: jax.Array) -> jax.Array:
     """Per-copy mean actions: copy k acts with mean_params[k] (a stacked pytree)."""
     return jax.vmap(lambda p, o: policy_mean({"mean": p}, o))(mean_params, observations)
 
 
-def evaluate_population(env, population: np.ndarray, unflatten: Callable,
-                        sampling: Sampling) -> tuple[np.ndarray, Paths]:
+def evaluate_population(
+    env, population: np.ndarray, unflatten: Callable, sampling: Sampling
+) -> tuple[np.ndarray, Paths]:
     """One trajectory per parameter vector, acting with the Gaussian policy's mean.
 
     The gradient-free methods explore in parameter space (the paper's section 4.1),
@@ -458,6 +495,7 @@ def evaluate_population(env, population: np.ndarray, unflatten: Callable,
 
         def act(observations, t, stacked=stacked):
             return np.asarray(_population_means(stacked, jnp.asarray(observations)))
+
         paths = rollout_round(env, act, sampling.horizon)
         keep = min(sampling.num_envs, size - start)
         rounds.append(Paths(*(field[:keep] for field in paths)))

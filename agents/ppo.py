@@ -86,6 +86,7 @@ class Config:
         1.0 with 'running_std', where a constant factor would divide out.
       num_workers: W, DPPO workers averaging gradients (1 is plain PPO).
     """
+
     learning_rate: float = 3e-4
     rollout_steps: int = 2048
     num_minibatches: int = 32
@@ -113,32 +114,42 @@ class Config:
         for name in ("discount", "gae_lambda"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"Config.{name} = {getattr(self, name)}; expected [0, 1].")
-        for name in ("learning_rate", "clip_epsilon", "max_grad_norm", "observation_clip",
-                     "reward_clip"):
+        for name in (
+            "learning_rate",
+            "clip_epsilon",
+            "max_grad_norm",
+            "observation_clip",
+            "reward_clip",
+        ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"Config.{name} = {getattr(self, name)}; expected > 0.")
         if self.value_coefficient < 0 or self.entropy_coefficient < 0:
             raise ValueError(
                 f"Config.value_coefficient {self.value_coefficient} and entropy_coefficient "
-                f"{self.entropy_coefficient} must be >= 0.")
+                f"{self.entropy_coefficient} must be >= 0."
+            )
         if not self.hidden_sizes or any(not isinstance(s, int) or s < 1 for s in self.hidden_sizes):
             raise ValueError(
-                f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints.")
+                f"Config.hidden_sizes = {self.hidden_sizes!r}; expected a tuple of positive ints."
+            )
         if any(not isinstance(s, int) or s < 1 for s in self.value_hidden_sizes):
             raise ValueError(
                 f"Config.value_hidden_sizes = {self.value_hidden_sizes!r}; expected a tuple of "
-                "positive ints (or empty: the same as hidden_sizes).")
+                "positive ints (or empty: the same as hidden_sizes)."
+            )
         if self.reward_normalization not in ("running_std", "fixed"):
             raise ValueError(
                 f"Config.reward_normalization = {self.reward_normalization!r}; expected "
-                "'running_std' or 'fixed'.")
+                "'running_std' or 'fixed'."
+            )
         if not self.reward_scale > 0:
             raise ValueError(f"Config.reward_scale = {self.reward_scale}; expected > 0.")
         if self.reward_normalization == "running_std" and self.reward_scale != 1.0:
             raise ValueError(
                 f"Config.reward_scale = {self.reward_scale} has no effect with "
                 "reward_normalization='running_std' (dividing by the running std cancels "
-                "a constant factor); set reward_normalization='fixed' to scale rewards.")
+                "a constant factor); set reward_normalization='fixed' to scale rewards."
+            )
 
     @property
     def value_layers(self) -> tuple[int, ...]:
@@ -148,16 +159,23 @@ class Config:
 
 # ----------------------------------------------------------------------------- networks
 
-def init_params(rng: np.random.Generator, config: Config, observation_size: int,
-                action_size: int) -> dict:
+
+def init_params(
+    rng: np.random.Generator, config: Config, observation_size: int, action_size: int
+) -> dict:
     # A small last policy layer starts every action near the middle of the box
     # (Andrychowicz et al. 2021, recommendation on the last-layer scale).
     return {
-        "policy": networks.mlp_init(rng, (observation_size, *config.hidden_sizes, action_size),
-                                    scheme="orthogonal", final_scale=0.01),
+        "policy": networks.mlp_init(
+            rng,
+            (observation_size, *config.hidden_sizes, action_size),
+            scheme="orthogonal",
+            final_scale=0.01,
+        ),
         "log_std": jnp.full((action_size,), config.initial_log_std, jnp.float32),
-        "value": networks.mlp_init(rng, (observation_size, *config.value_layers, 1),
-                                   scheme="orthogonal", final_scale=1.0),
+        "value": networks.mlp_init(
+            rng, (observation_size, *config.value_layers, 1), scheme="orthogonal", final_scale=1.0
+        ),
     }
 
 
@@ -181,6 +199,7 @@ def gaussian_entropy(log_std: jax.Array) -> jax.Array:
 
 # ------------------------------------------------------------------------------ targets
 
+
 class Rollout(NamedTuple):
     """T step calls of K copies. All arrays are (T, K, ...).
 
@@ -191,6 +210,7 @@ class Rollout(NamedTuple):
     next_is_last: whether the step ended an episode.
     valid: False for steps that were automatic resets (no transition).
     """
+
     observation: jax.Array
     action: jax.Array
     log_prob: jax.Array
@@ -201,8 +221,9 @@ class Rollout(NamedTuple):
     valid: jax.Array
 
 
-def gae(rollout: Rollout, bootstrap_value: jax.Array, gamma: float,
-        lambda_: float) -> tuple[jax.Array, jax.Array]:
+def gae(
+    rollout: Rollout, bootstrap_value: jax.Array, gamma: float, lambda_: float
+) -> tuple[jax.Array, jax.Array]:
     """Generalised advantage estimates and value targets (T, K).
 
     delta_t = r_t + gamma d_t V(s_{t+1}) - V(s_t), and
@@ -220,12 +241,14 @@ def gae(rollout: Rollout, bootstrap_value: jax.Array, gamma: float,
         advantage = delta + keep * advantage
         return advantage, advantage
 
-    _, advantages = jax.lax.scan(backwards, jnp.zeros_like(bootstrap_value),
-                                 (deltas, continues), reverse=True)
+    _, advantages = jax.lax.scan(
+        backwards, jnp.zeros_like(bootstrap_value), (deltas, continues), reverse=True
+    )
     return advantages, advantages + rollout.value
 
 
 # --------------------------------------------------------------------------------- loss
+
 
 def masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
     """The mean of `values` where `mask` is 1 (0 when the mask is empty)."""
@@ -240,8 +263,9 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     std_advantage = jnp.sqrt(masked_mean(jnp.square(advantages - mean_advantage), mask))
     advantages = (advantages - mean_advantage) / (std_advantage + 1e-8)
 
-    log_prob = gaussian_log_prob(policy_mean(params, minibatch["observation"]),
-                                 params["log_std"], minibatch["action"])
+    log_prob = gaussian_log_prob(
+        policy_mean(params, minibatch["observation"]), params["log_std"], minibatch["action"]
+    )
     log_ratio = log_prob - minibatch["log_prob"]
     ratio = jnp.exp(log_ratio)
     clipped_ratio = jnp.clip(ratio, 1.0 - config.clip_epsilon, 1.0 + config.clip_epsilon)
@@ -251,20 +275,26 @@ def ppo_loss(params: dict, minibatch: dict, config: Config) -> tuple[jax.Array, 
     value_error = value_apply(params, minibatch["observation"]) - minibatch["return"]
     value_loss = 0.5 * masked_mean(jnp.square(value_error), mask)
     entropy = gaussian_entropy(params["log_std"])
-    loss = policy_loss + config.value_coefficient * value_loss - config.entropy_coefficient * entropy
+    loss = (
+        policy_loss + config.value_coefficient * value_loss - config.entropy_coefficient * entropy
+    )
     metrics = {
-        "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
+        "policy_loss": policy_loss,
+        "value_loss": value_loss,
+        "entropy": entropy,
         # The (ratio - 1) - log ratio estimator of KL(old || new), always >= 0.
         "approx_kl": masked_mean((ratio - 1.0) - log_ratio, mask),
         "clip_fraction": masked_mean(
-            (jnp.abs(ratio - 1.0) > config.clip_epsilon).astype(jnp.float32), mask),
+            (jnp.abs(ratio - 1.0) > config.clip_epsilon).astype(jnp.float32), mask
+        ),
     }
     return loss, metrics
 
 
 def _optimizer(config: Config) -> optax.GradientTransformation:
-    return optax.chain(optax.clip_by_global_norm(config.max_grad_norm),
-                       optax.adam(config.learning_rate, eps=1e-5))
+    return optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate, eps=1e-5)
+    )
 
 
 @functools.partial(jax.jit, static_argnames="config")
@@ -273,6 +303,7 @@ def _init_optimizer(params: dict, config: Config) -> optax.OptState:
 
 
 # ------------------------------------------------------------------------------- update
+
 
 def averaged_gradient(params: dict, minibatches: dict, config: Config) -> tuple[dict, dict]:
     """DPPO's synchronous step: each worker's gradient on its own minibatch, averaged.
@@ -284,6 +315,7 @@ def averaged_gradient(params: dict, minibatches: dict, config: Config) -> tuple[
     Returns:
       The mean over workers of the gradients of `ppo_loss`, and of its metrics.
     """
+
     def worker_gradient(minibatch):
         grads, metrics = jax.grad(ppo_loss, has_aux=True)(params, minibatch, config)
         return jax.lax.pmean((grads, metrics), axis_name="workers")
@@ -292,8 +324,14 @@ def averaged_gradient(params: dict, minibatches: dict, config: Config) -> tuple[
 
 
 @functools.partial(jax.jit, static_argnames="config")
-def update(params: dict, optimizer_state, rollout: Rollout, bootstrap_value: jax.Array,
-           key: jax.Array, config: Config):
+def update(
+    params: dict,
+    optimizer_state,
+    rollout: Rollout,
+    bootstrap_value: jax.Array,
+    key: jax.Array,
+    config: Config,
+):
     """`update_epochs` x `num_minibatches` gradient steps on one rollout.
 
     Returns new parameters, optimiser state, and metrics averaged over all steps.
@@ -309,9 +347,12 @@ def update(params: dict, optimizer_state, rollout: Rollout, bootstrap_value: jax
         return jnp.moveaxis(array, 1, 0).reshape(workers, per_worker, *array.shape[3:])
 
     data = {
-        "observation": by_worker(rollout.observation), "action": by_worker(rollout.action),
-        "log_prob": by_worker(rollout.log_prob), "advantage": by_worker(advantages),
-        "return": by_worker(returns), "valid": by_worker(rollout.valid.astype(jnp.float32)),
+        "observation": by_worker(rollout.observation),
+        "action": by_worker(rollout.action),
+        "log_prob": by_worker(rollout.log_prob),
+        "advantage": by_worker(advantages),
+        "return": by_worker(returns),
+        "valid": by_worker(rollout.valid.astype(jnp.float32)),
     }
     optimizer = _optimizer(config)
     minibatch_size = per_worker // config.num_minibatches
@@ -325,21 +366,29 @@ def update(params: dict, optimizer_state, rollout: Rollout, bootstrap_value: jax
     def epoch(carry, epoch_key):
         # Each worker shuffles its own data with its own key.
         permutations = jax.vmap(lambda k: jax.random.permutation(k, per_worker))(
-            jax.random.split(epoch_key, workers))
+            jax.random.split(epoch_key, workers)
+        )
         shuffled = jax.tree.map(
-            lambda array: jax.vmap(lambda a, p: a[p])(array, permutations), data)
+            lambda array: jax.vmap(lambda a, p: a[p])(array, permutations), data
+        )
         minibatches = jax.tree.map(
-            lambda array: jnp.moveaxis(array.reshape(
-                workers, config.num_minibatches, minibatch_size, *array.shape[2:]), 1, 0),
-            shuffled)
+            lambda array: jnp.moveaxis(
+                array.reshape(workers, config.num_minibatches, minibatch_size, *array.shape[2:]),
+                1,
+                0,
+            ),
+            shuffled,
+        )
         return jax.lax.scan(gradient_step, carry, minibatches)
 
     (params, optimizer_state), metrics = jax.lax.scan(
-        epoch, (params, optimizer_state), jax.random.split(key, config.update_epochs))
+        epoch, (params, optimizer_state), jax.random.split(key, config.update_epochs)
+    )
     return params, optimizer_state, jax.tree.map(jnp.mean, metrics)
 
 
 # ---------------------------------------------------------------------------- policies
+
 
 @jax.jit
 def behaviour_policy(params: dict, observation: jax.Array, key: jax.Array):
@@ -352,18 +401,26 @@ def behaviour_policy(params: dict, observation: jax.Array, key: jax.Array):
     mean = policy_mean(params, observation)
     std = jnp.exp(params["log_std"])
     action = mean + std * jax.random.normal(noise_key, mean.shape, mean.dtype)
-    return (action, gaussian_log_prob(mean, params["log_std"], action),
-            value_apply(params, observation), key)
+    return (
+        action,
+        gaussian_log_prob(mean, params["log_std"], action),
+        value_apply(params, observation),
+        key,
+    )
 
 
 _value = jax.jit(value_apply)
 _greedy = jax.jit(policy_mean)
 
 
-def evaluation_policy(boundary: specs.Boundary, params: dict,
-                      statistics: normalizer.RunningMeanStd,
-                      observation_clip: float) -> Callable[[object], np.ndarray]:
+def evaluation_policy(
+    boundary: specs.Boundary,
+    params: dict,
+    statistics: normalizer.RunningMeanStd,
+    observation_clip: float,
+) -> Callable[[object], np.ndarray]:
     """The deterministic (mean) policy of these parameters and observation statistics."""
+
     def act_greedily(observation) -> np.ndarray:
         flat = boundary.observations(observation)
         return boundary.actions(_greedy(params, statistics.normalize(flat, observation_clip)))
@@ -372,6 +429,7 @@ def evaluation_policy(boundary: specs.Boundary, params: dict,
 
 
 # ----------------------------------------------------------------------------- learner
+
 
 class Learner:
     """Owns the parameters, the optimiser state and the update counter; updates them.
@@ -386,35 +444,40 @@ class Learner:
 
     def __init__(self, config: Config, observation_size: int, action_size: int, seed: int):
         self._config = config
-        self.params = init_params(np.random.default_rng(seed), config, observation_size,
-                                  action_size)
+        self.params = init_params(
+            np.random.default_rng(seed), config, observation_size, action_size
+        )
         self.optimizer_state = _init_optimizer(self.params, config)
         self.num_updates = 0
 
     def step(self, rollout: Rollout, bootstrap_value: jax.Array, key: jax.Array) -> dict:
         """`update_epochs` x `num_minibatches` gradient steps on one rollout; its metrics."""
         self.params, self.optimizer_state, metrics = update(
-            self.params, self.optimizer_state, rollout, bootstrap_value, key,
-            config=self._config)
+            self.params, self.optimizer_state, rollout, bootstrap_value, key, config=self._config
+        )
         self.num_updates += self._config.update_epochs * self._config.num_minibatches
         return metrics
 
     def state_dict(self) -> dict:
-        return {"params": jax.device_get(self.params),
-                "optimizer": jax.device_get(self.optimizer_state),
-                "num_updates": self.num_updates}
+        return {
+            "params": jax.device_get(self.params),
+            "optimizer": jax.device_get(self.optimizer_state),
+            "num_updates": self.num_updates,
+        }
 
     def load_state_dict(self, state: dict) -> None:
         params = jax.tree.map(jnp.asarray, state["params"])
         if jax.tree.map(jnp.shape, params) != jax.tree.map(jnp.shape, self.params):
             raise ValueError(
-                "checkpointed PPO parameters do not match this configuration's network shapes.")
+                "checkpointed PPO parameters do not match this configuration's network shapes."
+            )
         self.params = params
         self.optimizer_state = jax.tree.map(jnp.asarray, state["optimizer"])
         self.num_updates = int(state["num_updates"])
 
 
 # ------------------------------------------------------------------------------- agent
+
 
 class PPO:
     """The acting and learning agent, run by agents.loop over a batched environment.
@@ -458,7 +521,8 @@ class PPO:
         self._observations.update(flat)
         normalized = self._observations.normalize(flat, self.config.observation_clip)
         action, log_prob, value, self._key = behaviour_policy(
-            self.learner.params, normalized, self._key)
+            self.learner.params, normalized, self._key
+        )
         self._acted = (normalized, np.asarray(action), np.asarray(log_prob), np.asarray(value))
         return self.boundary.actions(self._acted[1])
 
@@ -474,17 +538,23 @@ class PPO:
         self._acted = None
         valid = ~np.asarray(timestep.last())
         if self.config.reward_normalization == "running_std":
-            reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()),
-                                         valid)
+            reward = self._rewards.scale(next_timestep.reward, np.asarray(timestep.first()), valid)
         else:
-            reward = (self.config.reward_scale
-                      * np.where(valid, np.asarray(next_timestep.reward, np.float32), 0.0))
-        self._rollout.append(Rollout(
-            observation=normalized, action=action, log_prob=log_prob, value=value,
-            reward=np.clip(reward, -self.config.reward_clip, self.config.reward_clip),
-            discount=np.asarray(next_timestep.discount, np.float32),
-            next_is_last=np.asarray(next_timestep.last(), np.float32),
-            valid=valid))
+            reward = self.config.reward_scale * np.where(
+                valid, np.asarray(next_timestep.reward, np.float32), 0.0
+            )
+        self._rollout.append(
+            Rollout(
+                observation=normalized,
+                action=action,
+                log_prob=log_prob,
+                value=value,
+                reward=np.clip(reward, -self.config.reward_clip, self.config.reward_clip),
+                discount=np.asarray(next_timestep.discount, np.float32),
+                next_is_last=np.asarray(next_timestep.last(), np.float32),
+                valid=valid,
+            )
+        )
         if len(self._rollout) < self._rollout_length:
             return {}
         rollout = Rollout(*(np.stack(field) for field in zip(*self._rollout)))
@@ -492,7 +562,8 @@ class PPO:
         next_flat = self.boundary.observations(next_timestep.observation, self.num_envs)
         bootstrap_value = _value(
             self.learner.params,
-            self._observations.normalize(next_flat, self.config.observation_clip))
+            self._observations.normalize(next_flat, self.config.observation_clip),
+        )
         self._key, update_key = jax.random.split(self._key)
         metrics = self.learner.step(rollout, bootstrap_value, update_key)
         return {name: float(metrics[name]) for name in self.metric_names}
@@ -501,8 +572,9 @@ class PPO:
         """The deterministic (mean) policy of a snapshot of parameters and statistics."""
         statistics = normalizer.RunningMeanStd((self.layout.size,))
         statistics.load_state_dict(self._observations.state_dict())
-        return evaluation_policy(self.boundary, self.learner.params, statistics,
-                                 self.config.observation_clip)
+        return evaluation_policy(
+            self.boundary, self.learner.params, statistics, self.config.observation_clip
+        )
 
     def load_observation_statistics(self, state: dict) -> None:
         """Sets the running observation statistics (e.g. a DPPO chief's, for evaluation)."""
@@ -534,12 +606,15 @@ def check_sizes(config: Config, num_envs: int) -> None:
     if num_envs % config.num_workers:
         raise ValueError(
             f"num_envs {num_envs} is not a multiple of num_workers {config.num_workers}; "
-            "each DPPO worker owns an equal share of the environment copies.")
+            "each DPPO worker owns an equal share of the environment copies."
+        )
     if config.rollout_steps % num_envs:
         raise ValueError(
-            f"rollout_steps {config.rollout_steps} is not a multiple of num_envs {num_envs}.")
+            f"rollout_steps {config.rollout_steps} is not a multiple of num_envs {num_envs}."
+        )
     samples_per_worker = config.rollout_steps // config.num_workers
     if samples_per_worker % config.num_minibatches:
         raise ValueError(
             f"each worker's {samples_per_worker} samples per rollout do not split into "
-            f"num_minibatches {config.num_minibatches} equal minibatches.")
+            f"num_minibatches {config.num_minibatches} equal minibatches."
+        )

@@ -64,15 +64,27 @@ from types import MappingProxyType
 from agents import d4pg, ppo
 
 # The easy set of benchmarks/time_to_solve.py, as agents.environments names.
-EASY_TASKS = ("cartpole:balance", "cartpole:swingup", "pendulum:swingup", "point_mass:easy",
-              "reacher:easy", "finger:spin", "walker:stand", "walker:walk", "cheetah:run")
+EASY_TASKS = (
+    "cartpole:balance",
+    "cartpole:swingup",
+    "pendulum:swingup",
+    "point_mass:easy",
+    "reacher:easy",
+    "finger:spin",
+    "walker:stand",
+    "walker:walk",
+    "cheetah:run",
+)
 
 PLAYGROUND_SOURCE = (
     "mujoco_playground config/dm_control_suite_params.py brax_ppo_config "
     "(commit d5e6b475), Brax PPO defaults (commit 0b96d056), DPPO normalisation "
-    "(Heess et al. 2017, appendix A), scaled to 64 CPU copies (agents/presets.py)")
-D4PG_SOURCE = ("d4pg.Config defaults (Barth-Maron et al. 2018, section 4) with 8 acting "
-               "copies and 8 updates per jitted call (agents/presets.py)")
+    "(Heess et al. 2017, appendix A), scaled to 64 CPU copies (agents/presets.py)"
+)
+D4PG_SOURCE = (
+    "d4pg.Config defaults (Barth-Maron et al. 2018, section 4) with 8 acting "
+    "copies and 8 updates per jitted call (agents/presets.py)"
+)
 
 # Brax's num_envs 2048 and batch_size 1024 (sequences of unroll_length 30), both
 # divided by the same factor so that the per-copy rollout (480 steps) is kept.
@@ -82,25 +94,31 @@ PLAYGROUND_UNROLL_LENGTH = 30
 PLAYGROUND_NUM_MINIBATCHES = 32
 CPU_SCALE_DIVISOR = 32
 PPO_NUM_ENVS = PLAYGROUND_NUM_ENVS // CPU_SCALE_DIVISOR
-_PER_COPY_STEPS = (PLAYGROUND_BATCH_SEQUENCES * PLAYGROUND_NUM_MINIBATCHES
-                   * PLAYGROUND_UNROLL_LENGTH // PLAYGROUND_NUM_ENVS)
+_PER_COPY_STEPS = (
+    PLAYGROUND_BATCH_SEQUENCES
+    * PLAYGROUND_NUM_MINIBATCHES
+    * PLAYGROUND_UNROLL_LENGTH
+    // PLAYGROUND_NUM_ENVS
+)
 PPO_ROLLOUT_STEPS = PPO_NUM_ENVS * _PER_COPY_STEPS
 
-_PLAYGROUND_PPO = MappingProxyType({
-    "learning_rate": 1e-3,
-    "rollout_steps": PPO_ROLLOUT_STEPS,
-    "num_minibatches": PLAYGROUND_NUM_MINIBATCHES,
-    "update_epochs": 16,
-    "discount": 0.995,
-    "gae_lambda": 0.95,
-    "clip_epsilon": 0.3,
-    "value_coefficient": 0.5,
-    "entropy_coefficient": 1e-2,
-    "max_grad_norm": math.inf,
-    "hidden_sizes": (32, 32, 32, 32),
-    "value_hidden_sizes": (64, 64),
-    "reward_normalization": "running_std",
-})
+_PLAYGROUND_PPO = MappingProxyType(
+    {
+        "learning_rate": 1e-3,
+        "rollout_steps": PPO_ROLLOUT_STEPS,
+        "num_minibatches": PLAYGROUND_NUM_MINIBATCHES,
+        "update_epochs": 16,
+        "discount": 0.995,
+        "gae_lambda": 0.95,
+        "clip_epsilon": 0.3,
+        "value_coefficient": 0.5,
+        "entropy_coefficient": 1e-2,
+        "max_grad_norm": math.inf,
+        "hidden_sizes": (32, 32, 32, 32),
+        "value_hidden_sizes": (64, 64),
+        "reward_normalization": "running_std",
+    }
+)
 
 # mujoco_playground's per-task changes (the `if env_name ...` lines of brax_ppo_config).
 _PLAYGROUND_TASK_CHANGES = {
@@ -126,6 +144,7 @@ class Preset:
         rollout_steps must be a multiple of it).
       source: where the numbers come from.
     """
+
     name: str
     agent: str
     task: str | None
@@ -149,12 +168,23 @@ def _build() -> dict[str, dict[str, Preset]]:
     for task in EASY_TASKS:
         name = preset_name(task)
         presets["ppo"][name] = Preset(
-            name=name, agent="ppo", task=task,
-            overrides=MappingProxyType({**_PLAYGROUND_PPO, **_PLAYGROUND_TASK_CHANGES.get(task, {})}),
-            num_envs=PPO_NUM_ENVS, source=PLAYGROUND_SOURCE)
-    presets["d4pg"]["batched"] = Preset(name="batched", agent="d4pg", task=None,
-                                        overrides=_D4PG_FAST, num_envs=D4PG_NUM_ENVS,
-                                        source=D4PG_SOURCE)
+            name=name,
+            agent="ppo",
+            task=task,
+            overrides=MappingProxyType(
+                {**_PLAYGROUND_PPO, **_PLAYGROUND_TASK_CHANGES.get(task, {})}
+            ),
+            num_envs=PPO_NUM_ENVS,
+            source=PLAYGROUND_SOURCE,
+        )
+    presets["d4pg"]["batched"] = Preset(
+        name="batched",
+        agent="d4pg",
+        task=None,
+        overrides=_D4PG_FAST,
+        num_envs=D4PG_NUM_ENVS,
+        source=D4PG_SOURCE,
+    )
     return presets
 
 
@@ -175,13 +205,18 @@ def get(agent: str, name: str, env: str | None = None) -> Preset:
         if env is None or preset_name(env) not in available:
             raise ValueError(
                 f"--preset task: environment {env!r} has no {agent} preset; presets exist for "
-                f"{sorted(preset.task for preset in available.values() if preset.task)}.")
+                f"{sorted(preset.task for preset in available.values() if preset.task)}."
+            )
         return available[preset_name(env)]
     if name in available:
         return available[name]
     others = [other for other, table in PRESETS.items() if other != agent and name in table]
     if others:
-        raise ValueError(f"preset {name!r} is a preset of {others[0]!r}, not of {agent!r}; "
-                         f"{agent} presets: {sorted(available)}.")
-    raise ValueError(f"preset {name!r} is unknown; {agent} presets: {sorted(available)} "
-                     "(or 'task', the preset of --env).")
+        raise ValueError(
+            f"preset {name!r} is a preset of {others[0]!r}, not of {agent!r}; "
+            f"{agent} presets: {sorted(available)}."
+        )
+    raise ValueError(
+        f"preset {name!r} is unknown; {agent} presets: {sorted(available)} "
+        "(or 'task', the preset of --env)."
+    )

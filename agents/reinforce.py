@@ -38,6 +38,7 @@ class Config:
       tasks searched, cart-pole swing-up and the double inverted pendulum).
     discount: gamma (Table 2).
     """
+
     learning_rate: float = 5e-3
     discount: float = 0.99
 
@@ -65,14 +66,20 @@ def _update(params: dict, optimizer_state, batch: policy_search.Batch, learning_
     gradient = policy_gradient(params, batch, advantages)
     # optax minimises: ascend the return by descending -g.
     updates, optimizer_state = optax.adam(learning_rate).update(
-        jax.tree.map(jnp.negative, gradient), optimizer_state)
+        jax.tree.map(jnp.negative, gradient), optimizer_state
+    )
     gradient_norm = optax.tree.norm(gradient)
     return optax.apply_updates(params, updates), optimizer_state, gradient_norm
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs REINFORCE on a batched environment; returns final parameters and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
@@ -82,8 +89,10 @@ def train(env, config: Config | None = None, sampling: policy_search.Sampling | 
         if optimizer["state"] is None:
             optimizer["state"] = optax.adam(config.learning_rate).init(params)
         params, optimizer["state"], gradient_norm = _update(
-            params, optimizer["state"], batch, config.learning_rate)
+            params, optimizer["state"], batch, config.learning_rate
+        )
         return params, {"gradient_norm": gradient_norm}
 
     return policy_search.train_stochastic_policy(
-        env, sampling, num_iterations, seed, config.discount, update, on_iteration)
+        env, sampling, num_iterations, seed, config.discount, update, on_iteration
+    )

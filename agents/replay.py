@@ -20,6 +20,7 @@ class Transitions(NamedTuple):
     discount: (B,) float32 multiplier of the bootstrap value at next_observation:
       gamma^n times the product of the environment's n discounts (0 after termination).
     """
+
     observation: np.ndarray
     action: np.ndarray
     reward: np.ndarray
@@ -49,7 +50,8 @@ class ReplayBuffer:
             action=np.zeros((self.capacity, action_size), np.float32),
             reward=np.zeros((self.capacity,), np.float32),
             discount=np.zeros((self.capacity,), np.float32),
-            next_observation=np.zeros((self.capacity, observation_size), np.float32))
+            next_observation=np.zeros((self.capacity, observation_size), np.float32),
+        )
         self._next_index = 0
         self._size = 0
 
@@ -71,8 +73,9 @@ class ReplayBuffer:
     def get(self, indices: np.ndarray) -> Transitions:
         return Transitions(*(field[indices] for field in self._storage))
 
-    def sample(self, batch_size: int, rng: np.random.Generator
-               ) -> tuple[Transitions, np.ndarray, np.ndarray]:
+    def sample(
+        self, batch_size: int, rng: np.random.Generator
+    ) -> tuple[Transitions, np.ndarray, np.ndarray]:
         """Uniform sample with replacement.
 
         Returns:
@@ -86,18 +89,24 @@ class ReplayBuffer:
 
     def state_dict(self) -> dict:
         filled = slice(0, self._size)
-        return {"storage": Transitions(*(field[filled].copy() for field in self._storage)),
-                "next_index": self._next_index, "size": self._size, "capacity": self.capacity}
+        return {
+            "storage": Transitions(*(field[filled].copy() for field in self._storage)),
+            "next_index": self._next_index,
+            "size": self._size,
+            "capacity": self.capacity,
+        }
 
     def load_state_dict(self, state: dict) -> None:
         if state["capacity"] != self.capacity:
             raise ValueError(
-                f"replay state has capacity {state['capacity']}; expected {self.capacity}.")
+                f"replay state has capacity {state['capacity']}; expected {self.capacity}."
+            )
         size = int(state["size"])
         for stored, saved in zip(self._storage, state["storage"]):
             if saved.shape[1:] != stored.shape[1:]:
                 raise ValueError(
-                    f"replay state rows have shape {saved.shape[1:]}; expected {stored.shape[1:]}.")
+                    f"replay state rows have shape {saved.shape[1:]}; expected {stored.shape[1:]}."
+                )
             stored[:size] = saved
         self._next_index = int(state["next_index"])
         self._size = size
@@ -117,7 +126,7 @@ class SumTree:
             raise ValueError(f"capacity {capacity} must be a positive integer.")
         self.capacity = int(capacity)
         self._depth = max(1, int(np.ceil(np.log2(self.capacity))))
-        self._size = 2 ** self._depth
+        self._size = 2**self._depth
         self._nodes = np.zeros((2 * self._size,), np.float64)
 
     @property
@@ -155,7 +164,8 @@ class SumTree:
             go_right = targets >= left_sum
             right_sum = self._nodes[left + 1]
             targets = np.where(
-                go_right, np.minimum(targets - left_sum, np.nextafter(right_sum, 0.0)), targets)
+                go_right, np.minimum(targets - left_sum, np.nextafter(right_sum, 0.0)), targets
+            )
             nodes = np.where(go_right, left + 1, left)
         return nodes - self._size
 
@@ -165,7 +175,8 @@ class SumTree:
     def load_state_dict(self, state: dict) -> None:
         if state["capacity"] != self.capacity:
             raise ValueError(
-                f"sum tree state has capacity {state['capacity']}; expected {self.capacity}.")
+                f"sum tree state has capacity {state['capacity']}; expected {self.capacity}."
+            )
         self._nodes = np.array(state["nodes"], np.float64)
 
 
@@ -179,13 +190,22 @@ class PrioritizedReplay(ReplayBuffer):
       epsilon: added to every priority so that no stored item becomes unreachable.
     """
 
-    def __init__(self, capacity: int, observation_size: int, action_size: int, *,
-                 priority_exponent: float, importance_exponent: float, epsilon: float = 1e-6):
+    def __init__(
+        self,
+        capacity: int,
+        observation_size: int,
+        action_size: int,
+        *,
+        priority_exponent: float,
+        importance_exponent: float,
+        epsilon: float = 1e-6,
+    ):
         super().__init__(capacity, observation_size, action_size)
         if priority_exponent < 0 or importance_exponent < 0 or epsilon <= 0:
             raise ValueError(
                 f"priority_exponent {priority_exponent} and importance_exponent "
-                f"{importance_exponent} must be >= 0 and epsilon {epsilon} > 0.")
+                f"{importance_exponent} must be >= 0 and epsilon {epsilon} > 0."
+            )
         self.priority_exponent = float(priority_exponent)
         self.importance_exponent = float(importance_exponent)
         self.epsilon = float(epsilon)
@@ -194,15 +214,16 @@ class PrioritizedReplay(ReplayBuffer):
 
     def add(self, transitions: Transitions) -> np.ndarray:
         indices = super().add(transitions)
-        self._tree.set(indices, np.full(indices.shape, self._max_priority ** self.priority_exponent))
+        self._tree.set(indices, np.full(indices.shape, self._max_priority**self.priority_exponent))
         return indices
 
     def probabilities(self, indices: np.ndarray) -> np.ndarray:
         """P(i) for the given slots."""
         return self._tree.get(indices) / self._tree.total
 
-    def sample(self, batch_size: int, rng: np.random.Generator
-               ) -> tuple[Transitions, np.ndarray, np.ndarray]:
+    def sample(
+        self, batch_size: int, rng: np.random.Generator
+    ) -> tuple[Transitions, np.ndarray, np.ndarray]:
         """Stratified proportional sample: one draw from each of batch_size equal
         slices of the total priority mass.
 
@@ -228,7 +249,7 @@ class PrioritizedReplay(ReplayBuffer):
             raise ValueError(f"priorities {priorities} must be finite and non-negative.")
         priorities = priorities + self.epsilon
         self._max_priority = max(self._max_priority, float(priorities.max()))
-        self._tree.set(indices, priorities ** self.priority_exponent)
+        self._tree.set(indices, priorities**self.priority_exponent)
 
     def state_dict(self) -> dict:
         state = super().state_dict()
@@ -242,8 +263,7 @@ class PrioritizedReplay(ReplayBuffer):
         self._max_priority = float(state["max_priority"])
 
 
-def n_step_return(rewards: np.ndarray, discounts: np.ndarray, gamma: float
-                  ) -> tuple[float, float]:
+def n_step_return(rewards: np.ndarray, discounts: np.ndarray, gamma: float) -> tuple[float, float]:
     """The discounted sum of k rewards and the multiplier of the value after them.
 
     With r_m the reward and d_m the environment discount returned by the m-th step
@@ -280,9 +300,16 @@ class NStepWriter:
         self.gamma = float(gamma)
         self._pending = [[] for _ in range(num_envs)]
 
-    def add(self, observation: np.ndarray, action: np.ndarray, reward: np.ndarray,
-            discount: np.ndarray, next_observation: np.ndarray, valid: np.ndarray,
-            episode_ended: np.ndarray) -> Transitions:
+    def add(
+        self,
+        observation: np.ndarray,
+        action: np.ndarray,
+        reward: np.ndarray,
+        discount: np.ndarray,
+        next_observation: np.ndarray,
+        valid: np.ndarray,
+        episode_ended: np.ndarray,
+    ) -> Transitions:
         """Adds one batched step and returns the transitions it completes (maybe none).
 
         Args:
@@ -297,8 +324,14 @@ class NStepWriter:
         for copy_index, pending in enumerate(self._pending):
             if not valid[copy_index]:
                 continue
-            pending.append((observation[copy_index], action[copy_index],
-                            reward[copy_index], discount[copy_index]))
+            pending.append(
+                (
+                    observation[copy_index],
+                    action[copy_index],
+                    reward[copy_index],
+                    discount[copy_index],
+                )
+            )
             if episode_ended[copy_index]:
                 while pending:
                     completed.append(self._transition(pending, next_observation[copy_index]))
@@ -312,23 +345,31 @@ class NStepWriter:
             return Transitions(
                 observation=np.zeros((0, observation_size), np.float32),
                 action=np.zeros((0, action_size), np.float32),
-                reward=np.zeros((0,), np.float32), discount=np.zeros((0,), np.float32),
-                next_observation=np.zeros((0, observation_size), np.float32))
+                reward=np.zeros((0,), np.float32),
+                discount=np.zeros((0,), np.float32),
+                next_observation=np.zeros((0, observation_size), np.float32),
+            )
         return Transitions(*(np.asarray(np.stack(field), np.float32) for field in zip(*completed)))
 
     def _transition(self, pending: list, next_observation: np.ndarray) -> tuple:
         first_observation, first_action = pending[0][0], pending[0][1]
         total, bootstrap = n_step_return(
-            [step[2] for step in pending], [step[3] for step in pending], self.gamma)
+            [step[2] for step in pending], [step[3] for step in pending], self.gamma
+        )
         return first_observation, first_action, total, bootstrap, next_observation
 
     def state_dict(self) -> dict:
-        return {"pending": [[tuple(np.copy(item) for item in step) for step in pending]
-                            for pending in self._pending]}
+        return {
+            "pending": [
+                [tuple(np.copy(item) for item in step) for step in pending]
+                for pending in self._pending
+            ]
+        }
 
     def load_state_dict(self, state: dict) -> None:
         pending = state["pending"]
         if len(pending) != len(self._pending):
             raise ValueError(
-                f"N-step state has {len(pending)} copies; expected {len(self._pending)}.")
+                f"N-step state has {len(pending)} copies; expected {len(self._pending)}."
+            )
         self._pending = [[tuple(step) for step in copy_pending] for copy_pending in pending]

@@ -56,6 +56,7 @@ class Config:
     discount: gamma (Table 2); REPS's dual uses the undiscounted Bellman error of
       the paper's formula, the discount only enters the logged returns.
     """
+
     step_size: float = 1e-2
     dual_iterations: int = 50
     lbfgs_iterations: int = 50
@@ -68,8 +69,14 @@ class Config:
             raise ValueError("dual_iterations and lbfgs_iterations must be >= 1.")
 
 
-def dual(eta: float, nu: np.ndarray, rewards: np.ndarray, feature_differences: np.ndarray,
-         step_size: float, initial_features: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+def dual(
+    eta: float,
+    nu: np.ndarray,
+    rewards: np.ndarray,
+    feature_differences: np.ndarray,
+    step_size: float,
+    initial_features: np.ndarray | None = None,
+) -> tuple[float, np.ndarray]:
     """g(eta, nu) and its gradient in (eta, nu), in float64.
 
     rewards (M,), feature_differences (M, F) = phi(s') - phi(s), and
@@ -88,12 +95,18 @@ def dual(eta: float, nu: np.ndarray, rewards: np.ndarray, feature_differences: n
     weights = scaled / scaled.sum()
     value = eta * step_size + nu @ initial_features + eta * log_mean_exp
     grad_eta = step_size + log_mean_exp - weights @ errors / eta
-    return float(value), np.concatenate([[grad_eta], initial_features + weights @ feature_differences])
+    return float(value), np.concatenate(
+        [[grad_eta], initial_features + weights @ feature_differences]
+    )
 
 
-def solve_dual(rewards: np.ndarray, feature_differences: np.ndarray, step_size: float,
-               iterations: int, initial_features: np.ndarray | None = None
-               ) -> tuple[float, np.ndarray]:
+def solve_dual(
+    rewards: np.ndarray,
+    feature_differences: np.ndarray,
+    step_size: float,
+    iterations: int,
+    initial_features: np.ndarray | None = None,
+) -> tuple[float, np.ndarray]:
     """(eta*, nu*) minimising the dual subject to eta >= _MIN_ETA, by L-BFGS-B."""
     rewards = np.asarray(rewards, np.float64)
     differences = np.asarray(feature_differences, np.float64)
@@ -104,13 +117,15 @@ def solve_dual(rewards: np.ndarray, feature_differences: np.ndarray, step_size: 
     x0 = np.zeros(1 + differences.shape[1])
     x0[0] = 1.0
     bounds = [(_MIN_ETA, None)] + [(None, None)] * differences.shape[1]
-    result = scipy.optimize.minimize(objective, x0, jac=True, method="L-BFGS-B", bounds=bounds,
-                                     options={"maxiter": iterations})
+    result = scipy.optimize.minimize(
+        objective, x0, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": iterations}
+    )
     return float(result.x[0]), result.x[1:]
 
 
-def sample_weights(rewards: np.ndarray, feature_differences: np.ndarray, eta: float,
-                   nu: np.ndarray) -> np.ndarray:
+def sample_weights(
+    rewards: np.ndarray, feature_differences: np.ndarray, eta: float, nu: np.ndarray
+) -> np.ndarray:
     """exp(delta_i(nu) / eta), normalised to sum to 1."""
     errors = rewards + feature_differences @ nu
     weights = np.exp((errors - errors.max()) / eta)
@@ -126,32 +141,43 @@ def transitions(paths: policy_search.Paths) -> tuple[np.ndarray, np.ndarray, np.
     next_valid = np.concatenate([paths.valid[:, 1:], np.zeros_like(paths.valid[:, :1])], axis=1)
     next_features = next_features * next_valid[..., None]
     num_steps = int(paths.valid.sum())
-    return (paths.rewards[paths.valid].astype(np.float64),
-            (next_features - features)[paths.valid].astype(np.float64),
-            features[:, 0].sum(axis=0).astype(np.float64) / num_steps)
+    return (
+        paths.rewards[paths.valid].astype(np.float64),
+        (next_features - features)[paths.valid].astype(np.float64),
+        features[:, 0].sum(axis=0).astype(np.float64) / num_steps,
+    )
 
 
-def update(params: dict, batch: policy_search.Batch, paths: policy_search.Paths,
-           config: Config) -> tuple[dict, dict]:
+def update(
+    params: dict, batch: policy_search.Batch, paths: policy_search.Paths, config: Config
+) -> tuple[dict, dict]:
     """Solves the dual on the iteration's steps, then the weighted policy regression."""
     rewards, differences, initial = transitions(paths)
     eta, nu = solve_dual(rewards, differences, config.step_size, config.dual_iterations, initial)
     weights = sample_weights(rewards, differences, eta, nu)
     padded = jnp.asarray(policy_search.pad(weights.astype(np.float32), batch.mask.shape[0]))
     new_params = policy_search.weighted_max_likelihood(
-        params, batch.observations, batch.actions, padded, config.lbfgs_iterations)
+        params, batch.observations, batch.actions, padded, config.lbfgs_iterations
+    )
     kl_to_uniform = float(np.sum(weights * np.log(weights * weights.size + 1e-300)))
     return new_params, {"eta": eta, "weights_kl": kl_to_uniform}
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs REPS on a batched environment; returns final parameters and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
+
     def step(params, batch, paths, rng):
         return update(params, batch, paths, config)
 
     return policy_search.train_stochastic_policy(
-        env, sampling, num_iterations, seed, config.discount, step, on_iteration)
+        env, sampling, num_iterations, seed, config.discount, step, on_iteration
+    )

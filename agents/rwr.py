@@ -27,6 +27,7 @@ class Config:
       LbfgsOptimizer default, 20).
     discount: gamma (Table 2).
     """
+
     lbfgs_iterations: int = 20
     discount: float = 0.99
 
@@ -53,18 +54,26 @@ def update(params: dict, batch: policy_search.Batch, config: Config) -> tuple[di
         # Every advantage equal: the bound is flat in the weights; keep the policy.
         return params, {"weight_sum": 0.0}
     new_params = policy_search.weighted_max_likelihood(
-        params, batch.observations, batch.actions, w, config.lbfgs_iterations)
+        params, batch.observations, batch.actions, w, config.lbfgs_iterations
+    )
     return new_params, {"weight_sum": jnp.sum(w)}
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs RWR on a batched environment; returns final parameters and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
+
     def step(params, batch, paths, rng):
         return update(params, batch, config)
 
     return policy_search.train_stochastic_policy(
-        env, sampling, num_iterations, seed, config.discount, step, on_iteration)
+        env, sampling, num_iterations, seed, config.discount, step, on_iteration
+    )

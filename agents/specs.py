@@ -25,6 +25,7 @@ class ObservationLayout:
         a single array rather than a dict.
       shapes: the per-key (or single) array shapes, without a batch dimension.
     """
+
     keys: tuple[str, ...] | None
     shapes: tuple[tuple[int, ...], ...]
 
@@ -44,13 +45,16 @@ def observation_layout(observation_spec) -> ObservationLayout:
             if not isinstance(spec, specs.Array):
                 raise TypeError(
                     f"observation_spec[{key!r}] is {type(spec).__name__}; expected a "
-                    "dm_env.specs.Array (nested dicts are not supported).")
+                    "dm_env.specs.Array (nested dicts are not supported)."
+                )
         return ObservationLayout(
             keys=tuple(observation_spec.keys()),
-            shapes=tuple(tuple(spec.shape) for spec in observation_spec.values()))
+            shapes=tuple(tuple(spec.shape) for spec in observation_spec.values()),
+        )
     raise TypeError(
         f"observation_spec is {type(observation_spec).__name__}; expected a "
-        "dm_env.specs.Array or a dict of them.")
+        "dm_env.specs.Array or a dict of them."
+    )
 
 
 def flatten_observation(layout: ObservationLayout, observation, batch_size: int) -> np.ndarray:
@@ -68,11 +72,13 @@ def flatten_observation(layout: ObservationLayout, observation, batch_size: int)
         if not isinstance(observation, Mapping):
             raise TypeError(
                 f"observation is {type(observation).__name__}; expected a dict with keys "
-                f"{list(layout.keys)}.")
+                f"{list(layout.keys)}."
+            )
         missing = [key for key in layout.keys if key not in observation]
         if missing:
             raise ValueError(
-                f"observation lacks keys {missing}; expected keys {list(layout.keys)}.")
+                f"observation lacks keys {missing}; expected keys {list(layout.keys)}."
+            )
         parts = [observation[key] for key in layout.keys]
         names = list(layout.keys)
     flat = []
@@ -81,7 +87,8 @@ def flatten_observation(layout: ObservationLayout, observation, batch_size: int)
         if array.shape != (batch_size, *shape):
             raise ValueError(
                 f"observation {name!r} has shape {array.shape}; expected "
-                f"{(batch_size, *shape)} (batch of {batch_size}).")
+                f"{(batch_size, *shape)} (batch of {batch_size})."
+            )
         flat.append(array.reshape(batch_size, -1))
     return np.concatenate(flat, axis=1)
 
@@ -95,6 +102,7 @@ class ActionBounds:
       shape: the action shape of one environment copy (the spec's shape).
       dtype: the spec's dtype, which `to_env` returns.
     """
+
     minimum: np.ndarray
     maximum: np.ndarray
     shape: tuple[int, ...]
@@ -122,11 +130,13 @@ def action_bounds(action_spec) -> ActionBounds:
     if not isinstance(action_spec, specs.BoundedArray):
         raise TypeError(
             f"action_spec is {type(action_spec).__name__}; expected a "
-            "dm_env.specs.BoundedArray (continuous actions with finite bounds).")
+            "dm_env.specs.BoundedArray (continuous actions with finite bounds)."
+        )
     if not np.issubdtype(action_spec.dtype, np.floating):
         raise TypeError(
             f"action_spec has dtype {action_spec.dtype}; expected a floating dtype "
-            "(these agents act in continuous action spaces).")
+            "(these agents act in continuous action spaces)."
+        )
     shape = tuple(action_spec.shape)
     minimum = np.broadcast_to(action_spec.minimum, shape).astype(np.float32).reshape(-1)
     maximum = np.broadcast_to(action_spec.maximum, shape).astype(np.float32).reshape(-1)
@@ -134,12 +144,13 @@ def action_bounds(action_spec) -> ActionBounds:
         raise ValueError(f"action_spec has shape {shape}; expected at least one action.")
     if not (np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum))):
         raise ValueError(
-            f"action_spec bounds [{minimum}, {maximum}] are not finite; expected finite bounds.")
+            f"action_spec bounds [{minimum}, {maximum}] are not finite; expected finite bounds."
+        )
     if np.any(minimum >= maximum):
-        raise ValueError(
-            f"action_spec has minimum {minimum} not below maximum {maximum}.")
+        raise ValueError(f"action_spec has minimum {minimum} not below maximum {maximum}.")
     return ActionBounds(
-        minimum=minimum, maximum=maximum, shape=shape, dtype=np.dtype(action_spec.dtype))
+        minimum=minimum, maximum=maximum, shape=shape, dtype=np.dtype(action_spec.dtype)
+    )
 
 
 def batch_size(layout: ObservationLayout, observation) -> int:
@@ -159,6 +170,7 @@ class Boundary:
     batched observation into (N, D) float32, `actions` maps (N, A) unit actions to
     (N, *action_shape) actions in the environment's units.
     """
+
     layout: ObservationLayout
     bounds: ActionBounds
 

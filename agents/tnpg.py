@@ -47,6 +47,7 @@ class Config:
       (79.8 -> 29.5); with 0.1 the KL stays within 25 % of delta_KL.
     discount: gamma (Table 2).
     """
+
     step_size: float = 5e-2
     cg_iterations: int = 10
     cg_damping: float = 0.1
@@ -66,7 +67,8 @@ class Config:
 def mean_kl(old_params: dict, new_params: dict, batch: policy_search.Batch) -> jax.Array:
     """Mean over real steps of KL(pi_old(.|s) || pi_new(.|s))."""
     return policy_search.masked_mean(
-        policy_search.gaussian_kl(old_params, new_params, batch.observations), batch.mask)
+        policy_search.gaussian_kl(old_params, new_params, batch.observations), batch.mask
+    )
 
 
 def fisher_vector_product(params: dict, batch: policy_search.Batch, damping: float):
@@ -78,11 +80,13 @@ def fisher_vector_product(params: dict, batch: policy_search.Batch, damping: flo
 
     def product(vector):
         return jax.jvp(jax.grad(kl_at), (flat_params,), (vector,))[1] + damping * vector
+
     return product
 
 
-def natural_direction(params: dict, batch: policy_search.Batch, gradient: dict,
-                      cg_iterations: int, damping: float) -> tuple[jax.Array, jax.Array]:
+def natural_direction(
+    params: dict, batch: policy_search.Batch, gradient: dict, cg_iterations: int, damping: float
+) -> tuple[jax.Array, jax.Array]:
     """x ~ (F + damping I)^-1 g by conjugate gradient, and the flat g."""
     flat_gradient, _ = policy_search.flat(gradient)
     product = fisher_vector_product(params, batch, damping)
@@ -90,7 +94,9 @@ def natural_direction(params: dict, batch: policy_search.Batch, gradient: dict,
     return direction, flat_gradient
 
 
-def natural_step(params: dict, batch: policy_search.Batch, config) -> tuple[jax.Array, jax.Array, dict]:
+def natural_step(
+    params: dict, batch: policy_search.Batch, config
+) -> tuple[jax.Array, jax.Array, dict]:
     """The full natural step alpha x, the flat gradient g, and the flat parameters' rebuild.
 
     alpha x is scaled so that the quadratic KL model (alpha x)^T F (alpha x) / 2
@@ -99,8 +105,11 @@ def natural_step(params: dict, batch: policy_search.Batch, config) -> tuple[jax.
     advantages = policy_search.normalized_advantages(batch)
     gradient = reinforce.policy_gradient(params, batch, advantages)
     direction, flat_gradient = natural_direction(
-        params, batch, gradient, config.cg_iterations, config.cg_damping)
-    curvature = jnp.dot(direction, fisher_vector_product(params, batch, config.cg_damping)(direction))
+        params, batch, gradient, config.cg_iterations, config.cg_damping
+    )
+    curvature = jnp.dot(
+        direction, fisher_vector_product(params, batch, config.cg_damping)(direction)
+    )
     alpha = jnp.sqrt(2.0 * config.step_size / jnp.maximum(curvature, 1e-12))
     return alpha * direction, flat_gradient, advantages
 
@@ -113,15 +122,22 @@ def _update(params: dict, batch: policy_search.Batch, config: Config):
     return new_params, mean_kl(params, new_params, batch)
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs TNPG on a batched environment; returns final parameters and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
+
     def update(params, batch, paths, rng):
         params, kl = _update(params, batch, config)
         return params, {"kl": kl}
 
     return policy_search.train_stochastic_policy(
-        env, sampling, num_iterations, seed, config.discount, update, on_iteration)
+        env, sampling, num_iterations, seed, config.discount, update, on_iteration
+    )

@@ -38,62 +38,100 @@ from agents import environments, experiment, presets
 # The shell's convention for a process ended by SIGINT (128 + 2).
 INTERRUPTED_EXIT_CODE = 130
 
-_AGENT = flags.DEFINE_enum("agent", "d4pg", sorted([*experiment.AGENTS, "dppo"]),
-                           "Which agent to train; dppo is distributed PPO on Ray.")
+_AGENT = flags.DEFINE_enum(
+    "agent",
+    "d4pg",
+    sorted([*experiment.AGENTS, "dppo"]),
+    "Which agent to train; dppo is distributed PPO on Ray.",
+)
 _ENV = flags.DEFINE_string("env", "cartpole:swingup", "Environment as 'domain:task'.")
-_STEPS = flags.DEFINE_integer("steps", 100_000, "Environment steps, summed over copies.", lower_bound=0)
+_STEPS = flags.DEFINE_integer(
+    "steps", 100_000, "Environment steps, summed over copies.", lower_bound=0
+)
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the environments.")
 _OUT = flags.DEFINE_string("out", None, "Run directory.", required=True)
-_NUM_ENVS = flags.DEFINE_integer("num-envs", 1, "Environment copies stepped as one batch.",
-                                 lower_bound=1)
+_NUM_ENVS = flags.DEFINE_integer(
+    "num-envs", 1, "Environment copies stepped as one batch.", lower_bound=1
+)
 _RESUME = flags.DEFINE_bool("resume", False, "Continue the run in --out from its checkpoint.")
 _OVERWRITE = flags.DEFINE_bool(
-    "overwrite", False, "Replace a run already in --out (without it, training refuses).")
-_EVAL_EVERY = flags.DEFINE_integer("eval-every", 10_000, "Steps between evaluations.",
-                                   lower_bound=1)
-_EVAL_EPISODES = flags.DEFINE_integer("eval-episodes", 10, "Episodes per evaluation.",
-                                      lower_bound=1)
+    "overwrite", False, "Replace a run already in --out (without it, training refuses)."
+)
+_EVAL_EVERY = flags.DEFINE_integer(
+    "eval-every", 10_000, "Steps between evaluations.", lower_bound=1
+)
+_EVAL_EPISODES = flags.DEFINE_integer(
+    "eval-episodes", 10, "Episodes per evaluation.", lower_bound=1
+)
 _CHECKPOINT_EVERY = flags.DEFINE_integer(
-    "checkpoint-every", None, "Steps between checkpoints (default: --eval-every).", lower_bound=1)
+    "checkpoint-every", None, "Steps between checkpoints (default: --eval-every).", lower_bound=1
+)
 _SET = flags.DEFINE_multi_string(
-    "set", [], "Config override name=value (a Python literal), repeatable; see the agent's Config.")
+    "set", [], "Config override name=value (a Python literal), repeatable; see the agent's Config."
+)
 _PRESET = flags.DEFINE_string(
-    "preset", None, "Named settings of the agent's Config (agents/presets.py), or 'task' for "
-    "the preset of --env; --set overrides apply on top.")
+    "preset",
+    None,
+    "Named settings of the agent's Config (agents/presets.py), or 'task' for "
+    "the preset of --env; --set overrides apply on top.",
+)
 _SAMPLES_PER_INSERT = flags.DEFINE_float(
-    "samples_per_insert", None, "D4PG: transitions sampled for learning per transition "
-    "inserted; sets updates_per_transition = samples_per_insert / batch_size.")
+    "samples_per_insert",
+    None,
+    "D4PG: transitions sampled for learning per transition "
+    "inserted; sets updates_per_transition = samples_per_insert / batch_size.",
+)
 _PROGRESS = flags.DEFINE_bool("progress", True, "Show a progress bar.")
 _BATCHED_PHYSICS = flags.DEFINE_bool(
-    "batched-physics", True,
+    "batched-physics",
+    True,
     "With --num-envs > 1, step the copies on MuJoCo's batch (suite.load_batch) rather than "
-    "one after another (agents.vector.LoopedBatch).")
+    "one after another (agents.vector.LoopedBatch).",
+)
 
 
 _ACTORS = flags.DEFINE_integer(
-    "actors", None, "D4PG on Ray with this many actors (docs/distributed.md); without it, "
-    "one process.", lower_bound=1)
-_WORKERS = flags.DEFINE_integer("workers", None, "DPPO workers W on Ray (--agent dppo).",
-                                lower_bound=1)
+    "actors",
+    None,
+    "D4PG on Ray with this many actors (docs/distributed.md); without it, one process.",
+    lower_bound=1,
+)
+_WORKERS = flags.DEFINE_integer(
+    "workers", None, "DPPO workers W on Ray (--agent dppo).", lower_bound=1
+)
 _STRAGGLER_TOLERANCE = flags.DEFINE_integer(
-    "straggler_tolerance", 0, "DPPO's D: the chief averages gradients once W - D are in.",
-    lower_bound=0)
+    "straggler_tolerance",
+    0,
+    "DPPO's D: the chief averages gradients once W - D are in.",
+    lower_bound=0,
+)
 _ENVS_PER_ACTOR = flags.DEFINE_integer(
-    "envs_per_actor", 1, "Environment copies in each Ray actor's or worker's batch.",
-    lower_bound=1)
+    "envs_per_actor", 1, "Environment copies in each Ray actor's or worker's batch.", lower_bound=1
+)
 _ACTOR_UPDATE_PERIOD = flags.DEFINE_integer(
-    "actor_update_period", 100, "D4PG's t_actors: learner updates between parameter broadcasts.",
-    lower_bound=1)
+    "actor_update_period",
+    100,
+    "D4PG's t_actors: learner updates between parameter broadcasts.",
+    lower_bound=1,
+)
 _CHUNK_STEPS = flags.DEFINE_integer(
-    "chunk_steps", 200, "Environment steps a D4PG actor makes per call to it.", lower_bound=1)
+    "chunk_steps", 200, "Environment steps a D4PG actor makes per call to it.", lower_bound=1
+)
 _CHECKPOINT_REPLAY = flags.DEFINE_bool(
-    "checkpoint_replay", False, "Distributed D4PG: put the replay table in the checkpoint too.")
+    "checkpoint_replay", False, "Distributed D4PG: put the replay table in the checkpoint too."
+)
 _LOCKSTEP = flags.DEFINE_bool(
-    "lockstep", False, "Distributed D4PG: alternate collection and learning, so that one "
-    "actor with a fixed seed repeats its run bit for bit (docs/distributed.md).")
+    "lockstep",
+    False,
+    "Distributed D4PG: alternate collection and learning, so that one "
+    "actor with a fixed seed repeats its run bit for bit (docs/distributed.md).",
+)
 _RAY_ADDRESS = flags.DEFINE_string(
-    "ray_address", None, "A running Ray cluster ('host:port', 'ray://host:port' or 'auto'); "
-    "without it, a local Ray instance is started for the run.")
+    "ray_address",
+    None,
+    "A running Ray cluster ('host:port', 'ray://host:port' or 'auto'); "
+    "without it, a local Ray instance is started for the run.",
+)
 
 
 def parse_overrides(items: list[str]) -> dict[str, str]:
@@ -106,9 +144,14 @@ def parse_overrides(items: list[str]) -> dict[str, str]:
     return overrides
 
 
-def single_process_settings(agent: str, env: str, preset: str | None,
-                            samples_per_insert: float | None, set_items: list[str],
-                            num_envs: int | None) -> tuple[dict, int]:
+def single_process_settings(
+    agent: str,
+    env: str,
+    preset: str | None,
+    samples_per_insert: float | None,
+    set_items: list[str],
+    num_envs: int | None,
+) -> tuple[dict, int]:
     """The Config overrides and number of copies of a single-process run.
 
     The preset's settings come first, then --set; --samples_per_insert becomes
@@ -131,8 +174,10 @@ def single_process_settings(agent: str, env: str, preset: str | None,
         if agent != "d4pg":
             raise ValueError(f"--samples_per_insert is a D4PG setting; --agent is {agent!r}.")
         if "updates_per_transition" in parse_overrides(set_items):
-            raise ValueError("--samples_per_insert and --set updates_per_transition both set the "
-                             "update rate; give one.")
+            raise ValueError(
+                "--samples_per_insert and --set updates_per_transition both set the "
+                "update rate; give one."
+            )
         if not samples_per_insert > 0:
             raise ValueError(f"--samples_per_insert {samples_per_insert}; expected > 0.")
         batch_size = experiment.make_config(agent, overrides).batch_size
@@ -149,65 +194,114 @@ def main(argv):
         # One line, no traceback: the checkpoint is written and the run can resume.
         print(f"Interrupted: {interrupted}", file=sys.stderr)
         sys.exit(INTERRUPTED_EXIT_CODE)
-    print(f"{result.env_steps} steps; final evaluation return {result.final_eval_return:.1f}; "
-          f"wrote {result.metrics_path}, {result.checkpoint_path}, {result.plot_path}")
+    print(
+        f"{result.env_steps} steps; final evaluation return {result.final_eval_return:.1f}; "
+        f"wrote {result.metrics_path}, {result.checkpoint_path}, {result.plot_path}"
+    )
 
 
 def _train() -> experiment.RunResult:
-    if _LOCKSTEP.value and not (_AGENT.value == "d4pg" and (
-            _ACTORS.value is not None or _RAY_ADDRESS.value is not None)):
-        raise app.UsageError("--lockstep is for distributed D4PG (--agent d4pg --actors K); "
-                             "one process and DPPO's synchronous iterations need no lockstep.")
+    if _LOCKSTEP.value and not (
+        _AGENT.value == "d4pg" and (_ACTORS.value is not None or _RAY_ADDRESS.value is not None)
+    ):
+        raise app.UsageError(
+            "--lockstep is for distributed D4PG (--agent d4pg --actors K); "
+            "one process and DPPO's synchronous iterations need no lockstep."
+        )
     if (_PRESET.value is not None or _SAMPLES_PER_INSERT.value is not None) and (
-            _AGENT.value == "dppo" or _ACTORS.value is not None
-            or _RAY_ADDRESS.value is not None):
-        raise app.UsageError("--preset and --samples_per_insert apply to single-process runs "
-                             "(--agent ppo or d4pg without --actors/--ray_address).")
+        _AGENT.value == "dppo" or _ACTORS.value is not None or _RAY_ADDRESS.value is not None
+    ):
+        raise app.UsageError(
+            "--preset and --samples_per_insert apply to single-process runs "
+            "(--agent ppo or d4pg without --actors/--ray_address)."
+        )
     if _AGENT.value == "dppo":
         if _ACTORS.value is not None:
             raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
         if _WORKERS.value is None:
             raise app.UsageError("--agent dppo needs --workers W (and --straggler_tolerance D).")
         from agents import dppo  # pylint: disable=import-outside-toplevel
+
         return dppo.train(
-            _ENV.value, _STEPS.value, _SEED.value, _OUT.value, num_workers=_WORKERS.value,
+            _ENV.value,
+            _STEPS.value,
+            _SEED.value,
+            _OUT.value,
+            num_workers=_WORKERS.value,
             straggler_tolerance=_STRAGGLER_TOLERANCE.value,
-            envs_per_worker=_ENVS_PER_ACTOR.value, config_overrides=parse_overrides(_SET.value),
-            eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
-            checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
-            overwrite=_OVERWRITE.value, ray_address=_RAY_ADDRESS.value,
-            progress=_PROGRESS.value)
+            envs_per_worker=_ENVS_PER_ACTOR.value,
+            config_overrides=parse_overrides(_SET.value),
+            eval_every=_EVAL_EVERY.value,
+            eval_episodes=_EVAL_EPISODES.value,
+            checkpoint_every=_CHECKPOINT_EVERY.value,
+            resume=_RESUME.value,
+            overwrite=_OVERWRITE.value,
+            ray_address=_RAY_ADDRESS.value,
+            progress=_PROGRESS.value,
+        )
     if _WORKERS.value is not None:
         raise app.UsageError("--workers is for --agent dppo.")
 
     if _AGENT.value == "d4pg" and (_ACTORS.value is not None or _RAY_ADDRESS.value is not None):
         from agents import distributed_d4pg  # pylint: disable=import-outside-toplevel
+
         return distributed_d4pg.train(
-            _ENV.value, _STEPS.value, _SEED.value, _OUT.value,
+            _ENV.value,
+            _STEPS.value,
+            _SEED.value,
+            _OUT.value,
             num_actors=1 if _ACTORS.value is None else _ACTORS.value,
-            envs_per_actor=_ENVS_PER_ACTOR.value, actor_update_period=_ACTOR_UPDATE_PERIOD.value,
-            chunk_steps=_CHUNK_STEPS.value, config_overrides=parse_overrides(_SET.value),
-            eval_every=_EVAL_EVERY.value, eval_episodes=_EVAL_EPISODES.value,
-            checkpoint_every=_CHECKPOINT_EVERY.value, resume=_RESUME.value,
-            overwrite=_OVERWRITE.value, checkpoint_replay=_CHECKPOINT_REPLAY.value,
-            ray_address=_RAY_ADDRESS.value, progress=_PROGRESS.value, lockstep=_LOCKSTEP.value)
+            envs_per_actor=_ENVS_PER_ACTOR.value,
+            actor_update_period=_ACTOR_UPDATE_PERIOD.value,
+            chunk_steps=_CHUNK_STEPS.value,
+            config_overrides=parse_overrides(_SET.value),
+            eval_every=_EVAL_EVERY.value,
+            eval_episodes=_EVAL_EPISODES.value,
+            checkpoint_every=_CHECKPOINT_EVERY.value,
+            resume=_RESUME.value,
+            overwrite=_OVERWRITE.value,
+            checkpoint_replay=_CHECKPOINT_REPLAY.value,
+            ray_address=_RAY_ADDRESS.value,
+            progress=_PROGRESS.value,
+            lockstep=_LOCKSTEP.value,
+        )
     if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
-        raise app.UsageError(f"--agent {_AGENT.value} runs in one process; --actors and "
-                             "--ray_address are for d4pg (and --workers for dppo).")
+        raise app.UsageError(
+            f"--agent {_AGENT.value} runs in one process; --actors and "
+            "--ray_address are for d4pg (and --workers for dppo)."
+        )
     try:
         overrides, num_envs = single_process_settings(
-            _AGENT.value, _ENV.value, _PRESET.value, _SAMPLES_PER_INSERT.value, _SET.value,
-            _NUM_ENVS.value if flags.FLAGS["num-envs"].present else None)
+            _AGENT.value,
+            _ENV.value,
+            _PRESET.value,
+            _SAMPLES_PER_INSERT.value,
+            _SET.value,
+            _NUM_ENVS.value if flags.FLAGS["num-envs"].present else None,
+        )
     except ValueError as error:
         raise app.UsageError(str(error)) from error
     return experiment.train(
-        _AGENT.value, environments.factory(_ENV.value), _STEPS.value, _SEED.value, _OUT.value,
-        env_name=_ENV.value, num_envs=num_envs,
-        config_overrides=overrides, eval_every=_EVAL_EVERY.value,
-        eval_episodes=_EVAL_EPISODES.value, checkpoint_every=_CHECKPOINT_EVERY.value,
-        resume=_RESUME.value, progress=_PROGRESS.value, overwrite=_OVERWRITE.value,
-        make_batch=(environments.batch_factory(_ENV.value)
-                    if _BATCHED_PHYSICS.value and num_envs > 1 else None))
+        _AGENT.value,
+        environments.factory(_ENV.value),
+        _STEPS.value,
+        _SEED.value,
+        _OUT.value,
+        env_name=_ENV.value,
+        num_envs=num_envs,
+        config_overrides=overrides,
+        eval_every=_EVAL_EVERY.value,
+        eval_episodes=_EVAL_EPISODES.value,
+        checkpoint_every=_CHECKPOINT_EVERY.value,
+        resume=_RESUME.value,
+        progress=_PROGRESS.value,
+        overwrite=_OVERWRITE.value,
+        make_batch=(
+            environments.batch_factory(_ENV.value)
+            if _BATCHED_PHYSICS.value and num_envs > 1
+            else None
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ class Config:
       15 times (rllab's ConjugateGradientOptimizer).
     discount: gamma (Table 2).
     """
+
     step_size: float = 5e-2
     cg_iterations: int = 10
     cg_damping: float = 0.1
@@ -49,19 +50,26 @@ class Config:
     discount: float = 0.99
 
     def __post_init__(self):
-        tnpg.Config(step_size=self.step_size, cg_iterations=self.cg_iterations,
-                    cg_damping=self.cg_damping, discount=self.discount)
+        tnpg.Config(
+            step_size=self.step_size,
+            cg_iterations=self.cg_iterations,
+            cg_damping=self.cg_damping,
+            discount=self.discount,
+        )
         if not 0 < self.backtrack_ratio < 1:
             raise ValueError(f"backtrack_ratio is {self.backtrack_ratio}; expected in (0, 1).")
         if self.max_backtracks < 1:
             raise ValueError(f"max_backtracks is {self.max_backtracks}; expected >= 1.")
 
 
-def surrogate(params: dict, old_params: dict, batch: policy_search.Batch,
-              advantages: jax.Array) -> jax.Array:
+def surrogate(
+    params: dict, old_params: dict, batch: policy_search.Batch, advantages: jax.Array
+) -> jax.Array:
     """Mean over real steps of pi_theta(a|s) / pi_old(a|s) A."""
-    ratio = jnp.exp(policy_search.log_prob(params, batch.observations, batch.actions)
-                    - policy_search.log_prob(old_params, batch.observations, batch.actions))
+    ratio = jnp.exp(
+        policy_search.log_prob(params, batch.observations, batch.actions)
+        - policy_search.log_prob(old_params, batch.observations, batch.actions)
+    )
     return policy_search.masked_mean(ratio * advantages, batch.mask)
 
 
@@ -75,8 +83,10 @@ def update(params: dict, batch: policy_search.Batch, config: Config) -> tuple[di
 
     def evaluate(fraction):
         candidate = unflatten(flat_params + fraction * full_step)
-        return (surrogate(candidate, params, batch, advantages),
-                tnpg.mean_kl(params, candidate, batch))
+        return (
+            surrogate(candidate, params, batch, advantages),
+            tnpg.mean_kl(params, candidate, batch),
+        )
 
     # Sequentially (lax.map), so memory stays that of one candidate.
     surrogates, kls = jax.lax.map(evaluate, fractions)
@@ -85,19 +95,29 @@ def update(params: dict, batch: policy_search.Batch, config: Config) -> tuple[di
     first = jnp.argmax(acceptable)
     fraction = jnp.where(jnp.any(acceptable), fractions[first], 0.0)
     new_params = unflatten(flat_params + fraction * full_step)
-    metrics = {"kl": tnpg.mean_kl(params, new_params, batch), "step_fraction": fraction,
-               "surrogate_improvement": surrogate(new_params, params, batch, advantages) - old_surrogate}
+    metrics = {
+        "kl": tnpg.mean_kl(params, new_params, batch),
+        "step_fraction": fraction,
+        "surrogate_improvement": surrogate(new_params, params, batch, advantages) - old_surrogate,
+    }
     return new_params, metrics
 
 
-def train(env, config: Config | None = None, sampling: policy_search.Sampling | None = None,
-          num_iterations: int = 500, seed: int = 0, on_iteration=None
-          ) -> tuple[dict, list[policy_search.Iteration]]:
+def train(
+    env,
+    config: Config | None = None,
+    sampling: policy_search.Sampling | None = None,
+    num_iterations: int = 500,
+    seed: int = 0,
+    on_iteration=None,
+) -> tuple[dict, list[policy_search.Iteration]]:
     """Runs TRPO on a batched environment; returns final parameters and iteration logs."""
     config = Config() if config is None else config
     sampling = policy_search.Sampling() if sampling is None else sampling
+
     def step(params, batch, paths, rng):
         return update(params, batch, config)
 
     return policy_search.train_stochastic_policy(
-        env, sampling, num_iterations, seed, config.discount, step, on_iteration)
+        env, sampling, num_iterations, seed, config.discount, step, on_iteration
+    )

@@ -42,11 +42,13 @@ class LoopedBatch:
             if env.action_spec() != self._action_spec:
                 raise ValueError(
                     f"environment {index} has action spec {env.action_spec()}; expected "
-                    f"{self._action_spec} like environment 0.")
+                    f"{self._action_spec} like environment 0."
+                )
             if env.observation_spec() != self._observation_spec:
                 raise ValueError(
                     f"environment {index} has observation spec {env.observation_spec()}; "
-                    f"expected {self._observation_spec} like environment 0.")
+                    f"expected {self._observation_spec} like environment 0."
+                )
         # Every copy must be reset by `reset()` before it can step.
         self._needs_reset = np.ones((len(self._envs),), bool)
 
@@ -75,14 +77,17 @@ class LoopedBatch:
         if actions.shape != expected:
             raise ValueError(
                 f"actions have shape {actions.shape}; expected {expected} "
-                f"({self.num_envs} copies of action spec shape {self._action_spec.shape}).")
+                f"({self.num_envs} copies of action spec shape {self._action_spec.shape})."
+            )
         timesteps = []
         for index, env in enumerate(self._envs):
             if self._needs_reset[index]:
                 timesteps.append(env.reset())
                 continue
             if not np.all(np.isfinite(actions[index])):
-                raise ValueError(f"actions[{index}] = {actions[index]} is not finite (copy {index}).")
+                raise ValueError(
+                    f"actions[{index}] = {actions[index]} is not finite (copy {index})."
+                )
             timesteps.append(env.step(actions[index]))
         self._needs_reset = np.array([ts.last() for ts in timesteps], bool)
         return self._stack(timesteps)
@@ -90,14 +95,18 @@ class LoopedBatch:
     def snapshot(self) -> dict:
         """The copies' own snapshots (for environments that have `snapshot()`, such
         as this project's) and which copies reset at their next step."""
-        return {"copies": [env.snapshot() for env in self._envs],
-                "needs_reset": self._needs_reset.copy()}
+        return {
+            "copies": [env.snapshot() for env in self._envs],
+            "needs_reset": self._needs_reset.copy(),
+        }
 
     def restore(self, snapshot: dict) -> None:
         """Returns every copy to a `snapshot()` of copies built alike."""
         if len(snapshot["copies"]) != self.num_envs:
-            raise ValueError(f"the snapshot holds {len(snapshot['copies'])} copies; "
-                             f"this batch has {self.num_envs}.")
+            raise ValueError(
+                f"the snapshot holds {len(snapshot['copies'])} copies; "
+                f"this batch has {self.num_envs}."
+            )
         for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
             env.restore(copy_snapshot)
         self._needs_reset = np.array(snapshot["needs_reset"], bool)
@@ -111,12 +120,15 @@ class LoopedBatch:
         reward = np.array([0.0 if ts.first() else float(ts.reward) for ts in timesteps])
         discount = np.array([1.0 if ts.first() else float(ts.discount) for ts in timesteps])
         if isinstance(self._observation_spec, Mapping):
-            observation = {key: np.stack([np.asarray(ts.observation[key]) for ts in timesteps])
-                           for key in self._observation_spec}
+            observation = {
+                key: np.stack([np.asarray(ts.observation[key]) for ts in timesteps])
+                for key in self._observation_spec
+            }
         else:
             observation = np.stack([np.asarray(ts.observation) for ts in timesteps])
-        return dm_env.TimeStep(step_type=step_type, reward=reward, discount=discount,
-                               observation=observation)
+        return dm_env.TimeStep(
+            step_type=step_type, reward=reward, discount=discount, observation=observation
+        )
 
 
 def as_batched(env) -> "LoopedBatch":
@@ -126,5 +138,6 @@ def as_batched(env) -> "LoopedBatch":
     if not isinstance(env, dm_env.Environment):
         raise TypeError(
             f"env is {type(env).__name__}; expected a dm_env.Environment or a batched "
-            "environment with `num_envs` (see agents/vector.py).")
+            "environment with `num_envs` (see agents/vector.py)."
+        )
     return LoopedBatch([lambda: env])

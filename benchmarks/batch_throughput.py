@@ -50,36 +50,67 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The 16 tasks of dm_control 1.0.50's EXTRA set that the first 35 lacked (issue 16).
 EXTRA_TASKS = (
-    "dog:stand", "dog:walk", "dog:trot", "dog:run", "dog:fetch",
-    "quadruped:walk", "quadruped:run", "quadruped:escape", "quadruped:fetch",
-    "humanoid_CMU:stand", "humanoid_CMU:walk", "humanoid_CMU:run",
-    "lqr:lqr_2_1", "lqr:lqr_6_2", "stacker:stack_2", "stacker:stack_4",
+    "dog:stand",
+    "dog:walk",
+    "dog:trot",
+    "dog:run",
+    "dog:fetch",
+    "quadruped:walk",
+    "quadruped:run",
+    "quadruped:escape",
+    "quadruped:fetch",
+    "humanoid_CMU:stand",
+    "humanoid_CMU:walk",
+    "humanoid_CMU:run",
+    "lqr:lqr_2_1",
+    "lqr:lqr_6_2",
+    "stacker:stack_2",
+    "stacker:stack_4",
 )
-_TASKS = flags.DEFINE_list("tasks", ["cartpole:swingup", "cheetah:run", "walker:walk", "humanoid:run"],
-                           "domain:task names; `extra` stands for the 16 tasks of EXTRA_TASKS.")
+_TASKS = flags.DEFINE_list(
+    "tasks",
+    ["cartpole:swingup", "cheetah:run", "walker:walk", "humanoid:run"],
+    "domain:task names; `extra` stands for the 16 tasks of EXTRA_TASKS.",
+)
 _NUM_ENVS = flags.DEFINE_list("num_envs", ["1", "16", "64", "256"], "Batch sizes N.")
 _THREADS = flags.DEFINE_integer("threads", 2, "Threads for the batched implementations.")
 _SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
-_MAX_LOOP_ENVS = flags.DEFINE_integer("max_loop_envs", 64, "Largest N for the Python loop and dm_control.")
+_MAX_LOOP_ENVS = flags.DEFINE_integer(
+    "max_loop_envs", 64, "Largest N for the Python loop and dm_control."
+)
 _MAX_ASYNC_ENVS = flags.DEFINE_integer("max_async_envs", 16, "Largest N for AsyncVectorEnv.")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
-    "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
+    "dm_control_python",
+    os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
+    "dm-control venv python.",
+)
 _ENVPOOL_PYTHON = flags.DEFINE_string(
-    "envpool_python", os.path.join(_ROOT, ".venvs/envpool/bin/python"), "envpool venv python.")
+    "envpool_python", os.path.join(_ROOT, ".venvs/envpool/bin/python"), "envpool venv python."
+)
 _CLOCK = flags.DEFINE_enum(
-    "clock", "wall", ["wall", "cpu"],
+    "clock",
+    "wall",
+    ["wall", "cpu"],
     "wall: steps per second of elapsed time; cpu: per CPU second of this process "
     "(time.process_time), for a machine shared with other load; meaningful with --threads 1, "
-    "and only for the in-process methods (ours, raw, loop).")
+    "and only for the in-process methods (ours, raw, loop).",
+)
 _METHODS = flags.DEFINE_list(
-    "methods", None, "Measure only these methods (default: all): ours_batch, raw_mujoco_batch, "
-    "raw_batch_own_models, python_loop, gymnasium_async, dm_control_1.0.50, envpool_1.2.5.")
+    "methods",
+    None,
+    "Measure only these methods (default: all): ours_batch, raw_mujoco_batch, "
+    "raw_batch_own_models, python_loop, gymnasium_async, dm_control_1.0.50, envpool_1.2.5.",
+)
 _PHYSICS_SHARE = flags.DEFINE_bool(
-    "physics_share", False,
+    "physics_share",
+    False,
     "Also record `ours_physics_share`: the share of the BatchEnvironment's step time spent "
     "in mujoco.batch's step (cProfile over 30 steps; cProfile's own cost makes it a lower "
-    "bound). A ratio within one process, so the machine's other load barely moves it.")
-_CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV.")
+    "bound). A ratio within one process, so the machine's other load barely moves it.",
+)
+_CSV = flags.DEFINE_string(
+    "csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV."
+)
 
 
 # Action bounds beyond this magnitude stand for "unbounded" (lqr's motors declare
@@ -91,7 +122,9 @@ _UNBOUNDED = 1e6
 def _actions(spec, num_envs, count=500, seed=0):
     minimum = np.where(np.abs(spec.minimum) > _UNBOUNDED, -1.0, spec.minimum)
     maximum = np.where(np.abs(spec.maximum) > _UNBOUNDED, 1.0, spec.maximum)
-    return np.random.RandomState(seed).uniform(minimum, maximum, size=(count, num_envs) + spec.shape)
+    return np.random.RandomState(seed).uniform(
+        minimum, maximum, size=(count, num_envs) + spec.shape
+    )
 
 
 def _clock():
@@ -143,15 +176,20 @@ def physics_share(domain, task, num_envs, threads, steps=30):
         batch.step(row)
     profile.disable()
     stats = pstats.Stats(profile)
-    physics = sum(entry[2] for function, entry in stats.stats.items()
-                  if function[2] == "<built-in method mujoco._batch.step>")
+    physics = sum(
+        entry[2]
+        for function, entry in stats.stats.items()
+        if function[2] == "<built-in method mujoco._batch.step>"
+    )
     return physics / stats.total_tt
 
 
 def raw_physics(domain, task, num_envs, threads, seconds):
     env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
-    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
+    physics_batch = mujoco.batch.Batch(
+        env.physics.model, nsim=num_envs, nthread=threads, persistent=True
+    )
     _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
     actions = _actions(env.action_spec(), num_envs)
@@ -172,7 +210,9 @@ def raw_physics_own_models(domain, task, num_envs, threads, seconds):
     work, memory layout included."""
     env = _reset_model(domain, task)
     nstep = env.task.physics_steps_per_control_step
-    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=threads, persistent=True)
+    physics_batch = mujoco.batch.Batch(
+        env.physics.model, nsim=num_envs, nthread=threads, persistent=True
+    )
     physics_batch.set_models([copy.copy(env.physics.model) for _ in range(num_envs)])
     _start_at_reset_state(physics_batch, env)
     ctrl = physics_batch.bind("ctrl")
@@ -205,8 +245,9 @@ def python_loop(domain, task, num_envs, threads, seconds):
 
 
 def _make_gym(domain, task, seed):
-    return lambda: GymnasiumEnv(suite.load(domain, task, task_kwargs={"random": seed}),
-                                flatten_observations=True)
+    return lambda: GymnasiumEnv(
+        suite.load(domain, task, task_kwargs={"random": seed}), flatten_observations=True
+    )
 
 
 def gym_async(domain, task, num_envs, threads, seconds):
@@ -230,10 +271,23 @@ def _reference(python, implementation):
         if not os.path.exists(python):
             return None
         output = subprocess.run(
-            [python, os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"), implementation,
-             domain, task, str(num_envs), str(seconds), str(threads)],
-            capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
+            [
+                python,
+                os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"),
+                implementation,
+                domain,
+                task,
+                str(num_envs),
+                str(seconds),
+                str(threads),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=dict(os.environ, MUJOCO_GL="disable"),
+        )
         return json.loads(output.stdout.strip().splitlines()[-1])["steps_per_second"]
+
     return measure
 
 
@@ -246,7 +300,11 @@ def main(argv):
         ("raw_batch_own_models", raw_physics_own_models, None),
         ("python_loop", python_loop, _MAX_LOOP_ENVS.value),
         ("gymnasium_async", gym_async, _MAX_ASYNC_ENVS.value),
-        ("dm_control_1.0.50", _reference(_DM_CONTROL_PYTHON.value, "dm_control"), _MAX_LOOP_ENVS.value),
+        (
+            "dm_control_1.0.50",
+            _reference(_DM_CONTROL_PYTHON.value, "dm_control"),
+            _MAX_LOOP_ENVS.value,
+        ),
         ("envpool_1.2.5", _reference(_ENVPOOL_PYTHON.value, "envpool"), None),
     ]
     if _METHODS.value is not None:
@@ -273,19 +331,40 @@ def main(argv):
             share = {}
             if _PHYSICS_SHARE.value:
                 share["ours_physics_share"] = physics_share(domain, task, num_envs, threads)
-            print(f"{name:<20}{num_envs:>5}  " + "".join(
-                f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>22}" for m, _, _ in methods)
-                + f"  {path}" + "".join(f"  physics share {v:.3f}" for v in share.values()),
-                flush=True)
-            rows.append(dict(task=name, num_envs=num_envs, path=path,
-                             **{m: rates[m] for m, _, _ in methods}, **share))
+            print(
+                f"{name:<20}{num_envs:>5}  "
+                + "".join(
+                    f"{'-' if rates[m] is None else f'{rates[m]:.0f}':>22}" for m, _, _ in methods
+                )
+                + f"  {path}"
+                + "".join(f"  physics share {v:.3f}" for v in share.values()),
+                flush=True,
+            )
+            rows.append(
+                dict(
+                    task=name,
+                    num_envs=num_envs,
+                    path=path,
+                    **{m: rates[m] for m, _, _ in methods},
+                    **share,
+                )
+            )
     os.makedirs(os.path.dirname(_CSV.value), exist_ok=True)
     with open(_CSV.value, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"])
+        writer = csv.DictWriter(
+            handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"]
+        )
         writer.writeheader()
         for row in rows:
-            writer.writerow(dict(row, threads=threads, clock=_CLOCK.value,
-                                 date=datetime.date.today().isoformat(), cpus=os.cpu_count()))
+            writer.writerow(
+                dict(
+                    row,
+                    threads=threads,
+                    clock=_CLOCK.value,
+                    date=datetime.date.today().isoformat(),
+                    cpus=os.cpu_count(),
+                )
+            )
     print(f"wrote {_CSV.value}", file=sys.stderr)
 
 

@@ -56,18 +56,28 @@ from agents import (
 _STEPS = flags.DEFINE_integer("steps", 3000, "Environment steps per run.")
 _ENV = flags.DEFINE_string("env", "cartpole:balance", "Environment name.")
 _OUT = flags.DEFINE_string(
-    "out", os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                        "distributed_throughput.csv"), "Results CSV.")
-_PART = flags.DEFINE_enum("part", "throughput", ["throughput", "race"],
-                          "throughput: steps/s and Ray overheads; race: time to a return.")
+    "out",
+    os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "results", "distributed_throughput.csv"
+    ),
+    "Results CSV.",
+)
+_PART = flags.DEFINE_enum(
+    "part",
+    "throughput",
+    ["throughput", "race"],
+    "throughput: steps/s and Ray overheads; race: time to a return.",
+)
 _RACE_ENV = flags.DEFINE_string("race_env", "cartpole:swingup", "Environment of the race.")
 _RACE_TARGET = flags.DEFINE_float("race_target", 800.0, "Evaluation return to reach.")
 _RACE_CAP_S = flags.DEFINE_float("race_cap_s", 1500.0, "Wall-clock cap per run, seconds.")
 _RACE_STEPS = flags.DEFINE_integer("race_steps", 200_000, "Step budget per run.")
 _RACE_EVAL_EVERY = flags.DEFINE_integer("race_eval_every", 10_000, "Steps between evaluations.")
 _RACE_OUT = flags.DEFINE_string(
-    "race_out", os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                             "distributed_race.csv"), "Race results CSV.")
+    "race_out",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "distributed_race.csv"),
+    "Race results CSV.",
+)
 # Seconds between looks at a racing run's metrics.csv.
 RACE_POLL_S = 5.0
 # Seconds a stopped run may take to write its checkpoint and shut Ray down.
@@ -115,28 +125,48 @@ def ray_overheads(ray, boundary_sizes: tuple[int, int]) -> list[tuple[str, float
         action=rng.uniform(-1, 1, size=(CHUNK, action_size)).astype(np.float32),
         reward=rng.uniform(size=CHUNK).astype(np.float32),
         discount=np.full(CHUNK, 0.95, np.float32),
-        next_observation=rng.normal(size=(CHUNK, observation_size)).astype(np.float32))
+        next_observation=rng.normal(size=(CHUNK, observation_size)).astype(np.float32),
+    )
     server = ray.remote(num_cpus=0)(distributed_d4pg.ReplayServer).remote(
-        config, observation_size, action_size, 0)
+        config, observation_size, action_size, 0
+    )
     remote_insert = timed(lambda: ray.get(server.add.remote(chunk)))
     local = d4pg.make_replay(config, observation_size, action_size)
     local_insert = timed(lambda: local.add(chunk))
     ray.kill(echo)
     ray.kill(server)
     parameter_bytes = sum(leaf.nbytes for leaf in jax.tree.leaves(params))
-    return [("ray_empty_call_us", round(empty_call, 1)),
-            ("ray_parameter_broadcast_us", round(broadcast - empty_call, 1)),
-            ("actor_parameter_bytes", parameter_bytes),
-            (f"ray_replay_insert_{CHUNK}_us", round(remote_insert, 1)),
-            (f"local_replay_insert_{CHUNK}_us", round(local_insert, 1))]
+    return [
+        ("ray_empty_call_us", round(empty_call, 1)),
+        ("ray_parameter_broadcast_us", round(broadcast - empty_call, 1)),
+        ("actor_parameter_bytes", parameter_bytes),
+        (f"ray_replay_insert_{CHUNK}_us", round(remote_insert, 1)),
+        (f"local_replay_insert_{CHUNK}_us", round(local_insert, 1)),
+    ]
 
 
 def race_command(out_dir: str, num_actors: int | None) -> list[str]:
     """The training command of one race run (2 actors on Ray, or one process)."""
-    command = [sys.executable, "-m", "agents.train", "--agent", "d4pg", "--env", _RACE_ENV.value,
-               "--steps", str(_RACE_STEPS.value), "--seed", "0", "--out", out_dir,
-               "--eval-every", str(_RACE_EVAL_EVERY.value), "--eval-episodes", "5",
-               "--noprogress"]
+    command = [
+        sys.executable,
+        "-m",
+        "agents.train",
+        "--agent",
+        "d4pg",
+        "--env",
+        _RACE_ENV.value,
+        "--steps",
+        str(_RACE_STEPS.value),
+        "--seed",
+        "0",
+        "--out",
+        out_dir,
+        "--eval-every",
+        str(_RACE_EVAL_EVERY.value),
+        "--eval-episodes",
+        "5",
+        "--noprogress",
+    ]
     return command + (["--actors", str(num_actors)] if num_actors else [])
 
 
@@ -169,16 +199,22 @@ def race(out_dir: str, num_actors: int | None) -> tuple[float | None, int | None
 
 
 def main_race() -> None:
-    rows = [("env", _RACE_ENV.value), ("target_return", _RACE_TARGET.value),
-            ("cap_s_per_run", _RACE_CAP_S.value), ("eval_every", _RACE_EVAL_EVERY.value),
-            ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
-            ("load_average_1min_at_start", round(os.getloadavg()[0], 2))]
+    rows = [
+        ("env", _RACE_ENV.value),
+        ("target_return", _RACE_TARGET.value),
+        ("cap_s_per_run", _RACE_CAP_S.value),
+        ("eval_every", _RACE_EVAL_EVERY.value),
+        ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
+        ("load_average_1min_at_start", round(os.getloadavg()[0], 2)),
+    ]
     with tempfile.TemporaryDirectory() as scratch:
         for name, num_actors in (("single_process", None), ("ray_k2", 2)):
             seconds, step, best = race(os.path.join(scratch, name), num_actors)
-            rows += [(f"{name}_seconds_to_target", "not reached" if seconds is None else seconds),
-                     (f"{name}_step_at_target", "not reached" if step is None else step),
-                     (f"{name}_best_eval_return", round(best, 1))]
+            rows += [
+                (f"{name}_seconds_to_target", "not reached" if seconds is None else seconds),
+                (f"{name}_step_at_target", "not reached" if step is None else step),
+                (f"{name}_best_eval_return", round(best, 1)),
+            ]
             print(rows[-3:], flush=True)
     rows.append(("load_average_1min_at_end", round(os.getloadavg()[0], 2)))
     _timing.write_measures(_RACE_OUT.value, rows)
@@ -192,31 +228,51 @@ def main(argv):
         main_race()
         return
     steps, env_name = _STEPS.value, _ENV.value
-    rows = [("steps_per_run", steps), ("env", env_name),
-            ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
-            ("load_average_1min_at_start", round(os.getloadavg()[0], 2))]
-    settings = dict(config_overrides=OVERRIDES, eval_every=steps, eval_episodes=1,
-                    progress=False)
+    rows = [
+        ("steps_per_run", steps),
+        ("env", env_name),
+        ("date_utc", time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
+        ("load_average_1min_at_start", round(os.getloadavg()[0], 2)),
+    ]
+    settings = dict(config_overrides=OVERRIDES, eval_every=steps, eval_episodes=1, progress=False)
     with tempfile.TemporaryDirectory() as scratch:
-        single = experiment.train("d4pg", environments.factory(env_name), steps, 0,
-                                  os.path.join(scratch, "single"), env_name=env_name,
-                                  **settings)
+        single = experiment.train(
+            "d4pg",
+            environments.factory(env_name),
+            steps,
+            0,
+            os.path.join(scratch, "single"),
+            env_name=env_name,
+            **settings,
+        )
         env_rate, update_rate = _rates(single.metrics_path, steps, single.agent.num_updates)
-        rows += [("single_process_env_steps_per_s", round(env_rate, 1)),
-                 ("single_process_updates_per_s", round(update_rate, 1))]
+        rows += [
+            ("single_process_env_steps_per_s", round(env_rate, 1)),
+            ("single_process_updates_per_s", round(update_rate, 1)),
+        ]
         cluster.connect(None, num_cpus=2)
         import ray  # pylint: disable=import-outside-toplevel
+
         for num_actors in (1, 2):
             result = distributed_d4pg.train(
-                env_name, steps, 0, os.path.join(scratch, f"k{num_actors}"),
-                num_actors=num_actors, chunk_steps=CHUNK, **settings)
-            env_rate, update_rate = _rates(result.metrics_path, steps,
-                                           result.agent.num_updates)
-            rows += [(f"ray_k{num_actors}_env_steps_per_s", round(env_rate, 1)),
-                     (f"ray_k{num_actors}_updates_per_s", round(update_rate, 1))]
+                env_name,
+                steps,
+                0,
+                os.path.join(scratch, f"k{num_actors}"),
+                num_actors=num_actors,
+                chunk_steps=CHUNK,
+                **settings,
+            )
+            env_rate, update_rate = _rates(result.metrics_path, steps, result.agent.num_updates)
+            rows += [
+                (f"ray_k{num_actors}_env_steps_per_s", round(env_rate, 1)),
+                (f"ray_k{num_actors}_updates_per_s", round(update_rate, 1)),
+            ]
         probe = environments.load(env_name, 0)
-        sizes = (experiment.specs.observation_layout(probe.observation_spec()).size,
-                 experiment.specs.action_bounds(probe.action_spec()).size)
+        sizes = (
+            experiment.specs.observation_layout(probe.observation_spec()).size,
+            experiment.specs.action_bounds(probe.action_spec()).size,
+        )
         rows += ray_overheads(ray, sizes)
         rows.append(("load_average_1min_at_end", round(os.getloadavg()[0], 2)))
         ray.shutdown()

@@ -29,7 +29,9 @@ import _timing  # benchmarks/_timing.py, beside this script
 
 _STEPS = flags.DEFINE_integer("steps", 2000, "Control steps per timed run.")
 _REPEATS = flags.DEFINE_integer("repeats", 5, "Timed runs of each loop; the best is kept.")
-_CSV = flags.DEFINE_string("csv", "benchmarks/results/env_overhead.csv", "Where to write the table.")
+_CSV = flags.DEFINE_string(
+    "csv", "benchmarks/results/env_overhead.csv", "Where to write the table."
+)
 
 
 class _StepwiseButton(Button):
@@ -78,7 +80,9 @@ def main(argv):
     enabled = [name for name, obs in env.task.observables.items() if obs.enabled]
     nstep = env.task.physics_steps_per_control_step
     spec = env.action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, size=(_STEPS.value, spec.shape[0]))
+    actions = np.random.RandomState(0).uniform(
+        spec.minimum, spec.maximum, size=(_STEPS.value, spec.shape[0])
+    )
     model = env.physics.model
     data = mujoco.MjData(model)
     env_times, bare_times = [], []
@@ -94,8 +98,10 @@ def main(argv):
         ("bare_mj_step_nstep", f"{bare_rate:.0f}"),
         ("time_ratio_env_over_bare", f"{ratio:.3f}"),
     ]
-    print(f"task: PressWithSpecificForce without substep callbacks, {nstep} substeps per step, "
-          f"{len(enabled)} observables enabled: {enabled}")
+    print(
+        f"task: PressWithSpecificForce without substep callbacks, {nstep} substeps per step, "
+        f"{len(enabled)} observables enabled: {enabled}"
+    )
     print(f"{'measure':<28}{'control steps/s or ratio':>26}")
     for name, value in rows:
         print(f"{name:<28}{value:>26}")

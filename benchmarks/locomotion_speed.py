@@ -56,8 +56,12 @@ _PUBLISHED_ENVIRONMENTS = ("humanoid_flagrun_harder_terrain", "walker_parkour_mi
 _TARGET_SPEEDUP = 5.0
 _TARGET_RESET_MS = 5.0
 
-_SET = flags.DEFINE_enum("set", "cmu", ["cmu", "published"],
-                         "cmu: CMU humanoid against dm-control; published: issue 20's set.")
+_SET = flags.DEFINE_enum(
+    "set",
+    "cmu",
+    ["cmu", "published"],
+    "cmu: CMU humanoid against dm-control; published: issue 20's set.",
+)
 _BATCH = flags.DEFINE_integer("batch", 64, "Copies of the batched rows of --set published.")
 
 _SECONDS = flags.DEFINE_float("seconds", 10.0, "Timed seconds of stepping per measurement.")
@@ -65,19 +69,25 @@ _RESETS = flags.DEFINE_integer("resets", 50, "Resets timed per measurement.")
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Alternating repetitions; medians are reported.")
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the environments and the random actions.")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
-    "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
-    "Python of the dm-control 1.0.50 venv (the reference is skipped if it is absent).")
+    "dm_control_python",
+    os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
+    "Python of the dm-control 1.0.50 venv (the reference is skipped if it is absent).",
+)
 _CSV = flags.DEFINE_string(
-    "csv", None, "Output CSV (default benchmarks/results/locomotion_speed.csv, or "
-    "locomotion_speed_published.csv with --set published).")
+    "csv",
+    None,
+    "Output CSV (default benchmarks/results/locomotion_speed.csv, or "
+    "locomotion_speed_published.csv with --set published).",
+)
 
 
 def measure_ours(name, seconds, resets, seed):
     """Steps/s including resets, reset times (ms) and episode count of `name`."""
     env = locomotion.load(name, seed=seed)
     spec = env.action_spec()
-    actions = np.random.RandomState(seed).uniform(spec.minimum, spec.maximum,
-                                                  size=(1000,) + spec.shape)
+    actions = np.random.RandomState(seed).uniform(
+        spec.minimum, spec.maximum, size=(1000,) + spec.shape
+    )
     env.reset()
     reset_times, reset_cpu_times = [], []
     for _ in range(resets):
@@ -111,9 +121,19 @@ def measure_dm_control(python, course, seconds, resets, seed):
     if course is None or not os.path.exists(python):
         return None
     output = subprocess.run(
-        [python, os.path.join(_ROOT, "benchmarks/reference_envs/locomotion_worker.py"), course,
-         str(seconds), str(resets), str(seed)],
-        capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
+        [
+            python,
+            os.path.join(_ROOT, "benchmarks/reference_envs/locomotion_worker.py"),
+            course,
+            str(seconds),
+            str(resets),
+            str(seed),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, MUJOCO_GL="disable"),
+    )
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
@@ -121,8 +141,9 @@ def measure_batch(name, num_envs, seconds, seed):
     """Copy steps/s including resets of `num_envs` batched copies of `name`."""
     batch = locomotion.load_batch(name, num_envs, seed=seed)
     spec = batch.action_spec()
-    actions = np.random.RandomState(seed).uniform(spec.minimum, spec.maximum,
-                                                  size=(100, num_envs) + spec.shape)
+    actions = np.random.RandomState(seed).uniform(
+        spec.minimum, spec.maximum, size=(100, num_envs) + spec.shape
+    )
     batch.reset()
     steps = resets = 0
     start, start_cpu = time.perf_counter(), time.process_time()
@@ -132,18 +153,25 @@ def measure_batch(name, num_envs, seconds, seed):
         steps += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     batch.close()
-    return {"steps_per_second": steps * num_envs / elapsed,
-            "steps_per_cpu_second": steps * num_envs / cpu, "episodes": resets,
-            "steps": steps * num_envs}
+    return {
+        "steps_per_second": steps * num_envs / elapsed,
+        "steps_per_cpu_second": steps * num_envs / cpu,
+        "episodes": resets,
+        "steps": steps * num_envs,
+    }
 
 
 def run_published(seconds, resets, seed, repeats, num_envs, path):
     """The `--set published` table; writes `path`."""
     rows = []
-    print("wall-clock rates and times, then the same per CPU second of this process "
-          "(steadier on a shared machine)")
-    print(f"{'environment':<34}{'single/s':>10}{'batch/s':>10}{'N':>5}{'reset ms':>10}"
-          f"{'single/cpu s':>14}{'batch/cpu s':>13}{'reset cpu ms':>14}{'eps':>6}{'batch eps':>11}")
+    print(
+        "wall-clock rates and times, then the same per CPU second of this process "
+        "(steadier on a shared machine)"
+    )
+    print(
+        f"{'environment':<34}{'single/s':>10}{'batch/s':>10}{'N':>5}{'reset ms':>10}"
+        f"{'single/cpu s':>14}{'batch/cpu s':>13}{'reset cpu ms':>14}{'eps':>6}{'batch eps':>11}"
+    )
     for name in _PUBLISHED_ENVIRONMENTS:
         single, batched = [], []
         for _ in range(repeats):
@@ -162,13 +190,16 @@ def run_published(seconds, resets, seed, repeats, num_envs, path):
             "batch_episodes": _median(batched, "episodes"),
         }
         rows.append(row)
-        print(f"{name:<34}{_format(row['single_steps_per_second']):>10}"
-              f"{_format(row['batch_steps_per_second']):>10}{num_envs:>5}"
-              f"{_format(row['reset_ms'], 2):>10}"
-              f"{_format(row['single_steps_per_cpu_second']):>14}"
-              f"{_format(row['batch_steps_per_cpu_second']):>13}"
-              f"{_format(row['reset_cpu_ms'], 2):>14}{_format(row['single_episodes']):>6}"
-              f"{_format(row['batch_episodes']):>11}", flush=True)
+        print(
+            f"{name:<34}{_format(row['single_steps_per_second']):>10}"
+            f"{_format(row['batch_steps_per_second']):>10}{num_envs:>5}"
+            f"{_format(row['reset_ms'], 2):>10}"
+            f"{_format(row['single_steps_per_cpu_second']):>14}"
+            f"{_format(row['batch_steps_per_cpu_second']):>13}"
+            f"{_format(row['reset_cpu_ms'], 2):>14}{_format(row['single_episodes']):>6}"
+            f"{_format(row['batch_episodes']):>11}",
+            flush=True,
+        )
     print(f"target: reset with a new course <= {_TARGET_RESET_MS:g} ms")
     _write_csv(path, rows, seconds, resets, repeats)
 
@@ -176,13 +207,21 @@ def run_published(seconds, resets, seed, repeats, num_envs, path):
 def _write_csv(path, rows, seconds, resets, repeats):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + [
-            "seconds", "resets", "repeats", "date", "machine"])
+        writer = csv.DictWriter(
+            handle, fieldnames=list(rows[0]) + ["seconds", "resets", "repeats", "date", "machine"]
+        )
         writer.writeheader()
         for row in rows:
-            writer.writerow(dict(row, seconds=seconds, resets=resets, repeats=repeats,
-                                 date=datetime.date.today().isoformat(),
-                                 machine=f"{platform.machine()} x{os.cpu_count()}"))
+            writer.writerow(
+                dict(
+                    row,
+                    seconds=seconds,
+                    resets=resets,
+                    repeats=repeats,
+                    date=datetime.date.today().isoformat(),
+                    machine=f"{platform.machine()} x{os.cpu_count()}",
+                )
+            )
     print(f"wrote {path}", file=sys.stderr)
 
 
@@ -200,19 +239,28 @@ def main(argv):
     seconds, resets, seed = _SECONDS.value, _RESETS.value, _SEED.value
     results = os.path.join(_ROOT, "benchmarks/results")
     if _SET.value == "published":
-        run_published(seconds, resets, seed, _REPEATS.value, _BATCH.value,
-                      _CSV.value or os.path.join(results, "locomotion_speed_published.csv"))
+        run_published(
+            seconds,
+            resets,
+            seed,
+            _REPEATS.value,
+            _BATCH.value,
+            _CSV.value or os.path.join(results, "locomotion_speed_published.csv"),
+        )
         return
     rows = []
-    header = (f"{'environment':<28}{'ours steps/s':>14}{'dm steps/s':>12}{'speedup':>9}"
-              f"{'ours reset ms':>15}{'dm reset ms':>13}{'ours eps':>10}{'dm eps':>8}")
+    header = (
+        f"{'environment':<28}{'ours steps/s':>14}{'dm steps/s':>12}{'speedup':>9}"
+        f"{'ours reset ms':>15}{'dm reset ms':>13}{'ours eps':>10}{'dm eps':>8}"
+    )
     print(header)
     for name, course in _ENVIRONMENTS:
         ours, reference = [], []
         for _ in range(_REPEATS.value):
             ours.append(measure_ours(name, seconds, resets, seed))
-            reference.append(measure_dm_control(_DM_CONTROL_PYTHON.value, course, seconds,
-                                                resets, seed))
+            reference.append(
+                measure_dm_control(_DM_CONTROL_PYTHON.value, course, seconds, resets, seed)
+            )
         row = {
             "environment": name,
             "ours_steps_per_second": _median(ours, "steps_per_second"),
@@ -222,19 +270,31 @@ def main(argv):
             "ours_episodes": _median(ours, "episodes"),
             "dm_control_episodes": _median(reference, "episodes"),
         }
-        speedup = (None if row["dm_control_steps_per_second"] is None
-                   else row["ours_steps_per_second"] / row["dm_control_steps_per_second"])
+        speedup = (
+            None
+            if row["dm_control_steps_per_second"] is None
+            else row["ours_steps_per_second"] / row["dm_control_steps_per_second"]
+        )
         row["speedup"] = speedup
         rows.append(row)
-        print(f"{name:<28}{_format(row['ours_steps_per_second']):>14}"
-              f"{_format(row['dm_control_steps_per_second']):>12}{_format(speedup, 1):>9}"
-              f"{_format(row['ours_reset_ms'], 2):>15}{_format(row['dm_control_reset_ms'], 1):>13}"
-              f"{_format(row['ours_episodes']):>10}{_format(row['dm_control_episodes']):>8}",
-              flush=True)
-    print(f"targets: speedup >= {_TARGET_SPEEDUP:g}x including resets, our resets <= "
-          f"{_TARGET_RESET_MS:g} ms")
-    _write_csv(_CSV.value or os.path.join(results, "locomotion_speed.csv"), rows, seconds,
-               resets, _REPEATS.value)
+        print(
+            f"{name:<28}{_format(row['ours_steps_per_second']):>14}"
+            f"{_format(row['dm_control_steps_per_second']):>12}{_format(speedup, 1):>9}"
+            f"{_format(row['ours_reset_ms'], 2):>15}{_format(row['dm_control_reset_ms'], 1):>13}"
+            f"{_format(row['ours_episodes']):>10}{_format(row['dm_control_episodes']):>8}",
+            flush=True,
+        )
+    print(
+        f"targets: speedup >= {_TARGET_SPEEDUP:g}x including resets, our resets <= "
+        f"{_TARGET_RESET_MS:g} ms"
+    )
+    _write_csv(
+        _CSV.value or os.path.join(results, "locomotion_speed.csv"),
+        rows,
+        seconds,
+        resets,
+        _REPEATS.value,
+    )
 
 
 if __name__ == "__main__":

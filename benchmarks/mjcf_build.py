@@ -36,33 +36,43 @@ _WORKER = os.path.join(_HERE, "reference_envs", "mjcf_build_worker.py")
 
 def _run(python, framework, humanoid_xml, repeats, extra_env):
     environment = dict(os.environ, MUJOCO_GL="disable", **extra_env)
-    output = subprocess.run([python, _WORKER, framework, humanoid_xml, str(repeats)],
-                            capture_output=True, text=True, env=environment, check=True)
+    output = subprocess.run(
+        [python, _WORKER, framework, humanoid_xml, str(repeats)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--dm_control_python",
-                        default=os.path.join(_ROOT, ".venvs/dm_control/bin/python"))
+    parser.add_argument(
+        "--dm_control_python", default=os.path.join(_ROOT, ".venvs/dm_control/bin/python")
+    )
     parser.add_argument("--output", default=os.path.join(_HERE, "results", "mjcf_build.csv"))
     args = parser.parse_args()
     sys.path.insert(0, os.path.join(_HERE, "reference_envs"))
     import mjcf_build_worker
+
     with tempfile.TemporaryDirectory() as folder:
         humanoid_xml = os.path.join(folder, "humanoid_sized.xml")
         mjcf_build_worker.load_program("composer_tasks").write_humanoid_sized_file(humanoid_xml)
-        ours = _run(sys.executable, "composer_tasks", humanoid_xml, args.repeats,
-                    {"PYTHONPATH": _ROOT})
+        ours = _run(
+            sys.executable, "composer_tasks", humanoid_xml, args.repeats, {"PYTHONPATH": _ROOT}
+        )
         if not os.path.exists(args.dm_control_python):
             print(f"no dm_control venv at {args.dm_control_python}: only this project measured")
             reference = None
         else:
             reference = _run(args.dm_control_python, "dm_control", humanoid_xml, args.repeats, {})
     rows = []
-    print(f"{'case':<16}{'ours ms (cpu)':>15}{'dm_control ms':>15}{'speedup':>9}"
-          f"{'least: ours':>13}{'dm_control':>12}{'speedup':>9}{'ours wall':>11}{'dm wall':>9}")
+    print(
+        f"{'case':<16}{'ours ms (cpu)':>15}{'dm_control ms':>15}{'speedup':>9}"
+        f"{'least: ours':>13}{'dm_control':>12}{'speedup':>9}{'ours wall':>11}{'dm wall':>9}"
+    )
     for case in ("creature", "humanoid_file"):
         mine = ours[f"{case}_cpu_s"] * 1e3
         rows.append((f"{case}_ms_composer_tasks_cpu", round(mine, 2)))
@@ -79,11 +89,19 @@ def main():
         rows.append((f"{case}_least_ms_composer_tasks_cpu", round(least_mine, 2)))
         rows.append((f"{case}_least_ms_dm_control_cpu", round(least_theirs, 2)))
         rows.append((f"{case}_speedup_least_cpu", round(least_theirs / least_mine, 2)))
-        print(f"{case:<16}{mine:>15.1f}{theirs:>15.1f}{theirs / mine:>8.1f}x"
-              f"{least_mine:>13.1f}{least_theirs:>12.1f}{least_theirs / least_mine:>8.1f}x"
-              f"{ours[f'{case}_wall_s'] * 1e3:>10.1f}{reference[f'{case}_wall_s'] * 1e3:>9.1f}")
-    for name in ("creature_nq", "creature_nu", "creature_nsensor", "humanoid_nq", "humanoid_nu",
-                 "humanoid_nbody"):
+        print(
+            f"{case:<16}{mine:>15.1f}{theirs:>15.1f}{theirs / mine:>8.1f}x"
+            f"{least_mine:>13.1f}{least_theirs:>12.1f}{least_theirs / least_mine:>8.1f}x"
+            f"{ours[f'{case}_wall_s'] * 1e3:>10.1f}{reference[f'{case}_wall_s'] * 1e3:>9.1f}"
+        )
+    for name in (
+        "creature_nq",
+        "creature_nu",
+        "creature_nsensor",
+        "humanoid_nq",
+        "humanoid_nu",
+        "humanoid_nbody",
+    ):
         rows.append((name, ours[name]))
         if reference is not None and reference[name] != ours[name]:
             raise RuntimeError(f"the two builds differ: {name} {ours[name]} vs {reference[name]}")

@@ -31,7 +31,9 @@ import _timing  # benchmarks/_timing.py, beside this script
 _STEPS = flags.DEFINE_integer("steps", 20000, "Control steps per timed run.")
 _REPEATS = flags.DEFINE_integer("repeats", 7, "Timed runs of each loop; the best is kept.")
 _SUBSTEPS = flags.DEFINE_integer("substeps", 5, "Physics steps per control step.")
-_CSV = flags.DEFINE_string("csv", "benchmarks/results/observation_overhead.csv", "Where to write the table.")
+_CSV = flags.DEFINE_string(
+    "csv", "benchmarks/results/observation_overhead.csv", "Where to write the table."
+)
 
 _ARM_LINKS = 8
 
@@ -53,15 +55,26 @@ class _Robot(composer.Entity):
         for index in range(_ARM_LINKS):
             link = parent.add_body(name=f"link{index}", pos=[0.2 if index == 0 else 0.15, 0, 0])
             self.hinges.append(link.add_joint(name=f"hinge{index}", axis=[0, 1, 0], damping=0.1))
-            link.add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, fromto=[0, 0, 0, 0.15, 0, 0],
-                          size=[0.02, 0, 0])
+            link.add_geom(
+                type=mujoco.mjtGeom.mjGEOM_CAPSULE, fromto=[0, 0, 0, 0.15, 0, 0], size=[0.02, 0, 0]
+            )
             self.links.append(link)
             parent = link
-        self.motors = [spec.add_actuator(name=f"motor{index}", target=f"hinge{index}",
-                                         trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrlrange=[-1, 1])
-                       for index in range(_ARM_LINKS)]
-        self.imu = spec.add_sensor(name="accelerometer", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
-                                   objtype=mujoco.mjtObj.mjOBJ_SITE, objname="imu")
+        self.motors = [
+            spec.add_actuator(
+                name=f"motor{index}",
+                target=f"hinge{index}",
+                trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                ctrlrange=[-1, 1],
+            )
+            for index in range(_ARM_LINKS)
+        ]
+        self.imu = spec.add_sensor(
+            name="accelerometer",
+            type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname="imu",
+        )
         self._spec = spec
 
 
@@ -95,7 +108,8 @@ def _addresses(robot, physics):
         link=[physics.bind(robot.links[index]).id for index in (0, 3, 7)],
         torso=physics.bind(robot.torso).id,
         imu=int(model.sensor_adr[physics.bind(robot.imu).id]),
-        motor=physics.bind(robot.motors[0]).id)
+        motor=physics.bind(robot.motors[0]).id,
+    )
 
 
 def _numpy_by_hand(robot, physics):
@@ -107,27 +121,28 @@ def _numpy_by_hand(robot, physics):
 
     def observe():
         return {
-            "hinge0_angle": data.qpos[q[0]:q[0] + 1].copy(),
-            "hinge1_angle": data.qpos[q[1]:q[1] + 1].copy(),
-            "hinge2_angle": data.qpos[q[2]:q[2] + 1].copy(),
-            "hinge3_angle": data.qpos[q[3]:q[3] + 1].copy(),
-            "hinge4_angle": data.qpos[q[4]:q[4] + 1].copy(),
-            "hinge5_angle": data.qpos[q[5]:q[5] + 1].copy(),
-            "hinge6_angle": data.qpos[q[6]:q[6] + 1].copy(),
-            "hinge7_angle": data.qpos[q[7]:q[7] + 1].copy(),
-            "hinge0_velocity": data.qvel[v[0]:v[0] + 1].copy(),
-            "hinge1_velocity": data.qvel[v[1]:v[1] + 1].copy(),
-            "hinge2_velocity": data.qvel[v[2]:v[2] + 1].copy(),
-            "hinge3_velocity": data.qvel[v[3]:v[3] + 1].copy(),
-            "root_qpos": data.qpos[root_q:root_q + 7].copy(),
-            "root_qvel": data.qvel[root_v:root_v + 6].copy(),
+            "hinge0_angle": data.qpos[q[0] : q[0] + 1].copy(),
+            "hinge1_angle": data.qpos[q[1] : q[1] + 1].copy(),
+            "hinge2_angle": data.qpos[q[2] : q[2] + 1].copy(),
+            "hinge3_angle": data.qpos[q[3] : q[3] + 1].copy(),
+            "hinge4_angle": data.qpos[q[4] : q[4] + 1].copy(),
+            "hinge5_angle": data.qpos[q[5] : q[5] + 1].copy(),
+            "hinge6_angle": data.qpos[q[6] : q[6] + 1].copy(),
+            "hinge7_angle": data.qpos[q[7] : q[7] + 1].copy(),
+            "hinge0_velocity": data.qvel[v[0] : v[0] + 1].copy(),
+            "hinge1_velocity": data.qvel[v[1] : v[1] + 1].copy(),
+            "hinge2_velocity": data.qvel[v[2] : v[2] + 1].copy(),
+            "hinge3_velocity": data.qvel[v[3] : v[3] + 1].copy(),
+            "root_qpos": data.qpos[root_q : root_q + 7].copy(),
+            "root_qvel": data.qvel[root_v : root_v + 6].copy(),
             "link0_position": data.xpos[link[0]].copy(),
             "link3_position": data.xpos[link[1]].copy(),
             "link7_position": data.xpos[link[2]].copy(),
             "torso_orientation": data.xquat[torso].copy(),
-            "accelerometer": data.sensordata[imu:imu + 3].copy(),
-            "controls": data.ctrl[motor:motor + _ARM_LINKS].copy(),
+            "accelerometer": data.sensordata[imu : imu + 3].copy(),
+            "controls": data.ctrl[motor : motor + _ARM_LINKS].copy(),
         }
+
     return observe
 
 
@@ -137,20 +152,21 @@ def _numpy_views(robot, physics):
     a = _addresses(robot, physics)
     views = {}
     for index in range(_ARM_LINKS):
-        views[f"hinge{index}_angle"] = data.qpos[a["q"][index]:a["q"][index] + 1]
+        views[f"hinge{index}_angle"] = data.qpos[a["q"][index] : a["q"][index] + 1]
     for index in range(4):
-        views[f"hinge{index}_velocity"] = data.qvel[a["v"][index]:a["v"][index] + 1]
-    views["root_qpos"] = data.qpos[a["root_q"]:a["root_q"] + 7]
-    views["root_qvel"] = data.qvel[a["root_v"]:a["root_v"] + 6]
+        views[f"hinge{index}_velocity"] = data.qvel[a["v"][index] : a["v"][index] + 1]
+    views["root_qpos"] = data.qpos[a["root_q"] : a["root_q"] + 7]
+    views["root_qvel"] = data.qvel[a["root_v"] : a["root_v"] + 6]
     for name, body in zip(("link0_position", "link3_position", "link7_position"), a["link"]):
         views[name] = data.xpos[body]
     views["torso_orientation"] = data.xquat[a["torso"]]
-    views["accelerometer"] = data.sensordata[a["imu"]:a["imu"] + 3]
-    views["controls"] = data.ctrl[a["motor"]:a["motor"] + _ARM_LINKS]
+    views["accelerometer"] = data.sensordata[a["imu"] : a["imu"] + 3]
+    views["controls"] = data.ctrl[a["motor"] : a["motor"] + _ARM_LINKS]
     copies = [(name, view.copy) for name, view in views.items()]
 
     def observe_views():
         return {name: copy() for name, copy in copies}
+
     return observe_views
 
 
@@ -190,7 +206,6 @@ def _time_clock_only(physics, steps, substeps):
 
 
 class _Task(composer.Task):
-
     def __init__(self, robot, substeps):
         self._robot = robot
         self.set_timesteps(substeps * robot.spec.option.timestep, robot.spec.option.timestep)
@@ -226,8 +241,9 @@ def main(argv):
     steps, substeps = _STEPS.value, _SUBSTEPS.value
     robot = _Robot()
     features = _observables(robot)
-    env = composer.Environment(_Task(robot, substeps), random_state=0,
-                               strip_singleton_obs_buffer_dim=True)
+    env = composer.Environment(
+        _Task(robot, substeps), random_state=0, strip_singleton_obs_buffer_dim=True
+    )
     for name, feature in features.items():
         robot.observables.add_observable(name, feature)
     env.reset()
@@ -248,10 +264,17 @@ def main(argv):
     for name in ours:
         np.testing.assert_array_equal(ours[name], by_hand[name], err_msg=name)
         np.testing.assert_array_equal(by_views[name], by_hand[name], err_msg=name)
-        np.testing.assert_array_equal(leading.get_observation()[name][0], by_hand[name], err_msg=name)
+        np.testing.assert_array_equal(
+            leading.get_observation()[name][0], by_hand[name], err_msg=name
+        )
 
-    times = {"updater_strip": [], "updater_leading_axis": [], "numpy_by_hand": [],
-             "numpy_views": [], "clock": []}
+    times = {
+        "updater_strip": [],
+        "updater_leading_axis": [],
+        "numpy_by_hand": [],
+        "numpy_views": [],
+        "clock": [],
+    }
     for _ in range(_REPEATS.value):
         times["updater_strip"].append(_time_updater(stripped, physics, steps, substeps))
         times["numpy_by_hand"].append(_time_numpy(observe, physics, steps, substeps))
@@ -259,8 +282,11 @@ def main(argv):
         times["updater_leading_axis"].append(_time_updater(leading, physics, steps, substeps))
         times["clock"].append(_time_clock_only(physics, steps, substeps))
     clock = min(times["clock"])
-    per_step_us = {name: (min(values) - clock) / steps * 1e6
-                   for name, values in times.items() if name != "clock"}
+    per_step_us = {
+        name: (min(values) - clock) / steps * 1e6
+        for name, values in times.items()
+        if name != "clock"
+    }
 
     actions = np.random.RandomState(0).uniform(-1, 1, size=(steps // 4, _ARM_LINKS))
     env_times, bare_times = [], []
@@ -280,14 +306,19 @@ def main(argv):
         ("updater_strip_us_per_step", f"{per_step_us['updater_strip']:.2f}"),
         ("updater_leading_axis_us_per_step", f"{per_step_us['updater_leading_axis']:.2f}"),
         ("ratio_updater_strip_over_numpy", f"{per_step_us['updater_strip'] / numpy_us:.3f}"),
-        ("ratio_updater_leading_axis_over_numpy", f"{per_step_us['updater_leading_axis'] / numpy_us:.3f}"),
+        (
+            "ratio_updater_leading_axis_over_numpy",
+            f"{per_step_us['updater_leading_axis'] / numpy_us:.3f}",
+        ),
         ("ratio_updater_strip_over_numpy_views", f"{per_step_us['updater_strip'] / views_us:.3f}"),
         ("environment_step_us", f"{env_us:.2f}"),
         ("bare_mj_step_plus_numpy_us", f"{bare_us:.2f}"),
         ("ratio_environment_over_bare", f"{env_us / bare_us:.3f}"),
     ]
-    print(f"20 MJCFFeature observables, {substeps} substeps per control step, "
-          f"{steps} control steps per run, best of {_REPEATS.value}")
+    print(
+        f"20 MJCFFeature observables, {substeps} substeps per control step, "
+        f"{steps} control steps per run, best of {_REPEATS.value}"
+    )
     print(f"{'measure':<40}{'value':>12}")
     for name, value in rows:
         print(f"{name:<40}{value:>12}")

@@ -39,14 +39,19 @@ import numpy as np
 
 from suites import suite
 
-_FRAMES = flags.DEFINE_integer("frames", 300, "Frames per timed run at 64x64 (a quarter of it at 240x320).",
-                               lower_bound=4)
-_REPEATS = flags.DEFINE_integer("repeats", 3, "Timed runs of each case; the best is kept.", lower_bound=1)
-_TASKS = flags.DEFINE_list("tasks", ["cartpole:swingup", "walker:walk", "humanoid:run"],
-                           "Suite tasks as domain:task.")
+_FRAMES = flags.DEFINE_integer(
+    "frames", 300, "Frames per timed run at 64x64 (a quarter of it at 240x320).", lower_bound=4
+)
+_REPEATS = flags.DEFINE_integer(
+    "repeats", 3, "Timed runs of each case; the best is kept.", lower_bound=1
+)
+_TASKS = flags.DEFINE_list(
+    "tasks", ["cartpole:swingup", "walker:walk", "humanoid:run"], "Suite tasks as domain:task."
+)
 _CAMERA = flags.DEFINE_integer("camera", 0, "Camera index (every suite model has 0 and 1).")
 _CSV = flags.DEFINE_string(
-    "csv", None, "Where to write the table; default benchmarks/results/render_fps_<MUJOCO_GL>.csv.")
+    "csv", None, "Where to write the table; default benchmarks/results/render_fps_<MUJOCO_GL>.csv."
+)
 
 _SIZES = ((64, 64), (240, 320))
 _AGENT_CAMERA = dict(shadows=False, reflections=False, antialias=False)
@@ -77,8 +82,10 @@ def main(argv):
     del argv
     rows = []
     backend = os.environ.get("MUJOCO_GL", "<unset>")
-    print(f"MUJOCO_GL={backend}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores, MuJoCo {mujoco.__version__}")
+    print(
+        f"MUJOCO_GL={backend}, {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, MuJoCo {mujoco.__version__}"
+    )
     print(f"{'task':<20} {'size':>8} {'mode':>24} {'frames/s':>9}")
     for name in _TASKS.value:
         domain_name, task_name = name.split(":")
@@ -86,15 +93,30 @@ def main(argv):
         for height, width in _SIZES:
             frames = _FRAMES.value if height * width <= 64 * 64 else max(_FRAMES.value // 4, 4)
             for mode, options in _MODES.items():
-                render = functools.partial(env.physics.render, height=height, width=width,
-                                           camera_id=_CAMERA.value, **options)
-                rates = [_frames_per_second(env, render, frames, np.random.RandomState(repeat))
-                         for repeat in range(_REPEATS.value)]
+                render = functools.partial(
+                    env.physics.render,
+                    height=height,
+                    width=width,
+                    camera_id=_CAMERA.value,
+                    **options,
+                )
+                rates = [
+                    _frames_per_second(env, render, frames, np.random.RandomState(repeat))
+                    for repeat in range(_REPEATS.value)
+                ]
                 # Each case starts from a new GL context, as a new environment would.
                 env.physics.close_renderers()
                 rate = max(rates)
-                rows.append(dict(task=name, height=height, width=width, mode=mode,
-                                 frames_per_second=round(rate, 1), backend=backend))
+                rows.append(
+                    dict(
+                        task=name,
+                        height=height,
+                        width=width,
+                        mode=mode,
+                        frames_per_second=round(rate, 1),
+                        backend=backend,
+                    )
+                )
                 print(f"{name:<20} {f'{height}x{width}':>8} {mode:>24} {rate:9.0f}", flush=True)
         env.close()
     path = _CSV.value or f"benchmarks/results/render_fps_{backend}.csv"

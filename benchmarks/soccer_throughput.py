@@ -38,10 +38,13 @@ _TIME_LIMIT = flags.DEFINE_float("time_limit", 45.0, "Episode length (s), dm_con
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Alternating repetitions; medians are reported.")
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the environments and the random actions.")
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
-    "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
-    "Python of the dm-control 1.0.50 venv (the reference is skipped if it is absent).")
-_CSV = flags.DEFINE_string("csv", os.path.join(_ROOT, "benchmarks/results/soccer_throughput.csv"),
-                           "Output CSV.")
+    "dm_control_python",
+    os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
+    "Python of the dm-control 1.0.50 venv (the reference is skipped if it is absent).",
+)
+_CSV = flags.DEFINE_string(
+    "csv", os.path.join(_ROOT, "benchmarks/results/soccer_throughput.csv"), "Output CSV."
+)
 
 
 def measure_ours(team_size, seconds, seed, time_limit, min_episodes):
@@ -49,8 +52,9 @@ def measure_ours(team_size, seconds, seed, time_limit, min_episodes):
     env = soccer.load(team_size, time_limit=time_limit, random_state=seed)
     specs = env.action_spec()
     random_state = np.random.RandomState(seed)
-    actions = [[random_state.uniform(spec.minimum, spec.maximum) for spec in specs]
-               for _ in range(1000)]
+    actions = [
+        [random_state.uniform(spec.minimum, spec.maximum) for spec in specs] for _ in range(1000)
+    ]
     env.reset()
     env.step(actions[0])
     steps = episodes = 0
@@ -62,8 +66,12 @@ def measure_ours(team_size, seconds, seed, time_limit, min_episodes):
             env.reset()
             episodes += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-    return {"steps_per_second": steps / elapsed, "steps_per_cpu_second": steps / cpu,
-            "episodes": episodes, "steps": steps}
+    return {
+        "steps_per_second": steps / elapsed,
+        "steps_per_cpu_second": steps / cpu,
+        "episodes": episodes,
+        "steps": steps,
+    }
 
 
 def measure_dm_control(python, team_size, seconds, seed, time_limit, min_episodes):
@@ -71,9 +79,20 @@ def measure_dm_control(python, team_size, seconds, seed, time_limit, min_episode
     if not os.path.exists(python):
         return None
     output = subprocess.run(
-        [python, os.path.join(_ROOT, "benchmarks/reference_envs/soccer_worker.py"), str(team_size),
-         str(seconds), str(seed), str(time_limit), str(min_episodes)],
-        capture_output=True, text=True, check=True, env=dict(os.environ, MUJOCO_GL="disable"))
+        [
+            python,
+            os.path.join(_ROOT, "benchmarks/reference_envs/soccer_worker.py"),
+            str(team_size),
+            str(seconds),
+            str(seed),
+            str(time_limit),
+            str(min_episodes),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, MUJOCO_GL="disable"),
+    )
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
@@ -89,8 +108,9 @@ def main(argv):
     ours, theirs = [], []
     for _ in range(_REPEATS.value):
         ours.append(measure_ours(team_size, seconds, seed, *episode_options))
-        theirs.append(measure_dm_control(_DM_CONTROL_PYTHON.value, team_size, seconds, seed,
-                                         *episode_options))
+        theirs.append(
+            measure_dm_control(_DM_CONTROL_PYTHON.value, team_size, seconds, seed, *episode_options)
+        )
     row = {
         "environment": f"soccer boxhead {team_size}v{team_size}",
         "steps_per_second": _median(ours, "steps_per_second"),
@@ -100,27 +120,46 @@ def main(argv):
         "dm_control_steps_per_cpu_second": _median(theirs, "steps_per_cpu_second"),
         "dm_control_episodes": _median(theirs, "episodes"),
     }
-    ratios = [mine["steps_per_cpu_second"] / reference["steps_per_cpu_second"]
-              for mine, reference in zip(ours, theirs) if reference is not None]
+    ratios = [
+        mine["steps_per_cpu_second"] / reference["steps_per_cpu_second"]
+        for mine, reference in zip(ours, theirs)
+        if reference is not None
+    ]
     row["speedup_cpu"] = float(np.median(ratios)) if ratios else None
-    print(f"{'environment':<24}{'ours/s':>9}{'ours/cpu s':>12}{'dm/s':>9}{'dm/cpu s':>10}"
-          f"{'x (cpu)':>9}{'eps':>6}{'dm eps':>8}")
-    print(f"{row['environment']:<24}{_format(row['steps_per_second']):>9}"
-          f"{_format(row['steps_per_cpu_second']):>12}{_format(row['dm_control_steps_per_second']):>9}"
-          f"{_format(row['dm_control_steps_per_cpu_second']):>10}{_format(row['speedup_cpu'], 2):>9}"
-          f"{_format(row['episodes']):>6}{_format(row['dm_control_episodes']):>8}")
-    print(f"target: >= {_TARGET_SPEEDUP:g}x dm-control's steps per CPU second "
-          f"(per-repeat ratios {[round(ratio, 2) for ratio in ratios]})")
+    print(
+        f"{'environment':<24}{'ours/s':>9}{'ours/cpu s':>12}{'dm/s':>9}{'dm/cpu s':>10}"
+        f"{'x (cpu)':>9}{'eps':>6}{'dm eps':>8}"
+    )
+    print(
+        f"{row['environment']:<24}{_format(row['steps_per_second']):>9}"
+        f"{_format(row['steps_per_cpu_second']):>12}{_format(row['dm_control_steps_per_second']):>9}"
+        f"{_format(row['dm_control_steps_per_cpu_second']):>10}{_format(row['speedup_cpu'], 2):>9}"
+        f"{_format(row['episodes']):>6}{_format(row['dm_control_episodes']):>8}"
+    )
+    print(
+        f"target: >= {_TARGET_SPEEDUP:g}x dm-control's steps per CPU second "
+        f"(per-repeat ratios {[round(ratio, 2) for ratio in ratios]})"
+    )
     path = _CSV.value
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(row) + [
-            "seconds", "min_episodes", "time_limit", "repeats", "date", "machine"])
+        writer = csv.DictWriter(
+            handle,
+            fieldnames=list(row)
+            + ["seconds", "min_episodes", "time_limit", "repeats", "date", "machine"],
+        )
         writer.writeheader()
-        writer.writerow(dict(row, seconds=seconds, min_episodes=_MIN_EPISODES.value,
-                             time_limit=_TIME_LIMIT.value, repeats=_REPEATS.value,
-                             date=datetime.date.today().isoformat(),
-                             machine=f"{platform.machine()} x{os.cpu_count()}"))
+        writer.writerow(
+            dict(
+                row,
+                seconds=seconds,
+                min_episodes=_MIN_EPISODES.value,
+                time_limit=_TIME_LIMIT.value,
+                repeats=_REPEATS.value,
+                date=datetime.date.today().isoformat(),
+                machine=f"{platform.machine()} x{os.cpu_count()}",
+            )
+        )
     print(f"wrote {path}", file=sys.stderr)
 
 

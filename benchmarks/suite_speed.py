@@ -36,12 +36,23 @@ import _timing  # benchmarks/_timing.py, beside this script
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SECONDS = flags.DEFINE_float("seconds", 2.0, "Timed seconds per measurement.")
 _TASKS = flags.DEFINE_list("tasks", None, "domain:task names (default: the tasks of --suite).")
-_SUITE = flags.DEFINE_enum("suite", "benchmarking", ["benchmarking", "extra"],
-                           "Which published task set to measure when --tasks is not given.")
+_SUITE = flags.DEFINE_enum(
+    "suite",
+    "benchmarking",
+    ["benchmarking", "extra"],
+    "Which published task set to measure when --tasks is not given.",
+)
 _DM_CONTROL_PYTHON = flags.DEFINE_string(
-    "dm_control_python", os.path.join(_ROOT, ".venvs/dm_control/bin/python"), "dm-control venv python.")
-_CSV = flags.DEFINE_string("csv", None, "Output CSV (default: benchmarks/results/suite_speed.csv, "
-                           "suite_speed_extra.csv with --suite extra).")
+    "dm_control_python",
+    os.path.join(_ROOT, ".venvs/dm_control/bin/python"),
+    "dm-control venv python.",
+)
+_CSV = flags.DEFINE_string(
+    "csv",
+    None,
+    "Output CSV (default: benchmarks/results/suite_speed.csv, "
+    "suite_speed_extra.csv with --suite extra).",
+)
 # dm-control's quadruped escape needs a rendering context at every reset.
 _NEEDS_GL = {("quadruped", "escape")}
 
@@ -91,10 +102,21 @@ def dm_control_rate(domain, task, seconds):
     if not os.path.exists(python):
         return None
     output = subprocess.run(
-        [python, os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"), "dm_control",
-         domain, task, "1", str(seconds), "1"],
-        capture_output=True, text=True, check=True,
-        env=dict(os.environ, MUJOCO_GL="egl" if (domain, task) in _NEEDS_GL else "disable"))
+        [
+            python,
+            os.path.join(_ROOT, "benchmarks/reference_envs/speed_worker.py"),
+            "dm_control",
+            domain,
+            task,
+            "1",
+            str(seconds),
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, MUJOCO_GL="egl" if (domain, task) in _NEEDS_GL else "disable"),
+    )
     return json.loads(output.stdout.strip().splitlines()[-1])["steps_per_second"]
 
 
@@ -103,8 +125,10 @@ def main(argv):
     default = suite.BENCHMARKING if _SUITE.value == "benchmarking" else suite.EXTRA
     tasks = [tuple(name.split(":")) for name in _TASKS.value] if _TASKS.value else list(default)
     csv_path = _CSV.value or os.path.join(
-        _ROOT, "benchmarks/results",
-        "suite_speed.csv" if _SUITE.value == "benchmarking" else "suite_speed_extra.csv")
+        _ROOT,
+        "benchmarks/results",
+        "suite_speed.csv" if _SUITE.value == "benchmarking" else "suite_speed_extra.csv",
+    )
     seconds = _SECONDS.value
     rows = []
     header = f"{'task':<28}{'ours':>9}{'bare':>9}{'outside':>9}{'dm_control':>12}{'ours/dmc':>10}"
@@ -115,20 +139,32 @@ def main(argv):
         reference = dm_control_rate(domain, task, seconds)
         outside = max(0.0, 1.0 - ours / bare)
         speedup = None if reference is None else ours / reference
-        rows.append(dict(task=f"{domain}:{task}", ours_steps_per_s=round(ours, 1),
-                         bare_steps_per_s=round(bare, 1), fraction_outside_physics=round(outside, 3),
-                         dm_control_steps_per_s=None if reference is None else round(reference, 1),
-                         speedup_vs_dm_control=None if speedup is None else round(speedup, 2)))
-        print(f"{domain + ':' + task:<28}{ours:>9.0f}{bare:>9.0f}{outside:>9.2f}"
-              f"{'-' if reference is None else f'{reference:.0f}':>12}"
-              f"{'-' if speedup is None else f'{speedup:.2f}':>10}", flush=True)
+        rows.append(
+            dict(
+                task=f"{domain}:{task}",
+                ours_steps_per_s=round(ours, 1),
+                bare_steps_per_s=round(bare, 1),
+                fraction_outside_physics=round(outside, 3),
+                dm_control_steps_per_s=None if reference is None else round(reference, 1),
+                speedup_vs_dm_control=None if speedup is None else round(speedup, 2),
+            )
+        )
+        print(
+            f"{domain + ':' + task:<28}{ours:>9.0f}{bare:>9.0f}{outside:>9.2f}"
+            f"{'-' if reference is None else f'{reference:.0f}':>12}"
+            f"{'-' if speedup is None else f'{speedup:.2f}':>10}",
+            flush=True,
+        )
     outside = np.array([row["fraction_outside_physics"] for row in rows])
-    speedups = np.array([row["speedup_vs_dm_control"] for row in rows
-                         if row["speedup_vs_dm_control"] is not None])
+    speedups = np.array(
+        [row["speedup_vs_dm_control"] for row in rows if row["speedup_vs_dm_control"] is not None]
+    )
     print(f"median fraction outside physics: {np.median(outside):.3f}")
     if len(speedups):
-        print(f"median speed-up vs dm_control: {np.median(speedups):.2f}; "
-              f"slowest task: {speedups.min():.2f}")
+        print(
+            f"median speed-up vs dm_control: {np.median(speedups):.2f}; "
+            f"slowest task: {speedups.min():.2f}"
+        )
     os.makedirs(os.path.dirname(csv_path), exist_ok=True)
     with open(csv_path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) + ["date", "cpus"])

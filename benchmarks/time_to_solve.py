@@ -66,15 +66,34 @@ AGENTS = ("ppo", "d4pg")
 EVAL_EVERY = {"ppo": 2 * presets.PPO_ROLLOUT_STEPS, "d4pg": 10_000}
 EVAL_EPISODES = 5
 EVALUATIONS_PER_CHUNK = 2
-RESULT_COLUMNS = ("task", "agent", "seed", "threshold", "threshold_source", "solved",
-                  "steps_to_threshold", "wall_s_to_threshold", "return_at_threshold",
-                  "final_step", "final_wall_s", "best_return", "budget_minutes", "preset",
-                  "num_envs", "samples_per_insert", "load_start", "load_end", "cpus", "date")
+RESULT_COLUMNS = (
+    "task",
+    "agent",
+    "seed",
+    "threshold",
+    "threshold_source",
+    "solved",
+    "steps_to_threshold",
+    "wall_s_to_threshold",
+    "return_at_threshold",
+    "final_step",
+    "final_wall_s",
+    "best_return",
+    "budget_minutes",
+    "preset",
+    "num_envs",
+    "samples_per_insert",
+    "load_start",
+    "load_end",
+    "cpus",
+    "date",
+)
 
 
 @dataclasses.dataclass(frozen=True)
 class Crossing:
     """Where a run's evaluation return first reached the threshold, if it did."""
+
     step: int
     wall_s: float
     eval_return: float
@@ -108,14 +127,21 @@ def _settings(agent: str, task: str, samples_per_insert: float | None):
     overrides = dict(preset.overrides)
     if agent == "d4pg" and samples_per_insert is not None:
         overrides["updates_per_transition"] = (
-            samples_per_insert / experiment.make_config(agent, overrides).batch_size)
+            samples_per_insert / experiment.make_config(agent, overrides).batch_size
+        )
     config = experiment.make_config(agent, overrides)
     spi = config.samples_per_insert if agent == "d4pg" else None
     return preset, overrides, spi
 
 
-def run_cell(out: str, task: str, agent: str, seed: int, budget_minutes: float,
-             samples_per_insert: float | None) -> dict:
+def run_cell(
+    out: str,
+    task: str,
+    agent: str,
+    seed: int,
+    budget_minutes: float,
+    samples_per_insert: float | None,
+) -> dict:
     """Trains one cell to its threshold or budget (resuming a run already there)."""
     threshold, source = THRESHOLDS[task]
     preset, overrides, spi = _settings(agent, task, samples_per_insert)
@@ -133,23 +159,44 @@ def run_cell(out: str, task: str, agent: str, seed: int, budget_minutes: float,
         # Without a checkpoint, whatever a crash left in out_dir is started over.
         resume = os.path.exists(os.path.join(out_dir, experiment.CHECKPOINT_FILE))
         experiment.train(
-            agent, environments.factory(task), steps + chunk, seed, out_dir, env_name=task,
-            num_envs=preset.num_envs, config_overrides=overrides, eval_every=EVAL_EVERY[agent],
-            eval_episodes=EVAL_EPISODES, resume=resume, overwrite=not resume, progress=False,
-            make_batch=environments.batch_factory(task) if preset.num_envs > 1 else None)
+            agent,
+            environments.factory(task),
+            steps + chunk,
+            seed,
+            out_dir,
+            env_name=task,
+            num_envs=preset.num_envs,
+            config_overrides=overrides,
+            eval_every=EVAL_EVERY[agent],
+            eval_episodes=EVAL_EPISODES,
+            resume=resume,
+            overwrite=not resume,
+            progress=False,
+            make_batch=environments.batch_factory(task) if preset.num_envs > 1 else None,
+        )
     returns = [float(row["eval_return"]) for row in rows if row["eval_return"]]
     return {
-        "task": task, "agent": agent, "seed": seed, "threshold": threshold,
-        "threshold_source": source, "solved": crossing is not None,
+        "task": task,
+        "agent": agent,
+        "seed": seed,
+        "threshold": threshold,
+        "threshold_source": source,
+        "solved": crossing is not None,
         "steps_to_threshold": crossing.step if crossing else "",
         "wall_s_to_threshold": round(crossing.wall_s, 1) if crossing else "",
         "return_at_threshold": round(crossing.eval_return, 1) if crossing else "",
-        "final_step": int(rows[-1]["step"]), "final_wall_s": round(wall_s, 1),
-        "best_return": round(max(returns), 1), "budget_minutes": budget_minutes,
-        "preset": preset.name, "num_envs": preset.num_envs,
+        "final_step": int(rows[-1]["step"]),
+        "final_wall_s": round(wall_s, 1),
+        "best_return": round(max(returns), 1),
+        "budget_minutes": budget_minutes,
+        "preset": preset.name,
+        "num_envs": preset.num_envs,
         "samples_per_insert": spi if spi is not None else "",
-        "load_start": round(load_start, 2), "load_end": round(os.getloadavg()[0], 2),
-        "cpus": os.cpu_count(), "date": datetime.date.today().isoformat()}
+        "load_start": round(load_start, 2),
+        "load_end": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
+        "date": datetime.date.today().isoformat(),
+    }
 
 
 def read_results(path: str) -> list[dict]:
@@ -178,68 +225,84 @@ def summarize(results: Sequence[dict]) -> list[dict]:
         solved = [row for row in rows if str(row["solved"]) == "True"]
         minutes = [float(row["wall_s_to_threshold"]) / 60.0 for row in solved]
         steps = [int(row["steps_to_threshold"]) for row in solved]
-        summary.append({
-            "task": task, "agent": agent, "threshold": rows[0]["threshold"],
-            "threshold_source": rows[0]["threshold_source"],
-            "solved": f"{len(solved)}/{len(rows)}",
-            "median_minutes": round(statistics.median(minutes), 1) if minutes else "",
-            "min_minutes": round(min(minutes), 1) if minutes else "",
-            "max_minutes": round(max(minutes), 1) if minutes else "",
-            "median_steps": int(statistics.median(steps)) if steps else "",
-            "min_steps": min(steps) if steps else "", "max_steps": max(steps) if steps else "",
-            "best_return": max(float(row["best_return"]) for row in rows),
-            "budget_minutes": max(float(row["budget_minutes"]) for row in rows)})
+        summary.append(
+            {
+                "task": task,
+                "agent": agent,
+                "threshold": rows[0]["threshold"],
+                "threshold_source": rows[0]["threshold_source"],
+                "solved": f"{len(solved)}/{len(rows)}",
+                "median_minutes": round(statistics.median(minutes), 1) if minutes else "",
+                "min_minutes": round(min(minutes), 1) if minutes else "",
+                "max_minutes": round(max(minutes), 1) if minutes else "",
+                "median_steps": int(statistics.median(steps)) if steps else "",
+                "min_steps": min(steps) if steps else "",
+                "max_steps": max(steps) if steps else "",
+                "best_return": max(float(row["best_return"]) for row in rows),
+                "budget_minutes": max(float(row["budget_minutes"]) for row in rows),
+            }
+        )
     return summary
 
 
 def markdown_table(summary: Sequence[dict]) -> str:
-    lines = ["| task | agent | threshold (source) | solved | minutes: median [range] "
-             "| env steps: median [range] | best return | budget (min) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| task | agent | threshold (source) | solved | minutes: median [range] "
+        "| env steps: median [range] | best return | budget (min) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for row in summary:
         if row["median_minutes"] == "":
             minutes = steps = "not reached"
         else:
             minutes = f"{row['median_minutes']} [{row['min_minutes']}, {row['max_minutes']}]"
             steps = f"{row['median_steps']:,} [{row['min_steps']:,}, {row['max_steps']:,}]"
-        lines.append(f"| {row['task']} | {row['agent']} | {float(row['threshold']):.0f} "
-                     f"({row['threshold_source']}) | {row['solved']} | {minutes} | {steps} "
-                     f"| {row['best_return']:.1f} | {row['budget_minutes']:g} |")
+        lines.append(
+            f"| {row['task']} | {row['agent']} | {float(row['threshold']):.0f} "
+            f"({row['threshold_source']}) | {row['solved']} | {minutes} | {steps} "
+            f"| {row['best_return']:.1f} | {row['budget_minutes']:g} |"
+        )
     return "\n".join(lines)
 
 
 def plot(out: str, results: Sequence[dict], path: str) -> None:
     """Evaluation return against wall-clock minutes, a panel per task, a line per run."""
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     from matplotlib import pyplot  # pylint: disable=import-outside-toplevel
 
     tasks = sorted({row["task"] for row in results})
     columns = min(3, len(tasks))
     rows_of_panels = -(-len(tasks) // columns)
-    figure, axes = pyplot.subplots(rows_of_panels, columns, squeeze=False,
-                                   figsize=(5 * columns, 3.6 * rows_of_panels))
+    figure, axes = pyplot.subplots(
+        rows_of_panels, columns, squeeze=False, figsize=(5 * columns, 3.6 * rows_of_panels)
+    )
     colours = {"ppo": "tab:blue", "d4pg": "tab:orange"}
     styles = ("-", "--", ":", "-.")
     for axis, task in zip(axes.flat, tasks):
         for row in (row for row in results if row["task"] == task):
-            path_metrics = os.path.join(run_directory(out, row["agent"], task, int(row["seed"])),
-                                        experiment.METRICS_FILE)
+            path_metrics = os.path.join(
+                run_directory(out, row["agent"], task, int(row["seed"])), experiment.METRICS_FILE
+            )
             if not os.path.exists(path_metrics):
                 continue
             metrics = [m for m in csv_log.read_rows(path_metrics) if m["eval_return"]]
-            axis.plot([float(m["wall_time_s"]) / 60.0 for m in metrics],
-                      [float(m["eval_return"]) for m in metrics],
-                      color=colours.get(row["agent"]), alpha=0.8,
-                      linestyle=styles[int(row["seed"]) % len(styles)],
-                      label=f"{row['agent']} seed {row['seed']}")
+            axis.plot(
+                [float(m["wall_time_s"]) / 60.0 for m in metrics],
+                [float(m["eval_return"]) for m in metrics],
+                color=colours.get(row["agent"]),
+                alpha=0.8,
+                linestyle=styles[int(row["seed"]) % len(styles)],
+                label=f"{row['agent']} seed {row['seed']}",
+            )
         axis.axhline(THRESHOLDS[task][0], color="grey", linestyle="--", linewidth=1)
         axis.set_title(task)
         axis.set_xlabel("wall-clock (minutes)")
         axis.set_ylabel("evaluation return")
         axis.set_ylim(0, 1000)
         axis.legend(fontsize=7)
-    for axis in list(axes.flat)[len(tasks):]:
+    for axis in list(axes.flat)[len(tasks) :]:
         axis.set_visible(False)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -264,10 +327,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tasks", default=",".join(THRESHOLDS))
     parser.add_argument("--agents", default=",".join(AGENTS))
     parser.add_argument("--seeds", default="0,1,2")
-    parser.add_argument("--budget_minutes", type=float, default=30.0,
-                        help="training wall-clock per run before it gives up")
-    parser.add_argument("--samples_per_insert", type=float, default=None,
-                        help="D4PG's samples per insert (default: the preset's, 256)")
+    parser.add_argument(
+        "--budget_minutes",
+        type=float,
+        default=30.0,
+        help="training wall-clock per run before it gives up",
+    )
+    parser.add_argument(
+        "--samples_per_insert",
+        type=float,
+        default=None,
+        help="D4PG's samples per insert (default: the preset's, 256)",
+    )
     parser.add_argument("--out", default=os.path.join("benchmarks", "results", "time_to_solve"))
     parser.add_argument("--report_only", action="store_true")
     args = parser.parse_args(argv)
@@ -289,13 +360,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                         print(f"{task} {agent} seed {seed}: in {results_path}, skipped")
                         continue
                     started = time.monotonic()
-                    row = run_cell(args.out, task, agent, seed, args.budget_minutes,
-                                   args.samples_per_insert)
+                    row = run_cell(
+                        args.out, task, agent, seed, args.budget_minutes, args.samples_per_insert
+                    )
                     append_result(results_path, row)
-                    print(f"{task} {agent} seed {seed}: solved={row['solved']} "
-                          f"steps={row['steps_to_threshold']} wall_s={row['wall_s_to_threshold']} "
-                          f"best={row['best_return']} ({time.monotonic() - started:.0f} s)",
-                          flush=True)
+                    print(
+                        f"{task} {agent} seed {seed}: solved={row['solved']} "
+                        f"steps={row['steps_to_threshold']} wall_s={row['wall_s_to_threshold']} "
+                        f"best={row['best_return']} ({time.monotonic() - started:.0f} s)",
+                        flush=True,
+                    )
     print(report(args.out))
 
 

@@ -64,10 +64,33 @@ from composer_tasks.physics import warning_error
 
 # The integration state MuJoCo's batch keeps per simulation, in its row order.
 _STATE_FIELDS = (
-    "time", "qpos", "qvel", "act", "history", "qacc_warmstart", "ctrl", "qfrc_applied",
-    "xfrc_applied", "eq_active", "mocap_pos", "mocap_quat", "userdata", "plugin_state", "plastic",
+    "time",
+    "qpos",
+    "qvel",
+    "act",
+    "history",
+    "qacc_warmstart",
+    "ctrl",
+    "qfrc_applied",
+    "xfrc_applied",
+    "eq_active",
+    "mocap_pos",
+    "mocap_quat",
+    "userdata",
+    "plugin_state",
+    "plastic",
 )
-_ELEMENT_KINDS = ("body", "geom", "joint", "actuator", "site", "tendon", "camera", "light", "sensor")
+_ELEMENT_KINDS = (
+    "body",
+    "geom",
+    "joint",
+    "actuator",
+    "site",
+    "tendon",
+    "camera",
+    "light",
+    "sensor",
+)
 # Model attributes that MuJoCo requires non-negative: a variation drawing a negative
 # value would be compiled into a model whose inertia matrix is not positive definite.
 _NON_NEGATIVE_ATTRIBUTES = frozenset({"mass", "inertia", "armature", "damping", "frictionloss"})
@@ -123,38 +146,59 @@ class BatchEnvironment:
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
-    def __init__(self, task_or_factory: Union[task_module.Task, Callable[[], task_module.Task]],
-                 num_envs: int, num_threads: int = 0, seed: Optional[int] = None,
-                 time_limit: float = float("inf"),
-                 model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
-                 textures: bool = False, **environment_kwargs: Any) -> None:
+    def __init__(
+        self,
+        task_or_factory: Union[task_module.Task, Callable[[], task_module.Task]],
+        num_envs: int,
+        num_threads: int = 0,
+        seed: Optional[int] = None,
+        time_limit: float = float("inf"),
+        model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+        textures: bool = False,
+        **environment_kwargs: Any,
+    ) -> None:
         if isinstance(task_or_factory, task_module.Task):
             if num_envs != 1:
                 raise ValueError(
                     "a Task instance serves one copy; pass a factory that returns a new Task "
-                    f"for each of the {num_envs} copies")
+                    f"for each of the {num_envs} copies"
+                )
             tasks = [task_or_factory]
 
             def make(index, random_state):
                 return environment_module.Environment(
-                    tasks[index], time_limit=time_limit, random_state=random_state,
-                    textures=textures, **environment_kwargs)
+                    tasks[index],
+                    time_limit=time_limit,
+                    random_state=random_state,
+                    textures=textures,
+                    **environment_kwargs,
+                )
         elif callable(task_or_factory):
+
             def make(index, random_state):
                 return environment_module.Environment(
-                    task_or_factory(), time_limit=time_limit, random_state=random_state,
-                    textures=textures, **environment_kwargs)
+                    task_or_factory(),
+                    time_limit=time_limit,
+                    random_state=random_state,
+                    textures=textures,
+                    **environment_kwargs,
+                )
         else:
             raise TypeError(
                 f"task_or_factory must be a composer.Task or a callable returning one, "
-                f"got {type(task_or_factory).__name__}")
+                f"got {type(task_or_factory).__name__}"
+            )
         self._setup(make, num_envs, num_threads, seed, model_variations)
 
     @classmethod
-    def from_environments(cls, environment_factory: Callable[[int], environment_module.Environment],
-                          num_envs: int, num_threads: int = 0, seed: Optional[int] = None,
-                          model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None
-                          ) -> "BatchEnvironment":
+    def from_environments(
+        cls,
+        environment_factory: Callable[[int], environment_module.Environment],
+        num_envs: int,
+        num_threads: int = 0,
+        seed: Optional[int] = None,
+        model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+    ) -> "BatchEnvironment":
         """A batch of environments made by `environment_factory(random_state)`.
 
         The factory must return a new `composer.Environment` seeded with the int it
@@ -162,17 +206,30 @@ class BatchEnvironment:
         """
         if not callable(environment_factory):
             raise TypeError(
-                f"environment_factory must be a callable of an int seed, got {type(environment_factory).__name__}")
+                f"environment_factory must be a callable of an int seed, got {type(environment_factory).__name__}"
+            )
         batch = cls.__new__(cls)
-        batch._setup(lambda index, random_state: environment_factory(random_state),
-                     num_envs, num_threads, seed, model_variations)
+        batch._setup(
+            lambda index, random_state: environment_factory(random_state),
+            num_envs,
+            num_threads,
+            seed,
+            model_variations,
+        )
         return batch
 
     def _setup(self, make, num_envs, num_threads, seed, model_variations):
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if (
+            isinstance(num_envs, (bool, np.bool_))
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        if (isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer))
-                or num_threads < 0):
+        if (
+            isinstance(num_threads, (bool, np.bool_))
+            or not isinstance(num_threads, (int, np.integer))
+            or num_threads < 0
+        ):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
         self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
         self._variations = _check_variation_keys(model_variations)
@@ -183,7 +240,8 @@ class BatchEnvironment:
         self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
         self._action_spec = first.action_spec()
         self._batch = mujoco.batch.Batch(
-            first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True)
+            first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True
+        )
         self._state_views = {}
         for name in _STATE_FIELDS:
             view = self._batch.bind(name)
@@ -191,7 +249,9 @@ class BatchEnvironment:
                 self._state_views[name] = view
         self._models = [None] * self._num_envs
         self._variation_random = [
-            np.random.RandomState(seeding.derive_seed(self.seed, index, 1)) for index in range(self._num_envs)]
+            np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
+            for index in range(self._num_envs)
+        ]
         self._needs_reset = True
         self._paused_clock = paused_profiling_clock()
         self._setup_action_checks()
@@ -209,8 +269,13 @@ class BatchEnvironment:
         self._num_agents = self._envs[0].task.num_agents
         if self._num_agents is not None:
             self._agent_action_checks = [
-                (spec, (self._num_envs,) + tuple(spec.shape), environment_module.action_bounds_check(spec))
-                for spec in self._action_spec]
+                (
+                    spec,
+                    (self._num_envs,) + tuple(spec.shape),
+                    environment_module.action_bounds_check(spec),
+                )
+                for spec in self._action_spec
+            ]
             return
         spec = self._action_spec
         self._action_shape = (self._num_envs,) + tuple(spec.shape)
@@ -223,10 +288,13 @@ class BatchEnvironment:
         task = first.task
         self._task = task
         self._batch_physics = batch_physics(
-            first.physics, self._batch, [env.physics.model for env in self._envs])
+            first.physics, self._batch, [env.physics.model for env in self._envs]
+        )
         self._observation_functions = collections.OrderedDict(
             (name, observable.raw_callable)
-            for name, observable in task.observables.items() if observable.enabled)
+            for name, observable in task.observables.items()
+            if observable.enabled
+        )
         # Unless the copies strip it, an observation has a buffer axis of length 1
         # after the copies axis, as the copies' own observations do.
         self._observation_buffer_axis = not first.strip_singleton_obs_buffer_dim
@@ -284,15 +352,24 @@ class BatchEnvironment:
 
     def model_values(self, kind: str, name: str, attribute: str) -> np.ndarray:
         """The current per-copy values of a model field, (N, ...)."""
-        return np.stack([np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
-                         for env in self._envs])
+        return np.stack(
+            [
+                np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
+                for env in self._envs
+            ]
+        )
 
     # One copy's simulation, for viewers.
 
     def _copy_index(self, index: int) -> int:
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < self._num_envs:
-            raise ValueError(f"copy index must be an integer in [0, {self._num_envs}), got {index!r}")
+        if (
+            isinstance(index, (bool, np.bool_))
+            or not isinstance(index, (int, np.integer))
+            or not 0 <= index < self._num_envs
+        ):
+            raise ValueError(
+                f"copy index must be an integer in [0, {self._num_envs}), got {index!r}"
+            )
         return int(index)
 
     def copy_data(self, index: int, data: mujoco.MjData) -> None:
@@ -327,7 +404,8 @@ class BatchEnvironment:
         if forces.shape != data.xfrc_applied.shape or not np.all(np.isfinite(forces)):
             raise ValueError(
                 f"xfrc_applied of copy {index} must be finite with shape {data.xfrc_applied.shape} "
-                f"(nbody, 6), got shape {forces.shape}")
+                f"(nbody, 6), got shape {forces.shape}"
+            )
         # The looped path writes the copy's own MjData into the batch before each
         # step; the vectorised path keeps the batch's row between resets.
         data.xfrc_applied[...] = forces
@@ -355,16 +433,21 @@ class BatchEnvironment:
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self._num_envs:
                 raise ValueError(f"seed list has {len(seed)} entries for {self._num_envs} copies")
-            seeds = [seeding.check_seed(entry, f"seed[{index}]") for index, entry in enumerate(seed)]
+            seeds = [
+                seeding.check_seed(entry, f"seed[{index}]") for index, entry in enumerate(seed)
+            ]
             task_seeds = seeds
             variation_seeds = [seeding.derive_seed(entry, 1) for entry in seeds]
         else:
             batch_seed = seeding.check_seed(seed, "seed")
             task_seeds = [seeding.derive_seed(batch_seed, index) for index in range(self._num_envs)]
-            variation_seeds = [seeding.derive_seed(batch_seed, index, 1) for index in range(self._num_envs)]
+            variation_seeds = [
+                seeding.derive_seed(batch_seed, index, 1) for index in range(self._num_envs)
+            ]
             self.seed = batch_seed
         for env, task_seed, random, variation_seed in zip(
-                self._envs, task_seeds, self._variation_random, variation_seeds):
+            self._envs, task_seeds, self._variation_random, variation_seeds
+        ):
             env.random_state.seed(task_seed)
             random.seed(variation_seed)
         self._needs_reset = True
@@ -393,8 +476,11 @@ class BatchEnvironment:
             for (kind, name, attribute), variation in self._variations.items():
                 element = getattr(model, kind)(name)
                 current = np.array(getattr(element, attribute))
-                value = np.asarray(variation(initial_value=current, current_value=current,
-                                             random_state=random_state))
+                value = np.asarray(
+                    variation(
+                        initial_value=current, current_value=current, random_state=random_state
+                    )
+                )
                 _check_variation_value(value, (kind, name, attribute), index)
                 setattr(element, attribute, np.broadcast_to(value, current.shape))
         timestep = env.reset()
@@ -429,8 +515,11 @@ class BatchEnvironment:
                 timesteps[index] = self._reset_copy(index)
                 resets = True
                 continue
-            copy_actions = (actions[index] if self._num_agents is None
-                            else [agent_actions[index] for agent_actions in actions])
+            copy_actions = (
+                actions[index]
+                if self._num_agents is None
+                else [agent_actions[index] for agent_actions in actions]
+            )
             control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
@@ -514,7 +603,8 @@ class BatchEnvironment:
                 observation[name] = value[:, np.newaxis]
         self._step_counts += 1
         step_type, reward, discount = environment_module.episode_outcome(
-            self._task, physics, self._step_counts, self._step_limit)
+            self._task, physics, self._step_counts, self._step_limit
+        )
         if self._warnings.tobytes() != self._checked_warning_bytes:
             self._end_warned(start_s, step_type, reward, discount, observation)
         last = step_type != _MID
@@ -536,7 +626,9 @@ class BatchEnvironment:
         """Ends the episodes of the copies whose warning counters rose in this step (or
         raises), as each copy's own environment would."""
         numbers = self._warnings[..., _WARNING_NUMBER]
-        warned = np.flatnonzero(np.any(numbers != self._checked_warnings[..., _WARNING_NUMBER], axis=1))
+        warned = np.flatnonzero(
+            np.any(numbers != self._checked_warnings[..., _WARNING_NUMBER], axis=1)
+        )
         lastinfo = self._warnings[..., _WARNING_LASTINFO]
         for index in warned:
             error = warning_error(numbers[index], lastinfo[index], start_s[index])
@@ -549,7 +641,9 @@ class BatchEnvironment:
             value[warned] = self._last_observation[name][warned]
 
     def _physics_error(self, index, error):
-        return self._envs[index].end_episode_by_physics_error(PhysicsError(f"copy {index}: {error}"))
+        return self._envs[index].end_episode_by_physics_error(
+            PhysicsError(f"copy {index}: {error}")
+        )
 
     def _validate(self, actions):
         if self._num_agents is not None:
@@ -566,21 +660,26 @@ class BatchEnvironment:
         if isinstance(actions, (str, bytes, Mapping)) or not hasattr(actions, "__len__"):
             raise TypeError(
                 f"actions must be a list of {self._num_agents} per-agent (copies, action) arrays, "
-                f"got {type(actions).__name__}")
+                f"got {type(actions).__name__}"
+            )
         if len(actions) != self._num_agents:
             raise ValueError(
-                f"got {len(actions)} per-agent action arrays for a task of {self._num_agents} agents")
+                f"got {len(actions)} per-agent action arrays for a task of {self._num_agents} agents"
+            )
         checked = []
         for agent, (agent_actions, (spec, shape, in_bounds)) in enumerate(
-                zip(actions, self._agent_action_checks)):
+            zip(actions, self._agent_action_checks)
+        ):
             array = np.asarray(agent_actions)
             if array.dtype.kind not in "fiu":
                 raise ValueError(
                     f"actions of agent {agent} have dtype {array.dtype}; its action spec "
-                    f"{spec.name!r} wants real numbers")
+                    f"{spec.name!r} wants real numbers"
+                )
             if array.shape != shape:
                 raise ValueError(
-                    f"actions of agent {agent} has shape {array.shape}, expected {shape} (copies, action)")
+                    f"actions of agent {agent} has shape {array.shape}, expected {shape} (copies, action)"
+                )
             array = array.astype(spec.dtype, copy=False)
             if not in_bounds(array):
                 rows = array.reshape(self._num_envs, -1)
@@ -591,7 +690,8 @@ class BatchEnvironment:
                 raise ValueError(
                     f"actions of copy {index} for agent {agent} are outside the bounds "
                     f"[{minimum.tolist()}, {maximum.tolist()}] of its action spec or not finite: "
-                    f"{rows[index].tolist()}")
+                    f"{rows[index].tolist()}"
+                )
             checked.append(array)
         return checked
 
@@ -599,14 +699,18 @@ class BatchEnvironment:
         spec = self._action_spec
         if array.dtype.kind not in "fiu":
             raise ValueError(
-                f"actions have dtype {array.dtype}; the action spec {spec.name!r} wants real numbers")
+                f"actions have dtype {array.dtype}; the action spec {spec.name!r} wants real numbers"
+            )
         expected = self._action_shape
         if array.shape != expected:
             if array.ndim >= 1 and array.shape[0] != self._num_envs:
                 raise ValueError(
                     f"actions have {array.shape[0]} rows but the batch has {self._num_envs} copies "
-                    f"(expected shape {expected})")
-            raise ValueError(f"actions have shape {array.shape}, expected {expected} (copies, action)")
+                    f"(expected shape {expected})"
+                )
+            raise ValueError(
+                f"actions have shape {array.shape}, expected {expected} (copies, action)"
+            )
         return array.astype(self._action_dtype)
 
     def _raise_for_actions(self, array):
@@ -618,38 +722,60 @@ class BatchEnvironment:
             index = int(np.flatnonzero(~finite)[0])
             raise ValueError(
                 f"actions of copy {index} are not finite: {array[index].tolist()} "
-                f"(action spec {spec.name!r})")
-        inside = ((array >= spec.minimum) & (array <= spec.maximum)).reshape(self._num_envs, -1).all(axis=1)
+                f"(action spec {spec.name!r})"
+            )
+        inside = (
+            ((array >= spec.minimum) & (array <= spec.maximum))
+            .reshape(self._num_envs, -1)
+            .all(axis=1)
+        )
         index = int(np.flatnonzero(~inside)[0])
         raise ValueError(
             f"actions of copy {index} are outside the bounds [{spec.minimum.tolist()}, "
-            f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}")
+            f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}"
+        )
 
     def _stack(self, timesteps):
         if self._num_agents is not None:
             return self._stack_agents(timesteps)
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
-        reward = np.array([0.0 if timestep.reward is None else timestep.reward
-                           for timestep in timesteps], dtype=np.float64)
-        discount = np.array([1.0 if timestep.discount is None else timestep.discount
-                             for timestep in timesteps], dtype=np.float64)
+        reward = np.array(
+            [0.0 if timestep.reward is None else timestep.reward for timestep in timesteps],
+            dtype=np.float64,
+        )
+        discount = np.array(
+            [1.0 if timestep.discount is None else timestep.discount for timestep in timesteps],
+            dtype=np.float64,
+        )
         observation = collections.OrderedDict(
             (name, np.stack([timestep.observation[name] for timestep in timesteps]))
-            for name in timesteps[0].observation)
+            for name in timesteps[0].observation
+        )
         return BatchTimeStep(step_type, reward, discount, observation)
 
     def _stack_agents(self, timesteps):
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
-        reward = [np.array([0.0 if timestep.reward is None else timestep.reward[agent]
-                            for timestep in timesteps], dtype=np.float64)
-                  for agent in range(self._num_agents)]
-        discount = np.array([1.0 if timestep.discount is None else timestep.discount
-                             for timestep in timesteps], dtype=np.float64)
+        reward = [
+            np.array(
+                [
+                    0.0 if timestep.reward is None else timestep.reward[agent]
+                    for timestep in timesteps
+                ],
+                dtype=np.float64,
+            )
+            for agent in range(self._num_agents)
+        ]
+        discount = np.array(
+            [1.0 if timestep.discount is None else timestep.discount for timestep in timesteps],
+            dtype=np.float64,
+        )
         observation = [
             collections.OrderedDict(
                 (name, np.stack([timestep.observation[agent][name] for timestep in timesteps]))
-                for name in timesteps[0].observation[agent])
-            for agent in range(self._num_agents)]
+                for name in timesteps[0].observation[agent]
+            )
+            for agent in range(self._num_agents)
+        ]
         return BatchTimeStep(step_type, reward, discount, observation)
 
     # Snapshots.
@@ -669,15 +795,19 @@ class BatchEnvironment:
             "needs_reset": self._needs_reset,
         }
         if self._vectorized:
-            snapshot.update(step_counts=self._step_counts.copy(), reset_next=self._reset_next.copy(),
-                            last_observation=_copy_observation(self._last_observation))
+            snapshot.update(
+                step_counts=self._step_counts.copy(),
+                reset_next=self._reset_next.copy(),
+                last_observation=_copy_observation(self._last_observation),
+            )
         return snapshot
 
     def restore(self, snapshot: dict) -> None:
         """Returns the batch to a `snapshot()` of a batch built alike."""
         if len(snapshot["copies"]) != self._num_envs:
             raise ValueError(
-                f"the snapshot holds {len(snapshot['copies'])} copies, this batch {self._num_envs}")
+                f"the snapshot holds {len(snapshot['copies'])} copies, this batch {self._num_envs}"
+            )
         for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
             env.restore(copy_snapshot)
         for random, state in zip(self._variation_random, snapshot["variation_random"]):
@@ -714,16 +844,23 @@ def _check_variation_keys(model_variations):
     if not isinstance(model_variations, Mapping):
         raise TypeError(
             f"model_variations must be a mapping of (kind, element_name, attribute) to variations, "
-            f"got {type(model_variations).__name__}")
+            f"got {type(model_variations).__name__}"
+        )
     for key, variation in model_variations.items():
-        if (not isinstance(key, tuple) or len(key) != 3 or key[0] not in _ELEMENT_KINDS
-                or not all(isinstance(part, str) for part in key)):
+        if (
+            not isinstance(key, tuple)
+            or len(key) != 3
+            or key[0] not in _ELEMENT_KINDS
+            or not all(isinstance(part, str) for part in key)
+        ):
             raise ValueError(
                 f"model_variations keys are (kind, element_name, attribute) with kind in "
-                f"{_ELEMENT_KINDS}, got {key!r}")
+                f"{_ELEMENT_KINDS}, got {key!r}"
+            )
         if not callable(variation):
             raise TypeError(
-                f"model_variations[{key!r}] must be a variation (callable), got {type(variation).__name__}")
+                f"model_variations[{key!r}] must be a variation (callable), got {type(variation).__name__}"
+            )
     return dict(model_variations)
 
 
@@ -732,21 +869,27 @@ def _check_variation_elements(variations, model):
         try:
             element = getattr(model, kind)(name)
         except KeyError:
-            raise ValueError(f"model_variations names a {kind} {name!r} that the model does not have") from None
+            raise ValueError(
+                f"model_variations names a {kind} {name!r} that the model does not have"
+            ) from None
         if not isinstance(getattr(element, attribute, None), np.ndarray):
             raise ValueError(
                 f"model_variations names {kind} {name!r}'s attribute {attribute!r}, "
-                "which is not a model array of that element")
+                "which is not a model array of that element"
+            )
 
 
 def _check_variation_value(value, key, index):
     kind, name, attribute = key
     if not np.all(np.isfinite(value)):
-        raise ValueError(f"the model variation of {kind} {name!r} {attribute} drew {value} for copy {index}")
+        raise ValueError(
+            f"the model variation of {kind} {name!r} {attribute} drew {value} for copy {index}"
+        )
     if attribute in _NON_NEGATIVE_ATTRIBUTES and np.any(value < 0):
         raise ValueError(
             f"the model variation of {kind} {name!r} {attribute} drew a negative value {value} for "
-            f"copy {index}; MuJoCo needs {attribute} >= 0")
+            f"copy {index}; MuJoCo needs {attribute} >= 0"
+        )
 
 
 def _array_bytes(struct):
@@ -775,7 +918,8 @@ def _check_memory(env, num_envs):
     if per_copy * num_envs > physical:
         raise ValueError(
             f"num_envs={num_envs} copies need at least {per_copy * num_envs / 2**30:.1f} GiB "
-            f"({per_copy / 2**10:.0f} KiB each), more than this machine's {physical / 2**30:.1f} GiB")
+            f"({per_copy / 2**10:.0f} KiB each), more than this machine's {physical / 2**30:.1f} GiB"
+        )
 
 
 def _vectorizable(envs):
@@ -787,14 +931,18 @@ def _vectorizable(envs):
         hooks = env.hooks
         if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:
             return False
-        if any(getattr(hook, "__self__", None) is not task
-               for name in ("before_step", "after_step") for hook in hooks[name]):
+        if any(
+            getattr(hook, "__self__", None) is not task
+            for name in ("before_step", "after_step")
+            for hook in hooks[name]
+        ):
             return False
         for observable in task.observables.values():
             if not observable.enabled:
                 continue
-            if (not isinstance(observable, observable_module.Generic)
-                    or not environment_module.plain_observable(observable)):
+            if not isinstance(
+                observable, observable_module.Generic
+            ) or not environment_module.plain_observable(observable):
                 return False
     return True
 
@@ -813,7 +961,8 @@ class _BatchData:
         if name not in mujoco.batch.DATA_FIELDS:
             raise AttributeError(
                 f"a BatchPhysics' data has the (N, ...) fields of mujoco.batch.DATA_FIELDS; "
-                f"{name!r} is not one (named views like data.body(...) do not batch: index arrays instead)")
+                f"{name!r} is not one (named views like data.body(...) do not batch: index arrays instead)"
+            )
         value = self._batch.bind(name)
         setattr(self, name, value)
         return value
@@ -850,8 +999,9 @@ class _BatchModel:
         return value
 
 
-def batch_physics(template_physics: Any, batch: mujoco.batch.Batch,
-                  models: Sequence[mujoco.MjModel]) -> Any:
+def batch_physics(
+    template_physics: Any, batch: mujoco.batch.Batch, models: Sequence[mujoco.MjModel]
+) -> Any:
     """The copies' Physics subclass over a whole batch: `data`/`model` give (N, ...) arrays.
 
     The result is an instance of `type(template_physics)` carrying the template's

@@ -25,11 +25,14 @@ import numpy as np
 from composer_tasks import rendering
 
 # MuJoCo's warnings that mean the simulation diverged: MuJoCo resets the data.
-_DIVERGENCE_WARNINGS = frozenset(int(w) for w in (
+_DIVERGENCE_WARNINGS = frozenset(
+    int(w)
+    for w in (
         mujoco.mjtWarning.mjWARN_BADQACC,
         mujoco.mjtWarning.mjWARN_BADQPOS,
         mujoco.mjtWarning.mjWARN_BADQVEL,
-))
+    )
+)
 # Every warning MuJoCo can raise. Any of them during a step means the step did not
 # simulate what was asked (a bad control zeroed, contacts or constraints dropped for
 # want of memory, an inertia too close to singular), so a step that raised one is
@@ -45,6 +48,7 @@ _STATE = mujoco.mjtState.mjSTATE_INTEGRATION
 # Names of the global MjData arrays that MuJoCo's per-element bindings call otherwise:
 # a sensor's slice of `sensordata` is its binding's `data`.
 _BINDING_ALIASES = {"sensordata": "data"}
+
 
 def _engine_timer():
     """MuJoCo's `mjcb_time` global (a ctypes view), or None where it cannot be reached."""
@@ -126,8 +130,12 @@ def warning_error(numbers: np.ndarray, lastinfo: np.ndarray, start_time: float) 
     raised = [index for index in range(_NUM_WARNINGS) if numbers[index]]
     texts = "; ".join(mujoco.mju_warningText(index, int(lastinfo[index])) for index in raised)
     if _DIVERGENCE_WARNINGS.intersection(raised):
-        return PhysicsError(f"physics diverged during the step that started at t={start_time:.6g} s: {texts}")
-    return PhysicsError(f"MuJoCo warned during the step that started at t={start_time:.6g} s: {texts}")
+        return PhysicsError(
+            f"physics diverged during the step that started at t={start_time:.6g} s: {texts}"
+        )
+    return PhysicsError(
+        f"MuJoCo warned during the step that started at t={start_time:.6g} s: {texts}"
+    )
 
 
 class Binding:
@@ -166,7 +174,8 @@ class Binding:
             owner = self._model_binding
         else:
             raise AttributeError(
-                f"neither the model nor the data has an attribute {name!r} for this element")
+                f"neither the model nor the data has an attribute {name!r} for this element"
+            )
         self._owners[name] = (owner, real_name)
         return owner, real_name
 
@@ -205,8 +214,12 @@ class Physics:
 
     time_stages = False
 
-    def __init__(self, model: mujoco.MjModel, data: Optional[mujoco.MjData] = None,
-                 spec: Optional[mujoco.MjSpec] = None) -> None:
+    def __init__(
+        self,
+        model: mujoco.MjModel,
+        data: Optional[mujoco.MjData] = None,
+        spec: Optional[mujoco.MjSpec] = None,
+    ) -> None:
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
@@ -248,7 +261,9 @@ class Physics:
         return physics
 
     @classmethod
-    def from_xml_string(cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None) -> "Physics":
+    def from_xml_string(
+        cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None
+    ) -> "Physics":
         """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
         return cls.from_spec(spec)
@@ -477,8 +492,9 @@ class Physics:
         expected = mujoco.mj_stateSize(self._model, _STATE)
         if state.shape != (expected,):
             raise ValueError(
-                    f"state must have shape ({expected},) for this model (mjSTATE_INTEGRATION), "
-                    f"got {state.shape}")
+                f"state must have shape ({expected},) for this model (mjSTATE_INTEGRATION), "
+                f"got {state.shape}"
+            )
         mujoco.mj_setState(self._model, self._data, state, _STATE)
         self.forward()
 
@@ -505,9 +521,19 @@ class Physics:
 
     # Rendering (composer_tasks.rendering).
 
-    def render(self, height=240, width=320, camera_id=-1, depth=False,
-               segmentation=False, scene_option=None, shadows=True, reflections=True,
-               antialias=True, level_of_detail="auto"):
+    def render(
+        self,
+        height=240,
+        width=320,
+        camera_id=-1,
+        depth=False,
+        segmentation=False,
+        scene_option=None,
+        shadows=True,
+        reflections=True,
+        antialias=True,
+        level_of_detail="auto",
+    ):
         """Renders a camera view with a cached `mujoco.Renderer`.
 
         Args:
@@ -536,9 +562,18 @@ class Physics:
         `rendering.MAX_CACHED_RENDERERS` of them (least recently used closed first).
         """
         return rendering.render(
-            self, height=height, width=width, camera_id=camera_id, depth=depth,
-            segmentation=segmentation, scene_option=scene_option, shadows=shadows,
-            reflections=reflections, antialias=antialias, level_of_detail=level_of_detail)
+            self,
+            height=height,
+            width=width,
+            camera_id=camera_id,
+            depth=depth,
+            segmentation=segmentation,
+            scene_option=scene_option,
+            shadows=shadows,
+            reflections=reflections,
+            antialias=antialias,
+            level_of_detail=level_of_detail,
+        )
 
     def upload_hfield(self, hfield_id):
         """Re-uploads heightfield `hfield_id` to the renderers after its

@@ -42,13 +42,15 @@ def uniform_random_policy(action_spec, random_state):
     if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
         raise TypeError(
             f"random_state must be a np.random.RandomState or np.random.Generator, "
-            f"got {type(random_state).__name__}")
+            f"got {type(random_state).__name__}"
+        )
     minimum = np.broadcast_to(action_spec.minimum, action_spec.shape)
     maximum = np.broadcast_to(action_spec.maximum, action_spec.shape)
     if not (np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum))):
         raise ValueError(
             f"a uniform random policy needs finite action bounds, got minimum {minimum} "
-            f"and maximum {maximum}")
+            f"and maximum {maximum}"
+        )
 
     def policy(timestep):
         del timestep
@@ -69,4 +71,5 @@ def named_policy(name, action_spec, seed):
 def _per_agent(agent_policies):
     def policy(timestep):
         return [agent_policy(timestep) for agent_policy in agent_policies]
+
     return policy

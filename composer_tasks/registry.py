@@ -54,18 +54,20 @@ def register(name: str, loader: Callable[[Any], Any], *, collection: str) -> Non
       TypeError: if `loader` is not callable.
     """
     if not isinstance(name, str) or not name or name != " ".join(name.split()):
-        raise ValueError(
-            f"an environment name is words separated by single spaces, got {name!r}")
+        raise ValueError(f"an environment name is words separated by single spaces, got {name!r}")
     if not isinstance(collection, str) or not collection:
         raise ValueError(f"collection must be a non-empty string, got {collection!r}")
     if not callable(loader):
-        raise TypeError(f"loader must be callable(seed) -> Environment, got {type(loader).__name__}")
+        raise TypeError(
+            f"loader must be callable(seed) -> Environment, got {type(loader).__name__}"
+        )
     with _LOCK:
         previous = _LOADERS.get(name)
         if previous is not None and previous[0] != collection:
             raise ValueError(
                 f"environment {name!r} is registered by collection {previous[0]!r} already; "
-                f"collection {collection!r} cannot register it too")
+                f"collection {collection!r} cannot register it too"
+            )
         _LOADERS[name] = (collection, loader)
 
 
@@ -73,8 +75,11 @@ def names(collection: str | None = None) -> tuple[str, ...]:
     """The registered names (of one collection if given), in registration order."""
     _discover()
     with _LOCK:
-        return tuple(name for name, (owner, _) in _LOADERS.items()
-                     if collection is None or owner == collection)
+        return tuple(
+            name
+            for name, (owner, _) in _LOADERS.items()
+            if collection is None or owner == collection
+        )
 
 
 def collections() -> tuple[str, ...]:
@@ -107,9 +112,11 @@ def _unknown_name_message(name: str) -> str:
     with _LOCK:
         registered = list(_LOADERS.items())
     if not registered:
-        return (f"unknown environment {name!r}: no environments are registered. The suites "
-                f"register theirs through the {ENTRY_POINT_GROUP!r} entry points, which exist "
-                f"once the package is installed (pip install -e .)")
+        return (
+            f"unknown environment {name!r}: no environments are registered. The suites "
+            f"register theirs through the {ENTRY_POINT_GROUP!r} entry points, which exist "
+            f"once the package is installed (pip install -e .)"
+        )
     first = name.split(" ")[0] if name else ""
     related = [other for other, _ in registered if other.split(" ")[0] == first]
     if related:
@@ -136,4 +143,5 @@ def _discover() -> None:
                 _discovered = False  # The next lookup tries again and fails the same way.
                 raise RuntimeError(
                     f"the environment entry point {entry_point.name!r} ({entry_point.value}) of "
-                    f"group {ENTRY_POINT_GROUP!r} failed: {error}") from error
+                    f"group {ENTRY_POINT_GROUP!r} failed: {error}"
+                ) from error

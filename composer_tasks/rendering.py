@@ -43,11 +43,19 @@ _MIN_SLICES = 8
 RendererKey = tuple[int, int, bool, int, int]
 
 
-def render(physics: Any, height: int = 240, width: int = 320, camera_id: int | str = -1,
-           depth: bool = False, segmentation: bool = False,
-           scene_option: mujoco.MjvOption | None = None, shadows: bool = True,
-           reflections: bool = True, antialias: bool = True,
-           level_of_detail: str = "auto") -> np.ndarray:
+def render(
+    physics: Any,
+    height: int = 240,
+    width: int = 320,
+    camera_id: int | str = -1,
+    depth: bool = False,
+    segmentation: bool = False,
+    scene_option: mujoco.MjvOption | None = None,
+    shadows: bool = True,
+    reflections: bool = True,
+    antialias: bool = True,
+    level_of_detail: str = "auto",
+) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
     if depth and segmentation:
         raise ValueError("ask for depth or segmentation, not both")
@@ -61,10 +69,8 @@ def render(physics: Any, height: int = 240, width: int = 320, camera_id: int | s
             raise ValueError(f"no camera named {camera_id!r} in the model")
         camera_id = index
     if not -1 <= camera_id < model.ncam:
-        raise ValueError(
-            f"camera_id {camera_id} out of range: the model has {model.ncam} cameras")
-    renderer = cached_renderer(physics._renderers, model, height, width, antialias,
-                               level_of_detail)
+        raise ValueError(f"camera_id {camera_id} out of range: the model has {model.ncam} cameras")
+    renderer = cached_renderer(physics._renderers, model, height, width, antialias, level_of_detail)
     # The flags live on the renderer's scene, which is cached per size and detail.
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
@@ -80,8 +86,14 @@ def render(physics: Any, height: int = 240, width: int = 320, camera_id: int | s
         renderer.disable_segmentation_rendering()
 
 
-def cached_renderer(cache: MutableMapping, model: mujoco.MjModel, height: int, width: int,
-                    antialias: bool = True, level_of_detail: str = "auto") -> mujoco.Renderer:
+def cached_renderer(
+    cache: MutableMapping,
+    model: mujoco.MjModel,
+    height: int,
+    width: int,
+    antialias: bool = True,
+    level_of_detail: str = "auto",
+) -> mujoco.Renderer:
     """The renderer of `cache` for this kind of image, made (and the least recently
     used one closed if the cache is full) when there is none.
 
@@ -106,8 +118,8 @@ def cached_renderer(cache: MutableMapping, model: mujoco.MjModel, height: int, w
         except Exception as error:  # The backends raise a variety of types.
             backend = os.environ.get("MUJOCO_GL", "<unset>")
             raise RuntimeError(
-                f"could not create a renderer with MUJOCO_GL={backend}: {error}. "
-                + RENDERING_HELP) from error
+                f"could not create a renderer with MUJOCO_GL={backend}: {error}. " + RENDERING_HELP
+            ) from error
         finally:
             quality.offsamples, quality.numslices, quality.numstacks = saved
         while len(cache) >= MAX_CACHED_RENDERERS:
@@ -122,7 +134,8 @@ def tessellation(quality: Any, height: int, width: int, level_of_detail: str) ->
     given the model's `vis.quality`."""
     if not (isinstance(level_of_detail, str) and level_of_detail in LEVELS_OF_DETAIL):
         raise ValueError(
-            f"level_of_detail must be one of {LEVELS_OF_DETAIL}, got {level_of_detail!r}")
+            f"level_of_detail must be one of {LEVELS_OF_DETAIL}, got {level_of_detail!r}"
+        )
     if level_of_detail == "full":
         return quality.numslices, quality.numstacks
     # A regular polygon of n sides inscribed in a circle of radius r strays at most
@@ -141,7 +154,8 @@ def upload_hfield(cache: MutableMapping, model: mujoco.MjModel, hfield_id: int) 
     """Re-uploads heightfield `hfield_id` of `model` to every renderer of `cache`."""
     if not 0 <= hfield_id < model.nhfield:
         raise ValueError(
-            f"hfield_id {hfield_id} out of range: the model has {model.nhfield} heightfields")
+            f"hfield_id {hfield_id} out of range: the model has {model.nhfield} heightfields"
+        )
     for renderer in cache.values():
         # mujoco.Renderer keeps its GL and rendering contexts private and has no
         # public re-upload.

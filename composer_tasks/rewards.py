@@ -61,33 +61,42 @@ _SIGMOIDS = {
     "gaussian": _Sigmoid(
         lambda v: np.sqrt(-2.0 * np.log(v)),
         lambda s: np.exp(-0.5 * (s * s)),
-        lambda s: float(np.exp(-0.5 * (s * s))), False),
+        lambda s: float(np.exp(-0.5 * (s * s))),
+        False,
+    ),
     "hyperbolic": _Sigmoid(
         lambda v: np.arccosh(1.0 / v),
         lambda s: 1.0 / np.cosh(s),
-        lambda s: 1.0 / float(np.cosh(s)), False),
+        lambda s: 1.0 / float(np.cosh(s)),
+        False,
+    ),
     "long_tail": _Sigmoid(
         lambda v: np.sqrt(1.0 / v - 1.0),
         lambda s: 1.0 / (s * s + 1.0),
-        lambda s: 1.0 / (s * s + 1.0), False),
+        lambda s: 1.0 / (s * s + 1.0),
+        False,
+    ),
     "reciprocal": _Sigmoid(
-        lambda v: 1.0 / v - 1.0,
-        lambda s: 1.0 / (s + 1.0),
-        lambda s: 1.0 / (s + 1.0), False),
+        lambda v: 1.0 / v - 1.0, lambda s: 1.0 / (s + 1.0), lambda s: 1.0 / (s + 1.0), False
+    ),
     "cosine": _Sigmoid(
-        lambda v: np.arccos(2.0 * v - 1.0) / np.pi,
-        _cosine_of_array, _cosine_of_float, True),
+        lambda v: np.arccos(2.0 * v - 1.0) / np.pi, _cosine_of_array, _cosine_of_float, True
+    ),
     "linear": _Sigmoid(
-        lambda v: 1.0 - v,
-        lambda s: np.maximum(1.0 - s, 0.0),
-        lambda s: max(1.0 - s, 0.0), True),
+        lambda v: 1.0 - v, lambda s: np.maximum(1.0 - s, 0.0), lambda s: max(1.0 - s, 0.0), True
+    ),
     "quadratic": _Sigmoid(
         lambda v: np.sqrt(1.0 - v),
         lambda s: np.maximum(1.0 - s * s, 0.0),
-        lambda s: max(1.0 - s * s, 0.0), True),
+        lambda s: max(1.0 - s * s, 0.0),
+        True,
+    ),
     "tanh_squared": _Sigmoid(
         lambda v: np.arctanh(np.sqrt(1.0 - v)),
-        _tanh_squared_of_array, _tanh_squared_of_float, False),
+        _tanh_squared_of_array,
+        _tanh_squared_of_float,
+        False,
+    ),
 }
 
 SIGMOIDS = tuple(_SIGMOIDS)
@@ -107,8 +116,7 @@ def _check_arguments(bounds, margin, sigmoid, value_at_margin):
     try:
         lower, upper = bounds
     except (TypeError, ValueError):
-        raise ValueError(
-            f"bounds must be a pair (lower, upper), got {bounds!r}.") from None
+        raise ValueError(f"bounds must be a pair (lower, upper), got {bounds!r}.") from None
     if isinstance(lower, _REAL_SCALARS) and isinstance(upper, _REAL_SCALARS):
         lower, upper = float(lower), float(upper)
         invalid = math.isnan(lower) or math.isnan(upper)
@@ -118,45 +126,41 @@ def _check_arguments(bounds, margin, sigmoid, value_at_margin):
             lower = np.asarray(lower, dtype=np.float64)
             upper = np.asarray(upper, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(
-                f"bounds must hold real numbers, got {bounds!r}.") from None
+            raise ValueError(f"bounds must hold real numbers, got {bounds!r}.") from None
         invalid = np.isnan(lower).any() or np.isnan(upper).any()
         reversed_ = np.any(lower > upper)
     if invalid:
         raise ValueError(f"bounds must not contain NaN, got {bounds!r}.")
     if reversed_:
         raise ValueError(
-            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, "
-            f"upper={bounds[1]!r}.")
+            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, upper={bounds[1]!r}."
+        )
     margin_value = _real_scalar(margin)
     if margin_value is None:
         # Per-entry margins (e.g. one target size per batched copy).
         try:
             margin_value = np.asarray(margin, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(
-                f"margin must be a real scalar or array, got {margin!r}.") from None
+            raise ValueError(f"margin must be a real scalar or array, got {margin!r}.") from None
     if not np.all((0.0 <= margin_value) & (margin_value < np.inf)):
-        raise ValueError(
-            f"margin must be non-negative and finite, got {margin!r}.")
+        raise ValueError(f"margin must be non-negative and finite, got {margin!r}.")
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
-        raise ValueError(
-            f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.")
+        raise ValueError(f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.")
     shape = _SIGMOIDS[sigmoid]
     zero_allowed = shape.zero_allowed
     v = _real_scalar(value_at_margin)
     if v is None:
-        raise ValueError(
-            f"value_at_margin must be a real scalar, got {value_at_margin!r}.")
+        raise ValueError(f"value_at_margin must be a real scalar, got {value_at_margin!r}.")
     if zero_allowed:
         if not 0.0 <= v < 1.0:
             raise ValueError(
                 f"value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, "
-                f"got {value_at_margin!r}.")
+                f"got {value_at_margin!r}."
+            )
     elif not 0.0 < v < 1.0:
         raise ValueError(
-            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, "
-            f"got {value_at_margin!r}.")
+            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, got {value_at_margin!r}."
+        )
     return lower, upper, margin_value, shape, float(shape.scale(v))
 
 
@@ -173,8 +177,9 @@ def _scalar_tolerance(x, lower, upper, margin, shape, scale):
     return shape.of_float(distance / margin * scale)
 
 
-def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
-              value_at_margin=_DEFAULT_VALUE_AT_MARGIN):
+def tolerance(
+    x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian", value_at_margin=_DEFAULT_VALUE_AT_MARGIN
+):
     """Returns 1 where `x` lies inside `bounds`, decaying towards 0 outside.
 
     Args:
@@ -206,7 +211,8 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
         `value_at_margin` is outside the valid range for `sigmoid`.
     """
     lower, upper, margin, shape, scale = _checked_arguments(
-        bounds, margin, sigmoid, value_at_margin)
+        bounds, margin, sigmoid, value_at_margin
+    )
     scalar_margin = isinstance(margin, float)
     scalar_bounds = isinstance(lower, float) and scalar_margin
     if scalar_bounds:
@@ -221,8 +227,12 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
                 # Small arrays (a few actuators or joints) are common in rewards;
                 # entry by entry, the scalar path gives the same bits (tested) in a
                 # fraction of the time of the array path's dozen ufunc calls.
-                return np.array([_scalar_tolerance(entry, lower, upper, margin, shape, scale)
-                                 for entry in x.ravel().tolist()]).reshape(x.shape)
+                return np.array(
+                    [
+                        _scalar_tolerance(entry, lower, upper, margin, shape, scale)
+                        for entry in x.ravel().tolist()
+                    ]
+                ).reshape(x.shape)
         elif isinstance(x, _REAL_SCALARS):
             return _scalar_tolerance(float(x), lower, upper, margin, shape, scale)
     return_float = not isinstance(x, np.ndarray)
@@ -250,8 +260,9 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
     else:
         step = np.where(distance > 0.0, 0.0, 1.0)
         positive = margin > 0.0
-        scaled = np.divide(distance, margin, out=np.zeros(np.broadcast(distance, margin).shape),
-                           where=positive)
+        scaled = np.divide(
+            distance, margin, out=np.zeros(np.broadcast(distance, margin).shape), where=positive
+        )
         value = np.where(positive, shape.of_array(scaled * scale), step)
         value = np.where(np.isnan(distance), np.nan, value)
     return float(value) if return_float and value.shape == () else value
@@ -280,8 +291,10 @@ def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
         bounds = (lower, upper)
     else:
         try:
-            bounds = tuple(float(bound) if isinstance(bound, np.ndarray) and bound.ndim == 0
-                           else bound for bound in bounds)
+            bounds = tuple(
+                float(bound) if isinstance(bound, np.ndarray) and bound.ndim == 0 else bound
+                for bound in bounds
+            )
         except TypeError:
             pass  # Not a sequence: _check_arguments names the problem.
     try:

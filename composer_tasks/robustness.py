@@ -79,13 +79,19 @@ class SensorVector(observable_lib.Generic):
         removed = [sensor.name for sensor in self._sensors if sensor.is_velocity]
         kept = tuple(sensor for sensor in self._sensors if not sensor.is_velocity)
         if not kept:
-            raise ValueError("every sensor of this SensorVector is a velocity; nothing would remain")
+            raise ValueError(
+                "every sensor of this SensorVector is a velocity; nothing would remain"
+            )
         self._sensors = kept
         return removed
 
     def _read(self, physics) -> np.ndarray:
-        return np.concatenate([np.ravel(np.asarray(sensor.read(physics), dtype=np.float64))
-                               for sensor in self._sensors])
+        return np.concatenate(
+            [
+                np.ravel(np.asarray(sensor.read(physics), dtype=np.float64))
+                for sensor in self._sensors
+            ]
+        )
 
 
 def limited_sensors(task: composer.Task) -> list:
@@ -112,7 +118,8 @@ def limited_sensors(task: composer.Task) -> list:
     if not removed:
         raise ValueError(
             f"{type(task).__name__} observes no velocities (enabled observables: "
-            f"{[n for n, o in task.observables.items() if o.enabled]}); nothing to limit")
+            f"{[n for n, o in task.observables.items() if o.enabled]}); nothing to limit"
+        )
     return removed
 
 
@@ -137,7 +144,11 @@ def delayed_actions(task: composer.Task, delay_steps: int) -> None:
     the actuators' control range). The reward and termination see the physics that
     the delayed controls produced.
     """
-    if isinstance(delay_steps, bool) or not isinstance(delay_steps, (int, np.integer)) or delay_steps < 1:
+    if (
+        isinstance(delay_steps, bool)
+        or not isinstance(delay_steps, (int, np.integer))
+        or delay_steps < 1
+    ):
         raise ValueError(f"delay_steps must be an integer >= 1, got {delay_steps!r}")
     _run_callbacks_in_batches(task)
     perturbations(task).action_delay_steps = int(delay_steps)
@@ -151,7 +162,8 @@ def _run_callbacks_in_batches(task):
         if task.vectorized:
             raise ValueError(
                 f"{type(task).__name__} is vectorised and cannot be made to run its "
-                "entities' before_step in a batch; the action delay would be skipped")
+                "entities' before_step in a batch; the action delay would be skipped"
+            )
 
 
 def noisy_delayed(task: composer.Task, noise_std: float, action_delay_steps: int) -> None:
@@ -177,22 +189,29 @@ class LinkedScale:
 
     def __post_init__(self) -> None:
         if not callable(self.factor):
-            raise TypeError(f"LinkedScale {self.name!r}: factor must be a variation, got {self.factor!r}")
+            raise TypeError(
+                f"LinkedScale {self.name!r}: factor must be a variation, got {self.factor!r}"
+            )
         self.targets = tuple(self.targets)
         if not self.targets:
             raise ValueError(f"LinkedScale {self.name!r} has no targets")
         for element, attribute in self.targets:
             if not hasattr(element, attribute):
                 raise ValueError(
-                    f"LinkedScale {self.name!r}: {type(element).__name__} has no attribute {attribute!r}")
-        self._initial = [np.array(getattr(element, attribute), dtype=np.float64)
-                         for element, attribute in self.targets]
+                    f"LinkedScale {self.name!r}: {type(element).__name__} has no attribute {attribute!r}"
+                )
+        self._initial = [
+            np.array(getattr(element, attribute), dtype=np.float64)
+            for element, attribute in self.targets
+        ]
 
     def apply(self, random_state: np.random.RandomState) -> float:
         """Draws the factor and writes the scaled values into the spec; returns it."""
         factor = np.asarray(self.factor(random_state=random_state), dtype=np.float64)
         if factor.shape != () or not np.isfinite(factor) or factor <= 0:
-            raise ValueError(f"LinkedScale {self.name!r}: factor must be a positive scalar, got {factor!r}")
+            raise ValueError(
+                f"LinkedScale {self.name!r}: factor must be a positive scalar, got {factor!r}"
+            )
         for (element, attribute), initial in zip(self.targets, self._initial):
             value = initial * float(factor)
             setattr(element, attribute, value if value.shape else float(value))
@@ -251,8 +270,9 @@ class Perturbations(composer.Entity):
         model = physics.model
         zero = np.zeros(model.nu)
         limited = model.actuator_ctrllimited.astype(bool)
-        zero[limited] = np.clip(0.0, model.actuator_ctrlrange[limited, 0],
-                                model.actuator_ctrlrange[limited, 1])
+        zero[limited] = np.clip(
+            0.0, model.actuator_ctrlrange[limited, 0], model.actuator_ctrlrange[limited, 1]
+        )
         self._pending = collections.deque(zero.copy() for _ in range(self.action_delay_steps))
 
     def before_step(self, physics, action, random_state) -> None:
@@ -266,8 +286,10 @@ class Perturbations(composer.Entity):
     def snapshot_state(self) -> dict:
         """The controls waiting to be applied (oldest first) and this episode's
         factors (picklable copies)."""
-        return {"pending": [control.copy() for control in self._pending],
-                "last_factors": dict(self.last_factors)}
+        return {
+            "pending": [control.copy() for control in self._pending],
+            "last_factors": dict(self.last_factors),
+        }
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task perturbed alike.
@@ -279,6 +301,7 @@ class Perturbations(composer.Entity):
         if len(pending) not in (0, self.action_delay_steps):
             raise ValueError(
                 f"the snapshot delays actions by {len(pending)} control steps, this task by "
-                f"{self.action_delay_steps}")
+                f"{self.action_delay_steps}"
+            )
         self._pending = collections.deque(pending)
         self.last_factors = dict(state["last_factors"])

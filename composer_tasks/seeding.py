@@ -27,7 +27,8 @@ def check_seed(seed: Any, name: str = "seed") -> int:
     """
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(
-            f"{name} must be an int in [0, {MAX_SEED}], got {seed!r} ({type(seed).__name__})")
+            f"{name} must be an int in [0, {MAX_SEED}], got {seed!r} ({type(seed).__name__})"
+        )
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"{name} must be an int in [0, {MAX_SEED}], got {seed}")
     return int(seed)

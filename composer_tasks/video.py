@@ -29,7 +29,8 @@ _MAX_DEFAULT_GIF_FPS = 50.0
 _FRAME_TIME_TOLERANCE = 1e-6
 
 Recording = collections.namedtuple(
-    "Recording", ["path", "num_frames", "fps", "num_steps", "episode_return"])
+    "Recording", ["path", "num_frames", "fps", "num_steps", "episode_return"]
+)
 Recording.__doc__ = """What `record_episode` wrote.
 
 Attributes:
@@ -51,7 +52,8 @@ def control_timestep(env):
         return float(method())
     raise TypeError(
         f"cannot tell the control timestep of {type(env).__name__}: expected an environment "
-        f"with `task.control_timestep` (composer.Environment) or a `control_timestep()` method")
+        f"with `task.control_timestep` (composer.Environment) or a `control_timestep()` method"
+    )
 
 
 def video_format(path):
@@ -60,7 +62,8 @@ def video_format(path):
     if extension not in _FORMATS:
         raise ValueError(
             f"cannot tell the video format of {os.fspath(path)!r}: its extension should be "
-            f"one of {sorted(_FORMATS)}")
+            f"one of {sorted(_FORMATS)}"
+        )
     return _FORMATS[extension]
 
 
@@ -81,15 +84,22 @@ def open_writer(path, fps, file_format=None):
     if file_format == "mp4":
         # macro_block_size=1 keeps the frame size as given instead of rescaling it.
         return imageio.get_writer(
-            os.fspath(path), format="FFMPEG", fps=fps, codec="libx264", macro_block_size=1,
-            ffmpeg_log_level="error")
+            os.fspath(path),
+            format="FFMPEG",
+            fps=fps,
+            codec="libx264",
+            macro_block_size=1,
+            ffmpeg_log_level="error",
+        )
     # Pillow's GIF writer takes the delay per frame in milliseconds; loop=0 repeats forever.
-    return imageio.get_writer(os.fspath(path), format="GIF", mode="I",
-                              duration=1000.0 / fps, loop=0)
+    return imageio.get_writer(
+        os.fspath(path), format="GIF", mode="I", duration=1000.0 / fps, loop=0
+    )
 
 
-def record_episode(env, path, policy=None, camera_id=0, fps=None, height=240, width=320,
-                   max_steps=None):
+def record_episode(
+    env, path, policy=None, camera_id=0, fps=None, height=240, width=320, max_steps=None
+):
     """Runs one episode from `env.reset()` and writes what `camera_id` sees to `path`.
 
     Args:
@@ -117,10 +127,11 @@ def record_episode(env, path, policy=None, camera_id=0, fps=None, height=240, wi
     if file_format == "mp4" and (height % 2 or width % 2):
         raise ValueError(
             f"MP4 (H.264, yuv420p) needs an even height and width, got {height}x{width} "
-            f"for {os.fspath(path)!r}")
-    if max_steps is not None and (isinstance(max_steps, bool)
-                                  or not isinstance(max_steps, (int, np.integer))
-                                  or max_steps < 1):
+            f"for {os.fspath(path)!r}"
+        )
+    if max_steps is not None and (
+        isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1
+    ):
         raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
     if fps is None:
         fps = default_fps(env, file_format)

@@ -43,8 +43,12 @@ def run(num_envs, episodes, mass_range, seed):
     """Returns (masses, returns), one entry per finished episode."""
     low, high = mass_range
     batch = suite.load_batch(
-        "cartpole", "balance", num_envs, seed=seed,
-        model_variations={("body", "pole_1", "mass"): distributions.Uniform(low, high)})
+        "cartpole",
+        "balance",
+        num_envs,
+        seed=seed,
+        model_variations={("body", "pole_1", "mass"): distributions.Uniform(low, high)},
+    )
     timestep = batch.reset()
     masses = batch.model_values("body", "pole_1", "mass")[:, 0]
     returns = np.zeros(num_envs)
@@ -69,7 +73,9 @@ def main(argv):
     del argv
     mass_range = tuple(float(value) for value in _MASS_RANGE.value)
     if len(mass_range) != 2 or not 0 < mass_range[0] <= mass_range[1]:
-        raise app.UsageError(f"--mass_range must be two positive masses low,high; got {_MASS_RANGE.value}")
+        raise app.UsageError(
+            f"--mass_range must be two positive masses low,high; got {_MASS_RANGE.value}"
+        )
     masses, returns = run(_NUM_ENVS.value, _EPISODES.value, mass_range, _SEED.value)
     os.makedirs(_OUT.value, exist_ok=True)
     order = np.argsort(masses)

@@ -33,11 +33,13 @@ def run_episode(name: str, seed: int):
     if name == "reach_site_features":
         waypoints = scripted.reach_site_waypoints(controller, task)
     elif name == "lift_brick_features":
-        waypoints = scripted.lift_waypoints(controller, task, task.prop,
-                                            lift_to_m=task.target_height + 0.05)
+        waypoints = scripted.lift_waypoints(
+            controller, task, task.prop, lift_to_m=task.target_height + 0.05
+        )
     else:
-        waypoints = scripted.stack_waypoints(controller, task, top=task.bricks[1],
-                                             bottom=task.bricks[0])
+        waypoints = scripted.stack_waypoints(
+            controller, task, top=task.bricks[1], bottom=task.bricks[0]
+        )
     timestep, rewards = controller.run(waypoints, timestep)
     return rewards[-1], max(rewards)
 
@@ -49,8 +51,10 @@ def main(argv):
         start = time.perf_counter()
         last, best = run_episode(_TASK.value, seed)
         solved += last >= _SOLVED_REWARD
-        print(f"{_TASK.value} seed {seed}: last reward {last:.3f}, best {best:.3f} "
-              f"({time.perf_counter() - start:.1f} s)")
+        print(
+            f"{_TASK.value} seed {seed}: last reward {last:.3f}, best {best:.3f} "
+            f"({time.perf_counter() - start:.1f} s)"
+        )
     print(f"solved {solved} of {_SEEDS.value} episodes (last reward >= {_SOLVED_REWARD})")
     return 0
 

@@ -52,40 +52,71 @@ def make_spec():
 
     world = spec.worldbody
     world.add_light(name="light", pos=[0, 0, 6], dir=[0, 0, -1])
-    world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[3, 3, 0.2],
-                   material="grid")
+    world.add_geom(
+        name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[3, 3, 0.2], material="grid"
+    )
     # Only a sphere's first size entry counts; the others keep MuJoCo's site default,
     # as in the published model.
-    target = world.add_site(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                            pos=[0, 0, _TARGET_HEIGHT_M], material="target", group=_TARGET_GROUP)
+    target = world.add_site(
+        name="target",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=[0, 0, _TARGET_HEIGHT_M],
+        material="target",
+        group=_TARGET_GROUP,
+    )
     target.size[0] = _TARGET_RADIUS_M
     fixed = world.add_camera(name="fixed", pos=[0, -6, 2])
     fixed.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
     fixed.alt.zaxis = [0, -1, 0]
-    world.add_camera(name="lookat", pos=[0, -2, 3],
-                     mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODYCOM, targetbody="upper_arm")
+    world.add_camera(
+        name="lookat",
+        pos=[0, -2, 3],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODYCOM,
+        targetbody="upper_arm",
+    )
 
     upper_arm = world.add_body(name="upper_arm", pos=[0, 0, _SHOULDER_HEIGHT_M])
-    upper_arm.add_joint(name="shoulder", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0],
-                        damping=_JOINT_DAMPING)
-    upper_arm.add_geom(name="upper_arm_decoration", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
-                       fromto=[0, -_SHOULDER_MARK_HALF_WIDTH_M, 0,
-                               0, _SHOULDER_MARK_HALF_WIDTH_M, 0],
-                       size=[_SHOULDER_MARK_RADIUS_M, 0, 0], mass=0, material="decoration")
-    upper_arm.add_geom(name="upper_arm", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                       fromto=[0, 0, 0, 0, 0, _LINK_LENGTH_M], size=[_UPPER_RADIUS_M, 0, 0],
-                       mass=_LINK_MASS_KG, material="self")
+    upper_arm.add_joint(
+        name="shoulder", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0], damping=_JOINT_DAMPING
+    )
+    upper_arm.add_geom(
+        name="upper_arm_decoration",
+        type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+        fromto=[0, -_SHOULDER_MARK_HALF_WIDTH_M, 0, 0, _SHOULDER_MARK_HALF_WIDTH_M, 0],
+        size=[_SHOULDER_MARK_RADIUS_M, 0, 0],
+        mass=0,
+        material="decoration",
+    )
+    upper_arm.add_geom(
+        name="upper_arm",
+        type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+        fromto=[0, 0, 0, 0, 0, _LINK_LENGTH_M],
+        size=[_UPPER_RADIUS_M, 0, 0],
+        mass=_LINK_MASS_KG,
+        material="self",
+    )
 
     lower_arm = upper_arm.add_body(name="lower_arm", pos=[0, 0, _LINK_LENGTH_M])
-    lower_arm.add_joint(name="elbow", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0],
-                        damping=_JOINT_DAMPING)
-    lower_arm.add_geom(name="lower_arm", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                       fromto=[0, 0, 0, 0, 0, _LINK_LENGTH_M], size=[_LOWER_RADIUS_M, 0, 0],
-                       mass=_LINK_MASS_KG, material="self")
+    lower_arm.add_joint(
+        name="elbow", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0], damping=_JOINT_DAMPING
+    )
+    lower_arm.add_geom(
+        name="lower_arm",
+        type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+        fromto=[0, 0, 0, 0, 0, _LINK_LENGTH_M],
+        size=[_LOWER_RADIUS_M, 0, 0],
+        mass=_LINK_MASS_KG,
+        material="self",
+    )
     tip = lower_arm.add_site(name="tip", pos=[0, 0, _LINK_LENGTH_M])
     tip.size[0] = _TIP_SITE_RADIUS_M
 
-    spec.add_actuator(name="elbow", target="elbow", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                      gear=[_ELBOW_GEAR, 0, 0, 0, 0, 0],
-                      ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
+    spec.add_actuator(
+        name="elbow",
+        target="elbow",
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        gear=[_ELBOW_GEAR, 0, 0, 0, 0, 0],
+        ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        ctrlrange=[-1, 1],
+    )
     return spec

@@ -43,11 +43,17 @@ def make_spec():
     cup_class.geom.material = "self"
 
     world = spec.worldbody
-    world.add_light(name="light", type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
-                    pos=[0, 0, 2], dir=[0, 0, -1], diffuse=[0.6, 0.6, 0.6],
-                    specular=[0.3, 0.3, 0.3])
-    world.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0.6, 0.2, 10],
-                   material="grid")
+    world.add_light(
+        name="light",
+        type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
+        pos=[0, 0, 2],
+        dir=[0, 0, -1],
+        diffuse=[0.6, 0.6, 0.6],
+        specular=[0.3, 0.3, 0.3],
+    )
+    world.add_geom(
+        name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0.6, 0.2, 10], material="grid"
+    )
     world.add_camera(name="cam0", pos=[0, -1, 0.8], xyaxes=[1, 0, 0, 0, 1, 2])
     world.add_camera(name="cam1", pos=[0, -1, 0.4], xyaxes=[1, 0, 0, 0, 0, 1])
 
@@ -55,23 +61,42 @@ def make_spec():
     cup.add_joint(name="cup_x", axis=[1, 0, 0])
     cup.add_joint(name="cup_z", axis=[0, 0, 1])
     # The cup's cross-section: two walls, two chamfers and a bottom.
-    outline = [(-0.05, 0), (-0.05, -0.075), (-0.025, -0.1), (0.025, -0.1), (0.05, -0.075),
-               (0.05, 0)]
+    outline = [
+        (-0.05, 0),
+        (-0.05, -0.075),
+        (-0.025, -0.1),
+        (0.025, -0.1),
+        (0.05, -0.075),
+        (0.05, 0),
+    ]
     for index, ((x0, z0), (x1, z1)) in enumerate(zip(outline[:-1], outline[1:])):
         cup.add_geom(name=f"cup_part_{index}", fromto=[x0, 0, z0, x1, 0, z1])
     # String anchors are MuJoCo's default 5 mm sites.
     cup.add_site(name="cup", pos=[0, 0, -0.108])
-    cup.add_site(name="target", type=mujoco.mjtGeom.mjGEOM_BOX, pos=[0, 0, -0.05],
-                 size=list(TARGET_HALF_SIZE), group=4)
+    cup.add_site(
+        name="target",
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        pos=[0, 0, -0.05],
+        size=list(TARGET_HALF_SIZE),
+        group=4,
+    )
     # Follows the cup (appended after the published cameras, whose indices stay).
-    cup.add_camera(name="cup", pos=[0, -1, -0.2], xyaxes=[1, 0, 0, 0, 0, 1],
-                   mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK)
+    cup.add_camera(
+        name="cup",
+        pos=[0, -1, -0.2],
+        xyaxes=[1, 0, 0, 0, 0, 1],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK,
+    )
 
     ball = world.add_body(name="ball", pos=[0, 0, 0.2])
     ball.add_joint(name="ball_x", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
     ball.add_joint(name="ball_z", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[0, 0, 1])
-    ball.add_geom(name="ball", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[BALL_RADIUS, 0, 0],
-                  material="effector")
+    ball.add_geom(
+        name="ball",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        size=[BALL_RADIUS, 0, 0],
+        material="effector",
+    )
     ball.add_site(name="ball")
 
     joint = mujoco.mjtTrn.mjTRN_JOINT
@@ -79,8 +104,12 @@ def make_spec():
     spec.add_actuator(name="z", target="cup_z", trntype=joint)
 
     # The string is a length-limited spatial tendon: slack below 0.3 m, taut at it.
-    string = spec.add_tendon(name="string", limited=mujoco.mjtLimited.mjLIMITED_TRUE,
-                             range=[0, _STRING_LENGTH], width=_STRING_WIDTH)
+    string = spec.add_tendon(
+        name="string",
+        limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        range=[0, _STRING_LENGTH],
+        width=_STRING_WIDTH,
+    )
     string.wrap_site("ball")
     string.wrap_site("cup")
     return spec

@@ -64,38 +64,75 @@ def make_spec(num_poles=1):
     fixed = world.add_camera(name="fixed", pos=[0, -fixed_distance_m, 1])
     fixed.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
     fixed.alt.zaxis = [0, -1, 0]
-    world.add_camera(name="lookatcart", pos=[0, -2 * num_poles, 2],
-                     mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODY, targetbody="cart")
+    world.add_camera(
+        name="lookatcart",
+        pos=[0, -2 * num_poles, 2],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODY,
+        targetbody="cart",
+    )
     # The floor sits 5 cm below the lowest reach of the hanging poles.
-    world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE,
-                   pos=[0, 0, 1 - num_poles - 0.05], size=[4, 4, 0.2], material="grid")
+    world.add_geom(
+        name="floor",
+        type=mujoco.mjtGeom.mjGEOM_PLANE,
+        pos=[0, 0, 1 - num_poles - 0.05],
+        size=[4, 4, 0.2],
+        material="grid",
+    )
     for name, offset in (("rail1", _RAIL_OFFSET_M), ("rail2", -_RAIL_OFFSET_M)):
-        rail = world.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                              pos=[0, offset, _CART_HEIGHT_M],
-                              size=[_RAIL_RADIUS_M, _RAIL_HALF_LENGTH_M, 0],
-                              material="decoration")
+        rail = world.add_geom(
+            name=name,
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            pos=[0, offset, _CART_HEIGHT_M],
+            size=[_RAIL_RADIUS_M, _RAIL_HALF_LENGTH_M, 0],
+            material="decoration",
+        )
         rail.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
         rail.alt.zaxis = [1, 0, 0]
 
     cart = world.add_body(name="cart", pos=[0, 0, _CART_HEIGHT_M])
-    cart.add_joint(name="slider", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0],
-                   limited=mujoco.mjtLimited.mjLIMITED_TRUE, range=list(_SLIDER_RANGE_M),
-                   solref_limit=list(_SLIDER_SOLREF_LIMIT), damping=_SLIDER_DAMPING)
-    cart.add_geom(name="cart", type=mujoco.mjtGeom.mjGEOM_BOX, size=list(_CART_HALF_SIZE_M),
-                  material="self", mass=_CART_MASS_KG)
+    cart.add_joint(
+        name="slider",
+        type=mujoco.mjtJoint.mjJNT_SLIDE,
+        axis=[1, 0, 0],
+        limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        range=list(_SLIDER_RANGE_M),
+        solref_limit=list(_SLIDER_SOLREF_LIMIT),
+        damping=_SLIDER_DAMPING,
+    )
+    cart.add_geom(
+        name="cart",
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        size=list(_CART_HALF_SIZE_M),
+        material="self",
+        mass=_CART_MASS_KG,
+    )
     parent = cart
     for index in range(1, num_poles + 1):
         # The first pole is hinged at the cart's centre, the others at the previous tip.
         pos = [0, 0, 0] if index == 1 else [0, 0, _POLE_LENGTH_M]
         pole = parent.add_body(name=f"pole_{index}", pos=pos)
-        pole.add_joint(name=f"hinge_{index}", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0],
-                       damping=_POLE_DAMPING)
-        pole.add_geom(name=f"pole_{index}", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                      fromto=[0, 0, 0, 0, 0, _POLE_LENGTH_M], size=[_POLE_RADIUS_M, 0, 0],
-                      material="self", mass=_POLE_MASS_KG)
+        pole.add_joint(
+            name=f"hinge_{index}",
+            type=mujoco.mjtJoint.mjJNT_HINGE,
+            axis=[0, 1, 0],
+            damping=_POLE_DAMPING,
+        )
+        pole.add_geom(
+            name=f"pole_{index}",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            fromto=[0, 0, 0, 0, 0, _POLE_LENGTH_M],
+            size=[_POLE_RADIUS_M, 0, 0],
+            material="self",
+            mass=_POLE_MASS_KG,
+        )
         parent = pole
 
-    spec.add_actuator(name="slide", target="slider", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                      gear=[_SLIDE_GEAR, 0, 0, 0, 0, 0],
-                      ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
+    spec.add_actuator(
+        name="slide",
+        target="slider",
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        gear=[_SLIDE_GEAR, 0, 0, 0, 0, 0],
+        ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        ctrlrange=[-1, 1],
+    )
     return spec

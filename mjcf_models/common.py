@@ -12,22 +12,26 @@ import mujoco
 # RGBA of the named materials of `suite/common/materials.xml`. `self` colours a
 # model's body, `effector` the parts that act, `decoration` static scenery, `eye`
 # the swimmers' eyes, `target` goals and `site` marker sites.
-PALETTE = types.MappingProxyType({
-    "self": (0.7, 0.5, 0.3, 1.0),
-    "effector": (0.7, 0.4, 0.2, 1.0),
-    "decoration": (0.3, 0.5, 0.7, 1.0),
-    "eye": (0.0, 0.2, 1.0, 1.0),
-    "target": (0.6, 0.3, 0.3, 1.0),
-    "site": (0.5, 0.5, 0.5, 0.3),
-})
+PALETTE = types.MappingProxyType(
+    {
+        "self": (0.7, 0.5, 0.3, 1.0),
+        "effector": (0.7, 0.4, 0.2, 1.0),
+        "decoration": (0.3, 0.5, 0.7, 1.0),
+        "eye": (0.0, 0.2, 1.0, 1.0),
+        "target": (0.6, 0.3, 0.3, 1.0),
+        "site": (0.5, 0.5, 0.5, 0.3),
+    }
+)
 
 # The `_highlight` colours of the same file: what a visualised reward of 1 turns
 # these materials into.
-HIGHLIGHT_RGBA = types.MappingProxyType({
-    "self": (0.0, 0.5, 0.3, 1.0),
-    "effector": (0.0, 0.5, 0.3, 1.0),
-    "target": (0.6, 0.3, 0.3, 0.4),
-})
+HIGHLIGHT_RGBA = types.MappingProxyType(
+    {
+        "self": (0.0, 0.5, 0.3, 1.0),
+        "effector": (0.0, 0.5, 0.3, 1.0),
+        "target": (0.6, 0.3, 0.3, 0.4),
+    }
+)
 
 
 def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None):
@@ -70,10 +74,16 @@ def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None)
         _add_skybox_texture(spec)
         _add_grid_texture(spec)
     if backdrop_rgb is not None:
-        spec.add_texture(name="background", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_FLAT, rgb1=list(backdrop_rgb),
-                         width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                         markrgb=[1, 1, 1])
+        spec.add_texture(
+            name="background",
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_FLAT,
+            rgb1=list(backdrop_rgb),
+            width=800,
+            height=800,
+            mark=mujoco.mjtMark.mjMARK_RANDOM,
+            markrgb=[1, 1, 1],
+        )
     grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
     grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
     if backdrop_rgb is not None:
@@ -84,14 +94,28 @@ def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None)
 
 
 def _add_skybox_texture(spec):
-    spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=[0.4, 0.6, 0.8],
-                     rgb2=[0, 0, 0], width=800, height=800, mark=mujoco.mjtMark.mjMARK_RANDOM,
-                     markrgb=[1, 1, 1])
+    spec.add_texture(
+        name="skybox",
+        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+        builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
+        rgb1=[0.4, 0.6, 0.8],
+        rgb2=[0, 0, 0],
+        width=800,
+        height=800,
+        mark=mujoco.mjtMark.mjMARK_RANDOM,
+        markrgb=[1, 1, 1],
+    )
 
 
 def _add_grid_texture(spec):
-    spec.add_texture(name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=[0.1, 0.2, 0.3],
-                     rgb2=[0.2, 0.3, 0.4], width=300, height=300, mark=mujoco.mjtMark.mjMARK_EDGE,
-                     markrgb=[0.2, 0.3, 0.4])
+    spec.add_texture(
+        name="grid",
+        type=mujoco.mjtTexture.mjTEXTURE_2D,
+        builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+        rgb1=[0.1, 0.2, 0.3],
+        rgb2=[0.2, 0.3, 0.4],
+        width=300,
+        height=300,
+        mark=mujoco.mjtMark.mjMARK_EDGE,
+        markrgb=[0.2, 0.3, 0.4],
+    )

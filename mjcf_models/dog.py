@@ -21,22 +21,22 @@ import mujoco
 from mjcf_models import common, dog_facts
 
 # suite/dog.xml <option>: 5 ms physics steps and 4 no-slip solver iterations.
-_TIMESTEP = .005
+_TIMESTEP = 0.005
 _NOSLIP_ITERATIONS = 4
 # suite/dog.xml <default>: every hinge is limited with these limit solver parameters.
-_JOINT_SOLREF_LIMIT = (.01, 1)
-_JOINT_SOLIMP_LIMIT = (.9, .99, .01, .5, 2)
+_JOINT_SOLREF_LIMIT = (0.01, 1)
+_JOINT_SOLIMP_LIMIT = (0.9, 0.99, 0.01, 0.5, 2)
 # suite/dog.xml <default><general>: controls in [-1, 1] pass a first-order filter
 # with a 50 ms time constant; the force is gain * activation.
 _CONTROL_RANGE = (-1, 1)
-_FILTER_TIME_CONSTANT = .05
+_FILTER_TIME_CONSTANT = 0.05
 # suite/dog.xml <statistic> and <visual>.
-_MEAN_SIZE = .01
+_MEAN_SIZE = 0.01
 _EXTENT = 1.0
-_ZNEAR = .001
+_ZNEAR = 0.001
 _OFFSCREEN_SIZE = (1920, 1080)
 # The published tennis ball is textured; here it is plain yellow-green.
-_BALL_RGBA = (.8, .9, .2, 1)
+_BALL_RGBA = (0.8, 0.9, 0.2, 1)
 
 # Elements only the fetch task has (the published `make_model(remove_ball=True)`
 # removes them for stand and the move tasks).
@@ -48,7 +48,7 @@ _WALL_GEOMS = ("wall_px", "wall_py", "wall_nx", "wall_ny")
 # Published geom groups: 3 collision primitives (hidden), 1 visible details.
 _HIDDEN_COLLISION_GROUP = 3
 # MuJoCo's default geom colour, which lets a material's colour show.
-_DEFAULT_GEOM_RGBA = (.5, .5, .5, 1)
+_DEFAULT_GEOM_RGBA = (0.5, 0.5, 0.5, 1)
 
 # Sensors in the published order: (name, type, object type, object).
 _SENSOR = mujoco.mjtSensor
@@ -105,13 +105,32 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
         if name in skipped_bodies:
             continue
         bodies[name] = bodies[parent].add_body(
-            name=name, pos=list(pos), quat=list(quat), mass=mass, ipos=list(ipos),
-            iquat=list(iquat), inertia=list(inertia), explicitinertial=True)
-    bodies["torso"].add_light(name="light", pos=[0, 0, 3],
-                              mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
+            name=name,
+            pos=list(pos),
+            quat=list(quat),
+            mass=mass,
+            ipos=list(ipos),
+            iquat=list(iquat),
+            inertia=list(inertia),
+            explicitinertial=True,
+        )
+    bodies["torso"].add_light(
+        name="light", pos=[0, 0, 3], mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+    )
 
-    for (name, body, joint_type, pos, axis, joint_range, stiffness, damping, armature,
-         springref, group) in dog_facts.JOINTS:
+    for (
+        name,
+        body,
+        joint_type,
+        pos,
+        axis,
+        joint_range,
+        stiffness,
+        damping,
+        armature,
+        springref,
+        group,
+    ) in dog_facts.JOINTS:
         if body not in bodies:
             continue
         if joint_type == "free":
@@ -119,29 +138,71 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
             continue
         # MuJoCo 4 takes stiffness and damping as polynomials; the published are linear.
         bodies[body].add_joint(
-            name=name, type=mujoco.mjtJoint.mjJNT_HINGE, pos=list(pos), axis=list(axis),
-            range=list(joint_range), stiffness=[stiffness, 0, 0], damping=[damping, 0, 0],
-            armature=armature, springref=springref, group=group)
+            name=name,
+            type=mujoco.mjtJoint.mjJNT_HINGE,
+            pos=list(pos),
+            axis=list(axis),
+            range=list(joint_range),
+            stiffness=[stiffness, 0, 0],
+            damping=[damping, 0, 0],
+            armature=armature,
+            springref=springref,
+            group=group,
+        )
 
-    for (name, body, geom_type, size, pos, quat, contype, conaffinity, condim, priority,
-         friction, solref, solimp, group, rgba) in dog_facts.GEOMS:
+    for (
+        name,
+        body,
+        geom_type,
+        size,
+        pos,
+        quat,
+        contype,
+        conaffinity,
+        condim,
+        priority,
+        friction,
+        solref,
+        solimp,
+        group,
+        rgba,
+    ) in dog_facts.GEOMS:
         if body not in bodies or name in skipped_geoms:
             continue
         geom = bodies[body].add_geom(
-            name=name, type=getattr(mujoco.mjtGeom, geom_type), size=list(size), pos=list(pos),
-            quat=list(quat), contype=contype, conaffinity=conaffinity, condim=condim,
-            priority=priority, friction=list(friction), solref=list(solref),
-            solimp=list(solimp), group=group, rgba=list(rgba))
+            name=name,
+            type=getattr(mujoco.mjtGeom, geom_type),
+            size=list(size),
+            pos=list(pos),
+            quat=list(quat),
+            contype=contype,
+            conaffinity=conaffinity,
+            condim=condim,
+            priority=priority,
+            friction=list(friction),
+            solref=list(solref),
+            solimp=list(solimp),
+            group=group,
+            rgba=list(rgba),
+        )
         _set_look(geom, name, body)
     if not with_ball:
         spec.geom("floor").size = [floor_size, floor_size, spec.geom("floor").size[2]]
     elif floor_size != fetch_floor_size():
-        raise ValueError(f"the fetch arena's floor is {fetch_floor_size()} m (its walls "
-                         f"stand at its edge), got floor_size={floor_size!r}")
+        raise ValueError(
+            f"the fetch arena's floor is {fetch_floor_size()} m (its walls "
+            f"stand at its edge), got floor_size={floor_size!r}"
+        )
 
     for name, body, site_type, size, pos, quat, group in dog_facts.SITES:
-        bodies[body].add_site(name=name, type=getattr(mujoco.mjtGeom, site_type), size=list(size),
-                              pos=list(pos), quat=list(quat), group=group)
+        bodies[body].add_site(
+            name=name,
+            type=getattr(mujoco.mjtGeom, site_type),
+            size=list(size),
+            pos=list(pos),
+            quat=list(quat),
+            group=group,
+        )
 
     tendons = {}
     for tendon, joint, coefficient in dog_facts.TENDON_JOINTS:
@@ -150,13 +211,21 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
         tendons[tendon].wrap_joint(joint, coefficient)
 
     for name, transmission, target, gain in dog_facts.ACTUATORS:
-        trntype = (mujoco.mjtTrn.mjTRN_TENDON if transmission == "tendon"
-                   else mujoco.mjtTrn.mjTRN_JOINT)
+        trntype = (
+            mujoco.mjtTrn.mjTRN_TENDON if transmission == "tendon" else mujoco.mjtTrn.mjTRN_JOINT
+        )
         spec.add_actuator(
-            name=name, target=target, trntype=trntype, dyntype=mujoco.mjtDyn.mjDYN_FILTER,
-            dynprm=[_FILTER_TIME_CONSTANT] + [0] * 9, gaintype=mujoco.mjtGain.mjGAIN_FIXED,
-            gainprm=[gain] + [0] * 9, biastype=mujoco.mjtBias.mjBIAS_NONE,
-            ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=list(_CONTROL_RANGE))
+            name=name,
+            target=target,
+            trntype=trntype,
+            dyntype=mujoco.mjtDyn.mjDYN_FILTER,
+            dynprm=[_FILTER_TIME_CONSTANT] + [0] * 9,
+            gaintype=mujoco.mjtGain.mjGAIN_FIXED,
+            gainprm=[gain] + [0] * 9,
+            biastype=mujoco.mjtBias.mjBIAS_NONE,
+            ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+            ctrlrange=list(_CONTROL_RANGE),
+        )
 
     for first, second in dog_facts.EXCLUDES:
         spec.add_exclude(name=f"{first}:{second}", bodyname1=first, bodyname2=second)
@@ -164,8 +233,13 @@ def make_spec(floor_size: float = 10, with_ball: bool = False) -> mujoco.MjSpec:
     for name, body, mode, target, pos, quat, fovy in dog_facts.CAMERAS:
         if not with_ball and name in _FETCH_CAMERAS:
             continue
-        camera = bodies[body].add_camera(name=name, mode=getattr(mujoco.mjtCamLight, mode),
-                                         pos=list(pos), quat=list(quat), fovy=fovy)
+        camera = bodies[body].add_camera(
+            name=name,
+            mode=getattr(mujoco.mjtCamLight, mode),
+            pos=list(pos),
+            quat=list(quat),
+            fovy=fovy,
+        )
         if target is not None:
             camera.targetbody = target
 

@@ -56,61 +56,106 @@ def make_spec():
     finger_class.site.group = 3
 
     world = spec.worldbody
-    world.add_light(name="light", type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
-                    pos=[0, 0, 2], dir=[0, 0, -1], diffuse=[0.6, 0.6, 0.6],
-                    specular=[0.3, 0.3, 0.3])
-    world.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0.6, 0.2, 10],
-                   material="grid")
+    world.add_light(
+        name="light",
+        type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
+        pos=[0, 0, 2],
+        dir=[0, 0, -1],
+        diffuse=[0.6, 0.6, 0.6],
+        specular=[0.3, 0.3, 0.3],
+    )
+    world.add_geom(
+        name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0.6, 0.2, 10], material="grid"
+    )
     world.add_camera(name="cam0", pos=[0, -1, 0.8], xyaxes=[1, 0, 0, 0, 1, 2])
     world.add_camera(name="cam1", pos=[0, -1, 0.4], xyaxes=[1, 0, 0, 0, 0, 1])
 
     capsule = mujoco.mjtGeom.mjGEOM_CAPSULE
     cylinder = mujoco.mjtGeom.mjGEOM_CYLINDER
     proximal = world.add_body(name="proximal", pos=[-0.2, 0, 0.4], childclass="finger")
-    proximal.add_geom(name="proximal_decoration", type=cylinder,
-                      fromto=[0, -0.033, 0, 0, 0.033, 0], size=[0.034, 0, 0],
-                      material="decoration")
+    proximal.add_geom(
+        name="proximal_decoration",
+        type=cylinder,
+        fromto=[0, -0.033, 0, 0, 0.033, 0],
+        size=[0.034, 0, 0],
+        material="decoration",
+    )
     proximal.add_joint(name="proximal", range=_FINGER_RANGE_DEG, ref=_PROXIMAL_REF_DEG)
-    proximal.add_geom(name="proximal", type=capsule, size=[0.03, 0, 0],
-                      fromto=[0, 0, 0, 0, 0, -0.17], material="self")
+    proximal.add_geom(
+        name="proximal",
+        type=capsule,
+        size=[0.03, 0, 0],
+        fromto=[0, 0, 0, 0, 0, -0.17],
+        material="self",
+    )
     distal = proximal.add_body(name="distal", pos=[0, 0, -0.18], childclass="finger")
     distal.add_joint(name="distal", range=_FINGER_RANGE_DEG)
     # Only the fingertip collides; the rest of the distal link is visual.
-    distal.add_geom(name="distal", type=capsule, size=[0.028, 0, 0],
-                    fromto=[0, 0, 0, 0, 0, -0.16], contype=0, conaffinity=0, material="self")
-    distal.add_geom(name="fingertip", type=capsule, size=[0.03, 0, 0],
-                    fromto=[0, 0, -0.13, 0, 0, -0.161], material="effector")
+    distal.add_geom(
+        name="distal",
+        type=capsule,
+        size=[0.028, 0, 0],
+        fromto=[0, 0, 0, 0, 0, -0.16],
+        contype=0,
+        conaffinity=0,
+        material="self",
+    )
+    distal.add_geom(
+        name="fingertip",
+        type=capsule,
+        size=[0.03, 0, 0],
+        fromto=[0, 0, -0.13, 0, 0, -0.161],
+        material="effector",
+    )
     distal.add_site(name="touchtop", pos=[0.01, 0, -0.17])
     distal.add_site(name="touchbottom", pos=[-0.01, 0, -0.17])
 
     spinner = world.add_body(name="spinner", pos=[0.2, 0, 0.4])
-    spinner.add_joint(name="hinge", frictionloss=_HINGE_FRICTIONLOSS,
-                      damping=[_HINGE_DAMPING, 0, 0])
+    spinner.add_joint(
+        name="hinge", frictionloss=_HINGE_FRICTIONLOSS, damping=[_HINGE_DAMPING, 0, 0]
+    )
     for name, x in (("cap1", 0.02), ("cap2", -0.02)):
-        spinner.add_geom(name=name, type=capsule, size=[SPINNER_RADIUS, SPINNER_HALF_LENGTH, 0],
-                         pos=[x, 0, 0], material="self")
+        spinner.add_geom(
+            name=name,
+            type=capsule,
+            size=[SPINNER_RADIUS, SPINNER_HALF_LENGTH, 0],
+            pos=[x, 0, 0],
+            material="self",
+        )
     # Sphere sites set only their radius; the other sizes keep MuJoCo's defaults.
-    tip = spinner.add_site(name="tip", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.13],
-                           material="target")
+    tip = spinner.add_site(
+        name="tip", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.13], material="target"
+    )
     tip.size[0] = 0.02
-    spinner.add_geom(name="spinner_decoration", type=cylinder,
-                     fromto=[0, -0.045, 0, 0, 0.045, 0], size=[0.02, 0, 0],
-                     material="decoration")
+    spinner.add_geom(
+        name="spinner_decoration",
+        type=cylinder,
+        fromto=[0, -0.045, 0, 0, 0.045, 0],
+        size=[0.02, 0, 0],
+        material="decoration",
+    )
     # A camera that follows the spinner (it only rotates, so the view stays put);
     # appended after the published cameras so their indices are unchanged.
-    spinner.add_camera(name="spinner", pos=[0, -0.7, 0], xyaxes=[1, 0, 0, 0, 0, 1],
-                       mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK)
+    spinner.add_camera(
+        name="spinner",
+        pos=[0, -0.7, 0],
+        xyaxes=[1, 0, 0, 0, 0, 1],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK,
+    )
 
     # The turn tasks move the target onto the tip's circle and set its radius.
-    target = world.add_site(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.4],
-                            material="target")
+    target = world.add_site(
+        name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.4], material="target"
+    )
     target.size[0] = DEFAULT_TARGET_RADIUS
 
     joint = mujoco.mjtTrn.mjTRN_JOINT
-    spec.add_actuator(name="proximal", target="proximal", trntype=joint,
-                      gear=[_PROXIMAL_GEAR, 0, 0, 0, 0, 0])
-    spec.add_actuator(name="distal", target="distal", trntype=joint,
-                      gear=[_DISTAL_GEAR, 0, 0, 0, 0, 0])
+    spec.add_actuator(
+        name="proximal", target="proximal", trntype=joint, gear=[_PROXIMAL_GEAR, 0, 0, 0, 0, 0]
+    )
+    spec.add_actuator(
+        name="distal", target="distal", trntype=joint, gear=[_DISTAL_GEAR, 0, 0, 0, 0, 0]
+    )
 
     # Every observation is a function of sensors (published design: finite differences
     # of the observation need only the sensor stage).
@@ -118,17 +163,18 @@ def make_spec():
     site, xbody = mujoco.mjtObj.mjOBJ_SITE, mujoco.mjtObj.mjOBJ_XBODY
     joint_obj = mujoco.mjtObj.mjOBJ_JOINT
     for name, kind, objtype, objname in (
-            ("proximal", sensor.mjSENS_JOINTPOS, joint_obj, "proximal"),
-            ("distal", sensor.mjSENS_JOINTPOS, joint_obj, "distal"),
-            ("proximal_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "proximal"),
-            ("distal_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "distal"),
-            ("hinge_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "hinge"),
-            ("tip", sensor.mjSENS_FRAMEPOS, site, "tip"),
-            ("target", sensor.mjSENS_FRAMEPOS, site, "target"),
-            ("spinner", sensor.mjSENS_FRAMEPOS, xbody, "spinner"),
-            ("touchtop", sensor.mjSENS_TOUCH, site, "touchtop"),
-            ("touchbottom", sensor.mjSENS_TOUCH, site, "touchbottom"),
-            ("touchtop_pos", sensor.mjSENS_FRAMEPOS, site, "touchtop"),
-            ("touchbottom_pos", sensor.mjSENS_FRAMEPOS, site, "touchbottom")):
+        ("proximal", sensor.mjSENS_JOINTPOS, joint_obj, "proximal"),
+        ("distal", sensor.mjSENS_JOINTPOS, joint_obj, "distal"),
+        ("proximal_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "proximal"),
+        ("distal_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "distal"),
+        ("hinge_velocity", sensor.mjSENS_JOINTVEL, joint_obj, "hinge"),
+        ("tip", sensor.mjSENS_FRAMEPOS, site, "tip"),
+        ("target", sensor.mjSENS_FRAMEPOS, site, "target"),
+        ("spinner", sensor.mjSENS_FRAMEPOS, xbody, "spinner"),
+        ("touchtop", sensor.mjSENS_TOUCH, site, "touchtop"),
+        ("touchbottom", sensor.mjSENS_TOUCH, site, "touchbottom"),
+        ("touchtop_pos", sensor.mjSENS_FRAMEPOS, site, "touchtop"),
+        ("touchbottom_pos", sensor.mjSENS_FRAMEPOS, site, "touchbottom"),
+    ):
         spec.add_sensor(name=name, type=kind, objtype=objtype, objname=objname)
     return spec

@@ -73,17 +73,24 @@ def make_spec():
     world = spec.worldbody
     track = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
     world.add_camera(name="cam0", pos=[0, -2.8, 0.8], euler=[90, 0, 0], mode=track)
-    world.add_camera(name="back", pos=[-2, -0.2, 1.2], xyaxes=[0.2, -1, 0, 0.5, 0, 2],
-                     mode=track)
+    world.add_camera(name="back", pos=[-2, -0.2, 1.2], xyaxes=[0.2, -1, 0, 0.5, 0, 2], mode=track)
     # A 100 m x 2 m strip starting 2 m behind the origin: the hopper moves along +x.
-    world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, conaffinity=1,
-                   pos=[48, 0, 0], size=[50, 1, 0.2], material="grid")
+    world.add_geom(
+        name="floor",
+        type=mujoco.mjtGeom.mjGEOM_PLANE,
+        conaffinity=1,
+        pos=[48, 0, 0],
+        size=[50, 1, 0.2],
+        material="grid",
+    )
 
     torso = world.add_body(name="torso", pos=[0, 0, _TORSO_HEIGHT_M], childclass="hopper")
     torso.add_light(name="top", pos=[0, 0, 2], mode=track)
-    for name, joint_type, axis in (("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
-                                   ("rootz", mujoco.mjtJoint.mjJNT_SLIDE, [0, 0, 1]),
-                                   ("rooty", mujoco.mjtJoint.mjJNT_HINGE, [0, 1, 0])):
+    for name, joint_type, axis in (
+        ("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
+        ("rootz", mujoco.mjtJoint.mjJNT_SLIDE, [0, 0, 1]),
+        ("rooty", mujoco.mjtJoint.mjJNT_HINGE, [0, 1, 0]),
+    ):
         torso.add_joint(root_class, name=name, type=joint_type, axis=axis)
     torso.add_geom(name="torso", fromto=[0, 0, -0.05, 0, 0, 0.2], size=[0.0653, 0, 0])
     torso.add_geom(name="nose", fromto=[0.08, 0, 0.13, 0.15, 0, 0.14], size=[0.03, 0, 0])
@@ -98,12 +105,21 @@ def make_spec():
     foot.add_site(name="touch_toe", pos=[0.17, 0, 0])
     foot.add_site(name="touch_heel", pos=[-0.08, 0, 0])
 
-    spec.add_sensor(name="torso_subtreelinvel", type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-                    objtype=mujoco.mjtObj.mjOBJ_BODY, objname="torso")
+    spec.add_sensor(
+        name="torso_subtreelinvel",
+        type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
+        objtype=mujoco.mjtObj.mjOBJ_BODY,
+        objname="torso",
+    )
     for site in ("touch_toe", "touch_heel"):
-        spec.add_sensor(name=site, type=mujoco.mjtSensor.mjSENS_TOUCH,
-                        objtype=mujoco.mjtObj.mjOBJ_SITE, objname=site)
+        spec.add_sensor(
+            name=site,
+            type=mujoco.mjtSensor.mjSENS_TOUCH,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname=site,
+        )
     for name, gear in _GEARS:
-        spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                          gear=[gear, 0, 0, 0, 0, 0])
+        spec.add_actuator(
+            name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT, gear=[gear, 0, 0, 0, 0, 0]
+        )
     return spec

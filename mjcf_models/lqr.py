@@ -23,8 +23,9 @@ _FIRST_BODY_HEIGHT_M = 0.1
 _SPHERE_RADIUS_M = 0.1
 
 
-def make_spec(num_bodies: int, num_actuators: int,
-              random_state: np.random.RandomState) -> mujoco.MjSpec:
+def make_spec(
+    num_bodies: int, num_actuators: int, random_state: np.random.RandomState
+) -> mujoco.MjSpec:
     """Returns an LQR model with `num_bodies` joints, the first `num_actuators` actuated.
 
     Draws, per body in order, the joint's stiffness then its damping from
@@ -35,11 +36,14 @@ def make_spec(num_bodies: int, num_actuators: int,
       ValueError: unless 1 <= num_actuators <= num_bodies.
     """
     if num_bodies < 1 or num_actuators < 1:
-        raise ValueError(f"need at least 1 body and 1 actuator, got {num_bodies} bodies and "
-                         f"{num_actuators} actuators")
+        raise ValueError(
+            f"need at least 1 body and 1 actuator, got {num_bodies} bodies and "
+            f"{num_actuators} actuators"
+        )
     if num_actuators > num_bodies:
-        raise ValueError(f"at most one actuator per body: {num_actuators} actuators for "
-                         f"{num_bodies} bodies")
+        raise ValueError(
+            f"at most one actuator per body: {num_actuators} actuators for {num_bodies} bodies"
+        )
     spec = mujoco.MjSpec()
     spec.modelname = "LQR"
     spec.option.timestep = _TIMESTEP_S
@@ -51,19 +55,27 @@ def make_spec(num_bodies: int, num_actuators: int,
     main.geom.type = mujoco.mjtGeom.mjGEOM_SPHERE
     main.geom.size = [_SPHERE_RADIUS_M, 0, 0]
     main.geom.material = "self"
-    main.site.size = [.01, .005, .005]
-    main.tendon.width = .02
+    main.site.size = [0.01, 0.005, 0.005]
+    main.tendon.width = 0.02
     main.tendon.material = "self"
 
     world = spec.worldbody
     world.add_light(name="light", pos=[0, 0, 2])
-    world.add_camera(name="cam0", pos=[-1.428, -0.311, 0.856],
-                     xyaxes=[0.099, -0.995, 0.000, 0.350, 0.035, 0.936])
+    world.add_camera(
+        name="cam0", pos=[-1.428, -0.311, 0.856], xyaxes=[0.099, -0.995, 0.000, 0.350, 0.035, 0.936]
+    )
     world.add_camera(name="cam1", pos=[1.787, 2.452, 4.331], xyaxes=[-1, 0, 0, 0, -0.868, 0.497])
-    world.add_geom(name="floor", size=[4, 1, .2], type=mujoco.mjtGeom.mjGEOM_PLANE,
-                   material="grid")
-    world.add_geom(name="origin", pos=[2, 0, .05], size=[2, .003, .05],
-                   type=mujoco.mjtGeom.mjGEOM_BOX, rgba=[.5, .5, .5, .5], material="")
+    world.add_geom(
+        name="floor", size=[4, 1, 0.2], type=mujoco.mjtGeom.mjGEOM_PLANE, material="grid"
+    )
+    world.add_geom(
+        name="origin",
+        pos=[2, 0, 0.05],
+        size=[2, 0.003, 0.05],
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        rgba=[0.5, 0.5, 0.5, 0.5],
+        material="",
+    )
 
     parent = world
     for index in range(num_bodies):
@@ -71,14 +83,14 @@ def make_spec(num_bodies: int, num_actuators: int,
         body = parent.add_body(name=f"body_{index}", pos=pos)
         stiffness = random_state.uniform(*STIFFNESS_RANGE)
         damping = random_state.uniform(*DAMPING_RANGE)
-        body.add_joint(name=f"joint_{index}", stiffness=[stiffness, 0, 0],
-                       damping=[damping, 0, 0])
+        body.add_joint(name=f"joint_{index}", stiffness=[stiffness, 0, 0], damping=[damping, 0, 0])
         body.add_geom(name=f"geom_{index}")
         body.add_site(name=f"site_{index}")
         parent = body
     for index in range(num_actuators):
-        spec.add_actuator(name=f"motor_{index}", target=f"joint_{index}",
-                          trntype=mujoco.mjtTrn.mjTRN_JOINT)
+        spec.add_actuator(
+            name=f"motor_{index}", target=f"joint_{index}", trntype=mujoco.mjtTrn.mjTRN_JOINT
+        )
     for index in range(num_bodies - 1):
         tendon = spec.add_tendon(name=f"tendon_{index}")
         tendon.wrap_site(f"site_{index}")

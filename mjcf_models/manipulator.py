@@ -36,10 +36,14 @@ _ARM_BASE_HEIGHT = 0.4
 _WRIST_DAMPING = 0.5
 _WRIST_RANGE_DEG = (-140, 140)
 # (actuator, joint or tendon, gear); every control is in [-1, 1].
-_MOTORS = (("root", "arm_root", 12.0), ("shoulder", "arm_shoulder", 8.0),
-           ("elbow", "arm_elbow", 4.0), ("wrist", "arm_wrist", 2.0), ("grasp", "grasp", 2.0))
-_TOUCH_SITES = ("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch",
-                "thumbtip_touch")
+_MOTORS = (
+    ("root", "arm_root", 12.0),
+    ("shoulder", "arm_shoulder", 8.0),
+    ("elbow", "arm_elbow", 4.0),
+    ("wrist", "arm_wrist", 2.0),
+    ("grasp", "grasp", 2.0),
+)
+_TOUCH_SITES = ("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch")
 
 
 def make_spec(use_peg=False, insert=False):
@@ -87,8 +91,9 @@ def make_arm_spec(model_name, geom_solref):
     spec.compiler.degree = True
     spec.option.timestep = _TIMESTEP
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
-    common.add_suite_look(spec, ("self", "effector", "decoration", "target", "site"),
-                          backdrop_rgb=(0.2, 0.3, 0.4))
+    common.add_suite_look(
+        spec, ("self", "effector", "decoration", "target", "site"), backdrop_rgb=(0.2, 0.3, 0.4)
+    )
     spec.visual.map.shadowclip = 0.5
     _add_defaults(spec, geom_solref)
     world = spec.worldbody
@@ -103,18 +108,28 @@ def make_arm_spec(model_name, geom_solref):
     coupling = spec.add_tendon(name="coupling")
     coupling.wrap_joint("thumb", -0.5)
     coupling.wrap_joint("finger", 0.5)
-    spec.add_equality(name="coupling", type=mujoco.mjtEq.mjEQ_TENDON,
-                      objtype=mujoco.mjtObj.mjOBJ_TENDON, name1="coupling",
-                      solimp=[0.95, 0.99, 0.001, 0.5, 2], solref=[0.005, 0.5])
+    spec.add_equality(
+        name="coupling",
+        type=mujoco.mjtEq.mjEQ_TENDON,
+        objtype=mujoco.mjtObj.mjOBJ_TENDON,
+        name1="coupling",
+        solimp=[0.95, 0.99, 0.001, 0.5, 2],
+        solref=[0.005, 0.5],
+    )
 
     for site in _TOUCH_SITES:
-        spec.add_sensor(name=site, type=mujoco.mjtSensor.mjSENS_TOUCH,
-                        objtype=mujoco.mjtObj.mjOBJ_SITE, objname=site)
+        spec.add_sensor(
+            name=site,
+            type=mujoco.mjtSensor.mjSENS_TOUCH,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname=site,
+        )
 
     for name, target, gear in _MOTORS:
         trntype = mujoco.mjtTrn.mjTRN_TENDON if target == "grasp" else mujoco.mjtTrn.mjTRN_JOINT
-        spec.add_actuator(name=name, target=target, trntype=trntype, ctrlrange=[-1, 1],
-                          gear=[gear, 0, 0, 0, 0, 0])
+        spec.add_actuator(
+            name=name, target=target, trntype=trntype, ctrlrange=[-1, 1], gear=[gear, 0, 0, 0, 0, 0]
+        )
     return spec
 
 
@@ -173,32 +188,62 @@ def _add_defaults(spec, geom_solref):
 
 
 def _add_arena(world):
-    world.add_light(name="light", type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
-                    pos=[0, 0, 1], dir=[0, 0, -1], diffuse=[0.6, 0.6, 0.6],
-                    specular=[0.3, 0.3, 0.3])
+    world.add_light(
+        name="light",
+        type=mujoco.mjtLightType.mjLIGHT_DIRECTIONAL,
+        pos=[0, 0, 1],
+        dir=[0, 0, -1],
+        diffuse=[0.6, 0.6, 0.6],
+        specular=[0.3, 0.3, 0.3],
+    )
     plane = mujoco.mjtGeom.mjGEOM_PLANE
     world.add_geom(name="floor", type=plane, size=[0.4, 0.2, 10], material="grid")
     # Two walls at 45 degrees meet the floor's edges and close the workspace.
-    world.add_geom(name="wall1", type=plane, pos=[-0.682843, 0, 0.282843], size=[0.4, 0.2, 10],
-                   zaxis=[1, 0, 1], material="grid")
-    world.add_geom(name="wall2", type=plane, pos=[0.682843, 0, 0.282843], size=[0.4, 0.2, 10],
-                   zaxis=[-1, 0, 1], material="grid")
-    world.add_geom(name="background", type=plane, pos=[0, 0.2, 0.5], size=[1, 0.5, 10],
-                   zaxis=[0, -1, 0], material="background")
+    world.add_geom(
+        name="wall1",
+        type=plane,
+        pos=[-0.682843, 0, 0.282843],
+        size=[0.4, 0.2, 10],
+        zaxis=[1, 0, 1],
+        material="grid",
+    )
+    world.add_geom(
+        name="wall2",
+        type=plane,
+        pos=[0.682843, 0, 0.282843],
+        size=[0.4, 0.2, 10],
+        zaxis=[-1, 0, 1],
+        material="grid",
+    )
+    world.add_geom(
+        name="background",
+        type=plane,
+        pos=[0, 0.2, 0.5],
+        size=[1, 0.5, 10],
+        zaxis=[0, -1, 0],
+        material="background",
+    )
     # A far camera with a narrow field of view: a near-orthographic side view.
     world.add_camera(name="fixed", pos=[0, -16, 0.4], xyaxes=[1, 0, 0, 0, 0, 1], fovy=4)
 
 
 def _add_arm(spec, world):
-    world.add_geom(name="arm_root", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
-                   fromto=[0, -0.022, _ARM_BASE_HEIGHT, 0, 0.022, _ARM_BASE_HEIGHT],
-                   size=[0.024, 0, 0], material="decoration", contype=0, conaffinity=0)
+    world.add_geom(
+        name="arm_root",
+        type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+        fromto=[0, -0.022, _ARM_BASE_HEIGHT, 0, 0.022, _ARM_BASE_HEIGHT],
+        size=[0.024, 0, 0],
+        material="decoration",
+        contype=0,
+        conaffinity=0,
+    )
     parent, pos = world, [0, 0, _ARM_BASE_HEIGHT]
     for link, joint, radius, length, damping, limits in _ARM_LINKS:
         body = parent.add_body(name=link, pos=pos, childclass="arm")
         if limits is None:
-            body.add_joint(name=joint, damping=[damping, 0, 0],
-                           limited=mujoco.mjtLimited.mjLIMITED_FALSE)
+            body.add_joint(
+                name=joint, damping=[damping, 0, 0], limited=mujoco.mjtLimited.mjLIMITED_FALSE
+            )
         else:
             body.add_joint(name=joint, damping=[damping, 0, 0], range=list(limits))
         body.add_geom(name=link, size=[radius, 0, 0], fromto=[0, 0, 0, 0, 0, length])
@@ -212,22 +257,38 @@ def _add_arm(spec, world):
     hand.add_geom(name="palm2", fromto=[0, 0, 0.03, -0.03, 0, 0.045], default=hand_class)
     hand.add_site(name="grasp", pos=[0, 0, 0.065])
     # A massless body marks the point between the fingertips; the hand camera follows it.
-    pinch = hand.add_body(name="pinch site", pos=[0, 0, 0.09], mass=1e-6, ipos=[0, 0, 0],
-                          inertia=[1e-12, 1e-12, 1e-12], explicitinertial=1)
+    pinch = hand.add_body(
+        name="pinch site",
+        pos=[0, 0, 0.09],
+        mass=1e-6,
+        ipos=[0, 0, 0],
+        inertia=[1e-12, 1e-12, 1e-12],
+        explicitinertial=1,
+    )
     pinch.add_site(name="pinch")
-    pinch.add_camera(name="hand", pos=[0, -0.3, 0], xyaxes=[1, 0, 0, 0, 0, 1],
-                     mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK)
-    hand.add_site(name="palm_touch", type=mujoco.mjtGeom.mjGEOM_BOX, group=4,
-                  size=[0.025, 0.005, 0.008], pos=[0, 0, 0.043])
+    pinch.add_camera(
+        name="hand",
+        pos=[0, -0.3, 0],
+        xyaxes=[1, 0, 0, 0, 0, 1],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK,
+    )
+    hand.add_site(
+        name="palm_touch",
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        group=4,
+        size=[0.025, 0.005, 0.008],
+        pos=[0, 0, 0.043],
+    )
 
     # The thumb and the finger mirror each other across the hand's axis.
-    for digit, pos, euler in (("thumb", [0.03, 0, 0.045], [0, -90, 0]),
-                              ("finger", [-0.03, 0, 0.045], [0, 90, 180])):
+    for digit, pos, euler in (
+        ("thumb", [0.03, 0, 0.045], [0, -90, 0]),
+        ("finger", [-0.03, 0, 0.045], [0, 90, 180]),
+    ):
         body = hand.add_body(name=digit, pos=pos, euler=euler, childclass="hand")
         body.add_joint(name=digit)
         body.add_geom(name=f"{digit}1", fromto=[0, 0, 0, 0.02, 0, -0.01], size=[0.007, 0, 0])
-        body.add_geom(name=f"{digit}2", fromto=[0.02, 0, -0.01, 0.04, 0, -0.01],
-                      size=[0.007, 0, 0])
+        body.add_geom(name=f"{digit}2", fromto=[0.02, 0, -0.01, 0.04, 0, -0.01], size=[0.007, 0, 0])
         body.add_site(name=f"{digit}_touch", group=4)
         tip = body.add_body(name=f"{digit}tip", pos=[0.05, 0, -0.01], childclass="fingertip")
         tip.add_joint(name=f"{digit}tip")
@@ -268,10 +329,15 @@ def _add_peg(world, name, ghost):
         body = world.add_body(name=name, pos=[-0.4, 0, 0.4], childclass="object")
         _add_prop_joints(body, name, -0.4, 0.4)
         prefix = ""
-    body.add_geom(name=f"{prefix}blade", type=capsule, size=[0.005, 0, 0],
-                  fromto=[0, 0, -0.013, 0, 0, -0.113])
-    body.add_geom(name=f"{prefix}guard", type=capsule, size=[0.005, 0, 0],
-                  fromto=[-0.017, 0, -0.043, 0.017, 0, -0.043])
+    body.add_geom(
+        name=f"{prefix}blade", type=capsule, size=[0.005, 0, 0], fromto=[0, 0, -0.013, 0, 0, -0.113]
+    )
+    body.add_geom(
+        name=f"{prefix}guard",
+        type=capsule,
+        size=[0.005, 0, 0],
+        fromto=[-0.017, 0, -0.043, 0.017, 0, -0.043],
+    )
     if ghost:
         body.add_geom(name="target_pommel", type=sphere, size=[0.009, 0, 0], pos=[0, 0, -0.013])
     else:
@@ -283,8 +349,9 @@ def _add_peg(world, name, ghost):
 
 
 def _add_slot(world):
-    slot = world.add_body(name="slot", pos=[-0.405, 0, 0.2], euler=[0, 20, 0],
-                          childclass="obstacle")
+    slot = world.add_body(
+        name="slot", pos=[-0.405, 0, 0.2], euler=[0, 20, 0], childclass="obstacle"
+    )
     box = mujoco.mjtGeom.mjGEOM_BOX
     slot.add_geom(name="slot_0", type=box, pos=[-0.0252, 0, -0.083], size=[0.0198, 0.01, 0.035])
     slot.add_geom(name="slot_1", type=box, pos=[0.0252, 0, -0.083], size=[0.0198, 0.01, 0.035])
@@ -297,7 +364,11 @@ def _add_cup(world):
     cup = world.add_body(name="cup", pos=[0.3, 0, 0.4], euler=[0, -15, 0], childclass="obstacle")
     outline = [(-0.03, 0.06), (-0.03, -0.015), (0, -0.04), (0.03, -0.015), (0.03, 0.06)]
     for index, ((x0, z0), (x1, z1)) in enumerate(zip(outline[:-1], outline[1:])):
-        cup.add_geom(name=f"cup_{index}", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.008, 0, 0],
-                     fromto=[x0, 0, z0, x1, 0, z1])
+        cup.add_geom(
+            name=f"cup_{index}",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            size=[0.008, 0, 0],
+            fromto=[x0, 0, z0, x1, 0, z1],
+        )
     cup_site = cup.add_site(name="cup")
     cup_site.size[0] = 0.005

@@ -53,8 +53,12 @@ def make_spec():
     u = np.linspace(-1.0, 1.0, _TRACK_POINTS)
     heights = track_height(u * VALLEY_WIDTH_M / 2)
     top = 2 * _VALLEY_HEIGHT_M
-    track = spec.add_hfield(name="track", nrow=2, ncol=_TRACK_POINTS,
-                            size=[VALLEY_WIDTH_M / 2, _TRACK_HALF_DEPTH_M, top, _TRACK_BASE_M])
+    track = spec.add_hfield(
+        name="track",
+        nrow=2,
+        ncol=_TRACK_POINTS,
+        size=[VALLEY_WIDTH_M / 2, _TRACK_HALF_DEPTH_M, top, _TRACK_BASE_M],
+    )
     track.userdata = list(np.tile(heights / top, 2))
 
     world = spec.worldbody
@@ -62,15 +66,31 @@ def make_spec():
     fixed = world.add_camera(name="fixed", pos=[0, -5, 1])
     fixed.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
     fixed.alt.zaxis = [0, -1, 0]
-    world.add_geom(name="track", type=mujoco.mjtGeom.mjGEOM_HFIELD, hfieldname="track",
-                   material="decoration", condim=1)
+    world.add_geom(
+        name="track",
+        type=mujoco.mjtGeom.mjGEOM_HFIELD,
+        hfieldname="track",
+        material="decoration",
+        condim=1,
+    )
 
     car = world.add_body(name="car", pos=[0, 0, 0])
     car.add_joint(name="car_x", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
     car.add_joint(name="car_z", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[0, 0, 1])
-    car.add_geom(name="car", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[CAR_RADIUS_M, 0, 0],
-                 mass=_CAR_MASS_KG, material="self", condim=1)
-    spec.add_actuator(name="push", target="car_x", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                      gear=[1, 0, 0, 0, 0, 0], ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
-                      ctrlrange=[-_FORCE_LIMIT_N, _FORCE_LIMIT_N])
+    car.add_geom(
+        name="car",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        size=[CAR_RADIUS_M, 0, 0],
+        mass=_CAR_MASS_KG,
+        material="self",
+        condim=1,
+    )
+    spec.add_actuator(
+        name="push",
+        target="car_x",
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        gear=[1, 0, 0, 0, 0, 0],
+        ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        ctrlrange=[-_FORCE_LIMIT_N, _FORCE_LIMIT_N],
+    )
     return spec

@@ -41,27 +41,54 @@ def make_spec():
 
     world = spec.worldbody
     world.add_light(name="light", pos=[0, 0, 2], dir=[0, 0, -1])
-    world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.2],
-                   material="grid")
+    world.add_geom(
+        name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.2], material="grid"
+    )
     fixed = world.add_camera(name="fixed", pos=[0, -1.5, 2])
     fixed.alt.type = mujoco.mjtOrientation.mjORIENTATION_XYAXES
     fixed.alt.xyaxes = [1, 0, 0, 0, 1, 1]
-    world.add_camera(name="lookat", pos=[0, -2, 1],
-                     mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODYCOM, targetbody="pole")
+    world.add_camera(
+        name="lookat",
+        pos=[0, -2, 1],
+        mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODYCOM,
+        targetbody="pole",
+    )
 
     pole = world.add_body(name="pole", pos=[0, 0, _HINGE_HEIGHT_M])
-    pole.add_joint(name="hinge", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0],
-                   damping=_HINGE_DAMPING)
-    pole.add_geom(name="base", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
-                  fromto=[0, -_BASE_HALF_WIDTH_M, 0, 0, _BASE_HALF_WIDTH_M, 0],
-                  size=[_BASE_RADIUS_M, 0, 0], mass=0, material="decoration")
-    pole.add_geom(name="pole", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                  fromto=[0, 0, 0, 0, 0, _ROD_LENGTH_M], size=[_ROD_RADIUS_M, 0, 0], mass=0,
-                  material="self")
-    pole.add_geom(name="mass", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, _ROD_LENGTH_M],
-                  size=[_BOB_RADIUS_M, 0, 0], mass=_BOB_MASS_KG, material="effector")
+    pole.add_joint(
+        name="hinge", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 1, 0], damping=_HINGE_DAMPING
+    )
+    pole.add_geom(
+        name="base",
+        type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+        fromto=[0, -_BASE_HALF_WIDTH_M, 0, 0, _BASE_HALF_WIDTH_M, 0],
+        size=[_BASE_RADIUS_M, 0, 0],
+        mass=0,
+        material="decoration",
+    )
+    pole.add_geom(
+        name="pole",
+        type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+        fromto=[0, 0, 0, 0, 0, _ROD_LENGTH_M],
+        size=[_ROD_RADIUS_M, 0, 0],
+        mass=0,
+        material="self",
+    )
+    pole.add_geom(
+        name="mass",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=[0, 0, _ROD_LENGTH_M],
+        size=[_BOB_RADIUS_M, 0, 0],
+        mass=_BOB_MASS_KG,
+        material="effector",
+    )
 
-    spec.add_actuator(name="torque", target="hinge", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                      gear=[_TORQUE_GEAR, 0, 0, 0, 0, 0],
-                      ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
+    spec.add_actuator(
+        name="torque",
+        target="hinge",
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        gear=[_TORQUE_GEAR, 0, 0, 0, 0, 0],
+        ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        ctrlrange=[-1, 1],
+    )
     return spec

@@ -50,17 +50,28 @@ def make_spec():
     world.add_light(name="light", pos=[0, 0, 1], dir=[0, 0, -1])
     world.add_camera(name="fixed", pos=[0, 0, 0.75], quat=[1, 0, 0, 0])
     half = _ARENA_HALF_SIZE_M
-    world.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, pos=[0, 0, 0],
-                   size=[half, half, 0.1], material="grid")
+    world.add_geom(
+        name="ground",
+        type=mujoco.mjtGeom.mjGEOM_PLANE,
+        pos=[0, 0, 0],
+        size=[half, half, 0.1],
+        material="grid",
+    )
     # Each wall is a plane facing the arena's centre.
     for name, pos, normal, size in (
-            ("wall_x", [-half, 0, 0], [1, 0, 0], [0.02, half]),
-            ("wall_y", [0, -half, 0], [0, 1, 0], [half, 0.02]),
-            ("wall_neg_x", [half, 0, 0], [-1, 0, 0], [0.02, half]),
-            ("wall_neg_y", [0, half, 0], [0, -1, 0], [half, 0.02])):
+        ("wall_x", [-half, 0, 0], [1, 0, 0], [0.02, half]),
+        ("wall_y", [0, -half, 0], [0, 1, 0], [half, 0.02]),
+        ("wall_neg_x", [half, 0, 0], [-1, 0, 0], [0.02, half]),
+        ("wall_neg_y", [0, half, 0], [0, -1, 0], [half, 0.02]),
+    ):
         pos[2] = _WALL_HALF_HEIGHT_M
-        wall = world.add_geom(name=name, type=mujoco.mjtGeom.mjGEOM_PLANE, pos=pos,
-                              size=size + [_WALL_HALF_HEIGHT_M], material="decoration")
+        wall = world.add_geom(
+            name=name,
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            pos=pos,
+            size=size + [_WALL_HALF_HEIGHT_M],
+            material="decoration",
+        )
         wall.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
         wall.alt.zaxis = normal
 
@@ -70,13 +81,29 @@ def make_spec():
     follow.alt.type = mujoco.mjtOrientation.mjORIENTATION_XYAXES
     follow.alt.xyaxes = [1, 0, 0, 0, 0.7, 0.7]
     for name, axis in (("root_x", [1, 0, 0]), ("root_y", [0, 1, 0])):
-        ball.add_joint(name=name, type=mujoco.mjtJoint.mjJNT_SLIDE, pos=[0, 0, 0], axis=axis,
-                       limited=mujoco.mjtLimited.mjLIMITED_TRUE, range=list(_JOINT_RANGE_M),
-                       damping=_JOINT_DAMPING)
-    ball.add_geom(name="pointmass", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                  size=[_BALL_RADIUS_M, 0, 0], mass=_BALL_MASS_KG, material="self")
-    world.add_geom(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                   pos=[0, 0, _BALL_HEIGHT_M], size=[_TARGET_RADIUS_M, 0, 0], material="target")
+        ball.add_joint(
+            name=name,
+            type=mujoco.mjtJoint.mjJNT_SLIDE,
+            pos=[0, 0, 0],
+            axis=axis,
+            limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+            range=list(_JOINT_RANGE_M),
+            damping=_JOINT_DAMPING,
+        )
+    ball.add_geom(
+        name="pointmass",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        size=[_BALL_RADIUS_M, 0, 0],
+        mass=_BALL_MASS_KG,
+        material="self",
+    )
+    world.add_geom(
+        name="target",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=[0, 0, _BALL_HEIGHT_M],
+        size=[_TARGET_RADIUS_M, 0, 0],
+        material="target",
+    )
 
     for name, coefficients in (("t1", (1, 0)), ("t2", (0, 1))):
         tendon = spec.add_tendon(name=name)
@@ -84,7 +111,12 @@ def make_spec():
         # `wrap_prm` holds a full 2x2 mixing matrix the hard task can rewrite.
         tendon.wrap_joint("root_x", coefficients[0])
         tendon.wrap_joint("root_y", coefficients[1])
-        spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_TENDON,
-                          gear=[_MOTOR_GEAR, 0, 0, 0, 0, 0],
-                          ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE, ctrlrange=[-1, 1])
+        spec.add_actuator(
+            name=name,
+            target=name,
+            trntype=mujoco.mjtTrn.mjTRN_TENDON,
+            gear=[_MOTOR_GEAR, 0, 0, 0, 0, 0],
+            ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+            ctrlrange=[-1, 1],
+        )
     return spec

@@ -49,36 +49,61 @@ def make_spec():
     world.add_geom(name="ground", type=plane, size=[half, half, 10], material="grid")
     # Walls are thin vertical planes facing the arena's centre.
     for name, pos, zaxis, size in (
-            ("wall_x", [-half, 0, 0.02], [1, 0, 0], [0.02, half, 0.02]),
-            ("wall_y", [0, -half, 0.02], [0, 1, 0], [half, 0.02, 0.02]),
-            ("wall_neg_x", [half, 0, 0.02], [-1, 0, 0], [0.02, half, 0.02]),
-            ("wall_neg_y", [0, half, 0.02], [0, -1, 0], [half, 0.02, 0.02])):
-        world.add_geom(name=name, type=plane, pos=pos, zaxis=zaxis, size=size,
-                       material="decoration")
+        ("wall_x", [-half, 0, 0.02], [1, 0, 0], [0.02, half, 0.02]),
+        ("wall_y", [0, -half, 0.02], [0, 1, 0], [half, 0.02, 0.02]),
+        ("wall_neg_x", [half, 0, 0.02], [-1, 0, 0], [0.02, half, 0.02]),
+        ("wall_neg_y", [0, half, 0.02], [0, -1, 0], [half, 0.02, 0.02]),
+    ):
+        world.add_geom(
+            name=name, type=plane, pos=pos, zaxis=zaxis, size=size, material="decoration"
+        )
 
-    world.add_geom(name="root", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
-                   fromto=[0, 0, 0, 0, 0, 0.02], size=[0.011, 0, 0],
-                   material="decoration")
+    world.add_geom(
+        name="root",
+        type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+        fromto=[0, 0, 0, 0, 0, 0.02],
+        size=[0.011, 0, 0],
+        material="decoration",
+    )
     capsule = mujoco.mjtGeom.mjGEOM_CAPSULE
     arm = world.add_body(name="arm", pos=[0, 0, 0.01])
-    arm.add_geom(name="arm", type=capsule, fromto=[0, 0, 0, _UPPER_ARM_LENGTH, 0, 0],
-                 size=[_LINK_RADIUS, 0, 0], material="self")
+    arm.add_geom(
+        name="arm",
+        type=capsule,
+        fromto=[0, 0, 0, _UPPER_ARM_LENGTH, 0, 0],
+        size=[_LINK_RADIUS, 0, 0],
+        material="self",
+    )
     arm.add_joint(name="shoulder")
     hand = arm.add_body(name="hand", pos=[_UPPER_ARM_LENGTH, 0, 0])
-    hand.add_geom(name="hand", type=capsule, fromto=[0, 0, 0, _FOREARM_LENGTH, 0, 0],
-                  size=[_LINK_RADIUS, 0, 0], material="self")
-    hand.add_joint(name="wrist", limited=mujoco.mjtLimited.mjLIMITED_TRUE,
-                   range=list(_WRIST_RANGE_DEG))
+    hand.add_geom(
+        name="hand",
+        type=capsule,
+        fromto=[0, 0, 0, _FOREARM_LENGTH, 0, 0],
+        size=[_LINK_RADIUS, 0, 0],
+        material="self",
+    )
+    hand.add_joint(
+        name="wrist", limited=mujoco.mjtLimited.mjLIMITED_TRUE, range=list(_WRIST_RANGE_DEG)
+    )
     finger = hand.add_body(name="finger", pos=[_FINGER_OFFSET, 0, 0])
     finger.add_camera(name="hand", pos=[0, 0, 0.2], mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK)
-    finger.add_geom(name="finger", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                    size=[_LINK_RADIUS, 0, 0], material="effector")
+    finger.add_geom(
+        name="finger",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        size=[_LINK_RADIUS, 0, 0],
+        material="effector",
+    )
 
     # The task moves the target and sets its radius every episode.
-    world.add_geom(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.01],
-                   size=[DEFAULT_TARGET_RADIUS, 0, 0], material="target")
+    world.add_geom(
+        name="target",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=[0, 0, 0.01],
+        size=[DEFAULT_TARGET_RADIUS, 0, 0],
+        material="target",
+    )
 
-    spec.add_actuator(name="shoulder", target="shoulder",
-                      trntype=mujoco.mjtTrn.mjTRN_JOINT)
+    spec.add_actuator(name="shoulder", target="shoulder", trntype=mujoco.mjtTrn.mjTRN_JOINT)
     spec.add_actuator(name="wrist", target="wrist", trntype=mujoco.mjtTrn.mjTRN_JOINT)
     return spec

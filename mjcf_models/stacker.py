@@ -32,8 +32,11 @@ def make_spec(num_boxes):
     Raises:
       ValueError: unless 1 <= num_boxes <= 4.
     """
-    if isinstance(num_boxes, bool) or not isinstance(num_boxes, int) or not (
-            1 <= num_boxes <= MAX_BOXES):
+    if (
+        isinstance(num_boxes, bool)
+        or not isinstance(num_boxes, int)
+        or not (1 <= num_boxes <= MAX_BOXES)
+    ):
         raise ValueError(f"num_boxes must be an int in [1, {MAX_BOXES}], got {num_boxes!r}")
     spec = manipulator.make_arm_spec("planar stacker", _GEOM_SOLREF)
     world = spec.worldbody

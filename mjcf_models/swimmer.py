@@ -57,8 +57,11 @@ def make_spec(n_links=6):
     Raises:
       ValueError: if `n_links` is not an integer >= 3.
     """
-    if (isinstance(n_links, bool) or not isinstance(n_links, numbers.Integral)
-            or n_links < MIN_LINKS):
+    if (
+        isinstance(n_links, bool)
+        or not isinstance(n_links, numbers.Integral)
+        or n_links < MIN_LINKS
+    ):
         raise ValueError(f"n_links must be an integer >= {MIN_LINKS}, got {n_links!r}")
     n_links = int(n_links)
     spec = mujoco.MjSpec()
@@ -99,47 +102,84 @@ def make_spec(n_links=6):
     root_class.joint.limited = mujoco.mjtLimited.mjLIMITED_FALSE
 
     world = spec.worldbody
-    world.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.1],
-                   material="grid")
+    world.add_geom(
+        name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2, 2, 0.1], material="grid"
+    )
     head = world.add_body(name="head", pos=[0, 0, _HEAD_HEIGHT_M], childclass="swimmer")
     head.add_light(name="light_1", diffuse=[0.8, 0.8, 0.8], pos=[0, 0, 1.5])
     # The head's shape is drawn by massless geoms; its mass is the inertial box's.
-    head.add_geom(name="head", type=mujoco.mjtGeom.mjGEOM_ELLIPSOID, size=[0.02, 0.04, 0.017],
-                  pos=[0, -0.022, 0], material="self", mass=0)
-    head.add_geom(name="nose", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, -0.06, 0],
-                  size=[0.004, 0, 0], material="effector", mass=0)
-    head.add_geom(name="eyes", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                  fromto=[-0.006, -0.054, 0.005, 0.006, -0.054, 0.005], size=[0.004, 0, 0],
-                  material="eye", mass=0)
+    head.add_geom(
+        name="head",
+        type=mujoco.mjtGeom.mjGEOM_ELLIPSOID,
+        size=[0.02, 0.04, 0.017],
+        pos=[0, -0.022, 0],
+        material="self",
+        mass=0,
+    )
+    head.add_geom(
+        name="nose",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=[0, -0.06, 0],
+        size=[0.004, 0, 0],
+        material="effector",
+        mass=0,
+    )
+    head.add_geom(
+        name="eyes",
+        type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+        fromto=[-0.006, -0.054, 0.005, 0.006, -0.054, 0.005],
+        size=[0.004, 0, 0],
+        material="eye",
+        mass=0,
+    )
     scale = n_links / _CAMERA_REFERENCE_LINKS
     track = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
-    head.add_camera(name="tracking1", pos=[0, -0.2 * scale, 0.5 * scale],
-                    xyaxes=[1, 0, 0, 0, 1, 1], mode=track, fovy=60)
-    head.add_camera(name="tracking2", pos=[-0.9 * scale, 0.5 * scale, 0.15 * scale],
-                    xyaxes=[0, -1, 0, 0.3, 0, 1], mode=track, fovy=60)
+    head.add_camera(
+        name="tracking1",
+        pos=[0, -0.2 * scale, 0.5 * scale],
+        xyaxes=[1, 0, 0, 0, 1, 1],
+        mode=track,
+        fovy=60,
+    )
+    head.add_camera(
+        name="tracking2",
+        pos=[-0.9 * scale, 0.5 * scale, 0.15 * scale],
+        xyaxes=[0, -1, 0, 0.3, 0, 1],
+        mode=track,
+        fovy=60,
+    )
     head.add_camera(name="eyes", pos=[0, -0.058, 0.005], xyaxes=[-1, 0, 0, 0, 0, 1])
     joint_pos = [0, -_LINK_LENGTH_M / 2, 0]
-    for name, joint_type, axis in (("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
-                                   ("rooty", mujoco.mjtJoint.mjJNT_SLIDE, [0, 1, 0]),
-                                   ("rootz", mujoco.mjtJoint.mjJNT_HINGE, [0, 0, 1])):
+    for name, joint_type, axis in (
+        ("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
+        ("rooty", mujoco.mjtJoint.mjJNT_SLIDE, [0, 1, 0]),
+        ("rootz", mujoco.mjtJoint.mjJNT_HINGE, [0, 0, 1]),
+    ):
         head.add_joint(root_class, name=name, type=joint_type, axis=axis, pos=joint_pos)
     head.add_geom(inertial_class, name="inertial")
     head.add_geom(visual_class, name="visual")
     head.add_site(name="head")
 
-    world.add_geom(name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=list(_TARGET_POS),
-                   size=[_TARGET_RADIUS_M, 0, 0], material="target")
-    world.add_light(name="target_light", diffuse=[1, 1, 1],
-                    pos=[_TARGET_POS[0], _TARGET_POS[1], 1.5])
+    world.add_geom(
+        name="target",
+        type=mujoco.mjtGeom.mjGEOM_SPHERE,
+        pos=list(_TARGET_POS),
+        size=[_TARGET_RADIUS_M, 0, 0],
+        material="target",
+    )
+    world.add_light(
+        name="target_light", diffuse=[1, 1, 1], pos=[_TARGET_POS[0], _TARGET_POS[1], 1.5]
+    )
 
     sensor = mujoco.mjtSensor
     for name, sensor_type, objtype, objname in (
-            ("nose_pos", sensor.mjSENS_FRAMEPOS, mujoco.mjtObj.mjOBJ_GEOM, "nose"),
-            ("target_pos", sensor.mjSENS_FRAMEPOS, mujoco.mjtObj.mjOBJ_GEOM, "target"),
-            ("head_xaxis", sensor.mjSENS_FRAMEXAXIS, mujoco.mjtObj.mjOBJ_XBODY, "head"),
-            ("head_yaxis", sensor.mjSENS_FRAMEYAXIS, mujoco.mjtObj.mjOBJ_XBODY, "head"),
-            ("head_vel", sensor.mjSENS_VELOCIMETER, mujoco.mjtObj.mjOBJ_SITE, "head"),
-            ("head_gyro", sensor.mjSENS_GYRO, mujoco.mjtObj.mjOBJ_SITE, "head")):
+        ("nose_pos", sensor.mjSENS_FRAMEPOS, mujoco.mjtObj.mjOBJ_GEOM, "nose"),
+        ("target_pos", sensor.mjSENS_FRAMEPOS, mujoco.mjtObj.mjOBJ_GEOM, "target"),
+        ("head_xaxis", sensor.mjSENS_FRAMEXAXIS, mujoco.mjtObj.mjOBJ_XBODY, "head"),
+        ("head_yaxis", sensor.mjSENS_FRAMEYAXIS, mujoco.mjtObj.mjOBJ_XBODY, "head"),
+        ("head_vel", sensor.mjSENS_VELOCIMETER, mujoco.mjtObj.mjOBJ_SITE, "head"),
+        ("head_gyro", sensor.mjSENS_GYRO, mujoco.mjtObj.mjOBJ_SITE, "head"),
+    ):
         spec.add_sensor(name=name, type=sensor_type, objtype=objtype, objname=objname)
 
     joint_limit_deg = 360 / n_links
@@ -150,11 +190,18 @@ def make_spec(n_links=6):
         segment.add_geom(inertial_class, name=f"inertial_{index}")
         segment.add_site(name=f"site_{index}")
         segment.add_joint(name=f"joint_{index}", range=[-joint_limit_deg, joint_limit_deg])
-        spec.add_actuator(name=f"motor_{index}", target=f"joint_{index}",
-                          trntype=mujoco.mjtTrn.mjTRN_JOINT)
-        for kind, sensor_type in (("velocimeter", sensor.mjSENS_VELOCIMETER),
-                                  ("gyro", sensor.mjSENS_GYRO)):
-            spec.add_sensor(name=f"{kind}_{index}", type=sensor_type,
-                            objtype=mujoco.mjtObj.mjOBJ_SITE, objname=f"site_{index}")
+        spec.add_actuator(
+            name=f"motor_{index}", target=f"joint_{index}", trntype=mujoco.mjtTrn.mjTRN_JOINT
+        )
+        for kind, sensor_type in (
+            ("velocimeter", sensor.mjSENS_VELOCIMETER),
+            ("gyro", sensor.mjSENS_GYRO),
+        ):
+            spec.add_sensor(
+                name=f"{kind}_{index}",
+                type=sensor_type,
+                objtype=mujoco.mjtObj.mjOBJ_SITE,
+                objname=f"site_{index}",
+            )
         parent = segment
     return spec

@@ -75,8 +75,15 @@ def make_spec():
 
     world = spec.worldbody
     # A 500 m x 1.6 m strip starting 2 m behind the origin: the walker moves along +x.
-    world.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, conaffinity=1,
-                   pos=[248, 0, 0], size=[250, 0.8, 0.2], material="grid", zaxis=[0, 0, 1])
+    world.add_geom(
+        name="floor",
+        type=mujoco.mjtGeom.mjGEOM_PLANE,
+        conaffinity=1,
+        pos=[248, 0, 0],
+        size=[250, 0.8, 0.2],
+        material="grid",
+        zaxis=[0, 0, 1],
+    )
 
     torso = world.add_body(name="torso", pos=[0, 0, _TORSO_HEIGHT_M], childclass="walker")
     track = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
@@ -84,32 +91,53 @@ def make_spec():
     torso.add_camera(name="side", pos=[0, -2, 0.7], euler=[60, 0, 0], mode=track)
     torso.add_camera(name="back", pos=[-2, 0, 0.5], xyaxes=[0, -1, 0, 1, 0, 3], mode=track)
     unlimited = mujoco.mjtLimited.mjLIMITED_FALSE
-    for name, joint_type, axis in (("rootz", mujoco.mjtJoint.mjJNT_SLIDE, [0, 0, 1]),
-                                   ("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
-                                   ("rooty", mujoco.mjtJoint.mjJNT_HINGE, [0, 1, 0])):
-        torso.add_joint(name=name, type=joint_type, axis=axis, limited=unlimited,
-                        armature=0, damping=[0, 0, 0])
+    for name, joint_type, axis in (
+        ("rootz", mujoco.mjtJoint.mjJNT_SLIDE, [0, 0, 1]),
+        ("rootx", mujoco.mjtJoint.mjJNT_SLIDE, [1, 0, 0]),
+        ("rooty", mujoco.mjtJoint.mjJNT_HINGE, [0, 1, 0]),
+    ):
+        torso.add_joint(
+            name=name, type=joint_type, axis=axis, limited=unlimited, armature=0, damping=[0, 0, 0]
+        )
     torso.add_geom(name="torso", size=[0.07, 0.3, 0])
 
     for side, y_offset in _SIDES:
         parent = torso
-        for (body_name, joint_name, body_pos, joint_pos, joint_range, geom_pos, geom_size,
-             along_x) in _LEG:
+        for (
+            body_name,
+            joint_name,
+            body_pos,
+            joint_pos,
+            joint_range,
+            geom_pos,
+            geom_size,
+            along_x,
+        ) in _LEG:
             if parent is torso:
                 body_pos = (body_pos[0], y_offset, body_pos[2])
             body = parent.add_body(name=f"{side}_{body_name}", pos=list(body_pos))
-            body.add_joint(name=f"{side}_{joint_name}", pos=list(joint_pos),
-                           range=list(joint_range))
+            body.add_joint(
+                name=f"{side}_{joint_name}", pos=list(joint_pos), range=list(joint_range)
+            )
             orientation = {"zaxis": [1, 0, 0]} if along_x else {}
-            body.add_geom(name=f"{side}_{body_name}", pos=list(geom_pos),
-                          size=[*geom_size, 0], **orientation)
+            body.add_geom(
+                name=f"{side}_{body_name}", pos=list(geom_pos), size=[*geom_size, 0], **orientation
+            )
             parent = body
 
-    spec.add_sensor(name="torso_subtreelinvel", type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-                    objtype=mujoco.mjtObj.mjOBJ_BODY, objname="torso")
+    spec.add_sensor(
+        name="torso_subtreelinvel",
+        type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
+        objtype=mujoco.mjtObj.mjOBJ_BODY,
+        objname="torso",
+    )
     for side, _ in _SIDES:
         for _, joint_name, *_ in _LEG:
             name = f"{side}_{joint_name}"
-            spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                              gear=[_GEARS[joint_name], 0, 0, 0, 0, 0])
+            spec.add_actuator(
+                name=name,
+                target=name,
+                trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                gear=[_GEARS[joint_name], 0, 0, 0, 0, 0],
+            )
     return spec

@@ -1,9 +1,9 @@
 """Run a Control Suite task with a simple policy and report returns and speed.
 
-    python -m suites cartpole swingup --policy random --episodes 3 --seed 0
-    python -m suites cartpole swingup --video swingup.mp4   # records the first episode
-    python -m suites manipulation stack_2_bricks_features   # a manipulation environment
-    python -m suites soccer --team_size 2 --walker boxhead --video match.mp4   # a soccer match
+python -m suites cartpole swingup --policy random --episodes 3 --seed 0
+python -m suites cartpole swingup --video swingup.mp4   # records the first episode
+python -m suites manipulation stack_2_bricks_features   # a manipulation environment
+python -m suites soccer --team_size 2 --walker boxhead --video match.mp4   # a soccer match
 """
 
 from absl import app
@@ -17,25 +17,34 @@ _POLICY = flags.DEFINE_enum("policy", "random", ["random", "zero"], "Action poli
 _EPISODES = flags.DEFINE_integer("episodes", 1, "Episodes to run.", lower_bound=1)
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the task and of the random policy.")
 _VIDEO = flags.DEFINE_string(
-    "video", None, "Record the first episode from camera 0 to this .mp4 or .gif file.")
+    "video", None, "Record the first episode from camera 0 to this .mp4 or .gif file."
+)
 _TEAM_SIZE = flags.DEFINE_integer("team_size", 2, "soccer: players per team.", lower_bound=1)
-_WALKER = flags.DEFINE_enum("walker", "boxhead", ["boxhead", "ant", "humanoid"],
-                            "soccer: the players' walker.")
+_WALKER = flags.DEFINE_enum(
+    "walker", "boxhead", ["boxhead", "ant", "humanoid"], "soccer: the players' walker."
+)
 
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "soccer":
         if _VIDEO.value is not None:
             video.video_format(_VIDEO.value)
-        cli.run_soccer(_TEAM_SIZE.value, _WALKER.value, _POLICY.value, _EPISODES.value, _SEED.value,
-                       video_path=_VIDEO.value)
+        cli.run_soccer(
+            _TEAM_SIZE.value,
+            _WALKER.value,
+            _POLICY.value,
+            _EPISODES.value,
+            _SEED.value,
+            video_path=_VIDEO.value,
+        )
         return
     if len(argv) != 3:
         raise app.UsageError(
             f"usage: python -m suites DOMAIN TASK [--policy random|zero] [--episodes N] [--seed S] "
             f"[--video PATH.mp4|PATH.gif], or python -m suites soccer [--team_size N] "
             f"[--walker boxhead|ant|humanoid] [the same flags]; "
-            f"tasks: {', '.join(f'{d}:{t}' for d, t in suite.ALL_TASKS)}")
+            f"tasks: {', '.join(f'{d}:{t}' for d, t in suite.ALL_TASKS)}"
+        )
     if _VIDEO.value is not None:
         video.video_format(_VIDEO.value)  # A bad extension fails before any episode runs.
     cli.run(argv[1], argv[2], _POLICY.value, _EPISODES.value, _SEED.value, video_path=_VIDEO.value)

@@ -48,7 +48,11 @@ class Physics(physics_lib.Physics):
         links = [model.body("upper_arm").id, model.body("lower_arm").id]
         # Horizontal components of both links, then vertical ones: one fancy index.
         # Index arrays made once: numpy converts lists on every indexing.
-        self._orientation_index = (Ellipsis, np.array(links + links), np.array([base.XZ, base.XZ, base.ZZ, base.ZZ]))
+        self._orientation_index = (
+            Ellipsis,
+            np.array(links + links),
+            np.array([base.XZ, base.XZ, base.ZZ, base.ZZ]),
+        )
         self._horizontal_index = (Ellipsis, np.array(links), base.XZ)
         self._vertical_index = (Ellipsis, np.array(links), base.ZZ)
         self._target = model.site("target").id
@@ -87,8 +91,7 @@ class Balance(base.SuiteTask):
 
     def __init__(self, sparse):
         self._margin = 0.0 if sparse else _DENSE_MARGIN_M
-        super().__init__(acrobot_model.make_spec(), "acrobot",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(acrobot_model.make_spec(), "acrobot", control_timestep=_CONTROL_TIMESTEP)
         self.set_observations(orientations=Physics.orientations, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):
@@ -98,5 +101,6 @@ class Balance(base.SuiteTask):
         physics.data.qpos[addresses] = random_state.uniform(-np.pi, np.pi, 2)
 
     def get_reward(self, physics):
-        return rewards.tolerance(physics.to_target(), bounds=(0, physics.target_radius()),
-                                 margin=self._margin)
+        return rewards.tolerance(
+            physics.to_target(), bounds=(0, physics.target_radius()), margin=self._margin
+        )

@@ -58,8 +58,9 @@ class Physics(physics_lib.Physics):
         ball = data.xpos[..., self._ball_body, :]
         half_size = model.site_size[..., self._target_site, :]
         ball_radius = model.geom_size[..., self._ball_geom, 0]
-        inside = ((abs(target[..., 0] - ball[..., 0]) < half_size[..., 0] - ball_radius)
-                  & (abs(target[..., 2] - ball[..., 2]) < half_size[..., 2] - ball_radius))
+        inside = (abs(target[..., 0] - ball[..., 0]) < half_size[..., 0] - ball_radius) & (
+            abs(target[..., 2] - ball[..., 2]) < half_size[..., 2] - ball_radius
+        )
         return inside.astype(np.float64)
 
 
@@ -70,8 +71,9 @@ class BallInCup(base.SuiteTask):
     vectorized_callbacks = True
 
     def __init__(self):
-        super().__init__(mjcf_models.ball_in_cup.make_spec(), "ball_in_cup",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            mjcf_models.ball_in_cup.make_spec(), "ball_in_cup", control_timestep=_CONTROL_TIMESTEP
+        )
         self.set_observations(
             position=lambda physics: physics.joint_positions(),
             velocity=lambda physics: physics.joint_velocities(),

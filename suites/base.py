@@ -63,7 +63,9 @@ class SuiteTask(composer.Task):
     def set_observations(self, **functions):
         """Declares the task's observations, enabled, in keyword order."""
         self._task_observables = collections.OrderedDict(
-            (name, observable.Generic(function, enabled=True)) for name, function in functions.items())
+            (name, observable.Generic(function, enabled=True))
+            for name, function in functions.items()
+        )
 
     # A domain sets this True to make `composer.Task.vectorized`'s promise for its
     # tasks (their physics quantities, observations and rewards work on a batch's
@@ -97,7 +99,7 @@ class SuiteTask(composer.Task):
     def after_step(self, physics, random_state):
         if self._visualize_reward:
             reward = float(np.clip(self.get_reward(physics), 0.0, 1.0))
-            blend = reward ** _REWARD_COLOUR_EXPONENT
+            blend = reward**_REWARD_COLOUR_EXPONENT
             for index, (default, highlight) in self._default_rgba.items():
                 physics.model.mat_rgba[index] = blend * highlight + (1 - blend) * default
 
@@ -114,6 +116,7 @@ class Registry:
             self._factories[factory.__name__] = factory
             self._tags[factory.__name__] = frozenset(tags)
             return factory
+
         return register
 
     def __getitem__(self, name):
@@ -153,8 +156,9 @@ class RandomPosePhysics(physics_lib.Physics):
         One vector draw in joint order, which gives the numbers of the published
         per-joint draws (suite/utils/randomizers.py), so a seed gives the
         published initial states."""
-        self.data.qpos[self._random_qpos] = random_state.uniform(self._random_low,
-                                                                 self._random_high)
+        self.data.qpos[self._random_qpos] = random_state.uniform(
+            self._random_low, self._random_high
+        )
 
 
 def random_joint_bounds(model):
@@ -182,7 +186,8 @@ def random_joint_bounds(model):
         if joint_type not in (_HINGE, _SLIDE):
             raise ValueError(
                 f"joint {model.joint(joint).name!r} is a {joint_type.name}; "
-                "random_joint_bounds handles hinge and slide joints only")
+                "random_joint_bounds handles hinge and slide joints only"
+            )
         if model.jnt_limited[joint]:
             bounds = model.jnt_range[joint]
         elif joint_type == _HINGE:

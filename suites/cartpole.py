@@ -59,8 +59,9 @@ def two_poles(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=No
 
 
 @SUITE.add()
-def three_poles(time_limit=_DEFAULT_TIME_LIMIT, random=None, num_poles=3, sparse=False,
-                environment_kwargs=None):
+def three_poles(
+    time_limit=_DEFAULT_TIME_LIMIT, random=None, num_poles=3, sparse=False, environment_kwargs=None
+):
     """Swing up and balance a chain of `num_poles` (default three) poles."""
     task = Balance(swing_up=True, sparse=sparse, num_poles=num_poles)
     return base.make_environment(task, time_limit, random, environment_kwargs)
@@ -122,8 +123,9 @@ class Balance(base.SuiteTask):
     def __init__(self, swing_up, sparse, num_poles=1):
         self._swing_up = swing_up
         self._sparse = sparse
-        super().__init__(cartpole_model.make_spec(num_poles), "cartpole",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            cartpole_model.make_spec(num_poles), "cartpole", control_timestep=_CONTROL_TIMESTEP
+        )
         self.set_observations(position=Physics.bounded_position, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):
@@ -143,14 +145,14 @@ class Balance(base.SuiteTask):
     def get_reward(self, physics):
         if self._sparse:
             cart_in_bounds = rewards.tolerance(physics.cart_position(), _CART_RANGE_M)
-            angle_in_bounds = rewards.tolerance(physics.pole_angle_cosine(),
-                                                _ANGLE_COSINE_RANGE)
+            angle_in_bounds = rewards.tolerance(physics.pole_angle_cosine(), _ANGLE_COSINE_RANGE)
             angle_in_bounds = base.prod_last_axis(angle_in_bounds)
             return cart_in_bounds * angle_in_bounds
         upright = (physics.pole_angle_cosine() + 1) / 2
         centered = (1 + rewards.tolerance(physics.cart_position(), margin=2)) / 2
-        small_control = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                          sigmoid="quadratic")[..., 0]
+        small_control = rewards.tolerance(
+            physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic"
+        )[..., 0]
         small_control = (4 + small_control) / 5
         small_velocity = base.min_last_axis(rewards.tolerance(physics.angular_vel(), margin=5))
         small_velocity = (1 + small_velocity) / 2

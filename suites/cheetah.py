@@ -78,5 +78,10 @@ class Cheetah(base.SuiteTask):
         data.time = 0.0
 
     def get_reward(self, physics):
-        return rewards.tolerance(physics.speed(), bounds=(_RUN_SPEED, float("inf")),
-                                 margin=_RUN_SPEED, value_at_margin=0, sigmoid="linear")
+        return rewards.tolerance(
+            physics.speed(),
+            bounds=(_RUN_SPEED, float("inf")),
+            margin=_RUN_SPEED,
+            value_at_margin=0,
+            sigmoid="linear",
+        )

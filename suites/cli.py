@@ -17,6 +17,7 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
     """
     if domain_name == "manipulation":
         from suites import manipulation
+
         env = manipulation.load(task_name, seed=seed)
     else:
         env = suite.load(domain_name, task_name, task_kwargs={"random": seed})
@@ -40,13 +41,17 @@ def run(domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_pa
                 steps += 1
         elapsed = time.perf_counter() - start
         returns.append(episode_return)
-        print(f"{domain_name} {task_name} episode {episode}: return {episode_return:.2f} "
-              f"over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}", file=out)
+        print(
+            f"{domain_name} {task_name} episode {episode}: return {episode_return:.2f} "
+            f"over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}",
+            file=out,
+        )
     return returns
 
 
-def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_path=None,
-               time_limit=45.0):
+def run_soccer(
+    team_size, walker, policy, episodes, seed, out=sys.stdout, video_path=None, time_limit=45.0
+):
     """Runs `episodes` soccer matches (`soccer.load(team_size, time_limit,
     walker_type=walker)`),
     every player acting with `policy`; returns the home team's episode returns (each
@@ -56,8 +61,13 @@ def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_
     time); its steps/s then include the rendering.
     """
     from suites import soccer
-    env = soccer.load(team_size, time_limit=time_limit, random_state=seed,
-                      walker_type=soccer.WalkerType[walker.upper()])
+
+    env = soccer.load(
+        team_size,
+        time_limit=time_limit,
+        random_state=seed,
+        walker_type=soccer.WalkerType[walker.upper()],
+    )
     choose_actions = policies.named_policy(policy, env.action_spec(), seed)
 
     returns = []
@@ -78,9 +88,11 @@ def run_soccer(team_size, walker, policy, episodes, seed, out=sys.stdout, video_
                 steps += 1
         elapsed = time.perf_counter() - start
         returns.append(episode_return)
-        print(f"soccer {team_size}-vs-{team_size} {walker} episode {episode}: home return "
-              f"{episode_return:.0f} over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}",
-              file=out)
+        print(
+            f"soccer {team_size}-vs-{team_size} {walker} episode {episode}: home return "
+            f"{episode_return:.0f} over {steps} steps, {steps / elapsed:.0f} steps/s{recorded}",
+            file=out,
+        )
     return returns
 
 

@@ -17,7 +17,7 @@ from mjcf_models import dog as dog_model
 from suites import base
 
 _DEFAULT_TIME_LIMIT = 15  # Seconds: 1000 control steps.
-_CONTROL_TIMESTEP = .015  # Seconds: 3 physics steps of 5 ms.
+_CONTROL_TIMESTEP = 0.015  # Seconds: 3 physics steps of 5 ms.
 
 # Angle (degrees) of a body's z axis from the world's within which it is upright.
 _MAX_UPRIGHT_ANGLE = 30
@@ -68,37 +68,52 @@ SUITE = base.Registry()
 
 
 @SUITE.add("no_reward_visualization")
-def stand(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-          environment_kwargs: dict | None = None) -> composer.Environment:
+def stand(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Stand up: torso and pelvis high, upright, the feet carrying the weight."""
     task = Stand(floor_size=_WALK_SPEED * _DEFAULT_TIME_LIMIT)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def walk(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-         environment_kwargs: dict | None = None) -> composer.Environment:
+def walk(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Stand and move forward at 1 to 2 m/s."""
     return _move(_WALK_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def trot(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-         environment_kwargs: dict | None = None) -> composer.Environment:
+def trot(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Stand and move forward at 3 to 6 m/s."""
     return _move(_TROT_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization")
-def run(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-        environment_kwargs: dict | None = None) -> composer.Environment:
+def run(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Stand and move forward at 9 to 18 m/s."""
     return _move(_RUN_SPEED, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("no_reward_visualization", "hard")
-def fetch(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-          environment_kwargs: dict | None = None) -> composer.Environment:
+def fetch(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Catch a thrown ball in the mouth and bring it to the target at the centre."""
     return base.make_environment(Fetch(), time_limit, random, environment_kwargs)
 
@@ -153,7 +168,7 @@ class Physics(physics_module.Physics):
 
     def z_projection(self) -> np.ndarray:
         """The world z axis in the skull, torso and pelvis frames, 9 numbers."""
-        rows = self.data.xmat[..., self._upright_bodies, _ZX:_ZZ + 1]
+        rows = self.data.xmat[..., self._upright_bodies, _ZX : _ZZ + 1]
         return rows.reshape(rows.shape[:-2] + (9,))
 
     def upright(self) -> np.ndarray:
@@ -175,11 +190,17 @@ class Physics(physics_module.Physics):
         model = self.model
         # The poses change only when the model does (between episodes at most); the
         # chain's poses are compared with those of the last computation.
-        poses = (model.body_pos[..., self._chain_bodies, :],
-                 model.body_quat[..., self._chain_bodies, :])
+        poses = (
+            model.body_pos[..., self._chain_bodies, :],
+            model.body_quat[..., self._chain_bodies, :],
+        )
         cache = self._heights_cache
-        if (cache is not None and cache[0].shape == poses[0].shape
-                and np.array_equal(cache[0], poses[0]) and np.array_equal(cache[1], poses[1])):
+        if (
+            cache is not None
+            and cache[0].shape == poses[0].shape
+            and np.array_equal(cache[0], poses[0])
+            and np.array_equal(cache[1], poses[1])
+        ):
             return cache[2]
         heights = []
         for chain in self._height_chains:
@@ -200,8 +221,9 @@ class Physics(physics_module.Physics):
 
     def torso_com_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity in the torso frame (m/s)."""
-        return base.vector_times_rotation(self.center_of_mass_velocity(),
-                                          self.data.xmat[..., self._torso, :])
+        return base.vector_times_rotation(
+            self.center_of_mass_velocity(), self.data.xmat[..., self._torso, :]
+        )
 
     def com_forward_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity along the torso's x axis (m/s)."""
@@ -241,8 +263,12 @@ class Physics(physics_module.Physics):
         head_velocity = _point_velocity(data, self._head_body, self._head_root, head_position)
         ball_velocity = _point_velocity(data, self._ball_body, self._ball_root, ball_position)
         return np.concatenate(
-            [base.vector_times_rotation(ball_position - head_position, head_frame),
-             base.vector_times_rotation(ball_velocity - head_velocity, head_frame)], axis=-1)
+            [
+                base.vector_times_rotation(ball_position - head_position, head_frame),
+                base.vector_times_rotation(ball_velocity - head_velocity, head_frame),
+            ],
+            axis=-1,
+        )
 
     def target_in_head_frame(self) -> np.ndarray:
         """The target's position relative to the head site, in its frame (m; fetch only)."""
@@ -260,15 +286,21 @@ class Physics(physics_module.Physics):
     def ball_to_target_distance(self) -> np.ndarray:
         """Distance (m) between the ball's and the target's centres."""
         data = self.data
-        return base.norm_last_axis(data.geom_xpos[..., self._ball, :]
-                                   - data.geom_xpos[..., self._target, :])
+        return base.norm_last_axis(
+            data.geom_xpos[..., self._ball, :] - data.geom_xpos[..., self._target, :]
+        )
 
 
 def _sensor_entries(model, names):
     """Indices into `sensordata` of the named sensors' values, in order."""
-    return np.concatenate([np.arange(model.sensor(name).adr[0],
-                                     model.sensor(name).adr[0] + model.sensor(name).dim[0])
-                           for name in names])
+    return np.concatenate(
+        [
+            np.arange(
+                model.sensor(name).adr[0], model.sensor(name).adr[0] + model.sensor(name).dim[0]
+            )
+            for name in names
+        ]
+    )
 
 
 def _chain_from_root(model, body):
@@ -287,11 +319,15 @@ def _chain_from_root(model, body):
         for joint in range(first_joint, first_joint + model.body_jntnum[link]):
             joint_type = model.jnt_type[joint]
             free_root = index == 0 and joint_type == mujoco.mjtJoint.mjJNT_FREE
-            hinge_at_zero = (joint_type == mujoco.mjtJoint.mjJNT_HINGE
-                             and model.qpos0[model.jnt_qposadr[joint]] == 0)
+            hinge_at_zero = (
+                joint_type == mujoco.mjtJoint.mjJNT_HINGE
+                and model.qpos0[model.jnt_qposadr[joint]] == 0
+            )
             if not (free_root or hinge_at_zero):
-                raise ValueError(f"joint {model.joint(joint).name!r} on the chain to body "
-                                 f"{model.body(body).name!r} is not a free root or a hinge at 0")
+                raise ValueError(
+                    f"joint {model.joint(joint).name!r} on the chain to body "
+                    f"{model.body(body).name!r} is not a free root or a hinge at 0"
+                )
     return np.array(chain)
 
 
@@ -299,10 +335,15 @@ def _multiply_quaternions(first, second):
     """Hamilton products of (..., 4) quaternions (w, x, y, z)."""
     w1, x1, y1, z1 = (first[..., i] for i in range(4))
     w2, x2, y2, z2 = (second[..., i] for i in range(4))
-    return np.stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-                     w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-                     w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2], axis=-1)
+    return np.stack(
+        [
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        ],
+        axis=-1,
+    )
 
 
 def _rotate(quaternion, vector):
@@ -314,9 +355,14 @@ def _rotate(quaternion, vector):
 
 def _cross(a, b):
     """Cross products of (..., 3) vectors (`np.cross` costs more on a few numbers)."""
-    return np.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
-                     a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)
+    return np.stack(
+        [
+            a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+            a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+            a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0],
+        ],
+        axis=-1,
+    )
 
 
 def _point_velocity(data, body, root, point):
@@ -345,8 +391,11 @@ class Stand(base.SuiteTask):
     vectorized_callbacks = True
 
     def __init__(self, floor_size: float, with_ball: bool = False):
-        super().__init__(dog_model.make_spec(floor_size=floor_size, with_ball=with_ball), "dog",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            dog_model.make_spec(floor_size=floor_size, with_ball=with_ball),
+            "dog",
+            control_timestep=_CONTROL_TIMESTEP,
+        )
         self.set_observations(**self._observation_functions())
 
     def _observation_functions(self):
@@ -371,8 +420,9 @@ class Stand(base.SuiteTask):
         self._control_low = model.actuator_ctrlrange[:, 0].copy()
         self._control_high = model.actuator_ctrlrange[:, 1].copy()
         if model.nu != model.na:
-            raise ValueError(f"every dog actuator must have one activation; nu={model.nu}, "
-                             f"na={model.na}")
+            raise ValueError(
+                f"every dog actuator must have one activation; nu={model.nu}, na={model.na}"
+            )
 
     def initialize_episode(self, physics, random_state):
         """The default pose turned to a uniform heading, root velocities
@@ -393,16 +443,26 @@ class Stand(base.SuiteTask):
         stand_height = _STAND_HEIGHT_FRACTION * physics.default_pose_heights()
         body_weight = physics.body_weight()
         heights = physics.torso_pelvis_height()
-        torso = rewards.tolerance(heights[..., 0], bounds=(stand_height[..., 0], np.inf),
-                                  margin=stand_height[..., 0])
-        pelvis = rewards.tolerance(heights[..., 1], bounds=(stand_height[..., 1], np.inf),
-                                   margin=stand_height[..., 1])
-        upright = rewards.tolerance(physics.upright(), bounds=(_MIN_UPRIGHT_COSINE, np.inf),
-                                    sigmoid="linear", margin=_MIN_UPRIGHT_COSINE + 1,
-                                    value_at_margin=0)
-        touch = rewards.tolerance(np.add.reduce(physics.touch_sensors(), axis=-1),
-                                  bounds=(body_weight, np.inf), margin=body_weight,
-                                  sigmoid="linear", value_at_margin=0.9)
+        torso = rewards.tolerance(
+            heights[..., 0], bounds=(stand_height[..., 0], np.inf), margin=stand_height[..., 0]
+        )
+        pelvis = rewards.tolerance(
+            heights[..., 1], bounds=(stand_height[..., 1], np.inf), margin=stand_height[..., 1]
+        )
+        upright = rewards.tolerance(
+            physics.upright(),
+            bounds=(_MIN_UPRIGHT_COSINE, np.inf),
+            sigmoid="linear",
+            margin=_MIN_UPRIGHT_COSINE + 1,
+            value_at_margin=0,
+        )
+        touch = rewards.tolerance(
+            np.add.reduce(physics.touch_sensors(), axis=-1),
+            bounds=(body_weight, np.inf),
+            margin=body_weight,
+            sigmoid="linear",
+            value_at_margin=0.9,
+        )
         return (torso * pelvis * upright[..., 0] * upright[..., 1] * upright[..., 2]) * touch
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
@@ -424,10 +484,13 @@ class Move(Stand):
         super().__init__(floor_size=floor_size)
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
-        forward = rewards.tolerance(physics.com_forward_velocity(),
-                                    bounds=(self._move_speed, 2 * self._move_speed),
-                                    margin=max(1.0, self._move_speed), value_at_margin=0,
-                                    sigmoid="linear")
+        forward = rewards.tolerance(
+            physics.com_forward_velocity(),
+            bounds=(self._move_speed, 2 * self._move_speed),
+            margin=max(1.0, self._move_speed),
+            value_at_margin=0,
+            sigmoid="linear",
+        )
         return self.stand_reward(physics) * ((4 * forward + 1) / 5)
 
 
@@ -443,8 +506,9 @@ class Fetch(Stand):
 
     def _observation_functions(self):
         functions = super()._observation_functions()
-        functions.update(ball_state=Physics.ball_in_head_frame,
-                         target_position=Physics.target_in_head_frame)
+        functions.update(
+            ball_state=Physics.ball_in_head_frame, target_position=Physics.target_in_head_frame
+        )
         return functions
 
     def after_compile(self, physics, random_state):
@@ -464,16 +528,22 @@ class Fetch(Stand):
         data, model = physics.data, physics.model
         radius = _BALL_START_RADIUS_FRACTION * model.geom_size[self._floor, 0]
         azimuth = random_state.uniform(0, 2 * np.pi)
-        data.qpos[self._ball_position] = (radius * np.sin(azimuth), radius * np.cos(azimuth),
-                                          _BALL_START_HEIGHT)
+        data.qpos[self._ball_position] = (
+            radius * np.sin(azimuth),
+            radius * np.cos(azimuth),
+            _BALL_START_HEIGHT,
+        )
         throw_height = random_state.uniform(0, _BALL_MAX_THROW_HEIGHT)
         # Kinetic equals potential energy at the top: v = sqrt(2 g h).
         vertical_speed = np.sqrt(2 * -model.opt.gravity[2] * throw_height)
         horizontal_speed = random_state.uniform(0, _BALL_MAX_HORIZONTAL_SPEED)
         direction_x = -np.sin(azimuth) + _BALL_DIRECTION_NOISE * random_state.randn()
         direction_y = -np.cos(azimuth) + _BALL_DIRECTION_NOISE * random_state.randn()
-        data.qvel[self._ball_velocity] = (horizontal_speed * direction_x,
-                                          horizontal_speed * direction_y, vertical_speed)
+        data.qvel[self._ball_velocity] = (
+            horizontal_speed * direction_x,
+            horizontal_speed * direction_y,
+            vertical_speed,
+        )
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
         model = physics.model
@@ -481,14 +551,17 @@ class Fetch(Stand):
         bite_radius = model.site_size[..., self._upper_bite, 0]
         target_radius = model.geom_size[..., self._target, 0]
         floor_size = model.geom_size[..., self._floor, 0]
-        reach_ball = rewards.tolerance(physics.ball_to_mouth_distance(),
-                                       bounds=(0, bite_radius), sigmoid="reciprocal",
-                                       margin=_BITE_MARGIN)
+        reach_ball = rewards.tolerance(
+            physics.ball_to_mouth_distance(),
+            bounds=(0, bite_radius),
+            sigmoid="reciprocal",
+            margin=_BITE_MARGIN,
+        )
         reach_ball = (6 * reach_ball + 1) / 7
         to_target = physics.ball_to_target_distance()
-        ball_near_target = rewards.tolerance(to_target, bounds=(0, target_radius),
-                                             sigmoid="reciprocal",
-                                             margin=floor_size)
+        ball_near_target = rewards.tolerance(
+            to_target, bounds=(0, target_radius), sigmoid="reciprocal", margin=floor_size
+        )
         fetch_ball = (ball_near_target + 1) / 2
         # Once the ball is at the target the dog may let go of it.
         reach_ball = np.where(to_target < 2 * target_radius, 1.0, reach_ball)

@@ -60,8 +60,9 @@ class Physics(physics_lib.Physics):
             return int(model.sensor(name).adr[0])
 
         self._joint_angles = np.array([address("proximal"), address("distal")])
-        self._velocities = np.array([address(name) for name in (
-            "proximal_velocity", "distal_velocity", "hinge_velocity")])
+        self._velocities = np.array(
+            [address(name) for name in ("proximal_velocity", "distal_velocity", "hinge_velocity")]
+        )
         self._hinge_velocity = address("hinge_velocity")
         self._touch = np.array([address("touchtop"), address("touchbottom")])
         # (x, z) of the frame-position sensors, as slices of sensordata.
@@ -70,7 +71,8 @@ class Physics(physics_lib.Physics):
         self._spinner_xz = slice(address("spinner"), address("spinner") + 3, 2)
         # (proximal, distal, tip x, tip z): one fancy index for `bounded_position`.
         self._angles_and_tip = np.concatenate(
-            (self._joint_angles, np.arange(address("tip"), address("tip") + 3, 2)))
+            (self._joint_angles, np.arange(address("tip"), address("tip") + 3, 2))
+        )
         self._target_site = model.site("target").id
 
     def touch(self):
@@ -113,8 +115,10 @@ class Physics(physics_lib.Physics):
         """Distance from the tip to the target's surface in metres; negative inside."""
         sensordata = self.data.sensordata
         offset = sensordata[..., self._target_xz] - sensordata[..., self._tip_xz]
-        return (np.hypot(offset[..., 0], offset[..., 1])
-                - self.model.site_size[..., self._target_site, 0])
+        return (
+            np.hypot(offset[..., 0], offset[..., 1])
+            - self.model.site_size[..., self._target_site, 0]
+        )
 
 
 class _FingerTask(base.SuiteTask):
@@ -124,8 +128,9 @@ class _FingerTask(base.SuiteTask):
     vectorized_callbacks = True
 
     def __init__(self):
-        super().__init__(mjcf_models.finger.make_spec(), "finger",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            mjcf_models.finger.make_spec(), "finger", control_timestep=_CONTROL_TIMESTEP
+        )
 
     def _set_random_joint_angles(self, physics, random_state):
         """Draws the finger within its limits and the spinner uniformly, until nothing
@@ -175,8 +180,9 @@ class Turn(_FingerTask):
 
     def __init__(self, target_radius):
         if not target_radius > 0:
-            raise ValueError(f"target_radius must be a positive number of metres, "
-                             f"got {target_radius!r}")
+            raise ValueError(
+                f"target_radius must be a positive number of metres, got {target_radius!r}"
+            )
         super().__init__()
         self._target_radius = target_radius
         self.set_observations(

@@ -5,7 +5,6 @@ those of the published Control Suite (dm_control 1.0.50, `suite/fish.py`;
 Tassa et al. 2018, §6.2: state 26, action 5, observation 24 dimensions for swim).
 """
 
-
 import numpy as np
 
 from composer_tasks import physics as physics_module
@@ -14,13 +13,13 @@ from mjcf_models import fish as fish_model
 from suites import base
 
 _DEFAULT_TIME_LIMIT = 40  # Seconds: 1000 control steps.
-_CONTROL_TIMESTEP = .04  # Seconds: 10 physics steps of 4 ms.
+_CONTROL_TIMESTEP = 0.04  # Seconds: 10 physics steps of 4 ms.
 
 # Initial hinge angles are uniform in +-this (rad).
-_JOINT_ANGLE_SPREAD = .2
+_JOINT_ANGLE_SPREAD = 0.2
 # The swim target's centre is drawn uniformly in this box (m).
-_TARGET_LOW = (-.4, -.4, .1)
-_TARGET_HIGH = (.4, .4, .3)
+_TARGET_LOW = (-0.4, -0.4, 0.1)
+_TARGET_HIGH = (0.4, 0.4, 0.3)
 
 SUITE = base.Registry()
 
@@ -95,7 +94,8 @@ class _FishTask(base.SuiteTask):
         root = model.joint("root").qposadr[0]
         self._root_quaternion = slice(root + 3, root + 7)
         self._joint_qpos = np.array(
-            [model.joint(name).qposadr[0] for name in fish_model.JOINT_NAMES])
+            [model.joint(name).qposadr[0] for name in fish_model.JOINT_NAMES]
+        )
         self._target = model.geom("target").id
 
     def initialize_episode(self, physics, random_state):
@@ -105,7 +105,8 @@ class _FishTask(base.SuiteTask):
         quaternion = random_state.randn(4)
         physics.data.qpos[self._root_quaternion] = quaternion / np.linalg.norm(quaternion)
         physics.data.qpos[self._joint_qpos] = random_state.uniform(
-            -_JOINT_ANGLE_SPREAD, _JOINT_ANGLE_SPREAD, len(fish_model.JOINT_NAMES))
+            -_JOINT_ANGLE_SPREAD, _JOINT_ANGLE_SPREAD, len(fish_model.JOINT_NAMES)
+        )
 
 
 class Upright(_FishTask):
@@ -113,9 +114,11 @@ class Upright(_FishTask):
 
     def __init__(self):
         super().__init__()
-        self.set_observations(joint_angles=lambda physics: physics.joint_angles(),
-                              upright=lambda physics: physics.upright(),
-                              velocity=lambda physics: physics.velocity())
+        self.set_observations(
+            joint_angles=lambda physics: physics.joint_angles(),
+            upright=lambda physics: physics.upright(),
+            velocity=lambda physics: physics.velocity(),
+        )
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)
@@ -132,24 +135,28 @@ class Swim(_FishTask):
 
     def __init__(self):
         super().__init__()
-        self.set_observations(joint_angles=lambda physics: physics.joint_angles(),
-                              upright=lambda physics: physics.upright(),
-                              target=lambda physics: physics.mouth_to_target(),
-                              velocity=lambda physics: physics.velocity())
+        self.set_observations(
+            joint_angles=lambda physics: physics.joint_angles(),
+            upright=lambda physics: physics.upright(),
+            target=lambda physics: physics.mouth_to_target(),
+            velocity=lambda physics: physics.velocity(),
+        )
 
     def initialize_episode(self, physics, random_state):
         """The shared start, then the target's centre uniform in x, y in [-0.4, 0.4] m
         and z in [0.1, 0.3] m (a model parameter, drawn x, y, z in turn)."""
         super().initialize_episode(physics, random_state)
         physics.model.geom_pos[self._target] = [
-            random_state.uniform(low, high) for low, high in zip(_TARGET_LOW, _TARGET_HIGH)]
+            random_state.uniform(low, high) for low, high in zip(_TARGET_LOW, _TARGET_HIGH)
+        ]
 
     def get_reward(self, physics):
         """1 inside the target when upright; Gaussian within two radii-sums outside."""
         radii = physics.mouth_and_target_radii()
         to_target = physics.mouth_to_target()
         x, y, z = to_target[..., 0], to_target[..., 1], to_target[..., 2]
-        in_target = rewards.tolerance(np.sqrt(x * x + y * y + z * z), bounds=(0, radii),
-                                      margin=2 * radii)
+        in_target = rewards.tolerance(
+            np.sqrt(x * x + y * y + z * z), bounds=(0, radii), margin=2 * radii
+        )
         is_upright = 0.5 * (physics.upright() + 1)
         return (7 * in_target + is_upright) / 8

@@ -22,17 +22,26 @@ def gymnasium_id(domain_name, task_name):
     return f"{NAMESPACE}/{domain_name}-{task_name}-v0"
 
 
-def make_env(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-             flatten_observations=False, render_mode=None):
-    env = suite.load(domain_name, task_name, task_kwargs=task_kwargs,
-                     environment_kwargs=environment_kwargs)
+def make_env(
+    domain_name,
+    task_name,
+    task_kwargs=None,
+    environment_kwargs=None,
+    flatten_observations=False,
+    render_mode=None,
+):
+    env = suite.load(
+        domain_name, task_name, task_kwargs=task_kwargs, environment_kwargs=environment_kwargs
+    )
     return GymnasiumEnv(env, flatten_observations=flatten_observations, render_mode=render_mode)
 
 
-def make_vector_env(domain_name, task_name, num_envs=1, task_kwargs=None, num_threads=0,
-                    flatten_observations=False):
-    batch = suite.load_batch(domain_name, task_name, num_envs, task_kwargs=task_kwargs,
-                             num_threads=num_threads)
+def make_vector_env(
+    domain_name, task_name, num_envs=1, task_kwargs=None, num_threads=0, flatten_observations=False
+):
+    batch = suite.load_batch(
+        domain_name, task_name, num_envs, task_kwargs=task_kwargs, num_threads=num_threads
+    )
     return GymnasiumVectorEnv(batch, flatten_observations=flatten_observations)
 
 

@@ -44,8 +44,9 @@ class Physics(base.RandomPosePhysics):
         self._torso = model.body("torso").id
         self._foot = model.body("foot").id
         self._speed_address = int(model.sensor("torso_subtreelinvel").adr[0])
-        self._touch_addresses = np.array([model.sensor(name).adr[0]
-                                          for name in ("touch_toe", "touch_heel")])
+        self._touch_addresses = np.array(
+            [model.sensor(name).adr[0] for name in ("touch_toe", "touch_heel")]
+        )
 
     def height(self):
         """Height (world z) of the torso's centre of mass above the foot's, in m."""
@@ -79,8 +80,9 @@ class Hopper(base.SuiteTask):
     def __init__(self, hopping):
         self._hopping = hopping
         super().__init__(hopper_model.make_spec(), "hopper", control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(position=Physics.position_without_rootx, velocity=Physics.velocity,
-                              touch=Physics.touch)
+        self.set_observations(
+            position=Physics.position_without_rootx, velocity=Physics.velocity, touch=Physics.touch
+        )
 
     def initialize_episode(self, physics, random_state):
         physics.randomize_joints(random_state)
@@ -88,11 +90,16 @@ class Hopper(base.SuiteTask):
     def get_reward(self, physics):
         standing = rewards.tolerance(physics.height(), _STAND_HEIGHT_RANGE)
         if self._hopping:
-            hopping = rewards.tolerance(physics.speed(), bounds=(_HOP_SPEED, float("inf")),
-                                        margin=_HOP_SPEED / 2, value_at_margin=0.5,
-                                        sigmoid="linear")
+            hopping = rewards.tolerance(
+                physics.speed(),
+                bounds=(_HOP_SPEED, float("inf")),
+                margin=_HOP_SPEED / 2,
+                value_at_margin=0.5,
+                sigmoid="linear",
+            )
             return standing * hopping
-        small_control = base.mean_last_axis(rewards.tolerance(
-            physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic"))
+        small_control = base.mean_last_axis(
+            rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic")
+        )
         small_control = (small_control + 4) / 5
         return standing * small_control

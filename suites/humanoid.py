@@ -5,7 +5,6 @@ those of the published Control Suite (dm_control 1.0.50, `suite/humanoid.py`;
 Tassa et al. 2018, §6.2: state 54, action 21, observation 67 dimensions).
 """
 
-
 import mujoco
 import numpy as np
 
@@ -15,7 +14,7 @@ from mjcf_models import humanoid as humanoid_model
 from suites import base
 
 _DEFAULT_TIME_LIMIT = 25  # Seconds: 1000 control steps.
-_CONTROL_TIMESTEP = .025  # Seconds: 5 physics steps of 5 ms.
+_CONTROL_TIMESTEP = 0.025  # Seconds: 5 physics steps of 5 ms.
 
 # Head height (m) above which the stand reward is 1.
 _STAND_HEIGHT = 1.4
@@ -90,7 +89,7 @@ class Physics(physics_module.Physics):
 
     def torso_vertical_orientation(self):
         """The world z axis in the torso frame (the torso rotation matrix's last row)."""
-        return self.data.xmat[..., self._torso, base.ZX:base.ZZ + 1].copy()
+        return self.data.xmat[..., self._torso, base.ZX : base.ZZ + 1].copy()
 
     def joint_angles(self):
         """The 21 hinge angles (rad), without the free root joint."""
@@ -121,12 +120,13 @@ class Humanoid(base.SuiteTask):
     def __init__(self, move_speed, pure_state):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
-        super().__init__(humanoid_model.make_spec(), "humanoid",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(humanoid_model.make_spec(), "humanoid", control_timestep=_CONTROL_TIMESTEP)
         self._move_speed = move_speed
         if pure_state:
-            self.set_observations(position=lambda physics: physics.position(),
-                                  velocity=lambda physics: physics.velocity())
+            self.set_observations(
+                position=lambda physics: physics.position(),
+                velocity=lambda physics: physics.velocity(),
+            )
         else:
             self.set_observations(
                 joint_angles=lambda physics: physics.joint_angles(),
@@ -134,7 +134,8 @@ class Humanoid(base.SuiteTask):
                 extremities=lambda physics: physics.extremities(),
                 torso_vertical=lambda physics: physics.torso_vertical_orientation(),
                 com_velocity=lambda physics: physics.center_of_mass_velocity(),
-                velocity=lambda physics: physics.velocity())
+                velocity=lambda physics: physics.velocity(),
+            )
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)
@@ -174,23 +175,32 @@ def standing_reward(physics, upright_cosine, move_speed):
     1.4 m, upright (`upright_cosine`, the trunk's z-axis z component), small controls,
     and the centre of mass moving at `move_speed` m/s or more (0: staying still).
     Works on a batch's (N, ...) arrays too."""
-    standing = rewards.tolerance(physics.head_height(), bounds=(_STAND_HEIGHT, np.inf),
-                                 margin=_STAND_HEIGHT / 4)
-    upright = rewards.tolerance(upright_cosine, bounds=(0.9, np.inf),
-                                sigmoid="linear", margin=1.9, value_at_margin=0)
+    standing = rewards.tolerance(
+        physics.head_height(), bounds=(_STAND_HEIGHT, np.inf), margin=_STAND_HEIGHT / 4
+    )
+    upright = rewards.tolerance(
+        upright_cosine, bounds=(0.9, np.inf), sigmoid="linear", margin=1.9, value_at_margin=0
+    )
     stand_reward = standing * upright
-    small_control = base.mean_last_axis(rewards.tolerance(
-        physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic"))
+    small_control = base.mean_last_axis(
+        rewards.tolerance(physics.data.ctrl, margin=1, value_at_margin=0, sigmoid="quadratic")
+    )
     small_control = (4 + small_control) / 5
     com_velocity = physics.center_of_mass_velocity()
     velocity_x, velocity_y = com_velocity[..., 0], com_velocity[..., 1]
     if move_speed == 0:
         # The mean over the two horizontal components, one scalar call each.
-        motion = (rewards.tolerance(velocity_x, margin=2)
-                  + rewards.tolerance(velocity_y, margin=2)) / 2
+        motion = (
+            rewards.tolerance(velocity_x, margin=2) + rewards.tolerance(velocity_y, margin=2)
+        ) / 2
     else:
         speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
-        move = rewards.tolerance(speed, bounds=(move_speed, np.inf), margin=move_speed,
-                                 value_at_margin=0, sigmoid="linear")
+        move = rewards.tolerance(
+            speed,
+            bounds=(move_speed, np.inf),
+            margin=move_speed,
+            value_at_margin=0,
+            sigmoid="linear",
+        )
         motion = (5 * move + 1) / 6
     return small_control * stand_reward * motion

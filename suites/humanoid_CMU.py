@@ -18,7 +18,7 @@ from suites import base
 from suites import humanoid
 
 _DEFAULT_TIME_LIMIT = 20  # Seconds: 1000 control steps.
-_CONTROL_TIMESTEP = .02  # Seconds: 10 physics steps of 2 ms.
+_CONTROL_TIMESTEP = 0.02  # Seconds: 10 physics steps of 2 ms.
 
 # The reward (head above 1.4 m, upright, small controls, speed) is the suite
 # humanoid's: `humanoid.standing_reward`.
@@ -44,27 +44,37 @@ SUITE = base.Registry()
 
 
 @SUITE.add()
-def stand(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-          environment_kwargs: dict | None = None) -> composer.Environment:
+def stand(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Stand up and stay still."""
-    return base.make_environment(HumanoidCMU(move_speed=0), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(HumanoidCMU(move_speed=0), time_limit, random, environment_kwargs)
 
 
 @SUITE.add()
-def walk(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-         environment_kwargs: dict | None = None) -> composer.Environment:
+def walk(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Move the centre of mass horizontally at 1 m/s or faster, upright."""
-    return base.make_environment(HumanoidCMU(move_speed=_WALK_SPEED), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(
+        HumanoidCMU(move_speed=_WALK_SPEED), time_limit, random, environment_kwargs
+    )
 
 
 @SUITE.add()
-def run(time_limit: float = _DEFAULT_TIME_LIMIT, random: _Random = None,
-        environment_kwargs: dict | None = None) -> composer.Environment:
+def run(
+    time_limit: float = _DEFAULT_TIME_LIMIT,
+    random: _Random = None,
+    environment_kwargs: dict | None = None,
+) -> composer.Environment:
     """Move the centre of mass horizontally at 10 m/s or faster, upright."""
-    return base.make_environment(HumanoidCMU(move_speed=_RUN_SPEED), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(
+        HumanoidCMU(move_speed=_RUN_SPEED), time_limit, random, environment_kwargs
+    )
 
 
 class Physics(physics_module.Physics):
@@ -102,7 +112,7 @@ class Physics(physics_module.Physics):
 
     def torso_vertical_orientation(self) -> np.ndarray:
         """The world z axis in the thorax frame (the rotation matrix's last row)."""
-        return self.data.xmat[..., self._thorax, _ZX:_ZZ + 1].copy()
+        return self.data.xmat[..., self._thorax, _ZX : _ZZ + 1].copy()
 
     def joint_angles(self) -> np.ndarray:
         """The 56 hinge angles (rad), without the free root joint."""
@@ -135,8 +145,9 @@ class HumanoidCMU(base.SuiteTask):
     def __init__(self, move_speed: float):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
-        super().__init__(humanoid_cmu_model.make_spec(), "humanoid_CMU",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            humanoid_cmu_model.make_spec(), "humanoid_CMU", control_timestep=_CONTROL_TIMESTEP
+        )
         self._move_speed = move_speed
         self.set_observations(
             joint_angles=Physics.joint_angles,
@@ -144,7 +155,8 @@ class HumanoidCMU(base.SuiteTask):
             extremities=Physics.extremities,
             torso_vertical=Physics.torso_vertical_orientation,
             com_velocity=Physics.center_of_mass_velocity,
-            velocity=lambda physics: physics.data.qvel.copy())
+            velocity=lambda physics: physics.data.qvel.copy(),
+        )
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)

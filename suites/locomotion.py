@@ -66,10 +66,14 @@ def head_to_feet_threshold_m(walker_name):
     Control Suite humanoid's (1.0 for `humanoid`; 1.2303 for `cmu_humanoid`, the
     1.2x-scaled CMU skeleton: 1.107 m)."""
     if walker_name not in _HEAD_TO_FEET_STANDING_M:
-        raise ValueError(f"walker_name must be one of {sorted(_HEAD_TO_FEET_STANDING_M)}, "
-                         f"got {walker_name!r}")
-    return (_PUBLISHED_HEAD_TO_FEET_M * _HEAD_TO_FEET_STANDING_M[walker_name]
-            / _HEAD_TO_FEET_STANDING_M["humanoid"])
+        raise ValueError(
+            f"walker_name must be one of {sorted(_HEAD_TO_FEET_STANDING_M)}, got {walker_name!r}"
+        )
+    return (
+        _PUBLISHED_HEAD_TO_FEET_M
+        * _HEAD_TO_FEET_STANDING_M[walker_name]
+        / _HEAD_TO_FEET_STANDING_M["humanoid"]
+    )
 
 
 def _make_walker(walker_name):
@@ -85,8 +89,9 @@ def _make_walker(walker_name):
 
 
 def _environment(task, seed, time_limit=_TIME_LIMIT_S):
-    return composer.Environment(task, time_limit=time_limit, random_state=seed,
-                                strip_singleton_obs_buffer_dim=True)
+    return composer.Environment(
+        task, time_limit=time_limit, random_state=seed, strip_singleton_obs_buffer_dim=True
+    )
 
 
 def _run_corridor(walker_name, course, seed):
@@ -95,18 +100,29 @@ def _run_corridor(walker_name, course, seed):
 
     if course == "walls":
         arena = corridor_arenas.WallsCorridor(
-            wall_gap=4.0, wall_width=distributions.Uniform(1.0, 7.0), wall_height=3.0,
-            corridor_width=10.0, corridor_length=100.0, include_initial_padding=False)
+            wall_gap=4.0,
+            wall_width=distributions.Uniform(1.0, 7.0),
+            wall_height=3.0,
+            corridor_width=10.0,
+            corridor_length=100.0,
+            include_initial_padding=False,
+        )
     else:
         arena = corridor_arenas.GapsCorridor(
             platform_length=distributions.Uniform(0.3, 2.5),
             gap_length=distributions.Uniform(0.5, 1.25),
-            corridor_width=10.0, corridor_length=100.0)
+            corridor_width=10.0,
+            corridor_length=100.0,
+        )
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = corridors.RunThroughCorridor(
-        _make_walker(walker_name), arena, walker_spawn_position=(0.5, 0.0, 0.0),
-        target_velocity=_TARGET_SPEED_MPS, physics_timestep=physics_timestep,
-        control_timestep=control_timestep)
+        _make_walker(walker_name),
+        arena,
+        walker_spawn_position=(0.5, 0.0, 0.0),
+        target_velocity=_TARGET_SPEED_MPS,
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+    )
     return _environment(task, seed)
 
 
@@ -125,12 +141,18 @@ def _parkour_course(course, planar):
     }
     if course in segments:
         return courses.ParkourCourse(segments=segments[course], mode="mixed")
-    every_type = [courses.Hurdles(), courses.Gaps(), courses.Terrain(),
-                  courses.JumpPlatforms(), courses.CrouchPlatforms()]
+    every_type = [
+        courses.Hurdles(),
+        courses.Gaps(),
+        courses.Terrain(),
+        courses.JumpPlatforms(),
+        courses.CrouchPlatforms(),
+    ]
     if not planar:
         every_type.append(courses.SlalomWalls())
-    return courses.ParkourCourse(segments=every_type, mode="mixed",
-                                 curriculum=course == "curriculum")
+    return courses.ParkourCourse(
+        segments=every_type, mode="mixed", curriculum=course == "curriculum"
+    )
 
 
 def _parkour(walker_name, course, unit_reward, seed, probe=None):
@@ -154,16 +176,25 @@ def _parkour(walker_name, course, unit_reward, seed, probe=None):
         pose_termination = parkour.TorsoPoseTermination(walker)
     elif walker_name in _HEAD_TO_FEET_STANDING_M:
         pose_termination = parkour.HeadHeightTermination(
-            walker, arena, walker.head, min_head_to_feet_m=head_to_feet_threshold_m(walker_name))
+            walker, arena, walker.head, min_head_to_feet_m=head_to_feet_threshold_m(walker_name)
+        )
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     pushes = {}
     if probe == "pushes":
-        pushes = dict(push_interval_steps=_PROBE_PUSH_INTERVAL_STEPS,
-                      push_force_n=_PROBE_PUSH_FORCE_N[walker_name],
-                      push_duration_steps=_PROBE_PUSH_DURATION_STEPS)
+        pushes = dict(
+            push_interval_steps=_PROBE_PUSH_INTERVAL_STEPS,
+            push_force_n=_PROBE_PUSH_FORCE_N[walker_name],
+            push_duration_steps=_PROBE_PUSH_DURATION_STEPS,
+        )
     task = parkour.ForwardProgress(
-        walker, arena, reward, pose_termination=pose_termination,
-        physics_timestep=physics_timestep, control_timestep=control_timestep, **pushes)
+        walker,
+        arena,
+        reward,
+        pose_termination=pose_termination,
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+        **pushes,
+    )
     return _environment(task, seed)
 
 
@@ -181,8 +212,11 @@ _PROBE_GAP_M = (1.2, 1.8)
 # quadruped 12 kg), an impulse of 0.2-0.5 m/s of the whole body.
 _PROBE_PUSH_INTERVAL_STEPS = (40, 120)
 _PROBE_PUSH_DURATION_STEPS = 4
-_PROBE_PUSH_FORCE_N = {"walker": (80.0, 160.0), "quadruped": (30.0, 60.0),
-                       "humanoid": (100.0, 200.0)}
+_PROBE_PUSH_FORCE_N = {
+    "walker": (80.0, 160.0),
+    "quadruped": (30.0, 60.0),
+    "humanoid": (100.0, 200.0),
+}
 _PROBE_WALKERS = ("walker", "quadruped", "humanoid")
 
 
@@ -208,12 +242,24 @@ def _maze_forage(walker_name, seed):
     # dm_control's cmu_humanoid_maze_forage: 11 x 11 cells of 3 m, up to 4 rooms
     # of 4-5 cells, one spawn and three spheres of radius 0.4 m per room.
     arena = mazes.RandomMazeWithTargets(
-        x_cells=11, y_cells=11, xy_scale=3.0, max_rooms=4, room_min_size=4, room_max_size=5,
-        spawns_per_room=1, targets_per_room=3, target_radius=0.4)
+        x_cells=11,
+        y_cells=11,
+        xy_scale=3.0,
+        max_rooms=4,
+        room_min_size=4,
+        room_max_size=5,
+        spawns_per_room=1,
+        targets_per_room=3,
+        target_radius=0.4,
+    )
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = random_goal_maze.ManyGoalsMaze(
-        _make_walker(walker_name), arena, target_reward_scale=50.0,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+        _make_walker(walker_name),
+        arena,
+        target_reward_scale=50.0,
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+    )
     return _environment(task, seed)
 
 
@@ -223,8 +269,11 @@ def _go_to_target(walker_name, seed):
 
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = go_to_target.GoToTarget(
-        _make_walker(walker_name), Floor(), physics_timestep=physics_timestep,
-        control_timestep=control_timestep)
+        _make_walker(walker_name),
+        Floor(),
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+    )
     return _environment(task, seed)
 
 
@@ -232,8 +281,12 @@ def _escape_bowl(walker_name, seed):
     from composer_tasks.tasks import escape
 
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
-    task = escape.Escape(_make_walker(walker_name), escape.Bowl(),
-                         physics_timestep=physics_timestep, control_timestep=control_timestep)
+    task = escape.Escape(
+        _make_walker(walker_name),
+        escape.Bowl(),
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+    )
     return _environment(task, seed, time_limit=20.0)
 
 
@@ -245,9 +298,12 @@ _FALL_HEIGHT_M = {"quadruped": 0.26, "humanoid": 0.78}
 _ALIVE_BONUS = {"quadruped": 0.5, "humanoid": 2.0}
 # HFH: "allow the agents to fall below a threshold for ... 160 frames".
 _FLAGRUN_FALL_ALLOWANCE_FRAMES = 160
-_GPU_TASK_WALKERS = {"ant_run": "quadruped", "humanoid_run": "humanoid",
-                     "humanoid_flagrun_harder": "humanoid",
-                     "humanoid_flagrun_harder_terrain": "humanoid"}
+_GPU_TASK_WALKERS = {
+    "ant_run": "quadruped",
+    "humanoid_run": "humanoid",
+    "humanoid_flagrun_harder": "humanoid",
+    "humanoid_flagrun_harder_terrain": "humanoid",
+}
 
 
 def _gpu_task(name, seed):
@@ -261,12 +317,15 @@ def _gpu_task(name, seed):
     terrain = name.endswith("_terrain")
     arena = obstacles.ObstacleField() if terrain else Floor(size=(250.0, 250.0))
     task = flagrun.TargetRun(
-        _make_walker(walker_name), arena, flagrun.LiangReward(_ALIVE_BONUS[walker_name]),
+        _make_walker(walker_name),
+        arena,
+        flagrun.LiangReward(_ALIVE_BONUS[walker_name]),
         fall_height_m=_FALL_HEIGHT_M[walker_name],
         fall_allowance_frames=_FLAGRUN_FALL_ALLOWANCE_FRAMES if flagrun_task else 0,
-        moving_target=flagrun_task, height_map=terrain)
-    return _environment(task, seed,
-                        time_limit=flagrun.EPISODE_FRAMES * flagrun.CONTROL_TIMESTEP_S)
+        moving_target=flagrun_task,
+        height_map=terrain,
+    )
+    return _environment(task, seed, time_limit=flagrun.EPISODE_FRAMES * flagrun.CONTROL_TIMESTEP_S)
 
 
 def _registry():
@@ -275,32 +334,37 @@ def _registry():
         courses = ("walls", "gaps") if walker_name in _FREE_WALKERS else ("gaps",)
         for course in courses:
             entries[f"{walker_name}_run_{course}"] = _Entry(
-                functools.partial(_run_corridor, walker_name, course), True)
+                functools.partial(_run_corridor, walker_name, course), True
+            )
     for walker_name in _WALKER_NAMES:
         for course in _PARKOUR_COURSES:
             if course == "slalom" and walker_name == "walker":
                 continue
             name = f"{walker_name}_parkour_{course}"
             if walker_name == "cmu_humanoid":
-                entries[name] = _Entry(
-                    functools.partial(_parkour, walker_name, course, True), True)
+                entries[name] = _Entry(functools.partial(_parkour, walker_name, course, True), True)
                 continue
             entries[name] = _Entry(functools.partial(_parkour, walker_name, course, False), False)
             entries[f"{name}_unit"] = _Entry(
-                functools.partial(_parkour, walker_name, course, True), True)
+                functools.partial(_parkour, walker_name, course, True), True
+            )
     for walker_name in _FREE_WALKERS:
         entries[f"{walker_name}_maze_forage"] = _Entry(
-            functools.partial(_maze_forage, walker_name), False)
+            functools.partial(_maze_forage, walker_name), False
+        )
         entries[f"{walker_name}_go_to_target"] = _Entry(
-            functools.partial(_go_to_target, walker_name), True)
+            functools.partial(_go_to_target, walker_name), True
+        )
         entries[f"{walker_name}_escape_bowl"] = _Entry(
-            functools.partial(_escape_bowl, walker_name), True)
+            functools.partial(_escape_bowl, walker_name), True
+        )
     for name in _GPU_TASK_WALKERS:
         entries[name] = _Entry(functools.partial(_gpu_task, name), False)
     for walker_name in _PROBE_WALKERS:
         for probe in _PROBES:
             entries[f"{walker_name}_probe_{probe}"] = _Entry(
-                functools.partial(_parkour, walker_name, None, False, probe=probe), False)
+                functools.partial(_parkour, walker_name, None, False, probe=probe), False
+            )
     return entries
 
 
@@ -325,7 +389,8 @@ def load_batch(name, num_envs, seed=0, num_threads=0):
     if name not in _REGISTRY:
         raise ValueError(f"unknown locomotion environment {name!r}; valid names: {list(ALL)}")
     return batch.BatchEnvironment.from_environments(
-        _REGISTRY[name].factory, num_envs, num_threads=num_threads, seed=seed)
+        _REGISTRY[name].factory, num_envs, num_threads=num_threads, seed=seed
+    )
 
 
 def load(name, seed=None):
@@ -348,5 +413,6 @@ def register_environments():
     """Registers every name of `ALL` with `composer_tasks.registry` (setup.py's
     entry point)."""
     from composer_tasks import registry
+
     for name in ALL:
         registry.register(name, functools.partial(load, name), collection="locomotion")

@@ -27,8 +27,9 @@ SUITE = base.Registry()
 
 def _environment(num_bodies, num_actuators, time_limit, random, environment_kwargs):
     # The model's stiffnesses and the episodes share one random stream, as published.
-    random_state = random if isinstance(random, np.random.RandomState) else (
-        np.random.RandomState(random))
+    random_state = (
+        random if isinstance(random, np.random.RandomState) else (np.random.RandomState(random))
+    )
     task = LqrLevel(num_bodies, num_actuators, _CONTROL_COST_COEF, random_state)
     return base.make_environment(task, time_limit, random_state, environment_kwargs)
 
@@ -52,8 +53,10 @@ class Physics(physics_lib.Physics):
     def state_norm(self):
         """Euclidean norm of (qpos, qvel)."""
         data = self.data
-        return np.sqrt(np.add.reduce(data.qpos * data.qpos, axis=-1)
-                       + np.add.reduce(data.qvel * data.qvel, axis=-1))
+        return np.sqrt(
+            np.add.reduce(data.qpos * data.qpos, axis=-1)
+            + np.add.reduce(data.qvel * data.qvel, axis=-1)
+        )
 
 
 class LqrLevel(base.SuiteTask):
@@ -71,8 +74,13 @@ class LqrLevel(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, num_bodies: int, num_actuators: int, control_cost_coef: float,
-                 random_state: np.random.RandomState):
+    def __init__(
+        self,
+        num_bodies: int,
+        num_actuators: int,
+        control_cost_coef: float,
+        random_state: np.random.RandomState,
+    ):
         if not control_cost_coef > 0:
             raise ValueError(f"control_cost_coef must be positive, got {control_cost_coef!r}")
         self._control_cost_coef = control_cost_coef
@@ -86,8 +94,10 @@ class LqrLevel(base.SuiteTask):
     def action_spec(self, physics: Physics) -> dm_env.specs.BoundedArray:
         """The motors are unlimited; as published, their bounds are +-1e10."""
         spec = super().action_spec(physics)
-        return spec.replace(minimum=np.maximum(spec.minimum, -_UNLIMITED_CONTROL),
-                            maximum=np.minimum(spec.maximum, _UNLIMITED_CONTROL))
+        return spec.replace(
+            minimum=np.maximum(spec.minimum, -_UNLIMITED_CONTROL),
+            maximum=np.minimum(spec.maximum, _UNLIMITED_CONTROL),
+        )
 
     def initialize_episode(self, physics, random_state):
         """qpos uniform on the sphere of radius sqrt(2), at rest."""
@@ -107,4 +117,3 @@ class LqrLevel(base.SuiteTask):
         # dm_control's lqr ends with discount 0 when the state reaches the origin.
         # (Written to work on a batch's (N,) arrays too: the task is vectorised.)
         return 1.0 - self.should_terminate_episode(physics)
-

@@ -40,7 +40,8 @@ def solve(env):
 
     acceleration = np.linalg.solve(-mass, np.hstack((stiffness, damping)))
     a = np.eye(2 * n) + dt * np.vstack(
-        (dt * acceleration + np.hstack((np.zeros((n, n)), np.eye(n))), acceleration))
+        (dt * acceleration + np.hstack((np.zeros((n, n)), np.eye(n))), acceleration)
+    )
     actuated = np.vstack((np.eye(m), np.zeros((n - m, m))))
     control_acceleration = np.linalg.solve(mass, actuated)
     b = dt * np.vstack((dt * control_acceleration, control_acceleration))

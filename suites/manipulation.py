@@ -25,26 +25,39 @@ from composer_tasks.tasks.manipulation import reach
 
 TIME_LIMIT_S = common.TIME_LIMIT_S
 
-_TASKS = collections.OrderedDict([
-    ("reach_site", lambda settings: reach.make_reach(settings, use_site=True)),
-    ("reach_duplo", lambda settings: reach.make_reach(settings, use_site=False)),
-    ("lift_brick", lambda settings: lift.make_lift(settings, "duplo")),
-    ("lift_large_box", lambda settings: lift.make_lift(settings, "box")),
-    ("place_brick", lambda settings: place.make_place(settings, "duplo")),
-    ("place_cradle", lambda settings: place.make_place(settings, "cradle")),
-    ("stack_2_bricks", lambda settings: bricks.make_stack(settings, 2, moveable_base=False)),
-    ("stack_2_bricks_moveable_base",
-     lambda settings: bricks.make_stack(settings, 2, moveable_base=True)),
-    ("stack_3_bricks", lambda settings: bricks.make_stack(settings, 3, moveable_base=False)),
-    ("stack_3_bricks_random_order",
-     lambda settings: bricks.make_stack(settings, 3, moveable_base=False, randomize_order=True)),
-    ("stack_2_of_3_bricks_random_order",
-     lambda settings: bricks.make_stack(settings, 3, moveable_base=False, target_height=2,
-                                        randomize_order=True)),
-    ("reassemble_3_bricks_fixed_order", lambda settings: bricks.make_reassemble(settings, 3)),
-    ("reassemble_5_bricks_random_order",
-     lambda settings: bricks.make_reassemble(settings, 5, randomize_order=True)),
-])
+_TASKS = collections.OrderedDict(
+    [
+        ("reach_site", lambda settings: reach.make_reach(settings, use_site=True)),
+        ("reach_duplo", lambda settings: reach.make_reach(settings, use_site=False)),
+        ("lift_brick", lambda settings: lift.make_lift(settings, "duplo")),
+        ("lift_large_box", lambda settings: lift.make_lift(settings, "box")),
+        ("place_brick", lambda settings: place.make_place(settings, "duplo")),
+        ("place_cradle", lambda settings: place.make_place(settings, "cradle")),
+        ("stack_2_bricks", lambda settings: bricks.make_stack(settings, 2, moveable_base=False)),
+        (
+            "stack_2_bricks_moveable_base",
+            lambda settings: bricks.make_stack(settings, 2, moveable_base=True),
+        ),
+        ("stack_3_bricks", lambda settings: bricks.make_stack(settings, 3, moveable_base=False)),
+        (
+            "stack_3_bricks_random_order",
+            lambda settings: bricks.make_stack(
+                settings, 3, moveable_base=False, randomize_order=True
+            ),
+        ),
+        (
+            "stack_2_of_3_bricks_random_order",
+            lambda settings: bricks.make_stack(
+                settings, 3, moveable_base=False, target_height=2, randomize_order=True
+            ),
+        ),
+        ("reassemble_3_bricks_fixed_order", lambda settings: bricks.make_reassemble(settings, 3)),
+        (
+            "reassemble_5_bricks_random_order",
+            lambda settings: bricks.make_reassemble(settings, 5, randomize_order=True),
+        ),
+    ]
+)
 # dm_control has no vision variant of this one.
 _FEATURES_ONLY = ("stack_3_bricks_random_order",)
 

@@ -17,41 +17,46 @@ _TIME_LIMIT = 10  # seconds: 1000 control steps
 # Probabilities of the initial prop placements: in the hand, in the target, anywhere.
 _P_IN_HAND = 0.1
 _P_IN_TARGET = 0.1
-ARM_JOINTS = ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
-              "finger", "fingertip", "thumb", "thumbtip")
-TOUCH_SENSORS = ("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch",
-                 "thumbtip_touch")
+ARM_JOINTS = (
+    "arm_root",
+    "arm_shoulder",
+    "arm_elbow",
+    "arm_wrist",
+    "finger",
+    "fingertip",
+    "thumb",
+    "thumbtip",
+)
+TOUCH_SENSORS = ("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch")
 
 SUITE = base.Registry()
 
 
 @SUITE.add("benchmarking", "hard")
-def bring_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-               environment_kwargs=None):
+def bring_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Bring the ball to the target."""
     task = Bring(use_peg=False, insert=False, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def bring_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-              environment_kwargs=None):
+def bring_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Bring the peg to the target."""
     task = Bring(use_peg=True, insert=False, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def insert_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-                environment_kwargs=None):
+def insert_ball(
+    fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None
+):
     """Put the ball into the cup."""
     task = Bring(use_peg=False, insert=True, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-               environment_kwargs=None):
+def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Put the peg into the slot."""
     task = Bring(use_peg=True, insert=True, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
@@ -70,10 +75,10 @@ class Physics(physics_lib.Physics):
         model = self.model
         self._body = {model.body(i).name: i for i in range(model.nbody)}
         self._site = {model.site(i).name: i for i in range(model.nsite)}
-        self._joint_qpos = {model.joint(i).name: int(model.jnt_qposadr[i])
-                            for i in range(model.njnt)}
-        self._joint_dof = {model.joint(i).name: int(model.jnt_dofadr[i])
-                           for i in range(model.njnt)}
+        self._joint_qpos = {
+            model.joint(i).name: int(model.jnt_qposadr[i]) for i in range(model.njnt)
+        }
+        self._joint_dof = {model.joint(i).name: int(model.jnt_dofadr[i]) for i in range(model.njnt)}
         self._touch = np.array([model.sensor(name).adr[0] for name in TOUCH_SENSORS])
         self._index_arrays = {}
 
@@ -143,8 +148,11 @@ class Bring(base.SuiteTask):
     def __init__(self, use_peg, insert, fully_observable):
         if not isinstance(fully_observable, bool):
             raise TypeError(f"fully_observable must be a bool, got {fully_observable!r}")
-        super().__init__(mjcf_models.manipulator.make_spec(use_peg, insert), "manipulator",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            mjcf_models.manipulator.make_spec(use_peg, insert),
+            "manipulator",
+            control_timestep=_CONTROL_TIMESTEP,
+        )
         self._use_peg = use_peg
         self._insert = insert
         self._object = "peg" if use_peg else "ball"
@@ -199,7 +207,8 @@ class Bring(base.SuiteTask):
 
             placement = random_state.choice(
                 ["in_hand", "in_target", "uniform"],
-                p=[_P_IN_HAND, _P_IN_TARGET, 1 - _P_IN_HAND - _P_IN_TARGET])
+                p=[_P_IN_HAND, _P_IN_TARGET, 1 - _P_IN_HAND - _P_IN_TARGET],
+            )
             if placement == "in_target":
                 object_x, object_z, object_angle = target_x, target_z, target_angle
             elif placement == "in_hand":

@@ -47,7 +47,7 @@ class Physics(physics_lib.Physics):
 
     def angular_velocity(self):
         """Hinge angular velocity in rad/s, shape (1,)."""
-        return self.data.qvel[..., self._hinge_dof:self._hinge_dof + 1]
+        return self.data.qvel[..., self._hinge_dof : self._hinge_dof + 1]
 
     def pole_orientation(self):
         """Cosine and sine of the pole's angle from upright."""
@@ -61,10 +61,10 @@ class SwingUp(base.SuiteTask):
     vectorized_callbacks = True
 
     def __init__(self):
-        super().__init__(pendulum_model.make_spec(), "pendulum",
-                         control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(orientation=Physics.pole_orientation,
-                              velocity=Physics.angular_velocity)
+        super().__init__(pendulum_model.make_spec(), "pendulum", control_timestep=_CONTROL_TIMESTEP)
+        self.set_observations(
+            orientation=Physics.pole_orientation, velocity=Physics.angular_velocity
+        )
 
     def initialize_episode(self, physics, random_state):
         """Starts at rest at an angle drawn uniformly from [-pi, pi)."""

@@ -49,8 +49,11 @@ class Physics(physics_lib.Physics):
         self._ball = model.geom("pointmass").id
         self._target_radius_index = (Ellipsis, self._target, 0)
         # wrap_prm rows of tendon t1's and t2's joint coefficients (root_x, root_y).
-        self._mixing_rows = [int(model.tendon_adr[model.tendon(name).id]) + offset
-                             for name in ("t1", "t2") for offset in (0, 1)]
+        self._mixing_rows = [
+            int(model.tendon_adr[model.tendon(name).id]) + offset
+            for name in ("t1", "t2")
+            for offset in (0, 1)
+        ]
 
     def mass_to_target(self):
         """Vector from the ball's centre to the target's, in metres (world frame)."""
@@ -79,8 +82,9 @@ class PointMass(base.SuiteTask):
 
     def __init__(self, randomize_gains):
         self._randomize_gains = randomize_gains
-        super().__init__(point_mass_model.make_spec(), "point_mass",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            point_mass_model.make_spec(), "point_mass", control_timestep=_CONTROL_TIMESTEP
+        )
         self.set_observations(position=Physics.position, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):
@@ -105,9 +109,11 @@ class PointMass(base.SuiteTask):
 
     def get_reward(self, physics):
         target_radius = physics.target_radius()
-        near_target = rewards.tolerance(physics.mass_to_target_dist(), bounds=(0, target_radius),
-                                        margin=target_radius)
-        control_reward = base.mean_last_axis(rewards.tolerance(
-            physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic"))
+        near_target = rewards.tolerance(
+            physics.mass_to_target_dist(), bounds=(0, target_radius), margin=target_radius
+        )
+        control_reward = base.mean_last_axis(
+            rewards.tolerance(physics.control(), margin=1, value_at_margin=0, sigmoid="quadratic")
+        )
         small_control = (control_reward + 4) / 5
         return near_target * small_control

@@ -16,9 +16,9 @@ from suites import base
 
 # suite/quadruped.py: 20 s episodes of 0.02 s control steps (4 physics steps each).
 _DEFAULT_TIME_LIMIT = 20
-_CONTROL_TIMESTEP = .02
+_CONTROL_TIMESTEP = 0.02
 # Forward torso speeds (m/s, torso frame) from which the move term is 1.
-_WALK_SPEED = .5
+_WALK_SPEED = 0.5
 _RUN_SPEED = 5
 # The move tasks' floor half-size (m) is the distance covered in a whole episode at
 # the task's speed; escape's floor is 40 m; fetch keeps the published 15 m.
@@ -26,20 +26,20 @@ _ESCAPE_FLOOR_SIZE_M = 40
 # Escape terrain: a sinusoidal bowl times smooth random bumps, uniform in
 # [_TERRAIN_SMOOTHNESS, 1] on a grid of one sample per _TERRAIN_BUMP_SCALE metres,
 # spline-interpolated to the heightfield's resolution (0: maximally bumpy, 1: smooth).
-_TERRAIN_SMOOTHNESS = .15
+_TERRAIN_SMOOTHNESS = 0.15
 _TERRAIN_BUMP_SCALE_M = 2
 # The bowl's radius (fraction of the half-size) is clipped below at this value, which
 # keeps a small flat patch at the centre.
-_BOWL_MIN_RADIUS = .04
+_BOWL_MIN_RADIUS = 0.04
 # Escape's uprightness term is 1 within this many degrees of upright.
 _ESCAPE_UPRIGHT_DEG = 20
 # Fetch: the quadruped and the ball start within this fraction of the floor's
 # half-size, the ball 2 m up with a horizontal velocity of std 5 m/s per axis.
-_SPAWN_FRACTION = .9
+_SPAWN_FRACTION = 0.9
 _BALL_START_HEIGHT_M = 2
 _BALL_START_SPEED_STD = 5
 # The initial-height search raises the torso in 1 cm steps until nothing touches.
-_HEIGHT_STEP_M = .01
+_HEIGHT_STEP_M = 0.01
 _MAX_HEIGHT_ATTEMPTS = 10000
 
 _TOES = tuple(f"toe_{leg}" for leg, *_ in quadruped_model.LEGS)
@@ -91,10 +91,12 @@ class Physics(physics_lib.Physics):
         self._hinge_dofs = _as_slice(model.jnt_dofadr[hinges])
         self._velocimeter = _sensor_entries(model, "velocimeter")
         # Sensors by type, in model order (as the published selection by type).
-        self._force_torque = _entries_of_types(model, mujoco.mjtSensor.mjSENS_FORCE,
-                                               mujoco.mjtSensor.mjSENS_TORQUE)
-        self._imu = _entries_of_types(model, mujoco.mjtSensor.mjSENS_GYRO,
-                                      mujoco.mjtSensor.mjSENS_ACCELEROMETER)
+        self._force_torque = _entries_of_types(
+            model, mujoco.mjtSensor.mjSENS_FORCE, mujoco.mjtSensor.mjSENS_TORQUE
+        )
+        self._imu = _entries_of_types(
+            model, mujoco.mjtSensor.mjSENS_GYRO, mujoco.mjtSensor.mjSENS_ACCELEROMETER
+        )
         self._rangefinders = _entries_of_types(model, mujoco.mjtSensor.mjSENS_RANGEFINDER)
         self._has_ball = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, "ball") >= 0
         if self._has_ball:
@@ -103,8 +105,9 @@ class Physics(physics_lib.Physics):
             ball_root = model.joint("ball_root")
             self._ball_qpos = slice(int(ball_root.qposadr[0]), int(ball_root.qposadr[0]) + 7)
             self._ball_dofs = slice(int(ball_root.dofadr[0]), int(ball_root.dofadr[0]) + 6)
-            self._root_dofs = slice(int(model.joint("root").dofadr[0]),
-                                    int(model.joint("root").dofadr[0]) + 6)
+            self._root_dofs = slice(
+                int(model.joint("root").dofadr[0]), int(model.joint("root").dofadr[0]) + 6
+            )
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the world z component of its z axis (1 upright)."""
@@ -118,8 +121,9 @@ class Physics(physics_lib.Physics):
         """Hinge angles (rad), hinge velocities (rad/s) and actuator activations:
         the state without the root's position and orientation (44 values)."""
         data = self.data
-        return np.concatenate((data.qpos[..., self._hinge_qpos], data.qvel[..., self._hinge_dofs],
-                               data.act), axis=-1)
+        return np.concatenate(
+            (data.qpos[..., self._hinge_qpos], data.qvel[..., self._hinge_dofs], data.act), axis=-1
+        )
 
     def force_torque(self):
         """arcsinh of the toes' force (N) and torque (N m) sensor readings, force
@@ -142,17 +146,22 @@ class Physics(physics_lib.Physics):
     def origin(self):
         """The world origin in the torso frame (m)."""
         data = self.data
-        return -base.vector_times_rotation(data.xpos[..., self._torso, :],
-                                           data.xmat[..., self._torso, :])
+        return -base.vector_times_rotation(
+            data.xpos[..., self._torso, :], data.xmat[..., self._torso, :]
+        )
 
     def ball_state(self):
         """In the torso frame: the ball's position (m) and linear velocity (m/s)
         relative to the torso, then its angular velocity (rad/s) (9 values)."""
         data = self.data
-        relative = np.stack((
-            data.xpos[..., self._ball, :] - data.xpos[..., self._torso, :],
-            data.qvel[..., self._ball_dofs][..., :3] - data.qvel[..., self._root_dofs][..., :3],
-            data.qvel[..., self._ball_dofs][..., 3:]), axis=-2)
+        relative = np.stack(
+            (
+                data.xpos[..., self._ball, :] - data.xpos[..., self._torso, :],
+                data.qvel[..., self._ball_dofs][..., :3] - data.qvel[..., self._root_dofs][..., :3],
+                data.qvel[..., self._ball_dofs][..., 3:],
+            ),
+            axis=-2,
+        )
         in_torso = base.vector_times_rotation(relative, data.xmat[..., self._torso, None, :])
         return in_torso.reshape(in_torso.shape[:-2] + (9,))
 
@@ -161,7 +170,8 @@ class Physics(physics_lib.Physics):
         data = self.data
         return base.vector_times_rotation(
             data.site_xpos[..., self._target, :] - data.xpos[..., self._torso, :],
-            data.xmat[..., self._torso, :])
+            data.xmat[..., self._torso, :],
+        )
 
     def ball_to_target_distance(self):
         """Horizontal (world x-y) distance (m) from the ball's centre to the target's."""
@@ -201,8 +211,9 @@ def _entries_of_types(model, *sensor_types):
     ids = np.flatnonzero(np.isin(model.sensor_type, sensor_types))
     if len(ids) == 0:
         return np.zeros(0, dtype=int)
-    return np.concatenate([np.arange(model.sensor_adr[i], model.sensor_adr[i] + model.sensor_dim[i])
-                           for i in ids])
+    return np.concatenate(
+        [np.arange(model.sensor_adr[i], model.sensor_adr[i] + model.sensor_dim[i]) for i in ids]
+    )
 
 
 def _place_without_contacts(physics, quaternion, x=0.0, y=0.0):
@@ -238,8 +249,13 @@ def _upright_reward(physics, deviation_deg=0.0):
     """1 while the torso's z axis is within `deviation_deg` of upright, falling
     linearly (in the cosine) to 0 upside down."""
     deviation = np.cos(np.deg2rad(deviation_deg))
-    return rewards.tolerance(physics.torso_upright(), bounds=(deviation, float("inf")),
-                             sigmoid="linear", margin=1 + deviation, value_at_margin=0)
+    return rewards.tolerance(
+        physics.torso_upright(),
+        bounds=(deviation, float("inf")),
+        sigmoid="linear",
+        margin=1 + deviation,
+        value_at_margin=0,
+    )
 
 
 class _QuadrupedTask(base.SuiteTask):
@@ -258,7 +274,8 @@ class _QuadrupedTask(base.SuiteTask):
             torso_upright=Physics.torso_upright,
             imu=Physics.imu,
             force_torque=Physics.force_torque,
-            **extra_observations)
+            **extra_observations,
+        )
 
 
 class Move(_QuadrupedTask):
@@ -272,17 +289,19 @@ class Move(_QuadrupedTask):
         if not desired_speed > 0:
             raise ValueError(f"desired_speed must be a speed > 0 m/s, got {desired_speed!r}")
         self._desired_speed = desired_speed
-        super().__init__(quadruped_model.make_spec(
-            floor_size=_DEFAULT_TIME_LIMIT * desired_speed))
+        super().__init__(quadruped_model.make_spec(floor_size=_DEFAULT_TIME_LIMIT * desired_speed))
 
     def initialize_episode(self, physics, random_state):
         _place_without_contacts(physics, _random_orientation(random_state))
 
     def get_reward(self, physics):
-        move = rewards.tolerance(physics.torso_velocity()[..., 0],
-                                 bounds=(self._desired_speed, float("inf")),
-                                 margin=self._desired_speed, value_at_margin=.5,
-                                 sigmoid="linear")
+        move = rewards.tolerance(
+            physics.torso_velocity()[..., 0],
+            bounds=(self._desired_speed, float("inf")),
+            margin=self._desired_speed,
+            value_at_margin=0.5,
+            sigmoid="linear",
+        )
         return _upright_reward(physics) * move
 
 
@@ -296,9 +315,13 @@ class Escape(_QuadrupedTask):
     """
 
     def __init__(self):
-        super().__init__(quadruped_model.make_spec(floor_size=_ESCAPE_FLOOR_SIZE_M, terrain=True,
-                                                   rangefinders=True),
-                         origin=Physics.origin, rangefinder=Physics.rangefinder)
+        super().__init__(
+            quadruped_model.make_spec(
+                floor_size=_ESCAPE_FLOOR_SIZE_M, terrain=True, rangefinders=True
+            ),
+            origin=Physics.origin,
+            rangefinder=Physics.rangefinder,
+        )
         self._terrain_half_size = None
 
     def after_compile(self, physics, random_state):
@@ -313,18 +336,20 @@ class Escape(_QuadrupedTask):
         model = physics.model
         samples = int(model.hfield_nrow[self._hfield])
         if samples != model.hfield_ncol[self._hfield]:
-            raise ValueError(f"the terrain heightfield must be square, got {samples} x "
-                             f"{model.hfield_ncol[self._hfield]} samples")
-        rows, columns = np.ogrid[-1:1:samples * 1j, -1:1:samples * 1j]
-        radius = np.clip(np.sqrt(columns ** 2 + rows ** 2), _BOWL_MIN_RADIUS, 1)
-        bowl = .5 - np.cos(2 * np.pi * radius) / 2
+            raise ValueError(
+                f"the terrain heightfield must be square, got {samples} x "
+                f"{model.hfield_ncol[self._hfield]} samples"
+            )
+        rows, columns = np.ogrid[-1 : 1 : samples * 1j, -1 : 1 : samples * 1j]
+        radius = np.clip(np.sqrt(columns**2 + rows**2), _BOWL_MIN_RADIUS, 1)
+        bowl = 0.5 - np.cos(2 * np.pi * radius) / 2
         bump_samples = int(2 * self._terrain_half_size / _TERRAIN_BUMP_SCALE_M)
         bumps = random_state.uniform(_TERRAIN_SMOOTHNESS, 1, (bump_samples, bump_samples))
         # Cubic-spline zoom (scipy's default order 3), as published.
         smooth_bumps = ndimage.zoom(bumps, samples / float(bump_samples))
         terrain = bowl * smooth_bumps
         start = int(model.hfield_adr[self._hfield])
-        model.hfield_data[start:start + samples * samples] = terrain.ravel()
+        model.hfield_data[start : start + samples * samples] = terrain.ravel()
         physics.upload_hfield(self._hfield)
         return terrain
 
@@ -333,10 +358,13 @@ class Escape(_QuadrupedTask):
         _place_without_contacts(physics, _random_orientation(random_state))
 
     def get_reward(self, physics):
-        escape = rewards.tolerance(physics.origin_distance(),
-                                   bounds=(self._terrain_half_size, float("inf")),
-                                   margin=self._terrain_half_size, value_at_margin=0,
-                                   sigmoid="linear")
+        escape = rewards.tolerance(
+            physics.origin_distance(),
+            bounds=(self._terrain_half_size, float("inf")),
+            margin=self._terrain_half_size,
+            value_at_margin=0,
+            sigmoid="linear",
+        )
         return _upright_reward(physics, deviation_deg=_ESCAPE_UPRIGHT_DEG) * escape
 
 
@@ -349,8 +377,11 @@ class Fetch(_QuadrupedTask):
     """
 
     def __init__(self):
-        super().__init__(quadruped_model.make_spec(walls_and_ball=True),
-                         ball_state=Physics.ball_state, target_position=Physics.target_position)
+        super().__init__(
+            quadruped_model.make_spec(walls_and_ball=True),
+            ball_state=Physics.ball_state,
+            target_position=Physics.target_position,
+        )
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)
@@ -368,15 +399,25 @@ class Fetch(_QuadrupedTask):
         quaternion = (np.cos(azimuth / 2), 0, 0, np.sin(azimuth / 2))
         x, y = random_state.uniform(-self._spawn_radius, self._spawn_radius, size=2)
         _place_without_contacts(physics, quaternion, x, y)
-        physics.ball_qpos()[:2] = random_state.uniform(-self._spawn_radius, self._spawn_radius,
-                                                       size=2)
+        physics.ball_qpos()[:2] = random_state.uniform(
+            -self._spawn_radius, self._spawn_radius, size=2
+        )
         physics.ball_qpos()[2] = _BALL_START_HEIGHT_M
         physics.ball_qvel()[:2] = _BALL_START_SPEED_STD * random_state.randn(2)
 
     def get_reward(self, physics):
-        reach = rewards.tolerance(physics.self_to_ball_distance(), bounds=(0, self._reach_bound),
-                                  sigmoid="linear", margin=self._arena_radius, value_at_margin=0)
-        fetch = rewards.tolerance(physics.ball_to_target_distance(),
-                                  bounds=(0, self._target_radius), sigmoid="linear",
-                                  margin=self._arena_radius, value_at_margin=0)
-        return _upright_reward(physics) * reach * (.5 + .5 * fetch)
+        reach = rewards.tolerance(
+            physics.self_to_ball_distance(),
+            bounds=(0, self._reach_bound),
+            sigmoid="linear",
+            margin=self._arena_radius,
+            value_at_margin=0,
+        )
+        fetch = rewards.tolerance(
+            physics.ball_to_target_distance(),
+            bounds=(0, self._target_radius),
+            sigmoid="linear",
+            margin=self._arena_radius,
+            value_at_margin=0,
+        )
+        return _upright_reward(physics) * reach * (0.5 + 0.5 * fetch)

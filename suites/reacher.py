@@ -80,8 +80,9 @@ class Reacher(base.SuiteTask):
 
     def __init__(self, target_radius):
         if not target_radius > 0:
-            raise ValueError(f"target_radius must be a positive number of metres, "
-                             f"got {target_radius!r}")
+            raise ValueError(
+                f"target_radius must be a positive number of metres, got {target_radius!r}"
+            )
         super().__init__(mjcf_models.reacher.make_spec(), "reacher")
         self._target_radius = target_radius
         self.set_observations(
@@ -103,5 +104,6 @@ class Reacher(base.SuiteTask):
         target.pos[1] = distance * np.cos(angle)
 
     def get_reward(self, physics):
-        return rewards.tolerance(physics.finger_to_target_dist(),
-                                 (0, physics.target_and_finger_radius()))
+        return rewards.tolerance(
+            physics.finger_to_target_dist(), (0, physics.target_and_finger_radius())
+        )

@@ -32,12 +32,24 @@ from mjcf_models import swimmer as swimmer_model
 from mjcf_models import walker as walker_model
 from suites import base
 
-BASIC = ("cartpole_balancing", "cartpole_swing_up", "mountain_car", "acrobot_swing_up",
-         "double_pendulum_balancing")
+BASIC = (
+    "cartpole_balancing",
+    "cartpole_swing_up",
+    "mountain_car",
+    "acrobot_swing_up",
+    "double_pendulum_balancing",
+)
 _VARIANTS = ("_limited_sensors", "_noisy_delayed", "_system_id")
 PARTIALLY_OBSERVABLE = tuple(name + variant for name in BASIC for variant in _VARIANTS)
-LOCOMOTION = ("swimmer", "hopper", "walker", "half_cheetah", "ant", "simple_humanoid",
-              "full_humanoid")
+LOCOMOTION = (
+    "swimmer",
+    "hopper",
+    "walker",
+    "half_cheetah",
+    "ant",
+    "simple_humanoid",
+    "full_humanoid",
+)
 HIERARCHICAL = ("swimmer_food", "ant_food", "swimmer_maze", "ant_maze")
 ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 
@@ -45,8 +57,10 @@ ALL = BASIC + PARTIALLY_OBSERVABLE + LOCOMOTION + HIERARCHICAL
 # 100 for partially observable ones (control steps).
 _BASIC_HORIZON = 500
 _PARTIALLY_OBSERVABLE_HORIZON = 100
-HORIZON = {**{name: _BASIC_HORIZON for name in BASIC + LOCOMOTION + HIERARCHICAL},
-           **{name: _PARTIALLY_OBSERVABLE_HORIZON for name in PARTIALLY_OBSERVABLE}}
+HORIZON = {
+    **{name: _BASIC_HORIZON for name in BASIC + LOCOMOTION + HIERARCHICAL},
+    **{name: _PARTIALLY_OBSERVABLE_HORIZON for name in PARTIALLY_OBSERVABLE},
+}
 
 # Control steps: rllab's Box2D worlds step 0.05 s (cartpole.xml.mako,
 # mountain_car.xml.mako); supplement §1.3 gives 3 frames = 0.15 s for those and
@@ -169,8 +183,11 @@ class Task(composer.Task):
 def _joint_reader(attribute, joint, size=1):
     def read(physics):
         model = physics.model
-        address = (model.jnt_qposadr if attribute == "qpos" else model.jnt_dofadr)[model.joint(joint).id]
-        return getattr(physics.data, attribute)[address:address + size]
+        address = (model.jnt_qposadr if attribute == "qpos" else model.jnt_dofadr)[
+            model.joint(joint).id
+        ]
+        return getattr(physics.data, attribute)[address : address + size]
+
     return read
 
 
@@ -197,13 +214,20 @@ class CartPole(Task):
     def __init__(self, swing_up: bool):
         self._swing_up = swing_up
         spec = _cartpole_spec(1)
-        super().__init__(base.ModelEntity(spec, "cartpole"), _CARTPOLE_CONTROL_S, [
-            robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
-            robustness.Sensor("pole_angle", _joint_reader("qpos", "hinge_1")),
-            robustness.Sensor("cart_velocity", _joint_reader("qvel", "slider"), is_velocity=True),
-            robustness.Sensor("pole_angular_velocity", _joint_reader("qvel", "hinge_1"),
-                              is_velocity=True),
-        ])
+        super().__init__(
+            base.ModelEntity(spec, "cartpole"),
+            _CARTPOLE_CONTROL_S,
+            [
+                robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
+                robustness.Sensor("pole_angle", _joint_reader("qpos", "hinge_1")),
+                robustness.Sensor(
+                    "cart_velocity", _joint_reader("qvel", "slider"), is_velocity=True
+                ),
+                robustness.Sensor(
+                    "pole_angular_velocity", _joint_reader("qvel", "hinge_1"), is_velocity=True
+                ),
+            ],
+        )
         self.pole_geom = spec.geom("pole_1")
 
     def initialize_episode(self, physics, random_state):
@@ -244,16 +268,22 @@ class MountainCar(Task):
 
     def __init__(self):
         spec = mountain_car_model.make_spec()
-        super().__init__(base.ModelEntity(spec, "mountain_car"), _MOUNTAIN_CAR_CONTROL_S, [
-            robustness.Sensor("car_position", _joint_reader("qpos", "car_x")),
-            robustness.Sensor("car_velocity", _joint_reader("qvel", "car_x"), is_velocity=True),
-        ])
+        super().__init__(
+            base.ModelEntity(spec, "mountain_car"),
+            _MOUNTAIN_CAR_CONTROL_S,
+            [
+                robustness.Sensor("car_position", _joint_reader("qpos", "car_x")),
+                robustness.Sensor("car_velocity", _joint_reader("qvel", "car_x"), is_velocity=True),
+            ],
+        )
         self.track = spec.hfield("track")
 
     def initialize_episode(self, physics, random_state):
         physics.data.qpos[:] = [0.0, mountain_car_model.CAR_RADIUS_M]
-        physics.data.qvel[:] = [random_state.uniform(-_MOUNTAIN_CAR_RESET_SPEED,
-                                                     _MOUNTAIN_CAR_RESET_SPEED), 0.0]
+        physics.data.qvel[:] = [
+            random_state.uniform(-_MOUNTAIN_CAR_RESET_SPEED, _MOUNTAIN_CAR_RESET_SPEED),
+            0.0,
+        ]
 
     def height(self, physics):
         """Height of the car's centre above the valley floor's lowest point (m)."""
@@ -279,12 +309,20 @@ class Acrobot(Task):
 
     def __init__(self):
         spec = acrobot_model.make_spec()
-        super().__init__(base.ModelEntity(spec, "acrobot"), _PENDULUM_CONTROL_S, [
-            robustness.Sensor("shoulder_angle", _joint_reader("qpos", "shoulder")),
-            robustness.Sensor("elbow_angle", _joint_reader("qpos", "elbow")),
-            robustness.Sensor("shoulder_velocity", _joint_reader("qvel", "shoulder"), is_velocity=True),
-            robustness.Sensor("elbow_velocity", _joint_reader("qvel", "elbow"), is_velocity=True),
-        ])
+        super().__init__(
+            base.ModelEntity(spec, "acrobot"),
+            _PENDULUM_CONTROL_S,
+            [
+                robustness.Sensor("shoulder_angle", _joint_reader("qpos", "shoulder")),
+                robustness.Sensor("elbow_angle", _joint_reader("qpos", "elbow")),
+                robustness.Sensor(
+                    "shoulder_velocity", _joint_reader("qvel", "shoulder"), is_velocity=True
+                ),
+                robustness.Sensor(
+                    "elbow_velocity", _joint_reader("qvel", "elbow"), is_velocity=True
+                ),
+            ],
+        )
         self.upper_geom = spec.geom("upper_arm")
         self.lower_body = spec.body("lower_arm")
         self.lower_geom = spec.geom("lower_arm")
@@ -298,7 +336,9 @@ class Acrobot(Task):
         """World position of the tip when both links point straight up (m)."""
         model = physics.model
         shoulder = physics.data.xpos[model.body("upper_arm").id]
-        reach = model.body_pos[model.body("lower_arm").id, 2] + model.site_pos[model.site("tip").id, 2]
+        reach = (
+            model.body_pos[model.body("lower_arm").id, 2] + model.site_pos[model.site("tip").id, 2]
+        )
         return shoulder + np.array([0.0, 0.0, reach])
 
     def get_reward(self, physics):
@@ -316,16 +356,26 @@ class DoublePendulum(Task):
 
     def __init__(self):
         spec = _cartpole_spec(2)
+
         def sin_cos(joint):
             read = _joint_reader("qpos", joint)
             return lambda physics: np.concatenate([np.sin(read(physics)), np.cos(read(physics))])
-        super().__init__(base.ModelEntity(spec, "double_pendulum"), _PENDULUM_CONTROL_S, [
-            robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
-            robustness.Sensor("hinge_1_sin_cos", sin_cos("hinge_1")),
-            robustness.Sensor("hinge_2_sin_cos", sin_cos("hinge_2")),
-            robustness.Sensor("hinge_1_velocity", _joint_reader("qvel", "hinge_1"), is_velocity=True),
-            robustness.Sensor("hinge_2_velocity", _joint_reader("qvel", "hinge_2"), is_velocity=True),
-        ])
+
+        super().__init__(
+            base.ModelEntity(spec, "double_pendulum"),
+            _PENDULUM_CONTROL_S,
+            [
+                robustness.Sensor("cart_position", _joint_reader("qpos", "slider")),
+                robustness.Sensor("hinge_1_sin_cos", sin_cos("hinge_1")),
+                robustness.Sensor("hinge_2_sin_cos", sin_cos("hinge_2")),
+                robustness.Sensor(
+                    "hinge_1_velocity", _joint_reader("qvel", "hinge_1"), is_velocity=True
+                ),
+                robustness.Sensor(
+                    "hinge_2_velocity", _joint_reader("qvel", "hinge_2"), is_velocity=True
+                ),
+            ],
+        )
         self.pole_geoms = (spec.geom("pole_1"), spec.geom("pole_2"))
         self.pole_2_body = spec.body("pole_2")
 
@@ -342,7 +392,9 @@ class DoublePendulum(Task):
         geom = model.geom("pole_2").id
         # The capsule's axis is the body's z axis; its far end is 2 x the geom's
         # centre offset along it.
-        tip = physics.data.xpos[pole_2] + physics.data.xmat[pole_2].reshape(3, 3) @ (2 * model.geom_pos[geom])
+        tip = physics.data.xpos[pole_2] + physics.data.xmat[pole_2].reshape(3, 3) @ (
+            2 * model.geom_pos[geom]
+        )
         hinge_height = physics.data.xpos[model.body("cart").id, 2]
         return float(tip[0]), float(tip[2] - hinge_height)
 
@@ -352,8 +404,13 @@ class DoublePendulum(Task):
     def get_reward(self, physics):
         x_tip, y_tip = self.tip(physics)
         speed_1, speed_2 = physics.data.qvel[1:]
-        return (_DOUBLE_PENDULUM_ALIVE - _TIP_X_COST * x_tip ** 2 - (y_tip - _TIP_TARGET_HEIGHT_M) ** 2
-                - _HINGE1_SPEED_COST * speed_1 ** 2 - _HINGE2_SPEED_COST * speed_2 ** 2)
+        return (
+            _DOUBLE_PENDULUM_ALIVE
+            - _TIP_X_COST * x_tip**2
+            - (y_tip - _TIP_TARGET_HEIGHT_M) ** 2
+            - _HINGE1_SPEED_COST * speed_1**2
+            - _HINGE2_SPEED_COST * speed_2**2
+        )
 
 
 def _pole_scale(name, geom, child_body_or_site, attribute, low_high):
@@ -370,14 +427,30 @@ def _system_id_scales(task):
     if isinstance(task, CartPole):
         return [_pole_scale("pole_length", task.pole_geom, None, None, _POLE_LENGTH_RANGE)]
     if isinstance(task, MountainCar):
-        return [robustness.LinkedScale(distributions.Uniform(*_VALLEY_WIDTH_RANGE),
-                                       [(task.track, "size")], name="valley_width")]
+        return [
+            robustness.LinkedScale(
+                distributions.Uniform(*_VALLEY_WIDTH_RANGE),
+                [(task.track, "size")],
+                name="valley_width",
+            )
+        ]
     if isinstance(task, Acrobot):
-        return [_pole_scale("upper_length", task.upper_geom, task.lower_body, "pos", _POLE_LENGTH_RANGE),
-                _pole_scale("lower_length", task.lower_geom, task.tip_site, "pos", _POLE_LENGTH_RANGE)]
-    return [_pole_scale("pole_1_length", task.pole_geoms[0], task.pole_2_body, "pos",
-                        _DOUBLE_PENDULUM_LINK_RANGE),
-            _pole_scale("pole_2_length", task.pole_geoms[1], None, None, _DOUBLE_PENDULUM_LINK_RANGE)]
+        return [
+            _pole_scale(
+                "upper_length", task.upper_geom, task.lower_body, "pos", _POLE_LENGTH_RANGE
+            ),
+            _pole_scale("lower_length", task.lower_geom, task.tip_site, "pos", _POLE_LENGTH_RANGE),
+        ]
+    return [
+        _pole_scale(
+            "pole_1_length",
+            task.pole_geoms[0],
+            task.pole_2_body,
+            "pos",
+            _DOUBLE_PENDULUM_LINK_RANGE,
+        ),
+        _pole_scale("pole_2_length", task.pole_geoms[1], None, None, _DOUBLE_PENDULUM_LINK_RANGE),
+    ]
 
 
 def _basic_task(name):
@@ -409,10 +482,24 @@ class Locomotion(Task):
     torso height leaves `height_range` (m) or the pitch |rooty| exceeds `max_pitch` (rad).
     """
 
-    def __init__(self, root, control_timestep, torso, ctrl_cost, alive_bonus=0.0,
-                 contact_cost=0.0, deviation_cost=0.0, height_range=None, max_pitch=None,
-                 skip_forward_position=False, constraint_forces=False, contact_forces=False,
-                 orientation=False, initial_qpos=None, forward_axis=(1.0, 0.0, 0.0)):
+    def __init__(
+        self,
+        root,
+        control_timestep,
+        torso,
+        ctrl_cost,
+        alive_bonus=0.0,
+        contact_cost=0.0,
+        deviation_cost=0.0,
+        height_range=None,
+        max_pitch=None,
+        skip_forward_position=False,
+        constraint_forces=False,
+        contact_forces=False,
+        orientation=False,
+        initial_qpos=None,
+        forward_axis=(1.0, 0.0, 0.0),
+    ):
         self._torso_name = torso
         self._ctrl_cost = ctrl_cost
         self._alive_bonus = alive_bonus
@@ -425,12 +512,21 @@ class Locomotion(Task):
         first_qpos = 1 if skip_forward_position else 0
         sensors = [
             robustness.Sensor("joint_positions", lambda physics: physics.data.qpos[first_qpos:]),
-            robustness.Sensor("joint_velocities", lambda physics: physics.data.qvel, is_velocity=True),
+            robustness.Sensor(
+                "joint_velocities", lambda physics: physics.data.qvel, is_velocity=True
+            ),
         ]
         if constraint_forces:
-            sensors.append(robustness.Sensor(
-                "constraint_forces", lambda physics: np.clip(physics.data.qfrc_constraint,
-                                                             -_CONSTRAINT_FORCE_CLIP, _CONSTRAINT_FORCE_CLIP)))
+            sensors.append(
+                robustness.Sensor(
+                    "constraint_forces",
+                    lambda physics: np.clip(
+                        physics.data.qfrc_constraint,
+                        -_CONSTRAINT_FORCE_CLIP,
+                        _CONSTRAINT_FORCE_CLIP,
+                    ),
+                )
+            )
         if contact_forces:
             sensors.append(robustness.Sensor("contact_forces", self.contact_forces))
         if orientation:
@@ -451,7 +547,7 @@ class Locomotion(Task):
         for joint in range(physics.model.njnt):
             if physics.model.jnt_type[joint] == mujoco.mjtJoint.mjJNT_FREE:
                 address = physics.model.jnt_qposadr[joint] + 3
-                data.qpos[address:address + 4] /= np.linalg.norm(data.qpos[address:address + 4])
+                data.qpos[address : address + 4] /= np.linalg.norm(data.qpos[address : address + 4])
 
     def _torso(self, physics):
         return physics.model.body(self._torso_name).id
@@ -507,8 +603,11 @@ class Locomotion(Task):
 
     def get_reward(self, physics):
         velocity = self.center_of_mass_velocity(physics)
-        reward = (float(velocity[0]) - self._ctrl_cost * float(np.sum(self.action(physics) ** 2))
-                  + self._alive_bonus)
+        reward = (
+            float(velocity[0])
+            - self._ctrl_cost * float(np.sum(self.action(physics) ** 2))
+            + self._alive_bonus
+        )
         if self._contact_cost:
             reward -= self._contact_cost * float(np.sum(self.contact_forces(physics) ** 2))
         if self._deviation_cost:
@@ -540,11 +639,21 @@ class Gather(Task):
         self._step_reward = 0.0
         spec = inner.root_entity.spec
         wall_distance = _ACTIVITY_RANGE_M + 1
-        for index, (x, y, half_x, half_y) in enumerate((
-                (0, -wall_distance, wall_distance + 0.5, 0.5), (0, wall_distance, wall_distance + 0.5, 0.5),
-                (-wall_distance, 0, 0.5, wall_distance + 0.5), (wall_distance, 0, 0.5, wall_distance + 0.5))):
-            spec.worldbody.add_geom(name=f"wall{index + 1}", type=mujoco.mjtGeom.mjGEOM_BOX,
-                                    pos=[x, y, 0], size=[half_x, half_y, 1.0], rgba=[0.8, 0.9, 0.8, 1])
+        for index, (x, y, half_x, half_y) in enumerate(
+            (
+                (0, -wall_distance, wall_distance + 0.5, 0.5),
+                (0, wall_distance, wall_distance + 0.5, 0.5),
+                (-wall_distance, 0, 0.5, wall_distance + 0.5),
+                (wall_distance, 0, 0.5, wall_distance + 0.5),
+            )
+        ):
+            spec.worldbody.add_geom(
+                name=f"wall{index + 1}",
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                pos=[x, y, 0],
+                size=[half_x, half_y, 1.0],
+                rgba=[0.8, 0.9, 0.8, 1],
+            )
         sensors = list(inner.observations.sensors) + [
             robustness.Sensor("food_readings", lambda physics: self.readings(physics)[0]),
             robustness.Sensor("bomb_readings", lambda physics: self.readings(physics)[1]),
@@ -562,7 +671,7 @@ class Gather(Task):
         while len(objects) < self._n_food + self._n_bombs:
             half = int(_ACTIVITY_RANGE_M / 2)
             x, y = (random_state.randint(-half, half, size=2) * _GRID_SPACING_M).tolist()
-            if x ** 2 + y ** 2 < _ROBOT_OBJECT_SPACING_M ** 2 or (x, y) in taken:
+            if x**2 + y**2 < _ROBOT_OBJECT_SPACING_M**2 or (x, y) in taken:
                 continue
             taken.add((x, y))
             objects.append((x, y, _FOOD if len(objects) < self._n_food else _BOMB))
@@ -575,7 +684,7 @@ class Gather(Task):
             self._step_reward = _DYING_COST
             return
         position = self._inner.center_of_mass(physics)[:2]
-        caught = np.sum((self.objects[:, :2] - position) ** 2, axis=1) < _CATCH_RANGE_M ** 2
+        caught = np.sum((self.objects[:, :2] - position) ** 2, axis=1) < _CATCH_RANGE_M**2
         kinds = self.objects[caught, 2]
         self._step_reward = float(np.sum(kinds == _FOOD) - np.sum(kinds == _BOMB))
         self.objects = self.objects[~caught]
@@ -586,13 +695,17 @@ class Gather(Task):
         heading = self._inner.heading(physics)
         readings = np.zeros((2, _BINS))
         offsets = self.objects[:, :2] - position
-        distances = np.sqrt(np.sum(offsets ** 2, axis=1))
-        angles = np.mod(np.arctan2(offsets[:, 1], offsets[:, 0]) - heading + np.pi, 2 * np.pi) - np.pi
+        distances = np.sqrt(np.sum(offsets**2, axis=1))
+        angles = (
+            np.mod(np.arctan2(offsets[:, 1], offsets[:, 0]) - heading + np.pi, 2 * np.pi) - np.pi
+        )
         # Farthest first, so that a nearer object in the same bin overwrites it.
         for index in np.argsort(-distances, kind="stable"):
             if distances[index] > _SENSOR_RANGE_M or abs(angles[index]) > _SENSOR_SPAN / 2:
                 continue
-            bin_index = min(int((angles[index] + _SENSOR_SPAN / 2) / (_SENSOR_SPAN / _BINS)), _BINS - 1)
+            bin_index = min(
+                int((angles[index] + _SENSOR_SPAN / 2) / (_SENSOR_SPAN / _BINS)), _BINS - 1
+            )
             kind = 0 if self.objects[index, 2] == _FOOD else 1
             readings[kind, bin_index] = 1.0 - distances[index] / _SENSOR_RANGE_M
         return readings
@@ -618,7 +731,8 @@ class Gather(Task):
         objects = np.array(state["objects"], dtype=np.float64)
         if objects.ndim != 2 or objects.shape[1] != 3:
             raise ValueError(
-                f"the snapshot's objects must be (count, 3) rows, got shape {objects.shape}")
+                f"the snapshot's objects must be (count, 3) rows, got shape {objects.shape}"
+            )
         self.objects = objects
         self._step_reward = float(state["step_reward"])
 
@@ -645,10 +759,13 @@ class Maze(Task):
         spec = inner.root_entity.spec
         for row, col in _maze_cells(1):
             x, y = np.array([col, row]) * size_scaling - self._start
-            spec.worldbody.add_geom(name=f"block_{row}_{col}", type=mujoco.mjtGeom.mjGEOM_BOX,
-                                    pos=[x, y, height / 2 * size_scaling],
-                                    size=[size_scaling / 2, size_scaling / 2, height / 2 * size_scaling],
-                                    rgba=[0.4, 0.4, 0.4, 1])
+            spec.worldbody.add_geom(
+                name=f"block_{row}_{col}",
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                pos=[x, y, height / 2 * size_scaling],
+                size=[size_scaling / 2, size_scaling / 2, height / 2 * size_scaling],
+                rgba=[0.4, 0.4, 0.4, 1],
+            )
         goal_row, goal_col = _maze_cells("g")[0]
         goal_center = np.array([goal_col, goal_row]) * size_scaling - self._start
         self.goal_range = np.array([goal_center - size_scaling / 2, goal_center + size_scaling / 2])
@@ -678,7 +795,9 @@ class Maze(Task):
 
     def in_goal(self, physics) -> bool:
         position = self._inner.center_of_mass(physics)[:2]
-        return bool(np.all(self.goal_range[0] <= position) and np.all(position <= self.goal_range[1]))
+        return bool(
+            np.all(self.goal_range[0] <= position) and np.all(position <= self.goal_range[1])
+        )
 
     def readings(self, physics):
         """(wall readings, goal readings), each `_MAZE_BINS` values in [0, 1]."""
@@ -702,8 +821,11 @@ class Maze(Task):
         distances = np.where(hits, along_ray, np.inf)
         nearest = np.argmin(distances, axis=1)
         distance = distances[bins, nearest]
-        reading = np.where(distance <= _MAZE_SENSOR_RANGE_M,
-                           (_MAZE_SENSOR_RANGE_M - distance) / _MAZE_SENSOR_RANGE_M, 0.0)
+        reading = np.where(
+            distance <= _MAZE_SENSOR_RANGE_M,
+            (_MAZE_SENSOR_RANGE_M - distance) / _MAZE_SENSOR_RANGE_M,
+            0.0,
+        )
         goal = self._segment_is_goal[nearest]
         return np.where(goal, 0.0, reading), np.where(goal, reading, 0.0)
 
@@ -715,8 +837,12 @@ class Maze(Task):
 
 
 def _maze_cells(kind):
-    return [(row, col) for row, cells in enumerate(_MAZE) for col, cell in enumerate(cells)
-            if cell == kind]
+    return [
+        (row, col)
+        for row, cells in enumerate(_MAZE)
+        for col, cell in enumerate(cells)
+        if cell == kind
+    ]
 
 
 def _model(spec, name):
@@ -732,29 +858,69 @@ def _locomotion_task(name):
         target.contype = target.conaffinity = 0
         # The suite swimmer's nose points along its head's -y; turning the heading
         # joint by 90 degrees starts it facing +x, the rewarded direction.
-        return Locomotion(_model(spec, name), 0.03, "head", ctrl_cost=0.005,
-                          initial_qpos={"rootz": np.pi / 2}, forward_axis=(0.0, -1.0, 0.0))
+        return Locomotion(
+            _model(spec, name),
+            0.03,
+            "head",
+            ctrl_cost=0.005,
+            initial_qpos={"rootz": np.pi / 2},
+            forward_axis=(0.0, -1.0, 0.0),
+        )
     if name == "hopper":
-        return Locomotion(_model(hopper_model.make_spec(), name), 0.02, "torso", ctrl_cost=0.005,
-                          alive_bonus=1.0, height_range=(0.7, np.inf), max_pitch=0.2,
-                          constraint_forces=True)
+        return Locomotion(
+            _model(hopper_model.make_spec(), name),
+            0.02,
+            "torso",
+            ctrl_cost=0.005,
+            alive_bonus=1.0,
+            height_range=(0.7, np.inf),
+            max_pitch=0.2,
+            constraint_forces=True,
+        )
     if name == "walker":
-        return Locomotion(_model(walker_model.make_spec(), name), 0.025, "torso", ctrl_cost=0.005,
-                          height_range=(0.8, 2.0), max_pitch=1.0)
+        return Locomotion(
+            _model(walker_model.make_spec(), name),
+            0.025,
+            "torso",
+            ctrl_cost=0.005,
+            height_range=(0.8, 2.0),
+            max_pitch=1.0,
+        )
     if name == "half_cheetah":
-        return Locomotion(_model(cheetah_model.make_spec(), name), 0.01, "torso", ctrl_cost=0.05,
-                          skip_forward_position=True)
+        return Locomotion(
+            _model(cheetah_model.make_spec(), name),
+            0.01,
+            "torso",
+            ctrl_cost=0.05,
+            skip_forward_position=True,
+        )
     if name == "ant":
         arena = floor.Floor()
         arena.spec.option.timestep = _ANT_PHYSICS_S
         arena.add_free_entity(quadruped.Quadruped(name="ant"))
-        return Locomotion(arena, _ANT_CONTROL_S, "ant/torso", ctrl_cost=0.005, alive_bonus=0.05,
-                          contact_cost=5e-4, height_range=(0.2, 1.0), contact_forces=True,
-                          orientation=True)
+        return Locomotion(
+            arena,
+            _ANT_CONTROL_S,
+            "ant/torso",
+            ctrl_cost=0.005,
+            alive_bonus=0.05,
+            contact_cost=5e-4,
+            height_range=(0.2, 1.0),
+            contact_forces=True,
+            orientation=True,
+        )
     spec = (simple_humanoid_model if name == "simple_humanoid" else humanoid_model).make_spec()
-    return Locomotion(_model(spec, name), 0.025, "torso", ctrl_cost=5e-4,
-                      alive_bonus=0.2, contact_cost=5e-6, deviation_cost=5e-3,
-                      height_range=(0.8, 2.0), contact_forces=True)
+    return Locomotion(
+        _model(spec, name),
+        0.025,
+        "torso",
+        ctrl_cost=5e-4,
+        alive_bonus=0.2,
+        contact_cost=5e-6,
+        deviation_cost=5e-3,
+        height_range=(0.8, 2.0),
+        contact_forces=True,
+    )
 
 
 def make_task(name: str) -> Task:
@@ -762,7 +928,7 @@ def make_task(name: str) -> Task:
     _check_name(name)
     for variant in _VARIANTS:
         if name.endswith(variant):
-            task = _basic_task(name[:-len(variant)])
+            task = _basic_task(name[: -len(variant)])
             if variant == "_limited_sensors":
                 robustness.limited_sensors(task)
             elif variant == "_noisy_delayed":
@@ -785,7 +951,9 @@ def _check_name(name):
         raise ValueError(f"unknown rllab task {name!r}; valid tasks: {list(ALL)}")
 
 
-def load(name: str, seed=None, horizon: int | None = None, **environment_kwargs) -> composer.Environment:
+def load(
+    name: str, seed=None, horizon: int | None = None, **environment_kwargs
+) -> composer.Environment:
     """The Environment of an rllab task.
 
     Args:
@@ -811,8 +979,9 @@ def load(name: str, seed=None, horizon: int | None = None, **environment_kwargs)
     return composer.Environment(task, time_limit=time_limit, random_state=seed, **kwargs)
 
 
-def load_batch(name: str, num_envs: int, seed: int = 0, num_threads: int = 0,
-               horizon: int | None = None):
+def load_batch(
+    name: str, num_envs: int, seed: int = 0, num_threads: int = 0, horizon: int | None = None
+):
     """`num_envs` copies of an rllab task stepped together; copy i is
     `load(name, seed=copy_seed(seed, i))` bit for bit."""
     from composer_tasks.batch import BatchEnvironment

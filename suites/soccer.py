@@ -57,12 +57,20 @@ def _make_walker(name: str, walker_id: int, marker_rgba, walker_type: WalkerType
 def make_players(team_size: int, walker_type: WalkerType) -> List[soccer_team.Player]:
     """`team_size` home players then `team_size` away players, named home<i> and
     away<i>, in their team's colour."""
-    home = [soccer_team.Player(soccer_team.Team.HOME,
-                               _make_walker(f"home{index}", index, soccer_team.RGBA_BLUE, walker_type))
-            for index in range(team_size)]
-    away = [soccer_team.Player(soccer_team.Team.AWAY,
-                               _make_walker(f"away{index}", index, soccer_team.RGBA_RED, walker_type))
-            for index in range(team_size)]
+    home = [
+        soccer_team.Player(
+            soccer_team.Team.HOME,
+            _make_walker(f"home{index}", index, soccer_team.RGBA_BLUE, walker_type),
+        )
+        for index in range(team_size)
+    ]
+    away = [
+        soccer_team.Player(
+            soccer_team.Team.AWAY,
+            _make_walker(f"away{index}", index, soccer_team.RGBA_RED, walker_type),
+        )
+        for index in range(team_size)
+    ]
     return home + away
 
 
@@ -72,13 +80,23 @@ def _check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def make_task(team_size: int, disable_walker_contacts: bool = False, enable_field_box: bool = False,
-              keep_aspect_ratio: bool = False, terminate_on_goal: bool = True,
-              walker_type: WalkerType = WalkerType.BOXHEAD) -> soccer_tasks.Task:
+def make_task(
+    team_size: int,
+    disable_walker_contacts: bool = False,
+    enable_field_box: bool = False,
+    keep_aspect_ratio: bool = False,
+    terminate_on_goal: bool = True,
+    walker_type: WalkerType = WalkerType.BOXHEAD,
+) -> soccer_tasks.Task:
     """The task of `load` (same arguments), for building environments or batches."""
-    if isinstance(team_size, (bool, np.bool_)) or not isinstance(team_size, (int, np.integer)) \
-            or not 1 <= team_size <= MAX_TEAM_SIZE:
-        raise ValueError(f"team_size must be an int between 1 and {MAX_TEAM_SIZE}, got {team_size!r}")
+    if (
+        isinstance(team_size, (bool, np.bool_))
+        or not isinstance(team_size, (int, np.integer))
+        or not 1 <= team_size <= MAX_TEAM_SIZE
+    ):
+        raise ValueError(
+            f"team_size must be an int between 1 and {MAX_TEAM_SIZE}, got {team_size!r}"
+        )
     if not isinstance(walker_type, WalkerType):
         raise ValueError(f"walker_type must be a soccer.WalkerType, got {walker_type!r}")
     disable_walker_contacts = _check_bool(disable_walker_contacts, "disable_walker_contacts")
@@ -90,23 +108,38 @@ def make_task(team_size: int, disable_walker_contacts: bool = False, enable_fiel
         warnings.warn(
             "soccer humanoids start standing: dm_control draws their initial poses from CMU "
             "motion capture, which this project does not have, so humanoid matches start "
-            "differently from dm_control's", UserWarning, stacklevel=3)
-    min_size, max_size, goal_size = pitch_module.match_pitch_sizes(int(team_size), humanoid=humanoid)
+            "differently from dm_control's",
+            UserWarning,
+            stacklevel=3,
+        )
+    min_size, max_size, goal_size = pitch_module.match_pitch_sizes(
+        int(team_size), humanoid=humanoid
+    )
     players = make_players(int(team_size), walker_type)
     ball = soccer_ball.regulation_soccer_ball() if humanoid else soccer_ball.SoccerBall()
     arena = pitch_module.RandomizedPitch(
-        min_size=min_size, max_size=max_size, keep_aspect_ratio=keep_aspect_ratio,
-        field_box=enable_field_box, goal_size=goal_size)
+        min_size=min_size,
+        max_size=max_size,
+        keep_aspect_ratio=keep_aspect_ratio,
+        field_box=enable_field_box,
+        goal_size=goal_size,
+    )
     task_class = soccer_tasks.Task if terminate_on_goal else soccer_tasks.MultiturnTask
-    return task_class(players=players, arena=arena, ball=ball,
-                      disable_walker_contacts=disable_walker_contacts)
+    return task_class(
+        players=players, arena=arena, ball=ball, disable_walker_contacts=disable_walker_contacts
+    )
 
 
-def load(team_size: int, time_limit: float = 45.0,
-         random_state: Union[None, int, np.random.RandomState] = None,
-         disable_walker_contacts: bool = False, enable_field_box: bool = False,
-         keep_aspect_ratio: bool = False, terminate_on_goal: bool = True,
-         walker_type: WalkerType = WalkerType.BOXHEAD) -> composer.Environment:
+def load(
+    team_size: int,
+    time_limit: float = 45.0,
+    random_state: Union[None, int, np.random.RandomState] = None,
+    disable_walker_contacts: bool = False,
+    enable_field_box: bool = False,
+    keep_aspect_ratio: bool = False,
+    terminate_on_goal: bool = True,
+    walker_type: WalkerType = WalkerType.BOXHEAD,
+) -> composer.Environment:
     """A `team_size`-vs-`team_size` soccer environment (dm_control's `soccer.load`).
 
     Args:
@@ -133,20 +166,37 @@ def load(team_size: int, time_limit: float = 45.0,
       ValueError: team_size outside [1, 11], or walker_type not a WalkerType.
       TypeError: a flag that is not a bool.
     """
-    task = make_task(team_size, disable_walker_contacts, enable_field_box, keep_aspect_ratio,
-                     terminate_on_goal, walker_type)
+    task = make_task(
+        team_size,
+        disable_walker_contacts,
+        enable_field_box,
+        keep_aspect_ratio,
+        terminate_on_goal,
+        walker_type,
+    )
     return composer.Environment(task=task, time_limit=time_limit, random_state=random_state)
 
 
-def load_batch(team_size: int, num_envs: int, seed: Optional[int] = None, num_threads: int = 0,
-               time_limit: float = 45.0, **task_kwargs: Any) -> Any:
+def load_batch(
+    team_size: int,
+    num_envs: int,
+    seed: Optional[int] = None,
+    num_threads: int = 0,
+    time_limit: float = 45.0,
+    **task_kwargs: Any,
+) -> Any:
     """`num_envs` matches stepped together (`composer_tasks.batch.BatchEnvironment`);
     match i equals `load(team_size, random_state=batch.copy_seed(seed, i), ...)`.
     `task_kwargs` are `load`'s other arguments."""
     from composer_tasks import batch
-    return batch.BatchEnvironment(functools.partial(make_task, team_size, **task_kwargs),
-                                  num_envs=num_envs, num_threads=num_threads, seed=seed,
-                                  time_limit=time_limit)
+
+    return batch.BatchEnvironment(
+        functools.partial(make_task, team_size, **task_kwargs),
+        num_envs=num_envs,
+        num_threads=num_threads,
+        seed=seed,
+        time_limit=time_limit,
+    )
 
 
 # Registry names ("soccer_<walker>_<n>v<n>") of the viewer and the command line.
@@ -161,10 +211,13 @@ def register_environments() -> None:
     """Registers matches of every walker type with 1 and 2 players per team with
     `composer_tasks.registry` (setup.py's entry point)."""
     from composer_tasks import registry
+
     for walker_type, team_size in _REGISTERED:
         registry.register(
             registered_name(walker_type, team_size),
-            functools.partial(_load_seeded, team_size, walker_type), collection="soccer")
+            functools.partial(_load_seeded, team_size, walker_type),
+            collection="soccer",
+        )
 
 
 def _load_seeded(team_size, walker_type, seed):

@@ -25,16 +25,14 @@ SUITE = base.Registry()
 
 
 @SUITE.add("hard")
-def stack_2(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-            environment_kwargs=None):
+def stack_2(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stack with two boxes."""
     task = Stack(num_boxes=2, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-            environment_kwargs=None):
+def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stack with four boxes."""
     task = Stack(num_boxes=4, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
@@ -76,8 +74,9 @@ class Stack(base.SuiteTask):
     def __init__(self, num_boxes, fully_observable):
         if not isinstance(fully_observable, bool):
             raise TypeError(f"fully_observable must be a bool, got {fully_observable!r}")
-        super().__init__(stacker_model.make_spec(num_boxes), "stacker",
-                         control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            stacker_model.make_spec(num_boxes), "stacker", control_timestep=_CONTROL_TIMESTEP
+        )
         self._num_boxes = num_boxes
         self._box_names = tuple(f"box{i}" for i in range(num_boxes))
         box_joints = tuple(f"{name}_{axis}" for name in self._box_names for axis in "xyz")
@@ -88,12 +87,14 @@ class Stack(base.SuiteTask):
             "touch": lambda physics: physics.touch(),
         }
         if fully_observable:
-            observations.update({
-                "hand_pos": lambda physics: physics.body_2d_pose("hand"),
-                "box_pos": lambda physics: physics.bodies_2d_pose(self._box_names),
-                "box_vel": lambda physics: physics.joint_vel(box_joints),
-                "target_pos": lambda physics: physics.body_2d_position("target"),
-            })
+            observations.update(
+                {
+                    "hand_pos": lambda physics: physics.body_2d_pose("hand"),
+                    "box_pos": lambda physics: physics.bodies_2d_pose(self._box_names),
+                    "box_vel": lambda physics: physics.joint_vel(box_joints),
+                    "target_pos": lambda physics: physics.body_2d_position("target"),
+                }
+            )
         self.set_observations(**observations)
 
     def after_compile(self, physics, random_state):
@@ -107,9 +108,14 @@ class Stack(base.SuiteTask):
         self._arm_high = np.where(limited, ranges[:, 1], np.pi)
         self._finger_qpos = int(model.joint("finger").qposadr[0])
         self._thumb_qpos = int(model.joint("thumb").qposadr[0])
-        self._box_qpos = [(int(model.joint(f"{name}_x").qposadr[0]),
-                           int(model.joint(f"{name}_z").qposadr[0]),
-                           int(model.joint(f"{name}_y").qposadr[0])) for name in self._box_names]
+        self._box_qpos = [
+            (
+                int(model.joint(f"{name}_x").qposadr[0]),
+                int(model.joint(f"{name}_z").qposadr[0]),
+                int(model.joint(f"{name}_y").qposadr[0]),
+            )
+            for name in self._box_names
+        ]
         self._target_body = model.body("target").id
         self._box_half_size = float(model.geom("target").size[0])
         self._box_sites = np.array([model.site(name).id for name in self._box_names])
@@ -139,11 +145,14 @@ class Stack(base.SuiteTask):
     def get_reward(self, physics):
         site_xpos = physics.data.site_xpos
         target = site_xpos[..., self._target_site, :]
-        box_distances = base.norm_last_axis(site_xpos[..., self._box_sites, :]
-                                            - target[..., None, :])
-        box_is_close = rewards.tolerance(base.min_last_axis(box_distances),
-                                         margin=2 * self._box_half_size)
+        box_distances = base.norm_last_axis(
+            site_xpos[..., self._box_sites, :] - target[..., None, :]
+        )
+        box_is_close = rewards.tolerance(
+            base.min_last_axis(box_distances), margin=2 * self._box_half_size
+        )
         hand_distance = base.norm_last_axis(site_xpos[..., self._grasp_site, :] - target)
-        hand_is_far = rewards.tolerance(hand_distance, bounds=(_HAND_AWAY_M, float("inf")),
-                                        margin=_CLOSE_M)
+        hand_is_far = rewards.tolerance(
+            hand_distance, bounds=(_HAND_AWAY_M, float("inf")), margin=_CLOSE_M
+        )
         return box_is_close * hand_is_far

@@ -12,9 +12,25 @@ import numpy as np
 
 # dm_control 1.0.50's domains in its order; a domain whose module is absent is skipped.
 DOMAIN_NAMES = (
-    "acrobot", "ball_in_cup", "cartpole", "cheetah", "dog", "finger", "fish", "hopper",
-    "humanoid", "humanoid_CMU", "lqr", "manipulator", "pendulum", "point_mass", "quadruped",
-    "reacher", "stacker", "swimmer", "walker",
+    "acrobot",
+    "ball_in_cup",
+    "cartpole",
+    "cheetah",
+    "dog",
+    "finger",
+    "fish",
+    "hopper",
+    "humanoid",
+    "humanoid_CMU",
+    "lqr",
+    "manipulator",
+    "pendulum",
+    "point_mass",
+    "quadruped",
+    "reacher",
+    "stacker",
+    "swimmer",
+    "walker",
 )
 
 
@@ -31,16 +47,25 @@ def _available_domains():
 
 _DOMAINS = _available_domains()
 
-ALL_TASKS = tuple((domain, task) for domain, module in _DOMAINS.items()
-                  for task in module.SUITE.names())
-BENCHMARKING = tuple((domain, task) for domain, module in _DOMAINS.items()
-                     for task in module.SUITE.tagged("benchmarking"))
+ALL_TASKS = tuple(
+    (domain, task) for domain, module in _DOMAINS.items() for task in module.SUITE.names()
+)
+BENCHMARKING = tuple(
+    (domain, task)
+    for domain, module in _DOMAINS.items()
+    for task in module.SUITE.tagged("benchmarking")
+)
 EXTRA = tuple(pair for pair in ALL_TASKS if pair not in BENCHMARKING)
 TASKS_BY_DOMAIN = {domain: tuple(module.SUITE.names()) for domain, module in _DOMAINS.items()}
 
 
-def load(domain_name: str, task_name: str, task_kwargs: Optional[Mapping[str, Any]] = None,
-         environment_kwargs: Optional[Mapping[str, Any]] = None, visualize_reward: bool = False):
+def load(
+    domain_name: str,
+    task_name: str,
+    task_kwargs: Optional[Mapping[str, Any]] = None,
+    environment_kwargs: Optional[Mapping[str, Any]] = None,
+    visualize_reward: bool = False,
+):
     """Returns the `composer.Environment` of a suite task.
 
     Args:
@@ -56,7 +81,9 @@ def load(domain_name: str, task_name: str, task_kwargs: Optional[Mapping[str, An
     registry = _check_names(domain_name, task_name)
     task_kwargs = dict(_check_kwargs(task_kwargs, "task_kwargs"))
     if environment_kwargs is not None:
-        task_kwargs["environment_kwargs"] = dict(_check_kwargs(environment_kwargs, "environment_kwargs"))
+        task_kwargs["environment_kwargs"] = dict(
+            _check_kwargs(environment_kwargs, "environment_kwargs")
+        )
     if not isinstance(visualize_reward, bool):
         raise TypeError(f"visualize_reward must be a bool, got {visualize_reward!r}")
     env = registry[task_name](**task_kwargs)
@@ -64,10 +91,16 @@ def load(domain_name: str, task_name: str, task_kwargs: Optional[Mapping[str, An
     return env
 
 
-def load_batch(domain_name: str, task_name: str, num_envs: int,
-               task_kwargs: Optional[Mapping[str, Any]] = None, num_threads: int = 0,
-               environment_kwargs: Optional[Mapping[str, Any]] = None, seed: Optional[int] = None,
-               model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None):
+def load_batch(
+    domain_name: str,
+    task_name: str,
+    num_envs: int,
+    task_kwargs: Optional[Mapping[str, Any]] = None,
+    num_threads: int = 0,
+    environment_kwargs: Optional[Mapping[str, Any]] = None,
+    seed: Optional[int] = None,
+    model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+):
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
     Copy i is `load(domain_name, task_name, task_kwargs={..., "random": derive_seed(seed, i)})`
@@ -86,34 +119,43 @@ def load_batch(domain_name: str, task_name: str, num_envs: int,
     from composer_tasks.batch import BatchEnvironment
 
     _check_names(domain_name, task_name)
-    environment_kwargs = {"textures": False, **_check_kwargs(environment_kwargs, "environment_kwargs")}
+    environment_kwargs = {
+        "textures": False,
+        **_check_kwargs(environment_kwargs, "environment_kwargs"),
+    }
     task_kwargs = dict(_check_kwargs(task_kwargs, "task_kwargs"))
     if seed is None:
         seed = task_kwargs.pop("random", None)
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise TypeError(
                 f"task_kwargs['random'] of load_batch is the batch seed, an int or None; got "
-                f"{type(seed).__name__} (the batch derives each copy's random state from one int)")
+                f"{type(seed).__name__} (the batch derives each copy's random state from one int)"
+            )
     elif "random" in task_kwargs:
         raise ValueError("give the batch seed either as seed or as task_kwargs['random'], not both")
 
     def make(copy_random_state):
-        return load(domain_name, task_name, task_kwargs={**task_kwargs, "random": copy_random_state},
-                    environment_kwargs=environment_kwargs)
+        return load(
+            domain_name,
+            task_name,
+            task_kwargs={**task_kwargs, "random": copy_random_state},
+            environment_kwargs=environment_kwargs,
+        )
 
     return BatchEnvironment.from_environments(
-        make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations)
+        make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations
+    )
 
 
 def _check_names(domain_name, task_name):
     """The domain's registry, or a ValueError listing the valid names."""
     if not isinstance(domain_name, str) or domain_name not in _DOMAINS:
-        raise ValueError(
-            f"unknown domain {domain_name!r}; valid domains: {sorted(_DOMAINS)}")
+        raise ValueError(f"unknown domain {domain_name!r}; valid domains: {sorted(_DOMAINS)}")
     registry = _DOMAINS[domain_name].SUITE
     if not isinstance(task_name, str) or task_name not in registry:
         raise ValueError(
-            f"unknown task {task_name!r} of domain {domain_name!r}; valid tasks: {registry.names()}")
+            f"unknown task {task_name!r} of domain {domain_name!r}; valid tasks: {registry.names()}"
+        )
     return registry
 
 
@@ -121,7 +163,9 @@ def _check_kwargs(kwargs, name):
     if kwargs is None:
         return {}
     if not isinstance(kwargs, Mapping):
-        raise TypeError(f"{name} must be a dict of keyword arguments or None, got {type(kwargs).__name__}")
+        raise TypeError(
+            f"{name} must be a dict of keyword arguments or None, got {type(kwargs).__name__}"
+        )
     return kwargs
 
 
@@ -129,10 +173,13 @@ def register_environments():
     """Registers every task as "<domain> <task>" with `composer_tasks.registry`,
     seeded through `task_kwargs={"random": seed}` (setup.py's entry point)."""
     from composer_tasks import registry
+
     for domain_name, task_name in ALL_TASKS:
-        registry.register(f"{domain_name} {task_name}",
-                          functools.partial(_load_seeded, domain_name, task_name),
-                          collection="suite")
+        registry.register(
+            f"{domain_name} {task_name}",
+            functools.partial(_load_seeded, domain_name, task_name),
+            collection="suite",
+        )
 
 
 def _load_seeded(domain_name, task_name, seed):

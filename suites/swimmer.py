@@ -5,7 +5,6 @@ are those of dm_control 1.0.50's `suite/swimmer.py` (Tassa et al. 2018, §6.2: f
 k links, state 2k + 4, action k - 1, observation 4k + 1).
 """
 
-
 import numpy as np
 
 from composer_tasks import rewards
@@ -65,8 +64,10 @@ class Physics(base.RandomPosePhysics):
         first = int(model.sensor("head_vel").adr[0])
         bodies = (model.nsensordata - first) // _VALUES_PER_BODY
         self._planar_velocity_entries = (
-            first + _VALUES_PER_BODY * np.arange(bodies)[:, None]
-            + np.array(_PLANAR_VELOCITY_COMPONENTS)).ravel()
+            first
+            + _VALUES_PER_BODY * np.arange(bodies)[:, None]
+            + np.array(_PLANAR_VELOCITY_COMPONENTS)
+        ).ravel()
         first_joint = model.joint("joint_0")
         self._joint_angles = slice(int(first_joint.qposadr[0]), model.nq)
 
@@ -113,10 +114,14 @@ class Swimmer(base.SuiteTask):
     vectorized_callbacks = True
 
     def __init__(self, n_links):
-        super().__init__(swimmer_model.make_spec(n_links), "swimmer",
-                         control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(joints=Physics.joints, to_target=Physics.nose_to_target,
-                              body_velocities=Physics.body_velocities)
+        super().__init__(
+            swimmer_model.make_spec(n_links), "swimmer", control_timestep=_CONTROL_TIMESTEP
+        )
+        self.set_observations(
+            joints=Physics.joints,
+            to_target=Physics.nose_to_target,
+            body_velocities=Physics.body_velocities,
+        )
 
     def initialize_episode(self, physics, random_state):
         """Random pose, then the target (drawn in the published order, so a seed
@@ -129,6 +134,9 @@ class Swimmer(base.SuiteTask):
 
     def get_reward(self, physics):
         target_size = physics.target_size()
-        return rewards.tolerance(physics.nose_to_target_dist(), bounds=(0, target_size),
-                                 margin=_REWARD_MARGIN_IN_TARGET_SIZES * target_size,
-                                 sigmoid="long_tail")
+        return rewards.tolerance(
+            physics.nose_to_target_dist(),
+            bounds=(0, target_size),
+            margin=_REWARD_MARGIN_IN_TARGET_SIZES * target_size,
+            sigmoid="long_tail",
+        )

@@ -26,22 +26,23 @@ SUITE = base.Registry()
 @SUITE.add("benchmarking")
 def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stand up with the torso high and upright."""
-    return base.make_environment(PlanarWalker(move_speed=0), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(PlanarWalker(move_speed=0), time_limit, random, environment_kwargs)
 
 
 @SUITE.add("benchmarking")
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stand and move forward at 1 m/s or faster."""
-    return base.make_environment(PlanarWalker(move_speed=_WALK_SPEED), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(
+        PlanarWalker(move_speed=_WALK_SPEED), time_limit, random, environment_kwargs
+    )
 
 
 @SUITE.add("benchmarking")
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stand and move forward at 8 m/s or faster."""
-    return base.make_environment(PlanarWalker(move_speed=_RUN_SPEED), time_limit, random,
-                                 environment_kwargs)
+    return base.make_environment(
+        PlanarWalker(move_speed=_RUN_SPEED), time_limit, random, environment_kwargs
+    )
 
 
 class Physics(base.RandomPosePhysics):
@@ -54,8 +55,9 @@ class Physics(base.RandomPosePhysics):
         self._velocity_address = int(model.sensor("torso_subtreelinvel").adr[0])
         # Entries of the flattened `xmat` holding xx and xz of every body but the
         # world, in model order: one gather per call.
-        self._orientation_entries = (9 * np.arange(1, model.nbody)[:, None]
-                                     + np.array([base.XX, base.XZ])).ravel()
+        self._orientation_entries = (
+            9 * np.arange(1, model.nbody)[:, None] + np.array([base.XX, base.XZ])
+        ).ravel()
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
@@ -93,21 +95,26 @@ class PlanarWalker(base.SuiteTask):
     def __init__(self, move_speed):
         self._move_speed = move_speed
         super().__init__(walker_model.make_spec(), "walker", control_timestep=_CONTROL_TIMESTEP)
-        self.set_observations(orientations=Physics.orientations, height=Physics.height,
-                              velocity=Physics.velocity)
+        self.set_observations(
+            orientations=Physics.orientations, height=Physics.height, velocity=Physics.velocity
+        )
 
     def initialize_episode(self, physics, random_state):
         physics.randomize_joints(random_state)
 
     def get_reward(self, physics):
-        standing = rewards.tolerance(physics.torso_height(), bounds=(_STAND_HEIGHT, float("inf")),
-                                     margin=_STAND_HEIGHT / 2)
+        standing = rewards.tolerance(
+            physics.torso_height(), bounds=(_STAND_HEIGHT, float("inf")), margin=_STAND_HEIGHT / 2
+        )
         upright = (1 + physics.torso_upright()) / 2
         stand_reward = (3 * standing + upright) / 4
         if self._move_speed == 0:
             return stand_reward
-        move_reward = rewards.tolerance(physics.horizontal_velocity(),
-                                        bounds=(self._move_speed, float("inf")),
-                                        margin=self._move_speed / 2, value_at_margin=0.5,
-                                        sigmoid="linear")
+        move_reward = rewards.tolerance(
+            physics.horizontal_velocity(),
+            bounds=(self._move_speed, float("inf")),
+            margin=self._move_speed / 2,
+            value_at_margin=0.5,
+            sigmoid="linear",
+        )
         return stand_reward * (5 * move_reward + 1) / 6

@@ -16,11 +16,18 @@ class Leg(composer.Entity):
         thigh = spec.worldbody.add_body(name="thigh")
         self.hip = thigh.add_joint(name="hip", axis=[0.0, 1.0, 0.0])
         self.geom = thigh.add_geom(
-            name="thigh", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-            fromto=[0.0, 0.0, 0.0, 0.2, 0.0, 0.0], size=[0.03, 0.0, 0.0])
+            name="thigh",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            fromto=[0.0, 0.0, 0.0, 0.2, 0.0, 0.0],
+            size=[0.03, 0.0, 0.0],
+        )
         self.motor = spec.add_actuator(
-            name="hip", target="hip", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-            ctrllimited=1, ctrlrange=[-1.0, 1.0])
+            name="hip",
+            target="hip",
+            trntype=mujoco.mjtTrn.mjTRN_JOINT,
+            ctrllimited=1,
+            ctrlrange=[-1.0, 1.0],
+        )
         self.site = thigh.add_site(name="foot", pos=[0.2, 0.0, 0.0])
         self._spec = spec
 
@@ -43,12 +50,12 @@ class Torso(composer.Entity):
 
 
 class Plane(composer.Arena):
-
     def _build(self, name="arena"):
         spec = mujoco.MjSpec()
         spec.modelname = name
         self.ground = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2.0, 2.0, 0.1])
+            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[2.0, 2.0, 0.1]
+        )
         self._spec = spec
 
 
@@ -61,10 +68,12 @@ class RandomHeightTask(composer.Task):
         self.arena.add_free_entity(self.creature)
         self.set_timesteps(control_timestep, physics_timestep)
         self._observables = {
-            "height": observable.Generic(lambda physics: self.creature.get_pose(physics)[0][2:],
-                                         enabled=True),
-            "hips": observable.MJCFFeature("qpos", [leg.hip for leg in self.creature.legs],
-                                           enabled=True),
+            "height": observable.Generic(
+                lambda physics: self.creature.get_pose(physics)[0][2:], enabled=True
+            ),
+            "hips": observable.MJCFFeature(
+                "qpos", [leg.hip for leg in self.creature.legs], enabled=True
+            ),
         }
 
     @property

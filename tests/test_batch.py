@@ -27,7 +27,8 @@ def _assert_copy_is(batched, index, timestep, step):
 def _assert_copies_match_singles(batch, singles, steps, action_seed=0):
     spec = batch.action_spec()
     actions = np.random.RandomState(action_seed).uniform(
-        spec.minimum, spec.maximum, size=(steps, batch.num_envs) + spec.shape)
+        spec.minimum, spec.maximum, size=(steps, batch.num_envs) + spec.shape
+    )
     batched = batch.reset()
     alone = [env.reset() for env in singles]
     resets = 0
@@ -45,8 +46,10 @@ def _assert_copies_match_singles(batch, singles, steps, action_seed=0):
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_fixture_task_copies_are_bit_identical_across_auto_resets(num_threads):
     batch = BatchEnvironment(RandomHeightTask, 3, num_threads=num_threads, seed=11, time_limit=0.08)
-    singles = [composer.Environment(RandomHeightTask(), time_limit=0.08, random_state=copy_seed(11, i))
-               for i in range(3)]
+    singles = [
+        composer.Environment(RandomHeightTask(), time_limit=0.08, random_state=copy_seed(11, i))
+        for i in range(3)
+    ]
     assert _assert_copies_match_singles(batch, singles, steps=20) >= 3
 
 
@@ -59,8 +62,12 @@ def test_suite_copies_are_bit_identical_across_auto_resets(domain, task, num_thr
     if (domain, task) not in suite.ALL_TASKS:
         pytest.fail(f"{domain} {task} is missing from the suite")
     short = {"time_limit": 8 * suite.load(domain, task).task.control_timestep}
-    batch = suite.load_batch(domain, task, 3, task_kwargs=dict(short, random=5), num_threads=num_threads)
-    singles = [suite.load(domain, task, task_kwargs=dict(short, random=copy_seed(5, i))) for i in range(3)]
+    batch = suite.load_batch(
+        domain, task, 3, task_kwargs=dict(short, random=5), num_threads=num_threads
+    )
+    singles = [
+        suite.load(domain, task, task_kwargs=dict(short, random=copy_seed(5, i))) for i in range(3)
+    ]
     assert _assert_copies_match_singles(batch, singles, steps=20) >= 3
 
 
@@ -85,7 +92,9 @@ def test_batched_timestep_shapes():
 def test_per_copy_model_randomisation():
     mass_range = (0.5, 2.0)
     variations = {("body", "creature/torso", "mass"): distributions.Uniform(*mass_range)}
-    batch = BatchEnvironment(RandomHeightTask, 4, seed=0, time_limit=0.05, model_variations=variations)
+    batch = BatchEnvironment(
+        RandomHeightTask, 4, seed=0, time_limit=0.05, model_variations=variations
+    )
     batch.reset()
     first = batch.model_values("body", "creature/torso", "mass")
     assert first.shape == (4, 1)
@@ -103,7 +112,9 @@ def test_per_copy_model_randomisation():
 def test_randomised_mass_changes_the_dynamics():
     def fall(mass):
         variations = {("body", "creature/torso", "mass"): distributions.Uniform(mass, mass)}
-        batch = BatchEnvironment(RandomHeightTask, 1, seed=0, time_limit=1.0, model_variations=variations)
+        batch = BatchEnvironment(
+            RandomHeightTask, 1, seed=0, time_limit=1.0, model_variations=variations
+        )
         batch.reset()
         for _ in range(30):
             timestep = batch.step(np.ones((1, 2)))
@@ -112,12 +123,15 @@ def test_randomised_mass_changes_the_dynamics():
     assert not np.array_equal(fall(0.5), fall(5.0))
 
 
-@pytest.mark.parametrize("actions, message", [
-    (np.zeros((2, 2)), r"2 rows but the batch has 3 copies"),
-    (np.zeros((3, 4)), r"shape \(3, 4\), expected \(3, 2\)"),
-    (np.array([[0.0, 0.0], [0.0, np.nan], [0.0, 0.0]]), r"copy 1 are not finite"),
-    (np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 0.0]]), r"copy 2 are outside the bounds"),
-])
+@pytest.mark.parametrize(
+    "actions, message",
+    [
+        (np.zeros((2, 2)), r"2 rows but the batch has 3 copies"),
+        (np.zeros((3, 4)), r"shape \(3, 4\), expected \(3, 2\)"),
+        (np.array([[0.0, 0.0], [0.0, np.nan], [0.0, 0.0]]), r"copy 1 are not finite"),
+        (np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 0.0]]), r"copy 2 are outside the bounds"),
+    ],
+)
 def test_bad_actions_name_the_copy(actions, message):
     batch = BatchEnvironment(RandomHeightTask, 3, seed=0)
     batch.reset()
@@ -133,11 +147,14 @@ def _per_actuator_bounds_task():
     return task
 
 
-@pytest.mark.parametrize("actions, message", [
-    (np.array([[np.inf, 0.0], [0.0, 0.0], [0.0, 0.0]]), r"copy 0 are not finite"),
-    (np.array([[0.0, 0.0], [0.0, np.nan], [0.0, 0.0]]), r"copy 1 are not finite"),
-    (np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 2.5]]), r"copy 2 are outside the bounds"),
-])
+@pytest.mark.parametrize(
+    "actions, message",
+    [
+        (np.array([[np.inf, 0.0], [0.0, 0.0], [0.0, 0.0]]), r"copy 0 are not finite"),
+        (np.array([[0.0, 0.0], [0.0, np.nan], [0.0, 0.0]]), r"copy 1 are not finite"),
+        (np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 2.5]]), r"copy 2 are outside the bounds"),
+    ],
+)
 def test_bad_actions_with_per_actuator_bounds_name_the_copy(actions, message):
     batch = BatchEnvironment(_per_actuator_bounds_task, 3, seed=0)
     assert batch.action_spec().minimum.tolist() == [-np.inf, -2.0]
@@ -169,8 +186,10 @@ def test_vectorised_terminations_and_discounts_match_single_environments(task_cl
     time_limit, steps = 0.3, 60
     batch = BatchEnvironment(task_class, 4, seed=3, time_limit=time_limit)
     assert batch.vectorized
-    singles = [composer.Environment(task_class(), time_limit=time_limit, random_state=copy_seed(3, i))
-               for i in range(4)]
+    singles = [
+        composer.Environment(task_class(), time_limit=time_limit, random_state=copy_seed(3, i))
+        for i in range(4)
+    ]
     actions = np.random.RandomState(0).uniform(-1.0, 1.0, size=(steps, 4, 1))
     batched = batch.reset()
     alone = [env.reset() for env in singles]
@@ -198,13 +217,25 @@ def test_returned_arrays_share_no_memory_with_the_batch_or_other_steps():
     actions = np.full((3, 1), 0.5)
     batch.reset()
     earlier = batch.step(actions)
-    kept = [np.copy(value) for value in (earlier.step_type, earlier.reward, earlier.discount,
-                                         *earlier.observation.values())]
+    kept = [
+        np.copy(value)
+        for value in (
+            earlier.step_type,
+            earlier.reward,
+            earlier.discount,
+            *earlier.observation.values(),
+        )
+    ]
     later = batch.step(actions)
     live = [batch.batch.bind(name) for name in ("time", "qpos", "qvel", "ctrl", "xmat")]
 
     def arrays(timestep):
-        return [timestep.step_type, timestep.reward, timestep.discount, *timestep.observation.values()]
+        return [
+            timestep.step_type,
+            timestep.reward,
+            timestep.discount,
+            *timestep.observation.values(),
+        ]
 
     for array in arrays(earlier):
         for other in arrays(later) + live:
@@ -248,11 +279,16 @@ def test_batch_snapshot_and_restore_continue_exactly(vectorized):
     import pickle
 
     if vectorized:
+
         def make(seed):
-            return suite.load_batch("cartpole", "swingup", 3, task_kwargs={"time_limit": 0.2, "random": seed})
+            return suite.load_batch(
+                "cartpole", "swingup", 3, task_kwargs={"time_limit": 0.2, "random": seed}
+            )
     else:
+
         def make(seed):
             return BatchEnvironment(RandomHeightTask, 3, seed=seed, time_limit=0.1)
+
     batch = make(1)
     assert batch.vectorized == vectorized
     actions = np.random.RandomState(0).uniform(-1, 1, size=(60, 3) + batch.action_spec().shape)

@@ -35,7 +35,11 @@ class _Leaving(cartpole.Balance):
 
 def _gear(initial_value, current_value, random_state):
     gear = np.array(initial_value, dtype=float)
-    gear[0] = _HUGE_GEAR if random_state.uniform() < _DIVERGING_FRACTION else random_state.uniform(2.0, 40.0)
+    gear[0] = (
+        _HUGE_GEAR
+        if random_state.uniform() < _DIVERGING_FRACTION
+        else random_state.uniform(2.0, 40.0)
+    )
     return gear
 
 
@@ -50,9 +54,12 @@ class _Single:
     """Copy i alone: its task seed and model-variation stream as the batch derives them."""
 
     def __init__(self, seed, index, raise_on_error):
-        self.env = Environment(_Leaving(), time_limit=_TIME_LIMIT_S,
-                               random_state=seeding.derive_seed(seed, index),
-                               raise_exception_on_physics_error=raise_on_error)
+        self.env = Environment(
+            _Leaving(),
+            time_limit=_TIME_LIMIT_S,
+            random_state=seeding.derive_seed(seed, index),
+            raise_exception_on_physics_error=raise_on_error,
+        )
         self._variation_random = np.random.RandomState(seeding.derive_seed(seed, index, 1))
 
     def _vary(self):
@@ -60,8 +67,15 @@ class _Single:
         for (kind, name, attribute), variation in _VARIATIONS.items():
             element = getattr(model, kind)(name)
             current = np.array(getattr(element, attribute))
-            setattr(element, attribute, variation(initial_value=current, current_value=current,
-                                                  random_state=self._variation_random))
+            setattr(
+                element,
+                attribute,
+                variation(
+                    initial_value=current,
+                    current_value=current,
+                    random_state=self._variation_random,
+                ),
+            )
 
     def reset(self):
         self._vary()
@@ -83,9 +97,15 @@ def _outcome(step):
 @pytest.mark.parametrize("raise_on_error", [False, True])
 @pytest.mark.parametrize("seed", range(5))
 def test_vectorised_batch_agrees_with_single_environments(seed, raise_on_error):
-    batch = BatchEnvironment(_Leaving, _NUM_ENVS, num_threads=1, seed=seed, time_limit=_TIME_LIMIT_S,
-                             model_variations=_VARIATIONS,
-                             raise_exception_on_physics_error=raise_on_error)
+    batch = BatchEnvironment(
+        _Leaving,
+        _NUM_ENVS,
+        num_threads=1,
+        seed=seed,
+        time_limit=_TIME_LIMIT_S,
+        model_variations=_VARIATIONS,
+        raise_exception_on_physics_error=raise_on_error,
+    )
     assert batch.vectorized
     singles = [_Single(seed, index, raise_on_error) for index in range(_NUM_ENVS)]
     actions = np.random.RandomState(seed).uniform(-1.0, 1.0, size=(_STEPS, _NUM_ENVS, 1))
@@ -96,15 +116,21 @@ def test_vectorised_batch_agrees_with_single_environments(seed, raise_on_error):
         for index, timestep in enumerate(alone):
             assert batched.step_type[index] == timestep.step_type, (step, index)
             assert batched.reward[index] == (0.0 if timestep.reward is None else timestep.reward)
-            assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
+            assert batched.discount[index] == (
+                1.0 if timestep.discount is None else timestep.discount
+            )
             for name, value in timestep.observation.items():
                 np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
             if timestep.last():
-                seen.add("diverged" if timestep.discount == 0.0 and timestep.reward == 0.0 else "ended")
+                seen.add(
+                    "diverged" if timestep.discount == 0.0 and timestep.reward == 0.0 else "ended"
+                )
         if step == _STEPS:
             break
         batched, batch_error = _outcome(lambda: batch.step(actions[step]))
-        results = [_outcome(lambda i=i: singles[i].step(actions[step, i])) for i in range(_NUM_ENVS)]
+        results = [
+            _outcome(lambda i=i: singles[i].step(actions[step, i])) for i in range(_NUM_ENVS)
+        ]
         errors = [(index, error) for index, (_, error) in enumerate(results) if error is not None]
         if errors or batch_error is not None:
             # The batch raises for the first copy that failed, with that copy's message.

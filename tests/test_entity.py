@@ -115,9 +115,13 @@ def test_free_entity_pose_and_velocity():
     np.testing.assert_array_equal(creature.get_pose(physics)[0], [1.0, 2.0, 4.0])
     # Facing -x after the half turn: world +x is local -x.
     np.testing.assert_allclose(
-        creature.global_vector_to_local_frame(physics, [1.0, 0.0, 0.0]), [-1.0, 0.0, 0.0], atol=1e-12)
+        creature.global_vector_to_local_frame(physics, [1.0, 0.0, 0.0]),
+        [-1.0, 0.0, 0.0],
+        atol=1e-12,
+    )
     np.testing.assert_allclose(
-        creature.global_vector_to_local_frame(physics, [1.0, 0.0]), [-1.0, 0.0], atol=1e-12)
+        creature.global_vector_to_local_frame(physics, [1.0, 0.0]), [-1.0, 0.0], atol=1e-12
+    )
 
 
 def test_fixed_entity_set_pose_moves_the_attachment_body():
@@ -146,7 +150,6 @@ def test_build_must_set_a_spec():
 
 
 class _BadLeg(composer.Entity):
-
     def _build(self):
         spec = mujoco.MjSpec()
         spec.modelname = "bad"
@@ -176,8 +179,15 @@ def test_compile_error_names_element_entity_and_line():
 
 def test_names_moved_out_of_entity_stay_importable_from_it():
     from composer_tasks.composer import callbacks, compile_errors, entity, observables, spec_edits
-    assert entity.Observables is observables.Observables and entity.observable is observables.observable
-    assert entity.Callbacks is callbacks.Callbacks and entity.CALLBACK_NAMES is callbacks.CALLBACK_NAMES
+
+    assert (
+        entity.Observables is observables.Observables
+        and entity.observable is observables.observable
+    )
+    assert (
+        entity.Callbacks is callbacks.Callbacks
+        and entity.CALLBACK_NAMES is callbacks.CALLBACK_NAMES
+    )
     assert entity.overrides is callbacks.overrides
     assert entity.describe_compile_error is compile_errors.describe_compile_error
     assert entity.mark_spec_changed is spec_edits.mark_spec_changed

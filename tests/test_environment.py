@@ -14,8 +14,15 @@ from composer_tasks.physics import PhysicsError
 
 from core_fixtures import Leg, Plane, RandomHeightTask, Torso
 
-_CALLBACKS = ("initialize_episode_mjcf", "after_compile", "initialize_episode", "before_step",
-              "before_substep", "after_substep", "after_step")
+_CALLBACKS = (
+    "initialize_episode_mjcf",
+    "after_compile",
+    "initialize_episode",
+    "before_step",
+    "before_substep",
+    "after_substep",
+    "after_step",
+)
 
 
 def _tracing(cls, trace):
@@ -25,6 +32,7 @@ def _tracing(cls, trace):
         def method(self, *args):
             trace.append((self.name if isinstance(self, composer.Entity) else "task", callback))
             return getattr(cls, callback)(self, *args)
+
         return method
 
     return type(f"Tracing{cls.__name__}", (cls,), {name: make(name) for name in _CALLBACKS})
@@ -73,16 +81,30 @@ def test_callback_order_one_reset_two_steps_three_substeps():
     env.step([0.0])
     env.step([0.0])
     step = [("task", "before_step"), ("creature", "before_step"), ("leg", "before_step")]
-    substep = [("task", "before_substep"), ("creature", "before_substep"), ("leg", "before_substep"),
-               ("task", "after_substep"), ("creature", "after_substep"), ("leg", "after_substep")]
-    end = [("task", "after_step"), ("creature", "after_step"), ("leg", "after_step"),
-           ("task", "observation"), ("task", "get_reward")]
-    expected = (
-        [("task", "initialize_episode_mjcf"), ("creature", "initialize_episode_mjcf"),
-         ("leg", "initialize_episode_mjcf"),
-         ("task", "initialize_episode"), ("creature", "initialize_episode"),
-         ("leg", "initialize_episode"), ("task", "observation")]
-        + (step + substep * 3 + end) * 2)
+    substep = [
+        ("task", "before_substep"),
+        ("creature", "before_substep"),
+        ("leg", "before_substep"),
+        ("task", "after_substep"),
+        ("creature", "after_substep"),
+        ("leg", "after_substep"),
+    ]
+    end = [
+        ("task", "after_step"),
+        ("creature", "after_step"),
+        ("leg", "after_step"),
+        ("task", "observation"),
+        ("task", "get_reward"),
+    ]
+    expected = [
+        ("task", "initialize_episode_mjcf"),
+        ("creature", "initialize_episode_mjcf"),
+        ("leg", "initialize_episode_mjcf"),
+        ("task", "initialize_episode"),
+        ("creature", "initialize_episode"),
+        ("leg", "initialize_episode"),
+        ("task", "observation"),
+    ] + (step + substep * 3 + end) * 2
     assert trace == expected
 
 
@@ -154,20 +176,20 @@ def test_observations_share_no_memory_with_physics():
 
 
 class _Terminating(RandomHeightTask):
-
     def should_terminate_episode(self, physics):
         return physics.time() >= 0.02 - 1e-9
 
 
 class _TerminatingWithDiscount(_Terminating):
-
     def get_discount(self, physics):
         return 0.5
 
 
 # dm_control Composer's rule: a termination carries the task's get_discount, which is
 # 1 unless the task defines it.
-@pytest.mark.parametrize("task_class, discount", [(_Terminating, 1.0), (_TerminatingWithDiscount, 0.5)])
+@pytest.mark.parametrize(
+    "task_class, discount", [(_Terminating, 1.0), (_TerminatingWithDiscount, 0.5)]
+)
 def test_termination_uses_task_discount(task_class, discount):
     env = composer.Environment(task_class(), time_limit=1.0, random_state=0)
     env.reset()
@@ -176,12 +198,15 @@ def test_termination_uses_task_discount(task_class, discount):
     assert last.last() and last.discount == discount
 
 
-@pytest.mark.parametrize("action, message", [
-    (np.zeros(3), r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
-    (np.array(["a", "b"]), "dtype <U1.*action spec"),
-    (np.array([np.nan, 0.0]), r"non-finite entries at \[0\].*action spec"),
-    (np.array([0.0, 1.5]), r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
-])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        (np.zeros(3), r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
+        (np.array(["a", "b"]), "dtype <U1.*action spec"),
+        (np.array([np.nan, 0.0]), r"non-finite entries at \[0\].*action spec"),
+        (np.array([0.0, 1.5]), r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
+    ],
+)
 def test_bad_actions_name_the_spec(action, message):
     env = composer.Environment(RandomHeightTask(), random_state=0)
     env.reset()
@@ -190,7 +215,6 @@ def test_bad_actions_name_the_spec(action, message):
 
 
 class _Exploding(RandomHeightTask):
-
     def before_step(self, physics, action, random_state):
         super().before_step(physics, action, random_state)
         if physics.time() > 0.015:
@@ -204,7 +228,9 @@ def test_divergence_raises_or_ends_the_episode():
     env.step([0.0, 0.0])
     with pytest.raises(PhysicsError, match="diverged"):
         env.step([0.0, 0.0])
-    quiet = composer.Environment(_Exploding(), random_state=0, raise_exception_on_physics_error=False)
+    quiet = composer.Environment(
+        _Exploding(), random_state=0, raise_exception_on_physics_error=False
+    )
     quiet.reset()
     quiet.step([0.0, 0.0])
     quiet.step([0.0, 0.0])
@@ -261,10 +287,12 @@ def test_unannounced_spec_edits_are_found_in_the_first_episodes_and_then_always(
 
 
 def test_check_spec_changes_true_compares_every_episode_and_false_never():
-    checked = composer.Environment(_GrowingLegs(announce=False), random_state=0,
-                                   check_spec_changes=True)
-    quiet = composer.Environment(_GrowingLegs(announce=False), random_state=0,
-                                 check_spec_changes=False)
+    checked = composer.Environment(
+        _GrowingLegs(announce=False), random_state=0, check_spec_changes=True
+    )
+    quiet = composer.Environment(
+        _GrowingLegs(announce=False), random_state=0, check_spec_changes=False
+    )
     for episode in range(1, 7):
         checked_model, quiet_model = checked.physics.model, quiet.physics.model
         checked.reset()
@@ -272,7 +300,8 @@ def test_check_spec_changes_true_compares_every_episode_and_false_never():
         assert (checked.physics.model is not checked_model) == (episode % 2 == 0), episode
         assert quiet.physics.model is quiet_model
     assert checked.physics.bind(checked.task.creature.legs[0].geom).size[0] == pytest.approx(
-        0.03 * 1.5 ** 3)
+        0.03 * 1.5**3
+    )
 
 
 class _LateEdit(RandomHeightTask):
@@ -291,6 +320,7 @@ class _LateEdit(RandomHeightTask):
 
 def test_in_place_edits_are_found_and_the_check_stops_after_the_first_episodes():
     from composer_tasks.composer.environment import AUTO_CHECKED_RESETS
+
     found = composer.Environment(_LateEdit(first_edit=AUTO_CHECKED_RESETS), random_state=0)
     for _ in range(AUTO_CHECKED_RESETS):
         found.reset()
@@ -320,8 +350,9 @@ def test_recompile_keeps_the_state_through_after_compile():
 
 
 def test_untouched_substeps_run_as_one_mj_step_call(monkeypatch):
-    env = composer.Environment(RandomHeightTask(control_timestep=0.02, physics_timestep=0.002),
-                               random_state=0)
+    env = composer.Environment(
+        RandomHeightTask(control_timestep=0.02, physics_timestep=0.002), random_state=0
+    )
     env.reset()
     calls = []
     original = env.physics.step
@@ -402,11 +433,13 @@ def test_snapshot_refuses_other_models():
 
 def _noise():
     from composer_tasks.composer.variation import distributions, noises
+
     return noises.Additive(distributions.Normal(0.0, 0.1))
 
 
 def _random_steps(low, high):
     from composer_tasks.composer.variation import distributions
+
     return distributions.UniformInteger(low, high)
 
 
@@ -415,15 +448,28 @@ def _random_steps(low, high):
 # and delays drawn ahead, and noise drawn from the environment's random state.
 _OBSERVATION_OPTIONS = {
     "noise": ({"corruptor": _noise()}, {"corruptor": _noise()}),
-    "buffers_and_fixed_delays": ({"buffer_size": 3, "delay": 7},
-                                 {"buffer_size": 2, "update_interval": 3, "delay": 4}),
+    "buffers_and_fixed_delays": (
+        {"buffer_size": 3, "delay": 7},
+        {"buffer_size": 2, "update_interval": 3, "delay": 4},
+    ),
     "random_intervals_and_delays": (
-        {"buffer_size": 4, "update_interval": _random_steps(1, 4), "delay": _random_steps(0, 9),
-         "corruptor": _noise()},
-        {"update_interval": _random_steps(2, 6), "aggregator": "mean", "buffer_size": 3,
-         "corruptor": _noise()}),
-    "interval_without_buffer": ({"update_interval": 7},
-                                {"update_interval": 3, "corruptor": _noise()}),
+        {
+            "buffer_size": 4,
+            "update_interval": _random_steps(1, 4),
+            "delay": _random_steps(0, 9),
+            "corruptor": _noise(),
+        },
+        {
+            "update_interval": _random_steps(2, 6),
+            "aggregator": "mean",
+            "buffer_size": 3,
+            "corruptor": _noise(),
+        },
+    ),
+    "interval_without_buffer": (
+        {"update_interval": 7},
+        {"update_interval": 3, "corruptor": _noise()},
+    ),
 }
 
 
@@ -434,14 +480,20 @@ def _configured_task(options):
     return task
 
 
-@pytest.mark.parametrize("padding, strip", [(composer.ObservationPadding.ZERO, False),
-                                             (composer.ObservationPadding.INITIAL_VALUE, True)])
+@pytest.mark.parametrize(
+    "padding, strip",
+    [(composer.ObservationPadding.ZERO, False), (composer.ObservationPadding.INITIAL_VALUE, True)],
+)
 @pytest.mark.parametrize("kind", sorted(_OBSERVATION_OPTIONS))
 def test_snapshots_hold_the_observation_buffers_and_the_noise_continues(kind, padding, strip):
     def make(seed):
         return composer.Environment(
-            _configured_task(_OBSERVATION_OPTIONS[kind]), time_limit=0.1, random_state=seed,
-            strip_singleton_obs_buffer_dim=strip, delayed_observation_padding=padding)
+            _configured_task(_OBSERVATION_OPTIONS[kind]),
+            time_limit=0.1,
+            random_state=seed,
+            strip_singleton_obs_buffer_dim=strip,
+            delayed_observation_padding=padding,
+        )
 
     env = make(3)
     actions = list(np.random.RandomState(0).uniform(-1, 1, size=(45, 2)))
@@ -456,31 +508,43 @@ def test_snapshots_hold_the_observation_buffers_and_the_noise_continues(kind, pa
     assert sum(step_type == dm_env.StepType.FIRST for step_type, _, _ in records) >= 3
     # Into a fresh environment with another seed: from right after construction,
     # right after a reset, mid-episode, and at an episode's last step.
-    last = next(index for index, (step_type, _, _) in enumerate(records)
-                if step_type == dm_env.StepType.LAST)
+    last = next(
+        index
+        for index, (step_type, _, _) in enumerate(records)
+        if step_type == dm_env.StepType.LAST
+    )
     for taken in (0, 1, 7, 12, last + 1, 31):
         fresh = make(99)
         fresh.restore(snapshots[taken])
-        resumed = _continue(fresh, actions[max(taken - 1, 0):] if taken else actions[:1] + actions)
+        resumed = _continue(fresh, actions[max(taken - 1, 0) :] if taken else actions[:1] + actions)
         assert len(resumed) == len(records) - taken
         assert all(_equal(a, b) for a, b in zip(records[taken:], resumed)), (kind, taken)
 
 
 def test_restoring_observations_of_other_observables_changes_nothing():
-    env = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]),
-                               random_state=3)
+    env = composer.Environment(
+        _configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]), random_state=3
+    )
     env.reset()
     for _ in range(5):
         env.step(np.zeros(2))
     snapshot = env.snapshot()
     other_options = [
-        (({"buffer_size": 2, "delay": 7}, {}), "'height': the snapshot holds a buffer of 3, this "
-                                               "observable has a buffer of 2"),
-        (({"delay": 0}, {}),
-         "'height': the snapshot holds a buffer of 3, this observable has no buffer"),
-        (({"buffer_size": 3, "delay": _random_steps(0, 3)}, {"buffer_size": 2, "update_interval": 3,
-                                                              "delay": 4}),
-         "'height': the snapshot's update_interval and delay are fixed, this observable's random"),
+        (
+            ({"buffer_size": 2, "delay": 7}, {}),
+            "'height': the snapshot holds a buffer of 3, this observable has a buffer of 2",
+        ),
+        (
+            ({"delay": 0}, {}),
+            "'height': the snapshot holds a buffer of 3, this observable has no buffer",
+        ),
+        (
+            (
+                {"buffer_size": 3, "delay": _random_steps(0, 3)},
+                {"buffer_size": 2, "update_interval": 3, "delay": 4},
+            ),
+            "'height': the snapshot's update_interval and delay are fixed, this observable's random",
+        ),
     ]
     for options, message in other_options:
         fresh = composer.Environment(_configured_task(options), random_state=4)
@@ -490,8 +554,9 @@ def test_restoring_observations_of_other_observables_changes_nothing():
         np.testing.assert_array_equal(fresh.physics.get_state(), before)
     task = _configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"])
     task.task_observables["hips"].enabled = False
-    with pytest.raises(ValueError,
-                       match=r"observables \['height', 'hips'\] are not this updater's"):
+    with pytest.raises(
+        ValueError, match=r"observables \['height', 'hips'\] are not this updater's"
+    ):
         composer.Environment(task).restore(snapshot)
 
 
@@ -500,15 +565,17 @@ def test_restoring_observations_of_another_shape_is_refused():
     env.reset()
     snapshot = env.snapshot()
     task = _configured_task(_OBSERVATION_OPTIONS["noise"])
-    task.task_observables["height"] = observable.Generic(lambda physics: np.zeros(2),
-                                                         corruptor=_noise(), enabled=True)
+    task.task_observables["height"] = observable.Generic(
+        lambda physics: np.zeros(2), corruptor=_noise(), enabled=True
+    )
     with pytest.raises(ValueError, match=r"observations \['height'\] do not fit"):
         composer.Environment(task).restore(snapshot)
 
 
 def test_snapshots_between_substeps_are_refused():
-    env = composer.Environment(_configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]),
-                               random_state=3)
+    env = composer.Environment(
+        _configured_task(_OBSERVATION_OPTIONS["buffers_and_fixed_delays"]), random_state=3
+    )
     env.reset()
     steps = env.control_step(np.zeros(2))
     env.physics.step(next(steps))
@@ -537,32 +604,50 @@ def _bounded_spec(minimum, maximum):
     return dm_env.specs.BoundedArray(minimum.shape, np.float64, minimum, maximum, "a\tb")
 
 
-@pytest.mark.parametrize("minimum, maximum", [
-    ([-1.0, -1.0], [1.0, 1.0]),            # symmetric and uniform (the suite's)
-    ([-2.0, 0.0], [3.0, 1.0]),             # asymmetric
-    ([-np.inf, 0.0], [np.inf, 1.0]),       # partly unbounded
-])
+@pytest.mark.parametrize(
+    "minimum, maximum",
+    [
+        ([-1.0, -1.0], [1.0, 1.0]),  # symmetric and uniform (the suite's)
+        ([-2.0, 0.0], [3.0, 1.0]),  # asymmetric
+        ([-np.inf, 0.0], [np.inf, 1.0]),  # partly unbounded
+    ],
+)
 @pytest.mark.filterwarnings("error")
 def test_the_fast_action_check_agrees_with_plain_comparisons(minimum, maximum):
     from composer_tasks.composer import environment as environment_module
+
     check = environment_module.action_bounds_check(_bounded_spec(minimum, maximum))
     minimum, maximum = np.array(minimum), np.array(maximum)
     tiny = np.nextafter(0.0, 1.0)
-    candidates = [minimum, maximum, np.nextafter(minimum, -np.inf), np.nextafter(maximum, np.inf),
-                  np.zeros(2), np.full(2, tiny), np.full(2, -tiny), np.full(2, 1e300),
-                  np.array([np.nan, 0.5]), np.array([0.5, np.nan]),
-                  np.array([np.inf, 0.5]), np.array([-np.inf, 0.5]), np.array([0.5, np.inf])]
+    candidates = [
+        minimum,
+        maximum,
+        np.nextafter(minimum, -np.inf),
+        np.nextafter(maximum, np.inf),
+        np.zeros(2),
+        np.full(2, tiny),
+        np.full(2, -tiny),
+        np.full(2, 1e300),
+        np.array([np.nan, 0.5]),
+        np.array([0.5, np.nan]),
+        np.array([np.inf, 0.5]),
+        np.array([-np.inf, 0.5]),
+        np.array([0.5, np.inf]),
+    ]
     for action in candidates:
-        expected = bool(np.all(np.isfinite(action)) and np.all(minimum <= action)
-                        and np.all(action <= maximum))
+        expected = bool(
+            np.all(np.isfinite(action)) and np.all(minimum <= action) and np.all(action <= maximum)
+        )
         assert bool(check(action)) == expected, action
 
 
 def test_without_textures_the_model_is_small_and_the_physics_the_same():
     from suites import suite
+
     full = suite.load("walker", "walk", task_kwargs={"random": 3})
-    bare = suite.load("walker", "walk", task_kwargs={"random": 3},
-                      environment_kwargs={"textures": False})
+    bare = suite.load(
+        "walker", "walk", task_kwargs={"random": 3}, environment_kwargs={"textures": False}
+    )
     assert full.physics.model.tex_data.nbytes > 1_000_000
     assert bare.physics.model.tex_data.nbytes < 1_000
     assert full.physics.model.ntex == bare.physics.model.ntex

@@ -26,7 +26,6 @@ class _FlakyTask(core_fixtures.RandomHeightTask):
 
 
 class _MjcfCountingTask(core_fixtures.RandomHeightTask):
-
     def __init__(self):
         super().__init__()
         self.mjcf_calls = 0
@@ -40,6 +39,7 @@ def _first_observation(env):
 
 
 # Timesteps.
+
 
 @pytest.mark.parametrize("order", ["physics_first", "control_first"])
 def test_timesteps_can_be_set_in_either_order(order):
@@ -80,9 +80,16 @@ def test_a_physics_timestep_not_dividing_an_explicit_control_timestep_is_refused
     assert task.physics_timestep == 0.002  # nothing changed
 
 
-@pytest.mark.parametrize("value,error", [(0.0, ValueError), (-0.01, ValueError),
-                                         (float("nan"), ValueError), ("0.01", TypeError),
-                                         (True, TypeError)])
+@pytest.mark.parametrize(
+    "value,error",
+    [
+        (0.0, ValueError),
+        (-0.01, ValueError),
+        (float("nan"), ValueError),
+        ("0.01", TypeError),
+        (True, TypeError),
+    ],
+)
 def test_bad_timesteps_name_the_timestep(value, error):
     task = core_fixtures.RandomHeightTask()
     with pytest.raises(error, match="physics_timestep"):
@@ -92,6 +99,7 @@ def test_bad_timesteps_name_the_timestep(value, error):
 
 
 # Reset attempts.
+
 
 def test_reset_retries_after_an_episode_initialization_error(caplog):
     env = composer.Environment(_FlakyTask(failures=2), random_state=0, max_reset_attempts=3)
@@ -119,22 +127,26 @@ def test_one_reset_attempt_by_default():
 
 # Fixed initial state and MJCF callbacks.
 
+
 def test_fixed_initial_state_starts_every_episode_alike():
-    env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=3,
-                               fixed_initial_state=True)
+    env = composer.Environment(
+        core_fixtures.RandomHeightTask(), random_state=3, fixed_initial_state=True
+    )
     first = _first_observation(env)
     env.step(np.zeros(2))
     second = _first_observation(env)
     for name in first:
         np.testing.assert_array_equal(first[name], second[name])
     varying = composer.Environment(core_fixtures.RandomHeightTask(), random_state=3)
-    assert not np.array_equal(_first_observation(varying)["height"],
-                              _first_observation(varying)["height"])
+    assert not np.array_equal(
+        _first_observation(varying)["height"], _first_observation(varying)["height"]
+    )
 
 
 def test_recompile_mjcf_every_episode_false_runs_the_mjcf_callbacks_once():
-    env = composer.Environment(_MjcfCountingTask(), random_state=0,
-                               recompile_mjcf_every_episode=False)
+    env = composer.Environment(
+        _MjcfCountingTask(), random_state=0, recompile_mjcf_every_episode=False
+    )
     for _ in range(3):
         env.reset()
     assert env.task.mjcf_calls == 1
@@ -146,6 +158,7 @@ def test_recompile_mjcf_every_episode_false_runs_the_mjcf_callbacks_once():
 
 # Extra hooks.
 
+
 def test_extra_hooks_run_after_the_task_and_entities():
     calls = []
 
@@ -155,8 +168,9 @@ def test_extra_hooks_run_after_the_task_and_entities():
 
     env = composer.Environment(Recording(), random_state=0)
     env.add_extra_hook("after_step", lambda physics, random_state: calls.append("extra"))
-    env.add_extra_hook("before_substep",
-                       lambda physics, action, random_state: calls.append("substep"))
+    env.add_extra_hook(
+        "before_substep", lambda physics, action, random_state: calls.append("substep")
+    )
     env.reset()
     env.step(np.zeros(2))
     assert calls == ["substep"] * 5 + ["task", "extra"]
@@ -188,6 +202,7 @@ def test_extra_hook_errors():
 
 # Substeps and control timestep.
 
+
 def test_n_sub_steps_overrides_the_task_and_is_deprecated():
     with pytest.warns(DeprecationWarning, match="n_sub_steps is deprecated"):
         env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0, n_sub_steps=3)
@@ -198,19 +213,28 @@ def test_n_sub_steps_overrides_the_task_and_is_deprecated():
 
 
 def test_control_timestep_is_the_tasks():
-    env = composer.Environment(core_fixtures.RandomHeightTask(control_timestep=0.01), random_state=0)
+    env = composer.Environment(
+        core_fixtures.RandomHeightTask(control_timestep=0.01), random_state=0
+    )
     assert env.control_timestep() == 0.01
 
 
-@pytest.mark.parametrize("kwargs,error,match", [
-    (dict(n_sub_steps=0), ValueError, "n_sub_steps must be an integer >= 1"),
-    (dict(n_sub_steps=2.0), ValueError, "n_sub_steps must be an integer >= 1"),
-    (dict(max_reset_attempts=0), ValueError, "max_reset_attempts must be an integer >= 1"),
-    (dict(max_reset_attempts=True), ValueError, "max_reset_attempts must be an integer >= 1"),
-    (dict(recompile_mjcf_every_episode=1), TypeError, "recompile_mjcf_every_episode must be a bool"),
-    (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
-    (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
-])
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(n_sub_steps=0), ValueError, "n_sub_steps must be an integer >= 1"),
+        (dict(n_sub_steps=2.0), ValueError, "n_sub_steps must be an integer >= 1"),
+        (dict(max_reset_attempts=0), ValueError, "max_reset_attempts must be an integer >= 1"),
+        (dict(max_reset_attempts=True), ValueError, "max_reset_attempts must be an integer >= 1"),
+        (
+            dict(recompile_mjcf_every_episode=1),
+            TypeError,
+            "recompile_mjcf_every_episode must be a bool",
+        ),
+        (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
+        (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
+    ],
+)
 def test_bad_options_are_named(kwargs, error, match):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

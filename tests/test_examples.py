@@ -9,10 +9,22 @@ _REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def test_domain_randomization_example_writes_returns_and_plot(tmp_path):
     result = subprocess.run(
-        [sys.executable, os.path.join(_REPOSITORY, "examples", "domain_randomization.py"),
-         "--num_envs", "4", "--episodes", "1", "--out", str(tmp_path)],
-        cwd=_REPOSITORY, capture_output=True, text=True, timeout=300,
-        env=dict(os.environ, MPLBACKEND="Agg"))
+        [
+            sys.executable,
+            os.path.join(_REPOSITORY, "examples", "domain_randomization.py"),
+            "--num_envs",
+            "4",
+            "--episodes",
+            "1",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=_REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, MPLBACKEND="Agg"),
+    )
     assert result.returncode == 0, result.stderr
     rows = (tmp_path / "returns.csv").read_text().splitlines()
     assert rows[0] == "pole_mass_kg,episode_return" and len(rows) == 1 + 4
@@ -23,7 +35,17 @@ def test_domain_randomization_example_writes_returns_and_plot(tmp_path):
 
 def test_domain_randomization_example_rejects_a_bad_mass_range(tmp_path):
     result = subprocess.run(
-        [sys.executable, os.path.join(_REPOSITORY, "examples", "domain_randomization.py"),
-         "--mass_range", "3,1", "--out", str(tmp_path)],
-        cwd=_REPOSITORY, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            os.path.join(_REPOSITORY, "examples", "domain_randomization.py"),
+            "--mass_range",
+            "3,1",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=_REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode != 0 and "--mass_range" in result.stderr

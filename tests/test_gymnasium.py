@@ -16,8 +16,9 @@ from core_fixtures import RandomHeightTask
 
 @pytest.mark.parametrize("flatten", [False, True])
 def test_check_env_passes_on_a_suite_task(flatten):
-    env = GymnasiumEnv(suite.load("cartpole", "swingup", task_kwargs={"random": 0}),
-                       flatten_observations=flatten)
+    env = GymnasiumEnv(
+        suite.load("cartpole", "swingup", task_kwargs={"random": 0}), flatten_observations=flatten
+    )
     check_env(env, skip_render_check=True)
     if flatten:
         assert env.observation_space.shape == (5,)
@@ -82,8 +83,9 @@ def test_registered_ids_make_and_make_vec():
     env = gymnasium.make(name, task_kwargs={"random": 0}, flatten_observations=True)
     observation, _ = env.reset(seed=0)
     assert observation.shape == (5,)
-    vector = gymnasium.make_vec(name, num_envs=2, vectorization_mode="vector_entry_point",
-                                flatten_observations=True)
+    vector = gymnasium.make_vec(
+        name, num_envs=2, vectorization_mode="vector_entry_point", flatten_observations=True
+    )
     observation, _ = vector.reset(seed=0)
     assert observation.shape == (2, 5)
     vector.step(np.zeros((2, 1)))

@@ -31,13 +31,25 @@ class TwoCreatures(composer.Task):
         self.floor_m = floor_m
         self.actions_seen = []
         self._observables = [
-            collections.OrderedDict([
-                ("own_hips", observable.MJCFFeature(
-                    "qpos", [leg.hip for leg in creature.legs], enabled=True)),
-                ("other_height", observable.Generic(
-                    lambda physics, other=other: other.get_pose(physics)[0][2:], enabled=True)),
-            ])
-            for creature, other in zip(self.creatures, self.creatures[::-1])]
+            collections.OrderedDict(
+                [
+                    (
+                        "own_hips",
+                        observable.MJCFFeature(
+                            "qpos", [leg.hip for leg in creature.legs], enabled=True
+                        ),
+                    ),
+                    (
+                        "other_height",
+                        observable.Generic(
+                            lambda physics, other=other: other.get_pose(physics)[0][2:],
+                            enabled=True,
+                        ),
+                    ),
+                ]
+            )
+            for creature, other in zip(self.creatures, self.creatures[::-1])
+        ]
 
     @property
     def root_entity(self):
@@ -52,8 +64,10 @@ class TwoCreatures(composer.Task):
             creature.set_pose(physics, position=[index - 0.5, 0.0, random_state.uniform(0.3, 0.6)])
 
     def action_spec(self, physics):
-        return [dm_env.specs.BoundedArray((2,), np.float64, -1.0, 1.0, name=f"creature{i}")
-                for i in range(2)]
+        return [
+            dm_env.specs.BoundedArray((2,), np.float64, -1.0, 1.0, name=f"creature{i}")
+            for i in range(2)
+        ]
 
     def before_step(self, physics, actions, random_state):
         self.actions_seen.append(actions)
@@ -143,6 +157,7 @@ def test_same_seed_same_trajectory_bit_for_bit():
         actions = np.random.RandomState(7)
         steps = [env.reset()] + [env.step(_actions(actions)) for _ in range(20)]
         return steps
+
     for one, two in zip(run(5), run(5)):
         assert one.step_type == two.step_type
         assert (one.reward is None) == (two.reward is None)
@@ -153,17 +168,32 @@ def test_same_seed_same_trajectory_bit_for_bit():
                 assert agent_one[name].tobytes() == agent_two[name].tobytes()
 
 
-@pytest.mark.parametrize("actions, error, message", [
-    ([np.zeros(2)], ValueError, "got 1 actions for a task of 2 agents"),
-    ([np.zeros(2)] * 3, ValueError, "got 3 actions for a task of 2 agents"),
-    (np.zeros(4), ValueError, "got 4 actions"),
-    ([np.zeros(2), np.zeros(3)], ValueError, r"agent 1 has shape \(3,\).*'creature1' has shape \(2,\)"),
-    ([np.zeros(2), np.array([0.0, np.nan])], ValueError, r"agent 1 has non-finite entries at \[1\]"),
-    ([np.array([2.0, 0.0]), np.zeros(2)], ValueError, r"agent 0 is outside the bounds.*0=2.0 not in \[-1.0, 1.0\]"),
-    ([np.array(["a", "b"]), np.zeros(2)], ValueError, "agent 0 has dtype <U1"),
-    ({"a": np.zeros(2)}, TypeError, "sequence of 2 per-agent actions"),
-    (3.0, TypeError, "sequence of 2 per-agent actions"),
-])
+@pytest.mark.parametrize(
+    "actions, error, message",
+    [
+        ([np.zeros(2)], ValueError, "got 1 actions for a task of 2 agents"),
+        ([np.zeros(2)] * 3, ValueError, "got 3 actions for a task of 2 agents"),
+        (np.zeros(4), ValueError, "got 4 actions"),
+        (
+            [np.zeros(2), np.zeros(3)],
+            ValueError,
+            r"agent 1 has shape \(3,\).*'creature1' has shape \(2,\)",
+        ),
+        (
+            [np.zeros(2), np.array([0.0, np.nan])],
+            ValueError,
+            r"agent 1 has non-finite entries at \[1\]",
+        ),
+        (
+            [np.array([2.0, 0.0]), np.zeros(2)],
+            ValueError,
+            r"agent 0 is outside the bounds.*0=2.0 not in \[-1.0, 1.0\]",
+        ),
+        ([np.array(["a", "b"]), np.zeros(2)], ValueError, "agent 0 has dtype <U1"),
+        ({"a": np.zeros(2)}, TypeError, "sequence of 2 per-agent actions"),
+        (3.0, TypeError, "sequence of 2 per-agent actions"),
+    ],
+)
 def test_bad_actions_raise_clear_errors(actions, error, message):
     env = composer.Environment(TwoCreatures(), random_state=0)
     env.reset()
@@ -222,10 +252,15 @@ def test_snapshot_restores_a_multi_agent_environment():
 
 def test_batch_of_multi_agent_copies_equals_single_environments():
     num_envs = 3
-    batch = batch_module.BatchEnvironment(TwoCreatures, num_envs=num_envs, seed=11, time_limit=0.05,
-                                          num_threads=1)
-    singles = [composer.Environment(TwoCreatures(), random_state=batch_module.copy_seed(11, i),
-                                    time_limit=0.05) for i in range(num_envs)]
+    batch = batch_module.BatchEnvironment(
+        TwoCreatures, num_envs=num_envs, seed=11, time_limit=0.05, num_threads=1
+    )
+    singles = [
+        composer.Environment(
+            TwoCreatures(), random_state=batch_module.copy_seed(11, i), time_limit=0.05
+        )
+        for i in range(num_envs)
+    ]
     assert batch.action_spec() == singles[0].action_spec()
     assert batch.reward_spec() == singles[0].reward_spec()
     actions = np.random.RandomState(2)
@@ -244,22 +279,27 @@ def _check_batch_matches(batch_step, single_steps):
     np.testing.assert_array_equal(batch_step.step_type, [int(s.step_type) for s in single_steps])
     assert len(batch_step.reward) == 2 and len(batch_step.observation) == 2
     for agent in range(2):
-        expected = np.array([0.0 if s.reward is None else s.reward[agent] for s in single_steps],
-                            dtype=np.float64)
+        expected = np.array(
+            [0.0 if s.reward is None else s.reward[agent] for s in single_steps], dtype=np.float64
+        )
         assert batch_step.reward[agent].tobytes() == expected.tobytes()
         for name, value in batch_step.observation[agent].items():
             expected = np.stack([s.observation[agent][name] for s in single_steps])
             assert value.tobytes() == expected.tobytes()
-    expected = np.array([1.0 if s.discount is None else s.discount for s in single_steps],
-                        dtype=np.float64)
+    expected = np.array(
+        [1.0 if s.discount is None else s.discount for s in single_steps], dtype=np.float64
+    )
     assert batch_step.discount.tobytes() == expected.tobytes()
 
 
-@pytest.mark.parametrize("actions, message", [
-    ([np.zeros((3, 2))], "1 per-agent action arrays for a task of 2 agents"),
-    ([np.zeros((3, 2)), np.zeros((2, 2))], r"agent 1 has shape \(2, 2\), expected \(3, 2\)"),
-    ([np.zeros((3, 2)), np.full((3, 2), 5.0)], "actions of copy 0 for agent 1 are outside"),
-])
+@pytest.mark.parametrize(
+    "actions, message",
+    [
+        ([np.zeros((3, 2))], "1 per-agent action arrays for a task of 2 agents"),
+        ([np.zeros((3, 2)), np.zeros((2, 2))], r"agent 1 has shape \(2, 2\), expected \(3, 2\)"),
+        ([np.zeros((3, 2)), np.full((3, 2), 5.0)], "actions of copy 0 for agent 1 are outside"),
+    ],
+)
 def test_batch_rejects_bad_multi_agent_actions(actions, message):
     batch = batch_module.BatchEnvironment(TwoCreatures, num_envs=3, seed=0, num_threads=1)
     batch.reset()
@@ -268,7 +308,9 @@ def test_batch_rejects_bad_multi_agent_actions(actions, message):
 
 
 def test_a_physics_error_ends_the_episode_with_zero_for_every_agent():
-    env = composer.Environment(TwoCreatures(), random_state=0, raise_exception_on_physics_error=False)
+    env = composer.Environment(
+        TwoCreatures(), random_state=0, raise_exception_on_physics_error=False
+    )
     env.reset()
     env.physics.data.qvel[:] = np.nan
     step = env.step([np.zeros(2), np.zeros(2)])

@@ -26,8 +26,8 @@ NO_ACTION = np.zeros(0)
 
 # A world with nothing in it: the counter needs only the clock.
 
-class _EmptyWorld(composer.Entity):
 
+class _EmptyWorld(composer.Entity):
     def _build(self):
         self._spec = mujoco.MjSpec()
         self._spec.modelname = "world"
@@ -42,7 +42,8 @@ class _CounterTask(composer.Task):
         self.set_timesteps(float(substeps), 1.0)
         self.evaluated_at = []
         self._observables = collections.OrderedDict(
-            counter=observable.Generic(self._read_clock, enabled=True, **options))
+            counter=observable.Generic(self._read_clock, enabled=True, **options)
+        )
 
     def _read_clock(self, physics):
         self.evaluated_at.append(physics.time())
@@ -67,12 +68,22 @@ class _CounterTaskWithSubstepCallback(_CounterTask):
         pass
 
 
-def _counter_observations(substeps, control_steps, seed=0, strip=False,
-                          task_class=_CounterTask, padding=composer.ObservationPadding.ZERO,
-                          **options):
+def _counter_observations(
+    substeps,
+    control_steps,
+    seed=0,
+    strip=False,
+    task_class=_CounterTask,
+    padding=composer.ObservationPadding.ZERO,
+    **options,
+):
     task = task_class(substeps, **options)
-    env = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=strip,
-                               delayed_observation_padding=padding)
+    env = composer.Environment(
+        task,
+        random_state=seed,
+        strip_singleton_obs_buffer_dim=strip,
+        delayed_observation_padding=padding,
+    )
     observations = [env.reset().observation["counter"]]
     task.evaluated_at.clear()
     for _ in range(control_steps):
@@ -118,7 +129,8 @@ _AGGREGATED = {
 @pytest.mark.parametrize("interval,buffer_size,delay", sorted(_COUNTER_GRID))
 def test_counter_buffers(interval, buffer_size, delay):
     observations, _, env = _counter_observations(
-        2, 5, update_interval=interval, buffer_size=buffer_size, delay=delay)
+        2, 5, update_interval=interval, buffer_size=buffer_size, delay=delay
+    )
     expected = np.array(_COUNTER_GRID[interval, buffer_size, delay], dtype=np.float64)
     np.testing.assert_array_equal(np.array(observations), expected)
     spec = env.observation_spec()["counter"]
@@ -128,8 +140,8 @@ def test_counter_buffers(interval, buffer_size, delay):
 @pytest.mark.parametrize("interval,buffer_size,delay,aggregator", sorted(_AGGREGATED))
 def test_counter_aggregated(interval, buffer_size, delay, aggregator):
     observations, _, env = _counter_observations(
-        2, 5, update_interval=interval, buffer_size=buffer_size, delay=delay,
-        aggregator=aggregator)
+        2, 5, update_interval=interval, buffer_size=buffer_size, delay=delay, aggregator=aggregator
+    )
     expected = _AGGREGATED[interval, buffer_size, delay, aggregator]
     np.testing.assert_array_equal(np.array(observations), expected)
     assert env.observation_spec()["counter"].shape == ()
@@ -138,14 +150,16 @@ def test_counter_aggregated(interval, buffer_size, delay, aggregator):
 
 def test_custom_aggregator_reduces_the_buffer_axis():
     observations, _, env = _counter_observations(
-        2, 3, buffer_size=3, aggregator=lambda buffer: buffer[-1] - buffer[0])
+        2, 3, buffer_size=3, aggregator=lambda buffer: buffer[-1] - buffer[0]
+    )
     np.testing.assert_array_equal(np.array(observations), [0, 2, 2, 2])
 
 
 def test_counter_with_three_substeps_per_control_step():
     observations, _, _ = _counter_observations(3, 4, update_interval=2, buffer_size=3, delay=1)
     np.testing.assert_array_equal(
-        np.array(observations), [[0, 0, 0], [0, 0, 2], [0, 2, 4], [4, 6, 8], [6, 8, 10]])
+        np.array(observations), [[0, 0, 0], [0, 0, 2], [0, 2, 4], [4, 6, 8], [6, 8, 10]]
+    )
 
 
 def test_worked_examples_of_the_docs():
@@ -154,7 +168,8 @@ def test_worked_examples_of_the_docs():
     np.testing.assert_array_equal(np.array(observations), [[0, 0], [0, 0], [3, 6], [6, 9], [9, 12]])
     assert task.evaluated_at == [3, 6, 9, 12, 15]
     means, _, _ = _counter_observations(
-        4, 4, update_interval=3, buffer_size=2, delay=2, aggregator="mean")
+        4, 4, update_interval=3, buffer_size=2, delay=2, aggregator="mean"
+    )
     np.testing.assert_array_equal(np.array(means), [0, 0, 4.5, 7.5, 10.5])
     # n = 4, update_interval 1, buffer_size 2, delay 1: only substeps 2 and 3 are seen.
     observations, task, _ = _counter_observations(4, 3, buffer_size=2, delay=1)
@@ -187,18 +202,21 @@ def test_once_per_control_step_with_ten_substeps():
     assert steps == [10] * 5  # one mj_step(nstep=10) per control step
 
 
-@pytest.mark.parametrize("substeps,options,plans", [
-    (10, dict(), [(10,), (10,)]),
-    (10, dict(buffer_size=3), [(8, 9, 10), (8, 9, 10)]),
-    # Values at 9 and 10 arrive at 11 and 12, and by the read at 20 the values of
-    # 16..18 have arrived after them: they are never observed.
-    (10, dict(buffer_size=3, delay=2), [(6, 7, 8), (6, 7, 8)]),
-    (10, dict(update_interval=3), [(9,), (8,), (10,), (9,)]),
-    # Arrivals at 6..9: the value at 1 (arriving 6) is pushed out by those of 2, 3
-    # by the read at 8; the one at 4 (arriving 9) by 5, 6, 7 by the read at 12.
-    (4, dict(buffer_size=2, delay=5), [(2, 3), (2, 3)]),
-    (4, dict(update_interval=6), [(), (2,), (4,), ()]),
-])
+@pytest.mark.parametrize(
+    "substeps,options,plans",
+    [
+        (10, dict(), [(10,), (10,)]),
+        (10, dict(buffer_size=3), [(8, 9, 10), (8, 9, 10)]),
+        # Values at 9 and 10 arrive at 11 and 12, and by the read at 20 the values of
+        # 16..18 have arrived after them: they are never observed.
+        (10, dict(buffer_size=3, delay=2), [(6, 7, 8), (6, 7, 8)]),
+        (10, dict(update_interval=3), [(9,), (8,), (10,), (9,)]),
+        # Arrivals at 6..9: the value at 1 (arriving 6) is pushed out by those of 2, 3
+        # by the read at 8; the one at 4 (arriving 9) by 5, 6, 7 by the read at 12.
+        (4, dict(buffer_size=2, delay=5), [(2, 3), (2, 3)]),
+        (4, dict(update_interval=6), [(), (2,), (4,), ()]),
+    ],
+)
 def test_evaluates_only_what_can_be_observed(substeps, options, plans):
     task = _CounterTask(substeps, **options)
     env = composer.Environment(task, random_state=0)
@@ -240,6 +258,7 @@ def _private_stream(seed, low, high):
     def draw(random_state):
         del random_state  # Its own stream, so the reference can replay it.
         return draws.randint(low, high)
+
     return draw, iter(lambda: replay.randint(low, high), None)
 
 
@@ -253,27 +272,44 @@ def test_matches_reference_and_prunes_exactly(seed, task_class):
     rng = np.random.RandomState(seed)
     substeps = int(rng.choice([1, 2, 3, 5]))
     buffer_size = int(rng.randint(1, 5))
-    interval, intervals = (_private_stream(1000 + seed, 1, 5) if rng.rand() < 0.5
-                           else _constant(int(rng.randint(1, 5))))
-    delay, delays = (_private_stream(2000 + seed, 0, 7) if rng.rand() < 0.5
-                     else _constant(int(rng.randint(0, 7))))
+    interval, intervals = (
+        _private_stream(1000 + seed, 1, 5)
+        if rng.rand() < 0.5
+        else _constant(int(rng.randint(1, 5)))
+    )
+    delay, delays = (
+        _private_stream(2000 + seed, 0, 7)
+        if rng.rand() < 0.5
+        else _constant(int(rng.randint(0, 7)))
+    )
     reads = 12
     observations, task, _ = _counter_observations(
-        substeps, reads, task_class=task_class, update_interval=interval,
-        buffer_size=buffer_size, delay=delay)
+        substeps,
+        reads,
+        task_class=task_class,
+        update_interval=interval,
+        buffer_size=buffer_size,
+        delay=delay,
+    )
     expected, observed, samples = _reference(substeps, reads, buffer_size, intervals, delays)
     np.testing.assert_array_equal(np.array(observations), np.array(expected, dtype=np.float64))
     # Exactly the values that are observed were evaluated (among those whose first
     # read falls within the run; the planner looks further ahead than the run).
     horizon = reads * substeps
-    settled = {time for arrival, time in samples
-               if time > 0 and -(-arrival // substeps) * substeps <= horizon}
+    settled = {
+        time
+        for arrival, time in samples
+        if time > 0 and -(-arrival // substeps) * substeps <= horizon
+    }
     assert {int(t) for t in task.evaluated_at} & settled == observed & settled
 
 
 def test_callable_interval_and_delay_are_deterministic_under_a_seed():
-    options = dict(update_interval=lambda random_state: random_state.randint(1, 4),
-                   delay=lambda random_state: random_state.randint(0, 3), buffer_size=4)
+    options = dict(
+        update_interval=lambda random_state: random_state.randint(1, 4),
+        delay=lambda random_state: random_state.randint(0, 3),
+        buffer_size=4,
+    )
     first, task, _ = _counter_observations(2, 30, seed=7, **options)
     second, _, _ = _counter_observations(2, 30, seed=7, **options)
     other, _, _ = _counter_observations(2, 30, seed=8, **options)
@@ -290,15 +326,18 @@ def test_callables_draw_from_the_environment_random_state():
     def interval(random_state):
         received.append(random_state)
         return 1
+
     _, _, env = _counter_observations(2, 2, update_interval=interval)
     assert received and all(state is env.random_state for state in received)
 
 
 def test_constant_and_callable_options_agree():
     constant, constant_task, _ = _counter_observations(
-        3, 8, update_interval=2, buffer_size=2, delay=4)
+        3, 8, update_interval=2, buffer_size=2, delay=4
+    )
     callable_, callable_task, _ = _counter_observations(
-        3, 8, update_interval=lambda random_state: 2, buffer_size=2, delay=lambda random_state: 4)
+        3, 8, update_interval=lambda random_state: 2, buffer_size=2, delay=lambda random_state: 4
+    )
     np.testing.assert_array_equal(np.array(constant), np.array(callable_))
     assert constant_task.evaluated_at == callable_task.evaluated_at
 
@@ -306,6 +345,7 @@ def test_constant_and_callable_options_agree():
 def test_corruptor_applies_once_per_evaluated_value():
     def corruptor(value, random_state):
         return value + random_state.uniform()
+
     first, task, _ = _counter_observations(1, 6, seed=3, buffer_size=2, corruptor=corruptor)
     second, _, _ = _counter_observations(1, 6, seed=3, buffer_size=2, corruptor=corruptor)
     np.testing.assert_array_equal(np.array(first), np.array(second))
@@ -315,37 +355,55 @@ def test_corruptor_applies_once_per_evaluated_value():
     assert np.all((noise > 0) & (noise < 1)) and len(set(noise)) == 7
     # dm_control's default padding: zeros before the (corrupted) reset value.
     assert first[0][0] == 0.0 and first[0][1] == noise[0]
-    padded, _, _ = _counter_observations(1, 6, seed=3, buffer_size=2, corruptor=corruptor,
-                                         padding=composer.ObservationPadding.INITIAL_VALUE)
+    padded, _, _ = _counter_observations(
+        1,
+        6,
+        seed=3,
+        buffer_size=2,
+        corruptor=corruptor,
+        padding=composer.ObservationPadding.INITIAL_VALUE,
+    )
     assert padded[0][0] == padded[0][1] == noise[0]  # the corrupted reset value pads it
     np.testing.assert_array_equal(np.array(padded[1:]), np.array(first[1:]))
 
 
-@pytest.mark.parametrize("padding,expected", [
-    # Zeros until the reset value (10) arrives after its delay of 2 substeps.
-    (composer.ObservationPadding.ZERO, [[0, 0, 0], [0, 0, 0], [0, 0, 10], [0, 10, 11]]),
-    # The reset value fills the buffer from the start.
-    (composer.ObservationPadding.INITIAL_VALUE, [[10, 10, 10], [10, 10, 10], [10, 10, 10],
-                                                 [10, 10, 11]]),
-])
+@pytest.mark.parametrize(
+    "padding,expected",
+    [
+        # Zeros until the reset value (10) arrives after its delay of 2 substeps.
+        (composer.ObservationPadding.ZERO, [[0, 0, 0], [0, 0, 0], [0, 0, 10], [0, 10, 11]]),
+        # The reset value fills the buffer from the start.
+        (
+            composer.ObservationPadding.INITIAL_VALUE,
+            [[10, 10, 10], [10, 10, 10], [10, 10, 10], [10, 10, 11]],
+        ),
+    ],
+)
 def test_padding_zero_or_initial_value(padding, expected):
     def shifted(value, random_state):
         del random_state
         return value + 10
-    observations, _, _ = _counter_observations(1, 3, buffer_size=3, delay=2, padding=padding,
-                                               corruptor=shifted)
+
+    observations, _, _ = _counter_observations(
+        1, 3, buffer_size=3, delay=2, padding=padding, corruptor=shifted
+    )
     np.testing.assert_array_equal(np.array(observations), expected)
 
 
 def test_padding_must_be_an_observation_padding():
-    with pytest.raises(TypeError, match="delayed_observation_padding must be an ObservationPadding"):
+    with pytest.raises(
+        TypeError, match="delayed_observation_padding must be an ObservationPadding"
+    ):
         composer.Environment(_CounterTask(1), delayed_observation_padding="zero")
 
 
 def test_observation_spec_draws_no_random_numbers():
     _, _, env = _counter_observations(
-        2, 1, update_interval=lambda random_state: random_state.randint(1, 3),
-        corruptor=lambda value, random_state: value + random_state.normal())
+        2,
+        1,
+        update_interval=lambda random_state: random_state.randint(1, 3),
+        corruptor=lambda value, random_state: value + random_state.normal(),
+    )
     state = env.random_state.get_state()
     env.observation_spec()
     after = env.random_state.get_state()
@@ -358,7 +416,8 @@ def test_after_step_runs_before_the_last_update():
             super().__init__(3)
             self.steps_seen = 0
             self._observables["after_steps"] = observable.Generic(
-                lambda physics: self.steps_seen, enabled=True)
+                lambda physics: self.steps_seen, enabled=True
+            )
 
         def after_step(self, physics, random_state):
             self.steps_seen += 1
@@ -371,14 +430,14 @@ def test_after_step_runs_before_the_last_update():
 def test_observations_are_new_arrays_every_step():
     observations, _, _ = _counter_observations(1, 6, update_interval=3)
     for index, first in enumerate(observations):
-        for second in observations[index + 1:]:
+        for second in observations[index + 1 :]:
             assert not np.shares_memory(first, second)
 
 
 # MJCF features on a small robot.
 
-class _RobotObservables(composer.Observables):
 
+class _RobotObservables(composer.Observables):
     @composer.observable
     def joint_positions(self):
         return observable.MJCFFeature("qpos", self._entity.hinges)
@@ -410,15 +469,24 @@ class _Robot(composer.Entity):
         for side, y in (("left", 0.2), ("right", -0.2)):
             arm = torso.add_body(name=side, pos=[0, y, 0])
             self.hinges.append(arm.add_joint(name=side, axis=[0, 1, 0]))
-            arm.add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, fromto=[0, 0, 0, 0.3, 0, 0],
-                         size=[0.03, 0, 0])
+            arm.add_geom(
+                type=mujoco.mjtGeom.mjGEOM_CAPSULE, fromto=[0, 0, 0, 0.3, 0, 0], size=[0.03, 0, 0]
+            )
             self.arms.append(arm)
         torso.add_site(name="imu")
         self.accelerometer = spec.add_sensor(
-            name="accelerometer", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
-            objtype=mujoco.mjtObj.mjOBJ_SITE, objname="imu")
-        self.motor = spec.add_actuator(name="motor", target="left", trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                                       ctrlrange=[-1, 1], gear=[2, 0, 0, 0, 0, 0])
+            name="accelerometer",
+            type=mujoco.mjtSensor.mjSENS_ACCELEROMETER,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname="imu",
+        )
+        self.motor = spec.add_actuator(
+            name="motor",
+            target="left",
+            trntype=mujoco.mjtTrn.mjTRN_JOINT,
+            ctrlrange=[-1, 1],
+            gear=[2, 0, 0, 0, 0, 0],
+        )
         self.slide = slide
         self.torso = torso
         self.camera = torso.add_camera(name="eye", pos=[0, -1, 0.3], xyaxes=[1, 0, 0, 0, 0.3, 1])
@@ -430,7 +498,6 @@ class _Robot(composer.Entity):
 
 
 class _Arena(composer.Entity):
-
     def _build(self):
         self._spec = mujoco.MjSpec()
         self._spec.modelname = "arena"
@@ -438,7 +505,6 @@ class _Arena(composer.Entity):
 
 
 class _RobotTask(composer.Task):
-
     def __init__(self, robot, substeps=2, extra=None):
         self._arena = _Arena()
         self._arena.attach(robot)
@@ -474,8 +540,9 @@ def test_mjcf_features_read_the_right_numbers():
         arm_x=observable.MJCFFeature("xpos", robot.arms, index=(slice(None), 0), enabled=True),
         geom_position=observable.MJCFFeature("xpos", robot.torso_geom, enabled=True),
     )
-    env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0,
-                               strip_singleton_obs_buffer_dim=True)
+    env = composer.Environment(
+        _RobotTask(robot, extra=extra), random_state=0, strip_singleton_obs_buffer_dim=True
+    )
     env.reset()
     timestep = env.step(np.array([0.5]))
     physics = env.physics
@@ -502,8 +569,15 @@ def test_mjcf_features_read_the_right_numbers():
         np.testing.assert_array_equal(observation[name], value, err_msg=name)
         assert observation[name].shape == value.shape == spec[name].shape, name
         assert observation[name].dtype == spec[name].dtype, name
-        for array in (data.qpos, data.qvel, data.xpos, data.sensordata, data.ctrl,
-                      data.geom_xpos, model.body_mass):
+        for array in (
+            data.qpos,
+            data.qvel,
+            data.xpos,
+            data.sensordata,
+            data.ctrl,
+            data.geom_xpos,
+            model.body_mass,
+        ):
             assert not np.shares_memory(observation[name], array), name
     assert observation["robot/joint_positions"][0] != 0.0  # the episode's initial state shows
 
@@ -517,15 +591,21 @@ def test_mjcf_feature_shape_rules():
         hinges=observable.MJCFFeature("qpos", robot.hinges, enabled=True),
         two_bodies=observable.MJCFFeature("xmat", robot.arms, enabled=True),
         two_accelerometers=observable.MJCFFeature(
-            "sensordata", [robot.accelerometer, robot.accelerometer], enabled=True),
+            "sensordata", [robot.accelerometer, robot.accelerometer], enabled=True
+        ),
         torso_mass=observable.MJCFFeature("mass", robot.torso, enabled=True),
         masses=observable.MJCFFeature("mass", [robot.torso] + robot.arms, enabled=True),
     )
     env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0)
-    shapes = {name: spec.shape for name, spec in env.observation_spec().items()
-              if name in extra}
-    assert shapes == {"one_hinge": (1, 1), "hinges": (1, 2), "two_bodies": (1, 2, 9),
-                      "two_accelerometers": (1, 6), "torso_mass": (1,), "masses": (1, 3)}
+    shapes = {name: spec.shape for name, spec in env.observation_spec().items() if name in extra}
+    assert shapes == {
+        "one_hinge": (1, 1),
+        "hinges": (1, 2),
+        "two_bodies": (1, 2, 9),
+        "two_accelerometers": (1, 6),
+        "torso_mass": (1,),
+        "masses": (1, 3),
+    }
     with pytest.raises(ValueError, match="one kind"):
         observable.MJCFFeature("xpos", [robot.torso, robot.torso_geom])
 
@@ -535,8 +615,9 @@ def test_mjcf_feature_index_and_getitem():
     feature = observable.MJCFFeature("xpos", robot.arms, enabled=True)
     extra = dict(arm_z=feature[:, 2])
     extra["arm_z"].enabled = True
-    env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0,
-                               strip_singleton_obs_buffer_dim=True)
+    env = composer.Environment(
+        _RobotTask(robot, extra=extra), random_state=0, strip_singleton_obs_buffer_dim=True
+    )
     observation = env.reset().observation
     physics = env.physics
     expected = physics.data.xpos[[physics.bind(arm).id for arm in robot.arms], 2]
@@ -552,19 +633,26 @@ def test_mujoco_feature_reads_named_data():
         both=observable.MujocoFeature("qpos", ["robot/left", "robot/right"], enabled=True),
         torso=observable.MujocoFeature("xpos", lambda: "robot/torso", enabled=True),
     )
-    env = composer.Environment(_RobotTask(robot, extra=extra), random_state=0,
-                               strip_singleton_obs_buffer_dim=True)
+    env = composer.Environment(
+        _RobotTask(robot, extra=extra), random_state=0, strip_singleton_obs_buffer_dim=True
+    )
     env.reset()
     observation = env.step(np.array([0.5])).observation
     data = env.physics.data
     np.testing.assert_array_equal(observation["left"], data.joint("robot/left").qpos)
     np.testing.assert_array_equal(
-        observation["both"], np.concatenate([data.joint("robot/left").qpos,
-                                             data.joint("robot/right").qpos]))
+        observation["both"],
+        np.concatenate([data.joint("robot/left").qpos, data.joint("robot/right").qpos]),
+    )
     np.testing.assert_array_equal(observation["torso"], data.body("robot/torso").xpos)
     with pytest.raises(ValueError, match="no joint named 'robot/nope'"):
-        composer.Environment(_RobotTask(_Robot(), extra={
-            "bad": observable.MujocoFeature("qpos", "robot/nope", enabled=True)}), random_state=0)
+        composer.Environment(
+            _RobotTask(
+                _Robot(),
+                extra={"bad": observable.MujocoFeature("qpos", "robot/nope", enabled=True)},
+            ),
+            random_state=0,
+        )
     with pytest.raises(TypeError, match="feature_name"):
         observable.MujocoFeature("qpos", 3)
 
@@ -582,11 +670,16 @@ def test_mjcf_feature_errors_name_the_observable():
 
 # The entity Observables container.
 
+
 def test_observables_container():
     robot = _Robot()
     observables = robot.observables
-    assert list(observables) == ["joint_positions", "joint_velocities", "torso_position",
-                                 "accelerometer"]
+    assert list(observables) == [
+        "joint_positions",
+        "joint_velocities",
+        "torso_position",
+        "accelerometer",
+    ]
     assert observables.joint_positions is observables["joint_positions"]
     assert not any(item.enabled for item in observables.values())
     observables.joint_positions.enabled = True
@@ -603,16 +696,23 @@ def test_observables_container():
         observables["missing"]
     task = _RobotTask(robot)
     assert list(task.observables) == [
-        "robot/joint_positions", "robot/joint_velocities", "robot/torso_position",
-        "robot/accelerometer", "robot/clock"]
+        "robot/joint_positions",
+        "robot/joint_velocities",
+        "robot/torso_position",
+        "robot/accelerometer",
+        "robot/clock",
+    ]
     env = composer.Environment(task, random_state=0)
     assert list(env.reset().observation) == ["robot/clock"]
 
 
 def test_observable_options_at_construction():
-    robot = _Robot(observable_options={
-        "joint_positions": dict(enabled=True, buffer_size=3, delay=1),
-        "accelerometer": dict(enabled=True, aggregator="mean")})
+    robot = _Robot(
+        observable_options={
+            "joint_positions": dict(enabled=True, buffer_size=3, delay=1),
+            "accelerometer": dict(enabled=True, aggregator="mean"),
+        }
+    )
     assert robot.observables.joint_positions.buffer_size == 3
     env = composer.Environment(_RobotTask(robot), random_state=0)
     spec = env.observation_spec()
@@ -627,9 +727,11 @@ def test_observable_options_at_construction():
 
 # Bad input.
 
+
 def test_bad_options_name_the_observable():
     def clock(physics):
         return physics.time()
+
     with pytest.raises(ValueError, match=r"Generic\(.*clock\).*unknown aggregator 'avg'"):
         observable.Generic(clock, aggregator="avg")
     with pytest.raises(ValueError, match=r"clock.*delay must be an integer >= 0.*-1"):
@@ -668,7 +770,8 @@ def test_changing_shape_names_the_observable():
         def __init__(self):
             super().__init__(1)
             self._observables["growing"] = observable.Generic(
-                lambda physics: np.zeros(int(physics.time()) + 1), enabled=True)
+                lambda physics: np.zeros(int(physics.time()) + 1), enabled=True
+            )
 
     env = composer.Environment(GrowingTask(), random_state=0)
     env.reset()
@@ -688,6 +791,7 @@ def test_updater_rejects_bad_arguments():
 def test_camera_without_rendering_backend_names_the_observable(monkeypatch):
     def no_backend(*args, **kwargs):
         raise mujoco.FatalError("an OpenGL platform library has not been loaded")
+
     monkeypatch.setattr(mujoco, "Renderer", no_backend)
     robot = _Robot()
     extra = dict(eye=observable.MJCFCamera(robot.camera, height=16, width=16, enabled=True))
@@ -737,8 +841,12 @@ def test_camera_renders_pixels():
     for backend in ("egl", "osmesa"):
         environment = dict(os.environ, MUJOCO_GL=backend, PYOPENGL_PLATFORM=backend)
         result = subprocess.run(
-            [sys.executable, "-c", _CAMERA_SCRIPT, repository], env=environment,
-            capture_output=True, text=True, timeout=120)
+            [sys.executable, "-c", _CAMERA_SCRIPT, repository],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if result.returncode == 0:
             assert "camera ok" in result.stdout
             return

@@ -12,7 +12,8 @@ from tests.test_multi_agent import TwoCreatures
 
 def _parallel_env(**kwargs):
     return pettingzoo_wrapper.ParallelEnv(
-        composer.Environment(TwoCreatures(), random_state=0, time_limit=0.1), **kwargs)
+        composer.Environment(TwoCreatures(), random_state=0, time_limit=0.1), **kwargs
+    )
 
 
 @pytest.mark.parametrize("flatten", [False, True])
@@ -26,13 +27,17 @@ def test_steps_map_to_the_dm_env_steps():
     observations, infos = env.reset(seed=4)
     first = single.reset()
     assert env.agents == ["agent_0", "agent_1"] and set(infos) == set(env.agents)
-    np.testing.assert_array_equal(observations["agent_1"]["own_hips"],
-                                  first.observation[1]["own_hips"])
+    np.testing.assert_array_equal(
+        observations["agent_1"]["own_hips"], first.observation[1]["own_hips"]
+    )
     for step in range(10):
         actions = {name: np.full(2, 0.1 * (index + 1)) for index, name in enumerate(env.agents)}
         observations, rewards, terminations, truncations, infos = env.step(actions)
         expected = single.step([actions["agent_0"], actions["agent_1"]])
-        assert rewards == {"agent_0": float(expected.reward[0]), "agent_1": float(expected.reward[1])}
+        assert rewards == {
+            "agent_0": float(expected.reward[0]),
+            "agent_1": float(expected.reward[1]),
+        }
         assert not any(terminations.values())
         assert all(truncations.values()) == expected.last()
     # The 0.1 s time limit is 10 control steps of 0.01 s: a truncation.
@@ -43,7 +48,8 @@ def test_steps_map_to_the_dm_env_steps():
 
 def test_termination_ends_every_agent():
     env = pettingzoo_wrapper.ParallelEnv(
-        composer.Environment(TwoCreatures(floor_m=10.0), random_state=0), agent_names=["a", "b"])
+        composer.Environment(TwoCreatures(floor_m=10.0), random_state=0), agent_names=["a", "b"]
+    )
     env.reset()
     _, _, terminations, truncations, infos = env.step({"a": np.zeros(2), "b": np.zeros(2)})
     assert terminations == {"a": True, "b": True} and truncations == {"a": False, "b": False}
@@ -59,7 +65,9 @@ def test_bad_inputs():
         _parallel_env(render_mode="human")
     env = _parallel_env()
     env.reset()
-    with pytest.raises(ValueError, match=r"every agent's action \['agent_0', 'agent_1'\], got \['agent_0'\]"):
+    with pytest.raises(
+        ValueError, match=r"every agent's action \['agent_0', 'agent_1'\], got \['agent_0'\]"
+    ):
         env.step({"agent_0": np.zeros(2)})
     with pytest.raises(ValueError, match="agent 1 has shape"):
         env.step({"agent_0": np.zeros(2), "agent_1": np.zeros(3)})
@@ -68,6 +76,7 @@ def test_bad_inputs():
 def test_the_gymnasium_adapters_refuse_a_multi_agent_environment_naming_this_adapter():
     from composer_tasks.batch import BatchEnvironment
     from composer_tasks.wrappers import gymnasium as gymnasium_wrapper
+
     with pytest.raises(TypeError, match="several agents.*pettingzoo"):
         gymnasium_wrapper.GymnasiumEnv(composer.Environment(TwoCreatures(), random_state=0))
     with pytest.raises(TypeError, match="several agents.*pettingzoo"):

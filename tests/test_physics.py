@@ -88,8 +88,12 @@ def test_bind_single_and_sequence():
 
 def test_sensordata_alias():
     spec = mujoco.MjSpec.from_string(_PENDULUM)
-    sensor = spec.add_sensor(name="angle", type=mujoco.mjtSensor.mjSENS_JOINTPOS,
-                             objtype=mujoco.mjtObj.mjOBJ_JOINT, objname="hinge")
+    sensor = spec.add_sensor(
+        name="angle",
+        type=mujoco.mjtSensor.mjSENS_JOINTPOS,
+        objtype=mujoco.mjtObj.mjOBJ_JOINT,
+        objname="hinge",
+    )
     physics = Physics.from_spec(spec)
     physics.data.qpos[0] = 0.4
     physics.forward()
@@ -173,7 +177,8 @@ def test_constructor_type_errors():
 def test_upload_hfield_checks_the_id():
     physics = Physics.from_xml_string(
         '<mujoco><asset><hfield name="h" nrow="4" ncol="4" size="1 1 1 0.1"/></asset>'
-        '<worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>')
+        '<worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>'
+    )
     physics.upload_hfield(0)  # No renderer yet: nothing to re-upload.
     with pytest.raises(ValueError, match="hfield_id 1 out of range"):
         physics.upload_hfield(1)
@@ -181,12 +186,16 @@ def test_upload_hfield_checks_the_id():
 
 def test_steps_pause_the_stage_timers_unless_asked():
     from composer_tasks import physics as physics_module
+
     clock = physics_module._ENGINE_TIMER
     if clock is None or clock.value is None:
         pytest.skip("MuJoCo's stage-timer clock is not reachable or not installed here")
     saved = clock.value
-    physics = physics_module.Physics(mujoco.MjModel.from_xml_string(
-        "<mujoco><worldbody><body><freejoint/><geom size='0.1'/></body></worldbody></mujoco>"))
+    physics = physics_module.Physics(
+        mujoco.MjModel.from_xml_string(
+            "<mujoco><worldbody><body><freejoint/><geom size='0.1'/></body></worldbody></mujoco>"
+        )
+    )
     step_timer = physics.data.timer[mujoco.mjtTimer.mjTIMER_STEP]
     physics.step(3)
     assert step_timer.duration == 0.0 and clock.value == saved
@@ -218,5 +227,5 @@ def test_warnings_of_a_default_or_probed_state_are_not_raised_but_a_chosen_one_i
             pass  # nothing placed: the state the episode starts from overflows
     with physics.reset_context():
         for index in range(physics.model.nbody - 1):
-            physics.data.qpos[7 * index:7 * index + 3] = [index * 0.5, 0.0, 0.1]
+            physics.data.qpos[7 * index : 7 * index + 3] = [index * 0.5, 0.0, 0.1]
     assert physics.data.ncon == 0

@@ -39,9 +39,13 @@ def test_the_image_is_the_state_at_the_end_of_the_step(env):
     wrapped.reset()
     timestep = wrapped.step(np.ones(1))
     agent_camera = dict(_SMALL, shadows=False, reflections=False, antialias=False)
-    np.testing.assert_array_equal(timestep.observation["pixels"], env.physics.render(**agent_camera))
+    np.testing.assert_array_equal(
+        timestep.observation["pixels"], env.physics.render(**agent_camera)
+    )
     # Each observation owns its image.
-    assert not np.shares_memory(timestep.observation["pixels"], wrapped.step(np.ones(1)).observation["pixels"])
+    assert not np.shares_memory(
+        timestep.observation["pixels"], wrapped.step(np.ones(1)).observation["pixels"]
+    )
 
 
 def test_pixels_are_added_to_the_state_observation(env):
@@ -85,8 +89,12 @@ def test_episodes_end_and_restart_like_the_wrapped_environment():
     wrapped = pixels.Wrapper(env, render_kwargs=_SMALL)
     wrapped.reset()
     step_types = [wrapped.step(np.zeros(1)).step_type for _ in range(4)]
-    assert step_types == [dm_env.StepType.MID, dm_env.StepType.MID, dm_env.StepType.LAST,
-                          dm_env.StepType.FIRST]
+    assert step_types == [
+        dm_env.StepType.MID,
+        dm_env.StepType.MID,
+        dm_env.StepType.LAST,
+        dm_env.StepType.FIRST,
+    ]
 
 
 def test_bad_arguments(env):
@@ -132,4 +140,6 @@ def test_agent_camera_flags_are_defaults_that_can_be_overridden(env):
     with_shadows = dict(_SMALL, shadows=True, reflections=True, antialias=True)
     wrapped = pixels.Wrapper(env, render_kwargs=with_shadows)
     timestep = wrapped.reset()
-    np.testing.assert_array_equal(timestep.observation["pixels"], env.physics.render(**with_shadows))
+    np.testing.assert_array_equal(
+        timestep.observation["pixels"], env.physics.render(**with_shadows)
+    )

@@ -15,6 +15,7 @@ def test_suite_and_locomotion_names_are_registered_through_entry_points():
 
 def test_load_is_seeded_like_the_suites_own_loaders():
     from suites import suite
+
     by_name = registry.load("cartpole swingup", seed=3)
     by_words = registry.load(["cartpole", "swingup"], seed=3)
     direct = suite.load("cartpole", "swingup", task_kwargs={"random": 3})
@@ -24,8 +25,10 @@ def test_load_is_seeded_like_the_suites_own_loaders():
 
 
 def test_unknown_names_list_the_close_ones():
-    with pytest.raises(registry.UnknownEnvironmentError, match="names starting with 'cartpole': "
-                       "cartpole balance, .*cartpole swingup"):
+    with pytest.raises(
+        registry.UnknownEnvironmentError,
+        match="names starting with 'cartpole': cartpole balance, .*cartpole swingup",
+    ):
         registry.load("cartpole cartwheel")
     with pytest.raises(ValueError, match="registered names by collection: .*suite: acrobot"):
         registry.load("moonwalk")

@@ -22,22 +22,30 @@ from suites import suite
 from core_fixtures import RandomHeightTask
 
 # A gear so large that the cart's first acceleration is not finite (issue 14, item 1).
-_HUGE_GEAR = {("actuator", "slide", "gear"): deterministic.Constant(np.array([1e13, 0, 0, 0, 0, 0]))}
+_HUGE_GEAR = {
+    ("actuator", "slide", "gear"): deterministic.Constant(np.array([1e13, 0, 0, 0, 0, 0]))
+}
 
 
 def _diverging_single(seed, raise_on_error=True):
-    env = suite.load("cartpole", "balance", task_kwargs={"random": seed},
-                     environment_kwargs={"raise_exception_on_physics_error": raise_on_error})
+    env = suite.load(
+        "cartpole",
+        "balance",
+        task_kwargs={"random": seed},
+        environment_kwargs={"raise_exception_on_physics_error": raise_on_error},
+    )
     env.physics.model.actuator("slide").gear[0] = 1e13
     return env
 
 
 # 1. Batch divergence behaves as the single environment, per copy.
 
+
 @pytest.mark.parametrize("num_envs", [1, 2])
 def test_batch_divergence_in_the_first_step_raises_with_mujocos_text(num_envs):
-    batch = suite.load_batch("cartpole", "balance", num_envs, num_threads=1, seed=0,
-                             model_variations=_HUGE_GEAR)
+    batch = suite.load_batch(
+        "cartpole", "balance", num_envs, num_threads=1, seed=0, model_variations=_HUGE_GEAR
+    )
     assert batch.vectorized
     batch.reset()
     single = _diverging_single(copy_seed(0, 0))
@@ -51,11 +59,23 @@ def test_batch_divergence_in_the_first_step_raises_with_mujocos_text(num_envs):
 
 
 def test_batch_divergence_without_raising_ends_the_copys_episode_and_logs(caplog):
-    batch = suite.load_batch("cartpole", "balance", 2, num_threads=1, seed=0,
-                             environment_kwargs={"raise_exception_on_physics_error": False})
-    singles = [suite.load("cartpole", "balance", task_kwargs={"random": copy_seed(0, i)},
-                          environment_kwargs={"raise_exception_on_physics_error": False})
-               for i in range(2)]
+    batch = suite.load_batch(
+        "cartpole",
+        "balance",
+        2,
+        num_threads=1,
+        seed=0,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    singles = [
+        suite.load(
+            "cartpole",
+            "balance",
+            task_kwargs={"random": copy_seed(0, i)},
+            environment_kwargs={"raise_exception_on_physics_error": False},
+        )
+        for i in range(2)
+    ]
     assert batch.vectorized
     first = batch.reset()
     for env in singles:
@@ -73,16 +93,26 @@ def test_batch_divergence_without_raising_ends_the_copys_episode_and_logs(caplog
         assert batched.discount[index] == timestep.discount
         for name, value in timestep.observation.items():
             np.testing.assert_array_equal(batched.observation[name][index], value)
-    np.testing.assert_array_equal(batched.observation["position"][1], first.observation["position"][1])
+    np.testing.assert_array_equal(
+        batched.observation["position"][1], first.observation["position"][1]
+    )
     assert any("copy 1: physics diverged" in record.getMessage() for record in caplog.records)
     # The next step resets the copy that diverged.
     batch.envs[1].physics.model.actuator("slide").gear[0] = 10.0
-    assert batch.step(np.ones((2, 1))).step_type.tolist() == [dm_env.StepType.MID, dm_env.StepType.FIRST]
+    assert batch.step(np.ones((2, 1))).step_type.tolist() == [
+        dm_env.StepType.MID,
+        dm_env.StepType.FIRST,
+    ]
 
 
 def test_negative_mass_variations_are_refused():
-    batch = suite.load_batch("cartpole", "balance", 2, seed=0,
-                             model_variations={("body", "pole_1", "mass"): deterministic.Constant(-1.0)})
+    batch = suite.load_batch(
+        "cartpole",
+        "balance",
+        2,
+        seed=0,
+        model_variations={("body", "pole_1", "mass"): deterministic.Constant(-1.0)},
+    )
     with pytest.raises(ValueError, match="negative value .*mass"):
         batch.reset()
 
@@ -100,7 +130,10 @@ def test_negative_mass_set_directly_raises_in_the_batch_as_alone():
 
 # 2. Snapshots hold the solver's warm start: resumes are bit-identical on contacts.
 
-@pytest.mark.parametrize("domain, task", [("walker", "walk"), ("cheetah", "run"), ("hopper", "hop")])
+
+@pytest.mark.parametrize(
+    "domain, task", [("walker", "walk"), ("cheetah", "run"), ("hopper", "hop")]
+)
 def test_snapshot_restores_into_a_fresh_environment_bit_for_bit_with_contacts(domain, task):
     env = suite.load(domain, task, task_kwargs={"random": 3})
     spec = env.action_spec()
@@ -116,10 +149,13 @@ def test_snapshot_restores_into_a_fresh_environment_bit_for_bit_with_contacts(do
         got = fresh.step(action)
         assert got.step_type == want.step_type and got.reward == want.reward
         for name in want.observation:
-            np.testing.assert_array_equal(got.observation[name], want.observation[name], err_msg=name)
+            np.testing.assert_array_equal(
+                got.observation[name], want.observation[name], err_msg=name
+            )
 
 
 # 3. Locomotion tasks restored without a reset step on.
+
 
 def test_walker_run_gaps_restores_into_a_fresh_environment_and_steps():
     env = locomotion.load("walker_run_gaps", seed=0)
@@ -137,15 +173,22 @@ def test_walker_run_gaps_restores_into_a_fresh_environment_and_steps():
 
 # 5. The same vector reset seed gives the same everything.
 
+
 def test_vector_reset_seed_repeats_model_variations():
     variations = {("body", "creature/torso", "mass"): distributions.Uniform(0.5, 2.0)}
-    vector = GymnasiumVectorEnv(BatchEnvironment(RandomHeightTask, 3, seed=0, model_variations=variations))
+    vector = GymnasiumVectorEnv(
+        BatchEnvironment(RandomHeightTask, 3, seed=0, model_variations=variations)
+    )
     first, _ = vector.reset(seed=7)
     masses = vector.batch_env.model_values("body", "creature/torso", "mass")
     vector.reset(seed=8)
-    assert not np.array_equal(masses, vector.batch_env.model_values("body", "creature/torso", "mass"))
+    assert not np.array_equal(
+        masses, vector.batch_env.model_values("body", "creature/torso", "mass")
+    )
     again, _ = vector.reset(seed=7)
-    np.testing.assert_array_equal(masses, vector.batch_env.model_values("body", "creature/torso", "mass"))
+    np.testing.assert_array_equal(
+        masses, vector.batch_env.model_values("body", "creature/torso", "mass")
+    )
     for name in first:
         np.testing.assert_array_equal(first[name], again[name])
     # And equals a batch built with that seed.
@@ -170,9 +213,15 @@ def test_vector_reset_validates_every_seed_before_changing_anything():
 
 # 6. Returned batch observations never alias the batch's state.
 
+
 def test_mutating_returned_observations_changes_nothing_later(caplog):
-    batch = suite.load_batch("cartpole", "balance", 2, seed=0,
-                             environment_kwargs={"raise_exception_on_physics_error": False})
+    batch = suite.load_batch(
+        "cartpole",
+        "balance",
+        2,
+        seed=0,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
     batch.reset()
     returned = batch.step(np.zeros((2, 1)))
     kept = {name: value.copy() for name, value in returned.observation.items()}
@@ -180,8 +229,10 @@ def test_mutating_returned_observations_changes_nothing_later(caplog):
     for value in returned.observation.values():
         value[...] = 12345.0
     returned.observation.pop("velocity")
-    assert not any(np.shares_memory(value, snapshot["last_observation"][name])
-                   for name, value in returned.observation.items())
+    assert not any(
+        np.shares_memory(value, snapshot["last_observation"][name])
+        for name, value in returned.observation.items()
+    )
     batch.envs[0].physics.model.actuator("slide").gear[0] = 1e13
     diverged = batch.step(np.ones((2, 1)))
     assert diverged.step_type[0] == dm_env.StepType.LAST
@@ -191,6 +242,7 @@ def test_mutating_returned_observations_changes_nothing_later(caplog):
 
 
 # 7. MuJoCo's warnings during a step (here: a bad control it zeroes) are errors.
+
 
 def _unlimited_task():
     task = RandomHeightTask()
@@ -203,7 +255,9 @@ def test_huge_control_on_an_unlimited_actuator_raises_or_ends_the_episode():
     env.reset()
     with pytest.raises(PhysicsError, match="CTRL"):
         env.step(np.array([2e10, 0.0]))
-    quiet = composer.Environment(_unlimited_task(), random_state=0, raise_exception_on_physics_error=False)
+    quiet = composer.Environment(
+        _unlimited_task(), random_state=0, raise_exception_on_physics_error=False
+    )
     quiet.reset()
     timestep = quiet.step(np.array([2e10, 0.0]))
     assert timestep.last() and timestep.reward == 0.0 and timestep.discount == 0.0
@@ -229,11 +283,15 @@ def test_huge_control_in_a_vectorised_batch_is_an_error():
 
 # Rough edges: seeds, sizes, adapters, late validation.
 
-@pytest.mark.parametrize("seed, error, message", [
-    (1.5, TypeError, "seed must be an int"),
-    (True, TypeError, "seed must be an int"),
-    (-1, ValueError, "seed must be an int .* got -1"),
-])
+
+@pytest.mark.parametrize(
+    "seed, error, message",
+    [
+        (1.5, TypeError, "seed must be an int"),
+        (True, TypeError, "seed must be an int"),
+        (-1, ValueError, "seed must be an int .* got -1"),
+    ],
+)
 def test_batch_seeds_are_checked_like_the_single_environments(seed, error, message):
     with pytest.raises(error, match=message):
         BatchEnvironment(RandomHeightTask, 2, seed=seed)
@@ -278,11 +336,21 @@ def test_adapters_refuse_the_other_kind_of_environment_at_construction():
 
 def test_unknown_model_variation_names_fail_at_construction():
     with pytest.raises(ValueError, match="body 'no_such_body'"):
-        suite.load_batch("cartpole", "balance", 2, seed=0,
-                         model_variations={("body", "no_such_body", "mass"): deterministic.Constant(1.0)})
+        suite.load_batch(
+            "cartpole",
+            "balance",
+            2,
+            seed=0,
+            model_variations={("body", "no_such_body", "mass"): deterministic.Constant(1.0)},
+        )
     with pytest.raises(ValueError, match="attribute 'weight'"):
-        suite.load_batch("cartpole", "balance", 2, seed=0,
-                         model_variations={("body", "pole_1", "weight"): deterministic.Constant(1.0)})
+        suite.load_batch(
+            "cartpole",
+            "balance",
+            2,
+            seed=0,
+            model_variations={("body", "pole_1", "weight"): deterministic.Constant(1.0)},
+        )
 
 
 def test_time_limit_must_be_a_number():
@@ -292,21 +360,33 @@ def test_time_limit_must_be_a_number():
 
 # One error path per public constructor argument.
 
+
 def _task():
     return RandomHeightTask()
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(task="cartpole"), TypeError, "task must be a composer.Task"),
-    (dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
-    (dict(time_limit=0.0), ValueError, "time_limit must be a positive number"),
-    (dict(random_state=1.5), TypeError, "random_state must be an int seed"),
-    (dict(random_state=-1), ValueError, "random_state must be an int"),
-    (dict(raise_exception_on_physics_error="no"), TypeError, "raise_exception_on_physics_error must be a bool"),
-    (dict(strip_singleton_obs_buffer_dim=1), TypeError, "strip_singleton_obs_buffer_dim must be a bool"),
-    (dict(check_spec_changes="always"), TypeError, "check_spec_changes must be a bool"),
-    (dict(textures="yes"), TypeError, "textures must be a bool"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(task="cartpole"), TypeError, "task must be a composer.Task"),
+        (dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
+        (dict(time_limit=0.0), ValueError, "time_limit must be a positive number"),
+        (dict(random_state=1.5), TypeError, "random_state must be an int seed"),
+        (dict(random_state=-1), ValueError, "random_state must be an int"),
+        (
+            dict(raise_exception_on_physics_error="no"),
+            TypeError,
+            "raise_exception_on_physics_error must be a bool",
+        ),
+        (
+            dict(strip_singleton_obs_buffer_dim=1),
+            TypeError,
+            "strip_singleton_obs_buffer_dim must be a bool",
+        ),
+        (dict(check_spec_changes="always"), TypeError, "check_spec_changes must be a bool"),
+        (dict(textures="yes"), TypeError, "textures must be a bool"),
+    ],
+)
 def test_environment_constructor_errors(kwargs, error, message):
     kwargs = {"task": _task(), **kwargs}
     with pytest.raises(error, match=message):
@@ -316,21 +396,33 @@ def test_environment_constructor_errors(kwargs, error, message):
 _MASS = {("body", "creature/torso", "mass"): distributions.Uniform(0.5, 2.0)}
 
 
-@pytest.mark.parametrize("args, kwargs, error, message", [
-    ((42, 2), {}, TypeError, "task_or_factory"),
-    ((RandomHeightTask(), 2), {}, ValueError, "serves one copy"),
-    ((_task, 0), {}, ValueError, "num_envs must be an integer >= 1"),
-    ((_task, 2.0), {}, ValueError, "num_envs must be an integer >= 1"),
-    ((_task, 2), dict(num_threads=-1), ValueError, "num_threads must be an integer >= 0"),
-    ((_task, 2), dict(seed="0"), TypeError, "seed must be an int"),
-    ((_task, 2), dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
-    ((_task, 2), dict(model_variations=[1]), TypeError, "model_variations must be a mapping"),
-    ((_task, 2), dict(model_variations={("wing", "x", "mass"): 1.0}), ValueError, "model_variations keys"),
-    ((_task, 2), dict(model_variations={("body", "creature/torso", "mass"): 1.0}), TypeError,
-     "must be a variation"),
-    ((_task, 2), dict(textures=1), TypeError, "textures must be a bool"),
-    ((_task, 2), dict(no_such_argument=1), TypeError, "no_such_argument"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        ((42, 2), {}, TypeError, "task_or_factory"),
+        ((RandomHeightTask(), 2), {}, ValueError, "serves one copy"),
+        ((_task, 0), {}, ValueError, "num_envs must be an integer >= 1"),
+        ((_task, 2.0), {}, ValueError, "num_envs must be an integer >= 1"),
+        ((_task, 2), dict(num_threads=-1), ValueError, "num_threads must be an integer >= 0"),
+        ((_task, 2), dict(seed="0"), TypeError, "seed must be an int"),
+        ((_task, 2), dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
+        ((_task, 2), dict(model_variations=[1]), TypeError, "model_variations must be a mapping"),
+        (
+            (_task, 2),
+            dict(model_variations={("wing", "x", "mass"): 1.0}),
+            ValueError,
+            "model_variations keys",
+        ),
+        (
+            (_task, 2),
+            dict(model_variations={("body", "creature/torso", "mass"): 1.0}),
+            TypeError,
+            "must be a variation",
+        ),
+        ((_task, 2), dict(textures=1), TypeError, "textures must be a bool"),
+        ((_task, 2), dict(no_such_argument=1), TypeError, "no_such_argument"),
+    ],
+)
 def test_batch_constructor_errors(args, kwargs, error, message):
     with pytest.raises(error, match=message):
         BatchEnvironment(*args, **kwargs)
@@ -343,30 +435,75 @@ def test_batch_from_environments_errors():
         BatchEnvironment.from_environments(lambda seed: "not an environment", 2)
 
 
-@pytest.mark.parametrize("args, kwargs, error, message", [
-    (("no_such_domain", "balance"), {}, ValueError, "unknown domain"),
-    (("cartpole", "no_such_task"), {}, ValueError, "unknown task"),
-    (("cartpole", "balance"), dict(task_kwargs=[("random", 0)]), TypeError, "task_kwargs must be a dict"),
-    (("cartpole", "balance"), dict(task_kwargs={"no_such_argument": 1}), TypeError, "no_such_argument"),
-    (("cartpole", "balance"), dict(environment_kwargs=1), TypeError, "environment_kwargs must be a dict"),
-    (("cartpole", "balance"), dict(visualize_reward="yes"), TypeError, "visualize_reward must be a bool"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        (("no_such_domain", "balance"), {}, ValueError, "unknown domain"),
+        (("cartpole", "no_such_task"), {}, ValueError, "unknown task"),
+        (
+            ("cartpole", "balance"),
+            dict(task_kwargs=[("random", 0)]),
+            TypeError,
+            "task_kwargs must be a dict",
+        ),
+        (
+            ("cartpole", "balance"),
+            dict(task_kwargs={"no_such_argument": 1}),
+            TypeError,
+            "no_such_argument",
+        ),
+        (
+            ("cartpole", "balance"),
+            dict(environment_kwargs=1),
+            TypeError,
+            "environment_kwargs must be a dict",
+        ),
+        (
+            ("cartpole", "balance"),
+            dict(visualize_reward="yes"),
+            TypeError,
+            "visualize_reward must be a bool",
+        ),
+    ],
+)
 def test_suite_load_errors(args, kwargs, error, message):
     with pytest.raises(error, match=message):
         suite.load(*args, **kwargs)
 
 
-@pytest.mark.parametrize("args, kwargs, error, message", [
-    (("no_such_domain", "balance", 2), {}, ValueError, "unknown domain"),
-    (("cartpole", "no_such_task", 2), {}, ValueError, "unknown task"),
-    (("cartpole", "balance", 0), {}, ValueError, "num_envs must be an integer >= 1"),
-    (("cartpole", "balance", 2), dict(task_kwargs=3), TypeError, "task_kwargs must be a dict"),
-    (("cartpole", "balance", 2), dict(num_threads=-2), ValueError, "num_threads must be an integer >= 0"),
-    (("cartpole", "balance", 2), dict(environment_kwargs="x"), TypeError, "environment_kwargs must be a dict"),
-    (("cartpole", "balance", 2), dict(seed=1, task_kwargs={"random": 1}), ValueError, "not both"),
-    (("cartpole", "balance", 2), dict(model_variations={("body", "cart", "bulk"): distributions.Uniform(1, 2)}),
-     ValueError, "attribute 'bulk'"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        (("no_such_domain", "balance", 2), {}, ValueError, "unknown domain"),
+        (("cartpole", "no_such_task", 2), {}, ValueError, "unknown task"),
+        (("cartpole", "balance", 0), {}, ValueError, "num_envs must be an integer >= 1"),
+        (("cartpole", "balance", 2), dict(task_kwargs=3), TypeError, "task_kwargs must be a dict"),
+        (
+            ("cartpole", "balance", 2),
+            dict(num_threads=-2),
+            ValueError,
+            "num_threads must be an integer >= 0",
+        ),
+        (
+            ("cartpole", "balance", 2),
+            dict(environment_kwargs="x"),
+            TypeError,
+            "environment_kwargs must be a dict",
+        ),
+        (
+            ("cartpole", "balance", 2),
+            dict(seed=1, task_kwargs={"random": 1}),
+            ValueError,
+            "not both",
+        ),
+        (
+            ("cartpole", "balance", 2),
+            dict(model_variations={("body", "cart", "bulk"): distributions.Uniform(1, 2)}),
+            ValueError,
+            "attribute 'bulk'",
+        ),
+    ],
+)
 def test_suite_load_batch_errors(args, kwargs, error, message):
     with pytest.raises(error, match=message):
         suite.load_batch(*args, **kwargs)

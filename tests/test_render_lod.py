@@ -77,7 +77,8 @@ def test_auto_tessellation_is_the_fewest_slices_within_half_a_pixel():
 
 def test_full_detail_and_coarse_models_keep_the_models_tessellation():
     model = mujoco.MjModel.from_xml_string(
-        '<mujoco><visual><quality numslices="12" numstacks="6"/></visual></mujoco>')
+        '<mujoco><visual><quality numslices="12" numstacks="6"/></visual></mujoco>'
+    )
     quality = model.vis.quality
     assert rendering.tessellation(quality, 64, 64, "full") == (12, 6)
     assert rendering.tessellation(quality, 64, 64, "auto") == (12, 6)
@@ -112,6 +113,7 @@ def test_the_model_is_unchanged_by_making_renderers():
 def test_the_model_is_unchanged_when_a_renderer_cannot_be_made(monkeypatch):
     def no_backend(*args, **kwargs):
         raise mujoco.FatalError("an OpenGL platform library has not been loaded")
+
     monkeypatch.setattr(mujoco, "Renderer", no_backend)
     physics = _scene()
     quality = physics.model.vis.quality
@@ -132,8 +134,11 @@ def test_renderers_are_cached_per_size_flags_and_tessellation():
         physics.render(240, 320, **_AGENT_CAMERA)
         physics.render(240, 320, level_of_detail="full", **_AGENT_CAMERA)
     assert sorted(physics._renderers) == [
-            (64, 64, False, 18, 10), (64, 64, False, 28, 16), (64, 64, True, 18, 10),
-            (240, 320, False, 28, 16)]
+        (64, 64, False, 18, 10),
+        (64, 64, False, 28, 16),
+        (64, 64, True, 18, 10),
+        (240, 320, False, 28, 16),
+    ]
 
 
 def test_renderers_are_freed_on_close_recompile_and_collection():
@@ -147,12 +152,12 @@ def test_renderers_are_freed_on_close_recompile_and_collection():
     assert all(renderer._mjr_context is None for renderer in renderers)
 
     physics.render(64, 64, **_AGENT_CAMERA)
-    renderer, = physics._renderers.values()
+    (renderer,) = physics._renderers.values()
     physics.recompile()
     assert not physics._renderers and renderer._mjr_context is None
 
     physics.render(64, 64, **_AGENT_CAMERA)
-    renderer, = physics._renderers.values()
+    (renderer,) = physics._renderers.values()
     del physics
     gc.collect()
     assert renderer._mjr_context is None
@@ -173,8 +178,8 @@ def test_the_renderer_cache_is_bounded_least_recently_used_first():
         assert len(physics._renderers) <= rendering.MAX_CACHED_RENDERERS
     assert len(physics._renderers) == rendering.MAX_CACHED_RENDERERS
     assert physics._renderers[first_key] is first and first._mjr_context is not None
-    evicted = made[:len(made) - (rendering.MAX_CACHED_RENDERERS - 1)]
-    kept = made[len(evicted):]
+    evicted = made[: len(made) - (rendering.MAX_CACHED_RENDERERS - 1)]
+    kept = made[len(evicted) :]
     assert all(renderer._mjr_context is None for renderer in evicted)
     assert all(renderer._mjr_context is not None for renderer in kept)
     # An evicted kind of image is made again, and is drawn the same.
@@ -194,8 +199,11 @@ def test_auto_detail_is_deterministic():
     np.testing.assert_array_equal(images[0], images[2])
 
 
-@pytest.mark.parametrize("options", [_AGENT_CAMERA, dict(camera_id="front")],
-                         ids=["agent camera", "physics.render defaults"])
+@pytest.mark.parametrize(
+    "options",
+    [_AGENT_CAMERA, dict(camera_id="front")],
+    ids=["agent camera", "physics.render defaults"],
+)
 def test_small_images_differ_only_along_silhouettes(options):
     physics = _scene()
     rng = np.random.default_rng(0)
@@ -222,8 +230,9 @@ def test_large_images_are_drawn_at_full_detail():
     physics.data.qpos[:3] = [0.1, 0.0, 0.2]
     physics.forward()
     np.testing.assert_array_equal(
-            physics.render(160, 160, **_AGENT_CAMERA),
-            physics.render(160, 160, level_of_detail="full", **_AGENT_CAMERA))
+        physics.render(160, 160, **_AGENT_CAMERA),
+        physics.render(160, 160, level_of_detail="full", **_AGENT_CAMERA),
+    )
 
 
 def test_depth_and_segmentation_use_the_same_detail():
@@ -249,7 +258,8 @@ def test_pixels_wrapper_and_camera_observable_pass_the_level_of_detail_on():
     np.testing.assert_array_equal(auto_image, env.physics.render(**agent_camera))
     full_image = full.step(np.zeros(env.action_spec().shape)).observation["pixels"]
     np.testing.assert_array_equal(
-            full_image, env.physics.render(level_of_detail="full", **agent_camera))
+        full_image, env.physics.render(level_of_detail="full", **agent_camera)
+    )
     assert (64, 64, False, 18, 10) in env.physics._renderers
     assert (64, 64, False, 28, 16) in env.physics._renderers
     with pytest.raises(ValueError, match="level_of_detail"):
@@ -260,9 +270,20 @@ def test_pixels_wrapper_and_camera_observable_pass_the_level_of_detail_on():
         camera = observable.MJCFCamera("front", level_of_detail=level_of_detail)
         reader = camera._raw_reader(physics)
         np.testing.assert_array_equal(
-                reader(), physics.render(64, 64, camera_id=0, level_of_detail=level_of_detail,
-                                         shadows=False, reflections=False, antialias=False))
+            reader(),
+            physics.render(
+                64,
+                64,
+                camera_id=0,
+                level_of_detail=level_of_detail,
+                shadows=False,
+                reflections=False,
+                antialias=False,
+            ),
+        )
     # Shadows, reflections and multisampling are off unless asked.
     camera = observable.MJCFCamera("front", shadows=True, reflections=True, antialias=True)
-    np.testing.assert_array_equal(camera._raw_reader(physics)(), physics.render(64, 64, camera_id=0))
+    np.testing.assert_array_equal(
+        camera._raw_reader(physics)(), physics.render(64, 64, camera_id=0)
+    )
     env.close()

@@ -11,7 +11,7 @@ from composer_tasks.rewards import SIGMOIDS, tolerance
 # for value_at_margin = 0.1, worked out by hand from each sigmoid's formula.
 _HALF_AND_TWICE = {
     # exp(-d^2 * ln(1/v) ) = v ** (d^2).
-    "gaussian": (0.1 ** 0.25, 0.1 ** 4),
+    "gaussian": (0.1**0.25, 0.1**4),
     # 1 / cosh(d * arccosh(10)); cosh(a / 2) = sqrt((cosh(a) + 1) / 2) and
     # cosh(2a) = 2 cosh(a)^2 - 1.
     "hyperbolic": (math.sqrt(2.0 / 11.0), 1.0 / 199.0),
@@ -28,8 +28,10 @@ _HALF_AND_TWICE = {
     "quadratic": (0.775, 0.0),
     # 1 - tanh(d a)^2 with tanh(a) = sqrt(0.9); tanh(a / 2) =
     # tanh(a) / (1 + sqrt(1 - tanh(a)^2)); tanh(2a) = 2t / (1 + t^2).
-    "tanh_squared": (1.0 - 0.9 / (1.0 + math.sqrt(0.1)) ** 2,
-                     1.0 - (2.0 * math.sqrt(0.9) / 1.9) ** 2),
+    "tanh_squared": (
+        1.0 - 0.9 / (1.0 + math.sqrt(0.1)) ** 2,
+        1.0 - (2.0 * math.sqrt(0.9) / 1.9) ** 2,
+    ),
 }
 
 
@@ -54,15 +56,21 @@ def test_hand_computed_values_above_and_below(sigmoid):
 @pytest.mark.parametrize("value_at_margin", [0.1, 0.5, 0.9])
 def test_value_at_margin_is_hit_exactly(sigmoid, value_at_margin):
     for x in (3.5, -2.5):
-        value = tolerance(x, bounds=(0.0, 1.0), margin=2.5, sigmoid=sigmoid,
-                          value_at_margin=value_at_margin)
+        value = tolerance(
+            x, bounds=(0.0, 1.0), margin=2.5, sigmoid=sigmoid, value_at_margin=value_at_margin
+        )
         assert value == pytest.approx(value_at_margin, abs=1e-12)
 
 
 @pytest.mark.parametrize("sigmoid", ["cosine", "linear", "quadratic"])
 def test_compact_sigmoids_accept_zero_value_at_margin(sigmoid):
-    values = tolerance(np.array([1.0, 1.5, 2.0, 5.0]), bounds=(0.0, 1.0),
-                       margin=1.0, sigmoid=sigmoid, value_at_margin=0.0)
+    values = tolerance(
+        np.array([1.0, 1.5, 2.0, 5.0]),
+        bounds=(0.0, 1.0),
+        margin=1.0,
+        sigmoid=sigmoid,
+        value_at_margin=0.0,
+    )
     half = {"cosine": 0.5, "linear": 0.5, "quadratic": 0.75}[sigmoid]
     np.testing.assert_allclose(values, [1.0, half, 0.0, 0.0], atol=1e-12)
 
@@ -70,8 +78,7 @@ def test_compact_sigmoids_accept_zero_value_at_margin(sigmoid):
 def test_cosine_stays_at_zero_past_its_half_period():
     # value_at_margin = 0.5 gives scale 1/2: zero at 2 margins and beyond,
     # where an unclipped cosine would rise again (to 0.5 at 3 margins).
-    values = tolerance(np.array([2.0, 3.0, 4.0]), margin=1.0, sigmoid="cosine",
-                       value_at_margin=0.5)
+    values = tolerance(np.array([2.0, 3.0, 4.0]), margin=1.0, sigmoid="cosine", value_at_margin=0.5)
     np.testing.assert_allclose(values, [0.0, 0.0, 0.0], atol=1e-12)
 
 
@@ -79,8 +86,8 @@ def test_cosine_stays_at_zero_past_its_half_period():
 def test_one_inside_and_at_the_bounds(sigmoid):
     x = np.array([-1.0, -0.25, 0.0, 0.7, 2.0])
     np.testing.assert_array_equal(
-        tolerance(x, bounds=(-1.0, 2.0), margin=0.5, sigmoid=sigmoid),
-        np.ones(5))
+        tolerance(x, bounds=(-1.0, 2.0), margin=0.5, sigmoid=sigmoid), np.ones(5)
+    )
 
 
 @pytest.mark.parametrize("sigmoid", SIGMOIDS)
@@ -93,8 +100,7 @@ def test_decreases_monotonically_outside(sigmoid):
 
 def test_zero_margin_is_a_step():
     x = np.array([-0.5, 0.0, 0.5, 1.0, 1.0 + 1e-12, 3.0])
-    np.testing.assert_array_equal(
-        tolerance(x, bounds=(0.0, 1.0)), [0.0, 1.0, 1.0, 1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(tolerance(x, bounds=(0.0, 1.0)), [0.0, 1.0, 1.0, 1.0, 0.0, 0.0])
     assert tolerance(0.0) == 1.0
     assert tolerance(1e-9) == 0.0
 
@@ -103,8 +109,10 @@ def test_infinite_bounds():
     assert tolerance(np.inf, bounds=(0.0, np.inf), margin=1.0) == 1.0
     assert tolerance(-np.inf, bounds=(0.0, np.inf), margin=1.0) == 0.0
     assert tolerance(1e300, bounds=(-np.inf, np.inf)) == 1.0
-    assert tolerance(-2.0, bounds=(0.0, np.inf), margin=2.0,
-                     sigmoid="linear", value_at_margin=0.0) == 0.0
+    assert (
+        tolerance(-2.0, bounds=(0.0, np.inf), margin=2.0, sigmoid="linear", value_at_margin=0.0)
+        == 0.0
+    )
 
 
 def test_scalar_in_float_out_array_in_array_out():
@@ -127,8 +135,13 @@ def test_scalar_in_float_out_array_in_array_out():
 
 
 def test_array_bounds_broadcast():
-    values = tolerance(np.array([1.0, 1.0]), bounds=([0.0, 2.0], [1.0, 3.0]),
-                       margin=1.0, sigmoid="linear", value_at_margin=0.5)
+    values = tolerance(
+        np.array([1.0, 1.0]),
+        bounds=([0.0, 2.0], [1.0, 3.0]),
+        margin=1.0,
+        sigmoid="linear",
+        value_at_margin=0.5,
+    )
     np.testing.assert_allclose(values, [1.0, 0.5], atol=1e-12)
 
 
@@ -138,30 +151,30 @@ def test_nan_propagates():
     assert math.isnan(values[0]) and values[1] == 1.0
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(bounds=(1.0, 0.0)), "bounds"),
-    (dict(bounds=([0.0, 2.0], [1.0, 1.0])), "bounds"),
-    (dict(bounds=(0.0, np.nan)), "bounds"),
-    (dict(bounds=(0.0,)), "bounds"),
-    (dict(bounds=("low", "high")), "bounds"),
-    (dict(margin=-0.1), "margin"),
-    (dict(margin=np.inf), "margin"),
-    (dict(margin=[1.0, -2.0]), "margin"),
-    (dict(margin=[1.0, np.inf]), "margin"),
-    (dict(margin="wide"), "margin"),
-    (dict(sigmoid="sigmoid"), "sigmoid"),
-    (dict(sigmoid=None), "sigmoid"),
-    (dict(margin=1.0, value_at_margin=1.0), "value_at_margin"),
-    (dict(margin=1.0, value_at_margin=-0.1), "value_at_margin"),
-    (dict(margin=1.0, value_at_margin=0.0), "value_at_margin"),
-    (dict(margin=1.0, sigmoid="tanh_squared", value_at_margin=0.0),
-     "value_at_margin"),
-    (dict(margin=1.0, sigmoid="linear", value_at_margin=1.0),
-     "value_at_margin"),
-    (dict(margin=1.0, sigmoid="quadratic", value_at_margin=-1e-9),
-     "value_at_margin"),
-    (dict(margin=1.0, value_at_margin="small"), "value_at_margin"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(bounds=(1.0, 0.0)), "bounds"),
+        (dict(bounds=([0.0, 2.0], [1.0, 1.0])), "bounds"),
+        (dict(bounds=(0.0, np.nan)), "bounds"),
+        (dict(bounds=(0.0,)), "bounds"),
+        (dict(bounds=("low", "high")), "bounds"),
+        (dict(margin=-0.1), "margin"),
+        (dict(margin=np.inf), "margin"),
+        (dict(margin=[1.0, -2.0]), "margin"),
+        (dict(margin=[1.0, np.inf]), "margin"),
+        (dict(margin="wide"), "margin"),
+        (dict(sigmoid="sigmoid"), "sigmoid"),
+        (dict(sigmoid=None), "sigmoid"),
+        (dict(margin=1.0, value_at_margin=1.0), "value_at_margin"),
+        (dict(margin=1.0, value_at_margin=-0.1), "value_at_margin"),
+        (dict(margin=1.0, value_at_margin=0.0), "value_at_margin"),
+        (dict(margin=1.0, sigmoid="tanh_squared", value_at_margin=0.0), "value_at_margin"),
+        (dict(margin=1.0, sigmoid="linear", value_at_margin=1.0), "value_at_margin"),
+        (dict(margin=1.0, sigmoid="quadratic", value_at_margin=-1e-9), "value_at_margin"),
+        (dict(margin=1.0, value_at_margin="small"), "value_at_margin"),
+    ],
+)
 def test_invalid_arguments_name_the_argument(kwargs, message):
     with pytest.raises(ValueError, match=message):
         tolerance(0.5, **kwargs)
@@ -172,8 +185,9 @@ def test_scalar_and_array_inputs_agree(sigmoid):
     x = np.array([-np.inf, -3.0, -1.0, -0.2, 0.0, 0.4, 1.0, 1.3, 2.5, 40.0, np.inf])
     for margin in (0.0, 1.7):
         values = tolerance(x, bounds=(0.0, 1.0), margin=margin, sigmoid=sigmoid)
-        scalars = [tolerance(float(xi), bounds=(0.0, 1.0), margin=margin,
-                             sigmoid=sigmoid) for xi in x]
+        scalars = [
+            tolerance(float(xi), bounds=(0.0, 1.0), margin=margin, sigmoid=sigmoid) for xi in x
+        ]
         np.testing.assert_array_equal(values, scalars)
 
 
@@ -182,8 +196,14 @@ def test_scalar_and_array_paths_agree_bit_for_bit_on_many_inputs(sigmoid):
     # Batched rewards evaluate arrays where a single environment evaluates scalars.
     x = np.random.RandomState(0).uniform(-5.0, 6.0, size=20000)
     values = tolerance(x, bounds=(0.0, 1.0), margin=1.7, sigmoid=sigmoid, value_at_margin=0.2)
-    scalars = np.array([tolerance(float(xi), bounds=(0.0, 1.0), margin=1.7, sigmoid=sigmoid,
-                                  value_at_margin=0.2) for xi in x])
+    scalars = np.array(
+        [
+            tolerance(
+                float(xi), bounds=(0.0, 1.0), margin=1.7, sigmoid=sigmoid, value_at_margin=0.2
+            )
+            for xi in x
+        ]
+    )
     np.testing.assert_array_equal(values, scalars)
 
 
@@ -194,11 +214,19 @@ def test_array_margins_match_per_entry_scalar_calls(sigmoid):
     margins = np.array([1.0, 2.0, 0.0, 1.0, 0.0])
     lower, upper = np.zeros(5), np.array([0.3, 0.3, 0.3, 0.3, 2.0])
     value_at_margin = 0.2
-    expected = [tolerance(float(xi), bounds=(float(lo), float(hi)), margin=float(m),
-                          sigmoid=sigmoid, value_at_margin=value_at_margin)
-                for xi, lo, hi, m in zip(x, lower, upper, margins)]
-    actual = tolerance(x, bounds=(lower, upper), margin=margins, sigmoid=sigmoid,
-                       value_at_margin=value_at_margin)
+    expected = [
+        tolerance(
+            float(xi),
+            bounds=(float(lo), float(hi)),
+            margin=float(m),
+            sigmoid=sigmoid,
+            value_at_margin=value_at_margin,
+        )
+        for xi, lo, hi, m in zip(x, lower, upper, margins)
+    ]
+    actual = tolerance(
+        x, bounds=(lower, upper), margin=margins, sigmoid=sigmoid, value_at_margin=value_at_margin
+    )
     np.testing.assert_array_equal(actual, expected)
 
 
@@ -209,7 +237,9 @@ def test_one_element_arrays_keep_their_shape_and_the_scalar_value(shape):
         # 0-d arrays give NumPy numbers, as NumPy arithmetic on them does.
         expected_type = np.float64 if shape == () else np.ndarray
         assert isinstance(value, expected_type) and value.shape == shape
-        np.testing.assert_array_equal(value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5)))
+        np.testing.assert_array_equal(
+            value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5))
+        )
 
 
 def test_zero_dimensional_arrays_act_as_numbers():
@@ -221,8 +251,9 @@ def test_zero_dimensional_arrays_act_as_numbers():
 
 @pytest.mark.parametrize("sigmoid", SIGMOIDS)
 @pytest.mark.parametrize("shape", [(2,), (5,), (4, 4), (2, 1, 3)])
-@pytest.mark.parametrize("bounds", [(0.0, 1.0), (0.0, 0.0), (0.5, 0.5), (1.0, np.inf),
-                                    (-np.inf, 0.3), (-np.inf, np.inf)])
+@pytest.mark.parametrize(
+    "bounds", [(0.0, 1.0), (0.0, 0.0), (0.5, 0.5), (1.0, np.inf), (-np.inf, 0.3), (-np.inf, np.inf)]
+)
 def test_small_arrays_agree_bit_for_bit_with_large_ones(sigmoid, shape, bounds):
     # A single environment's rewards see a few actuators or joints at a time (the
     # entry-by-entry path); a batch sees (N, k) arrays (the array path).

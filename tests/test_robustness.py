@@ -76,12 +76,15 @@ def test_delay_holds_in_a_batch_of_a_vectorised_suite_task():
     assert applied == [[0.0, 0.0], [0.0, 0.0], [0.5, 0.5]]
 
 
-@pytest.mark.parametrize("name, scale_names, low, high", [
-    ("cartpole_balancing_system_id", ["pole_length"], 0.5, 1.5),
-    ("mountain_car_system_id", ["valley_width"], 0.75, 1.25),
-    ("acrobot_swing_up_system_id", ["upper_length", "lower_length"], 0.5, 1.5),
-    ("double_pendulum_balancing_system_id", ["pole_1_length", "pole_2_length"], 0.83, 1.67),
-])
+@pytest.mark.parametrize(
+    "name, scale_names, low, high",
+    [
+        ("cartpole_balancing_system_id", ["pole_length"], 0.5, 1.5),
+        ("mountain_car_system_id", ["valley_width"], 0.75, 1.25),
+        ("acrobot_swing_up_system_id", ["upper_length", "lower_length"], 0.5, 1.5),
+        ("double_pendulum_balancing_system_id", ["pole_1_length", "pole_2_length"], 0.83, 1.67),
+    ],
+)
 def test_parameters_drawn_per_episode_within_range(name, scale_names, low, high):
     env = rllab.load(name, seed=2)
     delay = robustness.perturbations(env.task)
@@ -124,6 +127,7 @@ def test_the_delayed_actions_and_the_noise_resume_from_a_snapshot():
     the noise is drawn through the updater: both continue after a restore into a
     freshly built environment."""
     import pickle
+
     env = rllab.load("cartpole_balancing_noisy_delayed", seed=0)
     actions = np.random.RandomState(1).uniform(-1, 1, size=(30, 1))
     env.reset()
@@ -138,8 +142,9 @@ def test_the_delayed_actions_and_the_noise_resume_from_a_snapshot():
     for action, want in zip(actions[10:], expected):
         got = fresh.step(action)
         assert got.reward == want.reward
-        np.testing.assert_array_equal(got.observation["observations"],
-                                      want.observation["observations"])
+        np.testing.assert_array_equal(
+            got.observation["observations"], want.observation["observations"]
+        )
 
 
 def test_a_queue_of_another_delay_is_refused():

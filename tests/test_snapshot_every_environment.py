@@ -31,14 +31,22 @@ _USED_STEPS = 3
 _STEPS_AFTER_RESET = 5
 # Run by default: a cheap model, contact-rich suite models and a locomotion task
 # with Python-side termination state; everything else is slow.
-_DEFAULT_RUN = {"suite:cartpole/swingup", "suite:walker/walk", "suite:hopper/hop",
-                "locomotion:walker_run_gaps"}
+_DEFAULT_RUN = {
+    "suite:cartpole/swingup",
+    "suite:walker/walk",
+    "suite:hopper/hop",
+    "locomotion:walker_run_gaps",
+}
 
 
 def _registries():
     """{registry name: (names, load(name, seed))} of every registry in `suites`."""
-    registries = {"suite": ([f"{domain}/{task}" for domain, task in suite.ALL_TASKS],
-                            lambda name, seed: suite.load(*name.split("/"), task_kwargs={"random": seed}))}
+    registries = {
+        "suite": (
+            [f"{domain}/{task}" for domain, task in suite.ALL_TASKS],
+            lambda name, seed: suite.load(*name.split("/"), task_kwargs={"random": seed}),
+        )
+    }
     for module_info in pkgutil.iter_modules(suites.__path__):
         if module_info.name.startswith("_"):
             continue  # `__main__` defines command-line flags when imported
@@ -48,7 +56,10 @@ def _registries():
             continue
         if not all(isinstance(name, str) for name in names):
             continue
-        registries[module_info.name] = (list(names), lambda name, seed, load=load: load(name, seed=seed))
+        registries[module_info.name] = (
+            list(names),
+            lambda name, seed, load=load: load(name, seed=seed),
+        )
     return registries
 
 
@@ -67,7 +78,8 @@ def _marks(case_id):
 
 _CASES = [
     pytest.param(registry, name, id=f"{registry}:{name}", marks=_marks(f"{registry}:{name}"))
-    for registry, (names, _) in _REGISTRIES.items() for name in names
+    for registry, (names, _) in _REGISTRIES.items()
+    for name in names
 ]
 
 
@@ -119,18 +131,22 @@ def _comparable(value, path, seen, out):
 
 def _is_plain_project_object(value):
     module = type(value).__module__
-    return (module.split(".")[0] in ("composer_tasks", "suites", "mjcf_models")
-            and hasattr(value, "__dict__") and not callable(value)
-            and not isinstance(value, (composer.Entity, observable.Observable,
-                                       physics_module.Physics)))
+    return (
+        module.split(".")[0] in ("composer_tasks", "suites", "mjcf_models")
+        and hasattr(value, "__dict__")
+        and not callable(value)
+        and not isinstance(value, (composer.Entity, observable.Observable, physics_module.Physics))
+    )
 
 
 def _python_state(env):
     """{attribute path: comparable value} of the task and every entity, as the
     Environment keys their snapshot states."""
     out = {}
-    owners = [("task", env.task)] + [(entity.prefix.rstrip("/") or entity.name, entity)
-                                     for entity in env.task.root_entity.iter_entities()]
+    owners = [("task", env.task)] + [
+        (entity.prefix.rstrip("/") or entity.name, entity)
+        for entity in env.task.root_entity.iter_entities()
+    ]
     for path, owner in owners:
         seen = set()
         for name, value in vars(owner).items():
@@ -144,7 +160,8 @@ def _assert_same_python_state(got, want, registry, name):
         f"{registry}:{name}: after the first step after the restore, Python attributes of the "
         f"task or entities differ from the original's: {differing[:10]}; a task or entity "
         "that keeps Python state across steps needs snapshot_state()/restore_state() "
-        "(composer.Environment.snapshot)")
+        "(composer.Environment.snapshot)"
+    )
 
 
 @pytest.mark.parametrize("registry, name", _CASES)
@@ -158,7 +175,7 @@ def test_snapshot_restore_into_a_fresh_instance_continues_bit_for_bit(registry, 
     snapshot = pickle.loads(pickle.dumps(env.snapshot()))
     expected = [env.step(actions[_STEPS_BEFORE])]
     after_first_step = _python_state(env)
-    expected += [env.step(action) for action in actions[_STEPS_BEFORE + 1:]]
+    expected += [env.step(action) for action in actions[_STEPS_BEFORE + 1 :]]
     fresh = load(name, 1)
     fresh.restore(snapshot)
     for step, (action, want) in enumerate(zip(actions[_STEPS_BEFORE:], expected)):

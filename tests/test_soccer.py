@@ -19,8 +19,9 @@ from composer_tasks.wrappers import pettingzoo as pettingzoo_wrapper
 from suites import cli
 from suites import soccer
 
-_REFERENCE = json.load(open(os.path.join(
-    os.path.dirname(__file__), "conformance", "reference", "soccer.json")))
+_REFERENCE = json.load(
+    open(os.path.join(os.path.dirname(__file__), "conformance", "reference", "soccer.json"))
+)
 _REFERENCE_WALKERS = ("BOXHEAD", "ANT")
 
 
@@ -41,18 +42,28 @@ def test_specs_match_dm_control(walker, team_size):
     observation_spec = env.observation_spec()
     assert len(observation_spec) == reference["num_agents"]
     for agent_spec, expected in zip(observation_spec, reference["observations"]):
-        got = [[name, list(spec.shape), np.dtype(spec.dtype).name] for name, spec in agent_spec.items()]
+        got = [
+            [name, list(spec.shape), np.dtype(spec.dtype).name] for name, spec in agent_spec.items()
+        ]
         assert got == expected
     for spec, expected in zip(env.action_spec(), reference["actions"]):
         assert spec.name == expected["name"]
         assert list(spec.shape) == expected["shape"] and spec.dtype == np.dtype(expected["dtype"])
-        np.testing.assert_array_equal(np.broadcast_to(spec.minimum, spec.shape), expected["minimum"])
-        np.testing.assert_array_equal(np.broadcast_to(spec.maximum, spec.shape), expected["maximum"])
-    assert [(spec.name, list(spec.shape), np.dtype(spec.dtype).name) for spec in env.reward_spec()] == [
-        (spec["name"], spec["shape"], spec["dtype"]) for spec in reference["rewards"]]
+        np.testing.assert_array_equal(
+            np.broadcast_to(spec.minimum, spec.shape), expected["minimum"]
+        )
+        np.testing.assert_array_equal(
+            np.broadcast_to(spec.maximum, spec.shape), expected["maximum"]
+        )
+    assert [
+        (spec.name, list(spec.shape), np.dtype(spec.dtype).name) for spec in env.reward_spec()
+    ] == [(spec["name"], spec["shape"], spec["dtype"]) for spec in reference["rewards"]]
     discount = env.discount_spec()
     assert (discount.name, list(discount.shape), np.dtype(discount.dtype).name) == (
-        reference["discount"]["name"], reference["discount"]["shape"], reference["discount"]["dtype"])
+        reference["discount"]["name"],
+        reference["discount"]["shape"],
+        reference["discount"]["dtype"],
+    )
     assert env.task.physics_timestep == reference["physics_timestep"]
     assert env.task.control_timestep == reference["control_timestep"]
     timestep = env.reset()
@@ -87,10 +98,14 @@ def test_observation_values_match_dm_control_at_recorded_states(key):
         assert set(expected) <= set(observables)
         for name, value in expected.items():
             got = np.asarray(observables[name].observation_callable(physics)(), dtype=np.float64)
-            tolerance = (_ACCELEROMETER_TOLERANCE if name == "sensors_accelerometer"
-                         else _OBSERVATION_TOLERANCE)
-            np.testing.assert_allclose(got.reshape(np.shape(value)), value, rtol=0, atol=tolerance,
-                                       err_msg=name)
+            tolerance = (
+                _ACCELEROMETER_TOLERANCE
+                if name == "sensors_accelerometer"
+                else _OBSERVATION_TOLERANCE
+            )
+            np.testing.assert_allclose(
+                got.reshape(np.shape(value)), value, rtol=0, atol=tolerance, err_msg=name
+            )
 
 
 @pytest.mark.parametrize("team_size", [1, 2])
@@ -108,8 +123,12 @@ def test_ball_in_a_goal_gives_dm_controls_outcome(team_size, terminate_on_goal, 
     assert [float(reward) for reward in timestep.reward] == expected["rewards"]
     assert all(reward.dtype == np.float32 for reward in timestep.reward)
     assert float(timestep.discount) == expected["discount"]
-    assert [float(o["stats_home_score"][0]) for o in timestep.observation] == expected["stats_home_score"]
-    assert [float(o["stats_away_score"][0]) for o in timestep.observation] == expected["stats_away_score"]
+    assert [float(o["stats_home_score"][0]) for o in timestep.observation] == expected[
+        "stats_home_score"
+    ]
+    assert [float(o["stats_away_score"][0]) for o in timestep.observation] == expected[
+        "stats_away_score"
+    ]
     # The home team defends the goal at -x: a ball there is the away team's goal.
     scorer = soccer_tasks.Team.AWAY if goal_name == "home_goal" else soccer_tasks.Team.HOME
     assert env.task.arena.detected_goal() is scorer
@@ -153,27 +172,48 @@ def test_egocentric_observations_on_a_constructed_state():
     # The ball in the player's root inertial frame (dm_control's frame sensors).
     rotation, com = _rotation_and_com(physics, home0.root_body)
     ball_com = np.asarray(physics.bind(task.ball.root_body).xipos)
-    np.testing.assert_allclose(timestep.observation[0]["ball_ego_position"][0],
-                               rotation.T @ (ball_com - com), atol=1e-9)
+    np.testing.assert_allclose(
+        timestep.observation[0]["ball_ego_position"][0], rotation.T @ (ball_com - com), atol=1e-9
+    )
     other_rotation, other_com = _rotation_and_com(physics, away1.root_body)
-    np.testing.assert_allclose(timestep.observation[0]["opponent_1_ego_position"][0],
-                               rotation.T @ (other_com - com), atol=1e-9)
-    np.testing.assert_allclose(timestep.observation[0]["opponent_1_ego_orientation"][0],
-                               (rotation.T @ other_rotation).T.reshape(-1), atol=1e-9)
+    np.testing.assert_allclose(
+        timestep.observation[0]["opponent_1_ego_position"][0],
+        rotation.T @ (other_com - com),
+        atol=1e-9,
+    )
+    np.testing.assert_allclose(
+        timestep.observation[0]["opponent_1_ego_orientation"][0],
+        (rotation.T @ other_rotation).T.reshape(-1),
+        atol=1e-9,
+    )
     teammate_rotation, teammate_com = _rotation_and_com(physics, home1.root_body)
-    np.testing.assert_allclose(timestep.observation[0]["teammate_0_ego_position"][0],
-                               rotation.T @ (teammate_com - com), atol=1e-9)
+    np.testing.assert_allclose(
+        timestep.observation[0]["teammate_0_ego_position"][0],
+        rotation.T @ (teammate_com - com),
+        atol=1e-9,
+    )
     # The home player's own goal is the home goal; the away player's the away goal.
     arena = task.arena
     for index, own_goal in ((0, arena.home_goal), (2, arena.away_goal)):
         root = physics.bind(task.players[index].walker.root_body)
         root_rotation = np.asarray(root.xmat).reshape(3, 3)
-        np.testing.assert_allclose(timestep.observation[index]["team_goal_mid"][0],
-                                   (own_goal.mid - root.xpos) @ root_rotation, atol=1e-9)
-        np.testing.assert_allclose(timestep.observation[index]["field_front_left"][0],
-                                   (np.asarray((arena.field.upper if index == 0 else arena.field.lower)[:2])
-                                    - root.xpos[:2]) @ root_rotation[:2, :2], atol=1e-9)
-    distance = np.linalg.norm(physics.bind(home0.root_body).xpos - physics.bind(home1.root_body).xpos)
+        np.testing.assert_allclose(
+            timestep.observation[index]["team_goal_mid"][0],
+            (own_goal.mid - root.xpos) @ root_rotation,
+            atol=1e-9,
+        )
+        np.testing.assert_allclose(
+            timestep.observation[index]["field_front_left"][0],
+            (
+                np.asarray((arena.field.upper if index == 0 else arena.field.lower)[:2])
+                - root.xpos[:2]
+            )
+            @ root_rotation[:2, :2],
+            atol=1e-9,
+        )
+    distance = np.linalg.norm(
+        physics.bind(home0.root_body).xpos - physics.bind(home1.root_body).xpos
+    )
     assert timestep.observation[0]["stats_home_avg_teammate_dist"][0] == pytest.approx(distance)
     assert timestep.observation[0]["stats_teammate_spread_out"][0] == (distance > 5.0)
 
@@ -195,8 +235,10 @@ def test_statistics_of_a_moving_player_and_ball():
     # The ball rolls towards +x: towards the away goal, which the home team attacks.
     assert features["stats_vel_ball_to_goal"][0] > 0 > features["stats_vel_ball_to_goal"][2]
     home = [0, 1]
-    distances = [np.linalg.norm(ball_position - physics.bind(task.players[i].walker.root_body).xpos)
-                 for i in home]
+    distances = [
+        np.linalg.norm(ball_position - physics.bind(task.players[i].walker.root_body).xpos)
+        for i in home
+    ]
     closest = home[int(np.argmin(distances))]
     other = home[1 - home.index(closest)]
     assert features["stats_closest_vel_to_ball"][other] == 0.0
@@ -214,7 +256,7 @@ def test_initialisation_places_everything_apart_at_rest():
         ball = physics.bind(task.ball.geom).xpos
         assert np.all(np.abs(ball[:2]) <= spawn)
         owners = task.geom_owners(physics)
-        contacts = physics.data.contact.geom[:physics.data.ncon]
+        contacts = physics.data.contact.geom[: physics.data.ncon]
         first, second = owners[contacts[:, 0]], owners[contacts[:, 1]]
         assert not np.any((first >= 0) & (second >= 0) & (first != second))
         for player in task.players:
@@ -251,6 +293,7 @@ def test_same_seed_same_match_bit_for_bit():
         actions = np.random.RandomState(9)
         steps = [env.reset()] + [env.step(_random_actions(env, actions)) for _ in range(40)]
         return steps, env.task.arena.size
+
     (first, size), (second, size_again) = run(4), run(4)
     assert size == size_again
     for one, two in zip(first, second):
@@ -259,10 +302,13 @@ def test_same_seed_same_match_bit_for_bit():
             assert [r.tobytes() for r in one.reward] == [r.tobytes() for r in two.reward]
         for agent_one, agent_two in zip(one.observation, two.observation):
             assert [value.tobytes() for value in agent_one.values()] == [
-                value.tobytes() for value in agent_two.values()]
+                value.tobytes() for value in agent_two.values()
+            ]
     other, _ = run(5)
-    assert other[0].observation[0]["ball_ego_position"].tobytes() != \
-        first[0].observation[0]["ball_ego_position"].tobytes()
+    assert (
+        other[0].observation[0]["ball_ego_position"].tobytes()
+        != first[0].observation[0]["ball_ego_position"].tobytes()
+    )
 
 
 def test_load_arguments():
@@ -284,14 +330,21 @@ def test_load_arguments():
     assert env.task.agent_names == ["home0", "away0"]
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"team_size": 0}, ValueError, "team_size must be an int between 1 and 11"),
-    ({"team_size": 12}, ValueError, "team_size must be an int between 1 and 11"),
-    ({"team_size": 1.5}, ValueError, "team_size must be an int"),
-    ({"team_size": 1, "walker_type": "boxhead"}, ValueError, "walker_type must be a soccer.WalkerType"),
-    ({"team_size": 1, "terminate_on_goal": 1}, TypeError, "terminate_on_goal must be a bool"),
-    ({"team_size": 1, "enable_field_box": "yes"}, TypeError, "enable_field_box must be a bool"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"team_size": 0}, ValueError, "team_size must be an int between 1 and 11"),
+        ({"team_size": 12}, ValueError, "team_size must be an int between 1 and 11"),
+        ({"team_size": 1.5}, ValueError, "team_size must be an int"),
+        (
+            {"team_size": 1, "walker_type": "boxhead"},
+            ValueError,
+            "walker_type must be a soccer.WalkerType",
+        ),
+        ({"team_size": 1, "terminate_on_goal": 1}, TypeError, "terminate_on_goal must be a bool"),
+        ({"team_size": 1, "enable_field_box": "yes"}, TypeError, "enable_field_box must be a bool"),
+    ],
+)
 def test_bad_load_arguments(kwargs, error, message):
     with pytest.raises(error, match=message):
         soccer.load(**kwargs)
@@ -304,7 +357,9 @@ def test_bad_actions():
         env.step(_zeros(env)[:3])
     actions = _zeros(env)
     actions[2] = np.zeros(4)
-    with pytest.raises(ValueError, match=r"agent 2 has shape \(4,\).*'roll\\tsteer\\tkick' has shape \(3,\)"):
+    with pytest.raises(
+        ValueError, match=r"agent 2 has shape \(4,\).*'roll\\tsteer\\tkick' has shape \(3,\)"
+    ):
         env.step(actions)
     actions = _zeros(env)
     actions[1] = np.array([0.0, 2.0, 0.0])
@@ -318,6 +373,7 @@ def test_bad_actions():
 def test_bad_task_arguments():
     players = soccer.make_players(1, soccer.WalkerType.BOXHEAD)
     from composer_tasks.arenas import pitch
+
     with pytest.raises(ValueError, match="at least one player"):
         soccer_tasks.Task([], pitch.Pitch())
     with pytest.raises(TypeError, match=r"players\[0\] must be a soccer_team.Player"):
@@ -333,8 +389,10 @@ def test_bad_task_arguments():
 def test_batch_of_matches_equals_single_matches():
     seed, num_envs = 3, 2
     batch = soccer.load_batch(1, num_envs, seed=seed, num_threads=1, time_limit=0.5)
-    singles = [soccer.load(1, time_limit=0.5, random_state=batch_module.copy_seed(seed, index))
-               for index in range(num_envs)]
+    singles = [
+        soccer.load(1, time_limit=0.5, random_state=batch_module.copy_seed(seed, index))
+        for index in range(num_envs)
+    ]
     actions = np.random.RandomState(0)
     batch_step = batch.reset()
     single_steps = [env.reset() for env in singles]
@@ -343,12 +401,18 @@ def test_batch_of_matches_equals_single_matches():
             for name, value in batch_step.observation[agent].items():
                 expected = np.stack([s.observation[agent][name] for s in single_steps])
                 assert value.tobytes() == expected.tobytes(), (step, agent, name)
-            expected = np.array([0.0 if s.reward is None else s.reward[agent] for s in single_steps],
-                                dtype=np.float64)
+            expected = np.array(
+                [0.0 if s.reward is None else s.reward[agent] for s in single_steps],
+                dtype=np.float64,
+            )
             assert batch_step.reward[agent].tobytes() == expected.tobytes()
-        np.testing.assert_array_equal(batch_step.step_type, [int(s.step_type) for s in single_steps])
+        np.testing.assert_array_equal(
+            batch_step.step_type, [int(s.step_type) for s in single_steps]
+        )
         per_copy = [_random_actions(singles[0], actions) for _ in range(num_envs)]
-        batch_step = batch.step([np.stack([copy[agent] for copy in per_copy]) for agent in range(2)])
+        batch_step = batch.step(
+            [np.stack([copy[agent] for copy in per_copy]) for agent in range(2)]
+        )
         single_steps = [env.step(copy) for env, copy in zip(singles, per_copy)]
     # The 0.5 s limit is 20 control steps: the matches restarted on the way.
     assert batch.envs[0].task.arena.size == singles[0].task.arena.size
@@ -380,14 +444,16 @@ def test_command_line_match():
 def test_command_line_records_a_match(tmp_path):
     # Software rendering of the pitch takes about a second per frame here.
     out = _Lines()
-    cli.run_soccer(1, "boxhead", "zero", 1, 0, out=out, time_limit=0.1,
-                   video_path=str(tmp_path / "match.gif"))
+    cli.run_soccer(
+        1, "boxhead", "zero", 1, 0, out=out, time_limit=0.1, video_path=str(tmp_path / "match.gif")
+    )
     assert os.path.getsize(tmp_path / "match.gif") > 0
     assert "recorded to" in "".join(out.lines)
 
 
 def test_multi_agent_task_with_default_pitch():
     from composer_tasks.arenas import pitch
+
     task = soccer_tasks.Task(soccer.make_players(1, soccer.WalkerType.BOXHEAD), pitch.Pitch())
     env = composer.Environment(task, random_state=0)
     assert env.task.num_agents == 2
@@ -398,11 +464,14 @@ def test_multi_agent_task_with_default_pitch():
 def test_registry_and_viewer_controller_show_a_match():
     from composer_tasks import registry
     from composer_tasks import viewer
+
     soccer.register_environments()
     assert "soccer_boxhead_2v2" in registry.names("soccer")
     env = registry.load("soccer_boxhead_1v1", seed=0)
     assert env.num_agents == 2
-    controller = viewer.Controller(env, policy=policies.named_policy("random", env.action_spec(), 0))
+    controller = viewer.Controller(
+        env, policy=policies.named_policy("random", env.action_spec(), 0)
+    )
     assert controller.tick(0.1) == 4
     labels, values = controller.status_text()
     assert dict(zip(labels.split("\n"), values.split("\n")))["step"] == "4"
@@ -428,6 +497,7 @@ def test_humanoid_match_steps():
 @pytest.mark.parametrize("terminate_on_goal", [True, False])
 def test_snapshot_restores_into_a_fresh_match(terminate_on_goal):
     import pickle
+
     env = soccer.load(2, random_state=0, terminate_on_goal=terminate_on_goal)
     actions = np.random.RandomState(1)
     env.reset()
@@ -466,5 +536,6 @@ def test_a_match_snapshot_restores_into_a_fresh_match_bit_for_bit():
         np.testing.assert_array_equal(got.reward, want.reward, err_msg=f"step {step}")
         for agent, (got_agent, want_agent) in enumerate(zip(got.observation, want.observation)):
             for name, value in want_agent.items():
-                np.testing.assert_array_equal(got_agent[name], value,
-                                              err_msg=f"step {step}, agent {agent}: {name}")
+                np.testing.assert_array_equal(
+                    got_agent[name], value, err_msg=f"step {step}, agent {agent}: {name}"
+                )

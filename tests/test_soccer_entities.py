@@ -21,8 +21,9 @@ from composer_tasks.walkers import cmu_humanoid
 from composer_tasks.walkers import soccer_humanoid
 from composer_tasks.walkers import soccer_team
 
-_REFERENCE_PATH = os.path.join(os.path.dirname(__file__), "conformance", "reference",
-                               "soccer_entities.json")
+_REFERENCE_PATH = os.path.join(
+    os.path.dirname(__file__), "conformance", "reference", "soccer_entities.json"
+)
 with open(_REFERENCE_PATH) as _stream:
     REFERENCE = json.load(_stream)
 
@@ -34,20 +35,25 @@ _TASK_SENSOR_MARKERS = ("ball_ego", "opponent_", "teammate_", "_end_effector")
 
 def _arena_with_ground():
     arena = composer.Arena()
-    arena.spec.worldbody.add_geom(name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-                                  size=[30.0, 30.0, 1.0])
+    arena.spec.worldbody.add_geom(
+        name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[30.0, 30.0, 1.0]
+    )
     return arena
 
 
 def _elements(model, kind, prefix):
-    count = {_OBJ.mjOBJ_BODY: model.nbody, _OBJ.mjOBJ_GEOM: model.ngeom,
-             _OBJ.mjOBJ_JOINT: model.njnt, _OBJ.mjOBJ_ACTUATOR: model.nu,
-             _OBJ.mjOBJ_SENSOR: model.nsensor}[kind]
+    count = {
+        _OBJ.mjOBJ_BODY: model.nbody,
+        _OBJ.mjOBJ_GEOM: model.ngeom,
+        _OBJ.mjOBJ_JOINT: model.njnt,
+        _OBJ.mjOBJ_ACTUATOR: model.nu,
+        _OBJ.mjOBJ_SENSOR: model.nsensor,
+    }[kind]
     found = {}
     for index in range(count):
         name = mujoco.mj_id2name(model, kind, index) or ""
         if name.startswith(prefix) and name != prefix:
-            found[name[len(prefix):]] = index
+            found[name[len(prefix) :]] = index
     return found
 
 
@@ -59,6 +65,7 @@ def _boxhead_physics(**kwargs):
 
 
 # Walkers.
+
 
 def _ant_physics(**kwargs):
     arena = _arena_with_ground()
@@ -93,17 +100,24 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
         assert model.geom_type[index] == facts["type"], name
         np.testing.assert_allclose(model.geom_size[index], facts["size"], rtol=1e-9, err_msg=name)
         np.testing.assert_allclose(model.geom_friction[index], facts["friction"], err_msg=name)
-        assert (model.geom_condim[index], model.geom_contype[index], model.geom_conaffinity[index],
-                model.geom_group[index]) == (facts["condim"], facts["contype"],
-                                             facts["conaffinity"], facts["group"]), name
+        assert (
+            model.geom_condim[index],
+            model.geom_contype[index],
+            model.geom_conaffinity[index],
+            model.geom_group[index],
+        ) == (facts["condim"], facts["contype"], facts["conaffinity"], facts["group"]), name
     for name in reference["marker_geoms"]:
-        np.testing.assert_allclose(model.geom_rgba[geoms[name]], reference["marker_rgba"], rtol=1e-6)
+        np.testing.assert_allclose(
+            model.geom_rgba[geoms[name]], reference["marker_rgba"], rtol=1e-6
+        )
     assert [geom.name for geom in walker.marker_geoms] == [
-        "home0/" + name for name in reference["marker_geoms"]]
+        "home0/" + name for name in reference["marker_geoms"]
+    ]
     joints = _elements(model, _OBJ.mjOBJ_JOINT, "home0/")
     # The published free joint is unnamed ("" after the prefix); ours is too.
-    expected_order = [_ROOT_JOINT_NAMES.get(name, name) for name in reference["order"]["joints"]
-                      if name]
+    expected_order = [
+        _ROOT_JOINT_NAMES.get(name, name) for name in reference["order"]["joints"] if name
+    ]
     assert list(joints) == expected_order
     if "" in reference["joints"]:
         assert walker.free_joint is not None
@@ -117,10 +131,15 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
         np.testing.assert_allclose(model.jnt_axis[index], facts["axis"], atol=1e-12, err_msg=name)
         np.testing.assert_allclose(model.jnt_range[index], facts["range"], err_msg=name)
         np.testing.assert_allclose(
-            [model.dof_damping[dof], model.dof_armature[dof], model.jnt_stiffness[index],
-             model.qpos_spring[model.jnt_qposadr[index]]],
+            [
+                model.dof_damping[dof],
+                model.dof_armature[dof],
+                model.jnt_stiffness[index],
+                model.qpos_spring[model.jnt_qposadr[index]],
+            ],
             [facts["damping"], facts["armature"], facts["stiffness"], facts["springref"]],
-            err_msg=name)
+            err_msg=name,
+        )
     actuators = _elements(model, _OBJ.mjOBJ_ACTUATOR, "home0/")
     assert list(actuators) == reference["action_spec"]["names"]
     for name, facts in reference["actuators"].items():
@@ -128,20 +147,28 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
         assert model.actuator_gear[index, 0] == facts["gear"], name
         assert model.actuator_trnid[index, 0] == joints[facts["joint"]], name
         np.testing.assert_allclose(model.actuator_ctrlrange[index], facts["ctrlrange"])
-        assert (model.actuator_gaintype[index], model.actuator_biastype[index],
-                model.actuator_dyntype[index]) == (facts["gaintype"], facts["biastype"],
-                                                   facts["dyntype"]), name
+        assert (
+            model.actuator_gaintype[index],
+            model.actuator_biastype[index],
+            model.actuator_dyntype[index],
+        ) == (facts["gaintype"], facts["biastype"], facts["dyntype"]), name
         np.testing.assert_allclose(model.actuator_gainprm[index, :3], facts["gainprm"])
         np.testing.assert_allclose(model.actuator_biasprm[index, :3], facts["biasprm"])
     sensors = _elements(model, _OBJ.mjOBJ_SENSOR, "home0/")
-    own = [name for name in reference["order"]["sensors"]
-           if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)]
-    assert [name for name in sensors
-            if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)] == own
+    own = [
+        name
+        for name in reference["order"]["sensors"]
+        if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)
+    ]
+    assert [
+        name for name in sensors if not any(marker in name for marker in _DERIVED_SENSOR_MARKERS)
+    ] == own
     for name in own:
         facts = reference["sensors"][name]
         assert (model.sensor_type[sensors[name]], model.sensor_dim[sensors[name]]) == (
-            facts["type"], facts["dim"]), name
+            facts["type"],
+            facts["dim"],
+        ), name
     for name, facts in reference["cameras"].items():
         assert model.cam_fovy[model.camera("home0/" + name).id] == facts["fovy"], name
     spec = walker.action_spec
@@ -151,11 +178,14 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
     assert spec.name.split("\t") == reference["action_spec"]["names"]
     assert walker.root_body.name == "home0/" + reference["root_body"]
     assert [body.name for body in walker.end_effectors] == [
-        "home0/" + name for name in reference["end_effectors"]]
+        "home0/" + name for name in reference["end_effectors"]
+    ]
     assert [joint.name for joint in walker.observable_joints] == [
-        "home0/" + name for name in reference["observable_joints"]]
+        "home0/" + name for name in reference["observable_joints"]
+    ]
     assert [geom.name for geom in walker.ground_contact_geoms] == [
-        "home0/" + name for name in reference["ground_contact_geoms"]]
+        "home0/" + name for name in reference["ground_contact_geoms"]
+    ]
     assert walker.egocentric_camera.name == "home0/" + reference["egocentric_camera"]
     total = sum(model.body_mass[index] for index in bodies.values())
     np.testing.assert_allclose(total, reference["standalone_total_mass"], rtol=1e-9)
@@ -173,8 +203,11 @@ def _check_observable_shapes(walker, physics, reference):
     ours = {name: item for name, item in walker.observables.items() if name != "egocentric_camera"}
     # dm_control's force sensors observable and framequat do not exist for these bodies
     # (both always empty); every other published observable is here, shaped alike.
-    published = {name: shape for name, shape in reference.items()
-                 if name not in ("sensors_force", "sensors_framequat")}
+    published = {
+        name: shape
+        for name, shape in reference.items()
+        if name not in ("sensors_force", "sensors_framequat")
+    }
     assert set(published) <= set(ours)
     for name, shape in published.items():
         value = np.asarray(ours[name].observation_callable(physics)())
@@ -185,7 +218,12 @@ def test_boxhead_camera_control_adds_camera_joints_actuators_and_observables():
     _, walker, physics = _boxhead_physics(camera_control=True)
     model = physics.model
     assert [model.actuator(i).name for i in range(model.nu)] == [
-        "home0/roll", "home0/steer", "home0/kick", "home0/camera_yaw", "home0/camera_pitch"]
+        "home0/roll",
+        "home0/steer",
+        "home0/kick",
+        "home0/camera_yaw",
+        "home0/camera_pitch",
+    ]
     pitch = model.joint("home0/camera_pitch")
     np.testing.assert_allclose(model.jnt_range[pitch.id], (-0.35, 0.0))
     assert model.jnt_limited[pitch.id] and not model.jnt_limited[model.joint("home0/camera_yaw").id]
@@ -195,7 +233,8 @@ def test_boxhead_camera_control_adds_camera_joints_actuators_and_observables():
     physics.forward()
     np.testing.assert_allclose(
         walker.observables.camera_joints_pos.observation_callable(physics)(),
-        np.concatenate([np.sin([0.3, -0.2]), np.cos([0.3, -0.2])]))
+        np.concatenate([np.sin([0.3, -0.2]), np.cos([0.3, -0.2])]),
+    )
     assert walker.observables.camera_joints_vel.observation_callable(physics)().shape == (2,)
     assert walker.observables.prev_action.observation_callable(physics)().shape == (5,)
     # Gravity on the camera body is cancelled by an applied force.
@@ -214,8 +253,9 @@ def test_boxhead_pose_and_velocity_round_trip_and_move_the_body():
     physics.forward()
     # The head's x axis (forward) turned by +yaw from its published -90 degrees.
     heading = np.asarray(physics.bind(walker.root_body).xmat).reshape(3, 3)[:, 0]
-    np.testing.assert_allclose(heading[:2], [np.cos(yaw - np.pi / 2), np.sin(yaw - np.pi / 2)],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        heading[:2], [np.cos(yaw - np.pi / 2), np.sin(yaw - np.pi / 2)], atol=1e-12
+    )
     np.testing.assert_allclose(physics.bind(walker.root_body).xpos, [1.0, -2.0, 1.0])
     walker.set_velocity(physics, [0.5, 0.0, 0.0], [0.0, 0.0, 1.5])
     linear, angular = walker.get_velocity(physics)
@@ -262,27 +302,36 @@ def test_boxhead_walker_id_draws_a_digit_texture():
     assert (model.tex_height[texture.id], model.tex_width[texture.id]) == (64, 64)
     # Head is textured, so not a marker geom; arms are team-coloured.
     assert [geom.name for geom in walker.marker_geoms] == [
-        "home0/arm_l", "home0/arm_r", "home0/eye_l", "home0/eye_r"]
+        "home0/arm_l",
+        "home0/arm_r",
+        "home0/eye_l",
+        "home0/eye_r",
+    ]
     image = boxhead.digit_texture(10, (0.8, 0.1, 0.1))
     white = np.all(image == 255, axis=-1)
     assert 0 < white.mean() < 0.5
     # "1" lights two segments, "0" six: the left glyph is thinner than the right.
     assert white[:, :32].sum() < white[:, 32:].sum()
-    assert not np.array_equal(boxhead.digit_texture(3, (0, 0, 0)), boxhead.digit_texture(8, (0, 0, 0)))
+    assert not np.array_equal(
+        boxhead.digit_texture(3, (0, 0, 0)), boxhead.digit_texture(8, (0, 0, 0))
+    )
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(walker_id=11), "walker_id"),
-    (dict(walker_id=-1), "walker_id"),
-    (dict(walker_id=True), "walker_id"),
-    (dict(marker_rgba=(1.0, 0.0, 0.0)), "marker_rgba"),
-    (dict(marker_rgba=(2.0, 0.0, 0.0, 1.0)), "marker_rgba"),
-    (dict(camera_resolution=(28,)), "camera_resolution"),
-    (dict(camera_resolution=(28, 0)), "camera_resolution"),
-    (dict(roll_gear=np.nan), "roll_gear"),
-    (dict(steer_gear="55"), "steer_gear"),
-    (dict(name=""), "name"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(walker_id=11), "walker_id"),
+        (dict(walker_id=-1), "walker_id"),
+        (dict(walker_id=True), "walker_id"),
+        (dict(marker_rgba=(1.0, 0.0, 0.0)), "marker_rgba"),
+        (dict(marker_rgba=(2.0, 0.0, 0.0, 1.0)), "marker_rgba"),
+        (dict(camera_resolution=(28,)), "camera_resolution"),
+        (dict(camera_resolution=(28, 0)), "camera_resolution"),
+        (dict(roll_gear=np.nan), "roll_gear"),
+        (dict(steer_gear="55"), "steer_gear"),
+        (dict(name=""), "name"),
+    ],
+)
 def test_boxhead_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         boxhead.BoxHead(**kwargs)
@@ -321,6 +370,7 @@ def test_boxhead_root_joints_need_the_attachment_frame_once():
 
 # Soccer ball.
 
+
 @pytest.mark.parametrize("kind", ["default", "regulation"])
 def test_ball_facts_match_the_reference(kind):
     reference = REFERENCE["balls"][kind]
@@ -339,9 +389,17 @@ def test_ball_facts_match_the_reference(kind):
     np.testing.assert_allclose(model.geom_solref[geom.id], reference["solref"])
     np.testing.assert_allclose(model.geom_solimp[geom.id], reference["solimp"])
     np.testing.assert_allclose(model.geom_pos[geom.id], reference["pos"])
-    assert (model.geom_condim[geom.id], model.geom_priority[geom.id], model.geom_contype[geom.id],
-            model.geom_conaffinity[geom.id]) == (reference["condim"], reference["priority"],
-                                                 reference["contype"], reference["conaffinity"])
+    assert (
+        model.geom_condim[geom.id],
+        model.geom_priority[geom.id],
+        model.geom_contype[geom.id],
+        model.geom_conaffinity[geom.id],
+    ) == (
+        reference["condim"],
+        reference["priority"],
+        reference["contype"],
+        reference["conaffinity"],
+    )
     for name, facts in reference["cameras"].items():
         camera = model.camera(f"soccer_ball/{name}")
         np.testing.assert_allclose(model.cam_pos[camera.id], facts["pos"])
@@ -358,8 +416,11 @@ def _match(team_size=1):
     players = []
     for team in (soccer_team.Team.HOME, soccer_team.Team.AWAY):
         for index in range(team_size):
-            walker = boxhead.BoxHead(name=f"{team.name.lower()}{index}",
-                                     marker_rgba=soccer_team.team_rgba(team), walker_id=index)
+            walker = boxhead.BoxHead(
+                name=f"{team.name.lower()}{index}",
+                marker_rgba=soccer_team.team_rgba(team),
+                walker_id=index,
+            )
             walker.create_root_joints(arena.attach(walker))
             player = soccer_team.Player(team, walker)
             ball.register_player(player)
@@ -428,17 +489,26 @@ def test_ball_tracking_snapshot_restores_exactly():
     ball.initialize_entity_trackers()
     ball.restore_state(state)
     assert ball.last_hit is players[1] and ball.hit and ball.intercepted
-    np.testing.assert_array_equal(ball.snapshot_state()["pos_at_last_step"], state["pos_at_last_step"])
+    np.testing.assert_array_equal(
+        ball.snapshot_state()["pos_at_last_step"], state["pos_at_last_step"]
+    )
     bad = dict(state, last_hit=5)
     with pytest.raises(ValueError, match="player 5"):
         ball.restore_state(bad)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(radius=0.0), "radius"), (dict(radius=np.inf), "radius"), (dict(mass=-1.0), "mass"),
-    (dict(friction=(0.7, 0.1)), "friction"), (dict(friction=(0.7, -0.1, 0.1)), "friction"),
-    (dict(damp_ratio=-0.1), "damp_ratio"), (dict(damp_ratio="1"), "damp_ratio"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(radius=0.0), "radius"),
+        (dict(radius=np.inf), "radius"),
+        (dict(mass=-1.0), "mass"),
+        (dict(friction=(0.7, 0.1)), "friction"),
+        (dict(friction=(0.7, -0.1, 0.1)), "friction"),
+        (dict(damp_ratio=-0.1), "damp_ratio"),
+        (dict(damp_ratio="1"), "damp_ratio"),
+    ],
+)
 def test_ball_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         soccer_ball.SoccerBall(**kwargs)
@@ -460,8 +530,10 @@ from composer_tasks.arenas import pitch as pitch_module  # noqa: E402
 
 
 def _geoms_by_name(model):
-    return {mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, index) or "": index
-            for index in range(model.ngeom)}
+    return {
+        mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, index) or "": index
+        for index in range(model.ngeom)
+    }
 
 
 def _check_detector(detector, reference):
@@ -475,14 +547,16 @@ _PITCHES = {
     "field_box": lambda: pitch_module.Pitch(field_box=True),
     "hoarding_scheme_2": lambda: pitch_module.Pitch(hoarding_color_scheme_id=2),
     "randomized": lambda: pitch_module.RandomizedPitch(
-        (32, 24), (48, 36), field_box=True, randomizer=lambda random_state: 0.25),
+        (32, 24), (48, 36), field_box=True, randomizer=lambda random_state: 0.25
+    ),
 }
 
 
 def _placements(items, keys):
-    return sorted(tuple(np.round(np.asarray(item[key], dtype=np.float64).ravel(), 5).tolist()
-                        for key in keys)
-                  for item in items)
+    return sorted(
+        tuple(np.round(np.asarray(item[key], dtype=np.float64).ravel(), 5).tolist() for key in keys)
+        for item in items
+    )
 
 
 @pytest.mark.parametrize("kind", sorted(_PITCHES))
@@ -498,10 +572,18 @@ def test_pitch_layout_matches_the_reference(kind):
     _check_detector(arena.home_goal, reference["home_goal"])
     _check_detector(arena.away_goal, reference["away_goal"])
     _check_detector(arena.field, reference["field"])
-    geoms = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i) or "", type=model.geom_type[i],
-                  size=model.geom_size[i], pos=data.geom_xpos[i], contype=model.geom_contype[i],
-                  conaffinity=model.geom_conaffinity[i], rgba=model.geom_rgba[i])
-             for i in range(model.ngeom)]
+    geoms = [
+        dict(
+            name=mujoco.mj_id2name(model, _OBJ.mjOBJ_GEOM, i) or "",
+            type=model.geom_type[i],
+            size=model.geom_size[i],
+            pos=data.geom_xpos[i],
+            contype=model.geom_contype[i],
+            conaffinity=model.geom_conaffinity[i],
+            rgba=model.geom_rgba[i],
+        )
+        for i in range(model.ngeom)
+    ]
     published = reference["geoms"]
     # Named geoms (the ground, the goalposts) by name; the rest by placement.
     named = {geom["name"]: geom for geom in geoms if geom["name"]}
@@ -512,16 +594,25 @@ def test_pitch_layout_matches_the_reference(kind):
         assert ours["type"] == facts["type"], facts["name"]
         np.testing.assert_allclose(ours["size"], facts["size"], rtol=1e-9, err_msg=facts["name"])
         np.testing.assert_allclose(ours["pos"], facts["pos"], atol=1e-9, err_msg=facts["name"])
-        np.testing.assert_allclose(ours["rgba"][:3], facts["rgba"][:3], rtol=1e-6,
-                                   err_msg=facts["name"])
+        np.testing.assert_allclose(
+            ours["rgba"][:3], facts["rgba"][:3], rtol=1e-6, err_msg=facts["name"]
+        )
         assert (ours["contype"], ours["conaffinity"]) == (facts["contype"], facts["conaffinity"])
     keys = ("type", "contype", "conaffinity", "pos", "size")
     assert _placements([geom for geom in geoms if not geom["name"]], keys) == _placements(
-        [geom for geom in published if geom["name"].startswith("//")], keys)
-    sites = [dict(name=mujoco.mj_id2name(model, _OBJ.mjOBJ_SITE, i) or "", type=model.site_type[i],
-                  pos=data.site_xpos[i], size=model.site_size[i], rgba=model.site_rgba[i],
-                  group=model.site_group[i])
-             for i in range(model.nsite)]
+        [geom for geom in published if geom["name"].startswith("//")], keys
+    )
+    sites = [
+        dict(
+            name=mujoco.mj_id2name(model, _OBJ.mjOBJ_SITE, i) or "",
+            type=model.site_type[i],
+            pos=data.site_xpos[i],
+            size=model.site_size[i],
+            rgba=model.site_rgba[i],
+            group=model.site_group[i],
+        )
+        for i in range(model.nsite)
+    ]
     site_keys = ("type", "group", "pos", "size", "rgba")
     for unnamed in (True, False):
         ours = [site for site in sites if (not site["name"]) == unnamed]
@@ -538,8 +629,11 @@ def test_pitch_layout_matches_the_reference(kind):
     camera = model.camera("top_down")
     np.testing.assert_allclose(model.cam_fovy[camera.id], reference["top_camera_fovy"], rtol=1e-6)
     np.testing.assert_allclose(model.cam_pos[camera.id], reference["top_camera_pos"])
-    np.testing.assert_allclose([model.stat.extent, model.vis.map.znear, model.vis.map.zfar],
-                               [reference["extent"], reference["znear"], reference["zfar"]], rtol=1e-6)
+    np.testing.assert_allclose(
+        [model.stat.extent, model.vis.map.znear, model.vis.map.zfar],
+        [reference["extent"], reference["znear"], reference["zfar"]],
+        rtol=1e-6,
+    )
     np.testing.assert_allclose(model.stat.center, reference["center"])
     assert (model.nlight, model.nsite) == (reference["nlight"], reference["nsite"])
     np.testing.assert_allclose(model.light_pos, reference["light_pos"])
@@ -556,10 +650,14 @@ def test_field_box_matches_the_reference_and_collides_with_the_ball_only():
     physics = Physics.from_spec(arena.spec)
     model = physics.model
     boxes = [physics.bind(box).id for box in arena.field_box_geoms]
-    ours = sorted((*np.round(physics.data.geom_xpos[i], 9), *np.round(model.geom_size[i], 9))
-                  for i in boxes)
-    published = sorted((*np.round(g["pos"], 9), *np.round(g["size"], 9))
-                       for g in reference["geoms"] if g["type"] == mujoco.mjtGeom.mjGEOM_BOX)
+    ours = sorted(
+        (*np.round(physics.data.geom_xpos[i], 9), *np.round(model.geom_size[i], 9)) for i in boxes
+    )
+    published = sorted(
+        (*np.round(g["pos"], 9), *np.round(g["size"], 9))
+        for g in reference["geoms"]
+        if g["type"] == mujoco.mjtGeom.mjGEOM_BOX
+    )
     assert ours == published and len(ours) == 8
     bit = pitch_module.FIELD_BOX_CONTACT_BIT
     assert all(model.geom_contype[i] == bit and model.geom_conaffinity[i] == bit for i in boxes)
@@ -576,7 +674,8 @@ def test_match_pitch_sizes_and_goals_per_team_size_match_the_reference(key):
     reference = REFERENCE["randomized_pitch"][key]
     walker_type, team_size = key.split("-")
     min_size, max_size, goal_size = pitch_module.match_pitch_sizes(
-        int(team_size), humanoid=walker_type == "HUMANOID")
+        int(team_size), humanoid=walker_type == "HUMANOID"
+    )
     np.testing.assert_allclose(min_size, reference["min_size"], rtol=1e-12)
     np.testing.assert_allclose(max_size, reference["max_size"], rtol=1e-12)
     if reference["goal_size"] is None:
@@ -672,6 +771,7 @@ def test_randomized_pitch_is_deterministic_and_draws_within_bounds():
             arena.initialize_episode_mjcf(random_state)
             drawn.append(arena.size + arena.goal_size + tuple(arena.home_goal.lower))
         return np.array(drawn)
+
     first = sizes(7)
     np.testing.assert_array_equal(first, sizes(7))
     assert not np.array_equal(first, sizes(8))
@@ -698,8 +798,11 @@ class _PitchTask(composer.Task):
         self.walker.create_root_joints(self._arena.attach(self.walker))
         self.ball.register_player(soccer_team.Player(soccer_team.Team.HOME, self.walker))
         observables = self.walker.observables
-        for item in observables.proprioception + observables.kinematic_sensors + [
-                observables.prev_action, self.ball.observables.position]:
+        for item in (
+            observables.proprioception
+            + observables.kinematic_sensors
+            + [observables.prev_action, self.ball.observables.position]
+        ):
             item.enabled = True
         self.set_timesteps(control_timestep=0.025, physics_timestep=0.005)
 
@@ -743,13 +846,16 @@ def test_randomized_pitch_recompiles_its_layout_every_episode():
         assert again.task.root_entity.size == size
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(size=(12.0,)), ValueError, "size"),
-    (dict(size=(12.0, -1.0)), ValueError, "size"),
-    (dict(goal_size=(1.0, 2.0)), ValueError, "goal_size"),
-    (dict(hoarding_color_scheme_id=4), ValueError, "hoarding_color_scheme_id"),
-    (dict(top_camera_distance=0.0), ValueError, "top_camera_distance"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(size=(12.0,)), ValueError, "size"),
+        (dict(size=(12.0, -1.0)), ValueError, "size"),
+        (dict(goal_size=(1.0, 2.0)), ValueError, "goal_size"),
+        (dict(hoarding_color_scheme_id=4), ValueError, "hoarding_color_scheme_id"),
+        (dict(top_camera_distance=0.0), ValueError, "top_camera_distance"),
+    ],
+)
 def test_pitch_rejects_bad_arguments(kwargs, error, message):
     with pytest.raises(error, match=message):
         pitch_module.Pitch(**kwargs)
@@ -760,7 +866,9 @@ def test_randomized_pitch_and_detectors_reject_bad_arguments():
         pitch_module.RandomizedPitch((50.0, 24.0), (48.0, 36.0))
     with pytest.raises(TypeError, match="randomizer"):
         pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), randomizer=0.5)
-    arena = pitch_module.RandomizedPitch((32.0, 24.0), (48.0, 36.0), randomizer=lambda random_state: 1.5)
+    arena = pitch_module.RandomizedPitch(
+        (32.0, 24.0), (48.0, 36.0), randomizer=lambda random_state: 1.5
+    )
     with pytest.raises(ValueError, match="ratio in"):
         arena.initialize_episode_mjcf(np.random.RandomState(0))
     with pytest.raises(ValueError, match="team_size"):
@@ -777,7 +885,9 @@ def test_randomized_pitch_and_detectors_reject_bad_arguments():
     with pytest.raises(ValueError, match="size"):
         pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 0.0))
     with pytest.raises(ValueError, match="rgba"):
-        pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0), rgba=(1, 1, 1))
+        pitch_module.position_detector.PositionDetector(
+            pos=(0.0, 0.0), size=(1.0, 1.0), rgba=(1, 1, 1)
+        )
     with pytest.raises(TypeError, match="entities"):
         detector.register_entities("ball")
 
@@ -809,15 +919,18 @@ def test_ant_stands_senses_and_reports_aliveness():
     assert ranges.shape == (8,) and np.all(ranges > 0) and np.all(ranges <= 10.0)
     quats = observables.bodies_quats.observation_callable(physics)()
     np.testing.assert_allclose(quats[:4], [1.0, 0.0, 0.0, 0.0], atol=1e-9)  # The torso's own.
-    np.testing.assert_allclose(observables.appendages_pos.observation_callable(physics)(),
-                               observables.end_effectors_pos.observation_callable(physics)())
+    np.testing.assert_allclose(
+        observables.appendages_pos.observation_callable(physics)(),
+        observables.end_effectors_pos.observation_callable(physics)(),
+    )
     upside_down = [0.0, 1.0, 0.0, 0.0]
     walker.set_pose(physics, [0.0, 0.0, 1.0], upside_down)
     physics.forward()
     assert walker.aliveness(physics) == pytest.approx(-1.0)
     walker.apply_action(physics, np.full(8, 0.5), None)
-    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
-                                  np.full(8, 0.5))
+    np.testing.assert_array_equal(
+        observables.prev_action.observation_callable(physics)(), np.full(8, 0.5)
+    )
     with pytest.raises(ValueError, match="marker_rgba"):
         ant.Ant(marker_rgba=(1.0, 0.0, 0.0))
     with pytest.raises(ValueError, match="action must be 8"):
@@ -826,8 +939,9 @@ def test_ant_stands_senses_and_reports_aliveness():
 
 def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     arena = _arena_with_ground()
-    walker = soccer_humanoid.SoccerHumanoid(name="home0", marker_rgba=soccer_team.RGBA_BLUE,
-                                            walker_id=3)
+    walker = soccer_humanoid.SoccerHumanoid(
+        name="home0", marker_rgba=soccer_team.RGBA_BLUE, walker_id=3
+    )
     walker.create_root_joints(arena.attach(walker))
     physics = Physics.from_spec(arena.spec)
     model = physics.model
@@ -842,8 +956,9 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     assert names[0] == "home0/face" and "home0/rfoot" in names and "home0/ltoes0" in names
     assert names[-1] == "home0/root_geom" and len(names) == len(set(names))
     for geom in walker.marker_geoms:
-        np.testing.assert_allclose(model.geom_rgba[physics.bind(geom).id], (0.1, 0.1, 0.8, 0.7),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(
+            model.geom_rgba[physics.bind(geom).id], (0.1, 0.1, 0.8, 0.7), rtol=1e-6
+        )
     assert walker.walker_id == 3 and walker.action_spec.shape == (56,)
     walker.initialize_episode(physics, np.random.RandomState(0))
     walker.apply_action(physics, np.full(56, 0.1), None)
@@ -852,8 +967,9 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     assert observables.body_height.observation_callable(physics)().shape == ()
     assert observables.end_effectors_pos.observation_callable(physics)().shape == (12,)
     assert observables.actuator_activation.observation_callable(physics)().shape == (56,)
-    np.testing.assert_array_equal(observables.prev_action.observation_callable(physics)(),
-                                  np.full(56, 0.1))
+    np.testing.assert_array_equal(
+        observables.prev_action.observation_callable(physics)(), np.full(56, 0.1)
+    )
     assert observables.veloc_forward.observation_callable(physics)().shape == ()
     with pytest.raises(ValueError, match="walker_id"):
         soccer_humanoid.SoccerHumanoid(walker_id=11)
@@ -895,9 +1011,15 @@ def test_match_entities_are_deterministic_per_seed():
     def trajectory(seed):
         env = composer.Environment(_PitchTask(), random_state=seed)
         env.reset()
-        return np.concatenate([np.concatenate([np.ravel(value) for value in
-                                               env.step([-1.0, 0.3, 0.0]).observation.values()])
-                               for _ in range(20)])
+        return np.concatenate(
+            [
+                np.concatenate(
+                    [np.ravel(value) for value in env.step([-1.0, 0.3, 0.0]).observation.values()]
+                )
+                for _ in range(20)
+            ]
+        )
+
     np.testing.assert_array_equal(trajectory(4), trajectory(4))
     assert not np.array_equal(trajectory(4), trajectory(5))
 
@@ -907,14 +1029,26 @@ def test_soccer_walker_observables_start_disabled_and_group_as_published(walker_
     _, walker, _ = _WALKER_PHYSICS[walker_type]()
     observables = walker.observables
     assert not any(item.enabled for item in observables.values())
-    published = [observables.joints_pos, observables.joints_vel, observables.body_height,
-                 observables.end_effectors_pos, observables.world_zaxis]
+    published = [
+        observables.joints_pos,
+        observables.joints_vel,
+        observables.body_height,
+        observables.end_effectors_pos,
+        observables.world_zaxis,
+    ]
     if walker_type == "ANT":  # dm_control's Ant adds its feet and bodies, in this order
-        published = published[:4] + [observables.appendages_pos, observables.world_zaxis,
-                                      observables.bodies_quats, observables.bodies_pos]
+        published = published[:4] + [
+            observables.appendages_pos,
+            observables.world_zaxis,
+            observables.bodies_quats,
+            observables.bodies_pos,
+        ]
     assert [item for item in observables.proprioception] == published
     assert observables.kinematic_sensors == [
-        observables.sensors_gyro, observables.sensors_velocimeter, observables.sensors_accelerometer]
+        observables.sensors_gyro,
+        observables.sensors_velocimeter,
+        observables.sensors_accelerometer,
+    ]
 
 
 # Rollouts against dm-control 1.0.50 (MuJoCo 3.17 there, 4.0 here: the same
@@ -943,9 +1077,13 @@ def test_boxhead_rolls_steers_and_kicks_as_published():
         for _ in range(5):
             physics.step()
         qpos = [physics.named.data.qpos[name][0] for name in names]
-        errors.append((np.max(np.abs(head.xpos - state["head_xpos"])),
-                       np.max(np.abs(head.xmat - state["head_xmat"])),
-                       np.max(np.abs(np.subtract(qpos, state["joint_qpos"])))))
+        errors.append(
+            (
+                np.max(np.abs(head.xpos - state["head_xpos"])),
+                np.max(np.abs(head.xmat - state["head_xmat"])),
+                np.max(np.abs(np.subtract(qpos, state["joint_qpos"]))),
+            )
+        )
     errors = np.array(errors)
     assert np.all(errors[:, 0] < 1e-5), errors[:, 0].max()
     assert np.all(errors[:, 1] < 1e-5), errors[:, 1].max()

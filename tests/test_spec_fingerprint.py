@@ -22,8 +22,12 @@ def _spec_with_every_element():
     body.add_light(name="light")
     spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1, 1, 0.1])
     spec.add_actuator(name="actuator", target="joint", trntype=mujoco.mjtTrn.mjTRN_JOINT)
-    spec.add_sensor(name="sensor", type=mujoco.mjtSensor.mjSENS_JOINTPOS, objname="joint",
-                    objtype=mujoco.mjtObj.mjOBJ_JOINT)
+    spec.add_sensor(
+        name="sensor",
+        type=mujoco.mjtSensor.mjSENS_JOINTPOS,
+        objname="joint",
+        objtype=mujoco.mjtObj.mjOBJ_JOINT,
+    )
     tendon = spec.add_tendon(name="tendon")
     tendon.wrap_joint("joint", 1.0)
     spec.add_equality(name="equality")
@@ -34,10 +38,16 @@ def _spec_with_every_element():
     spec.add_text(name="text", data="hello")
     spec.add_tuple(name="tuple")
     spec.add_mesh(name="mesh", uservert=[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
-    spec.add_hfield(name="hfield", size=[1, 1, 0.1, 0.1], nrow=2, ncol=2,
-                    userdata=[0.0, 0.5, 0.5, 1.0])
-    spec.add_texture(name="texture", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                     builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, width=4, height=4)
+    spec.add_hfield(
+        name="hfield", size=[1, 1, 0.1, 0.1], nrow=2, ncol=2, userdata=[0.0, 0.5, 0.5, 1.0]
+    )
+    spec.add_texture(
+        name="texture",
+        type=mujoco.mjtTexture.mjTEXTURE_2D,
+        builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+        width=4,
+        height=4,
+    )
     spec.add_material(name="material")
     return spec
 
@@ -55,8 +65,11 @@ def _mutate(element, name):
         setattr(element, name, not value)
     elif isinstance(value, float):
         setattr(element, name, 0.5 if value != value else value + 0.5)
-    elif isinstance(value, int) and not isinstance(value, enum.Enum) \
-            and not type(value).__name__.startswith("mjt"):
+    elif (
+        isinstance(value, int)
+        and not isinstance(value, enum.Enum)
+        and not type(value).__name__.startswith("mjt")
+    ):
         setattr(element, name, value + 1)
     elif isinstance(value, str):
         setattr(element, name, value + "x")

@@ -13,21 +13,24 @@ from composer_tasks.composer.variation import noises
 Constant = deterministic.Constant
 
 
-@pytest.mark.parametrize("expression, expected", [
-    (lambda: Constant(2.0) + 3.0, 5.0),
-    (lambda: 3.0 + Constant(2.0), 5.0),
-    (lambda: Constant(2.0) - 3.0, -1.0),
-    (lambda: 3.0 - Constant(2.0), 1.0),
-    (lambda: Constant(2.0) * 3.0, 6.0),
-    (lambda: 3.0 * Constant(2.0), 6.0),
-    (lambda: Constant(2.0) / 4.0, 0.5),
-    (lambda: 4.0 / Constant(2.0), 2.0),
-    (lambda: Constant(2.0) ** 3.0, 8.0),
-    (lambda: 3.0 ** Constant(2.0), 9.0),
-    (lambda: -Constant(2.0), -2.0),
-    (lambda: Constant(2.0) * Constant(5.0) - Constant(1.0), 9.0),
-    (lambda: -(Constant(1.0) + 2.0) ** 2 / 3.0, -3.0),
-])
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        (lambda: Constant(2.0) + 3.0, 5.0),
+        (lambda: 3.0 + Constant(2.0), 5.0),
+        (lambda: Constant(2.0) - 3.0, -1.0),
+        (lambda: 3.0 - Constant(2.0), 1.0),
+        (lambda: Constant(2.0) * 3.0, 6.0),
+        (lambda: 3.0 * Constant(2.0), 6.0),
+        (lambda: Constant(2.0) / 4.0, 0.5),
+        (lambda: 4.0 / Constant(2.0), 2.0),
+        (lambda: Constant(2.0) ** 3.0, 8.0),
+        (lambda: 3.0 ** Constant(2.0), 9.0),
+        (lambda: -Constant(2.0), -2.0),
+        (lambda: Constant(2.0) * Constant(5.0) - Constant(1.0), 9.0),
+        (lambda: -((Constant(1.0) + 2.0) ** 2) / 3.0, -3.0),
+    ],
+)
 def test_arithmetic_with_numbers_and_variations(expression, expected):
     composed = expression()
     assert isinstance(composed, variation.Variation)
@@ -50,8 +53,7 @@ def test_arithmetic_is_elementwise_for_lists_and_arrays():
 
 def test_operands_receive_the_same_arguments():
     # Each operand sees initial_value and current_value.
-    composed = noises.Additive(Constant(1.0)) * noises.Additive(
-        Constant(1.0), cumulative=True)
+    composed = noises.Additive(Constant(1.0)) * noises.Additive(Constant(1.0), cumulative=True)
     assert composed(initial_value=2.0, current_value=4.0) == 3.0 * 5.0
 
 
@@ -105,8 +107,7 @@ def test_evaluate_passes_arguments_by_keyword():
         return len(calls)
 
     random_state = np.random.RandomState(0)
-    assert variation.evaluate([record, (record,)], "initial", "current",
-                              random_state) == [1, (2,)]
+    assert variation.evaluate([record, (record,)], "initial", "current", random_state) == [1, (2,)]
     assert calls == [("initial", "current", random_state)] * 2
     assert variation.evaluate(5) == 5
 
@@ -122,11 +123,16 @@ def test_random_variations_need_a_random_state():
 
 def test_generator_and_random_state_are_both_accepted():
     for random_state in (np.random.RandomState(0), np.random.default_rng(0)):
-        for distribution in (distributions.Uniform(), distributions.UniformInteger(3),
-                             distributions.UniformChoice([1, 2]), distributions.Normal(),
-                             distributions.LogNormal(), distributions.Exponential(),
-                             distributions.Bernoulli(),
-                             distributions.UniformPointOnSphere()):
+        for distribution in (
+            distributions.Uniform(),
+            distributions.UniformInteger(3),
+            distributions.UniformChoice([1, 2]),
+            distributions.Normal(),
+            distributions.LogNormal(),
+            distributions.Exponential(),
+            distributions.Bernoulli(),
+            distributions.UniformPointOnSphere(),
+        ):
             assert np.all(np.isfinite(distribution(random_state=random_state)))
 
 
@@ -146,8 +152,7 @@ def test_custom_variation():
         def __init__(self, radius):
             self._radius = radius
 
-        def __call__(self, initial_value=None, current_value=None,
-                     random_state=None):
+        def __call__(self, initial_value=None, current_value=None, random_state=None):
             random_state = variation.require_random_state(random_state, self)
             radius = self._radius * np.sqrt(random_state.uniform())
             angle = random_state.uniform(0.0, 2.0 * np.pi)

@@ -18,12 +18,18 @@ _MOMENTS = [
     (lambda: distributions.UniformInteger(10), 4.5, math.sqrt(99.0 / 12.0)),
     (lambda: distributions.UniformInteger(-3, 1), -1.5, math.sqrt(15.0 / 12.0)),
     # E[x^2] = 54 / 3 = 18.
-    (lambda: distributions.UniformChoice([1.0, 2.0, 7.0]), 10.0 / 3.0,
-     math.sqrt(18.0 - 100.0 / 9.0)),
+    (
+        lambda: distributions.UniformChoice([1.0, 2.0, 7.0]),
+        10.0 / 3.0,
+        math.sqrt(18.0 - 100.0 / 9.0),
+    ),
     (lambda: distributions.Normal(1.0, 2.0), 1.0, 2.0),
     # exp(mu + sigma^2 / 2), and sqrt(exp(sigma^2) - 1) times that.
-    (lambda: distributions.LogNormal(0.1, 0.5), math.exp(0.225),
-     math.sqrt(math.exp(0.25) - 1.0) * math.exp(0.225)),
+    (
+        lambda: distributions.LogNormal(0.1, 0.5),
+        math.exp(0.225),
+        math.sqrt(math.exp(0.25) - 1.0) * math.exp(0.225),
+    ),
     (lambda: distributions.Exponential(2.0), 2.0, 2.0),
     (lambda: distributions.Bernoulli(0.3), 0.3, math.sqrt(0.21)),
 ]
@@ -59,8 +65,7 @@ def test_uniform_integer_and_bernoulli_values():
 
 
 def test_uniform_point_on_sphere():
-    points = distributions.UniformPointOnSphere(shape=(_N,))(
-        random_state=np.random.RandomState(0))
+    points = distributions.UniformPointOnSphere(shape=(_N,))(random_state=np.random.RandomState(0))
     assert points.shape == (_N, 3)
     np.testing.assert_allclose(np.linalg.norm(points, axis=1), 1.0, rtol=1e-12)
     # Each coordinate of a uniform point on the sphere is uniform on [-1, 1]:
@@ -68,7 +73,8 @@ def test_uniform_point_on_sphere():
     np.testing.assert_allclose(points.mean(axis=0), 0.0, atol=0.03)
     np.testing.assert_allclose(points.std(axis=0), math.sqrt(1.0 / 3.0), rtol=0.05)
     single = distributions.UniformPointOnSphere()(
-        np.zeros(7), random_state=np.random.RandomState(0))
+        np.zeros(7), random_state=np.random.RandomState(0)
+    )
     assert single.shape == (3,)
 
 
@@ -103,8 +109,7 @@ def test_uniform_choice_of_arrays_returns_one_choice():
     several = distributions.UniformChoice(colours, shape=(5,))(random_state=random_state)
     assert several.shape == (5, 4)
     # Entries that are variations giving arrays count as arrays too.
-    varied = distributions.UniformChoice(
-        [deterministic.Constant(colours[0]), noises.Additive(0.0)])
+    varied = distributions.UniformChoice([deterministic.Constant(colours[0]), noises.Additive(0.0)])
     assert varied(colours[1], random_state=random_state).shape == (4,)
 
 
@@ -121,11 +126,9 @@ def test_parameters_may_be_variations():
     assert [normal(random_state=random_state) for _ in range(3)] == [0.0, 10.0, 0.0]
 
     # Parameters see the initial value: uniform within +-10% of it.
-    relative = distributions.Uniform(noises.Multiplicative(0.9),
-                                     noises.Multiplicative(1.1))
+    relative = distributions.Uniform(noises.Multiplicative(0.9), noises.Multiplicative(1.1))
     initial = np.array([1.0, 10.0, 100.0])
-    samples = np.array([relative(initial, random_state=random_state)
-                        for _ in range(200)])
+    samples = np.array([relative(initial, random_state=random_state) for _ in range(200)])
     assert np.all((samples >= 0.9 * initial) & (samples <= 1.1 * initial))
     assert np.all(samples.std(axis=0) > 0.01 * initial)
 
@@ -138,28 +141,31 @@ def test_parameter_variations_are_checked_when_called():
         bad(random_state=random_state)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: distributions.Uniform(2.0, 1.0), "low must be <= high"),
-    (lambda: distributions.Uniform([0.0, 2.0], [1.0, 1.0]), "low must be <= high"),
-    (lambda: distributions.Uniform(0.0, np.inf), "high must be finite"),
-    (lambda: distributions.Uniform("a", 1.0), "low"),
-    (lambda: distributions.UniformInteger(3, 3), "low must be < high"),
-    (lambda: distributions.UniformInteger(0), "low must be >= 1"),
-    (lambda: distributions.UniformInteger(1.5, 3), "low must be an integer"),
-    (lambda: distributions.UniformChoice([]), "choices"),
-    (lambda: distributions.UniformChoice("abc"), "choices"),
-    (lambda: distributions.UniformChoice(3), "choices"),
-    (lambda: distributions.Normal(0.0, -1.0), "scale"),
-    (lambda: distributions.Normal(np.nan, 1.0), "loc"),
-    (lambda: distributions.LogNormal(0.0, -0.1), "sigma"),
-    (lambda: distributions.Exponential(-2.0), "scale"),
-    (lambda: distributions.Bernoulli(1.5), "prob"),
-    (lambda: distributions.Bernoulli([0.5, -0.1]), "prob"),
-    (lambda: distributions.Normal(single_sample=True, shape=(3,)), "single_sample"),
-    (lambda: distributions.Normal(shape=(-1,)), "shape"),
-    (lambda: distributions.Normal(shape="big"), "shape"),
-    (lambda: distributions.UniformPointOnSphere(shape=(2, -3)), "shape"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: distributions.Uniform(2.0, 1.0), "low must be <= high"),
+        (lambda: distributions.Uniform([0.0, 2.0], [1.0, 1.0]), "low must be <= high"),
+        (lambda: distributions.Uniform(0.0, np.inf), "high must be finite"),
+        (lambda: distributions.Uniform("a", 1.0), "low"),
+        (lambda: distributions.UniformInteger(3, 3), "low must be < high"),
+        (lambda: distributions.UniformInteger(0), "low must be >= 1"),
+        (lambda: distributions.UniformInteger(1.5, 3), "low must be an integer"),
+        (lambda: distributions.UniformChoice([]), "choices"),
+        (lambda: distributions.UniformChoice("abc"), "choices"),
+        (lambda: distributions.UniformChoice(3), "choices"),
+        (lambda: distributions.Normal(0.0, -1.0), "scale"),
+        (lambda: distributions.Normal(np.nan, 1.0), "loc"),
+        (lambda: distributions.LogNormal(0.0, -0.1), "sigma"),
+        (lambda: distributions.Exponential(-2.0), "scale"),
+        (lambda: distributions.Bernoulli(1.5), "prob"),
+        (lambda: distributions.Bernoulli([0.5, -0.1]), "prob"),
+        (lambda: distributions.Normal(single_sample=True, shape=(3,)), "single_sample"),
+        (lambda: distributions.Normal(shape=(-1,)), "shape"),
+        (lambda: distributions.Normal(shape="big"), "shape"),
+        (lambda: distributions.UniformPointOnSphere(shape=(2, -3)), "shape"),
+    ],
+)
 def test_bad_parameters_raise_value_error(make, message):
     with pytest.raises(ValueError, match=message):
         make()

@@ -25,14 +25,15 @@ def _box_spec():
     spec.modelname = "box"
     body = spec.worldbody.add_body(name="body", pos=[0.0, 0.0, 1.0])
     body.add_freejoint(name="free")
-    spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE,
-                            size=[1.0, 1.0, 0.1])
-    geom = body.add_geom(name="geom", type=mujoco.mjtGeom.mjGEOM_BOX,
-                         size=_SIZE, rgba=[0.2, 0.4, 0.6, 1.0])
+    spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.1])
+    geom = body.add_geom(
+        name="geom", type=mujoco.mjtGeom.mjGEOM_BOX, size=_SIZE, rgba=[0.2, 0.4, 0.6, 1.0]
+    )
     return spec, body, geom
 
 
 # MJCFVariator on a bare spec.
+
 
 def test_mjcf_variator_changes_the_compiled_geom_size_every_time():
     spec, body, geom = _box_spec()
@@ -82,10 +83,15 @@ def test_mjcf_variator_values_scalars_and_cumulative():
     spec, body, geom = _box_spec()
     variator = variation.MJCFVariator()
     variator.bind_attributes(
-        geom, rgba=[1.0, 0.0, 0.0, 1.0],
-        pos=noises.Additive(deterministic.Constant(0.5), cumulative=True))
-    variator.bind_attributes(body, mass=deterministic.Sequence([2.0, 3.0]),
-                             gravcomp=distributions.Uniform(single_sample=True))
+        geom,
+        rgba=[1.0, 0.0, 0.0, 1.0],
+        pos=noises.Additive(deterministic.Constant(0.5), cumulative=True),
+    )
+    variator.bind_attributes(
+        body,
+        mass=deterministic.Sequence([2.0, 3.0]),
+        gravcomp=distributions.Uniform(single_sample=True),
+    )
     random_state = np.random.default_rng(0)
     variator.apply_variations(random_state)
     variator.apply_variations(random_state)
@@ -172,6 +178,7 @@ def test_mjcf_variator_bad_input():
 
 # PhysicsVariator on a Physics.
 
+
 def test_physics_variator_changes_masses_without_recompiling():
     spec, body, geom = _box_spec()
     physics = Physics.from_spec(spec)
@@ -227,15 +234,14 @@ def test_physics_variator_bad_input():
 
 # Both variators in a composer.Environment.
 
-class _Box(composer.Entity):
 
+class _Box(composer.Entity):
     def _build(self, name="box"):
         self._spec, self.body, self.geom = _box_spec()
         self._spec.modelname = name
 
 
 class _VariedTask(composer.Task):
-
     def __init__(self):
         self._box = _Box()
         self.mjcf_variator = variation.MJCFVariator()
@@ -298,8 +304,11 @@ def test_environment_variations_are_seeded():
         values = []
         for _ in range(2):
             env.reset()
-            values.append(np.concatenate([env.physics.bind(task.box.geom).size,
-                                          env.physics.bind(task.box.body).mass]))
+            values.append(
+                np.concatenate(
+                    [env.physics.bind(task.box.geom).size, env.physics.bind(task.box.body).mass]
+                )
+            )
         return np.array(values)
 
     np.testing.assert_array_equal(episode_values(5), episode_values(5))

@@ -77,8 +77,9 @@ def test_the_policy_drives_the_episode_and_the_return_adds_up(tmp_path):
         seen.append(timestep)
         return np.full(1, 0.5)
 
-    recording = video.record_episode(_cartpole(), tmp_path / "a.gif", policy=policy, max_steps=10,
-                                     **_SIZE)
+    recording = video.record_episode(
+        _cartpole(), tmp_path / "a.gif", policy=policy, max_steps=10, **_SIZE
+    )
     assert len(seen) == 10 and seen[0].first()
     env = _cartpole()
     env.reset()
@@ -142,7 +143,12 @@ def _run_suites_main(video_path, episodes):
     # flags of the same names (--seed, --episodes) in the test process.
     result = subprocess.run(
         [sys.executable, "-c", _SHORT_SUITE_RUN, video_path, str(episodes)],
-        cwd=_REPO_ROOT, capture_output=True, text=True, timeout=300, check=True)
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     return result.stdout.splitlines()
 
 
@@ -161,7 +167,11 @@ def test_suites_command_line_records_the_first_episode(tmp_path):
 def test_suites_command_line_rejects_a_bad_video_extension_before_running(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "suites", "cartpole", "swingup", f"--video={tmp_path / 'a.avi'}"],
-        cwd=_REPO_ROOT, capture_output=True, text=True, timeout=300)
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode != 0
     assert "a.avi" in result.stderr and "['.gif', '.mp4']" in result.stderr
     assert "episode 0" not in result.stdout

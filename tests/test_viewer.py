@@ -42,6 +42,7 @@ class _RecordingPolicy:
 
 # The controller, driven without a window.
 
+
 def test_tick_takes_the_steps_due_in_real_time(env):
     controller = viewer.Controller(env)
     assert controller.tick(0.1) == 10
@@ -86,8 +87,9 @@ def test_right_arrow_takes_exactly_one_step_and_pauses(env):
 
 
 def test_backspace_restarts_the_episode_with_the_tasks_initial_state(env):
-    controller = viewer.Controller(env, policy=policies.uniform_random_policy(
-        env.action_spec(), np.random.RandomState(1)))
+    controller = viewer.Controller(
+        env, policy=policies.uniform_random_policy(env.action_spec(), np.random.RandomState(1))
+    )
     controller.tick(0.3)
     episode_return = controller.episode_return
     assert episode_return > 0
@@ -173,8 +175,17 @@ def test_overlay_text_shows_status_and_observation(env):
     controller = viewer.Controller(env)
     controller.tick(0.02)
     labels, values = controller.status_text()
-    assert labels.split("\n") == ["episode", "step", "time", "reward", "return", "last return",
-                                  "speed", "state", "last end"]
+    assert labels.split("\n") == [
+        "episode",
+        "step",
+        "time",
+        "reward",
+        "return",
+        "last return",
+        "speed",
+        "state",
+        "last end",
+    ]
     rows = dict(zip(labels.split("\n"), values.split("\n")))
     assert rows["step"] == "2"
     assert rows["time"] == "0.020 s"
@@ -189,7 +200,8 @@ def test_overlay_text_shows_status_and_observation(env):
 
 def test_large_observations_are_summarised():
     assert controller_lib._format_values(np.zeros((64, 64, 3), np.uint8)) == [
-        "(64, 64, 3) uint8 in [0, 0]"]
+        "(64, 64, 3) uint8 in [0, 0]"
+    ]
     lines = controller_lib._format_values(np.arange(20.0))
     assert len(lines) == 3 and lines[0].split() == [f"{v:.2f}" for v in range(8)]
 
@@ -213,7 +225,11 @@ def test_bad_arguments_are_rejected(env):
 def test_command_line_rejects_unknown_tasks_listing_the_valid_ones():
     result = subprocess.run(
         [sys.executable, "-m", "composer_tasks.viewer", "cartpole", "cartwheel"],
-        cwd=_REPO_ROOT, capture_output=True, text=True, timeout=120)
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode != 0
     assert "unknown environment 'cartpole cartwheel'" in result.stderr
     assert "cartpole swingup" in result.stderr
@@ -280,9 +296,22 @@ class _Display:
     def __init__(self, tmp_path):
         read_fd, write_fd = os.pipe()
         self._process = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x768x24", "-nolisten", "tcp",
-             "+extension", "GLX"],
-            pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "Xvfb",
+                "-displayfd",
+                str(write_fd),
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+                "+extension",
+                "GLX",
+            ],
+            pass_fds=(write_fd,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write_fd)
         with os.fdopen(read_fd) as pipe:
             number = pipe.readline().strip()
@@ -302,9 +331,11 @@ class _Display:
     def screenshot(self, name):
         path = self._tmp_path / f"{self._shots:02d}_{name}.png"
         self._shots += 1
-        subprocess.run(["import", "-window", "root", str(path)], env=self.env(), check=True,
-                       timeout=20)
+        subprocess.run(
+            ["import", "-window", "root", str(path)], env=self.env(), check=True, timeout=20
+        )
         import imageio.v3 as iio
+
         return iio.imread(path)[..., :3]
 
     def close(self):
@@ -330,13 +361,14 @@ def _wait_for(status_path, predicate, timeout, what):
 def _crop(image, status):
     """The 3D view of the window, which sits at the screen's top-left corner."""
     left, bottom, width, height = status["viewport"]
-    return image[:bottom + height, left:left + width]
+    return image[: bottom + height, left : left + width]
 
 
 @pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("Xvfb", "xdotool", "import")),
     reason="the window test needs the Xvfb, xdotool and imagemagick (import) binaries "
-           "(Debian: apt-get install xvfb xdotool imagemagick)")
+    "(Debian: apt-get install xvfb xdotool imagemagick)",
+)
 def test_real_window_pause_step_restart_and_perturb(tmp_path):
     display = _Display(tmp_path)
     script = tmp_path / "run_viewer.py"
@@ -344,14 +376,20 @@ def test_real_window_pause_step_restart_and_perturb(tmp_path):
     status_path = str(tmp_path / "status.json")
     log = open(tmp_path / "viewer.log", "w")
     process = subprocess.Popen(
-        [sys.executable, str(script), status_path], cwd=_REPO_ROOT, env=display.env(),
-        stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, str(script), status_path],
+        cwd=_REPO_ROOT,
+        env=display.env(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
+
         def wait(predicate, what, timeout=20):
             if process.poll() is not None:
                 raise AssertionError(
                     f"the viewer exited with {process.returncode}: "
-                    f"{(tmp_path / 'viewer.log').read_text()}")
+                    f"{(tmp_path / 'viewer.log').read_text()}"
+                )
             return _wait_for(status_path, predicate, timeout, what)
 
         status = wait(lambda s: s["frames"] >= 5 and s["step"] >= 10, "the window to run")
@@ -378,8 +416,9 @@ def test_real_window_pause_step_restart_and_perturb(tmp_path):
         after = _crop(display.screenshot("stepped"), status)
         changed = np.any(before != after, axis=-1)
         # Between the overlays (status and keys above, observation below): the scene moved.
-        assert changed[int(0.4 * height):int(0.85 * height)].sum() > 20, (
-            "the scene did not change after stepping")
+        assert changed[int(0.4 * height) : int(0.85 * height)].sum() > 20, (
+            "the scene did not change after stepping"
+        )
 
         display.xdotool("key", "BackSpace")
         status = wait(lambda s: s["episode"] == 1 and s["step"] == 0, "backspace to restart")
@@ -393,8 +432,9 @@ def test_real_window_pause_step_restart_and_perturb(tmp_path):
         for attempt in range(5):
             display.xdotool("mousemove", x, y, "click", "--repeat", "2", "--delay", "20", "1")
             try:
-                status = wait(lambda s: s["selected"] == s["cart"], "the cart to be selected",
-                              timeout=3)
+                status = wait(
+                    lambda s: s["selected"] == s["cart"], "the cart to be selected", timeout=3
+                )
                 break
             except AssertionError:
                 if attempt == 4:
@@ -436,8 +476,16 @@ def test_command_line_loads_suite_tasks_and_locomotion_names():
 
 
 def test_the_viewer_package_imports_no_suite():
-    code = ("import sys; import composer_tasks.viewer, composer_tasks.viewer.cli; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('suites', 'agents')))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=_REPO_ROOT, capture_output=True,
-                            text=True, timeout=120, check=True)
+    code = (
+        "import sys; import composer_tasks.viewer, composer_tasks.viewer.cli; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('suites', 'agents')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert result.stdout.strip() == "[]"

@@ -43,36 +43,49 @@ def _batch(vectorised=True, variations=True):
     """Cart-pole swing-up copies whose pole mass is drawn per copy and episode."""
     model_variations = {_POLE_MASS: distributions.Uniform(0.5, 2.0)} if variations else None
     if vectorised:
-        return suite.load_batch("cartpole", "swingup", _COPIES, seed=7,
-                                task_kwargs={"time_limit": _TIME_LIMIT_S},
-                                model_variations=model_variations)
+        return suite.load_batch(
+            "cartpole",
+            "swingup",
+            _COPIES,
+            seed=7,
+            task_kwargs={"time_limit": _TIME_LIMIT_S},
+            model_variations=model_variations,
+        )
 
     def make(seed):
-        env = suite.load("cartpole", "swingup",
-                         task_kwargs={"random": seed, "time_limit": _TIME_LIMIT_S})
+        env = suite.load(
+            "cartpole", "swingup", task_kwargs={"random": seed, "time_limit": _TIME_LIMIT_S}
+        )
         # A task that does not promise vectorised callbacks runs on the looped path.
         env.task.__class__ = type("Looped", (type(env.task),), {"vectorized": False})
         return env
 
-    batch = BatchEnvironment.from_environments(make, _COPIES, seed=7,
-                                               model_variations=model_variations)
+    batch = BatchEnvironment.from_environments(
+        make, _COPIES, seed=7, model_variations=model_variations
+    )
     assert not batch.vectorized
     return batch
 
 
 def _copy_timesteps(batch_timestep):
-    return [dm_env.TimeStep(
-        dm_env.StepType(int(batch_timestep.step_type[index])), None, None,
-        {name: value[index] for name, value in batch_timestep.observation.items()})
-        for index in range(_COPIES)]
+    return [
+        dm_env.TimeStep(
+            dm_env.StepType(int(batch_timestep.step_type[index])),
+            None,
+            None,
+            {name: value[index] for name, value in batch_timestep.observation.items()},
+        )
+        for index in range(_COPIES)
+    ]
 
 
 @pytest.mark.parametrize("vectorised", [True, False], ids=["vectorised", "looped"])
 def test_a_batch_copy_steps_with_the_batch_on_its_own_model_across_episodes(vectorised):
     shown = _batch(vectorised)
     reference = _batch(vectorised)
-    controller = controller_lib.Controller(batch_copy.BatchCopy(shown, _SHOWN, _policy), _policy,
-                                           paused=True)
+    controller = controller_lib.Controller(
+        batch_copy.BatchCopy(shown, _SHOWN, _policy), _policy, paused=True
+    )
     physics = controller.env.physics
     reference_timestep = reference.reset()
     reference_data = mujoco.MjData(reference.envs[_SHOWN].physics.model)
@@ -91,8 +104,9 @@ def test_a_batch_copy_steps_with_the_batch_on_its_own_model_across_episodes(vect
             assert timestep.reward == reference_timestep.reward[_SHOWN]
         reference.copy_data(_SHOWN, reference_data)
         for field in ("time", "qpos", "qvel", "xpos", "ctrl"):
-            np.testing.assert_array_equal(getattr(physics.data, field),
-                                          getattr(reference_data, field), err_msg=field)
+            np.testing.assert_array_equal(
+                getattr(physics.data, field), getattr(reference_data, field), err_msg=field
+            )
         # The scene is the shown copy's own model, with its episode's pole mass.
         assert physics.model is shown.envs[_SHOWN].physics.model
         mass = shown.model_values(*_POLE_MASS)[:, 0]
@@ -107,8 +121,11 @@ def test_a_batch_copy_steps_with_the_batch_on_its_own_model_across_episodes(vect
 def test_a_perturbation_pushes_the_shown_copy_as_it_would_push_its_single_environment(vectorised):
     shown = batch_copy.BatchCopy(_batch(vectorised, variations=False), _SHOWN, _policy)
     unperturbed = _batch(vectorised, variations=False)
-    single = suite.load("cartpole", "swingup", task_kwargs={
-        "random": seeding.derive_seed(7, _SHOWN), "time_limit": _TIME_LIMIT_S})
+    single = suite.load(
+        "cartpole",
+        "swingup",
+        task_kwargs={"random": seeding.derive_seed(7, _SHOWN), "time_limit": _TIME_LIMIT_S},
+    )
     timestep, single_timestep = shown.reset(), single.reset()
     unperturbed_timestep = unperturbed.reset()
     pole = shown.physics.model.body("pole_1").id
@@ -121,10 +138,12 @@ def test_a_perturbation_pushes_the_shown_copy_as_it_would_push_its_single_enviro
         timestep = shown.step(_policy(timestep))
         single_timestep = single.step(_policy(single_timestep))
         unperturbed_timestep = unperturbed.step(
-            np.stack([_policy(t) for t in _copy_timesteps(unperturbed_timestep)]))
+            np.stack([_policy(t) for t in _copy_timesteps(unperturbed_timestep)])
+        )
     np.testing.assert_array_equal(shown.physics.data.qpos, single.physics.data.qpos)
-    np.testing.assert_array_equal(timestep.observation["velocity"],
-                                  single_timestep.observation["velocity"])
+    np.testing.assert_array_equal(
+        timestep.observation["velocity"], single_timestep.observation["velocity"]
+    )
     # The other copies were not pushed; the shown one was.
     data = mujoco.MjData(shown.physics.model)
     for index in range(_COPIES):
@@ -138,8 +157,9 @@ def test_a_perturbation_pushes_the_shown_copy_as_it_would_push_its_single_enviro
 
 def test_restart_resets_every_copy_of_the_batch():
     batch = _batch()
-    controller = controller_lib.Controller(batch_copy.BatchCopy(batch, _SHOWN, _policy), _policy,
-                                           paused=True)
+    controller = controller_lib.Controller(
+        batch_copy.BatchCopy(batch, _SHOWN, _policy), _policy, paused=True
+    )
     for _ in range(3):
         controller.command(controller_lib.STEP)
     controller.command(controller_lib.RESTART)
@@ -195,30 +215,49 @@ def test_the_web_viewer_shows_a_model_changed_in_place_as_a_new_model():
 
 # Checkpoints.
 
+
 def _train(agent, env_name, out_dir, **overrides):
     """A real checkpoint of `agents.train` (no learning steps: its initial policy),
     evaluated on short episodes of the same task."""
     from agents import experiment
+
     domain, task = env_name.split(":")
 
     def make_env(seed):
         return suite.load(domain, task, task_kwargs={"random": seed, "time_limit": 0.1})
 
-    return experiment.train(agent, make_env, 0, seed=1, out_dir=str(out_dir), env_name=env_name,
-                            config_overrides=overrides, eval_every=100, eval_episodes=1,
-                            progress=False).checkpoint_path
+    return experiment.train(
+        agent,
+        make_env,
+        0,
+        seed=1,
+        out_dir=str(out_dir),
+        env_name=env_name,
+        config_overrides=overrides,
+        eval_every=100,
+        eval_episodes=1,
+        progress=False,
+    ).checkpoint_path
 
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory):
     pytest.importorskip("jax", reason="agent checkpoints need JAX (the dev extra)")
-    return _train("d4pg", "cartpole:balance", tmp_path_factory.mktemp("run"),
-                  actor_hidden_sizes=(16, 16), critic_hidden_sizes=(16, 16),
-                  replay_capacity=1000, min_replay_size=64, batch_size=32)
+    return _train(
+        "d4pg",
+        "cartpole:balance",
+        tmp_path_factory.mktemp("run"),
+        actor_hidden_sizes=(16, 16),
+        critic_hidden_sizes=(16, 16),
+        replay_capacity=1000,
+        min_replay_size=64,
+        batch_size=32,
+    )
 
 
 def test_a_checkpoint_acts_as_its_agent_does(checkpoint):
     from agents import experiment
+
     env = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
     policy = sources.checkpoint_policy(checkpoint, env)
     assert policy.env_name == "cartpole:balance"
@@ -255,23 +294,33 @@ def test_a_checkpoint_of_another_task_names_the_mismatch(checkpoint, tmp_path):
     not_a_checkpoint.write_bytes(b"not a pickle")
     with pytest.raises(ValueError, match="is not a readable checkpoint"):
         sources.checkpoint_policy(not_a_checkpoint, suite.load("cartpole", "swingup"))
-    with pytest.raises(ValueError, match=(
+    with pytest.raises(
+        ValueError,
+        match=(
             r"reads observations of 5 values; this environment's have 17 \(position \(8,\), "
-            r"velocity \(9,\)\): it was trained on another task \(run 'cartpole:balance'\)")):
+            r"velocity \(9,\)\): it was trained on another task \(run 'cartpole:balance'\)"
+        ),
+    ):
         sources.checkpoint_policy(checkpoint, suite.load("cheetah", "run"))
-    with pytest.raises(ValueError, match=(
+    with pytest.raises(
+        ValueError,
+        match=(
             r"was trained on observations \['position', 'velocity'\]; this environment's are "
             r"\['orientations', 'velocity'\] \(the environment lacks \['position'\]; it has "
-            r"\['orientations'\] besides\)")):
+            r"\['orientations'\] besides\)"
+        ),
+    ):
         sources.checkpoint_policy(checkpoint, suite.load("acrobot", "swingup"))
     # Same observations, another action size (no suite task has that): named too.
     from agents import checkpoint as checkpoint_lib
     from agents import checkpoint_policy
+
     env = suite.load("cartpole", "swingup")
     wider = specs.BoundedArray((2,), np.float64, -1.0, 1.0)
     with pytest.raises(ValueError, match="gives actions of 1 values; this environment takes 2"):
-        checkpoint_policy.check_fits(checkpoint_lib.load(checkpoint), env.observation_spec(),
-                                     wider, "checkpoint")
+        checkpoint_policy.check_fits(
+            checkpoint_lib.load(checkpoint), env.observation_spec(), wider, "checkpoint"
+        )
 
 
 def test_command_line_checkpoint_flag(checkpoint, tmp_path):
@@ -301,24 +350,43 @@ def test_command_line_checkpoint_flag(checkpoint, tmp_path):
             pole = "upright" if timestep.observation["position"][1] > 0 else "hanging"
             print(pole, policy(timestep).shape)
         """)
-    result = subprocess.run([sys.executable, "-c", script, checkpoint, str(tmp_path / "no.pkl")],
-                            cwd=_REPO_ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script, checkpoint, str(tmp_path / "no.pkl")],
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "UsageError: --policy and --checkpoint both choose the policy: give one"
-    assert lines[1].startswith("UsageError: no checkpoint file at") and lines[1].endswith("no.pkl'.")
-    assert lines[2].startswith(f"UsageError: checkpoint {checkpoint!r} reads observations of 5 "
-                               f"values; this environment's have 17")
+    assert lines[1].startswith("UsageError: no checkpoint file at") and lines[1].endswith(
+        "no.pkl'."
+    )
+    assert lines[2].startswith(
+        f"UsageError: checkpoint {checkpoint!r} reads observations of 5 "
+        f"values; this environment's have 17"
+    )
     assert lines[3:] == ["upright (1,)", "hanging (1,)"]
-    assert "the checkpoint's run trained on 'cartpole:balance'; showing 'cartpole swingup'" in \
-        result.stderr
+    assert (
+        "the checkpoint's run trained on 'cartpole:balance'; showing 'cartpole swingup'"
+        in result.stderr
+    )
 
 
 def test_the_viewer_imports_agents_only_for_a_checkpoint():
-    code = ("import sys; import composer_tasks.viewer, composer_tasks.viewer.sources; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'agents'))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=_REPO_ROOT, capture_output=True,
-                            text=True, timeout=120, check=True)
+    code = (
+        "import sys; import composer_tasks.viewer, composer_tasks.viewer.sources; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'agents'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=_REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     assert result.stdout.strip() == "[]"
 
 
@@ -346,21 +414,40 @@ _WINDOW_SCRIPT = textwrap.dedent("""
     """)
 
 
-@pytest.mark.skipif(shutil.which("Xvfb") is None,
-                    reason="the window test needs Xvfb (Debian: apt-get install xvfb)")
+@pytest.mark.skipif(
+    shutil.which("Xvfb") is None, reason="the window test needs Xvfb (Debian: apt-get install xvfb)"
+)
 def test_a_batch_copy_in_a_window():
     read_fd, write_fd = os.pipe()
     xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "800x600x24", "-nolisten", "tcp",
-         "+extension", "GLX"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+        [
+            "Xvfb",
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            "800x600x24",
+            "-nolisten",
+            "tcp",
+            "+extension",
+            "GLX",
+        ],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write_fd)
     try:
         with os.fdopen(read_fd) as pipe:
             display = pipe.readline().strip()
-        result = subprocess.run([sys.executable, "-c", _WINDOW_SCRIPT], cwd=_REPO_ROOT,
-                                env=dict(os.environ, DISPLAY=f":{display}"),
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-c", _WINDOW_SCRIPT],
+            cwd=_REPO_ROOT,
+            env=dict(os.environ, DISPLAY=f":{display}"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=10)

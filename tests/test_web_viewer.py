@@ -65,6 +65,7 @@ def _ws_status(url, cookie=None):
     """The HTTP status of a WebSocket handshake (101 when accepted)."""
     from websockets.exceptions import InvalidStatus
     from websockets.sync import client
+
     headers = {"Cookie": cookie} if cookie else None
     try:
         with client.connect(url, additional_headers=headers, open_timeout=10):
@@ -74,6 +75,7 @@ def _ws_status(url, cookie=None):
 
 
 # Without a browser.
+
 
 def test_binds_loopback_by_default_without_a_token():
     viewer = _random_viewer()
@@ -96,10 +98,23 @@ def _serve_in_subprocess(*flags):
     """Starts `python -m composer_tasks.viewer cartpole swingup --web FLAGS` (MuJoCo
     Studio runs one web viewer per process); returns (process, address, output)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "composer_tasks.viewer", "cartpole", "swingup", "--web",
-         "--policy", "random", *flags],
-        cwd=_REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=_end_with_parent)
+        [
+            sys.executable,
+            "-m",
+            "composer_tasks.viewer",
+            "cartpole",
+            "swingup",
+            "--web",
+            "--policy",
+            "random",
+            *flags,
+        ],
+        cwd=_REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=_end_with_parent,
+    )
     address, lines = _address(process)
     return (process if address else None), address, lines
 
@@ -160,8 +175,9 @@ def test_a_port_in_use_is_a_clear_error():
         port = busy.getsockname()[1]
         process, address, lines = _serve_in_subprocess("--port", str(port))
         assert address is None
-        assert (f"the web viewer cannot listen on 127.0.0.1:{port}: Port {port} is already in "
-                f"use") in "".join(lines)
+        assert (
+            f"the web viewer cannot listen on 127.0.0.1:{port}: Port {port} is already in use"
+        ) in "".join(lines)
 
 
 def test_bad_arguments_are_refused():
@@ -176,12 +192,14 @@ def test_bad_arguments_are_refused():
         web.WebViewer(env, host="")
     with pytest.raises(ValueError, match="camera and show_ui are options of the window"):
         from composer_tasks import viewer
+
         viewer.launch(env, web=True, camera=0)
 
 
 def test_a_missing_browser_is_reported_and_the_viewer_keeps_serving(monkeypatch):
     def no_browser(*args, **kwargs):
         raise webbrowser.Error("could not locate runnable browser")
+
     monkeypatch.setattr(webbrowser, "get", no_browser)
     viewer = _random_viewer().start()
     try:
@@ -220,8 +238,10 @@ def test_an_environment_raising_in_the_loop_restarts_the_episode_and_keeps_servi
         assert controller.last_error == "RuntimeError: policy exploded"
         assert controller.episode == 1 and not controller.paused
         assert controller.last_episode_end == "error: RuntimeError: policy exploded"
-        assert "the environment raised at episode 0, step 4: RuntimeError: policy exploded; " \
-               "the episode restarted" in out.getvalue()
+        assert (
+            "the environment raised at episode 0, step 4: RuntimeError: policy exploded; "
+            "the episode restarted" in out.getvalue()
+        )
         steps = controller.episode_step
         for _ in range(20):
             assert viewer.step_loop()
@@ -233,8 +253,12 @@ def test_an_environment_raising_in_the_loop_restarts_the_episode_and_keeps_servi
 
 def test_a_reset_that_raises_pauses_until_restart():
     env = _cartpole()
-    controller = controller_lib.Controller(env, _FailingPolicy(env.action_spec(), fail_at=1),
-                                           recover=True, on_error=lambda message: None)
+    controller = controller_lib.Controller(
+        env,
+        _FailingPolicy(env.action_spec(), fail_at=1),
+        recover=True,
+        on_error=lambda message: None,
+    )
     reset = env.reset
     env.reset = lambda: (_ for _ in ()).throw(ValueError("bad reset"))
     assert controller.tick(0.01) == 0
@@ -247,12 +271,14 @@ def test_a_reset_that_raises_pauses_until_restart():
 def test_studio_messages_drive_the_controller():
     from mujoco.studio import messages
     from mujoco.studio import sim
+
     viewer = _random_viewer().start()
     try:
         loop, controller = viewer._studio.loop, viewer.controller
         handle = viewer._studio.handle
-        handle.dispatch(messages.StepControlSnapshot(pause_state=sim.PauseState.NORMAL_PAUSED,
-                                                     speed=50.0))
+        handle.dispatch(
+            messages.StepControlSnapshot(pause_state=sim.PauseState.NORMAL_PAUSED, speed=50.0)
+        )
         assert controller.paused and controller.speed == 0.5
         handle.dispatch(messages.SingleStepEvent())
         assert controller.episode_step == 1
@@ -260,8 +286,9 @@ def test_studio_messages_drive_the_controller():
         assert controller.episode == 1 and controller.episode_step == 0
         # The task's own initial state (the swing-up's hanging pole), not MjData's defaults.
         assert abs(viewer._env.physics.data.qpos[1]) == pytest.approx(np.pi, abs=0.1)
-        handle.dispatch(messages.StepControlSnapshot(pause_state=sim.PauseState.UNPAUSED,
-                                                     speed=100.0))
+        handle.dispatch(
+            messages.StepControlSnapshot(pause_state=sim.PauseState.UNPAUSED, speed=100.0)
+        )
         assert not controller.paused and controller.speed == 1.0
         handle.dispatch(messages.LoadModelEvent(path="/tmp/dropped.xml"))
         assert "not loading '/tmp/dropped.xml'" in viewer._out.getvalue()
@@ -273,7 +300,9 @@ def test_studio_messages_drive_the_controller():
 def test_one_studio_viewer_serves_the_process_from_viewer_to_viewer():
     first = _random_viewer().start()
     try:
-        with pytest.raises(RuntimeError, match="another WebViewer drives this process's web viewer"):
+        with pytest.raises(
+            RuntimeError, match="another WebViewer drives this process's web viewer"
+        ):
             _random_viewer().start()
     finally:
         first.close()
@@ -291,13 +320,15 @@ def test_one_studio_viewer_serves_the_process_from_viewer_to_viewer():
 def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
     display = pytest.importorskip("IPython.display")
     from composer_tasks import viewer
+
     shown = []
     monkeypatch.setattr(display, "display", shown.append)
     env = _cartpole()
-    handle = viewer.show(env, policies.named_policy("random", env.action_spec(), 0),
-                         out=io.StringIO())
+    handle = viewer.show(
+        env, policies.named_policy("random", env.action_spec(), 0), out=io.StringIO()
+    )
     try:
-        html, = (item.data for item in shown)
+        (html,) = (item.data for item in shown)
         assert f'<iframe src="{handle.url}"' in html and f'<a href="{handle.url}"' in html
         deadline = time.monotonic() + 20
         while handle.controller.episode_step < 3:
@@ -313,9 +344,15 @@ def test_show_displays_the_page_inline_and_runs_in_the_background(monkeypatch):
 def test_a_batch_copy_is_served_with_its_own_model_per_episode():
     from composer_tasks.composer.variation import distributions
     from suites import suite
-    batch = suite.load_batch("cartpole", "swingup", 3, seed=5, task_kwargs={"time_limit": 0.03},
-                             model_variations={("body", "pole_1", "mass"):
-                                               distributions.Uniform(0.5, 2.0)})
+
+    batch = suite.load_batch(
+        "cartpole",
+        "swingup",
+        3,
+        seed=5,
+        task_kwargs={"time_limit": 0.03},
+        model_variations={("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)},
+    )
     viewer = web.WebViewer(batch, copy=2, out=io.StringIO()).start()
     try:
         assert "copy 2" in viewer._title
@@ -339,16 +376,23 @@ def test_a_batch_copy_is_served_with_its_own_model_per_episode():
 
 # In a browser.
 
+
 def _driver():
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
+
     options = Options()
     options.binary_location = _CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-                     f"--window-size={_PAGE_WIDTH},{_PAGE_HEIGHT}",
-                     f"--force-device-scale-factor={_SCALE}"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+        f"--window-size={_PAGE_WIDTH},{_PAGE_HEIGHT}",
+        f"--force-device-scale-factor={_SCALE}",
+    ):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(_CHROMEDRIVER))
     # Headless windows lose some height to (invisible) browser chrome: size the page.
@@ -361,6 +405,7 @@ def _patiently(command, deadline):
     """Runs a WebDriver command, again while Chromium's renderer is too busy to answer
     (rendering the page on a loaded CPU), until `deadline`."""
     from selenium.common.exceptions import TimeoutException
+
     while True:
         try:
             return command()
@@ -372,17 +417,22 @@ def _patiently(command, deadline):
 def _screenshot(driver, deadline):
     """The page as an (H, W, 3) array."""
     import imageio.v3 as iio
+
     png = _patiently(driver.get_screenshot_as_png, deadline)
     return iio.imread(png)[..., :3]
 
 
 def _episode_window(image):
     """The overlay's status window (anchored at the page's top right)."""
+
     def px(css):
         return round(css * _SCALE)
+
     right = image.shape[1] - px(web.OVERLAY_MARGIN_PX)
-    return image[px(web.OVERLAY_TOP_PX) + 1:px(web.OVERLAY_TOP_PX + 200),
-                 right - px(web.OVERLAY_WIDTH_PX) + 1:right - 1]
+    return image[
+        px(web.OVERLAY_TOP_PX) + 1 : px(web.OVERLAY_TOP_PX + 200),
+        right - px(web.OVERLAY_WIDTH_PX) + 1 : right - 1,
+    ]
 
 
 def _changed_text_pixels(first, second):
@@ -396,14 +446,17 @@ def _changed_text_pixels(first, second):
 def _scene(image):
     """A patch of the 3D view, left of the overlay and right of Studio's left panel."""
     height, width = image.shape[:2]
-    return image[height // 4:3 * height // 4,
-                 width // 3:width - round((web.OVERLAY_WIDTH_PX + 20) * _SCALE)]
+    return image[
+        height // 4 : 3 * height // 4,
+        width // 3 : width - round((web.OVERLAY_WIDTH_PX + 20) * _SCALE),
+    ]
 
 
 _needs_browser = pytest.mark.skipif(
     _CHROMIUM is None or _CHROMEDRIVER is None,
     reason="the browser tests need Debian's chromium and chromium-driver (apt-get install -y "
-           "chromium chromium-driver; .ci/run does)")
+    "chromium chromium-driver; .ci/run does)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -445,9 +498,13 @@ def served(tmp_path_factory):
     web.shutdown()
     status_path = tmp_path_factory.mktemp("served") / "status.json"
     process = subprocess.Popen(
-        [sys.executable, "-c", _STATUS_SERVER, str(status_path)], cwd=_REPO_ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=_end_with_parent)
+        [sys.executable, "-c", _STATUS_SERVER, str(status_path)],
+        cwd=_REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=_end_with_parent,
+    )
     address, lines = _address(process)
     assert address is not None, "".join(lines)
 
@@ -478,6 +535,7 @@ def _press_space(driver, deadline):
     Studio's interface, whose Pause / Run toggles."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
+
     _patiently(lambda: ActionChains(driver).send_keys(Keys.SPACE).perform(), deadline)
 
 
@@ -530,8 +588,11 @@ def test_page_shows_the_scene_the_overlay_changes_and_space_on_the_page_pauses(d
 
     _press_space(driver, deadline)
     _wait_until(lambda: not status()["paused"], "Space on the page to resume", deadline)
-    _wait_until(lambda: _changed_text_pixels(current, _episode_window(
-        _screenshot(driver, deadline))) > 20, "the overlay to change after resuming", deadline)
+    _wait_until(
+        lambda: _changed_text_pixels(current, _episode_window(_screenshot(driver, deadline))) > 20,
+        "the overlay to change after resuming",
+        deadline,
+    )
 
 
 @_needs_browser

@@ -47,17 +47,29 @@ import suites.gym_registration
 _TASK = flags.DEFINE_string("task", None, "Task as domain:task.", required=True)
 _SEED = flags.DEFINE_integer("seed", 0, "Seed.")
 _STEPS = flags.DEFINE_integer("steps", 100_000, "Environment steps.", lower_bound=1)
-_EVAL_EVERY = flags.DEFINE_integer("eval-every", 10_000, "Steps between evaluations.",
-                                   lower_bound=1)
-_EVAL_EPISODES = flags.DEFINE_integer("eval-episodes", 10, "Episodes per evaluation.",
-                                      lower_bound=1)
+_EVAL_EVERY = flags.DEFINE_integer(
+    "eval-every", 10_000, "Steps between evaluations.", lower_bound=1
+)
+_EVAL_EPISODES = flags.DEFINE_integer(
+    "eval-episodes", 10, "Episodes per evaluation.", lower_bound=1
+)
 _OUT = flags.DEFINE_string("out", None, "Run directory.", required=True)
 _TORCH_THREADS = flags.DEFINE_integer(
-    "torch-threads", 1, "PyTorch intra-op threads. 1 by default: on 2 shared cores, 2 threads "
-    "made SAC's updates about 4x slower (19 vs 73 ms per step, measured here).", lower_bound=1)
+    "torch-threads",
+    1,
+    "PyTorch intra-op threads. 1 by default: on 2 shared cores, 2 threads "
+    "made SAC's updates about 4x slower (19 vs 73 ms per step, measured here).",
+    lower_bound=1,
+)
 
-COLUMNS = ("step", "wall_time_s", "eval_return", "eval_return_std", "train_return",
-           "train_episodes")
+COLUMNS = (
+    "step",
+    "wall_time_s",
+    "eval_return",
+    "eval_return_std",
+    "train_return",
+    "train_episodes",
+)
 TRAIN_STREAM, EVAL_STREAM = 0, 1
 
 
@@ -74,8 +86,9 @@ def gymnasium_id(task: str) -> str:
 
 
 def make_env(task: str, env_seed: int) -> gymnasium.Env:
-    return gymnasium.make(gymnasium_id(task), task_kwargs={"random": int(env_seed)},
-                          flatten_observations=True)
+    return gymnasium.make(
+        gymnasium_id(task), task_kwargs={"random": int(env_seed)}, flatten_observations=True
+    )
 
 
 def evaluate(model, task: str, seeds: list[int]) -> np.ndarray:
@@ -112,8 +125,10 @@ def main(argv):
     torch.set_num_threads(_TORCH_THREADS.value)
     out_dir = _OUT.value
     os.makedirs(out_dir, exist_ok=True)
-    paths = {name: os.path.join(out_dir, name) for name in
-             ("metrics.csv", "config.json", "model.zip", "replay.pkl", "state.json")}
+    paths = {
+        name: os.path.join(out_dir, name)
+        for name in ("metrics.csv", "config.json", "model.zip", "replay.pkl", "state.json")
+    }
 
     env = make_env(task, derived_seed(seed, TRAIN_STREAM, 0, 0))
     state = {"env_steps": 0, "elapsed_s": 0.0, "episodes": 0, "rows": []}
@@ -130,42 +145,71 @@ def main(argv):
     else:
         model = stable_baselines3.SAC("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
         model.env.seed(derived_seed(seed, TRAIN_STREAM, 0, 0))
-    write_json_atomically(paths["config.json"], {
-        "agent": "sac", "env": task, "seed": seed, "num_steps": num_steps,
-        "eval_every": _EVAL_EVERY.value, "eval_episodes": _EVAL_EPISODES.value,
-        "implementation": f"stable-baselines3 {stable_baselines3.__version__}, "
-                          f"torch {torch.__version__}, {torch.get_num_threads()} threads",
-        "config": {"learning_rate": model.learning_rate, "batch_size": model.batch_size,
-                   "buffer_size": model.buffer_size, "learning_starts": model.learning_starts,
-                   "tau": model.tau, "gamma": model.gamma, "train_freq": str(model.train_freq),
-                   "gradient_steps": model.gradient_steps,
-                   "ent_coef": "auto", "target_entropy": float(model.target_entropy),
-                   "net_arch": str(model.policy.net_arch)}})
+    write_json_atomically(
+        paths["config.json"],
+        {
+            "agent": "sac",
+            "env": task,
+            "seed": seed,
+            "num_steps": num_steps,
+            "eval_every": _EVAL_EVERY.value,
+            "eval_episodes": _EVAL_EPISODES.value,
+            "implementation": f"stable-baselines3 {stable_baselines3.__version__}, "
+            f"torch {torch.__version__}, {torch.get_num_threads()} threads",
+            "config": {
+                "learning_rate": model.learning_rate,
+                "batch_size": model.batch_size,
+                "buffer_size": model.buffer_size,
+                "learning_starts": model.learning_starts,
+                "tau": model.tau,
+                "gamma": model.gamma,
+                "train_freq": str(model.train_freq),
+                "gradient_steps": model.gradient_steps,
+                "ent_coef": "auto",
+                "target_entropy": float(model.target_entropy),
+                "net_arch": str(model.policy.net_arch),
+            },
+        },
+    )
 
     def write_metrics():
         with open(paths["metrics.csv"], "w") as file:
             file.write(",".join(COLUMNS) + "\n")
             for row in state["rows"]:
-                file.write(",".join("" if row[name] is None else repr(row[name])
-                                    for name in COLUMNS) + "\n")
+                file.write(
+                    ",".join("" if row[name] is None else repr(row[name]) for name in COLUMNS)
+                    + "\n"
+                )
 
     def evaluate_and_log():
         step = state["env_steps"]
-        seeds = [derived_seed(seed, EVAL_STREAM, step, episode)
-                 for episode in range(_EVAL_EPISODES.value)]
+        seeds = [
+            derived_seed(seed, EVAL_STREAM, step, episode)
+            for episode in range(_EVAL_EPISODES.value)
+        ]
         returns = evaluate(model, task, seeds)
         new_episodes = model._episode_num - state["episodes"]
-        recent = [info["r"] for info in list(model.ep_info_buffer)[-new_episodes:]
-                  ] if new_episodes > 0 else []
+        recent = (
+            [info["r"] for info in list(model.ep_info_buffer)[-new_episodes:]]
+            if new_episodes > 0
+            else []
+        )
         state["episodes"] = model._episode_num
-        state["rows"].append({
-            "step": step, "wall_time_s": round(state["elapsed_s"], 3),
-            "eval_return": float(np.mean(returns)), "eval_return_std": float(np.std(returns)),
-            "train_return": float(np.mean(recent)) if recent else None,
-            "train_episodes": new_episodes})
+        state["rows"].append(
+            {
+                "step": step,
+                "wall_time_s": round(state["elapsed_s"], 3),
+                "eval_return": float(np.mean(returns)),
+                "eval_return_std": float(np.std(returns)),
+                "train_return": float(np.mean(recent)) if recent else None,
+                "train_episodes": new_episodes,
+            }
+        )
         write_metrics()
-        print(f"step {step}: eval return {np.mean(returns):.1f}, "
-              f"{state['elapsed_s']:.0f} s", flush=True)
+        print(
+            f"step {step}: eval return {np.mean(returns):.1f}, {state['elapsed_s']:.0f} s",
+            flush=True,
+        )
 
     def save_checkpoint():
         model.save(paths["model.zip"])
@@ -178,12 +222,15 @@ def main(argv):
     if not state["rows"]:
         evaluate_and_log()
     while state["env_steps"] < num_steps:
-        chunk = min(_EVAL_EVERY.value - state["env_steps"] % _EVAL_EVERY.value,
-                    num_steps - state["env_steps"])
+        chunk = min(
+            _EVAL_EVERY.value - state["env_steps"] % _EVAL_EVERY.value,
+            num_steps - state["env_steps"],
+        )
         # Only a fresh run starts its counters at 0; a loaded model keeps its step count
         # and, having no last observation, starts a new episode.
-        model.learn(total_timesteps=chunk, reset_num_timesteps=state["env_steps"] == 0,
-                    progress_bar=False)
+        model.learn(
+            total_timesteps=chunk, reset_num_timesteps=state["env_steps"] == 0, progress_bar=False
+        )
         state["env_steps"] = int(model.num_timesteps)
         state["elapsed_s"] = elapsed_before + time.perf_counter() - started
         evaluate_and_log()

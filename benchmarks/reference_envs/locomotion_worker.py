@@ -34,22 +34,35 @@ def _make_environment(course, seed):
     walker = cmu_humanoid.CMUHumanoidPositionControlledV2020()
     if course == "walls":
         arena = corridor_arenas.WallsCorridor(
-            wall_gap=4.0, wall_width=distributions.Uniform(1, 7), wall_height=3.0,
-            corridor_width=10, corridor_length=100, include_initial_padding=False)
+            wall_gap=4.0,
+            wall_width=distributions.Uniform(1, 7),
+            wall_height=3.0,
+            corridor_width=10,
+            corridor_length=100,
+            include_initial_padding=False,
+        )
     elif course == "gaps":
         arena = corridor_arenas.GapsCorridor(
             platform_length=distributions.Uniform(0.3, 2.5),
             gap_length=distributions.Uniform(0.5, 1.25),
-            corridor_width=10, corridor_length=100)
+            corridor_width=10,
+            corridor_length=100,
+        )
     else:
         raise SystemExit(f"unknown course {course!r}: walls or gaps")
     task = corridor_tasks.RunThroughCorridor(
-        walker=walker, arena=arena, walker_spawn_position=(0.5, 0, 0),
-        target_velocity=3.0, physics_timestep=0.005, control_timestep=0.03)
+        walker=walker,
+        arena=arena,
+        walker_spawn_position=(0.5, 0, 0),
+        target_velocity=3.0,
+        physics_timestep=0.005,
+        control_timestep=0.03,
+    )
     # The task enables the camera; switched off so that no side renders.
     walker.observables.egocentric_camera.enabled = False
     return composer.Environment(
-        task=task, time_limit=30, random_state=seed, strip_singleton_obs_buffer_dim=True)
+        task=task, time_limit=30, random_state=seed, strip_singleton_obs_buffer_dim=True
+    )
 
 
 def main(argv):
@@ -57,7 +70,8 @@ def main(argv):
     env = _make_environment(course, seed)
     spec = env.action_spec()
     actions = np.random.RandomState(seed).uniform(
-        spec.minimum, spec.maximum, size=(1000,) + spec.shape)
+        spec.minimum, spec.maximum, size=(1000,) + spec.shape
+    )
 
     reset_times = []
     for _ in range(num_resets):
@@ -75,13 +89,17 @@ def main(argv):
             env.reset()
             episodes += 1
     elapsed = time.perf_counter() - start
-    print(json.dumps({
-        "steps_per_second": steps / elapsed,
-        "reset_ms_mean": 1e3 * float(np.mean(reset_times)),
-        "reset_ms_median": 1e3 * float(np.median(reset_times)),
-        "episodes": episodes,
-        "steps": steps,
-    }))
+    print(
+        json.dumps(
+            {
+                "steps_per_second": steps / elapsed,
+                "reset_ms_mean": 1e3 * float(np.mean(reset_times)),
+                "reset_ms_median": 1e3 * float(np.median(reset_times)),
+                "episodes": episodes,
+                "steps": steps,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ def main(argv):
     env = manipulation.load(name, seed=seed)
     spec = env.action_spec()
     actions = np.random.RandomState(seed).uniform(
-        spec.minimum, spec.maximum, size=(1000,) + spec.shape)
+        spec.minimum, spec.maximum, size=(1000,) + spec.shape
+    )
     env.reset()
     reset_times = []
     for _ in range(num_resets):
@@ -45,12 +46,16 @@ def main(argv):
             env.reset()
             episodes += 1
     elapsed = time.perf_counter() - start
-    print(json.dumps({
-        "steps_per_second": steps / elapsed,
-        "reset_ms_median": 1e3 * float(np.median(reset_times)),
-        "episodes": episodes,
-        "steps": steps,
-    }))
+    print(
+        json.dumps(
+            {
+                "steps_per_second": steps / elapsed,
+                "reset_ms_median": 1e3 * float(np.median(reset_times)),
+                "episodes": episodes,
+                "steps": steps,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -60,8 +60,12 @@ def build_creature():
     creature.sensor.add("gyro", name="gyro", site=imu)
     for index in range(NUM_LEGS):
         theta = 2 * np.pi * index / NUM_LEGS
-        site = torso.add("site", name=f"hip{index}", pos=[0.3 * np.cos(theta), 0.3 * np.sin(theta), 0],
-                         euler=[0, 0, theta])
+        site = torso.add(
+            "site",
+            name=f"hip{index}",
+            pos=[0.3 * np.cos(theta), 0.3 * np.sin(theta), 0],
+            euler=[0, 0, theta],
+        )
         site.attach(_leg(index))
     arena.attach(creature).add("freejoint")
     return mjcf.Physics.from_mjcf_model(arena)
@@ -82,15 +86,23 @@ def write_humanoid_sized_file(path):
     28 limb bodies of 2 hinges each (56 hinges, 56 position actuators), capsule
     geoms, default classes, an IMU and 17 more sensors.
     """
-    lines = ['<mujoco model="humanoid">', '  <compiler angle="radian"/>', "  <default>",
-             ('    <default class="body"><joint damping="1" armature="0.01" limited="true" '
-              'range="-1 1"/><geom type="capsule" rgba="0.6 0.5 0.4 1"/>'),
-             '      <position kp="20" ctrlrange="-1 1" ctrllimited="true"/>',
-             '      <default class="foot"><geom rgba="0.3 0.3 0.3 1"/></default>',
-             "    </default>", "  </default>", "  <worldbody>",
-             '    <body name="root" childclass="body">',
-             '      <geom name="root" type="sphere" size="0.1"/>',
-             '      <site name="imu" size="0.01"/>']
+    lines = [
+        '<mujoco model="humanoid">',
+        '  <compiler angle="radian"/>',
+        "  <default>",
+        (
+            '    <default class="body"><joint damping="1" armature="0.01" limited="true" '
+            'range="-1 1"/><geom type="capsule" rgba="0.6 0.5 0.4 1"/>'
+        ),
+        '      <position kp="20" ctrlrange="-1 1" ctrllimited="true"/>',
+        '      <default class="foot"><geom rgba="0.3 0.3 0.3 1"/></default>',
+        "    </default>",
+        "  </default>",
+        "  <worldbody>",
+        '    <body name="root" childclass="body">',
+        '      <geom name="root" type="sphere" size="0.1"/>',
+        '      <site name="imu" size="0.01"/>',
+    ]
     actuators, sensors = [], []
     depth = 0
     for limb in range(HUMANOID_LIMBS):
@@ -99,8 +111,11 @@ def write_humanoid_sized_file(path):
             lines.extend(["      " + "  " * d + "</body>" for d in reversed(range(depth))])
             depth = 0
         angle = 2 * np.pi * (limb // 4) / (HUMANOID_LIMBS // 4)
-        pos = (f"{0.1 * np.cos(angle):.4f} {0.1 * np.sin(angle):.4f} 0" if branch_start
-               else "0 0 -0.15")
+        pos = (
+            f"{0.1 * np.cos(angle):.4f} {0.1 * np.sin(angle):.4f} 0"
+            if branch_start
+            else "0 0 -0.15"
+        )
         indent = "      " + "  " * depth
         foot = ' class="foot"' if limb % 4 == 3 else ""
         lines.append(f'{indent}<body name="limb{limb}" pos="{pos}">')
@@ -109,16 +124,30 @@ def write_humanoid_sized_file(path):
             name = f"limb{limb}_j{hinge}"
             lines.append(f'{indent}  <joint name="{name}" axis="{axis}"/>')
             actuators.append(f'    <position name="{name}" joint="{name}" class="body"/>')
-        lines.append(f'{indent}  <geom name="limb{limb}"{foot} fromto="0 0 0 0 0 -0.15" size="0.04"/>')
+        lines.append(
+            f'{indent}  <geom name="limb{limb}"{foot} fromto="0 0 0 0 0 -0.15" size="0.04"/>'
+        )
         if limb % 4 == 3:
             lines.append(f'{indent}  <site name="touch{limb}" pos="0 0 -0.15" size="0.05"/>')
             sensors.append(f'    <touch name="touch{limb}" site="touch{limb}"/>')
         depth += 1
     lines.extend(["      " + "  " * d + "</body>" for d in reversed(range(depth))])
-    lines.extend(["    </body>", "  </worldbody>", "  <actuator>", *actuators, "  </actuator>",
-                  "  <sensor>", '    <accelerometer name="accelerometer" site="imu"/>',
-                  '    <gyro name="gyro" site="imu"/>', '    <velocimeter name="velocimeter" site="imu"/>',
-                  *sensors, *[f'    <jointpos name="pos{i}" joint="limb{i}_j0"/>' for i in range(7)],
-                  "  </sensor>", "</mujoco>"])
+    lines.extend(
+        [
+            "    </body>",
+            "  </worldbody>",
+            "  <actuator>",
+            *actuators,
+            "  </actuator>",
+            "  <sensor>",
+            '    <accelerometer name="accelerometer" site="imu"/>',
+            '    <gyro name="gyro" site="imu"/>',
+            '    <velocimeter name="velocimeter" site="imu"/>',
+            *sensors,
+            *[f'    <jointpos name="pos{i}" joint="limb{i}_j0"/>' for i in range(7)],
+            "  </sensor>",
+            "</mujoco>",
+        ]
+    )
     with open(path, "w") as handle:
         handle.write("\n".join(lines) + "\n")

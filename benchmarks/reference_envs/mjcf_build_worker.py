@@ -27,7 +27,9 @@ def load_program(framework):
     with open(path) as handle:
         source = handle.read()
     if framework == "composer_tasks":
-        source = re.sub(r"^(from|import) dm_control\b", r"\1 composer_tasks", source, flags=re.MULTILINE)
+        source = re.sub(
+            r"^(from|import) dm_control\b", r"\1 composer_tasks", source, flags=re.MULTILINE
+        )
     elif framework != "dm_control":
         raise ValueError(f"framework must be dm_control or composer_tasks, got {framework!r}")
     module = types.ModuleType("mjcf_build_program")
@@ -53,18 +55,30 @@ def main():
     framework, humanoid_xml, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
     program = load_program(framework)
     physics = program.build_creature()
-    sizes = {"creature_nq": int(physics.model.nq), "creature_nu": int(physics.model.nu),
-             "creature_nsensor": int(physics.model.nsensor)}
+    sizes = {
+        "creature_nq": int(physics.model.nq),
+        "creature_nu": int(physics.model.nu),
+        "creature_nsensor": int(physics.model.nsensor),
+    }
     physics = program.build_from_file(humanoid_xml)
-    sizes.update(humanoid_nq=int(physics.model.nq), humanoid_nu=int(physics.model.nu),
-                 humanoid_nbody=int(physics.model.nbody))
+    sizes.update(
+        humanoid_nq=int(physics.model.nq),
+        humanoid_nu=int(physics.model.nu),
+        humanoid_nbody=int(physics.model.nbody),
+    )
     creature_cpu, creature_wall, creature_least = median_seconds(program.build_creature, repeats)
     humanoid_cpu, humanoid_wall, humanoid_least = median_seconds(
-        lambda: program.build_from_file(humanoid_xml), repeats)
-    result = {"creature_cpu_s": creature_cpu, "creature_wall_s": creature_wall,
-              "creature_least_cpu_s": creature_least,
-              "humanoid_file_cpu_s": humanoid_cpu, "humanoid_file_wall_s": humanoid_wall,
-              "humanoid_file_least_cpu_s": humanoid_least, **sizes}
+        lambda: program.build_from_file(humanoid_xml), repeats
+    )
+    result = {
+        "creature_cpu_s": creature_cpu,
+        "creature_wall_s": creature_wall,
+        "creature_least_cpu_s": creature_least,
+        "humanoid_file_cpu_s": humanoid_cpu,
+        "humanoid_file_wall_s": humanoid_wall,
+        "humanoid_file_least_cpu_s": humanoid_least,
+        **sizes,
+    }
     print(json.dumps(result))
 
 

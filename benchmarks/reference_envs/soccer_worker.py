@@ -26,12 +26,17 @@ def main(argv):
 
     team_size, seconds, seed = int(argv[1]), float(argv[2]), int(argv[3])
     time_limit, min_episodes = float(argv[4]), int(argv[5])
-    env = soccer.load(team_size=team_size, time_limit=time_limit,
-                      walker_type=soccer.WalkerType.BOXHEAD, random_state=seed)
+    env = soccer.load(
+        team_size=team_size,
+        time_limit=time_limit,
+        walker_type=soccer.WalkerType.BOXHEAD,
+        random_state=seed,
+    )
     specs = env.action_spec()
     random_state = np.random.RandomState(seed)
-    actions = [[random_state.uniform(spec.minimum, spec.maximum) for spec in specs]
-               for _ in range(1000)]
+    actions = [
+        [random_state.uniform(spec.minimum, spec.maximum) for spec in specs] for _ in range(1000)
+    ]
     env.reset()
     env.step(actions[0])
     steps = episodes = 0
@@ -43,12 +48,16 @@ def main(argv):
             env.reset()
             episodes += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-    print(json.dumps({
-        "steps_per_second": steps / elapsed,
-        "steps_per_cpu_second": steps / cpu,
-        "episodes": episodes,
-        "steps": steps,
-    }))
+    print(
+        json.dumps(
+            {
+                "steps_per_second": steps / elapsed,
+                "steps_per_cpu_second": steps / cpu,
+                "episodes": episodes,
+                "steps": steps,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,11 @@ def envpool_rate(domain, task, num_envs, seconds, num_threads):
 
     env = envpool.make_dm(_envpool_id(domain, task), num_envs=num_envs, num_threads=num_threads)
     spec = env.action_spec()
-    actions = np.random.RandomState(0).uniform(
-        spec.minimum, spec.maximum, size=(1000, num_envs) + spec.shape).astype(spec.dtype)
+    actions = (
+        np.random.RandomState(0)
+        .uniform(spec.minimum, spec.maximum, size=(1000, num_envs) + spec.shape)
+        .astype(spec.dtype)
+    )
     env.reset()
     counter = [0]
 

@@ -82,8 +82,10 @@ def _draw_many(value, count, random_state, name):
     if not callable(value):
         values = np.full(count, value, dtype=np.float64)
     else:
-        first = np.asarray(variation.evaluate(
-            value, initial_value=np.zeros(count), random_state=random_state), dtype=np.float64)
+        first = np.asarray(
+            variation.evaluate(value, initial_value=np.zeros(count), random_state=random_state),
+            dtype=np.float64,
+        )
         if first.shape == (count,):
             values = first
         elif first.ndim == 0:
@@ -92,8 +94,7 @@ def _draw_many(value, count, random_state, name):
             for index in range(1, count):
                 values[index] = variation.evaluate(value, random_state=random_state)
         else:
-            raise ValueError(
-                f"{name} must evaluate to a scalar per item, got shape {first.shape}")
+            raise ValueError(f"{name} must evaluate to a scalar per item, got shape {first.shape}")
     bad = values[~np.isfinite(values) | (values <= 0)]
     if len(bad):
         raise ValueError(f"{name} must evaluate to positive finite metres, got {bad[:3]!r}")
@@ -120,7 +121,8 @@ def _check_lengths(**values):
             continue
         if not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
             raise ValueError(
-                f"{name} must be a positive number of metres or a variation, got {value!r}")
+                f"{name} must be a positive number of metres or a variation, got {value!r}"
+            )
 
 
 def _capacity(explicit, name, estimate):
@@ -131,7 +133,8 @@ def _capacity(explicit, name, estimate):
     if estimate is None:
         raise ValueError(
             f"the bounds of this corridor's parameters are unknown (they are variations other "
-            f"than Uniform/UniformInteger/UniformChoice/Constant), so give {name} explicitly")
+            f"than Uniform/UniformInteger/UniformChoice/Constant), so give {name} explicitly"
+        )
     return estimate
 
 
@@ -141,8 +144,9 @@ class Corridor(composer.Arena):
     Subclasses draw their layout in `_draw_layout` and write it in `_write_layout`.
     """
 
-    def _build(self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True,
-               name="corridor"):
+    def _build(
+        self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True, name="corridor"
+    ):
         _check_lengths(corridor_width=corridor_width, corridor_length=corridor_length)
         self._corridor_width_value = corridor_width
         self._corridor_length_value = corridor_length
@@ -153,21 +157,25 @@ class Corridor(composer.Arena):
         spec.visual.map.znear = 0.0005
         style.add_sky_and_light(spec)
         self._ground_material = style.add_checker_material(
-            spec, "corridor_ground", rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3],
-            mark_rgb=[0.8, 0.8, 0.8], reflectance=0.1)
+            spec,
+            "corridor_ground",
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            mark_rgb=[0.8, 0.8, 0.8],
+            reflectance=0.1,
+        )
         alpha = _SIDE_WALL_ALPHA if visible_side_planes else 0.0
         # Every plane sits on its own static body: the layout moves bodies, never
         # geoms inside a shared body (see pools.py on bounding volumes).
-        self._ground_plane = self._plane(spec, "ground", [1, 0, 0, 0, 1, 0],
-                                         rgba=[1, 1, 1, 1], material="corridor_ground")
-        self._left_plane = self._plane(spec, "left_wall", [1, 0, 0, 0, 0, 1],
-                                       rgba=[1, 0, 0, alpha])
-        self._right_plane = self._plane(spec, "right_wall", [-1, 0, 0, 0, 0, 1],
-                                        rgba=[1, 0, 0, alpha])
-        self._near_plane = self._plane(spec, "near_wall", [0, 1, 0, 0, 0, 1],
-                                       rgba=[1, 0, 0, alpha])
-        self._far_plane = self._plane(spec, "far_wall", [0, -1, 0, 0, 0, 1],
-                                      rgba=[1, 0, 0, alpha])
+        self._ground_plane = self._plane(
+            spec, "ground", [1, 0, 0, 0, 1, 0], rgba=[1, 1, 1, 1], material="corridor_ground"
+        )
+        self._left_plane = self._plane(spec, "left_wall", [1, 0, 0, 0, 0, 1], rgba=[1, 0, 0, alpha])
+        self._right_plane = self._plane(
+            spec, "right_wall", [-1, 0, 0, 0, 0, 1], rgba=[1, 0, 0, alpha]
+        )
+        self._near_plane = self._plane(spec, "near_wall", [0, 1, 0, 0, 0, 1], rgba=[1, 0, 0, alpha])
+        self._far_plane = self._plane(spec, "far_wall", [0, -1, 0, 0, 0, 1], rgba=[1, 0, 0, alpha])
         self._spec = spec
         self._layout = None
         self._pending = False
@@ -176,8 +184,13 @@ class Corridor(composer.Arena):
     @staticmethod
     def _plane(spec, name, xyaxes, rgba, material=None):
         body = spec.worldbody.add_body(name=f"{name}_body")
-        kwargs = dict(name=name, type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 1.0],
-                      xyaxes=xyaxes, rgba=rgba)
+        kwargs = dict(
+            name=name,
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[1.0, 1.0, 1.0],
+            xyaxes=xyaxes,
+            rgba=rgba,
+        )
         if name != "ground":
             kwargs["group"] = _SIDE_WALLS_GEOM_GROUP
         if material is not None:
@@ -216,20 +229,35 @@ class Corridor(composer.Arena):
         half_x = length / 2 + _CORRIDOR_X_PADDING_M
         planes = (
             (self._ground_plane, [length / 2, 0, self._ground_z()], [half_x, width / 2, 1]),
-            (self._left_plane, [length / 2, width / 2, _SIDE_WALL_HEIGHT_M / 2],
-             [half_x, _SIDE_WALL_HEIGHT_M / 2, 1]),
-            (self._right_plane, [length / 2, -width / 2, _SIDE_WALL_HEIGHT_M / 2],
-             [half_x, _SIDE_WALL_HEIGHT_M / 2, 1]),
-            (self._near_plane, [-_CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
-             [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1]),
-            (self._far_plane, [length + _CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
-             [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1]),
+            (
+                self._left_plane,
+                [length / 2, width / 2, _SIDE_WALL_HEIGHT_M / 2],
+                [half_x, _SIDE_WALL_HEIGHT_M / 2, 1],
+            ),
+            (
+                self._right_plane,
+                [length / 2, -width / 2, _SIDE_WALL_HEIGHT_M / 2],
+                [half_x, _SIDE_WALL_HEIGHT_M / 2, 1],
+            ),
+            (
+                self._near_plane,
+                [-_CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
+                [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1],
+            ),
+            (
+                self._far_plane,
+                [length + _CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
+                [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1],
+            ),
         )
         model = physics.model
         if self._plane_ids is None or self._plane_ids[0] is not model:
             geoms = [plane for plane, _, _ in planes]
-            self._plane_ids = (model, physics.bind(geoms).id.astype(np.intp),
-                               np.asarray([physics.bind(g).bodyid for g in geoms]).ravel())
+            self._plane_ids = (
+                model,
+                physics.bind(geoms).id.astype(np.intp),
+                np.asarray([physics.bind(g).bodyid for g in geoms]).ravel(),
+            )
         _, geom_ids, body_ids = self._plane_ids
         for (_, position, size), geom_id, body_id in zip(planes, geom_ids, body_ids):
             model.body_pos[body_id] = position
@@ -308,10 +336,19 @@ class EmptyCorridor(Corridor):
       name: the arena's name.
     """
 
-    def _build(self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True,
-               name="empty_corridor"):
-        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
-                       visible_side_planes=visible_side_planes, name=name)
+    def _build(
+        self,
+        corridor_width=4.0,
+        corridor_length=40.0,
+        visible_side_planes=True,
+        name="empty_corridor",
+    ):
+        super()._build(
+            corridor_width=corridor_width,
+            corridor_length=corridor_length,
+            visible_side_planes=visible_side_planes,
+            name=name,
+        )
 
 
 class GapsCorridor(Corridor):
@@ -333,13 +370,25 @@ class GapsCorridor(Corridor):
       name: the arena's name.
     """
 
-    def _build(self, platform_length=1.0, gap_length=2.5, corridor_width=4.0,
-               corridor_length=40.0, pit_depth=10.0, platform_rgba=(0.5, 0.5, 0.5, 1.0),
-               visible_side_planes=False, max_platforms=None, name="gaps_corridor"):
-        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
-                       visible_side_planes=visible_side_planes, name=name)
-        _check_lengths(platform_length=platform_length, gap_length=gap_length,
-                       pit_depth=pit_depth)
+    def _build(
+        self,
+        platform_length=1.0,
+        gap_length=2.5,
+        corridor_width=4.0,
+        corridor_length=40.0,
+        pit_depth=10.0,
+        platform_rgba=(0.5, 0.5, 0.5, 1.0),
+        visible_side_planes=False,
+        max_platforms=None,
+        name="gaps_corridor",
+    ):
+        super()._build(
+            corridor_width=corridor_width,
+            corridor_length=corridor_length,
+            visible_side_planes=visible_side_planes,
+            name=name,
+        )
+        _check_lengths(platform_length=platform_length, gap_length=gap_length, pit_depth=pit_depth)
         self._platform_length = platform_length
         self._gap_length = gap_length
         self._platform_rgba = platform_rgba
@@ -354,8 +403,12 @@ class GapsCorridor(Corridor):
                 estimate = 1 + max(0, int(np.ceil(remaining / step)))
         self._capacity = _capacity(max_platforms, "max_platforms", estimate)
         self._platforms = pools.BoxPool(
-            self._spec.worldbody, "platform", self._capacity, rgba=platform_rgba,
-            material="corridor_ground")
+            self._spec.worldbody,
+            "platform",
+            self._capacity,
+            rgba=platform_rgba,
+            material="corridor_ground",
+        )
         self._warned_full = False
 
     def _ground_z(self):
@@ -373,24 +426,35 @@ class GapsCorridor(Corridor):
         ends = starts + platforms
         if used == count and starts[-1] + platforms[-1] + gaps[-1] < length:
             if not self._warned_full:
-                _log.warning("GapsCorridor: max_platforms=%d ends at x=%.2f m of %.2f m; the "
-                             "last platform runs to the end", count, ends[-1], length)
+                _log.warning(
+                    "GapsCorridor: max_platforms=%d ends at x=%.2f m of %.2f m; the "
+                    "last platform runs to the end",
+                    count,
+                    ends[-1],
+                    length,
+                )
                 self._warned_full = True
             ends[-1] = length
         layout["platform_starts"] = starts[:used]
         layout["platform_ends"] = ends[:used]
-        layout["platform_rgba"] = _draw_colours(self._platform_rgba, used, random_state,
-                                                "platform_rgba")
+        layout["platform_rgba"] = _draw_colours(
+            self._platform_rgba, used, random_state, "platform_rgba"
+        )
         return layout
 
     def _write_layout(self, physics, layout):
         starts, ends = layout["platform_starts"], layout["platform_ends"]
         count = len(starts)
-        centers = np.column_stack([(starts + ends) / 2, np.zeros(count),
-                                   np.full(count, -_WALL_THICKNESS_M)])
-        half_sizes = np.column_stack([(ends - starts) / 2,
-                                      np.full(count, layout["corridor_width"] / 2),
-                                      np.full(count, _WALL_THICKNESS_M)])
+        centers = np.column_stack(
+            [(starts + ends) / 2, np.zeros(count), np.full(count, -_WALL_THICKNESS_M)]
+        )
+        half_sizes = np.column_stack(
+            [
+                (ends - starts) / 2,
+                np.full(count, layout["corridor_width"] / 2),
+                np.full(count, _WALL_THICKNESS_M),
+            ]
+        )
         self._platforms.write(physics, centers, half_sizes, rgba=layout["platform_rgba"])
 
     @property
@@ -436,28 +500,44 @@ class WallsCorridor(Corridor):
     `max_walls` and `name` accepts a number or a variation.
     """
 
-    def _build(self, wall_gap=2.5, wall_width=2.5, wall_height=2.0, swap_wall_side=True,
-               wall_rgba=(1.0, 1.0, 1.0, 1.0), corridor_width=4.0, corridor_length=40.0,
-               visible_side_planes=False, include_initial_padding=True, max_walls=None,
-               name="walls_corridor"):
-        super()._build(corridor_width=corridor_width, corridor_length=corridor_length,
-                       visible_side_planes=visible_side_planes, name=name)
+    def _build(
+        self,
+        wall_gap=2.5,
+        wall_width=2.5,
+        wall_height=2.0,
+        swap_wall_side=True,
+        wall_rgba=(1.0, 1.0, 1.0, 1.0),
+        corridor_width=4.0,
+        corridor_length=40.0,
+        visible_side_planes=False,
+        include_initial_padding=True,
+        max_walls=None,
+        name="walls_corridor",
+    ):
+        super()._build(
+            corridor_width=corridor_width,
+            corridor_length=corridor_length,
+            visible_side_planes=visible_side_planes,
+            name=name,
+        )
         _check_lengths(wall_gap=wall_gap, wall_width=wall_width, wall_height=wall_height)
         self._wall_gap = wall_gap
         self._wall_width = wall_width
         self._wall_height = wall_height
         self._swap_wall_side = swap_wall_side
         self._wall_rgba = wall_rgba
-        self._first_wall_offset = (_CORRIDOR_X_PADDING_M if include_initial_padding
-                                   else -_CORRIDOR_X_PADDING_M)
+        self._first_wall_offset = (
+            _CORRIDOR_X_PADDING_M if include_initial_padding else -_CORRIDOR_X_PADDING_M
+        )
         estimate = None
         gap = value_bounds(wall_gap)
         if gap and gap[0] > 0 and self._length_bounds:
             span = self._length_bounds[1] - (gap[0] + self._first_wall_offset)
             estimate = 1 + max(0, int(np.ceil(span / gap[0])))
         self._capacity = _capacity(max_walls, "max_walls", estimate)
-        self._walls = pools.BoxPool(self._spec.worldbody, "wall", self._capacity,
-                                    rgba=(1.0, 1.0, 1.0, 1.0))
+        self._walls = pools.BoxPool(
+            self._spec.worldbody, "wall", self._capacity, rgba=(1.0, 1.0, 1.0, 1.0)
+        )
         self._warned_full = False
 
     def _draw_layout(self, length, width, random_state):
@@ -468,15 +548,24 @@ class WallsCorridor(Corridor):
         used = int(np.searchsorted(xs, length, side="left"))
         if used == count and xs[-1] + _draw(self._wall_gap, random_state, "wall_gap") < length:
             if not self._warned_full:
-                _log.warning("WallsCorridor: max_walls=%d reached at x=%.2f m of %.2f m; the "
-                             "rest of the corridor is free", count, xs[-1], length)
+                _log.warning(
+                    "WallsCorridor: max_walls=%d reached at x=%.2f m of %.2f m; the "
+                    "rest of the corridor is free",
+                    count,
+                    xs[-1],
+                    length,
+                )
                 self._warned_full = True
         widths = _draw_many(self._wall_width, used, random_state, "wall_width")
         heights = _draw_many(self._wall_height, used, random_state, "wall_height")
         if callable(self._swap_wall_side):
-            swaps = np.array([bool(variation.evaluate(self._swap_wall_side,
-                                                      random_state=random_state))
-                              for _ in range(used)], dtype=bool)
+            swaps = np.array(
+                [
+                    bool(variation.evaluate(self._swap_wall_side, random_state=random_state))
+                    for _ in range(used)
+                ],
+                dtype=bool,
+            )
         else:
             swaps = np.full(used, bool(self._swap_wall_side))
         # The side flips at every swap, starting from the right (-y) side: +1 is
@@ -494,8 +583,9 @@ class WallsCorridor(Corridor):
         count = len(widths)
         y = layout["wall_side"] * (layout["corridor_width"] - widths) / 2
         centers = np.column_stack([layout["wall_x"], y, heights / 2])
-        half_sizes = np.column_stack([np.full(count, _WALL_THICKNESS_M / 2), widths / 2,
-                                      heights / 2])
+        half_sizes = np.column_stack(
+            [np.full(count, _WALL_THICKNESS_M / 2), widths / 2, heights / 2]
+        )
         self._walls.write(physics, centers, half_sizes, rgba=layout["wall_rgba"])
 
     @property

@@ -25,22 +25,40 @@ class Floor(composer.Arena):
         spec.modelname = name
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
         spec.add_texture(
-            name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+            name="skybox",
+            type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
             builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-            rgb1=[0.4, 0.6, 0.8], rgb2=[0.0, 0.0, 0.0], width=800, height=800)
+            rgb1=[0.4, 0.6, 0.8],
+            rgb2=[0.0, 0.0, 0.0],
+            width=800,
+            height=800,
+        )
         spec.add_texture(
-            name="grid", type=mujoco.mjtTexture.mjTEXTURE_2D,
+            name="grid",
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
             builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3], mark=mujoco.mjtMark.mjMARK_EDGE,
-            markrgb=[0.8, 0.8, 0.8], width=300, height=300)
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            mark=mujoco.mjtMark.mjMARK_EDGE,
+            markrgb=[0.8, 0.8, 0.8],
+            width=300,
+            height=300,
+        )
         material = spec.add_material(name="grid", texrepeat=[1.0, 1.0], reflectance=reflectance)
         material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
         self._ground = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[size[0], size[1], _GROUND_THICKNESS_M], material="grid")
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[size[0], size[1], _GROUND_THICKNESS_M],
+            material="grid",
+        )
         self._light = spec.worldbody.add_light(
-            name="top_light", pos=[0.0, 0.0, 4.0], dir=[0.0, 0.0, -1.0],
-            diffuse=[0.7, 0.7, 0.7], castshadow=False)
+            name="top_light",
+            pos=[0.0, 0.0, 4.0],
+            dir=[0.0, 0.0, -1.0],
+            diffuse=[0.7, 0.7, 0.7],
+            castshadow=False,
+        )
         self._size = size
         self._spec = spec
 

@@ -49,12 +49,29 @@ class RandomMazeWithTargets(composer.Arena):
       name: the arena's name.
     """
 
-    def _build(self, x_cells=11, y_cells=11, xy_scale=2.0, z_height=2.0, max_rooms=4,
-               room_min_size=3, room_max_size=5, spawns_per_room=1, targets_per_room=1,
-               max_variations=26, simplify=True, extra_connection_probability=0.0,
-               target_radius=0.3, target_height=0.5, name="maze"):
-        for label, value in (("xy_scale", xy_scale), ("z_height", z_height),
-                             ("target_radius", target_radius)):
+    def _build(
+        self,
+        x_cells=11,
+        y_cells=11,
+        xy_scale=2.0,
+        z_height=2.0,
+        max_rooms=4,
+        room_min_size=3,
+        room_max_size=5,
+        spawns_per_room=1,
+        targets_per_room=1,
+        max_variations=26,
+        simplify=True,
+        extra_connection_probability=0.0,
+        target_radius=0.3,
+        target_height=0.5,
+        name="maze",
+    ):
+        for label, value in (
+            ("xy_scale", xy_scale),
+            ("z_height", z_height),
+            ("target_radius", target_radius),
+        ):
             if not value > 0:
                 raise ValueError(f"{label} must be positive metres, got {value!r}")
         if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 1:
@@ -62,10 +79,17 @@ class RandomMazeWithTargets(composer.Arena):
         if not isinstance(targets_per_room, (int, np.integer)) or targets_per_room < 0:
             raise ValueError(f"targets_per_room must be an int >= 0, got {targets_per_room!r}")
         self._maze_kwargs = dict(
-            height=y_cells, width=x_cells, max_rooms=max_rooms, room_min_size=room_min_size,
-            room_max_size=room_max_size, max_variations=max_variations, simplify=simplify,
+            height=y_cells,
+            width=x_cells,
+            max_rooms=max_rooms,
+            room_min_size=room_min_size,
+            room_max_size=room_max_size,
+            max_variations=max_variations,
+            simplify=simplify,
             extra_connection_probability=extra_connection_probability,
-            spawns_per_room=spawns_per_room, objects_per_room=targets_per_room)
+            spawns_per_room=spawns_per_room,
+            objects_per_room=targets_per_room,
+        )
         # Builds one maze now so that labmaze checks the parameters at construction.
         labmaze.RandomMaze(random_seed=0, **self._maze_kwargs)
         self._x_cells, self._y_cells = int(x_cells), int(y_cells)
@@ -80,31 +104,59 @@ class RandomMazeWithTargets(composer.Arena):
         half_y = self._y_cells * self._xy_scale / 2
         style.add_sky_and_light(spec, light_height_m=max(half_x, half_y))
         style.add_checker_material(
-            spec, "maze_floor", rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3],
-            texrepeat=[1.0 / self._xy_scale] * 2, mark_rgb=[0.8, 0.8, 0.8], reflectance=0.1)
+            spec,
+            "maze_floor",
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            texrepeat=[1.0 / self._xy_scale] * 2,
+            mark_rgb=[0.8, 0.8, 0.8],
+            reflectance=0.1,
+        )
         self._wall_material_names = []
         for index, (rgb1, rgb2) in enumerate(_WALL_STYLES):
             material_name = f"maze_wall_{index}"
-            style.add_checker_material(spec, material_name, rgb1=rgb1, rgb2=rgb2,
-                                       texrepeat=[2.0, 2.0], mark_rgb=[0.15, 0.15, 0.15])
+            style.add_checker_material(
+                spec,
+                material_name,
+                rgb1=rgb1,
+                rgb2=rgb2,
+                texrepeat=[2.0, 2.0],
+                mark_rgb=[0.15, 0.15, 0.15],
+            )
             self._wall_material_names.append(material_name)
         self._floor = spec.worldbody.add_geom(
-            name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[half_x, half_y, 0.25], material="maze_floor")
+            name="floor",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[half_x, half_y, 0.25],
+            material="maze_floor",
+        )
         # One box per horizontal run of wall cells: a row of n cells has at most
         # ceil(n / 2) runs, which bounds the pool for any maze of this grid.
         capacity = self._y_cells * ((self._x_cells + 1) // 2)
-        self._walls = pools.BoxPool(spec.worldbody, "wall", capacity, rgba=(1, 1, 1, 1),
-                                    material=self._wall_material_names[0])
+        self._walls = pools.BoxPool(
+            spec.worldbody,
+            "wall",
+            capacity,
+            rgba=(1, 1, 1, 1),
+            material=self._wall_material_names[0],
+        )
         max_targets = max_rooms * targets_per_room
         self._target_bodies, self._target_geoms = [], []
         for index in range(max_targets):
-            body = spec.worldbody.add_body(name=f"target_{index}",
-                                           pos=[0.0, 0.0, pools.PARKING_Z_M])
-            self._target_geoms.append(body.add_geom(
-                name=f"target_{index}_geom", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                size=[self._target_radius, 0, 0], rgba=list(_TARGET_RGBA),
-                group=TARGET_GEOM_GROUP, contype=0, conaffinity=0))
+            body = spec.worldbody.add_body(
+                name=f"target_{index}", pos=[0.0, 0.0, pools.PARKING_Z_M]
+            )
+            self._target_geoms.append(
+                body.add_geom(
+                    name=f"target_{index}_geom",
+                    type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                    size=[self._target_radius, 0, 0],
+                    rgba=list(_TARGET_RGBA),
+                    group=TARGET_GEOM_GROUP,
+                    contype=0,
+                    conaffinity=0,
+                )
+            )
             self._target_bodies.append(body)
         self._spec = spec
         self._maze = None
@@ -120,17 +172,19 @@ class RandomMazeWithTargets(composer.Arena):
 
         Returns the `labmaze.RandomMaze`.
         """
-        seed = int(random_state.randint(2 ** 31 - 1))
+        seed = int(random_state.randint(2**31 - 1))
         self._maze_seed = seed
         self._maze = labmaze.RandomMaze(random_seed=seed, **self._maze_kwargs)
         self._wall_style = int(random_state.randint(len(_WALL_STYLES)))
         layer = np.asarray(self._maze.entity_layer)
         rows, cols = np.nonzero(layer == self._maze.spawn_token)
-        self._spawn_positions = np.column_stack([self.grid_to_world(rows, cols),
-                                                 np.zeros(len(rows))])
+        self._spawn_positions = np.column_stack(
+            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
+        )
         rows, cols = np.nonzero(layer == self._maze.object_token)
-        self._target_positions = np.column_stack([self.grid_to_world(rows, cols),
-                                                  np.full(len(rows), self._target_height)])
+        self._target_positions = np.column_stack(
+            [self.grid_to_world(rows, cols), np.full(len(rows), self._target_height)]
+        )
         self._wall_layout = self._wall_boxes(layer == _WALL_TOKEN)
         self._pending = True
         return self._maze
@@ -143,14 +197,19 @@ class RandomMazeWithTargets(composer.Arena):
         centers, half_sizes = self._wall_layout
         model = physics.model
         body_ids, geom_ids, material_ids = self._model_ids(physics)
-        self._walls.write(physics, centers, half_sizes,
-                          material_ids=np.full(len(centers), material_ids[self._wall_style]))
+        self._walls.write(
+            physics,
+            centers,
+            half_sizes,
+            material_ids=np.full(len(centers), material_ids[self._wall_style]),
+        )
         targets = self.target_positions
         count = len(targets)
         if count > len(body_ids):
             raise ValueError(
                 f"the maze has {count} targets but the arena holds {len(body_ids)}; "
-                "labmaze placed more objects than max_rooms * targets_per_room")
+                "labmaze placed more objects than max_rooms * targets_per_room"
+            )
         model.body_pos[body_ids[:count]] = targets
         model.geom_rgba[geom_ids[:count]] = _TARGET_RGBA
         model.body_pos[body_ids[count:]] = (0.0, 0.0, pools.PARKING_Z_M)
@@ -165,11 +224,14 @@ class RandomMazeWithTargets(composer.Arena):
         if self._maze is None:
             return None
         return dict(
-            maze_seed=self._maze_seed, wall_style=self._wall_style, pending=self._pending,
+            maze_seed=self._maze_seed,
+            wall_style=self._wall_style,
+            pending=self._pending,
             spawn_positions=self._spawn_positions.copy(),
             target_positions=self._target_positions.copy(),
             wall_layout=tuple(array.copy() for array in self._wall_layout),
-            collected=self._collected.copy())
+            collected=self._collected.copy(),
+        )
 
     def restore_state(self, state):
         """Returns the maze to a `snapshot_state()` of a maze built alike."""
@@ -197,9 +259,12 @@ class RandomMazeWithTargets(composer.Arena):
             else:
                 body_ids = geom_ids = np.zeros(0, dtype=np.intp)
             prefix = self.prefix
-            material_ids = np.array([
-                mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, prefix + name)
-                for name in self._wall_material_names])
+            material_ids = np.array(
+                [
+                    mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, prefix + name)
+                    for name in self._wall_material_names
+                ]
+            )
             self._ids = (model, body_ids, geom_ids, material_ids)
         return self._ids[1:]
 
@@ -212,11 +277,16 @@ class RandomMazeWithTargets(composer.Arena):
         first = self.grid_to_world(rows, starts)
         last = self.grid_to_world(rows, stops - 1)
         count = len(rows)
-        centers = np.column_stack([(first[:, 0] + last[:, 0]) / 2, first[:, 1],
-                                   np.full(count, self._z_height / 2)])
-        half_sizes = np.column_stack([(stops - starts) * self._xy_scale / 2,
-                                      np.full(count, self._xy_scale / 2),
-                                      np.full(count, self._z_height / 2)])
+        centers = np.column_stack(
+            [(first[:, 0] + last[:, 0]) / 2, first[:, 1], np.full(count, self._z_height / 2)]
+        )
+        half_sizes = np.column_stack(
+            [
+                (stops - starts) * self._xy_scale / 2,
+                np.full(count, self._xy_scale / 2),
+                np.full(count, self._z_height / 2),
+            ]
+        )
         return centers, half_sizes
 
     # Geometry of the grid.
@@ -238,8 +308,10 @@ class RandomMazeWithTargets(composer.Arena):
 
     def _require_maze(self):
         if self._maze is None:
-            raise ValueError("the maze exists from the first episode on; reset the environment "
-                             "or call regenerate(random_state) first")
+            raise ValueError(
+                "the maze exists from the first episode on; reset the environment "
+                "or call regenerate(random_state) first"
+            )
         return self._maze
 
     # Properties.
@@ -307,7 +379,7 @@ class RandomMazeWithTargets(composer.Arena):
         if np.any(new):
             self._collected |= new
             _, geom_ids, _ = self._model_ids(physics)
-            physics.model.geom_rgba[geom_ids[:len(targets)][new], 3] = 0.0
+            physics.model.geom_rgba[geom_ids[: len(targets)][new], 3] = 0.0
         return int(new.sum())
 
     def terrain_height(self, physics, xy_points):

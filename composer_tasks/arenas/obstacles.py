@@ -56,19 +56,29 @@ class ObstacleField(composer.Arena):
         clear radius.
     """
 
-    def _build(self, num_obstacles: int = 120, field_half_size_m: float = 30.0,
-               length_m: Sequence[float] = (0.5, 3.0), width_m: Sequence[float] = (0.5, 3.0),
-               height_m: Sequence[float] = (0.05, 0.3), clear_radius_m: float = 2.0,
-               name: str = "obstacle_field") -> None:
-        if (isinstance(num_obstacles, bool) or not isinstance(num_obstacles, (int, np.integer))
-                or num_obstacles < 0):
+    def _build(
+        self,
+        num_obstacles: int = 120,
+        field_half_size_m: float = 30.0,
+        length_m: Sequence[float] = (0.5, 3.0),
+        width_m: Sequence[float] = (0.5, 3.0),
+        height_m: Sequence[float] = (0.05, 0.3),
+        clear_radius_m: float = 2.0,
+        name: str = "obstacle_field",
+    ) -> None:
+        if (
+            isinstance(num_obstacles, bool)
+            or not isinstance(num_obstacles, (int, np.integer))
+            or num_obstacles < 0
+        ):
             raise ValueError(f"num_obstacles must be an int >= 0, got {num_obstacles!r}")
         if not (np.isfinite(clear_radius_m) and clear_radius_m >= 0):
             raise ValueError(f"clear_radius_m must be finite metres >= 0, got {clear_radius_m!r}")
         if not (np.isfinite(field_half_size_m) and field_half_size_m > clear_radius_m + 1.0):
             raise ValueError(
                 f"field_half_size_m must exceed clear_radius_m + 1 m ({clear_radius_m + 1.0}), "
-                f"got {field_half_size_m!r}")
+                f"got {field_half_size_m!r}"
+            )
         self.num_obstacles = int(num_obstacles)
         self.field_half_size_m = float(field_half_size_m)
         self.length_m = _range(length_m, "length_m")
@@ -80,13 +90,23 @@ class ObstacleField(composer.Arena):
         spec.modelname = name
         style.add_sky_and_light(spec, light_height_m=8.0, light_position_xy=(0.0, 0.0))
         style.add_checker_material(
-            spec, "field_ground", rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3],
-            texrepeat=[1.0, 1.0], mark_rgb=[0.8, 0.8, 0.8], reflectance=0.0)
+            spec,
+            "field_ground",
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            texrepeat=[1.0, 1.0],
+            mark_rgb=[0.8, 0.8, 0.8],
+            reflectance=0.0,
+        )
         self._ground = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[_FLOOR_HALF_SIZE_M, _FLOOR_HALF_SIZE_M, 0.25], material="field_ground")
-        self._boxes = pools.BoxPool(spec.worldbody, "obstacle", self.num_obstacles,
-                                    rgba=_OBSTACLE_RGBA)
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[_FLOOR_HALF_SIZE_M, _FLOOR_HALF_SIZE_M, 0.25],
+            material="field_ground",
+        )
+        self._boxes = pools.BoxPool(
+            spec.worldbody, "obstacle", self.num_obstacles, rgba=_OBSTACLE_RGBA
+        )
         self._spec = spec
         self._pending: Optional[tuple] = None
         self._layout: Optional[tuple] = None
@@ -126,8 +146,9 @@ class ObstacleField(composer.Arena):
             self.regenerate(random_state)
         centers, half_sizes, yaws = self._pending
         self._pending = None
-        quaternions = np.column_stack([np.cos(yaws / 2), np.zeros((len(yaws), 2)),
-                                       np.sin(yaws / 2)])
+        quaternions = np.column_stack(
+            [np.cos(yaws / 2), np.zeros((len(yaws), 2)), np.sin(yaws / 2)]
+        )
         self._boxes.write(physics, centers, half_sizes, quaternions=quaternions)
         self._generation += 1
         self._layout = (centers, half_sizes, yaws)
@@ -188,8 +209,13 @@ class ObstacleField(composer.Arena):
                 half_sizes = model.geom_size[geom_ids[active]].copy()
                 # The boxes turn about z only: yaw = 2 atan2(q_z, q_w).
                 yaws = 2.0 * np.arctan2(quaternions[:, 3], quaternions[:, 0])
-                self._cached = (centers[active].copy(), half_sizes, np.cos(yaws), np.sin(yaws),
-                                np.hypot(half_sizes[:, 0], half_sizes[:, 1]))
+                self._cached = (
+                    centers[active].copy(),
+                    half_sizes,
+                    np.cos(yaws),
+                    np.sin(yaws),
+                    np.hypot(half_sizes[:, 0], half_sizes[:, 1]),
+                )
             self._cache_key = key
         return self._cached
 
@@ -204,8 +230,10 @@ class ObstacleField(composer.Arena):
         centers, half_sizes, cosine, sine, radii = boxes
         # Only boxes whose bounding circle reaches the points' bounding box.
         low, high = xy.min(axis=0), xy.max(axis=0)
-        near = np.all((centers[:, :2] + radii[:, None] >= low)
-                      & (centers[:, :2] - radii[:, None] <= high), axis=1)
+        near = np.all(
+            (centers[:, :2] + radii[:, None] >= low) & (centers[:, :2] - radii[:, None] <= high),
+            axis=1,
+        )
         if not np.any(near):
             return np.zeros(len(xy))
         centers, half_sizes = centers[near], half_sizes[near]
@@ -214,7 +242,8 @@ class ObstacleField(composer.Arena):
         dy = xy[:, None, 1] - centers[None, :, 1]
         along = cosine * dx + sine * dy
         across = -sine * dx + cosine * dy
-        inside = ((np.abs(along) <= half_sizes[None, :, 0])
-                  & (np.abs(across) <= half_sizes[None, :, 1]))
+        inside = (np.abs(along) <= half_sizes[None, :, 0]) & (
+            np.abs(across) <= half_sizes[None, :, 1]
+        )
         tops = np.where(inside, (centers[:, 2] + half_sizes[:, 2])[None, :], 0.0)
         return np.maximum(tops.max(axis=1), 0.0)

@@ -92,16 +92,29 @@ class ParkourCourse(composer.Arena):
       name: the arena's name.
     """
 
-    def _build(self, segments=None, mode="mixed", segment_weights=None,
-               curriculum=False, curriculum_band=0.25, course_length=60.0, spawn_length=4.0,
-               track_width=8.0, side_walls=True, visible_side_walls=False, resolution=0.1,
-               pit_depth=2.0, name="parkour"):
+    def _build(
+        self,
+        segments=None,
+        mode="mixed",
+        segment_weights=None,
+        curriculum=False,
+        curriculum_band=0.25,
+        course_length=60.0,
+        spawn_length=4.0,
+        track_width=8.0,
+        side_walls=True,
+        visible_side_walls=False,
+        resolution=0.1,
+        pit_depth=2.0,
+        name="parkour",
+    ):
         if segments is None:
             segments = (Hurdles(),)
         segments = (segments,) if isinstance(segments, Segment) else tuple(segments)
         if not segments or not all(isinstance(s, Segment) for s in segments):
-            raise TypeError(f"segments must be Segment instances (Hurdles(), Gaps(), ...), "
-                            f"got {segments!r}")
+            raise TypeError(
+                f"segments must be Segment instances (Hurdles(), Gaps(), ...), got {segments!r}"
+            )
         if mode not in _MODES:
             raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
         if segment_weights is None:
@@ -109,20 +122,26 @@ class ParkourCourse(composer.Arena):
         else:
             weights = np.asarray(segment_weights, dtype=np.float64)
             if weights.shape != (len(segments),) or np.any(weights < 0) or weights.sum() <= 0:
-                raise ValueError(f"segment_weights must be {len(segments)} non-negative numbers "
-                                 f"with a positive sum, got {segment_weights!r}")
+                raise ValueError(
+                    f"segment_weights must be {len(segments)} non-negative numbers "
+                    f"with a positive sum, got {segment_weights!r}"
+                )
             weights = weights / weights.sum()
         if not 0 < curriculum_band <= 1:
             raise ValueError(f"curriculum_band must be in (0, 1], got {curriculum_band!r}")
-        for label, value in (("track_width", track_width), ("resolution", resolution),
-                             ("pit_depth", pit_depth)):
+        for label, value in (
+            ("track_width", track_width),
+            ("resolution", resolution),
+            ("pit_depth", pit_depth),
+        ):
             if not value > 0:
                 raise ValueError(f"{label} must be positive metres, got {value!r}")
         if not spawn_length >= 0:
             raise ValueError(f"spawn_length must be >= 0 metres, got {spawn_length!r}")
         if not course_length > spawn_length:
-            raise ValueError(f"course_length must exceed spawn_length ({spawn_length} m), "
-                             f"got {course_length!r}")
+            raise ValueError(
+                f"course_length must exceed spawn_length ({spawn_length} m), got {course_length!r}"
+            )
         self._segments = segments
         self._mode = mode
         self._weights = weights
@@ -136,17 +155,31 @@ class ParkourCourse(composer.Arena):
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.visual.map.znear = 0.0005
-        style.add_sky_and_light(spec, light_height_m=8.0,
-                                light_position_xy=(self.course_length / 2, 0.0))
+        style.add_sky_and_light(
+            spec, light_height_m=8.0, light_position_xy=(self.course_length / 2, 0.0)
+        )
         style.add_checker_material(
-            spec, "parkour_ground", rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3],
-            texrepeat=[1.0, 1.0], mark_rgb=[0.8, 0.8, 0.8], reflectance=0.0)
+            spec,
+            "parkour_ground",
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            texrepeat=[1.0, 1.0],
+            mark_rgb=[0.8, 0.8, 0.8],
+            reflectance=0.0,
+        )
         x_range = (-_BACK_PADDING_M, self.course_length + _END_PADDING_M)
         half_width = self.track_width / 2
         max_height = max([_MIN_ELEVATION_M] + [s.max_height() for s in segments])
         self.heightfield = pools.HeightfieldGrid(
-            spec, "terrain", x_range, (-half_width, half_width), resolution,
-            min_height=-self.pit_depth, max_height=max_height, material="parkour_ground")
+            spec,
+            "terrain",
+            x_range,
+            (-half_width, half_width),
+            resolution,
+            min_height=-self.pit_depth,
+            max_height=max_height,
+            material="parkour_ground",
+        )
         for segment in segments:
             segment.validate(self)
 
@@ -157,21 +190,32 @@ class ParkourCourse(composer.Arena):
         ground_capacity = int(np.ceil(track * max(s.max_ground_boxes_per_m() for s in segments)))
         platform_capacity = int(np.ceil(track * max(s.max_platforms_per_m() for s in segments)))
         self._ground_boxes = pools.BoxPool(
-            spec.worldbody, "obstacle", ground_capacity + max_segments if ground_capacity else 0,
-            rgba=_HURDLE_RGBA, group=GROUND_GEOM_GROUP)
+            spec.worldbody,
+            "obstacle",
+            ground_capacity + max_segments if ground_capacity else 0,
+            rgba=_HURDLE_RGBA,
+            group=GROUND_GEOM_GROUP,
+        )
         self._platforms = pools.BoxPool(
-            spec.worldbody, "platform",
+            spec.worldbody,
+            "platform",
             platform_capacity + max_segments if platform_capacity else 0,
-            rgba=_PLATFORM_RGBA, group=PLATFORM_GEOM_GROUP)
+            rgba=_PLATFORM_RGBA,
+            group=PLATFORM_GEOM_GROUP,
+        )
         self._seesaws = _seesaw_pool(spec, segments, track, max_segments, self.track_width)
 
         # Beyond the heightfield (and at the bottom of the pits) a floor catches falls.
-        floor_body = spec.worldbody.add_body(name="pit_floor_body",
-                                             pos=[self.course_length / 2, 0.0, -self.pit_depth])
+        floor_body = spec.worldbody.add_body(
+            name="pit_floor_body", pos=[self.course_length / 2, 0.0, -self.pit_depth]
+        )
         self._pit_floor = floor_body.add_geom(
-            name="pit_floor", type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[self.course_length, 4 * half_width, 1.0], rgba=[0.15, 0.15, 0.2, 1.0],
-            group=GROUND_GEOM_GROUP)
+            name="pit_floor",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[self.course_length, 4 * half_width, 1.0],
+            rgba=[0.15, 0.15, 0.2, 1.0],
+            group=GROUND_GEOM_GROUP,
+        )
         self._side_walls = ()
         if side_walls:
             alpha = 0.3 if visible_side_walls else 0.0
@@ -179,18 +223,42 @@ class ParkourCourse(composer.Arena):
             half_length = (x_range[1] - x_range[0]) / 2
             walls = []
             for label, position, xyaxes, size in (
-                    ("left_wall", [centre_x, half_width, 0.0], [1, 0, 0, 0, 0, 1],
-                     [half_length, _SIDE_WALL_HEIGHT_M, 1.0]),
-                    ("right_wall", [centre_x, -half_width, 0.0], [-1, 0, 0, 0, 0, 1],
-                     [half_length, _SIDE_WALL_HEIGHT_M, 1.0]),
-                    ("near_wall", [x_range[0], 0.0, 0.0], [0, 1, 0, 0, 0, 1],
-                     [half_width, _SIDE_WALL_HEIGHT_M, 1.0]),
-                    ("far_wall", [x_range[1], 0.0, 0.0], [0, -1, 0, 0, 0, 1],
-                     [half_width, _SIDE_WALL_HEIGHT_M, 1.0])):
+                (
+                    "left_wall",
+                    [centre_x, half_width, 0.0],
+                    [1, 0, 0, 0, 0, 1],
+                    [half_length, _SIDE_WALL_HEIGHT_M, 1.0],
+                ),
+                (
+                    "right_wall",
+                    [centre_x, -half_width, 0.0],
+                    [-1, 0, 0, 0, 0, 1],
+                    [half_length, _SIDE_WALL_HEIGHT_M, 1.0],
+                ),
+                (
+                    "near_wall",
+                    [x_range[0], 0.0, 0.0],
+                    [0, 1, 0, 0, 0, 1],
+                    [half_width, _SIDE_WALL_HEIGHT_M, 1.0],
+                ),
+                (
+                    "far_wall",
+                    [x_range[1], 0.0, 0.0],
+                    [0, -1, 0, 0, 0, 1],
+                    [half_width, _SIDE_WALL_HEIGHT_M, 1.0],
+                ),
+            ):
                 body = spec.worldbody.add_body(name=f"{label}_body", pos=position)
-                walls.append(body.add_geom(
-                    name=label, type=mujoco.mjtGeom.mjGEOM_PLANE, xyaxes=xyaxes, size=size,
-                    rgba=[0.8, 0.3, 0.3, alpha], group=SIDE_WALL_GEOM_GROUP))
+                walls.append(
+                    body.add_geom(
+                        name=label,
+                        type=mujoco.mjtGeom.mjGEOM_PLANE,
+                        xyaxes=xyaxes,
+                        size=size,
+                        rgba=[0.8, 0.3, 0.3, alpha],
+                        group=SIDE_WALL_GEOM_GROUP,
+                    )
+                )
             self._side_walls = tuple(walls)
         self._spec = spec
         self._course = None
@@ -203,12 +271,14 @@ class ParkourCourse(composer.Arena):
         builder = parkour_segments.LayoutBuilder(self, random_state)
         segments = []
         if self._mode == "per_episode":
-            episode_type = self._segments[random_state.choice(len(self._segments),
-                                                              p=self._weights)]
+            episode_type = self._segments[random_state.choice(len(self._segments), p=self._weights)]
         x = self.obstacles_start
         while x < self.course_length:
-            segment = episode_type if self._mode == "per_episode" else self._segments[
-                random_state.choice(len(self._segments), p=self._weights)]
+            segment = (
+                episode_type
+                if self._mode == "per_episode"
+                else self._segments[random_state.choice(len(self._segments), p=self._weights)]
+            )
             end = min(x + builder.uniform(segment.length), self.course_length)
             segment.lay_out(builder, x, end)
             segments.append(CourseSegment(segment.kind, x, end))
@@ -223,8 +293,10 @@ class ParkourCourse(composer.Arena):
         builder, course = self._pending
         self._pending = None
         self.heightfield.write(physics, builder.heights)
-        for pool, boxes in ((self._ground_boxes, builder.ground_boxes),
-                            (self._platforms, builder.platform_boxes)):
+        for pool, boxes in (
+            (self._ground_boxes, builder.ground_boxes),
+            (self._platforms, builder.platform_boxes),
+        ):
             boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 6)
             pool.write(physics, boxes[:, :3], boxes[:, 3:])
         if self._seesaws is not None:
@@ -264,8 +336,12 @@ class ParkourCourse(composer.Arena):
     def ground_geoms(self):
         """Geoms a walker stands on: heightfield, pit floor, obstacle and platform boxes."""
         seesaws = () if self._seesaws is None else self._seesaws.geoms
-        return ((self.heightfield.geom, self._pit_floor) + self._ground_boxes.geoms
-                + self._platforms.geoms + seesaws)
+        return (
+            (self.heightfield.geom, self._pit_floor)
+            + self._ground_boxes.geoms
+            + self._platforms.geoms
+            + seesaws
+        )
 
     @property
     def obstacle_geoms(self):
@@ -333,13 +409,21 @@ def _seesaw_pool(spec, segments, track_length, max_segments, track_width):
     if len(planks) > 1:
         raise ValueError(
             f"every SeeSaws segment of a course must have the same plank_length, "
-            f"plank_thickness, pivot_height and plank_mass; got {sorted(planks)}")
+            f"plank_thickness, pivot_height and plank_mass; got {sorted(planks)}"
+        )
     length, thickness, pivot_height, mass, hinge_offset = planks.pop()
     rate = max(segment.max_seesaws_per_m() for segment in seesaw_segments)
     capacity = int(np.ceil(track_length * rate)) + max_segments
-    return pools.SeeSawPool(spec, "seesaw", capacity, plank_length=length,
-                            plank_width=track_width - 2 * _SEESAW_SIDE_CLEARANCE_M,
-                            plank_thickness=thickness,
-                            pivot_height=pivot_height, plank_mass=mass,
-                            hinge_offset=hinge_offset, rgba=_SEESAW_RGBA,
-                            group=GROUND_GEOM_GROUP)
+    return pools.SeeSawPool(
+        spec,
+        "seesaw",
+        capacity,
+        plank_length=length,
+        plank_width=track_width - 2 * _SEESAW_SIDE_CLEARANCE_M,
+        plank_thickness=thickness,
+        pivot_height=pivot_height,
+        plank_mass=mass,
+        hinge_offset=hinge_offset,
+        rgba=_SEESAW_RGBA,
+        group=GROUND_GEOM_GROUP,
+    )

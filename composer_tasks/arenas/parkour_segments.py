@@ -28,7 +28,8 @@ def _as_range(value, name, minimum=0.0, strict=True):
             low, high = (float(v) for v in value)
         except (TypeError, ValueError):
             raise ValueError(
-                f"{name} must be a number or a (low, high) pair, got {value!r}") from None
+                f"{name} must be a number or a (low, high) pair, got {value!r}"
+            ) from None
     if not (np.isfinite(low) and np.isfinite(high)) or low > high:
         raise ValueError(f"{name} must be finite with low <= high, got {value!r}")
     if (low <= minimum) if strict else (low < minimum):
@@ -46,6 +47,7 @@ class Obstacle:
     parameters: what was drawn (heights, lengths, ... in metres; "terrain" has "feature").
     difficulty: where the main parameter lies in its range, 0 (easiest) to 1 (hardest).
     """
+
     kind: str
     x_start: float
     x_end: float
@@ -56,6 +58,7 @@ class Obstacle:
 @dataclasses.dataclass
 class CourseSegment:
     """One segment of a course: its type's name and extent along the track (m)."""
+
     kind: str
     x_start: float
     x_end: float
@@ -64,6 +67,7 @@ class CourseSegment:
 @dataclasses.dataclass
 class Course:
     """The layout of one episode: segments and obstacles in track order."""
+
     segments: list
     obstacles: list
 
@@ -93,8 +97,13 @@ class LayoutBuilder:
         course = self.course
         uniform = self.random_state.uniform()
         if course.curriculum:
-            progress = min(max((x - course.obstacles_start) /
-                               (course.course_length - course.obstacles_start), 0.0), 1.0)
+            progress = min(
+                max(
+                    (x - course.obstacles_start) / (course.course_length - course.obstacles_start),
+                    0.0,
+                ),
+                1.0,
+            )
             band = course.curriculum_band
             difficulty = progress * (1.0 - band) + band * uniform
         else:
@@ -106,12 +115,19 @@ class LayoutBuilder:
         return self.random_state.uniform(bounds[0], bounds[1])
 
     def add_box(self, boxes, x0, x1, y0, y1, z0, z1):
-        boxes.append(((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2,
-                      (x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2))
+        boxes.append(
+            (
+                (x0 + x1) / 2,
+                (y0 + y1) / 2,
+                (z0 + z1) / 2,
+                (x1 - x0) / 2,
+                (y1 - y0) / 2,
+                (z1 - z0) / 2,
+            )
+        )
 
     def record(self, kind, x_start, x_end, difficulty, **parameters):
-        self.obstacles.append(Obstacle(kind, float(x_start), float(x_end), parameters,
-                                       difficulty))
+        self.obstacles.append(Obstacle(kind, float(x_start), float(x_end), parameters, difficulty))
 
     def columns(self, x_start, x_end):
         """Indices of the samples with x_start <= x <= x_end."""
@@ -169,8 +185,7 @@ class Hurdles(Segment):
 
     kind = "hurdles"
 
-    def __init__(self, height=(0.1, 0.5), width=(0.1, 0.4), spacing=(2.0, 4.0),
-                 length=(8.0, 12.0)):
+    def __init__(self, height=(0.1, 0.5), width=(0.1, 0.4), spacing=(2.0, 4.0), length=(8.0, 12.0)):
         super().__init__(length)
         self.height = _as_range(height, "Hurdles.height")
         self.width = _as_range(width, "Hurdles.width")
@@ -187,10 +202,18 @@ class Hurdles(Segment):
             if x + width > x_end:
                 return
             height, difficulty = builder.sample(self.height, x)
-            builder.add_box(builder.ground_boxes, x, x + width, -half_width, half_width, 0.0,
-                            height)
-            builder.record("hurdle", x, x + width, difficulty, height=height, width=width,
-                           width_difficulty=width_difficulty)
+            builder.add_box(
+                builder.ground_boxes, x, x + width, -half_width, half_width, 0.0, height
+            )
+            builder.record(
+                "hurdle",
+                x,
+                x + width,
+                difficulty,
+                height=height,
+                width=width,
+                width_difficulty=width_difficulty,
+            )
             x += width + builder.uniform(self.spacing)
 
 
@@ -221,7 +244,8 @@ class Gaps(Segment):
         if low < 2 or low > high:
             raise ValueError(
                 f"Gaps.gap={self.gap!r} must hold a whole number of at least 2 heightfield "
-                f"samples of {dx:.4g} m; widen it or refine the course's resolution")
+                f"samples of {dx:.4g} m; widen it or refine the course's resolution"
+            )
 
     def lay_out(self, builder, x_start, x_end):
         dx = builder.dx
@@ -240,7 +264,7 @@ class Gaps(Segment):
                 return
             # The samples strictly between the edges drop; the edges stay at ground
             # level, so the opening at ground level is exactly `samples` spacings.
-            builder.heights[:, first + 1:first + samples] = pit
+            builder.heights[:, first + 1 : first + samples] = pit
             builder.record("gap", gap_start, gap_end, difficulty, length=samples * dx)
             x = gap_end + builder.uniform(self.platform)
 
@@ -265,14 +289,21 @@ class Terrain(Segment):
     kind = "terrain"
     _KINDS = ("hills", "ramps", "rubble")
 
-    def __init__(self, kinds=("hills", "ramps", "rubble"), height=(0.1, 0.5),
-                 feature_length=(2.0, 5.0), rubble_size=(0.2, 0.5), length=(8.0, 12.0)):
+    def __init__(
+        self,
+        kinds=("hills", "ramps", "rubble"),
+        height=(0.1, 0.5),
+        feature_length=(2.0, 5.0),
+        rubble_size=(0.2, 0.5),
+        length=(8.0, 12.0),
+    ):
         super().__init__(length)
         kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
         unknown = [kind for kind in kinds if kind not in self._KINDS]
         if not kinds or unknown:
-            raise ValueError(f"Terrain.kinds must be a non-empty subset of {self._KINDS}, "
-                             f"got {kinds!r}")
+            raise ValueError(
+                f"Terrain.kinds must be a non-empty subset of {self._KINDS}, got {kinds!r}"
+            )
         self.kinds = kinds
         self.height = _as_range(height, "Terrain.height")
         self.feature_length = _as_range(feature_length, "Terrain.feature_length")
@@ -301,8 +332,9 @@ class Terrain(Segment):
                 size = builder.uniform(self.rubble_size)
                 block_x = np.floor((builder.x[columns] - x) / size).astype(int)
                 block_y = np.floor((builder.y - builder.y[0]) / size).astype(int)
-                blocks = random_state.uniform(0.0, height,
-                                              size=(block_y.max() + 1, block_x.max() + 1))
+                blocks = random_state.uniform(
+                    0.0, height, size=(block_y.max() + 1, block_x.max() + 1)
+                )
                 builder.heights[:, columns] = blocks[np.ix_(block_y, block_x)]
             builder.record("terrain", x, end, difficulty, feature=kind, height=height)
             x = end
@@ -324,8 +356,14 @@ class SlalomWalls(Segment):
 
     kind = "slalom_walls"
 
-    def __init__(self, opening=(1.0, 3.0), spacing=(3.0, 5.0), height=(1.5, 2.5),
-                 thickness=0.2, length=(8.0, 12.0)):
+    def __init__(
+        self,
+        opening=(1.0, 3.0),
+        spacing=(3.0, 5.0),
+        height=(1.5, 2.5),
+        thickness=0.2,
+        length=(8.0, 12.0),
+    ):
         super().__init__(length)
         self.opening = _as_range(opening, "SlalomWalls.opening")
         self.spacing = _as_range(spacing, "SlalomWalls.spacing")
@@ -339,8 +377,10 @@ class SlalomWalls(Segment):
 
     def validate(self, course):
         if self.opening[1] >= course.track_width:
-            raise ValueError(f"SlalomWalls.opening={self.opening!r} must stay below the "
-                             f"track width {course.track_width} m")
+            raise ValueError(
+                f"SlalomWalls.opening={self.opening!r} must stay below the "
+                f"track width {course.track_width} m"
+            )
 
     def lay_out(self, builder, x_start, x_end):
         track_width = builder.course.track_width
@@ -356,8 +396,15 @@ class SlalomWalls(Segment):
             else:
                 y0, y1 = -track_width / 2, track_width / 2 - opening
             builder.add_box(builder.ground_boxes, x, x + self.thickness, y0, y1, 0.0, height)
-            builder.record("slalom_wall", x, x + self.thickness, difficulty, opening=opening,
-                           height=height, side=side)
+            builder.record(
+                "slalom_wall",
+                x,
+                x + self.thickness,
+                difficulty,
+                opening=opening,
+                height=height,
+                side=side,
+            )
             side = -side
             x += self.thickness + builder.uniform(self.spacing)
 
@@ -367,11 +414,11 @@ class _HoveringPlatforms(Segment):
 
     def __init__(self, platform_length, thickness, spacing, length):
         super().__init__(length)
-        self.platform_length = _as_range(platform_length,
-                                         f"{type(self).__name__}.platform_length")
+        self.platform_length = _as_range(platform_length, f"{type(self).__name__}.platform_length")
         if not thickness > 0:
-            raise ValueError(f"{type(self).__name__}.thickness must be positive metres, "
-                             f"got {thickness!r}")
+            raise ValueError(
+                f"{type(self).__name__}.thickness must be positive metres, got {thickness!r}"
+            )
         self.thickness = float(thickness)
         self.spacing = _as_range(spacing, f"{type(self).__name__}.spacing")
 
@@ -389,11 +436,25 @@ class _HoveringPlatforms(Segment):
             if x + platform_length > x_end:
                 return
             bottom, difficulty, parameters = self._bottom_and_record(builder, x)
-            builder.add_box(builder.platform_boxes, x, x + platform_length, -half_width,
-                            half_width, bottom, bottom + self.thickness)
-            builder.record(self.obstacle_kind, x, x + platform_length, difficulty,
-                           platform_length=platform_length, bottom=bottom,
-                           top=bottom + self.thickness, **parameters)
+            builder.add_box(
+                builder.platform_boxes,
+                x,
+                x + platform_length,
+                -half_width,
+                half_width,
+                bottom,
+                bottom + self.thickness,
+            )
+            builder.record(
+                self.obstacle_kind,
+                x,
+                x + platform_length,
+                difficulty,
+                platform_length=platform_length,
+                bottom=bottom,
+                top=bottom + self.thickness,
+                **parameters,
+            )
             x += platform_length + builder.uniform(self.spacing)
 
 
@@ -412,8 +473,14 @@ class JumpPlatforms(_HoveringPlatforms):
     kind = "jump_platforms"
     obstacle_kind = "platform"
 
-    def __init__(self, height=(0.3, 0.7), platform_length=(1.5, 3.0), thickness=0.2,
-                 spacing=(2.0, 4.0), length=(8.0, 12.0)):
+    def __init__(
+        self,
+        height=(0.3, 0.7),
+        platform_length=(1.5, 3.0),
+        thickness=0.2,
+        spacing=(2.0, 4.0),
+        length=(8.0, 12.0),
+    ):
         super().__init__(platform_length, thickness, spacing, length)
         self.height = _as_range(height, "JumpPlatforms.height", minimum=self.thickness)
 
@@ -437,8 +504,14 @@ class CrouchPlatforms(_HoveringPlatforms):
     kind = "crouch_platforms"
     obstacle_kind = "crouch_platform"
 
-    def __init__(self, clearance=(0.9, 1.3), platform_length=(1.0, 2.5), thickness=0.3,
-                 spacing=(2.0, 4.0), length=(8.0, 12.0)):
+    def __init__(
+        self,
+        clearance=(0.9, 1.3),
+        platform_length=(1.0, 2.5),
+        thickness=0.3,
+        spacing=(2.0, 4.0),
+        length=(8.0, 12.0),
+    ):
         super().__init__(platform_length, thickness, spacing, length)
         self.clearance = _as_range(clearance, "CrouchPlatforms.clearance")
 
@@ -475,19 +548,34 @@ class SeeSaws(Segment):
 
     kind = "seesaws"
 
-    def __init__(self, spacing=(2.0, 4.0), plank_length=3.0, plank_thickness=0.1,
-                 pivot_height=0.35, plank_mass=20.0, length=(8.0, 12.0)):
+    def __init__(
+        self,
+        spacing=(2.0, 4.0),
+        plank_length=3.0,
+        plank_thickness=0.1,
+        pivot_height=0.35,
+        plank_mass=20.0,
+        length=(8.0, 12.0),
+    ):
         super().__init__(length)
         self.spacing = _as_range(spacing, "SeeSaws.spacing")
-        for label, value in (("plank_length", plank_length), ("plank_thickness", plank_thickness),
-                             ("pivot_height", pivot_height), ("plank_mass", plank_mass)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                    np.isfinite(value) and value > 0):
+        for label, value in (
+            ("plank_length", plank_length),
+            ("plank_thickness", plank_thickness),
+            ("pivot_height", pivot_height),
+            ("plank_mass", plank_mass),
+        ):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not (np.isfinite(value) and value > 0)
+            ):
                 raise ValueError(f"SeeSaws.{label} must be a positive number, got {value!r}")
         if not plank_thickness / 2 < pivot_height < plank_length / 2:
             raise ValueError(
                 f"SeeSaws.pivot_height ({pivot_height!r}) must lie between half the plank's "
-                f"thickness and half its length ({plank_length / 2!r} m)")
+                f"thickness and half its length ({plank_length / 2!r} m)"
+            )
         self.plank_length = float(plank_length)
         self.plank_thickness = float(plank_thickness)
         self.pivot_height = float(pivot_height)
@@ -502,8 +590,13 @@ class SeeSaws(Segment):
     def plank(self):
         """(length, thickness, pivot height, mass, hinge offset): what the
         course's pool is built with."""
-        return (self.plank_length, self.plank_thickness, self.pivot_height, self.plank_mass,
-                self.hinge_offset_m)
+        return (
+            self.plank_length,
+            self.plank_thickness,
+            self.pivot_height,
+            self.plank_mass,
+            self.hinge_offset_m,
+        )
 
     def max_seesaws_per_m(self):
         return 1.0 / (self.plank_length + self.spacing[0])
@@ -513,6 +606,12 @@ class SeeSaws(Segment):
         while x + self.plank_length <= x_end:
             pivot = x + self.plank_length / 2 + self.hinge_offset_m
             builder.seesaw_centers.append(pivot)
-            builder.record("seesaw", x, x + self.plank_length, 0.0, pivot_x=pivot,
-                           pivot_height=self.pivot_height)
+            builder.record(
+                "seesaw",
+                x,
+                x + self.plank_length,
+                0.0,
+                pivot_x=pivot,
+                pivot_height=self.pivot_height,
+            )
             x += self.plank_length + builder.uniform(self.spacing)

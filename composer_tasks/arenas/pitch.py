@@ -78,11 +78,16 @@ _TOP_POST_RADIUS_FACTOR = 1.01  # Keeps the crossbar's corners from z-fighting.
 _SUPPORT_POST_RATIO = 0.75
 # Goalposts in the unit box [-1, 1]^3 of a goal facing +x (from, to).
 _GOALPOSTS = {
-    "right_post": (1, -1, -1, 1, -1, 1), "left_post": (1, 1, -1, 1, 1, 1),
-    "top_post": (1, -1, 1, 1, 1, 1), "right_base": (1, -1, -1, -1, -1, -1),
-    "left_base": (1, 1, -1, -1, 1, -1), "back_base": (-1, -1, -1, -1, 1, -1),
-    "right_support": (-1, -1, -1, 0.2, -1, 1), "right_top_support": (0.2, -1, 1, 1, -1, 1),
-    "left_support": (-1, 1, -1, 0.2, 1, 1), "left_top_support": (0.2, 1, 1, 1, 1, 1),
+    "right_post": (1, -1, -1, 1, -1, 1),
+    "left_post": (1, 1, -1, 1, 1, 1),
+    "top_post": (1, -1, 1, 1, 1, 1),
+    "right_base": (1, -1, -1, -1, -1, -1),
+    "left_base": (1, 1, -1, -1, 1, -1),
+    "back_base": (-1, -1, -1, -1, 1, -1),
+    "right_support": (-1, -1, -1, 0.2, -1, 1),
+    "right_top_support": (0.2, -1, 1, 1, -1, 1),
+    "left_support": (-1, 1, -1, 0.2, 1, 1),
+    "left_top_support": (0.2, 1, 1, 1, 1, 1),
 }
 _HOME_GOAL_RGBA = (0.2, 0.2, 1.0, 0.5)
 _AWAY_GOAL_RGBA = (1.0, 0.2, 0.2, 0.5)
@@ -143,15 +148,20 @@ def match_pitch_sizes(team_size: int, humanoid: bool = False):
     Raises:
       ValueError: if team_size is not an int in [1, 11].
     """
-    if isinstance(team_size, bool) or not isinstance(team_size, (int, np.integer)) \
-            or not 1 <= team_size <= 11:
+    if (
+        isinstance(team_size, bool)
+        or not isinstance(team_size, (int, np.integer))
+        or not 1 <= team_size <= 11
+    ):
         raise ValueError(f"team_size must be an int in [1, 11], got {team_size!r}")
     if not humanoid:
         return MIN_PITCH_SIZE, MAX_PITCH_SIZE, None
     players = 2 * int(team_size)
-    return (tuple(area_to_size(MINI_FOOTBALL_MIN_AREA_PER_HUMANOID * players)),
-            tuple(area_to_size(MINI_FOOTBALL_MAX_AREA_PER_HUMANOID * players)),
-            MINI_FOOTBALL_GOAL_SIZE)
+    return (
+        tuple(area_to_size(MINI_FOOTBALL_MIN_AREA_PER_HUMANOID * players)),
+        tuple(area_to_size(MINI_FOOTBALL_MAX_AREA_PER_HUMANOID * players)),
+        MINI_FOOTBALL_GOAL_SIZE,
+    )
 
 
 def _top_down_fovy(size, distance):
@@ -161,8 +171,12 @@ def _top_down_fovy(size, distance):
 def _wall_poses(size):
     """(position, x axis) of the walls at -y, +y, -x, +x; each plane's y axis is
     world z, so its normal (x axis cross z) faces the centre."""
-    return [((0.0, -size[1], 0.0), (-1.0, 0.0, 0.0)), ((0.0, size[1], 0.0), (1.0, 0.0, 0.0)),
-            ((-size[0], 0.0, 0.0), (0.0, 1.0, 0.0)), ((size[0], 0.0, 0.0), (0.0, -1.0, 0.0))]
+    return [
+        ((0.0, -size[1], 0.0), (-1.0, 0.0, 0.0)),
+        ((0.0, size[1], 0.0), (1.0, 0.0, 0.0)),
+        ((-size[0], 0.0, 0.0), (0.0, 1.0, 0.0)),
+        ((size[0], 0.0, 0.0), (0.0, -1.0, 0.0)),
+    ]
 
 
 def _xz_quaternion(x_axis):
@@ -202,8 +216,11 @@ def _field_box_poses(field_size, goal_size):
 def _corner_lights(size):
     """(position, direction) of the four lights above the corners of `size`."""
     height = np.mean(size) * 2.0 / 3.0
-    return [((x, y, height), (-x, -y, -2.0 * height))
-            for x in (-size[0], size[0]) for y in (-size[1], size[1])]
+    return [
+        ((x, y, height), (-x, -y, -2.0 * height))
+        for x in (-size[0], size[0])
+        for y in (-size[1], size[1])
+    ]
 
 
 def _goalpost_radius(goal_size):
@@ -234,17 +251,23 @@ def pitch_texture() -> np.ndarray:
     u = (np.arange(width) + 0.5) / width
     v = (np.arange(height) + 0.5) / height
     uu, vv = np.meshgrid(u, v)
-    stripe = (np.floor(uu * _STRIPES).astype(int) % 2)
+    stripe = np.floor(uu * _STRIPES).astype(int) % 2
     image = np.asarray(_GRASS_RGB)[stripe]
     aspect = height / width  # Circles are round on a plane of this aspect.
     half_line = _LINE_WIDTH / 2.0
     lines = np.zeros_like(uu, dtype=bool)
     inner = (uu >= _BORDER) & (uu <= 1 - _BORDER) & (vv >= _BORDER) & (vv <= 1 - _BORDER)
     for edge in (_BORDER, 1.0 - _BORDER):
-        lines |= (np.abs(uu - edge) <= half_line) & (vv >= _BORDER - half_line) \
+        lines |= (
+            (np.abs(uu - edge) <= half_line)
+            & (vv >= _BORDER - half_line)
             & (vv <= 1 - _BORDER + half_line)
-        lines |= (np.abs(vv - edge) <= half_line / aspect) \
-            & (uu >= _BORDER - half_line) & (uu <= 1 - _BORDER + half_line)
+        )
+        lines |= (
+            (np.abs(vv - edge) <= half_line / aspect)
+            & (uu >= _BORDER - half_line)
+            & (uu <= 1 - _BORDER + half_line)
+        )
     lines |= (np.abs(uu - 0.5) <= half_line) & inner
     # Distances in units of the plane's length (v scaled by the aspect).
     radius = np.hypot(uu - 0.5, (vv - 0.5) * aspect)
@@ -283,20 +306,35 @@ class Goal(position_detector.PositionDetector):
       ValueError: for a direction other than 1 or -1, or a region not in 3-D.
     """
 
-    def _build(self, direction: int, pos: Sequence[float], size: Sequence[float],
-               rgba=(1.0, 1.0, 1.0, 1.0), detected_rgba=(0.0, 1.0, 0.0, 0.25),
-               name: str = "goal") -> None:
+    def _build(
+        self,
+        direction: int,
+        pos: Sequence[float],
+        size: Sequence[float],
+        rgba=(1.0, 1.0, 1.0, 1.0),
+        detected_rgba=(0.0, 1.0, 0.0, 0.25),
+        name: str = "goal",
+    ) -> None:
         if isinstance(direction, bool) or direction not in (1, -1):
             raise ValueError(f"direction must be 1 or -1, got {direction!r}")
         if len(pos) != 3 or len(size) != 3:
             raise ValueError(f"a goal needs a 3-D pos and size, got {pos!r} and {size!r}")
-        super()._build(pos=pos, size=size, rgba=rgba, detected_rgba=detected_rgba,
-                       visible=False, retain_substep_detections=True, name=name)
+        super()._build(
+            pos=pos,
+            size=size,
+            rgba=rgba,
+            detected_rgba=detected_rgba,
+            visible=False,
+            retain_substep_detections=True,
+            name=name,
+        )
         self._direction = np.array([direction, direction, 1.0])
         self._posts = [
-            self._spec.worldbody.add_geom(name=post, type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-                                          rgba=list(self.goalpost_rgba))
-            for post in _GOALPOSTS]
+            self._spec.worldbody.add_geom(
+                name=post, type=mujoco.mjtGeom.mjGEOM_CAPSULE, rgba=list(self.goalpost_rgba)
+            )
+            for post in _GOALPOSTS
+        ]
         self._place_posts(np.asarray(pos, dtype=np.float64), np.asarray(size, dtype=np.float64))
 
     def _place_posts(self, pos, size):
@@ -341,8 +379,11 @@ class Goal(position_detector.PositionDetector):
 
 
 def _is_finite_number(value) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) \
-        and not isinstance(value, bool) and bool(np.isfinite(value))
+    return (
+        isinstance(value, (int, float, np.integer, np.floating))
+        and not isinstance(value, bool)
+        and bool(np.isfinite(value))
+    )
 
 
 def _pair(values) -> Tuple[float, float]:
@@ -352,8 +393,9 @@ def _pair(values) -> Tuple[float, float]:
 def _check_size(size, label):
     array = np.asarray(size, dtype=np.float64)
     if array.shape != (2,) or not np.all(np.isfinite(array)) or np.any(array <= 0):
-        raise ValueError(f"{label} must be (half-length, half-width), two positive values in m, "
-                         f"got {size!r}")
+        raise ValueError(
+            f"{label} must be (half-length, half-width), two positive values in m, got {size!r}"
+        )
     return array
 
 
@@ -362,8 +404,10 @@ def _check_goal_size(goal_size):
         return None
     array = np.asarray(goal_size, dtype=np.float64)
     if array.shape != (3,) or not np.all(np.isfinite(array)) or np.any(array <= 0):
-        raise ValueError(f"goal_size must be None or (depth, width, height), three positive "
-                         f"half-sizes in m, got {goal_size!r}")
+        raise ValueError(
+            f"goal_size must be None or (depth, width, height), three positive "
+            f"half-sizes in m, got {goal_size!r}"
+        )
     return (float(array[0]), float(array[1]), float(array[2]))
 
 
@@ -377,80 +421,136 @@ class Pitch(composer.Arena):
         positive values, or a hoarding colour scheme other than 0 to 3.
     """
 
-    def _build(self, size=DEFAULT_PITCH_SIZE, goal_size=None,
-               top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
-               field_box: bool = False, field_box_offset: float = 0.0,
-               hoarding_color_scheme_id: int = 0, name: str = "pitch") -> None:
+    def _build(
+        self,
+        size=DEFAULT_PITCH_SIZE,
+        goal_size=None,
+        top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
+        field_box: bool = False,
+        field_box_offset: float = 0.0,
+        hoarding_color_scheme_id: int = 0,
+        name: str = "pitch",
+    ) -> None:
         self._size = _pair(_check_size(size, "size"))
         self._goal_size = _check_goal_size(goal_size)
         if not _is_finite_number(top_camera_distance) or top_camera_distance <= 0:
             raise ValueError(
-                f"top_camera_distance must be positive (m), got {top_camera_distance!r}")
+                f"top_camera_distance must be positive (m), got {top_camera_distance!r}"
+            )
         if not _is_finite_number(field_box_offset):
             raise ValueError(f"field_box_offset must be finite (m), got {field_box_offset!r}")
         scheme = hoarding_color_scheme_id
         if isinstance(scheme, bool) or scheme not in (0, 1, 2, 3):
             raise ValueError(
-                f"hoarding_color_scheme_id must be 0, 1, 2 or 3, got {hoarding_color_scheme_id!r}")
+                f"hoarding_color_scheme_id must be 0, 1, 2 or 3, got {hoarding_color_scheme_id!r}"
+            )
         super()._build(name=name)
         spec = self._spec
         self._top_camera_distance = float(top_camera_distance)
         self._hoarding_color_scheme_id = int(hoarding_color_scheme_id)
         self._top_camera = spec.worldbody.add_camera(
-            name="top_down", pos=[0.0, 0.0, self._top_camera_distance],
-            fovy=_top_down_fovy(self._size, self._top_camera_distance))
+            name="top_down",
+            pos=[0.0, 0.0, self._top_camera_distance],
+            fovy=_top_down_fovy(self._size, self._top_camera_distance),
+        )
         extent = _EXTENT_PER_SIZE * max(self._size)
         spec.stat.extent = extent
         spec.stat.center = [0.0, 0.0, extent]
         spec.visual.map.zfar = _ZFAR
         spec.visual.map.znear = _ZNEAR_M / extent
         spec.visual.quality.shadowsize = _SHADOW_SIZE_PX
-        spec.add_texture(name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, rgb1=list(_SKYBOX_RGB[0]),
-                         rgb2=list(_SKYBOX_RGB[1]), width=_SKYBOX_PX, height=_SKYBOX_PX)
+        spec.add_texture(
+            name="skybox",
+            type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
+            rgb1=list(_SKYBOX_RGB[0]),
+            rgb2=list(_SKYBOX_RGB[1]),
+            width=_SKYBOX_PX,
+            height=_SKYBOX_PX,
+        )
         self._lights = [spec.worldbody.add_light(cutoff=_LIGHT_CUTOFF_DEG) for _ in range(4)]
         self._place_lights(self._size)
         image = pitch_texture()
-        texture = spec.add_texture(name="fieldplane", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                                   width=image.shape[1], height=image.shape[0], nchannel=3)
+        texture = spec.add_texture(
+            name="fieldplane",
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
+            width=image.shape[1],
+            height=image.shape[0],
+            nchannel=3,
+        )
         texture.data = image.tobytes()
         material = spec.add_material(name="fieldplane")
         material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "fieldplane"
         self._ground_geom = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, material="fieldplane",
-            size=[*self._size, max(self._size) * _GROUND_GRID_RATIO])
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            material="fieldplane",
+            size=[*self._size, max(self._size) * _GROUND_GRID_RATIO],
+        )
         self._walls = []
         for position, x_axis in _wall_poses(self._size):
-            self._walls.append(spec.worldbody.add_geom(
-                type=mujoco.mjtGeom.mjGEOM_PLANE, rgba=list(_WALL_RGBA), pos=list(position),
-                quat=list(_xz_quaternion(x_axis)), size=[_WALL_DRAWN_SIZE_M] * 3))
+            self._walls.append(
+                spec.worldbody.add_geom(
+                    type=mujoco.mjtGeom.mjGEOM_PLANE,
+                    rgba=list(_WALL_RGBA),
+                    pos=list(position),
+                    quat=list(_xz_quaternion(x_axis)),
+                    size=[_WALL_DRAWN_SIZE_M] * 3,
+                )
+            )
 
         self._field_box_offset = float(field_box_offset) if field_box else 0.0
         goal_size = self.goal_size
-        self._home_goal = Goal(direction=1, pos=self._home_goal_pos(goal_size), size=goal_size,
-                               rgba=_HOME_GOAL_RGBA, name="home_goal")
+        self._home_goal = Goal(
+            direction=1,
+            pos=self._home_goal_pos(goal_size),
+            size=goal_size,
+            rgba=_HOME_GOAL_RGBA,
+            name="home_goal",
+        )
         self.attach(self._home_goal)
-        self._away_goal = Goal(direction=-1, pos=self._away_goal_pos(goal_size), size=goal_size,
-                               rgba=_AWAY_GOAL_RGBA, name="away_goal")
+        self._away_goal = Goal(
+            direction=-1,
+            pos=self._away_goal_pos(goal_size),
+            size=goal_size,
+            rgba=_AWAY_GOAL_RGBA,
+            name="away_goal",
+        )
         self.attach(self._away_goal)
         self._field = position_detector.PositionDetector(
-            pos=(0.0, 0.0), size=self._field_size(goal_size), inverted=True, visible=False,
-            name="field")
+            pos=(0.0, 0.0),
+            size=self._field_size(goal_size),
+            inverted=True,
+            visible=False,
+            name="field",
+        )
         self.attach(self._field)
         self._perimeter = [
-            spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 1.0],
-                                    rgba=list(_PERIMETER_RGBA), contype=0, conaffinity=0)
-            for _ in range(8)]
+            spec.worldbody.add_geom(
+                type=mujoco.mjtGeom.mjGEOM_PLANE,
+                size=[1.0, 1.0, 1.0],
+                rgba=list(_PERIMETER_RGBA),
+                contype=0,
+                conaffinity=0,
+            )
+            for _ in range(8)
+        ]
         self._place_perimeter()
         self._field_box = []
         if field_box:
             for position, half_size in _field_box_poses(self._field_size(goal_size), goal_size):
-                self._field_box.append(spec.worldbody.add_geom(
-                    type=mujoco.mjtGeom.mjGEOM_BOX, rgba=list(_FIELD_BOX_RGBA), pos=list(position),
-                    size=list(half_size)))
+                self._field_box.append(
+                    spec.worldbody.add_geom(
+                        type=mujoco.mjtGeom.mjGEOM_BOX,
+                        rgba=list(_FIELD_BOX_RGBA),
+                        pos=list(position),
+                        size=list(half_size),
+                    )
+                )
         self._hoarding = [
             spec.worldbody.add_site(type=mujoco.mjtGeom.mjGEOM_BOX, size=[1.0, 1.0, 1.0])
-            for _ in range(4 * _NUM_HOARDING)]
+            for _ in range(4 * _NUM_HOARDING)
+        ]
         self._place_hoarding()
 
     # Layout.
@@ -479,9 +579,11 @@ class Pitch(composer.Arena):
                 if x == 0 and y == 0:
                     continue
                 plane = next(planes)
-                plane.size = [self._size[0] - 2 * width if x == 0 else width,
-                              self._size[1] - 2 * width if y == 0 else width,
-                              max(self._size) * _GROUND_GRID_RATIO]
+                plane.size = [
+                    self._size[0] - 2 * width if x == 0 else width,
+                    self._size[1] - 2 * width if y == 0 else width,
+                    max(self._size) * _GROUND_GRID_RATIO,
+                ]
                 plane.pos = [x * (self._size[0] - width), y * (self._size[1] - width), 0.0]
 
     def _place_hoarding(self):
@@ -496,8 +598,9 @@ class Pitch(composer.Arena):
             half_size = np.full(3, half_height)
             half_size[axis] = length / _NUM_HOARDING
             half_size[1 - axis] = depth
-            along = np.linspace(-length, length, _NUM_HOARDING, endpoint=False) \
-                + length / _NUM_HOARDING
+            along = (
+                np.linspace(-length, length, _NUM_HOARDING, endpoint=False) + length / _NUM_HOARDING
+            )
             for sign in (-1.0, 1.0):
                 across = sign * (self._size[1 - axis] + depth)
                 for value in along:
@@ -607,19 +710,32 @@ class RandomizedPitch(Pitch):
       TypeError: for a randomizer that is not callable.
     """
 
-    def _build(self, min_size, max_size, randomizer=None, keep_aspect_ratio: bool = False,
-               goal_size=None, field_box: bool = False, field_box_offset: float = 0.0,
-               top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
-               name: str = "randomized_pitch") -> None:
+    def _build(
+        self,
+        min_size,
+        max_size,
+        randomizer=None,
+        keep_aspect_ratio: bool = False,
+        goal_size=None,
+        field_box: bool = False,
+        field_box_offset: float = 0.0,
+        top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
+        name: str = "randomized_pitch",
+    ) -> None:
         low = _check_size(min_size, "min_size")
         high = _check_size(max_size, "max_size")
         if np.any(low > high):
             raise ValueError(f"min_size {tuple(min_size)} exceeds max_size {tuple(max_size)}")
         if randomizer is not None and not callable(randomizer):
             raise TypeError(f"randomizer must be callable(random_state=...), got {randomizer!r}")
-        super()._build(size=tuple(high), goal_size=goal_size,
-                       top_camera_distance=top_camera_distance,
-                       field_box=field_box, field_box_offset=field_box_offset, name=name)
+        super()._build(
+            size=tuple(high),
+            goal_size=goal_size,
+            top_camera_distance=top_camera_distance,
+            field_box=field_box,
+            field_box_offset=field_box_offset,
+            name=name,
+        )
         self._min_size = _pair(low)
         self._max_size = _pair(high)
         self._randomizer = randomizer if randomizer is not None else distributions.Uniform()
@@ -637,8 +753,12 @@ class RandomizedPitch(Pitch):
         """Draws this episode's size and lays the pitch out for it."""
         length_ratio = self._draw_ratio(random_state)
         width_ratio = length_ratio if self._keep_aspect_ratio else self._draw_ratio(random_state)
-        self.set_size((self._min_size[0] + length_ratio * (self._max_size[0] - self._min_size[0]),
-                       self._min_size[1] + width_ratio * (self._max_size[1] - self._min_size[1])))
+        self.set_size(
+            (
+                self._min_size[0] + length_ratio * (self._max_size[0] - self._min_size[0]),
+                self._min_size[1] + width_ratio * (self._max_size[1] - self._min_size[1]),
+            )
+        )
 
     def _draw_ratio(self, random_state):
         ratio = np.asarray(self._randomizer(random_state=random_state), dtype=np.float64)

@@ -46,8 +46,17 @@ class BoxPool:
       contype, conaffinity: collision bitmasks of boxes in use.
     """
 
-    def __init__(self, parent, name, capacity, rgba=(0.6, 0.6, 0.6, 1.0), group=0,
-                 material=None, contype=1, conaffinity=1):
+    def __init__(
+        self,
+        parent,
+        name,
+        capacity,
+        rgba=(0.6, 0.6, 0.6, 1.0),
+        group=0,
+        material=None,
+        contype=1,
+        conaffinity=1,
+    ):
         if not isinstance(capacity, (int, np.integer)) or capacity < 0:
             raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
         self._name = name
@@ -65,9 +74,15 @@ class BoxPool:
             body.iquat = [1.0, 0.0, 0.0, 0.0]
             body.mass = 1.0
             body.inertia = [1.0, 1.0, 1.0]
-            kwargs = dict(name=f"{name}_{index}_geom", type=mujoco.mjtGeom.mjGEOM_BOX,
-                          size=[_PARKED_HALF_SIZE_M] * 3, rgba=list(rgba), group=group,
-                          contype=contype, conaffinity=conaffinity)
+            kwargs = dict(
+                name=f"{name}_{index}_geom",
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                size=[_PARKED_HALF_SIZE_M] * 3,
+                rgba=list(rgba),
+                group=group,
+                contype=contype,
+                conaffinity=conaffinity,
+            )
             if material is not None:
                 kwargs["material"] = material
             geoms.append(body.add_geom(**kwargs))
@@ -101,8 +116,7 @@ class BoxPool:
             self._ids = (model, body_ids, geom_ids, bvh_ids)
         return self._ids[1:]
 
-    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None,
-              quaternions=None):
+    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None, quaternions=None):
         """Places `len(centers)` boxes and parks the rest.
 
         Args:
@@ -122,10 +136,12 @@ class BoxPool:
         if half_sizes.shape != centers.shape:
             raise ValueError(
                 f"centers and half_sizes must both have shape (k, 3), got "
-                f"{centers.shape} and {half_sizes.shape}")
+                f"{centers.shape} and {half_sizes.shape}"
+            )
         if count > self._capacity:
             raise ValueError(
-                f"pool {self._name!r} holds {self._capacity} boxes, the layout asks for {count}")
+                f"pool {self._name!r} holds {self._capacity} boxes, the layout asks for {count}"
+            )
         if count and np.any(half_sizes <= 0):
             raise ValueError(f"half_sizes must be positive, got minimum {half_sizes.min()}")
         model = physics.model
@@ -138,7 +154,8 @@ class BoxPool:
             quaternions = np.asarray(quaternions, dtype=np.float64).reshape(-1, 4)
             if quaternions.shape != (count, 4):
                 raise ValueError(
-                    f"quaternions must have shape ({count}, 4), got {quaternions.shape}")
+                    f"quaternions must have shape ({count}, 4), got {quaternions.shape}"
+                )
             model.body_quat[body_ids[used]] = quaternions
             model.body_quat[body_ids[unused]] = (1.0, 0.0, 0.0, 0.0)
         model.geom_size[geom_ids[used]] = half_sizes
@@ -193,17 +210,30 @@ class HeightfieldGrid:
       material, rgba: appearance of the geom.
     """
 
-    def __init__(self, spec, name, x_range, y_range, resolution, min_height, max_height,
-                 base_thickness=0.5, material=None, rgba=(0.5, 0.5, 0.5, 1.0)):
+    def __init__(
+        self,
+        spec,
+        name,
+        x_range,
+        y_range,
+        resolution,
+        min_height,
+        max_height,
+        base_thickness=0.5,
+        material=None,
+        rgba=(0.5, 0.5, 0.5, 1.0),
+    ):
         (x0, x1), (y0, y1) = x_range, y_range
         if not (x1 > x0 and y1 > y0):
             raise ValueError(
-                f"x_range and y_range must be increasing, got {x_range!r}, {y_range!r}")
+                f"x_range and y_range must be increasing, got {x_range!r}, {y_range!r}"
+            )
         if not resolution > 0:
             raise ValueError(f"resolution must be positive metres, got {resolution!r}")
         if not max_height > min_height:
             raise ValueError(
-                f"max_height must exceed min_height, got {max_height!r} <= {min_height!r}")
+                f"max_height must exceed min_height, got {max_height!r} <= {min_height!r}"
+            )
         ncol = int(np.ceil((x1 - x0) / resolution)) + 1
         nrow = int(np.ceil((y1 - y0) / resolution)) + 1
         self._x_coords = np.linspace(x0, x1, ncol)
@@ -214,13 +244,18 @@ class HeightfieldGrid:
         elevation = self._max_height - self._min_height
         ground = np.clip(-self._min_height / elevation, 0.0, 1.0)
         self._hfield = spec.add_hfield(
-            name=name, nrow=nrow, ncol=ncol,
+            name=name,
+            nrow=nrow,
+            ncol=ncol,
             size=[(x1 - x0) / 2, (y1 - y0) / 2, elevation, base_thickness],
-            userdata=[float(ground)] * (nrow * ncol))
+            userdata=[float(ground)] * (nrow * ncol),
+        )
         self._body = spec.worldbody.add_body(
-            name=f"{name}_body", pos=[(x0 + x1) / 2, (y0 + y1) / 2, self._min_height])
-        kwargs = dict(name=f"{name}_geom", type=mujoco.mjtGeom.mjGEOM_HFIELD,
-                      hfieldname=name, rgba=list(rgba))
+            name=f"{name}_body", pos=[(x0 + x1) / 2, (y0 + y1) / 2, self._min_height]
+        )
+        kwargs = dict(
+            name=f"{name}_geom", type=mujoco.mjtGeom.mjGEOM_HFIELD, hfieldname=name, rgba=list(rgba)
+        )
         if material is not None:
             kwargs["material"] = material
         self._geom = self._body.add_geom(**kwargs)
@@ -265,7 +300,7 @@ class HeightfieldGrid:
             self._hfield_id = (model, hfield_id, int(model.hfield_adr[hfield_id]))
         _, hfield_id, adr = self._hfield_id
         nrow, ncol = self.shape
-        return model.hfield_data[adr:adr + nrow * ncol].reshape(nrow, ncol), hfield_id
+        return model.hfield_data[adr : adr + nrow * ncol].reshape(nrow, ncol), hfield_id
 
     def hfield_id(self, physics):
         """The hfield's index in the compiled model (for `mjr_uploadHField`)."""
@@ -281,8 +316,9 @@ class HeightfieldGrid:
             raise ValueError(f"heights must have shape {self.shape}, got {heights.shape}")
         data, hfield_id = self._data(physics)
         elevation = self._max_height - self._min_height
-        data[...] = (np.clip(heights, self._min_height, self._max_height)
-                     - self._min_height) / elevation
+        data[...] = (
+            np.clip(heights, self._min_height, self._max_height) - self._min_height
+        ) / elevation
         # Renderers hold their own copy of the surface.
         physics.upload_hfield(hfield_id)
 
@@ -312,7 +348,8 @@ class HeightfieldGrid:
         normalized = np.where(
             lower,
             h00 + fu * (h10 - h00) + fv * (h11 - h10),
-            h00 + fv * (h01 - h00) + fu * (h11 - h01))
+            h00 + fv * (h01 - h00) + fu * (h11 - h01),
+        )
         heights = self._min_height + normalized * (self._max_height - self._min_height)
         return np.where(inside, heights, np.nan)
 
@@ -325,8 +362,9 @@ def box_tops_at(xy, centers, half_sizes):
     xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
     if len(centers) == 0:
         return np.full(len(xy), np.nan)
-    inside = ((np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0])
-              & (np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]))
+    inside = (np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0]) & (
+        np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]
+    )
     tops = np.where(inside, (centers[:, 2] + half_sizes[:, 2])[None, :], -np.inf)
     best = tops.max(axis=1)
     return np.where(np.isfinite(best), best, np.nan)
@@ -337,8 +375,9 @@ def box_bottoms_at(xy, centers, half_sizes):
     xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
     if len(centers) == 0:
         return np.full(len(xy), np.nan)
-    inside = ((np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0])
-              & (np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]))
+    inside = (np.abs(xy[:, None, 0] - centers[None, :, 0]) <= half_sizes[None, :, 0]) & (
+        np.abs(xy[:, None, 1] - centers[None, :, 1]) <= half_sizes[None, :, 1]
+    )
     bottoms = np.where(inside, (centers[:, 2] - half_sizes[:, 2])[None, :], np.inf)
     best = bottoms.min(axis=1)
     return np.where(np.isfinite(best), best, np.nan)
@@ -376,8 +415,20 @@ class SeeSawPool:
       group: the geoms' visual group.
     """
 
-    def __init__(self, spec, name, capacity, plank_length, plank_width, plank_thickness,
-                 pivot_height, plank_mass, hinge_offset, rgba=(0.55, 0.4, 0.25, 1.0), group=0):
+    def __init__(
+        self,
+        spec,
+        name,
+        capacity,
+        plank_length,
+        plank_width,
+        plank_thickness,
+        pivot_height,
+        plank_mass,
+        hinge_offset,
+        rgba=(0.55, 0.4, 0.25, 1.0),
+        group=0,
+    ):
         if not isinstance(capacity, (int, np.integer)) or capacity < 0:
             raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
         self._capacity = int(capacity)
@@ -398,22 +449,41 @@ class SeeSawPool:
         bases, pivots, planks, joints = [], [], [], []
         for index in range(self._capacity):
             base = spec.worldbody.add_body(name=f"{name}_{index}", pos=[0.0, 0.0, PARKING_Z_M])
-            pivots.append(base.add_geom(
-                name=f"{name}_{index}_pivot", type=mujoco.mjtGeom.mjGEOM_BOX,
-                size=[0.1, plank_width / 2, self.pivot_height / 2],
-                pos=[0.0, 0.0, self.pivot_height / 2], rgba=list(rgba), group=group,
-                contype=0, conaffinity=0))
+            pivots.append(
+                base.add_geom(
+                    name=f"{name}_{index}_pivot",
+                    type=mujoco.mjtGeom.mjGEOM_BOX,
+                    size=[0.1, plank_width / 2, self.pivot_height / 2],
+                    pos=[0.0, 0.0, self.pivot_height / 2],
+                    rgba=list(rgba),
+                    group=group,
+                    contype=0,
+                    conaffinity=0,
+                )
+            )
             plank = base.add_body(name=f"{name}_{index}_plank", pos=[0.0, 0.0, self.pivot_height])
-            joints.append(plank.add_joint(
-                name=f"{name}_{index}_hinge", type=mujoco.mjtJoint.mjJNT_HINGE,
-                axis=[0.0, 1.0, 0.0], range=[-limit, limit],
-                limited=mujoco.mjtLimited.mjLIMITED_TRUE, damping=1.0))
+            joints.append(
+                plank.add_joint(
+                    name=f"{name}_{index}_hinge",
+                    type=mujoco.mjtJoint.mjJNT_HINGE,
+                    axis=[0.0, 1.0, 0.0],
+                    range=[-limit, limit],
+                    limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+                    damping=1.0,
+                )
+            )
             spec.add_exclude(bodyname1="world", bodyname2=f"{name}_{index}_plank")
-            planks.append(plank.add_geom(
-                name=f"{name}_{index}_plank", type=mujoco.mjtGeom.mjGEOM_BOX,
-                size=[self.plank_length / 2, plank_width / 2, self.plank_thickness / 2],
-                pos=[-self.hinge_offset, 0.0, 0.0], mass=float(plank_mass), rgba=list(rgba),
-                group=group))
+            planks.append(
+                plank.add_geom(
+                    name=f"{name}_{index}_plank",
+                    type=mujoco.mjtGeom.mjGEOM_BOX,
+                    size=[self.plank_length / 2, plank_width / 2, self.plank_thickness / 2],
+                    pos=[-self.hinge_offset, 0.0, 0.0],
+                    mass=float(plank_mass),
+                    rgba=list(rgba),
+                    group=group,
+                )
+            )
             bases.append(base)
         self._bases = tuple(bases)
         self._pivots = tuple(pivots)
@@ -438,8 +508,10 @@ class SeeSawPool:
         model = physics.model
         if self._ids is None or self._ids[0] is not model:
             if self._capacity:
-                ids = tuple(np.asarray(physics.bind(list(elements)).id, dtype=np.intp)
-                            for elements in (self._bases, self._pivots, self._planks))
+                ids = tuple(
+                    np.asarray(physics.bind(list(elements)).id, dtype=np.intp)
+                    for elements in (self._bases, self._pivots, self._planks)
+                )
                 joint_ids = np.asarray(physics.bind(list(self._joints)).id, dtype=np.intp)
                 ids += (model.jnt_qposadr[joint_ids].copy(), model.jnt_dofadr[joint_ids].copy())
             else:
@@ -455,7 +527,8 @@ class SeeSawPool:
         count = len(centers_x)
         if count > self._capacity:
             raise ValueError(
-                f"the see-saw pool holds {self._capacity}, the layout asks for {count}")
+                f"the see-saw pool holds {self._capacity}, the layout asks for {count}"
+            )
         model, data = physics.model, physics.data
         bases, pivots, planks, qpos, dofs = self._model_ids(physics)
         used, unused = slice(0, count), slice(count, self._capacity)
@@ -493,12 +566,15 @@ class SeeSawPool:
         # Height (n, k) of each plank's top plane over each point.
         dx = xy[:, None, 0] - tops[None, :, 0]
         dy = xy[:, None, 1] - tops[None, :, 1]
-        z = tops[None, :, 2] - (normals[None, :, 0] * dx + normals[None, :, 1] * dy) / normals[
-            None, :, 2]
+        z = (
+            tops[None, :, 2]
+            - (normals[None, :, 0] * dx + normals[None, :, 1] * dy) / normals[None, :, 2]
+        )
         offsets = np.stack([dx, dy, z - tops[None, :, 2]], axis=-1)
         # The point on the plane in each plank's frame: inside its face?
         local = np.einsum("nkj,kji->nki", offsets, rotations)
-        inside = ((np.abs(local[..., 0]) <= half[None, :, 0])
-                  & (np.abs(local[..., 1]) <= half[None, :, 1]))
+        inside = (np.abs(local[..., 0]) <= half[None, :, 0]) & (
+            np.abs(local[..., 1]) <= half[None, :, 1]
+        )
         best = np.where(inside, z, -np.inf).max(axis=1)
         return np.where(np.isfinite(best), best, np.nan)

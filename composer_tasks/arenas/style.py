@@ -12,29 +12,53 @@ def add_sky_and_light(spec, light_height_m=6.0, light_position_xy=(0.0, 0.0)):
     spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
     spec.visual.headlight.specular = [0.1, 0.1, 0.1]
     spec.add_texture(
-        name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+        name="skybox",
+        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
         builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-        rgb1=[0.4, 0.6, 0.8], rgb2=[0.0, 0.0, 0.0], width=200, height=200)
+        rgb1=[0.4, 0.6, 0.8],
+        rgb2=[0.0, 0.0, 0.0],
+        width=200,
+        height=200,
+    )
     return spec.worldbody.add_light(
-        name="top_light", pos=[light_position_xy[0], light_position_xy[1], light_height_m],
-        dir=[0.0, 0.0, -1.0], diffuse=[0.6, 0.6, 0.6], castshadow=False)
+        name="top_light",
+        pos=[light_position_xy[0], light_position_xy[1], light_height_m],
+        dir=[0.0, 0.0, -1.0],
+        diffuse=[0.6, 0.6, 0.6],
+        castshadow=False,
+    )
 
 
-def add_checker_material(spec, name, rgb1, rgb2, texrepeat=(1.0, 1.0), reflectance=0.0,
-                         texuniform=True, mark_rgb=None, size_px=128):
+def add_checker_material(
+    spec,
+    name,
+    rgb1,
+    rgb2,
+    texrepeat=(1.0, 1.0),
+    reflectance=0.0,
+    texuniform=True,
+    mark_rgb=None,
+    size_px=128,
+):
     """A material with a chequered builtin texture; returns the `MjsMaterial`.
 
     `texuniform` repeats the texture per metre of surface instead of per object,
     so squares keep their size on geoms of any size.
     """
     kwargs = dict(
-        name=name, type=mujoco.mjtTexture.mjTEXTURE_2D,
+        name=name,
+        type=mujoco.mjtTexture.mjTEXTURE_2D,
         builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-        rgb1=list(rgb1), rgb2=list(rgb2), width=size_px, height=size_px)
+        rgb1=list(rgb1),
+        rgb2=list(rgb2),
+        width=size_px,
+        height=size_px,
+    )
     if mark_rgb is not None:
         kwargs.update(mark=mujoco.mjtMark.mjMARK_EDGE, markrgb=list(mark_rgb))
     spec.add_texture(**kwargs)
     material = spec.add_material(
-        name=name, texrepeat=list(texrepeat), texuniform=texuniform, reflectance=reflectance)
+        name=name, texrepeat=list(texrepeat), texuniform=texuniform, reflectance=reflectance
+    )
     material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = name
     return material

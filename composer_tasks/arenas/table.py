@@ -45,26 +45,46 @@ class Table(composer.Arena):
         spec.visual.headlight.specular = [0.0, 0.0, 0.0]
         spec.stat.center = [0.0, 0.0, 0.0]
         spec.add_texture(
-            name="skybox", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+            name="skybox",
+            type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
             builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-            rgb1=[0.4, 0.6, 0.8], rgb2=[0.0, 0.0, 0.0],
-            width=_SKYBOX_TEXELS, height=_SKYBOX_TEXELS)
+            rgb1=[0.4, 0.6, 0.8],
+            rgb2=[0.0, 0.0, 0.0],
+            width=_SKYBOX_TEXELS,
+            height=_SKYBOX_TEXELS,
+        )
         spec.add_texture(
-            name="groundplane", type=mujoco.mjtTexture.mjTEXTURE_2D,
+            name="groundplane",
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
             builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            rgb1=[0.2, 0.3, 0.4], rgb2=[0.1, 0.2, 0.3], mark=mujoco.mjtMark.mjMARK_EDGE,
-            markrgb=[0.8, 0.8, 0.8], width=300, height=300)
+            rgb1=[0.2, 0.3, 0.4],
+            rgb2=[0.1, 0.2, 0.3],
+            mark=mujoco.mjtMark.mjMARK_EDGE,
+            markrgb=[0.8, 0.8, 0.8],
+            width=300,
+            height=300,
+        )
         material = spec.add_material(
-            name="groundplane", texrepeat=[5.0, 5.0], texuniform=True, reflectance=0.2)
+            name="groundplane", texrepeat=[5.0, 5.0], texuniform=True, reflectance=0.2
+        )
         material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "groundplane"
         self._ground = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[_HALF_SIZE_M, _HALF_SIZE_M, 0.1], material="groundplane",
-            friction=[_FRICTION, 0.005, 0.0001], solimp=[*_SOLIMP, 0.5, 2.0],
-            solref=list(_SOLREF))
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[_HALF_SIZE_M, _HALF_SIZE_M, 0.1],
+            material="groundplane",
+            friction=[_FRICTION, 0.005, 0.0001],
+            solimp=[*_SOLIMP, 0.5, 2.0],
+            solref=list(_SOLREF),
+        )
         spec.worldbody.add_light(
-            name="light", pos=[0.0, 0.0, _LIGHT_HEIGHT_M], dir=[0.0, 0.0, -1.0],
-            diffuse=[0.7, 0.7, 0.7], specular=[0.3, 0.3, 0.3], castshadow=True)
+            name="light",
+            pos=[0.0, 0.0, _LIGHT_HEIGHT_M],
+            dir=[0.0, 0.0, -1.0],
+            diffuse=[0.7, 0.7, 0.7],
+            specular=[0.3, 0.3, 0.3],
+            castshadow=True,
+        )
         self._spec = spec
 
     @property
@@ -82,8 +102,9 @@ class Table(composer.Arena):
 
     def add_camera(self, name: str, pos, xyaxes, fovy: float = 45.0) -> mujoco.MjsCamera:
         """Adds a fixed camera to the world body (position in metres, world frame)."""
-        return self._spec.worldbody.add_camera(name=name, pos=list(pos), xyaxes=list(xyaxes),
-                                               fovy=fovy)
+        return self._spec.worldbody.add_camera(
+            name=name, pos=list(pos), xyaxes=list(xyaxes), fovy=fovy
+        )
 
     def add_site(self, **kwargs) -> mujoco.MjsSite:
         """Adds a site to the world body (task markers: targets, spawn regions)."""

@@ -36,8 +36,14 @@ _HEADLIGHT_DIFFUSE = (0.6, 0.6, 0.6)
 _HEADLIGHT_AMBIENT = (0.3, 0.3, 0.3)
 _HEADLIGHT_SPECULAR = (0.0, 0.0, 0.0)
 _ZNEAR = 0.01
-_SCALE = {"forcewidth": 0.01, "contactwidth": 0.06, "contactheight": 0.01, "jointwidth": 0.01,
-          "framewidth": 0.01, "framelength": 0.3}
+_SCALE = {
+    "forcewidth": 0.01,
+    "contactwidth": 0.06,
+    "contactheight": 0.01,
+    "jointwidth": 0.01,
+    "framewidth": 0.01,
+    "framelength": 0.3,
+}
 
 
 def apply_physics_settings(spec: mujoco.MjSpec) -> None:

@@ -3,8 +3,13 @@
 # Callbacks an Entity or a Task may override; the Environment calls only the
 # overridden substep callbacks so that untouched substeps run as one mj_step call.
 CALLBACK_NAMES = (
-    "initialize_episode_mjcf", "after_compile", "initialize_episode",
-    "before_step", "before_substep", "after_substep", "after_step",
+    "initialize_episode_mjcf",
+    "after_compile",
+    "initialize_episode",
+    "before_step",
+    "before_substep",
+    "after_substep",
+    "after_step",
 )
 
 

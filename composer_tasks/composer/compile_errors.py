@@ -11,15 +11,32 @@ import re
 # Spec element collections whose members get an `info` string naming the entity
 # that created them; MuJoCo appends `info` to every compile error about an element.
 _ELEMENT_COLLECTIONS = (
-    "bodies", "geoms", "joints", "sites", "cameras", "lights", "frames",
-    "actuators", "sensors", "tendons", "equalities", "materials", "textures",
-    "meshes", "hfields", "excludes", "pairs", "keys",
+    "bodies",
+    "geoms",
+    "joints",
+    "sites",
+    "cameras",
+    "lights",
+    "frames",
+    "actuators",
+    "sensors",
+    "tendons",
+    "equalities",
+    "materials",
+    "textures",
+    "meshes",
+    "hfields",
+    "excludes",
+    "pairs",
+    "keys",
 )
 
 
 def stamp_element_info(spec, entity) -> None:
     """Labels every unlabelled element of `spec` as created by `entity`."""
-    label = f"created by entity {entity.name!r} ({type(entity).__module__}.{type(entity).__qualname__})"
+    label = (
+        f"created by entity {entity.name!r} ({type(entity).__module__}.{type(entity).__qualname__})"
+    )
     for collection in _ELEMENT_COLLECTIONS:
         for element in getattr(spec, collection, ()):
             if hasattr(element, "info") and not element.info:
@@ -40,11 +57,13 @@ def describe_compile_error(root_entity, error) -> str:
     for entity in root_entity.iter_entities():
         if element_name.startswith(entity.prefix) and len(entity.prefix) >= len(owner.prefix):
             owner = entity
-    local_name = element_name[len(owner.prefix):]
+    local_name = element_name[len(owner.prefix) :]
     location = _find_name_in_source(type(owner), local_name)
     where = f", named at {location}" if location else ""
-    return (f"element {element_name!r} of entity {owner.name!r} "
-            f"({type(owner).__module__}.{type(owner).__qualname__}{where}) failed to compile: {message}")
+    return (
+        f"element {element_name!r} of entity {owner.name!r} "
+        f"({type(owner).__module__}.{type(owner).__qualname__}{where}) failed to compile: {message}"
+    )
 
 
 def _find_name_in_source(cls, local_name):

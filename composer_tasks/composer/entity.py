@@ -33,8 +33,15 @@ from composer_tasks.composer.spec_edits import mark_spec_changed, spec_edit_coun
 from composer_tasks.mjcf import attachment as mjcf_attachment
 
 __all__ = [
-    "CALLBACK_NAMES", "Callbacks", "Entity", "ModelWrapperEntity", "Observables",
-    "describe_compile_error", "mark_spec_changed", "observable", "overrides",
+    "CALLBACK_NAMES",
+    "Callbacks",
+    "Entity",
+    "ModelWrapperEntity",
+    "Observables",
+    "describe_compile_error",
+    "mark_spec_changed",
+    "observable",
+    "overrides",
     "spec_edit_count",
 ]
 
@@ -72,13 +79,15 @@ class Entity(Callbacks):
             if not isinstance(model, mjcf.RootElement):
                 raise TypeError(
                     f"{type(self).__name__}.mjcf_model must return a mjcf.RootElement, "
-                    f"got {type(model).__name__}")
+                    f"got {type(model).__name__}"
+                )
             self._spec = model.spec
         if not isinstance(self._spec, mujoco.MjSpec):
             raise TypeError(
                 f"{type(self).__name__}._build must set self._spec to a mujoco.MjSpec "
                 f"(or build a mjcf.RootElement that mjcf_model returns), got "
-                f"{type(self._spec).__name__}")
+                f"{type(self._spec).__name__}"
+            )
         stamp_element_info(self._spec, self)
         self._observables = self._build_observables()
         if observable_options:
@@ -177,20 +186,22 @@ class Entity(Callbacks):
             raise ValueError(f"entity {child.name!r} is already part of this model")
         if child._parent is not None:
             raise ValueError(
-                f"entity {child.name!r} is already attached to {child._parent.name!r}; detach it first")
+                f"entity {child.name!r} is already attached to {child._parent.name!r}; detach it first"
+            )
         if child._detached:
             raise ValueError(
                 f"entity {child.name!r} was detached; MuJoCo consumed its spec on the first "
-                "attachment, so build a new entity to attach it again")
+                "attachment, so build a new entity to attach it again"
+            )
         prefix = child.name + "/"
         for sibling in self._children:
             if sibling.name == child.name:
                 raise ValueError(
                     f"entity {self.name!r} already has a child named {child.name!r}; "
-                    "give each attached entity a distinct name")
+                    "give each attached entity a distinct name"
+                )
         parent_body, position, quaternion, site = self._resolve_attach_site(attach_site)
-        body = parent_body.add_body(
-            name=self.prefix + prefix, pos=position, quat=quaternion)
+        body = parent_body.add_body(name=self.prefix + prefix, pos=position, quat=quaternion)
         if site is not None:
             # The site's orientation as written (euler, ...), resolved when compiling.
             mjcf_attachment.copy_orientation(site, body)
@@ -222,11 +233,16 @@ class Entity(Callbacks):
                 raise ValueError(f"entity {self.name!r} has no site named {attach_site!r}")
             attach_site = site
         if isinstance(attach_site, (mujoco.MjsSite, mujoco.MjsFrame)):
-            return (attach_site.parent, np.array(attach_site.pos), np.array(attach_site.quat),
-                    attach_site)
+            return (
+                attach_site.parent,
+                np.array(attach_site.pos),
+                np.array(attach_site.quat),
+                attach_site,
+            )
         raise TypeError(
             f"attach_site must be None, a site name, a mujoco.MjsSite or a mujoco.MjsFrame, "
-            f"got {type(attach_site).__name__}")
+            f"got {type(attach_site).__name__}"
+        )
 
     def detach(self):
         """Removes this entity (and its descendants) from its parent's model."""
@@ -273,7 +289,9 @@ class Entity(Callbacks):
                 qpos[3:] = quaternion
             return
         if self._attachment_body is None:
-            raise ValueError(f"entity {self.name!r} is the root of the model and has no pose to set")
+            raise ValueError(
+                f"entity {self.name!r} is the root of the model and has no pose to set"
+            )
         body = physics.bind(self._attachment_body)
         parent_id = physics.model.body_parentid[body.id]
         parent_position = physics.data.xpos[parent_id]
@@ -317,7 +335,8 @@ class Entity(Callbacks):
         body_id = physics.bind(self._attachment_body).id
         velocity = np.empty(6)
         mujoco.mj_objectVelocity(
-            physics.model, physics.data, mujoco.mjtObj.mjOBJ_BODY, body_id, velocity, 0)
+            physics.model, physics.data, mujoco.mjtObj.mjOBJ_BODY, body_id, velocity, 0
+        )
         return velocity[3:].copy(), velocity[:3].copy()
 
     def set_velocity(self, physics, velocity=None, angular_velocity=None):
@@ -325,7 +344,9 @@ class Entity(Callbacks):
         the world frame (rad/s; MuJoCo stores it in the body frame)."""
         free_joint = self.free_joint
         if free_joint is None:
-            raise ValueError(f"entity {self.name!r} has no free joint, so its velocity cannot be set")
+            raise ValueError(
+                f"entity {self.name!r} has no free joint, so its velocity cannot be set"
+            )
         velocity = _optional_vector(velocity, 3, "velocity")
         angular_velocity = _optional_vector(angular_velocity, 3, "angular_velocity")
         qvel = physics.bind(free_joint).qvel
@@ -355,8 +376,9 @@ class Entity(Callbacks):
             heading = rotation[:2, 0]
             norm = np.linalg.norm(heading)
             cosine, sine = (1.0, 0.0) if norm == 0 else heading / norm
-            return np.array([cosine * vector[0] + sine * vector[1],
-                             -sine * vector[0] + cosine * vector[1]])
+            return np.array(
+                [cosine * vector[0] + sine * vector[1], -sine * vector[0] + cosine * vector[1]]
+            )
         return rotation.T @ vector
 
 
@@ -389,6 +411,9 @@ class ModelWrapperEntity(Entity):
         else:
             raise TypeError(
                 f"mjcf_model must be a mjcf.RootElement or a mujoco.MjSpec, got "
-                f"{type(mjcf_model).__name__}")
+                f"{type(mjcf_model).__name__}"
+            )
         if not self._spec.modelname:
-            raise ValueError("the wrapped model needs a name (its model attribute): it is the entity's name")
+            raise ValueError(
+                "the wrapped model needs a name (its model attribute): it is the entity's name"
+            )

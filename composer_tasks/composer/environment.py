@@ -59,8 +59,9 @@ AUTO_CHECKED_RESETS = 3
 _MID = int(dm_env.StepType.MID)
 
 
-def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray],
-                    step_limit: float) -> Tuple[Any, Any, Any]:
+def episode_outcome(
+    task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray], step_limit: float
+) -> Tuple[Any, Any, Any]:
     """The (step_type, reward, discount) of a control step that just finished.
 
     The one definition of how an episode goes on or ends, for a single environment
@@ -121,8 +122,10 @@ def episode_outcome(task: task_module.Task, physics: Any, step_count: Union[int,
 def _outcome_overrides(task_class):
     """(overrides get_discount, overrides should_terminate_episode) of a Task class,
     looked up once per class: every control step needs them."""
-    return (task_class.get_discount is not task_module.Task.get_discount,
-            task_class.should_terminate_episode is not task_module.Task.should_terminate_episode)
+    return (
+        task_class.get_discount is not task_module.Task.get_discount,
+        task_class.should_terminate_episode is not task_module.Task.should_terminate_episode,
+    )
 
 
 def plain_observable(observable_object: Any) -> bool:
@@ -130,9 +133,13 @@ def plain_observable(observable_object: Any) -> bool:
     function and the observation: no buffer, delay, interval, aggregator or noise
     (what a batch's vectorised path can carry, and snapshots of earlier versions,
     which hold no observation buffers)."""
-    return (observable_object.update_interval == 1 and observable_object.buffer_size == 1
-            and observable_object.delay == 0 and observable_object.aggregator is None
-            and observable_object.corruptor is None)
+    return (
+        observable_object.update_interval == 1
+        and observable_object.buffer_size == 1
+        and observable_object.delay == 0
+        and observable_object.aggregator is None
+        and observable_object.corruptor is None
+    )
 
 
 def _check_bool(value: Any, name: str) -> bool:
@@ -209,26 +216,37 @@ class Environment(dm_env.Environment):
     def __new__(cls, task: Any = None, *args: Any, **kwargs: Any) -> "Environment":
         # A multi-agent task gets the subclass that speaks per-agent lists, so that the
         # single-agent step keeps its own code untouched.
-        if (cls is Environment and isinstance(task, task_module.Task)
-                and task.num_agents is not None):
+        if (
+            cls is Environment
+            and isinstance(task, task_module.Task)
+            and task.num_agents is not None
+        ):
             cls = MultiAgentEnvironment
         return super().__new__(cls)
 
-    def __init__(self, task: task_module.Task, time_limit: float = float("inf"),
-                 random_state: Union[None, int, np.random.RandomState] = None,
-                 raise_exception_on_physics_error: bool = True,
-                 strip_singleton_obs_buffer_dim: bool = False,
-                 check_spec_changes: Union[None, bool] = None, textures: bool = True,
-                 n_sub_steps: Union[None, int] = None, max_reset_attempts: int = 1,
-                 recompile_mjcf_every_episode: bool = True, fixed_initial_state: bool = False,
-                 delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
-                 legacy_step: bool = True) -> None:
+    def __init__(
+        self,
+        task: task_module.Task,
+        time_limit: float = float("inf"),
+        random_state: Union[None, int, np.random.RandomState] = None,
+        raise_exception_on_physics_error: bool = True,
+        strip_singleton_obs_buffer_dim: bool = False,
+        check_spec_changes: Union[None, bool] = None,
+        textures: bool = True,
+        n_sub_steps: Union[None, int] = None,
+        max_reset_attempts: int = 1,
+        recompile_mjcf_every_episode: bool = True,
+        fixed_initial_state: bool = False,
+        delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
+        legacy_step: bool = True,
+    ) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
             raise TypeError(
                 f"time_limit must be a positive number of seconds (or inf), got {time_limit!r} "
-                f"({type(time_limit).__name__})")
+                f"({type(time_limit).__name__})"
+            )
         if not (time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self._task = task
@@ -238,48 +256,71 @@ class Environment(dm_env.Environment):
         elif random_state is None:
             self._random_state = np.random.RandomState()
         elif isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
-            self._random_state = np.random.RandomState(seeding.check_seed(random_state, "random_state"))
+            self._random_state = np.random.RandomState(
+                seeding.check_seed(random_state, "random_state")
+            )
         else:
             raise TypeError(
                 f"random_state must be an int seed, a np.random.RandomState or None, "
-                f"got {type(random_state).__name__}")
+                f"got {type(random_state).__name__}"
+            )
         if n_sub_steps is not None:
-            if isinstance(n_sub_steps, bool) or not isinstance(n_sub_steps, (int, np.integer)) \
-                    or n_sub_steps < 1:
-                raise ValueError(f"n_sub_steps must be an integer >= 1 or None, got {n_sub_steps!r}")
-            warnings.warn("n_sub_steps is deprecated (as in dm_control): set the task's "
-                          "control_timestep instead", DeprecationWarning, stacklevel=2)
+            if (
+                isinstance(n_sub_steps, bool)
+                or not isinstance(n_sub_steps, (int, np.integer))
+                or n_sub_steps < 1
+            ):
+                raise ValueError(
+                    f"n_sub_steps must be an integer >= 1 or None, got {n_sub_steps!r}"
+                )
+            warnings.warn(
+                "n_sub_steps is deprecated (as in dm_control): set the task's "
+                "control_timestep instead",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             n_sub_steps = int(n_sub_steps)
-        if (isinstance(max_reset_attempts, bool)
-                or not isinstance(max_reset_attempts, (int, np.integer)) or max_reset_attempts < 1):
-            raise ValueError(f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}")
+        if (
+            isinstance(max_reset_attempts, bool)
+            or not isinstance(max_reset_attempts, (int, np.integer))
+            or max_reset_attempts < 1
+        ):
+            raise ValueError(
+                f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}"
+            )
         if not isinstance(delayed_observation_padding, ObservationPadding):
             raise TypeError(
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
-                f"INITIAL_VALUE), got {delayed_observation_padding!r}")
+                f"INITIAL_VALUE), got {delayed_observation_padding!r}"
+            )
         if legacy_step is not True:
             raise ValueError(
                 "legacy_step=False is not available: this Environment steps as dm_control's "
                 "legacy_step=True does (mj_step2 then mj_step1, so positions and sensors are "
-                "current after a step); drop the argument")
+                "current after a step); drop the argument"
+            )
         self._textures = _check_bool(textures, "textures")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
         self._recompile_mjcf_every_episode = _check_bool(
-            recompile_mjcf_every_episode, "recompile_mjcf_every_episode")
+            recompile_mjcf_every_episode, "recompile_mjcf_every_episode"
+        )
         self._mjcf_hooks_ran = False
         self._fixed_initial_state = _check_bool(fixed_initial_state, "fixed_initial_state")
         self._padding = delayed_observation_padding
         self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
         self._raise_on_physics_error = _check_bool(
-            raise_exception_on_physics_error, "raise_exception_on_physics_error")
+            raise_exception_on_physics_error, "raise_exception_on_physics_error"
+        )
         if check_spec_changes is None:
             self._spec_checks_left = AUTO_CHECKED_RESETS
         else:
             self._spec_checks_left = (
-                math.inf if _check_bool(check_spec_changes, "check_spec_changes") else 0)
+                math.inf if _check_bool(check_spec_changes, "check_spec_changes") else 0
+            )
         self._strip_singleton_obs_buffer_dim = _check_bool(
-            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim")
+            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
+        )
         self._physics = None
         self._compile()
         self._make_updater()
@@ -362,9 +403,10 @@ class Environment(dm_env.Environment):
         self._collect_hooks()
         self._spec_fingerprint = (
             spec_edits.spec_fingerprint(root.spec)
-            if self._spec_checks_left and self._hooks["initialize_episode_mjcf"] else None)
-        self._n_substeps = (self._overridden_n_sub_steps
-                            or self._task.physics_steps_per_control_step)
+            if self._spec_checks_left and self._hooks["initialize_episode_mjcf"]
+            else None
+        )
+        self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
         control_timestep = self.control_timestep()
         limit = self._time_limit / control_timestep
         if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
@@ -394,16 +436,22 @@ class Environment(dm_env.Environment):
             hooks.extend(self._extra_hooks[name])
             self._hooks[name] = tuple(hooks)
         self._hooks_view = types.MappingProxyType(self._hooks)
-        self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
+        self._has_substep_hooks = bool(
+            self._hooks["before_substep"] or self._hooks["after_substep"]
+        )
 
     def _make_updater(self):
         self._updater = self._new_updater()
 
     def _new_updater(self):
-        enabled = [(name, observable) for name, observable in self._task.observables.items()
-                   if observable.enabled]
+        enabled = [
+            (name, observable)
+            for name, observable in self._task.observables.items()
+            if observable.enabled
+        ]
         return updater_module.Updater(
-            enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim, self._padding)
+            enabled, self._n_substeps, self._strip_singleton_obs_buffer_dim, self._padding
+        )
 
     # dm_env interface.
 
@@ -419,12 +467,15 @@ class Environment(dm_env.Environment):
         task's and the entities' own."""
         if hook_name not in self._extra_hooks:
             raise ValueError(
-                f"{hook_name!r} is not a hook name; expected one of {list(self._extra_hooks)}")
+                f"{hook_name!r} is not a hook name; expected one of {list(self._extra_hooks)}"
+            )
         if not callable(hook_callable):
             raise TypeError(f"hook_callable must be callable, got {hook_callable!r}")
         self._extra_hooks[hook_name].append(hook_callable)
         self._hooks[hook_name] = self._hooks[hook_name] + (hook_callable,)
-        self._has_substep_hooks = bool(self._hooks["before_substep"] or self._hooks["after_substep"])
+        self._has_substep_hooks = bool(
+            self._hooks["before_substep"] or self._hooks["after_substep"]
+        )
 
     def reset(self) -> dm_env.TimeStep:
         """Starts an episode, retrying up to `max_reset_attempts` times when a callback
@@ -435,8 +486,12 @@ class Environment(dm_env.Environment):
             except EpisodeInitializationError as error:
                 if attempt == self._max_reset_attempts:
                     raise
-                _log.error("Episode initialisation failed (attempt %d of %d): %r",
-                           attempt, self._max_reset_attempts, error)
+                _log.error(
+                    "Episode initialisation failed (attempt %d of %d): %r",
+                    attempt,
+                    self._max_reset_attempts,
+                    error,
+                )
 
     def _reset_attempt(self):
         self._reset_next_step = True
@@ -531,7 +586,8 @@ class Environment(dm_env.Environment):
         physics = self._physics
         self._step_count += 1
         step_type, reward, discount = episode_outcome(
-            self._task, physics, self._step_count, self._step_limit)
+            self._task, physics, self._step_count, self._step_limit
+        )
         if step_type is dm_env.StepType.LAST:
             self._reset_next_step = True
         return dm_env.TimeStep(step_type, reward, discount, self._updater.get_observation())
@@ -553,8 +609,9 @@ class Environment(dm_env.Environment):
         _log.warning("Episode ended by a physics error: %s", error)
         self._reset_next_step = True
         reward, discount = self._physics_error_outcome()
-        return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount,
-                               self._updater.get_observation())
+        return dm_env.TimeStep(
+            dm_env.StepType.LAST, reward, discount, self._updater.get_observation()
+        )
 
     def _physics_error_outcome(self):
         """(reward, discount) of a step ended by a physics error."""
@@ -580,7 +637,8 @@ class Environment(dm_env.Environment):
                 "(changed: %s). The model is recompiled, and the spec is compared at every "
                 "reset from now on; call composer.mark_spec_changed() after such edits, or "
                 "edit through composer_tasks.mjcf handles, to avoid the comparison's cost.",
-                spec_edits.describe_spec_difference(spec, fingerprint))
+                spec_edits.describe_spec_difference(spec, fingerprint),
+            )
         return True
 
     def _substeps_in_chunks(self, planned_substeps):
@@ -629,12 +687,14 @@ class Environment(dm_env.Environment):
                 spec = self._action_spec
                 raise ValueError(
                     f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
-                    f"real numbers ({spec.dtype})")
+                    f"real numbers ({spec.dtype})"
+                )
             array = array.astype(self._action_dtype)
         if array.shape != self._action_shape:
             spec = self._action_spec
             raise ValueError(
-                f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}")
+                f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}"
+            )
         if self._action_in_bounds(array):
             return array
         self._raise_for_action(array)
@@ -645,12 +705,14 @@ class Environment(dm_env.Environment):
             bad = np.flatnonzero(~np.isfinite(array))
             raise ValueError(
                 f"action has non-finite entries at {bad.tolist()} ({array[bad].tolist()}) "
-                f"for the action spec {spec.name!r}")
+                f"for the action spec {spec.name!r}"
+            )
         outside = (array < spec.minimum) | (array > spec.maximum)
         names = spec.name.split("\t")
         details = ", ".join(
             f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
-            for i in np.flatnonzero(outside))
+            for i in np.flatnonzero(outside)
+        )
         raise ValueError(f"action outside the bounds of the action spec: {details}")
 
     def action_spec(self) -> dm_env.specs.BoundedArray:
@@ -692,7 +754,9 @@ class Environment(dm_env.Environment):
         return {
             "physics": self._physics.get_state(),
             "model": {name: np.array(value) for name, value in _model_arrays(model)},
-            "option": {name: _copy_value(getattr(model.opt, name)) for name in _option_names(model)},
+            "option": {
+                name: _copy_value(getattr(model.opt, name)) for name in _option_names(model)
+            },
             "random_state": self._random_state.get_state(),
             "step_count": self._step_count,
             "reset_next_step": self._reset_next_step,
@@ -710,10 +774,14 @@ class Environment(dm_env.Environment):
         root's name) that keep Python state for snapshots."""
         owners = [("task", self._task)] + [
             (entity.prefix.rstrip("/") or entity.name, entity)
-            for entity in self._task.root_entity.iter_entities()]
-        return [(path, owner) for path, owner in owners
-                if callable(getattr(owner, "snapshot_state", None))
-                and callable(getattr(owner, "restore_state", None))]
+            for entity in self._task.root_entity.iter_entities()
+        ]
+        return [
+            (path, owner)
+            for path, owner in owners
+            if callable(getattr(owner, "snapshot_state", None))
+            and callable(getattr(owner, "restore_state", None))
+        ]
 
     def restore(self, snapshot: dict) -> None:
         """Returns the environment to a `snapshot()` of an environment built alike.
@@ -737,20 +805,29 @@ class Environment(dm_env.Environment):
             if name not in arrays or arrays[name].shape != np.shape(value):
                 raise ValueError(
                     f"the snapshot's model field {name!r} does not fit this model "
-                    f"(shape {np.shape(value)} vs {getattr(arrays.get(name), 'shape', None)})")
+                    f"(shape {np.shape(value)} vs {getattr(arrays.get(name), 'shape', None)})"
+                )
         python_state = snapshot.get("python_state", {})
         owners = self._state_owners()
         for path, _ in owners:
             if path not in python_state:
                 raise ValueError(
-                    f"the snapshot holds no state of {path!r}, which keeps Python state")
+                    f"the snapshot holds no state of {path!r}, which keeps Python state"
+                )
         observations = snapshot.get("observations")
-        if observations is None and not snapshot["reset_next_step"] and not all(
-                plain_observable(observable) for _, observable in self._observable_items()
-                if observable.enabled):
+        if (
+            observations is None
+            and not snapshot["reset_next_step"]
+            and not all(
+                plain_observable(observable)
+                for _, observable in self._observable_items()
+                if observable.enabled
+            )
+        ):
             raise ValueError(
                 "the snapshot holds no observation buffers (it is of an earlier version) and "
-                "this environment has buffered, delayed, interval-updated or noisy observables")
+                "this environment has buffered, delayed, interval-updated or noisy observables"
+            )
         spec = self._updater.observation_spec()
         updater = self._new_updater()
         if observations is not None:
@@ -782,19 +859,30 @@ class Environment(dm_env.Environment):
 
 def _check_same_spec(expected, restored):
     if isinstance(expected, list):  # a multi-agent environment's per-agent specs
-        expected = {f"agent{index}/{name}": spec
-                    for index, specs in enumerate(expected) for name, spec in specs.items()}
-        restored = {f"agent{index}/{name}": spec
-                    for index, specs in enumerate(restored) for name, spec in specs.items()}
-    differing = [name for name in dict.fromkeys(list(expected) + list(restored))
-                 if name not in expected or name not in restored
-                 or expected[name].shape != restored[name].shape
-                 or expected[name].dtype != restored[name].dtype]
+        expected = {
+            f"agent{index}/{name}": spec
+            for index, specs in enumerate(expected)
+            for name, spec in specs.items()
+        }
+        restored = {
+            f"agent{index}/{name}": spec
+            for index, specs in enumerate(restored)
+            for name, spec in specs.items()
+        }
+    differing = [
+        name
+        for name in dict.fromkeys(list(expected) + list(restored))
+        if name not in expected
+        or name not in restored
+        or expected[name].shape != restored[name].shape
+        or expected[name].dtype != restored[name].dtype
+    ]
     if differing:
         raise ValueError(
             f"the snapshot's observations {differing} do not fit this environment's observation "
             f"spec (snapshot: {[restored.get(name) for name in differing]}, this environment: "
-            f"{[expected.get(name) for name in differing]})")
+            f"{[expected.get(name) for name in differing]})"
+        )
 
 
 # Texels per side of a builtin texture (per face for cubes and skyboxes) with
@@ -826,8 +914,11 @@ def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray
     if minimum.size == 0:
         return lambda array: True
     largest = np.maximum.reduce
-    if (np.all(np.isfinite(maximum)) and np.all(minimum == -maximum)
-            and np.all(maximum == maximum.flat[0])):
+    if (
+        np.all(np.isfinite(maximum))
+        and np.all(minimum == -maximum)
+        and np.all(maximum == maximum.flat[0])
+    ):
         bound = maximum.flat[0]
         absolute = np.absolute
         return lambda array: largest(absolute(array), axis=None) <= bound
@@ -844,6 +935,7 @@ def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray
         # without NumPy's warning about it.
         with np.errstate(invalid="ignore"):
             return inside(array)
+
     return inside_quietly
 
 
@@ -863,8 +955,11 @@ def _model_arrays(model):
 
 
 def _option_names(model):
-    return [name for name in dir(model.opt) if not name.startswith("_")
-            and not callable(getattr(model.opt, name))]
+    return [
+        name
+        for name in dir(model.opt)
+        if not name.startswith("_") and not callable(getattr(model.opt, name))
+    ]
 
 
 def _copy_value(value):
@@ -890,17 +985,22 @@ class MultiAgentEnvironment(Environment):
 
     def __init__(self, task: task_module.Task, *args: Any, **kwargs: Any) -> None:
         num_agents = task.num_agents
-        if isinstance(num_agents, (bool, np.bool_)) or not isinstance(num_agents, (int, np.integer)) \
-                or num_agents < 1:
+        if (
+            isinstance(num_agents, (bool, np.bool_))
+            or not isinstance(num_agents, (int, np.integer))
+            or num_agents < 1
+        ):
             raise ValueError(
                 f"{type(task).__name__}.num_agents must be None (single agent) or an int >= 1, "
-                f"got {num_agents!r}")
+                f"got {num_agents!r}"
+            )
         self._num_agents = int(num_agents)
         reward_specs = task.get_reward_spec()
         if not isinstance(reward_specs, (list, tuple)) or len(reward_specs) != self._num_agents:
             raise ValueError(
                 f"{type(task).__name__}.get_reward_spec() must return a list of "
-                f"{self._num_agents} per-agent specs, got {reward_specs!r}")
+                f"{self._num_agents} per-agent specs, got {reward_specs!r}"
+            )
         super().__init__(task, *args, **kwargs)
 
     @property
@@ -913,12 +1013,14 @@ class MultiAgentEnvironment(Environment):
         if not isinstance(specs, (list, tuple)) or len(specs) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.action_spec() must return a list of "
-                f"{self._num_agents} per-agent BoundedArrays, got {specs!r}")
+                f"{self._num_agents} per-agent BoundedArrays, got {specs!r}"
+            )
         for index, spec in enumerate(specs):
             if not isinstance(spec, dm_env.specs.BoundedArray):
                 raise TypeError(
                     f"{type(self._task).__name__}.action_spec()[{index}] must be a BoundedArray, "
-                    f"got {type(spec).__name__}")
+                    f"got {type(spec).__name__}"
+                )
         self._action_spec = list(specs)
         self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in specs]
         self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
@@ -926,56 +1028,79 @@ class MultiAgentEnvironment(Environment):
         # go, stacked; anything that fails that check is checked agent by agent for
         # an error that names the agent.
         first = specs[0]
-        alike = all(spec.shape == first.shape and spec.dtype == first.dtype
-                    and np.array_equal(np.broadcast_to(spec.minimum, spec.shape),
-                                       np.broadcast_to(first.minimum, first.shape))
-                    and np.array_equal(np.broadcast_to(spec.maximum, spec.shape),
-                                       np.broadcast_to(first.maximum, first.shape))
-                    for spec in specs)
+        alike = all(
+            spec.shape == first.shape
+            and spec.dtype == first.dtype
+            and np.array_equal(
+                np.broadcast_to(spec.minimum, spec.shape),
+                np.broadcast_to(first.minimum, first.shape),
+            )
+            and np.array_equal(
+                np.broadcast_to(spec.maximum, spec.shape),
+                np.broadcast_to(first.maximum, first.shape),
+            )
+            for spec in specs
+        )
         self._stacked_action_shape = (len(specs),) + tuple(first.shape) if alike else None
         self._stacked_action_dtype = first.dtype
         self._stacked_in_bounds = action_bounds_check(first) if alike else None
 
     def _validate_action(self, actions):
-        if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(actions, "__len__"):
+        if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(
+            actions, "__len__"
+        ):
             raise TypeError(
                 f"actions must be a sequence of {self._num_agents} per-agent actions, "
-                f"got {type(actions).__name__}")
+                f"got {type(actions).__name__}"
+            )
         if len(actions) != self._num_agents:
             raise ValueError(
                 f"got {len(actions)} actions for a task of {self._num_agents} agents "
-                "(one action per agent expected)")
+                "(one action per agent expected)"
+            )
         if self._stacked_action_shape is not None:
             try:
                 stacked = np.array(actions)
             except ValueError:  # Ragged: per agent below, which names the agent.
                 stacked = None
-            if (stacked is not None and stacked.shape == self._stacked_action_shape
-                    and stacked.dtype.kind in "fiu"):
+            if (
+                stacked is not None
+                and stacked.shape == self._stacked_action_shape
+                and stacked.dtype.kind in "fiu"
+            ):
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):
                     return list(stacked)
-        return [check_agent_action(action, spec, in_bounds, f"agent {index}")
-                for index, (action, (spec, in_bounds))
-                in enumerate(zip(actions, self._agent_action_checks))]
+        return [
+            check_agent_action(action, spec, in_bounds, f"agent {index}")
+            for index, (action, (spec, in_bounds)) in enumerate(
+                zip(actions, self._agent_action_checks)
+            )
+        ]
 
     def _new_updater(self):
         return _PerAgentUpdater(
-            self._per_agent_observables(), self._n_substeps,
-            self._strip_singleton_obs_buffer_dim, self._padding)
+            self._per_agent_observables(),
+            self._n_substeps,
+            self._strip_singleton_obs_buffer_dim,
+            self._padding,
+        )
 
     def _per_agent_observables(self):
         per_agent = self._task.observables
         if isinstance(per_agent, collections.abc.Mapping) or len(per_agent) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.observables must be a list of {self._num_agents} "
-                f"per-agent mappings of observables, got {type(per_agent).__name__}")
+                f"per-agent mappings of observables, got {type(per_agent).__name__}"
+            )
         return per_agent
 
     def _observable_items(self):
-        return [(f"agent{index}/{name}", observable_object)
-                for index, observables in enumerate(self._per_agent_observables())
-                for name, observable_object in observables.items()]
+        return [
+            (f"agent{index}/{name}", observable_object)
+            for index, observables in enumerate(self._per_agent_observables())
+            for name, observable_object in observables.items()
+        ]
 
     def finish_control_step(self) -> dm_env.TimeStep:
         """Ends a control step whose substeps ran (see `Environment.finish_control_step`);
@@ -985,9 +1110,11 @@ class MultiAgentEnvironment(Environment):
         if len(reward) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.get_reward returned {len(reward)} rewards for "
-                f"{self._num_agents} agents")
-        return timestep._replace(reward=reward,
-                                 discount=np.asarray(timestep.discount, self._discount_dtype))
+                f"{self._num_agents} agents"
+            )
+        return timestep._replace(
+            reward=reward, discount=np.asarray(timestep.discount, self._discount_dtype)
+        )
 
     def _physics_error_outcome(self):
         """Reward 0 for every agent, one discount 0 (see `end_episode_by_physics_error`)."""
@@ -995,8 +1122,9 @@ class MultiAgentEnvironment(Environment):
         return rewards, np.zeros((), self._discount_dtype)
 
 
-def check_agent_action(action: Any, spec: dm_env.specs.BoundedArray,
-                       in_bounds: Callable[[np.ndarray], bool], who: str) -> np.ndarray:
+def check_agent_action(
+    action: Any, spec: dm_env.specs.BoundedArray, in_bounds: Callable[[np.ndarray], bool], who: str
+) -> np.ndarray:
     """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
     and what of `spec` it violates (dtype, shape, non-finite entries, bounds).
     `in_bounds` is `action_bounds_check(spec)`."""
@@ -1005,12 +1133,14 @@ def check_agent_action(action: Any, spec: dm_env.specs.BoundedArray,
         if array.dtype.kind not in "fiu":
             raise ValueError(
                 f"the action of {who} has dtype {array.dtype}, but its action spec {spec.name!r} "
-                f"wants real numbers ({spec.dtype})")
+                f"wants real numbers ({spec.dtype})"
+            )
         array = array.astype(spec.dtype)
     if array.shape != spec.shape:
         raise ValueError(
             f"the action of {who} has shape {array.shape}, but its action spec {spec.name!r} "
-            f"has shape {spec.shape}")
+            f"has shape {spec.shape}"
+        )
     if in_bounds(array):
         return array
     flat = array.reshape(-1)
@@ -1018,13 +1148,15 @@ def check_agent_action(action: Any, spec: dm_env.specs.BoundedArray,
         bad = np.flatnonzero(~np.isfinite(flat))
         raise ValueError(
             f"the action of {who} has non-finite entries at {bad.tolist()} ({flat[bad].tolist()}) "
-            f"for its action spec {spec.name!r}")
+            f"for its action spec {spec.name!r}"
+        )
     minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
     maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
     names = spec.name.split("\t")
     details = ", ".join(
         f"{names[i] if i < len(names) else i}={flat[i]} not in [{minimum[i]}, {maximum[i]}]"
-        for i in np.flatnonzero((flat < minimum) | (flat > maximum)))
+        for i in np.flatnonzero((flat < minimum) | (flat > maximum))
+    )
     raise ValueError(f"the action of {who} is outside the bounds of its action spec: {details}")
 
 
@@ -1034,8 +1166,13 @@ class _PerAgentUpdater:
     interface: reset, prepare_for_next_control_step, update, get_observation,
     observation_spec)."""
 
-    def __init__(self, per_agent_observables, physics_steps_per_control_step,
-                 strip_singleton_buffer_dim, padding):
+    def __init__(
+        self,
+        per_agent_observables,
+        physics_steps_per_control_step,
+        strip_singleton_buffer_dim,
+        padding,
+    ):
         items = []
         self._names = []
         for index, observables in enumerate(per_agent_observables):
@@ -1046,10 +1183,13 @@ class _PerAgentUpdater:
                     names.append(name)
             self._names.append(names)
         bounds = np.cumsum([0] + [len(names) for names in self._names])
-        self._agents = [(names, int(start), int(stop))
-                        for names, start, stop in zip(self._names, bounds[:-1], bounds[1:])]
+        self._agents = [
+            (names, int(start), int(stop))
+            for names, start, stop in zip(self._names, bounds[:-1], bounds[1:])
+        ]
         self._updater = updater_module.Updater(
-            items, physics_steps_per_control_step, strip_singleton_buffer_dim, padding)
+            items, physics_steps_per_control_step, strip_singleton_buffer_dim, padding
+        )
         self.prepare_for_next_control_step = self._updater.prepare_for_next_control_step
         self.update = self._updater.update
 
@@ -1067,14 +1207,20 @@ class _PerAgentUpdater:
 
     def _split(self, flat_values):
         values = list(flat_values)
-        return [collections.OrderedDict(zip(names, values[start:stop]))
-                for names, start, stop in self._agents]
+        return [
+            collections.OrderedDict(zip(names, values[start:stop]))
+            for names, start, stop in self._agents
+        ]
 
     def get_observation(self) -> list:
         return self._split(self._updater.get_observation().values())
 
     def observation_spec(self) -> list:
         specs = self._split(self._updater.observation_spec().values())
-        return [collections.OrderedDict(
-            (name, dm_env.specs.Array(spec.shape, spec.dtype, name)) for name, spec in agent.items())
-            for agent in specs]
+        return [
+            collections.OrderedDict(
+                (name, dm_env.specs.Array(spec.shape, spec.dtype, name))
+                for name, spec in agent.items()
+            )
+            for agent in specs
+        ]

@@ -49,9 +49,15 @@ class EpisodeInitializationError(RuntimeError):
 
 
 def _evaluate(value, random_state, initial_value=None, current_value=None):
-    return np.asarray(variation_base.evaluate(
-        value, initial_value=initial_value, current_value=current_value,
-        random_state=random_state), dtype=np.float64)
+    return np.asarray(
+        variation_base.evaluate(
+            value,
+            initial_value=initial_value,
+            current_value=current_value,
+            random_state=random_state,
+        ),
+        dtype=np.float64,
+    )
 
 
 def _entity_body_ids(physics, entity):
@@ -60,8 +66,7 @@ def _entity_body_ids(physics, entity):
     if entity.attachment_body is None:
         return np.arange(model.nbody)
     top = physics.bind(entity.attachment_body).id
-    ids = [body for body in range(model.nbody)
-           if body == top or _is_descendant(model, body, top)]
+    ids = [body for body in range(model.nbody) if body == top or _is_descendant(model, body, top)]
     return np.array(ids, dtype=np.int64)
 
 
@@ -97,24 +102,36 @@ class PropPlacer:
       raise_exception_on_settle_failure: raise instead of accepting unsettled props.
     """
 
-    def __init__(self, props: Sequence[entity_module.Entity], position, quaternion=None,
-                 ignore_collisions: bool = False, max_qvel_tol: float = _SETTLE_QVEL_TOL,
-                 max_qacc_tol: float = _SETTLE_QACC_TOL, max_attempts_per_prop: int = 20,
-                 settle_physics: bool = False, min_settle_physics_time: float = 0.0,
-                 max_settle_physics_time: float = 2.0, max_settle_physics_attempts: int = 1,
-                 raise_exception_on_settle_failure: bool = False):
+    def __init__(
+        self,
+        props: Sequence[entity_module.Entity],
+        position,
+        quaternion=None,
+        ignore_collisions: bool = False,
+        max_qvel_tol: float = _SETTLE_QVEL_TOL,
+        max_qacc_tol: float = _SETTLE_QACC_TOL,
+        max_attempts_per_prop: int = 20,
+        settle_physics: bool = False,
+        min_settle_physics_time: float = 0.0,
+        max_settle_physics_time: float = 2.0,
+        max_settle_physics_attempts: int = 1,
+        raise_exception_on_settle_failure: bool = False,
+    ):
         props = list(props)
         if not props or not all(isinstance(p, entity_module.Entity) for p in props):
             raise TypeError(f"props must be a non-empty sequence of Entity, got {props!r}")
-        for name, value in (("max_attempts_per_prop", max_attempts_per_prop),
-                            ("max_settle_physics_attempts", max_settle_physics_attempts)):
+        for name, value in (
+            ("max_attempts_per_prop", max_attempts_per_prop),
+            ("max_settle_physics_attempts", max_settle_physics_attempts),
+        ):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
         if not 0 <= min_settle_physics_time <= max_settle_physics_time:
             raise ValueError(
                 "settling times must satisfy 0 <= min_settle_physics_time <= "
                 f"max_settle_physics_time, got {min_settle_physics_time!r}, "
-                f"{max_settle_physics_time!r}")
+                f"{max_settle_physics_time!r}"
+            )
         self._props = props
         self._position = position
         self._quaternion = _IDENTITY_QUATERNION if quaternion is None else quaternion
@@ -135,18 +152,33 @@ class PropPlacer:
             return
         model = physics.model
         self._prop_geoms = [geoms_of(physics, prop) for prop in self._props]
-        self._prop_dofs = np.concatenate([
-            np.flatnonzero(np.isin(model.dof_bodyid, _entity_body_ids(physics, prop)))
-            for prop in self._props]).astype(np.int64)
-        self._prop_qpos = np.concatenate([
-            np.arange(model.jnt_qposadr[j], model.jnt_qposadr[j] + _qpos_size(model.jnt_type[j]))
-            for j in range(model.njnt)
-            if model.jnt_dofadr[j] in set(self._prop_dofs.tolist())]).astype(np.int64) \
-            if len(self._prop_dofs) else np.zeros(0, np.int64)
+        self._prop_dofs = np.concatenate(
+            [
+                np.flatnonzero(np.isin(model.dof_bodyid, _entity_body_ids(physics, prop)))
+                for prop in self._props
+            ]
+        ).astype(np.int64)
+        self._prop_qpos = (
+            np.concatenate(
+                [
+                    np.arange(
+                        model.jnt_qposadr[j], model.jnt_qposadr[j] + _qpos_size(model.jnt_type[j])
+                    )
+                    for j in range(model.njnt)
+                    if model.jnt_dofadr[j] in set(self._prop_dofs.tolist())
+                ]
+            ).astype(np.int64)
+            if len(self._prop_dofs)
+            else np.zeros(0, np.int64)
+        )
         self._cache_model = model
 
-    def __call__(self, physics, random_state,
-                 ignore_contacts_with_entities: Optional[Sequence[entity_module.Entity]] = None):
+    def __call__(
+        self,
+        physics,
+        random_state,
+        ignore_contacts_with_entities: Optional[Sequence[entity_module.Entity]] = None,
+    ):
         """Samples and sets the props' poses.
 
         Args:
@@ -174,7 +206,8 @@ class PropPlacer:
             if self._raise_on_settle_failure:
                 raise EpisodeInitializationError(
                     f"props {[p.name for p in self._props]} did not settle within "
-                    f"{self._max_settle_time} s in {self._max_settle_attempts} attempt(s)")
+                    f"{self._max_settle_time} s in {self._max_settle_attempts} attempt(s)"
+                )
         finally:
             model.geom_contype[all_geoms] = saved[0]
             model.geom_conaffinity[all_geoms] = saved[1]
@@ -190,8 +223,9 @@ class PropPlacer:
             position, quaternion = initial_position, initial_quaternion
             for _ in range(self._max_attempts_per_prop):
                 position = _evaluate(self._position, random_state, initial_position, position)
-                quaternion = _evaluate(self._quaternion, random_state,
-                                       initial_quaternion, quaternion)
+                quaternion = _evaluate(
+                    self._quaternion, random_state, initial_quaternion, quaternion
+                )
                 prop.set_pose(physics, position, quaternion)
                 try:
                     physics.forward()
@@ -202,7 +236,8 @@ class PropPlacer:
             else:
                 raise EpisodeInitializationError(
                     f"no collision-free pose for prop {prop.name!r} in "
-                    f"{self._max_attempts_per_prop} attempts")
+                    f"{self._max_attempts_per_prop} attempts"
+                )
 
     def _settle(self, physics):
         """Steps until the props rest; other joints are held. True if they rested."""
@@ -220,8 +255,10 @@ class PropPlacer:
                 data.qvel[others_dof] = held_qvel
                 if len(self._prop_dofs) == 0:
                     return True
-                rested = (np.max(np.abs(data.qvel[self._prop_dofs])) < self._max_qvel_tol
-                          and np.max(np.abs(data.qacc[self._prop_dofs])) < self._max_qacc_tol)
+                rested = (
+                    np.max(np.abs(data.qvel[self._prop_dofs])) < self._max_qvel_tol
+                    and np.max(np.abs(data.qacc[self._prop_dofs])) < self._max_qacc_tol
+                )
                 if rested and data.time - start_time > self._min_settle_time:
                     return True
             return False
@@ -232,7 +269,8 @@ class PropPlacer:
 
 def _qpos_size(joint_type):
     return {int(mujoco.mjtJoint.mjJNT_FREE): 7, int(mujoco.mjtJoint.mjJNT_BALL): 4}.get(
-        int(joint_type), 1)
+        int(joint_type), 1
+    )
 
 
 def _penetrates(physics, geoms):
@@ -245,9 +283,16 @@ def _penetrates(physics, geoms):
     return bool(np.any(touching & involved))
 
 
-def qpos_from_site_pose(physics, site, target_pos, target_quat=None, dofs=None,
-                        rotation_weight: float = _IK_ROTATION_WEIGHT,
-                        tolerance: float = _IK_TOLERANCE, max_steps: int = _IK_MAX_STEPS):
+def qpos_from_site_pose(
+    physics,
+    site,
+    target_pos,
+    target_quat=None,
+    dofs=None,
+    rotation_weight: float = _IK_ROTATION_WEIGHT,
+    tolerance: float = _IK_TOLERANCE,
+    max_steps: int = _IK_MAX_STEPS,
+):
     """Moves `dofs` so that `site` reaches a pose, by damped least squares on MuJoCo's
     site Jacobian (`mj_jacSite`), writing `physics.data.qpos` in place.
 
@@ -304,8 +349,11 @@ def qpos_from_site_pose(physics, site, target_pos, target_quat=None, dofs=None,
             jacobian, error = jac_pos[:, dofs], error_pos
         strength = _IK_REGULARIZATION_STRENGTH if error_norm > _IK_REGULARIZATION_THRESHOLD else 0.0
         hessian = jacobian.T @ jacobian + strength * np.eye(len(dofs))
-        step = np.linalg.solve(hessian, jacobian.T @ error) if strength else \
-            np.linalg.lstsq(hessian, jacobian.T @ error, rcond=None)[0]
+        step = (
+            np.linalg.solve(hessian, jacobian.T @ error)
+            if strength
+            else np.linalg.lstsq(hessian, jacobian.T @ error, rcond=None)[0]
+        )
         step_norm = np.linalg.norm(step)
         if step_norm == 0 or error_norm / step_norm > _IK_PROGRESS_THRESHOLD:
             return False
@@ -345,10 +393,20 @@ class ToolCenterPointInitializer:
       max_rejection_samples: sampled poses before `EpisodeInitializationError`.
     """
 
-    def __init__(self, hand, arm, position, quaternion=None, ignore_collisions: bool = False,
-                 max_ik_attempts: int = 10, max_rejection_samples: int = 10):
-        for name, value in (("max_ik_attempts", max_ik_attempts),
-                            ("max_rejection_samples", max_rejection_samples)):
+    def __init__(
+        self,
+        hand,
+        arm,
+        position,
+        quaternion=None,
+        ignore_collisions: bool = False,
+        max_ik_attempts: int = 10,
+        max_rejection_samples: int = 10,
+    ):
+        for name, value in (
+            ("max_ik_attempts", max_ik_attempts),
+            ("max_rejection_samples", max_rejection_samples),
+        ):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
         self._hand = hand
@@ -367,8 +425,9 @@ class ToolCenterPointInitializer:
         self._arm_dofs = np.array([model.jnt_dofadr[physics.bind(j).id] for j in self._arm.joints])
         self._arm_qpos = np.array([model.jnt_qposadr[physics.bind(j).id] for j in self._arm.joints])
         robot_geoms = geoms_of(physics, self._arm)
-        hand_geoms = (geoms_of(physics, self._hand) if self._hand is not None
-                      else np.zeros(0, np.int64))
+        hand_geoms = (
+            geoms_of(physics, self._hand) if self._hand is not None else np.zeros(0, np.int64)
+        )
         arm_only = np.setdiff1d(robot_geoms, hand_geoms)
         self._geom_role = np.zeros(model.ngeom, dtype=np.int8)  # 0: external free or world
         self._geom_role[arm_only] = 1
@@ -377,14 +436,18 @@ class ToolCenterPointInitializer:
         free_bodies = np.zeros(model.nbody, dtype=bool)
         for body in range(1, model.nbody):
             parent = model.body_parentid[body]
-            has_free = any(model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE
-                           for j in range(model.body_jntadr[body],
-                                          model.body_jntadr[body] + model.body_jntnum[body]))
+            has_free = any(
+                model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE
+                for j in range(
+                    model.body_jntadr[body], model.body_jntadr[body] + model.body_jntnum[body]
+                )
+            )
             free_bodies[body] = has_free or free_bodies[parent]
         external_fixed = (self._geom_role == 0) & ~free_bodies[model.geom_bodyid]
         self._geom_role[external_fixed] = 3
-        self._site = (self._hand.tool_center_point if self._hand is not None
-                      else self._arm.wrist_site)
+        self._site = (
+            self._hand.tool_center_point if self._hand is not None else self._arm.wrist_site
+        )
         self._cache_model = model
 
     def _has_relevant_collisions(self, physics):
@@ -416,8 +479,13 @@ class ToolCenterPointInitializer:
                 elif hasattr(self._arm, "home_qpos"):
                     qpos[self._arm_qpos] = self._arm.home_qpos
                 success = qpos_from_site_pose(
-                    physics, self._site, target_pos, target_quat, dofs=self._arm_dofs,
-                    rotation_weight=2.0)
+                    physics,
+                    self._site,
+                    target_pos,
+                    target_quat,
+                    dofs=self._arm_dofs,
+                    rotation_weight=2.0,
+                )
                 if success:
                     success = _wrap_into(qpos, self._arm_qpos, lower, upper)
                 if success:
@@ -430,7 +498,8 @@ class ToolCenterPointInitializer:
         physics.forward()
         raise EpisodeInitializationError(
             f"no collision-free inverse-kinematics solution in {self._max_rejection_samples} "
-            f"sampled poses x {self._max_ik_attempts} attempts")
+            f"sampled poses x {self._max_ik_attempts} attempts"
+        )
 
 
 def _wrap_into(qpos, addresses, lower, upper):

@@ -62,7 +62,8 @@ class Observables:
         except KeyError:
             raise KeyError(
                 f"entity {self._entity.name!r} has no observable {name!r}; it has "
-                f"{list(self._observables)}") from None
+                f"{list(self._observables)}"
+            ) from None
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -72,7 +73,8 @@ class Observables:
         except KeyError:
             raise AttributeError(
                 f"entity {self._entity.name!r} has no observable {name!r}; it has "
-                f"{list(self._observables)}") from None
+                f"{list(self._observables)}"
+            ) from None
 
     def __contains__(self, name):
         return name in self._observables
@@ -99,7 +101,9 @@ class Observables:
     def add_observable(self, name, observable_object, enabled=True):
         """Adds (or replaces) an observable under `name` and sets its `enabled`."""
         if not isinstance(name, str) or not name or "/" in name:
-            raise ValueError(f"observable name must be a non-empty string without '/', got {name!r}")
+            raise ValueError(
+                f"observable name must be a non-empty string without '/', got {name!r}"
+            )
         observable_object.enabled = enabled
         self._observables[name] = observable_object
 
@@ -123,9 +127,11 @@ class Observables:
             for option, value in observable_options.items():
                 if not hasattr(type(observable_object), option):
                     raise AttributeError(
-                        f"observable {name!r} of entity {self._entity.name!r} has no option {option!r}")
+                        f"observable {name!r} of entity {self._entity.name!r} has no option {option!r}"
+                    )
                 try:
                     setattr(observable_object, option, value)
                 except (TypeError, ValueError) as error:
                     raise type(error)(
-                        f"observable {name!r} of entity {self._entity.name!r}: {error}") from error
+                        f"observable {name!r} of entity {self._entity.name!r}: {error}"
+                    ) from error

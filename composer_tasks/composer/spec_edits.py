@@ -42,19 +42,62 @@ def spec_edit_count() -> int:
 
 
 # The spec's element lists, each element's settable attributes read.
-_ELEMENT_LISTS = ("bodies", "frames", "geoms", "joints", "sites", "cameras", "lights",
-                  "actuators", "sensors", "tendons", "equalities", "excludes", "pairs",
-                  "keys", "numerics", "texts", "tuples", "meshes", "hfields", "skins",
-                  "textures", "materials", "flexes", "plugins")
+_ELEMENT_LISTS = (
+    "bodies",
+    "frames",
+    "geoms",
+    "joints",
+    "sites",
+    "cameras",
+    "lights",
+    "actuators",
+    "sensors",
+    "tendons",
+    "equalities",
+    "excludes",
+    "pairs",
+    "keys",
+    "numerics",
+    "texts",
+    "tuples",
+    "meshes",
+    "hfields",
+    "skins",
+    "textures",
+    "materials",
+    "flexes",
+    "plugins",
+)
 # Settable attributes that do not reach the compiled model: the defaults class
 # (applied at creation), and the element's own bookkeeping.
 _IGNORED_ATTRIBUTES = frozenset({"classname", "compiler", "id", "signature", "info"})
 # Whole-model settings, read field by field.
-_SPEC_STRUCTS = ("option", "stat", "compiler", "visual.global_", "visual.headlight",
-                 "visual.map", "visual.quality", "visual.rgba", "visual.scale")
-_SPEC_SIZES = ("memory", "nconmax", "njmax", "nstack", "nuserdata", "nuser_actuator",
-               "nuser_body", "nuser_cam", "nuser_geom", "nuser_jnt", "nuser_sensor",
-               "nuser_site", "nuser_tendon")
+_SPEC_STRUCTS = (
+    "option",
+    "stat",
+    "compiler",
+    "visual.global_",
+    "visual.headlight",
+    "visual.map",
+    "visual.quality",
+    "visual.rgba",
+    "visual.scale",
+)
+_SPEC_SIZES = (
+    "memory",
+    "nconmax",
+    "njmax",
+    "nstack",
+    "nuserdata",
+    "nuser_actuator",
+    "nuser_body",
+    "nuser_cam",
+    "nuser_geom",
+    "nuser_jnt",
+    "nuser_sensor",
+    "nuser_site",
+    "nuser_tendon",
+)
 
 _element_attributes: Dict[type, Tuple[str, ...]] = {}
 _struct_fields: Dict[type, Tuple[str, ...]] = {}
@@ -63,10 +106,17 @@ _struct_fields: Dict[type, Tuple[str, ...]] = {}
 def _settable_attributes(cls: type) -> Tuple[str, ...]:
     names = _element_attributes.get(cls)
     if names is None:
-        names = tuple(dict.fromkeys(
-            name for klass in cls.__mro__ for name, member in vars(klass).items()
-            if isinstance(member, property) and member.fset is not None
-            and not name.startswith("_") and name not in _IGNORED_ATTRIBUTES))
+        names = tuple(
+            dict.fromkeys(
+                name
+                for klass in cls.__mro__
+                for name, member in vars(klass).items()
+                if isinstance(member, property)
+                and member.fset is not None
+                and not name.startswith("_")
+                and name not in _IGNORED_ATTRIBUTES
+            )
+        )
         _element_attributes[cls] = names
     return names
 
@@ -75,8 +125,11 @@ def _fields(struct: Any) -> Tuple[str, ...]:
     cls = type(struct)
     names = _struct_fields.get(cls)
     if names is None:
-        names = tuple(name for name in dir(struct)
-                      if not name.startswith("_") and not callable(getattr(struct, name)))
+        names = tuple(
+            name
+            for name in dir(struct)
+            if not name.startswith("_") and not callable(getattr(struct, name))
+        )
         _struct_fields[cls] = names
     return names
 

@@ -154,15 +154,20 @@ class Task(entity_module.Callbacks):
         minimum[limited] = model.actuator_ctrlrange[limited, 0]
         maximum[limited] = model.actuator_ctrlrange[limited, 1]
         return dm_env.specs.BoundedArray(
-            shape=(model.nu,), dtype=np.float64, minimum=minimum, maximum=maximum,
-            name="\t".join(names))
+            shape=(model.nu,),
+            dtype=np.float64,
+            minimum=minimum,
+            maximum=maximum,
+            name="\t".join(names),
+        )
 
     def get_reward_spec(self) -> dm_env.specs.Array:
         return dm_env.specs.Array(shape=(), dtype=np.float64, name="reward")
 
     def get_discount_spec(self) -> dm_env.specs.BoundedArray:
         return dm_env.specs.BoundedArray(
-            shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount")
+            shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount"
+        )
 
     # Episode outcome.
 
@@ -176,8 +181,9 @@ class Task(entity_module.Callbacks):
     def should_terminate_episode(self, physics: Physics) -> Any:
         return False
 
-    def before_step(self, physics: Physics, action: np.ndarray,
-                    random_state: np.random.RandomState) -> None:
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
 
@@ -196,7 +202,8 @@ def _steps_per_control_step(control_timestep, physics_timestep):
     if steps < 1 or abs(ratio - steps) > _TIMESTEP_RATIO_TOLERANCE * ratio:
         raise ValueError(
             f"control_timestep ({control_timestep}) must be an integer multiple of "
-            f"physics_timestep ({physics_timestep}); the ratio is {ratio}")
+            f"physics_timestep ({physics_timestep}); the ratio is {ratio}"
+        )
     return steps
 
 

@@ -28,18 +28,30 @@ class Leg(composer.Entity):
         thigh = spec.worldbody.add_body(name="thigh")
         self._hip = thigh.add_joint(name="hip", axis=[0.0, 0.0, 1.0])
         thigh.add_geom(
-            name="thigh", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-            fromto=[0.0, 0.0, 0.0, length, 0.0, 0.0], size=[_LEG_RADIUS_M, 0.0, 0.0], rgba=rgba)
+            name="thigh",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            fromto=[0.0, 0.0, 0.0, length, 0.0, 0.0],
+            size=[_LEG_RADIUS_M, 0.0, 0.0],
+            rgba=rgba,
+        )
         shin = thigh.add_body(name="shin", pos=[length, 0.0, 0.0])
         self._knee = shin.add_joint(name="knee", axis=[0.0, 1.0, 0.0])
         shin.add_geom(
-            name="shin", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-            fromto=[0.0, 0.0, 0.0, 0.0, 0.0, -length], size=[_LEG_RADIUS_M, 0.0, 0.0], rgba=rgba)
+            name="shin",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            fromto=[0.0, 0.0, 0.0, 0.0, 0.0, -length],
+            size=[_LEG_RADIUS_M, 0.0, 0.0],
+            rgba=rgba,
+        )
         self._actuators = []
         for joint_name in ("hip", "knee"):
             actuator = spec.add_actuator(
-                name=joint_name, target=joint_name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                ctrllimited=1, ctrlrange=[-1.0, 1.0])
+                name=joint_name,
+                target=joint_name,
+                trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                ctrllimited=1,
+                ctrlrange=[-1.0, 1.0],
+            )
             actuator.set_to_position(kp=_SERVO_GAIN)
             self._actuators.append(actuator)
         self._spec = spec
@@ -54,7 +66,6 @@ class Leg(composer.Entity):
 
 
 class CreatureObservables(composer.Observables):
-
     @composer.observable
     def joint_positions(self):
         """Hip and knee angles of every leg (radians), in leg order."""
@@ -76,7 +87,11 @@ class Creature(composer.Entity):
     """
 
     def _build(self, num_legs=4, random_state=None, name="creature"):
-        if isinstance(num_legs, bool) or not isinstance(num_legs, (int, np.integer)) or num_legs < 1:
+        if (
+            isinstance(num_legs, bool)
+            or not isinstance(num_legs, (int, np.integer))
+            or num_legs < 1
+        ):
             raise ValueError(f"num_legs must be an integer >= 1, got {num_legs!r}")
         random_state = random_state if random_state is not None else np.random.RandomState(0)
         spec = mujoco.MjSpec()
@@ -84,8 +99,11 @@ class Creature(composer.Entity):
         rgba = np.append(random_state.uniform(size=3), 1.0)
         torso = spec.worldbody.add_body(name="torso")
         torso.add_geom(
-            name="torso", type=mujoco.mjtGeom.mjGEOM_ELLIPSOID,
-            size=[_TORSO_RADIUS_M, _TORSO_RADIUS_M, _TORSO_RADIUS_M / 2], rgba=rgba)
+            name="torso",
+            type=mujoco.mjtGeom.mjGEOM_ELLIPSOID,
+            size=[_TORSO_RADIUS_M, _TORSO_RADIUS_M, _TORSO_RADIUS_M / 2],
+            rgba=rgba,
+        )
         self._spec = spec
         self._legs = []
         for index in range(num_legs):
@@ -93,7 +111,8 @@ class Creature(composer.Entity):
             site = torso.add_site(
                 name=f"hip_site_{index}",
                 pos=[_TORSO_RADIUS_M * np.cos(theta), _TORSO_RADIUS_M * np.sin(theta), 0.0],
-                quat=[np.cos(theta / 2), 0.0, 0.0, np.sin(theta / 2)])
+                quat=[np.cos(theta / 2), 0.0, 0.0, np.sin(theta / 2)],
+            )
             leg = Leg(name=f"leg{index}", rgba=np.append(random_state.uniform(size=3), 1.0))
             self.attach(leg, site)
             self._legs.append(leg)

@@ -46,7 +46,8 @@ class UniformCircle(variation.Variation):
 
     def __call__(self, initial_value=None, current_value=None, random_state=None):
         distance, heading = variation.evaluate(
-            (self._distance, self._heading), random_state=random_state)
+            (self._distance, self._heading), random_state=random_state
+        )
         return np.array([distance * np.cos(heading), distance * np.sin(heading), 0.0])
 
 
@@ -68,7 +69,8 @@ class PressWithSpecificForce(composer.Task):
 
         self._creature_initial_position = _CREATURE_START_POSITION_M
         self._button_initial_position = UniformCircle(
-            distributions.Uniform(*_BUTTON_DISTANCE_RANGE_M))
+            distributions.Uniform(*_BUTTON_DISTANCE_RANGE_M)
+        )
         # Variators for the task's own domain randomisation: bind attributes to
         # variations (e.g. self.physics_variator.bind_attributes(geom, friction=...)).
         self.mjcf_variator = variation.MJCFVariator()
@@ -76,13 +78,17 @@ class PressWithSpecificForce(composer.Task):
 
         creature.observables.joint_positions.configure(
             enabled=True,
-            corruptor=noises.Additive(distributions.Normal(scale=_JOINT_POSITION_NOISE_RAD)))
+            corruptor=noises.Additive(distributions.Normal(scale=_JOINT_POSITION_NOISE_RAD)),
+        )
         creature.observables.joint_velocities.configure(
             enabled=True,
             corruptor=noises.Multiplicative(
-                distributions.LogNormal(mean=0.0, sigma=_JOINT_VELOCITY_NOISE_SIGMA)))
+                distributions.LogNormal(mean=0.0, sigma=_JOINT_VELOCITY_NOISE_SIGMA)
+            ),
+        )
         self._button.observables.touch_force.configure(
-            enabled=True, update_interval=1, buffer_size=NUM_SUBSTEPS, aggregator="mean")
+            enabled=True, update_interval=1, buffer_size=NUM_SUBSTEPS, aggregator="mean"
+        )
         self._task_observables = {
             "button_position": observable.Generic(self._button_in_creature_frame, enabled=True),
         }
@@ -101,7 +107,8 @@ class PressWithSpecificForce(composer.Task):
         button_position, _ = self._button.get_pose(physics)
         creature_position, _ = self._creature.get_pose(physics)
         return self._creature.global_vector_to_local_frame(
-            physics, button_position - creature_position)
+            physics, button_position - creature_position
+        )
 
     def initialize_episode_mjcf(self, random_state):
         self.mjcf_variator.apply_variations(random_state)
@@ -110,7 +117,8 @@ class PressWithSpecificForce(composer.Task):
         self.physics_variator.apply_variations(physics, random_state)
         creature_position, button_position = variation.evaluate(
             (self._creature_initial_position, self._button_initial_position),
-            random_state=random_state)
+            random_state=random_state,
+        )
         self._creature.set_pose(physics, position=creature_position)
         self._button.set_pose(physics, position=button_position)
 
@@ -122,7 +130,8 @@ def make_environment(seed=None, num_legs=4, time_limit=10.0):
     """The tutorial environment: a `num_legs` creature, episodes of `time_limit` s."""
     creature = Creature(num_legs=num_legs, random_state=np.random.RandomState(0))
     return composer.Environment(
-        PressWithSpecificForce(creature), time_limit=time_limit, random_state=seed)
+        PressWithSpecificForce(creature), time_limit=time_limit, random_state=seed
+    )
 
 
 def main(argv):
@@ -141,8 +150,10 @@ def main(argv):
             episode_return += timestep.reward
             steps += 1
         elapsed = time.perf_counter() - start
-        print(f"episode {episode}: return {episode_return:.3f} over {steps} steps, "
-              f"{steps / elapsed:.0f} steps/s")
+        print(
+            f"episode {episode}: return {episode_return:.3f} over {steps} steps, "
+            f"{steps / elapsed:.0f} steps/s"
+        )
 
 
 if __name__ == "__main__":

@@ -19,23 +19,28 @@ _UNNAMED_MODEL = "unnamed_model"
 def attach(where, child):
     """Attaches model `child` at the site (or worldbody) `where`; returns the frame."""
     from composer_tasks.mjcf.root import RootElement
+
     if not isinstance(child, RootElement):
         raise TypeError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
     parent = where.root
     if child is parent or child is parent._top():
         raise ValueError("cannot attach a model to itself")
     if child._parent_scope is not None:
-        raise ValueError(f"model {child.model!r} is already attached to {child._parent_scope.model!r}")
+        raise ValueError(
+            f"model {child.model!r} is already attached to {child._parent_scope.model!r}"
+        )
     if child._spec.parent is not None:
         raise ValueError(
-            f"model {child.model!r} was attached before (MuJoCo consumed its spec); build it again")
+            f"model {child.model!r} was attached before (MuJoCo consumed its spec); build it again"
+        )
     if not child.model:
         child._spec.modelname = _UNNAMED_MODEL
     child_prefix = child.model + "/"
     for sibling in parent._child_scopes:
         if sibling._prefix == child_prefix:
             raise ValueError(
-                f"model {parent.model!r} already has an attached model named {child.model!r}")
+                f"model {parent.model!r} already has an attached model named {child.model!r}"
+            )
     prefix = parent._full_prefix() + child.model + "/"
     if where.tag == "site":
         site = where._mjs
@@ -55,8 +60,15 @@ def attach(where, child):
 
 # Compiler settings that PyMJCF takes from the root model for the whole model
 # (its MJCF text has one <compiler>); MjSpec keeps them per attached spec.
-_MERGED_COMPILER_FIELDS = ("degree", "eulerseq", "boundmass", "boundinertia",
-                           "balanceinertia", "inertiafromgeom", "autolimits")
+_MERGED_COMPILER_FIELDS = (
+    "degree",
+    "eulerseq",
+    "boundmass",
+    "boundinertia",
+    "balanceinertia",
+    "inertiafromgeom",
+    "autolimits",
+)
 
 
 def merge_compiler(top_spec, child):
@@ -86,7 +98,8 @@ def merge_compiler(top_spec, child):
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
                 raise ValueError(
                     f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
-                    f"it is attached to has {root_value!r}; a model has one compiler setting")
+                    f"it is attached to has {root_value!r}; a model has one compiler setting"
+                )
             setattr(scope._spec.compiler, field, root_value)
 
 
@@ -95,8 +108,10 @@ def _comparable(compiler, field):
     return attributes_module.text(getattr(compiler, field))
 
 
-_DEFAULT_COMPILER = {field: (_comparable if field == "eulerseq" else getattr)(
-    mujoco.MjSpec().compiler, field) for field in _MERGED_COMPILER_FIELDS}
+_DEFAULT_COMPILER = {
+    field: (_comparable if field == "eulerseq" else getattr)(mujoco.MjSpec().compiler, field)
+    for field in _MERGED_COMPILER_FIELDS
+}
 
 
 def link(parent, child, attachment_body):

@@ -85,8 +85,11 @@ class Vector(Attribute):
 
     def convert(self, handle, value):
         values = _numbers(value)
-        if values.size == 0 or values.size > self.size or (
-                not self.partial and values.size != self.size):
+        if (
+            values.size == 0
+            or values.size > self.size
+            or (not self.partial and values.size != self.size)
+        ):
             expected = f"1 to {self.size}" if self.partial else f"{self.size}"
             raise ValueError(f"expected {expected} numbers, got {value!r}")
         if self.integer and not np.all(values == np.round(values)):
@@ -94,7 +97,7 @@ class Vector(Attribute):
         if values.size == self.size:
             return values.astype(int) if self.integer else values
         current = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
-        current[:values.size] = values
+        current[: values.size] = values
         return current
 
 
@@ -147,8 +150,11 @@ class Keyword(Attribute):
     def __init__(self, field, enum, aliases=None):
         super().__init__(field)
         self.enum = enum
-        self.keywords = {name.split("_", 1)[1].lower(): member
-                         for name, member in enum.__members__.items() if "_" in name}
+        self.keywords = {
+            name.split("_", 1)[1].lower(): member
+            for name, member in enum.__members__.items()
+            if "_" in name
+        }
         self.keywords.update(aliases or {})
 
     def get(self, handle):
@@ -205,11 +211,13 @@ def reference_name(handle, value, namespace):
     if isinstance(value, str):
         return handle._scope._full_prefix() + value
     from composer_tasks.mjcf import element as element_module
+
     if isinstance(value, element_module.Element):
         if value._scope._top() is not handle._scope._top():
             raise ValueError(
                 f"{value!r} belongs to model {value._scope._top().model!r}, not to the "
-                f"model of {handle!r}; attach its model first")
+                f"model of {handle!r}; attach its model first"
+            )
         if value.spec_namespace != namespace:
             raise ValueError(f"expected a <{namespace}> element, got {value!r}")
         name = value._mjs.name
@@ -304,6 +312,7 @@ def _boolean(value):
 
 
 # Attribute tables, by tag.
+
 
 def _frame_attributes():
     return {
@@ -467,8 +476,10 @@ _TEXTURE = _named(
 _MESH = _named(
     file=Text("file"),
     vertex=FlatArray("uservert"),
-    face=Custom(lambda h: np.array(h._mjs.userface),
-                lambda h, v: setattr(h._mjs, "userface", [int(x) for x in _numbers(v)])),
+    face=Custom(
+        lambda h: np.array(h._mjs.userface),
+        lambda h, v: setattr(h._mjs, "userface", [int(x) for x in _numbers(v)]),
+    ),
     scale=Vector("scale", 3),
     content_type=Text("content_type"),
 )
@@ -555,7 +566,8 @@ def _actuator(**extra):
 _MOTOR = _actuator()
 _POSITION = _actuator(
     kp=Custom(_gain, _set_position_kp),
-    kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv))
+    kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv),
+)
 _VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv))
 _GENERAL = _actuator(
     gaintype=Keyword("gaintype", mujoco.mjtGain),
@@ -643,10 +655,13 @@ def _frame_object(name_field, type_field):
         objtype = getattr(handle._mjs, type_field)
         namespaces = {member: namespace for member, namespace in OBJECT_TYPES.values()}
         from composer_tasks.mjcf import element as element_module
+
         if isinstance(value, element_module.Element):
             namespace = value.spec_namespace
             if namespace not in ("body", "geom", "site", "camera"):
-                raise ValueError(f"a frame sensor senses a body, geom, site or camera, got {value!r}")
+                raise ValueError(
+                    f"a frame sensor senses a body, geom, site or camera, got {value!r}"
+                )
             if namespaces.get(objtype) != namespace:
                 setattr(handle._mjs, type_field, OBJECT_TYPES[namespace][0])
         else:
@@ -714,6 +729,7 @@ def _equality(first, second, namespace, data_name=None, data_size=0):
         solimp=Vector("solimp", 5, partial=True),
     )
     if data_name:
+
         def getter(handle):
             return np.array(handle._mjs.data[:data_size])
 
@@ -722,8 +738,9 @@ def _equality(first, second, namespace, data_name=None, data_size=0):
             if values.size > data_size:
                 raise ValueError(f"expected at most {data_size} numbers, got {value!r}")
             data = np.array(handle._mjs.data)
-            data[:values.size] = values
+            data[: values.size] = values
             handle._mjs.data = data
+
         table[data_name] = Custom(getter, setter)
     return table
 
@@ -764,6 +781,7 @@ ELEMENT_ATTRIBUTES = {
     **{tag: sensor_attributes(tag) for tag in SENSORS},
 }
 
+
 # Attributes of the model's global sections, as fields of MjSpec's structs.
 def _angle(value):
     if value not in ("degree", "radian"):
@@ -773,14 +791,16 @@ def _angle(value):
 
 _ANGLE = Custom(
     lambda h: "degree" if h._mjs.degree else "radian",
-    lambda h, v: setattr(h._mjs, "degree", _angle(v)))
+    lambda h, v: setattr(h._mjs, "degree", _angle(v)),
+)
 
 
 def _coordinate(handle, value):
     if value != "local":
         raise ValueError(
             f"MuJoCo >= 2.2 supports only coordinate='local' (frames relative to the parent), "
-            f"got {value!r}")
+            f"got {value!r}"
+        )
 
 
 COMPILER = {
@@ -795,10 +815,15 @@ COMPILER = {
     "discardvisual": Boolean("discardvisual"),
     "fusestatic": Boolean("fusestatic"),
     "alignfree": Boolean("alignfree"),
-    "inertiafromgeom": Keyword("inertiafromgeom", mujoco.mjtInertiaFromGeom,
-                               {"true": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_TRUE,
-                                "false": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE,
-                                "auto": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_AUTO}),
+    "inertiafromgeom": Keyword(
+        "inertiafromgeom",
+        mujoco.mjtInertiaFromGeom,
+        {
+            "true": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_TRUE,
+            "false": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_FALSE,
+            "auto": mujoco.mjtInertiaFromGeom.mjINERTIAFROMGEOM_AUTO,
+        },
+    ),
     "meshdir": Text("meshdir"),
     "texturedir": Text("texturedir"),
 }
@@ -830,12 +855,16 @@ OPTION = {
 }
 
 # `<option><flag contact="disable"/>`: flag names are MuJoCo's disable/enable bits.
-DISABLE_FLAGS = {name[len("mjDSBL_"):].lower(): member
-                 for name, member in mujoco.mjtDisableBit.__members__.items()
-                 if name != "mjNDISABLE"}
-ENABLE_FLAGS = {name[len("mjENBL_"):].lower(): member
-                for name, member in mujoco.mjtEnableBit.__members__.items()
-                if name != "mjNENABLE"}
+DISABLE_FLAGS = {
+    name[len("mjDSBL_") :].lower(): member
+    for name, member in mujoco.mjtDisableBit.__members__.items()
+    if name != "mjNDISABLE"
+}
+ENABLE_FLAGS = {
+    name[len("mjENBL_") :].lower(): member
+    for name, member in mujoco.mjtEnableBit.__members__.items()
+    if name != "mjNENABLE"
+}
 
 SIZE = {
     "njmax": Number("njmax", integer=True),
@@ -846,7 +875,7 @@ SIZE = {
     "memory": Custom(lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v))),
 }
 
-_MEMORY_UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
+_MEMORY_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
 def _memory(value):

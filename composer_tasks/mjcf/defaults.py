@@ -15,26 +15,49 @@ from composer_tasks.mjcf import attributes as attributes_module
 
 # Default tags of a class, and the field of MjsDefault each writes.
 _DEFAULT_TAGS = {
-    "geom": "geom", "site": "site", "joint": "joint", "camera": "camera", "light": "light",
-    "material": "material", "mesh": "mesh", "texture": "texture", "pair": "pair",
-    "equality": "equality", "tendon": "tendon",
-    "motor": "actuator", "position": "actuator", "velocity": "actuator", "general": "actuator",
+    "geom": "geom",
+    "site": "site",
+    "joint": "joint",
+    "camera": "camera",
+    "light": "light",
+    "material": "material",
+    "mesh": "mesh",
+    "texture": "texture",
+    "pair": "pair",
+    "equality": "equality",
+    "tendon": "tendon",
+    "motor": "actuator",
+    "position": "actuator",
+    "velocity": "actuator",
+    "general": "actuator",
 }
 
 # Spec collections whose elements a default tag's values reach.
 _COLLECTIONS = {
-    "geom": "geoms", "site": "sites", "joint": "joints", "camera": "cameras", "light": "lights",
-    "material": "materials", "mesh": "meshes", "texture": "textures", "pair": "pairs",
-    "equality": "equalities", "tendon": "tendons", "actuator": "actuators",
+    "geom": "geoms",
+    "site": "sites",
+    "joint": "joints",
+    "camera": "cameras",
+    "light": "lights",
+    "material": "materials",
+    "mesh": "meshes",
+    "texture": "textures",
+    "pair": "pairs",
+    "equality": "equalities",
+    "tendon": "tendons",
+    "actuator": "actuators",
 }
 
 
 # The attributes a default tag can set: the tag's own, without the name.
 _DEFAULT_TABLES = {
-    tag: {name: attribute
-          for name, attribute in attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}).items()
-          if attribute is not None}
-    for tag in _DEFAULT_TAGS}
+    tag: {
+        name: attribute
+        for name, attribute in attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}).items()
+        if attribute is not None
+    }
+    for tag in _DEFAULT_TAGS
+}
 
 
 class DefaultClass:
@@ -61,7 +84,7 @@ class DefaultClass:
         prefix = self._scope._full_prefix()
         if name in ("main", prefix + "main"):
             return None
-        return name[len(prefix):]
+        return name[len(prefix) :]
 
     @property
     def full_identifier(self) -> str:
@@ -73,10 +96,12 @@ class DefaultClass:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <default> (class {self._mjs.name!r} of model "
                 f"{self._scope.model!r}); set defaults as attributes (`cls.{tag}.size = ...`) "
-                "or add a nested class with add('default', dclass=...)")
+                "or add a nested class with add('default', dclass=...)"
+            )
         if attributes:
             raise AttributeError(
-                f"{sorted(attributes)} are not valid attributes for <default>; only dclass is")
+                f"{sorted(attributes)} are not valid attributes for <default>; only dclass is"
+            )
         if not isinstance(dclass, str) or not dclass:
             raise ValueError(f"a default class needs a name (dclass=...), got {dclass!r}")
         full_name = self._scope._full_prefix() + dclass
@@ -93,12 +118,15 @@ class DefaultClass:
             raise AttributeError(tag)
         if tag == "default":
             spec = self._scope._top_spec()
-            return [DefaultClass(spec.find_default(name), self._scope)
-                    for name in self._scope._default_children.get(self._mjs.name, [])]
+            return [
+                DefaultClass(spec.find_default(name), self._scope)
+                for name in self._scope._default_children.get(self._mjs.name, [])
+            ]
         if tag not in _DEFAULT_TAGS:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <default> (model {self._scope.model!r}); "
-                f"valid: {sorted(_DEFAULT_TAGS)}")
+                f"valid: {sorted(_DEFAULT_TAGS)}"
+            )
         return DefaultTag(self, tag)
 
     def __setattr__(self, name, value):
@@ -106,7 +134,8 @@ class DefaultClass:
             object.__setattr__(self, name, value)
             return
         raise AttributeError(
-            f"can't set {name!r} on <default>: defaults are set per tag (`cls.geom.{name} = ...`)")
+            f"can't set {name!r} on <default>: defaults are set per tag (`cls.geom.{name} = ...`)"
+        )
 
     def __eq__(self, other):
         return isinstance(other, DefaultClass) and other._mjs == self._mjs
@@ -159,7 +188,8 @@ class DefaultTag:
         if name not in table:
             raise AttributeError(
                 f"{name!r} is not a valid attribute for {self._path()}; valid attributes: "
-                f"{sorted(table)}")
+                f"{sorted(table)}"
+            )
         return table[name]
 
     def __getattr__(self, name):
@@ -177,7 +207,9 @@ class DefaultTag:
         try:
             attribute.set(self, value)
         except (TypeError, ValueError) as error:
-            raise type(error)(f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+            raise type(error)(
+                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+            ) from error
         if self._tag in ("position", "velocity", "motor"):
             _set_actuator_shortcut(self._mjs, self._tag)
         self._scope._edited()
@@ -193,17 +225,22 @@ class DefaultTag:
         classes = set(self._cls._classes_below())
         kind = _DEFAULT_TAGS[self._tag]
         spec = self._scope._top_spec()
-        users = [element for element in getattr(spec, _COLLECTIONS[kind])
-                 if getattr(element, "classname", None) is not None
-                 and element.classname.name in classes]
+        users = [
+            element
+            for element in getattr(spec, _COLLECTIONS[kind])
+            if getattr(element, "classname", None) is not None and element.classname.name in classes
+        ]
         derived = [name for name in classes if name != self._cls._mjs.name]
         if users or derived:
-            what = (f"{len(users)} <{kind}> element(s)" if users else "") + (
-                " and " if users and derived else "") + (
-                f"the classes {derived} made from it" if derived else "")
+            what = (
+                (f"{len(users)} <{kind}> element(s)" if users else "")
+                + (" and " if users and derived else "")
+                + (f"the classes {derived} made from it" if derived else "")
+            )
             raise ValueError(
                 f"{self._path()}: {what} already took this class's values (MjSpec applies "
-                "defaults when an element or class is added); set defaults before adding them")
+                "defaults when an element or class is added); set defaults before adding them"
+            )
 
     def __repr__(self):
         return f"MJCF Element: {self._path()}"
@@ -243,7 +280,8 @@ class Struct:
         if name not in self._table:
             raise AttributeError(
                 f"{name!r} is not a valid attribute for {self._path()}; valid attributes: "
-                f"{sorted(self._table)}")
+                f"{sorted(self._table)}"
+            )
         return self._table[name]
 
     def __getattr__(self, name):
@@ -256,11 +294,14 @@ class Struct:
         if self._scope._parent_scope is not None:
             raise ValueError(
                 f"{self._path()}: model {self._scope.model!r} is attached; global settings "
-                "are the root model's")
+                "are the root model's"
+            )
         try:
             attribute.set(self, value)
         except (TypeError, ValueError) as error:
-            raise type(error)(f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+            raise type(error)(
+                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+            ) from error
         self._scope._edited()
 
     def set_attributes(self, **attributes) -> None:
@@ -296,8 +337,15 @@ class GenericStruct(Struct):
 
 
 # `model.visual` parts by MJCF name, and the MjSpec field of each.
-_VISUAL_PARTS = {"global": "global_", "global_": "global_", "quality": "quality",
-                 "headlight": "headlight", "map": "map", "scale": "scale", "rgba": "rgba"}
+_VISUAL_PARTS = {
+    "global": "global_",
+    "global_": "global_",
+    "quality": "quality",
+    "headlight": "headlight",
+    "map": "map",
+    "scale": "scale",
+    "rgba": "rgba",
+}
 
 
 class VisualStruct:
@@ -313,7 +361,8 @@ class VisualStruct:
         if name not in _VISUAL_PARTS:
             raise AttributeError(
                 f"<{name}> is not a valid child of <visual> (model {self._scope.model!r}); "
-                f"valid: {sorted(set(_VISUAL_PARTS) - {'global_'})}")
+                f"valid: {sorted(set(_VISUAL_PARTS) - {'global_'})}"
+            )
         field = _VISUAL_PARTS[name]
         return GenericStruct(self._scope, name, lambda: getattr(self._scope._spec.visual, field))
 
@@ -341,7 +390,8 @@ class _Flags:
             return "enableflags", int(attributes_module.ENABLE_FLAGS[name]), False
         raise AttributeError(
             f"{name!r} is not a valid attribute for <flag> (model {self._scope.model!r}); valid: "
-            f"{sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))}")
+            f"{sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))}"
+        )
 
     def __getattr__(self, name):
         if name.startswith("_"):

@@ -33,7 +33,9 @@ _BODY_CHILDREN = {
     "site": lambda body, default: body.add_site(default=default) if default else body.add_site(),
     "joint": lambda body, default: body.add_joint(default=default) if default else body.add_joint(),
     "freejoint": lambda body, default: body.add_freejoint(),
-    "camera": lambda body, default: body.add_camera(default=default) if default else body.add_camera(),
+    "camera": lambda body, default: (
+        body.add_camera(default=default) if default else body.add_camera()
+    ),
     "light": lambda body, default: body.add_light(default=default) if default else body.add_light(),
     "inertial": None,  # a view of the body's own inertial fields
 }
@@ -62,9 +64,20 @@ SECTIONS = {
 
 # Namespace (the kind `find` looks for) of each tag.
 NAMESPACES = {
-    "body": "body", "geom": "geom", "site": "site", "joint": "joint", "freejoint": "joint",
-    "camera": "camera", "light": "light", "texture": "texture", "material": "material",
-    "mesh": "mesh", "hfield": "hfield", "pair": "pair", "exclude": "exclude", "key": "key",
+    "body": "body",
+    "geom": "geom",
+    "site": "site",
+    "joint": "joint",
+    "freejoint": "joint",
+    "camera": "camera",
+    "light": "light",
+    "texture": "texture",
+    "material": "material",
+    "mesh": "mesh",
+    "hfield": "hfield",
+    "pair": "pair",
+    "exclude": "exclude",
+    "key": "key",
     "worldbody": "body",
     **{tag: "actuator" for tag in _ACTUATORS},
     **{tag: "sensor" for tag in attributes_module.SENSORS},
@@ -133,7 +146,7 @@ class Element:
         """The element's name inside its own model (None when unnamed)."""
         name = getattr(self._mjs, "name", "")
         prefix = self._scope._full_prefix()
-        return name[len(prefix):] if name else None
+        return name[len(prefix) :] if name else None
 
     @property
     def full_identifier(self) -> str:
@@ -167,7 +180,8 @@ class Element:
             return table[name]
         raise AttributeError(
             f"{name!r} is not a valid attribute for <{self.tag}> ({self._path()}); "
-            f"valid attributes: {sorted(self._attribute_names())}")
+            f"valid attributes: {sorted(self._attribute_names())}"
+        )
 
     def _attribute_table(self):
         return attributes_module.ELEMENT_ATTRIBUTES.get(self._tag, {})
@@ -204,7 +218,7 @@ class Element:
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
                 return None
-            return classname[len(prefix):]
+            return classname[len(prefix) :]
         if attribute is None:
             return self.name
         return attribute.get(self)
@@ -215,14 +229,16 @@ class Element:
             if attribute == "dclass":
                 raise ValueError(
                     "the default class of an element is fixed when it is added: MjSpec "
-                    "applies a class's defaults once, at creation; pass dclass= to add()")
+                    "applies a class's defaults once, at creation; pass dclass= to add()"
+                )
             if attribute is None:
                 self._set_name(value)
             else:
                 attribute.set(self, value)
         except (TypeError, ValueError) as error:
             raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}") from error
+                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+            ) from error
         self._scope._edited()
 
     def _set_name(self, value, check_unique=True):
@@ -242,13 +258,14 @@ class Element:
             if existing is not None and existing != self._mjs:
                 raise ValueError(
                     f"model {self._scope.model!r} already has a <{self.spec_namespace}> "
-                    f"named {value!r}")
+                    f"named {value!r}"
+                )
         self._mjs.name = full_name
 
     def _childclass(self):
         name = self._mjs.childclass
         prefix = self._scope._full_prefix()
-        return name[len(prefix):] if name else None
+        return name[len(prefix) :] if name else None
 
     def _set_childclass(self, value):
         if value is None:
@@ -282,8 +299,15 @@ class Element:
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
-        kind = {"body": "bodies", "geom": "geoms", "site": "sites", "joint": "joints",
-                "freejoint": "joints", "camera": "cameras", "light": "lights"}[tag]
+        kind = {
+            "body": "bodies",
+            "geom": "geoms",
+            "site": "sites",
+            "joint": "joints",
+            "freejoint": "joints",
+            "camera": "cameras",
+            "light": "lights",
+        }[tag]
         children = []
         for child in getattr(body, kind):
             handle = self._scope._wrap(child)
@@ -303,7 +327,8 @@ class Element:
         if tag not in self._child_tags():
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
-                f"valid children: {sorted(self._child_tags())}")
+                f"valid children: {sorted(self._child_tags())}"
+            )
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -312,15 +337,19 @@ class Element:
             handle.set_attributes(**attributes)
             return handle
         handle = self._scope._create(
-            tag, attributes, lambda default: _BODY_CHILDREN[tag](self._mjs, default), self)
+            tag, attributes, lambda default: _BODY_CHILDREN[tag](self._mjs, default), self
+        )
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame.
             handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
         return handle
 
     def _is_attachment_frame(self):
-        return self._tag == "body" and self._mjs.name.endswith(PREFIX_SEPARATOR) and any(
-            child._attachment_body == self._mjs for child in self._scope._child_scopes)
+        return (
+            self._tag == "body"
+            and self._mjs.name.endswith(PREFIX_SEPARATOR)
+            and any(child._attachment_body == self._mjs for child in self._scope._child_scopes)
+        )
 
     def find(self, namespace, identifier):
         """The element of kind `namespace` named `identifier` below this element, or None.
@@ -332,8 +361,9 @@ class Element:
 
     def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
         """Every element of kind `namespace` below this element, in model order."""
-        return namescope_module.find_all(self, namespace, immediate_children_only,
-                                         exclude_attachments)
+        return namescope_module.find_all(
+            self, namespace, immediate_children_only, exclude_attachments
+        )
 
     def remove(self) -> None:
         """Deletes this element (and its children) from the model."""
@@ -350,6 +380,7 @@ class Element:
         (`frame.add("freejoint")`) to let the child move.
         """
         from composer_tasks.mjcf import attachment
+
         if self._tag not in ("site", "worldbody", "body"):
             raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
         return attachment.attach(self, child_model)
@@ -386,10 +417,14 @@ class Section:
         if tag not in tags:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model "
-                f"{self._scope.model!r}); valid children: {sorted(tags)}")
+                f"{self._scope.model!r}); valid children: {sorted(tags)}"
+            )
         return self._scope._create(
             "equality_joint" if (self._section, tag) == ("equality", "joint") else tag,
-            attributes, lambda default: _add_section_element(self._scope, tag, default), None)
+            attributes,
+            lambda default: _add_section_element(self._scope, tag, default),
+            None,
+        )
 
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
@@ -403,7 +438,8 @@ class Section:
             raise AttributeError(tag)
         if tag not in SECTIONS[self._section]:
             raise AttributeError(
-                f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})")
+                f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})"
+            )
         return [child for child in self.all_children() if child.tag == tag]
 
     def __repr__(self):
@@ -475,7 +511,9 @@ def tag_of(mjs) -> str:
         for tag, (sensor_type, _) in attributes_module.SENSORS.items():
             if mjs.type == sensor_type:
                 return tag
-        raise ValueError(f"sensor {mjs.name!r} has a type composer_tasks.mjcf does not cover: {mjs.type}")
+        raise ValueError(
+            f"sensor {mjs.name!r} has a type composer_tasks.mjcf does not cover: {mjs.type}"
+        )
     if kind is mujoco.MjsEquality:
         for tag, equality_type in _EQUALITIES.items():
             if mjs.type == equality_type:
@@ -487,9 +525,15 @@ def tag_of(mjs) -> str:
 
 
 _TAGS_BY_TYPE = {
-    mujoco.MjsGeom: "geom", mujoco.MjsSite: "site", mujoco.MjsCamera: "camera",
-    mujoco.MjsLight: "light", mujoco.MjsTexture: "texture", mujoco.MjsMaterial: "material",
-    mujoco.MjsMesh: "mesh", mujoco.MjsHField: "hfield", mujoco.MjsPair: "pair",
-    mujoco.MjsExclude: "exclude", mujoco.MjsKey: "key",
+    mujoco.MjsGeom: "geom",
+    mujoco.MjsSite: "site",
+    mujoco.MjsCamera: "camera",
+    mujoco.MjsLight: "light",
+    mujoco.MjsTexture: "texture",
+    mujoco.MjsMaterial: "material",
+    mujoco.MjsMesh: "mesh",
+    mujoco.MjsHField: "hfield",
+    mujoco.MjsPair: "pair",
+    mujoco.MjsExclude: "exclude",
+    mujoco.MjsKey: "key",
 }
-

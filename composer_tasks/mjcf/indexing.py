@@ -38,18 +38,39 @@ KINDS = {
 
 # Name prefixes of per-element arrays, in MjModel and in MjData.
 _MODEL_PREFIXES = {
-    "body": "body_", "joint": "jnt_", "geom": "geom_", "site": "site_", "camera": "cam_",
-    "light": "light_", "actuator": "actuator_", "sensor": "sensor_", "tendon": "tendon_",
-    "mesh": "mesh_", "material": "mat_", "texture": "tex_", "hfield": "hfield_",
-    "equality": "eq_", "pair": "pair_", "exclude": "exclude_", "key": "key_",
+    "body": "body_",
+    "joint": "jnt_",
+    "geom": "geom_",
+    "site": "site_",
+    "camera": "cam_",
+    "light": "light_",
+    "actuator": "actuator_",
+    "sensor": "sensor_",
+    "tendon": "tendon_",
+    "mesh": "mesh_",
+    "material": "mat_",
+    "texture": "tex_",
+    "hfield": "hfield_",
+    "equality": "eq_",
+    "pair": "pair_",
+    "exclude": "exclude_",
+    "key": "key_",
 }
 _DATA_PREFIXES = {
-    "body": "", "geom": "geom_", "site": "site_", "camera": "cam_", "light": "light_",
-    "actuator": "actuator_", "tendon": "ten_", "joint": "",
+    "body": "",
+    "geom": "geom_",
+    "site": "site_",
+    "camera": "cam_",
+    "light": "light_",
+    "actuator": "actuator_",
+    "tendon": "ten_",
+    "joint": "",
 }
 _JOINT_WIDTHS = {
-    int(mujoco.mjtJoint.mjJNT_FREE): (7, 6), int(mujoco.mjtJoint.mjJNT_BALL): (4, 3),
-    int(mujoco.mjtJoint.mjJNT_SLIDE): (1, 1), int(mujoco.mjtJoint.mjJNT_HINGE): (1, 1),
+    int(mujoco.mjtJoint.mjJNT_FREE): (7, 6),
+    int(mujoco.mjtJoint.mjJNT_BALL): (4, 3),
+    int(mujoco.mjtJoint.mjJNT_SLIDE): (1, 1),
+    int(mujoco.mjtJoint.mjJNT_HINGE): (1, 1),
 }
 
 # Column names for `named` indexing with a second key (`named.data.xpos["torso", "z"]`).
@@ -76,14 +97,17 @@ class Location:
     @property
     def contiguous(self) -> bool:
         positions = self.positions
-        return positions.size > 0 and bool(
-            np.all(np.diff(positions) == 1)) if positions.size > 1 else positions.size == 1
+        return (
+            positions.size > 0 and bool(np.all(np.diff(positions) == 1))
+            if positions.size > 1
+            else positions.size == 1
+        )
 
     def view(self):
         """A view (writes reach the simulation); needs `contiguous`."""
         flat = self.array.reshape(-1)
         start = int(self.positions[0])
-        return flat[start:start + self.positions.size].reshape(self.shape)
+        return flat[start : start + self.positions.size].reshape(self.shape)
 
     def read(self):
         """A new array with the values."""
@@ -123,7 +147,8 @@ def _candidates(model, data, kind, attribute):
             elif attribute in ("xanchor", "xaxis"):
                 out.append(("data", data, attribute, "rows"))
             elif isinstance(getattr(data, attribute, None), np.ndarray) and (
-                    getattr(data, attribute).shape[:1] == (model.nv,)):
+                getattr(data, attribute).shape[:1] == (model.nv,)
+            ):
                 out.append(("data", data, attribute, "address"))
         elif kind == "sensor" and attribute in ("sensordata", "data"):
             out.append(("data", data, "sensordata", "address"))
@@ -160,13 +185,18 @@ def locate(model, data, kind, ids, attribute, is_sequence) -> Location:
             continue
         if how == "address":
             address, widths = _address(model, kind, attribute, array_name, struct_name)
-            pieces = [np.arange(address[i], address[i] + widths[i]) * _row_size(array)
-                      for i in ids]
+            pieces = [np.arange(address[i], address[i] + widths[i]) * _row_size(array) for i in ids]
             if _row_size(array) != 1:
-                pieces = [np.concatenate([np.arange(p, p + _row_size(array)) for p in piece])
-                          if piece.size else piece for piece in pieces]
+                pieces = [
+                    np.concatenate([np.arange(p, p + _row_size(array)) for p in piece])
+                    if piece.size
+                    else piece
+                    for piece in pieces
+                ]
             positions = np.concatenate(pieces) if pieces else np.zeros(0, dtype=int)
-            return Location(array, positions.astype(int), (positions.size,), struct_name, array_name)
+            return Location(
+                array, positions.astype(int), (positions.size,), struct_name, array_name
+            )
         if array.ndim == 0 or array.shape[0] != count:
             continue
         row_shape = array.shape[1:]
@@ -174,8 +204,7 @@ def locate(model, data, kind, ids, attribute, is_sequence) -> Location:
         positions = (ids[:, None] * row_size + np.arange(row_size)[None, :]).reshape(-1)
         shape = ((len(ids),) if is_sequence else ()) + row_shape
         return Location(array, positions.astype(int), shape, struct_name, array_name)
-    raise AttributeError(
-        f"neither MjData nor MjModel has an attribute {attribute!r} for a {kind}")
+    raise AttributeError(f"neither MjData nor MjModel has an attribute {attribute!r} for a {kind}")
 
 
 def _row_size(array):
@@ -199,16 +228,28 @@ def kind_of(mjs) -> str:
 
 
 _KIND_BY_TYPE = {
-    mujoco.MjsBody: "body", mujoco.MjsJoint: "joint", mujoco.MjsGeom: "geom",
-    mujoco.MjsSite: "site", mujoco.MjsCamera: "camera", mujoco.MjsLight: "light",
-    mujoco.MjsActuator: "actuator", mujoco.MjsSensor: "sensor", mujoco.MjsTendon: "tendon",
-    mujoco.MjsMesh: "mesh", mujoco.MjsMaterial: "material", mujoco.MjsTexture: "texture",
-    mujoco.MjsHField: "hfield", mujoco.MjsEquality: "equality", mujoco.MjsPair: "pair",
-    mujoco.MjsExclude: "exclude", mujoco.MjsKey: "key",
+    mujoco.MjsBody: "body",
+    mujoco.MjsJoint: "joint",
+    mujoco.MjsGeom: "geom",
+    mujoco.MjsSite: "site",
+    mujoco.MjsCamera: "camera",
+    mujoco.MjsLight: "light",
+    mujoco.MjsActuator: "actuator",
+    mujoco.MjsSensor: "sensor",
+    mujoco.MjsTendon: "tendon",
+    mujoco.MjsMesh: "mesh",
+    mujoco.MjsMaterial: "material",
+    mujoco.MjsTexture: "texture",
+    mujoco.MjsHField: "hfield",
+    mujoco.MjsEquality: "equality",
+    mujoco.MjsPair: "pair",
+    mujoco.MjsExclude: "exclude",
+    mujoco.MjsKey: "key",
 }
 
 
 # Named indexing.
+
 
 def _array_kind(model, struct_name, name, array):
     """(kind, how) of a named array, or None if its rows are not per element."""
@@ -225,8 +266,14 @@ def _array_kind(model, struct_name, name, array):
             return "actuator", "rows"
         if name.startswith("mocap_"):
             return "mocap", "rows"
-        for kind, prefix in (("geom", "geom_"), ("site", "site_"), ("camera", "cam_"),
-                             ("light", "light_"), ("actuator", "actuator_"), ("tendon", "ten_")):
+        for kind, prefix in (
+            ("geom", "geom_"),
+            ("site", "site_"),
+            ("camera", "cam_"),
+            ("light", "light_"),
+            ("actuator", "actuator_"),
+            ("tendon", "ten_"),
+        ):
             if name.startswith(prefix) and array.shape[:1] == (getattr(model, KINDS[kind][1]),):
                 return kind, "rows"
         if array.shape[:1] == (model.nv,) and name.startswith("q"):
@@ -265,7 +312,8 @@ def named_field(model, data, struct_name, name) -> "FieldIndexer":
     array = getattr(struct, name, None)
     if not isinstance(array, np.ndarray):
         raise AttributeError(  # noqa: TRY004  (a missing attribute, as getattr raises)
-            f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}")
+            f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}"
+        )
     kind = _array_kind(model, struct_name, name, array)
     return FieldIndexer(model, name, array, kind)
 
@@ -285,8 +333,11 @@ class _NamedStruct:
     def __dir__(self):
         physics = self._physics
         struct = physics.model if self._struct_name == "model" else physics.data
-        return [name for name in dir(struct) if not name.startswith("_")
-                and isinstance(getattr(struct, name, None), np.ndarray)]
+        return [
+            name
+            for name in dir(struct)
+            if not name.startswith("_") and isinstance(getattr(struct, name, None), np.ndarray)
+        ]
 
 
 class FieldIndexer:
@@ -310,7 +361,9 @@ class FieldIndexer:
         for name in names:
             index = mujoco.mj_name2id(self._model, obj, name)
             if index < 0:
-                raise KeyError(f"{self._name}: no {kind if kind != 'mocap' else 'body'} named {name!r}")
+                raise KeyError(
+                    f"{self._name}: no {kind if kind != 'mocap' else 'body'} named {name!r}"
+                )
             if kind == "mocap":
                 index = int(self._model.body_mocapid[index])
                 if index < 0:
@@ -319,8 +372,9 @@ class FieldIndexer:
         return ids
 
     def _row_index(self, key):
-        if isinstance(key, str) or (isinstance(key, list) and key
-                                    and all(isinstance(k, str) for k in key)):
+        if isinstance(key, str) or (
+            isinstance(key, list) and key and all(isinstance(k, str) for k in key)
+        ):
             if self._kind is None:
                 raise KeyError(f"{self._name} is not indexed by element names")
             kind, how = self._kind
@@ -328,8 +382,13 @@ class FieldIndexer:
             ids = self._ids(names, kind)
             if how == "rows":
                 return ids[0] if isinstance(key, str) else np.array(ids)
-            address, widths = _address(self._model, kind, None, self._name,
-                                       "data" if self._name in ("qpos", "sensordata", "act") else "")
+            address, widths = _address(
+                self._model,
+                kind,
+                None,
+                self._name,
+                "data" if self._name in ("qpos", "sensordata", "act") else "",
+            )
             if isinstance(key, str):
                 start = int(address[ids[0]])
                 return slice(start, start + int(widths[ids[0]]))
@@ -337,8 +396,9 @@ class FieldIndexer:
         return key
 
     def _column_index(self, key):
-        if isinstance(key, str) or (isinstance(key, list) and key
-                                    and all(isinstance(k, str) for k in key)):
+        if isinstance(key, str) or (
+            isinstance(key, list) and key and all(isinstance(k, str) for k in key)
+        ):
             width = self._array.shape[1] if self._array.ndim > 1 else 1
             names = {3: _XYZ, 4: _QUATERNION, 9: _MATRIX}.get(width)
             keys = [key] if isinstance(key, str) else list(key)
@@ -352,8 +412,10 @@ class FieldIndexer:
         # As in PyMJCF: a tuple is (rows, columns); several names are a list.
         if isinstance(key, tuple):
             if len(key) != 2:
-                raise KeyError(f"{self._name}: index with a name, a list of names or "
-                               f"(rows, columns), got {key!r}")
+                raise KeyError(
+                    f"{self._name}: index with a name, a list of names or "
+                    f"(rows, columns), got {key!r}"
+                )
             return self._row_index(key[0]), self._column_index(key[1])
         return self._row_index(key)
 

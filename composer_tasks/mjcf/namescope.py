@@ -10,15 +10,30 @@ import mujoco
 
 # The spec collection and MuJoCo object type of each namespace.
 _COLLECTIONS = {
-    "body": "bodies", "geom": "geoms", "site": "sites", "joint": "joints",
-    "camera": "cameras", "light": "lights", "texture": "textures", "material": "materials",
-    "mesh": "meshes", "hfield": "hfields", "actuator": "actuators", "sensor": "sensors",
-    "pair": "pairs", "exclude": "excludes", "equality": "equalities", "key": "keys",
+    "body": "bodies",
+    "geom": "geoms",
+    "site": "sites",
+    "joint": "joints",
+    "camera": "cameras",
+    "light": "lights",
+    "texture": "textures",
+    "material": "materials",
+    "mesh": "meshes",
+    "hfield": "hfields",
+    "actuator": "actuators",
+    "sensor": "sensors",
+    "pair": "pairs",
+    "exclude": "excludes",
+    "equality": "equalities",
+    "key": "keys",
 }
 _TREE_OBJECTS = {
-    "body": mujoco.mjtObj.mjOBJ_BODY, "geom": mujoco.mjtObj.mjOBJ_GEOM,
-    "site": mujoco.mjtObj.mjOBJ_SITE, "joint": mujoco.mjtObj.mjOBJ_JOINT,
-    "camera": mujoco.mjtObj.mjOBJ_CAMERA, "light": mujoco.mjtObj.mjOBJ_LIGHT,
+    "body": mujoco.mjtObj.mjOBJ_BODY,
+    "geom": mujoco.mjtObj.mjOBJ_GEOM,
+    "site": mujoco.mjtObj.mjOBJ_SITE,
+    "joint": mujoco.mjtObj.mjOBJ_JOINT,
+    "camera": mujoco.mjtObj.mjOBJ_CAMERA,
+    "light": mujoco.mjtObj.mjOBJ_LIGHT,
 }
 NAMESPACES = tuple(_COLLECTIONS) + ("default",)
 
@@ -73,8 +88,13 @@ def find(where, namespace, identifier):
     full_name = scope._full_prefix() + identifier
     if namespace == "default":
         from composer_tasks.mjcf import defaults
+
         found = scope._lookup("default", full_name)
-        return None if found is None else defaults.DefaultClass(found, owner_scope(scope._top(), found))
+        return (
+            None
+            if found is None
+            else defaults.DefaultClass(found, owner_scope(scope._top(), found))
+        )
     found = scope._lookup(namespace, full_name)
     if found is None:
         return None

@@ -12,8 +12,9 @@ import mujoco
 from composer_tasks.mjcf.root import RootElement
 
 
-def from_xml_string(xml_string, escape_separators=False, model_dir="", resolve_references=True,
-                    assets=None) -> RootElement:
+def from_xml_string(
+    xml_string, escape_separators=False, model_dir="", resolve_references=True, assets=None
+) -> RootElement:
     """Parses MJCF text into a model.
 
     Args:
@@ -42,8 +43,9 @@ def from_path(path, escape_separators=False, resolve_references=True, assets=Non
     return RootElement._for_spec(spec, authored=True)
 
 
-def from_file(file_handle, escape_separators=False, model_dir="", resolve_references=True,
-              assets=None) -> RootElement:
+def from_file(
+    file_handle, escape_separators=False, model_dir="", resolve_references=True, assets=None
+) -> RootElement:
     """Parses MJCF text read from an open file (text or bytes)."""
     text = file_handle.read()
     if isinstance(text, bytes):
@@ -73,7 +75,8 @@ def get_assets(model) -> dict:
             if not os.path.exists(path):
                 raise FileNotFoundError(
                     f"asset {name!r} of {collection[:-1]} {element.name!r} is neither in the "
-                    f"model's assets nor at {path!r}")
+                    f"model's assets nor at {path!r}"
+                )
             with open(path, "rb") as handle:
                 found[name] = handle.read()
     return found
@@ -83,7 +86,9 @@ def _check_options(escape_separators, resolve_references):
     if escape_separators:
         raise ValueError("escape_separators=True is not supported: names are kept as written")
     if not resolve_references:
-        raise ValueError("resolve_references=False is not supported: MuJoCo resolves them at compile")
+        raise ValueError(
+            "resolve_references=False is not supported: MuJoCo resolves them at compile"
+        )
 
 
 __all__ = ["from_file", "from_path", "from_xml_string", "get_assets", "to_xml_string"]

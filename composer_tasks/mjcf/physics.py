@@ -50,7 +50,8 @@ class Physics(physics_module.Physics):
         if root is not None and root._revision != self._compiled_revision:
             raise ValueError(
                 f"model {root.model!r} was edited after this physics was compiled; call "
-                "physics.recompile() (or build a new Physics) before binding or indexing")
+                "physics.recompile() (or build a new Physics) before binding or indexing"
+            )
 
     @property
     def named(self) -> indexing.NamedIndexer:
@@ -87,7 +88,8 @@ class Physics(physics_module.Physics):
             except (ValueError, KeyError) as error:
                 raise ValueError(
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
-                    f"was it added after compiling? ({error})") from error
+                    f"was it added after compiling? ({error})"
+                ) from error
             binding = Binding(self, kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
@@ -121,8 +123,9 @@ class Binding:
         location = self._locations.get(name)
         if location is None:
             physics = self._physics
-            location = indexing.locate(physics.model, physics.data, self._kind, self._ids,
-                                       name, self._is_sequence)
+            location = indexing.locate(
+                physics.model, physics.data, self._kind, self._ids, name, self._is_sequence
+            )
             self._locations[name] = location
         return location
 

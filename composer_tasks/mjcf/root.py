@@ -21,10 +21,22 @@ from composer_tasks.mjcf import namescope as namescope_module
 _ROOTS = weakref.WeakKeyDictionary()
 
 _LOOKUPS = {
-    "body": "body", "geom": "geom", "site": "site", "joint": "joint", "camera": "camera",
-    "light": "light", "texture": "texture", "material": "material", "mesh": "mesh",
-    "hfield": "hfield", "actuator": "actuator", "sensor": "sensor", "pair": "pair",
-    "exclude": "exclude", "equality": "equality", "key": "key",
+    "body": "body",
+    "geom": "geom",
+    "site": "site",
+    "joint": "joint",
+    "camera": "camera",
+    "light": "light",
+    "texture": "texture",
+    "material": "material",
+    "mesh": "mesh",
+    "hfield": "hfield",
+    "actuator": "actuator",
+    "sensor": "sensor",
+    "pair": "pair",
+    "exclude": "exclude",
+    "equality": "equality",
+    "key": "key",
 }
 
 
@@ -87,7 +99,9 @@ class RootElement:
     @model.setter
     def model(self, name):
         if self._parent_scope is not None:
-            raise ValueError(f"model {self.model!r} is attached; its name is its prefix and is fixed")
+            raise ValueError(
+                f"model {self.model!r} is attached; its name is its prefix and is fixed"
+            )
         if not isinstance(name, str):
             raise TypeError(f"model must be a string, got {type(name).__name__}")
         self._spec.modelname = name
@@ -134,8 +148,9 @@ class RootElement:
 
     @property
     def compiler(self):
-        return defaults_module.Struct(self, "compiler", lambda: self._spec.compiler,
-                                      attributes_module.COMPILER)
+        return defaults_module.Struct(
+            self, "compiler", lambda: self._spec.compiler, attributes_module.COMPILER
+        )
 
     @property
     def option(self):
@@ -159,7 +174,8 @@ class RootElement:
         if name.startswith("_"):
             raise AttributeError(name)
         raise AttributeError(
-            f"{name!r} is not a child or attribute of <mujoco> (model {self.model!r})")
+            f"{name!r} is not a child or attribute of <mujoco> (model {self.model!r})"
+        )
 
     # Finding and attaching.
 
@@ -170,8 +186,9 @@ class RootElement:
     def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
         """Every element of kind `namespace` in this model and (unless excluded) the
         models attached to it, in model order."""
-        return namescope_module.find_all(self, namespace, immediate_children_only,
-                                         exclude_attachments)
+        return namescope_module.find_all(
+            self, namespace, immediate_children_only, exclude_attachments
+        )
 
     def enter_scope(self, scope_identifier):
         """The attached model at path `scope_identifier` (`"leg0"`, `"creature/leg0"`), or None."""
@@ -184,6 +201,7 @@ class RootElement:
     def detach(self) -> None:
         """Removes this model from the model it is attached to."""
         from composer_tasks.mjcf import attachment
+
         attachment.detach(self)
 
     # Serialising.
@@ -191,11 +209,13 @@ class RootElement:
     def to_xml_string(self, precision=None) -> str:
         """The model as MJCF text (MuJoCo's own writer; the whole root model)."""
         from composer_tasks.mjcf import parser
+
         return parser.to_xml_string(self, precision)
 
     def get_assets(self) -> dict:
         """`{file name: bytes}` of the assets the model's files refer to."""
         from composer_tasks.mjcf import parser
+
         return parser.get_assets(self)
 
     # Scope internals.
@@ -280,9 +300,12 @@ class RootElement:
             if name not in table:
                 raise AttributeError(
                     f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where()}); "
-                    f"valid attributes: {sorted(set(table) | {'dclass'})}")
+                    f"valid attributes: {sorted(set(table) | {'dclass'})}"
+                )
         if dclass is not None and tag == "freejoint":
-            raise AttributeError(f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})")
+            raise AttributeError(
+                f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})"
+            )
         default = self._find_default(dclass) if dclass is not None else None
         if default is None and parent is None:
             default = self._main_default()
@@ -299,6 +322,7 @@ class RootElement:
             self._top_spec().delete(mjs)
             raise type(error)(
                 f"during initialization of attribute {name!r} of <{shown_tag}> (adding to "
-                f"{where()}): {error}") from error
+                f"{where()}): {error}"
+            ) from error
         self._edited()
         return handle

@@ -123,8 +123,13 @@ class Duplo(composer.Entity):
         tasks measure the brick's lowest corner).
     """
 
-    def _build(self, variation: float = 0.0, color=(1.0, 0.0, 0.0), name: str = "duplo2x4",
-               vertex_sites: bool = False) -> None:
+    def _build(
+        self,
+        variation: float = 0.0,
+        color=(1.0, 0.0, 0.0),
+        name: str = "duplo2x4",
+        vertex_sites: bool = False,
+    ) -> None:
         variation = float(variation)
         if not 0.0 <= variation <= 1.0:
             raise ValueError(f"variation must be in [0, 1], got {variation!r}")
@@ -134,67 +139,133 @@ class Duplo(composer.Entity):
         rgba = [*color.tolist(), 1.0]
         self._radius_range = (
             (1 - variation) * STUD_RADIUS_M + variation * STUD_RADIUS_MIN_M,
-            (1 - variation) * STUD_RADIUS_M + variation * STUD_RADIUS_MAX_M)
+            (1 - variation) * STUD_RADIUS_M + variation * STUD_RADIUS_MAX_M,
+        )
         self._variation = variation
         spec = mujoco.MjSpec()
         spec.modelname = name
         body = spec.worldbody
-        common = dict(friction=[BRICK_FRICTION, 0.005, 0.0001], solimp=list(_SOLIMP),
-                      solref=list(_SOLREF))
+        common = dict(
+            friction=[BRICK_FRICTION, 0.005, 0.0001], solimp=list(_SOLIMP), solref=list(_SOLREF)
+        )
         self._body_geom = body.add_geom(
-            name="base", type=_BOX, pos=[0, 0, BRICK_HEIGHT_M / 2],
-            size=[HALF_WIDTH_M, HALF_LENGTH_M, BRICK_HEIGHT_M / 2], mass=0.0, group=4,
-            rgba=[0, 0, 1, 0.3], **_BODY_CONTACT, **common)
+            name="base",
+            type=_BOX,
+            pos=[0, 0, BRICK_HEIGHT_M / 2],
+            size=[HALF_WIDTH_M, HALF_LENGTH_M, BRICK_HEIGHT_M / 2],
+            mass=0.0,
+            group=4,
+            rgba=[0, 0, 1, 0.3],
+            **_BODY_CONTACT,
+            **common,
+        )
         shell = dict(type=_BOX, density=_SHELL_DENSITY, rgba=rgba, **_SHELL_CONTACT, **common)
         wall_x = HALF_WIDTH_M - _WALL_HALF_THICKNESS_M
         wall_y = HALF_LENGTH_M - _WALL_HALF_THICKNESS_M
         for sign, label in ((-1, 0), (1, 1)):
-            body.add_geom(name=f"wall_x{label}", pos=[sign * wall_x, 0, 0.0088],
-                          size=[_WALL_HALF_THICKNESS_M, wall_y - 0.0008, 0.0088], **shell)
-            body.add_geom(name=f"wall_y{label}", pos=[0, sign * wall_y, 0.0088],
-                          size=[HALF_WIDTH_M, _WALL_HALF_THICKNESS_M, 0.0088], **shell)
-        body.add_geom(name="wall_z1", pos=[0, 0, BRICK_HEIGHT_M - _WALL_HALF_THICKNESS_M],
-                      size=[HALF_WIDTH_M, HALF_LENGTH_M, _WALL_HALF_THICKNESS_M], **shell)
+            body.add_geom(
+                name=f"wall_x{label}",
+                pos=[sign * wall_x, 0, 0.0088],
+                size=[_WALL_HALF_THICKNESS_M, wall_y - 0.0008, 0.0088],
+                **shell,
+            )
+            body.add_geom(
+                name=f"wall_y{label}",
+                pos=[0, sign * wall_y, 0.0088],
+                size=[HALF_WIDTH_M, _WALL_HALF_THICKNESS_M, 0.0088],
+                **shell,
+            )
+        body.add_geom(
+            name="wall_z1",
+            pos=[0, 0, BRICK_HEIGHT_M - _WALL_HALF_THICKNESS_M],
+            size=[HALF_WIDTH_M, HALF_LENGTH_M, _WALL_HALF_THICKNESS_M],
+            **shell,
+        )
         # Ribs that stiffen the shell inside (shape only; studs do not reach them).
         for sign, label in ((-1, 0), (1, 1)):
-            body.add_geom(name=f"inner_x{label}", pos=[sign * 0.01045, 0, 0.011],
-                          size=[0.00385, 0.00055, 0.0066], **shell)
-            body.add_geom(name=f"inner_y{label}", pos=[0, sign * 0.008, 0.0132],
-                          size=[0.0004, 0.0014, 0.0044], **shell)
+            body.add_geom(
+                name=f"inner_x{label}",
+                pos=[sign * 0.01045, 0, 0.011],
+                size=[0.00385, 0.00055, 0.0066],
+                **shell,
+            )
+            body.add_geom(
+                name=f"inner_y{label}",
+                pos=[0, sign * 0.008, 0.0132],
+                size=[0.0004, 0.0014, 0.0044],
+                **shell,
+            )
         self._studs = []
         for row, x in enumerate((-_STUD_X_M, _STUD_X_M)):
             for column, y in enumerate(_STUD_YS_M):
-                self._studs.append(body.add_geom(
-                    name=f"stud_{row}{column}", type=_CYLINDER, pos=[x, y, _STUD_CENTRE_Z_M],
-                    size=[STUD_RADIUS_M, _STUD_HALF_HEIGHT_M, 0.0], density=_STUD_DENSITY,
-                    margin=_STUD_MARGIN_M, rgba=rgba, **_STUD_CONTACT, **common))
+                self._studs.append(
+                    body.add_geom(
+                        name=f"stud_{row}{column}",
+                        type=_CYLINDER,
+                        pos=[x, y, _STUD_CENTRE_Z_M],
+                        size=[STUD_RADIUS_M, _STUD_HALF_HEIGHT_M, 0.0],
+                        density=_STUD_DENSITY,
+                        margin=_STUD_MARGIN_M,
+                        rgba=rgba,
+                        **_STUD_CONTACT,
+                        **common,
+                    )
+                )
         for index, y in enumerate(_TUBE_YS_M):
-            body.add_geom(name=f"tube_{index}", type=_CYLINDER, pos=[0, y, _TUBE_Z_M],
-                          size=[_TUBE_RADIUS_M, _TUBE_HALF_HEIGHT_M, 0.0],
-                          density=_TUBE_DENSITY, rgba=rgba, **_SHELL_CONTACT, **common)
-        flange = dict(type=_BOX, size=list(_FLANGE_HALF_SIZE_M), density=_SHELL_DENSITY,
-                      rgba=rgba, **_SHELL_CONTACT, **common)
+            body.add_geom(
+                name=f"tube_{index}",
+                type=_CYLINDER,
+                pos=[0, y, _TUBE_Z_M],
+                size=[_TUBE_RADIUS_M, _TUBE_HALF_HEIGHT_M, 0.0],
+                density=_TUBE_DENSITY,
+                rgba=rgba,
+                **_SHELL_CONTACT,
+                **common,
+            )
+        flange = dict(
+            type=_BOX,
+            size=list(_FLANGE_HALF_SIZE_M),
+            density=_SHELL_DENSITY,
+            rgba=rgba,
+            **_SHELL_CONTACT,
+            **common,
+        )
         for row, x in enumerate((-_FLANGE_X_M, _FLANGE_X_M)):
             for column, y in enumerate(_STUD_YS_M):
                 body.add_geom(name=f"flange_{row}{column}", pos=[x, y, _FLANGE_Z_M], **flange)
         quarter_turn = [np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)]
         for row, x in enumerate((-_STUD_X_M, _STUD_X_M)):
             for column, y in enumerate((-_FLANGE_Y_ENDS_M, _FLANGE_Y_ENDS_M)):
-                body.add_geom(name=f"flange_{row}{column}y", pos=[x, y, _FLANGE_Z_M],
-                              quat=quarter_turn, **flange)
+                body.add_geom(
+                    name=f"flange_{row}{column}y",
+                    pos=[x, y, _FLANGE_Z_M],
+                    quat=quarter_turn,
+                    **flange,
+                )
         self._bounding_box = body.add_site(
-            name="bounding_box", type=_BOX, size=list(_BOUNDING_BOX_HALF_SIZE_M),
-            pos=[0, 0, _BOUNDING_BOX_Z_M], group=_TASK_SITE_GROUP, rgba=[1, 0, 0, 0.3])
+            name="bounding_box",
+            type=_BOX,
+            size=list(_BOUNDING_BOX_HALF_SIZE_M),
+            pos=[0, 0, _BOUNDING_BOX_Z_M],
+            group=_TASK_SITE_GROUP,
+            rgba=[1, 0, 0, 0.3],
+        )
         self._stud_sites = np.empty((2, 4), dtype=object)
         self._hole_sites = np.empty((2, 4), dtype=object)
         for row, x in enumerate((-0.008, 0.008)):
             for column, y in enumerate(_STUD_YS_M):
                 self._stud_sites[row, column] = body.add_site(
-                    name=f"stud_{row}{column}", pos=[x, y, _STUD_SITE_Z_M], size=[0.001, 0, 0],
-                    group=_SITE_GROUP)
+                    name=f"stud_{row}{column}",
+                    pos=[x, y, _STUD_SITE_Z_M],
+                    size=[0.001, 0, 0],
+                    group=_SITE_GROUP,
+                )
                 self._hole_sites[row, column] = body.add_site(
-                    name=f"hole_{row}{column}", pos=[x, y, _HOLE_SITE_Z_M], size=[0.001, 0, 0],
-                    group=_SITE_GROUP)
+                    name=f"hole_{row}{column}",
+                    pos=[x, y, _HOLE_SITE_Z_M],
+                    size=[0.001, 0, 0],
+                    group=_SITE_GROUP,
+                )
         self._vertices = []
         if vertex_sites:
             index = 0
@@ -203,16 +274,30 @@ class Duplo(composer.Entity):
                     for dz in (-1, 1):
                         position = np.array(_BOUNDING_BOX_HALF_SIZE_M) * (dx, dy, dz)
                         position[2] += _BOUNDING_BOX_Z_M
-                        self._vertices.append(body.add_site(
-                            name=f"vertex_{index}", pos=position.tolist(), size=[0.002, 0, 0],
-                            group=_TASK_SITE_GROUP, rgba=[1, 0, 0, 0.3]))
+                        self._vertices.append(
+                            body.add_site(
+                                name=f"vertex_{index}",
+                                pos=position.tolist(),
+                                size=[0.002, 0, 0],
+                                group=_TASK_SITE_GROUP,
+                                rgba=[1, 0, 0, 0.3],
+                            )
+                        )
                         index += 1
         site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="bounding_box")
         self._sensors = {
-            "position": spec.add_sensor(name="position", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, **site),
-            "orientation": spec.add_sensor(name="orientation", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **site),
-            "linear_velocity": spec.add_sensor(name="linear_velocity", type=mujoco.mjtSensor.mjSENS_FRAMELINVEL, **site),
-            "angular_velocity": spec.add_sensor(name="angular_velocity", type=mujoco.mjtSensor.mjSENS_FRAMEANGVEL, **site),
+            "position": spec.add_sensor(
+                name="position", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, **site
+            ),
+            "orientation": spec.add_sensor(
+                name="orientation", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **site
+            ),
+            "linear_velocity": spec.add_sensor(
+                name="linear_velocity", type=mujoco.mjtSensor.mjSENS_FRAMELINVEL, **site
+            ),
+            "angular_velocity": spec.add_sensor(
+                name="angular_velocity", type=mujoco.mjtSensor.mjSENS_FRAMEANGVEL, **site
+            ),
             "force": spec.add_sensor(name="force", type=mujoco.mjtSensor.mjSENS_FORCE, **site),
         }
         self._spec = spec
@@ -265,7 +350,8 @@ class Duplo(composer.Entity):
         if not 0.9 * STUD_RADIUS_MIN_M <= radius <= 1.1 * STUD_RADIUS_MAX_M:
             raise ValueError(
                 f"stud radius must be within 10% of [{STUD_RADIUS_MIN_M}, {STUD_RADIUS_MAX_M}] m, "
-                f"got {radius!r}")
+                f"got {radius!r}"
+            )
         for stud in self._studs:
             stud.size = [radius, _STUD_HALF_HEIGHT_M, 0.0]
         self._stud_radius = radius
@@ -295,10 +381,16 @@ class _Root(composer.Arena):
         self._spec.option.noslip_tolerance = 0.0
 
 
-def measure_separation_force(top: Duplo, bottom: Duplo, min_force: float = 0.0,
-                             max_force: float = 20.0, tolerance: float = 0.01,
-                             time_limit: float = 0.5, height_threshold: float = 1e-3,
-                             physics_timestep: float = 0.002) -> float:
+def measure_separation_force(
+    top: Duplo,
+    bottom: Duplo,
+    min_force: float = 0.0,
+    max_force: float = 20.0,
+    tolerance: float = 0.01,
+    time_limit: float = 0.5,
+    height_threshold: float = 1e-3,
+    physics_timestep: float = 0.002,
+) -> float:
     """The smallest upward force (N) that pulls `top` off `bottom`, by bisection.
 
     Builds a model with `bottom` fixed and `top` snapped onto it, turns gravity

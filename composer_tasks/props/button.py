@@ -19,7 +19,6 @@ _SITE_SCALE = 1.01
 
 
 class ButtonObservables(composer.Observables):
-
     @composer.observable
     def touch_force(self):
         """Normal force on the button in newtons, one value per evaluation."""
@@ -39,20 +38,29 @@ class Button(composer.Entity):
         if not 0 <= minimum <= maximum:
             raise ValueError(
                 f"target_force_range must be (minimum, maximum) with 0 <= minimum <= maximum "
-                f"newtons, got {target_force_range!r}")
+                f"newtons, got {target_force_range!r}"
+            )
         self._min_force, self._max_force = minimum, maximum
         spec = mujoco.MjSpec()
         spec.modelname = name
         self._geom = spec.worldbody.add_geom(
-            name="geom", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
-            size=[_RADIUS_M, _HALF_HEIGHT_M, 0.0], rgba=_RED)
+            name="geom",
+            type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+            size=[_RADIUS_M, _HALF_HEIGHT_M, 0.0],
+            rgba=_RED,
+        )
         self._site = spec.worldbody.add_site(
-            name="touch_zone", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+            name="touch_zone",
+            type=mujoco.mjtGeom.mjGEOM_CYLINDER,
             size=[_RADIUS_M * _SITE_SCALE, _HALF_HEIGHT_M * _SITE_SCALE, 0.0],
-            rgba=[1.0, 0.0, 0.0, 0.0])
+            rgba=[1.0, 0.0, 0.0, 0.0],
+        )
         self._sensor = spec.add_sensor(
-            name="touch", type=mujoco.mjtSensor.mjSENS_TOUCH,
-            objtype=mujoco.mjtObj.mjOBJ_SITE, objname="touch_zone")
+            name="touch",
+            type=mujoco.mjtSensor.mjSENS_TOUCH,
+            objtype=mujoco.mjtObj.mjOBJ_SITE,
+            objname="touch_zone",
+        )
         self._spec = spec
         self._num_activated_steps = 0
         self._is_activated = False

@@ -29,8 +29,13 @@ class SphereCradle(composer.Entity):
         spec.modelname = name
         for index, angle in enumerate(np.linspace(0, 2 * np.pi, _SPHERE_COUNT, endpoint=False)):
             position = 0.7 * _SPHERE_RADIUS_M * np.array([np.sin(angle), np.cos(angle), -1.0])
-            spec.worldbody.add_geom(name=f"sphere_{index}", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                                    size=[_SPHERE_RADIUS_M, 0, 0], condim=6, pos=position.tolist())
+            spec.worldbody.add_geom(
+                name=f"sphere_{index}",
+                type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                size=[_SPHERE_RADIUS_M, 0, 0],
+                condim=6,
+                pos=position.tolist(),
+            )
         self._spec = spec
 
 
@@ -48,21 +53,29 @@ class Pedestal(composer.Entity):
     the target should be.
     """
 
-    def _build(self, cradle: composer.Entity, target_radius: float,
-               name: str = "pedestal") -> None:
+    def _build(self, cradle: composer.Entity, target_radius: float, name: str = "pedestal") -> None:
         if not target_radius > 0:
             raise ValueError(f"target_radius must be positive metres, got {target_radius!r}")
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.worldbody.add_geom(
-            name="column", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[PEDESTAL_RADIUS_M, 0, 0],
-            fromto=[0, 0, -PEDESTAL_RADIUS_M, 0, 0, -(PEDESTAL_HEIGHT_M + PEDESTAL_RADIUS_M)])
+            name="column",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            size=[PEDESTAL_RADIUS_M, 0, 0],
+            fromto=[0, 0, -PEDESTAL_RADIUS_M, 0, 0, -(PEDESTAL_HEIGHT_M + PEDESTAL_RADIUS_M)],
+        )
         self._cradle_site = spec.worldbody.add_site(
-            name="cradle_site", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.003, 0, 0],
-            group=_TASK_SITE_GROUP)
+            name="cradle_site",
+            type=mujoco.mjtGeom.mjGEOM_SPHERE,
+            size=[0.003, 0, 0],
+            group=_TASK_SITE_GROUP,
+        )
         self._target_site = spec.worldbody.add_site(
-            name="target_site", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[target_radius, 0, 0],
-            rgba=list(_TARGET_RGBA))
+            name="target_site",
+            type=mujoco.mjtGeom.mjGEOM_SPHERE,
+            size=[target_radius, 0, 0],
+            rgba=list(_TARGET_RGBA),
+        )
         self._spec = spec
         self._cradle = cradle
         self.attach(cradle, self._cradle_site)

@@ -46,11 +46,13 @@ def _check_region(pos, size):
     if pos.shape != size.shape or pos.shape not in ((2,), (3,)):
         raise ValueError(
             f"pos and size must both have 2 or 3 values (m), got {pos.tolist()!r} and "
-            f"{size.tolist()!r}")
+            f"{size.tolist()!r}"
+        )
     if not (np.all(np.isfinite(pos)) and np.all(np.isfinite(size)) and np.all(size > 0)):
         raise ValueError(
             f"pos must be finite and size positive and finite (m), got {pos.tolist()!r} and "
-            f"{size.tolist()!r}")
+            f"{size.tolist()!r}"
+        )
     return pos, size
 
 
@@ -75,10 +77,17 @@ class PositionDetector(composer.Entity):
       ValueError: for a region or colours outside their ranges.
     """
 
-    def _build(self, pos: Sequence[float], size: Sequence[float], inverted: bool = False,
-               visible: bool = False, rgba=(1.0, 1.0, 1.0, 1.0),
-               detected_rgba=(0.0, 1.0, 0.0, 0.25), retain_substep_detections: bool = False,
-               name: str = "position_detector") -> None:
+    def _build(
+        self,
+        pos: Sequence[float],
+        size: Sequence[float],
+        inverted: bool = False,
+        visible: bool = False,
+        rgba=(1.0, 1.0, 1.0, 1.0),
+        detected_rgba=(0.0, 1.0, 0.0, 0.25),
+        retain_substep_detections: bool = False,
+        name: str = "position_detector",
+    ) -> None:
         centre, half_size = _check_region(pos, size)
         self._inverted = bool(inverted)
         self._retain_substep_detections = bool(retain_substep_detections)
@@ -87,18 +96,28 @@ class PositionDetector(composer.Entity):
         spec = mujoco.MjSpec()
         spec.modelname = name
         group = 0 if visible else SENSOR_SITES_GROUP
-        self._site = spec.worldbody.add_site(name="detection_zone", type=mujoco.mjtGeom.mjGEOM_BOX,
-                                             rgba=list(self._rgba), group=group)
+        self._site = spec.worldbody.add_site(
+            name="detection_zone",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            rgba=list(self._rgba),
+            group=group,
+        )
         # MuJoCo fills unused site sizes with 0.005 m, as MJCF's size="0.05" does.
-        corner = dict(size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba),
-                      group=group)
+        corner = dict(
+            size=[_CORNER_SITE_RADIUS_M, 0.005, 0.005], rgba=list(self._rgba), group=group
+        )
         self._lower_site = spec.worldbody.add_site(name="lower", **corner)
         self._mid_site = spec.worldbody.add_site(name="mid", **corner)
         self._upper_site = spec.worldbody.add_site(name="upper", **corner)
         self._sensors = tuple(
-            spec.add_sensor(name=f"{name}_{label}", type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
-                            objtype=mujoco.mjtObj.mjOBJ_SITE, objname=label)
-            for label in ("lower", "mid", "upper"))
+            spec.add_sensor(
+                name=f"{name}_{label}",
+                type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
+                objtype=mujoco.mjtObj.mjOBJ_SITE,
+                objname=label,
+            )
+            for label in ("lower", "mid", "upper")
+        )
         self._spec = spec
         self._entities = []
         self._geom_ids = []
@@ -111,10 +130,12 @@ class PositionDetector(composer.Entity):
         self._lower = pos - size
         self._upper = pos + size
         # (lower, upper) corners in 3-D; a 2-D region spans all heights.
-        self._bounds = (self._lower.tolist() + [-np.inf] * (3 - pos.size),
-                        self._upper.tolist() + [np.inf] * (3 - pos.size))
+        self._bounds = (
+            self._lower.tolist() + [-np.inf] * (3 - pos.size),
+            self._upper.tolist() + [np.inf] * (3 - pos.size),
+        )
         render_size = np.full(3, _RENDERED_HEIGHT_IN_2D_MODE_M)
-        render_size[:len(size)] = size
+        render_size[: len(size)] = size
         self._site.pos = list(_in_3d(pos))
         self._site.size = list(render_size)
         self._lower_site.pos = list(_in_3d(self._lower))
@@ -132,7 +153,8 @@ class PositionDetector(composer.Entity):
         if centre.shape != self._lower.shape:
             raise ValueError(
                 f"detector {self.name!r} is {self._lower.size}-D; resize needs {self._lower.size} "
-                f"values for pos and size, got {centre.tolist()!r} and {half_size.tolist()!r}")
+                f"values for pos and size, got {centre.tolist()!r} and {half_size.tolist()!r}"
+            )
         self._set_region(centre, half_size)
         composer.mark_spec_changed()
 
@@ -173,11 +195,17 @@ class PositionDetector(composer.Entity):
         physics.model.site_rgba[self._site_id] = self._rgba
         self._geom_ids = []
         for entity in self._entities:
-            holder = entity.attachment_body if entity.attachment_body is not None \
+            holder = (
+                entity.attachment_body
+                if entity.attachment_body is not None
                 else entity.spec.worldbody
+            )
             geoms = holder.find_all(mujoco.mjtObj.mjOBJ_GEOM)
-            ids = np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist() if geoms \
+            ids = (
+                np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist()
+                if geoms
                 else []
+            )
             self._geom_ids.append(ids)
         self._detected_flags = [False] * len(self._entities)
         self._detected = False
@@ -212,8 +240,9 @@ class PositionDetector(composer.Entity):
                     break
         self._detected = any(flags)
         if self._detected != self._previously_detected:
-            physics.model.site_rgba[self._site_id] = \
+            physics.model.site_rgba[self._site_id] = (
                 self._detected_rgba if self._detected else self._rgba
+            )
 
     # Region.
 
@@ -266,8 +295,11 @@ class PositionDetector(composer.Entity):
 
     def snapshot_state(self) -> dict:
         """The detection flags (picklable), for `composer.Environment.snapshot`."""
-        return dict(flags=list(self._detected_flags), detected=self._detected,
-                    previously_detected=self._previously_detected)
+        return dict(
+            flags=list(self._detected_flags),
+            detected=self._detected,
+            previously_detected=self._previously_detected,
+        )
 
     def restore_state(self, state: dict) -> None:
         """Returns the flags to a `snapshot_state()` of a detector with as many
@@ -280,7 +312,8 @@ class PositionDetector(composer.Entity):
         if len(flags) != len(self._entities):
             raise ValueError(
                 f"detector {self.name!r}: the snapshot has {len(flags)} detection flags, but "
-                f"{len(self._entities)} entities are registered")
+                f"{len(self._entities)} entities are registered"
+            )
         self._detected_flags = flags
         self._detected = bool(state["detected"])
         self._previously_detected = bool(state["previously_detected"])

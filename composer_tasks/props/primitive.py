@@ -55,15 +55,24 @@ class Primitive(composer.Entity):
       **geom_kwargs: other `MjsGeom` attributes (rgba, friction, ...).
     """
 
-    def _build(self, geom_type: str, size, name: str = "primitive", mass=None,
-               vertex_sites: bool = False, **geom_kwargs) -> None:
+    def _build(
+        self,
+        geom_type: str,
+        size,
+        name: str = "primitive",
+        mass=None,
+        vertex_sites: bool = False,
+        **geom_kwargs,
+    ) -> None:
         if geom_type not in _GEOM_TYPES:
             raise ValueError(f"geom_type must be one of {sorted(_GEOM_TYPES)}, got {geom_type!r}")
         mj_type, size_count = _GEOM_TYPES[geom_type]
         size = np.asarray(size, dtype=np.float64).reshape(-1)
         if size.shape != (size_count,) or not np.all(size > 0):
-            raise ValueError(f"a {geom_type} needs {size_count} positive size(s) in metres, "
-                             f"got {size.tolist()!r}")
+            raise ValueError(
+                f"a {geom_type} needs {size_count} positive size(s) in metres, "
+                f"got {size.tolist()!r}"
+            )
         if vertex_sites and geom_type != "box":
             raise ValueError(f"vertex_sites needs a box, got a {geom_type}")
         spec = mujoco.MjSpec()
@@ -72,14 +81,23 @@ class Primitive(composer.Entity):
         full_size[:size_count] = size
         if mass is not None:
             geom_kwargs["mass"] = float(mass)
-        self._geom = spec.worldbody.add_geom(name="geom", type=mj_type, size=full_size.tolist(),
-                                             **geom_kwargs)
+        self._geom = spec.worldbody.add_geom(
+            name="geom", type=mj_type, size=full_size.tolist(), **geom_kwargs
+        )
         target = dict(objtype=mujoco.mjtObj.mjOBJ_GEOM, objname="geom")
         self._sensors = {
-            "position": spec.add_sensor(name="position", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, **target),
-            "orientation": spec.add_sensor(name="orientation", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **target),
-            "linear_velocity": spec.add_sensor(name="linear_velocity", type=mujoco.mjtSensor.mjSENS_FRAMELINVEL, **target),
-            "angular_velocity": spec.add_sensor(name="angular_velocity", type=mujoco.mjtSensor.mjSENS_FRAMEANGVEL, **target),
+            "position": spec.add_sensor(
+                name="position", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, **target
+            ),
+            "orientation": spec.add_sensor(
+                name="orientation", type=mujoco.mjtSensor.mjSENS_FRAMEQUAT, **target
+            ),
+            "linear_velocity": spec.add_sensor(
+                name="linear_velocity", type=mujoco.mjtSensor.mjSENS_FRAMELINVEL, **target
+            ),
+            "angular_velocity": spec.add_sensor(
+                name="angular_velocity", type=mujoco.mjtSensor.mjSENS_FRAMEANGVEL, **target
+            ),
         }
         self._vertices = []
         if vertex_sites:
@@ -87,9 +105,15 @@ class Primitive(composer.Entity):
             for dx in (-1, 1):
                 for dy in (-1, 1):
                     for dz in (-1, 1):
-                        self._vertices.append(spec.worldbody.add_site(
-                            name=f"vertex_{index}", pos=(size * (dx, dy, dz)).tolist(),
-                            size=[0.002, 0.0, 0.0], group=3, rgba=[1, 0, 0, 0.3]))
+                        self._vertices.append(
+                            spec.worldbody.add_site(
+                                name=f"vertex_{index}",
+                                pos=(size * (dx, dy, dz)).tolist(),
+                                size=[0.002, 0.0, 0.0],
+                                group=3,
+                                rgba=[1, 0, 0, 0.3],
+                            )
+                        )
                         index += 1
         self._spec = spec
 

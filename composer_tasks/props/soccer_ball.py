@@ -56,8 +56,11 @@ _PRIORITY = 1
 _SOLREF_TIMECONST_S = 0.02
 # Tracking cameras (dm_control): name -> (position in m, fovy in degrees); each
 # looks along -(0, -1, 1), down at the ball from behind, 45 degrees.
-_CAMERAS = {"ball_cam_near": ((0.0, -2.0, 2.0), 70.0), "ball_cam": ((0.0, -7.0, 7.0), 70.0),
-            "ball_cam_far": ((0.0, -10.0, 10.0), 70.0)}
+_CAMERAS = {
+    "ball_cam_near": ((0.0, -2.0, 2.0), 70.0),
+    "ball_cam": ((0.0, -7.0, 7.0), 70.0),
+    "ball_cam_far": ((0.0, -10.0, 10.0), 70.0),
+}
 # The panels: a black and white checker cube texture authored here.
 _PANEL_RGB = ((0.95, 0.95, 0.95), (0.08, 0.08, 0.08))
 _PANEL_TEXTURE_PX = 32
@@ -66,8 +69,13 @@ _PANEL_TEXTURE_PX = 32
 def regulation_soccer_ball(name: str = "soccer_ball") -> "SoccerBall":
     """A FIFA size-5 ball: radius 0.117 m, 0.45 kg, friction (0.7, 0.05, 0.04),
     damping ratio 0.4 (dm_control `regulation_soccer_ball`)."""
-    return SoccerBall(radius=REGULATION_RADIUS_M, mass=REGULATION_MASS_KG,
-                      friction=REGULATION_FRICTION, damp_ratio=REGULATION_DAMP_RATIO, name=name)
+    return SoccerBall(
+        radius=REGULATION_RADIUS_M,
+        mass=REGULATION_MASS_KG,
+        friction=REGULATION_FRICTION,
+        damp_ratio=REGULATION_DAMP_RATIO,
+        name=name,
+    )
 
 
 class SoccerBall(primitive.Primitive):
@@ -85,28 +93,49 @@ class SoccerBall(primitive.Primitive):
       ValueError: for arguments outside those ranges.
     """
 
-    def _build(self, radius: float = DEFAULT_RADIUS_M, mass: float = DEFAULT_MASS_KG,
-               friction: Sequence[float] = DEFAULT_FRICTION,
-               damp_ratio: float = DEFAULT_DAMP_RATIO, name: str = "soccer_ball") -> None:
+    def _build(
+        self,
+        radius: float = DEFAULT_RADIUS_M,
+        mass: float = DEFAULT_MASS_KG,
+        friction: Sequence[float] = DEFAULT_FRICTION,
+        damp_ratio: float = DEFAULT_DAMP_RATIO,
+        name: str = "soccer_ball",
+    ) -> None:
         radius = _positive(radius, "radius")
         mass = _positive(mass, "mass")
         coefficients = np.asarray(friction, dtype=np.float64)
-        if coefficients.shape != (3,) or not np.all(np.isfinite(coefficients)) \
-                or np.any(coefficients < 0):
+        if (
+            coefficients.shape != (3,)
+            or not np.all(np.isfinite(coefficients))
+            or np.any(coefficients < 0)
+        ):
             raise ValueError(
                 "friction must be 3 finite values >= 0 (sliding, torsional, rolling), got "
-                f"{friction!r}")
+                f"{friction!r}"
+            )
         if not _is_number(damp_ratio) or not np.isfinite(damp_ratio) or damp_ratio < 0:
             raise ValueError(f"damp_ratio must be a finite number >= 0, got {damp_ratio!r}")
-        super()._build(geom_type="sphere", size=[radius], name=name, mass=mass,
-                       pos=[0.0, 0.0, radius], condim=_CONDIM, priority=_PRIORITY,
-                       friction=coefficients.tolist(),
-                       solref=[_SOLREF_TIMECONST_S, float(damp_ratio)])
+        super()._build(
+            geom_type="sphere",
+            size=[radius],
+            name=name,
+            mass=mass,
+            pos=[0.0, 0.0, radius],
+            condim=_CONDIM,
+            priority=_PRIORITY,
+            friction=coefficients.tolist(),
+            solref=[_SOLREF_TIMECONST_S, float(damp_ratio)],
+        )
         spec = self._spec
-        spec.add_texture(name="soccer_ball", type=mujoco.mjtTexture.mjTEXTURE_CUBE,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=list(_PANEL_RGB[0]),
-                         rgb2=list(_PANEL_RGB[1]), width=_PANEL_TEXTURE_PX,
-                         height=_PANEL_TEXTURE_PX)
+        spec.add_texture(
+            name="soccer_ball",
+            type=mujoco.mjtTexture.mjTEXTURE_CUBE,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+            rgb1=list(_PANEL_RGB[0]),
+            rgb2=list(_PANEL_RGB[1]),
+            width=_PANEL_TEXTURE_PX,
+            height=_PANEL_TEXTURE_PX,
+        )
         material = spec.add_material(name="soccer_ball")
         material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "soccer_ball"
         self._geom.material = "soccer_ball"
@@ -115,8 +144,13 @@ class SoccerBall(primitive.Primitive):
             quaternion = np.empty(4)
             # zaxis (0, -1, 1): the camera's z axis; MuJoCo's minimal rotation from +z.
             mujoco.mju_quatZ2Vec(quaternion, look)
-            spec.worldbody.add_camera(name=camera_name, pos=list(position), quat=list(quaternion),
-                                      fovy=fovy, mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
+            spec.worldbody.add_camera(
+                name=camera_name,
+                pos=list(position),
+                quat=list(quaternion),
+                fovy=fovy,
+                mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM,
+            )
         self._radius = radius
         self._players = []
         self._geom_to_player = []
@@ -137,7 +171,8 @@ class SoccerBall(primitive.Primitive):
         """
         if self.attachment_body is None:
             raise ValueError(
-                f"ball {self.name!r} is not attached; its root body is its attachment frame")
+                f"ball {self.name!r} is not attached; its root body is its attachment frame"
+            )
         return self.attachment_body
 
     # Players.
@@ -178,8 +213,9 @@ class SoccerBall(primitive.Primitive):
         lookup = [-1] * model.ngeom
         for index, player in enumerate(self._players):
             walker = player.walker
-            holder = walker.attachment_body if walker.attachment_body is not None \
-                else walker.root_body
+            holder = (
+                walker.attachment_body if walker.attachment_body is not None else walker.root_body
+            )
             geoms = holder.find_all(mujoco.mjtObj.mjOBJ_GEOM)
             for geom_id in np.asarray(physics.bind(geoms).id, dtype=np.intp).reshape(-1).tolist():
                 lookup[geom_id] = index
@@ -267,12 +303,16 @@ class SoccerBall(primitive.Primitive):
         """The tracking state (picklable) for `composer.Environment.snapshot`."""
         last = None if self._last_hit is None else self._players.index(self._last_hit)
         return dict(
-            last_hit=last, hit=self._hit, repossessed=self._repossessed,
+            last_hit=last,
+            hit=self._hit,
+            repossessed=self._repossessed,
             intercepted=self._intercepted,
-            pos_at_last_step=(None if self._pos_at_last_step is None
-                              else self._pos_at_last_step.copy()),
+            pos_at_last_step=(
+                None if self._pos_at_last_step is None else self._pos_at_last_step.copy()
+            ),
             dist_since_last_hit=self._dist_since_last_hit,
-            dist_between_last_hits=self._dist_between_last_hits)
+            dist_between_last_hits=self._dist_between_last_hits,
+        )
 
     def restore_state(self, state: dict) -> None:
         """Returns the tracking to a `snapshot_state()` of a ball with the same players.
@@ -284,7 +324,8 @@ class SoccerBall(primitive.Primitive):
         if last is not None and not 0 <= last < len(self._players):
             raise ValueError(
                 f"the snapshot's last_hit is player {last}, but ball {self.name!r} has "
-                f"{len(self._players)} registered players")
+                f"{len(self._players)} registered players"
+            )
         self._last_hit = None if last is None else self._players[last]
         self._hit = bool(state["hit"])
         self._repossessed = bool(state["repossessed"])

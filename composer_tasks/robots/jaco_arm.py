@@ -60,34 +60,71 @@ _SENSOR_SITE_GROUP = 4
 # Per body: position and orientation in the parent (m, w-x-y-z), compiled mass
 # (kg), principal inertia (kg m^2), inertial frame position and orientation.
 _BODIES = (
-    ("b_base", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), 0.718306,
-     (0.0015789884272358048, 0.0015781373731622646, 0.0005856637265969773),
-     (-7.88791321135816e-05, -0.0005981016181893194, 0.0817722373285871),
-     (0.9005293162920783, -0.007978628662648887, 0.005983153991239285, 0.4346809103831272)),
-    ("b_1", (0.0, 0.0, 0.15675), (0.0, 0.0, 1.0, 0.0), 0.643205,
-     (0.0017161739631575568, 0.001625664321193141, 0.00042693262606160516),
-     (6.0709380424859355e-06, -0.010640092620877664, -0.06671280343175842),
-     (0.704394624156642, -0.06285418353137857, 0.06284607353731446, 0.7042215106859283)),
-    ("b_2", (0.0, 0.0016, -0.11875), (0.0, 0.0, -0.7071067811865475, 0.7071067811865475), 1.16915,
-     (0.025281499761460453, 0.024989336981338775, 0.000535184735489972),
-     (-1.6298059360041888e-05, -0.20476269292328333, -0.020123582007091724),
-     (0.5000779907755658, 0.5001462784095436, -0.4998311833300392, 0.4999444884243168)),
-    ("b_3", (0.0, -0.41, 0.0), (0.0, 0.0, 1.0, 0.0), 0.673443,
-     (0.00419961676471875, 0.004090733627478199, 0.0003029066990235639),
-     (7.694898409821394e-06, 0.08297433155206912, -0.017483421756336118),
-     (0.4899342856235334, 0.5100063484355097, -0.5098248373075964, 0.48983319159722233)),
-    ("b_4", (0.0, 0.2073, -0.0114), (0.0, 0.0, -0.7071067811865475, 0.7071067811865475), 0.221432,
-     (0.00018157637407679433, 0.00017455322767120018, 9.78856556860246e-05),
-     (-7.097153942258306e-07, -0.01004955371463603, -0.036957254775351035),
-     (0.6830706936889603, -0.1829632643191417, 0.1829970892560754, 0.6829721346122195)),
-    ("b_5", (0.0, -0.03703, -0.06414), (0.0, 0.0, 0.5000001748438417, 0.8660253028382761), 0.221432,
-     (0.00018157637407679433, 0.00017455322767120018, 9.78856556860246e-05),
-     (-7.097153942258306e-07, -0.01004955371463603, -0.036957254775351035),
-     (0.6830706936889603, -0.1829632643191417, 0.1829970892560754, 0.6829721346122195)),
+    (
+        "b_base",
+        (0.0, 0.0, 0.0),
+        (1.0, 0.0, 0.0, 0.0),
+        0.718306,
+        (0.0015789884272358048, 0.0015781373731622646, 0.0005856637265969773),
+        (-7.88791321135816e-05, -0.0005981016181893194, 0.0817722373285871),
+        (0.9005293162920783, -0.007978628662648887, 0.005983153991239285, 0.4346809103831272),
+    ),
+    (
+        "b_1",
+        (0.0, 0.0, 0.15675),
+        (0.0, 0.0, 1.0, 0.0),
+        0.643205,
+        (0.0017161739631575568, 0.001625664321193141, 0.00042693262606160516),
+        (6.0709380424859355e-06, -0.010640092620877664, -0.06671280343175842),
+        (0.704394624156642, -0.06285418353137857, 0.06284607353731446, 0.7042215106859283),
+    ),
+    (
+        "b_2",
+        (0.0, 0.0016, -0.11875),
+        (0.0, 0.0, -0.7071067811865475, 0.7071067811865475),
+        1.16915,
+        (0.025281499761460453, 0.024989336981338775, 0.000535184735489972),
+        (-1.6298059360041888e-05, -0.20476269292328333, -0.020123582007091724),
+        (0.5000779907755658, 0.5001462784095436, -0.4998311833300392, 0.4999444884243168),
+    ),
+    (
+        "b_3",
+        (0.0, -0.41, 0.0),
+        (0.0, 0.0, 1.0, 0.0),
+        0.673443,
+        (0.00419961676471875, 0.004090733627478199, 0.0003029066990235639),
+        (7.694898409821394e-06, 0.08297433155206912, -0.017483421756336118),
+        (0.4899342856235334, 0.5100063484355097, -0.5098248373075964, 0.48983319159722233),
+    ),
+    (
+        "b_4",
+        (0.0, 0.2073, -0.0114),
+        (0.0, 0.0, -0.7071067811865475, 0.7071067811865475),
+        0.221432,
+        (0.00018157637407679433, 0.00017455322767120018, 9.78856556860246e-05),
+        (-7.097153942258306e-07, -0.01004955371463603, -0.036957254775351035),
+        (0.6830706936889603, -0.1829632643191417, 0.1829970892560754, 0.6829721346122195),
+    ),
+    (
+        "b_5",
+        (0.0, -0.03703, -0.06414),
+        (0.0, 0.0, 0.5000001748438417, 0.8660253028382761),
+        0.221432,
+        (0.00018157637407679433, 0.00017455322767120018, 9.78856556860246e-05),
+        (-7.097153942258306e-07, -0.01004955371463603, -0.036957254775351035),
+        (0.6830706936889603, -0.1829632643191417, 0.1829970892560754, 0.6829721346122195),
+    ),
     # The last link carries only the hand; MuJoCo's mass and inertia bounds of
     # dm_control's arena (1e-5 kg, 1e-11 kg m^2) give it its tiny mass.
-    ("b_6", (0.0, -0.03703, -0.06414), (0.0, 0.0, 0.5000001748438417, 0.8660253028382761), 1e-5,
-     (1e-11, 1e-11, 1e-11), (0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0)),
+    (
+        "b_6",
+        (0.0, -0.03703, -0.06414),
+        (0.0, 0.0, 0.5000001748438417, 0.8660253028382761),
+        1e-5,
+        (1e-11, 1e-11, 1e-11),
+        (0.0, 0.0, 0.0),
+        (1.0, 0.0, 0.0, 0.0),
+    ),
 )
 # Collision and visual shapes, per body: (type, size, fromto or pos). The links'
 # extents are Kinova's link dimensions (radius 0.041 m for the large links, 0.0315
@@ -119,6 +156,7 @@ class JacoArmObservables(composer.Observables):
         def sin_cos(physics):
             angles = np.array([physics.bind(j).qpos[0] for j in joints])
             return np.stack([np.sin(angles), np.cos(angles)], axis=-1)
+
         return observable.Generic(sin_cos)
 
     @composer.observable
@@ -130,6 +168,7 @@ class JacoArmObservables(composer.Observables):
             values = np.array([physics.bind(s).sensordata for s in entity.joint_torque_sensors])
             axes = np.array([physics.model.jnt_axis[physics.bind(j).id] for j in entity.joints])
             return np.einsum("ij,ij->i", values, axes)
+
         return observable.Generic(torques)
 
     @composer.observable
@@ -158,35 +197,63 @@ class JacoArm(composer.Entity):
             body.ipos = list(ipos)
             body.iquat = list(iquat)
             for shape_type, size, placement in _LINK_SHAPES[body_name]:
-                kwargs = dict(fromto=list(placement)) if len(placement) == 6 else dict(pos=list(placement))
-                body.add_geom(name=f"link_{index}" if index else "base", type=shape_type,
-                              size=list(size) + [0.0] * (3 - len(size)), rgba=list(_DARK_GRAY),
-                              **kwargs, **_contact_kwargs())
+                kwargs = (
+                    dict(fromto=list(placement))
+                    if len(placement) == 6
+                    else dict(pos=list(placement))
+                )
+                body.add_geom(
+                    name=f"link_{index}" if index else "base",
+                    type=shape_type,
+                    size=list(size) + [0.0] * (3 - len(size)),
+                    rgba=list(_DARK_GRAY),
+                    **kwargs,
+                    **_contact_kwargs(),
+                )
             if index > 0:
                 joint_name = JOINT_NAMES[index - 1]
                 large = joint_name in _LARGE_JOINTS
                 joint = body.add_joint(
-                    name=joint_name, type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0.0, 0.0, 1.0],
-                    damping=_JOINT_DAMPING, **(_LARGE_JOINT if large else _SMALL_JOINT))
+                    name=joint_name,
+                    type=mujoco.mjtJoint.mjJNT_HINGE,
+                    axis=[0.0, 0.0, 1.0],
+                    damping=_JOINT_DAMPING,
+                    **(_LARGE_JOINT if large else _SMALL_JOINT),
+                )
                 if joint_name in JOINT_RANGES:
                     joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
                     joint.range = list(JOINT_RANGES[joint_name])
                 else:
                     joint.limited = mujoco.mjtLimited.mjLIMITED_FALSE
                 ring = _LARGE_RING if large else _SMALL_RING
-                body.add_geom(name=f"ring_{index}", type=_CYLINDER, size=[*ring, 0.0],
-                              rgba=list(_LIGHT_GRAY), **_contact_kwargs())
+                body.add_geom(
+                    name=f"ring_{index}",
+                    type=_CYLINDER,
+                    size=[*ring, 0.0],
+                    rgba=list(_LIGHT_GRAY),
+                    **_contact_kwargs(),
+                )
                 self._joints.append(joint)
                 self._actuators.append(_add_velocity_actuator(spec, joint_name, large))
-                site = body.add_site(name=f"{joint_name}_site", size=[1e-3, 0.0, 0.0],
-                                     group=_SENSOR_SITE_GROUP)
-                self._torque_sensors.append(spec.add_sensor(
-                    name=f"{joint_name}_torque", type=mujoco.mjtSensor.mjSENS_TORQUE,
-                    objtype=mujoco.mjtObj.mjOBJ_SITE, objname=site.name))
+                site = body.add_site(
+                    name=f"{joint_name}_site", size=[1e-3, 0.0, 0.0], group=_SENSOR_SITE_GROUP
+                )
+                self._torque_sensors.append(
+                    spec.add_sensor(
+                        name=f"{joint_name}_torque",
+                        type=mujoco.mjtSensor.mjSENS_TORQUE,
+                        objtype=mujoco.mjtObj.mjOBJ_SITE,
+                        objname=site.name,
+                    )
+                )
             self._bodies.append(body)
             parent = body
-        self._wrist_site = parent.add_site(name="wristsite", quat=list(_WRIST_QUAT),
-                                           size=[0.01, 0.0, 0.0], group=_SENSOR_SITE_GROUP)
+        self._wrist_site = parent.add_site(
+            name="wristsite",
+            quat=list(_WRIST_QUAT),
+            size=[0.01, 0.0, 0.0],
+            group=_SENSOR_SITE_GROUP,
+        )
         # The base must not collide with the first link when the arm stands on the world.
         spec.add_exclude(bodyname1="b_base", bodyname2="b_1")
         self._spec = spec
@@ -245,16 +312,25 @@ class JacoArm(composer.Entity):
 
 
 def _contact_kwargs():
-    return dict(contype=ROBOT_CONTYPE, conaffinity=ROBOT_CONAFFINITY, condim=3,
-                solimp=list(CONTACT_SOLIMP), solref=list(CONTACT_SOLREF))
+    return dict(
+        contype=ROBOT_CONTYPE,
+        conaffinity=ROBOT_CONAFFINITY,
+        condim=3,
+        solimp=list(CONTACT_SOLIMP),
+        solref=list(CONTACT_SOLREF),
+    )
 
 
 def _add_velocity_actuator(spec, joint_name, large):
     max_velocity = LARGE_JOINT_MAX_VELOCITY_RADPS if large else SMALL_JOINT_MAX_VELOCITY_RADPS
     max_torque = LARGE_JOINT_MAX_TORQUE_NM if large else SMALL_JOINT_MAX_TORQUE_NM
     actuator = spec.add_actuator(
-        name=joint_name, target=joint_name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
-        ctrlrange=[-max_velocity, max_velocity], forcerange=[-max_torque, max_torque])
+        name=joint_name,
+        target=joint_name,
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        ctrlrange=[-max_velocity, max_velocity],
+        forcerange=[-max_torque, max_torque],
+    )
     actuator.set_to_velocity(kv=VELOCITY_GAIN)
     actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
     actuator.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE

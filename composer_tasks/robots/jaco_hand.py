@@ -34,18 +34,24 @@ FINGER_FORCE_RANGE = (-1.0, 1.0)
 _PALM_MASS_KG = 0.54719
 _PALM_INERTIA = (0.0007471643167183203, 0.0006565327365328644, 0.0005241760380036293)
 _PALM_IPOS = (2.9625652337750666e-05, -0.004450738246590736, -0.05792116734271239)
-_PALM_IQUAT = (0.9948836731677144, -0.10091701946388114, -0.001802679379573878,
-               -0.004356878917040826)
-_PROXIMAL = dict(mass=0.0255204,
-                 inertia=(7.069004506974082e-06, 7.0219142333230015e-06, 2.038781190729017e-06),
-                 ipos=(0.020495434264543845, -0.007902492338918442, -6.8140934826880554e-06),
-                 iquat=(0.5018435727190034, 0.4991486841808767, 0.5007256735251927,
-                        0.49827444192319464))
-_DISTAL = dict(mass=0.0132655,
-               inertia=(2.70189858488431e-06, 2.5422860217636423e-06, 6.640599221315479e-07),
-               ipos=(0.012826021237714163, -0.004531130001226857, -3.468581496368186e-06),
-               iquat=(0.5003358500029791, 0.5014115754392441, 0.49852543326329696,
-                      0.49972278475868676))
+_PALM_IQUAT = (
+    0.9948836731677144,
+    -0.10091701946388114,
+    -0.001802679379573878,
+    -0.004356878917040826,
+)
+_PROXIMAL = dict(
+    mass=0.0255204,
+    inertia=(7.069004506974082e-06, 7.0219142333230015e-06, 2.038781190729017e-06),
+    ipos=(0.020495434264543845, -0.007902492338918442, -6.8140934826880554e-06),
+    iquat=(0.5018435727190034, 0.4991486841808767, 0.5007256735251927, 0.49827444192319464),
+)
+_DISTAL = dict(
+    mass=0.0132655,
+    inertia=(2.70189858488431e-06, 2.5422860217636423e-06, 6.640599221315479e-07),
+    ipos=(0.012826021237714163, -0.004531130001226857, -3.468581496368186e-06),
+    iquat=(0.5003358500029791, 0.5014115754392441, 0.49852543326329696, 0.49972278475868676),
+)
 # Finger bases in the hand frame (m) and their orientations (w-x-y-z); the joint
 # turns about the finger's z axis, closing towards the finger's +y side.
 _FINGER_MOUNTS = (
@@ -108,40 +114,80 @@ class JacoHand(composer.Entity):
         spec.compiler.degree = False  # Angles (joint ranges) are in radians.
         hand = spec.worldbody.add_body(name="hand", quat=list(_HAND_QUAT))
         _set_inertia(hand, _PALM_MASS_KG, _PALM_INERTIA, _PALM_IPOS, _PALM_IQUAT)
-        self._grip_site = hand.add_site(name="gripsite", pos=list(_GRIP_SITE_POS),
-                                        quat=list(_HAND_QUAT), size=[0.01, 0.0, 0.0],
-                                        group=_TOOL_SITE_GROUP)
-        self._pinch_site = hand.add_site(name="pinchsite", pos=list(_PINCH_SITE_POS),
-                                         quat=list(_HAND_QUAT), size=[0.01, 0.0, 0.0],
-                                         group=_TOOL_SITE_GROUP)
+        self._grip_site = hand.add_site(
+            name="gripsite",
+            pos=list(_GRIP_SITE_POS),
+            quat=list(_HAND_QUAT),
+            size=[0.01, 0.0, 0.0],
+            group=_TOOL_SITE_GROUP,
+        )
+        self._pinch_site = hand.add_site(
+            name="pinchsite",
+            pos=list(_PINCH_SITE_POS),
+            quat=list(_HAND_QUAT),
+            size=[0.01, 0.0, 0.0],
+            group=_TOOL_SITE_GROUP,
+        )
         self._hand_geoms = [
-            hand.add_geom(name="link_6_main", type=_CYLINDER, pos=list(_SHELL[0]),
-                          size=[*_SHELL[1], 0.0], rgba=list(_DARK_GRAY), **_contact_kwargs()),
-            hand.add_geom(name="link_6_insert", type=_CYLINDER, pos=list(_INSERT[0]),
-                          size=[*_INSERT[1], 0.0], rgba=list(_LIGHT_GRAY), **_contact_kwargs()),
+            hand.add_geom(
+                name="link_6_main",
+                type=_CYLINDER,
+                pos=list(_SHELL[0]),
+                size=[*_SHELL[1], 0.0],
+                rgba=list(_DARK_GRAY),
+                **_contact_kwargs(),
+            ),
+            hand.add_geom(
+                name="link_6_insert",
+                type=_CYLINDER,
+                pos=list(_INSERT[0]),
+                size=[*_INSERT[1], 0.0],
+                rgba=list(_LIGHT_GRAY),
+                **_contact_kwargs(),
+            ),
         ]
         self._joints, self._actuators, self._finger_geoms = [], [], []
         for index, (pos, quat) in enumerate(_FINGER_MOUNTS, start=1):
             proximal = hand.add_body(name=f"b_finger_{index}", pos=list(pos), quat=list(quat))
             _set_inertia(proximal, **_PROXIMAL)
             joint = proximal.add_joint(
-                name=f"finger_{index}", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0.0, 0.0, 1.0],
-                range=list(FINGER_RANGE), limited=mujoco.mjtLimited.mjLIMITED_TRUE, **_FINGER_JOINT)
-            self._finger_geoms.append(proximal.add_geom(
-                name=f"finger_knuckle_{index}", type=_BOX, pos=list(_PROXIMAL_BOX[0]),
-                size=list(_PROXIMAL_BOX[1]), rgba=list(_LIGHT_GRAY),
-                **_contact_kwargs(condim=_FINGER_CONDIM)))
+                name=f"finger_{index}",
+                type=mujoco.mjtJoint.mjJNT_HINGE,
+                axis=[0.0, 0.0, 1.0],
+                range=list(FINGER_RANGE),
+                limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+                **_FINGER_JOINT,
+            )
+            self._finger_geoms.append(
+                proximal.add_geom(
+                    name=f"finger_knuckle_{index}",
+                    type=_BOX,
+                    pos=list(_PROXIMAL_BOX[0]),
+                    size=list(_PROXIMAL_BOX[1]),
+                    rgba=list(_LIGHT_GRAY),
+                    **_contact_kwargs(condim=_FINGER_CONDIM),
+                )
+            )
             distal = proximal.add_body(name=f"b_finger_tip_{index}", pos=list(_DISTAL_OFFSET))
             _set_inertia(distal, **_DISTAL)
-            self._finger_geoms.append(distal.add_geom(
-                name=f"finger_tip_{index}", type=_BOX, pos=list(_DISTAL_BOX[0]),
-                size=list(_DISTAL_BOX[1]), rgba=list(_LIGHT_GRAY),
-                **_contact_kwargs(condim=_FINGER_CONDIM)))
+            self._finger_geoms.append(
+                distal.add_geom(
+                    name=f"finger_tip_{index}",
+                    type=_BOX,
+                    pos=list(_DISTAL_BOX[0]),
+                    size=list(_DISTAL_BOX[1]),
+                    rgba=list(_LIGHT_GRAY),
+                    **_contact_kwargs(condim=_FINGER_CONDIM),
+                )
+            )
             self._joints.append(joint)
             actuator = spec.add_actuator(
-                name=f"finger_{index}", target=f"finger_{index}",
-                trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrlrange=list(FINGER_CTRL_RANGE),
-                forcerange=list(FINGER_FORCE_RANGE))
+                name=f"finger_{index}",
+                target=f"finger_{index}",
+                trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                ctrlrange=list(FINGER_CTRL_RANGE),
+                forcerange=list(FINGER_FORCE_RANGE),
+            )
             actuator.set_to_velocity(kv=FINGER_VELOCITY_GAIN)
             actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
             actuator.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -189,10 +235,12 @@ class JacoHand(composer.Entity):
             close_factors = (close_factors,) * len(self._joints)
         close_factors = np.asarray(list(close_factors), dtype=np.float64)
         if close_factors.shape != (len(self._joints),) or not np.all(
-                (close_factors >= 0) & (close_factors <= 1)):
+            (close_factors >= 0) & (close_factors <= 1)
+        ):
             raise ValueError(
                 f"close_factors must be one number or {len(self._joints)} numbers in [0, 1], "
-                f"got {close_factors!r}")
+                f"got {close_factors!r}"
+            )
         low, high = FINGER_RANGE
         for joint, actuator, factor in zip(self._joints, self._actuators, close_factors):
             physics.bind(joint).qpos = low + (high - low) * factor
@@ -209,6 +257,10 @@ def _set_inertia(body, mass, inertia, ipos, iquat):
 
 
 def _contact_kwargs(condim=3):
-    return dict(contype=jaco_arm.ROBOT_CONTYPE, conaffinity=jaco_arm.ROBOT_CONAFFINITY,
-                condim=condim, solimp=list(jaco_arm.CONTACT_SOLIMP),
-                solref=list(jaco_arm.CONTACT_SOLREF))
+    return dict(
+        contype=jaco_arm.ROBOT_CONTYPE,
+        conaffinity=jaco_arm.ROBOT_CONAFFINITY,
+        condim=condim,
+        solimp=list(jaco_arm.CONTACT_SOLIMP),
+        solref=list(jaco_arm.CONTACT_SOLREF),
+    )

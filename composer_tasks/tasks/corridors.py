@@ -45,13 +45,24 @@ class RunThroughCorridor(walker_task.WalkerTask):
         here it stays off unless asked, so that the default needs no renderer.
     """
 
-    def __init__(self, walker, arena, walker_spawn_position=(0.0, 0.0, 0.0),
-                 walker_spawn_rotation=None, target_velocity=3.0, contact_termination=True,
-                 terminate_at_height=-0.5, min_root_height=None, physics_timestep=0.005,
-                 control_timestep=0.025, enable_egocentric_camera=False):
+    def __init__(
+        self,
+        walker,
+        arena,
+        walker_spawn_position=(0.0, 0.0, 0.0),
+        walker_spawn_rotation=None,
+        target_velocity=3.0,
+        contact_termination=True,
+        terminate_at_height=-0.5,
+        min_root_height=None,
+        physics_timestep=0.005,
+        control_timestep=0.025,
+        enable_egocentric_camera=False,
+    ):
         if not np.isfinite(target_velocity) or target_velocity <= 0:
             raise ValueError(
-                f"target_velocity must be a positive speed in m/s, got {target_velocity!r}")
+                f"target_velocity must be a positive speed in m/s, got {target_velocity!r}"
+            )
         self._walker = walker
         self._arena = arena
         self._task_observables = collections.OrderedDict()
@@ -60,8 +71,12 @@ class RunThroughCorridor(walker_task.WalkerTask):
         self._walker_spawn_rotation = walker_spawn_rotation
         self._target_velocity = float(target_velocity)
         self._fall_detector = termination.FallDetector(
-            walker, arena, contact_termination=contact_termination,
-            min_end_effector_height=terminate_at_height, min_root_height=min_root_height)
+            walker,
+            arena,
+            contact_termination=contact_termination,
+            min_end_effector_height=terminate_at_height,
+            min_root_height=min_root_height,
+        )
         self._failure_termination = False
         walker_state.enable_proprioception(walker)
         if enable_egocentric_camera:
@@ -78,7 +93,8 @@ class RunThroughCorridor(walker_task.WalkerTask):
         position = np.asarray(position, dtype=np.float64)
         if position.shape != (3,):
             raise ValueError(
-                f"walker_spawn_position must give (x, y, z) in metres, got {position!r}")
+                f"walker_spawn_position must give (x, y, z) in metres, got {position!r}"
+            )
         yaw = None
         if self._walker_spawn_rotation is not None:
             yaw = variation.evaluate(self._walker_spawn_rotation, random_state=random_state)
@@ -92,12 +108,15 @@ class RunThroughCorridor(walker_task.WalkerTask):
     def get_reward(self, physics):
         velocity = walker_state.center_of_mass_velocity(physics, self._walker)[0]
         return rewards.tolerance(
-            float(velocity), bounds=(self._target_velocity, self._target_velocity),
-            margin=self._target_velocity, sigmoid="linear", value_at_margin=0.0)
+            float(velocity),
+            bounds=(self._target_velocity, self._target_velocity),
+            margin=self._target_velocity,
+            sigmoid="linear",
+            value_at_margin=0.0,
+        )
 
     def should_terminate_episode(self, physics):
         return self._failure_termination
 
     def get_discount(self, physics):
         return 0.0 if self._failure_termination else 1.0
-

@@ -58,17 +58,27 @@ class Bowl(composer.Arena):
         spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
         spec.visual.headlight.specular = [0.1, 0.1, 0.1]
         self._hfield = spec.add_hfield(
-            name="terrain", nrow=_HFIELD_SAMPLES, ncol=_HFIELD_SAMPLES,
+            name="terrain",
+            nrow=_HFIELD_SAMPLES,
+            ncol=_HFIELD_SAMPLES,
             size=[_HFIELD_HALF_SIZE_M, _HFIELD_HALF_SIZE_M, _HFIELD_HEIGHT_M, _HFIELD_BASE_M],
-            userdata=[0.0] * (_HFIELD_SAMPLES * _HFIELD_SAMPLES))
+            userdata=[0.0] * (_HFIELD_SAMPLES * _HFIELD_SAMPLES),
+        )
         colour = [0.2, 0.3, 0.4, 1.0]
         # Slightly below the floor so the flat rim does not z-fight with it.
         self._terrain = spec.worldbody.add_geom(
-            name="terrain", type=mujoco.mjtGeom.mjGEOM_HFIELD, hfieldname="terrain",
-            pos=[0.0, 0.0, -0.01], rgba=colour)
+            name="terrain",
+            type=mujoco.mjtGeom.mjGEOM_HFIELD,
+            hfieldname="terrain",
+            pos=[0.0, 0.0, -0.01],
+            rgba=colour,
+        )
         self._floor = spec.worldbody.add_geom(
-            name="ground", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[size[0], size[1], 0.5],
-            rgba=colour)
+            name="ground",
+            type=mujoco.mjtGeom.mjGEOM_PLANE,
+            size=[size[0], size[1], 0.5],
+            rgba=colour,
+        )
         self._spec = spec
         self._pending_terrain = None
         self._written_early = False
@@ -118,8 +128,9 @@ class Bowl(composer.Arena):
         # next render makes new ones that see the new terrain.
         hfield = physics.bind(self._hfield)
         address = int(hfield.adr[0])
-        physics.model.hfield_data[address:address + self._pending_terrain.size] = (
-            self._pending_terrain.ravel())
+        physics.model.hfield_data[address : address + self._pending_terrain.size] = (
+            self._pending_terrain.ravel()
+        )
         self._pending_terrain = None
         physics.close_renderers()
 
@@ -129,8 +140,7 @@ def _bilinear_resize(grid, samples):
     coordinates = np.linspace(0.0, grid.shape[0] - 1.0, samples)
     lower = np.minimum(np.floor(coordinates).astype(int), grid.shape[0] - 2)
     fraction = coordinates - lower
-    rows = (grid[lower] * (1.0 - fraction)[:, np.newaxis]
-            + grid[lower + 1] * fraction[:, np.newaxis])
+    rows = grid[lower] * (1.0 - fraction)[:, np.newaxis] + grid[lower + 1] * fraction[:, np.newaxis]
     return rows[:, lower] * (1.0 - fraction) + rows[:, lower + 1] * fraction
 
 
@@ -150,19 +160,24 @@ class Escape(walker_task.WalkerTask):
     def __init__(self, walker, arena, physics_timestep=0.005, control_timestep=0.025):
         if getattr(walker, "is_planar", False):
             raise ValueError(
-                "Escape needs a free (3-D) walker; a planar walker cannot leave a bowl")
+                "Escape needs a free (3-D) walker; a planar walker cannot leave a bowl"
+            )
         self._walker = walker
         self._arena = arena
         walker_state.attach_walker(arena, walker)
         walker_state.enable_proprioception(walker)
         self._task_observables = collections.OrderedDict(
-            origin=observable.Generic(self._egocentric_origin, enabled=True))
+            origin=observable.Generic(self._egocentric_origin, enabled=True)
+        )
         self._walker_geoms = None
         self.set_timesteps(control_timestep, physics_timestep)
 
     def _egocentric_origin(self, physics):
-        return np.asarray(self._walker.transform_vec_to_egocentric_frame(
-            physics, -walker_state.root_position(physics, self._walker)))
+        return np.asarray(
+            self._walker.transform_vec_to_egocentric_frame(
+                physics, -walker_state.root_position(physics, self._walker)
+            )
+        )
 
     def initialize_episode(self, physics, random_state):
         # The spawn height depends on the new terrain and on the walker's pose, so
@@ -205,16 +220,25 @@ class Escape(walker_task.WalkerTask):
         else:
             high = low
         self._walker.set_pose(
-            physics, position=[0.0, 0.0, high + _SPAWN_HEIGHT_RESOLUTION_M], quaternion=orientation)
+            physics, position=[0.0, 0.0, high + _SPAWN_HEIGHT_RESOLUTION_M], quaternion=orientation
+        )
 
     def get_reward(self, physics):
         radius = self._arena.terrain_half_size
         distance = float(np.linalg.norm(walker_state.root_position(physics, self._walker)))
-        escape = rewards.tolerance(distance, bounds=(radius, float("inf")), margin=radius,
-                                   sigmoid="linear", value_at_margin=0.0)
+        escape = rewards.tolerance(
+            distance,
+            bounds=(radius, float("inf")),
+            margin=radius,
+            sigmoid="linear",
+            value_at_margin=0.0,
+        )
         deviation = float(np.cos(np.deg2rad(_UPRIGHT_DEVIATION_DEG)))
         upright = rewards.tolerance(
-            walker_state.root_upright(physics, self._walker), bounds=(deviation, float("inf")),
-            margin=1.0 + deviation, sigmoid="linear", value_at_margin=0.0)
+            walker_state.root_upright(physics, self._walker),
+            bounds=(deviation, float("inf")),
+            margin=1.0 + deviation,
+            sigmoid="linear",
+            value_at_margin=0.0,
+        )
         return escape * upright
-

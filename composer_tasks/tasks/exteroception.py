@@ -49,14 +49,16 @@ PLANAR_LATTICE_STEP_M = 10.0 / 49.0
 
 # Forward offsets: 1.2 m behind to 5.6 m ahead (Heess et al. 2017, B.1); 0.2 m
 # apart up to 2 m ahead, then 0.4 m apart.
-GRID_FORWARD_OFFSETS_M = np.round(np.concatenate([np.arange(-1.2, 2.0 + 1e-9, 0.2),
-                                                  np.arange(2.4, 5.6 + 1e-9, 0.4)]), 12)
+GRID_FORWARD_OFFSETS_M = np.round(
+    np.concatenate([np.arange(-1.2, 2.0 + 1e-9, 0.2), np.arange(2.4, 5.6 + 1e-9, 0.4)]), 12
+)
 # Lateral offsets: 4 m to either side (Heess et al. 2017, B.1); 0.2 m apart
 # within 1 m, then 1.4, 2.0, 2.8 and 4.0 m (spacings 0.4, 0.6, 0.8, 1.2 m).
 _LATERAL_OUTER_M = np.array([1.4, 2.0, 2.8, 4.0])
-GRID_LATERAL_OFFSETS_M = np.round(np.concatenate([-_LATERAL_OUTER_M[::-1],
-                                                  np.arange(-1.0, 1.0 + 1e-9, 0.2),
-                                                  _LATERAL_OUTER_M]), 12)
+GRID_LATERAL_OFFSETS_M = np.round(
+    np.concatenate([-_LATERAL_OUTER_M[::-1], np.arange(-1.0, 1.0 + 1e-9, 0.2), _LATERAL_OUTER_M]),
+    12,
+)
 GRID_LATERAL_STEP_M = 0.2
 
 # Relative platform height reported where no platform hovers: higher than any
@@ -93,13 +95,21 @@ class TerrainSampler:
         arrays, or a negative or non-finite lattice step.
     """
 
-    def __init__(self, arena, walker, forward_offsets_m: Sequence[float],
-                 lateral_offsets_m: Optional[Sequence[float]] = None,
-                 lattice_step_m=None, follow_heading: bool = False, anchor=None) -> None:
+    def __init__(
+        self,
+        arena,
+        walker,
+        forward_offsets_m: Sequence[float],
+        lateral_offsets_m: Optional[Sequence[float]] = None,
+        lattice_step_m=None,
+        follow_heading: bool = False,
+        anchor=None,
+    ) -> None:
         if not callable(getattr(arena, "terrain_height", None)):
             raise TypeError(
                 f"arena {type(arena).__name__} has no terrain_height(physics, xy_points); "
-                "terrain observations need it")
+                "terrain observations need it"
+            )
         self._arena = arena
         self._walker = walker
         forward = _offsets(forward_offsets_m, "forward_offsets_m")
@@ -119,7 +129,8 @@ class TerrainSampler:
             step = np.broadcast_to(np.asarray(lattice_step_m, dtype=np.float64), (2,)).copy()
             if not np.all(np.isfinite(step)) or np.any(step < 0):
                 raise ValueError(
-                    f"lattice_step_m must be finite metres >= 0, got {lattice_step_m!r}")
+                    f"lattice_step_m must be finite metres >= 0, got {lattice_step_m!r}"
+                )
             if lateral_offsets_m is None:
                 step[1] = 0.0
         self._lattice_step = step
@@ -144,8 +155,9 @@ class TerrainSampler:
         (the root's own xy along an axis whose step is 0)."""
         root = self._anchor(physics, self._walker)[:2]
         step = self._lattice_step
-        snapped = np.where(step > 0, np.floor(root / np.where(step > 0, step, 1.0) + 0.5) * step,
-                           root)
+        snapped = np.where(
+            step > 0, np.floor(root / np.where(step > 0, step, 1.0) + 0.5) * step, root
+        )
         return snapped
 
     def sample_grid_offset(self, physics) -> np.ndarray:
@@ -174,8 +186,9 @@ class TerrainSampler:
         """(1,): the anchor's (root body's) world z minus the terrain height
         under it, metres."""
         root = self._anchor(physics, self._walker)
-        ground = np.asarray(self._arena.terrain_height(physics, root[np.newaxis, :2]),
-                            dtype=np.float64)
+        ground = np.asarray(
+            self._arena.terrain_height(physics, root[np.newaxis, :2]), dtype=np.float64
+        )
         return root[2:] - ground
 
     def platform_heights(self, physics) -> np.ndarray:
@@ -183,10 +196,15 @@ class TerrainSampler:
         the root body, metres, shaped `shape + (2,)` (bottom, top);
         `NO_PLATFORM_HEIGHT_M` for both where no platform hovers."""
         points, root_height = self.sample_points(physics)
-        surfaces = np.stack([
-            np.asarray(self._arena.platform_height(physics, points, surface=surface),
-                       dtype=np.float64)
-            for surface in ("bottom", "top")], axis=-1)
+        surfaces = np.stack(
+            [
+                np.asarray(
+                    self._arena.platform_height(physics, points, surface=surface), dtype=np.float64
+                )
+                for surface in ("bottom", "top")
+            ],
+            axis=-1,
+        )
         relative = surfaces - root_height
         relative[np.isnan(relative)] = NO_PLATFORM_HEIGHT_M
         return relative.reshape(self._shape + (2,))
@@ -198,10 +216,16 @@ def _root_position(physics, walker):
 
 def _offsets(values, name):
     array = np.asarray(values, dtype=np.float64)
-    if (array.ndim != 1 or array.size == 0 or not np.all(np.isfinite(array))
-            or np.any(np.diff(array) <= 0)):
-        raise ValueError(f"{name} must be a non-empty, finite, strictly increasing 1-D array "
-                         f"of metres, got {values!r}")
+    if (
+        array.ndim != 1
+        or array.size == 0
+        or not np.all(np.isfinite(array))
+        or np.any(np.diff(array) <= 0)
+    ):
+        raise ValueError(
+            f"{name} must be a non-empty, finite, strictly increasing 1-D array "
+            f"of metres, got {values!r}"
+        )
     return array
 
 

@@ -84,17 +84,22 @@ _FLAG_HALF_HEIGHT_M = 1.0
 # ours): offsets along the walker's heading and to its left, metres, each gap
 # at least as wide as every gap nearer the body.
 HEIGHT_MAP_FORWARD_OFFSETS_M = np.array(
-    [-1.8, -1.0, -0.5, -0.2, 0.0, 0.2, 0.4, 0.7, 1.0, 1.4, 1.9, 2.5, 3.2, 4.0, 5.0])
+    [-1.8, -1.0, -0.5, -0.2, 0.0, 0.2, 0.4, 0.7, 1.0, 1.4, 1.9, 2.5, 3.2, 4.0, 5.0]
+)
 HEIGHT_MAP_LATERAL_OFFSETS_M = np.array(
-    [-3.0, -2.0, -1.2, -0.6, -0.25, 0.0, 0.25, 0.6, 1.2, 2.0, 3.0])
+    [-3.0, -2.0, -1.2, -0.6, -0.25, 0.0, 0.25, 0.6, 1.2, 2.0, 3.0]
+)
 
 
 def _number(value, name, what, minimum=None, strictly_positive=False):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {what}, got {value!r}")
     value = float(value)
-    if (not np.isfinite(value) or (strictly_positive and not value > 0)
-            or (minimum is not None and value < minimum)):
+    if (
+        not np.isfinite(value)
+        or (strictly_positive and not value > 0)
+        or (minimum is not None and value < minimum)
+    ):
         raise ValueError(f"{name} must be {what}, got {value!r}")
     return value
 
@@ -123,30 +128,45 @@ class LiangReward:
         it (Appendix C; Table 3 lists it as Roboschool's "feet contact cost").
     """
 
-    def __init__(self, alive_bonus: float, speed_weight: float = 1.0,
-                 heading_weight: float = 0.5, heading_cosine_threshold: float = 0.8,
-                 standing_weight: float = 0.05, upright_cosine_threshold: float = 0.93,
-                 torque_cost: float = 4.0, control_cost: float = 0.5,
-                 joints_at_limit_cost: float = 0.2, feet_contact_cost: float = 1.0) -> None:
+    def __init__(
+        self,
+        alive_bonus: float,
+        speed_weight: float = 1.0,
+        heading_weight: float = 0.5,
+        heading_cosine_threshold: float = 0.8,
+        standing_weight: float = 0.05,
+        upright_cosine_threshold: float = 0.93,
+        torque_cost: float = 4.0,
+        control_cost: float = 0.5,
+        joints_at_limit_cost: float = 0.2,
+        feet_contact_cost: float = 1.0,
+    ) -> None:
         self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per frame")
         self.speed_weight = _number(speed_weight, "speed_weight", "a finite weight")
         self.heading_weight = _number(heading_weight, "heading_weight", "a finite weight")
         self.heading_cosine_threshold = _number(
-            heading_cosine_threshold, "heading_cosine_threshold", "a cosine in (0, 1]",
-            strictly_positive=True)
+            heading_cosine_threshold,
+            "heading_cosine_threshold",
+            "a cosine in (0, 1]",
+            strictly_positive=True,
+        )
         if self.heading_cosine_threshold > 1.0:
-            raise ValueError(f"heading_cosine_threshold must be a cosine in (0, 1], got "
-                             f"{heading_cosine_threshold!r}")
+            raise ValueError(
+                f"heading_cosine_threshold must be a cosine in (0, 1], got "
+                f"{heading_cosine_threshold!r}"
+            )
         self.standing_weight = _number(standing_weight, "standing_weight", "a finite weight")
         self.upright_cosine_threshold = _number(
-            upright_cosine_threshold, "upright_cosine_threshold", "a finite cosine")
+            upright_cosine_threshold, "upright_cosine_threshold", "a finite cosine"
+        )
         self.torque_cost = _number(torque_cost, "torque_cost", "a finite cost >= 0", minimum=0.0)
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
-                                    minimum=0.0)
-        self.joints_at_limit_cost = _number(joints_at_limit_cost, "joints_at_limit_cost",
-                                            "a finite cost >= 0", minimum=0.0)
-        self.feet_contact_cost = _number(feet_contact_cost, "feet_contact_cost",
-                                         "a finite cost >= 0", minimum=0.0)
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
+        self.joints_at_limit_cost = _number(
+            joints_at_limit_cost, "joints_at_limit_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.feet_contact_cost = _number(
+            feet_contact_cost, "feet_contact_cost", "a finite cost >= 0", minimum=0.0
+        )
 
     def heading_term(self, heading_cosine: float) -> float:
         """R_heading (eq. 2) of cos(theta_target)."""
@@ -187,7 +207,8 @@ class JointNoise:
         bound = physics.bind(joints)
         count = len(joints)
         angles = np.asarray(bound.qpos, dtype=np.float64) + random_state.uniform(
-            -self.scale, self.scale, size=count)
+            -self.scale, self.scale, size=count
+        )
         model = physics.model
         ids = np.asarray(bound.id)
         limited = model.jnt_limited[ids].astype(bool)
@@ -237,15 +258,25 @@ class TargetRun(walker_task.WalkerTask):
       ValueError: for a bad count, distance or range.
     """
 
-    def __init__(self, walker, arena, reward: LiangReward, fall_height_m: float,
-                 fall_allowance_frames: int = 0, moving_target: bool = False,
-                 target_interval_frames: int = 200, target_max_distance_m: float = 100.0,
-                 target_reach_distance_m: float = 1.0,
-                 push_interval_frames: Optional[Sequence[int]] = (200, 300),
-                 push_force_n: Sequence[float] = (1.0, 5.0), push_duration_frames: int = 1,
-                 initial_noise: float = 0.1, height_map: bool = False,
-                 physics_timestep: float = PHYSICS_TIMESTEP_S,
-                 control_timestep: float = CONTROL_TIMESTEP_S) -> None:
+    def __init__(
+        self,
+        walker,
+        arena,
+        reward: LiangReward,
+        fall_height_m: float,
+        fall_allowance_frames: int = 0,
+        moving_target: bool = False,
+        target_interval_frames: int = 200,
+        target_max_distance_m: float = 100.0,
+        target_reach_distance_m: float = 1.0,
+        push_interval_frames: Optional[Sequence[int]] = (200, 300),
+        push_force_n: Sequence[float] = (1.0, 5.0),
+        push_duration_frames: int = 1,
+        initial_noise: float = 0.1,
+        height_map: bool = False,
+        physics_timestep: float = PHYSICS_TIMESTEP_S,
+        control_timestep: float = CONTROL_TIMESTEP_S,
+    ) -> None:
         if not isinstance(reward, LiangReward):
             raise TypeError(f"reward must be a LiangReward, got {reward!r}")
         if getattr(walker, "is_planar", False):
@@ -254,30 +285,42 @@ class TargetRun(walker_task.WalkerTask):
         self._arena = arena
         self._reward = reward
         walker_state.attach_walker(arena, walker)
-        self._fall_height = _number(fall_height_m, "fall_height_m", "a positive height in metres",
-                                    strictly_positive=True)
+        self._fall_height = _number(
+            fall_height_m, "fall_height_m", "a positive height in metres", strictly_positive=True
+        )
         self._fall_allowance = _count(fall_allowance_frames, "fall_allowance_frames", 0)
         self._moving_target = bool(moving_target)
         self._target_interval = _count(target_interval_frames, "target_interval_frames", 1)
-        self._reach = _number(target_reach_distance_m, "target_reach_distance_m",
-                              "a positive distance in metres", strictly_positive=True)
-        self._max_distance = _number(target_max_distance_m, "target_max_distance_m",
-                                     "a distance in metres above target_reach_distance_m",
-                                     strictly_positive=True)
+        self._reach = _number(
+            target_reach_distance_m,
+            "target_reach_distance_m",
+            "a positive distance in metres",
+            strictly_positive=True,
+        )
+        self._max_distance = _number(
+            target_max_distance_m,
+            "target_max_distance_m",
+            "a distance in metres above target_reach_distance_m",
+            strictly_positive=True,
+        )
         if not self._max_distance > self._reach:
             raise ValueError(
                 f"target_max_distance_m ({target_max_distance_m!r}) must exceed "
-                f"target_reach_distance_m ({target_reach_distance_m!r})")
+                f"target_reach_distance_m ({target_reach_distance_m!r})"
+            )
         self._pushes = None
         if push_interval_frames is not None:
             try:
                 self._pushes = perturbations.RandomPushes(
-                    walker, push_interval_frames, push_force_n, push_duration_frames)
+                    walker, push_interval_frames, push_force_n, push_duration_frames
+                )
             except ValueError as error:
-                raise ValueError(f"push_interval_frames, push_force_n, push_duration_frames: "
-                                 f"{error}") from None
-        self._initial_noise = _number(initial_noise, "initial_noise", "a finite scale >= 0",
-                                      minimum=0.0)
+                raise ValueError(
+                    f"push_interval_frames, push_force_n, push_duration_frames: {error}"
+                ) from None
+        self._initial_noise = _number(
+            initial_noise, "initial_noise", "a finite scale >= 0", minimum=0.0
+        )
         if self._initial_noise > 0:
             walker.add_initializer(JointNoise(self._initial_noise))
         self._target = np.zeros(2)
@@ -290,9 +333,12 @@ class TargetRun(walker_task.WalkerTask):
         if self._moving_target:
             # A marker for viewers and videos: sites take no part in the physics.
             self._flag = arena.spec.worldbody.add_site(
-                name="flag", type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+                name="flag",
+                type=mujoco.mjtGeom.mjGEOM_CYLINDER,
                 size=[0.1, _FLAG_HALF_HEIGHT_M, 0.0],
-                pos=[0.0, 0.0, _FLAG_HALF_HEIGHT_M], rgba=[0.9, 0.2, 0.2, 1.0])
+                pos=[0.0, 0.0, _FLAG_HALF_HEIGHT_M],
+                rgba=[0.9, 0.2, 0.2, 1.0],
+            )
 
         for item in walker.observables.values():
             item.enabled = False
@@ -301,7 +347,8 @@ class TargetRun(walker_task.WalkerTask):
         observables["root_roll_pitch"] = observable.Generic(self.root_roll_pitch, enabled=True)
         observables["root_velocity"] = observable.Generic(self.root_velocity, enabled=True)
         observables["root_angular_velocity"] = observable.Generic(
-            self.root_angular_velocity, enabled=True)
+            self.root_angular_velocity, enabled=True
+        )
         observables["target_heading"] = observable.Generic(self.target_heading, enabled=True)
         observables["joint_angles"] = observable.Generic(self._joint_angles, enabled=True)
         observables["joint_velocities"] = observable.Generic(self._joint_velocities, enabled=True)
@@ -310,10 +357,17 @@ class TargetRun(walker_task.WalkerTask):
         self._height_map = None
         if height_map:
             self._height_map = exteroception.TerrainSampler(
-                arena, walker, HEIGHT_MAP_FORWARD_OFFSETS_M, HEIGHT_MAP_LATERAL_OFFSETS_M,
-                lattice_step_m=0.0, follow_heading=True, anchor=_center_of_mass)
+                arena,
+                walker,
+                HEIGHT_MAP_FORWARD_OFFSETS_M,
+                HEIGHT_MAP_LATERAL_OFFSETS_M,
+                lattice_step_m=0.0,
+                follow_heading=True,
+                anchor=_center_of_mass,
+            )
             observables["height_map"] = observable.Generic(
-                self._height_map.terrain_heights, enabled=True)
+                self._height_map.terrain_heights, enabled=True
+            )
         self._task_observables = observables
         self.set_timesteps(control_timestep, physics_timestep)
 
@@ -403,8 +457,9 @@ class TargetRun(walker_task.WalkerTask):
     def root_roll_pitch(self, physics) -> np.ndarray:
         """(roll, pitch) of the root, radians (z-y-x Euler angles)."""
         xmat = np.asarray(physics.bind(self._walker.root_body).xmat).reshape(3, 3)
-        return np.array([np.arctan2(xmat[2, 1], xmat[2, 2]),
-                         -np.arcsin(np.clip(xmat[2, 0], -1.0, 1.0))])
+        return np.array(
+            [np.arctan2(xmat[2, 1], xmat[2, 2]), -np.arcsin(np.clip(xmat[2, 0], -1.0, 1.0))]
+        )
 
     def _heading_frame(self, physics, vector):
         """A world vector's (x, y) turned into the heading frame, z unchanged."""
@@ -417,7 +472,8 @@ class TargetRun(walker_task.WalkerTask):
         """(3,) centre-of-mass velocity in the heading frame (x forward, y left,
         z up), m/s."""
         return self._heading_frame(
-            physics, walker_state.center_of_mass_velocity(physics, self._walker))
+            physics, walker_state.center_of_mass_velocity(physics, self._walker)
+        )
 
     def root_angular_velocity(self, physics) -> np.ndarray:
         """(3,) angular velocity of the root in its own frame (the gyro), rad/s."""
@@ -478,8 +534,11 @@ class TargetRun(walker_task.WalkerTask):
         half-range from its middle."""
         self._resolve(physics)
         normalised = np.abs(physics.data.qpos[self._joint_qpos] - self._joint_middle)
-        return int(np.count_nonzero(
-            self._joint_limited & (normalised > JOINT_LIMIT_FRACTION * self._joint_half_range)))
+        return int(
+            np.count_nonzero(
+                self._joint_limited & (normalised > JOINT_LIMIT_FRACTION * self._joint_half_range)
+            )
+        )
 
     def feet_contact(self, physics) -> np.ndarray:
         """(n_feet,): 1.0 for each foot (a body holding ground-contact geoms)
@@ -519,11 +578,14 @@ class TargetRun(walker_task.WalkerTask):
 
     def _resample_target(self, physics, center_xy, random_state):
         # Uniform over the annulus reach < r <= max: the radius's square is uniform.
-        low, high = self._reach ** 2, self._max_distance ** 2
+        low, high = self._reach**2, self._max_distance**2
         radius = np.sqrt(random_state.uniform(low, high))
         angle = random_state.uniform(-np.pi, np.pi)
-        self.set_target(physics, np.asarray(center_xy, dtype=np.float64)
-                        + radius * np.array([np.cos(angle), np.sin(angle)]))
+        self.set_target(
+            physics,
+            np.asarray(center_xy, dtype=np.float64)
+            + radius * np.array([np.cos(angle), np.sin(angle)]),
+        )
 
     def before_step(self, physics, action, random_state) -> None:
         super().before_step(physics, action, random_state)
@@ -536,8 +598,10 @@ class TargetRun(walker_task.WalkerTask):
         self._terminated = self._fallen_frames > self._fall_allowance
         if self._moving_target:
             self._frames_since_target += 1
-            if (self.target_distance(physics) < self._reach
-                    or self._frames_since_target >= self._target_interval):
+            if (
+                self.target_distance(physics) < self._reach
+                or self._frames_since_target >= self._target_interval
+            ):
                 self._resample_target(physics, self.center_of_mass(physics)[:2], random_state)
 
     def get_reward(self, physics) -> float:
@@ -548,10 +612,14 @@ class TargetRun(walker_task.WalkerTask):
     def snapshot_state(self) -> dict:
         """The target, the frame counters, whether the episode ended and the push
         schedule (picklable copies). The flag's position is in the model."""
-        return {"target": self._target.copy(), "frame": self._frame,
-                "frames_since_target": self._frames_since_target,
-                "fallen_frames": self._fallen_frames, "terminated": self._terminated,
-                "pushes": perturbations.snapshot_optional_pushes(self._pushes)}
+        return {
+            "target": self._target.copy(),
+            "frame": self._frame,
+            "frames_since_target": self._frames_since_target,
+            "fallen_frames": self._fallen_frames,
+            "terminated": self._terminated,
+            "pushes": perturbations.snapshot_optional_pushes(self._pushes),
+        }
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task built alike.

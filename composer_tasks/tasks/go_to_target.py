@@ -42,15 +42,26 @@ class GoToTarget(walker_task.WalkerTask):
     the walker's egocentric frame, metres.
     """
 
-    def __init__(self, walker, arena, moving_target=False, steps_before_moving_target=10,
-                 distance_tolerance=1.0, target_spawn_position=None, walker_spawn_position=None,
-                 walker_spawn_rotation=None, physics_timestep=0.005, control_timestep=0.025):
+    def __init__(
+        self,
+        walker,
+        arena,
+        moving_target=False,
+        steps_before_moving_target=10,
+        distance_tolerance=1.0,
+        target_spawn_position=None,
+        walker_spawn_position=None,
+        walker_spawn_rotation=None,
+        physics_timestep=0.005,
+        control_timestep=0.025,
+    ):
         steps = steps_before_moving_target
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
             raise ValueError(f"steps_before_moving_target must be an int >= 1, got {steps!r}")
         if not distance_tolerance > 0:
             raise ValueError(
-                f"distance_tolerance must be positive metres, got {distance_tolerance!r}")
+                f"distance_tolerance must be positive metres, got {distance_tolerance!r}"
+            )
         self._walker = walker
         self._arena = arena
         walker_state.attach_walker(arena, walker)
@@ -66,14 +77,19 @@ class GoToTarget(walker_task.WalkerTask):
         self._distance_tolerance = float(distance_tolerance)
         self._rewarded_steps = 0
         self._target = arena.spec.worldbody.add_site(
-            name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.1, 0.0, 0.0],
-            rgba=[0.9, 0.6, 0.6, 1.0])
+            name="target",
+            type=mujoco.mjtGeom.mjGEOM_SPHERE,
+            size=[0.1, 0.0, 0.0],
+            rgba=[0.9, 0.6, 0.6, 1.0],
+        )
         self._fall_detector = termination.FallDetector(
-            walker, arena, contact_termination=True, min_end_effector_height=None)
+            walker, arena, contact_termination=True, min_end_effector_height=None
+        )
         self._failure_termination = False
         walker_state.enable_proprioception(walker)
         self._task_observables = collections.OrderedDict(
-            target_position=observable.Generic(self._egocentric_target, enabled=True))
+            target_position=observable.Generic(self._egocentric_target, enabled=True)
+        )
         self.set_timesteps(control_timestep, physics_timestep)
 
     def target_position(self, physics):
@@ -87,8 +103,9 @@ class GoToTarget(walker_task.WalkerTask):
     def _random_floor_point(self, distribution, random_state):
         if distribution is None:
             return random_state.uniform(-self._floor_half_size, self._floor_half_size)
-        point = np.asarray(variation.evaluate(distribution, random_state=random_state),
-                           dtype=np.float64)
+        point = np.asarray(
+            variation.evaluate(distribution, random_state=random_state), dtype=np.float64
+        )
         if point.shape != (2,):
             raise ValueError(f"spawn positions must be (x, y) in metres, got {point!r}")
         return point
@@ -127,8 +144,10 @@ class GoToTarget(walker_task.WalkerTask):
 
     def snapshot_state(self) -> dict:
         """Whether the last step failed and the steps spent at this target."""
-        return {"failure_termination": self._failure_termination,
-                "rewarded_steps": self._rewarded_steps}
+        return {
+            "failure_termination": self._failure_termination,
+            "rewarded_steps": self._rewarded_steps,
+        }
 
     def restore_state(self, state: dict) -> None:
         self._failure_termination = bool(state["failure_termination"])

@@ -52,8 +52,11 @@ def _number(value, name, what, minimum=None, strictly_positive=False, optional=F
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {what}, got {value!r}")
     value = float(value)
-    if (not np.isfinite(value) or (strictly_positive and not value > 0)
-            or (minimum is not None and value < minimum)):
+    if (
+        not np.isfinite(value)
+        or (strictly_positive and not value > 0)
+        or (minimum is not None and value < minimum)
+    ):
         raise ValueError(f"{name} must be {what}, got {value!r}")
     return value
 
@@ -69,8 +72,9 @@ class _ElementIds:
 
     def __call__(self, physics):
         if self._model is not physics.model:
-            self._ids = np.array([physics.bind(element).id for element in self._elements],
-                                 dtype=int)
+            self._ids = np.array(
+                [physics.bind(element).id for element in self._elements], dtype=int
+            )
             self._model = physics.model
         return self._ids
 
@@ -79,8 +83,8 @@ def _foot_geoms(walker, owner):
     geoms = tuple(getattr(walker, "ground_contact_geoms", ()) or ())
     if not geoms:
         raise ValueError(
-            f"{owner} needs the walker's feet: {type(walker).__name__} has no "
-            "ground_contact_geoms")
+            f"{owner} needs the walker's feet: {type(walker).__name__} has no ground_contact_geoms"
+        )
     return geoms
 
 
@@ -137,14 +141,19 @@ class QuadrupedReward:
 
     unit_interval = False
 
-    def __init__(self, velocity_weight: float = 1.0, upright_weight: float = 0.05,
-                 control_cost: float = 0.01, track_offset_cost: float = 0.0) -> None:
+    def __init__(
+        self,
+        velocity_weight: float = 1.0,
+        upright_weight: float = 0.05,
+        control_cost: float = 0.01,
+        track_offset_cost: float = 0.0,
+    ) -> None:
         self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
         self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
-                                    minimum=0.0)
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
         self.track_offset_cost = _number(
-            track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0)
+            track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0
+        )
 
     def terms(self, physics, walker, lateral_offset: float) -> dict:
         """The reward's summands by name (their sum is the reward)."""
@@ -154,7 +163,7 @@ class QuadrupedReward:
             "velocity": self.velocity_weight * float(velocity[0]),
             "upright": self.upright_weight * upright,
             "control": -self.control_cost * _control_cost(physics),
-            "track_offset": -self.track_offset_cost * lateral_offset ** 2,
+            "track_offset": -self.track_offset_cost * lateral_offset**2,
         }
 
     def __call__(self, physics, walker, lateral_offset: float) -> float:
@@ -181,17 +190,24 @@ class HumanoidReward:
 
     unit_interval = False
 
-    def __init__(self, max_velocity: float = 4.0, velocity_cost: float = 0.005,
-                 track_offset_cost: float = 0.05, control_cost: float = 0.02,
-                 alive_bonus: float = 0.02) -> None:
-        self.max_velocity = _number(max_velocity, "max_velocity",
-                                    "a positive speed in m/s", strictly_positive=True)
-        self.velocity_cost = _number(velocity_cost, "velocity_cost",
-                                     "a finite cost >= 0 per (m/s)^2", minimum=0.0)
-        self.track_offset_cost = _number(track_offset_cost, "track_offset_cost",
-                                         "a finite cost >= 0 per m^2", minimum=0.0)
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
-                                    minimum=0.0)
+    def __init__(
+        self,
+        max_velocity: float = 4.0,
+        velocity_cost: float = 0.005,
+        track_offset_cost: float = 0.05,
+        control_cost: float = 0.02,
+        alive_bonus: float = 0.02,
+    ) -> None:
+        self.max_velocity = _number(
+            max_velocity, "max_velocity", "a positive speed in m/s", strictly_positive=True
+        )
+        self.velocity_cost = _number(
+            velocity_cost, "velocity_cost", "a finite cost >= 0 per (m/s)^2", minimum=0.0
+        )
+        self.track_offset_cost = _number(
+            track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0
+        )
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
         self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per step")
 
     def terms(self, physics, walker, lateral_offset: float) -> dict:
@@ -200,7 +216,7 @@ class HumanoidReward:
         return {
             "velocity": min(float(velocity[0]), self.max_velocity),
             "speed": -self.velocity_cost * float(velocity[0] ** 2 + velocity[1] ** 2),
-            "track_offset": -self.track_offset_cost * lateral_offset ** 2,
+            "track_offset": -self.track_offset_cost * lateral_offset**2,
             "control": -self.control_cost * _control_cost(physics),
             "alive": self.alive_bonus,
         }
@@ -236,23 +252,32 @@ class PlanarWalkerReward:
 
     unit_interval = False
 
-    def __init__(self, velocity_weight: float = 10.0, upright_weight: float = 0.5,
-                 target_torso_height_m: float = 1.2, height_cost_per_m: float = 1.0,
-                 min_torso_height_m: float = 0.3, low_torso_cost: float = 10.0,
-                 control_cost: float = 0.1) -> None:
+    def __init__(
+        self,
+        velocity_weight: float = 10.0,
+        upright_weight: float = 0.5,
+        target_torso_height_m: float = 1.2,
+        height_cost_per_m: float = 1.0,
+        min_torso_height_m: float = 0.3,
+        low_torso_cost: float = 10.0,
+        control_cost: float = 0.1,
+    ) -> None:
         self._pose = None
         self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
         self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
-        self.target_torso_height_m = _number(target_torso_height_m, "target_torso_height_m",
-                                             "a finite height in metres")
-        self.height_cost_per_m = _number(height_cost_per_m, "height_cost_per_m",
-                                         "a finite cost >= 0 per metre", minimum=0.0)
-        self.min_torso_height_m = _number(min_torso_height_m, "min_torso_height_m",
-                                          "a finite height in metres")
-        self.low_torso_cost = _number(low_torso_cost, "low_torso_cost", "a finite cost >= 0",
-                                      minimum=0.0)
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0",
-                                    minimum=0.0)
+        self.target_torso_height_m = _number(
+            target_torso_height_m, "target_torso_height_m", "a finite height in metres"
+        )
+        self.height_cost_per_m = _number(
+            height_cost_per_m, "height_cost_per_m", "a finite cost >= 0 per metre", minimum=0.0
+        )
+        self.min_torso_height_m = _number(
+            min_torso_height_m, "min_torso_height_m", "a finite height in metres"
+        )
+        self.low_torso_cost = _number(
+            low_torso_cost, "low_torso_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
 
     def torso_height(self, physics, walker) -> float:
         """dh: `walker`'s torso height above its lowest foot, metres (`TorsoPose`)."""
@@ -296,14 +321,19 @@ class UnitForwardVelocityReward:
     unit_interval = True
 
     def __init__(self, target_velocity: float = 3.0) -> None:
-        self._target_velocity = _number(target_velocity, "target_velocity",
-                                        "a positive speed in m/s", strictly_positive=True)
+        self._target_velocity = _number(
+            target_velocity, "target_velocity", "a positive speed in m/s", strictly_positive=True
+        )
 
     def __call__(self, physics, walker, lateral_offset: float) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, walker)[0]
         return rewards.tolerance(
-            float(velocity), bounds=(self._target_velocity, float("inf")),
-            margin=self._target_velocity, sigmoid="linear", value_at_margin=0.0)
+            float(velocity),
+            bounds=(self._target_velocity, float("inf")),
+            margin=self._target_velocity,
+            sigmoid="linear",
+            value_at_margin=0.0,
+        )
 
 
 class TorsoPoseTermination:
@@ -321,21 +351,29 @@ class TorsoPoseTermination:
 
     def __init__(self, walker, min_torso_height_m=0.5, max_torso_pitch_rad=1.2):
         self._pose = TorsoPose(walker)
-        self._min_height = _number(min_torso_height_m, "min_torso_height_m",
-                                   "a finite height in metres or None", optional=True)
-        self._max_pitch = _number(max_torso_pitch_rad, "max_torso_pitch_rad",
-                                  "a positive angle in radians or None",
-                                  strictly_positive=True, optional=True)
+        self._min_height = _number(
+            min_torso_height_m,
+            "min_torso_height_m",
+            "a finite height in metres or None",
+            optional=True,
+        )
+        self._max_pitch = _number(
+            max_torso_pitch_rad,
+            "max_torso_pitch_rad",
+            "a positive angle in radians or None",
+            strictly_positive=True,
+            optional=True,
+        )
         if self._min_height is None and self._max_pitch is None:
             raise ValueError(
                 "TorsoPoseTermination needs min_torso_height_m or max_torso_pitch_rad; "
-                "both are None")
+                "both are None"
+            )
 
     def has_fallen(self, physics):
         if self._min_height is not None and self._pose.height(physics) < self._min_height:
             return True
-        return (self._max_pitch is not None
-                and abs(self._pose.pitch(physics)) > self._max_pitch)
+        return self._max_pitch is not None and abs(self._pose.pitch(physics)) > self._max_pitch
 
 
 class HeadHeightTermination:
@@ -375,27 +413,40 @@ class HeadHeightTermination:
       TypeError: for (b) on an arena without `terrain_height`.
     """
 
-    def __init__(self, walker, arena, head_body, min_head_to_feet_m=0.9,
-                 min_head_above_ground_m=None):
-        self._min_to_feet = _number(min_head_to_feet_m, "min_head_to_feet_m",
-                                    "a positive distance in metres or None",
-                                    strictly_positive=True, optional=True)
-        self._min_above_ground = _number(min_head_above_ground_m, "min_head_above_ground_m",
-                                         "a positive height in metres or None",
-                                         strictly_positive=True, optional=True)
+    def __init__(
+        self, walker, arena, head_body, min_head_to_feet_m=0.9, min_head_above_ground_m=None
+    ):
+        self._min_to_feet = _number(
+            min_head_to_feet_m,
+            "min_head_to_feet_m",
+            "a positive distance in metres or None",
+            strictly_positive=True,
+            optional=True,
+        )
+        self._min_above_ground = _number(
+            min_head_above_ground_m,
+            "min_head_above_ground_m",
+            "a positive height in metres or None",
+            strictly_positive=True,
+            optional=True,
+        )
         if self._min_to_feet is None and self._min_above_ground is None:
             raise ValueError(
                 "HeadHeightTermination needs min_head_to_feet_m or min_head_above_ground_m; "
-                "both are None")
+                "both are None"
+            )
         if head_body is None:
             raise ValueError(
                 f"head_body must be the walker's head body, got None (walker "
-                f"{type(walker).__name__})")
+                f"{type(walker).__name__})"
+            )
         if self._min_above_ground is not None and not callable(
-                getattr(arena, "terrain_height", None)):
+            getattr(arena, "terrain_height", None)
+        ):
             raise TypeError(
                 f"min_head_above_ground_m needs an arena with terrain_height(physics, "
-                f"xy_points); {type(arena).__name__} has none")
+                f"xy_points); {type(arena).__name__} has none"
+            )
         self._arena = arena
         self._head = _ElementIds([head_body])
         self._feet = None
@@ -416,8 +467,10 @@ class HeadHeightTermination:
     def has_fallen(self, physics):
         if self._min_to_feet is not None and self.head_to_feet(physics) < self._min_to_feet:
             return True
-        return (self._min_above_ground is not None
-                and self.head_above_ground(physics) < self._min_above_ground)
+        return (
+            self._min_above_ground is not None
+            and self.head_above_ground(physics) < self._min_above_ground
+        )
 
 
 class ForwardProgress(walker_task.WalkerTask):
@@ -458,13 +511,26 @@ class ForwardProgress(walker_task.WalkerTask):
     metres (positive to the left, +y).
     """
 
-    def __init__(self, walker, arena, reward, pose_termination=None, contact_termination=False,
-                 terminate_at_height=-0.5, walker_spawn_position=(0.0, 0.0, 0.0),
-                 track_center_y=0.0, push_interval_steps=None, push_force_n=(100.0, 200.0),
-                 push_duration_steps=4, physics_timestep=0.005, control_timestep=0.025):
+    def __init__(
+        self,
+        walker,
+        arena,
+        reward,
+        pose_termination=None,
+        contact_termination=False,
+        terminate_at_height=-0.5,
+        walker_spawn_position=(0.0, 0.0, 0.0),
+        track_center_y=0.0,
+        push_interval_steps=None,
+        push_force_n=(100.0, 200.0),
+        push_duration_steps=4,
+        physics_timestep=0.005,
+        control_timestep=0.025,
+    ):
         if not callable(reward):
             raise TypeError(
-                f"reward must be callable(physics, walker, lateral_offset), got {reward!r}")
+                f"reward must be callable(physics, walker, lateral_offset), got {reward!r}"
+            )
         self._walker = walker
         self._arena = arena
         self._reward = reward
@@ -472,40 +538,55 @@ class ForwardProgress(walker_task.WalkerTask):
         self._walker_spawn_position = walker_spawn_position
         self._track_center_y = float(track_center_y)
         self._fall_detector = termination.FallDetector(
-            walker, arena, contact_termination=contact_termination,
-            min_end_effector_height=terminate_at_height)
+            walker,
+            arena,
+            contact_termination=contact_termination,
+            min_end_effector_height=terminate_at_height,
+        )
         if pose_termination is not None and not callable(
-                getattr(pose_termination, "has_fallen", None)):
+            getattr(pose_termination, "has_fallen", None)
+        ):
             raise TypeError(
-                f"pose_termination must have has_fallen(physics), got {pose_termination!r}")
+                f"pose_termination must have has_fallen(physics), got {pose_termination!r}"
+            )
         self._pose_termination = pose_termination
         self._failure_termination = False
         self._pushes = None
         if push_interval_steps is not None:
-            self._pushes = perturbations.RandomPushes(walker, push_interval_steps, push_force_n,
-                                                      push_duration_steps)
+            self._pushes = perturbations.RandomPushes(
+                walker, push_interval_steps, push_force_n, push_duration_steps
+            )
         walker_state.enable_proprioception(walker)
 
         if getattr(walker, "is_planar", False):
             self._sampler = exteroception.TerrainSampler(
-                arena, walker, exteroception.PLANAR_OFFSETS_M)
+                arena, walker, exteroception.PLANAR_OFFSETS_M
+            )
         else:
             self._sampler = exteroception.TerrainSampler(
-                arena, walker, exteroception.GRID_FORWARD_OFFSETS_M,
-                exteroception.GRID_LATERAL_OFFSETS_M)
+                arena,
+                walker,
+                exteroception.GRID_FORWARD_OFFSETS_M,
+                exteroception.GRID_LATERAL_OFFSETS_M,
+            )
         self._task_observables = collections.OrderedDict()
         self._task_observables["terrain_heights"] = observable.Generic(
-            self._sampler.terrain_heights, enabled=True)
+            self._sampler.terrain_heights, enabled=True
+        )
         has_platforms = len(getattr(arena, "platforms", ())) > 0
         if has_platforms and callable(getattr(arena, "platform_height", None)):
             self._task_observables["platform_heights"] = observable.Generic(
-                self._sampler.platform_heights, enabled=True)
+                self._sampler.platform_heights, enabled=True
+            )
         self._task_observables["height_above_ground"] = observable.Generic(
-            self._sampler.height_above_ground, enabled=True)
+            self._sampler.height_above_ground, enabled=True
+        )
         self._task_observables["sample_grid_offset"] = observable.Generic(
-            self._sampler.sample_grid_offset, enabled=True)
+            self._sampler.sample_grid_offset, enabled=True
+        )
         self._task_observables["track_offset"] = observable.Generic(
-            self._track_offset_observation, enabled=True)
+            self._track_offset_observation, enabled=True
+        )
         self.set_timesteps(control_timestep, physics_timestep)
 
     @property
@@ -551,9 +632,9 @@ class ForwardProgress(walker_task.WalkerTask):
             self._pushes.before_step(physics, random_state)
 
     def after_step(self, physics, random_state):
-        self._failure_termination = (
-            self._fall_detector.has_fallen(physics)
-            or (self._pose_termination is not None and self._pose_termination.has_fallen(physics)))
+        self._failure_termination = self._fall_detector.has_fallen(physics) or (
+            self._pose_termination is not None and self._pose_termination.has_fallen(physics)
+        )
 
     def get_reward(self, physics):
         return float(self._reward(physics, self._walker, self.lateral_offset(physics)))
@@ -562,8 +643,10 @@ class ForwardProgress(walker_task.WalkerTask):
 
     def snapshot_state(self) -> dict:
         """Whether the last step failed and the push schedule (picklable)."""
-        return {"failure_termination": self._failure_termination,
-                "pushes": perturbations.snapshot_optional_pushes(self._pushes)}
+        return {
+            "failure_termination": self._failure_termination,
+            "pushes": perturbations.snapshot_optional_pushes(self._pushes),
+        }
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()` of a task built alike.

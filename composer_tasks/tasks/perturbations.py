@@ -41,18 +41,33 @@ class RandomPushes:
       ValueError: for a bad interval, force range or duration.
     """
 
-    def __init__(self, walker, interval_steps: Sequence[int], force_n: Sequence[float],
-                 duration_steps: int = 1) -> None:
+    def __init__(
+        self,
+        walker,
+        interval_steps: Sequence[int],
+        force_n: Sequence[float],
+        duration_steps: int = 1,
+    ) -> None:
         low, high = (_count(value, "interval_steps") for value in interval_steps)
         if low > high:
-            raise ValueError(f"interval_steps must be (low, high) with low <= high, got "
-                             f"{interval_steps!r}")
+            raise ValueError(
+                f"interval_steps must be (low, high) with low <= high, got {interval_steps!r}"
+            )
         force = tuple(force_n)
-        if (len(force) != 2 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
-                                       and np.isfinite(v) and v >= 0 for v in force)
-                or force[0] > force[1]):
-            raise ValueError(f"force_n must be (low, high) newtons with 0 <= low <= high, got "
-                             f"{force_n!r}")
+        if (
+            len(force) != 2
+            or not all(
+                isinstance(v, numbers.Real)
+                and not isinstance(v, bool)
+                and np.isfinite(v)
+                and v >= 0
+                for v in force
+            )
+            or force[0] > force[1]
+        ):
+            raise ValueError(
+                f"force_n must be (low, high) newtons with 0 <= low <= high, got {force_n!r}"
+            )
         self._walker = walker
         self._interval = (low, high)
         self._force_range = (float(force[0]), float(force[1]))
@@ -117,8 +132,12 @@ class RandomPushes:
     def snapshot_state(self) -> dict:
         """The episode's schedule: control steps so far, the next push's step, the
         current push's steps left and its force (picklable copies)."""
-        return {"step": self._step, "next": self._next, "remaining": self._remaining,
-                "force": self._force.copy()}
+        return {
+            "step": self._step,
+            "next": self._next,
+            "remaining": self._remaining,
+            "force": self._force.copy(),
+        }
 
     def restore_state(self, state: dict) -> None:
         """Returns to a `snapshot_state()`; the force reaches `xfrc_applied` with
@@ -150,6 +169,7 @@ def restore_optional_pushes(pushes: "RandomPushes | None", state: "dict | None")
     if (state is None) != (pushes is None):
         raise ValueError(
             f"the snapshot's task {'has no' if state is None else 'has'} pushes, "
-            f"this one {'has' if state is None else 'has none'}")
+            f"this one {'has' if state is None else 'has none'}"
+        )
     if pushes is not None:
         pushes.restore_state(state)

@@ -39,9 +39,19 @@ class ManyGoalsMaze(walker_task.WalkerTask):
       physics_timestep, control_timestep: seconds.
     """
 
-    def __init__(self, walker, maze_arena, target_reward_scale=1.0, aliveness_reward=0.0,
-                 randomize_spawn_rotation=True, contact_termination=True, observe_targets=True,
-                 enable_egocentric_camera=False, physics_timestep=0.005, control_timestep=0.025):
+    def __init__(
+        self,
+        walker,
+        maze_arena,
+        target_reward_scale=1.0,
+        aliveness_reward=0.0,
+        randomize_spawn_rotation=True,
+        contact_termination=True,
+        observe_targets=True,
+        enable_egocentric_camera=False,
+        physics_timestep=0.005,
+        control_timestep=0.025,
+    ):
         if getattr(walker, "is_planar", False):
             raise ValueError("maze foraging needs a free (3-D) walker, not a planar one")
         self._walker = walker
@@ -51,8 +61,11 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         self._aliveness_reward = float(aliveness_reward)
         self._randomize_spawn_rotation = bool(randomize_spawn_rotation)
         self._fall_detector = termination.FallDetector(
-            walker, maze_arena, contact_termination=contact_termination,
-            min_end_effector_height=None)
+            walker,
+            maze_arena,
+            contact_termination=contact_termination,
+            min_end_effector_height=None,
+        )
         self._failure_termination = False
         self._collected_this_step = 0
         self._target_slots = len(maze_arena.target_geoms)
@@ -62,9 +75,11 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         self._task_observables = collections.OrderedDict()
         if observe_targets:
             self._task_observables["target_positions"] = observable.Generic(
-                self._egocentric_targets, enabled=True)
+                self._egocentric_targets, enabled=True
+            )
             self._task_observables["targets_remaining"] = observable.Generic(
-                self._remaining_slots, enabled=True)
+                self._remaining_slots, enabled=True
+            )
         self.set_timesteps(control_timestep, physics_timestep)
 
     def _remaining_slots(self, physics):
@@ -73,7 +88,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         if self._arena.maze is None:  # Before the first episode.
             return remaining
         collected = self._arena.targets_collected
-        remaining[:len(collected)] = ~collected
+        remaining[: len(collected)] = ~collected
         return remaining
 
     def _egocentric_targets(self, physics):
@@ -84,7 +99,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         offsets = targets - walker_state.root_position(physics, self._walker)
         egocentric = np.asarray(self._walker.transform_vec_to_egocentric_frame(physics, offsets))
         remaining = ~self._arena.targets_collected
-        rows[:len(targets)][remaining] = egocentric.reshape(-1, 3)[remaining]
+        rows[: len(targets)][remaining] = egocentric.reshape(-1, 3)[remaining]
         return rows
 
     def initialize_episode(self, physics, random_state):
@@ -101,15 +116,18 @@ class ManyGoalsMaze(walker_task.WalkerTask):
     def after_step(self, physics, random_state):
         self._failure_termination = self._fall_detector.has_fallen(physics)
         self._collected_this_step = self._arena.collect_targets(
-            physics, walker_state.root_position(physics, self._walker))
+            physics, walker_state.root_position(physics, self._walker)
+        )
 
     def get_reward(self, physics):
         return self._target_reward_scale * self._collected_this_step + self._aliveness_reward
 
     def snapshot_state(self):
         """The step's Python state (composer.Environment.snapshot)."""
-        return dict(failure_termination=self._failure_termination,
-                    collected_this_step=self._collected_this_step)
+        return dict(
+            failure_termination=self._failure_termination,
+            collected_this_step=self._collected_this_step,
+        )
 
     def restore_state(self, state):
         self._failure_termination = state["failure_termination"]

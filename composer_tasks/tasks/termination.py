@@ -19,7 +19,8 @@ def ground_geoms_of(arena):
         if geom is None:
             raise TypeError(
                 f"arena {type(arena).__name__} has neither ground_geoms nor ground_geom; "
-                "locomotion tasks need to know which geoms are ground")
+                "locomotion tasks need to know which geoms are ground"
+            )
         geoms = (geom,)
     return tuple(geoms)
 
@@ -70,13 +71,20 @@ class FallDetector:
         None disables it.
     """
 
-    def __init__(self, walker, arena, contact_termination=True, min_end_effector_height=-0.5,
-                 min_root_height=None):
+    def __init__(
+        self,
+        walker,
+        arena,
+        contact_termination=True,
+        min_end_effector_height=-0.5,
+        min_root_height=None,
+    ):
         self._walker = walker
         self._arena = arena
         self._contact_termination = bool(contact_termination)
         self._min_end_effector_height = _optional_height(
-            min_end_effector_height, "min_end_effector_height")
+            min_end_effector_height, "min_end_effector_height"
+        )
         self._min_root_height = _optional_height(min_root_height, "min_root_height")
         self._model = None
 
@@ -96,7 +104,8 @@ class FallDetector:
         self._ground = np.zeros(model.ngeom, dtype=bool)
         self._ground[[physics.bind(g).id for g in ground_geoms_of(self._arena)]] = True
         self._end_effector_ids = np.array(
-            [physics.bind(body).id for body in self._walker.end_effectors], dtype=int)
+            [physics.bind(body).id for body in self._walker.end_effectors], dtype=int
+        )
         self._root_id = physics.bind(self._walker.root_body).id
         self._model = model
 
@@ -107,14 +116,21 @@ class FallDetector:
         if self._contact_termination and data.ncon:
             contact = data.contact
             first, second = contact.geom1, contact.geom2
-            if np.any((self._nonfoot[first] & self._ground[second])
-                      | (self._ground[first] & self._nonfoot[second])):
+            if np.any(
+                (self._nonfoot[first] & self._ground[second])
+                | (self._ground[first] & self._nonfoot[second])
+            ):
                 return True
-        if (self._min_end_effector_height is not None and self._end_effector_ids.size
-                and np.min(data.xpos[self._end_effector_ids, 2]) < self._min_end_effector_height):
+        if (
+            self._min_end_effector_height is not None
+            and self._end_effector_ids.size
+            and np.min(data.xpos[self._end_effector_ids, 2]) < self._min_end_effector_height
+        ):
             return True
-        if (self._min_root_height is not None
-                and data.xpos[self._root_id, 2] < self._min_root_height):
+        if (
+            self._min_root_height is not None
+            and data.xpos[self._root_id, 2] < self._min_root_height
+        ):
             return True
         return False
 

@@ -74,8 +74,11 @@ def enable_proprioception(walker):
     groups, those of `PROPRIOCEPTION` it has."""
     observables = walker.observables
     try:
-        selected = (list(observables.proprioception) + list(observables.kinematic_sensors)
-                    + list(observables.dynamic_sensors))
+        selected = (
+            list(observables.proprioception)
+            + list(observables.kinematic_sensors)
+            + list(observables.dynamic_sensors)
+        )
     except AttributeError:
         selected = [observables[name] for name in PROPRIOCEPTION if name in observables]
     for item in selected:
@@ -85,7 +88,14 @@ def enable_proprioception(walker):
 # Observables of the walker API (composer_tasks/walkers/base.py) that the groups
 # above hold: egocentric proprioception and inertial and contact sensors.
 PROPRIOCEPTION = (
-    "joints_pos", "joints_vel", "sensors_velocimeter", "sensors_accelerometer",
-    "sensors_gyro", "sensors_touch", "sensors_torque", "body_height", "world_zaxis",
+    "joints_pos",
+    "joints_vel",
+    "sensors_velocimeter",
+    "sensors_accelerometer",
+    "sensors_gyro",
+    "sensors_touch",
+    "sensors_torque",
+    "body_height",
+    "world_zaxis",
     "end_effectors_pos",
 )

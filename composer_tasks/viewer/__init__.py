@@ -33,11 +33,21 @@ from composer_tasks.viewer.controller import SPEEDS
 from composer_tasks.viewer.window import Window
 
 
-def launch(env: Any, policy: Callable | str | os.PathLike | None = None, *,
-           copy: int | None = None, camera: int | str | None = None, paused: bool = False,
-           speed: float = 1.0, show_ui: bool = False, web: bool = False,
-           host: str = "127.0.0.1", port: int = 0, require_token: bool | None = None,
-           open_browser: bool = False) -> int:
+def launch(
+    env: Any,
+    policy: Callable | str | os.PathLike | None = None,
+    *,
+    copy: int | None = None,
+    camera: int | str | None = None,
+    paused: bool = False,
+    speed: float = 1.0,
+    show_ui: bool = False,
+    web: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    require_token: bool | None = None,
+    open_browser: bool = False,
+) -> int:
     """Shows `env` run by `policy` in a window, or with `web=True` in a browser.
 
     Args:
@@ -69,11 +79,23 @@ def launch(env: Any, policy: Callable | str | os.PathLike | None = None, *,
     """
     if web:
         if camera is not None or show_ui:
-            raise ValueError("camera and show_ui are options of the window; the web viewer "
-                             "chooses cameras and panels in the page")
+            raise ValueError(
+                "camera and show_ui are options of the window; the web viewer "
+                "chooses cameras and panels in the page"
+            )
         from composer_tasks.viewer import web as web_lib
-        return web_lib.launch(env, policy, copy=copy, host=host, port=port, paused=paused,
-                              speed=speed, require_token=require_token, open_browser=open_browser)
+
+        return web_lib.launch(
+            env,
+            policy,
+            copy=copy,
+            host=host,
+            port=port,
+            paused=paused,
+            speed=speed,
+            require_token=require_token,
+            open_browser=open_browser,
+        )
     env, policy = sources.prepare(env, policy, copy)
     controller = Controller(env, policy, paused=paused, speed=speed)
     return Window(controller, camera=camera, show_ui=show_ui).run()
@@ -85,6 +107,7 @@ def show(env: Any, policy: Callable | str | os.PathLike | None = None, **kwargs:
     in `launch`; other keyword arguments are `web.WebViewer`'s (host, port, paused,
     speed, require_token) and `height`."""
     from composer_tasks.viewer import web as web_lib
+
     return web_lib.show(env, policy, **kwargs)
 
 

@@ -21,24 +21,34 @@ from composer_tasks.viewer import cli
 from composer_tasks.viewer import sources
 
 _POLICY = flags.DEFINE_enum(
-    "policy", "zero", ["zero", "random"],
-    "zero: the action nearest to zero; random: uniform inside the action bounds.")
+    "policy",
+    "zero",
+    ["zero", "random"],
+    "zero: the action nearest to zero; random: uniform inside the action bounds.",
+)
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the task and of the random policy.")
 _CAMERA = flags.DEFINE_string(
-    "camera", None, "A fixed camera's name or index; the free camera if not given.")
+    "camera", None, "A fixed camera's name or index; the free camera if not given."
+)
 _PAUSED = flags.DEFINE_bool("paused", False, "Open paused.")
 _SPEED = flags.DEFINE_float("speed", 1.0, f"Initial playback speed, one of {viewer.SPEEDS}.")
 _WEB = flags.DEFINE_bool(
-    "web", False, "Serve the viewer to a browser (MuJoCo Studio) instead of opening a window.")
+    "web", False, "Serve the viewer to a browser (MuJoCo Studio) instead of opening a window."
+)
 _HOST = flags.DEFINE_string(
-    "host", "127.0.0.1",
+    "host",
+    "127.0.0.1",
     "Interface the web viewer binds. Any other than loopback requires a random token, "
-    "printed once; prefer an SSH tunnel (docs/viewer.md).")
+    "printed once; prefer an SSH tunnel (docs/viewer.md).",
+)
 _PORT = flags.DEFINE_integer("port", 0, "Web viewer port; 0 takes the first free one from 8080.")
 _OPEN_BROWSER = flags.DEFINE_bool("open_browser", False, "Open this machine's browser on the page.")
 _CHECKPOINT = flags.DEFINE_string(
-    "checkpoint", None, "A checkpoint written by agents.train: its agent's deterministic policy "
-    "acts (instead of --policy), on the run's environment unless NAME... is given.")
+    "checkpoint",
+    None,
+    "A checkpoint written by agents.train: its agent's deterministic policy "
+    "acts (instead of --policy), on the run's environment unless NAME... is given.",
+)
 
 
 def main(argv):
@@ -62,8 +72,16 @@ def main(argv):
     if camera is not None:
         raise app.UsageError("--camera is a flag of the window; the web page has a camera menu")
     try:
-        viewer.launch(env, policy, web=True, host=_HOST.value, port=_PORT.value,
-                      paused=_PAUSED.value, speed=_SPEED.value, open_browser=_OPEN_BROWSER.value)
+        viewer.launch(
+            env,
+            policy,
+            web=True,
+            host=_HOST.value,
+            port=_PORT.value,
+            paused=_PAUSED.value,
+            speed=_SPEED.value,
+            open_browser=_OPEN_BROWSER.value,
+        )
     except (OSError, ValueError) as error:
         raise app.UsageError(str(error)) from None
 
@@ -74,10 +92,12 @@ def _checkpoint_environment_and_policy(names):
     try:
         if not names:
             from agents import checkpoint_policy  # pylint: disable=import-outside-toplevel
+
             trained_on = checkpoint_policy.environment_name(path)
             if trained_on is None:
-                raise app.UsageError(f"checkpoint {path!r} records no environment: name one "
-                                     f"({cli.USAGE})")
+                raise app.UsageError(
+                    f"checkpoint {path!r} records no environment: name one ({cli.USAGE})"
+                )
             # agents' 'domain:task' is the registry's `domain task`.
             names = trained_on.split(":")
         env = cli.load_environment(names, _SEED.value)
@@ -85,9 +105,11 @@ def _checkpoint_environment_and_policy(names):
     except (OSError, ValueError, ImportError) as error:
         raise app.UsageError(str(error)) from None
     if _names_differ(names, policy.env_name):
-        print(f"composer_tasks.viewer: the checkpoint's run trained on {policy.env_name!r}; "
-              f"showing {' '.join(names)!r}, which has the same observations and actions",
-              file=sys.stderr)
+        print(
+            f"composer_tasks.viewer: the checkpoint's run trained on {policy.env_name!r}; "
+            f"showing {' '.join(names)!r}, which has the same observations and actions",
+            file=sys.stderr,
+        )
     return env, policy
 
 

@@ -63,16 +63,24 @@ class BatchCopy:
 
     def __init__(self, batch: BatchEnvironment, index: int, policy: Callable | None = None) -> None:
         if not isinstance(batch, BatchEnvironment):
-            raise TypeError(f"batch must be a composer_tasks.batch.BatchEnvironment, got "
-                            f"{type(batch).__name__}")
-        if (isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer))
-                or not 0 <= index < batch.num_envs):
-            raise ValueError(f"copy must be an integer in [0, {batch.num_envs}) for this batch of "
-                             f"{batch.num_envs} copies, got {index!r}")
+            raise TypeError(
+                f"batch must be a composer_tasks.batch.BatchEnvironment, got {type(batch).__name__}"
+            )
+        if (
+            isinstance(index, (bool, np.bool_))
+            or not isinstance(index, (int, np.integer))
+            or not 0 <= index < batch.num_envs
+        ):
+            raise ValueError(
+                f"copy must be an integer in [0, {batch.num_envs}) for this batch of "
+                f"{batch.num_envs} copies, got {index!r}"
+            )
         if policy is None:
             policy = policies.zero_policy(batch.action_spec())
         elif not callable(policy):
-            raise TypeError(f"policy must be callable(timestep) -> action, got {type(policy).__name__}")
+            raise TypeError(
+                f"policy must be callable(timestep) -> action, got {type(policy).__name__}"
+            )
         self._batch = batch
         self._index = int(index)
         self._policy = policy
@@ -107,7 +115,10 @@ class BatchCopy:
     def reset(self) -> dm_env.TimeStep:
         """After the shown copy's last step, the batch's auto-reset step (the shown
         copy's next episode); otherwise `batch.reset()` (every copy's)."""
-        if self._timestep is not None and self._timestep.step_type[self._index] == dm_env.StepType.LAST:
+        if (
+            self._timestep is not None
+            and self._timestep.step_type[self._index] == dm_env.StepType.LAST
+        ):
             # The shown copy's action is ignored on this step (the others' are not);
             # it still has to pass the batch's bounds check.
             return self._advance(policies.zero_policy(self.action_spec())(None))
@@ -125,12 +136,15 @@ class BatchCopy:
         spec = self.action_spec()
         actions = []
         for index in range(self._batch.num_envs):
-            row = np.asarray(action if index == self._index
-                             else self._policy(self._copy_timestep(index)))
+            row = np.asarray(
+                action if index == self._index else self._policy(self._copy_timestep(index))
+            )
             # Stacked rows of another shape could broadcast; the batch would not see it.
             if row.shape != spec.shape:
-                raise ValueError(f"the action of copy {index} must have shape {spec.shape} "
-                                 f"(the action spec), got {row.shape}")
+                raise ValueError(
+                    f"the action of copy {index} must have shape {spec.shape} "
+                    f"(the action spec), got {row.shape}"
+                )
             actions.append(row)
         self.physics.push_perturbation()
         self._timestep = self._batch.step(np.stack(actions))
@@ -143,8 +157,13 @@ class BatchCopy:
         batch_timestep = self._timestep
         step_type = dm_env.StepType(int(batch_timestep.step_type[index]))
         observation = type(batch_timestep.observation)(
-            (name, value[index]) for name, value in batch_timestep.observation.items())
+            (name, value[index]) for name, value in batch_timestep.observation.items()
+        )
         if step_type == dm_env.StepType.FIRST:
             return dm_env.TimeStep(step_type, None, None, observation)
-        return dm_env.TimeStep(step_type, float(batch_timestep.reward[index]),
-                               float(batch_timestep.discount[index]), observation)
+        return dm_env.TimeStep(
+            step_type,
+            float(batch_timestep.reward[index]),
+            float(batch_timestep.discount[index]),
+            observation,
+        )

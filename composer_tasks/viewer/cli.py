@@ -13,7 +13,8 @@ USAGE = (
     "FILE] [--seed S] [--camera C] [--paused] [--speed X] [--web [--port P] [--host H]]; "
     "NAME is a registered environment, e.g. `humanoid stand` (Control Suite) or "
     "`walker_parkour_hurdles` (locomotion); with --checkpoint, NAME defaults to the "
-    "environment the agent trained on")
+    "environment the agent trained on"
+)
 
 
 def load_environment(names: Sequence[str], seed: int) -> Any:
@@ -26,8 +27,10 @@ def load_environment(names: Sequence[str], seed: int) -> Any:
       app.UsageError: without a name, or for an unknown one (listing the close ones).
     """
     if not names:
-        listing = "; ".join(f"{collection}: {', '.join(registry.names(collection))}"
-                            for collection in registry.collections())
+        listing = "; ".join(
+            f"{collection}: {', '.join(registry.names(collection))}"
+            for collection in registry.collections()
+        )
         raise app.UsageError(f"{USAGE}. Registered names by collection: {listing}")
     try:
         return registry.load(list(names), seed=seed)

@@ -29,16 +29,18 @@ KEY_F9 = 298
 PAUSE, STEP, RESTART, SLOWER, FASTER = "pause", "step", "restart", "slower", "faster"
 OBSERVATION = "observation"
 
-KEY_BINDINGS = collections.OrderedDict([
-    (KEY_SPACE, PAUSE),
-    (KEY_RIGHT, STEP),
-    (KEY_BACKSPACE, RESTART),
-    (KEY_MINUS, SLOWER),
-    (KEY_KP_SUBTRACT, SLOWER),
-    (KEY_EQUAL, FASTER),
-    (KEY_KP_ADD, FASTER),
-    (KEY_F9, OBSERVATION),
-])
+KEY_BINDINGS = collections.OrderedDict(
+    [
+        (KEY_SPACE, PAUSE),
+        (KEY_RIGHT, STEP),
+        (KEY_BACKSPACE, RESTART),
+        (KEY_MINUS, SLOWER),
+        (KEY_KP_SUBTRACT, SLOWER),
+        (KEY_EQUAL, FASTER),
+        (KEY_KP_ADD, FASTER),
+        (KEY_F9, OBSERVATION),
+    ]
+)
 
 HELP_TEXT = (
     ("Space", "pause / resume"),
@@ -86,14 +88,17 @@ class Controller:
     controller pauses, and Restart tries again.
     """
 
-    def __init__(self, env, policy=None, paused=False, speed=1.0, recover=False,
-                 on_error=None):
+    def __init__(self, env, policy=None, paused=False, speed=1.0, recover=False, on_error=None):
         if policy is None:
             policy = policies.zero_policy(env.action_spec())
         elif not callable(policy):
-            raise TypeError(f"policy must be callable(timestep) -> action, got {type(policy).__name__}")
+            raise TypeError(
+                f"policy must be callable(timestep) -> action, got {type(policy).__name__}"
+            )
         if speed not in SPEEDS:
-            raise ValueError(f"speed must be one of {SPEEDS} (multiples of real time), got {speed!r}")
+            raise ValueError(
+                f"speed must be one of {SPEEDS} (multiples of real time), got {speed!r}"
+            )
         self._env = env
         self._policy = policy
         self._control_timestep = video.control_timestep(env)
@@ -130,10 +135,14 @@ class Controller:
     def set_speed(self, speed):
         """Sets the playback speed to any multiple of real time in (0, max(SPEEDS)]
         (the keys step through `SPEEDS`; the web viewer's slider sets any value)."""
-        if (isinstance(speed, bool) or not isinstance(speed, (int, float, np.floating))
-                or not 0 < speed <= SPEEDS[-1]):
+        if (
+            isinstance(speed, bool)
+            or not isinstance(speed, (int, float, np.floating))
+            or not 0 < speed <= SPEEDS[-1]
+        ):
             raise ValueError(
-                f"speed must be a multiple of real time in (0, {SPEEDS[-1]:g}], got {speed!r}")
+                f"speed must be a multiple of real time in (0, {SPEEDS[-1]:g}], got {speed!r}"
+            )
         self._speed = float(speed)
 
     @property
@@ -181,7 +190,8 @@ class Controller:
             self.show_observation = not self.show_observation
         else:
             raise ValueError(
-                f"unknown viewer command {name!r}; commands: {sorted(set(KEY_BINDINGS.values()))}")
+                f"unknown viewer command {name!r}; commands: {sorted(set(KEY_BINDINGS.values()))}"
+            )
 
     # Running.
 
@@ -232,8 +242,10 @@ class Controller:
                 self.paused = True
                 self.last_error = f"{type(reset_error).__name__}: {reset_error}"
                 self.last_traceback += traceback.format_exc()
-                message += (f"; restarting raised too ({self.last_error}), so the viewer "
-                            f"is paused: Restart tries again")
+                message += (
+                    f"; restarting raised too ({self.last_error}), so the viewer "
+                    f"is paused: Restart tries again"
+                )
             if self._on_error is not None:
                 self._on_error(message)
             return 0
@@ -269,8 +281,9 @@ class Controller:
         speed = f"x{self.speed:g}"
         if achieved is not None and not self.paused:
             speed += f" (actual x{achieved:.2f})"
-        last_return = ("-" if self.last_episode_return is None
-                       else _format_number(self.last_episode_return))
+        last_return = (
+            "-" if self.last_episode_return is None else _format_number(self.last_episode_return)
+        )
         state = "paused" if self.paused else ("last step" if timestep.last() else "running")
         rows = (
             ("episode", str(self.episode)),
@@ -290,8 +303,11 @@ class Controller:
         observation = self._timestep.observation
         if isinstance(observation, (list, tuple)):
             # A multi-agent environment's per-agent observations, agent by agent.
-            observation = {f"agent{index}/{name}": value for index, agent in enumerate(observation)
-                           for name, value in agent.items()}
+            observation = {
+                f"agent{index}/{name}": value
+                for index, agent in enumerate(observation)
+                for name, value in agent.items()
+            }
         elif not isinstance(observation, abc.Mapping):
             observation = {"observation": observation}
         names, values = [], []
@@ -327,4 +343,4 @@ def _format_values(array):
     if flat.dtype.kind == "b":
         flat = flat.astype(int)
     text = [f"{v: .2f}" for v in flat.astype(float)]
-    return [" ".join(text[i:i + _VALUES_PER_LINE]) for i in range(0, len(text), _VALUES_PER_LINE)]
+    return [" ".join(text[i : i + _VALUES_PER_LINE]) for i in range(0, len(text), _VALUES_PER_LINE)]

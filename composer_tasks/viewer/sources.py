@@ -29,12 +29,14 @@ def checkpoint_policy(path: str | os.PathLike, env: Any) -> Policy:
     except ImportError as error:
         raise ImportError(
             f"showing a checkpoint's policy needs this project's `agents` package and JAX "
-            f"(pip install -e '.[dev]'): {error}") from error
+            f"(pip install -e '.[dev]'): {error}"
+        ) from error
     return checkpoint_policy_lib.policy_from_checkpoint(path, env)
 
 
-def prepare(env: Any, policy: Policy | str | os.PathLike | None,
-            copy: int | None) -> tuple[Any, Policy | None]:
+def prepare(
+    env: Any, policy: Policy | str | os.PathLike | None, copy: int | None
+) -> tuple[Any, Policy | None]:
     """(the environment the viewer's `Controller` runs, its policy).
 
     Args:
@@ -54,15 +56,19 @@ def prepare(env: Any, policy: Policy | str | os.PathLike | None,
     if is_batch and copy is None:
         raise ValueError(
             f"env is a BatchEnvironment of {env.num_envs} copies: pass copy=i "
-            f"(0 <= i < {env.num_envs}) to choose the copy the viewer shows")
+            f"(0 <= i < {env.num_envs}) to choose the copy the viewer shows"
+        )
     if not is_batch and copy is not None:
         raise ValueError(
-            f"copy={copy!r} chooses a copy of a BatchEnvironment; env is a {type(env).__name__}")
+            f"copy={copy!r} chooses a copy of a BatchEnvironment; env is a {type(env).__name__}"
+        )
     if isinstance(policy, (str, os.PathLike)):
         policy = checkpoint_policy(policy, env)
     elif policy is not None and not callable(policy):
-        raise TypeError(f"policy must be None, callable(timestep) -> action, or a checkpoint's "
-                        f"path, got {type(policy).__name__}")
+        raise TypeError(
+            f"policy must be None, callable(timestep) -> action, or a checkpoint's "
+            f"path, got {type(policy).__name__}"
+        )
     if is_batch:
         env = BatchCopy(env, copy, policy)
     return env, policy

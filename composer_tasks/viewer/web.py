@@ -89,8 +89,10 @@ _BACKLOG = 100
 # Studio's step control runs at most at real time (100%).
 MAX_WEB_SPEED = 1.0
 
-_FORBIDDEN = (b"403 Forbidden: this viewer requires its access token. Open the URL with "
-              b"?token=... that the viewer printed when it started.\n")
+_FORBIDDEN = (
+    b"403 Forbidden: this viewer requires its access token. Open the URL with "
+    b"?token=... that the viewer printed when it started.\n"
+)
 
 
 # Studio hooks: the interface to bind and the token check.
@@ -109,13 +111,17 @@ def _install_studio_hooks() -> None:
     with _hooks_lock:
         if _hooks_installed:
             return
-        for module, name in ((web_server, "bind_public_socket"), (web_server, "serve"),
-                             (studio_web_viewer, "_print_url_banner")):
+        for module, name in (
+            (web_server, "bind_public_socket"),
+            (web_server, "serve"),
+            (studio_web_viewer, "_print_url_banner"),
+        ):
             if not callable(getattr(module, name, None)):
                 raise RuntimeError(
                     f"mujoco.studio {mujoco.__version__} has no {module.__name__}.{name}, "
                     f"which the web viewer needs to bind an interface and check its token; "
-                    f"it was written for mujoco.studio 4.0")
+                    f"it was written for mujoco.studio 4.0"
+                )
         bind_original = web_server.bind_public_socket
         serve_original = web_server.serve
         banner_original = studio_web_viewer._print_url_banner
@@ -129,13 +135,15 @@ def _install_studio_hooks() -> None:
             if getattr(_pending, "socket", None) is None:
                 banner_original(host, port)
 
-        def serve(handler: Any, *args: Any, sock: Any = None, process_request: Any = None,
-                  **kwargs: Any) -> Any:
+        def serve(
+            handler: Any, *args: Any, sock: Any = None, process_request: Any = None, **kwargs: Any
+        ) -> Any:
             token = _tokens.get(sock) if sock is not None else None
             if token is not None:
                 process_request = _token_check(token, sock.getsockname()[1], process_request)
-            return serve_original(handler, *args, sock=sock, process_request=process_request,
-                                  **kwargs)
+            return serve_original(
+                handler, *args, sock=sock, process_request=process_request, **kwargs
+            )
 
         web_server.bind_public_socket = bind_public_socket
         web_server.serve = serve
@@ -162,7 +170,8 @@ def _token_check(token: str, port: int, process_request: Callable | None) -> Cal
         response = process_request(connection, request) if process_request else None
         if from_query and response is not None:
             response.headers["Set-Cookie"] = (
-                f"{cookie_name}={token}; Path=/; HttpOnly; SameSite=Strict")
+                f"{cookie_name}={token}; Path=/; HttpOnly; SameSite=Strict"
+            )
         return response
 
     return check
@@ -192,6 +201,7 @@ def is_loopback(host: str) -> bool:
 
 # Plugins.
 
+
 @dataclasses.dataclass(frozen=True)
 class EpisodeSnapshot(messages.Snapshot):
     """The overlay's text, sent from the environment loop to the page (latest wins)."""
@@ -218,8 +228,11 @@ class EnvironmentLoop(plugin.SimPlugin):
     def controller(self) -> controller_lib.Controller | None:
         return self._controller
 
-    def attach(self, controller: controller_lib.Controller | None,
-               report: Callable[[str], None] | None = None) -> None:
+    def attach(
+        self,
+        controller: controller_lib.Controller | None,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
         """Drives `controller` from now on (None: nothing)."""
         self._controller = controller
         self._report = report
@@ -246,7 +259,8 @@ class EnvironmentLoop(plugin.SimPlugin):
             self._reported = state
             pause = sim.PauseState.NORMAL_PAUSED if state[0] else sim.PauseState.UNPAUSED
             self.handle.send_to_viewer(
-                messages.StepControlSnapshot(pause_state=pause, speed=100.0 * state[1]))
+                messages.StepControlSnapshot(pause_state=pause, speed=100.0 * state[1])
+            )
 
     def snapshot(self) -> EpisodeSnapshot:
         controller = self._controller
@@ -317,8 +331,10 @@ class EnvironmentLoop(plugin.SimPlugin):
         if self._controller is None:
             return True
         if event.path and event.path != self.handle.model_path:
-            self._report(f"not loading {event.path!r} (a file dropped on the page): this viewer "
-                        f"shows its environment's model")
+            self._report(
+                f"not loading {event.path!r} (a file dropped on the page): this viewer "
+                f"shows its environment's model"
+            )
         else:  # Studio's Reload button.
             self._controller.command(controller_lib.RESTART)
         return True
@@ -342,12 +358,20 @@ class EpisodeOverlay(plugin.ViewerPlugin):
             return
         display = imgui.GetIO().DisplaySize
         flags = 0
-        for flag in ("NoDocking", "NoMove", "NoResize", "NoCollapse", "NoSavedSettings",
-                     "AlwaysAutoResize", "NoFocusOnAppearing"):
+        for flag in (
+            "NoDocking",
+            "NoMove",
+            "NoResize",
+            "NoCollapse",
+            "NoSavedSettings",
+            "AlwaysAutoResize",
+            "NoFocusOnAppearing",
+        ):
             flags |= int(getattr(imgui.WindowFlags, flag))
         right = display.x - OVERLAY_MARGIN_PX
-        imgui.SetNextWindowPos(imgui.Vec2(right, OVERLAY_TOP_PX), imgui.Cond.Always,
-                               imgui.Vec2(1.0, 0.0))
+        imgui.SetNextWindowPos(
+            imgui.Vec2(right, OVERLAY_TOP_PX), imgui.Cond.Always, imgui.Vec2(1.0, 0.0)
+        )
         imgui.SetNextWindowSize(imgui.Vec2(OVERLAY_WIDTH_PX, 0.0), imgui.Cond.Always)
         imgui.SetNextWindowBgAlpha(1.0)
         imgui.Begin("Episode", None, flags)
@@ -358,8 +382,11 @@ class EpisodeOverlay(plugin.ViewerPlugin):
             imgui.TextWrapped(snapshot.error)
         height = imgui.GetWindowSize().y
         imgui.End()
-        imgui.SetNextWindowPos(imgui.Vec2(right, OVERLAY_TOP_PX + height + OVERLAY_MARGIN_PX),
-                               imgui.Cond.Always, imgui.Vec2(1.0, 0.0))
+        imgui.SetNextWindowPos(
+            imgui.Vec2(right, OVERLAY_TOP_PX + height + OVERLAY_MARGIN_PX),
+            imgui.Cond.Always,
+            imgui.Vec2(1.0, 0.0),
+        )
         imgui.SetNextWindowSize(imgui.Vec2(OVERLAY_WIDTH_PX, 0.0), imgui.Cond.Always)
         imgui.SetNextWindowBgAlpha(1.0)
         imgui.Begin("Observation", None, flags)
@@ -379,6 +406,7 @@ def _table(name: str, rows: tuple[tuple[str, str], ...]) -> None:
 
 
 # The viewer.
+
 
 class _ShownModel:
     """The model given to Studio, which sends a model to the page only when its
@@ -429,7 +457,8 @@ class _Studio:
         except (RuntimeError, OSError) as error:
             raise OSError(
                 f"the web viewer cannot listen on {host}:{port or '8080-8099'}: {error}. "
-                f"Pass another --port (0: the first free one from 8080).") from None
+                f"Pass another --port (0: the first free one from 8080)."
+            ) from None
         # Listening at once holds the port: Studio binds with SO_REUSEADDR and listens
         # only when its server thread starts, and until then another process may
         # bind and listen on the same port (Studio then crashes). Connections made
@@ -520,34 +549,53 @@ class WebViewer:
         this process's Studio viewer serves with.
     """
 
-    def __init__(self, env: Any, policy: Callable | str | os.PathLike | None = None, *,
-                 copy: int | None = None, host: str = LOOPBACK, port: int = 0,
-                 paused: bool = False, speed: float = 1.0, require_token: bool | None = None,
-                 title: str | None = None, out: Any = None) -> None:
+    def __init__(
+        self,
+        env: Any,
+        policy: Callable | str | os.PathLike | None = None,
+        *,
+        copy: int | None = None,
+        host: str = LOOPBACK,
+        port: int = 0,
+        paused: bool = False,
+        speed: float = 1.0,
+        require_token: bool | None = None,
+        title: str | None = None,
+        out: Any = None,
+    ) -> None:
         global _studio
         if not isinstance(host, str) or not host:
-            raise ValueError(f"host must be an interface address such as {LOOPBACK!r}, got {host!r}")
+            raise ValueError(
+                f"host must be an interface address such as {LOOPBACK!r}, got {host!r}"
+            )
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port must be an integer in [0, 65535] (0: the first free from "
-                             f"8080), got {port!r}")
+            raise ValueError(
+                f"port must be an integer in [0, 65535] (0: the first free from 8080), got {port!r}"
+            )
         if require_token is None:
             require_token = not is_loopback(host)
         elif not require_token and not is_loopback(host):
             raise ValueError(
                 f"host {host!r} is reachable from other machines: the viewer requires a token "
-                f"there (require_token=False is only allowed on loopback)")
-        if (isinstance(speed, bool) or not isinstance(speed, (int, float))
-                or not 0 < speed <= MAX_WEB_SPEED):
+                f"there (require_token=False is only allowed on loopback)"
+            )
+        if (
+            isinstance(speed, bool)
+            or not isinstance(speed, (int, float))
+            or not 0 < speed <= MAX_WEB_SPEED
+        ):
             raise ValueError(
                 f"speed must be a multiple of real time in (0, {MAX_WEB_SPEED:g}] in the web "
-                f"viewer (MuJoCo Studio's speed control goes up to real time), got {speed!r}")
+                f"viewer (MuJoCo Studio's speed control goes up to real time), got {speed!r}"
+            )
         self._out = out
         task_name = type(getattr(env, "task", env)).__name__
         if copy is not None:
             task_name += f", copy {copy}"
         env, policy = sources.prepare(env, policy, copy)
         self._controller = controller_lib.Controller(
-            env, policy, paused=paused, recover=True, on_error=self._report)
+            env, policy, paused=paused, recover=True, on_error=self._report
+        )
         # Studio's slider sets speeds between the keys' SPEEDS.
         self._controller.set_speed(float(speed))
         self._env = env
@@ -555,13 +603,17 @@ class WebViewer:
         with _studio_lock:
             if _studio is None:
                 _studio = _Studio(host, port, require_token)
-            elif (host != _studio.host or port not in (0, _studio.port)
-                  or require_token != (_studio.token is not None)):
+            elif (
+                host != _studio.host
+                or port not in (0, _studio.port)
+                or require_token != (_studio.token is not None)
+            ):
                 raise ValueError(
                     f"this process serves its web viewer on {_studio.host}:{_studio.port} "
                     f"({'with' if _studio.token else 'without'} a token) already, and MuJoCo "
                     f"Studio cannot start a second one in a process: use that host and port "
-                    f"(port=0 takes it), or another process")
+                    f"(port=0 takes it), or another process"
+                )
             self._studio = _studio
         self._started = False
         self._thread = None
@@ -614,7 +666,8 @@ class WebViewer:
             if studio.user is not None:
                 raise RuntimeError(
                     "another WebViewer drives this process's web viewer: close() it first "
-                    "(MuJoCo Studio runs one web viewer per process)")
+                    "(MuJoCo Studio runs one web viewer per process)"
+                )
             studio.user = self
         if studio.handle is None:
             studio.start(self._title)
@@ -627,13 +680,17 @@ class WebViewer:
     def _print_banner(self) -> None:
         lines = [f"composer_tasks viewer ({self._title}) at:", f"  {self.url}"]
         if self.token is not None:
-            lines += ["The token in this address is required on every connection; it is",
-                      "printed only here. Anyone with the address can watch and control",
-                      "the simulation: share it as you would a password."]
+            lines += [
+                "The token in this address is required on every connection; it is",
+                "printed only here. Anyone with the address can watch and control",
+                "the simulation: share it as you would a password.",
+            ]
         else:
-            lines += [f"Bound to {self.host} only: other machines cannot connect; other users",
-                      "of this machine can. From another machine, tunnel the port over SSH",
-                      f"(ssh -N -L {self.port}:localhost:{self.port} THIS_HOST; docs/viewer.md)."]
+            lines += [
+                f"Bound to {self.host} only: other machines cannot connect; other users",
+                "of this machine can. From another machine, tunnel the port over SSH",
+                f"(ssh -N -L {self.port}:localhost:{self.port} THIS_HOST; docs/viewer.md).",
+            ]
         print("\n".join(lines), file=self._out or sys.stdout, flush=True)
 
     def open_browser(self) -> bool:
@@ -644,9 +701,11 @@ class WebViewer:
         except webbrowser.Error:
             opened = False
         if not opened:
-            self._report(f"no web browser found on this machine; open {self.url} in a browser "
-                         f"that can reach it (from another machine, over an SSH tunnel: "
-                         f"docs/viewer.md). The viewer keeps serving.")
+            self._report(
+                f"no web browser found on this machine; open {self.url} in a browser "
+                f"that can reach it (from another machine, over an SSH tunnel: "
+                f"docs/viewer.md). The viewer keeps serving."
+            )
         return opened
 
     def step_loop(self) -> bool:
@@ -686,8 +745,9 @@ class WebViewer:
             raise RuntimeError("this web viewer runs in the background already")
         if not self._started:
             self.start()
-        self._thread = threading.Thread(target=self._background, name="composer_tasks viewer",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._background, name="composer_tasks viewer", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -719,26 +779,50 @@ class WebViewer:
 
 
 def _page_html(url: str, height: int = 600) -> str:
-    return (f'<iframe src="{url}" width="100%" height="{height}" style="border:0" '
-            f'allow="cross-origin-isolated"></iframe>'
-            f'<p><a href="{url}" target="_blank">Open the viewer in its own tab</a></p>')
+    return (
+        f'<iframe src="{url}" width="100%" height="{height}" style="border:0" '
+        f'allow="cross-origin-isolated"></iframe>'
+        f'<p><a href="{url}" target="_blank">Open the viewer in its own tab</a></p>'
+    )
 
 
-def launch(env: Any, policy: Callable | str | os.PathLike | None = None, *,
-           copy: int | None = None, host: str = LOOPBACK, port: int = 0, paused: bool = False,
-           speed: float = 1.0, require_token: bool | None = None, open_browser: bool = False,
-           duration: float | None = None) -> int:
+def launch(
+    env: Any,
+    policy: Callable | str | os.PathLike | None = None,
+    *,
+    copy: int | None = None,
+    host: str = LOOPBACK,
+    port: int = 0,
+    paused: bool = False,
+    speed: float = 1.0,
+    require_token: bool | None = None,
+    open_browser: bool = False,
+    duration: float | None = None,
+) -> int:
     """Serves `env` run by `policy` to browsers until Ctrl+C; returns the steps taken."""
-    viewer = WebViewer(env, policy, copy=copy, host=host, port=port, paused=paused, speed=speed,
-                       require_token=require_token)
+    viewer = WebViewer(
+        env,
+        policy,
+        copy=copy,
+        host=host,
+        port=port,
+        paused=paused,
+        speed=speed,
+        require_token=require_token,
+    )
     viewer.start()
     if open_browser:
         viewer.open_browser()
     return viewer.run(duration=duration)
 
 
-def show(env: Any, policy: Callable | str | os.PathLike | None = None, *, height: int = 600,
-         **kwargs: Any) -> WebViewer:
+def show(
+    env: Any,
+    policy: Callable | str | os.PathLike | None = None,
+    *,
+    height: int = 600,
+    **kwargs: Any,
+) -> WebViewer:
     """In a notebook: serves `env` from a background thread and displays the page
     inline (and a link to open it in its own tab); returns the `WebViewer` (call
     `close()` when done). Keyword arguments are `WebViewer`'s."""
@@ -746,8 +830,9 @@ def show(env: Any, policy: Callable | str | os.PathLike | None = None, *, height
     try:
         from IPython import display
     except ImportError:
-        viewer._report(f"IPython is not installed, so nothing is displayed inline; open "
-                       f"{viewer.url}")
+        viewer._report(
+            f"IPython is not installed, so nothing is displayed inline; open {viewer.url}"
+        )
         return viewer
     display.display(display.HTML(_page_html(viewer.url, height)))
     return viewer

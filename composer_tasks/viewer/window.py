@@ -27,8 +27,7 @@ from composer_tasks.viewer import controller as controller_lib
 _TARGET_FRAME_RATE = 60.0
 # Seconds `close` waits for MuJoCo's window thread to finish tearing the window down.
 _CLOSE_TIMEOUT_S = 10.0
-_CAMERA_FIELDS = ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth",
-                  "elevation")
+_CAMERA_FIELDS = ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth", "elevation")
 
 
 class Window:
@@ -76,8 +75,12 @@ class Window:
         self._model, self._data = physics.model, physics.data
         before = set(threading.enumerate())
         self._handle = mujoco.viewer.launch_passive(
-            self._model, self._data, key_callback=self._on_key,
-            show_left_ui=self._show_ui, show_right_ui=self._show_ui)
+            self._model,
+            self._data,
+            key_callback=self._on_key,
+            show_left_ui=self._show_ui,
+            show_right_ui=self._show_ui,
+        )
         self._window_threads = tuple(set(threading.enumerate()) - before)
         with self._handle.lock():
             camera = self._handle.cam
@@ -160,7 +163,8 @@ def _camera_index(model, camera):
         return index
     if isinstance(camera, bool) or not isinstance(camera, int) or not 0 <= camera < model.ncam:
         raise ValueError(
-            f"camera must be a camera name or an index in [0, {model.ncam}), got {camera!r}")
+            f"camera must be a camera name or an index in [0, {model.ncam}), got {camera!r}"
+        )
     return camera
 
 

@@ -65,8 +65,12 @@ _MATERIAL_RGBA = (0.8, 0.6, 0.4, 1.0)
 _FOOT_QUAT_W = 0.98480775301220802
 _FOOT_QUAT_XY = 0.33428158105097677
 # Legs in actuator order: name, (sign of x, sign of y) of their direction.
-_LEGS = (("front_left", (1.0, 1.0)), ("front_right", (1.0, -1.0)),
-         ("back_right", (-1.0, -1.0)), ("back_left", (-1.0, 1.0)))
+_LEGS = (
+    ("front_left", (1.0, 1.0)),
+    ("front_right", (1.0, -1.0)),
+    ("back_right", (-1.0, -1.0)),
+    ("back_left", (-1.0, 1.0)),
+)
 # Touch boxes (half-sizes, m) around the thigh and foot; the published front-left
 # foot's box is larger than the others'.
 _THIGH_TOUCH_HALF_SIZE_M = (0.09, 0.09, 0.24)
@@ -77,9 +81,16 @@ _TORSO_TOUCH_HALF_SIZE_M = 0.26
 _TOUCH_ORDER = ("front_left", "back_left", "back_right", "front_right")
 # Rangefinders: name, site position (m) and pointing direction, in sensor order.
 _RANGEFINDER_HEIGHT_M = 0.11
-_RANGEFINDERS = (("rf_xp", (1, 0)), ("rf_yp", (0, 1)), ("rf_xn", (-1, 0)), ("rf_yn", (0, -1)),
-                 ("rf_xpyp", (1, 1)), ("rf_xpyn", (1, -1)), ("rf_xnyp", (-1, 1)),
-                 ("rf_xnyn", (-1, -1)))
+_RANGEFINDERS = (
+    ("rf_xp", (1, 0)),
+    ("rf_yp", (0, 1)),
+    ("rf_xn", (-1, 0)),
+    ("rf_yn", (0, -1)),
+    ("rf_xpyp", (1, 1)),
+    ("rf_xpyn", (1, -1)),
+    ("rf_xnyp", (-1, 1)),
+    ("rf_xnyn", (-1, -1)),
+)
 _RANGEFINDER_SITE_SIZE_M = (0.05, 0.5)
 _RANGEFINDER_RGBA = (1.0, 0.0, 0.0, 0.4)
 _SENSOR_SITE_GROUP = 4
@@ -141,36 +152,52 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
 
     def _framed(self, bodies, kind, suffix):
         entity = self._entity
-        sensors = [entity.spec.add_sensor(name=f"{body.name}{suffix}", type=kind, objtype=_XBODY,
-                                          objname=body.name, reftype=_XBODY,
-                                          refname=entity.root_body.name)
-                   for body in bodies]
+        sensors = [
+            entity.spec.add_sensor(
+                name=f"{body.name}{suffix}",
+                type=kind,
+                objtype=_XBODY,
+                objname=body.name,
+                reftype=_XBODY,
+                refname=entity.root_body.name,
+            )
+            for body in bodies
+        ]
         return observable.MJCFFeature("sensordata", sensors)
 
     @property
     def proprioception(self):
         """dm_control's Ant order: the walker's proprioception with the feet and the
         bodies' poses relative to the torso in it (a soccer player sees all of them)."""
-        return [self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
-                self.appendages_pos, self.world_zaxis, self.bodies_quats, self.bodies_pos]
+        return [
+            self.joints_pos,
+            self.joints_vel,
+            self.body_height,
+            self.end_effectors_pos,
+            self.appendages_pos,
+            self.world_zaxis,
+            self.bodies_quats,
+            self.bodies_pos,
+        ]
 
     @composer.observable
     def appendages_pos(self):
         """Feet positions relative to the torso (m), egocentric, (12,)."""
-        return self._framed(self._entity.end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS,
-                            "_appendage")
+        return self._framed(
+            self._entity.end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
+        )
 
     @composer.observable
     def bodies_quats(self):
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
-        return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT,
-                            "_ego_body_quat")
+        return self._framed(
+            self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
+        )
 
     @composer.observable
     def bodies_pos(self):
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
-        return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS,
-                            "_ego_body_pos")
+        return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
 
 
 class Ant(legacy_base.LegacyWalker):
@@ -193,63 +220,126 @@ class Ant(legacy_base.LegacyWalker):
             rgba = np.asarray(marker_rgba, dtype=np.float64)
             if rgba.shape != (4,) or not np.all((rgba >= 0.0) & (rgba <= 1.0)):
                 raise ValueError(
-                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
+                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}"
+                )
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False
         _set_defaults(spec)
         spec.add_material(name="self", rgba=list(_MATERIAL_RGBA))
-        spec.worldbody.add_camera(name="sideon", pos=list(_SIDEON_POS_M), fovy=_SIDEON_FOVY_DEG,
-                                  mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODY, targetbody="torso")
-        spec.worldbody.add_camera(name="float_far", pos=list(_FLOAT_FAR_POS_M),
-                                  quat=_xyaxes(*_FOLLOW_XYAXES), mode=_TRACKCOM, fovy=90.0)
+        spec.worldbody.add_camera(
+            name="sideon",
+            pos=list(_SIDEON_POS_M),
+            fovy=_SIDEON_FOVY_DEG,
+            mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODY,
+            targetbody="torso",
+        )
+        spec.worldbody.add_camera(
+            name="float_far",
+            pos=list(_FLOAT_FAR_POS_M),
+            quat=_xyaxes(*_FOLLOW_XYAXES),
+            mode=_TRACKCOM,
+            fovy=90.0,
+        )
         torso = spec.worldbody.add_body(name="torso", pos=[0.0, 0.0, _TORSO_HEIGHT_M])
-        torso.add_camera(name="floating", pos=list(_FLOATING_POS_M), quat=_xyaxes(*_FOLLOW_XYAXES),
-                         mode=_TRACKCOM, fovy=90.0)
-        egocentric = torso.add_camera(name="egocentric", pos=list(_EGOCENTRIC_POS_M),
-                                      quat=_xyaxes((0.0, -1.0, 0.0), (0.0, 0.0, 1.0)),
-                                      fovy=_EGOCENTRIC_FOVY_DEG)
-        torso.add_site(name="torso_touch", type=_BOX, size=[_TORSO_TOUCH_HALF_SIZE_M] * 3,
-                       rgba=[0.0, 0.0, 1.0, 1.0], group=_SENSOR_SITE_GROUP)
-        torso.add_geom(name="torso_geom", type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                       size=[_TORSO_RADIUS_M, 0.0, 0.0], density=_TORSO_DENSITY)
+        torso.add_camera(
+            name="floating",
+            pos=list(_FLOATING_POS_M),
+            quat=_xyaxes(*_FOLLOW_XYAXES),
+            mode=_TRACKCOM,
+            fovy=90.0,
+        )
+        egocentric = torso.add_camera(
+            name="egocentric",
+            pos=list(_EGOCENTRIC_POS_M),
+            quat=_xyaxes((0.0, -1.0, 0.0), (0.0, 0.0, 1.0)),
+            fovy=_EGOCENTRIC_FOVY_DEG,
+        )
+        torso.add_site(
+            name="torso_touch",
+            type=_BOX,
+            size=[_TORSO_TOUCH_HALF_SIZE_M] * 3,
+            rgba=[0.0, 0.0, 1.0, 1.0],
+            group=_SENSOR_SITE_GROUP,
+        )
+        torso.add_geom(
+            name="torso_geom",
+            type=mujoco.mjtGeom.mjGEOM_SPHERE,
+            size=[_TORSO_RADIUS_M, 0.0, 0.0],
+            density=_TORSO_DENSITY,
+        )
         torso.add_site(name="torso_site", size=[0.05, 0.0, 0.0], rgba=[1.0, 0.0, 0.0, 1.0])
         for site_name, (sx, sy) in _RANGEFINDERS:
-            torso.add_site(name=site_name, type=_CAPSULE, size=[*_RANGEFINDER_SITE_SIZE_M, 0.0],
-                           rgba=list(_RANGEFINDER_RGBA), group=_SENSOR_SITE_GROUP,
-                           pos=[_TORSO_RADIUS_M * sx, _TORSO_RADIUS_M * sy, _RANGEFINDER_HEIGHT_M],
-                           quat=_z_to((sx, sy, 0.0)))
+            torso.add_site(
+                name=site_name,
+                type=_CAPSULE,
+                size=[*_RANGEFINDER_SITE_SIZE_M, 0.0],
+                rgba=list(_RANGEFINDER_RGBA),
+                group=_SENSOR_SITE_GROUP,
+                pos=[_TORSO_RADIUS_M * sx, _TORSO_RADIUS_M * sy, _RANGEFINDER_HEIGHT_M],
+                quat=_z_to((sx, sy, 0.0)),
+            )
 
         joints, feet, foot_geoms, thigh_geoms, bodies = {}, [], [], {}, [torso]
         for leg, (sx, sy) in _LEGS:
             segment = np.array([_SEGMENT_M * sx, _SEGMENT_M * sy, 0.0])
             outwards = _z_to(segment)
             leg_body = torso.add_body(name=f"{leg}_leg")
-            leg_body.add_geom(name=f"{leg}_aux_geom", type=_CAPSULE, size=[_CAPSULE_RADIUS_M, 0, 0],
-                              fromto=[0.0, 0.0, 0.0, *segment])
+            leg_body.add_geom(
+                name=f"{leg}_aux_geom",
+                type=_CAPSULE,
+                size=[_CAPSULE_RADIUS_M, 0, 0],
+                fromto=[0.0, 0.0, 0.0, *segment],
+            )
             aux = leg_body.add_body(name=f"{leg}_aux", pos=list(segment))
             joints[f"{leg}_hip"] = aux.add_joint(
-                name=f"{leg}_hip", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0.0, 0.0, 1.0],
-                range=[-_HIP_RANGE_RAD, _HIP_RANGE_RAD])
-            thigh_geoms[leg] = aux.add_geom(name=f"{leg}_leg_geom", type=_CAPSULE,
-                                            size=[_CAPSULE_RADIUS_M, 0, 0],
-                                            fromto=[0.0, 0.0, 0.0, *segment])
-            aux.add_site(name=f"{leg}_leg_touch", type=_BOX, pos=list(segment / 2),
-                         size=list(_THIGH_TOUCH_HALF_SIZE_M), quat=outwards,
-                         rgba=[0.0, 0.0, 1.0, 0.0])
-            foot = aux.add_body(name=f"{leg}_foot", pos=list(segment),
-                                quat=[_FOOT_QUAT_W, -sy * _FOOT_QUAT_XY, sx * _FOOT_QUAT_XY, 0.0])
+                name=f"{leg}_hip",
+                type=mujoco.mjtJoint.mjJNT_HINGE,
+                axis=[0.0, 0.0, 1.0],
+                range=[-_HIP_RANGE_RAD, _HIP_RANGE_RAD],
+            )
+            thigh_geoms[leg] = aux.add_geom(
+                name=f"{leg}_leg_geom",
+                type=_CAPSULE,
+                size=[_CAPSULE_RADIUS_M, 0, 0],
+                fromto=[0.0, 0.0, 0.0, *segment],
+            )
+            aux.add_site(
+                name=f"{leg}_leg_touch",
+                type=_BOX,
+                pos=list(segment / 2),
+                size=list(_THIGH_TOUCH_HALF_SIZE_M),
+                quat=outwards,
+                rgba=[0.0, 0.0, 1.0, 0.0],
+            )
+            foot = aux.add_body(
+                name=f"{leg}_foot",
+                pos=list(segment),
+                quat=[_FOOT_QUAT_W, -sy * _FOOT_QUAT_XY, sx * _FOOT_QUAT_XY, 0.0],
+            )
             joints[f"{leg}_ankle"] = foot.add_joint(
-                name=f"{leg}_ankle", type=mujoco.mjtJoint.mjJNT_HINGE, axis=[sy, -sx, 0.0],
-                range=[-_ANKLE_RANGE_RAD, _ANKLE_RANGE_RAD])
+                name=f"{leg}_ankle",
+                type=mujoco.mjtJoint.mjJNT_HINGE,
+                axis=[sy, -sx, 0.0],
+                range=[-_ANKLE_RANGE_RAD, _ANKLE_RANGE_RAD],
+            )
             foot_reach = np.array([_FOOT_M * sx, _FOOT_M * sy, 0.0])
-            foot_geoms.append(foot.add_geom(name=f"{leg}_ankle_geom", type=_CAPSULE,
-                                            size=[_CAPSULE_RADIUS_M, 0, 0],
-                                            fromto=[0.0, 0.0, 0.0, *foot_reach]))
-            foot.add_site(name=f"{leg}_ankle_touch", type=_BOX, pos=list(foot_reach / 2),
-                          size=list(_FOOT_TOUCH_HALF_SIZE_M.get(
-                              leg, _DEFAULT_FOOT_TOUCH_HALF_SIZE_M)),
-                          quat=outwards, rgba=[0.0, 0.0, 1.0, 0.0])
+            foot_geoms.append(
+                foot.add_geom(
+                    name=f"{leg}_ankle_geom",
+                    type=_CAPSULE,
+                    size=[_CAPSULE_RADIUS_M, 0, 0],
+                    fromto=[0.0, 0.0, 0.0, *foot_reach],
+                )
+            )
+            foot.add_site(
+                name=f"{leg}_ankle_touch",
+                type=_BOX,
+                pos=list(foot_reach / 2),
+                size=list(_FOOT_TOUCH_HALF_SIZE_M.get(leg, _DEFAULT_FOOT_TOUCH_HALF_SIZE_M)),
+                quat=outwards,
+                rgba=[0.0, 0.0, 1.0, 0.0],
+            )
             feet.append(foot)
             bodies.extend([leg_body, aux, foot])
             spec.add_exclude(bodyname1="torso", bodyname2=f"{leg}_aux")
@@ -257,30 +347,51 @@ class Ant(legacy_base.LegacyWalker):
         for leg, _ in _LEGS:
             for part in ("hip", "ankle"):
                 joint = joints[f"{leg}_{part}"]
-                spec.add_actuator(name=joint.name, target=joint.name,
-                                  trntype=mujoco.mjtTrn.mjTRN_JOINT)
+                spec.add_actuator(
+                    name=joint.name, target=joint.name, trntype=mujoco.mjtTrn.mjTRN_JOINT
+                )
                 actuated.append(joint)
 
         touch = mujoco.mjtSensor.mjSENS_TOUCH
-        touch_sensors = [spec.add_sensor(name="torso_touch", type=touch, objtype=_SITE,
-                                         objname="torso_touch")]
+        touch_sensors = [
+            spec.add_sensor(name="torso_touch", type=touch, objtype=_SITE, objname="torso_touch")
+        ]
         for leg in _TOUCH_ORDER:
             for part in ("leg", "ankle"):
-                touch_sensors.append(spec.add_sensor(name=f"{leg}_{part}_touch", type=touch,
-                                                     objtype=_SITE, objname=f"{leg}_{part}_touch"))
+                touch_sensors.append(
+                    spec.add_sensor(
+                        name=f"{leg}_{part}_touch",
+                        type=touch,
+                        objtype=_SITE,
+                        objname=f"{leg}_{part}_touch",
+                    )
+                )
         site = dict(objtype=_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(name="torso_vel", type=mujoco.mjtSensor.mjSENS_VELOCIMETER,
-                                      **site)
+        velocimeter = spec.add_sensor(
+            name="torso_vel", type=mujoco.mjtSensor.mjSENS_VELOCIMETER, **site
+        )
         gyro = spec.add_sensor(name="torso_gyro", type=mujoco.mjtSensor.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(name="torso_accel",
-                                        type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **site)
+        accelerometer = spec.add_sensor(
+            name="torso_accel", type=mujoco.mjtSensor.mjSENS_ACCELEROMETER, **site
+        )
         # intprm[0] = 1: the sensor outputs the distance only (MJCF's default data="dist").
-        rangefinders = [spec.add_sensor(name=site_name, type=mujoco.mjtSensor.mjSENS_RANGEFINDER,
-                                        objtype=_SITE, objname=site_name, intprm=[1, 0, 0])
-                        for site_name, _ in _RANGEFINDERS]
+        rangefinders = [
+            spec.add_sensor(
+                name=site_name,
+                type=mujoco.mjtSensor.mjSENS_RANGEFINDER,
+                objtype=_SITE,
+                objname=site_name,
+                intprm=[1, 0, 0],
+            )
+            for site_name, _ in _RANGEFINDERS
+        ]
         # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-        spec.add_sensor(name="torso_subtreelinvel", type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-                        objtype=mujoco.mjtObj.mjOBJ_BODY, objname="torso")
+        spec.add_sensor(
+            name="torso_subtreelinvel",
+            type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
+            objtype=mujoco.mjtObj.mjOBJ_BODY,
+            objname="torso",
+        )
 
         marker_geoms = [thigh_geoms["front_left"], thigh_geoms["front_right"]]
         if rgba is not None:
@@ -289,14 +400,22 @@ class Ant(legacy_base.LegacyWalker):
         self._spec = spec
         self._bodies = tuple(bodies)
         self._set_parts(
-            root_body=torso, observable_joints=actuated, pose_joints=actuated,
-            initial_qpos=np.zeros(len(actuated)), standing_height=_TORSO_HEIGHT_M,
-            end_effectors=feet, egocentric_camera=egocentric,
-            root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=touch_sensors,
-            torque_sensors=(), ground_contact_geoms=foot_geoms,
-            mocap_tracking_bodies=bodies)
-        self._init_legacy(marker_geoms=marker_geoms, rangefinder_sensors=rangefinders,
-                          initializer=initializer)
+            root_body=torso,
+            observable_joints=actuated,
+            pose_joints=actuated,
+            initial_qpos=np.zeros(len(actuated)),
+            standing_height=_TORSO_HEIGHT_M,
+            end_effectors=feet,
+            egocentric_camera=egocentric,
+            root_sensors=(velocimeter, accelerometer, gyro),
+            touch_sensors=touch_sensors,
+            torque_sensors=(),
+            ground_contact_geoms=foot_geoms,
+            mocap_tracking_bodies=bodies,
+        )
+        self._init_legacy(
+            marker_geoms=marker_geoms, rangefinder_sensors=rangefinders, initializer=initializer
+        )
 
     def _build_observables(self):
         return AntObservables(self)

@@ -47,10 +47,22 @@ class Walker(composer.Entity):
 
     is_planar = False
 
-    def _set_parts(self, *, root_body, observable_joints, pose_joints, initial_qpos,
-                   standing_height, end_effectors, egocentric_camera, root_sensors,
-                   touch_sensors, torque_sensors, ground_contact_geoms,
-                   mocap_tracking_bodies=None):
+    def _set_parts(
+        self,
+        *,
+        root_body,
+        observable_joints,
+        pose_joints,
+        initial_qpos,
+        standing_height,
+        end_effectors,
+        egocentric_camera,
+        root_sensors,
+        touch_sensors,
+        torque_sensors,
+        ground_contact_geoms,
+        mocap_tracking_bodies=None,
+    ):
         """Records the walker's elements; every subclass calls this at the end of `_build`.
 
         Args:
@@ -74,7 +86,8 @@ class Walker(composer.Entity):
         if self._initial_qpos.shape != (len(self._pose_joints),):
             raise ValueError(
                 f"{type(self).__name__}: initial_qpos has shape {self._initial_qpos.shape}, "
-                f"expected one value per pose joint ({len(self._pose_joints)},)")
+                f"expected one value per pose joint ({len(self._pose_joints)},)"
+            )
         self._standing_height = float(standing_height)
         self._end_effectors = tuple(end_effectors)
         self._egocentric_camera = egocentric_camera
@@ -84,13 +97,15 @@ class Walker(composer.Entity):
         self._ground_contact_geoms = tuple(ground_contact_geoms)
         self._actuators = tuple(self._spec.actuators)
         if mocap_tracking_bodies is None:
-            mocap_tracking_bodies = [body for body in self._spec.bodies
-                                     if body is not self._spec.worldbody and body != root_body]
+            mocap_tracking_bodies = [
+                body
+                for body in self._spec.bodies
+                if body is not self._spec.worldbody and body != root_body
+            ]
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
         self._initializers = []
-        self._tracking_cameras = add_tracking_cameras(self._spec, root_body,
-                                                      self._standing_height)
+        self._tracking_cameras = add_tracking_cameras(self._spec, root_body, self._standing_height)
 
     def _build_observables(self):
         return WalkerObservables(self)
@@ -182,7 +197,8 @@ class Walker(composer.Entity):
         if vectors.ndim == 0 or vectors.shape[-1] not in (2, 3):
             raise ValueError(
                 "vec_in_world_frame must have a last axis of length 2 or 3, got shape "
-                f"{vectors.shape}")
+                f"{vectors.shape}"
+            )
         rotation = np.asarray(physics.bind(self._root_body).xmat).reshape(3, 3)
         if vectors.shape[-1] == 3:
             return vectors @ rotation
@@ -233,7 +249,8 @@ class Walker(composer.Entity):
         if not callable(getattr(initializer, "initialize_pose", None)):
             raise TypeError(
                 f"an initializer needs initialize_pose(physics, walker, random_state), got "
-                f"{initializer!r}")
+                f"{initializer!r}"
+            )
         self._initializers.append(initializer)
 
     @property
@@ -254,11 +271,13 @@ class Walker(composer.Entity):
         if body is None or (element is not body and getattr(element, "parent", None) is not body):
             raise ValueError(
                 f"attachment_frame must be the frame arena.attach({self.name!r} walker) "
-                f"returned, got {attachment_frame!r}")
+                f"returned, got {attachment_frame!r}"
+            )
         if body.parent.name != "world":
             raise ValueError(
                 f"walker {self.name!r} hangs from body {body.parent.name!r}; root joints "
-                "need it attached to the arena's world body (arena.attach(walker))")
+                "need it attached to the arena's world body (arena.attach(walker))"
+            )
         return body
 
     def create_root_joints(self, attachment_frame) -> None:
@@ -276,7 +295,8 @@ class Walker(composer.Entity):
         if self.is_planar or self.free_joint is not None or body.joints:
             raise ValueError(
                 f"walker {self.name!r} already has root joints (a planar walker carries its "
-                "own; attach it with arena.attach(walker) alone)")
+                "own; attach it with arena.attach(walker) alone)"
+            )
         body.add_freejoint()
         composer.mark_spec_changed()
 
@@ -292,14 +312,17 @@ class Walker(composer.Entity):
         if action.shape != (len(self._actuators),) or not np.isfinite(action).all():
             raise ValueError(
                 f"action must be {len(self._actuators)} finite values (one per actuator of "
-                f"walker {self.name!r}), got shape {action.shape}")
+                f"walker {self.name!r}), got shape {action.shape}"
+            )
         # The actuators' indices in this model, looked up once per compiled model
         # (a recompile gives a new model object): multi-walker tasks call this for
         # every walker at every step.
         cached = getattr(self, "_control_indices", None)
         if cached is None or cached[0] is not physics.model:
             cached = self._control_indices = (
-                physics.model, np.array(physics.bind(tuple(self._actuators)).id))
+                physics.model,
+                np.array(physics.bind(tuple(self._actuators)).id),
+            )
         physics.data.ctrl[cached[1]] = action
 
     @property
@@ -344,26 +367,35 @@ def add_root_sensors(spec, root_body, site_name="root", com_velocity=True):
     Returns:
       (site, (velocimeter, accelerometer, gyro)).
     """
-    site = root_body.add_site(name=site_name, size=[0.01, 0.0, 0.0], group=4,
-                              rgba=[1.0, 0.0, 0.0, 0.5])
+    site = root_body.add_site(
+        name=site_name, size=[0.01, 0.0, 0.0], group=4, rgba=[1.0, 0.0, 0.0, 0.5]
+    )
     sensors = tuple(
-        spec.add_sensor(name=f"{site_name}_{kind}", type=sensor_type, objtype=_SITE,
-                        objname=site_name)
-        for kind, sensor_type in (("velocimeter", mujoco.mjtSensor.mjSENS_VELOCIMETER),
-                                  ("accelerometer", mujoco.mjtSensor.mjSENS_ACCELEROMETER),
-                                  ("gyro", mujoco.mjtSensor.mjSENS_GYRO)))
+        spec.add_sensor(
+            name=f"{site_name}_{kind}", type=sensor_type, objtype=_SITE, objname=site_name
+        )
+        for kind, sensor_type in (
+            ("velocimeter", mujoco.mjtSensor.mjSENS_VELOCIMETER),
+            ("accelerometer", mujoco.mjtSensor.mjSENS_ACCELEROMETER),
+            ("gyro", mujoco.mjtSensor.mjSENS_GYRO),
+        )
+    )
     if com_velocity:
-        spec.add_sensor(name=f"{root_body.name}_subtreelinvel",
-                        type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL, objtype=_BODY,
-                        objname=root_body.name)
+        spec.add_sensor(
+            name=f"{root_body.name}_subtreelinvel",
+            type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
+            objtype=_BODY,
+            objname=root_body.name,
+        )
     return site, sensors
 
 
 def add_touch_sensor(spec, body, name, **site_attributes):
     """Adds a touch site (invisible group 4) on `body` and a touch sensor reading it."""
     body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
-    return spec.add_sensor(name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE,
-                           objname=name)
+    return spec.add_sensor(
+        name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE, objname=name
+    )
 
 
 # Tracking cameras: (name, direction from the walker to the camera in the root's
@@ -406,9 +438,15 @@ def add_tracking_cameras(spec, root_body, standing_height_m):
         right = np.cross(look, [0.0, 0.0, 1.0])
         right /= np.linalg.norm(right)
         up = np.cross(right, look)
-        cameras.append(root_body.add_camera(
-            name=name, mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM, pos=list(position),
-            xyaxes=list(right) + list(up), fovy=60.0))
+        cameras.append(
+            root_body.add_camera(
+                name=name,
+                mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM,
+                pos=list(position),
+                xyaxes=list(right) + list(up),
+                fovy=60.0,
+            )
+        )
     return tuple(cameras)
 
 
@@ -566,9 +604,11 @@ class WalkerObservables(composer.Observables):
     def egocentric_camera(self):
         """RGB image (64, 64, 3) uint8 from the egocentric camera."""
         return observable.MJCFCamera(
-            self._entity.egocentric_camera, height=EGOCENTRIC_CAMERA_PIXELS,
+            self._entity.egocentric_camera,
+            height=EGOCENTRIC_CAMERA_PIXELS,
             width=EGOCENTRIC_CAMERA_PIXELS,
-            scene_option=self._entity._egocentric_scene_option())
+            scene_option=self._entity._egocentric_scene_option(),
+        )
 
     @composer.observable
     def end_effectors_pos(self):
@@ -578,13 +618,25 @@ class WalkerObservables(composer.Observables):
         root_name = entity.root_body.name
         sensors = [
             entity.spec.add_sensor(
-                name=f"{body.name}_egocentric_pos", type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
-                objtype=_XBODY, objname=body.name, reftype=_XBODY, refname=root_name)
-            for body in entity.end_effectors]
+                name=f"{body.name}_egocentric_pos",
+                type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
+                objtype=_XBODY,
+                objname=body.name,
+                reftype=_XBODY,
+                refname=root_name,
+            )
+            for body in entity.end_effectors
+        ]
         return observable.MJCFFeature("sensordata", sensors)
 
-    def add_egocentric_vector(self, name: str, world_frame_observable, enabled: bool = True,
-                              origin_callable=None, **kwargs) -> None:
+    def add_egocentric_vector(
+        self,
+        name: str,
+        world_frame_observable,
+        enabled: bool = True,
+        origin_callable=None,
+        **kwargs,
+    ) -> None:
         """dm_control's `add_egocentric_vector`: adds observable `name`, the value
         of `world_frame_observable` (world-frame vectors, last axis 2 or 3)
         minus `origin_callable(physics)` (zeros if None), rotated into the
@@ -593,8 +645,9 @@ class WalkerObservables(composer.Observables):
         entity = self._entity
 
         def egocentric(physics):
-            vector = np.asarray(world_frame_observable.observation_callable(physics)(),
-                                dtype=np.float64)
+            vector = np.asarray(
+                world_frame_observable.observation_callable(physics)(), dtype=np.float64
+            )
             if origin_callable is not None:
                 vector = vector - np.asarray(origin_callable(physics), dtype=np.float64)
             return entity.transform_vec_to_egocentric_frame(physics, vector)
@@ -605,8 +658,13 @@ class WalkerObservables(composer.Observables):
 
     @property
     def proprioception(self):
-        return [self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
-                self.world_zaxis]
+        return [
+            self.joints_pos,
+            self.joints_vel,
+            self.body_height,
+            self.end_effectors_pos,
+            self.world_zaxis,
+        ]
 
     @property
     def kinematic_sensors(self):

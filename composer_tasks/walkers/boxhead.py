@@ -93,8 +93,10 @@ _KICK_SOLIMP_LIMIT = (0.95, 0.99, 0.001, 0.5, 2.0)
 _ARM_RADIUS_M = 0.1
 _ARM_DENSITY = 10.0
 _ARM_RGBA = (0.76, 0.76, 0.76, 1.0)
-_ARM_FROMTO_M = {"arm_l": (0.0, 0.35, -0.7, 0.03, 0.8, -0.7),
-                 "arm_r": (0.0, -0.35, -0.7, 0.03, -0.8, -0.7)}
+_ARM_FROMTO_M = {
+    "arm_l": (0.0, 0.35, -0.7, 0.03, 0.8, -0.7),
+    "arm_r": (0.0, -0.35, -0.7, 0.03, -0.8, -0.7),
+}
 _BALL_POS_M = (0.0, 0.0, -0.7)
 _ROLL_DAMPING = 2.0
 _SHELL_RADIUS_M = 0.35
@@ -154,10 +156,27 @@ def _check_rgba(marker_rgba) -> Optional[np.ndarray]:
 
 
 # Seven-segment layout: segment -> (row0, col0, row1, col1) in a 9 x 5 cell grid.
-_SEGMENTS = {"a": (0, 0, 1, 5), "b": (0, 4, 5, 5), "c": (4, 4, 9, 5), "d": (8, 0, 9, 5),
-             "e": (4, 0, 9, 1), "f": (0, 0, 5, 1), "g": (4, 0, 5, 5)}
-_DIGIT_SEGMENTS = ("abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc",
-                   "abcdefg", "abcdfg")
+_SEGMENTS = {
+    "a": (0, 0, 1, 5),
+    "b": (0, 4, 5, 5),
+    "c": (4, 4, 9, 5),
+    "d": (8, 0, 9, 5),
+    "e": (4, 0, 9, 1),
+    "f": (0, 0, 5, 1),
+    "g": (4, 0, 5, 5),
+}
+_DIGIT_SEGMENTS = (
+    "abcdef",
+    "bc",
+    "abdeg",
+    "abcdg",
+    "bcfg",
+    "acdfg",
+    "acdefg",
+    "abc",
+    "abcdefg",
+    "abcdfg",
+)
 
 
 def digit_texture(number: int, background_rgb: Sequence[float]) -> np.ndarray:
@@ -176,8 +195,9 @@ def digit_texture(number: int, background_rgb: Sequence[float]) -> np.ndarray:
         origin = left + index * 6 * cell
         for segment in _DIGIT_SEGMENTS[int(digit)]:
             row0, col0, row1, col1 = _SEGMENTS[segment]
-            image[top + row0 * cell:top + row1 * cell,
-                  origin + col0 * cell:origin + col1 * cell] = _DIGIT_RGB
+            image[
+                top + row0 * cell : top + row1 * cell, origin + col0 * cell : origin + col1 * cell
+            ] = _DIGIT_RGB
     return np.round(image * 255.0).astype(np.uint8)
 
 
@@ -202,6 +222,7 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
         def sin_cos(physics):
             angles = np.asarray(physics.bind(joints).qpos, dtype=np.float64)
             return np.concatenate([np.sin(angles), np.cos(angles)])
+
         return observable.Generic(sin_cos)
 
     @composer.observable
@@ -241,32 +262,48 @@ class BoxHead(legacy_base.LegacyWalker):
       ValueError, TypeError: for arguments outside those ranges and types.
     """
 
-    def _build(self, name: str = "walker", marker_rgba=None, camera_control: bool = False,
-               camera_resolution=DEFAULT_CAMERA_RESOLUTION, roll_gear: float = DEFAULT_ROLL_GEAR,
-               steer_gear: float = DEFAULT_STEER_GEAR, walker_id: Optional[int] = None,
-               initializer=None) -> None:
+    def _build(
+        self,
+        name: str = "walker",
+        marker_rgba=None,
+        camera_control: bool = False,
+        camera_resolution=DEFAULT_CAMERA_RESOLUTION,
+        roll_gear: float = DEFAULT_ROLL_GEAR,
+        steer_gear: float = DEFAULT_STEER_GEAR,
+        walker_id: Optional[int] = None,
+        initializer=None,
+    ) -> None:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty string without '/', got {name!r}")
         rgba = _check_rgba(marker_rgba)
         if not isinstance(camera_control, bool):
             raise TypeError(f"camera_control must be a bool, got {camera_control!r}")
-        resolution = tuple(camera_resolution) \
-            if isinstance(camera_resolution, (tuple, list)) else ()
+        resolution = (
+            tuple(camera_resolution) if isinstance(camera_resolution, (tuple, list)) else ()
+        )
         if len(resolution) != 2 or not all(
-                isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0
-                for value in resolution):
+            isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > 0
+            for value in resolution
+        ):
             raise ValueError(
                 f"camera_resolution must be (width, height), two positive ints, got "
-                f"{camera_resolution!r}")
+                f"{camera_resolution!r}"
+            )
         for label, gear in (("roll_gear", roll_gear), ("steer_gear", steer_gear)):
-            if isinstance(gear, bool) or not isinstance(gear, (int, float, np.number)) \
-                    or not np.isfinite(gear):
+            if (
+                isinstance(gear, bool)
+                or not isinstance(gear, (int, float, np.number))
+                or not np.isfinite(gear)
+            ):
                 raise ValueError(f"{label} must be a finite number, got {gear!r}")
         if walker_id is not None and (
-                isinstance(walker_id, bool) or not isinstance(walker_id, (int, np.integer))
-                or not 0 <= walker_id <= MAX_WALKER_ID):
+            isinstance(walker_id, bool)
+            or not isinstance(walker_id, (int, np.integer))
+            or not 0 <= walker_id <= MAX_WALKER_ID
+        ):
             raise ValueError(
-                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
+                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}"
+            )
         self._camera_control = camera_control
         self._camera_resolution = (int(resolution[0]), int(resolution[1]))
         self._walker_id = None if walker_id is None else int(walker_id)
@@ -279,12 +316,20 @@ class BoxHead(legacy_base.LegacyWalker):
         spec.default.geom.condim = _CONDIM
         spec.default.geom.friction = list(_FRICTION)
 
-        head = spec.worldbody.add_body(name="head_body", pos=[0.0, 0.0, _HEAD_HEIGHT_M],
-                                       quat=list(_HEAD_QUAT))
-        head.add_camera(name="float_far", pos=list(_FLOAT_FAR_POS_M),
-                        quat=list(_xyaxes_quaternion(*_FLOAT_FAR_XYAXES)), fovy=_FLOAT_FAR_FOVY_DEG)
-        camera_body = head.add_body(name="egocentric_camera", pos=list(_CAMERA_BODY_POS_M),
-                                    quat=list(_xyaxes_quaternion(*_CAMERA_BODY_XYAXES)))
+        head = spec.worldbody.add_body(
+            name="head_body", pos=[0.0, 0.0, _HEAD_HEIGHT_M], quat=list(_HEAD_QUAT)
+        )
+        head.add_camera(
+            name="float_far",
+            pos=list(_FLOAT_FAR_POS_M),
+            quat=list(_xyaxes_quaternion(*_FLOAT_FAR_XYAXES)),
+            fovy=_FLOAT_FAR_FOVY_DEG,
+        )
+        camera_body = head.add_body(
+            name="egocentric_camera",
+            pos=list(_CAMERA_BODY_POS_M),
+            quat=list(_xyaxes_quaternion(*_CAMERA_BODY_XYAXES)),
+        )
         camera_body.explicitinertial = True
         # The inertial frame is the body's own (MjSpec would otherwise place it at
         # the body's pose in its parent).
@@ -294,80 +339,171 @@ class BoxHead(legacy_base.LegacyWalker):
         camera_body.inertia = list(_CAMERA_BODY_INERTIA_KG_M2)
         camera_joints = []
         if camera_control:
-            camera_joints.append(camera_body.add_joint(
-                name="camera_yaw", type=_JOINT.mjJNT_HINGE, axis=[0.0, 1.0, 0.0],
-                limited=_UNLIMITED))
-            camera_joints.append(camera_body.add_joint(
-                name="camera_pitch", type=_JOINT.mjJNT_HINGE, axis=[1.0, 0.0, 0.0],
-                limited=_LIMITED, range=list(_CAMERA_PITCH_RANGE_RAD)))
-        eyes = [camera_body.add_geom(name=eye, type=_GEOM.mjGEOM_CYLINDER, pos=list(position),
-                                     size=[*_EYE_SIZE_M, 0.0], rgba=list(_EYE_RGBA), mass=0.0,
-                                     contype=0, conaffinity=0)
-                for eye, position in _EYE_POS_M.items()]
+            camera_joints.append(
+                camera_body.add_joint(
+                    name="camera_yaw",
+                    type=_JOINT.mjJNT_HINGE,
+                    axis=[0.0, 1.0, 0.0],
+                    limited=_UNLIMITED,
+                )
+            )
+            camera_joints.append(
+                camera_body.add_joint(
+                    name="camera_pitch",
+                    type=_JOINT.mjJNT_HINGE,
+                    axis=[1.0, 0.0, 0.0],
+                    limited=_LIMITED,
+                    range=list(_CAMERA_PITCH_RANGE_RAD),
+                )
+            )
+        eyes = [
+            camera_body.add_geom(
+                name=eye,
+                type=_GEOM.mjGEOM_CYLINDER,
+                pos=list(position),
+                size=[*_EYE_SIZE_M, 0.0],
+                rgba=list(_EYE_RGBA),
+                mass=0.0,
+                contype=0,
+                conaffinity=0,
+            )
+            for eye, position in _EYE_POS_M.items()
+        ]
         egocentric = camera_body.add_camera(name="egocentric", fovy=_EGOCENTRIC_FOVY_DEG)
-        head.add_camera(name="tracking", pos=list(_TRACKING_POS_M),
-                        quat=list(_xyaxes_quaternion(*_TRACKING_XYAXES)),
-                        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
-        steer = head.add_joint(name="steer", type=_JOINT.mjJNT_HINGE, axis=[0.0, 0.0, -1.0],
-                               limited=_UNLIMITED, damping=_STEER_DAMPING)
+        head.add_camera(
+            name="tracking",
+            pos=list(_TRACKING_POS_M),
+            quat=list(_xyaxes_quaternion(*_TRACKING_XYAXES)),
+            mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM,
+        )
+        steer = head.add_joint(
+            name="steer",
+            type=_JOINT.mjJNT_HINGE,
+            axis=[0.0, 0.0, -1.0],
+            limited=_UNLIMITED,
+            damping=_STEER_DAMPING,
+        )
         top_down_box = head.add_geom(
-            name="top_down_cam_box", type=_GEOM.mjGEOM_BOX, group=_TOP_DOWN_BOX_GROUP,
-            pos=list(_TOP_DOWN_BOX_POS_M), size=list(_TOP_DOWN_BOX_HALF_SIZE_M),
-            rgba=list(_HEAD_RGBA), mass=0.0, contype=0, conaffinity=0)
-        head_geom = head.add_geom(name="head", type=_GEOM.mjGEOM_BOX, size=list(_HEAD_HALF_SIZE_M),
-                                  rgba=list(_HEAD_RGBA), mass=_HEAD_MASS_KG)
-        head.add_site(name="torso_site", size=[_TORSO_SITE_RADIUS_M, 0.0, 0.0],
-                      rgba=[1.0, 0.0, 0.0, 1.0], group=4)
+            name="top_down_cam_box",
+            type=_GEOM.mjGEOM_BOX,
+            group=_TOP_DOWN_BOX_GROUP,
+            pos=list(_TOP_DOWN_BOX_POS_M),
+            size=list(_TOP_DOWN_BOX_HALF_SIZE_M),
+            rgba=list(_HEAD_RGBA),
+            mass=0.0,
+            contype=0,
+            conaffinity=0,
+        )
+        head_geom = head.add_geom(
+            name="head",
+            type=_GEOM.mjGEOM_BOX,
+            size=list(_HEAD_HALF_SIZE_M),
+            rgba=list(_HEAD_RGBA),
+            mass=_HEAD_MASS_KG,
+        )
+        head.add_site(
+            name="torso_site",
+            size=[_TORSO_SITE_RADIUS_M, 0.0, 0.0],
+            rgba=[1.0, 0.0, 0.0, 1.0],
+            group=4,
+        )
         torso = head.add_body(name="torso", pos=list(_TORSO_POS_M))
-        kick = torso.add_joint(name="kick", type=_JOINT.mjJNT_SLIDE, axis=[0.0, 0.0, -1.0],
-                               limited=_LIMITED, range=list(_KICK_RANGE_M), damping=_KICK_DAMPING,
-                               springref=_KICK_SPRINGREF_M, solimp_limit=list(_KICK_SOLIMP_LIMIT))
-        arms = [torso.add_geom(name=arm, type=_GEOM.mjGEOM_CAPSULE, fromto=list(fromto),
-                               size=[_ARM_RADIUS_M, 0.0, 0.0], rgba=list(_ARM_RGBA),
-                               density=_ARM_DENSITY)
-                for arm, fromto in _ARM_FROMTO_M.items()]
+        kick = torso.add_joint(
+            name="kick",
+            type=_JOINT.mjJNT_SLIDE,
+            axis=[0.0, 0.0, -1.0],
+            limited=_LIMITED,
+            range=list(_KICK_RANGE_M),
+            damping=_KICK_DAMPING,
+            springref=_KICK_SPRINGREF_M,
+            solimp_limit=list(_KICK_SOLIMP_LIMIT),
+        )
+        arms = [
+            torso.add_geom(
+                name=arm,
+                type=_GEOM.mjGEOM_CAPSULE,
+                fromto=list(fromto),
+                size=[_ARM_RADIUS_M, 0.0, 0.0],
+                rgba=list(_ARM_RGBA),
+                density=_ARM_DENSITY,
+            )
+            for arm, fromto in _ARM_FROMTO_M.items()
+        ]
         ball = torso.add_body(name="ball", pos=list(_BALL_POS_M))
-        roll = ball.add_joint(name="roll", type=_JOINT.mjJNT_HINGE, axis=[0.0, 1.0, 0.0],
-                              limited=_UNLIMITED, damping=_ROLL_DAMPING)
-        shell = ball.add_geom(name="shell", type=_GEOM.mjGEOM_SPHERE,
-                              size=[_SHELL_RADIUS_M, 0.0, 0.0], density=_SHELL_DENSITY)
+        roll = ball.add_joint(
+            name="roll",
+            type=_JOINT.mjJNT_HINGE,
+            axis=[0.0, 1.0, 0.0],
+            limited=_UNLIMITED,
+            damping=_ROLL_DAMPING,
+        )
+        shell = ball.add_geom(
+            name="shell",
+            type=_GEOM.mjGEOM_SPHERE,
+            size=[_SHELL_RADIUS_M, 0.0, 0.0],
+            density=_SHELL_DENSITY,
+        )
 
         site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER,
-                                      **site)
+        velocimeter = spec.add_sensor(
+            name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER, **site
+        )
         gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(name="sensor_torso_accel",
-                                        type=_SENSOR.mjSENS_ACCELEROMETER, **site)
+        accelerometer = spec.add_sensor(
+            name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER, **site
+        )
         # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-        spec.add_sensor(name="head_body_subtreelinvel", type=_SENSOR.mjSENS_SUBTREELINVEL,
-                        objtype=mujoco.mjtObj.mjOBJ_BODY, objname="head_body")
+        spec.add_sensor(
+            name="head_body_subtreelinvel",
+            type=_SENSOR.mjSENS_SUBTREELINVEL,
+            objtype=mujoco.mjtObj.mjOBJ_BODY,
+            objname="head_body",
+        )
 
         affine = mujoco.mjtBias.mjBIAS_AFFINE
-        control = dict(trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED,
-                       ctrlrange=[-1.0, 1.0])
-        spec.add_actuator(name="roll", target="roll", gear=[float(roll_gear), 0, 0, 0, 0, 0],
-                          biastype=affine, **control)
-        spec.add_actuator(name="steer", target="steer", gear=[float(steer_gear), 0, 0, 0, 0, 0],
-                          **control)
-        spec.add_actuator(name="kick", target="kick", gear=[_KICK_GEAR, 0, 0, 0, 0, 0],
-                          biastype=affine, **control)
+        control = dict(
+            trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0]
+        )
+        spec.add_actuator(
+            name="roll",
+            target="roll",
+            gear=[float(roll_gear), 0, 0, 0, 0, 0],
+            biastype=affine,
+            **control,
+        )
+        spec.add_actuator(
+            name="steer", target="steer", gear=[float(steer_gear), 0, 0, 0, 0, 0], **control
+        )
+        spec.add_actuator(
+            name="kick", target="kick", gear=[_KICK_GEAR, 0, 0, 0, 0, 0], biastype=affine, **control
+        )
         for joint in camera_joints:
             actuator = spec.add_actuator(name=joint.name, target=joint.name, **control)
             actuator.set_to_velocity(kv=_CAMERA_KV)
 
         shell_rgb = _SHELL_DEFAULT_RGB if rgba is None else tuple(rgba[:3])
-        spec.add_texture(name="ball_body", type=mujoco.mjtTexture.mjTEXTURE_CUBE,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER, rgb1=list(shell_rgb),
-                         rgb2=list(_SHELL_CHECKER_RGB), width=_SHELL_TEXTURE_PX,
-                         height=_SHELL_TEXTURE_PX)
+        spec.add_texture(
+            name="ball_body",
+            type=mujoco.mjtTexture.mjTEXTURE_CUBE,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+            rgb1=list(shell_rgb),
+            rgb2=list(_SHELL_CHECKER_RGB),
+            width=_SHELL_TEXTURE_PX,
+            height=_SHELL_TEXTURE_PX,
+        )
         shell_material = spec.add_material(name="ball_body")
         shell_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball_body"
         shell.material = "ball_body"
         if self._walker_id is not None:
             background = _HEAD_RGBA[:3] if rgba is None else tuple(rgba[:3].tolist())
             image = digit_texture(self._walker_id, background)
-            texture = spec.add_texture(name="head_texture", type=mujoco.mjtTexture.mjTEXTURE_2D,
-                                       width=image.shape[1], height=image.shape[0], nchannel=3)
+            texture = spec.add_texture(
+                name="head_texture",
+                type=mujoco.mjtTexture.mjTEXTURE_2D,
+                width=image.shape[1],
+                height=image.shape[0],
+                nchannel=3,
+            )
             texture.data = image.tobytes()
             head_material = spec.add_material(name="head_material")
             head_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "head_texture"
@@ -390,11 +526,18 @@ class BoxHead(legacy_base.LegacyWalker):
         # task sets): `initialize_episode` resets the other joints only.
         pose_joints = (*camera_joints, kick, roll)
         self._set_parts(
-            root_body=head, observable_joints=[kick], pose_joints=pose_joints,
-            initial_qpos=np.zeros(len(pose_joints)), standing_height=_HEAD_HEIGHT_M,
-            end_effectors=[head], egocentric_camera=egocentric,
-            root_sensors=(velocimeter, accelerometer, gyro), touch_sensors=(),
-            torque_sensors=(), ground_contact_geoms=[shell])
+            root_body=head,
+            observable_joints=[kick],
+            pose_joints=pose_joints,
+            initial_qpos=np.zeros(len(pose_joints)),
+            standing_height=_HEAD_HEIGHT_M,
+            end_effectors=[head],
+            egocentric_camera=egocentric,
+            root_sensors=(velocimeter, accelerometer, gyro),
+            touch_sensors=(),
+            torque_sensors=(),
+            ground_contact_geoms=[shell],
+        )
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
     def _build_observables(self):
@@ -438,16 +581,22 @@ class BoxHead(legacy_base.LegacyWalker):
         if self._root_joints is not None or body.joints:
             raise ValueError(f"walker {self.name!r} already has root joints")
         self._root_joints = tuple(
-            body.add_joint(name=f"{body.name}root_{axis_name}", type=_JOINT.mjJNT_SLIDE,
-                           axis=list(axis), limited=_UNLIMITED)
-            for axis_name, axis in zip("xyz", np.eye(3)))
+            body.add_joint(
+                name=f"{body.name}root_{axis_name}",
+                type=_JOINT.mjJNT_SLIDE,
+                axis=list(axis),
+                limited=_UNLIMITED,
+            )
+            for axis_name, axis in zip("xyz", np.eye(3))
+        )
         composer.mark_spec_changed()
 
     def _root_addresses(self, physics):
         if self._root_joints is None:
             raise ValueError(
                 f"walker {self.name!r} has no root joints: attach it with "
-                "walker.create_root_joints(arena.attach(walker))")
+                "walker.create_root_joints(arena.attach(walker))"
+            )
         return physics.bind(list(self._root_joints))
 
     def set_pose(self, physics, position=None, quaternion=None) -> None:
@@ -497,11 +646,13 @@ class BoxHead(legacy_base.LegacyWalker):
             angular_velocity = np.asarray(angular_velocity, dtype=np.float64)
             if angular_velocity.shape != (3,) or not np.all(np.isfinite(angular_velocity)):
                 raise ValueError(
-                    f"angular_velocity must be 3 finite values (rad/s), got {angular_velocity!r}")
+                    f"angular_velocity must be 3 finite values (rad/s), got {angular_velocity!r}"
+                )
             if np.any(angular_velocity[:2] != 0.0):
                 raise ValueError(
                     f"a BoxHead only spins about z; angular_velocity {angular_velocity.tolist()} "
-                    "has x or y components")
+                    "has x or y components"
+                )
             physics.bind(self._steer).qvel = np.array([-angular_velocity[2]])
 
     def get_velocity(self, physics):
@@ -515,19 +666,27 @@ class BoxHead(legacy_base.LegacyWalker):
         """Translates by `position` (m) and turns by the yaw of `quaternion`;
         `rotate_velocity` turns the slides' horizontal velocity too."""
         current_position, current_quaternion = self.get_pose(physics)
-        new_position = current_position if position is None else \
-            current_position + np.asarray(position, dtype=np.float64)
+        new_position = (
+            current_position
+            if position is None
+            else current_position + np.asarray(position, dtype=np.float64)
+        )
         new_quaternion = current_quaternion
         if quaternion is not None:
             yaw = _yaw_of(quaternion)
             new_quaternion = np.empty(4)
-            mujoco.mju_mulQuat(new_quaternion, np.array(
-                [np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)]), current_quaternion)
+            mujoco.mju_mulQuat(
+                new_quaternion,
+                np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)]),
+                current_quaternion,
+            )
             if rotate_velocity:
                 linear, angular = self.get_velocity(physics)
                 cosine, sine = np.cos(yaw), np.sin(yaw)
-                linear[:2] = (cosine * linear[0] - sine * linear[1],
-                              sine * linear[0] + cosine * linear[1])
+                linear[:2] = (
+                    cosine * linear[0] - sine * linear[1],
+                    sine * linear[0] + cosine * linear[1],
+                )
                 self.set_velocity(physics, velocity=linear)
         linear, angular = self.get_velocity(physics)
         self.set_pose(physics, new_position, new_quaternion)
@@ -564,9 +723,11 @@ def _yaw_of(quaternion) -> float:
     norm = np.linalg.norm(quaternion) if quaternion.shape == (4,) else 0.0
     if quaternion.shape != (4,) or not np.isfinite(norm) or norm == 0.0:
         raise ValueError(
-            f"quaternion must be 4 finite values (w, x, y, z), not all 0, got {quaternion!r}")
+            f"quaternion must be 4 finite values (w, x, y, z), not all 0, got {quaternion!r}"
+        )
     w, x, y, z = quaternion / norm
     if abs(x) > 1e-6 or abs(y) > 1e-6:
         raise ValueError(
-            f"a BoxHead only turns about z; quaternion {quaternion.tolist()} also pitches or rolls")
+            f"a BoxHead only turns about z; quaternion {quaternion.tolist()} also pitches or rolls"
+        )
     return float(2.0 * np.arctan2(z, w))

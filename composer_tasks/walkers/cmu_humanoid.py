@@ -43,7 +43,8 @@ _DENSITY_KG_M3 = 1000.0 * _TOTAL_MASS_KG / _MASS_AT_WATER_DENSITY_KG
 # dm_control's upright pose turns the CMU skeleton (y up, z forward) onto the world
 # (z up, x forward): the quaternion (0.859, 1, 1, 0.859), normalised.
 CMU_SKELETON_QUATERNION = tuple(
-    np.array([0.859, 1.0, 1.0, 0.859]) / np.linalg.norm([0.859, 1.0, 1.0, 0.859]))
+    np.array([0.859, 1.0, 1.0, 0.859]) / np.linalg.norm([0.859, 1.0, 1.0, 0.859])
+)
 
 # Joint stiffness (N m/rad) of the published default classes.
 _SOFT, _MEDIUM, _MEDIUM_HIGHER, _HIGH = 1.0, 10.0, 50.0, 200.0
@@ -55,65 +56,183 @@ _SOFT, _MEDIUM, _MEDIUM_HIGHER, _HIGH = 1.0, 10.0, 50.0, 200.0
 # numbers are CMU-frame.
 _SKELETON = (
     ("lhipjoint", "root", (0, 0, 0), None, ()),
-    ("lfemur", "lhipjoint", (0.101937, -0.0918074, 0.0494461), (0.984808, 0, 0, 0.173648),
-     (("z", -1.0472, 1.22173, _MEDIUM), ("y", -1.22173, 1.22173, _MEDIUM),
-      ("x", -2.79253, 0.349066, _MEDIUM))),
+    (
+        "lfemur",
+        "lhipjoint",
+        (0.101937, -0.0918074, 0.0494461),
+        (0.984808, 0, 0, 0.173648),
+        (
+            ("z", -1.0472, 1.22173, _MEDIUM),
+            ("y", -1.22173, 1.22173, _MEDIUM),
+            ("x", -2.79253, 0.349066, _MEDIUM),
+        ),
+    ),
     ("ltibia", "lfemur", (0, -0.404945, 0), None, (("x", 0.01, 2.96706, _SOFT),)),
-    ("lfoot", "ltibia", (0, -0.415693, 0), (1, -1, 0, 0),
-     (("z", -1.22173, 0.349066, _MEDIUM), ("x", -0.785398, 0.8, _MEDIUM))),
+    (
+        "lfoot",
+        "ltibia",
+        (0, -0.415693, 0),
+        (1, -1, 0, 0),
+        (("z", -1.22173, 0.349066, _MEDIUM), ("x", -0.785398, 0.8, _MEDIUM)),
+    ),
     ("ltoes", "lfoot", (0, -0.156372, -0.0227756), None, (("x", -1.5708, 0.349066, _SOFT),)),
     ("rhipjoint", "root", (0, 0, 0), None, ()),
-    ("rfemur", "rhipjoint", (-0.101937, -0.0918074, 0.0494461), (0.984808, 0, 0, -0.173648),
-     (("z", -1.22173, 1.0472, _MEDIUM), ("y", -1.22173, 1.22173, _MEDIUM),
-      ("x", -2.79253, 0.349066, _MEDIUM))),
+    (
+        "rfemur",
+        "rhipjoint",
+        (-0.101937, -0.0918074, 0.0494461),
+        (0.984808, 0, 0, -0.173648),
+        (
+            ("z", -1.22173, 1.0472, _MEDIUM),
+            ("y", -1.22173, 1.22173, _MEDIUM),
+            ("x", -2.79253, 0.349066, _MEDIUM),
+        ),
+    ),
     ("rtibia", "rfemur", (0, -0.404945, 0), None, (("x", 0.01, 2.96706, _SOFT),)),
-    ("rfoot", "rtibia", (0, -0.415693, 0), (0.707107, -0.707107, 0, 0),
-     (("z", -0.349066, 1.22173, _MEDIUM), ("x", -0.785398, 0.8, _MEDIUM))),
+    (
+        "rfoot",
+        "rtibia",
+        (0, -0.415693, 0),
+        (0.707107, -0.707107, 0, 0),
+        (("z", -0.349066, 1.22173, _MEDIUM), ("x", -0.785398, 0.8, _MEDIUM)),
+    ),
     ("rtoes", "rfoot", (0, -0.156372, -0.0227756), None, (("x", -1.5708, 0.349066, _SOFT),)),
-    ("lowerback", "root", (0, 0, 0), None,
-     (("z", -0.523599, 0.523599, _HIGH), ("y", -0.523599, 0.523599, _HIGH),
-      ("x", -0.349066, 0.785398, _MEDIUM))),
-    ("upperback", "lowerback", (0.000565862, 0.113213, -0.00805298), None,
-     (("z", -0.523599, 0.523599, _HIGH), ("y", -0.523599, 0.523599, _HIGH),
-      ("x", -0.349066, 0.785398, _MEDIUM))),
-    ("thorax", "upperback", (0.000512528, 0.11356, 0.000936821), None,
-     (("z", -0.523599, 0.523599, _HIGH), ("y", -0.523599, 0.523599, _HIGH),
-      ("x", -0.349066, 0.785398, _MEDIUM))),
-    ("lowerneck", "thorax", (0, 0.113945, 0.00468037), None,
-     (("z", -0.523599, 0.523599, _MEDIUM_HIGHER), ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
-      ("x", -0.349066, 0.785398, _MEDIUM_HIGHER))),
-    ("upperneck", "lowerneck", (-0.00330143, 0.0904801, 0.0106872), None,
-     (("z", -0.523599, 0.523599, _MEDIUM_HIGHER), ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
-      ("x", -0.349066, 0.785398, _MEDIUM_HIGHER))),
-    ("head", "upperneck", (0.00100175, 0.13, -0.00449288), None,
-     (("z", -0.523599, 0.523599, _MEDIUM_HIGHER), ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
-      ("x", -0.349066, 0.785398, _MEDIUM_HIGHER))),
-    ("lclavicle", "thorax", (0, 0.113945, 0.00468037), None,
-     (("z", 0, 0.349066, _HIGH), ("y", -0.349066, 0.174533, _HIGH))),
-    ("lhumerus", "lclavicle", (0.18, 0.09, 0.0107141), (0.183013, 0.683013, -0.683013, 0.183013),
-     (("z", -1.1, 1.5708, _MEDIUM), ("y", -1.5708, 1.5708, _MEDIUM),
-      ("x", -1.0472, 1.5708, _MEDIUM))),
+    (
+        "lowerback",
+        "root",
+        (0, 0, 0),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _HIGH),
+            ("y", -0.523599, 0.523599, _HIGH),
+            ("x", -0.349066, 0.785398, _MEDIUM),
+        ),
+    ),
+    (
+        "upperback",
+        "lowerback",
+        (0.000565862, 0.113213, -0.00805298),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _HIGH),
+            ("y", -0.523599, 0.523599, _HIGH),
+            ("x", -0.349066, 0.785398, _MEDIUM),
+        ),
+    ),
+    (
+        "thorax",
+        "upperback",
+        (0.000512528, 0.11356, 0.000936821),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _HIGH),
+            ("y", -0.523599, 0.523599, _HIGH),
+            ("x", -0.349066, 0.785398, _MEDIUM),
+        ),
+    ),
+    (
+        "lowerneck",
+        "thorax",
+        (0, 0.113945, 0.00468037),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("x", -0.349066, 0.785398, _MEDIUM_HIGHER),
+        ),
+    ),
+    (
+        "upperneck",
+        "lowerneck",
+        (-0.00330143, 0.0904801, 0.0106872),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("x", -0.349066, 0.785398, _MEDIUM_HIGHER),
+        ),
+    ),
+    (
+        "head",
+        "upperneck",
+        (0.00100175, 0.13, -0.00449288),
+        None,
+        (
+            ("z", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("y", -0.523599, 0.523599, _MEDIUM_HIGHER),
+            ("x", -0.349066, 0.785398, _MEDIUM_HIGHER),
+        ),
+    ),
+    (
+        "lclavicle",
+        "thorax",
+        (0, 0.113945, 0.00468037),
+        None,
+        (("z", 0, 0.349066, _HIGH), ("y", -0.349066, 0.174533, _HIGH)),
+    ),
+    (
+        "lhumerus",
+        "lclavicle",
+        (0.18, 0.09, 0.0107141),
+        (0.183013, 0.683013, -0.683013, 0.183013),
+        (
+            ("z", -1.1, 1.5708, _MEDIUM),
+            ("y", -1.5708, 1.5708, _MEDIUM),
+            ("x", -1.0472, 1.5708, _MEDIUM),
+        ),
+    ),
     ("lradius", "lhumerus", (0, -0.276843, 0), None, (("x", -0.174533, 2.96706, _SOFT),)),
-    ("lwrist", "lradius", (0, -0.181536, 0), (-0.5, 0, 0.866025, 0),
-     (("y", 0, 3.14159, _SOFT),)),
-    ("lhand", "lwrist", (0, -0.0907676, 0), None,
-     (("z", -0.785398, 0.785398, _SOFT), ("x", -1.5708, 1.5708, _SOFT))),
+    ("lwrist", "lradius", (0, -0.181536, 0), (-0.5, 0, 0.866025, 0), (("y", 0, 3.14159, _SOFT),)),
+    (
+        "lhand",
+        "lwrist",
+        (0, -0.0907676, 0),
+        None,
+        (("z", -0.785398, 0.785398, _SOFT), ("x", -1.5708, 1.5708, _SOFT)),
+    ),
     ("lfingers", "lhand", (0, -0.075, 0), None, (("x", 0, 1.5708, _SOFT),)),
-    ("lthumb", "lhand", (-0.025, 0, 0), (0.92388, 0, 0, -0.382683),
-     (("z", -0.785398, 0.785398, _SOFT), ("x", 0, 1.57, _SOFT))),
-    ("rclavicle", "thorax", (0, 0.113945, 0.00468037), None,
-     (("z", -0.349066, 0, _HIGH), ("y", -0.174533, 0.349066, _HIGH))),
-    ("rhumerus", "rclavicle", (-0.18, 0.09, 0.0107141), (0.183013, 0.683013, 0.683013, -0.183013),
-     (("z", -1.1, 1.5708, _MEDIUM), ("y", -1.5708, 1.5708, _MEDIUM),
-      ("x", -1.0472, 1.5708, _MEDIUM))),
+    (
+        "lthumb",
+        "lhand",
+        (-0.025, 0, 0),
+        (0.92388, 0, 0, -0.382683),
+        (("z", -0.785398, 0.785398, _SOFT), ("x", 0, 1.57, _SOFT)),
+    ),
+    (
+        "rclavicle",
+        "thorax",
+        (0, 0.113945, 0.00468037),
+        None,
+        (("z", -0.349066, 0, _HIGH), ("y", -0.174533, 0.349066, _HIGH)),
+    ),
+    (
+        "rhumerus",
+        "rclavicle",
+        (-0.18, 0.09, 0.0107141),
+        (0.183013, 0.683013, 0.683013, -0.183013),
+        (
+            ("z", -1.1, 1.5708, _MEDIUM),
+            ("y", -1.5708, 1.5708, _MEDIUM),
+            ("x", -1.0472, 1.5708, _MEDIUM),
+        ),
+    ),
     ("rradius", "rhumerus", (0, -0.276843, 0), None, (("x", -0.174533, 2.96706, _SOFT),)),
-    ("rwrist", "rradius", (0, -0.181536, 0), (-0.5, 0, -0.866025, 0),
-     (("y", -3.14159, 0, _SOFT),)),
-    ("rhand", "rwrist", (0, -0.0907676, 0), None,
-     (("z", -0.785398, 0.785398, _SOFT), ("x", -1.5708, 1.5708, _SOFT))),
+    ("rwrist", "rradius", (0, -0.181536, 0), (-0.5, 0, -0.866025, 0), (("y", -3.14159, 0, _SOFT),)),
+    (
+        "rhand",
+        "rwrist",
+        (0, -0.0907676, 0),
+        None,
+        (("z", -0.785398, 0.785398, _SOFT), ("x", -1.5708, 1.5708, _SOFT)),
+    ),
     ("rfingers", "rhand", (0, -0.075, 0), None, (("x", 0, 1.5708, _SOFT),)),
-    ("rthumb", "rhand", (0.025, 0, 0), (0.92388, 0, 0, 0.382683),
-     (("z", -0.785398, 0.785398, _SOFT), ("x", 0, 1.57, _SOFT))),
+    (
+        "rthumb",
+        "rhand",
+        (0.025, 0, 0),
+        (0.92388, 0, 0, 0.382683),
+        (("z", -0.785398, 0.785398, _SOFT), ("x", 0, 1.57, _SOFT)),
+    ),
 )
 # The finger hinges sit 0.015 m behind their body's origin (CMU frame, unscaled).
 _JOINT_POSITIONS = {"lfingersrx": (0, 0.015, 0), "rfingersrx": (0, 0.015, 0)}
@@ -124,15 +243,25 @@ _JOINT_POSITIONS = {"lfingersrx": (0, 0.015, 0), "rfingersrx": (0, 0.015, 0)}
 # bulk for collisions but no mass.
 _CAPSULES = (
     ("root_geom", "root", 0.1, (0.07, -0.05, 0), (-0.07, -0.05, 0)),
-    ("lhipjoint", "lhipjoint", 0.008, (0.065808, -0.060052, 0.032343),
-     (0.036129, -0.031755, 0.017103)),
+    (
+        "lhipjoint",
+        "lhipjoint",
+        0.008,
+        (0.065808, -0.060052, 0.032343),
+        (0.036129, -0.031755, 0.017103),
+    ),
     ("lfemur_upper", "lfemur", 0.085, (0, -0.198473, 0), (0, -0.032473, 0)),
     ("lfemur", "lfemur", 0.07, (0, -0.384699, 0), (0, -0.020247, 0)),
     ("ltibia", "ltibia", 0.04, (0, -0.385407, 0), (0, -0.020285, 0)),
     ("lfoot", "lfoot", 0.025, (-0.032195, -0.128545, -0.025662), (-0.021805, 0.028545, 0.002886)),
     ("lfoot_ch", "lfoot", 0.025, (0.032195, -0.128545, -0.025662), (0.021805, 0.028545, 0.002886)),
-    ("rhipjoint", "rhipjoint", 0.008, (-0.066259, -0.059675, 0.03214),
-     (-0.035678, -0.032133, 0.017306)),
+    (
+        "rhipjoint",
+        "rhipjoint",
+        0.008,
+        (-0.066259, -0.059675, 0.03214),
+        (-0.035678, -0.032133, 0.017306),
+    ),
     ("rfemur_upper", "rfemur", 0.085, (0, -0.198473, 0), (0, -0.032473, 0)),
     ("rfemur", "rfemur", 0.07, (0, -0.384699, 0), (0, -0.020247, 0)),
     ("rtibia", "rtibia", 0.04, (0, -0.385407, 0), (0, -0.020285, 0)),
@@ -141,13 +270,28 @@ _CAPSULES = (
     ("lowerback", "lowerback", 0.085, (-0.042571, 0.056606, 0.01), (0.048229, 0.056606, 0.01)),
     ("upperback", "upperback", 0.09, (-0.04517, 0.05678, 0.02), (0.045682, 0.05678, 0.02)),
     ("thorax", "thorax", 0.095, (-0.057021, 0.056972, 0.02), (0.057021, 0.056972, 0.02)),
-    ("lowerneck", "lowerneck", 0.075, (-0.001651, 0.068032, 0.005344),
-     (-0.001651, 0.022448, 0.005344)),
-    ("upperneck", "upperneck", 0.05, (0.000501, 0.067523, -0.002246),
-     (0.000501, 0.022468, -0.002246)),
+    (
+        "lowerneck",
+        "lowerneck",
+        0.075,
+        (-0.001651, 0.068032, 0.005344),
+        (-0.001651, 0.022448, 0.005344),
+    ),
+    (
+        "upperneck",
+        "upperneck",
+        0.05,
+        (0.000501, 0.067523, -0.002246),
+        (0.000501, 0.022468, -0.002246),
+    ),
     ("head", "head", 0.095, (0.000341, 0.072288, 0.025), (0.000341, 0.02408, 0.025)),
-    ("lclavicle", "lclavicle", 0.075, (0.147192, 0.061296, 0.008561),
-     (0.036571, 0.015231, 0.002153)),
+    (
+        "lclavicle",
+        "lclavicle",
+        0.075,
+        (0.147192, 0.061296, 0.008561),
+        (0.036571, 0.015231, 0.002153),
+    ),
     ("lhumerus", "lhumerus", 0.042, (0, -0.263, 0), (0, -0.013842, 0)),
     ("lradius", "lradius", 0.03, (0, -0.172459, 0), (0, -0.009077, 0)),
     ("lwrist", "lwrist", 0.02, (0, -0.06, 0), (0, 0, 0)),
@@ -156,8 +300,13 @@ _CAPSULES = (
     ("lfinger2", "lfingers", 0.006, (0.008, -0.07, 0), (0.008, 0.01, 0)),
     ("lfinger3", "lfingers", 0.0055, (0.024, -0.065, 0), (0.024, 0.015, 0)),
     ("lthumb", "lthumb", 0.008, (0, -0.06, 0), (0, 0, 0)),
-    ("rclavicle", "rclavicle", 0.075, (-0.147192, 0.061296, 0.008561),
-     (-0.036571, 0.015231, 0.002153)),
+    (
+        "rclavicle",
+        "rclavicle",
+        0.075,
+        (-0.147192, 0.061296, 0.008561),
+        (-0.036571, 0.015231, 0.002153),
+    ),
     ("rhumerus", "rhumerus", 0.042, (0, -0.263, 0), (0, -0.013842, 0)),
     ("rradius", "rradius", 0.03, (0.000002, -0.172459, 0), (-0.000002, -0.009077, 0)),
     ("rwrist", "rwrist", 0.02, (0, -0.06, 0), (0, 0, 0)),
@@ -167,14 +316,31 @@ _CAPSULES = (
     ("rfinger3", "rfingers", 0.0055, (-0.024, -0.065, 0), (-0.024, 0.015, 0)),
     ("rthumb", "rthumb", 0.008, (0, -0.06, 0), (0, 0, 0)),
 )
-_CONTACT_GEOMS = frozenset((
-    "lfoot", "lfoot_ch", "rfoot", "rfoot_ch", "lfinger0", "lfinger1", "lfinger2", "lfinger3",
-    "rfinger0", "rfinger1", "rfinger2", "rfinger3", "lthumb", "rthumb"))
+_CONTACT_GEOMS = frozenset(
+    (
+        "lfoot",
+        "lfoot_ch",
+        "rfoot",
+        "rfoot_ch",
+        "lfinger0",
+        "lfinger1",
+        "lfinger2",
+        "lfinger3",
+        "rfinger0",
+        "rfinger1",
+        "rfinger2",
+        "rfinger3",
+        "lthumb",
+        "rthumb",
+    )
+)
 _MASSLESS_GEOMS = frozenset(("lfemur_upper", "rfemur_upper"))
 # Spheres under the toes: (geom, body, radius, centre), CMU frame, unscaled.
 _TOE_SPHERES = tuple(
     (f"{side}toes{index}", f"{side}toes", 0.025, (x, -0.01, -0.01))
-    for side in "lr" for index, x in enumerate((0.0, 0.03, -0.03)))
+    for side in "lr"
+    for index, x in enumerate((0.0, 0.03, -0.03))
+)
 # Ellipsoid hands: (geom, body, semi-axes, centre, orientation), CMU frame, unscaled.
 _HANDS = (
     ("lhand", "lhand", (0.035, 0.02, 0.045), (0, -0.016752, 0), (0, 0, -1, -1)),
@@ -191,12 +357,24 @@ _CAPSULE = mujoco.mjtGeom.mjGEOM_CAPSULE
 _BOX = mujoco.mjtGeom.mjGEOM_BOX
 _ELLIPSOID = mujoco.mjtGeom.mjGEOM_ELLIPSOID
 _TOUCH_SITES = (
-    ("lhand_touch", "lhand", _ELLIPSOID, (0.012, 0.005, 0.015), (0, -0.016752, -0.02),
-     ("quat", (0, 0, -1, -1))),
+    (
+        "lhand_touch",
+        "lhand",
+        _ELLIPSOID,
+        (0.012, 0.005, 0.015),
+        (0, -0.016752, -0.02),
+        ("quat", (0, 0, -1, -1)),
+    ),
     ("lfingers_touch", "lfingers", _BOX, (0.023, 0.013, 0.003), (0, -0.042, -0.007), None),
     ("lthumb_touch", "lthumb", _BOX, (0.006, 0.013, 0.003), (0, -0.043, -0.007), None),
-    ("rhand_touch", "rhand", _ELLIPSOID, (0.012, 0.005, 0.015), (0, -0.016752, -0.02),
-     ("quat", (0, 0, 1, 1))),
+    (
+        "rhand_touch",
+        "rhand",
+        _ELLIPSOID,
+        (0.012, 0.005, 0.015),
+        (0, -0.016752, -0.02),
+        ("quat", (0, 0, 1, 1)),
+    ),
     ("rfingers_touch", "rfingers", _BOX, (0.023, 0.013, 0.003), (0, -0.042, -0.007), None),
     ("rthumb_touch", "rthumb", _BOX, (0.006, 0.013, 0.003), (0, -0.043, -0.007), None),
     ("ltoes_touch", "ltoes", _CAPSULE, (0.025, 0.03, 0), (0, -0.01, -0.02), ("zaxis", (1, 0, 0))),
@@ -206,33 +384,73 @@ _TOUCH_SITES = (
 )
 # Torque sensors of the published model, at the shoulders (humerus origins).
 _TORQUE_SITES = ("lhumerus_ft", "rhumerus_ft")
-_CONTACT_EXCLUSIONS = (("lclavicle", "rclavicle"), ("lowerneck", "lclavicle"),
-                       ("lowerneck", "rclavicle"), ("upperneck", "lclavicle"),
-                       ("upperneck", "rclavicle"))
+_CONTACT_EXCLUSIONS = (
+    ("lclavicle", "rclavicle"),
+    ("lowerneck", "lclavicle"),
+    ("lowerneck", "rclavicle"),
+    ("upperneck", "lclavicle"),
+    ("upperneck", "rclavicle"),
+)
 
 # V2020 position servos: joint -> (gain kp in N m/rad, joint damping in N m s/rad).
 # The force limit of each servo equals its gain in N m (the published values).
 _SERVOS = {
-    "headrx": (40, 2), "headry": (40, 2), "headrz": (40, 2),
-    "lclaviclery": (80, 20), "lclaviclerz": (80, 20),
-    "lfemurrx": (300, 15), "lfemurry": (200, 10), "lfemurrz": (200, 10),
-    "lfingersrx": (20, 1), "lfootrx": (120, 6), "lfootrz": (50, 3),
-    "lhandrx": (20, 1), "lhandrz": (20, 1),
-    "lhumerusrx": (120, 6), "lhumerusry": (120, 6), "lhumerusrz": (120, 6),
-    "lowerbackrx": (300, 15), "lowerbackry": (180, 20), "lowerbackrz": (200, 20),
-    "lowerneckrx": (120, 20), "lowerneckry": (120, 20), "lowerneckrz": (120, 20),
-    "lradiusrx": (90, 5), "lthumbrx": (20, 1), "lthumbrz": (20, 1),
-    "ltibiarx": (160, 8), "ltoesrx": (20, 1), "lwristry": (20, 1),
-    "rclaviclery": (80, 20), "rclaviclerz": (80, 20),
-    "rfemurrx": (300, 15), "rfemurry": (200, 10), "rfemurrz": (200, 10),
-    "rfingersrx": (20, 1), "rfootrx": (120, 6), "rfootrz": (50, 3),
-    "rhandrx": (20, 1), "rhandrz": (20, 1),
-    "rhumerusrx": (120, 6), "rhumerusry": (120, 6), "rhumerusrz": (120, 6),
-    "rradiusrx": (90, 5), "rthumbrx": (20, 1), "rthumbrz": (20, 1),
-    "rtibiarx": (160, 8), "rtoesrx": (20, 1), "rwristry": (20, 1),
-    "thoraxrx": (300, 15), "thoraxry": (80, 8), "thoraxrz": (200, 12),
-    "upperbackrx": (300, 15), "upperbackry": (80, 8), "upperbackrz": (200, 12),
-    "upperneckrx": (60, 10), "upperneckry": (60, 10), "upperneckrz": (60, 10),
+    "headrx": (40, 2),
+    "headry": (40, 2),
+    "headrz": (40, 2),
+    "lclaviclery": (80, 20),
+    "lclaviclerz": (80, 20),
+    "lfemurrx": (300, 15),
+    "lfemurry": (200, 10),
+    "lfemurrz": (200, 10),
+    "lfingersrx": (20, 1),
+    "lfootrx": (120, 6),
+    "lfootrz": (50, 3),
+    "lhandrx": (20, 1),
+    "lhandrz": (20, 1),
+    "lhumerusrx": (120, 6),
+    "lhumerusry": (120, 6),
+    "lhumerusrz": (120, 6),
+    "lowerbackrx": (300, 15),
+    "lowerbackry": (180, 20),
+    "lowerbackrz": (200, 20),
+    "lowerneckrx": (120, 20),
+    "lowerneckry": (120, 20),
+    "lowerneckrz": (120, 20),
+    "lradiusrx": (90, 5),
+    "lthumbrx": (20, 1),
+    "lthumbrz": (20, 1),
+    "ltibiarx": (160, 8),
+    "ltoesrx": (20, 1),
+    "lwristry": (20, 1),
+    "rclaviclery": (80, 20),
+    "rclaviclerz": (80, 20),
+    "rfemurrx": (300, 15),
+    "rfemurry": (200, 10),
+    "rfemurrz": (200, 10),
+    "rfingersrx": (20, 1),
+    "rfootrx": (120, 6),
+    "rfootrz": (50, 3),
+    "rhandrx": (20, 1),
+    "rhandrz": (20, 1),
+    "rhumerusrx": (120, 6),
+    "rhumerusry": (120, 6),
+    "rhumerusrz": (120, 6),
+    "rradiusrx": (90, 5),
+    "rthumbrx": (20, 1),
+    "rthumbrz": (20, 1),
+    "rtibiarx": (160, 8),
+    "rtoesrx": (20, 1),
+    "rwristry": (20, 1),
+    "thoraxrx": (300, 15),
+    "thoraxry": (80, 8),
+    "thoraxrz": (200, 12),
+    "upperbackrx": (300, 15),
+    "upperbackry": (80, 8),
+    "upperbackrz": (200, 12),
+    "upperneckrx": (60, 10),
+    "upperneckry": (60, 10),
+    "upperneckrz": (60, 10),
 }
 # Time constant (s) of the first-order filter between control and servo target.
 _CONTROL_FILTER_S = 0.03
@@ -273,68 +491,106 @@ class CMUHumanoid(base.Walker):
                 joint_name = f"{body_name}r{axis}"
                 kp, damping = _SERVOS[joint_name]
                 joints[joint_name] = body.add_joint(
-                    name=joint_name, axis=list(_AXES[axis]), range=[lower, upper],
+                    name=joint_name,
+                    axis=list(_AXES[axis]),
+                    range=[lower, upper],
                     pos=_scaled(_JOINT_POSITIONS.get(joint_name, (0, 0, 0))),
-                    stiffness=[stiffness, 0.0, 0.0], damping=[damping, 0.0, 0.0])
+                    stiffness=[stiffness, 0.0, 0.0],
+                    damping=[damping, 0.0, 0.0],
+                )
             bodies[body_name] = body
         for geom_name, body_name, radius, start, end in _CAPSULES:
             geom = bodies[body_name].add_geom(
-                name=geom_name, type=_CAPSULE, size=[_SCALE * radius, 0, 0],
-                fromto=_scaled(start) + _scaled(end))
+                name=geom_name,
+                type=_CAPSULE,
+                size=[_SCALE * radius, 0, 0],
+                fromto=_scaled(start) + _scaled(end),
+            )
             if geom_name in _CONTACT_GEOMS:
                 _make_contact_geom(geom)
             if geom_name in _MASSLESS_GEOMS:
                 geom.mass = 0.0
         for geom_name, body_name, radius, centre in _TOE_SPHERES:
-            _make_contact_geom(bodies[body_name].add_geom(
-                name=geom_name, type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                size=[_SCALE * radius, 0, 0], pos=_scaled(centre)))
+            _make_contact_geom(
+                bodies[body_name].add_geom(
+                    name=geom_name,
+                    type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                    size=[_SCALE * radius, 0, 0],
+                    pos=_scaled(centre),
+                )
+            )
         for geom_name, body_name, semi_axes, centre, orientation in _HANDS:
-            _make_contact_geom(bodies[body_name].add_geom(
-                name=geom_name, type=_ELLIPSOID, size=_scaled(semi_axes), pos=_scaled(centre),
-                quat=list(orientation)))
+            _make_contact_geom(
+                bodies[body_name].add_geom(
+                    name=geom_name,
+                    type=_ELLIPSOID,
+                    size=_scaled(semi_axes),
+                    pos=_scaled(centre),
+                    quat=list(orientation),
+                )
+            )
         for (geom_name, body_name, radius, start, end), group in (
-                (_FACE, _BODY_GROUP), (_NOSE, _HIDDEN_FROM_EGOCENTRIC_GROUP)):
+            (_FACE, _BODY_GROUP),
+            (_NOSE, _HIDDEN_FROM_EGOCENTRIC_GROUP),
+        ):
             bodies[body_name].add_geom(
-                name=geom_name, type=_CAPSULE, size=[_SCALE * radius, 0, 0],
-                fromto=_scaled(start) + _scaled(end), mass=0.0, contype=0, conaffinity=0,
-                group=group)
+                name=geom_name,
+                type=_CAPSULE,
+                size=[_SCALE * radius, 0, 0],
+                fromto=_scaled(start) + _scaled(end),
+                mass=0.0,
+                contype=0,
+                conaffinity=0,
+                group=group,
+            )
         touch_sensors = []
         for site_name, body_name, site_type, size, centre, orientation in _TOUCH_SITES:
             attributes = dict(type=site_type, size=_scaled(size), pos=_scaled(centre))
             if orientation is not None:
                 attributes[orientation[0]] = list(orientation[1])
             touch_sensors.append(
-                base.add_touch_sensor(spec, bodies[body_name], site_name, **attributes))
+                base.add_touch_sensor(spec, bodies[body_name], site_name, **attributes)
+            )
         torque_sensors = []
         for site_name in _TORQUE_SITES:
-            bodies[site_name[:-len("_ft")]].add_site(name=site_name, size=[0.01, 0, 0], group=4)
-            torque_sensors.append(spec.add_sensor(
-                name=site_name, type=mujoco.mjtSensor.mjSENS_TORQUE,
-                objtype=mujoco.mjtObj.mjOBJ_SITE, objname=site_name))
-        camera = bodies["head"].add_camera(name="egocentric",
-                                           xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
+            bodies[site_name[: -len("_ft")]].add_site(name=site_name, size=[0.01, 0, 0], group=4)
+            torque_sensors.append(
+                spec.add_sensor(
+                    name=site_name,
+                    type=mujoco.mjtSensor.mjSENS_TORQUE,
+                    objtype=mujoco.mjtObj.mjOBJ_SITE,
+                    objname=site_name,
+                )
+            )
+        camera = bodies["head"].add_camera(name="egocentric", xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
         for first, second in _CONTACT_EXCLUSIONS:
             spec.add_exclude(bodyname1=first, bodyname2=second)
         # Actuators in alphabetical order of their joints, as published.
         actuated = [joints[joint_name] for joint_name in sorted(_SERVOS)]
         for joint in actuated:
             _add_servo(spec, joint)
-        initial_qpos = np.clip(0.0, [joint.range[0] for joint in actuated],
-                               [joint.range[1] for joint in actuated])
+        initial_qpos = np.clip(
+            0.0, [joint.range[0] for joint in actuated], [joint.range[1] for joint in actuated]
+        )
         standing_height = base.height_above_lowest_point(
-            spec, root, [(joint.name, q) for joint, q in zip(actuated, initial_qpos)])
+            spec, root, [(joint.name, q) for joint, q in zip(actuated, initial_qpos)]
+        )
         root.pos = [0.0, 0.0, standing_height]
         self._spec = spec
         self._head = bodies["head"]
         self._set_parts(
-            root_body=root, observable_joints=actuated, pose_joints=actuated,
-            initial_qpos=initial_qpos, standing_height=standing_height,
+            root_body=root,
+            observable_joints=actuated,
+            pose_joints=actuated,
+            initial_qpos=initial_qpos,
+            standing_height=standing_height,
             end_effectors=[bodies[body] for body in _END_EFFECTORS],
-            egocentric_camera=camera, root_sensors=root_sensors,
-            touch_sensors=touch_sensors, torque_sensors=torque_sensors,
-            ground_contact_geoms=[geom for geom in spec.geoms
-                                  if geom.parent.name in _FOOT_BODIES])
+            egocentric_camera=camera,
+            root_sensors=root_sensors,
+            touch_sensors=touch_sensors,
+            torque_sensors=torque_sensors,
+            ground_contact_geoms=[geom for geom in spec.geoms if geom.parent.name in _FOOT_BODIES],
+        )
 
     def _build_observables(self):
         return CMUHumanoidObservables(self)
@@ -354,8 +610,8 @@ class CMUHumanoid(base.Walker):
         target = np.asarray(target_pose, dtype=np.float64)
         if target.shape != (len(self._observable_joints),):
             raise ValueError(
-                f"target_pose must have shape ({len(self._observable_joints)},), got "
-                f"{target.shape}")
+                f"target_pose must have shape ({len(self._observable_joints)},), got {target.shape}"
+            )
         lower = np.array([joint.range[0] for joint in self._observable_joints])
         upper = np.array([joint.range[1] for joint in self._observable_joints])
         return (2.0 * target - (upper + lower)) / (upper - lower)
@@ -377,6 +633,7 @@ class CMUHumanoidObservables(base.WalkerObservables):
                 cache["addresses"] = model.actuator_actadr[ids].copy()
                 cache["model"] = model
             return physics.data.act[cache["addresses"]]
+
         return observable.Generic(read)
 
     @property
@@ -423,8 +680,9 @@ def _add_servo(spec, joint):
     kp = float(_SERVOS[joint.name][0])
     lower, upper = joint.range
     slope = (upper - lower) / 2.0
-    actuator = spec.add_actuator(name=joint.name, target=joint.name,
-                                 trntype=mujoco.mjtTrn.mjTRN_JOINT)
+    actuator = spec.add_actuator(
+        name=joint.name, target=joint.name, trntype=mujoco.mjtTrn.mjTRN_JOINT
+    )
     actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
     actuator.dynprm[0] = _CONTROL_FILTER_S
     actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED

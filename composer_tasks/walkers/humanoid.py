@@ -28,8 +28,14 @@ _FOOT_GEOMS = ("right_right_foot", "left_right_foot", "right_left_foot", "left_l
 # feet and legs".
 _LEG_TOUCH_SITES = ("right_thigh", "right_shin", "left_thigh", "left_shin")
 # Lower-limb force-torque sites, in the suite's sensor order.
-_LOWER_LIMB_SITES = ("left_ankle", "right_ankle", "left_knee", "right_knee", "left_hip",
-                     "right_hip")
+_LOWER_LIMB_SITES = (
+    "left_ankle",
+    "right_ankle",
+    "left_knee",
+    "right_knee",
+    "left_hip",
+    "right_hip",
+)
 # Hands and feet, in the order of dm_control's CMU humanoid end effectors.
 _END_EFFECTORS = ("right_hand", "left_hand", "right_foot", "left_foot")
 
@@ -53,15 +59,18 @@ class Humanoid(base.Walker):
         self._head = spec.body("head")
         joints = [spec.joint(joint) for joint in humanoid_model.JOINT_NAMES]
         self._set_parts(
-            root_body=torso, observable_joints=joints, pose_joints=joints,
-            initial_qpos=np.zeros(len(joints)), standing_height=standing_height,
+            root_body=torso,
+            observable_joints=joints,
+            pose_joints=joints,
+            initial_qpos=np.zeros(len(joints)),
+            standing_height=standing_height,
             end_effectors=[spec.body(body) for body in _END_EFFECTORS],
             egocentric_camera=spec.camera("egocentric"),
             root_sensors=[spec.sensor(f"torso_{kind}") for kind in ("vel", "accel", "gyro")],
-            touch_sensors=[spec.sensor(f"{site}_touch")
-                           for site in _FOOT_GEOMS + _LEG_TOUCH_SITES],
+            touch_sensors=[spec.sensor(f"{site}_touch") for site in _FOOT_GEOMS + _LEG_TOUCH_SITES],
             torque_sensors=[spec.sensor(f"{site}_torque") for site in _LOWER_LIMB_SITES],
-            ground_contact_geoms=[spec.geom(geom) for geom in _FOOT_GEOMS])
+            ground_contact_geoms=[spec.geom(geom) for geom in _FOOT_GEOMS],
+        )
 
     @property
     def head(self):

@@ -53,8 +53,12 @@ class LegacyWalker(base.Walker):
     Subclasses call `_set_parts` as every walker does, then `_init_legacy(...)`.
     """
 
-    def _init_legacy(self, marker_geoms: Sequence[Any],
-                     rangefinder_sensors: Sequence[Any] = (), initializer: Any = None) -> None:
+    def _init_legacy(
+        self,
+        marker_geoms: Sequence[Any],
+        rangefinder_sensors: Sequence[Any] = (),
+        initializer: Any = None,
+    ) -> None:
         """Finishes a legacy walker's build (in `_build`, after `_set_parts`).
 
         Args:
@@ -67,7 +71,7 @@ class LegacyWalker(base.Walker):
         self._rangefinder_sensors = tuple(rangefinder_sensors)
         self._prev_action = np.zeros(len(self.actuators))
         if initializer is not None:
-            for item in (initializer if isinstance(initializer, (list, tuple)) else [initializer]):
+            for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
 
     def _build_observables(self):
@@ -88,9 +92,17 @@ class LegacyWalker(base.Walker):
             minimum.append(low)
             maximum.append(high)
         return dm_env.specs.BoundedArray(
-            shape=(len(self.actuators),), dtype=np.float64, minimum=minimum, maximum=maximum,
-            name="\t".join(actuator.name[len(self.prefix):] if actuator.name.startswith(self.prefix)
-                           else actuator.name for actuator in self.actuators))
+            shape=(len(self.actuators),),
+            dtype=np.float64,
+            minimum=minimum,
+            maximum=maximum,
+            name="\t".join(
+                actuator.name[len(self.prefix) :]
+                if actuator.name.startswith(self.prefix)
+                else actuator.name
+                for actuator in self.actuators
+            ),
+        )
 
     def initialize_episode(self, physics, random_state) -> None:
         """The initial pose (`base.Walker.initialize_episode`) and a zero `prev_action`."""
@@ -129,7 +141,8 @@ class LegacyWalker(base.Walker):
         if prev_action.shape != self._prev_action.shape:
             raise ValueError(
                 f"walker {self.name!r}: the snapshot's prev_action has shape "
-                f"{prev_action.shape}, expected {self._prev_action.shape}")
+                f"{prev_action.shape}, expected {self._prev_action.shape}"
+            )
         self._prev_action = prev_action.copy()
 
 
@@ -167,9 +180,15 @@ class LegacyWalkerObservables(base.WalkerObservables):
         entity = self._entity
         sensors = [
             entity.spec.add_sensor(
-                name=f"{body.name}_end_effector", type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
-                objtype=_XBODY, objname=body.name, reftype=_XBODY, refname=entity.root_body.name)
-            for body in entity.end_effectors]
+                name=f"{body.name}_end_effector",
+                type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
+                objtype=_XBODY,
+                objname=body.name,
+                reftype=_XBODY,
+                refname=entity.root_body.name,
+            )
+            for body in entity.end_effectors
+        ]
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
@@ -248,4 +267,3 @@ class LegacyWalkerObservables(base.WalkerObservables):
         """The action applied at the previous control step, (n_actuators,)."""
         entity = self._entity
         return observable.Generic(lambda physics: entity.prev_action)
-

@@ -53,23 +53,39 @@ class PlanarWalker(base.Walker):
         base.strip_world(spec)
         torso = spec.body("torso")
         _, root_sensors = base.add_root_sensors(spec, torso, com_velocity=False)
-        camera = torso.add_camera(name="egocentric", pos=[0.08, 0.0, 0.25],
-                                  xyaxes=[0.0, -1.0, 0.0, 0.0, 0.0, 1.0], fovy=80.0)
+        camera = torso.add_camera(
+            name="egocentric",
+            pos=[0.08, 0.0, 0.25],
+            xyaxes=[0.0, -1.0, 0.0, 0.0, 0.0, 1.0],
+            fovy=80.0,
+        )
         touch_sensors = [
             base.add_touch_sensor(
-                spec, spec.body(foot), f"{foot}_touch", type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+                spec,
+                spec.body(foot),
+                f"{foot}_touch",
+                type=mujoco.mjtGeom.mjGEOM_CAPSULE,
                 size=[_FOOT_RADIUS_M + _TOUCH_MARGIN_M, _FOOT_HALF_LENGTH_M, 0.0],
-                zaxis=[1.0, 0.0, 0.0])
-            for foot in _FEET]
+                zaxis=[1.0, 0.0, 0.0],
+            )
+            for foot in _FEET
+        ]
         self._spec = spec
         self._root_joints = tuple(spec.joint(name) for name in _ROOT_JOINTS)
         leg_joints = [spec.joint(joint) for joint in _LEG_JOINTS]
         self._set_parts(
-            root_body=torso, observable_joints=leg_joints, pose_joints=leg_joints,
-            initial_qpos=np.zeros(len(leg_joints)), standing_height=torso.pos[2],
-            end_effectors=[spec.body(foot) for foot in _FEET], egocentric_camera=camera,
-            root_sensors=root_sensors, touch_sensors=touch_sensors, torque_sensors=(),
-            ground_contact_geoms=[spec.geom(foot) for foot in _FEET])
+            root_body=torso,
+            observable_joints=leg_joints,
+            pose_joints=leg_joints,
+            initial_qpos=np.zeros(len(leg_joints)),
+            standing_height=torso.pos[2],
+            end_effectors=[spec.body(foot) for foot in _FEET],
+            egocentric_camera=camera,
+            root_sensors=root_sensors,
+            touch_sensors=touch_sensors,
+            torque_sensors=(),
+            ground_contact_geoms=[spec.geom(foot) for foot in _FEET],
+        )
 
     @property
     def root_joints(self):
@@ -84,11 +100,13 @@ class PlanarWalker(base.Walker):
         body = self.attachment_body
         if body is None:
             raise ValueError(
-                f"walker {self.name!r} is not attached; attach it with arena.attach(walker)")
+                f"walker {self.name!r} is not attached; attach it with arena.attach(walker)"
+            )
         if body.parent.name != "world":
             raise ValueError(
                 f"walker {self.name!r} must be attached to its arena's world body to be "
-                f"posed; it hangs from body {body.parent.name!r}")
+                f"posed; it hangs from body {body.parent.name!r}"
+            )
         binding = physics.bind(body)
         rotation = np.empty(9)
         mujoco.mju_quat2Mat(rotation, np.asarray(binding.quat, dtype=np.float64))
@@ -149,7 +167,8 @@ class PlanarWalker(base.Walker):
         if abs(relative[1]) > 1e-6 or abs(relative[3]) > 1e-6:
             raise ValueError(
                 f"the planar walker {self.name!r} can only turn about its plane's normal "
-                f"(y); quaternion {quaternion} is not such a rotation")
+                f"(y); quaternion {quaternion} is not such a rotation"
+            )
         return 2.0 * np.arctan2(relative[2], relative[0])
 
     def get_velocity(self, physics):
@@ -175,14 +194,16 @@ class PlanarWalker(base.Walker):
             if max(abs(local_angular[0]), abs(local_angular[2])) > _PLANAR_TOLERANCE:
                 raise ValueError(
                     f"the planar walker {self.name!r} only turns about its plane's normal; "
-                    f"angular_velocity {angular_velocity} has other components")
+                    f"angular_velocity {angular_velocity} has other components"
+                )
             pitch_rate[0] = local_angular[1]
         if velocity is not None:
             local = rotation.T @ velocity
             if abs(local[1]) > _PLANAR_TOLERANCE:
                 raise ValueError(
                     f"the planar walker {self.name!r} cannot move out of its plane; velocity "
-                    f"{velocity} has a component {local[1]} along the plane's normal")
+                    f"{velocity} has a component {local[1]} along the plane's normal"
+                )
             pitch = float(self._root_qpos(physics)[2][0])
             offset = -_pitch_matrix(pitch) @ np.array([0.0, 0.0, self._standing_height])
             torso = local - np.cross(np.array([0.0, float(pitch_rate[0]), 0.0]), offset)

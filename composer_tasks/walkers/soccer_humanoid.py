@@ -32,13 +32,23 @@ from composer_tasks.walkers import legacy_base
 # dm_control soccer/humanoid.py: marker colours are drawn at this alpha (Visual.GEOM).
 MARKER_ALPHA = 0.7
 MAX_WALKER_ID = 10
-_MARKER_GEOMS = ("lowerneck", "lclavicle", "rclavicle", "thorax", "upperback", "lowerback",
-                 "rfemur", "lfemur", "root_geom")
+_MARKER_GEOMS = (
+    "lowerneck",
+    "lclavicle",
+    "rclavicle",
+    "thorax",
+    "upperback",
+    "lowerback",
+    "rfemur",
+    "lfemur",
+    "root_geom",
+)
 _MARKER_BODIES = ("rfoot", "lfoot")
 
 
-class SoccerHumanoidObservables(legacy_base.LegacyWalkerObservables,
-                                cmu_humanoid.CMUHumanoidObservables):
+class SoccerHumanoidObservables(
+    legacy_base.LegacyWalkerObservables, cmu_humanoid.CMUHumanoidObservables
+):
     """Legacy walker observables (names and shapes as dm_control's) and the CMU
     humanoid's `actuator_activation`."""
 
@@ -56,21 +66,30 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
       ValueError: for a marker colour or walker id outside those ranges.
     """
 
-    def _build(self, name: str = "walker", marker_rgba=None, walker_id: Optional[int] = None,
-               initializer=None) -> None:
+    def _build(
+        self,
+        name: str = "walker",
+        marker_rgba=None,
+        walker_id: Optional[int] = None,
+        initializer=None,
+    ) -> None:
         rgba = None
         if marker_rgba is not None:
             rgba = np.asarray(marker_rgba, dtype=np.float64)
             if rgba.shape != (4,) or not np.all((rgba >= 0.0) & (rgba <= 1.0)):
                 raise ValueError(
-                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}")
+                    f"marker_rgba must be 4 values in [0, 1] (RGBA), got {marker_rgba!r}"
+                )
             rgba = rgba.copy()
             rgba[3] = MARKER_ALPHA
         if walker_id is not None and (
-                isinstance(walker_id, bool) or not isinstance(walker_id, (int, np.integer))
-                or not 0 <= walker_id <= MAX_WALKER_ID):
+            isinstance(walker_id, bool)
+            or not isinstance(walker_id, (int, np.integer))
+            or not 0 <= walker_id <= MAX_WALKER_ID
+        ):
             raise ValueError(
-                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}")
+                f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}"
+            )
         cmu_humanoid.CMUHumanoid._build(self, name=name)
         self._walker_id = None if walker_id is None else int(walker_id)
         spec = self._spec

@@ -42,15 +42,21 @@ def _observation_space(observation_spec, flatten, batch=None):
         size = sum(int(np.prod(spec.shape)) for spec in observation_spec.values())
         shape = (size,) if batch is None else (batch, size)
         return spaces.Box(-np.inf, np.inf, shape=shape, dtype=np.float64)
-    return spaces.Dict(collections.OrderedDict(
-        (name, _box(spec, batch)) for name, spec in observation_spec.items()))
+    return spaces.Dict(
+        collections.OrderedDict(
+            (name, _box(spec, batch)) for name, spec in observation_spec.items()
+        )
+    )
 
 
 def _flatten(observation, batch=None):
     if batch is None:
-        return np.concatenate([np.ravel(value) for value in observation.values()]).astype(np.float64)
+        return np.concatenate([np.ravel(value) for value in observation.values()]).astype(
+            np.float64
+        )
     return np.concatenate(
-        [np.reshape(value, (batch, -1)) for value in observation.values()], axis=1).astype(np.float64)
+        [np.reshape(value, (batch, -1)) for value in observation.values()], axis=1
+    ).astype(np.float64)
 
 
 class GymnasiumEnv(gymnasium.Env):
@@ -72,9 +78,14 @@ class GymnasiumEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["rgb_array"]}
 
-    def __init__(self, env: dm_env.Environment, flatten_observations: bool = False,
-                 render_mode: Optional[str] = None, render_camera: Union[int, str] = -1,
-                 render_size: Tuple[int, int] = (240, 320)) -> None:
+    def __init__(
+        self,
+        env: dm_env.Environment,
+        flatten_observations: bool = False,
+        render_mode: Optional[str] = None,
+        render_camera: Union[int, str] = -1,
+        render_size: Tuple[int, int] = (240, 320),
+    ) -> None:
         if isinstance(env, BatchEnvironment):
             raise TypeError("env is a BatchEnvironment: wrap it with GymnasiumVectorEnv")
         if not isinstance(env, dm_env.Environment):
@@ -82,15 +93,25 @@ class GymnasiumEnv(gymnasium.Env):
         if isinstance(env.action_spec(), (list, tuple)):
             raise TypeError(
                 "env has several agents (its action_spec() is a list of per-agent specs): "
-                "wrap it with composer_tasks.wrappers.pettingzoo's ParallelEnv adapter")
+                "wrap it with composer_tasks.wrappers.pettingzoo's ParallelEnv adapter"
+            )
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if isinstance(render_camera, (bool, np.bool_)) or not isinstance(render_camera, (int, np.integer, str)):
+        if isinstance(render_camera, (bool, np.bool_)) or not isinstance(
+            render_camera, (int, np.integer, str)
+        ):
             raise TypeError(f"render_camera must be a camera index or name, got {render_camera!r}")
-        if (not isinstance(render_size, (tuple, list)) or len(render_size) != 2
-                or not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1
-                           for n in render_size)):
-            raise ValueError(f"render_size must be (height, width) in positive pixels, got {render_size!r}")
+        if (
+            not isinstance(render_size, (tuple, list))
+            or len(render_size) != 2
+            or not all(
+                isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 1
+                for n in render_size
+            )
+        ):
+            raise ValueError(
+                f"render_size must be (height, width) in positive pixels, got {render_size!r}"
+            )
         self._env = env
         self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.render_mode = render_mode
@@ -109,16 +130,19 @@ class GymnasiumEnv(gymnasium.Env):
             return _flatten(observation)
         return collections.OrderedDict(
             (name, np.asarray(value, dtype=self.observation_space[name].dtype))
-            for name, value in observation.items())
+            for name, value in observation.items()
+        )
 
-    def reset(self, *, seed: Optional[int] = None,
-              options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Any, Dict[str, Any]]:
         if seed is not None:
             seed = seeding.check_seed(seed, "seed")
             if not isinstance(getattr(self._env, "random_state", None), np.random.RandomState):
                 raise TypeError(
                     f"reset(seed=...) seeds the environment's random_state, which "
-                    f"{type(self._env).__name__} does not have")
+                    f"{type(self._env).__name__} does not have"
+                )
         super().reset(seed=seed)
         if seed is not None:
             self._env.random_state.seed(seed)
@@ -133,8 +157,13 @@ class GymnasiumEnv(gymnasium.Env):
         terminated = bool(timestep.last() and timestep.discount == 0.0)
         truncated = bool(timestep.last() and not terminated)
         self._needs_reset = timestep.last()
-        return (self._observation(timestep.observation), float(timestep.reward),
-                terminated, truncated, {"discount": float(timestep.discount)})
+        return (
+            self._observation(timestep.observation),
+            float(timestep.reward),
+            terminated,
+            truncated,
+            {"discount": float(timestep.discount)},
+        )
 
     def render(self) -> Optional[np.ndarray]:
         if self.render_mode != "rgb_array":
@@ -161,22 +190,30 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         if not isinstance(batch_env, BatchEnvironment):
             raise TypeError(
                 f"batch_env must be a composer_tasks.batch.BatchEnvironment, got {type(batch_env).__name__}"
-                + (" (wrap a single environment with GymnasiumEnv)"
-                   if isinstance(batch_env, dm_env.Environment) else ""))
+                + (
+                    " (wrap a single environment with GymnasiumEnv)"
+                    if isinstance(batch_env, dm_env.Environment)
+                    else ""
+                )
+            )
         if isinstance(batch_env.action_spec(), (list, tuple)):
             raise TypeError(
                 "batch_env's task has several agents (its action_spec() is a list of per-agent "
                 "specs), which a Gymnasium VectorEnv cannot express: step the BatchEnvironment "
                 "with per-agent action arrays, or wrap single matches with "
-                "composer_tasks.wrappers.pettingzoo")
+                "composer_tasks.wrappers.pettingzoo"
+            )
         self._batch = batch_env
         self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.num_envs = batch_env.num_envs
         self.single_action_space = _box(batch_env.action_spec())
         self.action_space = _box(batch_env.action_spec(), batch=self.num_envs)
-        self.single_observation_space = _observation_space(batch_env.observation_spec(), self._flatten)
+        self.single_observation_space = _observation_space(
+            batch_env.observation_spec(), self._flatten
+        )
         self.observation_space = _observation_space(
-            batch_env.observation_spec(), self._flatten, batch=self.num_envs)
+            batch_env.observation_spec(), self._flatten, batch=self.num_envs
+        )
         self._needs_reset = True
 
     @property
@@ -188,10 +225,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             return _flatten(observation, self.num_envs)
         return collections.OrderedDict(
             (name, np.asarray(value, dtype=self.observation_space[name].dtype))
-            for name, value in observation.items())
+            for name, value in observation.items()
+        )
 
-    def reset(self, *, seed: Union[None, int, list] = None,
-              options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+    def reset(
+        self, *, seed: Union[None, int, list] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Any, Dict[str, Any]]:
         if seed is not None:
             self._batch.reseed(seed)
         timestep = self._batch.reset()
@@ -205,8 +244,13 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         last = timestep.last()
         terminated = last & (timestep.discount == 0.0)
         truncated = last & ~terminated
-        return (self._observation(timestep.observation), timestep.reward.copy(),
-                terminated, truncated, {"discount": timestep.discount.copy()})
+        return (
+            self._observation(timestep.observation),
+            timestep.reward.copy(),
+            terminated,
+            truncated,
+            {"discount": timestep.discount.copy()},
+        )
 
     def close_extras(self, **kwargs: Any) -> None:
         self._batch.close()

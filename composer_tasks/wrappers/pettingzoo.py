@@ -42,24 +42,38 @@ class ParallelEnv(pettingzoo.ParallelEnv):
 
     metadata = {"render_modes": ["rgb_array"], "name": "composer_tasks", "is_parallelizable": True}
 
-    def __init__(self, env: environment_module.MultiAgentEnvironment,
-                 agent_names: Optional[Sequence[str]] = None, flatten_observations: bool = False,
-                 render_mode: Optional[str] = None, render_camera: Any = -1,
-                 render_size: Tuple[int, int] = (240, 320)) -> None:
+    def __init__(
+        self,
+        env: environment_module.MultiAgentEnvironment,
+        agent_names: Optional[Sequence[str]] = None,
+        flatten_observations: bool = False,
+        render_mode: Optional[str] = None,
+        render_camera: Any = -1,
+        render_size: Tuple[int, int] = (240, 320),
+    ) -> None:
         if not isinstance(env, environment_module.MultiAgentEnvironment):
             raise TypeError(
                 f"env must be a composer.Environment of a multi-agent task (composer.Task.num_agents), "
-                f"got {type(env).__name__}" + (" (use GymnasiumEnv for a single agent)"
-                                               if isinstance(env, dm_env.Environment) else ""))
+                f"got {type(env).__name__}"
+                + (
+                    " (use GymnasiumEnv for a single agent)"
+                    if isinstance(env, dm_env.Environment)
+                    else ""
+                )
+            )
         if agent_names is None:
             agent_names = getattr(env.task, "agent_names", None)
         if agent_names is None:
             agent_names = [f"agent_{index}" for index in range(env.num_agents)]
         agent_names = list(agent_names)
-        if (len(agent_names) != env.num_agents or len(set(agent_names)) != len(agent_names)
-                or not all(isinstance(name, str) for name in agent_names)):
+        if (
+            len(agent_names) != env.num_agents
+            or len(set(agent_names)) != len(agent_names)
+            or not all(isinstance(name, str) for name in agent_names)
+        ):
             raise ValueError(
-                f"agent_names must be {env.num_agents} unique strings, one per agent, got {agent_names!r}")
+                f"agent_names must be {env.num_agents} unique strings, one per agent, got {agent_names!r}"
+            )
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._env = env
@@ -71,9 +85,12 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         self.agents: List[str] = []
         self._observation_spaces = {
             name: gymnasium_wrappers._observation_space(spec, self._flatten)
-            for name, spec in zip(agent_names, env.observation_spec())}
-        self._action_spaces = {name: gymnasium_wrappers._box(spec)
-                               for name, spec in zip(agent_names, env.action_spec())}
+            for name, spec in zip(agent_names, env.observation_spec())
+        }
+        self._action_spaces = {
+            name: gymnasium_wrappers._box(spec)
+            for name, spec in zip(agent_names, env.action_spec())
+        }
 
     @property
     def dm_env(self) -> environment_module.MultiAgentEnvironment:
@@ -87,14 +104,21 @@ class ParallelEnv(pettingzoo.ParallelEnv):
 
     def _observations(self, observations):
         if self._flatten:
-            return {name: gymnasium_wrappers._flatten(observation)
-                    for name, observation in zip(self.possible_agents, observations)}
-        return {name: {key: np.asarray(value, dtype=self._observation_spaces[name][key].dtype)
-                       for key, value in observation.items()}
-                for name, observation in zip(self.possible_agents, observations)}
+            return {
+                name: gymnasium_wrappers._flatten(observation)
+                for name, observation in zip(self.possible_agents, observations)
+            }
+        return {
+            name: {
+                key: np.asarray(value, dtype=self._observation_spaces[name][key].dtype)
+                for key, value in observation.items()
+            }
+            for name, observation in zip(self.possible_agents, observations)
+        }
 
-    def reset(self, seed: Optional[int] = None,
-              options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Dict]]:
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Dict]]:
         """Starts an episode; `seed` (an int) re-seeds the environment's random state."""
         if seed is not None:
             self._env.random_state.seed(seeding.check_seed(seed, "seed"))
@@ -102,8 +126,9 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         self.agents = list(self.possible_agents)
         return self._observations(timestep.observation), {name: {} for name in self.agents}
 
-    def step(self, actions: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float],
-                                                     Dict[str, bool], Dict[str, bool], Dict[str, Dict]]:
+    def step(
+        self, actions: Dict[str, Any]
+    ) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Dict]]:
         """One control step with every live agent's action.
 
         Raises:
@@ -111,10 +136,14 @@ class ParallelEnv(pettingzoo.ParallelEnv):
           ValueError: `actions` misses a live agent or names an unknown one.
         """
         if not self.agents:
-            raise RuntimeError("no episode is running: call reset() first (and after an episode ends)")
+            raise RuntimeError(
+                "no episode is running: call reset() first (and after an episode ends)"
+            )
         if not isinstance(actions, dict) or set(actions) != set(self.agents):
             names = sorted(actions) if isinstance(actions, dict) else type(actions).__name__
-            raise ValueError(f"actions must be a dict of every agent's action {self.agents}, got {names}")
+            raise ValueError(
+                f"actions must be a dict of every agent's action {self.agents}, got {names}"
+            )
         timestep = self._env.step([actions[name] for name in self.possible_agents])
         terminated = bool(timestep.last() and timestep.discount == 0.0)
         truncated = bool(timestep.last() and not terminated)

@@ -54,13 +54,15 @@ class Wrapper(dm_env.Environment):
         elif not isinstance(render_kwargs, abc.Mapping):
             raise TypeError(
                 f"render_kwargs must be a mapping of physics.render keyword arguments or None, "
-                f"got {type(render_kwargs).__name__}")
+                f"got {type(render_kwargs).__name__}"
+            )
         if not isinstance(observation_key, str):
             raise TypeError(f"observation_key must be a string, got {observation_key!r}")
         if not hasattr(env, "physics"):
             raise TypeError(
                 f"env must have a `physics` that renders (a composer.Environment), "
-                f"got {type(env).__name__}")
+                f"got {type(env).__name__}"
+            )
         wrapped_spec = env.observation_spec()
         if pixels_only:
             observation_spec = collections.OrderedDict()
@@ -68,11 +70,13 @@ class Wrapper(dm_env.Environment):
             if not isinstance(wrapped_spec, abc.Mapping):
                 raise TypeError(
                     f"pixels_only=False adds the image to the wrapped observation, which must be "
-                    f"a mapping, but its spec is a {type(wrapped_spec).__name__}")
+                    f"a mapping, but its spec is a {type(wrapped_spec).__name__}"
+                )
             if observation_key in wrapped_spec:
                 raise ValueError(
                     f"the wrapped observation already has a key {observation_key!r}; pass another "
-                    f"observation_key (its keys: {list(wrapped_spec)})")
+                    f"observation_key (its keys: {list(wrapped_spec)})"
+                )
             observation_spec = collections.OrderedDict(wrapped_spec)
         self._env = env
         self._pixels_only = pixels_only
@@ -81,7 +85,8 @@ class Wrapper(dm_env.Environment):
         self._observation_key = observation_key
         image = self._render()
         observation_spec[observation_key] = specs.Array(
-            shape=image.shape, dtype=image.dtype, name=observation_key)
+            shape=image.shape, dtype=image.dtype, name=observation_key
+        )
         self._observation_spec = observation_spec
 
     def _render(self):

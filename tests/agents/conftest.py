@@ -58,8 +58,10 @@ class DoubleIntegrator(dm_env.Environment):
         return dm_env.transition(reward, self._observation())
 
     def observation_spec(self):
-        return {"position": specs.Array((1,), np.float64, "position"),
-                "velocity": specs.Array((1,), np.float64, "velocity")}
+        return {
+            "position": specs.Array((1,), np.float64, "position"),
+            "velocity": specs.Array((1,), np.float64, "velocity"),
+        }
 
     def action_spec(self):
         return specs.BoundedArray((1,), np.float64, -1.0, 1.0, "force")
@@ -71,6 +73,7 @@ def make_double_integrator(seed: int) -> DoubleIntegrator:
 
 def make_cartpole_balance(seed: int) -> dm_env.Environment:
     from suites import suite  # pylint: disable=import-outside-toplevel
+
     return suite.load("cartpole", "balance", task_kwargs={"random": seed})
 
 
@@ -92,6 +95,7 @@ def make_env(request):
 @pytest.fixture
 def check_run():
     """Checks a finished `experiment.train` run: rows, finite metrics, files written."""
+
     def check(result, metric_names):
         rows = csv_log.read_rows(result.metrics_path)
         assert rows[0]["step"] == "0" and int(rows[-1]["step"]) == result.env_steps
@@ -103,6 +107,7 @@ def check_run():
         assert np.isfinite(result.final_eval_return)
         for path in (result.checkpoint_path, result.plot_path):
             assert os.path.getsize(path) > 0
+
     return check
 
 
@@ -110,6 +115,7 @@ def check_run():
 def assert_same_run():
     """Asserts two runs ended bit-identical: every leaf of the agent state and the
     metrics CSV but for its wall-clock column."""
+
     def compare(run, other_run):
         leaves, structure = jax.tree.flatten(run.agent.state_dict())
         other_leaves, other_structure = jax.tree.flatten(other_run.agent.state_dict())
@@ -117,8 +123,12 @@ def assert_same_run():
         for leaf, other_leaf in zip(leaves, other_leaves):
             np.testing.assert_array_equal(np.asarray(leaf), np.asarray(other_leaf))
         rows, other_rows = (
-            [{key: value for key, value in row.items() if key != "wall_time_s"}
-             for row in csv_log.read_rows(path)]
-            for path in (run.metrics_path, other_run.metrics_path))
+            [
+                {key: value for key, value in row.items() if key != "wall_time_s"}
+                for row in csv_log.read_rows(path)
+            ]
+            for path in (run.metrics_path, other_run.metrics_path)
+        )
         assert rows == other_rows
+
     return compare

@@ -14,25 +14,39 @@ from .conftest import DoubleIntegrator
 @pytest.fixture
 def integrator_tasks(monkeypatch):
     """Cells load DoubleIntegrator batches (no MuJoCo): 'suite' names pick the time limit."""
+
     def load_batch(suite_name, task, num_envs, seed):
         time_limit = int(task.split(":")[1])
-        return vector.LoopedBatch([lambda i=i: DoubleIntegrator(seed * 100 + i, time_limit)
-                                   for i in range(num_envs)])
+        return vector.LoopedBatch(
+            [lambda i=i: DoubleIntegrator(seed * 100 + i, time_limit) for i in range(num_envs)]
+        )
+
     monkeypatch.setattr(benchmark, "_load_batch", load_batch)
 
 
 def _grid(out, **kwargs):
-    settings = {"suite_name": "suite", "algorithms": "reinforce,cem",
-                "tasks": "integrator:8,integrator:12", "seeds": 2, "iterations": 1,
-                "out": str(out), "steps_per_iteration": 20, "horizon": 10, "num_envs": 2}
+    settings = {
+        "suite_name": "suite",
+        "algorithms": "reinforce,cem",
+        "tasks": "integrator:8,integrator:12",
+        "seeds": 2,
+        "iterations": 1,
+        "out": str(out),
+        "steps_per_iteration": 20,
+        "horizon": 10,
+        "num_envs": 2,
+    }
     settings.update(kwargs)
     return benchmark.benchmark(**settings)
 
 
 def test_tiny_grid_end_to_end_and_resume(tmp_path, integrator_tasks):
     table = _grid(tmp_path)
-    assert set(table) == {(task, algorithm) for task in ("integrator:8", "integrator:12")
-                          for algorithm in ("reinforce", "cem")}
+    assert set(table) == {
+        (task, algorithm)
+        for task in ("integrator:8", "integrator:12")
+        for algorithm in ("reinforce", "cem")
+    }
     # The table is the mean over seeds of each cell's mean trajectory return.
     cell = tmp_path / "cells" / "integrator-8" / "reinforce"
     per_seed = []
@@ -84,16 +98,27 @@ def test_names_and_overrides_are_checked():
         benchmark.parse_overrides(["trpo.step_size=fast"])
     # Presets by task name, then overrides.
     assert benchmark.make_config("trpo", "double_pendulum_balancing", {}).step_size == 1e-3
-    assert benchmark.make_config("trpo", "double_pendulum_balancing",
-                                 {"step_size": 0.2}).step_size == 0.2
+    assert (
+        benchmark.make_config("trpo", "double_pendulum_balancing", {"step_size": 0.2}).step_size
+        == 0.2
+    )
 
 
 @pytest.mark.slow
 def test_control_suite_grid_in_worker_processes(tmp_path):
     pytest.importorskip("suites.suite")
-    table = benchmark.benchmark("suite", "trpo,cmaes", "cartpole:balance", seeds=2, iterations=2,
-                                out=str(tmp_path), steps_per_iteration=200, horizon=50,
-                                num_envs=4, workers=2)
+    table = benchmark.benchmark(
+        "suite",
+        "trpo,cmaes",
+        "cartpole:balance",
+        seeds=2,
+        iterations=2,
+        out=str(tmp_path),
+        steps_per_iteration=200,
+        horizon=50,
+        num_envs=4,
+        workers=2,
+    )
     assert len(table) == 2 and all(seeds == 2 for _, _, seeds in table.values())
 
 
@@ -103,9 +128,18 @@ def test_grid_on_ray(tmp_path):
     pytest.importorskip("suites.suite")
     ray.init(num_cpus=2, include_dashboard=False)
     try:
-        table = benchmark.benchmark("suite", "cem", "cartpole:balance", seeds=2, iterations=1,
-                                    out=str(tmp_path), steps_per_iteration=100, horizon=50,
-                                    num_envs=2, ray_address="auto")
+        table = benchmark.benchmark(
+            "suite",
+            "cem",
+            "cartpole:balance",
+            seeds=2,
+            iterations=1,
+            out=str(tmp_path),
+            steps_per_iteration=100,
+            horizon=50,
+            num_envs=2,
+            ray_address="auto",
+        )
     finally:
         ray.shutdown()
     assert table[("cartpole:balance", "cem")][2] == 2

@@ -29,8 +29,14 @@ pytest.importorskip("suites.suite")
 
 ENV = "cartpole:balance"
 # The same tiny D4PG as the single-process smoke tests.
-TINY_D4PG = dict(actor_hidden_sizes=(32, 32), critic_hidden_sizes=(32, 32), batch_size=32,
-                 min_replay_size=64, replay_capacity=5000, target_update_period=10)
+TINY_D4PG = dict(
+    actor_hidden_sizes=(32, 32),
+    critic_hidden_sizes=(32, 32),
+    batch_size=32,
+    min_replay_size=64,
+    replay_capacity=5000,
+    target_update_period=10,
+)
 TINY_DPPO = dict(hidden_sizes=(16, 16), rollout_steps=200, policy_steps=3, value_steps=3)
 
 
@@ -44,10 +50,11 @@ def local_ray():
 
 # ------------------------------------------------------------------- without Ray running
 
+
 def test_noise_scales_follow_ape_x():
     assert distributed_d4pg.noise_scales(0.3, 1) == [0.3]
     scales = distributed_d4pg.noise_scales(0.3, 3)
-    np.testing.assert_allclose(scales, [0.3, 0.3 ** 4.5, 0.3 ** 8])
+    np.testing.assert_allclose(scales, [0.3, 0.3**4.5, 0.3**8])
 
 
 def test_bad_addresses_and_zero_actors_are_refused(tmp_path):
@@ -75,17 +82,21 @@ def test_gaussian_kl_matches_a_monte_carlo_estimate():
     def log_density(x, m, s):
         return np.sum(-0.5 * np.square((x - m) / np.exp(s)) - s, axis=-1)
 
-    estimate = np.mean(log_density(samples, old_mean, old_log_std)
-                       - log_density(samples, mean, log_std))
-    exact = float(dppo.gaussian_kl(jnp.asarray(old_mean), jnp.asarray(old_log_std),
-                                   jnp.asarray(mean), jnp.asarray(log_std))[0])
+    estimate = np.mean(
+        log_density(samples, old_mean, old_log_std) - log_density(samples, mean, log_std)
+    )
+    exact = float(
+        dppo.gaussian_kl(
+            jnp.asarray(old_mean), jnp.asarray(old_log_std), jnp.asarray(mean), jnp.asarray(log_std)
+        )[0]
+    )
     assert exact == pytest.approx(estimate, rel=2e-2)
 
 
 def test_penalty_adapts_per_worker_with_the_reduced_factor():
     config = dppo.Config(kl_target=0.01, kl_alpha=1.5)
     alpha = 1.0 + 0.5 / 2
-    assert dppo.adapt_penalty(1.0, [0.05, 0.05], config, 2) == pytest.approx(alpha ** 2)
+    assert dppo.adapt_penalty(1.0, [0.05, 0.05], config, 2) == pytest.approx(alpha**2)
     assert dppo.adapt_penalty(1.0, [0.001, 0.05], config, 2) == pytest.approx(1.0)
     assert dppo.adapt_penalty(1.0, [0.01], config, 2) == 1.0
     with pytest.raises(ValueError, match="kl_alpha"):
@@ -106,13 +117,23 @@ def test_merged_statistics_equal_those_of_all_samples():
 
 # ---------------------------------------------------------------------- with local Ray
 
+
 def test_two_actors_count_every_step_once(local_ray, tmp_path):
     # With N = 1 every transition enters the replay at its own step, so the replay's
     # count of insertions is an independent count of the environment steps.
     result = distributed_d4pg.train(
-        ENV, 600, 0, str(tmp_path), num_actors=2, chunk_steps=100,
-        config_overrides={**TINY_D4PG, "n_step": 1}, eval_every=600, eval_episodes=1,
-        checkpoint_replay=True, progress=False)
+        ENV,
+        600,
+        0,
+        str(tmp_path),
+        num_actors=2,
+        chunk_steps=100,
+        config_overrides={**TINY_D4PG, "n_step": 1},
+        eval_every=600,
+        eval_episodes=1,
+        checkpoint_replay=True,
+        progress=False,
+    )
     assert result.env_steps == 600
     saved = checkpoint.load(result.checkpoint_path)
     assert saved["replay"]["added"] == 600
@@ -134,8 +155,17 @@ def test_a_killed_actor_is_restarted_and_the_run_completes(local_ray, tmp_path):
     def run():
         try:
             outcome["result"] = distributed_d4pg.train(
-                ENV, 3000, 1, out, num_actors=2, chunk_steps=100, config_overrides=TINY_D4PG,
-                eval_every=3000, eval_episodes=1, progress=False)
+                ENV,
+                3000,
+                1,
+                out,
+                num_actors=2,
+                chunk_steps=100,
+                config_overrides=TINY_D4PG,
+                eval_every=3000,
+                eval_episodes=1,
+                progress=False,
+            )
         except BaseException as error:  # pylint: disable=broad-except
             outcome["error"] = error
 
@@ -144,8 +174,11 @@ def test_a_killed_actor_is_restarted_and_the_run_completes(local_ray, tmp_path):
     deadline = time.monotonic() + 300
     victim = None
     while victim is None and time.monotonic() < deadline and thread.is_alive():
-        names = [entry["name"] for entry in ray.util.list_named_actors(all_namespaces=True)
-                 if entry["name"].startswith("d4pg-actor-0-")]
+        names = [
+            entry["name"]
+            for entry in ray.util.list_named_actors(all_namespaces=True)
+            if entry["name"].startswith("d4pg-actor-0-")
+        ]
         metrics = os.path.join(out, experiment.METRICS_FILE)
         if names and os.path.exists(metrics) and csv_log.read_rows(metrics):
             victim = ray.get_actor(names[0], namespace="agents")
@@ -164,8 +197,14 @@ def test_a_killed_actor_is_restarted_and_the_run_completes(local_ray, tmp_path):
 
 def test_the_driver_resumes_from_its_checkpoint_and_refuses_other_runs(local_ray, tmp_path):
     out = str(tmp_path / "run")
-    settings = dict(chunk_steps=100, config_overrides=TINY_D4PG, eval_every=300,
-                    eval_episodes=1, checkpoint_replay=True, progress=False)
+    settings = dict(
+        chunk_steps=100,
+        config_overrides=TINY_D4PG,
+        eval_every=300,
+        eval_episodes=1,
+        checkpoint_replay=True,
+        progress=False,
+    )
     distributed_d4pg.train(ENV, 300, 2, out, num_actors=2, **settings)
     with pytest.raises(ValueError, match="actors=1.*actors=2"):
         distributed_d4pg.train(ENV, 600, 2, out, num_actors=1, resume=True, **settings)
@@ -182,9 +221,18 @@ def test_the_driver_resumes_from_its_checkpoint_and_refuses_other_runs(local_ray
 
 
 def test_dppo_with_a_straggler_tolerance_runs_its_steps(local_ray, tmp_path):
-    result = dppo.train(ENV, 400, 0, str(tmp_path), num_workers=2, straggler_tolerance=1,
-                        config_overrides=TINY_DPPO, eval_every=400, eval_episodes=1,
-                        progress=False)
+    result = dppo.train(
+        ENV,
+        400,
+        0,
+        str(tmp_path),
+        num_workers=2,
+        straggler_tolerance=1,
+        config_overrides=TINY_DPPO,
+        eval_every=400,
+        eval_episodes=1,
+        progress=False,
+    )
     assert result.env_steps == 400
     rows = csv_log.read_rows(result.metrics_path)
     assert [row["step"] for row in rows] == ["0", "400"]
@@ -199,8 +247,10 @@ def test_dppo_with_a_straggler_tolerance_runs_its_steps(local_ray, tmp_path):
 
 
 def _without_timing(path: str, timing: tuple[str, ...]) -> list[dict]:
-    return [{name: value for name, value in row.items() if name not in timing}
-            for row in csv_log.read_rows(path)]
+    return [
+        {name: value for name, value in row.items() if name not in timing}
+        for row in csv_log.read_rows(path)
+    ]
 
 
 def _assert_same_leaves(tree, other_tree) -> None:
@@ -214,26 +264,47 @@ def _assert_same_leaves(tree, other_tree) -> None:
 def test_one_actor_in_lockstep_repeats_itself_bit_for_bit(local_ray, tmp_path):
     # 500 steps in chunks of 100 with min_replay_size 64: about 440 updates, 4
     # parameter broadcasts (every 100 updates) reaching the later chunks.
-    settings = dict(num_actors=1, chunk_steps=100, actor_update_period=100, lockstep=True,
-                    config_overrides=TINY_D4PG, eval_every=500, eval_episodes=1,
-                    checkpoint_replay=True, progress=False)
-    runs = [distributed_d4pg.train(ENV, 500, 3, str(tmp_path / name), **settings)
-            for name in ("first", "second")]
+    settings = dict(
+        num_actors=1,
+        chunk_steps=100,
+        actor_update_period=100,
+        lockstep=True,
+        config_overrides=TINY_D4PG,
+        eval_every=500,
+        eval_episodes=1,
+        checkpoint_replay=True,
+        progress=False,
+    )
+    runs = [
+        distributed_d4pg.train(ENV, 500, 3, str(tmp_path / name), **settings)
+        for name in ("first", "second")
+    ]
     assert runs[0].agent.num_updates > 400
     _assert_same_leaves(runs[0].agent.state_dict(), runs[1].agent.state_dict())
     replays = [checkpoint.load(run.checkpoint_path)["replay"] for run in runs]
     _assert_same_leaves(replays[0], replays[1])
     timing = ("wall_time_s", "actor_steps_per_s", "learner_updates_per_s")
-    assert (_without_timing(runs[0].metrics_path, timing)
-            == _without_timing(runs[1].metrics_path, timing))
+    assert _without_timing(runs[0].metrics_path, timing) == _without_timing(
+        runs[1].metrics_path, timing
+    )
 
 
 def test_dppo_with_one_worker_repeats_itself_bit_for_bit(local_ray, tmp_path):
     # Two iterations of 200 steps, each with 3 policy and 3 value steps.
-    runs = [dppo.train(ENV, 400, 3, str(tmp_path / name), num_workers=1,
-                       config_overrides=TINY_DPPO, eval_every=400, eval_episodes=1,
-                       progress=False)
-            for name in ("first", "second")]
+    runs = [
+        dppo.train(
+            ENV,
+            400,
+            3,
+            str(tmp_path / name),
+            num_workers=1,
+            config_overrides=TINY_DPPO,
+            eval_every=400,
+            eval_episodes=1,
+            progress=False,
+        )
+        for name in ("first", "second")
+    ]
     _assert_same_leaves(runs[0].agent, runs[1].agent)
     timing = ("wall_time_s", "worker_steps_per_s")
     rows = _without_timing(runs[0].metrics_path, timing)
@@ -243,10 +314,19 @@ def test_dppo_with_one_worker_repeats_itself_bit_for_bit(local_ray, tmp_path):
 
 # ------------------------------------------------------------------- learning (slow)
 
+
 @pytest.mark.slow
 def test_d4pg_with_two_actors_reaches_700_on_cartpole_balance(local_ray, tmp_path):
-    result = distributed_d4pg.train(ENV, 30_000, 0, str(tmp_path), num_actors=2,
-                                    eval_every=10_000, eval_episodes=10, progress=False)
+    result = distributed_d4pg.train(
+        ENV,
+        30_000,
+        0,
+        str(tmp_path),
+        num_actors=2,
+        eval_every=10_000,
+        eval_episodes=10,
+        progress=False,
+    )
     assert result.env_steps == 30_000
     assert result.final_eval_return >= 700, f"final evaluation return {result.final_eval_return}"
 
@@ -256,9 +336,19 @@ def test_dppo_with_two_workers_and_one_straggler_learns_cartpole_balance(local_r
     # 16 copies per worker and T = 8192 steps per iteration (256 per copy): with the
     # default T = 2048 on one copy per worker it stays near 550 within 100k steps
     # (docs/distributed.md, learning checks).
-    result = dppo.train(ENV, 200_000, 0, str(tmp_path), num_workers=2, straggler_tolerance=1,
-                        envs_per_worker=16, config_overrides={"rollout_steps": 8192},
-                        eval_every=50_000, eval_episodes=10, progress=False)
+    result = dppo.train(
+        ENV,
+        200_000,
+        0,
+        str(tmp_path),
+        num_workers=2,
+        straggler_tolerance=1,
+        envs_per_worker=16,
+        config_overrides={"rollout_steps": 8192},
+        eval_every=50_000,
+        eval_episodes=10,
+        progress=False,
+    )
     rows = csv_log.read_rows(result.metrics_path)
     first, last = float(rows[0]["eval_return"]), result.final_eval_return
     assert result.env_steps >= 200_000

@@ -53,11 +53,27 @@ def two_nodes(tmp_path_factory):
     node_dir = tmp_path_factory.mktemp("rn", numbered=True)
     nodes = []
     try:
-        nodes.append(subprocess.Popen(
-            _ray("start", "--head", "--port", str(port), "--num-cpus", "1",
-                 "--include-dashboard", "false", "--disable-usage-stats",
-                 "--temp-dir", str(head_dir), "--block"),
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        nodes.append(
+            subprocess.Popen(
+                _ray(
+                    "start",
+                    "--head",
+                    "--port",
+                    str(port),
+                    "--num-cpus",
+                    "1",
+                    "--include-dashboard",
+                    "false",
+                    "--disable-usage-stats",
+                    "--temp-dir",
+                    str(head_dir),
+                    "--block",
+                ),
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         deadline = time.monotonic() + NODE_START_TIMEOUT_S
         while True:
             assert nodes[0].poll() is None, "the head node exited"
@@ -67,15 +83,35 @@ def two_nodes(tmp_path_factory):
             except OSError:
                 assert time.monotonic() < deadline, "the head node did not come up"
                 time.sleep(1.0)
-        nodes.append(subprocess.Popen(
-            _ray("start", "--address", address, "--num-cpus", "1",
-                 "--resources", '{"node2": 1}', "--disable-usage-stats",
-                 "--temp-dir", str(node_dir), "--block"),
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        nodes.append(
+            subprocess.Popen(
+                _ray(
+                    "start",
+                    "--address",
+                    address,
+                    "--num-cpus",
+                    "1",
+                    "--resources",
+                    '{"node2": 1}',
+                    "--disable-usage-stats",
+                    "--temp-dir",
+                    str(node_dir),
+                    "--block",
+                ),
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         while True:
             assert nodes[1].poll() is None, "the second node exited"
-            status = subprocess.run(_ray("status", "--address", address), env=env,
-                                    capture_output=True, text=True, check=False).stdout
+            status = subprocess.run(
+                _ray("status", "--address", address),
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout
             if "/2.0 CPU" in status and "/1.0 node2" in status:
                 break
             assert time.monotonic() < deadline, f"the second node did not join:\n{status}"
@@ -96,14 +132,43 @@ def two_nodes(tmp_path_factory):
 def test_the_training_command_runs_on_a_two_node_cluster(two_nodes, tmp_path):
     address, env = two_nodes
     out = str(tmp_path / "run")
-    command = [sys.executable, "-m", "agents.train", "--agent", "d4pg",
-               "--env", "cartpole:balance", "--steps", "400", "--seed", "0", "--out", out,
-               "--actors", "2", "--chunk_steps", "100", "--eval-every", "400",
-               "--eval-episodes", "1", "--noprogress", "--ray_address", address,
-               "--set", "actor_hidden_sizes=(32,32)", "--set", "critic_hidden_sizes=(32,32)",
-               "--set", "batch_size=32", "--set", "min_replay_size=64"]
-    completed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900,
-                               check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "agents.train",
+        "--agent",
+        "d4pg",
+        "--env",
+        "cartpole:balance",
+        "--steps",
+        "400",
+        "--seed",
+        "0",
+        "--out",
+        out,
+        "--actors",
+        "2",
+        "--chunk_steps",
+        "100",
+        "--eval-every",
+        "400",
+        "--eval-episodes",
+        "1",
+        "--noprogress",
+        "--ray_address",
+        address,
+        "--set",
+        "actor_hidden_sizes=(32,32)",
+        "--set",
+        "critic_hidden_sizes=(32,32)",
+        "--set",
+        "batch_size=32",
+        "--set",
+        "min_replay_size=64",
+    ]
+    completed = subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=900, check=False
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "400 steps; final evaluation return" in completed.stdout
     rows = csv_log.read_rows(os.path.join(out, "metrics.csv"))

@@ -17,8 +17,7 @@ ENV = "cartpole:balance"
 
 
 def _params(config: dppo.Config, observation_size: int = 3, action_size: int = 2) -> dict:
-    return ppo.init_params(np.random.default_rng(0), config.as_ppo(), observation_size,
-                           action_size)
+    return ppo.init_params(np.random.default_rng(0), config.as_ppo(), observation_size, action_size)
 
 
 def _batch(rng: np.random.Generator, size: int, params: dict) -> dict:
@@ -26,9 +25,11 @@ def _batch(rng: np.random.Generator, size: int, params: dict) -> dict:
     action = rng.normal(size=(size, 2)).astype(np.float32)
     mean = np.asarray(ppo.policy_mean(params, observation))
     return {
-        "observation": observation, "action": action,
+        "observation": observation,
+        "action": action,
         "log_prob": np.asarray(ppo.gaussian_log_prob(mean, params["log_std"], action)),
-        "old_mean": mean, "old_log_std": np.asarray(params["log_std"]),
+        "old_mean": mean,
+        "old_log_std": np.asarray(params["log_std"]),
         "advantage": rng.normal(size=size).astype(np.float32),
         "return": rng.normal(size=size).astype(np.float32),
         "valid": np.ones(size, np.float32),
@@ -37,8 +38,11 @@ def _batch(rng: np.random.Generator, size: int, params: dict) -> dict:
 
 def _moved(params: dict, scale: float) -> dict:
     """The parameters with every policy weight shifted, so that KL[old | new] > 0."""
-    return {**params, "policy": jax.tree.map(lambda leaf: leaf + scale, params["policy"]),
-            "log_std": params["log_std"] - scale}
+    return {
+        **params,
+        "policy": jax.tree.map(lambda leaf: leaf + scale, params["policy"]),
+        "log_std": params["log_std"] - scale,
+    }
 
 
 def test_the_average_is_the_mean_of_the_workers_gradients_and_of_the_union_batch():
@@ -50,14 +54,20 @@ def test_the_average_is_the_mean_of_the_workers_gradients_and_of_the_union_batch
     rng = np.random.default_rng(1)
     batches = [_batch(rng, 16, params) for _ in range(3)]
     theta = _moved(dppo._policy_params(params), 0.05)
-    gradients = [jax.device_get(dppo._policy_gradient(theta, batch, jnp.float32(0.7), config)[0])
-                 for batch in batches]
+    gradients = [
+        jax.device_get(dppo._policy_gradient(theta, batch, jnp.float32(0.7), config)[0])
+        for batch in batches
+    ]
     averaged = dppo.average_gradients(gradients)
-    for leaf, *worker_leaves in zip(jax.tree.leaves(averaged),
-                                    *(jax.tree.leaves(g) for g in gradients)):
+    for leaf, *worker_leaves in zip(
+        jax.tree.leaves(averaged), *(jax.tree.leaves(g) for g in gradients)
+    ):
         np.testing.assert_allclose(leaf, np.mean(worker_leaves, axis=0), rtol=1e-6)
-    union = {name: np.concatenate([batch[name] for batch in batches])
-             for name in batches[0] if name != "old_log_std"}
+    union = {
+        name: np.concatenate([batch[name] for batch in batches])
+        for name in batches[0]
+        if name != "old_log_std"
+    }
     union["old_log_std"] = batches[0]["old_log_std"]
     whole = jax.device_get(dppo._policy_gradient(theta, union, jnp.float32(0.7), config)[0])
     for leaf, whole_leaf in zip(jax.tree.leaves(averaged), jax.tree.leaves(whole)):
@@ -66,8 +76,9 @@ def test_the_average_is_the_mean_of_the_workers_gradients_and_of_the_union_batch
         dppo.average_gradients([])
 
 
-@pytest.mark.parametrize("kl, expected", [(0.021, 1.25), (0.004, 1 / 1.25), (0.019, 1.0),
-                                          (0.006, 1.0)])
+@pytest.mark.parametrize(
+    "kl, expected", [(0.021, 1.25), (0.004, 1 / 1.25), (0.019, 1.0), (0.006, 1.0)]
+)
 def test_the_penalty_rises_above_beta_high_and_falls_below_beta_low(kl, expected):
     # KL_target 0.01, beta_high 2, beta_low 0.5, alpha 1.5 shared by W = 2: alpha~ = 1.25.
     config = dppo.Config(kl_target=0.01, kl_alpha=1.5, kl_beta_high=2.0, kl_beta_low=0.5)
@@ -86,7 +97,7 @@ def test_the_hinge_acts_only_beyond_twice_the_target():
         plain, _ = dppo.policy_objective(moved, batch, jnp.float32(1.0), no_hinge)
         excess = max(0.0, float(metrics["kl"]) - 0.02)
         assert (excess > 0) == hinged
-        assert float(loss - plain) == pytest.approx(1000.0 * excess ** 2, rel=1e-4, abs=1e-7)
+        assert float(loss - plain) == pytest.approx(1000.0 * excess**2, rel=1e-4, abs=1e-7)
 
 
 @pytest.fixture

@@ -10,14 +10,27 @@ import pytest
 from agents import checkpoint, csv_log, environments, experiment, ppo, train
 
 # The same tiny D4PG as the D4PG smoke tests, so nothing new compiles.
-TINY = dict(actor_hidden_sizes=(32, 32), critic_hidden_sizes=(32, 32), batch_size=32,
-            min_replay_size=64, replay_capacity=5000, target_update_period=10)
+TINY = dict(
+    actor_hidden_sizes=(32, 32),
+    critic_hidden_sizes=(32, 32),
+    batch_size=32,
+    min_replay_size=64,
+    replay_capacity=5000,
+    target_update_period=10,
+)
 
 
 def test_make_config_parses_command_line_values():
-    config = experiment.make_config("d4pg", {
-        "critic_hidden_sizes": "(64, 64)", "prioritized_replay": "True", "v_max": "100",
-        "target_update": "soft", "batch_size": 128})
+    config = experiment.make_config(
+        "d4pg",
+        {
+            "critic_hidden_sizes": "(64, 64)",
+            "prioritized_replay": "True",
+            "v_max": "100",
+            "target_update": "soft",
+            "batch_size": 128,
+        },
+    )
     assert config.critic_hidden_sizes == (64, 64) and config.prioritized_replay is True
     assert config.v_max == 100.0 and config.target_update == "soft" and config.batch_size == 128
     assert isinstance(experiment.make_config("ppo"), ppo.Config)
@@ -56,43 +69,66 @@ def test_locomotion_names_load_single_and_batched():
 
 def test_derived_seeds_are_stable_and_distinct():
     assert experiment.derived_seed(0, 1, 2) == experiment.derived_seed(0, 1, 2)
-    seeds = {experiment.derived_seed(seed, stream, index)
-             for seed in range(3) for stream in range(3) for index in range(3)}
+    seeds = {
+        experiment.derived_seed(seed, stream, index)
+        for seed in range(3)
+        for stream in range(3)
+        for index in range(3)
+    }
     assert len(seeds) == 27
 
 
 def test_checkpoint_evaluates_and_refuses_mismatched_resumes(double_integrator, tmp_path):
     make_env = lambda seed: double_integrator(seed)
-    result = experiment.train("d4pg", make_env, 100, seed=1, out_dir=str(tmp_path),
-                              config_overrides=TINY, eval_every=100, eval_episodes=2,
-                              progress=False)
+    result = experiment.train(
+        "d4pg",
+        make_env,
+        100,
+        seed=1,
+        out_dir=str(tmp_path),
+        config_overrides=TINY,
+        eval_every=100,
+        eval_episodes=2,
+        progress=False,
+    )
     returns = experiment.evaluate_checkpoint(result.checkpoint_path, 3, make_env=make_env)
     assert returns.shape == (3,) and np.all(np.isfinite(returns))
     with pytest.raises(ValueError, match="records no environment name"):
         experiment.evaluate_checkpoint(result.checkpoint_path, 1)
     payload = checkpoint.load(result.checkpoint_path)
-    assert payload["agent_name"] == "d4pg" and payload["observation_keys"] == ("position", "velocity")
+    assert payload["agent_name"] == "d4pg" and payload["observation_keys"] == (
+        "position",
+        "velocity",
+    )
     with pytest.raises(ValueError, match="seed"):
-        experiment.train("d4pg", make_env, 200, seed=2, out_dir=str(tmp_path), resume=True,
-                         progress=False)
+        experiment.train(
+            "d4pg", make_env, 200, seed=2, out_dir=str(tmp_path), resume=True, progress=False
+        )
     with pytest.raises(ValueError, match="differs from the checkpoint"):
-        experiment.train("d4pg", make_env, 200, seed=1, out_dir=str(tmp_path), resume=True,
-                         config_overrides={**TINY, "sigma": 0.1}, progress=False)
+        experiment.train(
+            "d4pg",
+            make_env,
+            200,
+            seed=1,
+            out_dir=str(tmp_path),
+            resume=True,
+            config_overrides={**TINY, "sigma": 0.1},
+            progress=False,
+        )
 
 
 def test_resume_without_a_picklable_environment_starts_new_episodes(
-        double_integrator, tmp_path, caplog):
+    double_integrator, tmp_path, caplog
+):
     class Unpicklable(double_integrator):
         def __reduce__(self):
             raise TypeError("this environment cannot be pickled")
 
     make_env = lambda seed: Unpicklable(seed)
-    settings = dict(seed=0, config_overrides=TINY, eval_every=100, eval_episodes=1,
-                    progress=False)
+    settings = dict(seed=0, config_overrides=TINY, eval_every=100, eval_episodes=1, progress=False)
     experiment.train("d4pg", make_env, 100, out_dir=str(tmp_path), **settings)
     assert checkpoint.load(os.path.join(tmp_path, experiment.CHECKPOINT_FILE))["env"] is None
-    result = experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path), resume=True,
-                              **settings)
+    result = experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path), resume=True, **settings)
     assert result.env_steps == 200
     assert "new environments" in caplog.text
     steps = [int(row["step"]) for row in csv_log.read_rows(result.metrics_path)]
@@ -105,38 +141,84 @@ def test_command_line_trains_and_evaluates(tmp_path):
     overrides = [f"--set={name}={value!r}" for name, value in TINY.items()]
 
     subprocess.run(
-        [sys.executable, "-m", "agents.train", "--agent", "d4pg", "--env", "cartpole:balance",
-         "--steps", "300", "--seed", "0", "--out", out, "--num-envs", "2", "--eval-every", "150",
-         "--eval-episodes", "1", "--noprogress", *overrides],
-        check=True, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "agents.train",
+            "--agent",
+            "d4pg",
+            "--env",
+            "cartpole:balance",
+            "--steps",
+            "300",
+            "--seed",
+            "0",
+            "--out",
+            out,
+            "--num-envs",
+            "2",
+            "--eval-every",
+            "150",
+            "--eval-episodes",
+            "1",
+            "--noprogress",
+            *overrides,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     rows = csv_log.read_rows(os.path.join(out, experiment.METRICS_FILE))
     assert [int(row["step"]) for row in rows] == [0, 150, 300]
     assert {"step", "wall_time_s", "eval_return"} <= set(rows[0])
     assert os.path.getsize(os.path.join(out, experiment.PLOT_FILE)) > 0
     video_path = str(tmp_path / "episode.mp4")
     evaluated = subprocess.run(
-        [sys.executable, "-m", "agents.evaluate", "--checkpoint",
-         os.path.join(out, experiment.CHECKPOINT_FILE), "--episodes", "2", "--video", video_path],
-        check=True, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "agents.evaluate",
+            "--checkpoint",
+            os.path.join(out, experiment.CHECKPOINT_FILE),
+            "--episodes",
+            "2",
+            "--video",
+            video_path,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     assert "over 2 episodes" in evaluated.stdout
     import imageio.v3 as iio
+
     frames = iio.imread(video_path)
     assert frames.shape == (1001, 240, 320, 3)  # The reset frame and one per step.
 
 
 @pytest.mark.parametrize("batched_physics", [False, True])
-def test_resume_on_suite_tasks_repeats_the_uninterrupted_run(assert_same_run, tmp_path,
-                                                             batched_physics):
+def test_resume_on_suite_tasks_repeats_the_uninterrupted_run(
+    assert_same_run, tmp_path, batched_physics
+):
     # Suite environments hold MuJoCo specs, which do not pickle; checkpoints keep
     # their snapshots instead, and a resumed run continues exactly.
     make_env = environments.factory("cartpole:balance")
     make_batch = environments.batch_factory("cartpole:balance") if batched_physics else None
-    settings = dict(seed=3, num_envs=2, config_overrides=TINY, eval_every=100, eval_episodes=1,
-                    checkpoint_every=200, progress=False, make_batch=make_batch)
+    settings = dict(
+        seed=3,
+        num_envs=2,
+        config_overrides=TINY,
+        eval_every=100,
+        eval_episodes=1,
+        checkpoint_every=200,
+        progress=False,
+        make_batch=make_batch,
+    )
     whole = experiment.train("d4pg", make_env, 400, out_dir=str(tmp_path / "whole"), **settings)
     experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path / "split"), **settings)
     saved = checkpoint.load(os.path.join(tmp_path / "split", experiment.CHECKPOINT_FILE))
     assert saved["env"] is None and saved["env_snapshot"] is not None
-    resumed = experiment.train("d4pg", make_env, 400, out_dir=str(tmp_path / "split"),
-                               resume=True, **settings)
+    resumed = experiment.train(
+        "d4pg", make_env, 400, out_dir=str(tmp_path / "split"), resume=True, **settings
+    )
     assert_same_run(whole, resumed)

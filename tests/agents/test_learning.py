@@ -17,8 +17,15 @@ STEP_BUDGET = 20_000
 def test_d4pg_reaches_700_on_cartpole_balance(tmp_path):
     pytest.importorskip("suites.suite")
     result = experiment.train(
-        "d4pg", environments.factory("cartpole:balance"), STEP_BUDGET, seed=0,
-        out_dir=str(tmp_path), env_name="cartpole:balance", eval_every=5_000, eval_episodes=10,
-        progress=False)
+        "d4pg",
+        environments.factory("cartpole:balance"),
+        STEP_BUDGET,
+        seed=0,
+        out_dir=str(tmp_path),
+        env_name="cartpole:balance",
+        eval_every=5_000,
+        eval_episodes=10,
+        progress=False,
+    )
     assert result.env_steps == STEP_BUDGET
     assert result.final_eval_return >= 700, f"final evaluation return {result.final_eval_return}"

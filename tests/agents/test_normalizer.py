@@ -23,8 +23,9 @@ def test_normalize_standardises_and_clips():
     statistics = normalizer.RunningMeanStd((1,))
     np.testing.assert_array_equal(statistics.variance, [1.0])
     statistics.update(np.array([[1.0], [3.0]]))
-    np.testing.assert_allclose(statistics.normalize(np.array([[2.0], [4.0]]), clip=5.0),
-                               [[0.0], [2.0]], rtol=1e-6)
+    np.testing.assert_allclose(
+        statistics.normalize(np.array([[2.0], [4.0]]), clip=5.0), [[0.0], [2.0]], rtol=1e-6
+    )
     assert statistics.normalize(np.array([[1e3]]), clip=5.0)[0, 0] == 5.0
 
 

@@ -11,11 +11,21 @@ import pytest
 
 from agents import checkpoint, experiment
 
-NEW_FIELDS = {"d4pg": ("updates_per_call",),
-              "ppo": ("value_hidden_sizes", "reward_normalization", "reward_scale")}
-TINY = {"d4pg": dict(actor_hidden_sizes=(32, 32), critic_hidden_sizes=(32, 32), batch_size=32,
-                     min_replay_size=64, replay_capacity=5000, target_update_period=10),
-        "ppo": dict(hidden_sizes=(16, 16), rollout_steps=64, num_minibatches=4, update_epochs=2)}
+NEW_FIELDS = {
+    "d4pg": ("updates_per_call",),
+    "ppo": ("value_hidden_sizes", "reward_normalization", "reward_scale"),
+}
+TINY = {
+    "d4pg": dict(
+        actor_hidden_sizes=(32, 32),
+        critic_hidden_sizes=(32, 32),
+        batch_size=32,
+        min_replay_size=64,
+        replay_capacity=5000,
+        target_update_period=10,
+    ),
+    "ppo": dict(hidden_sizes=(16, 16), rollout_steps=64, num_minibatches=4, update_epochs=2),
+}
 
 
 @pytest.mark.parametrize("agent", ["d4pg", "ppo"])

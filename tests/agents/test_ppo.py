@@ -14,10 +14,15 @@ def _rollout(reward, value, discount, next_is_last):
     shape = (len(reward), 1)
     column = lambda values: jnp.asarray(values, jnp.float32).reshape(shape)
     return ppo.Rollout(
-        observation=jnp.zeros(shape + (1,)), action=jnp.zeros(shape + (1,)),
-        log_prob=jnp.zeros(shape), value=column(value), reward=column(reward),
-        discount=column(discount), next_is_last=column(next_is_last),
-        valid=jnp.ones(shape, bool))
+        observation=jnp.zeros(shape + (1,)),
+        action=jnp.zeros(shape + (1,)),
+        log_prob=jnp.zeros(shape),
+        value=column(value),
+        reward=column(reward),
+        discount=column(discount),
+        next_is_last=column(next_is_last),
+        valid=jnp.ones(shape, bool),
+    )
 
 
 def test_gae_by_hand_without_episode_ends():
@@ -53,10 +58,13 @@ def test_dppo_averages_the_workers_gradients():
         "valid": np.ones((2, 6), np.float32),
     }
     averaged, metrics = jax.jit(ppo.averaged_gradient, static_argnames="config")(
-        params, minibatches, config=config)
+        params, minibatches, config=config
+    )
     gradient = jax.jit(jax.grad(ppo.ppo_loss, has_aux=True), static_argnames="config")
-    per_worker = [gradient(params, jax.tree.map(lambda a, w=w: a[w], minibatches), config=config)[0]
-                  for w in range(2)]
+    per_worker = [
+        gradient(params, jax.tree.map(lambda a, w=w: a[w], minibatches), config=config)[0]
+        for w in range(2)
+    ]
     expected = jax.tree.map(lambda a, b: (a + b) / 2, *per_worker)
     for mine, theirs in zip(jax.tree.leaves(averaged), jax.tree.leaves(expected)):
         np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-7)
@@ -72,8 +80,13 @@ def test_config_and_agent_reject_inconsistent_sizes(double_integrator):
     with pytest.raises(ValueError, match="rollout_steps"):
         ppo.PPO(ppo.Config(rollout_steps=100), env.observation_spec(), env.action_spec(), 3, 0)
     with pytest.raises(ValueError, match="num_minibatches"):
-        ppo.PPO(ppo.Config(rollout_steps=96, num_minibatches=64), env.observation_spec(),
-                env.action_spec(), 1, 0)
+        ppo.PPO(
+            ppo.Config(rollout_steps=96, num_minibatches=64),
+            env.observation_spec(),
+            env.action_spec(),
+            1,
+            0,
+        )
     with pytest.raises(ValueError, match="gae_lambda"):
         ppo.Config(gae_lambda=1.5)
 
@@ -81,9 +94,17 @@ def test_config_and_agent_reject_inconsistent_sizes(double_integrator):
 @pytest.mark.parametrize("num_envs, num_workers", [(1, 1), (4, 2)])
 def test_ppo_trains_single_and_batched(make_env, check_run, tmp_path, num_envs, num_workers):
     result = experiment.train(
-        "ppo", make_env, num_steps=300, seed=0, out_dir=str(tmp_path), num_envs=num_envs,
-        config_overrides={**TINY, "num_workers": num_workers}, eval_every=1000, eval_episodes=1,
-        progress=False)
+        "ppo",
+        make_env,
+        num_steps=300,
+        seed=0,
+        out_dir=str(tmp_path),
+        num_envs=num_envs,
+        config_overrides={**TINY, "num_workers": num_workers},
+        eval_every=1000,
+        eval_episodes=1,
+        progress=False,
+    )
     assert result.env_steps >= 300
     assert result.agent.num_updates >= 4 * TINY["update_epochs"] * TINY["num_minibatches"]
     check_run(result, ppo.PPO.metric_names)
@@ -91,11 +112,13 @@ def test_ppo_trains_single_and_batched(make_env, check_run, tmp_path, num_envs, 
 
 def test_ppo_resume_repeats_the_uninterrupted_run(double_integrator, assert_same_run, tmp_path):
     make_env = lambda seed: double_integrator(seed)
-    settings = dict(seed=5, num_envs=1, config_overrides=TINY, eval_every=150, eval_episodes=1,
-                    progress=False)
+    settings = dict(
+        seed=5, num_envs=1, config_overrides=TINY, eval_every=150, eval_episodes=1, progress=False
+    )
     whole = experiment.train("ppo", make_env, 300, out_dir=str(tmp_path / "whole"), **settings)
     experiment.train("ppo", make_env, 150, out_dir=str(tmp_path / "split"), **settings)
-    resumed = experiment.train("ppo", make_env, 300, out_dir=str(tmp_path / "split"),
-                               resume=True, **settings)
+    resumed = experiment.train(
+        "ppo", make_env, 300, out_dir=str(tmp_path / "split"), resume=True, **settings
+    )
     # 150 is not a rollout boundary: the partial rollout must survive the checkpoint.
     assert_same_run(whole, resumed)

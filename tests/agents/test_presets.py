@@ -9,8 +9,9 @@ import pytest
 from agents import d4pg, experiment, ppo, presets, train
 
 
-@pytest.mark.parametrize("agent, name", [
-    (agent, name) for agent, table in presets.PRESETS.items() for name in table])
+@pytest.mark.parametrize(
+    "agent, name", [(agent, name) for agent, table in presets.PRESETS.items() for name in table]
+)
 def test_every_preset_builds_a_valid_config(agent, name):
     preset = presets.get(agent, name)
     config = preset.config()
@@ -28,7 +29,10 @@ def test_ppo_presets_carry_the_published_numbers():
     # num_updates_per_batch, num_minibatches; Brax defaults: clipping_epsilon, no
     # gradient clipping.
     assert (swingup.discount, swingup.learning_rate, swingup.entropy_coefficient) == (
-        0.995, 1e-3, 1e-2)
+        0.995,
+        1e-3,
+        1e-2,
+    )
     assert (swingup.update_epochs, swingup.num_minibatches, swingup.clip_epsilon) == (16, 32, 0.3)
     assert math.isinf(swingup.max_grad_norm)
     # 2048 copies x 480 steps, scaled by 1/32: 64 copies x 480 steps.
@@ -39,7 +43,8 @@ def test_ppo_presets_carry_the_published_numbers():
     assert presets.get("ppo", "finger_spin").config().discount == 0.95
     assert presets.get("ppo", "pendulum_swingup").config().update_epochs == 4
     assert sorted(preset.task for preset in presets.PRESETS["ppo"].values()) == sorted(
-        presets.EASY_TASKS)
+        presets.EASY_TASKS
+    )
 
 
 def test_task_picks_the_preset_of_the_environment():
@@ -50,12 +55,15 @@ def test_task_picks_the_preset_of_the_environment():
         presets.get("d4pg", "task", "cartpole:swingup")
 
 
-@pytest.mark.parametrize("agent, name, message", [
-    ("ppo", "cartpole_swing", "unknown"),
-    ("ppo", "batched", "preset of 'd4pg', not of 'ppo'"),
-    ("d4pg", "cartpole_swingup", "preset of 'ppo', not of 'd4pg'"),
-    ("trpo", "cartpole_swingup", "has no presets"),
-])
+@pytest.mark.parametrize(
+    "agent, name, message",
+    [
+        ("ppo", "cartpole_swing", "unknown"),
+        ("ppo", "batched", "preset of 'd4pg', not of 'ppo'"),
+        ("d4pg", "cartpole_swingup", "preset of 'ppo', not of 'd4pg'"),
+        ("trpo", "cartpole_swingup", "has no presets"),
+    ],
+)
 def test_unknown_and_foreign_presets_are_refused(agent, name, message):
     with pytest.raises(ValueError, match=message):
         presets.get(agent, name)
@@ -63,7 +71,8 @@ def test_unknown_and_foreign_presets_are_refused(agent, name, message):
 
 def test_train_flags_combine_preset_set_and_samples_per_insert():
     overrides, num_envs = train.single_process_settings(
-        "ppo", "cartpole:swingup", "task", None, ["learning_rate=3e-4"], None)
+        "ppo", "cartpole:swingup", "task", None, ["learning_rate=3e-4"], None
+    )
     assert num_envs == 64 and overrides["learning_rate"] == "3e-4"
     assert experiment.make_config("ppo", overrides).learning_rate == 3e-4
     # An explicit --num-envs wins over the preset's.
@@ -71,17 +80,21 @@ def test_train_flags_combine_preset_set_and_samples_per_insert():
     assert train.single_process_settings("ppo", "cartpole:swingup", None, None, [], None) == ({}, 1)
 
     overrides, num_envs = train.single_process_settings(
-        "d4pg", "cartpole:swingup", "batched", 64.0, ["batch_size=128"], None)
+        "d4pg", "cartpole:swingup", "batched", 64.0, ["batch_size=128"], None
+    )
     config = experiment.make_config("d4pg", overrides)
     assert num_envs == 8 and config.updates_per_call == 8
     assert config.updates_per_transition == 0.5 and config.samples_per_insert == 64.0
 
 
-@pytest.mark.parametrize("agent, spi, set_items, message", [
-    ("ppo", 64.0, [], "D4PG setting"),
-    ("d4pg", 64.0, ["updates_per_transition=2"], "give one"),
-    ("d4pg", 0.0, [], "expected > 0"),
-])
+@pytest.mark.parametrize(
+    "agent, spi, set_items, message",
+    [
+        ("ppo", 64.0, [], "D4PG setting"),
+        ("d4pg", 64.0, ["updates_per_transition=2"], "give one"),
+        ("d4pg", 0.0, [], "expected > 0"),
+    ],
+)
 def test_samples_per_insert_errors(agent, spi, set_items, message):
     with pytest.raises(ValueError, match=message):
         train.single_process_settings(agent, "cartpole:swingup", None, spi, set_items, None)
@@ -114,8 +127,14 @@ class _Step:
 
 def test_fixed_reward_scale_multiplies_the_stored_rewards(double_integrator):
     env = double_integrator(0)
-    config = ppo.Config(hidden_sizes=(4,), rollout_steps=8, num_minibatches=1,
-                        update_epochs=1, reward_normalization="fixed", reward_scale=10.0)
+    config = ppo.Config(
+        hidden_sizes=(4,),
+        rollout_steps=8,
+        num_minibatches=1,
+        update_epochs=1,
+        reward_normalization="fixed",
+        reward_scale=10.0,
+    )
     agent = ppo.PPO(config, env.observation_spec(), env.action_spec(), 2, 0)
     observation = {"position": np.zeros((2, 1)), "velocity": np.zeros((2, 1))}
     agent.act(observation)

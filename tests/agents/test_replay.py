@@ -12,8 +12,10 @@ def _transitions(values, observation_size=2, action_size=1):
     return replay.Transitions(
         observation=np.repeat(values[:, None], observation_size, axis=1),
         action=np.repeat(values[:, None], action_size, axis=1),
-        reward=values, discount=np.ones((count,), np.float32),
-        next_observation=np.repeat(values[:, None] + 0.5, observation_size, axis=1))
+        reward=values,
+        discount=np.ones((count,), np.float32),
+        next_observation=np.repeat(values[:, None] + 0.5, observation_size, axis=1),
+    )
 
 
 def test_ring_buffer_overwrites_oldest_first():
@@ -75,8 +77,9 @@ def test_sum_tree_rejects_bad_writes():
 
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
 def test_prioritised_probabilities_follow_priorities_to_the_alpha(alpha):
-    buffer = replay.PrioritizedReplay(4, 2, 1, priority_exponent=alpha, importance_exponent=0.4,
-                                      epsilon=1e-6)
+    buffer = replay.PrioritizedReplay(
+        4, 2, 1, priority_exponent=alpha, importance_exponent=0.4, epsilon=1e-6
+    )
     indices = buffer.add(_transitions([0, 1, 2, 3]))
     priorities = np.array([1.0, 2.0, 3.0, 4.0])
     buffer.update_priorities(indices, priorities)
@@ -92,8 +95,9 @@ def test_prioritised_probabilities_follow_priorities_to_the_alpha(alpha):
 
 
 def test_importance_weights_are_normalised_inverse_probabilities():
-    buffer = replay.PrioritizedReplay(8, 2, 1, priority_exponent=1.0, importance_exponent=0.5,
-                                      epsilon=1e-6)
+    buffer = replay.PrioritizedReplay(
+        8, 2, 1, priority_exponent=1.0, importance_exponent=0.5, epsilon=1e-6
+    )
     indices = buffer.add(_transitions([0, 1, 2, 3, 4]))
     buffer.update_priorities(indices, np.array([1.0, 2.0, 4.0, 8.0, 16.0]))
     _, sampled, weights = buffer.sample(32, np.random.default_rng(0))
@@ -103,8 +107,9 @@ def test_importance_weights_are_normalised_inverse_probabilities():
 
 
 def test_new_items_get_the_largest_priority_seen():
-    buffer = replay.PrioritizedReplay(4, 2, 1, priority_exponent=1.0, importance_exponent=0.4,
-                                      epsilon=1e-6)
+    buffer = replay.PrioritizedReplay(
+        4, 2, 1, priority_exponent=1.0, importance_exponent=0.4, epsilon=1e-6
+    )
     first = buffer.add(_transitions([0]))
     buffer.update_priorities(first, np.array([5.0]))
     second = buffer.add(_transitions([1]))
@@ -136,10 +141,14 @@ def test_n_step_return_by_hand():
 def _feed(writer, step, reward, discount=1.0, valid=True, ended=False):
     """One step of a single copy whose observation before the step is `step`."""
     return writer.add(
-        observation=np.array([[step]], np.float32), action=np.array([[step]], np.float32),
-        reward=np.array([reward]), discount=np.array([discount]),
-        next_observation=np.array([[step + 1]], np.float32), valid=np.array([valid]),
-        episode_ended=np.array([ended]))
+        observation=np.array([[step]], np.float32),
+        action=np.array([[step]], np.float32),
+        reward=np.array([reward]),
+        discount=np.array([discount]),
+        next_observation=np.array([[step + 1]], np.float32),
+        valid=np.array([valid]),
+        episode_ended=np.array([ended]),
+    )
 
 
 def test_n_step_writer_emits_after_n_steps_and_flushes_on_termination():
@@ -173,17 +182,33 @@ def test_n_step_writer_bootstraps_after_a_time_limit():
 
 def test_n_step_writer_keeps_copies_apart():
     writer = replay.NStepWriter(num_envs=2, n_step=2, gamma=1.0)
-    step = dict(action=np.zeros((2, 1), np.float32), discount=np.ones(2), valid=np.array([True, True]),
-                episode_ended=np.array([False, False]))
-    writer.add(observation=np.array([[0.0], [10.0]]), reward=np.array([1.0, 100.0]),
-               next_observation=np.array([[1.0], [11.0]]), **step)
-    out = writer.add(observation=np.array([[1.0], [11.0]]), reward=np.array([2.0, 200.0]),
-                     next_observation=np.array([[2.0], [12.0]]), **step)
+    step = dict(
+        action=np.zeros((2, 1), np.float32),
+        discount=np.ones(2),
+        valid=np.array([True, True]),
+        episode_ended=np.array([False, False]),
+    )
+    writer.add(
+        observation=np.array([[0.0], [10.0]]),
+        reward=np.array([1.0, 100.0]),
+        next_observation=np.array([[1.0], [11.0]]),
+        **step,
+    )
+    out = writer.add(
+        observation=np.array([[1.0], [11.0]]),
+        reward=np.array([2.0, 200.0]),
+        next_observation=np.array([[2.0], [12.0]]),
+        **step,
+    )
     np.testing.assert_array_equal(out.observation[:, 0], [0, 10])
     np.testing.assert_array_equal(out.reward, [3, 300])
     np.testing.assert_array_equal(out.next_observation[:, 0], [2, 12])
     restored = replay.NStepWriter(num_envs=2, n_step=2, gamma=1.0)
     restored.load_state_dict(writer.state_dict())
-    again = restored.add(observation=np.array([[2.0], [12.0]]), reward=np.array([4.0, 400.0]),
-                         next_observation=np.array([[3.0], [13.0]]), **step)
+    again = restored.add(
+        observation=np.array([[2.0], [12.0]]),
+        reward=np.array([4.0, 400.0]),
+        next_observation=np.array([[3.0], [13.0]]),
+        **step,
+    )
     np.testing.assert_array_equal(again.reward, [6, 600])

@@ -5,7 +5,6 @@ Fast tests run on synthetic batches and on `DoubleIntegrator` (conftest.py) behi
 on the Control Suite's cart-pole balance.
 """
 
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -38,21 +37,25 @@ def _batch(rng, num_samples=256, observation_size=3, action_size=2, length=300):
         actions=jnp.asarray(policy_search.pad(actions, length)),
         returns=jnp.asarray(policy_search.pad(advantages, length)),
         advantages=jnp.asarray(policy_search.pad(advantages, length)),
-        mask=jnp.asarray(policy_search.pad(np.ones(num_samples, np.float32), length)))
+        mask=jnp.asarray(policy_search.pad(np.ones(num_samples, np.float32), length)),
+    )
 
 
 def _integrators(num_envs, time_limit=20):
     return vector.LoopedBatch(
-        [lambda seed=seed: DoubleIntegrator(seed, time_limit) for seed in range(num_envs)])
+        [lambda seed=seed: DoubleIntegrator(seed, time_limit) for seed in range(num_envs)]
+    )
 
 
 # ------------------------------------------------------------------ policy_search core
 
+
 def test_discounted_returns_known_answer():
     rewards = np.array([[1.0, 1.0, 1.0, 5.0]])
     valid = np.array([[True, True, True, False]])
-    np.testing.assert_allclose(policy_search.discounted_returns(rewards, valid, 0.5),
-                               [[1.75, 1.5, 1.0, 0.0]])
+    np.testing.assert_allclose(
+        policy_search.discounted_returns(rewards, valid, 0.5), [[1.75, 1.5, 1.0, 0.0]]
+    )
 
 
 def test_baseline_features_and_least_squares_fit():
@@ -60,8 +63,10 @@ def test_baseline_features_and_least_squares_fit():
     observations = rng.uniform(-2, 2, (6, 30, 3))
     features = policy_search.baseline_features(observations)
     assert features.shape == (6, 30, 2 * 3 + 4)
-    np.testing.assert_allclose(features[:, 7, 6:], np.broadcast_to([0.07, 0.07 ** 2, 0.07 ** 3, 1.0], (6, 4)))
-    np.testing.assert_allclose(features[..., 3:6], observations ** 2)
+    np.testing.assert_allclose(
+        features[:, 7, 6:], np.broadcast_to([0.07, 0.07**2, 0.07**3, 1.0], (6, 4))
+    )
+    np.testing.assert_allclose(features[..., 3:6], observations**2)
     truth = rng.standard_normal(features.shape[-1])
     valid = np.ones((6, 30), bool)
     valid[2, 20:] = False
@@ -70,8 +75,11 @@ def test_baseline_features_and_least_squares_fit():
     coefficients = policy_search.fit_baseline(observations, returns, valid)
     # The 1e-5 ridge term pulls the poorly conditioned time-polynomial coefficients slightly.
     np.testing.assert_allclose(coefficients, truth, atol=5e-3)
-    np.testing.assert_allclose(policy_search.predict_baseline(coefficients, observations)[valid],
-                               (features @ truth)[valid], atol=1e-4)
+    np.testing.assert_allclose(
+        policy_search.predict_baseline(coefficients, observations)[valid],
+        (features @ truth)[valid],
+        atol=1e-4,
+    )
     assert not policy_search.predict_baseline(None, observations).any()
 
 
@@ -86,26 +94,34 @@ def test_collect_masks_ended_episodes_and_reaches_the_budget():
     env = _integrators(3, time_limit=7)
     sampling = policy_search.Sampling(steps_per_iteration=40, horizon=10, num_envs=3)
     params = policy_search.init_policy(np.random.default_rng(0), 2, 1)
-    paths = policy_search.collect(env, policy_search.gaussian_actor(params, jax.random.key(0)), sampling)
+    paths = policy_search.collect(
+        env, policy_search.gaussian_actor(params, jax.random.key(0)), sampling
+    )
     # Episodes end after 7 steps (or earlier, out of bounds): rounds of 3 until >= 40 steps.
     assert paths.valid.sum() >= 40
     assert paths.valid[:, 7:].sum() == 0
     assert paths.observations.shape[1:] == (10, 2)
     with pytest.raises(ValueError, match="copies"):
-        policy_search.collect(env, lambda o, t: np.zeros((3, 1)),
-                              policy_search.Sampling(steps_per_iteration=10, horizon=5, num_envs=2))
+        policy_search.collect(
+            env,
+            lambda o, t: np.zeros((3, 1)),
+            policy_search.Sampling(steps_per_iteration=10, horizon=5, num_envs=2),
+        )
 
 
 def test_same_seed_same_run():
     sampling = policy_search.Sampling(steps_per_iteration=60, horizon=15, num_envs=2)
-    runs = [reinforce.train(_integrators(2), sampling=sampling, num_iterations=2, seed=3)
-            for _ in range(2)]
+    runs = [
+        reinforce.train(_integrators(2), sampling=sampling, num_iterations=2, seed=3)
+        for _ in range(2)
+    ]
     for first, second in zip(jax.tree.leaves(runs[0][0]), jax.tree.leaves(runs[1][0])):
         np.testing.assert_array_equal(np.asarray(first), np.asarray(second))
     assert [log.average_return for log in runs[0][1]] == [log.average_return for log in runs[1][1]]
 
 
 # --------------------------------------------------------------------------- REINFORCE
+
 
 def test_reinforce_gradient_on_a_one_step_bandit():
     """r(a) = -(a - 2)^2 with a ~ N(mu, sigma): d/dmu E r = -2 (mu - 2), d/dlog sigma = -2 sigma^2."""
@@ -114,10 +130,14 @@ def test_reinforce_gradient_on_a_one_step_bandit():
     observations = np.zeros((200_000, 1), np.float32)
     mu = float(policy_search.policy_mean(params, jnp.asarray(observations[:1]))[0, 0])
     actions = (mu + rng.standard_normal((200_000, 1))).astype(np.float32)
-    rewards = -(actions[:, 0] - 2.0) ** 2
-    batch = policy_search.Batch(jnp.asarray(observations), jnp.asarray(actions),
-                                jnp.asarray(rewards), jnp.asarray(rewards),
-                                jnp.ones(200_000, jnp.float32))
+    rewards = -((actions[:, 0] - 2.0) ** 2)
+    batch = policy_search.Batch(
+        jnp.asarray(observations),
+        jnp.asarray(actions),
+        jnp.asarray(rewards),
+        jnp.asarray(rewards),
+        jnp.ones(200_000, jnp.float32),
+    )
     gradient = reinforce.policy_gradient(params, batch, batch.advantages)
     # The output bias moves the mean one for one.
     np.testing.assert_allclose(float(gradient["mean"][-1]["b"][0]), -2 * (mu - 2), rtol=0.05)
@@ -125,6 +145,7 @@ def test_reinforce_gradient_on_a_one_step_bandit():
 
 
 # ------------------------------------------------------------------------- TNPG, TRPO
+
 
 def test_tnpg_direction_is_the_inverse_fisher_times_the_gradient():
     rng = np.random.default_rng(1)
@@ -135,10 +156,16 @@ def test_tnpg_direction_is_the_inverse_fisher_times_the_gradient():
     flat_params, unflatten = policy_search.flat(params)
     fisher = jax.hessian(lambda flat: tnpg.mean_kl(params, unflatten(flat), batch))(flat_params)
     flat_gradient, _ = policy_search.flat(gradient)
-    expected = np.linalg.solve(np.asarray(fisher, np.float64) + damping * np.eye(fisher.shape[0]),
-                               np.asarray(flat_gradient, np.float64))
-    direction, _ = tnpg.natural_direction(params, batch, gradient, cg_iterations=200, damping=damping)
-    np.testing.assert_allclose(np.asarray(direction), expected, rtol=2e-3, atol=2e-4 * np.abs(expected).max())
+    expected = np.linalg.solve(
+        np.asarray(fisher, np.float64) + damping * np.eye(fisher.shape[0]),
+        np.asarray(flat_gradient, np.float64),
+    )
+    direction, _ = tnpg.natural_direction(
+        params, batch, gradient, cg_iterations=200, damping=damping
+    )
+    np.testing.assert_allclose(
+        np.asarray(direction), expected, rtol=2e-3, atol=2e-4 * np.abs(expected).max()
+    )
 
 
 def test_tnpg_step_meets_the_quadratic_kl_model():
@@ -198,6 +225,7 @@ def test_presets_are_the_papers_tables():
 
 # --------------------------------------------------------------------------- RWR, REPS
 
+
 def test_weighted_regression_fits_the_weighted_mean_and_std():
     """With one observation the weighted maximum-likelihood Gaussian is the weighted moments."""
     rng = np.random.default_rng(5)
@@ -205,16 +233,19 @@ def test_weighted_regression_fits_the_weighted_mean_and_std():
     observations = jnp.ones((500, 2), jnp.float32)
     actions = rng.normal(0.7, 0.4, (500, 1)).astype(np.float32)
     weights = rng.uniform(0, 1, 500).astype(np.float32)
-    fitted = policy_search.weighted_max_likelihood(params, observations, jnp.asarray(actions),
-                                                   jnp.asarray(weights), iterations=100)
+    fitted = policy_search.weighted_max_likelihood(
+        params, observations, jnp.asarray(actions), jnp.asarray(weights), iterations=100
+    )
     mean = np.sum(weights * actions[:, 0]) / weights.sum()
     std = np.sqrt(np.sum(weights * (actions[:, 0] - mean) ** 2) / weights.sum())
-    np.testing.assert_allclose(float(policy_search.policy_mean(fitted, observations[:1])[0, 0]),
-                               mean, atol=1e-3)
+    np.testing.assert_allclose(
+        float(policy_search.policy_mean(fitted, observations[:1])[0, 0]), mean, atol=1e-3
+    )
     np.testing.assert_allclose(float(np.exp(fitted["log_std"][0])), std, rtol=1e-3)
     with pytest.raises(ValueError, match="non-negative"):
-        policy_search.weighted_max_likelihood(params, observations, jnp.asarray(actions),
-                                              -jnp.asarray(weights), iterations=1)
+        policy_search.weighted_max_likelihood(
+            params, observations, jnp.asarray(actions), -jnp.asarray(weights), iterations=1
+        )
 
 
 def test_rwr_weights_shift_advantages_to_their_minimum():
@@ -235,7 +266,8 @@ def test_reps_dual_minimiser_meets_the_kl_bound_and_matches_features():
     error = scipy.optimize.check_grad(
         lambda x: reps.dual(x[0], x[1:], rewards, differences, 0.1, initial)[0],
         lambda x: reps.dual(x[0], x[1:], rewards, differences, 0.1, initial)[1],
-        np.array([1.3, 0.1, -0.2, 0.3]))
+        np.array([1.3, 0.1, -0.2, 0.3]),
+    )
     assert error < 1e-5 * (1 + np.abs(grad).max())
     del value
     eta, nu = reps.solve_dual(rewards, differences, 0.1, iterations=500, initial_features=initial)
@@ -250,9 +282,12 @@ def test_reps_transitions_telescope_to_the_initial_features():
     rng = np.random.default_rng(8)
     valid = np.ones((2, 5), bool)
     valid[1, 3:] = False
-    paths = policy_search.Paths(rng.standard_normal((2, 5, 2)).astype(np.float32),
-                                np.zeros((2, 5, 1), np.float32),
-                                rng.standard_normal((2, 5)).astype(np.float32), valid)
+    paths = policy_search.Paths(
+        rng.standard_normal((2, 5, 2)).astype(np.float32),
+        np.zeros((2, 5, 1), np.float32),
+        rng.standard_normal((2, 5)).astype(np.float32),
+        valid,
+    )
     rewards, differences, initial = reps.transitions(paths)
     assert rewards.shape == (8,) and differences.shape == (8, 2 * 2 + 4)
     features = policy_search.baseline_features(paths.observations)
@@ -261,6 +296,7 @@ def test_reps_transitions_telescope_to_the_initial_features():
 
 
 # ----------------------------------------------------------------------- CEM, CMA-ES
+
 
 def _quadratic(x):
     return float(np.sum((x - np.array([1.0, -2.0, 0.5])) ** 2))
@@ -283,19 +319,23 @@ def test_cem_update_refits_the_elite_with_decaying_extra_noise():
 
 
 def test_cmaes_minimises_a_quadratic():
-    x = cmaes.minimize(_quadratic, np.zeros(3), cmaes.Config(init_std=1.0), num_iterations=150, seed=0)
+    x = cmaes.minimize(
+        _quadratic, np.zeros(3), cmaes.Config(init_std=1.0), num_iterations=150, seed=0
+    )
     np.testing.assert_allclose(x, [1.0, -2.0, 0.5], atol=1e-4)
 
 
 def test_parameter_search_runs_on_a_batch():
     sampling = policy_search.Sampling(steps_per_iteration=60, horizon=15, num_envs=2)
     for module in (cem, cmaes):
-        _, logs = module.train(_integrators(2), module.Config(), sampling=sampling,
-                               num_iterations=1, seed=0)
+        _, logs = module.train(
+            _integrators(2), module.Config(), sampling=sampling, num_iterations=1, seed=0
+        )
         assert logs[0].num_trajectories == policy_search.population_size(sampling) == 4
 
 
 # ------------------------------------------------------------------------------ DDPG
+
 
 def test_ddpg_update_shapes_and_soft_target_update():
     rng = np.random.default_rng(9)
@@ -307,28 +347,37 @@ def test_ddpg_update_shapes_and_soft_target_update():
         action=rng.uniform(-1, 1, (5, 2)).astype(np.float32),
         reward=rng.standard_normal(5).astype(np.float32),
         discount=np.full(5, 0.99, np.float32),
-        next_observation=rng.standard_normal((5, 3)).astype(np.float32))
+        next_observation=rng.standard_normal((5, 3)).astype(np.float32),
+    )
     new_state, metrics = ddpg.update(state, batch, config)
     assert set(metrics) == {"critic_loss", "q_mean"}
     assert ddpg.critic_apply(new_state.critic, batch.observation, batch.action).shape == (5,)
     for old, new in zip(jax.tree.leaves(state), jax.tree.leaves(new_state)):
         assert np.shape(old) == np.shape(new)
-    for target, old, online in zip(jax.tree.leaves(new_state.target_critic),
-                                   jax.tree.leaves(state.target_critic),
-                                   jax.tree.leaves(new_state.critic)):
+    for target, old, online in zip(
+        jax.tree.leaves(new_state.target_critic),
+        jax.tree.leaves(state.target_critic),
+        jax.tree.leaves(new_state.critic),
+    ):
         np.testing.assert_allclose(target, 0.9 * old + 0.1 * online, rtol=1e-5, atol=1e-7)
     assert not np.allclose(new_state.actor[0]["w"], state.actor[0]["w"])
 
 
 def test_ddpg_runs_on_a_batch():
     sampling = policy_search.Sampling(steps_per_iteration=40, horizon=10, num_envs=2)
-    _, logs = ddpg.train(_integrators(2), ddpg.Config(hidden_sizes=(8, 8), min_replay_size=10),
-                         sampling=sampling, num_iterations=2, seed=0)
+    _, logs = ddpg.train(
+        _integrators(2),
+        ddpg.Config(hidden_sizes=(8, 8), min_replay_size=10),
+        sampling=sampling,
+        num_iterations=2,
+        seed=0,
+    )
     assert [log.env_steps >= 40 for log in logs] == [True, True]
     assert "critic_loss" in logs[1].metrics
 
 
 # --------------------------------------------------------------- learning (slow)
+
 
 def _cartpole(num_envs):
     suite = pytest.importorskip("suites.suite")
@@ -344,7 +393,10 @@ LEARNING = {
     "cem": (cem, cem.Config(extra_std=0.1, elite_fraction=0.2)),
     "cmaes": (cmaes, cmaes.Config(init_std=0.3)),
     # tau = 0.01 instead of 0.001: the targets must move within this test's 16,000 steps.
-    "ddpg": (ddpg, ddpg.Config(min_replay_size=500, hidden_sizes=(64, 64), target_update_rate=0.01)),
+    "ddpg": (
+        ddpg,
+        ddpg.Config(min_replay_size=500, hidden_sizes=(64, 64), target_update_rate=0.01),
+    ),
 }
 
 

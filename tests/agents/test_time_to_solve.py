@@ -15,29 +15,50 @@ _spec.loader.exec_module(time_to_solve)
 
 
 def test_first_crossing_is_the_first_row_at_or_above_the_threshold():
-    rows = [{"step": "0", "wall_time_s": "0.0", "eval_return": "10"},
-            {"step": "100", "wall_time_s": "5.0", "eval_return": ""},
-            {"step": "200", "wall_time_s": "9.5", "eval_return": "800"},
-            {"step": "300", "wall_time_s": "14.0", "eval_return": "900"}]
+    rows = [
+        {"step": "0", "wall_time_s": "0.0", "eval_return": "10"},
+        {"step": "100", "wall_time_s": "5.0", "eval_return": ""},
+        {"step": "200", "wall_time_s": "9.5", "eval_return": "800"},
+        {"step": "300", "wall_time_s": "14.0", "eval_return": "900"},
+    ]
     assert time_to_solve.first_crossing(rows, 800.0) == time_to_solve.Crossing(200, 9.5, 800.0)
     assert time_to_solve.first_crossing(rows, 950.0) is None
 
 
 def _row(seed, solved, wall_s="", steps=""):
-    return {"task": "cartpole:swingup", "agent": "ppo", "seed": str(seed), "threshold": "800.0",
-            "threshold_source": "issue 19", "solved": str(solved), "wall_s_to_threshold": wall_s,
-            "steps_to_threshold": steps, "best_return": "850.0", "budget_minutes": "10"}
+    return {
+        "task": "cartpole:swingup",
+        "agent": "ppo",
+        "seed": str(seed),
+        "threshold": "800.0",
+        "threshold_source": "issue 19",
+        "solved": str(solved),
+        "wall_s_to_threshold": wall_s,
+        "steps_to_threshold": steps,
+        "best_return": "850.0",
+        "budget_minutes": "10",
+    }
 
 
 def test_summary_takes_median_and_range_over_the_seeds_that_solved():
-    results = [_row(0, True, "600", "500000"), _row(1, True, "120", "100000"),
-               _row(2, True, "300", "200000"), _row(3, False)]
+    results = [
+        _row(0, True, "600", "500000"),
+        _row(1, True, "120", "100000"),
+        _row(2, True, "300", "200000"),
+        _row(3, False),
+    ]
     (summary,) = time_to_solve.summarize(results)
     assert summary["solved"] == "3/4"
     assert (summary["median_minutes"], summary["min_minutes"], summary["max_minutes"]) == (
-        5.0, 2.0, 10.0)
+        5.0,
+        2.0,
+        10.0,
+    )
     assert (summary["median_steps"], summary["min_steps"], summary["max_steps"]) == (
-        200000, 100000, 500000)
+        200000,
+        100000,
+        500000,
+    )
     table = time_to_solve.markdown_table([summary])
     assert "| cartpole:swingup | ppo | 800 (issue 19) | 3/4 | 5.0 [2.0, 10.0] |" in table
     (unsolved,) = time_to_solve.summarize([_row(0, False)])
@@ -53,12 +74,15 @@ def test_results_append_and_read_back(tmp_path):
     assert [r["seed"] for r in time_to_solve.read_results(path)] == ["0", "1"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--tasks", "cartpole:spin"], "unknown"),
-    (["--agents", "sac"], "unknown"),
-    (["--budget_minutes", "0"], "expected > 0"),
-    (["--samples_per_insert", "-1"], "expected > 0"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--tasks", "cartpole:spin"], "unknown"),
+        (["--agents", "sac"], "unknown"),
+        (["--budget_minutes", "0"], "expected > 0"),
+        (["--samples_per_insert", "-1"], "expected > 0"),
+    ],
+)
 def test_bad_selections_are_refused(argv, message, tmp_path):
     with pytest.raises(ValueError, match=message):
         time_to_solve.main([*argv, "--out", str(tmp_path)])
@@ -83,13 +107,25 @@ def test_ppo_swingup_preset_passes_600_on_cartpole_swingup(tmp_path):
     returns = []
     for steps in range(2 * eval_every, SWINGUP_BUDGET_STEPS + 1, 2 * eval_every):
         result = experiment.train(
-            "ppo", environments.factory("cartpole:swingup"), steps, 0, str(tmp_path),
-            env_name="cartpole:swingup", num_envs=preset.num_envs,
-            config_overrides=preset.overrides, eval_every=eval_every, eval_episodes=5,
-            resume=bool(returns), progress=False,
-            make_batch=environments.batch_factory("cartpole:swingup"))
-        returns = [float(row["eval_return"]) for row in
-                   experiment.csv_log.read_rows(result.metrics_path) if row["eval_return"]]
+            "ppo",
+            environments.factory("cartpole:swingup"),
+            steps,
+            0,
+            str(tmp_path),
+            env_name="cartpole:swingup",
+            num_envs=preset.num_envs,
+            config_overrides=preset.overrides,
+            eval_every=eval_every,
+            eval_episodes=5,
+            resume=bool(returns),
+            progress=False,
+            make_batch=environments.batch_factory("cartpole:swingup"),
+        )
+        returns = [
+            float(row["eval_return"])
+            for row in experiment.csv_log.read_rows(result.metrics_path)
+            if row["eval_return"]
+        ]
         if max(returns) >= SWINGUP_PASS_RETURN:
             break
     assert max(returns) >= SWINGUP_PASS_RETURN, returns

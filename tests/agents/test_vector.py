@@ -12,8 +12,12 @@ from agents import evaluation, loop, specs, vector
 def make_batch(double_integrator):
     def make(num_envs, time_limit=3):
         return vector.LoopedBatch(
-            [lambda seed=seed: double_integrator(seed, time_limit=time_limit)
-             for seed in range(num_envs)])
+            [
+                lambda seed=seed: double_integrator(seed, time_limit=time_limit)
+                for seed in range(num_envs)
+            ]
+        )
+
     return make
 
 
@@ -49,8 +53,9 @@ def test_looped_batch_copies_follow_their_single_environments(make_batch, double
             else:
                 single_steps[index] = env.step(action[index])
             assert timestep.step_type[index] == single_steps[index].step_type
-            np.testing.assert_array_equal(timestep.observation["position"][index],
-                                          single_steps[index].observation["position"])
+            np.testing.assert_array_equal(
+                timestep.observation["position"][index], single_steps[index].observation["position"]
+            )
 
 
 def test_looped_batch_rejects_bad_actions_and_mixed_specs(make_batch, double_integrator):
@@ -124,8 +129,13 @@ class _Recorder:
 
 def test_loop_counts_transitions_not_reset_steps_and_fires_periodic_callbacks(make_batch):
     fired = []
-    state = loop.run(_Recorder(), make_batch(2, time_limit=3), num_steps=12, progress=False,
-                     periodic=[loop.Periodic(5, lambda s: fired.append(s.env_steps))])
+    state = loop.run(
+        _Recorder(),
+        make_batch(2, time_limit=3),
+        num_steps=12,
+        progress=False,
+        periodic=[loop.Periodic(5, lambda s: fired.append(s.env_steps))],
+    )
     # Each copy: 3 transitions, then 1 reset step; 12 transitions take 7 calls.
     assert state.env_steps == 12
     assert fired == [6, 10]
@@ -148,7 +158,8 @@ def test_evaluate_takes_each_copys_first_episodes(make_batch, double_integrator)
     other = evaluation.evaluate(policy, double_integrator(1, time_limit=3), num_episodes=1)
     np.testing.assert_allclose(returns, np.concatenate([single, other]))
     fresh = evaluation.evaluate_on_fresh_envs(
-        policy, lambda seed: double_integrator(seed, time_limit=3), seeds=[0, 1])
+        policy, lambda seed: double_integrator(seed, time_limit=3), seeds=[0, 1]
+    )
     np.testing.assert_allclose(fresh, [single[0], other[0]])
     with pytest.raises(ValueError, match="num_episodes"):
         evaluation.evaluate(policy, double_integrator(0), num_episodes=0)

@@ -48,13 +48,27 @@ _ELEMENT_OBJECTS = {
 }
 # Model-array prefixes of task-state fields and the element kind naming their rows.
 _FIELD_PREFIX_KINDS = {
-    "body_": "body", "jnt_": "joint", "dof_": "dof", "geom_": "geom", "site_": "site",
-    "actuator_": "actuator", "tendon_": "tendon", "sensor_": "sensor", "eq_": "equality",
-    "pair_": "pair", "wrap_": "wrap",
+    "body_": "body",
+    "jnt_": "joint",
+    "dof_": "dof",
+    "geom_": "geom",
+    "site_": "site",
+    "actuator_": "actuator",
+    "tendon_": "tendon",
+    "sensor_": "sensor",
+    "eq_": "equality",
+    "pair_": "pair",
+    "wrap_": "wrap",
 }
 _ID_FIELD_KINDS = {
-    "body_parentid": "body", "jnt_bodyid": "body", "dof_jntid": "joint", "dof_bodyid": "body",
-    "geom_bodyid": "body", "site_bodyid": "body", "cam_bodyid": "body", "light_bodyid": "body",
+    "body_parentid": "body",
+    "jnt_bodyid": "body",
+    "dof_jntid": "joint",
+    "dof_bodyid": "body",
+    "geom_bodyid": "body",
+    "site_bodyid": "body",
+    "cam_bodyid": "body",
+    "light_bodyid": "body",
 }
 _TRANSMISSION_KINDS = {
     int(mujoco.mjtTrn.mjTRN_JOINT): "joint",
@@ -146,8 +160,7 @@ class Reference:
 
 def reference_paths(directory=REFERENCE_DIR):
     """Sorted paths of the reference files in `directory`."""
-    return sorted(os.path.join(directory, f) for f in os.listdir(directory)
-                  if f.endswith(".npz"))
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".npz"))
 
 
 def load_reference(path):
@@ -156,8 +169,11 @@ def load_reference(path):
         arrays = {key: archive[key] for key in archive.files}
     meta = json.loads(str(arrays["meta"]))
     spec = json.loads(str(arrays["spec"]))
-    states = {k.split("/", 1)[1]: v for k, v in arrays.items()
-              if k.startswith("states/") and k.count("/") == 1}
+    states = {
+        k.split("/", 1)[1]: v
+        for k, v in arrays.items()
+        if k.startswith("states/") and k.count("/") == 1
+    }
     fields = [str(f) for f in arrays["task_state/fields"]]
     return Reference(
         name=f"{meta['domain']}-{meta['task']}",
@@ -169,14 +185,23 @@ def load_reference(path):
         states=states,
         observations={k: arrays[f"states/obs/{k}"] for k in spec["observation_keys"]},
         next_observations={k: arrays[f"states/next_obs/{k}"] for k in spec["observation_keys"]},
-        task_state={f: ([str(n) for n in arrays[f"task_state/{f}/names"]],
-                        arrays[f"task_state/{f}/values"]) for f in fields},
-        initial={"qpos": arrays["initial/qpos"], "qvel": arrays["initial/qvel"],
-                 **{f: arrays[f"initial/task_state/{f}"] for f in fields}},
-        episode_arrays={k.split("/", 1)[1]: v for k, v in arrays.items()
-                        if k.startswith("episode_arrays/")},
-        initial_array_summaries={k.split("/", 2)[2]: v for k, v in arrays.items()
-                                 if k.startswith("initial/episode_arrays/")},
+        task_state={
+            f: ([str(n) for n in arrays[f"task_state/{f}/names"]], arrays[f"task_state/{f}/values"])
+            for f in fields
+        },
+        initial={
+            "qpos": arrays["initial/qpos"],
+            "qvel": arrays["initial/qvel"],
+            **{f: arrays[f"initial/task_state/{f}"] for f in fields},
+        },
+        episode_arrays={
+            k.split("/", 1)[1]: v for k, v in arrays.items() if k.startswith("episode_arrays/")
+        },
+        initial_array_summaries={
+            k.split("/", 2)[2]: v
+            for k, v in arrays.items()
+            if k.startswith("initial/episode_arrays/")
+        },
     )
 
 
@@ -189,12 +214,22 @@ def array_summary(values):
 
 # Name resolution.
 
+
 def _names(model, kind):
     """Names of all elements of `kind` in `model`, in index order ('' if unnamed)."""
-    count = {"body": model.nbody, "joint": model.njnt, "geom": model.ngeom, "site": model.nsite,
-             "actuator": model.nu, "tendon": model.ntendon, "sensor": model.nsensor,
-             "camera": model.ncam, "light": model.nlight, "equality": model.neq,
-             "pair": model.npair}[kind]
+    count = {
+        "body": model.nbody,
+        "joint": model.njnt,
+        "geom": model.ngeom,
+        "site": model.nsite,
+        "actuator": model.nu,
+        "tendon": model.ntendon,
+        "sensor": model.nsensor,
+        "camera": model.ncam,
+        "light": model.nlight,
+        "equality": model.neq,
+        "pair": model.npair,
+    }[kind]
     return [mujoco.mj_id2name(model, _ELEMENT_OBJECTS[kind], i) or "" for i in range(count)]
 
 
@@ -215,12 +250,15 @@ def _resolve(model, kind, reference_name):
         index = mujoco.mj_name2id(model, _ELEMENT_OBJECTS[kind], reference_name)
         if index >= 0:
             return index
-        candidates = [i for i, n in enumerate(_names(model, kind))
-                      if n.endswith("/" + reference_name)]
+        candidates = [
+            i for i, n in enumerate(_names(model, kind)) if n.endswith("/" + reference_name)
+        ]
         if len(candidates) == 1:
             return candidates[0]
-        raise KeyError(f"no single {kind} named {reference_name!r} (or '<prefix>/"
-                       f"{reference_name}') in the model; candidates: {candidates}")
+        raise KeyError(
+            f"no single {kind} named {reference_name!r} (or '<prefix>/"
+            f"{reference_name}') in the model; candidates: {candidates}"
+        )
     if kind == "dof":
         joint_name, _, offset = reference_name.partition(":")
         joint = _resolve(model, "joint", joint_name)
@@ -237,6 +275,7 @@ def _field_kind(field):
 
 # Specs.
 
+
 def check_specs(env, reference, tolerances=Tolerances()):
     """Compares the environment's specs and timesteps with the reference.
 
@@ -249,24 +288,28 @@ def check_specs(env, reference, tolerances=Tolerances()):
     our_keys = list(observation_spec.keys())
     if our_keys != spec["observation_keys"]:
         mismatches.append(f"observation keys {our_keys} != reference {spec['observation_keys']}")
-    for key, shape, dtype in zip(spec["observation_keys"], spec["observation_shapes"],
-                                 spec["observation_dtypes"]):
+    for key, shape, dtype in zip(
+        spec["observation_keys"], spec["observation_shapes"], spec["observation_dtypes"]
+    ):
         if key not in observation_spec:
             continue
         ours = observation_spec[key]
         if tuple(ours.shape) != tuple(shape):
             mismatches.append(f"observation {key!r} shape {tuple(ours.shape)} != {tuple(shape)}")
         if np.dtype(ours.dtype) != np.dtype(dtype):
-            mismatches.append(f"observation {key!r} dtype {np.dtype(ours.dtype)} != "
-                              f"{np.dtype(dtype)}")
+            mismatches.append(
+                f"observation {key!r} dtype {np.dtype(ours.dtype)} != {np.dtype(dtype)}"
+            )
     action_spec = env.action_spec()
     if tuple(action_spec.shape) != tuple(spec["action_shape"]):
-        mismatches.append(f"action shape {tuple(action_spec.shape)} != "
-                          f"{tuple(spec['action_shape'])}")
+        mismatches.append(
+            f"action shape {tuple(action_spec.shape)} != {tuple(spec['action_shape'])}"
+        )
     else:
         if np.dtype(action_spec.dtype) != np.dtype(spec["action_dtype"]):
-            mismatches.append(f"action dtype {np.dtype(action_spec.dtype)} != "
-                              f"{np.dtype(spec['action_dtype'])}")
+            mismatches.append(
+                f"action dtype {np.dtype(action_spec.dtype)} != {np.dtype(spec['action_dtype'])}"
+            )
         for bound in ("minimum", "maximum"):
             ours = np.broadcast_to(getattr(action_spec, bound), action_spec.shape)
             if not np.array_equal(ours, spec[f"action_{bound}"]):
@@ -275,8 +318,9 @@ def check_specs(env, reference, tolerances=Tolerances()):
         if tuple(ours.shape) != tuple(spec[f"{name}_shape"]):
             mismatches.append(f"{name} shape {tuple(ours.shape)} != {spec[f'{name}_shape']}")
         if np.dtype(ours.dtype) != np.dtype(spec[f"{name}_dtype"]):
-            mismatches.append(f"{name} dtype {np.dtype(ours.dtype)} != "
-                              f"{np.dtype(spec[f'{name}_dtype'])}")
+            mismatches.append(
+                f"{name} dtype {np.dtype(ours.dtype)} != {np.dtype(spec[f'{name}_dtype'])}"
+            )
     discount_spec = env.discount_spec()
     for bound in ("minimum", "maximum"):
         ours = float(getattr(discount_spec, bound, np.nan))
@@ -284,8 +328,10 @@ def check_specs(env, reference, tolerances=Tolerances()):
             mismatches.append(f"discount {bound} {ours} != {spec[f'discount_{bound}']}")
     control_timestep = float(env.task.control_timestep)
     physics_timestep = float(env.physics.model.opt.timestep)
-    for name, ours in (("control_timestep", control_timestep),
-                       ("physics_timestep", physics_timestep)):
+    for name, ours in (
+        ("control_timestep", control_timestep),
+        ("physics_timestep", physics_timestep),
+    ):
         if abs(ours - spec[name]) > tolerances.timestep:
             mismatches.append(f"{name} {ours} s != {spec[name]} s")
     n_sub_steps = int(round(control_timestep / physics_timestep))
@@ -311,8 +357,10 @@ def check_episode(env, reference):
     """
     spec = reference.spec
     action_spec = env.action_spec()
-    action = (np.broadcast_to(action_spec.minimum, action_spec.shape)
-              + np.broadcast_to(action_spec.maximum, action_spec.shape)) / 2
+    action = (
+        np.broadcast_to(action_spec.minimum, action_spec.shape)
+        + np.broadcast_to(action_spec.maximum, action_spec.shape)
+    ) / 2
     action = action.astype(action_spec.dtype)
     env.reset()
     mid_discounts, steps = set(), 0
@@ -320,8 +368,10 @@ def check_episode(env, reference):
         for _ in range(UNBOUNDED_CHECK_STEPS):
             time_step = env.step(action)
             if time_step.last():
-                return [f"the episode ended after {steps + 1} control steps; the reference "
-                        "has no time limit"]
+                return [
+                    f"the episode ended after {steps + 1} control steps; the reference "
+                    "has no time limit"
+                ]
             steps += 1
             mid_discounts.add(float(time_step.discount))
         if mid_discounts - {spec["discount_mid"]}:
@@ -335,19 +385,22 @@ def check_episode(env, reference):
         mid_discounts.add(float(time_step.discount))
     mismatches = []
     if not time_step.last():
-        mismatches.append(f"no episode end after {steps} control steps; expected "
-                          f"{spec['episode_steps']}")
+        mismatches.append(
+            f"no episode end after {steps} control steps; expected {spec['episode_steps']}"
+        )
     elif steps != spec["episode_steps"]:
         mismatches.append(f"episode lasted {steps} control steps, expected {spec['episode_steps']}")
     elif float(time_step.discount) != spec["discount_last"]:
         mismatches.append(f"last discount {time_step.discount} != {spec['discount_last']}")
     if mid_discounts - {spec["discount_mid"]}:
-        mismatches.append(f"mid-episode discounts {sorted(mid_discounts)} != "
-                          f"{spec['discount_mid']}")
+        mismatches.append(
+            f"mid-episode discounts {sorted(mid_discounts)} != {spec['discount_mid']}"
+        )
     return mismatches
 
 
 # Model structure and facts.
+
 
 def check_structure(model, reference):
     """Checks the layout a state vector depends on.
@@ -363,20 +416,23 @@ def check_structure(model, reference):
     mismatches = []
     for count in ("nq", "nv", "nu", "na"):
         if int(getattr(model, count)) != int(facts[f"model/count/{count}"]):
-            mismatches.append(f"{count} {getattr(model, count)} != "
-                              f"{int(facts[f'model/count/{count}'])}")
+            mismatches.append(
+                f"{count} {getattr(model, count)} != {int(facts[f'model/count/{count}'])}"
+            )
     for kind, fields in (("joint", ("jnt_type", "jnt_qposadr", "jnt_dofadr")), ("actuator", ())):
         reference_names = [str(n) for n in facts[f"model/{kind}/name"]]
         our_names = _names(model, kind)
         if len(our_names) != len(reference_names) or not all(
-                _matches(o, r) for o, r in zip(our_names, reference_names)):
+            _matches(o, r) for o, r in zip(our_names, reference_names)
+        ):
             mismatches.append(f"{kind}s in order {our_names} != reference {reference_names}")
             continue
         for field in fields:
             ours = np.asarray(getattr(model, field))
             if not np.array_equal(ours, facts[f"model/{kind}/{field}"]):
-                mismatches.append(f"{field} {ours.tolist()} != "
-                                  f"{facts[f'model/{kind}/{field}'].tolist()}")
+                mismatches.append(
+                    f"{field} {ours.tolist()} != {facts[f'model/{kind}/{field}'].tolist()}"
+                )
     return mismatches
 
 
@@ -424,8 +480,9 @@ def compare_model(model, reference):
             comparisons.append(FieldComparison(parts[2], error, "", []))
             continue
         if len(parts) == 2:
-            comparisons.append(FieldComparison(
-                parts[1], _difference(getattr(model, parts[1]), value), "", []))
+            comparisons.append(
+                FieldComparison(parts[1], _difference(getattr(model, parts[1]), value), "", [])
+            )
             continue
         if parts[2] == "name" or not hasattr(model, parts[2]):
             continue
@@ -475,11 +532,13 @@ def _difference(ours, reference):
         return np.inf
     if ours.size == 0:
         return 0.0
-    return float(np.max(np.abs(ours.astype(np.float64).ravel()
-                               - reference.astype(np.float64).ravel())))
+    return float(
+        np.max(np.abs(ours.astype(np.float64).ravel() - reference.astype(np.float64).ravel()))
+    )
 
 
 # States.
+
 
 @dataclasses.dataclass
 class StateResult:
@@ -555,8 +614,9 @@ def _resolve_task_state(model, reference):
         rows = [_resolve(model, kind, name) for name in names]
         width = int(np.prod(getattr(model, field).shape[1:], dtype=int))
         if width != values.shape[2]:
-            raise KeyError(f"{field} rows have {width} values here, {values.shape[2]} in the "
-                           "reference")
+            raise KeyError(
+                f"{field} rows have {width} values here, {values.shape[2]} in the reference"
+            )
         resolved.append((field, rows, values))
     return resolved
 
@@ -659,36 +719,55 @@ def check_states(env, reference):
         with _InjectedReset(env, install) as injected:
             time_step = env.reset()
         if not injected.called:
-            return StatesResult(["env.reset() did not use env.physics.reset_context(), so no "
-                                 "state could be injected"], results)
+            return StatesResult(
+                [
+                    "env.reset() did not use env.physics.reset_context(), so no "
+                    "state could be injected"
+                ],
+                results,
+            )
         physics = env.physics
-        held = (np.array_equal(physics.data.qpos, states["qpos"][index])
-                and np.array_equal(physics.data.qvel, states["qvel"][index]))
+        held = np.array_equal(physics.data.qpos, states["qpos"][index]) and np.array_equal(
+            physics.data.qvel, states["qvel"][index]
+        )
         if not held:
-            return StatesResult(["env.reset() changed the state after physics.reset_context(); "
-                                 "states cannot be injected"], results)
+            return StatesResult(
+                [
+                    "env.reset() changed the state after physics.reset_context(); "
+                    "states cannot be injected"
+                ],
+                results,
+            )
         reward = float(env.task.get_reward(physics))
-        observation_errors = _observation_errors(time_step.observation, reference.observations,
-                                                 index)
-        next_step = env.step(np.asarray(states["action"][index],
-                                        dtype=env.action_spec().dtype))
+        observation_errors = _observation_errors(
+            time_step.observation, reference.observations, index
+        )
+        next_step = env.step(np.asarray(states["action"][index], dtype=env.action_spec().dtype))
         data = env.physics.data
-        next_errors = {name: _difference(getattr(data, name), states[f"next_{name}"][index])
-                       for name in ("qpos", "qvel", "act", "time")}
-        results.append(StateResult(
-            index=index,
-            source=int(states["source"][index]),
-            reward_error=abs(reward - float(states["reward"][index])),
-            observation_errors=observation_errors,
-            next_errors=next_errors,
-            next_reward_error=abs(float(next_step.reward) - float(states["next_reward"][index])),
-            next_observation_errors=_observation_errors(
-                next_step.observation, reference.next_observations, index),
-        ))
+        next_errors = {
+            name: _difference(getattr(data, name), states[f"next_{name}"][index])
+            for name in ("qpos", "qvel", "act", "time")
+        }
+        results.append(
+            StateResult(
+                index=index,
+                source=int(states["source"][index]),
+                reward_error=abs(reward - float(states["reward"][index])),
+                observation_errors=observation_errors,
+                next_errors=next_errors,
+                next_reward_error=abs(
+                    float(next_step.reward) - float(states["next_reward"][index])
+                ),
+                next_observation_errors=_observation_errors(
+                    next_step.observation, reference.next_observations, index
+                ),
+            )
+        )
     return StatesResult([], results)
 
 
 # Initial states.
+
 
 @dataclasses.dataclass
 class InitialStateResult:
@@ -732,8 +811,9 @@ def _initial_features(model_facts, qpos, qvel):
             labels += [f"cos(qpos[{name}])", f"sin(qpos[{name}])"]
             continue
         width = {mujoco.mjtJoint.mjJNT_FREE: 7, mujoco.mjtJoint.mjJNT_BALL: 4}.get(
-            mujoco.mjtJoint(int(joint_type)), 1)
-        values = qpos[:, address:address + width].copy()
+            mujoco.mjtJoint(int(joint_type)), 1
+        )
+        values = qpos[:, address : address + width].copy()
         if width > 1:
             quaternion = values[:, -4:]
             quaternion *= np.where(quaternion[:, :1] < 0, -1.0, 1.0)
@@ -777,15 +857,24 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
         model, data = env.physics.model, env.physics.data
         qpos.append(np.array(data.qpos))
         qvel.append(np.array(data.qvel))
-        task_values.append(np.concatenate(
-            [np.asarray(getattr(model, field)[rows]).reshape(-1) for field, rows, _ in task_state]
-            + [array_summary(getattr(model, field)) for field in reference.initial_array_summaries]
-            or [np.zeros(0)]))
-    labels, reference_features = _initial_features(reference.model, reference_qpos,
-                                                   reference_qvel)
+        task_values.append(
+            np.concatenate(
+                [
+                    np.asarray(getattr(model, field)[rows]).reshape(-1)
+                    for field, rows, _ in task_state
+                ]
+                + [
+                    array_summary(getattr(model, field))
+                    for field in reference.initial_array_summaries
+                ]
+                or [np.zeros(0)]
+            )
+        )
+    labels, reference_features = _initial_features(reference.model, reference_qpos, reference_qvel)
     _, our_features = _initial_features(reference.model, np.array(qpos), np.array(qvel))
-    reference_task = [reference.initial[f].reshape(len(reference_qpos), -1)
-                      for f in reference.task_state]
+    reference_task = [
+        reference.initial[f].reshape(len(reference_qpos), -1) for f in reference.task_state
+    ]
     for field, (names, values) in reference.task_state.items():
         width = values.shape[2]
         labels += [f"{field}[{name}][{i}]" for name in names for i in range(width)]
@@ -798,28 +887,37 @@ def check_initial_states(env, reference, num_samples=None, tolerances=Tolerances
     reference_mean, reference_std = reference_features.mean(0), reference_features.std(0)
     our_mean, our_std = our_features.mean(0), our_features.std(0)
     num_reference = len(reference_features)
-    ks = np.array([_ks_statistic(reference_features[:, i], our_features[:, i])
-                   for i in range(len(labels))])
-    ks_limit = (np.sqrt(-np.log(tolerances.initial_ks_alpha / 2) / 2)
-                * np.sqrt((num_reference + num_samples) / (num_reference * num_samples)))
+    ks = np.array(
+        [_ks_statistic(reference_features[:, i], our_features[:, i]) for i in range(len(labels))]
+    )
+    ks_limit = np.sqrt(-np.log(tolerances.initial_ks_alpha / 2) / 2) * np.sqrt(
+        (num_reference + num_samples) / (num_reference * num_samples)
+    )
     mismatches = []
     for i, label in enumerate(labels):
         if reference_std[i] == 0.0:
             deviation = max(abs(our_mean[i] - reference_mean[i]), our_std[i])
             if deviation > tolerances.constant_initial:
-                mismatches.append(f"{label}: always {reference_mean[i]:.6g} in the reference, "
-                                  f"here mean {our_mean[i]:.6g} std {our_std[i]:.3g}")
+                mismatches.append(
+                    f"{label}: always {reference_mean[i]:.6g} in the reference, "
+                    f"here mean {our_mean[i]:.6g} std {our_std[i]:.3g}"
+                )
             continue
-        standard_error = np.sqrt(reference_std[i] ** 2 / num_reference
-                                 + our_std[i] ** 2 / num_samples) + tolerances.constant_initial
+        standard_error = (
+            np.sqrt(reference_std[i] ** 2 / num_reference + our_std[i] ** 2 / num_samples)
+            + tolerances.constant_initial
+        )
         z = abs(our_mean[i] - reference_mean[i]) / standard_error
         if z > tolerances.initial_mean_z or ks[i] > ks_limit:
-            mismatches.append(f"{label}: mean {our_mean[i]:.4g} std {our_std[i]:.4g} here, "
-                              f"{reference_mean[i]:.4g} / {reference_std[i]:.4g} in the "
-                              f"reference (mean z {z:.1f}, limit {tolerances.initial_mean_z:g}; KS "
-                              f"{ks[i]:.2f}, limit {ks_limit:.2f})")
-    return InitialStateResult(num_samples, labels, reference_mean, reference_std, our_mean,
-                              our_std, ks, mismatches, [])
+            mismatches.append(
+                f"{label}: mean {our_mean[i]:.4g} std {our_std[i]:.4g} here, "
+                f"{reference_mean[i]:.4g} / {reference_std[i]:.4g} in the "
+                f"reference (mean z {z:.1f}, limit {tolerances.initial_mean_z:g}; KS "
+                f"{ks[i]:.2f}, limit {ks_limit:.2f})"
+            )
+    return InitialStateResult(
+        num_samples, labels, reference_mean, reference_std, our_mean, our_std, ks, mismatches, []
+    )
 
 
 def _ks_statistic(a, b):
@@ -832,6 +930,7 @@ def _ks_statistic(a, b):
 
 
 # Everything for one task.
+
 
 @dataclasses.dataclass
 class TaskConformance:
@@ -851,13 +950,19 @@ class TaskConformance:
     model_fields: list
 
     def reward_holds(self):
-        return (not self.states.setup_errors and bool(self.states.states)
-                and self.states.max_reward_error() <= self.tolerances.reward)
+        return (
+            not self.states.setup_errors
+            and bool(self.states.states)
+            and self.states.max_reward_error() <= self.tolerances.reward
+        )
 
     def observations_hold(self):
         errors = self.states.max_observation_errors()
-        return (not self.states.setup_errors and bool(errors)
-                and max(errors.values()) <= self.tolerances.observation)
+        return (
+            not self.states.setup_errors
+            and bool(errors)
+            and max(errors.values()) <= self.tolerances.observation
+        )
 
     def _next_state_limits(self):
         t = self.tolerances
@@ -865,14 +970,19 @@ class TaskConformance:
 
     def next_state_holds(self):
         errors = self.states.max_next_errors()
-        return (not self.states.setup_errors and bool(errors)
-                and all(errors[k] <= limit for k, limit in self._next_state_limits().items()))
+        return (
+            not self.states.setup_errors
+            and bool(errors)
+            and all(errors[k] <= limit for k, limit in self._next_state_limits().items())
+        )
 
     def differing_model_fields(self):
         """Model fields beyond `model_field` or with missing elements: [(field, error, element)]."""
-        return [(c.field, c.max_error, c.worst_element or ",".join(c.missing))
-                for c in self.model_fields
-                if c.max_error > self.tolerances.model_field or c.missing]
+        return [
+            (c.field, c.max_error, c.worst_element or ",".join(c.missing))
+            for c in self.model_fields
+            if c.max_error > self.tolerances.model_field or c.missing
+        ]
 
     def failures(self):
         """Descriptions of every check outside its tolerance; empty if all hold."""
@@ -882,17 +992,23 @@ class TaskConformance:
         failures += [f"states: {m}" for m in self.states.setup_errors]
         if self.states.states:
             if not self.reward_holds():
-                failures.append(f"reward error {self.states.max_reward_error():.3g} > "
-                                f"{self.tolerances.reward}")
+                failures.append(
+                    f"reward error {self.states.max_reward_error():.3g} > {self.tolerances.reward}"
+                )
             if not self.observations_hold():
-                bad = {k: float(f"{v:.3g}") for k, v in
-                       self.states.max_observation_errors().items()
-                       if v > self.tolerances.observation}
+                bad = {
+                    k: float(f"{v:.3g}")
+                    for k, v in self.states.max_observation_errors().items()
+                    if v > self.tolerances.observation
+                }
                 failures.append(f"observation errors {bad} > {self.tolerances.observation}")
             if not self.next_state_holds():
                 limits = self._next_state_limits()
-                bad = {k: float(f"{v:.3g}") for k, v in self.states.max_next_errors().items()
-                       if v > limits[k]}
+                bad = {
+                    k: float(f"{v:.3g}")
+                    for k, v in self.states.max_next_errors().items()
+                    if v > limits[k]
+                }
                 failures.append(f"next-state errors {bad} exceed {limits}")
         failures += [f"initial states: {m}" for m in self.initial_states.setup_errors]
         failures += [f"initial states: {m}" for m in self.initial_states.mismatches]
@@ -943,8 +1059,12 @@ def check_suite_task(env_factory, reference, tolerances=Tolerances(), num_initia
         return check_task(env_factory(0), reference, tolerances, num_initial_samples)
     seed = int(reference.meta["initial_state_task_seed"])
     result = check_task(env_factory(seed), reference, tolerances, num_initial_samples)
-    return dataclasses.replace(result, initial_states=check_initial_states(
-        env_factory(seed), reference, num_initial_samples, tolerances))
+    return dataclasses.replace(
+        result,
+        initial_states=check_initial_states(
+            env_factory(seed), reference, num_initial_samples, tolerances
+        ),
+    )
 
 
 def check_seeded_initial_states(env_factory, reference, num_samples=20):
@@ -969,9 +1089,11 @@ def check_seeded_initial_states(env_factory, reference, num_samples=20):
     for index in range(min(num_samples, len(reference.initial["qpos"]))):
         env.reset()
         model, data = env.physics.model, env.physics.data
-        worst = max(worst,
-                    float(np.max(np.abs(data.qpos - reference.initial["qpos"][index]), initial=0.0)),
-                    float(np.max(np.abs(data.qvel - reference.initial["qvel"][index]), initial=0.0)))
+        worst = max(
+            worst,
+            float(np.max(np.abs(data.qpos - reference.initial["qpos"][index]), initial=0.0)),
+            float(np.max(np.abs(data.qvel - reference.initial["qvel"][index]), initial=0.0)),
+        )
         for field, rows, _ in task_state:
             ours = np.asarray(getattr(model, field)[rows]).reshape(-1)
             theirs = np.asarray(reference.initial[field][index]).reshape(-1)

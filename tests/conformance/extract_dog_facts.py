@@ -25,8 +25,9 @@ import mujoco
 import numpy as np
 from dm_control import suite
 
-_OUTPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                       "mjcf_models", "dog_facts.py")
+_OUTPUT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "mjcf_models", "dog_facts.py"
+)
 
 _HEADER = '''"""The published dog's compiled model facts (generated; do not edit).
 
@@ -47,8 +48,12 @@ def _number(value):
 
 
 def _vector(values):
-    return "(" + ", ".join(_number(v) for v in np.ravel(values)) + ("," if np.size(values) == 1
-                                                                     else "") + ")"
+    return (
+        "("
+        + ", ".join(_number(v) for v in np.ravel(values))
+        + ("," if np.size(values) == 1 else "")
+        + ")"
+    )
 
 
 def _name(model, obj, index):
@@ -96,10 +101,20 @@ def main():
     text += _rows(
         "BODIES",
         "(name, parent, pos, quat, mass, inertial pos, inertial quat, diagonal inertia)",
-        [(repr(_name(model, obj.mjOBJ_BODY, b)), body(model.body_parentid[b]),
-          _vector(model.body_pos[b]), _vector(model.body_quat[b]), _number(model.body_mass[b]),
-          _vector(model.body_ipos[b]), _vector(model.body_iquat[b]),
-          _vector(model.body_inertia[b])) for b in range(1, model.nbody)])
+        [
+            (
+                repr(_name(model, obj.mjOBJ_BODY, b)),
+                body(model.body_parentid[b]),
+                _vector(model.body_pos[b]),
+                _vector(model.body_quat[b]),
+                _number(model.body_mass[b]),
+                _vector(model.body_ipos[b]),
+                _vector(model.body_iquat[b]),
+                _vector(model.body_inertia[b]),
+            )
+            for b in range(1, model.nbody)
+        ],
+    )
 
     hinges = np.flatnonzero(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
     for field in ("jnt_solref", "jnt_solimp", "jnt_margin", "jnt_limited"):
@@ -111,39 +126,74 @@ def main():
     for j in range(model.njnt):
         name = repr(_name(model, obj.mjOBJ_JOINT, j))
         if model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
-            rows.append((name, body(model.jnt_bodyid[j]), "'free'", "()", "()", "()", "0.0",
-                         "0.0", "0.0", "0.0", str(int(model.jnt_group[j]))))
+            rows.append(
+                (
+                    name,
+                    body(model.jnt_bodyid[j]),
+                    "'free'",
+                    "()",
+                    "()",
+                    "()",
+                    "0.0",
+                    "0.0",
+                    "0.0",
+                    "0.0",
+                    str(int(model.jnt_group[j])),
+                )
+            )
             continue
         dof = model.jnt_dofadr[j]
-        rows.append((name, body(model.jnt_bodyid[j]), "'hinge'", _vector(model.jnt_pos[j]),
-                     _vector(model.jnt_axis[j]), _vector(model.jnt_range[j]),
-                     _number(model.jnt_stiffness[j]), _number(model.dof_damping[dof]),
-                     _number(model.dof_armature[dof]),
-                     _number(model.qpos_spring[model.jnt_qposadr[j]]),
-                     str(int(model.jnt_group[j]))))
+        rows.append(
+            (
+                name,
+                body(model.jnt_bodyid[j]),
+                "'hinge'",
+                _vector(model.jnt_pos[j]),
+                _vector(model.jnt_axis[j]),
+                _vector(model.jnt_range[j]),
+                _number(model.jnt_stiffness[j]),
+                _number(model.dof_damping[dof]),
+                _number(model.dof_armature[dof]),
+                _number(model.qpos_spring[model.jnt_qposadr[j]]),
+                str(int(model.jnt_group[j])),
+            )
+        )
     text += _rows(
         "JOINTS",
         "(name, body, type, pos, axis, range, stiffness, damping, armature, spring\n"
         "reference, group); a free joint has no pos, axis or range. Every hinge is\n"
         f"limited, with limit solref {model.jnt_solref[hinges[0]].tolist()} and solimp "
         f"{model.jnt_solimp[hinges[0]].tolist()}.",
-        rows)
+        rows,
+    )
 
-    primitives = [g for g in range(model.ngeom)
-                  if model.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH]
+    primitives = [g for g in range(model.ngeom) if model.geom_type[g] != mujoco.mjtGeom.mjGEOM_MESH]
     text += _rows(
         "GEOMS",
         "Primitive geoms: (name, body, type, size, pos, quat, contype, conaffinity,\n"
         "condim, priority, friction, solref, solimp, group, rgba). Mesh geoms (the bones)\n"
         "are left out: none of them collides (contype and conaffinity 0).",
-        [(repr(_name(model, obj.mjOBJ_GEOM, g)), body(model.geom_bodyid[g]),
-          repr(mujoco.mjtGeom(model.geom_type[g]).name), _vector(model.geom_size[g]),
-          _vector(model.geom_pos[g]), _vector(model.geom_quat[g]),
-          str(int(model.geom_contype[g])), str(int(model.geom_conaffinity[g])),
-          str(int(model.geom_condim[g])), str(int(model.geom_priority[g])),
-          _vector(model.geom_friction[g]), _vector(model.geom_solref[g]),
-          _vector(model.geom_solimp[g]), str(int(model.geom_group[g])),
-          _vector(model.geom_rgba[g])) for g in primitives])
+        [
+            (
+                repr(_name(model, obj.mjOBJ_GEOM, g)),
+                body(model.geom_bodyid[g]),
+                repr(mujoco.mjtGeom(model.geom_type[g]).name),
+                _vector(model.geom_size[g]),
+                _vector(model.geom_pos[g]),
+                _vector(model.geom_quat[g]),
+                str(int(model.geom_contype[g])),
+                str(int(model.geom_conaffinity[g])),
+                str(int(model.geom_condim[g])),
+                str(int(model.geom_priority[g])),
+                _vector(model.geom_friction[g]),
+                _vector(model.geom_solref[g]),
+                _vector(model.geom_solimp[g]),
+                str(int(model.geom_group[g])),
+                _vector(model.geom_rgba[g]),
+            )
+            for g in primitives
+        ],
+    )
     meshes = [g for g in range(model.ngeom) if g not in primitives]
     if np.any(model.geom_contype[meshes]) or np.any(model.geom_conaffinity[meshes]):
         raise RuntimeError("a mesh geom collides; the builder assumes none does")
@@ -151,11 +201,21 @@ def main():
         _uniform(model, field, primitives)
 
     text += _rows(
-        "SITES", "(name, body, type, size, pos, quat, group)",
-        [(repr(_name(model, obj.mjOBJ_SITE, s)), body(model.site_bodyid[s]),
-          repr(mujoco.mjtGeom(model.site_type[s]).name), _vector(model.site_size[s]),
-          _vector(model.site_pos[s]), _vector(model.site_quat[s]),
-          str(int(model.site_group[s]))) for s in range(model.nsite)])
+        "SITES",
+        "(name, body, type, size, pos, quat, group)",
+        [
+            (
+                repr(_name(model, obj.mjOBJ_SITE, s)),
+                body(model.site_bodyid[s]),
+                repr(mujoco.mjtGeom(model.site_type[s]).name),
+                _vector(model.site_size[s]),
+                _vector(model.site_pos[s]),
+                _vector(model.site_quat[s]),
+                str(int(model.site_group[s])),
+            )
+            for s in range(model.nsite)
+        ],
+    )
 
     for field in ("tendon_stiffness", "tendon_damping", "tendon_frictionloss", "tendon_limited"):
         if np.any(getattr(model, field)):
@@ -163,49 +223,81 @@ def main():
     rows = []
     for t in range(model.ntendon):
         start, count = model.tendon_adr[t], model.tendon_num[t]
-        rows.extend((repr(_name(model, obj.mjOBJ_TENDON, t)),
-                     repr(_name(model, obj.mjOBJ_JOINT, model.wrap_objid[w])),
-                     _number(model.wrap_prm[w])) for w in range(start, start + count))
-    text += _rows("TENDON_JOINTS", "Fixed tendons, term by term: (tendon, joint, coefficient)",
-                  rows)
+        rows.extend(
+            (
+                repr(_name(model, obj.mjOBJ_TENDON, t)),
+                repr(_name(model, obj.mjOBJ_JOINT, model.wrap_objid[w])),
+                _number(model.wrap_prm[w]),
+            )
+            for w in range(start, start + count)
+        )
+    text += _rows(
+        "TENDON_JOINTS", "Fixed tendons, term by term: (tendon, joint, coefficient)", rows
+    )
 
-    for field in ("actuator_dyntype", "actuator_gaintype", "actuator_biastype",
-                  "actuator_ctrlrange", "actuator_dynprm", "actuator_gear"):
+    for field in (
+        "actuator_dyntype",
+        "actuator_gaintype",
+        "actuator_biastype",
+        "actuator_ctrlrange",
+        "actuator_dynprm",
+        "actuator_gear",
+    ):
         _uniform(model, field, np.arange(model.nu))
     rows = []
     for a in range(model.nu):
         trntype = mujoco.mjtTrn(model.actuator_trntype[a])
         target_obj = obj.mjOBJ_TENDON if trntype == mujoco.mjtTrn.mjTRN_TENDON else obj.mjOBJ_JOINT
-        rows.append((repr(_name(model, obj.mjOBJ_ACTUATOR, a)),
-                     repr("tendon" if target_obj == obj.mjOBJ_TENDON else "joint"),
-                     repr(_name(model, target_obj, model.actuator_trnid[a, 0])),
-                     _number(model.actuator_gainprm[a, 0])))
+        rows.append(
+            (
+                repr(_name(model, obj.mjOBJ_ACTUATOR, a)),
+                repr("tendon" if target_obj == obj.mjOBJ_TENDON else "joint"),
+                repr(_name(model, target_obj, model.actuator_trnid[a, 0])),
+                _number(model.actuator_gainprm[a, 0]),
+            )
+        )
     text += _rows(
         "ACTUATORS",
         "(name, transmission, target, gain); every actuator filters its control\n"
         f"(time constant {model.actuator_dynprm[0, 0]} s) and has control range "
         f"{model.actuator_ctrlrange[0].tolist()}.",
-        rows)
+        rows,
+    )
 
     text += _rows(
-        "EXCLUDES", "Body pairs that never collide.",
-        [(body(signature >> 16), body(signature & 0xFFFF))
-         for signature in model.exclude_signature])
+        "EXCLUDES",
+        "Body pairs that never collide.",
+        [
+            (body(signature >> 16), body(signature & 0xFFFF))
+            for signature in model.exclude_signature
+        ],
+    )
 
     text += _rows(
-        "CAMERAS", "(name, body, mode, target body, pos, quat, fovy (degrees))",
-        [(repr(_name(model, obj.mjOBJ_CAMERA, c)), body(model.cam_bodyid[c]),
-          repr(mujoco.mjtCamLight(model.cam_mode[c]).name),
-          body(model.cam_targetbodyid[c]) if model.cam_targetbodyid[c] >= 0 else "None",
-          _vector(model.cam_pos[c]), _vector(model.cam_quat[c]), _number(model.cam_fovy[c]))
-         for c in range(model.ncam)])
+        "CAMERAS",
+        "(name, body, mode, target body, pos, quat, fovy (degrees))",
+        [
+            (
+                repr(_name(model, obj.mjOBJ_CAMERA, c)),
+                body(model.cam_bodyid[c]),
+                repr(mujoco.mjtCamLight(model.cam_mode[c]).name),
+                body(model.cam_targetbodyid[c]) if model.cam_targetbodyid[c] >= 0 else "None",
+                _vector(model.cam_pos[c]),
+                _vector(model.cam_quat[c]),
+                _number(model.cam_fovy[c]),
+            )
+            for c in range(model.ncam)
+        ],
+    )
 
     text = text.rstrip("\n") + "\n"
     with open(_OUTPUT, "w") as output:
         output.write(text)
-    print(f"wrote {os.path.normpath(_OUTPUT)}: {model.nbody - 1} bodies, {model.njnt} joints, "
-          f"{len(primitives)} primitive geoms, {model.nsite} sites, {model.ntendon} tendons, "
-          f"{model.nu} actuators")
+    print(
+        f"wrote {os.path.normpath(_OUTPUT)}: {model.nbody - 1} bodies, {model.njnt} joints, "
+        f"{len(primitives)} primitive geoms, {model.nsite} sites, {model.ntendon} tendons, "
+        f"{model.nu} actuators"
+    )
     return 0
 
 

@@ -38,9 +38,17 @@ def record():
             for _ in range(ROLLOUT_STEPS):
                 time_step = env.step(k @ np.concatenate([physics.data.qpos, physics.data.qvel]))
                 total += time_step.reward
-            records.append({"task": task, "seed": seed, "k": k.tolist(), "beta": float(beta),
-                            "initial_value": float(state @ p @ state / 2),
-                            "rollout_steps": ROLLOUT_STEPS, "return": float(total)})
+            records.append(
+                {
+                    "task": task,
+                    "seed": seed,
+                    "k": k.tolist(),
+                    "beta": float(beta),
+                    "initial_value": float(state @ p @ state / 2),
+                    "rollout_steps": ROLLOUT_STEPS,
+                    "return": float(total),
+                }
+            )
     return records
 
 

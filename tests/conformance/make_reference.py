@@ -105,44 +105,145 @@ EPISODE_ARRAYS = ("hfield_data",)
 
 # Fields that change only what a camera sees, never the dynamics, reward or
 # observations of the benchmarking tasks.
-_APPEARANCE_MARKERS = ("rgba", "matid", "group", "emission", "specular", "shininess",
-                       "reflectance")
+_APPEARANCE_MARKERS = ("rgba", "matid", "group", "emission", "specular", "shininess", "reflectance")
 
 # Per element kind: (count attribute, object type, fields recorded as model facts).
 # Fields holding element ids are stored as the names of those elements.
 _MODEL_FACTS = {
-    "body": ("nbody", mujoco.mjtObj.mjOBJ_BODY, (
-        "body_parentid", "body_mass", "body_inertia", "body_pos", "body_quat", "body_ipos",
-        "body_iquat", "body_mocapid", "body_jntnum", "body_geomnum", "body_gravcomp")),
-    "joint": ("njnt", mujoco.mjtObj.mjOBJ_JOINT, (
-        "jnt_type", "jnt_qposadr", "jnt_dofadr", "jnt_bodyid", "jnt_pos", "jnt_axis",
-        "jnt_range", "jnt_limited", "jnt_stiffness", "jnt_margin", "jnt_solref",
-        "jnt_solimp", "jnt_group")),
-    "dof": ("nv", None, (
-        "dof_jntid", "dof_bodyid", "dof_damping", "dof_armature", "dof_frictionloss",
-        "dof_solref", "dof_solimp")),
-    "geom": ("ngeom", mujoco.mjtObj.mjOBJ_GEOM, (
-        "geom_type", "geom_bodyid", "geom_size", "geom_pos", "geom_quat", "geom_friction",
-        "geom_contype", "geom_conaffinity", "geom_condim", "geom_priority", "geom_solmix",
-        "geom_solref", "geom_solimp", "geom_margin", "geom_gap", "geom_fluid")),
-    "site": ("nsite", mujoco.mjtObj.mjOBJ_SITE, (
-        "site_type", "site_bodyid", "site_size", "site_pos", "site_quat")),
-    "actuator": ("nu", mujoco.mjtObj.mjOBJ_ACTUATOR, (
-        "actuator_trntype", "actuator_trnid", "actuator_gear", "actuator_ctrlrange",
-        "actuator_ctrllimited", "actuator_forcerange", "actuator_forcelimited",
-        "actuator_dyntype", "actuator_gaintype", "actuator_biastype", "actuator_dynprm",
-        "actuator_gainprm", "actuator_biasprm", "actuator_actadr", "actuator_actnum")),
-    "tendon": ("ntendon", mujoco.mjtObj.mjOBJ_TENDON, (
-        "tendon_adr", "tendon_num", "tendon_range", "tendon_limited", "tendon_stiffness",
-        "tendon_damping", "tendon_frictionloss", "tendon_lengthspring")),
+    "body": (
+        "nbody",
+        mujoco.mjtObj.mjOBJ_BODY,
+        (
+            "body_parentid",
+            "body_mass",
+            "body_inertia",
+            "body_pos",
+            "body_quat",
+            "body_ipos",
+            "body_iquat",
+            "body_mocapid",
+            "body_jntnum",
+            "body_geomnum",
+            "body_gravcomp",
+        ),
+    ),
+    "joint": (
+        "njnt",
+        mujoco.mjtObj.mjOBJ_JOINT,
+        (
+            "jnt_type",
+            "jnt_qposadr",
+            "jnt_dofadr",
+            "jnt_bodyid",
+            "jnt_pos",
+            "jnt_axis",
+            "jnt_range",
+            "jnt_limited",
+            "jnt_stiffness",
+            "jnt_margin",
+            "jnt_solref",
+            "jnt_solimp",
+            "jnt_group",
+        ),
+    ),
+    "dof": (
+        "nv",
+        None,
+        (
+            "dof_jntid",
+            "dof_bodyid",
+            "dof_damping",
+            "dof_armature",
+            "dof_frictionloss",
+            "dof_solref",
+            "dof_solimp",
+        ),
+    ),
+    "geom": (
+        "ngeom",
+        mujoco.mjtObj.mjOBJ_GEOM,
+        (
+            "geom_type",
+            "geom_bodyid",
+            "geom_size",
+            "geom_pos",
+            "geom_quat",
+            "geom_friction",
+            "geom_contype",
+            "geom_conaffinity",
+            "geom_condim",
+            "geom_priority",
+            "geom_solmix",
+            "geom_solref",
+            "geom_solimp",
+            "geom_margin",
+            "geom_gap",
+            "geom_fluid",
+        ),
+    ),
+    "site": (
+        "nsite",
+        mujoco.mjtObj.mjOBJ_SITE,
+        ("site_type", "site_bodyid", "site_size", "site_pos", "site_quat"),
+    ),
+    "actuator": (
+        "nu",
+        mujoco.mjtObj.mjOBJ_ACTUATOR,
+        (
+            "actuator_trntype",
+            "actuator_trnid",
+            "actuator_gear",
+            "actuator_ctrlrange",
+            "actuator_ctrllimited",
+            "actuator_forcerange",
+            "actuator_forcelimited",
+            "actuator_dyntype",
+            "actuator_gaintype",
+            "actuator_biastype",
+            "actuator_dynprm",
+            "actuator_gainprm",
+            "actuator_biasprm",
+            "actuator_actadr",
+            "actuator_actnum",
+        ),
+    ),
+    "tendon": (
+        "ntendon",
+        mujoco.mjtObj.mjOBJ_TENDON,
+        (
+            "tendon_adr",
+            "tendon_num",
+            "tendon_range",
+            "tendon_limited",
+            "tendon_stiffness",
+            "tendon_damping",
+            "tendon_frictionloss",
+            "tendon_lengthspring",
+        ),
+    ),
     "wrap": ("nwrap", None, ("wrap_type", "wrap_objid", "wrap_prm")),
-    "sensor": ("nsensor", mujoco.mjtObj.mjOBJ_SENSOR, (
-        "sensor_type", "sensor_objtype", "sensor_objid", "sensor_reftype", "sensor_refid",
-        "sensor_dim", "sensor_adr", "sensor_cutoff", "sensor_noise")),
+    "sensor": (
+        "nsensor",
+        mujoco.mjtObj.mjOBJ_SENSOR,
+        (
+            "sensor_type",
+            "sensor_objtype",
+            "sensor_objid",
+            "sensor_reftype",
+            "sensor_refid",
+            "sensor_dim",
+            "sensor_adr",
+            "sensor_cutoff",
+            "sensor_noise",
+        ),
+    ),
     "camera": ("ncam", mujoco.mjtObj.mjOBJ_CAMERA, ("cam_mode", "cam_bodyid")),
     "light": ("nlight", mujoco.mjtObj.mjOBJ_LIGHT, ("light_bodyid",)),
-    "equality": ("neq", mujoco.mjtObj.mjOBJ_EQUALITY, ("eq_type", "eq_obj1id", "eq_obj2id",
-                                                       "eq_data", "eq_solref", "eq_solimp")),
+    "equality": (
+        "neq",
+        mujoco.mjtObj.mjOBJ_EQUALITY,
+        ("eq_type", "eq_obj1id", "eq_obj2id", "eq_data", "eq_solref", "eq_solimp"),
+    ),
 }
 _ID_FIELD_TARGETS = {
     "body_parentid": mujoco.mjtObj.mjOBJ_BODY,
@@ -155,13 +256,47 @@ _ID_FIELD_TARGETS = {
     "light_bodyid": mujoco.mjtObj.mjOBJ_BODY,
 }
 _OPTION_FIELDS = (
-    "timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
-    "tolerance", "ls_tolerance", "noslip_tolerance", "integrator", "cone", "jacobian",
-    "solver", "iterations", "ls_iterations", "noslip_iterations", "disableflags",
-    "enableflags", "o_margin", "o_solref", "o_solimp")
+    "timestep",
+    "gravity",
+    "wind",
+    "magnetic",
+    "density",
+    "viscosity",
+    "impratio",
+    "tolerance",
+    "ls_tolerance",
+    "noslip_tolerance",
+    "integrator",
+    "cone",
+    "jacobian",
+    "solver",
+    "iterations",
+    "ls_iterations",
+    "noslip_iterations",
+    "disableflags",
+    "enableflags",
+    "o_margin",
+    "o_solref",
+    "o_solimp",
+)
 _COUNT_FIELDS = (
-    "nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "ntendon", "nwrap", "nsensor",
-    "nsensordata", "ncam", "nlight", "nmocap", "neq")
+    "nq",
+    "nv",
+    "nu",
+    "na",
+    "nbody",
+    "njnt",
+    "ngeom",
+    "nsite",
+    "ntendon",
+    "nwrap",
+    "nsensor",
+    "nsensordata",
+    "ncam",
+    "nlight",
+    "nmocap",
+    "neq",
+)
 
 
 def _name(model, obj_type, index):
@@ -180,8 +315,9 @@ def _row_names(model, field):
             joint = int(model.dof_jntid[dof])
             joint_name = _name(model, mujoco.mjtObj.mjOBJ_JOINT, joint)
             joint_dofs = np.flatnonzero(model.dof_jntid == joint)
-            names.append(joint_name if joint_dofs.size == 1
-                         else f"{joint_name}:{dof - joint_dofs[0]}")
+            names.append(
+                joint_name if joint_dofs.size == 1 else f"{joint_name}:{dof - joint_dofs[0]}"
+            )
         return names
     return [_name(model, _ELEMENT_PREFIXES[prefix], i) for i in range(rows)]
 
@@ -231,19 +367,27 @@ def _model_facts(model):
     for kind, (count_attr, obj_type, fields) in _MODEL_FACTS.items():
         count = getattr(model, count_attr)
         facts[f"model/{kind}/name"] = np.array(
-            [_name(model, obj_type, i) for i in range(count)] if obj_type is not None
-            else _row_names(model, fields[0]) if count else [], dtype=str)
+            [_name(model, obj_type, i) for i in range(count)]
+            if obj_type is not None
+            else _row_names(model, fields[0])
+            if count
+            else [],
+            dtype=str,
+        )
         for field in fields:
             if not hasattr(model, field):
                 continue
             value = np.array(getattr(model, field))
             target = _ID_FIELD_TARGETS.get(field)
             if target is not None:
-                value = np.array([_name(model, target, i) if i >= 0 else "" for i in value],
-                                 dtype=str)
+                value = np.array(
+                    [_name(model, target, i) if i >= 0 else "" for i in value], dtype=str
+                )
             elif field == "actuator_trnid":
-                value = np.array([[_trn_target_name(model, u, int(i)) for i in value[u]]
-                                  for u in range(count)], dtype=str).reshape(count, 2)
+                value = np.array(
+                    [[_trn_target_name(model, u, int(i)) for i in value[u]] for u in range(count)],
+                    dtype=str,
+                ).reshape(count, 2)
             facts[f"model/{kind}/{field}"] = value
     return facts
 
@@ -312,10 +456,18 @@ class _StateProbe:
 
     def _readout(self):
         data = self.physics.data
-        observation = {k: np.array(v, dtype=np.float64)
-                       for k, v in self._task.get_observation(self.physics).items()}
-        return (float(self._task.get_reward(self.physics)), observation,
-                np.array(data.qpos), np.array(data.qvel), np.array(data.act), float(data.time))
+        observation = {
+            k: np.array(v, dtype=np.float64)
+            for k, v in self._task.get_observation(self.physics).items()
+        }
+        return (
+            float(self._task.get_reward(self.physics)),
+            observation,
+            np.array(data.qpos),
+            np.array(data.qvel),
+            np.array(data.act),
+            float(data.time),
+        )
 
     def evaluate(self, qpos, qvel, act, time, action):
         self._load(qpos, qvel, act, time)
@@ -328,8 +480,10 @@ class _StateProbe:
 
 def _task_state_rows(model, task_fields):
     """{field: (num_rows, width) array} of the task-state rows of `model`."""
-    return {field: np.array(getattr(model, field))[rows].reshape(len(rows), -1)
-            for field, (rows, _) in task_fields.items()}
+    return {
+        field: np.array(getattr(model, field))[rows].reshape(len(rows), -1)
+        for field, (rows, _) in task_fields.items()
+    }
 
 
 def _write_task_state_rows(model, task_fields, rows_by_field):
@@ -349,8 +503,11 @@ def array_summary(values):
 
 
 def _changed_episode_arrays(model, fresh_arrays):
-    return [field for field, fresh in fresh_arrays.items()
-            if not np.array_equal(getattr(model, field), fresh)]
+    return [
+        field
+        for field, fresh in fresh_arrays.items()
+        if not np.array_equal(getattr(model, field), fresh)
+    ]
 
 
 def _initial_state_statistics(domain, task, fresh, candidates):
@@ -363,8 +520,11 @@ def _initial_state_statistics(domain, task, fresh, candidates):
     """
     env = suite.load(domain, task, task_kwargs={"random": INITIAL_STATE_TASK_SEED})
     model = env.physics.model.ptr
-    fresh_arrays = {field: np.array(getattr(model, field)) for field in EPISODE_ARRAYS
-                    if np.size(getattr(model, field))}
+    fresh_arrays = {
+        field: np.array(getattr(model, field))
+        for field in EPISODE_ARRAYS
+        if np.size(getattr(model, field))
+    }
     qpos, qvel, changed, model_states, summaries = [], [], {}, [], []
     changed_arrays = set()
     for _ in range(NUM_INITIAL_STATES):
@@ -380,10 +540,13 @@ def _initial_state_statistics(domain, task, fresh, candidates):
     for field in sorted(changed):
         rows = sorted(changed[field])
         task_fields[field] = (rows, [_row_names(model, field)[r] for r in rows])
-    samples = {field: np.stack([s[field][rows].reshape(len(rows), -1) for s in model_states])
-               for field, (rows, _) in task_fields.items()}
-    array_summaries = {field: np.stack([s[field] for s in summaries])
-                       for field in sorted(changed_arrays)}
+    samples = {
+        field: np.stack([s[field][rows].reshape(len(rows), -1) for s in model_states])
+        for field, (rows, _) in task_fields.items()
+    }
+    array_summaries = {
+        field: np.stack([s[field] for s in summaries]) for field in sorted(changed_arrays)
+    }
     return np.array(qpos), np.array(qvel), task_fields, samples, array_summaries
 
 
@@ -410,15 +573,19 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
     low, high = _action_sampling_bounds(action_spec)
     # control.Environment keeps its step limit private; inf means no time limit.
     unbounded = np.isinf(env._step_limit)
-    steps = {name: [] for name in ("episode", "step", "qpos", "qvel", "act", "time", "action",
-                                   "env_reward")}
+    steps = {
+        name: []
+        for name in ("episode", "step", "qpos", "qvel", "act", "time", "action", "env_reward")
+    }
     episode_rows, episode_lengths, last_discounts, mid_discounts = [], [], set(), set()
     for episode, hold_steps in enumerate(ACTION_HOLD_STEPS):
         time_step = env.reset()
         unexpected = _unexpected_changes(fresh, model, task_fields)
         if unexpected:
-            raise RuntimeError(f"reset changed model rows {unexpected} that the initial-state "
-                               "sampling did not see; raise NUM_INITIAL_STATES")
+            raise RuntimeError(
+                f"reset changed model rows {unexpected} that the initial-state "
+                "sampling did not see; raise NUM_INITIAL_STATES"
+            )
         rows = _task_state_rows(model, task_fields)
         rows.update({field: np.array(getattr(model, field)) for field in episode_arrays})
         episode_rows.append(rows)
@@ -427,9 +594,15 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
             if step % hold_steps == 0:
                 action = random_state.uniform(low, high)
             data = env.physics.data
-            for name, value in (("episode", episode), ("step", step), ("qpos", data.qpos),
-                                ("qvel", data.qvel), ("act", data.act), ("time", data.time),
-                                ("action", action)):
+            for name, value in (
+                ("episode", episode),
+                ("step", step),
+                ("qpos", data.qpos),
+                ("qvel", data.qvel),
+                ("act", data.act),
+                ("time", data.time),
+                ("action", action),
+            ):
                 steps[name].append(np.array(value))
             time_step = env.step(action)
             steps["env_reward"].append(time_step.reward)
@@ -439,19 +612,28 @@ def _run_episodes(env, fresh, task_fields, episode_arrays, random_state):
         after = _task_state_rows(model, task_fields)
         after.update({field: np.array(getattr(model, field)) for field in episode_arrays})
         if _unexpected_changes(fresh, model, task_fields) or any(
-                not np.array_equal(rows[f], v) for f, v in after.items()):
+            not np.array_equal(rows[f], v) for f, v in after.items()
+        ):
             raise RuntimeError("the model changed during an episode")
     if unbounded:
         if len(mid_discounts) != 1:
             raise RuntimeError(f"mid-episode discounts differ: {mid_discounts}")
-        episode_facts = {"episode_steps": None, "discount_mid": mid_discounts.pop(),
-                         "discount_last": None}
+        episode_facts = {
+            "episode_steps": None,
+            "discount_mid": mid_discounts.pop(),
+            "discount_last": None,
+        }
         return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
     if len(set(episode_lengths)) != 1 or len(last_discounts) != 1 or len(mid_discounts) != 1:
-        raise RuntimeError(f"episodes differ in length or discount: {episode_lengths}, "
-                           f"{last_discounts}, {mid_discounts}")
-    episode_facts = {"episode_steps": episode_lengths[0], "discount_mid": mid_discounts.pop(),
-                     "discount_last": last_discounts.pop()}
+        raise RuntimeError(
+            f"episodes differ in length or discount: {episode_lengths}, "
+            f"{last_discounts}, {mid_discounts}"
+        )
+    episode_facts = {
+        "episode_steps": episode_lengths[0],
+        "discount_mid": mid_discounts.pop(),
+        "discount_last": last_discounts.pop(),
+    }
     return {k: np.array(v) for k, v in steps.items()}, episode_rows, episode_facts
 
 
@@ -513,8 +695,10 @@ def _select_states(model, probe, visited, load_task_state, action_spec, random_s
     top = [int(i) for i in order if int(i) not in chosen][:REWARDING_STATES]
     chosen.extend(top)
     sources.extend([1] * len(top))
-    picks = [(source, i, visited["qpos"][i], visited["qvel"][i], visited["action"][i])
-             for source, i in zip(sources, chosen)]
+    picks = [
+        (source, i, visited["qpos"][i], visited["qvel"][i], visited["action"][i])
+        for source, i in zip(sources, chosen)
+    ]
     data = probe.physics.data.ptr
     candidates, rewards = [], []
     for _ in range(SCATTER_ATTEMPTS):
@@ -530,8 +714,9 @@ def _select_states(model, probe, visited, load_task_state, action_spec, random_s
             continue
         action = random_state.uniform(*_action_sampling_bounds(action_spec))
         try:
-            (reward, *_), _ = probe.evaluate(qpos, qvel, visited["act"][index],
-                                             visited["time"][index], action)
+            (reward, *_), _ = probe.evaluate(
+                qpos, qvel, visited["act"][index], visited["time"][index], action
+            )
         except control.PhysicsError:
             continue
         candidates.append((2, index, qpos, qvel, action))
@@ -539,8 +724,8 @@ def _select_states(model, probe, visited, load_task_state, action_spec, random_s
     # Half the scattered states are the most rewarding candidates, half are
     # drawn at random from the rest.
     order = np.lexsort((random_state.permutation(len(rewards)), -np.array(rewards)))
-    best = [int(i) for i in order[:SCATTERED_STATES // 2]]
-    rest = [int(i) for i in order[SCATTERED_STATES // 2:]]
+    best = [int(i) for i in order[: SCATTERED_STATES // 2]]
+    rest = [int(i) for i in order[SCATTERED_STATES // 2 :]]
     drawn = random_state.choice(rest, min(len(rest), SCATTERED_STATES - len(best)), replace=False)
     picks.extend(candidates[i] for i in best + sorted(int(i) for i in drawn))
     return picks
@@ -555,16 +740,19 @@ def record_task(domain, task):
     fresh_options = _options(model)
     facts = _model_facts(model)
 
-    (initial_qpos, initial_qvel, task_fields, initial_task_state,
-     array_summaries) = _initial_state_statistics(domain, task, fresh, candidates)
+    (initial_qpos, initial_qvel, task_fields, initial_task_state, array_summaries) = (
+        _initial_state_statistics(domain, task, fresh, candidates)
+    )
 
     random_state = np.random.RandomState(ACTION_SEED)
-    visited, episode_rows, episode_facts = _run_episodes(env, fresh, task_fields,
-                                                         sorted(array_summaries), random_state)
+    visited, episode_rows, episode_facts = _run_episodes(
+        env, fresh, task_fields, sorted(array_summaries), random_state
+    )
     for option, value in _options(model).items():
         if not np.array_equal(value, fresh_options[option]):
-            raise RuntimeError(f"the task changed opt.{option}, which this recorder does not "
-                               "store as task state")
+            raise RuntimeError(
+                f"the task changed opt.{option}, which this recorder does not store as task state"
+            )
 
     probe = _StateProbe(env)
     action_spec = env.action_spec()
@@ -573,9 +761,25 @@ def record_task(domain, task):
         _write_task_state_rows(model, task_fields, episode_rows[episode])
 
     picks = _select_states(model, probe, visited, load_task_state, action_spec, random_state)
-    columns = {name: [] for name in (
-        "source", "episode", "step", "qpos", "qvel", "act", "time", "action", "reward",
-        "next_qpos", "next_qvel", "next_act", "next_time", "next_reward")}
+    columns = {
+        name: []
+        for name in (
+            "source",
+            "episode",
+            "step",
+            "qpos",
+            "qvel",
+            "act",
+            "time",
+            "action",
+            "reward",
+            "next_qpos",
+            "next_qvel",
+            "next_act",
+            "next_time",
+            "next_reward",
+        )
+    }
     observations, next_observations = [], []
     task_state = {field: [] for field in task_fields}
     for source, index, qpos, qvel, action in picks:
@@ -583,15 +787,27 @@ def record_task(domain, task):
         rows = episode_rows[episode]
         load_task_state(episode)
         step = int(visited["step"][index]) if source != 2 else -1
-        here, after = probe.evaluate(qpos, qvel, visited["act"][index], visited["time"][index],
-                                     action)
+        here, after = probe.evaluate(
+            qpos, qvel, visited["act"][index], visited["time"][index], action
+        )
         reward, observation, qpos, qvel, act, time = here
         next_reward, next_observation, next_qpos, next_qvel, next_act, next_time = after
         for name, value in (
-                ("source", source), ("episode", episode), ("step", step), ("qpos", qpos),
-                ("qvel", qvel), ("act", act), ("time", time), ("action", action),
-                ("reward", reward), ("next_qpos", next_qpos), ("next_qvel", next_qvel),
-                ("next_act", next_act), ("next_time", next_time), ("next_reward", next_reward)):
+            ("source", source),
+            ("episode", episode),
+            ("step", step),
+            ("qpos", qpos),
+            ("qvel", qvel),
+            ("act", act),
+            ("time", time),
+            ("action", action),
+            ("reward", reward),
+            ("next_qpos", next_qpos),
+            ("next_qvel", next_qvel),
+            ("next_act", next_act),
+            ("next_time", next_time),
+            ("next_reward", next_reward),
+        ):
             columns[name].append(value)
         observations.append(observation)
         next_observations.append(next_observation)
@@ -621,35 +837,47 @@ def record_task(domain, task):
     arrays["initial/qpos_std"] = initial_qpos.std(axis=0)
     arrays["initial/qvel_mean"] = initial_qvel.mean(axis=0)
     arrays["initial/qvel_std"] = initial_qvel.std(axis=0)
-    arrays["meta"] = np.array(json.dumps({
-        "domain": domain,
-        "task": task,
-        "dm_control_version": importlib.metadata.version("dm-control"),
-        "mujoco_version": mujoco.__version__,
-        "numpy_version": np.__version__,
-        "python_version": platform.python_version(),
-        "trajectory_task_seed": TRAJECTORY_TASK_SEED,
-        "action_seed": ACTION_SEED,
-        "initial_state_task_seed": INITIAL_STATE_TASK_SEED,
-        "num_initial_states": NUM_INITIAL_STATES,
-        "action_hold_steps": list(ACTION_HOLD_STEPS),
-        "states_per_episode": STATES_PER_EPISODE,
-        "rewarding_states": REWARDING_STATES,
-        "scattered_states": SCATTERED_STATES,
-    }))
+    arrays["meta"] = np.array(
+        json.dumps(
+            {
+                "domain": domain,
+                "task": task,
+                "dm_control_version": importlib.metadata.version("dm-control"),
+                "mujoco_version": mujoco.__version__,
+                "numpy_version": np.__version__,
+                "python_version": platform.python_version(),
+                "trajectory_task_seed": TRAJECTORY_TASK_SEED,
+                "action_seed": ACTION_SEED,
+                "initial_state_task_seed": INITIAL_STATE_TASK_SEED,
+                "num_initial_states": NUM_INITIAL_STATES,
+                "action_hold_steps": list(ACTION_HOLD_STEPS),
+                "states_per_episode": STATES_PER_EPISODE,
+                "rewarding_states": REWARDING_STATES,
+                "scattered_states": SCATTERED_STATES,
+            }
+        )
+    )
     return arrays
 
 
 def main(argv=None):
     default_output = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--output_dir", default=default_output,
-                        help="where to write <domain>-<task>.npz (default: %(default)s)")
-    parser.add_argument("--tasks", nargs="*", default=None, metavar="DOMAIN-TASK",
-                        help="record only these tasks, benchmarking or extra (default: all "
-                             "benchmarking tasks)")
-    parser.add_argument("--extra", action="store_true",
-                        help="record every extra (non-benchmarking) task instead")
+    parser.add_argument(
+        "--output_dir",
+        default=default_output,
+        help="where to write <domain>-<task>.npz (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        metavar="DOMAIN-TASK",
+        help="record only these tasks, benchmarking or extra (default: all benchmarking tasks)",
+    )
+    parser.add_argument(
+        "--extra", action="store_true", help="record every extra (non-benchmarking) task instead"
+    )
     args = parser.parse_args(argv)
 
     benchmarking = [f"{d}-{t}" for d, t in suite.BENCHMARKING]
@@ -669,9 +897,11 @@ def main(argv=None):
         arrays = record_task(domain, task)
         path = os.path.join(args.output_dir, f"{name}.npz")
         np.savez_compressed(path, **arrays)
-        print(f"{name}: {len(arrays['states/time'])} states, task state "
-              f"{arrays['task_state/fields'].tolist()}, {os.path.getsize(path)} bytes",
-              flush=True)
+        print(
+            f"{name}: {len(arrays['states/time'])} states, task state "
+            f"{arrays['task_state/fields'].tolist()}, {os.path.getsize(path)} bytes",
+            flush=True,
+        )
     return 0
 
 

@@ -65,54 +65,76 @@ def _walker_elements(model, prefix):
     for i in range(model.nbody):
         name = _named(model, obj.mjOBJ_BODY, i)
         if name.startswith(prefix) and name != prefix:
-            bodies[name[len(prefix):]] = dict(mass=float(model.body_mass[i]),
-                                               inertia=_list(model.body_inertia[i]))
+            bodies[name[len(prefix) :]] = dict(
+                mass=float(model.body_mass[i]), inertia=_list(model.body_inertia[i])
+            )
     geoms = {}
     for i in range(model.ngeom):
         name = _named(model, obj.mjOBJ_GEOM, i)
         if name.startswith(prefix):
-            geoms[name[len(prefix):]] = dict(
-                type=int(model.geom_type[i]), size=_list(model.geom_size[i]),
-                friction=_list(model.geom_friction[i]), condim=int(model.geom_condim[i]),
-                contype=int(model.geom_contype[i]), conaffinity=int(model.geom_conaffinity[i]),
-                rgba=_list(model.geom_rgba[i]), group=int(model.geom_group[i]))
+            geoms[name[len(prefix) :]] = dict(
+                type=int(model.geom_type[i]),
+                size=_list(model.geom_size[i]),
+                friction=_list(model.geom_friction[i]),
+                condim=int(model.geom_condim[i]),
+                contype=int(model.geom_contype[i]),
+                conaffinity=int(model.geom_conaffinity[i]),
+                rgba=_list(model.geom_rgba[i]),
+                group=int(model.geom_group[i]),
+            )
     joints = {}
     for i in range(model.njnt):
         name = _named(model, obj.mjOBJ_JOINT, i)
         if name.startswith(prefix):
             dof = model.jnt_dofadr[i]
-            joints[name[len(prefix):]] = dict(
-                type=int(model.jnt_type[i]), axis=_list(model.jnt_axis[i]),
-                range=_list(model.jnt_range[i]), limited=bool(model.jnt_limited[i]),
-                damping=float(model.dof_damping[dof]), armature=float(model.dof_armature[dof]),
+            joints[name[len(prefix) :]] = dict(
+                type=int(model.jnt_type[i]),
+                axis=_list(model.jnt_axis[i]),
+                range=_list(model.jnt_range[i]),
+                limited=bool(model.jnt_limited[i]),
+                damping=float(model.dof_damping[dof]),
+                armature=float(model.dof_armature[dof]),
                 stiffness=float(model.jnt_stiffness[i]),
-                springref=float(model.qpos_spring[model.jnt_qposadr[i]]))
+                springref=float(model.qpos_spring[model.jnt_qposadr[i]]),
+            )
     actuators = {}
     for i in range(model.nu):
         name = _named(model, obj.mjOBJ_ACTUATOR, i)
         if name.startswith(prefix):
-            actuators[name[len(prefix):]] = dict(
-                joint=_named(model, obj.mjOBJ_JOINT, model.actuator_trnid[i, 0])[len(prefix):],
-                gear=float(model.actuator_gear[i, 0]), ctrlrange=_list(model.actuator_ctrlrange[i]),
+            actuators[name[len(prefix) :]] = dict(
+                joint=_named(model, obj.mjOBJ_JOINT, model.actuator_trnid[i, 0])[len(prefix) :],
+                gear=float(model.actuator_gear[i, 0]),
+                ctrlrange=_list(model.actuator_ctrlrange[i]),
                 ctrllimited=bool(model.actuator_ctrllimited[i]),
-                gaintype=int(model.actuator_gaintype[i]), gainprm=_list(model.actuator_gainprm[i, :3]),
-                biastype=int(model.actuator_biastype[i]), biasprm=_list(model.actuator_biasprm[i, :3]),
-                dyntype=int(model.actuator_dyntype[i]))
+                gaintype=int(model.actuator_gaintype[i]),
+                gainprm=_list(model.actuator_gainprm[i, :3]),
+                biastype=int(model.actuator_biastype[i]),
+                biasprm=_list(model.actuator_biasprm[i, :3]),
+                dyntype=int(model.actuator_dyntype[i]),
+            )
     sensors = {}
     for i in range(model.nsensor):
         name = _named(model, obj.mjOBJ_SENSOR, i)
         if name.startswith(prefix):
-            sensors[name[len(prefix):]] = dict(type=int(model.sensor_type[i]),
-                                               dim=int(model.sensor_dim[i]))
+            sensors[name[len(prefix) :]] = dict(
+                type=int(model.sensor_type[i]), dim=int(model.sensor_dim[i])
+            )
     cameras = {}
     for i in range(model.ncam):
         name = _named(model, obj.mjOBJ_CAMERA, i)
         if name.startswith(prefix):
-            cameras[name[len(prefix):]] = dict(fovy=float(model.cam_fovy[i]))
+            cameras[name[len(prefix) :]] = dict(fovy=float(model.cam_fovy[i]))
     # JSON objects are written with sorted keys: the model order is kept here.
     order = dict(bodies=list(bodies), joints=list(joints), sensors=list(sensors))
-    return dict(bodies=bodies, geoms=geoms, joints=joints, actuators=actuators,
-                sensors=sensors, cameras=cameras, order=order)
+    return dict(
+        bodies=bodies,
+        geoms=geoms,
+        joints=joints,
+        actuators=actuators,
+        sensors=sensors,
+        cameras=cameras,
+        order=order,
+    )
 
 
 def _spec_shapes(spec):
@@ -127,10 +149,12 @@ def _walkers():
         walker = env.task.players[0].walker
         facts = _walker_elements(env.physics.model.ptr, _PREFIX)
         action_spec = env.action_spec()[0]
-        facts["action_spec"] = dict(shape=list(action_spec.shape),
-                                    minimum=_list(action_spec.minimum),
-                                    maximum=_list(action_spec.maximum),
-                                    names=action_spec.name.split("\t"))
+        facts["action_spec"] = dict(
+            shape=list(action_spec.shape),
+            minimum=_list(action_spec.minimum),
+            maximum=_list(action_spec.maximum),
+            names=action_spec.name.split("\t"),
+        )
         facts["marker_geoms"] = [geom.name for geom in walker.marker_geoms]
         facts["marker_rgba"] = _list(env.physics.bind(walker.marker_geoms[0]).rgba)
         facts["root_body"] = walker.root_body.name
@@ -139,9 +163,11 @@ def _walkers():
         facts["ground_contact_geoms"] = [geom.name for geom in walker.ground_contact_geoms]
         facts["egocentric_camera"] = walker.egocentric_camera.name
         # A fresh walker's own observables, evaluated on a model of its own.
-        fresh = soccer.BoxHead(name="walker", marker_rgba=soccer.RGBA_BLUE, walker_id=0) \
-            if walker_type == soccer.WalkerType.BOXHEAD else \
-            soccer.walkers.Ant(name="walker", marker_rgba=soccer.RGBA_BLUE)
+        fresh = (
+            soccer.BoxHead(name="walker", marker_rgba=soccer.RGBA_BLUE, walker_id=0)
+            if walker_type == soccer.WalkerType.BOXHEAD
+            else soccer.walkers.Ant(name="walker", marker_rgba=soccer.RGBA_BLUE)
+        )
         arena = soccer.Pitch()
         fresh.create_root_joints(arena.attach(fresh))
         names = sorted(fresh.observables.as_dict(fully_qualified=False))
@@ -153,8 +179,9 @@ def _walkers():
             value = fresh.observables.as_dict(fully_qualified=False)[name](physics)
             shapes[name] = list(np.shape(value))
         facts["walker_observables"] = shapes
-        facts["standalone_total_mass"] = float(sum(
-            physics.bind(fresh.mjcf_model.find_all("body")).mass))
+        facts["standalone_total_mass"] = float(
+            sum(physics.bind(fresh.mjcf_model.find_all("body")).mass)
+        )
         result[walker_type.name] = facts
     return result
 
@@ -165,7 +192,8 @@ def _agent_observations():
         for team_size in (1, 2):
             env = soccer.load(team_size=team_size, walker_type=walker_type, random_state=0)
             result[f"{walker_type.name}-{team_size}"] = [
-                _spec_shapes(spec) for spec in env.observation_spec()]
+                _spec_shapes(spec) for spec in env.observation_spec()
+            ]
     return result
 
 
@@ -175,13 +203,24 @@ def _ball_facts(ball):
     physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
     geom = physics.bind(ball.geom)
     body_id = physics.model.geom_bodyid[geom.element_id]
-    return dict(type=int(geom.type), size=_list(geom.size), mass=float(physics.model.body_mass[body_id]),
-                inertia=_list(physics.model.body_inertia[body_id]),
-                friction=_list(geom.friction), solref=_list(geom.solref), solimp=_list(geom.solimp),
-                condim=int(geom.condim), priority=int(geom.priority), pos=_list(geom.pos),
-                contype=int(geom.contype), conaffinity=int(geom.conaffinity),
-                cameras={camera.name: dict(pos=_list(camera.pos), fovy=float(camera.fovy))
-                         for camera in ball.mjcf_model.find_all("camera")})
+    return dict(
+        type=int(geom.type),
+        size=_list(geom.size),
+        mass=float(physics.model.body_mass[body_id]),
+        inertia=_list(physics.model.body_inertia[body_id]),
+        friction=_list(geom.friction),
+        solref=_list(geom.solref),
+        solimp=_list(geom.solimp),
+        condim=int(geom.condim),
+        priority=int(geom.priority),
+        pos=_list(geom.pos),
+        contype=int(geom.contype),
+        conaffinity=int(geom.conaffinity),
+        cameras={
+            camera.name: dict(pos=_list(camera.pos), fovy=float(camera.fovy))
+            for camera in ball.mjcf_model.find_all("camera")
+        },
+    )
 
 
 def _detector(detector):
@@ -198,32 +237,56 @@ def _pitch_facts(randomized=False, **kwargs):
     model = physics.model.ptr
     geoms = []
     for i in range(model.ngeom):
-        geoms.append(dict(name=_named(model, mujoco.mjtObj.mjOBJ_GEOM, i), type=int(model.geom_type[i]),
-                          size=_list(model.geom_size[i]), pos=_list(physics.data.geom_xpos[i]),
-                          contype=int(model.geom_contype[i]), conaffinity=int(model.geom_conaffinity[i]),
-                          rgba=_list(model.geom_rgba[i])))
+        geoms.append(
+            dict(
+                name=_named(model, mujoco.mjtObj.mjOBJ_GEOM, i),
+                type=int(model.geom_type[i]),
+                size=_list(model.geom_size[i]),
+                pos=_list(physics.data.geom_xpos[i]),
+                contype=int(model.geom_contype[i]),
+                conaffinity=int(model.geom_conaffinity[i]),
+                rgba=_list(model.geom_rgba[i]),
+            )
+        )
     physics.forward()
     return dict(
-        size=_list(arena.size), geoms=geoms,
-        home_goal=_detector(arena.home_goal), away_goal=_detector(arena.away_goal),
+        size=_list(arena.size),
+        geoms=geoms,
+        home_goal=_detector(arena.home_goal),
+        away_goal=_detector(arena.away_goal),
         field=_detector(arena.field),
         top_camera_fovy=float(physics.model.cam_fovy[physics.model.name2id("top_down", "camera")]),
         top_camera_pos=_list(physics.model.cam_pos[physics.model.name2id("top_down", "camera")]),
-        extent=float(model.stat.extent), center=_list(model.stat.center),
-        znear=float(model.vis.map.znear), zfar=float(model.vis.map.zfar),
-        timestep=float(model.opt.timestep), nlight=int(model.nlight),
-        light_pos=_list(model.light_pos), light_dir=_list(model.light_dir),
+        extent=float(model.stat.extent),
+        center=_list(model.stat.center),
+        znear=float(model.vis.map.znear),
+        zfar=float(model.vis.map.zfar),
+        timestep=float(model.opt.timestep),
+        nlight=int(model.nlight),
+        light_pos=_list(model.light_pos),
+        light_dir=_list(model.light_dir),
         nsite=int(model.nsite),
-        sites=[dict(name=_named(model, mujoco.mjtObj.mjOBJ_SITE, i), type=int(model.site_type[i]),
-                    pos=_list(physics.data.site_xpos[i]), size=_list(model.site_size[i]),
-                    rgba=_list(model.site_rgba[i]), group=int(model.site_group[i]))
-               for i in range(model.nsite)])
+        sites=[
+            dict(
+                name=_named(model, mujoco.mjtObj.mjOBJ_SITE, i),
+                type=int(model.site_type[i]),
+                pos=_list(physics.data.site_xpos[i]),
+                size=_list(model.site_size[i]),
+                rgba=_list(model.site_rgba[i]),
+                group=int(model.site_group[i]),
+            )
+            for i in range(model.nsite)
+        ],
+    )
 
 
 def _randomized_pitch():
     result = {}
-    for walker_type in (soccer.WalkerType.BOXHEAD, soccer.WalkerType.ANT,
-                        soccer.WalkerType.HUMANOID):
+    for walker_type in (
+        soccer.WalkerType.BOXHEAD,
+        soccer.WalkerType.ANT,
+        soccer.WalkerType.HUMANOID,
+    ):
         for team_size in (1, 2):
             if walker_type == soccer.WalkerType.HUMANOID:
                 area = 2 * team_size
@@ -235,11 +298,20 @@ def _randomized_pitch():
             goals = []
             for size in (min_size, max_size):
                 arena = soccer.Pitch(size=tuple(size), goal_size=goal_size)
-                goals.append(dict(pitch_size=_list(size), home_goal=_detector(arena.home_goal),
-                                  away_goal=_detector(arena.away_goal), field=_detector(arena.field)))
+                goals.append(
+                    dict(
+                        pitch_size=_list(size),
+                        home_goal=_detector(arena.home_goal),
+                        away_goal=_detector(arena.away_goal),
+                        field=_detector(arena.field),
+                    )
+                )
             result[f"{walker_type.name}-{team_size}"] = dict(
-                min_size=_list(min_size), max_size=_list(max_size),
-                goal_size=None if goal_size is None else _list(goal_size), at_bounds=goals)
+                min_size=_list(min_size),
+                max_size=_list(max_size),
+                goal_size=None if goal_size is None else _list(goal_size),
+                at_bounds=goals,
+            )
     return result
 
 
@@ -248,8 +320,9 @@ def _randomized_pitch():
 _ROLLOUT_ACTIONS = [(1.0, 0.0, 0.0)] * 20 + [(0.0, 1.0, 0.0)] * 10 + [(0.0, 0.0, 1.0)] * 10
 _SUBSTEPS = 5
 # The Ant, after settling for 40 steps: each actuator in turn pushed to +1 then -1.
-_ANT_ACTIONS = [tuple(np.eye(8)[index // 4] * (1.0 if index % 4 < 2 else -1.0))
-                for index in range(32)]
+_ANT_ACTIONS = [
+    tuple(np.eye(8)[index // 4] * (1.0 if index % 4 < 2 else -1.0)) for index in range(32)
+]
 
 
 def _rollouts():
@@ -265,8 +338,13 @@ def _rollouts():
         physics.bind(walker.actuators).ctrl = action
         for _ in range(_SUBSTEPS):
             physics.step()
-        boxhead_states.append(dict(head_xpos=_list(head.xpos), head_xmat=_list(head.xmat),
-                                   joint_qpos=_list(joints.qpos)))
+        boxhead_states.append(
+            dict(
+                head_xpos=_list(head.xpos),
+                head_xmat=_list(head.xmat),
+                joint_qpos=_list(joints.qpos),
+            )
+        )
     arena = soccer.Pitch()
     ant = soccer.walkers.Ant(name="walker")
     ant.create_root_joints(arena.attach(ant))
@@ -286,7 +364,10 @@ def _rollouts():
             physics.step()
         ant_states.append(dict(torso_xpos=_list(torso.xpos), joint_qpos=_list(ant_joints.qpos)))
     balls = {}
-    for kind, ball in (("default", soccer.SoccerBall()), ("regulation", soccer.regulation_soccer_ball())):
+    for kind, ball in (
+        ("default", soccer.SoccerBall()),
+        ("regulation", soccer.regulation_soccer_ball()),
+    ):
         arena = soccer.Pitch()
         arena.add_free_entity(ball)
         physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
@@ -298,16 +379,21 @@ def _rollouts():
                 physics.step()
             heights.append(float(physics.bind(ball.geom).xpos[2]))
         balls[kind] = heights
-    return dict(boxhead_actions=[list(action) for action in _ROLLOUT_ACTIONS],
-                boxhead_joint_names=[joint.name for joint in walker.mjcf_model.find_all("joint")],
-                boxhead=boxhead_states, ant_torso_height=ant_heights,
-                ant_actions=[list(action) for action in _ANT_ACTIONS], ant=ant_states,
-                ball_drop_height=balls)
+    return dict(
+        boxhead_actions=[list(action) for action in _ROLLOUT_ACTIONS],
+        boxhead_joint_names=[joint.name for joint in walker.mjcf_model.find_all("joint")],
+        boxhead=boxhead_states,
+        ant_torso_height=ant_heights,
+        ant_actions=[list(action) for action in _ANT_ACTIONS],
+        ant=ant_states,
+        ball_drop_height=balls,
+    )
 
 
 # A RandomizedPitch whose size ratio is fixed (0.25 for both axes), with a field box.
-_RANDOMIZED_PITCH = dict(min_size=(32, 24), max_size=(48, 36), field_box=True,
-                         randomizer=lambda random_state: 0.25)
+_RANDOMIZED_PITCH = dict(
+    min_size=(32, 24), max_size=(48, 36), field_box=True, randomizer=lambda random_state: 0.25
+)
 
 
 def main():
@@ -315,14 +401,23 @@ def main():
     parser.add_argument("--output", default=_OUTPUT)
     args = parser.parse_args()
     reference = dict(
-        versions=dict(dm_control=importlib.metadata.version("dm-control"), mujoco=mujoco.__version__),
-        walkers=_walkers(), agent_observations=_agent_observations(),
-        balls=dict(default=_ball_facts(soccer.SoccerBall()),
-                   regulation=_ball_facts(soccer.regulation_soccer_ball())),
-        pitch=dict(default=_pitch_facts(), field_box=_pitch_facts(field_box=True),
-                   hoarding_scheme_2=_pitch_facts(hoarding_color_scheme_id=2),
-                   randomized=_pitch_facts(randomized=True, **_RANDOMIZED_PITCH)),
-        randomized_pitch=_randomized_pitch(), rollouts=_rollouts(),
+        versions=dict(
+            dm_control=importlib.metadata.version("dm-control"), mujoco=mujoco.__version__
+        ),
+        walkers=_walkers(),
+        agent_observations=_agent_observations(),
+        balls=dict(
+            default=_ball_facts(soccer.SoccerBall()),
+            regulation=_ball_facts(soccer.regulation_soccer_ball()),
+        ),
+        pitch=dict(
+            default=_pitch_facts(),
+            field_box=_pitch_facts(field_box=True),
+            hoarding_scheme_2=_pitch_facts(hoarding_color_scheme_id=2),
+            randomized=_pitch_facts(randomized=True, **_RANDOMIZED_PITCH),
+        ),
+        randomized_pitch=_randomized_pitch(),
+        rollouts=_rollouts(),
         goal_constants=dict(mini_football_goal_size=_list(pitch_module.MINI_FOOTBALL_GOAL_SIZE)),
     )
     os.makedirs(os.path.dirname(args.output), exist_ok=True)

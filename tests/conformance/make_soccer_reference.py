@@ -58,7 +58,8 @@ def record_specs(walker, team_size):
         "num_agents": len(observation_spec),
         "observations": [
             [[name, list(spec.shape), np.dtype(spec.dtype).name] for name, spec in agent.items()]
-            for agent in observation_spec],
+            for agent in observation_spec
+        ],
         "actions": [_bounded_spec(spec) for spec in env.action_spec()],
         "rewards": [_array_spec(spec) for spec in env.reward_spec()],
         "discount": _array_spec(env.discount_spec()),
@@ -68,8 +69,9 @@ def record_specs(walker, team_size):
 
 
 def record_goal(team_size, terminate_on_goal, goal_name):
-    env = soccer.load(team_size=team_size, terminate_on_goal=terminate_on_goal,
-                      random_state=GOAL_SEED)
+    env = soccer.load(
+        team_size=team_size, terminate_on_goal=terminate_on_goal, random_state=GOAL_SEED
+    )
     env.reset()
     goal = getattr(env.task.arena, goal_name)
     centre = (goal.upper + goal.lower) / 2.0
@@ -80,8 +82,12 @@ def record_goal(team_size, terminate_on_goal, goal_name):
         "step_type": int(timestep.step_type),
         "rewards": [float(reward) for reward in timestep.reward],
         "discount": float(timestep.discount),
-        "stats_home_score": [float(np.ravel(o["stats_home_score"])[0]) for o in timestep.observation],
-        "stats_away_score": [float(np.ravel(o["stats_away_score"])[0]) for o in timestep.observation],
+        "stats_home_score": [
+            float(np.ravel(o["stats_home_score"])[0]) for o in timestep.observation
+        ],
+        "stats_away_score": [
+            float(np.ravel(o["stats_away_score"])[0]) for o in timestep.observation
+        ],
     }
 
 
@@ -95,9 +101,13 @@ def record_state(walker, team_size):
     physics = env.physics
     physics.forward()
     observations = [
-        {name: np.asarray(item.observation_callable(physics)()).tolist()
-         for name, item in agent.items() if item.enabled}
-        for agent in env.task.observables]
+        {
+            name: np.asarray(item.observation_callable(physics)()).tolist()
+            for name, item in agent.items()
+            if item.enabled
+        }
+        for agent in env.task.observables
+    ]
     return {
         "size": [float(value) for value in env.task.arena.size],
         "qpos": physics.data.qpos.tolist(),
@@ -109,19 +119,32 @@ def record_state(walker, team_size):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "reference", "soccer.json"))
+    parser.add_argument(
+        "--output",
+        default=os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "reference", "soccer.json"
+        ),
+    )
     args = parser.parse_args()
     reference = {
         "dm_control_version": importlib.metadata.version("dm-control"),
         "mujoco_version": importlib.metadata.version("mujoco"),
-        "specs": {f"{walker}-{team_size}": record_specs(walker, team_size)
-                  for walker in WALKERS for team_size in TEAM_SIZES},
-        "goals": {f"{team_size}-{terminate}-{goal}": record_goal(team_size, terminate, goal)
-                  for team_size in TEAM_SIZES for terminate in (True, False)
-                  for goal in ("home_goal", "away_goal")},
-        "states": {f"{walker}-{team_size}": record_state(walker, team_size)
-                   for walker in WALKERS for team_size in TEAM_SIZES},
+        "specs": {
+            f"{walker}-{team_size}": record_specs(walker, team_size)
+            for walker in WALKERS
+            for team_size in TEAM_SIZES
+        },
+        "goals": {
+            f"{team_size}-{terminate}-{goal}": record_goal(team_size, terminate, goal)
+            for team_size in TEAM_SIZES
+            for terminate in (True, False)
+            for goal in ("home_goal", "away_goal")
+        },
+        "states": {
+            f"{walker}-{team_size}": record_state(walker, team_size)
+            for walker in WALKERS
+            for team_size in TEAM_SIZES
+        },
     }
     with open(args.output, "w") as file:
         json.dump(reference, file, indent=1)

@@ -50,45 +50,72 @@ def _row(result):
         reward = _verdict(result.reward_holds(), _error(states.max_reward_error()))
         observation_errors = states.max_observation_errors()
         worst_key = max(observation_errors, key=observation_errors.get)
-        observations = _verdict(result.observations_hold(),
-                                f"{_error(observation_errors[worst_key])} ({worst_key})")
+        observations = _verdict(
+            result.observations_hold(), f"{_error(observation_errors[worst_key])} ({worst_key})"
+        )
         next_errors = states.max_next_errors()
-        next_state = _verdict(result.next_state_holds(),
-                              f"{_error(next_errors['qpos'])} / {_error(next_errors['qvel'])}")
-        after_step = (f"{_error(states.max_next_reward_error())} / "
-                      f"{_error(max(states.max_next_observation_errors().values()))}")
+        next_state = _verdict(
+            result.next_state_holds(),
+            f"{_error(next_errors['qpos'])} / {_error(next_errors['qvel'])}",
+        )
+        after_step = (
+            f"{_error(states.max_next_reward_error())} / "
+            f"{_error(max(states.max_next_observation_errors().values()))}"
+        )
     initial = result.initial_states
     if initial.setup_errors:
         initial_cell = "not run"
     else:
-        initial_cell = _verdict(not initial.mismatches,
-                                f"{len(initial.mismatches)}/{len(initial.coordinates)} off")
+        initial_cell = _verdict(
+            not initial.mismatches, f"{len(initial.mismatches)}/{len(initial.coordinates)} off"
+        )
     differing = result.differing_model_fields()
     model_cell = ", ".join(field for field, _, _ in differing) if differing else "none"
-    return [result.name, "yes" if specs_hold else "**no**", "yes" if layout_holds else "**no**",
-            reward, observations, next_state, after_step, initial_cell, model_cell]
+    return [
+        result.name,
+        "yes" if specs_hold else "**no**",
+        "yes" if layout_holds else "**no**",
+        reward,
+        observations,
+        next_state,
+        after_step,
+        initial_cell,
+        model_cell,
+    ]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", nargs="*", default=None, metavar="DOMAIN-TASK",
-                        help="only these tasks (default: every reference file)")
-    parser.add_argument("--details", action="store_true",
-                        help="print every failure under the table")
+    parser.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        metavar="DOMAIN-TASK",
+        help="only these tasks (default: every reference file)",
+    )
+    parser.add_argument(
+        "--details", action="store_true", help="print every failure under the table"
+    )
     args = parser.parse_args(argv)
 
-    paths = {os.path.basename(p)[:-len(".npz")]: p for p in conformance.reference_paths()}
+    paths = {os.path.basename(p)[: -len(".npz")]: p for p in conformance.reference_paths()}
     names = sorted(paths) if args.tasks is None else args.tasks
     unknown = sorted(set(names) - set(paths))
     if unknown:
         parser.error(f"no reference file for {unknown}; expected some of {sorted(paths)}")
 
     t = conformance.Tolerances()
-    header = ["task", "specs", "layout", f"reward (≤{t.reward:g})",
-              f"observations (≤{t.observation:g})",
-              f"next qpos / qvel (≤{t.next_qpos:g} / {t.next_qvel:g})",
-              "after the step: reward / observations (info)", "initial states",
-              "model fields differing"]
+    header = [
+        "task",
+        "specs",
+        "layout",
+        f"reward (≤{t.reward:g})",
+        f"observations (≤{t.observation:g})",
+        f"next qpos / qvel (≤{t.next_qpos:g} / {t.next_qvel:g})",
+        "after the step: reward / observations (info)",
+        "initial states",
+        "model fields differing",
+    ]
     rows, details = [], []
     for name in names:
         factory, absent = _factory(name)

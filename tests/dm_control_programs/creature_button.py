@@ -34,12 +34,10 @@ class Leg:
         self.knee = self.shin.add("joint", name="knee", axis=[0, 1, 0])
         self.shin.add("geom", name="shin", fromto=[0, 0, 0, 0, 0, -length], size=[length / 5])
         self.model.actuator.add("position", name="hip", joint=self.hip, kp=10, ctrlrange=[-1, 1])
-        self.model.actuator.add("position", name="knee", joint=self.knee, kp=10,
-                                ctrlrange=[-1, 1])
+        self.model.actuator.add("position", name="knee", joint=self.knee, kp=10, ctrlrange=[-1, 1])
 
 
 class CreatureObservables(composer.Observables):
-
     @composer.observable
     def joint_positions(self):
         return observable.MJCFFeature("qpos", self._entity.joints)
@@ -60,7 +58,8 @@ class Creature(composer.Entity):
         self._model = mjcf.RootElement(model=name)
         rgba = [0.7, 0.5, 0.3, 1.0]
         self._torso = self._model.worldbody.add(
-            "geom", name="torso", type="ellipsoid", size=BODY_SIZE, rgba=rgba)
+            "geom", name="torso", type="ellipsoid", size=BODY_SIZE, rgba=rgba
+        )
         imu = self._model.worldbody.add("site", name="imu", size=[0.01])
         self._velocimeter = self._model.sensor.add("velocimeter", name="velocimeter", site=imu)
         self._legs = []
@@ -68,7 +67,8 @@ class Creature(composer.Entity):
             theta = 2 * index * np.pi / num_legs
             hip_position = BODY_RADIUS * np.array([np.cos(theta), np.sin(theta), 0])
             hip_site = self._model.worldbody.add(
-                "site", name=f"hip_site{index}", pos=hip_position, euler=[0, 0, theta])
+                "site", name=f"hip_site{index}", pos=hip_position, euler=[0, 0, theta]
+            )
             leg = Leg(name=f"leg{index}", length=BODY_RADIUS, rgba=rgba)
             hip_site.attach(leg.model)
             self._legs.append(leg)
@@ -100,9 +100,11 @@ class Button(composer.Entity):
         self._min_force, self._max_force = target_force_range
         self._model = mjcf.RootElement(model="button")
         self._geom = self._model.worldbody.add(
-            "geom", name="geom", type="cylinder", size=[0.25, 0.02], rgba=[1, 0, 0, 1])
+            "geom", name="geom", type="cylinder", size=[0.25, 0.02], rgba=[1, 0, 0, 1]
+        )
         self._site = self._model.worldbody.add(
-            "site", name="site", type="cylinder", size=self._geom.size * 1.01, rgba=[1, 0, 0, 0])
+            "site", name="site", type="cylinder", size=self._geom.size * 1.01, rgba=[1, 0, 0, 0]
+        )
         self._sensor = self._model.sensor.add("touch", name="touch", site=self._site)
         self._num_activated_steps = 0
 
@@ -137,23 +139,21 @@ class Button(composer.Entity):
 
 
 class ButtonObservables(composer.Observables):
-
     @composer.observable
     def touch_force(self):
         return observable.MJCFFeature("sensordata", self._entity.touch_sensor)
 
 
 class Floor(composer.Arena):
-
     def _build(self, name="floor"):
         super()._build(name=name)
         self._ground = self.mjcf_model.worldbody.add(
-            "geom", name="ground", type="plane", size=[2, 2, 0.1], rgba=[0.2, 0.3, 0.4, 1])
+            "geom", name="ground", type="plane", size=[2, 2, 0.1], rgba=[0.2, 0.3, 0.4, 1]
+        )
         self.mjcf_model.worldbody.add("light", name="light", pos=[0, 0, 4], dir=[0, 0, -1])
 
 
 class PressWithSpecificForce(composer.Task):
-
     def __init__(self, creature):
         self._creature = creature
         self._arena = Floor()
@@ -166,7 +166,8 @@ class PressWithSpecificForce(composer.Task):
         torso = self._creature.torso
         self._task_observables = {
             "button_position": observable.Generic(
-                lambda physics: np.array(physics.bind(button_geom).xpos)),
+                lambda physics: np.array(physics.bind(button_geom).xpos)
+            ),
             "torso_position": observable.MJCFFeature("xpos", torso),
         }
         for item in self._task_observables.values():
@@ -188,8 +189,9 @@ class PressWithSpecificForce(composer.Task):
 
     def initialize_episode(self, physics, random_state):
         yaw = random_state.uniform(0, 2 * np.pi)
-        self._creature.set_pose(physics, position=[0, 0, 0.15],
-                                quaternion=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)])
+        self._creature.set_pose(
+            physics, position=[0, 0, 0.15], quaternion=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
+        )
 
     def get_reward(self, physics):
         button_xy = physics.bind(self._button.geom).xpos[:2]
@@ -201,6 +203,5 @@ class PressWithSpecificForce(composer.Task):
 def make_environment(seed):
     """(environment, root model) of the program."""
     task = PressWithSpecificForce(Creature())
-    environment = composer.Environment(task, random_state=seed,
-                                       strip_singleton_obs_buffer_dim=True)
+    environment = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=True)
     return environment, task.root_entity.mjcf_model

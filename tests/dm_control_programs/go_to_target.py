@@ -29,8 +29,9 @@ class AntWalker(composer.Entity):
         self._root_body = model.worldbody.add("body", name="torso")
         self._root_body.add("geom", name="torso", type="sphere", size=[0.2])
         imu = self._root_body.add("site", name="imu", size=[0.02])
-        self._root_body.add("camera", name="egocentric", pos=[0.25, 0, 0.1],
-                            xyaxes=[0, -1, 0, 0, 0, 1])
+        self._root_body.add(
+            "camera", name="egocentric", pos=[0.25, 0, 0.1], xyaxes=[0, -1, 0, 0, 0, 1]
+        )
         for index, yaw in enumerate(LEG_YAWS):
             leg = self._root_body.add("body", name=f"leg{index}", euler=[0, 0, yaw])
             hip = leg.add("joint", name=f"hip{index}", axis=[0, 0, 1], range=[-0.5, 0.5])
@@ -65,7 +66,6 @@ class AntWalker(composer.Entity):
 
 
 class AntObservables(composer.Observables):
-
     @composer.observable
     def joints_pos(self):
         return observable.MJCFFeature("qpos", self._entity.observable_joints)
@@ -84,12 +84,12 @@ class AntObservables(composer.Observables):
 
 
 class Floor(composer.Arena):
-
     def _build(self, name="floor"):
         super()._build(name=name)
         self.mjcf_model.worldbody.add("geom", name="ground", type="plane", size=[5, 5, 0.1])
         self._target = self.mjcf_model.worldbody.add(
-            "site", name="target", type="sphere", size=[0.1], rgba=[0, 0.8, 0, 1], pos=[1, 0, 0.1])
+            "site", name="target", type="sphere", size=[0.1], rgba=[0, 0.8, 0, 1], pos=[1, 0, 0.1]
+        )
 
     @property
     def target(self):
@@ -97,7 +97,6 @@ class Floor(composer.Arena):
 
 
 class GoToTarget(composer.Task):
-
     def __init__(self, walker):
         self._walker = walker
         self._arena = Floor()
@@ -110,8 +109,10 @@ class GoToTarget(composer.Task):
             delta = physics.bind(target).xpos - physics.bind(root).xpos
             return physics.bind(root).xmat.reshape(3, 3).T @ delta
 
-        self._task_observables = {"target_egocentric": observable.Generic(target_egocentric),
-                                  "target": observable.MJCFFeature("xpos", target)}
+        self._task_observables = {
+            "target_egocentric": observable.Generic(target_egocentric),
+            "target": observable.MJCFFeature("xpos", target),
+        }
         for item in self._task_observables.values():
             item.enabled = True
         self.set_timesteps(control_timestep=CONTROL_TIMESTEP, physics_timestep=PHYSICS_TIMESTEP)
@@ -130,8 +131,9 @@ class GoToTarget(composer.Task):
 
     def initialize_episode(self, physics, random_state):
         yaw = random_state.uniform(-np.pi, np.pi)
-        self._walker.set_pose(physics, position=[0, 0, 0.45],
-                              quaternion=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)])
+        self._walker.set_pose(
+            physics, position=[0, 0, 0.45], quaternion=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
+        )
 
     def get_reward(self, physics):
         walker_xy = physics.bind(self._walker.root_body).xpos[:2]
@@ -142,6 +144,5 @@ class GoToTarget(composer.Task):
 def make_environment(seed):
     """(environment, root model) of the program."""
     task = GoToTarget(AntWalker())
-    environment = composer.Environment(task, random_state=seed,
-                                       strip_singleton_obs_buffer_dim=True)
+    environment = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=True)
     return environment, task.root_entity.mjcf_model

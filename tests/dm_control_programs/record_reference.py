@@ -20,7 +20,9 @@ SEED = 7
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(f"dm_program_{name}", os.path.join(HERE, f"{name}.py"))
+    spec = importlib.util.spec_from_file_location(
+        f"dm_program_{name}", os.path.join(HERE, f"{name}.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -32,12 +34,16 @@ def main():
 
     import dm_control
     import mujoco
+
     for name in PROGRAMS:
         program = _load(name)
         environment, root = program.make_environment(SEED)
         record = trace_module.trace(environment, root)
-        record["recorded_with"] = {"dm_control": getattr(dm_control, "__version__", "1.0.50"),
-                                   "mujoco": mujoco.__version__, "seed": SEED}
+        record["recorded_with"] = {
+            "dm_control": getattr(dm_control, "__version__", "1.0.50"),
+            "mujoco": mujoco.__version__,
+            "seed": SEED,
+        }
         with open(os.path.join(HERE, "reference", f"{name}.json"), "w") as handle:
             json.dump(record, handle, indent=1)
         print(name, record["sizes"], list(record["observation_spec"]))

@@ -19,12 +19,12 @@ PHYSICS_TIMESTEP = 0.004
 
 
 class Arena(composer.Arena):
-
     def _build(self, name="arena"):
         super()._build(name=name)
         self.mjcf_model.worldbody.add("geom", name="ground", type="plane", size=[3, 3, 0.1])
-        self._dock = self.mjcf_model.worldbody.add("site", name="dock", pos=[0.2, -0.1, 0.0],
-                                                   euler=[0, 0, 0.3])
+        self._dock = self.mjcf_model.worldbody.add(
+            "site", name="dock", pos=[0.2, -0.1, 0.0], euler=[0, 0, 0.3]
+        )
 
     @property
     def dock(self):
@@ -32,7 +32,6 @@ class Arena(composer.Arena):
 
 
 class Drive(composer.Task):
-
     def __init__(self):
         self._arena = Arena()
         model = mjcf.from_path(ROVER_XML)
@@ -49,7 +48,8 @@ class Drive(composer.Task):
             "sensors": observable.MJCFFeature("sensordata", sensors),
             "chassis_height": observable.MJCFFeature("xpos", chassis)[2],
             "chassis_xy": observable.Generic(
-                lambda physics: np.array(physics.named.data.xpos["rover/chassis", ["x", "y"]])),
+                lambda physics: np.array(physics.named.data.xpos["rover/chassis", ["x", "y"]])
+            ),
         }
         for item in self._task_observables.values():
             item.enabled = True
@@ -80,6 +80,5 @@ class Drive(composer.Task):
 def make_environment(seed):
     """(environment, root model) of the program."""
     task = Drive()
-    environment = composer.Environment(task, random_state=seed,
-                                       strip_singleton_obs_buffer_dim=True)
+    environment = composer.Environment(task, random_state=seed, strip_singleton_obs_buffer_dim=True)
     return environment, task.root_entity.mjcf_model

@@ -64,16 +64,24 @@ def test_rewards_and_observations_match_dm_control(traces):
     name, ours, reference = traces
     assert len(ours["episodes"]) == len(reference["episodes"])
     for episode, (mine, theirs) in enumerate(zip(ours["episodes"], reference["episodes"])):
-        np.testing.assert_allclose(mine["rewards"], theirs["rewards"], atol=TOLERANCE,
-                                   err_msg=f"{name} episode {episode} rewards")
+        np.testing.assert_allclose(
+            mine["rewards"],
+            theirs["rewards"],
+            atol=TOLERANCE,
+            err_msg=f"{name} episode {episode} rewards",
+        )
         np.testing.assert_array_equal(mine["discounts"], theirs["discounts"])
-        for step, (observed, expected) in enumerate(zip(mine["observations"],
-                                                        theirs["observations"])):
+        for step, (observed, expected) in enumerate(
+            zip(mine["observations"], theirs["observations"])
+        ):
             assert list(observed) == list(expected)
             for key in expected:
                 np.testing.assert_allclose(
-                    observed[key], expected[key], atol=TOLERANCE,
-                    err_msg=f"{name} episode {episode} step {step} {key}")
+                    observed[key],
+                    expected[key],
+                    atol=TOLERANCE,
+                    err_msg=f"{name} episode {episode} step {step} {key}",
+                )
 
 
 def test_episodes_differ_because_the_model_edit_recompiles(traces):

@@ -42,14 +42,19 @@ def trace(environment, root_model, episodes=2, steps=25):
             "minimum": np.broadcast_to(action_spec.minimum, action_spec.shape).tolist(),
             "maximum": np.broadcast_to(action_spec.maximum, action_spec.shape).tolist(),
         },
-        "observation_spec": {name: {"shape": list(spec.shape), "dtype": str(np.dtype(spec.dtype))}
-                             for name, spec in observation_spec.items()},
+        "observation_spec": {
+            name: {"shape": list(spec.shape), "dtype": str(np.dtype(spec.dtype))}
+            for name, spec in observation_spec.items()
+        },
         "episodes": [],
     }
     for _ in range(episodes):
         timestep = environment.reset()
-        episode = {"observations": [_observation(timestep.observation)], "rewards": [],
-                   "discounts": []}
+        episode = {
+            "observations": [_observation(timestep.observation)],
+            "rewards": [],
+            "discounts": [],
+        }
         for step in range(steps):
             timestep = environment.step(fixed_action(action_spec, step))
             episode["observations"].append(_observation(timestep.observation))
@@ -60,5 +65,6 @@ def trace(environment, root_model, episodes=2, steps=25):
 
 
 def _observation(observation):
-    return {name: np.asarray(value, dtype=np.float64).tolist()
-            for name, value in observation.items()}
+    return {
+        name: np.asarray(value, dtype=np.float64).tolist() for name, value in observation.items()
+    }

@@ -35,8 +35,13 @@ class Dumbbell(composer.Entity):
         spec.modelname = name
         body = spec.worldbody.add_body(name="body")
         for side in (-1, 1):
-            body.add_geom(name=f"sphere_{side}", size=[_BALL_RADIUS_M, 0.0, 0.0],
-                          pos=[0.0, 0.1 * side, 0.0], mass=0.1, group=4)
+            body.add_geom(
+                name=f"sphere_{side}",
+                size=[_BALL_RADIUS_M, 0.0, 0.0],
+                pos=[0.0, 0.1 * side, 0.0],
+                mass=0.1,
+                group=4,
+            )
         self._spec = spec
 
 
@@ -96,8 +101,15 @@ def _ray_down(physics, xy_points, group):
     heights = []
     for x, y in np.asarray(xy_points).reshape(-1, 2):
         distance = mujoco.mj_ray(
-            physics.model, physics.data, np.array([x, y, _RAY_START_Z_M]),
-            np.array([0.0, 0.0, -1.0]), geomgroup, 1, -1, geomid)
+            physics.model,
+            physics.data,
+            np.array([x, y, _RAY_START_Z_M]),
+            np.array([0.0, 0.0, -1.0]),
+            geomgroup,
+            1,
+            -1,
+            geomid,
+        )
         heights.append(np.nan if distance < 0 else _RAY_START_Z_M - distance)
     return np.asarray(heights)
 
@@ -109,18 +121,26 @@ def _dm_control_gaps_corridor():
     # The cmu_humanoid_run_gaps parameters of the dm_control paper (§7.1).
     return arenas.GapsCorridor(
         platform_length=distributions.Uniform(0.3, 2.5),
-        gap_length=distributions.Uniform(0.5, 1.25), corridor_width=10, corridor_length=100)
+        gap_length=distributions.Uniform(0.5, 1.25),
+        corridor_width=10,
+        corridor_length=100,
+    )
 
 
 def _dm_control_walls_corridor():
     return arenas.WallsCorridor(
-        wall_gap=4.0, wall_width=distributions.Uniform(1, 7), wall_height=3.0,
-        corridor_width=10, corridor_length=100)
+        wall_gap=4.0,
+        wall_width=distributions.Uniform(1, 7),
+        wall_height=3.0,
+        corridor_width=10,
+        corridor_length=100,
+    )
 
 
 def test_empty_corridor_ball_lands_on_the_floor():
-    arena = arenas.EmptyCorridor(corridor_width=distributions.Uniform(3.0, 5.0),
-                                 corridor_length=30.0)
+    arena = arenas.EmptyCorridor(
+        corridor_width=distributions.Uniform(3.0, 5.0), corridor_length=30.0
+    )
     physics, ball = _physics_with_ball(arena)
     _new_episode(arena, physics, 0)
     assert 3.0 <= arena.corridor_width <= 5.0
@@ -148,8 +168,9 @@ def test_gaps_corridor_platforms_follow_the_distributions_and_ball_falls_into_ga
     in_gap = _drop(physics, ball, gap_x, 0.0, seconds=2.5)
     np.testing.assert_allclose(on_platform[2], _BALL_RADIUS_M, atol=2e-3)
     np.testing.assert_allclose(in_gap[2], -arena.pit_depth + _BALL_RADIUS_M, atol=2e-3)
-    np.testing.assert_allclose(arena.terrain_height(physics, [[platform_x, 0], [gap_x, 0]]),
-                               [0.0, -arena.pit_depth])
+    np.testing.assert_allclose(
+        arena.terrain_height(physics, [[platform_x, 0], [gap_x, 0]]), [0.0, -arena.pit_depth]
+    )
 
 
 def test_walls_corridor_walls_alternate_and_match_the_geometry():
@@ -168,17 +189,23 @@ def test_walls_corridor_walls_alternate_and_match_the_geometry():
     np.testing.assert_allclose(arena.terrain_height(physics, points), 3.0)
     # The ball lands on the free side of the first wall, and on its top.
     free_y = -layout["wall_side"][0] * 4.9
-    np.testing.assert_allclose(_drop(physics, ball, layout["wall_x"][0], free_y)[2],
-                               _BALL_RADIUS_M, atol=2e-3)
-    np.testing.assert_allclose(_drop(physics, ball, *points[0], z=4.0)[2],
-                               3.0 + _BALL_RADIUS_M, atol=2e-3)
+    np.testing.assert_allclose(
+        _drop(physics, ball, layout["wall_x"][0], free_y)[2], _BALL_RADIUS_M, atol=2e-3
+    )
+    np.testing.assert_allclose(
+        _drop(physics, ball, *points[0], z=4.0)[2], 3.0 + _BALL_RADIUS_M, atol=2e-3
+    )
 
 
-@pytest.mark.parametrize("make_arena", [
-    lambda: arenas.EmptyCorridor(corridor_length=distributions.Uniform(20.0, 60.0)),
-    _dm_control_gaps_corridor,
-    _dm_control_walls_corridor,
-], ids=["empty", "gaps", "walls"])
+@pytest.mark.parametrize(
+    "make_arena",
+    [
+        lambda: arenas.EmptyCorridor(corridor_length=distributions.Uniform(20.0, 60.0)),
+        _dm_control_gaps_corridor,
+        _dm_control_walls_corridor,
+    ],
+    ids=["empty", "gaps", "walls"],
+)
 def test_multi_geom_body_lands_on_moved_planes_and_boxes(make_arena):
     arena = make_arena()
     dumbbell = Dumbbell()
@@ -204,8 +231,7 @@ def test_corridors_reject_bad_lengths():
 def test_corridor_variations_of_unknown_bounds_need_an_explicit_pool_size():
     with pytest.raises(ValueError, match="max_platforms"):
         arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1))
-    arena = arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1),
-                                max_platforms=60)
+    arena = arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1), max_platforms=60)
     assert len(arena.platforms) == 60
 
 
@@ -227,8 +253,9 @@ def test_maze_walls_spawns_and_targets_match_the_labmaze_layout():
     target_rows, target_cols = arena.world_to_grid(arena.target_positions[:, :2])
     assert np.all(layer[target_rows, target_cols] == "G")
     spawn = arena.spawn_positions[0]
-    np.testing.assert_allclose(_drop(physics, ball, spawn[0], spawn[1]),
-                               [spawn[0], spawn[1], _BALL_RADIUS_M], atol=2e-3)
+    np.testing.assert_allclose(
+        _drop(physics, ball, spawn[0], spawn[1]), [spawn[0], spawn[1], _BALL_RADIUS_M], atol=2e-3
+    )
     wall = centres[np.flatnonzero(layer.ravel() == "*")[0]]
     np.testing.assert_allclose(_drop(physics, ball, *wall)[2], 1.5 + _BALL_RADIUS_M, atol=2e-3)
 
@@ -248,8 +275,7 @@ def test_maze_targets_are_collected_once():
 
 def test_maze_changes_every_episode_and_repeats_under_the_seed():
     arena = arenas.RandomMazeWithTargets()
-    layers = [str(arena.regenerate(np.random.RandomState(seed)).entity_layer)
-              for seed in (1, 1, 2)]
+    layers = [str(arena.regenerate(np.random.RandomState(seed)).entity_layer) for seed in (1, 1, 2)]
     assert layers[0] == layers[1] != layers[2]
 
 
@@ -310,9 +336,14 @@ def test_single_type_course_statistics_stay_within_the_ranges(segment):
 
 
 def _obstacle_kind(segment):
-    return {"hurdles": "hurdle", "gaps": "gap", "terrain": "terrain",
-            "slalom_walls": "slalom_wall", "jump_platforms": "platform",
-            "crouch_platforms": "crouch_platform"}[segment.kind]
+    return {
+        "hurdles": "hurdle",
+        "gaps": "gap",
+        "terrain": "terrain",
+        "slalom_walls": "slalom_wall",
+        "jump_platforms": "platform",
+        "crouch_platforms": "crouch_platform",
+    }[segment.kind]
 
 
 def test_hurdles_leave_the_drawn_spacing_between_them():
@@ -351,8 +382,9 @@ def test_curriculum_difficulty_grows_along_the_track():
     correlation, early, late = _difficulty_slope(flat, "hurdle", "height")
     assert abs(correlation) < 0.1
     # Lower is harder for crouching: the clearance shrinks along the track.
-    crouch = arenas.ParkourCourse(segments=[parkour.CrouchPlatforms(clearance=(0.8, 1.4))],
-                                  curriculum=True)
+    crouch = arenas.ParkourCourse(
+        segments=[parkour.CrouchPlatforms(clearance=(0.8, 1.4))], curriculum=True
+    )
     correlation, early, late = _difficulty_slope(crouch, "crouch_platform", "clearance")
     assert correlation < -0.8 and early - late > 0.2
 
@@ -360,18 +392,18 @@ def test_curriculum_difficulty_grows_along_the_track():
 def test_mixed_and_per_episode_modes():
     segments = (parkour.Hurdles(), parkour.Gaps(), parkour.Terrain())
     mixed = arenas.ParkourCourse(segments=segments, mode="mixed", course_length=80.0)
-    per_episode = arenas.ParkourCourse(segments=segments, mode="per_episode",
-                                       course_length=80.0)
+    per_episode = arenas.ParkourCourse(segments=segments, mode="per_episode", course_length=80.0)
     random_state = np.random.RandomState(4)
-    mixed_kinds = [{s.kind for s in mixed.regenerate(random_state).segments}
-                   for _ in range(20)]
-    episode_kinds = [{s.kind for s in per_episode.regenerate(random_state).segments}
-                     for _ in range(20)]
+    mixed_kinds = [{s.kind for s in mixed.regenerate(random_state).segments} for _ in range(20)]
+    episode_kinds = [
+        {s.kind for s in per_episode.regenerate(random_state).segments} for _ in range(20)
+    ]
     assert np.mean([len(kinds) > 1 for kinds in mixed_kinds]) > 0.8
     assert all(len(kinds) == 1 for kinds in episode_kinds)
     assert set().union(*episode_kinds) == {"hurdles", "gaps", "terrain"}
-    weighted = arenas.ParkourCourse(segments=segments, mode="per_episode",
-                                    segment_weights=[0.0, 1.0, 0.0])
+    weighted = arenas.ParkourCourse(
+        segments=segments, mode="per_episode", segment_weights=[0.0, 1.0, 0.0]
+    )
     assert {s.kind for s in weighted.regenerate(random_state).segments} == {"gaps"}
 
 
@@ -397,8 +429,13 @@ def test_spawn_region_is_free_of_obstacles():
             geom_ids = physics.bind(list(geoms)).id.astype(int)
             low = model.body_pos[body_ids] - model.geom_size[geom_ids]
             high = model.body_pos[body_ids] + model.geom_size[geom_ids]
-            overlaps = ((low[:, 0] < x1) & (high[:, 0] > x0) & (low[:, 1] < y1)
-                        & (high[:, 1] > y0) & (high[:, 2] > -1.0))
+            overlaps = (
+                (low[:, 0] < x1)
+                & (high[:, 0] > x0)
+                & (low[:, 1] < y1)
+                & (high[:, 1] > y0)
+                & (high[:, 2] > -1.0)
+            )
             assert not overlaps.any(), seed
         np.testing.assert_allclose(grid.heights(physics)[:, columns], 0.0, atol=1e-6)
 
@@ -409,27 +446,34 @@ def test_height_samples_match_raycasts_against_the_geometry():
     random_state = np.random.RandomState(5)
     for seed in range(5):
         _new_episode(course, physics, seed)
-        points = np.column_stack([
-            random_state.uniform(-1.5, course.course_length + 3.0, 400),
-            random_state.uniform(-3.9, 3.9, 400)])
+        points = np.column_stack(
+            [
+                random_state.uniform(-1.5, course.course_length + 3.0, 400),
+                random_state.uniform(-3.9, 3.9, 400),
+            ]
+        )
         # Points at every obstacle's middle hit each kind for sure. They stay off
         # the heightfield's grid lines, where mj_ray can slip between two triangles.
         middles = [(o.x_start + o.x_end) / 2 + 0.0123 for o in course.course.obstacles]
-        points = np.concatenate([points, np.column_stack([middles,
-                                                          np.full(len(middles), 0.0123)])])
-        np.testing.assert_allclose(course.terrain_height(physics, points),
-                                   _ray_down(physics, points, parkour.GROUND_GEOM_GROUP),
-                                   atol=1e-6)
-        np.testing.assert_allclose(course.platform_height(physics, points),
-                                   _ray_down(physics, points, parkour.PLATFORM_GEOM_GROUP),
-                                   atol=1e-6)
+        points = np.concatenate([points, np.column_stack([middles, np.full(len(middles), 0.0123)])])
+        np.testing.assert_allclose(
+            course.terrain_height(physics, points),
+            _ray_down(physics, points, parkour.GROUND_GEOM_GROUP),
+            atol=1e-6,
+        )
+        np.testing.assert_allclose(
+            course.platform_height(physics, points),
+            _ray_down(physics, points, parkour.PLATFORM_GEOM_GROUP),
+            atol=1e-6,
+        )
     kinds = {o.kind for o in course.course.obstacles}
     assert {"gap", "platform"} <= kinds or len(kinds) >= 3
 
 
 def test_platform_bottoms_and_known_terrain():
     course = arenas.ParkourCourse(
-        segments=[parkour.CrouchPlatforms(clearance=1.1, thickness=0.3)], course_length=30.0)
+        segments=[parkour.CrouchPlatforms(clearance=1.1, thickness=0.3)], course_length=30.0
+    )
     physics = Physics.from_spec(course.spec)
     _new_episode(course, physics, 0)
     platform = course.course.obstacles[0]
@@ -448,7 +492,9 @@ def test_platform_bottoms_and_known_terrain():
     dx = grid.spacing[0]
     np.testing.assert_allclose(
         course.terrain_height(physics, [[x, 0.0], [x - dx / 2, 0.0], [x + dx / 4, 0.0]]),
-        [0.08, 0.04, 0.06], atol=1e-6)
+        [0.08, 0.04, 0.06],
+        atol=1e-6,
+    )
     with pytest.raises(ValueError, match="surface"):
         course.platform_height(physics, middle, surface="middle")
 
@@ -460,8 +506,9 @@ def test_same_seed_same_course_different_seeds_different_courses():
     for seed in (11, 11, 12):
         _new_episode(course, physics, seed)
         model = physics.model
-        snapshots.append((course.course, model.hfield_data.copy(), model.body_pos.copy(),
-                          model.geom_size.copy()))
+        snapshots.append(
+            (course.course, model.hfield_data.copy(), model.body_pos.copy(), model.geom_size.copy())
+        )
     (course_a, *arrays_a), (course_b, *arrays_b), (course_c, *arrays_c) = snapshots
     assert course_a == course_b
     for array_a, array_b in zip(arrays_a, arrays_b):
@@ -485,10 +532,11 @@ def test_ball_lands_on_hurdles_platforms_terrain_and_in_gaps():
             y = 3.5 * obstacle.parameters["side"] if kind == "slalom_wall" else 0.0
             position = _drop(physics, ball, x, y, z=3.0, seconds=2.0)
             # On terrain the ball may roll; wherever it rests it rests on the surface.
-            heights = (course.platform_height if kind == "platform" else course.terrain_height)
+            heights = course.platform_height if kind == "platform" else course.terrain_height
             surface = heights(physics, [position[:2]])[0]
-            np.testing.assert_allclose(position[2] - _BALL_RADIUS_M, surface, atol=5e-3,
-                                       err_msg=f"{kind} at x={x:.2f}")
+            np.testing.assert_allclose(
+                position[2] - _BALL_RADIUS_M, surface, atol=5e-3, err_msg=f"{kind} at x={x:.2f}"
+            )
             if kind != "terrain":
                 np.testing.assert_allclose(position[:2], [x, y], atol=1e-3)
             landed.add(kind)
@@ -499,7 +547,8 @@ def test_multi_geom_bodies_collide_with_resized_obstacles():
     # Hurdles far larger than the boxes the pool compiled with: a stale bounding
     # volume would let the dumbbell fall through them.
     course = arenas.ParkourCourse(
-        segments=[parkour.Hurdles(height=(1.0, 1.2), width=(0.6, 0.8))], course_length=30.0)
+        segments=[parkour.Hurdles(height=(1.0, 1.2), width=(0.6, 0.8))], course_length=30.0
+    )
     dumbbell = Dumbbell()
     course.add_free_entity(dumbbell)
     physics = Physics.from_spec(course.spec)
@@ -507,8 +556,9 @@ def test_multi_geom_bodies_collide_with_resized_obstacles():
     for hurdle in course.course.of_kind("hurdle")[:3]:
         x = (hurdle.x_start + hurdle.x_end) / 2
         position = _drop(physics, dumbbell, x, 1.0, z=2.0, seconds=1.0)
-        np.testing.assert_allclose(position[2], hurdle.parameters["height"] + _BALL_RADIUS_M,
-                                   atol=2e-3)
+        np.testing.assert_allclose(
+            position[2], hurdle.parameters["height"] + _BALL_RADIUS_M, atol=2e-3
+        )
 
 
 def test_parkour_rejects_bad_parameters():
@@ -531,12 +581,16 @@ def test_parkour_rejects_bad_parameters():
 # Through the Environment.
 
 
-@pytest.mark.parametrize("make_arena", [
-    _dm_control_gaps_corridor,
-    _dm_control_walls_corridor,
-    lambda: arenas.RandomMazeWithTargets(),
-    lambda: _mixed_course(curriculum=True),
-], ids=["gaps", "walls", "maze", "parkour"])
+@pytest.mark.parametrize(
+    "make_arena",
+    [
+        _dm_control_gaps_corridor,
+        _dm_control_walls_corridor,
+        lambda: arenas.RandomMazeWithTargets(),
+        lambda: _mixed_course(curriculum=True),
+    ],
+    ids=["gaps", "walls", "maze", "parkour"],
+)
 def test_environment_resets_lay_out_a_new_course_without_recompiling(make_arena):
     arena = make_arena()
     task = BallTask(arena)
@@ -554,8 +608,9 @@ def test_environment_resets_lay_out_a_new_course_without_recompiling(make_arena)
     assert not np.array_equal(layouts[0][0], layouts[1][0])
     replay = composer.Environment(BallTask(make_arena()), time_limit=1.0, random_state=0)
     replay.reset()
-    np.testing.assert_array_equal(replay.physics.model.body_pos[:len(layouts[0][0])],
-                                  layouts[0][0])
+    np.testing.assert_array_equal(
+        replay.physics.model.body_pos[: len(layouts[0][0])], layouts[0][0]
+    )
 
 
 def test_regenerate_where_dm_control_has_it():
@@ -566,10 +621,16 @@ def test_regenerate_where_dm_control_has_it():
     from composer_tasks.arenas import obstacles
     from composer_tasks.tasks import escape
 
-    for arena in (arenas.EmptyCorridor(), arenas.GapsCorridor(),
-                  arenas.WallsCorridor(), arenas.RandomMazeWithTargets(),
-                  escape.Bowl(), Floor(), parkour.ParkourCourse(),
-                  obstacles.ObstacleField()):
+    for arena in (
+        arenas.EmptyCorridor(),
+        arenas.GapsCorridor(),
+        arenas.WallsCorridor(),
+        arenas.RandomMazeWithTargets(),
+        escape.Bowl(),
+        Floor(),
+        parkour.ParkourCourse(),
+        obstacles.ObstacleField(),
+    ):
         assert callable(getattr(arena, "regenerate", None)), type(arena).__name__
     floor = Floor()
     state = np.random.RandomState(0)

@@ -15,16 +15,25 @@ from composer_tasks.batch import copy_seed
 from composer_tasks.tasks import flagrun
 from suites import locomotion
 
-_GPU_TASKS = ("ant_run", "humanoid_run", "humanoid_flagrun_harder",
-              "humanoid_flagrun_harder_terrain")
+_GPU_TASKS = (
+    "ant_run",
+    "humanoid_run",
+    "humanoid_flagrun_harder",
+    "humanoid_flagrun_harder_terrain",
+)
 
 
 def _task_env(walker=None, arena=None, **kwargs):
     kwargs.setdefault("push_interval_frames", None)
     kwargs.setdefault("initial_noise", 0.0)
     walker = walker or walkers.Humanoid()
-    task = flagrun.TargetRun(walker, arena or Floor(size=(50.0, 50.0)),
-                             flagrun.LiangReward(alive_bonus=2.0), fall_height_m=0.78, **kwargs)
+    task = flagrun.TargetRun(
+        walker,
+        arena or Floor(size=(50.0, 50.0)),
+        flagrun.LiangReward(alive_bonus=2.0),
+        fall_height_m=0.78,
+        **kwargs,
+    )
     env = composer.Environment(task, random_state=0)
     env.reset()
     return task, env
@@ -35,15 +44,20 @@ def _stand(env, task, position=(0.0, 0.0, 0.0), yaw=0.0, velocity=(0.0, 0.0, 0.0
     rigidly with `velocity`, zero controls."""
     physics = env.physics
     task.walker.reinitialize_pose(physics, np.random.RandomState(0))
-    task.walker.set_pose(physics, position=np.asarray(position, dtype=np.float64),
-                         quaternion=[np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)])
-    task.walker.set_velocity(physics, velocity=np.asarray(velocity, dtype=np.float64),
-                             angular_velocity=np.zeros(3))
+    task.walker.set_pose(
+        physics,
+        position=np.asarray(position, dtype=np.float64),
+        quaternion=[np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)],
+    )
+    task.walker.set_velocity(
+        physics, velocity=np.asarray(velocity, dtype=np.float64), angular_velocity=np.zeros(3)
+    )
     physics.data.ctrl[:] = 0.0
     physics.forward()
 
 
 # Reward (Appendix C).
+
 
 @pytest.mark.parametrize("yaw", [0.0, 0.5, 1.2, np.pi])
 def test_speed_and_heading_terms(yaw):
@@ -58,8 +72,9 @@ def test_speed_and_heading_terms(yaw):
     assert task.heading_cosine(env.physics) == pytest.approx(cosine, abs=1e-9)
     expected_heading = 1.0 if cosine > 0.8 else cosine / 0.8
     assert terms["heading"] == pytest.approx(0.5 * expected_heading, abs=1e-9)
-    np.testing.assert_allclose(task.target_heading(env.physics),
-                               [np.sin(-yaw), np.cos(yaw)], atol=1e-9)
+    np.testing.assert_allclose(
+        task.target_heading(env.physics), [np.sin(-yaw), np.cos(yaw)], atol=1e-9
+    )
 
 
 def test_alive_standing_control_and_torque_terms():
@@ -73,17 +88,17 @@ def test_alive_standing_control_and_torque_terms():
     gears = physics.model.actuator_gear[:, 0]
     assert terms["alive"] == 2.0
     assert terms["standing"] == 0.05
-    assert terms["control"] == pytest.approx(-0.5 * np.sum(controls ** 2), abs=1e-12)
+    assert terms["control"] == pytest.approx(-0.5 * np.sum(controls**2), abs=1e-12)
     assert terms["torque"] == pytest.approx(
-        -4.0 * np.sum(np.abs(gears * controls)) / np.max(gears), abs=1e-9)
+        -4.0 * np.sum(np.abs(gears * controls)) / np.max(gears), abs=1e-9
+    )
     assert task._reward(physics, task) == pytest.approx(sum(terms.values()), abs=1e-12)
 
     # Tilted 0.5 rad (cos 0.878 < 0.93): not standing; lowered below 0.78 m: no alive bonus.
     task.walker.set_pose(physics, quaternion=[np.cos(0.25), np.sin(0.25), 0.0, 0.0])
     physics.forward()
     assert task._reward.terms(physics, task)["standing"] == 0.0
-    task.walker.set_pose(physics, position=[0.0, 0.0, -0.6],
-                         quaternion=[1.0, 0.0, 0.0, 0.0])
+    task.walker.set_pose(physics, position=[0.0, 0.0, -0.6], quaternion=[1.0, 0.0, 0.0, 0.0])
     physics.forward()
     assert task.root_height(physics)[0] < 0.78
     assert task._reward.terms(physics, task)["alive"] == 0.0
@@ -107,17 +122,21 @@ def test_joints_at_limit_and_feet_contact_terms():
     assert task._reward.terms(physics, task)["feet_contact"] == -2.0
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(alive_bonus="2"), TypeError, "alive_bonus"),
-    (dict(alive_bonus=2.0, torque_cost=-1.0), ValueError, "torque_cost"),
-    (dict(alive_bonus=2.0, heading_cosine_threshold=1.5), ValueError, "heading_cosine"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(alive_bonus="2"), TypeError, "alive_bonus"),
+        (dict(alive_bonus=2.0, torque_cost=-1.0), ValueError, "torque_cost"),
+        (dict(alive_bonus=2.0, heading_cosine_threshold=1.5), ValueError, "heading_cosine"),
+    ],
+)
 def test_reward_rejects_bad_coefficients(kwargs, error, match):
     with pytest.raises(error, match=match):
         flagrun.LiangReward(**kwargs)
 
 
 # Target.
+
 
 def test_run_target_is_far_ahead_and_never_moves():
     task, env = _task_env()
@@ -173,10 +192,11 @@ def test_flagrun_targets_are_uniform_in_the_annulus():
     radii = np.hypot(*np.array(offsets).T)
     assert np.all((radii > 1.0) & (radii <= 100.0))
     # Uniform over the area: half the targets lie beyond r = sqrt((1 + 100^2) / 2).
-    assert np.mean(radii > np.sqrt((1.0 + 100.0 ** 2) / 2)) == pytest.approx(0.5, abs=0.04)
+    assert np.mean(radii > np.sqrt((1.0 + 100.0**2) / 2)) == pytest.approx(0.5, abs=0.04)
 
 
 # Falls.
+
 
 @pytest.mark.parametrize("allowance", [0, 5])
 def test_fall_allowance_ends_the_episode_after_that_many_fallen_frames(allowance):
@@ -192,7 +212,7 @@ def test_fall_allowance_ends_the_episode_after_that_many_fallen_frames(allowance
     assert fallen[-1] == allowance + 1
     assert max(fallen[:-1]) <= allowance
     # Consecutive fallen frames: 1, 2, ..., allowance + 1 at the end.
-    np.testing.assert_array_equal(fallen[-(allowance + 1):], np.arange(1, allowance + 2))
+    np.testing.assert_array_equal(fallen[-(allowance + 1) :], np.arange(1, allowance + 2))
 
 
 def test_getting_up_restarts_the_fall_count():
@@ -210,9 +230,14 @@ def test_getting_up_restarts_the_fall_count():
 
 # Pushes.
 
+
 def test_pushes_follow_their_schedule_and_reach_the_torso():
-    task, env = _task_env(push_interval_frames=(3, 5), push_force_n=(2.0, 4.0),
-                          push_duration_frames=2, fall_allowance_frames=1000)
+    task, env = _task_env(
+        push_interval_frames=(3, 5),
+        push_force_n=(2.0, 4.0),
+        push_duration_frames=2,
+        fall_allowance_frames=1000,
+    )
     physics = env.physics
     root_id = physics.bind(task.walker.root_body).id
     action = np.zeros(env.action_spec().shape)
@@ -244,12 +269,15 @@ def test_no_pushes_when_disabled():
         assert not task.push_force.any() and task.next_push_frame is None
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(push_interval_frames=(5, 3)), "push_interval_frames"),
-    (dict(push_interval_frames=(200, 300), push_force_n=(4.0, 2.0)), "push_force_n"),
-    (dict(fall_allowance_frames=-1), "fall_allowance_frames"),
-    (dict(target_max_distance_m=0.5), "target_max_distance_m"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(push_interval_frames=(5, 3)), "push_interval_frames"),
+        (dict(push_interval_frames=(200, 300), push_force_n=(4.0, 2.0)), "push_force_n"),
+        (dict(fall_allowance_frames=-1), "fall_allowance_frames"),
+        (dict(target_max_distance_m=0.5), "target_max_distance_m"),
+    ],
+)
 def test_task_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         _task_env(**kwargs)
@@ -269,6 +297,7 @@ def test_initial_state_is_perturbed_slightly():
 
 # Complex terrain.
 
+
 def test_obstacle_field_heights_follow_its_turned_boxes():
     task, env = _task_env(arena=obstacles.ObstacleField(num_obstacles=30), height_map=True)
     physics = env.physics
@@ -284,8 +313,9 @@ def test_obstacle_field_heights_follow_its_turned_boxes():
         assert top[0] >= center[2] + half[2] - 1e-12
         # A ray straight down hits the same top (the physics sees the layout).
         geom = np.zeros(1, dtype=np.int32)
-        distance = mujoco.mj_ray(physics.model, physics.data, np.r_[inside, 5.0], [0, 0, -1.0],
-                                 None, 1, -1, geom)
+        distance = mujoco.mj_ray(
+            physics.model, physics.data, np.r_[inside, 5.0], [0, 0, -1.0], None, 1, -1, geom
+        )
         assert 5.0 - distance == pytest.approx(top[0], abs=1e-9)
 
 
@@ -306,13 +336,15 @@ def test_height_map_is_15_by_11_around_the_centre_of_mass_and_denser_near_it():
     rotation = np.array([[np.cos(0.4), -np.sin(0.4)], [np.sin(0.4), np.cos(0.4)]])
     for i, dx in enumerate(forward):
         for j, dy in enumerate(lateral):
-            np.testing.assert_allclose(points[i * lateral.size + j],
-                                       com[:2] + rotation @ [dx, dy], atol=1e-9)
+            np.testing.assert_allclose(
+                points[i * lateral.size + j], com[:2] + rotation @ [dx, dy], atol=1e-9
+            )
     heights = env.step(np.zeros(env.action_spec().shape)).observation["height_map"][0]
     assert heights.shape == (15, 11)
 
 
 # Registry: steps, determinism, batches.
+
 
 @pytest.mark.parametrize("name", _GPU_TASKS)
 def test_registry_task_is_deterministic_and_batches_bit_identically(name):
@@ -320,8 +352,9 @@ def test_registry_task_is_deterministic_and_batches_bit_identically(name):
     batch = locomotion.load_batch(name, 2, seed=4, num_threads=1)
     singles = [locomotion.load(name, seed=copy_seed(4, index)) for index in range(2)]
     spec = batch.action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
-                                               size=(steps, 2) + spec.shape)
+    actions = np.random.RandomState(0).uniform(
+        spec.minimum, spec.maximum, size=(steps, 2) + spec.shape
+    )
     batched = batch.reset()
     alone = [env.reset() for env in singles]
     for step in range(steps + 1):
@@ -354,10 +387,18 @@ def test_thresholds_and_episode_length_are_the_published_ones():
 
 # Snapshots.
 
+
 def test_a_restore_carries_the_target_the_counters_and_the_push_schedule():
     import pickle
-    options = dict(push_interval_frames=(3, 5), push_force_n=(2.0, 4.0), push_duration_frames=2,
-                   moving_target=True, target_interval_frames=6, fall_allowance_frames=1000)
+
+    options = dict(
+        push_interval_frames=(3, 5),
+        push_force_n=(2.0, 4.0),
+        push_duration_frames=2,
+        moving_target=True,
+        target_interval_frames=6,
+        fall_allowance_frames=1000,
+    )
     task, env = _task_env(**options)
     actions = np.random.RandomState(0).uniform(-0.3, 0.3, size=(40,) + env.action_spec().shape)
     for action in actions[:7]:

@@ -28,8 +28,11 @@ def _step_without_torques_until_last(env, task, seconds):
 def _env(walker, reward=None, pose_termination=None, arena=None):
     arena = arena or Floor()
     task = parkour.ForwardProgress(
-        walker, arena, reward or parkour.UnitForwardVelocityReward(),
-        pose_termination=pose_termination(walker, arena) if pose_termination else None)
+        walker,
+        arena,
+        reward or parkour.UnitForwardVelocityReward(),
+        pose_termination=pose_termination(walker, arena) if pose_termination else None,
+    )
     env = composer.Environment(task, random_state=0)
     env.reset()
     return task, env
@@ -49,6 +52,7 @@ def _scaled_thresholds(walker_name):
 
 # Humanoids: HeadHeightTermination.
 
+
 def test_registry_scales_the_threshold_by_the_measured_standing_distances():
     standing = {}
     for name, walker_class in _HUMANOIDS.items():
@@ -59,7 +63,8 @@ def test_registry_scales_the_threshold_by_the_measured_standing_distances():
     assert standing["humanoid"] == pytest.approx(1.4503, abs=1e-3)
     assert locomotion.head_to_feet_threshold_m("humanoid") == 0.9
     assert locomotion.head_to_feet_threshold_m("cmu_humanoid") == pytest.approx(
-        0.9 * standing["cmu_humanoid"] / standing["humanoid"], abs=1e-3)
+        0.9 * standing["cmu_humanoid"] / standing["humanoid"], abs=1e-3
+    )
     with pytest.raises(ValueError, match="quadruped"):
         locomotion.head_to_feet_threshold_m("quadruped")
 
@@ -69,11 +74,18 @@ def test_standing_humanoid_does_not_terminate(name):
     to_feet, above_ground = _scaled_thresholds(name)
     walker = _HUMANOIDS[name]()
     _, env = _env(walker)
-    for feet_limit, ground_limit in ((to_feet, None), (None, above_ground),
-                                     (to_feet, above_ground)):
+    for feet_limit, ground_limit in (
+        (to_feet, None),
+        (None, above_ground),
+        (to_feet, above_ground),
+    ):
         check = parkour.HeadHeightTermination(
-            walker, Floor(), walker.head, min_head_to_feet_m=feet_limit,
-            min_head_above_ground_m=ground_limit)
+            walker,
+            Floor(),
+            walker.head,
+            min_head_to_feet_m=feet_limit,
+            min_head_above_ground_m=ground_limit,
+        )
         assert not check.has_fallen(env.physics)
     # The margins are wide: the head stands well clear of both thresholds.
     assert check.head_to_feet(env.physics) > 1.5 * to_feet
@@ -87,11 +99,11 @@ def test_humanoid_lying_on_the_ground_ends_the_ground_test_but_not_the_feet_test
     arena = Floor()
     _, env = _env(walker, arena=arena)
     # On its back, stretched out, the walker's frame origin 0.2 m above the floor.
-    walker.set_pose(env.physics, position=[0.0, 0.0, 0.2],
-                    quaternion=_pitch_quaternion(-np.pi / 2))
+    walker.set_pose(env.physics, position=[0.0, 0.0, 0.2], quaternion=_pitch_quaternion(-np.pi / 2))
     env.physics.forward()
-    ground = parkour.HeadHeightTermination(walker, arena, walker.head, min_head_to_feet_m=None,
-                                           min_head_above_ground_m=above_ground)
+    ground = parkour.HeadHeightTermination(
+        walker, arena, walker.head, min_head_to_feet_m=None, min_head_above_ground_m=above_ground
+    )
     feet = parkour.HeadHeightTermination(walker, arena, walker.head, min_head_to_feet_m=to_feet)
     assert ground.head_above_ground(env.physics) < 0.4
     assert ground.has_fallen(env.physics)
@@ -103,9 +115,13 @@ def test_humanoid_lying_on_the_ground_ends_the_ground_test_but_not_the_feet_test
 def test_humanoid_collapsing_without_control_ends_the_episode_with_discount_zero(name):
     to_feet, _ = _scaled_thresholds(name)
     walker = _HUMANOIDS[name]()
-    task, env = _env(walker, reward=parkour.UnitForwardVelocityReward(),
-                     pose_termination=lambda w, a: parkour.HeadHeightTermination(
-                         w, a, w.head, min_head_to_feet_m=to_feet))
+    task, env = _env(
+        walker,
+        reward=parkour.UnitForwardVelocityReward(),
+        pose_termination=lambda w, a: parkour.HeadHeightTermination(
+            w, a, w.head, min_head_to_feet_m=to_feet
+        ),
+    )
     standing_head = env.physics.bind(walker.head).xpos[2]
     timestep = _step_without_torques_until_last(env, task, seconds=2.0)
     assert timestep.last() and timestep.discount == 0.0
@@ -113,15 +129,18 @@ def test_humanoid_collapsing_without_control_ends_the_episode_with_discount_zero
     assert env.physics.bind(walker.head).xpos[2] < 0.8 * standing_head
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(min_head_to_feet_m=-0.9), ValueError, "min_head_to_feet_m"),
-    (dict(min_head_to_feet_m=0.0), ValueError, "min_head_to_feet_m"),
-    (dict(min_head_to_feet_m=float("nan")), ValueError, "min_head_to_feet_m"),
-    (dict(min_head_to_feet_m="0.9"), TypeError, "min_head_to_feet_m"),
-    (dict(min_head_above_ground_m=float("inf")), ValueError, "min_head_above_ground_m"),
-    (dict(min_head_above_ground_m=True), TypeError, "min_head_above_ground_m"),
-    (dict(min_head_to_feet_m=None, min_head_above_ground_m=None), ValueError, "both are None"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(min_head_to_feet_m=-0.9), ValueError, "min_head_to_feet_m"),
+        (dict(min_head_to_feet_m=0.0), ValueError, "min_head_to_feet_m"),
+        (dict(min_head_to_feet_m=float("nan")), ValueError, "min_head_to_feet_m"),
+        (dict(min_head_to_feet_m="0.9"), TypeError, "min_head_to_feet_m"),
+        (dict(min_head_above_ground_m=float("inf")), ValueError, "min_head_above_ground_m"),
+        (dict(min_head_above_ground_m=True), TypeError, "min_head_above_ground_m"),
+        (dict(min_head_to_feet_m=None, min_head_above_ground_m=None), ValueError, "both are None"),
+    ],
+)
 def test_head_termination_rejects_bad_thresholds(kwargs, error, match):
     walker = walkers.Humanoid()
     with pytest.raises(error, match=match):
@@ -133,8 +152,7 @@ def test_head_termination_rejects_missing_parts():
     with pytest.raises(ValueError, match="head_body"):
         parkour.HeadHeightTermination(walker, Floor(), None)
     with pytest.raises(TypeError, match="terrain_height"):
-        parkour.HeadHeightTermination(walker, object(), walker.head,
-                                      min_head_above_ground_m=1.1)
+        parkour.HeadHeightTermination(walker, object(), walker.head, min_head_above_ground_m=1.1)
 
     class Footless:
         ground_contact_geoms = ()
@@ -144,6 +162,7 @@ def test_head_termination_rejects_missing_parts():
 
 
 # Planar walker: TorsoPose, PlanarWalkerReward, TorsoPoseTermination.
+
 
 def _planar(reward=None, pose_termination=None):
     walker = walkers.PlanarWalker()
@@ -188,12 +207,17 @@ def _planar_reward_quantities(env, walker):
     torso = physics.bind(walker.root_body)
     feet_z = [physics.bind(geom).xpos[2] for geom in walker.ground_contact_geoms]
     velocity_x = walker.get_velocity(physics)[0][0]
-    return (velocity_x, torso.xmat[8], torso.xpos[2] - min(feet_z),
-            float(np.sum(physics.data.ctrl ** 2)))
+    return (
+        velocity_x,
+        torso.xmat[8],
+        torso.xpos[2] - min(feet_z),
+        float(np.sum(physics.data.ctrl**2)),
+    )
 
 
-@pytest.mark.parametrize("pitch, hip, knee", [(0.0, 0.0, 0.0), (0.4, 0.0, 0.0),
-                                              (-0.3, 1.0, -2.0), (1.4, 0.0, 0.0)])
+@pytest.mark.parametrize(
+    "pitch, hip, knee", [(0.0, 0.0, 0.0), (0.4, 0.0, 0.0), (-0.3, 1.0, -2.0), (1.4, 0.0, 0.0)]
+)
 def test_planar_walker_reward_terms_are_appendix_b2s(pitch, hip, knee):
     reward = parkour.PlanarWalkerReward()
     walker, task, env = _planar(reward=reward)
@@ -210,8 +234,13 @@ def test_planar_walker_reward_terms_are_appendix_b2s(pitch, hip, knee):
     assert terms["torso_height"] == pytest.approx(-abs(height - 1.2), abs=1e-12)
     assert terms["low_torso"] == (-10.0 if height < 0.3 else 0.0)
     assert terms["control"] == pytest.approx(-0.1 * control, abs=1e-12)
-    expected = (10.0 * velocity_x + 0.5 * upright - abs(height - 1.2)
-                - 10.0 * (height < 0.3) - 0.1 * control)
+    expected = (
+        10.0 * velocity_x
+        + 0.5 * upright
+        - abs(height - 1.2)
+        - 10.0 * (height < 0.3)
+        - 0.1 * control
+    )
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
@@ -229,8 +258,14 @@ def test_planar_walker_low_torso_indicator_fires_below_0_3m():
 
 def test_planar_walker_reward_coefficients_are_arguments():
     reward = parkour.PlanarWalkerReward(
-        velocity_weight=2.0, upright_weight=0.0, target_torso_height_m=1.0,
-        height_cost_per_m=3.0, min_torso_height_m=1.3, low_torso_cost=1.0, control_cost=0.0)
+        velocity_weight=2.0,
+        upright_weight=0.0,
+        target_torso_height_m=1.0,
+        height_cost_per_m=3.0,
+        min_torso_height_m=1.3,
+        low_torso_cost=1.0,
+        control_cost=0.0,
+    )
     walker, task, env = _planar(reward=reward)
     walker.set_velocity(env.physics, velocity=[0.5, 0.0, 0.0])
     env.physics.forward()
@@ -238,14 +273,17 @@ def test_planar_walker_reward_coefficients_are_arguments():
     assert task.get_reward(env.physics) == pytest.approx(2.0 * 0.5 - 3.0 * 0.25 - 1.0, abs=1e-9)
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(control_cost=-0.1), ValueError, "control_cost"),
-    (dict(min_torso_height_m=float("nan")), ValueError, "min_torso_height_m"),
-    (dict(target_torso_height_m=None), TypeError, "target_torso_height_m"),
-    (dict(velocity_weight="10"), TypeError, "velocity_weight"),
-    (dict(height_cost_per_m=float("inf")), ValueError, "height_cost_per_m"),
-    (dict(low_torso_cost=-1.0), ValueError, "low_torso_cost"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(control_cost=-0.1), ValueError, "control_cost"),
+        (dict(min_torso_height_m=float("nan")), ValueError, "min_torso_height_m"),
+        (dict(target_torso_height_m=None), TypeError, "target_torso_height_m"),
+        (dict(velocity_weight="10"), TypeError, "velocity_weight"),
+        (dict(height_cost_per_m=float("inf")), ValueError, "height_cost_per_m"),
+        (dict(low_torso_cost=-1.0), ValueError, "low_torso_cost"),
+    ],
+)
 def test_planar_walker_reward_rejects_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         parkour.PlanarWalkerReward(**kwargs)
@@ -268,22 +306,26 @@ def test_standing_walker_does_not_fall_and_a_pose_past_a_threshold_does():
     assert not pitch_only.has_fallen(env.physics)
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(min_torso_height_m=None, max_torso_pitch_rad=None), ValueError, "both are None"),
-    (dict(min_torso_height_m=float("inf")), ValueError, "min_torso_height_m"),
-    (dict(max_torso_pitch_rad=-1.2), ValueError, "max_torso_pitch_rad"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(min_torso_height_m=None, max_torso_pitch_rad=None), ValueError, "both are None"),
+        (dict(min_torso_height_m=float("inf")), ValueError, "min_torso_height_m"),
+        (dict(max_torso_pitch_rad=-1.2), ValueError, "max_torso_pitch_rad"),
+    ],
+)
 def test_torso_termination_rejects_bad_thresholds(kwargs, error, match):
     with pytest.raises(error, match=match):
         parkour.TorsoPoseTermination(walkers.PlanarWalker(), **kwargs)
 
 
 def test_fallen_walker_ends_the_episode_with_discount_zero():
-    walker, task, env = _planar(reward=parkour.PlanarWalkerReward(),
-                                pose_termination=lambda w, a: parkour.TorsoPoseTermination(w))
+    walker, task, env = _planar(
+        reward=parkour.PlanarWalkerReward(),
+        pose_termination=lambda w, a: parkour.TorsoPoseTermination(w),
+    )
     # Lying on its back on the floor.
-    walker.set_pose(env.physics, position=[0.0, 0.0, 0.1],
-                    quaternion=_pitch_quaternion(-np.pi / 2))
+    walker.set_pose(env.physics, position=[0.0, 0.0, 0.1], quaternion=_pitch_quaternion(-np.pi / 2))
     timestep = env.step(np.zeros(env.action_spec().shape))
     assert timestep.last() and timestep.discount == 0.0
 
@@ -295,20 +337,25 @@ def test_fallen_walker_ends_the_episode_with_discount_zero():
 
 def test_forward_progress_rejects_a_termination_without_has_fallen():
     with pytest.raises(TypeError, match="has_fallen"):
-        parkour.ForwardProgress(walkers.PlanarWalker(), Floor(),
-                                parkour.PlanarWalkerReward(), pose_termination=object())
+        parkour.ForwardProgress(
+            walkers.PlanarWalker(), Floor(), parkour.PlanarWalkerReward(), pose_termination=object()
+        )
 
 
 # Registry wiring.
 
-@pytest.mark.parametrize("name, termination", [
-    ("walker_parkour_hurdles", parkour.TorsoPoseTermination),
-    ("walker_parkour_gaps_unit", parkour.TorsoPoseTermination),
-    ("humanoid_parkour_gaps", parkour.HeadHeightTermination),
-    ("humanoid_parkour_gaps_unit", parkour.HeadHeightTermination),
-    ("cmu_humanoid_parkour_mixed", parkour.HeadHeightTermination),
-    ("quadruped_parkour_hurdles", type(None)),
-])
+
+@pytest.mark.parametrize(
+    "name, termination",
+    [
+        ("walker_parkour_hurdles", parkour.TorsoPoseTermination),
+        ("walker_parkour_gaps_unit", parkour.TorsoPoseTermination),
+        ("humanoid_parkour_gaps", parkour.HeadHeightTermination),
+        ("humanoid_parkour_gaps_unit", parkour.HeadHeightTermination),
+        ("cmu_humanoid_parkour_mixed", parkour.HeadHeightTermination),
+        ("quadruped_parkour_hurdles", type(None)),
+    ],
+)
 def test_registry_wires_the_terminations(name, termination):
     env = locomotion.load(name, seed=0)
     assert isinstance(env.task.pose_termination, termination)
@@ -324,12 +371,12 @@ def test_registry_walker_rewards_are_published_and_unit():
         environment.reset()
         walker = environment.task.walker
         position = walker.get_pose(environment.physics)[0]
-        walker.set_pose(environment.physics, position=position,
-                        quaternion=_pitch_quaternion(pitch))
+        walker.set_pose(environment.physics, position=position, quaternion=_pitch_quaternion(pitch))
         environment.physics.data.qvel[:] = 0.0
         environment.physics.data.ctrl[:] = 0.0
         environment.physics.forward()
     height = parkour.TorsoPose(env.task.walker).height(env.physics)
     assert env.task.get_reward(env.physics) == pytest.approx(
-        0.5 * np.cos(pitch) - abs(height - 1.2), abs=1e-9)
+        0.5 * np.cos(pitch) - abs(height - 1.2), abs=1e-9
+    )
     assert unit.task.get_reward(unit.physics) == 0.0

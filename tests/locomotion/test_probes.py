@@ -14,8 +14,11 @@ from suites import locomotion
 
 
 def test_probes_are_registered_as_evaluation_only():
-    expected = {f"{walker}_probe_{probe}" for walker in ("walker", "quadruped", "humanoid")
-                for probe in ("high_hurdles", "wide_gaps", "seesaws", "pushes")}
+    expected = {
+        f"{walker}_probe_{probe}"
+        for walker in ("walker", "quadruped", "humanoid")
+        for probe in ("high_hurdles", "wide_gaps", "seesaws", "pushes")
+    }
     assert set(locomotion.EVALUATION_ONLY) == expected
     assert expected <= set(locomotion.ALL)
     assert not expected & set(locomotion.BENCHMARKING)
@@ -95,11 +98,14 @@ def test_seesaws_move_between_episodes_and_unused_ones_are_parked():
     assert all(value < -50.0 for value in z[placed:])
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(pivot_height=2.0), "pivot_height"),
-    (dict(plank_length=-1.0), "plank_length"),
-    (dict(plank_mass=True), "plank_mass"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(pivot_height=2.0), "pivot_height"),
+        (dict(plank_length=-1.0), "plank_length"),
+        (dict(plank_mass=True), "plank_mass"),
+    ],
+)
 def test_seesaws_reject_bad_planks(kwargs, match):
     with pytest.raises(ValueError, match=match):
         courses.SeeSaws(**kwargs)
@@ -134,9 +140,14 @@ def test_probe_pushes_hit_the_torso_on_schedule():
 def test_planar_walker_is_pushed_along_its_plane():
     walker = walkers.PlanarWalker()
     arena = courses.ParkourCourse(segments=[courses.Hurdles()], course_length=20.0)
-    task = parkour.ForwardProgress(walker, arena, parkour.PlanarWalkerReward(),
-                                   push_interval_steps=(1, 2), push_force_n=(50.0, 60.0),
-                                   push_duration_steps=1)
+    task = parkour.ForwardProgress(
+        walker,
+        arena,
+        parkour.PlanarWalkerReward(),
+        push_interval_steps=(1, 2),
+        push_force_n=(50.0, 60.0),
+        push_duration_steps=1,
+    )
     env = composer.Environment(task, random_state=0)
     env.reset()
     forces = []
@@ -149,13 +160,16 @@ def test_planar_walker_is_pushed_along_its_plane():
         assert force[1] == 0.0 and force[2] == 0.0 and 50.0 <= abs(force[0]) <= 60.0
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(interval_steps=(0, 3), force_n=(1.0, 2.0)), "interval_steps"),
-    (dict(interval_steps=(5, 3), force_n=(1.0, 2.0)), "interval_steps"),
-    (dict(interval_steps=(3, 5), force_n=(2.0, 1.0)), "force_n"),
-    (dict(interval_steps=(3, 5), force_n=(-1.0, 1.0)), "force_n"),
-    (dict(interval_steps=(3, 5), force_n=(1.0, 2.0), duration_steps=0), "duration_steps"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(interval_steps=(0, 3), force_n=(1.0, 2.0)), "interval_steps"),
+        (dict(interval_steps=(5, 3), force_n=(1.0, 2.0)), "interval_steps"),
+        (dict(interval_steps=(3, 5), force_n=(2.0, 1.0)), "force_n"),
+        (dict(interval_steps=(3, 5), force_n=(-1.0, 1.0)), "force_n"),
+        (dict(interval_steps=(3, 5), force_n=(1.0, 2.0), duration_steps=0), "duration_steps"),
+    ],
+)
 def test_pushes_reject_bad_schedules(kwargs, match):
     with pytest.raises(ValueError, match=match):
         perturbations.RandomPushes(walkers.Quadruped(), **kwargs)

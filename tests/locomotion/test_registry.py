@@ -21,8 +21,11 @@ def _rollout(env, actions):
         rewards.append(timestep.reward)
         discounts.append(timestep.discount)
         kinds.append(int(timestep.step_type))
-        observations.append(np.concatenate(
-            [np.ravel(value).astype(np.float64) for value in timestep.observation.values()]))
+        observations.append(
+            np.concatenate(
+                [np.ravel(value).astype(np.float64) for value in timestep.observation.values()]
+            )
+        )
         if timestep.last():
             env.reset()
     return np.array(rewards), np.array(discounts), np.array(kinds), np.array(observations)
@@ -31,16 +34,21 @@ def _rollout(env, actions):
 def _layout_fingerprint(physics):
     """Model fields that arenas and tasks rewrite to lay out an episode."""
     model = physics.model
-    return np.concatenate([model.body_pos.ravel(), model.geom_size.ravel(),
-                           model.site_pos.ravel(), model.hfield_data.ravel()])
+    return np.concatenate(
+        [
+            model.body_pos.ravel(),
+            model.geom_size.ravel(),
+            model.site_pos.ravel(),
+            model.hfield_data.ravel(),
+        ]
+    )
 
 
 @pytest.mark.parametrize("name", locomotion.ALL)
 def test_environment_runs_deterministically_and_changes_layout(name):
     env = locomotion.load(name, seed=3)
     spec = env.action_spec()
-    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
-                                               (_STEPS,) + spec.shape)
+    actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, (_STEPS,) + spec.shape)
     rewards, discounts, kinds, observations = _rollout(env, actions)
     assert np.all(np.isfinite(rewards)) and np.all(np.isfinite(observations))
     assert np.all((discounts == 0.0) | (discounts == 1.0))
@@ -72,9 +80,17 @@ def test_seeds_give_different_layouts():
 
 
 def test_names_cover_walkers_and_courses():
-    for name in ("cmu_humanoid_run_walls", "cmu_humanoid_run_gaps", "walker_parkour_hurdles",
-                 "quadruped_parkour_mixed", "humanoid_parkour_curriculum", "humanoid_maze_forage",
-                 "humanoid_parkour_mixed_unit", "quadruped_go_to_target", "humanoid_escape_bowl"):
+    for name in (
+        "cmu_humanoid_run_walls",
+        "cmu_humanoid_run_gaps",
+        "walker_parkour_hurdles",
+        "quadruped_parkour_mixed",
+        "humanoid_parkour_curriculum",
+        "humanoid_maze_forage",
+        "humanoid_parkour_mixed_unit",
+        "quadruped_go_to_target",
+        "humanoid_escape_bowl",
+    ):
         assert name in locomotion.ALL
     assert len(set(locomotion.ALL)) == len(locomotion.ALL)
     assert set(locomotion.BENCHMARKING) < set(locomotion.ALL)
@@ -101,9 +117,13 @@ def test_parkour_observations_follow_the_published_layouts():
     assert humanoid["track_offset"].shape == (1,)
     # Proprioception (§3.1): velocimeter, accelerometer, gyro, contacts at feet
     # and legs, lower-limb torques.
-    for name, shape in (("walker/sensors_velocimeter", (3,)), ("walker/sensors_gyro", (3,)),
-                        ("walker/sensors_accelerometer", (3,)), ("walker/sensors_touch", (8,)),
-                        ("walker/sensors_torque", (18,))):  # dm_control concatenates sensors
+    for name, shape in (
+        ("walker/sensors_velocimeter", (3,)),
+        ("walker/sensors_gyro", (3,)),
+        ("walker/sensors_accelerometer", (3,)),
+        ("walker/sensors_touch", (8,)),
+        ("walker/sensors_torque", (18,)),
+    ):  # dm_control concatenates sensors
         assert humanoid[name].shape == shape, name
     quadruped = locomotion.load("quadruped_parkour_gaps", seed=0).reset().observation
     assert quadruped["walker/sensors_touch"].shape == (8,)

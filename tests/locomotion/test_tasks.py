@@ -43,17 +43,31 @@ class TinyWalker(composer.Entity):
         for side, y in (("left", 0.08), ("right", -0.08)):
             thigh = torso.add_body(name=f"{side}_thigh", pos=[0, y, 0])
             joints.append(thigh.add_joint(name=f"{side}_hip", axis=[0, 1, 0], range=[-1, 1]))
-            thigh.add_geom(type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.03, 0, 0],
-                           fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M])
+            thigh.add_geom(
+                type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+                size=[0.03, 0, 0],
+                fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M],
+            )
             foot = thigh.add_body(name=f"{side}_foot", pos=[0, 0, -_LEG_LENGTH_M])
             joints.append(foot.add_joint(name=f"{side}_knee", axis=[0, 1, 0], range=[-1.5, 0]))
-            foot_geoms.append(foot.add_geom(
-                name=f"{side}_foot_geom", type=mujoco.mjtGeom.mjGEOM_CAPSULE, size=[0.03, 0, 0],
-                fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M]))
+            foot_geoms.append(
+                foot.add_geom(
+                    name=f"{side}_foot_geom",
+                    type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+                    size=[0.03, 0, 0],
+                    fromto=[0, 0, 0, 0, 0, -_LEG_LENGTH_M],
+                )
+            )
             feet.append(foot)
         for joint in joints:
-            spec.add_actuator(name=joint.name, target=joint.name, trntype=mujoco.mjtTrn.mjTRN_JOINT,
-                              gear=[20, 0, 0, 0, 0, 0], ctrlrange=[-1, 1], ctrllimited=True)
+            spec.add_actuator(
+                name=joint.name,
+                target=joint.name,
+                trntype=mujoco.mjtTrn.mjTRN_JOINT,
+                gear=[20, 0, 0, 0, 0, 0],
+                ctrlrange=[-1, 1],
+                ctrllimited=True,
+            )
         self._joints, self._feet, self._foot_geoms = tuple(joints), tuple(feet), tuple(foot_geoms)
         self._root = torso
         self._spec = spec
@@ -74,7 +88,6 @@ class TinyWalker(composer.Entity):
 
 
 class _TinyObservables(composer.Observables):
-
     @composer.observable
     def joints_pos(self):
         return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
@@ -109,8 +122,10 @@ def _set_walker_velocity(env, walker, velocity):
 
 # RunThroughCorridor.
 
-@pytest.mark.parametrize("velocity, expected", [(2.0, 1.0), (1.0, 0.5), (0.0, 0.0),
-                                                (3.0, 0.5), (-1.0, 0.0), (5.0, 0.0)])
+
+@pytest.mark.parametrize(
+    "velocity, expected", [(2.0, 1.0), (1.0, 0.5), (0.0, 0.0), (3.0, 0.5), (-1.0, 0.0), (5.0, 0.0)]
+)
 def test_corridor_reward_is_linear_in_forward_velocity(velocity, expected):
     task = _corridor_task()
     env = composer.Environment(task, random_state=0)
@@ -133,8 +148,9 @@ def test_corridor_terminates_with_discount_zero_when_the_torso_touches_ground():
     env = composer.Environment(task, random_state=0)
     env.reset()
     # Lying on its side: the torso sphere rests on the floor.
-    task.walker.set_pose(env.physics, position=[0.5, 0.0, 0.1 - _STANDING_HEIGHT_M],
-                         quaternion=[1.0, 0.0, 0.0, 0.0])
+    task.walker.set_pose(
+        env.physics, position=[0.5, 0.0, 0.1 - _STANDING_HEIGHT_M], quaternion=[1.0, 0.0, 0.0, 0.0]
+    )
     timestep = env.step(np.zeros(4))
     assert timestep.last() and timestep.discount == 0.0
 
@@ -170,6 +186,7 @@ def test_corridor_rejects_a_non_positive_target_velocity():
 
 # Parkour rewards.
 
+
 def _parkour_env(reward, arena=None, **kwargs):
     task = parkour.ForwardProgress(TinyWalker(), arena or SlopedFloor(), reward, **kwargs)
     env = composer.Environment(task, random_state=0)
@@ -181,8 +198,9 @@ def _parkour_env(reward, arena=None, **kwargs):
 def test_quadruped_reward_is_velocity_upright_control_and_track_offset(track_offset_cost):
     reward = parkour.QuadrupedReward(track_offset_cost=track_offset_cost)
     task, env = _parkour_env(reward)
-    task.walker.set_pose(env.physics, position=[0.0, -0.4, 0.0],
-                         quaternion=[np.cos(0.3), np.sin(0.3), 0.0, 0.0])
+    task.walker.set_pose(
+        env.physics, position=[0.0, -0.4, 0.0], quaternion=[np.cos(0.3), np.sin(0.3), 0.0, 0.0]
+    )
     env.physics.data.ctrl[:] = [0.5, -0.5, 0.2, 0.0]
     _set_walker_velocity(env, task.walker, [1.5, 0.2, 0.0])
     upright = np.cos(0.6)  # Rolled 0.6 rad about x.
@@ -193,9 +211,8 @@ def test_quadruped_reward_is_velocity_upright_control_and_track_offset(track_off
     assert terms["velocity"] == pytest.approx(1.5, abs=1e-9)
     assert terms["upright"] == pytest.approx(0.05 * upright, abs=1e-12)
     assert terms["control"] == pytest.approx(-0.01 * 0.54, abs=1e-12)
-    assert terms["track_offset"] == pytest.approx(-track_offset_cost * offset ** 2, abs=1e-12)
-    expected = (1.5 + 0.05 * upright - 0.01 * (0.25 + 0.25 + 0.04)
-                - track_offset_cost * offset ** 2)
+    assert terms["track_offset"] == pytest.approx(-track_offset_cost * offset**2, abs=1e-12)
+    expected = 1.5 + 0.05 * upright - 0.01 * (0.25 + 0.25 + 0.04) - track_offset_cost * offset**2
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
@@ -207,8 +224,9 @@ def test_quadruped_reward_coefficients_are_arguments():
     assert task.get_reward(env.physics) == pytest.approx(2.0 * 0.5 + 1.0 - 0.5, abs=1e-9)
 
 
-@pytest.mark.parametrize("velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0),
-                                                                (-1.0, -1.0)])
+@pytest.mark.parametrize(
+    "velocity_x, expected_velocity_term", [(2.0, 2.0), (6.0, 4.0), (-1.0, -1.0)]
+)
 def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velocity_term):
     reward = parkour.HumanoidReward()
     task, env = _parkour_env(reward)
@@ -217,37 +235,47 @@ def test_humanoid_reward_matches_the_published_formula(velocity_x, expected_velo
     _set_walker_velocity(env, task.walker, [velocity_x, 0.5, 0.0])
     terms = reward.terms(env.physics, task.walker, task.lateral_offset(env.physics))
     assert terms["velocity"] == pytest.approx(expected_velocity_term, abs=1e-9)
-    assert terms["speed"] == pytest.approx(-0.005 * (velocity_x ** 2 + 0.25), abs=1e-9)
+    assert terms["speed"] == pytest.approx(-0.005 * (velocity_x**2 + 0.25), abs=1e-9)
     assert terms["track_offset"] == pytest.approx(-0.05 * 0.16, abs=1e-12)
     assert terms["control"] == pytest.approx(-0.02 * 1.25, abs=1e-12)
     assert terms["alive"] == 0.02
-    expected = (expected_velocity_term - 0.005 * (velocity_x ** 2 + 0.25) - 0.05 * 0.16
-                - 0.02 * 1.25 + 0.02)
+    expected = (
+        expected_velocity_term - 0.005 * (velocity_x**2 + 0.25) - 0.05 * 0.16 - 0.02 * 1.25 + 0.02
+    )
     assert task.get_reward(env.physics) == pytest.approx(expected, abs=1e-9)
 
 
 def test_humanoid_reward_coefficients_are_arguments():
-    reward = parkour.HumanoidReward(max_velocity=1.0, velocity_cost=0.0, track_offset_cost=1.0,
-                                    control_cost=0.0, alive_bonus=0.5)
+    reward = parkour.HumanoidReward(
+        max_velocity=1.0,
+        velocity_cost=0.0,
+        track_offset_cost=1.0,
+        control_cost=0.0,
+        alive_bonus=0.5,
+    )
     task, env = _parkour_env(reward)
     task.walker.set_pose(env.physics, position=[0.0, 0.2, 0.0])
     _set_walker_velocity(env, task.walker, [3.0, 0.0, 0.0])
     assert task.get_reward(env.physics) == pytest.approx(1.0 - 0.04 + 0.5, abs=1e-9)
 
 
-@pytest.mark.parametrize("make, match", [
-    (lambda: parkour.HumanoidReward(max_velocity=0.0), "max_velocity"),
-    (lambda: parkour.HumanoidReward(alive_bonus=float("nan")), "alive_bonus"),
-    (lambda: parkour.QuadrupedReward(control_cost=-1.0), "control_cost"),
-    (lambda: parkour.QuadrupedReward(upright_weight=float("inf")), "upright_weight"),
-])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: parkour.HumanoidReward(max_velocity=0.0), "max_velocity"),
+        (lambda: parkour.HumanoidReward(alive_bonus=float("nan")), "alive_bonus"),
+        (lambda: parkour.QuadrupedReward(control_cost=-1.0), "control_cost"),
+        (lambda: parkour.QuadrupedReward(upright_weight=float("inf")), "upright_weight"),
+    ],
+)
 def test_published_rewards_reject_bad_coefficients(make, match):
     with pytest.raises(ValueError, match=match):
         make()
 
 
-@pytest.mark.parametrize("velocity, expected", [(-1.0, 0.0), (0.0, 0.0), (1.5, 0.5), (3.0, 1.0),
-                                                (7.0, 1.0)])
+@pytest.mark.parametrize(
+    "velocity, expected", [(-1.0, 0.0), (0.0, 0.0), (1.5, 0.5), (3.0, 1.0), (7.0, 1.0)]
+)
 def test_unit_reward_is_clipped_velocity_over_target(velocity, expected):
     task, env = _parkour_env(parkour.UnitForwardVelocityReward(target_velocity=3.0))
     env.physics.data.ctrl[:] = 1.0
@@ -269,16 +297,24 @@ def test_head_termination_reads_head_to_feet_distance_and_head_height():
     assert to_feet == pytest.approx(np.hypot(0.45, 0.08), abs=1e-9)
     above_ground = head[2] - 0.1 * head[0]
     for to_feet_limit, ground_limit, fallen in (
-            (to_feet - 0.01, None, False), (to_feet + 0.01, None, True),
-            (None, above_ground - 0.01, False), (None, above_ground + 0.01, True),
-            (to_feet - 0.01, above_ground + 0.01, True)):
+        (to_feet - 0.01, None, False),
+        (to_feet + 0.01, None, True),
+        (None, above_ground - 0.01, False),
+        (None, above_ground + 0.01, True),
+        (to_feet - 0.01, above_ground + 0.01, True),
+    ):
         check = parkour.HeadHeightTermination(
-            walker, arena, walker.head, min_head_to_feet_m=to_feet_limit,
-            min_head_above_ground_m=ground_limit)
+            walker,
+            arena,
+            walker.head,
+            min_head_to_feet_m=to_feet_limit,
+            min_head_above_ground_m=ground_limit,
+        )
         assert check.has_fallen(physics) == fallen
 
 
 # Exteroception.
+
 
 def test_planar_samples_cover_2m_behind_to_8m_ahead():
     offsets = exteroception.PLANAR_OFFSETS_M
@@ -296,8 +332,9 @@ def test_grid_spans_1_2m_behind_to_5_6m_ahead_and_4m_each_side():
     assert 0.0 in forward and 0.0 in lateral
 
 
-@pytest.mark.parametrize("offsets", [exteroception.GRID_FORWARD_OFFSETS_M,
-                                     exteroception.GRID_LATERAL_OFFSETS_M])
+@pytest.mark.parametrize(
+    "offsets", [exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M]
+)
 def test_grid_density_falls_with_distance_from_the_body(offsets):
     # Each gap between neighbouring samples is at least as wide as every gap
     # nearer the body, and the farthest gap is wider than the nearest.
@@ -335,15 +372,17 @@ def test_grid_points_are_the_offsets_around_the_nearest_lattice_point():
     root = physics.bind(walker.root_body).xpos
     # 0.2 m lattice: the nearest point to (1.13, 0.27) is (1.2, 0.2).
     np.testing.assert_allclose(sampler.grid_center(physics), [1.2, 0.2], atol=1e-12)
-    np.testing.assert_allclose(sampler.sample_grid_offset(physics), root[:2] - [1.2, 0.2],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        sampler.sample_grid_offset(physics), root[:2] - [1.2, 0.2], atol=1e-12
+    )
     points, root_z = sampler.sample_points(physics)
     assert root_z == root[2]
     # World-aligned (the walker's yaw of 0.7 rad does not turn the grid), point by point.
     for i, dx in enumerate(forward):
         for j, dy in enumerate(lateral):
-            np.testing.assert_allclose(points[i * lateral.size + j], [1.2 + dx, 0.2 + dy],
-                                       atol=1e-12)
+            np.testing.assert_allclose(
+                points[i * lateral.size + j], [1.2 + dx, 0.2 + dy], atol=1e-12
+            )
     expected = 0.1 * (1.2 + forward[:, np.newaxis]) + 0.0 * lateral - root_z
     np.testing.assert_allclose(sampler.terrain_heights(physics), expected, atol=1e-12)
     assert sampler.height_above_ground(physics) == pytest.approx([root[2] - 0.1 * root[0]])
@@ -358,8 +397,9 @@ def test_samples_read_fixed_ground_until_the_body_moves_a_lattice_step():
     np.testing.assert_array_equal(sampler.sample_points(env.physics)[0], first)
     assert sampler.sample_grid_offset(env.physics)[0] == pytest.approx(0.09)
     _place(env, walker, (1.31, 0.0))
-    np.testing.assert_allclose(sampler.sample_points(env.physics)[0], first + [0.2, 0.0],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        sampler.sample_points(env.physics)[0], first + [0.2, 0.0], atol=1e-12
+    )
     assert sampler.sample_grid_offset(env.physics)[0] == pytest.approx(-0.09)
 
 
@@ -378,8 +418,7 @@ def test_planar_points_are_50_samples_on_the_lattice_of_their_spacing():
 
 def test_grid_turns_with_the_heading_when_asked():
     forward, lateral = exteroception.GRID_FORWARD_OFFSETS_M, exteroception.GRID_LATERAL_OFFSETS_M
-    walker, sampler, env = _sampler_env((forward, lateral), follow_heading=True,
-                                        lattice_step_m=0.0)
+    walker, sampler, env = _sampler_env((forward, lateral), follow_heading=True, lattice_step_m=0.0)
     _place(env, walker, (1.0, 0.0), yaw=np.pi / 2)
     root_z = env.physics.bind(walker.root_body).xpos[2]
     # Facing +y: forward samples lie along +y, lateral (left) ones along -x.
@@ -388,11 +427,14 @@ def test_grid_turns_with_the_heading_when_asked():
     np.testing.assert_allclose(sampler.sample_grid_offset(env.physics), [0.0, 0.0], atol=1e-12)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(forward_offsets_m=[0.0, 0.0, 1.0]), "strictly increasing"),
-    (dict(forward_offsets_m=[[0.0, 1.0]]), "1-D"),
-    (dict(forward_offsets_m=[0.0, 1.0], lattice_step_m=-0.1), "lattice_step_m"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(forward_offsets_m=[0.0, 0.0, 1.0]), "strictly increasing"),
+        (dict(forward_offsets_m=[[0.0, 1.0]]), "1-D"),
+        (dict(forward_offsets_m=[0.0, 1.0], lattice_step_m=-0.1), "lattice_step_m"),
+    ],
+)
 def test_sampler_rejects_bad_offsets_and_steps(kwargs, match):
     with pytest.raises(ValueError, match=match):
         exteroception.TerrainSampler(SlopedFloor(), TinyWalker(), **kwargs)
@@ -408,7 +450,8 @@ def test_task_observes_published_layouts_and_track_offset():
     assert observation["terrain_heights"].shape == (1,) + grid
     assert observation["platform_heights"].shape == (1,) + grid + (2,)
     assert observation["track_offset"][0, 0] == pytest.approx(
-        env.physics.bind(task.walker.root_body).xpos[1])
+        env.physics.bind(task.walker.root_body).xpos[1]
+    )
     root = env.physics.bind(task.walker.root_body).xpos
     assert observation["height_above_ground"][0] == pytest.approx([root[2] - 0.1 * root[0]])
     assert observation["sample_grid_offset"].shape == (1, 2)
@@ -424,8 +467,9 @@ def test_planar_platform_heights_are_bottom_and_top_with_a_fill_where_none():
     assert heights.shape == (50, 2)
     x = exteroception.PLANAR_OFFSETS_M
     under = (x >= 3.0) & (x <= 4.0)
-    np.testing.assert_allclose(heights[under], np.broadcast_to([1.0 - root_z, 1.2 - root_z],
-                                                               (under.sum(), 2)), atol=1e-12)
+    np.testing.assert_allclose(
+        heights[under], np.broadcast_to([1.0 - root_z, 1.2 - root_z], (under.sum(), 2)), atol=1e-12
+    )
     assert np.all(heights[~under] == exteroception.NO_PLATFORM_HEIGHT_M)
     np.testing.assert_allclose(observation["terrain_heights"][0], 0.1 * x - root_z, atol=1e-12)
 
@@ -440,11 +484,16 @@ def test_terrain_observations_need_terrain_heights():
 
 # GoToTarget.
 
+
 def test_go_to_target_rewards_within_tolerance_and_observes_it_egocentrically():
-    task = go_to_target.GoToTarget(TinyWalker(), Floor(), distance_tolerance=1.0,
-                                   walker_spawn_position=(0.0, 0.0),
-                                   target_spawn_position=(2.0, 0.0),
-                                   walker_spawn_rotation=np.pi / 2)
+    task = go_to_target.GoToTarget(
+        TinyWalker(),
+        Floor(),
+        distance_tolerance=1.0,
+        walker_spawn_position=(0.0, 0.0),
+        target_spawn_position=(2.0, 0.0),
+        walker_spawn_rotation=np.pi / 2,
+    )
     env = composer.Environment(task, random_state=0)
     observation = env.reset().observation
     root_z = env.physics.bind(task.walker.root_body).xpos[2]
@@ -457,8 +506,13 @@ def test_go_to_target_rewards_within_tolerance_and_observes_it_egocentrically():
 
 
 def test_go_to_target_moves_the_target_after_enough_rewarded_steps():
-    task = go_to_target.GoToTarget(TinyWalker(), Floor(), moving_target=True,
-                                   steps_before_moving_target=2, distance_tolerance=50.0)
+    task = go_to_target.GoToTarget(
+        TinyWalker(),
+        Floor(),
+        moving_target=True,
+        steps_before_moving_target=2,
+        distance_tolerance=50.0,
+    )
     env = composer.Environment(task, random_state=0)
     env.reset()
     first = task.target_position(env.physics)
@@ -471,8 +525,13 @@ def test_go_to_target_moves_the_target_after_enough_rewarded_steps():
 
 def test_go_to_target_resumes_its_count_of_rewarded_steps_from_a_snapshot():
     def make(seed):
-        task = go_to_target.GoToTarget(TinyWalker(), Floor(), moving_target=True,
-                                       steps_before_moving_target=4, distance_tolerance=50.0)
+        task = go_to_target.GoToTarget(
+            TinyWalker(),
+            Floor(),
+            moving_target=True,
+            steps_before_moving_target=4,
+            distance_tolerance=50.0,
+        )
         return task, composer.Environment(task, random_state=seed)
 
     task, env = make(0)
@@ -485,11 +544,13 @@ def test_go_to_target_resumes_its_count_of_rewarded_steps_from_a_snapshot():
     for _ in range(6):
         env.step(np.zeros(4))
         fresh.step(np.zeros(4))
-        np.testing.assert_array_equal(fresh_task.target_position(fresh.physics),
-                                      task.target_position(env.physics))
+        np.testing.assert_array_equal(
+            fresh_task.target_position(fresh.physics), task.target_position(env.physics)
+        )
 
 
 # Escape.
+
 
 def test_bowl_changes_every_episode_and_walker_starts_just_clear_of_it():
     task = escape.Escape(TinyWalker(), escape.Bowl())
@@ -524,9 +585,11 @@ def test_escape_reward_is_distance_ramp_times_uprightness():
 
 # Maze foraging.
 
+
 def test_maze_forage_rewards_each_collected_target_once():
-    arena = mazes.RandomMazeWithTargets(x_cells=7, y_cells=7, max_rooms=1, room_min_size=3,
-                                        room_max_size=3, targets_per_room=2)
+    arena = mazes.RandomMazeWithTargets(
+        x_cells=7, y_cells=7, max_rooms=1, room_min_size=3, room_max_size=3, targets_per_room=2
+    )
     task = random_goal_maze.ManyGoalsMaze(walkers.Quadruped(), arena, target_reward_scale=10.0)
     env = composer.Environment(task, random_state=0)
     observation = env.reset().observation
@@ -558,11 +621,18 @@ _ARENAS = {
     "empty_corridor": lambda: corridor_arenas.EmptyCorridor(),
     "walls_corridor": lambda: corridor_arenas.WallsCorridor(),
     "gaps_corridor": lambda: corridor_arenas.GapsCorridor(),
-    "maze": lambda: mazes.RandomMazeWithTargets(x_cells=7, y_cells=7, max_rooms=1,
-                                                room_min_size=3, room_max_size=3),
+    "maze": lambda: mazes.RandomMazeWithTargets(
+        x_cells=7, y_cells=7, max_rooms=1, room_min_size=3, room_max_size=3
+    ),
     "parkour": lambda: parkour_arenas.ParkourCourse(
-        segments=[parkour_arenas.Hurdles(), parkour_arenas.Gaps(), parkour_arenas.Terrain(),
-                  parkour_arenas.JumpPlatforms()], course_length=20.0),
+        segments=[
+            parkour_arenas.Hurdles(),
+            parkour_arenas.Gaps(),
+            parkour_arenas.Terrain(),
+            parkour_arenas.JumpPlatforms(),
+        ],
+        course_length=20.0,
+    ),
     "bowl": lambda: escape.Bowl(),
 }
 

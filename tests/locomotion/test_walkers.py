@@ -92,11 +92,13 @@ def test_planar_walker_root_joints_confine_it_to_the_plane():
     floor, walker, physics = _in_floor(walkers.PlanarWalker)
     assert walker.is_planar and walker.free_joint is None
     kinds = [physics.bind(joint).type for joint in walker.root_joints]
-    assert [int(k[0]) for k in kinds] == [mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_SLIDE,
-                                          mujoco.mjtJoint.mjJNT_HINGE]
+    assert [int(k[0]) for k in kinds] == [
+        mujoco.mjtJoint.mjJNT_SLIDE,
+        mujoco.mjtJoint.mjJNT_SLIDE,
+        mujoco.mjtJoint.mjJNT_HINGE,
+    ]
     _spawn(walker, physics)
-    bodies = [physics.bind(body).id
-              for body in (walker.root_body,) + walker.mocap_tracking_bodies]
+    bodies = [physics.bind(body).id for body in (walker.root_body,) + walker.mocap_tracking_bodies]
     assert len(bodies) == 7
     initial = physics.data.xpos[bodies].copy()
     rng = np.random.RandomState(1)
@@ -112,14 +114,18 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
     _, walker, physics = _in_floor(walkers.Humanoid)
     suite = humanoid_model.make_spec().compile()
     model = physics.model
-    walker_bodies = [i for i in range(model.nbody) if model.body(i).name.startswith("walker/")
-                     and model.body(i).name != "walker/"]
+    walker_bodies = [
+        i
+        for i in range(model.nbody)
+        if model.body(i).name.startswith("walker/") and model.body(i).name != "walker/"
+    ]
     masses = sorted(model.body_mass[walker_bodies])
     np.testing.assert_allclose(masses, sorted(suite.body_mass[1:]), rtol=1e-12)
     gears = [model.actuator_gear[i, 0] for i in range(model.nu)]
     assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
     assert [joint.name for joint in walker.observable_joints] == [
-        "walker/" + name for name in humanoid_model.JOINT_NAMES]
+        "walker/" + name for name in humanoid_model.JOINT_NAMES
+    ]
     assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 8
     assert walker.head.name == "walker/head"
 
@@ -189,15 +195,17 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
     assert root[2] == pytest.approx(walker.standing_height, abs=1e-9)
     assert walker.standing_height > 0.3
     feet = {physics.bind(geom).id for geom in walker.ground_contact_geoms}
-    for contact in physics.data.contact[:physics.data.ncon]:
+    for contact in physics.data.contact[: physics.data.ncon]:
         assert {contact.geom1, contact.geom2} & feet
         assert contact.dist > -1e-9
     # The lowest body part touches the ground: signed distances to the ground plane.
     model = physics.model
     ground = physics.bind(floor.ground_geom).id
-    distances = [mujoco.mj_geomDistance(model, physics.data, ground, geom, 1.0, None)
-                 for geom in range(model.ngeom)
-                 if model.geom(geom).name.startswith("walker/") and model.geom_contype[geom]]
+    distances = [
+        mujoco.mj_geomDistance(model, physics.data, ground, geom, 1.0, None)
+        for geom in range(model.ngeom)
+        if model.geom(geom).name.startswith("walker/") and model.geom_contype[geom]
+    ]
     assert min(distances) == pytest.approx(0.0, abs=1e-9)
 
 
@@ -210,8 +218,9 @@ def test_initial_pose_sets_joints_not_the_root(walker_class):
         physics.bind(joints).qpos = np.full(len(joints), 0.3)
         physics.bind(joints).qvel = np.ones(len(joints))
         walker.initialize_episode(physics, np.random.RandomState(0))
-    np.testing.assert_allclose(physics.bind(list(walker.pose_joints)).qpos.ravel(),
-                               walker.initial_qpos)
+    np.testing.assert_allclose(
+        physics.bind(list(walker.pose_joints)).qpos.ravel(), walker.initial_qpos
+    )
     np.testing.assert_array_equal(physics.bind(list(walker.pose_joints)).qvel, 0.0)
     np.testing.assert_allclose(walker.get_pose(physics)[0], [1.0, 0.0, 0.2], atol=1e-12)
 
@@ -219,8 +228,9 @@ def test_initial_pose_sets_joints_not_the_root(walker_class):
 @pytest.mark.parametrize("walker_class", WALKER_CLASSES)
 def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class):
     walker = walker_class()
-    environment = composer.Environment(_StandTask(walker), random_state=0,
-                                       strip_singleton_obs_buffer_dim=True)
+    environment = composer.Environment(
+        _StandTask(walker), random_state=0, strip_singleton_obs_buffer_dim=True
+    )
     timestep = environment.reset()
     rng = np.random.RandomState(0)
     spec = environment.action_spec()
@@ -229,14 +239,17 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
     observation = timestep.observation
     n_joints = len(walker.observable_joints)
     expected = {
-        "joints_pos": (n_joints,), "joints_vel": (n_joints,),
-        "sensors_velocimeter": (3,), "sensors_accelerometer": (3,), "sensors_gyro": (3,),
+        "joints_pos": (n_joints,),
+        "joints_vel": (n_joints,),
+        "sensors_velocimeter": (3,),
+        "sensors_accelerometer": (3,),
+        "sensors_gyro": (3,),
         "sensors_touch": (len(walker.touch_sensors),),
         # Lists of 3-vector sensors are concatenated, as dm_control's MJCFFeature
         # gives them; a walker without torque sensors reads an empty (0, 3).
-        "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors
-                           else (0, 3)),
-        "body_height": (1,), "world_zaxis": (3,),
+        "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors else (0, 3)),
+        "body_height": (1,),
+        "world_zaxis": (3,),
         "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
     if isinstance(walker, walkers.CMUHumanoid):
@@ -255,12 +268,16 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
 def test_observables_at_the_upright_spawn(walker_class):
     _, walker, physics = _in_floor(walker_class)
     _spawn(walker, physics)
-    read = {name: item.observation_callable(physics)()
-            for name, item in walker.observables.items() if name != _CAMERA}
+    read = {
+        name: item.observation_callable(physics)()
+        for name, item in walker.observables.items()
+        if name != _CAMERA
+    }
     np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
     assert read["body_height"][0] == pytest.approx(walker.standing_height)
-    np.testing.assert_allclose(read["joints_pos"],
-                               physics.bind(list(walker.observable_joints)).qpos.ravel())
+    np.testing.assert_allclose(
+        read["joints_pos"], physics.bind(list(walker.observable_joints)).qpos.ravel()
+    )
     root = physics.bind(walker.root_body)
     rotation = root.xmat.reshape(3, 3)
     expected = [rotation.T @ (physics.bind(body).xpos - root.xpos) for body in walker.end_effectors]
@@ -271,21 +288,28 @@ def test_observables_at_the_upright_spawn(walker_class):
     assert np.all(end_effectors[-2:, 2] < 0)
 
 
-@pytest.mark.parametrize("walker_class",
-                         [cls for cls in WALKER_CLASSES if cls is not walkers.PlanarWalker])
+@pytest.mark.parametrize(
+    "walker_class", [cls for cls in WALKER_CLASSES if cls is not walkers.PlanarWalker]
+)
 def test_egocentric_transform_and_sensor_frame_under_a_quarter_turn(walker_class):
     _, walker, physics = _in_floor(walker_class)
     _spawn(walker, physics, quaternion=_yaw_quaternion(np.pi / 2))
     # Facing world +y: world +x is on the walker's right, world +y ahead.
     np.testing.assert_allclose(
-        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.0, 0.0]), [0.0, -1.0, 0.0],
-        atol=1e-12)
+        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.0, 0.0]),
+        [0.0, -1.0, 0.0],
+        atol=1e-12,
+    )
     np.testing.assert_allclose(
         walker.transform_vec_to_egocentric_frame(physics, [[0.0, 2.0], [3.0, 0.0]]),
-        [[2.0, 0.0], [0.0, -3.0]], atol=1e-12)
+        [[2.0, 0.0], [0.0, -3.0]],
+        atol=1e-12,
+    )
     np.testing.assert_allclose(
         walker.transform_xmat_to_egocentric_frame(physics, np.eye(3)),
-        [[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], atol=1e-12)
+        [[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+        atol=1e-12,
+    )
     with physics.reset_context():
         walker.set_pose(physics, quaternion=_yaw_quaternion(np.pi / 2))
         walker.initialize_episode(physics, None)
@@ -300,16 +324,23 @@ def test_egocentric_transform_and_sensor_frame_under_a_quarter_turn(walker_class
 def test_egocentric_transform_of_a_pitched_planar_walker():
     _, walker, physics = _in_floor(walkers.PlanarWalker)
     pitch = 0.3
-    _spawn(walker, physics, position=(2.0, 0.0, 0.1),
-           quaternion=[np.cos(pitch / 2), 0.0, np.sin(pitch / 2), 0.0])
+    _spawn(
+        walker,
+        physics,
+        position=(2.0, 0.0, 0.1),
+        quaternion=[np.cos(pitch / 2), 0.0, np.sin(pitch / 2), 0.0],
+    )
     # Turned 0.3 rad about +y the walker's x axis points below the horizon, so world
     # up has a backward component in its frame: R^T e_z = (-sin, 0, cos).
     np.testing.assert_allclose(
         walker.transform_vec_to_egocentric_frame(physics, [0.0, 0.0, 1.0]),
-        [-np.sin(pitch), 0.0, np.cos(pitch)], atol=1e-12)
+        [-np.sin(pitch), 0.0, np.cos(pitch)],
+        atol=1e-12,
+    )
     # The 2-D form ignores pitch: the heading is still world +x.
     np.testing.assert_allclose(
-        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.5]), [1.0, 0.5], atol=1e-12)
+        walker.transform_vec_to_egocentric_frame(physics, [1.0, 0.5]), [1.0, 0.5], atol=1e-12
+    )
 
 
 def test_planar_walker_pose_and_velocity_round_trip():
@@ -318,8 +349,9 @@ def test_planar_walker_pose_and_velocity_round_trip():
     quaternion = np.array([np.cos(pitch / 2), 0.0, np.sin(pitch / 2), 0.0])
     with physics.reset_context():
         walker.set_pose(physics, position=np.array([1.0, 0.25, 0.3]), quaternion=quaternion)
-        walker.set_velocity(physics, velocity=np.array([0.7, 0.0, -0.2]),
-                            angular_velocity=np.array([0.0, 1.1, 0.0]))
+        walker.set_velocity(
+            physics, velocity=np.array([0.7, 0.0, -0.2]), angular_velocity=np.array([0.0, 1.1, 0.0])
+        )
     position, orientation = walker.get_pose(physics)
     np.testing.assert_allclose(position, [1.0, 0.25, 0.3], atol=1e-12)
     np.testing.assert_allclose(orientation, quaternion, atol=1e-12)
@@ -330,7 +362,9 @@ def test_planar_walker_pose_and_velocity_round_trip():
     torso = physics.bind(walker.root_body)
     np.testing.assert_allclose(
         torso.xpos - torso.xmat.reshape(3, 3) @ [0.0, 0.0, walker.standing_height],
-        [1.0, 0.25, 0.3], atol=1e-12)
+        [1.0, 0.25, 0.3],
+        atol=1e-12,
+    )
     # The velocity is that of the origin: compare with a finite difference.
     before = walker.get_pose(physics)[0]
     physics.model.opt.gravity[:] = 0.0
@@ -384,9 +418,10 @@ def test_cmu_nose_is_massless_and_hidden_from_the_egocentric_camera_group():
     assert face.group[0] == 2 and face.contype[0] == 0
     # The head weighs what its own capsule does: the face and nose add no mass.
     radius, half_length = model.geom("walker/head").size[:2]
-    volume = np.pi * radius ** 2 * 2 * half_length + 4 / 3 * np.pi * radius ** 3
+    volume = np.pi * radius**2 * 2 * half_length + 4 / 3 * np.pi * radius**3
     assert model.body("walker/head").mass[0] == pytest.approx(
-        cmu_humanoid._DENSITY_KG_M3 * volume, rel=1e-9)
+        cmu_humanoid._DENSITY_KG_M3 * volume, rel=1e-9
+    )
     assert walker.observables[_CAMERA].camera is walker.egocentric_camera
 
 
@@ -434,8 +469,12 @@ def test_egocentric_cameras_render_and_hide_the_cmu_nose():
     for backend in ("egl", "osmesa"):
         environment = dict(os.environ, MUJOCO_GL=backend, PYOPENGL_PLATFORM=backend)
         result = subprocess.run(
-            [sys.executable, "-c", _CAMERA_SCRIPT, repository, tests], env=environment,
-            capture_output=True, text=True, timeout=300)
+            [sys.executable, "-c", _CAMERA_SCRIPT, repository, tests],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if result.returncode == 0:
             assert "camera ok" in result.stdout
             return
@@ -459,8 +498,10 @@ def test_walker_groupings_leave_out_missing_sensors():
     quadruped = walkers.Quadruped()
     assert quadruped.observables.dynamic_sensors == [quadruped.observables.sensors_touch]
     humanoid = walkers.Humanoid()
-    assert humanoid.observables.dynamic_sensors == [humanoid.observables.sensors_touch,
-                                                    humanoid.observables.sensors_torque]
+    assert humanoid.observables.dynamic_sensors == [
+        humanoid.observables.sensors_touch,
+        humanoid.observables.sensors_torque,
+    ]
     cmu = walkers.CMUHumanoid()
     assert cmu.observables.actuator_activation in cmu.observables.proprioception
 
@@ -476,13 +517,17 @@ def test_cmu_skeleton_quaternion_is_the_published_upright_rotation():
 
 # Tracking cameras.
 
+
 @pytest.mark.parametrize("walker_class", WALKER_CLASSES)
 def test_tracking_cameras_follow_the_walker_and_look_at_it(walker_class):
     _, walker, physics = _in_floor(walker_class)
     yaw = 0.0 if walker.is_planar else 0.3
     _spawn(walker, physics, position=(5.0, 0.0, 0.0), quaternion=_yaw_quaternion(yaw))
     assert [camera.name for camera in walker.tracking_cameras] == [
-        "walker/back", "walker/side", "walker/front"]
+        "walker/back",
+        "walker/side",
+        "walker/front",
+    ]
     model, data = physics.model, physics.data
     # Camera 0 of the model, what videos show by default, is a tracking camera.
     assert model.camera(0).name in ("walker/back", "walker/side")
@@ -499,6 +544,7 @@ def test_tracking_cameras_follow_the_walker_and_look_at_it(walker_class):
 
 
 # dm_control's walker methods.
+
 
 @pytest.mark.parametrize("walker_class", [walkers.Quadruped, walkers.Humanoid])
 def test_create_root_joints_equals_add_free_entity(walker_class):
@@ -579,7 +625,8 @@ def test_add_egocentric_vector_turns_a_world_vector_into_the_walker_frame():
     physics.forward()
     world = observable_module.Generic(lambda physics: np.array([3.0, 1.0, 0.0]))
     walker.observables.add_egocentric_vector(
-        "to_point", world, origin_callable=lambda physics: np.array([1.0, 0.0, 0.0]))
+        "to_point", world, origin_callable=lambda physics: np.array([1.0, 0.0, 0.0])
+    )
     item = walker.observables.to_point
     assert item.enabled
     value = item.observation_callable(physics)()

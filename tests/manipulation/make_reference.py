@@ -28,11 +28,16 @@ import os
 from dm_control import manipulation
 import numpy as np
 
-_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference",
-                    "manipulation_reference.json")
-_INITIAL_STATE_TASKS = ("reach_site_features", "reach_duplo_features",
-                        "lift_brick_features", "place_brick_features",
-                        "stack_2_bricks_features")
+_OUT = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "reference", "manipulation_reference.json"
+)
+_INITIAL_STATE_TASKS = (
+    "reach_site_features",
+    "reach_duplo_features",
+    "lift_brick_features",
+    "place_brick_features",
+    "stack_2_bricks_features",
+)
 _INITIAL_STATE_SEEDS = 20
 
 
@@ -48,15 +53,20 @@ def _task_facts(name):
     return {
         "observations": {key: _spec(value) for key, value in env.observation_spec().items()},
         "observation_order": list(env.observation_spec()),
-        "action": {"shape": list(action_spec.shape),
-                   "minimum": np.asarray(action_spec.minimum).tolist(),
-                   "maximum": np.asarray(action_spec.maximum).tolist(),
-                   "actuators": [model.id2name(i, "actuator") for i in range(model.nu)]},
+        "action": {
+            "shape": list(action_spec.shape),
+            "minimum": np.asarray(action_spec.minimum).tolist(),
+            "maximum": np.asarray(action_spec.maximum).tolist(),
+            "actuators": [model.id2name(i, "actuator") for i in range(model.nu)],
+        },
         "control_timestep": env.control_timestep(),
         "physics_timestep": float(model.opt.timestep),
         "time_limit": env._time_limit,
-        "nq": int(model.nq), "nv": int(model.nv), "nu": int(model.nu),
-        "cone": int(model.opt.cone), "noslip_iterations": int(model.opt.noslip_iterations),
+        "nq": int(model.nq),
+        "nv": int(model.nv),
+        "nu": int(model.nu),
+        "cone": int(model.opt.cone),
+        "noslip_iterations": int(model.opt.noslip_iterations),
         "impratio": float(model.opt.impratio),
         "bodies": [model.id2name(i, "body") for i in range(model.nbody)],
     }
@@ -91,8 +101,10 @@ def _robot_facts():
             continue
         dof = model.jnt_dofadr[i]
         joints[_strip(name)] = {
-            "range": model.jnt_range[i].tolist(), "limited": bool(model.jnt_limited[i]),
-            "armature": float(model.dof_armature[dof]), "damping": float(model.dof_damping[dof]),
+            "range": model.jnt_range[i].tolist(),
+            "limited": bool(model.jnt_limited[i]),
+            "armature": float(model.dof_armature[dof]),
+            "damping": float(model.dof_damping[dof]),
             "frictionloss": float(model.dof_frictionloss[dof]),
         }
     actuators = {}
@@ -108,8 +120,10 @@ def _robot_facts():
     for i in range(model.nsite):
         name = model.id2name(i, "site")
         if name.endswith(("pinchsite", "gripsite", "wristsite")):
-            sites[_strip(name)] = {"pos": model.site_pos[i].tolist(),
-                                   "quat": model.site_quat[i].tolist()}
+            sites[_strip(name)] = {
+                "pos": model.site_pos[i].tolist(),
+                "quat": model.site_quat[i].tolist(),
+            }
     return {"bodies": bodies, "joints": joints, "actuators": actuators, "sites": sites}
 
 
@@ -135,10 +149,15 @@ def _kinematics():
     physics.data.qpos[:9] = KINEMATICS_QPOS
     physics.forward()
     sites = {}
-    for name in ("jaco_arm/jaco_hand/pinchsite", "jaco_arm/jaco_hand/gripsite",
-                 "jaco_arm/wristsite"):
-        sites[_strip(name)] = {"xpos": physics.named.data.site_xpos[name].tolist(),
-                               "xmat": physics.named.data.site_xmat[name].tolist()}
+    for name in (
+        "jaco_arm/jaco_hand/pinchsite",
+        "jaco_arm/jaco_hand/gripsite",
+        "jaco_arm/wristsite",
+    ):
+        sites[_strip(name)] = {
+            "xpos": physics.named.data.site_xpos[name].tolist(),
+            "xmat": physics.named.data.site_xmat[name].tolist(),
+        }
     bodies = {}
     for i in range(physics.model.nbody):
         name = physics.model.id2name(i, "body")
@@ -155,12 +174,14 @@ def _initial_states(name):
         # Some tasks recompile at reset (which bricks are free is sampled), so the
         # model is read after it.
         model, data = env.physics.model, env.physics.data
-        pinch_id = [i for i in range(model.nsite)
-                    if model.id2name(i, "site").endswith("pinchsite")][0]
+        pinch_id = [
+            i for i in range(model.nsite) if model.id2name(i, "site").endswith("pinchsite")
+        ][0]
         pinch.append(np.array(data.site_xpos[pinch_id]))
         free = [j for j in range(model.njnt) if model.jnt_type[j] == 0]
-        props.append([np.array(data.qpos[model.jnt_qposadr[j]:model.jnt_qposadr[j] + 3])
-                      for j in free])
+        props.append(
+            [np.array(data.qpos[model.jnt_qposadr[j] : model.jnt_qposadr[j] + 3]) for j in free]
+        )
     pinch = np.array(pinch)
     result = {"pinch_site_min": pinch.min(0).tolist(), "pinch_site_max": pinch.max(0).tolist()}
     if props and props[0]:
@@ -173,6 +194,7 @@ def _initial_states(name):
 def main():
     import dm_control
     import mujoco
+
     facts = {
         "dm_control_version": getattr(dm_control, "__version__", "1.0.50"),
         "mujoco_version": mujoco.__version__,

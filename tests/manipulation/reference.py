@@ -4,8 +4,9 @@ import functools
 import json
 import os
 
-_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference",
-                     "manipulation_reference.json")
+_PATH = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "reference", "manipulation_reference.json"
+)
 
 
 @functools.lru_cache(maxsize=None)

@@ -32,8 +32,12 @@ def test_default_brick_separates_at_about_10_newtons():
 @pytest.mark.slow
 def test_variation_spans_6_to_18_newtons():
     low, high = bricks.Duplo(variation=1.0).stud_radius_range
-    assert bricks.measure_separation_force(*_pair(low)) == pytest.approx(_MIN_FORCE_N, abs=_TOLERANCE_N)
-    assert bricks.measure_separation_force(*_pair(high)) == pytest.approx(_MAX_FORCE_N, abs=_TOLERANCE_N)
+    assert bricks.measure_separation_force(*_pair(low)) == pytest.approx(
+        _MIN_FORCE_N, abs=_TOLERANCE_N
+    )
+    assert bricks.measure_separation_force(*_pair(high)) == pytest.approx(
+        _MAX_FORCE_N, abs=_TOLERANCE_N
+    )
 
 
 def test_variation_draws_radii_within_the_range_and_zero_variation_is_fixed():
@@ -84,7 +88,9 @@ def test_brick_mass_matches_the_reference():
     top, bottom = _pair()
     physics = Physics.from_spec(bricks.stack_bricks(top, bottom).spec)
     mass = physics.model.body_subtreemass[physics.bind(top.attachment_body).id]
-    assert mass == pytest.approx(reference.facts()["duplo"]["subtree_masses"]["duplo2x4/"], rel=0.02)
+    assert mass == pytest.approx(
+        reference.facts()["duplo"]["subtree_masses"]["duplo2x4/"], rel=0.02
+    )
 
 
 def test_observables_read_the_bounding_box_pose():
@@ -99,12 +105,15 @@ def test_observables_read_the_bounding_box_pose():
     assert brick.observables.orientation._raw_reader(physics)().shape == (4,)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(variation=1.5), "variation"),
-    (dict(variation=-0.1), "variation"),
-    (dict(color=(1.0, 2.0, 0.0)), "color"),
-    (dict(color=(1.0, 0.0)), "color"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(variation=1.5), "variation"),
+        (dict(variation=-0.1), "variation"),
+        (dict(color=(1.0, 2.0, 0.0)), "color"),
+        (dict(color=(1.0, 0.0)), "color"),
+    ],
+)
 def test_bad_arguments_raise(kwargs, message):
     with pytest.raises(ValueError, match=message):
         bricks.Duplo(**kwargs)

@@ -34,14 +34,17 @@ def test_body_masses_and_inertias_match_the_reference():
             continue
         facts = recorded[name]
         np.testing.assert_allclose(model.body_mass[index], facts["mass"], rtol=1e-9, err_msg=name)
-        np.testing.assert_allclose(model.body_inertia[index], facts["inertia"], rtol=1e-6,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            model.body_inertia[index], facts["inertia"], rtol=1e-6, err_msg=name
+        )
         np.testing.assert_allclose(model.body_ipos[index], facts["ipos"], atol=1e-9, err_msg=name)
-        np.testing.assert_allclose(np.abs(model.body_iquat[index] @ facts["iquat"]), 1.0,
-                                   atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(
+            np.abs(model.body_iquat[index] @ facts["iquat"]), 1.0, atol=1e-6, err_msg=name
+        )
         np.testing.assert_allclose(model.body_pos[index], facts["pos"], atol=1e-9, err_msg=name)
-        np.testing.assert_allclose(np.abs(model.body_quat[index] @ facts["quat"]), 1.0,
-                                   atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(
+            np.abs(model.body_quat[index] @ facts["quat"]), 1.0, atol=1e-6, err_msg=name
+        )
         checked += 1
     assert checked == len([n for n in recorded if n]) == 14
 
@@ -87,26 +90,36 @@ def test_kinematics_match_the_reference_at_a_recorded_configuration():
     recorded = reference.facts()["kinematics"]
     physics.data.qpos[:9] = recorded["qpos"]
     physics.forward()
-    for site, name in ((hand.pinch_site, "pinchsite"), (hand.grip_site, "gripsite"),
-                       (arm.wrist_site, "wristsite")):
-        np.testing.assert_allclose(physics.bind(site).xpos, recorded["sites"][name]["xpos"],
-                                   atol=1e-9, err_msg=name)
-        np.testing.assert_allclose(physics.bind(site).xmat, recorded["sites"][name]["xmat"],
-                                   atol=1e-9, err_msg=name)
+    for site, name in (
+        (hand.pinch_site, "pinchsite"),
+        (hand.grip_site, "gripsite"),
+        (arm.wrist_site, "wristsite"),
+    ):
+        np.testing.assert_allclose(
+            physics.bind(site).xpos, recorded["sites"][name]["xpos"], atol=1e-9, err_msg=name
+        )
+        np.testing.assert_allclose(
+            physics.bind(site).xmat, recorded["sites"][name]["xmat"], atol=1e-9, err_msg=name
+        )
     model = physics.model
     for index in range(model.nbody):
         name = _body_name(model, index)
         if name in recorded["body_xpos"]:
-            np.testing.assert_allclose(physics.data.xpos[index], recorded["body_xpos"][name],
-                                       atol=1e-9, err_msg=name)
+            np.testing.assert_allclose(
+                physics.data.xpos[index], recorded["body_xpos"][name], atol=1e-9, err_msg=name
+            )
 
 
 def test_geometry_is_primitives_only():
     physics, _, _ = _robot()
     model = physics.model
     assert model.nmesh == 0
-    primitive = {mujoco.mjtGeom.mjGEOM_CAPSULE, mujoco.mjtGeom.mjGEOM_CYLINDER,
-                 mujoco.mjtGeom.mjGEOM_BOX, mujoco.mjtGeom.mjGEOM_PLANE}
+    primitive = {
+        mujoco.mjtGeom.mjGEOM_CAPSULE,
+        mujoco.mjtGeom.mjGEOM_CYLINDER,
+        mujoco.mjtGeom.mjGEOM_BOX,
+        mujoco.mjtGeom.mjGEOM_PLANE,
+    }
     assert set(model.geom_type.tolist()) <= {int(t) for t in primitive}
 
 
@@ -118,8 +131,10 @@ def test_observables_have_the_published_shapes():
     value = joints_pos._raw_reader(physics)()
     assert value.shape == (6, 2)
     np.testing.assert_allclose(value[:, 0] ** 2 + value[:, 1] ** 2, 1.0)
-    np.testing.assert_allclose(np.arctan2(value[:, 0], value[:, 1]) % (2 * np.pi),
-                               np.array(reference.facts()["kinematics"]["qpos"][:6]) % (2 * np.pi))
+    np.testing.assert_allclose(
+        np.arctan2(value[:, 0], value[:, 1]) % (2 * np.pi),
+        np.array(reference.facts()["kinematics"]["qpos"][:6]) % (2 * np.pi),
+    )
     assert arm.observables.joints_torque._raw_reader(physics)().shape == (6,)
     assert hand.observables.pinch_site_rmat._raw_reader(physics)().shape == (9,)
 

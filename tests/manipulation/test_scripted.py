@@ -15,8 +15,9 @@ from suites import manipulation
 
 
 def _controller(name, seed, time_limit=manipulation.TIME_LIMIT_S):
-    env = composer.Environment(manipulation.make_task(name), time_limit=time_limit,
-                               random_state=seed)
+    env = composer.Environment(
+        manipulation.make_task(name), time_limit=time_limit, random_state=seed
+    )
     timestep = env.reset()
     return env, scripted.CartesianController(env), timestep
 
@@ -24,10 +25,10 @@ def _controller(name, seed, time_limit=manipulation.TIME_LIMIT_S):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_reach_site_gets_within_1_cm(seed):
     env, controller, timestep = _controller("reach_site_features", seed)
-    timestep, rewards = controller.run(scripted.reach_site_waypoints(controller, env.task),
-                                       timestep)
-    distance = np.linalg.norm(controller.pinch_position()
-                              - env.physics.bind(env.task.target).xpos)
+    timestep, rewards = controller.run(
+        scripted.reach_site_waypoints(controller, env.task), timestep
+    )
+    distance = np.linalg.norm(controller.pinch_position() - env.physics.bind(env.task.target).xpos)
     assert distance < 0.01
     assert rewards[-1] == pytest.approx(1.0)
     assert timestep.last()
@@ -39,7 +40,8 @@ def test_lift_brick_reaches_full_reward(seed):
     task = env.task
     _, rewards = controller.run(
         scripted.lift_waypoints(controller, task, task.prop, lift_to_m=task.target_height + 0.05),
-        timestep)
+        timestep,
+    )
     assert max(rewards) == 1.0
     assert rewards[-1] >= 0.99
     assert task.lowest_vertex_height(env.physics) >= task.target_height - 0.003
@@ -48,8 +50,9 @@ def test_lift_brick_reaches_full_reward(seed):
 def test_stack_2_bricks_snaps_the_brick_on():
     env, controller, timestep = _controller("stack_2_bricks_features", seed=1)
     top, bottom = env.task.bricks[1], env.task.bricks[0]
-    _, rewards = controller.run(scripted.stack_waypoints(controller, env.task, top, bottom),
-                                timestep)
+    _, rewards = controller.run(
+        scripted.stack_waypoints(controller, env.task, top, bottom), timestep
+    )
     assert rewards[-1] >= 0.99
     # Released and snapped: the top brick sits at the stacked height, level.
     offset = top.get_pose(env.physics)[0] - bottom.get_pose(env.physics)[0]
@@ -61,14 +64,17 @@ def test_stack_2_bricks_snaps_the_brick_on():
 def test_lifting_the_snapped_top_brick_lifts_both():
     # A 20 s episode: 10 s to stack, then the top brick is grasped and lifted.
     env, controller, timestep = _controller(
-        "stack_2_bricks_moveable_base_features", seed=0, time_limit=20.0)
+        "stack_2_bricks_moveable_base_features", seed=0, time_limit=20.0
+    )
     task = env.task
     top, bottom = task.bricks[1], task.bricks[0]
-    timestep, rewards = controller.run(scripted.stack_waypoints(controller, task, top, bottom),
-                                       timestep)
+    timestep, rewards = controller.run(
+        scripted.stack_waypoints(controller, task, top, bottom), timestep
+    )
     assert rewards[-1] >= 0.99
-    _, rewards = controller.run(scripted.lift_waypoints(controller, task, top, lift_to_m=0.2),
-                                timestep)
+    _, rewards = controller.run(
+        scripted.lift_waypoints(controller, task, top, lift_to_m=0.2), timestep
+    )
     assert bottom.get_pose(env.physics)[0][2] > 0.15
     assert rewards[-1] >= 0.99  # Still snapped together in the air.
 
@@ -77,10 +83,21 @@ def test_example_script_runs(tmp_path):
     import os
     import subprocess
     import sys
+
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     result = subprocess.run(
-        [sys.executable, os.path.join(repository, "examples", "manipulation_scripted.py"),
-         "--task", "reach_site_features", "--seeds", "1"],
-        cwd=repository, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            os.path.join(repository, "examples", "manipulation_scripted.py"),
+            "--task",
+            "reach_site_features",
+            "--seeds",
+            "1",
+        ],
+        cwd=repository,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert "solved 1 of 1 episodes" in result.stdout

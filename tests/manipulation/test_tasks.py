@@ -51,7 +51,10 @@ def _check_specs(name):
     assert manipulation.TIME_LIMIT_S == recorded["time_limit"]
     model = env.physics.model
     assert (model.nu, model.opt.cone, model.opt.noslip_iterations) == (
-        recorded["nu"], recorded["cone"], recorded["noslip_iterations"])
+        recorded["nu"],
+        recorded["cone"],
+        recorded["noslip_iterations"],
+    )
     return env
 
 
@@ -64,8 +67,14 @@ def test_features_specs_match_dm_control(name):
     # attached without one from the start, and a randomly chosen one keeps its
     # free joint (welded to the table). The recorded sizes are those of the model
     # before that reset.
-    fixed_bricks = int(name in ("stack_2_bricks_features", "stack_3_bricks_features",
-                                "reassemble_3_bricks_fixed_order_features"))
+    fixed_bricks = int(
+        name
+        in (
+            "stack_2_bricks_features",
+            "stack_3_bricks_features",
+            "reassemble_3_bricks_fixed_order_features",
+        )
+    )
     assert env.physics.model.nq == recorded["nq"] - 7 * fixed_bricks
     assert env.physics.model.nv == recorded["nv"] - 6 * fixed_bricks
 
@@ -86,7 +95,8 @@ def test_all_vision_specs_match_dm_control(name):
 
 def _rollout(env, steps, seed):
     actions = np.random.RandomState(seed).uniform(
-        env.action_spec().minimum, env.action_spec().maximum, size=(steps, 9))
+        env.action_spec().minimum, env.action_spec().maximum, size=(steps, 9)
+    )
     timestep = env.reset()
     observations, rewards = [timestep.observation], []
     for action in actions:
@@ -140,7 +150,8 @@ def test_initial_states_follow_the_published_workspaces(name):
     assert np.all(pinches.max(0) - pinches.min(0) > 0.5 * (high - low))
     down = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
     np.testing.assert_allclose(
-        env.physics.bind(env.task.hand.pinch_site).xmat.reshape(3, 3), down, atol=1e-6)
+        env.physics.bind(env.task.hand.pinch_site).xmat.reshape(3, 3), down, atol=1e-6
+    )
     if "prop_positions_min" in recorded:
         props = np.array(props)[:, :1]  # The recorded prop is the first free prop.
         low = np.array(recorded["prop_positions_min"])
@@ -153,12 +164,12 @@ def test_initial_states_follow_the_published_workspaces(name):
 
 
 def _free_props(task):
-    return [entity for entity in task.root_entity.iter_entities()
-            if entity.free_joint is not None]
+    return [entity for entity in task.root_entity.iter_entities() if entity.free_joint is not None]
 
 
-@pytest.mark.parametrize("name", ["stack_3_bricks_random_order_features",
-                                  "reassemble_5_bricks_random_order_features"])
+@pytest.mark.parametrize(
+    "name", ["stack_3_bricks_random_order_features", "reassemble_5_bricks_random_order_features"]
+)
 def test_random_order_bottom_brick_is_held_to_the_table_only(name):
     env = manipulation.load(name, seed=0)
     for _ in range(2):
@@ -169,11 +180,12 @@ def test_random_order_bottom_brick_is_held_to_the_table_only(name):
         # One weld per brick, each to the world; only the bottom brick's is on.
         assert model.neq == len(task.bricks)
         assert set(model.eq_obj2id.tolist()) == {0}
-        active = [physics.bind(base.attachment_body).id == model.eq_obj1id[i]
-                  for i in np.flatnonzero(physics.data.eq_active)]
+        active = [
+            physics.bind(base.attachment_body).id == model.eq_obj1id[i]
+            for i in np.flatnonzero(physics.data.eq_active)
+        ]
         assert active == [True]
-        heavy = [model.body_mass[physics.bind(b.attachment_body).id] > 1.0
-                 for b in task.bricks]
+        heavy = [model.body_mass[physics.bind(b.attachment_body).id] > 1.0 for b in task.bricks]
         assert heavy == [brick is base for brick in task.bricks]
         start = base.get_pose(physics)[0]
         physics.bind(base.attachment_body).xfrc_applied[2] = 20.0  # More than any snap holds.
@@ -186,6 +198,7 @@ def test_a_restored_random_order_task_gives_its_bricks_their_own_masses_back():
     """A snapshot taken mid-episode holds a heavy bottom brick in its model; the
     restored task must not take that mass for the brick's own at the next reset."""
     import pickle
+
     name = "stack_3_bricks_random_order_features"
     env = manipulation.load(name, seed=0)
     env.reset()
@@ -195,8 +208,13 @@ def test_a_restored_random_order_task_gives_its_bricks_their_own_masses_back():
     np.testing.assert_array_equal(fresh.task.desired_order, env.task.desired_order)
     for environment in (env, fresh):
         environment.reset()
-    masses = [[environment.physics.model.body_mass[environment.physics.bind(b.attachment_body).id]
-               for b in environment.task.bricks] for environment in (env, fresh)]
+    masses = [
+        [
+            environment.physics.model.body_mass[environment.physics.bind(b.attachment_body).id]
+            for b in environment.task.bricks
+        ]
+        for environment in (env, fresh)
+    ]
     assert masses[0] == masses[1]
     assert sorted(masses[1])[1] < 1.0  # only the new bottom brick is heavy
     with pytest.raises(ValueError, match="desired_order must be 3 distinct brick indices"):
@@ -230,18 +248,27 @@ def test_joint_torques_are_squashed_by_symlog():
 
 def test_batch_copies_are_bit_identical_to_single_environments():
     name = "lift_brick_features"
-    batch = BatchEnvironment(lambda: manipulation.make_task(name), num_envs=2, seed=7,
-                             time_limit=manipulation.TIME_LIMIT_S)
+    batch = BatchEnvironment(
+        lambda: manipulation.make_task(name),
+        num_envs=2,
+        seed=7,
+        time_limit=manipulation.TIME_LIMIT_S,
+    )
     actions = np.random.RandomState(0).uniform(-0.5, 0.5, size=(6, 2, 9))
     batch_timestep = batch.reset()
     batch_rewards = []
     for action in actions:
         batch_timestep = batch.step(action)
         batch_rewards.append(batch_timestep.reward)
-    singles = [composer.Environment(manipulation.make_task(name),
-                                    time_limit=manipulation.TIME_LIMIT_S,
-                                    random_state=_copy_random_state(batch, i), textures=False)
-               for i in range(2)]
+    singles = [
+        composer.Environment(
+            manipulation.make_task(name),
+            time_limit=manipulation.TIME_LIMIT_S,
+            random_state=_copy_random_state(batch, i),
+            textures=False,
+        )
+        for i in range(2)
+    ]
     for index, env in enumerate(singles):
         timestep = env.reset()
         rewards = []
@@ -267,6 +294,7 @@ def test_command_line_runs_a_manipulation_environment():
     import io
 
     from suites import cli as command_line
+
     out = io.StringIO()
     returns = command_line.run("manipulation", "reach_site_features", "zero", 1, 0, out=out)
     assert len(returns) == 1 and 0.0 <= returns[0] <= 250.0
@@ -276,8 +304,7 @@ def test_command_line_runs_a_manipulation_environment():
 def test_gymnasium_adapter_runs_a_manipulation_environment():
     from composer_tasks.wrappers.gymnasium import GymnasiumEnv
 
-    env = GymnasiumEnv(manipulation.load("lift_brick_features", seed=0),
-                       flatten_observations=True)
+    env = GymnasiumEnv(manipulation.load("lift_brick_features", seed=0), flatten_observations=True)
     observation, _ = env.reset(seed=1)
     assert env.observation_space.contains(observation)
     observation, reward, terminated, truncated, _ = env.step(env.action_space.sample())

@@ -68,7 +68,9 @@ def test_nested_default_classes_and_childclass():
 
 def test_unknown_tag_raises_with_the_element_path():
     model, thigh, _ = _leg_model()
-    with pytest.raises(AttributeError, match=r"<wheel> is not a valid child of <body>.*'thigh'.*'leg'"):
+    with pytest.raises(
+        AttributeError, match=r"<wheel> is not a valid child of <body>.*'thigh'.*'leg'"
+    ):
         thigh.add("wheel")
     with pytest.raises(AttributeError, match=r"<geom> is not a valid child of <actuator>"):
         model.actuator.add("geom")
@@ -78,9 +80,13 @@ def test_unknown_tag_raises_with_the_element_path():
 
 def test_unknown_attribute_raises_with_the_element_path():
     model, thigh, hip = _leg_model()
-    with pytest.raises(AttributeError, match=r"'sizee' is not a valid attribute for <geom>.*'thigh'"):
+    with pytest.raises(
+        AttributeError, match=r"'sizee' is not a valid attribute for <geom>.*'thigh'"
+    ):
         thigh.add("geom", sizee=[0.1])
-    with pytest.raises(AttributeError, match=r"'colour' is not a valid attribute for <joint>.*'hip'"):
+    with pytest.raises(
+        AttributeError, match=r"'colour' is not a valid attribute for <joint>.*'hip'"
+    ):
         hip.colour = "red"
     with pytest.raises(AttributeError, match=r"'colour' is not a valid attribute for <joint>"):
         _ = hip.colour
@@ -88,7 +94,9 @@ def test_unknown_attribute_raises_with_the_element_path():
         model.actuator.add("motor", joint=hip, kp=3)
     with pytest.raises(AttributeError, match=r"'wobble' is not a valid attribute for <option>"):
         model.option.wobble = 1
-    with pytest.raises(AttributeError, match=r"'nope' is not a valid attribute for <geom> of default"):
+    with pytest.raises(
+        AttributeError, match=r"'nope' is not a valid attribute for <geom> of default"
+    ):
         model.default.geom.nope = 1
     # A failed add leaves nothing behind.
     assert [g.name for g in thigh.find_all("geom")] == ["thigh"]
@@ -157,6 +165,6 @@ def test_global_settings():
     model.size.memory = "1M"
     assert model.compiler.angle == "radian" and model.option.integrator == "rk4"
     assert model.option.flag.gravity == "disable" and model.option.flag.contact == "enable"
-    assert model.spec.visual.global_.offwidth == 800 and model.spec.memory == 2 ** 20
+    assert model.spec.visual.global_.offwidth == 800 and model.spec.memory == 2**20
     with pytest.raises(ValueError, match="coordinate='local'"):
         model.compiler.coordinate = "global"

@@ -19,12 +19,15 @@ def _model():
     for index in range(2):
         arm = base.add("body", name=f"arm{index}", pos=[0.2 * (-1) ** index, 0, 0])
         hinges.append(arm.add("joint", name=f"hinge{index}", axis=[0, 1, 0]))
-        arm.add("geom", name=f"arm{index}", type="capsule", fromto=[0, 0, 0, 0.2, 0, 0],
-                size=[0.02])
+        arm.add(
+            "geom", name=f"arm{index}", type="capsule", fromto=[0, 0, 0, 0.2, 0, 0], size=[0.02]
+        )
         arms.append(arm)
         model.actuator.add("motor", name=f"motor{index}", joint=hinges[-1], ctrlrange=[-1, 1])
-    sensors = [model.sensor.add("accelerometer", name="acc", site=imu),
-               model.sensor.add("gyro", name="gyro", site=imu)]
+    sensors = [
+        model.sensor.add("accelerometer", name="acc", site=imu),
+        model.sensor.add("gyro", name="gyro", site=imu),
+    ]
     return model, base, arms, hinges, sensors
 
 
@@ -118,7 +121,6 @@ class _Robot(composer.Entity):
 
 
 class _Floor(composer.Arena):
-
     def _build(self, name="floor"):
         super()._build(name=name)
         self.mjcf_model.worldbody.add("geom", name="ground", type="plane", size=[2, 2, 0.1])
@@ -126,7 +128,6 @@ class _Floor(composer.Arena):
 
 
 class _Task(composer.Task):
-
     def __init__(self):
         self.arena = _Floor()
         self.robot = _Robot()
@@ -176,6 +177,7 @@ def test_entity_mjcf_model_and_arena_settings():
 
 def test_arenas_built_on_their_own_spec_get_the_physics_settings():
     from composer_tasks.arenas import Floor
+
     spec = Floor().spec
     assert spec.option.cone == mujoco.mjtCone.mjCONE_ELLIPTIC
     assert spec.option.noslip_iterations == 5 and spec.compiler.boundmass == 1e-5

@@ -22,8 +22,9 @@ def _creature():
     torso.add("geom", name="torso", type="sphere", size=[0.1])
     legs = []
     for index in range(2):
-        site = torso.add("site", name=f"hip{index}", pos=[0.1 * (-1) ** index, 0, 0],
-                         euler=[0, 0, 180 * index])
+        site = torso.add(
+            "site", name=f"hip{index}", pos=[0.1 * (-1) ** index, 0, 0], euler=[0, 0, 180 * index]
+        )
         leg = _leg(f"leg{index}")
         site.attach(leg)
         legs.append(leg)
@@ -61,7 +62,9 @@ def test_find_all_in_model_order_and_by_scope():
     assert [j.full_identifier for j in creature.find_all("joint")] == joints[1:]
     assert creature.find_all("joint", exclude_attachments=True) == []
     assert [a.full_identifier for a in arena.find_all("actuator")] == [
-        "creature/leg0/hip", "creature/leg1/hip"]
+        "creature/leg0/hip",
+        "creature/leg1/hip",
+    ]
     assert [s.name for s in legs[0].find_all("sensor")] == ["hip_angle"]
     assert [a.full_identifier for a in legs[1].actuator.all_children()] == ["creature/leg1/hip"]
 
@@ -73,8 +76,10 @@ def test_adding_to_an_attached_model_lands_in_the_root():
     legs[0].actuator.add("motor", name="extra", joint="hip")
     legs[0].find("body", "thigh").add("site", name="tip")
     physics = mjcf.Physics.from_mjcf_model(arena)
-    assert physics.model.actuator("creature/leg0/extra").trnid[0] == physics.model.joint(
-        "creature/leg0/hip").id
+    assert (
+        physics.model.actuator("creature/leg0/extra").trnid[0]
+        == physics.model.joint("creature/leg0/hip").id
+    )
     assert physics.model.site("creature/leg0/tip").id >= 0
 
 
@@ -159,8 +164,10 @@ def test_get_assets(tmp_path):
     mesh = tmp_path / "cube.obj"
     mesh.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n")
     path = tmp_path / "model.xml"
-    path.write_text('<mujoco><asset><mesh name="cube" file="cube.obj"/></asset><worldbody>'
-                    '<geom type="mesh" mesh="cube"/></worldbody></mujoco>')
+    path.write_text(
+        '<mujoco><asset><mesh name="cube" file="cube.obj"/></asset><worldbody>'
+        '<geom type="mesh" mesh="cube"/></worldbody></mujoco>'
+    )
     model = mjcf.from_path(str(path))
     assets = model.get_assets()
     assert assets == {"cube.obj": mesh.read_bytes()}

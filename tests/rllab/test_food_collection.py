@@ -30,10 +30,14 @@ def test_catching_food_and_bombs(env):
     task = env.task
     physics = env.physics
     position = task.inner.center_of_mass(physics)[:2]
-    task.objects = np.array([[position[0] + 0.5, position[1], 0.0],
-                             [position[0], position[1] - 0.9, 0.0],
-                             [position[0] - 0.3, position[1], 1.0],
-                             [position[0] + 1.5, position[1], 1.0]])
+    task.objects = np.array(
+        [
+            [position[0] + 0.5, position[1], 0.0],
+            [position[0], position[1] - 0.9, 0.0],
+            [position[0] - 0.3, position[1], 1.0],
+            [position[0] + 1.5, position[1], 1.0],
+        ]
+    )
     task.after_step(physics, np.random.RandomState(0))
     assert task.get_reward(physics) == 1.0
     np.testing.assert_array_equal(task.objects, [[position[0] + 1.5, position[1], 1.0]])
@@ -49,13 +53,15 @@ def test_readings(env):
     heading = task.inner.heading(physics)
     ahead = np.array([np.cos(heading), np.sin(heading)])
     left = np.array([-np.sin(heading), np.cos(heading)])
-    task.objects = np.array([
-        [*(position + 3.0 * ahead), 0.0],           # straight ahead: the middle bin (index 5)
-        [*(position + 1.5 * ahead), 0.0],           # nearer, same bin: overwrites
-        [*(position + 2.0 * (left * 0.999 + ahead * 0.04)), 1.0],   # almost fully left: last bin
-        [*(position - 2.0 * ahead), 1.0],           # behind: unseen
-        [*(position + 7.0 * ahead), 1.0],           # out of range
-    ])
+    task.objects = np.array(
+        [
+            [*(position + 3.0 * ahead), 0.0],  # straight ahead: the middle bin (index 5)
+            [*(position + 1.5 * ahead), 0.0],  # nearer, same bin: overwrites
+            [*(position + 2.0 * (left * 0.999 + ahead * 0.04)), 1.0],  # almost fully left: last bin
+            [*(position - 2.0 * ahead), 1.0],  # behind: unseen
+            [*(position + 7.0 * ahead), 1.0],  # out of range
+        ]
+    )
     food, bombs = task.readings(physics)
     expected_food = np.zeros(10)
     expected_food[5] = 1 - 1.5 / 6
@@ -92,6 +98,7 @@ def test_determinism():
 
 def test_the_objects_left_resume_from_a_snapshot():
     import pickle
+
     env = rllab.load("swimmer_food", seed=0)
     env.reset()
     env.task.objects = env.task.objects[3:]  # three caught
@@ -100,7 +107,8 @@ def test_the_objects_left_resume_from_a_snapshot():
     fresh.restore(snapshot)
     np.testing.assert_array_equal(fresh.task.objects, env.task.objects)
     action = np.zeros(2)
-    np.testing.assert_array_equal(fresh.step(action).observation["observations"],
-                                  env.step(action).observation["observations"])
+    np.testing.assert_array_equal(
+        fresh.step(action).observation["observations"], env.step(action).observation["observations"]
+    )
     with pytest.raises(ValueError, match=r"objects must be \(count, 3\) rows, got shape \(4,\)"):
         fresh.task.restore_state({"objects": np.zeros(4), "step_reward": 0.0})

@@ -8,10 +8,24 @@ from suites import rllab
 
 # Sizes on this project's models (docs/rllab.md says where and why they differ
 # from the supplement's 13/20/21/20/142).
-_SIZES = {"swimmer": 13, "hopper": 24, "walker": 21, "half_cheetah": 20, "ant": 107,
-          "simple_humanoid": 102, "full_humanoid": 160}
-_ACTIONS = {"swimmer": 2, "hopper": 4, "walker": 6, "half_cheetah": 6, "ant": 8, "simple_humanoid": 10,
-            "full_humanoid": 21}
+_SIZES = {
+    "swimmer": 13,
+    "hopper": 24,
+    "walker": 21,
+    "half_cheetah": 20,
+    "ant": 107,
+    "simple_humanoid": 102,
+    "full_humanoid": 160,
+}
+_ACTIONS = {
+    "swimmer": 2,
+    "hopper": 4,
+    "walker": 6,
+    "half_cheetah": 6,
+    "ant": 8,
+    "simple_humanoid": 10,
+    "full_humanoid": 21,
+}
 
 
 def _constructed(env, qpos=None, qvel=None, ctrl=None):
@@ -48,7 +62,9 @@ def test_half_cheetah_reward_and_observation():
     observation = env.task.observations.observation_callable(physics)()
     np.testing.assert_array_equal(observation[:8], qpos[1:])
     np.testing.assert_array_equal(observation[8:17], qvel)
-    np.testing.assert_array_equal(observation[17:], physics.data.subtree_com[physics.model.body("torso").id])
+    np.testing.assert_array_equal(
+        observation[17:], physics.data.subtree_com[physics.model.body("torso").id]
+    )
 
 
 def test_hopper_alive_bonus_and_terminations():
@@ -124,13 +140,15 @@ def test_humanoid_contact_cost_on_the_ground():
     forces = env.task.contact_forces(physics)
     assert forces.shape == (66,) and np.any(forces != 0) and np.all(np.abs(forces) <= 1)
     velocity = env.task.center_of_mass_velocity(physics)
-    expected = (velocity[0] + 0.2 - 5e-6 * np.sum(forces ** 2)
-                - 5e-3 * (velocity[1] ** 2 + velocity[2] ** 2))
+    expected = (
+        velocity[0] + 0.2 - 5e-6 * np.sum(forces**2) - 5e-3 * (velocity[1] ** 2 + velocity[2] ** 2)
+    )
     assert env.task.get_reward(physics) == pytest.approx(expected)
 
 
 def test_swimmer_limited_sensors_keeps_positions():
     from composer_tasks import robustness
+
     task = rllab.make_task("swimmer")
     robustness.limited_sensors(task)
     assert [s.name for s in task.observations.sensors] == ["joint_positions", "center_of_mass"]
@@ -156,6 +174,7 @@ def test_contact_forces_are_those_of_the_current_state(name):
     rllab's `model.forward()` gives them), not those stale forces read through the
     new contacts' rows, which depend on leftover memory and broke restored runs."""
     import mujoco
+
     env = rllab.load(name, seed=0)
     model = env.physics.model
     reference = mujoco.MjData(model)
@@ -170,13 +189,14 @@ def test_contact_forces_are_those_of_the_current_state(name):
         if timestep.first():
             continue
         data = env.physics.data
-        contacts = {(int(a), int(b)) for a, b in data.contact.geom[:data.ncon]}
+        contacts = {(int(a), int(b)) for a, b in data.contact.geom[: data.ncon]}
         contact_changes += previous_contacts is not None and contacts != previous_contacts
         previous_contacts = contacts
         mujoco.mj_getState(model, data, state, state_kind)
         mujoco.mj_setState(model, reference, state, state_kind)
         mujoco.mj_forward(model, reference)
         mujoco.mj_rnePostConstraint(model, reference)
-        np.testing.assert_array_equal(env.task.contact_forces(env.physics),
-                                      np.clip(reference.cfrc_ext, -1, 1).ravel())
+        np.testing.assert_array_equal(
+            env.task.contact_forces(env.physics), np.clip(reference.cfrc_ext, -1, 1).ravel()
+        )
     assert contact_changes > 5

@@ -27,7 +27,9 @@ def test_specs_and_walls():
     env = rllab.load("ant_maze", seed=0)
     assert env.observation_spec()["observations"].shape == (107 + 40,)
     model = env.physics.model
-    blocks = [model.geom(i).name for i in range(model.ngeom) if model.geom(i).name.startswith("block_")]
+    blocks = [
+        model.geom(i).name for i in range(model.ngeom) if model.geom(i).name.startswith("block_")
+    ]
     assert len(blocks) == 18
     # Cell (row 2, col 2) is a wall 3 m cells, 2 cells high, the start cell at the origin.
     np.testing.assert_allclose(model.geom_pos[model.geom("block_2_2").id], [3.0, 3.0, 3.0])

@@ -9,12 +9,18 @@ from composer_tasks.batch import copy_seed
 from suites import rllab
 
 _OBSERVATION_SIZES = {
-    "cartpole_balancing": 4, "cartpole_swing_up": 4, "mountain_car": 2,
-    "acrobot_swing_up": 4, "double_pendulum_balancing": 7,
+    "cartpole_balancing": 4,
+    "cartpole_swing_up": 4,
+    "mountain_car": 2,
+    "acrobot_swing_up": 4,
+    "double_pendulum_balancing": 7,
 }
 _POSITION_SIZES = {
-    "cartpole_balancing": 2, "cartpole_swing_up": 2, "mountain_car": 1,
-    "acrobot_swing_up": 2, "double_pendulum_balancing": 5,
+    "cartpole_balancing": 2,
+    "cartpole_swing_up": 2,
+    "mountain_car": 1,
+    "acrobot_swing_up": 2,
+    "double_pendulum_balancing": 5,
 }
 
 
@@ -34,7 +40,10 @@ def _set_state(env, qpos, qvel, ctrl=None):
 
 def test_registry_names_and_horizons():
     assert len(rllab.BASIC) == 5 and len(rllab.PARTIALLY_OBSERVABLE) == 15
-    assert rllab.ALL == rllab.BASIC + rllab.PARTIALLY_OBSERVABLE + rllab.LOCOMOTION + rllab.HIERARCHICAL
+    assert (
+        rllab.ALL
+        == rllab.BASIC + rllab.PARTIALLY_OBSERVABLE + rllab.LOCOMOTION + rllab.HIERARCHICAL
+    )
     assert len(rllab.LOCOMOTION) == 7 and len(rllab.HIERARCHICAL) == 4 and len(rllab.ALL) == 31
     assert all(rllab.HORIZON[name] == 500 for name in rllab.LOCOMOTION + rllab.HIERARCHICAL)
     assert set(rllab.ALL) == set(rllab.HORIZON)
@@ -57,7 +66,9 @@ def test_specs(name):
     basic = name
     for variant in ("_limited_sensors", "_noisy_delayed", "_system_id"):
         basic = basic.removesuffix(variant)
-    size = _POSITION_SIZES[basic] if name.endswith("_limited_sensors") else _OBSERVATION_SIZES[basic]
+    size = (
+        _POSITION_SIZES[basic] if name.endswith("_limited_sensors") else _OBSERVATION_SIZES[basic]
+    )
     spec = env.observation_spec()
     assert list(spec) == ["observations"]
     assert spec["observations"].shape == (size,) and spec["observations"].dtype == np.float64
@@ -89,8 +100,9 @@ def test_cartpole_balancing_reward_and_termination():
     assert task.should_terminate_episode(physics) and task.get_reward(physics) == 0.0
     physics = _set_state(env, [0.0, -0.21], [0, 0])
     assert task.should_terminate_episode(physics)
-    np.testing.assert_array_equal(task.observations.observation_callable(physics)(),
-                                  [0.0, -0.21, 0.0, 0.0])
+    np.testing.assert_array_equal(
+        task.observations.observation_callable(physics)(), [0.0, -0.21, 0.0, 0.0]
+    )
 
 
 def test_cartpole_swing_up_reward_and_penalty():
@@ -126,6 +138,7 @@ def test_mountain_car_rides_on_the_valley():
     env.reset()
     physics = env.physics
     from mjcf_models import mountain_car
+
     for _ in range(40):
         env.step(np.array([1.0]))
         x, z = physics.data.qpos
@@ -157,8 +170,10 @@ def test_double_pendulum_reward_and_termination():
     np.testing.assert_allclose(observation, [0, 1, 0, 0, 1, 0, 0], atol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["cartpole_swing_up_noisy_delayed", "mountain_car_system_id",
-                                  "double_pendulum_balancing"])
+@pytest.mark.parametrize(
+    "name",
+    ["cartpole_swing_up_noisy_delayed", "mountain_car_system_id", "double_pendulum_balancing"],
+)
 def test_determinism(name):
     def rollout():
         env = rllab.load(name, seed=5)
@@ -184,8 +199,9 @@ def test_batch_copy_matches_single_environment(name):
     single_steps = [env.reset() for env in singles]
     for _ in range(15):
         for i, single in enumerate(single_steps):
-            np.testing.assert_array_equal(batch_step.observation["observations"][i],
-                                          single.observation["observations"])
+            np.testing.assert_array_equal(
+                batch_step.observation["observations"][i], single.observation["observations"]
+            )
             assert batch_step.step_type[i] == single.step_type
             if not single.first():
                 assert batch_step.reward[i] == single.reward

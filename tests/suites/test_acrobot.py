@@ -71,8 +71,12 @@ def test_orientations_are_link_sines_then_cosines():
     shoulder, elbow = 0.5, -1.2
     physics = _set_state(env, shoulder, elbow, velocities=(0.7, -0.8))
     # The lower link's angle from upright is the sum of the joint angles.
-    expected = [math.sin(shoulder), math.sin(shoulder + elbow),
-                math.cos(shoulder), math.cos(shoulder + elbow)]
+    expected = [
+        math.sin(shoulder),
+        math.sin(shoulder + elbow),
+        math.cos(shoulder),
+        math.cos(shoulder + elbow),
+    ]
     np.testing.assert_allclose(physics.orientations(), expected, atol=1e-12)
     np.testing.assert_allclose(physics.horizontal(), expected[:2], atol=1e-12)
     np.testing.assert_allclose(physics.vertical(), expected[2:], atol=1e-12)
@@ -98,7 +102,7 @@ def test_rewards_by_hand():
     # Hanging straight down: 4 m away.
     physics = _set_state(dense, math.pi, 0.0)
     assert physics.to_target() == pytest.approx(4.0)
-    assert dense.task.get_reward(physics) == pytest.approx(0.1 ** (3.8 ** 2))
+    assert dense.task.get_reward(physics) == pytest.approx(0.1 ** (3.8**2))
 
 
 def test_initial_angles_are_uniform_and_velocities_zero():

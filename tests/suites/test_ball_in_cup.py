@@ -38,9 +38,15 @@ def test_published_dimensions_and_layout():
     assert env.action_spec().shape == (2,)
     observation_spec = env.observation_spec()
     assert [(k, s.shape) for k, s in observation_spec.items()] == [
-        ("position", (4,)), ("velocity", (4,))]
+        ("position", (4,)),
+        ("velocity", (4,)),
+    ]
     assert [model.joint(i).name for i in range(model.njnt)] == [
-        "cup_x", "cup_z", "ball_x", "ball_z"]
+        "cup_x",
+        "cup_z",
+        "ball_x",
+        "ball_z",
+    ]
     assert [model.actuator(i).name for i in range(model.nu)] == ["x", "z"]
 
 
@@ -52,7 +58,7 @@ def test_published_physical_parameters():
     np.testing.assert_allclose(model.dof_damping, [3, 3, 0, 0])
     assert all(model.jnt_type == mujoco.mjtJoint.mjJNT_SLIDE)
     # A 2.5 cm sphere of water density.
-    assert model.body("ball").mass[0] == pytest.approx(1000 * 4 / 3 * math.pi * 0.025 ** 3)
+    assert model.body("ball").mass[0] == pytest.approx(1000 * 4 / 3 * math.pi * 0.025**3)
     string = model.tendon("string").id
     assert model.tendon_limited[string]
     np.testing.assert_array_equal(model.tendon_range[string], [0.0, 0.3])
@@ -76,9 +82,14 @@ def test_reward_is_one_while_the_whole_ball_is_inside_the_target_box():
     env = _env()
     physics = env.physics
     for cup_x, cup_z in ((0.0, 0.0), (0.1, -0.05)):
-        for dx, dz, expected in ((0, 0, 1.0), (0.99 * _SLACK, 0, 1.0), (0, -0.99 * _SLACK, 1.0),
-                                 (1.01 * _SLACK, 0, 0.0), (0, 1.01 * _SLACK, 0.0),
-                                 (0, -0.3, 0.0)):
+        for dx, dz, expected in (
+            (0, 0, 1.0),
+            (0.99 * _SLACK, 0, 1.0),
+            (0, -0.99 * _SLACK, 1.0),
+            (1.01 * _SLACK, 0, 0.0),
+            (0, 1.01 * _SLACK, 0.0),
+            (0, -0.3, 0.0),
+        ):
             _set_state(physics, (cup_x, cup_z, cup_x + dx, _BALL_Z_IN_CUP + cup_z + dz))
             np.testing.assert_allclose(physics.ball_to_target(), [-dx, -dz], atol=1e-12)
             assert env.task.get_reward(physics) == expected, (cup_x, cup_z, dx, dz)

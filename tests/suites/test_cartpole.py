@@ -78,8 +78,9 @@ def test_bounded_position_is_cart_position_then_cosine_and_sine():
     env = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
     env.reset()
     physics = _set_state(env, cart_position=0.3, pole_angles=(0.4,), velocities=(1.5, -2.0))
-    np.testing.assert_allclose(physics.bounded_position(), [0.3, math.cos(0.4), math.sin(0.4)],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        physics.bounded_position(), [0.3, math.cos(0.4), math.sin(0.4)], atol=1e-12
+    )
     np.testing.assert_array_equal(physics.velocity(), [1.5, -2.0])
 
 
@@ -97,8 +98,9 @@ def test_dense_reward_at_the_margins_by_hand():
     # the Gaussian's margin (value 0.1): centred = (1 + 0.1) / 2. Control 0.5 with a
     # quadratic of margin 1 reaching 0: 1 - 0.5**2 = 0.75, so (4 + 0.75) / 5. Hinge
     # speed 5 rad/s, at the margin: (1 + 0.1) / 2.
-    physics = _set_state(env, cart_position=2.0, pole_angles=(math.pi / 2,),
-                         velocities=(0.0, 5.0), control=0.5)
+    physics = _set_state(
+        env, cart_position=2.0, pole_angles=(math.pi / 2,), velocities=(0.0, 5.0), control=0.5
+    )
     expected = 0.5 * 0.55 * 0.95 * 0.55
     assert env.task.get_reward(physics) == pytest.approx(expected, rel=1e-9)
 
@@ -133,7 +135,8 @@ def test_multi_pole_variants(task, num_poles):
     env = suite.load("cartpole", task, task_kwargs={"random": 0})
     model = env.physics.model
     assert [model.joint(i).name for i in range(model.njnt)] == (
-        ["slider"] + [f"hinge_{i}" for i in range(1, num_poles + 1)])
+        ["slider"] + [f"hinge_{i}" for i in range(1, num_poles + 1)]
+    )
     assert env.observation_spec()["position"].shape == (1 + 2 * num_poles,)
     assert env.observation_spec()["velocity"].shape == (1 + num_poles,)
     # The published variant lowers the floor so the hanging chain clears it.

@@ -1,6 +1,5 @@
 """Cheetah domain: published layout and model facts, hand-computed rewards, initial states."""
 
-
 import numpy as np
 import pytest
 
@@ -39,8 +38,9 @@ def test_timing():
     assert env.task.physics_steps_per_control_step == 1
 
 
-@pytest.mark.parametrize("speed, expected", [(-3.0, 0.0), (0.0, 0.0), (2.5, 0.25), (7.0, 0.7),
-                                             (10.0, 1.0), (14.0, 1.0)])
+@pytest.mark.parametrize(
+    "speed, expected", [(-3.0, 0.0), (0.0, 0.0), (2.5, 0.25), (7.0, 0.7), (10.0, 1.0), (14.0, 1.0)]
+)
 def test_reward_grows_linearly_with_speed_up_to_ten(speed, expected):
     env = suite.load("cheetah", "run", task_kwargs={"random": 0})
     physics = _still_pose(env, forward_velocity=speed)

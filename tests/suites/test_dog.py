@@ -24,8 +24,9 @@ _TASKS = ("stand", "walk", "trot", "run", "fetch")
 # m/s^2) at the state itself. So the step is checked at the bounds and
 # those sensor observations at 1e-2, everything else tightly (see
 # docs/control_suite_extra_dog_cmu.md).
-_TOLERANCES = conformance.Tolerances(reward=1e-9, observation=1e-2, next_qpos=1e-4,
-                                     next_qvel=1e-3, next_act=1e-9)
+_TOLERANCES = conformance.Tolerances(
+    reward=1e-9, observation=1e-2, next_qpos=1e-4, next_qvel=1e-3, next_act=1e-9
+)
 _CONTACT_FORCE_OBSERVATIONS = {"inertial_sensors", "foot_forces", "touch_sensors"}
 _STRICT_OBSERVATION = 1e-9
 # Model facts that differ on purpose: the bone meshes (none collides; their mass is
@@ -67,13 +68,23 @@ def test_registered_as_the_published_extra_tasks():
     assert dog.SUITE.tagged("no_reward_visualization") == list(_TASKS)
 
 
-@pytest.mark.parametrize("task, extra", [("stand", {}), ("fetch", {"ball_state": (6,),
-                                                               "target_position": (3,)})])
+@pytest.mark.parametrize(
+    "task, extra", [("stand", {}), ("fetch", {"ball_state": (6,), "target_position": (3,)})]
+)
 def test_published_observation_layout(task, extra):
     env = suite.load("dog", task, task_kwargs={"random": 0})
-    expected = {"joint_angles": (73,), "joint_velocites": (73,), "torso_pelvis_height": (2,),
-                "z_projection": (9,), "torso_com_velocity": (3,), "inertial_sensors": (9,),
-                "foot_forces": (12,), "touch_sensors": (4,), "actuator_state": (38,), **extra}
+    expected = {
+        "joint_angles": (73,),
+        "joint_velocites": (73,),
+        "torso_pelvis_height": (2,),
+        "z_projection": (9,),
+        "torso_com_velocity": (3,),
+        "inertial_sensors": (9,),
+        "foot_forces": (12,),
+        "touch_sensors": (4,),
+        "actuator_state": (38,),
+        **extra,
+    }
     spec = env.observation_spec()
     assert list(spec) == list(expected)
     assert {key: value.shape for key, value in spec.items()} == expected
@@ -126,18 +137,22 @@ def test_stand_reward_factors_in_the_default_pose():
     assert env.task.get_reward(_rest_state(env, height_offset=-0.3)) < 0.5
 
 
-@pytest.mark.parametrize("task, speed, expected_move", [
-    ("walk", 1.5, 1.0),  # Inside [1, 2] m/s.
-    ("walk", 0.0, 1 / 5),  # The linear term is 0 at the 1 m/s margin below.
-    ("trot", 1.5, (4 * 0.5 + 1) / 5),  # Half way through the 3 m/s margin below.
-    ("run", 20.0, (4 * (1 - 2 / 9) + 1) / 5),  # 2 m/s above the 18 m/s bound.
-])
+@pytest.mark.parametrize(
+    "task, speed, expected_move",
+    [
+        ("walk", 1.5, 1.0),  # Inside [1, 2] m/s.
+        ("walk", 0.0, 1 / 5),  # The linear term is 0 at the 1 m/s margin below.
+        ("trot", 1.5, (4 * 0.5 + 1) / 5),  # Half way through the 3 m/s margin below.
+        ("run", 20.0, (4 * (1 - 2 / 9) + 1) / 5),  # 2 m/s above the 18 m/s bound.
+    ],
+)
 def test_move_reward_is_the_stand_reward_times_the_speed_term(task, speed, expected_move):
     env = suite.load("dog", task, task_kwargs={"random": 0})
     physics = _rest_state(env, velocity=(speed, 0.0, 0.0))
     assert physics.com_forward_velocity() == pytest.approx(speed)
     assert env.task.get_reward(physics) == pytest.approx(
-        env.task.stand_reward(physics) * expected_move)
+        env.task.stand_reward(physics) * expected_move
+    )
 
 
 def test_fetch_reward_terms():
@@ -146,12 +161,12 @@ def test_fetch_reward_terms():
     mujoco.mj_resetData(physics.model, physics.data)
     ball = physics.model.joint("ball_root").qposadr[0]
     # The ball at the target: fetched (1), and the dog may let go (reach term 1).
-    physics.data.qpos[ball:ball + 3] = (0.0, 0.0, 0.03)
+    physics.data.qpos[ball : ball + 3] = (0.0, 0.0, 0.03)
     physics.forward()
     assert physics.ball_to_target_distance() == pytest.approx(0.03)
     assert env.task.get_reward(physics) == pytest.approx(env.task.stand_reward(physics))
     # The ball 5 m from the target and far from the mouth: both terms low.
-    physics.data.qpos[ball:ball + 3] = (5.0, 0.0, 0.03)
+    physics.data.qpos[ball : ball + 3] = (5.0, 0.0, 0.03)
     physics.forward()
     reward = env.task.get_reward(physics)
     assert 0 < reward < 0.6 * env.task.stand_reward(physics)
@@ -166,14 +181,20 @@ def test_ball_in_head_frame_matches_mujoco_object_velocity():
     model, data = physics.model, physics.data
     head, ball = model.site("head").id, model.geom("ball").id
     velocities = {}
-    for name, obj, index in (("head", mujoco.mjtObj.mjOBJ_SITE, head),
-                             ("ball", mujoco.mjtObj.mjOBJ_GEOM, ball)):
+    for name, obj, index in (
+        ("head", mujoco.mjtObj.mjOBJ_SITE, head),
+        ("ball", mujoco.mjtObj.mjOBJ_GEOM, ball),
+    ):
         result = np.zeros(6)
         mujoco.mj_objectVelocity(model, data, obj, index, result, 0)
         velocities[name] = result[3:]
     frame = data.site_xmat[head].reshape(3, 3)
-    expected = np.concatenate([(data.geom_xpos[ball] - data.site_xpos[head]) @ frame,
-                               (velocities["ball"] - velocities["head"]) @ frame])
+    expected = np.concatenate(
+        [
+            (data.geom_xpos[ball] - data.site_xpos[head]) @ frame,
+            (velocities["ball"] - velocities["head"]) @ frame,
+        ]
+    )
     np.testing.assert_allclose(physics.ball_in_head_frame(), expected, atol=1e-12)
 
 
@@ -213,6 +234,7 @@ def test_same_seed_same_trajectory():
         for action in np.random.RandomState(1).uniform(-1, 1, (5, 38)):
             observations.append(env.step(action).observation)
         return observations
+
     for first, second in zip(run(7), run(7)):
         for key in first:
             np.testing.assert_array_equal(first[key], second[key])
@@ -223,7 +245,8 @@ def test_seeded_initial_states_are_the_published_ones(task):
     if not _available(task):
         pytest.skip(f"no reference data for dog-{task}")
     worst = conformance.check_seeded_initial_states(
-        lambda seed: suite.load("dog", task, task_kwargs={"random": seed}), _reference(task))
+        lambda seed: suite.load("dog", task, task_kwargs={"random": seed}), _reference(task)
+    )
     assert worst == 0.0
 
 
@@ -236,14 +259,18 @@ def test_conforms_to_the_published_task(task):
     for key, error in result.states.max_observation_errors().items():
         if key not in _CONTACT_FORCE_OBSERVATIONS:
             assert error <= _STRICT_OBSERVATION, (key, error)
-    differing = {field for field, _, _ in result.differing_model_fields()
-                 if not field.startswith("geom_")}
+    differing = {
+        field for field, _, _ in result.differing_model_fields() if not field.startswith("geom_")
+    }
     assert differing <= _MESH_FIELDS, differing
     # Every missing geom is a published bone mesh.
     reference = conformance.load_reference(_reference(task))
     names = [str(n) for n in reference.model["model/geom/name"]]
-    meshes = {name for name, kind in zip(names, reference.model["model/geom/geom_type"])
-              if kind == mujoco.mjtGeom.mjGEOM_MESH}
+    meshes = {
+        name
+        for name, kind in zip(names, reference.model["model/geom/geom_type"])
+        if kind == mujoco.mjtGeom.mjGEOM_MESH
+    }
     for comparison in result.model_fields:
         if comparison.field.startswith("geom_"):
             assert comparison.max_error == 0.0, comparison
@@ -253,15 +280,16 @@ def test_conforms_to_the_published_task(task):
 def test_dog_is_drawn_with_its_collision_primitives():
     model = dog_model.make_spec(with_ball=True).compile()
     self_material = model.material("self").id
-    dog_geoms = [g for g in range(model.ngeom) if model.geom_bodyid[g] not in (
-        0, model.body("ball").id)]
+    dog_geoms = [
+        g for g in range(model.ngeom) if model.geom_bodyid[g] not in (0, model.body("ball").id)
+    ]
     colliding = [g for g in dog_geoms if model.geom_contype[g] or model.geom_conaffinity[g]]
     assert len(colliding) > 100
     for geom in colliding:
         assert model.geom_group[geom] == 0
         assert model.geom_matid[geom] == self_material
         # A non-default geom colour would hide the material's.
-        np.testing.assert_array_equal(model.geom_rgba[geom], [.5, .5, .5, 1])
+        np.testing.assert_array_equal(model.geom_rgba[geom], [0.5, 0.5, 0.5, 1])
 
 
 def test_stand_height_and_weight_follow_the_model_as_published_resets_do():
@@ -270,13 +298,15 @@ def test_stand_height_and_weight_follow_the_model_as_published_resets_do():
     default_pose = mujoco.MjData(physics.model)
     mujoco.mj_kinematics(physics.model, default_pose)
     ids = [physics.model.body(name).id for name in ("torso", "pelvis")]
-    np.testing.assert_allclose(physics.default_pose_heights(), default_pose.xpos[ids, 2],
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        physics.default_pose_heights(), default_pose.xpos[ids, 2], atol=1e-15
+    )
     # A model whose dog stands 10 cm higher (its root body raised) asks for
     # 0.9 of the new heights, as the published task measures them at every reset.
     physics.model.body_pos[ids[0], 2] += 0.1
-    np.testing.assert_allclose(physics.default_pose_heights(),
-                               default_pose.xpos[ids, 2] + 0.1, atol=1e-15)
+    np.testing.assert_allclose(
+        physics.default_pose_heights(), default_pose.xpos[ids, 2] + 0.1, atol=1e-15
+    )
     physics.model.body_subtreemass[ids[0]] *= 2
     assert physics.body_weight() == pytest.approx(2 * 9.81 * 10.2409, rel=1e-4)
 

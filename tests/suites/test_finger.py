@@ -35,13 +35,21 @@ def test_published_dimensions_and_layout():
     assert env.action_spec().shape == (2,)
     observation_spec = env.observation_spec()
     assert list(observation_spec) == [
-        "position", "velocity", "touch", "target_position", "dist_to_target"]
+        "position",
+        "velocity",
+        "touch",
+        "target_position",
+        "dist_to_target",
+    ]
     assert [spec.shape for spec in observation_spec.values()] == [(4,), (3,), (2,), (2,), ()]
     assert [model.joint(i).name for i in range(model.njnt)] == ["proximal", "distal", "hinge"]
     assert [model.actuator(i).name for i in range(model.nu)] == ["proximal", "distal"]
     spin_spec = _env("spin").observation_spec()
     assert [(k, s.shape) for k, s in spin_spec.items()] == [
-        ("position", (4,)), ("velocity", (3,)), ("touch", (2,))]
+        ("position", (4,)),
+        ("velocity", (3,)),
+        ("touch", (2,)),
+    ]
 
 
 def test_published_physical_parameters():

@@ -17,8 +17,13 @@ _MOUTH_IN_TORSO = np.array([0.0, 0.0745, 0.0])
 _RADII = 0.005 + 0.04  # Mouth capsule radius plus target sphere radius (m).
 
 
-def _set_state(env, root_quaternion=(1.0, 0.0, 0.0, 0.0), joint_angles=0.0,
-               root_velocity=(0.0, 0.0, 0.0), target=None):
+def _set_state(
+    env,
+    root_quaternion=(1.0, 0.0, 0.0, 0.0),
+    joint_angles=0.0,
+    root_velocity=(0.0, 0.0, 0.0),
+    target=None,
+):
     """Writes a pose (torso at its start), a root velocity and optionally the target's
     centre, then recomputes derived quantities."""
     physics = env.physics
@@ -47,9 +52,15 @@ def test_published_dimensions_and_layout():
     assert list(observation_spec) == ["joint_angles", "upright", "target", "velocity"]
     assert [spec.shape for spec in observation_spec.values()] == [(7,), (), (3,), (13,)]
     assert [model.joint(i).name for i in range(model.njnt)] == (
-        ["root"] + list(fish_model.JOINT_NAMES))
+        ["root"] + list(fish_model.JOINT_NAMES)
+    )
     assert [model.actuator(i).name for i in range(model.nu)] == [
-        "tail", "tail_twist", "fins_flap", "finleft_pitch", "finright_pitch"]
+        "tail",
+        "tail_twist",
+        "fins_flap",
+        "finleft_pitch",
+        "finright_pitch",
+    ]
     upright_spec = suite.load("fish", "upright", task_kwargs={"random": 0}).observation_spec()
     assert list(upright_spec) == ["joint_angles", "upright", "velocity"]
 
@@ -75,13 +86,14 @@ def test_published_physical_parameters():
         assert model.actuator_gainprm[index, 0] == kp
         assert model.actuator_biasprm[index, 1] == -kp
     flap, symmetry = model.tendon("fins_flap").id, model.tendon("fins_sym").id
-    np.testing.assert_allclose(model.wrap_prm[model.tendon_adr[flap]:][:2], [-.5, .5])
-    np.testing.assert_allclose(model.wrap_prm[model.tendon_adr[symmetry]:][:2], [.5, .5])
+    np.testing.assert_allclose(model.wrap_prm[model.tendon_adr[flap] :][:2], [-0.5, 0.5])
+    np.testing.assert_allclose(model.wrap_prm[model.tendon_adr[symmetry] :][:2], [0.5, 0.5])
     assert model.tendon_stiffness[symmetry] == 1e-4 and model.tendon_stiffness[flap] == 0
     assert model.ncam >= 2
     assert model.cam_mode[model.camera("fixed_top").id] == mujoco.mjtCamLight.mjCAMLIGHT_FIXED
     assert model.cam_mode[model.camera("tracking_top").id] == (
-        mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM)
+        mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+    )
     assert {"self", "effector"} <= {model.material(i).name for i in range(model.nmat)}
 
 
@@ -97,11 +109,14 @@ def test_the_fluid_slows_a_gliding_fish_down():
     assert physics.data.qvel[1] == pytest.approx(0.2, abs=1e-9)
 
 
-@pytest.mark.parametrize("half_angle, expected", [
-    (0.0, 1.0),                  # Back up.
-    (math.pi / 4, 0.1),          # Rolled 90 degrees: a margin (1) away, Gaussian 0.1.
-    (math.pi / 2, 0.1 ** 4),     # Upside down: two margins away, 0.1 ** (2 ** 2).
-])
+@pytest.mark.parametrize(
+    "half_angle, expected",
+    [
+        (0.0, 1.0),  # Back up.
+        (math.pi / 4, 0.1),  # Rolled 90 degrees: a margin (1) away, Gaussian 0.1.
+        (math.pi / 2, 0.1**4),  # Upside down: two margins away, 0.1 ** (2 ** 2).
+    ],
+)
 def test_upright_reward_by_hand(half_angle, expected):
     env = suite.load("fish", "upright", task_kwargs={"random": 0})
     physics = _set_state(env, root_quaternion=(math.cos(half_angle), 0, math.sin(half_angle), 0))
@@ -109,15 +124,18 @@ def test_upright_reward_by_hand(half_angle, expected):
     assert env.task.get_reward(physics) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("gap, upside_down, expected", [
-    (0.0, False, 1.0),
-    # Mouth inside the target, upside down: only the 1/8 upright share is lost.
-    (0.0, True, 7 / 8),
-    # Just touching (distance = the two radii) is still inside.
-    (_RADII, False, 1.0),
-    # A further 2 * radii (the margin) away: Gaussian 0.1, so (7 * 0.1 + 1) / 8.
-    (3 * _RADII, False, (0.7 + 1) / 8),
-])
+@pytest.mark.parametrize(
+    "gap, upside_down, expected",
+    [
+        (0.0, False, 1.0),
+        # Mouth inside the target, upside down: only the 1/8 upright share is lost.
+        (0.0, True, 7 / 8),
+        # Just touching (distance = the two radii) is still inside.
+        (_RADII, False, 1.0),
+        # A further 2 * radii (the margin) away: Gaussian 0.1, so (7 * 0.1 + 1) / 8.
+        (3 * _RADII, False, (0.7 + 1) / 8),
+    ],
+)
 def test_swim_reward_by_hand(gap, upside_down, expected):
     env = suite.load("fish", "swim", task_kwargs={"random": 0})
     quaternion = (0.0, 1.0, 0.0, 0.0) if upside_down else (1.0, 0.0, 0.0, 0.0)
@@ -136,11 +154,16 @@ def test_mouth_to_target_is_in_the_mouth_frame():
     reference = _set_state(env, joint_angles=angles, target=target).mouth_to_target()
     # Turn the fish and the target together about the torso's vertical axis.
     yaw = math.radians(50)
-    rotation = np.array([[math.cos(yaw), -math.sin(yaw), 0],
-                         [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
+    rotation = np.array(
+        [[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]]
+    )
     turned_target = rotation @ (target - _TORSO_START) + _TORSO_START
-    turned = _set_state(env, joint_angles=angles, target=turned_target,
-                        root_quaternion=(math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)))
+    turned = _set_state(
+        env,
+        joint_angles=angles,
+        target=turned_target,
+        root_quaternion=(math.cos(yaw / 2), 0, 0, math.sin(yaw / 2)),
+    )
     np.testing.assert_allclose(turned.mouth_to_target(), reference, atol=1e-12)
 
 

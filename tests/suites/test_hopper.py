@@ -1,6 +1,5 @@
 """Hopper domain: published layout and model facts, hand-computed rewards, initial states."""
 
-
 import numpy as np
 import pytest
 
@@ -61,8 +60,9 @@ def test_height_is_torso_over_foot_centre_of_mass():
     assert abs(_pose(env, pitch=np.pi / 2).height()) < 0.2
 
 
-@pytest.mark.parametrize("control, small_control", [
-    (0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.5, 0.75)])
+@pytest.mark.parametrize(
+    "control, small_control", [(0.0, 1.0), (1.0, 0.0), (-1.0, 0.0), (0.5, 0.75)]
+)
 def test_stand_reward_by_hand(control, small_control):
     env = suite.load("hopper", "stand", task_kwargs={"random": 0})
     physics = _pose(env, control=control)
@@ -74,8 +74,9 @@ def test_stand_reward_by_hand(control, small_control):
     assert env.task.get_reward(fallen) == 0.0
 
 
-@pytest.mark.parametrize("speed, hopping", [(2.0, 1.0), (3.0, 1.0), (1.5, 0.75), (1.0, 0.5),
-                                            (0.0, 0.0), (-1.0, 0.0)])
+@pytest.mark.parametrize(
+    "speed, hopping", [(2.0, 1.0), (3.0, 1.0), (1.5, 0.75), (1.0, 0.5), (0.0, 0.0), (-1.0, 0.0)]
+)
 def test_hop_reward_by_hand(speed, hopping):
     env = suite.load("hopper", "hop", task_kwargs={"random": 0})
     physics = _pose(env, forward_velocity=speed)
@@ -100,7 +101,6 @@ def test_observations_are_positions_without_rootx_velocities_and_touch():
     np.testing.assert_array_equal(observation["position"], physics.data.qpos[1:])
     np.testing.assert_array_equal(observation["velocity"], physics.data.qvel)
     np.testing.assert_array_equal(observation["touch"], physics.touch())
-
 
 
 def test_physics_class_is_the_domain_one():

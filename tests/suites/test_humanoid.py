@@ -14,8 +14,14 @@ from suites import suite
 _HEAD_ABOVE_TORSO = 0.19  # m, the head body's offset in the published model.
 
 
-def _set_state(env, root_position=(0.0, 0.0, 1.5), root_quaternion=(1.0, 0.0, 0.0, 0.0),
-               joint_angles=0.0, root_velocity=(0.0, 0.0, 0.0), control=0.0):
+def _set_state(
+    env,
+    root_position=(0.0, 0.0, 1.5),
+    root_quaternion=(1.0, 0.0, 0.0, 0.0),
+    joint_angles=0.0,
+    root_velocity=(0.0, 0.0, 0.0),
+    control=0.0,
+):
     """Writes a pose, a translation velocity of the whole body and a control, then
     recomputes derived quantities."""
     physics = env.physics
@@ -41,8 +47,13 @@ def test_published_dimensions_and_layout():
     np.testing.assert_array_equal(env.action_spec().maximum, 1.0)
     observation_spec = env.observation_spec()
     assert list(observation_spec) == [
-        "joint_angles", "head_height", "extremities", "torso_vertical", "com_velocity",
-        "velocity"]
+        "joint_angles",
+        "head_height",
+        "extremities",
+        "torso_vertical",
+        "com_velocity",
+        "velocity",
+    ]
     shapes = [spec.shape for spec in observation_spec.values()]
     assert shapes == [(21,), (), (12,), (3,), (3,), (27,)]
     assert sum(int(np.prod(shape)) for shape in shapes) == 67
@@ -68,7 +79,7 @@ def test_published_physical_parameters():
     assert model.opt.timestep == 0.005
     assert model.opt.integrator == mujoco.mjtIntegrator.mjINT_EULER
     # Capsule and sphere volumes at 1000 kg/m^3: the head is a 9 cm sphere.
-    np.testing.assert_allclose(model.body("head").mass, 1000 * 4 / 3 * math.pi * 0.09 ** 3)
+    np.testing.assert_allclose(model.body("head").mass, 1000 * 4 / 3 * math.pi * 0.09**3)
     np.testing.assert_allclose(model.body_mass.sum(), 40.844, atol=1e-3)
     np.testing.assert_allclose(model.joint("right_hip_y").range, np.deg2rad([-110, 20]))
     np.testing.assert_allclose(model.joint("left_hip_y").range, np.deg2rad([-120, 20]))
@@ -83,7 +94,7 @@ def test_published_physical_parameters():
     assert model.nsensordata == 66
     assert {model.camera(i).name for i in range(model.ncam)} == {"back", "side", "egocentric"}
     assert model.cam_mode[model.camera("back").id] == mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
-    assert model.mat_rgba[model.material("self").id].tolist() == pytest.approx([.7, .5, .3, 1])
+    assert model.mat_rgba[model.material("self").id].tolist() == pytest.approx([0.7, 0.5, 0.3, 1])
 
 
 def test_observations_of_the_upright_rest_pose():
@@ -113,8 +124,12 @@ def test_extremities_are_egocentric():
     angles = np.random.RandomState(3).uniform(-0.3, 0.3, 21)
     reference = _set_state(env, joint_angles=angles).extremities()
     half_yaw = math.radians(70) / 2
-    turned = _set_state(env, root_position=(2.0, -1.0, 0.7), joint_angles=angles,
-                        root_quaternion=(math.cos(half_yaw), 0.0, 0.0, math.sin(half_yaw)))
+    turned = _set_state(
+        env,
+        root_position=(2.0, -1.0, 0.7),
+        joint_angles=angles,
+        root_quaternion=(math.cos(half_yaw), 0.0, 0.0, math.sin(half_yaw)),
+    )
     np.testing.assert_allclose(turned.extremities(), reference, atol=1e-12)
     # The world's z axis in the torso frame does not change under a yaw either.
     np.testing.assert_allclose(turned.torso_vertical_orientation(), [0, 0, 1], atol=1e-12)
@@ -128,15 +143,18 @@ def test_reward_of_the_upright_still_pose(task, expected):
     assert env.task.get_reward(_set_state(env)) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("task, expected", [
-    # Gaussian stillness term, 0.1 at the 2 m/s margin: for velocity (0.6, 0.8) m/s
-    # the mean of 0.1 ** (0.6/2)^2 and 0.1 ** (0.8/2)^2.
-    ("stand", (0.1 ** 0.09 + 0.1 ** 0.16) / 2),
-    # Speed 1 m/s: the walk target is met; the run target (10 m/s, 10 m/s linear
-    # margin) is 0.1 met, so (5 * 0.1 + 1) / 6.
-    ("walk", 1.0),
-    ("run", 0.25),
-])
+@pytest.mark.parametrize(
+    "task, expected",
+    [
+        # Gaussian stillness term, 0.1 at the 2 m/s margin: for velocity (0.6, 0.8) m/s
+        # the mean of 0.1 ** (0.6/2)^2 and 0.1 ** (0.8/2)^2.
+        ("stand", (0.1**0.09 + 0.1**0.16) / 2),
+        # Speed 1 m/s: the walk target is met; the run target (10 m/s, 10 m/s linear
+        # margin) is 0.1 met, so (5 * 0.1 + 1) / 6.
+        ("walk", 1.0),
+        ("run", 0.25),
+    ],
+)
 def test_reward_of_a_moving_upright_pose(task, expected):
     env = suite.load("humanoid", task, task_kwargs={"random": 0})
     physics = _set_state(env, root_velocity=(0.6, 0.8, 0.0))

@@ -11,8 +11,9 @@ import pytest
 from mjcf_models import lqr as lqr_model
 from suites import lqr, lqr_solver, suite
 
-_SOLVER_REFERENCE = os.path.join(os.path.dirname(__file__), os.pardir, "conformance",
-                                 "lqr_solver_reference.json")
+_SOLVER_REFERENCE = os.path.join(
+    os.path.dirname(__file__), os.pardir, "conformance", "lqr_solver_reference.json"
+)
 
 
 def _solver_records():
@@ -67,8 +68,9 @@ def test_reward_and_termination():
     assert env.task.should_terminate_episode(physics)
 
 
-@pytest.mark.parametrize("record", _solver_records(),
-                         ids=lambda record: f"{record['task']}-{record['seed']}")
+@pytest.mark.parametrize(
+    "record", _solver_records(), ids=lambda record: f"{record['task']}-{record['seed']}"
+)
 def test_solver_policy_scores_what_the_published_solver_scores(record):
     env = suite.load("lqr", record["task"], task_kwargs={"random": record["seed"]})
     env.reset()

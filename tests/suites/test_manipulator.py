@@ -10,8 +10,16 @@ from mjcf_models import manipulator as manipulator_model
 from suites import manipulator
 from suites import suite
 
-_QPOS_JOINTS = ["arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "thumb", "thumbtip",
-                "finger", "fingertip"]
+_QPOS_JOINTS = [
+    "arm_root",
+    "arm_shoulder",
+    "arm_elbow",
+    "arm_wrist",
+    "thumb",
+    "thumbtip",
+    "finger",
+    "fingertip",
+]
 _ARM_LENGTH = 0.18 + 0.15 + 0.12  # upper, middle and lower arm links (m)
 _ARM_BASE_Z = 0.4
 
@@ -40,13 +48,27 @@ def test_published_dimensions_and_layout():
     assert env.action_spec().shape == (5,)
     observation_spec = env.observation_spec()
     assert [(k, s.shape) for k, s in observation_spec.items()] == [
-        ("arm_pos", (8, 2)), ("arm_vel", (8,)), ("touch", (5,)), ("hand_pos", (4,)),
-        ("object_pos", (4,)), ("object_vel", (3,)), ("target_pos", (4,))]
+        ("arm_pos", (8, 2)),
+        ("arm_vel", (8,)),
+        ("touch", (5,)),
+        ("hand_pos", (4,)),
+        ("object_pos", (4,)),
+        ("object_vel", (3,)),
+        ("target_pos", (4,)),
+    ]
     assert sum(math.prod(s.shape) for s in observation_spec.values()) == 44
     assert [model.joint(i).name for i in range(model.njnt)] == _QPOS_JOINTS + [
-        "ball_x", "ball_z", "ball_y"]
+        "ball_x",
+        "ball_z",
+        "ball_y",
+    ]
     assert [model.actuator(i).name for i in range(model.nu)] == [
-        "root", "shoulder", "elbow", "wrist", "grasp"]
+        "root",
+        "shoulder",
+        "elbow",
+        "wrist",
+        "grasp",
+    ]
 
 
 def test_partially_observable_variant_sees_only_the_arm():
@@ -62,13 +84,17 @@ def test_published_physical_parameters():
     assert model.actuator_trntype[4] == mujoco.mjtTrn.mjTRN_TENDON
     np.testing.assert_allclose(model.dof_damping[:8], [2, 1.5, 1, 0.5, 0.5, 0.01, 0.5, 0.01])
     np.testing.assert_allclose(model.jnt_stiffness[:8], [0, 0, 0, 0, 0, 0.01, 0, 0.01])
-    np.testing.assert_allclose(model.jnt_range[1:8], np.radians(
-        [[-160, 160], [-160, 160], [-140, 140], [-10, 60], [-40, 20], [-10, 60], [-40, 20]]))
+    np.testing.assert_allclose(
+        model.jnt_range[1:8],
+        np.radians(
+            [[-160, 160], [-160, 160], [-140, 140], [-10, 60], [-40, 20], [-10, 60], [-40, 20]]
+        ),
+    )
     assert not model.jnt_limited[0]
     # Arm links are capsules of density 500 kg/m^3; the ball is water-dense.
-    upper_arm_volume = math.pi * 0.02 ** 2 * 0.18 + 4 / 3 * math.pi * 0.02 ** 3
+    upper_arm_volume = math.pi * 0.02**2 * 0.18 + 4 / 3 * math.pi * 0.02**3
     assert model.body("upper_arm").mass[0] == pytest.approx(500 * upper_arm_volume)
-    assert model.body("ball").mass[0] == pytest.approx(1000 * 4 / 3 * math.pi * 0.022 ** 3)
+    assert model.body("ball").mass[0] == pytest.approx(1000 * 4 / 3 * math.pi * 0.022**3)
     assert model.body("pinch site").mass[0] == 1e-6
     # `grasp` averages the two finger angles, `coupling` (held at zero) differs them.
     np.testing.assert_allclose(model.wrap_prm, [0.5, 0.5, -0.5, 0.5])
@@ -78,20 +104,36 @@ def test_published_physical_parameters():
     assert model.camera("hand").mode == mujoco.mjtCamLight.mjCAMLIGHT_TRACK
 
 
-@pytest.mark.parametrize("task, props", [
-    ("bring_ball", ["ball", "target_ball"]),
-    ("bring_peg", ["peg", "pommel", "target_peg"]),
-    ("insert_ball", ["ball", "cup", "target_ball"]),
-    ("insert_peg", ["peg", "pommel", "slot", "target_peg"]),
-])
+@pytest.mark.parametrize(
+    "task, props",
+    [
+        ("bring_ball", ["ball", "target_ball"]),
+        ("bring_peg", ["peg", "pommel", "target_peg"]),
+        ("insert_ball", ["ball", "cup", "target_ball"]),
+        ("insert_peg", ["peg", "pommel", "slot", "target_peg"]),
+    ],
+)
 def test_each_task_has_the_published_props(task, props):
     model = _env(task).physics.model
-    arm_bodies = ["world", "upper_arm", "middle_arm", "lower_arm", "hand", "pinch site",
-                  "thumb", "thumbtip", "finger", "fingertip"]
+    arm_bodies = [
+        "world",
+        "upper_arm",
+        "middle_arm",
+        "lower_arm",
+        "hand",
+        "pinch site",
+        "thumb",
+        "thumbtip",
+        "finger",
+        "fingertip",
+    ]
     assert [model.body(i).name for i in range(model.nbody)] == arm_bodies + props
     prop = props[0]
     assert [model.joint(i).name for i in range(8, model.njnt)] == [
-        f"{prop}_x", f"{prop}_z", f"{prop}_y"]
+        f"{prop}_x",
+        f"{prop}_z",
+        f"{prop}_y",
+    ]
 
 
 def test_control_timestep_is_ten_physics_steps_and_episodes_last_10_seconds():
@@ -109,14 +151,23 @@ def test_arm_observations_by_hand():
     angles[list(manipulator.ARM_JOINTS).index("arm_root")] = theta
     angles[list(manipulator.ARM_JOINTS).index("finger")] = 0.2
     angles[list(manipulator.ARM_JOINTS).index("thumb")] = 0.1
-    np.testing.assert_allclose(physics.bounded_joint_pos(manipulator.ARM_JOINTS),
-                               np.stack([np.sin(angles), np.cos(angles)], axis=1), atol=1e-15)
+    np.testing.assert_allclose(
+        physics.bounded_joint_pos(manipulator.ARM_JOINTS),
+        np.stack([np.sin(angles), np.cos(angles)], axis=1),
+        atol=1e-15,
+    )
     # The straight arm, turned by theta about -y, puts the hand's frame at
     # (-0.45 sin, 0.4 + 0.45 cos) with quaternion (cos(theta/2), 0, -sin(theta/2), 0).
     np.testing.assert_allclose(
         physics.body_2d_pose("hand"),
-        [-_ARM_LENGTH * math.sin(theta), _ARM_BASE_Z + _ARM_LENGTH * math.cos(theta),
-         math.cos(theta / 2), -math.sin(theta / 2)], atol=1e-12)
+        [
+            -_ARM_LENGTH * math.sin(theta),
+            _ARM_BASE_Z + _ARM_LENGTH * math.cos(theta),
+            math.cos(theta / 2),
+            -math.sin(theta / 2),
+        ],
+        atol=1e-12,
+    )
 
 
 def test_object_observations_are_its_world_pose_and_joint_velocities():
@@ -127,10 +178,12 @@ def test_object_observations_are_its_world_pose_and_joint_velocities():
         physics.data.qvel[8:] = 1.0, -2.0, 3.0
     # The prop's slides have their reference at the body's position: qpos is the
     # world position; the hinge turns it about +y.
-    np.testing.assert_allclose(physics.body_2d_pose("ball"),
-                               [0.1, 0.3, math.cos(0.25), math.sin(0.25)], atol=1e-12)
-    np.testing.assert_array_equal(physics.joint_vel(("ball_x", "ball_z", "ball_y")),
-                                  [1.0, -2.0, 3.0])
+    np.testing.assert_allclose(
+        physics.body_2d_pose("ball"), [0.1, 0.3, math.cos(0.25), math.sin(0.25)], atol=1e-12
+    )
+    np.testing.assert_array_equal(
+        physics.joint_vel(("ball_x", "ball_z", "ball_y")), [1.0, -2.0, 3.0]
+    )
 
 
 def test_grasp_closes_both_fingers_symmetrically():

@@ -66,16 +66,24 @@ def test_control_timestep_and_episode_length():
 def test_observations_are_cosine_sine_and_angular_velocity():
     env = _env()
     physics = _set_state(env, angle=0.7, angular_velocity=-1.25)
-    np.testing.assert_allclose(physics.pole_orientation(), [math.cos(0.7), math.sin(0.7)],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        physics.pole_orientation(), [math.cos(0.7), math.sin(0.7)], atol=1e-12
+    )
     np.testing.assert_array_equal(physics.angular_velocity(), [-1.25])
     assert physics.pole_vertical() == pytest.approx(math.cos(0.7))
 
 
 def test_reward_is_one_within_eight_degrees_of_upright():
     env = _env()
-    for degrees, expected in ((0.0, 1.0), (7.9, 1.0), (-7.9, 1.0), (8.1, 0.0), (-8.1, 0.0),
-                              (90.0, 0.0), (180.0, 0.0)):
+    for degrees, expected in (
+        (0.0, 1.0),
+        (7.9, 1.0),
+        (-7.9, 1.0),
+        (8.1, 0.0),
+        (-8.1, 0.0),
+        (90.0, 0.0),
+        (180.0, 0.0),
+    ):
         physics = _set_state(env, angle=math.radians(degrees))
         assert env.task.get_reward(physics) == expected, degrees
 

@@ -1,7 +1,6 @@
 """Point-mass domain: published model facts, hand-computed rewards, initial states,
 the actuation directions of the hard task."""
 
-
 import mujoco
 import numpy as np
 import pytest

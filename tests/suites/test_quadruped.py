@@ -29,27 +29,42 @@ def test_registered_as_extra_tasks():
         assert ("quadruped", task) not in suite.BENCHMARKING
 
 
-@pytest.mark.parametrize("task, extra", [("walk", ()), ("escape", ("origin", "rangefinder")),
-                                         ("fetch", ("ball_state", "target_position"))])
+@pytest.mark.parametrize(
+    "task, extra",
+    [
+        ("walk", ()),
+        ("escape", ("origin", "rangefinder")),
+        ("fetch", ("ball_state", "target_position")),
+    ],
+)
 def test_observations_in_published_order(task, extra):
     env = suite.load("quadruped", task, task_kwargs={"random": 0})
     observation = env.reset().observation
     keys = ("egocentric_state", "torso_velocity", "torso_upright", "imu", "force_torque") + extra
     assert tuple(observation) == keys
-    shapes = {"egocentric_state": (44,), "torso_velocity": (3,), "torso_upright": (), "imu": (6,),
-              "force_torque": (24,), "origin": (3,), "rangefinder": (20,), "ball_state": (9,),
-              "target_position": (3,)}
+    shapes = {
+        "egocentric_state": (44,),
+        "torso_velocity": (3,),
+        "torso_upright": (),
+        "imu": (6,),
+        "force_torque": (24,),
+        "origin": (3,),
+        "rangefinder": (20,),
+        "ball_state": (9,),
+        "target_position": (3,),
+    }
     for key, value in observation.items():
         assert value.shape == shapes[key], key
     spec = env.action_spec()
-    np.testing.assert_array_equal(spec.minimum, [-1, -1, -.8] * 4)
-    np.testing.assert_array_equal(spec.maximum, [1, 1.1, .8] * 4)
-    assert env.task.control_timestep == pytest.approx(.02)
+    np.testing.assert_array_equal(spec.minimum, [-1, -1, -0.8] * 4)
+    np.testing.assert_array_equal(spec.maximum, [1, 1.1, 0.8] * 4)
+    assert env.task.control_timestep == pytest.approx(0.02)
 
 
 def test_floor_sizes_follow_the_task():
-    sizes = {task: suite.load("quadruped", task).physics.model.geom("floor").size[0]
-             for task in _TASKS}
+    sizes = {
+        task: suite.load("quadruped", task).physics.model.geom("floor").size[0] for task in _TASKS
+    }
     assert sizes == {"walk": 10, "run": 100, "escape": 40, "fetch": 15}
 
 
@@ -86,7 +101,7 @@ def test_escape_terrain_follows_the_published_bowl():
     # low at the clipped centre, highest on the unit circle, 0 beyond the bowl's
     # rim only where the bowl itself is 0 (the corners are at radius sqrt(2)).
     centre = terrain[samples // 2, samples // 2]
-    bowl_at_centre = .5 - np.cos(2 * np.pi * .04) / 2
+    bowl_at_centre = 0.5 - np.cos(2 * np.pi * 0.04) / 2
     assert 0.1 * bowl_at_centre < centre < 1.2 * bowl_at_centre
     assert terrain.max() <= 1.2 and terrain.min() >= 0
     first = terrain.copy()

@@ -10,6 +10,7 @@ from mjcf_models import reacher as reacher_model
 from suites import reacher
 from suites import suite
 
+
 def _env(task="easy", seed=0):
     env = suite.load("reacher", task, task_kwargs={"random": seed})
     env.reset()

@@ -33,10 +33,23 @@ def test_observations_and_specs(task, boxes):
     env = suite.load("stacker", task, task_kwargs={"random": 0})
     observation = env.reset().observation
     assert {key: value.shape for key, value in observation.items()} == {
-        "arm_pos": (8, 2), "arm_vel": (8,), "touch": (5,), "hand_pos": (4,),
-        "box_pos": (boxes, 4), "box_vel": (3 * boxes,), "target_pos": (2,)}
-    assert list(observation) == ["arm_pos", "arm_vel", "touch", "hand_pos", "box_pos",
-                                 "box_vel", "target_pos"]
+        "arm_pos": (8, 2),
+        "arm_vel": (8,),
+        "touch": (5,),
+        "hand_pos": (4,),
+        "box_pos": (boxes, 4),
+        "box_vel": (3 * boxes,),
+        "target_pos": (2,),
+    }
+    assert list(observation) == [
+        "arm_pos",
+        "arm_vel",
+        "touch",
+        "hand_pos",
+        "box_pos",
+        "box_vel",
+        "target_pos",
+    ]
     assert env.action_spec().shape == (5,)
     assert env.task.control_timestep == pytest.approx(0.01)
     partial = suite.load("stacker", task, task_kwargs={"fully_observable": False})
@@ -49,8 +62,7 @@ def test_reward_box_on_target_hand_away():
     target = env.physics.model.body("target").pos.copy()
     # The target sits 1 mm behind the plane of motion.
     physics = _state(env, [(target[0], target[2]), (0.3, 0.6)])
-    assert env.task.get_reward(physics) == pytest.approx(
-        np.exp(np.log(0.1) * (0.001 / 0.044) ** 2))
+    assert env.task.get_reward(physics) == pytest.approx(np.exp(np.log(0.1) * (0.001 / 0.044) ** 2))
     # Both boxes far away: the gaussian closeness is tiny.
     physics = _state(env, [(target[0] + 0.3, 0.6), (target[0] + 0.4, 0.6)])
     assert env.task.get_reward(physics) < 1e-6

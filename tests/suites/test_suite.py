@@ -7,14 +7,34 @@ import pytest
 from suites import suite
 
 _PUBLISHED_BENCHMARKING = {
-    ("acrobot", "swingup"), ("acrobot", "swingup_sparse"), ("ball_in_cup", "catch"),
-    ("cartpole", "balance"), ("cartpole", "balance_sparse"), ("cartpole", "swingup"),
-    ("cartpole", "swingup_sparse"), ("cheetah", "run"), ("finger", "spin"),
-    ("finger", "turn_easy"), ("finger", "turn_hard"), ("fish", "upright"), ("fish", "swim"),
-    ("hopper", "stand"), ("hopper", "hop"), ("humanoid", "stand"), ("humanoid", "walk"),
-    ("humanoid", "run"), ("manipulator", "bring_ball"), ("pendulum", "swingup"),
-    ("point_mass", "easy"), ("reacher", "easy"), ("reacher", "hard"), ("swimmer", "swimmer6"),
-    ("swimmer", "swimmer15"), ("walker", "stand"), ("walker", "walk"), ("walker", "run"),
+    ("acrobot", "swingup"),
+    ("acrobot", "swingup_sparse"),
+    ("ball_in_cup", "catch"),
+    ("cartpole", "balance"),
+    ("cartpole", "balance_sparse"),
+    ("cartpole", "swingup"),
+    ("cartpole", "swingup_sparse"),
+    ("cheetah", "run"),
+    ("finger", "spin"),
+    ("finger", "turn_easy"),
+    ("finger", "turn_hard"),
+    ("fish", "upright"),
+    ("fish", "swim"),
+    ("hopper", "stand"),
+    ("hopper", "hop"),
+    ("humanoid", "stand"),
+    ("humanoid", "walk"),
+    ("humanoid", "run"),
+    ("manipulator", "bring_ball"),
+    ("pendulum", "swingup"),
+    ("point_mass", "easy"),
+    ("reacher", "easy"),
+    ("reacher", "hard"),
+    ("swimmer", "swimmer6"),
+    ("swimmer", "swimmer15"),
+    ("walker", "stand"),
+    ("walker", "walk"),
+    ("walker", "run"),
 }
 
 _TASKS = [pytest.param(domain, task, id=f"{domain}-{task}") for domain, task in suite.ALL_TASKS]
@@ -23,7 +43,7 @@ _TASKS = [pytest.param(domain, task, id=f"{domain}-{task}") for domain, task in 
 # Published exceptions to controls in [-1, 1]: quadruped's lift and extend ranges,
 # lqr's unlimited motors (bounded by mjMAXVAL in the spec).
 _ACTION_BOUNDS = {
-    "quadruped": ([-1, -1, -.8] * 4, [1, 1.1, .8] * 4),
+    "quadruped": ([-1, -1, -0.8] * 4, [1, 1.1, 0.8] * 4),
     "lqr": (-1e10, 1e10),
 }
 # LQR has no time limit and a reward of 1 minus a quadratic cost (unbounded below).
@@ -60,9 +80,14 @@ _MAY_STAY_CONSTANT = {("manipulator", "touch"), ("finger", "touch"), ("stacker",
 # physics step: about 30 s on a shared 2-core machine.
 _SLOW_EPISODES = {("quadruped", "escape")}
 _EPISODE_TASKS = [
-    pytest.param(domain, task, id=f"{domain}-{task}",
-                 marks=[pytest.mark.slow] if (domain, task) in _SLOW_EPISODES else [])
-    for domain, task in suite.ALL_TASKS]
+    pytest.param(
+        domain,
+        task,
+        id=f"{domain}-{task}",
+        marks=[pytest.mark.slow] if (domain, task) in _SLOW_EPISODES else [],
+    )
+    for domain, task in suite.ALL_TASKS
+]
 
 
 @pytest.mark.parametrize("domain, task", _EPISODE_TASKS)
@@ -121,8 +146,11 @@ def test_deterministic_under_seed_and_seed_matters(domain, task):
             records.append(np.concatenate([np.ravel(v) for v in timestep.observation.values()]))
             for action in actions:
                 timestep = env.step(action)
-                records.append(np.concatenate(
-                    [[timestep.reward]] + [np.ravel(v) for v in timestep.observation.values()]))
+                records.append(
+                    np.concatenate(
+                        [[timestep.reward]] + [np.ravel(v) for v in timestep.observation.values()]
+                    )
+                )
         return records
 
     first, second, other = rollout(5), rollout(5), rollout(6)
@@ -136,8 +164,15 @@ def test_initial_states_are_randomised(domain, task):
     states = []
     for _ in range(3):
         env.reset()
-        states.append(np.concatenate([env.physics.get_state(), np.ravel(env.physics.model.geom_pos),
-                                      np.ravel(env.physics.model.site_pos)]))
+        states.append(
+            np.concatenate(
+                [
+                    env.physics.get_state(),
+                    np.ravel(env.physics.model.geom_pos),
+                    np.ravel(env.physics.model.site_pos),
+                ]
+            )
+        )
     assert not np.array_equal(states[0], states[1])
     assert not np.array_equal(states[1], states[2])
 
@@ -147,14 +182,21 @@ def test_observations_share_no_memory_with_physics_or_each_other(domain, task):
     env = suite.load(domain, task, task_kwargs={"random": 0})
     observation = env.reset().observation
     arrays = [np.asarray(value) for value in observation.values()]
-    physics_arrays = [env.physics.data.qpos, env.physics.data.qvel, env.physics.data.xpos,
-                      env.physics.data.xmat, env.physics.data.sensordata, env.physics.data.site_xpos,
-                      env.physics.data.geom_xpos, env.physics.model.geom_pos]
+    physics_arrays = [
+        env.physics.data.qpos,
+        env.physics.data.qvel,
+        env.physics.data.xpos,
+        env.physics.data.xmat,
+        env.physics.data.sensordata,
+        env.physics.data.site_xpos,
+        env.physics.data.geom_xpos,
+        env.physics.model.geom_pos,
+    ]
     for name, array in zip(observation, arrays):
         for other in physics_arrays:
             assert not np.shares_memory(array, other), name
     for i, a in enumerate(arrays):
-        for b in arrays[i + 1:]:
+        for b in arrays[i + 1 :]:
             assert not np.shares_memory(a, b)
 
 
@@ -215,6 +257,7 @@ def test_planar_bodies_start_from_a_random_pose(domain, task):
         assert np.all((low <= qpos[3:]) & (qpos[3:] <= high))
         pitches.append(qpos[rooty])
     assert np.all(np.abs(pitches) <= np.pi) and np.ptp(pitches) > np.pi
+
 
 def test_visualize_reward_recolours_the_body():
     env = suite.load("cartpole", "balance", task_kwargs={"random": 0}, visualize_reward=True)

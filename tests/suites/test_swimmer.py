@@ -50,13 +50,14 @@ def test_published_dimensions_and_layout(task, links):
     assert env.action_spec().shape == (links - 1,)
     observation_spec = env.observation_spec()
     assert list(observation_spec) == ["joints", "to_target", "body_velocities"]
-    assert [spec.shape for spec in observation_spec.values()] == [
-        (links - 1,), (2,), (3 * links,)]
+    assert [spec.shape for spec in observation_spec.values()] == [(links - 1,), (2,), (3 * links,)]
     assert sum(spec.shape[0] for spec in observation_spec.values()) == 4 * links + 1
     assert [model.joint(i).name for i in range(model.njnt)] == (
-        ["rootx", "rooty", "rootz"] + [f"joint_{i}" for i in range(links - 1)])
+        ["rootx", "rooty", "rootz"] + [f"joint_{i}" for i in range(links - 1)]
+    )
     assert [model.actuator(i).name for i in range(model.nu)] == [
-        f"motor_{i}" for i in range(links - 1)]
+        f"motor_{i}" for i in range(links - 1)
+    ]
 
 
 @pytest.mark.parametrize("task, links", _TASKS)
@@ -73,8 +74,9 @@ def test_any_number_of_links_from_three():
         assert env.action_spec().shape == (links - 1,)
         assert env.observation_spec()["body_velocities"].shape == (3 * links,)
         # Joints may bend a full turn spread over the chain.
-        np.testing.assert_allclose(env.physics.model.jnt_range[3:],
-                                   np.radians([[-360 / links, 360 / links]] * (links - 1)))
+        np.testing.assert_allclose(
+            env.physics.model.jnt_range[3:], np.radians([[-360 / links, 360 / links]] * (links - 1))
+        )
     for bad in (2, 0, 6.0, True, "6"):
         with pytest.raises(ValueError, match="n_links must be an integer >= 3"):
             swimmer_model.make_spec(bad)
@@ -92,24 +94,30 @@ def test_nose_to_target_by_hand():
     env = suite.load("swimmer", "swimmer6", task_kwargs={"random": 0})
     # Head frame aligned with the world, moved by (0.2, -0.3).
     physics = _pose(env, target_xy=(1.0, 0.5), x=0.2, y=-0.3)
-    np.testing.assert_allclose(physics.nose_to_target(), [1.0 - 0.2, 0.5 + 0.3 - _NOSE_Y],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        physics.nose_to_target(), [1.0 - 0.2, 0.5 + 0.3 - _NOSE_Y], atol=1e-12
+    )
     # Turned half a circle about the hinge: the nose swings to the hinge's other side
     # (world y = 2 * hinge - nose), and the head's x and y axes flip.
     physics = _pose(env, target_xy=(1.0, 0.5), heading=np.pi)
     nose_world_y = 2 * _HINGE_Y - _NOSE_Y
-    np.testing.assert_allclose(physics.nose_to_target(), [-1.0, -(0.5 - nose_world_y)],
-                               atol=1e-12)
+    np.testing.assert_allclose(physics.nose_to_target(), [-1.0, -(0.5 - nose_world_y)], atol=1e-12)
     assert physics.nose_to_target_dist() == pytest.approx(np.hypot(1.0, 0.5 - nose_world_y))
 
 
-@pytest.mark.parametrize("distance, expected", [
-    # Inside the 0.1 m target: 1.
-    (0.0, 1.0), (0.1, 1.0),
-    # The long tail 1 / (1 + (3 d)^2) of the distance d beyond the target in
-    # margins (0.5 m), which is 0.1 at one margin.
-    (0.35, 1 / (1 + (3 * 0.5) ** 2)), (0.6, 0.1), (1.1, 1 / (1 + (3 * 2) ** 2)),
-])
+@pytest.mark.parametrize(
+    "distance, expected",
+    [
+        # Inside the 0.1 m target: 1.
+        (0.0, 1.0),
+        (0.1, 1.0),
+        # The long tail 1 / (1 + (3 d)^2) of the distance d beyond the target in
+        # margins (0.5 m), which is 0.1 at one margin.
+        (0.35, 1 / (1 + (3 * 0.5) ** 2)),
+        (0.6, 0.1),
+        (1.1, 1 / (1 + (3 * 2) ** 2)),
+    ],
+)
 def test_reward_by_hand(distance, expected):
     env = suite.load("swimmer", "swimmer6", task_kwargs={"random": 0})
     physics = _pose(env, target_xy=(distance, _NOSE_Y))
@@ -125,12 +133,10 @@ def test_body_velocities_are_planar_and_in_each_body_frame():
     qvel = np.zeros(physics.model.nv)
     qvel[_ROOTX], qvel[_ROOTY] = 0.3, -0.2
     physics = _pose(env, target_xy=(1, 1), qvel=qvel)
-    np.testing.assert_allclose(physics.body_velocities(), np.tile([0.3, -0.2, 0.0], 6),
-                               atol=1e-12)
+    np.testing.assert_allclose(physics.body_velocities(), np.tile([0.3, -0.2, 0.0], 6), atol=1e-12)
     physics = _pose(env, target_xy=(1, 1), heading=np.pi / 2, qvel=qvel)
     # A quarter turn: world x is the body's -y, world y its +x.
-    np.testing.assert_allclose(physics.body_velocities(), np.tile([-0.2, -0.3, 0.0], 6),
-                               atol=1e-12)
+    np.testing.assert_allclose(physics.body_velocities(), np.tile([-0.2, -0.3, 0.0], 6), atol=1e-12)
     qvel[:] = 0.0
     qvel[_ROOTZ] = 0.7
     physics = _pose(env, target_xy=(1, 1), qvel=qvel)
@@ -169,13 +175,15 @@ def test_seeded_initial_states_and_targets_equal_the_published_ones(task, links)
     # Joints, then the near-or-far coin, then the target, drawn as published, so the
     # seed the reference was recorded with gives its initial states and targets.
     reference = _reference(task)
-    env = suite.load("swimmer", task,
-                     task_kwargs={"random": reference.meta["initial_state_task_seed"]})
+    env = suite.load(
+        "swimmer", task, task_kwargs={"random": reference.meta["initial_state_task_seed"]}
+    )
     physics = env.physics
     target = physics.model.geom("target").id
     env.reset()
-    for qpos, qvel, target_pos in zip(reference.initial["qpos"], reference.initial["qvel"],
-                                      reference.initial["geom_pos"]):
+    for qpos, qvel, target_pos in zip(
+        reference.initial["qpos"], reference.initial["qvel"], reference.initial["geom_pos"]
+    ):
         np.testing.assert_array_equal(physics.data.qpos, qpos)
         np.testing.assert_array_equal(physics.data.qvel, qvel)
         np.testing.assert_array_equal(physics.model.geom_pos[target], target_pos[0])

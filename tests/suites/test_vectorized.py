@@ -8,7 +8,8 @@ from composer_tasks.batch import copy_seed
 from suites import suite
 
 _VECTORIZED = [
-    pytest.param(domain, task, id=f"{domain}-{task}") for domain, task in suite.ALL_TASKS
+    pytest.param(domain, task, id=f"{domain}-{task}")
+    for domain, task in suite.ALL_TASKS
     if suite.load(domain, task).task.vectorized_callbacks
 ]
 
@@ -25,10 +26,13 @@ def test_vectorised_batch_equals_single_environments(domain, task):
     kwargs = {"time_limit": 6 * control_timestep}
     batch = suite.load_batch(domain, task, 3, task_kwargs=dict(kwargs, random=2), num_threads=2)
     assert batch.vectorized
-    singles = [suite.load(domain, task, task_kwargs=dict(kwargs, random=copy_seed(2, i)))
-               for i in range(3)]
+    singles = [
+        suite.load(domain, task, task_kwargs=dict(kwargs, random=copy_seed(2, i))) for i in range(3)
+    ]
     spec = batch.action_spec()
-    actions = np.random.RandomState(1).uniform(spec.minimum, spec.maximum, size=(15, 3) + spec.shape)
+    actions = np.random.RandomState(1).uniform(
+        spec.minimum, spec.maximum, size=(15, 3) + spec.shape
+    )
     batched = batch.reset()
     alone = [env.reset() for env in singles]
     auto_resets = 0
@@ -37,7 +41,9 @@ def test_vectorised_batch_equals_single_environments(domain, task):
         for index, timestep in enumerate(alone):
             assert batched.step_type[index] == timestep.step_type
             assert batched.reward[index] == (timestep.reward or 0.0)
-            assert batched.discount[index] == (1.0 if timestep.discount is None else timestep.discount)
+            assert batched.discount[index] == (
+                1.0 if timestep.discount is None else timestep.discount
+            )
             for name, value in timestep.observation.items():
                 np.testing.assert_array_equal(batched.observation[name][index], value, err_msg=name)
         if step == 15:

@@ -1,6 +1,5 @@
 """Walker domain: published layout and model facts, hand-computed rewards, initial states."""
 
-
 import numpy as np
 import pytest
 
@@ -8,8 +7,17 @@ from suites import suite
 from suites import walker
 
 _TASKS = ["stand", "walk", "run"]
-_JOINTS = ["rootz", "rootx", "rooty", "right_hip", "right_knee", "right_ankle", "left_hip",
-           "left_knee", "left_ankle"]
+_JOINTS = [
+    "rootz",
+    "rootx",
+    "rooty",
+    "right_hip",
+    "right_knee",
+    "right_ankle",
+    "left_hip",
+    "left_knee",
+    "left_ankle",
+]
 _ROOTZ, _ROOTX, _ROOTY = 0, 1, 2
 
 
@@ -65,32 +73,42 @@ def test_height_is_the_torso_frame_height_as_a_scalar_array():
     assert float(height) == pytest.approx(0.9, abs=1e-12)
 
 
-@pytest.mark.parametrize("drop, pitch, expected", [
-    # Upright at 1.3 m: standing = 1, upright = 1.
-    (0.0, 0.0, 1.0),
-    # 0.6 m (one margin) below 1.2 m the gaussian is 0.1; upside down upright = 0.
-    (0.7, np.pi, (3 * 0.1 + 0.0) / 4),
-    # Horizontal at 1.3 m: upright = 1/2.
-    (0.0, np.pi / 2, (3 + 0.5) / 4),
-])
+@pytest.mark.parametrize(
+    "drop, pitch, expected",
+    [
+        # Upright at 1.3 m: standing = 1, upright = 1.
+        (0.0, 0.0, 1.0),
+        # 0.6 m (one margin) below 1.2 m the gaussian is 0.1; upside down upright = 0.
+        (0.7, np.pi, (3 * 0.1 + 0.0) / 4),
+        # Horizontal at 1.3 m: upright = 1/2.
+        (0.0, np.pi / 2, (3 + 0.5) / 4),
+    ],
+)
 def test_stand_reward_by_hand(drop, pitch, expected):
     env = suite.load("walker", "stand", task_kwargs={"random": 0})
     physics = _pose(env, drop=drop, pitch=pitch)
     assert env.task.get_reward(physics) == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("task, speed, move", [
-    ("walk", 1.0, 1.0), ("walk", 0.5, 0.5), ("walk", 0.0, 0.0), ("walk", 3.0, 1.0),
-    # Half the margin (2 m/s) below 8 m/s: the linear sigmoid is half way to 0.5.
-    ("run", 6.0, 0.75), ("run", 4.0, 0.5), ("run", 8.0, 1.0),
-])
+@pytest.mark.parametrize(
+    "task, speed, move",
+    [
+        ("walk", 1.0, 1.0),
+        ("walk", 0.5, 0.5),
+        ("walk", 0.0, 0.0),
+        ("walk", 3.0, 1.0),
+        # Half the margin (2 m/s) below 8 m/s: the linear sigmoid is half way to 0.5.
+        ("run", 6.0, 0.75),
+        ("run", 4.0, 0.5),
+        ("run", 8.0, 1.0),
+    ],
+)
 def test_move_reward_by_hand(task, speed, move):
     env = suite.load("walker", task, task_kwargs={"random": 0})
     physics = _pose(env, forward_velocity=speed)
     assert physics.horizontal_velocity() == pytest.approx(speed, abs=1e-12)
     # Standing upright (stand reward 1) times (5 * move + 1) / 6.
     assert env.task.get_reward(physics) == pytest.approx((5 * move + 1) / 6, abs=1e-12)
-
 
 
 def test_physics_class_is_the_domain_one():

@@ -39,6 +39,7 @@ AGGREGATORS = {
     "sum": functools.partial(np.sum, axis=0),
 }
 
+
 class Observable:
     """Base class of observables.
 
@@ -51,8 +52,15 @@ class Observable:
 
     _reader_returns_new_arrays = False
 
-    def __init__(self, update_interval=1, buffer_size=1, delay=0, aggregator=None,
-                 corruptor=None, enabled=False):
+    def __init__(
+        self,
+        update_interval=1,
+        buffer_size=1,
+        delay=0,
+        aggregator=None,
+        corruptor=None,
+        enabled=False,
+    ):
         self.update_interval = update_interval
         self.buffer_size = buffer_size
         self.delay = delay
@@ -100,12 +108,14 @@ class Observable:
             if value not in AGGREGATORS:
                 raise ValueError(
                     f"{self!r}: unknown aggregator {value!r}; expected one of "
-                    f"{sorted(AGGREGATORS)}, a callable or None")
+                    f"{sorted(AGGREGATORS)}, a callable or None"
+                )
             value = AGGREGATORS[value]
         elif value is not None and not callable(value):
             raise ValueError(
                 f"{self!r}: aggregator must be one of {sorted(AGGREGATORS)}, a callable "
-                f"or None, got {value!r}")
+                f"or None, got {value!r}"
+            )
         self._aggregator = value
 
     @property
@@ -174,7 +184,8 @@ class Observable:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
             raise ValueError(
                 f"{self!r}: {name} must be an integer >= {minimum} or a callable "
-                f"fn(random_state=...) returning one, got {value!r}")
+                f"fn(random_state=...) returning one, got {value!r}"
+            )
         return int(value)
 
     def __repr__(self):
@@ -204,7 +215,8 @@ class Generic(Observable):
         if not callable(raw_observation_callable):
             raise TypeError(
                 "raw_observation_callable must be a callable of the physics, got "
-                f"{type(raw_observation_callable).__name__}")
+                f"{type(raw_observation_callable).__name__}"
+            )
         self._raw_callable = raw_observation_callable
         super().__init__(**options)
 
@@ -268,7 +280,8 @@ class MJCFFeature(Observable):
         kinds = {type(element).__name__ for element in element_list}
         if len(kinds) > 1:
             raise ValueError(
-                f"MJCFFeature({kind!r}): elements must all be of one kind, got {sorted(kinds)}")
+                f"MJCFFeature({kind!r}): elements must all be of one kind, got {sorted(kinds)}"
+            )
         self._kind = kind
         self._elements = elements
         self._element_list = element_list
@@ -290,10 +303,17 @@ class MJCFFeature(Observable):
     def __getitem__(self, index):
         if self._index is not None:
             raise ValueError(f"{self!r} already has an index; index the original observable once")
-        return MJCFFeature(self._kind, self._elements, index=index,
-                           update_interval=self.update_interval, buffer_size=self.buffer_size,
-                           delay=self.delay, aggregator=self.aggregator,
-                           corruptor=self.corruptor, enabled=self.enabled)
+        return MJCFFeature(
+            self._kind,
+            self._elements,
+            index=index,
+            update_interval=self.update_interval,
+            buffer_size=self.buffer_size,
+            delay=self.delay,
+            aggregator=self.aggregator,
+            corruptor=self.corruptor,
+            enabled=self.enabled,
+        )
 
     def _raw_reader(self, physics):
         return self._feature_reader(physics, leading_axis=False)
@@ -305,21 +325,31 @@ class MJCFFeature(Observable):
         # Locating the feature in MuJoCo's arrays costs more than a whole reset of a
         # task; the location holds for as long as the model and data objects do.
         cached = getattr(self, "_cached_reader", None)
-        if (cached is not None and cached[0] is physics.model and cached[1] is physics.data
-                and cached[2] == leading_axis):
+        if (
+            cached is not None
+            and cached[0] is physics.model
+            and cached[1] is physics.data
+            and cached[2] == leading_axis
+        ):
             return cached[3]
         try:
-            reader = _feature_reader(physics, self._kind, self._element_list,
-                                     isinstance(self._elements, (list, tuple)), self._index,
-                                     leading_axis)
+            reader = _feature_reader(
+                physics,
+                self._kind,
+                self._element_list,
+                isinstance(self._elements, (list, tuple)),
+                self._index,
+                leading_axis,
+            )
         except (AttributeError, IndexError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{self!r} cannot be read from this physics: {error}") from error
         self._cached_reader = (physics.model, physics.data, leading_axis, reader)
         return reader
 
     def __repr__(self):
-        names = [element.name or f"<unnamed {type(element).__name__}>"
-                 for element in self._element_list]
+        names = [
+            element.name or f"<unnamed {type(element).__name__}>" for element in self._element_list
+        ]
         shown = names if isinstance(self._elements, (list, tuple)) else names[0]
         suffix = "" if self._index is None else f", index={self._index!r}"
         return f"MJCFFeature({self._kind!r}, {shown!r}{suffix})"
@@ -334,7 +364,8 @@ def _spec_element(kind, element):
         return element
     raise TypeError(
         f"MJCFFeature({kind!r}): elements must be spec elements (mujoco.Mjs...) or mjcf "
-        f"elements, got {type(element).__name__}")
+        f"elements, got {type(element).__name__}"
+    )
 
 
 def _feature_reader(physics, kind, elements, is_sequence, index, leading_axis):
@@ -351,7 +382,7 @@ def _feature_reader(physics, kind, elements, is_sequence, index, leading_axis):
     ravelled = positions.reshape(-1)
     first = ravelled[0] if ravelled.size else 0
     if np.array_equal(ravelled, np.arange(first, first + ravelled.size)):
-        return flat[first:first + ravelled.size].reshape(positions.shape).copy
+        return flat[first : first + ravelled.size].reshape(positions.shape).copy
     return functools.partial(flat.__getitem__, positions)
 
 
@@ -373,12 +404,18 @@ class MujocoFeature(Observable):
     def __init__(self, kind, feature_name, **options):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be the name of a MjData array, got {kind!r}")
-        if not (callable(feature_name) or isinstance(feature_name, str) or (
+        if not (
+            callable(feature_name)
+            or isinstance(feature_name, str)
+            or (
                 isinstance(feature_name, (list, tuple))
-                and all(isinstance(name, str) for name in feature_name))):
+                and all(isinstance(name, str) for name in feature_name)
+            )
+        ):
             raise TypeError(
                 f"MujocoFeature({kind!r}): feature_name must be a name, a list of names or a "
-                f"callable returning them, got {feature_name!r}")
+                f"callable returning them, got {feature_name!r}"
+            )
         self._kind = kind
         self._feature_name = feature_name
         super().__init__(**options)
@@ -435,22 +472,37 @@ class MJCFCamera(Observable):
 
     _reader_returns_new_arrays = True
 
-    def __init__(self, camera, height=64, width=64, depth=False, segmentation=False,
-                 scene_option=None, level_of_detail="auto", shadows=False, reflections=False,
-                 antialias=False, **options):
+    def __init__(
+        self,
+        camera,
+        height=64,
+        width=64,
+        depth=False,
+        segmentation=False,
+        scene_option=None,
+        level_of_detail="auto",
+        shadows=False,
+        reflections=False,
+        antialias=False,
+        **options,
+    ):
         if isinstance(camera, mjcf.Element) and camera.tag == "camera":
             camera = camera.spec_element
         if not isinstance(camera, (mujoco.MjsCamera, str)):
             raise TypeError(
-                f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}")
+                f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}"
+            )
         for name, value in (("height", height), ("width", width)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"MJCFCamera: {name} must be a positive number of pixels, got {value!r}")
+                raise ValueError(
+                    f"MJCFCamera: {name} must be a positive number of pixels, got {value!r}"
+                )
         if depth and segmentation:
             raise ValueError("MJCFCamera: ask for depth or segmentation, not both")
         if not (isinstance(level_of_detail, str) and level_of_detail in ("auto", "full")):
             raise ValueError(
-                f"MJCFCamera: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}")
+                f"MJCFCamera: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}"
+            )
         self._camera = camera
         self._height = int(height)
         self._width = int(width)
@@ -458,8 +510,9 @@ class MJCFCamera(Observable):
         self._segmentation = bool(segmentation)
         self._scene_option = scene_option
         self._level_of_detail = level_of_detail
-        self._flags = dict(shadows=bool(shadows), reflections=bool(reflections),
-                           antialias=bool(antialias))
+        self._flags = dict(
+            shadows=bool(shadows), reflections=bool(reflections), antialias=bool(antialias)
+        )
         super().__init__(**options)
 
     @property
@@ -487,11 +540,19 @@ class MJCFCamera(Observable):
             raise ValueError(
                 f"{self!r}: {self._height}x{self._width} pixels exceed the model's offscreen "
                 f"buffer of {limits.offheight}x{limits.offwidth}; raise "
-                "spec.visual.global_.offheight/offwidth")
+                "spec.visual.global_.offheight/offwidth"
+            )
         return functools.partial(
-            physics.render, height=self._height, width=self._width, camera_id=camera_id,
-            depth=self._depth, segmentation=self._segmentation, scene_option=self._scene_option,
-            level_of_detail=self._level_of_detail, **self._flags)
+            physics.render,
+            height=self._height,
+            width=self._width,
+            camera_id=camera_id,
+            depth=self._depth,
+            segmentation=self._segmentation,
+            scene_option=self._scene_option,
+            level_of_detail=self._level_of_detail,
+            **self._flags,
+        )
 
     def __repr__(self):
         camera = self._camera if isinstance(self._camera, str) else self._camera.name

@@ -101,10 +101,13 @@ class RandomSchedule:
         # A value evaluated after the horizon cannot arrive by any of these reads.
         self._draw_until(horizon)
         future = itertools.takewhile(lambda item: item[0] <= horizon, self._upcoming)
-        keys = sorted(itertools.chain(
-            in_flight,
-            ((time + delay, time) for time, delay in candidates),
-            ((time + delay, time) for time, delay in future)))
+        keys = sorted(
+            itertools.chain(
+                in_flight,
+                ((time + delay, time) for time, delay in candidates),
+                ((time + delay, time) for time, delay in future),
+            )
+        )
         needed = []
         for (time, delay), read in zip(candidates, reads):
             arrived_by_read = bisect.bisect_right(keys, (read, math.inf))

@@ -75,8 +75,13 @@ class Updater:
       padding: an `ObservationPadding`: how buffers start at reset.
     """
 
-    def __init__(self, observables, physics_steps_per_control_step, strip_singleton_buffer_dim=False,
-                 padding=ObservationPadding.INITIAL_VALUE):
+    def __init__(
+        self,
+        observables,
+        physics_steps_per_control_step,
+        strip_singleton_buffer_dim=False,
+        padding=ObservationPadding.INITIAL_VALUE,
+    ):
         n = physics_steps_per_control_step
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"physics_steps_per_control_step must be an integer >= 1, got {n!r}")
@@ -85,7 +90,8 @@ class Updater:
             if not isinstance(observable, observable_module.Observable):
                 raise TypeError(
                     f"observable {name!r} must be an observable.Observable, got "
-                    f"{type(observable).__name__}")
+                    f"{type(observable).__name__}"
+                )
         if not isinstance(padding, ObservationPadding):
             raise TypeError(f"padding must be an ObservationPadding, got {padding!r}")
         self._padding = padding
@@ -109,10 +115,15 @@ class Updater:
         self._slots = []
         for index, (name, observable) in enumerate(self._items):
             try:
-                self._slots.append(_Slot(index, name, observable, physics, random_state, self._strip,
-                                         self._padding))
+                self._slots.append(
+                    _Slot(
+                        index, name, observable, physics, random_state, self._strip, self._padding
+                    )
+                )
             except _RENAMEABLE_ERRORS as error:
-                if type(error) not in _RENAMEABLE_ERRORS or str(error).startswith(f"observable {name!r}"):
+                if type(error) not in _RENAMEABLE_ERRORS or str(error).startswith(
+                    f"observable {name!r}"
+                ):
                     raise
                 raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
         self._current = [slot.reset_observation() for slot in self._slots]
@@ -152,7 +163,9 @@ class Updater:
                 (substep, slot, slot.delay)
                 for slot in self._periodic
                 for substep in schedule_module.periodic_substeps(
-                    t0, self._n, slot.interval, slot.delay, slot.buffer_size)]
+                    t0, self._n, slot.interval, slot.delay, slot.buffer_size
+                )
+            ]
             if len(self._periodic_entries) < _MAX_CACHED_PHASES:
                 self._periodic_entries[phase] = entries
         return entries
@@ -259,7 +272,8 @@ class Updater:
         if self._updates_done != len(self._plan.actions):
             raise RuntimeError(
                 "Updater.snapshot_state called in the middle of a control step; take "
-                "snapshots between control steps")
+                "snapshots between control steps"
+            )
         return {
             "names": list(self._names),
             "time": self._t1,
@@ -282,11 +296,20 @@ class Updater:
         if list(state["names"]) != self._names:
             raise ValueError(
                 f"the snapshot's observables {list(state['names'])} are not this updater's "
-                f"{self._names}")
+                f"{self._names}"
+            )
         slots = []
         for index, ((name, observable), slot_state) in enumerate(zip(self._items, state["slots"])):
-            slot = _Slot(index, name, observable, physics, random_state, self._strip, self._padding,
-                         restored=slot_state)
+            slot = _Slot(
+                index,
+                name,
+                observable,
+                physics,
+                random_state,
+                self._strip,
+                self._padding,
+                restored=slot_state,
+            )
             slots.append(slot)
         self._slots = slots
         self._current = [np.array(value) for value in state["current"]]
@@ -303,7 +326,8 @@ class Updater:
         self._plans = {}
         self._spec = collections.OrderedDict(
             (slot.name, dm_env.specs.Array(value.shape, value.dtype, slot.name))
-            for slot, value in zip(self._slots, self._current))
+            for slot, value in zip(self._slots, self._current)
+        )
         self._t1 = time
         self._t0 = time
         self._plan = _Plan({}, frozenset(self._direct_indices), None)
@@ -340,8 +364,9 @@ class _Slot:
     keep values in flight and a (buffer_size, ...) buffer.
     """
 
-    def __init__(self, index, name, observable, physics, random_state, strip, padding,
-                 restored=None):
+    def __init__(
+        self, index, name, observable, physics, random_state, strip, padding, restored=None
+    ):
         """Evaluates the observable on the reset state and starts its buffer, or,
         given `restored` (a `snapshot_state()`), takes its state from that instead
         without evaluating or drawing anything."""
@@ -356,10 +381,13 @@ class _Slot:
         leading_axis = self.direct and not strip
         # MJCF features have their shape and dtype by construction; other values are
         # checked against the first one, before any leading axis is added.
-        checked = (not isinstance(observable, observable_module.MJCFFeature)
-                   or observable.corruptor is not None)
+        checked = (
+            not isinstance(observable, observable_module.MJCFFeature)
+            or observable.corruptor is not None
+        )
         read = observable.observation_callable(
-            physics, random_state, leading_axis=leading_axis and not checked)
+            physics, random_state, leading_axis=leading_axis and not checked
+        )
         if restored is None:
             first = read()
             self._value_shape, self._value_dtype = first.shape, first.dtype
@@ -371,10 +399,12 @@ class _Slot:
             if type(observable) is observable_module.Generic and observable.corruptor is None:
                 # The copy and the checks in one call: these are read every step.
                 read = _checked_copy_reader(
-                    observable._raw_reader(physics), self._value_shape, self._value_dtype, name)
+                    observable._raw_reader(physics), self._value_shape, self._value_dtype, name
+                )
             else:
-                read = functools.partial(_checked_read, read, self._value_shape, self._value_dtype,
-                                         name)
+                read = functools.partial(
+                    _checked_read, read, self._value_shape, self._value_dtype, name
+                )
             if leading_axis:
                 read = functools.partial(_with_leading_axis, read)
                 if restored is None:
@@ -383,11 +413,14 @@ class _Slot:
         if callable(interval) or callable(delay):
             self.schedule = schedule_module.RandomSchedule(
                 _drawer(interval, random_state, name, "update_interval", 1),
-                _drawer(delay, random_state, name, "delay", 0))
+                _drawer(delay, random_state, name, "delay", 0),
+            )
         else:
             self.schedule = None
         self._strip_output = strip and self.buffer_size == 1
-        self._builtin_aggregator = any(self.aggregator is a for a in observable_module.AGGREGATORS.values())
+        self._builtin_aggregator = any(
+            self.aggregator is a for a in observable_module.AGGREGATORS.values()
+        )
         if restored is not None:
             self._restore(restored)
             return
@@ -414,22 +447,26 @@ class _Slot:
     def _check_restorable(self, state):
         buffer = state["buffer"]
         if (buffer is None) != self.direct or (
-                buffer is not None and len(buffer) != self.buffer_size):
+            buffer is not None and len(buffer) != self.buffer_size
+        ):
             saved = "no buffer" if buffer is None else f"a buffer of {len(buffer)}"
             mine = "no buffer" if self.direct else f"a buffer of {self.buffer_size}"
             raise ValueError(
                 f"observable {self.name!r}: the snapshot holds {saved}, this observable has {mine} "
-                "(its buffer_size, delay or aggregator differ)")
+                "(its buffer_size, delay or aggregator differ)"
+            )
         random_here = callable(self.interval) or callable(self.delay)
         if (state["schedule"] is not None) != random_here:
             kinds = ("fixed", "random") if random_here else ("random", "fixed")
             raise ValueError(
                 f"observable {self.name!r}: the snapshot's update_interval and delay are "
-                f"{kinds[0]}, this observable's {kinds[1]}")
+                f"{kinds[0]}, this observable's {kinds[1]}"
+            )
 
     def _restore(self, state):
-        self.pending = [(arrival, time, np.array(value))
-                        for arrival, time, value in state["pending"]]
+        self.pending = [
+            (arrival, time, np.array(value)) for arrival, time, value in state["pending"]
+        ]
         if not self.direct:
             self._buffer = np.array(state["buffer"])
         if self.schedule is not None:
@@ -465,8 +502,8 @@ class _Slot:
             if count >= size:
                 buffer[:] = arrived[-size:]
             else:
-                buffer[:size - count] = buffer[count:]
-                buffer[size - count:] = arrived
+                buffer[: size - count] = buffer[count:]
+                buffer[size - count :] = arrived
         if self.aggregator is not None:
             aggregated = self.aggregator(buffer)
             # A custom aggregator may return a view of the buffer, which changes later.
@@ -479,11 +516,13 @@ class _Slot:
 def _checked_copy_reader(raw_read, shape, dtype, name):
     """A reader of new arrays of `raw_read()`'s values, checked against `shape` and
     `dtype` as `_checked_read` checks them."""
+
     def read():
         value = np.array(raw_read())
         if value.shape == shape and value.dtype == dtype:
             return value
         return _conformed(value, shape, dtype, name)
+
     return read
 
 
@@ -495,12 +534,14 @@ def _conformed(value, shape, dtype, name):
     if value.shape != shape:
         raise ValueError(
             f"observable {name!r} returned shape {value.shape}, but its shape at reset "
-            f"(and in the observation spec) is {shape}")
+            f"(and in the observation spec) is {shape}"
+        )
     if value.dtype != dtype:
         if not np.can_cast(value.dtype, dtype, casting="same_kind"):
             raise ValueError(
                 f"observable {name!r} returned dtype {value.dtype}, which does not convert "
-                f"to its dtype at reset (and in the observation spec), {dtype}")
+                f"to its dtype at reset (and in the observation spec), {dtype}"
+            )
         value = value.astype(dtype)
     return value
 
@@ -519,6 +560,8 @@ def _drawer(option, random_state, name, option_name, minimum):
         if array.shape != () or array.dtype.kind not in "iu" or array < minimum:
             raise ValueError(
                 f"observable {name!r}: {option_name} callable {option!r} returned {value!r}; "
-                f"expected an integer >= {minimum}")
+                f"expected an integer >= {minimum}"
+            )
         return int(array)
+
     return draw

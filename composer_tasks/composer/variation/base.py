@@ -37,12 +37,13 @@ def require_random_state(random_state, variation):
         raise ValueError(
             f"{variation!r} draws random numbers and needs random_state "
             "(numpy.random.RandomState or numpy.random.Generator); got None. "
-            "Interactively, pass e.g. random_state=np.random.RandomState(0).")
-    if not isinstance(random_state,
-                      (np.random.RandomState, np.random.Generator)):
+            "Interactively, pass e.g. random_state=np.random.RandomState(0)."
+        )
+    if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
         raise TypeError(
             f"{variation!r}: random_state must be a numpy.random.RandomState "
-            f"or numpy.random.Generator, got {type(random_state).__name__}.")
+            f"or numpy.random.Generator, got {type(random_state).__name__}."
+        )
     return random_state
 
 
@@ -52,8 +53,7 @@ def _is_variation_like(value):
     return callable(value) and not isinstance(value, type)
 
 
-def evaluate(structure, initial_value=None, current_value=None,
-             random_state=None):
+def evaluate(structure, initial_value=None, current_value=None, random_state=None):
     """Evaluates every variation or callable inside a nested structure.
 
     Args:
@@ -69,19 +69,20 @@ def evaluate(structure, initial_value=None, current_value=None,
       random_state=...)`, in depth-first order (dict insertion order).
     """
     if _is_variation_like(structure):
-        return structure(initial_value=initial_value,
-                         current_value=current_value,
-                         random_state=random_state)
+        return structure(
+            initial_value=initial_value, current_value=current_value, random_state=random_state
+        )
     if isinstance(structure, dict):
         return type(structure)(
             (key, evaluate(value, initial_value, current_value, random_state))
-            for key, value in structure.items())
+            for key, value in structure.items()
+        )
     if isinstance(structure, list):
-        return [evaluate(value, initial_value, current_value, random_state)
-                for value in structure]
+        return [evaluate(value, initial_value, current_value, random_state) for value in structure]
     if isinstance(structure, tuple):
-        values = [evaluate(value, initial_value, current_value, random_state)
-                  for value in structure]
+        values = [
+            evaluate(value, initial_value, current_value, random_state) for value in structure
+        ]
         if hasattr(structure, "_fields"):
             return type(structure)(*values)
         return type(structure)(values)
@@ -102,8 +103,7 @@ class Variation(metaclass=abc.ABCMeta):
     __array_ufunc__ = None
 
     @abc.abstractmethod
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         """Returns a new value.
 
         Args:
@@ -166,12 +166,9 @@ class _BinaryOperation(Variation):
         self._first = first
         self._second = second
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
-        first = evaluate(self._first, initial_value, current_value,
-                         random_state)
-        second = evaluate(self._second, initial_value, current_value,
-                          random_state)
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        first = evaluate(self._first, initial_value, current_value, random_state)
+        second = evaluate(self._second, initial_value, current_value, random_state)
         return self._op(_as_operand(first), _as_operand(second))
 
     def __repr__(self):
@@ -179,14 +176,11 @@ class _BinaryOperation(Variation):
 
 
 class _Negation(Variation):
-
     def __init__(self, variation):
         self._variation = variation
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
-        return -_as_operand(evaluate(self._variation, initial_value,
-                                     current_value, random_state))
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        return -_as_operand(evaluate(self._variation, initial_value, current_value, random_state))
 
     def __repr__(self):
         return f"-{self._variation!r}"

@@ -24,8 +24,7 @@ def hsv_to_rgb(h, s, v):
     p = v * (1.0 - s)
     q = v * (1.0 - s * f)
     t = v * (1.0 - s * (1.0 - f))
-    return [(v, t, p), (q, v, p), (p, v, t),
-            (p, q, v), (t, p, v), (v, p, q)][sector]
+    return [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][sector]
 
 
 def rgb_to_hsv(r, g, b):
@@ -57,25 +56,23 @@ def _channels(value, to_space):
     return list(to_space(*(float(c) for c in rgba[:3]))) + [alpha]
 
 
-def _evaluate_channels(variation, names, channels, initial_value,
-                       current_value, random_state, to_space):
+def _evaluate_channels(
+    variation, names, channels, initial_value, current_value, random_state, to_space
+):
     initial = _channels(initial_value, to_space)
     current = _channels(current_value, to_space)
     values = []
-    for name, channel, channel_initial, channel_current in zip(
-            names, channels, initial, current):
-        value = base.evaluate(channel, channel_initial, channel_current,
-                              random_state)
+    for name, channel, channel_initial, channel_current in zip(names, channels, initial, current):
+        value = base.evaluate(channel, channel_initial, channel_current, random_state)
         if np.ndim(value) != 0:
             raise ValueError(
                 f"{variation!r}: channel {name} must evaluate to a scalar, "
                 f"got shape {np.shape(value)}; build its distribution with "
-                "single_sample=True.")
+                "single_sample=True."
+            )
         value = float(value)
         if name != "h" and not 0.0 <= value <= 1.0:
-            raise ValueError(
-                f"{variation!r}: channel {name} must be in [0, 1], got "
-                f"{value!r}.")
+            raise ValueError(f"{variation!r}: channel {name} must be in [0, 1], got {value!r}.")
         values.append(value)
     return values
 
@@ -90,11 +87,18 @@ class RgbVariation(base.Variation):
     def __init__(self, r, g, b, alpha=1.0):
         self._channels = (r, g, b, alpha)
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
-        return np.array(_evaluate_channels(
-            self, ("r", "g", "b", "alpha"), self._channels, initial_value,
-            current_value, random_state, _identity))
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        return np.array(
+            _evaluate_channels(
+                self,
+                ("r", "g", "b", "alpha"),
+                self._channels,
+                initial_value,
+                current_value,
+                random_state,
+                _identity,
+            )
+        )
 
     def __repr__(self):
         r, g, b, alpha = self._channels
@@ -111,11 +115,16 @@ class HsvVariation(base.Variation):
     def __init__(self, h, s, v, alpha=1.0):
         self._channels = (h, s, v, alpha)
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         h, s, v, alpha = _evaluate_channels(
-            self, ("h", "s", "v", "alpha"), self._channels, initial_value,
-            current_value, random_state, rgb_to_hsv)
+            self,
+            ("h", "s", "v", "alpha"),
+            self._channels,
+            initial_value,
+            current_value,
+            random_state,
+            rgb_to_hsv,
+        )
         return np.array(list(hsv_to_rgb(h, s, v)) + [alpha])
 
     def __repr__(self):

@@ -9,8 +9,7 @@ class Constant(base.Variation):
     def __init__(self, value):
         self._value = value
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         return self._value
 
     def __repr__(self):
@@ -28,19 +27,16 @@ class Sequence(base.Variation):
         try:
             values = list(values)
         except TypeError:
-            raise TypeError(
-                f"Sequence: values must be iterable, got {values!r}.") from None
+            raise TypeError(f"Sequence: values must be iterable, got {values!r}.") from None
         if not values:
             raise ValueError("Sequence: values must not be empty.")
         self._values = values
         self._position = 0
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         value = self._values[self._position]
         self._position = (self._position + 1) % len(self._values)
-        return base.evaluate(value, initial_value, current_value,
-                             random_state)
+        return base.evaluate(value, initial_value, current_value, random_state)
 
     def reset(self):
         """Makes the next call return the first entry."""

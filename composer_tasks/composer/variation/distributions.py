@@ -35,11 +35,10 @@ def _as_real_array(value, name, distribution):
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
-            f"{distribution}: {name} must be a real number or array, got "
-            f"{value!r}.") from None
+            f"{distribution}: {name} must be a real number or array, got {value!r}."
+        ) from None
     if np.any(np.isnan(array)):
-        raise ValueError(f"{distribution}: {name} must not be NaN, got "
-                         f"{value!r}.")
+        raise ValueError(f"{distribution}: {name} must not be NaN, got {value!r}.")
     return array
 
 
@@ -51,12 +50,9 @@ def _check_shape(shape):
     try:
         shape = tuple(int(n) for n in shape)
     except (TypeError, ValueError):
-        raise ValueError(
-            f"shape must be a tuple of non-negative ints, got {shape!r}."
-        ) from None
+        raise ValueError(f"shape must be a tuple of non-negative ints, got {shape!r}.") from None
     if any(n < 0 for n in shape):
-        raise ValueError(
-            f"shape must be a tuple of non-negative ints, got {shape!r}.")
+        raise ValueError(f"shape must be a tuple of non-negative ints, got {shape!r}.")
     return shape
 
 
@@ -82,21 +78,20 @@ class Distribution(base.Variation):
         if single_sample and shape is not None:
             raise ValueError(
                 f"{type(self).__name__}: give either single_sample=True or "
-                f"shape={shape!r}, not both.")
+                f"shape={shape!r}, not both."
+            )
         self._single_sample = bool(single_sample)
         self._shape = shape
         self._parameters = parameters
-        self._check({name: value for name, value in parameters.items()
-                     if not _contains_callable(value)})
+        self._check(
+            {name: value for name, value in parameters.items() if not _contains_callable(value)}
+        )
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         random_state = base.require_random_state(random_state, self)
-        parameters = base.evaluate(self._parameters, initial_value,
-                                   current_value, random_state)
+        parameters = base.evaluate(self._parameters, initial_value, current_value, random_state)
         self._check(parameters)
-        return self._sample(random_state, self._size(initial_value),
-                            **parameters)
+        return self._sample(random_state, self._size(initial_value), **parameters)
 
     def _size(self, initial_value):
         if self._shape is not None:
@@ -113,13 +108,12 @@ class Distribution(base.Variation):
         """Draws a sample of shape `size` (None: one scalar)."""
 
     def __repr__(self):
-        arguments = [f"{name}={value!r}"
-                     for name, value in self._parameters.items()]
+        arguments = [f"{name}={value!r}" for name, value in self._parameters.items()]
         if self._single_sample:
             arguments.append("single_sample=True")
         if self._shape is not None:
             arguments.append(f"shape={self._shape!r}")
-        return f'{type(self).__name__}({", ".join(arguments)})'
+        return f"{type(self).__name__}({', '.join(arguments)})"
 
 
 class Uniform(Distribution):
@@ -136,12 +130,12 @@ class Uniform(Distribution):
             high = _as_real_array(parameters["high"], "high", "Uniform")
         for name, array in (("low", low), ("high", high)):
             if array is not None and not np.all(np.isfinite(array)):
-                raise ValueError(f"Uniform: {name} must be finite, got "
-                                 f"{parameters[name]!r}.")
+                raise ValueError(f"Uniform: {name} must be finite, got {parameters[name]!r}.")
         if low is not None and high is not None and np.any(low > high):
             raise ValueError(
-                f'Uniform: low must be <= high, got low={parameters["low"]!r}, '
-                f'high={parameters["high"]!r}.')
+                f"Uniform: low must be <= high, got low={parameters['low']!r}, "
+                f"high={parameters['high']!r}."
+            )
 
     def _sample(self, random_state, size, low, high):
         return random_state.uniform(low, high, size=size)
@@ -160,26 +154,27 @@ class UniformInteger(Distribution):
                 continue
             array = _as_real_array(value, name, "UniformInteger")
             if np.any(array != np.round(array)):
-                raise ValueError(
-                    f"UniformInteger: {name} must be an integer, got "
-                    f"{value!r}.")
+                raise ValueError(f"UniformInteger: {name} must be an integer, got {value!r}.")
         if "low" not in parameters or "high" not in parameters:
             return
         low, high = parameters["low"], parameters["high"]
         if high is None and np.any(np.asarray(low) < 1):
             raise ValueError(
                 f"UniformInteger: with high=None the range is [0, low), so "
-                f"low must be >= 1, got {low!r}.")
+                f"low must be >= 1, got {low!r}."
+            )
         if high is not None and np.any(np.asarray(low) >= np.asarray(high)):
             raise ValueError(
                 f"UniformInteger: low must be < high (high is excluded), "
-                f"got low={low!r}, high={high!r}.")
+                f"got low={low!r}, high={high!r}."
+            )
 
     def _sample(self, random_state, size, low, high):
         if high is None:
             low, high = 0, low
-        return _integers(random_state, np.asarray(low, dtype=np.int64),
-                         np.asarray(high, dtype=np.int64), size)
+        return _integers(
+            random_state, np.asarray(low, dtype=np.int64), np.asarray(high, dtype=np.int64), size
+        )
 
 
 class UniformChoice(Distribution):
@@ -192,11 +187,10 @@ class UniformChoice(Distribution):
     """
 
     def __init__(self, choices, single_sample=False, shape=None):
-        if isinstance(choices, (str, bytes, dict)) or not hasattr(
-                choices, "__len__"):
+        if isinstance(choices, (str, bytes, dict)) or not hasattr(choices, "__len__"):
             raise ValueError(
-                f"UniformChoice: choices must be a non-empty list, tuple or "
-                f"array, got {choices!r}.")
+                f"UniformChoice: choices must be a non-empty list, tuple or array, got {choices!r}."
+            )
         super().__init__(single_sample, shape, choices=choices)
 
     def _check(self, parameters):
@@ -265,9 +259,7 @@ class Bernoulli(Distribution):
         if "prob" in parameters:
             prob = _as_real_array(parameters["prob"], "prob", "Bernoulli")
             if np.any((prob < 0.0) | (prob > 1.0)):
-                raise ValueError(
-                    f"Bernoulli: prob must be in [0, 1], got "
-                    f'{parameters["prob"]!r}.')
+                raise ValueError(f"Bernoulli: prob must be in [0, 1], got {parameters['prob']!r}.")
 
     def _sample(self, random_state, size, prob):
         return random_state.binomial(1, prob, size=size)
@@ -278,8 +270,7 @@ def _check_non_negative(parameters, name, distribution):
         return
     value = _as_real_array(parameters[name], name, distribution)
     if np.any(value < 0.0):
-        raise ValueError(f"{distribution}: {name} must be >= 0, got "
-                         f"{parameters[name]!r}.")
+        raise ValueError(f"{distribution}: {name} must be >= 0, got {parameters[name]!r}.")
 
 
 class UniformPointOnSphere(base.Variation):
@@ -291,8 +282,7 @@ class UniformPointOnSphere(base.Variation):
     def __init__(self, shape=()):
         self._shape = _check_shape(shape)
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         random_state = base.require_random_state(random_state, self)
         # An isotropic Gaussian is rotation invariant, so its direction is
         # uniform on the sphere. A zero draw has probability zero.

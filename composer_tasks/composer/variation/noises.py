@@ -17,7 +17,6 @@ from composer_tasks.composer.variation import base
 
 
 class _Noise(base.Variation):
-
     def __init__(self, variation, cumulative=False):
         self._variation = variation
         self._cumulative = bool(cumulative)
@@ -26,33 +25,25 @@ class _Noise(base.Variation):
         base_value = current_value if self._cumulative else initial_value
         if base_value is None:
             which = "current_value" if self._cumulative else "initial_value"
-            raise ValueError(
-                f"{self!r} varies an existing value and needs {which}, "
-                f"got None.")
-        sample = base.evaluate(self._variation, initial_value, current_value,
-                               random_state)
+            raise ValueError(f"{self!r} varies an existing value and needs {which}, got None.")
+        sample = base.evaluate(self._variation, initial_value, current_value, random_state)
         return np.asarray(base_value), np.asarray(sample)
 
     def __repr__(self):
-        return (f"{type(self).__name__}({self._variation!r}, "
-                f"cumulative={self._cumulative})")
+        return f"{type(self).__name__}({self._variation!r}, cumulative={self._cumulative})"
 
 
 class Additive(_Noise):
     """`base + sample`, with base the initial (or, if cumulative, current) value."""
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
-        base_value, sample = self._base_and_sample(
-            initial_value, current_value, random_state)
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        base_value, sample = self._base_and_sample(initial_value, current_value, random_state)
         return base_value + sample
 
 
 class Multiplicative(_Noise):
     """`base * sample`, with base the initial (or, if cumulative, current) value."""
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
-        base_value, sample = self._base_and_sample(
-            initial_value, current_value, random_state)
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
+        base_value, sample = self._base_and_sample(initial_value, current_value, random_state)
         return base_value * sample

@@ -17,9 +17,7 @@ IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 def _vector(value, size, name, variation):
     array = np.asarray(value, dtype=np.float64)
     if array.shape != (size,) or not np.all(np.isfinite(array)):
-        raise ValueError(
-            f"{variation!r}: {name} must be {size} finite floats, got "
-            f"{value!r}.")
+        raise ValueError(f"{variation!r}: {name} must be {size} finite floats, got {value!r}.")
     return array
 
 
@@ -27,8 +25,9 @@ def _unit_quaternion(value, name, variation):
     quat = _vector(value, 4, name, variation)
     norm = np.linalg.norm(quat)
     if norm == 0.0:
-        raise ValueError(f"{variation!r}: {name} must be a non-zero "
-                         f"quaternion (w, x, y, z), got {value!r}.")
+        raise ValueError(
+            f"{variation!r}: {name} must be a non-zero quaternion (w, x, y, z), got {value!r}."
+        )
     return quat / norm
 
 
@@ -36,16 +35,14 @@ def _base_value(variation, cumulative, initial_value, current_value, name):
     value = current_value if cumulative else initial_value
     if value is None:
         which = "current_value" if cumulative else "initial_value"
-        raise ValueError(f"{variation!r} needs the {name} to rotate as "
-                         f"{which}, got None.")
+        raise ValueError(f"{variation!r} needs the {name} to rotate as {which}, got None.")
     return value
 
 
 class UniformQuaternion(base.Variation):
     """Unit quaternions uniformly distributed over rotations (Haar measure)."""
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         random_state = base.require_random_state(random_state, self)
         # A 4-D isotropic Gaussian has a uniform direction on the 3-sphere,
         # which is the uniform distribution over rotations.
@@ -66,26 +63,22 @@ class QuaternionFromAxisAngle(base.Variation):
         self._axis = axis
         self._angle = angle
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         axis = _vector(
-            base.evaluate(self._axis, initial_value, current_value,
-                          random_state), 3, "axis", self)
+            base.evaluate(self._axis, initial_value, current_value, random_state), 3, "axis", self
+        )
         norm = np.linalg.norm(axis)
         if norm == 0.0:
             raise ValueError(f"{self!r}: axis must be non-zero.")
-        angle = base.evaluate(self._angle, initial_value, current_value,
-                              random_state)
+        angle = base.evaluate(self._angle, initial_value, current_value, random_state)
         if np.ndim(angle) != 0 or not np.isfinite(angle):
-            raise ValueError(f"{self!r}: angle must be a finite scalar in "
-                             f"radians, got {angle!r}.")
+            raise ValueError(f"{self!r}: angle must be a finite scalar in radians, got {angle!r}.")
         quat = np.empty(4)
         mujoco.mju_axisAngle2Quat(quat, axis / norm, float(angle))
         return quat
 
     def __repr__(self):
-        return (f"QuaternionFromAxisAngle(axis={self._axis!r}, "
-                f"angle={self._angle!r})")
+        return f"QuaternionFromAxisAngle(axis={self._axis!r}, angle={self._angle!r})"
 
 
 class QuaternionPreMultiply(base.Variation):
@@ -99,21 +92,21 @@ class QuaternionPreMultiply(base.Variation):
         self._quat = quat
         self._cumulative = bool(cumulative)
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         target = _unit_quaternion(
-            _base_value(self, self._cumulative, initial_value, current_value,
-                        "quaternion"), "the varied value", self)
+            _base_value(self, self._cumulative, initial_value, current_value, "quaternion"),
+            "the varied value",
+            self,
+        )
         quat = _unit_quaternion(
-            base.evaluate(self._quat, initial_value, current_value,
-                          random_state), "quat", self)
+            base.evaluate(self._quat, initial_value, current_value, random_state), "quat", self
+        )
         result = np.empty(4)
         mujoco.mju_mulQuat(result, quat, target)
         return result / np.linalg.norm(result)
 
     def __repr__(self):
-        return (f"QuaternionPreMultiply({self._quat!r}, "
-                f"cumulative={self._cumulative})")
+        return f"QuaternionPreMultiply({self._quat!r}, cumulative={self._cumulative})"
 
 
 class QuaternionRotate(base.Variation):
@@ -129,22 +122,18 @@ class QuaternionRotate(base.Variation):
         self._vec = vec
         self._cumulative = bool(cumulative)
 
-    def __call__(self, initial_value=None, current_value=None,
-                 random_state=None):
+    def __call__(self, initial_value=None, current_value=None, random_state=None):
         if self._vec is None:
-            vec = _base_value(self, self._cumulative, initial_value,
-                              current_value, "vector")
+            vec = _base_value(self, self._cumulative, initial_value, current_value, "vector")
         else:
-            vec = base.evaluate(self._vec, initial_value, current_value,
-                                random_state)
+            vec = base.evaluate(self._vec, initial_value, current_value, random_state)
         vec = _vector(vec, 3, "vec", self)
         quat = _unit_quaternion(
-            base.evaluate(self._quat, initial_value, current_value,
-                          random_state), "quat", self)
+            base.evaluate(self._quat, initial_value, current_value, random_state), "quat", self
+        )
         result = np.empty(3)
         mujoco.mju_rotVecQuat(result, vec, quat)
         return result
 
     def __repr__(self):
-        return (f"QuaternionRotate({self._quat!r}, vec={self._vec!r}, "
-                f"cumulative={self._cumulative})")
+        return f"QuaternionRotate({self._quat!r}, vec={self._vec!r}, cumulative={self._cumulative})"

@@ -20,7 +20,6 @@ from composer_tasks.composer.variation import base
 
 
 class _Binding:
-
     __slots__ = ("variation", "initial_value", "initial_model")
 
     def __init__(self, variation, initial_value=None, initial_model=None):
@@ -56,12 +55,12 @@ def _conform(value, current, element, name):
         if np.ndim(value) != 0:
             raise ValueError(
                 f"{_describe(element)}.{name} is a scalar; a variation gave "
-                f"shape {np.shape(value)}.")
-        if (isinstance(current, int) and not isinstance(current, bool)
-                and value != np.round(value)):
+                f"shape {np.shape(value)}."
+            )
+        if isinstance(current, int) and not isinstance(current, bool) and value != np.round(value):
             raise ValueError(
-                f"{_describe(element)}.{name} is an integer; a variation gave "
-                f"{value!r}.")
+                f"{_describe(element)}.{name} is an integer; a variation gave {value!r}."
+            )
         return type(current)(value)
     return value
 
@@ -70,9 +69,7 @@ def _assign(target, name, value, element):
     try:
         setattr(target, name, value)
     except (TypeError, ValueError) as error:
-        raise TypeError(
-            f"Cannot set {_describe(element)}.{name} to {value!r}: {error}"
-        ) from None
+        raise TypeError(f"Cannot set {_describe(element)}.{name} to {value!r}: {error}") from None
 
 
 class MJCFVariator:
@@ -102,14 +99,12 @@ class MJCFVariator:
         """
         for name, variation in variations.items():
             if not hasattr(element, name):
-                raise AttributeError(
-                    f"{_describe(element)} has no attribute {name!r}.")
+                raise AttributeError(f"{_describe(element)} has no attribute {name!r}.")
             attributes = self._bindings.setdefault(element, {})
             if variation is None:
                 attributes.pop(name, None)
             else:
-                attributes[name] = _Binding(
-                    variation, _copy(getattr(element, name)))
+                attributes[name] = _Binding(variation, _copy(getattr(element, name)))
 
     def apply_variations(self, random_state):
         """Sets every bound attribute to a new value.
@@ -124,10 +119,9 @@ class MJCFVariator:
             for name, binding in attributes.items():
                 current = _copy(getattr(element, name))
                 value = base.evaluate(
-                    binding.variation, _copy(binding.initial_value), current,
-                    random_state)
-                _assign(element, name, _conform(value, current, element, name),
-                        element)
+                    binding.variation, _copy(binding.initial_value), current, random_state
+                )
+                _assign(element, name, _conform(value, current, element, name), element)
 
     def clear(self):
         """Removes all bindings; attributes keep their current values."""
@@ -185,16 +179,15 @@ class PhysicsVariator:
                     current = _copy(getattr(bound, name))
                 except AttributeError:
                     raise AttributeError(
-                        f"{_describe(element)} has no model or data "
-                        f"attribute {name!r}.") from None
+                        f"{_describe(element)} has no model or data attribute {name!r}."
+                    ) from None
                 if binding.initial_model is not model:
                     binding.initial_value = _copy(current)
                     binding.initial_model = model
                 value = base.evaluate(
-                    binding.variation, _copy(binding.initial_value), current,
-                    random_state)
-                _assign(bound, name, _conform(value, current, element, name),
-                        element)
+                    binding.variation, _copy(binding.initial_value), current, random_state
+                )
+                _assign(bound, name, _conform(value, current, element, name), element)
 
     def clear(self):
         """Removes all bindings; the physics keeps its current values."""

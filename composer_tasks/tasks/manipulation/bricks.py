@@ -41,24 +41,32 @@ from composer_tasks.props.bricks import Duplo
 from composer_tasks.tasks.manipulation import common
 
 BrickWorkspace = collections.namedtuple(
-    "BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"])
+    "BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"]
+)
 _PROP_Z_OFFSET_M = 1e-6
 WORKSPACE = BrickWorkspace(
     prop_bbox=common.BoundingBox((-0.1, -0.1, _PROP_Z_OFFSET_M), (0.1, 0.1, _PROP_Z_OFFSET_M)),
     tcp_bbox=common.BoundingBox((-0.1, -0.1, 0.15), (0.1, 0.1, 0.4)),
     goal_hint_pos=(0.2, 0.1, 0.0),
     goal_hint_quat=(-0.38268343, 0.0, 0.0, 0.92387953),
-    arm_offset=common.ARM_OFFSET_M)
+    arm_offset=common.ARM_OFFSET_M,
+)
 _HINT_ALPHA = 0.75
 CLOSE_THRESHOLD_M = 0.01
 CLICK_THRESHOLD_M = 0.001
-_COLORS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 1.0, 1.0),
-           (1.0, 0.0, 1.0), (1.0, 1.0, 0.0))
+_COLORS = (
+    (1.0, 0.0, 0.0),
+    (0.0, 1.0, 0.0),
+    (0.0, 0.0, 1.0),
+    (0.0, 1.0, 1.0),
+    (1.0, 0.0, 1.0),
+    (1.0, 1.0, 0.0),
+)
 _MAX_BRICKS = len(_COLORS)
 # The weld that holds the episode's bottom brick to the table: stiff (time
 # constant 4 ms, twice the physics timestep, MuJoCo's safe minimum) and damped.
 _BASE_WELD_SOLREF = (0.004, 1.0)
-_LARGE_STACK_MEMORY_BYTES = 64 * 2 ** 20
+_LARGE_STACK_MEMORY_BYTES = 64 * 2**20
 # How much heavier the episode's bottom brick is made: MuJoCo's soft constraints
 # scale their force with the body's mass, so a 12 g brick's weld would give way by
 # centimetres under the 6-18 N that part bricks; 120 kg does not move.
@@ -86,8 +94,17 @@ def _rotation(quaternion):
 class _BrickTask(common.ArmTask):
     """Arena, robot, bricks (brick `fixed_index` without a free joint) and hint bricks."""
 
-    def __init__(self, arena: Table, arm, hand, num_bricks: int, settings, workspace,
-                 fixed_index, control_timestep: float):
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        num_bricks: int,
+        settings,
+        workspace,
+        fixed_index,
+        control_timestep: float,
+    ):
         if not 2 <= num_bricks <= _MAX_BRICKS:
             raise ValueError(f"num_bricks must be between 2 and {_MAX_BRICKS}, got {num_bricks!r}")
         self._arena, self._arm, self._hand = arena, arm, hand
@@ -97,8 +114,7 @@ class _BrickTask(common.ArmTask):
             arena.spec.memory = _LARGE_STACK_MEMORY_BYTES
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
-        self._task_observables = common.add_camera_observables(
-            arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
         options = common.make_options(settings, common.FREEPROP_OBSERVABLES)
         names, hint_names = _brick_names(num_bricks)
         self._bricks, self._hints, self._base_welds = [], [], []
@@ -110,10 +126,17 @@ class _BrickTask(common.ArmTask):
             else:
                 arena.add_free_entity(brick)
             if fixed_index == PER_EPISODE:
-                self._base_welds.append(arena.spec.add_equality(
-                    name=f"{names[index]}_to_table", type=mujoco.mjtEq.mjEQ_WELD,
-                    objtype=mujoco.mjtObj.mjOBJ_BODY, name1=brick.attachment_body.name,
-                    name2="world", active=False, solref=list(_BASE_WELD_SOLREF)))
+                self._base_welds.append(
+                    arena.spec.add_equality(
+                        name=f"{names[index]}_to_table",
+                        type=mujoco.mjtEq.mjEQ_WELD,
+                        objtype=mujoco.mjtObj.mjOBJ_BODY,
+                        name1=brick.attachment_body.name,
+                        name2="world",
+                        active=False,
+                        solref=list(_BASE_WELD_SOLREF),
+                    )
+                )
             self._bricks.append(brick)
             hint = Duplo(color=_COLORS[index], name=hint_names[index])
             _hintify(hint)
@@ -122,8 +145,11 @@ class _BrickTask(common.ArmTask):
         self._goal_hint_pos = np.array(workspace.goal_hint_pos)
         self._goal_hint_quat = np.array(workspace.goal_hint_quat)
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
-            hand, arm, position=distributions.Uniform(*workspace.tcp_bbox),
-            quaternion=common.DOWN_QUATERNION)
+            hand,
+            arm,
+            position=distributions.Uniform(*workspace.tcp_bbox),
+            quaternion=common.DOWN_QUATERNION,
+        )
         common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
         common.add_bbox_site(arena, *workspace.prop_bbox, rgba=common.BLUE, name="prop_spawn_area")
         # Stud and hole sites the reward compares: opposite corners of each brick.
@@ -156,11 +182,19 @@ class _BrickTask(common.ArmTask):
             for brick in self._bricks:
                 body = physics.bind(brick.attachment_body).id
                 dofs = np.flatnonzero(model.dof_bodyid == body)
-                self._brick_inertials.append((
-                    body, dofs, float(model.body_mass[body]), model.body_inertia[body].copy(),
-                    model.body_invweight0[body].copy(), model.dof_invweight0[dofs].copy()))
+                self._brick_inertials.append(
+                    (
+                        body,
+                        dofs,
+                        float(model.body_mass[body]),
+                        model.body_inertia[body].copy(),
+                        model.body_invweight0[body].copy(),
+                        model.dof_invweight0[dofs].copy(),
+                    )
+                )
         for brick_index, (body, dofs, mass, inertia, invweight, dof_invweight) in enumerate(
-                self._brick_inertials):
+            self._brick_inertials
+        ):
             scale = _FIXED_BRICK_MASS_SCALE if brick_index == index else 1.0
             # A brick is a body without children: its subtree is itself; the world's
             # subtree mass counts every body.
@@ -206,10 +240,12 @@ class _BrickTask(common.ArmTask):
     def pairwise_rewards(self, physics, pairs, close_coef: float) -> np.ndarray:
         """Per (bottom, top) pair of brick indices, the stacking reward in [0, 1]."""
         distances = self._pair_distances(physics, pairs)
-        close = rewards.tolerance(distances, bounds=(0, CLOSE_THRESHOLD_M),
-                                  margin=CLOSE_THRESHOLD_M * 10)
-        clicked = rewards.tolerance(distances, bounds=(0, CLICK_THRESHOLD_M),
-                                    margin=CLICK_THRESHOLD_M)
+        close = rewards.tolerance(
+            distances, bounds=(0, CLOSE_THRESHOLD_M), margin=CLOSE_THRESHOLD_M * 10
+        )
+        clicked = rewards.tolerance(
+            distances, bounds=(0, CLICK_THRESHOLD_M), margin=CLICK_THRESHOLD_M
+        )
         return (close_coef * close + clicked) / (close_coef + 1.0)
 
 
@@ -223,8 +259,10 @@ def build_stack(physics, bricks, base_pos, base_quat, order, random_state) -> No
     bricks[order[0]].set_pose(physics, position=position, quaternion=quaternion)
     # Site positions in a brick's frame (the same for every brick).
     stud = np.array(bricks[0].stud_sites[0, 0].pos)
-    holes = {(0, 0): np.array(bricks[0].hole_sites[0, 0].pos),
-             (1, 3): np.array(bricks[0].hole_sites[1, 3].pos)}
+    holes = {
+        (0, 0): np.array(bricks[0].hole_sites[0, 0].pos),
+        (1, 3): np.array(bricks[0].hole_sites[1, 3].pos),
+    }
     for top_index in order[1:]:
         stud_world = position + _rotation(quaternion) @ stud
         if random_state.rand() < 0.5:
@@ -262,21 +300,39 @@ class Stack(_BrickTask):
       control_timestep: seconds per agent step.
     """
 
-    def __init__(self, arena: Table, arm, hand, num_bricks: int, target_height: int,
-                 moveable_base: bool, settings, workspace: BrickWorkspace = WORKSPACE,
-                 control_timestep: float = common.CONTROL_TIMESTEP_S,
-                 randomize_order: bool = False):
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        num_bricks: int,
+        target_height: int,
+        moveable_base: bool,
+        settings,
+        workspace: BrickWorkspace = WORKSPACE,
+        control_timestep: float = common.CONTROL_TIMESTEP_S,
+        randomize_order: bool = False,
+    ):
         if not 2 <= target_height <= num_bricks:
             raise ValueError(
-                f"target_height must be between 2 and num_bricks ({num_bricks}), got {target_height!r}")
+                f"target_height must be between 2 and num_bricks ({num_bricks}), got {target_height!r}"
+            )
         if randomize_order and moveable_base:
             raise ValueError("randomize_order needs a fixed base (moveable_base=False)")
         if moveable_base:
             fixed_index = None
         else:
             fixed_index = PER_EPISODE if randomize_order else 0
-        super().__init__(arena, arm, hand, num_bricks, settings, workspace,
-                         fixed_index=fixed_index, control_timestep=control_timestep)
+        super().__init__(
+            arena,
+            arm,
+            hand,
+            num_bricks,
+            settings,
+            workspace,
+            fixed_index=fixed_index,
+            control_timestep=control_timestep,
+        )
         self._randomize_order = bool(randomize_order)
         self._num_bricks = num_bricks
         self._target_height = target_height
@@ -284,8 +340,11 @@ class Stack(_BrickTask):
         if randomize_order:
             self._task_observables["desired_order"] = _desired_order_observable(self, settings)
         self._brick_placer = initializers.PropPlacer(
-            self._bricks, position=distributions.Uniform(*workspace.prop_bbox),
-            quaternion=common.uniform_z_rotation(), settle_physics=True)
+            self._bricks,
+            position=distributions.Uniform(*workspace.prop_bbox),
+            quaternion=common.uniform_z_rotation(),
+            settle_physics=True,
+        )
 
     @property
     def desired_order(self) -> np.ndarray:
@@ -294,15 +353,22 @@ class Stack(_BrickTask):
     def initialize_episode(self, physics, random_state):
         if self._randomize_order:
             self._desired_order = random_state.choice(
-                self._num_bricks, size=self._target_height, replace=False)
+                self._num_bricks, size=self._target_height, replace=False
+            )
             self.fix_to_table(physics, None)  # Last episode's bottom brick is light again.
         self._brick_placer(physics, random_state)
         if self._randomize_order:
             self.fix_to_table(physics, self._desired_order[0])
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
-        build_stack(physics, self._hints, self._goal_hint_pos, self._goal_hint_quat,
-                    self._desired_order, random_state)
+        build_stack(
+            physics,
+            self._hints,
+            self._goal_hint_pos,
+            self._goal_hint_quat,
+            self._desired_order,
+            random_state,
+        )
 
     def get_reward(self, physics):
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
@@ -324,13 +390,27 @@ class Reassemble(_BrickTask):
     Args: as `Stack`, without `target_height` and `moveable_base`.
     """
 
-    def __init__(self, arena: Table, arm, hand, num_bricks: int, settings,
-                 workspace: BrickWorkspace = WORKSPACE,
-                 control_timestep: float = common.CONTROL_TIMESTEP_S,
-                 randomize_order: bool = False):
-        super().__init__(arena, arm, hand, num_bricks, settings, workspace,
-                         fixed_index=PER_EPISODE if randomize_order else 0,
-                         control_timestep=control_timestep)
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        num_bricks: int,
+        settings,
+        workspace: BrickWorkspace = WORKSPACE,
+        control_timestep: float = common.CONTROL_TIMESTEP_S,
+        randomize_order: bool = False,
+    ):
+        super().__init__(
+            arena,
+            arm,
+            hand,
+            num_bricks,
+            settings,
+            workspace,
+            fixed_index=PER_EPISODE if randomize_order else 0,
+            control_timestep=control_timestep,
+        )
         self._randomize_order = bool(randomize_order)
         self._initial_order = np.arange(num_bricks)
         self._desired_order = np.concatenate([[0], np.arange(num_bricks - 1, 0, -1)])
@@ -350,12 +430,24 @@ class Reassemble(_BrickTask):
             self._initial_order = random_state.permutation(len(self._bricks))
             self._desired_order = self._initial_order.copy()
             self._desired_order[1:] = random_state.permutation(self._initial_order[1:])
-        build_stack(physics, self._bricks, self._base_pos, self._base_quat,
-                    self._initial_order, random_state)
+        build_stack(
+            physics,
+            self._bricks,
+            self._base_pos,
+            self._base_quat,
+            self._initial_order,
+            random_state,
+        )
         if self._randomize_order:
             self.fix_to_table(physics, self._initial_order[0])
-        build_stack(physics, self._hints, self._goal_hint_pos, self._goal_hint_quat,
-                    self._desired_order, random_state)
+        build_stack(
+            physics,
+            self._hints,
+            self._goal_hint_pos,
+            self._goal_hint_quat,
+            self._desired_order,
+            random_state,
+        )
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
 
@@ -366,8 +458,11 @@ class Reassemble(_BrickTask):
 
     def snapshot_state(self) -> dict:
         """The bricks' inertial record and this episode's initial and goal orders."""
-        return {**super().snapshot_state(), "initial_order": self._initial_order.copy(),
-                "desired_order": self._desired_order.copy()}
+        return {
+            **super().snapshot_state(),
+            "initial_order": self._initial_order.copy(),
+            "desired_order": self._desired_order.copy(),
+        }
 
     def restore_state(self, state: dict) -> None:
         super().restore_state(state)
@@ -383,10 +478,14 @@ def _order(order, length, name):
       ValueError: it is not.
     """
     order = np.asarray(order)
-    if (order.shape != (length,) or order.dtype.kind not in "iu"
-            or len(set(order.tolist())) != length):
+    if (
+        order.shape != (length,)
+        or order.dtype.kind not in "iu"
+        or len(set(order.tolist())) != length
+    ):
         raise ValueError(
-            f"the snapshot's {name} must be {length} distinct brick indices, got {order!r}")
+            f"the snapshot's {name} must be {length} distinct brick indices, got {order!r}"
+        )
     return order.copy()
 
 
@@ -397,13 +496,32 @@ def _desired_order_observable(task, settings):
     return desired_order
 
 
-def make_stack(settings, num_bricks: int, moveable_base: bool, target_height=None,
-               randomize_order: bool = False) -> Stack:
+def make_stack(
+    settings,
+    num_bricks: int,
+    moveable_base: bool,
+    target_height=None,
+    randomize_order: bool = False,
+) -> Stack:
     target_height = num_bricks if target_height is None else target_height
-    return Stack(Table(), common.make_arm(settings), common.make_hand(settings), num_bricks,
-                 target_height, moveable_base, settings, randomize_order=randomize_order)
+    return Stack(
+        Table(),
+        common.make_arm(settings),
+        common.make_hand(settings),
+        num_bricks,
+        target_height,
+        moveable_base,
+        settings,
+        randomize_order=randomize_order,
+    )
 
 
 def make_reassemble(settings, num_bricks: int, randomize_order: bool = False) -> Reassemble:
-    return Reassemble(Table(), common.make_arm(settings), common.make_hand(settings),
-                      num_bricks, settings, randomize_order=randomize_order)
+    return Reassemble(
+        Table(),
+        common.make_arm(settings),
+        common.make_hand(settings),
+        num_bricks,
+        settings,
+        randomize_order=randomize_order,
+    )

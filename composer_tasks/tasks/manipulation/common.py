@@ -21,6 +21,7 @@ from composer_tasks.composer import initializers
 from composer_tasks.robots import JacoArm
 from composer_tasks.robots import JacoHand
 
+
 class ArmTask(composer.Task):
     """The accessors every manipulation task shares: the table arena (the root
     entity), the Jaco arm and hand, and the task's observables. Subclasses set
@@ -68,26 +69,39 @@ def _symlog1p(value, random_state=None):
 
 
 ObservationSettings = collections.namedtuple(
-    "ObservationSettings", ["proprio", "ftt", "prop_pose", "camera"])
+    "ObservationSettings", ["proprio", "ftt", "prop_pose", "camera"]
+)
 
 
 def _options(enabled, corruptor=None):
-    return dict(enabled=enabled, update_interval=1, buffer_size=1, delay=0, aggregator=None,
-                corruptor=corruptor)
+    return dict(
+        enabled=enabled,
+        update_interval=1,
+        buffer_size=1,
+        delay=0,
+        aggregator=None,
+        corruptor=corruptor,
+    )
 
 
 PERFECT_FEATURES = ObservationSettings(
-    proprio=_options(True), ftt=_options(True, _symlog1p), prop_pose=_options(True),
-    camera=_options(False))
+    proprio=_options(True),
+    ftt=_options(True, _symlog1p),
+    prop_pose=_options(True),
+    camera=_options(False),
+)
 VISION = ObservationSettings(
-    proprio=_options(True), ftt=_options(True, _symlog1p), prop_pose=_options(False),
-    camera=_options(True))
+    proprio=_options(True),
+    ftt=_options(True, _symlog1p),
+    prop_pose=_options(False),
+    camera=_options(True),
+)
 
 _ARM_OBSERVABLES = dict(proprio=("joints_pos", "joints_vel"), ftt=("joints_torque",))
-_HAND_OBSERVABLES = dict(proprio=("joints_pos", "joints_vel", "pinch_site_pos",
-                                  "pinch_site_rmat"))
-FREEPROP_OBSERVABLES = dict(prop_pose=("position", "orientation", "linear_velocity",
-                                       "angular_velocity"))
+_HAND_OBSERVABLES = dict(proprio=("joints_pos", "joints_vel", "pinch_site_pos", "pinch_site_rmat"))
+FREEPROP_OBSERVABLES = dict(
+    prop_pose=("position", "orientation", "linear_velocity", "angular_velocity")
+)
 
 
 def make_options(settings: ObservationSettings, names: Dict[str, Sequence[str]]):
@@ -104,8 +118,9 @@ def make_arm(settings: ObservationSettings) -> JacoArm:
 
 
 def make_hand(settings: ObservationSettings) -> JacoHand:
-    return JacoHand(use_pinch_site_as_tcp=True,
-                    observable_options=make_options(settings, _HAND_OBSERVABLES))
+    return JacoHand(
+        use_pinch_site_as_tcp=True, observable_options=make_options(settings, _HAND_OBSERVABLES)
+    )
 
 
 def add_camera_observables(arena, settings: ObservationSettings, *cameras: CameraSpec):
@@ -113,8 +128,9 @@ def add_camera_observables(arena, settings: ObservationSettings, *cameras: Camer
     observables = collections.OrderedDict()
     for camera in cameras:
         element = arena.add_camera(camera.name, camera.pos, camera.xyaxes)
-        camera_observable = observable.MJCFCamera(element, height=CAMERA_PIXELS,
-                                                  width=CAMERA_PIXELS)
+        camera_observable = observable.MJCFCamera(
+            element, height=CAMERA_PIXELS, width=CAMERA_PIXELS
+        )
         camera_observable.configure(**settings.camera)
         observables[camera.name] = camera_observable
     return observables
@@ -124,15 +140,20 @@ def add_bbox_site(arena, lower, upper, rgba, name, visible=False):
     """A box site spanning [lower, upper] (m, world frame), for showing regions."""
     lower, upper = np.asarray(lower, float), np.asarray(upper, float)
     return arena.add_site(
-        name=name, type=mujoco.mjtGeom.mjGEOM_BOX, pos=((upper + lower) / 2).tolist(),
+        name=name,
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        pos=((upper + lower) / 2).tolist(),
         size=np.maximum((upper - lower) / 2, _MIN_SITE_HALF_SIZE_M).tolist(),
-        rgba=list(rgba), group=0 if visible else TASK_SITE_GROUP)
+        rgba=list(rgba),
+        group=0 if visible else TASK_SITE_GROUP,
+    )
 
 
 def uniform_z_rotation():
     """A variation drawing rotations about the world z axis, angle uniform in [-pi, pi)."""
     return rotations.QuaternionFromAxisAngle(
-        axis=(0.0, 0.0, 1.0), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True))
+        axis=(0.0, 0.0, 1.0), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True)
+    )
 
 
 def attach_robot(arena, arm: JacoArm, hand: JacoHand, offset=ARM_OFFSET_M) -> None:

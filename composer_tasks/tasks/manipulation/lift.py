@@ -27,13 +27,15 @@ LiftWorkspace = collections.namedtuple("LiftWorkspace", ["prop_bbox", "tcp_bbox"
 DUPLO_WORKSPACE = LiftWorkspace(
     prop_bbox=common.BoundingBox((-0.1, -0.1, 0.0), (0.1, 0.1, 0.0)),
     tcp_bbox=common.BoundingBox((-0.1, -0.1, 0.2), (0.1, 0.1, 0.4)),
-    arm_offset=common.ARM_OFFSET_M)
+    arm_offset=common.ARM_OFFSET_M,
+)
 BOX_HALF_SIZE_M = 0.09
 BOX_MASS_KG = 1.3
 BOX_WORKSPACE = LiftWorkspace(
     prop_bbox=common.BoundingBox((-0.1, -0.1, BOX_HALF_SIZE_M), (0.1, 0.1, BOX_HALF_SIZE_M)),
     tcp_bbox=common.BoundingBox((-0.1, -0.1, 0.2), (0.1, 0.1, 0.4)),
-    arm_offset=common.ARM_OFFSET_M)
+    arm_offset=common.ARM_OFFSET_M,
+)
 DISTANCE_TO_LIFT_M = 0.3
 
 
@@ -48,24 +50,41 @@ class Lift(common.ArmTask):
       control_timestep: seconds per agent step.
     """
 
-    def __init__(self, arena: Table, arm, hand, prop, settings, workspace: LiftWorkspace,
-                 control_timestep: float = common.CONTROL_TIMESTEP_S):
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        prop,
+        settings,
+        workspace: LiftWorkspace,
+        control_timestep: float = common.CONTROL_TIMESTEP_S,
+    ):
         if not prop.vertices:
-            raise ValueError(f"prop {prop.name!r} has no vertex sites; build it with vertex_sites=True")
+            raise ValueError(
+                f"prop {prop.name!r} has no vertex sites; build it with vertex_sites=True"
+            )
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
-        self._task_observables = common.add_camera_observables(
-            arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
-            hand, arm, position=distributions.Uniform(*workspace.tcp_bbox),
-            quaternion=common.DOWN_QUATERNION)
+            hand,
+            arm,
+            position=distributions.Uniform(*workspace.tcp_bbox),
+            quaternion=common.DOWN_QUATERNION,
+        )
         arena.add_free_entity(prop)
         self._prop_placer = initializers.PropPlacer(
-            [prop], position=distributions.Uniform(*workspace.prop_bbox),
-            quaternion=common.uniform_z_rotation(), ignore_collisions=True, settle_physics=True)
+            [prop],
+            position=distributions.Uniform(*workspace.prop_bbox),
+            quaternion=common.uniform_z_rotation(),
+            ignore_collisions=True,
+            settle_physics=True,
+        )
         self._target_height_site = common.add_bbox_site(
-            arena, (-1, -1, 0), (1, 1, 0), rgba=common.RED, name="target_height")
+            arena, (-1, -1, 0), (1, 1, 0), rgba=common.RED, name="target_height"
+        )
         common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
         common.add_bbox_site(arena, *workspace.prop_bbox, rgba=common.BLUE, name="prop_spawn_area")
         self._target_height = DISTANCE_TO_LIFT_M
@@ -92,8 +111,12 @@ class Lift(common.ArmTask):
 
     def get_reward(self, physics):
         return rewards.tolerance(
-            self.lowest_vertex_height(physics), bounds=(self._target_height, np.inf),
-            margin=DISTANCE_TO_LIFT_M, value_at_margin=0.0, sigmoid="linear")
+            self.lowest_vertex_height(physics),
+            bounds=(self._target_height, np.inf),
+            margin=DISTANCE_TO_LIFT_M,
+            value_at_margin=0.0,
+            sigmoid="linear",
+        )
 
     # Snapshots (composer.Environment.snapshot): the target height is Python state.
 
@@ -112,10 +135,17 @@ def make_lift(settings, prop_name: str) -> Lift:
     elif prop_name == "box":
         # dm_control builds the box without a name, so its observations are named
         # "unnamed_model/..."; the same name keeps the observation keys equal.
-        prop = Primitive("box", [BOX_HALF_SIZE_M] * 3, name="unnamed_model", mass=BOX_MASS_KG,
-                         vertex_sites=True, observable_options=options)
+        prop = Primitive(
+            "box",
+            [BOX_HALF_SIZE_M] * 3,
+            name="unnamed_model",
+            mass=BOX_MASS_KG,
+            vertex_sites=True,
+            observable_options=options,
+        )
         workspace = BOX_WORKSPACE
     else:
         raise ValueError(f"prop_name must be 'duplo' or 'box', got {prop_name!r}")
-    return Lift(Table(), common.make_arm(settings), common.make_hand(settings), prop, settings,
-                workspace)
+    return Lift(
+        Table(), common.make_arm(settings), common.make_hand(settings), prop, settings, workspace
+    )

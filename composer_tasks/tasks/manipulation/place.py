@@ -27,15 +27,18 @@ from composer_tasks.props.pedestal import SphereCradle
 from composer_tasks.tasks.manipulation import common
 
 PlaceWorkspace = collections.namedtuple(
-    "PlaceWorkspace", ["prop_bbox", "target_bbox", "tcp_bbox", "arm_offset"])
+    "PlaceWorkspace", ["prop_bbox", "target_bbox", "tcp_bbox", "arm_offset"]
+)
 TARGET_RADIUS_M = 0.05
 _PROP_Z_OFFSET_M = 1e-6
 WORKSPACE = PlaceWorkspace(
     prop_bbox=common.BoundingBox((-0.1, -0.1, _PROP_Z_OFFSET_M), (0.1, 0.1, _PROP_Z_OFFSET_M)),
     tcp_bbox=common.BoundingBox((-0.1, -0.1, PEDESTAL_RADIUS_M + 0.1), (0.1, 0.1, 0.4)),
-    target_bbox=common.BoundingBox((-0.1, -0.1, PEDESTAL_RADIUS_M),
-                                   (0.1, 0.1, PEDESTAL_RADIUS_M + 0.1)),
-    arm_offset=common.ARM_OFFSET_M)
+    target_bbox=common.BoundingBox(
+        (-0.1, -0.1, PEDESTAL_RADIUS_M), (0.1, 0.1, PEDESTAL_RADIUS_M + 0.1)
+    ),
+    arm_offset=common.ARM_OFFSET_M,
+)
 _IN_PLACE_WEIGHT = 10.0
 
 
@@ -51,32 +54,49 @@ class Place(common.ArmTask):
       control_timestep: seconds per agent step.
     """
 
-    def __init__(self, arena: Table, arm, hand, prop, settings, workspace: PlaceWorkspace,
-                 cradle, control_timestep: float = common.CONTROL_TIMESTEP_S):
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        prop,
+        settings,
+        workspace: PlaceWorkspace,
+        cradle,
+        control_timestep: float = common.CONTROL_TIMESTEP_S,
+    ):
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
-        self._task_observables = common.add_camera_observables(
-            arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
-            hand, arm, position=distributions.Uniform(*workspace.tcp_bbox),
-            quaternion=common.DOWN_QUATERNION)
+            hand,
+            arm,
+            position=distributions.Uniform(*workspace.tcp_bbox),
+            quaternion=common.DOWN_QUATERNION,
+        )
         arena.add_free_entity(prop)
         self._pedestal = Pedestal(cradle=cradle, target_radius=TARGET_RADIUS_M)
         arena.attach(self._pedestal)
         for pedestal_observable in self._pedestal.observables.values():
             pedestal_observable.configure(**settings.prop_pose)
         self._prop_placer = initializers.PropPlacer(
-            [prop], position=distributions.Uniform(*workspace.prop_bbox),
-            quaternion=common.uniform_z_rotation(), settle_physics=True,
-            max_attempts_per_prop=50)
+            [prop],
+            position=distributions.Uniform(*workspace.prop_bbox),
+            quaternion=common.uniform_z_rotation(),
+            settle_physics=True,
+            max_attempts_per_prop=50,
+        )
         self._pedestal_placer = initializers.PropPlacer(
-            [self._pedestal], position=distributions.Uniform(*workspace.target_bbox),
-            settle_physics=False)
+            [self._pedestal],
+            position=distributions.Uniform(*workspace.target_bbox),
+            settle_physics=False,
+        )
         common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
         common.add_bbox_site(arena, *workspace.prop_bbox, rgba=common.BLUE, name="prop_spawn_area")
-        common.add_bbox_site(arena, *workspace.target_bbox, rgba=common.CYAN,
-                             name="pedestal_spawn_area")
+        common.add_bbox_site(
+            arena, *workspace.target_bbox, rgba=common.CYAN, name="pedestal_spawn_area"
+        )
 
     @property
     def prop(self):
@@ -96,13 +116,24 @@ class Place(common.ArmTask):
         target = physics.bind(self._pedestal.target_site).xpos
         obj = physics.bind(self._prop.attachment_body).xpos
         tcp = physics.bind(self._hand.tool_center_point).xpos
-        grasp = rewards.tolerance(np.linalg.norm(obj - tcp), bounds=(0, TARGET_RADIUS_M),
-                                  margin=TARGET_RADIUS_M, sigmoid="long_tail")
-        in_place = rewards.tolerance(np.linalg.norm(obj - target), bounds=(0, TARGET_RADIUS_M),
-                                     margin=TARGET_RADIUS_M, sigmoid="long_tail")
-        hand_away = rewards.tolerance(np.linalg.norm(tcp - target),
-                                      bounds=(4 * TARGET_RADIUS_M, np.inf),
-                                      margin=3 * TARGET_RADIUS_M, sigmoid="long_tail")
+        grasp = rewards.tolerance(
+            np.linalg.norm(obj - tcp),
+            bounds=(0, TARGET_RADIUS_M),
+            margin=TARGET_RADIUS_M,
+            sigmoid="long_tail",
+        )
+        in_place = rewards.tolerance(
+            np.linalg.norm(obj - target),
+            bounds=(0, TARGET_RADIUS_M),
+            margin=TARGET_RADIUS_M,
+            sigmoid="long_tail",
+        )
+        hand_away = rewards.tolerance(
+            np.linalg.norm(tcp - target),
+            bounds=(4 * TARGET_RADIUS_M, np.inf),
+            margin=3 * TARGET_RADIUS_M,
+            sigmoid="long_tail",
+        )
         grasp_or_hand_away = grasp * (1 - in_place) + hand_away * in_place
         return (grasp_or_hand_away + _IN_PLACE_WEIGHT * in_place) / (1 + _IN_PLACE_WEIGHT)
 
@@ -115,5 +146,12 @@ def make_place(settings, cradle_name: str) -> Place:
         cradle = SphereCradle()
     else:
         raise ValueError(f"cradle_name must be 'duplo' or 'cradle', got {cradle_name!r}")
-    return Place(Table(), common.make_arm(settings), common.make_hand(settings), prop, settings,
-                 WORKSPACE, cradle)
+    return Place(
+        Table(),
+        common.make_arm(settings),
+        common.make_hand(settings),
+        prop,
+        settings,
+        WORKSPACE,
+        cradle,
+    )

@@ -18,18 +18,19 @@ from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
 from composer_tasks.tasks.manipulation import common
 
-ReachWorkspace = collections.namedtuple(
-    "ReachWorkspace", ["target_bbox", "tcp_bbox", "arm_offset"])
+ReachWorkspace = collections.namedtuple("ReachWorkspace", ["target_bbox", "tcp_bbox", "arm_offset"])
 
 _PROP_Z_OFFSET_M = 0.001
 DUPLO_WORKSPACE = ReachWorkspace(
     target_bbox=common.BoundingBox((-0.1, -0.1, _PROP_Z_OFFSET_M), (0.1, 0.1, _PROP_Z_OFFSET_M)),
     tcp_bbox=common.BoundingBox((-0.1, -0.1, 0.2), (0.1, 0.1, 0.4)),
-    arm_offset=common.ARM_OFFSET_M)
+    arm_offset=common.ARM_OFFSET_M,
+)
 SITE_WORKSPACE = ReachWorkspace(
     target_bbox=common.BoundingBox((-0.2, -0.2, 0.02), (0.2, 0.2, 0.4)),
     tcp_bbox=common.BoundingBox((-0.2, -0.2, 0.02), (0.2, 0.2, 0.4)),
-    arm_offset=common.ARM_OFFSET_M)
+    arm_offset=common.ARM_OFFSET_M,
+)
 TARGET_RADIUS_M = 0.05
 _SPHERE = mujoco.mjtGeom.mjGEOM_SPHERE
 
@@ -46,37 +47,58 @@ class Reach(common.ArmTask):
       control_timestep: seconds per agent step.
     """
 
-    def __init__(self, arena: Table, arm, hand, prop, settings, workspace: ReachWorkspace,
-                 control_timestep: float = common.CONTROL_TIMESTEP_S):
+    def __init__(
+        self,
+        arena: Table,
+        arm,
+        hand,
+        prop,
+        settings,
+        workspace: ReachWorkspace,
+        control_timestep: float = common.CONTROL_TIMESTEP_S,
+    ):
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
-            hand, arm, position=distributions.Uniform(*workspace.tcp_bbox),
-            quaternion=common.DOWN_QUATERNION)
-        self._task_observables = common.add_camera_observables(
-            arena, settings, common.FRONT_CLOSE)
+            hand,
+            arm,
+            position=distributions.Uniform(*workspace.tcp_bbox),
+            quaternion=common.DOWN_QUATERNION,
+        )
+        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
         target_position = distributions.Uniform(*workspace.target_bbox)
         if prop is not None:
             # The prop shows where the target is; its site is hidden.
             self._target = prop.spec.worldbody.add_site(
-                name="target_site", type=_SPHERE, size=[TARGET_RADIUS_M, 0, 0],
-                rgba=list(common.RED), group=common.TASK_SITE_GROUP)
+                name="target_site",
+                type=_SPHERE,
+                size=[TARGET_RADIUS_M, 0, 0],
+                rgba=list(common.RED),
+                group=common.TASK_SITE_GROUP,
+            )
             arena.add_free_entity(prop)
             self._prop_placer = initializers.PropPlacer(
-                [prop], position=target_position, quaternion=common.uniform_z_rotation(),
-                settle_physics=True)
+                [prop],
+                position=target_position,
+                quaternion=common.uniform_z_rotation(),
+                settle_physics=True,
+            )
         else:
             self._target = arena.add_site(
-                name="target_site", type=_SPHERE, size=[TARGET_RADIUS_M, 0, 0],
-                rgba=list(common.RED))
+                name="target_site",
+                type=_SPHERE,
+                size=[TARGET_RADIUS_M, 0, 0],
+                rgba=list(common.RED),
+            )
             self._target_placer = target_position
             target_observable = observable.MJCFFeature("xpos", self._target)
             target_observable.configure(**settings.prop_pose)
             self._task_observables["target_position"] = target_observable
         common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
-        common.add_bbox_site(arena, *workspace.target_bbox, rgba=common.BLUE,
-                             name="target_spawn_area")
+        common.add_bbox_site(
+            arena, *workspace.target_bbox, rgba=common.BLUE, name="target_spawn_area"
+        )
 
     @property
     def target(self):

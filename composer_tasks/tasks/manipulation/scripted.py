@@ -40,6 +40,7 @@ _FINGER_SPEED = 5.0
 class Waypoint:
     """Hold the pinch site at `position` (m, world) with yaw `yaw` (rad) and the
     fingers `closing` (True) or opening, until `done(physics)` or `max_steps`."""
+
     position: Callable
     yaw: Callable
     closing: bool
@@ -95,12 +96,20 @@ class CartesianController:
         jac_rot = np.empty((3, model.nv))
         mujoco.mj_jacSite(model, data, jac_pos, jac_rot, self._site)
         jacobian = np.vstack([jac_pos[:, self._dofs], jac_rot[:, self._dofs]])
-        self._integral = np.clip(self._integral + position_error * self._task.control_timestep,
-                                 -_INTEGRAL_LIMIT, _INTEGRAL_LIMIT)
-        desired = np.concatenate([_POSITION_GAIN * position_error + _INTEGRAL_GAIN * self._integral,
-                                  _ROTATION_GAIN * rotation_error])
+        self._integral = np.clip(
+            self._integral + position_error * self._task.control_timestep,
+            -_INTEGRAL_LIMIT,
+            _INTEGRAL_LIMIT,
+        )
+        desired = np.concatenate(
+            [
+                _POSITION_GAIN * position_error + _INTEGRAL_GAIN * self._integral,
+                _ROTATION_GAIN * rotation_error,
+            ]
+        )
         joint_velocity = jacobian.T @ np.linalg.solve(
-            jacobian @ jacobian.T + _DAMPING * np.eye(6), desired)
+            jacobian @ jacobian.T + _DAMPING * np.eye(6), desired
+        )
         arm_limit = self._high[:6]
         # Scale the whole vector down (not each joint) so the direction is kept.
         scale = np.max(np.abs(joint_velocity) / arm_limit)
@@ -120,8 +129,9 @@ class CartesianController:
                 physics = self._env.physics
                 if waypoint.done(physics):
                     break
-                timestep = self._env.step(self.action(
-                    waypoint.position(physics), waypoint.yaw(physics), waypoint.closing))
+                timestep = self._env.step(
+                    self.action(waypoint.position(physics), waypoint.yaw(physics), waypoint.closing)
+                )
                 rewards_seen.append(timestep.reward)
                 if timestep.last():
                     return timestep, rewards_seen
@@ -156,23 +166,34 @@ def _steps(count):
         del physics
         counter["n"] += 1
         return counter["n"] > count
+
     return done
 
 
 def _near(controller, target, tolerance_m):
     """Done when the pinch site is within `tolerance_m` of `target(physics)`."""
+
     def done(physics):
         return np.linalg.norm(controller.pinch_position() - target(physics)) < tolerance_m
+
     return done
 
 
 def reach_site_waypoints(controller: CartesianController, task) -> List[Waypoint]:
     """Move the pinch site onto the reach target and hold it there."""
+
     def target(physics):
         return np.array(physics.bind(task.target).xpos)
 
-    return [Waypoint(position=target, yaw=lambda physics: 0.0, closing=False,
-                     done=lambda physics: False, max_steps=250)]
+    return [
+        Waypoint(
+            position=target,
+            yaw=lambda physics: 0.0,
+            closing=False,
+            done=lambda physics: False,
+            max_steps=250,
+        )
+    ]
 
 
 # Heights (m) of the pinch site above a brick's origin: above it, around it to grasp.
@@ -195,8 +216,9 @@ def _brick_origin(physics, brick):
     return np.array(physics.bind(brick.attachment_body).xpos)
 
 
-def lift_waypoints(controller: CartesianController, task, brick, lift_to_m: float
-                   ) -> List[Waypoint]:
+def lift_waypoints(
+    controller: CartesianController, task, brick, lift_to_m: float
+) -> List[Waypoint]:
     """Grasp `brick` from above and raise the pinch site to `lift_to_m` metres."""
     grasp_yaw = {}
 
@@ -223,10 +245,20 @@ def lift_waypoints(controller: CartesianController, task, brick, lift_to_m: floa
         return position
 
     return [
-        Waypoint(above, yaw, False, lambda p: np.linalg.norm(
-            controller.pinch_position() - above(p)) < 0.01, 100),
-        Waypoint(around, yaw, False, lambda p: np.linalg.norm(
-            controller.pinch_position() - around(p)) < 0.004, 60),
+        Waypoint(
+            above,
+            yaw,
+            False,
+            lambda p: np.linalg.norm(controller.pinch_position() - above(p)) < 0.01,
+            100,
+        ),
+        Waypoint(
+            around,
+            yaw,
+            False,
+            lambda p: np.linalg.norm(controller.pinch_position() - around(p)) < 0.004,
+            60,
+        ),
         Waypoint(hold, yaw, True, _steps(_CLOSE_STEPS), _CLOSE_STEPS + 1),
         Waypoint(lifted, yaw, True, lambda p: False, 250),
     ]
@@ -250,8 +282,9 @@ def hand_yaw(controller: CartesianController) -> float:
     return np.arctan2(-x_axis[0], x_axis[1])
 
 
-def stack_waypoints(controller: CartesianController, task, top, bottom,
-                    press_depth_m: float = 0.006) -> List[Waypoint]:
+def stack_waypoints(
+    controller: CartesianController, task, top, bottom, press_depth_m: float = 0.006
+) -> List[Waypoint]:
     """Grasp `top`, carry it over `bottom`, turn it to the same yaw and lower it
     onto the studs; let go, close the hand above it and push it down with the
     fingertips (aiming `press_depth_m` below its snapped top face) until it snaps.
@@ -276,6 +309,7 @@ def stack_waypoints(controller: CartesianController, task, top, bottom,
             bottom_position, _ = brick_pose(physics, bottom)
             goal = bottom_position + (0.0, 0.0, brick_props.STACKED_OFFSET_M + height_above_stacked)
             return controller.pinch_position() + (goal - top_position)
+
         return position
 
     def aligned(height_above_stacked, tolerance_m):
@@ -283,8 +317,11 @@ def stack_waypoints(controller: CartesianController, task, top, bottom,
             top_position, top_yaw = brick_pose(physics, top)
             bottom_position, bottom_yaw = brick_pose(physics, bottom)
             goal = bottom_position + (0.0, 0.0, brick_props.STACKED_OFFSET_M + height_above_stacked)
-            return (np.linalg.norm(top_position - goal) < tolerance_m
-                    and abs(_half_turn_wrap(bottom_yaw - top_yaw)) < 0.01)
+            return (
+                np.linalg.norm(top_position - goal) < tolerance_m
+                and abs(_half_turn_wrap(bottom_yaw - top_yaw)) < 0.01
+            )
+
         return done
 
     def up(physics):
@@ -308,8 +345,14 @@ def stack_waypoints(controller: CartesianController, task, top, bottom,
         def position(physics):
             top_position, _ = brick_pose(physics, top)
             bottom_position, _ = brick_pose(physics, bottom)
-            return np.array([top_position[0], top_position[1],
-                             bottom_position[2] + 2 * brick_props.BRICK_HEIGHT_M + height])
+            return np.array(
+                [
+                    top_position[0],
+                    top_position[1],
+                    bottom_position[2] + 2 * brick_props.BRICK_HEIGHT_M + height,
+                ]
+            )
+
         return position
 
     def fingers_open(physics):
@@ -319,7 +362,10 @@ def stack_waypoints(controller: CartesianController, task, top, bottom,
     def snapped(physics):
         top_position, _ = brick_pose(physics, top)
         bottom_position, _ = brick_pose(physics, bottom)
-        return top_position[2] - bottom_position[2] < brick_props.STACKED_OFFSET_M + _SNAPPED_TOLERANCE_M
+        return (
+            top_position[2] - bottom_position[2]
+            < brick_props.STACKED_OFFSET_M + _SNAPPED_TOLERANCE_M
+        )
 
     press_yaw = {}
 

@@ -42,17 +42,24 @@ class UniformInitializer(Initializer):
         `max_collision_avoidance_retries` redraws.
     """
 
-    def __init__(self, spawn_ratio: float = SPAWN_RATIO, init_ball_z: float = INIT_BALL_Z_M,
-                 max_collision_avoidance_retries: int = MAX_COLLISION_AVOIDANCE_RETRIES) -> None:
+    def __init__(
+        self,
+        spawn_ratio: float = SPAWN_RATIO,
+        init_ball_z: float = INIT_BALL_Z_M,
+        max_collision_avoidance_retries: int = MAX_COLLISION_AVOIDANCE_RETRIES,
+    ) -> None:
         if not 0.0 < spawn_ratio <= 1.0:
             raise ValueError(f"spawn_ratio must be in (0, 1], got {spawn_ratio!r}")
         if not np.isfinite(init_ball_z) or init_ball_z <= 0.0:
             raise ValueError(f"init_ball_z must be a positive height in m, got {init_ball_z!r}")
-        if (isinstance(max_collision_avoidance_retries, bool)
-                or not isinstance(max_collision_avoidance_retries, (int, np.integer))
-                or max_collision_avoidance_retries < 0):
+        if (
+            isinstance(max_collision_avoidance_retries, bool)
+            or not isinstance(max_collision_avoidance_retries, (int, np.integer))
+            or max_collision_avoidance_retries < 0
+        ):
             raise ValueError(
-                f"max_collision_avoidance_retries must be an int >= 0, got {max_collision_avoidance_retries!r}")
+                f"max_collision_avoidance_retries must be an int >= 0, got {max_collision_avoidance_retries!r}"
+            )
         self._spawn_ratio = float(spawn_ratio)
         self._init_ball_z = float(init_ball_z)
         self._max_retries = int(max_collision_avoidance_retries)
@@ -69,7 +76,9 @@ class UniformInitializer(Initializer):
         (_, _, z), quaternion = walker.get_pose(physics)
         walker.set_pose(physics, [x, y, z], quaternion)
         rotation = random_state.uniform(-np.pi, np.pi)
-        walker.shift_pose(physics, quaternion=[np.cos(rotation / 2), 0.0, 0.0, np.sin(rotation / 2)])
+        walker.shift_pose(
+            physics, quaternion=[np.cos(rotation / 2), 0.0, 0.0, np.sin(rotation / 2)]
+        )
         walker.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
 
     def _draw(self, task, physics, random_state):
@@ -87,7 +96,8 @@ class UniformInitializer(Initializer):
                 return
         raise composer.EpisodeInitializationError(
             f"UniformInitializer: no placement of the ball and {len(task.players)} players without "
-            f"contacts between them in {self._max_retries + 1} draws")
+            f"contacts between them in {self._max_retries + 1} draws"
+        )
 
 
 def _has_entity_contact(physics, owners):

@@ -47,8 +47,13 @@ _DIRECTION_EPSILON_M = 1e-7
 # Corners and goal centres clockwise, as seen by a player facing the opponents' goal
 # (dm_control's `clockwise_names`).
 ARENA_OBSERVATION_NAMES = (
-    "team_goal_back_right", "team_goal_mid", "team_goal_front_left", "field_front_left",
-    "opponent_goal_back_left", "opponent_goal_mid", "opponent_goal_front_right",
+    "team_goal_back_right",
+    "team_goal_mid",
+    "team_goal_front_left",
+    "field_front_left",
+    "opponent_goal_back_left",
+    "opponent_goal_mid",
+    "opponent_goal_front_right",
     "field_back_right",
 )
 
@@ -87,8 +92,14 @@ def _frame_sensor(spec, name, sensor_type, element, reference_body):
     `reference_body`'s inertial frame: dm_control's soccer sensors, which name the
     bodies by MJCF objtype "body"."""
     object_type = _SITE if isinstance(element, mujoco.MjsSite) else _BODY
-    return spec.add_sensor(name=name, type=sensor_type, objtype=object_type, objname=element.name,
-                           reftype=_BODY, refname=reference_body.name)
+    return spec.add_sensor(
+        name=name,
+        type=sensor_type,
+        objtype=object_type,
+        objname=element.name,
+        reftype=_BODY,
+        refname=reference_body.name,
+    )
 
 
 class CoreObservablesAdder(ObservablesAdder):
@@ -115,8 +126,11 @@ class CoreObservablesAdder(ObservablesAdder):
     def _enable_proprioception(self, walker):
         # Walkers here enable most of their observables by default; a soccer agent
         # sees dm_control's choice only.
-        wanted = walker.observables.proprioception + walker.observables.kinematic_sensors + [
-            walker.observables.prev_action]
+        wanted = (
+            walker.observables.proprioception
+            + walker.observables.kinematic_sensors
+            + [walker.observables.prev_action]
+        )
         wanted_ids = {id(item) for item in wanted}
         for item in walker.observables.values():
             item.enabled = id(item) in wanted_ids
@@ -125,11 +139,14 @@ class CoreObservablesAdder(ObservablesAdder):
         spec = task.root_entity.spec
         walker = player.walker
         ball_body = task.ball.root_body
-        for name, sensor_type in (("ball_ego_angular_velocity", _SENSOR.mjSENS_FRAMEANGVEL),
-                                  ("ball_ego_position", _SENSOR.mjSENS_FRAMEPOS),
-                                  ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL)):
-            sensor = _frame_sensor(spec, f"{walker.name}_{name}", sensor_type, ball_body,
-                                   walker.root_body)
+        for name, sensor_type in (
+            ("ball_ego_angular_velocity", _SENSOR.mjSENS_FRAMEANGVEL),
+            ("ball_ego_position", _SENSOR.mjSENS_FRAMEPOS),
+            ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
+        ):
+            sensor = _frame_sensor(
+                spec, f"{walker.name}_{name}", sensor_type, ball_body, walker.root_body
+            )
             walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
     def _add_observables_on_other(self, task, player, other, prefix):
@@ -137,45 +154,81 @@ class CoreObservablesAdder(ObservablesAdder):
         walker, other_walker = player.walker, other.walker
         reference = walker.root_body
         end_effector_sensors = [
-            _frame_sensor(spec, f"{walker.name}_{prefix}_end_effector_{index}", _SENSOR.mjSENS_FRAMEPOS,
-                          effector, reference)
-            for index, effector in enumerate(other_walker.end_effectors)]
+            _frame_sensor(
+                spec,
+                f"{walker.name}_{prefix}_end_effector_{index}",
+                _SENSOR.mjSENS_FRAMEPOS,
+                effector,
+                reference,
+            )
+            for index, effector in enumerate(other_walker.end_effectors)
+        ]
         walker.observables.add_observable(
-            f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors))
-        for suffix, sensor_type in (("ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
-                                    ("ego_position", _SENSOR.mjSENS_FRAMEPOS)):
-            sensor = _frame_sensor(spec, f"{walker.name}_{prefix}_{suffix}", sensor_type,
-                                   other_walker.root_body, reference)
+            f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors)
+        )
+        for suffix, sensor_type in (
+            ("ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
+            ("ego_position", _SENSOR.mjSENS_FRAMEPOS),
+        ):
+            sensor = _frame_sensor(
+                spec,
+                f"{walker.name}_{prefix}_{suffix}",
+                sensor_type,
+                other_walker.root_body,
+                reference,
+            )
             walker.observables.add_observable(
-                f"{prefix}_{suffix}", observable.MJCFFeature("sensordata", sensor))
+                f"{prefix}_{suffix}", observable.MJCFFeature("sensordata", sensor)
+            )
         axes = [
-            _frame_sensor(spec, f"{walker.name}_{prefix}_ego_orientation_{axis}", sensor_type,
-                          other_walker.root_body, reference)
-            for axis, sensor_type in (("x", _SENSOR.mjSENS_FRAMEXAXIS), ("y", _SENSOR.mjSENS_FRAMEYAXIS),
-                                      ("z", _SENSOR.mjSENS_FRAMEZAXIS))]
+            _frame_sensor(
+                spec,
+                f"{walker.name}_{prefix}_ego_orientation_{axis}",
+                sensor_type,
+                other_walker.root_body,
+                reference,
+            )
+            for axis, sensor_type in (
+                ("x", _SENSOR.mjSENS_FRAMEXAXIS),
+                ("y", _SENSOR.mjSENS_FRAMEYAXIS),
+                ("z", _SENSOR.mjSENS_FRAMEZAXIS),
+            )
+        ]
         walker.observables.add_observable(f"{prefix}_ego_orientation", _flat_sensordata(axes))
         # The other walker's own observable, read in its own frame (as dm_control).
         walker.observables.add_observable(
-            f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos)
+            f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos
+        )
 
     def _add_arena_observables(self, task, player):
         features = self._features_of(task)
         index = task.players.index(player)
         for name in ARENA_OBSERVATION_NAMES:
             player.walker.observables.add_observable(
-                name, observable.Generic(features.reader(name, index)))
+                name, observable.Generic(features.reader(name, index))
+            )
 
     def _add_stats_observables(self, task, player):
         features = self._features_of(task)
         index = task.players.index(player)
-        for name in ("stats_vel_to_ball", "stats_closest_vel_to_ball", "stats_veloc_forward",
-                     "stats_vel_ball_to_goal", "stats_home_avg_teammate_dist",
-                     "stats_teammate_spread_out"):
+        for name in (
+            "stats_vel_to_ball",
+            "stats_closest_vel_to_ball",
+            "stats_veloc_forward",
+            "stats_vel_ball_to_goal",
+            "stats_home_avg_teammate_dist",
+            "stats_teammate_spread_out",
+        ):
             player.walker.observables.add_observable(
-                name, observable.Generic(features.reader(name, index)))
+                name, observable.Generic(features.reader(name, index))
+            )
         scores = _Scores(task, player)
-        player.walker.observables.add_observable("stats_home_score", observable.Generic(scores.home))
-        player.walker.observables.add_observable("stats_away_score", observable.Generic(scores.away))
+        player.walker.observables.add_observable(
+            "stats_home_score", observable.Generic(scores.home)
+        )
+        player.walker.observables.add_observable(
+            "stats_away_score", observable.Generic(scores.away)
+        )
 
     def _features_of(self, task):
         features = getattr(self, "_features", None)
@@ -224,10 +277,13 @@ class MatchFeatures:
         # Which of the clockwise points (home goal first) each player's k-th arena
         # observation is: the away team's list is turned by half.
         half = len(ARENA_OBSERVATION_NAMES) // 2
-        self._arena_sources = [np.where(self._home, offset, (offset + half) % (2 * half))
-                               for offset in range(len(ARENA_OBSERVATION_NAMES))]
-        self._veloc_forward = [_ObservableReader(player.walker.observables.veloc_forward)
-                               for player in players]
+        self._arena_sources = [
+            np.where(self._home, offset, (offset + half) % (2 * half))
+            for offset in range(len(ARENA_OBSERVATION_NAMES))
+        ]
+        self._veloc_forward = [
+            _ObservableReader(player.walker.observables.veloc_forward) for player in players
+        ]
         self._ball_velocity = _ObservableReader(task.ball.observables.linear_velocity)
         self._model = None
         self._data = None
@@ -238,8 +294,10 @@ class MatchFeatures:
 
     def reader(self, name, index):
         """A function of the physics giving feature `name` of player `index`."""
+
         def read(physics):
             return self.values(physics)[name][index]
+
         read.__qualname__ = f"MatchFeatures.{name}"
         return read
 
@@ -248,8 +306,12 @@ class MatchFeatures:
         data = physics.data
         qpos = data.qpos.tobytes()
         qvel = data.qvel.tobytes()
-        if (data is not self._data or data.time != self._time or qpos != self._qpos
-                or qvel != self._qvel):
+        if (
+            data is not self._data
+            or data.time != self._time
+            or qpos != self._qpos
+            or qvel != self._qvel
+        ):
             if physics.model is not self._model:
                 self._bind(physics)
             self._values = self._compute(physics)
@@ -258,8 +320,9 @@ class MatchFeatures:
 
     def _bind(self, physics):
         task = self.task
-        self._roots = np.array([int(physics.bind(player.walker.root_body).id)
-                                for player in task.players])
+        self._roots = np.array(
+            [int(physics.bind(player.walker.root_body).id) for player in task.players]
+        )
         self._ball_geom = int(physics.bind(task.ball.geom).id)
         self._model = physics.model
 
@@ -269,10 +332,20 @@ class MatchFeatures:
         arena = self.task.arena
         home_goal, away_goal, field = arena.home_goal, arena.away_goal, arena.field
         points = np.zeros((len(ARENA_OBSERVATION_NAMES), 3))
-        for row, point in enumerate((home_goal.lower, home_goal.mid, home_goal.upper, field.upper,
-                                     away_goal.upper, away_goal.mid, away_goal.lower, field.lower)):
+        for row, point in enumerate(
+            (
+                home_goal.lower,
+                home_goal.mid,
+                home_goal.upper,
+                field.upper,
+                away_goal.upper,
+                away_goal.mid,
+                away_goal.lower,
+                field.lower,
+            )
+        ):
             point = np.asarray(point, dtype=np.float64)
-            points[row, :min(point.size, 3)] = point[:3]
+            points[row, : min(point.size, 3)] = point[:3]
         return points
 
     def _compute(self, physics):
@@ -294,8 +367,12 @@ class MatchFeatures:
         ball = data.geom_xpos[self._ball_geom]
         to_ball = ball - position
         horizontal = to_ball[:, :2]
-        unit = horizontal / (np.sqrt(np.einsum("pi,pi->p", horizontal, horizontal))
-                             + _DIRECTION_EPSILON_M)[:, np.newaxis]
+        unit = (
+            horizontal
+            / (np.sqrt(np.einsum("pi,pi->p", horizontal, horizontal)) + _DIRECTION_EPSILON_M)[
+                :, np.newaxis
+            ]
+        )
         vel_to_ball = np.einsum("pi,pi->p", unit, data.cvel[roots, 3:5])
         values["stats_vel_to_ball"] = vel_to_ball
         distance_to_ball = np.sqrt(np.einsum("pi,pi->p", to_ball, to_ball))
@@ -306,7 +383,11 @@ class MatchFeatures:
             closest[winner] = vel_to_ball[winner]
         values["stats_closest_vel_to_ball"] = closest
         values["stats_veloc_forward"] = np.array(
-            [np.asarray(read(physics), dtype=np.float64).reshape(()) for read in self._veloc_forward])
+            [
+                np.asarray(read(physics), dtype=np.float64).reshape(())
+                for read in self._veloc_forward
+            ]
+        )
         ball_velocity = np.asarray(self._ball_velocity(physics), dtype=np.float64).reshape(3)
         arena = task.arena
         goal_speeds = []
@@ -319,8 +400,9 @@ class MatchFeatures:
         difference = position[:, np.newaxis] - position[np.newaxis]
         pairwise = np.sqrt(np.einsum("pqi,pqi->pq", difference, difference))
         total = np.where(self._teammates, pairwise, 0.0).sum(axis=1)
-        average = np.divide(total, self._num_teammates, out=np.zeros(len(roots)),
-                            where=self._num_teammates > 0)
+        average = np.divide(
+            total, self._num_teammates, out=np.zeros(len(roots)), where=self._num_teammates > 0
+        )
         values["stats_home_avg_teammate_dist"] = average
         values["stats_teammate_spread_out"] = average > TEAMMATE_SPREAD_OUT_M
         return values

@@ -58,28 +58,44 @@ class Task(composer.Task):
         `Team`, a repeated walker, or no players.
     """
 
-    def __init__(self, players: Sequence[soccer_team.Player], arena: Any, ball: Any = None,
-                 initializer: Optional[initializers_module.Initializer] = None,
-                 observables: Optional[observables_module.ObservablesAdder] = None,
-                 disable_walker_contacts: bool = False,
-                 nconmax_per_player: int = NCONMAX_PER_PLAYER,
-                 njmax_per_player: int = NJMAX_PER_PLAYER,
-                 control_timestep: float = CONTROL_TIMESTEP_S) -> None:
+    def __init__(
+        self,
+        players: Sequence[soccer_team.Player],
+        arena: Any,
+        ball: Any = None,
+        initializer: Optional[initializers_module.Initializer] = None,
+        observables: Optional[observables_module.ObservablesAdder] = None,
+        disable_walker_contacts: bool = False,
+        nconmax_per_player: int = NCONMAX_PER_PLAYER,
+        njmax_per_player: int = NJMAX_PER_PLAYER,
+        control_timestep: float = CONTROL_TIMESTEP_S,
+    ) -> None:
         players = list(players)
         if not players:
             raise ValueError("a soccer task needs at least one player")
         for index, player in enumerate(players):
-            if not isinstance(player, soccer_team.Player) or not isinstance(player.team, soccer_team.Team):
+            if not isinstance(player, soccer_team.Player) or not isinstance(
+                player.team, soccer_team.Team
+            ):
                 raise TypeError(
                     f"players[{index}] must be a soccer_team.Player(team, walker) with a Team, "
-                    f"got {player!r}")
+                    f"got {player!r}"
+                )
         if len({id(player.walker) for player in players}) != len(players):
             raise ValueError("every player needs its own walker")
         if not isinstance(disable_walker_contacts, (bool, np.bool_)):
-            raise TypeError(f"disable_walker_contacts must be a bool, got {disable_walker_contacts!r}")
-        for name, value in (("nconmax_per_player", nconmax_per_player),
-                            ("njmax_per_player", njmax_per_player)):
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise TypeError(
+                f"disable_walker_contacts must be a bool, got {disable_walker_contacts!r}"
+            )
+        for name, value in (
+            ("nconmax_per_player", nconmax_per_player),
+            ("njmax_per_player", njmax_per_player),
+        ):
+            if (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, (int, np.integer))
+                or value < 1
+            ):
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         self.arena = arena
         self.players = players
@@ -108,7 +124,8 @@ class Task(composer.Task):
             builtin = list(player.walker.observables.keys())
             self._observables_adder(self, player)
             self._player_observables.append(
-                observables_module.per_player_observables(player.walker, builtin))
+                observables_module.per_player_observables(player.walker, builtin)
+            )
         self.set_timesteps(control_timestep=control_timestep, physics_timestep=PHYSICS_TIMESTEP_S)
         spec = self.root_entity.spec
         spec.nconmax = int(nconmax_per_player) * len(players)
@@ -143,8 +160,9 @@ class Task(composer.Task):
         return [dm_env.specs.Array(shape=(), dtype=np.float32, name="reward") for _ in self.players]
 
     def get_discount_spec(self) -> dm_env.specs.BoundedArray:
-        return dm_env.specs.BoundedArray(shape=(), dtype=np.float32, minimum=0.0, maximum=1.0,
-                                         name="discount")
+        return dm_env.specs.BoundedArray(
+            shape=(), dtype=np.float32, minimum=0.0, maximum=1.0, name="discount"
+        )
 
     # Episode.
 
@@ -155,8 +173,10 @@ class Task(composer.Task):
             model = physics.model
             owners = np.full(model.ngeom, -1, dtype=np.int64)
             entities = [self.ball] + [player.walker for player in self.players]
-            top_bodies = {int(physics.bind(entity.attachment_body).id): index
-                          for index, entity in enumerate(entities)}
+            top_bodies = {
+                int(physics.bind(entity.attachment_body).id): index
+                for index, entity in enumerate(entities)
+            }
             for geom in range(model.ngeom):
                 body = int(model.geom_bodyid[geom])
                 while body > 0 and body not in top_bodies:
@@ -202,8 +222,10 @@ class Task(composer.Task):
         scoring_team = self.arena.detected_goal()
         if scoring_team is None:
             return [np.zeros((), np.float32) for _ in self.players]
-        return [np.ones((), np.float32) if player.team is scoring_team else -np.ones((), np.float32)
-                for player in self.players]
+        return [
+            np.ones((), np.float32) if player.team is scoring_team else -np.ones((), np.float32)
+            for player in self.players
+        ]
 
     def get_discount(self, physics) -> np.ndarray:
         """0 at a goal (the episode ends there), else 1."""
