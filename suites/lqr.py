@@ -46,17 +46,32 @@ def lqr_6_2(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None
     return _environment(6, 2, time_limit, random, environment_kwargs)
 
 
+# numpy's add.reduce adds fewer than 8 numbers one after another (its pairwise
+# summation starts at 8 terms), as the loop below does: the same bits as the batch's
+# row-wise reduction (tests/suites/test_lqr.py checks it), at a fifth of the cost of a
+# reduction's call on the 1-6 numbers of these models, the step's largest cost here.
+_SEQUENTIAL_SUM_MAX = 7
+
+
+def _sum_of_squares(x: np.ndarray) -> float | np.ndarray:
+    """x . x over the last axis: for one environment's vector of up to 7 numbers, in
+    Python floats; for longer vectors and a batch's (N, n) rows, numpy's reduction."""
+    if x.ndim == 1 and x.shape[0] <= _SEQUENTIAL_SUM_MAX:
+        total = 0.0
+        for value in x.tolist():
+            total += value * value
+        return total
+    return np.add.reduce(x * x, axis=-1)
+
+
 class Physics(physics_lib.Physics):
     """LQR physics: positions in m along world y, velocities in m/s; quantities
     also work on a batch's (N, ...) arrays."""
 
-    def state_norm(self):
+    def state_norm(self) -> np.ndarray:
         """Euclidean norm of (qpos, qvel)."""
         data = self.data
-        return np.sqrt(
-            np.add.reduce(data.qpos * data.qpos, axis=-1)
-            + np.add.reduce(data.qvel * data.qvel, axis=-1)
-        )
+        return np.sqrt(_sum_of_squares(data.qpos) + _sum_of_squares(data.qvel))
 
 
 class LqrLevel(base.SuiteTask):
@@ -106,8 +121,8 @@ class LqrLevel(base.SuiteTask):
 
     def get_reward(self, physics):
         data = physics.data
-        state_cost = 0.5 * np.add.reduce(data.qpos * data.qpos, axis=-1)
-        control_cost = 0.5 * np.add.reduce(data.ctrl * data.ctrl, axis=-1)
+        state_cost = 0.5 * _sum_of_squares(data.qpos)
+        control_cost = 0.5 * _sum_of_squares(data.ctrl)
         return 1 - (state_cost + control_cost * self._control_cost_coef)
 
     def should_terminate_episode(self, physics):

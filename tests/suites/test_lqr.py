@@ -68,6 +68,22 @@ def test_reward_and_termination():
     assert env.task.should_terminate_episode(physics)
 
 
+def test_one_environments_sums_are_the_batchs_bits():
+    # The single-environment path sums up to 7 squares in Python floats; a batch's
+    # vectorised path reduces its (N, n) rows with numpy. Bit-identical copies need
+    # the two to agree exactly, which they do as long as numpy adds fewer than 8
+    # numbers in order; this fails if a numpy release changes that.
+    rng = np.random.default_rng(0)
+    for size in range(1, lqr._SEQUENTIAL_SUM_MAX + 1):
+        rows = rng.normal(size=(2000, size)) * rng.uniform(0, 100, size=(2000, 1))
+        batch = lqr._sum_of_squares(rows)
+        single = np.array([lqr._sum_of_squares(row) for row in rows])
+        np.testing.assert_array_equal(single, batch)
+        np.testing.assert_array_equal(single, np.add.reduce(rows * rows, axis=-1))
+    long_row = rng.normal(size=12)
+    assert lqr._sum_of_squares(long_row) == np.add.reduce(long_row * long_row)
+
+
 @pytest.mark.parametrize(
     "record", _solver_records(), ids=lambda record: f"{record['task']}-{record['seed']}"
 )
