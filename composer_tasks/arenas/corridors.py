@@ -19,9 +19,12 @@ corridor.
 
 import copy
 import logging
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.arenas import pools
@@ -29,8 +32,15 @@ from composer_tasks.arenas import style
 from composer_tasks.composer import variation
 from composer_tasks.composer.variation import deterministic
 from composer_tasks.composer.variation import distributions
+from composer_tasks.physics import Physics
 
 _log = logging.getLogger(__name__)
+
+# A length in metres (or a colour) given as a fixed value or as a variation, any
+# callable `variation(initial_value=, current_value=, random_state=)`, drawn anew
+# every episode.
+NumberOrVariation = float | Callable[..., Any]
+ColourOrVariation = Sequence[float] | np.ndarray | Callable[..., Any]
 
 _CORRIDOR_X_PADDING_M = 2.0
 _WALL_THICKNESS_M = 0.16
@@ -38,11 +48,12 @@ _SIDE_WALL_HEIGHT_M = 4.0
 _SIDE_WALL_ALPHA = 0.5
 _START_PLATFORM_LENGTH_M = 3 * _CORRIDOR_X_PADDING_M
 _SIDE_WALLS_GEOM_GROUP = 3
+_PLATFORM_RGBA = (0.5, 0.5, 0.5, 1.0)
 # How far the spawn point sits from the corridor's start (x = 0), metres.
 _SPAWN_X_M = 0.0
 
 
-def value_bounds(value):
+def value_bounds(value: object) -> tuple[float, float] | None:
     """(lowest, highest) value a number or variation can take, or None if unknown.
 
     Numbers, `Constant`s of numbers, and `Uniform`, `UniformInteger` and
@@ -68,11 +79,13 @@ def value_bounds(value):
     return None
 
 
-def _draw(value, random_state, name):
+def _draw(value: NumberOrVariation, random_state: np.random.RandomState, name: str) -> float:
     return _draw_many(value, 1, random_state, name)[0]
 
 
-def _draw_many(value, count, random_state, name):
+def _draw_many(
+    value: NumberOrVariation, count: int, random_state: np.random.RandomState, name: str
+) -> np.ndarray:
     """`count` independent draws of a number or variation, as a (count,) array.
 
     A distribution asked for the shape of a (count,) initial value draws all at
@@ -92,7 +105,9 @@ def _draw_many(value, count, random_state, name):
             values = np.empty(count)
             values[0] = first
             for index in range(1, count):
-                values[index] = variation.evaluate(value, random_state=random_state)
+                values[index] = np.asarray(
+                    variation.evaluate(value, random_state=random_state), dtype=np.float64
+                )
         else:
             raise ValueError(f"{name} must evaluate to a scalar per item, got shape {first.shape}")
     bad = values[~np.isfinite(values) | (values <= 0)]
@@ -101,7 +116,9 @@ def _draw_many(value, count, random_state, name):
     return values
 
 
-def _draw_colours(value, count, random_state, name):
+def _draw_colours(
+    value: ColourOrVariation, count: int, random_state: np.random.RandomState, name: str
+) -> np.ndarray:
     """(count, 4) RGBA colours from a constant or a variation drawn per item."""
     if not callable(value):
         colour = np.asarray(value, dtype=np.float64)
@@ -110,11 +127,13 @@ def _draw_colours(value, count, random_state, name):
         return np.tile(colour, (count, 1))
     colours = np.empty((count, 4))
     for index in range(count):
-        colours[index] = variation.evaluate(value, random_state=random_state)
+        colours[index] = np.asarray(
+            variation.evaluate(value, random_state=random_state), dtype=np.float64
+        )
     return colours
 
 
-def _check_lengths(**values):
+def _check_lengths(**values: object) -> None:
     """Rejects fixed (non-variation) lengths that are not positive numbers."""
     for name, value in values.items():
         if callable(value):
@@ -125,7 +144,7 @@ def _check_lengths(**values):
             )
 
 
-def _capacity(explicit, name, estimate):
+def _capacity(explicit: int | None, name: str, estimate: int | None) -> int:
     if explicit is not None:
         if not isinstance(explicit, (int, np.integer)) or explicit < 1:
             raise ValueError(f"{name} must be a positive int, got {explicit!r}")
@@ -145,8 +164,12 @@ class Corridor(composer.Arena):
     """
 
     def _build(
-        self, corridor_width=4.0, corridor_length=40.0, visible_side_planes=True, name="corridor"
-    ):
+        self,
+        corridor_width: NumberOrVariation = 4.0,
+        corridor_length: NumberOrVariation = 40.0,
+        visible_side_planes: bool = True,
+        name: str = "corridor",
+    ) -> None:
         _check_lengths(corridor_width=corridor_width, corridor_length=corridor_length)
         self._corridor_width_value = corridor_width
         self._corridor_length_value = corridor_length
@@ -182,9 +205,15 @@ class Corridor(composer.Arena):
         self._plane_ids = None
 
     @staticmethod
-    def _plane(spec, name, xyaxes, rgba, material=None):
+    def _plane(
+        spec: mujoco.MjSpec,
+        name: str,
+        xyaxes: Sequence[float],
+        rgba: Sequence[float],
+        material: str | None = None,
+    ) -> mujoco.MjsGeom:
         body = spec.worldbody.add_body(name=f"{name}_body")
-        kwargs = dict(
+        kwargs: dict[str, Any] = dict(
             name=name,
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[1.0, 1.0, 1.0],
@@ -199,7 +228,7 @@ class Corridor(composer.Arena):
 
     # Layout.
 
-    def regenerate(self, random_state):
+    def regenerate(self, random_state: np.random.RandomState) -> dict[str, Any]:
         """Draws the next episode's layout (no model change until `initialize_episode`)."""
         width = _draw(self._corridor_width_value, random_state, "corridor_width")
         length = _draw(self._corridor_length_value, random_state, "corridor_length")
@@ -207,24 +236,28 @@ class Corridor(composer.Arena):
         self._pending = True
         return self._layout
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's layout into the model (drawing it unless a task did)."""
         if not self._pending:
             self.regenerate(random_state)
         self._pending = False
+        # `regenerate` sets the layout whenever it sets `_pending`.
+        assert self._layout is not None
         self._write_planes(physics, self._layout)
         self._write_layout(physics, self._layout)
 
-    def _draw_layout(self, length, width, random_state):
+    def _draw_layout(
+        self, length: float, width: float, random_state: np.random.RandomState
+    ) -> dict[str, Any]:
         return {"corridor_length": length, "corridor_width": width}
 
-    def _write_layout(self, physics, layout):
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
         pass
 
-    def _ground_z(self):
+    def _ground_z(self) -> float:
         return 0.0
 
-    def _write_planes(self, physics, layout):
+    def _write_planes(self, physics: Physics, layout: dict[str, Any]) -> None:
         length, width = layout["corridor_length"], layout["corridor_width"]
         half_x = length / 2 + _CORRIDOR_X_PADDING_M
         planes = (
@@ -267,11 +300,11 @@ class Corridor(composer.Arena):
     # Snapshots (composer.Environment.snapshot): the layout is written into the
     # model, which a snapshot holds, and kept in Python for `layout` and the lengths.
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict[str, Any] | None:
         """This episode's layout (a copy; None before the first episode)."""
         return copy.deepcopy(self._layout)
 
-    def restore_state(self, state):
+    def restore_state(self, state: dict[str, Any] | None) -> None:
         """Returns to a `snapshot_state()` of a corridor built alike."""
         self._layout = copy.deepcopy(state)
         self._pending = False
@@ -279,12 +312,12 @@ class Corridor(composer.Arena):
     # Properties.
 
     @property
-    def layout(self):
+    def layout(self) -> dict[str, Any] | None:
         """This episode's layout (a dict; None before the first episode)."""
         return self._layout
 
     @property
-    def corridor_length(self):
+    def corridor_length(self) -> float | None:
         """Length along +x in metres (this episode's; the fixed value if constant)."""
         if self._layout is not None:
             return self._layout["corridor_length"]
@@ -292,7 +325,7 @@ class Corridor(composer.Arena):
         return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
 
     @property
-    def corridor_width(self):
+    def corridor_width(self) -> float | None:
         """Width along y in metres (this episode's; the fixed value if constant)."""
         if self._layout is not None:
             return self._layout["corridor_width"]
@@ -300,24 +333,32 @@ class Corridor(composer.Arena):
         return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return (self._ground_plane,)
 
     @property
-    def side_geoms(self):
+    def side_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """The four bounding planes (left, right, near, far)."""
         return (self._left_plane, self._right_plane, self._near_plane, self._far_plane)
 
-    def spawn_position(self, random_state=None):
+    def spawn_position(self, random_state: np.random.RandomState | None = None) -> np.ndarray:
         """Where walkers start: (3,) world frame, metres, on the ground at the start."""
         del random_state
         return np.array([_SPAWN_X_M, 0.0, 0.0])
 
-    def is_at_target_position(self, position, tolerance=0.0):
+    def is_at_target_position(
+        self, position: Sequence[float] | np.ndarray, tolerance: float = 0.0
+    ) -> bool:
         """True once `position`'s x is within `tolerance` metres of the far end."""
-        return position[0] > self.corridor_length - tolerance
+        length = self.corridor_length
+        if length is None:
+            raise ValueError(
+                "this corridor's length is drawn every episode; reset the environment or "
+                "call regenerate(random_state) first"
+            )
+        return position[0] > length - tolerance
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Ground height (n,) at world points `xy_points` (n, 2), metres.
 
         The floor is at 0; obstacles standing on it count with their tops.
@@ -338,11 +379,11 @@ class EmptyCorridor(Corridor):
 
     def _build(
         self,
-        corridor_width=4.0,
-        corridor_length=40.0,
-        visible_side_planes=True,
-        name="empty_corridor",
-    ):
+        corridor_width: NumberOrVariation = 4.0,
+        corridor_length: NumberOrVariation = 40.0,
+        visible_side_planes: bool = True,
+        name: str = "empty_corridor",
+    ) -> None:
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
@@ -372,16 +413,16 @@ class GapsCorridor(Corridor):
 
     def _build(
         self,
-        platform_length=1.0,
-        gap_length=2.5,
-        corridor_width=4.0,
-        corridor_length=40.0,
-        pit_depth=10.0,
-        platform_rgba=(0.5, 0.5, 0.5, 1.0),
-        visible_side_planes=False,
-        max_platforms=None,
-        name="gaps_corridor",
-    ):
+        platform_length: NumberOrVariation = 1.0,
+        gap_length: NumberOrVariation = 2.5,
+        corridor_width: NumberOrVariation = 4.0,
+        corridor_length: NumberOrVariation = 40.0,
+        pit_depth: float = 10.0,
+        platform_rgba: ColourOrVariation = _PLATFORM_RGBA,
+        visible_side_planes: bool = False,
+        max_platforms: int | None = None,
+        name: str = "gaps_corridor",
+    ) -> None:
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
@@ -406,15 +447,18 @@ class GapsCorridor(Corridor):
             self._spec.worldbody,
             "platform",
             self._capacity,
-            rgba=platform_rgba,
+            # Each episode writes the drawn colours; a variation's boxes compile grey.
+            rgba=_PLATFORM_RGBA if callable(platform_rgba) else platform_rgba,
             material="corridor_ground",
         )
         self._warned_full = False
 
-    def _ground_z(self):
+    def _ground_z(self) -> float:
         return -self._pit_depth
 
-    def _draw_layout(self, length, width, random_state):
+    def _draw_layout(
+        self, length: float, width: float, random_state: np.random.RandomState
+    ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
         count = self._capacity
         platforms = _draw_many(self._platform_length, count, random_state, "platform_length")
@@ -442,7 +486,7 @@ class GapsCorridor(Corridor):
         )
         return layout
 
-    def _write_layout(self, physics, layout):
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
         starts, ends = layout["platform_starts"], layout["platform_ends"]
         count = len(starts)
         centers = np.column_stack(
@@ -458,19 +502,19 @@ class GapsCorridor(Corridor):
         self._platforms.write(physics, centers, half_sizes, rgba=layout["platform_rgba"])
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return (self._ground_plane,) + self._platforms.geoms
 
     @property
-    def platforms(self):
+    def platforms(self) -> tuple[mujoco.MjsGeom, ...]:
         """The platform geoms of the pool (unused ones are parked far below)."""
         return self._platforms.geoms
 
     @property
-    def pit_depth(self):
+    def pit_depth(self) -> float:
         return self._pit_depth
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of what a walker would stand on at `xy_points` (n, 2), metres:
         0 on a platform, `-pit_depth` over a gap."""
         centers, half_sizes = self._platforms.active_boxes(physics)
@@ -502,18 +546,18 @@ class WallsCorridor(Corridor):
 
     def _build(
         self,
-        wall_gap=2.5,
-        wall_width=2.5,
-        wall_height=2.0,
-        swap_wall_side=True,
-        wall_rgba=(1.0, 1.0, 1.0, 1.0),
-        corridor_width=4.0,
-        corridor_length=40.0,
-        visible_side_planes=False,
-        include_initial_padding=True,
-        max_walls=None,
-        name="walls_corridor",
-    ):
+        wall_gap: NumberOrVariation = 2.5,
+        wall_width: NumberOrVariation = 2.5,
+        wall_height: NumberOrVariation = 2.0,
+        swap_wall_side: bool | Callable[..., Any] = True,
+        wall_rgba: ColourOrVariation = (1.0, 1.0, 1.0, 1.0),
+        corridor_width: NumberOrVariation = 4.0,
+        corridor_length: NumberOrVariation = 40.0,
+        visible_side_planes: bool = False,
+        include_initial_padding: bool = True,
+        max_walls: int | None = None,
+        name: str = "walls_corridor",
+    ) -> None:
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
@@ -540,7 +584,9 @@ class WallsCorridor(Corridor):
         )
         self._warned_full = False
 
-    def _draw_layout(self, length, width, random_state):
+    def _draw_layout(
+        self, length: float, width: float, random_state: np.random.RandomState
+    ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
         count = self._capacity
         gaps = _draw_many(self._wall_gap, count, random_state, "wall_gap")
@@ -578,7 +624,7 @@ class WallsCorridor(Corridor):
         layout["wall_rgba"] = _draw_colours(self._wall_rgba, used, random_state, "wall_rgba")
         return layout
 
-    def _write_layout(self, physics, layout):
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
         widths, heights = layout["wall_width"], layout["wall_height"]
         count = len(widths)
         y = layout["wall_side"] * (layout["corridor_width"] - widths) / 2
@@ -589,11 +635,11 @@ class WallsCorridor(Corridor):
         self._walls.write(physics, centers, half_sizes, rgba=layout["wall_rgba"])
 
     @property
-    def walls(self):
+    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
         """The wall geoms of the pool (unused ones are parked far below)."""
         return self._walls.geoms
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the ground or a wall top at `xy_points` (n, 2), metres."""
         centers, half_sizes = self._walls.active_boxes(physics)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)

@@ -1,9 +1,13 @@
 """Floor: a flat chequered ground with a skybox and a light, sized in metres."""
 
+from collections.abc import Sequence
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.physics import Physics
 
 _GROUND_THICKNESS_M = 0.25
 
@@ -17,7 +21,9 @@ class Floor(composer.Arena):
       reflectance: reflectance of the floor material.
     """
 
-    def _build(self, size=(8.0, 8.0), name="floor", reflectance=0.2):
+    def _build(
+        self, size: Sequence[float] = (8.0, 8.0), name: str = "floor", reflectance: float = 0.2
+    ) -> None:
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
@@ -62,30 +68,30 @@ class Floor(composer.Arena):
         self._size = size
         self._spec = spec
 
-    def regenerate(self, random_state):
+    def regenerate(self, random_state: np.random.RandomState) -> None:
         """dm_control's `regenerate`: a floor has no layout to draw, so nothing
         changes (as dm_control's `Floor.regenerate`)."""
         del random_state
 
     @property
-    def ground_geom(self):
+    def ground_geom(self) -> mujoco.MjsGeom:
         return self._ground
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return (self._ground,)
 
     @property
-    def size(self):
+    def size(self) -> tuple[float, ...]:
         """(half-length x, half-length y) in metres."""
         return self._size
 
-    def spawn_position(self, random_state=None):
+    def spawn_position(self, random_state: np.random.RandomState | None = None) -> np.ndarray:
         """Where walkers start: the origin, (3,) world frame, metres."""
         del random_state
         return np.zeros(3)
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the floor at world points `xy_points` (n, 2): 0 metres."""
         del physics
         return np.zeros(len(np.asarray(xy_points).reshape(-1, 2)))

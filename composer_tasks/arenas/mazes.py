@@ -12,13 +12,18 @@ grid row 0 is the +y edge and column 0 the -x edge; a cell is `xy_scale`
 metres square; all positions are world-frame metres.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import labmaze
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
+from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
 # Wall looks: (rgb1, rgb2) of a chequered builtin texture; one is picked per episode.
@@ -51,22 +56,22 @@ class RandomMazeWithTargets(composer.Arena):
 
     def _build(
         self,
-        x_cells=11,
-        y_cells=11,
-        xy_scale=2.0,
-        z_height=2.0,
-        max_rooms=4,
-        room_min_size=3,
-        room_max_size=5,
-        spawns_per_room=1,
-        targets_per_room=1,
-        max_variations=26,
-        simplify=True,
-        extra_connection_probability=0.0,
-        target_radius=0.3,
-        target_height=0.5,
-        name="maze",
-    ):
+        x_cells: int = 11,
+        y_cells: int = 11,
+        xy_scale: float = 2.0,
+        z_height: float = 2.0,
+        max_rooms: int = 4,
+        room_min_size: int = 3,
+        room_max_size: int = 5,
+        spawns_per_room: int = 1,
+        targets_per_room: int = 1,
+        max_variations: int = 26,
+        simplify: bool = True,
+        extra_connection_probability: float = 0.0,
+        target_radius: float = 0.3,
+        target_height: float = 0.5,
+        name: str = "maze",
+    ) -> None:
         for label, value in (
             ("xy_scale", xy_scale),
             ("z_height", z_height),
@@ -78,7 +83,7 @@ class RandomMazeWithTargets(composer.Arena):
             raise ValueError(f"spawns_per_room must be an int >= 1, got {spawns_per_room!r}")
         if not isinstance(targets_per_room, (int, np.integer)) or targets_per_room < 0:
             raise ValueError(f"targets_per_room must be an int >= 0, got {targets_per_room!r}")
-        self._maze_kwargs = dict(
+        self._maze_kwargs: dict[str, Any] = dict(
             height=y_cells,
             width=x_cells,
             max_rooms=max_rooms,
@@ -167,7 +172,7 @@ class RandomMazeWithTargets(composer.Arena):
 
     # Layout.
 
-    def regenerate(self, random_state):
+    def regenerate(self, random_state: np.random.RandomState) -> labmaze.RandomMaze:
         """Draws the next episode's maze (written into the model by `initialize_episode`).
 
         Returns the `labmaze.RandomMaze`.
@@ -189,7 +194,7 @@ class RandomMazeWithTargets(composer.Arena):
         self._pending = True
         return self._maze
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's maze (drawing one unless a task called `regenerate`)."""
         if not self._pending:
             self.regenerate(random_state)
@@ -218,7 +223,7 @@ class RandomMazeWithTargets(composer.Arena):
 
     # Snapshots (composer.Environment.snapshot): the layout lives in Python too.
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict[str, Any] | None:
         """The maze's Python state: its labmaze seed, wall style, spawn and target
         positions, wall boxes and which targets were collected (picklable)."""
         if self._maze is None:
@@ -233,7 +238,7 @@ class RandomMazeWithTargets(composer.Arena):
             collected=self._collected.copy(),
         )
 
-    def restore_state(self, state):
+    def restore_state(self, state: Mapping[str, Any] | None) -> None:
         """Returns the maze to a `snapshot_state()` of a maze built alike."""
         if state is None:
             self._maze = self._maze_seed = None
@@ -249,7 +254,7 @@ class RandomMazeWithTargets(composer.Arena):
         self._wall_layout = tuple(array.copy() for array in state["wall_layout"])
         self._collected = state["collected"].copy()
 
-    def _model_ids(self, physics):
+    def _model_ids(self, physics: Physics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(target body ids, target geom ids, wall material ids) in the compiled model."""
         model = physics.model
         if self._ids is None or self._ids[0] is not model:
@@ -268,7 +273,7 @@ class RandomMazeWithTargets(composer.Arena):
             self._ids = (model, body_ids, geom_ids, material_ids)
         return self._ids[1:]
 
-    def _wall_boxes(self, walls):
+    def _wall_boxes(self, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(centers, half_sizes) (k, 3) of one box per horizontal run of wall cells."""
         padded = np.pad(walls.astype(np.int8), ((0, 0), (1, 1)))
         steps = np.diff(padded, axis=1)
@@ -291,7 +296,7 @@ class RandomMazeWithTargets(composer.Arena):
 
     # Geometry of the grid.
 
-    def grid_to_world(self, rows, cols):
+    def grid_to_world(self, rows: ArrayLike, cols: ArrayLike) -> np.ndarray:
         """World (x, y) (n, 2) of the centres of cells (`rows`, `cols`), metres."""
         rows = np.asarray(rows, dtype=np.float64)
         cols = np.asarray(cols, dtype=np.float64)
@@ -299,14 +304,14 @@ class RandomMazeWithTargets(composer.Arena):
         y = ((self._y_cells - 1) / 2 - rows) * self._xy_scale
         return np.column_stack([x, y])
 
-    def world_to_grid(self, xy):
+    def world_to_grid(self, xy: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cols) of the cells holding world points `xy` (n, 2)."""
         xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
         cols = np.floor(xy[:, 0] / self._xy_scale + self._x_cells / 2).astype(int)
         rows = np.floor(self._y_cells / 2 - xy[:, 1] / self._xy_scale).astype(int)
         return rows, cols
 
-    def _require_maze(self):
+    def _require_maze(self) -> labmaze.RandomMaze:
         if self._maze is None:
             raise ValueError(
                 "the maze exists from the first episode on; reset the environment "
@@ -317,54 +322,56 @@ class RandomMazeWithTargets(composer.Arena):
     # Properties.
 
     @property
-    def maze(self):
+    def maze(self) -> labmaze.RandomMaze | None:
         """This episode's `labmaze.RandomMaze` (None before the first)."""
         return self._maze
 
     @property
-    def xy_scale(self):
+    def xy_scale(self) -> float:
         return self._xy_scale
 
     @property
-    def z_height(self):
+    def z_height(self) -> float:
         return self._z_height
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return (self._floor,)
 
     @property
-    def walls(self):
+    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
         """The wall geoms of the pool (unused ones are parked far below)."""
         return self._walls.geoms
 
     @property
-    def target_geoms(self):
+    def target_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._target_geoms)
 
     @property
-    def spawn_positions(self):
+    def spawn_positions(self) -> np.ndarray:
         """(n, 3) centres of this episode's spawn cells on the floor, metres."""
         self._require_maze()
         return self._spawn_positions.copy()
 
     @property
-    def target_positions(self):
+    def target_positions(self) -> np.ndarray:
         """(n, 3) centres of this episode's reward spheres, metres."""
         self._require_maze()
         return self._target_positions.copy()
 
     @property
-    def targets_collected(self):
+    def targets_collected(self) -> np.ndarray:
         """(n,) bool: which of this episode's targets have been collected."""
         return self._collected.copy()
 
-    def spawn_position(self, random_state):
+    def spawn_position(self, random_state: np.random.RandomState) -> np.ndarray:
         """One of this episode's spawn cells, chosen with `random_state`: (3,) metres."""
         positions = self.spawn_positions
         return positions[random_state.randint(len(positions))]
 
-    def collect_targets(self, physics, position, reach=None):
+    def collect_targets(
+        self, physics: Physics, position: ArrayLike, reach: float | None = None
+    ) -> int:
         """Collects the targets within `reach` metres of `position` (3,) and hides them.
 
         `reach` defaults to the target radius plus 0.5 m. Returns how many were
@@ -382,7 +389,7 @@ class RandomMazeWithTargets(composer.Arena):
             physics.model.geom_rgba[geom_ids[: len(targets)][new], 3] = 0.0
         return int(new.sum())
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the floor (0) or a wall top at `xy_points` (n, 2), metres."""
         centers, half_sizes = self._walls.active_boxes(physics)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)

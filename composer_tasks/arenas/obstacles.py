@@ -16,20 +16,23 @@ boxes come from a fixed pool (`pools.BoxPool`): a new layout is a write into
 the compiled model, never a recompilation.
 """
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
+from composer_tasks.physics import Physics
 
 _FLOOR_HALF_SIZE_M = 250.0
 _OBSTACLE_RGBA = (0.6, 0.5, 0.4, 1.0)
 
 
-def _range(value, name: str, minimum: float = 0.0) -> Tuple[float, float]:
+def _range(value: Sequence[float], name: str, minimum: float = 0.0) -> tuple[float, float]:
     try:
         low, high = (float(v) for v in value)
     except (TypeError, ValueError):
@@ -108,13 +111,15 @@ class ObstacleField(composer.Arena):
             spec.worldbody, "obstacle", self.num_obstacles, rgba=_OBSTACLE_RGBA
         )
         self._spec = spec
-        self._pending: Optional[tuple] = None
-        self._layout: Optional[tuple] = None
+        self._pending: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._layout: tuple[np.ndarray, ...] | None = None
         self._generation = 0
         self._cache_key = None
         self._cached = None
 
-    def regenerate(self, random_state: np.random.RandomState) -> tuple:
+    def regenerate(
+        self, random_state: np.random.RandomState
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Draws the next episode's obstacles (written by `initialize_episode`).
 
         Returns:
@@ -139,12 +144,11 @@ class ObstacleField(composer.Arena):
         self._pending = (centers, half_sizes, yaws)
         return self._pending
 
-    def initialize_episode(self, physics, random_state: np.random.RandomState) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's obstacles into the model (drawing them unless a
         task did first)."""
-        if self._pending is None:
-            self.regenerate(random_state)
-        centers, half_sizes, yaws = self._pending
+        pending = self.regenerate(random_state) if self._pending is None else self._pending
+        centers, half_sizes, yaws = pending
         self._pending = None
         quaternions = np.column_stack(
             [np.cos(yaws / 2), np.zeros((len(yaws), 2)), np.sin(yaws / 2)]
@@ -156,13 +160,13 @@ class ObstacleField(composer.Arena):
     # Snapshots (composer.Environment.snapshot): the boxes' fields are in the model,
     # the layout and the cache of it that `terrain_height` reads are Python state.
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """This episode's (centers, half_sizes, yaws) (copies; None before the first)
         and the count of layouts written, which keys the cache of the boxes."""
         layout = None if self._layout is None else tuple(np.array(array) for array in self._layout)
         return {"layout": layout, "generation": self._generation}
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Returns to a `snapshot_state()`; the boxes' model fields come back with the
         model, so the cache of them is dropped."""
         layout = state["layout"]
@@ -172,25 +176,27 @@ class ObstacleField(composer.Arena):
         self._cache_key = None
 
     @property
-    def layout(self) -> Optional[tuple]:
+    def layout(self) -> tuple[np.ndarray, ...] | None:
         """This episode's (centers, half_sizes, yaws); None before the first episode."""
         return self._layout
 
     @property
-    def ground_geoms(self) -> tuple:
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """Geoms a walker stands on: the plane and every obstacle box."""
         return (self._ground,) + self._boxes.geoms
 
     @property
-    def obstacle_geoms(self) -> tuple:
+    def obstacle_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return self._boxes.geoms
 
-    def spawn_position(self, random_state=None) -> np.ndarray:
+    def spawn_position(self, random_state: np.random.RandomState | None = None) -> np.ndarray:
         """Where walkers start: the origin, (3,) world frame, metres."""
         del random_state
         return np.zeros(3)
 
-    def _active_boxes(self, physics):
+    def _active_boxes(
+        self, physics: Physics
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """(centers, half_sizes, cos yaw, sin yaw, bounding radii) of the boxes in
         use, read from the model; None if no box is in use. Cached until the
         model changes or `initialize_episode` writes a new layout (the only
@@ -219,7 +225,7 @@ class ObstacleField(composer.Arena):
             self._cache_key = key
         return self._cached
 
-    def terrain_height(self, physics, xy_points) -> np.ndarray:
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the ground at world points `xy_points` (n, 2), metres:
         the top of the highest obstacle there, else 0. Read from the model, so
         it is the layout the physics simulates."""

@@ -27,14 +27,17 @@ into it) and hurdles, walls and platforms come from fixed pools of boxes
 """
 
 import copy
+from collections.abc import Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.arenas import parkour_segments
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
+from composer_tasks.physics import Physics
 
 # Geom groups, also the `geomgroup` masks for `mujoco.mj_ray`: the ground and
 # obstacles standing on it, then the hovering platforms, then the side walls.
@@ -94,20 +97,20 @@ class ParkourCourse(composer.Arena):
 
     def _build(
         self,
-        segments=None,
-        mode="mixed",
-        segment_weights=None,
-        curriculum=False,
-        curriculum_band=0.25,
-        course_length=60.0,
-        spawn_length=4.0,
-        track_width=8.0,
-        side_walls=True,
-        visible_side_walls=False,
-        resolution=0.1,
-        pit_depth=2.0,
-        name="parkour",
-    ):
+        segments: Segment | Sequence[Segment] | None = None,
+        mode: str = "mixed",
+        segment_weights: ArrayLike | None = None,
+        curriculum: bool = False,
+        curriculum_band: float = 0.25,
+        course_length: float = 60.0,
+        spawn_length: float = 4.0,
+        track_width: float = 8.0,
+        side_walls: bool = True,
+        visible_side_walls: bool = False,
+        resolution: float = 0.1,
+        pit_depth: float = 2.0,
+        name: str = "parkour",
+    ) -> None:
         if segments is None:
             segments = (Hurdles(),)
         segments = (segments,) if isinstance(segments, Segment) else tuple(segments)
@@ -266,7 +269,7 @@ class ParkourCourse(composer.Arena):
 
     # Layout.
 
-    def regenerate(self, random_state):
+    def regenerate(self, random_state: np.random.RandomState) -> Course:
         """Draws the next episode's course (written by `initialize_episode`); returns it."""
         builder = parkour_segments.LayoutBuilder(self, random_state)
         segments = []
@@ -286,10 +289,12 @@ class ParkourCourse(composer.Arena):
         self._pending = (builder, Course(segments, builder.obstacles))
         return self._pending[1]
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's course into the model (drawing it unless a task did)."""
         if self._pending is None:
             self.regenerate(random_state)
+        # `regenerate` sets the pending layout.
+        assert self._pending is not None
         builder, course = self._pending
         self._pending = None
         self.heightfield.write(physics, builder.heights)
@@ -303,7 +308,7 @@ class ParkourCourse(composer.Arena):
             self._seesaws.write(physics, builder.seesaw_centers)
         self._course = course
 
-    def after_compile(self, physics, random_state):
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
         # The compiler normalises the heightfield's initial samples, which would put
         # the flat ground at the pits' depth until the first episode writes it.
         del random_state
@@ -312,11 +317,11 @@ class ParkourCourse(composer.Arena):
     # Snapshots (composer.Environment.snapshot): the course is written into the
     # model, which a snapshot holds, and kept in Python for `course`.
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> Course | None:
         """This episode's `Course` (a copy; None before the first episode)."""
         return copy.deepcopy(self._course)
 
-    def restore_state(self, state):
+    def restore_state(self, state: Course | None) -> None:
         """Returns to a `snapshot_state()` of a course built alike."""
         self._course = copy.deepcopy(state)
         self._pending = None
@@ -324,16 +329,16 @@ class ParkourCourse(composer.Arena):
     # Properties.
 
     @property
-    def course(self):
+    def course(self) -> Course | None:
         """This episode's `Course` (None before the first episode)."""
         return self._course
 
     @property
-    def segment_types(self):
+    def segment_types(self) -> tuple[Segment, ...]:
         return self._segments
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """Geoms a walker stands on: heightfield, pit floor, obstacle and platform boxes."""
         seesaws = () if self._seesaws is None else self._seesaws.geoms
         return (
@@ -344,31 +349,31 @@ class ParkourCourse(composer.Arena):
         )
 
     @property
-    def obstacle_geoms(self):
+    def obstacle_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """The pool of hurdles and slalom walls (unused ones are parked far below)."""
         return self._ground_boxes.geoms
 
     @property
-    def platforms(self):
+    def platforms(self) -> tuple[mujoco.MjsGeom, ...]:
         """The pool of hovering platforms (unused ones are parked far below)."""
         return self._platforms.geoms
 
     @property
-    def side_walls(self):
+    def side_walls(self) -> tuple[mujoco.MjsGeom, ...]:
         return self._side_walls
 
     @property
-    def spawn_region(self):
+    def spawn_region(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """((x_min, x_max), (y_min, y_max)) of the free flat region, metres."""
         half_width = self.track_width / 2
         return (-_BACK_PADDING_M, self.obstacles_start), (-half_width, half_width)
 
-    def spawn_position(self, random_state=None):
+    def spawn_position(self, random_state: np.random.RandomState | None = None) -> np.ndarray:
         """Where walkers start: (3,) world frame, on the ground at the origin."""
         del random_state
         return np.zeros(3)
 
-    def terrain_height(self, physics, xy_points):
+    def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the ground at world points `xy_points` (n, 2), metres.
 
         The heightfield (gaps are `-pit_depth`), raised to the top of any hurdle,
@@ -386,7 +391,9 @@ class ParkourCourse(composer.Arena):
             ground = np.where(np.isnan(planks), ground, np.maximum(ground, planks))
         return ground
 
-    def platform_height(self, physics, xy_points, surface="top"):
+    def platform_height(
+        self, physics: Physics, xy_points: ArrayLike, surface: str = "top"
+    ) -> np.ndarray:
         """Height (n,) of the hovering platform above `xy_points` (n, 2), nan where none.
 
         surface: "top" (what a walker lands on) or "bottom" (what it crouches under).
@@ -399,7 +406,13 @@ class ParkourCourse(composer.Arena):
         return pools.box_bottoms_at(xy_points, centers, half_sizes)
 
 
-def _seesaw_pool(spec, segments, track_length, max_segments, track_width):
+def _seesaw_pool(
+    spec: mujoco.MjSpec,
+    segments: Sequence[Segment],
+    track_length: float,
+    max_segments: int,
+    track_width: float,
+) -> pools.SeeSawPool | None:
     """The course's pool of see-saws (None without a `SeeSaws` segment), sized
     for the densest layout; every `SeeSaws` must share one plank."""
     seesaw_segments = [segment for segment in segments if isinstance(segment, SeeSaws)]

@@ -14,12 +14,24 @@ Frames and units: world frame, metres; the ground is at z = 0, the track's
 centre line is y = 0.
 """
 
+from __future__ import annotations
+
 import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from composer_tasks.arenas.parkour import ParkourCourse
 
-def _as_range(value, name, minimum=0.0, strict=True):
+# A parameter's range: a number (a fixed value) or a (low, high) pair.
+NumberOrRange = float | Sequence[float]
+
+
+def _as_range(
+    value: NumberOrRange, name: str, minimum: float = 0.0, strict: bool = True
+) -> tuple[float, float]:
     """(low, high) from a number or a pair; both above (or at) `minimum`."""
     if isinstance(value, (int, float, np.integer, np.floating)):
         low = high = float(value)
@@ -51,7 +63,7 @@ class Obstacle:
     kind: str
     x_start: float
     x_end: float
-    parameters: dict
+    parameters: dict[str, Any]
     difficulty: float
 
 
@@ -68,17 +80,17 @@ class CourseSegment:
 class Course:
     """The layout of one episode: segments and obstacles in track order."""
 
-    segments: list
-    obstacles: list
+    segments: list[CourseSegment]
+    obstacles: list[Obstacle]
 
-    def of_kind(self, kind):
+    def of_kind(self, kind: str) -> list[Obstacle]:
         return [obstacle for obstacle in self.obstacles if obstacle.kind == kind]
 
 
 class LayoutBuilder:
     """Collects one episode's course: heightfield samples, boxes and records."""
 
-    def __init__(self, course, random_state):
+    def __init__(self, course: ParkourCourse, random_state: np.random.RandomState):
         self.course = course
         self.random_state = random_state
         grid = course.heightfield
@@ -86,12 +98,15 @@ class LayoutBuilder:
         self.y = grid.y_coords
         self.dx = grid.spacing[0]
         self.heights = np.zeros(grid.shape)
-        self.ground_boxes = []
-        self.platform_boxes = []
-        self.seesaw_centers = []
-        self.obstacles = []
+        # Boxes as (centre x, y, z, half-size x, y, z), metres.
+        self.ground_boxes: list[tuple[float, ...]] = []
+        self.platform_boxes: list[tuple[float, ...]] = []
+        self.seesaw_centers: list[float] = []
+        self.obstacles: list[Obstacle] = []
 
-    def sample(self, bounds, x, harder="high"):
+    def sample(
+        self, bounds: Sequence[float], x: float, harder: str = "high"
+    ) -> tuple[float, float]:
         """(value, difficulty) of a parameter with range `bounds` at track position x."""
         low, high = bounds
         course = self.course
@@ -111,10 +126,19 @@ class LayoutBuilder:
         fraction = difficulty if harder == "high" else 1.0 - difficulty
         return low + fraction * (high - low), float(difficulty)
 
-    def uniform(self, bounds):
+    def uniform(self, bounds: Sequence[float]) -> float:
         return self.random_state.uniform(bounds[0], bounds[1])
 
-    def add_box(self, boxes, x0, x1, y0, y1, z0, z1):
+    def add_box(
+        self,
+        boxes: list[tuple[float, ...]],
+        x0: float,
+        x1: float,
+        y0: float,
+        y1: float,
+        z0: float,
+        z1: float,
+    ) -> None:
         boxes.append(
             (
                 (x0 + x1) / 2,
@@ -126,10 +150,12 @@ class LayoutBuilder:
             )
         )
 
-    def record(self, kind, x_start, x_end, difficulty, **parameters):
+    def record(
+        self, kind: str, x_start: float, x_end: float, difficulty: float, **parameters: Any
+    ) -> None:
         self.obstacles.append(Obstacle(kind, float(x_start), float(x_end), parameters, difficulty))
 
-    def columns(self, x_start, x_end):
+    def columns(self, x_start: float, x_end: float) -> np.ndarray:
         """Indices of the samples with x_start <= x <= x_end."""
         first = int(np.ceil((x_start - self.x[0]) / self.dx - 1e-9))
         last = int(np.floor((x_end - self.x[0]) / self.dx + 1e-9))
@@ -145,30 +171,30 @@ class Segment:
 
     kind = "segment"
 
-    def __init__(self, length=(8.0, 12.0)):
+    def __init__(self, length: NumberOrRange = (8.0, 12.0)):
         self.length = _as_range(length, f"{type(self).__name__}.length")
 
-    def max_ground_boxes_per_m(self):
+    def max_ground_boxes_per_m(self) -> float:
         """Upper bound on hurdles/walls per metre of segment (sizes the pool)."""
         return 0.0
 
-    def max_platforms_per_m(self):
+    def max_platforms_per_m(self) -> float:
         return 0.0
 
-    def max_seesaws_per_m(self):
+    def max_seesaws_per_m(self) -> float:
         return 0.0
 
-    def max_height(self):
+    def max_height(self) -> float:
         """Highest heightfield surface this segment writes, metres."""
         return 0.0
 
-    def validate(self, course):
+    def validate(self, course: ParkourCourse) -> None:
         """Raises ValueError if the segment cannot be laid on `course`."""
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         raise NotImplementedError
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
         return f"{type(self).__name__}({fields})"
 
@@ -185,16 +211,22 @@ class Hurdles(Segment):
 
     kind = "hurdles"
 
-    def __init__(self, height=(0.1, 0.5), width=(0.1, 0.4), spacing=(2.0, 4.0), length=(8.0, 12.0)):
+    def __init__(
+        self,
+        height: NumberOrRange = (0.1, 0.5),
+        width: NumberOrRange = (0.1, 0.4),
+        spacing: NumberOrRange = (2.0, 4.0),
+        length: NumberOrRange = (8.0, 12.0),
+    ):
         super().__init__(length)
         self.height = _as_range(height, "Hurdles.height")
         self.width = _as_range(width, "Hurdles.width")
         self.spacing = _as_range(spacing, "Hurdles.spacing")
 
-    def max_ground_boxes_per_m(self):
+    def max_ground_boxes_per_m(self) -> float:
         return 1.0 / (self.width[0] + self.spacing[0])
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         half_width = builder.course.track_width / 2
         x = x_start + builder.uniform(self.spacing)
         while True:
@@ -232,12 +264,17 @@ class Gaps(Segment):
 
     kind = "gaps"
 
-    def __init__(self, gap=(0.3, 1.2), platform=(1.5, 3.0), length=(8.0, 12.0)):
+    def __init__(
+        self,
+        gap: NumberOrRange = (0.3, 1.2),
+        platform: NumberOrRange = (1.5, 3.0),
+        length: NumberOrRange = (8.0, 12.0),
+    ):
         super().__init__(length)
         self.gap = _as_range(gap, "Gaps.gap")
         self.platform = _as_range(platform, "Gaps.platform")
 
-    def validate(self, course):
+    def validate(self, course: ParkourCourse) -> None:
         dx = course.heightfield.spacing[0]
         low = int(np.ceil(self.gap[0] / dx - 1e-9))
         high = int(np.floor(self.gap[1] / dx + 1e-9))
@@ -247,7 +284,7 @@ class Gaps(Segment):
                 f"samples of {dx:.4g} m; widen it or refine the course's resolution"
             )
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         dx = builder.dx
         low = int(np.ceil(self.gap[0] / dx - 1e-9))
         high = int(np.floor(self.gap[1] / dx + 1e-9))
@@ -291,11 +328,11 @@ class Terrain(Segment):
 
     def __init__(
         self,
-        kinds=("hills", "ramps", "rubble"),
-        height=(0.1, 0.5),
-        feature_length=(2.0, 5.0),
-        rubble_size=(0.2, 0.5),
-        length=(8.0, 12.0),
+        kinds: str | Sequence[str] = ("hills", "ramps", "rubble"),
+        height: NumberOrRange = (0.1, 0.5),
+        feature_length: NumberOrRange = (2.0, 5.0),
+        rubble_size: NumberOrRange = (0.2, 0.5),
+        length: NumberOrRange = (8.0, 12.0),
     ):
         super().__init__(length)
         kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
@@ -309,10 +346,10 @@ class Terrain(Segment):
         self.feature_length = _as_range(feature_length, "Terrain.feature_length")
         self.rubble_size = _as_range(rubble_size, "Terrain.rubble_size")
 
-    def max_height(self):
+    def max_height(self) -> float:
         return self.height[1]
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         random_state = builder.random_state
         x = x_start
         while x_end - x >= self.feature_length[0]:
@@ -358,11 +395,11 @@ class SlalomWalls(Segment):
 
     def __init__(
         self,
-        opening=(1.0, 3.0),
-        spacing=(3.0, 5.0),
-        height=(1.5, 2.5),
-        thickness=0.2,
-        length=(8.0, 12.0),
+        opening: NumberOrRange = (1.0, 3.0),
+        spacing: NumberOrRange = (3.0, 5.0),
+        height: NumberOrRange = (1.5, 2.5),
+        thickness: float = 0.2,
+        length: NumberOrRange = (8.0, 12.0),
     ):
         super().__init__(length)
         self.opening = _as_range(opening, "SlalomWalls.opening")
@@ -372,17 +409,17 @@ class SlalomWalls(Segment):
             raise ValueError(f"SlalomWalls.thickness must be positive metres, got {thickness!r}")
         self.thickness = float(thickness)
 
-    def max_ground_boxes_per_m(self):
+    def max_ground_boxes_per_m(self) -> float:
         return 1.0 / (self.thickness + self.spacing[0])
 
-    def validate(self, course):
+    def validate(self, course: ParkourCourse) -> None:
         if self.opening[1] >= course.track_width:
             raise ValueError(
                 f"SlalomWalls.opening={self.opening!r} must stay below the "
                 f"track width {course.track_width} m"
             )
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         track_width = builder.course.track_width
         x = x_start + builder.uniform(self.spacing)
         side = 1.0 if builder.random_state.uniform() < 0.5 else -1.0
@@ -412,7 +449,16 @@ class SlalomWalls(Segment):
 class _HoveringPlatforms(Segment):
     """Hovering boxes across the whole track."""
 
-    def __init__(self, platform_length, thickness, spacing, length):
+    # The `Obstacle.kind` of the platforms, set by each subclass.
+    obstacle_kind: str
+
+    def __init__(
+        self,
+        platform_length: NumberOrRange,
+        thickness: float,
+        spacing: NumberOrRange,
+        length: NumberOrRange,
+    ):
         super().__init__(length)
         self.platform_length = _as_range(platform_length, f"{type(self).__name__}.platform_length")
         if not thickness > 0:
@@ -422,13 +468,15 @@ class _HoveringPlatforms(Segment):
         self.thickness = float(thickness)
         self.spacing = _as_range(spacing, f"{type(self).__name__}.spacing")
 
-    def max_platforms_per_m(self):
+    def max_platforms_per_m(self) -> float:
         return 1.0 / (self.platform_length[0] + self.spacing[0])
 
-    def _bottom_and_record(self, builder, x):
+    def _bottom_and_record(
+        self, builder: LayoutBuilder, x: float
+    ) -> tuple[float, float, dict[str, float]]:
         raise NotImplementedError
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         half_width = builder.course.track_width / 2
         x = x_start + builder.uniform(self.spacing)
         while True:
@@ -475,16 +523,18 @@ class JumpPlatforms(_HoveringPlatforms):
 
     def __init__(
         self,
-        height=(0.3, 0.7),
-        platform_length=(1.5, 3.0),
-        thickness=0.2,
-        spacing=(2.0, 4.0),
-        length=(8.0, 12.0),
+        height: NumberOrRange = (0.3, 0.7),
+        platform_length: NumberOrRange = (1.5, 3.0),
+        thickness: float = 0.2,
+        spacing: NumberOrRange = (2.0, 4.0),
+        length: NumberOrRange = (8.0, 12.0),
     ):
         super().__init__(platform_length, thickness, spacing, length)
         self.height = _as_range(height, "JumpPlatforms.height", minimum=self.thickness)
 
-    def _bottom_and_record(self, builder, x):
+    def _bottom_and_record(
+        self, builder: LayoutBuilder, x: float
+    ) -> tuple[float, float, dict[str, float]]:
         top, difficulty = builder.sample(self.height, x)
         return top - self.thickness, difficulty, {"height": top}
 
@@ -506,16 +556,18 @@ class CrouchPlatforms(_HoveringPlatforms):
 
     def __init__(
         self,
-        clearance=(0.9, 1.3),
-        platform_length=(1.0, 2.5),
-        thickness=0.3,
-        spacing=(2.0, 4.0),
-        length=(8.0, 12.0),
+        clearance: NumberOrRange = (0.9, 1.3),
+        platform_length: NumberOrRange = (1.0, 2.5),
+        thickness: float = 0.3,
+        spacing: NumberOrRange = (2.0, 4.0),
+        length: NumberOrRange = (8.0, 12.0),
     ):
         super().__init__(platform_length, thickness, spacing, length)
         self.clearance = _as_range(clearance, "CrouchPlatforms.clearance")
 
-    def _bottom_and_record(self, builder, x):
+    def _bottom_and_record(
+        self, builder: LayoutBuilder, x: float
+    ) -> tuple[float, float, dict[str, float]]:
         clearance, difficulty = builder.sample(self.clearance, x, harder="low")
         return clearance, difficulty, {"clearance": clearance}
 
@@ -550,12 +602,12 @@ class SeeSaws(Segment):
 
     def __init__(
         self,
-        spacing=(2.0, 4.0),
-        plank_length=3.0,
-        plank_thickness=0.1,
-        pivot_height=0.35,
-        plank_mass=20.0,
-        length=(8.0, 12.0),
+        spacing: NumberOrRange = (2.0, 4.0),
+        plank_length: float = 3.0,
+        plank_thickness: float = 0.1,
+        pivot_height: float = 0.35,
+        plank_mass: float = 20.0,
+        length: NumberOrRange = (8.0, 12.0),
     ):
         super().__init__(length)
         self.spacing = _as_range(spacing, "SeeSaws.spacing")
@@ -582,12 +634,12 @@ class SeeSaws(Segment):
         self.plank_mass = float(plank_mass)
 
     @property
-    def hinge_offset_m(self):
+    def hinge_offset_m(self) -> float:
         """How far the hinge lies beyond the plank's centre (toward +x), metres:
         the near end is the heavier and rests on the ground."""
         return SEESAW_HINGE_OFFSET_FRACTION * self.plank_length
 
-    def plank(self):
+    def plank(self) -> tuple[float, float, float, float, float]:
         """(length, thickness, pivot height, mass, hinge offset): what the
         course's pool is built with."""
         return (
@@ -598,10 +650,10 @@ class SeeSaws(Segment):
             self.hinge_offset_m,
         )
 
-    def max_seesaws_per_m(self):
+    def max_seesaws_per_m(self) -> float:
         return 1.0 / (self.plank_length + self.spacing[0])
 
-    def lay_out(self, builder, x_start, x_end):
+    def lay_out(self, builder: LayoutBuilder, x_start: float, x_end: float) -> None:
         x = x_start + builder.uniform(self.spacing)
         while x + self.plank_length <= x_end:
             pivot = x + self.plank_length / 2 + self.hinge_offset_m

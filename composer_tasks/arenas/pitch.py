@@ -50,17 +50,25 @@ Public API:
   goal_size) dm_control's `soccer.load` gives a `RandomizedPitch` for a team size.
 """
 
+from __future__ import annotations
+
 import colorsys
 import functools
-from typing import Optional, Sequence, Tuple
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.variation import distributions
+from composer_tasks.physics import Physics
 from composer_tasks.props import position_detector
 from composer_tasks.walkers import soccer_team
+
+if TYPE_CHECKING:
+    from composer_tasks.props import soccer_ball
 
 # dm_control soccer/pitch.py constants (m unless stated).
 _TOP_CAMERA_Y_PADDING_FACTOR = 1.1
@@ -138,7 +146,9 @@ def area_to_size(area: float, aspect_ratio: float = _PITCH_ASPECT_RATIO) -> np.n
     return np.sqrt([area / aspect_ratio, area * aspect_ratio]) / 2.0
 
 
-def match_pitch_sizes(team_size: int, humanoid: bool = False):
+def match_pitch_sizes(
+    team_size: int, humanoid: bool = False
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, float, float] | None]:
     """(min_size, max_size, goal_size) of the `RandomizedPitch` of a
     `team_size`-a-side match, as dm_control's `soccer.load` chooses them: for
     BoxHead and Ant matches (32, 24) to (48, 36) m with goals sized to the pitch
@@ -164,11 +174,13 @@ def match_pitch_sizes(team_size: int, humanoid: bool = False):
     )
 
 
-def _top_down_fovy(size, distance):
+def _top_down_fovy(size: Sequence[float], distance: float) -> float:
     return (360.0 / np.pi) * np.arctan2(_TOP_CAMERA_Y_PADDING_FACTOR * max(size), distance)
 
 
-def _wall_poses(size):
+def _wall_poses(
+    size: Sequence[float],
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(position, x axis) of the walls at -y, +y, -x, +x; each plane's y axis is
     world z, so its normal (x axis cross z) faces the centre."""
     return [
@@ -179,7 +191,7 @@ def _wall_poses(size):
     ]
 
 
-def _xz_quaternion(x_axis):
+def _xz_quaternion(x_axis: ArrayLike) -> np.ndarray:
     """Quaternion of the frame with the given x axis and world z as its y axis."""
     x = np.asarray(x_axis, dtype=np.float64)
     y = np.array([0.0, 0.0, 1.0])
@@ -189,7 +201,9 @@ def _xz_quaternion(x_axis):
     return quaternion
 
 
-def _field_box_poses(field_size, goal_size):
+def _field_box_poses(
+    field_size: Sequence[float], goal_size: Sequence[float]
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(position, half-size) of the eight field-box walls (dm_control
     `_fieldbox_pos_size`): long sides, then per end the corners and the bar above
     the goal."""
@@ -213,7 +227,9 @@ def _field_box_poses(field_size, goal_size):
     ]
 
 
-def _corner_lights(size):
+def _corner_lights(
+    size: Sequence[float],
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """(position, direction) of the four lights above the corners of `size`."""
     height = np.mean(size) * 2.0 / 3.0
     return [
@@ -223,11 +239,11 @@ def _corner_lights(size):
     ]
 
 
-def _goalpost_radius(goal_size):
+def _goalpost_radius(goal_size: Sequence[float] | np.ndarray) -> float:
     return _GOALPOST_RELATIVE_SIZE * sum(goal_size) / 3.0
 
 
-def _post_radius(name, radius):
+def _post_radius(name: str, radius: float) -> float:
     if "top" in name:
         radius *= _TOP_POST_RADIUS_FACTOR
     if "support" in name:
@@ -235,7 +251,9 @@ def _post_radius(name, radius):
     return radius
 
 
-def _goalpost_fromto(unit_fromto, size, pos, direction):
+def _goalpost_fromto(
+    unit_fromto: Sequence[float], size: np.ndarray, pos: np.ndarray, direction: np.ndarray
+) -> np.ndarray:
     flip = np.concatenate([direction, direction])
     scale = np.concatenate([size, size])
     return np.asarray(unit_fromto) * flip * scale + np.concatenate([pos, pos])
@@ -311,8 +329,8 @@ class Goal(position_detector.PositionDetector):
         direction: int,
         pos: Sequence[float],
         size: Sequence[float],
-        rgba=(1.0, 1.0, 1.0, 1.0),
-        detected_rgba=(0.0, 1.0, 0.0, 0.25),
+        rgba: ArrayLike = (1.0, 1.0, 1.0, 1.0),
+        detected_rgba: ArrayLike = (0.0, 1.0, 0.0, 0.25),
         name: str = "goal",
     ) -> None:
         if isinstance(direction, bool) or direction not in (1, -1):
@@ -337,7 +355,7 @@ class Goal(position_detector.PositionDetector):
         ]
         self._place_posts(np.asarray(pos, dtype=np.float64), np.asarray(size, dtype=np.float64))
 
-    def _place_posts(self, pos, size):
+    def _place_posts(self, pos: np.ndarray, size: np.ndarray) -> None:
         radius = _goalpost_radius(size)
         for geom, (post, unit) in zip(self._posts, _GOALPOSTS.items()):
             geom.fromto = list(_goalpost_fromto(unit, size, pos, self._direction))
@@ -349,7 +367,7 @@ class Goal(position_detector.PositionDetector):
         self._place_posts(np.asarray(pos, dtype=np.float64), np.asarray(size, dtype=np.float64))
 
     @property
-    def goalposts(self) -> tuple:
+    def goalposts(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._posts)
 
     @property
@@ -365,20 +383,20 @@ class Goal(position_detector.PositionDetector):
         rgba[3] = 1.0
         return rgba
 
-    def _update_detection(self, physics) -> None:
+    def _update_detection(self, physics: Physics) -> None:
         was_detected = self._detected
         super()._update_detection(physics)
         if self._detected != was_detected:
             colour = self.goalpost_detected_rgba if self._detected else self.goalpost_rgba
             physics.model.geom_rgba[self._post_ids] = colour
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._post_ids = np.asarray(physics.bind(list(self._posts)).id, dtype=np.intp)
         physics.model.geom_rgba[self._post_ids] = self.goalpost_rgba
         super().initialize_episode(physics, random_state)
 
 
-def _is_finite_number(value) -> bool:
+def _is_finite_number(value: object) -> bool:
     return (
         isinstance(value, (int, float, np.integer, np.floating))
         and not isinstance(value, bool)
@@ -386,11 +404,11 @@ def _is_finite_number(value) -> bool:
     )
 
 
-def _pair(values) -> Tuple[float, float]:
+def _pair(values: Sequence[float] | np.ndarray) -> Tuple[float, float]:
     return (float(values[0]), float(values[1]))
 
 
-def _check_size(size, label):
+def _check_size(size: ArrayLike, label: str) -> np.ndarray:
     array = np.asarray(size, dtype=np.float64)
     if array.shape != (2,) or not np.all(np.isfinite(array)) or np.any(array <= 0):
         raise ValueError(
@@ -399,7 +417,7 @@ def _check_size(size, label):
     return array
 
 
-def _check_goal_size(goal_size):
+def _check_goal_size(goal_size: ArrayLike | None) -> tuple[float, float, float] | None:
     if goal_size is None:
         return None
     array = np.asarray(goal_size, dtype=np.float64)
@@ -423,8 +441,8 @@ class Pitch(composer.Arena):
 
     def _build(
         self,
-        size=DEFAULT_PITCH_SIZE,
-        goal_size=None,
+        size: ArrayLike = DEFAULT_PITCH_SIZE,
+        goal_size: ArrayLike | None = None,
         top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
         field_box: bool = False,
         field_box_offset: float = 0.0,
@@ -555,21 +573,21 @@ class Pitch(composer.Arena):
 
     # Layout.
 
-    def _home_goal_pos(self, goal_size):
+    def _home_goal_pos(self, goal_size: Sequence[float]) -> tuple[float, float, float]:
         return (-self._size[0] + goal_size[0] + self._field_box_offset, 0.0, goal_size[2])
 
-    def _away_goal_pos(self, goal_size):
+    def _away_goal_pos(self, goal_size: Sequence[float]) -> tuple[float, float, float]:
         return (self._size[0] - goal_size[0] - self._field_box_offset, 0.0, goal_size[2])
 
-    def _field_size(self, goal_size):
+    def _field_size(self, goal_size: Sequence[float]) -> tuple[float, float]:
         return (self._size[0] - 2.0 * goal_size[0], self._size[1] - 2.0 * goal_size[0])
 
-    def _place_lights(self, size):
+    def _place_lights(self, size: Sequence[float]) -> None:
         for light, (position, direction) in zip(self._lights, _corner_lights(size)):
             light.pos = list(position)
             light.dir = list(direction)
 
-    def _place_perimeter(self):
+    def _place_perimeter(self) -> None:
         """Eight visual planes around the field, a goal depth wide (dm_control
         `_update_perimeter`)."""
         width = self.goal_size[0]
@@ -586,7 +604,7 @@ class Pitch(composer.Arena):
                 ]
                 plane.pos = [x * (self._size[0] - width), y * (self._size[1] - width), 0.0]
 
-    def _place_hoarding(self):
+    def _place_hoarding(self) -> None:
         """The hoarding boxes along the four sides, coloured by their angle around
         the pitch (dm_control `_update_hoarding`)."""
         goal_height = self.goal_size[2]
@@ -613,7 +631,7 @@ class Pitch(composer.Arena):
 
     # Ball and outcome.
 
-    def register_ball(self, ball) -> None:
+    def register_ball(self, ball: soccer_ball.SoccerBall) -> None:
         """Makes the goals (and, without a field box, the field) watch `ball`; with a
         field box, gives the ball and the boxes contact bit 7 so that they collide
         with each other and the boxes with nothing else."""
@@ -637,7 +655,7 @@ class Pitch(composer.Arena):
             return soccer_team.Team.HOME
         return None
 
-    def detected_off_court(self) -> list:
+    def detected_off_court(self) -> list[composer.Entity]:
         """The watched entities outside the field (empty with a field box)."""
         return self._field.detected_entities
 
@@ -673,11 +691,11 @@ class Pitch(composer.Arena):
         return self._ground_geom
 
     @property
-    def walls(self) -> tuple:
+    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._walls)
 
     @property
-    def field_box_geoms(self) -> tuple:
+    def field_box_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._field_box)
 
     @property
@@ -685,7 +703,9 @@ class Pitch(composer.Arena):
         return self._top_camera
 
 
-def _hoarding_rgb(position, scheme):
+def _hoarding_rgb(
+    position: Sequence[float] | np.ndarray, scheme: int
+) -> tuple[float, float, float]:
     x, y = position[0], position[1]
     if scheme == 0:  # Red to blue through green, blue behind the blue (home) goal.
         angle = np.pi + np.arctan2(x, -abs(y))
@@ -712,11 +732,11 @@ class RandomizedPitch(Pitch):
 
     def _build(
         self,
-        min_size,
-        max_size,
-        randomizer=None,
+        min_size: Sequence[float] | np.ndarray,
+        max_size: Sequence[float] | np.ndarray,
+        randomizer: Callable[..., Any] | None = None,
         keep_aspect_ratio: bool = False,
-        goal_size=None,
+        goal_size: ArrayLike | None = None,
         field_box: bool = False,
         field_box_offset: float = 0.0,
         top_camera_distance: float = DEFAULT_TOP_CAMERA_DISTANCE_M,
@@ -749,7 +769,7 @@ class RandomizedPitch(Pitch):
     def max_size(self) -> Tuple[float, float]:
         return self._max_size
 
-    def initialize_episode_mjcf(self, random_state) -> None:
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         """Draws this episode's size and lays the pitch out for it."""
         length_ratio = self._draw_ratio(random_state)
         width_ratio = length_ratio if self._keep_aspect_ratio else self._draw_ratio(random_state)
@@ -760,7 +780,7 @@ class RandomizedPitch(Pitch):
             )
         )
 
-    def _draw_ratio(self, random_state):
+    def _draw_ratio(self, random_state: np.random.RandomState) -> float:
         ratio = np.asarray(self._randomizer(random_state=random_state), dtype=np.float64)
         if ratio.shape != () or not 0.0 <= ratio <= 1.0:
             raise ValueError(f"the randomizer must give one ratio in [0, 1], got {ratio!r}")
@@ -789,11 +809,11 @@ class RandomizedPitch(Pitch):
         self._place_hoarding()
         composer.mark_spec_changed()
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """The drawn size (picklable), for `composer.Environment.snapshot`."""
         return dict(size=self._size)
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Lays the pitch out for a `snapshot_state()`'s size. The restored
         environment's model already has that layout; this keeps the Python side
         (goal and field regions) in step with it."""

@@ -23,8 +23,13 @@ Renderers upload heightfields once; after `HeightfieldGrid.write` an existing
 hfield_id)`) to show the new terrain. Collision and `mj_ray` see it at once.
 """
 
+from collections.abc import Sequence
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
+
+from composer_tasks.physics import Physics
 
 # Unused boxes wait here (world frame, metres): far below any arena, so that no
 # ray cast from above and no contact can reach them.
@@ -48,14 +53,14 @@ class BoxPool:
 
     def __init__(
         self,
-        parent,
-        name,
-        capacity,
-        rgba=(0.6, 0.6, 0.6, 1.0),
-        group=0,
-        material=None,
-        contype=1,
-        conaffinity=1,
+        parent: mujoco.MjsBody,
+        name: str,
+        capacity: int,
+        rgba: Sequence[float] | np.ndarray = (0.6, 0.6, 0.6, 1.0),
+        group: int = 0,
+        material: str | None = None,
+        contype: int = 1,
+        conaffinity: int = 1,
     ):
         if not isinstance(capacity, (int, np.integer)) or capacity < 0:
             raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
@@ -92,19 +97,19 @@ class BoxPool:
         self._ids = None
 
     @property
-    def capacity(self):
+    def capacity(self) -> int:
         return self._capacity
 
     @property
-    def geoms(self):
+    def geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """The pool's `mujoco.MjsGeom`s, in slot order."""
         return self._geoms
 
     @property
-    def bodies(self):
+    def bodies(self) -> tuple[mujoco.MjsBody, ...]:
         return self._bodies
 
-    def _model_ids(self, physics):
+    def _model_ids(self, physics: Physics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         model = physics.model
         if self._ids is None or self._ids[0] is not model:
             if self._capacity:
@@ -116,7 +121,15 @@ class BoxPool:
             self._ids = (model, body_ids, geom_ids, bvh_ids)
         return self._ids[1:]
 
-    def write(self, physics, centers, half_sizes, rgba=None, material_ids=None, quaternions=None):
+    def write(
+        self,
+        physics: Physics,
+        centers: ArrayLike,
+        half_sizes: ArrayLike,
+        rgba: ArrayLike | None = None,
+        material_ids: ArrayLike | None = None,
+        quaternions: ArrayLike | None = None,
+    ) -> None:
         """Places `len(centers)` boxes and parks the rest.
 
         Args:
@@ -182,7 +195,7 @@ class BoxPool:
         model.geom_conaffinity[parked] = 0
         model.geom_rgba[parked, 3] = 0.0
 
-    def active_boxes(self, physics):
+    def active_boxes(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(centers (k, 3), half_sizes (k, 3)) of the boxes in use, read from the model."""
         model = physics.model
         body_ids, geom_ids, _ = self._model_ids(physics)
@@ -212,16 +225,16 @@ class HeightfieldGrid:
 
     def __init__(
         self,
-        spec,
-        name,
-        x_range,
-        y_range,
-        resolution,
-        min_height,
-        max_height,
-        base_thickness=0.5,
-        material=None,
-        rgba=(0.5, 0.5, 0.5, 1.0),
+        spec: mujoco.MjSpec,
+        name: str,
+        x_range: Sequence[float],
+        y_range: Sequence[float],
+        resolution: float,
+        min_height: float,
+        max_height: float,
+        base_thickness: float = 0.5,
+        material: str | None = None,
+        rgba: Sequence[float] = (0.5, 0.5, 0.5, 1.0),
     ):
         (x0, x1), (y0, y1) = x_range, y_range
         if not (x1 > x0 and y1 > y0):
@@ -262,38 +275,38 @@ class HeightfieldGrid:
         self._hfield_id = None
 
     @property
-    def geom(self):
+    def geom(self) -> mujoco.MjsGeom:
         return self._geom
 
     @property
-    def hfield(self):
+    def hfield(self) -> mujoco.MjsHField:
         return self._hfield
 
     @property
-    def x_coords(self):
+    def x_coords(self) -> np.ndarray:
         """Sample x positions (ncol,), metres, world frame."""
         return self._x_coords
 
     @property
-    def y_coords(self):
+    def y_coords(self) -> np.ndarray:
         """Sample y positions (nrow,), metres, world frame."""
         return self._y_coords
 
     @property
-    def spacing(self):
+    def spacing(self) -> tuple[float, float]:
         """(dx, dy) between samples, metres."""
         return self._spacing
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         """(nrow, ncol): rows along y, columns along x."""
         return len(self._y_coords), len(self._x_coords)
 
     @property
-    def height_range(self):
+    def height_range(self) -> tuple[float, float]:
         return self._min_height, self._max_height
 
-    def _data(self, physics):
+    def _data(self, physics: Physics) -> tuple[np.ndarray, int]:
         model = physics.model
         if self._hfield_id is None or self._hfield_id[0] is not model:
             hfield_id = physics.bind(self._hfield).id
@@ -302,11 +315,11 @@ class HeightfieldGrid:
         nrow, ncol = self.shape
         return model.hfield_data[adr : adr + nrow * ncol].reshape(nrow, ncol), hfield_id
 
-    def hfield_id(self, physics):
+    def hfield_id(self, physics: Physics) -> int:
         """The hfield's index in the compiled model (for `mjr_uploadHField`)."""
         return self._data(physics)[1]
 
-    def write(self, physics, heights):
+    def write(self, physics: Physics, heights: ArrayLike) -> None:
         """Sets the surface: `heights` (nrow, ncol) in metres, world frame.
 
         Values are clipped to the grid's height range.
@@ -322,12 +335,12 @@ class HeightfieldGrid:
         # Renderers hold their own copy of the surface.
         physics.upload_hfield(hfield_id)
 
-    def heights(self, physics):
+    def heights(self, physics: Physics) -> np.ndarray:
         """The current samples (nrow, ncol) in metres, world frame (a new array)."""
         data, _ = self._data(physics)
         return self._min_height + data * (self._max_height - self._min_height)
 
-    def height_at(self, physics, xy):
+    def height_at(self, physics: Physics, xy: ArrayLike) -> np.ndarray:
         """Surface height (n,) at world points `xy` (n, 2); nan outside the grid."""
         xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
         data, _ = self._data(physics)
@@ -354,7 +367,7 @@ class HeightfieldGrid:
         return np.where(inside, heights, np.nan)
 
 
-def box_tops_at(xy, centers, half_sizes):
+def box_tops_at(xy: ArrayLike, centers: np.ndarray, half_sizes: np.ndarray) -> np.ndarray:
     """Highest top face (n,) of the boxes above each point `xy` (n, 2); nan where none.
 
     Boxes are axis-aligned: `centers` and `half_sizes` (k, 3), metres, world frame.
@@ -370,7 +383,7 @@ def box_tops_at(xy, centers, half_sizes):
     return np.where(np.isfinite(best), best, np.nan)
 
 
-def box_bottoms_at(xy, centers, half_sizes):
+def box_bottoms_at(xy: ArrayLike, centers: np.ndarray, half_sizes: np.ndarray) -> np.ndarray:
     """Lowest bottom face (n,) of the boxes above each point `xy` (n, 2); nan where none."""
     xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
     if len(centers) == 0:
@@ -417,17 +430,17 @@ class SeeSawPool:
 
     def __init__(
         self,
-        spec,
-        name,
-        capacity,
-        plank_length,
-        plank_width,
-        plank_thickness,
-        pivot_height,
-        plank_mass,
-        hinge_offset,
-        rgba=(0.55, 0.4, 0.25, 1.0),
-        group=0,
+        spec: mujoco.MjSpec,
+        name: str,
+        capacity: int,
+        plank_length: float,
+        plank_width: float,
+        plank_thickness: float,
+        pivot_height: float,
+        plank_mass: float,
+        hinge_offset: float,
+        rgba: Sequence[float] = (0.55, 0.4, 0.25, 1.0),
+        group: int = 0,
     ):
         if not isinstance(capacity, (int, np.integer)) or capacity < 0:
             raise ValueError(f"capacity must be a non-negative int, got {capacity!r}")
@@ -492,19 +505,19 @@ class SeeSawPool:
         self._ids = None
 
     @property
-    def capacity(self):
+    def capacity(self) -> int:
         return self._capacity
 
     @property
-    def geoms(self):
+    def geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """Pivot and plank geoms of every see-saw."""
         return self._pivots + self._planks
 
     @property
-    def planks(self):
+    def planks(self) -> tuple[mujoco.MjsGeom, ...]:
         return self._planks
 
-    def _model_ids(self, physics):
+    def _model_ids(self, physics: Physics) -> tuple[np.ndarray, ...]:
         model = physics.model
         if self._ids is None or self._ids[0] is not model:
             if self._capacity:
@@ -519,7 +532,7 @@ class SeeSawPool:
             self._ids = (model,) + ids
         return self._ids[1:]
 
-    def write(self, physics, centers_x):
+    def write(self, physics: Physics, centers_x: ArrayLike) -> None:
         """Places see-saws with their pivots at world x `centers_x` (k,) on the
         track's centre line (y = 0, on the ground), planks at their resting
         tilt and at rest; parks the others."""
@@ -546,7 +559,7 @@ class SeeSawPool:
         data.qpos[qpos[unused]] = 0.0
         data.qvel[dofs] = 0.0
 
-    def plank_tops_at(self, physics, xy):
+    def plank_tops_at(self, physics: Physics, xy: ArrayLike) -> np.ndarray:
         """Height (n,) of the highest plank top face above each point `xy` (n, 2),
         from the planks' current poses (`data.geom_xpos`, `geom_xmat`); nan where
         no plank in use lies above the point."""

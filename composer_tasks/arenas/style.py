@@ -3,10 +3,16 @@
 All textures are MuJoCo builtins, so arenas ship no image files.
 """
 
+from collections.abc import Sequence
+
 import mujoco
 
 
-def add_sky_and_light(spec, light_height_m=6.0, light_position_xy=(0.0, 0.0)):
+def add_sky_and_light(
+    spec: mujoco.MjSpec,
+    light_height_m: float = 6.0,
+    light_position_xy: Sequence[float] = (0.0, 0.0),
+) -> mujoco.MjsLight:
     """A gradient skybox, a soft headlight and one overhead light."""
     spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
     spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
@@ -30,16 +36,16 @@ def add_sky_and_light(spec, light_height_m=6.0, light_position_xy=(0.0, 0.0)):
 
 
 def add_checker_material(
-    spec,
-    name,
-    rgb1,
-    rgb2,
-    texrepeat=(1.0, 1.0),
-    reflectance=0.0,
-    texuniform=True,
-    mark_rgb=None,
-    size_px=128,
-):
+    spec: mujoco.MjSpec,
+    name: str,
+    rgb1: Sequence[float],
+    rgb2: Sequence[float],
+    texrepeat: Sequence[float] = (1.0, 1.0),
+    reflectance: float = 0.0,
+    texuniform: bool = True,
+    mark_rgb: Sequence[float] | None = None,
+    size_px: int = 128,
+) -> mujoco.MjsMaterial:
     """A material with a chequered builtin texture; returns the `MjsMaterial`.
 
     `texuniform` repeats the texture per metre of surface instead of per object,

@@ -4,11 +4,14 @@ The button turns green while the force on it lies in the target range and red
 otherwise, and counts the physics substeps during which it was activated.
 """
 
+from collections.abc import Sequence
+
 import mujoco
 import numpy as np
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 
 _RED = np.array([1.0, 0.0, 0.0, 1.0])
 _GREEN = np.array([0.0, 1.0, 0.0, 1.0])
@@ -19,8 +22,10 @@ _SITE_SCALE = 1.01
 
 
 class ButtonObservables(composer.Observables):
+    _entity: "Button"
+
     @composer.observable
-    def touch_force(self):
+    def touch_force(self) -> observable.MJCFFeature:
         """Normal force on the button in newtons, one value per evaluation."""
         return observable.MJCFFeature("sensordata", self._entity.touch_sensor)
 
@@ -33,7 +38,9 @@ class Button(composer.Entity):
       name: the entity's name.
     """
 
-    def _build(self, target_force_range=(5.0, 10.0), name="button"):
+    def _build(
+        self, target_force_range: Sequence[float] = (5.0, 10.0), name: str = "button"
+    ) -> None:
         minimum, maximum = (float(f) for f in target_force_range)
         if not 0 <= minimum <= maximum:
             raise ValueError(
@@ -65,38 +72,40 @@ class Button(composer.Entity):
         self._num_activated_steps = 0
         self._is_activated = False
 
-    def _build_observables(self):
+    def _build_observables(self) -> ButtonObservables:
         return ButtonObservables(self)
 
     @property
-    def touch_sensor(self):
+    def touch_sensor(self) -> mujoco.MjsSensor:
         return self._sensor
 
     @property
-    def geom(self):
+    def geom(self) -> mujoco.MjsGeom:
         return self._geom
 
     @property
-    def num_activated_steps(self):
+    def num_activated_steps(self) -> int:
         """Substeps of the current control step during which the button was activated."""
         return self._num_activated_steps
 
     @property
-    def is_activated(self):
+    def is_activated(self) -> bool:
         return self._is_activated
 
-    def _update_activation(self, physics):
+    def _update_activation(self, physics: Physics) -> None:
         force = physics.bind(self._sensor).sensordata[0]
         self._is_activated = bool(self._min_force <= force <= self._max_force)
         physics.bind(self._geom).rgba = _GREEN if self._is_activated else _RED
         self._num_activated_steps += int(self._is_activated)
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._num_activated_steps = 0
         self._update_activation(physics)
 
-    def before_step(self, physics, action, random_state):
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         self._num_activated_steps = 0
 
-    def after_substep(self, physics, random_state):
+    def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._update_activation(physics)

@@ -26,12 +26,15 @@ Public API:
 * `snapshot_state()` / `restore_state(state)`: the detection flags.
 """
 
-from typing import Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.physics import Physics
 
 # dm_control position_detector: the drawn height of a 2-D region (m), the radius of
 # the corner sites (m), and the site group of sensor sites (composer.SENSOR_SITES_GROUP).
@@ -40,7 +43,7 @@ _CORNER_SITE_RADIUS_M = 0.05
 SENSOR_SITES_GROUP = 4
 
 
-def _check_region(pos, size):
+def _check_region(pos: ArrayLike, size: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     pos = np.asarray(pos, dtype=np.float64)
     size = np.asarray(size, dtype=np.float64)
     if pos.shape != size.shape or pos.shape not in ((2,), (3,)):
@@ -56,7 +59,7 @@ def _check_region(pos, size):
     return pos, size
 
 
-def check_rgba(rgba, label: str) -> np.ndarray:
+def check_rgba(rgba: ArrayLike, label: str) -> np.ndarray:
     """`rgba` as a float array of 4 values in [0, 1]; ValueError naming `label` else."""
     array = np.asarray(rgba, dtype=np.float64)
     if array.shape != (4,) or not np.all((array >= 0.0) & (array <= 1.0)):
@@ -64,7 +67,7 @@ def check_rgba(rgba, label: str) -> np.ndarray:
     return array
 
 
-def _in_3d(vector):
+def _in_3d(vector: np.ndarray) -> np.ndarray:
     return np.concatenate([vector, [0.0]]) if vector.shape == (2,) else vector.copy()
 
 
@@ -83,8 +86,8 @@ class PositionDetector(composer.Entity):
         size: Sequence[float],
         inverted: bool = False,
         visible: bool = False,
-        rgba=(1.0, 1.0, 1.0, 1.0),
-        detected_rgba=(0.0, 1.0, 0.0, 0.25),
+        rgba: ArrayLike = (1.0, 1.0, 1.0, 1.0),
+        detected_rgba: ArrayLike = (0.0, 1.0, 0.0, 0.25),
         retain_substep_detections: bool = False,
         name: str = "position_detector",
     ) -> None:
@@ -126,7 +129,7 @@ class PositionDetector(composer.Entity):
         self._previously_detected = False
         self._set_region(centre, half_size)
 
-    def _set_region(self, pos, size):
+    def _set_region(self, pos: np.ndarray, size: np.ndarray) -> None:
         self._lower = pos - size
         self._upper = pos + size
         # (lower, upper) corners in 3-D; a 2-D region spans all heights.
@@ -160,7 +163,7 @@ class PositionDetector(composer.Entity):
 
     # Entities.
 
-    def register_entities(self, *entities) -> None:
+    def register_entities(self, *entities: composer.Entity) -> None:
         """Adds entities whose geoms the detector watches.
 
         Raises:
@@ -178,7 +181,7 @@ class PositionDetector(composer.Entity):
         self._detected_flags = []
 
     @property
-    def detected_entities(self) -> list:
+    def detected_entities(self) -> list[composer.Entity]:
         """The registered entities detected now (in registration order)."""
         return [entity for entity, flag in zip(self._entities, self._detected_flags) if flag]
 
@@ -189,7 +192,7 @@ class PositionDetector(composer.Entity):
 
     # Callbacks.
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         del random_state
         self._site_id = int(physics.bind(self._site).id)
         physics.model.site_rgba[self._site_id] = self._rgba
@@ -211,15 +214,17 @@ class PositionDetector(composer.Entity):
         self._detected = False
         self._update_detection(physics)
 
-    def before_step(self, physics, action, random_state) -> None:
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         del physics, action, random_state
         self._detected_flags = [False] * len(self._entities)
 
-    def after_substep(self, physics, random_state) -> None:
+    def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
         del random_state
         self._update_detection(physics)
 
-    def _update_detection(self, physics) -> None:
+    def _update_detection(self, physics: Physics) -> None:
         # Plain Python over the few watched geoms: cheaper than numpy on 1-3 values,
         # and this runs after every physics substep.
         self._previously_detected = self._detected
@@ -262,27 +267,27 @@ class PositionDetector(composer.Entity):
         return (self._lower + self._upper) / 2.0
 
     @property
-    def lower_site(self):
+    def lower_site(self) -> mujoco.MjsSite:
         return self._lower_site
 
     @property
-    def mid_site(self):
+    def mid_site(self) -> mujoco.MjsSite:
         return self._mid_site
 
     @property
-    def upper_site(self):
+    def upper_site(self) -> mujoco.MjsSite:
         return self._upper_site
 
     @property
-    def lower_sensor(self):
+    def lower_sensor(self) -> mujoco.MjsSensor:
         return self._sensors[0]
 
     @property
-    def mid_sensor(self):
+    def mid_sensor(self) -> mujoco.MjsSensor:
         return self._sensors[1]
 
     @property
-    def upper_sensor(self):
+    def upper_sensor(self) -> mujoco.MjsSensor:
         return self._sensors[2]
 
     @property
@@ -293,7 +298,7 @@ class PositionDetector(composer.Entity):
     def detected_rgba(self) -> np.ndarray:
         return self._detected_rgba.copy()
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """The detection flags (picklable), for `composer.Environment.snapshot`."""
         return dict(
             flags=list(self._detected_flags),
@@ -301,7 +306,7 @@ class PositionDetector(composer.Entity):
             previously_detected=self._previously_detected,
         )
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Returns the flags to a `snapshot_state()` of a detector with as many
         registered entities.
 

@@ -34,12 +34,19 @@ Public API:
   registration order).
 """
 
-from typing import Optional, Sequence
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import mujoco
 import numpy as np
 
+from composer_tasks.physics import Physics
 from composer_tasks.props import primitive
+
+if TYPE_CHECKING:
+    from composer_tasks.walkers import soccer_team
 
 # dm_control soccer_ball.py: FIFA regulation size-5 ball (m, kg) and its contact.
 REGULATION_RADIUS_M = 0.117
@@ -177,7 +184,7 @@ class SoccerBall(primitive.Primitive):
 
     # Players.
 
-    def register_player(self, player) -> None:
+    def register_player(self, player: soccer_team.Player) -> None:
         """Registers a `soccer_team.Player` (team and walker) whose touches count.
 
         Raises:
@@ -188,7 +195,7 @@ class SoccerBall(primitive.Primitive):
         self._players.append(player)
 
     @property
-    def players(self) -> tuple:
+    def players(self) -> tuple[soccer_team.Player, ...]:
         """The registered players, in registration order."""
         return tuple(self._players)
 
@@ -204,7 +211,7 @@ class SoccerBall(primitive.Primitive):
 
     # Callbacks.
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Maps the compiled model's geoms to registered players and resets the
         trackers."""
         del random_state
@@ -222,13 +229,15 @@ class SoccerBall(primitive.Primitive):
         self._geom_to_player = lookup
         self.initialize_entity_trackers()
 
-    def before_step(self, physics, action, random_state) -> None:
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         del physics, action, random_state
         self._hit = False
         self._repossessed = False
         self._intercepted = False
 
-    def after_substep(self, physics, random_state) -> None:
+    def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Records the first contact between the ball and a registered player's
         geom, once per control step."""
         del random_state
@@ -257,7 +266,7 @@ class SoccerBall(primitive.Primitive):
         self._last_hit = player
         self._hit = True
 
-    def after_step(self, physics, random_state) -> None:
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Accumulates the distance (m) the ball's centre travelled since its last
         touch."""
         del random_state
@@ -274,7 +283,7 @@ class SoccerBall(primitive.Primitive):
     # Tracking state.
 
     @property
-    def last_hit(self):
+    def last_hit(self) -> soccer_team.Player | None:
         """The `Player` that touched the ball last, or None."""
         return self._last_hit
 
@@ -299,7 +308,7 @@ class SoccerBall(primitive.Primitive):
         """Distance (m) the ball travelled between its last two touches, or None."""
         return self._dist_between_last_hits
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """The tracking state (picklable) for `composer.Environment.snapshot`."""
         last = None if self._last_hit is None else self._players.index(self._last_hit)
         return dict(
@@ -314,7 +323,7 @@ class SoccerBall(primitive.Primitive):
             dist_between_last_hits=self._dist_between_last_hits,
         )
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Returns the tracking to a `snapshot_state()` of a ball with the same players.
 
         Raises:
@@ -336,11 +345,11 @@ class SoccerBall(primitive.Primitive):
         self._dist_between_last_hits = state["dist_between_last_hits"]
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
-def _positive(value, label: str) -> float:
+def _positive(value: float, label: str) -> float:
     if not _is_number(value) or not np.isfinite(value) or value <= 0:
         raise ValueError(f"{label} must be a finite number > 0, got {value!r}")
     return float(value)

@@ -228,6 +228,31 @@ def test_corridors_reject_bad_lengths():
         arena.regenerate(np.random.RandomState(0))
 
 
+def test_gaps_corridor_draws_platform_colours_from_a_variation():
+    low, high = np.array([0.1, 0.2, 0.3, 1.0]), np.array([0.4, 0.5, 0.6, 1.0])
+    arena = arenas.GapsCorridor(
+        platform_rgba=distributions.Uniform(low, high), corridor_length=20.0
+    )
+    physics, _ = _physics_with_ball(arena)
+    _new_episode(arena, physics, 0)
+    colours = arena.layout["platform_rgba"]
+    assert np.all((colours >= low) & (colours <= high))
+    assert len(np.unique(colours[:, 0])) == len(colours)
+    geom_ids = physics.bind(list(arena.platforms[: len(colours)])).id
+    # The model stores colours in float32.
+    np.testing.assert_allclose(physics.model.geom_rgba[geom_ids], colours, rtol=1e-6)
+
+
+def test_corridor_of_drawn_length_needs_a_layout_before_the_target_check():
+    arena = arenas.EmptyCorridor(corridor_length=distributions.Uniform(20.0, 60.0))
+    with pytest.raises(ValueError, match="regenerate"):
+        arena.is_at_target_position(np.zeros(3))
+    layout = arena.regenerate(np.random.RandomState(0))
+    length = layout["corridor_length"]
+    assert arena.is_at_target_position([length - 0.5, 0.0, 0.0], tolerance=1.0)
+    assert not arena.is_at_target_position([length - 1.5, 0.0, 0.0], tolerance=1.0)
+
+
 def test_corridor_variations_of_unknown_bounds_need_an_explicit_pool_size():
     with pytest.raises(ValueError, match="max_platforms"):
         arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1))
