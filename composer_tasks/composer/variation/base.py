@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import abc
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 # What variations draw from: NumPy's legacy `RandomState` (the Environment's) or a
 # `Generator`.
 RandomStateLike = np.random.RandomState | np.random.Generator
+# What a variation takes where it takes a value: a number or an array, a variation or
+# callable giving one, or lists and tuples nesting them (evaluated on every call).
+Parameter = ArrayLike | Callable[..., Any] | Sequence[Any]
 
 
 def require_random_state(random_state: RandomStateLike | None, variation: Any) -> RandomStateLike:
