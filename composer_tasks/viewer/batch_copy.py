@@ -126,7 +126,8 @@ class BatchCopy:
         ):
             # The shown copy's action is ignored on this step (the others' are not);
             # it still has to pass the batch's bounds check.
-            return self._advance(policies.zero_policy(self.action_spec())(None))
+            zero_action = policies.zero_policy(self.action_spec())(self._copy_timestep(self._index))
+            return self._advance(zero_action)
         self._timestep = self._batch.reset()
         self.physics.refresh()
         return self._copy_timestep(self._index)
