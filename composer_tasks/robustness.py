@@ -142,7 +142,7 @@ def noisy_observations(task: composer.Task, noise_std: float) -> None:
         item.corruptor = noises.Additive(distributions.Normal(0.0, float(noise_std)))
 
 
-def delayed_actions(task: composer.Task, delay_steps: int) -> None:
+def delayed_actions(task: composer.Task, delay_steps: int | np.integer) -> None:
     """Applies each action `delay_steps` control steps after the agent gives it.
 
     The first `delay_steps` steps of an episode apply a zero control (clipped into
@@ -173,7 +173,9 @@ def _run_callbacks_in_batches(task: composer.Task) -> None:
             )
 
 
-def noisy_delayed(task: composer.Task, noise_std: float, action_delay_steps: int) -> None:
+def noisy_delayed(
+    task: composer.Task, noise_std: float, action_delay_steps: int | np.integer
+) -> None:
     """Noisy observations and delayed actions (`noisy_observations` + `delayed_actions`)."""
     noisy_observations(task, noise_std)
     delayed_actions(task, action_delay_steps)

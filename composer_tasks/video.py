@@ -80,7 +80,9 @@ def default_fps(env: Any, file_format: str) -> float:
     return fps
 
 
-def open_writer(path: str | os.PathLike, fps: float, file_format: str | None = None) -> Any:
+def open_writer(
+    path: str | os.PathLike, fps: float | np.number, file_format: str | None = None
+) -> Any:
     """An imageio writer of RGB frames for `path` (MP4 by ffmpeg/libx264, or GIF)."""
     import imageio.v2 as imageio  # A soft dependency: only recording needs it.
 
@@ -106,10 +108,10 @@ def record_episode(
     path: str | os.PathLike,
     policy: Callable[[dm_env.TimeStep], Any] | None = None,
     camera_id: int | str = 0,
-    fps: float | None = None,
-    height: int = 240,
-    width: int = 320,
-    max_steps: int | None = None,
+    fps: float | np.number | None = None,
+    height: int | np.integer = 240,
+    width: int | np.integer = 320,
+    max_steps: int | np.integer | None = None,
 ) -> Recording:
     """Runs one episode from `env.reset()` and writes what `camera_id` sees to `path`.
 

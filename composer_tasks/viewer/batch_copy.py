@@ -66,7 +66,9 @@ class BatchCopy:
         zero. The viewer calls it for the shown copy.
     """
 
-    def __init__(self, batch: BatchEnvironment, index: int, policy: Callable | None = None) -> None:
+    def __init__(
+        self, batch: BatchEnvironment, index: int | np.integer, policy: Callable | None = None
+    ) -> None:
         if not isinstance(batch, BatchEnvironment):
             raise TypeError(
                 f"batch must be a composer_tasks.batch.BatchEnvironment, got {type(batch).__name__}"

@@ -147,7 +147,7 @@ class Controller:
         """Requested playback speed as a multiple of real time."""
         return self._speed
 
-    def set_speed(self, speed: float) -> None:
+    def set_speed(self, speed: float | np.floating) -> None:
         """Sets the playback speed to any multiple of real time in (0, max(SPEEDS)]
         (the keys step through `SPEEDS`; the web viewer's slider sets any value)."""
         if (

@@ -39,9 +39,11 @@ if TYPE_CHECKING:
     from composer_tasks.composer.variation.base import RandomStateLike
     from composer_tasks.physics import Physics
 
-# `update_interval` and `delay`: a fixed number of substeps, or a callable drawing
-# one, `fn(random_state=...) -> int`.
-IntOption = int | Callable[..., int]
+# `update_interval` and `delay` as given: a fixed number of substeps, or a callable
+# drawing one, `fn(random_state=...) -> int`.
+IntOption = int | np.integer | Callable[..., int | np.integer]
+# `update_interval` and `delay` as kept: fixed numbers become ints.
+StoredIntOption = int | Callable[..., int | np.integer]
 # An index into a feature's value, as NumPy indexing takes it.
 Index = int | slice | Sequence[Any] | np.ndarray | tuple[Any, ...]
 
@@ -70,11 +72,11 @@ class Observable:
     def __init__(
         self,
         update_interval: IntOption = 1,
-        buffer_size: int = 1,
+        buffer_size: int | np.integer = 1,
         delay: IntOption = 0,
         aggregator: str | Callable[[np.ndarray], Any] | None = None,
         corruptor: Callable[..., Any] | None = None,
-        enabled: bool = False,
+        enabled: bool | np.bool_ = False,
     ):
         self.update_interval = update_interval
         self.buffer_size = buffer_size
@@ -84,7 +86,7 @@ class Observable:
         self.enabled = enabled
 
     @property
-    def update_interval(self) -> IntOption:
+    def update_interval(self) -> StoredIntOption:
         """Physics substeps between evaluations: an int >= 1 or a callable drawing one."""
         return self._update_interval
 
@@ -98,13 +100,13 @@ class Observable:
         return self._buffer_size
 
     @buffer_size.setter
-    def buffer_size(self, value: int) -> None:
+    def buffer_size(self, value: int | np.integer) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{self!r}: buffer_size must be an integer >= 1, got {value!r}")
         self._buffer_size = int(value)
 
     @property
-    def delay(self) -> IntOption:
+    def delay(self) -> StoredIntOption:
         """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing one."""
         return self._delay
 
@@ -149,7 +151,7 @@ class Observable:
         return self._enabled
 
     @enabled.setter
-    def enabled(self, value: bool) -> None:
+    def enabled(self, value: bool | np.bool_) -> None:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{self!r}: enabled must be a bool, got {value!r}")
         self._enabled = bool(value)
@@ -198,7 +200,7 @@ class Observable:
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
 
-    def _int_or_callable(self, value: IntOption, name: str, minimum: int) -> IntOption:
+    def _int_or_callable(self, value: IntOption, name: str, minimum: int) -> StoredIntOption:
         if callable(value):
             return value
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
@@ -511,8 +513,8 @@ class MJCFCamera(Observable):
     def __init__(
         self,
         camera: mujoco.MjsCamera | mjcf.Element | str,
-        height: int = 64,
-        width: int = 64,
+        height: int | np.integer = 64,
+        width: int | np.integer = 64,
         depth: bool = False,
         segmentation: bool = False,
         scene_option: mujoco.MjvOption | None = None,

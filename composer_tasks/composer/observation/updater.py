@@ -93,7 +93,7 @@ class Updater:
         self,
         observables: Mapping[str, observable_module.Observable]
         | Iterable[tuple[str, observable_module.Observable]],
-        physics_steps_per_control_step: int,
+        physics_steps_per_control_step: int | np.integer,
         strip_singleton_buffer_dim: bool = False,
         padding: ObservationPadding = ObservationPadding.INITIAL_VALUE,
     ):
@@ -596,7 +596,7 @@ def _with_leading_axis(read: Callable[[], np.ndarray]) -> np.ndarray:
 
 
 def _drawer(
-    option: observable_module.IntOption,
+    option: observable_module.StoredIntOption,
     random_state: RandomStateLike,
     name: str,
     option_name: str,

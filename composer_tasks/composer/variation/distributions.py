@@ -25,7 +25,7 @@ from composer_tasks.composer.variation import base
 from composer_tasks.composer.variation.base import Parameter, RandomStateLike
 
 # A sample shape: an int n for (n,), or a sequence of non-negative ints.
-Shape = int | Sequence[int]
+Shape = int | np.integer | Sequence[int | np.integer]
 
 
 def _contains_callable(structure: Any) -> bool:
