@@ -28,13 +28,18 @@ import collections
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable as observable_lib
 from composer_tasks.composer.variation import distributions, noises
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
 
 # Observable names that denote velocities: dm_control's and this project's walkers
 # and suite tasks call them `velocity`, `joints_vel`, `sensors_velocimeter`,
@@ -55,7 +60,7 @@ class Sensor:
     """
 
     name: str
-    read: Callable
+    read: Callable[[Any], ArrayLike]
     is_velocity: bool = False
 
 
@@ -63,7 +68,7 @@ class SensorVector(observable_lib.Generic):
     """An observable that concatenates named sensors into one flat float64 vector,
     in the given order (rllab observes one flat vector)."""
 
-    def __init__(self, sensors: Iterable[Sensor], **options) -> None:
+    def __init__(self, sensors: Iterable[Sensor], **options: Any) -> None:
         sensors = tuple(sensors)
         if not sensors or not all(isinstance(sensor, Sensor) for sensor in sensors):
             raise TypeError(f"sensors must be a non-empty sequence of Sensor, got {sensors!r}")
@@ -71,10 +76,10 @@ class SensorVector(observable_lib.Generic):
         super().__init__(self._read, **options)
 
     @property
-    def sensors(self) -> tuple:
+    def sensors(self) -> tuple[Sensor, ...]:
         return self._sensors
 
-    def remove_velocities(self) -> list:
+    def remove_velocities(self) -> list[str]:
         """Drops the velocity sensors; returns their names."""
         removed = [sensor.name for sensor in self._sensors if sensor.is_velocity]
         kept = tuple(sensor for sensor in self._sensors if not sensor.is_velocity)
@@ -85,7 +90,7 @@ class SensorVector(observable_lib.Generic):
         self._sensors = kept
         return removed
 
-    def _read(self, physics) -> np.ndarray:
+    def _read(self, physics: Physics) -> np.ndarray:
         return np.concatenate(
             [
                 np.ravel(np.asarray(sensor.read(physics), dtype=np.float64))
@@ -94,7 +99,7 @@ class SensorVector(observable_lib.Generic):
         )
 
 
-def limited_sensors(task: composer.Task) -> list:
+def limited_sensors(task: composer.Task) -> list[str]:
     """Restricts the task's observations to positions (limited sensors).
 
     Velocity sensors of `SensorVector` observables are removed; every other enabled
@@ -137,7 +142,7 @@ def noisy_observations(task: composer.Task, noise_std: float) -> None:
         item.corruptor = noises.Additive(distributions.Normal(0.0, float(noise_std)))
 
 
-def delayed_actions(task: composer.Task, delay_steps: int) -> None:
+def delayed_actions(task: composer.Task, delay_steps: int | np.integer) -> None:
     """Applies each action `delay_steps` control steps after the agent gives it.
 
     The first `delay_steps` steps of an episode apply a zero control (clipped into
@@ -154,11 +159,13 @@ def delayed_actions(task: composer.Task, delay_steps: int) -> None:
     perturbations(task).action_delay_steps = int(delay_steps)
 
 
-def _run_callbacks_in_batches(task):
+def _run_callbacks_in_batches(task: composer.Task) -> None:
     """A `BatchEnvironment` steps vectorised tasks without their entities'
     `before_step`; the delay needs it, so such a task must take the looped path."""
     if getattr(task, "vectorized", False):
-        task.vectorized_callbacks = False
+        # The suites' tasks derive `vectorized` from `vectorized_callbacks`, which
+        # `composer.Task` does not declare; on other tasks the check below raises.
+        setattr(task, "vectorized_callbacks", False)
         if task.vectorized:
             raise ValueError(
                 f"{type(task).__name__} is vectorised and cannot be made to run its "
@@ -166,7 +173,9 @@ def _run_callbacks_in_batches(task):
             )
 
 
-def noisy_delayed(task: composer.Task, noise_std: float, action_delay_steps: int) -> None:
+def noisy_delayed(
+    task: composer.Task, noise_std: float, action_delay_steps: int | np.integer
+) -> None:
     """Noisy observations and delayed actions (`noisy_observations` + `delayed_actions`)."""
     noisy_observations(task, noise_std)
     delayed_actions(task, action_delay_steps)
@@ -183,8 +192,8 @@ class LinkedScale:
       name: for error messages and `Perturbations.last_factors`.
     """
 
-    factor: Callable
-    targets: Sequence
+    factor: Callable[..., Any]
+    targets: Sequence[tuple[Any, str]]
     name: str = "scale"
 
     def __post_init__(self) -> None:
@@ -252,21 +261,25 @@ class Perturbations(composer.Entity):
       last_factors: name -> factor of the current episode.
     """
 
+    action_delay_steps: int
+    scales: tuple[LinkedScale, ...]
+    last_factors: dict[str, float]
+
     def _build(self) -> None:
         self._spec = mujoco.MjSpec()
         self._spec.modelname = _PERTURBATIONS_NAME
         self.action_delay_steps = 0
         self.scales = ()
         self.last_factors = {}
-        self._pending = collections.deque()
+        self._pending: collections.deque[np.ndarray] = collections.deque()
 
-    def initialize_episode_mjcf(self, random_state) -> None:
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         if not self.scales:
             return
         self.last_factors = {scale.name: scale.apply(random_state) for scale in self.scales}
         composer.mark_spec_changed()
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         model = physics.model
         zero = np.zeros(model.nu)
         limited = model.actuator_ctrllimited.astype(bool)
@@ -275,7 +288,9 @@ class Perturbations(composer.Entity):
         )
         self._pending = collections.deque(zero.copy() for _ in range(self.action_delay_steps))
 
-    def before_step(self, physics, action, random_state) -> None:
+    def before_step(
+        self, physics: Physics, action: Any, random_state: np.random.RandomState
+    ) -> None:
         if not self.action_delay_steps:
             return
         self._pending.append(np.array(physics.data.ctrl))

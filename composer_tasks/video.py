@@ -12,10 +12,15 @@ Policies are callables `policy(timestep) -> action` (see `composer_tasks.policie
 where `timestep` is the `dm_env.TimeStep` the environment returned last.
 """
 
+from __future__ import annotations
+
 import collections
 import math
 import os
+from collections.abc import Callable
+from typing import Any
 
+import dm_env
 import numpy as np
 
 from composer_tasks import policies
@@ -42,21 +47,20 @@ Attributes:
 """
 
 
-def control_timestep(env):
+def control_timestep(env: Any) -> float:
     """Seconds per control step of `env` (a composer Environment or a wrapper of one)."""
     task = getattr(env, "task", None)
     if task is not None and getattr(task, "control_timestep", None):
         return float(task.control_timestep)
-    method = getattr(env, "control_timestep", None)
-    if callable(method):
-        return float(method())
+    if callable(getattr(env, "control_timestep", None)):
+        return float(env.control_timestep())
     raise TypeError(
         f"cannot tell the control timestep of {type(env).__name__}: expected an environment "
         f"with `task.control_timestep` (composer.Environment) or a `control_timestep()` method"
     )
 
 
-def video_format(path):
+def video_format(path: str | os.PathLike) -> str:
     """'mp4' or 'gif' from the extension of `path` (case-insensitive)."""
     extension = os.path.splitext(os.fspath(path))[1].lower()
     if extension not in _FORMATS:
@@ -67,7 +71,7 @@ def video_format(path):
     return _FORMATS[extension]
 
 
-def default_fps(env, file_format):
+def default_fps(env: Any, file_format: str) -> float:
     """One frame per control step, except that GIF stays at or below 50 fps."""
     fps = 1.0 / control_timestep(env)
     if file_format == "gif" and fps > _MAX_DEFAULT_GIF_FPS:
@@ -76,7 +80,9 @@ def default_fps(env, file_format):
     return fps
 
 
-def open_writer(path, fps, file_format=None):
+def open_writer(
+    path: str | os.PathLike, fps: float | np.number, file_format: str | None = None
+) -> Any:
     """An imageio writer of RGB frames for `path` (MP4 by ffmpeg/libx264, or GIF)."""
     import imageio.v2 as imageio  # A soft dependency: only recording needs it.
 
@@ -98,8 +104,15 @@ def open_writer(path, fps, file_format=None):
 
 
 def record_episode(
-    env, path, policy=None, camera_id=0, fps=None, height=240, width=320, max_steps=None
-):
+    env: Any,
+    path: str | os.PathLike,
+    policy: Callable[[dm_env.TimeStep], Any] | None = None,
+    camera_id: int | str = 0,
+    fps: float | np.number | None = None,
+    height: int | np.integer = 240,
+    width: int | np.integer = 320,
+    max_steps: int | np.integer | None = None,
+) -> Recording:
     """Runs one episode from `env.reset()` and writes what `camera_id` sees to `path`.
 
     Args:
@@ -144,7 +157,7 @@ def record_episode(
     step_seconds = control_timestep(env)
     frame_steps = 1.0 / (fps * step_seconds)
 
-    def render():
+    def render() -> np.ndarray:
         return env.physics.render(height=height, width=width, camera_id=camera_id)
 
     num_frames = 0

@@ -11,6 +11,8 @@ trained on unless NAME... names another with the same observations and actions.
 """
 
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from absl import app
 from absl import flags
@@ -51,7 +53,7 @@ _CHECKPOINT = flags.DEFINE_string(
 )
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     names = argv[1:]
     if _CHECKPOINT.value is None:
         env = cli.load_environment(names, _SEED.value)
@@ -86,9 +88,10 @@ def main(argv):
         raise app.UsageError(str(error)) from None
 
 
-def _checkpoint_environment_and_policy(names):
+def _checkpoint_environment_and_policy(names: Sequence[str]) -> tuple[Any, Any]:
     """The environment (NAME..., or the checkpoint's run's) and the checkpoint's policy."""
     path = _CHECKPOINT.value
+    assert path is not None  # Called only with --checkpoint.
     try:
         if not names:
             from agents import checkpoint_policy  # pylint: disable=import-outside-toplevel
@@ -113,7 +116,7 @@ def _checkpoint_environment_and_policy(names):
     return env, policy
 
 
-def _names_differ(names, trained_on):
+def _names_differ(names: Sequence[str], trained_on: str | None) -> bool:
     """Whether NAME... names another environment than agents' `trained_on`."""
     return trained_on is not None and list(names) != trained_on.split(":")
 

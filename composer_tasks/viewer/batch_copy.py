@@ -20,14 +20,19 @@ from typing import Any, Callable
 import dm_env
 import mujoco
 import numpy as np
+from dm_env import specs
 
 from composer_tasks import policies
-from composer_tasks.batch import BatchEnvironment
+from composer_tasks.batch import BatchEnvironment, BatchTimeStep
 
 
 class _CopyPhysics:
     """The `model` and `data` a viewer draws: copy `index`'s model, and an `MjData` of
     its own holding the copy's state (the batch's is not the viewer's to write)."""
+
+    # Both None only until `__init__` has refreshed them.
+    model: mujoco.MjModel
+    data: mujoco.MjData
 
     def __init__(self, batch: BatchEnvironment, index: int) -> None:
         self._batch = batch
@@ -61,7 +66,9 @@ class BatchCopy:
         zero. The viewer calls it for the shown copy.
     """
 
-    def __init__(self, batch: BatchEnvironment, index: int, policy: Callable | None = None) -> None:
+    def __init__(
+        self, batch: BatchEnvironment, index: int | np.integer, policy: Callable | None = None
+    ) -> None:
         if not isinstance(batch, BatchEnvironment):
             raise TypeError(
                 f"batch must be a composer_tasks.batch.BatchEnvironment, got {type(batch).__name__}"
@@ -84,7 +91,7 @@ class BatchCopy:
         self._batch = batch
         self._index = int(index)
         self._policy = policy
-        self._timestep = None
+        self._timestep: BatchTimeStep | None = None
         self.physics = _CopyPhysics(batch, self._index)
 
     @property
@@ -100,16 +107,16 @@ class BatchCopy:
         """The shown copy's task (its control timestep paces the viewer)."""
         return self._batch.envs[self._index].task
 
-    def action_spec(self) -> dm_env.specs.BoundedArray:
+    def action_spec(self) -> specs.BoundedArray:
         return self._batch.action_spec()
 
     def observation_spec(self) -> Any:
         return self._batch.observation_spec()
 
-    def reward_spec(self) -> dm_env.specs.Array:
+    def reward_spec(self) -> specs.Array:
         return self._batch.reward_spec()
 
-    def discount_spec(self) -> dm_env.specs.BoundedArray:
+    def discount_spec(self) -> specs.BoundedArray:
         return self._batch.discount_spec()
 
     def reset(self) -> dm_env.TimeStep:
@@ -121,7 +128,8 @@ class BatchCopy:
         ):
             # The shown copy's action is ignored on this step (the others' are not);
             # it still has to pass the batch's bounds check.
-            return self._advance(policies.zero_policy(self.action_spec())(None))
+            zero_action = policies.zero_policy(self.action_spec())(self._copy_timestep(self._index))
+            return self._advance(zero_action)
         self._timestep = self._batch.reset()
         self.physics.refresh()
         return self._copy_timestep(self._index)
@@ -132,7 +140,7 @@ class BatchCopy:
             return self.reset()
         return self._advance(action)
 
-    def _advance(self, action):
+    def _advance(self, action: Any) -> dm_env.TimeStep:
         spec = self.action_spec()
         actions = []
         for index in range(self._batch.num_envs):
@@ -151,10 +159,11 @@ class BatchCopy:
         self.physics.refresh()
         return self._copy_timestep(self._index)
 
-    def _copy_timestep(self, index):
+    def _copy_timestep(self, index: int) -> dm_env.TimeStep:
         """Copy `index`'s TimeStep as its single environment returns it (reward and
         discount None on FIRST)."""
         batch_timestep = self._timestep
+        assert batch_timestep is not None  # Called after the batch's reset or a step.
         step_type = dm_env.StepType(int(batch_timestep.step_type[index]))
         observation = type(batch_timestep.observation)(
             (name, value[index]) for name, value in batch_timestep.observation.items()

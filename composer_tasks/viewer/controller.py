@@ -6,11 +6,15 @@ presses to `handle_key`; everything else here is plain Python, so tests drive it
 directly.
 """
 
+from __future__ import annotations
+
 import collections
 from collections import abc
 import math
 import traceback
+from typing import Any, Callable, TypeVar
 
+import dm_env
 import numpy as np
 
 from composer_tasks import policies
@@ -29,7 +33,7 @@ KEY_F9 = 298
 PAUSE, STEP, RESTART, SLOWER, FASTER = "pause", "step", "restart", "slower", "faster"
 OBSERVATION = "observation"
 
-KEY_BINDINGS = collections.OrderedDict(
+KEY_BINDINGS: collections.OrderedDict[int, str] = collections.OrderedDict(
     [
         (KEY_SPACE, PAUSE),
         (KEY_RIGHT, STEP),
@@ -64,6 +68,8 @@ _SPEED_WINDOW_SECONDS = 1.0
 _MAX_VALUES_SHOWN = 48
 _VALUES_PER_LINE = 8
 
+_Result = TypeVar("_Result")
+
 
 class Controller:
     """Runs `env` with `policy` in real time, paused, stepped, restarted or sped up.
@@ -88,7 +94,15 @@ class Controller:
     controller pauses, and Restart tries again.
     """
 
-    def __init__(self, env, policy=None, paused=False, speed=1.0, recover=False, on_error=None):
+    def __init__(
+        self,
+        env: Any,
+        policy: Callable[[dm_env.TimeStep], Any] | None = None,
+        paused: bool = False,
+        speed: float = 1.0,
+        recover: bool = False,
+        on_error: Callable[[str], Any] | None = None,
+    ) -> None:
         if policy is None:
             policy = policies.zero_policy(env.action_spec())
         elif not callable(policy):
@@ -105,34 +119,35 @@ class Controller:
         self._speed = float(speed)
         self._recover = bool(recover)
         self._on_error = on_error
-        self.last_error = None
-        self.last_traceback = None
-        self.last_episode_end = None
+        self.last_error: str | None = None
+        self.last_traceback: str | None = None
+        self.last_episode_end: str | None = None
         self.paused = bool(paused)
         self.show_observation = True
         self.episode = -1
-        self.last_episode_return = None
+        self.last_episode_return: float | None = None
         self._owed_sim_seconds = 0.0
-        self._recent = collections.deque()
+        # (elapsed wall seconds, control steps taken) of the recent ticks.
+        self._recent: collections.deque[tuple[float, int]] = collections.deque()
         self._start_episode()
 
     # State read by the window and tests.
 
     @property
-    def env(self):
+    def env(self) -> Any:
         return self._env
 
     @property
-    def timestep(self):
+    def timestep(self) -> dm_env.TimeStep:
         """The last `dm_env.TimeStep` (the reset one at the start of an episode)."""
         return self._timestep
 
     @property
-    def speed(self):
+    def speed(self) -> float:
         """Requested playback speed as a multiple of real time."""
         return self._speed
 
-    def set_speed(self, speed):
+    def set_speed(self, speed: float | np.floating) -> None:
         """Sets the playback speed to any multiple of real time in (0, max(SPEEDS)]
         (the keys step through `SPEEDS`; the web viewer's slider sets any value)."""
         if (
@@ -146,10 +161,10 @@ class Controller:
         self._speed = float(speed)
 
     @property
-    def control_timestep(self):
+    def control_timestep(self) -> float:
         return self._control_timestep
 
-    def achieved_speed(self):
+    def achieved_speed(self) -> float | None:
         """Simulated seconds per wall second over the last second of running, or None."""
         wall = sum(elapsed for elapsed, _ in self._recent)
         if wall <= 0:
@@ -158,7 +173,7 @@ class Controller:
 
     # Commands.
 
-    def handle_key(self, key):
+    def handle_key(self, key: int) -> bool:
         """Runs the command bound to `key` (a MuJoCo key code); False if unbound."""
         command = KEY_BINDINGS.get(key)
         if command is None:
@@ -166,14 +181,14 @@ class Controller:
         self.command(command)
         return True
 
-    def command(self, name):
+    def command(self, name: str) -> None:
         """Runs one of PAUSE, STEP, RESTART, SLOWER, FASTER, OBSERVATION."""
         if name in (STEP, RESTART) and self._recover:
             self._guarded(lambda: self._command(name))
         else:
             self._command(name)
 
-    def _command(self, name):
+    def _command(self, name: str) -> None:
         if name == PAUSE:
             self.paused = not self.paused
             self._owed_sim_seconds = 0.0
@@ -195,7 +210,7 @@ class Controller:
 
     # Running.
 
-    def tick(self, elapsed_wall_seconds):
+    def tick(self, elapsed_wall_seconds: float) -> int:
         """Advances the simulation by the control steps due after `elapsed_wall_seconds`
         of wall time at the current speed; returns how many steps were taken."""
         if not elapsed_wall_seconds >= 0:
@@ -219,12 +234,12 @@ class Controller:
             self._recent.popleft()
         return steps
 
-    def _steps(self, count):
+    def _steps(self, count: int) -> int:
         for _ in range(count):
             self._step()
         return count
 
-    def _guarded(self, run):
+    def _guarded(self, run: Callable[[], _Result]) -> _Result | int:
         """Runs `run()`; on an exception records it, reports it and restarts the episode.
         Returns `run()`'s result, or 0 after an exception."""
         try:
@@ -250,7 +265,7 @@ class Controller:
                 self._on_error(message)
             return 0
 
-    def _start_episode(self):
+    def _start_episode(self) -> None:
         if self.episode >= 0 and self.episode_step > 0:
             self.last_episode_return = self.episode_return
         self._timestep = self._env.reset()
@@ -259,7 +274,7 @@ class Controller:
         self.episode_return = 0.0
         self._owed_sim_seconds = 0.0
 
-    def _step(self):
+    def _step(self) -> None:
         if self._timestep.last():
             self._start_episode()
             return
@@ -273,7 +288,7 @@ class Controller:
 
     # Overlay.
 
-    def status_text(self):
+    def status_text(self) -> tuple[str, str]:
         """(labels, values): episode, step, time, reward, return, speed, state."""
         timestep = self._timestep
         reward = "-" if timestep.reward is None else _format_number(np.sum(timestep.reward))
@@ -298,7 +313,7 @@ class Controller:
         )
         return "\n".join(label for label, _ in rows), "\n".join(value for _, value in rows)
 
-    def observation_text(self):
+    def observation_text(self) -> tuple[str, str]:
         """(names, values) of the current observation, one line per row of values."""
         observation = self._timestep.observation
         if isinstance(observation, (list, tuple)):
@@ -318,7 +333,7 @@ class Controller:
         return "\n".join(names), "\n".join(values)
 
 
-def termination_reason(timestep):
+def termination_reason(timestep: dm_env.TimeStep) -> str:
     """Why an episode ended, from its last `dm_env.TimeStep`: the discount tells a
     termination (0: the task ended it, or the physics diverged) from a truncation
     (the time limit, discount 1 for composer environments)."""
@@ -328,11 +343,11 @@ def termination_reason(timestep):
     return f"truncated: time limit (discount {float(np.mean(discount)):g})"
 
 
-def _format_number(value):
+def _format_number(value: float) -> str:
     return f"{float(value):.3f}"
 
 
-def _format_values(array):
+def _format_values(array: np.ndarray) -> list[str]:
     if array.size > _MAX_VALUES_SHOWN or (array.ndim >= 2 and array.dtype == np.uint8):
         if array.size == 0:
             return [f"{array.shape} {array.dtype}"]

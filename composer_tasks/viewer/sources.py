@@ -70,5 +70,6 @@ def prepare(
             f"path, got {type(policy).__name__}"
         )
     if is_batch:
+        assert copy is not None  # A batch without a copy raised above.
         env = BatchCopy(env, copy, policy)
     return env, policy

@@ -61,7 +61,9 @@ from mujoco.studio import app as studio_app
 from mujoco.studio import launch_thread
 from mujoco.studio import messages
 from mujoco.studio import plugin
-from mujoco.studio import sim
+
+# pyright cannot see `sim`: a compiled submodule that `mujoco.studio` registers on import.
+from mujoco.studio import sim  # pyright: ignore[reportAttributeAccessIssue]
 from mujoco.studio import viewer_protocol
 from mujoco.studio import web_viewer as studio_web_viewer
 from mujoco.studio.dear_imgui import dear_imgui as imgui
@@ -140,6 +142,7 @@ def _install_studio_hooks() -> None:
         ) -> Any:
             token = _tokens.get(sock) if sock is not None else None
             if token is not None:
+                assert sock is not None  # Only sockets have tokens.
                 process_request = _token_check(token, sock.getsockname()[1], process_request)
             return serve_original(
                 handler, *args, sock=sock, process_request=process_request, **kwargs
@@ -217,10 +220,11 @@ class EnvironmentLoop(plugin.SimPlugin):
     module docstring. Without a controller attached it only paces the loop."""
 
     def __init__(self) -> None:
-        self._controller = None
-        self._report = None
-        self._last_tick = None
-        self._reported = None
+        self._controller: controller_lib.Controller | None = None
+        self._report: Callable[[str], None] | None = None
+        self._last_tick: float | None = None
+        # (paused, speed) as the page last heard them.
+        self._reported: tuple[bool, float] | None = None
         self._shown = _ShownModel()
         self.steps = 0
 
@@ -246,15 +250,19 @@ class EnvironmentLoop(plugin.SimPlugin):
         the ones it has (a model recompiled or changed in place at a reset, a batch
         copy's new data): it then sends the page the new model. Run after each tick,
         so that a new episode's state is never drawn on the last episode's model."""
-        physics = self._controller.env.physics
-        model = self._shown.model_for(physics.model, self._controller.episode)
+        controller = self._controller
+        assert controller is not None, "no environment is attached"
+        physics = controller.env.physics
+        model = self._shown.model_for(physics.model, controller.episode)
         if model is not self.handle.model or physics.data is not self.handle.data:
             self.handle.set_model(model, data=physics.data)
 
     def _send_step_control(self) -> None:
         """Tells the page's Studio interface the pause state and speed when they change
         here (a paused start, an error that paused, a single step)."""
-        state = (self._controller.paused, self._controller.speed)
+        controller = self._controller
+        assert controller is not None, "no environment is attached"
+        state = (controller.paused, controller.speed)
         if state != self._reported:
             self._reported = state
             pause = sim.PauseState.NORMAL_PAUSED if state[0] else sim.PauseState.UNPAUSED
@@ -264,6 +272,7 @@ class EnvironmentLoop(plugin.SimPlugin):
 
     def snapshot(self) -> EpisodeSnapshot:
         controller = self._controller
+        assert controller is not None, "no environment is attached"
         labels, values = controller.status_text()
         status = tuple(zip(labels.split("\n"), values.split("\n")))
         names, values = controller.observation_text()
@@ -331,6 +340,7 @@ class EnvironmentLoop(plugin.SimPlugin):
         if self._controller is None:
             return True
         if event.path and event.path != self.handle.model_path:
+            assert self._report is not None, "attach(controller, report) gives no report"
             self._report(
                 f"not loading {event.path!r} (a file dropped on the page): this viewer "
                 f"shows its environment's model"
@@ -416,10 +426,10 @@ class _ShownModel:
     as a copy of itself, so the page reloads it."""
 
     def __init__(self) -> None:
-        self._source = None
-        self._shown = None
-        self._saved = None
-        self._episode = None
+        self._source: mujoco.MjModel | None = None
+        self._shown: mujoco.MjModel | None = None
+        self._saved: np.ndarray | None = None
+        self._episode: int | None = None
 
     def model_for(self, model: mujoco.MjModel, episode: int) -> mujoco.MjModel:
         if model is not self._source:
@@ -428,6 +438,7 @@ class _ShownModel:
         elif episode != self._episode:
             self._episode = episode
             saved = _saved_model(model)
+            assert self._saved is not None  # Saved with the source model.
             if not np.array_equal(saved, self._saved):
                 self._saved, self._shown = saved, copylib.copy(model)
         return self._shown
@@ -471,7 +482,8 @@ class _Studio:
             _tokens[self.socket] = self.token
         self.handle = None
         self.loop = EnvironmentLoop()
-        self.user = None
+        # The `WebViewer` driving the loop, if any.
+        self.user: "WebViewer | None" = None
 
     def start(self, title: str) -> None:
         config = viewer_protocol.ViewerConfig(title=title, gfx="web", http_port=self.port)

@@ -15,9 +15,13 @@ that button's shortcut, so a Backspace is synced first and the environment's
 `reset()` runs after it.
 """
 
+from __future__ import annotations
+
 import queue
 import threading
 import time
+from collections.abc import Mapping
+from typing import Any
 
 import mujoco
 
@@ -39,35 +43,47 @@ class Window:
       show_ui: show MuJoCo's side panels at start.
     """
 
-    def __init__(self, controller, camera=None, show_ui=False):
+    def __init__(
+        self,
+        controller: controller_lib.Controller,
+        camera: int | str | None = None,
+        show_ui: bool = False,
+    ) -> None:
         if camera is not None:
             _camera_index(controller.env.physics.model, camera)  # Fails before any window opens.
         self._controller = controller
         self._camera = camera
         self._show_ui = bool(show_ui)
-        self._keys = queue.SimpleQueue()
-        self._handle = None
-        self._window_threads = ()
+        self._keys: queue.SimpleQueue[int] = queue.SimpleQueue()
+        # The `mujoco.viewer.Handle` of the open window (None before `run`).
+        self._handle: Any | None = None
+        self._window_threads: tuple[threading.Thread, ...] = ()
         self._model = None
         self._data = None
         self._frames = 0
 
     @property
-    def handle(self):
+    def handle(self) -> Any | None:
         """The `mujoco.viewer.Handle` of the open window (None before `run`): its
         `cam`, `opt`, `perturb`, `viewport` and `user_scn` are MuJoCo's own."""
         return self._handle
 
     @property
-    def frames(self):
+    def frames(self) -> int:
         """Frames (sync calls) shown so far."""
         return self._frames
 
-    def _on_key(self, key):
+    def _open_handle(self) -> Any:
+        """The handle of the open window; read it anew each time, since a
+        recompilation reopens the window."""
+        assert self._handle is not None, "the window is not open"
+        return self._handle
+
+    def _on_key(self, key: int) -> None:
         # Runs on the window's thread while it holds the viewer's lock: only queue.
         self._keys.put(key)
 
-    def _open(self, camera_state=None):
+    def _open(self, camera_state: Mapping[str, Any] | None = None) -> None:
         # Imported here: mujoco.viewer needs GLFW, which a headless process may lack.
         import mujoco.viewer
 
@@ -91,22 +107,22 @@ class Window:
                 camera.type = mujoco.mjtCamera.mjCAMERA_FIXED
                 camera.fixedcamid = _camera_index(self._model, self._camera)
 
-    def _reopen_if_recompiled(self):
+    def _reopen_if_recompiled(self) -> None:
         """A variation may recompile the model at reset; the window must show the new one."""
         physics = self._controller.env.physics
         if physics.model is self._model and physics.data is self._data:
             return
-        camera = self._handle.cam
+        camera = self._open_handle().cam
         state = {name: _copy(getattr(camera, name)) for name in _CAMERA_FIELDS}
         self.close()
         self._open(state)
 
-    def run(self):
+    def run(self) -> int:
         """Runs until the window is closed; returns the number of frames shown."""
         self._open()
         try:
             last = time.perf_counter()
-            while self._handle.is_running():
+            while self._open_handle().is_running():
                 now = time.perf_counter()
                 self._advance(now - last)
                 last = now
@@ -117,7 +133,7 @@ class Window:
             self.close()
         return self._frames
 
-    def close(self):
+    def close(self) -> None:
         """Closes the window and waits for MuJoCo's window thread to end: a process
         that exits while that (daemon) thread still tears the window down can crash
         in GLFW (a segmentation fault at exit)."""
@@ -127,22 +143,22 @@ class Window:
         for thread in self._window_threads:
             thread.join(timeout=_CLOSE_TIMEOUT_S)
 
-    def _advance(self, elapsed_wall_seconds):
+    def _advance(self, elapsed_wall_seconds: float) -> None:
         keys = []
         while not self._keys.empty():
             keys.append(self._keys.get())
         if controller_lib.KEY_BACKSPACE in keys:
-            self._handle.sync()  # Applies MuJoCo's own reset before ours.
-        with self._handle.lock():
+            self._open_handle().sync()  # Applies MuJoCo's own reset before ours.
+        with self._open_handle().lock():
             for key in keys:
                 self._controller.handle_key(key)
             self._controller.tick(elapsed_wall_seconds)
         self._reopen_if_recompiled()
-        self._handle.sync()
+        self._open_handle().sync()
         self._frames += 1
         self._set_texts()
 
-    def _set_texts(self):
+    def _set_texts(self) -> None:
         font = mujoco.mjtFontScale.mjFONTSCALE_100
         labels, values = self._controller.status_text()
         texts = [(font, mujoco.mjtGridPos.mjGRID_TOPLEFT, labels, values)]
@@ -152,10 +168,10 @@ class Window:
         keys = "\n".join(key for key, _ in controller_lib.HELP_TEXT)
         actions = "\n".join(action for _, action in controller_lib.HELP_TEXT)
         texts.append((font, mujoco.mjtGridPos.mjGRID_TOPRIGHT, keys, actions))
-        self._handle.set_texts(texts)
+        self._open_handle().set_texts(texts)
 
 
-def _camera_index(model, camera):
+def _camera_index(model: mujoco.MjModel, camera: int | str) -> int:
     if isinstance(camera, str):
         index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera)
         if index < 0:
@@ -168,5 +184,5 @@ def _camera_index(model, camera):
     return camera
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     return value.copy() if hasattr(value, "copy") else value

@@ -10,25 +10,28 @@ Episode ends map as Gymnasium expects: a LAST step with discount 0 is
 """
 
 import collections
+from collections.abc import Mapping
 from typing import Any, Dict, Optional, Tuple, Union
 
 import dm_env
 import gymnasium
+from dm_env import specs
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import seeding
 from composer_tasks.batch import BatchEnvironment
 
 
-def _check_bool(value, name):
+def _check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool, got {value!r}")
     return bool(value)
 
 
-def _box(spec, batch=None):
+def _box(spec: specs.Array, batch: Optional[int] = None) -> spaces.Box:
     shape = tuple(spec.shape) if batch is None else (batch,) + tuple(spec.shape)
     low = getattr(spec, "minimum", -np.inf)
     high = getattr(spec, "maximum", np.inf)
@@ -37,7 +40,9 @@ def _box(spec, batch=None):
     return spaces.Box(low=low, high=high, shape=shape, dtype=spec.dtype)
 
 
-def _observation_space(observation_spec, flatten, batch=None):
+def _observation_space(
+    observation_spec: Mapping[str, specs.Array], flatten: bool, batch: Optional[int] = None
+) -> Union[spaces.Box, spaces.Dict]:
     if flatten:
         size = sum(int(np.prod(spec.shape)) for spec in observation_spec.values())
         shape = (size,) if batch is None else (batch, size)
@@ -49,7 +54,7 @@ def _observation_space(observation_spec, flatten, batch=None):
     )
 
 
-def _flatten(observation, batch=None):
+def _flatten(observation: Mapping[str, ArrayLike], batch: Optional[int] = None) -> np.ndarray:
     if batch is None:
         return np.concatenate([np.ravel(value) for value in observation.values()]).astype(
             np.float64
@@ -112,24 +117,30 @@ class GymnasiumEnv(gymnasium.Env):
             raise ValueError(
                 f"render_size must be (height, width) in positive pixels, got {render_size!r}"
             )
-        self._env = env
+        # Any: beyond dm_env's interface, seeding uses the environment's
+        # `random_state` and rendering its `physics` (a composer.Environment's).
+        self._env: Any = env
         self._flatten = _check_bool(flatten_observations, "flatten_observations")
         self.render_mode = render_mode
         self._render_camera = render_camera
         self._render_size = tuple(render_size)
-        self.action_space = _box(env.action_spec())
-        self.observation_space = _observation_space(env.observation_spec(), self._flatten)
+        self.action_space = _box(self._env.action_spec())
+        self.observation_space = _observation_space(self._env.observation_spec(), self._flatten)
         self._needs_reset = True
 
     @property
     def dm_env(self) -> dm_env.Environment:
         return self._env
 
-    def _observation(self, observation):
+    def _observation(
+        self, observation: Mapping[str, ArrayLike]
+    ) -> Union[np.ndarray, "collections.OrderedDict[str, np.ndarray]"]:
         if self._flatten:
             return _flatten(observation)
+        space = self.observation_space
+        assert isinstance(space, spaces.Dict)  # A Dict space unless flattened.
         return collections.OrderedDict(
-            (name, np.asarray(value, dtype=self.observation_space[name].dtype))
+            (name, np.asarray(value, dtype=space[name].dtype))
             for name, value in observation.items()
         )
 
@@ -220,11 +231,15 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     def batch_env(self) -> BatchEnvironment:
         return self._batch
 
-    def _observation(self, observation):
+    def _observation(
+        self, observation: Mapping[str, ArrayLike]
+    ) -> Union[np.ndarray, "collections.OrderedDict[str, np.ndarray]"]:
         if self._flatten:
             return _flatten(observation, self.num_envs)
+        space = self.observation_space
+        assert isinstance(space, spaces.Dict)  # A Dict space unless flattened.
         return collections.OrderedDict(
-            (name, np.asarray(value, dtype=self.observation_space[name].dtype))
+            (name, np.asarray(value, dtype=space[name].dtype))
             for name, value in observation.items()
         )
 

@@ -10,12 +10,15 @@ discount (the time limit) truncates every agent. After either, `agents` is empty
 and the next call must be `reset`.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import dm_env
 import numpy as np
 import pettingzoo
+from dm_env import specs
 from gymnasium import spaces
+from numpy.typing import ArrayLike
 
 from composer_tasks import seeding
 from composer_tasks.composer import environment as environment_module
@@ -83,13 +86,16 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         self._render_size = tuple(render_size)
         self.possible_agents = agent_names
         self.agents: List[str] = []
+        # A multi-agent environment's specs are lists, one per agent, where
+        # `composer.Environment` declares a single agent's.
+        observation_specs = cast(Sequence[Mapping[str, specs.Array]], env.observation_spec())
+        action_specs = cast(Sequence[specs.BoundedArray], env.action_spec())
         self._observation_spaces = {
             name: gymnasium_wrappers._observation_space(spec, self._flatten)
-            for name, spec in zip(agent_names, env.observation_spec())
+            for name, spec in zip(agent_names, observation_specs)
         }
         self._action_spaces = {
-            name: gymnasium_wrappers._box(spec)
-            for name, spec in zip(agent_names, env.action_spec())
+            name: gymnasium_wrappers._box(spec) for name, spec in zip(agent_names, action_specs)
         }
 
     @property
@@ -102,19 +108,20 @@ class ParallelEnv(pettingzoo.ParallelEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_spaces[agent]
 
-    def _observations(self, observations):
+    def _observations(self, observations: Sequence[Mapping[str, ArrayLike]]) -> Dict[str, Any]:
         if self._flatten:
             return {
                 name: gymnasium_wrappers._flatten(observation)
                 for name, observation in zip(self.possible_agents, observations)
             }
-        return {
-            name: {
-                key: np.asarray(value, dtype=self._observation_spaces[name][key].dtype)
-                for key, value in observation.items()
+        result = {}
+        for name, observation in zip(self.possible_agents, observations):
+            space = self._observation_spaces[name]
+            assert isinstance(space, spaces.Dict)  # A Dict space unless flattened.
+            result[name] = {
+                key: np.asarray(value, dtype=space[key].dtype) for key, value in observation.items()
             }
-            for name, observation in zip(self.possible_agents, observations)
-        }
+        return result
 
     def reset(
         self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None

@@ -23,7 +23,11 @@ Every value an observable produces is a new array that shares no memory with the
 physics.
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -31,7 +35,19 @@ import numpy as np
 from composer_tasks import mjcf
 from composer_tasks.mjcf import indexing
 
-AGGREGATORS = {
+if TYPE_CHECKING:
+    from composer_tasks.composer.variation.base import RandomStateLike
+    from composer_tasks.physics import Physics
+
+# `update_interval` and `delay` as given: a fixed number of substeps, or a callable
+# drawing one, `fn(random_state=...) -> int`.
+IntOption = int | np.integer | Callable[..., int | np.integer]
+# `update_interval` and `delay` as kept: fixed numbers become ints.
+StoredIntOption = int | Callable[..., int | np.integer]
+# An index into a feature's value, as NumPy indexing takes it.
+Index = int | slice | Sequence[Any] | np.ndarray | tuple[Any, ...]
+
+AGGREGATORS: dict[str, Callable[[np.ndarray], Any]] = {
     "mean": functools.partial(np.mean, axis=0),
     "median": functools.partial(np.median, axis=0),
     "max": functools.partial(np.max, axis=0),
@@ -51,15 +67,16 @@ class Observable:
     """
 
     _reader_returns_new_arrays = False
+    _aggregator: Callable[[np.ndarray], Any] | None
 
     def __init__(
         self,
-        update_interval=1,
-        buffer_size=1,
-        delay=0,
-        aggregator=None,
-        corruptor=None,
-        enabled=False,
+        update_interval: IntOption = 1,
+        buffer_size: int | np.integer = 1,
+        delay: IntOption = 0,
+        aggregator: str | Callable[[np.ndarray], Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        enabled: bool | np.bool_ = False,
     ):
         self.update_interval = update_interval
         self.buffer_size = buffer_size
@@ -69,41 +86,41 @@ class Observable:
         self.enabled = enabled
 
     @property
-    def update_interval(self):
+    def update_interval(self) -> StoredIntOption:
         """Physics substeps between evaluations: an int >= 1 or a callable drawing one."""
         return self._update_interval
 
     @update_interval.setter
-    def update_interval(self, value):
+    def update_interval(self, value: IntOption) -> None:
         self._update_interval = self._int_or_callable(value, "update_interval", minimum=1)
 
     @property
-    def buffer_size(self):
+    def buffer_size(self) -> int:
         """Number of values in the observation's leading buffer axis (int >= 1)."""
         return self._buffer_size
 
     @buffer_size.setter
-    def buffer_size(self, value):
+    def buffer_size(self, value: int | np.integer) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{self!r}: buffer_size must be an integer >= 1, got {value!r}")
         self._buffer_size = int(value)
 
     @property
-    def delay(self):
+    def delay(self) -> StoredIntOption:
         """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing one."""
         return self._delay
 
     @delay.setter
-    def delay(self, value):
+    def delay(self, value: IntOption) -> None:
         self._delay = self._int_or_callable(value, "delay", minimum=0)
 
     @property
-    def aggregator(self):
+    def aggregator(self) -> Callable[[np.ndarray], Any] | None:
         """None or a callable reducing the buffer over axis 0 (names are resolved)."""
         return self._aggregator
 
     @aggregator.setter
-    def aggregator(self, value):
+    def aggregator(self, value: str | Callable[[np.ndarray], Any] | None) -> None:
         if isinstance(value, str):
             if value not in AGGREGATORS:
                 raise ValueError(
@@ -119,34 +136,39 @@ class Observable:
         self._aggregator = value
 
     @property
-    def corruptor(self):
+    def corruptor(self) -> Callable[..., Any] | None:
         """None or a callable `fn(value, random_state=...)` applied to each new value."""
         return self._corruptor
 
     @corruptor.setter
-    def corruptor(self, value):
+    def corruptor(self, value: Callable[..., Any] | None) -> None:
         if value is not None and not callable(value):
             raise ValueError(f"{self!r}: corruptor must be None or a callable, got {value!r}")
         self._corruptor = value
 
     @property
-    def enabled(self):
+    def enabled(self) -> bool:
         return self._enabled
 
     @enabled.setter
-    def enabled(self, value):
+    def enabled(self, value: bool | np.bool_) -> None:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{self!r}: enabled must be a bool, got {value!r}")
         self._enabled = bool(value)
 
-    def configure(self, **options):
+    def configure(self, **options: Any) -> None:
         """Sets several options at once; an unknown option raises AttributeError."""
         for name, value in options.items():
             if not isinstance(getattr(type(self), name, None), property) or name.startswith("_"):
                 raise AttributeError(f"{self!r} has no option {name!r}")
             setattr(self, name, value)
 
-    def observation_callable(self, physics, random_state=None, leading_axis=False):
+    def observation_callable(
+        self,
+        physics: Physics,
+        random_state: RandomStateLike | None = None,
+        leading_axis: bool = False,
+    ) -> Callable[[], np.ndarray]:
         """A function of no arguments returning the current, corrupted value.
 
         Args:
@@ -171,14 +193,14 @@ class Observable:
             return functools.partial(_with_leading_axis, raw)
         return raw
 
-    def _raw_reader(self, physics):
+    def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement _raw_reader")
 
-    def _raw_reader_with_leading_axis(self, physics):
+    def _raw_reader_with_leading_axis(self, physics: Physics) -> Callable[[], np.ndarray] | None:
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
 
-    def _int_or_callable(self, value, name, minimum):
+    def _int_or_callable(self, value: IntOption, name: str, minimum: int) -> StoredIntOption:
         if callable(value):
             return value
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
@@ -188,19 +210,23 @@ class Observable:
             )
         return int(value)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
 
-def _copying(reader):
+def _copying(reader: Callable[[], Any]) -> Callable[[], np.ndarray]:
     return lambda: np.array(reader())
 
 
-def _corrupted(reader, corruptor, random_state):
+def _corrupted(
+    reader: Callable[[], Any],
+    corruptor: Callable[..., Any],
+    random_state: RandomStateLike | None,
+) -> np.ndarray:
     return np.array(corruptor(reader(), random_state=random_state))
 
 
-def _with_leading_axis(reader):
+def _with_leading_axis(reader: Callable[[], np.ndarray]) -> np.ndarray:
     return reader()[np.newaxis]
 
 
@@ -211,7 +237,7 @@ class Generic(Observable):
     not change during an episode.
     """
 
-    def __init__(self, raw_observation_callable, **options):
+    def __init__(self, raw_observation_callable: Callable[[Any], Any], **options: Any):
         if not callable(raw_observation_callable):
             raise TypeError(
                 "raw_observation_callable must be a callable of the physics, got "
@@ -221,14 +247,14 @@ class Generic(Observable):
         super().__init__(**options)
 
     @property
-    def raw_callable(self):
+    def raw_callable(self) -> Callable[[Any], Any]:
         """The function of the physics this observable reads (read-only)."""
         return self._raw_callable
 
-    def _raw_reader(self, physics):
+    def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         return functools.partial(self._raw_callable, physics)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         function = self._raw_callable
         name = getattr(function, "__qualname__", None) or type(function).__name__
         return f"Generic({name})"
@@ -268,7 +294,7 @@ class MJCFFeature(Observable):
 
     _reader_returns_new_arrays = True
 
-    def __init__(self, kind, elements, index=None, **options):
+    def __init__(self, kind: str, elements: Any, index: Index | None = None, **options: Any):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be an attribute name string, got {kind!r}")
         if isinstance(elements, (list, tuple)):
@@ -289,18 +315,18 @@ class MJCFFeature(Observable):
         super().__init__(**options)
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return self._kind
 
     @property
-    def elements(self):
+    def elements(self) -> Any:
         return self._elements
 
     @property
-    def index(self):
+    def index(self) -> Index | None:
         return self._index
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Index) -> MJCFFeature:
         if self._index is not None:
             raise ValueError(f"{self!r} already has an index; index the original observable once")
         return MJCFFeature(
@@ -315,13 +341,13 @@ class MJCFFeature(Observable):
             enabled=self.enabled,
         )
 
-    def _raw_reader(self, physics):
+    def _raw_reader(self, physics: Physics) -> Callable[[], np.ndarray]:
         return self._feature_reader(physics, leading_axis=False)
 
-    def _raw_reader_with_leading_axis(self, physics):
+    def _raw_reader_with_leading_axis(self, physics: Physics) -> Callable[[], np.ndarray]:
         return self._feature_reader(physics, leading_axis=True)
 
-    def _feature_reader(self, physics, leading_axis):
+    def _feature_reader(self, physics: Physics, leading_axis: bool) -> Callable[[], np.ndarray]:
         # Locating the feature in MuJoCo's arrays costs more than a whole reset of a
         # task; the location holds for as long as the model and data objects do.
         cached = getattr(self, "_cached_reader", None)
@@ -346,7 +372,7 @@ class MJCFFeature(Observable):
         self._cached_reader = (physics.model, physics.data, leading_axis, reader)
         return reader
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         names = [
             element.name or f"<unnamed {type(element).__name__}>" for element in self._element_list
         ]
@@ -355,7 +381,7 @@ class MJCFFeature(Observable):
         return f"MJCFFeature({self._kind!r}, {shown!r}{suffix})"
 
 
-def _spec_element(kind, element):
+def _spec_element(kind: str, element: Any) -> Any:
     if isinstance(element, mjcf.Element):
         return element.spec_element
     # MuJoCo's spec element classes (MjsJoint, MjsBody, ...) share no Python base class.
@@ -368,7 +394,14 @@ def _spec_element(kind, element):
     )
 
 
-def _feature_reader(physics, kind, elements, is_sequence, index, leading_axis):
+def _feature_reader(
+    physics: Physics,
+    kind: str,
+    elements: list[Any],
+    is_sequence: bool,
+    index: Index | None,
+    leading_axis: bool,
+) -> Callable[[], np.ndarray]:
     """A reader of the feature: one copy out of the flat MuJoCo array holding it."""
     element_kind = indexing.kind_of(elements[0])
     ids = indexing.element_ids(physics.model, element_kind, elements)
@@ -401,7 +434,12 @@ class MujocoFeature(Observable):
       **options: the observable options (module docstring).
     """
 
-    def __init__(self, kind, feature_name, **options):
+    def __init__(
+        self,
+        kind: str,
+        feature_name: str | Sequence[str] | Callable[[], str | Sequence[str]],
+        **options: Any,
+    ):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be the name of a MjData array, got {kind!r}")
         if not (
@@ -421,14 +459,14 @@ class MujocoFeature(Observable):
         super().__init__(**options)
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return self._kind
 
     @property
-    def feature_name(self):
+    def feature_name(self) -> str | Sequence[str] | Callable[[], str | Sequence[str]]:
         return self._feature_name
 
-    def _raw_reader(self, physics):
+    def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         try:
             field = indexing.named_field(physics.model, physics.data, "data", self._kind)
             if not callable(self._feature_name):
@@ -440,7 +478,7 @@ class MujocoFeature(Observable):
             return lambda: field[feature_name()]
         return functools.partial(field.__getitem__, self._feature_name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MujocoFeature({self._kind!r}, {self._feature_name!r})"
 
 
@@ -474,17 +512,17 @@ class MJCFCamera(Observable):
 
     def __init__(
         self,
-        camera,
-        height=64,
-        width=64,
-        depth=False,
-        segmentation=False,
-        scene_option=None,
-        level_of_detail="auto",
-        shadows=False,
-        reflections=False,
-        antialias=False,
-        **options,
+        camera: mujoco.MjsCamera | mjcf.Element | str,
+        height: int | np.integer = 64,
+        width: int | np.integer = 64,
+        depth: bool = False,
+        segmentation: bool = False,
+        scene_option: mujoco.MjvOption | None = None,
+        level_of_detail: str = "auto",
+        shadows: bool = False,
+        reflections: bool = False,
+        antialias: bool = False,
+        **options: Any,
     ):
         if isinstance(camera, mjcf.Element) and camera.tag == "camera":
             camera = camera.spec_element
@@ -516,18 +554,18 @@ class MJCFCamera(Observable):
         super().__init__(**options)
 
     @property
-    def camera(self):
+    def camera(self) -> mujoco.MjsCamera | str:
         return self._camera
 
     @property
-    def height(self):
+    def height(self) -> int:
         return self._height
 
     @property
-    def width(self):
+    def width(self) -> int:
         return self._width
 
-    def _raw_reader(self, physics):
+    def _raw_reader(self, physics: Physics) -> Callable[[], np.ndarray]:
         model = physics.model
         if isinstance(self._camera, str):
             camera_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, self._camera)
@@ -554,7 +592,7 @@ class MJCFCamera(Observable):
             **self._flags,
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
         mode = "depth" if self._depth else "segmentation" if self._segmentation else "rgb"
         return f"MJCFCamera({camera!r}, {self._height}x{self._width} {mode})"

@@ -9,18 +9,21 @@ Since later reads only add arrivals, a value that is not among the last
 `buffer_size` arrivals at R is never observed, and need not be evaluated.
 """
 
+from __future__ import annotations
+
 import bisect
 import collections
 import itertools
 import math
+from collections.abc import Callable, Iterable
 
 
-def first_read_at_or_after(arrival, n):
+def first_read_at_or_after(arrival: int, n: int) -> int:
     """The first observation time (a multiple of n) at or after `arrival`."""
     return -(-arrival // n) * n
 
 
-def periodic_substeps(t0, n, interval, delay, buffer_size):
+def periodic_substeps(t0: int, n: int, interval: int, delay: int, buffer_size: int) -> list[int]:
     """Substeps (1..n after t0) at which a constant-rate observable must be evaluated.
 
     Evaluations happen at the multiples of `interval` (> 0); every one has the same
@@ -57,10 +60,11 @@ class RandomSchedule:
       draw_delay: function of no arguments returning the next delay (int >= 0).
     """
 
-    def __init__(self, draw_interval, draw_delay):
+    def __init__(self, draw_interval: Callable[[], int], draw_delay: Callable[[], int]):
         self._draw_interval = draw_interval
         self._draw_delay = draw_delay
-        self._upcoming = collections.deque()  # (time, delay) drawn but not yet planned
+        # (time, delay) drawn but not yet planned
+        self._upcoming: collections.deque[tuple[int, int]] = collections.deque()
         self._last_time = 0  # the reset evaluation
 
     def snapshot_state(self) -> dict:
@@ -72,12 +76,14 @@ class RandomSchedule:
         self._upcoming = collections.deque(tuple(item) for item in state["upcoming"])
         self._last_time = state["last_time"]
 
-    def _draw_until(self, time):
+    def _draw_until(self, time: int) -> None:
         while self._last_time <= time:
             self._last_time += self._draw_interval()
             self._upcoming.append((self._last_time, self._draw_delay()))
 
-    def plan(self, t0, n, buffer_size, in_flight):
+    def plan(
+        self, t0: int, n: int, buffer_size: int, in_flight: Iterable[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """The evaluations in (t0, t0 + n] whose values can reach an observation.
 
         Args:

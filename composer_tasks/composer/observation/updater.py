@@ -25,16 +25,24 @@ The semantics (docs/observables.md has them with a worked example):
   step, after its last substep.
 """
 
+from __future__ import annotations
+
 import collections
 import enum
 import functools
 import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
-import dm_env
 import numpy as np
+from dm_env import specs
 
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.observation import schedule as schedule_module
+
+if TYPE_CHECKING:
+    from composer_tasks.composer.variation.base import RandomStateLike
+    from composer_tasks.physics import Physics
 
 # Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
 # phases they are recomputed each step rather than cached.
@@ -43,6 +51,12 @@ _MAX_CACHED_PHASES = 4096
 # Builtin exception types whose message is rewritten to name the observable;
 # anything else (PhysicsError, user-defined errors) propagates untouched.
 _RENAMEABLE_ERRORS = (ValueError, TypeError, RuntimeError, AttributeError, IndexError, KeyError)
+
+# One evaluation planned in a control step: (substep, slot, delay).
+_Entry = tuple[int, "_Slot", int]
+# A plan's evaluations: substep -> ([(index, read)] of direct slots, [(slot, delay)]
+# of the others).
+_Actions = dict[int, tuple[list[tuple[int, Callable[[], np.ndarray]]], list[tuple["_Slot", int]]]]
 
 
 class ObservationPadding(enum.Enum):
@@ -77,15 +91,21 @@ class Updater:
 
     def __init__(
         self,
-        observables,
-        physics_steps_per_control_step,
-        strip_singleton_buffer_dim=False,
-        padding=ObservationPadding.INITIAL_VALUE,
+        observables: Mapping[str, observable_module.Observable]
+        | Iterable[tuple[str, observable_module.Observable]],
+        physics_steps_per_control_step: int | np.integer,
+        strip_singleton_buffer_dim: bool = False,
+        padding: ObservationPadding = ObservationPadding.INITIAL_VALUE,
     ):
         n = physics_steps_per_control_step
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"physics_steps_per_control_step must be an integer >= 1, got {n!r}")
-        items = list(observables.items() if hasattr(observables, "items") else observables)
+        # Anything with `items()` is taken as a mapping (pyright does not narrow on hasattr).
+        if hasattr(observables, "items"):
+            pairs = cast(Mapping[str, observable_module.Observable], observables).items()
+        else:
+            pairs = cast(Iterable[tuple[str, observable_module.Observable]], observables)
+        items = list(pairs)
         for name, observable in items:
             if not isinstance(observable, observable_module.Observable):
                 raise TypeError(
@@ -99,12 +119,12 @@ class Updater:
         self._names = [name for name, _ in self._items]
         self._n = int(n)
         self._strip = bool(strip_singleton_buffer_dim)
-        self._slots = None
+        self._slots: list[_Slot] | None = None
         self._plan = _Plan({}, frozenset(), None)
 
     # Episode start.
 
-    def reset(self, physics, random_state):
+    def reset(self, physics: Physics, random_state: RandomStateLike) -> None:
         """Evaluates every observable on the reset state and starts its schedule.
 
         Raises:
@@ -129,13 +149,13 @@ class Updater:
         self._current = [slot.reset_observation() for slot in self._slots]
         self._start_at(0)
 
-    def _require_reset(self, method):
+    def _require_reset(self, method: str) -> None:
         if self._slots is None:
             raise RuntimeError(f"Updater.{method} called before reset")
 
     # Per control step.
 
-    def prepare_for_next_control_step(self):
+    def prepare_for_next_control_step(self) -> tuple[int, ...]:
         """Plans the next control step; returns the substeps needing `update`, increasing."""
         self._require_reset("prepare_for_next_control_step")
         self._t0 = t0 = self._t1
@@ -155,34 +175,41 @@ class Updater:
         self._handed_out = False
         return plan.substeps
 
-    def _periodic_plan_entries(self, t0):
+    def _periodic_plan_entries(self, t0: int) -> list[_Entry]:
         phase = t0 % self._period
         entries = self._periodic_entries.get(phase)
         if entries is None:
+            # Periodic slots are those whose interval and delay are ints.
             entries = [
-                (substep, slot, slot.delay)
+                (substep, slot, cast(int, slot.delay))
                 for slot in self._periodic
                 for substep in schedule_module.periodic_substeps(
-                    t0, self._n, slot.interval, slot.delay, slot.buffer_size
+                    t0,
+                    self._n,
+                    cast(int, slot.interval),
+                    cast(int, slot.delay),
+                    slot.buffer_size,
                 )
             ]
             if len(self._periodic_entries) < _MAX_CACHED_PHASES:
                 self._periodic_entries[phase] = entries
         return entries
 
-    def _random_plan_entries(self, t0):
+    def _random_plan_entries(self, t0: int) -> list[_Entry]:
         entries = []
         for slot in self._random:
             in_flight = [(arrival, time) for arrival, time, _ in slot.pending]
-            for substep, delay in slot.schedule.plan(t0, self._n, slot.buffer_size, in_flight):
+            schedule = slot.schedule
+            assert schedule is not None  # The random slots are those with a schedule.
+            for substep, delay in schedule.plan(t0, self._n, slot.buffer_size, in_flight):
                 entries.append((substep, slot, delay))
         return entries
 
-    def _assemble(self, entries):
+    def _assemble(self, entries: list[_Entry]) -> _Plan:
         # Within a substep observables are evaluated in observation order, so that
         # corruptors draw random numbers in a fixed order.
         entries = sorted(entries, key=lambda entry: (entry[0], entry[1].index))
-        actions = {}
+        actions: _Actions = {}
         for substep, slot, delay in entries:
             direct, buffered = actions.setdefault(substep, ([], []))
             if slot.direct:
@@ -194,12 +221,13 @@ class Updater:
         # so that substep's values simply become the new list of current values.
         everything_at = None
         if not self._buffered:
+            assert self._slots is not None  # A plan is made after the reset.
             for substep, (direct, _) in actions.items():
                 if len(direct) == len(self._slots):
                     everything_at = substep
         return _Plan(actions, refreshed, everything_at)
 
-    def update(self, substep):
+    def update(self, substep: int) -> None:
         """Evaluates the observables planned for `substep` (1-based) of this control step."""
         plan = self._plan
         if substep == plan.everything_at:
@@ -220,7 +248,7 @@ class Updater:
             for slot, delay in buffered:
                 slot.receive(time, delay)
 
-    def get_observation(self):
+    def get_observation(self) -> dict[str, np.ndarray]:
         """The observation at the end of the current control step (or at reset).
 
         Returns:
@@ -247,7 +275,7 @@ class Updater:
         self._handed_out = True
         return dict(zip(self._names, current))
 
-    def observation_spec(self):
+    def observation_spec(self) -> collections.OrderedDict[str, specs.Array]:
         """OrderedDict name -> `dm_env.specs.Array` with the exact shape and dtype.
 
         Fixed at reset from the reset observation, so asking for it draws no random
@@ -269,6 +297,7 @@ class Updater:
             `prepare_for_next_control_step`, before its last `update`).
         """
         self._require_reset("snapshot_state")
+        assert self._slots is not None  # Checked by _require_reset.
         if self._updates_done != len(self._plan.actions):
             raise RuntimeError(
                 "Updater.snapshot_state called in the middle of a control step; take "
@@ -281,7 +310,7 @@ class Updater:
             "slots": [slot.snapshot_state() for slot in self._slots],
         }
 
-    def restore(self, physics, random_state: np.random.RandomState, state: dict) -> None:
+    def restore(self, physics: Physics, random_state: RandomStateLike, state: dict) -> None:
         """Continues from `state`, a `snapshot_state()` of an updater of the same
         observables, as `reset` starts an episode, but evaluating nothing and drawing
         nothing: the corruptors and random intervals and delays are bound to
@@ -315,18 +344,21 @@ class Updater:
         self._current = [np.array(value) for value in state["current"]]
         self._start_at(state["time"])
 
-    def _start_at(self, time):
+    def _start_at(self, time: int) -> None:
         """The slots' groupings, empty plan caches and the spec, at substep `time`."""
-        self._direct_indices = [slot.index for slot in self._slots if slot.direct]
-        self._buffered = [slot for slot in self._slots if not slot.direct]
-        self._random = [slot for slot in self._slots if slot.schedule is not None]
-        self._periodic = [slot for slot in self._slots if slot.schedule is None]
-        self._period = math.lcm(self._n, *(slot.interval for slot in self._periodic))
-        self._periodic_entries = {}
-        self._plans = {}
+        slots = self._slots
+        assert slots is not None  # Set by reset and restore before they call this.
+        self._direct_indices = [slot.index for slot in slots if slot.direct]
+        self._buffered = [slot for slot in slots if not slot.direct]
+        self._random = [slot for slot in slots if slot.schedule is not None]
+        self._periodic = [slot for slot in slots if slot.schedule is None]
+        # Periodic slots are those whose interval is an int.
+        self._period = math.lcm(self._n, *(cast(int, slot.interval) for slot in self._periodic))
+        self._periodic_entries: dict[int, list[_Entry]] = {}
+        self._plans: dict[int, _Plan] = {}
         self._spec = collections.OrderedDict(
-            (slot.name, dm_env.specs.Array(value.shape, value.dtype, slot.name))
-            for slot, value in zip(self._slots, self._current)
+            (slot.name, specs.Array(value.shape, value.dtype, slot.name))
+            for slot, value in zip(slots, self._current)
         )
         self._t1 = time
         self._t0 = time
@@ -348,7 +380,7 @@ class _Plan:
 
     __slots__ = ("actions", "substeps", "refreshed", "everything_at")
 
-    def __init__(self, actions, refreshed, everything_at):
+    def __init__(self, actions: _Actions, refreshed: frozenset[int], everything_at: int | None):
         self.actions = actions
         self.substeps = tuple(sorted(actions))
         self.refreshed = refreshed
@@ -365,7 +397,15 @@ class _Slot:
     """
 
     def __init__(
-        self, index, name, observable, physics, random_state, strip, padding, restored=None
+        self,
+        index: int,
+        name: str,
+        observable: observable_module.Observable,
+        physics: Physics,
+        random_state: RandomStateLike,
+        strip: bool,
+        padding: ObservationPadding,
+        restored: Mapping[str, Any] | None = None,
     ):
         """Evaluates the observable on the reset state and starts its buffer, or,
         given `restored` (a `snapshot_state()`), takes its state from that instead
@@ -424,7 +464,8 @@ class _Slot:
         if restored is not None:
             self._restore(restored)
             return
-        self.pending = []  # (arrival, time, value), in arrival order
+        # (arrival, time, value), in arrival order
+        self.pending: list[tuple[int, int, np.ndarray]] = []
         if self.direct:
             self._reset_value = first
         elif padding is ObservationPadding.INITIAL_VALUE:
@@ -434,7 +475,7 @@ class _Slot:
             first_delay = _drawer(delay, random_state, name, "delay", 0)()
             self.pending.append((first_delay, 0, first))
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict[str, Any]:
         """The buffer, the values in flight and the schedule drawn ahead (copies)."""
         return {
             "value_shape": tuple(self._value_shape),
@@ -444,7 +485,7 @@ class _Slot:
             "schedule": None if self.schedule is None else self.schedule.snapshot_state(),
         }
 
-    def _check_restorable(self, state):
+    def _check_restorable(self, state: Mapping[str, Any]) -> None:
         buffer = state["buffer"]
         if (buffer is None) != self.direct or (
             buffer is not None and len(buffer) != self.buffer_size
@@ -463,7 +504,7 @@ class _Slot:
                 f"{kinds[0]}, this observable's {kinds[1]}"
             )
 
-    def _restore(self, state):
+    def _restore(self, state: Mapping[str, Any]) -> None:
         self.pending = [
             (arrival, time, np.array(value)) for arrival, time, value in state["pending"]
         ]
@@ -472,12 +513,12 @@ class _Slot:
         if self.schedule is not None:
             self.schedule.restore_state(state["schedule"])
 
-    def reset_observation(self):
+    def reset_observation(self) -> np.ndarray:
         if self.direct:
             return self._reset_value
         return self.observe(0)
 
-    def receive(self, time, delay):
+    def receive(self, time: int, delay: int) -> None:
         arrival = time + delay
         item = (arrival, time, self.read())
         pending = self.pending
@@ -489,7 +530,7 @@ class _Slot:
                 position -= 1
             pending.insert(position, item)
 
-    def observe(self, time):
+    def observe(self, time: int) -> np.ndarray:
         pending = self.pending
         buffer = self._buffer
         if pending and pending[0][0] <= time:
@@ -513,11 +554,13 @@ class _Slot:
         return buffer.copy()
 
 
-def _checked_copy_reader(raw_read, shape, dtype, name):
+def _checked_copy_reader(
+    raw_read: Callable[[], Any], shape: tuple[int, ...], dtype: np.dtype, name: str
+) -> Callable[[], np.ndarray]:
     """A reader of new arrays of `raw_read()`'s values, checked against `shape` and
     `dtype` as `_checked_read` checks them."""
 
-    def read():
+    def read() -> np.ndarray:
         value = np.array(raw_read())
         if value.shape == shape and value.dtype == dtype:
             return value
@@ -526,11 +569,13 @@ def _checked_copy_reader(raw_read, shape, dtype, name):
     return read
 
 
-def _checked_read(read, shape, dtype, name):
+def _checked_read(
+    read: Callable[[], np.ndarray], shape: tuple[int, ...], dtype: np.dtype, name: str
+) -> np.ndarray:
     return _conformed(read(), shape, dtype, name)
 
 
-def _conformed(value, shape, dtype, name):
+def _conformed(value: np.ndarray, shape: tuple[int, ...], dtype: np.dtype, name: str) -> np.ndarray:
     if value.shape != shape:
         raise ValueError(
             f"observable {name!r} returned shape {value.shape}, but its shape at reset "
@@ -546,15 +591,21 @@ def _conformed(value, shape, dtype, name):
     return value
 
 
-def _with_leading_axis(read):
+def _with_leading_axis(read: Callable[[], np.ndarray]) -> np.ndarray:
     return read()[np.newaxis]
 
 
-def _drawer(option, random_state, name, option_name, minimum):
+def _drawer(
+    option: observable_module.StoredIntOption,
+    random_state: RandomStateLike,
+    name: str,
+    option_name: str,
+    minimum: int,
+) -> Callable[[], int]:
     if not callable(option):
         return lambda: option
 
-    def draw():
+    def draw() -> int:
         value = option(random_state=random_state)
         array = np.asarray(value)
         if array.shape != () or array.dtype.kind not in "iu" or array < minimum:

@@ -13,13 +13,25 @@ so a forgotten argument fails loudly instead of silently breaking
 reproducibility; at an interactive prompt pass `np.random.RandomState(0)`.
 """
 
+from __future__ import annotations
+
 import abc
 import operator
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+# What variations draw from: NumPy's legacy `RandomState` (the Environment's) or a
+# `Generator`.
+RandomStateLike = np.random.RandomState | np.random.Generator
+# What a variation takes where it takes a value: a number or an array, a variation or
+# callable giving one, or lists and tuples nesting them (evaluated on every call).
+Parameter = ArrayLike | Callable[..., Any] | Sequence[Any]
 
 
-def require_random_state(random_state, variation):
+def require_random_state(random_state: RandomStateLike | None, variation: Any) -> RandomStateLike:
     """Returns `random_state` if it is a NumPy generator, else raises.
 
     Custom variations that draw random numbers call this first.
@@ -47,13 +59,18 @@ def require_random_state(random_state, variation):
     return random_state
 
 
-def _is_variation_like(value):
+def _is_variation_like(value: Any) -> bool:
     # Classes are callable but constructing one is never what a nested
     # structure of parameters means, so they are kept as plain values.
     return callable(value) and not isinstance(value, type)
 
 
-def evaluate(structure, initial_value=None, current_value=None, random_state=None):
+def evaluate(
+    structure: Any,
+    initial_value: Any = None,
+    current_value: Any = None,
+    random_state: RandomStateLike | None = None,
+) -> Any:
     """Evaluates every variation or callable inside a nested structure.
 
     Args:
@@ -103,7 +120,12 @@ class Variation(metaclass=abc.ABCMeta):
     __array_ufunc__ = None
 
     @abc.abstractmethod
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         """Returns a new value.
 
         Args:
@@ -115,37 +137,37 @@ class Variation(metaclass=abc.ABCMeta):
             required by variations that draw random numbers.
         """
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.add, self, other)
 
-    def __radd__(self, other):
+    def __radd__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.add, other, self)
 
-    def __sub__(self, other):
+    def __sub__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.sub, self, other)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.sub, other, self)
 
-    def __mul__(self, other):
+    def __mul__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.mul, self, other)
 
-    def __rmul__(self, other):
+    def __rmul__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.mul, other, self)
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.truediv, self, other)
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.truediv, other, self)
 
-    def __pow__(self, other):
+    def __pow__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.pow, self, other)
 
-    def __rpow__(self, other):
+    def __rpow__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.pow, other, self)
 
-    def __neg__(self):
+    def __neg__(self) -> Variation:
         return _Negation(self)
 
 
@@ -161,32 +183,42 @@ _SYMBOLS = {
 class _BinaryOperation(Variation):
     """`first <op> second`, each operand a variation, callable or value."""
 
-    def __init__(self, op, first, second):
+    def __init__(self, op: Callable[[Any, Any], Any], first: Any, second: Any):
         self._op = op
         self._first = first
         self._second = second
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         first = evaluate(self._first, initial_value, current_value, random_state)
         second = evaluate(self._second, initial_value, current_value, random_state)
         return self._op(_as_operand(first), _as_operand(second))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"({self._first!r} {_SYMBOLS[self._op]} {self._second!r})"
 
 
 class _Negation(Variation):
-    def __init__(self, variation):
+    def __init__(self, variation: Any):
         self._variation = variation
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         return -_as_operand(evaluate(self._variation, initial_value, current_value, random_state))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"-{self._variation!r}"
 
 
-def _as_operand(value):
+def _as_operand(value: Any) -> Any:
     # Lists and tuples would concatenate or repeat under + and *; arithmetic
     # on variations is always elementwise.
     if isinstance(value, (list, tuple)):

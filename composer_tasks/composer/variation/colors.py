@@ -4,16 +4,22 @@ Each channel is a number, a variation or a callable. When the value being
 varied is an RGBA colour (e.g. a geom's `rgba`), each channel variation is
 called with that channel of the initial and current colours, expressed in the
 variation's own colour space: `HsvVariation(h=..., s=..., v=Additive(...))`
-perturbs the brightness of the original colour. Channels therefore draw one
+perturbs the brightness of the original colour. Parameters therefore draw one
 scalar each.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from composer_tasks.composer.variation import base
+from composer_tasks.composer.variation.base import Parameter, RandomStateLike
 
 
-def hsv_to_rgb(h, s, v):
+def hsv_to_rgb(h: float, s: float, v: float) -> tuple[float, float, float]:
     """Converts hue, saturation, value (floats in [0, 1]) to (r, g, b).
 
     Hue is periodic: h and h + 1 give the same colour.
@@ -27,7 +33,7 @@ def hsv_to_rgb(h, s, v):
     return [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][sector]
 
 
-def rgb_to_hsv(r, g, b):
+def rgb_to_hsv(r: float, g: float, b: float) -> tuple[float, float, float]:
     """Converts (r, g, b) floats in [0, 1] to (h, s, v) in [0, 1)x[0, 1]x[0, 1].
 
     Grey colours (r == g == b) have no hue; they get h = 0.
@@ -45,7 +51,9 @@ def rgb_to_hsv(r, g, b):
     return h / 6.0, chroma / v, v
 
 
-def _channels(value, to_space):
+def _channels(
+    value: Any, to_space: Callable[[float, float, float], tuple[float, float, float]]
+) -> list[float | None]:
     """Splits an RGB(A) value into the channels of a colour space, or Nones."""
     if value is None:
         return [None] * 4
@@ -57,8 +65,14 @@ def _channels(value, to_space):
 
 
 def _evaluate_channels(
-    variation, names, channels, initial_value, current_value, random_state, to_space
-):
+    variation: base.Variation,
+    names: Sequence[str],
+    channels: Sequence[Parameter],
+    initial_value: Any,
+    current_value: Any,
+    random_state: RandomStateLike | None,
+    to_space: Callable[[float, float, float], tuple[float, float, float]],
+) -> list[float]:
     initial = _channels(initial_value, to_space)
     current = _channels(current_value, to_space)
     values = []
@@ -77,17 +91,22 @@ def _evaluate_channels(
     return values
 
 
-def _identity(r, g, b):
+def _identity(r: float, g: float, b: float) -> tuple[float, float, float]:
     return r, g, b
 
 
 class RgbVariation(base.Variation):
     """RGBA from independently varied red, green, blue and alpha channels."""
 
-    def __init__(self, r, g, b, alpha=1.0):
+    def __init__(self, r: Parameter, g: Parameter, b: Parameter, alpha: Parameter = 1.0):
         self._channels = (r, g, b, alpha)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         return np.array(
             _evaluate_channels(
                 self,
@@ -100,7 +119,7 @@ class RgbVariation(base.Variation):
             )
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         r, g, b, alpha = self._channels
         return f"RgbVariation(r={r!r}, g={g!r}, b={b!r}, alpha={alpha!r})"
 
@@ -112,10 +131,15 @@ class HsvVariation(base.Variation):
     must lie in [0, 1].
     """
 
-    def __init__(self, h, s, v, alpha=1.0):
+    def __init__(self, h: Parameter, s: Parameter, v: Parameter, alpha: Parameter = 1.0):
         self._channels = (h, s, v, alpha)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         h, s, v, alpha = _evaluate_channels(
             self,
             ("h", "s", "v", "alpha"),
@@ -127,7 +151,7 @@ class HsvVariation(base.Variation):
         )
         return np.array(list(hsv_to_rgb(h, s, v)) + [alpha])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         h, s, v, alpha = self._channels
         return f"HsvVariation(h={h!r}, s={s!r}, v={v!r}, alpha={alpha!r})"
 
@@ -139,9 +163,9 @@ class GrayVariation(HsvVariation):
     channel) as its initial gray level.
     """
 
-    def __init__(self, gray_level, alpha=1.0):
+    def __init__(self, gray_level: Parameter, alpha: Parameter = 1.0):
         super().__init__(h=0.0, s=0.0, v=gray_level, alpha=alpha)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         _, _, gray_level, alpha = self._channels
         return f"GrayVariation(gray_level={gray_level!r}, alpha={alpha!r})"

@@ -1,18 +1,29 @@
 """Deterministic variations: `Constant` and `Sequence`."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from composer_tasks.composer.variation import base
+from composer_tasks.composer.variation.base import RandomStateLike
 
 
 class Constant(base.Variation):
     """Always returns `value` (the same object; it is not copied)."""
 
-    def __init__(self, value):
+    def __init__(self, value: Any):
         self._value = value
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         return self._value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Constant({self._value!r})"
 
 
@@ -23,7 +34,7 @@ class Sequence(base.Variation):
     The position is the only state; `reset()` returns to the first entry.
     """
 
-    def __init__(self, values):
+    def __init__(self, values: Iterable[Any]):
         try:
             values = list(values)
         except TypeError:
@@ -33,14 +44,19 @@ class Sequence(base.Variation):
         self._values = values
         self._position = 0
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         value = self._values[self._position]
         self._position = (self._position + 1) % len(self._values)
         return base.evaluate(value, initial_value, current_value, random_state)
 
-    def reset(self):
+    def reset(self) -> None:
         """Makes the next call return the first entry."""
         self._position = 0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Sequence({self._values!r})"

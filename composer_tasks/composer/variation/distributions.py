@@ -13,14 +13,22 @@ Sample shape, in order of precedence:
     no initial value. Array-valued parameters broadcast against that shape.
 """
 
+from __future__ import annotations
+
 import abc
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
 
 import numpy as np
 
 from composer_tasks.composer.variation import base
+from composer_tasks.composer.variation.base import Parameter, RandomStateLike
+
+# A sample shape: an int n for (n,), or a sequence of non-negative ints.
+Shape = int | np.integer | Sequence[int | np.integer]
 
 
-def _contains_callable(structure):
+def _contains_callable(structure: Any) -> bool:
     if base._is_variation_like(structure):
         return True
     if isinstance(structure, dict):
@@ -30,7 +38,7 @@ def _contains_callable(structure):
     return False
 
 
-def _as_real_array(value, name, distribution):
+def _as_real_array(value: Any, name: str, distribution: str) -> np.ndarray:
     try:
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -42,7 +50,15 @@ def _as_real_array(value, name, distribution):
     return array
 
 
-def _check_shape(shape):
+@overload
+def _check_shape(shape: None) -> None: ...
+
+
+@overload
+def _check_shape(shape: Shape) -> tuple[int, ...]: ...
+
+
+def _check_shape(shape: Shape | None) -> tuple[int, ...] | None:
     if shape is None:
         return None
     if isinstance(shape, (int, np.integer)):
@@ -56,7 +72,12 @@ def _check_shape(shape):
     return shape
 
 
-def _integers(random_state, low, high, size):
+def _integers(
+    random_state: RandomStateLike,
+    low: int | np.ndarray,
+    high: int | np.ndarray,
+    size: tuple[int, ...] | None,
+) -> Any:
     # RandomState and Generator spell the same draw differently; both exclude
     # `high`.
     if isinstance(random_state, np.random.Generator):
@@ -73,7 +94,7 @@ class Distribution(base.Variation):
     variations) and raises `ValueError` naming the bad one.
     """
 
-    def __init__(self, single_sample=False, shape=None, **parameters):
+    def __init__(self, single_sample: bool = False, shape: Shape | None = None, **parameters: Any):
         shape = _check_shape(shape)
         if single_sample and shape is not None:
             raise ValueError(
@@ -87,27 +108,34 @@ class Distribution(base.Variation):
             {name: value for name, value in parameters.items() if not _contains_callable(value)}
         )
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
         random_state = base.require_random_state(random_state, self)
         parameters = base.evaluate(self._parameters, initial_value, current_value, random_state)
         self._check(parameters)
         return self._sample(random_state, self._size(initial_value), **parameters)
 
-    def _size(self, initial_value):
+    def _size(self, initial_value: Any) -> tuple[int, ...] | None:
         if self._shape is not None:
             return self._shape
         if self._single_sample or initial_value is None:
             return None
         return np.shape(initial_value) or None
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         del parameters
 
     @abc.abstractmethod
-    def _sample(self, random_state, size, **parameters):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, **parameters: Any
+    ) -> Any:
         """Draws a sample of shape `size` (None: one scalar)."""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         arguments = [f"{name}={value!r}" for name, value in self._parameters.items()]
         if self._single_sample:
             arguments.append("single_sample=True")
@@ -119,10 +147,16 @@ class Distribution(base.Variation):
 class Uniform(Distribution):
     """Uniform on [low, high) (elementwise for array bounds)."""
 
-    def __init__(self, low=0.0, high=1.0, single_sample=False, shape=None):
+    def __init__(
+        self,
+        low: Parameter = 0.0,
+        high: Parameter = 1.0,
+        single_sample: bool = False,
+        shape: Shape | None = None,
+    ):
         super().__init__(single_sample, shape, low=low, high=high)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         low = high = None
         if "low" in parameters:
             low = _as_real_array(parameters["low"], "low", "Uniform")
@@ -137,17 +171,25 @@ class Uniform(Distribution):
                 f"high={parameters['high']!r}."
             )
 
-    def _sample(self, random_state, size, low, high):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, low: Any, high: Any
+    ) -> Any:
         return random_state.uniform(low, high, size=size)
 
 
 class UniformInteger(Distribution):
     """Uniform integers on [low, high); with `high=None`, on [0, low)."""
 
-    def __init__(self, low, high=None, single_sample=False, shape=None):
+    def __init__(
+        self,
+        low: Parameter,
+        high: Parameter | None = None,
+        single_sample: bool = False,
+        shape: Shape | None = None,
+    ):
         super().__init__(single_sample, shape, low=low, high=high)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         for name in ("low", "high"):
             value = parameters.get(name)
             if value is None:
@@ -169,7 +211,9 @@ class UniformInteger(Distribution):
                 f"got low={low!r}, high={high!r}."
             )
 
-    def _sample(self, random_state, size, low, high):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, low: Any, high: Any
+    ) -> Any:
         if high is None:
             low, high = 0, low
         return _integers(
@@ -186,18 +230,28 @@ class UniformChoice(Distribution):
     each call returns a single entry unless `shape` is given.
     """
 
-    def __init__(self, choices, single_sample=False, shape=None):
+    def __init__(
+        self,
+        choices: Sequence[Any] | np.ndarray,
+        single_sample: bool = False,
+        shape: Shape | None = None,
+    ):
         if isinstance(choices, (str, bytes, dict)) or not hasattr(choices, "__len__"):
             raise ValueError(
                 f"UniformChoice: choices must be a non-empty list, tuple or array, got {choices!r}."
             )
         super().__init__(single_sample, shape, choices=choices)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         if "choices" in parameters and len(parameters["choices"]) == 0:
             raise ValueError("UniformChoice: choices must not be empty.")
 
-    def _sample(self, random_state, size, choices):
+    def _sample(
+        self,
+        random_state: RandomStateLike,
+        size: tuple[int, ...] | None,
+        choices: Sequence[Any] | np.ndarray,
+    ) -> Any:
         if self._shape is None and any(np.ndim(c) > 0 for c in choices):
             size = None
         index = _integers(random_state, 0, len(choices), size)
@@ -209,63 +263,87 @@ class UniformChoice(Distribution):
 class Normal(Distribution):
     """Gaussian with mean `loc` and standard deviation `scale` (>= 0)."""
 
-    def __init__(self, loc=0.0, scale=1.0, single_sample=False, shape=None):
+    def __init__(
+        self,
+        loc: Parameter = 0.0,
+        scale: Parameter = 1.0,
+        single_sample: bool = False,
+        shape: Shape | None = None,
+    ):
         super().__init__(single_sample, shape, loc=loc, scale=scale)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         if "loc" in parameters:
             _as_real_array(parameters["loc"], "loc", "Normal")
         _check_non_negative(parameters, "scale", "Normal")
 
-    def _sample(self, random_state, size, loc, scale):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, loc: Any, scale: Any
+    ) -> Any:
         return random_state.normal(loc, scale, size=size)
 
 
 class LogNormal(Distribution):
     """exp(N(mean, sigma)): `mean` and `sigma` (>= 0) are of the log."""
 
-    def __init__(self, mean=0.0, sigma=1.0, single_sample=False, shape=None):
+    def __init__(
+        self,
+        mean: Parameter = 0.0,
+        sigma: Parameter = 1.0,
+        single_sample: bool = False,
+        shape: Shape | None = None,
+    ):
         super().__init__(single_sample, shape, mean=mean, sigma=sigma)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         if "mean" in parameters:
             _as_real_array(parameters["mean"], "mean", "LogNormal")
         _check_non_negative(parameters, "sigma", "LogNormal")
 
-    def _sample(self, random_state, size, mean, sigma):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, mean: Any, sigma: Any
+    ) -> Any:
         return random_state.lognormal(mean, sigma, size=size)
 
 
 class Exponential(Distribution):
     """Exponential with mean `scale` (>= 0)."""
 
-    def __init__(self, scale=1.0, single_sample=False, shape=None):
+    def __init__(
+        self, scale: Parameter = 1.0, single_sample: bool = False, shape: Shape | None = None
+    ):
         super().__init__(single_sample, shape, scale=scale)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         _check_non_negative(parameters, "scale", "Exponential")
 
-    def _sample(self, random_state, size, scale):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, scale: Any
+    ) -> Any:
         return random_state.exponential(scale, size=size)
 
 
 class Bernoulli(Distribution):
     """1 with probability `prob`, else 0 (integers)."""
 
-    def __init__(self, prob=0.5, single_sample=False, shape=None):
+    def __init__(
+        self, prob: Parameter = 0.5, single_sample: bool = False, shape: Shape | None = None
+    ):
         super().__init__(single_sample, shape, prob=prob)
 
-    def _check(self, parameters):
+    def _check(self, parameters: Mapping[str, Any]) -> None:
         if "prob" in parameters:
             prob = _as_real_array(parameters["prob"], "prob", "Bernoulli")
             if np.any((prob < 0.0) | (prob > 1.0)):
                 raise ValueError(f"Bernoulli: prob must be in [0, 1], got {parameters['prob']!r}.")
 
-    def _sample(self, random_state, size, prob):
+    def _sample(
+        self, random_state: RandomStateLike, size: tuple[int, ...] | None, prob: Any
+    ) -> Any:
         return random_state.binomial(1, prob, size=size)
 
 
-def _check_non_negative(parameters, name, distribution):
+def _check_non_negative(parameters: Mapping[str, Any], name: str, distribution: str) -> None:
     if name not in parameters:
         return
     value = _as_real_array(parameters[name], name, distribution)
@@ -279,15 +357,20 @@ class UniformPointOnSphere(base.Variation):
     Returns an array of shape `shape + (3,)`, whatever the value being varied.
     """
 
-    def __init__(self, shape=()):
+    def __init__(self, shape: Shape = ()):
         self._shape = _check_shape(shape)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         random_state = base.require_random_state(random_state, self)
         # An isotropic Gaussian is rotation invariant, so its direction is
         # uniform on the sphere. A zero draw has probability zero.
         points = random_state.normal(size=self._shape + (3,))
         return points / np.linalg.norm(points, axis=-1, keepdims=True)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"UniformPointOnSphere(shape={self._shape!r})"

@@ -6,22 +6,27 @@ simulator's: `QuaternionPreMultiply(q)` turns an orientation `p` (child frame
 to parent frame) into `q * p`, i.e. applies `q` after `p`, in the parent frame.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import mujoco
 import numpy as np
 
 from composer_tasks.composer.variation import base
+from composer_tasks.composer.variation.base import Parameter, RandomStateLike
 
 IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
 
-def _vector(value, size, name, variation):
+def _vector(value: Any, size: int, name: str, variation: base.Variation) -> np.ndarray:
     array = np.asarray(value, dtype=np.float64)
     if array.shape != (size,) or not np.all(np.isfinite(array)):
         raise ValueError(f"{variation!r}: {name} must be {size} finite floats, got {value!r}.")
     return array
 
 
-def _unit_quaternion(value, name, variation):
+def _unit_quaternion(value: Any, name: str, variation: base.Variation) -> np.ndarray:
     quat = _vector(value, 4, name, variation)
     norm = np.linalg.norm(quat)
     if norm == 0.0:
@@ -31,7 +36,9 @@ def _unit_quaternion(value, name, variation):
     return quat / norm
 
 
-def _base_value(variation, cumulative, initial_value, current_value, name):
+def _base_value(
+    variation: base.Variation, cumulative: bool, initial_value: Any, current_value: Any, name: str
+) -> Any:
     value = current_value if cumulative else initial_value
     if value is None:
         which = "current_value" if cumulative else "initial_value"
@@ -42,14 +49,19 @@ def _base_value(variation, cumulative, initial_value, current_value, name):
 class UniformQuaternion(base.Variation):
     """Unit quaternions uniformly distributed over rotations (Haar measure)."""
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         random_state = base.require_random_state(random_state, self)
         # A 4-D isotropic Gaussian has a uniform direction on the 3-sphere,
         # which is the uniform distribution over rotations.
         quat = random_state.normal(size=4)
         return quat / np.linalg.norm(quat)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "UniformQuaternion()"
 
 
@@ -59,11 +71,16 @@ class QuaternionFromAxisAngle(base.Variation):
     Both may be variations; the axis is normalised after evaluation.
     """
 
-    def __init__(self, axis, angle):
+    def __init__(self, axis: Parameter, angle: Parameter):
         self._axis = axis
         self._angle = angle
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         axis = _vector(
             base.evaluate(self._axis, initial_value, current_value, random_state), 3, "axis", self
         )
@@ -77,7 +94,7 @@ class QuaternionFromAxisAngle(base.Variation):
         mujoco.mju_axisAngle2Quat(quat, axis / norm, float(angle))
         return quat
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"QuaternionFromAxisAngle(axis={self._axis!r}, angle={self._angle!r})"
 
 
@@ -88,11 +105,16 @@ class QuaternionPreMultiply(base.Variation):
     is normalised too, so repeated cumulative application does not drift.
     """
 
-    def __init__(self, quat, cumulative=False):
+    def __init__(self, quat: Parameter, cumulative: bool = False):
         self._quat = quat
         self._cumulative = bool(cumulative)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         target = _unit_quaternion(
             _base_value(self, self._cumulative, initial_value, current_value, "quaternion"),
             "the varied value",
@@ -105,7 +127,7 @@ class QuaternionPreMultiply(base.Variation):
         mujoco.mju_mulQuat(result, quat, target)
         return result / np.linalg.norm(result)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"QuaternionPreMultiply({self._quat!r}, cumulative={self._cumulative})"
 
 
@@ -117,12 +139,17 @@ class QuaternionRotate(base.Variation):
     about the parent frame's origin.
     """
 
-    def __init__(self, quat, vec=None, cumulative=False):
+    def __init__(self, quat: Parameter, vec: Parameter | None = None, cumulative: bool = False):
         self._quat = quat
         self._vec = vec
         self._cumulative = bool(cumulative)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> np.ndarray:
         if self._vec is None:
             vec = _base_value(self, self._cumulative, initial_value, current_value, "vector")
         else:
@@ -135,5 +162,5 @@ class QuaternionRotate(base.Variation):
         mujoco.mju_rotVecQuat(result, vec, quat)
         return result
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"QuaternionRotate({self._quat!r}, vec={self._vec!r}, cumulative={self._cumulative})"

@@ -13,34 +13,42 @@ attributes accept any value that broadcasts to their shape (so a single
 sample can set every element), scalar attributes need a scalar.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer.variation import base
+from composer_tasks.composer.variation.base import RandomStateLike
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
 
 
 class _Binding:
     __slots__ = ("variation", "initial_value", "initial_model")
 
-    def __init__(self, variation, initial_value=None, initial_model=None):
+    def __init__(self, variation: Any, initial_value: Any = None, initial_model: Any = None):
         self.variation = variation
         self.initial_value = initial_value
         self.initial_model = initial_model
 
 
-def _describe(element):
+def _describe(element: Any) -> str:
     name = getattr(element, "name", None)
     kind = type(element).__name__
     return f"{kind} {name!r}" if name else kind
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return value.copy()
     return value
 
 
-def _conform(value, current, element, name):
+def _conform(value: Any, current: Any, element: Any, name: str) -> Any:
     """Returns `value` in the form `setattr(element, name, ...)` accepts."""
     if isinstance(current, np.ndarray):
         try:
@@ -65,7 +73,7 @@ def _conform(value, current, element, name):
     return value
 
 
-def _assign(target, name, value, element):
+def _assign(target: Any, name: str, value: Any, element: Any) -> None:
     try:
         setattr(target, name, value)
     except (TypeError, ValueError) as error:
@@ -80,10 +88,10 @@ class MJCFVariator:
     vary the original value, not the previous episode's.
     """
 
-    def __init__(self):
-        self._bindings = {}
+    def __init__(self) -> None:
+        self._bindings: dict[Any, dict[str, _Binding]] = {}
 
-    def bind_attributes(self, element, **variations):
+    def bind_attributes(self, element: Any, **variations: Any) -> None:
         """Binds variations to attributes of a spec element.
 
         Args:
@@ -106,7 +114,7 @@ class MJCFVariator:
             else:
                 attributes[name] = _Binding(variation, _copy(getattr(element, name)))
 
-    def apply_variations(self, random_state):
+    def apply_variations(self, random_state: RandomStateLike) -> None:
         """Sets every bound attribute to a new value.
 
         Args:
@@ -123,7 +131,7 @@ class MJCFVariator:
                 )
                 _assign(element, name, _conform(value, current, element, name), element)
 
-    def clear(self):
+    def clear(self) -> None:
         """Removes all bindings; attributes keep their current values."""
         self._bindings.clear()
 
@@ -139,10 +147,10 @@ class PhysicsVariator:
     read afresh, since the new model starts from the spec's values.
     """
 
-    def __init__(self):
-        self._bindings = {}
+    def __init__(self) -> None:
+        self._bindings: dict[Any, dict[str, _Binding]] = {}
 
-    def bind_attributes(self, element, **variations):
+    def bind_attributes(self, element: Any, **variations: Any) -> None:
         """Binds variations to attributes of a spec element's compiled form.
 
         Args:
@@ -158,7 +166,7 @@ class PhysicsVariator:
             else:
                 attributes[name] = _Binding(variation)
 
-    def apply_variations(self, physics, random_state):
+    def apply_variations(self, physics: Physics, random_state: RandomStateLike) -> None:
         """Sets every bound attribute of `physics` to a new value.
 
         Args:
@@ -189,6 +197,6 @@ class PhysicsVariator:
                 )
                 _assign(bound, name, _conform(value, current, element, name), element)
 
-    def clear(self):
+    def clear(self) -> None:
         """Removes all bindings; the physics keeps its current values."""
         self._bindings.clear()
