@@ -15,11 +15,14 @@ world z axis; every joint turns about its body's z axis. The wrist site is where
 a hand attaches.
 """
 
+from typing import Any
+
 import mujoco
 import numpy as np
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 
 JOINT_NAMES = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
 _LARGE_JOINTS = JOINT_NAMES[:3]
@@ -149,22 +152,22 @@ class JacoArmObservables(composer.Observables):
     joint torques about their axes (N m, (6,))."""
 
     @composer.observable
-    def joints_pos(self):
+    def joints_pos(self) -> observable.Generic:
         """(6, 2): sine and cosine of each joint angle (most joints turn freely)."""
         joints = self._entity.joints
 
-        def sin_cos(physics):
+        def sin_cos(physics: Physics) -> np.ndarray:
             angles = np.array([physics.bind(j).qpos[0] for j in joints])
             return np.stack([np.sin(angles), np.cos(angles)], axis=-1)
 
         return observable.Generic(sin_cos)
 
     @composer.observable
-    def joints_torque(self):
+    def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
         entity = self._entity
 
-        def torques(physics):
+        def torques(physics: Physics) -> np.ndarray:
             values = np.array([physics.bind(s).sensordata for s in entity.joint_torque_sensors])
             axes = np.array([physics.model.jnt_axis[physics.bind(j).id] for j in entity.joints])
             return np.einsum("ij,ij->i", values, axes)
@@ -172,7 +175,7 @@ class JacoArmObservables(composer.Observables):
         return observable.Generic(torques)
 
     @composer.observable
-    def joints_vel(self):
+    def joints_vel(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("qvel", list(self._entity.joints))
 
 
@@ -262,21 +265,21 @@ class JacoArm(composer.Entity):
         return JacoArmObservables(self)
 
     @property
-    def joints(self):
+    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
         """The six hinge joints, base to wrist."""
         return tuple(self._joints)
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         """One velocity servo per joint, in joint order."""
         return tuple(self._actuators)
 
     @property
-    def joint_torque_sensors(self):
+    def joint_torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
         return tuple(self._torque_sensors)
 
     @property
-    def bodies(self):
+    def bodies(self) -> tuple[mujoco.MjsBody, ...]:
         return tuple(self._bodies)
 
     @property
@@ -293,7 +296,7 @@ class JacoArm(composer.Entity):
         """(6,) joint angles (rad) with the hand pointing down over the workspace."""
         return np.array(HOME_QPOS)
 
-    def joint_sampling_bounds(self, physics) -> np.ndarray:
+    def joint_sampling_bounds(self, physics: Physics) -> np.ndarray:
         """(2, 6) lower and upper joint angles (rad) to sample from: the range of
         limited joints, [0, 2 pi) for the joints that turn freely."""
         bounds = np.empty((2, len(self._joints)))
@@ -303,7 +306,7 @@ class JacoArm(composer.Entity):
             bounds[:, i] = physics.model.jnt_range[bound.id] if limited else (0.0, 2 * np.pi)
         return bounds
 
-    def randomize_arm_joints(self, physics, random_state) -> None:
+    def randomize_arm_joints(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Sets every joint to an angle drawn uniformly from `joint_sampling_bounds`."""
         lower, upper = self.joint_sampling_bounds(physics)
         angles = random_state.uniform(lower, upper)
@@ -311,7 +314,7 @@ class JacoArm(composer.Entity):
             physics.bind(joint).qpos = angle
 
 
-def _contact_kwargs():
+def _contact_kwargs() -> dict[str, Any]:
     return dict(
         contype=ROBOT_CONTYPE,
         conaffinity=ROBOT_CONAFFINITY,
@@ -321,7 +324,7 @@ def _contact_kwargs():
     )
 
 
-def _add_velocity_actuator(spec, joint_name, large):
+def _add_velocity_actuator(spec: mujoco.MjSpec, joint_name: str, large: bool) -> mujoco.MjsActuator:
     max_velocity = LARGE_JOINT_MAX_VELOCITY_RADPS if large else SMALL_JOINT_MAX_VELOCITY_RADPS
     max_torque = LARGE_JOINT_MAX_TORQUE_NM if large else SMALL_JOINT_MAX_TORQUE_NM
     actuator = spec.add_actuator(
