@@ -2,7 +2,7 @@
 the hand, the bricks and the rewards work together.
 
 Success rates over seeds 0-9 are recorded in docs/manipulation.md (reach_site
-10/10, lift_brick 9/10, stack_2_bricks 7/10). The stacking checks use seeds on
+10/10, lift_brick 9/10, stack_2_bricks 8/10). The stacking checks use seeds on
 which the script snaps the bricks; the simulation is deterministic, so they stay
 fixed.
 """
@@ -83,7 +83,7 @@ def test_lifting_the_snapped_top_brick_lifts_both():
 
 @pytest.mark.slow
 def test_stack_2_bricks_snaps_on_most_seeds():
-    # The recorded rate: the brick snaps (last reward 1.0) on 7 of seeds 0-9.
+    # The recorded rate: the brick snaps (last reward 1.0) on 8 of seeds 0-9.
     solved = 0
     for seed in range(10):
         env, controller, timestep = _controller("stack_2_bricks_features", seed=seed)
@@ -92,7 +92,7 @@ def test_stack_2_bricks_snaps_on_most_seeds():
             scripted.stack_waypoints(controller, env.task, top, bottom), timestep
         )
         solved += rewards[-1] >= 0.99
-    assert solved >= 7
+    assert solved >= 8
 
 
 def test_controller_rejects_a_task_without_an_arm():

@@ -521,10 +521,10 @@ def stack_waypoints(
             # push it down with the closed fingers until it snaps.
             Waypoint(hold, fixed_yaw, False, fingers_open, _RELEASE_STEPS),
             Waypoint(
-                above_top(0.04), fixed_yaw, False, _near(controller, above_top(0.04), 0.005), 40
+                above_top(0.04), fixed_yaw, False, _near(controller, above_top(0.04), 0.005), 15
             ),
             Waypoint(above_top(0.04), fixed_yaw, True, _steps(_RECLOSE_STEPS), _RECLOSE_STEPS + 1),
         ]
         + presses
-        + [Waypoint(above_top(0.08), fixed_yaw, True, _steps(10), 11)]
+        + [Waypoint(above_top(0.08), fixed_yaw, False, _steps(10), 11)]
     )
