@@ -235,14 +235,12 @@ def reach_site_waypoints(controller: CartesianController, task: reach.Reach) -> 
     ]
 
 
-# Heights (m) of the pinch site above a brick's origin: above it, around it to grasp.
-# The fingertips' centres close 0.018 m above the pinch site, so grasping with the
-# pinch site low holds the brick by its middle.
+# Heights (m) of the pinch site above a brick's origin (its base): above it, and
+# around it to grasp. Grasping 13 mm up keeps the fingertips from reaching below
+# the brick (at 8 mm they pushed some bricks away as they closed, and landed on
+# the bottom brick's studs before a carried brick's studs engaged).
 _APPROACH_HEIGHT_M = 0.10
-_GRASP_HEIGHT_M = 0.008
-# Stacking grasps higher, so that the fingertips do not reach below the held
-# brick and land on the bottom brick before the studs engage.
-_STACK_GRASP_HEIGHT_M = 0.013
+_GRASP_HEIGHT_M = 0.013
 # Closing on a brick: the fingers close until they stall against it (every finger
 # slower than _STALLED_FINGER_SPEED_RADPS, after at least _MIN_CLOSE_STEPS control
 # steps), at most _CLOSE_STEPS steps. Lifting before the grip has built up drops
@@ -361,9 +359,7 @@ def stack_waypoints(
     Placement uses feedback on the held brick's pose: the pinch site is moved by
     the error between where `top` is and where it should be.
     """
-    grasp = lift_waypoints(
-        controller, task, top, lift_to_m=0.12, grasp_height_m=_STACK_GRASP_HEIGHT_M
-    )[:3]
+    grasp = lift_waypoints(controller, task, top, lift_to_m=0.12)[:3]
 
     def brick_pose(physics: Physics, brick: brick_props.Duplo) -> tuple[np.ndarray, float]:
         body = physics.bind(brick.attachment_body)
