@@ -8,8 +8,12 @@ Composer arena's solver options (elliptic friction cones, 5 noslip iterations,
 noslip tolerance 0, physics timestep 0.002 s; dm_control composer/arena.xml).
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 
@@ -91,21 +95,25 @@ class Table(composer.Arena):
     def ground_geom(self) -> mujoco.MjsGeom:
         return self._ground
 
-    def attach_offset(self, child: composer.Entity, offset) -> mujoco.MjsFrame:
+    def attach_offset(self, child: composer.Entity, offset: ArrayLike) -> mujoco.MjsFrame:
         """Attaches `child` (fixed) with its origin at `offset` (3,), metres, world frame."""
         offset = np.asarray(offset, dtype=np.float64)
         if offset.shape != (3,) or not np.all(np.isfinite(offset)):
             raise ValueError(f"offset must be 3 finite numbers in metres, got {offset!r}")
         frame = self.attach(child)
-        child.attachment_body.pos = offset
+        body = child.attachment_body
+        assert body is not None  # Set by `attach`.
+        body.pos = offset
         return frame
 
-    def add_camera(self, name: str, pos, xyaxes, fovy: float = 45.0) -> mujoco.MjsCamera:
+    def add_camera(
+        self, name: str, pos: Sequence[float], xyaxes: Sequence[float], fovy: float = 45.0
+    ) -> mujoco.MjsCamera:
         """Adds a fixed camera to the world body (position in metres, world frame)."""
         return self._spec.worldbody.add_camera(
             name=name, pos=list(pos), xyaxes=list(xyaxes), fovy=fovy
         )
 
-    def add_site(self, **kwargs) -> mujoco.MjsSite:
+    def add_site(self, **kwargs: Any) -> mujoco.MjsSite:
         """Adds a site to the world body (task markers: targets, spawn regions)."""
         return self._spec.worldbody.add_site(**kwargs)

@@ -22,6 +22,7 @@ Frames: the brick's origin is the centre of its bottom face; z points up through
 the studs; the long side runs along y.
 """
 
+from collections.abc import Sequence
 from typing import Tuple
 
 import mujoco
@@ -90,23 +91,23 @@ class DuploObservables(composer.Observables):
     ((3,) each), and the force (N, (3,), site frame) the brick transmits."""
 
     @composer.observable
-    def angular_velocity(self):
+    def angular_velocity(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
 
     @composer.observable
-    def force(self):
+    def force(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["force"])
 
     @composer.observable
-    def linear_velocity(self):
+    def linear_velocity(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
 
     @composer.observable
-    def orientation(self):
+    def orientation(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
 
     @composer.observable
-    def position(self):
+    def position(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
 
 
@@ -126,17 +127,17 @@ class Duplo(composer.Entity):
     def _build(
         self,
         variation: float = 0.0,
-        color=(1.0, 0.0, 0.0),
+        color: Sequence[float] = (1.0, 0.0, 0.0),
         name: str = "duplo2x4",
         vertex_sites: bool = False,
     ) -> None:
         variation = float(variation)
         if not 0.0 <= variation <= 1.0:
             raise ValueError(f"variation must be in [0, 1], got {variation!r}")
-        color = np.asarray(color, dtype=np.float64)
-        if color.shape != (3,) or not np.all((color >= 0) & (color <= 1)):
-            raise ValueError(f"color must be 3 values in [0, 1], got {color!r}")
-        rgba = [*color.tolist(), 1.0]
+        rgb = np.asarray(color, dtype=np.float64)
+        if rgb.shape != (3,) or not np.all((rgb >= 0) & (rgb <= 1)):
+            raise ValueError(f"color must be 3 values in [0, 1], got {rgb!r}")
+        rgba = [*rgb.tolist(), 1.0]
         self._radius_range = (
             (1 - variation) * STUD_RADIUS_M + variation * STUD_RADIUS_MIN_M,
             (1 - variation) * STUD_RADIUS_M + variation * STUD_RADIUS_MAX_M,
@@ -307,11 +308,11 @@ class Duplo(composer.Entity):
         return DuploObservables(self)
 
     @property
-    def sensors(self):
+    def sensors(self) -> dict[str, mujoco.MjsSensor]:
         return self._sensors
 
     @property
-    def studs(self):
+    def studs(self) -> tuple[mujoco.MjsGeom, ...]:
         """The eight stud geoms, row-major (2 rows along x, 4 columns along y)."""
         return tuple(self._studs)
 
@@ -326,7 +327,7 @@ class Duplo(composer.Entity):
         return self._hole_sites
 
     @property
-    def vertices(self):
+    def vertices(self) -> tuple[mujoco.MjsSite, ...]:
         """Sites at the corners of the bounding box (empty unless `vertex_sites`)."""
         return tuple(self._vertices)
 
@@ -357,7 +358,7 @@ class Duplo(composer.Entity):
         self._stud_radius = radius
         composer.mark_spec_changed()
 
-    def initialize_episode_mjcf(self, random_state) -> None:
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         """Draws the episode's stud radius (only when `variation` > 0)."""
         if self._variation > 0:
             self.set_stud_radius(random_state.uniform(*self._radius_range))
@@ -368,12 +369,14 @@ def stack_bricks(top: Duplo, bottom: Duplo) -> composer.Entity:
     root = _Root()
     root.attach(bottom)
     root.add_free_entity(top)
-    top.attachment_body.pos = [0.0, 0.0, STACKED_OFFSET_M]
+    body = top.attachment_body
+    assert body is not None  # Set by `add_free_entity`.
+    body.pos = [0.0, 0.0, STACKED_OFFSET_M]
     return root
 
 
 class _Root(composer.Arena):
-    def _build(self):
+    def _build(self) -> None:
         self._spec = mujoco.MjSpec()
         self._spec.modelname = "bricks"
         self._spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
@@ -407,7 +410,7 @@ def measure_separation_force(
     body_id = physics.bind(top.attachment_body).id
     data = physics.data
 
-    def separates(force):
+    def separates(force: float) -> bool:
         physics.reset()
         physics.forward()
         start_height = data.xpos[body_id, 2]

@@ -41,7 +41,7 @@ class SphereCradle(composer.Entity):
 
 class PedestalObservables(composer.Observables):
     @composer.observable
-    def position(self):
+    def position(self) -> observable.MJCFFeature:
         """World position (m) of the target site on the pedestal."""
         return observable.MJCFFeature("xpos", self._entity.target_site)
 

@@ -5,8 +5,11 @@ As dm_control's `entities.props.Primitive` (dm-control 1.0.50): the observables
 sensors of the geom, in the world frame.
 """
 
+from typing import Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
@@ -25,19 +28,19 @@ class PrimitiveObservables(composer.Observables):
     (rad/s) velocity of the geom."""
 
     @composer.observable
-    def angular_velocity(self):
+    def angular_velocity(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
 
     @composer.observable
-    def linear_velocity(self):
+    def linear_velocity(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
 
     @composer.observable
-    def orientation(self):
+    def orientation(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
 
     @composer.observable
-    def position(self):
+    def position(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
 
 
@@ -58,11 +61,11 @@ class Primitive(composer.Entity):
     def _build(
         self,
         geom_type: str,
-        size,
+        size: ArrayLike,
         name: str = "primitive",
-        mass=None,
+        mass: float | None = None,
         vertex_sites: bool = False,
-        **geom_kwargs,
+        **geom_kwargs: Any,
     ) -> None:
         if geom_type not in _GEOM_TYPES:
             raise ValueError(f"geom_type must be one of {sorted(_GEOM_TYPES)}, got {geom_type!r}")
@@ -125,10 +128,10 @@ class Primitive(composer.Entity):
         return self._geom
 
     @property
-    def sensors(self):
+    def sensors(self) -> dict[str, mujoco.MjsSensor]:
         return self._sensors
 
     @property
-    def vertices(self):
+    def vertices(self) -> tuple[mujoco.MjsSite, ...]:
         """Corner sites of a box built with `vertex_sites` (else empty)."""
         return tuple(self._vertices)

@@ -15,11 +15,14 @@ world z axis; every joint turns about its body's z axis. The wrist site is where
 a hand attaches.
 """
 
+from typing import Any
+
 import mujoco
 import numpy as np
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 
 JOINT_NAMES = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
 _LARGE_JOINTS = JOINT_NAMES[:3]
@@ -144,35 +147,57 @@ _SMALL_RING = (0.035, 0.009)
 _WRIST_QUAT = (0.0, 0.70710678118, 0.70710678118, 0.0)
 
 
+class _ModelIndices:
+    """Indices of the arm's joints and torque sensors in a compiled model, found
+    once per model: binding each element at every step cost more than the rest
+    of the arm's observations."""
+
+    def __init__(self, arm: "JacoArm") -> None:
+        self._arm = arm
+        self._model: object = None
+
+    def get(self, physics: Physics) -> "_ModelIndices":
+        if physics.model is not self._model:
+            arm = self._arm
+            self.joint_ids = np.array([physics.bind(j).id for j in arm.joints])
+            self.qpos = physics.model.jnt_qposadr[self.joint_ids]
+            sensor_ids = [physics.bind(s).id for s in arm.joint_torque_sensors]
+            # (6, 3): the three components of each torque sensor.
+            self.torque_sensordata = physics.model.sensor_adr[sensor_ids][:, None] + np.arange(3)
+            self._model = physics.model
+        return self
+
+
 class JacoArmObservables(composer.Observables):
     """Joint angles as (sin, cos) pairs (6, 2), joint velocities (rad/s, (6,)) and
     joint torques about their axes (N m, (6,))."""
 
     @composer.observable
-    def joints_pos(self):
+    def joints_pos(self) -> observable.Generic:
         """(6, 2): sine and cosine of each joint angle (most joints turn freely)."""
-        joints = self._entity.joints
+        indices = _ModelIndices(self._entity)
 
-        def sin_cos(physics):
-            angles = np.array([physics.bind(j).qpos[0] for j in joints])
+        def sin_cos(physics: Physics) -> np.ndarray:
+            angles = physics.data.qpos[indices.get(physics).qpos]
             return np.stack([np.sin(angles), np.cos(angles)], axis=-1)
 
         return observable.Generic(sin_cos)
 
     @composer.observable
-    def joints_torque(self):
+    def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
-        entity = self._entity
+        indices = _ModelIndices(self._entity)
 
-        def torques(physics):
-            values = np.array([physics.bind(s).sensordata for s in entity.joint_torque_sensors])
-            axes = np.array([physics.model.jnt_axis[physics.bind(j).id] for j in entity.joints])
+        def torques(physics: Physics) -> np.ndarray:
+            found = indices.get(physics)
+            values = physics.data.sensordata[found.torque_sensordata]
+            axes = physics.model.jnt_axis[found.joint_ids]
             return np.einsum("ij,ij->i", values, axes)
 
         return observable.Generic(torques)
 
     @composer.observable
-    def joints_vel(self):
+    def joints_vel(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("qvel", list(self._entity.joints))
 
 
@@ -262,21 +287,21 @@ class JacoArm(composer.Entity):
         return JacoArmObservables(self)
 
     @property
-    def joints(self):
+    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
         """The six hinge joints, base to wrist."""
         return tuple(self._joints)
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         """One velocity servo per joint, in joint order."""
         return tuple(self._actuators)
 
     @property
-    def joint_torque_sensors(self):
+    def joint_torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
         return tuple(self._torque_sensors)
 
     @property
-    def bodies(self):
+    def bodies(self) -> tuple[mujoco.MjsBody, ...]:
         return tuple(self._bodies)
 
     @property
@@ -293,7 +318,7 @@ class JacoArm(composer.Entity):
         """(6,) joint angles (rad) with the hand pointing down over the workspace."""
         return np.array(HOME_QPOS)
 
-    def joint_sampling_bounds(self, physics) -> np.ndarray:
+    def joint_sampling_bounds(self, physics: Physics) -> np.ndarray:
         """(2, 6) lower and upper joint angles (rad) to sample from: the range of
         limited joints, [0, 2 pi) for the joints that turn freely."""
         bounds = np.empty((2, len(self._joints)))
@@ -303,7 +328,7 @@ class JacoArm(composer.Entity):
             bounds[:, i] = physics.model.jnt_range[bound.id] if limited else (0.0, 2 * np.pi)
         return bounds
 
-    def randomize_arm_joints(self, physics, random_state) -> None:
+    def randomize_arm_joints(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Sets every joint to an angle drawn uniformly from `joint_sampling_bounds`."""
         lower, upper = self.joint_sampling_bounds(physics)
         angles = random_state.uniform(lower, upper)
@@ -311,7 +336,7 @@ class JacoArm(composer.Entity):
             physics.bind(joint).qpos = angle
 
 
-def _contact_kwargs():
+def _contact_kwargs() -> dict[str, Any]:
     return dict(
         contype=ROBOT_CONTYPE,
         conaffinity=ROBOT_CONAFFINITY,
@@ -321,7 +346,7 @@ def _contact_kwargs():
     )
 
 
-def _add_velocity_actuator(spec, joint_name, large):
+def _add_velocity_actuator(spec: mujoco.MjSpec, joint_name: str, large: bool) -> mujoco.MjsActuator:
     max_velocity = LARGE_JOINT_MAX_VELOCITY_RADPS if large else SMALL_JOINT_MAX_VELOCITY_RADPS
     max_torque = LARGE_JOINT_MAX_TORQUE_NM if large else SMALL_JOINT_MAX_TORQUE_NM
     actuator = spec.add_actuator(

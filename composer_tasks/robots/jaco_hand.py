@@ -13,12 +13,15 @@ point of the manipulation tasks; its orientation matches the wrist's.
 """
 
 import collections.abc
+from collections.abc import Iterable
+from typing import Any
 
 import mujoco
 import numpy as np
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 from composer_tasks.robots import jaco_arm
 
 # Finger joints (dm_control jaco_hand.xml): range (rad), friction loss (N m),
@@ -40,13 +43,13 @@ _PALM_IQUAT = (
     -0.001802679379573878,
     -0.004356878917040826,
 )
-_PROXIMAL = dict(
+_PROXIMAL: dict[str, Any] = dict(
     mass=0.0255204,
     inertia=(7.069004506974082e-06, 7.0219142333230015e-06, 2.038781190729017e-06),
     ipos=(0.020495434264543845, -0.007902492338918442, -6.8140934826880554e-06),
     iquat=(0.5018435727190034, 0.4991486841808767, 0.5007256735251927, 0.49827444192319464),
 )
-_DISTAL = dict(
+_DISTAL: dict[str, Any] = dict(
     mass=0.0132655,
     inertia=(2.70189858488431e-06, 2.5422860217636423e-06, 6.640599221315479e-07),
     ipos=(0.012826021237714163, -0.004531130001226857, -3.468581496368186e-06),
@@ -83,19 +86,19 @@ class JacoHandObservables(composer.Observables):
     position (m, (3,)) and rotation matrix (row-major, (9,))."""
 
     @composer.observable
-    def joints_pos(self):
+    def joints_pos(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("qpos", list(self._entity.joints))
 
     @composer.observable
-    def joints_vel(self):
+    def joints_vel(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("qvel", list(self._entity.joints))
 
     @composer.observable
-    def pinch_site_pos(self):
+    def pinch_site_pos(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("xpos", self._entity.pinch_site)
 
     @composer.observable
-    def pinch_site_rmat(self):
+    def pinch_site_rmat(self) -> observable.MJCFFeature:
         return observable.MJCFFeature("xmat", self._entity.pinch_site)
 
 
@@ -200,11 +203,11 @@ class JacoHand(composer.Entity):
         return JacoHandObservables(self)
 
     @property
-    def joints(self):
+    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
         return tuple(self._joints)
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         return tuple(self._actuators)
 
     @property
@@ -220,14 +223,14 @@ class JacoHand(composer.Entity):
         return self._grip_site
 
     @property
-    def hand_geoms(self):
+    def hand_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._hand_geoms)
 
     @property
-    def finger_geoms(self):
+    def finger_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._finger_geoms)
 
-    def set_grasp(self, physics, close_factors) -> None:
+    def set_grasp(self, physics: Physics, close_factors: float | Iterable[float]) -> None:
         """Sets the fingers' angles: 0 fully open, 1 fully closed (one number for all
         fingers or one per finger), zeroes their velocity commands, and updates the
         kinematics."""
@@ -248,7 +251,13 @@ class JacoHand(composer.Entity):
         physics.forward()
 
 
-def _set_inertia(body, mass, inertia, ipos, iquat):
+def _set_inertia(
+    body: mujoco.MjsBody,
+    mass: float,
+    inertia: Iterable[float],
+    ipos: Iterable[float],
+    iquat: Iterable[float],
+) -> None:
     body.explicitinertial = True
     body.mass = mass
     body.inertia = list(inertia)
@@ -256,7 +265,7 @@ def _set_inertia(body, mass, inertia, ipos, iquat):
     body.iquat = list(iquat)
 
 
-def _contact_kwargs(condim=3):
+def _contact_kwargs(condim: int = 3) -> dict[str, Any]:
     return dict(
         contype=jaco_arm.ROBOT_CONTYPE,
         conaffinity=jaco_arm.ROBOT_CONAFFINITY,

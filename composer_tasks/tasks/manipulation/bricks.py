@@ -27,9 +27,12 @@ Translucent, contactless "hint" bricks beside the workspace show the goal stack.
 
 import collections
 import copy
+from collections.abc import Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
@@ -37,7 +40,10 @@ from composer_tasks.composer import initializers
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import base as variation_base
 from composer_tasks.composer.variation import distributions
+from composer_tasks.physics import Physics
 from composer_tasks.props.bricks import Duplo
+from composer_tasks.robots import JacoArm
+from composer_tasks.robots import JacoHand
 from composer_tasks.tasks.manipulation import common
 
 BrickWorkspace = collections.namedtuple(
@@ -75,17 +81,18 @@ _FIXED_BRICK_MASS_SCALE = 1e4
 PER_EPISODE = "per_episode"
 
 
-def _brick_names(count):
+def _brick_names(count: int) -> tuple[list[str], list[str]]:
     """dm_control's names: bricks duplo2x4, duplo2x4_2, duplo2x4_4, ...; the hint
     bricks take the odd suffixes in between (they were attached in turn)."""
-    names, hints = [], []
+    names: list[str] = []
+    hints: list[str] = []
     for index in range(count):
         names.append("duplo2x4" if index == 0 else f"duplo2x4_{2 * index}")
         hints.append(f"duplo2x4_{2 * index + 1}")
     return names, hints
 
 
-def _rotation(quaternion):
+def _rotation(quaternion: ArrayLike) -> np.ndarray:
     matrix = np.empty(9)
     mujoco.mju_quat2Mat(matrix, np.asarray(quaternion, dtype=np.float64))
     return matrix.reshape(3, 3)
@@ -97,12 +104,12 @@ class _BrickTask(common.ArmTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
+        arm: JacoArm,
+        hand: JacoHand,
         num_bricks: int,
-        settings,
-        workspace,
-        fixed_index,
+        settings: common.ObservationSettings,
+        workspace: BrickWorkspace,
+        fixed_index: int | str | None,
         control_timestep: float,
     ):
         if not 2 <= num_bricks <= _MAX_BRICKS:
@@ -126,12 +133,14 @@ class _BrickTask(common.ArmTask):
             else:
                 arena.add_free_entity(brick)
             if fixed_index == PER_EPISODE:
+                body = brick.attachment_body
+                assert body is not None  # Set by `add_free_entity`.
                 self._base_welds.append(
                     arena.spec.add_equality(
                         name=f"{names[index]}_to_table",
                         type=mujoco.mjtEq.mjEQ_WELD,
                         objtype=mujoco.mjtObj.mjOBJ_BODY,
-                        name1=brick.attachment_body.name,
+                        name1=body.name,
                         name2="world",
                         active=False,
                         solref=list(_BASE_WELD_SOLREF),
@@ -158,10 +167,10 @@ class _BrickTask(common.ArmTask):
         self._corner_holes = [[b.hole_sites[c] for c in corners] for b in self._bricks]
 
     @property
-    def bricks(self):
+    def bricks(self) -> tuple[Duplo, ...]:
         return tuple(self._bricks)
 
-    def _pair_distances(self, physics, pairs):
+    def _pair_distances(self, physics: Physics, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
         distances = []
         for bottom, top in pairs:
             studs = np.array([physics.bind(s).xpos for s in self._corner_studs[bottom]])
@@ -171,7 +180,7 @@ class _BrickTask(common.ArmTask):
             distances.append(min(straight, turned))
         return np.array(distances)
 
-    def fix_to_table(self, physics, index) -> None:
+    def fix_to_table(self, physics: Physics, index: int | None) -> None:
         """Holds brick `index` where it is for the episode: it becomes 10^4 times
         heavier and its weld to the world is switched on (only for tasks built with
         `fixed_index=PER_EPISODE`); the other bricks get their own masses back.
@@ -237,7 +246,9 @@ class _BrickTask(common.ArmTask):
         """Returns to a `snapshot_state()` of a task built alike."""
         self._brick_inertials = copy.deepcopy(state["brick_inertials"])
 
-    def pairwise_rewards(self, physics, pairs, close_coef: float) -> np.ndarray:
+    def pairwise_rewards(
+        self, physics: Physics, pairs: Sequence[tuple[int, int]], close_coef: float
+    ) -> np.ndarray:
         """Per (bottom, top) pair of brick indices, the stacking reward in [0, 1]."""
         distances = self._pair_distances(physics, pairs)
         close = rewards.tolerance(
@@ -246,10 +257,17 @@ class _BrickTask(common.ArmTask):
         clicked = rewards.tolerance(
             distances, bounds=(0, CLICK_THRESHOLD_M), margin=CLICK_THRESHOLD_M
         )
-        return (close_coef * close + clicked) / (close_coef + 1.0)
+        return np.asarray((close_coef * close + clicked) / (close_coef + 1.0))
 
 
-def build_stack(physics, bricks, base_pos, base_quat, order, random_state) -> None:
+def build_stack(
+    physics: Physics,
+    bricks: Sequence[Duplo],
+    base_pos: Any,
+    base_quat: Any,
+    order: Sequence[int] | np.ndarray,
+    random_state: np.random.RandomState,
+) -> None:
     """Poses `bricks[order[0]]` at (base_pos, base_quat) and snaps the others on top in
     `order`, each turned by 180 degrees about z with probability 1/2 (the reward
     does not tell the two apart). Positions in metres, world frame."""
@@ -303,12 +321,12 @@ class Stack(_BrickTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
+        arm: JacoArm,
+        hand: JacoHand,
         num_bricks: int,
         target_height: int,
         moveable_base: bool,
-        settings,
+        settings: common.ObservationSettings,
         workspace: BrickWorkspace = WORKSPACE,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
         randomize_order: bool = False,
@@ -350,7 +368,7 @@ class Stack(_BrickTask):
     def desired_order(self) -> np.ndarray:
         return self._desired_order.copy()
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         if self._randomize_order:
             self._desired_order = random_state.choice(
                 self._num_bricks, size=self._target_height, replace=False
@@ -370,7 +388,7 @@ class Stack(_BrickTask):
             random_state,
         )
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
 
@@ -393,10 +411,10 @@ class Reassemble(_BrickTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
+        arm: JacoArm,
+        hand: JacoHand,
         num_bricks: int,
-        settings,
+        settings: common.ObservationSettings,
         workspace: BrickWorkspace = WORKSPACE,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
         randomize_order: bool = False,
@@ -423,7 +441,7 @@ class Reassemble(_BrickTask):
     def desired_order(self) -> np.ndarray:
         return self._desired_order.copy()
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         if self._randomize_order:
             # A random initial stack; the goal keeps its (fixed) bottom brick and
             # puts the others in another random order.
@@ -451,7 +469,7 @@ class Reassemble(_BrickTask):
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         # No coarse shaping: it would discourage taking the initial stack apart.
         return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
@@ -471,7 +489,7 @@ class Reassemble(_BrickTask):
         self._desired_order = _order(state["desired_order"], count, "desired_order")
 
 
-def _order(order, length, name):
+def _order(order: ArrayLike, length: int, name: str) -> np.ndarray:
     """A snapshot's brick order as an int array of `length` distinct indices.
 
     Raises:
@@ -489,7 +507,9 @@ def _order(order, length, name):
     return order.copy()
 
 
-def _desired_order_observable(task, settings):
+def _desired_order_observable(
+    task: "Stack | Reassemble", settings: common.ObservationSettings
+) -> observable.Generic:
     """The goal stack's brick indices, bottom first, as floats (a prop-pose feature)."""
     desired_order = observable.Generic(lambda physics: task.desired_order.astype(np.float64))
     desired_order.configure(**settings.prop_pose)
@@ -497,10 +517,10 @@ def _desired_order_observable(task, settings):
 
 
 def make_stack(
-    settings,
+    settings: common.ObservationSettings,
     num_bricks: int,
     moveable_base: bool,
-    target_height=None,
+    target_height: int | None = None,
     randomize_order: bool = False,
 ) -> Stack:
     target_height = num_bricks if target_height is None else target_height
@@ -516,7 +536,9 @@ def make_stack(
     )
 
 
-def make_reassemble(settings, num_bricks: int, randomize_order: bool = False) -> Reassemble:
+def make_reassemble(
+    settings: common.ObservationSettings, num_bricks: int, randomize_order: bool = False
+) -> Reassemble:
     return Reassemble(
         Table(),
         common.make_arm(settings),

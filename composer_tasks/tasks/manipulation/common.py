@@ -8,12 +8,15 @@ prop poses) and `VISION` (proprioception, torques, an 84x84 RGB camera).
 """
 
 import collections
-from typing import Dict, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas.table import Table
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation import rotations
@@ -27,20 +30,25 @@ class ArmTask(composer.Task):
     entity), the Jaco arm and hand, and the task's observables. Subclasses set
     `_arena`, `_arm`, `_hand` and `_task_observables` in `__init__`."""
 
+    _arena: Table
+    _arm: JacoArm
+    _hand: JacoHand
+    _task_observables: "collections.OrderedDict[str, observable.Observable]"
+
     @property
-    def root_entity(self):
+    def root_entity(self) -> Table:
         return self._arena
 
     @property
-    def arm(self):
+    def arm(self) -> JacoArm:
         return self._arm
 
     @property
-    def hand(self):
+    def hand(self) -> JacoHand:
         return self._hand
 
     @property
-    def task_observables(self):
+    def task_observables(self) -> "collections.OrderedDict[str, observable.Observable]":
         return self._task_observables
 
 
@@ -63,7 +71,7 @@ CameraSpec = collections.namedtuple("CameraSpec", ["name", "pos", "xyaxes"])
 FRONT_CLOSE = CameraSpec("front_close", (0.0, -0.6, 0.75), (1.0, 0.0, 0.0, 0.0, 0.7, 0.75))
 
 
-def _symlog1p(value, random_state=None):
+def _symlog1p(value: np.ndarray, random_state: np.random.RandomState | None = None) -> np.ndarray:
     del random_state
     return np.sign(value) * np.log1p(np.abs(value))
 
@@ -73,7 +81,7 @@ ObservationSettings = collections.namedtuple(
 )
 
 
-def _options(enabled, corruptor=None):
+def _options(enabled: bool, corruptor: Callable[..., np.ndarray] | None = None) -> dict[str, Any]:
     return dict(
         enabled=enabled,
         update_interval=1,
@@ -104,7 +112,9 @@ FREEPROP_OBSERVABLES = dict(
 )
 
 
-def make_options(settings: ObservationSettings, names: Dict[str, Sequence[str]]):
+def make_options(
+    settings: ObservationSettings, names: Mapping[str, Sequence[str]]
+) -> dict[str, dict[str, Any]]:
     """{observable name: options} for the observables of each category in `names`."""
     options = {}
     for category, observable_names in names.items():
@@ -123,9 +133,11 @@ def make_hand(settings: ObservationSettings) -> JacoHand:
     )
 
 
-def add_camera_observables(arena, settings: ObservationSettings, *cameras: CameraSpec):
+def add_camera_observables(
+    arena: Table, settings: ObservationSettings, *cameras: CameraSpec
+) -> "collections.OrderedDict[str, observable.Observable]":
     """Adds the cameras to the arena; returns {name: MJCFCamera observable}."""
-    observables = collections.OrderedDict()
+    observables: collections.OrderedDict[str, observable.Observable] = collections.OrderedDict()
     for camera in cameras:
         element = arena.add_camera(camera.name, camera.pos, camera.xyaxes)
         camera_observable = observable.MJCFCamera(
@@ -136,7 +148,14 @@ def add_camera_observables(arena, settings: ObservationSettings, *cameras: Camer
     return observables
 
 
-def add_bbox_site(arena, lower, upper, rgba, name, visible=False):
+def add_bbox_site(
+    arena: Table,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    rgba: Sequence[float],
+    name: str,
+    visible: bool = False,
+) -> mujoco.MjsSite:
     """A box site spanning [lower, upper] (m, world frame), for showing regions."""
     lower, upper = np.asarray(lower, float), np.asarray(upper, float)
     return arena.add_site(
@@ -149,14 +168,16 @@ def add_bbox_site(arena, lower, upper, rgba, name, visible=False):
     )
 
 
-def uniform_z_rotation():
+def uniform_z_rotation() -> rotations.QuaternionFromAxisAngle:
     """A variation drawing rotations about the world z axis, angle uniform in [-pi, pi)."""
     return rotations.QuaternionFromAxisAngle(
         axis=(0.0, 0.0, 1.0), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True)
     )
 
 
-def attach_robot(arena, arm: JacoArm, hand: JacoHand, offset=ARM_OFFSET_M) -> None:
+def attach_robot(
+    arena: Table, arm: JacoArm, hand: JacoHand, offset: ArrayLike = ARM_OFFSET_M
+) -> None:
     """Mounts the hand on the arm's wrist and the arm on the arena at `offset` (m)."""
     arm.attach(hand, arm.wrist_site)
     arena.attach_offset(arm, offset)

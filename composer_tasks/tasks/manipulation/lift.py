@@ -16,6 +16,9 @@ import numpy as np
 
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
+from composer_tasks.physics import Physics
+from composer_tasks.robots import JacoArm
+from composer_tasks.robots import JacoHand
 from composer_tasks.composer import initializers
 from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
@@ -53,10 +56,10 @@ class Lift(common.ArmTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
-        prop,
-        settings,
+        arm: JacoArm,
+        hand: JacoHand,
+        prop: Duplo | Primitive,
+        settings: common.ObservationSettings,
         workspace: LiftWorkspace,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
@@ -65,6 +68,8 @@ class Lift(common.ArmTask):
                 f"prop {prop.name!r} has no vertex sites; build it with vertex_sites=True"
             )
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
+        self._vertex_ids_model: object = None
+        self._vertex_ids = np.zeros(0, dtype=np.int64)
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
         self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
@@ -90,7 +95,7 @@ class Lift(common.ArmTask):
         self._target_height = DISTANCE_TO_LIFT_M
 
     @property
-    def prop(self):
+    def prop(self) -> Duplo | Primitive:
         return self._prop
 
     @property
@@ -98,18 +103,22 @@ class Lift(common.ArmTask):
         """This episode's target height (m) of the prop's lowest corner."""
         return self._target_height
 
-    def lowest_vertex_height(self, physics) -> float:
+    def lowest_vertex_height(self, physics: Physics) -> float:
         """Height (m) of the prop's lowest bounding-box corner."""
-        return float(min(physics.bind(site).xpos[2] for site in self._prop.vertices))
+        if physics.model is not self._vertex_ids_model:
+            # Found once per model: binding each site at every step is slow.
+            self._vertex_ids = np.array([physics.bind(s).id for s in self._prop.vertices])
+            self._vertex_ids_model = physics.model
+        return float(np.min(physics.data.site_xpos[self._vertex_ids, 2]))
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._prop_placer(physics, random_state)
         self._tcp_initializer(physics, random_state)
         self._target_height = DISTANCE_TO_LIFT_M + self.lowest_vertex_height(physics)
         physics.bind(self._target_height_site).pos[2] = self._target_height
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         return rewards.tolerance(
             self.lowest_vertex_height(physics),
             bounds=(self._target_height, np.inf),
@@ -128,7 +137,7 @@ class Lift(common.ArmTask):
         self._target_height = float(state["target_height"])
 
 
-def make_lift(settings, prop_name: str) -> Lift:
+def make_lift(settings: common.ObservationSettings, prop_name: str) -> Lift:
     options = common.make_options(settings, common.FREEPROP_OBSERVABLES)
     if prop_name == "duplo":
         prop, workspace = Duplo(vertex_sites=True, observable_options=options), DUPLO_WORKSPACE

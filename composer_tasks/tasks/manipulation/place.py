@@ -18,6 +18,9 @@ import numpy as np
 
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
+from composer_tasks.physics import Physics
+from composer_tasks.robots import JacoArm
+from composer_tasks.robots import JacoHand
 from composer_tasks.composer import initializers
 from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
@@ -57,12 +60,12 @@ class Place(common.ArmTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
-        prop,
-        settings,
+        arm: JacoArm,
+        hand: JacoHand,
+        prop: Duplo,
+        settings: common.ObservationSettings,
         workspace: PlaceWorkspace,
-        cradle,
+        cradle: Duplo | SphereCradle,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
@@ -99,20 +102,20 @@ class Place(common.ArmTask):
         )
 
     @property
-    def prop(self):
+    def prop(self) -> Duplo:
         return self._prop
 
     @property
     def pedestal(self) -> Pedestal:
         return self._pedestal
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._pedestal_placer(physics, random_state, ignore_contacts_with_entities=[self._prop])
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
         self._prop_placer(physics, random_state)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         target = physics.bind(self._pedestal.target_site).xpos
         obj = physics.bind(self._prop.attachment_body).xpos
         tcp = physics.bind(self._hand.tool_center_point).xpos
@@ -138,7 +141,7 @@ class Place(common.ArmTask):
         return (grasp_or_hand_away + _IN_PLACE_WEIGHT * in_place) / (1 + _IN_PLACE_WEIGHT)
 
 
-def make_place(settings, cradle_name: str) -> Place:
+def make_place(settings: common.ObservationSettings, cradle_name: str) -> Place:
     prop = Duplo(observable_options=common.make_options(settings, common.FREEPROP_OBSERVABLES))
     if cradle_name == "duplo":
         cradle = Duplo()

@@ -12,6 +12,9 @@ import numpy as np
 
 from composer_tasks import rewards
 from composer_tasks.arenas.table import Table
+from composer_tasks.physics import Physics
+from composer_tasks.robots import JacoArm
+from composer_tasks.robots import JacoHand
 from composer_tasks.composer import initializers
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import distributions
@@ -50,10 +53,10 @@ class Reach(common.ArmTask):
     def __init__(
         self,
         arena: Table,
-        arm,
-        hand,
-        prop,
-        settings,
+        arm: JacoArm,
+        hand: JacoHand,
+        prop: Duplo | None,
+        settings: common.ObservationSettings,
         workspace: ReachWorkspace,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
@@ -101,11 +104,11 @@ class Reach(common.ArmTask):
         )
 
     @property
-    def target(self):
+    def target(self) -> mujoco.MjsSite:
         """The target site (on the prop, or on the table's world body)."""
         return self._target
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
         if self._prop is not None:
@@ -113,14 +116,14 @@ class Reach(common.ArmTask):
         else:
             physics.bind(self._target).pos = self._target_placer(random_state=random_state)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float | np.ndarray:
         hand = physics.bind(self._hand.tool_center_point).xpos
         target = physics.bind(self._target).xpos
         distance = np.linalg.norm(hand - target)
         return rewards.tolerance(distance, bounds=(0, TARGET_RADIUS_M), margin=TARGET_RADIUS_M)
 
 
-def make_reach(settings, use_site: bool) -> Reach:
+def make_reach(settings: common.ObservationSettings, use_site: bool) -> Reach:
     arena = Table()
     arm, hand = common.make_arm(settings), common.make_hand(settings)
     if use_site:
