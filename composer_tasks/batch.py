@@ -46,7 +46,7 @@ Conventions:
 
 import collections
 import os
-from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union, NoReturn
 
 import dm_env
 import mujoco
@@ -218,7 +218,7 @@ class BatchEnvironment:
         )
         return batch
 
-    def _setup(self, make, num_envs, num_threads, seed, model_variations):
+    def _setup(self, make, num_envs, num_threads, seed, model_variations) -> None:
         if (
             isinstance(num_envs, (bool, np.bool_))
             or not isinstance(num_envs, (int, np.integer))
@@ -265,7 +265,7 @@ class BatchEnvironment:
             raise TypeError(f"copy {index} is a {type(env).__name__}, not a composer.Environment")
         return env
 
-    def _setup_action_checks(self):
+    def _setup_action_checks(self) -> None:
         self._num_agents = self._envs[0].task.num_agents
         if self._num_agents is not None:
             self._agent_action_checks = [
@@ -283,7 +283,7 @@ class BatchEnvironment:
         # The single environments' check, which takes the copies stacked as they are.
         self._actions_in_bounds = environment_module.action_bounds_check(spec)
 
-    def _setup_vectorized(self):
+    def _setup_vectorized(self) -> None:
         first = self._envs[0]
         task = first.task
         self._task = task
@@ -488,7 +488,7 @@ class BatchEnvironment:
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         return timestep
 
-    def _sync_models(self):
+    def _sync_models(self) -> None:
         models = [env.physics.model for env in self._envs]
         if any(a is not b for a, b in zip(models, self._models)):
             self._batch.set_models(models)
@@ -567,12 +567,12 @@ class BatchEnvironment:
             view[rows] = np.stack([getattr(data, name) for data in datas])
         return rows
 
-    def _step_physics(self, ids, nstep):
+    def _step_physics(self, ids, nstep) -> None:
         """Steps the batch's copies `ids` (None: all) with MuJoCo's profiling clock off."""
         with self._paused_clock:
             self._batch.step(ids=ids, nstep=nstep, stage=_STAGE_VEL)
 
-    def _note_warnings(self):
+    def _note_warnings(self) -> None:
         """Takes the copies' current warning counters as the baseline of the next step."""
         self._checked_warnings[...] = self._warnings
         self._checked_warning_bytes = self._warnings.tobytes()
@@ -622,7 +622,7 @@ class BatchEnvironment:
         self._last_observation = observation
         return BatchTimeStep(step_type, reward, discount, _copy_observation(observation))
 
-    def _end_warned(self, start_s, step_type, reward, discount, observation):
+    def _end_warned(self, start_s, step_type, reward, discount, observation) -> None:
         """Ends the episodes of the copies whose warning counters rose in this step (or
         raises), as each copy's own environment would."""
         numbers = self._warnings[..., _WARNING_NUMBER]
@@ -713,7 +713,7 @@ class BatchEnvironment:
             )
         return array.astype(self._action_dtype)
 
-    def _raise_for_actions(self, array):
+    def _raise_for_actions(self, array) -> NoReturn:
         """Names the first copy whose actions are not finite or outside the spec's bounds."""
         spec = self._action_spec
         rows = array.reshape(self._num_envs, -1)
@@ -864,7 +864,7 @@ def _check_variation_keys(model_variations):
     return dict(model_variations)
 
 
-def _check_variation_elements(variations, model):
+def _check_variation_elements(variations, model) -> None:
     for kind, name, attribute in variations:
         try:
             element = getattr(model, kind)(name)
@@ -879,7 +879,7 @@ def _check_variation_elements(variations, model):
             )
 
 
-def _check_variation_value(value, key, index):
+def _check_variation_value(value, key, index) -> None:
     kind, name, attribute = key
     if not np.all(np.isfinite(value)):
         raise ValueError(
@@ -903,7 +903,7 @@ def _array_bytes(struct):
     return total
 
 
-def _check_memory(env, num_envs):
+def _check_memory(env, num_envs) -> None:
     """Refuses a batch whose copies certainly do not fit in the machine's memory.
 
     The estimate is a lower bound: per copy its model's arrays and two MjData's
@@ -922,7 +922,7 @@ def _check_memory(env, num_envs):
         )
 
 
-def _vectorizable(envs):
+def _vectorizable(envs) -> bool:
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
     for env in envs:
         task = env.task
@@ -950,7 +950,7 @@ def _vectorizable(envs):
 class _BatchData:
     """The batch's live (N, ...) arrays of MjData fields, by attribute."""
 
-    def __init__(self, batch):
+    def __init__(self, batch) -> None:
         self._batch = batch
 
     def __getattr__(self, name):
@@ -975,7 +975,7 @@ class _BatchModel:
     when tasks change model parameters.
     """
 
-    def __init__(self, models):
+    def __init__(self, models) -> None:
         self._models = models
         self._stacked = []
 

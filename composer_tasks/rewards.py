@@ -28,7 +28,7 @@ _FEW_ENTRIES = 5
 class _Sigmoid:
     __slots__ = ("scale", "of_array", "of_float", "zero_allowed")
 
-    def __init__(self, scale, of_array, of_float, zero_allowed):
+    def __init__(self, scale, of_array, of_float, zero_allowed) -> None:
         self.scale = scale
         self.of_array = of_array
         self.of_float = of_float

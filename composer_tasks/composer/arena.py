@@ -69,13 +69,13 @@ class Arena(entity_module.Entity):
       name: the arena's name (the model name).
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs) -> None:
         self._built_from_base = False
         super().__init__(*args, **kwargs)
         if not self._built_from_base:
             apply_physics_settings(self._spec)
 
-    def _build(self, name="arena"):
+    def _build(self, name="arena") -> None:
         model = mjcf.RootElement(model=name)
         spec = model.spec
         apply_physics_settings(spec)

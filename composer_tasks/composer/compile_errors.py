@@ -66,7 +66,7 @@ def describe_compile_error(root_entity, error) -> str:
     )
 
 
-def _find_name_in_source(cls, local_name):
+def _find_name_in_source(cls, local_name) -> str | None:
     pattern = re.compile(r"""(['"])""" + re.escape(local_name) + r"""\1""")
     for klass in cls.__mro__:
         # The framework's own base classes name no elements of the user's model.

@@ -70,7 +70,7 @@ def _entity_body_ids(physics, entity):
     return np.array(ids, dtype=np.int64)
 
 
-def _is_descendant(model, body, ancestor):
+def _is_descendant(model, body, ancestor) -> bool:
     while body > 0:
         body = model.body_parentid[body]
         if body == ancestor:
@@ -146,7 +146,7 @@ class PropPlacer:
         self._raise_on_settle_failure = bool(raise_exception_on_settle_failure)
         self._cache_model = None
 
-    def _prepare(self, physics):
+    def _prepare(self, physics) -> None:
         """Geom ids, their contact bits and the props' dofs (cached per model)."""
         if self._cache_model is physics.model:
             return
@@ -212,7 +212,7 @@ class PropPlacer:
             model.geom_contype[all_geoms] = saved[0]
             model.geom_conaffinity[all_geoms] = saved[1]
 
-    def _place(self, physics, random_state, all_geoms, saved):
+    def _place(self, physics, random_state, all_geoms, saved) -> None:
         model = physics.model
         index = {geom: i for i, geom in enumerate(all_geoms.tolist())}
         for prop, geoms in zip(self._props, self._prop_geoms):
@@ -239,7 +239,7 @@ class PropPlacer:
                     f"{self._max_attempts_per_prop} attempts"
                 )
 
-    def _settle(self, physics):
+    def _settle(self, physics) -> bool | None:
         """Steps until the props rest; other joints are held. True if they rested."""
         data = physics.data
         model = physics.model
@@ -292,7 +292,7 @@ def qpos_from_site_pose(
     rotation_weight: float = _IK_ROTATION_WEIGHT,
     tolerance: float = _IK_TOLERANCE,
     max_steps: int = _IK_MAX_STEPS,
-):
+) -> bool:
     """Moves `dofs` so that `site` reaches a pose, by damped least squares on MuJoCo's
     site Jacobian (`mj_jacSite`), writing `physics.data.qpos` in place.
 
@@ -366,7 +366,7 @@ def qpos_from_site_pose(
     return False
 
 
-def _kinematics(model, data):
+def _kinematics(model, data) -> None:
     """Poses and the centres of mass the Jacobians need; no collision detection."""
     mujoco.mj_kinematics(model, data)
     mujoco.mj_comPos(model, data)
@@ -418,7 +418,7 @@ class ToolCenterPointInitializer:
         self._max_rejection_samples = int(max_rejection_samples)
         self._cache_model = None
 
-    def _prepare(self, physics):
+    def _prepare(self, physics) -> None:
         if self._cache_model is physics.model:
             return
         model = physics.model
@@ -502,7 +502,7 @@ class ToolCenterPointInitializer:
         )
 
 
-def _wrap_into(qpos, addresses, lower, upper):
+def _wrap_into(qpos, addresses, lower, upper) -> bool:
     """Shifts angles by multiples of 2 pi into [lower, upper); False if one cannot be."""
     for address, low, high in zip(addresses, lower, upper):
         value = qpos[address]

@@ -128,7 +128,7 @@ def _xyaxes(x_axis, y_axis) -> list:
     return list(quaternion)
 
 
-def _set_defaults(spec):
+def _set_defaults(spec) -> None:
     main = spec.default
     main.geom.friction = list(_FRICTION)
     main.geom.solref = list(_SOLREF)

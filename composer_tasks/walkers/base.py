@@ -62,7 +62,7 @@ class Walker(composer.Entity):
         torque_sensors,
         ground_contact_geoms,
         mocap_tracking_bodies=None,
-    ):
+    ) -> None:
         """Records the walker's elements; every subclass calls this at the end of `_build`.
 
         Args:
@@ -219,7 +219,7 @@ class Walker(composer.Entity):
 
     # Episode.
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics, random_state) -> None:
         """`reinitialize_pose`: the joints (not the root) in the initial pose with
         zero velocity, then the walker's pose initializers.
 
@@ -342,7 +342,7 @@ class Walker(composer.Entity):
         """The joints `initialize_episode` sets: every joint but the root's."""
         return self._pose_joints
 
-    def _egocentric_scene_option(self):
+    def _egocentric_scene_option(self) -> None:
         """The `mujoco.MjvOption` the egocentric camera renders with (None: default)."""
         return None
 
@@ -450,7 +450,7 @@ def add_tracking_cameras(spec, root_body, standing_height_m):
     return tuple(cameras)
 
 
-def strip_world(spec, keep_materials=("self",)):
+def strip_world(spec, keep_materials=("self",)) -> None:
     """Turns a standalone model's spec (a Control Suite domain) into a body to attach.
 
     Removes what belongs to the world rather than the body: geoms of the world body
@@ -542,7 +542,7 @@ class WalkerObservables(composer.Observables):
     (64, 64, 3) uint8.
     """
 
-    def __init__(self, entity):
+    def __init__(self, entity) -> None:
         super().__init__(entity)
         for name, item in self.items():
             item.enabled = name != "egocentric_camera"

@@ -471,7 +471,7 @@ class CMUHumanoid(base.Walker):
       name: the entity's name (its prefix in the model).
     """
 
-    def _build(self, name="walker"):
+    def _build(self, name="walker") -> None:
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False
@@ -645,7 +645,7 @@ def _scaled(vector):
     return [_SCALE * float(value) for value in vector]
 
 
-def _set_defaults(spec):
+def _set_defaults(spec) -> None:
     """The published joint and geom defaults of the CMU humanoid."""
     main = spec.default
     main.joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -660,7 +660,7 @@ def _set_defaults(spec):
     main.geom.group = _BODY_GROUP
 
 
-def _make_contact_geom(geom):
+def _make_contact_geom(geom) -> None:
     """Feet, toes, hands and fingers: full friction cones and firmer contacts that
     take priority over the ground's parameters."""
     geom.condim = 3
@@ -670,7 +670,7 @@ def _make_contact_geom(geom):
     geom.priority = 1
 
 
-def _add_servo(spec, joint):
+def _add_servo(spec, joint) -> None:
     """A position servo on `joint` whose control in [-1, 1] spans the joint's range.
 
     force = kp * (target - q) with target = lower + (act + 1) / 2 * (upper - lower),

@@ -47,7 +47,7 @@ class Humanoid(base.Walker):
       name: the entity's name (its prefix in the model).
     """
 
-    def _build(self, name="walker"):
+    def _build(self, name="walker") -> None:
         spec = humanoid_model.make_spec()
         spec.modelname = name
         base.strip_world(spec)

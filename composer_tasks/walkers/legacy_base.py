@@ -164,7 +164,7 @@ class LegacyWalkerObservables(base.WalkerObservables):
     soccer task: `proprioception`, `kinematic_sensors` and `prev_action`).
     """
 
-    def __init__(self, entity):
+    def __init__(self, entity) -> None:
         super().__init__(entity)
         self.disable_all()
 

@@ -47,7 +47,7 @@ class PlanarWalker(base.Walker):
 
     is_planar = True
 
-    def _build(self, name="walker"):
+    def _build(self, name="walker") -> None:
         spec = walker_model.make_spec()
         spec.modelname = name
         base.strip_world(spec)
@@ -131,7 +131,7 @@ class PlanarWalker(base.Walker):
         mujoco.mju_mulQuat(quaternion, attachment_quaternion, _pitch_quaternion(rooty))
         return origin + rotation @ local, quaternion
 
-    def set_pose(self, physics, position=None, quaternion=None):
+    def set_pose(self, physics, position=None, quaternion=None) -> None:
         """Places the walker's frame (metres, world frame; quaternion w-x-y-z).
 
         Raises:
@@ -182,7 +182,7 @@ class PlanarWalker(base.Walker):
         linear = np.array([x_rate, 0.0, z_rate]) + np.cross(angular, offset)
         return rotation @ linear, rotation @ angular
 
-    def set_velocity(self, physics, velocity=None, angular_velocity=None):
+    def set_velocity(self, physics, velocity=None, angular_velocity=None) -> None:
         """Sets the velocity of the walker's frame origin (world frame, m/s) and the
         angular velocity (rad/s); both must lie in / about the walker's plane."""
         velocity = _optional_vector(velocity, 3, "velocity")
