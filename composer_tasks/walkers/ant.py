@@ -181,21 +181,21 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
         ]
 
     @composer.observable
-    def appendages_pos(self):
+    def appendages_pos(self) -> observable.Observable:
         """Feet positions relative to the torso (m), egocentric, (12,)."""
         return self._framed(
             self._entity.end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
         )
 
     @composer.observable
-    def bodies_quats(self):
+    def bodies_quats(self) -> observable.Observable:
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
         return self._framed(
             self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
         )
 
     @composer.observable
-    def bodies_pos(self):
+    def bodies_pos(self) -> observable.Observable:
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
         return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
 

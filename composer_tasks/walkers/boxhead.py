@@ -205,14 +205,14 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
     """The legacy walker observables with the camera's resolution and joints."""
 
     @composer.observable
-    def egocentric_camera(self):
+    def egocentric_camera(self) -> observable.Observable:
         """RGB image (height, width, 3) uint8 from the head's camera, at the walker's
         `camera_resolution` (width, height)."""
         width, height = self._entity.camera_resolution
         return observable.MJCFCamera(self._entity.egocentric_camera, height=height, width=width)
 
     @composer.observable
-    def camera_joints_pos(self):
+    def camera_joints_pos(self) -> observable.Observable:
         """sin then cos of the camera joints' angles, (2 * n_camera_joints,): (0,)
         without camera control."""
         joints = list(self._entity.observable_camera_joints)
@@ -226,7 +226,7 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
         return observable.Generic(sin_cos)
 
     @composer.observable
-    def camera_joints_vel(self):
+    def camera_joints_vel(self) -> observable.Observable:
         """Angular velocities of the camera joints (rad/s), (n_camera_joints,)."""
         joints = list(self._entity.observable_camera_joints)
         if not joints:

@@ -621,7 +621,7 @@ class CMUHumanoidObservables(base.WalkerObservables):
     """The walker observables plus the servo filters' states."""
 
     @composer.observable
-    def actuator_activation(self):
+    def actuator_activation(self) -> observable.Observable:
         """Filtered controls of the 56 servos (actuator order), in [-1, 1]."""
         actuators = self._entity.actuators
         cache = {}
