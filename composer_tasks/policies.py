@@ -14,13 +14,19 @@ from dm_env import specs
 
 # `policy(timestep) -> action`: an action array, or a list of per-agent actions.
 Policy = Callable[[dm_env.TimeStep], Any]
+# A policy that ignores its timestep (the ones here), which may therefore be called
+# with None before there is one; it is a `Policy` too.
+TimestepFreePolicy = Callable[[dm_env.TimeStep | None], Any]
 # The specs a policy takes: one, or a list or tuple of per-agent specs; type variables
 # so that a list of a subclass (`list[specs.BoundedArray]`) is accepted too.
 _Spec = TypeVar("_Spec", bound=specs.Array)
 _BoundedSpec = TypeVar("_BoundedSpec", bound=specs.BoundedArray)
+_T = TypeVar("_T")
 
 
-def zero_policy(action_spec: _Spec | list[_Spec] | tuple[_Spec, ...]) -> Policy:
+def zero_policy(
+    action_spec: _Spec | list[_Spec] | tuple[_Spec, ...],
+) -> TimestepFreePolicy:
     """A policy that always returns the action nearest to zero inside the bounds.
 
     A list of per-agent specs (a multi-agent environment's) gives a policy returning
@@ -33,7 +39,7 @@ def zero_policy(action_spec: _Spec | list[_Spec] | tuple[_Spec, ...]) -> Policy:
     action = np.clip(np.zeros(action_spec.shape, action_spec.dtype), minimum, maximum)
     action = action.astype(action_spec.dtype)
 
-    def policy(timestep: dm_env.TimeStep) -> np.ndarray:
+    def policy(timestep: dm_env.TimeStep | None) -> np.ndarray:
         del timestep
         return action.copy()
 
@@ -43,7 +49,7 @@ def zero_policy(action_spec: _Spec | list[_Spec] | tuple[_Spec, ...]) -> Policy:
 def uniform_random_policy(
     action_spec: _BoundedSpec | list[_BoundedSpec] | tuple[_BoundedSpec, ...],
     random_state: np.random.RandomState | np.random.Generator,
-) -> Policy:
+) -> TimestepFreePolicy:
     """A policy drawing each action uniformly inside the bounds of `action_spec`.
 
     Args:
@@ -67,7 +73,7 @@ def uniform_random_policy(
             f"and maximum {maximum}"
         )
 
-    def policy(timestep: dm_env.TimeStep) -> np.ndarray:
+    def policy(timestep: dm_env.TimeStep | None) -> np.ndarray:
         del timestep
         return random_state.uniform(minimum, maximum).astype(action_spec.dtype)
 
@@ -78,7 +84,7 @@ def named_policy(
     name: str,
     action_spec: _BoundedSpec | list[_BoundedSpec] | tuple[_BoundedSpec, ...],
     seed: int | None,
-) -> Policy:
+) -> TimestepFreePolicy:
     """The command-line policy `name`: 'zero' or 'random' (seeded by `seed`)."""
     if name == "zero":
         return zero_policy(action_spec)
@@ -87,8 +93,8 @@ def named_policy(
     raise ValueError(f"unknown policy {name!r}; expected 'zero' or 'random'")
 
 
-def _per_agent(agent_policies: Sequence[Policy]) -> Policy:
-    def policy(timestep: dm_env.TimeStep) -> list[Any]:
+def _per_agent(agent_policies: Sequence[Callable[[_T], Any]]) -> Callable[[_T], list[Any]]:
+    def policy(timestep: _T) -> list[Any]:
         return [agent_policy(timestep) for agent_policy in agent_policies]
 
     return policy

@@ -8,7 +8,7 @@ and is scaled so that it equals `value_at_margin` at distance `margin`.
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -191,6 +191,26 @@ def _scalar_tolerance(
         return 0.0
     distance = lower - x if x < lower else x - upper
     return shape.of_float(distance / margin * scale)
+
+
+@overload
+def tolerance(
+    x: float,
+    bounds: tuple[float, float] = ...,
+    margin: float = ...,
+    sigmoid: str = ...,
+    value_at_margin: float = ...,
+) -> float: ...
+
+
+@overload
+def tolerance(
+    x: ArrayLike,
+    bounds: Sequence[ArrayLike] | np.ndarray = ...,
+    margin: ArrayLike = ...,
+    sigmoid: str = ...,
+    value_at_margin: float = ...,
+) -> float | np.ndarray: ...
 
 
 def tolerance(

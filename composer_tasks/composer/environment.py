@@ -31,7 +31,7 @@ import numbers
 import types
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Generator, Iterator, Mapping, NoReturn, Tuple, Union
+from typing import Any, Callable, Generator, Iterator, Mapping, NoReturn, Tuple, Union, cast
 
 import dm_env
 import mujoco
@@ -718,7 +718,8 @@ class Environment(dm_env.Environment):
                 f"for the action spec {spec.name!r}"
             )
         outside = (array < spec.minimum) | (array > spec.maximum)
-        names = spec.name.split("\t")
+        # A spec may have no name: entries are then named by index.
+        names = spec.name.split("\t") if spec.name is not None else []
         details = ", ".join(
             f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
             for i in np.flatnonzero(outside)
@@ -1020,6 +1021,18 @@ class MultiAgentEnvironment(Environment):
         """The number of agents n: the length of every per-agent list."""
         return self._num_agents
 
+    def action_spec(self) -> list[specs.BoundedArray]:
+        """The n per-agent action specs."""
+        return self._action_spec
+
+    def observation_spec(self) -> list[Mapping[str, specs.Array]]:
+        """The n per-agent observation specs, name -> spec."""
+        return self._updater.observation_spec()
+
+    def reward_spec(self) -> Sequence[specs.Array]:
+        """The n per-agent reward specs (the task's list, checked on construction)."""
+        return cast("Sequence[specs.Array]", self._task.get_reward_spec())
+
     def _setup_action_spec(self) -> None:
         agent_specs = self._task.action_spec(self._physics)
         if not isinstance(agent_specs, (list, tuple)) or len(agent_specs) != self._num_agents:
@@ -1131,7 +1144,9 @@ class MultiAgentEnvironment(Environment):
 
     def _physics_error_outcome(self) -> tuple[list[np.ndarray], np.ndarray]:
         """Reward 0 for every agent, one discount 0 (see `end_episode_by_physics_error`)."""
-        rewards = [np.zeros(spec.shape, spec.dtype) for spec in self._task.get_reward_spec()]
+        # A multi-agent task's reward spec is its per-agent list (checked on construction).
+        reward_specs = cast("Sequence[specs.Array]", self._task.get_reward_spec())
+        rewards = [np.zeros(spec.shape, spec.dtype) for spec in reward_specs]
         return rewards, np.zeros((), self._discount_dtype)
 
 
