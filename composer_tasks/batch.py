@@ -106,7 +106,7 @@ _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 # Makes copy `index` of a batch from its int seed.
 _CopyFactory = Callable[[int, int], environment_module.Environment]
 # An observation of every copy: name -> (N, ...) array.
-_Observation = collections.OrderedDict
+_Observation = collections.OrderedDict[str, np.ndarray]
 
 
 def copy_seed(seed: int, index: int) -> int:

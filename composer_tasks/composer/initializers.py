@@ -44,9 +44,9 @@ _IK_PROGRESS_THRESHOLD = 20.0
 
 _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
-# A value an initializer draws: an array (or number), or a `Variation` or callable
-# that `variation.evaluate` turns into one.
-Sampled = ArrayLike | variation_base.Variation | Any
+# A value an initializer draws: an array or number, or a `Variation`, callable or
+# nested structure of them that `variation.evaluate` turns into one (hence Any).
+Sampled = Any
 
 
 class EpisodeInitializationError(RuntimeError):
