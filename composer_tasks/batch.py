@@ -46,19 +46,22 @@ Conventions:
 
 import collections
 import os
-from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable
+from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 import dm_env
 import mujoco
 import mujoco.batch
 import numpy as np
+from dm_env import specs
+from numpy.typing import ArrayLike
 
 from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
-from composer_tasks.physics import PhysicsError
+from composer_tasks.physics import Physics, PhysicsError
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.physics import warning_error
 
@@ -98,6 +101,12 @@ _STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
 _FIRST, _MID = int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)
 # The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
 _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
+
+
+# Makes copy `index` of a batch from its int seed.
+_CopyFactory = Callable[[int, int], environment_module.Environment]
+# An observation of every copy: name -> (N, ...) array.
+_Observation = collections.OrderedDict[str, np.ndarray]
 
 
 def copy_seed(seed: int, index: int) -> int:
@@ -165,7 +174,7 @@ class BatchEnvironment:
                 )
             tasks = [task_or_factory]
 
-            def make(index, random_state):
+            def make(index: int, random_state: int) -> environment_module.Environment:
                 return environment_module.Environment(
                     tasks[index],
                     time_limit=time_limit,
@@ -175,7 +184,7 @@ class BatchEnvironment:
                 )
         elif callable(task_or_factory):
 
-            def make(index, random_state):
+            def make(index: int, random_state: int) -> environment_module.Environment:
                 return environment_module.Environment(
                     task_or_factory(),
                     time_limit=time_limit,
@@ -218,7 +227,14 @@ class BatchEnvironment:
         )
         return batch
 
-    def _setup(self, make, num_envs, num_threads, seed, model_variations):
+    def _setup(
+        self,
+        make: _CopyFactory,
+        num_envs: int,
+        num_threads: int,
+        seed: Optional[int],
+        model_variations: Optional[Mapping[Tuple[str, str, str], Any]],
+    ) -> None:
         if (
             isinstance(num_envs, (bool, np.bool_))
             or not isinstance(num_envs, (int, np.integer))
@@ -238,7 +254,8 @@ class BatchEnvironment:
         _check_memory(first, self._num_envs)
         _check_variation_elements(self._variations, first.physics.model)
         self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
-        self._action_spec = first.action_spec()
+        # A BoundedArray, or a list of per-agent ones for a multi-agent task.
+        self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
             first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True
         )
@@ -247,7 +264,7 @@ class BatchEnvironment:
             view = self._batch.bind(name)
             if view[0].size:
                 self._state_views[name] = view
-        self._models = [None] * self._num_envs
+        self._models: list[Any] = [None] * self._num_envs
         self._variation_random = [
             np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
             for index in range(self._num_envs)
@@ -259,13 +276,13 @@ class BatchEnvironment:
         if self._vectorized:
             self._setup_vectorized()
 
-    def _make_copy(self, make, index):
+    def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
         if not isinstance(env, environment_module.Environment):
             raise TypeError(f"copy {index} is a {type(env).__name__}, not a composer.Environment")
         return env
 
-    def _setup_action_checks(self):
+    def _setup_action_checks(self) -> None:
         self._num_agents = self._envs[0].task.num_agents
         if self._num_agents is not None:
             self._agent_action_checks = [
@@ -283,7 +300,7 @@ class BatchEnvironment:
         # The single environments' check, which takes the copies stacked as they are.
         self._actions_in_bounds = environment_module.action_bounds_check(spec)
 
-    def _setup_vectorized(self):
+    def _setup_vectorized(self) -> None:
         first = self._envs[0]
         task = first.task
         self._task = task
@@ -310,7 +327,7 @@ class BatchEnvironment:
         self._nstep = task.physics_steps_per_control_step
         self._reset_next = np.zeros(self._num_envs, dtype=bool)
         self._resets_pending = False
-        self._last_observation = None
+        self._last_observation: Optional[_Observation] = None
 
     @property
     def vectorized(self) -> bool:
@@ -347,7 +364,7 @@ class BatchEnvironment:
         """The reward spec of one copy (a per-agent list for a multi-agent task)."""
         return self._envs[0].reward_spec()
 
-    def discount_spec(self) -> dm_env.specs.BoundedArray:
+    def discount_spec(self) -> specs.BoundedArray:
         return self._envs[0].discount_spec()
 
     def model_values(self, kind: str, name: str, attribute: str) -> np.ndarray:
@@ -388,7 +405,7 @@ class BatchEnvironment:
             mujoco.mj_copyData(data, env.physics.model, env.physics.data)
         mujoco.mj_forward(env.physics.model, data)
 
-    def set_xfrc_applied(self, index: int, xfrc_applied: Any) -> None:
+    def set_xfrc_applied(self, index: int, xfrc_applied: ArrayLike) -> None:
         """Applies Cartesian forces to copy `index`'s bodies for its next steps, as
         writing a single environment's `physics.data.xfrc_applied` does (a viewer's
         mouse perturbation): (nbody, 6) rows of force (N) then torque (N m), world
@@ -468,7 +485,7 @@ class BatchEnvironment:
             self._note_warnings()
         return stacked
 
-    def _reset_copy(self, index):
+    def _reset_copy(self, index: int) -> dm_env.TimeStep:
         env = self._envs[index]
         if self._variations:
             model = env.physics.model
@@ -488,7 +505,7 @@ class BatchEnvironment:
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         return timestep
 
-    def _sync_models(self):
+    def _sync_models(self) -> None:
         models = [env.physics.model for env in self._envs]
         if any(a is not b for a, b in zip(models, self._models)):
             self._batch.set_models(models)
@@ -507,7 +524,8 @@ class BatchEnvironment:
         actions = self._validate(actions)
         if self._vectorized:
             return self._step_vectorized(actions)
-        timesteps = [None] * self._num_envs
+        # Filled below for every copy.
+        timesteps: list[Any] = [None] * self._num_envs
         pending = {}
         resets = False
         for index, env in enumerate(self._envs):
@@ -544,7 +562,7 @@ class BatchEnvironment:
                         timesteps[index] = self._physics_error(index, error)
         return self._stack(timesteps)
 
-    def _advance(self, ids, nstep):
+    def _advance(self, ids: Sequence[int], nstep: int) -> dict[int, PhysicsError]:
         """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""
         datas = [self._envs[index].physics.data for index in ids]
         rows = self._push(ids)
@@ -559,7 +577,7 @@ class BatchEnvironment:
                 failed[index] = error
         return failed
 
-    def _push(self, ids):
+    def _push(self, ids: Iterable[int]) -> np.ndarray:
         """Writes the copies' integration state from their own MjData into the batch rows."""
         rows = np.asarray(list(ids))
         datas = [self._envs[index].physics.data for index in rows]
@@ -567,22 +585,22 @@ class BatchEnvironment:
             view[rows] = np.stack([getattr(data, name) for data in datas])
         return rows
 
-    def _step_physics(self, ids, nstep):
+    def _step_physics(self, ids: Optional[np.ndarray], nstep: int) -> None:
         """Steps the batch's copies `ids` (None: all) with MuJoCo's profiling clock off."""
         with self._paused_clock:
             self._batch.step(ids=ids, nstep=nstep, stage=_STAGE_VEL)
 
-    def _note_warnings(self):
+    def _note_warnings(self) -> None:
         """Takes the copies' current warning counters as the baseline of the next step."""
         self._checked_warnings[...] = self._warnings
         self._checked_warning_bytes = self._warnings.tobytes()
 
-    def _step_vectorized(self, actions):
+    def _step_vectorized(self, actions: np.ndarray) -> "BatchTimeStep":
         reset_timesteps = None
         if self._resets_pending:
             resetting = np.flatnonzero(self._reset_next)
             running = np.flatnonzero(~self._reset_next)
-            reset_timesteps = {int(index): self._reset_copy(index) for index in resetting}
+            reset_timesteps = {int(index): self._reset_copy(int(index)) for index in resetting}
             self._sync_models()
             self._push(resetting)
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
@@ -622,7 +640,14 @@ class BatchEnvironment:
         self._last_observation = observation
         return BatchTimeStep(step_type, reward, discount, _copy_observation(observation))
 
-    def _end_warned(self, start_s, step_type, reward, discount, observation):
+    def _end_warned(
+        self,
+        start_s: np.ndarray,
+        step_type: np.ndarray,
+        reward: np.ndarray,
+        discount: np.ndarray,
+        observation: _Observation,
+    ) -> None:
         """Ends the episodes of the copies whose warning counters rose in this step (or
         raises), as each copy's own environment would."""
         numbers = self._warnings[..., _WARNING_NUMBER]
@@ -637,15 +662,17 @@ class BatchEnvironment:
         step_type[warned] = int(dm_env.StepType.LAST)
         reward[warned] = 0.0
         discount[warned] = 0.0
+        last_observation = self._last_observation
+        assert last_observation is not None, "the vectorised path steps only after a reset"
         for name, value in observation.items():
-            value[warned] = self._last_observation[name][warned]
+            value[warned] = last_observation[name][warned]
 
-    def _physics_error(self, index, error):
+    def _physics_error(self, index: int, error: PhysicsError) -> dm_env.TimeStep:
         return self._envs[index].end_episode_by_physics_error(
             PhysicsError(f"copy {index}: {error}")
         )
 
-    def _validate(self, actions):
+    def _validate(self, actions: Any) -> Any:
         if self._num_agents is not None:
             return self._validate_agents(actions)
         array = np.asarray(actions)
@@ -655,7 +682,7 @@ class BatchEnvironment:
             return array
         self._raise_for_actions(array)
 
-    def _validate_agents(self, actions):
+    def _validate_agents(self, actions: Any) -> list[np.ndarray]:
         """The per-agent (N, A_i) action arrays of a multi-agent batch, checked."""
         if isinstance(actions, (str, bytes, Mapping)) or not hasattr(actions, "__len__"):
             raise TypeError(
@@ -695,7 +722,7 @@ class BatchEnvironment:
             checked.append(array)
         return checked
 
-    def _coerce_actions(self, array):
+    def _coerce_actions(self, array: np.ndarray) -> np.ndarray:
         spec = self._action_spec
         if array.dtype.kind not in "fiu":
             raise ValueError(
@@ -713,7 +740,7 @@ class BatchEnvironment:
             )
         return array.astype(self._action_dtype)
 
-    def _raise_for_actions(self, array):
+    def _raise_for_actions(self, array: np.ndarray) -> NoReturn:
         """Names the first copy whose actions are not finite or outside the spec's bounds."""
         spec = self._action_spec
         rows = array.reshape(self._num_envs, -1)
@@ -735,7 +762,7 @@ class BatchEnvironment:
             f"{spec.maximum.tolist()}] of the action spec: {array[index].tolist()}"
         )
 
-    def _stack(self, timesteps):
+    def _stack(self, timesteps: Sequence[dm_env.TimeStep]) -> "BatchTimeStep":
         if self._num_agents is not None:
             return self._stack_agents(timesteps)
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
@@ -753,7 +780,9 @@ class BatchEnvironment:
         )
         return BatchTimeStep(step_type, reward, discount, observation)
 
-    def _stack_agents(self, timesteps):
+    def _stack_agents(self, timesteps: Sequence[dm_env.TimeStep]) -> "BatchTimeStep":
+        num_agents = self._num_agents
+        assert num_agents is not None, "only a multi-agent batch stacks per agent"
         step_type = np.array([timestep.step_type for timestep in timesteps], dtype=np.int64)
         reward = [
             np.array(
@@ -763,7 +792,7 @@ class BatchEnvironment:
                 ],
                 dtype=np.float64,
             )
-            for agent in range(self._num_agents)
+            for agent in range(num_agents)
         ]
         discount = np.array(
             [1.0 if timestep.discount is None else timestep.discount for timestep in timesteps],
@@ -774,7 +803,7 @@ class BatchEnvironment:
                 (name, np.stack([timestep.observation[agent][name] for timestep in timesteps]))
                 for name in timesteps[0].observation[agent]
             )
-            for agent in range(self._num_agents)
+            for agent in range(num_agents)
         ]
         return BatchTimeStep(step_type, reward, discount, observation)
 
@@ -832,13 +861,15 @@ class BatchEnvironment:
             env.close()
 
 
-def _copy_observation(observation):
+def _copy_observation(observation: Optional[Mapping[str, np.ndarray]]) -> Optional[_Observation]:
     if observation is None:
         return None
     return collections.OrderedDict((name, value.copy()) for name, value in observation.items())
 
 
-def _check_variation_keys(model_variations):
+def _check_variation_keys(
+    model_variations: Optional[Mapping[Tuple[str, str, str], Any]],
+) -> dict[Tuple[str, str, str], Any]:
     if model_variations is None:
         return {}
     if not isinstance(model_variations, Mapping):
@@ -864,7 +895,9 @@ def _check_variation_keys(model_variations):
     return dict(model_variations)
 
 
-def _check_variation_elements(variations, model):
+def _check_variation_elements(
+    variations: Iterable[Tuple[str, str, str]], model: mujoco.MjModel
+) -> None:
     for kind, name, attribute in variations:
         try:
             element = getattr(model, kind)(name)
@@ -879,7 +912,7 @@ def _check_variation_elements(variations, model):
             )
 
 
-def _check_variation_value(value, key, index):
+def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: int) -> None:
     kind, name, attribute = key
     if not np.all(np.isfinite(value)):
         raise ValueError(
@@ -892,7 +925,7 @@ def _check_variation_value(value, key, index):
         )
 
 
-def _array_bytes(struct):
+def _array_bytes(struct: Any) -> int:
     total = 0
     for name in dir(struct):
         if name.startswith("_"):
@@ -903,7 +936,7 @@ def _array_bytes(struct):
     return total
 
 
-def _check_memory(env, num_envs):
+def _check_memory(env: environment_module.Environment, num_envs: int) -> None:
     """Refuses a batch whose copies certainly do not fit in the machine's memory.
 
     The estimate is a lower bound: per copy its model's arrays and two MjData's
@@ -922,7 +955,7 @@ def _check_memory(env, num_envs):
         )
 
 
-def _vectorizable(envs):
+def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
     for env in envs:
         task = env.task
@@ -950,10 +983,10 @@ def _vectorizable(envs):
 class _BatchData:
     """The batch's live (N, ...) arrays of MjData fields, by attribute."""
 
-    def __init__(self, batch):
+    def __init__(self, batch: mujoco.batch.Batch) -> None:
         self._batch = batch
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> np.ndarray:
         # Called only for fields not bound yet: a bound field becomes an instance
         # attribute, which later lookups find without coming here.
         if name.startswith("_"):
@@ -975,9 +1008,9 @@ class _BatchModel:
     when tasks change model parameters.
     """
 
-    def __init__(self, models):
+    def __init__(self, models: Sequence[mujoco.MjModel]) -> None:
         self._models = models
-        self._stacked = []
+        self._stacked: list[str] = []
 
     def refresh(self, models: Sequence[mujoco.MjModel]) -> None:
         self._models = models
@@ -985,7 +1018,7 @@ class _BatchModel:
             delattr(self, name)
         self._stacked = []
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # Called only for fields not stacked since the last refresh: a stacked field
         # becomes an instance attribute, which later lookups find without coming here.
         if name.startswith("_"):
@@ -1000,8 +1033,8 @@ class _BatchModel:
 
 
 def batch_physics(
-    template_physics: Any, batch: mujoco.batch.Batch, models: Sequence[mujoco.MjModel]
-) -> Any:
+    template_physics: Physics, batch: mujoco.batch.Batch, models: Sequence[mujoco.MjModel]
+) -> Physics:
     """The copies' Physics subclass over a whole batch: `data`/`model` give (N, ...) arrays.
 
     The result is an instance of `type(template_physics)` carrying the template's

@@ -21,6 +21,7 @@ from typing import Any, Dict, Iterator, Optional, Union
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import rendering
 
@@ -50,7 +51,7 @@ _STATE = mujoco.mjtState.mjSTATE_INTEGRATION
 _BINDING_ALIASES = {"sensordata": "data"}
 
 
-def _engine_timer():
+def _engine_timer() -> ctypes.c_void_p | None:
     """MuJoCo's `mjcb_time` global (a ctypes view), or None where it cannot be reached."""
     directory = os.path.dirname(mujoco.__file__)
     for pattern in ("libmujoco.so*", "libmujoco*.dylib", "mujoco.dll"):
@@ -94,13 +95,13 @@ class _PausedProfilingClock:
 
     __slots__ = ("_clock",)
 
-    def __enter__(self):
+    def __enter__(self) -> "_PausedProfilingClock":
         if _ENGINE_TIMER is not None:
             self._clock = _ENGINE_TIMER.value
             _ENGINE_TIMER.value = None
         return self
 
-    def __exit__(self, *exception_info):
+    def __exit__(self, *exception_info: object) -> None:
         if _ENGINE_TIMER is not None:
             _ENGINE_TIMER.value = self._clock
 
@@ -152,7 +153,7 @@ class Binding:
 
     __slots__ = ("_model_binding", "_data_binding", "_stacked", "_views", "_owners")
 
-    def __init__(self, model_binding, data_binding, stacked):
+    def __init__(self, model_binding: Any, data_binding: Any, stacked: bool) -> None:
         object.__setattr__(self, "_model_binding", model_binding)
         object.__setattr__(self, "_data_binding", data_binding)
         object.__setattr__(self, "_stacked", stacked)
@@ -161,7 +162,7 @@ class Binding:
         object.__setattr__(self, "_views", {})
         object.__setattr__(self, "_owners", {})
 
-    def _resolve(self, name):
+    def _resolve(self, name: str) -> tuple[Any, str]:
         try:
             return self._owners[name]
         except KeyError:
@@ -179,7 +180,7 @@ class Binding:
         self._owners[name] = (owner, real_name)
         return owner, real_name
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         views = self._views
@@ -193,7 +194,7 @@ class Binding:
             views[name] = value
         return value
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         owner, real_name = self._resolve(name)
         if name in self._views:
             self._views[name][...] = value
@@ -229,7 +230,7 @@ class Physics:
         weakref.finalize(self, rendering.close_renderers, self._renderers)
         self._install(model, data if data is not None else mujoco.MjData(model))
 
-    def _install(self, model, data):
+    def _install(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         self._model = model
         self._data = data
         self._bindings = {}
@@ -244,7 +245,7 @@ class Physics:
         self.close_renderers()
         self._model_changed()
 
-    def _model_changed(self):
+    def _model_changed(self) -> None:
         """Hook for subclasses: called whenever `model`/`data` are (re)installed, the
         place to resolve and cache element ids their named quantities use."""
 
@@ -333,7 +334,7 @@ class Physics:
         finally:
             clock.value = saved
 
-    def _advance(self, nstep):
+    def _advance(self, nstep: int) -> None:
         model, data = self._model, self._data
         start_time = data.time
         if self._options.integrator == _RK4:
@@ -416,7 +417,7 @@ class Physics:
         """Physics timestep in seconds."""
         return self._model.opt.timestep
 
-    def set_control(self, control: Any) -> None:
+    def set_control(self, control: ArrayLike) -> None:
         """Writes the actuator controls (`data.ctrl`)."""
         self._ctrl[:] = control
 
@@ -480,7 +481,7 @@ class Physics:
         mujoco.mj_getState(self._model, self._data, state, _STATE)
         return state
 
-    def set_state(self, state: np.ndarray) -> None:
+    def set_state(self, state: ArrayLike) -> None:
         """Restores a state from `get_state()` and recomputes derived quantities;
         the next step is bit-identical to the one the saved simulation took.
 
@@ -523,17 +524,17 @@ class Physics:
 
     def render(
         self,
-        height=240,
-        width=320,
-        camera_id=-1,
-        depth=False,
-        segmentation=False,
-        scene_option=None,
-        shadows=True,
-        reflections=True,
-        antialias=True,
-        level_of_detail="auto",
-    ):
+        height: int = 240,
+        width: int = 320,
+        camera_id: int | str = -1,
+        depth: bool = False,
+        segmentation: bool = False,
+        scene_option: mujoco.MjvOption | None = None,
+        shadows: bool = True,
+        reflections: bool = True,
+        antialias: bool = True,
+        level_of_detail: str = "auto",
+    ) -> np.ndarray:
         """Renders a camera view with a cached `mujoco.Renderer`.
 
         Args:
@@ -575,16 +576,16 @@ class Physics:
             level_of_detail=level_of_detail,
         )
 
-    def upload_hfield(self, hfield_id):
+    def upload_hfield(self, hfield_id: int) -> None:
         """Re-uploads heightfield `hfield_id` to the renderers after its
         `model.hfield_data` was written at run time (renderers copy it to the GPU
         once, when they are created)."""
         rendering.upload_hfield(self._renderers, self._model, hfield_id)
 
-    def close_renderers(self):
+    def close_renderers(self) -> None:
         """Closes the cached renderers (their GL contexts)."""
         rendering.close_renderers(self._renderers)
 
-    def close(self):
+    def close(self) -> None:
         """Releases the renderers (the model and data are freed with this object)."""
         self.close_renderers()

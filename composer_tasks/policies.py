@@ -5,10 +5,28 @@ A policy is a callable `policy(timestep) -> action`, where `timestep` is the
 suites' command line take the same callables.
 """
 
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import dm_env
 import numpy as np
+from dm_env import specs
+
+# `policy(timestep) -> action`: an action array, or a list of per-agent actions.
+Policy = Callable[[dm_env.TimeStep], Any]
+# A policy that ignores its timestep (the ones here), which may therefore be called
+# with None before there is one; it is a `Policy` too.
+TimestepFreePolicy = Callable[[dm_env.TimeStep | None], Any]
+# The specs a policy takes: one, or a list or tuple of per-agent specs; type variables
+# so that a list of a subclass (`list[specs.BoundedArray]`) is accepted too.
+_Spec = TypeVar("_Spec", bound=specs.Array)
+_BoundedSpec = TypeVar("_BoundedSpec", bound=specs.BoundedArray)
+_T = TypeVar("_T")
 
 
-def zero_policy(action_spec):
+def zero_policy(
+    action_spec: _Spec | list[_Spec] | tuple[_Spec, ...],
+) -> TimestepFreePolicy:
     """A policy that always returns the action nearest to zero inside the bounds.
 
     A list of per-agent specs (a multi-agent environment's) gives a policy returning
@@ -21,14 +39,17 @@ def zero_policy(action_spec):
     action = np.clip(np.zeros(action_spec.shape, action_spec.dtype), minimum, maximum)
     action = action.astype(action_spec.dtype)
 
-    def policy(timestep):
+    def policy(timestep: dm_env.TimeStep | None) -> np.ndarray:
         del timestep
         return action.copy()
 
     return policy
 
 
-def uniform_random_policy(action_spec, random_state):
+def uniform_random_policy(
+    action_spec: _BoundedSpec | list[_BoundedSpec] | tuple[_BoundedSpec, ...],
+    random_state: np.random.RandomState | np.random.Generator,
+) -> TimestepFreePolicy:
     """A policy drawing each action uniformly inside the bounds of `action_spec`.
 
     Args:
@@ -52,14 +73,18 @@ def uniform_random_policy(action_spec, random_state):
             f"and maximum {maximum}"
         )
 
-    def policy(timestep):
+    def policy(timestep: dm_env.TimeStep | None) -> np.ndarray:
         del timestep
         return random_state.uniform(minimum, maximum).astype(action_spec.dtype)
 
     return policy
 
 
-def named_policy(name, action_spec, seed):
+def named_policy(
+    name: str,
+    action_spec: _BoundedSpec | list[_BoundedSpec] | tuple[_BoundedSpec, ...],
+    seed: int | None,
+) -> TimestepFreePolicy:
     """The command-line policy `name`: 'zero' or 'random' (seeded by `seed`)."""
     if name == "zero":
         return zero_policy(action_spec)
@@ -68,8 +93,8 @@ def named_policy(name, action_spec, seed):
     raise ValueError(f"unknown policy {name!r}; expected 'zero' or 'random'")
 
 
-def _per_agent(agent_policies):
-    def policy(timestep):
+def _per_agent(agent_policies: Sequence[Callable[[_T], Any]]) -> Callable[[_T], list[Any]]:
+    def policy(timestep: _T) -> list[Any]:
         return [agent_policy(timestep) for agent_policy in agent_policies]
 
     return policy

@@ -18,10 +18,13 @@ docs/rendering.md.
 
 import os
 from collections.abc import MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
 
 # Renderers one Physics keeps at most; see the module docstring.
 MAX_CACHED_RENDERERS = 8
@@ -44,7 +47,7 @@ RendererKey = tuple[int, int, bool, int, int]
 
 
 def render(
-    physics: Any,
+    physics: "Physics",
     height: int = 240,
     width: int = 320,
     camera_id: int | str = -1,
@@ -67,7 +70,7 @@ def render(
         index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
         if index < 0:
             raise ValueError(f"no camera named {camera_id!r} in the model")
-        camera_id = index
+        camera_id = int(index)
     if not -1 <= camera_id < model.ncam:
         raise ValueError(f"camera_id {camera_id} out of range: the model has {model.ncam} cameras")
     renderer = cached_renderer(physics._renderers, model, height, width, antialias, level_of_detail)

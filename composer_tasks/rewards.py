@@ -7,8 +7,11 @@ and is scaled so that it equals `value_at_margin` at distance `margin`.
 """
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
 _REAL_SCALARS = (int, float, np.integer, np.floating)
@@ -28,29 +31,35 @@ _FEW_ENTRIES = 5
 class _Sigmoid:
     __slots__ = ("scale", "of_array", "of_float", "zero_allowed")
 
-    def __init__(self, scale, of_array, of_float, zero_allowed):
+    def __init__(
+        self,
+        scale: Callable[[float], Any],
+        of_array: Callable[[np.ndarray], np.ndarray],
+        of_float: Callable[[float], float],
+        zero_allowed: bool,
+    ) -> None:
         self.scale = scale
         self.of_array = of_array
         self.of_float = of_float
         self.zero_allowed = zero_allowed
 
 
-def _cosine_of_array(s):
+def _cosine_of_array(s: np.ndarray) -> np.ndarray:
     # Clipping at 1 keeps the curve at its minimum (0) past the half period
     # instead of rising again.
     return 0.5 * (1.0 + np.cos(np.pi * np.minimum(s, 1.0)))
 
 
-def _cosine_of_float(s):
+def _cosine_of_float(s: float) -> float:
     return 0.5 * (1.0 + float(np.cos(np.pi * min(s, 1.0))))
 
 
-def _tanh_squared_of_array(s):
+def _tanh_squared_of_array(s: np.ndarray) -> np.ndarray:
     hyperbolic_tangent = np.tanh(s)
     return 1.0 - hyperbolic_tangent * hyperbolic_tangent
 
 
-def _tanh_squared_of_float(s):
+def _tanh_squared_of_float(s: float) -> float:
     hyperbolic_tangent = float(np.tanh(s))
     return 1.0 - hyperbolic_tangent * hyperbolic_tangent
 
@@ -102,7 +111,7 @@ _SIGMOIDS = {
 SIGMOIDS = tuple(_SIGMOIDS)
 
 
-def _real_scalar(value):
+def _real_scalar(value: Any) -> float | None:
     """`float(value)` for a real scalar (or 0-d array), else None."""
     if isinstance(value, _REAL_SCALARS):
         return float(value)
@@ -112,7 +121,12 @@ def _real_scalar(value):
         return None
 
 
-def _check_arguments(bounds, margin, sigmoid, value_at_margin):
+# What `_check_arguments` returns: (lower, upper, margin, sigmoid, its scale), the
+# bounds and margin as floats, or as float64 arrays where they are not scalars.
+_Checked = tuple[Any, Any, Any, _Sigmoid, float]
+
+
+def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: Any) -> _Checked:
     try:
         lower, upper = bounds
     except (TypeError, ValueError):
@@ -164,7 +178,9 @@ def _check_arguments(bounds, margin, sigmoid, value_at_margin):
     return lower, upper, margin_value, shape, float(shape.scale(v))
 
 
-def _scalar_tolerance(x, lower, upper, margin, shape, scale):
+def _scalar_tolerance(
+    x: float, lower: float, upper: float, margin: float, shape: _Sigmoid, scale: float
+) -> float:
     # Rewards are mostly computed from scalars every control step; plain
     # float arithmetic avoids the array machinery's overhead.
     if math.isnan(x):
@@ -177,9 +193,33 @@ def _scalar_tolerance(x, lower, upper, margin, shape, scale):
     return shape.of_float(distance / margin * scale)
 
 
+@overload
 def tolerance(
-    x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian", value_at_margin=_DEFAULT_VALUE_AT_MARGIN
-):
+    x: float,
+    bounds: tuple[float, float] = ...,
+    margin: float = ...,
+    sigmoid: str = ...,
+    value_at_margin: float = ...,
+) -> float: ...
+
+
+@overload
+def tolerance(
+    x: ArrayLike,
+    bounds: Sequence[ArrayLike] | np.ndarray = ...,
+    margin: ArrayLike = ...,
+    sigmoid: str = ...,
+    value_at_margin: float = ...,
+) -> float | np.ndarray: ...
+
+
+def tolerance(
+    x: ArrayLike,
+    bounds: Sequence[ArrayLike] | np.ndarray = (0.0, 0.0),
+    margin: ArrayLike = 0.0,
+    sigmoid: str = "gaussian",
+    value_at_margin: float = _DEFAULT_VALUE_AT_MARGIN,
+) -> float | np.ndarray:
     """Returns 1 where `x` lies inside `bounds`, decaying towards 0 outside.
 
     Args:
@@ -210,31 +250,33 @@ def tolerance(
         `margin` is negative or not a scalar, `sigmoid` is unknown, or
         `value_at_margin` is outside the valid range for `sigmoid`.
     """
-    lower, upper, margin, shape, scale = _checked_arguments(
+    lower, upper, checked_margin, shape, scale = _checked_arguments(
         bounds, margin, sigmoid, value_at_margin
     )
-    scalar_margin = isinstance(margin, float)
+    scalar_margin = isinstance(checked_margin, float)
     scalar_bounds = isinstance(lower, float) and scalar_margin
     if scalar_bounds:
         if isinstance(x, float):  # Python floats and np.float64
-            return _scalar_tolerance(float(x), lower, upper, margin, shape, scale)
+            return _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
         if type(x) is np.ndarray and x.dtype == np.float64:
             if x.ndim == 0:
                 # A 0-d quantity (`quantity[..., i]` of one environment) gives a
                 # NumPy number, as NumPy's own arithmetic on 0-d arrays does.
-                return np.float64(_scalar_tolerance(float(x), lower, upper, margin, shape, scale))
+                return np.float64(
+                    _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
+                )
             if x.size <= _FEW_ENTRIES:
                 # Small arrays (a few actuators or joints) are common in rewards;
                 # entry by entry, the scalar path gives the same bits (tested) in a
                 # fraction of the time of the array path's dozen ufunc calls.
                 return np.array(
                     [
-                        _scalar_tolerance(entry, lower, upper, margin, shape, scale)
+                        _scalar_tolerance(entry, lower, upper, checked_margin, shape, scale)
                         for entry in x.ravel().tolist()
                     ]
                 ).reshape(x.shape)
         elif isinstance(x, _REAL_SCALARS):
-            return _scalar_tolerance(float(x), lower, upper, margin, shape, scale)
+            return _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
     return_float = not isinstance(x, np.ndarray)
     x = np.asarray(x, dtype=np.float64)
     # Distance to the interval, 0 inside; NaN entries of x stay NaN throughout.
@@ -251,27 +293,30 @@ def tolerance(
         distance = np.maximum(x - upper, 0.0)
     else:
         distance = np.maximum(lower - x, 0.0) + np.maximum(x - upper, 0.0)
-    if scalar_margin and margin == 0.0:
+    if scalar_margin and checked_margin == 0.0:
         value = np.where(distance > 0.0, 0.0, 1.0)
         value[np.isnan(distance)] = np.nan
     elif scalar_margin:
         # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
-        value = shape.of_array(distance / margin * scale)
+        value = shape.of_array(distance / checked_margin * scale)
     else:
         step = np.where(distance > 0.0, 0.0, 1.0)
-        positive = margin > 0.0
+        positive = checked_margin > 0.0
         scaled = np.divide(
-            distance, margin, out=np.zeros(np.broadcast(distance, margin).shape), where=positive
+            distance,
+            checked_margin,
+            out=np.zeros(np.broadcast(distance, checked_margin).shape),
+            where=positive,
         )
         value = np.where(positive, shape.of_array(scaled * scale), step)
         value = np.where(np.isnan(distance), np.nan, value)
     return float(value) if return_float and value.shape == () else value
 
 
-_CHECKED = {}
+_CHECKED: dict[tuple, _Checked] = {}
 
 
-def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
+def _checked_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: Any) -> _Checked:
     """`_check_arguments`, remembered for hashable (scalar) arguments: rewards call
     tolerance with the same constants every step."""
     try:
@@ -299,12 +344,11 @@ def _checked_arguments(bounds, margin, sigmoid, value_at_margin):
             pass  # Not a sequence: _check_arguments names the problem.
     try:
         key = (tuple(bounds), margin, sigmoid, value_at_margin)
-        return _CHECKED[key]
-    except KeyError:
-        pass
+        checked = _CHECKED.get(key)
     except TypeError:  # Array bounds are not hashable: check them every time.
         return _check_arguments(bounds, margin, sigmoid, value_at_margin)
-    checked = _check_arguments(bounds, margin, sigmoid, value_at_margin)
-    if len(_CHECKED) < 4096:
-        _CHECKED[key] = checked
+    if checked is None:
+        checked = _check_arguments(bounds, margin, sigmoid, value_at_margin)
+        if len(_CHECKED) < 4096:
+            _CHECKED[key] = checked
     return checked

@@ -17,6 +17,8 @@ applied after `_build`; one whose `_build` calls `super()._build(name=...)` star
 from the whole base model and may change any of it afterwards.
 """
 
+from typing import Any
+
 import mujoco
 
 from composer_tasks import mjcf
@@ -69,13 +71,13 @@ class Arena(entity_module.Entity):
       name: the arena's name (the model name).
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._built_from_base = False
         super().__init__(*args, **kwargs)
         if not self._built_from_base:
             apply_physics_settings(self._spec)
 
-    def _build(self, name="arena"):
+    def _build(self, name: str = "arena") -> None:
         model = mjcf.RootElement(model=name)
         spec = model.spec
         apply_physics_settings(spec)

@@ -1,5 +1,18 @@
 """The lifecycle callbacks shared by entities and tasks, and which of them a class overrides."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+
+# The action a step's callbacks receive: the validated action array, or for a
+# multi-agent task the list of per-agent arrays.
+Action = np.ndarray | list[np.ndarray]
+
 # Callbacks an Entity or a Task may override; the Environment calls only the
 # overridden substep callbacks so that untouched substeps run as one mj_step call.
 CALLBACK_NAMES = (
@@ -20,28 +33,32 @@ class Callbacks:
     class overrides, so substeps nobody hooks into run as one physics call.
     """
 
-    def initialize_episode_mjcf(self, random_state):
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         pass
 
-    def after_compile(self, physics, random_state):
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
-    def before_step(self, physics, action, random_state):
+    def before_step(
+        self, physics: Physics, action: Action, random_state: np.random.RandomState
+    ) -> None:
         pass
 
-    def before_substep(self, physics, action, random_state):
+    def before_substep(
+        self, physics: Physics, action: Action, random_state: np.random.RandomState
+    ) -> None:
         pass
 
-    def after_substep(self, physics, random_state):
+    def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
 
-def overrides(instance, base, name) -> bool:
+def overrides(instance: object, base: type, name: str) -> bool:
     """True if `instance`'s class overrides the method `name` of `base`."""
     return getattr(type(instance), name) is not getattr(base, name)

@@ -5,8 +5,16 @@ appends `info` to its compile errors, and `describe_compile_error` adds the
 owning entity's class and the source line that names the element.
 """
 
+from __future__ import annotations
+
 import inspect
 import re
+from typing import TYPE_CHECKING
+
+import mujoco
+
+if TYPE_CHECKING:
+    from composer_tasks.composer.entity import Entity
 
 # Spec element collections whose members get an `info` string naming the entity
 # that created them; MuJoCo appends `info` to every compile error about an element.
@@ -32,7 +40,7 @@ _ELEMENT_COLLECTIONS = (
 )
 
 
-def stamp_element_info(spec, entity) -> None:
+def stamp_element_info(spec: mujoco.MjSpec, entity: Entity) -> None:
     """Labels every unlabelled element of `spec` as created by `entity`."""
     label = (
         f"created by entity {entity.name!r} ({type(entity).__module__}.{type(entity).__qualname__})"
@@ -46,7 +54,7 @@ def stamp_element_info(spec, entity) -> None:
 _ELEMENT_NAME = re.compile(r"Element name '([^']*)'")
 
 
-def describe_compile_error(root_entity, error) -> str:
+def describe_compile_error(root_entity: Entity, error: BaseException) -> str:
     """MuJoCo's compile error plus the owning entity and the Python line naming the element."""
     message = str(error)
     match = _ELEMENT_NAME.search(message)
@@ -66,7 +74,7 @@ def describe_compile_error(root_entity, error) -> str:
     )
 
 
-def _find_name_in_source(cls, local_name):
+def _find_name_in_source(cls: type, local_name: str) -> str | None:
     pattern = re.compile(r"""(['"])""" + re.escape(local_name) + r"""\1""")
     for klass in cls.__mro__:
         # The framework's own base classes name no elements of the user's model.

@@ -19,8 +19,14 @@ callbacks (`Callbacks`) and the compile-error diagnostics live in modules of
 their own; their names stay importable from here.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import mjcf
 from composer_tasks.composer.callbacks import CALLBACK_NAMES, Callbacks, overrides
@@ -31,6 +37,9 @@ from composer_tasks.composer.compile_errors import (
 from composer_tasks.composer.observables import Observables, observable
 from composer_tasks.composer.spec_edits import mark_spec_changed, spec_edit_count
 from composer_tasks.mjcf import attachment as mjcf_attachment
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
 
 __all__ = [
     "CALLBACK_NAMES",
@@ -67,10 +76,18 @@ class Entity(Callbacks):
       after_step(physics, random_state): once per control step, after the last substep.
     """
 
-    def __init__(self, *args, observable_options=None, **kwargs):
-        self._parent = None
-        self._children = []
-        self._attachment_body = None
+    # Set by `_build` (or from `mjcf_model`) in the constructor, which checks it.
+    _spec: mujoco.MjSpec
+
+    def __init__(
+        self,
+        *args: Any,
+        observable_options: Mapping[str, Mapping[str, Any]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self._parent: Entity | None = None
+        self._children: list[Entity] = []
+        self._attachment_body: mujoco.MjsBody | None = None
         self._detached = False
         self._spec = None
         self._build(*args, **kwargs)
@@ -93,21 +110,21 @@ class Entity(Callbacks):
         if observable_options:
             self._observables.set_options(observable_options)
 
-    def _build(self, *args, **kwargs):
+    def _build(self, *args: Any, **kwargs: Any) -> None:
         raise NotImplementedError(f"{type(self).__name__} must implement _build")
 
-    def _build_observables(self):
+    def _build_observables(self) -> Observables:
         return Observables(self)
 
     # Identity and structure.
 
     @property
-    def spec(self):
+    def spec(self) -> mujoco.MjSpec:
         """The `mujoco.MjSpec` this entity built (shared with its root once attached)."""
         return self._spec
 
     @property
-    def mjcf_model(self) -> "mjcf.RootElement":
+    def mjcf_model(self) -> mjcf.RootElement:
         """This entity's model as PyMJCF handles (`find`, `add`, `attach`, ...), over
         the same spec as `spec`."""
         return mjcf.RootElement._for_spec(self._spec)
@@ -117,34 +134,34 @@ class Entity(Callbacks):
         return self._spec.modelname
 
     @property
-    def observables(self):
+    def observables(self) -> Observables:
         return self._observables
 
     @property
-    def parent(self):
+    def parent(self) -> Entity | None:
         return self._parent
 
     @property
-    def root_entity(self):
+    def root_entity(self) -> Entity:
         entity = self
         while entity._parent is not None:
             entity = entity._parent
         return entity
 
     @property
-    def prefix(self):
+    def prefix(self) -> str:
         """The prefix of this entity's elements in the root model ("" for the root)."""
         if self._parent is None:
             return ""
         return self._parent.prefix + self.name + "/"
 
     @property
-    def attachment_body(self):
+    def attachment_body(self) -> mujoco.MjsBody | None:
         """The body that holds this entity in its parent (None for the root)."""
         return self._attachment_body
 
     @property
-    def free_joint(self):
+    def free_joint(self) -> mujoco.MjsJoint | None:
         """The free joint of this entity's attachment frame (`Arena.add_free_entity`,
         or `frame.add("freejoint")`), or None."""
         body = self._attachment_body
@@ -155,7 +172,7 @@ class Entity(Callbacks):
                 return joint
         return None
 
-    def iter_entities(self):
+    def iter_entities(self) -> Iterator[Entity]:
         """This entity and its descendants, depth-first in attachment order."""
         yield self
         for child in self._children:
@@ -163,7 +180,7 @@ class Entity(Callbacks):
 
     # Attachment.
 
-    def attach(self, child, attach_site=None):
+    def attach(self, child: Entity, attach_site: Any = None) -> mjcf.Element:
         """Attaches `child` at a site or frame of this entity (default: its world body).
 
         Args:
@@ -179,7 +196,7 @@ class Entity(Callbacks):
         """
         return self._attach(child, attach_site)
 
-    def _attach(self, child, attach_site):
+    def _attach(self, child: Entity, attach_site: Any) -> mjcf.Element:
         if not isinstance(child, Entity):
             raise TypeError(f"can only attach an Entity, got {type(child).__name__}")
         if child is self or child in self.root_entity.iter_entities():
@@ -218,7 +235,9 @@ class Entity(Callbacks):
         self._children.append(child)
         return mjcf.Element(body, self.mjcf_model, "body")
 
-    def _resolve_attach_site(self, attach_site):
+    def _resolve_attach_site(
+        self, attach_site: Any
+    ) -> tuple[mujoco.MjsBody, ArrayLike, np.ndarray, Any]:
         if attach_site is None:
             if self._parent is None:
                 return self._spec.worldbody, [0.0, 0.0, 0.0], _IDENTITY_QUATERNION.copy(), None
@@ -244,7 +263,7 @@ class Entity(Callbacks):
             f"got {type(attach_site).__name__}"
         )
 
-    def detach(self):
+    def detach(self) -> None:
         """Removes this entity (and its descendants) from its parent's model."""
         if self._parent is None:
             raise ValueError(f"entity {self.name!r} is not attached")
@@ -258,7 +277,7 @@ class Entity(Callbacks):
 
     # Poses, in the world frame.
 
-    def get_pose(self, physics):
+    def get_pose(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(position (3,), quaternion (4,) w-x-y-z) of this entity in the world frame."""
         free_joint = self.free_joint
         if free_joint is not None:
@@ -269,7 +288,12 @@ class Entity(Callbacks):
         body = physics.bind(self._attachment_body)
         return np.array(body.xpos), np.array(body.xquat)
 
-    def set_pose(self, physics, position=None, quaternion=None):
+    def set_pose(
+        self,
+        physics: Physics,
+        position: ArrayLike | None = None,
+        quaternion: ArrayLike | None = None,
+    ) -> None:
         """Places this entity in the world frame (metres; unit quaternion w-x-y-z).
 
         A free entity moves through its free joint's qpos. A fixed entity moves by
@@ -307,7 +331,13 @@ class Entity(Callbacks):
             mujoco.mju_mulQuat(local_quaternion, inverse_parent, quaternion)
             body.quat = local_quaternion
 
-    def shift_pose(self, physics, position=None, quaternion=None, rotate_velocity=False):
+    def shift_pose(
+        self,
+        physics: Physics,
+        position: ArrayLike | None = None,
+        quaternion: ArrayLike | None = None,
+        rotate_velocity: bool = False,
+    ) -> None:
         """Translates by `position` and pre-multiplies the orientation by `quaternion`.
 
         With `rotate_velocity`, a free entity's linear velocity turns with it.
@@ -328,7 +358,7 @@ class Entity(Callbacks):
                 self.set_velocity(physics, velocity=rotated)
         self.set_pose(physics, new_position, new_quaternion)
 
-    def get_velocity(self, physics):
+    def get_velocity(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(linear (3,), angular (3,)) velocity in the world frame (m/s, rad/s)."""
         if self._attachment_body is None:
             return np.zeros(3), np.zeros(3)
@@ -339,7 +369,12 @@ class Entity(Callbacks):
         )
         return velocity[3:].copy(), velocity[:3].copy()
 
-    def set_velocity(self, physics, velocity=None, angular_velocity=None):
+    def set_velocity(
+        self,
+        physics: Physics,
+        velocity: ArrayLike | None = None,
+        angular_velocity: ArrayLike | None = None,
+    ) -> None:
         """Sets a free entity's velocity: linear in the world frame (m/s), angular in
         the world frame (rad/s; MuJoCo stores it in the body frame)."""
         free_joint = self.free_joint
@@ -360,7 +395,7 @@ class Entity(Callbacks):
             mujoco.mju_rotVecQuat(local, angular_velocity, inverse)
             qvel[3:] = local
 
-    def global_vector_to_local_frame(self, physics, vector):
+    def global_vector_to_local_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
         """Expresses a world-frame vector in this entity's frame.
 
         A 2-D vector is taken in the horizontal plane and rotated by the entity's yaw
@@ -382,7 +417,7 @@ class Entity(Callbacks):
         return rotation.T @ vector
 
 
-def _optional_vector(value, size, name):
+def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarray | None:
     if value is None:
         return None
     array = np.asarray(value, dtype=np.float64)
@@ -401,7 +436,7 @@ class ModelWrapperEntity(Entity):
         or a `mujoco.MjSpec`, not attached anywhere yet.
     """
 
-    def _build(self, mjcf_model):
+    def _build(self, mjcf_model: mjcf.RootElement | mujoco.MjSpec) -> None:
         if isinstance(mjcf_model, mjcf.RootElement):
             if mjcf_model.parent_model is not None:
                 raise ValueError(f"model {mjcf_model.model!r} is attached already")

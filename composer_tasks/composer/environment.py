@@ -30,18 +30,21 @@ import math
 import numbers
 import types
 import warnings
-from typing import Any, Callable, Generator, Iterator, Mapping, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Generator, Iterator, Mapping, NoReturn, Tuple, Union, cast
 
 import dm_env
 import mujoco
 import numpy as np
+from dm_env import specs
 
 from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
+from composer_tasks.composer.callbacks import Action
 from composer_tasks.composer.observation import updater as updater_module
-from composer_tasks.physics import PhysicsError
+from composer_tasks.physics import Physics, PhysicsError
 
 ObservationPadding = updater_module.ObservationPadding
 
@@ -119,7 +122,7 @@ def episode_outcome(
 
 
 @functools.lru_cache(maxsize=None)
-def _outcome_overrides(task_class):
+def _outcome_overrides(task_class: type[task_module.Task]) -> tuple[bool, bool]:
     """(overrides get_discount, overrides should_terminate_episode) of a Task class,
     looked up once per class: every control step needs them."""
     return (
@@ -213,6 +216,9 @@ class Environment(dm_env.Environment):
     `end_episode_by_physics_error`.
     """
 
+    # Made by the first `_compile`, in the constructor.
+    _physics: Physics
+
     def __new__(cls, task: Any = None, *args: Any, **kwargs: Any) -> "Environment":
         # A multi-agent task gets the subclass that speaks per-agent lists, so that the
         # single-agent step keeps its own code untouched.
@@ -221,7 +227,8 @@ class Environment(dm_env.Environment):
             and isinstance(task, task_module.Task)
             and task.num_agents is not None
         ):
-            cls = MultiAgentEnvironment
+            # dm_env.Environment defines no __new__: object's makes the instance.
+            return object.__new__(MultiAgentEnvironment)
         return super().__new__(cls)
 
     def __init__(
@@ -321,7 +328,6 @@ class Environment(dm_env.Environment):
         self._strip_singleton_obs_buffer_dim = _check_bool(
             strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
         )
-        self._physics = None
         self._compile()
         self._make_updater()
         # Only for the observation spec before the first reset: a throwaway random
@@ -340,7 +346,7 @@ class Environment(dm_env.Environment):
         return self._task
 
     @property
-    def physics(self) -> Any:
+    def physics(self) -> Physics:
         """The task's `Physics` (of its `physics_class`)."""
         return self._physics
 
@@ -389,15 +395,17 @@ class Environment(dm_env.Environment):
 
     # Compilation and callbacks.
 
-    def _compile(self):
+    def _compile(self) -> None:
         root = self._task.root_entity
         if not self._textures:
             _shrink_builtin_textures(root.spec)
         try:
-            if self._physics is None:
+            # No physics yet at the first compilation (from the constructor).
+            physics = getattr(self, "_physics", None)
+            if physics is None:
                 self._physics = self._task.physics_class.from_spec(root.spec)
             else:
-                self._physics.recompile()
+                physics.recompile()
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._collect_hooks()
@@ -417,13 +425,13 @@ class Environment(dm_env.Environment):
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
 
-    def _setup_action_spec(self):
+    def _setup_action_spec(self) -> None:
         self._action_spec = self._task.action_spec(self._physics)
         self._action_dtype = self._action_spec.dtype
         self._action_shape = self._action_spec.shape
         self._action_in_bounds = action_bounds_check(self._action_spec)
 
-    def _collect_hooks(self):
+    def _collect_hooks(self) -> None:
         entities = list(self._task.root_entity.iter_entities())
         self._hooks = {}
         for name in entity_module.CALLBACK_NAMES:
@@ -440,10 +448,10 @@ class Environment(dm_env.Environment):
             self._hooks["before_substep"] or self._hooks["after_substep"]
         )
 
-    def _make_updater(self):
+    def _make_updater(self) -> None:
         self._updater = self._new_updater()
 
-    def _new_updater(self):
+    def _new_updater(self) -> Any:
         enabled = [
             (name, observable)
             for name, observable in self._task.observables.items()
@@ -480,34 +488,36 @@ class Environment(dm_env.Environment):
     def reset(self) -> dm_env.TimeStep:
         """Starts an episode, retrying up to `max_reset_attempts` times when a callback
         raises `EpisodeInitializationError`."""
-        for attempt in range(1, self._max_reset_attempts + 1):
+        for attempt in range(1, self._max_reset_attempts):
             try:
                 return self._reset_attempt()
             except EpisodeInitializationError as error:
-                if attempt == self._max_reset_attempts:
-                    raise
                 _log.error(
                     "Episode initialisation failed (attempt %d of %d): %r",
                     attempt,
                     self._max_reset_attempts,
                     error,
                 )
+        # The last attempt: its failure is raised.
+        return self._reset_attempt()
 
-    def _reset_attempt(self):
+    def _reset_attempt(self) -> dm_env.TimeStep:
         self._reset_next_step = True
         self._step_count = 0
         random_state = self._random_state
+        # Set exactly when `fixed_initial_state`.
+        fixed_state = self._fixed_random_state
         if self._recompile_mjcf_every_episode or not self._mjcf_hooks_ran:
-            if self._fixed_initial_state:
-                random_state.set_state(self._fixed_random_state)
+            if fixed_state is not None:
+                random_state.set_state(fixed_state)
             edits = entity_module.spec_edit_count()
             for hook in self._hooks["initialize_episode_mjcf"]:
                 hook(random_state)
             self._mjcf_hooks_ran = True
             if self._spec_changed_by_hooks(edits):
                 self._compile()
-        if self._fixed_initial_state:
-            random_state.set_state(self._fixed_random_state)
+        if fixed_state is not None:
+            random_state.set_state(fixed_state)
         physics = self._physics
         with physics.reset_context():
             for hook in self._hooks["initialize_episode"]:
@@ -550,7 +560,7 @@ class Environment(dm_env.Environment):
             return self.end_episode_by_physics_error(error)
         return self.finish_control_step()
 
-    def begin_control_step(self, action: Any) -> np.ndarray:
+    def begin_control_step(self, action: Any) -> Action:
         """Starts a control step: validates `action` and runs the `before_step` hooks.
 
         Returns the action as an array of the action spec's dtype. Follow it with
@@ -566,7 +576,7 @@ class Environment(dm_env.Environment):
             hook(physics, action, random_state)
         return action
 
-    def substeps(self, action: np.ndarray) -> Iterator[int]:
+    def substeps(self, action: Action) -> Iterator[int]:
         """The physics steps of this control step, as the counts to advance by.
 
         A generator: each value it yields is a number of physics substeps that its
@@ -613,11 +623,11 @@ class Environment(dm_env.Environment):
             dm_env.StepType.LAST, reward, discount, self._updater.get_observation()
         )
 
-    def _physics_error_outcome(self):
+    def _physics_error_outcome(self) -> tuple[Any, Any]:
         """(reward, discount) of a step ended by a physics error."""
         return 0.0, 0.0
 
-    def _spec_changed_by_hooks(self, edit_count_before):
+    def _spec_changed_by_hooks(self, edit_count_before: int) -> bool:
         announced = entity_module.spec_edit_count() != edit_count_before
         fingerprint = self._spec_fingerprint
         if fingerprint is None:
@@ -641,7 +651,7 @@ class Environment(dm_env.Environment):
             )
         return True
 
-    def _substeps_in_chunks(self, planned_substeps):
+    def _substeps_in_chunks(self, planned_substeps: Iterable[int]) -> Iterator[int]:
         """Yields the physics steps between the `planned_substeps` (the updater's plan
         for this control step), updating the observables after each."""
         updater = self._updater
@@ -657,7 +667,7 @@ class Environment(dm_env.Environment):
             yield n - done
             self._after_step()
 
-    def _substeps_with_callbacks(self, action):
+    def _substeps_with_callbacks(self, action: Action) -> Iterator[int]:
         physics = self._physics
         random_state = self._random_state
         updater = self._updater
@@ -676,11 +686,11 @@ class Environment(dm_env.Environment):
             if substep in update_at:
                 updater.update(substep)
 
-    def _after_step(self):
+    def _after_step(self) -> None:
         for hook in self._hooks["after_step"]:
             hook(self._physics, self._random_state)
 
-    def _validate_action(self, action):
+    def _validate_action(self, action: Any) -> Action:
         array = np.asarray(action)
         if array.dtype != self._action_dtype:
             if array.dtype.kind not in "fiu":
@@ -699,7 +709,7 @@ class Environment(dm_env.Environment):
             return array
         self._raise_for_action(array)
 
-    def _raise_for_action(self, array):
+    def _raise_for_action(self, array: np.ndarray) -> NoReturn:
         spec = self._action_spec
         if not np.all(np.isfinite(array)):
             bad = np.flatnonzero(~np.isfinite(array))
@@ -708,23 +718,24 @@ class Environment(dm_env.Environment):
                 f"for the action spec {spec.name!r}"
             )
         outside = (array < spec.minimum) | (array > spec.maximum)
-        names = spec.name.split("\t")
+        # A spec may have no name: entries are then named by index.
+        names = spec.name.split("\t") if spec.name is not None else []
         details = ", ".join(
             f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
             for i in np.flatnonzero(outside)
         )
         raise ValueError(f"action outside the bounds of the action spec: {details}")
 
-    def action_spec(self) -> dm_env.specs.BoundedArray:
+    def action_spec(self) -> specs.BoundedArray:
         return self._action_spec
 
-    def observation_spec(self) -> Mapping[str, dm_env.specs.Array]:
+    def observation_spec(self) -> Mapping[str, specs.Array]:
         return self._updater.observation_spec()
 
-    def reward_spec(self) -> dm_env.specs.Array:
+    def reward_spec(self) -> specs.Array:
         return self._task.get_reward_spec()
 
-    def discount_spec(self) -> dm_env.specs.BoundedArray:
+    def discount_spec(self) -> specs.BoundedArray:
         return self._task.get_discount_spec()
 
     # Snapshots.
@@ -765,11 +776,11 @@ class Environment(dm_env.Environment):
             "python_state": {path: owner.snapshot_state() for path, owner in self._state_owners()},
         }
 
-    def _observable_items(self):
+    def _observable_items(self) -> Iterable[tuple[str, Any]]:
         """(observation name, observable) of every observable of the task."""
         return self._task.observables.items()
 
-    def _state_owners(self):
+    def _state_owners(self) -> list[tuple[str, Any]]:
         """(path, object) of the task ("task") and the entities (their prefix, or the
         root's name) that keep Python state for snapshots."""
         owners = [("task", self._task)] + [
@@ -853,21 +864,23 @@ class Environment(dm_env.Environment):
         self._updater = updater
 
     def close(self) -> None:
-        if self._physics is not None:
-            self._physics.close()
+        # A constructor that failed before compiling leaves no physics to close.
+        physics = getattr(self, "_physics", None)
+        if physics is not None:
+            physics.close()
 
 
-def _check_same_spec(expected, restored):
+def _check_same_spec(expected: Any, restored: Any) -> None:
     if isinstance(expected, list):  # a multi-agent environment's per-agent specs
         expected = {
             f"agent{index}/{name}": spec
-            for index, specs in enumerate(expected)
-            for name, spec in specs.items()
+            for index, agent_specs in enumerate(expected)
+            for name, spec in agent_specs.items()
         }
         restored = {
             f"agent{index}/{name}": spec
-            for index, specs in enumerate(restored)
-            for name, spec in specs.items()
+            for index, agent_specs in enumerate(restored)
+            for name, spec in agent_specs.items()
         }
     differing = [
         name
@@ -890,14 +903,14 @@ def _check_same_spec(expected, restored):
 _SHRUNK_TEXTURE_SIZE = 2
 
 
-def _shrink_builtin_textures(spec):
+def _shrink_builtin_textures(spec: mujoco.MjSpec) -> None:
     for texture in spec.textures:
         if texture.builtin != mujoco.mjtBuiltin.mjBUILTIN_NONE:
             texture.width = min(texture.width, _SHRUNK_TEXTURE_SIZE)
             texture.height = min(texture.height, _SHRUNK_TEXTURE_SIZE)
 
 
-def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray], bool]:
+def action_bounds_check(spec: specs.BoundedArray) -> Callable[[np.ndarray], bool]:
     """A predicate on arrays of the spec's shape and dtype, or of copies of it
     stacked on leading axes (a batch's actions): every entry is within [minimum,
     maximum], and none is NaN or infinite.
@@ -924,13 +937,13 @@ def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray
         return lambda array: largest(absolute(array), axis=None) <= bound
     excess = np.maximum
 
-    def inside(array):
+    def inside(array: np.ndarray) -> bool:
         return largest(excess(minimum - array, array - maximum), axis=None) <= 0
 
     if np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum)):
         return inside
 
-    def inside_quietly(array):
+    def inside_quietly(array: np.ndarray) -> bool:
         # An infinite entry against an infinite bound is inf - inf: NaN, rejected,
         # without NumPy's warning about it.
         with np.errstate(invalid="ignore"):
@@ -939,13 +952,13 @@ def action_bounds_check(spec: dm_env.specs.BoundedArray) -> Callable[[np.ndarray
     return inside_quietly
 
 
-def _in_snapshots(name):
+def _in_snapshots(name: str) -> bool:
     # Textures are large and never varied per episode, and environments built with
     # textures=False have them at another size; every other model array is kept.
     return not (name.startswith("_") or name.startswith("tex_"))
 
 
-def _model_arrays(model):
+def _model_arrays(model: mujoco.MjModel) -> Iterator[tuple[str, np.ndarray]]:
     for name in dir(model):
         if not _in_snapshots(name):
             continue
@@ -954,7 +967,7 @@ def _model_arrays(model):
             yield name, value
 
 
-def _option_names(model):
+def _option_names(model: mujoco.MjModel) -> list[str]:
     return [
         name
         for name in dir(model.opt)
@@ -962,7 +975,7 @@ def _option_names(model):
     ]
 
 
-def _copy_value(value):
+def _copy_value(value: Any) -> Any:
     return np.array(value) if isinstance(value, np.ndarray) else value
 
 
@@ -1008,26 +1021,38 @@ class MultiAgentEnvironment(Environment):
         """The number of agents n: the length of every per-agent list."""
         return self._num_agents
 
-    def _setup_action_spec(self):
-        specs = self._task.action_spec(self._physics)
-        if not isinstance(specs, (list, tuple)) or len(specs) != self._num_agents:
+    def action_spec(self) -> list[specs.BoundedArray]:
+        """The n per-agent action specs."""
+        return self._action_spec
+
+    def observation_spec(self) -> list[Mapping[str, specs.Array]]:
+        """The n per-agent observation specs, name -> spec."""
+        return self._updater.observation_spec()
+
+    def reward_spec(self) -> Sequence[specs.Array]:
+        """The n per-agent reward specs (the task's list, checked on construction)."""
+        return cast("Sequence[specs.Array]", self._task.get_reward_spec())
+
+    def _setup_action_spec(self) -> None:
+        agent_specs = self._task.action_spec(self._physics)
+        if not isinstance(agent_specs, (list, tuple)) or len(agent_specs) != self._num_agents:
             raise ValueError(
                 f"{type(self._task).__name__}.action_spec() must return a list of "
-                f"{self._num_agents} per-agent BoundedArrays, got {specs!r}"
+                f"{self._num_agents} per-agent BoundedArrays, got {agent_specs!r}"
             )
-        for index, spec in enumerate(specs):
-            if not isinstance(spec, dm_env.specs.BoundedArray):
+        for index, spec in enumerate(agent_specs):
+            if not isinstance(spec, specs.BoundedArray):
                 raise TypeError(
                     f"{type(self._task).__name__}.action_spec()[{index}] must be a BoundedArray, "
                     f"got {type(spec).__name__}"
                 )
-        self._action_spec = list(specs)
-        self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in specs]
+        self._action_spec = list(agent_specs)
+        self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in agent_specs]
         self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
         # Agents with one and the same spec (a team of like walkers) are checked in one
         # go, stacked; anything that fails that check is checked agent by agent for
         # an error that names the agent.
-        first = specs[0]
+        first = agent_specs[0]
         alike = all(
             spec.shape == first.shape
             and spec.dtype == first.dtype
@@ -1039,13 +1064,13 @@ class MultiAgentEnvironment(Environment):
                 np.broadcast_to(spec.maximum, spec.shape),
                 np.broadcast_to(first.maximum, first.shape),
             )
-            for spec in specs
+            for spec in agent_specs
         )
-        self._stacked_action_shape = (len(specs),) + tuple(first.shape) if alike else None
+        self._stacked_action_shape = (len(agent_specs),) + tuple(first.shape) if alike else None
         self._stacked_action_dtype = first.dtype
         self._stacked_in_bounds = action_bounds_check(first) if alike else None
 
-    def _validate_action(self, actions):
+    def _validate_action(self, actions: Any) -> list[np.ndarray]:
         if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(
             actions, "__len__"
         ):
@@ -1058,7 +1083,8 @@ class MultiAgentEnvironment(Environment):
                 f"got {len(actions)} actions for a task of {self._num_agents} agents "
                 "(one action per agent expected)"
             )
-        if self._stacked_action_shape is not None:
+        # Set (with the stacked shape) when every agent has the same spec.
+        if self._stacked_in_bounds is not None:
             try:
                 stacked = np.array(actions)
             except ValueError:  # Ragged: per agent below, which names the agent.
@@ -1078,7 +1104,7 @@ class MultiAgentEnvironment(Environment):
             )
         ]
 
-    def _new_updater(self):
+    def _new_updater(self) -> "_PerAgentUpdater":
         return _PerAgentUpdater(
             self._per_agent_observables(),
             self._n_substeps,
@@ -1086,7 +1112,7 @@ class MultiAgentEnvironment(Environment):
             self._padding,
         )
 
-    def _per_agent_observables(self):
+    def _per_agent_observables(self) -> Sequence[Mapping[str, Any]]:
         per_agent = self._task.observables
         if isinstance(per_agent, collections.abc.Mapping) or len(per_agent) != self._num_agents:
             raise ValueError(
@@ -1095,7 +1121,7 @@ class MultiAgentEnvironment(Environment):
             )
         return per_agent
 
-    def _observable_items(self):
+    def _observable_items(self) -> list[tuple[str, Any]]:
         return [
             (f"agent{index}/{name}", observable_object)
             for index, observables in enumerate(self._per_agent_observables())
@@ -1116,14 +1142,16 @@ class MultiAgentEnvironment(Environment):
             reward=reward, discount=np.asarray(timestep.discount, self._discount_dtype)
         )
 
-    def _physics_error_outcome(self):
+    def _physics_error_outcome(self) -> tuple[list[np.ndarray], np.ndarray]:
         """Reward 0 for every agent, one discount 0 (see `end_episode_by_physics_error`)."""
-        rewards = [np.zeros(spec.shape, spec.dtype) for spec in self._task.get_reward_spec()]
+        # A multi-agent task's reward spec is its per-agent list (checked on construction).
+        reward_specs = cast("Sequence[specs.Array]", self._task.get_reward_spec())
+        rewards = [np.zeros(spec.shape, spec.dtype) for spec in reward_specs]
         return rewards, np.zeros((), self._discount_dtype)
 
 
 def check_agent_action(
-    action: Any, spec: dm_env.specs.BoundedArray, in_bounds: Callable[[np.ndarray], bool], who: str
+    action: Any, spec: specs.BoundedArray, in_bounds: Callable[[np.ndarray], bool], who: str
 ) -> np.ndarray:
     """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
     and what of `spec` it violates (dtype, shape, non-finite entries, bounds).
@@ -1152,7 +1180,8 @@ def check_agent_action(
         )
     minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
     maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
-    names = spec.name.split("\t")
+    # A spec may have no name: entries are then named by index.
+    names = spec.name.split("\t") if spec.name is not None else []
     details = ", ".join(
         f"{names[i] if i < len(names) else i}={flat[i]} not in [{minimum[i]}, {maximum[i]}]"
         for i in np.flatnonzero((flat < minimum) | (flat > maximum))
@@ -1168,11 +1197,11 @@ class _PerAgentUpdater:
 
     def __init__(
         self,
-        per_agent_observables,
-        physics_steps_per_control_step,
-        strip_singleton_buffer_dim,
-        padding,
-    ):
+        per_agent_observables: Iterable[Mapping[str, Any]],
+        physics_steps_per_control_step: int,
+        strip_singleton_buffer_dim: bool,
+        padding: ObservationPadding,
+    ) -> None:
         items = []
         self._names = []
         for index, observables in enumerate(per_agent_observables):
@@ -1193,7 +1222,7 @@ class _PerAgentUpdater:
         self.prepare_for_next_control_step = self._updater.prepare_for_next_control_step
         self.update = self._updater.update
 
-    def reset(self, physics: Any, random_state: np.random.RandomState) -> None:
+    def reset(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._updater.reset(physics, random_state)
 
     def snapshot_state(self) -> dict:
@@ -1201,11 +1230,11 @@ class _PerAgentUpdater:
         `Updater.snapshot_state`)."""
         return self._updater.snapshot_state()
 
-    def restore(self, physics: Any, random_state: np.random.RandomState, state: dict) -> None:
+    def restore(self, physics: Physics, random_state: np.random.RandomState, state: dict) -> None:
         """`Updater.restore` of the one updater over every agent's observables."""
         self._updater.restore(physics, random_state, state)
 
-    def _split(self, flat_values):
+    def _split(self, flat_values: Iterable[Any]) -> list[collections.OrderedDict]:
         values = list(flat_values)
         return [
             collections.OrderedDict(zip(names, values[start:stop]))
@@ -1216,11 +1245,10 @@ class _PerAgentUpdater:
         return self._split(self._updater.get_observation().values())
 
     def observation_spec(self) -> list:
-        specs = self._split(self._updater.observation_spec().values())
+        agent_specs = self._split(self._updater.observation_spec().values())
         return [
             collections.OrderedDict(
-                (name, dm_env.specs.Array(spec.shape, spec.dtype, name))
-                for name, spec in agent.items()
+                (name, specs.Array(spec.shape, spec.dtype, name)) for name, spec in agent.items()
             )
-            for agent in specs
+            for agent in agent_specs
         ]

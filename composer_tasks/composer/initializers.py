@@ -14,14 +14,15 @@ They follow dm_control's `composer.initializers` (dm-control 1.0.50) in
 behaviour and defaults; the code is this project's.
 """
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer.variation import base as variation_base
-from composer_tasks.physics import PhysicsError
+from composer_tasks.physics import Physics, PhysicsError
 
 # dm_control's defaults: settled when every prop joint moves slower than 1e-3
 # (m/s or rad/s) and accelerates less than 1e-2, within 2 s of simulated time.
@@ -43,12 +44,21 @@ _IK_PROGRESS_THRESHOLD = 20.0
 
 _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
+# A value an initializer draws: an array or number, or a `Variation`, callable or
+# nested structure of them that `variation.evaluate` turns into one (hence Any).
+Sampled = Any
+
 
 class EpisodeInitializationError(RuntimeError):
     """An initializer could not find a valid initial state within its attempts."""
 
 
-def _evaluate(value, random_state, initial_value=None, current_value=None):
+def _evaluate(
+    value: Sampled,
+    random_state: np.random.RandomState,
+    initial_value: np.ndarray | None = None,
+    current_value: np.ndarray | None = None,
+) -> np.ndarray:
     return np.asarray(
         variation_base.evaluate(
             value,
@@ -60,7 +70,7 @@ def _evaluate(value, random_state, initial_value=None, current_value=None):
     )
 
 
-def _entity_body_ids(physics, entity):
+def _entity_body_ids(physics: Physics, entity: entity_module.Entity) -> np.ndarray:
     """Ids of the attachment body of `entity` and every body below it."""
     model = physics.model
     if entity.attachment_body is None:
@@ -70,7 +80,7 @@ def _entity_body_ids(physics, entity):
     return np.array(ids, dtype=np.int64)
 
 
-def _is_descendant(model, body, ancestor):
+def _is_descendant(model: mujoco.MjModel, body: int, ancestor: int) -> bool:
     while body > 0:
         body = model.body_parentid[body]
         if body == ancestor:
@@ -78,7 +88,7 @@ def _is_descendant(model, body, ancestor):
     return False
 
 
-def geoms_of(physics, entity: entity_module.Entity) -> np.ndarray:
+def geoms_of(physics: Physics, entity: entity_module.Entity) -> np.ndarray:
     """Ids of the geoms on the bodies of `entity` (attachment body and below)."""
     bodies = _entity_body_ids(physics, entity)
     return np.flatnonzero(np.isin(physics.model.geom_bodyid, bodies))
@@ -105,8 +115,8 @@ class PropPlacer:
     def __init__(
         self,
         props: Sequence[entity_module.Entity],
-        position,
-        quaternion=None,
+        position: Sampled,
+        quaternion: Sampled = None,
         ignore_collisions: bool = False,
         max_qvel_tol: float = _SETTLE_QVEL_TOL,
         max_qacc_tol: float = _SETTLE_QACC_TOL,
@@ -116,7 +126,7 @@ class PropPlacer:
         max_settle_physics_time: float = 2.0,
         max_settle_physics_attempts: int = 1,
         raise_exception_on_settle_failure: bool = False,
-    ):
+    ) -> None:
         props = list(props)
         if not props or not all(isinstance(p, entity_module.Entity) for p in props):
             raise TypeError(f"props must be a non-empty sequence of Entity, got {props!r}")
@@ -146,7 +156,7 @@ class PropPlacer:
         self._raise_on_settle_failure = bool(raise_exception_on_settle_failure)
         self._cache_model = None
 
-    def _prepare(self, physics):
+    def _prepare(self, physics: Physics) -> None:
         """Geom ids, their contact bits and the props' dofs (cached per model)."""
         if self._cache_model is physics.model:
             return
@@ -175,10 +185,10 @@ class PropPlacer:
 
     def __call__(
         self,
-        physics,
-        random_state,
+        physics: Physics,
+        random_state: np.random.RandomState,
         ignore_contacts_with_entities: Optional[Sequence[entity_module.Entity]] = None,
-    ):
+    ) -> None:
         """Samples and sets the props' poses.
 
         Args:
@@ -193,7 +203,11 @@ class PropPlacer:
         self._prepare(physics)
         model = physics.model
         ignored = [geoms_of(physics, e) for e in (ignore_contacts_with_entities or ())]
-        all_geoms = np.concatenate(self._prop_geoms + ignored) if self._prop_geoms else []
+        all_geoms = (
+            np.concatenate(self._prop_geoms + ignored)
+            if self._prop_geoms
+            else np.zeros(0, np.int64)
+        )
         saved = (model.geom_contype[all_geoms].copy(), model.geom_conaffinity[all_geoms].copy())
         # Unplaced props and ignored entities take no part in contacts meanwhile.
         model.geom_contype[all_geoms] = 0
@@ -212,7 +226,13 @@ class PropPlacer:
             model.geom_contype[all_geoms] = saved[0]
             model.geom_conaffinity[all_geoms] = saved[1]
 
-    def _place(self, physics, random_state, all_geoms, saved):
+    def _place(
+        self,
+        physics: Physics,
+        random_state: np.random.RandomState,
+        all_geoms: np.ndarray,
+        saved: tuple[np.ndarray, np.ndarray],
+    ) -> None:
         model = physics.model
         index = {geom: i for i, geom in enumerate(all_geoms.tolist())}
         for prop, geoms in zip(self._props, self._prop_geoms):
@@ -239,7 +259,7 @@ class PropPlacer:
                     f"{self._max_attempts_per_prop} attempts"
                 )
 
-    def _settle(self, physics):
+    def _settle(self, physics: Physics) -> bool:
         """Steps until the props rest; other joints are held. True if they rested."""
         data = physics.data
         model = physics.model
@@ -267,13 +287,13 @@ class PropPlacer:
             physics.forward()
 
 
-def _qpos_size(joint_type):
+def _qpos_size(joint_type: int) -> int:
     return {int(mujoco.mjtJoint.mjJNT_FREE): 7, int(mujoco.mjtJoint.mjJNT_BALL): 4}.get(
         int(joint_type), 1
     )
 
 
-def _penetrates(physics, geoms):
+def _penetrates(physics: Physics, geoms: np.ndarray) -> bool:
     """True if any active contact with penetration (dist <= 0) involves `geoms`."""
     contact = physics.data.contact
     if len(contact.dist) == 0:
@@ -284,15 +304,15 @@ def _penetrates(physics, geoms):
 
 
 def qpos_from_site_pose(
-    physics,
-    site,
-    target_pos,
-    target_quat=None,
-    dofs=None,
+    physics: Physics,
+    site: Any,
+    target_pos: ArrayLike,
+    target_quat: ArrayLike | None = None,
+    dofs: ArrayLike | None = None,
     rotation_weight: float = _IK_ROTATION_WEIGHT,
     tolerance: float = _IK_TOLERANCE,
     max_steps: int = _IK_MAX_STEPS,
-):
+) -> bool:
     """Moves `dofs` so that `site` reaches a pose, by damped least squares on MuJoCo's
     site Jacobian (`mj_jacSite`), writing `physics.data.qpos` in place.
 
@@ -366,7 +386,7 @@ def qpos_from_site_pose(
     return False
 
 
-def _kinematics(model, data):
+def _kinematics(model: mujoco.MjModel, data: mujoco.MjData) -> None:
     """Poses and the centres of mass the Jacobians need; no collision detection."""
     mujoco.mj_kinematics(model, data)
     mujoco.mj_comPos(model, data)
@@ -395,14 +415,16 @@ class ToolCenterPointInitializer:
 
     def __init__(
         self,
-        hand,
-        arm,
-        position,
-        quaternion=None,
+        # Entities with the attributes the class docstring lists (duck-typed: robot
+        # arms and hands share no class).
+        hand: Any,
+        arm: Any,
+        position: Sampled,
+        quaternion: Sampled = None,
         ignore_collisions: bool = False,
         max_ik_attempts: int = 10,
         max_rejection_samples: int = 10,
-    ):
+    ) -> None:
         for name, value in (
             ("max_ik_attempts", max_ik_attempts),
             ("max_rejection_samples", max_rejection_samples),
@@ -418,7 +440,7 @@ class ToolCenterPointInitializer:
         self._max_rejection_samples = int(max_rejection_samples)
         self._cache_model = None
 
-    def _prepare(self, physics):
+    def _prepare(self, physics: Physics) -> None:
         if self._cache_model is physics.model:
             return
         model = physics.model
@@ -450,7 +472,7 @@ class ToolCenterPointInitializer:
         )
         self._cache_model = model
 
-    def _has_relevant_collisions(self, physics):
+    def _has_relevant_collisions(self, physics: Physics) -> bool:
         contact = physics.data.contact
         if len(contact.dist) == 0:
             return False
@@ -463,7 +485,7 @@ class ToolCenterPointInitializer:
         robot_fixed = (robot(role1) & (role2 == 3)) | ((role1 == 3) & robot(role2))
         return bool(np.any(touching & (arm_arm | arm_hand | robot_fixed)))
 
-    def __call__(self, physics, random_state):
+    def __call__(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Sets the arm's joint angles; raises `EpisodeInitializationError` on failure."""
         self._prepare(physics)
         qpos = physics.data.qpos
@@ -502,7 +524,9 @@ class ToolCenterPointInitializer:
         )
 
 
-def _wrap_into(qpos, addresses, lower, upper):
+def _wrap_into(
+    qpos: np.ndarray, addresses: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> bool:
     """Shifts angles by multiples of 2 pi into [lower, upper); False if one cannot be."""
     for address, low, high in zip(addresses, lower, upper):
         value = qpos[address]

@@ -5,25 +5,46 @@ whose methods are decorated with `@composer.observable`); the Task collects them
 under the entity's path (`creature/joint_positions`).
 """
 
+from __future__ import annotations
+
 import collections
 import inspect
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+if TYPE_CHECKING:
+    from composer_tasks.composer.entity import Entity
+    from composer_tasks.composer.observation.observable import Observable
+
+# The entity class whose observables an `Observables` subclass declares
+# (`class WalkerObservables(Observables["Walker"])`), so that its methods may read
+# that class's attributes through `self._entity`.
+_EntityT = TypeVar("_EntityT", bound="Entity")
 
 
 class _ObservableMethod:
     """Descriptor made by `@observable`: the method builds the observable once."""
 
-    def __init__(self, method):
+    def __init__(self, method: Callable[[Any], Observable]) -> None:
         self.method = method
         self.name = method.__name__
         self.__doc__ = method.__doc__
 
-    def __get__(self, observables, owner=None):
+    @overload
+    def __get__(self, observables: None, owner: type | None = None) -> _ObservableMethod: ...
+
+    @overload
+    def __get__(self, observables: Observables[Any], owner: type | None = None) -> Observable: ...
+
+    def __get__(
+        self, observables: Observables[Any] | None, owner: type | None = None
+    ) -> _ObservableMethod | Observable:
         if observables is None:
             return self
         return observables[self.name]
 
 
-def observable(method):
+def observable(method: Callable[[Any], Observable]) -> _ObservableMethod:
     """Declares a method of an `Observables` subclass as an observable.
 
     The method takes `self` (the `Observables`, whose `_entity` is the entity) and
@@ -32,7 +53,7 @@ def observable(method):
     return _ObservableMethod(method)
 
 
-class Observables:
+class Observables(Generic[_EntityT]):
     """The observables of one entity, by name, in declaration order.
 
     Access them as attributes (`entity.observables.joint_positions`) or by key
@@ -40,9 +61,9 @@ class Observables:
     definition or `observable_options` enables them.
     """
 
-    def __init__(self, entity):
+    def __init__(self, entity: _EntityT) -> None:
         self._entity = entity
-        self._observables = collections.OrderedDict()
+        self._observables: collections.OrderedDict[str, Any] = collections.OrderedDict()
         # Definition order, base classes first; an override keeps its base's place.
         for cls in reversed(type(self).__mro__):
             for name, member in vars(cls).items():
@@ -53,10 +74,10 @@ class Observables:
             self._observables[name] = method.method(self)
 
     @property
-    def entity(self):
+    def entity(self) -> _EntityT:
         return self._entity
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> Observable:
         try:
             return self._observables[name]
         except KeyError:
@@ -65,7 +86,7 @@ class Observables:
                 f"{list(self._observables)}"
             ) from None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Observable:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
@@ -76,29 +97,31 @@ class Observables:
                 f"{list(self._observables)}"
             ) from None
 
-    def __contains__(self, name):
+    def __contains__(self, name: object) -> bool:
         return name in self._observables
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._observables)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._observables)
 
-    def keys(self):
+    def keys(self) -> KeysView[str]:
         return self._observables.keys()
 
-    def values(self):
+    def values(self) -> ValuesView[Observable]:
         return self._observables.values()
 
-    def items(self):
+    def items(self) -> ItemsView[str, Observable]:
         return self._observables.items()
 
-    def as_dict(self):
+    def as_dict(self) -> collections.OrderedDict[str, Observable]:
         """A new ordered dict of name -> observable."""
         return collections.OrderedDict(self._observables)
 
-    def add_observable(self, name, observable_object, enabled=True):
+    def add_observable(
+        self, name: str, observable_object: Observable, enabled: bool = True
+    ) -> None:
         """Adds (or replaces) an observable under `name` and sets its `enabled`."""
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(
@@ -107,15 +130,15 @@ class Observables:
         observable_object.enabled = enabled
         self._observables[name] = observable_object
 
-    def enable_all(self):
+    def enable_all(self) -> None:
         for observable_object in self._observables.values():
             observable_object.enabled = True
 
-    def disable_all(self):
+    def disable_all(self) -> None:
         for observable_object in self._observables.values():
             observable_object.enabled = False
 
-    def set_options(self, options):
+    def set_options(self, options: Mapping[str, Mapping[str, Any]]) -> None:
         """Configures observables from `{name: {option: value}}`.
 
         Raises:

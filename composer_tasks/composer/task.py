@@ -3,12 +3,13 @@
 import collections
 from typing import Any, Mapping, Optional
 
-import dm_env
 import mujoco
 import numpy as np
+from dm_env import specs
 
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.mjcf import physics as mjcf_physics
+from composer_tasks.composer.callbacks import Action
 from composer_tasks.physics import Physics
 
 # Control and physics timesteps closer than this (relative) to an integer ratio
@@ -66,7 +67,7 @@ class Task(entity_module.Callbacks):
     `reward`, and checks each agent's action against its spec.
     """
 
-    physics_class = mjcf_physics.Physics
+    physics_class: type[Physics] = mjcf_physics.Physics
     vectorized: bool = False
 
     @property
@@ -143,7 +144,7 @@ class Task(entity_module.Callbacks):
 
     # Specs.
 
-    def action_spec(self, physics: Physics) -> dm_env.specs.BoundedArray:
+    def action_spec(self, physics: Physics) -> specs.BoundedArray:
         """One float64 entry per actuator, in model order, bounded by `ctrlrange`
         (unbounded where the actuator is not control-limited)."""
         model = physics.model
@@ -153,7 +154,7 @@ class Task(entity_module.Callbacks):
         limited = _ctrl_limited(model)
         minimum[limited] = model.actuator_ctrlrange[limited, 0]
         maximum[limited] = model.actuator_ctrlrange[limited, 1]
-        return dm_env.specs.BoundedArray(
+        return specs.BoundedArray(
             shape=(model.nu,),
             dtype=np.float64,
             minimum=minimum,
@@ -161,11 +162,11 @@ class Task(entity_module.Callbacks):
             name="\t".join(names),
         )
 
-    def get_reward_spec(self) -> dm_env.specs.Array:
-        return dm_env.specs.Array(shape=(), dtype=np.float64, name="reward")
+    def get_reward_spec(self) -> specs.Array:
+        return specs.Array(shape=(), dtype=np.float64, name="reward")
 
-    def get_discount_spec(self) -> dm_env.specs.BoundedArray:
-        return dm_env.specs.BoundedArray(
+    def get_discount_spec(self) -> specs.BoundedArray:
+        return specs.BoundedArray(
             shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount"
         )
 
@@ -182,20 +183,20 @@ class Task(entity_module.Callbacks):
         return False
 
     def before_step(
-        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+        self, physics: Physics, action: Action, random_state: np.random.RandomState
     ) -> None:
         """Writes the action into `data.ctrl`."""
         physics.set_control(action)
 
 
-def _check_positive_seconds(name, value):
+def _check_positive_seconds(name: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds, got {value!r}")
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
 
 
-def _steps_per_control_step(control_timestep, physics_timestep):
+def _steps_per_control_step(control_timestep: float, physics_timestep: float) -> int:
     """Physics steps per control step, or a ValueError if the ratio is not an integer."""
     ratio = control_timestep / physics_timestep
     steps = round(ratio)
@@ -207,7 +208,7 @@ def _steps_per_control_step(control_timestep, physics_timestep):
     return steps
 
 
-def _ctrl_limited(model):
+def _ctrl_limited(model: mujoco.MjModel) -> np.ndarray:
     limited = model.actuator_ctrllimited
     if model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CLAMPCTRL:
         return np.zeros(model.nu, dtype=bool)

@@ -33,11 +33,16 @@ Public API (besides `legacy_base.LegacyWalker`'s):
   `bodies_pos` (39,) and `bodies_quats` (52,), egocentric (relative to the torso).
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 from composer_tasks.walkers import legacy_base
 
 # dm_control third_party/ant/ant.xml (m, kg/m^3, rad, N m).
@@ -110,14 +115,14 @@ _XBODY = mujoco.mjtObj.mjOBJ_XBODY
 _TRACKCOM = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
 
 
-def _z_to(direction) -> list:
+def _z_to(direction: ArrayLike) -> list:
     """Quaternion turning +z onto `direction` (MuJoCo's `zaxis`)."""
     quaternion = np.empty(4)
     mujoco.mju_quatZ2Vec(quaternion, np.asarray(direction, dtype=np.float64))
     return list(quaternion)
 
 
-def _xyaxes(x_axis, y_axis) -> list:
+def _xyaxes(x_axis: ArrayLike, y_axis: ArrayLike) -> list:
     x = np.asarray(x_axis, dtype=np.float64)
     x = x / np.linalg.norm(x)
     y = np.asarray(y_axis, dtype=np.float64)
@@ -128,7 +133,7 @@ def _xyaxes(x_axis, y_axis) -> list:
     return list(quaternion)
 
 
-def _set_defaults(spec):
+def _set_defaults(spec: mujoco.MjSpec) -> None:
     main = spec.default
     main.geom.friction = list(_FRICTION)
     main.geom.solref = list(_SOLREF)
@@ -150,7 +155,9 @@ def _set_defaults(spec):
 class AntObservables(legacy_base.LegacyWalkerObservables):
     """The legacy walker observables and the Ant's body poses, relative to the torso."""
 
-    def _framed(self, bodies, kind, suffix):
+    def _framed(
+        self, bodies: Iterable[mujoco.MjsBody], kind: mujoco.mjtSensor, suffix: str
+    ) -> observable.Observable:
         entity = self._entity
         sensors = [
             entity.spec.add_sensor(
@@ -166,7 +173,7 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
         return observable.MJCFFeature("sensordata", sensors)
 
     @property
-    def proprioception(self):
+    def proprioception(self) -> list[observable.Observable]:
         """dm_control's Ant order: the walker's proprioception with the feet and the
         bodies' poses relative to the torso in it (a soccer player sees all of them)."""
         return [
@@ -181,21 +188,21 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
         ]
 
     @composer.observable
-    def appendages_pos(self):
+    def appendages_pos(self) -> observable.Observable:
         """Feet positions relative to the torso (m), egocentric, (12,)."""
         return self._framed(
             self._entity.end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
         )
 
     @composer.observable
-    def bodies_quats(self):
+    def bodies_quats(self) -> observable.Observable:
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
         return self._framed(
             self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
         )
 
     @composer.observable
-    def bodies_pos(self):
+    def bodies_pos(self) -> observable.Observable:
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
         return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
 
@@ -212,7 +219,9 @@ class Ant(legacy_base.LegacyWalker):
       ValueError: for a bad name or marker colour.
     """
 
-    def _build(self, name: str = "walker", marker_rgba=None, initializer=None) -> None:
+    def _build(
+        self, name: str = "walker", marker_rgba: ArrayLike | None = None, initializer: Any = None
+    ) -> None:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty string without '/', got {name!r}")
         rgba = None
@@ -417,7 +426,7 @@ class Ant(legacy_base.LegacyWalker):
             marker_geoms=marker_geoms, rangefinder_sensors=rangefinders, initializer=initializer
         )
 
-    def _build_observables(self):
+    def _build_observables(self) -> AntObservables:
         return AntObservables(self)
 
     @property
@@ -425,7 +434,7 @@ class Ant(legacy_base.LegacyWalker):
         """All 13 bodies: the torso, then per leg its leg, aux (thigh) and foot."""
         return self._bodies
 
-    def aliveness(self, physics) -> float:
+    def aliveness(self, physics: Physics) -> float:
         """dm_control's Ant aliveness: (R_zz - 1) / 2 of the torso, 0 upright and -1
         upside down."""
         return (float(np.asarray(physics.bind(self.root_body).xmat).reshape(-1)[-1]) - 1.0) / 2.0

@@ -16,11 +16,20 @@ Conventions that hold for every walker (docs/locomotion_walkers.md has the detai
   its initial pose and leaves the root pose alone: the task places the walker.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
 
 # Contact normal force (newtons) above which a touch sensor counts as touching
 # (dm_control's locomotion walkers use the same threshold).
@@ -50,19 +59,19 @@ class Walker(composer.Entity):
     def _set_parts(
         self,
         *,
-        root_body,
-        observable_joints,
-        pose_joints,
-        initial_qpos,
-        standing_height,
-        end_effectors,
-        egocentric_camera,
-        root_sensors,
-        touch_sensors,
-        torque_sensors,
-        ground_contact_geoms,
-        mocap_tracking_bodies=None,
-    ):
+        root_body: mujoco.MjsBody,
+        observable_joints: Iterable[mujoco.MjsJoint],
+        pose_joints: Iterable[mujoco.MjsJoint],
+        initial_qpos: ArrayLike,
+        standing_height: float,
+        end_effectors: Iterable[mujoco.MjsBody],
+        egocentric_camera: mujoco.MjsCamera,
+        root_sensors: Sequence[mujoco.MjsSensor],
+        touch_sensors: Iterable[mujoco.MjsSensor],
+        torque_sensors: Iterable[mujoco.MjsSensor],
+        ground_contact_geoms: Iterable[mujoco.MjsGeom],
+        mocap_tracking_bodies: Iterable[mujoco.MjsBody] | None = None,
+    ) -> None:
         """Records the walker's elements; every subclass calls this at the end of `_build`.
 
         Args:
@@ -104,78 +113,80 @@ class Walker(composer.Entity):
             ]
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
-        self._initializers = []
+        self._initializers: list[Any] = []
         self._tracking_cameras = add_tracking_cameras(self._spec, root_body, self._standing_height)
 
-    def _build_observables(self):
+    def _build_observables(self) -> WalkerObservables:
         return WalkerObservables(self)
 
     # Parts.
 
     @property
-    def root_body(self):
+    def root_body(self) -> mujoco.MjsBody:
         """The body whose frame is the walker's egocentric frame (x forward, z up)."""
         return self._root_body
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         """The walker's actuators (`mujoco.MjsActuator`), in model order."""
         return self._actuators
 
     @property
-    def observable_joints(self):
+    def observable_joints(self) -> tuple[mujoco.MjsJoint, ...]:
         """The joints observed by `joints_pos` and `joints_vel`, in that order."""
         return self._observable_joints
 
     @property
-    def end_effectors(self):
+    def end_effectors(self) -> tuple[mujoco.MjsBody, ...]:
         """Bodies at the ends of the limbs, in the order of `end_effectors_pos`."""
         return self._end_effectors
 
     @property
-    def egocentric_camera(self):
+    def egocentric_camera(self) -> mujoco.MjsCamera:
         """The `mujoco.MjsCamera` looking forward from the walker's head or torso."""
         return self._egocentric_camera
 
     @property
-    def mocap_tracking_bodies(self):
+    def mocap_tracking_bodies(self) -> tuple[mujoco.MjsBody, ...]:
         """Bodies whose poses motion-capture tracking compares (all but the root)."""
         return self._mocap_tracking_bodies
 
     @property
-    def ground_contact_geoms(self):
+    def ground_contact_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
         """Geoms expected to touch the ground in normal locomotion (feet)."""
         return self._ground_contact_geoms
 
     @property
-    def standing_height(self):
+    def standing_height(self) -> float:
         """Height (m) of the root body's origin above the walker's origin in the
         initial pose: where the root body is when the walker stands on flat ground."""
         return self._standing_height
 
     @property
-    def velocimeter(self):
+    def velocimeter(self) -> mujoco.MjsSensor:
         return self._velocimeter
 
     @property
-    def accelerometer(self):
+    def accelerometer(self) -> mujoco.MjsSensor:
         return self._accelerometer
 
     @property
-    def gyro(self):
+    def gyro(self) -> mujoco.MjsSensor:
         return self._gyro
 
     @property
-    def touch_sensors(self):
+    def touch_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
         return self._touch_sensors
 
     @property
-    def torque_sensors(self):
+    def torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
         return self._torque_sensors
 
     # Frames.
 
-    def transform_vec_to_egocentric_frame(self, physics, vec_in_world_frame):
+    def transform_vec_to_egocentric_frame(
+        self, physics: Physics, vec_in_world_frame: ArrayLike
+    ) -> np.ndarray:
         """Rotates world-frame vectors into the root body's (egocentric) frame.
 
         The rotation is linear (no translation): give vectors relative to the
@@ -208,7 +219,7 @@ class Walker(composer.Entity):
         # Rows of the inverse yaw rotation are the heading and its left normal.
         return vectors @ np.array([[cosine, -sine], [sine, cosine]])
 
-    def transform_xmat_to_egocentric_frame(self, physics, xmat):
+    def transform_xmat_to_egocentric_frame(self, physics: Physics, xmat: ArrayLike) -> np.ndarray:
         """Expresses another frame's world orientation (`xmat`, (9,) or (3, 3))
         relative to the root body's frame: R_root^T R. Same shape as given."""
         matrix = np.asarray(xmat, dtype=np.float64)
@@ -219,7 +230,7 @@ class Walker(composer.Entity):
 
     # Episode.
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """`reinitialize_pose`: the joints (not the root) in the initial pose with
         zero velocity, then the walker's pose initializers.
 
@@ -227,7 +238,7 @@ class Walker(composer.Entity):
         """
         self.reinitialize_pose(physics, random_state)
 
-    def reinitialize_pose(self, physics, random_state: np.random.RandomState) -> None:
+    def reinitialize_pose(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """dm_control's `reinitialize_pose`: sets the pose joints to `initial_qpos`
         with zero velocity, then runs each of the walker's initializers
         (`add_initializer`) in the order added; without initializers the pose
@@ -238,7 +249,7 @@ class Walker(composer.Entity):
         for initializer in self._initializers:
             initializer.initialize_pose(physics, self, random_state)
 
-    def add_initializer(self, initializer) -> None:
+    def add_initializer(self, initializer: Any) -> None:
         """Adds a pose initializer: an object with `initialize_pose(physics,
         walker, random_state)` (dm_control's walker initializer API), run by
         `reinitialize_pose` after the initial pose is set.
@@ -260,7 +271,7 @@ class Walker(composer.Entity):
 
     # dm_control's walker API.
 
-    def _root_joint_body(self, attachment_frame):
+    def _root_joint_body(self, attachment_frame: Any) -> mujoco.MjsBody:
         """The attachment body that root joints go on, after checking that
         `attachment_frame` is what `arena.attach(walker)` returned and that the walker
         hangs from the world body (ValueError otherwise)."""
@@ -280,7 +291,7 @@ class Walker(composer.Entity):
             )
         return body
 
-    def create_root_joints(self, attachment_frame) -> None:
+    def create_root_joints(self, attachment_frame: Any) -> None:
         """dm_control's `create_root_joints`: gives the walker a free joint at the
         frame `arena.attach(walker)` returned, so that
         `walker.create_root_joints(arena.attach(walker))` equals
@@ -300,7 +311,9 @@ class Walker(composer.Entity):
         body.add_freejoint()
         composer.mark_spec_changed()
 
-    def apply_action(self, physics, action, random_state) -> None:
+    def apply_action(
+        self, physics: Physics, action: ArrayLike, random_state: np.random.RandomState | None
+    ) -> None:
         """dm_control's `apply_action`: writes `action` (one value per actuator, in
         `actuators` order) into the walker's controls.
 
@@ -333,20 +346,20 @@ class Walker(composer.Entity):
         return self._tracking_cameras
 
     @property
-    def initial_qpos(self):
+    def initial_qpos(self) -> np.ndarray:
         """Initial positions of the pose joints (`pose_joints`), a new array."""
         return self._initial_qpos.copy()
 
     @property
-    def pose_joints(self):
+    def pose_joints(self) -> tuple[mujoco.MjsJoint, ...]:
         """The joints `initialize_episode` sets: every joint but the root's."""
         return self._pose_joints
 
-    def _egocentric_scene_option(self):
+    def _egocentric_scene_option(self) -> mujoco.MjvOption | None:
         """The `mujoco.MjvOption` the egocentric camera renders with (None: default)."""
         return None
 
-    def _pose_addresses(self, physics):
+    def _pose_addresses(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         model = physics.model
         if self._addresses_model is not model:
             ids = [physics.bind(joint).id for joint in self._pose_joints]
@@ -356,7 +369,12 @@ class Walker(composer.Entity):
         return self._qpos_addresses, self._dof_addresses
 
 
-def add_root_sensors(spec, root_body, site_name="root", com_velocity=True):
+def add_root_sensors(
+    spec: mujoco.MjSpec,
+    root_body: mujoco.MjsBody,
+    site_name: str = "root",
+    com_velocity: bool = True,
+) -> tuple[mujoco.MjsSite, tuple[mujoco.MjsSensor, ...]]:
     """Adds a site at the root body's origin with a velocimeter, an accelerometer and a
     gyro on it, and (with `com_velocity`) a centre-of-mass velocity sensor.
 
@@ -390,7 +408,9 @@ def add_root_sensors(spec, root_body, site_name="root", com_velocity=True):
     return site, sensors
 
 
-def add_touch_sensor(spec, body, name, **site_attributes):
+def add_touch_sensor(
+    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, **site_attributes: Any
+) -> mujoco.MjsSensor:
     """Adds a touch site (invisible group 4) on `body` and a touch sensor reading it."""
     body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
     return spec.add_sensor(
@@ -415,7 +435,9 @@ _TRACKING_MIN_DISTANCE_M = 3.0
 _TRACKING_MIN_HEIGHT_M = 1.2
 
 
-def add_tracking_cameras(spec, root_body, standing_height_m):
+def add_tracking_cameras(
+    spec: mujoco.MjSpec, root_body: mujoco.MjsBody, standing_height_m: float
+) -> tuple[mujoco.MjsCamera, ...]:
     """Adds the `TRACKING_CAMERAS` the walker's `spec` lacks to `root_body`: each
     in `trackcom` mode (it follows the walker's centre of mass, keeping its
     world orientation, as dm_control's walker cameras do), looking at the root
@@ -450,7 +472,7 @@ def add_tracking_cameras(spec, root_body, standing_height_m):
     return tuple(cameras)
 
 
-def strip_world(spec, keep_materials=("self",)):
+def strip_world(spec: mujoco.MjSpec, keep_materials: Iterable[str] = ("self",)) -> None:
     """Turns a standalone model's spec (a Control Suite domain) into a body to attach.
 
     Removes what belongs to the world rather than the body: geoms of the world body
@@ -471,7 +493,11 @@ def strip_world(spec, keep_materials=("self",)):
     spec.stat.extent = default.stat.extent
 
 
-def height_above_lowest_point(spec, root_body, joint_positions=()):
+def height_above_lowest_point(
+    spec: mujoco.MjSpec,
+    root_body: mujoco.MjsBody,
+    joint_positions: Iterable[tuple[str, float]] = (),
+) -> float:
     """Height (m) of `root_body`'s origin above the lowest point of the spec's
     colliding geoms, with the root upright and joints at `joint_positions`.
 
@@ -499,7 +525,7 @@ def height_above_lowest_point(spec, root_body, joint_positions=()):
     return float(root_height - lowest)
 
 
-def _lowest_z(model, data, geom):
+def _lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
     """World z of the lowest point of a sphere, capsule, ellipsoid or box geom."""
     size = model.geom_size[geom]
     # Row 2 of the rotation: the world z components of the geom's axes.
@@ -517,17 +543,17 @@ def _lowest_z(model, data, geom):
     raise ValueError(f"geom {model.geom(geom).name!r}: unsupported type {kind} for a walker")
 
 
-def _no_touch(physics):
+def _no_touch(physics: Physics) -> np.ndarray:
     del physics
     return np.zeros(0)
 
 
-def _no_torque(physics):
+def _no_torque(physics: Physics) -> np.ndarray:
     del physics
     return np.zeros((0, 3))
 
 
-def _threshold_touch(sensors, physics):
+def _threshold_touch(sensors: Sequence[mujoco.MjsSensor], physics: Physics) -> np.ndarray:
     return (np.asarray(physics.bind(sensors).sensordata) > TOUCH_THRESHOLD_N).astype(np.float64)
 
 
@@ -542,39 +568,39 @@ class WalkerObservables(composer.Observables):
     (64, 64, 3) uint8.
     """
 
-    def __init__(self, entity):
+    def __init__(self, entity: Walker) -> None:
         super().__init__(entity)
         for name, item in self.items():
             item.enabled = name != "egocentric_camera"
 
     @composer.observable
-    def joints_pos(self):
+    def joints_pos(self) -> observable.Observable:
         """Positions of the observable joints (rad for hinges, m for slides)."""
         return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
 
     @composer.observable
-    def joints_vel(self):
+    def joints_vel(self) -> observable.Observable:
         """Velocities of the observable joints (rad/s, m/s)."""
         return observable.MJCFFeature("qvel", list(self._entity.observable_joints))
 
     @composer.observable
-    def sensors_velocimeter(self):
+    def sensors_velocimeter(self) -> observable.Observable:
         """Linear velocity of the root (m/s) in the egocentric frame."""
         return observable.MJCFFeature("sensordata", self._entity.velocimeter)
 
     @composer.observable
-    def sensors_accelerometer(self):
+    def sensors_accelerometer(self) -> observable.Observable:
         """Linear acceleration of the root minus gravity (m/s^2), egocentric frame;
         about (0, 0, 9.81) at rest upright."""
         return observable.MJCFFeature("sensordata", self._entity.accelerometer)
 
     @composer.observable
-    def sensors_gyro(self):
+    def sensors_gyro(self) -> observable.Observable:
         """Angular velocity of the root (rad/s) in the egocentric frame."""
         return observable.MJCFFeature("sensordata", self._entity.gyro)
 
     @composer.observable
-    def sensors_touch(self):
+    def sensors_touch(self) -> observable.Observable:
         """1.0 where a touch sensor feels more than 1 mN of normal force, else 0.0."""
         sensors = list(self._entity.touch_sensors)
         if not sensors:
@@ -582,7 +608,7 @@ class WalkerObservables(composer.Observables):
         return observable.Generic(lambda physics: _threshold_touch(sensors, physics))
 
     @composer.observable
-    def sensors_torque(self):
+    def sensors_torque(self) -> observable.Observable:
         """Torques (N m) measured by the torque sensors, one row per sensor, each in
         its site's frame; no rows for walkers without torque sensors."""
         sensors = list(self._entity.torque_sensors)
@@ -591,17 +617,17 @@ class WalkerObservables(composer.Observables):
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
-    def body_height(self):
+    def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), shape (1,)."""
         return observable.MJCFFeature("xpos", self._entity.root_body, index=[2])
 
     @composer.observable
-    def world_zaxis(self):
+    def world_zaxis(self) -> observable.Observable:
         """The world's up axis expressed in the egocentric frame, (3,)."""
         return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
 
     @composer.observable
-    def egocentric_camera(self):
+    def egocentric_camera(self) -> observable.Observable:
         """RGB image (64, 64, 3) uint8 from the egocentric camera."""
         return observable.MJCFCamera(
             self._entity.egocentric_camera,
@@ -611,7 +637,7 @@ class WalkerObservables(composer.Observables):
         )
 
     @composer.observable
-    def end_effectors_pos(self):
+    def end_effectors_pos(self) -> observable.Observable:
         """End-effector positions relative to the root (m), egocentric frame, one
         row per end effector."""
         entity = self._entity
@@ -632,10 +658,10 @@ class WalkerObservables(composer.Observables):
     def add_egocentric_vector(
         self,
         name: str,
-        world_frame_observable,
+        world_frame_observable: observable.Observable,
         enabled: bool = True,
-        origin_callable=None,
-        **kwargs,
+        origin_callable: Callable[[Physics], ArrayLike] | None = None,
+        **kwargs: Any,
     ) -> None:
         """dm_control's `add_egocentric_vector`: adds observable `name`, the value
         of `world_frame_observable` (world-frame vectors, last axis 2 or 3)
@@ -644,7 +670,7 @@ class WalkerObservables(composer.Observables):
         `kwargs` are `observable.Generic` options (update_interval, ...)."""
         entity = self._entity
 
-        def egocentric(physics):
+        def egocentric(physics: Physics) -> np.ndarray:
             vector = np.asarray(
                 world_frame_observable.observation_callable(physics)(), dtype=np.float64
             )
@@ -657,7 +683,7 @@ class WalkerObservables(composer.Observables):
     # Groupings (as dm_control's): observables a task typically enables together.
 
     @property
-    def proprioception(self):
+    def proprioception(self) -> list[observable.Observable]:
         return [
             self.joints_pos,
             self.joints_vel,
@@ -667,11 +693,11 @@ class WalkerObservables(composer.Observables):
         ]
 
     @property
-    def kinematic_sensors(self):
+    def kinematic_sensors(self) -> list[observable.Observable]:
         return [self.sensors_gyro, self.sensors_velocimeter, self.sensors_accelerometer]
 
     @property
-    def dynamic_sensors(self):
+    def dynamic_sensors(self) -> list[observable.Observable]:
         """Touch and torque observables, leaving out those of walkers without them."""
         groups = []
         if self._entity.touch_sensors:

@@ -53,13 +53,15 @@ Public API (besides `legacy_base.LegacyWalker`'s):
   camera joints) and `camera_joints_vel`.
 """
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Binding, Physics
 from composer_tasks.walkers import legacy_base
 
 # dm_control boxhead.xml, in metres, kilograms and seconds.
@@ -132,7 +134,7 @@ _LIMITED = mujoco.mjtLimited.mjLIMITED_TRUE
 _UNLIMITED = mujoco.mjtLimited.mjLIMITED_FALSE
 
 
-def _xyaxes_quaternion(x_axis, y_axis) -> np.ndarray:
+def _xyaxes_quaternion(x_axis: ArrayLike, y_axis: ArrayLike) -> np.ndarray:
     """The unit quaternion of a frame given by its x and y axes (MuJoCo's `xyaxes`:
     y is made orthogonal to x, z = x cross y)."""
     x = np.asarray(x_axis, dtype=np.float64)
@@ -146,7 +148,7 @@ def _xyaxes_quaternion(x_axis, y_axis) -> np.ndarray:
     return quaternion
 
 
-def _check_rgba(marker_rgba) -> Optional[np.ndarray]:
+def _check_rgba(marker_rgba: ArrayLike | None) -> Optional[np.ndarray]:
     if marker_rgba is None:
         return None
     rgba = np.asarray(marker_rgba, dtype=np.float64)
@@ -205,28 +207,28 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
     """The legacy walker observables with the camera's resolution and joints."""
 
     @composer.observable
-    def egocentric_camera(self):
+    def egocentric_camera(self) -> observable.Observable:
         """RGB image (height, width, 3) uint8 from the head's camera, at the walker's
         `camera_resolution` (width, height)."""
         width, height = self._entity.camera_resolution
         return observable.MJCFCamera(self._entity.egocentric_camera, height=height, width=width)
 
     @composer.observable
-    def camera_joints_pos(self):
+    def camera_joints_pos(self) -> observable.Observable:
         """sin then cos of the camera joints' angles, (2 * n_camera_joints,): (0,)
         without camera control."""
         joints = list(self._entity.observable_camera_joints)
         if not joints:
             return observable.Generic(lambda physics: np.zeros(0))
 
-        def sin_cos(physics):
+        def sin_cos(physics: Physics) -> np.ndarray:
             angles = np.asarray(physics.bind(joints).qpos, dtype=np.float64)
             return np.concatenate([np.sin(angles), np.cos(angles)])
 
         return observable.Generic(sin_cos)
 
     @composer.observable
-    def camera_joints_vel(self):
+    def camera_joints_vel(self) -> observable.Observable:
         """Angular velocities of the camera joints (rad/s), (n_camera_joints,)."""
         joints = list(self._entity.observable_camera_joints)
         if not joints:
@@ -234,7 +236,7 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
         return observable.MJCFFeature("qvel", joints)
 
     @property
-    def proprioception(self):
+    def proprioception(self) -> list[observable.Observable]:
         groups = super().proprioception
         if self._entity.observable_camera_joints:
             groups = groups + [self.camera_joints_pos, self.camera_joints_vel]
@@ -265,13 +267,13 @@ class BoxHead(legacy_base.LegacyWalker):
     def _build(
         self,
         name: str = "walker",
-        marker_rgba=None,
+        marker_rgba: ArrayLike | None = None,
         camera_control: bool = False,
-        camera_resolution=DEFAULT_CAMERA_RESOLUTION,
+        camera_resolution: Sequence[int] = DEFAULT_CAMERA_RESOLUTION,
         roll_gear: float = DEFAULT_ROLL_GEAR,
         steer_gear: float = DEFAULT_STEER_GEAR,
         walker_id: Optional[int] = None,
-        initializer=None,
+        initializer: Any = None,
     ) -> None:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty string without '/', got {name!r}")
@@ -540,7 +542,7 @@ class BoxHead(legacy_base.LegacyWalker):
         )
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
-    def _build_observables(self):
+    def _build_observables(self) -> "BoxHeadObservables":
         return BoxHeadObservables(self)
 
     @property
@@ -568,7 +570,7 @@ class BoxHead(legacy_base.LegacyWalker):
 
     # Root joints and poses.
 
-    def create_root_joints(self, attachment_frame) -> None:
+    def create_root_joints(self, attachment_frame: Any) -> None:
         """dm_control's BoxHead root joints: slides along world x, y and z on the
         frame `arena.attach(walker)` returned, named `<prefix>root_x` etc.
 
@@ -591,7 +593,7 @@ class BoxHead(legacy_base.LegacyWalker):
         )
         composer.mark_spec_changed()
 
-    def _root_addresses(self, physics):
+    def _root_addresses(self, physics: Physics) -> Binding:
         if self._root_joints is None:
             raise ValueError(
                 f"walker {self.name!r} has no root joints: attach it with "
@@ -599,7 +601,12 @@ class BoxHead(legacy_base.LegacyWalker):
             )
         return physics.bind(list(self._root_joints))
 
-    def set_pose(self, physics, position=None, quaternion=None) -> None:
+    def set_pose(
+        self,
+        physics: Physics,
+        position: ArrayLike | None = None,
+        quaternion: ArrayLike | None = None,
+    ) -> None:
         """Places the walker as dm_control's BoxHead does: the root slides take
         `position` (world frame, m; the walker's origin, 1 m below the head), every
         joint of the body (steer, camera, kick, roll) is zeroed, and the steer hinge
@@ -622,14 +629,19 @@ class BoxHead(legacy_base.LegacyWalker):
             # The steer axis points down: a positive yaw is a negative steer angle.
             physics.bind(self._steer).qpos = np.array([-yaw])
 
-    def get_pose(self, physics):
+    def get_pose(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(position (3,), quaternion (4,)): the walker's origin (m, world frame) and
         its yaw as a rotation about z, read from the joints (no forward needed)."""
         position = self._frame_origin(physics) + np.asarray(self._root_addresses(physics).qpos)
         yaw = -float(np.asarray(physics.bind(self._steer).qpos).reshape(-1)[0])
         return position, np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)])
 
-    def set_velocity(self, physics, velocity=None, angular_velocity=None) -> None:
+    def set_velocity(
+        self,
+        physics: Physics,
+        velocity: ArrayLike | None = None,
+        angular_velocity: ArrayLike | None = None,
+    ) -> None:
         """Sets the root slides' velocity (world frame, m/s, (3,)) and the spin about
         world z (rad/s; `angular_velocity` (3,) whose x and y must be 0).
 
@@ -655,14 +667,20 @@ class BoxHead(legacy_base.LegacyWalker):
                 )
             physics.bind(self._steer).qvel = np.array([-angular_velocity[2]])
 
-    def get_velocity(self, physics):
+    def get_velocity(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(linear (3,), angular (3,)): the root slides' velocity and the spin about
         z, world frame (m/s, rad/s)."""
         linear = np.array(self._root_addresses(physics).qvel, dtype=np.float64)
         spin = -float(np.asarray(physics.bind(self._steer).qvel).reshape(-1)[0])
         return linear, np.array([0.0, 0.0, spin])
 
-    def shift_pose(self, physics, position=None, quaternion=None, rotate_velocity=False) -> None:
+    def shift_pose(
+        self,
+        physics: Physics,
+        position: ArrayLike | None = None,
+        quaternion: ArrayLike | None = None,
+        rotate_velocity: bool = False,
+    ) -> None:
         """Translates by `position` (m) and turns by the yaw of `quaternion`;
         `rotate_velocity` turns the slides' horizontal velocity too."""
         current_position, current_quaternion = self.get_pose(physics)
@@ -693,13 +711,13 @@ class BoxHead(legacy_base.LegacyWalker):
         # set_pose zeroes the joints' positions only; the spin is kept.
         self.set_velocity(physics, angular_velocity=angular)
 
-    def _frame_origin(self, physics) -> np.ndarray:
+    def _frame_origin(self, physics: Physics) -> np.ndarray:
         """The attachment frame's position in the world (the slides' zero), m."""
         return np.array(physics.bind(self.attachment_body).pos, dtype=np.float64)
 
     # Episode.
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """The initial pose and zero `prev_action`; with camera control, gravity on
         the camera body is cancelled by an applied force (dm_control's
         `_compensate_gravity`)."""
@@ -711,7 +729,7 @@ class BoxHead(legacy_base.LegacyWalker):
             camera.xfrc_applied = force
 
 
-def _yaw_of(quaternion) -> float:
+def _yaw_of(quaternion: ArrayLike) -> float:
     """The rotation angle about z (rad) of a w-x-y-z quaternion that rotates about z
     only.
 

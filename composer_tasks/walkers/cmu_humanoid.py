@@ -25,11 +25,15 @@ actuators' (alphabetical) order: the servo drives the joint toward
 (N m), after a first-order filter of time constant 30 ms.
 """
 
+from collections.abc import Iterable
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 from composer_tasks.walkers import base
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
@@ -471,7 +475,7 @@ class CMUHumanoid(base.Walker):
       name: the entity's name (its prefix in the model).
     """
 
-    def _build(self, name="walker"):
+    def _build(self, name: str = "walker") -> None:
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False
@@ -592,19 +596,19 @@ class CMUHumanoid(base.Walker):
             ground_contact_geoms=[geom for geom in spec.geoms if geom.parent.name in _FOOT_BODIES],
         )
 
-    def _build_observables(self):
+    def _build_observables(self) -> "CMUHumanoidObservables":
         return CMUHumanoidObservables(self)
 
-    def _egocentric_scene_option(self):
+    def _egocentric_scene_option(self) -> mujoco.MjvOption:
         option = mujoco.MjvOption()
         option.geomgroup[_HIDDEN_FROM_EGOCENTRIC_GROUP] = 0
         return option
 
     @property
-    def head(self):
+    def head(self) -> mujoco.MjsBody:
         return self._head
 
-    def cmu_pose_to_actuation(self, target_pose):
+    def cmu_pose_to_actuation(self, target_pose: ArrayLike) -> np.ndarray:
         """Controls that drive the joints to `target_pose` (radians, one per actuator
         in actuator order): the inverse of the servos' range mapping."""
         target = np.asarray(target_pose, dtype=np.float64)
@@ -621,12 +625,12 @@ class CMUHumanoidObservables(base.WalkerObservables):
     """The walker observables plus the servo filters' states."""
 
     @composer.observable
-    def actuator_activation(self):
+    def actuator_activation(self) -> observable.Observable:
         """Filtered controls of the 56 servos (actuator order), in [-1, 1]."""
         actuators = self._entity.actuators
         cache = {}
 
-        def read(physics):
+        def read(physics: Physics) -> np.ndarray:
             model = physics.model
             if cache.get("model") is not model:
                 ids = [physics.bind(actuator).id for actuator in actuators]
@@ -637,15 +641,15 @@ class CMUHumanoidObservables(base.WalkerObservables):
         return observable.Generic(read)
 
     @property
-    def proprioception(self):
+    def proprioception(self) -> list[observable.Observable]:
         return super().proprioception + [self.actuator_activation]
 
 
-def _scaled(vector):
+def _scaled(vector: Iterable[float]) -> list[float]:
     return [_SCALE * float(value) for value in vector]
 
 
-def _set_defaults(spec):
+def _set_defaults(spec: mujoco.MjSpec) -> None:
     """The published joint and geom defaults of the CMU humanoid."""
     main = spec.default
     main.joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
@@ -660,7 +664,7 @@ def _set_defaults(spec):
     main.geom.group = _BODY_GROUP
 
 
-def _make_contact_geom(geom):
+def _make_contact_geom(geom: mujoco.MjsGeom) -> None:
     """Feet, toes, hands and fingers: full friction cones and firmer contacts that
     take priority over the ground's parameters."""
     geom.condim = 3
@@ -670,7 +674,7 @@ def _make_contact_geom(geom):
     geom.priority = 1
 
 
-def _add_servo(spec, joint):
+def _add_servo(spec: mujoco.MjSpec, joint: mujoco.MjsJoint) -> None:
     """A position servo on `joint` whose control in [-1, 1] spans the joint's range.
 
     force = kp * (target - q) with target = lower + (act + 1) / 2 * (upper - lower),

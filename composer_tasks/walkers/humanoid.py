@@ -16,6 +16,7 @@ touch sensors under both halves of each foot, then on the thighs and shins
 and ankles, whose torques `sensors_torque` observes.
 """
 
+import mujoco
 import numpy as np
 
 from composer_tasks.walkers import base
@@ -47,7 +48,7 @@ class Humanoid(base.Walker):
       name: the entity's name (its prefix in the model).
     """
 
-    def _build(self, name="walker"):
+    def _build(self, name: str = "walker") -> None:
         spec = humanoid_model.make_spec()
         spec.modelname = name
         base.strip_world(spec)
@@ -73,6 +74,6 @@ class Humanoid(base.Walker):
         )
 
     @property
-    def head(self):
+    def head(self) -> mujoco.MjsBody:
         """The head body (a sphere of radius 0.09 m centred at its origin)."""
         return self._head

@@ -3,7 +3,7 @@ walkers (BoxHead, Ant) build on (dm-control 1.0.50, `locomotion/walkers/legacy_b
 
 Public API (what a task uses, besides `base.Walker`'s):
 
-* `action_spec`: a `dm_env.specs.BoundedArray` of shape (n_actuators,), float64,
+* `action_spec`: a `specs.BoundedArray` of shape (n_actuators,), float64,
   bounds the actuators' control ranges, named by the actuator names joined with
   tabs without the walker's prefix (as dm_control's `Walker.action_spec`).
 * `apply_action(physics, action, random_state)`: writes the controls and records
@@ -32,12 +32,14 @@ convention; this project's other walkers enable theirs).
 
 from typing import Any, Sequence
 
-import dm_env
 import mujoco
 import numpy as np
+from dm_env import specs
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 from composer_tasks.walkers import base
 
 # dm_control legacy_base: rangefinder readings are squashed as scale * tanh(d / scale),
@@ -74,7 +76,7 @@ class LegacyWalker(base.Walker):
             for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
 
-    def _build_observables(self):
+    def _build_observables(self) -> "LegacyWalkerObservables":
         return LegacyWalkerObservables(self)
 
     @property
@@ -82,7 +84,7 @@ class LegacyWalker(base.Walker):
         return self._rangefinder_sensors
 
     @property
-    def action_spec(self) -> dm_env.specs.BoundedArray:
+    def action_spec(self) -> specs.BoundedArray:
         """dm_control's walker action spec: one float64 per actuator within its
         control range (-1, 1 for an actuator without one)."""
         minimum, maximum = [], []
@@ -91,7 +93,7 @@ class LegacyWalker(base.Walker):
             low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
             minimum.append(low)
             maximum.append(high)
-        return dm_env.specs.BoundedArray(
+        return specs.BoundedArray(
             shape=(len(self.actuators),),
             dtype=np.float64,
             minimum=minimum,
@@ -104,12 +106,14 @@ class LegacyWalker(base.Walker):
             ),
         )
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """The initial pose (`base.Walker.initialize_episode`) and a zero `prev_action`."""
         super().initialize_episode(physics, random_state)
         self._prev_action = np.zeros(len(self.actuators))
 
-    def apply_action(self, physics, action, random_state) -> None:
+    def apply_action(
+        self, physics: Physics, action: ArrayLike, random_state: np.random.RandomState | None
+    ) -> None:
         """Writes `action` into the controls (see `base.Walker.apply_action`, which
         checks it) and records it as `prev_action`."""
         super().apply_action(physics, action, random_state)
@@ -121,7 +125,7 @@ class LegacyWalker(base.Walker):
         an episode), a new float64 array of shape (n_actuators,)."""
         return self._prev_action.copy()
 
-    def aliveness(self, physics) -> float:
+    def aliveness(self, physics: Physics) -> float:
         """dm_control's aliveness in [-1, 0] (0: alive); always 0 here."""
         del physics
         return 0.0
@@ -146,13 +150,13 @@ class LegacyWalker(base.Walker):
         self._prev_action = prev_action.copy()
 
 
-def _squashed_rangefinder(sensors, physics):
+def _squashed_rangefinder(sensors: Sequence[Any], physics: Physics) -> np.ndarray:
     distances = np.array(physics.bind(sensors).sensordata, dtype=np.float64)
     distances[distances == -1.0] = np.inf
     return RANGEFINDER_SCALE_M * np.tanh(distances / RANGEFINDER_SCALE_M)
 
 
-def _empty(physics):
+def _empty(physics: Physics) -> np.ndarray:
     del physics
     return np.zeros(0)
 
@@ -164,17 +168,17 @@ class LegacyWalkerObservables(base.WalkerObservables):
     soccer task: `proprioception`, `kinematic_sensors` and `prev_action`).
     """
 
-    def __init__(self, entity):
+    def __init__(self, entity: LegacyWalker) -> None:
         super().__init__(entity)
         self.disable_all()
 
     @composer.observable
-    def body_height(self):
+    def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), a scalar."""
         return observable.MJCFFeature("xpos", self._entity.root_body, index=2)
 
     @composer.observable
-    def end_effectors_pos(self):
+    def end_effectors_pos(self) -> observable.Observable:
         """End-effector positions relative to the root (m), egocentric frame,
         flattened to (3 * n_end_effectors,)."""
         entity = self._entity
@@ -192,12 +196,12 @@ class LegacyWalkerObservables(base.WalkerObservables):
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
-    def world_zaxis(self):
+    def world_zaxis(self) -> observable.Observable:
         """The world's z axis in the root body's frame, (3,)."""
         return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
 
     @composer.observable
-    def sensors_torque(self):
+    def sensors_torque(self) -> observable.Observable:
         """Torque sensor readings (N m), flattened: (3 * n_torque_sensors,)."""
         sensors = list(self._entity.torque_sensors)
         if not sensors:
@@ -205,7 +209,7 @@ class LegacyWalkerObservables(base.WalkerObservables):
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
-    def sensors_rangefinder(self):
+    def sensors_rangefinder(self) -> observable.Observable:
         """Rangefinder distances (m) squashed as 10 tanh(d / 10); no hit reads 10."""
         sensors = list(self._entity.rangefinder_sensors)
         if not sensors:
@@ -213,57 +217,57 @@ class LegacyWalkerObservables(base.WalkerObservables):
         return observable.Generic(lambda physics: _squashed_rangefinder(sensors, physics))
 
     @composer.observable
-    def position(self):
+    def position(self) -> observable.Observable:
         """World position of the root body (m), (3,)."""
         return observable.MJCFFeature("xpos", self._entity.root_body)
 
     @composer.observable
-    def orientation(self):
+    def orientation(self) -> observable.Observable:
         """World orientation of the root body, row-major 3x3 flattened, (9,)."""
         return observable.MJCFFeature("xmat", self._entity.root_body)
 
     @composer.observable
-    def veloc_forward(self):
+    def veloc_forward(self) -> observable.Observable:
         """Forward velocity of the root (m/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=0)
 
     @composer.observable
-    def veloc_strafe(self):
+    def veloc_strafe(self) -> observable.Observable:
         """Leftward velocity of the root (m/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=1)
 
     @composer.observable
-    def veloc_up(self):
+    def veloc_up(self) -> observable.Observable:
         """Upward velocity of the root (m/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=2)
 
     @composer.observable
-    def gyro_backward_roll(self):
+    def gyro_backward_roll(self) -> observable.Observable:
         """Angular velocity about the root's x axis (rad/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.gyro, index=0)
 
     @composer.observable
-    def gyro_rightward_roll(self):
+    def gyro_rightward_roll(self) -> observable.Observable:
         """Angular velocity about the root's y axis (rad/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.gyro, index=1)
 
     @composer.observable
-    def gyro_anticlockwise_spin(self):
+    def gyro_anticlockwise_spin(self) -> observable.Observable:
         """Angular velocity about the root's z axis (rad/s), a scalar."""
         return observable.MJCFFeature("sensordata", self._entity.gyro, index=2)
 
     @composer.observable
-    def torso_xvel(self):
+    def torso_xvel(self) -> observable.Observable:
         """World x velocity of the walker's centre of mass (m/s), a scalar."""
         return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=0)
 
     @composer.observable
-    def torso_yvel(self):
+    def torso_yvel(self) -> observable.Observable:
         """World y velocity of the walker's centre of mass (m/s), a scalar."""
         return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=1)
 
     @composer.observable
-    def prev_action(self):
+    def prev_action(self) -> observable.Observable:
         """The action applied at the previous control step, (n_actuators,)."""
         entity = self._entity
         return observable.Generic(lambda physics: entity.prev_action)

@@ -15,7 +15,9 @@ the plane z = 0 of the walker's frame, the torso 1.3 m above it.
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
+from composer_tasks.physics import Binding, Physics
 from composer_tasks.walkers import base
 from mjcf_models import walker as walker_model
 
@@ -47,7 +49,7 @@ class PlanarWalker(base.Walker):
 
     is_planar = True
 
-    def _build(self, name="walker"):
+    def _build(self, name: str = "walker") -> None:
         spec = walker_model.make_spec()
         spec.modelname = name
         base.strip_world(spec)
@@ -88,13 +90,13 @@ class PlanarWalker(base.Walker):
         )
 
     @property
-    def root_joints(self):
+    def root_joints(self) -> tuple[mujoco.MjsJoint, ...]:
         """(rootz, rootx, rooty): slide along z, slide along x, hinge about y."""
         return self._root_joints
 
     # Pose and velocity through the root joints.
 
-    def _attachment_frame(self, physics):
+    def _attachment_frame(self, physics: Physics) -> tuple[Binding, np.ndarray, np.ndarray]:
         """World position and rotation matrix of the attachment body, read from the
         model (exact even before a forward pass)."""
         body = self.attachment_body
@@ -112,13 +114,13 @@ class PlanarWalker(base.Walker):
         mujoco.mju_quat2Mat(rotation, np.asarray(binding.quat, dtype=np.float64))
         return binding, np.array(binding.pos, dtype=np.float64), rotation.reshape(3, 3)
 
-    def _root_qpos(self, physics):
+    def _root_qpos(self, physics: Physics) -> list[np.ndarray]:
         return [physics.bind(joint).qpos for joint in self._root_joints]
 
-    def _root_qvel(self, physics):
+    def _root_qvel(self, physics: Physics) -> list[np.ndarray]:
         return [physics.bind(joint).qvel for joint in self._root_joints]
 
-    def get_pose(self, physics):
+    def get_pose(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(position (3,), quaternion (4,) w-x-y-z) of the walker's frame in the world."""
         _, origin, rotation = self._attachment_frame(physics)
         rootz, rootx, rooty = (float(value[0]) for value in self._root_qpos(physics))
@@ -131,7 +133,12 @@ class PlanarWalker(base.Walker):
         mujoco.mju_mulQuat(quaternion, attachment_quaternion, _pitch_quaternion(rooty))
         return origin + rotation @ local, quaternion
 
-    def set_pose(self, physics, position=None, quaternion=None):
+    def set_pose(
+        self,
+        physics: Physics,
+        position: ArrayLike | None = None,
+        quaternion: ArrayLike | None = None,
+    ) -> None:
         """Places the walker's frame (metres, world frame; quaternion w-x-y-z).
 
         Raises:
@@ -157,7 +164,7 @@ class PlanarWalker(base.Walker):
         rootz[0] = torso[2] - height
         rooty[0] = pitch
 
-    def _pitch_of(self, quaternion, attachment_rotation):
+    def _pitch_of(self, quaternion: np.ndarray, attachment_rotation: np.ndarray) -> float:
         attachment_quaternion = np.empty(4)
         mujoco.mju_mat2Quat(attachment_quaternion, attachment_rotation.reshape(-1))
         inverse = np.empty(4)
@@ -171,7 +178,7 @@ class PlanarWalker(base.Walker):
             )
         return 2.0 * np.arctan2(relative[2], relative[0])
 
-    def get_velocity(self, physics):
+    def get_velocity(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
         """(linear (3,), angular (3,)) velocity of the walker's frame origin in the
         world frame (m/s, rad/s)."""
         _, _, rotation = self._attachment_frame(physics)
@@ -182,7 +189,12 @@ class PlanarWalker(base.Walker):
         linear = np.array([x_rate, 0.0, z_rate]) + np.cross(angular, offset)
         return rotation @ linear, rotation @ angular
 
-    def set_velocity(self, physics, velocity=None, angular_velocity=None):
+    def set_velocity(
+        self,
+        physics: Physics,
+        velocity: ArrayLike | None = None,
+        angular_velocity: ArrayLike | None = None,
+    ) -> None:
         """Sets the velocity of the walker's frame origin (world frame, m/s) and the
         angular velocity (rad/s); both must lie in / about the walker's plane."""
         velocity = _optional_vector(velocity, 3, "velocity")
@@ -211,17 +223,17 @@ class PlanarWalker(base.Walker):
             z_rate[0] = torso[2]
 
 
-def _pitch_matrix(angle):
+def _pitch_matrix(angle: float) -> np.ndarray:
     """Rotation by `angle` (rad) about +y, the rooty axis."""
     cosine, sine = np.cos(angle), np.sin(angle)
     return np.array([[cosine, 0.0, sine], [0.0, 1.0, 0.0], [-sine, 0.0, cosine]])
 
 
-def _pitch_quaternion(angle):
+def _pitch_quaternion(angle: float) -> np.ndarray:
     return np.array([np.cos(angle / 2), 0.0, np.sin(angle / 2), 0.0])
 
 
-def _optional_vector(value, size, name):
+def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarray | None:
     if value is None:
         return None
     array = np.asarray(value, dtype=np.float64)

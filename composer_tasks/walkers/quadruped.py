@@ -51,7 +51,7 @@ class Quadruped(base.Walker):
       name: the entity's name (its prefix in the model).
     """
 
-    def _build(self, name="walker"):
+    def _build(self, name: str = "walker") -> None:
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = True
@@ -170,7 +170,7 @@ class Quadruped(base.Walker):
         )
 
 
-def _set_defaults(spec):
+def _set_defaults(spec: mujoco.MjSpec) -> None:
     """The ant's contact, joint and motor parameters (dm_control third_party/ant)."""
     main = spec.default
     main.geom.friction = [1.0, 0.5, 0.5]

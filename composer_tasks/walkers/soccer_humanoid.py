@@ -21,10 +21,11 @@ initializer=None)`, `marker_geoms`, `walker_id`, and everything `CMUHumanoid` an
 (`walker.create_root_joints(arena.attach(walker))`).
 """
 
-from typing import Optional
+from typing import Any, Optional
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks.walkers import cmu_humanoid
 from composer_tasks.walkers import legacy_base
@@ -69,9 +70,9 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
     def _build(
         self,
         name: str = "walker",
-        marker_rgba=None,
+        marker_rgba: ArrayLike | None = None,
         walker_id: Optional[int] = None,
-        initializer=None,
+        initializer: Any = None,
     ) -> None:
         rgba = None
         if marker_rgba is not None:
@@ -102,7 +103,7 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
                 geom.rgba = list(rgba)
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
-    def _build_observables(self):
+    def _build_observables(self) -> "SoccerHumanoidObservables":
         return SoccerHumanoidObservables(self)
 
     @property
