@@ -6,17 +6,26 @@ the prefix, at the site's pose, which holds the child's bodies. Joints added to 
 frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
 
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.element import Element
+    from composer_tasks.mjcf.root import RootElement
+
+
 # PyMJCF's name for a model attached without a name.
 _UNNAMED_MODEL = "unnamed_model"
 
 
-def attach(where, child):
+def attach(where: Element, child: RootElement) -> Element:
     """Attaches model `child` at the site (or worldbody) `where`; returns the frame."""
     from composer_tasks.mjcf.root import RootElement
 
@@ -71,7 +80,7 @@ _MERGED_COMPILER_FIELDS = (
 )
 
 
-def merge_compiler(top_spec, child):
+def merge_compiler(top_spec: Any, child: RootElement) -> None:
     """Gives model `child` the root's compiler settings, as PyMJCF's single <compiler> does.
 
     Settings the child left at MuJoCo's defaults take the root's value (so a creature
@@ -103,7 +112,7 @@ def merge_compiler(top_spec, child):
             setattr(scope._spec.compiler, field, root_value)
 
 
-def _comparable(compiler, field):
+def _comparable(compiler: Any, field: str) -> str:
     # MjSpec gives the Euler sequence as a vector of characters.
     return attributes_module.text(getattr(compiler, field))
 
@@ -114,7 +123,7 @@ _DEFAULT_COMPILER = {
 }
 
 
-def link(parent, child, attachment_body):
+def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
     """Records that model `child` now sits in `parent`, held by `attachment_body`
     (attaching entities uses it too)."""
     child._parent_scope = parent
@@ -123,13 +132,15 @@ def link(parent, child, attachment_body):
     parent._child_scopes.append(child)
 
 
-def unlink(child):
+def unlink(child: RootElement) -> None:
+    if child._parent_scope is None:
+        raise RuntimeError(f"model {child.model!r} is not attached to anything")
     child._parent_scope._child_scopes.remove(child)
     child._parent_scope = None
     child._attachment_body = None
 
 
-def detach(child):
+def detach(child: RootElement) -> None:
     """Deletes `child`'s elements from the model it is attached to."""
     if child._parent_scope is None:
         raise RuntimeError(f"model {child.model!r} is not attached to anything")
@@ -139,14 +150,14 @@ def detach(child):
     parent._edited()
 
 
-def get_attachment_frame(model):
+def get_attachment_frame(model: RootElement) -> Element | None:
     """The attachment frame (a body handle) holding `model`, or None if unattached."""
     if model._parent_scope is None:
         return None
     return element_module.Element(model._attachment_body, model._parent_scope, "body")
 
 
-def get_frame_freejoint(frame):
+def get_frame_freejoint(frame: Element) -> Element | None:
     """The free joint of an attachment frame, or None."""
     for joint in frame._mjs.joints:
         if joint.type == mujoco.mjtJoint.mjJNT_FREE:
@@ -154,12 +165,12 @@ def get_frame_freejoint(frame):
     return None
 
 
-def get_freejoint(element):
+def get_freejoint(element: Element) -> Element | None:
     """The free joint directly in `element` (a body), or None."""
     return get_frame_freejoint(element)
 
 
-def copy_orientation(source, target) -> None:
+def copy_orientation(source: Any, target: Any) -> None:
     """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
     alt = source.alt
     if alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
