@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import mujoco
-import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
@@ -53,7 +52,7 @@ def attach(where: Element, child: RootElement) -> Element:
     prefix = parent._full_prefix() + child.model + "/"
     if where.tag == "site":
         site = where._mjs
-        body = site.parent.add_body(name=prefix, pos=np.array(site.pos), quat=np.array(site.quat))
+        body = site.parent.add_body(name=prefix, pos=site.pos, quat=site.quat)
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
         copy_orientation(site, body)
@@ -92,16 +91,16 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
     if not child._authored:
         return
     root_compiler = top_spec.compiler
+    root_values = [read(root_compiler, field) for field, read in _MERGED_COMPILER_READERS]
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
     scopes = [child]
     for scope in scopes:
         scopes.extend(scope._child_scopes)
-    for field in _MERGED_COMPILER_FIELDS:
-        read = _comparable if field == "eulerseq" else getattr
-        root_value = read(root_compiler, field)
-        for scope in scopes:
-            child_value = read(scope._spec.compiler, field)
+    for scope in scopes:
+        compiler = scope._spec.compiler
+        for (field, read), root_value in zip(_MERGED_COMPILER_READERS, root_values):
+            child_value = read(compiler, field)
             if child_value == root_value:
                 continue
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
@@ -109,7 +108,7 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
                     f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
                     f"it is attached to has {root_value!r}; a model has one compiler setting"
                 )
-            setattr(scope._spec.compiler, field, root_value)
+            setattr(compiler, field, root_value)
 
 
 def _comparable(compiler: Any, field: str) -> str:
@@ -117,9 +116,13 @@ def _comparable(compiler: Any, field: str) -> str:
     return attributes_module.text(getattr(compiler, field))
 
 
+# Each merged field and how to read it comparably.
+_MERGED_COMPILER_READERS = tuple(
+    (field, _comparable if field == "eulerseq" else getattr) for field in _MERGED_COMPILER_FIELDS
+)
+
 _DEFAULT_COMPILER = {
-    field: (_comparable if field == "eulerseq" else getattr)(mujoco.MjSpec().compiler, field)
-    for field in _MERGED_COMPILER_FIELDS
+    field: read(mujoco.MjSpec().compiler, field) for field, read in _MERGED_COMPILER_READERS
 }
 
 
@@ -130,6 +133,7 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
     child._prefix = child.model + "/"
     child._attachment_body = attachment_body
     parent._child_scopes.append(child)
+    child._update_tree()
 
 
 def unlink(child: RootElement) -> None:
@@ -138,6 +142,7 @@ def unlink(child: RootElement) -> None:
     child._parent_scope._child_scopes.remove(child)
     child._parent_scope = None
     child._attachment_body = None
+    child._update_tree()
 
 
 def detach(child: RootElement) -> None:
@@ -173,9 +178,13 @@ def get_freejoint(element: Element) -> Element | None:
 def copy_orientation(source: Any, target: Any) -> None:
     """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
     alt = source.alt
-    if alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
-        target.quat = np.array(source.quat)
+    kind = alt.type
+    if kind == mujoco.mjtOrientation.mjORIENTATION_QUAT:
+        target.quat = source.quat  # the setter copies the values
         return
-    target.alt.type = alt.type
-    for field in ("euler", "axisangle", "xyaxes", "zaxis"):
-        setattr(target.alt, field, np.array(getattr(alt, field)))
+    target_alt = target.alt
+    target_alt.type = kind
+    target_alt.euler = alt.euler
+    target_alt.axisangle = alt.axisangle
+    target_alt.xyaxes = alt.xyaxes
+    target_alt.zaxis = alt.zaxis

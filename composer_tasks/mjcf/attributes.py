@@ -14,6 +14,7 @@ Units are MJCF's: lengths in metres, masses in kg, angles as the model's
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
@@ -58,7 +59,7 @@ class Attribute:
         return getattr(self.target(handle), self.field)
 
     def set(self, handle: Handle, value: Any) -> None:
-        setattr(self.target(handle), self.field, self.convert(handle, value))
+        setattr(handle._mjs, self.field, self.convert(handle, value))
 
     def convert(self, handle: Handle, value: Any) -> Any:
         return value
@@ -107,6 +108,14 @@ class Vector(Attribute):
         return value
 
     def convert(self, handle: Handle, value: Any) -> np.ndarray:
+        if type(value) in (list, tuple) and len(value) == self.size and not self.integer:
+            # The common case (all the numbers, as a list), as `_numbers` converts it.
+            try:
+                values = np.array(value, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"expected numbers, got {value!r}") from None
+            if values.ndim == 1:
+                return values
         values = _numbers(value)
         if (
             values.size == 0
@@ -229,13 +238,19 @@ class Reference(Attribute):
         return reference_name(handle, value, self.namespace)
 
 
+@functools.cache
+def _element_class() -> type[Element]:
+    # Imported on first use: element.py builds its tables from this module's.
+    from composer_tasks.mjcf.element import Element
+
+    return Element
+
+
 def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
         return handle._scope._full_prefix() + value
-    from composer_tasks.mjcf import element as element_module
-
-    if isinstance(value, element_module.Element):
+    if isinstance(value, _element_class()):
         if value._scope._top() is not handle._scope._top():
             raise ValueError(
                 f"{value!r} belongs to model {value._scope._top().model!r}, not to the "
@@ -546,8 +561,12 @@ def _gain(handle: Handle) -> float:
     return float(handle._mjs.gainprm[0])
 
 
+# Converts the one-number shortcut attributes (`kp`, `kv`) of actuators.
+_SCALAR = Number("scalar")
+
+
 def _set_position_kp(handle: Handle, value: Any) -> None:
-    kp = Number("").convert(handle, value)
+    kp = _SCALAR.convert(handle, value)
     gain = np.array(handle._mjs.gainprm)
     bias = np.array(handle._mjs.biasprm)
     gain[0], bias[1] = kp, -kp
@@ -555,14 +574,14 @@ def _set_position_kp(handle: Handle, value: Any) -> None:
 
 
 def _set_position_kv(handle: Handle, value: Any) -> None:
-    kv = Number("").convert(handle, value)
+    kv = _SCALAR.convert(handle, value)
     bias = np.array(handle._mjs.biasprm)
     bias[2] = -kv
     handle._mjs.biasprm = bias
 
 
 def _set_velocity_kv(handle: Handle, value: Any) -> None:
-    kv = Number("").convert(handle, value)
+    kv = _SCALAR.convert(handle, value)
     gain = np.array(handle._mjs.gainprm)
     bias = np.array(handle._mjs.biasprm)
     gain[0], bias[2] = kv, -kv
@@ -679,9 +698,7 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
     def setter(handle: Handle, value: Any) -> None:
         objtype = getattr(handle._mjs, type_field)
         namespaces = {member: namespace for member, namespace in OBJECT_TYPES.values()}
-        from composer_tasks.mjcf import element as element_module
-
-        if isinstance(value, element_module.Element):
+        if isinstance(value, _element_class()):
             namespace = value.spec_namespace
             if namespace not in ("body", "geom", "site", "camera"):
                 raise ValueError(

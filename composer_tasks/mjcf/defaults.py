@@ -170,21 +170,21 @@ class DefaultClass:
 class DefaultTag:
     """The defaults of one tag in a class (`model.default.geom`)."""
 
-    __slots__ = ("_cls", "_tag")
+    __slots__ = ("_cls", "_mjs", "_tag")
     _cls: DefaultClass
+    # The tag's struct of the class (`MjsDefault.geom`, `.actuator`, ...), read once:
+    # it lives as long as the class does.
+    _mjs: Any
     _tag: str
 
     def __init__(self, cls: DefaultClass, tag: str) -> None:
         object.__setattr__(self, "_cls", cls)
+        object.__setattr__(self, "_mjs", getattr(cls._mjs, _DEFAULT_TAGS[tag]))
         object.__setattr__(self, "_tag", tag)
 
     @property
     def tag(self) -> str:
         return self._tag
-
-    @property
-    def _mjs(self) -> Any:
-        return getattr(self._cls._mjs, _DEFAULT_TAGS[self._tag])
 
     @property
     def _scope(self) -> RootElement:

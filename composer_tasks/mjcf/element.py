@@ -330,7 +330,7 @@ class Element:
             is not one of the tag's.
           ValueError, TypeError: an attribute's value, or `dclass`, is invalid.
         """
-        if tag not in self._child_tags():
+        if tag not in _CHILD_TAGS.get(self._tag, ()):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
                 f"valid children: {sorted(self._child_tags())}"

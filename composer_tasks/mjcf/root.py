@@ -62,6 +62,10 @@ class RootElement:
     _child_scopes: list[RootElement]
     _revision: int
     _default_children: dict[str, list[str]]
+    # The top model and this model's full prefix, kept current by `_update_tree`
+    # (attaching and detaching call it): every added element and attribute reads them.
+    _top_scope: RootElement
+    _prefix_in_top: str
 
     def __init__(
         self,
@@ -93,6 +97,8 @@ class RootElement:
         self._child_scopes = []
         self._revision = 0
         self._default_children = {}
+        self._top_scope = self
+        self._prefix_in_top = ""
         if assets:
             spec.assets = {**spec.assets, **assets}
         _ROOTS[spec] = self
@@ -249,21 +255,28 @@ class RootElement:
     # Scope internals.
 
     def _top(self) -> RootElement:
-        scope = self
-        while scope._parent_scope is not None:
-            scope = scope._parent_scope
-        return scope
+        return self._top_scope
 
     def _top_spec(self) -> Any:
-        return self._top()._spec
+        return self._top_scope._spec
 
     def _full_prefix(self) -> str:
-        if self._parent_scope is None:
-            return ""
-        return self._parent_scope._full_prefix() + self._prefix
+        return self._prefix_in_top
+
+    def _update_tree(self) -> None:
+        """Recomputes the top model and full prefix of this model and those attached
+        to it, after it was attached or detached."""
+        parent = self._parent_scope
+        if parent is None:
+            self._top_scope, self._prefix_in_top = self, ""
+        else:
+            self._top_scope = parent._top_scope
+            self._prefix_in_top = parent._prefix_in_top + self._prefix
+        for child in self._child_scopes:
+            child._update_tree()
 
     def _edited(self) -> None:
-        self._top()._revision += 1
+        self._top_scope._revision += 1
         spec_edits.mark_spec_changed()
 
     def _worldbody_spec(self) -> Any:
@@ -325,26 +338,26 @@ class RootElement:
                 if dclass is not None:
                     raise ValueError("give dclass or class, not both")
                 dclass = attributes.pop("class")
-        shown_tag = "joint" if tag == "equality_joint" else tag
-
-        def where() -> str:
-            return parent._path() if parent is not None else f"model {self.model!r}"
-
         for name in attributes:
             if name not in table:
                 raise AttributeError(
-                    f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where()}); "
-                    f"valid attributes: {sorted(set(table) | {'dclass'})}"
+                    f"{name!r} is not a valid attribute for <{_shown(tag)}> (adding to "
+                    f"{self._where(parent)}); valid attributes: {sorted(set(table) | {'dclass'})}"
                 )
-        if dclass is not None and tag == "freejoint":
-            raise AttributeError(
-                f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})"
-            )
-        default = self._find_default(dclass) if dclass is not None else None
-        if default is None and parent is None:
+        if dclass is not None:
+            if tag == "freejoint":
+                raise AttributeError(
+                    "'dclass' is not a valid attribute for <freejoint> (adding to "
+                    f"{self._where(parent)})"
+                )
+            default = self._find_default(dclass)
+        elif parent is None:
             default = self._main_default()
+        else:
+            default = None
         mjs = creator(default)
         handle = element_module.Element(mjs, self, tag)
+        name = ""
         try:
             for name, value in attributes.items():
                 attribute = table[name]
@@ -353,10 +366,19 @@ class RootElement:
                 else:
                     attribute.set(handle, value)
         except (TypeError, ValueError) as error:
-            self._top_spec().delete(mjs)
+            self._top_scope._spec.delete(mjs)
             raise type(error)(
-                f"during initialization of attribute {name!r} of <{shown_tag}> (adding to "
-                f"{where()}): {error}"
+                f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
+                f"{self._where(parent)}): {error}"
             ) from error
         self._edited()
         return handle
+
+    def _where(self, parent: element_module.Element | None) -> str:
+        """Where an element is being added, for error messages."""
+        return parent._path() if parent is not None else f"model {self.model!r}"
+
+
+def _shown(tag: str) -> str:
+    """The MJCF tag of an internal tag name (a joint equality is `equality_joint`)."""
+    return "joint" if tag == "equality_joint" else tag
