@@ -6,17 +6,25 @@ the prefix, at the site's pose, which holds the child's bodies. Joints added to 
 frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import mujoco
-import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.element import Element
+    from composer_tasks.mjcf.root import RootElement
+
 
 # PyMJCF's name for a model attached without a name.
 _UNNAMED_MODEL = "unnamed_model"
 
 
-def attach(where, child):
+def attach(where: Element, child: RootElement) -> Element:
     """Attaches model `child` at the site (or worldbody) `where`; returns the frame."""
     from composer_tasks.mjcf.root import RootElement
 
@@ -44,7 +52,7 @@ def attach(where, child):
     prefix = parent._full_prefix() + child.model + "/"
     if where.tag == "site":
         site = where._mjs
-        body = site.parent.add_body(name=prefix, pos=np.array(site.pos), quat=np.array(site.quat))
+        body = site.parent.add_body(name=prefix, pos=site.pos, quat=site.quat)
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
         copy_orientation(site, body)
@@ -71,7 +79,7 @@ _MERGED_COMPILER_FIELDS = (
 )
 
 
-def merge_compiler(top_spec, child):
+def merge_compiler(top_spec: Any, child: RootElement) -> None:
     """Gives model `child` the root's compiler settings, as PyMJCF's single <compiler> does.
 
     Settings the child left at MuJoCo's defaults take the root's value (so a creature
@@ -83,16 +91,16 @@ def merge_compiler(top_spec, child):
     if not child._authored:
         return
     root_compiler = top_spec.compiler
+    root_values = [read(root_compiler, field) for field, read in _MERGED_COMPILER_READERS]
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
     scopes = [child]
     for scope in scopes:
         scopes.extend(scope._child_scopes)
-    for field in _MERGED_COMPILER_FIELDS:
-        read = _comparable if field == "eulerseq" else getattr
-        root_value = read(root_compiler, field)
-        for scope in scopes:
-            child_value = read(scope._spec.compiler, field)
+    for scope in scopes:
+        compiler = scope._spec.compiler
+        for (field, read), root_value in zip(_MERGED_COMPILER_READERS, root_values):
+            child_value = read(compiler, field)
             if child_value == root_value:
                 continue
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
@@ -100,36 +108,44 @@ def merge_compiler(top_spec, child):
                     f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
                     f"it is attached to has {root_value!r}; a model has one compiler setting"
                 )
-            setattr(scope._spec.compiler, field, root_value)
+            setattr(compiler, field, root_value)
 
 
-def _comparable(compiler, field):
+def _comparable(compiler: Any, field: str) -> str:
     # MjSpec gives the Euler sequence as a vector of characters.
     return attributes_module.text(getattr(compiler, field))
 
 
+# Each merged field and how to read it comparably.
+_MERGED_COMPILER_READERS = tuple(
+    (field, _comparable if field == "eulerseq" else getattr) for field in _MERGED_COMPILER_FIELDS
+)
+
 _DEFAULT_COMPILER = {
-    field: (_comparable if field == "eulerseq" else getattr)(mujoco.MjSpec().compiler, field)
-    for field in _MERGED_COMPILER_FIELDS
+    field: read(mujoco.MjSpec().compiler, field) for field, read in _MERGED_COMPILER_READERS
 }
 
 
-def link(parent, child, attachment_body):
+def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
     """Records that model `child` now sits in `parent`, held by `attachment_body`
     (attaching entities uses it too)."""
     child._parent_scope = parent
     child._prefix = child.model + "/"
     child._attachment_body = attachment_body
     parent._child_scopes.append(child)
+    child._update_tree()
 
 
-def unlink(child):
+def unlink(child: RootElement) -> None:
+    if child._parent_scope is None:
+        raise RuntimeError(f"model {child.model!r} is not attached to anything")
     child._parent_scope._child_scopes.remove(child)
     child._parent_scope = None
     child._attachment_body = None
+    child._update_tree()
 
 
-def detach(child):
+def detach(child: RootElement) -> None:
     """Deletes `child`'s elements from the model it is attached to."""
     if child._parent_scope is None:
         raise RuntimeError(f"model {child.model!r} is not attached to anything")
@@ -139,14 +155,14 @@ def detach(child):
     parent._edited()
 
 
-def get_attachment_frame(model):
+def get_attachment_frame(model: RootElement) -> Element | None:
     """The attachment frame (a body handle) holding `model`, or None if unattached."""
     if model._parent_scope is None:
         return None
     return element_module.Element(model._attachment_body, model._parent_scope, "body")
 
 
-def get_frame_freejoint(frame):
+def get_frame_freejoint(frame: Element) -> Element | None:
     """The free joint of an attachment frame, or None."""
     for joint in frame._mjs.joints:
         if joint.type == mujoco.mjtJoint.mjJNT_FREE:
@@ -154,17 +170,21 @@ def get_frame_freejoint(frame):
     return None
 
 
-def get_freejoint(element):
+def get_freejoint(element: Element) -> Element | None:
     """The free joint directly in `element` (a body), or None."""
     return get_frame_freejoint(element)
 
 
-def copy_orientation(source, target) -> None:
+def copy_orientation(source: Any, target: Any) -> None:
     """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
     alt = source.alt
-    if alt.type == mujoco.mjtOrientation.mjORIENTATION_QUAT:
-        target.quat = np.array(source.quat)
+    kind = alt.type
+    if kind == mujoco.mjtOrientation.mjORIENTATION_QUAT:
+        target.quat = source.quat  # the setter copies the values
         return
-    target.alt.type = alt.type
-    for field in ("euler", "axisangle", "xyaxes", "zaxis"):
-        setattr(target.alt, field, np.array(getattr(alt, field)))
+    target_alt = target.alt
+    target_alt.type = kind
+    target_alt.euler = alt.euler
+    target_alt.axisangle = alt.axisangle
+    target_alt.xyaxes = alt.xyaxes
+    target_alt.zaxis = alt.zaxis

@@ -12,10 +12,34 @@ Units are MJCF's: lengths in metres, masses in kg, angles as the model's
 `compiler.angle` says (MuJoCo's default is degrees).
 """
 
+from __future__ import annotations
+
+import functools
 import numbers
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mujoco
 import numpy as np
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.element import Element
+    from composer_tasks.mjcf.root import RootElement
+
+
+class Handle(Protocol):
+    """What an attribute reads and writes through: an element's handle, the defaults
+    of one tag in a default class, or one of the model's settings structs."""
+
+    @property
+    def _mjs(self) -> Any:
+        """The MjSpec element or struct that holds the fields."""
+        ...
+
+    @property
+    def _scope(self) -> RootElement:
+        """The model the handle belongs to (names and references resolve in it)."""
+        ...
 
 
 class Attribute:
@@ -25,30 +49,30 @@ class Attribute:
     holds the field. Subclasses convert between the XML's values and the field's.
     """
 
-    def __init__(self, field):
+    def __init__(self, field: str) -> None:
         self.field = field
 
-    def target(self, handle):
+    def target(self, handle: Handle) -> Any:
         return handle._mjs
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> Any:
         return getattr(self.target(handle), self.field)
 
-    def set(self, handle, value):
-        setattr(self.target(handle), self.field, self.convert(handle, value))
+    def set(self, handle: Handle, value: Any) -> None:
+        setattr(handle._mjs, self.field, self.convert(handle, value))
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> Any:
         return value
 
 
 class Number(Attribute):
     """A real number (`mass="2"`, `damping=0.1`)."""
 
-    def __init__(self, field, integer=False):
+    def __init__(self, field: str, integer: bool = False) -> None:
         super().__init__(field)
         self.integer = integer
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> float:
         if type(value) in (float, int) and not self.integer:
             return float(value)
         if isinstance(value, str):
@@ -72,18 +96,26 @@ class Vector(Attribute):
     for `size`, `friction`, `solimp`, `gainprm`, ...): they fill the leading entries
     and the rest keep the values the element has (from its default class)."""
 
-    def __init__(self, field, size, partial=False, integer=False):
+    def __init__(self, field: str, size: int, partial: bool = False, integer: bool = False) -> None:
         super().__init__(field)
         self.size = size
         self.partial = partial
         self.integer = integer
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> np.ndarray:
         value = np.array(getattr(self.target(handle), self.field))
         value.flags.writeable = False
         return value
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> np.ndarray:
+        if type(value) in (list, tuple) and len(value) == self.size and not self.integer:
+            # The common case (all the numbers, as a list), as `_numbers` converts it.
+            try:
+                values = np.array(value, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"expected numbers, got {value!r}") from None
+            if values.ndim == 1:
+                return values
         values = _numbers(value)
         if (
             values.size == 0
@@ -104,39 +136,39 @@ class Vector(Attribute):
 class FlatArray(Attribute):
     """A list of numbers of any length (mesh vertices, keyframe qpos, ...)."""
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> np.ndarray:
         value = np.array(getattr(self.target(handle), self.field))
         value.flags.writeable = False
         return value
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> list[float]:
         return _numbers(value).tolist()
 
 
 class Text(Attribute):
     """A string (`file`, `eulerseq`, ...)."""
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> str:
         return text(getattr(self.target(handle), self.field))
 
+    def convert(self, handle: Handle, value: Any) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {type(value).__name__}")
+        return value
 
-def text(value) -> str:
+
+def text(value: Any) -> str:
     """A string field of MjSpec, which some give as a vector of characters."""
     if isinstance(value, str):
         return value
     # Indexing: iterating the bindings' character vector takes milliseconds.
     return "".join([value[i] for i in range(len(value))])
 
-    def convert(self, handle, value):
-        if not isinstance(value, str):
-            raise TypeError(f"expected a string, got {type(value).__name__}")
-        return value
-
 
 class Boolean(Attribute):
     """`true`/`false` (or a Python bool)."""
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> bool:
         return _boolean(value)
 
 
@@ -147,7 +179,7 @@ class Keyword(Attribute):
     case (`mjGEOM_CAPSULE` is `"capsule"`), plus `aliases`.
     """
 
-    def __init__(self, field, enum, aliases=None):
+    def __init__(self, field: str, enum: Any, aliases: Mapping[str, Any] | None = None) -> None:
         super().__init__(field)
         self.enum = enum
         self.keywords = {
@@ -157,14 +189,14 @@ class Keyword(Attribute):
         }
         self.keywords.update(aliases or {})
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> Any:
         value = getattr(self.target(handle), self.field)
         for keyword, member in self.keywords.items():
             if member == value:
                 return keyword
         return value
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> Any:
         if isinstance(value, self.enum):
             return value
         if isinstance(value, str) and value.lower() in self.keywords:
@@ -175,10 +207,10 @@ class Keyword(Attribute):
 class Limited(Keyword):
     """`limited`/`ctrllimited`/...: `true`, `false` or `auto` (MuJoCo's tri-state)."""
 
-    def __init__(self, field):
+    def __init__(self, field: str) -> None:
         super().__init__(field, mujoco.mjtLimited)
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> Any:
         if isinstance(value, (bool, np.bool_)):
             return mujoco.mjtLimited.mjLIMITED_TRUE if value else mujoco.mjtLimited.mjLIMITED_FALSE
         return super().convert(handle, value)
@@ -192,27 +224,33 @@ class Reference(Attribute):
     `namespace` is the kind of element referred to, for `find`.
     """
 
-    def __init__(self, field, namespace):
+    def __init__(self, field: str, namespace: str) -> None:
         super().__init__(field)
         self.namespace = namespace
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> Element | str | None:
         name = getattr(self.target(handle), self.field)
         if not name:
             return None
         return handle._scope._wrap_by_full_name(self.namespace, name) or name
 
-    def convert(self, handle, value):
+    def convert(self, handle: Handle, value: Any) -> str:
         return reference_name(handle, value, self.namespace)
 
 
-def reference_name(handle, value, namespace):
+@functools.cache
+def _element_class() -> type[Element]:
+    # Imported on first use: element.py builds its tables from this module's.
+    from composer_tasks.mjcf.element import Element
+
+    return Element
+
+
+def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
         return handle._scope._full_prefix() + value
-    from composer_tasks.mjcf import element as element_module
-
-    if isinstance(value, element_module.Element):
+    if isinstance(value, _element_class()):
         if value._scope._top() is not handle._scope._top():
             raise ValueError(
                 f"{value!r} belongs to model {value._scope._top().model!r}, not to the "
@@ -232,12 +270,12 @@ class Orientation(Attribute):
     the element's `alt` (MjsOrientation); MuJoCo turns it into `quat` at compile
     time, with the model's `compiler.angle` and `eulerseq`."""
 
-    def __init__(self, field, kind, size):
+    def __init__(self, field: str, kind: Any, size: int) -> None:
         super().__init__(field)
         self.kind = kind
         self.size = size
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> np.ndarray | None:
         alt = handle._mjs.alt
         if alt.type != self.kind:
             return None
@@ -245,7 +283,7 @@ class Orientation(Attribute):
         value.flags.writeable = False
         return value
 
-    def set(self, handle, value):
+    def set(self, handle: Handle, value: Any) -> None:
         values = _numbers(value)
         if values.size != self.size:
             raise ValueError(f"expected {self.size} numbers, got {value!r}")
@@ -257,10 +295,10 @@ class Orientation(Attribute):
 class Quaternion(Vector):
     """`quat`: setting it makes it the element's orientation again (over `euler`, ...)."""
 
-    def __init__(self, field="quat"):
+    def __init__(self, field: str = "quat") -> None:
         super().__init__(field, 4)
 
-    def set(self, handle, value):
+    def set(self, handle: Handle, value: Any) -> None:
         super().set(handle, value)
         alt = getattr(handle._mjs, "alt", None)
         if alt is not None:
@@ -270,19 +308,21 @@ class Quaternion(Vector):
 class Custom(Attribute):
     """An attribute read and written by two functions of (handle[, value])."""
 
-    def __init__(self, getter, setter):
-        super().__init__(None)
+    def __init__(self, getter: Callable[[Any], Any], setter: Callable[[Any, Any], None]) -> None:
+        # `Any` handles: each custom attribute serves one kind of handle (a body's
+        # `childclass` needs an Element, ...), which its table entry guarantees.
+        super().__init__("")
         self.getter = getter
         self.setter = setter
 
-    def get(self, handle):
+    def get(self, handle: Handle) -> Any:
         return self.getter(handle)
 
-    def set(self, handle, value):
+    def set(self, handle: Handle, value: Any) -> None:
         self.setter(handle, value)
 
 
-def _numbers(value):
+def _numbers(value: Any) -> np.ndarray:
     if type(value) in (list, tuple):  # the common case first
         try:
             array = np.array(value, dtype=np.float64)
@@ -295,7 +335,7 @@ def _numbers(value):
             return np.array([float(part) for part in value.split()])
         except ValueError:
             raise ValueError(f"expected numbers separated by spaces, got {value!r}") from None
-    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return np.array([float(value)])
     array = np.asarray(value)
     if array.dtype.kind not in "biuf":
@@ -303,7 +343,7 @@ def _numbers(value):
     return array.astype(np.float64).reshape(-1)
 
 
-def _boolean(value):
+def _boolean(value: Any) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, str) and value.lower() in ("true", "false"):
@@ -314,7 +354,7 @@ def _boolean(value):
 # Attribute tables, by tag.
 
 
-def _frame_attributes():
+def _frame_attributes() -> dict[str, Attribute]:
     return {
         "pos": Vector("pos", 3),
         "quat": Quaternion(),
@@ -325,7 +365,7 @@ def _frame_attributes():
     }
 
 
-def _named(**table):
+def _named(**table: Attribute | None) -> dict[str, Attribute | None]:
     table.setdefault("name", None)  # filled by element.py: names carry the model prefix
     return table
 
@@ -435,12 +475,12 @@ _LIGHT = _named(
 )
 
 
-def _texture_of_material(handle):
+def _texture_of_material(handle: Handle) -> Element | str | None:
     name = handle._mjs.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB]
     return handle._scope._wrap_by_full_name("texture", name) or name or None
 
 
-def _set_texture_of_material(handle, value):
+def _set_texture_of_material(handle: Handle, value: Any) -> None:
     textures = list(handle._mjs.textures)
     textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = reference_name(handle, value, "texture")
     handle._mjs.textures = textures
@@ -502,49 +542,53 @@ _TRANSMISSIONS = {
 }
 
 
-def _transmission(kind):
+def _transmission(kind: str) -> Custom:
     trntype, namespace = _TRANSMISSIONS[kind]
 
-    def getter(handle):
+    def getter(handle: Handle) -> Element | str | None:
         if handle._mjs.trntype != trntype or not handle._mjs.target:
             return None
         return handle._scope._wrap_by_full_name(namespace, handle._mjs.target) or handle._mjs.target
 
-    def setter(handle, value):
+    def setter(handle: Handle, value: Any) -> None:
         handle._mjs.target = reference_name(handle, value, namespace)
         handle._mjs.trntype = trntype
 
     return Custom(getter, setter)
 
 
-def _gain(handle):
+def _gain(handle: Handle) -> float:
     return float(handle._mjs.gainprm[0])
 
 
-def _set_position_kp(handle, value):
-    kp = Number(None).convert(handle, value)
+# Converts the one-number shortcut attributes (`kp`, `kv`) of actuators.
+_SCALAR = Number("scalar")
+
+
+def _set_position_kp(handle: Handle, value: Any) -> None:
+    kp = _SCALAR.convert(handle, value)
     gain = np.array(handle._mjs.gainprm)
     bias = np.array(handle._mjs.biasprm)
     gain[0], bias[1] = kp, -kp
     handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
 
 
-def _set_position_kv(handle, value):
-    kv = Number(None).convert(handle, value)
+def _set_position_kv(handle: Handle, value: Any) -> None:
+    kv = _SCALAR.convert(handle, value)
     bias = np.array(handle._mjs.biasprm)
     bias[2] = -kv
     handle._mjs.biasprm = bias
 
 
-def _set_velocity_kv(handle, value):
-    kv = Number(None).convert(handle, value)
+def _set_velocity_kv(handle: Handle, value: Any) -> None:
+    kv = _SCALAR.convert(handle, value)
     gain = np.array(handle._mjs.gainprm)
     bias = np.array(handle._mjs.biasprm)
     gain[0], bias[2] = kv, -kv
     handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
 
 
-def _actuator(**extra):
+def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:
     table = _named(
         **{kind: _transmission(kind) for kind in _TRANSMISSIONS},
         gear=Vector("gear", 6, partial=True),
@@ -627,23 +671,23 @@ _SENSOR_OBJECTS = {
 }
 
 
-def _sensor_object(kind):
+def _sensor_object(kind: str) -> Custom:
     objtype = _SENSOR_OBJECTS[kind]
 
-    def getter(handle):
+    def getter(handle: Handle) -> Element | str | None:
         if handle._mjs.objtype != objtype or not handle._mjs.objname:
             return None
         return handle._scope._wrap_by_full_name(kind, handle._mjs.objname) or handle._mjs.objname
 
-    def setter(handle, value):
+    def setter(handle: Handle, value: Any) -> None:
         handle._mjs.objname = reference_name(handle, value, kind)
         handle._mjs.objtype = objtype
 
     return Custom(getter, setter)
 
 
-def _frame_object(name_field, type_field):
-    def getter(handle):
+def _frame_object(name_field: str, type_field: str) -> Custom:
+    def getter(handle: Handle) -> Element | str | None:
         name = getattr(handle._mjs, name_field)
         objtype = getattr(handle._mjs, type_field)
         for member, namespace in OBJECT_TYPES.values():
@@ -651,12 +695,10 @@ def _frame_object(name_field, type_field):
                 return handle._scope._wrap_by_full_name(namespace, name) or name
         return name or None
 
-    def setter(handle, value):
+    def setter(handle: Handle, value: Any) -> None:
         objtype = getattr(handle._mjs, type_field)
         namespaces = {member: namespace for member, namespace in OBJECT_TYPES.values()}
-        from composer_tasks.mjcf import element as element_module
-
-        if isinstance(value, element_module.Element):
+        if isinstance(value, _element_class()):
             namespace = value.spec_namespace
             if namespace not in ("body", "geom", "site", "camera"):
                 raise ValueError(
@@ -671,15 +713,15 @@ def _frame_object(name_field, type_field):
     return Custom(getter, setter)
 
 
-def _frame_object_type(type_field):
-    def getter(handle):
+def _frame_object_type(type_field: str) -> Custom:
+    def getter(handle: Handle) -> str | None:
         value = getattr(handle._mjs, type_field)
         for keyword, (member, _) in OBJECT_TYPES.items():
             if member == value:
                 return keyword
         return None
 
-    def setter(handle, value):
+    def setter(handle: Handle, value: Any) -> None:
         if value not in OBJECT_TYPES:
             raise ValueError(f"expected one of {sorted(OBJECT_TYPES)}, got {value!r}")
         setattr(handle._mjs, type_field, OBJECT_TYPES[value][0])
@@ -687,7 +729,7 @@ def _frame_object_type(type_field):
     return Custom(getter, setter)
 
 
-def sensor_attributes(tag):
+def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
     _, object_attribute = SENSORS[tag]
     table = _named(
         noise=Number("noise"),
@@ -721,7 +763,9 @@ _EXCLUDE = _named(
 )
 
 
-def _equality(first, second, namespace, data_name=None, data_size=0):
+def _equality(
+    first: str, second: str, namespace: str, data_name: str | None = None, data_size: int = 0
+) -> dict[str, Attribute | None]:
     table = _named(
         **{first: Reference("name1", namespace), second: Reference("name2", namespace)},
         active=Boolean("active"),
@@ -730,10 +774,10 @@ def _equality(first, second, namespace, data_name=None, data_size=0):
     )
     if data_name:
 
-        def getter(handle):
+        def getter(handle: Handle) -> np.ndarray:
             return np.array(handle._mjs.data[:data_size])
 
-        def setter(handle, value):
+        def setter(handle: Handle, value: Any) -> None:
             values = _numbers(value)
             if values.size > data_size:
                 raise ValueError(f"expected at most {data_size} numbers, got {value!r}")
@@ -783,7 +827,7 @@ ELEMENT_ATTRIBUTES = {
 
 
 # Attributes of the model's global sections, as fields of MjSpec's structs.
-def _angle(value):
+def _angle(value: Any) -> bool:
     if value not in ("degree", "radian"):
         raise ValueError(f"expected 'degree' or 'radian', got {value!r}")
     return value == "degree"
@@ -795,7 +839,7 @@ _ANGLE = Custom(
 )
 
 
-def _coordinate(handle, value):
+def _coordinate(handle: Handle, value: Any) -> None:
     if value != "local":
         raise ValueError(
             f"MuJoCo >= 2.2 supports only coordinate='local' (frames relative to the parent), "
@@ -878,7 +922,7 @@ SIZE = {
 _MEMORY_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
-def _memory(value):
+def _memory(value: Any) -> int:
     if isinstance(value, (int, np.integer)):
         return int(value)
     text = str(value).strip()

@@ -8,10 +8,19 @@ the elements that use it are added. Setting one after elements of that class (or
 classes derived from it) exist raises instead of leaving them unchanged.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.root import RootElement
+
 
 # Default tags of a class, and the field of MjsDefault each writes.
 _DEFAULT_TAGS = {
@@ -64,8 +73,10 @@ class DefaultClass:
     """A default class: `cls.geom`, `cls.joint`, `cls.motor`, ... and nested classes."""
 
     __slots__ = ("_mjs", "_scope")
+    _mjs: Any
+    _scope: RootElement
 
-    def __init__(self, mjs, scope):
+    def __init__(self, mjs: Any, scope: RootElement) -> None:
         self._mjs = mjs
         self._scope = scope
 
@@ -78,7 +89,7 @@ class DefaultClass:
         return self._mjs
 
     @property
-    def dclass(self):
+    def dclass(self) -> str | None:
         """The class's name in its model (None for the model's top class)."""
         name = self._mjs.name
         prefix = self._scope._full_prefix()
@@ -90,7 +101,7 @@ class DefaultClass:
     def full_identifier(self) -> str:
         return self._mjs.name
 
-    def add(self, tag, dclass=None, **attributes) -> "DefaultClass":
+    def add(self, tag: str, dclass: str | None = None, **attributes: Any) -> "DefaultClass":
         """Adds a nested default class (`add("default", dclass="leg")`)."""
         if tag != "default":
             raise AttributeError(
@@ -113,7 +124,7 @@ class DefaultClass:
         self._scope._edited()
         return DefaultClass(child, self._scope)
 
-    def __getattr__(self, tag):
+    def __getattr__(self, tag: str) -> DefaultTag | list[DefaultClass]:
         if tag.startswith("_"):
             raise AttributeError(tag)
         if tag == "default":
@@ -129,7 +140,7 @@ class DefaultClass:
             )
         return DefaultTag(self, tag)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if name in self.__slots__:
             object.__setattr__(self, name, value)
             return
@@ -137,16 +148,16 @@ class DefaultClass:
             f"can't set {name!r} on <default>: defaults are set per tag (`cls.geom.{name} = ...`)"
         )
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, DefaultClass) and other._mjs == self._mjs
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._mjs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF Element: <default class={self._mjs.name!r}> of model {self._scope.model!r}"
 
-    def _classes_below(self):
+    def _classes_below(self) -> list[str]:
         """This class's full name and those of the classes made from it."""
         names, pending = [], [self._mjs.name]
         while pending:
@@ -159,10 +170,16 @@ class DefaultClass:
 class DefaultTag:
     """The defaults of one tag in a class (`model.default.geom`)."""
 
-    __slots__ = ("_cls", "_tag")
+    __slots__ = ("_cls", "_mjs", "_tag")
+    _cls: DefaultClass
+    # The tag's struct of the class (`MjsDefault.geom`, `.actuator`, ...), read once:
+    # it lives as long as the class does.
+    _mjs: Any
+    _tag: str
 
-    def __init__(self, cls, tag):
+    def __init__(self, cls: DefaultClass, tag: str) -> None:
         object.__setattr__(self, "_cls", cls)
+        object.__setattr__(self, "_mjs", getattr(cls._mjs, _DEFAULT_TAGS[tag]))
         object.__setattr__(self, "_tag", tag)
 
     @property
@@ -170,20 +187,16 @@ class DefaultTag:
         return self._tag
 
     @property
-    def _mjs(self):
-        return getattr(self._cls._mjs, _DEFAULT_TAGS[self._tag])
-
-    @property
-    def _scope(self):
+    def _scope(self) -> RootElement:
         return self._cls._scope
 
-    def _path(self):
+    def _path(self) -> str:
         return f"<{self._tag}> of default class {self._cls._mjs.name!r}"
 
-    def _table(self):
+    def _table(self) -> dict[str, attributes_module.Attribute]:
         return _DEFAULT_TABLES[self._tag]
 
-    def _attribute(self, name):
+    def _attribute(self, name: str) -> attributes_module.Attribute:
         table = self._table()
         if name not in table:
             raise AttributeError(
@@ -192,15 +205,15 @@ class DefaultTag:
             )
         return table[name]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         return self._attribute(name).get(self)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         self._set(name, value, check=True)
 
-    def _set(self, name, value, check):
+    def _set(self, name: str, value: Any, check: bool) -> None:
         attribute = self._attribute(name)
         if check:
             self._check_unused()
@@ -214,14 +227,14 @@ class DefaultTag:
             _set_actuator_shortcut(self._mjs, self._tag)
         self._scope._edited()
 
-    def set_attributes(self, **attributes) -> None:
+    def set_attributes(self, **attributes: Any) -> None:
         for name in attributes:
             self._attribute(name)
         self._check_unused()
         for name, value in attributes.items():
             self._set(name, value, check=False)
 
-    def _check_unused(self):
+    def _check_unused(self) -> None:
         classes = set(self._cls._classes_below())
         kind = _DEFAULT_TAGS[self._tag]
         spec = self._scope._top_spec()
@@ -242,11 +255,11 @@ class DefaultTag:
                 "defaults when an element or class is added); set defaults before adding them"
             )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"
 
 
-def _set_actuator_shortcut(actuator, tag):
+def _set_actuator_shortcut(actuator: Any, tag: str) -> None:
     if tag == "motor":
         actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
         actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
@@ -259,24 +272,35 @@ class Struct:
     """One of the model's global settings (`model.compiler`, `model.size`, ...),
     with the attributes of a table."""
 
-    def __init__(self, scope, tag, get_struct, table):
+    _scope: RootElement
+    _tag: str
+    _get_struct: Callable[[], Any]
+    _table: Mapping[str, attributes_module.Attribute]
+
+    def __init__(
+        self,
+        scope: RootElement,
+        tag: str,
+        get_struct: Callable[[], Any],
+        table: Mapping[str, attributes_module.Attribute],
+    ) -> None:
         object.__setattr__(self, "_scope", scope)
         object.__setattr__(self, "_tag", tag)
         object.__setattr__(self, "_get_struct", get_struct)
         object.__setattr__(self, "_table", table)
 
     @property
-    def _mjs(self):
+    def _mjs(self) -> Any:
         return self._get_struct()
 
     @property
     def tag(self) -> str:
         return self._tag
 
-    def _path(self):
+    def _path(self) -> str:
         return f"<{self._tag}> of model {self._scope.model!r}"
 
-    def _attribute(self, name):
+    def _attribute(self, name: str) -> attributes_module.Attribute:
         if name not in self._table:
             raise AttributeError(
                 f"{name!r} is not a valid attribute for {self._path()}; valid attributes: "
@@ -284,12 +308,12 @@ class Struct:
             )
         return self._table[name]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         return self._attribute(name).get(self)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         attribute = self._attribute(name)
         if self._scope._parent_scope is not None:
             raise ValueError(
@@ -304,13 +328,13 @@ class Struct:
             ) from error
         self._scope._edited()
 
-    def set_attributes(self, **attributes) -> None:
+    def set_attributes(self, **attributes: Any) -> None:
         for name in attributes:
             self._attribute(name)
         for name, value in attributes.items():
             setattr(self, name, value)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"
 
 
@@ -318,7 +342,7 @@ class GenericStruct(Struct):
     """A settings struct whose MJCF attributes are the struct's own fields
     (`visual.headlight.ambient`, `statistic.extent`)."""
 
-    def __init__(self, scope, tag, get_struct):
+    def __init__(self, scope: RootElement, tag: str, get_struct: Callable[[], Any]) -> None:
         table = {}
         struct = get_struct()
         for name in dir(struct):
@@ -352,10 +376,10 @@ class VisualStruct:
     """`model.visual`: `global_` (or `getattr(visual, "global")`), quality, headlight,
     map, scale, rgba."""
 
-    def __init__(self, scope):
+    def __init__(self, scope: RootElement) -> None:
         self._scope = scope
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> GenericStruct:
         if name.startswith("_") and name != "global_":
             raise AttributeError(name)
         if name not in _VISUAL_PARTS:
@@ -370,20 +394,22 @@ class VisualStruct:
 class OptionStruct(Struct):
     """`model.option`, with `model.option.flag.<name> = "enable" | "disable"`."""
 
-    def __init__(self, scope):
+    def __init__(self, scope: RootElement) -> None:
         super().__init__(scope, "option", lambda: scope._spec.option, attributes_module.OPTION)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name == "flag":
             return _Flags(self._scope)
         return super().__getattr__(name)
 
 
 class _Flags:
-    def __init__(self, scope):
+    _scope: RootElement
+
+    def __init__(self, scope: RootElement) -> None:
         object.__setattr__(self, "_scope", scope)
 
-    def _bit(self, name):
+    def _bit(self, name: str) -> tuple[str, int, bool]:
         if name in attributes_module.DISABLE_FLAGS:
             return "disableflags", int(attributes_module.DISABLE_FLAGS[name]), True
         if name in attributes_module.ENABLE_FLAGS:
@@ -393,14 +419,14 @@ class _Flags:
             f"{sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))}"
         )
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> str:
         if name.startswith("_"):
             raise AttributeError(name)
         field, bit, is_disable = self._bit(name)
         on = bool(getattr(self._scope._spec.option, field) & bit)
         return "disable" if on == is_disable else "enable"
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         field, bit, is_disable = self._bit(name)
         if value not in ("enable", "disable"):
             raise ValueError(f"flag {name!r} must be 'enable' or 'disable', got {value!r}")

@@ -12,7 +12,9 @@ revision of the model: a `mjcf.Physics` compiled before the edit refuses to bind
 or index by name until it is recompiled.
 """
 
-from typing import TYPE_CHECKING
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
 
 import mujoco
 import numpy as np
@@ -21,6 +23,7 @@ from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
+    from composer_tasks.mjcf.defaults import DefaultClass
     from composer_tasks.mjcf.root import RootElement
 
 PREFIX_SEPARATOR = "/"
@@ -98,8 +101,11 @@ class Element:
     """
 
     __slots__ = ("_mjs", "_scope", "_tag")
+    _mjs: Any
+    _scope: RootElement
+    _tag: str
 
-    def __init__(self, mjs, scope, tag):
+    def __init__(self, mjs: Any, scope: RootElement, tag: str) -> None:
         object.__setattr__(self, "_mjs", mjs)
         object.__setattr__(self, "_scope", scope)
         object.__setattr__(self, "_tag", tag)
@@ -112,7 +118,7 @@ class Element:
         return "joint" if self._tag == "equality_joint" else self._tag
 
     @property
-    def spec_element(self):
+    def spec_element(self) -> Any:
         """The `mujoco.Mjs...` element this handle reads and writes."""
         return self._mjs
 
@@ -131,7 +137,7 @@ class Element:
         return self._scope.namescope
 
     @property
-    def parent(self):
+    def parent(self) -> Element | Section | RootElement:
         """The enclosing element: a body, the worldbody or a section of the model."""
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
@@ -142,7 +148,7 @@ class Element:
         return self._scope
 
     @property
-    def name(self):
+    def name(self) -> str | None:
         """The element's name inside its own model (None when unnamed)."""
         name = getattr(self._mjs, "name", "")
         prefix = self._scope._full_prefix()
@@ -159,18 +165,18 @@ class Element:
         label = f"<{self.tag} name={name!r}>" if name else f"<{self.tag}> (unnamed)"
         return f"{label} of model {self._scope.model!r}"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Element) and other._mjs == self._mjs and other._tag == self._tag
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._mjs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"
 
     # Attributes.
 
-    def _attribute(self, name):
+    def _attribute(self, name: str) -> attributes_module.Attribute | Literal["dclass"] | None:
         table = self._attribute_table()
         if name == "class":
             name = "dclass"
@@ -183,16 +189,16 @@ class Element:
             f"valid attributes: {sorted(self._attribute_names())}"
         )
 
-    def _attribute_table(self):
+    def _attribute_table(self) -> dict[str, attributes_module.Attribute | None]:
         return attributes_module.ELEMENT_ATTRIBUTES.get(self._tag, {})
 
-    def _attribute_names(self):
+    def _attribute_names(self) -> set[str]:
         names = set(self._attribute_table())
         if self._has_class():
             names.add("dclass")
         return names
 
-    def _has_class(self):
+    def _has_class(self) -> bool:
         return hasattr(self._mjs, "classname") and self._tag != "freejoint"
 
     def get_attributes(self) -> dict:
@@ -204,14 +210,14 @@ class Element:
                 values[name] = value
         return values
 
-    def set_attributes(self, **attributes) -> None:
+    def set_attributes(self, **attributes: Any) -> None:
         """Sets several attributes; each is checked before any is written."""
         for name in attributes:
             self._attribute(name)
         for name, value in attributes.items():
             self._set(name, value)
 
-    def _get(self, name):
+    def _get(self, name: str) -> Any:
         attribute = self._attribute(name)
         if attribute == "dclass":
             classname = self._mjs.classname.name
@@ -223,7 +229,7 @@ class Element:
             return self.name
         return attribute.get(self)
 
-    def _set(self, name, value):
+    def _set(self, name: str, value: Any) -> None:
         attribute = self._attribute(name)
         try:
             if attribute == "dclass":
@@ -241,7 +247,7 @@ class Element:
             ) from error
         self._scope._edited()
 
-    def _set_name(self, value, check_unique=True):
+    def _set_name(self, value: str | None, check_unique: bool = True) -> None:
         """Names the element; a name another element of its kind has raises at once when
         renaming, and when adding, at compile time (MuJoCo's "repeated name"), which
         spares a search of the model per added element."""
@@ -262,40 +268,40 @@ class Element:
                 )
         self._mjs.name = full_name
 
-    def _childclass(self):
+    def _childclass(self) -> str | None:
         name = self._mjs.childclass
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
-    def _set_childclass(self, value):
+    def _set_childclass(self, value: str | None) -> None:
         if value is None:
             self._mjs.childclass = ""
             return
         self._scope._find_default(value)  # raises for a class the model does not have
         self._mjs.childclass = self._scope._full_prefix() + value
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         if name in self._child_tags():
             return self._children_with_tag(name)
         return self._get(name)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("_"):
             object.__setattr__(self, name, value)
             return
         self._set(name, value)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | self._attribute_names() | set(self._child_tags()))
 
     # Children.
 
-    def _child_tags(self):
+    def _child_tags(self) -> tuple[str, ...]:
         return _CHILD_TAGS.get(self._tag, ())
 
-    def _children_with_tag(self, tag):
+    def _children_with_tag(self, tag: str) -> Element | list[Element] | None:
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -315,7 +321,7 @@ class Element:
                 children.append(handle)
         return children
 
-    def add(self, tag, **attributes) -> "Element":
+    def add(self, tag: str, **attributes: Any) -> "Element":
         """Adds a child element with MJCF attributes (`body.add("geom", type="capsule",
         size=[0.05], fromto=[0, 0, 0, 0.2, 0, 0], dclass="leg")`).
 
@@ -324,7 +330,7 @@ class Element:
             is not one of the tag's.
           ValueError, TypeError: an attribute's value, or `dclass`, is invalid.
         """
-        if tag not in self._child_tags():
+        if tag not in _CHILD_TAGS.get(self._tag, ()):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
                 f"valid children: {sorted(self._child_tags())}"
@@ -344,14 +350,14 @@ class Element:
             handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
         return handle
 
-    def _is_attachment_frame(self):
+    def _is_attachment_frame(self) -> bool:
         return (
             self._tag == "body"
             and self._mjs.name.endswith(PREFIX_SEPARATOR)
             and any(child._attachment_body == self._mjs for child in self._scope._child_scopes)
         )
 
-    def find(self, namespace, identifier):
+    def find(self, namespace: str, identifier: str) -> Element | DefaultClass | None:
         """The element of kind `namespace` named `identifier` below this element, or None.
 
         `identifier` is relative to this element's model; names of attached models
@@ -359,7 +365,12 @@ class Element:
         """
         return namescope_module.find(self, namespace, identifier)
 
-    def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
+    def find_all(
+        self,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[Element]:
         """Every element of kind `namespace` below this element, in model order."""
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
@@ -372,7 +383,7 @@ class Element:
         self._scope._top_spec().delete(self._mjs)
         self._scope._edited()
 
-    def attach(self, child_model) -> "Element":
+    def attach(self, child_model: RootElement) -> "Element":
         """Attaches `child_model` (a `RootElement`) at this site or the worldbody.
 
         Returns the attachment frame: a body named `child_model.model + "/"` at the
@@ -402,8 +413,10 @@ class Section:
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
     __slots__ = ("_scope", "_section")
+    _scope: RootElement
+    _section: str
 
-    def __init__(self, scope, section):
+    def __init__(self, scope: RootElement, section: str) -> None:
         self._scope = scope
         self._section = section
 
@@ -411,7 +424,7 @@ class Section:
     def tag(self) -> str:
         return self._section
 
-    def add(self, tag, **attributes) -> Element:
+    def add(self, tag: str, **attributes: Any) -> Element:
         """Adds an element of one of the section's tags (`model.actuator.add("motor", joint=hip)`)."""
         tags = SECTIONS[self._section]
         if tag not in tags:
@@ -433,7 +446,7 @@ class Section:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
         return found
 
-    def __getattr__(self, tag):
+    def __getattr__(self, tag: str) -> list[Element]:
         if tag.startswith("_"):
             raise AttributeError(tag)
         if tag not in SECTIONS[self._section]:
@@ -442,11 +455,11 @@ class Section:
             )
         return [child for child in self.all_children() if child.tag == tag]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"
 
 
-def _add_section_element(scope, tag, default):
+def _add_section_element(scope: RootElement, tag: str, default: Any) -> Any:
     spec = scope._top_spec()
     if tag in ("texture", "material", "mesh", "hfield"):
         adder = getattr(spec, "add_" + tag)
@@ -491,7 +504,7 @@ def _add_section_element(scope, tag, default):
     raise AttributeError(f"<{tag}> cannot be added here")
 
 
-def tag_of(mjs) -> str:
+def tag_of(mjs: Any) -> str:
     """The MJCF tag of a spec element, as PyMJCF would name it."""
     kind = type(mjs)
     if kind is mujoco.MjsJoint:

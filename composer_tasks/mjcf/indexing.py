@@ -13,8 +13,18 @@ shape PyMJCF gives them:
   slices concatenated.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.physics import Physics
+
 
 KINDS = {
     "body": (mujoco.mjtObj.mjOBJ_BODY, "nbody"),
@@ -87,7 +97,14 @@ class Location:
 
     __slots__ = ("array", "name", "positions", "shape", "struct")
 
-    def __init__(self, array, positions, shape, struct, name):
+    def __init__(
+        self,
+        array: np.ndarray,
+        positions: np.ndarray,
+        shape: tuple[int, ...],
+        struct: str,
+        name: str,
+    ) -> None:
         self.array = array
         self.positions = positions
         self.shape = shape
@@ -103,22 +120,24 @@ class Location:
             else positions.size == 1
         )
 
-    def view(self):
+    def view(self) -> np.ndarray:
         """A view (writes reach the simulation); needs `contiguous`."""
         flat = self.array.reshape(-1)
         start = int(self.positions[0])
         return flat[start : start + self.positions.size].reshape(self.shape)
 
-    def read(self):
+    def read(self) -> np.ndarray:
         """A new array with the values."""
         return self.array.reshape(-1)[self.positions].reshape(self.shape)
 
-    def write(self, value):
+    def write(self, value: ArrayLike) -> None:
         flat = self.array.reshape(-1)
         flat[self.positions] = np.broadcast_to(np.asarray(value), self.shape).reshape(-1)
 
 
-def _address(model, kind, attribute, array_name, struct_name):
+def _address(
+    model: Any, kind: str, attribute: str | None, array_name: str, struct_name: str
+) -> tuple[np.ndarray, np.ndarray]:
     """(address array, width array) when `attribute` is address-indexed for `kind`."""
     if kind == "joint":
         types = model.jnt_type
@@ -131,10 +150,12 @@ def _address(model, kind, attribute, array_name, struct_name):
         return model.sensor_adr, model.sensor_dim
     if kind == "actuator" and array_name == "act":
         return model.actuator_actadr, np.where(model.actuator_actadr >= 0, model.actuator_actnum, 0)
-    return None
+    raise AssertionError(f"{array_name} of a {kind} is not indexed by address")
 
 
-def _candidates(model, data, kind, attribute):
+def _candidates(
+    model: Any, data: Any, kind: str, attribute: str
+) -> list[tuple[str, Any, str, str]]:
     """(struct name, struct, array name, how) candidates for an attribute, best first.
 
     `how` is "rows" or "address".
@@ -170,7 +191,9 @@ def _candidates(model, data, kind, attribute):
     return out
 
 
-def locate(model, data, kind, ids, attribute, is_sequence) -> Location:
+def locate(
+    model: Any, data: Any, kind: str, ids: ArrayLike, attribute: str, is_sequence: bool
+) -> Location:
     """The entries of elements `ids` (of `kind`) for `attribute`.
 
     Raises:
@@ -185,7 +208,10 @@ def locate(model, data, kind, ids, attribute, is_sequence) -> Location:
             continue
         if how == "address":
             address, widths = _address(model, kind, attribute, array_name, struct_name)
-            pieces = [np.arange(address[i], address[i] + widths[i]) * _row_size(array) for i in ids]
+            pieces = [
+                np.arange(int(address[i]), int(address[i] + widths[i])) * _row_size(array)
+                for i in ids
+            ]
             if _row_size(array) != 1:
                 pieces = [
                     np.concatenate([np.arange(p, p + _row_size(array)) for p in piece])
@@ -207,11 +233,11 @@ def locate(model, data, kind, ids, attribute, is_sequence) -> Location:
     raise AttributeError(f"neither MjData nor MjModel has an attribute {attribute!r} for a {kind}")
 
 
-def _row_size(array):
+def _row_size(array: np.ndarray) -> int:
     return int(np.prod(array.shape[1:], dtype=int)) if array.ndim > 1 else 1
 
 
-def element_ids(model, kind, mjs_elements):
+def element_ids(model: Any, kind: str, mjs_elements: Iterable[Any]) -> list[int]:
     """Ids in the compiled `model` of spec elements (all of one kind)."""
     ids = []
     for element in mjs_elements:
@@ -219,7 +245,7 @@ def element_ids(model, kind, mjs_elements):
     return ids
 
 
-def kind_of(mjs) -> str:
+def kind_of(mjs: Any) -> str:
     """The kind (`"body"`, `"joint"`, ...) of a spec element."""
     try:
         return _KIND_BY_TYPE[type(mjs)]
@@ -251,7 +277,9 @@ _KIND_BY_TYPE = {
 # Named indexing.
 
 
-def _array_kind(model, struct_name, name, array):
+def _array_kind(
+    model: Any, struct_name: str, name: str, array: np.ndarray
+) -> tuple[str, str] | None:
     """(kind, how) of a named array, or None if its rows are not per element."""
     if struct_name == "data":
         if name == "qpos":
@@ -294,19 +322,19 @@ def _array_kind(model, struct_name, name, array):
 class NamedIndexer:
     """`physics.named`: `.model.<array>` and `.data.<array>` indexed by element names."""
 
-    def __init__(self, physics):
+    def __init__(self, physics: Physics) -> None:
         self._physics = physics
 
     @property
-    def model(self):
+    def model(self) -> _NamedStruct:
         return _NamedStruct(self._physics, "model")
 
     @property
-    def data(self):
+    def data(self) -> _NamedStruct:
         return _NamedStruct(self._physics, "data")
 
 
-def named_field(model, data, struct_name, name) -> "FieldIndexer":
+def named_field(model: Any, data: Any, struct_name: str, name: str) -> "FieldIndexer":
     """Array `name` of `model` or `data` (`struct_name` "model" or "data") indexed by names."""
     struct = model if struct_name == "model" else data
     array = getattr(struct, name, None)
@@ -319,18 +347,18 @@ def named_field(model, data, struct_name, name) -> "FieldIndexer":
 
 
 class _NamedStruct:
-    def __init__(self, physics, struct_name):
+    def __init__(self, physics: Physics, struct_name: str) -> None:
         self._physics = physics
         self._struct_name = struct_name
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> FieldIndexer:
         if name.startswith("_"):
             raise AttributeError(name)
         physics = self._physics
         physics._check_current()
         return named_field(physics.model, physics.data, self._struct_name, name)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         physics = self._physics
         struct = physics.model if self._struct_name == "model" else physics.data
         return [
@@ -345,7 +373,9 @@ class FieldIndexer:
     numbers as NumPy does, and by (row, column) with column names x/y/z, qw/qx/qy/qz
     or xx..zz where the row has 3, 4 or 9 entries."""
 
-    def __init__(self, model, name, array, kind):
+    def __init__(
+        self, model: Any, name: str, array: np.ndarray, kind: tuple[str, str] | None
+    ) -> None:
         self._model = model
         self._name = name
         self._array = array
@@ -355,7 +385,7 @@ class FieldIndexer:
     def array(self) -> np.ndarray:
         return self._array
 
-    def _ids(self, names, kind):
+    def _ids(self, names: Sequence[str], kind: str) -> list[int]:
         obj = mujoco.mjtObj.mjOBJ_BODY if kind == "mocap" else KINDS[kind][0]
         ids = []
         for name in names:
@@ -371,7 +401,7 @@ class FieldIndexer:
             ids.append(index)
         return ids
 
-    def _row_index(self, key):
+    def _row_index(self, key: Any) -> Any:
         if isinstance(key, str) or (
             isinstance(key, list) and key and all(isinstance(k, str) for k in key)
         ):
@@ -395,7 +425,7 @@ class FieldIndexer:
             return np.concatenate([np.arange(address[i], address[i] + widths[i]) for i in ids])
         return key
 
-    def _column_index(self, key):
+    def _column_index(self, key: Any) -> Any:
         if isinstance(key, str) or (
             isinstance(key, list) and key and all(isinstance(k, str) for k in key)
         ):
@@ -408,7 +438,7 @@ class FieldIndexer:
             return columns[0] if isinstance(key, str) else np.array(columns)
         return key
 
-    def _index(self, key):
+    def _index(self, key: Any) -> Any:
         # As in PyMJCF: a tuple is (rows, columns); several names are a list.
         if isinstance(key, tuple):
             if len(key) != 2:
@@ -419,17 +449,17 @@ class FieldIndexer:
             return self._row_index(key[0]), self._column_index(key[1])
         return self._row_index(key)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return self._array[self._index(key)]
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: Any, value: Any) -> None:
         self._array[self._index(key)] = value
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._array)
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return np.array(self._array, dtype=dtype)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"FieldIndexer({self._name}): {self._array!r}"

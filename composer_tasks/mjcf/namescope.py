@@ -6,7 +6,17 @@ prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 `find_all(namespace)` lists a kind of element in model order.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import mujoco
+
+if TYPE_CHECKING:
+    from composer_tasks.mjcf.defaults import DefaultClass
+    from composer_tasks.mjcf.element import Element
+    from composer_tasks.mjcf.root import RootElement
+
 
 # The spec collection and MuJoCo object type of each namespace.
 _COLLECTIONS = {
@@ -41,7 +51,7 @@ NAMESPACES = tuple(_COLLECTIONS) + ("default",)
 class NameScope:
     """The name scope of a model: its name, its model and its full prefix."""
 
-    def __init__(self, model):
+    def __init__(self, model: RootElement) -> None:
         self._model = model
 
     @property
@@ -49,11 +59,11 @@ class NameScope:
         return self._model.model
 
     @property
-    def mjcf_model(self):
+    def mjcf_model(self) -> RootElement:
         return self._model
 
     @property
-    def parent(self):
+    def parent(self) -> NameScope | None:
         parent = self._model._parent_scope
         return None if parent is None else parent.namescope
 
@@ -61,17 +71,17 @@ class NameScope:
     def full_prefix(self) -> str:
         return self._model._full_prefix()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, NameScope) and other._model is self._model
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return id(self._model)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"NameScope({self.name!r})"
 
 
-def _check_namespace(namespace):
+def _check_namespace(namespace: object) -> None:
     if not isinstance(namespace, str):
         # ValueError, as PyMJCF raises it.
         raise ValueError(f"`namespace` should be a string: got {namespace!r}")  # noqa: TRY004
@@ -79,7 +89,9 @@ def _check_namespace(namespace):
         raise ValueError(f"{namespace!r} is not a valid namespace. Available: {list(NAMESPACES)}")
 
 
-def find(where, namespace, identifier):
+def find(
+    where: Element | RootElement, namespace: str, identifier: str
+) -> Element | DefaultClass | None:
     """The element named `identifier` (relative to `where`'s model) below `where`, or None."""
     _check_namespace(namespace)
     if not isinstance(identifier, str):
@@ -104,7 +116,12 @@ def find(where, namespace, identifier):
     return handle if handle.spec_namespace == namespace else None
 
 
-def find_all(where, namespace, immediate_children_only=False, exclude_attachments=False):
+def find_all(
+    where: Element | RootElement,
+    namespace: str,
+    immediate_children_only: bool = False,
+    exclude_attachments: bool = False,
+) -> list[Element]:
     """Every element of kind `namespace` below `where`, in the compiled model's order."""
     _check_namespace(namespace)
     if namespace == "default":
@@ -112,7 +129,7 @@ def find_all(where, namespace, immediate_children_only=False, exclude_attachment
     scope = where.root
     top = scope._top()
     if namespace in _TREE_OBJECTS:
-        body = scope._worldbody_spec() if where is scope else where._mjs
+        body: Any = scope._worldbody_spec() if where is scope else where._mjs
         if where is not scope and where.tag not in ("body", "worldbody"):
             return []
         if immediate_children_only:
@@ -131,7 +148,7 @@ def find_all(where, namespace, immediate_children_only=False, exclude_attachment
     return found
 
 
-def enter_scope(scope, scope_identifier):
+def enter_scope(scope: RootElement, scope_identifier: str) -> RootElement | None:
     """The attached model at `scope_identifier` below `scope`, or None."""
     current = scope
     for part in scope_identifier.strip("/").split("/"):
@@ -144,7 +161,7 @@ def enter_scope(scope, scope_identifier):
     return current
 
 
-def owner_scope(top, mjs):
+def owner_scope(top: RootElement, mjs: Any) -> RootElement:
     """The model (a RootElement under `top`) that spec element `mjs` belongs to."""
     scope = top
     while scope._child_scopes:
@@ -157,7 +174,7 @@ def owner_scope(top, mjs):
     return scope
 
 
-def _belongs_to(scope, mjs):
+def _belongs_to(scope: RootElement, mjs: Any) -> bool:
     if isinstance(mjs, mujoco.MjsBody) and mjs == scope._attachment_body:
         return False
     parent = getattr(mjs, "parent", None)
@@ -179,7 +196,7 @@ def _belongs_to(scope, mjs):
     return False
 
 
-def _is_scope_below(scope, ancestor):
+def _is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
     while scope is not None:
         if scope is ancestor:
             return True
@@ -187,7 +204,7 @@ def _is_scope_below(scope, ancestor):
     return False
 
 
-def _is_below(mjs, body):
+def _is_below(mjs: Any, body: Any) -> bool:
     parent = getattr(mjs, "parent", None)
     while parent is not None:
         if parent == body:

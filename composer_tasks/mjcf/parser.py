@@ -5,7 +5,11 @@ Parsing is MuJoCo's own (`MjSpec.from_string` / `from_file`, which also follows
 `MjSpec.to_xml` of the root model.
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Mapping
+from typing import IO, Any
 
 import mujoco
 
@@ -13,7 +17,11 @@ from composer_tasks.mjcf.root import RootElement
 
 
 def from_xml_string(
-    xml_string, escape_separators=False, model_dir="", resolve_references=True, assets=None
+    xml_string: str,
+    escape_separators: bool = False,
+    model_dir: str | os.PathLike[str] = "",
+    resolve_references: bool = True,
+    assets: Mapping[str, bytes] | None = None,
 ) -> RootElement:
     """Parses MJCF text into a model.
 
@@ -33,7 +41,12 @@ def from_xml_string(
     return RootElement._for_spec(spec, authored=True)
 
 
-def from_path(path, escape_separators=False, resolve_references=True, assets=None) -> RootElement:
+def from_path(
+    path: str | os.PathLike[str],
+    escape_separators: bool = False,
+    resolve_references: bool = True,
+    assets: Mapping[str, bytes] | None = None,
+) -> RootElement:
     """Loads an MJCF file; its assets resolve relative to the file's folder."""
     _check_options(escape_separators, resolve_references)
     path = os.fspath(path)
@@ -44,7 +57,11 @@ def from_path(path, escape_separators=False, resolve_references=True, assets=Non
 
 
 def from_file(
-    file_handle, escape_separators=False, model_dir="", resolve_references=True, assets=None
+    file_handle: IO[Any],
+    escape_separators: bool = False,
+    model_dir: str | os.PathLike[str] = "",
+    resolve_references: bool = True,
+    assets: Mapping[str, bytes] | None = None,
 ) -> RootElement:
     """Parses MJCF text read from an open file (text or bytes)."""
     text = file_handle.read()
@@ -53,14 +70,14 @@ def from_file(
     return from_xml_string(text, escape_separators, model_dir, resolve_references, assets)
 
 
-def to_xml_string(model, precision=None) -> str:
+def to_xml_string(model: RootElement, precision: int | None = None) -> str:
     """The root model of `model` as MJCF text (MuJoCo's writer, which validates it)."""
     if precision is not None:
         raise ValueError("precision is not supported: MuJoCo writes full precision")
     return model._top_spec().to_xml()
 
 
-def get_assets(model) -> dict:
+def get_assets(model: RootElement) -> dict:
     """`{file name: bytes}` of the files the model's meshes, textures and heightfields
     name, from the model's asset dictionary or, relative to the model's folder, disk."""
     spec = model._top_spec()
@@ -82,7 +99,7 @@ def get_assets(model) -> dict:
     return found
 
 
-def _check_options(escape_separators, resolve_references):
+def _check_options(escape_separators: bool, resolve_references: bool) -> None:
     if escape_separators:
         raise ValueError("escape_separators=True is not supported: names are kept as written")
     if not resolve_references:

@@ -15,6 +15,10 @@ recompiled (`physics.recompile()`, which the Environment does itself when the
 edits happened in `initialize_episode_mjcf`).
 """
 
+from __future__ import annotations
+
+from typing import Any, cast
+
 import numpy as np
 
 from composer_tasks import physics as physics_module
@@ -27,13 +31,14 @@ class Physics(physics_module.Physics):
     """`composer_tasks.physics.Physics` with PyMJCF's `bind` and `named`."""
 
     @classmethod
-    def from_mjcf_model(cls, mjcf_model):
+    def from_mjcf_model(cls, mjcf_model: root_module.RootElement) -> "Physics":
         """Compiles a `RootElement` (its root model) into a Physics."""
         if not isinstance(mjcf_model, root_module.RootElement):
             raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
-        return cls.from_spec(mjcf_model._top_spec())
+        # `from_spec` makes an instance of `cls`; its annotation names the base class.
+        return cast("Physics", cls.from_spec(mjcf_model._top_spec()))
 
-    def _model_changed(self):
+    def _model_changed(self) -> None:
         super()._model_changed()
         spec = self.spec
         root = root_module._ROOTS.get(spec) if spec is not None else None
@@ -41,7 +46,7 @@ class Physics(physics_module.Physics):
         self._compiled_revision = root._revision if root is not None else None
         self._mjcf_bindings = {}
 
-    def _check_current(self):
+    def _check_current(self) -> None:
         root = self._mjcf_root
         if root is None and self.spec is not None:
             root = root_module._ROOTS.get(self.spec)
@@ -58,7 +63,7 @@ class Physics(physics_module.Physics):
         """Arrays of `model` and `data` indexed by element names."""
         return indexing.NamedIndexer(self)
 
-    def bind(self, elements):
+    def bind(self, elements: Any) -> Any:
         """Attributes of PyMJCF handles or `mujoco.Mjs...` elements in the compiled model.
 
         A handle (or a list of handles) gives a `Binding` with PyMJCF's shapes; raw
@@ -73,11 +78,13 @@ class Physics(physics_module.Physics):
             return self._bind_handles(elements, False)
         return super().bind(elements)
 
-    def _bind_handles(self, key, is_sequence):
+    def _bind_handles(
+        self, key: element_module.Element | tuple[element_module.Element, ...], is_sequence: bool
+    ) -> "Binding":
         self._check_current()
         binding = self._mjcf_bindings.get(key)
         if binding is None:
-            handles = key if is_sequence else (key,)
+            handles = key if isinstance(key, tuple) else (key,)
             mjs = [_bindable(handle) for handle in handles]
             kinds = {indexing.kind_of(element) for element in mjs}
             if len(kinds) != 1:
@@ -95,7 +102,7 @@ class Physics(physics_module.Physics):
         return binding
 
 
-def _bindable(handle):
+def _bindable(handle: element_module.Element) -> Any:
     if handle.tag == "inertial":
         raise TypeError(f"{handle!r}: bind the body instead of its <inertial>")
     return handle.spec_element
@@ -107,7 +114,7 @@ class Binding:
 
     __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
 
-    def __init__(self, physics, kind, ids, is_sequence):
+    def __init__(self, physics: Physics, kind: str, ids: list[int], is_sequence: bool) -> None:
         object.__setattr__(self, "_physics", physics)
         object.__setattr__(self, "_kind", kind)
         object.__setattr__(self, "_ids", ids)
@@ -115,11 +122,11 @@ class Binding:
         object.__setattr__(self, "_locations", {})
 
     @property
-    def element_id(self):
+    def element_id(self) -> int | np.ndarray:
         """The element's id in the compiled model (an array of ids for a list)."""
         return np.array(self._ids) if self._is_sequence else self._ids[0]
 
-    def _location(self, name):
+    def _location(self, name: str) -> indexing.Location:
         location = self._locations.get(name)
         if location is None:
             physics = self._physics
@@ -129,7 +136,7 @@ class Binding:
             self._locations[name] = location
         return location
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         location = self._location(name)
@@ -140,7 +147,7 @@ class Binding:
         value.flags.writeable = False
         return value
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if name == "element_id":
             raise AttributeError("element_id cannot be set")
         self._location(name).write(value)

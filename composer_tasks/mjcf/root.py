@@ -7,7 +7,12 @@ the `RootElement` keeps its place in the tree of models (parent, prefix,
 attachment body) to name and find them.
 """
 
+from __future__ import annotations
+
+import os
 import weakref
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import mujoco
 
@@ -49,7 +54,25 @@ class RootElement:
       assets: `{file name: bytes}` of assets the model refers to by name.
     """
 
-    def __init__(self, model=None, model_dir="", assets=None):
+    _spec: Any
+    _authored: bool
+    _parent_scope: RootElement | None
+    _prefix: str
+    _attachment_body: Any
+    _child_scopes: list[RootElement]
+    _revision: int
+    _default_children: dict[str, list[str]]
+    # The top model and this model's full prefix, kept current by `_update_tree`
+    # (attaching and detaching call it): every added element and attribute reads them.
+    _top_scope: RootElement
+    _prefix_in_top: str
+
+    def __init__(
+        self,
+        model: str | None = None,
+        model_dir: str | os.PathLike[str] = "",
+        assets: Mapping[str, bytes] | None = None,
+    ) -> None:
         spec = mujoco.MjSpec()
         if model is not None and not isinstance(model, str):
             raise TypeError(f"model must be a string, got {type(model).__name__}")
@@ -61,7 +84,9 @@ class RootElement:
             spec.texturedir = spec.texturedir or model_dir
         self._init(spec, assets, authored=True)
 
-    def _init(self, spec, assets=None, authored=False):
+    def _init(
+        self, spec: Any, assets: Mapping[str, bytes] | None = None, authored: bool = False
+    ) -> None:
         self._spec = spec
         # Built or parsed through this API (dm_control's compiler merging applies),
         # rather than a spec an entity built with MjSpec directly.
@@ -72,12 +97,14 @@ class RootElement:
         self._child_scopes = []
         self._revision = 0
         self._default_children = {}
+        self._top_scope = self
+        self._prefix_in_top = ""
         if assets:
             spec.assets = {**spec.assets, **assets}
         _ROOTS[spec] = self
 
     @classmethod
-    def _for_spec(cls, spec, authored=False):
+    def _for_spec(cls, spec: Any, authored: bool = False) -> RootElement:
         """The RootElement of `spec` (made on first use, then always the same)."""
         root = _ROOTS.get(spec)
         if root is None:
@@ -97,7 +124,7 @@ class RootElement:
         return self._spec.modelname
 
     @model.setter
-    def model(self, name):
+    def model(self, name: str) -> None:
         if self._parent_scope is not None:
             raise ValueError(
                 f"model {self.model!r} is attached; its name is its prefix and is fixed"
@@ -120,7 +147,7 @@ class RootElement:
         return namescope_module.NameScope(self)
 
     @property
-    def parent_model(self):
+    def parent_model(self) -> RootElement | None:
         """The model this one is attached to, or None."""
         return self._parent_scope
 
@@ -132,7 +159,7 @@ class RootElement:
     def full_identifier(self) -> str:
         return self._full_prefix()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MJCF RootElement: model {self.model!r}"
 
     # Sections.
@@ -147,28 +174,28 @@ class RootElement:
         return defaults_module.DefaultClass(self._main_default(), self)
 
     @property
-    def compiler(self):
+    def compiler(self) -> defaults_module.Struct:
         return defaults_module.Struct(
             self, "compiler", lambda: self._spec.compiler, attributes_module.COMPILER
         )
 
     @property
-    def option(self):
+    def option(self) -> defaults_module.OptionStruct:
         return defaults_module.OptionStruct(self)
 
     @property
-    def size(self):
+    def size(self) -> defaults_module.Struct:
         return defaults_module.Struct(self, "size", lambda: self._spec, attributes_module.SIZE)
 
     @property
-    def visual(self):
+    def visual(self) -> defaults_module.VisualStruct:
         return defaults_module.VisualStruct(self)
 
     @property
-    def statistic(self):
+    def statistic(self) -> defaults_module.GenericStruct:
         return defaults_module.GenericStruct(self, "statistic", lambda: self._spec.stat)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> element_module.Section:
         if name in element_module.SECTIONS:
             return element_module.Section(self, name)
         if name.startswith("_"):
@@ -179,22 +206,29 @@ class RootElement:
 
     # Finding and attaching.
 
-    def find(self, namespace, identifier):
+    def find(
+        self, namespace: str, identifier: str
+    ) -> element_module.Element | defaults_module.DefaultClass | None:
         """The element of kind `namespace` named `identifier` (relative to this model)."""
         return namescope_module.find(self, namespace, identifier)
 
-    def find_all(self, namespace, immediate_children_only=False, exclude_attachments=False):
+    def find_all(
+        self,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[element_module.Element]:
         """Every element of kind `namespace` in this model and (unless excluded) the
         models attached to it, in model order."""
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
 
-    def enter_scope(self, scope_identifier):
+    def enter_scope(self, scope_identifier: str) -> RootElement | None:
         """The attached model at path `scope_identifier` (`"leg0"`, `"creature/leg0"`), or None."""
         return namescope_module.enter_scope(self, scope_identifier)
 
-    def attach(self, child_model) -> element_module.Element:
+    def attach(self, child_model: RootElement) -> element_module.Element:
         """Attaches `child_model` to this model's worldbody; returns the attachment frame."""
         return self.worldbody.attach(child_model)
 
@@ -206,7 +240,7 @@ class RootElement:
 
     # Serialising.
 
-    def to_xml_string(self, precision=None) -> str:
+    def to_xml_string(self, precision: int | None = None) -> str:
         """The model as MJCF text (MuJoCo's own writer; the whole root model)."""
         from composer_tasks.mjcf import parser
 
@@ -220,36 +254,43 @@ class RootElement:
 
     # Scope internals.
 
-    def _top(self):
-        scope = self
-        while scope._parent_scope is not None:
-            scope = scope._parent_scope
-        return scope
+    def _top(self) -> RootElement:
+        return self._top_scope
 
-    def _top_spec(self):
-        return self._top()._spec
+    def _top_spec(self) -> Any:
+        return self._top_scope._spec
 
-    def _full_prefix(self):
-        if self._parent_scope is None:
-            return ""
-        return self._parent_scope._full_prefix() + self._prefix
+    def _full_prefix(self) -> str:
+        return self._prefix_in_top
 
-    def _edited(self):
-        self._top()._revision += 1
+    def _update_tree(self) -> None:
+        """Recomputes the top model and full prefix of this model and those attached
+        to it, after it was attached or detached."""
+        parent = self._parent_scope
+        if parent is None:
+            self._top_scope, self._prefix_in_top = self, ""
+        else:
+            self._top_scope = parent._top_scope
+            self._prefix_in_top = parent._prefix_in_top + self._prefix
+        for child in self._child_scopes:
+            child._update_tree()
+
+    def _edited(self) -> None:
+        self._top_scope._revision += 1
         spec_edits.mark_spec_changed()
 
-    def _worldbody_spec(self):
+    def _worldbody_spec(self) -> Any:
         if self._attachment_body is not None:
             return self._attachment_body
         return self._spec.worldbody
 
-    def _main_default(self):
+    def _main_default(self) -> Any:
         if self._parent_scope is None:
             return self._spec.default
         found = self._top_spec().find_default(self._full_prefix() + "main")
         return found if found is not None else self._spec.default
 
-    def _find_default(self, dclass):
+    def _find_default(self, dclass: str) -> Any:
         if not isinstance(dclass, str):
             raise TypeError(f"dclass must be a class name, got {type(dclass).__name__}")
         if self._parent_scope is None and dclass == "main":
@@ -259,28 +300,34 @@ class RootElement:
             raise ValueError(f"model {self.model!r} has no default class {dclass!r}")
         return found
 
-    def _lookup(self, namespace, full_name):
+    def _lookup(self, namespace: str, full_name: str) -> Any:
         if namespace == "default":
             return self._top_spec().find_default(full_name)
         return getattr(self._top_spec(), _LOOKUPS[namespace])(full_name)
 
-    def _wrap(self, mjs, tag=None):
+    def _wrap(self, mjs: Any, tag: str | None = None) -> element_module.Element:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
             return element_module.Element(mjs, scope, "worldbody")
         return element_module.Element(mjs, scope, tag or element_module.tag_of(mjs))
 
-    def _wrap_body(self, body):
+    def _wrap_body(self, body: Any) -> element_module.Element:
         if body == self._top_spec().worldbody:
             return self._top().worldbody
         return self._wrap(body)
 
-    def _wrap_by_full_name(self, namespace, full_name):
+    def _wrap_by_full_name(self, namespace: str, full_name: str) -> element_module.Element | None:
         found = self._lookup(namespace, full_name)
         return None if found is None else self._wrap(found)
 
-    def _create(self, tag, attributes, creator, parent):
+    def _create(
+        self,
+        tag: str,
+        attributes: Mapping[str, Any],
+        creator: Callable[[Any], Any],
+        parent: element_module.Element | None,
+    ) -> element_module.Element:
         """Adds an element: checks every attribute, creates it in its class, sets them."""
         table = attributes_module.ELEMENT_ATTRIBUTES[tag]
         dclass = None
@@ -291,26 +338,26 @@ class RootElement:
                 if dclass is not None:
                     raise ValueError("give dclass or class, not both")
                 dclass = attributes.pop("class")
-        shown_tag = "joint" if tag == "equality_joint" else tag
-
-        def where():
-            return parent._path() if parent is not None else f"model {self.model!r}"
-
         for name in attributes:
             if name not in table:
                 raise AttributeError(
-                    f"{name!r} is not a valid attribute for <{shown_tag}> (adding to {where()}); "
-                    f"valid attributes: {sorted(set(table) | {'dclass'})}"
+                    f"{name!r} is not a valid attribute for <{_shown(tag)}> (adding to "
+                    f"{self._where(parent)}); valid attributes: {sorted(set(table) | {'dclass'})}"
                 )
-        if dclass is not None and tag == "freejoint":
-            raise AttributeError(
-                f"'dclass' is not a valid attribute for <freejoint> (adding to {where()})"
-            )
-        default = self._find_default(dclass) if dclass is not None else None
-        if default is None and parent is None:
+        if dclass is not None:
+            if tag == "freejoint":
+                raise AttributeError(
+                    "'dclass' is not a valid attribute for <freejoint> (adding to "
+                    f"{self._where(parent)})"
+                )
+            default = self._find_default(dclass)
+        elif parent is None:
             default = self._main_default()
+        else:
+            default = None
         mjs = creator(default)
         handle = element_module.Element(mjs, self, tag)
+        name = ""
         try:
             for name, value in attributes.items():
                 attribute = table[name]
@@ -319,10 +366,19 @@ class RootElement:
                 else:
                     attribute.set(handle, value)
         except (TypeError, ValueError) as error:
-            self._top_spec().delete(mjs)
+            self._top_scope._spec.delete(mjs)
             raise type(error)(
-                f"during initialization of attribute {name!r} of <{shown_tag}> (adding to "
-                f"{where()}): {error}"
+                f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
+                f"{self._where(parent)}): {error}"
             ) from error
         self._edited()
         return handle
+
+    def _where(self, parent: element_module.Element | None) -> str:
+        """Where an element is being added, for error messages."""
+        return parent._path() if parent is not None else f"model {self.model!r}"
+
+
+def _shown(tag: str) -> str:
+    """The MJCF tag of an internal tag name (a joint equality is `equality_joint`)."""
+    return "joint" if tag == "equality_joint" else tag

@@ -120,6 +120,13 @@ def test_bad_values_raise_naming_the_attribute():
         hip.dclass = "main"
     with pytest.raises(ValueError, match="read-only"):
         thigh.pos[0] = 3.0
+    mesh = thigh.root.asset.add("mesh", name="rock")
+    with pytest.raises(
+        TypeError, match=r"attribute 'file' of <mesh name='rock'>.*expected a string, got int"
+    ):
+        mesh.file = 3
+    with pytest.raises(ValueError, match=r"attribute 'size' of <geom>.*expected numbers"):
+        thigh.add("geom", size=1 + 2j)
 
 
 def test_bad_references_raise():

@@ -124,6 +124,20 @@ def test_detach():
         legs[1].detach()
 
 
+def test_prefixes_and_root_follow_attaching_and_detaching():
+    creature, _, legs = _creature()
+    assert legs[0].namescope.full_prefix == "leg0/" and legs[0].root_model is creature
+    arena = mjcf.RootElement(model="arena")
+    arena.attach(creature)
+    # Models attached before their parent was attached follow it.
+    assert legs[0].namescope.full_prefix == "creature/leg0/" and legs[0].root_model is arena
+    legs[0].find("body", "thigh").add("site", name="toe")
+    assert arena.find("site", "creature/leg0/toe") is not None
+    creature.detach()
+    assert creature.namescope.full_prefix == "" and creature.root_model is creature
+    assert legs[1].namescope.full_prefix == "leg1/" and legs[1].root_model is creature
+
+
 XML = """
 <mujoco model="pendulum">
   <compiler angle="radian"/>
