@@ -22,7 +22,7 @@ _SERVO_GAIN = 10.0
 class Leg(composer.Entity):
     """One leg: a hip (about z) and a knee (about y), each with a position actuator."""
 
-    def _build(self, name="leg", length=_LEG_LENGTH_M, rgba=(0.5, 0.5, 0.5, 1.0)):
+    def _build(self, name="leg", length=_LEG_LENGTH_M, rgba=(0.5, 0.5, 0.5, 1.0)) -> None:
         spec = mujoco.MjSpec()
         spec.modelname = name
         thigh = spec.worldbody.add_body(name="thigh")
@@ -86,7 +86,7 @@ class Creature(composer.Entity):
       name: the entity's name.
     """
 
-    def _build(self, num_legs=4, random_state=None, name="creature"):
+    def _build(self, num_legs=4, random_state=None, name="creature") -> None:
         if (
             isinstance(num_legs, bool)
             or not isinstance(num_legs, (int, np.integer))

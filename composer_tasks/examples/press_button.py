@@ -40,7 +40,7 @@ class UniformCircle(variation.Variation):
       distance: the radius in metres, a number or a variation.
     """
 
-    def __init__(self, distance):
+    def __init__(self, distance) -> None:
         self._distance = distance
         self._heading = distributions.Uniform(0.0, 2 * np.pi)
 
@@ -60,7 +60,7 @@ class PressWithSpecificForce(composer.Task):
     position in the creature's frame.
     """
 
-    def __init__(self, creature, button=None):
+    def __init__(self, creature, button=None) -> None:
         self._creature = creature
         self._arena = Floor()
         self._arena.add_free_entity(creature)
@@ -110,10 +110,10 @@ class PressWithSpecificForce(composer.Task):
             physics, button_position - creature_position
         )
 
-    def initialize_episode_mjcf(self, random_state):
+    def initialize_episode_mjcf(self, random_state) -> None:
         self.mjcf_variator.apply_variations(random_state)
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics, random_state) -> None:
         self.physics_variator.apply_variations(physics, random_state)
         creature_position, button_position = variation.evaluate(
             (self._creature_initial_position, self._button_initial_position),
@@ -134,7 +134,7 @@ def make_environment(seed=None, num_legs=4, time_limit=10.0):
     )
 
 
-def main(argv):
+def main(argv) -> None:
     del argv
     seed = flags.FLAGS.seed
     env = make_environment(seed=seed)

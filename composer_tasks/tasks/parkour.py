@@ -65,7 +65,7 @@ class _ElementIds:
     """Ids of spec elements in the compiled model, resolved again whenever the
     physics holds a different model (after a recompilation)."""
 
-    def __init__(self, elements):
+    def __init__(self, elements) -> None:
         self._elements = tuple(elements)
         self._model = None
         self._ids = None
@@ -102,7 +102,7 @@ class TorsoPose:
     (-pi, pi]; positive when leaning forward (+x), 0 upright.
     """
 
-    def __init__(self, walker):
+    def __init__(self, walker) -> None:
         self._walker = walker
         self._feet = _ElementIds(_foot_geoms(walker, "TorsoPose"))
 
@@ -349,7 +349,7 @@ class TorsoPoseTermination:
     torso nearly horizontal, past what a crouch needs.
     """
 
-    def __init__(self, walker, min_torso_height_m=0.5, max_torso_pitch_rad=1.2):
+    def __init__(self, walker, min_torso_height_m=0.5, max_torso_pitch_rad=1.2) -> None:
         self._pose = TorsoPose(walker)
         self._min_height = _number(
             min_torso_height_m,
@@ -415,7 +415,7 @@ class HeadHeightTermination:
 
     def __init__(
         self, walker, arena, head_body, min_head_to_feet_m=0.9, min_head_above_ground_m=None
-    ):
+    ) -> None:
         self._min_to_feet = _number(
             min_head_to_feet_m,
             "min_head_to_feet_m",
@@ -526,7 +526,7 @@ class ForwardProgress(walker_task.WalkerTask):
         push_duration_steps=4,
         physics_timestep=0.005,
         control_timestep=0.025,
-    ):
+    ) -> None:
         if not callable(reward):
             raise TypeError(
                 f"reward must be callable(physics, walker, lateral_offset), got {reward!r}"
@@ -605,7 +605,7 @@ class ForwardProgress(walker_task.WalkerTask):
     def _track_offset_observation(self, physics):
         return np.array([self.lateral_offset(physics)])
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics, random_state) -> None:
         # Arenas that lay out episodes themselves (corridors, mazes, courses) draw
         # the layout here when asked first, so that the spawn matches it.
         if callable(getattr(self._arena, "regenerate", None)):
@@ -626,12 +626,12 @@ class ForwardProgress(walker_task.WalkerTask):
         """The `perturbations.RandomPushes` of this task (None without pushes)."""
         return self._pushes
 
-    def before_step(self, physics, action, random_state):
+    def before_step(self, physics, action, random_state) -> None:
         super().before_step(physics, action, random_state)
         if self._pushes is not None:
             self._pushes.before_step(physics, random_state)
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics, random_state) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics) or (
             self._pose_termination is not None and self._pose_termination.has_fallen(physics)
         )
@@ -660,5 +660,5 @@ class ForwardProgress(walker_task.WalkerTask):
     def should_terminate_episode(self, physics):
         return self._failure_termination
 
-    def get_discount(self, physics):
+    def get_discount(self, physics) -> float:
         return 0.0 if self._failure_termination else 1.0

@@ -64,13 +64,13 @@ class UniformInitializer(Initializer):
         self._init_ball_z = float(init_ball_z)
         self._max_retries = int(max_collision_avoidance_retries)
 
-    def _initialize_ball(self, ball, spawn_range, physics, random_state):
+    def _initialize_ball(self, ball, spawn_range, physics, random_state) -> None:
         x, y = random_state.uniform(-spawn_range, spawn_range)
         ball.set_pose(physics, [x, y, self._init_ball_z])
         # The initializer also runs mid-episode (after goals): velocities are zeroed.
         ball.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
 
-    def _initialize_walker(self, walker, spawn_range, physics, random_state):
+    def _initialize_walker(self, walker, spawn_range, physics, random_state) -> None:
         walker.reinitialize_pose(physics, random_state)
         x, y = random_state.uniform(-spawn_range, spawn_range)
         (_, _, z), quaternion = walker.get_pose(physics)
@@ -81,7 +81,7 @@ class UniformInitializer(Initializer):
         )
         walker.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
 
-    def _draw(self, task, physics, random_state):
+    def _draw(self, task, physics, random_state) -> None:
         spawn_range = np.asarray(task.arena.size, dtype=np.float64) * self._spawn_ratio
         self._initialize_ball(task.ball, spawn_range, physics, random_state)
         for player in task.players:

@@ -123,7 +123,7 @@ class CoreObservablesAdder(ObservablesAdder):
         self._add_arena_observables(task, player)
         self._add_stats_observables(task, player)
 
-    def _enable_proprioception(self, walker):
+    def _enable_proprioception(self, walker) -> None:
         # Walkers here enable most of their observables by default; a soccer agent
         # sees dm_control's choice only.
         wanted = (
@@ -135,7 +135,7 @@ class CoreObservablesAdder(ObservablesAdder):
         for item in walker.observables.values():
             item.enabled = id(item) in wanted_ids
 
-    def _add_ball_observables(self, task, player):
+    def _add_ball_observables(self, task, player) -> None:
         spec = task.root_entity.spec
         walker = player.walker
         ball_body = task.ball.root_body
@@ -149,7 +149,7 @@ class CoreObservablesAdder(ObservablesAdder):
             )
             walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
-    def _add_observables_on_other(self, task, player, other, prefix):
+    def _add_observables_on_other(self, task, player, other, prefix) -> None:
         spec = task.root_entity.spec
         walker, other_walker = player.walker, other.walker
         reference = walker.root_body
@@ -200,7 +200,7 @@ class CoreObservablesAdder(ObservablesAdder):
             f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos
         )
 
-    def _add_arena_observables(self, task, player):
+    def _add_arena_observables(self, task, player) -> None:
         features = self._features_of(task)
         index = task.players.index(player)
         for name in ARENA_OBSERVATION_NAMES:
@@ -208,7 +208,7 @@ class CoreObservablesAdder(ObservablesAdder):
                 name, observable.Generic(features.reader(name, index))
             )
 
-    def _add_stats_observables(self, task, player):
+    def _add_stats_observables(self, task, player) -> None:
         features = self._features_of(task)
         index = task.players.index(player)
         for name in (
@@ -263,7 +263,7 @@ class MatchFeatures:
       teammate_spread_out: home_avg_teammate_dist > 5 m.
     """
 
-    def __init__(self, task):
+    def __init__(self, task) -> None:
         self.task = task
         players = task.players
         count = len(players)
@@ -318,7 +318,7 @@ class MatchFeatures:
             self._data, self._time, self._qpos, self._qvel = data, data.time, qpos, qvel
         return self._values
 
-    def _bind(self, physics):
+    def _bind(self, physics) -> None:
         task = self.task
         self._roots = np.array(
             [int(physics.bind(player.walker.root_body).id) for player in task.players]
@@ -413,7 +413,7 @@ class _ObservableReader:
     made once per physics, as dm_control's statistics read the walker's and the
     ball's observables)."""
 
-    def __init__(self, observable_object):
+    def __init__(self, observable_object) -> None:
         self._observable = observable_object
         self._data = None
         self._model = None
@@ -430,7 +430,7 @@ class _Scores:
     """A player's goal statistics: whether its team scored (`home`) or conceded
     (`away`, only if there is another team) during the step, 1.0 or 0.0."""
 
-    def __init__(self, task, player):
+    def __init__(self, task, player) -> None:
         self._arena = task.arena
         self._team = player.team
         self._has_opponent = any(other.team is not player.team for other in task.players)

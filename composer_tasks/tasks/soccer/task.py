@@ -195,7 +195,7 @@ class Task(composer.Task):
         """
         self._place(physics, random_state)
 
-    def _place(self, physics, random_state):
+    def _place(self, physics, random_state) -> None:
         for placement in self._placements:
             placement.forget()
         self._initializer(self, physics, random_state)
@@ -210,7 +210,7 @@ class Task(composer.Task):
         if self.arena.detected_off_court():
             self._throw_in(physics, random_state)
 
-    def _throw_in(self, physics, random_state):
+    def _throw_in(self, physics, random_state) -> None:
         x, y, _ = physics.bind(self.ball.geom).xpos
         shrink_x, shrink_y = random_state.uniform(*THROW_IN_SHRINK_RANGE, size=2)
         self.ball.set_pose(physics, [x * shrink_x, y * shrink_y, THROW_IN_BALL_Z_M])
@@ -243,7 +243,7 @@ class _KeepPlacement:
     joints' positions and velocities `capture` recorded, drawing no random numbers:
     the soccer task's placement survives the walker's own episode initialisation."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._qpos = None
         self._qvel = None
 
