@@ -665,7 +665,7 @@ class ForwardProgress(walker_task.WalkerTask):
         # the layout here when asked first, so that the spawn matches it.
         if callable(getattr(self._arena, "regenerate", None)):
             self._arena.regenerate(random_state)
-        spawn = getattr(self._arena, "spawn_position", None)
+        spawn: Callable[..., Any] | None = getattr(self._arena, "spawn_position", None)
         if callable(spawn):
             position = spawn(random_state)
         else:
