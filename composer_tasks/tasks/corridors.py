@@ -114,12 +114,15 @@ class RunThroughCorridor(walker_task.WalkerTask):
 
     def get_reward(self, physics: Physics) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, self._walker)[0]
-        return rewards.tolerance(
-            float(velocity),
-            bounds=(self._target_velocity, self._target_velocity),
-            margin=self._target_velocity,
-            sigmoid="linear",
-            value_at_margin=0.0,
+        # A float in, a float out (`tolerance`): float() only tells the type checker.
+        return float(
+            rewards.tolerance(
+                float(velocity),
+                bounds=(self._target_velocity, self._target_velocity),
+                margin=self._target_velocity,
+                sigmoid="linear",
+                value_at_margin=0.0,
+            )
         )
 
     def should_terminate_episode(self, physics: Physics) -> bool:

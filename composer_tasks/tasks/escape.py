@@ -258,4 +258,5 @@ class Escape(walker_task.WalkerTask):
             sigmoid="linear",
             value_at_margin=0.0,
         )
-        return escape * upright
+        # Floats in, floats out (`tolerance`): float() only tells the type checker.
+        return float(escape * upright)

@@ -365,12 +365,15 @@ class UnitForwardVelocityReward:
 
     def __call__(self, physics: Physics, walker: Walker, lateral_offset: float) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, walker)[0]
-        return rewards.tolerance(
-            float(velocity),
-            bounds=(self._target_velocity, float("inf")),
-            margin=self._target_velocity,
-            sigmoid="linear",
-            value_at_margin=0.0,
+        # A float in, a float out (`tolerance`): float() only tells the type checker.
+        return float(
+            rewards.tolerance(
+                float(velocity),
+                bounds=(self._target_velocity, float("inf")),
+                margin=self._target_velocity,
+                sigmoid="linear",
+                value_at_margin=0.0,
+            )
         )
 
 
