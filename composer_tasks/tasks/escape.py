@@ -92,7 +92,7 @@ class Bowl(composer.Arena):
         self._written_early = False
 
     @property
-    def ground_geoms(self) -> tuple[Any, Any]:
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, mujoco.MjsGeom]:
         return (self._terrain, self._floor)
 
     @property

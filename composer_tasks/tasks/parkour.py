@@ -117,7 +117,7 @@ class _ElementIds:
         return self._ids
 
 
-def _foot_geoms(walker: Walker, owner: str) -> tuple[Any, ...]:
+def _foot_geoms(walker: Walker, owner: str) -> tuple[mujoco.MjsGeom, ...]:
     geoms = tuple(getattr(walker, "ground_contact_geoms", ()) or ())
     if not geoms:
         raise ValueError(

@@ -10,17 +10,19 @@ numpy over MuJoCo's contact arrays so that the check costs microseconds.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 if TYPE_CHECKING:
+    import mujoco
+
     from composer_tasks import composer
     from composer_tasks.physics import Physics
     from composer_tasks.walkers.base import Walker
 
 
-def ground_geoms_of(arena: composer.Entity) -> tuple[Any, ...]:
+def ground_geoms_of(arena: composer.Entity) -> tuple[mujoco.MjsGeom, ...]:
     """The geoms of `arena` that count as ground (its `ground_geoms`, or the
     single `ground_geom` of a plain `Floor`)."""
     geoms = getattr(arena, "ground_geoms", None)
@@ -43,7 +45,7 @@ def walker_body_ids(physics: Physics, walker: Walker) -> np.ndarray:
     return np.flatnonzero(model.body_rootid == model.body_rootid[root_id])
 
 
-def subtree_body_ids(physics: Physics, bodies: Iterable[Any]) -> np.ndarray:
+def subtree_body_ids(physics: Physics, bodies: Iterable[mujoco.MjsBody]) -> np.ndarray:
     """Ids of `bodies` (spec bodies) and of all their descendants."""
     model = physics.model
     selected = np.zeros(model.nbody, dtype=bool)
