@@ -5,7 +5,7 @@ All vectors are in the world frame (metres, m/s) unless a name says otherwise.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -84,7 +84,9 @@ def enable_proprioception(walker: Walker) -> None:
     observables: its `proprioception`, `kinematic_sensors` and `dynamic_sensors`
     groups (as dm_control's locomotion tasks do), or, for a walker without these
     groups, those of `PROPRIOCEPTION` it has."""
-    observables = walker.observables
+    # The groups are properties of `WalkerObservables`; containers without them
+    # take the except clause, so the container is used duck-typed here.
+    observables: Any = walker.observables
     try:
         selected = (
             list(observables.proprioception)

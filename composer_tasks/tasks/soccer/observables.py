@@ -30,7 +30,7 @@ from __future__ import annotations
 import abc
 import collections
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 import mujoco
 import numpy as np
@@ -41,7 +41,7 @@ from composer_tasks.walkers import soccer_team
 if TYPE_CHECKING:
     from composer_tasks.physics import Physics
     from composer_tasks.tasks.soccer.task import Task
-    from composer_tasks.walkers.legacy_base import LegacyWalker
+    from composer_tasks.walkers.legacy_base import LegacyWalker, LegacyWalkerObservables
 
 _BODY = mujoco.mjtObj.mjOBJ_BODY
 _SITE = mujoco.mjtObj.mjOBJ_SITE
@@ -140,13 +140,13 @@ class CoreObservablesAdder(ObservablesAdder):
     def _enable_proprioception(self, walker: LegacyWalker) -> None:
         # Walkers here enable most of their observables by default; a soccer agent
         # sees dm_control's choice only.
+        # Legacy walkers build `LegacyWalkerObservables`, which has the groups.
+        observables = cast("LegacyWalkerObservables", walker.observables)
         wanted = (
-            walker.observables.proprioception
-            + walker.observables.kinematic_sensors
-            + [walker.observables.prev_action]
+            observables.proprioception + observables.kinematic_sensors + [observables.prev_action]
         )
         wanted_ids = {id(item) for item in wanted}
-        for item in walker.observables.values():
+        for item in observables.values():
             item.enabled = id(item) in wanted_ids
 
     def _add_ball_observables(self, task: Task, player: soccer_team.Player) -> None:
