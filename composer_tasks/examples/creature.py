@@ -6,8 +6,11 @@ swinging about a horizontal knee joint, both driven by position actuators) attac
 at a site on the torso's rim.
 """
 
+from __future__ import annotations
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
@@ -22,7 +25,12 @@ _SERVO_GAIN = 10.0
 class Leg(composer.Entity):
     """One leg: a hip (about z) and a knee (about y), each with a position actuator."""
 
-    def _build(self, name="leg", length=_LEG_LENGTH_M, rgba=(0.5, 0.5, 0.5, 1.0)):
+    def _build(
+        self,
+        name: str = "leg",
+        length: float = _LEG_LENGTH_M,
+        rgba: ArrayLike = (0.5, 0.5, 0.5, 1.0),
+    ) -> None:
         spec = mujoco.MjSpec()
         spec.modelname = name
         thigh = spec.worldbody.add_body(name="thigh")
@@ -43,7 +51,7 @@ class Leg(composer.Entity):
             size=[_LEG_RADIUS_M, 0.0, 0.0],
             rgba=rgba,
         )
-        self._actuators = []
+        self._actuators: list[mujoco.MjsActuator] = []
         for joint_name in ("hip", "knee"):
             actuator = spec.add_actuator(
                 name=joint_name,
@@ -57,22 +65,24 @@ class Leg(composer.Entity):
         self._spec = spec
 
     @property
-    def joints(self):
+    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
         return (self._hip, self._knee)
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         return tuple(self._actuators)
 
 
 class CreatureObservables(composer.Observables):
+    _entity: Creature
+
     @composer.observable
-    def joint_positions(self):
+    def joint_positions(self) -> observable.MJCFFeature:
         """Hip and knee angles of every leg (radians), in leg order."""
         return observable.MJCFFeature("qpos", list(self._entity.joints))
 
     @composer.observable
-    def joint_velocities(self):
+    def joint_velocities(self) -> observable.MJCFFeature:
         """Hip and knee angular velocities of every leg (rad/s), in leg order."""
         return observable.MJCFFeature("qvel", list(self._entity.joints))
 
@@ -86,7 +96,12 @@ class Creature(composer.Entity):
       name: the entity's name.
     """
 
-    def _build(self, num_legs=4, random_state=None, name="creature"):
+    def _build(
+        self,
+        num_legs: int = 4,
+        random_state: np.random.RandomState | None = None,
+        name: str = "creature",
+    ) -> None:
         if (
             isinstance(num_legs, bool)
             or not isinstance(num_legs, (int, np.integer))
@@ -105,7 +120,7 @@ class Creature(composer.Entity):
             rgba=rgba,
         )
         self._spec = spec
-        self._legs = []
+        self._legs: list[Leg] = []
         for index in range(num_legs):
             theta = 2 * np.pi * index / num_legs
             site = torso.add_site(
@@ -117,17 +132,17 @@ class Creature(composer.Entity):
             self.attach(leg, site)
             self._legs.append(leg)
 
-    def _build_observables(self):
+    def _build_observables(self) -> CreatureObservables:
         return CreatureObservables(self)
 
     @property
-    def legs(self):
+    def legs(self) -> tuple[Leg, ...]:
         return tuple(self._legs)
 
     @property
-    def joints(self):
+    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
         return tuple(joint for leg in self._legs for joint in leg.joints)
 
     @property
-    def actuators(self):
+    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
         return tuple(actuator for leg in self._legs for actuator in leg.actuators)

@@ -6,7 +6,11 @@ range. Run it with a random policy:
     python -m composer_tasks.examples.press_button --episodes 3 --seed 0
 """
 
+from __future__ import annotations
+
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from absl import app
 from absl import flags
@@ -19,6 +23,7 @@ from composer_tasks.composer import variation
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation import noises
+from composer_tasks.physics import Physics
 from composer_tasks.props import Button
 
 # 25 physics substeps of 5 ms per control step, as in the paper's tutorial.
@@ -40,11 +45,16 @@ class UniformCircle(variation.Variation):
       distance: the radius in metres, a number or a variation.
     """
 
-    def __init__(self, distance):
+    def __init__(self, distance: float | variation.Variation) -> None:
         self._distance = distance
         self._heading = distributions.Uniform(0.0, 2 * np.pi)
 
-    def __call__(self, initial_value=None, current_value=None, random_state=None):
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: np.random.RandomState | None = None,
+    ) -> np.ndarray:
         distance, heading = variation.evaluate(
             (self._distance, self._heading), random_state=random_state
         )
@@ -60,7 +70,7 @@ class PressWithSpecificForce(composer.Task):
     position in the creature's frame.
     """
 
-    def __init__(self, creature, button=None):
+    def __init__(self, creature: Creature, button: Button | None = None) -> None:
         self._creature = creature
         self._arena = Floor()
         self._arena.add_free_entity(creature)
@@ -89,20 +99,20 @@ class PressWithSpecificForce(composer.Task):
         self._button.observables.touch_force.configure(
             enabled=True, update_interval=1, buffer_size=NUM_SUBSTEPS, aggregator="mean"
         )
-        self._task_observables = {
+        self._task_observables: dict[str, observable.Observable] = {
             "button_position": observable.Generic(self._button_in_creature_frame, enabled=True),
         }
         self.set_timesteps(NUM_SUBSTEPS * _PHYSICS_TIMESTEP_S, _PHYSICS_TIMESTEP_S)
 
     @property
-    def root_entity(self):
+    def root_entity(self) -> Floor:
         return self._arena
 
     @property
-    def task_observables(self):
+    def task_observables(self) -> dict[str, observable.Observable]:
         return self._task_observables
 
-    def _button_in_creature_frame(self, physics):
+    def _button_in_creature_frame(self, physics: Physics) -> np.ndarray:
         """The button's position relative to the creature, in the creature's frame (m)."""
         button_position, _ = self._button.get_pose(physics)
         creature_position, _ = self._creature.get_pose(physics)
@@ -110,10 +120,10 @@ class PressWithSpecificForce(composer.Task):
             physics, button_position - creature_position
         )
 
-    def initialize_episode_mjcf(self, random_state):
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         self.mjcf_variator.apply_variations(random_state)
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self.physics_variator.apply_variations(physics, random_state)
         creature_position, button_position = variation.evaluate(
             (self._creature_initial_position, self._button_initial_position),
@@ -122,11 +132,13 @@ class PressWithSpecificForce(composer.Task):
         self._creature.set_pose(physics, position=creature_position)
         self._button.set_pose(physics, position=button_position)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         return self._button.num_activated_steps / NUM_SUBSTEPS
 
 
-def make_environment(seed=None, num_legs=4, time_limit=10.0):
+def make_environment(
+    seed: int | None = None, num_legs: int = 4, time_limit: float = 10.0
+) -> composer.Environment:
     """The tutorial environment: a `num_legs` creature, episodes of `time_limit` s."""
     creature = Creature(num_legs=num_legs, random_state=np.random.RandomState(0))
     return composer.Environment(
@@ -134,7 +146,7 @@ def make_environment(seed=None, num_legs=4, time_limit=10.0):
     )
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     del argv
     seed = flags.FLAGS.seed
     env = make_environment(seed=seed)

@@ -11,15 +11,22 @@ arXiv:2006.12983, §7.1):
 ends (discount 0) when the walker falls (see `termination.FallDetector`).
 """
 
+from __future__ import annotations
+
 import collections
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from composer_tasks import rewards
+from composer_tasks import composer, rewards
 from composer_tasks.composer import variation
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 
 class RunThroughCorridor(walker_task.WalkerTask):
@@ -47,18 +54,18 @@ class RunThroughCorridor(walker_task.WalkerTask):
 
     def __init__(
         self,
-        walker,
-        arena,
-        walker_spawn_position=(0.0, 0.0, 0.0),
-        walker_spawn_rotation=None,
-        target_velocity=3.0,
-        contact_termination=True,
-        terminate_at_height=-0.5,
-        min_root_height=None,
-        physics_timestep=0.005,
-        control_timestep=0.025,
-        enable_egocentric_camera=False,
-    ):
+        walker: Walker,
+        arena: composer.Arena,
+        walker_spawn_position: walker_task.Evaluable = (0.0, 0.0, 0.0),
+        walker_spawn_rotation: walker_task.Evaluable = None,
+        target_velocity: float = 3.0,
+        contact_termination: bool = True,
+        terminate_at_height: float | None = -0.5,
+        min_root_height: float | None = None,
+        physics_timestep: float = 0.005,
+        control_timestep: float = 0.025,
+        enable_egocentric_camera: bool = False,
+    ) -> None:
         if not np.isfinite(target_velocity) or target_velocity <= 0:
             raise ValueError(
                 f"target_velocity must be a positive speed in m/s, got {target_velocity!r}"
@@ -84,11 +91,11 @@ class RunThroughCorridor(walker_task.WalkerTask):
         self.set_timesteps(control_timestep, physics_timestep)
 
     @property
-    def target_velocity(self):
+    def target_velocity(self) -> float:
         """Target speed along the corridor (+x), m/s."""
         return self._target_velocity
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         position = variation.evaluate(self._walker_spawn_position, random_state=random_state)
         position = np.asarray(position, dtype=np.float64)
         if position.shape != (3,):
@@ -102,21 +109,24 @@ class RunThroughCorridor(walker_task.WalkerTask):
         self._fall_detector.reset(physics)
         self._failure_termination = False
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics)
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, self._walker)[0]
-        return rewards.tolerance(
-            float(velocity),
-            bounds=(self._target_velocity, self._target_velocity),
-            margin=self._target_velocity,
-            sigmoid="linear",
-            value_at_margin=0.0,
+        # A float in, a float out (`tolerance`): float() only tells the type checker.
+        return float(
+            rewards.tolerance(
+                float(velocity),
+                bounds=(self._target_velocity, self._target_velocity),
+                margin=self._target_velocity,
+                sigmoid="linear",
+                value_at_margin=0.0,
+            )
         )
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> bool:
         return self._failure_termination
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> float:
         return 0.0 if self._failure_termination else 1.0

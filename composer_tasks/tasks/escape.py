@@ -15,7 +15,11 @@ a sinusoidal bowl multiplied by random smooth bumps (dm_control's bowl arena:
 smoothness 0.5).
 """
 
+from __future__ import annotations
+
 import collections
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -26,6 +30,10 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 _HFIELD_SAMPLES = 201
 _HFIELD_HALF_SIZE_M = 6.0
@@ -48,7 +56,7 @@ class Bowl(composer.Arena):
       name: the arena's name.
     """
 
-    def _build(self, size=(10.0, 10.0), name="bowl"):
+    def _build(self, size: Sequence[float] = (10.0, 10.0), name: str = "bowl") -> None:
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
@@ -80,19 +88,19 @@ class Bowl(composer.Arena):
             rgba=colour,
         )
         self._spec = spec
-        self._pending_terrain = None
+        self._pending_terrain: np.ndarray | None = None
         self._written_early = False
 
     @property
-    def ground_geoms(self):
+    def ground_geoms(self) -> tuple[mujoco.MjsGeom, mujoco.MjsGeom]:
         return (self._terrain, self._floor)
 
     @property
-    def terrain_half_size(self):
+    def terrain_half_size(self) -> float:
         """Half-size of the bumpy terrain's square, metres."""
         return _HFIELD_HALF_SIZE_M
 
-    def regenerate(self, random_state):
+    def regenerate(self, random_state: np.random.RandomState) -> np.ndarray:
         """Draws the next episode's terrain: (n, n) heights in [0, 1] of the
         heightfield's range. `initialize_episode` writes it, or `write_terrain`
         does earlier for a task that needs the terrain in place first."""
@@ -104,7 +112,7 @@ class Bowl(composer.Arena):
         self._pending_terrain = bowl * _bilinear_resize(bumps, _HFIELD_SAMPLES)
         return self._pending_terrain
 
-    def write_terrain(self, physics):
+    def write_terrain(self, physics: Physics) -> None:
         """Writes the terrain drawn by `regenerate` into the model now, for a task
         that needs it in place before the arena's callback; this episode's
         `initialize_episode` then leaves it alone."""
@@ -113,7 +121,7 @@ class Bowl(composer.Arena):
         self._write(physics)
         self._written_early = True
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes a new bowl into the model's heightfield (no recompilation),
         unless a task already wrote this episode's with `write_terrain`."""
         if self._written_early:
@@ -123,9 +131,10 @@ class Bowl(composer.Arena):
             self.regenerate(random_state)
         self._write(physics)
 
-    def _write(self, physics):
+    def _write(self, physics: Physics) -> None:
         # Renderers upload heightfields once, so existing ones are closed; the
         # next render makes new ones that see the new terrain.
+        assert self._pending_terrain is not None, "both callers draw a terrain first"
         hfield = physics.bind(self._hfield)
         address = int(hfield.adr[0])
         physics.model.hfield_data[address : address + self._pending_terrain.size] = (
@@ -135,7 +144,7 @@ class Bowl(composer.Arena):
         physics.close_renderers()
 
 
-def _bilinear_resize(grid, samples):
+def _bilinear_resize(grid: np.ndarray, samples: int) -> np.ndarray:
     """Resamples a square grid to `samples` x `samples` by bilinear interpolation."""
     coordinates = np.linspace(0.0, grid.shape[0] - 1.0, samples)
     lower = np.minimum(np.floor(coordinates).astype(int), grid.shape[0] - 2)
@@ -157,7 +166,15 @@ class Escape(walker_task.WalkerTask):
     root body, in the walker's egocentric frame, metres.
     """
 
-    def __init__(self, walker, arena, physics_timestep=0.005, control_timestep=0.025):
+    _arena: Bowl
+
+    def __init__(
+        self,
+        walker: Walker,
+        arena: Bowl,
+        physics_timestep: float = 0.005,
+        control_timestep: float = 0.025,
+    ) -> None:
         if getattr(walker, "is_planar", False):
             raise ValueError(
                 "Escape needs a free (3-D) walker; a planar walker cannot leave a bowl"
@@ -169,17 +186,17 @@ class Escape(walker_task.WalkerTask):
         self._task_observables = collections.OrderedDict(
             origin=observable.Generic(self._egocentric_origin, enabled=True)
         )
-        self._walker_geoms = None
+        self._walker_geoms: tuple[Any, np.ndarray] | None = None
         self.set_timesteps(control_timestep, physics_timestep)
 
-    def _egocentric_origin(self, physics):
+    def _egocentric_origin(self, physics: Physics) -> np.ndarray:
         return np.asarray(
             self._walker.transform_vec_to_egocentric_frame(
                 physics, -walker_state.root_position(physics, self._walker)
             )
         )
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         # The spawn height depends on the new terrain and on the walker's pose, so
         # both are put in place first; walkers' initial poses are deterministic,
         # so setting it again in the walker's own callback changes nothing.
@@ -190,7 +207,7 @@ class Escape(walker_task.WalkerTask):
         orientation /= np.linalg.norm(orientation)
         self._drop_at_lowest_free_height(physics, orientation)
 
-    def _drop_at_lowest_free_height(self, physics, orientation):
+    def _drop_at_lowest_free_height(self, physics: Physics, orientation: np.ndarray) -> None:
         """Places the walker at the origin in `orientation`, at the lowest height
         (to `_SPAWN_HEIGHT_RESOLUTION_M`) where it touches nothing of the arena."""
         model = physics.model
@@ -199,7 +216,7 @@ class Escape(walker_task.WalkerTask):
             self._walker_geoms = (model, bodies)
         walker_geoms = self._walker_geoms[1]
 
-        def touches(height):
+        def touches(height: float) -> bool:
             self._walker.set_pose(physics, position=[0.0, 0.0, height], quaternion=orientation)
             # A probe: deep overlaps may overflow the contact buffer, harmlessly here.
             physics.forward(check_warnings=False)
@@ -223,7 +240,7 @@ class Escape(walker_task.WalkerTask):
             physics, position=[0.0, 0.0, high + _SPAWN_HEIGHT_RESOLUTION_M], quaternion=orientation
         )
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         radius = self._arena.terrain_half_size
         distance = float(np.linalg.norm(walker_state.root_position(physics, self._walker)))
         escape = rewards.tolerance(
@@ -241,4 +258,5 @@ class Escape(walker_task.WalkerTask):
             sigmoid="linear",
             value_at_margin=0.0,
         )
-        return escape * upright
+        # Floats in, floats out (`tolerance`): float() only tells the type checker.
+        return float(escape * upright)

@@ -37,11 +37,20 @@ heading instead (the flagrun tasks of `tasks/flagrun.py` use it, where the
 walker runs in every direction).
 """
 
-from typing import Optional, Sequence
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks.tasks import walker_state
+
+if TYPE_CHECKING:
+    from composer_tasks import composer
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 # 50 equally spaced points from 2 m behind to 8 m ahead (Heess et al. 2017, B.1).
 PLANAR_OFFSETS_M = np.linspace(-2.0, 8.0, 50)
@@ -97,20 +106,22 @@ class TerrainSampler:
 
     def __init__(
         self,
-        arena,
-        walker,
-        forward_offsets_m: Sequence[float],
-        lateral_offsets_m: Optional[Sequence[float]] = None,
-        lattice_step_m=None,
+        arena: composer.Arena,
+        walker: Walker,
+        forward_offsets_m: ArrayLike,
+        lateral_offsets_m: ArrayLike | None = None,
+        lattice_step_m: ArrayLike | None = None,
         follow_heading: bool = False,
-        anchor=None,
+        anchor: Callable[[Physics, Walker], np.ndarray] | None = None,
     ) -> None:
         if not callable(getattr(arena, "terrain_height", None)):
             raise TypeError(
                 f"arena {type(arena).__name__} has no terrain_height(physics, xy_points); "
                 "terrain observations need it"
             )
-        self._arena = arena
+        # Duck-typed: `terrain_height` is checked above, `platform_height` is
+        # needed only for platform observations.
+        self._arena: Any = arena
         self._walker = walker
         forward = _offsets(forward_offsets_m, "forward_offsets_m")
         if lateral_offsets_m is None:
@@ -141,7 +152,7 @@ class TerrainSampler:
         self._planar = lateral_offsets_m is None
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[int, ...]:
         """Shape of `terrain_heights`: (n,) for a line, (n_forward, n_lateral) for a grid."""
         return self._shape
 
@@ -150,7 +161,7 @@ class TerrainSampler:
         """(x, y) step of the world lattice the grid centre moves on, metres."""
         return self._lattice_step.copy()
 
-    def grid_center(self, physics) -> np.ndarray:
+    def grid_center(self, physics: Physics) -> np.ndarray:
         """World xy (2,) of the lattice point nearest to the root body, metres
         (the root's own xy along an axis whose step is 0)."""
         root = self._anchor(physics, self._walker)[:2]
@@ -160,14 +171,14 @@ class TerrainSampler:
         )
         return snapped
 
-    def sample_grid_offset(self, physics) -> np.ndarray:
+    def sample_grid_offset(self, physics: Physics) -> np.ndarray:
         """Root body minus the grid centre, world frame, metres: (1,) (x) for a
         line of samples, (2,) (x, y) for a grid."""
         root = self._anchor(physics, self._walker)[:2]
         offset = root - self.grid_center(physics)
         return offset[:1] if self._planar else offset
 
-    def sample_points(self, physics):
+    def sample_points(self, physics: Physics) -> tuple[np.ndarray, float]:
         """(n, 2) world xy of the sample points, metres, and the root's world z."""
         center = self.grid_center(physics)
         if self._follow_heading:
@@ -176,13 +187,13 @@ class TerrainSampler:
             points = self._local_points
         return points + center, self._anchor(physics, self._walker)[2]
 
-    def terrain_heights(self, physics) -> np.ndarray:
+    def terrain_heights(self, physics: Physics) -> np.ndarray:
         """Terrain heights relative to the root body, metres, shaped `shape`."""
         points, root_height = self.sample_points(physics)
         heights = np.asarray(self._arena.terrain_height(physics, points), dtype=np.float64)
         return (heights - root_height).reshape(self._shape)
 
-    def height_above_ground(self, physics) -> np.ndarray:
+    def height_above_ground(self, physics: Physics) -> np.ndarray:
         """(1,): the anchor's (root body's) world z minus the terrain height
         under it, metres."""
         root = self._anchor(physics, self._walker)
@@ -191,7 +202,7 @@ class TerrainSampler:
         )
         return root[2:] - ground
 
-    def platform_heights(self, physics) -> np.ndarray:
+    def platform_heights(self, physics: Physics) -> np.ndarray:
         """Heights of the bottom and top surfaces of hovering platforms relative to
         the root body, metres, shaped `shape + (2,)` (bottom, top);
         `NO_PLATFORM_HEIGHT_M` for both where no platform hovers."""
@@ -210,11 +221,11 @@ class TerrainSampler:
         return relative.reshape(self._shape + (2,))
 
 
-def _root_position(physics, walker):
+def _root_position(physics: Physics, walker: Walker) -> np.ndarray:
     return walker_state.root_position(physics, walker)
 
 
-def _offsets(values, name):
+def _offsets(values: ArrayLike, name: str) -> np.ndarray:
     array = np.asarray(values, dtype=np.float64)
     if (
         array.ndim != 1
@@ -229,5 +240,5 @@ def _offsets(values, name):
     return array
 
 
-def _smallest_spacing(offsets):
+def _smallest_spacing(offsets: np.ndarray) -> float:
     return float(np.min(np.diff(offsets))) if offsets.size > 1 else 0.0

@@ -42,12 +42,16 @@ ground; with `height_map`, the (15, 11) height map too. The walker's own
 observables are switched off, so the observation is the paper's.
 """
 
+from __future__ import annotations
+
 import collections
 import numbers
-from typing import Optional, Sequence
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import exteroception
@@ -55,6 +59,12 @@ from composer_tasks.tasks import perturbations
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
+
+if TYPE_CHECKING:
+    from composer_tasks import composer
+    from composer_tasks.composer.observation.observable import Observable
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 # Liang et al. 2018, §4.1: "the maximum episode length for both training and
 # evaluation is 1000 frames".
@@ -91,7 +101,13 @@ HEIGHT_MAP_LATERAL_OFFSETS_M = np.array(
 )
 
 
-def _number(value, name, what, minimum=None, strictly_positive=False):
+def _number(
+    value: Any,
+    name: str,
+    what: str,
+    minimum: float | None = None,
+    strictly_positive: bool = False,
+) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {what}, got {value!r}")
     value = float(value)
@@ -104,7 +120,7 @@ def _number(value, name, what, minimum=None, strictly_positive=False):
     return value
 
 
-def _count(value, name, minimum):
+def _count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
     return int(value)
@@ -174,7 +190,7 @@ class LiangReward:
             return 1.0
         return heading_cosine / self.heading_cosine_threshold
 
-    def terms(self, physics, task: "TargetRun") -> dict:
+    def terms(self, physics: Physics, task: TargetRun) -> dict[str, float]:
         """The reward's summands by name (their sum is the reward)."""
         upright = walker_state.root_upright(physics, task.walker)
         return {
@@ -188,7 +204,7 @@ class LiangReward:
             "feet_contact": -self.feet_contact_cost * float(np.sum(task.feet_contact(physics))),
         }
 
-    def __call__(self, physics, task: "TargetRun") -> float:
+    def __call__(self, physics: Physics, task: TargetRun) -> float:
         return float(sum(self.terms(physics, task).values()))
 
 
@@ -202,7 +218,9 @@ class JointNoise:
     def __init__(self, scale: float = 0.1) -> None:
         self.scale = _number(scale, "scale", "a finite noise scale >= 0", minimum=0.0)
 
-    def initialize_pose(self, physics, walker, random_state) -> None:
+    def initialize_pose(
+        self, physics: Physics, walker: Walker, random_state: np.random.RandomState
+    ) -> None:
         joints = list(walker.pose_joints)
         bound = physics.bind(joints)
         count = len(joints)
@@ -258,10 +276,14 @@ class TargetRun(walker_task.WalkerTask):
       ValueError: for a bad count, distance or range.
     """
 
+    # Duck-typed (class docstring): `terrain_height` and `spawn_position`, and
+    # `regenerate` when the arena has it.
+    _arena: Any
+
     def __init__(
         self,
-        walker,
-        arena,
+        walker: Walker,
+        arena: composer.Arena,
         reward: LiangReward,
         fall_height_m: float,
         fall_allowance_frames: int = 0,
@@ -308,7 +330,7 @@ class TargetRun(walker_task.WalkerTask):
                 f"target_max_distance_m ({target_max_distance_m!r}) must exceed "
                 f"target_reach_distance_m ({target_reach_distance_m!r})"
             )
-        self._pushes = None
+        self._pushes: perturbations.RandomPushes | None = None
         if push_interval_frames is not None:
             try:
                 self._pushes = perturbations.RandomPushes(
@@ -328,8 +350,8 @@ class TargetRun(walker_task.WalkerTask):
         self._frames_since_target = 0
         self._fallen_frames = 0
         self._terminated = False
-        self._ids_model = None
-        self._flag = None
+        self._ids_model: Any = None
+        self._flag: Any = None
         if self._moving_target:
             # A marker for viewers and videos: sites take no part in the physics.
             self._flag = arena.spec.worldbody.add_site(
@@ -342,7 +364,7 @@ class TargetRun(walker_task.WalkerTask):
 
         for item in walker.observables.values():
             item.enabled = False
-        observables = collections.OrderedDict()
+        observables: collections.OrderedDict[str, Observable] = collections.OrderedDict()
         observables["root_height"] = observable.Generic(self.root_height, enabled=True)
         observables["root_roll_pitch"] = observable.Generic(self.root_roll_pitch, enabled=True)
         observables["root_velocity"] = observable.Generic(self.root_velocity, enabled=True)
@@ -354,7 +376,7 @@ class TargetRun(walker_task.WalkerTask):
         observables["joint_velocities"] = observable.Generic(self._joint_velocities, enabled=True)
         observables["actuator_forces"] = observable.Generic(self.actuator_torques, enabled=True)
         observables["feet_contact"] = observable.Generic(self.feet_contact, enabled=True)
-        self._height_map = None
+        self._height_map: exteroception.TerrainSampler | None = None
         if height_map:
             self._height_map = exteroception.TerrainSampler(
                 arena,
@@ -373,7 +395,7 @@ class TargetRun(walker_task.WalkerTask):
 
     # Model ids, resolved again after a recompilation.
 
-    def _resolve(self, physics):
+    def _resolve(self, physics: Physics) -> None:
         model = physics.model
         if self._ids_model is not model:
             walker = self._walker
@@ -430,7 +452,7 @@ class TargetRun(walker_task.WalkerTask):
         """The frame at which the next push starts (None without pushes)."""
         return None if self._pushes is None else self._pushes.next_push_step
 
-    def set_target(self, physics, xy) -> None:
+    def set_target(self, physics: Physics, xy: ArrayLike) -> None:
         """Puts the target at world `xy` (metres) and restarts its timer."""
         xy = np.asarray(xy, dtype=np.float64)
         if xy.shape != (2,) or not np.all(np.isfinite(xy)):
@@ -440,69 +462,69 @@ class TargetRun(walker_task.WalkerTask):
         if self._flag is not None:
             physics.bind(self._flag).pos = [xy[0], xy[1], _FLAG_HALF_HEIGHT_M]
 
-    def center_of_mass(self, physics) -> np.ndarray:
+    def center_of_mass(self, physics: Physics) -> np.ndarray:
         """The walker's centre of mass (3,), metres."""
         return _center_of_mass(physics, self._walker)
 
-    def root_height(self, physics) -> np.ndarray:
+    def root_height(self, physics: Physics) -> np.ndarray:
         """(1,): the root body's z minus the terrain height under it, metres."""
         root = walker_state.root_position(physics, self._walker)
         ground = self._arena.terrain_height(physics, root[np.newaxis, :2])
         return root[2:] - np.asarray(ground, dtype=np.float64)
 
-    def is_fallen(self, physics) -> bool:
+    def is_fallen(self, physics: Physics) -> bool:
         """The root is less than `fall_height_m` above the ground."""
         return bool(self.root_height(physics)[0] < self._fall_height)
 
-    def root_roll_pitch(self, physics) -> np.ndarray:
+    def root_roll_pitch(self, physics: Physics) -> np.ndarray:
         """(roll, pitch) of the root, radians (z-y-x Euler angles)."""
         xmat = np.asarray(physics.bind(self._walker.root_body).xmat).reshape(3, 3)
         return np.array(
             [np.arctan2(xmat[2, 1], xmat[2, 2]), -np.arcsin(np.clip(xmat[2, 0], -1.0, 1.0))]
         )
 
-    def _heading_frame(self, physics, vector):
+    def _heading_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
         """A world vector's (x, y) turned into the heading frame, z unchanged."""
         rotation = walker_state.heading_rotation(physics, self._walker)
         turned = np.array(vector, dtype=np.float64)
         turned[:2] = rotation.T @ turned[:2]
         return turned
 
-    def root_velocity(self, physics) -> np.ndarray:
+    def root_velocity(self, physics: Physics) -> np.ndarray:
         """(3,) centre-of-mass velocity in the heading frame (x forward, y left,
         z up), m/s."""
         return self._heading_frame(
             physics, walker_state.center_of_mass_velocity(physics, self._walker)
         )
 
-    def root_angular_velocity(self, physics) -> np.ndarray:
+    def root_angular_velocity(self, physics: Physics) -> np.ndarray:
         """(3,) angular velocity of the root in its own frame (the gyro), rad/s."""
         return np.array(physics.bind(self._walker.gyro).sensordata, dtype=np.float64)
 
-    def _direction_to_target(self, physics):
+    def _direction_to_target(self, physics: Physics) -> tuple[np.ndarray, float]:
         offset = self._target - self.center_of_mass(physics)[:2]
         distance = float(np.hypot(*offset))
         return offset / distance if distance > 0 else np.zeros(2), distance
 
-    def target_distance(self, physics) -> float:
+    def target_distance(self, physics: Physics) -> float:
         """Horizontal distance (m) from the centre of mass to the target."""
         return self._direction_to_target(physics)[1]
 
-    def speed_toward_target(self, physics) -> float:
+    def speed_toward_target(self, physics: Physics) -> float:
         """S: the centre of mass's horizontal velocity along the direction to the
         target, m/s."""
         direction, _ = self._direction_to_target(physics)
         velocity = walker_state.center_of_mass_velocity(physics, self._walker)
         return float(velocity[:2] @ direction)
 
-    def heading_cosine(self, physics) -> float:
+    def heading_cosine(self, physics: Physics) -> float:
         """cos(theta_target): the walker's heading (root x-axis on the ground)
         against the direction to the target."""
         heading = walker_state.heading_rotation(physics, self._walker)[:, 0]
         direction, _ = self._direction_to_target(physics)
         return float(heading @ direction)
 
-    def target_heading(self, physics) -> np.ndarray:
+    def target_heading(self, physics: Physics) -> np.ndarray:
         """(sin, cos) of the angle from the heading to the target direction
         (positive to the left)."""
         heading = walker_state.heading_rotation(physics, self._walker)[:, 0]
@@ -510,26 +532,26 @@ class TargetRun(walker_task.WalkerTask):
         sine = heading[0] * direction[1] - heading[1] * direction[0]
         return np.array([sine, heading @ direction])
 
-    def _joint_angles(self, physics):
+    def _joint_angles(self, physics: Physics) -> np.ndarray:
         self._resolve(physics)
         return physics.data.qpos[self._joint_qpos].copy()
 
-    def _joint_velocities(self, physics):
+    def _joint_velocities(self, physics: Physics) -> np.ndarray:
         self._resolve(physics)
         return physics.data.qvel[self._joint_dofs].copy()
 
-    def actuator_torques(self, physics) -> np.ndarray:
+    def actuator_torques(self, physics: Physics) -> np.ndarray:
         """(n_actuators,) torques the actuators apply at their joints, N m."""
         self._resolve(physics)
         return physics.data.actuator_force[self._actuator_ids] * self._gears
 
-    def torque_fraction(self, physics) -> float:
+    def torque_fraction(self, physics: Physics) -> float:
         """|tau|_1 / tau_max: the actuators' absolute torques summed, over the
         largest torque any of them can apply."""
         self._resolve(physics)
         return float(np.sum(np.abs(self.actuator_torques(physics))) / self._max_torque)
 
-    def joints_at_limit(self, physics) -> int:
+    def joints_at_limit(self, physics: Physics) -> int:
         """N_joints: limited joints beyond `JOINT_LIMIT_FRACTION` of their
         half-range from its middle."""
         self._resolve(physics)
@@ -540,7 +562,7 @@ class TargetRun(walker_task.WalkerTask):
             )
         )
 
-    def feet_contact(self, physics) -> np.ndarray:
+    def feet_contact(self, physics: Physics) -> np.ndarray:
         """(n_feet,): 1.0 for each foot (a body holding ground-contact geoms)
         touching a ground geom, else 0.0."""
         self._resolve(physics)
@@ -556,7 +578,7 @@ class TargetRun(walker_task.WalkerTask):
 
     # Lifecycle.
 
-    def initialize_episode(self, physics, random_state) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         if callable(getattr(self._arena, "regenerate", None)):
             self._arena.regenerate(random_state)
         noise = self._initial_noise
@@ -576,7 +598,9 @@ class TargetRun(walker_task.WalkerTask):
         else:
             self.set_target(physics, spawn[:2] + [FORWARD_TARGET_DISTANCE_M, 0.0])
 
-    def _resample_target(self, physics, center_xy, random_state):
+    def _resample_target(
+        self, physics: Physics, center_xy: ArrayLike, random_state: np.random.RandomState
+    ) -> None:
         # Uniform over the annulus reach < r <= max: the radius's square is uniform.
         low, high = self._reach**2, self._max_distance**2
         radius = np.sqrt(random_state.uniform(low, high))
@@ -587,13 +611,15 @@ class TargetRun(walker_task.WalkerTask):
             + radius * np.array([np.cos(angle), np.sin(angle)]),
         )
 
-    def before_step(self, physics, action, random_state) -> None:
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         super().before_step(physics, action, random_state)
         self._frame += 1
         if self._pushes is not None:
             self._pushes.before_step(physics, random_state)
 
-    def after_step(self, physics, random_state) -> None:
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._fallen_frames = self._fallen_frames + 1 if self.is_fallen(physics) else 0
         self._terminated = self._fallen_frames > self._fall_allowance
         if self._moving_target:
@@ -604,12 +630,12 @@ class TargetRun(walker_task.WalkerTask):
             ):
                 self._resample_target(physics, self.center_of_mass(physics)[:2], random_state)
 
-    def get_reward(self, physics) -> float:
+    def get_reward(self, physics: Physics) -> float:
         return self._reward(physics, self)
 
     # Snapshots (composer.Environment.snapshot): the episode's progress is Python state.
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """The target, the frame counters, whether the episode ended and the push
         schedule (picklable copies). The flag's position is in the model."""
         return {
@@ -621,7 +647,7 @@ class TargetRun(walker_task.WalkerTask):
             "pushes": perturbations.snapshot_optional_pushes(self._pushes),
         }
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Returns to a `snapshot_state()` of a task built alike.
 
         Raises:
@@ -634,14 +660,14 @@ class TargetRun(walker_task.WalkerTask):
         self._fallen_frames = int(state["fallen_frames"])
         self._terminated = bool(state["terminated"])
 
-    def should_terminate_episode(self, physics) -> bool:
+    def should_terminate_episode(self, physics: Physics) -> bool:
         return self._terminated
 
-    def get_discount(self, physics) -> float:
+    def get_discount(self, physics: Physics) -> float:
         return 0.0 if self._terminated else 1.0
 
 
-def _center_of_mass(physics, walker):
+def _center_of_mass(physics: Physics, walker: Walker) -> np.ndarray:
     """The walker's centre of mass (3,), world frame, metres: its root body's
     subtree centre of mass (the root is the top of the walker's tree)."""
     return np.array(physics.bind(walker.root_body).subtree_com, dtype=np.float64)

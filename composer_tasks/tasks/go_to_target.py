@@ -7,7 +7,11 @@ jumps to a new random place after the walker has collected
 `steps_before_moving_target` rewarded steps.
 """
 
+from __future__ import annotations
+
 import collections
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -17,6 +21,11 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
+
+if TYPE_CHECKING:
+    from composer_tasks.arenas.floor import Floor
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 # Keeps random targets and spawns this far inside the floor's edges, metres.
 _EDGE_MARGIN_M = 0.5
@@ -42,19 +51,21 @@ class GoToTarget(walker_task.WalkerTask):
     the walker's egocentric frame, metres.
     """
 
+    _arena: Floor
+
     def __init__(
         self,
-        walker,
-        arena,
-        moving_target=False,
-        steps_before_moving_target=10,
-        distance_tolerance=1.0,
-        target_spawn_position=None,
-        walker_spawn_position=None,
-        walker_spawn_rotation=None,
-        physics_timestep=0.005,
-        control_timestep=0.025,
-    ):
+        walker: Walker,
+        arena: Floor,
+        moving_target: bool = False,
+        steps_before_moving_target: int = 10,
+        distance_tolerance: float = 1.0,
+        target_spawn_position: walker_task.Evaluable = None,
+        walker_spawn_position: walker_task.Evaluable = None,
+        walker_spawn_rotation: walker_task.Evaluable = None,
+        physics_timestep: float = 0.005,
+        control_timestep: float = 0.025,
+    ) -> None:
         steps = steps_before_moving_target
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
             raise ValueError(f"steps_before_moving_target must be an int >= 1, got {steps!r}")
@@ -92,15 +103,17 @@ class GoToTarget(walker_task.WalkerTask):
         )
         self.set_timesteps(control_timestep, physics_timestep)
 
-    def target_position(self, physics):
+    def target_position(self, physics: Physics) -> np.ndarray:
         """World position (3,) of the target, metres."""
         return np.array(physics.bind(self._target).pos)
 
-    def _egocentric_target(self, physics):
+    def _egocentric_target(self, physics: Physics) -> np.ndarray:
         offset = self.target_position(physics) - walker_state.root_position(physics, self._walker)
         return np.asarray(self._walker.transform_vec_to_egocentric_frame(physics, offset))
 
-    def _random_floor_point(self, distribution, random_state):
+    def _random_floor_point(
+        self, distribution: walker_task.Evaluable, random_state: np.random.RandomState
+    ) -> np.ndarray:
         if distribution is None:
             return random_state.uniform(-self._floor_half_size, self._floor_half_size)
         point = np.asarray(
@@ -110,7 +123,7 @@ class GoToTarget(walker_task.WalkerTask):
             raise ValueError(f"spawn positions must be (x, y) in metres, got {point!r}")
         return point
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         target_xy = self._random_floor_point(self._target_spawn_position, random_state)
         physics.bind(self._target).pos = [target_xy[0], target_xy[1], 0.0]
         walker_xy = self._random_floor_point(self._walker_spawn_position, random_state)
@@ -122,19 +135,19 @@ class GoToTarget(walker_task.WalkerTask):
         self._failure_termination = False
         self._rewarded_steps = 0
 
-    def _distance_to_target(self, physics):
+    def _distance_to_target(self, physics: Physics) -> float:
         walker_xy = walker_state.root_position(physics, self._walker)[:2]
         offset = self.target_position(physics)[:2] - walker_xy
         return float(np.hypot(*offset))
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics)
         if self._moving_target and self._rewarded_steps >= self._steps_before_moving_target:
             target_xy = self._random_floor_point(self._target_spawn_position, random_state)
             physics.bind(self._target).pos = [target_xy[0], target_xy[1], 0.0]
             self._rewarded_steps = 0
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         if self._distance_to_target(physics) < self._distance_tolerance:
             self._rewarded_steps += 1
             return 1.0
@@ -142,19 +155,19 @@ class GoToTarget(walker_task.WalkerTask):
 
     # Snapshots (composer.Environment.snapshot): the steps at the target are Python state.
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """Whether the last step failed and the steps spent at this target."""
         return {
             "failure_termination": self._failure_termination,
             "rewarded_steps": self._rewarded_steps,
         }
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         self._failure_termination = bool(state["failure_termination"])
         self._rewarded_steps = int(state["rewarded_steps"])
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> bool:
         return self._failure_termination
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> float:
         return 0.0 if self._failure_termination else 1.0

@@ -25,9 +25,14 @@ humanoids the paper's two alternatives (§4, "Humanoid"): the head closer than
 (`TorsoPoseTermination`).
 """
 
+from __future__ import annotations
+
 import collections
 import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
+import mujoco
 import numpy as np
 
 from composer_tasks import rewards
@@ -39,16 +44,38 @@ from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
 
+if TYPE_CHECKING:
+    from composer_tasks import composer
+    from composer_tasks.composer.observation.observable import Observable
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
-def _control_cost(physics):
+# A reward of `ForwardProgress`: (physics, walker, lateral offset from the track
+# centre in metres) -> the step's reward. An object may also say whether its
+# rewards lie in [0, 1] with a `unit_interval` attribute.
+ForwardReward = Callable[["Physics", "Walker", float], float]
+
+
+class PoseTermination(Protocol):
+    """What `ForwardProgress` asks after every control step whether the walker fell
+    (`HeadHeightTermination`, `TorsoPoseTermination`)."""
+
+    def has_fallen(self, physics: Physics) -> bool: ...
+
+
+def _control_cost(physics: Physics) -> float:
     return float(np.dot(physics.data.ctrl, physics.data.ctrl))
 
 
-def _number(value, name, what, minimum=None, strictly_positive=False, optional=False):
-    """`value` as a float, or None if `optional` and None; raises TypeError for a
-    non-number and ValueError for a non-finite or out-of-range one."""
-    if value is None and optional:
-        return None
+def _number(
+    value: Any,
+    name: str,
+    what: str,
+    minimum: float | None = None,
+    strictly_positive: bool = False,
+) -> float:
+    """`value` as a float; raises TypeError for a non-number and ValueError for a
+    non-finite or out-of-range one."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {what}, got {value!r}")
     value = float(value)
@@ -61,25 +88,36 @@ def _number(value, name, what, minimum=None, strictly_positive=False, optional=F
     return value
 
 
+def _optional_number(
+    value: Any, name: str, what: str, strictly_positive: bool = False
+) -> float | None:
+    """None for None, else `_number(value, ...)`."""
+    if value is None:
+        return None
+    return _number(value, name, what, strictly_positive=strictly_positive)
+
+
 class _ElementIds:
     """Ids of spec elements in the compiled model, resolved again whenever the
     physics holds a different model (after a recompilation)."""
 
-    def __init__(self, elements):
+    def __init__(self, elements: Iterable[Any]) -> None:
         self._elements = tuple(elements)
-        self._model = None
-        self._ids = None
+        self._model: Any = None
+        self._ids: np.ndarray | None = None
 
-    def __call__(self, physics):
+    def __call__(self, physics: Physics) -> np.ndarray:
         if self._model is not physics.model:
             self._ids = np.array(
                 [physics.bind(element).id for element in self._elements], dtype=int
             )
             self._model = physics.model
+        # Set on the first call: no model is cached before it.
+        assert self._ids is not None
         return self._ids
 
 
-def _foot_geoms(walker, owner):
+def _foot_geoms(walker: Walker, owner: str) -> tuple[mujoco.MjsGeom, ...]:
     geoms = tuple(getattr(walker, "ground_contact_geoms", ()) or ())
     if not geoms:
         raise ValueError(
@@ -102,19 +140,19 @@ class TorsoPose:
     (-pi, pi]; positive when leaning forward (+x), 0 upright.
     """
 
-    def __init__(self, walker):
+    def __init__(self, walker: Walker) -> None:
         self._walker = walker
         self._feet = _ElementIds(_foot_geoms(walker, "TorsoPose"))
 
     @property
-    def walker(self):
+    def walker(self) -> Walker:
         return self._walker
 
-    def height(self, physics):
+    def height(self, physics: Physics) -> float:
         torso_z = physics.bind(self._walker.root_body).xpos[2]
         return float(torso_z - np.min(physics.data.geom_xpos[self._feet(physics), 2]))
 
-    def pitch(self, physics):
+    def pitch(self, physics: Physics) -> float:
         xmat = physics.bind(self._walker.root_body).xmat
         return float(np.arctan2(xmat[2], xmat[8]))
 
@@ -155,7 +193,7 @@ class QuadrupedReward:
             track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0
         )
 
-    def terms(self, physics, walker, lateral_offset: float) -> dict:
+    def terms(self, physics: Physics, walker: Walker, lateral_offset: float) -> dict[str, float]:
         """The reward's summands by name (their sum is the reward)."""
         velocity = walker_state.center_of_mass_velocity(physics, walker)
         upright = walker_state.root_upright(physics, walker)
@@ -166,7 +204,7 @@ class QuadrupedReward:
             "track_offset": -self.track_offset_cost * lateral_offset**2,
         }
 
-    def __call__(self, physics, walker, lateral_offset: float) -> float:
+    def __call__(self, physics: Physics, walker: Walker, lateral_offset: float) -> float:
         return _sum_terms(self.terms(physics, walker, lateral_offset))
 
 
@@ -210,7 +248,7 @@ class HumanoidReward:
         self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
         self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per step")
 
-    def terms(self, physics, walker, lateral_offset: float) -> dict:
+    def terms(self, physics: Physics, walker: Walker, lateral_offset: float) -> dict[str, float]:
         """The reward's summands by name (their sum is the reward)."""
         velocity = walker_state.center_of_mass_velocity(physics, walker)
         return {
@@ -221,7 +259,7 @@ class HumanoidReward:
             "alive": self.alive_bonus,
         }
 
-    def __call__(self, physics, walker, lateral_offset: float) -> float:
+    def __call__(self, physics: Physics, walker: Walker, lateral_offset: float) -> float:
         return _sum_terms(self.terms(physics, walker, lateral_offset))
 
 
@@ -262,7 +300,7 @@ class PlanarWalkerReward:
         low_torso_cost: float = 10.0,
         control_cost: float = 0.1,
     ) -> None:
-        self._pose = None
+        self._pose: TorsoPose | None = None
         self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
         self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
         self.target_torso_height_m = _number(
@@ -279,13 +317,13 @@ class PlanarWalkerReward:
         )
         self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
 
-    def torso_height(self, physics, walker) -> float:
+    def torso_height(self, physics: Physics, walker: Walker) -> float:
         """dh: `walker`'s torso height above its lowest foot, metres (`TorsoPose`)."""
         if self._pose is None or self._pose.walker is not walker:
             self._pose = TorsoPose(walker)
         return self._pose.height(physics)
 
-    def terms(self, physics, walker, lateral_offset: float) -> dict:
+    def terms(self, physics: Physics, walker: Walker, lateral_offset: float) -> dict[str, float]:
         """The reward's summands by name (their sum is the reward)."""
         del lateral_offset  # The planar walker cannot leave the track's centre line.
         velocity = walker_state.center_of_mass_velocity(physics, walker)
@@ -298,11 +336,11 @@ class PlanarWalkerReward:
             "control": -self.control_cost * _control_cost(physics),
         }
 
-    def __call__(self, physics, walker, lateral_offset: float) -> float:
+    def __call__(self, physics: Physics, walker: Walker, lateral_offset: float) -> float:
         return _sum_terms(self.terms(physics, walker, lateral_offset))
 
 
-def _sum_terms(terms):
+def _sum_terms(terms: Mapping[str, float]) -> float:
     return float(sum(terms.values()))
 
 
@@ -325,14 +363,17 @@ class UnitForwardVelocityReward:
             target_velocity, "target_velocity", "a positive speed in m/s", strictly_positive=True
         )
 
-    def __call__(self, physics, walker, lateral_offset: float) -> float:
+    def __call__(self, physics: Physics, walker: Walker, lateral_offset: float) -> float:
         velocity = walker_state.center_of_mass_velocity(physics, walker)[0]
-        return rewards.tolerance(
-            float(velocity),
-            bounds=(self._target_velocity, float("inf")),
-            margin=self._target_velocity,
-            sigmoid="linear",
-            value_at_margin=0.0,
+        # A float in, a float out (`tolerance`): float() only tells the type checker.
+        return float(
+            rewards.tolerance(
+                float(velocity),
+                bounds=(self._target_velocity, float("inf")),
+                margin=self._target_velocity,
+                sigmoid="linear",
+                value_at_margin=0.0,
+            )
         )
 
 
@@ -349,20 +390,23 @@ class TorsoPoseTermination:
     torso nearly horizontal, past what a crouch needs.
     """
 
-    def __init__(self, walker, min_torso_height_m=0.5, max_torso_pitch_rad=1.2):
+    def __init__(
+        self,
+        walker: Walker,
+        min_torso_height_m: float | None = 0.5,
+        max_torso_pitch_rad: float | None = 1.2,
+    ) -> None:
         self._pose = TorsoPose(walker)
-        self._min_height = _number(
+        self._min_height = _optional_number(
             min_torso_height_m,
             "min_torso_height_m",
             "a finite height in metres or None",
-            optional=True,
         )
-        self._max_pitch = _number(
+        self._max_pitch = _optional_number(
             max_torso_pitch_rad,
             "max_torso_pitch_rad",
             "a positive angle in radians or None",
             strictly_positive=True,
-            optional=True,
         )
         if self._min_height is None and self._max_pitch is None:
             raise ValueError(
@@ -370,7 +414,7 @@ class TorsoPoseTermination:
                 "both are None"
             )
 
-    def has_fallen(self, physics):
+    def has_fallen(self, physics: Physics) -> bool:
         if self._min_height is not None and self._pose.height(physics) < self._min_height:
             return True
         return self._max_pitch is not None and abs(self._pose.pitch(physics)) > self._max_pitch
@@ -414,21 +458,24 @@ class HeadHeightTermination:
     """
 
     def __init__(
-        self, walker, arena, head_body, min_head_to_feet_m=0.9, min_head_above_ground_m=None
-    ):
-        self._min_to_feet = _number(
+        self,
+        walker: Walker,
+        arena: composer.Arena,
+        head_body: mujoco.MjsBody,
+        min_head_to_feet_m: float | None = 0.9,
+        min_head_above_ground_m: float | None = None,
+    ) -> None:
+        self._min_to_feet = _optional_number(
             min_head_to_feet_m,
             "min_head_to_feet_m",
             "a positive distance in metres or None",
             strictly_positive=True,
-            optional=True,
         )
-        self._min_above_ground = _number(
+        self._min_above_ground = _optional_number(
             min_head_above_ground_m,
             "min_head_above_ground_m",
             "a positive height in metres or None",
             strictly_positive=True,
-            optional=True,
         )
         if self._min_to_feet is None and self._min_above_ground is None:
             raise ValueError(
@@ -447,24 +494,31 @@ class HeadHeightTermination:
                 f"min_head_above_ground_m needs an arena with terrain_height(physics, "
                 f"xy_points); {type(arena).__name__} has none"
             )
-        self._arena = arena
+        # Duck-typed: `terrain_height`, checked above when (b) needs it.
+        self._arena: Any = arena
         self._head = _ElementIds([head_body])
-        self._feet = None
+        self._feet: _ElementIds | None = None
         if self._min_to_feet is not None:
             self._feet = _ElementIds(_foot_geoms(walker, "HeadHeightTermination"))
 
-    def head_to_feet(self, physics):
-        """Smallest distance (m) between the head and a foot geom's centre."""
+    def head_to_feet(self, physics: Physics) -> float:
+        """Smallest distance (m) between the head and a foot geom's centre.
+
+        Raises:
+          ValueError: test (a) is off (`min_head_to_feet_m` None): no feet were resolved.
+        """
+        if self._feet is None:
+            raise ValueError("head_to_feet needs min_head_to_feet_m; this termination has None")
         head = physics.data.xpos[self._head(physics)[0]]
         feet = physics.data.geom_xpos[self._feet(physics)]
         return float(np.sqrt(np.min(np.sum((feet - head) ** 2, axis=1))))
 
-    def head_above_ground(self, physics):
+    def head_above_ground(self, physics: Physics) -> float:
         """Height (m) of the head above the terrain under it."""
         head = physics.data.xpos[self._head(physics)[0]]
         return float(head[2] - self._arena.terrain_height(physics, head[np.newaxis, :2])[0])
 
-    def has_fallen(self, physics):
+    def has_fallen(self, physics: Physics) -> bool:
         if self._min_to_feet is not None and self.head_to_feet(physics) < self._min_to_feet:
             return True
         return (
@@ -511,22 +565,26 @@ class ForwardProgress(walker_task.WalkerTask):
     metres (positive to the left, +y).
     """
 
+    # Duck-typed (class docstring): `terrain_height`, and `platform_height`,
+    # `regenerate` and `spawn_position` when the arena has them.
+    _arena: Any
+
     def __init__(
         self,
-        walker,
-        arena,
-        reward,
-        pose_termination=None,
-        contact_termination=False,
-        terminate_at_height=-0.5,
-        walker_spawn_position=(0.0, 0.0, 0.0),
-        track_center_y=0.0,
-        push_interval_steps=None,
-        push_force_n=(100.0, 200.0),
-        push_duration_steps=4,
-        physics_timestep=0.005,
-        control_timestep=0.025,
-    ):
+        walker: Walker,
+        arena: composer.Arena,
+        reward: ForwardReward,
+        pose_termination: PoseTermination | None = None,
+        contact_termination: bool = False,
+        terminate_at_height: float | None = -0.5,
+        walker_spawn_position: walker_task.Evaluable = (0.0, 0.0, 0.0),
+        track_center_y: float = 0.0,
+        push_interval_steps: Sequence[int] | None = None,
+        push_force_n: Sequence[float] = (100.0, 200.0),
+        push_duration_steps: int = 4,
+        physics_timestep: float = 0.005,
+        control_timestep: float = 0.025,
+    ) -> None:
         if not callable(reward):
             raise TypeError(
                 f"reward must be callable(physics, walker, lateral_offset), got {reward!r}"
@@ -551,7 +609,7 @@ class ForwardProgress(walker_task.WalkerTask):
             )
         self._pose_termination = pose_termination
         self._failure_termination = False
-        self._pushes = None
+        self._pushes: perturbations.RandomPushes | None = None
         if push_interval_steps is not None:
             self._pushes = perturbations.RandomPushes(
                 walker, push_interval_steps, push_force_n, push_duration_steps
@@ -569,7 +627,7 @@ class ForwardProgress(walker_task.WalkerTask):
                 exteroception.GRID_FORWARD_OFFSETS_M,
                 exteroception.GRID_LATERAL_OFFSETS_M,
             )
-        self._task_observables = collections.OrderedDict()
+        self._task_observables: collections.OrderedDict[str, Observable] = collections.OrderedDict()
         self._task_observables["terrain_heights"] = observable.Generic(
             self._sampler.terrain_heights, enabled=True
         )
@@ -590,27 +648,27 @@ class ForwardProgress(walker_task.WalkerTask):
         self.set_timesteps(control_timestep, physics_timestep)
 
     @property
-    def pose_termination(self):
+    def pose_termination(self) -> PoseTermination | None:
         """The `pose_termination` given to the constructor (None if none)."""
         return self._pose_termination
 
     @property
-    def reward_is_unit_interval(self):
+    def reward_is_unit_interval(self) -> bool:
         return bool(getattr(self._reward, "unit_interval", False))
 
-    def lateral_offset(self, physics):
+    def lateral_offset(self, physics: Physics) -> float:
         """Root body's world y minus the track centre's, metres."""
         return float(physics.bind(self._walker.root_body).xpos[1]) - self._track_center_y
 
-    def _track_offset_observation(self, physics):
+    def _track_offset_observation(self, physics: Physics) -> np.ndarray:
         return np.array([self.lateral_offset(physics)])
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         # Arenas that lay out episodes themselves (corridors, mazes, courses) draw
         # the layout here when asked first, so that the spawn matches it.
         if callable(getattr(self._arena, "regenerate", None)):
             self._arena.regenerate(random_state)
-        spawn = getattr(self._arena, "spawn_position", None)
+        spawn: Callable[..., Any] | None = getattr(self._arena, "spawn_position", None)
         if callable(spawn):
             position = spawn(random_state)
         else:
@@ -622,33 +680,35 @@ class ForwardProgress(walker_task.WalkerTask):
             self._pushes.reset(physics, random_state)
 
     @property
-    def pushes(self):
+    def pushes(self) -> perturbations.RandomPushes | None:
         """The `perturbations.RandomPushes` of this task (None without pushes)."""
         return self._pushes
 
-    def before_step(self, physics, action, random_state):
+    def before_step(
+        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
         super().before_step(physics, action, random_state)
         if self._pushes is not None:
             self._pushes.before_step(physics, random_state)
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics) or (
             self._pose_termination is not None and self._pose_termination.has_fallen(physics)
         )
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         return float(self._reward(physics, self._walker, self.lateral_offset(physics)))
 
     # Snapshots (composer.Environment.snapshot): the push schedule is Python state.
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """Whether the last step failed and the push schedule (picklable)."""
         return {
             "failure_termination": self._failure_termination,
             "pushes": perturbations.snapshot_optional_pushes(self._pushes),
         }
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         """Returns to a `snapshot_state()` of a task built alike.
 
         Raises:
@@ -657,8 +717,8 @@ class ForwardProgress(walker_task.WalkerTask):
         perturbations.restore_optional_pushes(self._pushes, state["pushes"])
         self._failure_termination = bool(state["failure_termination"])
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> bool:
         return self._failure_termination
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> float:
         return 0.0 if self._failure_termination else 1.0

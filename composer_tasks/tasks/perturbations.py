@@ -6,13 +6,19 @@ of Liang et al. 2018 (§4.1: "random forces onto the agents ... every 200 to 300
 frames, for a few Newtons each time").
 """
 
+from __future__ import annotations
+
 import numbers
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
-def _count(value, name):
+
+def _count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be an int >= 1, got {value!r}")
     return int(value)
@@ -43,7 +49,7 @@ class RandomPushes:
 
     def __init__(
         self,
-        walker,
+        walker: Walker,
         interval_steps: Sequence[int],
         force_n: Sequence[float],
         duration_steps: int = 1,
@@ -74,11 +80,11 @@ class RandomPushes:
         self._duration = _count(duration_steps, "duration_steps")
         self._planar = bool(getattr(walker, "is_planar", False))
         self._step = 0
-        self._next = None
+        self._next: int | None = None
         self._remaining = 0
         self._force = np.zeros(3)
-        self._root_id = None
-        self._model = None
+        self._root_id: int | None = None
+        self._model: Any = None
 
     @property
     def force(self) -> np.ndarray:
@@ -90,13 +96,15 @@ class RandomPushes:
         """The control step (counted from 1 in each episode) of the next push start."""
         return self._next
 
-    def _root(self, physics):
+    def _root(self, physics: Physics) -> int:
         if self._model is not physics.model:
-            self._root_id = physics.bind(self._walker.root_body).id
+            self._root_id = int(physics.bind(self._walker.root_body).id)
             self._model = physics.model
+        # Set on the first call: no model is cached before it.
+        assert self._root_id is not None
         return self._root_id
 
-    def reset(self, physics, random_state) -> None:
+    def reset(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Starts an episode: no force, the first push scheduled."""
         self._step = 0
         self._remaining = 0
@@ -104,11 +112,11 @@ class RandomPushes:
         self._next = int(random_state.randint(self._interval[0], self._interval[1] + 1))
         physics.data.xfrc_applied[self._root(physics)] = 0.0
 
-    def before_step(self, physics, random_state) -> None:
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Advances one control step: starts a push if one is due, and writes
         the force of this step (zero between pushes) into `xfrc_applied`."""
         self._step += 1
-        if self._step == self._next:
+        if self._next is not None and self._step == self._next:
             magnitude = random_state.uniform(*self._force_range)
             if self._planar:
                 direction = np.array([1.0 if random_state.uniform() < 0.5 else -1.0, 0.0, 0.0])
@@ -171,5 +179,6 @@ def restore_optional_pushes(pushes: "RandomPushes | None", state: "dict | None")
             f"the snapshot's task {'has no' if state is None else 'has'} pushes, "
             f"this one {'has' if state is None else 'has none'}"
         )
-    if pushes is not None:
+    # The check above makes both None or both set.
+    if pushes is not None and state is not None:
         pushes.restore_state(state)

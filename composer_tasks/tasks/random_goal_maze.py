@@ -9,7 +9,11 @@ sphere is collected (discount 1) or when the walker falls (a non-foot geom
 touching the floor; discount 0).
 """
 
+from __future__ import annotations
+
 import collections
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +21,12 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
+
+if TYPE_CHECKING:
+    from composer_tasks.arenas.mazes import RandomMazeWithTargets
+    from composer_tasks.composer.observation.observable import Observable
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 
 class ManyGoalsMaze(walker_task.WalkerTask):
@@ -39,19 +49,21 @@ class ManyGoalsMaze(walker_task.WalkerTask):
       physics_timestep, control_timestep: seconds.
     """
 
+    _arena: RandomMazeWithTargets
+
     def __init__(
         self,
-        walker,
-        maze_arena,
-        target_reward_scale=1.0,
-        aliveness_reward=0.0,
-        randomize_spawn_rotation=True,
-        contact_termination=True,
-        observe_targets=True,
-        enable_egocentric_camera=False,
-        physics_timestep=0.005,
-        control_timestep=0.025,
-    ):
+        walker: Walker,
+        maze_arena: RandomMazeWithTargets,
+        target_reward_scale: float = 1.0,
+        aliveness_reward: float = 0.0,
+        randomize_spawn_rotation: bool = True,
+        contact_termination: bool = True,
+        observe_targets: bool = True,
+        enable_egocentric_camera: bool = False,
+        physics_timestep: float = 0.005,
+        control_timestep: float = 0.025,
+    ) -> None:
         if getattr(walker, "is_planar", False):
             raise ValueError("maze foraging needs a free (3-D) walker, not a planar one")
         self._walker = walker
@@ -72,7 +84,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         walker_state.enable_proprioception(walker)
         if enable_egocentric_camera:
             walker.observables.egocentric_camera.enabled = True
-        self._task_observables = collections.OrderedDict()
+        self._task_observables: collections.OrderedDict[str, Observable] = collections.OrderedDict()
         if observe_targets:
             self._task_observables["target_positions"] = observable.Generic(
                 self._egocentric_targets, enabled=True
@@ -82,7 +94,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
             )
         self.set_timesteps(control_timestep, physics_timestep)
 
-    def _remaining_slots(self, physics):
+    def _remaining_slots(self, physics: Physics) -> np.ndarray:
         del physics
         remaining = np.zeros(self._target_slots)
         if self._arena.maze is None:  # Before the first episode.
@@ -91,7 +103,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         remaining[: len(collected)] = ~collected
         return remaining
 
-    def _egocentric_targets(self, physics):
+    def _egocentric_targets(self, physics: Physics) -> np.ndarray:
         rows = np.zeros((self._target_slots, 3))
         if self._arena.maze is None:  # Before the first episode.
             return rows
@@ -102,7 +114,7 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         rows[: len(targets)][remaining] = egocentric.reshape(-1, 3)[remaining]
         return rows
 
-    def initialize_episode(self, physics, random_state):
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         # The maze is drawn here, before the arena writes it, so that the spawn
         # cells are known.
         self._arena.regenerate(random_state)
@@ -113,29 +125,29 @@ class ManyGoalsMaze(walker_task.WalkerTask):
         self._failure_termination = False
         self._collected_this_step = 0
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics)
         self._collected_this_step = self._arena.collect_targets(
             physics, walker_state.root_position(physics, self._walker)
         )
 
-    def get_reward(self, physics):
+    def get_reward(self, physics: Physics) -> float:
         return self._target_reward_scale * self._collected_this_step + self._aliveness_reward
 
-    def snapshot_state(self):
+    def snapshot_state(self) -> dict[str, Any]:
         """The step's Python state (composer.Environment.snapshot)."""
         return dict(
             failure_termination=self._failure_termination,
             collected_this_step=self._collected_this_step,
         )
 
-    def restore_state(self, state):
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         self._failure_termination = state["failure_termination"]
         self._collected_this_step = state["collected_this_step"]
 
-    def should_terminate_episode(self, physics):
+    def should_terminate_episode(self, physics: Physics) -> bool:
         collected = self._arena.targets_collected
         return self._failure_termination or bool(collected.size and np.all(collected))
 
-    def get_discount(self, physics):
+    def get_discount(self, physics: Physics) -> float:
         return 0.0 if self._failure_termination else 1.0

@@ -7,10 +7,22 @@ implements both, plus an optional minimum height of the walker's root body, with
 numpy over MuJoCo's contact arrays so that the check costs microseconds.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+if TYPE_CHECKING:
+    import mujoco
 
-def ground_geoms_of(arena):
+    from composer_tasks import composer
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
+
+
+def ground_geoms_of(arena: composer.Entity) -> tuple[mujoco.MjsGeom, ...]:
     """The geoms of `arena` that count as ground (its `ground_geoms`, or the
     single `ground_geom` of a plain `Floor`)."""
     geoms = getattr(arena, "ground_geoms", None)
@@ -25,7 +37,7 @@ def ground_geoms_of(arena):
     return tuple(geoms)
 
 
-def walker_body_ids(physics, walker):
+def walker_body_ids(physics: Physics, walker: Walker) -> np.ndarray:
     """Ids of every body of `walker` in the compiled model (its attachment body's
     tree: walkers hang from the world body)."""
     model = physics.model
@@ -33,7 +45,7 @@ def walker_body_ids(physics, walker):
     return np.flatnonzero(model.body_rootid == model.body_rootid[root_id])
 
 
-def subtree_body_ids(physics, bodies):
+def subtree_body_ids(physics: Physics, bodies: Iterable[mujoco.MjsBody]) -> np.ndarray:
     """Ids of `bodies` (spec bodies) and of all their descendants."""
     model = physics.model
     selected = np.zeros(model.nbody, dtype=bool)
@@ -45,7 +57,7 @@ def subtree_body_ids(physics, bodies):
     return np.flatnonzero(selected)
 
 
-def foot_geom_ids(physics, walker):
+def foot_geom_ids(physics: Physics, walker: Walker) -> np.ndarray:
     """Ids of the geoms allowed to touch the ground: the walker's
     `ground_contact_geoms` if it names them, else every geom of its end effectors'
     subtrees."""
@@ -73,12 +85,12 @@ class FallDetector:
 
     def __init__(
         self,
-        walker,
-        arena,
-        contact_termination=True,
-        min_end_effector_height=-0.5,
-        min_root_height=None,
-    ):
+        walker: Walker,
+        arena: composer.Entity,
+        contact_termination: bool = True,
+        min_end_effector_height: float | None = -0.5,
+        min_root_height: float | None = None,
+    ) -> None:
         self._walker = walker
         self._arena = arena
         self._contact_termination = bool(contact_termination)
@@ -88,7 +100,7 @@ class FallDetector:
         self._min_root_height = _optional_height(min_root_height, "min_root_height")
         self._model = None
 
-    def reset(self, physics):
+    def reset(self, physics: Physics) -> None:
         """Resolves geom and body ids of `physics.model`; call it in `initialize_episode`.
 
         `has_fallen` resolves them too when the model is not the one they were
@@ -109,7 +121,7 @@ class FallDetector:
         self._root_id = physics.bind(self._walker.root_body).id
         self._model = model
 
-    def has_fallen(self, physics):
+    def has_fallen(self, physics: Physics) -> bool:
         if self._model is not physics.model:
             self.reset(physics)
         data = physics.data
@@ -135,7 +147,7 @@ class FallDetector:
         return False
 
 
-def _optional_height(value, name):
+def _optional_height(value: float | None, name: str) -> float | None:
     if value is None:
         return None
     value = float(value)

@@ -3,11 +3,21 @@
 All vectors are in the world frame (metres, m/s) unless a name says otherwise.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from composer_tasks import composer
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.base import Walker
 
 
-def attach_walker(arena, walker):
+def attach_walker(arena: composer.Arena, walker: Walker) -> None:
     """Attaches the walker to the arena: free walkers with a free joint, planar
     walkers (`is_planar`, which carry their own root joints) without one."""
     if getattr(walker, "is_planar", False):
@@ -16,12 +26,14 @@ def attach_walker(arena, walker):
         arena.add_free_entity(walker)
 
 
-def yaw_quaternion(yaw):
+def yaw_quaternion(yaw: float) -> np.ndarray:
     """Unit quaternion (w, x, y, z) of a rotation by `yaw` radians about world z."""
     return np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)])
 
 
-def place_walker(physics, walker, position, yaw=None):
+def place_walker(
+    physics: Physics, walker: Walker, position: ArrayLike, yaw: float | None = None
+) -> None:
     """Puts the walker's attachment frame at `position` (world, metres) turned by
     `yaw` (radians about world z). z = 0 leaves the walker at its own standing
     height, since walkers model their bodies above their frame's origin.
@@ -33,7 +45,7 @@ def place_walker(physics, walker, position, yaw=None):
     walker.set_pose(physics, position=np.asarray(position, dtype=np.float64), quaternion=quaternion)
 
 
-def center_of_mass_velocity(physics, walker):
+def center_of_mass_velocity(physics: Physics, walker: Walker) -> np.ndarray:
     """Linear velocity (3,) of the walker's centre of mass, world frame, m/s.
 
     MuJoCo computes subtree velocities only on demand, hence `mj_subtreeVel`.
@@ -42,18 +54,18 @@ def center_of_mass_velocity(physics, walker):
     return np.array(physics.bind(walker.root_body).subtree_linvel)
 
 
-def root_position(physics, walker):
+def root_position(physics: Physics, walker: Walker) -> np.ndarray:
     """World position (3,) of the walker's root body, metres."""
     return np.array(physics.bind(walker.root_body).xpos)
 
 
-def root_upright(physics, walker):
+def root_upright(physics: Physics, walker: Walker) -> float:
     """z-component of the root body's z-axis in the world frame (1 upright, -1
     upside down): the n_z of Heess et al. (2017)."""
     return float(physics.bind(walker.root_body).xmat[8])
 
 
-def heading_rotation(physics, walker):
+def heading_rotation(physics: Physics, walker: Walker) -> np.ndarray:
     """2x2 rotation from the walker's heading frame to the world's horizontal plane:
     its columns are the root body's x-axis projected on the ground and the
     horizontal axis to its left. Identity when the root x-axis points straight
@@ -67,12 +79,14 @@ def heading_rotation(physics, walker):
     return np.array([[cosine, -sine], [sine, cosine]])
 
 
-def enable_proprioception(walker):
+def enable_proprioception(walker: Walker) -> None:
     """Enables the walker's proprioceptive, kinematic and dynamic sensor
     observables: its `proprioception`, `kinematic_sensors` and `dynamic_sensors`
     groups (as dm_control's locomotion tasks do), or, for a walker without these
     groups, those of `PROPRIOCEPTION` it has."""
-    observables = walker.observables
+    # The groups are properties of `WalkerObservables`; containers without them
+    # take the except clause, so the container is used duck-typed here.
+    observables: Any = walker.observables
     try:
         selected = (
             list(observables.proprioception)

@@ -313,6 +313,19 @@ def test_head_termination_reads_head_to_feet_distance_and_head_height():
         assert check.has_fallen(physics) == fallen
 
 
+def test_head_to_feet_of_a_termination_without_the_feet_test_names_the_missing_threshold():
+    walker = TinyWalker()
+    arena = SlopedFloor()
+    task = parkour.ForwardProgress(walker, arena, parkour.QuadrupedReward())
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    check = parkour.HeadHeightTermination(
+        walker, arena, walker.head, min_head_to_feet_m=None, min_head_above_ground_m=1.0
+    )
+    with pytest.raises(ValueError, match="min_head_to_feet_m"):
+        check.head_to_feet(env.physics)
+
+
 # Exteroception.
 
 

@@ -4,11 +4,20 @@ An `Initializer` is a callable `(task, physics, random_state)` that the soccer t
 runs at every episode start (and, in a `MultiturnTask`, after every goal).
 """
 
+from __future__ import annotations
+
 import abc
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from composer_tasks import composer
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+    from composer_tasks.props.soccer_ball import SoccerBall
+    from composer_tasks.tasks.soccer.task import Task
+    from composer_tasks.walkers.legacy_base import LegacyWalker
 
 # dm_control soccer initializers.py: _INIT_BALL_Z = 0.5 (m), _SPAWN_RATIO = 0.6.
 INIT_BALL_Z_M = 0.5
@@ -21,7 +30,7 @@ class Initializer(metaclass=abc.ABCMeta):
     """Places the players and the ball at the start of an episode."""
 
     @abc.abstractmethod
-    def __call__(self, task, physics, random_state: np.random.RandomState) -> None:
+    def __call__(self, task: Task, physics: Physics, random_state: np.random.RandomState) -> None:
         """Initialises the episode of `task` (a soccer `Task`) in `physics`."""
 
 
@@ -64,13 +73,25 @@ class UniformInitializer(Initializer):
         self._init_ball_z = float(init_ball_z)
         self._max_retries = int(max_collision_avoidance_retries)
 
-    def _initialize_ball(self, ball, spawn_range, physics, random_state):
+    def _initialize_ball(
+        self,
+        ball: SoccerBall,
+        spawn_range: np.ndarray,
+        physics: Physics,
+        random_state: np.random.RandomState,
+    ) -> None:
         x, y = random_state.uniform(-spawn_range, spawn_range)
         ball.set_pose(physics, [x, y, self._init_ball_z])
         # The initializer also runs mid-episode (after goals): velocities are zeroed.
         ball.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
 
-    def _initialize_walker(self, walker, spawn_range, physics, random_state):
+    def _initialize_walker(
+        self,
+        walker: LegacyWalker,
+        spawn_range: np.ndarray,
+        physics: Physics,
+        random_state: np.random.RandomState,
+    ) -> None:
         walker.reinitialize_pose(physics, random_state)
         x, y = random_state.uniform(-spawn_range, spawn_range)
         (_, _, z), quaternion = walker.get_pose(physics)
@@ -81,13 +102,13 @@ class UniformInitializer(Initializer):
         )
         walker.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
 
-    def _draw(self, task, physics, random_state):
+    def _draw(self, task: Task, physics: Physics, random_state: np.random.RandomState) -> None:
         spawn_range = np.asarray(task.arena.size, dtype=np.float64) * self._spawn_ratio
         self._initialize_ball(task.ball, spawn_range, physics, random_state)
         for player in task.players:
             self._initialize_walker(player.walker, spawn_range, physics, random_state)
 
-    def __call__(self, task, physics, random_state: np.random.RandomState) -> None:
+    def __call__(self, task: Task, physics: Physics, random_state: np.random.RandomState) -> None:
         owners = task.geom_owners(physics)
         for _ in range(self._max_retries + 1):
             self._draw(task, physics, random_state)
@@ -100,7 +121,7 @@ class UniformInitializer(Initializer):
         )
 
 
-def _has_entity_contact(physics, owners):
+def _has_entity_contact(physics: Physics, owners: np.ndarray) -> bool:
     """True if a contact joins geoms of two different entities among the ball and the
     players (`owners[geom_id]`: the entity index, -1 for geoms of neither)."""
     if physics.data.ncon == 0:

@@ -25,15 +25,23 @@ order (recorded in `tests/conformance/reference/soccer.json`):
 * game statistics `stats_*` (`MatchFeatures` and `_Scores` below).
 """
 
+from __future__ import annotations
+
 import abc
 import collections
-from typing import Any, Mapping
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 import mujoco
 import numpy as np
 
 from composer_tasks.composer.observation import observable
 from composer_tasks.walkers import soccer_team
+
+if TYPE_CHECKING:
+    from composer_tasks.physics import Physics
+    from composer_tasks.tasks.soccer.task import Task
+    from composer_tasks.walkers.legacy_base import LegacyWalker, LegacyWalkerObservables
 
 _BODY = mujoco.mjtObj.mjOBJ_BODY
 _SITE = mujoco.mjtObj.mjOBJ_SITE
@@ -62,32 +70,38 @@ class ObservablesAdder(metaclass=abc.ABCMeta):
     """A callable that adds a set of per-player observables for a task."""
 
     @abc.abstractmethod
-    def __call__(self, task, player) -> None:
+    def __call__(self, task: Task, player: soccer_team.Player) -> None:
         """Adds observables to `player.walker` for `task` (a soccer `Task`)."""
 
 
 class MultiObservablesAdder(ObservablesAdder):
     """Applies several `ObservablesAdder`s in order."""
 
-    def __init__(self, observables) -> None:
+    def __init__(self, observables: Iterable[ObservablesAdder]) -> None:
         self._observables = list(observables)
         for adder in self._observables:
             if not callable(adder):
                 raise TypeError(f"observables must be ObservablesAdders, got {adder!r}")
 
-    def __call__(self, task, player) -> None:
+    def __call__(self, task: Task, player: soccer_team.Player) -> None:
         for adder in self._observables:
             adder(task, player)
 
 
-def _flat_sensordata(sensors) -> observable.MJCFFeature:
+def _flat_sensordata(sensors: Iterable[mujoco.MjsSensor]) -> observable.MJCFFeature:
     """The values of `sensors` concatenated in order, one flat vector (as dm_control's
     reshape of their `sensordata` gives): `sensordata` of a list of sensors is that
     already."""
     return observable.MJCFFeature("sensordata", list(sensors))
 
 
-def _frame_sensor(spec, name, sensor_type, element, reference_body):
+def _frame_sensor(
+    spec: mujoco.MjSpec,
+    name: str,
+    sensor_type: mujoco.mjtSensor,
+    element: mujoco.MjsBody | mujoco.MjsSite,
+    reference_body: mujoco.MjsBody,
+) -> mujoco.MjsSensor:
     """A frame sensor of `element` (a body's inertial frame, or a site) in the frame of
     `reference_body`'s inertial frame: dm_control's soccer sensors, which name the
     bodies by MJCF objtype "body"."""
@@ -105,7 +119,7 @@ def _frame_sensor(spec, name, sensor_type, element, reference_body):
 class CoreObservablesAdder(ObservablesAdder):
     """dm_control's core set of per-player observables (module docstring)."""
 
-    def __call__(self, task, player) -> None:
+    def __call__(self, task: Task, player: soccer_team.Player) -> None:
         walker = player.walker
         self._enable_proprioception(walker)
         self._add_ball_observables(task, player)
@@ -123,19 +137,19 @@ class CoreObservablesAdder(ObservablesAdder):
         self._add_arena_observables(task, player)
         self._add_stats_observables(task, player)
 
-    def _enable_proprioception(self, walker):
+    def _enable_proprioception(self, walker: LegacyWalker) -> None:
         # Walkers here enable most of their observables by default; a soccer agent
         # sees dm_control's choice only.
+        # Legacy walkers build `LegacyWalkerObservables`, which has the groups.
+        observables = cast("LegacyWalkerObservables", walker.observables)
         wanted = (
-            walker.observables.proprioception
-            + walker.observables.kinematic_sensors
-            + [walker.observables.prev_action]
+            observables.proprioception + observables.kinematic_sensors + [observables.prev_action]
         )
         wanted_ids = {id(item) for item in wanted}
-        for item in walker.observables.values():
+        for item in observables.values():
             item.enabled = id(item) in wanted_ids
 
-    def _add_ball_observables(self, task, player):
+    def _add_ball_observables(self, task: Task, player: soccer_team.Player) -> None:
         spec = task.root_entity.spec
         walker = player.walker
         ball_body = task.ball.root_body
@@ -149,7 +163,9 @@ class CoreObservablesAdder(ObservablesAdder):
             )
             walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
-    def _add_observables_on_other(self, task, player, other, prefix):
+    def _add_observables_on_other(
+        self, task: Task, player: soccer_team.Player, other: soccer_team.Player, prefix: str
+    ) -> None:
         spec = task.root_entity.spec
         walker, other_walker = player.walker, other.walker
         reference = walker.root_body
@@ -200,7 +216,7 @@ class CoreObservablesAdder(ObservablesAdder):
             f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos
         )
 
-    def _add_arena_observables(self, task, player):
+    def _add_arena_observables(self, task: Task, player: soccer_team.Player) -> None:
         features = self._features_of(task)
         index = task.players.index(player)
         for name in ARENA_OBSERVATION_NAMES:
@@ -208,7 +224,7 @@ class CoreObservablesAdder(ObservablesAdder):
                 name, observable.Generic(features.reader(name, index))
             )
 
-    def _add_stats_observables(self, task, player):
+    def _add_stats_observables(self, task: Task, player: soccer_team.Player) -> None:
         features = self._features_of(task)
         index = task.players.index(player)
         for name in (
@@ -230,7 +246,7 @@ class CoreObservablesAdder(ObservablesAdder):
             "stats_away_score", observable.Generic(scores.away)
         )
 
-    def _features_of(self, task):
+    def _features_of(self, task: Task) -> MatchFeatures:
         features = getattr(self, "_features", None)
         if features is None or features.task is not task:
             features = MatchFeatures(task)
@@ -263,7 +279,7 @@ class MatchFeatures:
       teammate_spread_out: home_avg_teammate_dist > 5 m.
     """
 
-    def __init__(self, task):
+    def __init__(self, task: Task) -> None:
         self.task = task
         players = task.players
         count = len(players)
@@ -285,23 +301,23 @@ class MatchFeatures:
             _ObservableReader(player.walker.observables.veloc_forward) for player in players
         ]
         self._ball_velocity = _ObservableReader(task.ball.observables.linear_velocity)
-        self._model = None
-        self._data = None
-        self._time = None
-        self._qpos = None
-        self._qvel = None
-        self._values = None
+        self._model: Any = None
+        self._data: Any = None
+        self._time: float | None = None
+        self._qpos: bytes | None = None
+        self._qvel: bytes | None = None
+        self._values: dict[str, np.ndarray] | None = None
 
-    def reader(self, name, index):
+    def reader(self, name: str, index: int) -> Callable[[Physics], Any]:
         """A function of the physics giving feature `name` of player `index`."""
 
-        def read(physics):
+        def read(physics: Physics) -> Any:
             return self.values(physics)[name][index]
 
         read.__qualname__ = f"MatchFeatures.{name}"
         return read
 
-    def values(self, physics):
+    def values(self, physics: Physics) -> dict[str, np.ndarray]:
         """{feature name: (P, ...) array} at the physics' current state."""
         data = physics.data
         qpos = data.qpos.tobytes()
@@ -316,9 +332,11 @@ class MatchFeatures:
                 self._bind(physics)
             self._values = self._compute(physics)
             self._data, self._time, self._qpos, self._qvel = data, data.time, qpos, qvel
+        # Computed above on the first call: no data is cached before it.
+        assert self._values is not None
         return self._values
 
-    def _bind(self, physics):
+    def _bind(self, physics: Physics) -> None:
         task = self.task
         self._roots = np.array(
             [int(physics.bind(player.walker.root_body).id) for player in task.players]
@@ -326,7 +344,7 @@ class MatchFeatures:
         self._ball_geom = int(physics.bind(task.ball.geom).id)
         self._model = physics.model
 
-    def _arena_points(self):
+    def _arena_points(self) -> np.ndarray:
         """The clockwise points from the home goal (world frame, m), (8, 3); the
         2-D ones (goal corners, field corners) with z = 0, which is not read."""
         arena = self.task.arena
@@ -348,7 +366,7 @@ class MatchFeatures:
             points[row, : min(point.size, 3)] = point[:3]
         return points
 
-    def _compute(self, physics):
+    def _compute(self, physics: Physics) -> dict[str, np.ndarray]:
         task = self.task
         data = physics.data
         roots = self._roots
@@ -359,7 +377,7 @@ class MatchFeatures:
         # Row vectors times R: R^T v, each point in each player's frame.
         spatial = np.matmul(relative, rotation)
         planar = np.matmul(relative[:, :, :2], rotation[:, :2, :2])
-        values = {}
+        values: dict[str, np.ndarray] = {}
         for offset, name in enumerate(ARENA_OBSERVATION_NAMES):
             table = spatial if name.endswith("_mid") else planar
             values[name] = table[rows, self._arena_sources[offset]]
@@ -413,12 +431,12 @@ class _ObservableReader:
     made once per physics, as dm_control's statistics read the walker's and the
     ball's observables)."""
 
-    def __init__(self, observable_object):
+    def __init__(self, observable_object: observable.Observable) -> None:
         self._observable = observable_object
-        self._data = None
-        self._model = None
+        self._data: Any = None
+        self._model: Any = None
 
-    def __call__(self, physics):
+    def __call__(self, physics: Physics) -> Any:
         # A reader binds the model's and data's arrays, which a recompile replaces.
         if physics.data is not self._data or physics.model is not self._model:
             self._read = self._observable.observation_callable(physics)
@@ -430,22 +448,24 @@ class _Scores:
     """A player's goal statistics: whether its team scored (`home`) or conceded
     (`away`, only if there is another team) during the step, 1.0 or 0.0."""
 
-    def __init__(self, task, player):
+    def __init__(self, task: Task, player: soccer_team.Player) -> None:
         self._arena = task.arena
         self._team = player.team
         self._has_opponent = any(other.team is not player.team for other in task.players)
 
-    def home(self, physics) -> float:
+    def home(self, physics: Physics) -> float:
         del physics
         return 1.0 if self._arena.detected_goal() == self._team else 0.0
 
-    def away(self, physics) -> float:
+    def away(self, physics: Physics) -> float:
         del physics
         scorer = self._arena.detected_goal()
         return 1.0 if self._has_opponent and scorer is not None and scorer != self._team else 0.0
 
 
-def per_player_observables(walker, builtin_names) -> Mapping[str, Any]:
+def per_player_observables(
+    walker: LegacyWalker, builtin_names: Iterable[str]
+) -> Mapping[str, observable.Observable]:
     """The observables a player's agent sees: the walker's own (`builtin_names`, those
     it had before the adders ran) in the order of their names, as dm_control's
     walkers list them, then those the adders added, in the order added."""

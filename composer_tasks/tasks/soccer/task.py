@@ -14,16 +14,24 @@ in at the start of the next: put back at rest 0.5 m high, its x and y shrunk
 towards the centre by factors drawn in [0.7, 0.9].
 """
 
-from typing import Any, List, Optional, Sequence
+from __future__ import annotations
 
-import dm_env
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence
+
 import numpy as np
+from dm_env import specs
 
 from composer_tasks import composer
 from composer_tasks.props import soccer_ball
 from composer_tasks.tasks.soccer import initializers as initializers_module
 from composer_tasks.tasks.soccer import observables as observables_module
 from composer_tasks.walkers import soccer_team
+
+if TYPE_CHECKING:
+    from composer_tasks.arenas.pitch import Pitch
+    from composer_tasks.physics import Physics
+    from composer_tasks.walkers.legacy_base import LegacyWalker
 
 # dm_control soccer task.py: set_timesteps(physics_timestep=0.005, control_timestep=0.025).
 PHYSICS_TIMESTEP_S = 0.005
@@ -61,8 +69,8 @@ class Task(composer.Task):
     def __init__(
         self,
         players: Sequence[soccer_team.Player],
-        arena: Any,
-        ball: Any = None,
+        arena: Pitch,
+        ball: soccer_ball.SoccerBall | None = None,
         initializer: Optional[initializers_module.Initializer] = None,
         observables: Optional[observables_module.ObservablesAdder] = None,
         disable_walker_contacts: bool = False,
@@ -110,7 +118,7 @@ class Task(composer.Task):
         self.ball = ball if ball is not None else soccer_ball.SoccerBall()
         self.arena.add_free_entity(self.ball)
         self.arena.register_ball(self.ball)
-        self._placements = []
+        self._placements: list[_KeepPlacement] = []
         for player in players:
             player.walker.create_root_joints(self.arena.attach(player.walker))
             self.ball.register_player(player)
@@ -119,7 +127,7 @@ class Task(composer.Task):
             self._placements.append(placement)
         # Sensors between entities name elements by their full names, which they
         # have once everything is attached.
-        self._player_observables = []
+        self._player_observables: list[Mapping[str, Any]] = []
         for player in players:
             builtin = list(player.walker.observables.keys())
             self._observables_adder(self, player)
@@ -144,29 +152,29 @@ class Task(composer.Task):
         return [player.walker.name for player in self.players]
 
     @property
-    def root_entity(self) -> Any:
+    def root_entity(self) -> Pitch:
         return self.arena
 
     @property
-    def observables(self) -> List[Any]:
+    def observables(self) -> List[Mapping[str, Any]]:
         """One dict of observables per player (see `observables.py` for the order)."""
         return self._player_observables
 
-    def action_spec(self, physics) -> List[dm_env.specs.BoundedArray]:
+    def action_spec(self, physics: Physics) -> List[specs.BoundedArray]:
         """Each player's walker's action spec, in player order."""
         return [player.walker.action_spec for player in self.players]
 
-    def get_reward_spec(self) -> List[dm_env.specs.Array]:
-        return [dm_env.specs.Array(shape=(), dtype=np.float32, name="reward") for _ in self.players]
+    def get_reward_spec(self) -> List[specs.Array]:
+        return [specs.Array(shape=(), dtype=np.float32, name="reward") for _ in self.players]
 
-    def get_discount_spec(self) -> dm_env.specs.BoundedArray:
-        return dm_env.specs.BoundedArray(
+    def get_discount_spec(self) -> specs.BoundedArray:
+        return specs.BoundedArray(
             shape=(), dtype=np.float32, minimum=0.0, maximum=1.0, name="discount"
         )
 
     # Episode.
 
-    def geom_owners(self, physics) -> np.ndarray:
+    def geom_owners(self, physics: Physics) -> np.ndarray:
         """For every geom of the model: 0 for the ball's, i + 1 for player i's walker's,
         -1 for the rest (cached per compiled model)."""
         if self._owner_model is not physics.model:
@@ -186,7 +194,7 @@ class Task(composer.Task):
             self._owner_model = model
         return self._owners
 
-    def initialize_episode(self, physics, random_state: np.random.RandomState) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Places the players and the ball (the initializer).
 
         The walkers' own `initialize_episode` callbacks run after this one and set
@@ -195,14 +203,19 @@ class Task(composer.Task):
         """
         self._place(physics, random_state)
 
-    def _place(self, physics, random_state):
+    def _place(self, physics: Physics, random_state: np.random.RandomState) -> None:
         for placement in self._placements:
             placement.forget()
         self._initializer(self, physics, random_state)
         for player, placement in zip(self.players, self._placements):
             placement.capture(physics, player.walker)
 
-    def before_step(self, physics, actions, random_state: np.random.RandomState) -> None:
+    def before_step(
+        self,
+        physics: Physics,
+        actions: Sequence[np.ndarray],
+        random_state: np.random.RandomState,
+    ) -> None:
         """Applies each player's action to its walker; throws the ball in if it left
         the field during the previous step."""
         for player, action in zip(self.players, actions):
@@ -210,14 +223,14 @@ class Task(composer.Task):
         if self.arena.detected_off_court():
             self._throw_in(physics, random_state)
 
-    def _throw_in(self, physics, random_state):
+    def _throw_in(self, physics: Physics, random_state: np.random.RandomState) -> None:
         x, y, _ = physics.bind(self.ball.geom).xpos
         shrink_x, shrink_y = random_state.uniform(*THROW_IN_SHRINK_RANGE, size=2)
         self.ball.set_pose(physics, [x * shrink_x, y * shrink_y, THROW_IN_BALL_Z_M])
         self.ball.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
         self.ball.initialize_entity_trackers()
 
-    def get_reward(self, physics) -> List[np.ndarray]:
+    def get_reward(self, physics: Physics) -> List[np.ndarray]:
         """Per player: +1 if its team scored during the step, -1 if it conceded, else 0."""
         scoring_team = self.arena.detected_goal()
         if scoring_team is None:
@@ -227,13 +240,13 @@ class Task(composer.Task):
             for player in self.players
         ]
 
-    def get_discount(self, physics) -> np.ndarray:
+    def get_discount(self, physics: Physics) -> np.ndarray:
         """0 at a goal (the episode ends there), else 1."""
         if self.arena.detected_goal() is not None:
             return np.zeros((), np.float32)
         return np.ones((), np.float32)
 
-    def should_terminate_episode(self, physics) -> bool:
+    def should_terminate_episode(self, physics: Physics) -> bool:
         """True when either team scored during the step."""
         return self.arena.detected_goal() is not None
 
@@ -243,20 +256,22 @@ class _KeepPlacement:
     joints' positions and velocities `capture` recorded, drawing no random numbers:
     the soccer task's placement survives the walker's own episode initialisation."""
 
-    def __init__(self):
-        self._qpos = None
-        self._qvel = None
+    def __init__(self) -> None:
+        self._qpos: np.ndarray | None = None
+        self._qvel: np.ndarray | None = None
 
     def forget(self) -> None:
         self._qpos = None
         self._qvel = None
 
-    def capture(self, physics, walker) -> None:
+    def capture(self, physics: Physics, walker: LegacyWalker) -> None:
         joints = physics.bind(list(walker.pose_joints))
         self._qpos = np.array(joints.qpos)
         self._qvel = np.array(joints.qvel)
 
-    def initialize_pose(self, physics, walker, random_state: np.random.RandomState) -> None:
+    def initialize_pose(
+        self, physics: Physics, walker: LegacyWalker, random_state: np.random.RandomState
+    ) -> None:
         del random_state
         if self._qpos is None:
             return
@@ -274,30 +289,35 @@ class MultiturnTask(Task):
         super().__init__(*args, **kwargs)
         self._reset_trackers = False
 
-    def should_terminate_episode(self, physics) -> bool:
+    def should_terminate_episode(self, physics: Physics) -> bool:
         return False
 
-    def get_discount(self, physics) -> np.ndarray:
+    def get_discount(self, physics: Physics) -> np.ndarray:
         return np.ones((), np.float32)
 
-    def initialize_episode(self, physics, random_state: np.random.RandomState) -> None:
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._reset_trackers = False
         super().initialize_episode(physics, random_state)
 
-    def before_step(self, physics, actions, random_state: np.random.RandomState) -> None:
+    def before_step(
+        self,
+        physics: Physics,
+        actions: Sequence[np.ndarray],
+        random_state: np.random.RandomState,
+    ) -> None:
         super().before_step(physics, actions, random_state)
         if self._reset_trackers:
             self.ball.initialize_entity_trackers()
             self._reset_trackers = False
 
-    def after_step(self, physics, random_state: np.random.RandomState) -> None:
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         if self.arena.detected_goal() is not None:
             self._place(physics, random_state)
             self._reset_trackers = True
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """Python state kept across steps (`composer.Environment.snapshot`)."""
         return {"reset_trackers": self._reset_trackers}
 
-    def restore_state(self, state: dict) -> None:
+    def restore_state(self, state: Mapping[str, Any]) -> None:
         self._reset_trackers = bool(state["reset_trackers"])
