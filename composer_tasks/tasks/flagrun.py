@@ -45,7 +45,6 @@ observables are switched off, so the observation is the paper's.
 from __future__ import annotations
 
 import collections
-import numbers
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -101,25 +100,6 @@ HEIGHT_MAP_LATERAL_OFFSETS_M = np.array(
 )
 
 
-def _number(
-    value: Any,
-    name: str,
-    what: str,
-    minimum: float | None = None,
-    strictly_positive: bool = False,
-) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {value!r}")
-    value = float(value)
-    if (
-        not np.isfinite(value)
-        or (strictly_positive and not value > 0)
-        or (minimum is not None and value < minimum)
-    ):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
-    return value
-
-
 def _count(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
@@ -157,10 +137,16 @@ class LiangReward:
         joints_at_limit_cost: float = 0.2,
         feet_contact_cost: float = 1.0,
     ) -> None:
-        self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per frame")
-        self.speed_weight = _number(speed_weight, "speed_weight", "a finite weight")
-        self.heading_weight = _number(heading_weight, "heading_weight", "a finite weight")
-        self.heading_cosine_threshold = _number(
+        self.alive_bonus = walker_task.checked_number(
+            alive_bonus, "alive_bonus", "a finite reward per frame"
+        )
+        self.speed_weight = walker_task.checked_number(
+            speed_weight, "speed_weight", "a finite weight"
+        )
+        self.heading_weight = walker_task.checked_number(
+            heading_weight, "heading_weight", "a finite weight"
+        )
+        self.heading_cosine_threshold = walker_task.checked_number(
             heading_cosine_threshold,
             "heading_cosine_threshold",
             "a cosine in (0, 1]",
@@ -171,16 +157,22 @@ class LiangReward:
                 f"heading_cosine_threshold must be a cosine in (0, 1], got "
                 f"{heading_cosine_threshold!r}"
             )
-        self.standing_weight = _number(standing_weight, "standing_weight", "a finite weight")
-        self.upright_cosine_threshold = _number(
+        self.standing_weight = walker_task.checked_number(
+            standing_weight, "standing_weight", "a finite weight"
+        )
+        self.upright_cosine_threshold = walker_task.checked_number(
             upright_cosine_threshold, "upright_cosine_threshold", "a finite cosine"
         )
-        self.torque_cost = _number(torque_cost, "torque_cost", "a finite cost >= 0", minimum=0.0)
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
-        self.joints_at_limit_cost = _number(
+        self.torque_cost = walker_task.checked_number(
+            torque_cost, "torque_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.control_cost = walker_task.checked_number(
+            control_cost, "control_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.joints_at_limit_cost = walker_task.checked_number(
             joints_at_limit_cost, "joints_at_limit_cost", "a finite cost >= 0", minimum=0.0
         )
-        self.feet_contact_cost = _number(
+        self.feet_contact_cost = walker_task.checked_number(
             feet_contact_cost, "feet_contact_cost", "a finite cost >= 0", minimum=0.0
         )
 
@@ -216,7 +208,9 @@ class JointNoise:
     Roboschool's joint reset noise."""
 
     def __init__(self, scale: float = 0.1) -> None:
-        self.scale = _number(scale, "scale", "a finite noise scale >= 0", minimum=0.0)
+        self.scale = walker_task.checked_number(
+            scale, "scale", "a finite noise scale >= 0", minimum=0.0
+        )
 
     def initialize_pose(
         self, physics: Physics, walker: Walker, random_state: np.random.RandomState
@@ -307,19 +301,19 @@ class TargetRun(walker_task.WalkerTask):
         self._arena = arena
         self._reward = reward
         walker_state.attach_walker(arena, walker)
-        self._fall_height = _number(
+        self._fall_height = walker_task.checked_number(
             fall_height_m, "fall_height_m", "a positive height in metres", strictly_positive=True
         )
         self._fall_allowance = _count(fall_allowance_frames, "fall_allowance_frames", 0)
         self._moving_target = bool(moving_target)
         self._target_interval = _count(target_interval_frames, "target_interval_frames", 1)
-        self._reach = _number(
+        self._reach = walker_task.checked_number(
             target_reach_distance_m,
             "target_reach_distance_m",
             "a positive distance in metres",
             strictly_positive=True,
         )
-        self._max_distance = _number(
+        self._max_distance = walker_task.checked_number(
             target_max_distance_m,
             "target_max_distance_m",
             "a distance in metres above target_reach_distance_m",
@@ -340,7 +334,7 @@ class TargetRun(walker_task.WalkerTask):
                 raise ValueError(
                     f"push_interval_frames, push_force_n, push_duration_frames: {error}"
                 ) from None
-        self._initial_noise = _number(
+        self._initial_noise = walker_task.checked_number(
             initial_noise, "initial_noise", "a finite scale >= 0", minimum=0.0
         )
         if self._initial_noise > 0:

@@ -28,7 +28,6 @@ humanoids the paper's two alternatives (§4, "Humanoid"): the head closer than
 from __future__ import annotations
 
 import collections
-import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -67,34 +66,13 @@ def _control_cost(physics: Physics) -> float:
     return float(np.dot(physics.data.ctrl, physics.data.ctrl))
 
 
-def _number(
-    value: Any,
-    name: str,
-    what: str,
-    minimum: float | None = None,
-    strictly_positive: bool = False,
-) -> float:
-    """`value` as a float; raises TypeError for a non-number and ValueError for a
-    non-finite or out-of-range one."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {value!r}")
-    value = float(value)
-    if (
-        not np.isfinite(value)
-        or (strictly_positive and not value > 0)
-        or (minimum is not None and value < minimum)
-    ):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
-    return value
-
-
 def _optional_number(
     value: Any, name: str, what: str, strictly_positive: bool = False
 ) -> float | None:
-    """None for None, else `_number(value, ...)`."""
+    """None for None, else `walker_task.checked_number(value, ...)`."""
     if value is None:
         return None
-    return _number(value, name, what, strictly_positive=strictly_positive)
+    return walker_task.checked_number(value, name, what, strictly_positive=strictly_positive)
 
 
 class _ElementIds:
@@ -186,10 +164,16 @@ class QuadrupedReward:
         control_cost: float = 0.01,
         track_offset_cost: float = 0.0,
     ) -> None:
-        self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
-        self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
-        self.track_offset_cost = _number(
+        self.velocity_weight = walker_task.checked_number(
+            velocity_weight, "velocity_weight", "a finite weight"
+        )
+        self.upright_weight = walker_task.checked_number(
+            upright_weight, "upright_weight", "a finite weight"
+        )
+        self.control_cost = walker_task.checked_number(
+            control_cost, "control_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.track_offset_cost = walker_task.checked_number(
             track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0
         )
 
@@ -236,17 +220,21 @@ class HumanoidReward:
         control_cost: float = 0.02,
         alive_bonus: float = 0.02,
     ) -> None:
-        self.max_velocity = _number(
+        self.max_velocity = walker_task.checked_number(
             max_velocity, "max_velocity", "a positive speed in m/s", strictly_positive=True
         )
-        self.velocity_cost = _number(
+        self.velocity_cost = walker_task.checked_number(
             velocity_cost, "velocity_cost", "a finite cost >= 0 per (m/s)^2", minimum=0.0
         )
-        self.track_offset_cost = _number(
+        self.track_offset_cost = walker_task.checked_number(
             track_offset_cost, "track_offset_cost", "a finite cost >= 0 per m^2", minimum=0.0
         )
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
-        self.alive_bonus = _number(alive_bonus, "alive_bonus", "a finite reward per step")
+        self.control_cost = walker_task.checked_number(
+            control_cost, "control_cost", "a finite cost >= 0", minimum=0.0
+        )
+        self.alive_bonus = walker_task.checked_number(
+            alive_bonus, "alive_bonus", "a finite reward per step"
+        )
 
     def terms(self, physics: Physics, walker: Walker, lateral_offset: float) -> dict[str, float]:
         """The reward's summands by name (their sum is the reward)."""
@@ -301,21 +289,27 @@ class PlanarWalkerReward:
         control_cost: float = 0.1,
     ) -> None:
         self._pose: TorsoPose | None = None
-        self.velocity_weight = _number(velocity_weight, "velocity_weight", "a finite weight")
-        self.upright_weight = _number(upright_weight, "upright_weight", "a finite weight")
-        self.target_torso_height_m = _number(
+        self.velocity_weight = walker_task.checked_number(
+            velocity_weight, "velocity_weight", "a finite weight"
+        )
+        self.upright_weight = walker_task.checked_number(
+            upright_weight, "upright_weight", "a finite weight"
+        )
+        self.target_torso_height_m = walker_task.checked_number(
             target_torso_height_m, "target_torso_height_m", "a finite height in metres"
         )
-        self.height_cost_per_m = _number(
+        self.height_cost_per_m = walker_task.checked_number(
             height_cost_per_m, "height_cost_per_m", "a finite cost >= 0 per metre", minimum=0.0
         )
-        self.min_torso_height_m = _number(
+        self.min_torso_height_m = walker_task.checked_number(
             min_torso_height_m, "min_torso_height_m", "a finite height in metres"
         )
-        self.low_torso_cost = _number(
+        self.low_torso_cost = walker_task.checked_number(
             low_torso_cost, "low_torso_cost", "a finite cost >= 0", minimum=0.0
         )
-        self.control_cost = _number(control_cost, "control_cost", "a finite cost >= 0", minimum=0.0)
+        self.control_cost = walker_task.checked_number(
+            control_cost, "control_cost", "a finite cost >= 0", minimum=0.0
+        )
 
     def torso_height(self, physics: Physics, walker: Walker) -> float:
         """dh: `walker`'s torso height above its lowest foot, metres (`TorsoPose`)."""
@@ -359,7 +353,7 @@ class UnitForwardVelocityReward:
     unit_interval = True
 
     def __init__(self, target_velocity: float = 3.0) -> None:
-        self._target_velocity = _number(
+        self._target_velocity = walker_task.checked_number(
             target_velocity, "target_velocity", "a positive speed in m/s", strictly_positive=True
         )
 

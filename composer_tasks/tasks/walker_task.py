@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from composer_tasks import composer
 
@@ -15,6 +18,28 @@ if TYPE_CHECKING:
 # nesting them: what `variation.evaluate` turns into a value at each episode (a
 # spawn position, a yaw, ...). Its shape is checked where it is evaluated.
 Evaluable = Any
+
+
+def checked_number(
+    value: Any,
+    name: str,
+    what: str,
+    minimum: float | None = None,
+    strictly_positive: bool = False,
+) -> float:
+    """`value` as a float, for the locomotion tasks' numeric arguments; raises
+    TypeError for a non-number (bools included) and ValueError, saying `what` was
+    expected, for a non-finite or out-of-range one."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r}")
+    value = float(value)
+    if (
+        not np.isfinite(value)
+        or (strictly_positive and not value > 0)
+        or (minimum is not None and value < minimum)
+    ):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return value
 
 
 class WalkerTask(composer.Task):
