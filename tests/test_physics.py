@@ -86,6 +86,34 @@ def test_bind_single_and_sequence():
         physics.bind(joint).no_such_attribute
 
 
+def test_element_ids_are_resolved_once_per_model():
+    spec = mujoco.MjSpec.from_string(_PENDULUM)
+    second = spec.body("pole").add_body(name="tip", pos=[0, 0, -0.5])
+    second.add_joint(name="tip_hinge", axis=[0, 1, 0])
+    second.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.02], mass=0.1)
+    physics = Physics.from_spec(spec)
+    joints = [spec.joint("tip_hinge"), spec.joint("hinge")]
+    ids = physics.element_ids(joints)
+    np.testing.assert_array_equal(ids, [1, 0])
+    assert ids.dtype == np.int64
+    assert physics.element_ids(tuple(joints)) is ids  # Cached, list or tuple alike.
+    with pytest.raises(ValueError, match="read-only"):
+        ids[0] = 5
+    # A recompile that removes the joint in front gives new ids, not the cached ones.
+    tip_only = [spec.joint("tip_hinge")]
+    np.testing.assert_array_equal(physics.element_ids(tip_only), [1])
+    spec.delete(spec.actuator("torque"))
+    spec.delete(spec.joint("hinge"))
+    physics.recompile()
+    np.testing.assert_array_equal(physics.element_ids(tip_only), [0])
+    # An element of another spec is refused, as bind refuses it.
+    other = mujoco.MjSpec.from_string(_PENDULUM)
+    with pytest.raises(Exception) as refused:
+        physics.bind(other.joint("hinge"))
+    with pytest.raises(type(refused.value)):
+        physics.element_ids([other.joint("hinge")])
+
+
 def test_sensordata_alias():
     spec = mujoco.MjSpec.from_string(_PENDULUM)
     sensor = spec.add_sensor(

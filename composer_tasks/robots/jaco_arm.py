@@ -143,29 +143,10 @@ _LINK_SHAPES = {
 }
 _LARGE_RING = (0.044, 0.011)
 _SMALL_RING = (0.035, 0.009)
+# Offsets of a 3-axis sensor's x, y and z readings from its sensordata address.
+_XYZ = np.arange(3)
 # The wrist site: the hand hangs from it, z pointing away from the arm.
 _WRIST_QUAT = (0.0, 0.70710678118, 0.70710678118, 0.0)
-
-
-class _ModelIndices:
-    """Indices of the arm's joints and torque sensors in a compiled model, found
-    once per model: binding each element at every step cost more than the rest
-    of the arm's observations."""
-
-    def __init__(self, arm: "JacoArm") -> None:
-        self._arm = arm
-        self._model: object = None
-
-    def get(self, physics: Physics) -> "_ModelIndices":
-        if physics.model is not self._model:
-            arm = self._arm
-            self.joint_ids = np.array([physics.bind(j).id for j in arm.joints])
-            self.qpos = physics.model.jnt_qposadr[self.joint_ids]
-            sensor_ids = [physics.bind(s).id for s in arm.joint_torque_sensors]
-            # (6, 3): the three components of each torque sensor.
-            self.torque_sensordata = physics.model.sensor_adr[sensor_ids][:, None] + np.arange(3)
-            self._model = physics.model
-        return self
 
 
 class JacoArmObservables(composer.Observables):
@@ -175,10 +156,10 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_pos(self) -> observable.Generic:
         """(6, 2): sine and cosine of each joint angle (most joints turn freely)."""
-        indices = _ModelIndices(self._entity)
+        joints = self._entity.joints
 
         def sin_cos(physics: Physics) -> np.ndarray:
-            angles = physics.data.qpos[indices.get(physics).qpos]
+            angles = physics.data.qpos[physics.model.jnt_qposadr[physics.element_ids(joints)]]
             return np.stack([np.sin(angles), np.cos(angles)], axis=-1)
 
         return observable.Generic(sin_cos)
@@ -186,12 +167,14 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
-        indices = _ModelIndices(self._entity)
+        joints, sensors = self._entity.joints, self._entity.joint_torque_sensors
 
         def torques(physics: Physics) -> np.ndarray:
-            found = indices.get(physics)
-            values = physics.data.sensordata[found.torque_sensordata]
-            axes = physics.model.jnt_axis[found.joint_ids]
+            model = physics.model
+            # (6, 3): the three components of each torque sensor.
+            addresses = model.sensor_adr[physics.element_ids(sensors)][:, None] + _XYZ
+            values = physics.data.sensordata[addresses]
+            axes = model.jnt_axis[physics.element_ids(joints)]
             return np.einsum("ij,ij->i", values, axes)
 
         return observable.Generic(torques)

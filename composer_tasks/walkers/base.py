@@ -327,16 +327,9 @@ class Walker(composer.Entity):
                 f"action must be {len(self._actuators)} finite values (one per actuator of "
                 f"walker {self.name!r}), got shape {action.shape}"
             )
-        # The actuators' indices in this model, looked up once per compiled model
-        # (a recompile gives a new model object): multi-walker tasks call this for
-        # every walker at every step.
-        cached = getattr(self, "_control_indices", None)
-        if cached is None or cached[0] is not physics.model:
-            cached = self._control_indices = (
-                physics.model,
-                np.array(physics.bind(tuple(self._actuators)).id),
-            )
-        physics.data.ctrl[cached[1]] = action
+        # Multi-walker tasks call this for every walker at every step: the ids are
+        # resolved once per compiled model.
+        physics.data.ctrl[physics.element_ids(self._actuators)] = action
 
     @property
     def tracking_cameras(self) -> tuple:

@@ -68,8 +68,6 @@ class Lift(common.ArmTask):
                 f"prop {prop.name!r} has no vertex sites; build it with vertex_sites=True"
             )
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
-        self._vertex_ids_model: object = None
-        self._vertex_ids = np.zeros(0, dtype=np.int64)
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
         self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
@@ -105,11 +103,8 @@ class Lift(common.ArmTask):
 
     def lowest_vertex_height(self, physics: Physics) -> float:
         """Height (m) of the prop's lowest bounding-box corner."""
-        if physics.model is not self._vertex_ids_model:
-            # Found once per model: binding each site at every step is slow.
-            self._vertex_ids = np.array([physics.bind(s).id for s in self._prop.vertices])
-            self._vertex_ids_model = physics.model
-        return float(np.min(physics.data.site_xpos[self._vertex_ids, 2]))
+        vertex_ids = physics.element_ids(self._prop.vertices)
+        return float(np.min(physics.data.site_xpos[vertex_ids, 2]))
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
