@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import mjcf
+from composer_tasks.mjcf import root as mjcf_root
 from composer_tasks.composer.callbacks import CALLBACK_NAMES, Callbacks, overrides
 from composer_tasks.composer.compile_errors import (
     describe_compile_error,
@@ -90,7 +91,11 @@ class Entity(Callbacks):
         self._attachment_body: mujoco.MjsBody | None = None
         self._detached = False
         self._spec = None
-        self._build(*args, **kwargs)
+        self._held_mjcf_root: mjcf.RootElement | None = None
+        # RootElements made by `_build` live until the entity holds its own below.
+        with mjcf_root.keep_roots_made():
+            self._build(*args, **kwargs)
+            self._held_mjcf_root = mjcf_root.root_of(self._spec)
         if self._spec is None and type(self).mjcf_model is not Entity.mjcf_model:
             model = self.mjcf_model
             if not isinstance(model, mjcf.RootElement):
@@ -99,6 +104,7 @@ class Entity(Callbacks):
                     f"got {type(model).__name__}"
                 )
             self._spec = model.spec
+            self._held_mjcf_root = model
         if not isinstance(self._spec, mujoco.MjSpec):
             raise TypeError(
                 f"{type(self).__name__}._build must set self._spec to a mujoco.MjSpec "
@@ -127,7 +133,9 @@ class Entity(Callbacks):
     def mjcf_model(self) -> mjcf.RootElement:
         """This entity's model as PyMJCF handles (`find`, `add`, `attach`, ...), over
         the same spec as `spec`."""
-        return mjcf.RootElement._for_spec(self._spec)
+        if self._held_mjcf_root is None:
+            self._held_mjcf_root = mjcf.RootElement._for_spec(self._spec)
+        return self._held_mjcf_root
 
     @property
     def name(self) -> str:

@@ -41,7 +41,7 @@ class Physics(physics_module.Physics):
     def _model_changed(self) -> None:
         super()._model_changed()
         spec = self.spec
-        root = root_module._ROOTS.get(spec) if spec is not None else None
+        root = root_module.root_of(spec) if spec is not None else None
         self._mjcf_root = root
         self._compiled_revision = root._revision if root is not None else None
         self._mjcf_bindings = {}
@@ -49,7 +49,7 @@ class Physics(physics_module.Physics):
     def _check_current(self) -> None:
         root = self._mjcf_root
         if root is None and self.spec is not None:
-            root = root_module._ROOTS.get(self.spec)
+            root = root_module.root_of(self.spec)
             if root is not None:
                 self._mjcf_root, self._compiled_revision = root, 0
         if root is not None and root._revision != self._compiled_revision:

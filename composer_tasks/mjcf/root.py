@@ -5,13 +5,25 @@ model, the prefix of every model it is attached into (`"creature/leg0/"`). Once
 attached, its elements live in the root model's spec (MuJoCo moves them there);
 the `RootElement` keeps its place in the tree of models (parent, prefix,
 attachment body) to name and find them.
+
+Lifetime: a spec finds its `RootElement` again (`RootElement._for_spec`, a
+`Physics` compiled from it, an entity's `mjcf_model`) through `_ROOTS`, which holds
+the RootElements weakly. A model therefore lives as long as something holds its
+`RootElement`: the user, an element handle of it, the model it is attached to, an
+`Entity` built on it (the entity keeps the RootElement made while it was built) or
+a `Physics` compiled from it; once none does, the model and its spec are freed. A
+bare `mujoco.MjSpec` alone does not keep its RootElement: wrapping such a spec again
+(e.g. `ModelWrapperEntity(spec)`) makes a new RootElement that treats the spec as
+built outside this API (no PyMJCF compiler merging; names found by their full
+prefixed names).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import mujoco
@@ -22,8 +34,38 @@ from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import namescope as namescope_module
 
-# One RootElement per MjSpec, so that handles of the same model share their scope.
-_ROOTS = weakref.WeakKeyDictionary()
+# One RootElement per live MjSpec, by the spec's id, so that handles of the same model
+# share their scope. The values are weak: a RootElement holds its spec, so while an
+# entry exists its id cannot be reused by another spec (`root_of` still checks).
+# Keyed by the spec itself with the RootElement as value, no entry could ever go: the
+# value would keep its own key alive.
+_ROOTS: weakref.WeakValueDictionary[int, RootElement] = weakref.WeakValueDictionary()
+# The RootElements made inside each `keep_roots_made` block in progress (nested).
+_KEEPERS: list[list[RootElement]] = []
+
+
+def root_of(spec: Any) -> RootElement | None:
+    """The live RootElement over `spec`, or None."""
+    root = _ROOTS.get(id(spec))
+    return root if root is not None and root._spec is spec else None
+
+
+@contextlib.contextmanager
+def keep_roots_made() -> Iterator[list[RootElement]]:
+    """Holds every RootElement made inside the block in the yielded list.
+
+    An entity's `_build` may make its model as a local `RootElement` and keep only
+    its spec; the entity runs `_build` in this block and then holds the RootElement
+    of its spec, so that state kept on the RootElement (attached models, default
+    classes, edit count) is not lost when the local goes.
+    """
+    made: list[RootElement] = []
+    _KEEPERS.append(made)
+    try:
+        yield made
+    finally:
+        _KEEPERS.pop()
+
 
 _LOOKUPS = {
     "body": "body",
@@ -101,12 +143,14 @@ class RootElement:
         self._prefix_in_top = ""
         if assets:
             spec.assets = {**spec.assets, **assets}
-        _ROOTS[spec] = self
+        _ROOTS[id(spec)] = self
+        if _KEEPERS:
+            _KEEPERS[-1].append(self)
 
     @classmethod
     def _for_spec(cls, spec: Any, authored: bool = False) -> RootElement:
         """The RootElement of `spec` (made on first use, then always the same)."""
-        root = _ROOTS.get(spec)
+        root = root_of(spec)
         if root is None:
             root = cls.__new__(cls)
             root._init(spec, authored=authored)
