@@ -1,0 +1,119 @@
+r"""The fixed Python cost of a vectorised batch step, against lqr's physics.
+
+Issue 16 asks the batched lqr tasks for >= 0.85 of raw `mujoco.batch`'s rate. For
+each lqr task this measures, in one process and interleaved, the CPU time of one
+`BatchEnvironment.step` of N copies:
+
+  * with lqr's own task (reward, termination at the origin, discount 0 there);
+  * with the "floor" task: the same model, observations and time limit, but a
+    constant reward and no termination or discount of its own, so the step pays
+    only for what every vectorised task pays (checking the actions, writing
+    controls, the observation dict, step counts, the episode outcome, the MuJoCo
+    warning check, the returned timestep);
+  * and `mujoco.batch`'s own step of the same copies (the physics).
+
+It prints the Python microseconds of both against what 0.85 allows
+(physics / 0.85 - physics) and the ratios physics / step. If even the floor's
+ratio is below 0.85, no reward written in NumPy can bring the task there in this
+design.
+
+    python benchmarks/batch_floor.py --num_envs 64 --repeats 3
+"""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from absl import app, flags  # noqa: E402
+import numpy as np  # noqa: E402
+
+from composer_tasks import batch as batch_module  # noqa: E402
+from suites import base, lqr  # noqa: E402
+
+_NUM_ENVS = flags.DEFINE_integer("num_envs", 64, "Copies per batch.", lower_bound=1)
+_REPEATS = flags.DEFINE_integer("repeats", 3, "Interleaved repetitions (medians).", lower_bound=1)
+_STEPS = flags.DEFINE_integer("steps", 2000, "Timed batch steps per measurement.", lower_bound=1)
+_TARGET = 0.85  # issue 16: batched >= 0.85 of the raw mujoco.batch rate
+
+
+class ConstantRewardLqr(lqr.LqrLevel):
+    """lqr's model and observations with the cheapest task: reward 0, never ends early."""
+
+    def get_reward(self, physics):
+        return 0.0
+
+    # The Task defaults: episode_outcome skips both calls for a task that keeps them.
+    should_terminate_episode = base.SuiteTask.should_terminate_episode
+    get_discount = base.SuiteTask.get_discount
+
+
+_SIZES = {"lqr_2_1": (2, 1), "lqr_6_2": (6, 2)}
+
+
+def make_batch(task_name: str, floor: bool, num_envs: int) -> batch_module.BatchEnvironment:
+    num_bodies, num_actuators = _SIZES[task_name]
+    task_class = ConstantRewardLqr if floor else lqr.LqrLevel
+
+    def factory(seed: int):
+        random_state = np.random.RandomState(seed)
+        task = task_class(num_bodies, num_actuators, lqr._CONTROL_COST_COEF, random_state)
+        return base.make_environment(task, lqr._DEFAULT_TIME_LIMIT, random_state, None)
+
+    batch = batch_module.BatchEnvironment.from_environments(
+        factory, num_envs, num_threads=1, seed=0
+    )
+    if not batch.vectorized:
+        raise RuntimeError(f"{task_name} (floor={floor}) is not on the vectorised path")
+    return batch
+
+
+def step_us(batch: batch_module.BatchEnvironment, steps: int) -> float:
+    """CPU microseconds of one `batch.step` (zero actions, after 100 warm-up steps)."""
+    actions = np.zeros((batch.num_envs,) + batch.action_spec().shape)
+    batch.reset()
+    for _ in range(100):
+        batch.step(actions)
+    start = time.process_time_ns()
+    for _ in range(steps):
+        batch.step(actions)
+    return (time.process_time_ns() - start) / steps / 1e3
+
+
+def physics_us(batch: batch_module.BatchEnvironment, steps: int) -> float:
+    """CPU microseconds of `mujoco.batch`'s step of every copy by one control step."""
+    batch.reset()
+    start = time.process_time_ns()
+    for _ in range(steps):
+        batch._step_physics(None, batch._nstep)
+    return (time.process_time_ns() - start) / steps / 1e3
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    for task_name in _SIZES:
+        rows = []
+        for _ in range(_REPEATS.value):
+            real = make_batch(task_name, False, _NUM_ENVS.value)
+            floor = make_batch(task_name, True, _NUM_ENVS.value)
+            rows.append(
+                (
+                    step_us(real, _STEPS.value),
+                    step_us(floor, _STEPS.value),
+                    physics_us(real, _STEPS.value),
+                )
+            )
+        real_us, floor_us, phys_us = np.median(np.asarray(rows), axis=0)
+        allowed = phys_us / _TARGET - phys_us
+        print(
+            f"{task_name} (N={_NUM_ENVS.value}): physics {phys_us:.1f} us per batch step; "
+            f"Python: task {real_us - phys_us:.1f} us, floor {floor_us - phys_us:.1f} us, "
+            f"{_TARGET} allows {allowed:.1f} us; physics/step: task {phys_us / real_us:.2f}, "
+            f"floor {phys_us / floor_us:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    app.run(main)
