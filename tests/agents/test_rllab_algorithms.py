@@ -182,9 +182,7 @@ def test_population_candidates_get_one_whole_episode_each_in_order():
     sampling = policy_search.Sampling(steps_per_iteration=8, horizon=4, num_envs=2)
     params = policy_search.init_policy(np.random.default_rng(0), 1, 1, hidden_sizes=(3,))
     flat, unflatten = policy_search.flat(params["mean"])
-    population = np.asarray(flat)[None] + np.random.default_rng(1).normal(
-        0.0, 1.0, (5, flat.size)
-    )
+    population = np.asarray(flat)[None] + np.random.default_rng(1).normal(0.0, 1.0, (5, flat.size))
     returns, paths = policy_search.evaluate_population(env, population, unflatten, sampling)
     assert returns.shape == (5,) and paths.valid.shape == (5, 4)
     lengths = paths.valid.sum(axis=1)

@@ -232,7 +232,11 @@ def test_batch_copy_matches_single_environment_beyond_basic(name):
     test_batch_copy_matches_single_environment(name)
 
 
-_VECTORIZED = (*rllab.BASIC, "cartpole_balancing_limited_sensors", "acrobot_swing_up_limited_sensors")
+_VECTORIZED = (
+    *rllab.BASIC,
+    "cartpole_balancing_limited_sensors",
+    "acrobot_swing_up_limited_sensors",
+)
 
 
 @pytest.mark.parametrize("name", _VECTORIZED)
