@@ -213,8 +213,9 @@ def run_episodes(env, act: Actor, horizon: int, want_episode: Callable[[int, int
     A copy's steps cost nothing extra between its episodes except the one step
     whose action the auto-reset ignores. A copy that reaches `horizon` before its
     environment's own episode ends keeps stepping, unrecorded, until that episode
-    ends (the batched interface resets copies only through their LAST step):
-    give the environment an episode length of `horizon` steps to avoid that.
+    ends (the batched interface resets copies only through their LAST step), or
+    until no copy records an episode, when the whole batch is reset: give the
+    environment an episode length of `horizon` steps to avoid those wasted steps.
 
     Args:
       env: a batched environment (agents/vector.py).
@@ -249,8 +250,15 @@ def run_episodes(env, act: Actor, horizon: int, want_episode: Callable[[int, int
             else:
                 states[index], episodes[index] = _IDLE, -1
         running = np.flatnonzero(states == _RUNNING)
-        if not running.size and not want_episode(started, recorded):
-            break
+        if not running.size:
+            if not want_episode(started, recorded):
+                break
+            if np.any(states == _DRAINING):
+                # Nothing is recorded: restart every copy rather than step out the
+                # episodes that were cut at the horizon.
+                timestep = env.reset()
+                states[:] = _RESETTING
+                continue
         observation = specs.flatten_observation(layout, timestep.observation, n)
         action = np.asarray(act(observation, episodes), np.float32).reshape(n, bounds.size)
         timestep = env.step(bounds.to_env(action))

@@ -150,14 +150,32 @@ def test_collect_samples_each_copy_on_its_own_and_finishes_started_episodes():
 
 
 def test_collect_cuts_episodes_at_the_horizon_and_skips_the_rest_of_them():
-    # Episodes of 10 steps, horizon 4: each trajectory is an episode's first 4 steps;
-    # the copy finishes that episode unrecorded and records the next one from its start.
-    env = _scripted([10] * 5)
-    sampling = policy_search.Sampling(steps_per_iteration=6, horizon=4, num_envs=1)
-    paths = policy_search.collect(env, lambda o, e: np.zeros((1, 1)), sampling)
-    assert paths.valid.all() and paths.valid.shape == (2, 4)
-    np.testing.assert_array_equal(paths.observations[:, :, 0], [[0] * 4, [1] * 4])
-    np.testing.assert_array_equal(paths.observations[:, :, 1], [[0, 1, 2, 3]] * 2)
+    # Episodes of 10 steps (copy 0) and 6 steps (copy 1), horizon 4: each trajectory
+    # is an episode's first 4 steps. Copy 0 steps out its cut episode unrecorded
+    # while copy 1 records its second; then nothing is recorded and the batch is
+    # reset rather than stepped to copy 0's episode end.
+    env = _scripted([10] * 5, [2, 6, 6, 6])
+    steps = []
+
+    def act(observations, episodes):
+        steps.append(episodes.copy())
+        return np.zeros((2, 1))
+
+    sampling = policy_search.Sampling(steps_per_iteration=12, horizon=4, num_envs=2)
+    paths = policy_search.collect(env, act, sampling)
+    np.testing.assert_array_equal(paths.valid.sum(axis=1), [4, 2, 4, 4, 4])
+    # (episode of its copy, step) at each trajectory's start: copy 0's first, copy
+    # 1's first and second, then after the batch reset each copy's next episode.
+    np.testing.assert_array_equal(
+        paths.observations[:, 0], [[0, 0], [0, 0], [1, 0], [1, 0], [2, 0]]
+    )
+    np.testing.assert_array_equal(paths.observations[0, :, 1], [0, 1, 2, 3])
+    # The episode each copy recorded at each step (-1: none): copy 1's reset step,
+    # copy 0 stepping out its cut episode, then the reset (9 < 12 steps recorded).
+    np.testing.assert_array_equal(
+        np.stack(steps),
+        [[0, 1], [0, 1], [0, -1], [0, 2], [-1, 2], [-1, 2], [-1, 2]] + [[3, 4]] * 4,
+    )
 
 
 def test_actor_is_told_which_episode_each_copy_records():
