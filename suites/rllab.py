@@ -170,7 +170,7 @@ class Task(composer.Task):
     vectorized_callbacks = False
 
     @property
-    def vectorized(self) -> bool:  # pyright: ignore[reportIncompatibleVariableOverride]
+    def vectorized(self):
         """`composer.Task.vectorized`: this task's `vectorized_callbacks`."""
         return self.vectorized_callbacks
 
