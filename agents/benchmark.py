@@ -170,15 +170,26 @@ def make_config(algorithm: str, task: str, overrides: dict[str, object]):
 # ------------------------------------------------------------------------ one cell
 
 
-def _load_batch(suite_name: str, task: str, num_envs: int, seed: int):
+def _load_batch(suite_name: str, task: str, num_envs: int, seed: int, horizon: int):
     if suite_name == "rllab":
         from suites import rllab  # pylint: disable=import-outside-toplevel
 
-        return rllab.load_batch(task, num_envs, seed=seed)
+        # Episodes of exactly the sampling horizon: a copy then never runs past it
+        # unrecorded (policy_search.run_episodes).
+        return rllab.load_batch(task, num_envs, seed=seed, horizon=horizon)
     from suites import suite  # pylint: disable=import-outside-toplevel
 
     domain, task_name = task.split(":")
-    return suite.load_batch(domain, task_name, num_envs, seed=seed)
+    # The same for a Control Suite task: its time limit set to `horizon` control
+    # steps (half a step short, so that rounding cannot add one), read off one copy.
+    control_timestep = suite.load(domain, task_name).control_timestep()
+    return suite.load_batch(
+        domain,
+        task_name,
+        num_envs,
+        seed=seed,
+        task_kwargs={"time_limit": (horizon - 0.5) * control_timestep},
+    )
 
 
 def _horizon(cell: Cell) -> int:
@@ -234,7 +245,7 @@ def run_cell(cell: Cell) -> str:
             file,
             indent=2,
         )
-    env = _load_batch(cell.suite, cell.task, cell.num_envs, cell.seed)
+    env = _load_batch(cell.suite, cell.task, cell.num_envs, cell.seed, sampling.horizon)
     progress_path = os.path.join(cell.directory, "progress.csv")
     with open(progress_path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
@@ -419,9 +430,10 @@ def benchmark(
             overrides=tuple(sorted(parsed.get(algorithm, {}).items())),
             out=out,
         )
+        # Seed by seed, so that a grid stopped part-way has whole tables of fewer seeds.
+        for seed in range(seeds)
         for task in task_names
         for algorithm in algorithm_names
-        for seed in range(seeds)
     ]
     for cell in cells:  # configurations fail here, before any cell runs
         make_config(cell.algorithm, cell.task, dict(cell.overrides))

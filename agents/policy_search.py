@@ -11,9 +11,10 @@ discounted returns, subtract a baseline, update. This file holds those shared pi
      tanh after the first two, mapping the flat observation to the mean of a
      Gaussian in unit action space [-1, 1]^A; the log standard deviation is one
      state-independent vector (Schulman et al. 2015a).
-  3. `collect`: trajectories from a batched environment (agents/vector.py's
-     interface), as one flat, fixed-size, masked `Batch` so that jitted updates
-     compile once.
+  3. `collect`: complete trajectories from a batched environment (agents/vector.py's
+     interface), each copy sampling episode after episode on its own (see
+     `run_episodes`), later flattened into one fixed-size, masked `Batch` so that
+     jitted updates compile once.
   4. `discounted_returns` R_t = sum_{t'>=t} gamma^(t'-t) r_t' (gamma = 0.99).
   5. The linear time-varying feature baseline of the supplement, fitted by
      least squares: phi(s, t) = concat(s, s*s, 0.01t, (0.01t)^2, (0.01t)^3, 1).
@@ -50,7 +51,12 @@ BASELINE_OBSERVATION_CLIP = 10.0
 # Ridge term of the least-squares fit, raised tenfold while the solution is not
 # finite (rllab's LinearFeatureBaseline, reg_coeff 1e-5).
 BASELINE_RIDGE = 1e-5
-_LAST = 2  # dm_env.StepType.LAST
+_FIRST, _LAST = 0, 2  # dm_env.StepType.FIRST, dm_env.StepType.LAST
+# What each copy of the batch is doing in `run_episodes`: recording an episode;
+# waiting for the FIRST step the batch's auto-reset gives after a LAST one;
+# finishing (unrecorded) an environment episode that the sampler already cut at
+# the horizon; or done (no further episode wanted).
+_RUNNING, _RESETTING, _DRAINING, _IDLE = range(4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,11 +65,11 @@ class Sampling:
 
     Attributes:
       steps_per_iteration: simulation steps per iteration, summed over trajectories
-        (50,000 in the paper's Table 2). Trajectories are collected in rounds of
-        `num_envs` until the total reaches this; the last round is completed.
+        (50,000 in the paper's Table 2): `collect` starts episodes until this many
+        steps are simulated and then lets the started ones finish (`run_episodes`).
       horizon: steps per trajectory at most (Table 2: 500 basic, locomotion and
         hierarchical tasks; 100 partially observable ones).
-      num_envs: copies of the batched environment (episodes per round).
+      num_envs: copies of the batched environment (episodes sampled at once).
     """
 
     steps_per_iteration: int = 50_000
@@ -147,11 +153,16 @@ def _sample_actions(params: dict, observation: jax.Array, key: jax.Array) -> jax
     return mean + jnp.exp(params["log_std"]) * jax.random.normal(key, mean.shape)
 
 
-def gaussian_actor(params: dict, key: jax.Array) -> Callable[[np.ndarray, int], np.ndarray]:
-    """An `act(observations, t)` sampling a ~ pi(.|s) for every copy; keys split per call."""
+# Maps (N, D) flat observations and the (N,) episode index of each copy (-1 where
+# a copy records no episode) to (N, A) actions in unit space.
+Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def gaussian_actor(params: dict, key: jax.Array) -> Actor:
+    """An `act(observations, episodes)` sampling a ~ pi(.|s) for every copy; keys split per call."""
     state = {"key": key}
 
-    def act(observations: np.ndarray, t: int) -> np.ndarray:
+    def act(observations: np.ndarray, episodes: np.ndarray) -> np.ndarray:
         state["key"], step_key = jax.random.split(state["key"])
         return np.asarray(_sample_actions(params, jnp.asarray(observations), step_key))
 
@@ -183,17 +194,39 @@ class Paths(NamedTuple):
         return np.sum(self.rewards * self.valid, axis=1)
 
 
-def rollout_round(env, act: Callable[[np.ndarray, int], np.ndarray], horizon: int) -> Paths:
-    """One episode in every copy of a batched environment, at most `horizon` steps.
+def run_episodes(env, act: Actor, horizon: int, want_episode: Callable[[int, int], bool]) -> Paths:
+    """Complete episodes from a batched environment, every copy sampling on its own.
 
-    The batch is reset first; a copy whose episode ended stays masked (its
-    auto-reset steps are not recorded) until the slowest copy ends or the horizon.
+    The batch is reset once; from then on each copy runs episode after episode,
+    never waiting for the others. When a copy is free (at the start, and at the
+    FIRST step that the batch's auto-reset gives after the copy's LAST step),
+    `want_episode(episodes_started, steps_recorded)` decides whether it starts
+    another episode; steps_recorded counts the steps of all started episodes so
+    far, finished or not. Every started episode is recorded to its end, at the
+    environment's termination or time limit or after `horizon` steps, whichever
+    comes first; none is cut short or dropped because enough steps were collected
+    (as rllab's samplers let each worker finish the path it is on), so the
+    episodes are unbiased draws from the policy: whether an episode is sampled is
+    decided before it begins. Sampling stops once no copy records an episode and
+    `want_episode` says no.
+
+    A copy's steps cost nothing extra between its episodes except the one step
+    whose action the auto-reset ignores. A copy that reaches `horizon` before its
+    environment's own episode ends keeps stepping, unrecorded, until that episode
+    ends (the batched interface resets copies only through their LAST step), or
+    until no copy records an episode, when the whole batch is reset: give the
+    environment an episode length of `horizon` steps to avoid those wasted steps.
 
     Args:
       env: a batched environment (agents/vector.py).
-      act: maps (N, D) flat observations and the time index t to (N, A) actions
-        in unit space; they are clipped to [-1, 1] and scaled to the action box.
-      horizon: T.
+      act: maps (N, D) flat observations and the (N,) index of the episode each
+        copy records (-1 for none) to (N, A) actions in unit space; they are clipped
+        to [-1, 1] and scaled to the action box.
+      horizon: T, the most steps of one episode.
+      want_episode: whether a free copy starts the next episode (see above).
+
+    Returns:
+      The episodes in the order they started (episode index k is row k), padded to T.
     """
     layout = specs.observation_layout(env.observation_spec())
     bounds = specs.action_bounds(env.action_spec())
@@ -201,40 +234,93 @@ def rollout_round(env, act: Callable[[np.ndarray, int], np.ndarray], horizon: in
     observations = np.zeros((n, horizon, layout.size), np.float32)
     actions = np.zeros((n, horizon, bounds.size), np.float32)
     rewards = np.zeros((n, horizon), np.float32)
-    valid = np.zeros((n, horizon), bool)
-    alive = np.ones(n, bool)
+    lengths = np.zeros(n, np.int64)
+    episodes = np.full(n, -1, np.int64)
+    states = np.full(n, _RESETTING)
+    finished: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+    started = recorded = 0
+    copies = np.arange(n)
     timestep = env.reset()
-    observation = specs.flatten_observation(layout, timestep.observation, n)
-    for t in range(horizon):
-        action = np.asarray(act(observation, t), np.float32).reshape(n, bounds.size)
-        timestep = env.step(bounds.to_env(action))
-        observations[:, t] = observation
-        actions[:, t] = action
-        rewards[:, t] = np.where(alive, np.asarray(timestep.reward, np.float32), 0.0)
-        valid[:, t] = alive
-        alive &= np.asarray(timestep.step_type) != _LAST
-        if not alive.any():
-            break
+    while True:
+        step_type = np.asarray(timestep.step_type)
+        for index in np.flatnonzero((states == _RESETTING) & (step_type == _FIRST)):
+            if want_episode(started, recorded):
+                states[index], episodes[index], lengths[index] = _RUNNING, started, 0
+                started += 1
+            else:
+                states[index], episodes[index] = _IDLE, -1
+        running = np.flatnonzero(states == _RUNNING)
+        if not running.size:
+            if not want_episode(started, recorded):
+                break
+            if np.any(states == _DRAINING):
+                # Nothing is recorded: restart every copy rather than step out the
+                # episodes that were cut at the horizon.
+                timestep = env.reset()
+                states[:] = _RESETTING
+                continue
         observation = specs.flatten_observation(layout, timestep.observation, n)
-    return Paths(observations, actions, rewards, valid)
+        action = np.asarray(act(observation, episodes), np.float32).reshape(n, bounds.size)
+        timestep = env.step(bounds.to_env(action))
+        step_type = np.asarray(timestep.step_type)
+        at = lengths[running]
+        observations[running, at] = observation[running]
+        actions[running, at] = action[running]
+        rewards[running, at] = np.asarray(timestep.reward, np.float32)[running]
+        lengths[running] += 1
+        recorded += running.size
+        ended = step_type == _LAST
+        states[(states == _DRAINING) & ended] = _RESETTING
+        done = np.zeros(n, bool)
+        done[running] = ended[running] | (lengths[running] >= horizon)
+        for index in copies[done]:
+            length = lengths[index]
+            finished.append(
+                (
+                    int(episodes[index]),
+                    observations[index, :length].copy(),
+                    actions[index, :length].copy(),
+                    rewards[index, :length].copy(),
+                )
+            )
+            states[index] = _RESETTING if ended[index] else _DRAINING
+            episodes[index] = -1
+    finished.sort(key=lambda episode: episode[0])
+    count = len(finished)
+    paths = Paths(
+        observations=np.zeros((count, horizon, layout.size), np.float32),
+        actions=np.zeros((count, horizon, bounds.size), np.float32),
+        rewards=np.zeros((count, horizon), np.float32),
+        valid=np.zeros((count, horizon), bool),
+    )
+    for row, (_, episode_observations, episode_actions, episode_rewards) in enumerate(finished):
+        length = len(episode_rewards)
+        paths.observations[row, :length] = episode_observations
+        paths.actions[row, :length] = episode_actions
+        paths.rewards[row, :length] = episode_rewards
+        paths.valid[row, :length] = True
+    return paths
 
 
 def concatenate(paths: list[Paths]) -> Paths:
     return Paths(*(np.concatenate(parts, axis=0) for parts in zip(*paths)))
 
 
-def collect(env, act: Callable[[np.ndarray, int], np.ndarray], sampling: Sampling) -> Paths:
-    """Rounds of `rollout_round` until `sampling.steps_per_iteration` steps are simulated."""
+def collect(env, act: Actor, sampling: Sampling) -> Paths:
+    """Complete episodes until at least `sampling.steps_per_iteration` steps.
+
+    `run_episodes` with this rule: a free copy starts another episode while the
+    steps of all started episodes (finished or in progress) are fewer than
+    steps_per_iteration. Episodes in progress when the count is reached run to
+    their end and are kept, so the total is at least steps_per_iteration and at
+    most steps_per_iteration - 1 + num_envs x horizon (`Sampling.max_samples`).
+    """
     if env.num_envs != sampling.num_envs:
         raise ValueError(
             f"environment has {env.num_envs} copies; sampling.num_envs is {sampling.num_envs}."
         )
-    rounds, steps = [], 0
-    while steps < sampling.steps_per_iteration:
-        paths = rollout_round(env, act, sampling.horizon)
-        rounds.append(paths)
-        steps += int(paths.valid.sum())
-    return concatenate(rounds)
+    target = sampling.steps_per_iteration
+    return run_episodes(env, act, sampling.horizon, lambda _, steps: steps < target)
 
 
 # ------------------------------------------------------------------ returns and baseline
@@ -462,9 +548,11 @@ def train_stochastic_policy(
 
 
 @jax.jit
-def _population_means(mean_params: list, observations: jax.Array) -> jax.Array:
-    """Per-copy mean actions: copy k acts with mean_params[k] (a stacked pytree)."""
-    return jax.vmap(lambda p, o: policy_mean({"mean": p}, o))(mean_params, observations)
+def _candidate_means(population: list, candidates: jax.Array, observations: jax.Array) -> jax.Array:
+    """Per-copy mean actions: copy k acts with candidate candidates[k] of the stacked
+    mean-network parameters `population` (leading axis P)."""
+    params = jax.tree.map(lambda leaf: leaf[candidates], population)
+    return jax.vmap(lambda p, o: policy_mean({"mean": p}, o))(params, observations)
 
 
 def evaluate_population(
@@ -480,26 +568,23 @@ def evaluate_population(
       env: a batched environment with sampling.num_envs copies.
       population: (P, n) flat parameters of the mean network.
       unflatten: maps a flat vector to the mean network's layers.
-      sampling: the horizon and the number of copies (P is evaluated in rounds of
-        num_envs; the last round's spare copies repeat the last candidate and are dropped).
+      sampling: the horizon and the number of copies. Candidate k is the k-th
+        episode `run_episodes` starts: a copy that finishes one candidate's episode
+        takes the next candidate not yet started, until all P have started.
 
     Returns:
-      The (P,) undiscounted returns and the trajectories (P of them).
+      The (P,) undiscounted returns and the trajectories (P of them, row k candidate k).
     """
     check_env(env, sampling)
     size = population.shape[0]
-    rounds = []
-    for start in range(0, size, sampling.num_envs):
-        indices = np.minimum(np.arange(start, start + sampling.num_envs), size - 1)
-        stacked = jax.vmap(unflatten)(jnp.asarray(population[indices], jnp.float32))
+    stacked = jax.vmap(unflatten)(jnp.asarray(population, jnp.float32))
 
-        def act(observations, t, stacked=stacked):
-            return np.asarray(_population_means(stacked, jnp.asarray(observations)))
+    def act(observations: np.ndarray, episodes: np.ndarray) -> np.ndarray:
+        # A copy recording no episode (-1) acts with candidate 0; its action is unused.
+        candidates = jnp.asarray(np.maximum(episodes, 0))
+        return np.asarray(_candidate_means(stacked, candidates, jnp.asarray(observations)))
 
-        paths = rollout_round(env, act, sampling.horizon)
-        keep = min(sampling.num_envs, size - start)
-        rounds.append(Paths(*(field[:keep] for field in paths)))
-    paths = concatenate(rounds)
+    paths = run_episodes(env, act, sampling.horizon, lambda started, _: started < size)
     return paths.episode_returns, paths
 
 

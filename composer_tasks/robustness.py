@@ -66,7 +66,13 @@ class Sensor:
 
 class SensorVector(observable_lib.Generic):
     """An observable that concatenates named sensors into one flat float64 vector,
-    in the given order (rllab observes one flat vector)."""
+    in the given order (rllab observes one flat vector).
+
+    On a batch's physics (`composer_tasks.batch.batch_physics`, whose `data.qpos`
+    is (N, nq)) every sensor must return an (N, ...) array, and the vector is
+    (N, D): each copy's row is exactly its single-copy vector. A task whose sensors
+    do that can run on a `BatchEnvironment`'s vectorised path.
+    """
 
     def __init__(self, sensors: Iterable[Sensor], **options: Any) -> None:
         sensors = tuple(sensors)
@@ -91,11 +97,14 @@ class SensorVector(observable_lib.Generic):
         return removed
 
     def _read(self, physics: Physics) -> np.ndarray:
+        # () for one copy's physics, (N,) for a batch's.
+        copies = np.shape(physics.data.qpos)[:-1]
         return np.concatenate(
             [
-                np.ravel(np.asarray(sensor.read(physics), dtype=np.float64))
+                np.reshape(np.asarray(sensor.read(physics), dtype=np.float64), (*copies, -1))
                 for sensor in self._sensors
-            ]
+            ],
+            axis=-1,
         )
 
 

@@ -155,9 +155,24 @@ _ACROBOT_RESET_STD = 0.1
 
 class Task(composer.Task):
     """Base of rllab tasks: one model, one `SensorVector` "observations", a reward and
-    a termination; terminations end the episode with discount 0."""
+    a termination; terminations end the episode with discount 0.
+
+    A subclass sets `vectorized_callbacks` True when its reward, termination and
+    sensors also take a batch's physics ((N, ...) arrays, leading-axis-agnostic
+    indexing) and return per copy exactly what they return on one copy's physics:
+    `composer.Task.vectorized`'s promise. The basic tasks do; the variants that add
+    noise, an action delay or per-episode parameters fall back to the batch's
+    per-copy path (the batch checks their observables and entity callbacks, and
+    `robustness.delayed_actions` clears `vectorized_callbacks`).
+    """
 
     physics_class = physics_lib.Physics
+    vectorized_callbacks = False
+
+    @property
+    def vectorized(self):
+        """`composer.Task.vectorized`: this task's `vectorized_callbacks`."""
+        return self.vectorized_callbacks
 
     def __init__(self, root, control_timestep, sensors):
         self._root = root
@@ -173,20 +188,29 @@ class Task(composer.Task):
         return {"observations": self.observations}
 
     def get_discount(self, physics):
-        return 0.0 if self.should_terminate_episode(physics) else 1.0
+        return _scalar(np.where(self.should_terminate_episode(physics), 0.0, 1.0))
 
     def action(self, physics) -> np.ndarray:
         """The control applied in the last step (the action, after any delay)."""
         return physics.data.ctrl
 
 
+def _scalar(value):
+    """A 0-d array as a Python scalar (a single environment's float or bool); an
+    (N,) array of a batch's copies unchanged."""
+    value = np.asarray(value)
+    return value.item() if value.ndim == 0 else value
+
+
 def _joint_reader(attribute, joint, size=1):
+    """Reads `size` entries of qpos or qvel at a joint's address: (size,) on one
+    copy's physics, (N, size) on a batch's."""
+    address_field = "qposadr" if attribute == "qpos" else "dofadr"
+
     def read(physics):
-        model = physics.model
-        address = (model.jnt_qposadr if attribute == "qpos" else model.jnt_dofadr)[
-            model.joint(joint).id
-        ]
-        return getattr(physics.data, attribute)[address : address + size]
+        # Addresses are structural: every copy (and every recompiled model) shares them.
+        address = int(getattr(physics.model.joint(joint), address_field)[0])
+        return getattr(physics.data, attribute)[..., address : address + size]
 
     return read
 
@@ -210,6 +234,8 @@ class CartPole(Task):
     Observation: cart position x (m), pole angle theta (rad, 0 upright), cart
     velocity (m/s), pole angular velocity (rad/s). Action: horizontal force (N).
     """
+
+    vectorized_callbacks = True
 
     def __init__(self, swing_up: bool):
         self._swing_up = swing_up
@@ -240,31 +266,34 @@ class CartPole(Task):
         physics.data.qvel[:] = state[[1, 3]]
 
     def cart_position(self, physics):
-        return physics.data.qpos[0]
+        return physics.data.qpos[..., 0]
 
     def pole_angle(self, physics):
-        return physics.data.qpos[1]
+        return physics.data.qpos[..., 1]
 
     def should_terminate_episode(self, physics):
-        x = abs(self.cart_position(physics))
+        x = np.abs(self.cart_position(physics))
         if self._swing_up:
-            return bool(x > _SWING_UP_MAX_X_M)
-        return bool(x > _BALANCE_MAX_X_M or abs(self.pole_angle(physics)) > _BALANCE_MAX_ANGLE)
+            return _scalar(x > _SWING_UP_MAX_X_M)
+        return _scalar(
+            (x > _BALANCE_MAX_X_M) | (np.abs(self.pole_angle(physics)) > _BALANCE_MAX_ANGLE)
+        )
 
     def get_reward(self, physics):
         done = self.should_terminate_episode(physics)
+        cosine = np.cos(self.pole_angle(physics))
         if self._swing_up:
-            return _SWING_UP_PENALTY if done else float(np.cos(self.pole_angle(physics)))
-        if done:
-            # cartpole_env.py multiplies the reward by "not done".
-            return 0.0
-        control_cost = _BALANCE_CONTROL_COST * float(np.sum(self.action(physics) ** 2))
-        return _BALANCE_ALIVE - (1 - float(np.cos(self.pole_angle(physics)))) - control_cost
+            return _scalar(np.where(done, _SWING_UP_PENALTY, cosine))
+        control_cost = _BALANCE_CONTROL_COST * np.sum(self.action(physics) ** 2, axis=-1)
+        # cartpole_env.py multiplies the reward by "not done".
+        return _scalar(np.where(done, 0.0, _BALANCE_ALIVE - (1 - cosine) - control_cost))
 
 
 class MountainCar(Task):
     """Mountain car (supplement §1.1). Observation: horizontal position x (m) and
     velocity (m/s) of the car. Action: horizontal force (N)."""
+
+    vectorized_callbacks = True
 
     def __init__(self):
         spec = mountain_car_model.make_spec()
@@ -287,15 +316,18 @@ class MountainCar(Task):
 
     def height(self, physics):
         """Height of the car's centre above the valley floor's lowest point (m)."""
-        return float(physics.data.qpos[1])
+        return _scalar(physics.data.qpos[..., 1])
 
     def should_terminate_episode(self, physics):
-        x = float(physics.data.qpos[0])
-        half_width = float(physics.model.hfield_size[0, 0])
-        return x >= _MOUNTAIN_CAR_GOAL_X_M or abs(x) >= min(_MOUNTAIN_CAR_MAX_X_M, half_width)
+        x = physics.data.qpos[..., 0]
+        half_width = physics.model.hfield_size[..., 0, 0]
+        return _scalar(
+            (x >= _MOUNTAIN_CAR_GOAL_X_M)
+            | (np.abs(x) >= np.minimum(_MOUNTAIN_CAR_MAX_X_M, half_width))
+        )
 
     def get_reward(self, physics):
-        return -1.0 + self.height(physics)
+        return _scalar(-1.0 + np.asarray(self.height(physics)))
 
 
 class Acrobot(Task):
@@ -306,6 +338,8 @@ class Acrobot(Task):
     Reward: minus the distance (m) from the tip to the point straight above the
     shoulder at the two links' length.
     """
+
+    vectorized_callbacks = True
 
     def __init__(self):
         spec = acrobot_model.make_spec()
@@ -335,15 +369,19 @@ class Acrobot(Task):
     def tip_target(self, physics):
         """World position of the tip when both links point straight up (m)."""
         model = physics.model
-        shoulder = physics.data.xpos[model.body("upper_arm").id]
-        reach = (
-            model.body_pos[model.body("lower_arm").id, 2] + model.site_pos[model.site("tip").id, 2]
+        target = np.array(physics.data.xpos[..., model.body("upper_arm").id, :])
+        target[..., 2] += (
+            model.body_pos[..., model.body("lower_arm").id, 2]
+            + model.site_pos[..., model.site("tip").id, 2]
         )
-        return shoulder + np.array([0.0, 0.0, reach])
+        return target
 
     def get_reward(self, physics):
-        tip = physics.data.site_xpos[physics.model.site("tip").id]
-        return -float(np.linalg.norm(tip - self.tip_target(physics)))
+        tip = physics.data.site_xpos[..., physics.model.site("tip").id, :]
+        offset = tip - self.tip_target(physics)
+        # The Euclidean norm written out, so that one copy and a batch of copies
+        # round alike (np.linalg.norm takes a BLAS dot product for one vector).
+        return _scalar(-np.sqrt(np.sum(offset * offset, axis=-1)))
 
 
 class DoublePendulum(Task):
@@ -354,12 +392,16 @@ class DoublePendulum(Task):
     hinge angular velocities (rad/s): 7 entries.
     """
 
+    vectorized_callbacks = True
+
     def __init__(self):
         spec = _cartpole_spec(2)
 
         def sin_cos(joint):
             read = _joint_reader("qpos", joint)
-            return lambda physics: np.concatenate([np.sin(read(physics)), np.cos(read(physics))])
+            return lambda physics: np.concatenate(
+                [np.sin(read(physics)), np.cos(read(physics))], axis=-1
+            )
 
         super().__init__(
             base.ModelEntity(spec, "double_pendulum"),
@@ -391,20 +433,31 @@ class DoublePendulum(Task):
         pole_2 = model.body("pole_2").id
         geom = model.geom("pole_2").id
         # The capsule's axis is the body's z axis; its far end is 2 x the geom's
-        # centre offset along it.
-        tip = physics.data.xpos[pole_2] + physics.data.xmat[pole_2].reshape(3, 3) @ (
-            2 * model.geom_pos[geom]
-        )
-        hinge_height = physics.data.xpos[model.body("cart").id, 2]
-        return float(tip[0]), float(tip[2] - hinge_height)
+        # centre offset along it. The rotation is applied entry by entry (row i of
+        # xmat times the offset) so that one copy and a batch round alike.
+        offset = 2 * model.geom_pos[..., geom, :]
+        position = physics.data.xpos[..., pole_2, :]
+        rotation = physics.data.xmat[..., pole_2, :]
+
+        def rotated(row):
+            return (
+                rotation[..., 3 * row] * offset[..., 0]
+                + rotation[..., 3 * row + 1] * offset[..., 1]
+                + rotation[..., 3 * row + 2] * offset[..., 2]
+            )
+
+        hinge_height = physics.data.xpos[..., model.body("cart").id, 2]
+        tip_x = position[..., 0] + rotated(0)
+        tip_z = position[..., 2] + rotated(2)
+        return _scalar(tip_x), _scalar(tip_z - hinge_height)
 
     def should_terminate_episode(self, physics):
-        return self.tip(physics)[1] <= _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M
+        return _scalar(np.asarray(self.tip(physics)[1]) <= _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M)
 
     def get_reward(self, physics):
-        x_tip, y_tip = self.tip(physics)
-        speed_1, speed_2 = physics.data.qvel[1:]
-        return (
+        x_tip, y_tip = (np.asarray(value) for value in self.tip(physics))
+        speed_1, speed_2 = physics.data.qvel[..., 1], physics.data.qvel[..., 2]
+        return _scalar(
             _DOUBLE_PENDULUM_ALIVE
             - _TIP_X_COST * x_tip**2
             - (y_tip - _TIP_TARGET_HEIGHT_M) ** 2

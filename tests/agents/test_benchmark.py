@@ -15,7 +15,7 @@ from .conftest import DoubleIntegrator
 def integrator_tasks(monkeypatch):
     """Cells load DoubleIntegrator batches (no MuJoCo): 'suite' names pick the time limit."""
 
-    def load_batch(suite_name, task, num_envs, seed):
+    def load_batch(suite_name, task, num_envs, seed, horizon):
         time_limit = int(task.split(":")[1])
         return vector.LoopedBatch(
             [lambda i=i: DoubleIntegrator(seed * 100 + i, time_limit) for i in range(num_envs)]

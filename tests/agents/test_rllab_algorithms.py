@@ -5,11 +5,13 @@ Fast tests run on synthetic batches and on `DoubleIntegrator` (conftest.py) behi
 on the Control Suite's cart-pole balance.
 """
 
+import dm_env
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.optimize
+from dm_env import specs as dm_specs
 
 from agents import (
     cem,
@@ -88,6 +90,153 @@ def test_sampling_rejects_bad_values():
         policy_search.Sampling(num_envs=0)
     with pytest.raises(ValueError, match="horizon"):
         policy_search.Sampling(horizon=2.5)
+
+
+class _Scripted(dm_env.Environment):
+    """Episode k lasts lengths[k] steps (then a termination); observes (episode k,
+    step t) (or only t with `observe_episode=False`); the reward of a step is its
+    clipped action."""
+
+    def __init__(self, lengths, observe_episode=True):
+        self._lengths = list(lengths)
+        self._observe_episode = observe_episode
+        self._episode, self._t = -1, 0
+
+    def _observation(self):
+        values = [self._episode, self._t] if self._observe_episode else [self._t]
+        return {"state": np.array(values, np.float64)}
+
+    def reset(self):
+        self._episode, self._t = self._episode + 1, 0
+        return dm_env.restart(self._observation())
+
+    def step(self, action):
+        self._t += 1
+        reward = float(np.clip(np.asarray(action).reshape(-1)[0], -1.0, 1.0))
+        if self._t >= self._lengths[self._episode]:
+            return dm_env.termination(reward, self._observation())
+        return dm_env.transition(reward, self._observation())
+
+    def observation_spec(self):
+        size = 2 if self._observe_episode else 1
+        return {"state": dm_specs.Array((size,), np.float64, "state")}
+
+    def action_spec(self):
+        return dm_specs.BoundedArray((1,), np.float64, -1.0, 1.0, "action")
+
+
+def _scripted(*lengths_per_copy, observe_episode=True):
+    return vector.LoopedBatch(
+        [
+            lambda lengths=lengths: _Scripted(lengths, observe_episode)
+            for lengths in lengths_per_copy
+        ]
+    )
+
+
+def test_collect_samples_each_copy_on_its_own_and_finishes_started_episodes():
+    # Copy 0's episodes last 3 steps, copy 1's 10. Copy 0 starts a second episode
+    # (after 7 steps are recorded) while copy 1 is still in its first; after that
+    # episode 14 >= 12 steps are recorded, so copy 0 stops, and copy 1's episode,
+    # in progress, runs to its end: 3 + 10 + 3 steps, in the order they started.
+    env = _scripted([3] * 10, [10] * 10)
+    sampling = policy_search.Sampling(steps_per_iteration=12, horizon=50, num_envs=2)
+    paths = policy_search.collect(env, lambda o, e: np.zeros((2, 1)), sampling)
+    np.testing.assert_array_equal(paths.valid.sum(axis=1), [3, 10, 3])
+    # Rows: copy 0's first episode, copy 1's first, copy 0's second, each from its start.
+    np.testing.assert_array_equal(paths.observations[:, 0], [[0, 0], [0, 0], [1, 0]])
+    np.testing.assert_array_equal(paths.observations[2, :3, 1], [0, 1, 2])
+    assert sampling.steps_per_iteration <= paths.valid.sum() <= sampling.max_samples
+
+
+def test_collect_cuts_episodes_at_the_horizon_and_skips_the_rest_of_them():
+    # Episodes of 10 steps (copy 0) and 6 steps (copy 1), horizon 4: each trajectory
+    # is an episode's first 4 steps. Copy 0 steps out its cut episode unrecorded
+    # while copy 1 records its second; then nothing is recorded and the batch is
+    # reset rather than stepped to copy 0's episode end.
+    env = _scripted([10] * 5, [2, 6, 6, 6])
+    steps = []
+
+    def act(observations, episodes):
+        steps.append(episodes.copy())
+        return np.zeros((2, 1))
+
+    sampling = policy_search.Sampling(steps_per_iteration=12, horizon=4, num_envs=2)
+    paths = policy_search.collect(env, act, sampling)
+    np.testing.assert_array_equal(paths.valid.sum(axis=1), [4, 2, 4, 4, 4])
+    # (episode of its copy, step) at each trajectory's start: copy 0's first, copy
+    # 1's first and second, then after the batch reset each copy's next episode.
+    np.testing.assert_array_equal(
+        paths.observations[:, 0], [[0, 0], [0, 0], [1, 0], [1, 0], [2, 0]]
+    )
+    np.testing.assert_array_equal(paths.observations[0, :, 1], [0, 1, 2, 3])
+    # The episode each copy recorded at each step (-1: none): copy 1's reset step,
+    # copy 0 stepping out its cut episode, then the reset (9 < 12 steps recorded).
+    np.testing.assert_array_equal(
+        np.stack(steps),
+        [[0, 1], [0, 1], [0, -1], [0, 2], [-1, 2], [-1, 2], [-1, 2]] + [[3, 4]] * 4,
+    )
+
+
+def test_actor_is_told_which_episode_each_copy_records():
+    env = _scripted([2] * 5, [5] * 5)
+    seen = []
+
+    def act(observations, episodes):
+        seen.append(episodes.copy())
+        return np.zeros((2, 1))
+
+    policy_search.collect(
+        env, act, policy_search.Sampling(steps_per_iteration=6, horizon=10, num_envs=2)
+    )
+    # Copy 0: episode 0 (2 steps), its reset step (-1, action ignored), episode 2
+    # (started with 5 < 6 steps recorded); copy 1: episode 1 for its 5 steps.
+    np.testing.assert_array_equal(np.stack(seen), [[0, 1], [0, 1], [-1, 1], [2, 1], [2, 1]])
+
+
+def test_population_candidates_get_one_whole_episode_each_in_order():
+    # 5 candidates on 2 copies; candidate k's return is its own, whichever copy ran it.
+    env = _scripted([4, 2, 3, 4, 2], [2, 4, 3, 2, 4], observe_episode=False)
+    sampling = policy_search.Sampling(steps_per_iteration=8, horizon=4, num_envs=2)
+    params = policy_search.init_policy(np.random.default_rng(0), 1, 1, hidden_sizes=(3,))
+    flat, unflatten = policy_search.flat(params["mean"])
+    population = np.asarray(flat)[None] + np.random.default_rng(1).normal(0.0, 1.0, (5, flat.size))
+    returns, paths = policy_search.evaluate_population(env, population, unflatten, sampling)
+    assert returns.shape == (5,) and paths.valid.shape == (5, 4)
+    lengths = paths.valid.sum(axis=1)
+    for k in range(5):
+        mean = policy_search.policy_mean(
+            {"mean": unflatten(jnp.asarray(population[k], jnp.float32))},
+            jnp.arange(lengths[k], dtype=jnp.float32)[:, None],
+        )
+        np.testing.assert_allclose(
+            returns[k], np.clip(np.asarray(mean)[:, 0], -1, 1).sum(), rtol=1e-5
+        )
+    # Copy 1 runs candidate 1 (2 steps), then 2 (4 steps); copy 0 runs candidate 0
+    # (4 steps), then 3 (2 steps), then, free at the same step as copy 1 but first
+    # in copy order, candidate 4 (3 steps): the lengths follow who ran which.
+    np.testing.assert_array_equal(lengths, [4, 2, 4, 2, 3])
+
+
+def test_collect_on_a_vectorised_rllab_batch_is_deterministic():
+    from suites import rllab  # pylint: disable=import-outside-toplevel
+
+    def run():
+        env = rllab.load_batch("cartpole_balancing", 4, seed=2, horizon=30)
+        assert env.vectorized
+        params = policy_search.init_policy(np.random.default_rng(0), 4, 1)
+        sampling = policy_search.Sampling(steps_per_iteration=150, horizon=30, num_envs=4)
+        return policy_search.collect(
+            env, policy_search.gaussian_actor(params, jax.random.key(5)), sampling
+        )
+
+    first, second = run(), run()
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)
+    # Balancing episodes end at a termination or at the horizon, never in between.
+    lengths = first.valid.sum(axis=1)
+    assert np.all(first.valid[np.arange(len(lengths)), lengths - 1])
+    assert first.valid.sum() >= 150
 
 
 def test_collect_masks_ended_episodes_and_reaches_the_budget():

@@ -230,3 +230,58 @@ def test_every_task_is_deterministic_and_finite(name):
 @pytest.mark.parametrize("name", ["swimmer_food", "hopper"])
 def test_batch_copy_matches_single_environment_beyond_basic(name):
     test_batch_copy_matches_single_environment(name)
+
+
+_VECTORIZED = (
+    *rllab.BASIC,
+    "cartpole_balancing_limited_sensors",
+    "acrobot_swing_up_limited_sensors",
+)
+
+
+@pytest.mark.parametrize("name", _VECTORIZED)
+def test_vectorised_batch_equals_single_environments(name):
+    """The basic tasks (and their limited-sensor variants) run on the batch's
+    vectorised path, bit for bit as single environments, across terminations,
+    horizon ends and auto-resets."""
+    num_envs, horizon, steps = 3, 25, 60
+    batch = rllab.load_batch(name, num_envs, seed=4, horizon=horizon)
+    assert batch.vectorized
+    singles = [
+        rllab.load(name, seed=copy_seed(4, i), horizon=horizon, textures=False)
+        for i in range(num_envs)
+    ]
+    spec = batch.action_spec()
+    actions = np.random.RandomState(3).uniform(
+        spec.minimum, spec.maximum, size=(steps, num_envs) + spec.shape
+    )
+    batched = batch.reset()
+    alone = [env.reset() for env in singles]
+    episode_ends = 0
+    for step in range(steps + 1):
+        for index, timestep in enumerate(alone):
+            assert batched.step_type[index] == timestep.step_type
+            assert batched.reward[index] == (timestep.reward or 0.0)
+            assert batched.discount[index] == (
+                1.0 if timestep.discount is None else timestep.discount
+            )
+            np.testing.assert_array_equal(
+                batched.observation["observations"][index], timestep.observation["observations"]
+            )
+            episode_ends += int(timestep.last())
+        if step == steps:
+            break
+        batched = batch.step(actions[step])
+        alone = [
+            env.reset() if timestep.last() else env.step(actions[step, i])
+            for i, (env, timestep) in enumerate(zip(singles, alone))
+        ]
+    assert episode_ends >= num_envs  # every copy restarted at least once
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["cartpole_balancing_noisy_delayed", "mountain_car_system_id", "hopper", "swimmer_food"],
+)
+def test_noise_delay_parameter_draws_and_locomotion_take_the_per_copy_path(name):
+    assert not rllab.load_batch(name, 2, seed=0, horizon=5).vectorized
