@@ -15,7 +15,10 @@ row per iteration) and, once finished, `done.json`; a rerun skips finished cells
 so an interrupted grid resumes where it stopped. Cells run in `--workers`
 processes, or as Ray tasks when `--ray_address` is given. At the end
 `OUT/table.csv`, `OUT/table.md` and a learning-curve figure per task,
-`OUT/curves/<task>.png`, are written from every finished cell.
+`OUT/curves/<task>.png`, are written from every finished cell, and beside them
+`OUT/table_last_iteration.csv` and `.md`: each cell's last iteration's average
+return, mean +- std over seeds, which says where a run shorter than the paper's
+500 iterations has got to (the paper's metric averages over the whole run).
 """
 
 import csv
@@ -25,7 +28,7 @@ import json
 import multiprocessing
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from absl import app, flags
@@ -309,30 +312,42 @@ def performance(progress: dict[str, np.ndarray]) -> float:
     return float(np.sum(progress["average_return"] * counts) / np.sum(counts))
 
 
-def summarize(cells: Sequence[Cell]) -> dict[tuple[str, str], list[float]]:
-    """{(task, algorithm): per-seed performances} of the finished cells."""
+def last_iteration_return(progress: dict[str, np.ndarray]) -> float:
+    """The mean trajectory return of the cell's last iteration."""
+    return float(progress["average_return"][-1])
+
+
+def summarize(
+    cells: Sequence[Cell],
+    metric: Callable[[dict[str, np.ndarray]], float] = performance,
+) -> dict[tuple[str, str], list[float]]:
+    """{(task, algorithm): per-seed values of `metric`} of the finished cells."""
     result: dict[tuple[str, str], list[float]] = {}
     for cell in cells:
         if is_done(cell):
-            result.setdefault((cell.task, cell.algorithm), []).append(
-                performance(read_progress(cell))
-            )
+            result.setdefault((cell.task, cell.algorithm), []).append(metric(read_progress(cell)))
     return result
 
 
 def write_table(
-    cells: Sequence[Cell], tasks: Sequence[str], algorithms: Sequence[str], out: str
+    cells: Sequence[Cell],
+    tasks: Sequence[str],
+    algorithms: Sequence[str],
+    out: str,
+    name: str = "table",
+    metric: Callable[[dict[str, np.ndarray]], float] = performance,
 ) -> dict[tuple[str, str], tuple[float, float, int]]:
-    """Writes OUT/table.csv and OUT/table.md; returns {(task, algorithm): (mean, std, seeds)}.
+    """Writes OUT/<name>.csv and OUT/<name>.md of `metric` (default the paper's
+    performance); returns {(task, algorithm): (mean, std, seeds)}.
 
     std is the population standard deviation over seeds (numpy's default).
     """
-    per_seed = summarize(cells)
+    per_seed = summarize(cells, metric)
     table = {
         key: (float(np.mean(values)), float(np.std(values)), len(values))
         for key, values in per_seed.items()
     }
-    with open(os.path.join(out, "table.csv"), "w", newline="", encoding="utf-8") as file:
+    with open(os.path.join(out, f"{name}.csv"), "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(["task", "algorithm", "mean", "std", "seeds"])
         for task in tasks:
@@ -352,7 +367,7 @@ def write_table(
             else:
                 entries.append("not run")
         lines.append(f"| {task} | " + " | ".join(entries) + " |")
-    with open(os.path.join(out, "table.md"), "w", encoding="utf-8") as file:
+    with open(os.path.join(out, f"{name}.md"), "w", encoding="utf-8") as file:
         file.write("\n".join(lines) + "\n")
     return table
 
@@ -440,6 +455,9 @@ def benchmark(
     os.makedirs(out, exist_ok=True)
     run_cells(cells, workers=workers, ray_address=ray_address)
     table = write_table(cells, task_names, algorithm_names, out)
+    write_table(
+        cells, task_names, algorithm_names, out, "table_last_iteration", last_iteration_return
+    )
     plot_curves(cells, task_names, algorithm_names, out)
     return table
 

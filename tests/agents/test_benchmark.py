@@ -73,6 +73,31 @@ def test_tiny_grid_end_to_end_and_resume(tmp_path, integrator_tasks):
         _grid(tmp_path, iterations=2)
 
 
+def test_last_iteration_table_reads_each_cells_final_row(tmp_path, integrator_tasks):
+    table = _grid(tmp_path, algorithms="reinforce", tasks="integrator:8", iterations=3)
+    last, paper = [], []
+    for seed in range(2):
+        progress = tmp_path / "cells" / "integrator-8" / "reinforce" / f"seed_{seed}"
+        with open(progress / "progress.csv", encoding="utf-8") as file:
+            rows = list(csv.DictReader(file))
+        assert len(rows) == 3
+        last.append(float(rows[-1]["average_return"]))
+        counts = np.array([float(row["num_trajectories"]) for row in rows])
+        returns = np.array([float(row["average_return"]) for row in rows])
+        paper.append(np.sum(returns * counts) / np.sum(counts))
+    np.testing.assert_allclose(
+        table[("integrator:8", "reinforce")][:2], [np.mean(paper), np.std(paper)], rtol=1e-6
+    )
+    with open(tmp_path / "table_last_iteration.csv", encoding="utf-8") as file:
+        (row,) = list(csv.DictReader(file))
+    assert (row["task"], row["algorithm"], row["seeds"]) == ("integrator:8", "reinforce", "2")
+    np.testing.assert_allclose(
+        [float(row["mean"]), float(row["std"])], [np.mean(last), np.std(last)], rtol=1e-6
+    )
+    markdown = (tmp_path / "table_last_iteration.md").read_text(encoding="utf-8")
+    assert f"{np.mean(last):.1f} ± {np.std(last):.1f}" in markdown
+
+
 def test_unfinished_cell_is_rerun(tmp_path, integrator_tasks):
     _grid(tmp_path, algorithms="cem", tasks="integrator:8", seeds=1)
     done = tmp_path / "cells" / "integrator-8" / "cem" / "seed_0" / "done.json"
