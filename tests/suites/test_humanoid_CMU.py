@@ -191,7 +191,12 @@ def test_seeded_initial_states_are_the_published_ones(task):
         lambda seed: suite.load("humanoid_CMU", task, task_kwargs={"random": seed}),
         _reference(task),
     )
-    assert worst == 0.0
+    # The same draws in the same order; the root quaternion is normalised by
+    # np.linalg.norm, whose BLAS dot product rounds the last bit differently on
+    # different CPUs (AVX-512 against AVX2 kernels: 1.1e-16 on an AVX-512 Xeon
+    # against the reference's recording). A different draw or an extra redraw
+    # after a contact would differ by far more than a few ulps of values <= pi.
+    assert worst <= 8 * np.finfo(np.float64).eps
 
 
 @pytest.mark.parametrize("task", _TASKS)
