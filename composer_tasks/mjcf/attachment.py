@@ -60,10 +60,11 @@ def attach(where: Element, child: RootElement) -> Element:
         body = where._mjs.add_body(name=prefix)
     frame = body.add_frame()
     merge_compiler(parent._top_spec(), child)
-    parent._top_spec().attach(child._spec, prefix=prefix, frame=frame)
+    # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
+    parent._top_spec().attach(child._spec, prefix, None, None, frame)
     link(parent, child, body)
     parent._edited()
-    return element_module.Element(body, parent, "body")
+    return element_module.new_handle(body, parent, "body")
 
 
 # Compiler settings that PyMJCF takes from the root model for the whole model

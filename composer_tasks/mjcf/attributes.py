@@ -323,13 +323,16 @@ class Custom(Attribute):
 
 
 def _numbers(value: Any) -> np.ndarray:
-    if type(value) in (list, tuple):  # the common case first
+    kind = type(value)
+    if kind is list or kind is tuple:  # the common cases first
         try:
             array = np.array(value, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"expected numbers, got {value!r}") from None
         if array.ndim == 1:
             return array
+    elif kind is int or kind is float:  # `numbers.Real` below is a slower check
+        return np.array([float(value)])
     if isinstance(value, str):
         try:
             return np.array([float(part) for part in value.split()])
@@ -565,27 +568,26 @@ def _gain(handle: Handle) -> float:
 _SCALAR = Number("scalar")
 
 
+# The bindings give `gainprm` and `biasprm` as views of the element's arrays: the
+# shortcuts write the entries they change in place.
+
+
 def _set_position_kp(handle: Handle, value: Any) -> None:
     kp = _SCALAR.convert(handle, value)
-    gain = np.array(handle._mjs.gainprm)
-    bias = np.array(handle._mjs.biasprm)
-    gain[0], bias[1] = kp, -kp
-    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+    actuator = handle._mjs
+    actuator.gainprm[0] = kp
+    actuator.biasprm[1] = -kp
 
 
 def _set_position_kv(handle: Handle, value: Any) -> None:
-    kv = _SCALAR.convert(handle, value)
-    bias = np.array(handle._mjs.biasprm)
-    bias[2] = -kv
-    handle._mjs.biasprm = bias
+    handle._mjs.biasprm[2] = -_SCALAR.convert(handle, value)
 
 
 def _set_velocity_kv(handle: Handle, value: Any) -> None:
     kv = _SCALAR.convert(handle, value)
-    gain = np.array(handle._mjs.gainprm)
-    bias = np.array(handle._mjs.biasprm)
-    gain[0], bias[2] = kv, -kv
-    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+    actuator = handle._mjs
+    actuator.gainprm[0] = kv
+    actuator.biasprm[2] = -kv
 
 
 def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:

@@ -210,7 +210,7 @@ class RootElement:
 
     @property
     def worldbody(self) -> element_module.Element:
-        return element_module.Element(self._worldbody_spec(), self, "worldbody")
+        return element_module.new_handle(self._worldbody_spec(), self, "worldbody")
 
     @property
     def default(self) -> defaults_module.DefaultClass:
@@ -353,8 +353,8 @@ class RootElement:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
-            return element_module.Element(mjs, scope, "worldbody")
-        return element_module.Element(mjs, scope, tag or element_module.tag_of(mjs))
+            return element_module.new_handle(mjs, scope, "worldbody")
+        return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
 
     def _wrap_body(self, body: Any) -> element_module.Element:
         if body == self._top_spec().worldbody:
@@ -369,10 +369,13 @@ class RootElement:
         self,
         tag: str,
         attributes: Mapping[str, Any],
-        creator: Callable[[Any], Any],
+        creator: Callable[[Any, Any], Any],
+        owner: Any,
         parent: element_module.Element | None,
     ) -> element_module.Element:
-        """Adds an element: checks every attribute, creates it in its class, sets them."""
+        """Adds an element: checks every attribute, creates it in its class
+        (`creator(owner, default class)`, `owner` the MjsBody or MjSpec it goes in),
+        sets them."""
         table = attributes_module.ELEMENT_ATTRIBUTES[tag]
         dclass = None
         if "dclass" in attributes or "class" in attributes:
@@ -399,8 +402,8 @@ class RootElement:
             default = self._main_default()
         else:
             default = None
-        mjs = creator(default)
-        handle = element_module.Element(mjs, self, tag)
+        mjs = creator(owner, default)
+        handle = element_module.new_handle(mjs, self, tag)
         name = ""
         try:
             for name, value in attributes.items():
