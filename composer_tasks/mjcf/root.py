@@ -239,6 +239,32 @@ class RootElement:
     def statistic(self) -> defaults_module.GenericStruct:
         return defaults_module.GenericStruct(self, "statistic", lambda: self._spec.stat)
 
+    # The sections, as properties: reaching an attribute through `__getattr__` costs
+    # Python a raised and caught AttributeError first.
+    @property
+    def asset(self) -> element_module.Section:
+        return element_module.Section(self, "asset")
+
+    @property
+    def actuator(self) -> element_module.Section:
+        return element_module.Section(self, "actuator")
+
+    @property
+    def sensor(self) -> element_module.Section:
+        return element_module.Section(self, "sensor")
+
+    @property
+    def contact(self) -> element_module.Section:
+        return element_module.Section(self, "contact")
+
+    @property
+    def equality(self) -> element_module.Section:
+        return element_module.Section(self, "equality")
+
+    @property
+    def keyframe(self) -> element_module.Section:
+        return element_module.Section(self, "keyframe")
+
     def __getattr__(self, name: str) -> element_module.Section:
         if name in element_module.SECTIONS:
             return element_module.Section(self, name)
