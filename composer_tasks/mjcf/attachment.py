@@ -52,12 +52,16 @@ def attach(where: Element, child: RootElement) -> Element:
     prefix = parent._full_prefix() + child.model + "/"
     if where.tag == "site":
         site = where._mjs
-        body = site.parent.add_body(name=prefix, pos=site.pos, quat=site.quat)
+        # Fields set one by one: the bindings take add_body's keywords slower.
+        body = site.parent.add_body()
+        body.name = prefix
+        body.pos = site.pos
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
         copy_orientation(site, body)
     else:
-        body = where._mjs.add_body(name=prefix)
+        body = where._mjs.add_body()
+        body.name = prefix
     frame = body.add_frame()
     merge_compiler(parent._top_spec(), child)
     # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
@@ -177,7 +181,9 @@ def get_freejoint(element: Element) -> Element | None:
 
 
 def copy_orientation(source: Any, target: Any) -> None:
-    """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
+    """Gives `target` (a body) the orientation of `source` (a site or frame) as written:
+    its quaternion, or the alternative (euler, axis-angle, ...) its `alt.type` names,
+    the only one MuJoCo reads."""
     alt = source.alt
     kind = alt.type
     if kind == mujoco.mjtOrientation.mjORIENTATION_QUAT:
@@ -185,7 +191,14 @@ def copy_orientation(source: Any, target: Any) -> None:
         return
     target_alt = target.alt
     target_alt.type = kind
-    target_alt.euler = alt.euler
-    target_alt.axisangle = alt.axisangle
-    target_alt.xyaxes = alt.xyaxes
-    target_alt.zaxis = alt.zaxis
+    field = _ALTERNATIVE_FIELDS[kind]
+    setattr(target_alt, field, getattr(alt, field))
+
+
+# The field of `MjsOrientation` each alternative orientation type is written in.
+_ALTERNATIVE_FIELDS = {
+    mujoco.mjtOrientation.mjORIENTATION_EULER: "euler",
+    mujoco.mjtOrientation.mjORIENTATION_AXISANGLE: "axisangle",
+    mujoco.mjtOrientation.mjORIENTATION_XYAXES: "xyaxes",
+    mujoco.mjtOrientation.mjORIENTATION_ZAXIS: "zaxis",
+}

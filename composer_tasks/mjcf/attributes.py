@@ -162,7 +162,10 @@ def text(value: Any) -> str:
     if isinstance(value, str):
         return value
     # Indexing: iterating the bindings' character vector takes milliseconds.
-    return "".join([value[i] for i in range(len(value))])
+    length = len(value)
+    if length == 3:  # an Euler sequence, read at every attachment
+        return value[0] + value[1] + value[2]
+    return "".join([value[i] for i in range(length)])
 
 
 class Boolean(Attribute):
