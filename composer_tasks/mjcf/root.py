@@ -35,18 +35,31 @@ from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import namescope as namescope_module
 
 # One RootElement per live MjSpec, by the spec's id, so that handles of the same model
-# share their scope. The values are weak: a RootElement holds its spec, so while an
-# entry exists its id cannot be reused by another spec (`root_of` still checks).
-# Keyed by the spec itself with the RootElement as value, no entry could ever go: the
-# value would keep its own key alive.
-_ROOTS: weakref.WeakValueDictionary[int, RootElement] = weakref.WeakValueDictionary()
+# share their scope. The values are weak references whose callback removes the entry
+# when the RootElement goes: a RootElement holds its spec, so while an entry lives its
+# id cannot be reused by another spec (`root_of` still checks). Keyed by the spec
+# itself with the RootElement as value, no entry could ever go: the value would keep
+# its own key alive. (A WeakValueDictionary does the same with a Python-level
+# reference class per entry, a measurable part of making a model.)
+_ROOTS: dict[int, weakref.ReferenceType[RootElement]] = {}
+
+
+def _remember(key: int, root: RootElement) -> None:
+    def forget(reference: weakref.ReferenceType[RootElement]) -> None:
+        if _ROOTS.get(key) is reference:  # not a newer entry under a reused id
+            del _ROOTS[key]
+
+    _ROOTS[key] = weakref.ref(root, forget)
+
+
 # The RootElements made inside each `keep_roots_made` block in progress (nested).
 _KEEPERS: list[list[RootElement]] = []
 
 
 def root_of(spec: Any) -> RootElement | None:
     """The live RootElement over `spec`, or None."""
-    root = _ROOTS.get(id(spec))
+    reference = _ROOTS.get(id(spec))
+    root = reference() if reference is not None else None
     return root if root is not None and root._spec is spec else None
 
 
@@ -104,6 +117,7 @@ class RootElement:
     _child_scopes: list[RootElement]
     _revision: int
     _default_children: dict[str, list[str]]
+    _own_default: Any
     # The top model and this model's full prefix, kept current by `_update_tree`
     # (attaching and detaching call it): every added element and attribute reads them.
     _top_scope: RootElement
@@ -143,7 +157,9 @@ class RootElement:
         self._prefix_in_top = ""
         if assets:
             spec.assets = {**spec.assets, **assets}
-        _ROOTS[id(spec)] = self
+        # The MjsDefault of the model's own top class, read once: `_main_default`.
+        self._own_default = spec.default
+        _remember(id(spec), self)
         if _KEEPERS:
             _KEEPERS[-1].append(self)
 
@@ -356,7 +372,7 @@ class RootElement:
 
     def _main_default(self) -> Any:
         if self._parent_scope is None:
-            return self._spec.default
+            return self._own_default
         found = self._top_spec().find_default(self._full_prefix() + "main")
         return found if found is not None else self._spec.default
 
@@ -364,7 +380,7 @@ class RootElement:
         if not isinstance(dclass, str):
             raise TypeError(f"dclass must be a class name, got {type(dclass).__name__}")
         if self._parent_scope is None and dclass == "main":
-            return self._spec.default
+            return self._own_default
         found = self._top_spec().find_default(self._full_prefix() + dclass)
         if found is None:
             raise ValueError(f"model {self.model!r} has no default class {dclass!r}")
