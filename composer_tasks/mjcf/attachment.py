@@ -8,6 +8,7 @@ frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -95,8 +96,7 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
     """
     if not child._authored:
         return
-    root_compiler = top_spec.compiler
-    root_values = [read(root_compiler, field) for field, read in _MERGED_COMPILER_READERS]
+    root_values = _compiler_values(top_spec.compiler)
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
     scopes = [child]
@@ -104,8 +104,10 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
         scopes.extend(scope._child_scopes)
     for scope in scopes:
         compiler = scope._spec.compiler
-        for (field, read), root_value in zip(_MERGED_COMPILER_READERS, root_values):
-            child_value = read(compiler, field)
+        values = _compiler_values(compiler)
+        if values == root_values:  # the common case: nothing to merge
+            continue
+        for field, child_value, root_value in zip(_MERGED_COMPILER_FIELDS, values, root_values):
             if child_value == root_value:
                 continue
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
@@ -116,19 +118,22 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
             setattr(compiler, field, root_value)
 
 
-def _comparable(compiler: Any, field: str) -> str:
+_READ_MERGED_COMPILER_FIELDS = operator.attrgetter(*_MERGED_COMPILER_FIELDS)
+_EULERSEQ = _MERGED_COMPILER_FIELDS.index("eulerseq")
+
+
+def _compiler_values(compiler: Any) -> list[Any]:
+    """The merged fields of an `MjsCompiler`, comparably (in `_MERGED_COMPILER_FIELDS`'
+    order), read in one call."""
+    values = list(_READ_MERGED_COMPILER_FIELDS(compiler))
     # MjSpec gives the Euler sequence as a vector of characters.
-    return attributes_module.text(getattr(compiler, field))
+    values[_EULERSEQ] = attributes_module.text(values[_EULERSEQ])
+    return values
 
 
-# Each merged field and how to read it comparably.
-_MERGED_COMPILER_READERS = tuple(
-    (field, _comparable if field == "eulerseq" else getattr) for field in _MERGED_COMPILER_FIELDS
+_DEFAULT_COMPILER = dict(
+    zip(_MERGED_COMPILER_FIELDS, _compiler_values(mujoco.MjSpec().compiler), strict=True)
 )
-
-_DEFAULT_COMPILER = {
-    field: read(mujoco.MjSpec().compiler, field) for field, read in _MERGED_COMPILER_READERS
-}
 
 
 def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:

@@ -107,6 +107,19 @@ class Vector(Attribute):
         value.flags.writeable = False
         return value
 
+    def set(self, handle: Handle, value: Any) -> None:
+        kind = type(value)
+        if (kind is list or kind is tuple) and len(value) == self.size and not self.integer:
+            # The common case (all the numbers, as a list), converted here: one call less.
+            try:
+                values = np.array(value, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"expected numbers, got {value!r}") from None
+            if values.ndim == 1:
+                setattr(handle._mjs, self.field, values)
+                return
+        setattr(handle._mjs, self.field, self.convert(handle, value))
+
     def convert(self, handle: Handle, value: Any) -> np.ndarray:
         if type(value) in (list, tuple) and len(value) == self.size and not self.integer:
             # The common case (all the numbers, as a list), as `_numbers` converts it.

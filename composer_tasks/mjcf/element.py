@@ -260,7 +260,7 @@ class Element:
             raise TypeError(f"a name must be a string, got {type(value).__name__}")
         if PREFIX_SEPARATOR in value:
             raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
-        full_name = self._scope._full_prefix() + value
+        full_name = self._scope._prefix_in_top + value
         if check_unique:
             existing = self._scope._lookup(self.spec_namespace, full_name)
             if existing is not None and existing != self._mjs:

@@ -460,7 +460,8 @@ class RootElement:
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
                 f"{self._where(parent)}): {error}"
             ) from error
-        self._edited()
+        self._top_scope._revision += 1  # `_edited`, inline: once per added element
+        spec_edits.mark_spec_changed()
         return handle
 
     def _where(self, parent: element_module.Element | None) -> str:
