@@ -3,7 +3,9 @@
 `mjcf_build_program.build_creature` run through `composer_tasks.mjcf` ends in
 these MuJoCo calls (one `MjSpec` per model, `add_*` and field writes, an
 attachment body and frame per attached model, `MjSpec.attach`, compile, the
-first forward); this file makes them directly, with no PyMJCF layer, so that
+first forward), in the forms the layer uses (default classes and `attach`'s
+arguments by position, which the bindings take faster than keywords); this
+file makes them directly, with no PyMJCF layer, so that
 the time (or instruction count) of `build_creature` here is what MuJoCo's own
 calls cost, and the difference to the PyMJCF build is what the layer adds.
 
@@ -53,7 +55,7 @@ def _leg(index: int) -> mujoco.MjSpec:
     foot = shin.add_site()
     foot.name, foot.pos, foot.size = "foot", np.array([0.0, 0.0, -0.2]), np.array([0.03, 0, 0])
     for name in ("hip", "knee"):
-        actuator = spec.add_actuator(default=spec.default)
+        actuator = spec.add_actuator(spec.default)
         actuator.name, actuator.target = name, name
         actuator.trntype = mujoco.mjtTrn.mjTRN_JOINT
         actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
@@ -106,13 +108,15 @@ def build_creature() -> physics_module.Physics:
         site.pos = np.array([0.3 * np.cos(theta), 0.3 * np.sin(theta), 0.0])
         site.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
         site.alt.euler = np.array([0.0, 0.0, theta])
-        body = torso.add_body(name=f"leg{index}/", pos=site.pos)
+        body = torso.add_body()
+        body.name, body.pos = f"leg{index}/", site.pos
         body.alt.type = site.alt.type
         body.alt.euler = site.alt.euler
-        creature.attach(_leg(index), prefix=f"leg{index}/", frame=body.add_frame())
-    body = arena.worldbody.add_body(name="creature/")
+        creature.attach(_leg(index), f"leg{index}/", None, None, body.add_frame())
+    body = arena.worldbody.add_body()
+    body.name = "creature/"
     body.add_freejoint()
-    arena.attach(creature, prefix="creature/", frame=body.add_frame())
+    arena.attach(creature, "creature/", None, None, body.add_frame())
     return physics_module.Physics.from_spec(arena)
 
 

@@ -8,6 +8,7 @@ frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -52,18 +53,23 @@ def attach(where: Element, child: RootElement) -> Element:
     prefix = parent._full_prefix() + child.model + "/"
     if where.tag == "site":
         site = where._mjs
-        body = site.parent.add_body(name=prefix, pos=site.pos, quat=site.quat)
+        # Fields set one by one: the bindings take add_body's keywords slower.
+        body = site.parent.add_body()
+        body.name = prefix
+        body.pos = site.pos
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
         copy_orientation(site, body)
     else:
-        body = where._mjs.add_body(name=prefix)
+        body = where._mjs.add_body()
+        body.name = prefix
     frame = body.add_frame()
     merge_compiler(parent._top_spec(), child)
-    parent._top_spec().attach(child._spec, prefix=prefix, frame=frame)
+    # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
+    parent._top_spec().attach(child._spec, prefix, None, None, frame)
     link(parent, child, body)
     parent._edited()
-    return element_module.Element(body, parent, "body")
+    return element_module.new_handle(body, parent, "body")
 
 
 # Compiler settings that PyMJCF takes from the root model for the whole model
@@ -90,8 +96,7 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
     """
     if not child._authored:
         return
-    root_compiler = top_spec.compiler
-    root_values = [read(root_compiler, field) for field, read in _MERGED_COMPILER_READERS]
+    root_values = _compiler_values(top_spec.compiler)
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
     scopes = [child]
@@ -99,8 +104,10 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
         scopes.extend(scope._child_scopes)
     for scope in scopes:
         compiler = scope._spec.compiler
-        for (field, read), root_value in zip(_MERGED_COMPILER_READERS, root_values):
-            child_value = read(compiler, field)
+        values = _compiler_values(compiler)
+        if values == root_values:  # the common case: nothing to merge
+            continue
+        for field, child_value, root_value in zip(_MERGED_COMPILER_FIELDS, values, root_values):
             if child_value == root_value:
                 continue
             if child_value != _DEFAULT_COMPILER[field] and scope is child:
@@ -111,19 +118,22 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
             setattr(compiler, field, root_value)
 
 
-def _comparable(compiler: Any, field: str) -> str:
+_READ_MERGED_COMPILER_FIELDS = operator.attrgetter(*_MERGED_COMPILER_FIELDS)
+_EULERSEQ = _MERGED_COMPILER_FIELDS.index("eulerseq")
+
+
+def _compiler_values(compiler: Any) -> list[Any]:
+    """The merged fields of an `MjsCompiler`, comparably (in `_MERGED_COMPILER_FIELDS`'
+    order), read in one call."""
+    values = list(_READ_MERGED_COMPILER_FIELDS(compiler))
     # MjSpec gives the Euler sequence as a vector of characters.
-    return attributes_module.text(getattr(compiler, field))
+    values[_EULERSEQ] = attributes_module.text(values[_EULERSEQ])
+    return values
 
 
-# Each merged field and how to read it comparably.
-_MERGED_COMPILER_READERS = tuple(
-    (field, _comparable if field == "eulerseq" else getattr) for field in _MERGED_COMPILER_FIELDS
+_DEFAULT_COMPILER = dict(
+    zip(_MERGED_COMPILER_FIELDS, _compiler_values(mujoco.MjSpec().compiler), strict=True)
 )
-
-_DEFAULT_COMPILER = {
-    field: read(mujoco.MjSpec().compiler, field) for field, read in _MERGED_COMPILER_READERS
-}
 
 
 def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
@@ -176,7 +186,9 @@ def get_freejoint(element: Element) -> Element | None:
 
 
 def copy_orientation(source: Any, target: Any) -> None:
-    """Gives `target` (a body) the orientation of `source` (a site or frame) as written."""
+    """Gives `target` (a body) the orientation of `source` (a site or frame) as written:
+    its quaternion, or the alternative (euler, axis-angle, ...) its `alt.type` names,
+    the only one MuJoCo reads."""
     alt = source.alt
     kind = alt.type
     if kind == mujoco.mjtOrientation.mjORIENTATION_QUAT:
@@ -184,7 +196,14 @@ def copy_orientation(source: Any, target: Any) -> None:
         return
     target_alt = target.alt
     target_alt.type = kind
-    target_alt.euler = alt.euler
-    target_alt.axisangle = alt.axisangle
-    target_alt.xyaxes = alt.xyaxes
-    target_alt.zaxis = alt.zaxis
+    field = _ALTERNATIVE_FIELDS[kind]
+    setattr(target_alt, field, getattr(alt, field))
+
+
+# The field of `MjsOrientation` each alternative orientation type is written in.
+_ALTERNATIVE_FIELDS = {
+    mujoco.mjtOrientation.mjORIENTATION_EULER: "euler",
+    mujoco.mjtOrientation.mjORIENTATION_AXISANGLE: "axisangle",
+    mujoco.mjtOrientation.mjORIENTATION_XYAXES: "xyaxes",
+    mujoco.mjtOrientation.mjORIENTATION_ZAXIS: "zaxis",
+}

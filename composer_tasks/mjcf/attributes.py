@@ -107,6 +107,19 @@ class Vector(Attribute):
         value.flags.writeable = False
         return value
 
+    def set(self, handle: Handle, value: Any) -> None:
+        kind = type(value)
+        if (kind is list or kind is tuple) and len(value) == self.size and not self.integer:
+            # The common case (all the numbers, as a list), converted here: one call less.
+            try:
+                values = np.array(value, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"expected numbers, got {value!r}") from None
+            if values.ndim == 1:
+                setattr(handle._mjs, self.field, values)
+                return
+        setattr(handle._mjs, self.field, self.convert(handle, value))
+
     def convert(self, handle: Handle, value: Any) -> np.ndarray:
         if type(value) in (list, tuple) and len(value) == self.size and not self.integer:
             # The common case (all the numbers, as a list), as `_numbers` converts it.
@@ -162,7 +175,10 @@ def text(value: Any) -> str:
     if isinstance(value, str):
         return value
     # Indexing: iterating the bindings' character vector takes milliseconds.
-    return "".join([value[i] for i in range(len(value))])
+    length = len(value)
+    if length == 3:  # an Euler sequence, read at every attachment
+        return value[0] + value[1] + value[2]
+    return "".join([value[i] for i in range(length)])
 
 
 class Boolean(Attribute):
@@ -323,13 +339,16 @@ class Custom(Attribute):
 
 
 def _numbers(value: Any) -> np.ndarray:
-    if type(value) in (list, tuple):  # the common case first
+    kind = type(value)
+    if kind is list or kind is tuple:  # the common cases first
         try:
             array = np.array(value, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"expected numbers, got {value!r}") from None
         if array.ndim == 1:
             return array
+    elif kind is int or kind is float:  # `numbers.Real` below is a slower check
+        return np.array([float(value)])
     if isinstance(value, str):
         try:
             return np.array([float(part) for part in value.split()])
@@ -565,27 +584,26 @@ def _gain(handle: Handle) -> float:
 _SCALAR = Number("scalar")
 
 
+# The bindings give `gainprm` and `biasprm` as views of the element's arrays: the
+# shortcuts write the entries they change in place.
+
+
 def _set_position_kp(handle: Handle, value: Any) -> None:
     kp = _SCALAR.convert(handle, value)
-    gain = np.array(handle._mjs.gainprm)
-    bias = np.array(handle._mjs.biasprm)
-    gain[0], bias[1] = kp, -kp
-    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+    actuator = handle._mjs
+    actuator.gainprm[0] = kp
+    actuator.biasprm[1] = -kp
 
 
 def _set_position_kv(handle: Handle, value: Any) -> None:
-    kv = _SCALAR.convert(handle, value)
-    bias = np.array(handle._mjs.biasprm)
-    bias[2] = -kv
-    handle._mjs.biasprm = bias
+    handle._mjs.biasprm[2] = -_SCALAR.convert(handle, value)
 
 
 def _set_velocity_kv(handle: Handle, value: Any) -> None:
     kv = _SCALAR.convert(handle, value)
-    gain = np.array(handle._mjs.gainprm)
-    bias = np.array(handle._mjs.biasprm)
-    gain[0], bias[2] = kv, -kv
-    handle._mjs.gainprm, handle._mjs.biasprm = gain, bias
+    actuator = handle._mjs
+    actuator.gainprm[0] = kv
+    actuator.biasprm[2] = -kv
 
 
 def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:

@@ -77,8 +77,9 @@ class DefaultClass:
     _scope: RootElement
 
     def __init__(self, mjs: Any, scope: RootElement) -> None:
-        self._mjs = mjs
-        self._scope = scope
+        # The slots' own setters: `__setattr__` refuses every other name.
+        _CLASS_MJS(self, mjs)
+        _CLASS_SCOPE(self, scope)
 
     @property
     def tag(self) -> str:
@@ -141,9 +142,6 @@ class DefaultClass:
         return DefaultTag(self, tag)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in self.__slots__:
-            object.__setattr__(self, name, value)
-            return
         raise AttributeError(
             f"can't set {name!r} on <default>: defaults are set per tag (`cls.geom.{name} = ...`)"
         )
@@ -167,28 +165,31 @@ class DefaultClass:
         return names
 
 
+# The setters of DefaultClass's slots (member descriptors).
+_CLASS_MJS: Callable[[DefaultClass, Any], None] = vars(DefaultClass)["_mjs"].__set__
+_CLASS_SCOPE: Callable[[DefaultClass, RootElement], None] = vars(DefaultClass)["_scope"].__set__
+
+
 class DefaultTag:
     """The defaults of one tag in a class (`model.default.geom`)."""
 
-    __slots__ = ("_cls", "_mjs", "_tag")
+    __slots__ = ("_cls", "_mjs", "_scope", "_tag")
     _cls: DefaultClass
     # The tag's struct of the class (`MjsDefault.geom`, `.actuator`, ...), read once:
     # it lives as long as the class does.
     _mjs: Any
+    _scope: RootElement
     _tag: str
 
     def __init__(self, cls: DefaultClass, tag: str) -> None:
-        object.__setattr__(self, "_cls", cls)
-        object.__setattr__(self, "_mjs", getattr(cls._mjs, _DEFAULT_TAGS[tag]))
-        object.__setattr__(self, "_tag", tag)
+        _TAG_CLS(self, cls)
+        _TAG_MJS(self, getattr(cls._mjs, _DEFAULT_TAGS[tag]))
+        _TAG_SCOPE(self, cls._scope)
+        _TAG_TAG(self, tag)
 
     @property
     def tag(self) -> str:
         return self._tag
-
-    @property
-    def _scope(self) -> RootElement:
-        return self._cls._scope
 
     def _path(self) -> str:
         return f"<{self._tag}> of default class {self._cls._mjs.name!r}"
@@ -214,7 +215,11 @@ class DefaultTag:
         self._set(name, value, check=True)
 
     def _set(self, name: str, value: Any, check: bool) -> None:
-        attribute = self._attribute(name)
+        self._write(self._attribute(name), name, value, check)
+
+    def _write(
+        self, attribute: attributes_module.Attribute, name: str, value: Any, check: bool
+    ) -> None:
         if check:
             self._check_unused()
         try:
@@ -228,22 +233,26 @@ class DefaultTag:
         self._scope._edited()
 
     def set_attributes(self, **attributes: Any) -> None:
-        for name in attributes:
-            self._attribute(name)
+        checked = [(self._attribute(name), name, value) for name, value in attributes.items()]
         self._check_unused()
-        for name, value in attributes.items():
-            self._set(name, value, check=False)
+        for attribute, name, value in checked:
+            self._write(attribute, name, value, check=False)
 
     def _check_unused(self) -> None:
-        classes = set(self._cls._classes_below())
+        cls = self._cls
+        scope = self._scope
+        if scope._default_children:
+            classes = cls._classes_below()
+            derived = classes[1:]
+        else:  # no class of this model was made from another
+            classes, derived = [cls._mjs.name], []
         kind = _DEFAULT_TAGS[self._tag]
-        spec = self._scope._top_spec()
+        elements = getattr(scope._top_scope._spec, _COLLECTIONS[kind])
         users = [
             element
-            for element in getattr(spec, _COLLECTIONS[kind])
+            for element in elements
             if getattr(element, "classname", None) is not None and element.classname.name in classes
         ]
-        derived = [name for name in classes if name != self._cls._mjs.name]
         if users or derived:
             what = (
                 (f"{len(users)} <{kind}> element(s)" if users else "")
@@ -257,6 +266,24 @@ class DefaultTag:
 
     def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"
+
+
+def _tag_defaults(tag: str) -> property:
+    return property(lambda cls: DefaultTag(cls, tag), doc=f"The defaults of <{tag}> in this class.")
+
+
+# `cls.geom`, `cls.joint`, ... as properties: reaching them through `__getattr__` would
+# cost Python a raised and caught AttributeError first (`__getattr__` still names the
+# tags a class does not have).
+for _tag in _DEFAULT_TAGS:
+    setattr(DefaultClass, _tag, _tag_defaults(_tag))
+
+
+# The setters of DefaultTag's slots.
+_TAG_CLS: Callable[[DefaultTag, DefaultClass], None] = vars(DefaultTag)["_cls"].__set__
+_TAG_MJS: Callable[[DefaultTag, Any], None] = vars(DefaultTag)["_mjs"].__set__
+_TAG_SCOPE: Callable[[DefaultTag, RootElement], None] = vars(DefaultTag)["_scope"].__set__
+_TAG_TAG: Callable[[DefaultTag, str], None] = vars(DefaultTag)["_tag"].__set__
 
 
 def _set_actuator_shortcut(actuator: Any, tag: str) -> None:

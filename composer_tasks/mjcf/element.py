@@ -14,6 +14,7 @@ or index by name until it is recompiled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import mujoco
@@ -29,17 +30,17 @@ if TYPE_CHECKING:
 PREFIX_SEPARATOR = "/"
 
 # Tags that may be added as children of a body (or of the worldbody, or of an
-# attachment frame), and how each is created on the parent MjsBody.
-_BODY_CHILDREN = {
-    "body": lambda body, default: body.add_body(default=default) if default else body.add_body(),
-    "geom": lambda body, default: body.add_geom(default=default) if default else body.add_geom(),
-    "site": lambda body, default: body.add_site(default=default) if default else body.add_site(),
-    "joint": lambda body, default: body.add_joint(default=default) if default else body.add_joint(),
+# attachment frame), and how each is created on the parent MjsBody: `(body, default)`,
+# the default class (or None: the body's) passed positionally, which the bindings
+# take in a third of the time a `default=` keyword costs them.
+_BODY_CHILDREN: dict[str, Any] = {
+    "body": mujoco.MjsBody.add_body,
+    "geom": mujoco.MjsBody.add_geom,
+    "site": mujoco.MjsBody.add_site,
+    "joint": mujoco.MjsBody.add_joint,
     "freejoint": lambda body, default: body.add_freejoint(),
-    "camera": lambda body, default: (
-        body.add_camera(default=default) if default else body.add_camera()
-    ),
-    "light": lambda body, default: body.add_light(default=default) if default else body.add_light(),
+    "camera": mujoco.MjsBody.add_camera,
+    "light": mujoco.MjsBody.add_light,
     "inertial": None,  # a view of the body's own inertial fields
 }
 
@@ -106,9 +107,10 @@ class Element:
     _tag: str
 
     def __init__(self, mjs: Any, scope: RootElement, tag: str) -> None:
-        object.__setattr__(self, "_mjs", mjs)
-        object.__setattr__(self, "_scope", scope)
-        object.__setattr__(self, "_tag", tag)
+        # The slots' own setters: `__setattr__` routes public names to attributes.
+        _SET_MJS(self, mjs)
+        _SET_SCOPE(self, scope)
+        _SET_TAG(self, tag)
 
     # Identity.
 
@@ -258,7 +260,7 @@ class Element:
             raise TypeError(f"a name must be a string, got {type(value).__name__}")
         if PREFIX_SEPARATOR in value:
             raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
-        full_name = self._scope._full_prefix() + value
+        full_name = self._scope._prefix_in_top + value
         if check_unique:
             existing = self._scope._lookup(self.spec_namespace, full_name)
             if existing is not None and existing != self._mjs:
@@ -342,9 +344,7 @@ class Element:
             handle = Element(self._mjs, self._scope, "inertial")
             handle.set_attributes(**attributes)
             return handle
-        handle = self._scope._create(
-            tag, attributes, lambda default: _BODY_CHILDREN[tag](self._mjs, default), self
-        )
+        handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame.
             handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
@@ -397,6 +397,23 @@ class Element:
         return attachment.attach(self, child_model)
 
 
+# The setters of Element's slots (member descriptors).
+_SET_MJS: Callable[[Element, Any], None] = vars(Element)["_mjs"].__set__
+_SET_SCOPE: Callable[[Element, RootElement], None] = vars(Element)["_scope"].__set__
+_SET_TAG: Callable[[Element, str], None] = vars(Element)["_tag"].__set__
+_new_object = object.__new__
+
+
+def new_handle(mjs: Any, scope: RootElement, tag: str) -> Element:
+    """`Element(mjs, scope, tag)` without the call of `__init__`: adding an element,
+    wrapping a found one and attaching make one handle each."""
+    handle = _new_object(Element)
+    _SET_MJS(handle, mjs)
+    _SET_SCOPE(handle, scope)
+    _SET_TAG(handle, tag)
+    return handle
+
+
 # The `find` namespaces of each section's elements ("equality" holds weld, connect and
 # joint equalities, one namespace).
 _SECTION_NAMESPACES = {
@@ -432,12 +449,10 @@ class Section:
                 f"<{tag}> is not a valid child of <{self._section}> (model "
                 f"{self._scope.model!r}); valid children: {sorted(tags)}"
             )
-        return self._scope._create(
-            "equality_joint" if (self._section, tag) == ("equality", "joint") else tag,
-            attributes,
-            lambda default: _add_section_element(self._scope, tag, default),
-            None,
-        )
+        if self._section == "equality" and tag == "joint":
+            tag = "equality_joint"
+        scope = self._scope
+        return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
 
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
@@ -459,49 +474,87 @@ class Section:
         return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"
 
 
-def _add_section_element(scope: RootElement, tag: str, default: Any) -> Any:
-    spec = scope._top_spec()
-    if tag in ("texture", "material", "mesh", "hfield"):
-        adder = getattr(spec, "add_" + tag)
-        return adder(default=default) if default and tag != "hfield" else adder()
-    if tag in _ACTUATORS:
-        actuator = spec.add_actuator(default=default)
-        if tag == "motor":
-            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-            actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
-        elif tag == "position":
-            # MJCF's shortcut: gain kp, bias -kp * length - kv * velocity; kp and kv
-            # start from the class's actuator default.
-            kp, kv = float(actuator.gainprm[0]), -float(actuator.biasprm[2])
-            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-            actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-            bias = np.zeros(10)
-            bias[1], bias[2] = -kp, -kv
-            actuator.biasprm = bias
-        elif tag == "velocity":
-            kv = float(actuator.gainprm[0])
-            actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-            actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-            bias = np.zeros(10)
-            bias[2] = -kv
-            actuator.biasprm = bias
-        return actuator
-    if tag in attributes_module.SENSORS:
+def _asset_adder(tag: str, takes_class: bool) -> Callable[[Any, Any], Any]:
+    adder = getattr(mujoco.MjSpec, "add_" + tag)
+    if takes_class:
+        return lambda spec, default: adder(spec, default) if default else adder(spec)
+    return lambda spec, default: adder(spec)
+
+
+def _add_motor(spec: Any, default: Any) -> Any:
+    actuator = spec.add_actuator(default)
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
+    return actuator
+
+
+def _add_position(spec: Any, default: Any) -> Any:
+    # MJCF's shortcut: gain kp, bias -kp * length - kv * velocity; kp and kv start
+    # from the class's actuator default.
+    actuator = spec.add_actuator(default)
+    kp, kv = float(actuator.gainprm[0]), -float(actuator.biasprm[2])
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    bias = np.zeros(10)
+    bias[1], bias[2] = -kp, -kv
+    actuator.biasprm = bias
+    return actuator
+
+
+def _add_velocity(spec: Any, default: Any) -> Any:
+    actuator = spec.add_actuator(default)
+    kv = float(actuator.gainprm[0])
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    bias = np.zeros(10)
+    bias[2] = -kv
+    actuator.biasprm = bias
+    return actuator
+
+
+def _sensor_adder(sensor_type: Any) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
         sensor = spec.add_sensor()
-        sensor.type = attributes_module.SENSORS[tag][0]
+        sensor.type = sensor_type
         return sensor
-    if tag in ("pair", "exclude"):
-        adder = getattr(spec, "add_" + tag)
-        return adder(default=default) if default and tag == "pair" else adder()
-    if tag in _EQUALITIES:
-        equality = spec.add_equality(default=default) if default else spec.add_equality()
-        equality.type = _EQUALITIES[tag]
-        if tag != "joint":
+
+    return add
+
+
+def _equality_adder(equality_type: Any, between_bodies: bool) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
+        equality = spec.add_equality(default) if default else spec.add_equality()
+        equality.type = equality_type
+        if between_bodies:
             equality.objtype = mujoco.mjtObj.mjOBJ_BODY
         return equality
-    if tag == "key":
-        return spec.add_key()
-    raise AttributeError(f"<{tag}> cannot be added here")
+
+    return add
+
+
+# How each tag of a section is created in the (top) spec: `(spec, default)`, where
+# `default` is the class the element takes (the model's own when no `dclass`). The
+# class goes positionally (see `_BODY_CHILDREN`).
+_SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
+    "texture": _asset_adder("texture", True),
+    "material": _asset_adder("material", True),
+    "mesh": _asset_adder("mesh", True),
+    "hfield": _asset_adder("hfield", False),
+    "motor": _add_motor,
+    "position": _add_position,
+    "velocity": _add_velocity,
+    "general": lambda spec, default: spec.add_actuator(default),
+    **{
+        tag: _sensor_adder(sensor_type)
+        for tag, (sensor_type, _) in attributes_module.SENSORS.items()
+    },
+    "pair": _asset_adder("pair", True),
+    "exclude": _asset_adder("exclude", False),
+    "weld": _equality_adder(_EQUALITIES["weld"], True),
+    "connect": _equality_adder(_EQUALITIES["connect"], True),
+    "equality_joint": _equality_adder(_EQUALITIES["joint"], False),
+    "key": lambda spec, default: spec.add_key(),
+}
 
 
 def tag_of(mjs: Any) -> str:

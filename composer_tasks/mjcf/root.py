@@ -35,18 +35,31 @@ from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import namescope as namescope_module
 
 # One RootElement per live MjSpec, by the spec's id, so that handles of the same model
-# share their scope. The values are weak: a RootElement holds its spec, so while an
-# entry exists its id cannot be reused by another spec (`root_of` still checks).
-# Keyed by the spec itself with the RootElement as value, no entry could ever go: the
-# value would keep its own key alive.
-_ROOTS: weakref.WeakValueDictionary[int, RootElement] = weakref.WeakValueDictionary()
+# share their scope. The values are weak references whose callback removes the entry
+# when the RootElement goes: a RootElement holds its spec, so while an entry lives its
+# id cannot be reused by another spec (`root_of` still checks). Keyed by the spec
+# itself with the RootElement as value, no entry could ever go: the value would keep
+# its own key alive. (A WeakValueDictionary does the same with a Python-level
+# reference class per entry, a measurable part of making a model.)
+_ROOTS: dict[int, weakref.ReferenceType[RootElement]] = {}
+
+
+def _remember(key: int, root: RootElement) -> None:
+    def forget(reference: weakref.ReferenceType[RootElement]) -> None:
+        if _ROOTS.get(key) is reference:  # not a newer entry under a reused id
+            del _ROOTS[key]
+
+    _ROOTS[key] = weakref.ref(root, forget)
+
+
 # The RootElements made inside each `keep_roots_made` block in progress (nested).
 _KEEPERS: list[list[RootElement]] = []
 
 
 def root_of(spec: Any) -> RootElement | None:
     """The live RootElement over `spec`, or None."""
-    root = _ROOTS.get(id(spec))
+    reference = _ROOTS.get(id(spec))
+    root = reference() if reference is not None else None
     return root if root is not None and root._spec is spec else None
 
 
@@ -104,6 +117,7 @@ class RootElement:
     _child_scopes: list[RootElement]
     _revision: int
     _default_children: dict[str, list[str]]
+    _own_default: Any
     # The top model and this model's full prefix, kept current by `_update_tree`
     # (attaching and detaching call it): every added element and attribute reads them.
     _top_scope: RootElement
@@ -143,7 +157,9 @@ class RootElement:
         self._prefix_in_top = ""
         if assets:
             spec.assets = {**spec.assets, **assets}
-        _ROOTS[id(spec)] = self
+        # The MjsDefault of the model's own top class, read once: `_main_default`.
+        self._own_default = spec.default
+        _remember(id(spec), self)
         if _KEEPERS:
             _KEEPERS[-1].append(self)
 
@@ -210,7 +226,7 @@ class RootElement:
 
     @property
     def worldbody(self) -> element_module.Element:
-        return element_module.Element(self._worldbody_spec(), self, "worldbody")
+        return element_module.new_handle(self._worldbody_spec(), self, "worldbody")
 
     @property
     def default(self) -> defaults_module.DefaultClass:
@@ -238,6 +254,32 @@ class RootElement:
     @property
     def statistic(self) -> defaults_module.GenericStruct:
         return defaults_module.GenericStruct(self, "statistic", lambda: self._spec.stat)
+
+    # The sections, as properties: reaching an attribute through `__getattr__` costs
+    # Python a raised and caught AttributeError first.
+    @property
+    def asset(self) -> element_module.Section:
+        return element_module.Section(self, "asset")
+
+    @property
+    def actuator(self) -> element_module.Section:
+        return element_module.Section(self, "actuator")
+
+    @property
+    def sensor(self) -> element_module.Section:
+        return element_module.Section(self, "sensor")
+
+    @property
+    def contact(self) -> element_module.Section:
+        return element_module.Section(self, "contact")
+
+    @property
+    def equality(self) -> element_module.Section:
+        return element_module.Section(self, "equality")
+
+    @property
+    def keyframe(self) -> element_module.Section:
+        return element_module.Section(self, "keyframe")
 
     def __getattr__(self, name: str) -> element_module.Section:
         if name in element_module.SECTIONS:
@@ -330,7 +372,7 @@ class RootElement:
 
     def _main_default(self) -> Any:
         if self._parent_scope is None:
-            return self._spec.default
+            return self._own_default
         found = self._top_spec().find_default(self._full_prefix() + "main")
         return found if found is not None else self._spec.default
 
@@ -338,7 +380,7 @@ class RootElement:
         if not isinstance(dclass, str):
             raise TypeError(f"dclass must be a class name, got {type(dclass).__name__}")
         if self._parent_scope is None and dclass == "main":
-            return self._spec.default
+            return self._own_default
         found = self._top_spec().find_default(self._full_prefix() + dclass)
         if found is None:
             raise ValueError(f"model {self.model!r} has no default class {dclass!r}")
@@ -353,8 +395,8 @@ class RootElement:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
-            return element_module.Element(mjs, scope, "worldbody")
-        return element_module.Element(mjs, scope, tag or element_module.tag_of(mjs))
+            return element_module.new_handle(mjs, scope, "worldbody")
+        return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
 
     def _wrap_body(self, body: Any) -> element_module.Element:
         if body == self._top_spec().worldbody:
@@ -369,10 +411,13 @@ class RootElement:
         self,
         tag: str,
         attributes: Mapping[str, Any],
-        creator: Callable[[Any], Any],
+        creator: Callable[[Any, Any], Any],
+        owner: Any,
         parent: element_module.Element | None,
     ) -> element_module.Element:
-        """Adds an element: checks every attribute, creates it in its class, sets them."""
+        """Adds an element: checks every attribute, creates it in its class
+        (`creator(owner, default class)`, `owner` the MjsBody or MjSpec it goes in),
+        sets them."""
         table = attributes_module.ELEMENT_ATTRIBUTES[tag]
         dclass = None
         if "dclass" in attributes or "class" in attributes:
@@ -399,8 +444,8 @@ class RootElement:
             default = self._main_default()
         else:
             default = None
-        mjs = creator(default)
-        handle = element_module.Element(mjs, self, tag)
+        mjs = creator(owner, default)
+        handle = element_module.new_handle(mjs, self, tag)
         name = ""
         try:
             for name, value in attributes.items():
@@ -415,7 +460,8 @@ class RootElement:
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
                 f"{self._where(parent)}): {error}"
             ) from error
-        self._edited()
+        self._top_scope._revision += 1  # `_edited`, inline: once per added element
+        spec_edits.mark_spec_changed()
         return handle
 
     def _where(self, parent: element_module.Element | None) -> str:

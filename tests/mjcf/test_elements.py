@@ -48,6 +48,32 @@ def test_position_and_velocity_shortcuts_match_mujoco_xml():
         np.testing.assert_array_equal(getattr(built, field)[1:], getattr(xml, field)[1:], field)
 
 
+def test_position_and_velocity_shortcuts_of_default_classes_match_mujoco_xml():
+    # kp and kv write into the class's gainprm and biasprm in place.
+    model = mjcf.RootElement(model="m")
+    servo = model.default.add("default", dclass="servo")
+    servo.position.set_attributes(kp=10, kv=2)
+    speed = model.default.add("default", dclass="speed")
+    speed.velocity.kv = 4
+    assert (servo.position.kp, servo.position.kv, speed.velocity.kv) == (10, 2, 4)
+    body = model.worldbody.add("body", name="b")
+    hip = body.add("joint", name="hip", axis=[0, 0, 1])
+    body.add("geom", size=[0.05])
+    model.actuator.add("position", joint=hip, dclass="servo")
+    model.actuator.add("position", joint=hip, dclass="servo", kp=5)
+    model.actuator.add("velocity", joint=hip, dclass="speed")
+    built = mjcf.Physics.from_mjcf_model(model).model
+    xml = mujoco.MjModel.from_xml_string("""
+      <mujoco><default><default class="servo"><position kp="10" kv="2"/></default>
+      <default class="speed"><velocity kv="4"/></default></default>
+      <worldbody><body name="b"><joint name="hip" axis="0 0 1"/><geom size=".05"/></body>
+      </worldbody><actuator><position joint="hip" class="servo"/>
+      <position joint="hip" class="servo" kp="5"/><velocity joint="hip" class="speed"/>
+      </actuator></mujoco>""")
+    for field in ("actuator_gainprm", "actuator_biasprm", "actuator_gaintype", "actuator_biastype"):
+        np.testing.assert_array_equal(getattr(built, field), getattr(xml, field), field)
+
+
 def test_nested_default_classes_and_childclass():
     model = mjcf.RootElement(model="m")
     model.default.geom.rgba = [1, 0, 0, 1]

@@ -38,6 +38,29 @@ def test_models_built_and_dropped_are_freed():
     assert not any(ref() is not None for ref in refs)
 
 
+def test_the_registry_of_models_forgets_a_model_that_goes():
+    model = _build("registered")
+    spec = model.spec
+    key = id(spec)
+    assert root_module.root_of(spec) is model and key in root_module._ROOTS
+    del model
+    gc.collect()
+    assert key not in root_module._ROOTS
+    # The spec outlived its RootElement: wrapping it again registers a new one.
+    again = root_module.RootElement._for_spec(spec)
+    assert root_module.root_of(spec) is again and again.find("joint", "hinge") is not None
+    # A model that goes removes only its own entry, not a newer one under the same id.
+    first, second = _build("first"), _build("second")
+    shared_key = id(first.spec)
+    root_module._remember(shared_key, second)  # as if the id had been reused
+    del first
+    gc.collect()
+    assert root_module._ROOTS[shared_key]() is second
+    del second
+    gc.collect()
+    assert shared_key not in root_module._ROOTS
+
+
 def test_a_handle_keeps_its_model():
     handle = _build("kept").find("joint", "hinge")
     gc.collect()
