@@ -1,7 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 import mujoco
 import numpy as np
@@ -181,6 +181,22 @@ class Task(entity_module.Callbacks):
 
     def should_terminate_episode(self, physics: Physics) -> Any:
         return False
+
+    def get_outcome(self, physics: Physics) -> Tuple[Any, Any, Any]:
+        """(get_reward, should_terminate_episode, get_discount) of the step, in one call.
+
+        The Environment and a batch's vectorised path call this instead of the three
+        when the class that defines it also defines (or inherits from the class
+        that defines) the most derived of the three: a task whose reward,
+        termination and discount share work (lqr's sums of squares) computes it
+        once here, and a subclass that overrides only `get_reward` still has its
+        own reward used. An override must return exactly what the three return.
+        """
+        return (
+            self.get_reward(physics),
+            self.should_terminate_episode(physics),
+            self.get_discount(physics),
+        )
 
     def before_step(
         self, physics: Physics, action: Action, random_state: np.random.RandomState
