@@ -13,8 +13,8 @@ parameters (domain randomisation) are honoured.
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
 one (N, A) array, the batch steps, and observations and the episode outcome
-(`composer.environment.episode_outcome`, the single environment's own function) are
-computed once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other
+(`composer.environment.batch_episode_outcome`, the single environment's rule on
+arrays) are computed once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other
 tasks run each copy's control step (`Environment.control_step`) with the physics
 batched. Both paths give the same numbers, step types, errors and logged episode
 ends as single environments, copy by copy.

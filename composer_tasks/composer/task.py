@@ -33,8 +33,9 @@ class Task(entity_module.Callbacks):
         its copies without a Python loop over them (its vectorised path). Setting
         it True (as a class attribute, or as a property where the promise holds
         only in some configurations) promises that:
-          * `get_reward`, `get_discount`, `should_terminate_episode` and the
-            functions of its enabled observables (which must be plain `Generic`
+          * `get_reward`, `get_discount`, `should_terminate_episode` (and
+            `get_outcome` where the task overrides it) and the functions of its
+            enabled observables (which must be plain `Generic`
             observables: no buffer, delay, interval, aggregator or noise) also
             accept a batch's physics (`composer_tasks.batch.batch_physics`), whose
             `data` fields are (N, ...) arrays and whose `model` fields are the
