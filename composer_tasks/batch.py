@@ -45,6 +45,7 @@ Conventions:
 """
 
 import collections
+import copy
 import os
 from collections.abc import Iterable
 from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -258,8 +259,12 @@ class BatchEnvironment:
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
-            first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True
+            copy.copy(first.physics.model),
+            nsim=self._num_envs,
+            nthread=int(num_threads),
+            persistent=True,
         )
+        self._shared_model = _SharedModel.for_copies(self._batch, self._envs, self._variations)
         self._state_views = {}
         for name in _STATE_FIELDS:
             view = self._batch.bind(name)
@@ -514,7 +519,12 @@ class BatchEnvironment:
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         return timestep
 
-    def _sync_models(self) -> None:
+    def _sync_models(self, ids: Optional[Iterable[int]] = None) -> None:
+        """Gives the batch the models of copies `ids` (None: all), after their resets."""
+        if self._shared_model is not None:
+            for index in range(self._num_envs) if ids is None else ids:
+                self._shared_model.load(int(index), self._envs[int(index)].physics.model)
+            return
         models = [env.physics.model for env in self._envs]
         if any(a is not b for a, b in zip(models, self._models)):
             self._batch.set_models(models)
@@ -536,11 +546,11 @@ class BatchEnvironment:
         # Filled below for every copy.
         timesteps: list[Any] = [None] * self._num_envs
         pending = {}
-        resets = False
+        resets = []
         for index, env in enumerate(self._envs):
             if env.needs_reset:
                 timesteps[index] = self._reset_copy(index)
-                resets = True
+                resets.append(index)
                 continue
             copy_actions = (
                 actions[index]
@@ -550,7 +560,7 @@ class BatchEnvironment:
             control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
-            self._sync_models()
+            self._sync_models(resets)
         while pending:
             by_nstep = collections.defaultdict(list)
             for index, (_, nstep) in pending.items():
@@ -611,7 +621,7 @@ class BatchEnvironment:
             resetting = np.flatnonzero(reset_next)
             running = np.flatnonzero(~reset_next)
             reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
-            self._sync_models()
+            self._sync_models(resetting)
             self._push(resetting)
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._note_warnings()
@@ -1010,6 +1020,92 @@ def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
             ) or not environment_module.plain_observable(observable):
                 return False
     return True
+
+
+class _SharedModel:
+    """Every copy on the batch's one model, with the fields in which the copies'
+    models differ expanded per copy (`mujoco.batch.Batch.expand`): for small models,
+    N models' memory costs the physics more than the simulation (lqr: 28-37 %).
+
+    Used when every copy's task names those fields (`composer.Task.batch_model_fields`)
+    and the batch draws no model variations of its own. Each time a copy's model is
+    loaded (after its resets) every other field, option and statistic of it is
+    compared with the batch's model: a difference raises ValueError naming the field,
+    so a copy never runs on a model other than its own.
+    """
+
+    def __init__(
+        self, batch: mujoco.batch.Batch, base: mujoco.MjModel, fields: Tuple[str, ...]
+    ) -> None:
+        self._expanded = {name: batch.expand(name) for name in fields}
+        self._reference = {
+            name: value.tobytes()
+            for name, value in _model_arrays(base)
+            if name not in self._expanded
+        }
+        self._reference_structs = _model_structs(base)
+
+    @classmethod
+    def for_copies(
+        cls,
+        batch: mujoco.batch.Batch,
+        envs: Sequence[environment_module.Environment],
+        variations: Mapping[Tuple[str, str, str], Any],
+    ) -> Optional["_SharedModel"]:
+        fields = envs[0].task.batch_model_fields
+        if fields is None or variations:
+            return None
+        fields = tuple(fields)
+        if any(tuple(env.task.batch_model_fields or ()) != fields for env in envs):
+            return None
+        unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
+        if unknown:
+            raise ValueError(
+                f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
+                "per-copy values (see mujoco.batch.MODEL_FIELDS)"
+            )
+        return cls(batch, envs[0].physics.model, fields)
+
+    def load(self, index: int, model: mujoco.MjModel) -> None:
+        """Copy `index` runs on `model` from its next step."""
+        for name, value in _model_arrays(model):
+            expanded = self._expanded.get(name)
+            if expanded is not None:
+                expanded[index] = value
+            elif value.tobytes() != self._reference.get(name):
+                raise ValueError(self._difference(index, name))
+        structs = _model_structs(model)
+        if structs != self._reference_structs:
+            name = next(key for key in structs if structs[key] != self._reference_structs[key])
+            raise ValueError(self._difference(index, name))
+
+    def _difference(self, index: int, name: str) -> str:
+        return (
+            f"copy {index}'s model differs from the batch's in {name}, which its task's "
+            f"batch_model_fields {tuple(self._expanded)} do not name"
+        )
+
+
+def _model_arrays(model: mujoco.MjModel) -> Iterable[Tuple[str, np.ndarray]]:
+    for name in dir(model):
+        if name.startswith("_"):
+            continue
+        value = getattr(model, name, None)
+        if isinstance(value, np.ndarray):
+            yield name, value
+
+
+def _model_structs(model: mujoco.MjModel) -> dict[str, bytes]:
+    """The option and statistic fields, which the physics reads too, as bytes."""
+    values = {}
+    for struct_name in ("opt", "stat"):
+        struct = getattr(model, struct_name)
+        for name in dir(struct):
+            if not name.startswith("_"):
+                value = getattr(struct, name)
+                if not callable(value):
+                    values[f"{struct_name}.{name}"] = np.asarray(value).tobytes()
+    return values
 
 
 class _BatchData:

@@ -115,6 +115,8 @@ class LqrLevel(base.SuiteTask):
 
     physics_class = Physics
     vectorized_callbacks = True
+    # Each copy draws its own stiffnesses; nothing else of the model differs.
+    batch_model_fields = ("jnt_stiffness",)
 
     def __init__(
         self,

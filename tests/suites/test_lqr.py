@@ -239,3 +239,43 @@ def test_batched_copies_terminate_at_the_origin_as_single_environments():
         batched = batch.step(actions)
         alone = [env.step(actions[index]) for index, env in enumerate(singles)]
     assert terminations >= 3 and restarts >= 3
+
+
+def test_batched_copies_share_one_model_with_their_own_stiffnesses():
+    batch = suite.load_batch("lqr", "lqr_6_2", 4, seed=1)
+    batch.reset()
+    assert batch.batch.models is None  # One model, not one per copy.
+    np.testing.assert_array_equal(
+        batch.batch.expanded("jnt_stiffness"),
+        np.stack([env.physics.model.jnt_stiffness for env in batch.envs]),
+    )
+    assert len({env.physics.model.jnt_stiffness.tobytes() for env in batch.envs}) == 4
+
+
+class _UndeclaredStiffness(lqr.LqrLevel):
+    batch_model_fields = ()
+
+
+class _UnexpandableField(lqr.LqrLevel):
+    batch_model_fields = ("jnt_stiffness", "hfield_data")
+
+
+def _level_environment(task_class):
+    def make(seed):
+        random_state = np.random.RandomState(seed)
+        task = task_class(2, 1, lqr._CONTROL_COST_COEF, random_state)
+        return base.make_environment(task, lqr._DEFAULT_TIME_LIMIT, random_state)
+
+    return make
+
+
+def test_a_model_difference_the_task_does_not_declare_raises():
+    batch = batch_module.BatchEnvironment.from_environments(
+        _level_environment(_UndeclaredStiffness), 2, seed=0
+    )
+    with pytest.raises(ValueError, match="copy 1's model differs .* in jnt_stiffness"):
+        batch.reset()
+    with pytest.raises(ValueError, match="hfield_data"):
+        batch_module.BatchEnvironment.from_environments(
+            _level_environment(_UnexpandableField), 2, seed=0
+        )
