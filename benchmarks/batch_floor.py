@@ -11,7 +11,8 @@ each lqr task this measures, in one process and interleaved, the CPU time of one
     controls, the observation dict, step counts, the episode outcome, the MuJoCo
     warning check, the returned timestep);
   * `mujoco.batch`'s own step of the same copies (the physics), as the batch runs
-    it: each copy on its own MjModel (lqr's copies draw their own stiffnesses);
+    it: since lqr declares `batch_model_fields`, one model with each copy's
+    stiffnesses expanded (before, each copy on its own MjModel);
   * the raw baseline of batch_throughput.py: one `mujoco.batch` on one shared
     model (copy 0's), controls written, the same states;
   * that shared model with `jnt_stiffness` expanded per simulation to the copies'
@@ -19,7 +20,7 @@ each lqr task this measures, in one process and interleaved, the CPU time of one
 
 It prints the Python microseconds of both tasks against what 0.85 of the raw rate
 allows (raw / 0.85 - the batch's own physics) and the ratios raw / step, and
-writes every median to a CSV.
+writes every median to a CSV (the batch's physics as `batch_physics_us`).
 
     python benchmarks/batch_floor.py --num_envs 64 --repeats 3
 """
@@ -132,7 +133,7 @@ def raw_us(batch: batch_module.BatchEnvironment, steps: int, expand_stiffness: b
         return (time.process_time_ns() - start) / steps / 1e3
 
 
-_COLUMNS = ("task_step", "floor_step", "own_models_physics", "shared_raw", "expanded_raw")
+_COLUMNS = ("task_step", "floor_step", "batch_physics", "shared_raw", "expanded_raw")
 
 
 def main(argv):
@@ -162,8 +163,8 @@ def main(argv):
         # The whole step may take raw / 0.85; the batch's own physics takes phys_us of it.
         allowed = shared_us / _TARGET - phys_us
         print(
-            f"{task_name} (N={_NUM_ENVS.value}), CPU us per batch step: physics on the copies' "
-            f"own models {phys_us:.1f}, raw on one shared model {shared_us:.1f}, shared model "
+            f"{task_name} (N={_NUM_ENVS.value}), CPU us per batch step: the batch's physics "
+            f"{phys_us:.1f}, raw on one shared model {shared_us:.1f}, shared model "
             f"with stiffness expanded {expanded_us:.1f}; Python: task {real_us - phys_us:.1f}, "
             f"floor {floor_us - phys_us:.1f}, {_TARGET} of raw allows {allowed:.1f}; raw/step: "
             f"task {shared_us / real_us:.2f}, floor {shared_us / floor_us:.2f}, "
