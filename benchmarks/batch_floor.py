@@ -10,12 +10,17 @@ each lqr task this measures, in one process and interleaved, the CPU time of one
     only for what every vectorised task pays (checking the actions, writing
     controls, the observation dict, step counts, the episode outcome, the MuJoCo
     warning check, the returned timestep);
-  * and `mujoco.batch`'s own step of the same copies (the physics).
+  * `mujoco.batch`'s own step of the same copies (the physics), as the batch runs
+    it: since lqr declares `batch_model_fields`, one model with each copy's
+    stiffnesses expanded (before, each copy on its own MjModel);
+  * the raw baseline of batch_throughput.py: one `mujoco.batch` on one shared
+    model (copy 0's), controls written, the same states;
+  * that shared model with `jnt_stiffness` expanded per simulation to the copies'
+    own values (`Batch.expand`): the copies' physics on one model.
 
-It prints the Python microseconds of both against what 0.85 allows
-(physics / 0.85 - physics) and the ratios physics / step. If even the floor's
-ratio is below 0.85, no reward written in NumPy can bring the task there in this
-design.
+It prints the Python microseconds of both tasks against what 0.85 of the raw rate
+allows (raw / 0.85 - the batch's own physics) and the ratios raw / step, and
+writes every median to a CSV (the batch's physics as `batch_physics_us`).
 
     python benchmarks/batch_floor.py --num_envs 64 --repeats 3
 """
@@ -27,14 +32,24 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from absl import app, flags  # noqa: E402
+import mujoco  # noqa: E402
+import mujoco.batch  # noqa: E402
 import numpy as np  # noqa: E402
 
 from composer_tasks import batch as batch_module  # noqa: E402
+from composer_tasks.physics import paused_profiling_clock  # noqa: E402
 from suites import base, lqr  # noqa: E402
+
+import _timing  # noqa: E402  (benchmarks/_timing.py, beside this script)
 
 _NUM_ENVS = flags.DEFINE_integer("num_envs", 64, "Copies per batch.", lower_bound=1)
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Interleaved repetitions (medians).", lower_bound=1)
 _STEPS = flags.DEFINE_integer("steps", 2000, "Timed batch steps per measurement.", lower_bound=1)
+_CSV = flags.DEFINE_string(
+    "csv",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "batch_floor.csv"),
+    "Output CSV of the medians.",
+)
 _TARGET = 0.85  # issue 16: batched >= 0.85 of the raw mujoco.batch rate
 
 
@@ -90,9 +105,41 @@ def physics_us(batch: batch_module.BatchEnvironment, steps: int) -> float:
     return (time.process_time_ns() - start) / steps / 1e3
 
 
+def raw_us(batch: batch_module.BatchEnvironment, steps: int, expand_stiffness: bool) -> float:
+    """CPU microseconds of batch_throughput.py's raw step (controls written, then
+    `mujoco.batch`'s step) on one model shared by every simulation, copy 0's, from
+    the copies' initial states; with `expand_stiffness`, each simulation has its
+    copy's joint stiffnesses (the only field in which lqr's copies differ)."""
+    batch.reset()
+    envs = batch.envs
+    raw = mujoco.batch.Batch(envs[0].physics.model, nsim=batch.num_envs, nthread=1, persistent=True)
+    if expand_stiffness:
+        raw.expand("jnt_stiffness")[...] = np.stack(
+            [env.physics.model.jnt_stiffness for env in envs]
+        )
+    raw.bind("qpos")[...] = np.stack([env.physics.data.qpos for env in envs])
+    ctrl = raw.bind("ctrl")
+    actions = np.zeros(ctrl.shape)
+    stage = mujoco.mjtStage.mjSTAGE_VEL
+    nstep = batch._nstep
+    with paused_profiling_clock():
+        for _ in range(100):
+            ctrl[:] = actions
+            raw.step(nstep=nstep, stage=stage)
+        start = time.process_time_ns()
+        for _ in range(steps):
+            ctrl[:] = actions
+            raw.step(nstep=nstep, stage=stage)
+        return (time.process_time_ns() - start) / steps / 1e3
+
+
+_COLUMNS = ("task_step", "floor_step", "batch_physics", "shared_raw", "expanded_raw")
+
+
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    measures = []
     for task_name in _SIZES:
         rows = []
         for _ in range(_REPEATS.value):
@@ -103,16 +150,27 @@ def main(argv):
                     step_us(real, _STEPS.value),
                     step_us(floor, _STEPS.value),
                     physics_us(real, _STEPS.value),
+                    raw_us(real, _STEPS.value, expand_stiffness=False),
+                    raw_us(real, _STEPS.value, expand_stiffness=True),
                 )
             )
-        real_us, floor_us, phys_us = np.median(np.asarray(rows), axis=0)
-        allowed = phys_us / _TARGET - phys_us
+        medians = np.median(np.asarray(rows), axis=0)
+        real_us, floor_us, phys_us, shared_us, expanded_us = medians
+        measures += [
+            (f"{task_name}/N={_NUM_ENVS.value}/{column}_us", round(float(value), 2))
+            for column, value in zip(_COLUMNS, medians)
+        ]
+        # The whole step may take raw / 0.85; the batch's own physics takes phys_us of it.
+        allowed = shared_us / _TARGET - phys_us
         print(
-            f"{task_name} (N={_NUM_ENVS.value}): physics {phys_us:.1f} us per batch step; "
-            f"Python: task {real_us - phys_us:.1f} us, floor {floor_us - phys_us:.1f} us, "
-            f"{_TARGET} allows {allowed:.1f} us; physics/step: task {phys_us / real_us:.2f}, "
-            f"floor {phys_us / floor_us:.2f}"
+            f"{task_name} (N={_NUM_ENVS.value}), CPU us per batch step: the batch's physics "
+            f"{phys_us:.1f}, raw on one shared model {shared_us:.1f}, shared model "
+            f"with stiffness expanded {expanded_us:.1f}; Python: task {real_us - phys_us:.1f}, "
+            f"floor {floor_us - phys_us:.1f}, {_TARGET} of raw allows {allowed:.1f}; raw/step: "
+            f"task {shared_us / real_us:.2f}, floor {shared_us / floor_us:.2f}, "
+            f"physics alone {shared_us / phys_us:.2f}"
         )
+    _timing.write_measures(_CSV.value, measures)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ parameters (domain randomisation) are honoured.
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
 one (N, A) array, the batch steps, and observations and the episode outcome
-(`composer.environment.episode_outcome`, the single environment's own function) are
-computed once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other
+(`composer.environment.batch_episode_outcome`, the single environment's rule on
+arrays) are computed once on (N, ...) arrays. Resets still run each copy's own lifecycle. Other
 tasks run each copy's control step (`Environment.control_step`) with the physics
 batched. Both paths give the same numbers, step types, errors and logged episode
 ends as single environments, copy by copy.
@@ -45,6 +45,7 @@ Conventions:
 """
 
 import collections
+import copy
 import os
 from collections.abc import Iterable
 from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -60,6 +61,7 @@ from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
+from composer_tasks.composer.environment import exclusively_owned
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import Physics, PhysicsError
 from composer_tasks.physics import paused_profiling_clock
@@ -98,7 +100,7 @@ _ELEMENT_KINDS = (
 # value would be compiled into a model whose inertia matrix is not positive definite.
 _NON_NEGATIVE_ATTRIBUTES = frozenset({"mass", "inertia", "armature", "damping", "frictionloss"})
 _STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
-_FIRST, _MID = int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)
+_FIRST = int(dm_env.StepType.FIRST)
 # The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
 _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
@@ -257,8 +259,12 @@ class BatchEnvironment:
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
-            first.physics.model, nsim=self._num_envs, nthread=int(num_threads), persistent=True
+            copy.copy(first.physics.model),
+            nsim=self._num_envs,
+            nthread=int(num_threads),
+            persistent=True,
         )
+        self._shared_model = _SharedModel.for_copies(self._batch, self._envs, self._variations)
         self._state_views = {}
         for name in _STATE_FIELDS:
             view = self._batch.bind(name)
@@ -307,7 +313,7 @@ class BatchEnvironment:
         self._batch_physics = batch_physics(
             first.physics, self._batch, [env.physics.model for env in self._envs]
         )
-        self._observation_functions = collections.OrderedDict(
+        self._observation_functions = tuple(
             (name, observable.raw_callable)
             for name, observable in task.observables.items()
             if observable.enabled
@@ -322,11 +328,18 @@ class BatchEnvironment:
         self._warnings = self._batch.warning
         self._checked_warnings = self._warnings.copy()
         self._checked_warning_bytes = self._warnings.tobytes()
-        self._step_counts = np.zeros(self._num_envs, dtype=np.int64)
+        # Copy i's step count is `_steps - _episode_starts[i]`: vectorised steps since
+        # the batch's last reset, less those before the copy's episode began. A step
+        # then counts with one int addition, and only once the earliest episode start
+        # is `_step_limit` steps back can a copy reach its time limit.
+        self._steps = 0
+        self._episode_starts = np.zeros(self._num_envs, dtype=np.int64)
+        self._earliest_start = 0
         self._step_limit = first.step_limit
         self._nstep = task.physics_steps_per_control_step
-        self._reset_next = np.zeros(self._num_envs, dtype=bool)
-        self._resets_pending = False
+        # The copies whose episode ended at the last step (they reset at the next), or
+        # None when none did.
+        self._reset_next: Optional[np.ndarray] = None
         self._last_observation: Optional[_Observation] = None
 
     @property
@@ -476,9 +489,10 @@ class BatchEnvironment:
         self._needs_reset = False
         stacked = self._stack(timesteps)
         if self._vectorized:
-            self._step_counts[:] = 0
-            self._reset_next[:] = False
-            self._resets_pending = False
+            self._steps = 0
+            self._episode_starts[:] = 0
+            self._earliest_start = 0
+            self._reset_next = None
             self._push(range(self._num_envs))
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._last_observation = _copy_observation(stacked.observation)
@@ -505,7 +519,12 @@ class BatchEnvironment:
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         return timestep
 
-    def _sync_models(self) -> None:
+    def _sync_models(self, ids: Optional[Iterable[int]] = None) -> None:
+        """Gives the batch the models of copies `ids` (None: all), after their resets."""
+        if self._shared_model is not None:
+            for index in range(self._num_envs) if ids is None else ids:
+                self._shared_model.load(int(index), self._envs[int(index)].physics.model)
+            return
         models = [env.physics.model for env in self._envs]
         if any(a is not b for a, b in zip(models, self._models)):
             self._batch.set_models(models)
@@ -527,11 +546,11 @@ class BatchEnvironment:
         # Filled below for every copy.
         timesteps: list[Any] = [None] * self._num_envs
         pending = {}
-        resets = False
+        resets = []
         for index, env in enumerate(self._envs):
             if env.needs_reset:
                 timesteps[index] = self._reset_copy(index)
-                resets = True
+                resets.append(index)
                 continue
             copy_actions = (
                 actions[index]
@@ -541,7 +560,7 @@ class BatchEnvironment:
             control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
-            self._sync_models()
+            self._sync_models(resets)
         while pending:
             by_nstep = collections.defaultdict(list)
             for index, (_, nstep) in pending.items():
@@ -597,11 +616,12 @@ class BatchEnvironment:
 
     def _step_vectorized(self, actions: np.ndarray) -> "BatchTimeStep":
         reset_timesteps = None
-        if self._resets_pending:
-            resetting = np.flatnonzero(self._reset_next)
-            running = np.flatnonzero(~self._reset_next)
-            reset_timesteps = {int(index): self._reset_copy(int(index)) for index in resetting}
-            self._sync_models()
+        reset_next = self._reset_next
+        if reset_next is not None:
+            resetting = np.flatnonzero(reset_next)
+            running = np.flatnonzero(~reset_next)
+            reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
+            self._sync_models(resetting)
             self._push(resetting)
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._note_warnings()
@@ -613,32 +633,46 @@ class BatchEnvironment:
         if running is None or len(running):
             self._step_physics(running, self._nstep)
         physics = self._batch_physics
+        # The observation kept for copies that a warning ends at the next step; what
+        # is returned is a copy of it. An observable's value that only this loop holds
+        # (new from the function's arithmetic or copy) is kept as it is.
         observation = collections.OrderedDict()
-        for name, function in self._observation_functions.items():
-            observation[name] = np.array(function(physics))
-        if self._observation_buffer_axis:
-            for name, value in observation.items():
-                observation[name] = value[:, np.newaxis]
-        self._step_counts += 1
-        step_type, reward, discount = environment_module.episode_outcome(
-            self._task, physics, self._step_counts, self._step_limit
+        for name, function in self._observation_functions:
+            value = function(physics)
+            if not exclusively_owned(value):
+                value = np.array(value)
+            observation[name] = value[:, np.newaxis] if self._observation_buffer_axis else value
+        self._steps += 1
+        truncated = None
+        if self._steps - self._earliest_start >= self._step_limit:
+            truncated = self._episode_starts <= self._steps - self._step_limit
+        step_type, reward, discount, last = environment_module.batch_episode_outcome(
+            self._task, physics, truncated, self._num_envs
         )
         if self._warnings.tobytes() != self._checked_warning_bytes:
-            self._end_warned(start_s, step_type, reward, discount, observation)
-        last = step_type != _MID
+            warned = self._end_warned(start_s, step_type, reward, discount, observation)
+            if last is None:
+                last = np.zeros(self._num_envs, dtype=bool)
+            last[warned] = True
         if reset_timesteps:
-            for index, timestep in reset_timesteps.items():
-                step_type[index] = _FIRST
-                reward[index] = 0.0
-                discount[index] = 1.0
-                last[index] = False
-                self._step_counts[index] = 0
+            step_type[resetting] = _FIRST
+            reward[resetting] = 0.0
+            discount[resetting] = 1.0
+            if last is not None:
+                last[resetting] = False
+            self._episode_starts[resetting] = self._steps
+            self._earliest_start = int(self._episode_starts.min())
+            for index, timestep in reset_timesteps:
                 for name, value in observation.items():
                     value[index] = timestep.observation[name]
+        if last is not None and not np.count_nonzero(last):
+            last = None
         self._reset_next = last
-        self._resets_pending = bool(np.count_nonzero(last))
         self._last_observation = observation
-        return BatchTimeStep(step_type, reward, discount, _copy_observation(observation))
+        returned = collections.OrderedDict()
+        for name, value in observation.items():
+            returned[name] = value.copy()
+        return BatchTimeStep(step_type, reward, discount, returned)
 
     def _end_warned(
         self,
@@ -647,9 +681,9 @@ class BatchEnvironment:
         reward: np.ndarray,
         discount: np.ndarray,
         observation: _Observation,
-    ) -> None:
+    ) -> np.ndarray:
         """Ends the episodes of the copies whose warning counters rose in this step (or
-        raises), as each copy's own environment would."""
+        raises), as each copy's own environment would; returns their indices."""
         numbers = self._warnings[..., _WARNING_NUMBER]
         warned = np.flatnonzero(
             np.any(numbers != self._checked_warnings[..., _WARNING_NUMBER], axis=1)
@@ -666,6 +700,7 @@ class BatchEnvironment:
         assert last_observation is not None, "the vectorised path steps only after a reset"
         for name, value in observation.items():
             value[warned] = last_observation[name][warned]
+        return warned
 
     def _physics_error(self, index: int, error: PhysicsError) -> dm_env.TimeStep:
         return self._envs[index].end_episode_by_physics_error(
@@ -824,9 +859,14 @@ class BatchEnvironment:
             "needs_reset": self._needs_reset,
         }
         if self._vectorized:
+            reset_next = self._reset_next
             snapshot.update(
-                step_counts=self._step_counts.copy(),
-                reset_next=self._reset_next.copy(),
+                step_counts=self._steps - self._episode_starts,
+                reset_next=(
+                    np.zeros(self._num_envs, dtype=bool)
+                    if reset_next is None
+                    else reset_next.copy()
+                ),
                 last_observation=_copy_observation(self._last_observation),
             )
         return snapshot
@@ -849,9 +889,11 @@ class BatchEnvironment:
         self._sync_models()
         self._push(every_copy)
         if self._vectorized:
-            self._step_counts[:] = snapshot["step_counts"]
-            self._reset_next = np.array(snapshot["reset_next"], dtype=bool)
-            self._resets_pending = bool(np.count_nonzero(self._reset_next))
+            self._steps = 0
+            self._episode_starts[:] = -np.asarray(snapshot["step_counts"], dtype=np.int64)
+            self._earliest_start = int(self._episode_starts.min())
+            reset_next = np.array(snapshot["reset_next"], dtype=bool)
+            self._reset_next = reset_next if np.count_nonzero(reset_next) else None
             self._last_observation = _copy_observation(snapshot["last_observation"])
             self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._note_warnings()
@@ -978,6 +1020,92 @@ def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
             ) or not environment_module.plain_observable(observable):
                 return False
     return True
+
+
+class _SharedModel:
+    """Every copy on the batch's one model, with the fields in which the copies'
+    models differ expanded per copy (`mujoco.batch.Batch.expand`): for small models,
+    N models' memory costs the physics more than the simulation (lqr: 28-37 %).
+
+    Used when every copy's task names those fields (`composer.Task.batch_model_fields`)
+    and the batch draws no model variations of its own. Each time a copy's model is
+    loaded (after its resets) every other field, option and statistic of it is
+    compared with the batch's model: a difference raises ValueError naming the field,
+    so a copy never runs on a model other than its own.
+    """
+
+    def __init__(
+        self, batch: mujoco.batch.Batch, base: mujoco.MjModel, fields: Tuple[str, ...]
+    ) -> None:
+        self._expanded = {name: batch.expand(name) for name in fields}
+        self._reference = {
+            name: value.tobytes()
+            for name, value in _model_arrays(base)
+            if name not in self._expanded
+        }
+        self._reference_structs = _model_structs(base)
+
+    @classmethod
+    def for_copies(
+        cls,
+        batch: mujoco.batch.Batch,
+        envs: Sequence[environment_module.Environment],
+        variations: Mapping[Tuple[str, str, str], Any],
+    ) -> Optional["_SharedModel"]:
+        fields = envs[0].task.batch_model_fields
+        if fields is None or variations:
+            return None
+        fields = tuple(fields)
+        if any(tuple(env.task.batch_model_fields or ()) != fields for env in envs):
+            return None
+        unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
+        if unknown:
+            raise ValueError(
+                f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
+                "per-copy values (see mujoco.batch.MODEL_FIELDS)"
+            )
+        return cls(batch, envs[0].physics.model, fields)
+
+    def load(self, index: int, model: mujoco.MjModel) -> None:
+        """Copy `index` runs on `model` from its next step."""
+        for name, value in _model_arrays(model):
+            expanded = self._expanded.get(name)
+            if expanded is not None:
+                expanded[index] = value
+            elif value.tobytes() != self._reference.get(name):
+                raise ValueError(self._difference(index, name))
+        structs = _model_structs(model)
+        if structs != self._reference_structs:
+            name = next(key for key in structs if structs[key] != self._reference_structs[key])
+            raise ValueError(self._difference(index, name))
+
+    def _difference(self, index: int, name: str) -> str:
+        return (
+            f"copy {index}'s model differs from the batch's in {name}, which its task's "
+            f"batch_model_fields {tuple(self._expanded)} do not name"
+        )
+
+
+def _model_arrays(model: mujoco.MjModel) -> Iterable[Tuple[str, np.ndarray]]:
+    for name in dir(model):
+        if name.startswith("_"):
+            continue
+        value = getattr(model, name, None)
+        if isinstance(value, np.ndarray):
+            yield name, value
+
+
+def _model_structs(model: mujoco.MjModel) -> dict[str, bytes]:
+    """The option and statistic fields, which the physics reads too, as bytes."""
+    values = {}
+    for struct_name in ("opt", "stat"):
+        struct = getattr(model, struct_name)
+        for name in dir(struct):
+            if not name.startswith("_"):
+                value = getattr(struct, name)
+                if not callable(value):
+                    values[f"{struct_name}.{name}"] = np.asarray(value).tobytes()
+    return values
 
 
 class _BatchData:

@@ -5,6 +5,8 @@ observations are those of dm_control 1.0.50 `suite/lqr.py`. `suites.lqr_solver`
 gives the optimal policy.
 """
 
+import math
+
 import dm_env
 import numpy as np
 
@@ -64,6 +66,31 @@ def _sum_of_squares(x: np.ndarray) -> float | np.ndarray:
     return np.add.reduce(x * x, axis=-1)
 
 
+def _least_square_reaching(tolerance: float) -> float:
+    """The least double s with sqrt(s) >= tolerance (a positive double)."""
+    square = tolerance * tolerance
+    while math.sqrt(square) >= tolerance:
+        square = math.nextafter(square, 0.0)
+    while math.sqrt(square) < tolerance:
+        square = math.nextafter(square, math.inf)
+    return square
+
+
+# sqrt(s) < _TERMINAL_TOLERANCE exactly when s < this: sqrt is correctly rounded and
+# non-decreasing, so the squared norms whose root is below the tolerance are those
+# below the least one whose root reaches it (NaN fails both comparisons). Comparing
+# the squared norm spares a square root per step (one NumPy call on a batch).
+_TERMINAL_SQUARED_NORM = _least_square_reaching(_TERMINAL_TOLERANCE)
+
+
+def _reward(position_squares, control_squares, control_cost_coef):
+    """1 - (|qpos|^2 / 2 + control_cost_coef |ctrl|^2 / 2), from the two sums of squares
+    (floats, or a batch's (N,) arrays), in the published order of operations."""
+    state_cost = 0.5 * position_squares
+    control_cost = 0.5 * control_squares
+    return 1 - (state_cost + control_cost * control_cost_coef)
+
+
 class Physics(physics_lib.Physics):
     """LQR physics: positions in m along world y, velocities in m/s; quantities
     also work on a batch's (N, ...) arrays."""
@@ -88,6 +115,8 @@ class LqrLevel(base.SuiteTask):
 
     physics_class = Physics
     vectorized_callbacks = True
+    # Each copy draws its own stiffnesses; nothing else of the model differs.
+    batch_model_fields = ("jnt_stiffness",)
 
     def __init__(
         self,
@@ -121,14 +150,34 @@ class LqrLevel(base.SuiteTask):
 
     def get_reward(self, physics):
         data = physics.data
-        state_cost = 0.5 * _sum_of_squares(data.qpos)
-        control_cost = 0.5 * _sum_of_squares(data.ctrl)
-        return 1 - (state_cost + control_cost * self._control_cost_coef)
+        return _reward(
+            _sum_of_squares(data.qpos), _sum_of_squares(data.ctrl), self._control_cost_coef
+        )
 
     def should_terminate_episode(self, physics):
-        return physics.state_norm() < _TERMINAL_TOLERANCE
+        """physics.state_norm() < 1e-6, compared squared."""
+        data = physics.data
+        return _sum_of_squares(data.qpos) + _sum_of_squares(data.qvel) < _TERMINAL_SQUARED_NORM
 
     def get_discount(self, physics):
         # dm_control's lqr ends with discount 0 when the state reaches the origin.
         # (Written to work on a batch's (N,) arrays too: the task is vectorised.)
         return 1.0 - self.should_terminate_episode(physics)
+
+    def get_outcome(self, physics):
+        """The three above with |qpos|^2 computed once (reward and termination share
+        it) and the termination once (the discount is 1 - it).
+
+        |qpos|^2 + |qvel|^2 < b implies |qpos|^2 < b (a rounded sum of non-negative
+        numbers is at least each of them), so on a batch where no copy's |qpos|^2 is
+        below b, none terminates and |qvel|^2 is not needed: 11 NumPy calls on
+        (N, n) arrays then, instead of the 24 of the three methods.
+        """
+        data = physics.data
+        position_squares = _sum_of_squares(data.qpos)
+        reward = _reward(position_squares, _sum_of_squares(data.ctrl), self._control_cost_coef)
+        near_origin = position_squares < _TERMINAL_SQUARED_NORM
+        if isinstance(near_origin, np.ndarray) and not np.count_nonzero(near_origin):
+            return reward, False, 1.0
+        terminated = position_squares + _sum_of_squares(data.qvel) < _TERMINAL_SQUARED_NORM
+        return reward, terminated, 1.0 - terminated

@@ -316,3 +316,135 @@ def test_copies_leave_out_texture_patterns_unless_asked():
     assert all(env.physics.model.tex_data.nbytes > 1_000_000 for env in full.envs)
     generic = BatchEnvironment(RandomHeightTask, 2, seed=0)
     assert all(env.textures is False for env in generic.envs)
+
+
+def test_exclusively_owned_arrays_are_those_only_the_caller_names():
+    from composer_tasks.composer.environment import exclusively_owned
+
+    def fresh():
+        value = np.arange(4.0) * 2.0
+        return exclusively_owned(value)
+
+    def named_twice():
+        value = np.arange(4.0) * 2.0
+        other = value  # noqa: F841
+        return exclusively_owned(value)
+
+    kept = []
+
+    def kept_elsewhere():
+        value = np.arange(4.0) * 2.0
+        kept.append(value)
+        return exclusively_owned(value)
+
+    def viewed():
+        value = np.arange(4.0) * 2.0
+        view = value[1:]  # noqa: F841
+        return exclusively_owned(value)
+
+    def a_view():
+        value = (np.arange(4.0) * 2.0)[1:]
+        return exclusively_owned(value)
+
+    def read_only():
+        value = np.arange(4.0) * 2.0
+        value.flags.writeable = False
+        return exclusively_owned(value)
+
+    assert fresh()
+    assert not named_twice()
+    assert not kept_elsewhere()
+    assert not viewed()
+    assert not a_view()
+    assert not read_only()
+    assert not exclusively_owned(1.0)
+    assert not exclusively_owned([1.0, 2.0])
+
+
+class _KeptArraysCartPole(cartpole.Balance):
+    """Vectorised balance whose reward, discount and termination are arrays the task
+    keeps (and whose observation is one it keeps): the batch must copy them all."""
+
+    def __init__(self):
+        super().__init__(swing_up=False, sparse=False)
+        self.reward_array = np.full(3, 0.25)
+        self.discount_array = np.full(3, 0.5)
+        self.terminated_array = np.zeros(3, dtype=bool)
+
+    def get_reward(self, physics):
+        return self.reward_array
+
+    def should_terminate_episode(self, physics):
+        return self.terminated_array
+
+    def get_discount(self, physics):
+        return self.discount_array
+
+
+def test_arrays_a_task_keeps_are_copied_into_the_timestep():
+    batch = BatchEnvironment(_KeptArraysCartPole, 3, seed=0, time_limit=1.0)
+    assert batch.vectorized
+    task = batch.envs[0].task
+    batch.reset()
+    timestep = batch.step(np.zeros((3, 1)))
+    assert not np.shares_memory(timestep.reward, task.reward_array)
+    assert not np.shares_memory(timestep.discount, task.discount_array)
+    np.testing.assert_array_equal(timestep.reward, 0.25)
+    np.testing.assert_array_equal(timestep.discount, 0.5)
+    timestep.reward[:] = 7.0
+    timestep.discount[:] = 7.0
+    np.testing.assert_array_equal(task.reward_array, 0.25)
+    np.testing.assert_array_equal(task.discount_array, 0.5)
+    task.terminated_array[1] = True
+    ended = batch.step(np.zeros((3, 1)))
+    assert ended.step_type.tolist() == [
+        dm_env.StepType.MID,
+        dm_env.StepType.LAST,
+        dm_env.StepType.MID,
+    ]
+    assert task.terminated_array.tolist() == [False, True, False]
+    task.terminated_array[1] = False
+    assert batch.step(np.zeros((3, 1))).step_type.tolist() == [
+        dm_env.StepType.MID,
+        dm_env.StepType.FIRST,
+        dm_env.StepType.MID,
+    ]
+
+
+class _OutcomeTask(_LeavingCartPoleWithDiscount):
+    """Reward, termination and discount given by `get_outcome` (as the three give them)."""
+
+    outcome_calls = 0
+
+    def get_outcome(self, physics):
+        type(self).outcome_calls += 1
+        return super().get_outcome(physics)
+
+
+class _RewardOverOutcome(_OutcomeTask):
+    """A subclass that overrides only the reward: its own must be used."""
+
+    def get_reward(self, physics):
+        return 0.125 + 0.0 * physics.cart_position()
+
+
+def test_get_outcome_is_used_only_below_the_three_methods():
+    from composer_tasks.composer import environment as environment_module
+
+    overrides = environment_module._outcome_overrides
+    assert overrides(_OutcomeTask) == (True, True, True)
+    assert overrides(_RewardOverOutcome) == (False, True, True)
+    assert overrides(_LeavingCartPole) == (False, False, True)
+    for task_class, outcome_calls in ((_OutcomeTask, True), (_RewardOverOutcome, False)):
+        task_class.outcome_calls = 0
+        batch = BatchEnvironment(task_class, 2, seed=0, time_limit=0.2)
+        single = composer.Environment(task_class(), time_limit=0.2, random_state=copy_seed(0, 1))
+        batch.reset()
+        single.reset()
+        for _ in range(30):
+            batched = batch.step(np.full((2, 1), 0.7))
+            alone = single.step(np.full(1, 0.7))
+            _assert_copy_is(batched, 1, alone, 0)
+        assert (task_class.outcome_calls > 0) == outcome_calls
+        if task_class is _RewardOverOutcome:
+            assert set(batched.reward.tolist()) <= {0.0, 0.125}

@@ -28,10 +28,22 @@ import functools
 import logging
 import math
 import numbers
+import sys
 import types
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Generator, Iterator, Mapping, NoReturn, Tuple, Union, cast
+from typing import (
+    Any,
+    Callable,
+    Generator,
+    Iterator,
+    Mapping,
+    NoReturn,
+    Optional,
+    Tuple,
+    Union,
+    cast,
+)
 
 import dm_env
 import mujoco
@@ -63,15 +75,12 @@ _MID = int(dm_env.StepType.MID)
 
 
 def episode_outcome(
-    task: task_module.Task, physics: Any, step_count: Union[int, np.ndarray], step_limit: float
-) -> Tuple[Any, Any, Any]:
+    task: task_module.Task, physics: Any, step_count: int, step_limit: float
+) -> Tuple[dm_env.StepType, Any, Any]:
     """The (step_type, reward, discount) of a control step that just finished.
 
-    The one definition of how an episode goes on or ends, for a single environment
-    (`physics` a `Physics`, `step_count` an int: scalars come back, the step type a
-    `dm_env.StepType`) and for a batch's vectorised path (`physics` a batch's
-    physics, `step_count` an (N,) int array: new (N,) arrays come back, int64 step
-    types, float64 rewards and discounts):
+    The one definition of how an episode goes on or ends (`batch_episode_outcome`
+    applies it to a batch's (N,) arrays):
 
       * the task terminates the episode (`should_terminate_episode`): LAST, with
         the task's `get_discount` (1 unless the task defines it: dm_control
@@ -81,8 +90,9 @@ def episode_outcome(
         discount 1 (a truncation);
       * else MID with the task's `get_discount` (1 unless the task defines it).
 
-    `should_terminate_episode` and `get_discount` are called only when the task
-    overrides them; `get_reward` always, first.
+    The task's `get_outcome` gives the three where it applies (see
+    `Task.get_outcome`); otherwise `should_terminate_episode` and `get_discount` are
+    called only when the task overrides them, `get_reward` always, first.
 
     Args:
       task: the `composer.Task`.
@@ -90,45 +100,150 @@ def episode_outcome(
       step_count: control steps taken in the episode, this one included.
       step_limit: the episode's step limit (`Environment.step_limit`; inf for none).
     """
-    reward = task.get_reward(physics)
-    custom_discount, may_terminate = _outcome_overrides(type(task))
-    terminated = task.should_terminate_episode(physics) if may_terminate else False
-    truncated = step_count >= step_limit
-    discount = task.get_discount(physics) if custom_discount else 1.0
-    if isinstance(truncated, np.ndarray):
-        # The rule below, on (N,) arrays, in as few ufunc calls as the task allows.
-        rewards = np.empty(truncated.shape)
-        rewards[...] = reward
-        discounts = np.empty(truncated.shape)
-        discounts[...] = discount
-        if may_terminate:
-            terminated = np.broadcast_to(np.asarray(terminated, dtype=bool), truncated.shape)
-            if custom_discount:
-                discounts[truncated & ~terminated] = 1.0
-            last = terminated | truncated
-        else:
-            if custom_discount:
-                discounts[truncated] = 1.0
-            last = truncated
-        # MID where False, LAST (MID + 1) where True.
-        step_type = last.astype(np.int64)
-        step_type += _MID
-        return step_type, rewards, discounts
+    reward, terminated, discount = _task_outcome(task, physics)
     if terminated:
         return dm_env.StepType.LAST, reward, discount
-    if truncated:
+    if step_count >= step_limit:
         return dm_env.StepType.LAST, reward, 1.0
     return dm_env.StepType.MID, reward, discount
 
 
+def batch_episode_outcome(
+    task: task_module.Task, physics: Any, truncated: Optional[np.ndarray], num_envs: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]:
+    """`episode_outcome`'s rule for a batch's vectorised path, in as few NumPy calls
+    as the task allows.
+
+    Args:
+      task: copy 0's `composer.Task` (vectorised: its callbacks take `physics`).
+      physics: the batch's physics after the step (`composer_tasks.batch.batch_physics`).
+      truncated: (N,) bools, True where the copy's step count reached its step
+        limit; None when no copy's did.
+      num_envs: N.
+
+    Returns:
+      (step_type, reward, discount, last): new (N,) arrays of int64 step types,
+      float64 rewards and discounts that share memory with nothing else, and the
+      (N,) bools of the copies whose episode ended (LAST), or None if none did.
+    """
+    reward, terminated, discount = _task_outcome(task, physics)
+    shape = (num_envs,)
+    # Each check runs while this function's one name is the array's only reference.
+    rewards: np.ndarray
+    if exclusively_owned(reward) and reward.dtype == np.float64 and reward.shape == shape:
+        rewards = reward
+    else:
+        rewards = _new_array(reward, shape, np.float64)
+    discounts: np.ndarray
+    if exclusively_owned(discount) and discount.dtype == np.float64 and discount.shape == shape:
+        discounts = discount
+    elif isinstance(discount, float) and discount == 1.0:
+        discounts = _filled(num_envs, 1.0, np.float64).copy()
+    else:
+        discounts = _new_array(discount, shape, np.float64)
+    last: Optional[np.ndarray] = None
+    if terminated is not False:
+        ended: np.ndarray
+        if exclusively_owned(terminated) and terminated.dtype == bool and terminated.shape == shape:
+            ended = terminated
+        else:
+            ended = _new_array(np.asarray(terminated, dtype=bool), shape, bool)
+        if np.count_nonzero(ended):
+            last = ended
+    if truncated is not None:
+        if last is None:
+            discounts[truncated] = 1.0
+            last = truncated
+        else:
+            discounts[truncated & ~last] = 1.0
+            last = last | truncated
+    if last is None:
+        return _filled(num_envs, _MID, np.int64).copy(), rewards, discounts, None
+    # MID where False, LAST (MID + 1) where True.
+    return np.add(last, _MID, dtype=np.int64), rewards, discounts, last
+
+
+def _task_outcome(task: task_module.Task, physics: Any) -> Tuple[Any, Any, Any]:
+    """(reward, terminated, discount) from the task, with no call the task does not need."""
+    uses_outcome, custom_discount, may_terminate = _outcome_overrides(type(task))
+    if uses_outcome:
+        return task.get_outcome(physics)
+    reward = task.get_reward(physics)
+    terminated = task.should_terminate_episode(physics) if may_terminate else False
+    discount = task.get_discount(physics) if custom_discount else 1.0
+    return reward, terminated, discount
+
+
+def _defining_class(task_class: type, name: str) -> type:
+    return next(klass for klass in task_class.__mro__ if name in vars(klass))
+
+
 @functools.lru_cache(maxsize=None)
-def _outcome_overrides(task_class: type[task_module.Task]) -> tuple[bool, bool]:
-    """(overrides get_discount, overrides should_terminate_episode) of a Task class,
-    looked up once per class: every control step needs them."""
+def _outcome_overrides(task_class: type[task_module.Task]) -> tuple[bool, bool, bool]:
+    """(uses get_outcome, overrides get_discount, overrides should_terminate_episode)
+    of a Task class, looked up once per class: every control step needs them.
+
+    `get_outcome` is used when a subclass of Task defines it at or below the classes
+    that define `get_reward`, `should_terminate_episode` and `get_discount`, so that a
+    subclass overriding one of those three is never bypassed.
+    """
+    outcome_class = _defining_class(task_class, "get_outcome")
+    uses_outcome = outcome_class is not task_module.Task and all(
+        issubclass(outcome_class, _defining_class(task_class, name))
+        for name in ("get_reward", "should_terminate_episode", "get_discount")
+    )
     return (
+        uses_outcome,
         task_class.get_discount is not task_module.Task.get_discount,
         task_class.should_terminate_episode is not task_module.Task.should_terminate_episode,
     )
+
+
+def _sole_reference_count(value: Any) -> int:
+    return sys.getrefcount(value)
+
+
+def _calibrate_sole_references() -> int:
+    value = np.empty(1)
+    return _sole_reference_count(value)
+
+
+# What `sys.getrefcount` reports, inside a function given the array, for an array that
+# only the caller's one local variable names (CPython's reference counts; elsewhere 0,
+# so that nothing counts as exclusively owned).
+_SOLE_REFERENCES = _calibrate_sole_references() if sys.implementation.name == "cpython" else 0
+
+
+def exclusively_owned(value: Any) -> bool:
+    """True if `value` is a writeable ndarray that owns its memory and that nothing but the
+    caller's one name for it references: no other variable, container, view or
+    buffer export (each holds a reference). Such an array, new from a task's
+    arithmetic, may be returned to a user as it is: it shares memory with nothing.
+    Anything else (a view of the physics' state, an array a task keeps, a scalar)
+    gives False, and callers copy it."""
+    # The flags objects are temporaries (each holds a reference while it lives), gone
+    # before the count.
+    return (
+        type(value) is np.ndarray
+        and value.flags.owndata
+        and value.flags.writeable
+        and sys.getrefcount(value) <= _SOLE_REFERENCES
+    )
+
+
+def _new_array(value: Any, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
+    """`value` broadcast to a new array of `shape` and `dtype`."""
+    array = np.empty(shape, dtype=dtype)
+    array[...] = value
+    return array
+
+
+@functools.lru_cache(maxsize=None)
+def _filled(size: int, value: Any, dtype: type) -> np.ndarray:
+    """A read-only (size,) array of `value`, to copy from."""
+    array = np.full(size, value, dtype=dtype)
+    array.flags.writeable = False
+    return array
 
 
 def plain_observable(observable_object: Any) -> bool:

@@ -1,7 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 import mujoco
 import numpy as np
@@ -33,8 +33,9 @@ class Task(entity_module.Callbacks):
         its copies without a Python loop over them (its vectorised path). Setting
         it True (as a class attribute, or as a property where the promise holds
         only in some configurations) promises that:
-          * `get_reward`, `get_discount`, `should_terminate_episode` and the
-            functions of its enabled observables (which must be plain `Generic`
+          * `get_reward`, `get_discount`, `should_terminate_episode` (and
+            `get_outcome` where the task overrides it) and the functions of its
+            enabled observables (which must be plain `Generic`
             observables: no buffer, delay, interval, aggregator or noise) also
             accept a batch's physics (`composer_tasks.batch.batch_physics`), whose
             `data` fields are (N, ...) arrays and whose `model` fields are the
@@ -69,6 +70,15 @@ class Task(entity_module.Callbacks):
 
     physics_class: type[Physics] = mjcf_physics.Physics
     vectorized: bool = False
+    # None, or the MjModel fields (names in mujoco.batch.MODEL_FIELDS) in which the
+    # models of a batch's copies of this task may differ, changed only when an
+    # episode starts: a `BatchEnvironment` then steps every copy on one model with
+    # those fields given per copy, instead of each copy on its own model (for small
+    # models the N models' memory costs the physics more than the simulation). The
+    # batch reads a copy's model after each of its resets, compares every other
+    # field, option and statistic with its own, and raises ValueError naming one
+    # that differs.
+    batch_model_fields: Optional[Tuple[str, ...]] = None
 
     @property
     def num_agents(self) -> Optional[int]:
@@ -181,6 +191,22 @@ class Task(entity_module.Callbacks):
 
     def should_terminate_episode(self, physics: Physics) -> Any:
         return False
+
+    def get_outcome(self, physics: Physics) -> Tuple[Any, Any, Any]:
+        """(get_reward, should_terminate_episode, get_discount) of the step, in one call.
+
+        The Environment and a batch's vectorised path call this instead of the three
+        when the class that defines it also defines (or inherits from the class
+        that defines) the most derived of the three: a task whose reward,
+        termination and discount share work (lqr's sums of squares) computes it
+        once here, and a subclass that overrides only `get_reward` still has its
+        own reward used. An override must return exactly what the three return.
+        """
+        return (
+            self.get_reward(physics),
+            self.should_terminate_episode(physics),
+            self.get_discount(physics),
+        )
 
     def before_step(
         self, physics: Physics, action: Action, random_state: np.random.RandomState
