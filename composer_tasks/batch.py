@@ -61,7 +61,6 @@ from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
-from composer_tasks.composer.environment import exclusively_owned
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.physics import Physics, PhysicsError
 from composer_tasks.physics import paused_profiling_clock
@@ -633,14 +632,12 @@ class BatchEnvironment:
         if running is None or len(running):
             self._step_physics(running, self._nstep)
         physics = self._batch_physics
-        # The observation kept for copies that a warning ends at the next step; what
-        # is returned is a copy of it. An observable's value that only this loop holds
-        # (new from the function's arithmetic or copy) is kept as it is.
+        # The observation kept for copies that a warning ends at the next step (new
+        # arrays: an observable may return a view of the batch's state or an array it
+        # keeps); what is returned is a copy of it.
         observation = collections.OrderedDict()
         for name, function in self._observation_functions:
-            value = function(physics)
-            if not exclusively_owned(value):
-                value = np.array(value)
+            value = np.array(function(physics))
             observation[name] = value[:, np.newaxis] if self._observation_buffer_axis else value
         self._steps += 1
         truncated = None

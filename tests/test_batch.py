@@ -318,49 +318,6 @@ def test_copies_leave_out_texture_patterns_unless_asked():
     assert all(env.textures is False for env in generic.envs)
 
 
-def test_exclusively_owned_arrays_are_those_only_the_caller_names():
-    from composer_tasks.composer.environment import exclusively_owned
-
-    def fresh():
-        value = np.arange(4.0) * 2.0
-        return exclusively_owned(value)
-
-    def named_twice():
-        value = np.arange(4.0) * 2.0
-        other = value  # noqa: F841
-        return exclusively_owned(value)
-
-    kept = []
-
-    def kept_elsewhere():
-        value = np.arange(4.0) * 2.0
-        kept.append(value)
-        return exclusively_owned(value)
-
-    def viewed():
-        value = np.arange(4.0) * 2.0
-        view = value[1:]  # noqa: F841
-        return exclusively_owned(value)
-
-    def a_view():
-        value = (np.arange(4.0) * 2.0)[1:]
-        return exclusively_owned(value)
-
-    def read_only():
-        value = np.arange(4.0) * 2.0
-        value.flags.writeable = False
-        return exclusively_owned(value)
-
-    assert fresh()
-    assert not named_twice()
-    assert not kept_elsewhere()
-    assert not viewed()
-    assert not a_view()
-    assert not read_only()
-    assert not exclusively_owned(1.0)
-    assert not exclusively_owned([1.0, 2.0])
-
-
 class _KeptArraysCartPole(cartpole.Balance):
     """Vectorised balance whose reward, discount and termination are arrays the task
     keeps (and whose observation is one it keeps): the batch must copy them all."""

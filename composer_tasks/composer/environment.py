@@ -28,7 +28,6 @@ import functools
 import logging
 import math
 import numbers
-import sys
 import types
 import warnings
 from collections.abc import Iterable, Sequence
@@ -128,26 +127,16 @@ def batch_episode_outcome(
     """
     reward, terminated, discount = _task_outcome(task, physics)
     shape = (num_envs,)
-    # Each check runs while this function's one name is the array's only reference.
-    rewards: np.ndarray
-    if exclusively_owned(reward) and reward.dtype == np.float64 and reward.shape == shape:
-        rewards = reward
-    else:
-        rewards = _new_array(reward, shape, np.float64)
-    discounts: np.ndarray
-    if exclusively_owned(discount) and discount.dtype == np.float64 and discount.shape == shape:
-        discounts = discount
-    elif isinstance(discount, float) and discount == 1.0:
+    # Always new arrays: a task may return arrays it keeps, and what is returned here
+    # is modified below and handed to the user.
+    rewards = _new_array(reward, shape, np.float64)
+    if isinstance(discount, float) and discount == 1.0:
         discounts = _filled(num_envs, 1.0, np.float64).copy()
     else:
         discounts = _new_array(discount, shape, np.float64)
     last: Optional[np.ndarray] = None
     if terminated is not False:
-        ended: np.ndarray
-        if exclusively_owned(terminated) and terminated.dtype == bool and terminated.shape == shape:
-            ended = terminated
-        else:
-            ended = _new_array(np.asarray(terminated, dtype=bool), shape, bool)
+        ended = _new_array(np.asarray(terminated, dtype=bool), shape, bool)
         if np.count_nonzero(ended):
             last = ended
     if truncated is not None:
@@ -196,38 +185,6 @@ def _outcome_overrides(task_class: type[task_module.Task]) -> tuple[bool, bool, 
         uses_outcome,
         task_class.get_discount is not task_module.Task.get_discount,
         task_class.should_terminate_episode is not task_module.Task.should_terminate_episode,
-    )
-
-
-def _sole_reference_count(value: Any) -> int:
-    return sys.getrefcount(value)
-
-
-def _calibrate_sole_references() -> int:
-    value = np.empty(1)
-    return _sole_reference_count(value)
-
-
-# What `sys.getrefcount` reports, inside a function given the array, for an array that
-# only the caller's one local variable names (CPython's reference counts; elsewhere 0,
-# so that nothing counts as exclusively owned).
-_SOLE_REFERENCES = _calibrate_sole_references() if sys.implementation.name == "cpython" else 0
-
-
-def exclusively_owned(value: Any) -> bool:
-    """True if `value` is a writeable ndarray that owns its memory and that nothing but the
-    caller's one name for it references: no other variable, container, view or
-    buffer export (each holds a reference). Such an array, new from a task's
-    arithmetic, may be returned to a user as it is: it shares memory with nothing.
-    Anything else (a view of the physics' state, an array a task keeps, a scalar)
-    gives False, and callers copy it."""
-    # The flags objects are temporaries (each holds a reference while it lives), gone
-    # before the count.
-    return (
-        type(value) is np.ndarray
-        and value.flags.owndata
-        and value.flags.writeable
-        and sys.getrefcount(value) <= _SOLE_REFERENCES
     )
 
 
