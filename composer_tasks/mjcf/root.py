@@ -24,7 +24,7 @@ import contextlib
 import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 import mujoco
 
@@ -281,9 +281,7 @@ class RootElement:
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
 
-    def __getattr__(self, name: str) -> element_module.Section:
-        if name in element_module.SECTIONS:
-            return element_module.Section(self, name)
+    def __getattr__(self, name: str) -> NoReturn:
         if name.startswith("_"):
             raise AttributeError(name)
         raise AttributeError(
