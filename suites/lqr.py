@@ -97,8 +97,12 @@ class Physics(physics_lib.Physics):
 
     def state_norm(self) -> np.ndarray:
         """Euclidean norm of (qpos, qvel)."""
+        return np.sqrt(self.squared_state_norm())
+
+    def squared_state_norm(self) -> float | np.ndarray:
+        """|qpos|^2 + |qvel|^2."""
         data = self.data
-        return np.sqrt(_sum_of_squares(data.qpos) + _sum_of_squares(data.qvel))
+        return _sum_of_squares(data.qpos) + _sum_of_squares(data.qvel)
 
 
 class LqrLevel(base.SuiteTask):
@@ -156,8 +160,7 @@ class LqrLevel(base.SuiteTask):
 
     def should_terminate_episode(self, physics):
         """physics.state_norm() < 1e-6, compared squared."""
-        data = physics.data
-        return _sum_of_squares(data.qpos) + _sum_of_squares(data.qvel) < _TERMINAL_SQUARED_NORM
+        return physics.squared_state_norm() < _TERMINAL_SQUARED_NORM
 
     def get_discount(self, physics):
         # dm_control's lqr ends with discount 0 when the state reaches the origin.
