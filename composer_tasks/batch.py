@@ -62,7 +62,7 @@ from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
-from composer_tasks.physics import Physics, PhysicsError
+from composer_tasks.physics import Physics, PhysicsError, array_fields
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.physics import warning_error
 
@@ -965,14 +965,7 @@ def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: 
 
 
 def _array_bytes(struct: Any) -> int:
-    total = 0
-    for name in dir(struct):
-        if name.startswith("_"):
-            continue
-        value = getattr(struct, name, None)
-        if isinstance(value, np.ndarray):
-            total += value.nbytes
-    return total
+    return sum(value.nbytes for _, value in array_fields(struct))
 
 
 def _check_memory(env: environment_module.Environment, num_envs: int) -> None:
@@ -1037,7 +1030,7 @@ class _SharedModel:
         self._expanded = {name: batch.expand(name) for name in fields}
         self._reference = {
             name: value.tobytes()
-            for name, value in _model_arrays(base)
+            for name, value in array_fields(base)
             if name not in self._expanded
         }
         self._reference_structs = _model_structs(base)
@@ -1065,7 +1058,7 @@ class _SharedModel:
 
     def load(self, index: int, model: mujoco.MjModel) -> None:
         """Copy `index` runs on `model` from its next step."""
-        for name, value in _model_arrays(model):
+        for name, value in array_fields(model):
             expanded = self._expanded.get(name)
             if expanded is not None:
                 expanded[index] = value
@@ -1081,15 +1074,6 @@ class _SharedModel:
             f"copy {index}'s model differs from the batch's in {name}, which its task's "
             f"batch_model_fields {tuple(self._expanded)} do not name"
         )
-
-
-def _model_arrays(model: mujoco.MjModel) -> Iterable[Tuple[str, np.ndarray]]:
-    for name in dir(model):
-        if name.startswith("_"):
-            continue
-        value = getattr(model, name, None)
-        if isinstance(value, np.ndarray):
-            yield name, value
 
 
 def _model_structs(model: mujoco.MjModel) -> dict[str, bytes]:

@@ -17,7 +17,7 @@ import ctypes
 import glob
 import os
 import weakref
-from typing import Any, Dict, Iterator, Optional, Union
+from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
 import mujoco
 import numpy as np
@@ -114,6 +114,17 @@ class PhysicsError(RuntimeError):
     bad (NaN, infinite or larger than 1e10) control it zeroed, a full contact or
     constraint buffer, a singular inertia. The message carries MuJoCo's text.
     """
+
+
+def array_fields(struct: Any) -> Iterator[Tuple[str, np.ndarray]]:
+    """(name, array) of every public array field of a MuJoCo struct (`MjModel`,
+    `MjData`), in `dir` order; the arrays are the struct's own (views, not copies)."""
+    for name in dir(struct):
+        if name.startswith("_"):
+            continue
+        value = getattr(struct, name, None)
+        if isinstance(value, np.ndarray):
+            yield name, value
 
 
 def warning_error(numbers: np.ndarray, lastinfo: np.ndarray, start_time: float) -> PhysicsError:

@@ -4,7 +4,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from composer_tasks.physics import Physics, PhysicsError
+from composer_tasks.physics import Physics, PhysicsError, array_fields
 
 _PENDULUM = """
 <mujoco>
@@ -68,6 +68,18 @@ def test_reset_context_resets_then_forwards():
     # mj_forward ran on exit: the sphere's world position follows the new angle.
     expected_x = -0.5 * np.sin(0.5)
     assert physics.data.geom("mass").xpos[0] == pytest.approx(expected_x)
+
+
+def test_array_fields_are_the_structs_own_public_arrays():
+    physics = _pendulum()
+    fields = dict(array_fields(physics.model))
+    assert "qpos0" in fields and "body_mass" in fields
+    assert not any(name.startswith("_") for name in fields)
+    assert all(isinstance(value, np.ndarray) for value in fields.values())
+    assert np.shares_memory(fields["body_mass"], physics.model.body_mass)  # views
+    assert "opt" not in fields and "nq" not in fields  # structs and sizes are not arrays
+    data_fields = dict(array_fields(physics.data))
+    assert np.shares_memory(data_fields["qpos"], physics.data.qpos)
 
 
 def test_bind_single_and_sequence():

@@ -55,7 +55,7 @@ from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.callbacks import Action
 from composer_tasks.composer.observation import updater as updater_module
-from composer_tasks.physics import Physics, PhysicsError
+from composer_tasks.physics import Physics, PhysicsError, array_fields
 
 ObservationPadding = updater_module.ObservationPadding
 
@@ -130,10 +130,7 @@ def batch_episode_outcome(
     # Always new arrays: a task may return arrays it keeps, and what is returned here
     # is modified below and handed to the user.
     rewards = _new_array(reward, shape, np.float64)
-    if isinstance(discount, float) and discount == 1.0:
-        discounts = _filled(num_envs, 1.0, np.float64).copy()
-    else:
-        discounts = _new_array(discount, shape, np.float64)
+    discounts = _new_array(discount, shape, np.float64)
     last: Optional[np.ndarray] = None
     if terminated is not False:
         ended = _new_array(np.asarray(terminated, dtype=bool), shape, bool)
@@ -147,7 +144,7 @@ def batch_episode_outcome(
             discounts[truncated & ~last] = 1.0
             last = last | truncated
     if last is None:
-        return _filled(num_envs, _MID, np.int64).copy(), rewards, discounts, None
+        return np.full(num_envs, _MID, dtype=np.int64), rewards, discounts, None
     # MID where False, LAST (MID + 1) where True.
     return np.add(last, _MID, dtype=np.int64), rewards, discounts, last
 
@@ -192,14 +189,6 @@ def _new_array(value: Any, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
     """`value` broadcast to a new array of `shape` and `dtype`."""
     array = np.empty(shape, dtype=dtype)
     array[...] = value
-    return array
-
-
-@functools.lru_cache(maxsize=None)
-def _filled(size: int, value: Any, dtype: type) -> np.ndarray:
-    """A read-only (size,) array of `value`, to copy from."""
-    array = np.full(size, value, dtype=dtype)
-    array.flags.writeable = False
     return array
 
 
@@ -1031,12 +1020,7 @@ def _in_snapshots(name: str) -> bool:
 
 
 def _model_arrays(model: mujoco.MjModel) -> Iterator[tuple[str, np.ndarray]]:
-    for name in dir(model):
-        if not _in_snapshots(name):
-            continue
-        value = getattr(model, name, None)
-        if isinstance(value, np.ndarray):
-            yield name, value
+    return ((name, value) for name, value in array_fields(model) if _in_snapshots(name))
 
 
 def _option_names(model: mujoco.MjModel) -> list[str]:
