@@ -1,0 +1,150 @@
+"""Porting dm_control code: the module table and an import rewriter.
+
+dm_control code runs here with its imports changed. `MODULE_MAP` is the one table
+of that change (dm_control module -> this project's module); the porting guide
+(docs/porting_from_dm_control.md), the differential tests and the runner of
+dm_control's own tests all read it. `rewrite_imports` applies it to source text:
+
+    python -m composer_tasks.porting my_dm_control_program.py > ported.py
+
+A module is mapped by its longest listed prefix, the rest of its dotted path kept
+(`dm_control.locomotion.walkers.ant` -> `composer_tasks.walkers.ant`). Imports of
+names that the table cannot map raise `PortingError` naming the import and line:
+a program is never half-ported silently.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from typing import Mapping
+
+# dm_control module -> this project's module. Longest prefix wins.
+MODULE_MAP: Mapping[str, str] = {
+    "dm_control.mjcf": "composer_tasks.mjcf",
+    "dm_control.composer": "composer_tasks.composer",
+    "dm_control.utils.rewards": "composer_tasks.rewards",
+    "dm_control.suite": "suites.suite",
+    "dm_control.suite.wrappers": "suites.wrappers",
+    "dm_control.locomotion.walkers": "composer_tasks.walkers",
+    "dm_control.locomotion.arenas": "composer_tasks.arenas",
+    "dm_control.locomotion.tasks": "composer_tasks.tasks",
+    "dm_control.locomotion.props": "composer_tasks.props",
+    "dm_control.manipulation": "suites.manipulation",
+    "dm_control.manipulation.props": "composer_tasks.props",
+    "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
+}
+
+
+class PortingError(ValueError):
+    """An import of dm_control that `MODULE_MAP` does not cover."""
+
+
+def map_module(name: str, table: Mapping[str, str] = MODULE_MAP) -> str | None:
+    """This project's module for dm_control module `name`, or None if the table has no prefix."""
+    parts = name.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        target = table.get(prefix)
+        if target is not None:
+            return ".".join([target, *parts[length:]])
+    return None
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _rewrite_import_from(node: ast.ImportFrom, table: Mapping[str, str]) -> list[str]:
+    module = node.module or ""
+    statements = []
+    for alias in node.names:
+        bound = alias.asname or alias.name
+        target = map_module(f"{module}.{alias.name}", table)
+        if target is not None and alias.name != "*" and _is_module(target):
+            statements.append(f"import {target} as {bound}")
+            continue
+        mapped_module = map_module(module, table)
+        if mapped_module is None:
+            raise PortingError(
+                f"line {node.lineno}: `from {module} import {alias.name}` has no counterpart "
+                "in composer_tasks.porting.MODULE_MAP"
+            )
+        suffix = f" as {alias.asname}" if alias.asname else ""
+        statements.append(f"from {mapped_module} import {alias.name}{suffix}")
+    return statements
+
+
+def _rewrite_import(node: ast.Import, table: Mapping[str, str]) -> list[str]:
+    statements = []
+    for alias in node.names:
+        if alias.name.split(".")[0] != "dm_control":
+            statements.append(
+                f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+            )
+            continue
+        target = map_module(alias.name, table)
+        if target is None or alias.asname is None:
+            raise PortingError(
+                f"line {node.lineno}: `import {alias.name}` is only portable as "
+                "`import dm_control.X as Y` with X in composer_tasks.porting.MODULE_MAP"
+            )
+        statements.append(f"import {target} as {alias.asname}")
+    return statements
+
+
+def rewrite_imports(source: str, table: Mapping[str, str] = MODULE_MAP) -> str:
+    """`source` with every `dm_control` import replaced by this project's module.
+
+    Only import statements change; every other line is kept as written (an import
+    spanning several lines becomes one line followed by blank ones, so line numbers
+    in tracebacks stay those of the original).
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    edits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] != "dm_control":
+                continue
+            statements = _rewrite_import_from(node, table)
+        elif isinstance(node, ast.Import):
+            if not any(alias.name.split(".")[0] == "dm_control" for alias in node.names):
+                continue
+            statements = _rewrite_import(node, table)
+        else:
+            continue
+        edits.append((node, statements))
+    for node, statements in sorted(edits, key=lambda edit: -edit[0].lineno):
+        start, end = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        first = lines[start]
+        indent = first[: len(first) - len(first.lstrip())]
+        prefix = first[: node.col_offset] if node.col_offset else indent
+        last = lines[end]
+        tail = last[node.end_col_offset :] if node.end_col_offset is not None else "\n"
+        replacement = prefix + "; ".join(statements) + (tail if tail.strip() else "\n")
+        lines[start : end + 1] = [replacement] + ["\n"] * (end - start)
+    return "".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m composer_tasks.porting FILE`: prints FILE with its imports ported."""
+    if len(argv) != 2:
+        print("usage: python -m composer_tasks.porting FILE.py", file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as handle:
+        source = handle.read()
+    try:
+        sys.stdout.write(rewrite_imports(source))
+    except PortingError as error:
+        print(f"{argv[1]}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
