@@ -46,6 +46,7 @@ setuptools.setup(
             "ipykernel",
             "pytest",
             "pytest-xdist",
+            "hypothesis",
             "selenium",
             "ray>=2.9",
             # Pinned: `ruff format --check` and pyright's verdicts change between
