@@ -1,5 +1,7 @@
 """A model read from MJCF files with assets (an included file, a mesh, a height
 field), edited through `find`, compiled and stepped."""
+# `record` and `check` are given to the program by tests/differential/worker.py.
+# ruff: noqa: F821
 
 import os
 import struct
