@@ -89,3 +89,23 @@ def test_registered_ids_make_and_make_vec():
     observation, _ = vector.reset(seed=0)
     assert observation.shape == (2, 5)
     vector.step(np.zeros((2, 1)))
+
+
+def test_unbounded_bool_and_integer_specs_give_spaces_holding_their_values():
+    from dm_env import specs as dm_specs
+
+    from composer_tasks.wrappers import gymnasium as wrappers
+
+    flag = wrappers._box(dm_specs.Array((2,), bool))
+    assert flag.contains(np.array([False, True])) and flag.contains(np.array([True, True]))
+    np.testing.assert_array_equal(flag.low, [False, False])
+    count = wrappers._box(dm_specs.Array((), np.int32))
+    assert count.low == np.iinfo(np.int32).min and count.high == np.iinfo(np.int32).max
+    assert count.contains(np.int32(-5))
+    assert wrappers._box(dm_specs.Array((1,), np.float64)).low[0] == -np.inf
+
+
+def test_render_metadata_has_the_control_rate():
+    env = GymnasiumEnv(suite.load("cartpole", "swingup", task_kwargs={"random": 0}))
+    assert env.metadata["render_fps"] == 1.0 / env.dm_env.control_timestep()
+    assert "render_fps" not in GymnasiumEnv.metadata  # The class's stays untouched.

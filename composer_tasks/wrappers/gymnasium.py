@@ -31,10 +31,25 @@ def _check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def _unbounded_limits(dtype: np.dtype) -> Tuple[Any, Any]:
+    """The (low, high) of a spec without bounds: every value its dtype holds.
+
+    Infinities would be cast to the dtype: to True for a bool (a space holding only
+    True) and to an arbitrary integer for an integer dtype.
+    """
+    if dtype == np.bool_:
+        return False, True
+    if np.issubdtype(dtype, np.integer):
+        limits = np.iinfo(dtype)
+        return limits.min, limits.max
+    return -np.inf, np.inf
+
+
 def _box(spec: specs.Array, batch: Optional[int] = None) -> spaces.Box:
     shape = tuple(spec.shape) if batch is None else (batch,) + tuple(spec.shape)
-    low = getattr(spec, "minimum", -np.inf)
-    high = getattr(spec, "maximum", np.inf)
+    unbounded_low, unbounded_high = _unbounded_limits(np.dtype(spec.dtype))
+    low = getattr(spec, "minimum", unbounded_low)
+    high = getattr(spec, "maximum", unbounded_high)
     low = np.broadcast_to(np.asarray(low, dtype=spec.dtype), shape)
     high = np.broadcast_to(np.asarray(high, dtype=spec.dtype), shape)
     return spaces.Box(low=low, high=high, shape=shape, dtype=spec.dtype)
@@ -62,6 +77,19 @@ def _flatten(observation: Mapping[str, ArrayLike], batch: Optional[int] = None) 
     return np.concatenate(
         [np.reshape(value, (batch, -1)) for value in observation.values()], axis=1
     ).astype(np.float64)
+
+
+def _render_metadata(metadata: Mapping[str, Any], env: Any) -> Dict[str, Any]:
+    """`metadata` with "render_fps": one rendered frame per control step of `env`.
+
+    Gymnasium's video recorders read it; an environment without `control_timestep()`
+    (a plain dm_env one) has no frame rate to report, and gets none.
+    """
+    result = dict(metadata)
+    control_timestep = getattr(env, "control_timestep", None)
+    if callable(control_timestep):
+        result["render_fps"] = 1.0 / float(control_timestep())
+    return result
 
 
 class GymnasiumEnv(gymnasium.Env):
@@ -124,6 +152,7 @@ class GymnasiumEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._render_camera = render_camera
         self._render_size = tuple(render_size)
+        self.metadata = _render_metadata(type(self).metadata, env)
         self.action_space = _box(self._env.action_spec())
         self.observation_space = _observation_space(self._env.observation_spec(), self._flatten)
         self._needs_reset = True
