@@ -704,8 +704,9 @@ class Environment(dm_env.Environment):
         if not math.isinf(self._spec_checks_left):
             self._spec_checks_left = math.inf
             _log.warning(
-                "An initialize_episode_mjcf callback edited the spec without announcing it "
-                "(changed: %s). The model is recompiled, and the spec is compared at every "
+                "The spec was edited without announcing it since the model was last compiled "
+                "(between episodes, or by an initialize_episode_mjcf callback; changed: %s). "
+                "The model is recompiled, and the spec is compared at every "
                 "reset from now on; call composer.mark_spec_changed() after such edits, or "
                 "edit through composer_tasks.mjcf handles, to avoid the comparison's cost.",
                 spec_edits.describe_spec_difference(spec, fingerprint),
