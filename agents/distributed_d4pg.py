@@ -265,7 +265,7 @@ def train(
       seed: seeds the learner, and through `experiment.derived_seed` every actor's
         environment and noise (streams ACTOR_STREAM, NOISE_STREAM, indexed by actor,
         its restart count and the run's resume count) and the replay's sampling.
-      out_dir: the run directory (metrics.csv, checkpoint.pkl, learning_curve.png,
+      out_dir: the run directory (metrics.csv, checkpoint.npz, learning_curve.png,
         config.json, as agents/experiment.py writes them).
       num_actors: K >= 1 Ray actors.
       envs_per_actor: E >= 1 environment copies in each actor's batch.
@@ -335,8 +335,8 @@ def train(
                 f"resume: observation keys {boundary.layout.keys} differ from the "
                 f"checkpoint's {payload['observation_keys']}."
             )
-        learner.load_state_dict(payload["learner_state"])
-        state = payload["progress"]
+        learner.load_state_dict(checkpoint.restore(learner.state_dict(), payload["learner_state"]))
+        state = checkpoint.restore(Progress(), payload["progress"])
         resumes = payload["resumes"] + 1
 
     started_ray = cluster.connect(ray_address, num_cpus=max(os.cpu_count() or 1, num_actors))
@@ -348,7 +348,11 @@ def train(
         experiment.derived_seed(seed, REPLAY_STREAM, resumes),
     )
     if payload is not None and payload.get("replay") is not None:
-        ray.get(replay_server.load_state_dict.remote(payload["replay"]))
+        # Rebuilt against the fresh server's own state (its NamedTuples).
+        template = ray.get(replay_server.state_dict.remote())
+        ray.get(
+            replay_server.load_state_dict.remote(checkpoint.restore(template, payload["replay"]))
+        )
     else:
         # Updates owed on data that is gone are not owed any more.
         state.replay_size, state.update_credit = 0, 0.0

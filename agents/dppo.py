@@ -497,8 +497,11 @@ def train(
     if payload is not None:
         learner = payload["learner_state"]
         params = jax.tree.map(jnp.asarray, learner["params"])
-        policy_state, value_state = jax.tree.map(jnp.asarray, learner["optimizer"])
-        state = payload["progress"]
+        # The optimiser states' NamedTuples are rebuilt against the fresh ones.
+        policy_state, value_state = jax.tree.map(
+            jnp.asarray, checkpoint.restore((policy_state, value_state), learner["optimizer"])
+        )
+        state = checkpoint.restore(ChiefState(), payload["progress"])
         statistics.load_state_dict(payload["observation_statistics"])
         resumes = payload["resumes"] + 1
 
