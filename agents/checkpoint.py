@@ -134,7 +134,11 @@ def _replace_atomically(path: str | os.PathLike, write: Callable[[IO[bytes]], No
 
 def write_atomically(path: str | os.PathLike, data: bytes) -> None:
     """Writes `data` to `path` through a fsynced temporary file and `os.replace`."""
-    _replace_atomically(path, lambda file: file.write(data))
+
+    def write(file: IO[bytes]) -> None:
+        file.write(data)
+
+    _replace_atomically(path, write)
 
 
 # ----------------------------------------------------------------------------- records

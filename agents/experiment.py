@@ -562,11 +562,18 @@ def train(
 def load_agent(checkpoint_path: str, observation_spec, action_spec):
     """Rebuilds the agent of a checkpoint for the given specs. Returns (agent, payload)."""
     payload = checkpoint.load(checkpoint_path)
+    learner_template = None
     if payload["agent_name"] == "dppo":
         from agents import dppo  # pylint: disable=import-outside-toplevel
 
         agent_class = ppo.PPO
-        config = dppo.Config(**payload["config"]).as_ppo()
+        dppo_config = dppo.Config(**payload["config"])
+        config = dppo_config.as_ppo()
+
+        def learner_template(state: dict) -> dict:
+            # The chief's two optimisers, not PPO's one (evaluation reads the params).
+            return {**state, "optimizer": dppo.optimizer_states(dppo_config, state["params"])}
+
     else:
         config_class, agent_class = _agent_entry(payload["agent_name"])
         config = config_class(**payload["config"])
@@ -585,9 +592,10 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
     else:
         # A distributed run checkpoints its learner alone (agents/distributed_d4pg.py,
         # agents/dppo.py); evaluation needs nothing else.
-        agent.learner.load_state_dict(
-            checkpoint.restore(agent.learner.state_dict(), payload["learner_state"])
-        )
+        template = agent.learner.state_dict()
+        if learner_template is not None:
+            template = learner_template(template)
+        agent.learner.load_state_dict(checkpoint.restore(template, payload["learner_state"]))
         if "observation_statistics" in payload:
             agent.load_observation_statistics(payload["observation_statistics"])
     return agent, payload
