@@ -1150,6 +1150,9 @@ class MultiAgentEnvironment(Environment):
                 stacked is not None
                 and stacked.shape == self._stacked_action_shape
                 and stacked.dtype.kind in "fiu"
+                # Stacking casts one agent's bool action up to the others' floats; the
+                # per-agent check below refuses it, as a single agent's is refused.
+                and not any(np.asarray(action).dtype.kind == "b" for action in actions)
             ):
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):
