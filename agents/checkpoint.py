@@ -342,7 +342,7 @@ class _Decoder:
         if kind == "float" and node["float"] in ("nan", "inf", "-inf"):
             return float(node["float"])
         if kind == "array":
-            return self._array(node["array"]).copy()
+            return self._array(node["array"])
         if kind == "scalar":
             return self._array(node["scalar"])[()]
         if kind == "bytes":
@@ -502,7 +502,11 @@ def _read_verified(path: str) -> bytes:
             f"checkpoint {path!r} is corrupted: its SHA-256 trailer is missing or damaged "
             "(the file was cut short or changed after it was written); use another copy."
         )
-    if hashlib.sha256(data[:-64]).hexdigest().encode() != trailer[len(_TRAILER_PREFIX) :]:
+    # A view, not a slice: a replay buffer's checkpoint is not copied to be hashed.
+    if (
+        hashlib.sha256(memoryview(data)[:-64]).hexdigest().encode()
+        != trailer[len(_TRAILER_PREFIX) :]
+    ):
         raise ValueError(
             f"checkpoint {path!r} is corrupted: its SHA-256 checksum does not match its "
             "contents (the file was damaged after it was written); use another copy."
