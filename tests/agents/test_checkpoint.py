@@ -321,3 +321,29 @@ def test_convert_with_trust_rewrites_an_old_checkpoint_as_data(tmp_path):
     old.write_bytes(old.read_bytes()[:-1])
     with pytest.raises(ValueError, match="corrupted"):
         checkpoint.convert(old, tmp_path / "other.npz", trust=True)
+
+
+def test_the_command_lines_refuse_a_pickle_without_running_it(tmp_path):
+    # `agents.evaluate --checkpoint` and the viewer's `--checkpoint`, as users run them.
+    marker = tmp_path / "payload_ran"
+    files = _crafted_pickles(tmp_path, str(marker))
+    commands = {
+        "agents.evaluate": ["-m", "agents.evaluate", "--checkpoint", str(files["bare"])],
+        "composer_tasks.viewer": [
+            "-m",
+            "composer_tasks.viewer",
+            "--checkpoint",
+            str(files["headed"]),
+        ],
+    }
+    for name, arguments in commands.items():
+        result = subprocess.run(
+            [sys.executable, *arguments],
+            capture_output=True,
+            text=True,
+            cwd=os.getcwd(),
+            timeout=300,
+        )
+        assert result.returncode != 0, name
+        assert "python -m agents.checkpoint convert" in result.stderr, (name, result.stderr)
+        assert not marker.exists(), name
