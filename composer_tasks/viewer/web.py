@@ -30,11 +30,16 @@ module binds 127.0.0.1 unless told otherwise and, on any other interface,
 requires a random token on every request (page, files, model and the /ui, /state
 and /drop WebSockets): given once in the URL (`?token=...`), it is kept in an
 HttpOnly, SameSite=Strict cookie for the page's later requests. A request
-without it, or with a wrong one, gets 403 Forbidden. Studio offers no hook for
-either, so `_install_studio_hooks` wraps three of its module functions
-(`web_server.bind_public_socket`, `web_server.serve`,
-`web_viewer._print_url_banner`); each wrapper changes nothing for Studio viewers
-that this module did not start. See docs/viewer.md for the SSH tunnel recipe
+without it, or with a wrong one, gets 403 Forbidden. On every interface, a
+request whose Host does not name the viewer (DNS rebinding) or whose Origin is
+not the viewer's own page (another site, another local port) gets 403 too;
+Studio's internal loopback port (its headless interface's, which relays the
+page's input) accepts connections from this process only; connections are
+capped and idle or half-open ones time out. Studio offers no hook for any of
+this, so `_install_studio_hooks` wraps four of its module functions
+(`web_server.bind_public_socket`, `web_server.bind_loopback_socket`,
+`web_server.serve`, `web_viewer._print_url_banner`); each wrapper changes nothing
+for Studio viewers that this module did not start. See docs/viewer.md for the SSH tunnel recipe
 and for what an exposed port shows.
 """
 
@@ -171,8 +176,11 @@ def _made_by_this_process(connection: socket.socket) -> bool:
 
     Read from /proc (Linux); elsewhere there is no portable way, and it is True.
     """
-    peer_port = connection.getpeername()[1]
-    own_port = connection.getsockname()[1]
+    try:
+        peer_port = connection.getpeername()[1]
+        own_port = connection.getsockname()[1]
+    except OSError:  # The peer is gone already.
+        return False
     try:
         with open("/proc/net/tcp", encoding="ascii") as table:
             rows = table.read().splitlines()[1:]
