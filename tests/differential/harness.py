@@ -156,13 +156,25 @@ def _compare(key: str, ours: Any, theirs: Any, rtol: float, atol: float) -> str 
         if theirs["dtype"] in "fciub" and ours["dtype"] in "fciub":
             a = np.array([_decode_float(x) for x in ours["__array__"]], dtype=float)
             b = np.array([_decode_float(x) for x in theirs["__array__"]], dtype=float)
-            if not np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
-                worst = int(np.nanargmax(np.abs(a - b))) if a.size else 0
+            bad = np.flatnonzero(~np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+            if bad.size:
+                # A NaN on one side only is the worst difference there is.
+                gaps = np.nan_to_num(np.abs(a[bad] - b[bad]), nan=np.inf)
+                worst = int(bad[np.argmax(gaps)])
                 return (
-                    f"values differ (largest at flat index {worst}: {a[worst]!r} vs {b[worst]!r})"
+                    f"{bad.size} of {a.size} values differ (largest at flat index {worst}: "
+                    f"{float(a[worst])!r} vs {float(b[worst])!r})"
                 )
             return None
         return None if ours["__array__"] == theirs["__array__"] else "values differ"
+    raised = [side.get("__raises__") if isinstance(side, dict) else None for side in (ours, theirs)]
+    if raised != [None, None]:
+        if raised[0] == raised[1]:
+            return None
+        return (
+            " vs ".join(f"raises {name}" if name else "returns" for name in raised)
+            + " (ours vs dm_control)"
+        )
     if isinstance(theirs, dict) and "__dict__" in theirs:
         if not (isinstance(ours, dict) and "__dict__" in ours):
             return "dm_control gives a mapping, ours does not"
@@ -195,6 +207,13 @@ def _compare(key: str, ours: Any, theirs: Any, rtol: float, atol: float) -> str 
                 return f"[{index}] {why}"
         return None
     if isinstance(theirs, bool) or isinstance(ours, bool):
+        # `1 == True` in Python; a bool on one side only is a difference of type.
+        if type(ours) is not type(theirs):
+            return (
+                "dm_control gives a bool, ours does not"
+                if isinstance(theirs, bool)
+                else ("ours gives a bool, dm_control does not")
+            )
         return None if ours == theirs else "differ"
     if isinstance(theirs, (int, float)) or (isinstance(theirs, dict) and "__float__" in theirs):
         if not isinstance(ours, (int, float)) and not (
