@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -257,8 +258,17 @@ class Differential:
         rtol: float = 1e-7,
         atol: float = 1e-9,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        tolerances: Sequence[tuple[str, float, float]] = (),
     ) -> Comparison:
+        """Both sides' records compared key by key. `tolerances`: (regular expression,
+        rtol, atol) triples; a key takes the first whose expression it contains
+        (`re.search`), else `rtol`/`atol`."""
         ours, theirs = self.run(source, name, timeout_s)
+        patterns = [(re.compile(pattern), r, a) for pattern, r, a in tolerances]
+
+        def tolerance(key: str) -> tuple[float, float]:
+            return next(((r, a) for p, r, a in patterns if p.search(key)), (rtol, atol))
+
         comparison = Comparison(ours, theirs)
         our_values = ours.as_dict()
         for key, expected in theirs.records:
@@ -266,7 +276,7 @@ class Differential:
             if key not in our_values:
                 comparison.differences.append(Difference(key, None, expected, "not recorded here"))
                 continue
-            why = _compare(key, our_values[key], expected, rtol, atol)
+            why = _compare(key, our_values[key], expected, *tolerance(key))
             if why:
                 comparison.differences.append(Difference(key, our_values[key], expected, why))
         their_keys = {key for key, _ in theirs.records}
