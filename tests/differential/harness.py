@@ -78,13 +78,17 @@ class _Worker:
             text=True,
         )
 
-    def run(self, name: str, source: str, timeout_s: float) -> dict:
+    def send(self, name: str, source: str) -> None:
+        """Starts running a program; `receive` waits for its reply."""
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"name": name, "source": source}) + "\n")
+        self.process.stdin.flush()
+
+    def receive(self, name: str, timeout_s: float) -> dict:
         process = self.process
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(json.dumps({"name": name, "source": source}) + "\n")
-        process.stdin.flush()
+        assert process is not None and process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], timeout_s)
         line = process.stdout.readline() if ready else ""
         if not line:
@@ -240,10 +244,11 @@ class Differential:
     def run(
         self, source: str, name: str = "program", timeout_s: float = DEFAULT_TIMEOUT_S
     ) -> tuple[Side, Side]:
-        """(ours, theirs): what the program recorded on each side."""
-        replies = {
-            side: worker.run(name, source, timeout_s) for side, worker in self._workers.items()
-        }
+        """(ours, theirs): what the program recorded on each side (the two sides run
+        at the same time)."""
+        for worker in self._workers.values():
+            worker.send(name, source)
+        replies = {side: worker.receive(name, timeout_s) for side, worker in self._workers.items()}
         return (
             Side([tuple(r) for r in replies["ours"]["records"]], replies["ours"]["error"]),
             Side(
