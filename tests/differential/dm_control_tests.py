@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import importlib
 import json
 import os
 import shutil
@@ -159,6 +160,19 @@ def stage(root: str, destination: str, paths: list[str], table: dict[str, str]) 
     )
     for folder, _, _ in os.walk(package):
         open(os.path.join(folder, "__init__.py"), "a").close()
+    # The rewriter turns `from dm_control.x import helper` into an import of the
+    # helper's copy only if it finds that module: the copies are importable meanwhile.
+    sys.path.insert(0, destination)
+    importlib.invalidate_caches()
+    try:
+        return _port_files(root, package, paths, table)
+    finally:
+        sys.path.remove(destination)
+        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+def _port_files(root: str, package: str, paths: list[str], table: dict[str, str]) -> dict[str, str]:
     blocked = {}  # test helper module -> why it cannot be ported
     unportable = {}
     for path in [*TEST_HELPERS, *paths]:
