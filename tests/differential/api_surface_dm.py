@@ -227,6 +227,41 @@ class Surface:
         for name in manipulation.ALL:
             self._add_task(f"manipulation.ALL:{name}", "dm_control.manipulation")
 
+    def add_mjcf_elements(self):
+        """What a PyMJCF element offers beyond the abstract `mjcf.Element`: the public
+        members of the private classes its instances are (a site's `attach`, a
+        frame's, a default's, an actuator's), as `mjcf.Element.<member>`; and the
+        sections of a model (`worldbody`, `default`, ...), as `mjcf.RootElement.<section>`."""
+        from dm_control import mjcf
+        from dm_control.mjcf import element
+
+        implementations = [
+            value
+            for name, value in sorted(vars(element).items())
+            if isinstance(value, type) and name.startswith("_") and issubclass(value, mjcf.Element)
+        ]
+        for cls in implementations:
+            for member in sorted(vars(cls)):
+                if member.startswith("_") or f"mjcf.Element.{member}" in self.rows:
+                    continue
+                self._add_member(
+                    f"mjcf.Element.{member}", "dm_control.mjcf", f"Element.{member}", cls, member
+                )
+        for section in mjcf.RootElement().spec.children:
+            name = f"mjcf.RootElement.{section}"
+            self.rows.setdefault(
+                name,
+                {
+                    "name": name,
+                    "module": "dm_control.mjcf",
+                    "qualname": f"RootElement.{section}",
+                    "kind": "section",
+                    "signature": None,
+                    "parameters": None,
+                    "aliases": [],
+                },
+            )
+
     def add_bases(self):
         """Each class row's public dm_control bases that are rows, nearest first: a
         marker naming an inherited member through a class ("locomotion.walkers.Ant.attach")
@@ -271,6 +306,7 @@ def surface():
     for package_name in WALKED:
         for module_name in _submodules(package_name):
             table.add_module(module_name, defined_here_only=True)
+    table.add_mjcf_elements()
     table.add_task_names()
     table.add_bases()
     version = getattr(dm_control, "__version__", None)

@@ -37,6 +37,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
 SURFACE_PATH = os.path.join(HERE, "dm_control_api_surface.json")
 DOC_PATH = os.path.join(REPO_ROOT, "docs", "dm_control_api_coverage.md")
 MARKER = "dm_control_api"
+XFAIL = " (xfail)"
 
 
 @dataclasses.dataclass
@@ -50,8 +51,10 @@ class Row:
 
     @property
     def status(self) -> str:
-        if self.covered_by:
+        if any(not test.endswith(XFAIL) for test in self.covered_by):
             return "covered"
+        if self.covered_by:
+            return "known divergence"
         if self.reason:
             return "reason"
         return "unexplained"
@@ -60,8 +63,26 @@ class Row:
 # --- markers -----------------------------------------------------------------------
 
 
-def _marker_names(decorator: ast.expr) -> list[str] | None:
-    """The names of a `pytest.mark.dm_control_api("a", "b")` decorator, else None."""
+def _string_tuples(tree: ast.Module) -> dict[str, list[str]]:
+    """Module-level `NAME = ("a", "b", ...)` assignments of string literals."""
+    found = {}
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.Tuple, ast.List))
+            and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+            )
+        ):
+            found[node.targets[0].id] = [e.value for e in node.value.elts]
+    return found
+
+
+def _marker_names(decorator: ast.expr, constants: dict[str, list[str]]) -> list[str] | None:
+    """The names of a `pytest.mark.dm_control_api("a", "b", *NAMES)` decorator, else
+    None; `*NAMES` must be a module-level tuple of string literals (`constants`)."""
     if not isinstance(decorator, ast.Call):
         return None
     function = decorator.func
@@ -69,13 +90,25 @@ def _marker_names(decorator: ast.expr) -> list[str] | None:
         return None
     names = []
     for argument in decorator.args:
-        if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            names.append(argument.value)
+        elif (
+            isinstance(argument, ast.Starred)
+            and isinstance(argument.value, ast.Name)
+            and argument.value.id in constants
+        ):
+            names.extend(constants[argument.value.id])
+        else:
             raise ValueError(
-                f"line {decorator.lineno}: dm_control_api takes string literals, "
-                f"got {ast.unparse(argument)}"
+                f"line {decorator.lineno}: dm_control_api takes string literals (or *NAME "
+                f"of a module-level tuple of them), got {ast.unparse(argument)}"
             )
-        names.append(argument.value)
     return names
+
+
+def _is_xfail(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, ast.Attribute) and target.attr == "xfail"
 
 
 def _marks_of(value: ast.expr) -> list[ast.expr]:
@@ -85,6 +118,7 @@ def _marks_of(value: ast.expr) -> list[ast.expr]:
 def scan_markers(source: str, filename: str) -> dict[str, list[str]]:
     """{dm_control name: [test ids]} for the markers in one test file's source."""
     tree = ast.parse(source, filename)
+    constants = _string_tuples(tree)
     found: dict[str, list[str]] = {}
 
     def add(names: list[str] | None, test_id: str) -> None:
@@ -99,11 +133,13 @@ def scan_markers(source: str, filename: str) -> dict[str, list[str]]:
                 isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
             ):
                 for mark in _marks_of(node.value):
-                    add(_marker_names(mark), prefix.rstrip(":") or filename)
+                    add(_marker_names(mark, constants), prefix.rstrip(":") or filename)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 test_id = f"{prefix}{node.name}"
+                # A test expected to fail records a divergence; it covers nothing.
+                label = test_id + (XFAIL if any(map(_is_xfail, node.decorator_list)) else "")
                 for decorator in node.decorator_list:
-                    add(_marker_names(decorator), test_id)
+                    add(_marker_names(decorator, constants), label)
                 if isinstance(node, ast.ClassDef):
                     visit(node.body, f"{test_id}::")
 
@@ -315,6 +351,9 @@ def summary(rows: list[Row]) -> dict[str, int]:
         "signature same": sum(row.signature == "same" for row in rows),
         "signature differs": sum(row.signature not in ("same", "n/a") for row in rows),
         "covered by a test": sum(row.status == "covered" for row in rows),
+        "known divergence (an xfail test records it)": sum(
+            row.status == "known divergence" for row in rows
+        ),
         "reason documented": sum(row.status == "reason" for row in rows),
         "unexplained": sum(row.status == "unexplained" for row in rows),
     }
@@ -340,8 +379,10 @@ def render(surface: dict[str, Any], rows: list[Row], unknown: list[str]) -> str:
         "",
         "Columns: *here* is `yes` when the name exists in this project's counterpart module "
         "(or why not); *signature* compares parameter names, kinds and defaults (`n/a` for "
-        "properties, constants and names missing here); *status* is `covered` (a test names "
-        "it), `reason` (documented why no test does) or `unexplained`.",
+        "properties, constants and names missing here); *status* is `covered` (a passing "
+        "test names it), `known divergence` (only tests expected to fail name it: each "
+        "records a difference with its reason), `reason` (documented why no test does) or "
+        "`unexplained`.",
         "",
         "| count | |",
         "|---|---|",

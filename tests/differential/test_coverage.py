@@ -70,8 +70,10 @@ def test_surface_rows_are_unique_and_typed():
         "property",
         "constant",
         "task",
+        "section",
     }
     assert "mjcf.Physics.bind" in names
+    assert "mjcf.Element.attach" in names and "mjcf.RootElement.worldbody" in names
     assert "suite.ALL_TASKS:cartpole.swingup" in names
 
 
@@ -121,13 +123,19 @@ class TestEnvironment:
 @pytest.mark.parametrize("x", [1])
 def test_unmarked(x):
     pass
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.bind")
+@pytest.mark.xfail(strict=True, reason="differs")
+def test_known_divergence():
+    pass
 """
 
 
 def test_scan_markers():
     assert coverage.scan_markers(MARKED, "test_x.py") == {
         "suite.load": ["test_x.py"],
-        "mjcf.Physics.bind": ["test_x.py::test_bind"],
+        "mjcf.Physics.bind": ["test_x.py::test_bind", "test_x.py::test_known_divergence (xfail)"],
         "mjcf.Physics.named": ["test_x.py::test_bind"],
         "composer.Environment": ["test_x.py::TestEnvironment"],
         "composer.Environment.step": ["test_x.py::TestEnvironment::test_step"],
@@ -136,8 +144,18 @@ def test_scan_markers():
 
 def test_scan_markers_refuses_computed_names():
     source = "import pytest\n\n@pytest.mark.dm_control_api(NAME)\ndef test_a():\n    pass\n"
-    with pytest.raises(ValueError, match=r"line 3: dm_control_api takes string literals, got NAME"):
+    with pytest.raises(
+        ValueError, match=r"line 3: dm_control_api takes string literals .*, got NAME"
+    ):
         coverage.scan_markers(source, "test_y.py")
+    starred = "import pytest\n\n@pytest.mark.dm_control_api(*NAMES)\ndef test_a():\n    pass\n"
+    with pytest.raises(ValueError, match=r"got \*NAMES"):
+        coverage.scan_markers(starred, "test_y.py")
+    defined = 'NAMES = ("suite.load", "suite.ALL_TASKS")\n' + starred
+    assert coverage.scan_markers(defined, "test_y.py") == {
+        "suite.load": ["test_y.py::test_a"],
+        "suite.ALL_TASKS": ["test_y.py::test_a"],
+    }
 
 
 def test_collect_markers_reads_every_test_file(tmp_path):
@@ -176,6 +194,16 @@ def test_resolve_markers_through_aliases_and_bases():
         "composer.Entity.attach": ["t2", "t3", "t4"],
     }
     assert unknown == ["composer.Entity.nope", "nothing"]
+
+
+def test_status_of_a_row():
+    def row(covered_by, reason=None):
+        return coverage.Row("n", "function", "yes", "same", covered_by, reason)
+
+    assert row(["t.py::a (xfail)", "t.py::b"]).status == "covered"
+    assert row(["t.py::a (xfail)"], "why").status == "known divergence"
+    assert row([], "why").status == "reason"
+    assert row([]).status == "unexplained"
 
 
 def test_reason_for_takes_the_longest_prefix():
