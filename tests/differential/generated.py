@@ -15,7 +15,10 @@ with and without a free joint). The program compiles it with
 * `names/<kind>`: the full identifiers `find_all` gives for each element kind;
 * `named/*`: `physics.named.model/data` reads by each element's full name;
 * `bind/<kind>/<field>`: `physics.bind(elements)` reads (shapes and values);
-* `dyn/*`: 20 steps with a control drawn from `RandomState(seed)`.
+* `dyn/*`: 20 steps with a control drawn from `RandomState(seed)`;
+* `env/*` (one seed in four): the model wrapped in a Composer task (observables on
+  its joints, sites and sensors; a variator on a geom's colour and a body's
+  position), its specs, and two seeded episodes' observations and rewards.
 
 `Features` turns each kind of content on or off: where the generator finds a
 divergence in a layer this harness does not own, the regression goes to
@@ -74,6 +77,10 @@ class Features:
     floor: bool = True
     # Collisions on (else `option.flag.contact = 'disable'`).
     contacts: bool = True
+    # The model wrapped in a Composer task, run for two episodes (seeds divisible by 4).
+    composer: bool = True
+    # Actuators without a ctrlrange (else every actuator has ctrlrange [-1, 1]).
+    unlimited_actuators: bool = True
     # Records each find_all list in its own order (else only sorted by identifier).
     find_all_order: bool = True
     # The floor geom added before the model's defaults are set (else after).
@@ -88,6 +95,7 @@ AVOID: dict[str, str] = {
     "contacts": "test_contact_dynamics_differ_between_mujoco_3_17_and_4",
     "accelerometer": "test_accelerometer_on_a_body_fixed_to_the_world",
     "attach_site_in_any_order": "test_site_attachment_frame_takes_the_sites_place",
+    "unlimited_actuators": "test_action_spec_bounds_of_unlimited_actuators",
     "unnamed_sites": "test_unnamed_element_identifier",
     "defaults_after_elements": "test_default_set_after_an_element_uses_it",
 }
@@ -273,7 +281,7 @@ class _Writer:
             attributes = [f"name='{actuator}'", f"joint={joint}"]
             if self.rng.rand() < 0.7:
                 attributes.append(f"gear=[{self.rng.uniform(0.5, 5):.6g}]")
-            if self.rng.rand() < 0.7:
+            if self.rng.rand() < 0.7 or not self.features.unlimited_actuators:
                 attributes.append(f"ctrlrange={_vector([-1.0, 1.0])}")
                 attributes.append("ctrllimited='true'")
             if kind == "position":
@@ -427,12 +435,91 @@ record(key + 'dyn/time', physics.data.time)
 """.splitlines()
 
 
-HEADER = "import numpy as np\nfrom dm_control import mjcf\n"
+def _composer_layer(seed: int) -> list[str]:
+    """Lines that wrap `model` in a Composer task (observables on its joints, sites and
+    sensors, a variator on a geom's colour and a body's position) and record two
+    seeded episodes: specs, observations, rewards, varied attributes."""
+    return f"""\
+joints = [j for j in elements['joint'] if j.name and j.tag != 'freejoint']
+geoms = [g for g in elements['geom'] if g.name]
+top = model.worldbody.find_all('body', immediate_children_only=True)[:1]
+
+class GeneratedTask(composer.Task):
+    def __init__(self, entity):
+        self._entity = entity
+        self._variator = variation.MJCFVariator()
+        if geoms:
+            self._variator.bind_attributes(
+                geoms[0], rgba=distributions.Uniform([0, 0, 0, 1], [1, 1, 1, 1]))
+        if top:
+            pos = np.array(top[0].pos if top[0].pos is not None else [0.0, 0.0, 0.0])
+            self._variator.bind_attributes(
+                top[0], pos=distributions.Uniform(pos - 0.05, pos + 0.05))
+        self._task_observables = {{}}
+        if joints:
+            self._task_observables['qpos'] = observable.MJCFFeature('qpos', joints)
+            self._task_observables['qvel'] = observable.MJCFFeature('qvel', joints)
+        for index, site in enumerate(elements['site'][:3]):
+            self._task_observables['site%d' % index] = observable.MJCFFeature('xpos', site)
+        if elements['sensor']:
+            self._task_observables['sensors'] = observable.MJCFFeature(
+                'sensordata', elements['sensor'])
+        for item in self._task_observables.values():
+            item.enabled = True
+        self.set_timesteps(control_timestep=0.01, physics_timestep=0.002)
+
+    @property
+    def root_entity(self):
+        return self._entity
+
+    @property
+    def task_observables(self):
+        return self._task_observables
+
+    def initialize_episode_mjcf(self, random_state):
+        self._variator.apply_variations(random_state)
+
+    def get_reward(self, physics):
+        return float(np.sum(physics.data.qvel ** 2))
+
+env = composer.Environment(
+    GeneratedTask(composer.ModelWrapperEntity(model)), time_limit=0.04, random_state={seed})
+record(key + 'env/observation_spec', env.observation_spec())
+record(key + 'env/action_spec', env.action_spec())
+random = np.random.RandomState({seed})
+for episode in range(2):
+    timestep = env.reset()
+    record(key + 'env/%d/reset' % episode, timestep.observation)
+    if geoms:
+        record(key + 'env/%d/rgba' % episode, env.physics.bind(geoms[0]).rgba)
+    if top:
+        record(key + 'env/%d/pos' % episode, env.physics.bind(top[0]).pos)
+    steps = 0
+    while not timestep.last():
+        action = random.uniform(-1.0, 1.0, size=env.action_spec().shape)
+        timestep = env.step(action)
+        record(key + 'env/%d/%d' % (episode, steps),
+               [timestep.step_type.value, timestep.reward, timestep.discount,
+                timestep.observation])
+        steps += 1
+""".splitlines()
+
+
+HEADER = (
+    "import numpy as np\n"
+    "from dm_control import composer, mjcf\n"
+    "from dm_control.composer import variation\n"
+    "from dm_control.composer.observation import observable\n"
+    "from dm_control.composer.variation import distributions\n"
+)
 
 
 def _function(seed: int, features: Features | None) -> str:
     features = features or default_features()
     body = model_builder(seed, features) + _recorder(seed, features)
+    # A Composer task costs about as much as the rest: one program in four has one.
+    if features.composer and seed % 4 == 0:
+        body += _composer_layer(seed)
     return f"def model_{seed}():\n" + "".join(f"    {line}\n" for line in body)
 
 

@@ -201,6 +201,44 @@ def test_contact_dynamics_differ_between_mujoco_3_17_and_4(differential):
     differential.assert_same(CONTACT, "contact_dynamics", rtol=1e-4, atol=1e-6)
 
 
+UNLIMITED_ACTUATOR = """
+from dm_control import composer, mjcf
+
+model = mjcf.RootElement(model='m')
+body = model.worldbody.add('body', name='b')
+hinge = body.add('joint', name='hinge', type='hinge')
+body.add('geom', type='sphere', size=[0.1])
+model.actuator.add('motor', name='limited', joint=hinge, ctrlrange=[-1, 1], ctrllimited='true')
+model.actuator.add('motor', name='unlimited', joint=hinge)
+
+
+class Task(composer.Task):
+    def __init__(self):
+        self._entity = composer.ModelWrapperEntity(model)
+
+    @property
+    def root_entity(self):
+        return self._entity
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+env = composer.Environment(Task())
+record('action_spec', env.action_spec())
+"""
+
+
+@pytest.mark.dm_control_api("composer.Task.action_spec", "composer.Environment.action_spec")
+@pytest.mark.xfail(
+    strict=True,
+    reason="composer: an actuator without a ctrlrange is bounded by -inf/inf here, by "
+    "-mjMAXVAL/mjMAXVAL (1e10) in dm_control's action spec",
+)
+def test_action_spec_bounds_of_unlimited_actuators(differential):
+    differential.assert_same(UNLIMITED_ACTUATOR, "unlimited_actuator")
+
+
 def test_every_avoided_feature_names_a_regression_here():
     names = set(globals())
     missing = {feature: test for feature, test in generated.AVOID.items() if test not in names}
