@@ -121,11 +121,14 @@ def test_summary_counts_collection_errors_by_dm_controls_test_count():
         dm_control_tests.FileResult("a_test.py", "ran", tests=4, passed=3, failed=1),
         dm_control_tests.FileResult("b_test.py", "collection error", "E", tests=6, errors=6),
         dm_control_tests.FileResult("c_test.py", "out of scope", "why"),
+        dm_control_tests.FileResult("d_test.py", "not collected by dm_control", "no mock"),
     ]
     report = dm_control_tests.summarise(results, 1.0)
     assert (report["in_scope_tests"], report["passed"], report["errors"]) == (10, 3, 6)
     assert report["pass_rate"] == 0.3
     assert (report["in_scope_files"], report["out_of_scope_files"]) == (2, 1)
+    assert report["not_collected_by_dm_control_files"] == 1
     text = dm_control_tests.render(report)
     assert "3 of 10 in-scope tests pass (30.0%)" in text
     assert "| `c_test.py` | out of scope | 0 | 0 | 0 | 0 | 0 | why |" in text
+    assert "1 more that dm_control's own pytest cannot collect" in text
