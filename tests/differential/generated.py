@@ -134,7 +134,7 @@ class _Writer:
         enabled = [option for option in options if getattr(self.features, option)]
         return enabled[self.rng.randint(len(enabled))] if enabled else None
 
-    def geom(self, body: str, model: str, classes: list[str]) -> None:
+    def geom(self, body: str, classes: list[str]) -> None:
         kind = self.choose(GEOM_TYPES) or "sphere"
         radius = self.rng.uniform(0.02, 0.12)
         size = {
@@ -188,7 +188,6 @@ class _Writer:
     def body_tree(
         self,
         parent: str,
-        model: str,
         depth: int,
         classes: list[str],
         joints: list[tuple[str, str]],
@@ -208,7 +207,7 @@ class _Writer:
             # bodies hang below its attachment frame.
             self.joints(variable, depth == 0 and parent.endswith("worldbody"), joints)
             for _ in range(self.rng.randint(1, 3)):
-                self.geom(variable, model, classes)
+                self.geom(variable, classes)
             own_sites = []
             if self.features.sites:
                 for _ in range(self.rng.randint(0, 3)):
@@ -224,9 +223,7 @@ class _Writer:
                         own_sites.append(site)
             sites.extend(own_sites)
             if self.rng.rand() < 0.6:
-                self.body_tree(
-                    variable, model, depth + 1, classes, joints, sites, bodies, leaf_sites
-                )
+                self.body_tree(variable, depth + 1, classes, joints, sites, bodies, leaf_sites)
             else:
                 leaf_sites.extend(own_sites)
 
@@ -263,7 +260,6 @@ class _Writer:
         leaf_sites: list[str] = []
         self.body_tree(
             f"{variable}.worldbody",
-            variable,
             depth_offset,
             classes,
             joints,
@@ -272,7 +268,6 @@ class _Writer:
             leaf_sites,
         )
         actuated = [j for j, kind in joints if kind in ("hinge", "slide")]
-        actuators = []
         for joint in actuated:
             kind = self.choose(ACTUATORS)
             if kind is None or self.rng.rand() < 0.3:
@@ -289,8 +284,6 @@ class _Writer:
             if kind == "velocity":
                 attributes.append(f"kv={self.rng.uniform(0.1, 5):.6g}")
             self.emit(f"{actuator} = {variable}.actuator.add('{kind}', {', '.join(attributes)})")
-            actuators.append(actuator)
-        tendons = []
         if self.features.tendons and len(actuated) >= 2 and self.rng.rand() < 0.5:
             tendon = self.name("t")
             self.emit(f"{tendon} = {variable}.tendon.add('fixed', name='{tendon}')")
@@ -298,7 +291,6 @@ class _Writer:
                 self.emit(
                     f"{tendon}.add('joint', joint={joint}, coef={self.rng.uniform(-2, 2):.6g})"
                 )
-            tendons.append(tendon)
         f = self.features
         for joint in actuated:
             if f.joint_sensors and self.rng.rand() < 0.4:
