@@ -32,6 +32,7 @@ import types
 PACKAGES = (
     "dm_control.mjcf",
     "dm_control.mujoco.engine:Physics",
+    "dm_control.mujoco:Physics",
     "dm_control.composer",
     "dm_control.composer.environment",
     "dm_control.composer.observation",

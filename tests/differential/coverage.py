@@ -288,7 +288,7 @@ def resolve_markers(
         if target is None and "." in name:
             owner, member = name.rsplit(".", 1)
             owner = owner if owner in rows else alias_of.get(owner, owner)
-            for base in rows.get(owner, {}).get("bases", []):
+            for base in [owner, *rows.get(owner, {}).get("bases", [])]:
                 if f"{base}.{member}" in rows:
                     target = f"{base}.{member}"
                     break

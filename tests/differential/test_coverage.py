@@ -13,7 +13,7 @@ from tests.differential import api_reasons, coverage, harness
 # documented reason, when this test was written. It may only go down: lower it as
 # tests and reasons land (the lead does, after each merge); a change that raises the
 # count (a new surface name, a lost marker) fails here.
-UNEXPLAINED_CEILING = 1056
+UNEXPLAINED_CEILING = 1045
 
 
 @pytest.fixture(scope="module")
@@ -169,6 +169,10 @@ def test_collect_markers_reads_every_test_file(tmp_path):
 ROWS = {
     "composer.Entity": {"name": "composer.Entity", "aliases": [], "bases": []},
     "composer.Entity.attach": {"name": "composer.Entity.attach", "aliases": []},
+    "locomotion.walkers.Ant.observables": {
+        "name": "locomotion.walkers.Ant.observables",
+        "aliases": [],
+    },
     "locomotion.walkers.Ant": {
         "name": "locomotion.walkers.Ant",
         "aliases": ["locomotion.walkers.ant.Ant"],
@@ -185,6 +189,7 @@ def test_resolve_markers_through_aliases_and_bases():
             "locomotion.walkers.ant.Ant.attach": ["t3"],
             "composer.Entity.attach": ["t4"],
             "composer.Entity.nope": ["t5"],
+            "locomotion.walkers.ant.Ant.observables": ["t7"],
             "nothing": ["t6"],
         },
         ROWS,
@@ -192,6 +197,7 @@ def test_resolve_markers_through_aliases_and_bases():
     assert resolved == {
         "locomotion.walkers.Ant": ["t1"],
         "composer.Entity.attach": ["t2", "t3", "t4"],
+        "locomotion.walkers.Ant.observables": ["t7"],
     }
     assert unknown == ["composer.Entity.nope", "nothing"]
 
