@@ -558,12 +558,13 @@ def test_mjcf_features_read_the_right_numbers():
         "torso_height": np.array(data.xpos[physics.bind(robot.torso).id][2]),
         "arm_x": data.xpos[[physics.bind(arm).id for arm in robot.arms], 0],
         "geom_position": data.geom_xpos[physics.bind(robot.torso_geom).id],
+        "robot/accelerometer": data.sensordata[0:3],
         "robot/joint_positions": data.qpos[model.jnt_qposadr[hinge_ids]],
         "robot/joint_velocities": data.qvel[model.jnt_dofadr[hinge_ids]],
         "robot/torso_position": data.xpos[physics.bind(robot.torso).id],
-        "robot/accelerometer": data.sensordata[0:3],
     }
-    assert list(observation) == list(expected)  # task observables first, then entities'.
+    # Task observables first, then the entities', each entity's by name.
+    assert list(observation) == list(expected)
     spec = env.observation_spec()
     for name, value in expected.items():
         np.testing.assert_array_equal(observation[name], value, err_msg=name)
@@ -674,11 +675,12 @@ def test_mjcf_feature_errors_name_the_observable():
 def test_observables_container():
     robot = _Robot()
     observables = robot.observables
+    # In the order of their names, as in dm_control, not of their definitions.
     assert list(observables) == [
+        "accelerometer",
         "joint_positions",
         "joint_velocities",
         "torso_position",
-        "accelerometer",
     ]
     assert observables.joint_positions is observables["joint_positions"]
     assert not any(item.enabled for item in observables.values())
@@ -696,10 +698,10 @@ def test_observables_container():
         observables["missing"]
     task = _RobotTask(robot)
     assert list(task.observables) == [
+        "robot/accelerometer",
         "robot/joint_positions",
         "robot/joint_velocities",
         "robot/torso_position",
-        "robot/accelerometer",
         "robot/clock",
     ]
     env = composer.Environment(task, random_state=0)
@@ -716,7 +718,7 @@ def test_observable_options_at_construction():
     assert robot.observables.joint_positions.buffer_size == 3
     env = composer.Environment(_RobotTask(robot), random_state=0)
     spec = env.observation_spec()
-    assert list(spec) == ["robot/joint_positions", "robot/accelerometer"]
+    assert list(spec) == ["robot/accelerometer", "robot/joint_positions"]
     assert spec["robot/joint_positions"].shape == (3, 2)
     assert spec["robot/accelerometer"].shape == (3,)
     with pytest.raises(AttributeError, match="speed"):

@@ -99,15 +99,15 @@ class Task(entity_module.Callbacks):
     def observables(self) -> Mapping[str, Any]:
         """Every observable of the task and its entities, by observation name.
 
-        Entity observables are named `prefix/observable_name`, where the prefix is
-        the entity's path in the model (`creature`, `creature/leg0`; the root
-        entity's name for the root); task observables keep their own names.
+        As in dm_control: the task observables first, then each entity's
+        (`entity.observables.as_dict()`, depth-first in attachment order), named
+        `path/observable_name` where the path is the entity's in the model
+        (`creature`, `creature/leg0`); the root entity's observables and the task's
+        keep their own names. A later key replaces an earlier one in its place.
         """
         named = collections.OrderedDict(self.task_observables)
         for entity in self.root_entity.iter_entities():
-            path = entity.prefix.rstrip("/") or entity.name
-            for name, observable in entity.observables.items():
-                named[f"{path}/{name}"] = observable
+            named.update(entity.observables.as_dict())
         return named
 
     # Timesteps.
