@@ -100,6 +100,10 @@ def test_callback_order_one_reset_two_steps_three_substeps():
         ("task", "initialize_episode_mjcf"),
         ("creature", "initialize_episode_mjcf"),
         ("leg", "initialize_episode_mjcf"),
+        # As in dm_control, which compiles a new physics at every such reset.
+        ("task", "after_compile"),
+        ("creature", "after_compile"),
+        ("leg", "after_compile"),
         ("task", "initialize_episode"),
         ("creature", "initialize_episode"),
         ("leg", "initialize_episode"),

@@ -392,7 +392,7 @@ def test_padding_zero_or_initial_value(padding, expected):
 
 def test_padding_must_be_an_observation_padding():
     with pytest.raises(
-        TypeError, match="delayed_observation_padding must be an ObservationPadding"
+        ValueError, match="delayed_observation_padding must be an ObservationPadding"
     ):
         composer.Environment(_CounterTask(1), delayed_observation_padding="zero")
 

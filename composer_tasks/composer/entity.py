@@ -21,6 +21,8 @@ their own; their names stay importable from here.
 
 from __future__ import annotations
 
+import abc
+
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,7 @@ __all__ = [
     "CALLBACK_NAMES",
     "Callbacks",
     "Entity",
+    "FreePropObservableMixin",
     "ModelWrapperEntity",
     "Observables",
     "describe_compile_error",
@@ -71,8 +74,9 @@ class Entity(Callbacks):
       after_compile(physics, random_state): read the freshly compiled model.
       initialize_episode(physics, random_state): set the initial state (inside the
         physics' reset context, so derived quantities follow).
-      before_step(physics, action, random_state): once per control step.
-      before_substep(physics, action, random_state): before every physics step.
+      before_step(physics, random_state): once per control step, after the task's
+        `before_step` wrote the action into the controls.
+      before_substep(physics, random_state): before every physics step.
       after_substep(physics, random_state): after every physics step.
       after_step(physics, random_state): once per control step, after the last substep.
     """
@@ -434,6 +438,32 @@ def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarra
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite, got {array}")
     return array
+
+
+class FreePropObservableMixin(metaclass=abc.ABCMeta):
+    """Promises the observables of a freely moving prop (dm_control's mixin for
+    an `Observables` class): `position`, `orientation`, `linear_velocity` and
+    `angular_velocity`."""
+
+    @property
+    @abc.abstractmethod
+    def position(self) -> Any:
+        """The prop's position (m, world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def orientation(self) -> Any:
+        """The prop's orientation quaternion (w, x, y, z; world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def linear_velocity(self) -> Any:
+        """The prop's linear velocity (m/s, world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def angular_velocity(self) -> Any:
+        """The prop's angular velocity (rad/s, world frame)."""
 
 
 class ModelWrapperEntity(Entity):

@@ -53,7 +53,7 @@ from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
-from composer_tasks.composer.callbacks import Action
+from composer_tasks.composer.callbacks import ACTION_CALLBACK_NAMES, Action
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
 
@@ -68,6 +68,12 @@ _STEP_LIMIT_TOLERANCE = 1e-6
 # by default (`check_spec_changes=None`): enough for callbacks that edit at every
 # episode, which is how such callbacks are written.
 AUTO_CHECKED_RESETS = 3
+# Physics steps summed per NumPy call by `float_time_step_limit`.
+_TIME_SUM_CHUNK = 1 << 16
+
+# The lifecycle points an `add_extra_hook` callable may attach to, in the order
+# they run (dm_control's `HOOK_NAMES`).
+HOOK_NAMES = entity_module.CALLBACK_NAMES
 
 # MID as a plain int, for the (N,) step types of a batch's outcome.
 _MID = int(dm_env.StepType.MID)
@@ -85,8 +91,8 @@ def episode_outcome(
         the task's `get_discount` (1 unless the task defines it: dm_control
         Composer's rule, so a task that means a final step says so with a
         `get_discount` returning 0 there);
-      * else the step count reached `step_limit` (the time limit): LAST with
-        discount 1 (a truncation);
+      * else the step count reached `step_limit` (the time limit): LAST with the
+        task's `get_discount`, as in dm_control (1 unless the task defines it);
       * else MID with the task's `get_discount` (1 unless the task defines it).
 
     The task's `get_outcome` gives the three where it applies (see
@@ -103,7 +109,7 @@ def episode_outcome(
     if terminated:
         return dm_env.StepType.LAST, reward, discount
     if step_count >= step_limit:
-        return dm_env.StepType.LAST, reward, 1.0
+        return dm_env.StepType.LAST, reward, discount
     return dm_env.StepType.MID, reward, discount
 
 
@@ -137,12 +143,7 @@ def batch_episode_outcome(
         if np.count_nonzero(ended):
             last = ended
     if truncated is not None:
-        if last is None:
-            discounts[truncated] = 1.0
-            last = truncated
-        else:
-            discounts[truncated & ~last] = 1.0
-            last = last | truncated
+        last = truncated if last is None else last | truncated
     if last is None:
         return np.full(num_envs, _MID, dtype=np.int64), rewards, discounts, None
     # MID where False, LAST (MID + 1) where True.
@@ -206,6 +207,45 @@ def plain_observable(observable_object: Any) -> bool:
     )
 
 
+def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -> float:
+    """The control steps of an episode under dm_control Composer's rule: it ends
+    after the first control step at whose end the physics time is >= `time_limit`,
+    the time being the float sum that MuJoCo accumulates (`time += timestep` per
+    physics step from 0). So 2.0 s of 0.02 s control steps of 0.002 s physics steps
+    is 101 steps, 1000 additions of 0.002 summing to 1.9999999999998.
+
+    Returns an int, or inf for an infinite `time_limit`.
+    """
+    if not math.isfinite(time_limit):
+        return math.inf
+    exact = math.ceil(time_limit / (timestep * n_substeps))
+    time, done = 0.0, 0
+    while done <= 2 * n_substeps * (exact + 1):
+        # np.cumsum adds sequentially, as MuJoCo does: sums[i] is the time after
+        # physics step done + i + 1.
+        sums = np.cumsum(np.concatenate(([time], np.full(_TIME_SUM_CHUNK, timestep))))[1:]
+        first_end = (-done - 1) % n_substeps
+        reached = np.flatnonzero(sums[first_end::n_substeps] >= time_limit)
+        if reached.size:
+            return (done + first_end + 1) // n_substeps + int(reached[0])
+        done += _TIME_SUM_CHUNK
+        time = float(sums[-1])
+    # Only for a time_limit that float sums cannot reach: the exact count.
+    return exact
+
+
+def _without_action(
+    hook: Callable[[Physics, np.random.RandomState], None],
+) -> Callable[[Physics, Action, np.random.RandomState], None]:
+    """An entity's `before_step`/`before_substep`, called as the task's are."""
+
+    def call(physics: Physics, action: Action, random_state: np.random.RandomState) -> None:
+        del action
+        hook(physics, random_state)
+
+    return call
+
+
 def _check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool, got {value!r}")
@@ -224,8 +264,11 @@ class Environment(dm_env.Environment):
     Args:
       task: the `composer.Task`.
       time_limit: episode length in seconds of simulated time (a positive real
-        number, inf for none); reaching it ends the episode with discount 1.0 (a
-        truncation, not a termination).
+        number, inf for none). As in dm_control, the episode ends (LAST, with the
+        task's discount) after the first control step at whose end the physics
+        time, a float sum of physics timesteps, is >= time_limit: with float
+        rounding that may be one step more than time_limit / control_timestep
+        (`float_time_step_limit`; see `exact_step_count`).
       random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
         (unseeded). All randomness of the task, its entities and observables flows
         from it.
@@ -265,6 +308,10 @@ class Environment(dm_env.Environment):
         buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
       legacy_step: dm_control's flag; only True, its default (and this
         Environment's stepping), is available.
+      exact_step_count: this project's opt-in: True ends episodes after exactly
+        round(time_limit / control_timestep) control steps (ceil when not within
+        1e-6 of an integer), whatever the float sum of the timesteps; False
+        (default) follows dm_control's physics-time rule above.
 
     A task with `num_agents` set (a multi-agent task, see `composer.Task`) makes
     this a `MultiAgentEnvironment`: `Environment(task)` returns one.
@@ -297,16 +344,17 @@ class Environment(dm_env.Environment):
         task: task_module.Task,
         time_limit: float = float("inf"),
         random_state: Union[None, int, np.random.RandomState] = None,
+        n_sub_steps: Union[None, int] = None,
         raise_exception_on_physics_error: bool = True,
         strip_singleton_obs_buffer_dim: bool = False,
-        check_spec_changes: Union[None, bool] = None,
-        textures: bool = True,
-        n_sub_steps: Union[None, int] = None,
         max_reset_attempts: int = 1,
         recompile_mjcf_every_episode: bool = True,
         fixed_initial_state: bool = False,
         delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
         legacy_step: bool = True,
+        check_spec_changes: Union[None, bool] = None,
+        textures: bool = True,
+        exact_step_count: bool = False,
     ) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
@@ -357,7 +405,8 @@ class Environment(dm_env.Environment):
                 f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}"
             )
         if not isinstance(delayed_observation_padding, ObservationPadding):
-            raise TypeError(
+            # ValueError, as dm_control raises.
+            raise ValueError(
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
                 f"INITIAL_VALUE), got {delayed_observation_padding!r}"
             )
@@ -368,6 +417,7 @@ class Environment(dm_env.Environment):
                 "current after a step); drop the argument"
             )
         self._textures = _check_bool(textures, "textures")
+        self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
         self._recompile_mjcf_every_episode = _check_bool(
@@ -476,11 +526,15 @@ class Environment(dm_env.Environment):
             else None
         )
         self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
-        control_timestep = self.control_timestep()
-        limit = self._time_limit / control_timestep
-        if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
-            limit = round(limit)
-        self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        if self._exact_step_count:
+            limit = self._time_limit / self.control_timestep()
+            if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
+                limit = round(limit)
+            self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        else:
+            self._step_limit = float_time_step_limit(
+                self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
+            )
         self._setup_action_spec()
         self._last_substep_only = (self._n_substeps,)
         for hook in self._hooks["after_compile"]:
@@ -497,11 +551,17 @@ class Environment(dm_env.Environment):
         self._hooks = {}
         for name in entity_module.CALLBACK_NAMES:
             hooks = []
-            if entity_module.overrides(self._task, entity_module.Callbacks, name):
+            # Task.before_step (the action into the controls) is the one base
+            # callback that does something; it counts as overridden.
+            if name == "before_step" or entity_module.overrides(self._task, task_module.Task, name):
                 hooks.append(getattr(self._task, name))
             for entity in entities:
                 if entity_module.overrides(entity, entity_module.Callbacks, name):
-                    hooks.append(getattr(entity, name))
+                    hook = getattr(entity, name)
+                    # As in dm_control, entities' step callbacks get no action.
+                    if name in ACTION_CALLBACK_NAMES:
+                        hook = _without_action(hook)
+                    hooks.append(hook)
             hooks.extend(self._extra_hooks[name])
             self._hooks[name] = tuple(hooks)
         self._hooks_view = types.MappingProxyType(self._hooks)
@@ -539,7 +599,8 @@ class Environment(dm_env.Environment):
                 f"{hook_name!r} is not a hook name; expected one of {list(self._extra_hooks)}"
             )
         if not callable(hook_callable):
-            raise TypeError(f"hook_callable must be callable, got {hook_callable!r}")
+            # ValueError, as dm_control raises.
+            raise ValueError(f"hook_callable must be callable, got {hook_callable!r}")
         self._extra_hooks[hook_name].append(hook_callable)
         self._hooks[hook_name] = self._hooks[hook_name] + (hook_callable,)
         self._has_substep_hooks = bool(
@@ -577,6 +638,12 @@ class Environment(dm_env.Environment):
             self._mjcf_hooks_ran = True
             if self._spec_changed_by_hooks(edits):
                 self._compile()
+            else:
+                # dm_control compiles a new physics here whatever changed, so its
+                # `after_compile` callbacks run at every such reset; they run here
+                # too, on the physics kept.
+                for hook in self._hooks["after_compile"]:
+                    hook(self._physics, random_state)
         if fixed_state is not None:
             random_state.set_state(fixed_state)
         physics = self._physics

@@ -208,11 +208,17 @@ class Task(entity_module.Callbacks):
             self.get_discount(physics),
         )
 
-    def before_step(
+    def before_step(  # pyright: ignore[reportIncompatibleMethodOverride]
         self, physics: Physics, action: Action, random_state: np.random.RandomState
     ) -> None:
-        """Writes the action into `data.ctrl`."""
+        """Writes the action into `data.ctrl` (a task's `before_step` receives the
+        action; its entities' do not, as in dm_control)."""
         physics.set_control(action)
+
+    def before_substep(  # pyright: ignore[reportIncompatibleMethodOverride]
+        self, physics: Physics, action: Action, random_state: np.random.RandomState
+    ) -> None:
+        """Called before every physics step with the step's action; a no-op."""
 
 
 def _check_positive_seconds(name: str, value: Any) -> None:
@@ -244,3 +250,18 @@ def _ctrl_limited(model: mujoco.MjModel) -> np.ndarray:
     ranges = model.actuator_ctrlrange
     result[auto] = ranges[auto, 0] < ranges[auto, 1]
     return result
+
+
+class NullTask(Task):
+    """A task of one entity and no reward (dm_control's `composer.NullTask`): for
+    looking at or driving an entity with an `Environment`."""
+
+    def __init__(self, root_entity: entity_module.Entity) -> None:
+        self._root_entity = root_entity
+
+    @property
+    def root_entity(self) -> entity_module.Entity:
+        return self._root_entity
+
+    def get_reward(self, physics: Physics) -> float:
+        return 0.0
