@@ -440,10 +440,11 @@ class Environment(dm_env.Environment):
             strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
         )
         self._compile()
+        # As in dm_control, which resets its observation updater after compiling:
+        # the observation spec is known before the first reset, and corruptors and
+        # random delays draw from the environment's random state then.
         self._make_updater()
-        # Only for the observation spec before the first reset: a throwaway random
-        # state, so that building an environment draws nothing from its own.
-        self._updater.reset(self._physics, np.random.RandomState(0))
+        self._updater.reset(self._physics, self._random_state)
         self._reset_next_step = True
         self._step_count = 0
         # As in dm_control: the state every episode starts from is the one left by
@@ -644,6 +645,10 @@ class Environment(dm_env.Environment):
                 # too, on the physics kept.
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)
+            # Then dm_control resets a new observation updater: its evaluations
+            # (values discarded) draw from the random state, as they do here.
+            self._make_updater()
+            self._updater.reset(self._physics, random_state)
         if fixed_state is not None:
             random_state.set_state(fixed_state)
         physics = self._physics

@@ -3,11 +3,14 @@
 Every observable has the options of the dm_control paper (§5.1):
 
   enabled: bool, default False. Only enabled observables appear in observations.
-  update_interval: int >= 1, or a callable `fn(random_state=...) -> int`, in physics
-    substeps between two evaluations. A callable is drawn anew for every interval.
+  update_interval: int >= 1, or a `variation.Variation` (called with
+    `random_state=`, the environment's) or another callable (called with no
+    arguments), as dm_control calls them, returning an int, in physics substeps
+    between two evaluations. A callable is drawn anew for every interval.
   buffer_size: int >= 1. The observation holds the `buffer_size` most recent values
     that have arrived, oldest first, along a leading buffer axis.
-  delay: int >= 0, or a callable `fn(random_state=...) -> int`, in physics substeps.
+  delay: int >= 0, or a Variation or callable as for update_interval, in physics
+    substeps.
     A value evaluated after substep t arrives (can be observed) from substep t + delay
     on. A callable is drawn anew for every evaluation.
   aggregator: None, one of 'mean', 'median', 'max', 'min', 'sum', or a callable
