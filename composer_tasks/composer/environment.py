@@ -1211,24 +1211,25 @@ class MultiAgentEnvironment(Environment):
                 f"got {len(actions)} actions for a task of {self._num_agents} agents "
                 "(one action per agent expected)"
             )
-        # Set (with the stacked shape) when every agent has the same spec.
-        if self._stacked_in_bounds is not None:
+        # Set (with the stacked shape) when every agent has the same spec. Each
+        # agent's dtype is checked before stacking, which would turn one agent's bool
+        # action into the others' floats.
+        arrays = [np.asarray(action) for action in actions]
+        if self._stacked_in_bounds is not None and all(
+            array.dtype.kind in "fiu" for array in arrays
+        ):
             try:
-                stacked = np.array(actions)
+                stacked = np.array(arrays)
             except ValueError:  # Ragged: per agent below, which names the agent.
                 stacked = None
-            if (
-                stacked is not None
-                and stacked.shape == self._stacked_action_shape
-                and stacked.dtype.kind in "fiu"
-            ):
+            if stacked is not None and stacked.shape == self._stacked_action_shape:
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):
                     return list(stacked)
         return [
-            check_agent_action(action, spec, in_bounds, f"agent {index}")
-            for index, (action, (spec, in_bounds)) in enumerate(
-                zip(actions, self._agent_action_checks)
+            check_agent_action(array, spec, in_bounds, f"agent {index}")
+            for index, (array, (spec, in_bounds)) in enumerate(
+                zip(arrays, self._agent_action_checks)
             )
         ]
 
