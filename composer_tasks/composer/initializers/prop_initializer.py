@@ -18,10 +18,6 @@ from composer_tasks.physics import Physics, PhysicsError
 # (m/s or rad/s) and accelerates less than 1e-2, within 2 s of simulated time.
 _SETTLE_QVEL_TOL = 1e-3
 _SETTLE_QACC_TOL = 1e-2
-# Physics steps between two settling checks: the checks are Python and the
-# steps are one MuJoCo call, so checking every few steps settles ~5x faster
-# while stopping at most this many steps later than a check after every step.
-_SETTLE_CHECK_EVERY_STEPS = 5
 
 
 class PropPlacer(Initializer):
@@ -203,7 +199,8 @@ class PropPlacer(Initializer):
         start_time = data.time
         try:
             while data.time - start_time < self._max_settle_time:
-                physics.step(_SETTLE_CHECK_EVERY_STEPS)
+                # One step per check, as dm_control settles.
+                physics.step()
                 data.qpos[others_qpos] = held_qpos
                 data.qvel[others_dof] = held_qvel
                 if len(self._prop_dofs) == 0:
@@ -216,5 +213,5 @@ class PropPlacer(Initializer):
                     return True
             return False
         finally:
+            # As dm_control: only the time is restored.
             data.time = start_time
-            physics.forward()
