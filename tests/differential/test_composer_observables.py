@@ -194,6 +194,33 @@ for seed in range(40):
     record(f'{seed}/evaluated', sorted(set(t for t in task.evaluated_at if t > 0)))
 """
 
+BUFFERS = """
+import collections
+import numpy as np
+from dm_control.composer import observation
+from dm_control.composer.observation import obs_buffer
+
+record('defaults', [observation.DEFAULT_BUFFER_SIZE, observation.DEFAULT_UPDATE_INTERVAL, observation.DEFAULT_DELAY])
+rng = np.random.RandomState(0)
+for case in range(30):
+    size = int(rng.randint(1, 4))
+    pad = bool(rng.rand() < 0.5)
+    strip = bool(rng.rand() < 0.5)
+    buffer = obs_buffer.Buffer(size, (2,), np.float64, pad_with_initial_value=pad, strip_singleton_buffer_dim=strip)
+    record(f'{case}/shape', list(buffer.shape))
+    reads = []
+    for t in range(12):
+        if rng.rand() < 0.7:
+            buffer.insert(t, int(rng.randint(0, 4)), np.array([t, t * 10.0]))
+        if t % 3 == 0:
+            reads.append(buffer.read(t))
+    record(f'{case}/reads', reads)
+    schedule = collections.deque((t, int(rng.randint(0, 4))) for t in range(13, 20))
+    buffer.drop_unobserved_upcoming_items(schedule, 3)
+    record(f'{case}/kept', list(schedule))
+check('negative_delay', obs_buffer.Buffer(1, 2, np.float64).insert, 0, -1, np.zeros(2))
+"""
+
 
 @pytest.mark.dm_control_api(
     "composer.Observables",
@@ -225,3 +252,14 @@ def test_observable_options_match_dm_control_over_episodes(differential):
 @pytest.mark.dm_control_api("composer.observation.observable.Generic")
 def test_random_schedules_match_dm_control(differential):
     differential.assert_same(SCHEDULES, "composer_observable_schedules", rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.dm_control_api(
+    "composer.observation.Buffer",
+    "composer.observation.obs_buffer.Buffer",
+    "composer.observation.DEFAULT_BUFFER_SIZE",
+    "composer.observation.DEFAULT_UPDATE_INTERVAL",
+    "composer.observation.DEFAULT_DELAY",
+)
+def test_buffers_match_dm_control(differential):
+    differential.assert_same(BUFFERS, "composer_obs_buffer")

@@ -99,7 +99,7 @@ class RandomSchedule:
         while last < t0 + 2 * n:
             last += self._draw_interval()
             upcoming.append((last, self._draw_delay()))
-        _drop_unobserved(upcoming, list(in_flight), buffer_size, n)
+        drop_unobserved(upcoming, list(in_flight), buffer_size, n)
         needed = []
         while upcoming and upcoming[0][0] <= t0 + n:
             time, delay = upcoming.popleft()
@@ -116,7 +116,7 @@ class _Arrival:
         self.time, self.delay, self.arrival = time, delay, time + delay
 
 
-def _drop_unobserved(
+def drop_unobserved(
     schedule: collections.deque[tuple[int, int]],
     in_flight: list[tuple[int, int]],
     buffer_size: int,

@@ -45,6 +45,12 @@ if TYPE_CHECKING:
     from composer_tasks.composer.variation.base import RandomStateLike
     from composer_tasks.physics import Physics
 
+# dm_control's defaults of an observable's options (buffer of 1 value, evaluated
+# every physics step, no delay).
+DEFAULT_BUFFER_SIZE = 1
+DEFAULT_UPDATE_INTERVAL = 1
+DEFAULT_DELAY = 0
+
 # Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
 # phases they are recomputed each step rather than cached.
 _MAX_CACHED_PHASES = 4096
