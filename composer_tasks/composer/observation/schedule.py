@@ -118,7 +118,7 @@ class _Arrival:
 
 def drop_unobserved(
     schedule: collections.deque[tuple[int, int]],
-    in_flight: list[tuple[int, int]],
+    in_flight: list[tuple[float, float]],
     buffer_size: int,
     n: int,
 ) -> None:
