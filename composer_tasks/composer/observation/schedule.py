@@ -112,7 +112,7 @@ class _Arrival:
 
     __slots__ = ("time", "delay", "arrival")
 
-    def __init__(self, time: float, delay: int) -> None:
+    def __init__(self, time: float, delay: float) -> None:
         self.time, self.delay, self.arrival = time, delay, time + delay
 
 
@@ -151,7 +151,7 @@ def drop_unobserved(
             if newly_arrived and stale is newly_arrived[0]:
                 newly_arrived.popleft()
                 if stale.time >= first_time:
-                    schedule.remove((int(stale.time), stale.delay))
+                    schedule.remove((int(stale.time), int(stale.delay)))
         read_time += n
 
 
