@@ -2,8 +2,8 @@
 
 The timing tests use a counter: a Generic observable whose value is the physics time
 with a physics timestep of 1 s, so a value is the substep at which it was evaluated.
-Expected arrays follow docs/observables.md: at reset the reset value (0) fills the
-buffer; evaluations at multiples of the interval arrive `delay` substeps later; the
+Expected arrays follow docs/observables.md: at reset the buffer starts as zeros and
+the reset value (0) arrives after its delay (dm_control's default padding); evaluations at multiples of the interval arrive `delay` substeps later; the
 observation at T holds the last `buffer_size` arrivals, oldest first.
 """
 
