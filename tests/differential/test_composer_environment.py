@@ -142,6 +142,67 @@ record('hook_names', list(composer.HOOK_NAMES))
 check('bad_padding', composer.Environment, TimedTask(0.01, 0.03, hooks=False), delayed_observation_padding=0)
 """
 
+NAMESPACE = """
+import numpy as np
+from dm_control import composer
+from dm_control.composer import initializers, observation, variation
+from dm_control.composer.observation import observable
+from dm_control.composer.variation import colors, deterministic, distributions, noises, rotations
+
+NAMES = {
+    composer: ['Arena', 'Entity', 'Environment', 'EpisodeInitializationError', 'FreePropObservableMixin',
+               'HOOK_NAMES', 'Initializer', 'ModelWrapperEntity', 'NullTask', 'ObservationPadding',
+               'Observables', 'Robot', 'SENSOR_SITES_GROUP', 'Task', 'cached_property', 'observable',
+               'variation'],
+    initializers: ['PropPlacer', 'ToolCenterPointInitializer', 'prop_initializer', 'tcp_initializer', 'utils'],
+    observation: ['Buffer', 'DEFAULT_BUFFER_SIZE', 'DEFAULT_DELAY', 'DEFAULT_UPDATE_INTERVAL', 'Updater',
+                  'obs_buffer', 'observable', 'updater'],
+    observable: ['Generic', 'MJCFCamera', 'MJCFFeature', 'MujocoFeature', 'Observable'],
+    variation: ['MJCFVariator', 'PhysicsVariator', 'Variation', 'evaluate', 'variation_values', 'base',
+                'colors', 'deterministic', 'distributions', 'noises', 'rotations'],
+    distributions: ['Bernoulli', 'BiasedRandomWalk', 'Distribution', 'Exponential', 'LogNormal', 'Normal',
+                    'Poisson', 'Uniform', 'UniformChoice', 'UniformInteger', 'UniformPointOnSphere', 'evaluate'],
+    deterministic: ['Constant', 'Identity', 'Sequence', 'evaluate'],
+    noises: ['Additive', 'Multiplicative'],
+    colors: ['GrayVariation', 'HsvVariation', 'RgbVariation'],
+    rotations: ['IDENTITY_QUATERNION', 'QuaternionFromAxisAngle', 'QuaternionPreMultiply', 'QuaternionRotate',
+                'UniformQuaternion'],
+}
+for module, names in NAMES.items():
+    for name in names:
+        record(f'{module.__name__.split(".")[-1]}.{name}', hasattr(module, name))
+record('hook_names', list(composer.HOOK_NAMES))
+record('sensor_sites_group', composer.SENSOR_SITES_GROUP)
+
+class Thing(composer.Entity):
+    def _build(self):
+        from dm_control import mjcf
+        self._model = mjcf.RootElement(model='thing')
+        self._model.worldbody.add('geom', size=[0.1])
+    @property
+    def mjcf_model(self):
+        return self._model
+
+task = composer.NullTask(Thing())
+env = composer.Environment(task, time_limit=0.01, random_state=0)
+timestep = env.reset()
+record('null_task_first', [int(timestep.step_type), dict(timestep.observation)])
+timestep = env.step(np.zeros(0))
+record('null_task_step', [int(timestep.step_type), timestep.reward, timestep.discount])
+record('null_task_root', task.root_entity is task._root_entity)
+
+class Cached:
+    calls = 0
+    @composer.cached_property
+    def value(self):
+        Cached.calls += 1
+        return [1, 2]
+cached = Cached()
+record('cached_property', [cached.value is cached.value, Cached.calls])
+check('robot_abstract', composer.Robot)
+check('initializer_abstract', composer.Initializer)
+"""
+
 
 @pytest.mark.dm_control_api(
     "composer.Environment",
@@ -162,3 +223,19 @@ check('bad_padding', composer.Environment, TimedTask(0.01, 0.03, hooks=False), d
 )
 def test_environment_lifecycle_matches_dm_control(differential):
     differential.assert_same(PROGRAM, "composer_environment", rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.dm_control_api(
+    "composer.NullTask",
+    "composer.Robot",
+    "composer.Initializer",
+    "composer.FreePropObservableMixin",
+    "composer.SENSOR_SITES_GROUP",
+    "composer.cached_property",
+    "composer.HOOK_NAMES",
+    "composer.variation.distributions.Distribution",
+    "composer.variation.deterministic.evaluate",
+    "composer.variation.distributions.evaluate",
+)
+def test_composer_namespace_matches_dm_control(differential):
+    differential.assert_same(NAMESPACE, "composer_namespace")
