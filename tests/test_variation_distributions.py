@@ -178,3 +178,12 @@ def test_bad_parameters_raise_value_error(make, message):
 def test_sequence_needs_an_iterable():
     with pytest.raises(TypeError, match="values"):
         deterministic.Sequence(3)
+
+
+def test_parameters_by_name_and_keyword_parameters_as_attributes():
+    assert distributions.UniformInteger(2, 5).parameters == {"low": 2, "high": 5}
+    assert distributions.Bernoulli(0.3).parameters == {"n": 1, "prob": 0.3}
+    # As dm_control: keyword parameters read as attributes, positional ones do not.
+    assert distributions.Uniform(0.5, 2.0).high == 2.0
+    with pytest.raises(AttributeError, match="low"):
+        distributions.UniformInteger(2, 5).low

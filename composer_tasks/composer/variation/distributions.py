@@ -117,6 +117,11 @@ class Distribution(base.Variation):
             }
         )
 
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The parameters as given, by name (a new dict; variations not evaluated)."""
+        return self._named(self._args, self._kwargs)
+
     def _named(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         return {**dict(zip(self._arg_names, args)), **kwargs}
 
