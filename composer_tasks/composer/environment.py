@@ -271,13 +271,30 @@ class Environment(dm_env.Environment):
         (`float_time_step_limit`; see `exact_step_count`).
       random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
         (unseeded). All randomness of the task, its entities and observables flows
-        from it.
+        from it, drawn in dm_control's order: the observables are reset (evaluated,
+        corruptors and random delays drawing) at construction, after the compile
+        step of every reset and after `initialize_episode`, as dm_control resets
+        them, so the same seed gives dm_control's draws.
+      n_sub_steps: physics steps per control step, overriding the task's timesteps
+        (deprecated in dm_control as here: set `task.control_timestep` instead).
       raise_exception_on_physics_error: if False, a step in which the simulation
         diverged or MuJoCo warned ends the episode (LAST, reward 0, discount 0,
         the previous observation) with a logged warning instead of raising
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
+      max_reset_attempts: how many times `reset` tries to start an episode when a
+        callback raises `EpisodeInitializationError` (each failure is logged; the
+        last one is raised).
+      recompile_mjcf_every_episode: True (dm_control's default) runs the
+        `initialize_episode_mjcf` callbacks at every reset, recompiling when they
+        changed the spec; False runs them before the first episode only.
+      fixed_initial_state: True restores the random state drawn at construction
+        before every episode's callbacks, so every episode starts alike.
+      delayed_observation_padding: an `ObservationPadding`: what fills observation
+        buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
+      legacy_step: dm_control's flag; only True, its default (and this
+        Environment's stepping), is available.
       check_spec_changes: whether to look for spec edits that the
         `initialize_episode_mjcf` callbacks made without announcing them with
         `composer.mark_spec_changed()` (raw `mujoco.Mjs...` edits), by comparing
@@ -294,20 +311,6 @@ class Environment(dm_env.Environment):
         (for a suite model's 800x800 skybox about 12 MB and 50 ms). Rendered
         images then show the textures' colours without their patterns. Textures
         read from files are kept. The physics is the same either way.
-      n_sub_steps: physics steps per control step, overriding the task's timesteps
-        (deprecated in dm_control as here: set `task.control_timestep` instead).
-      max_reset_attempts: how many times `reset` tries to start an episode when a
-        callback raises `EpisodeInitializationError` (each failure is logged; the
-        last one is raised).
-      recompile_mjcf_every_episode: True (dm_control's default) runs the
-        `initialize_episode_mjcf` callbacks at every reset, recompiling when they
-        changed the spec; False runs them before the first episode only.
-      fixed_initial_state: True restores the random state drawn at construction
-        before every episode's callbacks, so every episode starts alike.
-      delayed_observation_padding: an `ObservationPadding`: what fills observation
-        buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
-      legacy_step: dm_control's flag; only True, its default (and this
-        Environment's stepping), is available.
       exact_step_count: this project's opt-in: True ends episodes after exactly
         round(time_limit / control_timestep) control steps (ceil when not within
         1e-6 of an integer), whatever the float sum of the timesteps; False
