@@ -1,10 +1,11 @@
 """Environment: runs a Task as a `dm_env.Environment`, one lifecycle for every task.
 
-Per episode (reset):
+Per episode (reset), dm_control's lifecycle:
   1. task.initialize_episode_mjcf, then each entity's (depth-first, attachment order)
-  2. recompile, only if step 1 changed the spec (state kept), then after_compile
+  2. recompile, only if step 1 changed the spec (state kept); after_compile (always:
+     dm_control compiles here every time); the observables reset (values discarded)
   3. inside physics.reset_context(): task.initialize_episode, then each entity's
-  4. observables evaluated; a FIRST TimeStep
+  4. the observables reset; a FIRST TimeStep
 Per control step:
   before_step (task, entities) -> n x [before_substep -> physics step -> after_substep
   -> observation buffers] where the last substep runs after_step before its buffer
