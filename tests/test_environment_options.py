@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from composer_tasks import composer
+from composer_tasks.composer import environment as environment_module
 import core_fixtures
 
 
@@ -234,6 +235,7 @@ def test_control_timestep_is_the_tasks():
         ),
         (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
         (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
+        (dict(exact_step_count=1), TypeError, "exact_step_count must be a bool"),
     ],
 )
 def test_bad_options_are_named(kwargs, error, match):
@@ -241,3 +243,45 @@ def test_bad_options_are_named(kwargs, error, match):
         warnings.simplefilter("ignore", DeprecationWarning)
         with pytest.raises(error, match=match):
             composer.Environment(core_fixtures.RandomHeightTask(), **kwargs)
+
+
+def _summed_time_steps(time_limit, timestep, n_substeps):
+    """Control steps until the float sum of timesteps reaches the limit, one by one."""
+    time, steps = 0.0, 0
+    while time < time_limit:
+        for _ in range(n_substeps):
+            time += timestep
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize(
+    "time_limit, timestep, n_substeps",
+    [(10.0, 0.01, 1), (2.0, 0.002, 10), (30.0, 0.005, 6), (7.3, 0.003, 7), (0.3, 0.004, 5)],
+)
+def test_float_time_step_limit_sums_the_timesteps_as_mujoco(time_limit, timestep, n_substeps):
+    steps = environment_module.float_time_step_limit(time_limit, timestep, n_substeps)
+    assert steps == _summed_time_steps(time_limit, timestep, n_substeps)
+
+
+def test_float_time_step_limit_of_long_and_endless_episodes():
+    # 1000 additions of 0.01 give 9.999999999999831: one step more than the ratio.
+    assert environment_module.float_time_step_limit(10.0, 0.01, 1) == 1001
+    assert environment_module.float_time_step_limit(float("inf"), 0.01, 1) == float("inf")
+    # Beyond 10**7 physics steps the exact count.
+    assert environment_module.float_time_step_limit(1e6, 0.01, 1) == 100_000_000
+
+
+def test_episodes_end_by_physics_time_unless_exact_step_count():
+    def length(**kwargs):
+        env = composer.Environment(
+            core_fixtures.RandomHeightTask(0.01, 0.01), time_limit=10.0, random_state=0, **kwargs
+        )
+        env.reset()
+        steps = 0
+        while not env.step(np.zeros(2)).last():
+            steps += 1
+        return steps + 1
+
+    assert length() == 1001
+    assert length(exact_step_count=True) == 1000

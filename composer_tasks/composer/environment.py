@@ -69,8 +69,10 @@ _STEP_LIMIT_TOLERANCE = 1e-6
 # by default (`check_spec_changes=None`): enough for callbacks that edit at every
 # episode, which is how such callbacks are written.
 AUTO_CHECKED_RESETS = 3
-# Physics steps summed per NumPy call by `float_time_step_limit`.
-_TIME_SUM_CHUNK = 1 << 16
+# Physics steps summed per NumPy call by `float_time_step_limit`, and the most it
+# sums (well under a second); longer episodes get the exact count.
+_TIME_SUM_CHUNK = 1 << 18
+_MAX_SUMMED_STEPS = 10**7
 
 # The lifecycle points an `add_extra_hook` callable may attach to, in the order
 # they run (dm_control's `HOOK_NAMES`).
@@ -208,6 +210,7 @@ def plain_observable(observable_object: Any) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)
 def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -> float:
     """The control steps of an episode under dm_control Composer's rule: it ends
     after the first control step at whose end the physics time is >= `time_limit`,
@@ -215,11 +218,16 @@ def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -
     physics step from 0). So 2.0 s of 0.02 s control steps of 0.002 s physics steps
     is 101 steps, 1000 additions of 0.002 summing to 1.9999999999998.
 
-    Returns an int, or inf for an infinite `time_limit`.
+    Returns an int, or inf for an infinite `time_limit`. Episodes of more than 10**7
+    physics steps (5.5 hours of 0.002 s steps) get ceil(time_limit / (timestep *
+    n_substeps)) instead, a difference from dm_control of at most one step in such
+    an episode, for summing them would cost more than a reset should.
     """
     if not math.isfinite(time_limit):
         return math.inf
     exact = math.ceil(time_limit / (timestep * n_substeps))
+    if exact * n_substeps > _MAX_SUMMED_STEPS:
+        return exact
     time, done = 0.0, 0
     while done <= 2 * n_substeps * (exact + 1):
         # np.cumsum adds sequentially, as MuJoCo does: sums[i] is the time after
