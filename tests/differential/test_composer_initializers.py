@@ -72,6 +72,43 @@ record('names', sorted(n for n in dir(initializers) if not n.startswith('_') and
 record('is_initializer', isinstance(initializers.PropPlacer([loose], position=[0, 0, 0]), composer.Initializer))
 """
 
+ISOLATOR = """
+import numpy as np
+from dm_control import mjcf
+from dm_control.composer.initializers import utils
+
+model = mjcf.RootElement(model='chain')
+body = model.worldbody.add('body', name='upper')
+hinge = body.add('joint', name='hinge', type='hinge', axis=[0, 1, 0])
+slide = body.add('joint', name='slide', type='slide', axis=[1, 0, 0])
+body.add('geom', size=[0.1])
+other = model.worldbody.add('body', name='other', pos=[1, 0, 0])
+other.add('freejoint', name='free')
+other.add('geom', size=[0.1])
+physics = mjcf.Physics.from_mjcf_model(model)
+physics.bind([hinge, slide]).qpos = [0.3, 0.2]
+physics.named.data.qpos['free'] = [1, 0, 0.5, 1, 0, 0, 0]
+isolator = utils.JointStaticIsolator(physics, [slide])
+with isolator:
+    physics.bind([hinge, slide]).qpos = [0.9, 0.7]
+    physics.named.data.qpos['free'] = [2, 2, 2, 1, 0, 0, 0]
+    physics.named.data.qvel['free'] = np.ones(6)
+record('after', np.array(physics.data.qpos))
+record('after_qvel', np.array(physics.data.qvel))
+with utils.JointStaticIsolator(physics, hinge):
+    physics.bind(hinge).qpos = 1.5
+    physics.bind(slide).qpos = -0.5
+record('single', np.array(physics.data.qpos))
+second = mjcf.RootElement(model='second')
+second_joint = second.worldbody.add('body').add('joint', name='j')
+check('two_models', utils.JointStaticIsolator, physics, [hinge, second_joint])
+"""
+
+
+@pytest.mark.dm_control_api("composer.initializers.utils.JointStaticIsolator")
+def test_joint_static_isolator_matches_dm_control(differential):
+    differential.assert_same(ISOLATOR, "composer_joint_static_isolator")
+
 
 @pytest.mark.dm_control_api(
     "composer.initializers.PropPlacer",

@@ -1,6 +1,7 @@
 """What the initializers share: drawing values, the bodies and geoms of an entity,
 and contact tests."""
 
+import collections.abc
 from typing import Any
 
 import mujoco
@@ -72,3 +73,41 @@ def penetrates(physics: Physics, geoms: np.ndarray) -> bool:
     touching = contact.dist <= 0
     involved = np.isin(contact.geom1, geoms) | np.isin(contact.geom2, geoms)
     return bool(np.any(touching & involved))
+
+
+class JointStaticIsolator:
+    """Keeps every joint of a model other than `joints` still: made, it notes the
+    positions and velocities of the other joints; leaving its `with` block puts
+    them back (dm_control's `initializers.utils.JointStaticIsolator`).
+
+    Args:
+      physics: the model's `mjcf.Physics`.
+      joints: a `mjcf` joint element, or an iterable of them, all of one root model,
+        free to move inside the `with` block.
+
+    Raises:
+      ValueError: the joints belong to different root models.
+    """
+
+    def __init__(self, physics: Any, joints: Any) -> None:
+        if not isinstance(joints, collections.abc.Iterable):
+            joints = [joints]
+        joints = list(joints)
+        roots = {id(joint.root.root_model) for joint in joints}
+        if len(roots) != 1:
+            raise ValueError("entities do not all belong to the same root model")
+        others = [
+            joint for joint in joints[0].root.root_model.find_all("joint") if joint not in joints
+        ]
+        self._others = physics.bind(others) if others else None
+        if self._others is not None:
+            self._qpos = np.array(self._others.qpos)
+            self._qvel = np.array(self._others.qvel)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        if self._others is not None:
+            self._others.qpos = self._qpos
+            self._others.qvel = self._qvel
