@@ -815,7 +815,9 @@ _CAMERA_SCRIPT = textwrap.dedent("""
         depth=observable.MJCFCamera(robot.camera, height=24, width=32, depth=True,
                                     enabled=True, update_interval=2, buffer_size=2),
         segmentation=observable.MJCFCamera("robot/eye", height=24, width=32,
-                                           segmentation=True, enabled=True))
+                                           segmentation=True, enabled=True),
+        named=observable.MujocoCamera("robot/eye", height=24, width=32))
+    extra["named"].enabled = True
     env = composer.Environment(t._RobotTask(robot, extra=extra), random_state=0,
                                strip_singleton_obs_buffer_dim=True)
     env.reset()
@@ -829,6 +831,7 @@ _CAMERA_SCRIPT = textwrap.dedent("""
     assert observation["segmentation"].shape == (24, 32, 2)
     assert observation["segmentation"].dtype == np.int32
     assert (observation["segmentation"][..., 0] >= 0).any()
+    assert observation["named"].shape == (24, 32, 3) and observation["named"].dtype == np.uint8
     print("camera ok")
     """)
 
@@ -853,3 +856,13 @@ def test_camera_renders_pixels():
         pytest.skip("no OpenGL backend (MUJOCO_GL=egl or osmesa) works on this machine")
     failure = next(result for result in outcomes.values() if result.returncode != 3)
     pytest.fail(failure.stderr)
+
+
+def test_mujoco_camera_takes_dm_controls_arguments():
+    camera = observable.MujocoCamera("robot/eye")
+    assert (camera.height, camera.width) == (240, 320)
+    assert (camera.buffer_size, camera.delay, camera.update_interval) == (1, 0, 1)
+    depth = observable.MujocoCamera("robot/eye", 24, 32, buffer_size=2, delay=1, depth=True)
+    assert (depth.height, depth.width, depth.buffer_size, depth.delay) == (24, 32, 2, 1)
+    with pytest.raises(TypeError, match="camera_name must be a str"):
+        observable.MujocoCamera(3)

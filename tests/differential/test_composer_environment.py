@@ -157,7 +157,7 @@ NAMES = {
     initializers: ['PropPlacer', 'ToolCenterPointInitializer', 'prop_initializer', 'tcp_initializer', 'utils'],
     observation: ['Buffer', 'DEFAULT_BUFFER_SIZE', 'DEFAULT_DELAY', 'DEFAULT_UPDATE_INTERVAL', 'Updater',
                   'obs_buffer', 'observable', 'updater'],
-    observable: ['Generic', 'MJCFCamera', 'MJCFFeature', 'MujocoFeature', 'Observable'],
+    observable: ['Generic', 'MJCFCamera', 'MJCFFeature', 'MujocoCamera', 'MujocoFeature', 'Observable'],
     variation: ['MJCFVariator', 'PhysicsVariator', 'Variation', 'evaluate', 'variation_values', 'base',
                 'colors', 'deterministic', 'distributions', 'noises', 'rotations'],
     distributions: ['Bernoulli', 'BiasedRandomWalk', 'Distribution', 'Exponential', 'LogNormal', 'Normal',

@@ -599,3 +599,43 @@ class MJCFCamera(Observable):
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
         mode = "depth" if self._depth else "segmentation" if self._segmentation else "rgb"
         return f"MJCFCamera({camera!r}, {self._height}x{self._width} {mode})"
+
+
+class MujocoCamera(MJCFCamera):
+    """Pixels rendered from the model's camera named `camera_name` as
+    `physics.render(height, width, camera_name, depth=depth)` renders them
+    (dm_control's `MujocoCamera`: its 240 x 320 default size and `physics.render`'s
+    defaults, shadows, reflections and antialiasing on).
+
+    Values: (height, width, 3) uint8 RGB, or with `depth` (height, width) float32
+    distances in metres. `buffer_size` and `delay` of None mean the defaults (1, 0).
+    """
+
+    def __init__(
+        self,
+        camera_name: str,
+        height: int | np.integer = 240,
+        width: int | np.integer = 320,
+        update_interval: IntOption = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[..., Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        depth: bool = False,
+    ):
+        if not isinstance(camera_name, str):
+            raise TypeError(f"MujocoCamera: camera_name must be a str, got {camera_name!r}")
+        super().__init__(
+            camera_name,
+            height=height,
+            width=width,
+            depth=depth,
+            shadows=True,
+            reflections=True,
+            antialias=True,
+            update_interval=update_interval,
+            buffer_size=1 if buffer_size is None else buffer_size,
+            delay=0 if delay is None else delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+        )
