@@ -1,6 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
+from collections.abc import Iterator
 from typing import Any, Mapping, Optional, Tuple
 
 import mujoco
@@ -89,6 +90,10 @@ class Task(entity_module.Callbacks):
     @property
     def root_entity(self) -> entity_module.Entity:
         raise NotImplementedError(f"{type(self).__name__} must define root_entity")
+
+    def iter_entities(self) -> Iterator[entity_module.Entity]:
+        """The root entity and every entity attached below it, depth-first."""
+        return self.root_entity.iter_entities()
 
     @property
     def task_observables(self) -> Mapping[str, Any]:
