@@ -4,6 +4,7 @@ import logging
 import warnings
 
 import numpy as np
+from dm_env import specs
 import pytest
 
 from composer_tasks import composer
@@ -285,3 +286,26 @@ def test_episodes_end_by_physics_time_unless_exact_step_count():
 
     assert length() == 1001
     assert length(exact_step_count=True) == 1000
+
+
+def test_reward_and_discount_specs_default_as_in_dm_control_and_step_spec():
+    env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0)
+    assert env.task.get_reward_spec() is None and env.task.get_discount_spec() is None
+    assert env.reward_spec().name == "reward" and env.discount_spec().maximum == 1.0
+    with pytest.warns(DeprecationWarning, match="step_spec"):
+        with pytest.raises(NotImplementedError, match="get_reward_spec"):
+            env.step_spec()
+
+    class SpecifiedTask(core_fixtures.RandomHeightTask):
+        def get_reward_spec(self):
+            return specs.Array((2,), np.float64, name="rewards")
+
+        def get_discount_spec(self):
+            return specs.BoundedArray((), np.float64, 0.0, 1.0, name="gamma")
+
+    env = composer.Environment(SpecifiedTask(), random_state=0)
+    with pytest.warns(DeprecationWarning):
+        step_spec = env.step_spec()
+    assert step_spec.reward.shape == (2,) and step_spec.discount.name == "gamma"
+    assert step_spec.observation == env.observation_spec()
+    assert env.reward_spec().shape == (2,)

@@ -878,10 +878,42 @@ class Environment(dm_env.Environment):
         return self._updater.observation_spec()
 
     def reward_spec(self) -> specs.Array:
-        return self._task.get_reward_spec()
+        """The task's `get_reward_spec()`, or dm_env's scalar float64 "reward" when
+        it is None (dm_control's rule)."""
+        spec = self._task.get_reward_spec()
+        return super().reward_spec() if spec is None else spec
 
     def discount_spec(self) -> specs.BoundedArray:
-        return self._task.get_discount_spec()
+        """The task's `get_discount_spec()`, or dm_env's scalar "discount" in [0, 1]
+        when it is None (dm_control's rule)."""
+        spec = self._task.get_discount_spec()
+        return super().discount_spec() if spec is None else spec
+
+    def step_spec(self) -> dm_env.TimeStep:
+        """Deprecated in dm_control as here (use `reward_spec` and `discount_spec`): a
+        TimeStep of the reward, discount and observation specs.
+
+        Raises:
+          NotImplementedError: the task leaves its reward or discount spec to the
+            default (as dm_control raises).
+        """
+        warnings.warn(
+            "step_spec is deprecated, as in dm_control: use reward_spec and discount_spec",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        reward_spec = self._task.get_reward_spec()
+        discount_spec = self._task.get_discount_spec()
+        if reward_spec is None or discount_spec is None:
+            raise NotImplementedError(
+                "step_spec needs the task's get_reward_spec() and get_discount_spec()"
+            )
+        return dm_env.TimeStep(
+            step_type=None,
+            reward=reward_spec,
+            discount=discount_spec,
+            observation=self._updater.observation_spec(),
+        )
 
     # Snapshots.
 
@@ -1188,7 +1220,7 @@ class MultiAgentEnvironment(Environment):
                 )
         self._action_spec = list(agent_specs)
         self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in agent_specs]
-        self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
+        self._discount_dtype = np.dtype(self.discount_spec().dtype)
         # Agents with one and the same spec (a team of like walkers) are checked in one
         # go, stacked; anything that fails that check is checked agent by agent for
         # an error that names the agent.

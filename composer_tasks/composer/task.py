@@ -177,13 +177,16 @@ class Task(entity_module.Callbacks):
             name="\t".join(names),
         )
 
-    def get_reward_spec(self) -> specs.Array:
-        return specs.Array(shape=(), dtype=np.float64, name="reward")
+    def get_reward_spec(self) -> Any:
+        """The reward's spec where it is not a scalar float (a multi-agent task's
+        list of per-agent specs); None (the default, as in dm_control) for the
+        Environment's default scalar reward spec."""
+        return None
 
-    def get_discount_spec(self) -> specs.BoundedArray:
-        return specs.BoundedArray(
-            shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount"
-        )
+    def get_discount_spec(self) -> Any:
+        """The discount's spec where it is not a scalar in [0, 1]; None (the
+        default, as in dm_control) for the Environment's default."""
+        return None
 
     # Episode outcome.
 

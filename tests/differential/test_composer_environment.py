@@ -123,6 +123,9 @@ record('action_spec', env.action_spec())
 record('action_spec_name', env.action_spec().name)
 record('reward_spec', env.reward_spec())
 record('discount_spec', env.discount_spec())
+record('task_reward_spec', env.task.get_reward_spec())
+record('task_discount_spec', env.task.get_discount_spec())
+check('step_spec_without_task_specs', env.step_spec)
 record('observation_spec', env.observation_spec())
 record('control_timestep', env.control_timestep())
 record('random_state_type', type(env.random_state).__name__)
@@ -213,6 +216,9 @@ check('initializer_abstract', composer.Initializer)
     "composer.Environment.observation_spec",
     "composer.Environment.reward_spec",
     "composer.Environment.discount_spec",
+    "composer.Environment.step_spec",
+    "composer.Task.get_reward_spec",
+    "composer.Task.get_discount_spec",
     "composer.Environment.control_timestep",
     "composer.Environment.random_state",
     "composer.HOOK_NAMES",
