@@ -145,6 +145,84 @@ record('hook_names', list(composer.HOOK_NAMES))
 check('bad_padding', composer.Environment, TimedTask(0.01, 0.03, hooks=False), delayed_observation_padding=0)
 """
 
+OPTIONS = """
+import warnings
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+from dm_control.composer.variation import distributions, noises
+
+class Slider(composer.Entity):
+    def _build(self):
+        self._model = mjcf.RootElement(model='slider')
+        body = self._model.worldbody.add('body', name='b')
+        self.joint = body.add('joint', name='slide', type='slide', axis=[1, 0, 0])
+        body.add('geom', type='box', size=[0.1, 0.1, 0.1], mass=1.0)
+        self._model.actuator.add('motor', name='m', joint=self.joint)
+    @property
+    def mjcf_model(self):
+        return self._model
+
+class Task(composer.Task):
+    def __init__(self, failures=0):
+        self._arena = composer.Arena()
+        self._slider = Slider()
+        self._arena.attach(self._slider)
+        self.set_timesteps(0.01, 0.002)
+        self._obs = {'x': observable.MJCFFeature('qpos', self._slider.joint,
+                                                 corruptor=noises.Additive(distributions.Normal(scale=0.1)))}
+        self._obs['x'].enabled = True
+        self.failures = failures
+        self.attempts = 0
+        self.mjcf_calls = 0
+    @property
+    def root_entity(self):
+        return self._arena
+    @property
+    def task_observables(self):
+        return self._obs
+    def initialize_episode_mjcf(self, random_state):
+        self.mjcf_calls += 1
+    def initialize_episode(self, physics, random_state):
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise composer.EpisodeInitializationError('no luck')
+        physics.bind(self._slider.joint).qpos = random_state.uniform(-1, 1)
+    def get_reward(self, physics):
+        return float(physics.bind(self._slider.joint).qpos[0])
+
+def episodes(label, env, count=3, steps=3):
+    for episode in range(count):
+        timestep = env.reset()
+        values = [timestep.observation['x']]
+        for _ in range(steps):
+            timestep = env.step(np.array([1.0]))
+            values.append(timestep.observation['x'])
+        record(f'{label}/{episode}', np.array(values))
+    record(f'{label}/next', env.random_state.uniform())
+
+episodes('fixed', composer.Environment(Task(), random_state=4, fixed_initial_state=True))
+task = Task()
+episodes('compile_once', composer.Environment(task, random_state=4, recompile_mjcf_every_episode=False))
+record('compile_once/mjcf_calls', task.mjcf_calls)
+task = Task(failures=2)
+episodes('retries', composer.Environment(task, random_state=4, max_reset_attempts=3), count=1)
+record('retries/attempts', task.attempts)
+task = Task(failures=2)
+env = composer.Environment(task, random_state=4, max_reset_attempts=2)
+check('retries_exhausted', env.reset)
+record('retries_exhausted/attempts', task.attempts)
+with warnings.catch_warnings():
+    warnings.simplefilter('ignore')
+    env = composer.Environment(Task(), random_state=4, n_sub_steps=3, time_limit=0.05)
+record('n_sub_steps/control_timestep', env.control_timestep())
+# Its episodes are left out: dm_control's observation updater keeps the task's
+# physics_steps_per_control_step, so its observations lag (docs/porting_from_dm_control.md).
+env = composer.Environment(Task(), random_state=4, strip_singleton_obs_buffer_dim=True,
+                           delayed_observation_padding=composer.ObservationPadding.INITIAL_VALUE)
+episodes('strip_initial', env, count=2)
+"""
+
 NAMESPACE = """
 import numpy as np
 from dm_control import composer
@@ -245,3 +323,14 @@ def test_environment_lifecycle_matches_dm_control(differential):
 )
 def test_composer_namespace_matches_dm_control(differential):
     differential.assert_same(NAMESPACE, "composer_namespace")
+
+
+@pytest.mark.dm_control_api(
+    "composer.Environment",
+    "composer.EpisodeInitializationError",
+    "composer.ObservationPadding",
+)
+def test_environment_options_match_dm_control(differential):
+    # fixed_initial_state, recompile_mjcf_every_episode, max_reset_attempts,
+    # n_sub_steps, strip_singleton_obs_buffer_dim with INITIAL_VALUE padding.
+    differential.assert_same(OPTIONS, "composer_environment_options", rtol=1e-12, atol=1e-12)
