@@ -297,9 +297,7 @@ class Perturbations(composer.Entity):
         )
         self._pending = collections.deque(zero.copy() for _ in range(self.action_delay_steps))
 
-    def before_step(
-        self, physics: Physics, action: Any, random_state: np.random.RandomState
-    ) -> None:
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         if not self.action_delay_steps:
             return
         self._pending.append(np.array(physics.data.ctrl))

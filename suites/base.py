@@ -134,8 +134,9 @@ class Registry:
 
 def make_environment(task, time_limit, random=None, environment_kwargs=None):
     """The Environment of a suite task: observations without a buffer dimension,
-    episodes of `time_limit` seconds, randomness seeded by `random`."""
-    kwargs = dict(strip_singleton_obs_buffer_dim=True)
+    episodes of `time_limit` seconds counted in control steps as dm_control's
+    `control.Environment` counts them, randomness seeded by `random`."""
+    kwargs = dict(strip_singleton_obs_buffer_dim=True, exact_step_count=True)
     kwargs.update(environment_kwargs or {})
     return composer.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
 

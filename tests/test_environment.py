@@ -100,9 +100,19 @@ def test_callback_order_one_reset_two_steps_three_substeps():
         ("task", "initialize_episode_mjcf"),
         ("creature", "initialize_episode_mjcf"),
         ("leg", "initialize_episode_mjcf"),
+        # As in dm_control, which compiles a new physics at every such reset.
+        ("task", "after_compile"),
+        ("creature", "after_compile"),
+        ("leg", "after_compile"),
+        # dm_control's observation updater is reset after compiling and after
+        # initialize_episode, each evaluating an observable twice (for its spec, then
+        # its reset value).
+        ("task", "observation"),
+        ("task", "observation"),
         ("task", "initialize_episode"),
         ("creature", "initialize_episode"),
         ("leg", "initialize_episode"),
+        ("task", "observation"),
         ("task", "observation"),
     ] + (step + substep * 3 + end) * 2
     assert trace == expected
@@ -543,7 +553,7 @@ def test_restoring_observations_of_other_observables_changes_nothing():
                 {"buffer_size": 3, "delay": _random_steps(0, 3)},
                 {"buffer_size": 2, "update_interval": 3, "delay": 4},
             ),
-            "'height': the snapshot's update_interval and delay are fixed, this observable's random",
+            "'height': the snapshot's evaluations are planned periodic, this observable's drawn",
         ),
     ]
     for options, message in other_options:

@@ -4,9 +4,11 @@ import logging
 import warnings
 
 import numpy as np
+from dm_env import specs
 import pytest
 
 from composer_tasks import composer
+from composer_tasks.composer import environment as environment_module
 import core_fixtures
 
 
@@ -196,7 +198,8 @@ def test_extra_hook_errors():
     env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0)
     with pytest.raises(ValueError, match="'after_stepp' is not a hook name"):
         env.add_extra_hook("after_stepp", lambda physics, random_state: None)
-    with pytest.raises(TypeError, match="must be callable"):
+    # ValueError, as dm_control raises.
+    with pytest.raises(ValueError, match="must be callable"):
         env.add_extra_hook("after_step", 3)
 
 
@@ -233,6 +236,7 @@ def test_control_timestep_is_the_tasks():
         ),
         (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
         (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
+        (dict(exact_step_count=1), TypeError, "exact_step_count must be a bool"),
     ],
 )
 def test_bad_options_are_named(kwargs, error, match):
@@ -240,3 +244,68 @@ def test_bad_options_are_named(kwargs, error, match):
         warnings.simplefilter("ignore", DeprecationWarning)
         with pytest.raises(error, match=match):
             composer.Environment(core_fixtures.RandomHeightTask(), **kwargs)
+
+
+def _summed_time_steps(time_limit, timestep, n_substeps):
+    """Control steps until the float sum of timesteps reaches the limit, one by one."""
+    time, steps = 0.0, 0
+    while time < time_limit:
+        for _ in range(n_substeps):
+            time += timestep
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize(
+    "time_limit, timestep, n_substeps",
+    [(10.0, 0.01, 1), (2.0, 0.002, 10), (30.0, 0.005, 6), (7.3, 0.003, 7), (0.3, 0.004, 5)],
+)
+def test_float_time_step_limit_sums_the_timesteps_as_mujoco(time_limit, timestep, n_substeps):
+    steps = environment_module.float_time_step_limit(time_limit, timestep, n_substeps)
+    assert steps == _summed_time_steps(time_limit, timestep, n_substeps)
+
+
+def test_float_time_step_limit_of_long_and_endless_episodes():
+    # 1000 additions of 0.01 give 9.999999999999831: one step more than the ratio.
+    assert environment_module.float_time_step_limit(10.0, 0.01, 1) == 1001
+    assert environment_module.float_time_step_limit(float("inf"), 0.01, 1) == float("inf")
+    # Beyond 10**7 physics steps the exact count.
+    assert environment_module.float_time_step_limit(1e6, 0.01, 1) == 100_000_000
+
+
+def test_episodes_end_by_physics_time_unless_exact_step_count():
+    def length(**kwargs):
+        env = composer.Environment(
+            core_fixtures.RandomHeightTask(0.01, 0.01), time_limit=10.0, random_state=0, **kwargs
+        )
+        env.reset()
+        steps = 0
+        while not env.step(np.zeros(2)).last():
+            steps += 1
+        return steps + 1
+
+    assert length() == 1001
+    assert length(exact_step_count=True) == 1000
+
+
+def test_reward_and_discount_specs_default_as_in_dm_control_and_step_spec():
+    env = composer.Environment(core_fixtures.RandomHeightTask(), random_state=0)
+    assert env.task.get_reward_spec() is None and env.task.get_discount_spec() is None
+    assert env.reward_spec().name == "reward" and env.discount_spec().maximum == 1.0
+    with pytest.warns(DeprecationWarning, match="step_spec"):
+        with pytest.raises(NotImplementedError, match="get_reward_spec"):
+            env.step_spec()
+
+    class SpecifiedTask(core_fixtures.RandomHeightTask):
+        def get_reward_spec(self):
+            return specs.Array((2,), np.float64, name="rewards")
+
+        def get_discount_spec(self):
+            return specs.BoundedArray((), np.float64, 0.0, 1.0, name="gamma")
+
+    env = composer.Environment(SpecifiedTask(), random_state=0)
+    with pytest.warns(DeprecationWarning):
+        step_spec = env.step_spec()
+    assert step_spec.reward.shape == (2,) and step_spec.discount.name == "gamma"
+    assert step_spec.observation == env.observation_spec()
+    assert env.reward_spec().shape == (2,)

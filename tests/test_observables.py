@@ -2,8 +2,8 @@
 
 The timing tests use a counter: a Generic observable whose value is the physics time
 with a physics timestep of 1 s, so a value is the substep at which it was evaluated.
-Expected arrays follow docs/observables.md: at reset the reset value (0) fills the
-buffer; evaluations at multiples of the interval arrive `delay` substeps later; the
+Expected arrays follow docs/observables.md: at reset the buffer starts as zeros and
+the reset value (0) arrives after its delay (dm_control's default padding); evaluations at multiples of the interval arrive `delay` substeps later; the
 observation at T holds the last `buffer_size` arrivals, oldest first.
 """
 
@@ -20,6 +20,8 @@ import pytest
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.composer.observation import updater as updater_module
+from composer_tasks.composer import variation
+from composer_tasks.composer.variation import distributions
 
 NO_ACTION = np.zeros(0)
 
@@ -230,9 +232,12 @@ def _reference(substeps, reads, buffer_size, intervals, delays):
     evaluating every scheduled value; also the times whose value is ever observed."""
     horizon = reads * substeps
     # The reset value (the counter's 0) arrives after a delay of its own, drawn first
-    # (dm_control's default ZERO padding); the buffer is zeros before it. Building
-    # the environment reads the observables once too (for the observation spec),
-    # which draws one delay from these private streams (they ignore the random state).
+    # (dm_control's default ZERO padding); the buffer is zeros before it. As in
+    # dm_control, building the environment resets the observables once (for the
+    # observation spec), and so does the reset's recompilation before the episode's
+    # own: each draws one delay from these private streams (they ignore the random
+    # state).
+    next(delays)
     next(delays)
     samples = [(next(delays), 0)]
     time = 0
@@ -250,38 +255,21 @@ def _reference(substeps, reads, buffer_size, intervals, delays):
     return observations, observed, samples
 
 
-def _private_stream(seed, low, high):
-    """A callable interval/delay drawing from its own generator, and the same sequence."""
-    draws = np.random.RandomState(seed)
-    replay = np.random.RandomState(seed)
-
-    def draw(random_state):
-        del random_state  # Its own stream, so the reference can replay it.
-        return draws.randint(low, high)
-
-    return draw, iter(lambda: replay.randint(low, high), None)
-
-
 def _constant(value):
     return value, iter(lambda: value, None)
 
 
 @pytest.mark.parametrize("seed", range(40))
 @pytest.mark.parametrize("task_class", [_CounterTask, _CounterTaskWithSubstepCallback])
-def test_matches_reference_and_prunes_exactly(seed, task_class):
+def test_periodic_matches_reference_and_prunes_exactly(seed, task_class):
+    # Fixed intervals and delays: the optimal plan. Random ones (and corrupted
+    # observables) are planned as dm_control plans them, which the differential
+    # tests check against dm_control itself (tests/differential/test_composer_observables.py).
     rng = np.random.RandomState(seed)
     substeps = int(rng.choice([1, 2, 3, 5]))
     buffer_size = int(rng.randint(1, 5))
-    interval, intervals = (
-        _private_stream(1000 + seed, 1, 5)
-        if rng.rand() < 0.5
-        else _constant(int(rng.randint(1, 5)))
-    )
-    delay, delays = (
-        _private_stream(2000 + seed, 0, 7)
-        if rng.rand() < 0.5
-        else _constant(int(rng.randint(0, 7)))
-    )
+    interval, intervals = _constant(int(rng.randint(1, 5)))
+    delay, delays = _constant(int(rng.randint(0, 7)))
     reads = 12
     observations, task, _ = _counter_observations(
         substeps,
@@ -306,8 +294,8 @@ def test_matches_reference_and_prunes_exactly(seed, task_class):
 
 def test_callable_interval_and_delay_are_deterministic_under_a_seed():
     options = dict(
-        update_interval=lambda random_state: random_state.randint(1, 4),
-        delay=lambda random_state: random_state.randint(0, 3),
+        update_interval=distributions.UniformInteger(1, 4),
+        delay=distributions.UniformInteger(0, 3),
         buffer_size=4,
     )
     first, task, _ = _counter_observations(2, 30, seed=7, **options)
@@ -320,15 +308,23 @@ def test_callable_interval_and_delay_are_deterministic_under_a_seed():
     assert 1 in gaps and 3 in gaps
 
 
-def test_callables_draw_from_the_environment_random_state():
+def test_variations_draw_from_the_environment_random_state_and_callables_get_no_argument():
+    # dm_control's rule: a Variation is called with random_state=, another callable
+    # with no arguments.
     received = []
 
-    def interval(random_state):
-        received.append(random_state)
-        return 1
+    class Interval(variation.Variation):
+        def __call__(self, initial_value=None, current_value=None, random_state=None):
+            received.append(random_state)
+            return 1
 
-    _, _, env = _counter_observations(2, 2, update_interval=interval)
+    _, _, env = _counter_observations(2, 2, update_interval=Interval())
     assert received and all(state is env.random_state for state in received)
+    calls = []
+    _counter_observations(2, 2, delay=lambda: calls.append(None) or 0)
+    assert calls
+    with pytest.raises(TypeError):
+        _counter_observations(2, 2, delay=lambda random_state: 0)
 
 
 def test_constant_and_callable_options_agree():
@@ -336,7 +332,7 @@ def test_constant_and_callable_options_agree():
         3, 8, update_interval=2, buffer_size=2, delay=4
     )
     callable_, callable_task, _ = _counter_observations(
-        3, 8, update_interval=lambda random_state: 2, buffer_size=2, delay=lambda random_state: 4
+        3, 8, update_interval=lambda: 2, buffer_size=2, delay=lambda: 4
     )
     np.testing.assert_array_equal(np.array(constant), np.array(callable_))
     assert constant_task.evaluated_at == callable_task.evaluated_at
@@ -392,7 +388,7 @@ def test_padding_zero_or_initial_value(padding, expected):
 
 def test_padding_must_be_an_observation_padding():
     with pytest.raises(
-        TypeError, match="delayed_observation_padding must be an ObservationPadding"
+        ValueError, match="delayed_observation_padding must be an ObservationPadding"
     ):
         composer.Environment(_CounterTask(1), delayed_observation_padding="zero")
 
@@ -401,7 +397,7 @@ def test_observation_spec_draws_no_random_numbers():
     _, _, env = _counter_observations(
         2,
         1,
-        update_interval=lambda random_state: random_state.randint(1, 3),
+        update_interval=distributions.UniformInteger(1, 3),
         corruptor=lambda value, random_state: value + random_state.normal(),
     )
     state = env.random_state.get_state()
@@ -558,12 +554,13 @@ def test_mjcf_features_read_the_right_numbers():
         "torso_height": np.array(data.xpos[physics.bind(robot.torso).id][2]),
         "arm_x": data.xpos[[physics.bind(arm).id for arm in robot.arms], 0],
         "geom_position": data.geom_xpos[physics.bind(robot.torso_geom).id],
+        "robot/accelerometer": data.sensordata[0:3],
         "robot/joint_positions": data.qpos[model.jnt_qposadr[hinge_ids]],
         "robot/joint_velocities": data.qvel[model.jnt_dofadr[hinge_ids]],
         "robot/torso_position": data.xpos[physics.bind(robot.torso).id],
-        "robot/accelerometer": data.sensordata[0:3],
     }
-    assert list(observation) == list(expected)  # task observables first, then entities'.
+    # Task observables first, then the entities', each entity's by name.
+    assert list(observation) == list(expected)
     spec = env.observation_spec()
     for name, value in expected.items():
         np.testing.assert_array_equal(observation[name], value, err_msg=name)
@@ -674,11 +671,12 @@ def test_mjcf_feature_errors_name_the_observable():
 def test_observables_container():
     robot = _Robot()
     observables = robot.observables
+    # In the order of their names, as in dm_control, not of their definitions.
     assert list(observables) == [
+        "accelerometer",
         "joint_positions",
         "joint_velocities",
         "torso_position",
-        "accelerometer",
     ]
     assert observables.joint_positions is observables["joint_positions"]
     assert not any(item.enabled for item in observables.values())
@@ -696,10 +694,10 @@ def test_observables_container():
         observables["missing"]
     task = _RobotTask(robot)
     assert list(task.observables) == [
+        "robot/accelerometer",
         "robot/joint_positions",
         "robot/joint_velocities",
         "robot/torso_position",
-        "robot/accelerometer",
         "robot/clock",
     ]
     env = composer.Environment(task, random_state=0)
@@ -716,7 +714,7 @@ def test_observable_options_at_construction():
     assert robot.observables.joint_positions.buffer_size == 3
     env = composer.Environment(_RobotTask(robot), random_state=0)
     spec = env.observation_spec()
-    assert list(spec) == ["robot/joint_positions", "robot/accelerometer"]
+    assert list(spec) == ["robot/accelerometer", "robot/joint_positions"]
     assert spec["robot/joint_positions"].shape == (3, 2)
     assert spec["robot/accelerometer"].shape == (3,)
     with pytest.raises(AttributeError, match="speed"):
@@ -753,14 +751,14 @@ def test_bad_options_name_the_observable():
 
 
 def test_bad_drawn_values_name_the_observable():
-    task = _CounterTask(2, update_interval=lambda random_state: 0)
+    task = _CounterTask(2, update_interval=lambda: 0)
     env = composer.Environment(task, random_state=0)
     env.reset()
     with pytest.raises(ValueError, match=r"observable 'counter'.*update_interval.*returned 0"):
         env.step(NO_ACTION)
     # The reset value's delay is drawn at reset (dm_control's ZERO padding), so a bad
     # delay is found when the environment is built.
-    task = _CounterTask(2, delay=lambda random_state: 1.5)
+    task = _CounterTask(2, delay=lambda: 1.5)
     with pytest.raises(ValueError, match=r"observable 'counter'.*delay.*returned 1.5"):
         composer.Environment(task, random_state=0)
 
@@ -817,7 +815,9 @@ _CAMERA_SCRIPT = textwrap.dedent("""
         depth=observable.MJCFCamera(robot.camera, height=24, width=32, depth=True,
                                     enabled=True, update_interval=2, buffer_size=2),
         segmentation=observable.MJCFCamera("robot/eye", height=24, width=32,
-                                           segmentation=True, enabled=True))
+                                           segmentation=True, enabled=True),
+        named=observable.MujocoCamera("robot/eye", height=24, width=32))
+    extra["named"].enabled = True
     env = composer.Environment(t._RobotTask(robot, extra=extra), random_state=0,
                                strip_singleton_obs_buffer_dim=True)
     env.reset()
@@ -831,6 +831,7 @@ _CAMERA_SCRIPT = textwrap.dedent("""
     assert observation["segmentation"].shape == (24, 32, 2)
     assert observation["segmentation"].dtype == np.int32
     assert (observation["segmentation"][..., 0] >= 0).any()
+    assert observation["named"].shape == (24, 32, 3) and observation["named"].dtype == np.uint8
     print("camera ok")
     """)
 
@@ -855,3 +856,13 @@ def test_camera_renders_pixels():
         pytest.skip("no OpenGL backend (MUJOCO_GL=egl or osmesa) works on this machine")
     failure = next(result for result in outcomes.values() if result.returncode != 3)
     pytest.fail(failure.stderr)
+
+
+def test_mujoco_camera_takes_dm_controls_arguments():
+    camera = observable.MujocoCamera("robot/eye")
+    assert (camera.height, camera.width) == (240, 320)
+    assert (camera.buffer_size, camera.delay, camera.update_interval) == (1, 0, 1)
+    depth = observable.MujocoCamera("robot/eye", 24, 32, buffer_size=2, delay=1, depth=True)
+    assert (depth.height, depth.width, depth.buffer_size, depth.delay) == (24, 32, 2, 1)
+    with pytest.raises(TypeError, match="camera_name must be a str"):
+        observable.MujocoCamera(3)

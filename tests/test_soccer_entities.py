@@ -435,7 +435,7 @@ def _match(team_size=1):
 
 
 def _control_step(ball, physics, substeps=5):
-    ball.before_step(physics, None, None)
+    ball.before_step(physics, None)
     for _ in range(substeps):
         physics.step()
         ball.after_substep(physics, None)
@@ -735,7 +735,7 @@ def test_goals_detect_the_ball_inside_and_not_outside():
     _place_ball_centre(ball, physics, [0.0, 0.0, 0.5])
     away.after_substep(physics, None)
     assert arena.detected_goal() == soccer_team.Team.HOME
-    away.before_step(physics, None, None)
+    away.before_step(physics, None)
     away.after_substep(physics, None)
     assert arena.detected_goal() is None
     # The goalposts turn the detected colour while the ball is in.
@@ -744,7 +744,7 @@ def test_goals_detect_the_ball_inside_and_not_outside():
     post = physics.bind(home.goalposts[0])
     np.testing.assert_allclose(post.rgba, home.goalpost_detected_rgba)
     state = home.snapshot_state()
-    home.before_step(physics, None, None)
+    home.before_step(physics, None)
     home.restore_state(pickle.loads(pickle.dumps(state)))
     assert home.detected_entities == [ball]
 

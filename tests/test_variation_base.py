@@ -112,13 +112,15 @@ def test_evaluate_passes_arguments_by_keyword():
     assert variation.evaluate(5) == 5
 
 
-def test_random_variations_need_a_random_state():
-    with pytest.raises(ValueError, match="random_state"):
-        distributions.Uniform()()
+def test_random_variations_without_a_random_state_draw_from_numpy_global_one():
+    # As dm_control's, which fall back to np.random.
+    np.random.seed(3)
+    expected = [np.random.uniform(), 1.0 + np.random.normal()]
+    np.random.seed(3)
+    drawn = [distributions.Uniform()(), (Constant(1.0) + distributions.Normal())()]
+    assert drawn == expected
     with pytest.raises(TypeError, match="random_state"):
         distributions.Uniform()(random_state=0)
-    with pytest.raises(ValueError, match="random_state"):
-        (Constant(1.0) + distributions.Normal())()
 
 
 def test_generator_and_random_state_are_both_accepted():
@@ -162,5 +164,5 @@ def test_custom_variation():
     random_state = np.random.RandomState(0)
     points = np.array([offset(random_state=random_state) for _ in range(200)])
     assert np.all(np.linalg.norm(points - [1.0, 0.0, 0.0], axis=1) <= 0.5)
-    with pytest.raises(ValueError, match="random_state"):
-        UniformCircle(1.0)()
+    with pytest.raises(TypeError, match="random_state"):
+        UniformCircle(1.0)(random_state="seed")

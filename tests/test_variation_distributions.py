@@ -72,7 +72,12 @@ def test_uniform_point_on_sphere():
     # mean 0, variance 1/3.
     np.testing.assert_allclose(points.mean(axis=0), 0.0, atol=0.03)
     np.testing.assert_allclose(points.std(axis=0), math.sqrt(1.0 / 3.0), rtol=0.05)
-    single = distributions.UniformPointOnSphere()(
+    # As dm_control: a point per element of the initial value, unless single_sample.
+    per_element = distributions.UniformPointOnSphere()(
+        np.zeros(7), random_state=np.random.RandomState(0)
+    )
+    assert per_element.shape == (7, 3)
+    single = distributions.UniformPointOnSphere(single_sample=True)(
         np.zeros(7), random_state=np.random.RandomState(0)
     )
     assert single.shape == (3,)
@@ -99,18 +104,17 @@ def test_sample_shape_rules():
     assert np.all((sample >= low) & (sample < low + 1.0))
 
 
-def test_uniform_choice_of_arrays_returns_one_choice():
+def test_uniform_choice_is_numpys_choice():
+    # As dm_control: NumPy's choice, with the shape of the initial value.
+    choice = distributions.UniformChoice([1.5, 2.5, 3.5])
+    expected = np.random.RandomState(0).choice([1.5, 2.5, 3.5], size=(2, 2))
+    np.testing.assert_array_equal(
+        choice(np.zeros((2, 2)), random_state=np.random.RandomState(0)), expected
+    )
+    # Entries that are arrays are refused, as NumPy refuses them there.
     colours = [np.array([1.0, 0.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0, 1.0])]
-    choice = distributions.UniformChoice(colours)
-    random_state = np.random.RandomState(0)
-    picked = [choice(np.zeros(4), random_state=random_state) for _ in range(50)]
-    assert all(any(p is c for c in colours) for p in picked)
-    assert {id(p) for p in picked} == {id(c) for c in colours}
-    several = distributions.UniformChoice(colours, shape=(5,))(random_state=random_state)
-    assert several.shape == (5, 4)
-    # Entries that are variations giving arrays count as arrays too.
-    varied = distributions.UniformChoice([deterministic.Constant(colours[0]), noises.Additive(0.0)])
-    assert varied(colours[1], random_state=random_state).shape == (4,)
+    with pytest.raises(ValueError, match="1-dimensional"):
+        distributions.UniformChoice(colours)(random_state=np.random.RandomState(0))
 
 
 def test_uniform_choice_of_scalars_follows_the_value_shape():
@@ -174,3 +178,12 @@ def test_bad_parameters_raise_value_error(make, message):
 def test_sequence_needs_an_iterable():
     with pytest.raises(TypeError, match="values"):
         deterministic.Sequence(3)
+
+
+def test_parameters_by_name_and_keyword_parameters_as_attributes():
+    assert distributions.UniformInteger(2, 5).parameters == {"low": 2, "high": 5}
+    assert distributions.Bernoulli(0.3).parameters == {"n": 1, "prob": 0.3}
+    # As dm_control: keyword parameters read as attributes, positional ones do not.
+    assert distributions.Uniform(0.5, 2.0).high == 2.0
+    with pytest.raises(AttributeError, match="low"):
+        distributions.UniformInteger(2, 5).low

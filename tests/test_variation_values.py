@@ -123,25 +123,42 @@ def test_channels_vary_the_initial_colour_in_their_own_space():
         g=noises.Additive(0.1),
         b=distributions.Uniform(0.0, 0.1),
         alpha=noises.Additive(-0.5),
+        channel_values=True,
     )(initial, random_state=random_state)
     np.testing.assert_allclose(rgba[[0, 1, 3]], [0.4, 0.5, 0.5], atol=1e-6)
     assert 0.0 <= rgba[2] < 0.1
     # Halving the HSV value keeps hue and saturation.
     darker = colors.HsvVariation(
-        h=noises.Additive(0.0), s=noises.Additive(0.0), v=noises.Multiplicative(0.5)
+        h=noises.Additive(0.0),
+        s=noises.Additive(0.0),
+        v=noises.Multiplicative(0.5),
+        channel_values=True,
     )(initial)
     np.testing.assert_allclose(darker, [0.4, 0.2, 0.0, 1.0], atol=1e-6)
-    gray = colors.GrayVariation(noises.Multiplicative(0.5))(initial)
+    gray = colors.GrayVariation(noises.Multiplicative(0.5), channel_values=True)(initial)
     np.testing.assert_allclose(gray, [0.4, 0.4, 0.4, 1.0], atol=1e-6)
+
+
+def test_channels_see_the_whole_value_by_default():
+    # As dm_control: every channel is evaluated with the whole RGBA value, so a
+    # distribution draws 4 values and the channels do not combine.
+    with pytest.raises(ValueError):
+        colors.RgbVariation(distributions.Uniform(), 0.5, 0.5)(
+            np.zeros(4), random_state=np.random.RandomState(0)
+        )
+    rgba = colors.RgbVariation(distributions.Uniform(single_sample=True), 0.5, 0.25)(
+        np.zeros(4), random_state=np.random.RandomState(0)
+    )
+    np.testing.assert_array_equal(rgba, [np.random.RandomState(0).uniform(), 0.5, 0.25, 1.0])
 
 
 def test_bad_channels_raise():
     with pytest.raises(ValueError, match="channel g"):
-        colors.RgbVariation(0.0, 1.5, 0.0)()
+        colors.RgbVariation(0.0, 1.5, 0.0, channel_values=True)()
     with pytest.raises(ValueError, match="channel alpha"):
-        colors.HsvVariation(0.0, 0.0, 0.0, alpha=-0.1)()
+        colors.HsvVariation(0.0, 0.0, 0.0, alpha=-0.1, channel_values=True)()
     with pytest.raises(ValueError, match="channel r.*scalar"):
-        colors.RgbVariation(distributions.Uniform(shape=3), 0.0, 0.0)(
+        colors.RgbVariation(distributions.Uniform(shape=3), 0.0, 0.0, channel_values=True)(
             random_state=np.random.RandomState(0)
         )
 

@@ -171,8 +171,8 @@ def test_mjcf_variator_bad_input():
 
     variator = variation.MJCFVariator()
     variator.bind_attributes(geom, size=distributions.Uniform())
-    with pytest.raises(ValueError, match="random_state"):
-        variator.apply_variations(None)
+    with pytest.raises(TypeError, match="random_state"):
+        variator.apply_variations("seed")
     del spec
 
 

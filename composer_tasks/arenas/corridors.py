@@ -63,8 +63,10 @@ def value_bounds(value: object) -> tuple[float, float] | None:
         return float(value), float(value)
     if isinstance(value, deterministic.Constant):
         return value_bounds(value(random_state=None))
-    parameters = getattr(value, "_parameters", None)
-    if parameters is None or any(callable(p) for p in parameters.values()):
+    if not isinstance(value, distributions.Distribution):
+        return None
+    parameters = value.parameters
+    if any(callable(p) for p in parameters.values()):
         return None
     if isinstance(value, distributions.UniformChoice):
         choices = np.asarray(parameters["choices"], dtype=np.float64)

@@ -24,7 +24,9 @@ import mujoco
 from composer_tasks import mjcf
 from composer_tasks.composer import entity as entity_module
 
-# dm_control composer/arena.xml (dm-control 1.0.50): <option>.
+# dm_control composer/arena.xml (dm-control 1.0.50): <mujoco model="base">.
+_BASE_MODEL_NAME = "base"
+# dm_control composer/arena.xml: <option>.
 _CONE = mujoco.mjtCone.mjCONE_ELLIPTIC
 _NOSLIP_ITERATIONS = 5
 _NOSLIP_TOLERANCE = 0.0
@@ -68,7 +70,8 @@ class Arena(entity_module.Entity):
     after `_build`).
 
     Args (of `_build`):
-      name: the arena's name (the model name).
+      name: the arena's name (the model name); None keeps the base model's,
+        "base", as in dm_control.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -77,8 +80,8 @@ class Arena(entity_module.Entity):
         if not self._built_from_base:
             apply_physics_settings(self._spec)
 
-    def _build(self, name: str = "arena") -> None:
-        model = mjcf.RootElement(model=name)
+    def _build(self, name: str | None = None) -> None:
+        model = mjcf.RootElement(model=_BASE_MODEL_NAME if name is None else name)
         spec = model.spec
         apply_physics_settings(spec)
         spec.option.timestep = _TIMESTEP_S

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 # multi-agent task the list of per-agent arrays.
 Action = np.ndarray | list[np.ndarray]
 
-# Callbacks an Entity or a Task may override; the Environment calls only the
-# overridden substep callbacks so that untouched substeps run as one mj_step call.
+# Callbacks an Entity or a Task may override (dm_control's `HOOK_NAMES`); the
+# Environment calls only the overridden substep callbacks so that untouched
+# substeps run as one mj_step call.
 CALLBACK_NAMES = (
     "initialize_episode_mjcf",
     "after_compile",
@@ -29,6 +30,10 @@ CALLBACK_NAMES = (
 class Callbacks:
     """The lifecycle callbacks of entities and tasks, all no-ops by default.
 
+    As in dm_control, an entity's `before_step` and `before_substep` take
+    `(physics, random_state)`; a `Task`'s take the action too,
+    `(physics, action, random_state)`.
+
     What each may touch is in `Entity`'s docstring. The Environment calls only those a
     class overrides, so substeps nobody hooks into run as one physics call.
     """
@@ -42,14 +47,10 @@ class Callbacks:
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
-    def before_step(
-        self, physics: Physics, action: Action, random_state: np.random.RandomState
-    ) -> None:
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
-    def before_substep(
-        self, physics: Physics, action: Action, random_state: np.random.RandomState
-    ) -> None:
+    def before_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
 
     def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:
@@ -57,6 +58,10 @@ class Callbacks:
 
     def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         pass
+
+
+# The callbacks whose task version receives the action and entity version does not.
+ACTION_CALLBACK_NAMES = ("before_step", "before_substep")
 
 
 def overrides(instance: object, base: type, name: str) -> bool:

@@ -21,6 +21,8 @@ their own; their names stay importable from here.
 
 from __future__ import annotations
 
+import abc
+
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,7 @@ __all__ = [
     "CALLBACK_NAMES",
     "Callbacks",
     "Entity",
+    "FreePropObservableMixin",
     "ModelWrapperEntity",
     "Observables",
     "describe_compile_error",
@@ -71,8 +74,9 @@ class Entity(Callbacks):
       after_compile(physics, random_state): read the freshly compiled model.
       initialize_episode(physics, random_state): set the initial state (inside the
         physics' reset context, so derived quantities follow).
-      before_step(physics, action, random_state): once per control step.
-      before_substep(physics, action, random_state): before every physics step.
+      before_step(physics, random_state): once per control step, after the task's
+        `before_step` wrote the action into the controls.
+      before_substep(physics, random_state): before every physics step.
       after_substep(physics, random_state): after every physics step.
       after_step(physics, random_state): once per control step, after the last substep.
     """
@@ -403,26 +407,64 @@ class Entity(Callbacks):
             mujoco.mju_rotVecQuat(local, angular_velocity, inverse)
             qvel[3:] = local
 
-    def global_vector_to_local_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
-        """Expresses a world-frame vector in this entity's frame.
+    @property
+    def attachment_site(self) -> mjcf.RootElement:
+        """Where `attach` attaches children by default: this entity's model (its
+        world body), as in dm_control."""
+        return self.mjcf_model
 
-        A 2-D vector is taken in the horizontal plane and rotated by the entity's yaw
-        only, as a heading for planar navigation.
-        """
-        vector = np.asarray(vector, dtype=np.float64)
-        if vector.shape not in ((2,), (3,)):
-            raise ValueError(f"vector must have shape (2,) or (3,), got {vector.shape}")
+    @property
+    def root_body(self) -> mjcf.Element:
+        """The body this entity's frame moves with: its attachment frame once
+        attached, else its model's world body (`mjcf` handles, as in dm_control)."""
+        if self._parent is not None:
+            frame = mjcf.get_attachment_frame(self.mjcf_model)
+            if frame is not None:
+                return frame
+        return self.mjcf_model.worldbody
+
+    def _root_rotation(self, physics: Physics) -> np.ndarray:
         if self._attachment_body is None:
-            return vector.copy()
-        rotation = np.array(physics.bind(self._attachment_body).xmat).reshape(3, 3)
-        if vector.shape == (2,):
-            heading = rotation[:2, 0]
-            norm = np.linalg.norm(heading)
-            cosine, sine = (1.0, 0.0) if norm == 0 else heading / norm
-            return np.array(
-                [cosine * vector[0] + sine * vector[1], -sine * vector[0] + cosine * vector[1]]
-            )
-        return rotation.T @ vector
+            return np.eye(3)
+        return np.array(physics.bind(self._attachment_body).xmat).reshape(3, 3)
+
+    def global_vector_to_local_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
+        """Expresses world-frame vectors in this entity's frame (rotation only, about
+        the same origin), as dm_control does: `vector @ xmat` for vectors of 3
+        (the last axis), `vector @ xmat[:2, :2]` for vectors of 2, where `xmat` is
+        the entity's root body's orientation; leading axes are kept.
+
+        Raises:
+          ValueError: the last axis is not of size 2 or 3.
+        """
+        vector = np.asarray(vector)
+        rotation = self._root_rotation(physics)
+        if vector.ndim and vector.shape[-1] == 2:
+            return np.dot(vector, rotation[:2, :2])
+        if vector.ndim and vector.shape[-1] == 3:
+            return np.dot(vector, rotation)
+        raise ValueError(f"vector must have a last axis of size 2 or 3, got shape {vector.shape}")
+
+    def global_xmat_to_local_frame(self, physics: Physics, xmat: ArrayLike) -> np.ndarray:
+        """Another entity's orientation matrix (its frame to the world, (3, 3) or
+        (9,)) as the matrix from its frame to this entity's, in the same shape.
+
+        Raises:
+          ValueError: `xmat` is not of shape (3, 3) or (9,).
+        """
+        xmat = np.asarray(xmat)
+        if xmat.shape not in ((3, 3), (9,)):
+            raise ValueError(f"xmat must have shape (3, 3) or (9,), got {xmat.shape}")
+        local = self._root_rotation(physics).T @ xmat.reshape(3, 3)
+        return local.reshape(xmat.shape)
+
+    def configure_joints(self, physics: Physics, position: ArrayLike) -> None:
+        """Sets the positions of this entity's own joints (not those of attached
+        entities), in the order of its model, as dm_control's default does;
+        entities with actuated joints may override it to keep their controls
+        consistent."""
+        joints = self.mjcf_model.find_all("joint", exclude_attachments=True)
+        physics.bind(joints).qpos = position
 
 
 def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarray | None:
@@ -434,6 +476,32 @@ def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarra
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite, got {array}")
     return array
+
+
+class FreePropObservableMixin(metaclass=abc.ABCMeta):
+    """Promises the observables of a freely moving prop (dm_control's mixin for
+    an `Observables` class): `position`, `orientation`, `linear_velocity` and
+    `angular_velocity`."""
+
+    @property
+    @abc.abstractmethod
+    def position(self) -> Any:
+        """The prop's position (m, world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def orientation(self) -> Any:
+        """The prop's orientation quaternion (w, x, y, z; world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def linear_velocity(self) -> Any:
+        """The prop's linear velocity (m/s, world frame)."""
+
+    @property
+    @abc.abstractmethod
+    def angular_velocity(self) -> Any:
+        """The prop's angular velocity (rad/s, world frame)."""
 
 
 class ModelWrapperEntity(Entity):

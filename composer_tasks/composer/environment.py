@@ -1,10 +1,11 @@
 """Environment: runs a Task as a `dm_env.Environment`, one lifecycle for every task.
 
-Per episode (reset):
+Per episode (reset), dm_control's lifecycle:
   1. task.initialize_episode_mjcf, then each entity's (depth-first, attachment order)
-  2. recompile, only if step 1 changed the spec (state kept), then after_compile
+  2. recompile, only if step 1 changed the spec (state kept); after_compile (always:
+     dm_control compiles here every time); the observables reset (values discarded)
   3. inside physics.reset_context(): task.initialize_episode, then each entity's
-  4. observables evaluated; a FIRST TimeStep
+  4. the observables reset; a FIRST TimeStep
 Per control step:
   before_step (task, entities) -> n x [before_substep -> physics step -> after_substep
   -> observation buffers] where the last substep runs after_step before its buffer
@@ -53,7 +54,7 @@ from composer_tasks import seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
-from composer_tasks.composer.callbacks import Action
+from composer_tasks.composer.callbacks import ACTION_CALLBACK_NAMES, Action
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
 
@@ -68,6 +69,14 @@ _STEP_LIMIT_TOLERANCE = 1e-6
 # by default (`check_spec_changes=None`): enough for callbacks that edit at every
 # episode, which is how such callbacks are written.
 AUTO_CHECKED_RESETS = 3
+# Physics steps summed per NumPy call by `float_time_step_limit`, and the most it
+# sums (well under a second); longer episodes get the exact count.
+_TIME_SUM_CHUNK = 1 << 18
+_MAX_SUMMED_STEPS = 10**7
+
+# The lifecycle points an `add_extra_hook` callable may attach to, in the order
+# they run (dm_control's `HOOK_NAMES`).
+HOOK_NAMES = entity_module.CALLBACK_NAMES
 
 # MID as a plain int, for the (N,) step types of a batch's outcome.
 _MID = int(dm_env.StepType.MID)
@@ -85,8 +94,8 @@ def episode_outcome(
         the task's `get_discount` (1 unless the task defines it: dm_control
         Composer's rule, so a task that means a final step says so with a
         `get_discount` returning 0 there);
-      * else the step count reached `step_limit` (the time limit): LAST with
-        discount 1 (a truncation);
+      * else the step count reached `step_limit` (the time limit): LAST with the
+        task's `get_discount`, as in dm_control (1 unless the task defines it);
       * else MID with the task's `get_discount` (1 unless the task defines it).
 
     The task's `get_outcome` gives the three where it applies (see
@@ -103,7 +112,7 @@ def episode_outcome(
     if terminated:
         return dm_env.StepType.LAST, reward, discount
     if step_count >= step_limit:
-        return dm_env.StepType.LAST, reward, 1.0
+        return dm_env.StepType.LAST, reward, discount
     return dm_env.StepType.MID, reward, discount
 
 
@@ -137,12 +146,7 @@ def batch_episode_outcome(
         if np.count_nonzero(ended):
             last = ended
     if truncated is not None:
-        if last is None:
-            discounts[truncated] = 1.0
-            last = truncated
-        else:
-            discounts[truncated & ~last] = 1.0
-            last = last | truncated
+        last = truncated if last is None else last | truncated
     if last is None:
         return np.full(num_envs, _MID, dtype=np.int64), rewards, discounts, None
     # MID where False, LAST (MID + 1) where True.
@@ -206,6 +210,51 @@ def plain_observable(observable_object: Any) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -> float:
+    """The control steps of an episode under dm_control Composer's rule: it ends
+    after the first control step at whose end the physics time is >= `time_limit`,
+    the time being the float sum that MuJoCo accumulates (`time += timestep` per
+    physics step from 0). So 2.0 s of 0.02 s control steps of 0.002 s physics steps
+    is 101 steps, 1000 additions of 0.002 summing to 1.9999999999998.
+
+    Returns an int, or inf for an infinite `time_limit`. Episodes of more than 10**7
+    physics steps (5.5 hours of 0.002 s steps) get ceil(time_limit / (timestep *
+    n_substeps)) instead, a difference from dm_control of at most one step in such
+    an episode, for summing them would cost more than a reset should.
+    """
+    if not math.isfinite(time_limit):
+        return math.inf
+    exact = math.ceil(time_limit / (timestep * n_substeps))
+    if exact * n_substeps > _MAX_SUMMED_STEPS:
+        return exact
+    time, done = 0.0, 0
+    while done <= 2 * n_substeps * (exact + 1):
+        # np.cumsum adds sequentially, as MuJoCo does: sums[i] is the time after
+        # physics step done + i + 1.
+        sums = np.cumsum(np.concatenate(([time], np.full(_TIME_SUM_CHUNK, timestep))))[1:]
+        first_end = (-done - 1) % n_substeps
+        reached = np.flatnonzero(sums[first_end::n_substeps] >= time_limit)
+        if reached.size:
+            return (done + first_end + 1) // n_substeps + int(reached[0])
+        done += _TIME_SUM_CHUNK
+        time = float(sums[-1])
+    # Only for a time_limit that float sums cannot reach: the exact count.
+    return exact
+
+
+def _without_action(
+    hook: Callable[[Physics, np.random.RandomState], None],
+) -> Callable[[Physics, Action, np.random.RandomState], None]:
+    """An entity's `before_step`/`before_substep`, called as the task's are."""
+
+    def call(physics: Physics, action: Action, random_state: np.random.RandomState) -> None:
+        del action
+        hook(physics, random_state)
+
+    return call
+
+
 def _check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool, got {value!r}")
@@ -224,17 +273,37 @@ class Environment(dm_env.Environment):
     Args:
       task: the `composer.Task`.
       time_limit: episode length in seconds of simulated time (a positive real
-        number, inf for none); reaching it ends the episode with discount 1.0 (a
-        truncation, not a termination).
+        number, inf for none). As in dm_control, the episode ends (LAST, with the
+        task's discount) after the first control step at whose end the physics
+        time, a float sum of physics timesteps, is >= time_limit: with float
+        rounding that may be one step more than time_limit / control_timestep
+        (`float_time_step_limit`; see `exact_step_count`).
       random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
         (unseeded). All randomness of the task, its entities and observables flows
-        from it.
+        from it, drawn in dm_control's order: the observables are reset (evaluated,
+        corruptors and random delays drawing) at construction, after the compile
+        step of every reset and after `initialize_episode`, as dm_control resets
+        them, so the same seed gives dm_control's draws.
+      n_sub_steps: physics steps per control step, overriding the task's timesteps
+        (deprecated in dm_control as here: set `task.control_timestep` instead).
       raise_exception_on_physics_error: if False, a step in which the simulation
         diverged or MuJoCo warned ends the episode (LAST, reward 0, discount 0,
         the previous observation) with a logged warning instead of raising
         `PhysicsError`.
       strip_singleton_obs_buffer_dim: drop the leading buffer dimension of
         observations whose buffer size is 1.
+      max_reset_attempts: how many times `reset` tries to start an episode when a
+        callback raises `EpisodeInitializationError` (each failure is logged; the
+        last one is raised).
+      recompile_mjcf_every_episode: True (dm_control's default) runs the
+        `initialize_episode_mjcf` callbacks at every reset, recompiling when they
+        changed the spec; False runs them before the first episode only.
+      fixed_initial_state: True restores the random state drawn at construction
+        before every episode's callbacks, so every episode starts alike.
+      delayed_observation_padding: an `ObservationPadding`: what fills observation
+        buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
+      legacy_step: dm_control's flag; only True, its default (and this
+        Environment's stepping), is available.
       check_spec_changes: whether to look for spec edits that the
         `initialize_episode_mjcf` callbacks made without announcing them with
         `composer.mark_spec_changed()` (raw `mujoco.Mjs...` edits), by comparing
@@ -251,20 +320,10 @@ class Environment(dm_env.Environment):
         (for a suite model's 800x800 skybox about 12 MB and 50 ms). Rendered
         images then show the textures' colours without their patterns. Textures
         read from files are kept. The physics is the same either way.
-      n_sub_steps: physics steps per control step, overriding the task's timesteps
-        (deprecated in dm_control as here: set `task.control_timestep` instead).
-      max_reset_attempts: how many times `reset` tries to start an episode when a
-        callback raises `EpisodeInitializationError` (each failure is logged; the
-        last one is raised).
-      recompile_mjcf_every_episode: True (dm_control's default) runs the
-        `initialize_episode_mjcf` callbacks at every reset, recompiling when they
-        changed the spec; False runs them before the first episode only.
-      fixed_initial_state: True restores the random state drawn at construction
-        before every episode's callbacks, so every episode starts alike.
-      delayed_observation_padding: an `ObservationPadding`: what fills observation
-        buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
-      legacy_step: dm_control's flag; only True, its default (and this
-        Environment's stepping), is available.
+      exact_step_count: this project's opt-in: True ends episodes after exactly
+        round(time_limit / control_timestep) control steps (ceil when not within
+        1e-6 of an integer), whatever the float sum of the timesteps; False
+        (default) follows dm_control's physics-time rule above.
 
     A task with `num_agents` set (a multi-agent task, see `composer.Task`) makes
     this a `MultiAgentEnvironment`: `Environment(task)` returns one.
@@ -297,16 +356,17 @@ class Environment(dm_env.Environment):
         task: task_module.Task,
         time_limit: float = float("inf"),
         random_state: Union[None, int, np.random.RandomState] = None,
+        n_sub_steps: Union[None, int] = None,
         raise_exception_on_physics_error: bool = True,
         strip_singleton_obs_buffer_dim: bool = False,
-        check_spec_changes: Union[None, bool] = None,
-        textures: bool = True,
-        n_sub_steps: Union[None, int] = None,
         max_reset_attempts: int = 1,
         recompile_mjcf_every_episode: bool = True,
         fixed_initial_state: bool = False,
         delayed_observation_padding: "ObservationPadding" = ObservationPadding.ZERO,
         legacy_step: bool = True,
+        check_spec_changes: Union[None, bool] = None,
+        textures: bool = True,
+        exact_step_count: bool = False,
     ) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
@@ -357,7 +417,8 @@ class Environment(dm_env.Environment):
                 f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}"
             )
         if not isinstance(delayed_observation_padding, ObservationPadding):
-            raise TypeError(
+            # ValueError, as dm_control raises.
+            raise ValueError(
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
                 f"INITIAL_VALUE), got {delayed_observation_padding!r}"
             )
@@ -368,6 +429,7 @@ class Environment(dm_env.Environment):
                 "current after a step); drop the argument"
             )
         self._textures = _check_bool(textures, "textures")
+        self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
         self._recompile_mjcf_every_episode = _check_bool(
@@ -390,10 +452,11 @@ class Environment(dm_env.Environment):
             strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
         )
         self._compile()
+        # As in dm_control, which resets its observation updater after compiling:
+        # the observation spec is known before the first reset, and corruptors and
+        # random delays draw from the environment's random state then.
         self._make_updater()
-        # Only for the observation spec before the first reset: a throwaway random
-        # state, so that building an environment draws nothing from its own.
-        self._updater.reset(self._physics, np.random.RandomState(0))
+        self._updater.reset(self._physics, self._random_state)
         self._reset_next_step = True
         self._step_count = 0
         # As in dm_control: the state every episode starts from is the one left by
@@ -476,11 +539,15 @@ class Environment(dm_env.Environment):
             else None
         )
         self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
-        control_timestep = self.control_timestep()
-        limit = self._time_limit / control_timestep
-        if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
-            limit = round(limit)
-        self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        if self._exact_step_count:
+            limit = self._time_limit / self.control_timestep()
+            if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
+                limit = round(limit)
+            self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+        else:
+            self._step_limit = float_time_step_limit(
+                self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
+            )
         self._setup_action_spec()
         self._last_substep_only = (self._n_substeps,)
         for hook in self._hooks["after_compile"]:
@@ -497,11 +564,17 @@ class Environment(dm_env.Environment):
         self._hooks = {}
         for name in entity_module.CALLBACK_NAMES:
             hooks = []
-            if entity_module.overrides(self._task, entity_module.Callbacks, name):
+            # Task.before_step (the action into the controls) is the one base
+            # callback that does something; it counts as overridden.
+            if name == "before_step" or entity_module.overrides(self._task, task_module.Task, name):
                 hooks.append(getattr(self._task, name))
             for entity in entities:
                 if entity_module.overrides(entity, entity_module.Callbacks, name):
-                    hooks.append(getattr(entity, name))
+                    hook = getattr(entity, name)
+                    # As in dm_control, entities' step callbacks get no action.
+                    if name in ACTION_CALLBACK_NAMES:
+                        hook = _without_action(hook)
+                    hooks.append(hook)
             hooks.extend(self._extra_hooks[name])
             self._hooks[name] = tuple(hooks)
         self._hooks_view = types.MappingProxyType(self._hooks)
@@ -539,7 +612,8 @@ class Environment(dm_env.Environment):
                 f"{hook_name!r} is not a hook name; expected one of {list(self._extra_hooks)}"
             )
         if not callable(hook_callable):
-            raise TypeError(f"hook_callable must be callable, got {hook_callable!r}")
+            # ValueError, as dm_control raises.
+            raise ValueError(f"hook_callable must be callable, got {hook_callable!r}")
         self._extra_hooks[hook_name].append(hook_callable)
         self._hooks[hook_name] = self._hooks[hook_name] + (hook_callable,)
         self._has_substep_hooks = bool(
@@ -577,6 +651,16 @@ class Environment(dm_env.Environment):
             self._mjcf_hooks_ran = True
             if self._spec_changed_by_hooks(edits):
                 self._compile()
+            else:
+                # dm_control compiles a new physics here whatever changed, so its
+                # `after_compile` callbacks run at every such reset; they run here
+                # too, on the physics kept.
+                for hook in self._hooks["after_compile"]:
+                    hook(self._physics, random_state)
+            # Then dm_control resets a new observation updater: its evaluations
+            # (values discarded) draw from the random state, as they do here.
+            self._make_updater()
+            self._updater.reset(self._physics, random_state)
         if fixed_state is not None:
             random_state.set_state(fixed_state)
         physics = self._physics
@@ -795,10 +879,42 @@ class Environment(dm_env.Environment):
         return self._updater.observation_spec()
 
     def reward_spec(self) -> specs.Array:
-        return self._task.get_reward_spec()
+        """The task's `get_reward_spec()`, or dm_env's scalar float64 "reward" when
+        it is None (dm_control's rule)."""
+        spec = self._task.get_reward_spec()
+        return super().reward_spec() if spec is None else spec
 
     def discount_spec(self) -> specs.BoundedArray:
-        return self._task.get_discount_spec()
+        """The task's `get_discount_spec()`, or dm_env's scalar "discount" in [0, 1]
+        when it is None (dm_control's rule)."""
+        spec = self._task.get_discount_spec()
+        return super().discount_spec() if spec is None else spec
+
+    def step_spec(self) -> dm_env.TimeStep:
+        """Deprecated in dm_control as here (use `reward_spec` and `discount_spec`): a
+        TimeStep of the reward, discount and observation specs.
+
+        Raises:
+          NotImplementedError: the task leaves its reward or discount spec to the
+            default (as dm_control raises).
+        """
+        warnings.warn(
+            "step_spec is deprecated, as in dm_control: use reward_spec and discount_spec",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        reward_spec = self._task.get_reward_spec()
+        discount_spec = self._task.get_discount_spec()
+        if reward_spec is None or discount_spec is None:
+            raise NotImplementedError(
+                "step_spec needs the task's get_reward_spec() and get_discount_spec()"
+            )
+        return dm_env.TimeStep(
+            step_type=None,
+            reward=reward_spec,
+            discount=discount_spec,
+            observation=self._updater.observation_spec(),
+        )
 
     # Snapshots.
 
@@ -1105,7 +1221,7 @@ class MultiAgentEnvironment(Environment):
                 )
         self._action_spec = list(agent_specs)
         self._agent_action_checks = [(spec, action_bounds_check(spec)) for spec in agent_specs]
-        self._discount_dtype = np.dtype(self._task.get_discount_spec().dtype)
+        self._discount_dtype = np.dtype(self.discount_spec().dtype)
         # Agents with one and the same spec (a team of like walkers) are checked in one
         # go, stacked; anything that fails that check is checked agent by agent for
         # an error that names the agent.
@@ -1140,27 +1256,25 @@ class MultiAgentEnvironment(Environment):
                 f"got {len(actions)} actions for a task of {self._num_agents} agents "
                 "(one action per agent expected)"
             )
-        # Set (with the stacked shape) when every agent has the same spec.
-        if self._stacked_in_bounds is not None:
+        # Set (with the stacked shape) when every agent has the same spec. Each
+        # agent's dtype is checked before stacking, which would turn one agent's bool
+        # action into the others' floats.
+        arrays = [np.asarray(action) for action in actions]
+        if self._stacked_in_bounds is not None and all(
+            array.dtype.kind in "fiu" for array in arrays
+        ):
             try:
-                stacked = np.array(actions)
+                stacked = np.array(arrays)
             except ValueError:  # Ragged: per agent below, which names the agent.
                 stacked = None
-            if (
-                stacked is not None
-                and stacked.shape == self._stacked_action_shape
-                and stacked.dtype.kind in "fiu"
-                # Stacking casts one agent's bool action up to the others' floats; the
-                # per-agent check below refuses it, as a single agent's is refused.
-                and not any(np.asarray(action).dtype.kind == "b" for action in actions)
-            ):
+            if stacked is not None and stacked.shape == self._stacked_action_shape:
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):
                     return list(stacked)
         return [
-            check_agent_action(action, spec, in_bounds, f"agent {index}")
-            for index, (action, (spec, in_bounds)) in enumerate(
-                zip(actions, self._agent_action_checks)
+            check_agent_action(array, spec, in_bounds, f"agent {index}")
+            for index, (array, (spec, in_bounds)) in enumerate(
+                zip(arrays, self._agent_action_checks)
             )
         ]
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import collections
 import inspect
+import posixpath
 from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+import numpy as np
 
 if TYPE_CHECKING:
     from composer_tasks.composer.entity import Entity
@@ -53,8 +56,30 @@ def observable(method: Callable[[Any], Observable]) -> _ObservableMethod:
     return _ObservableMethod(method)
 
 
+# The options `set_options` may also be given directly, for every observable at once.
+_OPTION_KEYS = frozenset(
+    ("update_interval", "buffer_size", "delay", "aggregator", "corruptor", "enabled")
+)
+
+
+class _ObservableKeys:
+    """`observables.dict_keys`: attribute `name` is the observation key of observable
+    `name` (`observables.dict_keys.joint_positions == "walker/joint_positions"`)."""
+
+    def __init__(self, observables: Observables[Any]) -> None:
+        self._observables = observables
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._observables._qualified(name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(self._observables.keys()) | set(super().__dir__()))
+
+
 class Observables(Generic[_EntityT]):
-    """The observables of one entity, by name, in declaration order.
+    """The observables of one entity, by name, in the order of their names.
 
     Access them as attributes (`entity.observables.joint_positions`) or by key
     (`entity.observables["joint_positions"]`). All start disabled unless their
@@ -64,18 +89,36 @@ class Observables(Generic[_EntityT]):
     def __init__(self, entity: _EntityT) -> None:
         self._entity = entity
         self._observables: collections.OrderedDict[str, Any] = collections.OrderedDict()
-        # Definition order, base classes first; an override keeps its base's place.
-        for cls in reversed(type(self).__mro__):
-            for name, member in vars(cls).items():
-                if isinstance(member, _ObservableMethod) and name not in self._observables:
-                    self._observables[name] = None
-        for name in self._observables:
-            method = inspect.getattr_static(self, name)
-            self._observables[name] = method.method(self)
+        # As dm_control: in the order of the names (`sorted(dir(...))`, so capitals
+        # first), whatever the order of definition; a flattened observation follows it.
+        for name in sorted(dir(type(self))):
+            method = inspect.getattr_static(self, name, None)
+            if isinstance(method, _ObservableMethod):
+                self._observables[name] = method.method(self)
+        self._keys_helper = _ObservableKeys(self)
 
     @property
     def entity(self) -> _EntityT:
         return self._entity
+
+    @property
+    def dict_keys(self) -> _ObservableKeys:
+        """The observation keys by observable name: `dict_keys.name` is the key under
+        which observable `name` appears in the task's observables."""
+        return self._keys_helper
+
+    def _qualified(self, name: str) -> str:
+        # dm_control joins the model's full identifier ("" for the root entity,
+        # "walker/" for an attached one) and the name as a path.
+        return posixpath.join(self._entity.prefix, name)
+
+    def get_observable(self, name: str, name_fully_qualified: bool = False) -> Observable:
+        """The observable `name`, or, with `name_fully_qualified`, the one whose
+        observation key is `name` (`"walker/joint_positions"`)."""
+        if name_fully_qualified:
+            # As dm_control: the entity's prefix is removed wherever it occurs.
+            name = name.replace(self._entity.prefix, "")
+        return self[name]
 
     def __getitem__(self, name: str) -> Observable:
         try:
@@ -115,9 +158,20 @@ class Observables(Generic[_EntityT]):
     def items(self) -> ItemsView[str, Observable]:
         return self._observables.items()
 
-    def as_dict(self) -> collections.OrderedDict[str, Observable]:
-        """A new ordered dict of name -> observable."""
-        return collections.OrderedDict(self._observables)
+    def as_dict(self, fully_qualified: bool = True) -> collections.OrderedDict[str, Observable]:
+        """A new ordered dict of observation key -> observable (dm_control's default),
+        or of name -> observable with `fully_qualified=False`.
+
+        The key of an attached entity's observable is `prefix/name`
+        (`"walker/joint_positions"`); the root entity's observables keep their names.
+        """
+        if not isinstance(fully_qualified, (bool, np.bool_)):
+            raise TypeError(f"fully_qualified must be a bool, got {fully_qualified!r}")
+        if not fully_qualified:
+            return collections.OrderedDict(self._observables)
+        return collections.OrderedDict(
+            (self._qualified(name), item) for name, item in self._observables.items()
+        )
 
     def add_observable(
         self, name: str, observable_object: Observable, enabled: bool = True
@@ -138,13 +192,19 @@ class Observables(Generic[_EntityT]):
         for observable_object in self._observables.values():
             observable_object.enabled = False
 
-    def set_options(self, options: Mapping[str, Mapping[str, Any]]) -> None:
-        """Configures observables from `{name: {option: value}}`.
+    def set_options(self, options: Mapping[str, Any] | None) -> None:
+        """Configures observables from `{name: {option: value}}`, or every observable
+        from `{option: value}` (keys among update_interval, buffer_size, delay,
+        aggregator, corruptor, enabled), as dm_control does; None configures nothing.
 
         Raises:
           KeyError: for an observable this entity does not have.
           AttributeError: for an option observables do not have.
         """
+        if options is None:
+            options = {}
+        elif options.keys() and set(options.keys()) <= _OPTION_KEYS:
+            options = {name: options for name in self._observables}
         for name, observable_options in options.items():
             observable_object = self[name]
             for option, value in observable_options.items():

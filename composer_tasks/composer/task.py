@@ -1,6 +1,7 @@
 """Task: what the agent must do in a model made of entities."""
 
 import collections
+from collections.abc import Iterator
 from typing import Any, Mapping, Optional, Tuple
 
 import mujoco
@@ -90,6 +91,10 @@ class Task(entity_module.Callbacks):
     def root_entity(self) -> entity_module.Entity:
         raise NotImplementedError(f"{type(self).__name__} must define root_entity")
 
+    def iter_entities(self) -> Iterator[entity_module.Entity]:
+        """The root entity and every entity attached below it, depth-first."""
+        return self.root_entity.iter_entities()
+
     @property
     def task_observables(self) -> Mapping[str, Any]:
         """Observables of the task itself, name -> observable (insertion order)."""
@@ -99,15 +104,15 @@ class Task(entity_module.Callbacks):
     def observables(self) -> Mapping[str, Any]:
         """Every observable of the task and its entities, by observation name.
 
-        Entity observables are named `prefix/observable_name`, where the prefix is
-        the entity's path in the model (`creature`, `creature/leg0`; the root
-        entity's name for the root); task observables keep their own names.
+        As in dm_control: the task observables first, then each entity's
+        (`entity.observables.as_dict()`, depth-first in attachment order), named
+        `path/observable_name` where the path is the entity's in the model
+        (`creature`, `creature/leg0`); the root entity's observables and the task's
+        keep their own names. A later key replaces an earlier one in its place.
         """
         named = collections.OrderedDict(self.task_observables)
         for entity in self.root_entity.iter_entities():
-            path = entity.prefix.rstrip("/") or entity.name
-            for name, observable in entity.observables.items():
-                named[f"{path}/{name}"] = observable
+            named.update(entity.observables.as_dict())
         return named
 
     # Timesteps.
@@ -172,13 +177,16 @@ class Task(entity_module.Callbacks):
             name="\t".join(names),
         )
 
-    def get_reward_spec(self) -> specs.Array:
-        return specs.Array(shape=(), dtype=np.float64, name="reward")
+    def get_reward_spec(self) -> Any:
+        """The reward's spec where it is not a scalar float (a multi-agent task's
+        list of per-agent specs); None (the default, as in dm_control) for the
+        Environment's default scalar reward spec."""
+        return None
 
-    def get_discount_spec(self) -> specs.BoundedArray:
-        return specs.BoundedArray(
-            shape=(), dtype=np.float64, minimum=0.0, maximum=1.0, name="discount"
-        )
+    def get_discount_spec(self) -> Any:
+        """The discount's spec where it is not a scalar in [0, 1]; None (the
+        default, as in dm_control) for the Environment's default."""
+        return None
 
     # Episode outcome.
 
@@ -208,11 +216,17 @@ class Task(entity_module.Callbacks):
             self.get_discount(physics),
         )
 
-    def before_step(
+    def before_step(  # pyright: ignore[reportIncompatibleMethodOverride]
         self, physics: Physics, action: Action, random_state: np.random.RandomState
     ) -> None:
-        """Writes the action into `data.ctrl`."""
+        """Writes the action into `data.ctrl` (a task's `before_step` receives the
+        action; its entities' do not, as in dm_control)."""
         physics.set_control(action)
+
+    def before_substep(  # pyright: ignore[reportIncompatibleMethodOverride]
+        self, physics: Physics, action: Action, random_state: np.random.RandomState
+    ) -> None:
+        """Called before every physics step with the step's action; a no-op."""
 
 
 def _check_positive_seconds(name: str, value: Any) -> None:
@@ -244,3 +258,18 @@ def _ctrl_limited(model: mujoco.MjModel) -> np.ndarray:
     ranges = model.actuator_ctrlrange
     result[auto] = ranges[auto, 0] < ranges[auto, 1]
     return result
+
+
+class NullTask(Task):
+    """A task of one entity and no reward (dm_control's `composer.NullTask`): for
+    looking at or driving an entity with an `Environment`."""
+
+    def __init__(self, root_entity: entity_module.Entity) -> None:
+        self._root_entity = root_entity
+
+    @property
+    def root_entity(self) -> entity_module.Entity:
+        return self._root_entity
+
+    def get_reward(self, physics: Physics) -> float:
+        return 0.0

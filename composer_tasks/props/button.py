@@ -102,9 +102,7 @@ class Button(composer.Entity):
         self._num_activated_steps = 0
         self._update_activation(physics)
 
-    def before_step(
-        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
-    ) -> None:
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._num_activated_steps = 0
 
     def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:

@@ -214,10 +214,8 @@ class PositionDetector(composer.Entity):
         self._detected = False
         self._update_detection(physics)
 
-    def before_step(
-        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
-    ) -> None:
-        del physics, action, random_state
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        del physics, random_state
         self._detected_flags = [False] * len(self._entities)
 
     def after_substep(self, physics: Physics, random_state: np.random.RandomState) -> None:

@@ -229,10 +229,8 @@ class SoccerBall(primitive.Primitive):
         self._geom_to_player = lookup
         self.initialize_entity_trackers()
 
-    def before_step(
-        self, physics: Physics, action: np.ndarray, random_state: np.random.RandomState
-    ) -> None:
-        del physics, action, random_state
+    def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        del physics, random_state
         self._hit = False
         self._repossessed = False
         self._intercepted = False

@@ -3,11 +3,14 @@
 Every observable has the options of the dm_control paper (§5.1):
 
   enabled: bool, default False. Only enabled observables appear in observations.
-  update_interval: int >= 1, or a callable `fn(random_state=...) -> int`, in physics
-    substeps between two evaluations. A callable is drawn anew for every interval.
+  update_interval: int >= 1, or a `variation.Variation` (called with
+    `random_state=`, the environment's) or another callable (called with no
+    arguments), as dm_control calls them, returning an int, in physics substeps
+    between two evaluations. A callable is drawn anew for every interval.
   buffer_size: int >= 1. The observation holds the `buffer_size` most recent values
     that have arrived, oldest first, along a leading buffer axis.
-  delay: int >= 0, or a callable `fn(random_state=...) -> int`, in physics substeps.
+  delay: int >= 0, or a Variation or callable as for update_interval, in physics
+    substeps.
     A value evaluated after substep t arrives (can be observed) from substep t + delay
     on. A callable is drawn anew for every evaluation.
   aggregator: None, one of 'mean', 'median', 'max', 'min', 'sum', or a callable
@@ -596,3 +599,43 @@ class MJCFCamera(Observable):
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
         mode = "depth" if self._depth else "segmentation" if self._segmentation else "rgb"
         return f"MJCFCamera({camera!r}, {self._height}x{self._width} {mode})"
+
+
+class MujocoCamera(MJCFCamera):
+    """Pixels rendered from the model's camera named `camera_name` as
+    `physics.render(height, width, camera_name, depth=depth)` renders them
+    (dm_control's `MujocoCamera`: its 240 x 320 default size and `physics.render`'s
+    defaults, shadows, reflections and antialiasing on).
+
+    Values: (height, width, 3) uint8 RGB, or with `depth` (height, width) float32
+    distances in metres. `buffer_size` and `delay` of None mean the defaults (1, 0).
+    """
+
+    def __init__(
+        self,
+        camera_name: str,
+        height: int | np.integer = 240,
+        width: int | np.integer = 320,
+        update_interval: IntOption = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[..., Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        depth: bool = False,
+    ):
+        if not isinstance(camera_name, str):
+            raise TypeError(f"MujocoCamera: camera_name must be a str, got {camera_name!r}")
+        super().__init__(
+            camera_name,
+            height=height,
+            width=width,
+            depth=depth,
+            shadows=True,
+            reflections=True,
+            antialias=True,
+            update_interval=update_interval,
+            buffer_size=1 if buffer_size is None else buffer_size,
+            delay=0 if delay is None else delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+        )

@@ -11,7 +11,6 @@ Since later reads only add arrivals, a value that is not among the last
 
 from __future__ import annotations
 
-import bisect
 import collections
 import itertools
 import math
@@ -49,11 +48,17 @@ def periodic_substeps(t0: int, n: int, interval: int, delay: int, buffer_size: i
 
 
 class RandomSchedule:
-    """Evaluation times and delays of an observable whose interval or delay is random.
+    """Evaluation times and delays of an observable planned as dm_control plans them:
+    for one whose interval or delay is random, or whose evaluations draw random
+    numbers (a corruptor), so that the same seed draws the same numbers in the
+    same order as dm_control's `observation.Updater`.
 
-    Intervals and delays are drawn in sample order, as (interval before sample k,
-    delay of sample k) pairs, as far ahead as planning needs; the sequence drawn is
-    the same whatever is pruned.
+    At each control step starting at t0 the schedule is extended, drawing an
+    (interval, delay) pair per evaluation, until it reaches t0 + 2n; then the
+    evaluations that dm_control's `Buffer.drop_unobserved_upcoming_items` finds
+    never observed are dropped (its simulation of future reads, kept exactly,
+    including where it keeps an evaluation that could be dropped), and those in
+    (t0, t0 + n] are this step's.
 
     Args:
       draw_interval: function of no arguments returning the next interval (int >= 1).
@@ -63,61 +68,92 @@ class RandomSchedule:
     def __init__(self, draw_interval: Callable[[], int], draw_delay: Callable[[], int]):
         self._draw_interval = draw_interval
         self._draw_delay = draw_delay
-        # (time, delay) drawn but not yet planned
+        # (time, delay) planned beyond the current control step, by time.
         self._upcoming: collections.deque[tuple[int, int]] = collections.deque()
-        self._last_time = 0  # the reset evaluation
 
     def snapshot_state(self) -> dict:
-        """The (time, delay) pairs drawn but not yet planned and the last drawn time."""
-        return {"upcoming": list(self._upcoming), "last_time": self._last_time}
+        """The (time, delay) pairs planned beyond the current control step."""
+        return {"upcoming": list(self._upcoming)}
 
     def restore_state(self, state: dict) -> None:
         """Continues from a `snapshot_state()`; draws nothing."""
         self._upcoming = collections.deque(tuple(item) for item in state["upcoming"])
-        self._last_time = state["last_time"]
-
-    def _draw_until(self, time: int) -> None:
-        while self._last_time <= time:
-            self._last_time += self._draw_interval()
-            self._upcoming.append((self._last_time, self._draw_delay()))
 
     def plan(
         self, t0: int, n: int, buffer_size: int, in_flight: Iterable[tuple[int, int]]
     ) -> list[tuple[int, int]]:
-        """The evaluations in (t0, t0 + n] whose values can reach an observation.
+        """The evaluations in (t0, t0 + n] that dm_control makes.
 
         Args:
           t0: time of the read that starts this control step.
           n: physics substeps per control step.
           buffer_size: the observable's buffer size.
-          in_flight: (arrival, time) of evaluated values that had not arrived at t0.
+          in_flight: (arrival, time) of evaluated values that had not arrived at t0,
+            by arrival.
 
         Returns:
           A list of (offset from t0, delay), by increasing offset.
         """
-        t1 = t0 + n
-        self._draw_until(t1)
-        candidates = []
-        while self._upcoming and self._upcoming[0][0] <= t1:
-            candidates.append(self._upcoming.popleft())
-        if not candidates:
-            return []
-        reads = [first_read_at_or_after(time + delay, n) for time, delay in candidates]
-        horizon = max(reads)
-        # A value evaluated after the horizon cannot arrive by any of these reads.
-        self._draw_until(horizon)
-        future = itertools.takewhile(lambda item: item[0] <= horizon, self._upcoming)
-        keys = sorted(
-            itertools.chain(
-                in_flight,
-                ((time + delay, time) for time, delay in candidates),
-                ((time + delay, time) for time, delay in future),
-            )
-        )
+        upcoming = self._upcoming
+        last = upcoming[-1][0] if upcoming else t0
+        while last < t0 + 2 * n:
+            last += self._draw_interval()
+            upcoming.append((last, self._draw_delay()))
+        drop_unobserved(upcoming, list(in_flight), buffer_size, n)
         needed = []
-        for (time, delay), read in zip(candidates, reads):
-            arrived_by_read = bisect.bisect_right(keys, (read, math.inf))
-            up_to_itself = bisect.bisect_right(keys, (time + delay, time))
-            if arrived_by_read - up_to_itself < buffer_size:
-                needed.append((time - t0, delay))
+        while upcoming and upcoming[0][0] <= t0 + n:
+            time, delay = upcoming.popleft()
+            needed.append((time - t0, delay))
         return needed
+
+
+class _Arrival:
+    """One value in dm_control's simulation of future reads; compared by identity."""
+
+    __slots__ = ("time", "delay", "arrival")
+
+    def __init__(self, time: float, delay: float) -> None:
+        self.time, self.delay, self.arrival = time, delay, time + delay
+
+
+def drop_unobserved(
+    schedule: collections.deque[tuple[int, int]],
+    in_flight: list[tuple[float, float]],
+    buffer_size: int,
+    n: int,
+) -> None:
+    """Removes from `schedule` the evaluations that dm_control's
+    `Buffer.drop_unobserved_upcoming_items` removes (the same simulation of the reads
+    at multiples of n, so the same evaluations remain)."""
+    existing = [_Arrival(time, arrival - time) for arrival, time in reversed(in_flight)]
+    existing_iter = itertools.chain(existing, iter(lambda: _Arrival(-math.inf, 0), None))
+    current = next(existing_iter)
+    pending: collections.deque[_Arrival] = collections.deque()
+    # By arrival; a stable sort keeps equal arrivals in time order.
+    proposed = sorted((_Arrival(time, delay) for time, delay in schedule), key=_arrival_key)
+    for item in reversed(proposed):
+        while current.arrival > item.arrival:
+            pending.appendleft(current)
+            current = next(existing_iter)
+        pending.appendleft(item)
+    first_time = min(time for time, _ in schedule)
+    # dm_control floors here (ceil of a floor division).
+    read_time = n * (first_time // n)
+    arrived: collections.deque[_Arrival] = collections.deque()
+    while pending:
+        newly_arrived: collections.deque[_Arrival] = collections.deque()
+        while pending and pending[0].arrival <= read_time:
+            item = pending.popleft()
+            arrived.append(item)
+            newly_arrived.append(item)
+        while len(arrived) > buffer_size:
+            stale = arrived.popleft()
+            if newly_arrived and stale is newly_arrived[0]:
+                newly_arrived.popleft()
+                if stale.time >= first_time:
+                    schedule.remove((int(stale.time), int(stale.delay)))
+        read_time += n
+
+
+def _arrival_key(item: _Arrival) -> float:
+    return item.arrival

@@ -39,10 +39,17 @@ from dm_env import specs
 
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.observation import schedule as schedule_module
+from composer_tasks.composer.variation import base as variation_base
 
 if TYPE_CHECKING:
     from composer_tasks.composer.variation.base import RandomStateLike
     from composer_tasks.physics import Physics
+
+# dm_control's defaults of an observable's options (buffer of 1 value, evaluated
+# every physics step, no delay).
+DEFAULT_BUFFER_SIZE = 1
+DEFAULT_UPDATE_INTERVAL = 1
+DEFAULT_DELAY = 0
 
 # Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
 # phases they are recomputed each step rather than cached.
@@ -137,7 +144,14 @@ class Updater:
             try:
                 self._slots.append(
                     _Slot(
-                        index, name, observable, physics, random_state, self._strip, self._padding
+                        index,
+                        name,
+                        observable,
+                        physics,
+                        random_state,
+                        self._strip,
+                        self._padding,
+                        self._n,
                     )
                 )
             except _RENAMEABLE_ERRORS as error:
@@ -146,6 +160,11 @@ class Updater:
                 ):
                     raise
                 raise type(error)(f"observable {name!r} ({observable!r}): {error}") from error
+        # As dm_control: every observable's first evaluation, then per observable its
+        # reset value's delay and the reset value, so corruptors and random delays draw
+        # in the same order.
+        for slot in self._slots:
+            slot.start()
         self._current = [slot.reset_observation() for slot in self._slots]
         self._start_at(0)
 
@@ -337,6 +356,7 @@ class Updater:
                 random_state,
                 self._strip,
                 self._padding,
+                self._n,
                 restored=slot_state,
             )
             slots.append(slot)
@@ -405,11 +425,13 @@ class _Slot:
         random_state: RandomStateLike,
         strip: bool,
         padding: ObservationPadding,
+        n_substeps: int,
         restored: Mapping[str, Any] | None = None,
     ):
-        """Evaluates the observable on the reset state and starts its buffer, or,
-        given `restored` (a `snapshot_state()`), takes its state from that instead
-        without evaluating or drawing anything."""
+        """Evaluates the observable on the reset state (for its shape and dtype;
+        `start` then starts its buffer), or, given `restored` (a
+        `snapshot_state()`), takes its state from that instead without evaluating
+        or drawing anything."""
         self.index = index
         self.name = name
         self.buffer_size = observable.buffer_size
@@ -432,7 +454,6 @@ class _Slot:
             first = read()
             self._value_shape, self._value_dtype = first.shape, first.dtype
         else:
-            self._check_restorable(restored)
             self._value_shape = tuple(restored["value_shape"])
             self._value_dtype = np.dtype(restored["value_dtype"])
         if checked:
@@ -450,10 +471,20 @@ class _Slot:
                 if restored is None:
                     first = first[np.newaxis]
         self.read = read
-        if callable(interval) or callable(delay):
+        self._camera = isinstance(observable, observable_module.MJCFCamera)
+        self._interval_drawer = _drawer(interval, random_state, name, "update_interval", 1)
+        self._delay_drawer = _drawer(delay, random_state, name, "delay", 0)
+        # dm_control plans an observable with the defaults (interval 1, delay 0) and a
+        # buffer smaller than the control step as the periodic plan does; any other
+        # whose evaluations draw random numbers follows its schedule exactly.
+        dm_control_periodic = interval == 1 and delay == 0 and self.buffer_size < n_substeps
+        if (
+            callable(interval)
+            or callable(delay)
+            or (observable.corruptor is not None and not dm_control_periodic)
+        ):
             self.schedule = schedule_module.RandomSchedule(
-                _drawer(interval, random_state, name, "update_interval", 1),
-                _drawer(delay, random_state, name, "delay", 0),
+                self._interval_drawer, self._delay_drawer
             )
         else:
             self.schedule = None
@@ -461,19 +492,31 @@ class _Slot:
         self._builtin_aggregator = any(
             self.aggregator is a for a in observable_module.AGGREGATORS.values()
         )
-        if restored is not None:
-            self._restore(restored)
-            return
+        self._padding = padding
         # (arrival, time, value), in arrival order
         self.pending: list[tuple[int, int, np.ndarray]] = []
+        if restored is not None:
+            self._check_restorable(restored)
+            self._restore(restored)
+            return
+        # The evaluation that gave the shape and dtype (dm_control's spec inference).
+        self._first = first
+
+    def start(self) -> None:
+        """Starts the episode's buffer as dm_control's `Updater.reset` does, once every
+        observable had its first evaluation: draws the reset value's delay, then
+        evaluates the reset value (again; a camera's first image is reused, dm_control
+        knowing a camera's spec without one)."""
+        first_delay = self._delay_drawer()
+        value = self._first if self._camera else self.read()
+        del self._first
         if self.direct:
-            self._reset_value = first
-        elif padding is ObservationPadding.INITIAL_VALUE:
-            self._buffer = np.repeat(first[np.newaxis], self.buffer_size, axis=0)
+            self._reset_value = value
+        elif self._padding is ObservationPadding.INITIAL_VALUE:
+            self._buffer = np.repeat(value[np.newaxis], self.buffer_size, axis=0)
         else:
-            self._buffer = np.zeros((self.buffer_size,) + first.shape, first.dtype)
-            first_delay = _drawer(delay, random_state, name, "delay", 0)()
-            self.pending.append((first_delay, 0, first))
+            self._buffer = np.zeros((self.buffer_size,) + value.shape, value.dtype)
+            self.pending.append((first_delay, 0, value))
 
     def snapshot_state(self) -> dict[str, Any]:
         """The buffer, the values in flight and the schedule drawn ahead (copies)."""
@@ -496,12 +539,13 @@ class _Slot:
                 f"observable {self.name!r}: the snapshot holds {saved}, this observable has {mine} "
                 "(its buffer_size, delay or aggregator differ)"
             )
-        random_here = callable(self.interval) or callable(self.delay)
-        if (state["schedule"] is not None) != random_here:
-            kinds = ("fixed", "random") if random_here else ("random", "fixed")
+        scheduled_here = self.schedule is not None
+        if (state["schedule"] is not None) != scheduled_here:
+            kinds = ("periodic", "drawn") if scheduled_here else ("drawn", "periodic")
             raise ValueError(
-                f"observable {self.name!r}: the snapshot's update_interval and delay are "
-                f"{kinds[0]}, this observable's {kinds[1]}"
+                f"observable {self.name!r}: the snapshot's evaluations are planned "
+                f"{kinds[0]}, this observable's {kinds[1]} (its update_interval, delay "
+                "or corruptor differ)"
             )
 
     def _restore(self, state: Mapping[str, Any]) -> None:
@@ -604,9 +648,15 @@ def _drawer(
 ) -> Callable[[], int]:
     if not callable(option):
         return lambda: option
+    # As dm_control: a Variation draws from the environment's random state, any
+    # other callable is called with no arguments.
+    if isinstance(option, variation_base.Variation):
+        call = functools.partial(option, random_state=random_state)
+    else:
+        call = option
 
     def draw() -> int:
-        value = option(random_state=random_state)
+        value = call()
         array = np.asarray(value)
         if array.shape != () or array.dtype.kind not in "iu" or array < minimum:
             raise ValueError(

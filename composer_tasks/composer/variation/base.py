@@ -32,7 +32,9 @@ Parameter = ArrayLike | Callable[..., Any] | Sequence[Any]
 
 
 def require_random_state(random_state: RandomStateLike | None, variation: Any) -> RandomStateLike:
-    """Returns `random_state` if it is a NumPy generator, else raises.
+    """Returns `random_state` if it is a NumPy generator, NumPy's global
+    `RandomState` (what `np.random.uniform` and friends draw from) if it is None,
+    as dm_control's variations fall back to `np.random`; else raises.
 
     Custom variations that draw random numbers call this first.
 
@@ -41,16 +43,11 @@ def require_random_state(random_state: RandomStateLike | None, variation: Any) -
       variation: The variation asking, named in the error message.
 
     Raises:
-      ValueError: if `random_state` is None.
-      TypeError: if it is neither a `numpy.random.RandomState` nor a
+      TypeError: if it is neither None, a `numpy.random.RandomState` nor a
         `numpy.random.Generator`.
     """
     if random_state is None:
-        raise ValueError(
-            f"{variation!r} draws random numbers and needs random_state "
-            "(numpy.random.RandomState or numpy.random.Generator); got None. "
-            "Interactively, pass e.g. random_state=np.random.RandomState(0)."
-        )
+        return np.random.mtrand._rand
     if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
         raise TypeError(
             f"{variation!r}: random_state must be a numpy.random.RandomState "
@@ -83,17 +80,20 @@ def evaluate(
     Returns:
       A structure of the same types with each callable replaced by the value
       it returns, called as `fn(initial_value=..., current_value=...,
-      random_state=...)`, in depth-first order (dict insertion order).
+      random_state=...)`, in depth-first order; a dict's values in the order of
+      their keys (sorted, as dm_control's dm-tree visits them, so that draws come
+      in dm_control's order), its keys kept in their order.
     """
     if _is_variation_like(structure):
         return structure(
             initial_value=initial_value, current_value=current_value, random_state=random_state
         )
     if isinstance(structure, dict):
-        return type(structure)(
-            (key, evaluate(value, initial_value, current_value, random_state))
-            for key, value in structure.items()
-        )
+        values = {
+            key: evaluate(structure[key], initial_value, current_value, random_state)
+            for key in _sorted_keys(structure)
+        }
+        return type(structure)((key, values[key]) for key in structure)
     if isinstance(structure, list):
         return [evaluate(value, initial_value, current_value, random_state) for value in structure]
     if isinstance(structure, tuple):
@@ -104,6 +104,15 @@ def evaluate(
             return type(structure)(*values)
         return type(structure)(values)
     return structure
+
+
+def _sorted_keys(mapping: dict) -> list:
+    try:
+        return sorted(mapping)
+    except TypeError:  # Keys of mixed types: dm-tree would refuse them too.
+        raise TypeError(
+            f"variation.evaluate: a dict's keys must be sortable, got {list(mapping)!r}"
+        ) from None
 
 
 class Variation(metaclass=abc.ABCMeta):
@@ -161,14 +170,23 @@ class Variation(metaclass=abc.ABCMeta):
     def __rtruediv__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.truediv, other, self)
 
+    def __floordiv__(self, other: Any) -> Variation:
+        return _BinaryOperation(operator.floordiv, self, other)
+
+    def __rfloordiv__(self, other: Any) -> Variation:
+        return _BinaryOperation(operator.floordiv, other, self)
+
     def __pow__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.pow, self, other)
 
     def __rpow__(self, other: Any) -> Variation:
         return _BinaryOperation(operator.pow, other, self)
 
+    def __getitem__(self, index: Any) -> Variation:
+        return _GetItemOperation(self, index)
+
     def __neg__(self) -> Variation:
-        return _Negation(self)
+        return _UnaryOperation(operator.neg, self)
 
 
 _SYMBOLS = {
@@ -176,6 +194,7 @@ _SYMBOLS = {
     operator.sub: "-",
     operator.mul: "*",
     operator.truediv: "/",
+    operator.floordiv: "//",
     operator.pow: "**",
 }
 
@@ -198,12 +217,24 @@ class _BinaryOperation(Variation):
         second = evaluate(self._second, initial_value, current_value, random_state)
         return self._op(_as_operand(first), _as_operand(second))
 
+    def __eq__(self, other: object) -> bool:
+        # As dm_control: equal when built alike from equal operands.
+        return (
+            isinstance(other, _BinaryOperation)
+            and self._op == other._op
+            and equal(self._first, other._first)
+            and equal(self._second, other._second)
+        )
+
     def __repr__(self) -> str:
         return f"({self._first!r} {_SYMBOLS[self._op]} {self._second!r})"
 
 
-class _Negation(Variation):
-    def __init__(self, variation: Any):
+class _UnaryOperation(Variation):
+    """`op(variation)` (negation)."""
+
+    def __init__(self, op: Callable[[Any], Any], variation: Any):
+        self._op = op
         self._variation = variation
 
     def __call__(
@@ -212,15 +243,59 @@ class _Negation(Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> Any:
-        return -_as_operand(evaluate(self._variation, initial_value, current_value, random_state))
+        return self._op(
+            _as_operand(evaluate(self._variation, initial_value, current_value, random_state))
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _UnaryOperation)
+            and self._op == other._op
+            and equal(self._variation, other._variation)
+        )
 
     def __repr__(self) -> str:
         return f"-{self._variation!r}"
 
 
+class _GetItemOperation(Variation):
+    """`variation[index]`: the evaluated value (as an array) indexed."""
+
+    def __init__(self, variation: Any, index: Any):
+        self._variation = variation
+        self._index = index
+
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
+        value = evaluate(self._variation, initial_value, current_value, random_state)
+        return np.asarray(value)[self._index]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _GetItemOperation)
+            and equal(self._variation, other._variation)
+            and equal(self._index, other._index)
+        )
+
+    def __repr__(self) -> str:
+        return f"{self._variation!r}[{self._index!r}]"
+
+
+def equal(first: Any, second: Any) -> bool:
+    """`first == second` as one bool, arrays compared whole."""
+    if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
+        return bool(np.array_equal(first, second))
+    return bool(first == second)
+
+
 def _as_operand(value: Any) -> Any:
     # Lists and tuples would concatenate or repeat under + and *; arithmetic
-    # on variations is always elementwise.
+    # on variations is elementwise here, a documented difference from
+    # dm_control (which concatenates or repeats them).
     if isinstance(value, (list, tuple)):
         return np.asarray(value)
     return value

@@ -1,15 +1,22 @@
-"""Colour variations producing RGBA arrays (four floats in [0, 1]).
+"""Colour variations producing RGBA arrays.
 
-Each channel is a number, a variation or a callable. When the value being
-varied is an RGBA colour (e.g. a geom's `rgba`), each channel variation is
-called with that channel of the initial and current colours, expressed in the
-variation's own colour space: `HsvVariation(h=..., s=..., v=Additive(...))`
-perturbs the brightness of the original colour. Parameters therefore draw one
-scalar each.
+Each channel is a number, a variation or a callable. As in dm_control, each
+channel is evaluated with the whole `initial_value` and `current_value` (so a
+distribution varying a geom's 4-value `rgba` draws 4 values, and the channels do
+not combine: build channel distributions with `single_sample=True`), the
+channels in order r, g, b, alpha (h, s, v, alpha), and the HSV conversion is
+`colorsys`'s.
+
+This project's opt-in, `channel_values=True`: each channel variation is called
+with that channel of the initial and current colours, expressed in the
+variation's own colour space, so `HsvVariation(h=..., s=..., v=Additive(...),
+channel_values=True)` perturbs the brightness of the original colour; every
+channel must then evaluate to a scalar, in [0, 1] except the periodic hue.
 """
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -98,8 +105,16 @@ def _identity(r: float, g: float, b: float) -> tuple[float, float, float]:
 class RgbVariation(base.Variation):
     """RGBA from independently varied red, green, blue and alpha channels."""
 
-    def __init__(self, r: Parameter, g: Parameter, b: Parameter, alpha: Parameter = 1.0):
+    def __init__(
+        self,
+        r: Parameter,
+        g: Parameter,
+        b: Parameter,
+        alpha: Parameter = 1.0,
+        channel_values: bool = False,
+    ):
         self._channels = (r, g, b, alpha)
+        self._channel_values = bool(channel_values)
 
     def __call__(
         self,
@@ -107,6 +122,10 @@ class RgbVariation(base.Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> np.ndarray:
+        if not self._channel_values:
+            return np.asarray(
+                base.evaluate(list(self._channels), initial_value, current_value, random_state)
+            )
         return np.array(
             _evaluate_channels(
                 self,
@@ -117,6 +136,13 @@ class RgbVariation(base.Variation):
                 random_state,
                 _identity,
             )
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, RgbVariation)
+            and all(base.equal(a, b) for a, b in zip(self._channels, other._channels))
+            and self._channel_values == other._channel_values
         )
 
     def __repr__(self) -> str:
@@ -131,8 +157,16 @@ class HsvVariation(base.Variation):
     must lie in [0, 1].
     """
 
-    def __init__(self, h: Parameter, s: Parameter, v: Parameter, alpha: Parameter = 1.0):
+    def __init__(
+        self,
+        h: Parameter,
+        s: Parameter,
+        v: Parameter,
+        alpha: Parameter = 1.0,
+        channel_values: bool = False,
+    ):
         self._channels = (h, s, v, alpha)
+        self._channel_values = bool(channel_values)
 
     def __call__(
         self,
@@ -140,6 +174,11 @@ class HsvVariation(base.Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> np.ndarray:
+        if not self._channel_values:
+            h, s, v, alpha = base.evaluate(
+                tuple(self._channels), initial_value, current_value, random_state
+            )
+            return np.asarray(list(colorsys.hsv_to_rgb(h, s, v)) + [alpha])
         h, s, v, alpha = _evaluate_channels(
             self,
             ("h", "s", "v", "alpha"),
@@ -150,6 +189,13 @@ class HsvVariation(base.Variation):
             rgb_to_hsv,
         )
         return np.array(list(hsv_to_rgb(h, s, v)) + [alpha])
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, HsvVariation)
+            and all(base.equal(a, b) for a, b in zip(self._channels, other._channels))
+            and self._channel_values == other._channel_values
+        )
 
     def __repr__(self) -> str:
         h, s, v, alpha = self._channels
@@ -163,8 +209,8 @@ class GrayVariation(HsvVariation):
     channel) as its initial gray level.
     """
 
-    def __init__(self, gray_level: Parameter, alpha: Parameter = 1.0):
-        super().__init__(h=0.0, s=0.0, v=gray_level, alpha=alpha)
+    def __init__(self, gray_level: Parameter, alpha: Parameter = 1.0, channel_values: bool = False):
+        super().__init__(h=0.0, s=0.0, v=gray_level, alpha=alpha, channel_values=channel_values)
 
     def __repr__(self) -> str:
         _, _, gray_level, alpha = self._channels

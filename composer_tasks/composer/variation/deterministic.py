@@ -1,4 +1,4 @@
-"""Deterministic variations: `Constant` and `Sequence`."""
+"""Deterministic variations: `Constant`, `Sequence` and `Identity`."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ class Constant(base.Variation):
         random_state: RandomStateLike | None = None,
     ) -> Any:
         return self._value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Constant) and base.equal(self._value, other._value)
 
     def __repr__(self) -> str:
         return f"Constant({self._value!r})"
@@ -60,3 +63,24 @@ class Sequence(base.Variation):
 
     def __repr__(self) -> str:
         return f"Sequence({self._values!r})"
+
+
+class Identity(base.Variation):
+    """Returns the current value unchanged (dm_control's `Identity`)."""
+
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
+        return current_value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Identity)
+
+    def __repr__(self) -> str:
+        return "Identity()"
+
+
+evaluate = base.evaluate

@@ -1,21 +1,21 @@
 """Random distributions as variations.
 
 Every distribution draws from the `random_state` it is called with (see
-`base.require_random_state`). Parameters may themselves be variations or
+`base.require_random_state`; as in dm_control, NumPy's global one when None). Parameters may themselves be variations or
 callables (or nested lists/tuples/dicts holding them); they are evaluated on
 every call with the same arguments, then checked.
 
 Sample shape, in order of precedence:
-  * `shape=` given at construction: samples have that shape;
+  * `shape=` given at construction (this project's opt-in): samples have that shape;
   * `single_sample=True`: one scalar sample (broadcast by whoever uses it);
-  * otherwise samples have the shape of `initial_value` (one independent draw
-    per element of the quantity being varied), or are scalars when there is
-    no initial value. Array-valued parameters broadcast against that shape.
+  * otherwise, as in dm_control, samples have the shape of `initial_value` (one
+    independent draw per element of the quantity being varied; a 0-d array for
+    a scalar one), or are scalars when there is no initial value. Array-valued
+    parameters broadcast against that shape.
 """
 
 from __future__ import annotations
 
-import abc
 from collections.abc import Mapping, Sequence
 from typing import Any, overload
 
@@ -72,29 +72,33 @@ def _check_shape(shape: Shape | None) -> tuple[int, ...] | None:
     return shape
 
 
-def _integers(
-    random_state: RandomStateLike,
-    low: int | np.ndarray,
-    high: int | np.ndarray,
-    size: tuple[int, ...] | None,
-) -> Any:
-    # RandomState and Generator spell the same draw differently; both exclude
-    # `high`.
-    if isinstance(random_state, np.random.Generator):
-        return random_state.integers(low, high, size=size)
-    return random_state.randint(low, high, size=size)
+# RandomState's method names that a Generator spells differently.
+_GENERATOR_NAMES = {"randint": "integers"}
 
 
 class Distribution(base.Variation):
     """Base class: evaluates and checks parameters, then draws a sample.
 
-    Subclasses implement `_sample(random_state, size, **parameters)` and may
-    override `_check(parameters)`, which receives the parameters that are
-    known (all of them at call time; at construction only those that are not
+    As dm_control's: parameters are kept as the positional `args` and keyword
+    `kwargs` the subclass passes; on each call they are evaluated (the positional
+    ones first, then the keyword ones in the order of their names, as dm-tree
+    orders a dict) and NumPy's method `_method` is called as
+    `method(*args, size=size, **kwargs)`, so the same seed gives dm_control's
+    draws. Keyword parameters read as attributes (`Uniform(0, 2).high`).
+
+    Subclasses set `_method` (a `numpy.random.RandomState` method name) and
+    `_arg_names` (names of the positional parameters, for messages), and may
+    override `_check(parameters)`, which receives the parameters that are known
+    (all of them at call time; at construction only those that are not
     variations) and raises `ValueError` naming the bad one.
     """
 
-    def __init__(self, single_sample: bool = False, shape: Shape | None = None, **parameters: Any):
+    _method = ""
+    _arg_names: tuple[str, ...] = ()
+
+    def __init__(
+        self, *args: Any, single_sample: bool = False, shape: Shape | None = None, **kwargs: Any
+    ):
         shape = _check_shape(shape)
         if single_sample and shape is not None:
             raise ValueError(
@@ -103,10 +107,23 @@ class Distribution(base.Variation):
             )
         self._single_sample = bool(single_sample)
         self._shape = shape
-        self._parameters = parameters
+        self._args = args
+        self._kwargs = kwargs
         self._check(
-            {name: value for name, value in parameters.items() if not _contains_callable(value)}
+            {
+                name: value
+                for name, value in self._named(args, kwargs).items()
+                if not _contains_callable(value)
+            }
         )
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The parameters as given, by name (a new dict; variations not evaluated)."""
+        return self._named(self._args, self._kwargs)
+
+    def _named(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        return {**dict(zip(self._arg_names, args)), **kwargs}
 
     def __call__(
         self,
@@ -115,28 +132,47 @@ class Distribution(base.Variation):
         random_state: RandomStateLike | None = None,
     ) -> Any:
         random_state = base.require_random_state(random_state, self)
-        parameters = base.evaluate(self._parameters, initial_value, current_value, random_state)
-        self._check(parameters)
-        return self._sample(random_state, self._size(initial_value), **parameters)
+        args = base.evaluate(self._args, initial_value, current_value, random_state)
+        kwargs = base.evaluate(self._kwargs, initial_value, current_value, random_state)
+        self._check(self._named(args, kwargs))
+        name = self._method
+        if isinstance(random_state, np.random.Generator):
+            name = _GENERATOR_NAMES.get(name, name)
+        return getattr(random_state, name)(*args, size=self._size(initial_value), **kwargs)
 
     def _size(self, initial_value: Any) -> tuple[int, ...] | None:
         if self._shape is not None:
             return self._shape
         if self._single_sample or initial_value is None:
             return None
-        return np.shape(initial_value) or None
+        return np.shape(initial_value)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         del parameters
 
-    @abc.abstractmethod
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, **parameters: Any
-    ) -> Any:
-        """Draws a sample of shape `size` (None: one scalar)."""
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_args", "_kwargs"):
+            raise AttributeError(name)
+        try:
+            return self._kwargs[name]
+        except KeyError:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}"
+            ) from None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return False
+        return (
+            self._args == other._args
+            and self._kwargs == other._kwargs
+            and self._single_sample == other._single_sample
+            and self._shape == other._shape
+        )
 
     def __repr__(self) -> str:
-        arguments = [f"{name}={value!r}" for name, value in self._parameters.items()]
+        arguments = [repr(value) for value in self._args]
+        arguments += [f"{name}={value!r}" for name, value in self._kwargs.items()]
         if self._single_sample:
             arguments.append("single_sample=True")
         if self._shape is not None:
@@ -147,6 +183,8 @@ class Distribution(base.Variation):
 class Uniform(Distribution):
     """Uniform on [low, high) (elementwise for array bounds)."""
 
+    _method = "uniform"
+
     def __init__(
         self,
         low: Parameter = 0.0,
@@ -154,7 +192,7 @@ class Uniform(Distribution):
         single_sample: bool = False,
         shape: Shape | None = None,
     ):
-        super().__init__(single_sample, shape, low=low, high=high)
+        super().__init__(low=low, high=high, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         low = high = None
@@ -171,14 +209,12 @@ class Uniform(Distribution):
                 f"high={parameters['high']!r}."
             )
 
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, low: Any, high: Any
-    ) -> Any:
-        return random_state.uniform(low, high, size=size)
-
 
 class UniformInteger(Distribution):
     """Uniform integers on [low, high); with `high=None`, on [0, low)."""
+
+    _method = "randint"
+    _arg_names = ("low",)
 
     def __init__(
         self,
@@ -187,7 +223,7 @@ class UniformInteger(Distribution):
         single_sample: bool = False,
         shape: Shape | None = None,
     ):
-        super().__init__(single_sample, shape, low=low, high=high)
+        super().__init__(low, high=high, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         for name in ("low", "high"):
@@ -211,24 +247,14 @@ class UniformInteger(Distribution):
                 f"got low={low!r}, high={high!r}."
             )
 
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, low: Any, high: Any
-    ) -> Any:
-        if high is None:
-            low, high = 0, low
-        return _integers(
-            random_state, np.asarray(low, dtype=np.int64), np.asarray(high, dtype=np.int64), size
-        )
-
 
 class UniformChoice(Distribution):
-    """Picks elements of `choices` with equal probability.
+    """Picks elements of the one-dimensional sequence `choices` with equal
+    probability (NumPy's `choice`, as in dm_control). Its entries may be
+    variations, which are all evaluated on every call before one is picked."""
 
-    `choices` is a non-empty sequence. Its entries may be variations, which
-    are all evaluated on every call before one is picked. When the entries
-    are arrays (e.g. RGBA colours), one draw already has a value's shape, so
-    each call returns a single entry unless `shape` is given.
-    """
+    _method = "choice"
+    _arg_names = ("choices",)
 
     def __init__(
         self,
@@ -240,28 +266,17 @@ class UniformChoice(Distribution):
             raise ValueError(
                 f"UniformChoice: choices must be a non-empty list, tuple or array, got {choices!r}."
             )
-        super().__init__(single_sample, shape, choices=choices)
+        super().__init__(choices, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         if "choices" in parameters and len(parameters["choices"]) == 0:
             raise ValueError("UniformChoice: choices must not be empty.")
 
-    def _sample(
-        self,
-        random_state: RandomStateLike,
-        size: tuple[int, ...] | None,
-        choices: Sequence[Any] | np.ndarray,
-    ) -> Any:
-        if self._shape is None and any(np.ndim(c) > 0 for c in choices):
-            size = None
-        index = _integers(random_state, 0, len(choices), size)
-        if size is None:
-            return choices[int(index)]
-        return np.asarray(choices)[index]
-
 
 class Normal(Distribution):
     """Gaussian with mean `loc` and standard deviation `scale` (>= 0)."""
+
+    _method = "normal"
 
     def __init__(
         self,
@@ -270,21 +285,18 @@ class Normal(Distribution):
         single_sample: bool = False,
         shape: Shape | None = None,
     ):
-        super().__init__(single_sample, shape, loc=loc, scale=scale)
+        super().__init__(loc=loc, scale=scale, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         if "loc" in parameters:
             _as_real_array(parameters["loc"], "loc", "Normal")
         _check_non_negative(parameters, "scale", "Normal")
 
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, loc: Any, scale: Any
-    ) -> Any:
-        return random_state.normal(loc, scale, size=size)
-
 
 class LogNormal(Distribution):
     """exp(N(mean, sigma)): `mean` and `sigma` (>= 0) are of the log."""
+
+    _method = "lognormal"
 
     def __init__(
         self,
@@ -293,54 +305,59 @@ class LogNormal(Distribution):
         single_sample: bool = False,
         shape: Shape | None = None,
     ):
-        super().__init__(single_sample, shape, mean=mean, sigma=sigma)
+        super().__init__(mean=mean, sigma=sigma, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         if "mean" in parameters:
             _as_real_array(parameters["mean"], "mean", "LogNormal")
         _check_non_negative(parameters, "sigma", "LogNormal")
 
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, mean: Any, sigma: Any
-    ) -> Any:
-        return random_state.lognormal(mean, sigma, size=size)
-
 
 class Exponential(Distribution):
     """Exponential with mean `scale` (>= 0)."""
 
+    _method = "exponential"
+
     def __init__(
         self, scale: Parameter = 1.0, single_sample: bool = False, shape: Shape | None = None
     ):
-        super().__init__(single_sample, shape, scale=scale)
+        super().__init__(scale=scale, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         _check_non_negative(parameters, "scale", "Exponential")
 
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, scale: Any
-    ) -> Any:
-        return random_state.exponential(scale, size=size)
+
+class Poisson(Distribution):
+    """Poisson with rate `lam` (>= 0)."""
+
+    _method = "poisson"
+
+    def __init__(
+        self, lam: Parameter = 1.0, single_sample: bool = False, shape: Shape | None = None
+    ):
+        super().__init__(lam=lam, single_sample=single_sample, shape=shape)
+
+    def _check(self, parameters: Mapping[str, Any]) -> None:
+        _check_non_negative(parameters, "lam", "Poisson")
 
 
 class Bernoulli(Distribution):
     """1 with probability `prob`, else 0 (integers)."""
 
+    _method = "binomial"
+    _arg_names = ("n", "prob")
+
     def __init__(
         self, prob: Parameter = 0.5, single_sample: bool = False, shape: Shape | None = None
     ):
-        super().__init__(single_sample, shape, prob=prob)
+        # binomial(1, prob): one trial.
+        super().__init__(1, prob, single_sample=single_sample, shape=shape)
 
     def _check(self, parameters: Mapping[str, Any]) -> None:
         if "prob" in parameters:
             prob = _as_real_array(parameters["prob"], "prob", "Bernoulli")
             if np.any((prob < 0.0) | (prob > 1.0)):
                 raise ValueError(f"Bernoulli: prob must be in [0, 1], got {parameters['prob']!r}.")
-
-    def _sample(
-        self, random_state: RandomStateLike, size: tuple[int, ...] | None, prob: Any
-    ) -> Any:
-        return random_state.binomial(1, prob, size=size)
 
 
 def _check_non_negative(parameters: Mapping[str, Any], name: str, distribution: str) -> None:
@@ -352,12 +369,16 @@ def _check_non_negative(parameters: Mapping[str, Any], name: str, distribution: 
 
 
 class UniformPointOnSphere(base.Variation):
-    """Unit 3-vectors uniformly distributed on the sphere.
+    """Unit 3-vectors uniformly distributed on the sphere (normalised Gaussian
+    draws, as dm_control draws them).
 
-    Returns an array of shape `shape + (3,)`, whatever the value being varied.
+    Returns one (3,) vector with `single_sample` or no `initial_value`, else an
+    array of shape `np.shape(initial_value) + (3,)`; with this project's `shape=`
+    opt-in, of shape `shape + (3,)` whatever the value being varied.
     """
 
-    def __init__(self, shape: Shape = ()):
+    def __init__(self, single_sample: bool = False, shape: Shape | None = None):
+        self._single_sample = bool(single_sample)
         self._shape = _check_shape(shape)
 
     def __call__(
@@ -367,10 +388,69 @@ class UniformPointOnSphere(base.Variation):
         random_state: RandomStateLike | None = None,
     ) -> np.ndarray:
         random_state = base.require_random_state(random_state, self)
+        if self._shape is not None:
+            size = self._shape + (3,)
+        elif self._single_sample or initial_value is None:
+            size = (3,)
+        else:
+            size = np.shape(initial_value) + (3,)
         # An isotropic Gaussian is rotation invariant, so its direction is
         # uniform on the sphere. A zero draw has probability zero.
-        points = random_state.normal(size=self._shape + (3,))
-        return points / np.linalg.norm(points, axis=-1, keepdims=True)
+        points = random_state.normal(size=size)
+        points /= np.linalg.norm(points, axis=-1, keepdims=True)
+        return points
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, UniformPointOnSphere)
+            and self._single_sample == other._single_sample
+            and self._shape == other._shape
+        )
 
     def __repr__(self) -> str:
-        return f"UniformPointOnSphere(shape={self._shape!r})"
+        return f"UniformPointOnSphere(single_sample={self._single_sample}, shape={self._shape!r})"
+
+
+class BiasedRandomWalk(base.Variation):
+    """A zero-mean Ornstein-Uhlenbeck process, one step per call (dm_control's):
+    `x <- retain * x + N(0, scale)` with `retain = exp(-1 / timescale)` (0 for
+    timescale 0: uncorrelated draws) and `scale = stdev * sqrt(1 - retain**2)`, so
+    the sequence has standard deviation `stdev` and loses correlation by exp(-1)
+    every `timescale` calls. It is stateful: equal only to itself.
+
+    Raises:
+      ValueError: `stdev` or `timescale` is negative.
+    """
+
+    def __init__(self, stdev: float = 0.1, timescale: float = 10.0):
+        if stdev < 0:
+            raise ValueError(f"BiasedRandomWalk: stdev must be >= 0, got {stdev!r}.")
+        if timescale < 0:
+            raise ValueError(f"BiasedRandomWalk: timescale must be >= 0, got {timescale!r}.")
+        self._retain = 0.0 if timescale == 0 else float(np.exp(-1.0 / timescale))
+        self._scale = stdev * np.sqrt(1 - self._retain * self._retain)
+        self._value = 0.0
+
+    def __call__(
+        self,
+        initial_value: Any = None,
+        current_value: Any = None,
+        random_state: RandomStateLike | None = None,
+    ) -> Any:
+        random_state = base.require_random_state(random_state, self)
+        self._value = self._retain * self._value + random_state.normal(loc=0.0, scale=self._scale)
+        return self._value
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = base.Variation.__hash__
+
+    def __repr__(self) -> str:
+        return (
+            f"BiasedRandomWalk(id={id(self)}, scale={self._scale}, retain={self._retain}, "
+            f"value={self._value})"
+        )
+
+
+evaluate = base.evaluate

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from composer_tasks.composer.variation import base
 from composer_tasks.composer.variation.base import Parameter, RandomStateLike
 
@@ -28,13 +26,22 @@ class _Noise(base.Variation):
 
     def _base_and_sample(
         self, initial_value: Any, current_value: Any, random_state: RandomStateLike | None
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[Any, Any]:
+        # Combined as given, as dm_control does: Python ints stay Python ints (no
+        # int64 overflow), lists concatenate or repeat under + and *.
         base_value = current_value if self._cumulative else initial_value
         if base_value is None:
             which = "current_value" if self._cumulative else "initial_value"
             raise ValueError(f"{self!r} varies an existing value and needs {which}, got None.")
         sample = base.evaluate(self._variation, initial_value, current_value, random_state)
-        return np.asarray(base_value), np.asarray(sample)
+        return base_value, sample
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, type(self))
+            and base.equal(self._variation, other._variation)
+            and self._cumulative == other._cumulative
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._variation!r}, cumulative={self._cumulative})"
@@ -48,7 +55,7 @@ class Additive(_Noise):
         initial_value: Any = None,
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
-    ) -> np.ndarray:
+    ) -> Any:
         base_value, sample = self._base_and_sample(initial_value, current_value, random_state)
         return base_value + sample
 
@@ -61,6 +68,6 @@ class Multiplicative(_Noise):
         initial_value: Any = None,
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
-    ) -> np.ndarray:
+    ) -> Any:
         base_value, sample = self._base_and_sample(initial_value, current_value, random_state)
         return base_value * sample

@@ -47,7 +47,10 @@ def _base_value(
 
 
 class UniformQuaternion(base.Variation):
-    """Unit quaternions uniformly distributed over rotations (Haar measure)."""
+    """Unit quaternions uniformly distributed over rotations (Haar measure), drawn
+    as dm_control draws them: three uniforms u1 in [0, 1), u2, u3 in [0, 2 pi)
+    (one `uniform` call), then (sqrt(1 - u1) sin u2, sqrt(1 - u1) cos u2,
+    sqrt(u1) sin u3, sqrt(u1) cos u3) (Shoemake's subgroup algorithm)."""
 
     def __call__(
         self,
@@ -56,10 +59,18 @@ class UniformQuaternion(base.Variation):
         random_state: RandomStateLike | None = None,
     ) -> np.ndarray:
         random_state = base.require_random_state(random_state, self)
-        # A 4-D isotropic Gaussian has a uniform direction on the 3-sphere,
-        # which is the uniform distribution over rotations.
-        quat = random_state.normal(size=4)
-        return quat / np.linalg.norm(quat)
+        u1, u2, u3 = random_state.uniform([0.0] * 3, [1.0, 2.0 * np.pi, 2.0 * np.pi])
+        return np.array(
+            [
+                np.sqrt(1.0 - u1) * np.sin(u2),
+                np.sqrt(1.0 - u1) * np.cos(u2),
+                np.sqrt(u1) * np.sin(u3),
+                np.sqrt(u1) * np.cos(u3),
+            ]
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UniformQuaternion)
 
     def __repr__(self) -> str:
         return "UniformQuaternion()"
@@ -94,6 +105,13 @@ class QuaternionFromAxisAngle(base.Variation):
         mujoco.mju_axisAngle2Quat(quat, axis / norm, float(angle))
         return quat
 
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, QuaternionFromAxisAngle)
+            and base.equal(self._axis, other._axis)
+            and base.equal(self._angle, other._angle)
+        )
+
     def __repr__(self) -> str:
         return f"QuaternionFromAxisAngle(axis={self._axis!r}, angle={self._angle!r})"
 
@@ -127,6 +145,13 @@ class QuaternionPreMultiply(base.Variation):
         mujoco.mju_mulQuat(result, quat, target)
         return result / np.linalg.norm(result)
 
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, QuaternionPreMultiply)
+            and base.equal(self._quat, other._quat)
+            and self._cumulative == other._cumulative
+        )
+
     def __repr__(self) -> str:
         return f"QuaternionPreMultiply({self._quat!r}, cumulative={self._cumulative})"
 
@@ -150,17 +175,26 @@ class QuaternionRotate(base.Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> np.ndarray:
+        # The quaternion first, then the vector, as dm_control draws them.
+        quat = _unit_quaternion(
+            base.evaluate(self._quat, initial_value, current_value, random_state), "quat", self
+        )
         if self._vec is None:
             vec = _base_value(self, self._cumulative, initial_value, current_value, "vector")
         else:
             vec = base.evaluate(self._vec, initial_value, current_value, random_state)
         vec = _vector(vec, 3, "vec", self)
-        quat = _unit_quaternion(
-            base.evaluate(self._quat, initial_value, current_value, random_state), "quat", self
-        )
         result = np.empty(3)
         mujoco.mju_rotVecQuat(result, vec, quat)
         return result
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, QuaternionRotate)
+            and base.equal(self._quat, other._quat)
+            and base.equal(self._vec, other._vec)
+            and self._cumulative == other._cumulative
+        )
 
     def __repr__(self) -> str:
         return f"QuaternionRotate({self._quat!r}, vec={self._vec!r}, cumulative={self._cumulative})"

@@ -469,7 +469,7 @@ def per_player_observables(
     """The observables a player's agent sees: the walker's own (`builtin_names`, those
     it had before the adders ran) in the order of their names, as dm_control's
     walkers list them, then those the adders added, in the order added."""
-    items = walker.observables.as_dict()
+    items = walker.observables.as_dict(fully_qualified=False)
     builtin = set(builtin_names)
     ordered = collections.OrderedDict((name, items[name]) for name in sorted(builtin))
     ordered.update((name, item) for name, item in items.items() if name not in builtin)
