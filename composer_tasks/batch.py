@@ -46,6 +46,7 @@ Conventions:
 
 import collections
 import copy
+import logging
 import os
 from collections.abc import Iterable
 from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -57,7 +58,7 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import seeding
+from composer_tasks import batch_fields, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
@@ -103,6 +104,8 @@ _FIRST = int(dm_env.StepType.FIRST)
 # The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
 _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
+
+_LOGGER = logging.getLogger(__name__)
 
 # Makes copy `index` of a batch from its int seed.
 _CopyFactory = Callable[[int, int], environment_module.Environment]
@@ -257,19 +260,18 @@ class BatchEnvironment:
         self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
+        self._num_threads = int(num_threads)
+        shared = copy.copy(first.physics.model)
         self._batch = mujoco.batch.Batch(
-            copy.copy(first.physics.model),
-            nsim=self._num_envs,
-            nthread=int(num_threads),
-            persistent=True,
+            shared, nsim=self._num_envs, nthread=self._num_threads, persistent=True
         )
-        self._shared_model = _SharedModel.for_copies(self._batch, self._envs, self._variations)
-        self._state_views = {}
-        for name in _STATE_FIELDS:
-            view = self._batch.bind(name)
-            if view[0].size:
-                self._state_views[name] = view
-        self._models: list[Any] = [None] * self._num_envs
+        self._shared_model = _SharedModel(self._batch, shared, _hinted_fields(first.task))
+        # None while every copy runs on the shared model (its expandable fields per
+        # copy); once a copy's model differs from it in a field that cannot be
+        # expanded, the model each copy runs on: its own where it differs at all,
+        # the shared one elsewhere.
+        self._own_models: Optional[list[mujoco.MjModel]] = None
+        self._bind_state_views()
         self._variation_random = [
             np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
             for index in range(self._num_envs)
@@ -280,6 +282,13 @@ class BatchEnvironment:
         self._vectorized = _vectorizable(self._envs)
         if self._vectorized:
             self._setup_vectorized()
+
+    def _bind_state_views(self) -> None:
+        self._state_views = {}
+        for name in _STATE_FIELDS:
+            view = self._batch.bind(name)
+            if view[0].size:
+                self._state_views[name] = view
 
     def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
@@ -309,9 +318,7 @@ class BatchEnvironment:
         first = self._envs[0]
         task = first.task
         self._task = task
-        self._batch_physics = batch_physics(
-            first.physics, self._batch, [env.physics.model for env in self._envs]
-        )
+        self._bind_vectorized()
         self._observation_functions = tuple(
             (name, observable.raw_callable)
             for name, observable in task.observables.items()
@@ -320,13 +327,6 @@ class BatchEnvironment:
         # Unless the copies strip it, an observation has a buffer axis of length 1
         # after the copies axis, as the copies' own observations do.
         self._observation_buffer_axis = not first.strip_singleton_obs_buffer_dim
-        self._ctrl = self._batch.bind("ctrl")
-        self._time = self._batch.bind("time")
-        # MuJoCo's warning counters of every copy, (N, mjNWARNING, 2), live; a copy
-        # whose counters changed during a step diverged or was warned about.
-        self._warnings = self._batch.warning
-        self._checked_warnings = self._warnings.copy()
-        self._checked_warning_bytes = self._warnings.tobytes()
         # Copy i's step count is `_steps - _episode_starts[i]`: vectorised steps since
         # the batch's last reset, less those before the copy's episode began. A step
         # then counts with one int addition, and only once the earliest episode start
@@ -340,6 +340,19 @@ class BatchEnvironment:
         # None when none did.
         self._reset_next: Optional[np.ndarray] = None
         self._last_observation: Optional[_Observation] = None
+
+    def _bind_vectorized(self) -> None:
+        """Binds the vectorised path's views of the batch (again after it is rebuilt)."""
+        self._batch_physics = batch_physics(
+            self._envs[0].physics, self._batch, [env.physics.model for env in self._envs]
+        )
+        self._ctrl = self._batch.bind("ctrl")
+        self._time = self._batch.bind("time")
+        # MuJoCo's warning counters of every copy, (N, mjNWARNING, 2), live; a copy
+        # whose counters changed during a step diverged or was warned about.
+        self._warnings = self._batch.warning
+        self._checked_warnings = self._warnings.copy()
+        self._checked_warning_bytes = self._warnings.tobytes()
 
     @property
     def vectorized(self) -> bool:
@@ -520,14 +533,67 @@ class BatchEnvironment:
 
     def _sync_models(self, ids: Optional[Iterable[int]] = None) -> None:
         """Gives the batch the models of copies `ids` (None: all), after their resets."""
-        if self._shared_model is not None:
-            for index in range(self._num_envs) if ids is None else ids:
-                self._shared_model.load(int(index), self._envs[int(index)].physics.model)
+        indices = range(self._num_envs) if ids is None else [int(index) for index in ids]
+        if self._own_models is None:
+            for index in indices:
+                blocked = self._shared_model.load(index, self._envs[index].physics.model)
+                if blocked:
+                    self._use_own_models(index, blocked)
+                    return
             return
-        models = [env.physics.model for env in self._envs]
-        if any(a is not b for a, b in zip(models, self._models)):
-            self._batch.set_models(models)
-            self._models = models
+        for index in indices:
+            self._own_models[index] = self._model_to_run(index)
+        self._batch.set_models(self._own_models)
+
+    def reload_models(self, ids: Optional[Iterable[int]] = None) -> None:
+        """Steps copies `ids` (None: all) on their models as they are now.
+
+        The batch reads a copy's model after each of its resets, when tasks change
+        model parameters; a model edited at another time (`envs[i].physics.model`
+        written between steps) takes effect in the batch after this call.
+
+        Raises:
+          ValueError: an id is not a copy index.
+        """
+        indices = (
+            list(range(self._num_envs))
+            if ids is None
+            else [self._copy_index(index) for index in ids]
+        )
+        self._sync_models(indices)
+        if self._vectorized:
+            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+
+    def _model_to_run(self, index: int) -> mujoco.MjModel:
+        """Copy `index`'s own model if it differs from the shared one, else the shared one."""
+        model = self._envs[index].physics.model
+        return model if self._shared_model.differences(model) else self._shared_model.model
+
+    def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
+        """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
+        expanded fields), keeping every copy's state row."""
+        _LOGGER.warning(
+            "%s: copy %d's model differs from the batch's shared model in %s, which "
+            "mujoco.batch cannot hold per copy; copies whose models differ now run on "
+            "their own models (more memory per copy)",
+            type(self._envs[0].task).__name__,
+            index,
+            ", ".join(blocked),
+        )
+        previous = self._batch
+        self._batch = mujoco.batch.Batch(
+            self._shared_model.model,
+            nsim=self._num_envs,
+            nthread=self._num_threads,
+            persistent=True,
+        )
+        self._own_models = [self._model_to_run(copy_index) for copy_index in range(self._num_envs)]
+        self._batch.set_models(self._own_models)
+        self._bind_state_views()
+        for name, view in self._state_views.items():
+            view[...] = previous.bind(name)
+        if self._vectorized:
+            self._bind_vectorized()
 
     def step(self, actions: Any) -> "BatchTimeStep":
         """Advances every copy one control step with its row of `actions` (N, A).
@@ -882,7 +948,6 @@ class BatchEnvironment:
         # The batch's rows and its per-copy models are rebuilt from the copies.
         every_copy = np.arange(self._num_envs)
         self._batch.reset(ids=every_copy, stage=mujoco.mjtStage.mjSTAGE_NONE)
-        self._models = [None] * self._num_envs
         self._sync_models()
         self._push(every_copy)
         if self._vectorized:
@@ -1013,80 +1078,72 @@ def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
 
 
 class _SharedModel:
-    """Every copy on the batch's one model, with the fields in which the copies'
-    models differ expanded per copy (`mujoco.batch.Batch.expand`): for small models,
-    N models' memory costs the physics more than the simulation (lqr: 28-37 %).
+    """Every copy on the batch's one model, with the fields in which some copy's model
+    differs from it expanded per copy (`mujoco.batch.Batch.expand`): N models'
+    memory would otherwise cost small models more than their simulation.
 
-    Used when every copy's task names those fields (`composer.Task.batch_model_fields`)
-    and the batch draws no model variations of its own. Each time a copy's model is
-    loaded (after its resets) every other field, option and statistic of it is
-    compared with the batch's model: a difference raises ValueError naming the field,
-    so a copy never runs on a model other than its own.
+    After each copy's reset its model is compared with the shared one over every
+    array, option, statistic and size (`batch_fields.ModelReference`); the fields
+    that differ are expanded (once, for all copies) and the copy's values written,
+    so every copy runs on a model equal to its own, bit for bit.
     """
 
     def __init__(
-        self, batch: mujoco.batch.Batch, base: mujoco.MjModel, fields: Tuple[str, ...]
+        self, batch: mujoco.batch.Batch, model: mujoco.MjModel, hinted: Tuple[str, ...]
     ) -> None:
-        self._expanded = {name: batch.expand(name) for name in fields}
-        self._reference = {
-            name: value.tobytes()
-            for name, value in array_fields(base)
-            if name not in self._expanded
-        }
-        self._reference_structs = _model_structs(base)
+        self._batch = batch
+        self.model = model
+        self._reference = batch_fields.ModelReference(model)
+        self._expanded: dict[str, np.ndarray] = {}
+        for name in hinted:
+            self._expanded[name] = batch.expand(name)
 
-    @classmethod
-    def for_copies(
-        cls,
-        batch: mujoco.batch.Batch,
-        envs: Sequence[environment_module.Environment],
-        variations: Mapping[Tuple[str, str, str], Any],
-    ) -> Optional["_SharedModel"]:
-        fields = envs[0].task.batch_model_fields
-        if fields is None or variations:
-            return None
-        fields = tuple(fields)
-        if any(tuple(env.task.batch_model_fields or ()) != fields for env in envs):
-            return None
-        unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
-        if unknown:
-            raise ValueError(
-                f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
-                "per-copy values (see mujoco.batch.MODEL_FIELDS)"
-            )
-        return cls(batch, envs[0].physics.model, fields)
+    def differences(self, model: mujoco.MjModel) -> Tuple[str, ...]:
+        """The fields in which `model` differs from the shared model."""
+        return self._reference.differences(model)
 
-    def load(self, index: int, model: mujoco.MjModel) -> None:
-        """Copy `index` runs on `model` from its next step."""
-        for name, value in array_fields(model):
-            expanded = self._expanded.get(name)
-            if expanded is not None:
-                expanded[index] = value
-            elif value.tobytes() != self._reference.get(name):
-                raise ValueError(self._difference(index, name))
-        structs = _model_structs(model)
-        if structs != self._reference_structs:
-            name = next(key for key in structs if structs[key] != self._reference_structs[key])
-            raise ValueError(self._difference(index, name))
+    @property
+    def expanded_fields(self) -> Tuple[str, ...]:
+        return tuple(self._expanded)
 
-    def _difference(self, index: int, name: str) -> str:
-        return (
-            f"copy {index}'s model differs from the batch's in {name}, which its task's "
-            f"batch_model_fields {tuple(self._expanded)} do not name"
+    def load(self, index: int, model: mujoco.MjModel) -> Tuple[str, ...]:
+        """Copy `index` runs on `model` from its next step; returns the fields that
+        cannot be held per copy in which `model` differs (then nothing is written)."""
+        differences = self._reference.differences(model)
+        blocked = tuple(name for name in differences if not batch_fields.cpu_expandable(name))
+        if blocked:
+            return blocked
+        for name in differences:
+            if name not in self._expanded:
+                self._expanded[name] = self._batch.expand(name)
+        for name, values in self._expanded.items():
+            values[index] = _model_field(model, name)
+        return ()
+
+
+def _model_field(model: mujoco.MjModel, name: str) -> Any:
+    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
+    if name.startswith("opt."):
+        return getattr(model.opt, name[4:])
+    return getattr(model, name)
+
+
+def _hinted_fields(task: task_module.Task) -> Tuple[str, ...]:
+    """The task's `batch_model_fields`, checked: fields to expand from the start."""
+    fields = task.batch_model_fields
+    if fields is None:
+        return ()
+    if isinstance(fields, str) or not all(isinstance(name, str) for name in fields):
+        raise TypeError(
+            f"{type(task).__name__}.batch_model_fields must be a tuple of field names, got {fields!r}"
         )
-
-
-def _model_structs(model: mujoco.MjModel) -> dict[str, bytes]:
-    """The option and statistic fields, which the physics reads too, as bytes."""
-    values = {}
-    for struct_name in ("opt", "stat"):
-        struct = getattr(model, struct_name)
-        for name in dir(struct):
-            if not name.startswith("_"):
-                value = getattr(struct, name)
-                if not callable(value):
-                    values[f"{struct_name}.{name}"] = np.asarray(value).tobytes()
-    return values
+    unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
+            "per-copy values (see mujoco.batch.MODEL_FIELDS)"
+        )
+    return tuple(fields)
 
 
 class _BatchData:

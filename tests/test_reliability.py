@@ -83,6 +83,7 @@ def test_batch_divergence_without_raising_ends_the_copys_episode_and_logs(caplog
     # Copy 1 diverges at its first step, in the batch and alone.
     batch.envs[1].physics.model.actuator("slide").gear[0] = 1e13
     singles[1].physics.model.actuator("slide").gear[0] = 1e13
+    batch.reload_models([1])
     with caplog.at_level(logging.WARNING):
         batched = batch.step(np.ones((2, 1)))
     alone = [env.step(np.ones(1)) for env in singles]
@@ -234,6 +235,7 @@ def test_mutating_returned_observations_changes_nothing_later(caplog):
         for name, value in returned.observation.items()
     )
     batch.envs[0].physics.model.actuator("slide").gear[0] = 1e13
+    batch.reload_models([0])
     diverged = batch.step(np.ones((2, 1)))
     assert diverged.step_type[0] == dm_env.StepType.LAST
     for name, value in kept.items():

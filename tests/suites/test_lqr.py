@@ -269,12 +269,16 @@ def _level_environment(task_class):
     return make
 
 
-def test_a_model_difference_the_task_does_not_declare_raises():
+def test_a_model_difference_the_task_does_not_declare_is_found_and_expanded():
     batch = batch_module.BatchEnvironment.from_environments(
         _level_environment(_UndeclaredStiffness), 2, seed=0
     )
-    with pytest.raises(ValueError, match="copy 1's model differs .* in jnt_stiffness"):
-        batch.reset()
+    batch.reset()
+    assert batch.batch.models is None
+    np.testing.assert_array_equal(
+        batch.batch.expanded("jnt_stiffness"),
+        np.stack([env.physics.model.jnt_stiffness for env in batch.envs]),
+    )
     with pytest.raises(ValueError, match="hfield_data"):
         batch_module.BatchEnvironment.from_environments(
             _level_environment(_UnexpandableField), 2, seed=0
