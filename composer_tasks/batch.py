@@ -49,7 +49,7 @@ import copy
 import logging
 import os
 from collections.abc import Iterable
-from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 import dm_env
 import mujoco
@@ -63,6 +63,7 @@ from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
+from composer_tasks.composer.variation import variators as variators_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.physics import warning_error
@@ -257,6 +258,7 @@ class BatchEnvironment:
         first = self._make_copy(make, 0)
         _check_memory(first, self._num_envs)
         _check_variation_elements(self._variations, first.physics.model)
+        _check_variation_conflicts(self._variations, first)
         self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
@@ -1014,6 +1016,49 @@ def _check_variation_elements(
                 f"model_variations names {kind} {name!r}'s attribute {attribute!r}, "
                 "which is not a model array of that element"
             )
+
+
+_SPEC_KINDS = {f"Mjs{kind.capitalize()}": kind for kind in _ELEMENT_KINDS}
+
+
+def _variators(owner: Any) -> Iterator[Tuple[str, Any]]:
+    """(attribute path, variator) of the variators an object keeps in its attributes,
+    directly or in a list, tuple or dict."""
+    for attribute, value in vars(owner).items():
+        if isinstance(value, (list, tuple)):
+            entries = [(f"{attribute}[{index}]", entry) for index, entry in enumerate(value)]
+        elif isinstance(value, dict):
+            entries = [(f"{attribute}[{key!r}]", entry) for key, entry in value.items()]
+        else:
+            entries = [(attribute, value)]
+        for path, entry in entries:
+            if isinstance(entry, (variators_module.MJCFVariator, variators_module.PhysicsVariator)):
+                yield f"{type(owner).__name__}.{path}", entry
+
+
+def _check_variation_conflicts(
+    variations: Mapping[Tuple[str, str, str], Any], env: environment_module.Environment
+) -> None:
+    """Refuses batch model variations of an attribute that a task's or entity's own
+    variator also varies: one of the two would silently overwrite the other."""
+    if not variations:
+        return
+    model = env.physics.model
+    task = env.task
+    owners = [task] + list(task.root_entity.iter_entities())
+    for owner in owners:
+        for path, variator in _variators(owner):
+            for element, attribute in variator.bound_attributes():
+                kind = _SPEC_KINDS.get(type(element).__name__)
+                if kind is None:
+                    continue
+                name = model.bind(element).name
+                if (kind, name, attribute) in variations:
+                    raise ValueError(
+                        f"model_variations[{(kind, name, attribute)!r}] and {path} (a "
+                        f"{type(variator).__name__}) both vary {kind} {name!r} {attribute}; "
+                        "each would overwrite the other's values: keep one of them"
+                    )
 
 
 def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: int) -> None:
