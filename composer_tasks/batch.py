@@ -45,9 +45,9 @@ Conventions:
 """
 
 import collections
+import contextlib
 import copy
 import logging
-import os
 from collections.abc import Iterable
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
@@ -58,13 +58,13 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import batch_fields, seeding
+from composer_tasks import batch_fields, batch_memory, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.variation import variators as variators_module
-from composer_tasks.physics import Physics, PhysicsError, array_fields
+from composer_tasks.physics import Physics, PhysicsError
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.physics import warning_error
 
@@ -107,6 +107,8 @@ _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
 
 _LOGGER = logging.getLogger(__name__)
+# Copies after copy 0 whose building is measured for the memory estimate.
+_MEASURED_COPIES = 4
 
 # Makes copy `index` of a batch from its int seed.
 _CopyFactory = Callable[[int, int], environment_module.Environment]
@@ -253,21 +255,60 @@ class BatchEnvironment:
         ):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
         self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
+        # The measured resident bytes of one copy with the batch's simulation of it
+        # (None where resident memory cannot be read).
+        self.bytes_per_copy: Optional[int] = None
         self._variations = _check_variation_keys(model_variations)
         self._num_envs = int(num_envs)
         first = self._make_copy(make, 0)
-        _check_memory(first, self._num_envs)
+        lower_bound = batch_memory.lower_bound_per_copy(first.physics.model)
+        batch_memory.refuse(
+            self._num_envs,
+            lower_bound,
+            lower_bound * self._num_envs,
+            "a lower bound: the batch's MjData buffer of each",
+        )
         _check_variation_elements(self._variations, first.physics.model)
         _check_variation_conflicts(self._variations, first)
-        self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
+        self._num_threads = int(num_threads)
+        # The model every copy runs on but for its expanded fields: copy 0's as built.
+        shared = copy.copy(first.physics.model)
+        reference = batch_fields.ModelReference(shared)
+        # Copies on the vectorised path keep no model or MjData of their own: their
+        # Physics all hold the scratch pair below, into which a copy's model (from the
+        # batch) and state are written whenever its own lifecycle runs (a reset, a
+        # snapshot, `copy_physics`); the batch's rows hold the copies between those.
+        self._scratch_model = copy.copy(shared)
+        self._scratch_data = mujoco.MjData(self._scratch_model)
+        self._slim = np.zeros(self._num_envs, dtype=bool)
+        self._slimming = _vectorizable([first])
+        # The fields in which a slim copy's model as built differs from the shared one,
+        # written into the batch once it exists.
+        built_fields: dict[int, dict[str, np.ndarray]] = {}
+        self._envs = []
+        # The first copies after copy 0 are measured: what building one adds.
+        measured = min(self._num_envs - 1, _MEASURED_COPIES)
+        resident_before = None
+        for index in range(self._num_envs):
+            if index == 1:
+                batch_memory.release_free_memory()
+                resident_before = batch_memory.resident_bytes()
+            env = first if index == 0 else self._make_copy(make, index)
+            self._envs.append(env)
+            if self._slimming:
+                self._slimming = self._slim_at_build(index, reference, built_fields)
+            if index == measured:
+                self._estimate_memory(shared, measured, resident_before)
+        batch_memory.release_free_memory()
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
-        self._num_threads = int(num_threads)
-        shared = copy.copy(first.physics.model)
         self._batch = mujoco.batch.Batch(
             shared, nsim=self._num_envs, nthread=self._num_threads, persistent=True
         )
         self._shared_model = _SharedModel(self._batch, shared, _hinted_fields(first.task))
+        for index, fields in built_fields.items():
+            self._shared_model.write(index, fields)
+        self._models_changed = False
         # None while every copy runs on the shared model (its expandable fields per
         # copy); once a copy's model differs from it in a field that cannot be
         # expanded, the model each copy runs on: its own where it differs at all,
@@ -291,6 +332,53 @@ class BatchEnvironment:
             view = self._batch.bind(name)
             if view[0].size:
                 self._state_views[name] = view
+
+    def _estimate_memory(
+        self, model: mujoco.MjModel, measured: int, resident_before: Optional[int]
+    ) -> None:
+        """Sets `bytes_per_copy` from the copies built so far and refuses the batch
+        if the remaining copies do not fit."""
+        batch_memory.release_free_memory()
+        resident_after = batch_memory.resident_bytes()
+        per_simulation = batch_memory.simulation_bytes(model)
+        if resident_before is None or resident_after is None or per_simulation is None:
+            return
+        per_copy = max(0, resident_after - resident_before) // measured if measured else 0
+        self.bytes_per_copy = per_copy + per_simulation
+        remaining = self._num_envs - 1 - measured
+        batch_memory.refuse(
+            self._num_envs,
+            self.bytes_per_copy,
+            remaining * per_copy + self._num_envs * per_simulation,
+            f"measured on copies 1 to {measured} and a probe batch",
+        )
+
+    def _slim_at_build(
+        self,
+        index: int,
+        reference: batch_fields.ModelReference,
+        built_fields: dict[int, dict[str, np.ndarray]],
+    ) -> bool:
+        """Drops copy `index`'s own model and MjData (its Physics takes the scratch
+        pair) if its model differs from the shared one only in expandable fields and
+        it can run on the vectorised path; else gives every copy slimmed so far its
+        own again, and returns False (no copy is slim)."""
+        env = self._envs[index]
+        model = env.physics.model
+        differences = reference.differences(model)
+        if _vectorizable([env]) and all(map(batch_fields.cpu_expandable, differences)):
+            built_fields[index] = {name: np.array(_model_field(model, name)) for name in differences}
+            _install(env.physics, self._scratch_model, self._scratch_data)
+            self._slim[index] = True
+            return True
+        for slim_index, fields in built_fields.items():
+            own = copy.copy(self._scratch_model)  # still the shared model's values
+            for name, value in fields.items():
+                _set_model_field(own, name, value)
+            _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
+        built_fields.clear()
+        self._slim[:] = False
+        return False
 
     def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
@@ -345,8 +433,8 @@ class BatchEnvironment:
 
     def _bind_vectorized(self) -> None:
         """Binds the vectorised path's views of the batch (again after it is rebuilt)."""
-        self._batch_physics = batch_physics(
-            self._envs[0].physics, self._batch, [env.physics.model for env in self._envs]
+        self._batch_physics = self._envs[0].physics.over_arrays(
+            _BatchModel(self._per_copy_model_field), _BatchData(self._batch)
         )
         self._ctrl = self._batch.bind("ctrl")
         self._time = self._batch.bind("time")
@@ -396,12 +484,11 @@ class BatchEnvironment:
 
     def model_values(self, kind: str, name: str, attribute: str) -> np.ndarray:
         """The current per-copy values of a model field, (N, ...)."""
-        return np.stack(
-            [
-                np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
-                for env in self._envs
-            ]
-        )
+        values = []
+        for index, env in enumerate(self._envs):
+            self._materialize(index)
+            values.append(np.array(getattr(getattr(env.physics.model, kind)(name), attribute)))
+        return np.stack(values)
 
     # One copy's simulation, for viewers.
 
@@ -416,10 +503,24 @@ class BatchEnvironment:
             )
         return int(index)
 
+    def copy_model(
+        self, index: int, model: Optional[mujoco.MjModel] = None
+    ) -> mujoco.MjModel:
+        """A model equal to copy `index`'s: the copy's own if it keeps one, else its
+        values (the batch's shared model with the copy's per-copy fields) written into
+        `model` (an MjModel of the batch's sizes, e.g. one this returned before) or
+        into a new one. Viewers draw a copy with it."""
+        index = self._copy_index(index)
+        if not self._slim[index]:
+            return self._envs[index].physics.model
+        if model is not None and not np.array_equal(model._sizes, self._scratch_model._sizes):
+            model = None
+        return self._batch.get_model(index, model)
+
     def copy_data(self, index: int, data: mujoco.MjData) -> None:
         """Writes copy `index`'s current simulation into `data`, an `MjData` of
-        `envs[index].physics.model` (e.g. a viewer's): its state, and the quantities
-        derived from it (`mj_forward` on the copy's own model).
+        `copy_model(index)` (e.g. a viewer's): its state, and the quantities derived
+        from it (`mj_forward` on the copy's model).
 
         Read a copy's simulation here, not from `envs[index].physics.data`: on the
         vectorised path that lags the batch between the copy's resets.
@@ -430,6 +531,7 @@ class BatchEnvironment:
             self._batch.get_data(index, data)
         else:
             mujoco.mj_copyData(data, env.physics.model, env.physics.data)
+        self._materialize(index)
         mujoco.mj_forward(env.physics.model, data)
 
     def set_xfrc_applied(self, index: int, xfrc_applied: ArrayLike) -> None:
@@ -499,7 +601,7 @@ class BatchEnvironment:
     def reset(self) -> "BatchTimeStep":
         """Starts a new episode in every copy."""
         timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
-        self._sync_models()
+        self._flush_models()
         self._needs_reset = False
         stacked = self._stack(timesteps)
         if self._vectorized:
@@ -507,14 +609,13 @@ class BatchEnvironment:
             self._episode_starts[:] = 0
             self._earliest_start = 0
             self._reset_next = None
-            self._push(range(self._num_envs))
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._last_observation = _copy_observation(stacked.observation)
             self._note_warnings()
         return stacked
 
     def _reset_copy(self, index: int) -> dm_env.TimeStep:
         env = self._envs[index]
+        self._materialize(index)
         if self._variations:
             model = env.physics.model
             random_state = self._variation_random[index]
@@ -531,49 +632,67 @@ class BatchEnvironment:
         timestep = env.reset()
         # The batch's own MjData of this copy restarts too (warning counters included).
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
+        self._take_copy(index)
         return timestep
 
-    def _sync_models(self, ids: Optional[Iterable[int]] = None) -> None:
-        """Gives the batch the models of copies `ids` (None: all), after their resets."""
-        indices = range(self._num_envs) if ids is None else [int(index) for index in ids]
+    def _take_copy(self, index: int) -> None:
+        """Loads copy `index`'s state and model into the batch after its own
+        lifecycle ran on its Physics (a reset, a restore, `copy_physics`); the models
+        the batch runs on are handed over by `_flush_models`."""
+        physics = self._envs[index].physics
+        data = physics.data
+        for name, view in self._state_views.items():
+            view[index] = getattr(data, name)
         if self._own_models is None:
-            for index in indices:
-                blocked = self._shared_model.load(index, self._envs[index].physics.model)
-                if blocked:
-                    self._use_own_models(index, blocked)
-                    return
+            blocked = self._shared_model.load(index, physics.model)
+            if blocked:
+                self._use_own_models(index, blocked)
+            elif self._slimming and not self._slim[index]:
+                self._make_slim(index)
             return
-        for index in indices:
-            self._own_models[index] = self._model_to_run(index)
-        self._batch.set_models(self._own_models)
+        differs = bool(self._shared_model.differences(physics.model))
+        if differs and self._slim[index]:
+            self._unslim_from_scratch(index)
+        elif not differs and self._slimming and not self._slim[index]:
+            self._make_slim(index)
+        self._own_models[index] = physics.model if differs else self._shared_model.model
+        self._models_changed = True
 
-    def reload_models(self, ids: Optional[Iterable[int]] = None) -> None:
-        """Steps copies `ids` (None: all) on their models as they are now.
-
-        The batch reads a copy's model after each of its resets, when tasks change
-        model parameters; a model edited at another time (`envs[i].physics.model`
-        written between steps) takes effect in the batch after this call.
-
-        Raises:
-          ValueError: an id is not a copy index.
-        """
-        indices = (
-            list(range(self._num_envs))
-            if ids is None
-            else [self._copy_index(index) for index in ids]
-        )
-        self._sync_models(indices)
+    def _flush_models(self) -> None:
+        """Hands the batch the models of copies that run on their own (after `_take_copy`)."""
+        if self._models_changed and self._own_models is not None:
+            self._batch.set_models(self._own_models)
+        self._models_changed = False
         if self._vectorized:
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._batch_physics.model.refresh()
 
-    def _model_to_run(self, index: int) -> mujoco.MjModel:
-        """Copy `index`'s own model if it differs from the shared one, else the shared one."""
-        model = self._envs[index].physics.model
-        return model if self._shared_model.differences(model) else self._shared_model.model
+    def _materialize(self, index: int) -> None:
+        """Writes copy `index`'s model into the scratch model, if the copy is slim."""
+        if self._slim[index]:
+            self._batch.get_model(index, self._scratch_model)
+
+    def _make_slim(self, index: int) -> None:
+        """Drops copy `index`'s own model and data, whose values the batch holds."""
+        _install(self._envs[index].physics, self._scratch_model, self._scratch_data)
+        self._slim[index] = True
+
+    def _unslim_from_scratch(self, index: int) -> None:
+        """Gives slim copy `index`, whose lifecycle left the scratch model different
+        from the shared one, a copy of the scratch pair as its own; the scratch model
+        returns to the shared values."""
+        own = copy.copy(self._scratch_model)
+        data = mujoco.MjData(own)
+        mujoco.mj_copyData(data, own, self._scratch_data)
+        _install(self._envs[index].physics, own, data)
+        self._slim[index] = False
+        shared = self._shared_model.model
+        for name in self._shared_model.differences(self._scratch_model):
+            _set_model_field(self._scratch_model, name, _model_field(shared, name))
 
     def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
         """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
-        expanded fields), keeping every copy's state row."""
+        expanded fields), keeping every copy's state row: a copy whose model differs
+        from the shared one runs on its own, the others on the shared one."""
         _LOGGER.warning(
             "%s: copy %d's model differs from the batch's shared model in %s, which "
             "mujoco.batch cannot hold per copy; copies whose models differ now run on "
@@ -582,20 +701,70 @@ class BatchEnvironment:
             index,
             ", ".join(blocked),
         )
+        if self._slim[index]:
+            self._unslim_from_scratch(index)
+        for slim_index in np.flatnonzero(self._slim & self._shared_model.rows_differ()):
+            own = self._batch.get_model(int(slim_index))
+            _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
+            self._slim[slim_index] = False
         previous = self._batch
+        shared = self._shared_model.model
         self._batch = mujoco.batch.Batch(
-            self._shared_model.model,
-            nsim=self._num_envs,
-            nthread=self._num_threads,
-            persistent=True,
+            shared, nsim=self._num_envs, nthread=self._num_threads, persistent=True
         )
-        self._own_models = [self._model_to_run(copy_index) for copy_index in range(self._num_envs)]
-        self._batch.set_models(self._own_models)
+        self._shared_model = _SharedModel(self._batch, shared, ())
+        self._own_models = [
+            shared
+            if self._slim[copy_index]
+            or not self._shared_model.differences(self._envs[copy_index].physics.model)
+            else self._envs[copy_index].physics.model
+            for copy_index in range(self._num_envs)
+        ]
+        self._models_changed = True
         self._bind_state_views()
         for name, view in self._state_views.items():
             view[...] = previous.bind(name)
         if self._vectorized:
             self._bind_vectorized()
+
+    def _per_copy_model_field(self, name: str) -> Any:
+        """A model field of every copy, (N, ...) (read-only), or a shared attribute."""
+        value = getattr(self._shared_model.model, name)
+        if not isinstance(value, np.ndarray):
+            return value
+        if self._own_models is not None:
+            return np.stack([getattr(model, name) for model in self._own_models])
+        rows = self._batch.expanded(name) if name in mujoco.batch.MODEL_FIELDS else None
+        if rows is not None:
+            return rows
+        return np.broadcast_to(value, (self._num_envs,) + value.shape)
+
+    @contextlib.contextmanager
+    def copy_physics(self, index: int) -> Iterator[Physics]:
+        """Copy `index`'s `Physics`, holding its model and current state, to read or
+        change between steps (a viewer's edit, a test's); the batch takes the
+        changes (state and model) when the block ends.
+
+            with batch.copy_physics(3) as physics:
+                physics.model.actuator("slide").gear[0] = 20.0
+
+        On the vectorised path the copies' `envs[i].physics` are one shared scratch
+        Physics between their resets: use this rather than reading or writing
+        `envs[i].physics` directly.
+
+        Raises:
+          ValueError: `index` is not a copy.
+        """
+        index = self._copy_index(index)
+        physics = self._envs[index].physics
+        self._materialize(index)
+        if self._vectorized:
+            self._batch.get_data(index, physics.data)
+        yield physics
+        self._take_copy(index)
+        self._flush_models()
+        if self._vectorized:
+            self._note_warnings()
 
     def step(self, actions: Any) -> "BatchTimeStep":
         """Advances every copy one control step with its row of `actions` (N, A).
@@ -627,7 +796,7 @@ class BatchEnvironment:
             control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
-            self._sync_models(resets)
+            self._flush_models()
         while pending:
             by_nstep = collections.defaultdict(list)
             for index, (_, nstep) in pending.items():
@@ -688,9 +857,7 @@ class BatchEnvironment:
             resetting = np.flatnonzero(reset_next)
             running = np.flatnonzero(~reset_next)
             reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
-            self._sync_models(resetting)
-            self._push(resetting)
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._flush_models()
             self._note_warnings()
             self._ctrl[running] = actions[running]
         else:
@@ -913,13 +1080,16 @@ class BatchEnvironment:
         """A picklable record of every copy and of the batch's own episode bookkeeping
         (see `composer.Environment.snapshot` for what a copy's holds). It shares no
         memory with the batch."""
-        if self._vectorized:
-            # On the vectorised path the copies' own MjData lag the batch between
-            # resets; bring them up to date first.
-            for index, env in enumerate(self._envs):
+        copies = []
+        for index, env in enumerate(self._envs):
+            # On the vectorised path the copies' MjData lag the batch between resets
+            # (and a slim copy's Physics is the scratch): bring it up to date first.
+            self._materialize(index)
+            if self._vectorized:
                 self._batch.get_data(index, env.physics.data)
+            copies.append(env.snapshot())
         snapshot = {
-            "copies": [env.snapshot() for env in self._envs],
+            "copies": copies,
             "variation_random": [random.get_state() for random in self._variation_random],
             "needs_reset": self._needs_reset,
         }
@@ -942,16 +1112,17 @@ class BatchEnvironment:
             raise ValueError(
                 f"the snapshot holds {len(snapshot['copies'])} copies, this batch {self._num_envs}"
             )
-        for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
+        # The batch's rows and models are rebuilt from the copies, one by one (a slim
+        # copy's lifecycle runs on the scratch Physics).
+        self._batch.reset(stage=mujoco.mjtStage.mjSTAGE_NONE)
+        for index, (env, copy_snapshot) in enumerate(zip(self._envs, snapshot["copies"])):
+            self._materialize(index)
             env.restore(copy_snapshot)
+            self._take_copy(index)
+        self._flush_models()
         for random, state in zip(self._variation_random, snapshot["variation_random"]):
             random.set_state(state)
         self._needs_reset = snapshot["needs_reset"]
-        # The batch's rows and its per-copy models are rebuilt from the copies.
-        every_copy = np.arange(self._num_envs)
-        self._batch.reset(ids=every_copy, stage=mujoco.mjtStage.mjSTAGE_NONE)
-        self._sync_models()
-        self._push(every_copy)
         if self._vectorized:
             self._steps = 0
             self._episode_starts[:] = -np.asarray(snapshot["step_counts"], dtype=np.int64)
@@ -959,7 +1130,6 @@ class BatchEnvironment:
             reset_next = np.array(snapshot["reset_next"], dtype=bool)
             self._reset_next = reset_next if np.count_nonzero(reset_next) else None
             self._last_observation = _copy_observation(snapshot["last_observation"])
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._note_warnings()
 
     def close(self) -> None:
@@ -1074,29 +1244,6 @@ def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: 
         )
 
 
-def _array_bytes(struct: Any) -> int:
-    return sum(value.nbytes for _, value in array_fields(struct))
-
-
-def _check_memory(env: environment_module.Environment, num_envs: int) -> None:
-    """Refuses a batch whose copies certainly do not fit in the machine's memory.
-
-    The estimate is a lower bound: per copy its model's arrays and two MjData's
-    arrays (the copy's own and the batch's), without MuJoCo's arena, the Python
-    objects or textures.
-    """
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return
-    per_copy = _array_bytes(env.physics.model) + 2 * _array_bytes(env.physics.data)
-    if per_copy * num_envs > physical:
-        raise ValueError(
-            f"num_envs={num_envs} copies need at least {per_copy * num_envs / 2**30:.1f} GiB "
-            f"({per_copy / 2**10:.0f} KiB each), more than this machine's {physical / 2**30:.1f} GiB"
-        )
-
-
 def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
     for env in envs:
@@ -1151,6 +1298,21 @@ class _SharedModel:
     def expanded_fields(self) -> Tuple[str, ...]:
         return tuple(self._expanded)
 
+    def write(self, index: int, fields: Mapping[str, np.ndarray]) -> None:
+        """Gives copy `index` these values of expandable fields."""
+        for name, value in fields.items():
+            if name not in self._expanded:
+                self._expanded[name] = self._batch.expand(name)
+            self._expanded[name][index] = value
+
+    def rows_differ(self) -> np.ndarray:
+        """(N,) bool: the copies whose expanded values differ from the shared model's."""
+        differ = np.zeros(self._batch.nsim, dtype=bool)
+        for name, values in self._expanded.items():
+            shared = np.asarray(_model_field(self.model, name))
+            differ |= (values != shared).reshape(len(values), -1).any(axis=1)
+        return differ
+
     def load(self, index: int, model: mujoco.MjModel) -> Tuple[str, ...]:
         """Copy `index` runs on `model` from its next step; returns the fields that
         cannot be held per copy in which `model` differs (then nothing is written)."""
@@ -1166,10 +1328,26 @@ class _SharedModel:
         return ()
 
 
+def _install(physics: Physics, model: mujoco.MjModel, data: mujoco.MjData) -> None:
+    """Puts `model` and `data` under a copy's `physics` (its bindings and cached ids
+    are resolved again, as after a recompile)."""
+    physics._install(model, data)
+
+
+def _set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
+    """Writes a model field named as `ModelReference.differences` names it."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        setattr(getattr(model, struct_name), field, value)
+    else:
+        getattr(model, name)[...] = value
+
+
 def _model_field(model: mujoco.MjModel, name: str) -> Any:
     """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
-    if name.startswith("opt."):
-        return getattr(model.opt, name[4:])
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        return getattr(getattr(model, struct_name), field)
     return getattr(model, name)
 
 
@@ -1213,33 +1391,33 @@ class _BatchData:
 
 
 class _BatchModel:
-    """Per-copy model fields stacked to (N, ...); other attributes from copy 0's model.
+    """Model fields of every copy, (N, ...) and read-only, from `per_copy(name)`
+    (non-array attributes as it returns them), cached until `refresh`.
 
-    Array fields are snapshots taken at the copies' last reset (`refresh`), which is
-    when tasks change model parameters.
+    Fields change when copies reset (tasks change model parameters then); the batch
+    refreshes after resets.
     """
 
-    def __init__(self, models: Sequence[mujoco.MjModel]) -> None:
-        self._models = models
-        self._stacked: list[str] = []
+    def __init__(self, per_copy: Callable[[str], Any]) -> None:
+        self._per_copy = per_copy
+        self._cached: list[str] = []
 
-    def refresh(self, models: Sequence[mujoco.MjModel]) -> None:
-        self._models = models
-        for name in self._stacked:
+    def refresh(self) -> None:
+        for name in self._cached:
             delattr(self, name)
-        self._stacked = []
+        self._cached = []
 
     def __getattr__(self, name: str) -> Any:
-        # Called only for fields not stacked since the last refresh: a stacked field
+        # Called only for fields not cached since the last refresh: a cached field
         # becomes an instance attribute, which later lookups find without coming here.
         if name.startswith("_"):
             raise AttributeError(name)
-        value = getattr(self._models[0], name)
+        value = self._per_copy(name)
         if isinstance(value, np.ndarray):
-            value = np.stack([getattr(model, name) for model in self._models])
-            value.flags.writeable = False
+            if value.flags.writeable:
+                value.flags.writeable = False
             setattr(self, name, value)
-            self._stacked.append(name)
+            self._cached.append(name)
         return value
 
 
@@ -1252,6 +1430,13 @@ def batch_physics(
     cached ids, so the domain's named quantities run unchanged on all copies at once
     when written with leading-axis-agnostic indexing (`self.data.qpos[..., i]`,
     `self.data.xmat[..., body_id, 8]`). Model fields are those of `models`, stacked;
-    call `physics.model.refresh(models)` after the copies' models change.
+    call `physics.model.refresh()` after those models change.
     """
-    return template_physics.over_arrays(_BatchModel(models), _BatchData(batch))
+
+    def stacked(name: str) -> Any:
+        value = getattr(models[0], name)
+        if isinstance(value, np.ndarray):
+            return np.stack([getattr(model, name) for model in models])
+        return value
+
+    return template_physics.over_arrays(_BatchModel(stacked), _BatchData(batch))

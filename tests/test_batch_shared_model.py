@@ -147,14 +147,16 @@ def test_model_variations_stay_bit_identical_to_single_environments():
     assert batch.batch.models is None
 
 
-def test_reload_models_takes_an_edit_between_resets_and_refuses_a_bad_index():
+def test_copy_physics_takes_an_edit_between_resets_and_refuses_a_bad_index():
     batch = suite.load_batch("cartpole", "balance", 2, seed=0)
     batch.reset()
-    batch.envs[1].physics.model.actuator("slide").gear[0] = 20.0
-    batch.reload_models([1])
+    with batch.copy_physics(1) as physics:
+        physics.model.actuator("slide").gear[0] = 20.0
     assert batch.batch.expanded("actuator_gear")[:, 0, 0].tolist() == [10.0, 20.0]
+    assert batch.model_values("actuator", "slide", "gear")[:, 0].tolist() == [10.0, 20.0]
     with pytest.raises(ValueError, match="copy index"):
-        batch.reload_models([2])
+        with batch.copy_physics(2):
+            pass
 
 
 # Model variations against a task's own variator.

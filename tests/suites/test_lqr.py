@@ -247,9 +247,9 @@ def test_batched_copies_share_one_model_with_their_own_stiffnesses():
     assert batch.batch.models is None  # One model, not one per copy.
     np.testing.assert_array_equal(
         batch.batch.expanded("jnt_stiffness"),
-        np.stack([env.physics.model.jnt_stiffness for env in batch.envs]),
+        np.stack([batch.copy_model(index).jnt_stiffness for index in range(batch.num_envs)]),
     )
-    assert len({env.physics.model.jnt_stiffness.tobytes() for env in batch.envs}) == 4
+    assert len({batch.copy_model(index).jnt_stiffness.tobytes() for index in range(4)}) == 4
 
 
 class _UndeclaredStiffness(lqr.LqrLevel):
@@ -277,7 +277,7 @@ def test_a_model_difference_the_task_does_not_declare_is_found_and_expanded():
     assert batch.batch.models is None
     np.testing.assert_array_equal(
         batch.batch.expanded("jnt_stiffness"),
-        np.stack([env.physics.model.jnt_stiffness for env in batch.envs]),
+        np.stack([batch.copy_model(index).jnt_stiffness for index in range(batch.num_envs)]),
     )
     with pytest.raises(ValueError, match="hfield_data"):
         batch_module.BatchEnvironment.from_environments(
