@@ -194,3 +194,60 @@ def test_model_variations_of_another_attribute_run_beside_a_task_variator():
     assert batch.batch.models is None
     assert batch.batch.expanded("body_mass") is not None
     assert batch.batch.expanded("geom_friction") is not None
+
+
+# Copies keep no model or MjData of their own unless theirs cannot be shared.
+
+
+def test_vectorised_copies_share_one_scratch_physics():
+    batch = suite.load_batch("fish", "swim", 3, seed=0)
+    batch.reset()
+    models = {id(env.physics.model) for env in batch.envs}
+    datas = {id(env.physics.data) for env in batch.envs}
+    assert len(models) == len(datas) == 1
+    # Each copy's own values come from the batch: fish's target moves per copy.
+    targets = {batch.copy_model(index).geom_pos.tobytes() for index in range(3)}
+    assert len(targets) == 3
+
+
+def test_copies_whose_models_cannot_be_shared_keep_their_own():
+    batch = suite.load_batch("quadruped", "escape", 3, seed=0)
+    batch.reset()
+    models = [env.physics.model for env in batch.envs]
+    assert len({id(model) for model in models}) == 3
+    assert list(batch.batch.models) == models
+
+
+@pytest.mark.parametrize(
+    "domain, task, variations",
+    [
+        ("fish", "swim", None),
+        ("quadruped", "escape", None),
+        ("cartpole", "balance", {("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}),
+    ],
+)
+def test_a_snapshot_restores_into_a_fresh_batch_bit_for_bit(domain, task, variations):
+    def make(seed):
+        return suite.load_batch(
+            domain, task, 3, seed=seed, model_variations=variations, task_kwargs={"time_limit": 0.1}
+        )
+
+    batch = make(1)
+    spec = batch.action_spec()
+    actions = np.random.RandomState(0).uniform(
+        spec.minimum, spec.maximum, size=(12, 3) + spec.shape
+    )
+    batch.reset()
+    for row in actions[:4]:
+        batch.step(row)
+    snapshot = batch.snapshot()
+    expected = [batch.step(row) for row in actions[4:]]
+    fresh = make(8)
+    fresh.reset()
+    fresh.restore(snapshot)
+    for row, want in zip(actions[4:], expected):
+        got = fresh.step(row)
+        np.testing.assert_array_equal(got.step_type, want.step_type)
+        np.testing.assert_array_equal(got.reward, want.reward)
+        for name, value in want.observation.items():
+            np.testing.assert_array_equal(got.observation[name], value, err_msg=name)
