@@ -3,12 +3,18 @@
 Each copy is an ordinary `composer.Environment` with its own task, random state and
 `Physics`; its Python lifecycle (callbacks, observables, reward) runs exactly as it
 does alone. What changes is who steps the physics: the copies' substeps run in one
-`mujoco.batch.Batch` call on `num_threads` threads. Before a call, every stepped
-copy's integration state (qpos, qvel, act, ctrl, warm start, applied forces, mocap,
-...) is written into the batch's rows; after it, the batch's persistent MjData of
-each copy (state and derived quantities alike) is copied back into the copy's own
-MjData. The batch runs each copy on the copy's own MjModel, so per-copy model
-parameters (domain randomisation) are honoured.
+`mujoco.batch.Batch` call on `num_threads` threads. On the looped path, before a
+call every stepped copy's integration state (qpos, qvel, act, ctrl, warm start,
+applied forces, mocap, ...) is written into the batch's rows, and after it the
+batch's persistent MjData of each copy is copied back into the copy's own MjData.
+
+One model: every copy runs on the batch's one shared model with the fields in which
+its own model differs expanded per copy, found by comparing each copy's model with
+the shared one after its resets (`composer_tasks.batch_fields`); copies whose models
+differ in fields that cannot be expanded run on models of their own. On the
+vectorised path the copies keep no model or MjData of their own either: their
+Physics share one scratch pair, which holds a copy's model and state while its
+lifecycle runs (see `BatchEnvironment.copy_physics`).
 
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
@@ -141,8 +147,9 @@ class BatchEnvironment:
     Args:
       task_or_factory: a callable returning a new `composer.Task` (called once per
         copy), or a `composer.Task` when `num_envs` is 1.
-      num_envs: number of copies N (an int >= 1; refused when the copies' models
-        and data alone would exceed the machine's memory).
+      num_envs: number of copies N (an int >= 1; refused, before the copies are
+        allocated, when their measured cost exceeds the machine's available memory:
+        see `bytes_per_copy`).
       num_threads: threads of the batch (0: one per core).
       seed: int seed in [0, 2**32 - 1] of the whole batch; copy i uses
         `seeding.derive_seed(seed, i)`. None draws one from the operating system
@@ -367,7 +374,9 @@ class BatchEnvironment:
         model = env.physics.model
         differences = reference.differences(model)
         if _vectorizable([env]) and all(map(batch_fields.cpu_expandable, differences)):
-            built_fields[index] = {name: np.array(_model_field(model, name)) for name in differences}
+            built_fields[index] = {
+                name: np.array(_model_field(model, name)) for name in differences
+            }
             _install(env.physics, self._scratch_model, self._scratch_data)
             self._slim[index] = True
             return True
@@ -503,9 +512,7 @@ class BatchEnvironment:
             )
         return int(index)
 
-    def copy_model(
-        self, index: int, model: Optional[mujoco.MjModel] = None
-    ) -> mujoco.MjModel:
+    def copy_model(self, index: int, model: Optional[mujoco.MjModel] = None) -> mujoco.MjModel:
         """A model equal to copy `index`'s: the copy's own if it keeps one, else its
         values (the batch's shared model with the copy's per-copy fields) written into
         `model` (an MjModel of the batch's sizes, e.g. one this returned before) or
