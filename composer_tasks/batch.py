@@ -274,6 +274,7 @@ class BatchEnvironment:
             lower_bound,
             lower_bound * self._num_envs,
             "a lower bound: the batch's MjData buffer of each",
+            exact=False,
         )
         _check_variation_elements(self._variations, first.physics.model)
         _check_variation_conflicts(self._variations, first)
@@ -358,6 +359,7 @@ class BatchEnvironment:
             self.bytes_per_copy,
             remaining * per_copy + self._num_envs * per_simulation,
             f"measured on copies 1 to {measured} and a probe batch",
+            exact=True,
         )
 
     def _slim_at_build(

@@ -92,12 +92,14 @@ def simulation_bytes(model: mujoco.MjModel) -> Optional[int]:
     return max(0, after - before) // _PROBE_SIMULATIONS
 
 
-def refuse(num_envs: int, per_copy: int, needed: int, measured: str) -> None:
-    """Raises ValueError if `needed` more bytes do not fit in the available memory."""
+def refuse(num_envs: int, per_copy: int, needed: int, measured: str, exact: bool) -> None:
+    """Raises ValueError if `needed` more bytes do not fit in the available memory;
+    `exact` says whether `needed` is an estimate or a lower bound."""
     available = available_bytes()
     if available is not None and needed > available:
         raise ValueError(
-            f"num_envs={num_envs} copies need about {needed / 2**30:.1f} GiB more "
+            f"num_envs={num_envs} copies need {'about' if exact else 'at least'} "
+            f"{needed / 2**30:.1f} GiB more "
             f"({per_copy / 2**10:.0f} KiB per copy, {measured}), more than the "
             f"{available / 2**30:.1f} GiB this machine has available"
         )
