@@ -335,7 +335,15 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
     suite.load_batch(domain, task, 2, seed=0).reset()  # imports and one-time caches
     before = _resident_after_release()
     start, start_cpu = time.perf_counter(), time.process_time()
-    batch = suite.load_batch(domain, task, num_envs, num_threads=threads, seed=0)
+    # A copy that random actions make diverge ends its episode rather than the run.
+    batch = suite.load_batch(
+        domain,
+        task,
+        num_envs,
+        num_threads=threads,
+        seed=0,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
     build_s, build_cpu_s = time.perf_counter() - start, time.process_time() - start_cpu
     actions = _actions(batch.action_spec(), num_envs, count=50)
     batch.reset()
@@ -399,7 +407,7 @@ def scale(threads, seconds):
         if name.startswith("cartpole:"):
             sizes += [int(n) for n in _EXTRA_CARTPOLE_ENVS.value]
         for num_envs in sizes:
-            output = subprocess.run(
+            worker = subprocess.run(
                 [
                     sys.executable,
                     os.path.abspath(__file__),
@@ -411,10 +419,12 @@ def scale(threads, seconds):
                 ],
                 capture_output=True,
                 text=True,
-                check=True,
                 env=dict(os.environ, MUJOCO_GL="disable"),
             )
-            row = json.loads(output.stdout.strip().splitlines()[-1])
+            if worker.returncode:
+                print(f"{name} N={num_envs} failed:\n{worker.stderr[-2000:]}", flush=True)
+                continue
+            row = json.loads(worker.stdout.strip().splitlines()[-1])
             row["load_1min"] = os.getloadavg()[0]
             rows.append(row)
             print(
@@ -425,6 +435,11 @@ def scale(threads, seconds):
                 f"{row['speed_ratio']:>7.2f}  {row['load_1min']:.1f}",
                 flush=True,
             )
+            _write_scale_csv(rows, threads)
+
+
+def _write_scale_csv(rows, threads):
+    """(Re)writes the --scale CSV, after every measurement so that none is lost."""
     os.makedirs(os.path.dirname(_SCALE_CSV.value), exist_ok=True)
     with open(_SCALE_CSV.value, "w", newline="") as handle:
         writer = csv.DictWriter(
