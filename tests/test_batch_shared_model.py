@@ -251,3 +251,40 @@ def test_a_snapshot_restores_into_a_fresh_batch_bit_for_bit(domain, task, variat
         np.testing.assert_array_equal(got.reward, want.reward)
         for name, value in want.observation.items():
             np.testing.assert_array_equal(got.observation[name], value, err_msg=name)
+
+
+def test_an_unexpandable_edit_later_gives_varied_copies_their_own_models(caplog):
+    variations = {("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}
+
+    def make():
+        return suite.load_batch("cartpole", "balance", 3, seed=2, model_variations=variations)
+
+    edited, twin = make(), make()
+    edited.reset()
+    twin.reset()
+    masses = edited.model_values("body", "pole_1", "mass")
+    assert edited.batch.models is None
+    with caplog.at_level(logging.WARNING, logger="composer_tasks.batch"):
+        with edited.copy_physics(1) as physics:
+            physics.model.stat.meaninertia *= 2.0
+    assert any("stat.meaninertia" in record.getMessage() for record in caplog.records)
+    # Copies 0 and 2 left the scratch Physics for models of their own (their masses
+    # differ from the shared model's); copy 1 keeps the edited one.
+    assert edited.batch.models is not None
+    assert len({id(env.physics.model) for env in edited.envs}) == 3
+    np.testing.assert_array_equal(edited.model_values("body", "pole_1", "mass"), masses)
+    assert edited.copy_model(1).stat.meaninertia == 2.0 * twin.copy_model(1).stat.meaninertia
+    actions = np.random.RandomState(1).uniform(-1, 1, size=(5, 3, 1))
+    for row in actions:
+        got, want = edited.step(row), twin.step(row)
+        for name, value in want.observation.items():
+            np.testing.assert_array_equal(got.observation[name][[0, 2]], value[[0, 2]])
+
+
+def test_copy_model_replaces_a_model_of_other_sizes():
+    batch = suite.load_batch("cartpole", "balance", 2, seed=0)
+    batch.reset()
+    other = mujoco.MjModel.from_xml_string("<mujoco/>")
+    model = batch.copy_model(1, other)
+    assert model is not other and model.nbody == batch.copy_model(0).nbody
+    assert batch.copy_model(1, model) is model
