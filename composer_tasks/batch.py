@@ -114,7 +114,7 @@ _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
 _LOGGER = logging.getLogger(__name__)
 # Copies after copy 0 whose building is measured for the memory estimate.
-_MEASURED_COPIES = 4
+_MEASURED_COPIES = 16
 
 # Makes copy `index` of a batch from its int seed.
 _CopyFactory = Callable[[int, int], environment_module.Environment]

@@ -19,7 +19,7 @@ import mujoco
 import mujoco.batch
 
 # The simulations of the probe batch that measures mujoco.batch's cost per copy.
-_PROBE_SIMULATIONS = 8
+_PROBE_SIMULATIONS = 16
 
 
 def resident_bytes() -> Optional[int]:
