@@ -473,7 +473,8 @@ class BatchEnvironment:
 
     @property
     def batch(self) -> mujoco.batch.Batch:
-        """The `mujoco.batch.Batch` that steps the copies."""
+        """The `mujoco.batch.Batch` that steps the copies (a new one once a copy's model
+        makes the batch fall back to per-copy models: read it again after resets)."""
         return self._batch
 
     def action_spec(self) -> Any:
