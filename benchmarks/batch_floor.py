@@ -11,8 +11,8 @@ each lqr task this measures, in one process and interleaved, the CPU time of one
     controls, the observation dict, step counts, the episode outcome, the MuJoCo
     warning check, the returned timestep);
   * `mujoco.batch`'s own step of the same copies (the physics), as the batch runs
-    it: since lqr declares `batch_model_fields`, one model with each copy's
-    stiffnesses expanded (before, each copy on its own MjModel);
+    it: one model with each copy's stiffnesses expanded (the batch finds the field
+    in which the copies' models differ);
   * the raw baseline of batch_throughput.py: one `mujoco.batch` on one shared
     model (copy 0's), controls written, the same states;
   * that shared model with `jnt_stiffness` expanded per simulation to the copies'
@@ -111,13 +111,13 @@ def raw_us(batch: batch_module.BatchEnvironment, steps: int, expand_stiffness: b
     the copies' initial states; with `expand_stiffness`, each simulation has its
     copy's joint stiffnesses (the only field in which lqr's copies differ)."""
     batch.reset()
-    envs = batch.envs
-    raw = mujoco.batch.Batch(envs[0].physics.model, nsim=batch.num_envs, nthread=1, persistent=True)
+    # The copies' models and states are read from the batch: on the vectorised path
+    # the copies keep none of their own (docs/batch.md).
+    models = [batch.copy_model(index) for index in range(batch.num_envs)]
+    raw = mujoco.batch.Batch(models[0], nsim=batch.num_envs, nthread=1, persistent=True)
     if expand_stiffness:
-        raw.expand("jnt_stiffness")[...] = np.stack(
-            [env.physics.model.jnt_stiffness for env in envs]
-        )
-    raw.bind("qpos")[...] = np.stack([env.physics.data.qpos for env in envs])
+        raw.expand("jnt_stiffness")[...] = np.stack([model.jnt_stiffness for model in models])
+    raw.bind("qpos")[...] = batch.batch.bind("qpos")
     ctrl = raw.bind("ctrl")
     actions = np.zeros(ctrl.shape)
     stage = mujoco.mjtStage.mjSTAGE_VEL

@@ -20,6 +20,18 @@ loop over copies) or `looped` (each copy's callbacks in turn, physics batched).
         --threads 1 --clock cpu --seconds 1.5    # the 16 tasks of dm_control's EXTRA set
     python benchmarks/batch_throughput.py --tasks extra --num_envs 64 --methods ours_batch \
         --threads 1 --clock cpu --seconds 0.2 --physics_share
+
+Scale (`--scale`): for each task and N, in a fresh process each, this project's
+batch (`suite.load_batch`) and raw `mujoco.batch` on one model: build time, resident
+memory per copy (the growth of the process's RSS from before building to after
+the first step, free C-heap pages returned first on both sides; build time as wall
+and CPU seconds of the process) and steps/s of
+the two interleaved in the same process (`--repeats` rounds, medians), written to
+`--scale_csv`:
+
+    python benchmarks/batch_throughput.py --scale --tasks cartpole:swingup,humanoid:run,dog:run \
+        --num_envs 64,256,1024,4096 --extra_cartpole_envs 16384 --threads 1 --clock cpu \
+        --seconds 1
 """
 
 import copy
@@ -40,6 +52,7 @@ import mujoco
 import mujoco.batch
 import numpy as np
 
+from composer_tasks import batch_memory
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.wrappers.gymnasium import GymnasiumEnv
 from suites import suite
@@ -107,6 +120,26 @@ _PHYSICS_SHARE = flags.DEFINE_bool(
     "Also record `ours_physics_share`: the share of the BatchEnvironment's step time spent "
     "in mujoco.batch's step (cProfile over 30 steps; cProfile's own cost makes it a lower "
     "bound). A ratio within one process, so the machine's other load barely moves it.",
+)
+_SCALE = flags.DEFINE_bool(
+    "scale",
+    False,
+    "Measure build time, resident memory per copy and steps/s against raw mujoco.batch on "
+    "one model (each task and N in a fresh process) instead of the methods table.",
+)
+_EXTRA_CARTPOLE_ENVS = flags.DEFINE_list(
+    "extra_cartpole_envs", [], "With --scale: further N for cartpole tasks only."
+)
+_REPEATS = flags.DEFINE_integer(
+    "repeats", 3, "With --scale: interleaved timing rounds (medians).", lower_bound=1
+)
+_WORKER = flags.DEFINE_string(
+    "worker", None, "Internal: domain:task:N measured by a --scale worker process."
+)
+_SCALE_CSV = flags.DEFINE_string(
+    "scale_csv",
+    os.path.join(_ROOT, "benchmarks/results/batch_scale.csv"),
+    "Output CSV of --scale.",
 )
 _CSV = flags.DEFINE_string(
     "csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV."
@@ -291,9 +324,153 @@ def _reference(python, implementation):
     return measure
 
 
+def _resident_after_release():
+    batch_memory.release_free_memory()
+    return batch_memory.resident_bytes()
+
+
+def scale_worker(domain, task, num_envs, threads, seconds, repeats):
+    """One --scale measurement (this process measures nothing else): a dict."""
+    clock = _clock()
+    suite.load_batch(domain, task, 2, seed=0).reset()  # imports and one-time caches
+    before = _resident_after_release()
+    start, start_cpu = time.perf_counter(), time.process_time()
+    # A copy that random actions make diverge ends its episode rather than the run.
+    batch = suite.load_batch(
+        domain,
+        task,
+        num_envs,
+        num_threads=threads,
+        seed=0,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    build_s, build_cpu_s = time.perf_counter() - start, time.process_time() - start_cpu
+    actions = _actions(batch.action_spec(), num_envs, count=50)
+    batch.reset()
+    batch.step(actions[0])
+    ours_bytes = _resident_after_release() - before
+    # Without textures, as the batch's copies: the raw batch copies the model.
+    env = suite.load(domain, task, environment_kwargs={"textures": False})
+    env.reset()
+    nstep = env.task.physics_steps_per_control_step
+    before_raw = _resident_after_release()
+    physics_batch = mujoco.batch.Batch(
+        env.physics.model, nsim=num_envs, nthread=threads, persistent=True
+    )
+    _start_at_reset_state(physics_batch, env)
+    ctrl = physics_batch.bind("ctrl")
+    ctrl[:] = actions[0]
+    physics_batch.step(nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
+    raw_bytes = _resident_after_release() - before_raw
+    counter = [0]
+
+    def ours_step():
+        batch.step(actions[counter[0] % len(actions)])
+        counter[0] += 1
+
+    def raw_step():
+        ctrl[:] = actions[counter[0] % len(actions)]
+        physics_batch.step(nstep=nstep, stage=mujoco.mjtStage.mjSTAGE_VEL)
+        counter[0] += 1
+
+    ours_rates, raw_rates = [], []
+    for _ in range(repeats):
+        ours_rates.append(_timing.rate(ours_step, seconds, num_envs, clock=clock))
+        with paused_profiling_clock():
+            raw_rates.append(_timing.rate(raw_step, seconds, num_envs, clock=clock))
+    ours_rate, raw_rate = float(np.median(ours_rates)), float(np.median(raw_rates))
+    return dict(
+        task=f"{domain}:{task}",
+        num_envs=num_envs,
+        build_s=build_s,
+        build_cpu_s=build_cpu_s,
+        ours_kib_per_copy=ours_bytes / num_envs / 1024,
+        raw_kib_per_copy=raw_bytes / num_envs / 1024,
+        memory_ratio=ours_bytes / raw_bytes,
+        estimate_kib_per_copy=(batch.bytes_per_copy or 0) / 1024,
+        ours_steps_per_s=ours_rate,
+        raw_steps_per_s=raw_rate,
+        speed_ratio=ours_rate / raw_rate,
+        own_models=batch.batch.models is not None,
+    )
+
+
+def scale(threads, seconds):
+    rows = []
+    header = (
+        f"{'task':<18}{'N':>7}{'build s':>9}{'cpu s':>8}{'KiB/copy':>10}{'raw':>8}{'x raw':>7}"
+        f"{'estimate':>10}{'steps/s':>11}{'raw':>11}{'ratio':>7}  load"
+    )
+    print(header)
+    for name in _TASKS.value:
+        sizes = [int(n) for n in _NUM_ENVS.value]
+        if name.startswith("cartpole:"):
+            sizes += [int(n) for n in _EXTRA_CARTPOLE_ENVS.value]
+        for num_envs in sizes:
+            worker = subprocess.run(
+                [
+                    sys.executable,
+                    os.path.abspath(__file__),
+                    f"--worker={name}:{num_envs}",
+                    f"--threads={threads}",
+                    f"--seconds={seconds}",
+                    f"--repeats={_REPEATS.value}",
+                    f"--clock={_CLOCK.value}",
+                ],
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, MUJOCO_GL="disable"),
+            )
+            if worker.returncode:
+                print(f"{name} N={num_envs} failed:\n{worker.stderr[-2000:]}", flush=True)
+                continue
+            row = json.loads(worker.stdout.strip().splitlines()[-1])
+            row["load_1min"] = os.getloadavg()[0]
+            rows.append(row)
+            print(
+                f"{row['task']:<18}{num_envs:>7}{row['build_s']:>9.2f}{row['build_cpu_s']:>8.2f}"
+                f"{row['ours_kib_per_copy']:>10.0f}{row['raw_kib_per_copy']:>8.0f}"
+                f"{row['memory_ratio']:>7.2f}{row['estimate_kib_per_copy']:>10.0f}"
+                f"{row['ours_steps_per_s']:>11.0f}{row['raw_steps_per_s']:>11.0f}"
+                f"{row['speed_ratio']:>7.2f}  {row['load_1min']:.1f}",
+                flush=True,
+            )
+            _write_scale_csv(rows, threads)
+
+
+def _write_scale_csv(rows, threads):
+    """(Re)writes the --scale CSV, after every measurement so that none is lost."""
+    os.makedirs(os.path.dirname(_SCALE_CSV.value), exist_ok=True)
+    with open(_SCALE_CSV.value, "w", newline="") as handle:
+        writer = csv.DictWriter(
+            handle, fieldnames=list(rows[0]) + ["threads", "clock", "date", "cpus"]
+        )
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(
+                dict(
+                    row,
+                    threads=threads,
+                    clock=_CLOCK.value,
+                    date=datetime.date.today().isoformat(),
+                    cpus=os.cpu_count(),
+                )
+            )
+    print(f"wrote {_SCALE_CSV.value}", file=sys.stderr)
+
+
 def main(argv):
     del argv
     threads, seconds = _THREADS.value, _SECONDS.value
+    if _WORKER.value is not None:
+        domain, task, num_envs = _WORKER.value.split(":")
+        print(
+            json.dumps(scale_worker(domain, task, int(num_envs), threads, seconds, _REPEATS.value))
+        )
+        return
+    if _SCALE.value:
+        scale(threads, seconds)
+        return
     methods = [
         ("ours_batch", ours, None),
         ("raw_mujoco_batch", raw_physics, None),

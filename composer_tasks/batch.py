@@ -3,12 +3,18 @@
 Each copy is an ordinary `composer.Environment` with its own task, random state and
 `Physics`; its Python lifecycle (callbacks, observables, reward) runs exactly as it
 does alone. What changes is who steps the physics: the copies' substeps run in one
-`mujoco.batch.Batch` call on `num_threads` threads. Before a call, every stepped
-copy's integration state (qpos, qvel, act, ctrl, warm start, applied forces, mocap,
-...) is written into the batch's rows; after it, the batch's persistent MjData of
-each copy (state and derived quantities alike) is copied back into the copy's own
-MjData. The batch runs each copy on the copy's own MjModel, so per-copy model
-parameters (domain randomisation) are honoured.
+`mujoco.batch.Batch` call on `num_threads` threads. On the looped path, before a
+call every stepped copy's integration state (qpos, qvel, act, ctrl, warm start,
+applied forces, mocap, ...) is written into the batch's rows, and after it the
+batch's persistent MjData of each copy is copied back into the copy's own MjData.
+
+One model: every copy runs on the batch's one shared model with the fields in which
+its own model differs expanded per copy, found by comparing each copy's model with
+the shared one after its resets (`composer_tasks.batch_fields`); copies whose models
+differ in fields that cannot be expanded run on models of their own. On the
+vectorised path the copies keep no model or MjData of their own either: their
+Physics share one scratch pair, which holds a copy's model and state while its
+lifecycle runs (see `BatchEnvironment.copy_physics`).
 
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
@@ -45,10 +51,11 @@ Conventions:
 """
 
 import collections
+import contextlib
 import copy
-import os
+import logging
 from collections.abc import Iterable
-from typing import Any, Callable, Mapping, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 import dm_env
 import mujoco
@@ -57,12 +64,13 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import seeding
+from composer_tasks import batch_fields, batch_memory, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
-from composer_tasks.physics import Physics, PhysicsError, array_fields
+from composer_tasks.composer.variation import variators as variators_module
+from composer_tasks.physics import Physics, PhysicsError
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.physics import warning_error
 
@@ -104,6 +112,10 @@ _FIRST = int(dm_env.StepType.FIRST)
 _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
 
+_LOGGER = logging.getLogger(__name__)
+# Copies after copy 0 whose building is measured for the memory estimate.
+_MEASURED_COPIES = 16
+
 # Makes copy `index` of a batch from its int seed.
 _CopyFactory = Callable[[int, int], environment_module.Environment]
 # An observation of every copy: name -> (N, ...) array.
@@ -135,8 +147,9 @@ class BatchEnvironment:
     Args:
       task_or_factory: a callable returning a new `composer.Task` (called once per
         copy), or a `composer.Task` when `num_envs` is 1.
-      num_envs: number of copies N (an int >= 1; refused when the copies' models
-        and data alone would exceed the machine's memory).
+      num_envs: number of copies N (an int >= 1; refused, before the copies are
+        allocated, when their measured cost exceeds the machine's available memory:
+        see `bytes_per_copy`).
       num_threads: threads of the batch (0: one per core).
       seed: int seed in [0, 2**32 - 1] of the whole batch; copy i uses
         `seeding.derive_seed(seed, i)`. None draws one from the operating system
@@ -249,27 +262,67 @@ class BatchEnvironment:
         ):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
         self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
+        # The measured resident bytes of one copy with the batch's simulation of it
+        # (None where resident memory cannot be read).
+        self.bytes_per_copy: Optional[int] = None
         self._variations = _check_variation_keys(model_variations)
         self._num_envs = int(num_envs)
         first = self._make_copy(make, 0)
-        _check_memory(first, self._num_envs)
+        lower_bound = batch_memory.lower_bound_per_copy(first.physics.model)
+        batch_memory.refuse(
+            self._num_envs,
+            lower_bound,
+            lower_bound * self._num_envs,
+            "a lower bound: the batch's MjData buffer of each",
+            exact=False,
+        )
         _check_variation_elements(self._variations, first.physics.model)
-        self._envs = [first] + [self._make_copy(make, index) for index in range(1, self._num_envs)]
+        _check_variation_conflicts(self._variations, first)
+        self._num_threads = int(num_threads)
+        # The model every copy runs on but for its expanded fields: copy 0's as built.
+        shared = copy.copy(first.physics.model)
+        reference = batch_fields.ModelReference(shared)
+        # Copies on the vectorised path keep no model or MjData of their own: their
+        # Physics all hold the scratch pair below, into which a copy's model (from the
+        # batch) and state are written whenever its own lifecycle runs (a reset, a
+        # snapshot, `copy_physics`); the batch's rows hold the copies between those.
+        self._scratch_model = copy.copy(shared)
+        self._scratch_data = mujoco.MjData(self._scratch_model)
+        self._slim = np.zeros(self._num_envs, dtype=bool)
+        self._slimming = _vectorizable([first])
+        # The fields in which a slim copy's model as built differs from the shared one,
+        # written into the batch once it exists.
+        built_fields: dict[int, dict[str, np.ndarray]] = {}
+        self._envs = []
+        # The first copies after copy 0 are measured: what building one adds.
+        measured = min(self._num_envs - 1, _MEASURED_COPIES)
+        resident_before = None
+        for index in range(self._num_envs):
+            if index == 1:
+                batch_memory.release_free_memory()
+                resident_before = batch_memory.resident_bytes()
+            env = first if index == 0 else self._make_copy(make, index)
+            self._envs.append(env)
+            if self._slimming:
+                self._slimming = self._slim_at_build(index, reference, built_fields)
+            if index == measured:
+                self._estimate_memory(shared, measured, resident_before)
+        batch_memory.release_free_memory()
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
-            copy.copy(first.physics.model),
-            nsim=self._num_envs,
-            nthread=int(num_threads),
-            persistent=True,
+            shared, nsim=self._num_envs, nthread=self._num_threads, persistent=True
         )
-        self._shared_model = _SharedModel.for_copies(self._batch, self._envs, self._variations)
-        self._state_views = {}
-        for name in _STATE_FIELDS:
-            view = self._batch.bind(name)
-            if view[0].size:
-                self._state_views[name] = view
-        self._models: list[Any] = [None] * self._num_envs
+        self._shared_model = _SharedModel(self._batch, shared, _hinted_fields(first.task))
+        for index, fields in built_fields.items():
+            self._shared_model.write(index, fields)
+        self._models_changed = False
+        # None while every copy runs on the shared model (its expandable fields per
+        # copy); once a copy's model differs from it in a field that cannot be
+        # expanded, the model each copy runs on: its own where it differs at all,
+        # the shared one elsewhere.
+        self._own_models: Optional[list[mujoco.MjModel]] = None
+        self._bind_state_views()
         self._variation_random = [
             np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
             for index in range(self._num_envs)
@@ -280,6 +333,63 @@ class BatchEnvironment:
         self._vectorized = _vectorizable(self._envs)
         if self._vectorized:
             self._setup_vectorized()
+
+    def _bind_state_views(self) -> None:
+        self._state_views = {}
+        for name in _STATE_FIELDS:
+            view = self._batch.bind(name)
+            if view[0].size:
+                self._state_views[name] = view
+
+    def _estimate_memory(
+        self, model: mujoco.MjModel, measured: int, resident_before: Optional[int]
+    ) -> None:
+        """Sets `bytes_per_copy` from the copies built so far and refuses the batch
+        if the remaining copies do not fit."""
+        batch_memory.release_free_memory()
+        resident_after = batch_memory.resident_bytes()
+        per_simulation = batch_memory.simulation_bytes(model)
+        if resident_before is None or resident_after is None or per_simulation is None:
+            return
+        per_copy = max(0, resident_after - resident_before) // measured if measured else 0
+        self.bytes_per_copy = per_copy + per_simulation
+        remaining = self._num_envs - 1 - measured
+        batch_memory.refuse(
+            self._num_envs,
+            self.bytes_per_copy,
+            remaining * per_copy + self._num_envs * per_simulation,
+            f"measured on copies 1 to {measured} and a probe batch",
+            exact=True,
+        )
+
+    def _slim_at_build(
+        self,
+        index: int,
+        reference: batch_fields.ModelReference,
+        built_fields: dict[int, dict[str, np.ndarray]],
+    ) -> bool:
+        """Drops copy `index`'s own model and MjData (its Physics takes the scratch
+        pair) if its model differs from the shared one only in expandable fields and
+        it can run on the vectorised path; else gives every copy slimmed so far its
+        own again, and returns False (no copy is slim)."""
+        env = self._envs[index]
+        model = env.physics.model
+        differences = reference.differences(model)
+        if _vectorizable([env]) and all(map(batch_fields.cpu_expandable, differences)):
+            built_fields[index] = {
+                name: np.array(_model_field(model, name)) for name in differences
+            }
+            _install(env.physics, self._scratch_model, self._scratch_data)
+            self._slim[index] = True
+            return True
+        for slim_index, fields in built_fields.items():
+            own = copy.copy(self._scratch_model)  # still the shared model's values
+            for name, value in fields.items():
+                _set_model_field(own, name, value)
+            _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
+        built_fields.clear()
+        self._slim[:] = False
+        return False
 
     def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
@@ -309,9 +419,7 @@ class BatchEnvironment:
         first = self._envs[0]
         task = first.task
         self._task = task
-        self._batch_physics = batch_physics(
-            first.physics, self._batch, [env.physics.model for env in self._envs]
-        )
+        self._bind_vectorized()
         self._observation_functions = tuple(
             (name, observable.raw_callable)
             for name, observable in task.observables.items()
@@ -320,13 +428,6 @@ class BatchEnvironment:
         # Unless the copies strip it, an observation has a buffer axis of length 1
         # after the copies axis, as the copies' own observations do.
         self._observation_buffer_axis = not first.strip_singleton_obs_buffer_dim
-        self._ctrl = self._batch.bind("ctrl")
-        self._time = self._batch.bind("time")
-        # MuJoCo's warning counters of every copy, (N, mjNWARNING, 2), live; a copy
-        # whose counters changed during a step diverged or was warned about.
-        self._warnings = self._batch.warning
-        self._checked_warnings = self._warnings.copy()
-        self._checked_warning_bytes = self._warnings.tobytes()
         # Copy i's step count is `_steps - _episode_starts[i]`: vectorised steps since
         # the batch's last reset, less those before the copy's episode began. A step
         # then counts with one int addition, and only once the earliest episode start
@@ -340,6 +441,19 @@ class BatchEnvironment:
         # None when none did.
         self._reset_next: Optional[np.ndarray] = None
         self._last_observation: Optional[_Observation] = None
+
+    def _bind_vectorized(self) -> None:
+        """Binds the vectorised path's views of the batch (again after it is rebuilt)."""
+        self._batch_physics = self._envs[0].physics.over_arrays(
+            _BatchModel(self._per_copy_model_field), _BatchData(self._batch)
+        )
+        self._ctrl = self._batch.bind("ctrl")
+        self._time = self._batch.bind("time")
+        # MuJoCo's warning counters of every copy, (N, mjNWARNING, 2), live; a copy
+        # whose counters changed during a step diverged or was warned about.
+        self._warnings = self._batch.warning
+        self._checked_warnings = self._warnings.copy()
+        self._checked_warning_bytes = self._warnings.tobytes()
 
     @property
     def vectorized(self) -> bool:
@@ -359,7 +473,8 @@ class BatchEnvironment:
 
     @property
     def batch(self) -> mujoco.batch.Batch:
-        """The `mujoco.batch.Batch` that steps the copies."""
+        """The `mujoco.batch.Batch` that steps the copies (a new one once a copy's model
+        makes the batch fall back to per-copy models: read it again after resets)."""
         return self._batch
 
     def action_spec(self) -> Any:
@@ -381,12 +496,11 @@ class BatchEnvironment:
 
     def model_values(self, kind: str, name: str, attribute: str) -> np.ndarray:
         """The current per-copy values of a model field, (N, ...)."""
-        return np.stack(
-            [
-                np.array(getattr(getattr(env.physics.model, kind)(name), attribute))
-                for env in self._envs
-            ]
-        )
+        values = []
+        for index, env in enumerate(self._envs):
+            self._materialize(index)
+            values.append(np.array(getattr(getattr(env.physics.model, kind)(name), attribute)))
+        return np.stack(values)
 
     # One copy's simulation, for viewers.
 
@@ -401,10 +515,22 @@ class BatchEnvironment:
             )
         return int(index)
 
+    def copy_model(self, index: int, model: Optional[mujoco.MjModel] = None) -> mujoco.MjModel:
+        """A model equal to copy `index`'s: the copy's own if it keeps one, else its
+        values (the batch's shared model with the copy's per-copy fields) written into
+        `model` (an MjModel of the batch's sizes, e.g. one this returned before) or
+        into a new one. Viewers draw a copy with it."""
+        index = self._copy_index(index)
+        if not self._slim[index]:
+            return self._envs[index].physics.model
+        if model is not None and not np.array_equal(model._sizes, self._scratch_model._sizes):
+            model = None
+        return self._batch.get_model(index, model)
+
     def copy_data(self, index: int, data: mujoco.MjData) -> None:
         """Writes copy `index`'s current simulation into `data`, an `MjData` of
-        `envs[index].physics.model` (e.g. a viewer's): its state, and the quantities
-        derived from it (`mj_forward` on the copy's own model).
+        `copy_model(index)` (e.g. a viewer's): its state, and the quantities derived
+        from it (`mj_forward` on the copy's model).
 
         Read a copy's simulation here, not from `envs[index].physics.data`: on the
         vectorised path that lags the batch between the copy's resets.
@@ -415,6 +541,7 @@ class BatchEnvironment:
             self._batch.get_data(index, data)
         else:
             mujoco.mj_copyData(data, env.physics.model, env.physics.data)
+        self._materialize(index)
         mujoco.mj_forward(env.physics.model, data)
 
     def set_xfrc_applied(self, index: int, xfrc_applied: ArrayLike) -> None:
@@ -484,7 +611,7 @@ class BatchEnvironment:
     def reset(self) -> "BatchTimeStep":
         """Starts a new episode in every copy."""
         timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
-        self._sync_models()
+        self._flush_models()
         self._needs_reset = False
         stacked = self._stack(timesteps)
         if self._vectorized:
@@ -492,14 +619,13 @@ class BatchEnvironment:
             self._episode_starts[:] = 0
             self._earliest_start = 0
             self._reset_next = None
-            self._push(range(self._num_envs))
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._last_observation = _copy_observation(stacked.observation)
             self._note_warnings()
         return stacked
 
     def _reset_copy(self, index: int) -> dm_env.TimeStep:
         env = self._envs[index]
+        self._materialize(index)
         if self._variations:
             model = env.physics.model
             random_state = self._variation_random[index]
@@ -516,18 +642,139 @@ class BatchEnvironment:
         timestep = env.reset()
         # The batch's own MjData of this copy restarts too (warning counters included).
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
+        self._take_copy(index)
         return timestep
 
-    def _sync_models(self, ids: Optional[Iterable[int]] = None) -> None:
-        """Gives the batch the models of copies `ids` (None: all), after their resets."""
-        if self._shared_model is not None:
-            for index in range(self._num_envs) if ids is None else ids:
-                self._shared_model.load(int(index), self._envs[int(index)].physics.model)
+    def _take_copy(self, index: int) -> None:
+        """Loads copy `index`'s state and model into the batch after its own
+        lifecycle ran on its Physics (a reset, a restore, `copy_physics`); the models
+        the batch runs on are handed over by `_flush_models`."""
+        physics = self._envs[index].physics
+        data = physics.data
+        for name, view in self._state_views.items():
+            view[index] = getattr(data, name)
+        if self._own_models is None:
+            blocked = self._shared_model.load(index, physics.model)
+            if blocked:
+                self._use_own_models(index, blocked)
+            elif self._slimming and not self._slim[index]:
+                self._make_slim(index)
             return
-        models = [env.physics.model for env in self._envs]
-        if any(a is not b for a, b in zip(models, self._models)):
-            self._batch.set_models(models)
-            self._models = models
+        differs = bool(self._shared_model.differences(physics.model))
+        if differs and self._slim[index]:
+            self._unslim_from_scratch(index)
+        elif not differs and self._slimming and not self._slim[index]:
+            self._make_slim(index)
+        self._own_models[index] = physics.model if differs else self._shared_model.model
+        self._models_changed = True
+
+    def _flush_models(self) -> None:
+        """Hands the batch the models of copies that run on their own (after `_take_copy`)."""
+        if self._models_changed and self._own_models is not None:
+            self._batch.set_models(self._own_models)
+        self._models_changed = False
+        if self._vectorized:
+            self._batch_physics.model.refresh()
+
+    def _materialize(self, index: int) -> None:
+        """Writes copy `index`'s model into the scratch model, if the copy is slim."""
+        if self._slim[index]:
+            self._batch.get_model(index, self._scratch_model)
+
+    def _make_slim(self, index: int) -> None:
+        """Drops copy `index`'s own model and data, whose values the batch holds."""
+        _install(self._envs[index].physics, self._scratch_model, self._scratch_data)
+        self._slim[index] = True
+
+    def _unslim_from_scratch(self, index: int) -> None:
+        """Gives slim copy `index`, whose lifecycle left the scratch model different
+        from the shared one, a copy of the scratch pair as its own; the scratch model
+        returns to the shared values."""
+        own = copy.copy(self._scratch_model)
+        data = mujoco.MjData(own)
+        mujoco.mj_copyData(data, own, self._scratch_data)
+        _install(self._envs[index].physics, own, data)
+        self._slim[index] = False
+        shared = self._shared_model.model
+        for name in self._shared_model.differences(self._scratch_model):
+            _set_model_field(self._scratch_model, name, _model_field(shared, name))
+
+    def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
+        """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
+        expanded fields), keeping every copy's state row: a copy whose model differs
+        from the shared one runs on its own, the others on the shared one."""
+        _LOGGER.warning(
+            "%s: copy %d's model differs from the batch's shared model in %s, which "
+            "mujoco.batch cannot hold per copy; copies whose models differ now run on "
+            "their own models (more memory per copy)",
+            type(self._envs[0].task).__name__,
+            index,
+            ", ".join(blocked),
+        )
+        if self._slim[index]:
+            self._unslim_from_scratch(index)
+        for slim_index in np.flatnonzero(self._slim & self._shared_model.rows_differ()):
+            own = self._batch.get_model(int(slim_index))
+            _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
+            self._slim[slim_index] = False
+        previous = self._batch
+        shared = self._shared_model.model
+        self._batch = mujoco.batch.Batch(
+            shared, nsim=self._num_envs, nthread=self._num_threads, persistent=True
+        )
+        self._shared_model = _SharedModel(self._batch, shared, ())
+        self._own_models = [
+            shared
+            if self._slim[copy_index]
+            or not self._shared_model.differences(self._envs[copy_index].physics.model)
+            else self._envs[copy_index].physics.model
+            for copy_index in range(self._num_envs)
+        ]
+        self._models_changed = True
+        self._bind_state_views()
+        for name, view in self._state_views.items():
+            view[...] = previous.bind(name)
+        if self._vectorized:
+            self._bind_vectorized()
+
+    def _per_copy_model_field(self, name: str) -> Any:
+        """A model field of every copy, (N, ...) (read-only), or a shared attribute."""
+        value = getattr(self._shared_model.model, name)
+        if not isinstance(value, np.ndarray):
+            return value
+        if self._own_models is not None:
+            return np.stack([getattr(model, name) for model in self._own_models])
+        rows = self._batch.expanded(name) if name in mujoco.batch.MODEL_FIELDS else None
+        if rows is not None:
+            return rows
+        return np.broadcast_to(value, (self._num_envs,) + value.shape)
+
+    @contextlib.contextmanager
+    def copy_physics(self, index: int) -> Iterator[Physics]:
+        """Copy `index`'s `Physics`, holding its model and current state, to read or
+        change between steps (a viewer's edit, a test's); the batch takes the
+        changes (state and model) when the block ends.
+
+            with batch.copy_physics(3) as physics:
+                physics.model.actuator("slide").gear[0] = 20.0
+
+        On the vectorised path the copies' `envs[i].physics` are one shared scratch
+        Physics between their resets: use this rather than reading or writing
+        `envs[i].physics` directly.
+
+        Raises:
+          ValueError: `index` is not a copy.
+        """
+        index = self._copy_index(index)
+        physics = self._envs[index].physics
+        self._materialize(index)
+        if self._vectorized:
+            self._batch.get_data(index, physics.data)
+        yield physics
+        self._take_copy(index)
+        self._flush_models()
+        if self._vectorized:
+            self._note_warnings()
 
     def step(self, actions: Any) -> "BatchTimeStep":
         """Advances every copy one control step with its row of `actions` (N, A).
@@ -559,7 +806,7 @@ class BatchEnvironment:
             control_step = env.control_step(copy_actions)
             pending[index] = (control_step, next(control_step))
         if resets:
-            self._sync_models(resets)
+            self._flush_models()
         while pending:
             by_nstep = collections.defaultdict(list)
             for index, (_, nstep) in pending.items():
@@ -620,9 +867,7 @@ class BatchEnvironment:
             resetting = np.flatnonzero(reset_next)
             running = np.flatnonzero(~reset_next)
             reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
-            self._sync_models(resetting)
-            self._push(resetting)
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
+            self._flush_models()
             self._note_warnings()
             self._ctrl[running] = actions[running]
         else:
@@ -845,13 +1090,16 @@ class BatchEnvironment:
         """A picklable record of every copy and of the batch's own episode bookkeeping
         (see `composer.Environment.snapshot` for what a copy's holds). It shares no
         memory with the batch."""
-        if self._vectorized:
-            # On the vectorised path the copies' own MjData lag the batch between
-            # resets; bring them up to date first.
-            for index, env in enumerate(self._envs):
+        copies = []
+        for index, env in enumerate(self._envs):
+            # On the vectorised path the copies' MjData lag the batch between resets
+            # (and a slim copy's Physics is the scratch): bring it up to date first.
+            self._materialize(index)
+            if self._vectorized:
                 self._batch.get_data(index, env.physics.data)
+            copies.append(env.snapshot())
         snapshot = {
-            "copies": [env.snapshot() for env in self._envs],
+            "copies": copies,
             "variation_random": [random.get_state() for random in self._variation_random],
             "needs_reset": self._needs_reset,
         }
@@ -874,17 +1122,17 @@ class BatchEnvironment:
             raise ValueError(
                 f"the snapshot holds {len(snapshot['copies'])} copies, this batch {self._num_envs}"
             )
-        for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
+        # The batch's rows and models are rebuilt from the copies, one by one (a slim
+        # copy's lifecycle runs on the scratch Physics).
+        self._batch.reset(stage=mujoco.mjtStage.mjSTAGE_NONE)
+        for index, (env, copy_snapshot) in enumerate(zip(self._envs, snapshot["copies"])):
+            self._materialize(index)
             env.restore(copy_snapshot)
+            self._take_copy(index)
+        self._flush_models()
         for random, state in zip(self._variation_random, snapshot["variation_random"]):
             random.set_state(state)
         self._needs_reset = snapshot["needs_reset"]
-        # The batch's rows and its per-copy models are rebuilt from the copies.
-        every_copy = np.arange(self._num_envs)
-        self._batch.reset(ids=every_copy, stage=mujoco.mjtStage.mjSTAGE_NONE)
-        self._models = [None] * self._num_envs
-        self._sync_models()
-        self._push(every_copy)
         if self._vectorized:
             self._steps = 0
             self._episode_starts[:] = -np.asarray(snapshot["step_counts"], dtype=np.int64)
@@ -892,7 +1140,6 @@ class BatchEnvironment:
             reset_next = np.array(snapshot["reset_next"], dtype=bool)
             self._reset_next = reset_next if np.count_nonzero(reset_next) else None
             self._last_observation = _copy_observation(snapshot["last_observation"])
-            self._batch_physics.model.refresh([env.physics.model for env in self._envs])
             self._note_warnings()
 
     def close(self) -> None:
@@ -951,6 +1198,49 @@ def _check_variation_elements(
             )
 
 
+_SPEC_KINDS = {f"Mjs{kind.capitalize()}": kind for kind in _ELEMENT_KINDS}
+
+
+def _variators(owner: Any) -> Iterator[Tuple[str, Any]]:
+    """(attribute path, variator) of the variators an object keeps in its attributes,
+    directly or in a list, tuple or dict."""
+    for attribute, value in vars(owner).items():
+        if isinstance(value, (list, tuple)):
+            entries = [(f"{attribute}[{index}]", entry) for index, entry in enumerate(value)]
+        elif isinstance(value, dict):
+            entries = [(f"{attribute}[{key!r}]", entry) for key, entry in value.items()]
+        else:
+            entries = [(attribute, value)]
+        for path, entry in entries:
+            if isinstance(entry, (variators_module.MJCFVariator, variators_module.PhysicsVariator)):
+                yield f"{type(owner).__name__}.{path}", entry
+
+
+def _check_variation_conflicts(
+    variations: Mapping[Tuple[str, str, str], Any], env: environment_module.Environment
+) -> None:
+    """Refuses batch model variations of an attribute that a task's or entity's own
+    variator also varies: one of the two would silently overwrite the other."""
+    if not variations:
+        return
+    model = env.physics.model
+    task = env.task
+    owners = [task] + list(task.root_entity.iter_entities())
+    for owner in owners:
+        for path, variator in _variators(owner):
+            for element, attribute in variator.bound_attributes():
+                kind = _SPEC_KINDS.get(type(element).__name__)
+                if kind is None:
+                    continue
+                name = model.bind(element).name
+                if (kind, name, attribute) in variations:
+                    raise ValueError(
+                        f"model_variations[{(kind, name, attribute)!r}] and {path} (a "
+                        f"{type(variator).__name__}) both vary {kind} {name!r} {attribute}; "
+                        "each would overwrite the other's values: keep one of them"
+                    )
+
+
 def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: int) -> None:
     kind, name, attribute = key
     if not np.all(np.isfinite(value)):
@@ -961,29 +1251,6 @@ def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: 
         raise ValueError(
             f"the model variation of {kind} {name!r} {attribute} drew a negative value {value} for "
             f"copy {index}; MuJoCo needs {attribute} >= 0"
-        )
-
-
-def _array_bytes(struct: Any) -> int:
-    return sum(value.nbytes for _, value in array_fields(struct))
-
-
-def _check_memory(env: environment_module.Environment, num_envs: int) -> None:
-    """Refuses a batch whose copies certainly do not fit in the machine's memory.
-
-    The estimate is a lower bound: per copy its model's arrays and two MjData's
-    arrays (the copy's own and the batch's), without MuJoCo's arena, the Python
-    objects or textures.
-    """
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return
-    per_copy = _array_bytes(env.physics.model) + 2 * _array_bytes(env.physics.data)
-    if per_copy * num_envs > physical:
-        raise ValueError(
-            f"num_envs={num_envs} copies need at least {per_copy * num_envs / 2**30:.1f} GiB "
-            f"({per_copy / 2**10:.0f} KiB each), more than this machine's {physical / 2**30:.1f} GiB"
         )
 
 
@@ -1013,80 +1280,103 @@ def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
 
 
 class _SharedModel:
-    """Every copy on the batch's one model, with the fields in which the copies'
-    models differ expanded per copy (`mujoco.batch.Batch.expand`): for small models,
-    N models' memory costs the physics more than the simulation (lqr: 28-37 %).
+    """Every copy on the batch's one model, with the fields in which some copy's model
+    differs from it expanded per copy (`mujoco.batch.Batch.expand`): N models'
+    memory would otherwise cost small models more than their simulation.
 
-    Used when every copy's task names those fields (`composer.Task.batch_model_fields`)
-    and the batch draws no model variations of its own. Each time a copy's model is
-    loaded (after its resets) every other field, option and statistic of it is
-    compared with the batch's model: a difference raises ValueError naming the field,
-    so a copy never runs on a model other than its own.
+    After each copy's reset its model is compared with the shared one over every
+    array, option, statistic and size (`batch_fields.ModelReference`); the fields
+    that differ are expanded (once, for all copies) and the copy's values written,
+    so every copy runs on a model equal to its own, bit for bit.
     """
 
     def __init__(
-        self, batch: mujoco.batch.Batch, base: mujoco.MjModel, fields: Tuple[str, ...]
+        self, batch: mujoco.batch.Batch, model: mujoco.MjModel, hinted: Tuple[str, ...]
     ) -> None:
-        self._expanded = {name: batch.expand(name) for name in fields}
-        self._reference = {
-            name: value.tobytes()
-            for name, value in array_fields(base)
-            if name not in self._expanded
-        }
-        self._reference_structs = _model_structs(base)
+        self._batch = batch
+        self.model = model
+        self._reference = batch_fields.ModelReference(model)
+        self._expanded: dict[str, np.ndarray] = {}
+        for name in hinted:
+            self._expanded[name] = batch.expand(name)
 
-    @classmethod
-    def for_copies(
-        cls,
-        batch: mujoco.batch.Batch,
-        envs: Sequence[environment_module.Environment],
-        variations: Mapping[Tuple[str, str, str], Any],
-    ) -> Optional["_SharedModel"]:
-        fields = envs[0].task.batch_model_fields
-        if fields is None or variations:
-            return None
-        fields = tuple(fields)
-        if any(tuple(env.task.batch_model_fields or ()) != fields for env in envs):
-            return None
-        unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
-        if unknown:
-            raise ValueError(
-                f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
-                "per-copy values (see mujoco.batch.MODEL_FIELDS)"
-            )
-        return cls(batch, envs[0].physics.model, fields)
+    def differences(self, model: mujoco.MjModel) -> Tuple[str, ...]:
+        """The fields in which `model` differs from the shared model."""
+        return self._reference.differences(model)
 
-    def load(self, index: int, model: mujoco.MjModel) -> None:
-        """Copy `index` runs on `model` from its next step."""
-        for name, value in array_fields(model):
-            expanded = self._expanded.get(name)
-            if expanded is not None:
-                expanded[index] = value
-            elif value.tobytes() != self._reference.get(name):
-                raise ValueError(self._difference(index, name))
-        structs = _model_structs(model)
-        if structs != self._reference_structs:
-            name = next(key for key in structs if structs[key] != self._reference_structs[key])
-            raise ValueError(self._difference(index, name))
+    @property
+    def expanded_fields(self) -> Tuple[str, ...]:
+        return tuple(self._expanded)
 
-    def _difference(self, index: int, name: str) -> str:
-        return (
-            f"copy {index}'s model differs from the batch's in {name}, which its task's "
-            f"batch_model_fields {tuple(self._expanded)} do not name"
+    def write(self, index: int, fields: Mapping[str, np.ndarray]) -> None:
+        """Gives copy `index` these values of expandable fields."""
+        for name, value in fields.items():
+            if name not in self._expanded:
+                self._expanded[name] = self._batch.expand(name)
+            self._expanded[name][index] = value
+
+    def rows_differ(self) -> np.ndarray:
+        """(N,) bool: the copies whose expanded values differ from the shared model's."""
+        differ = np.zeros(self._batch.nsim, dtype=bool)
+        for name, values in self._expanded.items():
+            shared = np.asarray(_model_field(self.model, name))
+            differ |= (values != shared).reshape(len(values), -1).any(axis=1)
+        return differ
+
+    def load(self, index: int, model: mujoco.MjModel) -> Tuple[str, ...]:
+        """Copy `index` runs on `model` from its next step; returns the fields that
+        cannot be held per copy in which `model` differs (then nothing is written)."""
+        differences = self._reference.differences(model)
+        blocked = tuple(name for name in differences if not batch_fields.cpu_expandable(name))
+        if blocked:
+            return blocked
+        for name in differences:
+            if name not in self._expanded:
+                self._expanded[name] = self._batch.expand(name)
+        for name, values in self._expanded.items():
+            values[index] = _model_field(model, name)
+        return ()
+
+
+def _install(physics: Physics, model: mujoco.MjModel, data: mujoco.MjData) -> None:
+    """Puts `model` and `data` under a copy's `physics` (its bindings and cached ids
+    are resolved again, as after a recompile)."""
+    physics._install(model, data)
+
+
+def _set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
+    """Writes a model field named as `ModelReference.differences` names it."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        setattr(getattr(model, struct_name), field, value)
+    else:
+        getattr(model, name)[...] = value
+
+
+def _model_field(model: mujoco.MjModel, name: str) -> Any:
+    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        return getattr(getattr(model, struct_name), field)
+    return getattr(model, name)
+
+
+def _hinted_fields(task: task_module.Task) -> Tuple[str, ...]:
+    """The task's `batch_model_fields`, checked: fields to expand from the start."""
+    fields = task.batch_model_fields
+    if fields is None:
+        return ()
+    if isinstance(fields, str) or not all(isinstance(name, str) for name in fields):
+        raise TypeError(
+            f"{type(task).__name__}.batch_model_fields must be a tuple of field names, got {fields!r}"
         )
-
-
-def _model_structs(model: mujoco.MjModel) -> dict[str, bytes]:
-    """The option and statistic fields, which the physics reads too, as bytes."""
-    values = {}
-    for struct_name in ("opt", "stat"):
-        struct = getattr(model, struct_name)
-        for name in dir(struct):
-            if not name.startswith("_"):
-                value = getattr(struct, name)
-                if not callable(value):
-                    values[f"{struct_name}.{name}"] = np.asarray(value).tobytes()
-    return values
+    unknown = sorted(set(fields) - set(mujoco.batch.MODEL_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"batch_model_fields names {unknown}, which mujoco.batch cannot give "
+            "per-copy values (see mujoco.batch.MODEL_FIELDS)"
+        )
+    return tuple(fields)
 
 
 class _BatchData:
@@ -1111,33 +1401,33 @@ class _BatchData:
 
 
 class _BatchModel:
-    """Per-copy model fields stacked to (N, ...); other attributes from copy 0's model.
+    """Model fields of every copy, (N, ...) and read-only, from `per_copy(name)`
+    (non-array attributes as it returns them), cached until `refresh`.
 
-    Array fields are snapshots taken at the copies' last reset (`refresh`), which is
-    when tasks change model parameters.
+    Fields change when copies reset (tasks change model parameters then); the batch
+    refreshes after resets.
     """
 
-    def __init__(self, models: Sequence[mujoco.MjModel]) -> None:
-        self._models = models
-        self._stacked: list[str] = []
+    def __init__(self, per_copy: Callable[[str], Any]) -> None:
+        self._per_copy = per_copy
+        self._cached: list[str] = []
 
-    def refresh(self, models: Sequence[mujoco.MjModel]) -> None:
-        self._models = models
-        for name in self._stacked:
+    def refresh(self) -> None:
+        for name in self._cached:
             delattr(self, name)
-        self._stacked = []
+        self._cached = []
 
     def __getattr__(self, name: str) -> Any:
-        # Called only for fields not stacked since the last refresh: a stacked field
+        # Called only for fields not cached since the last refresh: a cached field
         # becomes an instance attribute, which later lookups find without coming here.
         if name.startswith("_"):
             raise AttributeError(name)
-        value = getattr(self._models[0], name)
+        value = self._per_copy(name)
         if isinstance(value, np.ndarray):
-            value = np.stack([getattr(model, name) for model in self._models])
-            value.flags.writeable = False
+            if value.flags.writeable:
+                value.flags.writeable = False
             setattr(self, name, value)
-            self._stacked.append(name)
+            self._cached.append(name)
         return value
 
 
@@ -1150,6 +1440,13 @@ def batch_physics(
     cached ids, so the domain's named quantities run unchanged on all copies at once
     when written with leading-axis-agnostic indexing (`self.data.qpos[..., i]`,
     `self.data.xmat[..., body_id, 8]`). Model fields are those of `models`, stacked;
-    call `physics.model.refresh(models)` after the copies' models change.
+    call `physics.model.refresh()` after those models change.
     """
-    return template_physics.over_arrays(_BatchModel(models), _BatchData(batch))
+
+    def stacked(name: str) -> Any:
+        value = getattr(models[0], name)
+        if isinstance(value, np.ndarray):
+            return np.stack([getattr(model, name) for model in models])
+        return value
+
+    return template_physics.over_arrays(_BatchModel(stacked), _BatchData(batch))

@@ -105,8 +105,9 @@ def test_per_copy_model_randomisation():
     second = batch.model_values("body", "creature/torso", "mass")
     assert not np.any(first == second)
     # The batch steps each copy on its own model: a copy's dynamics follow its mass.
-    for index, env in enumerate(batch.envs):
-        assert env.physics.model.body("creature/torso").mass[0] == second[index, 0]
+    for index in range(4):
+        with batch.copy_physics(index) as physics:
+            assert physics.model.body("creature/torso").mass[0] == second[index, 0]
 
 
 def test_randomised_mass_changes_the_dynamics():

@@ -81,7 +81,8 @@ def test_batch_divergence_without_raising_ends_the_copys_episode_and_logs(caplog
     for env in singles:
         env.reset()
     # Copy 1 diverges at its first step, in the batch and alone.
-    batch.envs[1].physics.model.actuator("slide").gear[0] = 1e13
+    with batch.copy_physics(1) as physics:
+        physics.model.actuator("slide").gear[0] = 1e13
     singles[1].physics.model.actuator("slide").gear[0] = 1e13
     with caplog.at_level(logging.WARNING):
         batched = batch.step(np.ones((2, 1)))
@@ -98,7 +99,8 @@ def test_batch_divergence_without_raising_ends_the_copys_episode_and_logs(caplog
     )
     assert any("copy 1: physics diverged" in record.getMessage() for record in caplog.records)
     # The next step resets the copy that diverged.
-    batch.envs[1].physics.model.actuator("slide").gear[0] = 10.0
+    with batch.copy_physics(1) as physics:
+        physics.model.actuator("slide").gear[0] = 10.0
     assert batch.step(np.ones((2, 1))).step_type.tolist() == [
         dm_env.StepType.MID,
         dm_env.StepType.FIRST,
@@ -123,7 +125,8 @@ def test_negative_mass_set_directly_raises_in_the_batch_as_alone():
     with pytest.raises(PhysicsError, match="Inertia matrix"):
         single.reset()
     batch = suite.load_batch("cartpole", "balance", 2, seed=0)
-    batch.envs[0].physics.model.body("pole_1").mass[0] = -1.0
+    with batch.copy_physics(0) as physics:
+        physics.model.body("pole_1").mass[0] = -1.0
     with pytest.raises(PhysicsError, match="Inertia matrix"):
         batch.reset()
 
@@ -233,7 +236,8 @@ def test_mutating_returned_observations_changes_nothing_later(caplog):
         np.shares_memory(value, snapshot["last_observation"][name])
         for name, value in returned.observation.items()
     )
-    batch.envs[0].physics.model.actuator("slide").gear[0] = 1e13
+    with batch.copy_physics(0) as physics:
+        physics.model.actuator("slide").gear[0] = 1e13
     diverged = batch.step(np.ones((2, 1)))
     assert diverged.step_type[0] == dm_env.StepType.LAST
     for name, value in kept.items():

@@ -108,7 +108,7 @@ def test_a_batch_copy_steps_with_the_batch_on_its_own_model_across_episodes(vect
                 getattr(physics.data, field), getattr(reference_data, field), err_msg=field
             )
         # The scene is the shown copy's own model, with its episode's pole mass.
-        assert physics.model is shown.envs[_SHOWN].physics.model
+        assert physics.model is shown.copy_model(_SHOWN, physics.model)
         mass = shown.model_values(*_POLE_MASS)[:, 0]
         assert physics.model.body("pole_1").mass[0] == mass[_SHOWN]
         assert len(set(mass)) == _COPIES
@@ -200,7 +200,7 @@ def test_the_web_viewer_shows_a_model_changed_in_place_as_a_new_model():
     """Studio sends the page a model only when its identity changes."""
     batch = _batch()
     batch.reset()
-    model = batch.envs[_SHOWN].physics.model
+    model = batch.copy_model(_SHOWN)
     shown = web._ShownModel()
     assert shown.model_for(model, 0) is model
     assert shown.model_for(model, 1) is model  # A new episode, the same values.
@@ -209,7 +209,7 @@ def test_the_web_viewer_shows_a_model_changed_in_place_as_a_new_model():
     changed = shown.model_for(model, 2)
     assert changed is not model and changed.body("pole_1").mass[0] == model.body("pole_1").mass[0]
     assert shown.model_for(model, 3) is changed
-    other = batch.envs[0].physics.model
+    other = batch.copy_model(0)
     assert shown.model_for(other, 3) is other
 
 
@@ -405,9 +405,9 @@ _WINDOW_SCRIPT = textwrap.dedent("""
     try:
         for _ in range(30):
             window._advance(0.01)
-        data = mujoco.MjData(batch.envs[1].physics.model)
+        data = mujoco.MjData(batch.copy_model(1))
         batch.copy_data(1, data)
-        print(window.frames, controller.episode, window._model is batch.envs[1].physics.model,
+        print(window.frames, controller.episode, window._model is batch.copy_model(1, window._model),
               window._data is env.physics.data, np.array_equal(window._data.qpos, data.qpos))
     finally:
         window.close()

@@ -71,14 +71,10 @@ class Task(entity_module.Callbacks):
 
     physics_class: type[Physics] = mjcf_physics.Physics
     vectorized: bool = False
-    # None, or the MjModel fields (names in mujoco.batch.MODEL_FIELDS) in which the
-    # models of a batch's copies of this task may differ, changed only when an
-    # episode starts: a `BatchEnvironment` then steps every copy on one model with
-    # those fields given per copy, instead of each copy on its own model (for small
-    # models the N models' memory costs the physics more than the simulation). The
-    # batch reads a copy's model after each of its resets, compares every other
-    # field, option and statistic with its own, and raises ValueError naming one
-    # that differs.
+    # None, or a hint: MjModel fields (names in mujoco.batch.MODEL_FIELDS) in which
+    # the models of a batch's copies of this task differ. A `BatchEnvironment` finds
+    # such fields itself after each copy's reset (docs/batch.md); those named here
+    # are given per-copy values from the start.
     batch_model_fields: Optional[Tuple[str, ...]] = None
 
     @property

@@ -43,7 +43,7 @@ class _CopyPhysics:
 
     def refresh(self) -> None:
         """Copies the copy's simulation in; a recompiled copy model gets new data."""
-        model = self._batch.envs[self._index].physics.model
+        model = self._batch.copy_model(self._index, self.model)
         if model is not self.model:
             self.model = model
             self.data = mujoco.MjData(model)

@@ -247,9 +247,9 @@ def test_batched_copies_share_one_model_with_their_own_stiffnesses():
     assert batch.batch.models is None  # One model, not one per copy.
     np.testing.assert_array_equal(
         batch.batch.expanded("jnt_stiffness"),
-        np.stack([env.physics.model.jnt_stiffness for env in batch.envs]),
+        np.stack([batch.copy_model(index).jnt_stiffness for index in range(batch.num_envs)]),
     )
-    assert len({env.physics.model.jnt_stiffness.tobytes() for env in batch.envs}) == 4
+    assert len({batch.copy_model(index).jnt_stiffness.tobytes() for index in range(4)}) == 4
 
 
 class _UndeclaredStiffness(lqr.LqrLevel):
@@ -269,12 +269,16 @@ def _level_environment(task_class):
     return make
 
 
-def test_a_model_difference_the_task_does_not_declare_raises():
+def test_a_model_difference_the_task_does_not_declare_is_found_and_expanded():
     batch = batch_module.BatchEnvironment.from_environments(
         _level_environment(_UndeclaredStiffness), 2, seed=0
     )
-    with pytest.raises(ValueError, match="copy 1's model differs .* in jnt_stiffness"):
-        batch.reset()
+    batch.reset()
+    assert batch.batch.models is None
+    np.testing.assert_array_equal(
+        batch.batch.expanded("jnt_stiffness"),
+        np.stack([batch.copy_model(index).jnt_stiffness for index in range(batch.num_envs)]),
+    )
     with pytest.raises(ValueError, match="hfield_data"):
         batch_module.BatchEnvironment.from_environments(
             _level_environment(_UnexpandableField), 2, seed=0

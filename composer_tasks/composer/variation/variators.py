@@ -15,7 +15,7 @@ sample can set every element), scalar attributes need a scalar.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator, Tuple
 
 import numpy as np
 
@@ -131,6 +131,12 @@ class MJCFVariator:
                 )
                 _assign(element, name, _conform(value, current, element, name), element)
 
+    def bound_attributes(self) -> Iterator[Tuple[Any, str]]:
+        """(element, attribute name) of every bound variation."""
+        for element, attributes in self._bindings.items():
+            for name in attributes:
+                yield element, name
+
     def clear(self) -> None:
         """Removes all bindings; attributes keep their current values."""
         self._bindings.clear()
@@ -196,6 +202,12 @@ class PhysicsVariator:
                     binding.variation, _copy(binding.initial_value), current, random_state
                 )
                 _assign(bound, name, _conform(value, current, element, name), element)
+
+    def bound_attributes(self) -> Iterator[Tuple[Any, str]]:
+        """(element, attribute name) of every bound variation."""
+        for element, attributes in self._bindings.items():
+            for name in attributes:
+                yield element, name
 
     def clear(self) -> None:
         """Removes all bindings; the physics keeps its current values."""
