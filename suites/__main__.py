@@ -6,10 +6,12 @@ python -m suites manipulation stack_2_bricks_features   # a manipulation environ
 python -m suites soccer --team_size 2 --walker boxhead --video match.mp4   # a soccer match
 """
 
+import sys
+
 from absl import app
 from absl import flags
 
-from composer_tasks import video
+from composer_tasks import gl_backend, video
 from suites import cli
 from suites import suite
 
@@ -19,6 +21,9 @@ _SEED = flags.DEFINE_integer("seed", 0, "Seed of the task and of the random poli
 _VIDEO = flags.DEFINE_string(
     "video", None, "Record the first episode from camera 0 to this .mp4 or .gif file."
 )
+_PROGRESS = flags.DEFINE_bool(
+    "progress", True, "Show a progress bar (steps done, rate, time left) on stderr."
+)
 _TEAM_SIZE = flags.DEFINE_integer("team_size", 2, "soccer: players per team.", lower_bound=1)
 _WALKER = flags.DEFINE_enum(
     "walker", "boxhead", ["boxhead", "ant", "humanoid"], "soccer: the players' walker."
@@ -26,6 +31,9 @@ _WALKER = flags.DEFINE_enum(
 
 
 def main(argv):
+    if _VIDEO.value is not None:
+        # Importing composer_tasks chose the backend; say which before rendering.
+        print(gl_backend.describe(), file=sys.stderr)
     if len(argv) == 2 and argv[1] == "soccer":
         if _VIDEO.value is not None:
             video.video_format(_VIDEO.value)
@@ -36,6 +44,7 @@ def main(argv):
             _EPISODES.value,
             _SEED.value,
             video_path=_VIDEO.value,
+            progress=_PROGRESS.value,
         )
         return
     if len(argv) != 3:
@@ -47,7 +56,15 @@ def main(argv):
         )
     if _VIDEO.value is not None:
         video.video_format(_VIDEO.value)  # A bad extension fails before any episode runs.
-    cli.run(argv[1], argv[2], _POLICY.value, _EPISODES.value, _SEED.value, video_path=_VIDEO.value)
+    cli.run(
+        argv[1],
+        argv[2],
+        _POLICY.value,
+        _EPISODES.value,
+        _SEED.value,
+        video_path=_VIDEO.value,
+        progress=_PROGRESS.value,
+    )
 
 
 if __name__ == "__main__":
