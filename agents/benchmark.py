@@ -301,6 +301,7 @@ def run_cells(cells: Sequence[Cell], workers: int = 1, ray_address: str | None =
 
 
 def read_progress(cell: Cell) -> dict[str, np.ndarray]:
+    """The columns of a cell's progress.csv as float arrays, one value per iteration."""
     with open(os.path.join(cell.directory, "progress.csv"), encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     return {name: np.array([float(row[name]) for row in rows]) for name in _PROGRESS_FIELDS}
@@ -504,6 +505,7 @@ def _define_flags() -> None:
 
 
 def main(argv: Sequence[str]) -> None:
+    """`python -m agents.benchmark`: runs the grid of the flags and writes its table."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments {argv[1:]}")
     benchmark(

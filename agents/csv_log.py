@@ -11,6 +11,7 @@ from agents import checkpoint, tracking
 
 
 def read_rows(path: str) -> list[dict[str, str]]:
+    """The rows of a metrics CSV as dicts of strings, in file order."""
     with open(path, newline="") as file:
         return list(csv.DictReader(file))
 

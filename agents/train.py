@@ -159,6 +159,11 @@ _RAY_ADDRESS = flags.DEFINE_string(
 
 
 def parse_overrides(items: list[str]) -> dict[str, str]:
+    """--set items 'name=value' as a dict of name to value text.
+
+    Raises:
+      ValueError: an item without '=' or without a name.
+    """
     overrides = {}
     for item in items:
         name, separator, value = item.partition("=")
@@ -251,6 +256,7 @@ def tracking_settings() -> tracking.Settings:
 
 
 def main(argv):
+    """`python -m agents.train`: trains as the flags say; prints the run's files."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
     if _OUT.value is None:

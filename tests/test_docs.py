@@ -9,7 +9,11 @@ training) is fenced as ```python no-ci and the text just above it says how long 
 takes or what it needs; `test_blocks_not_run_say_why` holds every document to that.
 """
 
+import importlib
+import importlib.util
+import inspect
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -115,3 +119,73 @@ def test_a_failing_block_fails_its_document(tmp_path):
     document.write_text("```python\nx = 1\n```\n\n```python\nassert x == 2, 'x is 1'\n```\n")
     with pytest.raises(AssertionError, match="x is 1"):
         test_python_blocks_run_in_order(document, tmp_path)
+
+
+PACKAGES = ("composer_tasks", "suites", "agents")
+
+
+def public_names_without_docstring(package_names=PACKAGES) -> tuple[int, list[str]]:
+    """Every public module of the packages and every public class and function a
+    module defines (the names the API reference lists); returns how many were
+    checked and those without a docstring."""
+    checked, missing = 0, []
+    for package_name in package_names:
+        package = importlib.import_module(package_name)
+        module_names = [package_name] + [
+            info.name for info in pkgutil.walk_packages(package.__path__, f"{package_name}.")
+        ]
+        for module_name in module_names:
+            if any(part.startswith("_") for part in module_name.split(".")[1:]):
+                continue
+            module = importlib.import_module(module_name)
+            checked += 1
+            if not inspect.getdoc(module):
+                missing.append(module_name)
+            for name, value in vars(module).items():
+                if name.startswith("_") or getattr(value, "__module__", None) != module_name:
+                    continue
+                if inspect.isclass(value) or inspect.isfunction(value):
+                    checked += 1
+                    if not (value.__doc__ or "").strip():
+                        missing.append(f"{module_name}.{name}")
+    return checked, missing
+
+
+def test_every_public_name_has_a_docstring():
+    checked, missing = public_names_without_docstring()
+    assert checked > 500
+    assert not missing, f"public names without a docstring: {missing}"
+
+
+def test_docstring_check_finds_a_missing_docstring(tmp_path, monkeypatch):
+    package = tmp_path / "undocumented_package"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""A package."""\n')
+    (package / "module.py").write_text('"""A module."""\n\n\ndef bare():\n    return 1\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    checked, missing = public_names_without_docstring(("undocumented_package",))
+    assert checked == 3 and missing == ["undocumented_package.module.bare"]
+
+
+def test_api_reference_lists_the_three_packages():
+    text = (ROOT / "docs" / "api.rst").read_text()
+    assert all(f"   {package}\n" in text for package in PACKAGES) and ":recursive:" in text
+
+
+def _sphinx_conf():
+    spec = importlib.util.spec_from_file_location("docs_conf", ROOT / "docs" / "conf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_api_reference_shows_a_non_rest_docstring_verbatim():
+    conf = _sphinx_conf()
+    valid = ["One line.", "", "Args:", "  x: metres."]
+    lines = list(valid)
+    conf._verbatim_unless_rest(None, "function", "f", None, {}, lines)
+    assert lines == valid
+    formula = ["The norm |x| of *x, as written.", "   indented", "unindented"]
+    lines = list(formula)
+    conf._verbatim_unless_rest(None, "function", "f", None, {}, lines)
+    assert lines == ["::", "", *(f"    {line}" for line in formula)]
