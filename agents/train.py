@@ -255,10 +255,23 @@ def tracking_settings() -> tracking.Settings:
         raise app.UsageError(str(error)) from error
 
 
+# At most this many environment steps and one evaluation episode, when set:
+# tests/test_readme.py runs the README's training command with a short budget this
+# way (a user never needs it).
+STEP_BUDGET_VARIABLE = "COMPOSER_TASKS_STEP_BUDGET"
+
+
 def main(argv):
     """`python -m agents.train`: trains as the flags say; prints the run's files."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    budget = os.environ.get(STEP_BUDGET_VARIABLE)
+    if budget is not None:
+        if not budget.isdigit():
+            raise app.UsageError(f"{STEP_BUDGET_VARIABLE}={budget!r}; expected an integer.")
+        flags.FLAGS["steps"].present = 1
+        flags.FLAGS.steps = min(int(budget), _STEPS.value)
+        flags.FLAGS["eval-episodes"].value = 1
     if _OUT.value is None:
         if _RESUME.value:
             raise app.UsageError("--resume continues the run in --out; give --out.")

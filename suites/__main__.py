@@ -6,6 +6,7 @@ python -m suites manipulation stack_2_bricks_features   # a manipulation environ
 python -m suites soccer --team_size 2 --walker boxhead --video match.mp4   # a soccer match
 """
 
+import os
 import sys
 
 from absl import app
@@ -30,6 +31,25 @@ _WALKER = flags.DEFINE_enum(
 )
 
 
+# Control steps per episode at most, when set: tests/test_readme.py runs the README's
+# commands with a short budget this way (a user never needs it).
+STEP_BUDGET_VARIABLE = "COMPOSER_TASKS_STEP_BUDGET"
+
+
+def step_budget() -> int | None:
+    """The positive integer in $COMPOSER_TASKS_STEP_BUDGET, or None when unset.
+
+    Raises:
+      app.UsageError: the variable holds anything else.
+    """
+    value = os.environ.get(STEP_BUDGET_VARIABLE)
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise app.UsageError(f"{STEP_BUDGET_VARIABLE}={value!r}; expected a positive integer.")
+    return int(value)
+
+
 def main(argv):
     if _VIDEO.value is not None:
         # Importing composer_tasks chose the backend; say which before rendering.
@@ -45,6 +65,7 @@ def main(argv):
             _SEED.value,
             video_path=_VIDEO.value,
             progress=_PROGRESS.value,
+            max_steps=step_budget(),
         )
         return
     if len(argv) != 3:
@@ -64,6 +85,7 @@ def main(argv):
         _SEED.value,
         video_path=_VIDEO.value,
         progress=_PROGRESS.value,
+        max_steps=step_budget(),
     )
 
 

@@ -15,13 +15,22 @@ from suites import suite
 
 
 def run(
-    domain_name, task_name, policy, episodes, seed, out=sys.stdout, video_path=None, progress=False
+    domain_name,
+    task_name,
+    policy,
+    episodes,
+    seed,
+    out=sys.stdout,
+    video_path=None,
+    progress=False,
+    max_steps=None,
 ):
     """Runs `episodes` episodes; returns the list of episode returns.
 
     With `video_path` the first episode is also recorded (240x320, camera 0, real
     time); its steps/s then include the rendering. With `progress` a progress bar
     on stderr counts the control steps of all episodes and estimates the time left.
+    `max_steps` ends each episode after that many control steps (None: at its end).
     """
     if domain_name == "manipulation":
         from suites import manipulation
@@ -29,7 +38,7 @@ def run(
         env = manipulation.load(task_name, seed=seed)
     else:
         env = suite.load(domain_name, task_name, task_kwargs={"random": seed})
-    bar = progress_bar(env, episodes, f"{domain_name} {task_name}", progress)
+    bar = progress_bar(env, episodes, f"{domain_name} {task_name}", progress, max_steps)
     choose_action = counting(policies.named_policy(policy, env.action_spec(), seed), bar)
 
     returns = []
@@ -37,14 +46,16 @@ def run(
         recorded = ""
         if episode == 0 and video_path is not None:
             start = time.perf_counter()
-            recording = video.record_episode(env, video_path, policy=choose_action)
+            recording = video.record_episode(
+                env, video_path, policy=choose_action, max_steps=max_steps
+            )
             episode_return, steps = recording.episode_return, recording.num_steps
             recorded = f", recorded to {recording.path} ({recording.num_frames} frames)"
         else:
             timestep = env.reset()
             episode_return, steps = 0.0, 0
             start = time.perf_counter()
-            while not timestep.last():
+            while not timestep.last() and (max_steps is None or steps < max_steps):
                 timestep = env.step(choose_action(timestep))
                 episode_return += timestep.reward
                 steps += 1
@@ -69,6 +80,7 @@ def run_soccer(
     video_path=None,
     time_limit=45.0,
     progress=False,
+    max_steps=None,
 ):
     """Runs `episodes` soccer matches (`soccer.load(team_size, time_limit,
     walker_type=walker)`),
@@ -76,7 +88,7 @@ def run_soccer(
     home player gets the same reward: +1 per goal scored, -1 per goal conceded).
 
     With `video_path` the first match is also recorded (240x320, camera 0, real
-    time); its steps/s then include the rendering. With `progress`, a progress bar
+    time); its steps/s then include the rendering. With `progress` and `max_steps`,
     as for `run`.
     """
     from suites import soccer
@@ -87,7 +99,7 @@ def run_soccer(
         random_state=seed,
         walker_type=soccer.WalkerType[walker.upper()],
     )
-    bar = progress_bar(env, episodes, f"soccer {team_size}-vs-{team_size}", progress)
+    bar = progress_bar(env, episodes, f"soccer {team_size}-vs-{team_size}", progress, max_steps)
     choose_actions = counting(policies.named_policy(policy, env.action_spec(), seed), bar)
 
     returns = []
@@ -95,14 +107,16 @@ def run_soccer(
         recorded = ""
         if episode == 0 and video_path is not None:
             start = time.perf_counter()
-            recording = video.record_episode(_HomeReward(env), video_path, policy=choose_actions)
+            recording = video.record_episode(
+                _HomeReward(env), video_path, policy=choose_actions, max_steps=max_steps
+            )
             episode_return, steps = recording.episode_return, recording.num_steps
             recorded = f", recorded to {recording.path} ({recording.num_frames} frames)"
         else:
             timestep = env.reset()
             episode_return, steps = 0.0, 0
             start = time.perf_counter()
-            while not timestep.last():
+            while not timestep.last() and (max_steps is None or steps < max_steps):
                 timestep = env.step(choose_actions(timestep))
                 episode_return += float(timestep.reward[0])
                 steps += 1
@@ -117,11 +131,14 @@ def run_soccer(
     return returns
 
 
-def progress_bar(env: Any, episodes: int, description: str, enabled: bool) -> tqdm.tqdm:
+def progress_bar(
+    env: Any, episodes: int, description: str, enabled: bool, max_steps: int | None = None
+) -> tqdm.tqdm:
     """A tqdm bar on stderr over the control steps of `episodes` episodes of `env`,
     whose total (and so the time-left estimate) comes from the environment's
-    `step_limit`; without a finite one the bar counts steps and their rate only."""
-    step_limit = getattr(env, "step_limit", math.inf)
+    `step_limit` (or `max_steps`, if fewer); without either the bar counts steps and
+    their rate only."""
+    step_limit = min(getattr(env, "step_limit", math.inf), max_steps or math.inf)
     total = episodes * step_limit if math.isfinite(step_limit) else None
     return tqdm.tqdm(
         total=total, desc=description, unit="step", disable=not enabled, file=sys.stderr

@@ -189,3 +189,17 @@ def test_api_reference_shows_a_non_rest_docstring_verbatim():
     lines = list(formula)
     conf._verbatim_unless_rest(None, "function", "f", None, {}, lines)
     assert lines == ["::", "", *(f"    {line}" for line in formula)]
+
+
+@pytest.mark.slow
+def test_api_reference_builds_without_a_warning(tmp_path):
+    # The README's command with the output elsewhere; 2-5 minutes on two cores.
+    completed = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-b", "html", "docs", str(tmp_path / "html")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    assert (tmp_path / "html" / "api" / "composer_tasks.props.html").exists()
