@@ -52,7 +52,11 @@ _AGENT = flags.DEFINE_enum(
 )
 _ENV = flags.DEFINE_string("env", "cartpole:swingup", "Environment as 'domain:task'.")
 _STEPS = flags.DEFINE_integer(
-    "steps", 100_000, "Environment steps, summed over copies.", lower_bound=0
+    "steps",
+    100_000,
+    "Environment steps, summed over copies (with --preset task and no --steps: the "
+    "steps the task's threshold needed).",
+    lower_bound=0,
 )
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the environments.")
 _OUT = flags.DEFINE_string(
