@@ -248,3 +248,29 @@ def test_resume_without_out_is_refused(tmp_path):
         timeout=120,
     )
     assert completed.returncode != 0 and "give --out" in completed.stderr
+
+
+def test_rllab_grid_cell_writes_tensorboard_events(tmp_path):
+    from agents import benchmark
+
+    cell = benchmark.Cell(
+        suite="suite",
+        task="cartpole:balance",
+        algorithm="cem",
+        seed=0,
+        iterations=2,
+        steps_per_iteration=100,
+        horizon=50,
+        num_envs=2,
+        overrides=(),
+        out=str(tmp_path),
+    )
+    directory = benchmark.run_cell(cell)
+    events = _read_events(directory)
+    assert [step for step, _ in events["average_return"]] == [0, 1]
+    rows = csv_log.read_rows(os.path.join(directory, "progress.csv"))
+    np.testing.assert_allclose(
+        [value for _, value in events["average_return"]],
+        [float(row["average_return"]) for row in rows],
+        rtol=1e-6,
+    )
