@@ -38,6 +38,8 @@ napoleon_numpy_docstring = False
 # "Attributes:" sections become fields of their class, not second descriptions of
 # the members autodoc documents already.
 napoleon_use_ivar = True
+# A "Returns:" section's "names: text" is prose, not a type to cross-reference.
+napoleon_use_rtype = False
 
 myst_heading_anchors = 3
 # The chapters link to files beside the documentation (README.md, benchmarks/,
@@ -63,21 +65,32 @@ def _parses_cleanly(text: str) -> bool:
     return not stream.getvalue()
 
 
+# Docstrings as written, by (object type, name), kept before napoleon rewrites them.
+_written: dict[tuple[str, str], list[str]] = {}
+
+
+def _keep_as_written(app, what, name, obj, options, lines) -> None:
+    _written[(what, name)] = list(lines)
+
+
 def _verbatim_unless_rest(app, what, name, obj, options, lines) -> None:
-    """Shows a docstring as written when it is not valid reStructuredText.
+    """Shows a docstring as written when napoleon's reading of it is not valid
+    reStructuredText.
 
     The docstrings are written to be read as plain text (in `help()`, an editor):
     Google-style sections, which napoleon renders, around prose with ASCII
     formulas (`|x|`, `a*b`) and aligned tables that reStructuredText would misread.
     Such a docstring is shown verbatim, as a literal block, rather than mangled;
-    the others go through napoleon as usual.
+    the others are rendered by napoleon as usual.
     """
     if not lines or _parses_cleanly("\n".join(lines)):
         return
-    original = list(lines)
+    original = _written.get((what, name), list(lines))
     lines[:] = ["::", ""] + [f"    {line}" if line else "" for line in original]
 
 
 def setup(app) -> None:
-    # Before napoleon (priority 500), on the docstring as written.
-    app.connect("autodoc-process-docstring", _verbatim_unless_rest, priority=400)
+    # Napoleon rewrites the docstring at priority 500: keep the text before, check
+    # the result after.
+    app.connect("autodoc-process-docstring", _keep_as_written, priority=400)
+    app.connect("autodoc-process-docstring", _verbatim_unless_rest, priority=600)
