@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from absl import app, flags
 
+from agents import tracking
+
 # The paper's column order (Table 1).
 ALGORITHMS = ("reinforce", "tnpg", "rwr", "reps", "trpo", "cem", "cmaes", "ddpg")
 TITLES = {
@@ -250,6 +252,9 @@ def run_cell(cell: Cell) -> str:
         )
     env = _load_batch(cell.suite, cell.task, cell.num_envs, cell.seed, sampling.horizon)
     progress_path = os.path.join(cell.directory, "progress.csv")
+    # TensorBoard event files beside progress.csv when tensorboardX is installed, one
+    # point per iteration (the paper's x axis).
+    tracker = tracking.open_tracker(tracking.Settings(), cell.directory)
     with open(progress_path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(_PROGRESS_FIELDS)
@@ -257,6 +262,11 @@ def run_cell(cell: Cell) -> str:
         def on_iteration(log):
             writer.writerow([getattr(log, name) for name in _PROGRESS_FIELDS])
             file.flush()
+            if tracker is not None:
+                tracker.write(
+                    {name: getattr(log, name) for name in _PROGRESS_FIELDS if name != "iteration"}
+                    | {"step": log.iteration}
+                )
 
         module.train(
             env,
@@ -266,6 +276,8 @@ def run_cell(cell: Cell) -> str:
             seed=cell.seed,
             on_iteration=on_iteration,
         )
+    if tracker is not None:
+        tracker.close()
     with open(os.path.join(cell.directory, "done.json"), "w", encoding="utf-8") as file:
         json.dump({"settings": cell.settings()}, file, indent=2)
     return cell.directory
@@ -301,6 +313,7 @@ def run_cells(cells: Sequence[Cell], workers: int = 1, ray_address: str | None =
 
 
 def read_progress(cell: Cell) -> dict[str, np.ndarray]:
+    """The columns of a cell's progress.csv as float arrays, one value per iteration."""
     with open(os.path.join(cell.directory, "progress.csv"), encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     return {name: np.array([float(row[name]) for row in rows]) for name in _PROGRESS_FIELDS}
@@ -504,6 +517,7 @@ def _define_flags() -> None:
 
 
 def main(argv: Sequence[str]) -> None:
+    """`python -m agents.benchmark`: runs the grid of the flags and writes its table."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments {argv[1:]}")
     benchmark(

@@ -7,10 +7,11 @@ import os
 import tempfile
 from collections.abc import Sequence
 
-from agents import checkpoint
+from agents import checkpoint, tracking
 
 
 def read_rows(path: str) -> list[dict[str, str]]:
+    """The rows of a metrics CSV as dicts of strings, in file order."""
     with open(path, newline="") as file:
         return list(csv.DictReader(file))
 
@@ -24,9 +25,18 @@ class CsvLog:
       keep_until_step: None starts a new file. An integer resumes: rows of the
         existing file with step <= keep_until_step stay (the ones the checkpoint
         knows of), later rows, written after that checkpoint, are dropped.
+      tracker: also log every row there (TensorBoard, W&B: agents/tracking.py);
+        closed with the log.
     """
 
-    def __init__(self, path: str, fieldnames: Sequence[str], keep_until_step: int | None = None):
+    def __init__(
+        self,
+        path: str,
+        fieldnames: Sequence[str],
+        keep_until_step: int | None = None,
+        tracker: "tracking.Tracker | None" = None,
+    ):
+        self.tracker = tracker
         self.path = os.fspath(path)
         self.fieldnames = list(fieldnames)
         if "step" not in self.fieldnames:
@@ -60,9 +70,13 @@ class CsvLog:
             raise ValueError(f"row has columns {sorted(unknown)} not in {self.fieldnames}.")
         self._writer.writerow({name: _format(row.get(name)) for name in self.fieldnames})
         self._file.flush()
+        if self.tracker is not None:
+            self.tracker.write(row)
 
     def close(self) -> None:
         self._file.close()
+        if self.tracker is not None:
+            self.tracker.close()
 
 
 def _format(value) -> str:

@@ -223,6 +223,7 @@ def _optimizer(config: Config) -> optax.GradientTransformation:
 def init_learner(
     rng: np.random.Generator, config: Config, observation_size: int, action_size: int
 ) -> LearnerState:
+    """Fresh actor and critic parameters, their target copies and optimiser states."""
     # The last layers start near zero (DDPG's U(-3e-3, 3e-3)): the first actions are
     # near the middle of the box and the first return distributions near uniform.
     actor = networks.mlp_init(

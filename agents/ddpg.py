@@ -132,6 +132,8 @@ def critic_apply(params: dict, observation: jax.Array, action: jax.Array) -> jax
 def critic_loss(
     critic: dict, state: LearnerState, batch: replay.Transitions, weight_decay: float
 ) -> jax.Array:
+    """The critic's mean squared error against the target networks' one-step
+    target, plus `weight_decay` times the sum of its squared weights."""
     next_q = critic_apply(
         state.target_critic,
         batch.next_observation,
@@ -144,6 +146,7 @@ def critic_loss(
 
 
 def actor_loss(actor: networks.Params, critic: dict, observation: jax.Array) -> jax.Array:
+    """Minus the mean Q value of the actor's actions (the deterministic policy gradient)."""
     return -jnp.mean(critic_apply(critic, observation, d4pg.actor_apply(actor, observation)))
 
 

@@ -59,6 +59,7 @@ from agents import (
     experiment,
     replay,
     specs,
+    tracking,
 )
 
 # Seed streams of the run's seed, after agents/experiment.py's 0-3.
@@ -258,6 +259,7 @@ def train(
     checkpoint_replay: bool = False,
     ray_address: str | None = None,
     progress: bool = True,
+    tracking_settings: tracking.Settings | None = None,
     noise_exponent: float = NOISE_EXPONENT,
     lockstep: bool = False,
 ) -> experiment.RunResult:
@@ -284,6 +286,9 @@ def train(
       ray_address: None starts a local Ray instance for the run; otherwise the
         address of a running cluster ('host:port', 'ray://host:port' or 'auto').
       noise_exponent: the exponent of the per-actor noise schedule (`noise_scales`).
+      tracking_settings: TensorBoard and W&B logging of the metrics rows
+        (agents/tracking.py; evaluation videos are recorded by single-process
+        runs only); None logs metrics.csv alone.
       lockstep: alternate collection and learning instead of overlapping them: the
         actors' chunks are handed out only once the learner has made every update
         it owes, and the learner samples only while no chunk is out. With one
@@ -395,6 +400,9 @@ def train(
         metrics_path,
         experiment.BASE_COLUMNS + d4pg.D4PG.metric_names + DISTRIBUTED_COLUMNS,
         keep_until_step=state.env_steps if payload is not None else None,
+        tracker=tracking.open_tracker(
+            tracking_settings, out_dir, state.env_steps if payload is not None else None
+        ),
     )
     title = f"d4pg ({num_actors} actors) on {env_name} (seed {seed})"
     last_return = [math.nan]

@@ -55,6 +55,7 @@ from agents import (
     normalizer,
     ppo,
     specs,
+    tracking,
 )
 
 # Seed streams of the run's seed, after agents/distributed_d4pg.py's 4-6.
@@ -446,6 +447,7 @@ def train(
     overwrite: bool = False,
     ray_address: str | None = None,
     progress: bool = True,
+    tracking_settings: tracking.Settings | None = None,
 ) -> experiment.RunResult:
     """Trains DPPO with `num_workers` Ray workers into the run directory `out_dir`.
 
@@ -458,7 +460,7 @@ def train(
       envs_per_worker: E >= 1 copies per worker.
       config_overrides: fields of `dppo.Config` to change.
       eval_every, eval_episodes, checkpoint_every, resume, overwrite, ray_address,
-        progress: as in `agents.distributed_d4pg.train`.
+        progress, tracking_settings: as in `agents.distributed_d4pg.train`.
     """
     for name, value, lowest in (
         ("num_steps", num_steps, 0),
@@ -556,6 +558,9 @@ def train(
         metrics_path,
         experiment.BASE_COLUMNS + DPPO_COLUMNS,
         keep_until_step=state.env_steps if payload is not None else None,
+        tracker=tracking.open_tracker(
+            tracking_settings, out_dir, state.env_steps if payload is not None else None
+        ),
     )
     title = f"dppo ({num_workers} workers, D={straggler_tolerance}) on {env_name} (seed {seed})"
     last_return = [math.nan]

@@ -21,6 +21,7 @@ _CAMERA = flags.DEFINE_integer("camera", 0, "Camera of the video (-1: free camer
 
 
 def main(argv):
+    """`python -m agents.evaluate`: the returns of a checkpoint's policy, and a video."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
     returns = experiment.evaluate_checkpoint(_CHECKPOINT.value, _EPISODES.value, _SEED.value)

@@ -50,6 +50,7 @@ from agents import (
     plotting,
     ppo,
     specs,
+    tracking,
     vector,
 )
 from composer_tasks import seeding
@@ -351,6 +352,7 @@ def train(
     progress: bool = True,
     make_batch: Callable[[int, int], object] | None = None,
     overwrite: bool = False,
+    tracking_settings: tracking.Settings | None = None,
 ) -> RunResult:
     """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
 
@@ -376,6 +378,8 @@ def train(
         Evaluation always uses `make_env`.
       overwrite: without `resume`, replace a run already in `out_dir` (otherwise
         that refuses, so that no checkpoint or metrics are lost by mistake).
+      tracking_settings: TensorBoard, W&B and evaluation videos besides
+        metrics.csv (agents/tracking.py); None tracks nothing more.
 
     Raises:
       FileExistsError: `out_dir` holds a run and neither `resume` nor `overwrite`.
@@ -460,6 +464,9 @@ def train(
         metrics_path,
         BASE_COLUMNS + tuple(agent.metric_names),
         keep_until_step=state.env_steps if resume else None,
+        tracker=tracking.open_tracker(
+            tracking_settings, out_dir, state.env_steps if resume else None
+        ),
     )
     title = f"{agent_name} on {env_name or 'environment'} (seed {seed})"
     last_eval = {"step": last_eval_step, "return": math.nan}
@@ -483,6 +490,8 @@ def train(
             }
         )
         last_eval["step"], last_eval["return"] = state.env_steps, float(np.mean(returns))
+        if log.tracker is not None and log.tracker.video_due(state.env_steps):
+            log.tracker.record_video(state.env_steps, agent.policy(), make_env, seeds[0])
 
     env_is_recordable = [True]
     last_checkpoint_step = [None]

@@ -170,6 +170,7 @@ def gaussian_actor(params: dict, key: jax.Array) -> Actor:
 
 
 def masked_mean(values: jax.Array, mask: jax.Array) -> jax.Array:
+    """The mean of `values` where `mask` is 1 (0 when the mask is empty)."""
     return jnp.sum(values * mask) / jnp.maximum(jnp.sum(mask), 1.0)
 
 
@@ -303,6 +304,7 @@ def run_episodes(env, act: Actor, horizon: int, want_episode: Callable[[int, int
 
 
 def concatenate(paths: list[Paths]) -> Paths:
+    """Joins batches of trajectories along the trajectory axis."""
     return Paths(*(np.concatenate(parts, axis=0) for parts in zip(*paths)))
 
 
@@ -481,6 +483,7 @@ class Iteration(NamedTuple):
 
 
 def log_iteration(iteration: int, paths: Paths, start: float, metrics: dict) -> Iteration:
+    """The `Iteration` record of one iteration's trajectories and update metrics."""
     returns = paths.episode_returns
     return Iteration(
         iteration=iteration,

@@ -163,6 +163,7 @@ class Config:
 def init_params(
     rng: np.random.Generator, config: Config, observation_size: int, action_size: int
 ) -> dict:
+    """Fresh policy and value parameters and the log standard deviation."""
     # A small last policy layer starts every action near the middle of the box
     # (Andrychowicz et al. 2021, recommendation on the last-layer scale).
     return {
@@ -185,15 +186,18 @@ def policy_mean(params: dict, observation: jax.Array) -> jax.Array:
 
 
 def value_apply(params: dict, observation: jax.Array) -> jax.Array:
+    """The value network's estimate for each observation (batch shape)."""
     return networks.mlp_apply(params["value"], observation, jnp.tanh)[..., 0]
 
 
 def gaussian_log_prob(mean: jax.Array, log_std: jax.Array, action: jax.Array) -> jax.Array:
+    """log N(action; mean, exp(log_std)^2), summed over action dimensions."""
     z = (action - mean) * jnp.exp(-log_std)
     return jnp.sum(-0.5 * jnp.square(z) - log_std - 0.5 * jnp.log(2.0 * jnp.pi), axis=-1)
 
 
 def gaussian_entropy(log_std: jax.Array) -> jax.Array:
+    """The entropy of a diagonal Gaussian with these log standard deviations."""
     return jnp.sum(log_std + 0.5 * jnp.log(2.0 * jnp.pi * jnp.e))
 
 

@@ -130,6 +130,28 @@ _D4PG_FAST = MappingProxyType({"updates_per_call": 8})
 D4PG_NUM_ENVS = 8
 
 
+# What each easy-set task's PPO preset needed to reach its threshold on this project's
+# 2-core machine (benchmarks/results/time_to_solve/time_to_solve.csv, written by
+# benchmarks/time_to_solve.py, 2026-11-23/24; benchmarks/RESULTS.md "Time to solve"):
+# task -> (threshold, its source, the most environment steps a solved seed needed,
+# seeds solved within the benchmark's wall-clock budget). Thresholds marked "issue 19"
+# are the project's published targets; "ours" where no per-task threshold was found
+# to cite.
+PPO_TIME_TO_SOLVE: Mapping[str, tuple[float, str, int, str]] = MappingProxyType(
+    {
+        "cartpole:balance": (900.0, "ours", 614_400, "3/3"),
+        "cartpole:swingup": (800.0, "issue 19", 798_720, "3/3"),
+        "cheetah:run": (500.0, "issue 19", 1_044_480, "3/3"),
+        "finger:spin": (800.0, "ours", 860_160, "3/3"),
+        "pendulum:swingup": (700.0, "ours", 1_536_000, "2/3"),
+        "point_mass:easy": (900.0, "ours", 3_932_160, "3/3"),
+        "reacher:easy": (900.0, "ours", 368_640, "3/3"),
+        "walker:stand": (900.0, "ours", 2_641_920, "2/3"),
+        "walker:walk": (900.0, "issue 19", 2_027_520, "1/3"),
+    }
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Preset:
     """An agent's settings for one task.
@@ -143,6 +165,12 @@ class Preset:
       num_envs: the number of environment copies the settings assume (PPO's
         rollout_steps must be a multiple of it).
       source: where the numbers come from.
+      threshold: the evaluation return the task's benchmark counts as solved,
+        or None for settings meant for any task.
+      budget_steps: the environment steps that reaching `threshold` took (the
+        most any solved seed needed, `PPO_TIME_TO_SOLVE`); `agents.train
+        --preset task` trains this long unless --steps is given.
+      seeds_solved: how many benchmark seeds reached the threshold, e.g. '3/3'.
     """
 
     name: str
@@ -151,6 +179,19 @@ class Preset:
     overrides: Mapping[str, object]
     num_envs: int
     source: str
+    threshold: float | None = None
+    budget_steps: int | None = None
+    seeds_solved: str | None = None
+
+    def describe_budget(self) -> str:
+        """One line: the steps this preset trains for by default, and why."""
+        if self.budget_steps is None:
+            return f"preset {self.name!r} has no step budget; --steps sets the run's length."
+        return (
+            f"{self.budget_steps:,} steps: what {self.task} needed to reach "
+            f"{self.threshold:g} ({self.seeds_solved} seeds solved; "
+            "benchmarks/results/time_to_solve)"
+        )
 
     def config(self) -> ppo.Config | d4pg.Config:
         """The agent's Config with these settings."""
@@ -167,6 +208,7 @@ def _build() -> dict[str, dict[str, Preset]]:
     presets = {"ppo": {}, "d4pg": {}}
     for task in EASY_TASKS:
         name = preset_name(task)
+        threshold, _, budget_steps, seeds_solved = PPO_TIME_TO_SOLVE[task]
         presets["ppo"][name] = Preset(
             name=name,
             agent="ppo",
@@ -176,6 +218,9 @@ def _build() -> dict[str, dict[str, Preset]]:
             ),
             num_envs=PPO_NUM_ENVS,
             source=PLAYGROUND_SOURCE,
+            threshold=threshold,
+            budget_steps=budget_steps,
+            seeds_solved=seeds_solved,
         )
     presets["d4pg"]["batched"] = Preset(
         name="batched",

@@ -6,10 +6,11 @@ r"""Trains a reference agent on a named environment.
 
 Published per-task settings (agents/presets.py, docs/agents.md): --preset NAME, or
 --preset task for the preset made for --env; --set overrides still apply on top, and
-a preset's number of copies is used unless --num-envs is given:
+a preset's number of copies is used unless --num-envs is given. A task's preset also
+gives the steps its threshold needed, which --preset task trains for unless --steps
+is given:
 
-  python -m agents.train --agent ppo --env cartpole:swingup --preset task --steps 3000000 \
-      --out runs/ppo_swingup
+  python -m agents.train --agent ppo --env cartpole:swingup --preset task
   python -m agents.train --agent d4pg --env cartpole:swingup --preset batched \
       --samples_per_insert 128 --steps 100000 --out runs/d4pg_swingup
 
@@ -23,17 +24,22 @@ Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster
       --out runs/dppo_w2 --workers 2 --straggler_tolerance 1 --envs_per_actor 16 \
       --set rollout_steps=8192
 
-Writes metrics.csv, checkpoint.npz, learning_curve.png and config.json into --out
-(agents/experiment.py). --resume continues the run in --out from its checkpoint;
+Writes metrics.csv, checkpoint.npz, learning_curve.png and config.json into --out, by
+default a fresh dated directory runs/AGENT_DOMAIN_TASK_YYYYmmdd-HHMMSS whose path is
+printed (agents/experiment.py); beside them TensorBoard event files (--tensorboard, on
+when tensorboardX is installed), a Weights & Biases run with --wandb PROJECT, and
+evaluation videos in videos/ with --video_every STEPS (agents/tracking.py). --resume continues the run in --out from its checkpoint;
 without it, an --out that already holds a run is refused unless --overwrite. Ctrl-C
 (SIGINT) stops after the current step with a checkpoint and a one-line message.
 """
 
+import datetime
+import os
 import sys
 
 from absl import app, flags
 
-from agents import environments, experiment, presets
+from agents import environments, experiment, presets, tracking
 
 # The shell's convention for a process ended by SIGINT (128 + 2).
 INTERRUPTED_EXIT_CODE = 130
@@ -46,10 +52,16 @@ _AGENT = flags.DEFINE_enum(
 )
 _ENV = flags.DEFINE_string("env", "cartpole:swingup", "Environment as 'domain:task'.")
 _STEPS = flags.DEFINE_integer(
-    "steps", 100_000, "Environment steps, summed over copies.", lower_bound=0
+    "steps",
+    100_000,
+    "Environment steps, summed over copies (with --preset task and no --steps: the "
+    "steps the task's threshold needed).",
+    lower_bound=0,
 )
 _SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the environments.")
-_OUT = flags.DEFINE_string("out", None, "Run directory.", required=True)
+_OUT = flags.DEFINE_string(
+    "out", None, "Run directory (default: a fresh runs/AGENT_ENV_DATE-TIME, printed)."
+)
 _NUM_ENVS = flags.DEFINE_integer(
     "num-envs", 1, "Environment copies stepped as one batch.", lower_bound=1
 )
@@ -82,6 +94,22 @@ _SAMPLES_PER_INSERT = flags.DEFINE_float(
     "inserted; sets updates_per_transition = samples_per_insert / batch_size.",
 )
 _PROGRESS = flags.DEFINE_bool("progress", True, "Show a progress bar.")
+_TENSORBOARD = flags.DEFINE_bool(
+    "tensorboard",
+    tracking.tensorboard_available(),
+    "Write TensorBoard event files beside metrics.csv (default: on when tensorboardX "
+    "is installed).",
+)
+_WANDB = flags.DEFINE_string(
+    "wandb", None, "Log to this Weights & Biases project (WANDB_MODE=offline works)."
+)
+_VIDEO_EVERY = flags.DEFINE_integer(
+    "video_every",
+    None,
+    "Record an evaluation episode to videos/ at the first evaluation and then every "
+    "this many steps (single-process runs).",
+    lower_bound=1,
+)
 _BATCHED_PHYSICS = flags.DEFINE_bool(
     "batched-physics",
     True,
@@ -135,6 +163,11 @@ _RAY_ADDRESS = flags.DEFINE_string(
 
 
 def parse_overrides(items: list[str]) -> dict[str, str]:
+    """--set items 'name=value' as a dict of name to value text.
+
+    Raises:
+      ValueError: an item without '=' or without a name.
+    """
     overrides = {}
     for item in items:
         name, separator, value = item.partition("=")
@@ -185,9 +218,69 @@ def single_process_settings(
     return overrides, 1 if num_envs is None else num_envs
 
 
+def default_out_dir(agent: str, env: str, now: datetime.datetime, root: str = "runs") -> str:
+    """A run directory that does not exist yet: root/AGENT_DOMAIN_TASK_YYYYmmdd-HHMMSS,
+    with -2, -3, ... appended when two runs start in the same second."""
+    base = os.path.join(root, f"{agent}_{env.replace(':', '_')}_{now:%Y%m%d-%H%M%S}")
+    candidate, count = base, 1
+    while os.path.exists(candidate):
+        count += 1
+        candidate = f"{base}-{count}"
+    return candidate
+
+
+def preset_steps(
+    agent: str, preset: str | None, env: str, steps: int, steps_given: bool
+) -> tuple[int, str | None]:
+    """The run's steps: --steps when given, else the preset's budget (the steps its
+    threshold needed) when it has one, else --steps' default. Returns the steps and,
+    when the preset chose them, a line saying so."""
+    if steps_given or preset is None:
+        return steps, None
+    chosen = presets.get(agent, preset, env)
+    if chosen.budget_steps is None:
+        return steps, None
+    return chosen.budget_steps, f"--preset {preset}: training {chosen.describe_budget()}."
+
+
+def tracking_settings() -> tracking.Settings:
+    """--tensorboard, --wandb and --video_every as `tracking.Settings`.
+
+    Raises:
+      app.UsageError: tensorboardX or wandb asked for but not installed.
+    """
+    try:
+        return tracking.Settings(
+            tensorboard=_TENSORBOARD.value,
+            wandb_project=_WANDB.value,
+            video_every=_VIDEO_EVERY.value,
+        )
+    except ValueError as error:
+        raise app.UsageError(str(error)) from error
+
+
+# At most this many environment steps and one evaluation episode, when set:
+# tests/test_readme.py runs the README's training command with a short budget this
+# way (a user never needs it).
+STEP_BUDGET_VARIABLE = "COMPOSER_TASKS_STEP_BUDGET"
+
+
 def main(argv):
+    """`python -m agents.train`: trains as the flags say; prints the run's files."""
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {argv[1:]}")
+    budget = os.environ.get(STEP_BUDGET_VARIABLE)
+    if budget is not None:
+        if not budget.isdigit():
+            raise app.UsageError(f"{STEP_BUDGET_VARIABLE}={budget!r}; expected an integer.")
+        flags.FLAGS["steps"].present = 1
+        flags.FLAGS.steps = min(int(budget), _STEPS.value)
+        flags.FLAGS["eval-episodes"].value = 1
+    if _OUT.value is None:
+        if _RESUME.value:
+            raise app.UsageError("--resume continues the run in --out; give --out.")
+        flags.FLAGS.out = default_out_dir(_AGENT.value, _ENV.value, datetime.datetime.now())
+        print(f"Writing the run to {_OUT.value}")
     try:
         result = _train()
     except experiment.Interrupted as interrupted:
@@ -238,6 +331,7 @@ def _train() -> experiment.RunResult:
             overwrite=_OVERWRITE.value,
             ray_address=_RAY_ADDRESS.value,
             progress=_PROGRESS.value,
+            tracking_settings=tracking_settings(),
         )
     if _WORKERS.value is not None:
         raise app.UsageError("--workers is for --agent dppo.")
@@ -264,6 +358,7 @@ def _train() -> experiment.RunResult:
             ray_address=_RAY_ADDRESS.value,
             progress=_PROGRESS.value,
             lockstep=_LOCKSTEP.value,
+            tracking_settings=tracking_settings(),
         )
     if _RAY_ADDRESS.value is not None or _ACTORS.value is not None:
         raise app.UsageError(
@@ -279,12 +374,17 @@ def _train() -> experiment.RunResult:
             _SET.value,
             _NUM_ENVS.value if flags.FLAGS["num-envs"].present else None,
         )
+        steps, budget_line = preset_steps(
+            _AGENT.value, _PRESET.value, _ENV.value, _STEPS.value, flags.FLAGS["steps"].present
+        )
     except ValueError as error:
         raise app.UsageError(str(error)) from error
+    if budget_line is not None:
+        print(budget_line)
     return experiment.train(
         _AGENT.value,
         environments.factory(_ENV.value),
-        _STEPS.value,
+        steps,
         _SEED.value,
         _OUT.value,
         env_name=_ENV.value,
@@ -301,6 +401,7 @@ def _train() -> experiment.RunResult:
             if _BATCHED_PHYSICS.value and num_envs > 1
             else None
         ),
+        tracking_settings=tracking_settings(),
     )
 
 

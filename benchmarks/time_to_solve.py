@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from agents import csv_log, environments, experiment, presets  # noqa: E402
+from agents import csv_log, environments, experiment, presets, tracking  # noqa: E402
 
 # Thresholds on the undiscounted evaluation return (1000-step episodes, rewards in
 # [0, 1] per step, so 1000 is the most any task pays).
@@ -178,6 +178,8 @@ def run_cell(
             overwrite=not resume,
             progress=False,
             make_batch=environments.batch_factory(task) if preset.num_envs > 1 else None,
+            # TensorBoard event files beside metrics.csv when tensorboardX is installed.
+            tracking_settings=tracking.Settings(),
         )
     returns = [float(row["eval_return"]) for row in rows if row["eval_return"]]
     return {

@@ -21,6 +21,7 @@ HAND_NAMESPACE = "ComposerHand"
 
 
 def gymnasium_id(domain_name, task_name):
+    """The Gymnasium id of a suite task: 'ComposerSuite/<domain>-<task>-v0'."""
     return f"{NAMESPACE}/{domain_name}-{task_name}-v0"
 
 
@@ -32,6 +33,7 @@ def make_env(
     flatten_observations=False,
     render_mode=None,
 ):
+    """A `GymnasiumEnv` over `suite.load(...)`: the entry point of the registered ids."""
     env = suite.load(
         domain_name, task_name, task_kwargs=task_kwargs, environment_kwargs=environment_kwargs
     )
@@ -41,6 +43,7 @@ def make_env(
 def make_vector_env(
     domain_name, task_name, num_envs=1, task_kwargs=None, num_threads=0, flatten_observations=False
 ):
+    """A `GymnasiumVectorEnv` over `suite.load_batch(...)`: the vector entry point."""
     batch = suite.load_batch(
         domain_name, task_name, num_envs, task_kwargs=task_kwargs, num_threads=num_threads
     )

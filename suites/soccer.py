@@ -204,6 +204,7 @@ _REGISTERED = [(walker_type, team_size) for walker_type in WalkerType for team_s
 
 
 def registered_name(walker_type: WalkerType, team_size: int) -> str:
+    """The registry name of a match, e.g. 'soccer_boxhead_2v2'."""
     return f"soccer_{walker_type.name.lower()}_{team_size}v{team_size}"
 
 

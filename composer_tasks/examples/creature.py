@@ -74,6 +74,8 @@ class Leg(composer.Entity):
 
 
 class CreatureObservables(composer.Observables):
+    """The creature's observables: its leg joints' angles and velocities, its pose."""
+
     _entity: Creature
 
     @composer.observable

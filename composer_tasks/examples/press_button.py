@@ -147,6 +147,7 @@ def make_environment(
 
 
 def main(argv: Sequence[str]) -> None:
+    """Runs --episodes episodes with a uniform random policy, printing each return."""
     del argv
     seed = flags.FLAGS.seed
     env = make_environment(seed=seed)

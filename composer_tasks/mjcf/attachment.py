@@ -147,6 +147,11 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
 
 
 def unlink(child: RootElement) -> None:
+    """Forgets that `child` is attached (its parent scope and attachment body).
+
+    Raises:
+      RuntimeError: `child` is not attached to anything.
+    """
     if child._parent_scope is None:
         raise RuntimeError(f"model {child.model!r} is not attached to anything")
     child._parent_scope._child_scopes.remove(child)

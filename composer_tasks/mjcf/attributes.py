@@ -748,6 +748,8 @@ def _frame_object_type(type_field: str) -> Custom:
 
 
 def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
+    """The PyMJCF attributes of a sensor element `tag` (e.g. "touch", "framepos"),
+    mapped to the MjsSensor fields that hold them."""
     _, object_attribute = SENSORS[tag]
     table = _named(
         noise=Number("noise"),

@@ -22,6 +22,8 @@ _SITE_SCALE = 1.01
 
 
 class ButtonObservables(composer.Observables):
+    """The button's observable: the normal force on it (`touch_force`)."""
+
     _entity: "Button"
 
     @composer.observable

@@ -40,6 +40,8 @@ class SphereCradle(composer.Entity):
 
 
 class PedestalObservables(composer.Observables):
+    """The pedestal's observable: its target site's world position."""
+
     @composer.observable
     def position(self) -> observable.MJCFFeature:
         """World position (m) of the target site on the pedestal."""

@@ -16,6 +16,8 @@ from typing import Tuple
 
 
 class Team(enum.Enum):
+    """The two sides of a soccer match."""
+
     HOME = 0
     AWAY = 1
 

@@ -523,6 +523,8 @@ def make_stack(
     target_height: int | None = None,
     randomize_order: bool = False,
 ) -> Stack:
+    """A `Stack` task of `num_bricks` Duplo bricks on the Jaco arm's table (dm_control
+    paper section 8.1); `target_height` defaults to all of them."""
     target_height = num_bricks if target_height is None else target_height
     return Stack(
         Table(),
@@ -539,6 +541,7 @@ def make_stack(
 def make_reassemble(
     settings: common.ObservationSettings, num_bricks: int, randomize_order: bool = False
 ) -> Reassemble:
+    """A `Reassemble` task of `num_bricks` Duplo bricks on the Jaco arm's table."""
     return Reassemble(
         Table(),
         common.make_arm(settings),

@@ -124,10 +124,13 @@ def make_options(
 
 
 def make_arm(settings: ObservationSettings) -> JacoArm:
+    """The Jaco arm with the observables `settings` enables."""
     return JacoArm(observable_options=make_options(settings, _ARM_OBSERVABLES))
 
 
 def make_hand(settings: ObservationSettings) -> JacoHand:
+    """The Jaco hand, its pinch site as the tool centre point, with the observables
+    `settings` enables."""
     return JacoHand(
         use_pinch_site_as_tcp=True, observable_options=make_options(settings, _HAND_OBSERVABLES)
     )

@@ -133,6 +133,11 @@ class Lift(common.ArmTask):
 
 
 def make_lift(settings: common.ObservationSettings, prop_name: str) -> Lift:
+    """A `Lift` task of the prop `prop_name` ("duplo" or "box").
+
+    Raises:
+      ValueError: another prop name.
+    """
     options = common.make_options(settings, common.FREEPROP_OBSERVABLES)
     if prop_name == "duplo":
         prop, workspace = Duplo(vertex_sites=True, observable_options=options), DUPLO_WORKSPACE

@@ -142,6 +142,11 @@ class Place(common.ArmTask):
 
 
 def make_place(settings: common.ObservationSettings, cradle_name: str) -> Place:
+    """A `Place` task: a Duplo brick onto `cradle_name` ("duplo" or "cradle").
+
+    Raises:
+      ValueError: another cradle name.
+    """
     prop = Duplo(observable_options=common.make_options(settings, common.FREEPROP_OBSERVABLES))
     if cradle_name == "duplo":
         cradle = Duplo()

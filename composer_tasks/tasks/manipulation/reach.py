@@ -124,6 +124,7 @@ class Reach(common.ArmTask):
 
 
 def make_reach(settings: common.ObservationSettings, use_site: bool) -> Reach:
+    """A `Reach` task: to a target site (`use_site`) or to a Duplo brick."""
     arena = Table()
     arm, hand = common.make_arm(settings), common.make_hand(settings)
     if use_site:
