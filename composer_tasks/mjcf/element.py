@@ -10,6 +10,15 @@ calls `composer.mark_spec_changed()`, so that an edit inside an
 `initialize_episode_mjcf` callback always recompiles the model, and counts as a
 revision of the model: a `mjcf.Physics` compiled before the edit refuses to bind
 or index by name until it is recompiled.
+
+Attributes read back as they were written, as in PyMJCF: the model records, per
+element, which attributes were set and how (`attributes.WrittenForm`), and a read
+of one that was not set gives None, even where a default class gives the spec
+element a value. An element made outside this API (MjSpec calls, or an MJCF file
+whose attributes could not be matched) has no record and reads the spec's values.
+
+A handle whose element was removed (`remove()`, or its model detached) raises
+`RemovedElementError` on every use instead of touching freed memory.
 """
 
 from __future__ import annotations
@@ -28,6 +37,12 @@ if TYPE_CHECKING:
     from composer_tasks.mjcf.root import RootElement
 
 PREFIX_SEPARATOR = "/"
+
+
+class RemovedElementError(ValueError):
+    """A handle was used after its element was removed from the model (by `remove()`,
+    or because its model was detached)."""
+
 
 # Tags that may be added as children of a body (or of the worldbody, or of an
 # attachment frame), and how each is created on the parent MjsBody: `(body, default)`,
@@ -122,7 +137,27 @@ class Element:
     @property
     def spec_element(self) -> Any:
         """The `mujoco.Mjs...` element this handle reads and writes."""
+        self._check_alive()
         return self._mjs
+
+    @property
+    def is_removed(self) -> bool:
+        """Whether the element was removed from its model (then every use raises)."""
+        removed = self._scope._removed
+        return bool(removed) and (self._mjs in removed or self._scope._detached)
+
+    def _check_alive(self) -> None:
+        removed = self._scope._removed
+        if removed and (self._mjs in removed or self._scope._detached):
+            what = (
+                f"its model {self._scope.model!r} was detached"
+                if self._scope._detached
+                else "it was removed from the model"
+            )
+            raise RemovedElementError(
+                f"this <{self.tag}> handle can no longer be used: {what} "
+                f"(MuJoCo deleted the element)"
+            )
 
     @property
     def spec_namespace(self) -> str:
@@ -141,6 +176,7 @@ class Element:
     @property
     def parent(self) -> Element | Section | RootElement:
         """The enclosing element: a body, the worldbody or a section of the model."""
+        self._check_alive()
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
             return self._scope._wrap_body(body)
@@ -151,14 +187,29 @@ class Element:
 
     @property
     def name(self) -> str | None:
-        """The element's name inside its own model (None when unnamed)."""
+        """The element's name inside its own model (None when unnamed).
+
+        An attachment frame has none (AttributeError, as in PyMJCF): its
+        `full_identifier` is the attached model's prefix.
+        """
+        return self._own_name()
+
+    def _own_name(self) -> str | None:
+        # Not the property itself: an AttributeError raised in a property makes Python
+        # try `__getattr__("name")`, which reads the name again.
+        self._check_alive()
         name = getattr(self._mjs, "name", "")
+        if name.endswith(PREFIX_SEPARATOR) and self._tag == "body":
+            raise AttributeError(
+                f"an attachment frame has no name attribute; its full_identifier is {name!r}"
+            )
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
     @property
     def full_identifier(self) -> str:
         """The element's name in the compiled model (`"creature/leg0/hip"`)."""
+        self._check_alive()
         return self._mjs.name
 
     def _path(self) -> str:
@@ -174,6 +225,8 @@ class Element:
         return hash(self._mjs)
 
     def __repr__(self) -> str:
+        if self.is_removed:
+            return f"MJCF Element: <{self.tag}> (removed)"
         return f"MJCF Element: {self._path()}"
 
     # Attributes.
@@ -203,23 +256,58 @@ class Element:
     def _has_class(self) -> bool:
         return hasattr(self._mjs, "classname") and self._tag != "freejoint"
 
+    def _record_key(self) -> Any:
+        """The key of this element's record of written attributes in its model."""
+        return (self._mjs, "inertial") if self._tag == "inertial" else self._mjs
+
+    def _record(self) -> dict[str, attributes_module.WrittenForm] | None:
+        return self._scope._written.get(self._record_key())
+
     def get_attributes(self) -> dict:
-        """The attributes that have a value, by MJCF name."""
+        """The attributes set on this element (not those its default class gives), by
+        MJCF name, as PyMJCF's `get_attributes`."""
+        self._check_alive()
+        record = self._record()
         values = {}
-        for name in sorted(self._attribute_names()):
-            value = self._get(name)
-            if value is not None:
-                values[name] = value
+        for name in self._attribute_table():
+            if name == "name" and self._mjs.name.endswith(PREFIX_SEPARATOR):
+                continue  # an attachment frame's, which has no name attribute
+            if record is None or name in record:
+                value = self._get(name)
+                if value is not None:
+                    values[name] = value
+        if self._has_class():
+            dclass = self._get("dclass")
+            if dclass is not None:
+                values["dclass"] = dclass
         return values
 
     def set_attributes(self, **attributes: Any) -> None:
-        """Sets several attributes; each is checked before any is written."""
+        """Sets several attributes: all or, when one of them fails, none."""
+        self._check_alive()
         for name in attributes:
             self._attribute(name)
-        for name, value in attributes.items():
-            self._set(name, value)
+        restores: list[Callable[[], None]] = []
+        record = self._record()
+        saved_record = None if record is None else dict(record)
+        try:
+            for name, value in attributes.items():
+                attribute = self._attribute(name)
+                if isinstance(attribute, attributes_module.Attribute):
+                    restores.append(attribute.snapshot(self))
+                elif attribute is None:
+                    restores.append(_name_restorer(self._mjs))
+                self._set(name, value)
+        except BaseException:
+            for restore in reversed(restores):
+                restore()
+            if record is not None and saved_record is not None:
+                record.clear()
+                record.update(saved_record)
+            raise
 
     def _get(self, name: str) -> Any:
+        self._check_alive()
         attribute = self._attribute(name)
         if attribute == "dclass":
             classname = self._mjs.classname.name
@@ -228,10 +316,16 @@ class Element:
                 return None
             return classname[len(prefix) :]
         if attribute is None:
-            return self.name
-        return attribute.get(self)
+            return self._own_name()
+        record = self._record()
+        if record is None:
+            return attribute.get(self)
+        if name not in record:
+            return None
+        return attributes_module.as_written(attribute.get(self), record[name])
 
     def _set(self, name: str, value: Any) -> None:
+        self._check_alive()
         attribute = self._attribute(name)
         try:
             if attribute == "dclass":
@@ -241,12 +335,25 @@ class Element:
                 )
             if attribute is None:
                 self._set_name(value)
+                form: attributes_module.WrittenForm = None
+            elif value is None:
+                _clear(self, name, attribute)
             else:
-                attribute.set(self, value)
+                form = attribute.set(self, value)
         except (TypeError, ValueError) as error:
             raise type(error)(
                 f"during assignment to attribute {name!r} of {self._path()}: {error}"
             ) from error
+        except (ArithmeticError, LookupError) as error:
+            raise ValueError(
+                f"during assignment to attribute {name!r} of {self._path()}: {error!r}"
+            ) from error
+        record = self._record()
+        if record is not None:
+            if value is None:
+                record.pop(name, None)
+            else:
+                record[name] = form
         self._scope._edited()
 
     def _set_name(self, value: str | None, check_unique: bool = True) -> None:
@@ -285,6 +392,7 @@ class Element:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        self._check_alive()
         if name in self._child_tags():
             return self._children_with_tag(name)
         return self._get(name)
@@ -331,7 +439,11 @@ class Element:
           AttributeError: `tag` is not a child this element can have, or an attribute
             is not one of the tag's.
           ValueError, TypeError: an attribute's value, or `dclass`, is invalid.
+          RemovedElementError: this element was removed from its model.
+
+        A failed `add` leaves the model as it was.
         """
+        self._check_alive()
         if tag not in _CHILD_TAGS.get(self._tag, ()):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
@@ -340,9 +452,17 @@ class Element:
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
-            self._mjs.explicitinertial = True
             handle = Element(self._mjs, self._scope, "inertial")
-            handle.set_attributes(**attributes)
+            for name in attributes:
+                handle._attribute(name)
+            self._mjs.explicitinertial = True
+            self._scope._written[handle._record_key()] = {}
+            try:
+                handle.set_attributes(**attributes)
+            except BaseException:
+                self._mjs.explicitinertial = False
+                del self._scope._written[handle._record_key()]
+                raise
             return handle
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
@@ -363,6 +483,7 @@ class Element:
         `identifier` is relative to this element's model; names of attached models
         go through their prefix (`"leg0/hip"`).
         """
+        self._check_alive()
         return namescope_module.find(self, namespace, identifier)
 
     def find_all(
@@ -372,16 +493,35 @@ class Element:
         exclude_attachments: bool = False,
     ) -> list[Element]:
         """Every element of kind `namespace` below this element, in model order."""
+        self._check_alive()
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
 
     def remove(self) -> None:
-        """Deletes this element (and its children) from the model."""
+        """Deletes this element (and its children, and the models attached below it)
+        from the model; handles to any of them raise `RemovedElementError` after."""
+        self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
-        self._scope._top_spec().delete(self._mjs)
-        self._scope._edited()
+        from composer_tasks.mjcf import attachment
+
+        scope = self._scope
+        removed = [self._mjs]
+        if isinstance(self._mjs, mujoco.MjsBody):
+            for kind in _SUBTREE_OBJECTS:
+                removed.extend(self._mjs.find_all(kind))
+            inside = {id(body) for body in removed if isinstance(body, mujoco.MjsBody)}
+            for child in list(scope._top()._all_scopes()):
+                if child._parent_scope is not None and id(child._attachment_body) in inside:
+                    attachment.unlink(child)
+                    child._mark_detached()
+        scope._top_spec().delete(self._mjs)
+        for mjs in removed:
+            scope._removed.add(mjs)
+            scope._written.pop(mjs, None)
+        scope._written.pop((self._mjs, "inertial"), None)
+        scope._edited()
 
     def attach(self, child_model: RootElement) -> "Element":
         """Attaches `child_model` (a `RootElement`) at this site or the worldbody.
@@ -392,9 +532,91 @@ class Element:
         """
         from composer_tasks.mjcf import attachment
 
+        self._check_alive()
         if self._tag not in ("site", "worldbody", "body"):
             raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
         return attachment.attach(self, child_model)
+
+
+# Kinds of element a removed body takes with it.
+_SUBTREE_OBJECTS = (
+    mujoco.mjtObj.mjOBJ_BODY,
+    mujoco.mjtObj.mjOBJ_GEOM,
+    mujoco.mjtObj.mjOBJ_SITE,
+    mujoco.mjtObj.mjOBJ_JOINT,
+    mujoco.mjtObj.mjOBJ_CAMERA,
+    mujoco.mjtObj.mjOBJ_LIGHT,
+    mujoco.mjtObj.mjOBJ_FRAME,
+)
+
+
+def _name_restorer(mjs: Any) -> Callable[[], None]:
+    name = mjs.name
+
+    def restore() -> None:
+        mjs.name = name
+
+    return restore
+
+
+def _clear(handle: Element, name: str, attribute: attributes_module.Attribute | str) -> None:
+    """Clears an attribute (`element.attr = None`, as in PyMJCF): the element takes its
+    default class's value again (MuJoCo's default where it has no class)."""
+    if not isinstance(attribute, attributes_module.Attribute) or isinstance(
+        attribute, attributes_module.Custom
+    ):
+        raise ValueError(f"{name!r} cannot be cleared; set a value")
+    if isinstance(attribute, attributes_module.Orientation):
+        if handle._mjs.alt.type == attribute.kind:
+            handle._mjs.alt.type = mujoco.mjtOrientation.mjORIENTATION_QUAT
+        return
+    source = _pristine(handle)
+    for field in attribute.fields():
+        setattr(handle._mjs, field, attributes_module._copied(getattr(source, field)))
+
+
+def _pristine(handle: Element) -> Any:
+    """What an element of `handle`'s tag has before any attribute is set: its class's
+    values for the tag, or a fresh element's."""
+    mjs = handle._mjs
+    default_field = _DEFAULT_FIELDS.get(handle._tag)
+    if default_field is not None and handle._has_class():
+        return getattr(mjs.classname, default_field)
+    tag = handle._tag
+    if tag not in _TEMPLATES:
+        spec = mujoco.MjSpec()
+        if tag in _BODY_CHILDREN and tag != "inertial":
+            _TEMPLATES[tag] = _BODY_CHILDREN[tag](spec.worldbody, None)
+        elif tag == "inertial":
+            _TEMPLATES[tag] = spec.worldbody.add_body()
+        else:
+            _TEMPLATES[tag] = _SECTION_ADDERS[tag](spec, spec.default)
+        _TEMPLATE_SPECS.append(spec)
+    return _TEMPLATES[tag]
+
+
+# The field of `MjsDefault` that holds each tag's class values.
+_DEFAULT_FIELDS = {
+    "geom": "geom",
+    "site": "site",
+    "joint": "joint",
+    "camera": "camera",
+    "light": "light",
+    "material": "material",
+    "mesh": "mesh",
+    "texture": "texture",
+    "pair": "pair",
+    "motor": "actuator",
+    "position": "actuator",
+    "velocity": "actuator",
+    "general": "actuator",
+    "weld": "equality",
+    "connect": "equality",
+    "equality_joint": "equality",
+}
+# A fresh element of each tag (and the specs that hold them), made on first use.
+_TEMPLATES: dict[str, Any] = {}
+_TEMPLATE_SPECS: list[Any] = []
 
 
 # The setters of Element's slots (member descriptors).
@@ -452,6 +674,7 @@ class Section:
         if self._section == "equality" and tag == "joint":
             tag = "equality_joint"
         scope = self._scope
+        scope._check_attached_alive()
         return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
 
     def all_children(self) -> list:
