@@ -19,6 +19,7 @@ elements read the spec's values instead (defaults applied).
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
@@ -64,13 +65,13 @@ def from_xml_string(
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
     folder = os.fspath(model_dir) if model_dir else ""
-    tree = _parse_tree(xml_string, "the MJCF text")
+    _check_text(xml_string, "the MJCF text")
     if not allow_paths_outside_model_dir:
-        _check_includes(tree, folder or ".", folder or ".")
+        _check_includes(xml_string, "the MJCF text", folder or ".", folder or ".")
     spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = folder
-    return _model(spec, tree, allow_paths_outside_model_dir)
+    return _model(spec, xml_string, allow_paths_outside_model_dir)
 
 
 def from_path(
@@ -89,12 +90,12 @@ def from_path(
         raise FileNotFoundError(f"no MJCF file at {path!r}")
     with open(path, "rb") as handle:
         text = handle.read().decode("utf-8")
-    tree = _parse_tree(text, repr(path))
+    _check_text(text, repr(path))
     folder = os.path.dirname(os.path.abspath(path))
     if not allow_paths_outside_model_dir:
-        _check_includes(tree, folder, folder)
+        _check_includes(text, repr(path), folder, folder)
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return _model(spec, tree, allow_paths_outside_model_dir)
+    return _model(spec, text, allow_paths_outside_model_dir)
 
 
 def from_file(
@@ -120,31 +121,37 @@ def from_file(
     )
 
 
-def _parse_tree(text: str, source: str) -> ElementTree.Element:
+def _check_text(text: str, source: str) -> None:
     nul = text.find("\x00")
     if nul >= 0:
         raise ValueError(
             f"{source} has a NUL character at offset {nul}; MuJoCo's parser would ignore "
             "everything after it"
         )
+
+
+def parse_tree(text: str, source: str) -> ElementTree.Element:
+    """The XML tree of MJCF text (which MuJoCo's parser has accepted, or will check)."""
     try:
         return ElementTree.fromstring(text)
     except ElementTree.ParseError as error:
         raise ValueError(f"{source} is not well-formed XML: {error}") from None
 
 
-def _model(spec: Any, tree: ElementTree.Element, allow_outside: bool) -> RootElement:
-    if spec.modelname == _MUJOCO_UNNAMED and "model" not in tree.attrib:
+# The root tag's `model` attribute, to tell a model named "MuJoCo Model" from an unnamed one.
+_MODEL_ATTRIBUTE = re.compile(r"<mujoco\b[^>]*\smodel\s*=")
+
+
+def _model(spec: Any, text: str, allow_outside: bool) -> RootElement:
+    if spec.modelname == _MUJOCO_UNNAMED and not _MODEL_ATTRIBUTE.search(text):
         spec.modelname = UNNAMED_MODEL  # PyMJCF's name for an unnamed model
     model = RootElement._for_spec(spec, authored=True)
     model._allow_paths_outside_model_dir = allow_outside
     if not allow_outside:
         for name, path in _asset_files(model):
             _check_inside(path, spec.modelfiledir or ".", f"asset file {name!r}")
-    records = attributes_written(spec, tree)
-    if records is not None:
-        model._written = records
-        model._records_complete = True
+    # Matched to the spec on first use (most parsed models are compiled unread).
+    model._pending_text = text
     return model
 
 
@@ -162,17 +169,18 @@ def _check_inside(path: str, folder: str, what: str) -> None:
         )
 
 
-def _check_includes(tree: ElementTree.Element, folder: str, model_folder: str) -> None:
+def _check_includes(text: str, source: str, folder: str, model_folder: str) -> None:
     """Refuses `<include>` files outside `model_folder`, and checks those inside in turn."""
-    for include in tree.iter("include"):
+    if "include" not in text:
+        return
+    for include in parse_tree(text, source).iter("include"):
         name = include.get("file", "")
-        _check_inside(os.path.join(folder, name), model_folder, f"<include file={name!r}>")
         path = os.path.join(folder, name)
+        _check_inside(path, model_folder, f"<include file={name!r}>")
         if os.path.isfile(path):
             with open(path, "rb") as handle:
-                text = handle.read().decode("utf-8", errors="replace")
-            included = _parse_tree(text, repr(path))
-            _check_includes(included, os.path.dirname(path), model_folder)
+                included = handle.read().decode("utf-8", errors="replace")
+            _check_includes(included, repr(path), os.path.dirname(path), model_folder)
 
 
 def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
@@ -337,22 +345,31 @@ class _Mismatch(Exception):
     """The text does not line up with the spec element by element."""
 
 
-def attributes_written(spec: Any, tree: ElementTree.Element) -> dict[Any, dict[str, Any]] | None:
-    """The record of the attributes the text `tree` sets, per spec element, class and
+def attributes_written(
+    spec: Any, text: str, prefix: str = "", top_spec: Any = None
+) -> dict[Any, dict[str, Any]] | None:
+    """The record of the attributes the MJCF `text` sets, per spec element, class and
     settings struct of `spec` (see `RootElement._written`), or None when the text cannot
-    be matched to the spec element by element."""
+    be matched to the spec element by element. Once the model is attached, `prefix` is
+    its full prefix and `top_spec` the root's spec, where its default classes are."""
+    classes = _Classes(top_spec if top_spec is not None else spec, prefix)
+    try:
+        tree = parse_tree(text, "the MJCF text")
+    except ValueError:
+        return None
     records: dict[Any, dict[str, Any]] = {}
-    counters: dict[str, int] = {}
-    world_counters: dict[str, int] = {}
+    sections = _Members(spec)
+    world = _Members(spec.worldbody)
     try:
         for section in tree:
             tag = section.tag
             if not isinstance(tag, str):
                 continue  # a comment
             if tag == "worldbody":
-                _match_body(section, spec.worldbody, records, world_counters, is_world=True)
+                _match_body(section, world, records, is_world=True)
             elif tag == "default":
-                _match_default(section, spec.default, spec, records)
+                main = classes.find("main") if prefix else spec.default
+                _match_default(section, main, classes, records)
             elif tag in _SETTINGS:
                 records[("struct", tag)] = _forms(section, _SETTINGS[tag])
             elif tag == "statistic":
@@ -373,37 +390,50 @@ def attributes_written(spec: Any, tree: ElementTree.Element) -> dict[Any, dict[s
                         kind = _SECTION_KINDS[tag]
                     if kind is None:
                         raise _Mismatch(child.tag)
-                    mjs = _next(spec, kind, counters)
-                    _record_element(child, mjs, records)
+                    _record_element(child, sections.next(kind), records)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
-        for kind, count in counters.items():
-            if len(getattr(spec, kind)) != count:
-                raise _Mismatch(kind)
-        for kind in set(_BODY_KINDS.values()):
-            if len(getattr(spec.worldbody, kind)) != world_counters.get(kind, 0):
-                raise _Mismatch(kind)
+        sections.check_all_matched()
+        world.check_all_matched()
     except _Mismatch:
         return None
     return records
 
 
-def _next(owner: Any, kind: str, counters: dict[str, int]) -> Any:
-    members = getattr(owner, kind)
-    index = counters.get(kind, 0)
-    if index >= len(members):
-        raise _Mismatch(kind)
-    counters[kind] = index + 1
-    return members[index]
+class _Members:
+    """The elements of each kind of one body or spec, listed once (the bindings make a
+    new list at every read), and how many of each the text has matched."""
+
+    def __init__(self, owner: Any) -> None:
+        self.owner = owner
+        self.lists: dict[str, list[Any]] = {}
+        self.counts: dict[str, int] = {}
+
+    def next(self, kind: str) -> Any:
+        members = self.lists.get(kind)
+        if members is None:
+            members = self.lists[kind] = list(getattr(self.owner, kind))
+        index = self.counts.get(kind, 0)
+        if index >= len(members):
+            raise _Mismatch(kind)
+        self.counts[kind] = index + 1
+        return members[index]
+
+    def check_all_matched(self) -> None:
+        """Every element of the kinds the text has is matched. (Kinds the text lacks
+        have none: only tags this matcher knows make elements.)"""
+        for kind, members in self.lists.items():
+            if len(members) != self.counts[kind]:
+                raise _Mismatch(kind)
 
 
 def _match_body(
     xml: ElementTree.Element,
-    body: Any,
+    members: _Members,
     records: dict[Any, dict[str, Any]],
-    counters: dict[str, int],
     is_world: bool = False,
 ) -> None:
+    body = members.owner
     if not is_world:
         _record_element(xml, body, records)
     for child in xml:
@@ -413,23 +443,21 @@ def _match_body(
         if tag == "frame":
             if child.attrib:
                 raise _Mismatch("frame")  # a frame's pose is not an attribute of its children
-            _match_body(child, body, records, counters, is_world=True)
+            _match_body(child, members, records, is_world=True)
         elif tag == "inertial":
             records[(body, "inertial")] = _forms(
                 child, attributes_module.ELEMENT_ATTRIBUTES["inertial"]
             )
         elif tag in _BODY_KINDS:
-            mjs = _next(body, _BODY_KINDS[tag], counters)
+            mjs = members.next(_BODY_KINDS[tag])
             if tag == "body":
-                _match_body(child, mjs, records, {})
+                _match_body(child, _Members(mjs), records)
             else:
                 _record_element(child, mjs, records)
         else:
             raise _Mismatch(tag)
     if not is_world:
-        for kind in set(_BODY_KINDS.values()):
-            if len(getattr(body, kind)) != counters.get(kind, 0):
-                raise _Mismatch(kind)
+        members.check_all_matched()
 
 
 def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[str, Any]]) -> None:
@@ -440,18 +468,29 @@ def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[
     records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}))
 
 
+class _Classes:
+    """Finds a model's default classes by the names its text gives them."""
+
+    def __init__(self, spec: Any, prefix: str) -> None:
+        self.spec = spec
+        self.prefix = prefix
+
+    def find(self, name: str) -> Any:
+        found = self.spec.find_default(self.prefix + name)
+        if found is None:
+            raise _Mismatch("default")
+        return found
+
+
 def _match_default(
-    xml: ElementTree.Element, default: Any, spec: Any, records: dict[Any, dict[str, Any]]
+    xml: ElementTree.Element, default: Any, classes: _Classes, records: dict[Any, dict[str, Any]]
 ) -> None:
     for child in xml:
         tag = child.tag
         if not isinstance(tag, str):
             continue
         if tag == "default":
-            nested = spec.find_default(child.get("class", ""))
-            if nested is None:
-                raise _Mismatch("default")
-            _match_default(child, nested, spec, records)
+            _match_default(child, classes.find(child.get("class", "")), classes, records)
         elif tag in defaults_module.DEFAULT_TABLES:
             records[(default, tag)] = _forms(child, defaults_module.DEFAULT_TABLES[tag])
         # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.

@@ -126,8 +126,12 @@ class RootElement:
     _top_scope: RootElement
     _prefix_in_top: str
     # Per element (and `(body, "inertial")`, `(default class, tag)`, `("struct", tag)`),
-    # the attributes set through this API and how (`attributes.WrittenForm`).
-    _written: dict[Any, dict[str, Any]]
+    # the attributes set through this API and how (`attributes.WrittenForm`): read and
+    # written through `_written`.
+    _records: dict[Any, dict[str, Any]]
+    # The MJCF text of a parsed model whose records are made from it on first use (in
+    # `_written`, before any edit): most parsed models are compiled without a read.
+    _pending_text: str | None
     # Whether every element, class and settings struct of this model has a record (a
     # model built with this API, or parsed from text whose attributes were matched);
     # otherwise an element without one reads the spec's values.
@@ -175,7 +179,8 @@ class RootElement:
         self._default_children = {}
         self._top_scope = self
         self._prefix_in_top = ""
-        self._written = {}
+        self._records = {}
+        self._pending_text = None
         self._records_complete = False
         self._removed = set()
         self._detached = False
@@ -368,6 +373,23 @@ class RootElement:
         return parser.get_assets(self)
 
     # Scope internals.
+
+    @property
+    def _written(self) -> dict[Any, dict[str, Any]]:
+        """The records of written attributes (see `_records`), made from the parsed
+        text first if they are still pending."""
+        if self._pending_text is not None:
+            from composer_tasks.mjcf import parser
+
+            text, self._pending_text = self._pending_text, None
+            # Once attached, the model's classes carry its prefix, in the root's spec.
+            records = parser.attributes_written(
+                self._spec, text, self._prefix_in_top, self._top_scope._spec
+            )
+            if records is not None:
+                self._records = records
+                self._records_complete = True
+        return self._records
 
     def _top(self) -> RootElement:
         return self._top_scope
