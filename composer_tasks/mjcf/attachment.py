@@ -31,7 +31,8 @@ def attach(where: Element, child: RootElement) -> Element:
 
     if not isinstance(child, RootElement):
         raise TypeError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
-    child._check_attached_alive()
+    if child._detached:
+        child._check_attached_alive()
     parent = where.root
     if child is parent or child is parent._top():
         raise ValueError("cannot attach a model to itself")
@@ -45,7 +46,8 @@ def attach(where: Element, child: RootElement) -> Element:
         )
     if not child.model:
         child._spec.modelname = UNNAMED_MODEL
-    siblings = {sibling.model for sibling in parent._child_scopes}
+    # The attached models' names, from their prefixes (`model + "/"`).
+    siblings = {sibling._prefix[:-1] for sibling in parent._child_scopes}
     if child.model in siblings:
         # PyMJCF's renaming: the first free `name_<n>`.
         number = 1

@@ -76,7 +76,12 @@ class Attribute:
     def snapshot(self, handle: Handle) -> Callable[[], None]:
         """A function that writes back the fields `set` would change, as they are now."""
         mjs = handle._mjs
-        saved = [(field, _copied(getattr(mjs, field))) for field in self.fields()]
+        fields = self.fields()
+        if len(fields) == 1:  # the common case, without a list
+            field = fields[0]
+            value = _copied(getattr(mjs, field))
+            return lambda: setattr(mjs, field, value)
+        saved = [(field, _copied(getattr(mjs, field))) for field in fields]
 
         def restore() -> None:
             for field, value in saved:

@@ -209,9 +209,12 @@ class DefaultTag:
     def _record(self) -> dict[str, Any] | None:
         """The attributes set on this tag of the class, or None (read the spec's values)."""
         key = (self._cls._mjs, self._tag)
-        record = self._scope._written.get(key)
-        if record is None and self._scope._records_complete:
-            record = self._scope._written[key] = {}
+        scope = self._scope
+        # `_written` without its property's call when no parsed text is pending.
+        records = scope._records if scope._pending_text is None else scope._written
+        record = records.get(key)
+        if record is None and scope._records_complete:
+            record = records[key] = {}
         return record
 
     def __getattr__(self, name: str) -> Any:
@@ -276,9 +279,11 @@ class DefaultTag:
         restores = []
         record = self._record()
         saved_record = None if record is None else dict(record)
+        last = len(checked) - 1
         try:
-            for attribute, name, value in checked:
-                restores.append(attribute.snapshot(self))
+            for index, (attribute, name, value) in enumerate(checked):
+                if index < last:  # the last one fails without writing anything
+                    restores.append(attribute.snapshot(self))
                 self._write(attribute, name, value, check=False)
         except BaseException:
             for restore in reversed(restores):
@@ -388,9 +393,11 @@ class Struct:
     def _record(self) -> dict[str, Any] | None:
         """The attributes set on this struct, or None (read the spec's values)."""
         key = ("struct", self._tag)
-        record = self._scope._written.get(key)
-        if record is None and self._scope._records_complete:
-            record = self._scope._written[key] = {}
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        record = records.get(key)
+        if record is None and scope._records_complete:
+            record = records[key] = {}
         return record
 
     def __getattr__(self, name: str) -> Any:
@@ -446,9 +453,11 @@ class Struct:
         restores = []
         record = self._record()
         saved_record = None if record is None else dict(record)
+        last = len(checked) - 1
         try:
-            for attribute, name, value in checked:
-                restores.append(attribute.snapshot(self))
+            for index, (attribute, name, value) in enumerate(checked):
+                if index < last:  # the last one fails without writing anything
+                    restores.append(attribute.snapshot(self))
                 setattr(self, name, value)
         except BaseException:
             for restore in reversed(restores):

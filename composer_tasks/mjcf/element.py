@@ -137,7 +137,8 @@ class Element:
     @property
     def spec_element(self) -> Any:
         """The `mujoco.Mjs...` element this handle reads and writes."""
-        self._check_alive()
+        if self._scope._removed:  # empty unless something was removed: no call
+            self._check_alive()
         return self._mjs
 
     @property
@@ -176,7 +177,8 @@ class Element:
     @property
     def parent(self) -> Element | Section | RootElement:
         """The enclosing element: a body, the worldbody or a section of the model."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
             return self._scope._wrap_body(body)
@@ -197,7 +199,8 @@ class Element:
     def _own_name(self) -> str | None:
         # Not the property itself: an AttributeError raised in a property makes Python
         # try `__getattr__("name")`, which reads the name again.
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         name = getattr(self._mjs, "name", "")
         if name.endswith(PREFIX_SEPARATOR) and self._tag == "body":
             raise AttributeError(
@@ -209,7 +212,8 @@ class Element:
     @property
     def full_identifier(self) -> str:
         """The element's name in the compiled model (`"creature/leg0/hip"`)."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         return self._mjs.name
 
     def _path(self) -> str:
@@ -261,12 +265,16 @@ class Element:
         return (self._mjs, "inertial") if self._tag == "inertial" else self._mjs
 
     def _record(self) -> dict[str, attributes_module.WrittenForm] | None:
-        return self._scope._written.get(self._record_key())
+        scope = self._scope
+        # `_written` without its property's call when no parsed text is pending.
+        records = scope._records if scope._pending_text is None else scope._written
+        return records.get((self._mjs, "inertial") if self._tag == "inertial" else self._mjs)
 
     def get_attributes(self) -> dict:
         """The attributes set on this element (not those its default class gives), by
         MJCF name, as PyMJCF's `get_attributes`."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         record = self._record()
         values = {}
         for name in self._attribute_table():
@@ -284,16 +292,20 @@ class Element:
 
     def set_attributes(self, **attributes: Any) -> None:
         """Sets several attributes: all or, when one of them fails, none."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         for name in attributes:
             self._attribute(name)
         restores: list[Callable[[], None]] = []
         record = self._record()
         saved_record = None if record is None else dict(record)
+        last = len(attributes) - 1
         try:
-            for name, value in attributes.items():
+            for index, (name, value) in enumerate(attributes.items()):
                 attribute = self._attribute(name)
-                if isinstance(attribute, attributes_module.Attribute):
+                if index == last:
+                    pass  # the last one fails without writing anything
+                elif isinstance(attribute, attributes_module.Attribute):
                     restores.append(attribute.snapshot(self))
                 elif attribute is None:
                     restores.append(_name_restorer(self._mjs))
@@ -307,7 +319,8 @@ class Element:
             raise
 
     def _get(self, name: str) -> Any:
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         attribute = self._attribute(name)
         if attribute == "dclass":
             classname = self._mjs.classname.name
@@ -325,7 +338,8 @@ class Element:
         return attributes_module.as_written(attribute.get(self), record[name])
 
     def _set(self, name: str, value: Any) -> None:
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         attribute = self._attribute(name)
         try:
             if attribute == "dclass":
@@ -392,7 +406,8 @@ class Element:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         if name in self._child_tags():
             return self._children_with_tag(name)
         return self._get(name)
@@ -443,7 +458,8 @@ class Element:
 
         A failed `add` leaves the model as it was.
         """
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         if tag not in _CHILD_TAGS.get(self._tag, ()):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
@@ -483,7 +499,8 @@ class Element:
         `identifier` is relative to this element's model; names of attached models
         go through their prefix (`"leg0/hip"`).
         """
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         return namescope_module.find(self, namespace, identifier)
 
     def find_all(
@@ -493,7 +510,8 @@ class Element:
         exclude_attachments: bool = False,
     ) -> list[Element]:
         """Every element of kind `namespace` below this element, in model order."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
@@ -501,12 +519,14 @@ class Element:
     def remove(self) -> None:
         """Deletes this element (and its children, and the models attached below it)
         from the model; handles to any of them raise `RemovedElementError` after."""
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
         from composer_tasks.mjcf import attachment
 
         scope = self._scope
+        records = scope._written  # made from a parsed text, if pending, before the edit
         removed = [self._mjs]
         if isinstance(self._mjs, mujoco.MjsBody):
             for kind in _SUBTREE_OBJECTS:
@@ -519,8 +539,8 @@ class Element:
         scope._top_spec().delete(self._mjs)
         for mjs in removed:
             scope._removed.add(mjs)
-            scope._written.pop(mjs, None)
-        scope._written.pop((self._mjs, "inertial"), None)
+            records.pop(mjs, None)
+        records.pop((self._mjs, "inertial"), None)
         scope._edited()
 
     def attach(self, child_model: RootElement) -> "Element":
@@ -532,7 +552,8 @@ class Element:
         """
         from composer_tasks.mjcf import attachment
 
-        self._check_alive()
+        if self._scope._removed:
+            self._check_alive()
         if self._tag not in ("site", "worldbody", "body"):
             raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
         return attachment.attach(self, child_model)
@@ -674,7 +695,8 @@ class Section:
         if self._section == "equality" and tag == "joint":
             tag = "equality_joint"
         scope = self._scope
-        scope._check_attached_alive()
+        if scope._detached:
+            scope._check_attached_alive()
         return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
 
     def all_children(self) -> list:

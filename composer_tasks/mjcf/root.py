@@ -207,7 +207,8 @@ class RootElement:
     @property
     def spec(self) -> mujoco.MjSpec:
         """The `mujoco.MjSpec` of this model (the root's, once attached)."""
-        self._check_attached_alive()
+        if self._detached:
+            self._check_attached_alive()
         return self._spec
 
     @property
@@ -257,13 +258,15 @@ class RootElement:
 
     @property
     def worldbody(self) -> element_module.Element:
-        self._check_attached_alive()
+        if self._detached:
+            self._check_attached_alive()
         return element_module.new_handle(self._worldbody_spec(), self, "worldbody")
 
     @property
     def default(self) -> defaults_module.DefaultClass:
         """The model's top default class (MuJoCo's "main" class of this model)."""
-        self._check_attached_alive()
+        if self._detached:
+            self._check_attached_alive()
         return defaults_module.DefaultClass(self._main_default(), self)
 
     @property
@@ -328,7 +331,8 @@ class RootElement:
         self, namespace: str, identifier: str
     ) -> element_module.Element | defaults_module.DefaultClass | None:
         """The element of kind `namespace` named `identifier` (relative to this model)."""
-        self._check_attached_alive()
+        if self._detached:
+            self._check_attached_alive()
         return namescope_module.find(self, namespace, identifier)
 
     def find_all(
@@ -339,7 +343,8 @@ class RootElement:
     ) -> list[element_module.Element]:
         """Every element of kind `namespace` in this model and (unless excluded) the
         models attached to it, in model order."""
-        self._check_attached_alive()
+        if self._detached:
+            self._check_attached_alive()
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
@@ -542,7 +547,8 @@ class RootElement:
             if isinstance(error, (ArithmeticError, LookupError)):
                 raise ValueError(f"{context}: {error!r}") from error
             raise
-        self._written[mjs] = written
+        # `_written` without its property's call, for a model with no pending text.
+        (self._records if self._pending_text is None else self._written)[mjs] = written
         self._top_scope._revision += 1  # `_edited`, inline: once per added element
         spec_edits.mark_spec_changed()
         return handle
