@@ -120,36 +120,38 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
     top = root_of(top_spec)
     root_values = _compiler_values(top_spec.compiler)
     child_values = _compiler_values(child._spec.compiler)
-    if child_values != root_values:  # the common case: nothing to merge
+    child_record = child._written.get(("struct", "compiler"))
+    if child_values != root_values or child_record:  # else the common case: nothing to merge
         root_set = (
             _set_fields(top, root_values) if top is not None else set(_MERGED_COMPILER_FIELDS)
         )
         child_set = _set_fields(child, child_values)
-        new_root = list(root_values)
+        adopted = child_set - root_set
         for index, field in enumerate(_MERGED_COMPILER_FIELDS):
             child_value, root_value = child_values[index], root_values[index]
-            if child_value == root_value or field not in child_set:
-                continue
-            if field in root_set:
+            if child_value != root_value and field in root_set and field in child_set:
                 raise ValueError(
                     f"model {child.model!r} sets compiler {_MJCF_NAMES[field]}="
                     f"{_shown(field, child_value)!r} but the model it is attached to has "
                     f"{_shown(field, root_value)!r}; a model has one compiler setting"
                 )
-            new_root[index] = child_value
-        if new_root != root_values and top is not None:
-            # The child's setting becomes the whole model's, as if the root had set it.
-            # (A root spec without a RootElement counts every field as set: it raised.)
+        if adopted and top is not None:
+            # The child's settings become the whole model's, as if the root had set them.
+            # (A root spec without a RootElement counts every field as set.)
+            new_root = [
+                child_values[index] if field in adopted else root_values[index]
+                for index, field in enumerate(_MERGED_COMPILER_FIELDS)
+            ]
+            if new_root != root_values:
+                for scope in top._all_scopes():
+                    _write_compiler(scope._spec.compiler, new_root)
+                root_values = new_root
             record = top._written.get(("struct", "compiler"))
             if record is None and top._records_complete:
                 record = top._written[("struct", "compiler")] = {}
-            for scope in top._all_scopes():
-                _write_compiler(scope._spec.compiler, new_root)
             if record is not None:
-                for index, field in enumerate(_MERGED_COMPILER_FIELDS):
-                    if new_root[index] != root_values[index]:
-                        record[_MJCF_NAMES[field]] = None
-            root_values = new_root
+                for field in adopted:
+                    record[_MJCF_NAMES[field]] = None
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
     for scope in child._all_scopes():

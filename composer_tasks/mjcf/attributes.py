@@ -235,7 +235,11 @@ def text(value: Any) -> str:
 
 
 class Boolean(Attribute):
-    """`true`/`false` (or a Python bool)."""
+    """`true`/`false` (or a Python bool); read back as the keyword `"true"`/`"false"`,
+    as PyMJCF reads it."""
+
+    def get(self, handle: Handle) -> str:
+        return "true" if getattr(self.target(handle), self.field) else "false"
 
     def convert(self, handle: Handle, value: Any) -> bool:
         return _boolean(value)
@@ -576,7 +580,21 @@ _CAMERA = _named(
     user=FlatArray("userdata"),
 )
 
+
+def _set_directional(handle: Handle, value: Any) -> None:
+    directional = _boolean(value)
+    handle._mjs.type = (
+        mujoco.mjtLightType.mjLIGHT_DIRECTIONAL if directional else mujoco.mjtLightType.mjLIGHT_SPOT
+    )
+
+
 _LIGHT = _named(
+    # MJCF's older spelling of `type="directional"`, which dm_control's schema has.
+    directional=Custom(
+        lambda h: "true" if h._mjs.type == mujoco.mjtLightType.mjLIGHT_DIRECTIONAL else "false",
+        _set_directional,
+        ("type",),
+    ),
     pos=Vector("pos", 3),
     dir=Vector("dir", 3),
     mode=Keyword("mode", mujoco.mjtCamLight),

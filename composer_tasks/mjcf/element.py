@@ -258,7 +258,8 @@ class Element:
         return names
 
     def _has_class(self) -> bool:
-        return hasattr(self._mjs, "classname") and self._tag != "freejoint"
+        # A body has `childclass` in MJCF, not `class` (MjSpec gives it a classname).
+        return hasattr(self._mjs, "classname") and self._tag not in _CLASSLESS
 
     def _record_key(self) -> Any:
         """The key of this element's record of written attributes in its model."""
@@ -323,6 +324,9 @@ class Element:
             self._check_alive()
         attribute = self._attribute(name)
         if attribute == "dclass":
+            record = self._record()
+            if record is not None and "dclass" not in record:
+                return None  # the class a body's childclass gives is not set on it
             classname = self._mjs.classname.name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
@@ -558,6 +562,9 @@ class Element:
             raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
         return attachment.attach(self, child_model)
 
+
+# Tags without a `class` attribute.
+_CLASSLESS = ("freejoint", "body", "worldbody", "inertial")
 
 # Kinds of element a removed body takes with it.
 _SUBTREE_OBJECTS = (

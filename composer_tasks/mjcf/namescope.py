@@ -101,6 +101,8 @@ def find(
     if namespace == "default":
         from composer_tasks.mjcf import defaults
 
+        if identifier == "main":
+            return None  # the top class is unnamed in PyMJCF (`model.default`)
         found = scope._lookup("default", full_name)
         return (
             None

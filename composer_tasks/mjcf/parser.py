@@ -500,6 +500,9 @@ def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]
     """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`)."""
     forms: dict[str, Any] = {}
     for name, text in xml.attrib.items():
+        if name == "class":
+            forms["dclass"] = None
+            continue
         if name not in table:
             continue
         attribute = table[name]

@@ -525,7 +525,7 @@ class RootElement:
         mjs = creator(owner, default)
         handle = element_module.new_handle(mjs, self, tag)
         name = ""
-        written: dict[str, Any] = {}
+        written: dict[str, Any] = {} if dclass is None else {"dclass": None}
         try:
             for name, value in attributes.items():
                 attribute = table[name]
