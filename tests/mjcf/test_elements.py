@@ -90,7 +90,9 @@ def test_nested_default_classes_and_childclass():
     explicit = body.add("geom", name="explicit", dclass="finger")
     assert plain.rgba is None and inherited.rgba is None  # set by classes, not on them
     assert plain.spec_element.rgba.tolist() == [1, 0, 0, 1]
-    assert inherited.spec_element.rgba.tolist() == [0, 1, 0, 1] and inherited.dclass == "limb"
+    # The body's childclass gives the class; dclass reads None, as in PyMJCF.
+    assert inherited.spec_element.rgba.tolist() == [0, 1, 0, 1] and inherited.dclass is None
+    assert inherited.spec_element.classname.name == "limb"
     assert explicit.spec_element.rgba.tolist() == [0, 1, 0, 1]
     assert explicit.spec_element.size[0] == 0.01 and explicit.dclass == "finger"
     assert finger.geom.size.tolist() == [0.01] and finger.geom.rgba is None
