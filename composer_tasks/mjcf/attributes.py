@@ -96,6 +96,17 @@ class Attribute:
 WrittenForm = int | str | None
 
 
+def with_context(error: Exception, context: str) -> Exception:
+    """`error` (raised while converting or writing a value) as a TypeError or ValueError
+    that says where: a TypeError stays one; anything else (a ValueError, an overflow, an
+    exception from a value's own `__float__`) becomes a ValueError. Raise it `from error`."""
+    if isinstance(error, TypeError):
+        return TypeError(f"{context}: {error}")
+    if isinstance(error, ValueError):
+        return ValueError(f"{context}: {error}")
+    return ValueError(f"{context}: {error!r}")
+
+
 def _copied(value: Any) -> Any:
     return np.array(value) if isinstance(value, np.ndarray) else value
 
@@ -440,6 +451,7 @@ def _numbers(value: Any) -> np.ndarray:
             raise ValueError(f"expected numbers, got {value!r}") from None
         if array.ndim == 1:
             return array
+        raise ValueError(f"expected a flat list of numbers, got {value!r}")
     elif kind is int or kind is float:  # `numbers.Real` below is a slower check
         try:
             return np.array([float(value)])
@@ -461,6 +473,8 @@ def _numbers(value: Any) -> np.ndarray:
         raise ValueError(f"expected numbers, got {value!r} ({error})") from None
     if array.dtype.kind not in "biuf":
         raise ValueError(f"expected numbers, got {value!r}")
+    if array.ndim > 1:
+        raise ValueError(f"expected a flat list of numbers, got {value!r}")
     return array.astype(np.float64).reshape(-1)
 
 

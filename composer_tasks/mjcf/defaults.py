@@ -257,13 +257,9 @@ class DefaultTag:
             )
         try:
             form = attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
-            ) from error
-        except (ArithmeticError, LookupError) as error:
-            raise ValueError(
-                f"during assignment to attribute {name!r} of {self._path()}: {error!r}"
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
         if self._tag in ("position", "velocity", "motor"):
             _set_actuator_shortcut(self._mjs, self._tag)
@@ -404,6 +400,8 @@ class Struct:
         if name.startswith("_"):
             raise AttributeError(name)
         attribute = self._attribute(name)
+        if self._scope._detached:
+            self._scope._check_attached_alive()
         record = self._record()
         if record is None:
             return attribute.get(self)
@@ -434,13 +432,9 @@ class Struct:
             raise ValueError(f"{name!r} of {self._path()} cannot be cleared once set; set a value")
         try:
             form = attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
-            ) from error
-        except (ArithmeticError, LookupError) as error:
-            raise ValueError(
-                f"during assignment to attribute {name!r} of {self._path()}: {error!r}"
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
         record = self._record()
         if record is not None:

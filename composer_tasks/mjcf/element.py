@@ -358,13 +358,9 @@ class Element:
                 _clear(self, name, attribute)
             else:
                 form = attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
-            ) from error
-        except (ArithmeticError, LookupError) as error:
-            raise ValueError(
-                f"during assignment to attribute {name!r} of {self._path()}: {error!r}"
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
         record = self._record()
         if record is not None:
@@ -530,21 +526,27 @@ class Element:
         from composer_tasks.mjcf import attachment
 
         scope = self._scope
+        top = scope._top()
         records = scope._written  # made from a parsed text, if pending, before the edit
-        removed = [self._mjs]
         if isinstance(self._mjs, mujoco.MjsBody):
-            for kind in _SUBTREE_OBJECTS:
-                removed.extend(self._mjs.find_all(kind))
-            inside = {id(body) for body in removed if isinstance(body, mujoco.MjsBody)}
-            for child in list(scope._top()._all_scopes()):
+            inside = {id(body) for body in self._mjs.find_all(mujoco.mjtObj.mjOBJ_BODY)}
+            inside.add(id(self._mjs))
+            for child in list(top._all_scopes()):
                 if child._parent_scope is not None and id(child._attachment_body) in inside:
                     attachment.unlink(child)
                     child._mark_detached()
-        scope._top_spec().delete(self._mjs)
-        for mjs in removed:
-            scope._removed.add(mjs)
+        # MuJoCo deletes the element's children, and elements that refer to what it
+        # deletes (an actuator of a deleted joint): every element that is gone is marked.
+        spec = top._spec
+        before = _all_elements(spec)
+        spec.delete(self._mjs)
+        remaining = {id(mjs) for mjs in _all_elements(spec)}
+        gone = [mjs for mjs in before if id(mjs) not in remaining]
+        for model in top._all_scopes():
+            model._removed.update(gone)
+        for mjs in gone:
             records.pop(mjs, None)
-        records.pop((self._mjs, "inertial"), None)
+            records.pop((mjs, "inertial"), None)
         scope._edited()
 
     def attach(self, child_model: RootElement) -> "Element":
@@ -566,16 +568,23 @@ class Element:
 # Tags without a `class` attribute.
 _CLASSLESS = ("freejoint", "body", "worldbody", "inertial")
 
-# Kinds of element a removed body takes with it.
-_SUBTREE_OBJECTS = (
-    mujoco.mjtObj.mjOBJ_BODY,
-    mujoco.mjtObj.mjOBJ_GEOM,
-    mujoco.mjtObj.mjOBJ_SITE,
-    mujoco.mjtObj.mjOBJ_JOINT,
-    mujoco.mjtObj.mjOBJ_CAMERA,
-    mujoco.mjtObj.mjOBJ_LIGHT,
-    mujoco.mjtObj.mjOBJ_FRAME,
-)
+# The collections of an MjSpec, all its elements together (for `remove`).
+_SPEC_COLLECTIONS = tuple(
+    name
+    for name in (
+        "bodies", "geoms", "sites", "joints", "cameras", "lights", "frames", "actuators",
+        "sensors", "equalities", "excludes", "pairs", "tendons", "keys", "materials",
+        "textures", "meshes", "hfields", "skins", "texts", "numerics", "tuples", "flexes",
+    )
+    if hasattr(mujoco.MjSpec, name)
+)  # fmt: skip
+
+
+def _all_elements(spec: Any) -> list[Any]:
+    elements = []
+    for collection in _SPEC_COLLECTIONS:
+        elements.extend(getattr(spec, collection))
+    return elements
 
 
 def _name_restorer(mjs: Any) -> Callable[[], None]:

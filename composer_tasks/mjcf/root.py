@@ -542,10 +542,8 @@ class RootElement:
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
                 f"{self._where(parent)})"
             )
-            if isinstance(error, (TypeError, ValueError)):
-                raise type(error)(f"{context}: {error}") from error
-            if isinstance(error, (ArithmeticError, LookupError)):
-                raise ValueError(f"{context}: {error!r}") from error
+            if isinstance(error, Exception):
+                raise attributes_module.with_context(error, context) from error
             raise
         # `_written` without its property's call, for a model with no pending text.
         (self._records if self._pending_text is None else self._written)[mjs] = written
