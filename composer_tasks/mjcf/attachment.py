@@ -235,12 +235,13 @@ def detach(child: RootElement) -> None:
     if child._parent_scope is None:
         raise RuntimeError(f"model {child.model!r} is not attached to anything")
     parent = child._parent_scope
-    frame = child._attachment_body
-    parent._top_spec().delete(frame)
+    top = parent._top()
+    for model in top._all_scopes():
+        model._written  # noqa: B018  (records from a pending parsed text, before the edit)
+    gone = element_module.delete(top._spec, child._attachment_body, keep_referrers=False)
+    element_module.mark_removed(top, gone)
     unlink(child)
     child._mark_detached()
-    parent._removed.add(frame)
-    parent._written.pop(frame, None)
     parent._edited()
 
 

@@ -108,7 +108,12 @@ def with_context(error: Exception, context: str) -> Exception:
 
 
 def _copied(value: Any) -> Any:
-    return np.array(value) if isinstance(value, np.ndarray) else value
+    """A copy of a spec field's value: arrays and the bindings' vectors are views."""
+    if isinstance(value, np.ndarray):
+        return np.array(value)
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        return value
+    return list(value)
 
 
 def as_written(value: Any, form: WrittenForm) -> Any:

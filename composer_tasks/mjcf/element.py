@@ -381,6 +381,8 @@ class Element:
             raise TypeError(f"a name must be a string, got {type(value).__name__}")
         if PREFIX_SEPARATOR in value:
             raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
+        if value == "world" and self._tag == "body":
+            raise ValueError("a body cannot be named 'world': MuJoCo's name for the worldbody")
         full_name = self._scope._prefix_in_top + value
         if check_unique:
             existing = self._scope._lookup(self.spec_namespace, full_name)
@@ -483,7 +485,14 @@ class Element:
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame.
-            handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
+            name = self._mjs.name + (attributes.get("name") or "")
+            if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
+                delete(self._scope._top_spec(), handle._mjs)
+                raise ValueError(
+                    f"the attachment frame {self._mjs.name!r} already has a joint named "
+                    f"{name!r}; name the joint"
+                )
+            handle._mjs.name = name
         return handle
 
     def _is_attachment_frame(self) -> bool:
@@ -527,26 +536,24 @@ class Element:
 
         scope = self._scope
         top = scope._top()
-        records = scope._written  # made from a parsed text, if pending, before the edit
+        for model in top._all_scopes():
+            model._written  # noqa: B018  (records from a pending parsed text, before the edit)
         if isinstance(self._mjs, mujoco.MjsBody):
             inside = {id(body) for body in self._mjs.find_all(mujoco.mjtObj.mjOBJ_BODY)}
             inside.add(id(self._mjs))
+            # The models attached below go as a detached model goes (with their
+            # actuators, sensors, ...).
             for child in list(top._all_scopes()):
-                if child._parent_scope is not None and id(child._attachment_body) in inside:
-                    attachment.unlink(child)
-                    child._mark_detached()
-        # MuJoCo deletes the element's children, and elements that refer to what it
-        # deletes (an actuator of a deleted joint): every element that is gone is marked.
-        spec = top._spec
-        before = _all_elements(spec)
-        spec.delete(self._mjs)
-        remaining = {id(mjs) for mjs in _all_elements(spec)}
-        gone = [mjs for mjs in before if id(mjs) not in remaining]
-        for model in top._all_scopes():
-            model._removed.update(gone)
-        for mjs in gone:
-            records.pop(mjs, None)
-            records.pop((mjs, "inertial"), None)
+                if (
+                    child._parent_scope is not None
+                    and not child._detached
+                    and id(child._attachment_body) in inside
+                ):
+                    attachment.detach(child)
+            if self.is_removed:  # an attachment frame: detaching its model deleted it
+                return
+        gone = delete(top._spec, self._mjs)
+        mark_removed(top, gone)
         scope._edited()
 
     def attach(self, child_model: RootElement) -> "Element":
@@ -578,6 +585,64 @@ _SPEC_COLLECTIONS = tuple(
     )
     if hasattr(mujoco.MjSpec, name)
 )  # fmt: skip
+
+
+# The names elements are given just before they are deleted (see `delete`).
+_DELETED_PREFIX = "composer_tasks.mjcf:deleted:"
+
+# The fields of a keyframe, which MuJoCo checks against the model's sizes when it
+# deletes an element.
+_KEY_FIELDS = ("qpos", "qvel", "act", "ctrl", "mpos", "mquat")
+
+
+def delete(spec: Any, mjs: Any, keep_referrers: bool = True) -> list[Any]:
+    """Deletes `mjs` (and what it holds) from `spec`; returns every element that went
+    (to mark their handles removed).
+
+    MuJoCo also deletes every element that refers to a deleted one by name (an
+    actuator of a deleted joint; with an unnamed element, whatever refers to no name).
+    With `keep_referrers` (removing an element, undoing a failed add) that silent loss
+    is avoided: the deleted elements are first given names nothing refers to, and
+    references to their old names fail when compiling, naming them, as in PyMJCF.
+    Without (detaching a model), the attached model's actuators, sensors, ... go with
+    its bodies, which is how MuJoCo removes them. Keyframes are set aside meanwhile and put back as they were: MuJoCo
+    refuses to list or delete elements while a keyframe has the wrong sizes (which a
+    model being built may well have), and PyMJCF keeps keyframes as written.
+    """
+    saved = [(key, [np.array(getattr(key, field)) for field in _KEY_FIELDS]) for key in spec.keys]
+    for key, _ in saved:
+        for field in _KEY_FIELDS:
+            setattr(key, field, [])
+    try:
+        doomed = [mjs]
+        if isinstance(mjs, mujoco.MjsBody):
+            from composer_tasks.mjcf import namescope
+
+            for collection in ("bodies", "geoms", "sites", "joints", "cameras", "lights"):
+                doomed.extend(namescope.below(mjs, collection))
+        before = _all_elements(spec)
+        for number, element in enumerate(doomed if keep_referrers else ()):
+            if hasattr(element, "name"):
+                element.name = f"{_DELETED_PREFIX}{id(mjs)}_{number}"
+        spec.delete(mjs)
+        remaining = {id(element) for element in _all_elements(spec)}
+    finally:
+        for key, values in saved:
+            if key is not mjs:
+                for field, value in zip(_KEY_FIELDS, values, strict=True):
+                    setattr(key, field, value.tolist())
+    return [element for element in before if id(element) not in remaining]
+
+
+def mark_removed(top: RootElement, gone: list[Any]) -> None:
+    """Marks the spec elements `gone` removed in every model of the tree under `top`
+    (a handle checks the model it belongs to), and drops their records."""
+    for model in top._all_scopes():
+        model._removed.update(gone)
+        records = model._written
+        for mjs in gone:
+            records.pop(mjs, None)
+            records.pop((mjs, "inertial"), None)
 
 
 def _all_elements(spec: Any) -> list[Any]:

@@ -467,7 +467,9 @@ class RootElement:
     def _lookup(self, namespace: str, full_name: str) -> Any:
         if namespace == "default":
             return self._top_spec().find_default(full_name)
-        return getattr(self._top_spec(), _LOOKUPS[namespace])(full_name)
+        lookup = _LOOKUPS.get(namespace)
+        # None for kinds this API has no handles for (tendons): their names read as text.
+        return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)
 
     def _wrap(self, mjs: Any, tag: str | None = None) -> element_module.Element:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
@@ -537,7 +539,7 @@ class RootElement:
         except BaseException as error:
             # Whatever failed (a bad value, an overflow, a raising `__float__`), the
             # element goes: a failed add leaves the model as it was.
-            self._top_scope._spec.delete(mjs)
+            element_module.delete(self._top_scope._spec, mjs)
             context = (
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
                 f"{self._where(parent)})"

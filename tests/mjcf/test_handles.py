@@ -64,10 +64,12 @@ def test_a_removed_body_raises_on_every_use_and_takes_its_children():
                 use()
     assert "removed" in repr(body)
     assert model.find("body", "body") is None
-    # MuJoCo deletes the motor of the deleted joint too: its handle raises.
-    assert motor.is_removed and model.find("actuator", "motor") is None
-    with pytest.raises(mjcf.RemovedElementError):
-        motor.joint
+    # The motor stays (MuJoCo would silently delete it with its joint): compiling names
+    # the joint it lost, as PyMJCF's compile does.
+    assert not motor.is_removed and motor.joint == "hinge"
+    with pytest.raises(ValueError, match="hinge"):
+        mjcf.Physics.from_mjcf_model(model)
+    motor.remove()
     assert mjcf.Physics.from_mjcf_model(model).model.nu == 0
 
 
