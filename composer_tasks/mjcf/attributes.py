@@ -189,9 +189,6 @@ class Vector(Attribute):
         setattr(handle._mjs, self.field, self.filled(handle, values))
         return values.size
 
-    def convert(self, handle: Handle, value: Any) -> np.ndarray:
-        return self.filled(handle, self.given(value))
-
     def given(self, value: Any) -> np.ndarray:
         """The numbers `value` gives, checked against the vector's size."""
         values = _numbers(value)
