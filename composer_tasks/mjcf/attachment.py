@@ -144,7 +144,8 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
             ]
             if new_root != root_values:
                 for scope in top._all_scopes():
-                    _write_compiler(scope._spec.compiler, new_root)
+                    compiler = scope._spec.compiler
+                    _write_compiler(compiler, new_root, _compiler_values(compiler))
                 root_values = new_root
             record = top._written.get(("struct", "compiler"))
             if record is None and top._records_complete:
@@ -154,9 +155,13 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
                     record[_MJCF_NAMES[field]] = None
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
-    for scope in child._all_scopes():
-        if _compiler_values(scope._spec.compiler) != root_values:
-            _write_compiler(scope._spec.compiler, root_values)
+    if child_values != root_values:
+        _write_compiler(child._spec.compiler, root_values, child_values)
+    if child._child_scopes:
+        for scope in child._all_scopes():
+            values = _compiler_values(scope._spec.compiler)
+            if values != root_values:
+                _write_compiler(scope._spec.compiler, root_values, values)
 
 
 # The MJCF attribute of each merged compiler field.
@@ -183,9 +188,11 @@ def _set_fields(scope: RootElement, values: list[Any]) -> set[str]:
     }
 
 
-def _write_compiler(compiler: Any, values: list[Any]) -> None:
-    for field, value in zip(_MERGED_COMPILER_FIELDS, values, strict=True):
-        setattr(compiler, field, value)
+def _write_compiler(compiler: Any, values: list[Any], current: list[Any]) -> None:
+    """Writes the merged fields of `values` that differ from `current` into `compiler`."""
+    for field, value, old in zip(_MERGED_COMPILER_FIELDS, values, current, strict=True):
+        if value != old:
+            setattr(compiler, field, value)
 
 
 _READ_MERGED_COMPILER_FIELDS = operator.attrgetter(*_MERGED_COMPILER_FIELDS)

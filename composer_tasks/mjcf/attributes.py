@@ -55,6 +55,8 @@ class Attribute:
 
     def __init__(self, field: str) -> None:
         self.field = field
+        # The fields of the spec element that `set` writes (for `snapshot`).
+        self.written_fields: tuple[str, ...] = (field,)
 
     def target(self, handle: Handle) -> Any:
         return handle._mjs
@@ -69,17 +71,18 @@ class Attribute:
     def convert(self, handle: Handle, value: Any) -> Any:
         return value
 
-    def fields(self) -> tuple[str, ...]:
-        """The fields of the spec element that `set` writes (for `snapshot`)."""
-        return (self.field,)
-
     def snapshot(self, handle: Handle) -> Callable[[], None]:
         """A function that writes back the fields `set` would change, as they are now."""
         mjs = handle._mjs
-        fields = self.fields()
-        if len(fields) == 1:  # the common case, without a list
+        fields = self.written_fields
+        if len(fields) == 1:  # the common case, without a list or `_copied`'s call
             field = fields[0]
-            value = _copied(getattr(mjs, field))
+            value = getattr(mjs, field)
+            kind = type(value)
+            if kind is np.ndarray:
+                value = value.copy()
+            elif kind not in _SCALARS:
+                value = _copied(value)
             return lambda: setattr(mjs, field, value)
         saved = [(field, _copied(getattr(mjs, field))) for field in fields]
 
@@ -105,6 +108,10 @@ def with_context(error: Exception, context: str) -> Exception:
     if isinstance(error, ValueError):
         return ValueError(f"{context}: {error}")
     return ValueError(f"{context}: {error!r}")
+
+
+# Field values that are their own copy.
+_SCALARS = (float, int, bool, str)
 
 
 def _copied(value: Any) -> Any:
@@ -185,31 +192,20 @@ class Vector(Attribute):
             if values.ndim == 1:
                 setattr(handle._mjs, self.field, values)
                 return self.size
-        values = self.given(value)
-        setattr(handle._mjs, self.field, self.filled(handle, values))
-        return values.size
-
-    def given(self, value: Any) -> np.ndarray:
-        """The numbers `value` gives, checked against the vector's size."""
         values = _numbers(value)
-        if (
-            values.size == 0
-            or values.size > self.size
-            or (not self.partial and values.size != self.size)
-        ):
+        count = values.size
+        if count == 0 or count > self.size or (not self.partial and count != self.size):
             expected = f"1 to {self.size}" if self.partial else f"{self.size}"
             raise ValueError(f"expected {expected} numbers, got {value!r}")
         if self.integer and not np.all(values == np.round(values)):
             raise ValueError(f"expected integers, got {value!r}")
-        return values
-
-    def filled(self, handle: Handle, values: np.ndarray) -> np.ndarray:
-        """The field's new value: `values`, after which the current entries."""
-        if values.size == self.size:
-            return values.astype(int) if self.integer else values
-        current = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
-        current[: values.size] = values
-        return current
+        if count == self.size:
+            new = values.astype(int) if self.integer else values
+        else:  # the leading entries; the rest keep the element's values
+            new = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
+            new[:count] = values
+        setattr(handle._mjs, self.field, new)
+        return count
 
 
 class FlatArray(Attribute):
@@ -322,7 +318,7 @@ class Reference(Attribute):
 
     def set(self, handle: Handle, value: Any) -> WrittenForm:
         setattr(handle._mjs, self.field, reference_name(handle, value, self.namespace))
-        return value if isinstance(value, str) else None
+        return value if type(value) is str else None  # a name reads back as given
 
 
 @functools.cache
@@ -439,9 +435,6 @@ class Custom(Attribute):
 
     def set(self, handle: Handle, value: Any) -> WrittenForm:
         return self.setter(handle, value)
-
-    def fields(self) -> tuple[str, ...]:
-        return self.written_fields
 
 
 def _numbers(value: Any) -> np.ndarray:
@@ -637,12 +630,7 @@ def _set_texture_of_material(handle: Handle, value: Any) -> WrittenForm:
     textures = list(handle._mjs.textures)
     textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = reference_name(handle, value, "texture")
     handle._mjs.textures = textures
-    return _name_given(value)
-
-
-def _name_given(value: Any) -> WrittenForm:
-    """How a reference was written: its name when given as one (read back as given)."""
-    return value if isinstance(value, str) else None
+    return value if type(value) is str else None  # the name as given (read back as given)
 
 
 _MATERIAL = _named(
@@ -713,7 +701,7 @@ def _transmission(kind: str) -> Custom:
     def setter(handle: Handle, value: Any) -> WrittenForm:
         handle._mjs.target = reference_name(handle, value, namespace)
         handle._mjs.trntype = trntype
-        return _name_given(value)
+        return value if type(value) is str else None  # the name as given
 
     return Custom(getter, setter, ("target", "trntype"))
 
@@ -842,7 +830,7 @@ def _sensor_object(kind: str) -> Custom:
     def setter(handle: Handle, value: Any) -> WrittenForm:
         handle._mjs.objname = reference_name(handle, value, kind)
         handle._mjs.objtype = objtype
-        return _name_given(value)
+        return value if type(value) is str else None  # the name as given
 
     return Custom(getter, setter, ("objname", "objtype"))
 
@@ -871,7 +859,7 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
         if namespaces.get(objtype) != namespace:
             setattr(handle._mjs, type_field, OBJECT_TYPES[namespace][0])
         setattr(handle._mjs, name_field, name)
-        return _name_given(value)
+        return value if type(value) is str else None  # the name as given
 
     return Custom(getter, setter, (name_field, type_field))
 

@@ -246,8 +246,14 @@ class DefaultTag:
         self._write(self._attribute(name), name, value, check)
 
     def _write(
-        self, attribute: attributes_module.Attribute, name: str, value: Any, check: bool
+        self,
+        attribute: attributes_module.Attribute,
+        name: str,
+        value: Any,
+        check: bool,
+        record: dict[str, Any] | None = None,
     ) -> None:
+        """Writes one attribute; `record` is the tag's record when the caller has it."""
         if check:
             self._check_unused()
         if value is None:
@@ -263,7 +269,8 @@ class DefaultTag:
             ) from error
         if self._tag in ("position", "velocity", "motor"):
             _set_actuator_shortcut(self._mjs, self._tag)
-        record = self._record()
+        if record is None:
+            record = self._record()
         if record is not None:
             record[name] = form
         self._scope._edited()
@@ -280,7 +287,7 @@ class DefaultTag:
             for index, (attribute, name, value) in enumerate(checked):
                 if index < last:  # the last one fails without writing anything
                     restores.append(attribute.snapshot(self))
-                self._write(attribute, name, value, check=False)
+                self._write(attribute, name, value, check=False, record=record)
         except BaseException:
             for restore in reversed(restores):
                 restore()

@@ -304,12 +304,11 @@ class Element:
         try:
             for index, (name, value) in enumerate(attributes.items()):
                 attribute = self._attribute(name)
-                if index == last:
-                    pass  # the last one fails without writing anything
-                elif isinstance(attribute, attributes_module.Attribute):
-                    restores.append(attribute.snapshot(self))
-                elif attribute is None:
-                    restores.append(_name_restorer(self._mjs))
+                if index < last:  # the last one fails without writing anything
+                    if isinstance(attribute, attributes_module.Attribute):
+                        restores.append(attribute.snapshot(self))
+                    elif attribute is None:
+                        restores.append(_name_restorer(self._mjs))
                 self._set(name, value)
         except BaseException:
             for restore in reversed(restores):
@@ -673,7 +672,7 @@ def _clear(handle: Element, name: str, attribute: attributes_module.Attribute | 
             handle._mjs.alt.type = mujoco.mjtOrientation.mjORIENTATION_QUAT
         return
     source = _pristine(handle)
-    for field in attribute.fields():
+    for field in attribute.written_fields:
         setattr(handle._mjs, field, attributes_module._copied(getattr(source, field)))
 
 
