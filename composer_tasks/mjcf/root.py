@@ -136,9 +136,10 @@ class RootElement:
     # model built with this API, or parsed from text whose attributes were matched);
     # otherwise an element without one reads the spec's values.
     _records_complete: bool
-    # The spec elements of this model that were removed (their handles raise), kept
-    # alive here so that no new element is mistaken for one.
-    _removed: set[Any]
+    # The spec elements of this model that were removed (their handles raise). Weakly:
+    # an entry lasts as long as a handle holds the element's wrapper, so a model that
+    # removes elements every episode does not grow.
+    _removed: weakref.WeakSet[Any]
     # Set once this model was detached: its spec is gone with it.
     _detached: bool
     # Whether `get_assets` may read files outside the model's folder.
@@ -182,7 +183,7 @@ class RootElement:
         self._records = {}
         self._pending_text = None
         self._records_complete = False
-        self._removed = set()
+        self._removed = weakref.WeakSet()
         self._detached = False
         self._allow_paths_outside_model_dir = False
         if assets:
@@ -561,9 +562,14 @@ class RootElement:
 # PyMJCF's name for a model made or parsed without one.
 UNNAMED_MODEL = "unnamed_model"
 
+
 # Marks a detached model's set of removed elements, so that the one check handles make
 # (`_removed` is not empty) covers detached models too.
-_DETACHED = object()
+class _Detached:
+    """The type of `_DETACHED` (a WeakSet holds only what can be referred to weakly)."""
+
+
+_DETACHED = _Detached()
 
 
 def _shown(tag: str) -> str:

@@ -391,3 +391,14 @@ def _png(pixels):
         + chunk(b"IDAT", zlib.compress(raw))
         + chunk(b"IEND", b"")
     )
+
+
+def test_removed_elements_are_remembered_only_while_a_handle_holds_them():
+    # A model that adds and removes elements every episode does not grow.
+    model, body, *_ = _model()
+    for _ in range(100):
+        body.add("geom", size=[0.1]).remove()
+    assert len(model._removed) == 0
+    held = body.add("geom", size=[0.1])
+    held.remove()
+    assert len(model._removed) == 1 and held.is_removed
