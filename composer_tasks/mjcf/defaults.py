@@ -170,6 +170,12 @@ _CLASS_MJS: Callable[[DefaultClass, Any], None] = vars(DefaultClass)["_mjs"].__s
 _CLASS_SCOPE: Callable[[DefaultClass, RootElement], None] = vars(DefaultClass)["_scope"].__set__
 
 
+def record_key(dclass: str, tag: str) -> tuple[str, str, str]:
+    """The key of the record of a tag's attributes in a class (by the class's name in its
+    model: attaching a model gives its classes new MjsDefaults, under its prefix)."""
+    return ("default", dclass, tag)
+
+
 class DefaultTag:
     """The defaults of one tag in a class (`model.default.geom`)."""
 
@@ -208,7 +214,7 @@ class DefaultTag:
 
     def _record(self) -> dict[str, Any] | None:
         """The attributes set on this tag of the class, or None (read the spec's values)."""
-        key = (self._cls._mjs, self._tag)
+        key = record_key(self._cls.dclass or "main", self._tag)
         scope = self._scope
         # `_written` without its property's call when no parsed text is pending.
         records = scope._records if scope._pending_text is None else scope._written

@@ -278,17 +278,20 @@ class Element:
             self._check_alive()
         record = self._record()
         values = {}
-        for name in self._attribute_table():
-            if name == "name" and self._mjs.name.endswith(PREFIX_SEPARATOR):
-                continue  # an attachment frame's, which has no name attribute
-            if record is None or name in record:
-                value = self._get(name)
-                if value is not None:
-                    values[name] = value
+        # PyMJCF's order starts with the name and the class.
+        if "name" in self._attribute_table() and not self._mjs.name.endswith(PREFIX_SEPARATOR):
+            name = self._own_name()  # (an attachment frame has no name attribute)
+            if name is not None:
+                values["name"] = name
         if self._has_class():
             dclass = self._get("dclass")
             if dclass is not None:
                 values["dclass"] = dclass
+        for name in self._attribute_table():
+            if name != "name" and (record is None or name in record):
+                value = self._get(name)
+                if value is not None:
+                    values[name] = value
         return values
 
     def set_attributes(self, **attributes: Any) -> None:

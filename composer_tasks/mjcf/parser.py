@@ -345,14 +345,10 @@ class _Mismatch(Exception):
     """The text does not line up with the spec element by element."""
 
 
-def attributes_written(
-    spec: Any, text: str, prefix: str = "", top_spec: Any = None
-) -> dict[Any, dict[str, Any]] | None:
+def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None:
     """The record of the attributes the MJCF `text` sets, per spec element, class and
     settings struct of `spec` (see `RootElement._written`), or None when the text cannot
-    be matched to the spec element by element. Once the model is attached, `prefix` is
-    its full prefix and `top_spec` the root's spec, where its default classes are."""
-    classes = _Classes(top_spec if top_spec is not None else spec, prefix)
+    be matched to the spec element by element."""
     try:
         tree = parse_tree(text, "the MJCF text")
     except ValueError:
@@ -368,8 +364,7 @@ def attributes_written(
             if tag == "worldbody":
                 _match_body(section, world, records, is_world=True)
             elif tag == "default":
-                main = classes.find("main") if prefix else spec.default
-                _match_default(section, main, classes, records)
+                _match_default(section, "main", records)
             elif tag in _SETTINGS:
                 records[("struct", tag)] = _forms(section, _SETTINGS[tag])
             elif tag == "statistic":
@@ -468,31 +463,18 @@ def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[
     records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}))
 
 
-class _Classes:
-    """Finds a model's default classes by the names its text gives them."""
-
-    def __init__(self, spec: Any, prefix: str) -> None:
-        self.spec = spec
-        self.prefix = prefix
-
-    def find(self, name: str) -> Any:
-        found = self.spec.find_default(self.prefix + name)
-        if found is None:
-            raise _Mismatch("default")
-        return found
-
-
 def _match_default(
-    xml: ElementTree.Element, default: Any, classes: _Classes, records: dict[Any, dict[str, Any]]
+    xml: ElementTree.Element, dclass: str, records: dict[Any, dict[str, Any]]
 ) -> None:
     for child in xml:
         tag = child.tag
         if not isinstance(tag, str):
             continue
         if tag == "default":
-            _match_default(child, classes.find(child.get("class", "")), classes, records)
+            _match_default(child, child.get("class", ""), records)
         elif tag in defaults_module.DEFAULT_TABLES:
-            records[(default, tag)] = _forms(child, defaults_module.DEFAULT_TABLES[tag])
+            key = defaults_module.record_key(dclass, tag)
+            records[key] = _forms(child, defaults_module.DEFAULT_TABLES[tag])
         # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.
 
 

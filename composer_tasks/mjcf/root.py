@@ -388,10 +388,7 @@ class RootElement:
             from composer_tasks.mjcf import parser
 
             text, self._pending_text = self._pending_text, None
-            # Once attached, the model's classes carry its prefix, in the root's spec.
-            records = parser.attributes_written(
-                self._spec, text, self._prefix_in_top, self._top_scope._spec
-            )
+            records = parser.attributes_written(self._spec, text)
             if records is not None:
                 self._records = records
                 self._records_complete = True

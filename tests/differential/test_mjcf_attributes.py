@@ -150,6 +150,150 @@ record("dof_damping", physics.named.model.dof_damping["j"])
 record("gear", physics.named.model.actuator_gainprm["p"][:3])
 """
 
+# A parsed model, attached: what its text sets reads back as written, what its classes
+# give reads None, and references read as elements (PyMJCF resolves them).
+PARSED = """
+from dm_control import mjcf
+XML = '''<mujoco model="p"><default><geom rgba="1 0 0 1"/><default class="arm"><geom type="capsule" size="0.1"/></default></default>
+<worldbody><body name="b" pos="0 0 1"><joint name="j" axis="0 1 0"/><geom name="g" class="arm" fromto="0 0 0 0 0 1"/></body></worldbody>
+<actuator><motor name="m" joint="j" gear="2"/></actuator></mujoco>'''
+p = mjcf.from_xml_string(XML)
+arena = mjcf.RootElement(model="arena")
+arena.attach(p)
+g = p.find("geom", "g")
+record("g_attrs", sorted(g.get_attributes()))
+record("g_size", g.size)
+record("g_type", g.type)
+record("arm_type", p.find("default", "arm").geom.type)
+record("arm_size", p.find("default", "arm").geom.size)
+record("main_rgba", p.default.geom.rgba)
+record("motor_gear", p.find("actuator", "m").gear)
+record("motor_joint", p.find("actuator", "m").joint.full_identifier)
+record("body_pos", p.find("body", "b").pos)
+record("body_quat", p.find("body", "b").quat)
+"""
+
+# 40 generated models (seeded, the same on both sides): bodies, geoms with and without
+# classes, joints, sites, actuators by handle or name, nested default classes and
+# childclass; every element's attributes, every class's geom defaults and the
+# compiled arrays.
+GENERATED = """
+import random
+import numpy as np
+from dm_control import mjcf
+
+GEOM_TYPES = ["sphere", "capsule", "box", "cylinder", "ellipsoid"]
+
+
+def numbers(rng, count):
+    return [round(rng.uniform(0.05, 0.5), 3) for _ in range(count)]
+
+
+def geom_attributes(rng):
+    values = {}
+    if rng.random() < 0.5:
+        values["type"] = rng.choice(GEOM_TYPES)
+    if rng.random() < 0.7:
+        values["size"] = numbers(rng, rng.choice([1, 2, 3]))
+    if rng.random() < 0.3:
+        values["rgba"] = numbers(rng, 3) + [1]
+    if rng.random() < 0.3:
+        values["mass"] = rng.uniform(0.1, 2)
+    if rng.random() < 0.3:
+        values["friction"] = numbers(rng, rng.choice([1, 2, 3]))
+    if rng.random() < 0.2:
+        values["contype"] = rng.randrange(3)
+    if rng.random() < 0.3:
+        values["pos"] = numbers(rng, 3)
+    if rng.random() < 0.2:
+        values["euler"] = [rng.randrange(90), 0, 0]
+    return values
+
+
+def joint_attributes(rng):
+    values = {"axis": rng.choice([[1, 0, 0], [0, 1, 0], "0 0 1"])}
+    if rng.random() < 0.4:
+        values["range"] = [-rng.uniform(0.1, 1), rng.uniform(0.1, 1)]
+    if rng.random() < 0.3:
+        values["damping"] = rng.uniform(0, 2)
+    if rng.random() < 0.3:
+        values["limited"] = rng.choice(["true", "false", True])
+    if rng.random() < 0.2:
+        values["armature"] = rng.uniform(0, 0.1)
+    return values
+
+
+for seed in range(40):
+    rng = random.Random(seed)
+    model = mjcf.RootElement(model=f"m{seed}")
+    classes = [None]
+    # (Defaults set before the classes made from them: docs/mjcf.md.)
+    if rng.random() < 0.5:
+        model.default.geom.set_attributes(**{k: v for k, v in geom_attributes(rng).items() if k not in ("pos", "euler")})
+    for index in range(rng.randrange(3)):
+        parent = model.default if rng.random() < 0.7 or len(classes) == 1 else model.find("default", classes[-1])
+        cls = parent.add("default", dclass=f"c{index}")
+        cls.geom.set_attributes(**{k: v for k, v in geom_attributes(rng).items() if k not in ("pos", "euler")})
+        if rng.random() < 0.5:
+            cls.joint.set_attributes(**{k: v for k, v in joint_attributes(rng).items()})
+        classes.append(f"c{index}")
+    bodies = [model.worldbody]
+    joints = []
+    for index in range(rng.randrange(2, 7)):
+        parent = rng.choice(bodies)
+        extra = {}
+        if rng.random() < 0.3:
+            extra["childclass"] = rng.choice(classes[1:] or [None])
+        body = parent.add("body", name=f"b{index}", pos=numbers(rng, 3), **{k: v for k, v in extra.items() if v})
+        bodies.append(body)
+        for geom_index in range(rng.randrange(1, 3)):
+            values = geom_attributes(rng)
+            values.setdefault("size", [0.1, 0.1, 0.1])
+            if rng.random() < 0.3:
+                values["dclass"] = rng.choice(classes[1:] or ["__none__"])
+                if values["dclass"] == "__none__":
+                    del values["dclass"]
+            body.add("geom", name=f"g{index}_{geom_index}", **values)
+        if rng.random() < 0.7:
+            joints.append(body.add("joint", name=f"j{index}", **joint_attributes(rng)))
+        if rng.random() < 0.3:
+            body.add("site", name=f"s{index}", size=numbers(rng, 1))
+    for index, joint in enumerate(joints):
+        kind = rng.choice(["motor", "position", "velocity"])
+        values = {"joint": joint if rng.random() < 0.5 else joint.name}
+        if rng.random() < 0.5:
+            values["ctrlrange"] = [-1, 1]
+        if kind == "motor" and rng.random() < 0.5:
+            values["gear"] = [rng.uniform(1, 50)]
+        if kind == "position" and rng.random() < 0.5:
+            values["kp"] = rng.uniform(1, 20)
+        model.actuator.add(kind, name=f"a{index}", **values)
+    for namespace in ("body", "geom", "joint", "site", "actuator"):
+        for element in model.find_all(namespace):
+            attributes = element.get_attributes()
+            shown = {}
+            for key, value in attributes.items():
+                shown[key] = value.full_identifier if hasattr(value, "full_identifier") else value
+            record(f"{seed}/{namespace}/{element.full_identifier}", sorted(shown.items()))
+    for index, cls in enumerate(classes[1:]):
+        default = model.find("default", cls)
+        record(f"{seed}/default/{cls}/geom", {k: getattr(default.geom, k) for k in ("type", "size", "rgba", "mass", "friction", "contype")})
+    def compiled(model=model):
+        physics = mjcf.Physics.from_mjcf_model(model)
+        m = physics.model
+        return {
+            "sizes": [m.nbody, m.ngeom, m.njnt, m.nu],
+            "geom_size": m.geom_size.round(9).tolist(),
+            "geom_rgba": m.geom_rgba.round(6).tolist(),
+            "body_mass": m.body_mass.round(9).tolist(),
+            "jnt_range": m.jnt_range.round(9).tolist(),
+            "dof_damping": m.dof_damping.round(9).tolist(),
+            "actuator_gainprm": m.actuator_gainprm[:, :3].round(9).tolist(),
+        }
+
+    check(f"{seed}/compiled", compiled)
+"""
+
 
 @pytest.mark.dm_control_api(
     "mjcf.RootElement",
@@ -175,3 +319,19 @@ def test_attributes_read_back_as_written(differential):
 def test_every_element_kind_and_its_errors(differential):
     # MjSpec keeps colours and material values in float32: they read back rounded.
     differential.assert_same(ELEMENTS, "mjcf_attributes_elements", rtol=1e-7, atol=1e-12)
+
+
+@pytest.mark.dm_control_api("mjcf.from_xml_string", "mjcf.Element.get_attributes")
+def test_a_parsed_model_reads_back_its_text(differential):
+    differential.assert_same(PARSED, "mjcf_attributes_parsed", rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.Element.get_attributes",
+    "mjcf.Element.add",
+    "mjcf.Element.find_all",
+    "mjcf.Physics.from_mjcf_model",
+)
+def test_generated_models_read_back_as_in_dm_control(differential):
+    # Colours are float32 in MjSpec (rounded to 6 digits in the compiled arrays here).
+    differential.assert_same(GENERATED, "mjcf_attributes_generated", rtol=1e-7, atol=1e-9)

@@ -95,3 +95,15 @@ def test_export_with_assets_as_zip_and_its_errors(tmp_path):
     assert os.path.basename(path) == "plain.zip"
     with zipfile.ZipFile(path) as archive:
         assert archive.namelist() == ["plain/plain.xml"]
+
+
+def test_default_classes_read_back_after_their_model_is_attached():
+    # Attaching gives a model's classes new MjsDefaults (under its prefix): the record of
+    # what was set goes by the class's name.
+    model = mjcf.RootElement(model="child")
+    model.default.geom.rgba = [1, 0, 0, 1]
+    model.default.add("default", dclass="arm").geom.size = [0.1]
+    mjcf.RootElement(model="parent").attach(model)
+    assert model.default.geom.rgba.tolist() == [1, 0, 0, 1]
+    assert model.default.geom.size is None
+    assert model.find("default", "arm").geom.size.tolist() == [0.1]
