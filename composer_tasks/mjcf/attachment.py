@@ -47,6 +47,7 @@ def attach(where: Element, child: RootElement) -> Element:
     if not child.model:
         child._spec.modelname = UNNAMED_MODEL
     # The attached models' names, from their prefixes (`model + "/"`).
+    original_name = child.model
     siblings = {sibling._prefix[:-1] for sibling in parent._child_scopes}
     if child.model in siblings:
         # PyMJCF's renaming: the first free `name_<n>`.
@@ -77,8 +78,17 @@ def attach(where: Element, child: RootElement) -> Element:
         body.name = prefix
     parent._written[body] = frame_record
     frame = body.add_frame()
-    # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
-    parent._top_spec().attach(child._spec, prefix, None, None, frame)
+    try:
+        # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
+        parent._top_spec().attach(child._spec, prefix, None, None, frame)
+    except ValueError as error:
+        # A failed attach leaves both models as they were.
+        parent._written.pop(body, None)
+        element_module.delete(parent._top_spec(), body, fresh=True)
+        child._spec.modelname = original_name
+        raise ValueError(
+            f"MuJoCo could not attach model {original_name!r} to {where!r}: {error}"
+        ) from error
     link(parent, child, body)
     parent._edited()
     return element_module.new_handle(body, parent, "body")
@@ -245,8 +255,10 @@ def detach(child: RootElement) -> None:
     top = parent._top()
     for model in top._all_scopes():
         model._written  # noqa: B018  (records from a pending parsed text, before the edit)
-    gone = element_module.delete(top._spec, child._attachment_body, keep_referrers=False)
-    element_module.mark_removed(top, gone)
+    frame = child._attachment_body
+    if frame not in parent._removed:  # (else it went with a body that held it)
+        gone = element_module.delete(top._spec, frame, keep_referrers=False)
+        element_module.mark_removed(top, gone)
     unlink(child)
     child._mark_detached()
     parent._edited()

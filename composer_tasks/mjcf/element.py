@@ -489,7 +489,7 @@ class Element:
             # PyMJCF names a joint of an attachment frame after the frame.
             name = self._mjs.name + (attributes.get("name") or "")
             if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
-                delete(self._scope._top_spec(), handle._mjs)
+                delete(self._scope._top_spec(), handle._mjs, fresh=True)
                 raise ValueError(
                     f"the attachment frame {self._mjs.name!r} already has a joint named "
                     f"{name!r}; name the joint"
@@ -597,7 +597,7 @@ _DELETED_PREFIX = "composer_tasks.mjcf:deleted:"
 _KEY_FIELDS = ("qpos", "qvel", "act", "ctrl", "mpos", "mquat")
 
 
-def delete(spec: Any, mjs: Any, keep_referrers: bool = True) -> list[Any]:
+def delete(spec: Any, mjs: Any, keep_referrers: bool = True, fresh: bool = False) -> list[Any]:
     """Deletes `mjs` (and what it holds) from `spec`; returns every element that went
     (to mark their handles removed).
 
@@ -607,7 +607,9 @@ def delete(spec: Any, mjs: Any, keep_referrers: bool = True) -> list[Any]:
     is avoided: the deleted elements are first given names nothing refers to, and
     references to their old names fail when compiling, naming them, as in PyMJCF.
     Without (detaching a model), the attached model's actuators, sensors, ... go with
-    its bodies, which is how MuJoCo removes them. Keyframes are set aside meanwhile and put back as they were: MuJoCo
+    its bodies, which is how MuJoCo removes them. A `fresh` element (one just added,
+    with nothing in it) is deleted without listing the model's elements, which MuJoCo
+    may refuse (below, and for names it finds twice through attached models). Keyframes are set aside meanwhile and put back as they were: MuJoCo
     refuses to list or delete elements while a keyframe has the wrong sizes (which a
     model being built may well have), and PyMJCF keeps keyframes as written.
     """
@@ -616,6 +618,11 @@ def delete(spec: Any, mjs: Any, keep_referrers: bool = True) -> list[Any]:
         for field in _KEY_FIELDS:
             setattr(key, field, [])
     try:
+        if fresh:
+            if hasattr(mjs, "name"):  # unnamed too: MuJoCo matches references to no name
+                mjs.name = f"{_DELETED_PREFIX}{id(mjs)}"
+            spec.delete(mjs)
+            return [mjs]
         doomed = [mjs]
         if isinstance(mjs, mujoco.MjsBody):
             from composer_tasks.mjcf import namescope

@@ -537,7 +537,7 @@ class RootElement:
         except BaseException as error:
             # Whatever failed (a bad value, an overflow, a raising `__float__`), the
             # element goes: a failed add leaves the model as it was.
-            element_module.delete(self._top_scope._spec, mjs)
+            element_module.delete(self._top_scope._spec, mjs, fresh=True)
             context = (
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
                 f"{self._where(parent)})"
