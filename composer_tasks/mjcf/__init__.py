@@ -24,8 +24,14 @@ from composer_tasks.mjcf.attachment import (
     get_frame_freejoint,
     get_freejoint,
 )
-from composer_tasks.mjcf.element import PREFIX_SEPARATOR, Element
-from composer_tasks.mjcf.parser import from_file, from_path, from_xml_string
+from composer_tasks.mjcf.element import PREFIX_SEPARATOR, Element, RemovedElementError
+from composer_tasks.mjcf.parser import (
+    export_with_assets,
+    export_with_assets_as_zip,
+    from_file,
+    from_path,
+    from_xml_string,
+)
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.mjcf.root import RootElement
 
@@ -33,7 +39,10 @@ __all__ = [
     "PREFIX_SEPARATOR",
     "Element",
     "Physics",
+    "RemovedElementError",
     "RootElement",
+    "export_with_assets",
+    "export_with_assets_as_zip",
     "from_file",
     "from_path",
     "from_xml_string",

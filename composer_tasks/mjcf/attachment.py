@@ -4,6 +4,9 @@ The child's spec is attached by reference (`MjSpec.attach`) under the prefix
 `child.model + "/"`, inside an attachment frame: a body of the parent named like
 the prefix, at the site's pose, which holds the child's bodies. Joints added to the
 frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
+
+As in PyMJCF, a model attached next to one of the same name is renamed `name_1`
+(`name_2`, ...), and compiler settings merge into the one `<compiler>` of the root.
 """
 
 from __future__ import annotations
@@ -15,14 +18,11 @@ import mujoco
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf.root import UNNAMED_MODEL
 
 if TYPE_CHECKING:
     from composer_tasks.mjcf.element import Element
     from composer_tasks.mjcf.root import RootElement
-
-
-# PyMJCF's name for a model attached without a name.
-_UNNAMED_MODEL = "unnamed_model"
 
 
 def attach(where: Element, child: RootElement) -> Element:
@@ -31,6 +31,8 @@ def attach(where: Element, child: RootElement) -> Element:
 
     if not isinstance(child, RootElement):
         raise TypeError(f"expected a mjcf.RootElement to attach, got {type(child).__name__}")
+    if child._detached:
+        child._check_attached_alive()
     parent = where.root
     if child is parent or child is parent._top():
         raise ValueError("cannot attach a model to itself")
@@ -43,14 +45,19 @@ def attach(where: Element, child: RootElement) -> Element:
             f"model {child.model!r} was attached before (MuJoCo consumed its spec); build it again"
         )
     if not child.model:
-        child._spec.modelname = _UNNAMED_MODEL
-    child_prefix = child.model + "/"
-    for sibling in parent._child_scopes:
-        if sibling._prefix == child_prefix:
-            raise ValueError(
-                f"model {parent.model!r} already has an attached model named {child.model!r}"
-            )
+        child._spec.modelname = UNNAMED_MODEL
+    # The attached models' names, from their prefixes (`model + "/"`).
+    original_name = child.model
+    siblings = {sibling._prefix[:-1] for sibling in parent._child_scopes}
+    if child.model in siblings:
+        # PyMJCF's renaming: the first free `name_<n>`.
+        number = 1
+        while f"{child.model}_{number}" in siblings:
+            number += 1
+        child._spec.modelname = f"{child.model}_{number}"
+    merge_compiler(parent._top_spec(), child)
     prefix = parent._full_prefix() + child.model + "/"
+    frame_record: dict[str, Any] = {}
     if where.tag == "site":
         site = where._mjs
         # Fields set one by one: the bindings take add_body's keywords slower.
@@ -60,17 +67,35 @@ def attach(where: Element, child: RootElement) -> Element:
         # The frame takes the site's orientation as written (euler, axis-angle, ...),
         # so MuJoCo resolves it with the root's compiler settings, as PyMJCF does.
         copy_orientation(site, body)
+        # PyMJCF's frame has the site's pose attributes, as they were written.
+        site_record = where._record()
+        if site_record is not None:
+            frame_record = {
+                name: form for name, form in site_record.items() if name in _FRAME_ATTRIBUTES
+            }
     else:
         body = where._mjs.add_body()
         body.name = prefix
+    parent._written[body] = frame_record
     frame = body.add_frame()
-    merge_compiler(parent._top_spec(), child)
-    # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
-    parent._top_spec().attach(child._spec, prefix, None, None, frame)
+    try:
+        # Positionally (child, prefix, suffix, site, frame): keywords cost the bindings more.
+        parent._top_spec().attach(child._spec, prefix, None, None, frame)
+    except ValueError as error:
+        # A failed attach leaves both models as they were.
+        parent._written.pop(body, None)
+        element_module.delete(parent._top_spec(), body, fresh=True)
+        child._spec.modelname = original_name
+        raise ValueError(
+            f"MuJoCo could not attach model {original_name!r} to {where!r}: {error}"
+        ) from error
     link(parent, child, body)
     parent._edited()
     return element_module.new_handle(body, parent, "body")
 
+
+# The pose attributes a site's attachment frame takes from it.
+_FRAME_ATTRIBUTES = ("pos", "quat", "euler", "axisangle", "xyaxes", "zaxis")
 
 # Compiler settings that PyMJCF takes from the root model for the whole model
 # (its MJCF text has one <compiler>); MjSpec keeps them per attached spec.
@@ -86,36 +111,98 @@ _MERGED_COMPILER_FIELDS = (
 
 
 def merge_compiler(top_spec: Any, child: RootElement) -> None:
-    """Gives model `child` the root's compiler settings, as PyMJCF's single <compiler> does.
+    """Merges the compiler settings of model `child` with those of the root model's
+    spec `top_spec`, as PyMJCF's single <compiler> does.
 
-    Settings the child left at MuJoCo's defaults take the root's value (so a creature
-    attached to an `Arena` reads its angles in radians, as in dm_control); a setting
-    the child changed that differs from the root's raises, as PyMJCF's conflict check.
-    Only models authored through `composer_tasks.mjcf` (built or parsed) merge; specs
-    built with MjSpec directly keep their own settings.
+    A setting the child did not set takes the root's value (so a creature attached
+    to an `Arena` reads its angles in radians, as in dm_control); one the child set
+    and the root did not becomes the whole model's (a model in radians attached to
+    one with no angle setting switches it to radians); one both set differently
+    raises, as PyMJCF's conflict check. A setting counts as set when it was written
+    through this API (or, for a model without that record, differs from MuJoCo's
+    default). Only models authored through `composer_tasks.mjcf` (built or parsed)
+    merge; specs built with MjSpec directly keep their own settings.
     """
+    from composer_tasks.mjcf.root import root_of
+
     if not child._authored:
         return
+    top = root_of(top_spec)
     root_values = _compiler_values(top_spec.compiler)
+    child_values = _compiler_values(child._spec.compiler)
+    child_record = child._written.get(("struct", "compiler"))
+    if child_values != root_values or child_record:  # else the common case: nothing to merge
+        root_set = (
+            _set_fields(top, root_values) if top is not None else set(_MERGED_COMPILER_FIELDS)
+        )
+        child_set = _set_fields(child, child_values)
+        adopted = child_set - root_set
+        for index, field in enumerate(_MERGED_COMPILER_FIELDS):
+            child_value, root_value = child_values[index], root_values[index]
+            if child_value != root_value and field in root_set and field in child_set:
+                raise ValueError(
+                    f"model {child.model!r} sets compiler {_MJCF_NAMES[field]}="
+                    f"{_shown(field, child_value)!r} but the model it is attached to has "
+                    f"{_shown(field, root_value)!r}; a model has one compiler setting"
+                )
+        if adopted and top is not None:
+            # The child's settings become the whole model's, as if the root had set them.
+            # (A root spec without a RootElement counts every field as set.)
+            new_root = [
+                child_values[index] if field in adopted else root_values[index]
+                for index, field in enumerate(_MERGED_COMPILER_FIELDS)
+            ]
+            if new_root != root_values:
+                for scope in top._all_scopes():
+                    compiler = scope._spec.compiler
+                    _write_compiler(compiler, new_root, _compiler_values(compiler))
+                root_values = new_root
+            record = top._written.get(("struct", "compiler"))
+            if record is None and top._records_complete:
+                record = top._written[("struct", "compiler")] = {}
+            if record is not None:
+                for field in adopted:
+                    record[_MJCF_NAMES[field]] = None
     # Elements keep reading the compiler of the spec they were made in, so models
     # attached into the child earlier change along with it.
-    scopes = [child]
-    for scope in scopes:
-        scopes.extend(scope._child_scopes)
-    for scope in scopes:
-        compiler = scope._spec.compiler
-        values = _compiler_values(compiler)
-        if values == root_values:  # the common case: nothing to merge
-            continue
-        for field, child_value, root_value in zip(_MERGED_COMPILER_FIELDS, values, root_values):
-            if child_value == root_value:
-                continue
-            if child_value != _DEFAULT_COMPILER[field] and scope is child:
-                raise ValueError(
-                    f"model {child.model!r} sets compiler {field}={child_value!r} but the model "
-                    f"it is attached to has {root_value!r}; a model has one compiler setting"
-                )
-            setattr(compiler, field, root_value)
+    if child_values != root_values:
+        _write_compiler(child._spec.compiler, root_values, child_values)
+    if child._child_scopes:
+        for scope in child._all_scopes():
+            values = _compiler_values(scope._spec.compiler)
+            if values != root_values:
+                _write_compiler(scope._spec.compiler, root_values, values)
+
+
+# The MJCF attribute of each merged compiler field.
+_MJCF_NAMES = {field: field for field in _MERGED_COMPILER_FIELDS} | {"degree": "angle"}
+
+
+def _shown(field: str, value: Any) -> Any:
+    if field == "degree":
+        return "degree" if value else "radian"
+    return value
+
+
+def _set_fields(scope: RootElement, values: list[Any]) -> set[str]:
+    """The merged compiler fields model `scope` set."""
+    record = scope._written.get(("struct", "compiler"))
+    if record is None and scope._records_complete:
+        record = {}
+    if record is not None:
+        return {field for field in _MERGED_COMPILER_FIELDS if _MJCF_NAMES[field] in record}
+    return {
+        field
+        for field, value in zip(_MERGED_COMPILER_FIELDS, values, strict=True)
+        if value != _DEFAULT_COMPILER[field]
+    }
+
+
+def _write_compiler(compiler: Any, values: list[Any], current: list[Any]) -> None:
+    """Writes the merged fields of `values` that differ from `current` into `compiler`."""
+    for field, value, old in zip(_MERGED_COMPILER_FIELDS, values, current, strict=True):
+        if value != old:
+            setattr(compiler, field, value)
 
 
 _READ_MERGED_COMPILER_FIELDS = operator.attrgetter(*_MERGED_COMPILER_FIELDS)
@@ -161,33 +248,58 @@ def unlink(child: RootElement) -> None:
 
 
 def detach(child: RootElement) -> None:
-    """Deletes `child`'s elements from the model it is attached to."""
+    """Deletes `child`'s elements from the model it is attached to.
+
+    MuJoCo deletes them with the attachment frame (a spec attaches once), so the
+    detached model and its handles cannot be used again: they raise
+    `RemovedElementError`, where PyMJCF's model could be attached again.
+    """
     if child._parent_scope is None:
         raise RuntimeError(f"model {child.model!r} is not attached to anything")
     parent = child._parent_scope
-    parent._top_spec().delete(child._attachment_body)
+    top = parent._top()
+    for model in top._all_scopes():
+        model._written  # noqa: B018  (records from a pending parsed text, before the edit)
+    frame = child._attachment_body
+    if frame not in parent._removed:  # (else it went with a body that held it)
+        gone = element_module.delete(top._spec, frame, keep_referrers=False)
+        element_module.mark_removed(top, gone)
     unlink(child)
+    child._mark_detached()
     parent._edited()
 
 
-def get_attachment_frame(model: RootElement) -> Element | None:
-    """The attachment frame (a body handle) holding `model`, or None if unattached."""
+def get_attachment_frame(model: RootElement) -> Element:
+    """The attachment frame (a body handle) holding `model`.
+
+    Raises AttributeError for a model that is not attached, as PyMJCF does.
+    """
+    model._check_attached_alive()
     if model._parent_scope is None:
-        return None
+        raise AttributeError(f"model {model.model!r} is not attached, so it has no frame")
     return element_module.Element(model._attachment_body, model._parent_scope, "body")
 
 
-def get_frame_freejoint(frame: Element) -> Element | None:
-    """The free joint of an attachment frame, or None."""
-    for joint in frame._mjs.joints:
-        if joint.type == mujoco.mjtJoint.mjJNT_FREE:
-            return element_module.Element(joint, frame.root, "freejoint")
-    return None
+def get_frame_freejoint(model: RootElement) -> Element | None:
+    """The free joint of the attachment frame of `model` (an attached model), or None."""
+    from composer_tasks.mjcf.root import RootElement
+
+    if not isinstance(model, RootElement):
+        # AttributeError, as PyMJCF raises it for anything but a model.
+        raise AttributeError(
+            f"get_frame_freejoint takes the attached model (a mjcf.RootElement), got {model!r}"
+        )
+    return get_freejoint(get_attachment_frame(model))
 
 
 def get_freejoint(element: Element) -> Element | None:
-    """The free joint directly in `element` (a body), or None."""
-    return get_frame_freejoint(element)
+    """The free joint directly in `element` (a body), or None (also for a non-body)."""
+    if element.tag != "body":
+        return None
+    for joint in element.spec_element.joints:
+        if joint.type == mujoco.mjtJoint.mjJNT_FREE:
+            return element_module.Element(joint, element.root, "freejoint")
+    return None
 
 
 def copy_orientation(source: Any, target: Any) -> None:

@@ -47,10 +47,16 @@ class Attribute:
 
     `handle` is the `composer_tasks.mjcf` element whose MjSpec element (`handle._mjs`)
     holds the field. Subclasses convert between the XML's values and the field's.
+
+    `set` converts the whole value before it writes anything, and returns how the
+    value was written (see `WrittenForm`), which the handle records so that a read
+    gives the attribute back as written, as PyMJCF does.
     """
 
     def __init__(self, field: str) -> None:
         self.field = field
+        # The fields of the spec element that `set` writes (for `snapshot`).
+        self.written_fields: tuple[str, ...] = (field,)
 
     def target(self, handle: Handle) -> Any:
         return handle._mjs
@@ -58,11 +64,72 @@ class Attribute:
     def get(self, handle: Handle) -> Any:
         return getattr(self.target(handle), self.field)
 
-    def set(self, handle: Handle, value: Any) -> None:
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
         setattr(handle._mjs, self.field, self.convert(handle, value))
+        return None
 
     def convert(self, handle: Handle, value: Any) -> Any:
         return value
+
+    def snapshot(self, handle: Handle) -> Callable[[], None]:
+        """A function that writes back the fields `set` would change, as they are now."""
+        mjs = handle._mjs
+        fields = self.written_fields
+        if len(fields) == 1:  # the common case, without a list or `_copied`'s call
+            field = fields[0]
+            value = getattr(mjs, field)
+            kind = type(value)
+            if kind is np.ndarray:
+                value = value.copy()
+            elif kind not in _SCALARS:
+                value = _copied(value)
+            return lambda: setattr(mjs, field, value)
+        saved = [(field, _copied(getattr(mjs, field))) for field in fields]
+
+        def restore() -> None:
+            for field, value in saved:
+                setattr(mjs, field, value)
+
+        return restore
+
+
+# How an attribute's value was written, recorded per element: None (read the spec
+# field as it is), an int (a vector of that many numbers: read that many), or a str
+# (a reference given by name: read back the name).
+WrittenForm = int | str | None
+
+
+def with_context(error: Exception, context: str) -> Exception:
+    """`error` (raised while converting or writing a value) as a TypeError or ValueError
+    that says where: a TypeError stays one; anything else (a ValueError, an overflow, an
+    exception from a value's own `__float__`) becomes a ValueError. Raise it `from error`."""
+    if isinstance(error, TypeError):
+        return TypeError(f"{context}: {error}")
+    if isinstance(error, ValueError):
+        return ValueError(f"{context}: {error}")
+    return ValueError(f"{context}: {error!r}")
+
+
+# Field values that are their own copy.
+_SCALARS = (float, int, bool, str)
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a spec field's value: arrays and the bindings' vectors are views."""
+    if isinstance(value, np.ndarray):
+        return np.array(value)
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        return value
+    return list(value)
+
+
+def as_written(value: Any, form: WrittenForm) -> Any:
+    """An attribute's value read from the spec, in the form it was written in."""
+    if form is None:
+        return value
+    if isinstance(form, str):
+        return form
+    return value[:form]
 
 
 class Number(Attribute):
@@ -74,7 +141,10 @@ class Number(Attribute):
 
     def convert(self, handle: Handle, value: Any) -> float:
         if type(value) in (float, int) and not self.integer:
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:
+                raise ValueError(f"{value!r} is too large for a float") from None
         if isinstance(value, str):
             try:
                 value = float(value)
@@ -84,9 +154,13 @@ class Number(Attribute):
         if array.size != 1 or array.dtype.kind not in "biuf":
             raise ValueError(f"expected one number, got {value!r}")
         number = array.reshape(())[()]
+        if not np.isfinite(number) and self.integer:
+            raise ValueError(f"expected an integer, got {value!r}")
         if self.integer:
             if float(number) != int(number):
                 raise ValueError(f"expected an integer, got {value!r}")
+            if not -(2**31) <= int(number) < 2**31:
+                raise ValueError(f"{value!r} does not fit MuJoCo's 32-bit integer")
             return int(number)
         return float(number)
 
@@ -107,43 +181,31 @@ class Vector(Attribute):
         value.flags.writeable = False
         return value
 
-    def set(self, handle: Handle, value: Any) -> None:
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
         kind = type(value)
         if (kind is list or kind is tuple) and len(value) == self.size and not self.integer:
             # The common case (all the numbers, as a list), converted here: one call less.
             try:
                 values = np.array(value, dtype=np.float64)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise ValueError(f"expected numbers, got {value!r}") from None
             if values.ndim == 1:
                 setattr(handle._mjs, self.field, values)
-                return
-        setattr(handle._mjs, self.field, self.convert(handle, value))
-
-    def convert(self, handle: Handle, value: Any) -> np.ndarray:
-        if type(value) in (list, tuple) and len(value) == self.size and not self.integer:
-            # The common case (all the numbers, as a list), as `_numbers` converts it.
-            try:
-                values = np.array(value, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(f"expected numbers, got {value!r}") from None
-            if values.ndim == 1:
-                return values
+                return self.size
         values = _numbers(value)
-        if (
-            values.size == 0
-            or values.size > self.size
-            or (not self.partial and values.size != self.size)
-        ):
+        count = values.size
+        if count == 0 or count > self.size or (not self.partial and count != self.size):
             expected = f"1 to {self.size}" if self.partial else f"{self.size}"
             raise ValueError(f"expected {expected} numbers, got {value!r}")
         if self.integer and not np.all(values == np.round(values)):
             raise ValueError(f"expected integers, got {value!r}")
-        if values.size == self.size:
-            return values.astype(int) if self.integer else values
-        current = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
-        current[: values.size] = values
-        return current
+        if count == self.size:
+            new = values.astype(int) if self.integer else values
+        else:  # the leading entries; the rest keep the element's values
+            new = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
+            new[:count] = values
+        setattr(handle._mjs, self.field, new)
+        return count
 
 
 class FlatArray(Attribute):
@@ -182,7 +244,11 @@ def text(value: Any) -> str:
 
 
 class Boolean(Attribute):
-    """`true`/`false` (or a Python bool)."""
+    """`true`/`false` (or a Python bool); read back as the keyword `"true"`/`"false"`,
+    as PyMJCF reads it."""
+
+    def get(self, handle: Handle) -> str:
+        return "true" if getattr(self.target(handle), self.field) else "false"
 
     def convert(self, handle: Handle, value: Any) -> bool:
         return _boolean(value)
@@ -250,8 +316,9 @@ class Reference(Attribute):
             return None
         return handle._scope._wrap_by_full_name(self.namespace, name) or name
 
-    def convert(self, handle: Handle, value: Any) -> str:
-        return reference_name(handle, value, self.namespace)
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        setattr(handle._mjs, self.field, reference_name(handle, value, self.namespace))
+        return value if type(value) is str else None  # a name reads back as given
 
 
 @functools.cache
@@ -299,13 +366,24 @@ class Orientation(Attribute):
         value.flags.writeable = False
         return value
 
-    def set(self, handle: Handle, value: Any) -> None:
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
         values = _numbers(value)
         if values.size != self.size:
             raise ValueError(f"expected {self.size} numbers, got {value!r}")
         alt = handle._mjs.alt
         setattr(alt, self.field, values)
         alt.type = self.kind
+        return None
+
+    def snapshot(self, handle: Handle) -> Callable[[], None]:
+        alt = handle._mjs.alt
+        kind, values = alt.type, np.array(getattr(alt, self.field))
+
+        def restore() -> None:
+            setattr(alt, self.field, values)
+            alt.type = kind
+
+        return restore
 
 
 class Quaternion(Vector):
@@ -314,28 +392,49 @@ class Quaternion(Vector):
     def __init__(self, field: str = "quat") -> None:
         super().__init__(field, 4)
 
-    def set(self, handle: Handle, value: Any) -> None:
-        super().set(handle, value)
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        written = super().set(handle, value)
         alt = getattr(handle._mjs, "alt", None)
         if alt is not None:
             alt.type = mujoco.mjtOrientation.mjORIENTATION_QUAT
+        return written
+
+    def snapshot(self, handle: Handle) -> Callable[[], None]:
+        restore_quat = super().snapshot(handle)
+        alt = getattr(handle._mjs, "alt", None)
+        kind = None if alt is None else alt.type
+
+        def restore() -> None:
+            restore_quat()
+            if alt is not None:
+                alt.type = kind
+
+        return restore
 
 
 class Custom(Attribute):
-    """An attribute read and written by two functions of (handle[, value])."""
+    """An attribute read and written by two functions of (handle[, value]); `fields`
+    are the spec element's fields the setter writes. A setter may return how the value
+    was written (a reference's name), else None."""
 
-    def __init__(self, getter: Callable[[Any], Any], setter: Callable[[Any, Any], None]) -> None:
+    def __init__(
+        self,
+        getter: Callable[[Any], Any],
+        setter: Callable[[Any, Any], WrittenForm],
+        fields: tuple[str, ...],
+    ) -> None:
         # `Any` handles: each custom attribute serves one kind of handle (a body's
         # `childclass` needs an Element, ...), which its table entry guarantees.
         super().__init__("")
         self.getter = getter
         self.setter = setter
+        self.written_fields = fields
 
     def get(self, handle: Handle) -> Any:
         return self.getter(handle)
 
-    def set(self, handle: Handle, value: Any) -> None:
-        self.setter(handle, value)
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        return self.setter(handle, value)
 
 
 def _numbers(value: Any) -> np.ndarray:
@@ -343,22 +442,34 @@ def _numbers(value: Any) -> np.ndarray:
     if kind is list or kind is tuple:  # the common cases first
         try:
             array = np.array(value, dtype=np.float64)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ValueError(f"expected numbers, got {value!r}") from None
         if array.ndim == 1:
             return array
+        raise ValueError(f"expected a flat list of numbers, got {value!r}")
     elif kind is int or kind is float:  # `numbers.Real` below is a slower check
-        return np.array([float(value)])
+        try:
+            return np.array([float(value)])
+        except OverflowError:
+            raise ValueError(f"{value!r} is too large for a float") from None
     if isinstance(value, str):
         try:
             return np.array([float(part) for part in value.split()])
         except ValueError:
             raise ValueError(f"expected numbers separated by spaces, got {value!r}") from None
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return np.array([float(value)])
-    array = np.asarray(value)
+        try:
+            return np.array([float(value)])
+        except (TypeError, ValueError, OverflowError) as error:
+            raise ValueError(f"expected a number, got {value!r} ({error})") from None
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"expected numbers, got {value!r} ({error})") from None
     if array.dtype.kind not in "biuf":
         raise ValueError(f"expected numbers, got {value!r}")
+    if array.ndim > 1:
+        raise ValueError(f"expected a flat list of numbers, got {value!r}")
     return array.astype(np.float64).reshape(-1)
 
 
@@ -453,7 +564,9 @@ _FREEJOINT = _named(group=Number("group", integer=True))
 
 _BODY = _named(
     **_frame_attributes(),
-    childclass=Custom(lambda h: h._childclass(), lambda h, v: h._set_childclass(v)),
+    childclass=Custom(
+        lambda h: h._childclass(), lambda h, v: h._set_childclass(v), ("childclass",)
+    ),
     mocap=Boolean("mocap"),
     gravcomp=Number("gravcomp"),
     user=FlatArray("userdata"),
@@ -476,7 +589,21 @@ _CAMERA = _named(
     user=FlatArray("userdata"),
 )
 
+
+def _set_directional(handle: Handle, value: Any) -> None:
+    directional = _boolean(value)
+    handle._mjs.type = (
+        mujoco.mjtLightType.mjLIGHT_DIRECTIONAL if directional else mujoco.mjtLightType.mjLIGHT_SPOT
+    )
+
+
 _LIGHT = _named(
+    # MJCF's older spelling of `type="directional"`, which dm_control's schema has.
+    directional=Custom(
+        lambda h: "true" if h._mjs.type == mujoco.mjtLightType.mjLIGHT_DIRECTIONAL else "false",
+        _set_directional,
+        ("type",),
+    ),
     pos=Vector("pos", 3),
     dir=Vector("dir", 3),
     mode=Keyword("mode", mujoco.mjtCamLight),
@@ -499,14 +626,15 @@ def _texture_of_material(handle: Handle) -> Element | str | None:
     return handle._scope._wrap_by_full_name("texture", name) or name or None
 
 
-def _set_texture_of_material(handle: Handle, value: Any) -> None:
+def _set_texture_of_material(handle: Handle, value: Any) -> WrittenForm:
     textures = list(handle._mjs.textures)
     textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = reference_name(handle, value, "texture")
     handle._mjs.textures = textures
+    return value if type(value) is str else None  # the name as given (read back as given)
 
 
 _MATERIAL = _named(
-    texture=Custom(_texture_of_material, _set_texture_of_material),
+    texture=Custom(_texture_of_material, _set_texture_of_material, ("textures",)),
     texrepeat=Vector("texrepeat", 2),
     texuniform=Boolean("texuniform"),
     emission=Number("emission"),
@@ -538,6 +666,7 @@ _MESH = _named(
     face=Custom(
         lambda h: np.array(h._mjs.userface),
         lambda h, v: setattr(h._mjs, "userface", [int(x) for x in _numbers(v)]),
+        ("userface",),
     ),
     scale=Vector("scale", 3),
     content_type=Text("content_type"),
@@ -569,11 +698,12 @@ def _transmission(kind: str) -> Custom:
             return None
         return handle._scope._wrap_by_full_name(namespace, handle._mjs.target) or handle._mjs.target
 
-    def setter(handle: Handle, value: Any) -> None:
+    def setter(handle: Handle, value: Any) -> WrittenForm:
         handle._mjs.target = reference_name(handle, value, namespace)
         handle._mjs.trntype = trntype
+        return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter)
+    return Custom(getter, setter, ("target", "trntype"))
 
 
 def _gain(handle: Handle) -> float:
@@ -627,10 +757,10 @@ def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:
 
 _MOTOR = _actuator()
 _POSITION = _actuator(
-    kp=Custom(_gain, _set_position_kp),
-    kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv),
+    kp=Custom(_gain, _set_position_kp, ("gainprm", "biasprm")),
+    kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
 )
-_VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv))
+_VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv, ("gainprm", "biasprm")))
 _GENERAL = _actuator(
     gaintype=Keyword("gaintype", mujoco.mjtGain),
     biastype=Keyword("biastype", mujoco.mjtBias),
@@ -697,11 +827,12 @@ def _sensor_object(kind: str) -> Custom:
             return None
         return handle._scope._wrap_by_full_name(kind, handle._mjs.objname) or handle._mjs.objname
 
-    def setter(handle: Handle, value: Any) -> None:
+    def setter(handle: Handle, value: Any) -> WrittenForm:
         handle._mjs.objname = reference_name(handle, value, kind)
         handle._mjs.objtype = objtype
+        return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter)
+    return Custom(getter, setter, ("objname", "objtype"))
 
 
 def _frame_object(name_field: str, type_field: str) -> Custom:
@@ -713,7 +844,7 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
                 return handle._scope._wrap_by_full_name(namespace, name) or name
         return name or None
 
-    def setter(handle: Handle, value: Any) -> None:
+    def setter(handle: Handle, value: Any) -> WrittenForm:
         objtype = getattr(handle._mjs, type_field)
         namespaces = {member: namespace for member, namespace in OBJECT_TYPES.values()}
         if isinstance(value, _element_class()):
@@ -722,13 +853,15 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
                 raise ValueError(
                     f"a frame sensor senses a body, geom, site or camera, got {value!r}"
                 )
-            if namespaces.get(objtype) != namespace:
-                setattr(handle._mjs, type_field, OBJECT_TYPES[namespace][0])
         else:
             namespace = namespaces.get(objtype, "body")
-        setattr(handle._mjs, name_field, reference_name(handle, value, namespace))
+        name = reference_name(handle, value, namespace)  # checked before anything is written
+        if namespaces.get(objtype) != namespace:
+            setattr(handle._mjs, type_field, OBJECT_TYPES[namespace][0])
+        setattr(handle._mjs, name_field, name)
+        return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter)
+    return Custom(getter, setter, (name_field, type_field))
 
 
 def _frame_object_type(type_field: str) -> Custom:
@@ -740,11 +873,11 @@ def _frame_object_type(type_field: str) -> Custom:
         return None
 
     def setter(handle: Handle, value: Any) -> None:
-        if value not in OBJECT_TYPES:
+        if not isinstance(value, str) or value not in OBJECT_TYPES:
             raise ValueError(f"expected one of {sorted(OBJECT_TYPES)}, got {value!r}")
         setattr(handle._mjs, type_field, OBJECT_TYPES[value][0])
 
-    return Custom(getter, setter)
+    return Custom(getter, setter, (type_field,))
 
 
 def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
@@ -805,7 +938,7 @@ def _equality(
             data[: values.size] = values
             handle._mjs.data = data
 
-        table[data_name] = Custom(getter, setter)
+        table[data_name] = Custom(getter, setter, ("data",))
     return table
 
 
@@ -856,6 +989,7 @@ def _angle(value: Any) -> bool:
 _ANGLE = Custom(
     lambda h: "degree" if h._mjs.degree else "radian",
     lambda h, v: setattr(h._mjs, "degree", _angle(v)),
+    ("degree",),
 )
 
 
@@ -869,7 +1003,7 @@ def _coordinate(handle: Handle, value: Any) -> None:
 
 COMPILER = {
     "angle": _ANGLE,
-    "coordinate": Custom(lambda h: "local", _coordinate),
+    "coordinate": Custom(lambda h: "local", _coordinate, ()),
     "eulerseq": Text("eulerseq"),
     "boundmass": Number("boundmass"),
     "boundinertia": Number("boundinertia"),
@@ -936,7 +1070,9 @@ SIZE = {
     "nstack": Number("nstack", integer=True),
     "nuserdata": Number("nuserdata", integer=True),
     "nkey": Number("nkey", integer=True),
-    "memory": Custom(lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v))),
+    "memory": Custom(
+        lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v)), ("memory",)
+    ),
 }
 
 _MEMORY_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}

@@ -59,7 +59,7 @@ _COLLECTIONS = {
 
 
 # The attributes a default tag can set: the tag's own, without the name.
-_DEFAULT_TABLES = {
+DEFAULT_TABLES = {
     tag: {
         name: attribute
         for name, attribute in attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}).items()
@@ -170,6 +170,12 @@ _CLASS_MJS: Callable[[DefaultClass, Any], None] = vars(DefaultClass)["_mjs"].__s
 _CLASS_SCOPE: Callable[[DefaultClass, RootElement], None] = vars(DefaultClass)["_scope"].__set__
 
 
+def record_key(dclass: str, tag: str) -> tuple[str, str, str]:
+    """The key of the record of a tag's attributes in a class (by the class's name in its
+    model: attaching a model gives its classes new MjsDefaults, under its prefix)."""
+    return ("default", dclass, tag)
+
+
 class DefaultTag:
     """The defaults of one tag in a class (`model.default.geom`)."""
 
@@ -195,7 +201,7 @@ class DefaultTag:
         return f"<{self._tag}> of default class {self._cls._mjs.name!r}"
 
     def _table(self) -> dict[str, attributes_module.Attribute]:
-        return _DEFAULT_TABLES[self._tag]
+        return DEFAULT_TABLES[self._tag]
 
     def _attribute(self, name: str) -> attributes_module.Attribute:
         table = self._table()
@@ -206,10 +212,38 @@ class DefaultTag:
             )
         return table[name]
 
+    def _record(self) -> dict[str, Any] | None:
+        """The attributes set on this tag of the class, or None (read the spec's values)."""
+        key = record_key(self._cls.dclass or "main", self._tag)
+        scope = self._scope
+        # `_written` without its property's call when no parsed text is pending.
+        records = scope._records if scope._pending_text is None else scope._written
+        record = records.get(key)
+        if record is None and scope._records_complete:
+            record = records[key] = {}
+        return record
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        return self._attribute(name).get(self)
+        attribute = self._attribute(name)
+        record = self._record()
+        if record is None:
+            return attribute.get(self)
+        if name not in record:
+            return None
+        return attributes_module.as_written(attribute.get(self), record[name])
+
+    def get_attributes(self) -> dict:
+        """The attributes set on this tag of the class, by MJCF name."""
+        values = {}
+        record = self._record()
+        for name in self._table():
+            if record is None or name in record:
+                value = getattr(self, name)
+                if value is not None:
+                    values[name] = value
+        return values
 
     def __setattr__(self, name: str, value: Any) -> None:
         self._set(name, value, check=True)
@@ -218,25 +252,55 @@ class DefaultTag:
         self._write(self._attribute(name), name, value, check)
 
     def _write(
-        self, attribute: attributes_module.Attribute, name: str, value: Any, check: bool
+        self,
+        attribute: attributes_module.Attribute,
+        name: str,
+        value: Any,
+        check: bool,
+        record: dict[str, Any] | None = None,
     ) -> None:
+        """Writes one attribute; `record` is the tag's record when the caller has it."""
         if check:
             self._check_unused()
+        if value is None:
+            raise ValueError(
+                f"{name!r} of {self._path()} cannot be cleared once set (MjSpec keeps no "
+                "unset state for a class's values); set a value"
+            )
         try:
-            attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+            form = attribute.set(self, value)
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
         if self._tag in ("position", "velocity", "motor"):
             _set_actuator_shortcut(self._mjs, self._tag)
+        if record is None:
+            record = self._record()
+        if record is not None:
+            record[name] = form
         self._scope._edited()
 
     def set_attributes(self, **attributes: Any) -> None:
+        """Sets several attributes: all or, when one of them fails, none."""
         checked = [(self._attribute(name), name, value) for name, value in attributes.items()]
         self._check_unused()
-        for attribute, name, value in checked:
-            self._write(attribute, name, value, check=False)
+        restores = []
+        record = self._record()
+        saved_record = None if record is None else dict(record)
+        last = len(checked) - 1
+        try:
+            for index, (attribute, name, value) in enumerate(checked):
+                if index < last:  # the last one fails without writing anything
+                    restores.append(attribute.snapshot(self))
+                self._write(attribute, name, value, check=False, record=record)
+        except BaseException:
+            for restore in reversed(restores):
+                restore()
+            if record is not None and saved_record is not None:
+                record.clear()
+                record.update(saved_record)
+            raise
 
     def _check_unused(self) -> None:
         cls = self._cls
@@ -335,31 +399,80 @@ class Struct:
             )
         return self._table[name]
 
+    def _record(self) -> dict[str, Any] | None:
+        """The attributes set on this struct, or None (read the spec's values)."""
+        key = ("struct", self._tag)
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        record = records.get(key)
+        if record is None and scope._records_complete:
+            record = records[key] = {}
+        return record
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        return self._attribute(name).get(self)
+        attribute = self._attribute(name)
+        if self._scope._detached:
+            self._scope._check_attached_alive()
+        record = self._record()
+        if record is None:
+            return attribute.get(self)
+        if name not in record:
+            return None
+        return attributes_module.as_written(attribute.get(self), record[name])
+
+    def get_attributes(self) -> dict:
+        """The attributes set on this struct, by MJCF name."""
+        values = {}
+        record = self._record()
+        for name in self._table:
+            if record is None or name in record:
+                value = getattr(self, name)
+                if value is not None:
+                    values[name] = value
+        return values
 
     def __setattr__(self, name: str, value: Any) -> None:
         attribute = self._attribute(name)
+        self._scope._check_attached_alive()
         if self._scope._parent_scope is not None:
             raise ValueError(
                 f"{self._path()}: model {self._scope.model!r} is attached; global settings "
                 "are the root model's"
             )
+        if value is None:
+            raise ValueError(f"{name!r} of {self._path()} cannot be cleared once set; set a value")
         try:
-            attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+            form = attribute.set(self, value)
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
+        record = self._record()
+        if record is not None:
+            record[name] = form
         self._scope._edited()
 
     def set_attributes(self, **attributes: Any) -> None:
-        for name in attributes:
-            self._attribute(name)
-        for name, value in attributes.items():
-            setattr(self, name, value)
+        """Sets several attributes: all or, when one of them fails, none."""
+        checked = [(self._attribute(name), name, value) for name, value in attributes.items()]
+        restores = []
+        record = self._record()
+        saved_record = None if record is None else dict(record)
+        last = len(checked) - 1
+        try:
+            for index, (attribute, name, value) in enumerate(checked):
+                if index < last:  # the last one fails without writing anything
+                    restores.append(attribute.snapshot(self))
+                setattr(self, name, value)
+        except BaseException:
+            for restore in reversed(restores):
+                restore()
+            if record is not None and saved_record is not None:
+                record.clear()
+                record.update(saved_record)
+            raise
 
     def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"
@@ -415,7 +528,8 @@ class VisualStruct:
                 f"valid: {sorted(set(_VISUAL_PARTS) - {'global_'})}"
             )
         field = _VISUAL_PARTS[name]
-        return GenericStruct(self._scope, name, lambda: getattr(self._scope._spec.visual, field))
+        tag = "global" if name == "global_" else name
+        return GenericStruct(self._scope, tag, lambda: getattr(self._scope._spec.visual, field))
 
 
 class OptionStruct(Struct):

@@ -10,6 +10,15 @@ calls `composer.mark_spec_changed()`, so that an edit inside an
 `initialize_episode_mjcf` callback always recompiles the model, and counts as a
 revision of the model: a `mjcf.Physics` compiled before the edit refuses to bind
 or index by name until it is recompiled.
+
+Attributes read back as they were written, as in PyMJCF: the model records, per
+element, which attributes were set and how (`attributes.WrittenForm`), and a read
+of one that was not set gives None, even where a default class gives the spec
+element a value. An element made outside this API (MjSpec calls, or an MJCF file
+whose attributes could not be matched) has no record and reads the spec's values.
+
+A handle whose element was removed (`remove()`, or its model detached) raises
+`RemovedElementError` on every use instead of touching freed memory.
 """
 
 from __future__ import annotations
@@ -28,6 +37,12 @@ if TYPE_CHECKING:
     from composer_tasks.mjcf.root import RootElement
 
 PREFIX_SEPARATOR = "/"
+
+
+class RemovedElementError(ValueError):
+    """A handle was used after its element was removed from the model (by `remove()`,
+    or because its model was detached)."""
+
 
 # Tags that may be added as children of a body (or of the worldbody, or of an
 # attachment frame), and how each is created on the parent MjsBody: `(body, default)`,
@@ -122,7 +137,28 @@ class Element:
     @property
     def spec_element(self) -> Any:
         """The `mujoco.Mjs...` element this handle reads and writes."""
+        if self._scope._removed:  # empty unless something was removed: no call
+            self._check_alive()
         return self._mjs
+
+    @property
+    def is_removed(self) -> bool:
+        """Whether the element was removed from its model (then every use raises)."""
+        removed = self._scope._removed
+        return bool(removed) and (self._mjs in removed or self._scope._detached)
+
+    def _check_alive(self) -> None:
+        removed = self._scope._removed
+        if removed and (self._mjs in removed or self._scope._detached):
+            what = (
+                f"its model {self._scope.model!r} was detached"
+                if self._scope._detached
+                else "it was removed from the model"
+            )
+            raise RemovedElementError(
+                f"this <{self.tag}> handle can no longer be used: {what} "
+                f"(MuJoCo deleted the element)"
+            )
 
     @property
     def spec_namespace(self) -> str:
@@ -141,6 +177,8 @@ class Element:
     @property
     def parent(self) -> Element | Section | RootElement:
         """The enclosing element: a body, the worldbody or a section of the model."""
+        if self._scope._removed:
+            self._check_alive()
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
             return self._scope._wrap_body(body)
@@ -151,14 +189,31 @@ class Element:
 
     @property
     def name(self) -> str | None:
-        """The element's name inside its own model (None when unnamed)."""
+        """The element's name inside its own model (None when unnamed).
+
+        An attachment frame has none (AttributeError, as in PyMJCF): its
+        `full_identifier` is the attached model's prefix.
+        """
+        return self._own_name()
+
+    def _own_name(self) -> str | None:
+        # Not the property itself: an AttributeError raised in a property makes Python
+        # try `__getattr__("name")`, which reads the name again.
+        if self._scope._removed:
+            self._check_alive()
         name = getattr(self._mjs, "name", "")
+        if name.endswith(PREFIX_SEPARATOR) and self._tag == "body":
+            raise AttributeError(
+                f"an attachment frame has no name attribute; its full_identifier is {name!r}"
+            )
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
     @property
     def full_identifier(self) -> str:
         """The element's name in the compiled model (`"creature/leg0/hip"`)."""
+        if self._scope._removed:
+            self._check_alive()
         return self._mjs.name
 
     def _path(self) -> str:
@@ -174,6 +229,8 @@ class Element:
         return hash(self._mjs)
 
     def __repr__(self) -> str:
+        if self.is_removed:
+            return f"MJCF Element: <{self.tag}> (removed)"
         return f"MJCF Element: {self._path()}"
 
     # Attributes.
@@ -201,37 +258,94 @@ class Element:
         return names
 
     def _has_class(self) -> bool:
-        return hasattr(self._mjs, "classname") and self._tag != "freejoint"
+        # A body has `childclass` in MJCF, not `class` (MjSpec gives it a classname).
+        return hasattr(self._mjs, "classname") and self._tag not in _CLASSLESS
+
+    def _record_key(self) -> Any:
+        """The key of this element's record of written attributes in its model."""
+        return (self._mjs, "inertial") if self._tag == "inertial" else self._mjs
+
+    def _record(self) -> dict[str, attributes_module.WrittenForm] | None:
+        scope = self._scope
+        # `_written` without its property's call when no parsed text is pending.
+        records = scope._records if scope._pending_text is None else scope._written
+        return records.get((self._mjs, "inertial") if self._tag == "inertial" else self._mjs)
 
     def get_attributes(self) -> dict:
-        """The attributes that have a value, by MJCF name."""
+        """The attributes set on this element (not those its default class gives), by
+        MJCF name, as PyMJCF's `get_attributes`."""
+        if self._scope._removed:
+            self._check_alive()
+        record = self._record()
         values = {}
-        for name in sorted(self._attribute_names()):
-            value = self._get(name)
-            if value is not None:
-                values[name] = value
+        # PyMJCF's order starts with the name and the class.
+        if "name" in self._attribute_table() and not self._mjs.name.endswith(PREFIX_SEPARATOR):
+            name = self._own_name()  # (an attachment frame has no name attribute)
+            if name is not None:
+                values["name"] = name
+        if self._has_class():
+            dclass = self._get("dclass")
+            if dclass is not None:
+                values["dclass"] = dclass
+        for name in self._attribute_table():
+            if name != "name" and (record is None or name in record):
+                value = self._get(name)
+                if value is not None:
+                    values[name] = value
         return values
 
     def set_attributes(self, **attributes: Any) -> None:
-        """Sets several attributes; each is checked before any is written."""
+        """Sets several attributes: all or, when one of them fails, none."""
+        if self._scope._removed:
+            self._check_alive()
         for name in attributes:
             self._attribute(name)
-        for name, value in attributes.items():
-            self._set(name, value)
+        restores: list[Callable[[], None]] = []
+        record = self._record()
+        saved_record = None if record is None else dict(record)
+        last = len(attributes) - 1
+        try:
+            for index, (name, value) in enumerate(attributes.items()):
+                attribute = self._attribute(name)
+                if index < last:  # the last one fails without writing anything
+                    if isinstance(attribute, attributes_module.Attribute):
+                        restores.append(attribute.snapshot(self))
+                    elif attribute is None:
+                        restores.append(_name_restorer(self._mjs))
+                self._set(name, value)
+        except BaseException:
+            for restore in reversed(restores):
+                restore()
+            if record is not None and saved_record is not None:
+                record.clear()
+                record.update(saved_record)
+            raise
 
     def _get(self, name: str) -> Any:
+        if self._scope._removed:
+            self._check_alive()
         attribute = self._attribute(name)
         if attribute == "dclass":
+            record = self._record()
+            if record is not None and "dclass" not in record:
+                return None  # the class a body's childclass gives is not set on it
             classname = self._mjs.classname.name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
                 return None
             return classname[len(prefix) :]
         if attribute is None:
-            return self.name
-        return attribute.get(self)
+            return self._own_name()
+        record = self._record()
+        if record is None:
+            return attribute.get(self)
+        if name not in record:
+            return None
+        return attributes_module.as_written(attribute.get(self), record[name])
 
     def _set(self, name: str, value: Any) -> None:
+        if self._scope._removed:
+            self._check_alive()
         attribute = self._attribute(name)
         try:
             if attribute == "dclass":
@@ -241,12 +355,21 @@ class Element:
                 )
             if attribute is None:
                 self._set_name(value)
+                form: attributes_module.WrittenForm = None
+            elif value is None:
+                _clear(self, name, attribute)
             else:
-                attribute.set(self, value)
-        except (TypeError, ValueError) as error:
-            raise type(error)(
-                f"during assignment to attribute {name!r} of {self._path()}: {error}"
+                form = attribute.set(self, value)
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during assignment to attribute {name!r} of {self._path()}"
             ) from error
+        record = self._record()
+        if record is not None:
+            if value is None:
+                record.pop(name, None)
+            else:
+                record[name] = form
         self._scope._edited()
 
     def _set_name(self, value: str | None, check_unique: bool = True) -> None:
@@ -260,6 +383,8 @@ class Element:
             raise TypeError(f"a name must be a string, got {type(value).__name__}")
         if PREFIX_SEPARATOR in value:
             raise ValueError(f"a name cannot contain {PREFIX_SEPARATOR!r}, got {value!r}")
+        if value == "world" and self._tag == "body":
+            raise ValueError("a body cannot be named 'world': MuJoCo's name for the worldbody")
         full_name = self._scope._prefix_in_top + value
         if check_unique:
             existing = self._scope._lookup(self.spec_namespace, full_name)
@@ -285,6 +410,8 @@ class Element:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        if self._scope._removed:
+            self._check_alive()
         if name in self._child_tags():
             return self._children_with_tag(name)
         return self._get(name)
@@ -331,7 +458,12 @@ class Element:
           AttributeError: `tag` is not a child this element can have, or an attribute
             is not one of the tag's.
           ValueError, TypeError: an attribute's value, or `dclass`, is invalid.
+          RemovedElementError: this element was removed from its model.
+
+        A failed `add` leaves the model as it was.
         """
+        if self._scope._removed:
+            self._check_alive()
         if tag not in _CHILD_TAGS.get(self._tag, ()):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
@@ -340,14 +472,29 @@ class Element:
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
-            self._mjs.explicitinertial = True
             handle = Element(self._mjs, self._scope, "inertial")
-            handle.set_attributes(**attributes)
+            for name in attributes:
+                handle._attribute(name)
+            self._mjs.explicitinertial = True
+            self._scope._written[handle._record_key()] = {}
+            try:
+                handle.set_attributes(**attributes)
+            except BaseException:
+                self._mjs.explicitinertial = False
+                del self._scope._written[handle._record_key()]
+                raise
             return handle
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame.
-            handle._mjs.name = self._mjs.name + (attributes.get("name") or "")
+            name = self._mjs.name + (attributes.get("name") or "")
+            if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
+                delete(self._scope._top_spec(), handle._mjs, fresh=True)
+                raise ValueError(
+                    f"the attachment frame {self._mjs.name!r} already has a joint named "
+                    f"{name!r}; name the joint"
+                )
+            handle._mjs.name = name
         return handle
 
     def _is_attachment_frame(self) -> bool:
@@ -363,6 +510,8 @@ class Element:
         `identifier` is relative to this element's model; names of attached models
         go through their prefix (`"leg0/hip"`).
         """
+        if self._scope._removed:
+            self._check_alive()
         return namescope_module.find(self, namespace, identifier)
 
     def find_all(
@@ -372,16 +521,42 @@ class Element:
         exclude_attachments: bool = False,
     ) -> list[Element]:
         """Every element of kind `namespace` below this element, in model order."""
+        if self._scope._removed:
+            self._check_alive()
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
 
     def remove(self) -> None:
-        """Deletes this element (and its children) from the model."""
+        """Deletes this element (and its children, and the models attached below it)
+        from the model; handles to any of them raise `RemovedElementError` after."""
+        if self._scope._removed:
+            self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
-        self._scope._top_spec().delete(self._mjs)
-        self._scope._edited()
+        from composer_tasks.mjcf import attachment
+
+        scope = self._scope
+        top = scope._top()
+        for model in top._all_scopes():
+            model._written  # noqa: B018  (records from a pending parsed text, before the edit)
+        if isinstance(self._mjs, mujoco.MjsBody):
+            inside = {id(body) for body in self._mjs.find_all(mujoco.mjtObj.mjOBJ_BODY)}
+            inside.add(id(self._mjs))
+            # The models attached below go as a detached model goes (with their
+            # actuators, sensors, ...).
+            for child in list(top._all_scopes()):
+                if (
+                    child._parent_scope is not None
+                    and not child._detached
+                    and id(child._attachment_body) in inside
+                ):
+                    attachment.detach(child)
+            if self.is_removed:  # an attachment frame: detaching its model deleted it
+                return
+        gone = delete(top._spec, self._mjs)
+        mark_removed(top, gone)
+        scope._edited()
 
     def attach(self, child_model: RootElement) -> "Element":
         """Attaches `child_model` (a `RootElement`) at this site or the worldbody.
@@ -392,9 +567,167 @@ class Element:
         """
         from composer_tasks.mjcf import attachment
 
+        if self._scope._removed:
+            self._check_alive()
         if self._tag not in ("site", "worldbody", "body"):
             raise AttributeError(f"{self._path()} cannot attach models: attach at a site")
         return attachment.attach(self, child_model)
+
+
+# Tags without a `class` attribute.
+_CLASSLESS = ("freejoint", "body", "worldbody", "inertial")
+
+# The collections of an MjSpec, all its elements together (for `remove`).
+_SPEC_COLLECTIONS = tuple(
+    name
+    for name in (
+        "bodies", "geoms", "sites", "joints", "cameras", "lights", "frames", "actuators",
+        "sensors", "equalities", "excludes", "pairs", "tendons", "keys", "materials",
+        "textures", "meshes", "hfields", "skins", "texts", "numerics", "tuples", "flexes",
+    )
+    if hasattr(mujoco.MjSpec, name)
+)  # fmt: skip
+
+
+# The names elements are given just before they are deleted (see `delete`).
+_DELETED_PREFIX = "composer_tasks.mjcf:deleted:"
+
+# The fields of a keyframe, which MuJoCo checks against the model's sizes when it
+# deletes an element.
+_KEY_FIELDS = ("qpos", "qvel", "act", "ctrl", "mpos", "mquat")
+
+
+def delete(spec: Any, mjs: Any, keep_referrers: bool = True, fresh: bool = False) -> list[Any]:
+    """Deletes `mjs` (and what it holds) from `spec`; returns every element that went
+    (to mark their handles removed).
+
+    MuJoCo also deletes every element that refers to a deleted one by name (an
+    actuator of a deleted joint; with an unnamed element, whatever refers to no name).
+    With `keep_referrers` (removing an element, undoing a failed add) that silent loss
+    is avoided: the deleted elements are first given names nothing refers to, and
+    references to their old names fail when compiling, naming them, as in PyMJCF.
+    Without (detaching a model), the attached model's actuators, sensors, ... go with
+    its bodies, which is how MuJoCo removes them. A `fresh` element (one just added,
+    with nothing in it) is deleted without listing the model's elements, which MuJoCo
+    may refuse (below, and for names it finds twice through attached models). Keyframes are set aside meanwhile and put back as they were: MuJoCo
+    refuses to list or delete elements while a keyframe has the wrong sizes (which a
+    model being built may well have), and PyMJCF keeps keyframes as written.
+    """
+    saved = [(key, [np.array(getattr(key, field)) for field in _KEY_FIELDS]) for key in spec.keys]
+    for key, _ in saved:
+        for field in _KEY_FIELDS:
+            setattr(key, field, [])
+    try:
+        if fresh:
+            if hasattr(mjs, "name"):  # unnamed too: MuJoCo matches references to no name
+                mjs.name = f"{_DELETED_PREFIX}{id(mjs)}"
+            spec.delete(mjs)
+            return [mjs]
+        doomed = [mjs]
+        if isinstance(mjs, mujoco.MjsBody):
+            from composer_tasks.mjcf import namescope
+
+            for collection in ("bodies", "geoms", "sites", "joints", "cameras", "lights"):
+                doomed.extend(namescope.below(mjs, collection))
+        before = _all_elements(spec)
+        for number, element in enumerate(doomed if keep_referrers else ()):
+            if hasattr(element, "name"):
+                element.name = f"{_DELETED_PREFIX}{id(mjs)}_{number}"
+        spec.delete(mjs)
+        remaining = {id(element) for element in _all_elements(spec)}
+    finally:
+        for key, values in saved:
+            if key is not mjs:
+                for field, value in zip(_KEY_FIELDS, values, strict=True):
+                    setattr(key, field, value.tolist())
+    return [element for element in before if id(element) not in remaining]
+
+
+def mark_removed(top: RootElement, gone: list[Any]) -> None:
+    """Marks the spec elements `gone` removed in every model of the tree under `top`
+    (a handle checks the model it belongs to), and drops their records."""
+    for model in top._all_scopes():
+        model._removed.update(gone)
+        records = model._written
+        for mjs in gone:
+            records.pop(mjs, None)
+            records.pop((mjs, "inertial"), None)
+
+
+def _all_elements(spec: Any) -> list[Any]:
+    elements = []
+    for collection in _SPEC_COLLECTIONS:
+        elements.extend(getattr(spec, collection))
+    return elements
+
+
+def _name_restorer(mjs: Any) -> Callable[[], None]:
+    name = mjs.name
+
+    def restore() -> None:
+        mjs.name = name
+
+    return restore
+
+
+def _clear(handle: Element, name: str, attribute: attributes_module.Attribute | str) -> None:
+    """Clears an attribute (`element.attr = None`, as in PyMJCF): the element takes its
+    default class's value again (MuJoCo's default where it has no class)."""
+    if not isinstance(attribute, attributes_module.Attribute) or isinstance(
+        attribute, attributes_module.Custom
+    ):
+        raise ValueError(f"{name!r} cannot be cleared; set a value")
+    if isinstance(attribute, attributes_module.Orientation):
+        if handle._mjs.alt.type == attribute.kind:
+            handle._mjs.alt.type = mujoco.mjtOrientation.mjORIENTATION_QUAT
+        return
+    source = _pristine(handle)
+    for field in attribute.written_fields:
+        setattr(handle._mjs, field, attributes_module._copied(getattr(source, field)))
+
+
+def _pristine(handle: Element) -> Any:
+    """What an element of `handle`'s tag has before any attribute is set: its class's
+    values for the tag, or a fresh element's."""
+    mjs = handle._mjs
+    default_field = _DEFAULT_FIELDS.get(handle._tag)
+    if default_field is not None and handle._has_class():
+        return getattr(mjs.classname, default_field)
+    tag = handle._tag
+    if tag not in _TEMPLATES:
+        spec = mujoco.MjSpec()
+        if tag in _BODY_CHILDREN and tag != "inertial":
+            _TEMPLATES[tag] = _BODY_CHILDREN[tag](spec.worldbody, None)
+        elif tag == "inertial":
+            _TEMPLATES[tag] = spec.worldbody.add_body()
+        else:
+            _TEMPLATES[tag] = _SECTION_ADDERS[tag](spec, spec.default)
+        _TEMPLATE_SPECS.append(spec)
+    return _TEMPLATES[tag]
+
+
+# The field of `MjsDefault` that holds each tag's class values.
+_DEFAULT_FIELDS = {
+    "geom": "geom",
+    "site": "site",
+    "joint": "joint",
+    "camera": "camera",
+    "light": "light",
+    "material": "material",
+    "mesh": "mesh",
+    "texture": "texture",
+    "pair": "pair",
+    "motor": "actuator",
+    "position": "actuator",
+    "velocity": "actuator",
+    "general": "actuator",
+    "weld": "equality",
+    "connect": "equality",
+    "equality_joint": "equality",
+}
+# A fresh element of each tag (and the specs that hold them), made on first use.
+_TEMPLATES: dict[str, Any] = {}
+_TEMPLATE_SPECS: list[Any] = []
 
 
 # The setters of Element's slots (member descriptors).
@@ -452,6 +785,8 @@ class Section:
         if self._section == "equality" and tag == "joint":
             tag = "equality_joint"
         scope = self._scope
+        if scope._detached:
+            scope._check_attached_alive()
         return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
 
     def all_children(self) -> list:

@@ -101,6 +101,8 @@ def find(
     if namespace == "default":
         from composer_tasks.mjcf import defaults
 
+        if identifier == "main":
+            return None  # the top class is unnamed in PyMJCF (`model.default`)
         found = scope._lookup("default", full_name)
         return (
             None
@@ -135,9 +137,9 @@ def find_all(
         if immediate_children_only:
             members = list(getattr(body, _COLLECTIONS[namespace]))
         else:
-            members = list(body.find_all(_TREE_OBJECTS[namespace]))
-        if namespace == "body" and body in members:
-            members.remove(body)
+            # Walked here: MjSpec's own `find_all` refuses to run while a keyframe has
+            # the wrong sizes, which a model being built may have.
+            members = below(body, _COLLECTIONS[namespace])
     else:
         members = list(getattr(top._spec, _COLLECTIONS[namespace]))
     found = []
@@ -145,6 +147,25 @@ def find_all(
         owner = owner_scope(top, member)
         if owner is scope or (not exclude_attachments and _is_scope_below(owner, scope)):
             found.append(scope._wrap(member))
+    return found
+
+
+def below(body: Any, collection: str) -> list[Any]:
+    """The elements of `collection` below `body` (not `body` itself), depth first: a
+    body's own elements, then its child bodies' (MjSpec's `find_all` order)."""
+    found: list[Any] = []
+    if collection == "bodies":  # each body, then the bodies below it
+        pending = list(reversed(body.bodies))
+        while pending:
+            current = pending.pop()
+            found.append(current)
+            pending.extend(reversed(current.bodies))
+        return found
+    pending = [body]
+    while pending:
+        current = pending.pop()
+        found.extend(getattr(current, collection))
+        pending.extend(reversed(current.bodies))
     return found
 
 

@@ -3,17 +3,36 @@
 Parsing is MuJoCo's own (`MjSpec.from_string` / `from_file`, which also follows
 `<include>`); the result is a `RootElement` over the parsed spec. Writing is
 `MjSpec.to_xml` of the root model.
+
+Two checks come first, since models are shared: text with a NUL character is
+refused (MuJoCo's parser would silently stop reading there), and so are
+`<include>` files and asset files (meshes, textures, heightfields) outside the
+model's folder, unless `allow_paths_outside_model_dir=True`.
+
+The attributes the text sets are recorded per element, as for a model built with
+this API, so that reading one the text did not set gives None, as in PyMJCF
+(`attributes_written` below). Where the text cannot be matched to the spec element
+by element (it has `<include>`s, `<replicate>`, `<composite>`, ...), the model's
+elements read the spec's values instead (defaults applied).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 import mujoco
 
-from composer_tasks.mjcf.root import RootElement
+from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import defaults as defaults_module
+from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf.root import UNNAMED_MODEL, RootElement
+
+# MjSpec's name for a model whose text has no `model` attribute.
+_MUJOCO_UNNAMED = "MuJoCo Model"
 
 
 def from_xml_string(
@@ -22,6 +41,8 @@ def from_xml_string(
     model_dir: str | os.PathLike[str] = "",
     resolve_references: bool = True,
     assets: Mapping[str, bytes] | None = None,
+    *,
+    allow_paths_outside_model_dir: bool = False,
 ) -> RootElement:
     """Parses MJCF text into a model.
 
@@ -31,14 +52,26 @@ def from_xml_string(
       model_dir: the folder that relative asset paths resolve against.
       resolve_references: must be True (MuJoCo resolves references when it compiles).
       assets: `{file name: bytes}` for files the text refers to.
+      allow_paths_outside_model_dir: allow `<include>` and asset files outside
+        `model_dir` (the current folder when none is given): absolute paths or
+        paths through "..". Refused by default, since a shared model could otherwise
+        read any file on disk (`get_assets` returns their contents).
+
+    Raises:
+      ValueError: the text is not valid MJCF (MuJoCo's message), has a NUL
+        character, or names a file outside the model's folder.
     """
     _check_options(escape_separators, resolve_references)
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
+    folder = os.fspath(model_dir) if model_dir else ""
+    _check_text(xml_string, "the MJCF text")
+    if not allow_paths_outside_model_dir:
+        _check_includes(xml_string, "the MJCF text", folder or ".", folder or ".")
     spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     if model_dir:
-        spec.modelfiledir = os.fspath(model_dir)
-    return RootElement._for_spec(spec, authored=True)
+        spec.modelfiledir = folder
+    return _model(spec, xml_string, allow_paths_outside_model_dir)
 
 
 def from_path(
@@ -46,14 +79,23 @@ def from_path(
     escape_separators: bool = False,
     resolve_references: bool = True,
     assets: Mapping[str, bytes] | None = None,
+    *,
+    allow_paths_outside_model_dir: bool = False,
 ) -> RootElement:
-    """Loads an MJCF file; its assets resolve relative to the file's folder."""
+    """Loads an MJCF file; its assets resolve relative to the file's folder (and
+    must lie in it unless `allow_paths_outside_model_dir`, as `from_xml_string`)."""
     _check_options(escape_separators, resolve_references)
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no MJCF file at {path!r}")
+    with open(path, "rb") as handle:
+        text = handle.read().decode("utf-8")
+    _check_text(text, repr(path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not allow_paths_outside_model_dir:
+        _check_includes(text, repr(path), folder, folder)
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return RootElement._for_spec(spec, authored=True)
+    return _model(spec, text, allow_paths_outside_model_dir)
 
 
 def from_file(
@@ -62,12 +104,94 @@ def from_file(
     model_dir: str | os.PathLike[str] = "",
     resolve_references: bool = True,
     assets: Mapping[str, bytes] | None = None,
+    *,
+    allow_paths_outside_model_dir: bool = False,
 ) -> RootElement:
     """Parses MJCF text read from an open file (text or bytes)."""
     text = file_handle.read()
     if isinstance(text, bytes):
         text = text.decode("utf-8")
-    return from_xml_string(text, escape_separators, model_dir, resolve_references, assets)
+    return from_xml_string(
+        text,
+        escape_separators,
+        model_dir,
+        resolve_references,
+        assets,
+        allow_paths_outside_model_dir=allow_paths_outside_model_dir,
+    )
+
+
+def _check_text(text: str, source: str) -> None:
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise ValueError(
+            f"{source} has a NUL character at offset {nul}; MuJoCo's parser would ignore "
+            "everything after it"
+        )
+
+
+def parse_tree(text: str, source: str) -> ElementTree.Element:
+    """The XML tree of MJCF text (which MuJoCo's parser has accepted, or will check)."""
+    try:
+        return ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        raise ValueError(f"{source} is not well-formed XML: {error}") from None
+
+
+# The root tag's `model` attribute, to tell a model named "MuJoCo Model" from an unnamed one.
+_MODEL_ATTRIBUTE = re.compile(r"<mujoco\b[^>]*\smodel\s*=")
+
+
+def _model(spec: Any, text: str, allow_outside: bool) -> RootElement:
+    if spec.modelname == _MUJOCO_UNNAMED and not _MODEL_ATTRIBUTE.search(text):
+        spec.modelname = UNNAMED_MODEL  # PyMJCF's name for an unnamed model
+    model = RootElement._for_spec(spec, authored=True)
+    model._allow_paths_outside_model_dir = allow_outside
+    if not allow_outside:
+        for name, path in _asset_files(model):
+            _check_inside(path, spec.modelfiledir or ".", f"asset file {name!r}")
+    # Matched to the spec on first use (most parsed models are compiled unread).
+    model._pending_text = text
+    return model
+
+
+def _inside(path: str, folder: str) -> bool:
+    real_folder = os.path.realpath(folder)
+    real_path = os.path.realpath(os.path.join(folder, path))
+    return os.path.commonpath([real_folder, real_path]) == real_folder
+
+
+def _check_inside(path: str, folder: str, what: str) -> None:
+    if not _inside(path, folder):
+        raise ValueError(
+            f"{what} is outside the model's folder {os.path.realpath(folder)!r}; pass "
+            "allow_paths_outside_model_dir=True to allow it"
+        )
+
+
+def _check_includes(text: str, source: str, folder: str, model_folder: str) -> None:
+    """Refuses `<include>` files outside `model_folder`, and checks those inside in turn."""
+    if "include" not in text:
+        return
+    for include in parse_tree(text, source).iter("include"):
+        name = include.get("file", "")
+        path = os.path.join(folder, name)
+        _check_inside(path, model_folder, f"<include file={name!r}>")
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                included = handle.read().decode("utf-8", errors="replace")
+            _check_includes(included, repr(path), os.path.dirname(path), model_folder)
+
+
+def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
+    """`(file name, path relative to the model's folder)` of each asset named by file."""
+    spec = model._top_spec()
+    folders = {"meshes": spec.meshdir, "textures": spec.texturedir, "hfields": spec.meshdir}
+    for collection, folder in folders.items():
+        for element in getattr(spec, collection):
+            name = getattr(element, "file", "")
+            if name:
+                yield name, os.path.join(folder or "", name)
 
 
 def to_xml_string(model: RootElement, precision: int | None = None) -> str:
@@ -79,24 +203,94 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
 
 def get_assets(model: RootElement) -> dict:
     """`{file name: bytes}` of the files the model's meshes, textures and heightfields
-    name, from the model's asset dictionary or, relative to the model's folder, disk."""
+    name, from the model's asset dictionary or, relative to the model's folder, disk.
+
+    A file outside the model's folder raises ValueError unless the model was parsed
+    with `allow_paths_outside_model_dir=True`.
+    """
     spec = model._top_spec()
     found = dict(spec.assets)
-    folders = {"meshes": spec.meshdir, "textures": spec.texturedir, "hfields": spec.meshdir}
-    for collection, folder in folders.items():
-        for element in getattr(spec, collection):
-            name = getattr(element, "file", "")
-            if not name or name in found:
-                continue
-            path = os.path.join(spec.modelfiledir or "", folder or "", name)
-            if not os.path.exists(path):
-                raise FileNotFoundError(
-                    f"asset {name!r} of {collection[:-1]} {element.name!r} is neither in the "
-                    f"model's assets nor at {path!r}"
-                )
-            with open(path, "rb") as handle:
-                found[name] = handle.read()
+    folder = spec.modelfiledir or ""
+    allow_outside = model._top()._allow_paths_outside_model_dir
+    for name, relative in _asset_files(model):
+        if name in found:
+            continue
+        if not allow_outside:
+            _check_inside(relative, folder or ".", f"asset file {name!r}")
+        path = os.path.join(folder, relative)
+        if not os.path.exists(path):
+            raise FileNotFoundError(
+                f"asset {name!r} is neither in the model's assets nor at {path!r}"
+            )
+        with open(path, "rb") as handle:
+            found[name] = handle.read()
     return found
+
+
+def export_with_assets(
+    mjcf_model: RootElement, out_dir: str | os.PathLike[str], out_file_name: str | None = None
+) -> None:
+    """Writes the model's MJCF text and its asset files into `out_dir` (made if
+    missing), as PyMJCF's `export_with_assets`: the text as `out_file_name`
+    (default: the model's name + ".xml"), each asset under its file name beside it.
+
+    Raises:
+      ValueError: `out_file_name` does not end in ".xml", or an asset's file name
+        would leave `out_dir`.
+    """
+    if out_file_name is None:
+        out_file_name = mjcf_model.model + ".xml"
+    elif not isinstance(out_file_name, str) or not out_file_name.lower().endswith(".xml"):
+        raise ValueError(f"out_file_name must end with '.xml', got {out_file_name!r}")
+    files = _export_files(mjcf_model, out_file_name)
+    out_dir = os.fspath(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    for name, contents in files.items():
+        path = os.path.join(out_dir, name)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(contents)
+
+
+def export_with_assets_as_zip(
+    mjcf_model: RootElement, out_dir: str | os.PathLike[str], model_name: str | None = None
+) -> str:
+    """Writes the model and its assets into `out_dir/<model_name>.zip`, under a folder
+    `model_name` (default: the model's name), as PyMJCF's `export_with_assets_as_zip`;
+    returns the zip file's path."""
+    import zipfile
+
+    if model_name is None:
+        model_name = mjcf_model.model
+    if not isinstance(model_name, str) or not model_name:
+        raise ValueError(f"model_name must be a non-empty string, got {model_name!r}")
+    files = _export_files(mjcf_model, model_name + ".xml")
+    out_dir = os.fspath(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, model_name + ".zip")
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, contents in files.items():
+            archive.writestr(os.path.join(model_name, name), contents)
+    return path
+
+
+def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
+    """The files an export writes: the assets by file name, and the text (written with
+    the mesh and texture folders cleared, since the assets sit beside it)."""
+    assets = model.get_assets()
+    for name in assets:
+        if os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+            raise ValueError(f"asset file name {name!r} would be written outside the export")
+    if xml_name in assets:
+        raise ValueError(f"an asset is named {xml_name!r}, the name of the model's file")
+    spec = model._top_spec()
+    meshdir, texturedir = spec.meshdir, spec.texturedir
+    spec.meshdir, spec.texturedir = "", ""
+    try:
+        text = spec.to_xml()
+    finally:
+        spec.meshdir, spec.texturedir = meshdir, texturedir
+    return {**{name: bytes(contents) for name, contents in assets.items()}, xml_name: text.encode()}
 
 
 def _check_options(escape_separators: bool, resolve_references: bool) -> None:
@@ -108,4 +302,211 @@ def _check_options(escape_separators: bool, resolve_references: bool) -> None:
         )
 
 
-__all__ = ["from_file", "from_path", "from_xml_string", "get_assets", "to_xml_string"]
+# Matching the parsed text to the spec, element by element, for the records of the
+# attributes it sets.
+
+# The spec collection of each element tag that can be a body's child.
+_BODY_KINDS = {
+    "body": "bodies",
+    "geom": "geoms",
+    "site": "sites",
+    "joint": "joints",
+    "freejoint": "joints",
+    "camera": "cameras",
+    "light": "lights",
+}
+# The spec collection each child tag of a section fills (None: the section's own).
+_SECTION_KINDS = {
+    "actuator": "actuators",
+    "sensor": "sensors",
+    "equality": "equalities",
+    "keyframe": "keys",
+    "tendon": "tendons",
+}
+_ASSET_KINDS = {
+    "texture": "textures",
+    "material": "materials",
+    "mesh": "meshes",
+    "hfield": "hfields",
+    "skin": "skins",
+}
+_CONTACT_KINDS = {"pair": "pairs", "exclude": "excludes"}
+# Settings sections: their struct's record key and attribute table.
+_SETTINGS = {
+    "compiler": attributes_module.COMPILER,
+    "option": attributes_module.OPTION,
+    "size": attributes_module.SIZE,
+}
+# Sections that hold nothing this API reads attributes of.
+_IGNORED_SECTIONS = {"custom", "extension", "deformable"}
+
+
+class _Mismatch(Exception):
+    """The text does not line up with the spec element by element."""
+
+
+def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None:
+    """The record of the attributes the MJCF `text` sets, per spec element, class and
+    settings struct of `spec` (see `RootElement._written`), or None when the text cannot
+    be matched to the spec element by element."""
+    try:
+        tree = parse_tree(text, "the MJCF text")
+    except ValueError:
+        return None
+    records: dict[Any, dict[str, Any]] = {}
+    sections = _Members(spec)
+    world = _Members(spec.worldbody)
+    try:
+        for section in tree:
+            tag = section.tag
+            if not isinstance(tag, str):
+                continue  # a comment
+            if tag == "worldbody":
+                _match_body(section, world, records, is_world=True)
+            elif tag == "default":
+                _match_default(section, "main", records)
+            elif tag in _SETTINGS:
+                records[("struct", tag)] = _forms(section, _SETTINGS[tag])
+            elif tag == "statistic":
+                records[("struct", tag)] = _generic_forms(section)
+            elif tag == "visual":
+                for part in section:
+                    if isinstance(part.tag, str):
+                        records[("struct", part.tag)] = _generic_forms(part)
+            elif tag in _SECTION_KINDS or tag in ("asset", "contact"):
+                for child in section:
+                    if not isinstance(child.tag, str):
+                        continue
+                    if tag == "asset":
+                        kind = _ASSET_KINDS.get(child.tag)
+                    elif tag == "contact":
+                        kind = _CONTACT_KINDS.get(child.tag)
+                    else:
+                        kind = _SECTION_KINDS[tag]
+                    if kind is None:
+                        raise _Mismatch(child.tag)
+                    _record_element(child, sections.next(kind), records)
+            elif tag not in _IGNORED_SECTIONS:
+                raise _Mismatch(tag)  # include, sensor plugins, ...
+        sections.check_all_matched()
+        world.check_all_matched()
+    except _Mismatch:
+        return None
+    return records
+
+
+class _Members:
+    """The elements of each kind of one body or spec, listed once (the bindings make a
+    new list at every read), and how many of each the text has matched."""
+
+    def __init__(self, owner: Any) -> None:
+        self.owner = owner
+        self.lists: dict[str, list[Any]] = {}
+        self.counts: dict[str, int] = {}
+
+    def next(self, kind: str) -> Any:
+        members = self.lists.get(kind)
+        if members is None:
+            members = self.lists[kind] = list(getattr(self.owner, kind))
+        index = self.counts.get(kind, 0)
+        if index >= len(members):
+            raise _Mismatch(kind)
+        self.counts[kind] = index + 1
+        return members[index]
+
+    def check_all_matched(self) -> None:
+        """Every element of the kinds the text has is matched. (Kinds the text lacks
+        have none: only tags this matcher knows make elements.)"""
+        for kind, members in self.lists.items():
+            if len(members) != self.counts[kind]:
+                raise _Mismatch(kind)
+
+
+def _match_body(
+    xml: ElementTree.Element,
+    members: _Members,
+    records: dict[Any, dict[str, Any]],
+    is_world: bool = False,
+) -> None:
+    body = members.owner
+    if not is_world:
+        _record_element(xml, body, records)
+    for child in xml:
+        tag = child.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == "frame":
+            if child.attrib:
+                raise _Mismatch("frame")  # a frame's pose is not an attribute of its children
+            _match_body(child, members, records, is_world=True)
+        elif tag == "inertial":
+            records[(body, "inertial")] = _forms(
+                child, attributes_module.ELEMENT_ATTRIBUTES["inertial"]
+            )
+        elif tag in _BODY_KINDS:
+            mjs = members.next(_BODY_KINDS[tag])
+            if tag == "body":
+                _match_body(child, _Members(mjs), records)
+            else:
+                _record_element(child, mjs, records)
+        else:
+            raise _Mismatch(tag)
+    if not is_world:
+        members.check_all_matched()
+
+
+def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[str, Any]]) -> None:
+    try:
+        tag = element_module.tag_of(mjs)
+    except (KeyError, ValueError):
+        return  # an element this API does not cover: nothing reads its attributes
+    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}))
+
+
+def _match_default(
+    xml: ElementTree.Element, dclass: str, records: dict[Any, dict[str, Any]]
+) -> None:
+    for child in xml:
+        tag = child.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == "default":
+            _match_default(child, child.get("class", ""), records)
+        elif tag in defaults_module.DEFAULT_TABLES:
+            key = defaults_module.record_key(dclass, tag)
+            records[key] = _forms(child, defaults_module.DEFAULT_TABLES[tag])
+        # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.
+
+
+def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]:
+    """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`)."""
+    forms: dict[str, Any] = {}
+    for name, text in xml.attrib.items():
+        if name == "class":
+            forms["dclass"] = None
+            continue
+        if name not in table:
+            continue
+        attribute = table[name]
+        # References read back as the elements they name (PyMJCF resolves them).
+        forms[name] = len(text.split()) if isinstance(attribute, attributes_module.Vector) else None
+    return forms
+
+
+def _generic_forms(xml: ElementTree.Element) -> dict[str, Any]:
+    """`_forms` for a settings struct whose attributes are its fields (visual, statistic)."""
+    return {
+        name: (len(text.split()) if len(text.split()) > 1 else None)
+        for name, text in xml.attrib.items()
+    }
+
+
+__all__ = [
+    "export_with_assets",
+    "export_with_assets_as_zip",
+    "from_file",
+    "from_path",
+    "from_xml_string",
+    "get_assets",
+    "to_xml_string",
+]

@@ -107,6 +107,9 @@ class RootElement:
       model: the model's name; it is the prefix of its elements once attached.
       model_dir: the folder relative asset paths (meshes, textures) resolve against.
       assets: `{file name: bytes}` of assets the model refers to by name.
+      allow_paths_outside_model_dir: let `get_assets` read asset files outside
+        `model_dir` (absolute paths, or through ".."), refused by default since a
+        shared model could otherwise read any file on disk.
     """
 
     _spec: Any
@@ -122,23 +125,45 @@ class RootElement:
     # (attaching and detaching call it): every added element and attribute reads them.
     _top_scope: RootElement
     _prefix_in_top: str
+    # Per element (and `(body, "inertial")`, `(default class, tag)`, `("struct", tag)`),
+    # the attributes set through this API and how (`attributes.WrittenForm`): read and
+    # written through `_written`.
+    _records: dict[Any, dict[str, Any]]
+    # The MJCF text of a parsed model whose records are made from it on first use (in
+    # `_written`, before any edit): most parsed models are compiled without a read.
+    _pending_text: str | None
+    # Whether every element, class and settings struct of this model has a record (a
+    # model built with this API, or parsed from text whose attributes were matched);
+    # otherwise an element without one reads the spec's values.
+    _records_complete: bool
+    # The spec elements of this model that were removed (their handles raise). Weakly:
+    # an entry lasts as long as a handle holds the element's wrapper, so a model that
+    # removes elements every episode does not grow.
+    _removed: weakref.WeakSet[Any]
+    # Set once this model was detached: its spec is gone with it.
+    _detached: bool
+    # Whether `get_assets` may read files outside the model's folder.
+    _allow_paths_outside_model_dir: bool
 
     def __init__(
         self,
         model: str | None = None,
         model_dir: str | os.PathLike[str] = "",
         assets: Mapping[str, bytes] | None = None,
+        *,
+        allow_paths_outside_model_dir: bool = False,
     ) -> None:
         spec = mujoco.MjSpec()
         if model is not None and not isinstance(model, str):
             raise TypeError(f"model must be a string, got {type(model).__name__}")
-        # Unnamed as in PyMJCF (MjSpec would call it "MuJoCo Model"); attaching names
-        # an unnamed model "unnamed_model".
-        spec.modelname = model or ""
+        # PyMJCF's name for a model made without one (MjSpec's is "MuJoCo Model").
+        spec.modelname = model or UNNAMED_MODEL
         if model_dir:
             spec.meshdir = spec.meshdir or model_dir
             spec.texturedir = spec.texturedir or model_dir
         self._init(spec, assets, authored=True)
+        self._records_complete = True
+        self._allow_paths_outside_model_dir = allow_paths_outside_model_dir
 
     def _init(
         self, spec: Any, assets: Mapping[str, bytes] | None = None, authored: bool = False
@@ -155,6 +180,12 @@ class RootElement:
         self._default_children = {}
         self._top_scope = self
         self._prefix_in_top = ""
+        self._records = {}
+        self._pending_text = None
+        self._records_complete = False
+        self._removed = weakref.WeakSet()
+        self._detached = False
+        self._allow_paths_outside_model_dir = False
         if assets:
             spec.assets = {**spec.assets, **assets}
         # The MjsDefault of the model's own top class, read once: `_main_default`.
@@ -177,6 +208,8 @@ class RootElement:
     @property
     def spec(self) -> mujoco.MjSpec:
         """The `mujoco.MjSpec` of this model (the root's, once attached)."""
+        if self._detached:
+            self._check_attached_alive()
         return self._spec
 
     @property
@@ -226,11 +259,15 @@ class RootElement:
 
     @property
     def worldbody(self) -> element_module.Element:
+        if self._detached:
+            self._check_attached_alive()
         return element_module.new_handle(self._worldbody_spec(), self, "worldbody")
 
     @property
     def default(self) -> defaults_module.DefaultClass:
         """The model's top default class (MuJoCo's "main" class of this model)."""
+        if self._detached:
+            self._check_attached_alive()
         return defaults_module.DefaultClass(self._main_default(), self)
 
     @property
@@ -256,7 +293,8 @@ class RootElement:
         return defaults_module.GenericStruct(self, "statistic", lambda: self._spec.stat)
 
     # The sections, as properties: reaching an attribute through `__getattr__` costs
-    # Python a raised and caught AttributeError first.
+    # Python a raised and caught AttributeError first (`Section.add` checks that the
+    # model was not detached).
     @property
     def asset(self) -> element_module.Section:
         return element_module.Section(self, "asset")
@@ -294,6 +332,8 @@ class RootElement:
         self, namespace: str, identifier: str
     ) -> element_module.Element | defaults_module.DefaultClass | None:
         """The element of kind `namespace` named `identifier` (relative to this model)."""
+        if self._detached:
+            self._check_attached_alive()
         return namescope_module.find(self, namespace, identifier)
 
     def find_all(
@@ -304,6 +344,8 @@ class RootElement:
     ) -> list[element_module.Element]:
         """Every element of kind `namespace` in this model and (unless excluded) the
         models attached to it, in model order."""
+        if self._detached:
+            self._check_attached_alive()
         return namescope_module.find_all(
             self, namespace, immediate_children_only, exclude_attachments
         )
@@ -338,11 +380,47 @@ class RootElement:
 
     # Scope internals.
 
+    @property
+    def _written(self) -> dict[Any, dict[str, Any]]:
+        """The records of written attributes (see `_records`), made from the parsed
+        text first if they are still pending."""
+        if self._pending_text is not None:
+            from composer_tasks.mjcf import parser
+
+            text, self._pending_text = self._pending_text, None
+            records = parser.attributes_written(self._spec, text)
+            if records is not None:
+                self._records = records
+                self._records_complete = True
+        return self._records
+
     def _top(self) -> RootElement:
         return self._top_scope
 
     def _top_spec(self) -> Any:
+        if self._detached:
+            self._check_attached_alive()
         return self._top_scope._spec
+
+    def _check_attached_alive(self) -> None:
+        if self._detached:
+            raise element_module.RemovedElementError(
+                f"model {self.model!r} was detached: MuJoCo deleted its elements with the "
+                "attachment (a spec attaches once); build the model again to use it"
+            )
+
+    def _mark_detached(self) -> None:
+        """Makes this model and those attached to it unusable (their elements were
+        deleted with their attachment frame): every handle of them raises."""
+        for scope in self._all_scopes():
+            scope._detached = True
+            scope._removed.add(_DETACHED)
+
+    def _all_scopes(self) -> Iterator[RootElement]:
+        """This model and every model attached below it."""
+        yield self
+        for child in list(self._child_scopes):
+            yield from child._all_scopes()
 
     def _full_prefix(self) -> str:
         return self._prefix_in_top
@@ -387,7 +465,9 @@ class RootElement:
     def _lookup(self, namespace: str, full_name: str) -> Any:
         if namespace == "default":
             return self._top_spec().find_default(full_name)
-        return getattr(self._top_spec(), _LOOKUPS[namespace])(full_name)
+        lookup = _LOOKUPS.get(namespace)
+        # None for kinds this API has no handles for (tendons): their names read as text.
+        return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)
 
     def _wrap(self, mjs: Any, tag: str | None = None) -> element_module.Element:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
@@ -445,19 +525,28 @@ class RootElement:
         mjs = creator(owner, default)
         handle = element_module.new_handle(mjs, self, tag)
         name = ""
+        written: dict[str, Any] = {} if dclass is None else {"dclass": None}
         try:
             for name, value in attributes.items():
                 attribute = table[name]
                 if attribute is None:
                     handle._set_name(value, check_unique=False)
-                else:
-                    attribute.set(handle, value)
-        except (TypeError, ValueError) as error:
-            self._top_scope._spec.delete(mjs)
-            raise type(error)(
+                    written[name] = None
+                elif value is not None:  # None: not set, as PyMJCF
+                    written[name] = attribute.set(handle, value)
+        except BaseException as error:
+            # Whatever failed (a bad value, an overflow, a raising `__float__`), the
+            # element goes: a failed add leaves the model as it was.
+            element_module.delete(self._top_scope._spec, mjs, fresh=True)
+            context = (
                 f"during initialization of attribute {name!r} of <{_shown(tag)}> (adding to "
-                f"{self._where(parent)}): {error}"
-            ) from error
+                f"{self._where(parent)})"
+            )
+            if isinstance(error, Exception):
+                raise attributes_module.with_context(error, context) from error
+            raise
+        # `_written` without its property's call, for a model with no pending text.
+        (self._records if self._pending_text is None else self._written)[mjs] = written
         self._top_scope._revision += 1  # `_edited`, inline: once per added element
         spec_edits.mark_spec_changed()
         return handle
@@ -465,6 +554,19 @@ class RootElement:
     def _where(self, parent: element_module.Element | None) -> str:
         """Where an element is being added, for error messages."""
         return parent._path() if parent is not None else f"model {self.model!r}"
+
+
+# PyMJCF's name for a model made or parsed without one.
+UNNAMED_MODEL = "unnamed_model"
+
+
+# Marks a detached model's set of removed elements, so that the one check handles make
+# (`_removed` is not empty) covers detached models too.
+class _Detached:
+    """The type of `_DETACHED` (a WeakSet holds only what can be referred to weakly)."""
+
+
+_DETACHED = _Detached()
 
 
 def _shown(tag: str) -> str:

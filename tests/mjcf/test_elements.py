@@ -21,15 +21,17 @@ def _leg_model():
 def test_attributes_take_mjcf_names_and_values():
     model, thigh, hip = _leg_model()
     geom = model.find("geom", "thigh")
-    assert geom.type == "capsule" and geom.size[0] == 0.05
+    # As in PyMJCF: attributes read back as written; what a class gives reads None.
+    assert geom.type is None and geom.size.tolist() == [0.05]
+    assert geom.spec_element.type == mujoco.mjtGeom.mjGEOM_CAPSULE  # the class's value
     assert hip.type == "hinge" and hip.range.tolist() == [-1.0, 1.0]
-    assert hip.damping[0] == 2  # from the default class
+    assert hip.damping is None and hip.spec_element.damping[0] == 2  # from the default class
     assert hip.spec_element.type == mujoco.mjtJoint.mjJNT_HINGE
     motor = model.find("actuator", "hip")
-    assert motor.tag == "motor" and motor.joint == hip and motor.gear[0] == 3
+    assert motor.tag == "motor" and motor.joint == hip and motor.gear.tolist() == [3]
     thigh.euler = [0, 0, 0.5]
-    assert thigh.euler.tolist() == [0, 0, 0.5] and thigh.quat is not None
-    assert set(geom.get_attributes()) >= {"name", "type", "size", "fromto"}
+    assert thigh.euler.tolist() == [0, 0, 0.5] and thigh.quat is None  # not set
+    assert set(geom.get_attributes()) == {"name", "size", "fromto"}
     hip.set_attributes(limited="true", armature=0.1)
     assert hip.limited == "true" and hip.armature == pytest.approx(0.1)
 
@@ -86,9 +88,14 @@ def test_nested_default_classes_and_childclass():
     plain = model.worldbody.add("geom", name="plain", size=[0.1])
     inherited = body.add("geom", name="inherited", size=[0.1])
     explicit = body.add("geom", name="explicit", dclass="finger")
-    assert plain.rgba.tolist() == [1, 0, 0, 1]
-    assert inherited.rgba.tolist() == [0, 1, 0, 1] and inherited.dclass == "limb"
-    assert explicit.rgba.tolist() == [0, 1, 0, 1] and explicit.size[0] == 0.01
+    assert plain.rgba is None and inherited.rgba is None  # set by classes, not on them
+    assert plain.spec_element.rgba.tolist() == [1, 0, 0, 1]
+    # The body's childclass gives the class; dclass reads None, as in PyMJCF.
+    assert inherited.spec_element.rgba.tolist() == [0, 1, 0, 1] and inherited.dclass is None
+    assert inherited.spec_element.classname.name == "limb"
+    assert explicit.spec_element.rgba.tolist() == [0, 1, 0, 1]
+    assert explicit.spec_element.size[0] == 0.01 and explicit.dclass == "finger"
+    assert finger.geom.size.tolist() == [0.01] and finger.geom.rgba is None
     assert model.find("default", "finger").dclass == "finger"
 
 

@@ -194,8 +194,8 @@ def test_model_wrapper_entity():
     assert entity.free_joint is not None
     with pytest.raises(TypeError, match="mjcf.RootElement or a mujoco.MjSpec"):
         composer.ModelWrapperEntity("robot.xml")
-    with pytest.raises(ValueError, match="needs a name"):
-        composer.ModelWrapperEntity(mjcf.RootElement())
+    # An unnamed model is "unnamed_model", as in PyMJCF.
+    assert composer.ModelWrapperEntity(mjcf.RootElement()).name == "unnamed_model"
 
 
 def test_entity_without_a_model_raises():
@@ -213,6 +213,7 @@ def test_variators_take_mjcf_handles():
 
     model, _, _, hinges, _ = _model()
     geom = model.find("geom", "base")
+    geom.rgba = [0.5, 0.5, 0.5, 1]  # a variator varies the value as written (None if unset)
     variator = variation.MJCFVariator()
     variator.bind_attributes(geom, rgba=distributions.Uniform(0, 1, single_sample=False))
     before = composer.spec_edits.spec_edit_count()

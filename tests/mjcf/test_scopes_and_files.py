@@ -48,7 +48,7 @@ def test_names_prefixes_and_find():
     assert legs[0].parent_model is creature and legs[0].root_model is arena
     assert arena.enter_scope("creature/leg0") is legs[0]
     assert mjcf.get_attachment_frame(creature) == frame
-    assert mjcf.get_frame_freejoint(frame).full_identifier == "creature/"
+    assert mjcf.get_frame_freejoint(creature).full_identifier == "creature/"
     with pytest.raises(ValueError, match="not a valid namespace"):
         arena.find("joints", "x")
 
@@ -93,14 +93,19 @@ def test_attach_errors():
         arena.attach(creature.worldbody)
     with pytest.raises(ValueError, match="to itself"):
         arena.attach(arena)
-    with pytest.raises(ValueError, match="already has an attached model named 'leg0'"):
-        creature.attach(_leg("leg0"))
+    again = _leg("leg0")  # a second leg0 is renamed, as PyMJCF does
+    creature.attach(again)
+    assert again.model == "leg0_1" and again.find("joint", "hip").full_identifier == (
+        "creature/leg0_1/hip"
+    )
     with pytest.raises(ValueError, match="is attached; global settings are the root model's"):
         creature.option.timestep = 0.01
-    with pytest.raises(ValueError, match="compiler degree"):
-        radian_child = mjcf.RootElement(model="r")
-        radian_child.compiler.angle = "radian"
+    arena.compiler.angle = "degree"
+    radian_child = mjcf.RootElement(model="r")
+    radian_child.compiler.angle = "radian"
+    with pytest.raises(ValueError, match="compiler angle='radian'.*has 'degree'"):
         arena.attach(radian_child)
+    assert arena.find("body", "r/") is None and radian_child.parent_model is None
 
 
 def test_compiler_settings_follow_the_root_as_in_pymjcf():
@@ -157,7 +162,12 @@ def test_parse_find_edit_and_write(tmp_path):
     model = mjcf.from_xml_string(XML)
     assert model.model == "pendulum"
     pole = model.find("geom", "pole")
-    assert pole.type == "capsule" and pole.dclass == "arm" and pole.rgba.tolist() == [1, 0, 0, 1]
+    # Read as written in the text: what the class gives reads None, as in PyMJCF.
+    assert pole.type is None and pole.dclass == "arm" and pole.rgba is None
+    assert pole.size.tolist() == [0.02] and pole.fromto.tolist() == [0, 0, 0, 0, 0, -0.5]
+    assert pole.spec_element.rgba.tolist() == [1, 0, 0, 1]
+    assert model.default.geom.type is None
+    assert model.find("default", "arm").geom.type == "capsule"
     assert model.find("actuator", "torque").joint == model.find("joint", "swing")
     model.find("joint", "swing").damping = 0.3
     text = model.to_xml_string()

@@ -1,0 +1,191 @@
+"""PyMJCF attachment against dm_control's: names and prefixes, `find` and `find_all`
+through namespaces, `namescope`, frames at sites, free joints, `detach`, `remove`,
+renaming of same-name models, merging of compiler settings, MJCF text and export."""
+
+import pytest
+
+# A creature of three legs attached at rotated sites, on an arena.
+TREE = """
+import numpy as np
+from dm_control import mjcf
+
+def leg(name):
+    m = mjcf.RootElement(model=name)
+    t = m.worldbody.add("body", name="thigh", pos=[0.1, 0, 0])
+    hip = t.add("joint", name="hip", type="hinge", axis=[0, 0, 1])
+    t.add("geom", name="thigh", type="capsule", fromto=[0, 0, 0, 0.2, 0, 0], size=[0.03])
+    t.add("site", name="tip", pos=[0.2, 0, 0])
+    m.actuator.add("motor", name="hip", joint=hip, gear=[2])
+    m.sensor.add("jointpos", name="hip_pos", joint=hip)
+    return m
+
+creature = mjcf.RootElement(model="creature")
+torso = creature.worldbody.add("body", name="torso")
+torso.add("geom", name="torso", type="sphere", size=[0.2])
+legs = []
+for i in range(3):
+    s = torso.add("site", name=f"hip{i}", pos=[0.2 * i, 0, 0], euler=[0, 0, 30 * i])
+    l = leg(f"leg{i}")
+    s.attach(l)
+    legs.append(l)
+arena = mjcf.RootElement(model="arena")
+arena.worldbody.add("geom", name="floor", type="plane", size=[5, 5, 0.1])
+frame = arena.attach(creature)
+frame.add("freejoint")
+
+record("joints", [j.full_identifier for j in arena.find_all("joint")])
+record("bodies", [b.full_identifier for b in arena.find_all("body")])
+record("geoms", [g.full_identifier for g in arena.find_all("geom")])
+record("sites", sorted(s.full_identifier for s in arena.find_all("site")))
+record("actuators", [a.full_identifier for a in arena.find_all("actuator")])
+record("sensors", [a.full_identifier for a in arena.find_all("sensor")])
+record("creature_joints", [j.full_identifier for j in creature.find_all("joint")])
+record("creature_joints_excl", [j.full_identifier for j in creature.find_all("joint", exclude_attachments=True)])
+record("torso_immediate_sites", [j.full_identifier for j in torso.find_all("site", immediate_children_only=True)])
+record("leg1_hip_name", legs[1].find("joint", "hip").name)
+record("leg1_hip_full", legs[1].find("joint", "hip").full_identifier)
+record("via_creature", creature.find("joint", "leg1/hip").full_identifier)
+record("via_arena", arena.find("joint", "creature/leg1/hip").full_identifier)
+record("missing", arena.find("joint", "creature/leg1/nope"))
+record("namescope_name", legs[1].namescope.name)
+record("leg_parent_model", legs[1].parent_model.model)
+record("leg_root_model", legs[1].root_model.model)
+record("frame_full", mjcf.get_attachment_frame(legs[2]).full_identifier)
+record("frame_pos", mjcf.get_attachment_frame(legs[2]).pos)
+record("frame_euler", mjcf.get_attachment_frame(legs[2]).euler)
+record("frame_quat", mjcf.get_attachment_frame(legs[2]).quat)
+check("frame_attrs", lambda: sorted(mjcf.get_attachment_frame(legs[2]).get_attributes()))
+record("freejoint", mjcf.get_frame_freejoint(creature).full_identifier)
+check("freejoint_unattached", lambda: mjcf.get_frame_freejoint(arena))
+record("enter_scope", arena.namescope.name)
+check("find_default_ns", lambda: arena.find("default", "main"))
+check("bad_namespace", lambda: arena.find("joints", "x"))
+physics = mjcf.Physics.from_mjcf_model(arena)
+record("nq", physics.model.nq)
+record("nu", physics.model.nu)
+record("site_xpos", physics.bind(legs[2].find("site", "tip")).xpos)
+legs[1].detach()
+check("detached_parent", lambda: legs[1].parent_model)
+record("joints_after_detach", [j.full_identifier for j in arena.find_all("joint")])
+physics = mjcf.Physics.from_mjcf_model(arena)
+record("nu_after_detach", physics.model.nu)
+check("detach_twice", lambda: legs[1].detach())
+spare = torso.add("body", name="spare", pos=[0, 0, 0.5])
+spare.add("geom", name="spare", size=[0.05])
+spare.add("body", name="inner").add("geom", size=[0.01])
+spare.remove()
+check("removed_is_removed", lambda: spare.is_removed)
+record("bodies_after_remove", [b.full_identifier for b in arena.find_all("body")])
+record("nbody_after_remove", mjcf.Physics.from_mjcf_model(arena).model.nbody)
+extra = leg("leg0")
+s = torso.add("site", name="hip9", pos=[0, 0.3, 0])
+s.attach(extra)
+record("extra_model", extra.model)
+record("extra_hip", extra.find("joint", "hip").full_identifier)
+import mujoco
+back = mujoco.MjModel.from_xml_string(arena.to_xml_string(), arena.get_assets())
+record("xml_roundtrip_sizes", [back.nbody, back.njnt, back.ngeom, back.nsite, back.nu, back.nsensor])
+"""
+
+# A model in radians attached to one with no angle setting switches the whole
+# model; conflicting settings raise; an unset child follows the root.
+COMPILER = """
+from dm_control import mjcf
+
+def child(name, angle=None):
+    c = mjcf.RootElement(model=name)
+    if angle:
+        c.compiler.angle = angle
+    b = c.worldbody.add("body", name="b", euler=[0, 0, 1.0])
+    b.add("joint", name="j", axis=[0, 0, 1], range=[-30, 30], limited=True)
+    b.add("geom", size=[0.1])
+    return c
+
+def sizes(root):
+    p = mjcf.Physics.from_mjcf_model(root)
+    return [p.model.body_quat[1:].round(9).tolist(), p.model.jnt_range.round(9).tolist()]
+
+parent = mjcf.RootElement(model="p")
+parent.attach(child("rad", "radian"))
+record("unset_parent_takes_radian", parent.compiler.angle)
+check("unset_parent_sizes", sizes, parent)
+parent.attach(child("deg_unset"))
+check("later_unset_child_follows", sizes, parent)
+check("conflict", lambda: parent.attach(child("deg", "degree")))
+
+parent2 = mjcf.RootElement(model="p2")
+parent2.compiler.angle = "radian"
+parent2.attach(child("plain"))
+check("radian_parent_unset_child", sizes, parent2)
+record("radian_parent_angle", parent2.compiler.angle)
+
+parent3 = mjcf.RootElement(model="p3")
+parent3.compiler.angle = "degree"
+check("explicit_degree_conflict", lambda: parent3.attach(child("rad", "radian")))
+record("after_conflict_angle", parent3.compiler.angle)
+
+parent4 = mjcf.RootElement(model="p4")
+parent4.attach(child("same", "degree"))
+record("degree_child_into_unset", parent4.compiler.angle)
+check("degree_sizes", sizes, parent4)
+"""
+
+EXPORT = """
+import os
+import tempfile
+import zipfile
+import mujoco
+from dm_control import mjcf
+
+m = mjcf.RootElement(model="exported")
+b = m.worldbody.add("body", name="b", pos=[0, 0, 1])
+b.add("joint", name="j", axis=[0, 1, 0])
+b.add("geom", name="g", type="box", size=[0.1, 0.1, 0.1])
+m.actuator.add("motor", name="m", joint="j")
+with tempfile.TemporaryDirectory() as folder:
+    mjcf.export_with_assets(m, folder)
+    record("files_default", sorted(os.listdir(folder)))
+    loaded = mujoco.MjModel.from_xml_path(os.path.join(folder, "exported.xml"))
+    record("loaded_sizes", [loaded.nbody, loaded.njnt, loaded.ngeom, loaded.nu])
+    mjcf.export_with_assets(m, os.path.join(folder, "sub", "dir"), "named.xml")
+    record("files_named", sorted(os.listdir(os.path.join(folder, "sub", "dir"))))
+    check("bad_name", mjcf.export_with_assets, m, folder, "model.txt")
+    path = mjcf.export_with_assets_as_zip(m, folder)
+    record("zip_name", os.path.basename(path))
+    with zipfile.ZipFile(path) as archive:
+        record("zip_members", sorted(archive.namelist()))
+    path = mjcf.export_with_assets_as_zip(m, folder, model_name="other")
+    with zipfile.ZipFile(path) as archive:
+        record("zip_members_named", sorted(archive.namelist()))
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.Element.attach",
+    "mjcf.RootElement.attach",
+    "mjcf.RootElement.detach",
+    "mjcf.Element.find",
+    "mjcf.Element.find_all",
+    "mjcf.Element.remove",
+    "mjcf.Element.full_identifier",
+    "mjcf.Element.namescope",
+    "mjcf.RootElement.parent_model",
+    "mjcf.RootElement.root_model",
+    "mjcf.RootElement.to_xml_string",
+    "mjcf.RootElement.get_assets",
+    "mjcf.get_attachment_frame",
+    "mjcf.get_frame_freejoint",
+    "mjcf.Physics.bind",
+)
+def test_attach_find_detach_and_remove(differential):
+    differential.assert_same(TREE, "mjcf_attach_tree", rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.dm_control_api("mjcf.Element.attach", "mjcf.RootElement.compiler")
+def test_compiler_settings_merge_as_in_pymjcf(differential):
+    differential.assert_same(COMPILER, "mjcf_attach_compiler", rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.dm_control_api("mjcf.export_with_assets", "mjcf.export_with_assets_as_zip")
+def test_export_with_assets(differential):
+    differential.assert_same(EXPORT, "mjcf_export", rtol=0, atol=0)
