@@ -70,8 +70,16 @@ def test_attach_by_site_name_and_errors():
         creature.attach(Leg(name="other"), "missing")
     with pytest.raises(ValueError, match="already attached"):
         Plane().attach(leg)
-    with pytest.raises(ValueError, match="already has a child named 'top'"):
-        creature.attach(Leg(name="top"))
+    failed = Leg(name="top")
+    with pytest.raises(ValueError, match="no site named 'missing'"):
+        creature.attach(failed, "missing")
+    assert failed.name == "top"  # a failed attach renames nothing
+    # A second and third child of the same name are renamed as dm_control renames them.
+    second, third = Leg(name="top"), Leg(name="top")
+    creature.attach(second)
+    creature.attach(third)
+    assert (leg.name, second.name, third.name) == ("top", "top_1", "top_2")
+    assert Physics.from_spec(creature.spec).model.joint("top_2/hip") is not None
     with pytest.raises(TypeError, match="attach_site"):
         creature.attach(Leg(name="third"), 42)
     with pytest.raises(TypeError, match="only attach an Entity"):

@@ -222,14 +222,16 @@ class Entity(Callbacks):
                 f"entity {child.name!r} was detached; MuJoCo consumed its spec on the first "
                 "attachment, so build a new entity to attach it again"
             )
-        prefix = child.name + "/"
-        for sibling in self._children:
-            if sibling.name == child.name:
-                raise ValueError(
-                    f"entity {self.name!r} already has a child named {child.name!r}; "
-                    "give each attached entity a distinct name"
-                )
         parent_body, position, quaternion, site = self._resolve_attach_site(attach_site)
+        siblings = {sibling.name for sibling in self._children}
+        if child.name in siblings:
+            # dm_control's (PyMJCF's) renaming of a second model of the same name: the
+            # first free `name_<n>`, which becomes the entity's name and prefix.
+            number = 1
+            while f"{child.name}_{number}" in siblings:
+                number += 1
+            child.spec.modelname = f"{child.name}_{number}"
+        prefix = child.name + "/"
         body = parent_body.add_body(name=self.prefix + prefix, pos=position, quat=quaternion)
         if site is not None:
             # The site's orientation as written (euler, ...), resolved when compiling.
