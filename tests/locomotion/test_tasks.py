@@ -669,3 +669,18 @@ def test_every_walker_runs_in_every_arena(walker_name, arena_name):
         assert 0.0 <= timestep.reward <= 1.0
         if timestep.last():
             timestep = env.reset()
+
+
+def test_go_to_target_spawns_in_dm_controls_region_unless_whole_floor_is_asked():
+    size = np.asarray(Floor().size, dtype=float)
+    for whole_floor, half in ((False, size / 2), (True, size - 0.5)):
+        task = go_to_target.GoToTarget(TinyWalker(), Floor(), spawn_over_whole_floor=whole_floor)
+        env = composer.Environment(task, random_state=0)
+        targets = []
+        for _ in range(40):
+            env.reset()
+            targets.append(task.target_position(env.physics)[:2])
+        targets = np.abs(np.array(targets))
+        assert np.all(targets <= half) and np.any(targets > 0.8 * half)
+    with pytest.raises(TypeError, match="spawn_over_whole_floor must be a bool"):
+        go_to_target.GoToTarget(TinyWalker(), Floor(), spawn_over_whole_floor=1)
