@@ -19,13 +19,13 @@ Conventions that hold for every walker (docs/locomotion_walkers.md has the detai
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 
 if TYPE_CHECKING:
@@ -36,6 +36,19 @@ if TYPE_CHECKING:
 TOUCH_THRESHOLD_N = 1e-3
 # Egocentric camera image size in pixels (height and width), as in dm_control.
 EGOCENTRIC_CAMERA_PIXELS = 64
+
+class WalkerPose(NamedTuple):
+    """dm_control's `WalkerPose`: a walker's joint and Cartesian pose.
+
+    qpos: joint positions, or None for the model's `qpos0`; xpos: a Cartesian
+    displacement of the walker (metres, world frame); xquat: a quaternion
+    displacement of its root body (w, x, y, z; dm_control does not normalise it).
+    """
+
+    qpos: np.ndarray | None = None
+    xpos: np.ndarray = np.zeros(3)
+    xquat: np.ndarray = np.array([1.0, 0.0, 0.0, 0.0])
+
 
 _XBODY = mujoco.mjtObj.mjOBJ_XBODY
 _SITE = mujoco.mjtObj.mjOBJ_SITE
@@ -113,48 +126,63 @@ class Walker(composer.Entity):
             ]
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
+        self._part_handles: dict[int, mjcf.Element] = {}
         self._initializers: list[Any] = []
         self._tracking_cameras = add_tracking_cameras(self._spec, root_body, self._standing_height)
 
     def _build_observables(self) -> WalkerObservables:
         return WalkerObservables(self)
 
-    # Parts.
+    # Parts, as PyMJCF handles (`composer_tasks.mjcf.Element`) over the walker's spec
+    # elements, as dm_control gives them: `.name` relative to the walker
+    # ("front_left_hip"), and `physics.bind` with PyMJCF's shapes. The raw
+    # `mujoco.Mjs...` element of a handle is its `spec_element`.
+
+    def _handle(self, element: Any) -> mjcf.Element:
+        """The PyMJCF handle of one of this walker's spec elements (made once)."""
+        handles = self._part_handles
+        handle = handles.get(id(element))
+        if handle is None:
+            handle = handles[id(element)] = self.mjcf_model._wrap(element)
+        return handle
+
+    def _handles(self, elements: Iterable[Any]) -> tuple[mjcf.Element, ...]:
+        return tuple(self._handle(element) for element in elements)
 
     @property
-    def root_body(self) -> mujoco.MjsBody:
+    def root_body(self) -> mjcf.Element:
         """The body whose frame is the walker's egocentric frame (x forward, z up)."""
-        return self._root_body
+        return self._handle(self._root_body)
 
     @property
-    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
-        """The walker's actuators (`mujoco.MjsActuator`), in model order."""
-        return self._actuators
+    def actuators(self) -> tuple[mjcf.Element, ...]:
+        """The walker's actuators, in model order."""
+        return self._handles(self._actuators)
 
     @property
-    def observable_joints(self) -> tuple[mujoco.MjsJoint, ...]:
+    def observable_joints(self) -> tuple[mjcf.Element, ...]:
         """The joints observed by `joints_pos` and `joints_vel`, in that order."""
-        return self._observable_joints
+        return self._handles(self._observable_joints)
 
     @property
-    def end_effectors(self) -> tuple[mujoco.MjsBody, ...]:
+    def end_effectors(self) -> tuple[mjcf.Element, ...]:
         """Bodies at the ends of the limbs, in the order of `end_effectors_pos`."""
-        return self._end_effectors
+        return self._handles(self._end_effectors)
 
     @property
-    def egocentric_camera(self) -> mujoco.MjsCamera:
-        """The `mujoco.MjsCamera` looking forward from the walker's head or torso."""
-        return self._egocentric_camera
+    def egocentric_camera(self) -> mjcf.Element:
+        """The camera looking forward from the walker's head or torso."""
+        return self._handle(self._egocentric_camera)
 
     @property
-    def mocap_tracking_bodies(self) -> tuple[mujoco.MjsBody, ...]:
+    def mocap_tracking_bodies(self) -> tuple[mjcf.Element, ...]:
         """Bodies whose poses motion-capture tracking compares (all but the root)."""
-        return self._mocap_tracking_bodies
+        return self._handles(self._mocap_tracking_bodies)
 
     @property
-    def ground_contact_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def ground_contact_geoms(self) -> tuple[mjcf.Element, ...]:
         """Geoms expected to touch the ground in normal locomotion (feet)."""
-        return self._ground_contact_geoms
+        return self._handles(self._ground_contact_geoms)
 
     @property
     def standing_height(self) -> float:
@@ -163,24 +191,31 @@ class Walker(composer.Entity):
         return self._standing_height
 
     @property
-    def velocimeter(self) -> mujoco.MjsSensor:
-        return self._velocimeter
+    def upright_pose(self) -> WalkerPose:
+        """dm_control's `upright_pose`: the pose that stands the walker upright, here
+        `WalkerPose()` (no displacement) as for dm_control's walkers but the CMU
+        humanoid."""
+        return WalkerPose(xpos=np.zeros(3), xquat=np.array([1.0, 0.0, 0.0, 0.0]))
 
     @property
-    def accelerometer(self) -> mujoco.MjsSensor:
-        return self._accelerometer
+    def velocimeter(self) -> mjcf.Element:
+        return self._handle(self._velocimeter)
 
     @property
-    def gyro(self) -> mujoco.MjsSensor:
-        return self._gyro
+    def accelerometer(self) -> mjcf.Element:
+        return self._handle(self._accelerometer)
 
     @property
-    def touch_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
-        return self._touch_sensors
+    def gyro(self) -> mjcf.Element:
+        return self._handle(self._gyro)
 
     @property
-    def torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
-        return self._torque_sensors
+    def touch_sensors(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._touch_sensors)
+
+    @property
+    def torque_sensors(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._torque_sensors)
 
     # Frames.
 
@@ -372,7 +407,7 @@ def add_root_sensors(
     gyro on it, and (with `com_velocity`) a centre-of-mass velocity sensor.
 
     A `subtreelinvel` sensor on the root body makes MuJoCo keep `data.subtree_linvel`
-    current, so `physics.bind(walker.root_body).subtree_linvel` is the walker's
+    current, so `physics.bind(walker._root_body).subtree_linvel` is the walker's
     centre-of-mass velocity (world frame, m/s) after every step; every walker has one.
 
     Returns:
@@ -569,33 +604,33 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def joints_pos(self) -> observable.Observable:
         """Positions of the observable joints (rad for hinges, m for slides)."""
-        return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
+        return observable.MJCFFeature("qpos", list(self._entity._observable_joints))
 
     @composer.observable
     def joints_vel(self) -> observable.Observable:
         """Velocities of the observable joints (rad/s, m/s)."""
-        return observable.MJCFFeature("qvel", list(self._entity.observable_joints))
+        return observable.MJCFFeature("qvel", list(self._entity._observable_joints))
 
     @composer.observable
     def sensors_velocimeter(self) -> observable.Observable:
         """Linear velocity of the root (m/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter)
 
     @composer.observable
     def sensors_accelerometer(self) -> observable.Observable:
         """Linear acceleration of the root minus gravity (m/s^2), egocentric frame;
         about (0, 0, 9.81) at rest upright."""
-        return observable.MJCFFeature("sensordata", self._entity.accelerometer)
+        return observable.MJCFFeature("sensordata", self._entity._accelerometer)
 
     @composer.observable
     def sensors_gyro(self) -> observable.Observable:
         """Angular velocity of the root (rad/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro)
+        return observable.MJCFFeature("sensordata", self._entity._gyro)
 
     @composer.observable
     def sensors_touch(self) -> observable.Observable:
         """1.0 where a touch sensor feels more than 1 mN of normal force, else 0.0."""
-        sensors = list(self._entity.touch_sensors)
+        sensors = list(self._entity._touch_sensors)
         if not sensors:
             return observable.Generic(_no_touch)
         return observable.Generic(lambda physics: _threshold_touch(sensors, physics))
@@ -604,7 +639,7 @@ class WalkerObservables(composer.Observables):
     def sensors_torque(self) -> observable.Observable:
         """Torques (N m) measured by the torque sensors, one row per sensor, each in
         its site's frame; no rows for walkers without torque sensors."""
-        sensors = list(self._entity.torque_sensors)
+        sensors = list(self._entity._torque_sensors)
         if not sensors:
             return observable.Generic(_no_torque)
         return observable.MJCFFeature("sensordata", sensors)
@@ -612,18 +647,18 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), shape (1,)."""
-        return observable.MJCFFeature("xpos", self._entity.root_body, index=[2])
+        return observable.MJCFFeature("xpos", self._entity._root_body, index=2)
 
     @composer.observable
     def world_zaxis(self) -> observable.Observable:
         """The world's up axis expressed in the egocentric frame, (3,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+        return observable.MJCFFeature("xmat", self._entity._root_body, index=slice(6, 9))
 
     @composer.observable
     def egocentric_camera(self) -> observable.Observable:
         """RGB image (64, 64, 3) uint8 from the egocentric camera."""
         return observable.MJCFCamera(
-            self._entity.egocentric_camera,
+            self._entity._egocentric_camera,
             height=EGOCENTRIC_CAMERA_PIXELS,
             width=EGOCENTRIC_CAMERA_PIXELS,
             scene_option=self._entity._egocentric_scene_option(),
@@ -634,7 +669,7 @@ class WalkerObservables(composer.Observables):
         """End-effector positions relative to the root (m), egocentric frame, one
         row per end effector."""
         entity = self._entity
-        root_name = entity.root_body.name
+        root_name = entity._root_body.name
         sensors = [
             entity.spec.add_sensor(
                 name=f"{body.name}_egocentric_pos",
@@ -644,7 +679,7 @@ class WalkerObservables(composer.Observables):
                 reftype=_XBODY,
                 refname=root_name,
             )
-            for body in entity.end_effectors
+            for body in entity._end_effectors
         ]
         return observable.MJCFFeature("sensordata", sensors)
 
@@ -693,8 +728,8 @@ class WalkerObservables(composer.Observables):
     def dynamic_sensors(self) -> list[observable.Observable]:
         """Touch and torque observables, leaving out those of walkers without them."""
         groups = []
-        if self._entity.touch_sensors:
+        if self._entity._touch_sensors:
             groups.append(self.sensors_touch)
-        if self._entity.torque_sensors:
+        if self._entity._torque_sensors:
             groups.append(self.sensors_torque)
         return groups

@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
+from composer_tasks import mjcf
 from composer_tasks.walkers import base
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
@@ -605,8 +606,16 @@ class CMUHumanoid(base.Walker):
         return option
 
     @property
-    def head(self) -> mujoco.MjsBody:
-        return self._head
+    def upright_pose(self) -> base.WalkerPose:
+        """dm_control's V2020 upright pose: lifted by its standing height (1.143 m),
+        with its quaternion as dm_control writes it (unnormalised)."""
+        return base.WalkerPose(
+            xpos=np.array([0.0, 0.0, 1.143]), xquat=np.array([0.859, 1.0, 1.0, 0.859])
+        )
+
+    @property
+    def head(self) -> mjcf.Element:
+        return self._handle(self._head)
 
     def cmu_pose_to_actuation(self, target_pose: ArrayLike) -> np.ndarray:
         """Controls that drive the joints to `target_pose` (radians, one per actuator
@@ -627,7 +636,7 @@ class CMUHumanoidObservables(base.WalkerObservables):
     @composer.observable
     def actuator_activation(self) -> observable.Observable:
         """Filtered controls of the 56 servos (actuator order), in [-1, 1]."""
-        actuators = self._entity.actuators
+        actuators = self._entity._actuators
         cache = {}
 
         def read(physics: Physics) -> np.ndarray:

@@ -19,6 +19,7 @@ and ankles, whose torques `sensors_torque` observes.
 import mujoco
 import numpy as np
 
+from composer_tasks import mjcf
 from composer_tasks.walkers import base
 from mjcf_models import humanoid as humanoid_model
 
@@ -74,6 +75,6 @@ class Humanoid(base.Walker):
         )
 
     @property
-    def head(self) -> mujoco.MjsBody:
+    def head(self) -> mjcf.Element:
         """The head body (a sphere of radius 0.09 m centred at its origin)."""
-        return self._head
+        return self._handle(self._head)

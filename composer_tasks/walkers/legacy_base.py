@@ -81,20 +81,20 @@ class LegacyWalker(base.Walker):
 
     @property
     def rangefinder_sensors(self) -> tuple:
-        return self._rangefinder_sensors
+        return self._handles(self._rangefinder_sensors)
 
     @property
     def action_spec(self) -> specs.BoundedArray:
         """dm_control's walker action spec: one float64 per actuator within its
         control range (-1, 1 for an actuator without one)."""
         minimum, maximum = [], []
-        for actuator in self.actuators:
+        for actuator in self._actuators:
             limited = actuator.ctrllimited != mujoco.mjtLimited.mjLIMITED_FALSE
             low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
             minimum.append(low)
             maximum.append(high)
         return specs.BoundedArray(
-            shape=(len(self.actuators),),
+            shape=(len(self._actuators),),
             dtype=np.float64,
             minimum=minimum,
             maximum=maximum,
@@ -102,7 +102,7 @@ class LegacyWalker(base.Walker):
                 actuator.name[len(self.prefix) :]
                 if actuator.name.startswith(self.prefix)
                 else actuator.name
-                for actuator in self.actuators
+                for actuator in self._actuators
             ),
         )
 
@@ -133,7 +133,7 @@ class LegacyWalker(base.Walker):
     @property
     def marker_geoms(self) -> tuple:
         """The geoms that show the walker's `marker_rgba` (its team colour)."""
-        return self._marker_geoms
+        return self._handles(self._marker_geoms)
 
     def snapshot_state(self) -> dict:
         """The walker's Python state (composer.Environment.snapshot): `prev_action`."""
@@ -175,7 +175,7 @@ class LegacyWalkerObservables(base.WalkerObservables):
     @composer.observable
     def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), a scalar."""
-        return observable.MJCFFeature("xpos", self._entity.root_body, index=2)
+        return observable.MJCFFeature("xpos", self._entity._root_body, index=2)
 
     @composer.observable
     def end_effectors_pos(self) -> observable.Observable:
@@ -189,21 +189,21 @@ class LegacyWalkerObservables(base.WalkerObservables):
                 objtype=_XBODY,
                 objname=body.name,
                 reftype=_XBODY,
-                refname=entity.root_body.name,
+                refname=entity._root_body.name,
             )
-            for body in entity.end_effectors
+            for body in entity._end_effectors
         ]
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
     def world_zaxis(self) -> observable.Observable:
         """The world's z axis in the root body's frame, (3,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+        return observable.MJCFFeature("xmat", self._entity._root_body, index=slice(6, 9))
 
     @composer.observable
     def sensors_torque(self) -> observable.Observable:
         """Torque sensor readings (N m), flattened: (3 * n_torque_sensors,)."""
-        sensors = list(self._entity.torque_sensors)
+        sensors = list(self._entity._torque_sensors)
         if not sensors:
             return observable.Generic(_empty)
         return observable.MJCFFeature("sensordata", sensors)
@@ -219,52 +219,52 @@ class LegacyWalkerObservables(base.WalkerObservables):
     @composer.observable
     def position(self) -> observable.Observable:
         """World position of the root body (m), (3,)."""
-        return observable.MJCFFeature("xpos", self._entity.root_body)
+        return observable.MJCFFeature("xpos", self._entity._root_body)
 
     @composer.observable
     def orientation(self) -> observable.Observable:
         """World orientation of the root body, row-major 3x3 flattened, (9,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body)
+        return observable.MJCFFeature("xmat", self._entity._root_body)
 
     @composer.observable
     def veloc_forward(self) -> observable.Observable:
         """Forward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=0)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
 
     @composer.observable
     def veloc_strafe(self) -> observable.Observable:
         """Leftward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=1)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
 
     @composer.observable
     def veloc_up(self) -> observable.Observable:
         """Upward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=2)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
 
     @composer.observable
     def gyro_backward_roll(self) -> observable.Observable:
         """Angular velocity about the root's x axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=0)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
 
     @composer.observable
     def gyro_rightward_roll(self) -> observable.Observable:
         """Angular velocity about the root's y axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=1)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
 
     @composer.observable
     def gyro_anticlockwise_spin(self) -> observable.Observable:
         """Angular velocity about the root's z axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=2)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
 
     @composer.observable
     def torso_xvel(self) -> observable.Observable:
         """World x velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=0)
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
 
     @composer.observable
     def torso_yvel(self) -> observable.Observable:
         """World y velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=1)
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
 
     @composer.observable
     def prev_action(self) -> observable.Observable:

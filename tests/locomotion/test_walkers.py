@@ -13,7 +13,7 @@ from composer_tasks import composer
 from composer_tasks import walkers
 from composer_tasks.arenas import Floor
 from composer_tasks.composer.observation import observable as observable_module
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.walkers import cmu_humanoid
 from mjcf_models import humanoid as humanoid_model
 
@@ -81,9 +81,9 @@ def test_counts_are_the_published_ones(walker_class):
     model = physics.model
     assert (model.nq, model.nv, model.nu) == (nq, nv, nu)
     assert len(walker.actuators) == nu
-    assert [physics.bind(a).id for a in walker.actuators] == list(range(nu))
+    assert [physics.bind(a).element_id for a in walker.actuators] == list(range(nu))
     # Every actuator drives one of the observable joints, which are all hinges.
-    joint_ids = {physics.bind(joint).id for joint in walker.observable_joints}
+    joint_ids = {physics.bind(joint).element_id for joint in walker.observable_joints}
     assert {int(model.actuator_trnid[i, 0]) for i in range(nu)} == joint_ids
     assert all(model.jnt_type[j] == mujoco.mjtJoint.mjJNT_HINGE for j in joint_ids)
 
@@ -92,13 +92,13 @@ def test_planar_walker_root_joints_confine_it_to_the_plane():
     floor, walker, physics = _in_floor(walkers.PlanarWalker)
     assert walker.is_planar and walker.free_joint is None
     kinds = [physics.bind(joint).type for joint in walker.root_joints]
-    assert [int(k[0]) for k in kinds] == [
+    assert [int(k) for k in kinds] == [
         mujoco.mjtJoint.mjJNT_SLIDE,
         mujoco.mjtJoint.mjJNT_SLIDE,
         mujoco.mjtJoint.mjJNT_HINGE,
     ]
     _spawn(walker, physics)
-    bodies = [physics.bind(body).id for body in (walker.root_body,) + walker.mocap_tracking_bodies]
+    bodies = [physics.bind(body).element_id for body in (walker.root_body,) + walker.mocap_tracking_bodies]
     assert len(bodies) == 7
     initial = physics.data.xpos[bodies].copy()
     rng = np.random.RandomState(1)
@@ -123,36 +123,35 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
     np.testing.assert_allclose(masses, sorted(suite.body_mass[1:]), rtol=1e-12)
     gears = [model.actuator_gear[i, 0] for i in range(model.nu)]
     assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
-    assert [joint.name for joint in walker.observable_joints] == [
-        "walker/" + name for name in humanoid_model.JOINT_NAMES
-    ]
+    # Handles named as dm_control names them, relative to the walker.
+    assert [joint.name for joint in walker.observable_joints] == list(humanoid_model.JOINT_NAMES)
     assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 8
-    assert walker.head.name == "walker/head"
+    assert walker.head.name == "head"
 
 
 def test_cmu_humanoid_published_mass_gains_and_upright_height():
     _, walker, physics = _in_floor(walkers.CMUHumanoid)
     model = physics.model
-    root = physics.bind(walker.root_body).id
+    root = physics.bind(walker.root_body).element_id
     assert model.body_subtreemass[root] == pytest.approx(70.0, rel=1e-9)
     # dm_control stands V2020 upright with its root 1.143 m up.
     assert walker.standing_height == pytest.approx(1.143, abs=1e-3)
     assert model.na == 56
     names = [actuator.name for actuator in walker.actuators]
-    assert names == sorted(names) and names[0] == "walker/headrx"
-    lfemurrx = walker.actuators[names.index("walker/lfemurrx")]
+    assert names == sorted(names) and names[0] == "headrx"
+    lfemurrx = walker.actuators[names.index("lfemurrx")]
     binding = physics.bind(lfemurrx)
     assert binding.forcerange.tolist() == [-300.0, 300.0]
     assert binding.dynprm[0] == 0.03
     joints = {joint.name: joint for joint in walker.observable_joints}
-    assert physics.bind(joints["walker/lfemurrx"]).damping[0] == 15.0
-    assert physics.bind(joints["walker/lowerbackrz"]).stiffness[0] == 200.0
+    assert physics.bind(joints["lfemurrx"]).damping == 15.0
+    assert physics.bind(joints["lowerbackrz"]).stiffness == 200.0
 
 
 def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
     _, walker, physics = _in_floor(walkers.CMUHumanoid)
     names = [actuator.name for actuator in walker.actuators]
-    index = names.index("walker/ltibiarx")
+    index = names.index("ltibiarx")
     lower, upper = 0.01, 2.96706
     actuation = 0.5
     with physics.reset_context():
@@ -194,7 +193,7 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
     root = physics.bind(walker.root_body).xpos
     assert root[2] == pytest.approx(walker.standing_height, abs=1e-9)
     assert walker.standing_height > 0.3
-    feet = {physics.bind(geom).id for geom in walker.ground_contact_geoms}
+    feet = {physics.bind(geom).element_id for geom in walker.ground_contact_geoms}
     for contact in physics.data.contact[: physics.data.ncon]:
         assert {contact.geom1, contact.geom2} & feet
         assert contact.dist > -1e-9
@@ -248,7 +247,7 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         # Lists of 3-vector sensors are concatenated, as dm_control's MJCFFeature
         # gives them; a walker without torque sensors reads an empty (0, 3).
         "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors else (0, 3)),
-        "body_height": (1,),
+        "body_height": (),
         "world_zaxis": (3,),
         "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
@@ -274,7 +273,7 @@ def test_observables_at_the_upright_spawn(walker_class):
         if name != _CAMERA
     }
     np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
-    assert read["body_height"][0] == pytest.approx(walker.standing_height)
+    assert read["body_height"] == pytest.approx(walker.standing_height)
     np.testing.assert_allclose(
         read["joints_pos"], physics.bind(list(walker.observable_joints)).qpos.ravel()
     )
@@ -422,7 +421,7 @@ def test_cmu_nose_is_massless_and_hidden_from_the_egocentric_camera_group():
     assert model.body("walker/head").mass[0] == pytest.approx(
         cmu_humanoid._DENSITY_KG_M3 * volume, rel=1e-9
     )
-    assert walker.observables[_CAMERA].camera is walker.egocentric_camera
+    assert walker.observables[_CAMERA].camera is walker.egocentric_camera.spec_element
 
 
 _CAMERA_SCRIPT = textwrap.dedent("""
@@ -449,7 +448,7 @@ _CAMERA_SCRIPT = textwrap.dedent("""
     env = composer.Environment(t._StandTask(walker), random_state=0)
     env.reset()
     physics = env.physics
-    camera = physics.bind(walker.egocentric_camera).id
+    camera = physics.bind(walker.egocentric_camera).element_id
     option = walker.observables.egocentric_camera.observation_callable(physics).keywords[
         "scene_option"]
     seen = physics.render(64, 64, camera_id=camera, segmentation=True, scene_option=option)
@@ -489,7 +488,7 @@ def test_egocentric_camera_looks_along_the_heading(walker_class):
     _, walker, physics = _in_floor(walker_class)
     _spawn(walker, physics)
     camera = physics.bind(walker.egocentric_camera)
-    view = -physics.data.cam_xmat[camera.id].reshape(3, 3)[:, 2]
+    view = -physics.data.cam_xmat[camera.element_id].reshape(3, 3)[:, 2]
     assert view[0] > 0.9  # Cameras look along their -z; the walker faces world +x.
     assert walker.observables[_CAMERA].height == 64
 
