@@ -37,7 +37,8 @@ def flatten_observation(observation: Any, output_key: str = FLAT_OBSERVATION_KEY
     else:
         keys = sorted(observation.keys())
     arrays = [np.asarray(observation[key]).ravel() for key in keys]
-    return type(observation)([(output_key, np.concatenate(arrays))])
+    mapping_type: Any = type(observation)
+    return mapping_type([(output_key, np.concatenate(arrays))])
 
 
 class _FlatUpdater:

@@ -178,9 +178,7 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
     assert walker.root_body.name == reference["root_body"]
     assert [body.name for body in walker.end_effectors] == reference["end_effectors"]
     assert [joint.name for joint in walker.observable_joints] == reference["observable_joints"]
-    assert [geom.name for geom in walker.ground_contact_geoms] == reference[
-        "ground_contact_geoms"
-    ]
+    assert [geom.name for geom in walker.ground_contact_geoms] == reference["ground_contact_geoms"]
     assert walker.egocentric_camera.name == reference["egocentric_camera"]
     total = sum(model.body_mass[index] for index in bodies.values())
     np.testing.assert_allclose(total, reference["standalone_total_mass"], rtol=1e-9)

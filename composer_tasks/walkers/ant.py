@@ -198,13 +198,13 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
     def bodies_quats(self) -> observable.Observable:
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
         return self._framed(
-            self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
+            self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
         )
 
     @composer.observable
     def bodies_pos(self) -> observable.Observable:
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
-        return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
+        return self._framed(self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
 
 
 class Ant(legacy_base.LegacyWalker):

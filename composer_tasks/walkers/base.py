@@ -37,6 +37,7 @@ TOUCH_THRESHOLD_N = 1e-3
 # Egocentric camera image size in pixels (height and width), as in dm_control.
 EGOCENTRIC_CAMERA_PIXELS = 64
 
+
 class WalkerPose(NamedTuple):
     """dm_control's `WalkerPose`: a walker's joint and Cartesian pose.
 
@@ -192,9 +193,11 @@ class Walker(composer.Entity):
 
     @property
     def upright_pose(self) -> WalkerPose:
-        """dm_control's `upright_pose`: the pose that stands the walker upright, here
-        `WalkerPose()` (no displacement) as for dm_control's walkers but the CMU
-        humanoid."""
+        """dm_control's `upright_pose`: the displacement that stands the walker
+        upright, `WalkerPose()` (none) for every walker here. Every walker here is
+        built standing, its origin on the ground; dm_control's CMU humanoid is
+        built lying, its origin at the root, and gives (0, 0, 1.143) and an
+        unnormalised quaternion (docs/locomotion_walkers.md)."""
         return WalkerPose(xpos=np.zeros(3), xquat=np.array([1.0, 0.0, 0.0, 0.0]))
 
     @property
@@ -437,12 +440,20 @@ def add_root_sensors(
 
 
 def add_touch_sensor(
-    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, **site_attributes: Any
+    spec: mujoco.MjSpec,
+    body: mujoco.MjsBody,
+    name: str,
+    sensor_name: str | None = None,
+    **site_attributes: Any,
 ) -> mujoco.MjsSensor:
-    """Adds a touch site (invisible group 4) on `body` and a touch sensor reading it."""
+    """Adds a touch site `name` (invisible group 4) on `body` and a touch sensor
+    reading it, named `sensor_name` (default: the site's name)."""
     body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
     return spec.add_sensor(
-        name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE, objname=name
+        name=name if sensor_name is None else sensor_name,
+        type=mujoco.mjtSensor.mjSENS_TOUCH,
+        objtype=_SITE,
+        objname=name,
     )
 
 
@@ -569,6 +580,35 @@ def _lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
     if kind == mujoco.mjtGeom.mjGEOM_BOX:
         return centre - np.sum(np.abs(up) * size)
     raise ValueError(f"geom {model.geom(geom).name!r}: unsupported type {kind} for a walker")
+
+
+def sensordata_of_type(entity: composer.Entity, sensor_type: Any) -> observable.Observable:
+    """The readings of every sensor of `sensor_type` in `entity`'s own spec,
+    concatenated in definition order ((0,) without any): dm_control's
+    `MJCFFeature("sensordata", mjcf_model.sensor.<type>)`.
+
+    The sensors are looked up when first read on a compiled model, so sensors
+    that other observables add while the walker is built are included.
+    """
+    cache: dict[str, Any] = {}
+
+    def read(physics: Physics) -> np.ndarray:
+        model = physics.model
+        if cache.get("model") is not model:
+            ids = [
+                physics.bind(sensor).id
+                for sensor in entity.spec.sensors
+                if sensor.type == sensor_type
+            ]
+            columns = [
+                np.arange(model.sensor_adr[i], model.sensor_adr[i] + model.sensor_dim[i])
+                for i in ids
+            ]
+            cache["columns"] = np.concatenate(columns) if columns else np.zeros(0, dtype=int)
+            cache["model"] = model
+        return physics.data.sensordata[cache["columns"]]
+
+    return observable.Generic(read)
 
 
 def _no_touch(physics: Physics) -> np.ndarray:

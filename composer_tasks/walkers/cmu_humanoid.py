@@ -35,7 +35,7 @@ from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from composer_tasks import mjcf
-from composer_tasks.walkers import base
+from composer_tasks.walkers import base, legacy_base
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
 # 1.2, 70)`), then scales the geoms' density so that the body weighs 70 kg. The
@@ -553,8 +553,10 @@ class CMUHumanoid(base.Walker):
             attributes = dict(type=site_type, size=_scaled(size), pos=_scaled(centre))
             if orientation is not None:
                 attributes[orientation[0]] = list(orientation[1])
+            # dm_control names the sensor of site "lhand_touch" "sensor_touch_lhand".
+            sensor_name = "sensor_touch_" + site_name[: -len("_touch")]
             touch_sensors.append(
-                base.add_touch_sensor(spec, bodies[body_name], site_name, **attributes)
+                base.add_touch_sensor(spec, bodies[body_name], site_name, sensor_name, **attributes)
             )
         torque_sensors = []
         for site_name in _TORQUE_SITES:
@@ -605,13 +607,8 @@ class CMUHumanoid(base.Walker):
         option.geomgroup[_HIDDEN_FROM_EGOCENTRIC_GROUP] = 0
         return option
 
-    @property
-    def upright_pose(self) -> base.WalkerPose:
-        """dm_control's V2020 upright pose: lifted by its standing height (1.143 m),
-        with its quaternion as dm_control writes it (unnormalised)."""
-        return base.WalkerPose(
-            xpos=np.array([0.0, 0.0, 1.143]), xquat=np.array([0.859, 1.0, 1.0, 0.859])
-        )
+    # dm_control's CMU humanoid is a legacy walker: the same action spec.
+    action_spec = legacy_base.LegacyWalker.action_spec
 
     @property
     def head(self) -> mjcf.Element:
@@ -649,9 +646,44 @@ class CMUHumanoidObservables(base.WalkerObservables):
 
         return observable.Generic(read)
 
+    @composer.observable
+    def appendages_pos(self) -> observable.Observable:
+        """`end_effectors_pos` with the head appended: positions (m) of the end
+        effectors and the head relative to the root body, in its frame, (15,)."""
+        entity = self._entity
+        bodies = list(entity._end_effectors) + [entity._head]
+
+        def relative_to_root(physics: Physics) -> np.ndarray:
+            positions = np.asarray(physics.bind(bodies).xpos).reshape(-1, 3)
+            root = physics.bind(entity._root_body)
+            rotation = np.asarray(root.xmat).reshape(3, 3)
+            return ((positions - np.asarray(root.xpos)) @ rotation).reshape(-1)
+
+        return observable.Generic(relative_to_root)
+
+    @composer.observable
+    def sensors_force(self) -> observable.Observable:
+        """Force sensor readings (N), flattened: (0,), as the humanoid has none."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FORCE)
+
     @property
     def proprioception(self) -> list[observable.Observable]:
-        return super().proprioception + [self.actuator_activation]
+        """dm_control's order: joints, actuator activations, body height, end
+        effectors, appendages, world z axis."""
+        return [
+            self.joints_pos,
+            self.joints_vel,
+            self.actuator_activation,
+            self.body_height,
+            self.end_effectors_pos,
+            self.appendages_pos,
+            self.world_zaxis,
+        ]
+
+    @property
+    def dynamic_sensors(self) -> list[observable.Observable]:
+        """dm_control's group: force (none here), torque and touch."""
+        return [self.sensors_force, self.sensors_torque, self.sensors_touch]
 
 
 def _scaled(vector: Iterable[float]) -> list[float]:
@@ -708,3 +740,7 @@ def _add_servo(spec: mujoco.MjSpec, joint: mujoco.MjsJoint) -> None:
     actuator.ctrlrange = [-1.0, 1.0]
     actuator.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
     actuator.forcerange = [-kp, kp]
+
+
+# dm_control's name for this walker (its `locomotion.walkers` exports it so).
+CMUHumanoidPositionControlledV2020 = CMUHumanoid

@@ -16,7 +16,6 @@ touch sensors under both halves of each foot, then on the thighs and shins
 and ankles, whose torques `sensors_torque` observes.
 """
 
-import mujoco
 import numpy as np
 
 from composer_tasks import mjcf

@@ -209,6 +209,22 @@ class LegacyWalkerObservables(base.WalkerObservables):
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
+    def sensors_force(self) -> observable.Observable:
+        """Force sensor readings (N), flattened: (3 * n_force_sensors,), (0,) without."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FORCE)
+
+    @composer.observable
+    def sensors_framequat(self) -> observable.Observable:
+        """Every frame-orientation sensor's quaternion (w, x, y, z) in the walker,
+        flattened: (4 * n,), (0,) without."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FRAMEQUAT)
+
+    @property
+    def dynamic_sensors(self) -> list[observable.Observable]:
+        """dm_control's legacy group: force, torque and touch, empty or not."""
+        return [self.sensors_force, self.sensors_torque, self.sensors_touch]
+
+    @composer.observable
     def sensors_rangefinder(self) -> observable.Observable:
         """Rangefinder distances (m) squashed as 10 tanh(d / 10); no hit reads 10."""
         sensors = list(self._entity.rangefinder_sensors)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from composer_tasks import composer
-from composer_tasks import walkers
+from composer_tasks import mjcf, walkers
 from composer_tasks.arenas import Floor
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.mjcf import Physics
@@ -98,7 +98,9 @@ def test_planar_walker_root_joints_confine_it_to_the_plane():
         mujoco.mjtJoint.mjJNT_HINGE,
     ]
     _spawn(walker, physics)
-    bodies = [physics.bind(body).element_id for body in (walker.root_body,) + walker.mocap_tracking_bodies]
+    bodies = [
+        physics.bind(body).element_id for body in (walker.root_body,) + walker.mocap_tracking_bodies
+    ]
     assert len(bodies) == 7
     initial = physics.data.xpos[bodies].copy()
     rng = np.random.RandomState(1)
@@ -252,7 +254,10 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
     if isinstance(walker, walkers.CMUHumanoid):
+        # dm_control's CMU humanoid adds these (appendages: end effectors and head).
         expected["actuator_activation"] = (56,)
+        expected["appendages_pos"] = (3 * (len(walker.end_effectors) + 1),)
+        expected["sensors_force"] = (0,)
     assert set(walker.observables.keys()) == set(expected) | {_CAMERA}
     assert not walker.observables[_CAMERA].enabled
     assert all(walker.observables[name].enabled for name in expected)
@@ -633,3 +638,52 @@ def test_add_egocentric_vector_turns_a_world_vector_into_the_walker_frame():
     np.testing.assert_allclose(value[:2], [1.0, -2.0], atol=1e-9)
     walker.observables.add_egocentric_vector("off", world, enabled=False)
     assert not walker.observables.off.enabled
+
+
+def test_parts_are_pymjcf_handles_named_relative_to_the_walker():
+    _, walker, physics = _in_floor(walkers.Quadruped)
+    assert all(isinstance(joint, mjcf.Element) for joint in walker.observable_joints)
+    assert not walker.root_body.name.startswith("walker/")
+    # PyMJCF shapes: a list binds to one row per element, one element to a scalar.
+    assert physics.bind(list(walker.observable_joints)).range.shape == (
+        len(walker.observable_joints),
+        2,
+    )
+    assert np.shape(physics.bind(walker.ground_contact_geoms[0]).bodyid) == ()
+    assert walker.root_body.spec_element.name == "walker/" + walker.root_body.name
+
+
+def test_upright_pose_is_no_displacement():
+    pose = walkers.Quadruped().upright_pose
+    assert pose.qpos is None
+    np.testing.assert_array_equal(pose.xpos, np.zeros(3))
+    np.testing.assert_array_equal(pose.xquat, [1.0, 0.0, 0.0, 0.0])
+
+
+def test_cmu_appendages_are_the_end_effectors_and_the_head_in_the_root_frame():
+    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _spawn(walker, physics, quaternion=_yaw_quaternion(0.7))
+    appendages = walker.observables.appendages_pos.observation_callable(physics)()
+    root = physics.bind(walker.root_body)
+    bodies = list(walker.end_effectors) + [walker.head]
+    expected = (physics.bind(bodies).xpos - root.xpos) @ root.xmat.reshape(3, 3)
+    np.testing.assert_allclose(appendages, expected.ravel(), atol=1e-12)
+    force = walker.observables.sensors_force.observation_callable(physics)()
+    assert force.shape == (0,)
+    assert walker.touch_sensors[0].name == "sensor_touch_lhand"
+    assert walker.action_spec.shape == (56,)
+
+
+def test_ant_force_and_framequat_sensors_read_every_sensor_of_their_type():
+    _, walker, physics = _in_floor(walkers.Ant)
+    observables = walker.observables
+    assert observables.sensors_force.observation_callable(physics)().shape == (0,)
+    quaternions = observables.sensors_framequat.observation_callable(physics)()
+    np.testing.assert_array_equal(
+        quaternions, observables.bodies_quats.observation_callable(physics)()
+    )
+    assert [item for item in observables.dynamic_sensors] == [
+        observables.sensors_force,
+        observables.sensors_torque,
+        observables.sensors_touch,
+    ]

