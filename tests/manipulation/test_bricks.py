@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from composer_tasks import composer
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.props import bricks
 from tests.manipulation import reference
 
