@@ -371,22 +371,22 @@ def test_ball_facts_match_the_reference(kind):
     arena = _arena_with_ground()
     arena.add_free_entity(ball)
     physics = Physics.from_spec(arena.spec)
-    geom = physics.bind(ball.geom)
+    geom = physics.bind(ball.geom).element_id  # the ball's geom is a PyMJCF handle
     model = physics.model
-    body = model.geom_bodyid[geom.id]
-    assert model.geom_type[geom.id] == reference["type"]
-    np.testing.assert_allclose(model.geom_size[geom.id], reference["size"])
+    body = model.geom_bodyid[geom]
+    assert model.geom_type[geom] == reference["type"]
+    np.testing.assert_allclose(model.geom_size[geom], reference["size"])
     np.testing.assert_allclose(model.body_mass[body], reference["mass"])
     np.testing.assert_allclose(model.body_inertia[body], reference["inertia"], rtol=1e-9)
-    np.testing.assert_allclose(model.geom_friction[geom.id], reference["friction"])
-    np.testing.assert_allclose(model.geom_solref[geom.id], reference["solref"])
-    np.testing.assert_allclose(model.geom_solimp[geom.id], reference["solimp"])
-    np.testing.assert_allclose(model.geom_pos[geom.id], reference["pos"])
+    np.testing.assert_allclose(model.geom_friction[geom], reference["friction"])
+    np.testing.assert_allclose(model.geom_solref[geom], reference["solref"])
+    np.testing.assert_allclose(model.geom_solimp[geom], reference["solimp"])
+    np.testing.assert_allclose(model.geom_pos[geom], reference["pos"])
     assert (
-        model.geom_condim[geom.id],
-        model.geom_priority[geom.id],
-        model.geom_contype[geom.id],
-        model.geom_conaffinity[geom.id],
+        model.geom_condim[geom],
+        model.geom_priority[geom],
+        model.geom_contype[geom],
+        model.geom_conaffinity[geom],
     ) == (
         reference["condim"],
         reference["priority"],
@@ -654,7 +654,7 @@ def test_field_box_matches_the_reference_and_collides_with_the_ball_only():
     assert ours == published and len(ours) == 8
     bit = pitch_module.FIELD_BOX_CONTACT_BIT
     assert all(model.geom_contype[i] == bit and model.geom_conaffinity[i] == bit for i in boxes)
-    assert model.geom_contype[physics.bind(ball.geom).id] == 1 | bit
+    assert model.geom_contype[physics.bind(ball.geom).element_id] == 1 | bit
     # The field detector does not watch the ball with a field box.
     ball.set_pose(physics, [100.0, 0.0, 0.0])
     physics.forward()

@@ -114,3 +114,33 @@ def test_ant_matches_dm_control_along_a_random_policy(differential):
 def test_cmu_humanoid_names_and_shapes_match_dm_control(differential):
     # Values are not compared: the two humanoids' frames differ (docs/locomotion_walkers.md).
     differential.assert_same(CMU_PROGRAM, "cmu_humanoid")
+
+
+SOCCER_PROGRAM = """
+from dm_control.locomotion import soccer
+
+record("walker_types", [member.name for member in soccer.WalkerType])
+for walker_type in (soccer.WalkerType.BOXHEAD, soccer.WalkerType.ANT):
+    for team_size in (1, 2):
+        key = f"{walker_type.name}/{team_size}"
+        env = soccer.load(team_size=team_size, walker_type=walker_type, random_state=0)
+        record(key + "/observation_spec", env.observation_spec())
+        record(key + "/action_spec", env.action_spec())
+        record(key + "/reward_spec", env.reward_spec())
+        record(key + "/discount_spec", env.discount_spec())
+        record(key + "/control_timestep", env.control_timestep())
+        timestep = env.reset()
+        record(key + "/reset_keys", [sorted(observation) for observation in timestep.observation])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.soccer.load",
+    "locomotion.soccer.WalkerType",
+)
+def test_soccer_matches_dm_control(differential):
+    from composer_tasks import porting
+
+    if porting.map_module("dm_control.locomotion.soccer") is None:
+        pytest.skip("composer_tasks.porting.MODULE_MAP does not map dm_control.locomotion.soccer")
+    differential.assert_same(SOCCER_PROGRAM, "soccer", timeout_s=600)

@@ -347,7 +347,7 @@ class MatchFeatures:
         self._roots = np.array(
             [int(physics.bind(player.walker.root_body).element_id) for player in task.players]
         )
-        self._ball_geom = int(physics.bind(task.ball.geom).id)
+        self._ball_geom = int(physics.bind(task.ball.geom).element_id)
         self._model = physics.model
 
     def _arena_points(self) -> np.ndarray:
