@@ -127,7 +127,6 @@ class Walker(composer.Entity):
             ]
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
-        self._part_handles: dict[int, mjcf.Element] = {}
         self._initializers: list[Any] = []
         self._tracking_cameras = add_tracking_cameras(self._spec, root_body, self._standing_height)
 
@@ -140,12 +139,9 @@ class Walker(composer.Entity):
     # `mujoco.Mjs...` element of a handle is its `spec_element`.
 
     def _handle(self, element: Any) -> mjcf.Element:
-        """The PyMJCF handle of one of this walker's spec elements (made once)."""
-        handles = self._part_handles
-        handle = handles.get(id(element))
-        if handle is None:
-            handle = handles[id(element)] = self.mjcf_model._wrap(element)
-        return handle
+        """The PyMJCF handle of one of this walker's spec elements (handles compare
+        and hash by their element, so a new one binds like the last)."""
+        return self.mjcf_model._wrap(element)
 
     def _handles(self, elements: Iterable[Any]) -> tuple[mjcf.Element, ...]:
         return tuple(self._handle(element) for element in elements)
