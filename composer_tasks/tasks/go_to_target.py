@@ -52,8 +52,9 @@ class GoToTarget(walker_task.WalkerTask):
         floor (`size` holds half-lengths). True: uniform over the whole floor but a
         0.5 m margin at its edges, [-(size - 0.5), size - 0.5].
 
-    Observation `target_position`: the target relative to the walker's root, in
-    the walker's egocentric frame, metres.
+    Observation `<walker>/target` (dm_control's name, an observable the task adds to
+    the walker): the target relative to the walker's root, in the walker's
+    egocentric frame, metres.
     """
 
     _arena: Floor
@@ -109,9 +110,12 @@ class GoToTarget(walker_task.WalkerTask):
         )
         self._failure_termination = False
         walker_state.enable_proprioception(walker)
-        self._task_observables = collections.OrderedDict(
-            target_position=observable.Generic(self._egocentric_target, enabled=True)
+        # As dm_control (which adds it with `add_egocentric_vector`): the walker's
+        # observable `target`, enabled, not a task observable.
+        walker.observables.add_observable(
+            "target", observable.Generic(self._egocentric_target), enabled=True
         )
+        self._task_observables = collections.OrderedDict()
         self.set_timesteps(control_timestep, physics_timestep)
 
     def target_position(self, physics: Physics) -> np.ndarray:

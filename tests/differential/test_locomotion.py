@@ -144,3 +144,59 @@ def test_soccer_matches_dm_control(differential):
     if porting.map_module("dm_control.locomotion.soccer") is None:
         pytest.skip("composer_tasks.porting.MODULE_MAP does not map dm_control.locomotion.soccer")
     differential.assert_same(SOCCER_PROGRAM, "soccer", timeout_s=600)
+
+
+TASKS_PROGRAM = """
+import numpy as np
+from dm_control import composer
+from dm_control.locomotion import arenas, tasks, walkers
+
+
+def describe(key, make_task):
+    env = composer.Environment(make_task(), random_state=3)
+    spec = env.observation_spec()
+    record(key + "/names", sorted(spec))
+    for name, value in spec.items():
+        record(f"{key}/spec/{name}", (value.shape, str(value.dtype)))
+    record(key + "/action_spec", env.action_spec())
+    env.reset()
+    rng = np.random.RandomState(0)
+    action_spec = env.action_spec()
+    for _ in range(3):
+        timestep = env.step(rng.uniform(action_spec.minimum, action_spec.maximum))
+    for name, value in timestep.observation.items():
+        record(f"{key}/observation/{name}", np.shape(value))
+
+
+def corridor(arena):
+    return lambda: tasks.RunThroughCorridor(
+        walker=walkers.Ant(), arena=arena, walker_spawn_position=(0.5, 0, 0))
+
+
+describe("corridor_empty", corridor(arenas.EmptyCorridor()))
+describe("corridor_gaps", corridor(arenas.GapsCorridor(corridor_length=20)))
+describe("corridor_walls", corridor(arenas.WallsCorridor(corridor_length=20)))
+describe("go_to_target", lambda: tasks.GoToTarget(walker=walkers.Ant(), arena=arenas.Floor()))
+
+# GoToTarget's spawn region: dm_control draws x, y uniformly within +-size/2.
+task = tasks.GoToTarget(walker=walkers.Ant(), arena=arenas.Floor(size=(8, 8)))
+env = composer.Environment(task, random_state=0)
+targets = []
+for _ in range(30):
+    env.reset()
+    targets.append(task.target_position(env.physics)[:2])
+record("go_to_target/target_extent", bool(np.all(np.abs(targets) <= 4.0)))
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.tasks.RunThroughCorridor",
+    "locomotion.tasks.GoToTarget",
+    "locomotion.tasks.GoToTarget.target_position",
+    "locomotion.arenas.EmptyCorridor",
+    "locomotion.arenas.GapsCorridor",
+    "locomotion.arenas.WallsCorridor",
+    "locomotion.arenas.Floor",
+)
+def test_locomotion_tasks_observe_as_dm_control(differential):
+    differential.assert_same(TASKS_PROGRAM, "locomotion_tasks", timeout_s=600)
