@@ -1144,3 +1144,11 @@ def test_boxhead_egocentric_camera_sees_the_ball_ahead():
 
     assert ball_pixels([2.0, 0.0, 0.0]) > 5
     assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.
+
+
+def test_position_detector_sites_and_sensors_are_pymjcf_handles():
+    detector = pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0))
+    sites = (detector.lower_site, detector.mid_site, detector.upper_site)
+    sensors = (detector.lower_sensor, detector.mid_sensor, detector.upper_sensor)
+    assert all(site.tag == "site" for site in sites)
+    assert all(sensor.spec_element.name == sensor.name for sensor in sensors)
