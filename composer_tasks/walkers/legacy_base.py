@@ -131,6 +131,24 @@ class LegacyWalker(base.Walker):
         return 0.0
 
     @property
+    def mocap_joints(self) -> tuple:
+        """dm_control's legacy `mocap_joints`: every joint of the walker's own
+        model (not the root joints of its attachment), in model order, as handles."""
+        return tuple(self.mjcf_model.find_all("joint"))
+
+    @property
+    def mocap_to_observable_joint_order(self) -> list[int]:
+        """For each observable joint, its index in `mocap_joints`."""
+        mocap = [joint.spec_element for joint in self.mocap_joints]
+        return [mocap.index(joint) for joint in self._observable_joints]
+
+    @property
+    def observable_to_mocap_joint_order(self) -> list[int]:
+        """For each of `mocap_joints`, its index in `observable_joints`."""
+        observable_joints = list(self._observable_joints)
+        return [observable_joints.index(joint.spec_element) for joint in self.mocap_joints]
+
+    @property
     def marker_geoms(self) -> tuple:
         """The geoms that show the walker's `marker_rgba` (its team colour)."""
         return self._handles(self._marker_geoms)

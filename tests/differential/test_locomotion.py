@@ -70,6 +70,9 @@ ANT_PROGRAM = (
 walker = walkers.Ant()
 record("observables", sorted(walker.observables.as_dict()))
 record("upright_pose", tuple(walker.upright_pose))
+record("mocap_joints", [joint.name for joint in walker.mocap_joints])
+record("mocap_to_observable", list(walker.mocap_to_observable_joint_order))
+record("observable_to_mocap", list(walker.observable_to_mocap_joint_order))
 describe("Ant", walker, values=True)
 """
 )

@@ -687,3 +687,12 @@ def test_ant_force_and_framequat_sensors_read_every_sensor_of_their_type():
         observables.sensors_torque,
         observables.sensors_touch,
     ]
+
+
+def test_legacy_mocap_joints_are_the_walkers_own_joints_in_model_order():
+    _, walker, _ = _in_floor(walkers.Ant)
+    assert [joint.name for joint in walker.mocap_joints] == [
+        joint.name for joint in walker.observable_joints
+    ]
+    assert walker.mocap_to_observable_joint_order == list(range(8))
+    assert walker.observable_to_mocap_joint_order == list(range(8))
