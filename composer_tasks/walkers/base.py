@@ -627,9 +627,9 @@ class WalkerObservables(composer.Observables):
 
     Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
     sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
-    (n_torque, 3), (0, 3) for a walker without torque sensors; body_height (1,);
-    world_zaxis (3,); end_effectors_pos (n_end_effectors, 3); egocentric_camera
-    (64, 64, 3) uint8.
+    (3 n_torque,), (0, 3) for a walker without torque sensors; body_height () as in
+    dm_control; world_zaxis (3,); end_effectors_pos (3 n_end_effectors,);
+    egocentric_camera (64, 64, 3) uint8.
     """
 
     def __init__(self, entity: Walker) -> None:

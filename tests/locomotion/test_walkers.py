@@ -258,7 +258,12 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         expected["actuator_activation"] = (56,)
         expected["appendages_pos"] = (3 * (len(walker.end_effectors) + 1),)
         expected["sensors_force"] = (0,)
-    assert set(walker.observables.keys()) == set(expected) | {_CAMERA}
+    # dm_control's legacy scalars of the CMU humanoid, disabled as there.
+    legacy = (
+        set(cmu_humanoid._LEGACY_OBSERVABLES) if isinstance(walker, walkers.CMUHumanoid) else set()
+    )
+    assert not any(walker.observables[name].enabled for name in legacy)
+    assert set(walker.observables.keys()) == set(expected) | {_CAMERA} | legacy
     assert not walker.observables[_CAMERA].enabled
     assert all(walker.observables[name].enabled for name in expected)
     for name, shape in expected.items():
@@ -672,6 +677,12 @@ def test_cmu_appendages_are_the_end_effectors_and_the_head_in_the_root_frame():
     assert force.shape == (0,)
     assert walker.touch_sensors[0].name == "sensor_touch_lhand"
     assert walker.action_spec.shape == (56,)
+    observables = walker.observables
+    assert observables.head_height.observation_callable(physics)() == pytest.approx(
+        physics.bind(walker.head).xpos[2]
+    )
+    for name in ("sensors_framequat", "sensors_rangefinder"):
+        assert observables[name].observation_callable(physics)().shape == (0,)
 
 
 def test_ant_force_and_framequat_sensors_read_every_sensor_of_their_type():
