@@ -38,6 +38,23 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.suite.base": "suites.base",
+    "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",
+    "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
+    "dm_control.locomotion.soccer": "suites.soccer",
+    "dm_control.locomotion.soccer.boxhead": "composer_tasks.walkers.boxhead",
+    "dm_control.locomotion.soccer.soccer_ball": "composer_tasks.props.soccer_ball",
+    "dm_control.locomotion.soccer.pitch": "composer_tasks.arenas.pitch",
+    "dm_control.locomotion.soccer.team": "composer_tasks.walkers.soccer_team",
+    "dm_control.locomotion.soccer.humanoid": "composer_tasks.walkers.soccer_humanoid",
+    "dm_control.locomotion.soccer.task": "composer_tasks.tasks.soccer.task",
+    "dm_control.locomotion.soccer.initializers": "composer_tasks.tasks.soccer.initializers",
+    "dm_control.locomotion.soccer.observables": "composer_tasks.tasks.soccer.observables",
+    "dm_control.manipulation.bricks": "composer_tasks.tasks.manipulation.bricks",
+    "dm_control.manipulation.lift": "composer_tasks.tasks.manipulation.lift",
+    "dm_control.manipulation.place": "composer_tasks.tasks.manipulation.place",
+    "dm_control.manipulation.reach": "composer_tasks.tasks.manipulation.reach",
+    "dm_control.manipulation.shared.arenas": "composer_tasks.arenas.table",
+    "dm_control.entities.props.duplo": "composer_tasks.props.bricks",
     # Each Control Suite domain module: `from dm_control.suite import cartpole`.
     **{
         f"dm_control.suite.{domain}": f"suites.{domain}"

@@ -9,6 +9,7 @@ from composer_tasks import composer
 from composer_tasks import physics as physics_lib
 from composer_tasks.composer.observation import observable
 from mjcf_models import common
+from suites import control
 
 # visualize_reward blends the colours of the materials of `common.HIGHLIGHT_RGBA`
 # from their defaults to those highlights as reward**4 grows (dm_control suite/base.py).
@@ -51,6 +52,7 @@ class SuiteTask(composer.Task):
         self._task_observables = collections.OrderedDict()
         self._visualize_reward = False
         self._default_rgba = {}
+        self._random = None
 
     @property
     def root_entity(self):
@@ -59,6 +61,34 @@ class SuiteTask(composer.Task):
     @property
     def task_observables(self):
         return self._task_observables
+
+    @property
+    def random(self):
+        """The task's `np.random.RandomState` (dm_control's `Task.random`): the
+        Environment's generator, which every callback of the episode draws from.
+
+        Raises:
+          AttributeError: before `make_environment` gave the task its Environment.
+        """
+        if self._random is None:
+            raise AttributeError(
+                f"{type(self).__name__}.random is the Environment's generator; this task "
+                "has no Environment yet (suites.base.make_environment gives it one)"
+            )
+        return self._random
+
+    def get_observation(self, physics):
+        """The observation as dm_control's suite tasks return it: an OrderedDict of
+        each observation function's value for `physics`, in the published order."""
+        return collections.OrderedDict(
+            (name, item.raw_callable(physics)) for name, item in self._task_observables.items()
+        )
+
+    def action_spec(self, physics):
+        """`composer.Task.action_spec` without a name: dm_control's suite tasks give
+        `mujoco.action_spec(physics)`, whose spec is unnamed."""
+        spec = super().action_spec(physics)
+        return spec.replace(name=None)
 
     def set_observations(self, **functions):
         """Declares the task's observations, enabled, in keyword order."""
@@ -135,10 +165,17 @@ class Registry:
 def make_environment(task, time_limit, random=None, environment_kwargs=None):
     """The Environment of a suite task: observations without a buffer dimension,
     episodes of `time_limit` seconds counted in control steps as dm_control's
-    `control.Environment` counts them, randomness seeded by `random`."""
+    `control.Environment` counts them, randomness seeded by `random`.
+
+    `environment_kwargs` are those of `suites.control.Environment`: `composer.Environment`'s
+    and dm_control's `flat_observation`. The task's `random` is then the Environment's
+    generator.
+    """
     kwargs = dict(strip_singleton_obs_buffer_dim=True, exact_step_count=True)
     kwargs.update(environment_kwargs or {})
-    return composer.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
+    env = control.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
+    task._random = env.random_state
+    return env
 
 
 class RandomPosePhysics(physics_lib.Physics):

@@ -122,6 +122,8 @@ def _run_corridor(walker_name, course, seed):
         target_velocity=_TARGET_SPEED_MPS,
         physics_timestep=physics_timestep,
         control_timestep=control_timestep,
+        # These environments observe terrain by height samples, not images.
+        enable_egocentric_camera=False,
     )
     return _environment(task, seed)
 

@@ -4,14 +4,77 @@ Each domain is one module of `suites` with a `SUITE` registry of task factories.
 """
 
 import functools
-import importlib
 from collections.abc import Mapping
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
-# dm_control 1.0.50's domains in its order; a domain whose module is absent is skipped.
-DOMAIN_NAMES = (
+from suites import (
+    acrobot,
+    ball_in_cup,
+    base,
+    cartpole,
+    cheetah,
+    control,
+    dog,
+    finger,
+    fish,
+    hopper,
+    humanoid,
+    humanoid_CMU,
+    lqr,
+    manipulator,
+    pendulum,
+    point_mass,
+    quadruped,
+    reacher,
+    stacker,
+    swimmer,
+    walker,
+)
+
+# dm_control 1.0.50's domains, sorted by name as it sorts them; each is also an
+# attribute of this module (`suite.cartpole`), as there.
+_DOMAINS = {
+    module.__name__.rsplit(".", 1)[1]: module
+    for module in (
+        acrobot,
+        ball_in_cup,
+        cartpole,
+        cheetah,
+        dog,
+        finger,
+        fish,
+        hopper,
+        humanoid,
+        humanoid_CMU,
+        lqr,
+        manipulator,
+        pendulum,
+        point_mass,
+        quadruped,
+        reacher,
+        stacker,
+        swimmer,
+        walker,
+    )
+}
+DOMAIN_NAMES = tuple(_DOMAINS)
+__all__ = [
+    "ALL_TASKS",
+    "BENCHMARKING",
+    "DOMAIN_NAMES",
+    "EASY",
+    "EXTRA",
+    "HARD",
+    "NO_REWARD_VIZ",
+    "REWARD_VIZ",
+    "TASKS_BY_DOMAIN",
+    "base",
+    "build_environment",
+    "control",
+    "load",
+    "load_batch",
     "acrobot",
     "ball_in_cup",
     "cartpole",
@@ -31,31 +94,27 @@ DOMAIN_NAMES = (
     "stacker",
     "swimmer",
     "walker",
-)
+]
 
 
-def _available_domains():
-    domains = {}
-    for name in DOMAIN_NAMES:
-        try:
-            domains[name] = importlib.import_module(f"suites.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"suites.{name}":
-                raise
-    return domains
+def _tasks_tagged(tag):
+    """(domain, task) pairs with `tag`, domains in `DOMAIN_NAMES` order (sorted, as
+    dm_control sorts them), tasks in their registry's order; None: every task."""
+    return tuple(
+        (domain, task)
+        for domain, module in _DOMAINS.items()
+        for task in (module.SUITE.names() if tag is None else module.SUITE.tagged(tag))
+    )
 
 
-_DOMAINS = _available_domains()
-
-ALL_TASKS = tuple(
-    (domain, task) for domain, module in _DOMAINS.items() for task in module.SUITE.names()
-)
-BENCHMARKING = tuple(
-    (domain, task)
-    for domain, module in _DOMAINS.items()
-    for task in module.SUITE.tagged("benchmarking")
-)
-EXTRA = tuple(pair for pair in ALL_TASKS if pair not in BENCHMARKING)
+ALL_TASKS = _tasks_tagged(None)
+BENCHMARKING = _tasks_tagged("benchmarking")
+EASY = _tasks_tagged("easy")
+HARD = _tasks_tagged("hard")
+# dm_control sorts the two complements (not registry order).
+EXTRA = tuple(sorted(set(ALL_TASKS) - set(BENCHMARKING)))
+NO_REWARD_VIZ = _tasks_tagged("no_reward_visualization")
+REWARD_VIZ = tuple(sorted(set(ALL_TASKS) - set(NO_REWARD_VIZ)))
 TASKS_BY_DOMAIN = {domain: tuple(module.SUITE.names()) for domain, module in _DOMAINS.items()}
 
 
@@ -89,6 +148,17 @@ def load(
     env = registry[task_name](**task_kwargs)
     env.task.visualize_reward = visualize_reward
     return env
+
+
+def build_environment(
+    domain_name: str,
+    task_name: str,
+    task_kwargs: Optional[Mapping[str, Any]] = None,
+    environment_kwargs: Optional[Mapping[str, Any]] = None,
+    visualize_reward: bool = False,
+):
+    """`load` under dm_control's other name for it (same arguments, same result)."""
+    return load(domain_name, task_name, task_kwargs, environment_kwargs, visualize_reward)
 
 
 def load_batch(

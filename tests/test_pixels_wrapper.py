@@ -38,10 +38,8 @@ def test_the_image_is_the_state_at_the_end_of_the_step(env):
     wrapped = pixels.Wrapper(env, render_kwargs=_SMALL)
     wrapped.reset()
     timestep = wrapped.step(np.ones(1))
-    agent_camera = dict(_SMALL, shadows=False, reflections=False, antialias=False)
-    np.testing.assert_array_equal(
-        timestep.observation["pixels"], env.physics.render(**agent_camera)
-    )
+    # dm_control's default: physics.render's own options.
+    np.testing.assert_array_equal(timestep.observation["pixels"], env.physics.render(**_SMALL))
     # Each observation owns its image.
     assert not np.shares_memory(
         timestep.observation["pixels"], wrapped.step(np.ones(1)).observation["pixels"]
@@ -129,17 +127,39 @@ class _ArrayObservationEnv(dm_env.Environment):
         return specs.Array((1,), np.float64)
 
 
-def test_adding_pixels_needs_a_mapping_observation(env):
-    with pytest.raises(TypeError, match="must be a mapping"):
-        pixels.Wrapper(_ArrayObservationEnv(env.physics), pixels_only=False)
+def test_an_array_observation_goes_under_state(env):
+    wrapped = pixels.Wrapper(
+        _ArrayObservationEnv(env.physics), pixels_only=False, render_kwargs=_SMALL
+    )
+    assert list(wrapped.observation_spec()) == [pixels.STATE_KEY, "pixels"]
+    observation = wrapped.reset().observation
+    assert list(observation) == ["state", "pixels"]
+    np.testing.assert_array_equal(observation["state"], np.zeros(2))
+    with pytest.raises(ValueError, match="already has a key 'state'"):
+        pixels.Wrapper(
+            _ArrayObservationEnv(env.physics), pixels_only=False, observation_key="state"
+        )
     wrapped = pixels.Wrapper(_ArrayObservationEnv(env.physics), render_kwargs=_SMALL)
     assert isinstance(wrapped.reset().observation, collections.OrderedDict)
 
 
-def test_agent_camera_flags_are_defaults_that_can_be_overridden(env):
-    with_shadows = dict(_SMALL, shadows=True, reflections=True, antialias=True)
-    wrapped = pixels.Wrapper(env, render_kwargs=with_shadows)
-    timestep = wrapped.reset()
+def test_an_unsupported_observation_spec_is_refused(env):
+    environment = _ArrayObservationEnv(env.physics)
+    environment.observation_spec = lambda: [specs.Array((2,), np.float64)]
+    with pytest.raises(ValueError, match="must be an array spec or a mapping"):
+        pixels.Wrapper(environment)
+
+
+def test_agent_camera_turns_the_flags_off_unless_asked(env):
+    wrapped = pixels.Wrapper(env, render_kwargs=_SMALL, agent_camera=True)
+    agent_camera = dict(_SMALL, shadows=False, reflections=False, antialias=False)
     np.testing.assert_array_equal(
-        timestep.observation["pixels"], env.physics.render(**with_shadows)
+        wrapped.reset().observation["pixels"], env.physics.render(**agent_camera)
     )
+    with_shadows = dict(_SMALL, shadows=True, reflections=True, antialias=True)
+    wrapped = pixels.Wrapper(env, render_kwargs=with_shadows, agent_camera=True)
+    np.testing.assert_array_equal(
+        wrapped.reset().observation["pixels"], env.physics.render(**with_shadows)
+    )
+    with pytest.raises(TypeError, match="agent_camera must be a bool"):
+        pixels.Wrapper(env, agent_camera="yes")

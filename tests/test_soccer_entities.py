@@ -110,9 +110,8 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
         np.testing.assert_allclose(
             model.geom_rgba[geoms[name]], reference["marker_rgba"], rtol=1e-6
         )
-    assert [geom.name for geom in walker.marker_geoms] == [
-        "home0/" + name for name in reference["marker_geoms"]
-    ]
+    # Walker parts are PyMJCF handles named as dm_control names them (unprefixed).
+    assert [geom.name for geom in walker.marker_geoms] == reference["marker_geoms"]
     joints = _elements(model, _OBJ.mjOBJ_JOINT, "home0/")
     # The published free joint is unnamed ("" after the prefix); ours is too.
     expected_order = [
@@ -176,17 +175,11 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
     np.testing.assert_array_equal(spec.minimum, reference["action_spec"]["minimum"])
     np.testing.assert_array_equal(spec.maximum, reference["action_spec"]["maximum"])
     assert spec.name.split("\t") == reference["action_spec"]["names"]
-    assert walker.root_body.name == "home0/" + reference["root_body"]
-    assert [body.name for body in walker.end_effectors] == [
-        "home0/" + name for name in reference["end_effectors"]
-    ]
-    assert [joint.name for joint in walker.observable_joints] == [
-        "home0/" + name for name in reference["observable_joints"]
-    ]
-    assert [geom.name for geom in walker.ground_contact_geoms] == [
-        "home0/" + name for name in reference["ground_contact_geoms"]
-    ]
-    assert walker.egocentric_camera.name == "home0/" + reference["egocentric_camera"]
+    assert walker.root_body.name == reference["root_body"]
+    assert [body.name for body in walker.end_effectors] == reference["end_effectors"]
+    assert [joint.name for joint in walker.observable_joints] == reference["observable_joints"]
+    assert [geom.name for geom in walker.ground_contact_geoms] == reference["ground_contact_geoms"]
+    assert walker.egocentric_camera.name == reference["egocentric_camera"]
     total = sum(model.body_mass[index] for index in bodies.values())
     np.testing.assert_allclose(total, reference["standalone_total_mass"], rtol=1e-9)
 
@@ -302,10 +295,10 @@ def test_boxhead_walker_id_draws_a_digit_texture():
     assert (model.tex_height[texture.id], model.tex_width[texture.id]) == (64, 64)
     # Head is textured, so not a marker geom; arms are team-coloured.
     assert [geom.name for geom in walker.marker_geoms] == [
-        "home0/arm_l",
-        "home0/arm_r",
-        "home0/eye_l",
-        "home0/eye_r",
+        "arm_l",
+        "arm_r",
+        "eye_l",
+        "eye_r",
     ]
     image = boxhead.digit_texture(10, (0.8, 0.1, 0.1))
     white = np.all(image == 255, axis=-1)
@@ -378,22 +371,22 @@ def test_ball_facts_match_the_reference(kind):
     arena = _arena_with_ground()
     arena.add_free_entity(ball)
     physics = Physics.from_spec(arena.spec)
-    geom = physics.bind(ball.geom)
+    geom = physics.bind(ball.geom).element_id  # the ball's geom is a PyMJCF handle
     model = physics.model
-    body = model.geom_bodyid[geom.id]
-    assert model.geom_type[geom.id] == reference["type"]
-    np.testing.assert_allclose(model.geom_size[geom.id], reference["size"])
+    body = model.geom_bodyid[geom]
+    assert model.geom_type[geom] == reference["type"]
+    np.testing.assert_allclose(model.geom_size[geom], reference["size"])
     np.testing.assert_allclose(model.body_mass[body], reference["mass"])
     np.testing.assert_allclose(model.body_inertia[body], reference["inertia"], rtol=1e-9)
-    np.testing.assert_allclose(model.geom_friction[geom.id], reference["friction"])
-    np.testing.assert_allclose(model.geom_solref[geom.id], reference["solref"])
-    np.testing.assert_allclose(model.geom_solimp[geom.id], reference["solimp"])
-    np.testing.assert_allclose(model.geom_pos[geom.id], reference["pos"])
+    np.testing.assert_allclose(model.geom_friction[geom], reference["friction"])
+    np.testing.assert_allclose(model.geom_solref[geom], reference["solref"])
+    np.testing.assert_allclose(model.geom_solimp[geom], reference["solimp"])
+    np.testing.assert_allclose(model.geom_pos[geom], reference["pos"])
     assert (
-        model.geom_condim[geom.id],
-        model.geom_priority[geom.id],
-        model.geom_contype[geom.id],
-        model.geom_conaffinity[geom.id],
+        model.geom_condim[geom],
+        model.geom_priority[geom],
+        model.geom_contype[geom],
+        model.geom_conaffinity[geom],
     ) == (
         reference["condim"],
         reference["priority"],
@@ -661,7 +654,7 @@ def test_field_box_matches_the_reference_and_collides_with_the_ball_only():
     assert ours == published and len(ours) == 8
     bit = pitch_module.FIELD_BOX_CONTACT_BIT
     assert all(model.geom_contype[i] == bit and model.geom_conaffinity[i] == bit for i in boxes)
-    assert model.geom_contype[physics.bind(ball.geom).id] == 1 | bit
+    assert model.geom_contype[physics.bind(ball.geom).element_id] == 1 | bit
     # The field detector does not watch the ball with a field box.
     ball.set_pose(physics, [100.0, 0.0, 0.0])
     physics.forward()
@@ -953,11 +946,11 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     np.testing.assert_array_equal(model.body_mass, plain_model.body_mass)
     assert (model.nq, model.nv, model.nu) == (plain_model.nq, plain_model.nv, plain_model.nu)
     names = [geom.name for geom in walker.marker_geoms]
-    assert names[0] == "home0/face" and "home0/rfoot" in names and "home0/ltoes0" in names
-    assert names[-1] == "home0/root_geom" and len(names) == len(set(names))
+    assert names[0] == "face" and "rfoot" in names and "ltoes0" in names
+    assert names[-1] == "root_geom" and len(names) == len(set(names))
     for geom in walker.marker_geoms:
         np.testing.assert_allclose(
-            model.geom_rgba[physics.bind(geom).id], (0.1, 0.1, 0.8, 0.7), rtol=1e-6
+            model.geom_rgba[physics.bind(geom).element_id], (0.1, 0.1, 0.8, 0.7), rtol=1e-6
         )
     assert walker.walker_id == 3 and walker.action_spec.shape == (56,)
     walker.initialize_episode(physics, np.random.RandomState(0))
@@ -1151,3 +1144,11 @@ def test_boxhead_egocentric_camera_sees_the_ball_ahead():
 
     assert ball_pixels([2.0, 0.0, 0.0]) > 5
     assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.
+
+
+def test_position_detector_sites_and_sensors_are_pymjcf_handles():
+    detector = pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0))
+    sites = (detector.lower_site, detector.mid_site, detector.upper_site)
+    sensors = (detector.lower_sensor, detector.mid_sensor, detector.upper_sensor)
+    assert all(site.tag == "site" for site in sites)
+    assert all(sensor.spec_element.name == sensor.name for sensor in sensors)

@@ -23,12 +23,12 @@ the studs; the long side runs along y.
 """
 
 from collections.abc import Sequence
-from typing import Tuple
+from typing import Any, Tuple
 
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
@@ -92,23 +92,23 @@ class DuploObservables(composer.Observables):
 
     @composer.observable
     def angular_velocity(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["angular_velocity"])
 
     @composer.observable
     def force(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["force"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["force"])
 
     @composer.observable
     def linear_velocity(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["linear_velocity"])
 
     @composer.observable
     def orientation(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["orientation"])
 
     @composer.observable
     def position(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["position"])
 
 
 class Duplo(composer.Entity):
@@ -307,14 +307,37 @@ class Duplo(composer.Entity):
     def _build_observables(self) -> DuploObservables:
         return DuploObservables(self)
 
-    @property
-    def sensors(self) -> dict[str, mujoco.MjsSensor]:
-        return self._sensors
+    # Parts are PyMJCF handles (`composer_tasks.mjcf.Element`), as dm_control's,
+    # except `stud_sites`/`hole_sites`, this project's spec-element arrays.
+
+    def _handles(self, elements: Sequence[Any]) -> tuple[mjcf.Element, ...]:
+        return tuple(self.mjcf_model._wrap(element) for element in elements)
+
+    def _site_grid(self, sites: np.ndarray) -> np.ndarray:
+        grid = np.empty(sites.shape, dtype=object)
+        for index, site in np.ndenumerate(sites):
+            grid[index] = self.mjcf_model._wrap(site)
+        return grid
 
     @property
-    def studs(self) -> tuple[mujoco.MjsGeom, ...]:
+    def sensors(self) -> dict[str, mjcf.Element]:
+        return {name: self.mjcf_model._wrap(sensor) for name, sensor in self._sensors.items()}
+
+    @property
+    def studs(self) -> np.ndarray:
+        """dm_control's `studs`: the (2, 4) sites at the tops of the studs."""
+        return self._site_grid(self._stud_sites)
+
+    @property
+    def holes(self) -> np.ndarray:
+        """dm_control's `holes`: the (2, 4) sites where the studs of a brick
+        snapped underneath end up."""
+        return self._site_grid(self._hole_sites)
+
+    @property
+    def stud_geoms(self) -> tuple[mjcf.Element, ...]:
         """The eight stud geoms, row-major (2 rows along x, 4 columns along y)."""
-        return tuple(self._studs)
+        return self._handles(self._studs)
 
     @property
     def stud_sites(self) -> np.ndarray:
@@ -327,13 +350,13 @@ class Duplo(composer.Entity):
         return self._hole_sites
 
     @property
-    def vertices(self) -> tuple[mujoco.MjsSite, ...]:
+    def vertices(self) -> tuple[mjcf.Element, ...]:
         """Sites at the corners of the bounding box (empty unless `vertex_sites`)."""
-        return tuple(self._vertices)
+        return self._handles(self._vertices)
 
     @property
-    def bounding_box(self) -> mujoco.MjsSite:
-        return self._bounding_box
+    def bounding_box(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._bounding_box)
 
     @property
     def stud_radius_range(self) -> Tuple[float, float]:

@@ -33,7 +33,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.physics import Physics
 
 # dm_control position_detector: the drawn height of a 2-D region (m), the radius of
@@ -265,28 +265,28 @@ class PositionDetector(composer.Entity):
         return (self._lower + self._upper) / 2.0
 
     @property
-    def lower_site(self) -> mujoco.MjsSite:
-        return self._lower_site
+    def lower_site(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._lower_site)
 
     @property
-    def mid_site(self) -> mujoco.MjsSite:
-        return self._mid_site
+    def mid_site(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._mid_site)
 
     @property
-    def upper_site(self) -> mujoco.MjsSite:
-        return self._upper_site
+    def upper_site(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._upper_site)
 
     @property
-    def lower_sensor(self) -> mujoco.MjsSensor:
-        return self._sensors[0]
+    def lower_sensor(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._sensors[0])
 
     @property
-    def mid_sensor(self) -> mujoco.MjsSensor:
-        return self._sensors[1]
+    def mid_sensor(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._sensors[1])
 
     @property
-    def upper_sensor(self) -> mujoco.MjsSensor:
-        return self._sensors[2]
+    def upper_sensor(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._sensors[2])
 
     @property
     def rgba(self) -> np.ndarray:

@@ -11,7 +11,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 
 _GEOM_TYPES = {
@@ -29,19 +29,19 @@ class PrimitiveObservables(composer.Observables):
 
     @composer.observable
     def angular_velocity(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["angular_velocity"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["angular_velocity"])
 
     @composer.observable
     def linear_velocity(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["linear_velocity"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["linear_velocity"])
 
     @composer.observable
     def orientation(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["orientation"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["orientation"])
 
     @composer.observable
     def position(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("sensordata", self._entity.sensors["position"])
+        return observable.MJCFFeature("sensordata", self._entity._sensors["position"])
 
 
 class Primitive(composer.Entity):
@@ -123,15 +123,38 @@ class Primitive(composer.Entity):
     def _build_observables(self) -> PrimitiveObservables:
         return PrimitiveObservables(self)
 
-    @property
-    def geom(self) -> mujoco.MjsGeom:
-        return self._geom
+    # Parts are PyMJCF handles (`composer_tasks.mjcf.Element`), as dm_control's.
 
     @property
-    def sensors(self) -> dict[str, mujoco.MjsSensor]:
-        return self._sensors
+    def geom(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._geom)
 
     @property
-    def vertices(self) -> tuple[mujoco.MjsSite, ...]:
+    def sensors(self) -> dict[str, mjcf.Element]:
+        """The four frame sensors by observable name."""
+        return {name: self.mjcf_model._wrap(sensor) for name, sensor in self._sensors.items()}
+
+    @property
+    def position(self) -> mjcf.Element:
+        """dm_control's name: the world-position sensor of the geom."""
+        return self.mjcf_model._wrap(self._sensors["position"])
+
+    @property
+    def orientation(self) -> mjcf.Element:
+        """dm_control's name: the world-orientation (quaternion) sensor of the geom."""
+        return self.mjcf_model._wrap(self._sensors["orientation"])
+
+    @property
+    def linear_velocity(self) -> mjcf.Element:
+        """dm_control's name: the world linear-velocity sensor of the geom."""
+        return self.mjcf_model._wrap(self._sensors["linear_velocity"])
+
+    @property
+    def angular_velocity(self) -> mjcf.Element:
+        """dm_control's name: the world angular-velocity sensor of the geom."""
+        return self.mjcf_model._wrap(self._sensors["angular_velocity"])
+
+    @property
+    def vertices(self) -> tuple[mjcf.Element, ...]:
         """Corner sites of a box built with `vertex_sites` (else empty)."""
-        return tuple(self._vertices)
+        return tuple(self.mjcf_model._wrap(site) for site in self._vertices)

@@ -20,7 +20,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
@@ -156,7 +156,7 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_pos(self) -> observable.Generic:
         """(6, 2): sine and cosine of each joint angle (most joints turn freely)."""
-        joints = self._entity.joints
+        joints = self._entity._joints
 
         def sin_cos(physics: Physics) -> np.ndarray:
             angles = physics.data.qpos[physics.model.jnt_qposadr[physics.element_ids(joints)]]
@@ -167,7 +167,7 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
-        joints, sensors = self._entity.joints, self._entity.joint_torque_sensors
+        joints, sensors = self._entity._joints, self._entity._torque_sensors
 
         def torques(physics: Physics) -> np.ndarray:
             model = physics.model
@@ -181,7 +181,7 @@ class JacoArmObservables(composer.Observables):
 
     @composer.observable
     def joints_vel(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qvel", list(self._entity.joints))
+        return observable.MJCFFeature("qvel", list(self._entity._joints))
 
 
 class JacoArm(composer.Entity):
@@ -269,32 +269,41 @@ class JacoArm(composer.Entity):
     def _build_observables(self) -> JacoArmObservables:
         return JacoArmObservables(self)
 
+    # Parts are PyMJCF handles (`composer_tasks.mjcf.Element`), as dm_control's:
+    # `.name` relative to the arm, `physics.bind` with PyMJCF's shapes.
+
     @property
-    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
+    def joints(self) -> tuple[mjcf.Element, ...]:
         """The six hinge joints, base to wrist."""
-        return tuple(self._joints)
+        return tuple(self.mjcf_model._wrap(joint) for joint in self._joints)
 
     @property
-    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
+    def actuators(self) -> tuple[mjcf.Element, ...]:
         """One velocity servo per joint, in joint order."""
-        return tuple(self._actuators)
+        return tuple(self.mjcf_model._wrap(actuator) for actuator in self._actuators)
 
     @property
-    def joint_torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
-        return tuple(self._torque_sensors)
+    def joint_torque_sensors(self) -> tuple[mjcf.Element, ...]:
+        return tuple(self.mjcf_model._wrap(sensor) for sensor in self._torque_sensors)
 
     @property
-    def bodies(self) -> tuple[mujoco.MjsBody, ...]:
-        return tuple(self._bodies)
+    def bodies(self) -> tuple[mjcf.Element, ...]:
+        return tuple(self.mjcf_model._wrap(body) for body in self._bodies)
 
     @property
-    def wrist_site(self) -> mujoco.MjsSite:
+    def wrist_site(self) -> mjcf.Element:
         """Where the hand attaches (its z axis points out of the wrist)."""
-        return self._wrist_site
+        return self.mjcf_model._wrap(self._wrist_site)
 
     @property
-    def attachment_site(self) -> mujoco.MjsSite:
-        return self._wrist_site
+    def attachment_site(self) -> mjcf.Element:
+        """The wrist site: where `attach` puts a child by default, as in dm_control."""
+        return self.mjcf_model._wrap(self._wrist_site)
+
+    def attach(self, child: composer.Entity, attach_site: Any = None) -> mjcf.Element:
+        """`composer.Entity.attach` at `attach_site`, by default the arm's
+        `attachment_site` (the wrist), as dm_control's `arm.attach(hand)` does."""
+        return super().attach(child, self._wrist_site if attach_site is None else attach_site)
 
     @property
     def home_qpos(self) -> np.ndarray:

@@ -19,7 +19,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from composer_tasks.robots import jaco_arm
@@ -87,19 +87,19 @@ class JacoHandObservables(composer.Observables):
 
     @composer.observable
     def joints_pos(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qpos", list(self._entity.joints))
+        return observable.MJCFFeature("qpos", list(self._entity._joints))
 
     @composer.observable
     def joints_vel(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qvel", list(self._entity.joints))
+        return observable.MJCFFeature("qvel", list(self._entity._joints))
 
     @composer.observable
     def pinch_site_pos(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("xpos", self._entity.pinch_site)
+        return observable.MJCFFeature("xpos", self._entity._pinch_site)
 
     @composer.observable
     def pinch_site_rmat(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("xmat", self._entity.pinch_site)
+        return observable.MJCFFeature("xmat", self._entity._pinch_site)
 
 
 class JacoHand(composer.Entity):
@@ -108,10 +108,13 @@ class JacoHand(composer.Entity):
     Args:
       name: the entity's name (dm_control's is "jaco_hand").
       use_pinch_site_as_tcp: make the pinch site the tool centre point (the
-        manipulation tasks do); otherwise the grip site, 0.034 m closer to the wrist.
+        manipulation tasks do); otherwise (dm_control's default) the grip site,
+        0.034 m closer to the wrist.
     """
 
-    def _build(self, name: str = "jaco_hand", use_pinch_site_as_tcp: bool = True) -> None:
+    def _build(self, name: str = "jaco_hand", use_pinch_site_as_tcp: bool = False) -> None:
+        if not isinstance(use_pinch_site_as_tcp, bool):
+            raise TypeError(f"use_pinch_site_as_tcp must be a bool, got {use_pinch_site_as_tcp!r}")
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False  # Angles (joint ranges) are in radians.
@@ -202,33 +205,45 @@ class JacoHand(composer.Entity):
     def _build_observables(self) -> JacoHandObservables:
         return JacoHandObservables(self)
 
-    @property
-    def joints(self) -> tuple[mujoco.MjsJoint, ...]:
-        return tuple(self._joints)
+    # Parts are PyMJCF handles (`composer_tasks.mjcf.Element`), as dm_control's:
+    # `.name` relative to the hand, `physics.bind` with PyMJCF's shapes.
+
+    def _handles(self, elements: Iterable[Any]) -> tuple[mjcf.Element, ...]:
+        return tuple(self.mjcf_model._wrap(element) for element in elements)
 
     @property
-    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
-        return tuple(self._actuators)
+    def joints(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._joints)
 
     @property
-    def tool_center_point(self) -> mujoco.MjsSite:
-        return self._tool_center_point
+    def actuators(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._actuators)
 
     @property
-    def pinch_site(self) -> mujoco.MjsSite:
-        return self._pinch_site
+    def tool_center_point(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._tool_center_point)
 
     @property
-    def grip_site(self) -> mujoco.MjsSite:
-        return self._grip_site
+    def pinch_site(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._pinch_site)
 
     @property
-    def hand_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return tuple(self._hand_geoms)
+    def grip_site(self) -> mjcf.Element:
+        return self.mjcf_model._wrap(self._grip_site)
 
     @property
-    def finger_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return tuple(self._finger_geoms)
+    def hand_geom(self) -> list[mjcf.Element]:
+        """dm_control's name: the palm's geoms (shell and insert), a list."""
+        return list(self._handles(self._hand_geoms))
+
+    @property
+    def hand_geoms(self) -> tuple[mjcf.Element, ...]:
+        """`hand_geom` as a tuple."""
+        return self._handles(self._hand_geoms)
+
+    @property
+    def finger_geoms(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._finger_geoms)
 
     def set_grasp(self, physics: Physics, close_factors: float | Iterable[float]) -> None:
         """Sets the fingers' angles: 0 fully open, 1 fully closed (one number for all

@@ -48,8 +48,9 @@ class RunThroughCorridor(walker_task.WalkerTask):
         (metres). None (the default, as published) disables it.
       physics_timestep, control_timestep: seconds; the control one must be a
         multiple of the physics one.
-      enable_egocentric_camera: dm_control's task enables the walker's camera;
-        here it stays off unless asked, so that the default needs no renderer.
+      enable_egocentric_camera: True (dm_control's behaviour) enables the walker's
+        egocentric camera observable, which renders at every step; False leaves it
+        off, so that the task needs no renderer.
     """
 
     def __init__(
@@ -64,7 +65,7 @@ class RunThroughCorridor(walker_task.WalkerTask):
         min_root_height: float | None = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         if not np.isfinite(target_velocity) or target_velocity <= 0:
             raise ValueError(

@@ -393,7 +393,7 @@ class TargetRun(walker_task.WalkerTask):
         model = physics.model
         if self._ids_model is not model:
             walker = self._walker
-            joints = list(walker.observable_joints)
+            joints = walker_state.spec_elements(walker.observable_joints)
             self._joint_ids = np.asarray(physics.bind(joints).id, dtype=np.intp)
             self._joint_qpos = model.jnt_qposadr[self._joint_ids].copy()
             self._joint_dofs = model.jnt_dofadr[self._joint_ids].copy()
@@ -401,7 +401,9 @@ class TargetRun(walker_task.WalkerTask):
             self._joint_middle = ranges.mean(axis=1)
             self._joint_half_range = (ranges[:, 1] - ranges[:, 0]) / 2
             self._joint_limited = model.jnt_limited[self._joint_ids].astype(bool)
-            self._actuator_ids = np.asarray(physics.bind(list(walker.actuators)).id, dtype=np.intp)
+            self._actuator_ids = np.asarray(
+                physics.bind(walker_state.spec_elements(walker.actuators)).id, dtype=np.intp
+            )
             # A joint actuator's torque is its gear times its scalar force
             # (`actuator_force`, which equals the control for these motors); the
             # largest torque one can apply is its gear times the largest |control|.
@@ -409,7 +411,12 @@ class TargetRun(walker_task.WalkerTask):
             controls = np.max(np.abs(model.actuator_ctrlrange[self._actuator_ids]), axis=1)
             self._max_torque = float(np.max(np.abs(self._gears) * controls))
             # Feet: the bodies of the walker's ground-contact geoms, one row per foot.
-            geom_ids = np.asarray([physics.bind(g).id for g in walker.ground_contact_geoms])
+            geom_ids = np.asarray(
+                [
+                    physics.bind(g).id
+                    for g in walker_state.spec_elements(walker.ground_contact_geoms)
+                ]
+            )
             foot_bodies, foot_of_geom = np.unique(model.geom_bodyid[geom_ids], return_inverse=True)
             self._foot_of_geom = np.full(model.ngeom, -1, dtype=np.intp)
             self._foot_of_geom[geom_ids] = foot_of_geom

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from composer_tasks.physics import Physics
     from composer_tasks.walkers.base import Walker
 
-# Keeps random targets and spawns this far inside the floor's edges, metres.
+# With spawn_over_whole_floor, keeps random targets and spawns this far inside the
+# floor's edges, metres.
 _EDGE_MARGIN_M = 0.5
 
 
@@ -41,14 +42,19 @@ class GoToTarget(walker_task.WalkerTask):
         control steps.
       steps_before_moving_target: int >= 1.
       distance_tolerance: metres.
-      target_spawn_position: None (uniform over the floor) or (x, y) metres or a
-        variation producing them.
+      target_spawn_position: None (uniform over the default spawn region, see
+        `spawn_over_whole_floor`) or (x, y) metres or a variation producing them.
       walker_spawn_position: likewise, for the walker.
       walker_spawn_rotation: None, a yaw in radians, or a variation producing one.
       physics_timestep, control_timestep: seconds.
+      spawn_over_whole_floor: opt-in. False (dm_control's default): the default
+        spawn region is x, y uniform in [-size/2, size/2], the inner half of the
+        floor (`size` holds half-lengths). True: uniform over the whole floor but a
+        0.5 m margin at its edges, [-(size - 0.5), size - 0.5].
 
-    Observation `target_position`: the target relative to the walker's root, in
-    the walker's egocentric frame, metres.
+    Observation `<walker>/target` (dm_control's name, an observable the task adds to
+    the walker): the target relative to the walker's root, in the walker's
+    egocentric frame, metres.
     """
 
     _arena: Floor
@@ -65,6 +71,7 @@ class GoToTarget(walker_task.WalkerTask):
         walker_spawn_rotation: walker_task.Evaluable = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
+        spawn_over_whole_floor: bool = False,
     ) -> None:
         steps = steps_before_moving_target
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
@@ -76,7 +83,12 @@ class GoToTarget(walker_task.WalkerTask):
         self._walker = walker
         self._arena = arena
         walker_state.attach_walker(arena, walker)
-        half_size = np.asarray(arena.size, dtype=np.float64) - _EDGE_MARGIN_M
+        if not isinstance(spawn_over_whole_floor, bool):
+            raise TypeError(
+                f"spawn_over_whole_floor must be a bool, got {spawn_over_whole_floor!r}"
+            )
+        size = np.asarray(arena.size, dtype=np.float64)
+        half_size = size - _EDGE_MARGIN_M if spawn_over_whole_floor else size / 2
         if np.any(half_size <= 0):
             raise ValueError(f"arena {arena.name!r} of size {arena.size} is too small for targets")
         self._floor_half_size = half_size
@@ -98,9 +110,12 @@ class GoToTarget(walker_task.WalkerTask):
         )
         self._failure_termination = False
         walker_state.enable_proprioception(walker)
-        self._task_observables = collections.OrderedDict(
-            target_position=observable.Generic(self._egocentric_target, enabled=True)
+        # As dm_control (which adds it with `add_egocentric_vector`): the walker's
+        # observable `target`, enabled, not a task observable.
+        walker.observables.add_observable(
+            "target", observable.Generic(self._egocentric_target), enabled=True
         )
+        self._task_observables = collections.OrderedDict()
         self.set_timesteps(control_timestep, physics_timestep)
 
     def target_position(self, physics: Physics) -> np.ndarray:

@@ -76,11 +76,12 @@ def _optional_number(
 
 
 class _ElementIds:
-    """Ids of spec elements in the compiled model, resolved again whenever the
-    physics holds a different model (after a recompilation)."""
+    """Ids of spec elements (or PyMJCF handles on them) in the compiled model,
+    resolved again whenever the physics holds a different model (after a
+    recompilation)."""
 
     def __init__(self, elements: Iterable[Any]) -> None:
-        self._elements = tuple(elements)
+        self._elements = tuple(walker_state.spec_elements(elements))
         self._model: Any = None
         self._ids: np.ndarray | None = None
 
@@ -441,7 +442,7 @@ class HeadHeightTermination:
     Args:
       walker: the walker; (a) needs its `ground_contact_geoms`.
       arena: the arena; (b) needs its `terrain_height(physics, xy_points)`.
-      head_body: the head (a spec body of the walker), e.g. `walker.head`.
+      head_body: the head (a body of the walker), e.g. `walker.head`.
       min_head_to_feet_m: (a)'s threshold, metres, or None.
       min_head_above_ground_m: (b)'s threshold, metres, or None.
 
@@ -455,7 +456,7 @@ class HeadHeightTermination:
         self,
         walker: Walker,
         arena: composer.Arena,
-        head_body: mujoco.MjsBody,
+        head_body: Any,
         min_head_to_feet_m: float | None = 0.9,
         min_head_above_ground_m: float | None = None,
     ) -> None:

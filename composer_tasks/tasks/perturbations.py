@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
+from composer_tasks.tasks import walker_state
+
 if TYPE_CHECKING:
     from composer_tasks.physics import Physics
     from composer_tasks.walkers.base import Walker
@@ -98,7 +100,7 @@ class RandomPushes:
 
     def _root(self, physics: Physics) -> int:
         if self._model is not physics.model:
-            self._root_id = int(physics.bind(self._walker.root_body).id)
+            self._root_id = int(physics.bind(walker_state.spec_element(self._walker.root_body)).id)
             self._model = physics.model
         # Set on the first call: no model is cached before it.
         assert self._root_id is not None

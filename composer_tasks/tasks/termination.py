@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from composer_tasks.tasks import walker_state
+
 if TYPE_CHECKING:
     import mujoco
 
@@ -41,7 +43,7 @@ def walker_body_ids(physics: Physics, walker: Walker) -> np.ndarray:
     """Ids of every body of `walker` in the compiled model (its attachment body's
     tree: walkers hang from the world body)."""
     model = physics.model
-    root_id = physics.bind(walker.root_body).id
+    root_id = physics.bind(walker_state.spec_element(walker.root_body)).id
     return np.flatnonzero(model.body_rootid == model.body_rootid[root_id])
 
 
@@ -49,7 +51,7 @@ def subtree_body_ids(physics: Physics, bodies: Iterable[mujoco.MjsBody]) -> np.n
     """Ids of `bodies` (spec bodies) and of all their descendants."""
     model = physics.model
     selected = np.zeros(model.nbody, dtype=bool)
-    selected[[physics.bind(body).id for body in bodies]] = True
+    selected[[physics.bind(body).id for body in walker_state.spec_elements(bodies)]] = True
     # Parents precede children in MuJoCo's body order, so one pass suffices.
     for body_id in range(1, model.nbody):
         if selected[model.body_parentid[body_id]]:
@@ -63,7 +65,9 @@ def foot_geom_ids(physics: Physics, walker: Walker) -> np.ndarray:
     subtrees."""
     geoms = getattr(walker, "ground_contact_geoms", None)
     if geoms is not None:
-        return np.array([physics.bind(geom).id for geom in geoms], dtype=int)
+        return np.array(
+            [physics.bind(geom).id for geom in walker_state.spec_elements(geoms)], dtype=int
+        )
     bodies = subtree_body_ids(physics, walker.end_effectors)
     return np.flatnonzero(np.isin(physics.model.geom_bodyid, bodies))
 
@@ -116,9 +120,13 @@ class FallDetector:
         self._ground = np.zeros(model.ngeom, dtype=bool)
         self._ground[[physics.bind(g).id for g in ground_geoms_of(self._arena)]] = True
         self._end_effector_ids = np.array(
-            [physics.bind(body).id for body in self._walker.end_effectors], dtype=int
+            [
+                physics.bind(body).id
+                for body in walker_state.spec_elements(self._walker.end_effectors)
+            ],
+            dtype=int,
         )
-        self._root_id = physics.bind(self._walker.root_body).id
+        self._root_id = physics.bind(walker_state.spec_element(self._walker.root_body)).id
         self._model = model
 
     def has_fallen(self, physics: Physics) -> bool:

@@ -5,6 +5,7 @@ All vectors are in the world frame (metres, m/s) unless a name says otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -15,6 +16,17 @@ if TYPE_CHECKING:
     from composer_tasks import composer
     from composer_tasks.physics import Physics
     from composer_tasks.walkers.base import Walker
+
+
+def spec_element(element: Any) -> Any:
+    """The `mujoco.Mjs...` element behind `element`: a PyMJCF handle's
+    `spec_element` (walkers give handles, as dm_control's do), else `element`."""
+    return getattr(element, "spec_element", element)
+
+
+def spec_elements(elements: Iterable[Any]) -> list[Any]:
+    """`spec_element` of each of `elements`, in order."""
+    return [spec_element(element) for element in elements]
 
 
 def attach_walker(arena: composer.Arena, walker: Walker) -> None:

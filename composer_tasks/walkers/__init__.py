@@ -2,7 +2,22 @@
 
 from composer_tasks.walkers.base import Walker
 from composer_tasks.walkers.base import WalkerObservables
+from composer_tasks.walkers.base import WalkerPose
 from composer_tasks.walkers.humanoid import Humanoid
 from composer_tasks.walkers.planar_walker import PlanarWalker
 from composer_tasks.walkers.quadruped import Quadruped
 from composer_tasks.walkers.cmu_humanoid import CMUHumanoid
+from composer_tasks.walkers.cmu_humanoid import CMUHumanoidPositionControlledV2020
+from composer_tasks.walkers.ant import Ant
+
+__all__ = [
+    "Ant",
+    "CMUHumanoid",
+    "CMUHumanoidPositionControlledV2020",
+    "Humanoid",
+    "PlanarWalker",
+    "Quadruped",
+    "Walker",
+    "WalkerObservables",
+    "WalkerPose",
+]

@@ -166,7 +166,7 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
                 objtype=_XBODY,
                 objname=body.name,
                 reftype=_XBODY,
-                refname=entity.root_body.name,
+                refname=entity._root_body.name,
             )
             for body in bodies
         ]
@@ -191,20 +191,20 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
     def appendages_pos(self) -> observable.Observable:
         """Feet positions relative to the torso (m), egocentric, (12,)."""
         return self._framed(
-            self._entity.end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
+            self._entity._end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
         )
 
     @composer.observable
     def bodies_quats(self) -> observable.Observable:
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
         return self._framed(
-            self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
+            self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
         )
 
     @composer.observable
     def bodies_pos(self) -> observable.Observable:
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
-        return self._framed(self._entity.bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
+        return self._framed(self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
 
 
 class Ant(legacy_base.LegacyWalker):
@@ -432,7 +432,7 @@ class Ant(legacy_base.LegacyWalker):
     @property
     def bodies(self) -> tuple:
         """All 13 bodies: the torso, then per leg its leg, aux (thigh) and foot."""
-        return self._bodies
+        return self._handles(self._bodies)
 
     def aliveness(self, physics: Physics) -> float:
         """dm_control's Ant aliveness: (R_zz - 1) / 2 of the torso, 0 upright and -1

@@ -19,13 +19,13 @@ Conventions that hold for every walker (docs/locomotion_walkers.md has the detai
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 
 if TYPE_CHECKING:
@@ -36,6 +36,20 @@ if TYPE_CHECKING:
 TOUCH_THRESHOLD_N = 1e-3
 # Egocentric camera image size in pixels (height and width), as in dm_control.
 EGOCENTRIC_CAMERA_PIXELS = 64
+
+
+class WalkerPose(NamedTuple):
+    """dm_control's `WalkerPose`: a walker's joint and Cartesian pose.
+
+    qpos: joint positions, or None for the model's `qpos0`; xpos: a Cartesian
+    displacement of the walker (metres, world frame); xquat: a quaternion
+    displacement of its root body (w, x, y, z; dm_control does not normalise it).
+    """
+
+    qpos: np.ndarray | None = None
+    xpos: np.ndarray = np.zeros(3)
+    xquat: np.ndarray = np.array([1.0, 0.0, 0.0, 0.0])
+
 
 _XBODY = mujoco.mjtObj.mjOBJ_XBODY
 _SITE = mujoco.mjtObj.mjOBJ_SITE
@@ -119,42 +133,53 @@ class Walker(composer.Entity):
     def _build_observables(self) -> WalkerObservables:
         return WalkerObservables(self)
 
-    # Parts.
+    # Parts, as PyMJCF handles (`composer_tasks.mjcf.Element`) over the walker's spec
+    # elements, as dm_control gives them: `.name` relative to the walker
+    # ("front_left_hip"), and `physics.bind` with PyMJCF's shapes. The raw
+    # `mujoco.Mjs...` element of a handle is its `spec_element`.
+
+    def _handle(self, element: Any) -> mjcf.Element:
+        """The PyMJCF handle of one of this walker's spec elements (handles compare
+        and hash by their element, so a new one binds like the last)."""
+        return self.mjcf_model._wrap(element)
+
+    def _handles(self, elements: Iterable[Any]) -> tuple[mjcf.Element, ...]:
+        return tuple(self._handle(element) for element in elements)
 
     @property
-    def root_body(self) -> mujoco.MjsBody:
+    def root_body(self) -> mjcf.Element:
         """The body whose frame is the walker's egocentric frame (x forward, z up)."""
-        return self._root_body
+        return self._handle(self._root_body)
 
     @property
-    def actuators(self) -> tuple[mujoco.MjsActuator, ...]:
-        """The walker's actuators (`mujoco.MjsActuator`), in model order."""
-        return self._actuators
+    def actuators(self) -> tuple[mjcf.Element, ...]:
+        """The walker's actuators, in model order."""
+        return self._handles(self._actuators)
 
     @property
-    def observable_joints(self) -> tuple[mujoco.MjsJoint, ...]:
+    def observable_joints(self) -> tuple[mjcf.Element, ...]:
         """The joints observed by `joints_pos` and `joints_vel`, in that order."""
-        return self._observable_joints
+        return self._handles(self._observable_joints)
 
     @property
-    def end_effectors(self) -> tuple[mujoco.MjsBody, ...]:
+    def end_effectors(self) -> tuple[mjcf.Element, ...]:
         """Bodies at the ends of the limbs, in the order of `end_effectors_pos`."""
-        return self._end_effectors
+        return self._handles(self._end_effectors)
 
     @property
-    def egocentric_camera(self) -> mujoco.MjsCamera:
-        """The `mujoco.MjsCamera` looking forward from the walker's head or torso."""
-        return self._egocentric_camera
+    def egocentric_camera(self) -> mjcf.Element:
+        """The camera looking forward from the walker's head or torso."""
+        return self._handle(self._egocentric_camera)
 
     @property
-    def mocap_tracking_bodies(self) -> tuple[mujoco.MjsBody, ...]:
+    def mocap_tracking_bodies(self) -> tuple[mjcf.Element, ...]:
         """Bodies whose poses motion-capture tracking compares (all but the root)."""
-        return self._mocap_tracking_bodies
+        return self._handles(self._mocap_tracking_bodies)
 
     @property
-    def ground_contact_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def ground_contact_geoms(self) -> tuple[mjcf.Element, ...]:
         """Geoms expected to touch the ground in normal locomotion (feet)."""
-        return self._ground_contact_geoms
+        return self._handles(self._ground_contact_geoms)
 
     @property
     def standing_height(self) -> float:
@@ -163,24 +188,33 @@ class Walker(composer.Entity):
         return self._standing_height
 
     @property
-    def velocimeter(self) -> mujoco.MjsSensor:
-        return self._velocimeter
+    def upright_pose(self) -> WalkerPose:
+        """dm_control's `upright_pose`: the displacement that stands the walker
+        upright, `WalkerPose()` (none) for every walker here. Every walker here is
+        built standing, its origin on the ground; dm_control's CMU humanoid is
+        built lying, its origin at the root, and gives (0, 0, 1.143) and an
+        unnormalised quaternion (docs/locomotion_walkers.md)."""
+        return WalkerPose(xpos=np.zeros(3), xquat=np.array([1.0, 0.0, 0.0, 0.0]))
 
     @property
-    def accelerometer(self) -> mujoco.MjsSensor:
-        return self._accelerometer
+    def velocimeter(self) -> mjcf.Element:
+        return self._handle(self._velocimeter)
 
     @property
-    def gyro(self) -> mujoco.MjsSensor:
-        return self._gyro
+    def accelerometer(self) -> mjcf.Element:
+        return self._handle(self._accelerometer)
 
     @property
-    def touch_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
-        return self._touch_sensors
+    def gyro(self) -> mjcf.Element:
+        return self._handle(self._gyro)
 
     @property
-    def torque_sensors(self) -> tuple[mujoco.MjsSensor, ...]:
-        return self._torque_sensors
+    def touch_sensors(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._touch_sensors)
+
+    @property
+    def torque_sensors(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._torque_sensors)
 
     # Frames.
 
@@ -372,7 +406,7 @@ def add_root_sensors(
     gyro on it, and (with `com_velocity`) a centre-of-mass velocity sensor.
 
     A `subtreelinvel` sensor on the root body makes MuJoCo keep `data.subtree_linvel`
-    current, so `physics.bind(walker.root_body).subtree_linvel` is the walker's
+    current, so `physics.bind(walker._root_body).subtree_linvel` is the walker's
     centre-of-mass velocity (world frame, m/s) after every step; every walker has one.
 
     Returns:
@@ -402,12 +436,20 @@ def add_root_sensors(
 
 
 def add_touch_sensor(
-    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, **site_attributes: Any
+    spec: mujoco.MjSpec,
+    body: mujoco.MjsBody,
+    name: str,
+    sensor_name: str | None = None,
+    **site_attributes: Any,
 ) -> mujoco.MjsSensor:
-    """Adds a touch site (invisible group 4) on `body` and a touch sensor reading it."""
+    """Adds a touch site `name` (invisible group 4) on `body` and a touch sensor
+    reading it, named `sensor_name` (default: the site's name)."""
     body.add_site(name=name, group=4, rgba=[0.0, 0.0, 1.0, 0.3], **site_attributes)
     return spec.add_sensor(
-        name=name, type=mujoco.mjtSensor.mjSENS_TOUCH, objtype=_SITE, objname=name
+        name=name if sensor_name is None else sensor_name,
+        type=mujoco.mjtSensor.mjSENS_TOUCH,
+        objtype=_SITE,
+        objname=name,
     )
 
 
@@ -536,6 +578,35 @@ def _lowest_z(model: mujoco.MjModel, data: mujoco.MjData, geom: int) -> float:
     raise ValueError(f"geom {model.geom(geom).name!r}: unsupported type {kind} for a walker")
 
 
+def sensordata_of_type(entity: composer.Entity, sensor_type: Any) -> observable.Observable:
+    """The readings of every sensor of `sensor_type` in `entity`'s own spec,
+    concatenated in definition order ((0,) without any): dm_control's
+    `MJCFFeature("sensordata", mjcf_model.sensor.<type>)`.
+
+    The sensors are looked up when first read on a compiled model, so sensors
+    that other observables add while the walker is built are included.
+    """
+    cache: dict[str, Any] = {}
+
+    def read(physics: Physics) -> np.ndarray:
+        model = physics.model
+        if cache.get("model") is not model:
+            ids = [
+                physics.bind(sensor).id
+                for sensor in entity.spec.sensors
+                if sensor.type == sensor_type
+            ]
+            columns = [
+                np.arange(model.sensor_adr[i], model.sensor_adr[i] + model.sensor_dim[i])
+                for i in ids
+            ]
+            cache["columns"] = np.concatenate(columns) if columns else np.zeros(0, dtype=int)
+            cache["model"] = model
+        return physics.data.sensordata[cache["columns"]]
+
+    return observable.Generic(read)
+
+
 def _no_touch(physics: Physics) -> np.ndarray:
     del physics
     return np.zeros(0)
@@ -556,9 +627,9 @@ class WalkerObservables(composer.Observables):
 
     Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
     sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
-    (n_torque, 3), (0, 3) for a walker without torque sensors; body_height (1,);
-    world_zaxis (3,); end_effectors_pos (n_end_effectors, 3); egocentric_camera
-    (64, 64, 3) uint8.
+    (3 n_torque,), (0, 3) for a walker without torque sensors; body_height () as in
+    dm_control; world_zaxis (3,); end_effectors_pos (3 n_end_effectors,);
+    egocentric_camera (64, 64, 3) uint8.
     """
 
     def __init__(self, entity: Walker) -> None:
@@ -569,33 +640,33 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def joints_pos(self) -> observable.Observable:
         """Positions of the observable joints (rad for hinges, m for slides)."""
-        return observable.MJCFFeature("qpos", list(self._entity.observable_joints))
+        return observable.MJCFFeature("qpos", list(self._entity._observable_joints))
 
     @composer.observable
     def joints_vel(self) -> observable.Observable:
         """Velocities of the observable joints (rad/s, m/s)."""
-        return observable.MJCFFeature("qvel", list(self._entity.observable_joints))
+        return observable.MJCFFeature("qvel", list(self._entity._observable_joints))
 
     @composer.observable
     def sensors_velocimeter(self) -> observable.Observable:
         """Linear velocity of the root (m/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter)
 
     @composer.observable
     def sensors_accelerometer(self) -> observable.Observable:
         """Linear acceleration of the root minus gravity (m/s^2), egocentric frame;
         about (0, 0, 9.81) at rest upright."""
-        return observable.MJCFFeature("sensordata", self._entity.accelerometer)
+        return observable.MJCFFeature("sensordata", self._entity._accelerometer)
 
     @composer.observable
     def sensors_gyro(self) -> observable.Observable:
         """Angular velocity of the root (rad/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro)
+        return observable.MJCFFeature("sensordata", self._entity._gyro)
 
     @composer.observable
     def sensors_touch(self) -> observable.Observable:
         """1.0 where a touch sensor feels more than 1 mN of normal force, else 0.0."""
-        sensors = list(self._entity.touch_sensors)
+        sensors = list(self._entity._touch_sensors)
         if not sensors:
             return observable.Generic(_no_touch)
         return observable.Generic(lambda physics: _threshold_touch(sensors, physics))
@@ -604,7 +675,7 @@ class WalkerObservables(composer.Observables):
     def sensors_torque(self) -> observable.Observable:
         """Torques (N m) measured by the torque sensors, one row per sensor, each in
         its site's frame; no rows for walkers without torque sensors."""
-        sensors = list(self._entity.torque_sensors)
+        sensors = list(self._entity._torque_sensors)
         if not sensors:
             return observable.Generic(_no_torque)
         return observable.MJCFFeature("sensordata", sensors)
@@ -612,18 +683,18 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), shape (1,)."""
-        return observable.MJCFFeature("xpos", self._entity.root_body, index=[2])
+        return observable.MJCFFeature("xpos", self._entity._root_body, index=2)
 
     @composer.observable
     def world_zaxis(self) -> observable.Observable:
         """The world's up axis expressed in the egocentric frame, (3,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+        return observable.MJCFFeature("xmat", self._entity._root_body, index=slice(6, 9))
 
     @composer.observable
     def egocentric_camera(self) -> observable.Observable:
         """RGB image (64, 64, 3) uint8 from the egocentric camera."""
         return observable.MJCFCamera(
-            self._entity.egocentric_camera,
+            self._entity._egocentric_camera,
             height=EGOCENTRIC_CAMERA_PIXELS,
             width=EGOCENTRIC_CAMERA_PIXELS,
             scene_option=self._entity._egocentric_scene_option(),
@@ -634,7 +705,7 @@ class WalkerObservables(composer.Observables):
         """End-effector positions relative to the root (m), egocentric frame, one
         row per end effector."""
         entity = self._entity
-        root_name = entity.root_body.name
+        root_name = entity._root_body.name
         sensors = [
             entity.spec.add_sensor(
                 name=f"{body.name}_egocentric_pos",
@@ -644,7 +715,7 @@ class WalkerObservables(composer.Observables):
                 reftype=_XBODY,
                 refname=root_name,
             )
-            for body in entity.end_effectors
+            for body in entity._end_effectors
         ]
         return observable.MJCFFeature("sensordata", sensors)
 
@@ -693,8 +764,8 @@ class WalkerObservables(composer.Observables):
     def dynamic_sensors(self) -> list[observable.Observable]:
         """Touch and torque observables, leaving out those of walkers without them."""
         groups = []
-        if self._entity.touch_sensors:
+        if self._entity._touch_sensors:
             groups.append(self.sensors_touch)
-        if self._entity.torque_sensors:
+        if self._entity._torque_sensors:
             groups.append(self.sensors_torque)
         return groups

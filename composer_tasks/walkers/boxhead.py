@@ -211,13 +211,13 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
         """RGB image (height, width, 3) uint8 from the head's camera, at the walker's
         `camera_resolution` (width, height)."""
         width, height = self._entity.camera_resolution
-        return observable.MJCFCamera(self._entity.egocentric_camera, height=height, width=width)
+        return observable.MJCFCamera(self._entity._egocentric_camera, height=height, width=width)
 
     @composer.observable
     def camera_joints_pos(self) -> observable.Observable:
         """sin then cos of the camera joints' angles, (2 * n_camera_joints,): (0,)
         without camera control."""
-        joints = list(self._entity.observable_camera_joints)
+        joints = list(self._entity._camera_joints)
         if not joints:
             return observable.Generic(lambda physics: np.zeros(0))
 
@@ -230,7 +230,7 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
     @composer.observable
     def camera_joints_vel(self) -> observable.Observable:
         """Angular velocities of the camera joints (rad/s), (n_camera_joints,)."""
-        joints = list(self._entity.observable_camera_joints)
+        joints = list(self._entity._camera_joints)
         if not joints:
             return observable.Generic(lambda physics: np.zeros(0))
         return observable.MJCFFeature("qvel", joints)
@@ -238,7 +238,7 @@ class BoxHeadObservables(legacy_base.LegacyWalkerObservables):
     @property
     def proprioception(self) -> list[observable.Observable]:
         groups = super().proprioception
-        if self._entity.observable_camera_joints:
+        if self._entity._camera_joints:
             groups = groups + [self.camera_joints_pos, self.camera_joints_vel]
         return groups
 
@@ -561,12 +561,12 @@ class BoxHead(legacy_base.LegacyWalker):
     @property
     def observable_camera_joints(self) -> tuple:
         """(camera_yaw, camera_pitch) with camera control, else ()."""
-        return self._camera_joints
+        return self._handles(self._camera_joints)
 
     @property
     def root_joints(self) -> Optional[tuple]:
         """The (x, y, z) slides `create_root_joints` made, or None before."""
-        return self._root_joints
+        return None if self._root_joints is None else self._handles(self._root_joints)
 
     # Root joints and poses.
 

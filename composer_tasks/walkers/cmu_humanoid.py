@@ -34,7 +34,8 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.walkers import base
+from composer_tasks import mjcf
+from composer_tasks.walkers import base, legacy_base
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
 # 1.2, 70)`), then scales the geoms' density so that the body weighs 70 kg. The
@@ -552,8 +553,10 @@ class CMUHumanoid(base.Walker):
             attributes = dict(type=site_type, size=_scaled(size), pos=_scaled(centre))
             if orientation is not None:
                 attributes[orientation[0]] = list(orientation[1])
+            # dm_control names the sensor of site "lhand_touch" "sensor_touch_lhand".
+            sensor_name = "sensor_touch_" + site_name[: -len("_touch")]
             touch_sensors.append(
-                base.add_touch_sensor(spec, bodies[body_name], site_name, **attributes)
+                base.add_touch_sensor(spec, bodies[body_name], site_name, sensor_name, **attributes)
             )
         torque_sensors = []
         for site_name in _TORQUE_SITES:
@@ -604,9 +607,12 @@ class CMUHumanoid(base.Walker):
         option.geomgroup[_HIDDEN_FROM_EGOCENTRIC_GROUP] = 0
         return option
 
+    # dm_control's CMU humanoid is a legacy walker: the same action spec.
+    action_spec = legacy_base.LegacyWalker.action_spec
+
     @property
-    def head(self) -> mujoco.MjsBody:
-        return self._head
+    def head(self) -> mjcf.Element:
+        return self._handle(self._head)
 
     def cmu_pose_to_actuation(self, target_pose: ArrayLike) -> np.ndarray:
         """Controls that drive the joints to `target_pose` (radians, one per actuator
@@ -621,13 +627,103 @@ class CMUHumanoid(base.Walker):
         return (2.0 * target - (upper + lower)) / (upper - lower)
 
 
+# dm_control's legacy observables of its CMU humanoid that this walker adds
+# disabled (dm_control's start disabled; this walker's others start enabled).
+_LEGACY_OBSERVABLES = (
+    "head_height",
+    "position",
+    "orientation",
+    "veloc_forward",
+    "veloc_strafe",
+    "veloc_up",
+    "gyro_backward_roll",
+    "gyro_rightward_roll",
+    "gyro_anticlockwise_spin",
+    "torso_xvel",
+    "torso_yvel",
+    "sensors_framequat",
+    "sensors_rangefinder",
+)
+
+
 class CMUHumanoidObservables(base.WalkerObservables):
-    """The walker observables plus the servo filters' states."""
+    """The walker observables plus the servo filters' states, the appendages, and
+    (disabled) dm_control's legacy scalars of the root's pose and velocities."""
+
+    def __init__(self, entity: "CMUHumanoid") -> None:
+        super().__init__(entity)
+        for name in _LEGACY_OBSERVABLES:
+            self[name].enabled = False
+
+    @composer.observable
+    def head_height(self) -> observable.Observable:
+        """World z of the head body (m), a scalar."""
+        return observable.MJCFFeature("xpos", self._entity._head, index=2)
+
+    @composer.observable
+    def position(self) -> observable.Observable:
+        """World position of the root body (m), (3,)."""
+        return observable.MJCFFeature("xpos", self._entity._root_body)
+
+    @composer.observable
+    def orientation(self) -> observable.Observable:
+        """World orientation of the root body, row-major 3x3 flattened, (9,)."""
+        return observable.MJCFFeature("xmat", self._entity._root_body)
+
+    @composer.observable
+    def veloc_forward(self) -> observable.Observable:
+        """Root velocity along its x axis (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
+
+    @composer.observable
+    def veloc_strafe(self) -> observable.Observable:
+        """Root velocity along its y axis (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
+
+    @composer.observable
+    def veloc_up(self) -> observable.Observable:
+        """Root velocity along its z axis (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
+
+    @composer.observable
+    def gyro_backward_roll(self) -> observable.Observable:
+        """Angular velocity about the root's x axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
+
+    @composer.observable
+    def gyro_rightward_roll(self) -> observable.Observable:
+        """Angular velocity about the root's y axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
+
+    @composer.observable
+    def gyro_anticlockwise_spin(self) -> observable.Observable:
+        """Angular velocity about the root's z axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
+
+    @composer.observable
+    def torso_xvel(self) -> observable.Observable:
+        """World x velocity of the centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
+
+    @composer.observable
+    def torso_yvel(self) -> observable.Observable:
+        """World y velocity of the centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
+
+    @composer.observable
+    def sensors_framequat(self) -> observable.Observable:
+        """Frame-orientation sensors' quaternions: (0,), as the humanoid has none."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FRAMEQUAT)
+
+    @composer.observable
+    def sensors_rangefinder(self) -> observable.Observable:
+        """Rangefinder readings: (0,), as the humanoid has none."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_RANGEFINDER)
 
     @composer.observable
     def actuator_activation(self) -> observable.Observable:
         """Filtered controls of the 56 servos (actuator order), in [-1, 1]."""
-        actuators = self._entity.actuators
+        actuators = self._entity._actuators
         cache = {}
 
         def read(physics: Physics) -> np.ndarray:
@@ -640,9 +736,44 @@ class CMUHumanoidObservables(base.WalkerObservables):
 
         return observable.Generic(read)
 
+    @composer.observable
+    def appendages_pos(self) -> observable.Observable:
+        """`end_effectors_pos` with the head appended: positions (m) of the end
+        effectors and the head relative to the root body, in its frame, (15,)."""
+        entity = self._entity
+        bodies = list(entity._end_effectors) + [entity._head]
+
+        def relative_to_root(physics: Physics) -> np.ndarray:
+            positions = np.asarray(physics.bind(bodies).xpos).reshape(-1, 3)
+            root = physics.bind(entity._root_body)
+            rotation = np.asarray(root.xmat).reshape(3, 3)
+            return ((positions - np.asarray(root.xpos)) @ rotation).reshape(-1)
+
+        return observable.Generic(relative_to_root)
+
+    @composer.observable
+    def sensors_force(self) -> observable.Observable:
+        """Force sensor readings (N), flattened: (0,), as the humanoid has none."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FORCE)
+
     @property
     def proprioception(self) -> list[observable.Observable]:
-        return super().proprioception + [self.actuator_activation]
+        """dm_control's order: joints, actuator activations, body height, end
+        effectors, appendages, world z axis."""
+        return [
+            self.joints_pos,
+            self.joints_vel,
+            self.actuator_activation,
+            self.body_height,
+            self.end_effectors_pos,
+            self.appendages_pos,
+            self.world_zaxis,
+        ]
+
+    @property
+    def dynamic_sensors(self) -> list[observable.Observable]:
+        """dm_control's group: force (none here), torque and touch."""
+        return [self.sensors_force, self.sensors_torque, self.sensors_touch]
 
 
 def _scaled(vector: Iterable[float]) -> list[float]:
@@ -699,3 +830,7 @@ def _add_servo(spec: mujoco.MjSpec, joint: mujoco.MjsJoint) -> None:
     actuator.ctrlrange = [-1.0, 1.0]
     actuator.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
     actuator.forcerange = [-kp, kp]
+
+
+# dm_control's name for this walker (its `locomotion.walkers` exports it so).
+CMUHumanoidPositionControlledV2020 = CMUHumanoid

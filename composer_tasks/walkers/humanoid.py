@@ -16,9 +16,9 @@ touch sensors under both halves of each foot, then on the thighs and shins
 and ankles, whose torques `sensors_torque` observes.
 """
 
-import mujoco
 import numpy as np
 
+from composer_tasks import mjcf
 from composer_tasks.walkers import base
 from mjcf_models import humanoid as humanoid_model
 
@@ -74,6 +74,6 @@ class Humanoid(base.Walker):
         )
 
     @property
-    def head(self) -> mujoco.MjsBody:
+    def head(self) -> mjcf.Element:
         """The head body (a sphere of radius 0.09 m centred at its origin)."""
-        return self._head
+        return self._handle(self._head)

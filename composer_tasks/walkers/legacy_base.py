@@ -81,20 +81,20 @@ class LegacyWalker(base.Walker):
 
     @property
     def rangefinder_sensors(self) -> tuple:
-        return self._rangefinder_sensors
+        return self._handles(self._rangefinder_sensors)
 
     @property
     def action_spec(self) -> specs.BoundedArray:
         """dm_control's walker action spec: one float64 per actuator within its
         control range (-1, 1 for an actuator without one)."""
         minimum, maximum = [], []
-        for actuator in self.actuators:
+        for actuator in self._actuators:
             limited = actuator.ctrllimited != mujoco.mjtLimited.mjLIMITED_FALSE
             low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
             minimum.append(low)
             maximum.append(high)
         return specs.BoundedArray(
-            shape=(len(self.actuators),),
+            shape=(len(self._actuators),),
             dtype=np.float64,
             minimum=minimum,
             maximum=maximum,
@@ -102,7 +102,7 @@ class LegacyWalker(base.Walker):
                 actuator.name[len(self.prefix) :]
                 if actuator.name.startswith(self.prefix)
                 else actuator.name
-                for actuator in self.actuators
+                for actuator in self._actuators
             ),
         )
 
@@ -131,9 +131,27 @@ class LegacyWalker(base.Walker):
         return 0.0
 
     @property
+    def mocap_joints(self) -> tuple:
+        """dm_control's legacy `mocap_joints`: every joint of the walker's own
+        model (not the root joints of its attachment), in model order, as handles."""
+        return tuple(self.mjcf_model.find_all("joint"))
+
+    @property
+    def mocap_to_observable_joint_order(self) -> list[int]:
+        """For each observable joint, its index in `mocap_joints`."""
+        mocap = [joint.spec_element for joint in self.mocap_joints]
+        return [mocap.index(joint) for joint in self._observable_joints]
+
+    @property
+    def observable_to_mocap_joint_order(self) -> list[int]:
+        """For each of `mocap_joints`, its index in `observable_joints`."""
+        observable_joints = list(self._observable_joints)
+        return [observable_joints.index(joint.spec_element) for joint in self.mocap_joints]
+
+    @property
     def marker_geoms(self) -> tuple:
         """The geoms that show the walker's `marker_rgba` (its team colour)."""
-        return self._marker_geoms
+        return self._handles(self._marker_geoms)
 
     def snapshot_state(self) -> dict:
         """The walker's Python state (composer.Environment.snapshot): `prev_action`."""
@@ -175,7 +193,7 @@ class LegacyWalkerObservables(base.WalkerObservables):
     @composer.observable
     def body_height(self) -> observable.Observable:
         """World z of the root body's origin (m), a scalar."""
-        return observable.MJCFFeature("xpos", self._entity.root_body, index=2)
+        return observable.MJCFFeature("xpos", self._entity._root_body, index=2)
 
     @composer.observable
     def end_effectors_pos(self) -> observable.Observable:
@@ -189,24 +207,40 @@ class LegacyWalkerObservables(base.WalkerObservables):
                 objtype=_XBODY,
                 objname=body.name,
                 reftype=_XBODY,
-                refname=entity.root_body.name,
+                refname=entity._root_body.name,
             )
-            for body in entity.end_effectors
+            for body in entity._end_effectors
         ]
         return observable.MJCFFeature("sensordata", sensors)
 
     @composer.observable
     def world_zaxis(self) -> observable.Observable:
         """The world's z axis in the root body's frame, (3,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body, index=slice(6, 9))
+        return observable.MJCFFeature("xmat", self._entity._root_body, index=slice(6, 9))
 
     @composer.observable
     def sensors_torque(self) -> observable.Observable:
         """Torque sensor readings (N m), flattened: (3 * n_torque_sensors,)."""
-        sensors = list(self._entity.torque_sensors)
+        sensors = list(self._entity._torque_sensors)
         if not sensors:
             return observable.Generic(_empty)
         return observable.MJCFFeature("sensordata", sensors)
+
+    @composer.observable
+    def sensors_force(self) -> observable.Observable:
+        """Force sensor readings (N), flattened: (3 * n_force_sensors,), (0,) without."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FORCE)
+
+    @composer.observable
+    def sensors_framequat(self) -> observable.Observable:
+        """Every frame-orientation sensor's quaternion (w, x, y, z) in the walker,
+        flattened: (4 * n,), (0,) without."""
+        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FRAMEQUAT)
+
+    @property
+    def dynamic_sensors(self) -> list[observable.Observable]:
+        """dm_control's legacy group: force, torque and touch, empty or not."""
+        return [self.sensors_force, self.sensors_torque, self.sensors_touch]
 
     @composer.observable
     def sensors_rangefinder(self) -> observable.Observable:
@@ -219,52 +253,52 @@ class LegacyWalkerObservables(base.WalkerObservables):
     @composer.observable
     def position(self) -> observable.Observable:
         """World position of the root body (m), (3,)."""
-        return observable.MJCFFeature("xpos", self._entity.root_body)
+        return observable.MJCFFeature("xpos", self._entity._root_body)
 
     @composer.observable
     def orientation(self) -> observable.Observable:
         """World orientation of the root body, row-major 3x3 flattened, (9,)."""
-        return observable.MJCFFeature("xmat", self._entity.root_body)
+        return observable.MJCFFeature("xmat", self._entity._root_body)
 
     @composer.observable
     def veloc_forward(self) -> observable.Observable:
         """Forward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=0)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
 
     @composer.observable
     def veloc_strafe(self) -> observable.Observable:
         """Leftward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=1)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
 
     @composer.observable
     def veloc_up(self) -> observable.Observable:
         """Upward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.velocimeter, index=2)
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
 
     @composer.observable
     def gyro_backward_roll(self) -> observable.Observable:
         """Angular velocity about the root's x axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=0)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
 
     @composer.observable
     def gyro_rightward_roll(self) -> observable.Observable:
         """Angular velocity about the root's y axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=1)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
 
     @composer.observable
     def gyro_anticlockwise_spin(self) -> observable.Observable:
         """Angular velocity about the root's z axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity.gyro, index=2)
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
 
     @composer.observable
     def torso_xvel(self) -> observable.Observable:
         """World x velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=0)
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
 
     @composer.observable
     def torso_yvel(self) -> observable.Observable:
         """World y velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity.root_body, index=1)
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
 
     @composer.observable
     def prev_action(self) -> observable.Observable:

@@ -17,6 +17,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
+from composer_tasks import mjcf
 from composer_tasks.physics import Binding, Physics
 from composer_tasks.walkers import base
 from mjcf_models import walker as walker_model
@@ -90,9 +91,9 @@ class PlanarWalker(base.Walker):
         )
 
     @property
-    def root_joints(self) -> tuple[mujoco.MjsJoint, ...]:
+    def root_joints(self) -> tuple[mjcf.Element, ...]:
         """(rootz, rootx, rooty): slide along z, slide along x, hinge about y."""
-        return self._root_joints
+        return self._handles(self._root_joints)
 
     # Pose and velocity through the root joints.
 

@@ -19,6 +19,11 @@ import dm_env
 from dm_env import specs
 
 
+# Wrapping a bare-array observation with pixels_only=False puts it under this key
+# (dm_control's STATE_KEY).
+STATE_KEY = "state"
+
+# agent_camera=True: no shadows, reflections or multisampling unless asked.
 _AGENT_CAMERA = {"shadows": False, "reflections": False, "antialias": False}
 
 
@@ -29,26 +34,35 @@ class Wrapper(dm_env.Environment):
       env: the wrapped environment; it must have a `physics` with a
         `render(**render_kwargs)` method (every `composer.Environment` has).
       pixels_only: if True the observation is `{observation_key: image}` alone;
-        otherwise the image is added to the wrapped environment's observation,
-        which must then be a mapping.
+        otherwise the image is added to the wrapped environment's observation (a
+        bare-array observation goes under the key "state", `STATE_KEY`).
       render_kwargs: keyword arguments of `physics.render` (height, width,
         camera_id, depth, segmentation, scene_option, shadows, reflections,
-        antialias, level_of_detail); None renders with its defaults (240x320 RGB
-        from the free camera, round shapes tessellated no finer than the image
-        size needs: `level_of_detail="auto"`) except that shadows, reflections and
-        antialiasing are off, as for an agent's camera, unless asked for.
+        antialias, level_of_detail); None renders with its defaults, as
+        dm_control's wrapper does (240x320 RGB from the free camera).
       observation_key: the name of the image in the observation.
+      agent_camera: opt-in (dm_control has no such option): True turns shadows,
+        reflections and antialiasing off unless `render_kwargs` asks for them, as
+        suits an agent's camera; Mesa's CPU renderer is then several times faster.
 
     Raises:
       TypeError: `render_kwargs` is not a mapping, `observation_key` not a string,
-        or (with `pixels_only=False`) the wrapped observation spec is not a mapping.
-      ValueError: with `pixels_only=False`, the wrapped observation already has
-        `observation_key`.
+        or `env` has no `physics`.
+      ValueError: the wrapped observation spec is neither an array nor a mapping,
+        or (with `pixels_only=False`) it already has `observation_key` (or the key
+        is "state" for an array observation).
 
     Other attributes (`physics`, `task`, ...) are those of the wrapped environment.
     """
 
-    def __init__(self, env, pixels_only=True, render_kwargs=None, observation_key="pixels"):
+    def __init__(
+        self,
+        env,
+        pixels_only=True,
+        render_kwargs=None,
+        observation_key="pixels",
+        agent_camera=False,
+    ):
         if render_kwargs is None:
             render_kwargs = {}
         elif not isinstance(render_kwargs, abc.Mapping):
@@ -58,30 +72,39 @@ class Wrapper(dm_env.Environment):
             )
         if not isinstance(observation_key, str):
             raise TypeError(f"observation_key must be a string, got {observation_key!r}")
+        if not isinstance(agent_camera, bool):
+            raise TypeError(f"agent_camera must be a bool, got {agent_camera!r}")
         if not hasattr(env, "physics"):
             raise TypeError(
                 f"env must have a `physics` that renders (a composer.Environment), "
                 f"got {type(env).__name__}"
             )
         wrapped_spec = env.observation_spec()
+        if isinstance(wrapped_spec, specs.Array):
+            self._observation_is_dict = False
+            reserved = {STATE_KEY}
+        elif isinstance(wrapped_spec, abc.Mapping):
+            self._observation_is_dict = True
+            reserved = set(wrapped_spec)
+        else:
+            raise ValueError(
+                f"the wrapped observation spec must be an array spec or a mapping of them, "
+                f"got a {type(wrapped_spec).__name__}"
+            )
+        if not pixels_only and observation_key in reserved:
+            raise ValueError(
+                f"the wrapped observation already has a key {observation_key!r}; pass another "
+                f"observation_key (its keys: {sorted(reserved)})"
+            )
         if pixels_only:
             observation_spec = collections.OrderedDict()
-        else:
-            if not isinstance(wrapped_spec, abc.Mapping):
-                raise TypeError(
-                    f"pixels_only=False adds the image to the wrapped observation, which must be "
-                    f"a mapping, but its spec is a {type(wrapped_spec).__name__}"
-                )
-            if observation_key in wrapped_spec:
-                raise ValueError(
-                    f"the wrapped observation already has a key {observation_key!r}; pass another "
-                    f"observation_key (its keys: {list(wrapped_spec)})"
-                )
+        elif self._observation_is_dict:
             observation_spec = collections.OrderedDict(wrapped_spec)
+        else:
+            observation_spec = collections.OrderedDict([(STATE_KEY, wrapped_spec)])
         self._env = env
         self._pixels_only = pixels_only
-        # An agent's camera: no shadows, reflections or multisampling unless asked.
-        self._render_kwargs = dict(_AGENT_CAMERA, **render_kwargs)
+        self._render_kwargs = dict(_AGENT_CAMERA if agent_camera else {}, **render_kwargs)
         self._observation_key = observation_key
         image = self._render()
         observation_spec[observation_key] = specs.Array(
@@ -95,8 +118,10 @@ class Wrapper(dm_env.Environment):
     def _add_pixels(self, timestep):
         if self._pixels_only:
             observation = collections.OrderedDict()
-        else:
+        elif self._observation_is_dict:
             observation = collections.OrderedDict(timestep.observation)
+        else:
+            observation = collections.OrderedDict([(STATE_KEY, timestep.observation)])
         observation[self._observation_key] = self._render()
         return timestep._replace(observation=observation)
 

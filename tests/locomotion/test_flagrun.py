@@ -113,7 +113,7 @@ def test_joints_at_limit_and_feet_contact_terms():
     joints = task.walker.observable_joints
     for count, joint in enumerate(joints[:3], start=1):
         bound = physics.bind(joint)
-        bound.qpos = physics.model.jnt_range[bound.id][1]
+        bound.qpos = physics.model.jnt_range[bound.element_id][1]
         physics.forward()
         assert task.joints_at_limit(physics) == count
         assert task._reward.terms(physics, task)["joints_at_limit"] == pytest.approx(-0.2 * count)
@@ -239,7 +239,7 @@ def test_pushes_follow_their_schedule_and_reach_the_torso():
         fall_allowance_frames=1000,
     )
     physics = env.physics
-    root_id = physics.bind(task.walker.root_body).id
+    root_id = physics.bind(task.walker.root_body).element_id
     action = np.zeros(env.action_spec().shape)
     first = task.next_push_frame
     assert 3 <= first <= 5

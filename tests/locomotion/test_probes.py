@@ -122,7 +122,7 @@ def test_probe_pushes_hit_the_torso_on_schedule():
     pushes = env.task.pushes
     first = pushes.next_push_step
     assert 40 <= first <= 120
-    root = env.physics.bind(env.task.walker.root_body).id
+    root = env.physics.bind(env.task.walker.root_body).element_id
     action = np.zeros(env.action_spec().shape)
     for step in range(1, first + 4):
         timestep = env.step(action)

@@ -111,6 +111,7 @@ class SlopedFloor(Floor):
 
 def _corridor_task(**kwargs):
     kwargs.setdefault("walker_spawn_position", (0.5, 0.0, 0.0))
+    kwargs.setdefault("enable_egocentric_camera", False)
     return corridors.RunThroughCorridor(TinyWalker(), Floor(), target_velocity=2.0, **kwargs)
 
 
@@ -181,7 +182,9 @@ def test_corridor_min_root_height_is_optional():
 
 def test_corridor_rejects_a_non_positive_target_velocity():
     with pytest.raises(ValueError, match="target_velocity"):
-        corridors.RunThroughCorridor(TinyWalker(), Floor(), target_velocity=0.0)
+        corridors.RunThroughCorridor(
+            TinyWalker(), Floor(), target_velocity=0.0, enable_egocentric_camera=False
+        )
 
 
 # Parkour rewards.
@@ -511,7 +514,9 @@ def test_go_to_target_rewards_within_tolerance_and_observes_it_egocentrically():
     observation = env.reset().observation
     root_z = env.physics.bind(task.walker.root_body).xpos[2]
     # Facing +y, a target 2 m along +x is 2 m to the walker's right (-y).
-    np.testing.assert_allclose(observation["target_position"][0], [0.0, -2.0, -root_z], atol=1e-9)
+    np.testing.assert_allclose(
+        observation[f"{task.walker.name}/target"][0], [0.0, -2.0, -root_z], atol=1e-9
+    )
     assert task.get_reward(env.physics) == 0.0
     walker_state.place_walker(env.physics, task.walker, [1.5, 0.0, 0.0])
     env.physics.forward()
@@ -658,7 +663,7 @@ def test_every_walker_runs_in_every_arena(walker_name, arena_name):
     if callable(getattr(arena, "terrain_height", None)):
         task = parkour.ForwardProgress(walker, arena, parkour.UnitForwardVelocityReward())
     else:
-        task = corridors.RunThroughCorridor(walker, arena)
+        task = corridors.RunThroughCorridor(walker, arena, enable_egocentric_camera=False)
     env = composer.Environment(task, time_limit=1.0, random_state=0)
     spec = env.action_spec()
     actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, (10,) + spec.shape)
@@ -669,3 +674,18 @@ def test_every_walker_runs_in_every_arena(walker_name, arena_name):
         assert 0.0 <= timestep.reward <= 1.0
         if timestep.last():
             timestep = env.reset()
+
+
+def test_go_to_target_spawns_in_dm_controls_region_unless_whole_floor_is_asked():
+    size = np.asarray(Floor().size, dtype=float)
+    for whole_floor, half in ((False, size / 2), (True, size - 0.5)):
+        task = go_to_target.GoToTarget(TinyWalker(), Floor(), spawn_over_whole_floor=whole_floor)
+        env = composer.Environment(task, random_state=0)
+        targets = []
+        for _ in range(40):
+            env.reset()
+            targets.append(task.target_position(env.physics)[:2])
+        targets = np.abs(np.array(targets))
+        assert np.all(targets <= half) and np.any(targets > 0.8 * half)
+    with pytest.raises(TypeError, match="spawn_over_whole_floor must be a bool"):
+        go_to_target.GoToTarget(TinyWalker(), Floor(), spawn_over_whole_floor=1)

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from composer_tasks import composer
-from composer_tasks import walkers
+from composer_tasks import mjcf, walkers
 from composer_tasks.arenas import Floor
 from composer_tasks.composer.observation import observable as observable_module
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.walkers import cmu_humanoid
 from mjcf_models import humanoid as humanoid_model
 
@@ -81,9 +81,9 @@ def test_counts_are_the_published_ones(walker_class):
     model = physics.model
     assert (model.nq, model.nv, model.nu) == (nq, nv, nu)
     assert len(walker.actuators) == nu
-    assert [physics.bind(a).id for a in walker.actuators] == list(range(nu))
+    assert [physics.bind(a).element_id for a in walker.actuators] == list(range(nu))
     # Every actuator drives one of the observable joints, which are all hinges.
-    joint_ids = {physics.bind(joint).id for joint in walker.observable_joints}
+    joint_ids = {physics.bind(joint).element_id for joint in walker.observable_joints}
     assert {int(model.actuator_trnid[i, 0]) for i in range(nu)} == joint_ids
     assert all(model.jnt_type[j] == mujoco.mjtJoint.mjJNT_HINGE for j in joint_ids)
 
@@ -92,13 +92,15 @@ def test_planar_walker_root_joints_confine_it_to_the_plane():
     floor, walker, physics = _in_floor(walkers.PlanarWalker)
     assert walker.is_planar and walker.free_joint is None
     kinds = [physics.bind(joint).type for joint in walker.root_joints]
-    assert [int(k[0]) for k in kinds] == [
+    assert [int(k) for k in kinds] == [
         mujoco.mjtJoint.mjJNT_SLIDE,
         mujoco.mjtJoint.mjJNT_SLIDE,
         mujoco.mjtJoint.mjJNT_HINGE,
     ]
     _spawn(walker, physics)
-    bodies = [physics.bind(body).id for body in (walker.root_body,) + walker.mocap_tracking_bodies]
+    bodies = [
+        physics.bind(body).element_id for body in (walker.root_body,) + walker.mocap_tracking_bodies
+    ]
     assert len(bodies) == 7
     initial = physics.data.xpos[bodies].copy()
     rng = np.random.RandomState(1)
@@ -123,36 +125,35 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
     np.testing.assert_allclose(masses, sorted(suite.body_mass[1:]), rtol=1e-12)
     gears = [model.actuator_gear[i, 0] for i in range(model.nu)]
     assert gears == [float(gear) for _, gear in humanoid_model.ACTUATOR_GEARS]
-    assert [joint.name for joint in walker.observable_joints] == [
-        "walker/" + name for name in humanoid_model.JOINT_NAMES
-    ]
+    # Handles named as dm_control names them, relative to the walker.
+    assert [joint.name for joint in walker.observable_joints] == list(humanoid_model.JOINT_NAMES)
     assert len(walker.torque_sensors) == 6 and len(walker.touch_sensors) == 8
-    assert walker.head.name == "walker/head"
+    assert walker.head.name == "head"
 
 
 def test_cmu_humanoid_published_mass_gains_and_upright_height():
     _, walker, physics = _in_floor(walkers.CMUHumanoid)
     model = physics.model
-    root = physics.bind(walker.root_body).id
+    root = physics.bind(walker.root_body).element_id
     assert model.body_subtreemass[root] == pytest.approx(70.0, rel=1e-9)
     # dm_control stands V2020 upright with its root 1.143 m up.
     assert walker.standing_height == pytest.approx(1.143, abs=1e-3)
     assert model.na == 56
     names = [actuator.name for actuator in walker.actuators]
-    assert names == sorted(names) and names[0] == "walker/headrx"
-    lfemurrx = walker.actuators[names.index("walker/lfemurrx")]
+    assert names == sorted(names) and names[0] == "headrx"
+    lfemurrx = walker.actuators[names.index("lfemurrx")]
     binding = physics.bind(lfemurrx)
     assert binding.forcerange.tolist() == [-300.0, 300.0]
     assert binding.dynprm[0] == 0.03
     joints = {joint.name: joint for joint in walker.observable_joints}
-    assert physics.bind(joints["walker/lfemurrx"]).damping[0] == 15.0
-    assert physics.bind(joints["walker/lowerbackrz"]).stiffness[0] == 200.0
+    assert physics.bind(joints["lfemurrx"]).damping == 15.0
+    assert physics.bind(joints["lowerbackrz"]).stiffness == 200.0
 
 
 def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
     _, walker, physics = _in_floor(walkers.CMUHumanoid)
     names = [actuator.name for actuator in walker.actuators]
-    index = names.index("walker/ltibiarx")
+    index = names.index("ltibiarx")
     lower, upper = 0.01, 2.96706
     actuation = 0.5
     with physics.reset_context():
@@ -194,7 +195,7 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
     root = physics.bind(walker.root_body).xpos
     assert root[2] == pytest.approx(walker.standing_height, abs=1e-9)
     assert walker.standing_height > 0.3
-    feet = {physics.bind(geom).id for geom in walker.ground_contact_geoms}
+    feet = {physics.bind(geom).element_id for geom in walker.ground_contact_geoms}
     for contact in physics.data.contact[: physics.data.ncon]:
         assert {contact.geom1, contact.geom2} & feet
         assert contact.dist > -1e-9
@@ -248,13 +249,21 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         # Lists of 3-vector sensors are concatenated, as dm_control's MJCFFeature
         # gives them; a walker without torque sensors reads an empty (0, 3).
         "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors else (0, 3)),
-        "body_height": (1,),
+        "body_height": (),
         "world_zaxis": (3,),
         "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
     if isinstance(walker, walkers.CMUHumanoid):
+        # dm_control's CMU humanoid adds these (appendages: end effectors and head).
         expected["actuator_activation"] = (56,)
-    assert set(walker.observables.keys()) == set(expected) | {_CAMERA}
+        expected["appendages_pos"] = (3 * (len(walker.end_effectors) + 1),)
+        expected["sensors_force"] = (0,)
+    # dm_control's legacy scalars of the CMU humanoid, disabled as there.
+    legacy = (
+        set(cmu_humanoid._LEGACY_OBSERVABLES) if isinstance(walker, walkers.CMUHumanoid) else set()
+    )
+    assert not any(walker.observables[name].enabled for name in legacy)
+    assert set(walker.observables.keys()) == set(expected) | {_CAMERA} | legacy
     assert not walker.observables[_CAMERA].enabled
     assert all(walker.observables[name].enabled for name in expected)
     for name, shape in expected.items():
@@ -274,7 +283,7 @@ def test_observables_at_the_upright_spawn(walker_class):
         if name != _CAMERA
     }
     np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
-    assert read["body_height"][0] == pytest.approx(walker.standing_height)
+    assert read["body_height"] == pytest.approx(walker.standing_height)
     np.testing.assert_allclose(
         read["joints_pos"], physics.bind(list(walker.observable_joints)).qpos.ravel()
     )
@@ -422,7 +431,7 @@ def test_cmu_nose_is_massless_and_hidden_from_the_egocentric_camera_group():
     assert model.body("walker/head").mass[0] == pytest.approx(
         cmu_humanoid._DENSITY_KG_M3 * volume, rel=1e-9
     )
-    assert walker.observables[_CAMERA].camera is walker.egocentric_camera
+    assert walker.observables[_CAMERA].camera is walker.egocentric_camera.spec_element
 
 
 _CAMERA_SCRIPT = textwrap.dedent("""
@@ -449,7 +458,7 @@ _CAMERA_SCRIPT = textwrap.dedent("""
     env = composer.Environment(t._StandTask(walker), random_state=0)
     env.reset()
     physics = env.physics
-    camera = physics.bind(walker.egocentric_camera).id
+    camera = physics.bind(walker.egocentric_camera).element_id
     option = walker.observables.egocentric_camera.observation_callable(physics).keywords[
         "scene_option"]
     seen = physics.render(64, 64, camera_id=camera, segmentation=True, scene_option=option)
@@ -489,7 +498,7 @@ def test_egocentric_camera_looks_along_the_heading(walker_class):
     _, walker, physics = _in_floor(walker_class)
     _spawn(walker, physics)
     camera = physics.bind(walker.egocentric_camera)
-    view = -physics.data.cam_xmat[camera.id].reshape(3, 3)[:, 2]
+    view = -physics.data.cam_xmat[camera.element_id].reshape(3, 3)[:, 2]
     assert view[0] > 0.9  # Cameras look along their -z; the walker faces world +x.
     assert walker.observables[_CAMERA].height == 64
 
@@ -634,3 +643,67 @@ def test_add_egocentric_vector_turns_a_world_vector_into_the_walker_frame():
     np.testing.assert_allclose(value[:2], [1.0, -2.0], atol=1e-9)
     walker.observables.add_egocentric_vector("off", world, enabled=False)
     assert not walker.observables.off.enabled
+
+
+def test_parts_are_pymjcf_handles_named_relative_to_the_walker():
+    _, walker, physics = _in_floor(walkers.Quadruped)
+    assert all(isinstance(joint, mjcf.Element) for joint in walker.observable_joints)
+    assert not walker.root_body.name.startswith("walker/")
+    # PyMJCF shapes: a list binds to one row per element, one element to a scalar.
+    assert physics.bind(list(walker.observable_joints)).range.shape == (
+        len(walker.observable_joints),
+        2,
+    )
+    assert np.shape(physics.bind(walker.ground_contact_geoms[0]).bodyid) == ()
+    assert walker.root_body.spec_element.name == "walker/" + walker.root_body.name
+
+
+def test_upright_pose_is_no_displacement():
+    pose = walkers.Quadruped().upright_pose
+    assert pose.qpos is None
+    np.testing.assert_array_equal(pose.xpos, np.zeros(3))
+    np.testing.assert_array_equal(pose.xquat, [1.0, 0.0, 0.0, 0.0])
+
+
+def test_cmu_appendages_are_the_end_effectors_and_the_head_in_the_root_frame():
+    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _spawn(walker, physics, quaternion=_yaw_quaternion(0.7))
+    appendages = walker.observables.appendages_pos.observation_callable(physics)()
+    root = physics.bind(walker.root_body)
+    bodies = list(walker.end_effectors) + [walker.head]
+    expected = (physics.bind(bodies).xpos - root.xpos) @ root.xmat.reshape(3, 3)
+    np.testing.assert_allclose(appendages, expected.ravel(), atol=1e-12)
+    force = walker.observables.sensors_force.observation_callable(physics)()
+    assert force.shape == (0,)
+    assert walker.touch_sensors[0].name == "sensor_touch_lhand"
+    assert walker.action_spec.shape == (56,)
+    observables = walker.observables
+    assert observables.head_height.observation_callable(physics)() == pytest.approx(
+        physics.bind(walker.head).xpos[2]
+    )
+    for name in ("sensors_framequat", "sensors_rangefinder"):
+        assert observables[name].observation_callable(physics)().shape == (0,)
+
+
+def test_ant_force_and_framequat_sensors_read_every_sensor_of_their_type():
+    _, walker, physics = _in_floor(walkers.Ant)
+    observables = walker.observables
+    assert observables.sensors_force.observation_callable(physics)().shape == (0,)
+    quaternions = observables.sensors_framequat.observation_callable(physics)()
+    np.testing.assert_array_equal(
+        quaternions, observables.bodies_quats.observation_callable(physics)()
+    )
+    assert [item for item in observables.dynamic_sensors] == [
+        observables.sensors_force,
+        observables.sensors_torque,
+        observables.sensors_touch,
+    ]
+
+
+def test_legacy_mocap_joints_are_the_walkers_own_joints_in_model_order():
+    _, walker, _ = _in_floor(walkers.Ant)
+    assert [joint.name for joint in walker.mocap_joints] == [
+        joint.name for joint in walker.observable_joints
+    ]
+    assert walker.mocap_to_observable_joint_order == list(range(8))
+    assert walker.observable_to_mocap_joint_order == list(range(8))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from composer_tasks import composer
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.props import bricks
 from tests.manipulation import reference
 
@@ -49,7 +49,7 @@ def test_variation_draws_radii_within_the_range_and_zero_variation_is_fixed():
     for _ in range(20):
         brick.initialize_episode_mjcf(random_state)
         radii.append(brick.stud_radius)
-        assert all(stud.size[0] == brick.stud_radius for stud in brick.studs)
+        assert all(stud.size[0] == brick.stud_radius for stud in brick.stud_geoms)
     assert low <= min(radii) < max(radii) <= high
     fixed = bricks.Duplo(variation=0.0)
     fixed.initialize_episode_mjcf(random_state)
@@ -143,7 +143,15 @@ def test_variation_recompiles_between_episodes():
     radii = set()
     for _ in range(3):
         env.reset()
-        stud = task.brick.studs[0]
+        stud = task.brick.stud_geoms[0]
         radii.add(float(env.physics.bind(stud).size[0]))
         assert env.physics.bind(stud).size[0] == pytest.approx(task.brick.stud_radius)
     assert len(radii) == 3
+
+
+def test_duplo_studs_and_holes_are_dm_controls_site_grids():
+    brick = bricks.Duplo()
+    assert brick.studs.shape == (2, 4) and brick.holes.shape == (2, 4)
+    assert brick.studs[0, 0].name == "stud_00" and brick.holes[1, 3].name == "hole_13"
+    assert brick.studs[0, 0].spec_element is brick.stud_sites[0, 0]
+    assert len(brick.stud_geoms) == 8

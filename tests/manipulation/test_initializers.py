@@ -7,7 +7,7 @@ import pytest
 from composer_tasks.arenas.table import Table
 from composer_tasks.composer import initializers
 from composer_tasks.composer.variation import distributions
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.props.bricks import Duplo
 from composer_tasks.props.primitive import Primitive
 from composer_tasks.robots import JacoArm
@@ -58,7 +58,7 @@ def test_prop_placer_raises_when_no_free_pose_exists():
 
 def test_prop_placer_settles_props_and_holds_other_joints():
     arena, arm, hand = Table(), JacoArm(), JacoHand()
-    arm.attach(hand, arm.wrist_site)
+    arm.attach(hand)
     arena.attach_offset(arm, (0.0, 0.4, 0.0))
     brick = Duplo()
     arena.add_free_entity(brick)
@@ -95,7 +95,7 @@ def test_prop_placer_rejects_bad_settings(kwargs, message):
 
 def _robot():
     arena, arm, hand = Table(), JacoArm(), JacoHand()
-    arm.attach(hand, arm.wrist_site)
+    arm.attach(hand)
     arena.attach_offset(arm, (0.0, 0.4, 0.0))
     return Physics.from_spec(arena.spec), arm, hand
 
@@ -110,7 +110,8 @@ def test_tool_centre_point_initializer_reaches_sampled_poses():
     down = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])
     for _ in range(5):
         initializer(physics, random_state)
-        pinch = physics.bind(hand.pinch_site)
+        # dm_control's default tool centre point: the grip site.
+        pinch = physics.bind(hand.tool_center_point)
         assert np.all(pinch.xpos >= np.array(low) - 1e-9) and np.all(pinch.xpos <= high)
         np.testing.assert_allclose(pinch.xmat.reshape(3, 3), down, atol=1e-6)
         lower, upper = arm.joint_sampling_bounds(physics)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from composer_tasks.arenas.table import Table
-from composer_tasks.physics import Physics
+from composer_tasks.mjcf import Physics
 from composer_tasks.robots import JacoArm
 from composer_tasks.robots import JacoHand
 from tests.manipulation import reference
@@ -14,7 +14,7 @@ from tests.manipulation import reference
 
 def _robot(arm_offset=(0.0, 0.4, 0.0)):
     arena, arm, hand = Table(), JacoArm(), JacoHand()
-    arm.attach(hand, arm.wrist_site)
+    arm.attach(hand)
     arena.attach_offset(arm, arm_offset)
     return Physics.from_spec(arena.spec), arm, hand
 
@@ -54,7 +54,7 @@ def test_joints_and_actuators_match_the_reference():
     model = physics.model
     recorded = reference.facts()["robot"]
     for joint in (*arm.joints, *hand.joints):
-        index = physics.bind(joint).id
+        index = physics.bind(joint).element_id
         name = model.joint(index).name.split("/")[-1]
         facts = recorded["joints"][name]
         dof = model.jnt_dofadr[index]
@@ -158,3 +158,26 @@ def test_velocity_servo_tracks_a_joint_velocity_command():
     physics.data.ctrl[0] = 0.5
     physics.step(50)
     assert physics.bind(arm.joints[0]).qvel[0] == pytest.approx(0.5, abs=0.02)
+
+
+def test_arm_attach_puts_the_hand_at_the_wrist_site_by_default():
+    physics, arm, hand = _robot()
+    physics.data.qpos[:6] = arm.home_qpos
+    physics.forward()
+    wrist = physics.bind(arm.attachment_site)
+    hand_body = physics.model.body("jaco_arm/jaco_hand/")
+    np.testing.assert_allclose(physics.data.xpos[hand_body.id], wrist.xpos, atol=1e-12)
+    np.testing.assert_allclose(
+        physics.data.xmat[hand_body.id].reshape(3, 3), wrist.xmat.reshape(3, 3), atol=1e-12
+    )
+    assert arm.attachment_site == arm.wrist_site and arm.wrist_site.name == "wristsite"
+
+
+def test_hand_handles_and_tool_centre_point_default_as_dm_control():
+    hand = JacoHand()
+    assert hand.tool_center_point == hand.grip_site
+    assert JacoHand(use_pinch_site_as_tcp=True).tool_center_point.name == "pinchsite"
+    assert [geom.name for geom in hand.hand_geom] == ["link_6_main", "link_6_insert"]
+    assert [joint.name for joint in hand.joints] == ["finger_1", "finger_2", "finger_3"]
+    with pytest.raises(TypeError, match="use_pinch_site_as_tcp must be a bool"):
+        JacoHand(use_pinch_site_as_tcp="yes")

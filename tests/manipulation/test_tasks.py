@@ -310,3 +310,20 @@ def test_gymnasium_adapter_runs_a_manipulation_environment():
     observation, reward, terminated, truncated, _ = env.step(env.action_space.sample())
     assert observation.shape == env.observation_space.shape
     assert 0.0 <= reward <= 1.0 and not terminated and not truncated
+
+
+def test_tags_and_unknown_names_as_dm_control():
+    assert manipulation.TAGS == ("features", "vision", "easy")
+    assert manipulation.ALL[:2] == ("stack_2_bricks_features", "stack_2_bricks_vision")
+    assert manipulation.get_environments_by_tag("easy") == (
+        "reach_duplo_features",
+        "reach_duplo_vision",
+        "reach_site_features",
+        "reach_site_vision",
+    )
+    assert manipulation.get_environments_by_tag("features") == manipulation.FEATURES
+    assert manipulation.get_environments_by_tag("nope") == ()
+    with pytest.raises(KeyError, match="nope"):
+        manipulation.load("nope")
+    with pytest.raises(ValueError, match="valid names"):
+        manipulation.make_task("nope")

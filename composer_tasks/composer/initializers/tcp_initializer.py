@@ -56,6 +56,7 @@ def qpos_from_site_pose(
       True if the error fell below `tolerance`.
     """
     model, data = physics.model, physics.data
+    site = getattr(site, "spec_element", site)  # a PyMJCF handle's spec element
     site_id = site if isinstance(site, (int, np.integer)) else physics.bind(site).id
     dofs = np.arange(model.nv) if dofs is None else np.asarray(dofs, dtype=np.int64)
     target_pos = np.asarray(target_pos, dtype=np.float64)
@@ -167,8 +168,10 @@ class ToolCenterPointInitializer(Initializer):
         if self._cache_model is physics.model:
             return
         model = physics.model
-        self._arm_dofs = np.array([model.jnt_dofadr[physics.bind(j).id] for j in self._arm.joints])
-        self._arm_qpos = np.array([model.jnt_qposadr[physics.bind(j).id] for j in self._arm.joints])
+        # The arm's joints may be PyMJCF handles (as dm_control's) or spec elements.
+        joints = [getattr(j, "spec_element", j) for j in self._arm.joints]
+        self._arm_dofs = np.array([model.jnt_dofadr[physics.bind(j).id] for j in joints])
+        self._arm_qpos = np.array([model.jnt_qposadr[physics.bind(j).id] for j in joints])
         robot_geoms = utils.geoms_of(physics, self._arm)
         hand_geoms = (
             utils.geoms_of(physics, self._hand) if self._hand is not None else np.zeros(0, np.int64)
@@ -190,9 +193,8 @@ class ToolCenterPointInitializer(Initializer):
             free_bodies[body] = has_free or free_bodies[parent]
         external_fixed = (self._geom_role == 0) & ~free_bodies[model.geom_bodyid]
         self._geom_role[external_fixed] = 3
-        self._site = (
-            self._hand.tool_center_point if self._hand is not None else self._arm.wrist_site
-        )
+        site = self._hand.tool_center_point if self._hand is not None else self._arm.wrist_site
+        self._site = getattr(site, "spec_element", site)
         self._cache_model = model
 
     def _has_relevant_collisions(self, physics: Physics) -> bool:

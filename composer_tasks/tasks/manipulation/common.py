@@ -182,5 +182,5 @@ def attach_robot(
     arena: Table, arm: JacoArm, hand: JacoHand, offset: ArrayLike = ARM_OFFSET_M
 ) -> None:
     """Mounts the hand on the arm's wrist and the arm on the arena at `offset` (m)."""
-    arm.attach(hand, arm.wrist_site)
+    arm.attach(hand)
     arena.attach_offset(arm, offset)

@@ -103,7 +103,9 @@ class Lift(common.ArmTask):
 
     def lowest_vertex_height(self, physics: Physics) -> float:
         """Height (m) of the prop's lowest bounding-box corner."""
-        vertex_ids = physics.element_ids(self._prop.vertices)
+        # A Primitive's vertices are PyMJCF handles, a brick's spec sites.
+        sites = [getattr(site, "spec_element", site) for site in self._prop.vertices]
+        vertex_ids = physics.element_ids(sites)
         return float(np.min(physics.data.site_xpos[vertex_ids, 2]))
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:

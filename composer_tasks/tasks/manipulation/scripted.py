@@ -82,8 +82,10 @@ class CartesianController:
         if self._prepared_for is physics.model:
             return
         model = physics.model
-        self._dofs = np.array([model.jnt_dofadr[physics.bind(j).id] for j in self._task.arm.joints])
-        self._site = physics.bind(self._task.hand.pinch_site).id
+        self._dofs = np.array(
+            [model.jnt_dofadr[physics.bind(j).element_id] for j in self._task.arm.joints]
+        )
+        self._site = physics.bind(self._task.hand.pinch_site).element_id
         spec = self._env.action_spec()
         self._low, self._high = spec.minimum, spec.maximum
         self._prepared_for = model
@@ -279,7 +281,7 @@ def _fingers_stalled(task: common.ArmTask) -> Callable[[Physics], bool]:
         counter["n"] += 1
         if counter["n"] <= _MIN_CLOSE_STEPS:
             return False
-        speeds = np.array([physics.bind(j).qvel[0] for j in task.hand.joints])
+        speeds = np.array([physics.bind(j).qvel for j in task.hand.joints])
         return bool(np.all(np.abs(speeds) < _STALLED_FINGER_SPEED_RADPS))
 
     return done
@@ -448,7 +450,7 @@ def stack_waypoints(
         return position
 
     def fingers_open(physics: Physics) -> bool:
-        angles = np.array([physics.bind(j).qpos[0] for j in task.hand.joints])
+        angles = np.array([physics.bind(j).qpos for j in task.hand.joints])
         return bool(np.all(angles < _OPEN_FINGER_ANGLE_RAD))
 
     def snapped(physics: Physics) -> bool:

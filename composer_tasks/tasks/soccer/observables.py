@@ -159,7 +159,11 @@ class CoreObservablesAdder(ObservablesAdder):
             ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
         ):
             sensor = _frame_sensor(
-                spec, f"{walker.name}_{name}", sensor_type, ball_body, walker.root_body
+                spec,
+                f"{walker.name}_{name}",
+                sensor_type,
+                ball_body,
+                walker.root_body.spec_element,
             )
             walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
@@ -168,7 +172,7 @@ class CoreObservablesAdder(ObservablesAdder):
     ) -> None:
         spec = task.root_entity.spec
         walker, other_walker = player.walker, other.walker
-        reference = walker.root_body
+        reference = walker.root_body.spec_element
         end_effector_sensors = [
             _frame_sensor(
                 spec,
@@ -177,7 +181,9 @@ class CoreObservablesAdder(ObservablesAdder):
                 effector,
                 reference,
             )
-            for index, effector in enumerate(other_walker.end_effectors)
+            for index, effector in enumerate(
+                handle.spec_element for handle in other_walker.end_effectors
+            )
         ]
         walker.observables.add_observable(
             f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors)
@@ -190,7 +196,7 @@ class CoreObservablesAdder(ObservablesAdder):
                 spec,
                 f"{walker.name}_{prefix}_{suffix}",
                 sensor_type,
-                other_walker.root_body,
+                other_walker.root_body.spec_element,
                 reference,
             )
             walker.observables.add_observable(
@@ -201,7 +207,7 @@ class CoreObservablesAdder(ObservablesAdder):
                 spec,
                 f"{walker.name}_{prefix}_ego_orientation_{axis}",
                 sensor_type,
-                other_walker.root_body,
+                other_walker.root_body.spec_element,
                 reference,
             )
             for axis, sensor_type in (
@@ -339,9 +345,9 @@ class MatchFeatures:
     def _bind(self, physics: Physics) -> None:
         task = self.task
         self._roots = np.array(
-            [int(physics.bind(player.walker.root_body).id) for player in task.players]
+            [int(physics.bind(player.walker.root_body).element_id) for player in task.players]
         )
-        self._ball_geom = int(physics.bind(task.ball.geom).id)
+        self._ball_geom = int(physics.bind(task.ball.geom).element_id)
         self._model = physics.model
 
     def _arena_points(self) -> np.ndarray:

@@ -1,0 +1,92 @@
+"""Rescale actions: the agent acts in [minimum, maximum], the wrapped environment
+receives the affine image of that range in its own bounds (dm_control's
+`suite.wrappers.action_scale`).
+
+    env = action_scale.Wrapper(suite.load("cartpole", "swingup"), minimum=0.0, maximum=2.0)
+"""
+
+import dm_env
+import numpy as np
+from dm_env import specs
+
+
+class Wrapper(dm_env.Environment):
+    """Maps actions in [minimum, maximum] linearly onto the wrapped action spec's bounds.
+
+    Args:
+      env: a `dm_env.Environment` whose action spec is one `BoundedArray` with
+        finite bounds.
+      minimum, maximum: the new bounds, scalars or arrays broadcastable to the
+        action shape, finite. The new spec keeps the wrapped spec's shape and
+        name, with these bounds and the dtype `np.result_type(minimum, maximum,
+        wrapped dtype)`; actions are converted back to the wrapped dtype.
+
+    Raises:
+      ValueError: the wrapped action spec is not a `BoundedArray`, a bound (new or
+        wrapped) is not finite, or a new bound does not broadcast to the action shape.
+    """
+
+    def __init__(self, env, minimum, maximum):
+        action_spec = env.action_spec()
+        if not isinstance(action_spec, specs.BoundedArray):
+            raise ValueError(
+                f"action_scale needs an action spec that is one specs.BoundedArray, got "
+                f"{action_spec!r}"
+            )
+        minimum, maximum = np.array(minimum), np.array(maximum)
+        shape = action_spec.shape
+        for bounds, name in (
+            (minimum, "minimum"),
+            (maximum, "maximum"),
+            (action_spec.minimum, "env.action_spec().minimum"),
+            (action_spec.maximum, "env.action_spec().maximum"),
+        ):
+            if not np.all(np.isfinite(bounds)):
+                raise ValueError(f"{name} must be finite, got {bounds!r}")
+            try:
+                np.broadcast_to(bounds, shape)
+            except ValueError:
+                raise ValueError(
+                    f"{name} {bounds!r} does not broadcast to the action shape {shape}"
+                ) from None
+        self._wrapped_minimum = action_spec.minimum
+        self._wrapped_dtype = action_spec.dtype
+        self._minimum = minimum
+        self._scale = (action_spec.maximum - action_spec.minimum) / (maximum - minimum)
+        self._action_spec = action_spec.replace(
+            minimum=minimum,
+            maximum=maximum,
+            dtype=np.result_type(minimum, maximum, action_spec.dtype),
+        )
+        self._env = env
+
+    def _transform(self, action):
+        wrapped = self._wrapped_minimum + self._scale * (action - self._minimum)
+        return wrapped.astype(self._wrapped_dtype, copy=False)
+
+    def step(self, action):
+        return self._env.step(self._transform(action))
+
+    def reset(self):
+        return self._env.reset()
+
+    def observation_spec(self):
+        return self._env.observation_spec()
+
+    def action_spec(self):
+        return self._action_spec
+
+    def reward_spec(self):
+        return self._env.reward_spec()
+
+    def discount_spec(self):
+        return self._env.discount_spec()
+
+    def close(self):
+        self._env.close()
+
+    def __getattr__(self, name):
+        # Private names are not forwarded, so a half-built wrapper cannot recurse.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._env, name)
