@@ -318,8 +318,6 @@ def test_environment_lifecycle_matches_dm_control(differential):
     "composer.cached_property",
     "composer.HOOK_NAMES",
     "composer.variation.distributions.Distribution",
-    "composer.variation.deterministic.evaluate",
-    "composer.variation.distributions.evaluate",
 )
 def test_composer_namespace_matches_dm_control(differential):
     differential.assert_same(NAMESPACE, "composer_namespace")

@@ -112,9 +112,6 @@ def test_joint_static_isolator_matches_dm_control(differential):
 
 @pytest.mark.dm_control_api(
     "composer.initializers.PropPlacer",
-    "composer.initializers.prop_initializer",
-    "composer.initializers.tcp_initializer",
-    "composer.initializers.utils",
     "composer.Initializer",
     "composer.EpisodeInitializationError",
     "composer.Environment.reset",

@@ -256,7 +256,6 @@ def test_random_schedules_match_dm_control(differential):
 
 @pytest.mark.dm_control_api(
     "composer.observation.Buffer",
-    "composer.observation.obs_buffer.Buffer",
     "composer.observation.DEFAULT_BUFFER_SIZE",
     "composer.observation.DEFAULT_UPDATE_INTERVAL",
     "composer.observation.DEFAULT_DELAY",

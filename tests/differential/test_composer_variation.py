@@ -202,7 +202,6 @@ record('cleared_size', np.array(task._box._geom.size))
     "composer.variation.rotations.QuaternionFromAxisAngle",
     "composer.variation.rotations.QuaternionPreMultiply",
     "composer.variation.rotations.QuaternionRotate",
-    "composer.variation.rotations.IDENTITY_QUATERNION",
     "composer.variation.deterministic.Constant",
     "composer.variation.deterministic.Sequence",
     "composer.variation.deterministic.Identity",

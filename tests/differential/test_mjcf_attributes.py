@@ -300,7 +300,6 @@ for seed in range(40):
     "mjcf.Element.get_attributes",
     "mjcf.Element.set_attributes",
     "mjcf.Element.add",
-    "mjcf.Element.dclass",
     "mjcf.from_xml_string",
     "mjcf.get_frame_freejoint",
     "mjcf.get_attachment_frame",
