@@ -260,8 +260,9 @@ class DefaultTag:
         record: dict[str, Any] | None = None,
     ) -> None:
         """Writes one attribute; `record` is the tag's record when the caller has it."""
+        followers: list[Any] = []
         if check:
-            self._check_unused()
+            followers = self._check_unused(name, attribute)
         if value is None:
             raise ValueError(
                 f"{name!r} of {self._path()} cannot be cleared once set (MjSpec keeps no "
@@ -275,6 +276,10 @@ class DefaultTag:
             ) from error
         if self._tag in ("position", "velocity", "motor"):
             _set_actuator_shortcut(self._mjs, self._tag)
+        for element in followers:
+            # As dm_control resolves defaults at compile: an element of the class that
+            # did not set the attribute itself takes the class's new value.
+            setattr(element, attribute.field, getattr(self._mjs, attribute.field))
         if record is None:
             record = self._record()
         if record is not None:
@@ -302,7 +307,14 @@ class DefaultTag:
                 record.update(saved_record)
             raise
 
-    def _check_unused(self) -> None:
+    def _check_unused(
+        self, name: str | None = None, attribute: attributes_module.Attribute | None = None
+    ) -> list[Any]:
+        """The elements that must take a new value of attribute `name` of this class: its
+        users that did not set it themselves (MjSpec copied the class's values into
+        them when they were added). Raises where that cannot be known or done: no
+        attribute named (several at once), a class made from this one, an element
+        without a record of what it set, an actuator shortcut or an orientation."""
         cls = self._cls
         scope = self._scope
         if scope._default_children:
@@ -317,16 +329,66 @@ class DefaultTag:
             for element in elements
             if getattr(element, "classname", None) is not None and element.classname.name in classes
         ]
-        if users or derived:
-            what = (
-                (f"{len(users)} <{kind}> element(s)" if users else "")
-                + (" and " if users and derived else "")
-                + (f"the classes {derived} made from it" if derived else "")
-            )
-            raise ValueError(
-                f"{self._path()}: {what} already took this class's values (MjSpec applies "
-                "defaults when an element or class is added); set defaults before adding them"
-            )
+        if not users and not derived:
+            return []
+        if (
+            name is not None
+            and attribute is not None
+            and self._tag not in ("position", "velocity", "motor")
+            and not isinstance(attribute, attributes_module.Orientation)
+        ):
+            followers = self._followers(name, kind)
+            if followers is not None:
+                return followers
+        what = (
+            (f"{len(users)} <{kind}> element(s)" if users else "")
+            + (" and " if users and derived else "")
+            + (f"the classes {derived} made from it" if derived else "")
+        )
+        raise ValueError(
+            f"{self._path()}: {what} already took this class's values (MjSpec applies "
+            "defaults when an element or class is added); set defaults before adding them"
+        )
+
+    def _followers(self, name: str, kind: str) -> list[Any] | None:
+        """The structs that inherit attribute `name` of this tag from this class without
+        setting it themselves: elements of the class and of the classes made from it,
+        and those classes' own structs (a class that sets it keeps its value, and so
+        do the classes made from that one). None where a record of what was set is
+        missing (a model built or parsed without them)."""
+        scope = self._scope
+        top_spec = scope._top_scope._spec
+        records = scope._written
+        prefix = scope._full_prefix()
+        users_by_class: dict[str, list[Any]] = {}
+        for element in getattr(top_spec, _COLLECTIONS[kind]):
+            classname = getattr(element, "classname", None)
+            if classname is not None:
+                users_by_class.setdefault(classname.name, []).append(element)
+        followers: list[Any] = []
+        pending = [(self._cls._mjs.name, True)]
+        while pending:
+            full_name, is_this_class = pending.pop()
+            if not is_this_class:
+                local = full_name[len(prefix) :] if full_name.startswith(prefix) else full_name
+                record = records.get(record_key(local, self._tag))
+                if record is None:
+                    if not scope._records_complete:
+                        return None
+                    record = {}
+                if name in record:
+                    continue
+                followers.append(
+                    getattr(top_spec.find_default(full_name), _DEFAULT_TAGS[self._tag])
+                )
+            for element in users_by_class.get(full_name, []):
+                record = records.get(element)
+                if record is None:
+                    return None
+                if name not in record:
+                    followers.append(element)
+            pending.extend((child, False) for child in scope._default_children.get(full_name, []))
+        return followers
 
     def __repr__(self) -> str:
         return f"MJCF Element: {self._path()}"

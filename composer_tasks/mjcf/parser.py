@@ -71,7 +71,7 @@ def from_xml_string(
     spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = folder
-    return _model(spec, xml_string, allow_paths_outside_model_dir)
+    return _model(spec, xml_string, allow_paths_outside_model_dir, folder, assets)
 
 
 def from_path(
@@ -95,7 +95,7 @@ def from_path(
     if not allow_paths_outside_model_dir:
         _check_includes(text, repr(path), folder, folder)
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return _model(spec, text, allow_paths_outside_model_dir)
+    return _model(spec, text, allow_paths_outside_model_dir, folder, assets)
 
 
 def from_file(
@@ -142,7 +142,50 @@ def parse_tree(text: str, source: str) -> ElementTree.Element:
 _MODEL_ATTRIBUTE = re.compile(r"<mujoco\b[^>]*\smodel\s*=")
 
 
-def _model(spec: Any, text: str, allow_outside: bool) -> RootElement:
+def _inline_includes(
+    text: str, folder: str, assets: Mapping[str, bytes] | None, depth: int = 0
+) -> str | None:
+    """`text` with each `<include file=...>` replaced by the children of the included
+    file's `<mujoco>`, as MuJoCo's parser splices them (files from `assets` by name,
+    else from `folder`), or None when an included file cannot be read here."""
+    if "include" not in text:
+        return text
+    tree = parse_tree(text, "the MJCF text")
+
+    def expand(parent: ElementTree.Element) -> bool:
+        for index, child in reversed(list(enumerate(parent))):
+            if child.tag != "include":
+                if not expand(child):
+                    return False
+                continue
+            name = child.get("file", "")
+            if assets is not None and name in assets:
+                included = assets[name]
+            else:
+                try:
+                    with open(os.path.join(folder or ".", name), "rb") as handle:
+                        included = handle.read()
+                except OSError:
+                    return False
+            inner_text = included.decode("utf-8") if isinstance(included, bytes) else included
+            inner = _inline_includes(inner_text, folder, assets, depth + 1) if depth < 16 else None
+            if inner is None:
+                return False
+            parent.remove(child)
+            for offset, element in enumerate(parse_tree(inner, repr(name))):
+                parent.insert(index + offset, element)
+        return True
+
+    return ElementTree.tostring(tree, encoding="unicode") if expand(tree) else None
+
+
+def _model(
+    spec: Any,
+    text: str,
+    allow_outside: bool,
+    folder: str = "",
+    assets: Mapping[str, bytes] | None = None,
+) -> RootElement:
     if spec.modelname == _MUJOCO_UNNAMED and not _MODEL_ATTRIBUTE.search(text):
         spec.modelname = UNNAMED_MODEL  # PyMJCF's name for an unnamed model
     model = RootElement._for_spec(spec, authored=True)
@@ -150,8 +193,9 @@ def _model(spec: Any, text: str, allow_outside: bool) -> RootElement:
     if not allow_outside:
         for name, path in _asset_files(model):
             _check_inside(path, spec.modelfiledir or ".", f"asset file {name!r}")
-    # Matched to the spec on first use (most parsed models are compiled unread).
-    model._pending_text = text
+    # Matched to the spec on first use (most parsed models are compiled unread); the
+    # `<include>`d files' elements in their places, as MuJoCo read them.
+    model._pending_text = _inline_includes(text, folder, assets)
     return model
 
 

@@ -452,7 +452,15 @@ class RootElement:
         found = self._top_spec().find_default(self._full_prefix() + "main")
         return found if found is not None else self._spec.default
 
-    def _find_default(self, dclass: str) -> Any:
+    def _find_default(self, dclass: Any) -> Any:
+        if isinstance(dclass, defaults_module.DefaultClass):
+            # A class handle, as dm_control accepts (`dclass=model.default.add(...)`).
+            if dclass._scope is not self:
+                raise ValueError(
+                    f"dclass {dclass!r} is a default class of model {dclass._scope.model!r}, "
+                    f"not of {self.model!r}"
+                )
+            return dclass._mjs
         if not isinstance(dclass, str):
             raise TypeError(f"dclass must be a class name, got {type(dclass).__name__}")
         if self._parent_scope is None and dclass == "main":

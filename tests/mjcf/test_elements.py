@@ -176,14 +176,30 @@ def test_bad_references_raise():
         mjcf.Physics.from_mjcf_model(model)
 
 
-def test_default_set_after_elements_use_it_raises():
-    model, _, _ = _leg_model()
-    with pytest.raises(ValueError, match=r"1 <geom> element\(s\) already took this class's values"):
-        model.default.geom.rgba = [0, 0, 1, 1]
-    parent = mjcf.RootElement(model="p")
-    parent.default.add("default", dclass="child")
-    with pytest.raises(ValueError, match=r"the classes \['child'\] made from it"):
-        parent.default.joint.damping = 1
+def test_default_set_after_elements_reaches_those_that_did_not_set_it():
+    # As dm_control, which resolves defaults at compile: an element (or a class made
+    # from this one) that did not set the attribute takes the class's new value.
+    model, thigh, _ = _leg_model()
+    other = thigh.add(
+        "geom", name="other", fromto=[0, 0, 0, 0.1, 0, 0], size=[0.02], rgba=[0, 1, 0, 1]
+    )
+    child = model.default.add("default", dclass="child")
+    child.geom.size = [0.03]
+    late = thigh.add("geom", name="late", dclass=child, fromto=[0, 0, 0, 0, 0.1, 0])
+    model.default.geom.rgba = [0, 0, 1, 1]
+    model.default.geom.size = [0.2]
+    physics = mjcf.Physics.from_mjcf_model(model)
+    rgba = physics.named.model.geom_rgba
+    assert rgba["thigh"].tolist() == [0, 0, 1, 1]
+    assert rgba["other"].tolist() == [0, 1, 0, 1]  # set on the element: kept
+    assert rgba["late"].tolist() == [0, 0, 1, 1]  # through the class made from main
+    sizes = physics.named.model.geom_size[:, 0]
+    assert sizes.tolist() == [0.05, 0.02, 0.03]  # each set its own, or its class did
+    assert model.find("geom", "thigh").rgba is None and late.rgba is None
+    # Where that cannot be done, it still refuses: an actuator shortcut of a class
+    # whose actuators (the motor) and derived classes exist.
+    with pytest.raises(ValueError, match=r"1 <actuator> element\(s\) and the classes"):
+        model.default.position.kp = 5
 
 
 def test_edits_announce_themselves_to_the_environment():

@@ -32,7 +32,15 @@ def test_a_parsed_text_that_cannot_be_matched_reads_the_specs_values(tmp_path):
         "<worldbody><geom name='g' size='0.1'/></worldbody></mujoco>"
     )
     geom = mjcf.from_path(main).find("geom", "g")
-    # With an <include>, the text is not the model element by element: values of the spec.
+    # An <include>d file's elements are matched in their places, as MuJoCo splices them.
+    assert geom.rgba is None and geom.size.tolist() == [0.1]
+    posed = tmp_path / "posed.xml"
+    posed.write_text(
+        "<mujoco><default><geom rgba='1 0 0 1'/></default><worldbody>"
+        "<frame pos='0 0 1'><geom name='g' size='0.1'/></frame></worldbody></mujoco>"
+    )
+    geom = mjcf.from_path(posed).find("geom", "g")
+    # A frame with a pose is not the model element by element: values of the spec.
     assert geom.rgba.tolist() == [1, 0, 0, 1] and geom.size.tolist() == [0.1, 0, 0]
     text = (
         "<mujoco><default><geom rgba='1 0 0 1'/></default>"
