@@ -140,19 +140,41 @@ def test_sensordata_alias():
     assert physics.bind(sensor).sensordata[0] == pytest.approx(0.4)
 
 
-def test_get_set_state_round_trip_and_bad_shape():
+def test_get_set_full_state_round_trip_and_bad_shape():
     physics = _pendulum()
     physics.data.qpos[0] = 0.7
     physics.data.ctrl[0] = 0.5
     physics.step(5)
-    state = physics.get_state()
+    state = physics.get_full_state()
     physics.step(5)
     after = physics.data.qpos.copy()
-    physics.set_state(state)
+    physics.set_full_state(state)
     physics.step(5)
     np.testing.assert_array_equal(physics.data.qpos, after)
     with pytest.raises(ValueError, match="state must have shape"):
+        physics.set_full_state(state[:-1])
+
+
+def test_get_state_is_qpos_qvel_act_and_set_state_recomputes_nothing():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.7
+    physics.data.qvel[0] = -0.2
+    physics.forward()
+    state = physics.get_state()
+    np.testing.assert_array_equal(state, [0.7, -0.2])
+    np.testing.assert_array_equal(physics.state(), state)
+    xpos = physics.data.geom_xpos.copy()
+    physics.set_state(np.array([0.1, 0.3]))
+    np.testing.assert_array_equal(physics.position(), [0.1])
+    np.testing.assert_array_equal(physics.velocity(), [0.3])
+    np.testing.assert_array_equal(physics.data.geom_xpos, xpos)  # as dm_control: no forward
+    with pytest.raises(ValueError, match=r"state must have shape \(2,\)"):
         physics.set_state(state[:-1])
+    integration = physics.get_state(sig=mujoco.mjtState.mjSTATE_INTEGRATION)
+    np.testing.assert_array_equal(integration, physics.get_full_state())
+    physics.set_state(integration, sig=mujoco.mjtState.mjSTATE_INTEGRATION)
+    with pytest.raises(ValueError, match="for this model and sig"):
+        physics.set_state(integration[:-1], sig=mujoco.mjtState.mjSTATE_INTEGRATION)
 
 
 def test_copy_is_independent():
@@ -161,8 +183,9 @@ def test_copy_is_independent():
     clone = physics.copy()
     clone.step(10)
     assert physics.time() == 0.0
-    assert clone.model is physics.model
-    assert physics.copy(share_model=False).model is not physics.model
+    assert clone.model is not physics.model  # dm_control copies the model by default
+    assert physics.copy(share_model=True).model is physics.model
+    assert clone.data.geom_xpos[0, 0] != 0.0  # forwarded, as dm_control's copy is
 
 
 def test_recompile_keeps_state():

@@ -17,6 +17,8 @@ edits happened in `initialize_episode_mjcf`).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -110,7 +112,16 @@ def _bindable(handle: element_module.Element) -> Any:
 
 class Binding:
     """Attributes (`qpos`, `xpos`, `xmat`, `sensordata`, `mass`, `element_id`, ...) of
-    bound handles, with PyMJCF's shapes."""
+    bound handles, with PyMJCF's shapes.
+
+    As in dm_control, writing the state or inputs (`qpos`, `qvel`, `act`, `ctrl`,
+    `qfrc_applied`, `xfrc_applied`) or a model parameter (other than colours and
+    materials) marks the physics dirty, and the next read of any other attribute
+    through a binding runs `physics.forward()` first; writing a frame offset (`pos`,
+    `quat` of a body, geom or site; `ipos`, `iquat` of a body) zeroes the element's
+    `sameframe` (and `simple`) flag so that MuJoCo uses the written offset. Item
+    writes into a returned array (`bind(joints).qpos[0] = 0.3`) do the same.
+    """
 
     __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
 
@@ -126,31 +137,84 @@ class Binding:
         """The element's id in the compiled model (an array of ids for a list)."""
         return np.array(self._ids) if self._is_sequence else self._ids[0]
 
-    def _location(self, name: str) -> indexing.Location:
-        location = self._locations.get(name)
-        if location is None:
+    def _location(self, name: str) -> _Attribute:
+        attribute = self._locations.get(name)
+        if attribute is None:
             physics = self._physics
-            location = indexing.locate(
-                physics.model, physics.data, self._kind, self._ids, name, self._is_sequence
-            )
-            self._locations[name] = location
-        return location
+            model, data = physics.model, physics.data
+            location = indexing.locate(model, data, self._kind, self._ids, name, self._is_sequence)
+            marks_dirty = physics_module.triggers_dirty(location.struct, location.name, name)
+            disable = []
+            if location.struct == "model":
+                for flag in physics_module.MODEL_DISABLE_ON_WRITE.get(location.name, ()):
+                    disable.append(
+                        indexing.locate(
+                            model, data, self._kind, self._ids, flag.split("_", 1)[1], True
+                        )
+                    )
+            attribute = _Attribute(location, marks_dirty, tuple(disable))
+            self._locations[name] = attribute
+        return attribute
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        location = self._location(name)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        location = attribute.location
         if not self._is_sequence and location.contiguous:
             view = location.view()
-            return view[()] if view.shape == () else view
-        value = location.read()
-        value.flags.writeable = False
-        return value
+            if view.shape == ():
+                return view[()]
+            if attribute.view is None:
+                attribute.view = physics_module.bound_array(
+                    view, physics, attribute.marks_dirty, attribute.disable_views()
+                )
+            return attribute.view
+        return physics_module.bound_array(
+            location.read(),
+            physics,
+            attribute.marks_dirty,
+            attribute.disable_views(),
+            write_back=location.write,
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "element_id":
             raise AttributeError("element_id cannot be set")
-        self._location(name).write(value)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        attribute.location.write(value)
+        for flags in attribute.disable:
+            flags.write(0)
+        if attribute.marks_dirty:
+            physics._dirty = True
+
+
+class _Attribute:
+    """Where a bound attribute lives, whether writing it marks the physics dirty,
+    and the flags (`sameframe`, `simple`) a write zeroes."""
+
+    __slots__ = ("disable", "location", "marks_dirty", "view")
+
+    def __init__(
+        self,
+        location: indexing.Location,
+        marks_dirty: bool,
+        disable: tuple[indexing.Location, ...],
+    ) -> None:
+        self.location = location
+        self.marks_dirty = marks_dirty
+        self.disable = disable
+        # The single element's contiguous entries as a `BoundArray`, made once.
+        self.view: np.ndarray | None = None
+
+    def disable_views(self) -> tuple[Callable[[], None], ...]:
+        return tuple(functools.partial(flags.write, 0) for flags in self.disable)
 
 
 __all__ = ["Binding", "Physics"]
