@@ -62,8 +62,11 @@ class Physics(physics_module.Physics):
 
     @property
     def named(self) -> indexing.NamedIndexer:
-        """Arrays of `model` and `data` indexed by element names."""
-        return indexing.NamedIndexer(self)
+        """Arrays of `model` and `data` indexed by element names (see
+        `composer_tasks.physics.Physics.named`); raises while the model is edited
+        and not recompiled."""
+        self._check_current()
+        return super().named
 
     def bind(self, elements: Any) -> Any:
         """Attributes of PyMJCF handles or `mujoco.Mjs...` elements in the compiled model.
