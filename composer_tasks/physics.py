@@ -479,7 +479,10 @@ class Binding:
             field = self._model_prefix + real_name
             flags = MODEL_DISABLE_ON_WRITE.get(field, ())
             disable = tuple(flag.split("_", 1)[1] for flag in flags)
-        resolved = (owner, real_name, triggers_dirty(struct_name, field, real_name), disable)
+        # An element's id and name are neither derived nor writable: reading them
+        # never needs a forward pass (dm_control's `element_id` does not run one).
+        marks_dirty = real_name in ("id", "name") or triggers_dirty(struct_name, field, real_name)
+        resolved = (owner, real_name, marks_dirty, disable)
         self._owners[name] = resolved
         return resolved
 
