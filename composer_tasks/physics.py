@@ -1124,7 +1124,9 @@ class Physics:
         Args:
             height, width: image size in pixels (positive integers).
             camera_id: camera index or name; -1 is the free camera.
-            depth: return a (height, width) float32 depth image in metres.
+            depth: return a (height, width) float32 depth image: distances along
+                the camera axis in metres, of the scene as an RGB image draws it (the
+                skybox included), as dm_control gives them (`rendering.dm_control_depth`).
             segmentation: return (height, width, 2) int32 (object id, object type).
             scene_option: an optional `mujoco.MjvOption`.
             shadows, reflections, antialias: draw shadows, reflective surfaces, and

@@ -78,15 +78,54 @@ def render(
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
     if depth:
-        renderer.enable_depth_rendering()
-    elif segmentation:
+        renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
+        return dm_control_depth(renderer, model)
+    if segmentation:
         renderer.enable_segmentation_rendering()
     try:
         renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
         return renderer.render()
     finally:
-        renderer.disable_depth_rendering()
         renderer.disable_segmentation_rendering()
+
+
+def dm_control_depth(renderer: mujoco.Renderer, model: mujoco.MjModel) -> np.ndarray:
+    """The depth image of `renderer`'s updated scene as dm-control 1.0.50 gives it:
+    the scene drawn as for an RGB image (the skybox included, where
+    `mujoco.Renderer`'s depth mode draws segmentation colours without it, so that
+    the sky reads as the far plane), the depth buffer converted to distances along
+    the camera axis in metres.
+
+    dm_control converts a conventional depth buffer, `near / (1 - d * (1 - near /
+    far))`; MuJoCo 4 writes a reversed-Z buffer, which is inverted here as
+    `mujoco.Renderer` does (float32 projection coefficients, float64 arithmetic;
+    linear for an orthographic camera). The raw buffer is only reachable through
+    the renderer's private GL context, rectangle and rendering context.
+
+    Returns:
+        (height, width) float32, top row first.
+    """
+    if renderer._gl_context:  # noqa: SLF001  (see the docstring)
+        renderer._gl_context.make_current()  # noqa: SLF001
+    rect, context = renderer._rect, renderer._mjr_context  # noqa: SLF001
+    mujoco.mjr_render(rect, renderer.scene, context)
+    buffer = np.empty((renderer.height, renderer.width), dtype=np.float32)
+    mujoco.mjr_readPixels(None, buffer, rect, context)
+    extent = model.stat.extent
+    near = np.float32(model.vis.map.znear * extent)
+    far = np.float32(model.vis.map.zfar * extent)
+    values = buffer.astype(np.float64)
+    if renderer.scene.camera[0].orthographic:
+        metres = far - values * (far - near)
+    else:
+        # The reversed-Z projection's depth coefficients: glFrustum's c and d,
+        # mapped by z -> (1 - z) / 2.
+        c = np.float32(-0.5) * (-(far + near) / (far - near)) - np.float32(0.5)
+        d = np.float32(-0.5) * (-(np.float32(2) * far * near) / (far - near))
+        metres = d / (values + c)
+    image = metres.astype(np.float32)
+    # The GL buffer's first row is the image's bottom row.
+    return np.flipud(image) if renderer._gl_context else image  # noqa: SLF001
 
 
 def cached_renderer(
