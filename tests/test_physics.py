@@ -292,3 +292,139 @@ def test_warnings_of_a_default_or_probed_state_are_not_raised_but_a_chosen_one_i
         for index in range(physics.model.nbody - 1):
             physics.data.qpos[7 * index : 7 * index + 3] = [index * 0.5, 0.0, 0.1]
     assert physics.data.ncon == 0
+
+
+_FRAMES = """
+<mujoco>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="hinge" axis="0 1 0"/>
+      <geom name="rod" type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      <site name="tip" pos="0.5 0 0"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="torque" joint="hinge"/></actuator>
+</mujoco>
+"""
+
+
+def test_bind_of_spec_elements_marks_dirty_and_forwards_on_a_derived_read():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    tip = physics.bind(spec.site("tip"))
+    before = tip.xpos.copy()
+    physics.bind(spec.joint("hinge")).qpos = np.pi / 2
+    assert physics.is_dirty
+    assert physics.data.site_xpos[0].tolist() == before.tolist()  # raw data: stale
+    np.testing.assert_allclose(physics.bind(spec.site("tip")).xpos, [0.0, 0.0, 0.5], atol=1e-12)
+    assert not physics.is_dirty
+    physics.bind(spec.joint("hinge")).qpos[0] = 0.0  # an item write marks dirty too
+    assert physics.is_dirty
+    np.testing.assert_allclose(tip.xpos, [0.5, 0.0, 1.0], atol=1e-12)
+    physics.bind(spec.actuator("torque")).ctrl = 1.0
+    physics.step()
+    assert physics.is_dirty  # step leaves the flag, as dm_control's
+    assert physics.bind(spec.joint("hinge")).id == 0 and physics.is_dirty  # ids never forward
+    physics.bind(spec.geom("rod")).rgba = [1, 0, 0, 1]
+    physics.forward()
+    physics.bind(spec.geom("rod")).rgba = [0, 1, 0, 1]
+    assert not physics.is_dirty  # colours do not change the dynamics
+
+
+def test_bind_of_spec_elements_zeroes_sameframe_on_frame_writes():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    site = physics.bind(spec.site("tip"))
+    physics.bind(spec.body("arm")).pos = [0.0, 0.0, 2.0]
+    assert physics.model.body_sameframe[1] == 0
+    site.quat[...] = [0.0, 1.0, 0.0, 0.0]
+    assert physics.model.site_sameframe[0] == 0
+    physics.bind(spec.body("arm")).ipos = [0.1, 0.0, 0.0]
+    assert physics.model.body_simple[1] == 0
+
+
+def test_bound_arrays_compute_plain_arrays():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    doubled = physics.bind(spec.site("tip")).xpos * 2
+    assert type(doubled) is np.ndarray
+    assert type(physics.bind(spec.site("tip")).xpos.copy()) is np.ndarray
+
+
+def test_model_and_data_are_mujocos_structs_with_dm_controls_methods():
+    physics = _pendulum()
+    assert type(physics.model) is mujoco.MjModel and physics.model.ptr is physics.model
+    assert type(physics.data) is mujoco.MjData and physics.data.ptr is physics.data
+    assert physics.model.name2id("hinge", "joint") == 0
+    assert physics.model.name2id("hinge", mujoco.mjtObj.mjOBJ_JOINT) == 0
+    with pytest.raises(ValueError, match="'nope' is not a valid object type name"):
+        physics.model.name2id("hinge", "nope")
+    assert physics.model.id2name(0, "joint") == "hinge"
+    with pytest.raises(ValueError, match="name 'missing' does not exist"):
+        physics.model.name2id("missing", "joint")
+    with physics.model.disable("gravity", mujoco.mjtDisableBit.mjDSBL_CONTACT):
+        assert physics.model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_GRAVITY
+    assert physics.model.opt.disableflags == 0
+    with pytest.raises(ValueError, match="'weightless' is not a valid flag name"):
+        with physics.model.disable("weightless"):
+            pass
+    with pytest.raises(ValueError, match=r"contact_id must be in \[0, -1\]"):
+        physics.data.contact_force(0)
+
+
+def test_constructors_from_binaries_and_reloads(tmp_path):
+    physics = _pendulum()
+    binary = physics.model.to_bytes()
+    assert Physics.from_byte_string(binary).model.nu == 1
+    with pytest.raises(TypeError, match="byte_string must be bytes"):
+        Physics.from_byte_string("not bytes")
+    path = tmp_path / "pendulum.mjb"
+    physics.model.save_binary(str(path))
+    assert Physics.from_binary_path(path).model.njnt == 1
+    with pytest.raises(FileNotFoundError, match="no MJB file"):
+        Physics.from_binary_path(tmp_path / "missing.mjb")
+    physics.step(3)
+    physics.reload_from_xml_string(_PENDULUM.replace('timestep="0.01"', 'timestep="0.02"'))
+    assert physics.time() == 0.0 and physics.timestep() == pytest.approx(0.02)
+    with pytest.raises(FileNotFoundError, match="no MJCF file"):
+        physics.reload_from_xml_path(tmp_path / "missing.xml")
+
+
+def test_reset_forwards_without_actuation_and_checks_the_keyframe():
+    physics = _pendulum()
+    with physics.reset_context():
+        physics.data.ctrl[0] = 1.0
+    assert physics.data.actuator_force[0] == 0.0  # after_reset: actuation disabled
+    physics.forward()
+    assert physics.data.actuator_force[0] == 1.0
+    with pytest.raises(ValueError, match=r"keyframe_id must be in \[0, -1\]"):
+        physics.reset(keyframe_id=0)
+
+
+def test_warnings_are_logged_within_suppress_physics_errors(caplog):
+    physics = _pendulum()
+    with physics.suppress_physics_errors():
+        physics.data.qvel[0] = np.nan
+        physics.step()
+    assert "physics diverged" in caplog.text
+    physics.reset()
+    physics.data.qvel[0] = np.inf
+    with pytest.raises(PhysicsError):
+        with physics.check_invalid_state():
+            mujoco.mj_step(physics.model, physics.data)
+
+
+def test_depth_is_the_distance_along_the_camera_axis():
+    physics = Physics.from_xml_string(
+        """
+        <mujoco>
+          <worldbody>
+            <camera name="down" pos="0 0 2" xyaxes="1 0 0 0 1 0"/>
+            <geom type="plane" size="5 5 .1"/>
+          </worldbody>
+        </mujoco>
+        """
+    )
+    depth = physics.render(height=32, width=32, camera_id="down", depth=True)
+    assert depth.dtype == np.float32 and depth.shape == (32, 32)
+    np.testing.assert_allclose(depth, 2.0, rtol=1e-5)

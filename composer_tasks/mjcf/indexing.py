@@ -425,12 +425,12 @@ class RaggedNamedAxis:
     sensor's `sensordata`): a name gives its slice (with `singleton`, a one-entry
     element gives its index, as `act` does), a list of names the concatenated indices."""
 
-    def __init__(self, names: Sequence[str], sizes: Sequence[int], singleton: bool = False) -> None:
+    def __init__(self, names: Sequence[str], sizes: ArrayLike, singleton: bool = False) -> None:
         self._names = list(names)
         self._slices: dict[str, int | slice] = {}
         self._indices: dict[str, range] = {}
         offset = 0
-        for name, size in zip(self._names, sizes):
+        for name, size in zip(self._names, np.asarray(sizes).reshape(-1)):
             size = int(size)
             if name:
                 self._slices[name] = (
