@@ -1118,6 +1118,8 @@ class Physics:
         reflections: bool = True,
         antialias: bool = True,
         level_of_detail: str = "auto",
+        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
+        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
     ) -> np.ndarray:
         """Renders a camera view with a cached `mujoco.Renderer`.
 
@@ -1141,6 +1143,11 @@ class Physics:
                 (28 and 16 by default) from about 160 pixels up. "full" always uses the
                 model's. Only the smoothness of silhouettes and the shading across round
                 shapes differ; the model is not changed (docs/rendering.md).
+            render_flag_overrides: rendering flags to set for this image, keyed by
+                lowercase name ("wireframe") or `mujoco.mjtRndFlag` (RGB only), as
+                dm_control's.
+            scene_callback: called with (physics, scene) after the scene is updated
+                and before it is drawn, e.g. to add geoms, as dm_control's.
 
         Returns:
             (height, width, 3) uint8 RGB unless depth or segmentation is asked.
@@ -1160,6 +1167,8 @@ class Physics:
             reflections=reflections,
             antialias=antialias,
             level_of_detail=level_of_detail,
+            render_flag_overrides=render_flag_overrides,
+            scene_callback=scene_callback,
         )
 
     def upload_hfield(self, hfield_id: int) -> None:

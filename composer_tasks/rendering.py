@@ -17,7 +17,7 @@ docs/rendering.md.
 """
 
 import os
-from collections.abc import MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -58,10 +58,17 @@ def render(
     reflections: bool = True,
     antialias: bool = True,
     level_of_detail: str = "auto",
+    render_flag_overrides: Mapping[str | int, bool] | None = None,
+    scene_callback: Callable[[Any, mujoco.MjvScene], None] | None = None,
 ) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
     if depth and segmentation:
         raise ValueError("ask for depth or segmentation, not both")
+    if render_flag_overrides and (depth or segmentation):
+        raise ValueError(
+            "render_flag_overrides apply to RGB images only, not with depth or segmentation"
+        )
+    overrides = _render_flags(render_flag_overrides or {})
     for name, value in (("height", height), ("width", width)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
@@ -79,14 +86,46 @@ def render(
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
     if depth:
         renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
+        if scene_callback is not None:
+            scene_callback(physics, renderer.scene)
         return dm_control_depth(renderer, model)
     if segmentation:
         renderer.enable_segmentation_rendering()
+    flags = renderer.scene.flags
+    saved = flags.copy()
     try:
         renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
+        if scene_callback is not None:
+            scene_callback(physics, renderer.scene)
+        for flag, value in overrides.items():
+            flags[flag] = value
         return renderer.render()
     finally:
+        np.copyto(flags, saved)
         renderer.disable_segmentation_rendering()
+
+
+def _render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:
+    """{mjtRndFlag index: value} of dm_control's `render_flag_overrides`, whose keys
+    are lowercase flag names ("wireframe") or `mujoco.mjtRndFlag` values.
+
+    Raises:
+        ValueError: a name or value that is no `mjtRndFlag`.
+    """
+    flags = {}
+    for key, value in overrides.items():
+        if isinstance(key, str):
+            member = getattr(mujoco.mjtRndFlag, "mjRND_" + key.upper(), None)
+            if member is None:
+                names = [name[len("mjRND_") :].lower() for name in mujoco.mjtRndFlag.__members__]
+                raise ValueError(f"{key!r} is not a rendering flag; flags: {', '.join(names[:-1])}")
+            index = int(member)
+        else:
+            index = int(key)
+            if not 0 <= index < int(mujoco.mjtRndFlag.mjNRNDFLAG):
+                raise ValueError(f"{key!r} is not a mujoco.mjtRndFlag")
+        flags[index] = bool(value)
+    return flags
 
 
 def dm_control_depth(renderer: mujoco.Renderer, model: mujoco.MjModel) -> np.ndarray:

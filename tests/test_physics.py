@@ -428,3 +428,17 @@ def test_depth_is_the_distance_along_the_camera_axis():
     depth = physics.render(height=32, width=32, camera_id="down", depth=True)
     assert depth.dtype == np.float32 and depth.shape == (32, 32)
     np.testing.assert_allclose(depth, 2.0, rtol=1e-5)
+
+
+def test_render_flag_overrides_are_checked_and_restored():
+    physics = Physics.from_xml_string(_PENDULUM)
+    flags = physics.render(16, 16, render_flag_overrides={"wireframe": True})
+    assert flags.shape == (16, 16, 3)
+    renderer = next(iter(physics._renderers.values()))
+    assert not renderer.scene.flags[mujoco.mjtRndFlag.mjRND_WIREFRAME]  # restored
+    with pytest.raises(ValueError, match="'sketchy' is not a rendering flag"):
+        physics.render(16, 16, render_flag_overrides={"sketchy": True})
+    with pytest.raises(ValueError, match="99 is not a mujoco.mjtRndFlag"):
+        physics.render(16, 16, render_flag_overrides={99: True})
+    with pytest.raises(ValueError, match="RGB images only"):
+        physics.render(16, 16, depth=True, render_flag_overrides={"wireframe": True})

@@ -40,6 +40,13 @@ class Physics(physics_module.Physics):
         # `from_spec` makes an instance of `cls`; its annotation names the base class.
         return cast("Physics", cls.from_spec(mjcf_model._top_spec()))
 
+    def reload_from_mjcf_model(self, mjcf_model: root_module.RootElement) -> None:
+        """Replaces the model and data by a fresh compile of `mjcf_model`, as a new
+        Physics `from_mjcf_model` would have them; bindings and renderers are dropped."""
+        if not isinstance(mjcf_model, root_module.RootElement):
+            raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
+        self._reload(mjcf_model._top_spec())
+
     def _model_changed(self) -> None:
         super()._model_changed()
         spec = self.spec

@@ -231,6 +231,33 @@ record("walker_named_qpos_names", list(env2.physics.named.data.qpos.axes.row.nam
 record("walker_actuator_force_reset", env2.physics.data.actuator_force.copy())
 """
 
+RENDER = """import numpy as np
+from dm_control import mjcf
+model = mjcf.RootElement(model="scene")
+model.worldbody.add("light", pos=[0, 0, 3])
+model.worldbody.add("camera", name="cam", pos=[0, -2, 1], xyaxes=[1, 0, 0, 0, 0.5, 1])
+model.worldbody.add("geom", name="floor", type="plane", size=[2, 2, 0.1])
+box = model.worldbody.add("geom", name="box", type="box", size=[0.2, 0.2, 0.2], pos=[0, 0, 0.2])
+physics = mjcf.Physics.from_mjcf_model(model)
+calls = []
+image = physics.render(32, 48, camera_id="cam", scene_callback=lambda p, scene: calls.append(scene.ngeom))
+record("callback_calls", len(calls))
+record("callback_ngeom>0", calls[0] > 0)
+record("rgb_shape", image.shape)
+record("rgb_dtype", str(image.dtype))
+wire = physics.render(32, 48, camera_id="cam", render_flag_overrides={"wireframe": True})
+record("wire_shape", wire.shape)
+record("wire_differs", bool(np.any(wire != image)))
+check("overrides_with_depth", physics.render, 32, 48, camera_id="cam", depth=True, render_flag_overrides={"wireframe": True})
+check("depth_and_segmentation", physics.render, 32, 48, depth=True, segmentation=True)
+seg = physics.render(32, 48, camera_id="cam", segmentation=True)
+record("seg_ids", sorted(set(seg[..., 0].ravel().tolist())))
+box.size = [0.3, 0.3, 0.3]
+physics.reload_from_mjcf_model(model)
+record("reloaded_size", np.array(physics.bind(box).size))
+record("reloaded_time", physics.data.time)
+"""
+
 DEPTH = """import numpy as np
 from dm_control import mjcf
 XML = '''
@@ -320,3 +347,8 @@ def test_depth_images_match(differential):
     # distances up to about 2% from the true ones (which these are, as a ray cast
     # gives them); docs/porting_from_dm_control.md.
     differential.assert_same(DEPTH, "physics_depth", rtol=0.025, atol=1e-6)
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.render", "mjcf.Physics.reload_from_mjcf_model")
+def test_render_options_and_reload_match(differential):
+    differential.assert_same(RENDER, "physics_render", rtol=1e-12, atol=1e-12)
