@@ -703,7 +703,8 @@ class Physics:
         return self._spec
 
     def recompile(self) -> None:
-        """Recompiles the model from its (changed) spec, keeping the simulation state.
+        """Recompiles the model from its (changed) spec, keeping the simulation state,
+        and forwards it with actuation disabled (`after_reset`).
 
         Bindings, renderers and anything else derived from the old model are dropped.
         """
@@ -711,7 +712,8 @@ class Physics:
             raise ValueError("this Physics was not built from a spec, so it cannot recompile")
         model, data = self._spec.recompile(self._model, self._data)
         self._install(model, data)
-        self.forward()
+        # A new model's first forward pass, as dm_control's reload runs it.
+        self.after_reset()
 
     # Simulation.
 

@@ -393,9 +393,16 @@ class UnnamedAxis:
 class RegularNamedAxis:
     """An axis with one entry per named element (`xpos`'s bodies, `xyz` columns)."""
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], kind: str = "element") -> None:
         self._names = list(names)
+        self._kind = kind
         self._offsets = {name: offset for offset, name in enumerate(self._names) if name}
+
+    def _offset(self, name: Any) -> int:
+        try:
+            return self._offsets[_native(name)]
+        except KeyError:
+            raise KeyError(f"no {self._kind} named {_native(name)!r}") from None
 
     @property
     def names(self) -> list[str]:
@@ -410,11 +417,11 @@ class RegularNamedAxis:
         """
         _validate_key_item(key_item)
         if isinstance(key_item, (str, bytes)):
-            return self._offsets[_native(key_item)]
+            return self._offset(key_item)
         if isinstance(key_item, (list, np.ndarray)):
             items = np.asarray(key_item)
             if items.size and isinstance(items.flat[0], (str, np.str_, bytes)):
-                offsets = np.array([self._offsets[_native(str(k))] for k in items.flat])
+                offsets = np.array([self._offset(str(k)) for k in items.flat])
                 return offsets.reshape(items.shape)
             return items
         return key_item
@@ -425,8 +432,15 @@ class RaggedNamedAxis:
     sensor's `sensordata`): a name gives its slice (with `singleton`, a one-entry
     element gives its index, as `act` does), a list of names the concatenated indices."""
 
-    def __init__(self, names: Sequence[str], sizes: ArrayLike, singleton: bool = False) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        sizes: ArrayLike,
+        singleton: bool = False,
+        kind: str = "element",
+    ) -> None:
         self._names = list(names)
+        self._kind = kind
         self._slices: dict[str, int | slice] = {}
         self._indices: dict[str, range] = {}
         offset = 0
@@ -452,12 +466,18 @@ class RaggedNamedAxis:
         """
         _validate_key_item(key_item)
         if isinstance(key_item, (str, bytes)):
-            return self._slices[_native(key_item)]
+            name = _native(key_item)
+            if name not in self._slices:
+                raise KeyError(f"no {self._kind} named {name!r}")
+            return self._slices[name]
         if isinstance(key_item, (list, np.ndarray)) and len(key_item):
             if isinstance(key_item[0], (str, np.str_, bytes)):
                 indices: list[int] = []
-                for name in key_item:
-                    indices.extend(self._indices[_native(str(name))])
+                for item in key_item:
+                    name = _native(str(item))
+                    if name not in self._indices:
+                        raise KeyError(f"no {self._kind} named {name!r}")
+                    indices.extend(self._indices[name])
                 return indices
         return key_item
 
@@ -489,18 +509,20 @@ def _row_axis(model: Any, struct_name: str, name: str, array: np.ndarray) -> Axi
         return UnnamedAxis()
     element_kind, how = kind
     names = _element_names(model, element_kind)
+    label = "mocap body" if element_kind == "mocap" else element_kind
     if how == "rows":
-        return RegularNamedAxis(names)
+        return RegularNamedAxis(names, label)
     if element_kind == "actuator":
         # dm_control counts one activation per stateful actuator here.
-        return RaggedNamedAxis(names, np.where(model.actuator_actadr == -1, 0, 1), singleton=True)
+        sizes = np.where(model.actuator_actadr == -1, 0, 1)
+        return RaggedNamedAxis(names, sizes, singleton=True, kind=label)
     if element_kind == "sensor":
         addresses, total = model.sensor_adr, model.nsensordata
     elif name == "qpos" or name in ("qpos0", "qpos_spring"):
         addresses, total = model.jnt_qposadr, model.nq
     else:
         addresses, total = model.jnt_dofadr, model.nv
-    return RaggedNamedAxis(names, np.diff(np.r_[addresses, total]))
+    return RaggedNamedAxis(names, np.diff(np.r_[addresses, total]), kind=label)
 
 
 def _column_axis(name: str, array: np.ndarray) -> Axis | None:
@@ -508,7 +530,7 @@ def _column_axis(name: str, array: np.ndarray) -> Axis | None:
         return None
     for columns, fields in _COLUMNS.items():
         if name in fields:
-            return RegularNamedAxis(columns)
+            return RegularNamedAxis(columns, "column")
     return UnnamedAxis()
 
 
