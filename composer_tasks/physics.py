@@ -1101,6 +1101,19 @@ class Physics:
             logging.warning("%s", error)
         return clone
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # As dm_control's: the state lives in the data (which carries its model);
+        # the spec (not picklable) and the renderers are not kept.
+        return {"data": self._data}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        data = state["data"]
+        self.__init__(data.model, data)
+        try:
+            self.after_reset()
+        except PhysicsError as error:
+            logging.warning("%s", error)
+
     def free(self) -> None:
         """Releases the renderers; the model and data are freed with the last
         reference to them (dm_control's `free` frees the native structs at once)."""

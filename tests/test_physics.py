@@ -1,5 +1,7 @@
 """Physics: construction, stepping, binding, state, divergence."""
 
+import pickle
+
 import mujoco
 import numpy as np
 import pytest
@@ -442,3 +444,12 @@ def test_render_flag_overrides_are_checked_and_restored():
         physics.render(16, 16, render_flag_overrides={99: True})
     with pytest.raises(ValueError, match="RGB images only"):
         physics.render(16, 16, depth=True, render_flag_overrides={"wireframe": True})
+
+
+def test_pickling_keeps_the_state_and_forwards():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.4
+    clone = pickle.loads(pickle.dumps(physics))
+    np.testing.assert_array_equal(clone.data.qpos, [0.4])
+    assert clone.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.4))
+    assert clone.spec is None

@@ -103,7 +103,12 @@ class Physics(physics_module.Physics):
                 raise ValueError(f"bind elements of one kind at a time, got {sorted(kinds)}")
             kind = kinds.pop()
             try:
-                ids = indexing.element_ids(self.model, kind, mjs)
+                if self.spec is None:
+                    # A physics without its spec (unpickled, or built from a model):
+                    # elements are found by name, as dm_control binds them.
+                    ids = [self.model.name2id(element.name, kind) for element in mjs]
+                else:
+                    ids = indexing.element_ids(self.model, kind, mjs)
             except (ValueError, KeyError) as error:
                 raise ValueError(
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "

@@ -72,6 +72,13 @@ physics.bind(hip).qpos = 0.2
 record("before_forward", physics.is_dirty)
 physics.mark_as_dirty()
 record("mark", physics.is_dirty)
+import pickle
+physics.bind(hip).qpos = 0.4
+physics.forward()
+clone = pickle.loads(pickle.dumps(physics))
+record("pickle/qpos", clone.data.qpos.copy())
+record("pickle/bind_xpos", np.array(clone.bind(foot).xpos))
+record("pickle/is_dirty", clone.is_dirty)
 """
 
 API = """import numpy as np
