@@ -389,8 +389,18 @@ class BoundArray(np.ndarray):
     def copy(self, order: Any = "C") -> np.ndarray:  # type: ignore[override]
         return np.array(self, order=order)
 
+    def __copy__(self) -> np.ndarray:
+        return np.array(self)
+
+    def __deepcopy__(self, memo: Any) -> np.ndarray:
+        return np.array(self)
+
     def __reduce__(self) -> Any:
-        return np.asarray(self).copy().__reduce__()
+        # As dm_control's bound arrays: a view of a live simulation is not data.
+        raise NotImplementedError(
+            f"Objects of type {type(self)} cannot be pickled; pickle a copy "
+            "(`np.array(value)` or `value.copy()`)."
+        )
 
 
 def bound_array(

@@ -199,6 +199,16 @@ def locate(
     _, count_name = KINDS[kind]
     count = getattr(model, count_name)
     ids = np.asarray(ids, dtype=int).reshape(-1)
+    if kind == "body" and attribute in ("mocap_pos", "mocap_quat") and data is not None:
+        # A mocap body's rows of the mocap arrays (dm_control's `mocap_body` binding).
+        mocap_ids = np.asarray(model.body_mocapid)[ids]
+        if np.any(mocap_ids < 0):
+            raise AttributeError(f"{attribute} is bound for mocap bodies only")
+        array = getattr(data, attribute)
+        width = array.shape[1]
+        positions = (mocap_ids[:, None] * width + np.arange(width)[None, :]).reshape(-1)
+        shape = ((len(ids),) if is_sequence else ()) + (width,)
+        return Location(array, positions, shape, "data", attribute)
     for struct_name, struct, array_name, how in _candidates(model, data, kind, attribute):
         array = getattr(struct, array_name, None)
         if not isinstance(array, np.ndarray):
@@ -525,7 +535,9 @@ def _row_axis(model: Any, struct_name: str, name: str, array: np.ndarray) -> Axi
     return RaggedNamedAxis(names, np.diff(np.r_[addresses, total]), kind=label)
 
 
-def _column_axis(name: str, array: np.ndarray) -> Axis | None:
+def column_axis(name: str, array: np.ndarray) -> Axis | None:
+    """The column axis of MuJoCo field `name` (named for positions, quaternions,
+    rotation matrices and colours), or None for a field of one column."""
     if array.ndim < 2:
         return None
     for columns, fields in _COLUMNS.items():
@@ -671,7 +683,7 @@ def _field_indexer(model: Any, struct: Any, struct_name: str, name: str) -> Fiel
         raise AttributeError(  # noqa: TRY004  (a missing attribute, as getattr raises)
             f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}"
         )
-    axes = Axes(_row_axis(model, struct_name, name, array), _column_axis(name, array))
+    axes = Axes(_row_axis(model, struct_name, name, array), column_axis(name, array))
     return FieldIndexer(name, array, axes)
 
 

@@ -78,17 +78,30 @@ class Physics(physics_module.Physics):
     def bind(self, elements: Any) -> Any:
         """Attributes of PyMJCF handles or `mujoco.Mjs...` elements in the compiled model.
 
-        A handle (or a list of handles) gives a `Binding` with PyMJCF's shapes; raw
+        A handle (or any iterable of handles, a NumPy array of them included) gives
+        a `Binding` with PyMJCF's shapes; an empty iterable gives an empty binding
+        (every attribute an empty array, assignments refused), as dm_control's; raw
         spec elements keep `composer_tasks.physics.Physics.bind`'s behaviour.
+
+        Raises:
+            ValueError: `elements` is None.
         """
-        if isinstance(elements, (list, tuple)):
-            if elements and all(isinstance(e, element_module.Element) for e in elements):
-                return self._bind_handles(tuple(elements), True)
-            if any(isinstance(e, element_module.Element) for e in elements):
-                raise TypeError("bind a list of mjcf elements or a list of spec elements, not both")
-        elif isinstance(elements, element_module.Element):
+        if isinstance(elements, element_module.Element):
             return self._bind_handles(elements, False)
-        return super().bind(elements)
+        if elements is None:
+            raise ValueError("mjcf_elements is None.")
+        if not isinstance(elements, (list, tuple)):
+            try:
+                elements = tuple(elements)
+            except TypeError:  # one spec element
+                return super().bind(elements)
+        if not elements:
+            return _EMPTY_BINDING
+        if all(isinstance(e, element_module.Element) for e in elements):
+            return self._bind_handles(tuple(elements), True)
+        if any(isinstance(e, element_module.Element) for e in elements):
+            raise TypeError("bind a list of mjcf elements or a list of spec elements, not both")
+        return super().bind(list(elements))
 
     def _bind_handles(
         self, key: element_module.Element | tuple[element_module.Element, ...], is_sequence: bool
@@ -100,7 +113,10 @@ class Physics(physics_module.Physics):
             mjs = [_bindable(handle) for handle in handles]
             kinds = {indexing.kind_of(element) for element in mjs}
             if len(kinds) != 1:
-                raise ValueError(f"bind elements of one kind at a time, got {sorted(kinds)}")
+                raise ValueError(
+                    "Cannot bind to a collection containing multiple element types: "
+                    f"{sorted(kinds)}"
+                )
             kind = kinds.pop()
             try:
                 if self.spec is None:
@@ -114,6 +130,11 @@ class Physics(physics_module.Physics):
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
                     f"was it added after compiling? ({error})"
                 ) from error
+            if kind == "body" and len({self.model.body_mocapid[i] >= 0 for i in ids}) > 1:
+                raise ValueError(
+                    "Cannot bind to a collection containing multiple element types: "
+                    "mocap and other bodies"
+                )
             binding = Binding(self, kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
@@ -196,6 +217,46 @@ class Binding:
             write_back=location.write,
         )
 
+    def _columns(self, name: str, column: Any) -> Any:
+        """The NumPy index of `column` (names such as "x" or ["x", "z"] where the
+        attribute's MuJoCo field has named columns) in the attribute's rows."""
+        location = self._location(name).location
+        axis = indexing.column_axis(location.name, location.array)
+        return column if axis is None else axis.convert_key_item(column)
+
+    def __getitem__(self, index: Any) -> Any:
+        """`binding["pos"]` is `binding.pos`; `binding["pos", columns]` selects
+        columns of each element's row, by number, slice or name (dm_control's)."""
+        if isinstance(index, tuple):
+            name, column = index
+            value = np.asarray(getattr(self, name))
+            columns = self._columns(name, column)
+            selected = np.array(value[:, columns] if self._is_sequence else value[columns])
+            return selected[()] if selected.ndim == 0 else selected
+        return getattr(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Writes `binding[name] = value` or `binding[name, columns] = value`. As in
+        dm_control, this marks the physics dirty as an assignment does, but zeroes
+        no `sameframe` flag (only attribute assignments and item writes do)."""
+        name, column = index if isinstance(index, tuple) else (index, None)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        if column is None:
+            attribute.location.write(value)
+        else:
+            columns = self._columns(name, column)
+            values = attribute.location.read()
+            if self._is_sequence:
+                values[:, columns] = value
+            else:
+                values[columns] = value
+            attribute.location.write(values)
+        if attribute.marks_dirty:
+            physics._dirty = True
+
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "element_id":
             raise AttributeError("element_id cannot be set")
@@ -208,6 +269,23 @@ class Binding:
             flags.write(0)
         if attribute.marks_dirty:
             physics._dirty = True
+
+
+class _EmptyBinding:
+    """The binding of no elements: every attribute is an empty array."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return np.empty(0)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise ValueError("Cannot assign a value to an empty binding.")
+
+
+_EMPTY_BINDING = _EmptyBinding()
 
 
 class _Attribute:

@@ -238,6 +238,61 @@ record("walker_named_qpos_names", list(env2.physics.named.data.qpos.axes.row.nam
 record("walker_actuator_force_reset", env2.physics.data.actuator_force.copy())
 """
 
+BINDING = """import copy
+import pickle
+import numpy as np
+from dm_control import mjcf
+
+model = mjcf.RootElement(model="bind")
+bodies, geoms, joints = [], [], []
+for i in range(3):
+    body = model.worldbody.add("body", name=f"b{i}", pos=[i, 0, 1])
+    joints.append(body.add("joint", name=f"j{i}", type="hinge", axis=[0, 1, 0]))
+    geoms.append(body.add("geom", name=f"g{i}", type="box", size=[0.1, 0.2, 0.3]))
+    bodies.append(body)
+mocap = model.worldbody.add("body", name="target", mocap=True, pos=[1, 2, 3])
+mocap.add("geom", name="target_geom", size=[0.05], contype=0, conaffinity=0)
+physics = mjcf.Physics.from_mjcf_model(model)
+
+array_binding = physics.bind(np.array(geoms))
+record("ndarray/size", np.array(array_binding.size))
+record("ndarray/element_id", array_binding.element_id)
+empty = physics.bind([])
+record("empty/xpos", empty.xpos)
+def assign_empty():
+    empty.xpos = 5
+check("empty/assign", assign_empty)
+check("none", physics.bind, None)
+check("mixed", physics.bind, [joints[0], geoms[0]])
+check("mixed_mocap", physics.bind, [mocap, bodies[0]])
+record("getitem/pos", np.array(physics.bind(geoms)["pos"]))
+record("getitem/pos_y", physics.bind(geoms)["pos", "y"])
+record("getitem/pos_xz", physics.bind(geoms)["pos", ["x", "z"]])
+record("getitem/single_size_1", physics.bind(geoms[1])["size", 1])
+record("getitem/single_slice", physics.bind(geoms[1])["size", slice(0, None, 2)])
+physics.bind(geoms)["pos", ["x", "z"]] = [[1, 2], [3, 4], [5, 6]]
+record("setitem/geom_pos", physics.model.geom_pos.copy())
+record("setitem/sameframe", physics.model.geom_sameframe.copy())
+record("setitem/dirty", physics.is_dirty)
+physics.bind(joints)["qpos"] = [0.1, 0.2, 0.3]
+record("setitem/qpos", physics.data.qpos.copy())
+record("setitem/qpos_dirty", physics.is_dirty)
+record("mocap/pos", np.array(physics.bind(mocap).mocap_pos))
+physics.bind(mocap).mocap_pos = [4, 5, 6]
+record("mocap/named", physics.named.data.mocap_pos["target"])
+check("mocap/normal", lambda: physics.bind(bodies[0]).mocap_pos)
+xfrc = physics.bind(bodies).xfrc_applied
+xfrc[:, 1] = [0, 1, 2]
+record("xfrc/written", physics.data.xfrc_applied.copy())
+xfrc[:, 1] *= 2
+record("xfrc/doubled", physics.data.xfrc_applied.copy())
+xpos = physics.bind(bodies[0]).xpos
+check("pickle_bound", pickle.dumps, xpos)
+record("deepcopy_bound", copy.deepcopy(xpos))
+record("deepcopy_type", type(copy.deepcopy(xpos)).__name__)
+check("bad_attribute", lambda: physics.bind(joints[0]).nonsense)
+"""
+
 RENDER = """import numpy as np
 from dm_control import mjcf
 model = mjcf.RootElement(model="scene")
@@ -359,3 +414,10 @@ def test_depth_images_match(differential):
 @pytest.mark.dm_control_api("mjcf.Physics.render", "mjcf.Physics.reload_from_mjcf_model")
 def test_render_options_and_reload_match(differential):
     differential.assert_same(RENDER, "physics_render", rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.bind")
+def test_binding_forms_match(differential):
+    # Arrays of elements, the empty binding, None and mixed kinds, indexing by
+    # attribute and column, mocap bodies, item writes, copies and pickling.
+    differential.assert_same(BINDING, "physics_binding", rtol=1e-12, atol=1e-12)
