@@ -536,6 +536,20 @@ class Binding:
             physics._dirty = True
 
 
+def _compile_xml_string(
+    xml_string: Union[str, bytes], assets: Optional[Dict[str, bytes]]
+) -> Tuple[Optional[mujoco.MjSpec], mujoco.MjModel]:
+    """(spec or None, compiled model) of MJCF text and its assets."""
+    try:
+        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
+    except ValueError as error:
+        try:
+            return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
+        except ValueError:
+            raise error from None
+    return spec, spec.compile()
+
+
 class Physics:
     """A compiled MuJoCo model, its data, and (optionally) the spec it came from.
 
@@ -634,8 +648,7 @@ class Physics:
     ) -> None:
         """Replaces the model and data by those of MJCF text, as a new Physics
         `from_xml_string` would have them; bindings and renderers are dropped."""
-        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
-        self._reload(spec)
+        self._reload(*_compile_xml_string(xml_string, assets))
 
     def reload_from_xml_path(self, path: Union[str, os.PathLike]) -> None:
         """Replaces the model and data by those of an MJCF file (see
@@ -643,10 +656,10 @@ class Physics:
         path = os.fspath(path)
         if not os.path.exists(path):
             raise FileNotFoundError(f"no MJCF file at {path!r}")
-        self._reload(mujoco.MjSpec.from_file(path))
+        spec = mujoco.MjSpec.from_file(path)
+        self._reload(spec, spec.compile())
 
-    def _reload(self, spec: mujoco.MjSpec) -> None:
-        model = spec.compile()
+    def _reload(self, spec: Optional[mujoco.MjSpec], model: mujoco.MjModel) -> None:
         self._spec = spec
         self._install(model, mujoco.MjData(model))
         self._forward_unchecked()
@@ -655,9 +668,15 @@ class Physics:
     def from_xml_string(
         cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None
     ) -> "Physics":
-        """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
-        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
-        return cls.from_spec(spec)
+        """Parses MJCF text (with an optional `{filename: bytes}` asset dict).
+
+        A model whose `<include>` files come in `assets` is compiled by MuJoCo's XML
+        loader, as MjSpec cannot read them from there: that Physics has no spec
+        (it cannot `recompile`)."""
+        spec, model = _compile_xml_string(xml_string, assets)
+        physics = cls(model, mujoco.MjData(model), spec=spec)
+        physics._forward_unchecked()
+        return physics
 
     @classmethod
     def from_xml_path(cls, path: Union[str, os.PathLike]) -> "Physics":

@@ -453,3 +453,20 @@ def test_pickling_keeps_the_state_and_forwards():
     np.testing.assert_array_equal(clone.data.qpos, [0.4])
     assert clone.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.4))
     assert clone.spec is None
+
+
+def test_xml_with_included_assets_compiles_without_a_spec():
+    main = '<mujoco><include file="body.xml"/></mujoco>'
+    included = b'<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>'
+    physics = Physics.from_xml_string(main, assets={"body.xml": included})
+    assert physics.model.njnt == 1 and physics.spec is None
+    with pytest.raises(ValueError, match="XML Error"):
+        Physics.from_xml_string(main)
+
+
+def test_render_refuses_images_larger_than_the_offscreen_buffer():
+    physics = _pendulum()
+    with pytest.raises(ValueError, match="image width 641 exceeds .* offscreen buffer width 640"):
+        physics.render(480, 641)
+    with pytest.raises(ValueError, match="image height 481 exceeds"):
+        physics.render(481, 640)

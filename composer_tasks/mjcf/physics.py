@@ -45,7 +45,8 @@ class Physics(physics_module.Physics):
         Physics `from_mjcf_model` would have them; bindings and renderers are dropped."""
         if not isinstance(mjcf_model, root_module.RootElement):
             raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
-        self._reload(mjcf_model._top_spec())
+        spec = mjcf_model._top_spec()
+        self._reload(spec, spec.compile())
 
     def _model_changed(self) -> None:
         super()._model_changed()
