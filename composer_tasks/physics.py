@@ -568,10 +568,19 @@ class Physics:
 
     def __init__(
         self,
-        model: mujoco.MjModel,
+        model: Union[mujoco.MjModel, mujoco.MjData],
         data: Optional[mujoco.MjData] = None,
         spec: Optional[mujoco.MjSpec] = None,
     ) -> None:
+        """A Physics of `model` and `data` (new data if None), as they are.
+
+        `Physics(data)` with one `mujoco.MjData` is dm_control's form: the data's
+        model, forwarded with actuation disabled (`after_reset`; a `PhysicsError`
+        of that pass is logged).
+        """
+        from_data = isinstance(model, mujoco.MjData) and data is None and spec is None
+        if from_data:
+            model, data = model.model, model
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
@@ -581,6 +590,14 @@ class Physics:
         # interpreter exit, where some backends (OSMesa) fail noisily.
         weakref.finalize(self, rendering.close_renderers, self._renderers)
         self._install(model, data if data is not None else mujoco.MjData(model))
+        if from_data:
+            self._after_reset_logged()
+
+    def _after_reset_logged(self) -> None:
+        try:
+            self.after_reset()
+        except PhysicsError as error:
+            logging.warning("%s", error)
 
     def _install(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         self._model = model
@@ -1124,10 +1141,7 @@ class Physics:
         if not share_model:
             mujoco.mj_copyData(data, model, self._data)
         clone = type(self)(model, data, spec=self._spec)
-        try:
-            clone.after_reset()
-        except PhysicsError as error:
-            logging.warning("%s", error)
+        clone._after_reset_logged()
         return clone
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -1136,12 +1150,7 @@ class Physics:
         return {"data": self._data}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        data = state["data"]
-        self.__init__(data.model, data)
-        try:
-            self.after_reset()
-        except PhysicsError as error:
-            logging.warning("%s", error)
+        self.__init__(state["data"])
 
     def free(self) -> None:
         """Releases the renderers; the model and data are freed with the last

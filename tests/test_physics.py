@@ -470,3 +470,14 @@ def test_render_refuses_images_larger_than_the_offscreen_buffer():
         physics.render(480, 641)
     with pytest.raises(ValueError, match="image height 481 exceeds"):
         physics.render(481, 640)
+
+
+def test_physics_of_one_mjdata_is_dm_controls_form():
+    model = mujoco.MjModel.from_xml_string(_PENDULUM)
+    data = mujoco.MjData(model)
+    data.qpos[0] = 0.3
+    data.ctrl[0] = 1.0
+    physics = Physics(data)
+    assert physics.data is data and physics.model is data.model
+    assert physics.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.3))  # forwarded
+    assert physics.data.actuator_force[0] == 0.0  # with actuation disabled
