@@ -284,10 +284,52 @@ _KIND_BY_TYPE = {
 # Named indexing.
 
 
+# Fields whose rows the generic rules below would miss or misname, as
+# dm_control's size table names them: (kind, "rows" or "address"), or None for
+# an array that is not per element (`actuator_moment` is sparse).
+_DATA_FIELD_KINDS: dict[str, tuple[str, str] | None] = {
+    "act_dot": ("actuator", "address"),
+    "cdof": ("joint", "address"),
+    "cdof_dot": ("joint", "address"),
+    "dof_awake_ind": ("joint", "address"),
+    "moment_rowadr": ("actuator", "rows"),
+    "moment_rownnz": ("actuator", "rows"),
+    "actuator_moment": None,
+}
+_MODEL_FIELD_KINDS: dict[str, tuple[str, str] | None] = {
+    "B_rowadr": ("body", "rows"),
+    "B_rownnz": ("body", "rows"),
+    "D_rowadr": ("joint", "address"),
+    "D_rownnz": ("joint", "address"),
+    "D_diag": ("joint", "address"),
+    "M_rowadr": ("joint", "address"),
+    "M_rownnz": ("joint", "address"),
+    "ten_J_rowadr": ("tendon", "rows"),
+    "ten_J_rownnz": ("tendon", "rows"),
+}
+# `name_<x>adr`: the addresses of element names in `model.names`.
+_NAME_ADDRESS_KINDS = {prefix[:-1]: kind for kind, prefix in _MODEL_PREFIXES.items()}
+
+
 def _array_kind(
     model: Any, struct_name: str, name: str, array: np.ndarray
 ) -> tuple[str, str] | None:
     """(kind, how) of a named array, or None if its rows are not per element."""
+    fields = _DATA_FIELD_KINDS if struct_name == "data" else _MODEL_FIELD_KINDS
+    if name in fields:
+        kind = fields[name]
+        if kind is None:
+            return None
+        element_kind, how = kind
+        if how == "address":
+            rows = {"actuator": model.na, "sensor": model.nsensordata}.get(element_kind, model.nv)
+        else:
+            rows = getattr(model, KINDS[element_kind][1])
+        return kind if array.shape[:1] == (rows,) else None
+    if struct_name == "model" and name.startswith("name_") and name.endswith("adr"):
+        element_kind = _NAME_ADDRESS_KINDS.get(name[len("name_") : -len("adr")])
+        if element_kind is not None:
+            return element_kind, "rows"
     if struct_name == "data":
         if name == "qpos":
             return "joint", "address"
