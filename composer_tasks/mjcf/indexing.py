@@ -227,9 +227,11 @@ def locate(
                     for piece in pieces
                 ]
             positions = np.concatenate(pieces) if pieces else np.zeros(0, dtype=int)
-            return Location(
-                array, positions.astype(int), (positions.size,), struct_name, array_name
-            )
+            # dm_control's activation axis reduces one actuator's single activation
+            # to a scalar.
+            scalar = kind == "actuator" and not is_sequence and positions.size == 1
+            shape = () if scalar else (positions.size,)
+            return Location(array, positions.astype(int), shape, struct_name, array_name)
         if array.ndim == 0 or array.shape[0] != count:
             continue
         row_shape = array.shape[1:]

@@ -293,6 +293,56 @@ record("deepcopy_type", type(copy.deepcopy(xpos)).__name__)
 check("bad_attribute", lambda: physics.bind(joints[0]).nonsense)
 """
 
+KINDS = """import numpy as np
+from dm_control import mjcf
+
+arena = mjcf.RootElement(model="arena")
+arena.worldbody.add("geom", name="floor", type="plane", size=[3, 3, 0.1])
+arena.worldbody.add("light", name="lamp", pos=[0, 0, 3])
+mat = arena.asset.add("material", name="shiny", rgba=[0.2, 0.3, 0.4, 1])
+robot = mjcf.RootElement(model="robot")
+torso = robot.worldbody.add("body", name="torso")
+torso.add("geom", name="torso_geom", type="sphere", size=[0.1])
+arm = torso.add("body", name="arm", pos=[0.2, 0, 0])
+hinge = arm.add("joint", name="hinge", axis=[0, 0, 1], range=[-1, 1], limited=True)
+arm.add("geom", name="arm_geom", type="capsule", fromto=[0, 0, 0, 0.3, 0, 0], size=[0.03])
+s1 = torso.add("site", name="s1")
+s2 = arm.add("site", name="s2", pos=[0.3, 0, 0])
+cam = torso.add("camera", name="eye", pos=[0, -1, 0])
+act = robot.actuator.add("general", name="servo", joint=hinge, dyntype="filter", dynprm=[0.1])
+robot.sensor.add("jointpos", name="angle", joint=hinge)
+robot.sensor.add("framepos", name="tip", objtype="site", objname=s2)
+frame = arena.worldbody.attach(robot)
+free = frame.add("freejoint")
+frame.pos = [0, 0, 0.5]
+physics = mjcf.Physics.from_mjcf_model(arena)
+record("worldbody/xpos", np.array(physics.bind(arena.worldbody).xpos))
+record("frame/xpos", np.array(physics.bind(frame).xpos))
+record("free/qpos", np.array(physics.bind(free).qpos))
+record("free/qvel_shape", np.array(physics.bind(free).qvel).shape)
+record("hinge/range", np.array(physics.bind(hinge).range))
+record("hinge/qpos_shape", np.array(physics.bind(hinge).qpos).shape)
+record("hinges/range", np.array(physics.bind([hinge]).range))
+record("act/act", np.array(physics.bind(act).act))
+record("act/ctrlrange", np.array(physics.bind(act).ctrlrange))
+record("sensor/angle", np.array(physics.bind(robot.find("sensor", "angle")).sensordata))
+record("sensor/tip", np.array(physics.bind(robot.find("sensor", "tip")).sensordata))
+record("sensors", np.array(physics.bind(robot.find_all("sensor")).sensordata))
+record("camera/xpos", np.array(physics.bind(cam).xpos))
+record("camera/fovy", physics.bind(cam).fovy)
+record("light/xpos", np.array(physics.bind(arena.find("light", "lamp")).xpos))
+record("material/rgba", np.array(physics.bind(mat).rgba))
+record("geom/element_id", physics.bind(robot.find("geom", "arm_geom")).element_id)
+record("body/mass", physics.bind(torso).mass)
+record("body/mass_type", type(physics.bind(torso).mass).__name__)
+record("bodies/mass", np.array(physics.bind([torso, arm]).mass))
+record("joint/dofadr", physics.bind(hinge).dofadr)
+record("geom/bodyid", physics.bind(robot.find("geom", "arm_geom")).bodyid)
+physics.bind(free).qpos[:3] = [1, 2, 3]
+record("free/dirty", physics.is_dirty)
+record("tip_after", np.array(physics.bind(robot.find("sensor", "tip")).sensordata))
+"""
+
 RENDER = """import numpy as np
 from dm_control import mjcf
 model = mjcf.RootElement(model="scene")
@@ -421,3 +471,10 @@ def test_binding_forms_match(differential):
     # Arrays of elements, the empty binding, None and mixed kinds, indexing by
     # attribute and column, mocap bodies, item writes, copies and pickling.
     differential.assert_same(BINDING, "physics_binding", rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.bind")
+def test_binding_of_every_element_kind_matches(differential):
+    # The world body, an attachment frame and its free joint, joints, actuators
+    # (one activation is a scalar), sensors, cameras, lights and materials.
+    differential.assert_same(KINDS, "physics_kinds", rtol=1e-12, atol=1e-12)
