@@ -1014,7 +1014,9 @@ class Physics:
             data_binding = None
         first = elements[0] if stacked and elements else elements
         prefix = _FRAME_PREFIXES.get(type(first), "")
-        binding = Binding(model_binding, data_binding, stacked, self, prefix)
+        # A proxy: the Physics owns its bindings, which must not keep it alive (its
+        # renderers close when the last reference to it goes).
+        binding = Binding(model_binding, data_binding, stacked, weakref.proxy(self), prefix)
         self._bindings[key] = binding
         return binding
 

@@ -18,6 +18,7 @@ edits happened in `initialize_episode_mjcf`).
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -136,7 +137,8 @@ class Physics(physics_module.Physics):
                     "Cannot bind to a collection containing multiple element types: "
                     "mocap and other bodies"
                 )
-            binding = Binding(self, kind, ids, is_sequence)
+            # A proxy: the Physics owns its bindings, which must not keep it alive.
+            binding = Binding(weakref.proxy(self), kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
 
