@@ -1,6 +1,7 @@
 """Physics: construction, stepping, binding, state, divergence."""
 
 import pickle
+import weakref
 
 import mujoco
 import numpy as np
@@ -481,3 +482,14 @@ def test_physics_of_one_mjdata_is_dm_controls_form():
     assert physics.data is data and physics.model is data.model
     assert physics.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.3))  # forwarded
     assert physics.data.actuator_force[0] == 0.0  # with actuation disabled
+
+
+def test_bindings_do_not_keep_their_physics_alive():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    physics.bind(spec.joint("hinge")).qpos = 0.2
+    position = physics.bind(spec.site("tip")).xpos
+    reference = weakref.ref(physics)
+    del physics
+    assert reference() is None  # freed by reference counting, no collection needed
+    assert position.shape == (3,)
