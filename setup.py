@@ -61,6 +61,7 @@ setuptools.setup(
             "suite = suites.suite:register_environments",
             "locomotion = suites.locomotion:register_environments",
             "soccer = suites.soccer:register_environments",
+            "hand = suites.hand:register_environments",
         ],
     },
 )

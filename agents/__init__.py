@@ -19,7 +19,7 @@ The pieces they share:
   vector.py      the batched-environment convention and `LoopedBatch`.
   loop.py        the actor-environment loop for single and batched environments.
   evaluation.py  deterministic-policy evaluation over N episodes.
-  checkpoint.py  atomic checkpoint files.
+  checkpoint.py  checkpoint files: data only (.npz + JSON manifest), atomic, checksummed.
   csv_log.py     the metrics CSV.  plotting.py: learning curves.
   cluster.py     starting or joining Ray, with clear errors for bad addresses.
   experiment.py  a training run in a directory: metrics, checkpoints, plot, resume.

@@ -1,7 +1,7 @@
 """A trained agent's deterministic policy, from its checkpoint, for one environment.
 
     from agents import checkpoint_policy
-    policy = checkpoint_policy.policy_from_checkpoint("runs/NAME/checkpoint.pkl", env)
+    policy = checkpoint_policy.policy_from_checkpoint("runs/NAME/checkpoint.npz", env)
     action = policy(env.reset())
 
 The policy is the one `agents.evaluate` scores (`agent.policy()`: D4PG's actor,
@@ -11,8 +11,8 @@ the viewer. It sees only the environment's dm_env specs, as agents do.
 
 A checkpoint fits an environment when the environment's observation keys (in
 order), its flattened observation size and its action size are the ones the agent
-was trained with; otherwise the error names what differs. Checkpoints are pickles:
-load only checkpoints you trust.
+was trained with; otherwise the error names what differs. Checkpoints are data
+(agents/checkpoint.py): reading one runs no code from it.
 """
 
 import os

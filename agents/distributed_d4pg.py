@@ -148,6 +148,10 @@ class Actor:
         """The operating-system process id (tests kill it to check restarts)."""
         return os.getpid()
 
+    def process(self) -> str:
+        """Ray's id of this actor's worker process (`collect` reports it too)."""
+        return _process_id()
+
     def _start(self, env_seed: int, noise_seed: int) -> None:
         self._env = environments.load(self._env_name, env_seed, self._num_envs)
         self._boundary = specs.boundary(self._env.observation_spec(), self._env.action_spec())
@@ -265,7 +269,7 @@ def train(
       seed: seeds the learner, and through `experiment.derived_seed` every actor's
         environment and noise (streams ACTOR_STREAM, NOISE_STREAM, indexed by actor,
         its restart count and the run's resume count) and the replay's sampling.
-      out_dir: the run directory (metrics.csv, checkpoint.pkl, learning_curve.png,
+      out_dir: the run directory (metrics.csv, checkpoint.npz, learning_curve.png,
         config.json, as agents/experiment.py writes them).
       num_actors: K >= 1 Ray actors.
       envs_per_actor: E >= 1 environment copies in each actor's batch.
@@ -335,8 +339,8 @@ def train(
                 f"resume: observation keys {boundary.layout.keys} differ from the "
                 f"checkpoint's {payload['observation_keys']}."
             )
-        learner.load_state_dict(payload["learner_state"])
-        state = payload["progress"]
+        learner.load_state_dict(checkpoint.restore(learner.state_dict(), payload["learner_state"]))
+        state = checkpoint.restore(Progress(), payload["progress"])
         resumes = payload["resumes"] + 1
 
     started_ray = cluster.connect(ray_address, num_cpus=max(os.cpu_count() or 1, num_actors))
@@ -348,7 +352,11 @@ def train(
         experiment.derived_seed(seed, REPLAY_STREAM, resumes),
     )
     if payload is not None and payload.get("replay") is not None:
-        ray.get(replay_server.load_state_dict.remote(payload["replay"]))
+        # Rebuilt against the fresh server's own state (its NamedTuples).
+        template = ray.get(replay_server.state_dict.remote())
+        ray.get(
+            replay_server.load_state_dict.remote(checkpoint.restore(template, payload["replay"]))
+        )
     else:
         # Updates owed on data that is gone are not owed any more.
         state.replay_size, state.update_credit = 0, 0.0
@@ -461,7 +469,8 @@ def train(
     params_ref = ray.put(learner.state_dict().actor)
     last_broadcast = learner.num_updates
     actor_restarts = [0] * num_actors
-    actor_processes = [None] * num_actors
+    # Each actor's process when it started: a result from another is a restart.
+    actor_processes = ray.get([actor.process.remote() for actor in actors])
     in_flight = {}
     idle = set(range(num_actors))
     assigned = state.env_steps
@@ -543,15 +552,16 @@ def train(
             try:
                 result = ray.get(reference)
             except cluster.actor_died_errors():
-                # Ray restarts the actor; its chunk is lost and handed out again.
-                state.restarts += 1
+                # Ray restarts the actor; its chunk is lost and handed out again, on
+                # new seeds. Not counted here: the call running when the process died
+                # and the chunk handed out again while Ray restarts the actor fail
+                # alike (ActorUnavailableError), so one death fails several calls.
                 actor_restarts[k] += 1
-                actor_processes[k] = None
                 assigned -= budget
                 continue
-            if actor_processes[k] not in (None, result["process"]):
-                # Died and restarted between two calls: no call failed, but the
-                # process changed.
+            if result["process"] != actor_processes[k]:
+                # A result from a new process: one restart (or several deaths before
+                # any result, counted once), however many calls failed meanwhile.
                 state.restarts += 1
                 actor_restarts[k] += 1
             actor_processes[k] = result["process"]

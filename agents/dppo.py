@@ -247,14 +247,21 @@ class Worker:
         """Runs the policy for at least `steps` environment steps; keeps the batch.
 
         Returns steps made, the local observation statistics of this collection
-        (to merge), finished episode returns and busy_s.
+        (to merge), finished episode returns, busy_s and the process id (a new
+        one after a restart).
         """
         started = time.perf_counter()
         config = self._config
         if steps == 0:
             # Nothing to collect this iteration: no stale batch may send gradients.
             self._batch = None
-            return {"steps": 0, "statistics": None, "returns": [], "busy_s": 0.0}
+            return {
+                "steps": 0,
+                "statistics": None,
+                "returns": [],
+                "busy_s": 0.0,
+                "process": os.getpid(),
+            }
         if self._env is None:
             self._env = environments.load(self._env_name, env_seed, self._num_envs)
             self._boundary = specs.boundary(self._env.observation_spec(), self._env.action_spec())
@@ -324,6 +331,7 @@ class Worker:
             "statistics": local.state_dict(),
             "returns": returns,
             "busy_s": time.perf_counter() - started,
+            "process": os.getpid(),
         }
 
     def policy_gradient(self, params: dict, penalty: float) -> dict | None:
@@ -391,6 +399,15 @@ def make_config(overrides: Mapping[str, object] | None) -> Config:
 def _optimizer(learning_rate: float, config: Config) -> optax.GradientTransformation:
     return optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(learning_rate, eps=1e-5)
+    )
+
+
+def optimizer_states(config: Config, params: dict) -> tuple:
+    """(policy optimiser state, value optimiser state), fresh for `params`: what the
+    chief checkpoints, and the template a checkpoint's are rebuilt against."""
+    return (
+        _optimizer(config.policy_learning_rate, config).init(_policy_params(params)),
+        _optimizer(config.value_learning_rate, config).init({"value": params["value"]}),
     )
 
 
@@ -490,15 +507,17 @@ def train(
     )
     policy_optimizer = _optimizer(config.policy_learning_rate, config)
     value_optimizer = _optimizer(config.value_learning_rate, config)
-    policy_state = policy_optimizer.init(_policy_params(params))
-    value_state = value_optimizer.init({"value": params["value"]})
+    policy_state, value_state = optimizer_states(config, params)
     statistics = normalizer.RunningMeanStd((boundary.layout.size,))
     state, resumes = ChiefState(penalty=config.kl_initial_penalty), 0
     if payload is not None:
         learner = payload["learner_state"]
         params = jax.tree.map(jnp.asarray, learner["params"])
-        policy_state, value_state = jax.tree.map(jnp.asarray, learner["optimizer"])
-        state = payload["progress"]
+        # The optimiser states' NamedTuples are rebuilt against the fresh ones.
+        policy_state, value_state = jax.tree.map(
+            jnp.asarray, checkpoint.restore((policy_state, value_state), learner["optimizer"])
+        )
+        state = checkpoint.restore(ChiefState(), payload["progress"])
         statistics.load_state_dict(payload["observation_statistics"])
         resumes = payload["resumes"] + 1
 
@@ -513,6 +532,8 @@ def train(
         for w in range(num_workers)
     ]
     worker_restarts = [0] * num_workers
+    # Each worker's process when it started: a result from another is a restart.
+    worker_processes = ray.get([worker.pid.remote() for worker in workers])
     died = cluster.actor_died_errors()
 
     experiment.write_config_json(
@@ -616,7 +637,8 @@ def train(
     def gather(calls, needed: int) -> list:
         """Results of `calls` ({reference: worker}) once `needed` are in (or all are done),
         in worker order (so that with D = 0 their average does not depend on timing);
-        a dead worker's call counts as done with no result (and as a restart)."""
+        a dead worker's call counts as done with no result (its restart is counted
+        when its next collection reports a new process)."""
         results, pending = {}, dict(calls)
         while pending and len(results) < needed:
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -625,7 +647,7 @@ def train(
                 try:
                     value = ray.get(reference)
                 except died:
-                    state.restarts += 1
+                    # Counted when a result comes from the new process (`collect`).
                     worker_restarts[w] += 1
                     continue
                 if value is not None:
@@ -659,11 +681,17 @@ def train(
                 try:
                     result = ray.get(reference)
                 except died:
-                    # Restarted by Ray: it collects its share again on new episodes.
-                    state.restarts += 1
+                    # Restarted by Ray: it collects its share again on new episodes. Not
+                    # counted here: the call running at the death and those made while
+                    # Ray restarts the worker fail alike (ActorUnavailableError).
                     worker_restarts[w] += 1
                     remaining[w] = left // num_workers + (w < left % num_workers)
                     continue
+                if result["process"] != worker_processes[w]:
+                    # A result from a new process: one restart, however many calls
+                    # failed meanwhile.
+                    state.restarts += 1
+                    worker_processes[w] = result["process"]
                 state.env_steps += result["steps"]
                 if result["statistics"] is not None:
                     local = normalizer.RunningMeanStd((boundary.layout.size,))

@@ -4,7 +4,9 @@ A name is 'domain:task' of the Control Suite, e.g. 'cartpole:swingup', loaded as
 `suites.suite.load(domain, task, task_kwargs={'random': seed})`, or, for N copies
 stepped together on MuJoCo's batch, `suites.suite.load_batch(domain, task, N,
 seed=seed)`; or the name of a locomotion environment (`suites.locomotion.ALL`, e.g.
-'walker_parkour_hurdles'), loaded as `suites.locomotion.load(name, seed=seed)`. The
+'walker_parkour_hurdles'), loaded as `suites.locomotion.load(name, seed=seed)`; or
+'hand:TASK', one of the D4PG paper's hand tasks (`suites.hand.ALL`, e.g. 'hand:catch'),
+loaded as `suites.hand.load(TASK, seed=seed)`. The
 imports are inside `load` so that the agents package never imports task code
 otherwise.
 """
@@ -47,6 +49,12 @@ def load(name: str, seed: int, num_envs: int | None = None):
         return BatchEnvironment.from_environments(
             lambda copy_seed: locomotion.load(name, seed=copy_seed), int(num_envs), seed=int(seed)
         )
+    if domain == "hand":
+        from suites import hand  # pylint: disable=import-outside-toplevel
+
+        if num_envs is None:
+            return hand.load(task, seed=int(seed))
+        return hand.load_batch(task, int(num_envs), seed=int(seed))
     from suites import suite  # pylint: disable=import-outside-toplevel
 
     if num_envs is None:

@@ -1,6 +1,6 @@
 """Evaluates a checkpoint's deterministic policy on new episodes.
 
-  python -m agents.evaluate --checkpoint runs/NAME/checkpoint.pkl --episodes 10 [--eval-seed 0] \
+  python -m agents.evaluate --checkpoint runs/NAME/checkpoint.npz --episodes 10 [--eval-seed 0] \
       [--video out.mp4 [--camera 0]]
 
 Prints each episode's return, their mean and standard deviation. The environment

@@ -5,7 +5,9 @@ A run directory holds:
   metrics.csv          one row per evaluation: step, wall_time_s, eval_return,
                        eval_return_std, train_return, train_episodes, and the
                        agent's learning metrics (means since the previous row).
-  checkpoint.pkl       the latest checkpoint (agents/checkpoint.py).
+  checkpoint.npz       the latest checkpoint (agents/checkpoint.py): data only, no
+                       pickle; a run directory of an earlier version holds
+                       checkpoint.pkl, refused until converted.
   learning_curve.png   eval_return against step.
   config.json          the agent, its configuration and the run settings, for people.
 
@@ -16,9 +18,12 @@ new environment seeded `derived_seed(s, EVAL_STREAM, n, j)`, so evaluations depe
 on nothing but the parameters and the step.
 
 Resuming is exact (bit-identical parameters to the uninterrupted run) when the
-environment can be pickled, since its state goes into the checkpoint. If it
-cannot, the run continues on new environments, seeded from a resume counter, and
-says so in a warning.
+environment's state can be recorded as data, since it goes into the checkpoint:
+the batch's `snapshot()` (this project's environments and batches have one; a
+`LoopedBatch` takes each copy's `snapshot()`, or the copy's attributes where they
+are all data, see agents/vector.py), returned with `restore()` on environments
+built alike. If it cannot, the run continues on new environments, seeded from a
+resume counter, and says so in a warning.
 """
 
 import ast
@@ -27,7 +32,6 @@ import json
 import logging
 import math
 import os
-import pickle
 import signal
 import threading
 import time
@@ -52,7 +56,9 @@ from composer_tasks import seeding
 
 AGENTS = {"d4pg": (d4pg.Config, d4pg.D4PG), "ppo": (ppo.Config, ppo.PPO)}
 METRICS_FILE = "metrics.csv"
-CHECKPOINT_FILE = "checkpoint.pkl"
+CHECKPOINT_FILE = "checkpoint.npz"
+# The pickle checkpoint of runs written before checkpoints became data.
+LEGACY_CHECKPOINT_FILE = "checkpoint.pkl"
 PLOT_FILE = "learning_curve.png"
 CONFIG_FILE = "config.json"
 PLOT_INTERVAL_S = 60.0
@@ -188,7 +194,7 @@ def refuse_existing_run(out_dir: str, resume: bool, overwrite: bool) -> None:
         return
     existing = [
         name
-        for name in (CHECKPOINT_FILE, METRICS_FILE)
+        for name in (CHECKPOINT_FILE, LEGACY_CHECKPOINT_FILE, METRICS_FILE)
         if os.path.exists(os.path.join(out_dir, name))
     ]
     if existing:
@@ -241,8 +247,18 @@ def load_resumed_run(checkpoint_path: str, run: dict, config, config_overrides):
     which overrides given again must equal.
 
     Raises:
-      ValueError: another run's checkpoint, or overrides that change its config.
+      ValueError: another run's checkpoint, or overrides that change its config;
+        a run directory of an earlier version (a pickle checkpoint, never
+        unpickled here), with the command that converts it.
     """
+    legacy = os.path.join(os.path.dirname(checkpoint_path), LEGACY_CHECKPOINT_FILE)
+    if not os.path.exists(checkpoint_path) and os.path.exists(legacy):
+        raise checkpoint.LegacyCheckpointError(
+            f"resume: {os.path.dirname(checkpoint_path)!r} holds a pickle checkpoint of an "
+            f"earlier version ({LEGACY_CHECKPOINT_FILE}), which is not loaded: unpickling can "
+            "run any code the file holds. If you trust it, convert it once: python -m "
+            f"agents.checkpoint convert {legacy} {checkpoint_path} --trust"
+        )
     payload = checkpoint.load(checkpoint_path)
     check_same_run(payload, run)
     saved_config = type(config)(**payload["config"])
@@ -265,29 +281,44 @@ def _build_env(make_env, make_batch, seed: int, stream: int, num_envs: int, extr
     )
 
 
-def _env_record(env) -> tuple[bytes | None, bytes | None]:
-    """(pickled environment, pickled `env.snapshot()`): the first that works, else both
-    None (logged).
+def _env_record(env) -> dict | None:
+    """The environment's `snapshot()` as checkpoint data, or None (logged) where it
+    has none or its snapshot is not data.
 
-    This project's environments hold MuJoCo specs, which do not pickle; their
-    snapshots (physics, model arrays, random states, episode counters) do, and a
-    freshly built environment restored from one continues exactly.
+    A freshly built environment `restore`d from it continues exactly. Environments
+    are never pickled whole: a checkpoint holds data, never objects (code).
     """
-    try:
-        return pickle.dumps(env, protocol=pickle.HIGHEST_PROTOCOL), None
-    except (pickle.PicklingError, TypeError, AttributeError) as pickle_error:
-        error = pickle_error
-    if hasattr(env, "snapshot"):
+    if not callable(getattr(env, "snapshot", None)):
+        error: Exception = TypeError(f"{type(env).__name__} has no snapshot()")
+    else:
         try:
-            return None, pickle.dumps(env.snapshot(), protocol=pickle.HIGHEST_PROTOCOL)
+            snapshot = env.snapshot()
+            # Encoded once here, so that a snapshot that is not data is found now,
+            # not when every later checkpoint is written.
+            checkpoint.check_data(snapshot)
+            return snapshot
         except (ValueError, TypeError, AttributeError) as snapshot_error:
             error = snapshot_error
     _log.warning(
-        "The environment can be neither pickled nor snapshotted (%s); a resumed run "
-        "will start new episodes and not repeat the uninterrupted run exactly.",
+        "The environment's state cannot be recorded as data (%s); a resumed run will "
+        "start new episodes and not repeat the uninterrupted run exactly.",
         error,
     )
-    return None, None
+    return None
+
+
+def _checkpointed_loop_state(state: loop.LoopState) -> loop.LoopState:
+    """`state` with its timestep as a `dm_env.TimeStep`.
+
+    A batch may return its own TimeStep type (composer_tasks' `BatchTimeStep`: the
+    same fields, and `first()`/`mid()`/`last()` that compare the step types the
+    same way), which a checkpoint cannot name: only dm_env's types are rebuilt
+    from a file without a template.
+    """
+    timestep = state.timestep
+    if timestep is None or type(timestep) is dm_env.TimeStep:
+        return state
+    return dataclasses.replace(state, timestep=dm_env.TimeStep(*timestep))
 
 
 def plot_run(out_dir: str, title: str = "") -> str:
@@ -382,12 +413,11 @@ def train(
         env_name = payload["env_name"] if env_name is None else env_name
         state = payload["loop_state"]
         resumes = payload["resumes"]
-        if payload["env"] is not None:
-            env = pickle.loads(payload["env"])
-        elif payload.get("env_snapshot") is not None:
+        state = checkpoint.restore(loop.LoopState(), state)
+        if payload.get("env_snapshot") is not None:
             # Built as the interrupted run built it, then returned to where it was.
             env = _build_env(make_env, make_batch, seed, TRAIN_STREAM, num_envs)
-            env.restore(pickle.loads(payload["env_snapshot"]))
+            env.restore(checkpoint.restore(env.snapshot(), payload["env_snapshot"]))
         else:
             resumes += 1
             _log.warning(
@@ -412,7 +442,7 @@ def train(
                 f"resume: observation keys {layout_keys} differ from the checkpoint's "
                 f"{payload['observation_keys']}."
             )
-        agent.load_state_dict(payload["agent_state"])
+        agent.load_state_dict(checkpoint.restore(agent.state_dict(), payload["agent_state"]))
     write_config_json(
         out_dir,
         {
@@ -454,15 +484,15 @@ def train(
         )
         last_eval["step"], last_eval["return"] = state.env_steps, float(np.mean(returns))
 
-    env_is_picklable = [True]
+    env_is_recordable = [True]
     last_checkpoint_step = [None]
     last_plot_time = [-math.inf]
 
     def save_checkpoint(state: loop.LoopState, final: bool = False) -> None:
         last_checkpoint_step[0] = state.env_steps
         # An environment that failed to be recorded once will fail again; try only once.
-        env_bytes, env_snapshot = _env_record(env) if env_is_picklable[0] else (None, None)
-        env_is_picklable[0] = env_bytes is not None or env_snapshot is not None
+        env_snapshot = _env_record(env) if env_is_recordable[0] else None
+        env_is_recordable[0] = env_snapshot is not None
         checkpoint.save(
             checkpoint_path,
             {
@@ -473,8 +503,7 @@ def train(
                 "num_envs": int(num_envs),
                 "observation_keys": layout_keys,
                 "agent_state": agent.state_dict(),
-                "loop_state": state,
-                "env": env_bytes,
+                "loop_state": _checkpointed_loop_state(state),
                 "env_snapshot": env_snapshot,
                 "resumes": resumes,
                 "last_eval_step": last_eval["step"],
@@ -533,11 +562,18 @@ def train(
 def load_agent(checkpoint_path: str, observation_spec, action_spec):
     """Rebuilds the agent of a checkpoint for the given specs. Returns (agent, payload)."""
     payload = checkpoint.load(checkpoint_path)
+    learner_template = None
     if payload["agent_name"] == "dppo":
         from agents import dppo  # pylint: disable=import-outside-toplevel
 
         agent_class = ppo.PPO
-        config = dppo.Config(**payload["config"]).as_ppo()
+        dppo_config = dppo.Config(**payload["config"])
+        config = dppo_config.as_ppo()
+
+        def learner_template(state: dict) -> dict:
+            # The chief's two optimisers, not PPO's one (evaluation reads the params).
+            return {**state, "optimizer": dppo.optimizer_states(dppo_config, state["params"])}
+
     else:
         config_class, agent_class = _agent_entry(payload["agent_name"])
         config = config_class(**payload["config"])
@@ -552,11 +588,14 @@ def load_agent(checkpoint_path: str, observation_spec, action_spec):
     num_envs = payload["num_envs"] if "agent_state" in payload else 1
     agent = agent_class(config, observation_spec, action_spec, num_envs, payload["seed"])
     if "agent_state" in payload:
-        agent.load_state_dict(payload["agent_state"])
+        agent.load_state_dict(checkpoint.restore(agent.state_dict(), payload["agent_state"]))
     else:
         # A distributed run checkpoints its learner alone (agents/distributed_d4pg.py,
         # agents/dppo.py); evaluation needs nothing else.
-        agent.learner.load_state_dict(payload["learner_state"])
+        template = agent.learner.state_dict()
+        if learner_template is not None:
+            template = learner_template(template)
+        agent.learner.load_state_dict(checkpoint.restore(template, payload["learner_state"]))
         if "observation_statistics" in payload:
             agent.load_observation_statistics(payload["observation_statistics"])
     return agent, payload

@@ -23,7 +23,7 @@ Distributed on Ray (docs/distributed.md), on a local Ray instance or the cluster
       --out runs/dppo_w2 --workers 2 --straggler_tolerance 1 --envs_per_actor 16 \
       --set rollout_steps=8192
 
-Writes metrics.csv, checkpoint.pkl, learning_curve.png and config.json into --out
+Writes metrics.csv, checkpoint.npz, learning_curve.png and config.json into --out
 (agents/experiment.py). --resume continues the run in --out from its checkpoint;
 without it, an --out that already holds a run is refused unless --overwrite. Ctrl-C
 (SIGINT) stops after the current step with a checkpoint and a one-line message.

@@ -17,6 +17,7 @@ A batched environment steps N copies of one task together:
 provides it today over K ordinary dm_env environments stepped one after another.
 """
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 
 import dm_env
@@ -93,10 +94,20 @@ class LoopedBatch:
         return self._stack(timesteps)
 
     def snapshot(self) -> dict:
-        """The copies' own snapshots (for environments that have `snapshot()`, such
-        as this project's) and which copies reset at their next step."""
+        """The copies' states and which copies reset at their next step.
+
+        A copy's state is its own `snapshot()` where it has one (this project's
+        environments do), else its attributes where every one is data
+        (`attribute_state`).
+
+        Raises:
+          TypeError: a copy has no `snapshot()` and an attribute that is not data.
+        """
         return {
-            "copies": [env.snapshot() for env in self._envs],
+            "copies": [
+                env.snapshot() if callable(getattr(env, "snapshot", None)) else attribute_state(env)
+                for env in self._envs
+            ],
             "needs_reset": self._needs_reset.copy(),
         }
 
@@ -108,7 +119,10 @@ class LoopedBatch:
                 f"this batch has {self.num_envs}."
             )
         for env, copy_snapshot in zip(self._envs, snapshot["copies"]):
-            env.restore(copy_snapshot)
+            if callable(getattr(env, "restore", None)):
+                env.restore(copy_snapshot)
+            else:
+                restore_attribute_state(env, copy_snapshot)
         self._needs_reset = np.array(snapshot["needs_reset"], bool)
 
     def close(self) -> None:
@@ -129,6 +143,87 @@ class LoopedBatch:
         return dm_env.TimeStep(
             step_type=step_type, reward=reward, discount=discount, observation=observation
         )
+
+
+_DATA_LEAVES = (type(None), bool, int, float, str, np.ndarray, np.generic)
+
+
+def _is_data(value) -> bool:
+    if isinstance(value, np.ndarray):
+        return not value.dtype.hasobject
+    if isinstance(value, _DATA_LEAVES):
+        return True
+    if type(value) in (list, tuple):
+        return all(_is_data(item) for item in value)
+    if type(value) is dict:
+        return all(isinstance(key, str) and _is_data(item) for key, item in value.items())
+    return False
+
+
+def attribute_state(env) -> dict:
+    """An environment without `snapshot()` recorded as data: its attributes (numbers,
+    strings, arrays, lists, tuples and dicts of them) by name, and its numpy random
+    states (`RandomState` and `Generator`) by their state.
+
+    `restore_attribute_state` sets them again on an environment built alike. This is
+    what a plain Python environment needs to continue exactly; one that keeps
+    anything else (a simulator, a file, a function) must offer `snapshot()` and
+    `restore()` of its own.
+
+    Raises:
+      TypeError: an attribute is none of those (the message names it).
+    """
+    state = {}
+    for name, value in vars(env).items():
+        if isinstance(value, np.random.RandomState):
+            state[name] = {"random_state": value.get_state(legacy=False)}
+        elif isinstance(value, np.random.Generator):
+            state[name] = {"generator": value.bit_generator.state}
+        elif _is_data(value):
+            # A copy: the environment may change its arrays in place later.
+            state[name] = {"value": copy.deepcopy(value)}
+        else:
+            raise TypeError(
+                f"{type(env).__name__}.{name} is a {type(value).__name__}, which is not data; "
+                "give the environment snapshot() and restore() methods to checkpoint it."
+            )
+    return state
+
+
+def restore_attribute_state(env, state: dict) -> None:
+    """Sets an `attribute_state` of an environment built alike on `env`.
+
+    Raises:
+      ValueError: the state's attributes or their kinds are not `env`'s; nothing
+        is changed then.
+    """
+    current = vars(env)
+    if set(state) != set(current):
+        raise ValueError(
+            f"the state holds the attributes {sorted(state)}; this {type(env).__name__} has "
+            f"{sorted(current)}."
+        )
+    for name, entry in state.items():
+        kind = next(iter(entry))
+        expected = (
+            "random_state"
+            if isinstance(current[name], np.random.RandomState)
+            else "generator"
+            if isinstance(current[name], np.random.Generator)
+            else "value"
+        )
+        if kind != expected:
+            raise ValueError(
+                f"the state holds a {kind} for {type(env).__name__}.{name}, which is a "
+                f"{type(current[name]).__name__} here."
+            )
+    for name, entry in state.items():
+        if "random_state" in entry:
+            current[name].set_state(entry["random_state"])
+        elif "generator" in entry:
+            current[name].bit_generator.state = entry["generator"]
+        else:
+            setattr(env, name, entry["value"])
 
 
 def as_batched(env) -> "LoopedBatch":

@@ -55,7 +55,7 @@ _TASKS = flags.DEFINE_list("tasks", ["walker:walk", "cheetah:run"], "Tasks to re
 _RUNS = flags.DEFINE_string(
     "runs",
     os.path.join(_ROOT, "benchmarks/results/time_to_solve/runs/ppo"),
-    "Folder of the trained runs: <runs>/<domain>_<task>/seed<seed>/checkpoint.pkl.",
+    "Folder of the trained runs: <runs>/<domain>_<task>/seed<seed>/checkpoint.npz.",
 )
 _SEED = flags.DEFINE_integer("seed", 0, "Which training seed's checkpoint to play.")
 _EPISODE_SEED = flags.DEFINE_integer("episode_seed", 7, "Seed of the played episode.")
@@ -139,7 +139,7 @@ def main(argv):
     rows = []
     for task in _TASKS.value:
         checkpoint = os.path.join(
-            _RUNS.value, task.replace(":", "_"), f"seed{_SEED.value}", "checkpoint.pkl"
+            _RUNS.value, task.replace(":", "_"), f"seed{_SEED.value}", "checkpoint.npz"
         )
         recording = play(task, checkpoint, _EPISODE_SEED.value)
         reference = replay_in_dm_control(_DM_CONTROL_PYTHON.value, task, recording)

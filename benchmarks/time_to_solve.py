@@ -156,8 +156,13 @@ def run_cell(
         if crossing is not None or wall_s >= 60.0 * budget_minutes:
             break
         steps = int(rows[-1]["step"]) if rows else 0
-        # Without a checkpoint, whatever a crash left in out_dir is started over.
-        resume = os.path.exists(os.path.join(out_dir, experiment.CHECKPOINT_FILE))
+        # Without a checkpoint, whatever a crash left in out_dir is started over. A
+        # pickle checkpoint of an earlier version is resumed too, which refuses it
+        # with its conversion command rather than starting the run over.
+        resume = any(
+            os.path.exists(os.path.join(out_dir, name))
+            for name in (experiment.CHECKPOINT_FILE, experiment.LEGACY_CHECKPOINT_FILE)
+        )
         experiment.train(
             agent,
             environments.factory(task),

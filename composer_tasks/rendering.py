@@ -198,6 +198,7 @@ def cached_renderer(
     key = (height, width, bool(antialias), slices, stacks)
     renderer = cache.pop(key, None)
     if renderer is None:
+        check_fits_offscreen_buffer(model, height, width)
         saved = quality.offsamples, quality.numslices, quality.numstacks
         # The GL context reads the multisample count and the built-in shapes'
         # tessellation once, when it is made; the model gets its own back after.
@@ -218,6 +219,22 @@ def cached_renderer(
     # Reinserted: the most recently used renderer is the last.
     cache[key] = renderer
     return renderer
+
+
+def check_fits_offscreen_buffer(model: mujoco.MjModel, height: int, width: int) -> None:
+    """Raises ValueError naming the buffer's size and how to raise it unless a
+    height x width image fits the model's offscreen buffer (the GL backend would
+    refuse it with a message that reads like a backend failure)."""
+    buffer = model.vis.global_
+    if width <= buffer.offwidth and height <= buffer.offheight:
+        return
+    raise ValueError(
+        f"a {height}x{width} (height x width) image does not fit the model's offscreen "
+        f"buffer of {buffer.offheight}x{buffer.offwidth} pixels; raise it before rendering: "
+        f"physics.model.vis.global_.offheight = {max(height, buffer.offheight)} and "
+        f"physics.model.vis.global_.offwidth = {max(width, buffer.offwidth)} (or "
+        "<visual><global offheight=... offwidth=.../></visual> in the model)"
+    )
 
 
 def tessellation(quality: Any, height: int, width: int, level_of_detail: str) -> tuple[int, int]:

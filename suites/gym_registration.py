@@ -1,4 +1,5 @@
-"""Control Suite tasks as Gymnasium ids: `ComposerSuite/<domain>-<task>-v0`.
+"""Control Suite tasks as Gymnasium ids: `ComposerSuite/<domain>-<task>-v0`; the
+D4PG paper's hand tasks as `ComposerHand/<task>-v0` (`suites.hand.ALL`).
 
     import gymnasium
     import suites.gym_registration  # registers every suite task
@@ -16,6 +17,7 @@ from composer_tasks.wrappers.gymnasium import GymnasiumEnv, GymnasiumVectorEnv
 from suites import suite
 
 NAMESPACE = "ComposerSuite"
+HAND_NAMESPACE = "ComposerHand"
 
 
 def gymnasium_id(domain_name, task_name):
@@ -45,8 +47,26 @@ def make_vector_env(
     return GymnasiumVectorEnv(batch, flatten_observations=flatten_observations)
 
 
+def hand_gymnasium_id(task_name):
+    return f"{HAND_NAMESPACE}/{task_name}-v0"
+
+
+def make_hand_env(task_name, seed=None, flatten_observations=False, render_mode=None):
+    from suites import hand
+
+    env = hand.load(task_name, seed=seed)
+    return GymnasiumEnv(env, flatten_observations=flatten_observations, render_mode=render_mode)
+
+
+def make_hand_vector_env(task_name, num_envs=1, seed=0, num_threads=0, flatten_observations=False):
+    from suites import hand
+
+    batch = hand.load_batch(task_name, num_envs, seed=seed, num_threads=num_threads)
+    return GymnasiumVectorEnv(batch, flatten_observations=flatten_observations)
+
+
 def register_all():
-    """Registers every suite task (idempotent). Episodes end through the suite's own
+    """Registers every suite task and hand task (idempotent). Episodes end through the suite's own
     time limit (truncation), so no TimeLimit wrapper is added."""
     for domain_name, task_name in suite.ALL_TASKS:
         name = gymnasium_id(domain_name, task_name)
@@ -57,6 +77,18 @@ def register_all():
             entry_point=make_env,
             vector_entry_point=make_vector_env,
             kwargs=dict(domain_name=domain_name, task_name=task_name),
+        )
+    from suites import hand
+
+    for task_name in hand.ALL:
+        name = hand_gymnasium_id(task_name)
+        if name in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=name,
+            entry_point=make_hand_env,
+            vector_entry_point=make_hand_vector_env,
+            kwargs=dict(task_name=task_name),
         )
 
 

@@ -666,3 +666,20 @@ def test_without_textures_the_model_is_small_and_the_physics_the_same():
 def test_textures_must_be_a_bool():
     with pytest.raises(TypeError, match="textures must be a bool"):
         composer.Environment(RandomHeightTask(), textures="no")
+
+
+def test_an_unannounced_edit_between_episodes_is_not_blamed_on_a_callback(caplog):
+    # The edit is made by the user between two episodes, through a raw handle; the
+    # task's initialize_episode_mjcf edits nothing (issue 29).
+    class Quiet(RandomHeightTask):
+        def initialize_episode_mjcf(self, random_state):
+            del random_state
+
+    env = composer.Environment(Quiet(), random_state=0)
+    env.reset()
+    env.task.creature.legs[0].geom.size[0] += 0.01  # in place: no setter runs
+    with caplog.at_level(logging.WARNING):
+        env.reset()
+    assert "between episodes" in caplog.text and ".size" in caplog.text
+    assert "An initialize_episode_mjcf callback edited" not in caplog.text
+    assert env.physics.bind(env.task.creature.legs[0].geom).size[0] == pytest.approx(0.04)

@@ -89,3 +89,72 @@ def test_registered_ids_make_and_make_vec():
     observation, _ = vector.reset(seed=0)
     assert observation.shape == (2, 5)
     vector.step(np.zeros((2, 1)))
+
+
+def test_unbounded_bool_and_integer_specs_give_spaces_holding_their_values():
+    from dm_env import specs as dm_specs
+
+    from composer_tasks.wrappers import gymnasium as wrappers
+
+    flag = wrappers._box(dm_specs.Array((2,), bool))
+    assert flag.contains(np.array([False, True])) and flag.contains(np.array([True, True]))
+    np.testing.assert_array_equal(flag.low, [False, False])
+    count = wrappers._box(dm_specs.Array((), np.int32))
+    assert count.low == np.iinfo(np.int32).min and count.high == np.iinfo(np.int32).max
+    assert count.contains(np.int32(-5))
+    assert wrappers._box(dm_specs.Array((1,), np.float64)).low[0] == -np.inf
+
+
+def test_render_metadata_has_the_control_rate():
+    env = GymnasiumEnv(suite.load("cartpole", "swingup", task_kwargs={"random": 0}))
+    assert env.metadata["render_fps"] == 1.0 / env.dm_env.control_timestep()
+    assert "render_fps" not in GymnasiumEnv.metadata  # The class's stays untouched.
+
+
+@pytest.mark.parametrize("flatten", [False, True])
+def test_reset_mask_restarts_only_the_masked_copies(flatten):
+    # Gymnasium 1.x: reset(options={"reset_mask": m}) restarts the copies where m is
+    # True; before, every copy restarted (issue 29).
+    def make():
+        return GymnasiumVectorEnv(
+            suite.load_batch("cartpole", "swingup", 3, seed=2), flatten_observations=flatten
+        )
+
+    vector, twin = make(), make()
+    rows = (lambda o: o) if flatten else (lambda o: o["position"])
+    actions = np.full((3, 1), 0.4)
+    for env in (vector, twin):
+        env.reset(seed=0)
+        for _ in range(5):
+            observation, *_ = env.step(actions)
+    start, _ = make().reset(seed=0)
+    mask = np.array([False, True, False])
+    reset_observation, _ = vector.reset(options={"reset_mask": mask})
+    np.testing.assert_array_equal(rows(reset_observation)[~mask], rows(observation)[~mask])
+    assert not np.array_equal(rows(reset_observation)[1], rows(observation)[1])
+    assert vector.observation_space.contains(reset_observation)
+    # The untouched copies continue exactly as the twin's that no reset touched.
+    for _ in range(5):
+        stepped, *_ = vector.step(actions)
+        expected, *_ = twin.step(actions)
+        np.testing.assert_array_equal(rows(stepped)[~mask], rows(expected)[~mask])
+    # Copy 1 started over: not where it was, and on its own next draw.
+    assert not np.array_equal(rows(reset_observation)[1], rows(start)[1])
+    unchanged, _ = vector.reset(options={"reset_mask": np.zeros(3, bool)})
+    np.testing.assert_array_equal(rows(unchanged), rows(stepped))
+    everything, _ = vector.reset(seed=0, options={"reset_mask": np.ones(3, bool)})
+    np.testing.assert_array_equal(rows(everything), rows(start))
+
+
+def test_reset_mask_errors():
+    vector = GymnasiumVectorEnv(suite.load_batch("cartpole", "swingup", 2, seed=0))
+    with pytest.raises(ValueError, match="first reset must reset every copy"):
+        vector.reset(options={"reset_mask": np.array([True, False])})
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match="cannot go with a reset_mask"):
+        vector.reset(seed=1, options={"reset_mask": np.array([True, False])})
+    for bad in ([1, 0], np.array([True]), np.array([[True, False]])):
+        with pytest.raises(ValueError, match="reset_mask must be an array of 2 bools"):
+            vector.reset(options={"reset_mask": bad})
+    with pytest.raises(ValueError, match="options may hold only 'reset_mask'"):
+        vector.reset(options={"other": 1})

@@ -190,6 +190,8 @@ def test_same_seed_same_trajectory_bit_for_bit():
             r"agent 0 is outside the bounds.*0=2.0 not in \[-1.0, 1.0\]",
         ),
         ([np.array(["a", "b"]), np.zeros(2)], ValueError, "agent 0 has dtype <U1"),
+        # One agent's bool among the others' floats: stacking would cast it (issue 29).
+        ([np.zeros(2), np.array([True, False])], ValueError, "agent 1 has dtype bool"),
         ({"a": np.zeros(2)}, TypeError, "sequence of 2 per-agent actions"),
         (3.0, TypeError, "sequence of 2 per-agent actions"),
     ],

@@ -81,3 +81,29 @@ def test_the_gymnasium_adapters_refuse_a_multi_agent_environment_naming_this_ada
         gymnasium_wrapper.GymnasiumEnv(composer.Environment(TwoCreatures(), random_state=0))
     with pytest.raises(TypeError, match="several agents.*pettingzoo"):
         gymnasium_wrapper.GymnasiumVectorEnv(BatchEnvironment(TwoCreatures, num_envs=2, seed=0))
+
+
+@pytest.mark.parametrize("team_size", [1, 2])
+def test_every_soccer_observation_lies_in_its_space(team_size):
+    # Soccer observes bools (e.g. stage flags): their spaces were Box(True, True)
+    # (the unbounded spec's -inf cast to bool), which no False lay in (issue 29).
+    from suites import soccer
+
+    env = pettingzoo_wrapper.ParallelEnv(soccer.load(team_size, time_limit=0.2, random_state=0))
+    observations, _ = env.reset(seed=0)
+    kinds = set()
+    for step in range(6):
+        for name, observation in observations.items():
+            space = env.observation_space(name)
+            for key, value in observation.items():
+                kinds.add(np.asarray(value).dtype.kind)
+                assert space[key].contains(value), (step, name, key, value, space[key])
+        actions = {name: env.action_space(name).sample() for name in env.agents}
+        observations, *_ = env.step(actions)
+    assert "b" in kinds, "soccer observed no bool here: the test no longer covers bool spaces"
+
+
+def test_render_fps_is_one_frame_per_control_step():
+    env = _parallel_env()
+    assert env.metadata["render_fps"] == 1.0 / env.dm_env.control_timestep()
+    assert env.metadata["render_modes"] == ["rgb_array"]

@@ -6,6 +6,7 @@ package (.ci/run installs them); they are skipped, saying so, without them.
 """
 
 import ctypes
+import http.client
 import io
 import json
 import os
@@ -166,6 +167,161 @@ def test_another_interface_requires_the_token_on_every_connection(exposed):
         assert _ws_status(ws + path) == 403
         assert _ws_status(ws + path, cookie=f"{cookie}=wrong") == 403
     assert _ws_status(f"{ws}/state?sid=a", cookie=f"{cookie}={token}") == 101
+
+
+def _http_status(port, path, host=None, origin=None):
+    """(status, body) of a GET to 127.0.0.1:port with these Host and Origin headers."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Host": host or f"127.0.0.1:{port}"}
+    if origin is not None:
+        headers["Origin"] = origin
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def _ws_handshake_status(url, origin=None, host=None):
+    """The HTTP status of a WebSocket handshake with this Origin (and Host)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync import client
+
+    headers = {"Host": host} if host else None
+    try:
+        with client.connect(url, origin=origin, additional_headers=headers, open_timeout=10):
+            return 101
+    except InvalidStatus as error:
+        return error.response.status_code
+
+
+def test_requests_naming_another_host_or_from_another_origin_are_refused():
+    # A web page on this machine (another site, or another local port) or a DNS
+    # rebinding page must not watch or drive a loopback viewer (issue 29).
+    viewer = _random_viewer().start()
+    try:
+        port = viewer.port
+        own = f"http://127.0.0.1:{port}"
+        for path in ("/", "/model", "/web_client.js"):
+            status, body = _http_status(port, path, host="evil.example")
+            assert status == 403 and b"does not name this viewer" in body, path
+            assert _http_status(port, path, host=f"evil.example:{port}")[0] == 403, path
+        assert _http_status(port, "/", host="localhost:9999")[0] == 200  # an SSH tunnel's port
+        assert _http_status(port, "/", host=f"[::1]:{port}")[0] == 200
+        assert _http_status(port, "/model", origin=own)[0] == 200
+        status, body = _http_status(port, "/model", origin="http://evil.example")
+        assert status == 403 and b"may not use this viewer" in body
+        ws = f"ws://127.0.0.1:{port}"
+        for path in ("/state?sid=a", "/ui?sid=a", "/drop?sid=a"):
+            for origin in (
+                "http://evil.example",
+                "http://localhost:9999",
+                "null",
+                f"https://x{own}",
+            ):
+                assert _ws_handshake_status(ws + path, origin=origin) == 403, (path, origin)
+            assert _ws_handshake_status(ws + path, host="evil.example") == 403, path
+        # The page's own origin, and clients that are not browsers (no Origin), connect.
+        assert _ws_handshake_status(f"{ws}/state?sid=a", origin=own) == 101
+        assert _ws_handshake_status(f"{ws}/state?sid=b") == 101
+        assert web.names_this_viewer("localhost", "127.0.0.1")
+        assert not web.names_this_viewer("192.168.1.2", "127.0.0.1")
+        assert web.names_this_viewer("192.168.1.2", "0.0.0.0")
+        assert not web.names_this_viewer("evil.example", "0.0.0.0")
+        assert web.host_name("[::1]:80") == "::1" and web.host_name("Example:80") == "example"
+    finally:
+        viewer.close()
+
+
+_CONNECT_FROM_ANOTHER_PROCESS = """
+import socket, sys
+with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10) as sock:
+    print(repr(sock.recv(1)))
+"""
+
+
+def test_studios_internal_port_refuses_other_processes():
+    # The headless interface's loopback port relays the browser's input: only this
+    # process (where Studio's client runs) may connect to it.
+    viewer = _random_viewer().start()
+    try:
+        internal = viewer._studio.internal_socket
+        assert internal is not None and internal.getsockname()[0] == "127.0.0.1"
+        refused_before = internal.refused
+        result = subprocess.run(
+            [sys.executable, "-c", _CONNECT_FROM_ANOTHER_PROCESS, str(internal.getsockname()[1])],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        # Closed at once, before anything was sent: an end of stream.
+        assert result.stdout.strip() == "b''", result.stderr
+        assert internal.refused == refused_before + 1
+        # Studio's own client is still connected: the page keeps working.
+        for _ in range(20):
+            assert viewer.step_loop()
+        assert _get(viewer.url)[0] == 200
+    finally:
+        viewer.close()
+
+
+def _until_closed(sock, limit_s):
+    """Seconds until the server closes `sock` (reading and dropping what it sends),
+    or None if it is still open after `limit_s`."""
+    started = time.monotonic()
+    sock.settimeout(1.0)
+    while time.monotonic() - started < limit_s:
+        try:
+            if not sock.recv(4096):
+                return time.monotonic() - started
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return time.monotonic() - started
+    return None
+
+
+def test_idle_and_half_open_connections_are_closed():
+    viewer = _random_viewer().start()
+    try:
+        # A connection that never sends its request.
+        with socket.create_connection(("127.0.0.1", viewer.port)) as idle:
+            closed_after = _until_closed(idle, web.OPEN_TIMEOUT_S + 10)
+        assert closed_after is not None and closed_after >= web.OPEN_TIMEOUT_S - 1
+        # A WebSocket whose peer went silent (never answers the server's pings).
+        with socket.create_connection(("127.0.0.1", viewer.port)) as silent:
+            silent.sendall(
+                b"GET /state?sid=silent HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                b"Sec-WebSocket-Version: 13\r\n\r\n"
+            )
+            assert silent.recv(12) == b"HTTP/1.1 101"
+            limit = web.PING_INTERVAL_S + web.PING_TIMEOUT_S + web.CLOSE_TIMEOUT_S + 10
+            assert _until_closed(silent, limit) is not None
+    finally:
+        viewer.close()
+
+
+def test_connections_beyond_the_cap_are_closed_as_they_arrive():
+    viewer = _random_viewer().start()
+    held = []
+    try:
+        for _ in range(web.MAX_CONNECTIONS):
+            held.append(socket.create_connection(("127.0.0.1", viewer.port)))
+        # Let the server accept them all (it does between the environment's steps).
+        time.sleep(1.0)
+        with socket.create_connection(("127.0.0.1", viewer.port)) as one_more:
+            assert _until_closed(one_more, 5) is not None
+        for sock in held:
+            sock.close()
+        held.clear()
+        time.sleep(1.0)
+        assert _get(viewer.url)[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
+        viewer.close()
 
 
 def test_a_port_in_use_is_a_clear_error():
@@ -602,3 +758,55 @@ def test_browser_without_the_token_is_refused(driver, exposed):
     assert "requires its access token" in driver.page_source
     driver.get(f"http://127.0.0.1:{port}/?token=wrong")
     assert "requires its access token" in driver.page_source
+
+
+# A page of another site: it opens the viewer's WebSockets and writes what happened
+# into its title.
+_FOREIGN_PAGE = """<!doctype html><title>waiting</title><script>
+const results = {};
+for (const path of ["/state?sid=foreign", "/ui?sid=foreign"]) {
+  const socket = new WebSocket("ws://127.0.0.1:PORT" + path);
+  socket.onopen = () => { results[path] = "open"; document.title = JSON.stringify(results); };
+  socket.onerror = () => { results[path] = "refused"; document.title = JSON.stringify(results); };
+}
+</script>"""
+
+
+@_needs_browser
+def test_a_page_from_another_origin_cannot_connect(driver, served):
+    import http.server
+    import threading
+
+    address, _ = served
+    port = urllib.parse.urlparse(address).port
+    page = _FOREIGN_PAGE.replace("PORT", str(port)).encode()
+
+    class Foreign(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            del args
+
+    # Another origin on the same machine: localhost on another port.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Foreign)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 120
+        _patiently(lambda: driver.get(f"http://localhost:{server.server_port}/"), deadline)
+        _wait_until(
+            lambda: driver.title.count('"') == 8,
+            "the foreign page's two WebSockets to open or fail",
+            deadline,
+        )
+        assert json.loads(driver.title) == {
+            "/state?sid=foreign": "refused",
+            "/ui?sid=foreign": "refused",
+        }
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -25,12 +25,27 @@ if [[ ! -x "${venv_dir}/bin/python" ]]; then
   "${python_bin}" -m venv "${venv_dir}"
 fi
 
-"${venv_dir}/bin/python" -m pip install --upgrade pip
-# Pinning both in one resolve makes pip fail loudly if dm-control's own
-# requirement on mujoco ever excludes the pinned version. Pillow: dm_control's
-# soccer module imports it without requiring it.
-"${venv_dir}/bin/python" -m pip install \
-  "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow
+# A venv that already holds the pinned pair (CI keeps one between runs) is only
+# verified below.
+if ! "${venv_dir}/bin/python" - "${DM_CONTROL_VERSION}" "${MUJOCO_VERSION}" 2>/dev/null <<'PY'
+import importlib.metadata as metadata
+import sys
+
+wanted = {"dm-control": sys.argv[1], "mujoco": sys.argv[2], "pillow": None, "pytest": None}
+for name, version in wanted.items():
+    installed = metadata.version(name)
+    if version is not None and installed != version:
+        raise SystemExit(1)
+PY
+then
+  "${venv_dir}/bin/python" -m pip install --upgrade pip
+  # Pinning both in one resolve makes pip fail loudly if dm-control's own
+  # requirement on mujoco ever excludes the pinned version. Pillow: dm_control's
+  # soccer module imports it without requiring it. pytest: dm_control's own test
+  # files run there too, as the baseline of tests/differential's runner.
+  "${venv_dir}/bin/python" -m pip install \
+    "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow pytest
+fi
 
 # Fails if the installed pair cannot load and step a suite task headless.
 MUJOCO_GL="${MUJOCO_GL:-disable}" "${venv_dir}/bin/python" - <<'PY'

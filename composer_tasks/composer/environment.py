@@ -704,8 +704,9 @@ class Environment(dm_env.Environment):
         if not math.isinf(self._spec_checks_left):
             self._spec_checks_left = math.inf
             _log.warning(
-                "An initialize_episode_mjcf callback edited the spec without announcing it "
-                "(changed: %s). The model is recompiled, and the spec is compared at every "
+                "The spec was edited without announcing it since the model was last compiled "
+                "(between episodes, or by an initialize_episode_mjcf callback; changed: %s). "
+                "The model is recompiled, and the spec is compared at every "
                 "reset from now on; call composer.mark_spec_changed() after such edits, or "
                 "edit through composer_tasks.mjcf handles, to avoid the comparison's cost.",
                 spec_edits.describe_spec_difference(spec, fingerprint),
@@ -1149,6 +1150,9 @@ class MultiAgentEnvironment(Environment):
                 stacked is not None
                 and stacked.shape == self._stacked_action_shape
                 and stacked.dtype.kind in "fiu"
+                # Stacking casts one agent's bool action up to the others' floats; the
+                # per-agent check below refuses it, as a single agent's is refused.
+                and not any(np.asarray(action).dtype.kind == "b" for action in actions)
             ):
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):

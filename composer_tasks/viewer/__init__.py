@@ -7,9 +7,9 @@ or from the shell, for a Control Suite task:
 
     python -m composer_tasks.viewer humanoid stand --policy random
     python -m composer_tasks.viewer humanoid stand --web     # in a browser
-    python -m composer_tasks.viewer --checkpoint runs/NAME/checkpoint.pkl [--web]
+    python -m composer_tasks.viewer --checkpoint runs/NAME/checkpoint.npz [--web]
 
-A trained agent: `viewer.launch(env, policy="runs/NAME/checkpoint.pkl")`. One copy
+A trained agent: `viewer.launch(env, policy="runs/NAME/checkpoint.npz")`. One copy
 of a batch: `viewer.launch(batch, copy=3)`.
 
 Keys: Space pauses and resumes, Right takes one control step (and pauses),

@@ -4,7 +4,7 @@
         [--camera NAME_OR_INDEX] [--paused] [--speed 0.5]
     python -m composer_tasks.viewer walker_parkour_hurdles [...]
     python -m composer_tasks.viewer humanoid stand --web [--port P] [--host H]
-    python -m composer_tasks.viewer --checkpoint runs/NAME/checkpoint.pkl [NAME...] [--web]
+    python -m composer_tasks.viewer --checkpoint runs/NAME/checkpoint.npz [NAME...] [--web]
 
 With --checkpoint, a trained agent (agents.train) acts, on the environment its run
 trained on unless NAME... names another with the same observations and actions.

@@ -30,11 +30,16 @@ module binds 127.0.0.1 unless told otherwise and, on any other interface,
 requires a random token on every request (page, files, model and the /ui, /state
 and /drop WebSockets): given once in the URL (`?token=...`), it is kept in an
 HttpOnly, SameSite=Strict cookie for the page's later requests. A request
-without it, or with a wrong one, gets 403 Forbidden. Studio offers no hook for
-either, so `_install_studio_hooks` wraps three of its module functions
-(`web_server.bind_public_socket`, `web_server.serve`,
-`web_viewer._print_url_banner`); each wrapper changes nothing for Studio viewers
-that this module did not start. See docs/viewer.md for the SSH tunnel recipe
+without it, or with a wrong one, gets 403 Forbidden. On every interface, a
+request whose Host does not name the viewer (DNS rebinding) or whose Origin is
+not the viewer's own page (another site, another local port) gets 403 too;
+Studio's internal loopback port (its headless interface's, which relays the
+page's input) accepts connections from this process only; connections are
+capped and idle or half-open ones time out. Studio offers no hook for any of
+this, so `_install_studio_hooks` wraps four of its module functions
+(`web_server.bind_public_socket`, `web_server.bind_loopback_socket`,
+`web_server.serve`, `web_viewer._print_url_banner`); each wrapper changes nothing
+for Studio viewers that this module did not start. See docs/viewer.md for the SSH tunnel recipe
 and for what an exposed port shows.
 """
 
@@ -95,26 +100,118 @@ _FORBIDDEN = (
     b"403 Forbidden: this viewer requires its access token. Open the URL with "
     b"?token=... that the viewer printed when it started.\n"
 )
+# Connections the viewer's port holds at once; one more is closed as it arrives.
+# A page holds 3 WebSockets and loads its files over at most 6 connections.
+MAX_CONNECTIONS = 64
+# A connection that has not completed its request (or WebSocket handshake) this
+# long after it opened is closed: idle and half-open connections hold nothing.
+OPEN_TIMEOUT_S = 10.0
+# An open WebSocket is pinged this often, and closed when a ping goes unanswered
+# this long (a peer that vanished without closing: a half-open connection).
+PING_INTERVAL_S = 10.0
+PING_TIMEOUT_S = 10.0
+# How long the closing handshake may take.
+CLOSE_TIMEOUT_S = 5.0
 
 
-# Studio hooks: the interface to bind and the token check.
+# Studio hooks: the interface to bind, the access checks, the internal port's guard.
+
+
+@dataclasses.dataclass(frozen=True)
+class _Access:
+    """Who may use a viewer's port: requests naming it (Host), from its own pages
+    (Origin), with its token when it has one."""
+
+    host: str
+    token: str | None
+
 
 # The socket bound for the Studio WebViewer being constructed on this thread.
 _pending = threading.local()
-# Listening socket -> its token, for the sockets of viewers that require one.
-_tokens: "weakref.WeakKeyDictionary[socket.socket, str]" = weakref.WeakKeyDictionary()
+# Listening socket -> its access rules, for every viewer this module starts.
+_access: "weakref.WeakKeyDictionary[socket.socket, _Access]" = weakref.WeakKeyDictionary()
+# Listening socket -> Studio's internal (NetImgui) socket of the same viewer.
+_internal: "weakref.WeakKeyDictionary[socket.socket, socket.socket]" = weakref.WeakKeyDictionary()
 _hooks_lock = threading.Lock()
 _hooks_installed = False
 
 
+class _GuardedSocket(socket.socket):
+    """A listening socket whose `accept` closes, as they arrive, connections beyond
+    `max_connections` open at once, or (`own_process_only`) connections made by
+    any other process (Linux: the peer socket's inode among this process's file
+    descriptors). asyncio's servers accept through this method and skip a
+    connection refused with ConnectionAbortedError."""
+
+    def __init__(
+        self, listening: socket.socket, max_connections: int | None, own_process_only: bool
+    ) -> None:
+        super().__init__(
+            listening.family, listening.type, listening.proto, fileno=listening.detach()
+        )
+        self._max_connections = max_connections
+        self._own_process_only = own_process_only
+        self._open: list[socket.socket] = []
+        self.refused = 0
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        connection, address = super().accept()
+        # asyncio closes the socket it was given when the connection ends.
+        self._open = [open_ for open_ in self._open if open_.fileno() != -1]
+        reason = None
+        if self._max_connections is not None and len(self._open) >= self._max_connections:
+            reason = f"{len(self._open)} connections are open already"
+        elif self._own_process_only and not _made_by_this_process(connection):
+            reason = "it comes from another process"
+        if reason is not None:
+            connection.close()
+            self.refused += 1
+            raise ConnectionAbortedError(f"connection from {address} refused: {reason}")
+        self._open.append(connection)
+        return connection, address
+
+
+def _made_by_this_process(connection: socket.socket) -> bool:
+    """Whether the peer of a loopback TCP `connection` is a socket of this process.
+
+    Read from /proc (Linux); elsewhere there is no portable way, and it is True.
+    """
+    try:
+        peer_port = connection.getpeername()[1]
+        own_port = connection.getsockname()[1]
+    except OSError:  # The peer is gone already.
+        return False
+    try:
+        with open("/proc/net/tcp", encoding="ascii") as table:
+            rows = table.read().splitlines()[1:]
+        descriptors = os.listdir("/proc/self/fd")
+    except OSError:
+        return True
+    inodes = {
+        fields[9]
+        for fields in (row.split() for row in rows)
+        if int(fields[1].rpartition(":")[2], 16) == peer_port
+        and int(fields[2].rpartition(":")[2], 16) == own_port
+    }
+    for descriptor in descriptors:
+        try:
+            target = os.readlink(f"/proc/self/fd/{descriptor}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            return True
+    return False
+
+
 def _install_studio_hooks() -> None:
-    """Wraps the three Studio functions this module relies on (see the docstring)."""
+    """Wraps the Studio functions this module relies on (see the docstring)."""
     global _hooks_installed
     with _hooks_lock:
         if _hooks_installed:
             return
         for module, name in (
             (web_server, "bind_public_socket"),
+            (web_server, "bind_loopback_socket"),
             (web_server, "serve"),
             (studio_web_viewer, "_print_url_banner"),
         ):
@@ -125,12 +222,24 @@ def _install_studio_hooks() -> None:
                     f"it was written for mujoco.studio 4.0"
                 )
         bind_original = web_server.bind_public_socket
+        bind_loopback_original = web_server.bind_loopback_socket
         serve_original = web_server.serve
         banner_original = studio_web_viewer._print_url_banner
 
         def bind_public_socket(host: str, port: int = 0) -> socket.socket:
             sock = getattr(_pending, "socket", None)
             return bind_original(host, port) if sock is None else sock
+
+        def bind_loopback_socket(port: int = 0) -> socket.socket:
+            internal = bind_loopback_original(port)
+            public = getattr(_pending, "socket", None)
+            if public is None:
+                return internal
+            # Studio's headless interface connects from this process; nothing else
+            # may (it would be handed the browser's input, with no token asked).
+            guarded = _GuardedSocket(internal, max_connections=None, own_process_only=True)
+            _internal[public] = guarded
+            return guarded
 
         def print_url_banner(host: str, port: int) -> None:
             # Ours is printed instead, with the interface actually bound.
@@ -140,40 +249,100 @@ def _install_studio_hooks() -> None:
         def serve(
             handler: Any, *args: Any, sock: Any = None, process_request: Any = None, **kwargs: Any
         ) -> Any:
-            token = _tokens.get(sock) if sock is not None else None
-            if token is not None:
-                assert sock is not None  # Only sockets have tokens.
-                process_request = _token_check(token, sock.getsockname()[1], process_request)
+            access = _access.get(sock) if sock is not None else None
+            if access is not None:
+                assert sock is not None  # Only sockets have access rules.
+                process_request = _access_check(access, sock.getsockname()[1], process_request)
+                # Studio waits forever; a connection that idles is closed instead.
+                kwargs.update(
+                    open_timeout=OPEN_TIMEOUT_S,
+                    ping_interval=PING_INTERVAL_S,
+                    ping_timeout=PING_TIMEOUT_S,
+                    close_timeout=CLOSE_TIMEOUT_S,
+                )
             return serve_original(
                 handler, *args, sock=sock, process_request=process_request, **kwargs
             )
 
         web_server.bind_public_socket = bind_public_socket
+        web_server.bind_loopback_socket = bind_loopback_socket
         web_server.serve = serve
         studio_web_viewer._print_url_banner = print_url_banner
         _hooks_installed = True
 
 
-def _token_check(token: str, port: int, process_request: Callable | None) -> Callable:
-    """Studio's `process_request` behind a check of `token` (query or cookie)."""
+def _forbidden(body: bytes) -> Response:
+    headers = Headers()
+    headers["Content-Type"] = "text/plain; charset=utf-8"
+    headers["Content-Length"] = str(len(body))
+    return Response(403, "Forbidden", headers, body)
+
+
+def host_name(authority: str) -> str:
+    """The host of a Host header's value ('name:port', '[v6]:port'), lowercase."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        return authority[1:].partition("]")[0]
+    return authority.rpartition(":")[0] if authority.count(":") == 1 else authority
+
+
+def names_this_viewer(name: str, bound_host: str) -> bool:
+    """Whether a request's Host names a viewer bound on `bound_host`.
+
+    On loopback: `localhost` or a loopback address (any port: an SSH tunnel may
+    forward another). On other interfaces also any IP address and this machine's
+    names. Any other name is a page that made its name point here (DNS
+    rebinding) or a proxy the viewer does not know.
+    """
+    if name == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        address = None
+    if is_loopback(bound_host):
+        return address is not None and address.is_loopback
+    return address is not None or name in {socket.gethostname().lower(), socket.getfqdn().lower()}
+
+
+def _access_check(access: _Access, port: int, process_request: Callable | None) -> Callable:
+    """Studio's `process_request` behind the viewer's checks: the Host names the
+    viewer, an Origin (sent by browsers, on every WebSocket) is the page's own,
+    and the token is given (query or cookie) when the viewer has one."""
     cookie_name = f"composer_tasks_viewer_{port}"
-    expected = token.encode()
+    expected = access.token.encode() if access.token is not None else None
 
     def check(connection: Any, request: Any) -> Response | None:
-        query = request.path.partition("?")[2]
-        given = urllib.parse.parse_qs(query).get("token", [None])[0]
-        from_query = given is not None
-        if given is None:
-            given = _cookie(request.headers, cookie_name)
-        if given is None or not hmac.compare_digest(given.encode(), expected):
-            headers = Headers()
-            headers["Content-Type"] = "text/plain; charset=utf-8"
-            headers["Content-Length"] = str(len(_FORBIDDEN))
-            return Response(403, "Forbidden", headers, _FORBIDDEN)
+        hosts = request.headers.get_all("Host")
+        authority = hosts[0] if len(hosts) == 1 else ", ".join(hosts)
+        if len(hosts) != 1 or not names_this_viewer(host_name(authority), access.host):
+            return _forbidden(
+                f"403 Forbidden: Host {authority!r} does not name this viewer; open it by "
+                "the address it printed.\n".encode()
+            )
+        origins = request.headers.get_all("Origin")
+        if origins and (
+            len(origins) != 1
+            or origins[0].lower()
+            not in (f"http://{authority}".lower(), f"https://{authority}".lower())
+        ):
+            return _forbidden(
+                f"403 Forbidden: a page of {', '.join(origins)!s} may not use this viewer "
+                "(only its own page may).\n".encode()
+            )
+        from_query = False
+        if expected is not None:
+            query = request.path.partition("?")[2]
+            given = urllib.parse.parse_qs(query).get("token", [None])[0]
+            from_query = given is not None
+            if given is None:
+                given = _cookie(request.headers, cookie_name)
+            if given is None or not hmac.compare_digest(given.encode(), expected):
+                return _forbidden(_FORBIDDEN)
         response = process_request(connection, request) if process_request else None
         if from_query and response is not None:
             response.headers["Set-Cookie"] = (
-                f"{cookie_name}={token}; Path=/; HttpOnly; SameSite=Strict"
+                f"{cookie_name}={access.token}; Path=/; HttpOnly; SameSite=Strict"
             )
         return response
 
@@ -464,7 +633,11 @@ class _Studio:
     def __init__(self, host: str, port: int, require_token: bool) -> None:
         _install_studio_hooks()
         try:
-            self.socket = web_server.bind_public_socket(host, port)
+            self.socket = _GuardedSocket(
+                web_server.bind_public_socket(host, port),
+                max_connections=MAX_CONNECTIONS,
+                own_process_only=False,
+            )
         except (RuntimeError, OSError) as error:
             raise OSError(
                 f"the web viewer cannot listen on {host}:{port or '8080-8099'}: {error}. "
@@ -478,8 +651,7 @@ class _Studio:
         self.host = host
         self.port = self.socket.getsockname()[1]
         self.token = secrets.token_urlsafe(_TOKEN_BYTES) if require_token else None
-        if self.token is not None:
-            _tokens[self.socket] = self.token
+        _access[self.socket] = _Access(host, self.token)
         self.handle = None
         self.loop = EnvironmentLoop()
         # The `WebViewer` driving the loop, if any.
@@ -504,8 +676,16 @@ class _Studio:
         handle, self.handle = self.handle, None
         if handle is not None:
             handle.close()
-        _tokens.pop(self.socket, None)
+        _access.pop(self.socket, None)
+        internal = _internal.pop(self.socket, None)
+        if internal is not None:
+            internal.close()
         self.socket.close()
+
+    @property
+    def internal_socket(self) -> socket.socket | None:
+        """Studio's internal (NetImgui) listening socket, once the viewer started."""
+        return _internal.get(self.socket)
 
 
 _studio: _Studio | None = None

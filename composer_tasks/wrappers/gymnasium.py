@@ -31,10 +31,25 @@ def _check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def _unbounded_limits(dtype: np.dtype) -> Tuple[Any, Any]:
+    """The (low, high) of a spec without bounds: every value its dtype holds.
+
+    Infinities would be cast to the dtype: to True for a bool (a space holding only
+    True) and to an arbitrary integer for an integer dtype.
+    """
+    if dtype == np.bool_:
+        return False, True
+    if np.issubdtype(dtype, np.integer):
+        limits = np.iinfo(dtype)
+        return limits.min, limits.max
+    return -np.inf, np.inf
+
+
 def _box(spec: specs.Array, batch: Optional[int] = None) -> spaces.Box:
     shape = tuple(spec.shape) if batch is None else (batch,) + tuple(spec.shape)
-    low = getattr(spec, "minimum", -np.inf)
-    high = getattr(spec, "maximum", np.inf)
+    unbounded_low, unbounded_high = _unbounded_limits(np.dtype(spec.dtype))
+    low = getattr(spec, "minimum", unbounded_low)
+    high = getattr(spec, "maximum", unbounded_high)
     low = np.broadcast_to(np.asarray(low, dtype=spec.dtype), shape)
     high = np.broadcast_to(np.asarray(high, dtype=spec.dtype), shape)
     return spaces.Box(low=low, high=high, shape=shape, dtype=spec.dtype)
@@ -62,6 +77,19 @@ def _flatten(observation: Mapping[str, ArrayLike], batch: Optional[int] = None) 
     return np.concatenate(
         [np.reshape(value, (batch, -1)) for value in observation.values()], axis=1
     ).astype(np.float64)
+
+
+def _render_metadata(metadata: Mapping[str, Any], env: Any) -> Dict[str, Any]:
+    """`metadata` with "render_fps": one rendered frame per control step of `env`.
+
+    Gymnasium's video recorders read it; an environment without `control_timestep()`
+    (a plain dm_env one) has no frame rate to report, and gets none.
+    """
+    result = dict(metadata)
+    control_timestep: Any = getattr(env, "control_timestep", None)
+    if callable(control_timestep):
+        result["render_fps"] = 1.0 / float(control_timestep())
+    return result
 
 
 class GymnasiumEnv(gymnasium.Env):
@@ -124,6 +152,7 @@ class GymnasiumEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._render_camera = render_camera
         self._render_size = tuple(render_size)
+        self.metadata = _render_metadata(type(self).metadata, env)
         self.action_space = _box(self._env.action_spec())
         self.observation_space = _observation_space(self._env.observation_spec(), self._flatten)
         self._needs_reset = True
@@ -226,6 +255,8 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             batch_env.observation_spec(), self._flatten, batch=self.num_envs
         )
         self._needs_reset = True
+        # The last observation returned (kept rows of a partial reset come from it).
+        self._last_observation: Any = None
 
     @property
     def batch_env(self) -> BatchEnvironment:
@@ -246,21 +277,105 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     def reset(
         self, *, seed: Union[None, int, list] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Any, Dict[str, Any]]:
+        """Starts new episodes: in every copy, or with `options={"reset_mask": mask}`
+        (Gymnasium 1.x) only in the copies where the (N,) bool `mask` is True.
+
+        The other copies continue their episodes untouched (states, random streams,
+        a pending autoreset); their rows of the returned observation are their last.
+        A partial reset needs episodes to continue (a reset before) and no `seed`
+        (which re-seeds every copy).
+
+        Raises:
+          ValueError: a mask that is not (N,) bools; a partial mask with a seed or
+            before the first reset; other options.
+        """
+        mask = self._reset_mask(options)
+        if mask is not None and not mask.all():
+            if seed is not None:
+                raise ValueError(
+                    "reset(seed=...) re-seeds every copy; it cannot go with a reset_mask that "
+                    "leaves copies running: reset every copy to seed, or pass no seed"
+                )
+            if self._needs_reset:
+                raise ValueError(
+                    "reset_mask leaves copies running, but no episode has started: the first "
+                    "reset must reset every copy"
+                )
+            return self._reset_copies(mask), {}
         if seed is not None:
             self._batch.reseed(seed)
         timestep = self._batch.reset()
         self._needs_reset = False
-        return self._observation(timestep.observation), {}
+        return self._remember(self._observation(timestep.observation)), {}
+
+    def _reset_mask(self, options: Optional[Dict[str, Any]]) -> Optional[np.ndarray]:
+        if options is None:
+            return None
+        if not isinstance(options, Mapping) or set(options) - {"reset_mask"}:
+            raise ValueError(
+                f"options may hold only 'reset_mask' (an ({self.num_envs},) bool array), "
+                f"got {options!r}"
+            )
+        if "reset_mask" not in options:
+            return None
+        mask = np.asarray(options["reset_mask"])
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"reset_mask must be an array of {self.num_envs} bools (one per copy), got "
+                f"{options['reset_mask']!r}"
+            )
+        return mask
+
+    def _reset_copies(self, mask: np.ndarray) -> Any:
+        """Resets the copies where `mask`: the whole batch resets, then the others
+        are put back as they were (the batch resets no subset by itself)."""
+        before = self._batch.snapshot()
+        timestep = self._batch.reset()
+        after = self._batch.snapshot()
+        kept = np.flatnonzero(~mask)
+        spliced = dict(after)
+        for name in ("copies", "variation_random"):
+            spliced[name] = [
+                (before if not reset else after)[name][index] for index, reset in enumerate(mask)
+            ]
+        for name in ("step_counts", "reset_next"):
+            if name in after:
+                spliced[name] = np.array(after[name], copy=True)
+                spliced[name][kept] = before[name][kept]
+        if "last_observation" in after:
+            spliced["last_observation"] = collections.OrderedDict(
+                (key, np.array(value, copy=True))
+                for key, value in after["last_observation"].items()
+            )
+            for key, value in spliced["last_observation"].items():
+                value[kept] = before["last_observation"][key][kept]
+        self._batch.restore(spliced)
+        observation = self._observation(timestep.observation)
+        if isinstance(observation, np.ndarray):
+            observation[kept] = self._last_observation[kept]
+        else:
+            for key, value in observation.items():
+                value[kept] = self._last_observation[key][kept]
+        return self._remember(observation)
+
+    def _remember(self, observation: Any) -> Any:
+        """Returns `observation`, keeping a copy (the caller may change what it got)."""
+        if isinstance(observation, np.ndarray):
+            self._last_observation = observation.copy()
+        else:
+            self._last_observation = {key: value.copy() for key, value in observation.items()}
+        return observation
 
     def step(self, actions: Any) -> Tuple[Any, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         if self._needs_reset:
             raise RuntimeError("call reset() before step()")
         timestep = self._batch.step(np.asarray(actions))
+        observation = self._remember(self._observation(timestep.observation))
         last = timestep.last()
         terminated = last & (timestep.discount == 0.0)
         truncated = last & ~terminated
         return (
-            self._observation(timestep.observation),
+            observation,
             timestep.reward.copy(),
             terminated,
             truncated,

@@ -82,6 +82,7 @@ class ParallelEnv(pettingzoo.ParallelEnv):
         self._env = env
         self._flatten = gymnasium_wrappers._check_bool(flatten_observations, "flatten_observations")
         self.render_mode = render_mode
+        self.metadata = gymnasium_wrappers._render_metadata(type(self).metadata, env)
         self._render_camera = render_camera
         self._render_size = tuple(render_size)
         self.possible_agents = agent_names

@@ -192,7 +192,9 @@ def test_a_killed_actor_is_restarted_and_the_run_completes(local_ray, tmp_path):
     result = outcome["result"]
     assert result.env_steps == 3000
     rows = csv_log.read_rows(result.metrics_path)
-    assert int(rows[-1]["restarts"]) >= 1 and rows[-1]["step"] == "3000"
+    # One kill, one restart: the chunk handed out again while Ray restarts the actor
+    # fails with ActorUnavailableError and is not counted again (issue 29).
+    assert rows[-1]["restarts"] == "1" and rows[-1]["step"] == "3000"
 
 
 def test_the_driver_resumes_from_its_checkpoint_and_refuses_other_runs(local_ray, tmp_path):

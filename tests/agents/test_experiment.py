@@ -1,8 +1,10 @@
 """Runs in a directory: configuration overrides, resume edge cases, evaluation, the CLI."""
 
+import logging
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -117,17 +119,23 @@ def test_checkpoint_evaluates_and_refuses_mismatched_resumes(double_integrator, 
         )
 
 
-def test_resume_without_a_picklable_environment_starts_new_episodes(
+def test_resume_without_a_recordable_environment_starts_new_episodes(
     double_integrator, tmp_path, caplog
 ):
-    class Unpicklable(double_integrator):
-        def __reduce__(self):
-            raise TypeError("this environment cannot be pickled")
+    # Checkpoints hold data, never pickled objects: an environment with no snapshot()
+    # and an attribute that is not data (here a lock) cannot be recorded.
+    class Unrecordable(double_integrator):
+        def __init__(self, seed):
+            super().__init__(seed)
+            self._lock = threading.Lock()
 
-    make_env = lambda seed: Unpicklable(seed)
+    make_env = lambda seed: Unrecordable(seed)
     settings = dict(seed=0, config_overrides=TINY, eval_every=100, eval_episodes=1, progress=False)
-    experiment.train("d4pg", make_env, 100, out_dir=str(tmp_path), **settings)
-    assert checkpoint.load(os.path.join(tmp_path, experiment.CHECKPOINT_FILE))["env"] is None
+    with caplog.at_level(logging.WARNING):
+        experiment.train("d4pg", make_env, 100, out_dir=str(tmp_path), **settings)
+    assert "Unrecordable._lock is a lock" in caplog.text
+    saved = checkpoint.load(os.path.join(tmp_path, experiment.CHECKPOINT_FILE))
+    assert saved["env_snapshot"] is None and "env" not in saved
     result = experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path), resume=True, **settings)
     assert result.env_steps == 200
     assert "new environments" in caplog.text
@@ -217,7 +225,7 @@ def test_resume_on_suite_tasks_repeats_the_uninterrupted_run(
     whole = experiment.train("d4pg", make_env, 400, out_dir=str(tmp_path / "whole"), **settings)
     experiment.train("d4pg", make_env, 200, out_dir=str(tmp_path / "split"), **settings)
     saved = checkpoint.load(os.path.join(tmp_path / "split", experiment.CHECKPOINT_FILE))
-    assert saved["env"] is None and saved["env_snapshot"] is not None
+    assert "env" not in saved and saved["env_snapshot"] is not None
     resumed = experiment.train(
         "d4pg", make_env, 400, out_dir=str(tmp_path / "split"), resume=True, **settings
     )

@@ -129,3 +129,22 @@ def test_ppo_swingup_preset_passes_600_on_cartpole_swingup(tmp_path):
         if max(returns) >= SWINGUP_PASS_RETURN:
             break
     assert max(returns) >= SWINGUP_PASS_RETURN, returns
+
+
+def test_a_cell_with_a_pickle_checkpoint_is_refused_not_started_over(tmp_path):
+    # A run directory of an earlier version: its pickle is neither loaded nor
+    # overwritten (issue 29).
+    from agents import checkpoint, csv_log
+
+    out_dir = time_to_solve.run_directory(str(tmp_path), "ppo", "cartpole:swingup", 0)
+    os.makedirs(out_dir)
+    legacy = os.path.join(out_dir, experiment.LEGACY_CHECKPOINT_FILE)
+    with open(legacy, "wb") as file:
+        file.write(b"\x80\x05not loaded")
+    log = csv_log.CsvLog(os.path.join(out_dir, experiment.METRICS_FILE), experiment.BASE_COLUMNS)
+    log.write({"step": 0, "wall_time_s": 1.0, "eval_return": 1.0})
+    log.close()
+    with pytest.raises(checkpoint.LegacyCheckpointError, match="agents.checkpoint convert"):
+        time_to_solve.run_cell(str(tmp_path), "cartpole:swingup", "ppo", 0, 10.0, None)
+    with open(legacy, "rb") as file:
+        assert file.read() == b"\x80\x05not loaded"

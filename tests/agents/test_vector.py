@@ -163,3 +163,37 @@ def test_evaluate_takes_each_copys_first_episodes(make_batch, double_integrator)
     np.testing.assert_allclose(fresh, [single[0], other[0]])
     with pytest.raises(ValueError, match="num_episodes"):
         evaluation.evaluate(policy, double_integrator(0), num_episodes=0)
+
+
+def test_attribute_state_records_plain_environments_as_data(double_integrator):
+    env, twin = double_integrator(5), double_integrator(9)
+    env.reset()
+    env.step(np.array([0.5]))
+    state = vector.attribute_state(env)
+    vector.restore_attribute_state(twin, state)
+    np.testing.assert_array_equal(
+        twin.step(np.array([0.2])).observation["position"],
+        env.step(np.array([0.2])).observation["position"],
+    )
+    # The recorded values are copies: later steps do not change them.
+    assert state["_steps"] == {"value": 1}
+    generator_env = double_integrator(0)
+    generator_env._random = np.random.default_rng(4)
+    other = double_integrator(0)
+    with pytest.raises(ValueError, match="holds a generator for DoubleIntegrator._random"):
+        vector.restore_attribute_state(other, vector.attribute_state(generator_env))
+    with pytest.raises(ValueError, match="holds the attributes"):
+        vector.restore_attribute_state(other, {"_steps": {"value": 0}})
+    other._callback = print
+    with pytest.raises(TypeError, match="DoubleIntegrator._callback is a builtin_function"):
+        vector.attribute_state(other)
+
+
+def test_looped_batch_snapshot_uses_attribute_state_without_snapshot(double_integrator):
+    batch = vector.LoopedBatch([lambda: double_integrator(1), lambda: double_integrator(2)])
+    batch.reset()
+    snapshot = batch.snapshot()
+    expected = batch.step(np.full((2, 1), 0.3))
+    twin = vector.LoopedBatch([lambda: double_integrator(7), lambda: double_integrator(8)])
+    twin.restore(snapshot)
+    np.testing.assert_array_equal(twin.step(np.full((2, 1), 0.3)).reward, expected.reward)
