@@ -73,16 +73,6 @@ def render(
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
     model = physics.model
-    limits = model.vis.global_
-    for name, value, limit, attribute in (
-        ("width", width, limits.offwidth, "offwidth"),
-        ("height", height, limits.offheight, "offheight"),
-    ):
-        if value > limit:
-            raise ValueError(
-                f"image {name} {value} exceeds the model's offscreen buffer {name} {limit}; "
-                f"raise <visual><global {attribute}=.../> (spec.visual.global_.{attribute})"
-            )
     if isinstance(camera_id, str):
         index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
         if index < 0:

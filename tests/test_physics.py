@@ -465,14 +465,6 @@ def test_xml_with_included_assets_compiles_without_a_spec():
         Physics.from_xml_string(main)
 
 
-def test_render_refuses_images_larger_than_the_offscreen_buffer():
-    physics = _pendulum()
-    with pytest.raises(ValueError, match="image width 641 exceeds .* offscreen buffer width 640"):
-        physics.render(480, 641)
-    with pytest.raises(ValueError, match="image height 481 exceeds"):
-        physics.render(481, 640)
-
-
 def test_physics_of_one_mjdata_is_dm_controls_form():
     model = mujoco.MjModel.from_xml_string(_PENDULUM)
     data = mujoco.MjData(model)
