@@ -1,11 +1,14 @@
 """Physics: a compiled MuJoCo model and its data, with the operations tasks need.
 
 `Physics` owns one `mujoco.MjModel` and one `mujoco.MjData` (and the `mujoco.MjSpec`
-they were compiled from, when there is one). It adds nothing to MuJoCo's own
-named access (`physics.data.joint("hinge").qpos`) or binding (`physics.bind(joint)`
-delegates to `MjData.bind` / `MjModel.bind`); what it adds is the lifecycle the
-Environment needs: stepping with divergence detection, reset contexts, full-state
-save and restore, recompilation from a changed spec and lazy rendering.
+they were compiled from, when there is one), and behaves as dm-control 1.0.50's
+`mujoco.Physics` by default: `bind(joint)` (MuJoCo's `MjData.bind` / `MjModel.bind`)
+with dm_control's dirty marking and lazy forward, `named` indexing with its axes,
+`get_state` of qpos, qvel and act, reset passes with actuation disabled,
+`check_invalid_state`, and dm_control's wrapper methods on `model` and `data`
+(which stay MuJoCo's own structs). It adds the lifecycle the Environment needs:
+stepping with divergence detection, full-state save and restore
+(`get_full_state`), recompilation from a changed spec and lazy rendering.
 
 Suite domains subclass `Physics` to give physical quantities names, e.g.
 `pole_angle_cosine()` or `torso_upright()`.
