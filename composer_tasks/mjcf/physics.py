@@ -202,15 +202,19 @@ class Binding:
         physics = self._physics
         if physics._dirty and not attribute.marks_dirty:
             physics.forward()
+        view = attribute.view
+        if view is not None:
+            return view[()] if attribute.scalar else view
         location = attribute.location
         if not self._is_sequence and location.contiguous:
             view = location.view()
-            if view.shape == ():
+            attribute.scalar = view.shape == ()
+            if attribute.scalar:
+                attribute.view = view
                 return view[()]
-            if attribute.view is None:
-                attribute.view = physics_module.bound_array(
-                    view, physics, attribute.marks_dirty, attribute.disable_views()
-                )
+            attribute.view = physics_module.bound_array(
+                view, physics, attribute.marks_dirty, attribute.disable_views()
+            )
             return attribute.view
         return physics_module.bound_array(
             location.read(),
@@ -295,7 +299,7 @@ class _Attribute:
     """Where a bound attribute lives, whether writing it marks the physics dirty,
     and the flags (`sameframe`, `simple`) a write zeroes."""
 
-    __slots__ = ("disable", "location", "marks_dirty", "view")
+    __slots__ = ("disable", "location", "marks_dirty", "scalar", "view")
 
     def __init__(
         self,
@@ -306,8 +310,10 @@ class _Attribute:
         self.location = location
         self.marks_dirty = marks_dirty
         self.disable = disable
-        # The single element's contiguous entries as a `BoundArray`, made once.
+        # A single element's contiguous entries, found once: a `BoundArray`, or
+        # the 0-d view of a scalar (`scalar`), whose value is returned.
         self.view: np.ndarray | None = None
+        self.scalar = False
 
     def disable_views(self) -> tuple[Callable[[], None], ...]:
         return tuple(functools.partial(flags.write, 0) for flags in self.disable)
