@@ -34,6 +34,35 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.manipulation": "suites.manipulation",
     "dm_control.manipulation.props": "composer_tasks.props",
     "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
+    "dm_control.entities.props": "composer_tasks.props",
+    "dm_control.mujoco": "composer_tasks.physics",
+    "dm_control.mujoco.engine": "composer_tasks.physics",
+    "dm_control.suite.base": "suites.base",
+    # Each Control Suite domain module: `from dm_control.suite import cartpole`.
+    **{
+        f"dm_control.suite.{domain}": f"suites.{domain}"
+        for domain in (
+            "acrobot",
+            "ball_in_cup",
+            "cartpole",
+            "cheetah",
+            "dog",
+            "finger",
+            "fish",
+            "hopper",
+            "humanoid",
+            "humanoid_CMU",
+            "lqr",
+            "manipulator",
+            "pendulum",
+            "point_mass",
+            "quadruped",
+            "reacher",
+            "stacker",
+            "swimmer",
+            "walker",
+        )
+    },
 }
 
 
@@ -119,14 +148,17 @@ def rewrite_imports(source: str, table: Mapping[str, str] = MODULE_MAP) -> str:
         else:
             continue
         edits.append((node, statements))
-    for node, statements in sorted(edits, key=lambda edit: -edit[0].lineno):
+    # Right to left, so that an edit never moves the columns of one still to come
+    # (two imports on one line, `from dm_control import a; from dm_control import b`).
+    for node, statements in sorted(
+        edits, key=lambda edit: (edit[0].lineno, edit[0].col_offset), reverse=True
+    ):
         start, end = node.lineno - 1, (node.end_lineno or node.lineno) - 1
-        first = lines[start]
-        indent = first[: len(first) - len(first.lstrip())]
-        prefix = first[: node.col_offset] if node.col_offset else indent
-        last = lines[end]
-        tail = last[node.end_col_offset :] if node.end_col_offset is not None else "\n"
-        replacement = prefix + "; ".join(statements) + (tail if tail.strip() else "\n")
+        # AST columns count UTF-8 bytes.
+        head = lines[start].encode()[: node.col_offset].decode()
+        last = lines[end].encode()
+        tail = last[node.end_col_offset :].decode() if node.end_col_offset is not None else "\n"
+        replacement = head + "; ".join(statements) + (tail if tail else "\n")
         lines[start : end + 1] = [replacement] + ["\n"] * (end - start)
     return "".join(lines)
 

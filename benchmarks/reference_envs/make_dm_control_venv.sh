@@ -31,7 +31,7 @@ if ! "${venv_dir}/bin/python" - "${DM_CONTROL_VERSION}" "${MUJOCO_VERSION}" 2>/d
 import importlib.metadata as metadata
 import sys
 
-wanted = {"dm-control": sys.argv[1], "mujoco": sys.argv[2], "pillow": None, "pytest": None}
+wanted = {"dm-control": sys.argv[1], "mujoco": sys.argv[2], "pillow": None, "pytest": None, "mock": None}
 for name, version in wanted.items():
     installed = metadata.version(name)
     if version is not None and installed != version:
@@ -42,9 +42,10 @@ then
   # Pinning both in one resolve makes pip fail loudly if dm-control's own
   # requirement on mujoco ever excludes the pinned version. Pillow: dm_control's
   # soccer module imports it without requiring it. pytest: dm_control's own test
-  # files run there too, as the baseline of tests/differential's runner.
+  # files run there too, as the baseline of tests/differential's runner (mock:
+  # its environment_test imports it).
   "${venv_dir}/bin/python" -m pip install \
-    "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow pytest
+    "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow pytest mock
 fi
 
 # Fails if the installed pair cannot load and step a suite task headless.

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -77,13 +78,17 @@ class _Worker:
             text=True,
         )
 
-    def run(self, name: str, source: str, timeout_s: float) -> dict:
+    def send(self, name: str, source: str) -> None:
+        """Starts running a program; `receive` waits for its reply."""
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"name": name, "source": source}) + "\n")
+        self.process.stdin.flush()
+
+    def receive(self, name: str, timeout_s: float) -> dict:
         process = self.process
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(json.dumps({"name": name, "source": source}) + "\n")
-        process.stdin.flush()
+        assert process is not None and process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], timeout_s)
         line = process.stdout.readline() if ready else ""
         if not line:
@@ -156,13 +161,25 @@ def _compare(key: str, ours: Any, theirs: Any, rtol: float, atol: float) -> str 
         if theirs["dtype"] in "fciub" and ours["dtype"] in "fciub":
             a = np.array([_decode_float(x) for x in ours["__array__"]], dtype=float)
             b = np.array([_decode_float(x) for x in theirs["__array__"]], dtype=float)
-            if not np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
-                worst = int(np.nanargmax(np.abs(a - b))) if a.size else 0
+            bad = np.flatnonzero(~np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+            if bad.size:
+                # A NaN on one side only is the worst difference there is.
+                gaps = np.nan_to_num(np.abs(a[bad] - b[bad]), nan=np.inf)
+                worst = int(bad[np.argmax(gaps)])
                 return (
-                    f"values differ (largest at flat index {worst}: {a[worst]!r} vs {b[worst]!r})"
+                    f"{bad.size} of {a.size} values differ (largest at flat index {worst}: "
+                    f"{float(a[worst])!r} vs {float(b[worst])!r})"
                 )
             return None
         return None if ours["__array__"] == theirs["__array__"] else "values differ"
+    raised = [side.get("__raises__") if isinstance(side, dict) else None for side in (ours, theirs)]
+    if raised != [None, None]:
+        if raised[0] == raised[1]:
+            return None
+        return (
+            " vs ".join(f"raises {name}" if name else "returns" for name in raised)
+            + " (ours vs dm_control)"
+        )
     if isinstance(theirs, dict) and "__dict__" in theirs:
         if not (isinstance(ours, dict) and "__dict__" in ours):
             return "dm_control gives a mapping, ours does not"
@@ -195,6 +212,13 @@ def _compare(key: str, ours: Any, theirs: Any, rtol: float, atol: float) -> str 
                 return f"[{index}] {why}"
         return None
     if isinstance(theirs, bool) or isinstance(ours, bool):
+        # `1 == True` in Python; a bool on one side only is a difference of type.
+        if type(ours) is not type(theirs):
+            return (
+                "dm_control gives a bool, ours does not"
+                if isinstance(theirs, bool)
+                else ("ours gives a bool, dm_control does not")
+            )
         return None if ours == theirs else "differ"
     if isinstance(theirs, (int, float)) or (isinstance(theirs, dict) and "__float__" in theirs):
         if not isinstance(ours, (int, float)) and not (
@@ -220,10 +244,11 @@ class Differential:
     def run(
         self, source: str, name: str = "program", timeout_s: float = DEFAULT_TIMEOUT_S
     ) -> tuple[Side, Side]:
-        """(ours, theirs): what the program recorded on each side."""
-        replies = {
-            side: worker.run(name, source, timeout_s) for side, worker in self._workers.items()
-        }
+        """(ours, theirs): what the program recorded on each side (the two sides run
+        at the same time)."""
+        for worker in self._workers.values():
+            worker.send(name, source)
+        replies = {side: worker.receive(name, timeout_s) for side, worker in self._workers.items()}
         return (
             Side([tuple(r) for r in replies["ours"]["records"]], replies["ours"]["error"]),
             Side(
@@ -238,8 +263,17 @@ class Differential:
         rtol: float = 1e-7,
         atol: float = 1e-9,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        tolerances: Sequence[tuple[str, float, float]] = (),
     ) -> Comparison:
+        """Both sides' records compared key by key. `tolerances`: (regular expression,
+        rtol, atol) triples; a key takes the first whose expression it contains
+        (`re.search`), else `rtol`/`atol`."""
         ours, theirs = self.run(source, name, timeout_s)
+        patterns = [(re.compile(pattern), r, a) for pattern, r, a in tolerances]
+
+        def tolerance(key: str) -> tuple[float, float]:
+            return next(((r, a) for p, r, a in patterns if p.search(key)), (rtol, atol))
+
         comparison = Comparison(ours, theirs)
         our_values = ours.as_dict()
         for key, expected in theirs.records:
@@ -247,7 +281,7 @@ class Differential:
             if key not in our_values:
                 comparison.differences.append(Difference(key, None, expected, "not recorded here"))
                 continue
-            why = _compare(key, our_values[key], expected, rtol, atol)
+            why = _compare(key, our_values[key], expected, *tolerance(key))
             if why:
                 comparison.differences.append(Difference(key, our_values[key], expected, why))
         their_keys = {key for key, _ in theirs.records}

@@ -1,0 +1,134 @@
+"""The runner of dm_control's own tests (dm_control_tests.py): its scope table, its
+porting of test files and helpers, and its report, on a small fixed subset."""
+
+import json
+import os
+
+import pytest
+
+from composer_tasks import porting
+from tests.differential import dm_control_tests, harness
+
+# Small and fast, and one of each outcome: a file that runs (rewards), one out of
+# scope by the table (viewer), one whose import has no counterpart (rl), one that
+# uses a test helper that cannot be ported (updater: fake_physics imports rl).
+SUBSET = [
+    "utils/rewards_test.py",
+    "viewer/util_test.py",
+    "rl/control_test.py",
+    "composer/observation/updater_test.py",
+]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    python = harness.reference_python()
+    if python is None:
+        if harness.required():
+            pytest.fail("no dm-control 1.0.50 reference venv")
+        pytest.skip("no dm-control 1.0.50 reference venv")
+    return python
+
+
+def test_report_on_a_fixed_subset(reference, tmp_path):
+    report = dm_control_tests.run(str(tmp_path), SUBSET, timeout_s=300, reference=reference)
+    with open(tmp_path / "dm_control_tests.json", encoding="utf-8") as handle:
+        assert json.load(handle) == report
+    markdown = (tmp_path / "dm_control_tests.md").read_text()
+    files = {entry["path"]: entry for entry in report["files"]}
+    assert sorted(files) == sorted(SUBSET)
+    rewards = files["utils/rewards_test.py"]
+    assert rewards["status"] == "ran"
+    assert rewards["tests"] > 20
+    assert (
+        rewards["passed"] + rewards["failed"] + rewards["errors"] + rewards["skipped"]
+        == (rewards["tests"])
+    )
+    assert files["viewer/util_test.py"]["status"] == "out of scope"
+    assert "dm_control.viewer has no counterpart" in files["viewer/util_test.py"]["reason"]
+    assert files["rl/control_test.py"]["status"] == "out of scope"
+    assert "from dm_control.rl import control" in files["rl/control_test.py"]["reason"]
+    updater = files["composer/observation/updater_test.py"]
+    assert updater["status"] == "out of scope"
+    assert "test helper dm_control.composer.observation.fake_physics" in updater["reason"]
+    assert report["in_scope_files"] == 1 and report["out_of_scope_files"] == 3
+    assert report["in_scope_tests"] == rewards["tests"]
+    assert report["pass_rate"] == rewards["passed"] / rewards["tests"]
+    assert "| `utils/rewards_test.py` | ran |" in markdown
+    assert markdown.startswith("# dm-control 1.0.50's own tests, run here")
+
+
+def test_unknown_file_is_refused(reference, tmp_path):
+    with pytest.raises(ValueError, match=r"not dm_control test files: \['nope_test.py'\]"):
+        dm_control_tests.run(str(tmp_path), ["nope_test.py"], reference=reference)
+
+
+def test_files_and_helpers_are_ported_outside_the_repository(reference, tmp_path):
+    root = dm_control_tests.dm_control_root(reference)
+    destination = tmp_path / "staged"
+    destination.mkdir()
+    paths = ["utils/rewards_test.py", "composer/environment_hooks_test.py"]
+    unportable = dm_control_tests.stage(
+        root, str(destination), paths, dm_control_tests.mapping_table()
+    )
+    assert unportable == {}
+    ported = (destination / dm_control_tests.PACKAGE / "utils" / "rewards_test.py").read_text()
+    assert "import composer_tasks.rewards as rewards" in ported
+    hooks = destination / dm_control_tests.PACKAGE / "composer" / "environment_hooks_test.py"
+    assert "import dm_control_port.composer.hooks_test_utils as hooks_test_utils" in (
+        hooks.read_text()
+    )
+    assert "from dm_control" not in ported
+    assert not os.path.exists(os.path.join(harness.REPO_ROOT, dm_control_tests.PACKAGE))
+
+
+# --- the pieces, without the reference venv ------------------------------------------
+
+
+def test_scope_reason_takes_the_longest_prefix():
+    table = {"mujoco": "wide", "mujoco/engine_test.py": "narrow"}
+    assert dm_control_tests.scope_reason("mujoco/engine_test.py", table) == "narrow"
+    assert dm_control_tests.scope_reason("mujoco/index_test.py", table) == "wide"
+    assert dm_control_tests.scope_reason("mujocox/a_test.py", table) is None
+    assert dm_control_tests.scope_reason("viewer/gui/base_test.py") is not None
+    assert dm_control_tests.scope_reason("composer/entity_test.py") is None
+
+
+def test_test_helpers_map_into_the_copied_package():
+    table = dm_control_tests.mapping_table()
+    assert table["dm_control.composer.hooks_test_utils"] == (
+        "dm_control_port.composer.hooks_test_utils"
+    )
+    assert porting.map_module("dm_control.composer.hooks_test_utils", table) == (
+        "dm_control_port.composer.hooks_test_utils"
+    )
+    for module, target in porting.MODULE_MAP.items():
+        assert table[module] == target
+
+
+def test_imported_modules():
+    source = "import os\nfrom dm_control.composer import hooks_test_utils as h, mjcf\n"
+    assert dm_control_tests.imported_modules(source) == {
+        "os",
+        "dm_control.composer",
+        "dm_control.composer.hooks_test_utils",
+        "dm_control.composer.mjcf",
+    }
+
+
+def test_summary_counts_collection_errors_by_dm_controls_test_count():
+    results = [
+        dm_control_tests.FileResult("a_test.py", "ran", tests=4, passed=3, failed=1),
+        dm_control_tests.FileResult("b_test.py", "collection error", "E", tests=6, errors=6),
+        dm_control_tests.FileResult("c_test.py", "out of scope", "why"),
+        dm_control_tests.FileResult("d_test.py", "not collected by dm_control", "no mock"),
+    ]
+    report = dm_control_tests.summarise(results, 1.0)
+    assert (report["in_scope_tests"], report["passed"], report["errors"]) == (10, 3, 6)
+    assert report["pass_rate"] == 0.3
+    assert (report["in_scope_files"], report["out_of_scope_files"]) == (2, 1)
+    assert report["not_collected_by_dm_control_files"] == 1
+    text = dm_control_tests.render(report)
+    assert "3 of 10 in-scope tests pass (30.0%)" in text
+    assert "| `c_test.py` | out of scope | 0 | 0 | 0 | 0 | 0 | why |" in text
+    assert "1 more that dm_control's own pytest cannot collect" in text
