@@ -413,7 +413,6 @@ for domain, task in (("cartpole", "swingup"), ("walker", "walk")):
     "mjcf.Physics.forward",
     "mjcf.Physics.step",
     "mjcf.Physics.reset",
-    "mjcf.Physics.reset_context",
     "mjcf.Physics.named",
 )
 def test_writes_through_bindings_mark_dirty_and_reads_forward(differential):
@@ -436,11 +435,9 @@ def test_writes_through_bindings_mark_dirty_and_reads_forward(differential):
     "mjcf.Physics.time",
     "mjcf.Physics.reset",
     "mjcf.Physics.after_reset",
-    "mjcf.Physics.reset_context",
     "mjcf.Physics.check_invalid_state",
     "mjcf.Physics.suppress_physics_errors",
     "mjcf.Physics.copy",
-    "mjcf.Physics.legacy_step",
     "mjcf.Physics.model",
     "mjcf.Physics.data",
 )
