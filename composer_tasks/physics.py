@@ -1,11 +1,14 @@
 """Physics: a compiled MuJoCo model and its data, with the operations tasks need.
 
 `Physics` owns one `mujoco.MjModel` and one `mujoco.MjData` (and the `mujoco.MjSpec`
-they were compiled from, when there is one). It adds nothing to MuJoCo's own
-named access (`physics.data.joint("hinge").qpos`) or binding (`physics.bind(joint)`
-delegates to `MjData.bind` / `MjModel.bind`); what it adds is the lifecycle the
-Environment needs: stepping with divergence detection, reset contexts, full-state
-save and restore, recompilation from a changed spec and lazy rendering.
+they were compiled from, when there is one), and behaves as dm-control 1.0.50's
+`mujoco.Physics` by default: `bind(joint)` (MuJoCo's `MjData.bind` / `MjModel.bind`)
+with dm_control's dirty marking and lazy forward, `named` indexing with its axes,
+`get_state` of qpos, qvel and act, reset passes with actuation disabled,
+`check_invalid_state`, and dm_control's wrapper methods on `model` and `data`
+(which stay MuJoCo's own structs). It adds the lifecycle the Environment needs:
+stepping with divergence detection, full-state save and restore
+(`get_full_state`), recompilation from a changed spec and lazy rendering.
 
 Suite domains subclass `Physics` to give physical quantities names, e.g.
 `pole_angle_cosine()` or `torso_upright()`.
@@ -14,10 +17,13 @@ Suite domains subclass `Physics` to give physical quantities names, e.g.
 import contextlib
 import copy as _copy
 import ctypes
+import functools
 import glob
+import logging
 import os
+import tempfile
 import weakref
-from typing import Any, Dict, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import mujoco
 import numpy as np
@@ -106,6 +112,166 @@ class _PausedProfilingClock:
             _ENGINE_TIMER.value = self._clock
 
 
+class Error(ValueError):
+    """A name or object type that the model does not have (`model.name2id`), as
+    dm_control's `mujoco.wrapper.core.Error`."""
+
+
+def _object_type(object_type: Union[str, int]) -> int:
+    if isinstance(object_type, str):
+        type_id = mujoco.mju_str2Type(object_type)
+        if not type_id:
+            raise Error(f"{object_type!r} is not a valid object type name")
+        return type_id
+    return int(object_type)
+
+
+def _model_name2id(model: mujoco.MjModel, name: str, object_type: Union[str, int]) -> int:
+    """The id of the object of type `object_type` (a lowercase name such as
+    "body" or an `mjtObj`) named `name`.
+
+    Raises:
+        Error: no such object type, or no object of that type has that name.
+    """
+    type_id = _object_type(object_type)
+    object_id = mujoco.mj_name2id(model, type_id, name)
+    if object_id == -1:
+        raise Error(
+            f"Object of type {mujoco.mju_type2Str(type_id)!r} with name {name!r} does not exist."
+        )
+    return object_id
+
+
+def _model_id2name(model: mujoco.MjModel, object_id: int, object_type: Union[str, int]) -> str:
+    """The name of object `object_id` of type `object_type`, "" if it has none."""
+    return mujoco.mj_id2name(model, _object_type(object_type), object_id) or ""
+
+
+def _disable_bits(flags: Tuple[Union[str, int], ...]) -> int:
+    bits = 0
+    for flag in flags:
+        if isinstance(flag, str):
+            member = getattr(mujoco.mjtDisableBit, "mjDSBL_" + flag.upper(), None)
+            if member is None:
+                names = [
+                    name.split("_", 1)[1].lower()
+                    for name in list(mujoco.mjtDisableBit.__members__)[:-1]
+                ]
+                raise ValueError(
+                    f"{flag!r} is not a valid flag name. Valid names: {', '.join(names)}"
+                )
+            bits |= int(member)
+        else:
+            bits |= int(mujoco.mjtDisableBit(flag))
+    return bits
+
+
+@contextlib.contextmanager
+def _model_disable(model: mujoco.MjModel, *flags: Union[str, int]) -> Iterator[None]:
+    """Disables MuJoCo flags (lowercase names such as "gravity", "contact",
+    "actuation", or `mjtDisableBit` values) for the duration of the context.
+
+    Raises:
+        ValueError: a flag that is no `mjtDisableBit`.
+    """
+    options = model.opt
+    saved = options.disableflags
+    options.disableflags = saved | _disable_bits(flags)
+    try:
+        yield
+    finally:
+        options.disableflags = saved
+
+
+def _model_name(model: mujoco.MjModel) -> str:
+    """The model's name (the first of its names)."""
+    return bytes(model.names).split(b"\0", 1)[0].decode()
+
+
+def _model_to_bytes(model: mujoco.MjModel) -> bytes:
+    """The model as an MJB binary."""
+    buffer = np.zeros(mujoco.mj_sizeModel(model), dtype=np.uint8)
+    mujoco.mj_saveModel(model, None, buffer)
+    return buffer.tobytes()
+
+
+def _model_save_binary(model: mujoco.MjModel, path: str) -> None:
+    """Writes the model as an MJB binary file."""
+    mujoco.mj_saveModel(model, path, None)
+
+
+def _data_object_velocity(
+    data: mujoco.MjData,
+    object_id: Union[int, str],
+    object_type: Union[str, int],
+    local_frame: bool = False,
+) -> np.ndarray:
+    """(2, 3) linear then angular velocity of an object (by id or name), in the
+    world frame or, with `local_frame`, the object's."""
+    type_id = _object_type(object_type)
+    if not isinstance(object_id, (int, np.integer)):
+        object_id = _model_name2id(data.model, object_id, type_id)
+    velocity = np.empty(6)
+    mujoco.mj_objectVelocity(data.model, data, type_id, int(object_id), velocity, local_frame)
+    # MuJoCo gives (angular, linear).
+    return velocity.reshape(2, 3)[::-1]
+
+
+def _data_contact_force(data: mujoco.MjData, contact_id: int) -> np.ndarray:
+    """(2, 3) force then torque of contact `contact_id` in the contact frame, after
+    the actuation, acceleration and constraint stages that compute them.
+
+    Raises:
+        ValueError: `contact_id` is not in [0, ncon).
+    """
+    if not 0 <= contact_id < data.ncon:
+        raise ValueError(
+            f"contact_id must be in [0, {data.ncon - 1}] (data.ncon={data.ncon}), got {contact_id}"
+        )
+    model = data.model
+    mujoco.mj_fwdActuation(model, data)
+    mujoco.mj_fwdAcceleration(model, data)
+    mujoco.mj_fwdConstraint(model, data)
+    wrench = np.empty(6)
+    mujoco.mj_contactForce(model, data, contact_id, wrench)
+    return wrench.reshape(2, 3)
+
+
+# dm_control wraps MjModel and MjData in Python classes with these methods, whose
+# `.ptr` is the raw struct. Here `physics.model` and `physics.data` are the raw
+# structs themselves (every MuJoCo function takes them, at no cost per call), so
+# the methods are added to MuJoCo's classes, where MuJoCo has none of that name;
+# `ptr` is the struct itself, so dm_control code passing `physics.model.ptr` works.
+_MODEL_METHODS = {
+    "ptr": property(lambda self: self, doc="The struct itself (dm_control's raw pointer)."),
+    "name2id": _model_name2id,
+    "id2name": _model_id2name,
+    "disable": _model_disable,
+    "name": property(_model_name),
+    "to_bytes": _model_to_bytes,
+    "save_binary": _model_save_binary,
+    "copy": lambda self: _copy.copy(self),
+}
+_DATA_METHODS = {
+    "ptr": property(lambda self: self, doc="The struct itself (dm_control's raw pointer)."),
+    "object_velocity": _data_object_velocity,
+    "contact_force": _data_contact_force,
+    "copy": lambda self: _copy.copy(self),
+}
+
+
+def dm_control_struct_methods() -> dict:
+    """{struct class: {name: attribute}} of dm_control's wrapper methods that
+    `composer_tasks.physics` adds to `mujoco.MjModel` and `mujoco.MjData`."""
+    return {mujoco.MjModel: dict(_MODEL_METHODS), mujoco.MjData: dict(_DATA_METHODS)}
+
+
+for _struct, _methods in dm_control_struct_methods().items():
+    for _name, _method in _methods.items():
+        if not hasattr(_struct, _name):
+            setattr(_struct, _name, _method)
+
+
 class PhysicsError(RuntimeError):
     """The simulation diverged or MuJoCo warned during a step.
 
@@ -150,6 +316,115 @@ def warning_error(numbers: np.ndarray, lastinfo: np.ndarray, start_time: float) 
     )
 
 
+# Writes through a binding to these MjData fields change the state that derived
+# quantities are computed from, so they mark the physics dirty (dm_control's
+# `mjcf.constants.MJDATA_TRIGGERS_DIRTY`); every other MjData field is derived.
+DATA_TRIGGERS_DIRTY = frozenset(("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied"))
+# MjModel fields whose writes change only what is drawn, not the dynamics
+# (dm_control's `MJMODEL_DOESNT_TRIGGER_DIRTY`, names without their element prefix).
+MODEL_DOESNT_TRIGGER_DIRTY = frozenset(
+    ("rgba", "matid", "emission", "specular", "shininess", "reflectance", "needstage")
+)
+# Writing a frame offset of the model must zero the element's `sameframe` flag (and
+# a body's `simple` flag for its inertial frame), or MuJoCo keeps using the frame
+# the flag promised instead of the written offset (dm_control's
+# `MJMODEL_DISABLE_ON_WRITE`). Keyed by the MjModel field.
+MODEL_DISABLE_ON_WRITE = {
+    "body_pos": ("body_sameframe",),
+    "body_quat": ("body_sameframe",),
+    "geom_pos": ("geom_sameframe",),
+    "geom_quat": ("geom_sameframe",),
+    "site_pos": ("site_sameframe",),
+    "site_quat": ("site_sameframe",),
+    "body_ipos": ("body_simple", "body_sameframe"),
+    "body_iquat": ("body_simple", "body_sameframe"),
+}
+
+
+# Spec element types whose model fields a write may disable `sameframe` flags of.
+_FRAME_PREFIXES = {mujoco.MjsBody: "body_", mujoco.MjsGeom: "geom_", mujoco.MjsSite: "site_"}
+
+
+def triggers_dirty(struct_name: str, field: str, attribute: str) -> bool:
+    """Whether a write through a binding to `field` of `struct_name` ("model" or
+    "data"), bound as `attribute`, makes derived quantities stale (dm_control's rule:
+    the six state and input fields of MjData, and every MjModel field but those that
+    only change what is drawn)."""
+    if struct_name == "data":
+        return field in DATA_TRIGGERS_DIRTY
+    return attribute not in MODEL_DOESNT_TRIGGER_DIRTY
+
+
+class BoundArray(np.ndarray):
+    """A view of a MuJoCo array returned by a binding, whose item writes
+    (`physics.bind(joint).qpos[0] = 0.3`) mark the physics dirty as an assignment
+    to the binding's attribute does, and zero the `sameframe` flags a frame offset
+    write disables (dm_control's `SynchronizingArrayWrapper`).
+
+    Arrays computed from one (`view * 2`, a copy) are plain `np.ndarray`s.
+    """
+
+    _physics: Any = None
+    _marks_dirty = False
+    _disable: Tuple[Callable[[], None], ...] = ()
+    # For a copy of entries gathered from several places (a list of elements'
+    # non-adjacent rows): writes the whole array back to where it came from.
+    _write_back: Any = None
+
+    def __array_wrap__(
+        self, array: np.ndarray, context: Any = None, return_scalar: bool = False
+    ) -> Any:
+        result = np.asarray(array)
+        return result[()] if return_scalar else result
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        physics = self._physics
+        if physics is not None and physics._dirty and not self._marks_dirty:
+            physics.forward()
+        super().__setitem__(index, value)
+        if self._write_back is not None:
+            self._write_back(np.asarray(self))
+        for zero in self._disable:
+            zero()
+        if physics is not None and self._marks_dirty:
+            physics._dirty = True
+
+    def copy(self, order: Any = "C") -> np.ndarray:  # type: ignore[override]
+        return np.array(self, order=order)
+
+    def __copy__(self) -> np.ndarray:
+        return np.array(self)
+
+    def __deepcopy__(self, memo: Any) -> np.ndarray:
+        return np.array(self)
+
+    def __reduce__(self) -> Any:
+        # As dm_control's bound arrays: a view of a live simulation is not data.
+        raise NotImplementedError(
+            f"Objects of type {type(self)} cannot be pickled; pickle a copy "
+            "(`np.array(value)` or `value.copy()`)."
+        )
+
+
+def bound_array(
+    view: np.ndarray,
+    physics: "Physics",
+    marks_dirty: bool,
+    disable: Tuple[Callable[[], None], ...] = (),
+    write_back: Any = None,
+) -> BoundArray:
+    """`view` as a `BoundArray` of `physics`: writes into it mark the physics dirty when
+    `marks_dirty`, and call each of `disable` (which zero `sameframe` flags).
+    `write_back`, for a gathered copy rather than a view, is called with the whole
+    array after each write."""
+    bound = view.view(BoundArray)
+    bound._physics = physics
+    bound._marks_dirty = marks_dirty
+    bound._disable = disable
+    bound._write_back = write_back
+    return bound
+
+
 class Binding:
     """Model and data attributes of one spec element or a sequence of them.
 
@@ -160,20 +435,43 @@ class Binding:
     of elements the values are concatenated into a new flat array, in element order
     (`bind([body1, body2]).xpos` has shape (6,)); assign to the attribute
     (`binding.qpos = values`) to write them.
+
+    As in dm_control, a write of the state or inputs (`qpos`, `qvel`, `act`, `ctrl`,
+    `qfrc_applied`, `xfrc_applied`) or of a model parameter marks the physics dirty,
+    and the next read of a derived quantity through a binding (`xpos`, `sensordata`)
+    runs `Physics.forward` first. Reads of `physics.data` itself never do.
     """
 
-    __slots__ = ("_model_binding", "_data_binding", "_stacked", "_views", "_owners")
+    __slots__ = (
+        "_model_binding",
+        "_data_binding",
+        "_stacked",
+        "_views",
+        "_owners",
+        "_physics",
+        "_model_prefix",
+    )
 
-    def __init__(self, model_binding: Any, data_binding: Any, stacked: bool) -> None:
+    def __init__(
+        self,
+        model_binding: Any,
+        data_binding: Any,
+        stacked: bool,
+        physics: "Physics",
+        model_prefix: str = "",
+    ) -> None:
         object.__setattr__(self, "_model_binding", model_binding)
+        object.__setattr__(self, "_model_prefix", model_prefix)
         object.__setattr__(self, "_data_binding", data_binding)
         object.__setattr__(self, "_stacked", stacked)
+        object.__setattr__(self, "_physics", physics)
         # Views of a single element stay valid as long as the model and data do,
         # and Physics drops its bindings whenever those change.
         object.__setattr__(self, "_views", {})
+        # name -> (owner binding, its attribute name, marks dirty, flags to zero)
         object.__setattr__(self, "_owners", {})
 
-    def _resolve(self, name: str) -> tuple[Any, str]:
+    def _resolve(self, name: str) -> Tuple[Any, str, bool, Tuple[str, ...]]:
         try:
             return self._owners[name]
         except KeyError:
@@ -181,36 +479,78 @@ class Binding:
         real_name = _BINDING_ALIASES.get(name, name)
         data_binding = self._data_binding
         if data_binding is not None and hasattr(data_binding, real_name):
-            owner = data_binding
+            owner, struct_name = data_binding, "data"
         elif hasattr(self._model_binding, real_name):
-            owner = self._model_binding
+            owner, struct_name = self._model_binding, "model"
         else:
             raise AttributeError(
                 f"neither the model nor the data has an attribute {name!r} for this element"
             )
-        self._owners[name] = (owner, real_name)
-        return owner, real_name
+        disable: Tuple[str, ...] = ()
+        field = real_name
+        if struct_name == "model":
+            field = self._model_prefix + real_name
+            flags = MODEL_DISABLE_ON_WRITE.get(field, ())
+            disable = tuple(flag.split("_", 1)[1] for flag in flags)
+        # An element's id and name are neither derived nor writable: reading them
+        # never needs a forward pass (dm_control's `element_id` does not run one).
+        marks_dirty = real_name in ("id", "name") or triggers_dirty(struct_name, field, real_name)
+        resolved = (owner, real_name, marks_dirty, disable)
+        self._owners[name] = resolved
+        return resolved
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         views = self._views
+        physics = self._physics
         if name in views:
-            return views[name]
-        owner, real_name = self._resolve(name)
+            view, marks_dirty = views[name]
+            if physics._dirty and not marks_dirty:
+                physics.forward()
+            return view
+        owner, real_name, marks_dirty, disable = self._resolve(name)
+        if physics._dirty and not marks_dirty:
+            physics.forward()
         value = getattr(owner, real_name)
         if self._stacked:
             return np.array(value)
         if isinstance(value, np.ndarray):
-            views[name] = value
+            zeroes = tuple(
+                functools.partial(np.copyto, getattr(self._model_binding, flag), 0)
+                for flag in disable
+            )
+            value = bound_array(value, physics, marks_dirty, zeroes)
+            views[name] = (value, marks_dirty)
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
-        owner, real_name = self._resolve(name)
+        owner, real_name, marks_dirty, disable = self._resolve(name)
+        physics = self._physics
+        if physics._dirty and not marks_dirty:
+            physics.forward()
         if name in self._views:
-            self._views[name][...] = value
+            self._views[name][0][...] = value
         else:
             setattr(owner, real_name, value)
+            for flag in disable:
+                setattr(self._model_binding, flag, 0)
+        if marks_dirty:
+            physics._dirty = True
+
+
+def _compile_xml_string(
+    xml_string: Union[str, bytes], assets: Optional[Dict[str, bytes]]
+) -> Tuple[Optional[mujoco.MjSpec], mujoco.MjModel]:
+    """(spec or None, compiled model) of MJCF text and its assets."""
+    try:
+        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
+    except ValueError as error:
+        try:
+            return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
+        except ValueError:
+            raise error from None
+    return spec, spec.compile()
 
 
 class Physics:
@@ -225,27 +565,50 @@ class Physics:
     """
 
     time_stages = False
+    # dm_control's `rl.control.Physics.legacy_step`: `step` leaves positions,
+    # velocities and what derives from them current (see `step`).
+    legacy_step = True
 
     def __init__(
         self,
-        model: mujoco.MjModel,
+        model: Union[mujoco.MjModel, mujoco.MjData],
         data: Optional[mujoco.MjData] = None,
         spec: Optional[mujoco.MjSpec] = None,
     ) -> None:
+        """A Physics of `model` and `data` (new data if None), as they are.
+
+        `Physics(data)` with one `mujoco.MjData` is dm_control's form: the data's
+        model, forwarded with actuation disabled (`after_reset`; a `PhysicsError`
+        of that pass is logged).
+        """
+        from_data = isinstance(model, mujoco.MjData) and data is None and spec is None
+        if from_data:
+            model, data = model.model, model
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
+        self._warnings_cause_exception = True
         self._renderers = {}
         # Renderers hold GL contexts; release them with the Physics rather than at
         # interpreter exit, where some backends (OSMesa) fail noisily.
         weakref.finalize(self, rendering.close_renderers, self._renderers)
         self._install(model, data if data is not None else mujoco.MjData(model))
+        if from_data:
+            self._after_reset_logged()
+
+    def _after_reset_logged(self) -> None:
+        try:
+            self.after_reset()
+        except PhysicsError as error:
+            logging.warning("%s", error)
 
     def _install(self, model: mujoco.MjModel, data: mujoco.MjData) -> None:
         self._model = model
         self._data = data
         self._bindings = {}
         self._element_ids = {}
+        self._dirty = False
+        self._named = None
         # Live views into model and data, read or written every step; fetching them
         # anew each time costs more than the small models' physics.
         self._warning_numbers = self._data.warning.number
@@ -274,12 +637,66 @@ class Physics:
         return physics
 
     @classmethod
+    def from_model(cls, model: mujoco.MjModel) -> "Physics":
+        """A Physics of a compiled model with new data, forwarded as `from_spec` does
+        (dm_control's `Physics.from_model`); it has no spec, so it cannot recompile."""
+        physics = cls(model, mujoco.MjData(model))
+        physics._forward_unchecked()
+        return physics
+
+    @classmethod
+    def from_byte_string(cls, byte_string: bytes) -> "Physics":
+        """A Physics of a model binary (MJB) given as bytes."""
+        if not isinstance(byte_string, (bytes, bytearray)):
+            raise TypeError(f"byte_string must be bytes, got {type(byte_string).__name__}")
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "model.mjb")
+            with open(path, "wb") as file:
+                file.write(byte_string)
+            return cls.from_binary_path(path)
+
+    @classmethod
+    def from_binary_path(cls, path: Union[str, os.PathLike]) -> "Physics":
+        """A Physics of a model binary (MJB) file."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no MJB file at {path!r}")
+        return cls.from_model(mujoco.MjModel.from_binary_path(path))
+
+    def reload_from_xml_string(
+        self, xml_string: str, assets: Optional[Dict[str, bytes]] = None
+    ) -> None:
+        """Replaces the model and data by those of MJCF text, as a new Physics
+        `from_xml_string` would have them; bindings and renderers are dropped."""
+        self._reload(*_compile_xml_string(xml_string, assets))
+
+    def reload_from_xml_path(self, path: Union[str, os.PathLike]) -> None:
+        """Replaces the model and data by those of an MJCF file (see
+        `reload_from_xml_string`)."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"no MJCF file at {path!r}")
+        spec = mujoco.MjSpec.from_file(path)
+        self._reload(spec, spec.compile())
+
+    def _reload(self, spec: Optional[mujoco.MjSpec], model: mujoco.MjModel) -> None:
+        self._spec = spec
+        self._install(model, mujoco.MjData(model))
+        self._forward_unchecked()
+
+    @classmethod
     def from_xml_string(
         cls, xml_string: str, assets: Optional[Dict[str, bytes]] = None
     ) -> "Physics":
-        """Parses MJCF text (with an optional `{filename: bytes}` asset dict)."""
-        spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
-        return cls.from_spec(spec)
+        """Parses MJCF text (with an optional `{filename: bytes}` asset dict).
+
+        A model whose `<include>` files come in `assets` is compiled by MuJoCo's XML
+        loader, as MjSpec cannot read them from there: that Physics has no spec
+        (it cannot `recompile`)."""
+        spec, model = _compile_xml_string(xml_string, assets)
+        physics = cls(model, mujoco.MjData(model), spec=spec)
+        physics._forward_unchecked()
+        return physics
 
     @classmethod
     def from_xml_path(cls, path: Union[str, os.PathLike]) -> "Physics":
@@ -292,18 +709,51 @@ class Physics:
 
     @property
     def model(self) -> mujoco.MjModel:
+        """The compiled `mujoco.MjModel` itself, to pass to MuJoCo's functions; it also
+        has dm_control's wrapper methods (`ptr`, `name2id`, `id2name`, `disable`,
+        `name`: see `composer_tasks.physics.dm_control_struct_methods`)."""
         return self._model
 
     @property
     def data(self) -> mujoco.MjData:
+        """The `mujoco.MjData` itself, with dm_control's wrapper methods (`ptr`,
+        `object_velocity`, `contact_force`, `copy`)."""
         return self._data
+
+    @property
+    def named(self) -> Any:
+        """`model` and `data` arrays indexed by element names, with dm_control's
+        row and column names (`physics.named.data.qpos["hinge"]`,
+        `physics.named.data.xpos["torso", "z"]`, `...qpos.axes.row.names`).
+
+        Reads and writes go straight to the arrays: unlike `bind`, they neither
+        mark the physics dirty nor run `forward`, as in dm_control."""
+        named = self._named
+        if named is None:
+            from composer_tasks.mjcf import indexing  # noqa: PLC0415  (mjcf imports this module)
+
+            named = self._named = indexing.NamedIndexer(self)
+        return named
+
+    @property
+    def is_dirty(self) -> bool:
+        """Whether a write through a binding changed the state or the model since
+        the last `forward` (dm_control's `mjcf.Physics.is_dirty`); the next read of a
+        derived quantity through a binding then runs `forward` first. `step` leaves
+        the flag as it is, as dm_control's does."""
+        return self._dirty
+
+    def mark_as_dirty(self) -> None:
+        """Marks derived quantities stale: the next read through a binding forwards."""
+        self._dirty = True
 
     @property
     def spec(self) -> Optional[mujoco.MjSpec]:
         return self._spec
 
     def recompile(self) -> None:
-        """Recompiles the model from its (changed) spec, keeping the simulation state.
+        """Recompiles the model from its (changed) spec, keeping the simulation state,
+        and forwards it with actuation disabled (`after_reset`).
 
         Bindings, renderers and anything else derived from the old model are dropped.
         """
@@ -311,7 +761,8 @@ class Physics:
             raise ValueError("this Physics was not built from a spec, so it cannot recompile")
         model, data = self._spec.recompile(self._model, self._data)
         self._install(model, data)
-        self.forward()
+        # A new model's first forward pass, as dm_control's reload runs it.
+        self.after_reset()
 
     # Simulation.
 
@@ -372,54 +823,131 @@ class Physics:
             PhysicsError: MuJoCo warned (see `check_divergence`) and `check_warnings`.
         """
         if not check_warnings:
-            self._forward_unchecked()
+            self._forward_unchecked(actuation=True)
             return
         mujoco.mj_forward(self._model, self._data)
+        self._dirty = False
         self.check_divergence(self._data.time)
 
-    def _forward_unchecked(self) -> None:
+    def _forward_unchecked(self, actuation: bool = False) -> None:
         """`mj_forward` of a state nobody chose (the model's defaults, where entities
         may overlap until an episode places them), whose warnings (a contact buffer
-        overflowing, say) are not the simulation's: they are counted as seen."""
-        mujoco.mj_forward(self._model, self._data)
+        overflowing, say) are not the simulation's: they are counted as seen.
+
+        Without `actuation` the pass runs with actuation disabled, as dm_control's
+        first forward of a new model (`after_reset`) does."""
+        if actuation:
+            mujoco.mj_forward(self._model, self._data)
+        else:
+            with self._model.disable("actuation"):
+                mujoco.mj_forward(self._model, self._data)
+        self._dirty = False
         self._checked_warnings = self._warning_numbers.tobytes()
 
-    def check_divergence(self, start_time: float) -> None:
+    @contextlib.contextmanager
+    def check_invalid_state(self) -> Iterator[None]:
+        """Raises `PhysicsError` on exit if a MuJoCo warning counter rose inside
+        (logs it instead within `suppress_physics_errors`), as dm_control's does."""
+        before = self._warning_numbers.copy()
+        yield
+        risen = self._warning_numbers > before
+        self._checked_warnings = self._warning_numbers.tobytes()
+        if risen.any():
+            error = warning_error(
+                np.where(risen, self._warning_numbers, 0),
+                self._data.warning.lastinfo,
+                self._data.time,
+            )
+            if self._warnings_cause_exception:
+                raise error
+            logging.warning("%s", error)
+
+    @contextlib.contextmanager
+    def suppress_physics_errors(self) -> Iterator[None]:
+        """A context in which MuJoCo's warnings are logged rather than raised as
+        `PhysicsError` (by `step`, `forward` and `check_invalid_state`)."""
+        previous = self._warnings_cause_exception
+        self._warnings_cause_exception = False
+        try:
+            yield
+        finally:
+            self._warnings_cause_exception = previous
+
+    def enable_profiling(self) -> None:
+        """Keeps MuJoCo's per-stage timers (`data.timer`) running during `step`
+        (dm_control's `enable_profiling`; the same as setting `time_stages`)."""
+        self.time_stages = True
+
+    def check_divergence(self, start_time: Optional[float] = None) -> None:
         """Raises `PhysicsError` if a MuJoCo warning counter of `data` rose since the
-        last check: `step` and `forward` call it; so does a `BatchEnvironment` after
-        copying a copy's batched step into its data.
+        last check (logs it within `suppress_physics_errors`): `step` and `forward`
+        call it; so does a `BatchEnvironment` after copying a copy's batched step into
+        its data. (dm_control's base `check_divergence` does nothing; its `step`
+        checks the same counters.)
 
         Args:
-            start_time: simulated time (seconds) at the start of the step, for the message.
+            start_time: simulated time (seconds) at the start of the step, for the
+                message; the current time if None.
         """
         numbers = self._warning_numbers
         current = numbers.tobytes()
         if current == self._checked_warnings:
             return
         self._checked_warnings = current
-        raise warning_error(numbers, self._data.warning.lastinfo, start_time)
+        error = warning_error(
+            numbers,
+            self._data.warning.lastinfo,
+            self._data.time if start_time is None else start_time,
+        )
+        if self._warnings_cause_exception:
+            raise error
+        logging.warning("%s", error)
 
-    def reset(self, keyframe: Optional[int] = None) -> None:
-        """Resets the data to the model's defaults (or a keyframe) and runs `mj_forward`."""
-        if keyframe is None:
+    def reset(self, keyframe_id: Optional[int] = None) -> None:
+        """Resets the data to the model's defaults (or keyframe `keyframe_id`) and
+        runs `mj_forward` with actuation disabled, since no control has been chosen
+        yet (as dm_control does).
+
+        Raises:
+            ValueError: `keyframe_id` is not the index of one of the model's keyframes.
+            PhysicsError: MuJoCo warned during the forward pass.
+        """
+        if keyframe_id is None:
             mujoco.mj_resetData(self._model, self._data)
         else:
-            mujoco.mj_resetDataKeyframe(self._model, self._data, keyframe)
+            if isinstance(keyframe_id, bool) or not 0 <= keyframe_id < self._model.nkey:
+                raise ValueError(
+                    f"keyframe_id must be in [0, {self._model.nkey - 1}] "
+                    f"(the model has {self._model.nkey} keyframes), got {keyframe_id!r}"
+                )
+            mujoco.mj_resetDataKeyframe(self._model, self._data, keyframe_id)
         self._checked_warnings = self._warning_numbers.tobytes()
-        self.forward()
+        self.after_reset()
+
+    def after_reset(self) -> None:
+        """`forward` with actuation disabled: what `reset_context` runs on exit, so
+        that derived quantities match the state set inside without actuator forces
+        of a control nobody chose (dm_control's `after_reset`)."""
+        with self._model.disable("actuation"):
+            self.forward()
 
     @contextlib.contextmanager
     def reset_context(self) -> Iterator["Physics"]:
-        """Resets the data and runs `mj_forward` on entry; runs `mj_forward` again on
-        exit so derived quantities match the state set inside.
+        """`reset` on entry (a `PhysicsError` it raises is dropped: the state is
+        about to be set) and `after_reset` on exit, as dm_control's.
 
         Inside the context set positions, velocities and model parameters freely; a
         step taken inside starts from the forward pass of the reset state.
+
+        Raises:
+            PhysicsError: MuJoCo warned during the forward pass on exit.
         """
-        mujoco.mj_resetData(self._model, self._data)
-        self._forward_unchecked()
+        try:
+            self.reset()
+        except PhysicsError:
+            pass
         yield self
-        self.forward()
+        self.after_reset()
 
     def time(self) -> float:
         """Simulation time in seconds."""
@@ -431,7 +959,7 @@ class Physics:
 
     def set_control(self, control: ArrayLike) -> None:
         """Writes the actuator controls (`data.ctrl`)."""
-        self._ctrl[:] = control
+        np.copyto(self._ctrl, control)
 
     # Generalised coordinates, as copies: an observation or a reward term holding one
     # never changes when the simulation steps on. Written with `self.data`, so they
@@ -448,6 +976,14 @@ class Physics:
     def control(self) -> np.ndarray:
         """Actuator controls `ctrl` (a copy)."""
         return self.data.ctrl.copy()
+
+    def activation(self) -> np.ndarray:
+        """Actuator activations `act` (a copy)."""
+        return self.data.act.copy()
+
+    def state(self) -> np.ndarray:
+        """The same as `get_state()`: qpos, qvel, act (and plugin state), a new array."""
+        return np.concatenate(self._state_items())
 
     # Binding.
 
@@ -479,7 +1015,11 @@ class Physics:
             data_binding = self._data.bind(elements)
         except TypeError:  # elements without data (materials, textures, ...)
             data_binding = None
-        binding = Binding(model_binding, data_binding, stacked)
+        first = elements[0] if stacked and elements else elements
+        prefix = _FRAME_PREFIXES.get(type(first), "")
+        # A proxy: the Physics owns its bindings, which must not keep it alive (its
+        # renderers close when the last reference to it goes).
+        binding = Binding(model_binding, data_binding, stacked, weakref.proxy(self), prefix)
         self._bindings[key] = binding
         return binding
 
@@ -503,16 +1043,65 @@ class Physics:
 
     # State.
 
-    def get_state(self) -> np.ndarray:
+    def _state_items(self) -> list:
+        data = self._data
+        if self._model.nplugin > 0:
+            return [data.qpos, data.qvel, data.act, data.plugin_state]
+        return [data.qpos, data.qvel, data.act]
+
+    def get_state(self, sig: Optional[int] = None) -> np.ndarray:
+        """The physics state as dm_control has it: qpos, qvel and act concatenated
+        (and the plugin state where the model has plugins), as a new float64 array;
+        no time, controls or warm start (`get_full_state` has those).
+
+        Args:
+            sig: a `mujoco.mjtState` bit mask: then `mj_getState`'s state of those parts.
+        """
+        if sig is None:
+            return np.concatenate(self._state_items())
+        state = np.empty(mujoco.mj_stateSize(self._model, sig))
+        mujoco.mj_getState(self._model, self._data, state, sig)
+        return state
+
+    def set_state(self, physics_state: ArrayLike, sig: Optional[int] = None) -> None:
+        """Writes a state of `get_state(sig)` back. As in dm_control, nothing is
+        recomputed: call `forward()` for the derived quantities.
+
+        Raises:
+            ValueError: the state has the wrong size for this model.
+        """
+        state = np.asarray(physics_state, dtype=np.float64)
+        if sig is not None:
+            expected = mujoco.mj_stateSize(self._model, sig)
+            if state.shape != (expected,):
+                raise ValueError(
+                    f"state must have shape ({expected},) for this model and sig {sig}, "
+                    f"got {state.shape}"
+                )
+            mujoco.mj_setState(self._model, self._data, state, sig)
+            return
+        items = self._state_items()
+        expected = sum(item.size for item in items)
+        if state.shape != (expected,):
+            raise ValueError(
+                f"state must have shape ({expected},) for this model (qpos, qvel, act"
+                f"{', plugin_state' if len(items) > 3 else ''}), got {state.shape}"
+            )
+        start = 0
+        for item in items:
+            item[...] = state[start : start + item.size]
+            start += item.size
+
+    def get_full_state(self) -> np.ndarray:
         """Everything the next step depends on (`mjSTATE_INTEGRATION`: time, qpos,
         qvel, act, controls, applied forces, mocap poses, user data, plugin state and
-        the solver's warm start), as a new float64 array."""
+        the solver's warm start), as a new float64 array: what snapshots save."""
         state = np.empty(mujoco.mj_stateSize(self._model, _STATE))
         mujoco.mj_getState(self._model, self._data, state, _STATE)
         return state
 
-    def set_state(self, state: ArrayLike) -> None:
-        """Restores a state from `get_state()` and recomputes derived quantities;
+    def set_full_state(self, state: ArrayLike) -> None:
+        """Restores a state from `get_full_state()` and recomputes derived quantities;
         the next step is bit-identical to the one the saved simulation took.
 
         Raises:
@@ -542,14 +1131,36 @@ class Physics:
         view._data = data
         view._bindings = {}
         view._element_ids = {}
+        view._named = None
         # Renderer caches belong to this Physics' own model: the view gets none.
         view.__dict__.pop("_renderers", None)
         return view
 
-    def copy(self, share_model: bool = True) -> "Physics":
-        """A Physics with a copy of the data; the model is shared unless asked otherwise."""
+    def copy(self, share_model: bool = False) -> "Physics":
+        """A Physics with a copy of the data and (unless `share_model`) of the model,
+        forwarded with actuation disabled as dm_control's copy is (`after_reset`).
+
+        A PhysicsError of that pass is logged, not raised."""
         model = self._model if share_model else _copy.copy(self._model)
-        return type(self)(model, _copy.copy(self._data), spec=self._spec)
+        data = _copy.copy(self._data) if share_model else mujoco.MjData(model)
+        if not share_model:
+            mujoco.mj_copyData(data, model, self._data)
+        clone = type(self)(model, data, spec=self._spec)
+        clone._after_reset_logged()
+        return clone
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # As dm_control's: the state lives in the data (which carries its model);
+        # the spec (not picklable) and the renderers are not kept.
+        return {"data": self._data}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__init__(state["data"])
+
+    def free(self) -> None:
+        """Releases the renderers; the model and data are freed with the last
+        reference to them (dm_control's `free` frees the native structs at once)."""
+        self.close_renderers()
 
     # Rendering (composer_tasks.rendering).
 
@@ -565,13 +1176,17 @@ class Physics:
         reflections: bool = True,
         antialias: bool = True,
         level_of_detail: str = "auto",
+        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
+        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
     ) -> np.ndarray:
         """Renders a camera view with a cached `mujoco.Renderer`.
 
         Args:
             height, width: image size in pixels (positive integers).
             camera_id: camera index or name; -1 is the free camera.
-            depth: return a (height, width) float32 depth image in metres.
+            depth: return a (height, width) float32 depth image: distances along
+                the camera axis in metres, of the scene as an RGB image draws it (the
+                skybox included), as dm_control gives them (`rendering.dm_control_depth`).
             segmentation: return (height, width, 2) int32 (object id, object type).
             scene_option: an optional `mujoco.MjvOption`.
             shadows, reflections, antialias: draw shadows, reflective surfaces, and
@@ -586,6 +1201,11 @@ class Physics:
                 (28 and 16 by default) from about 160 pixels up. "full" always uses the
                 model's. Only the smoothness of silhouettes and the shading across round
                 shapes differ; the model is not changed (docs/rendering.md).
+            render_flag_overrides: rendering flags to set for this image, keyed by
+                lowercase name ("wireframe") or `mujoco.mjtRndFlag` (RGB only), as
+                dm_control's.
+            scene_callback: called with (physics, scene) after the scene is updated
+                and before it is drawn, e.g. to add geoms, as dm_control's.
 
         Returns:
             (height, width, 3) uint8 RGB unless depth or segmentation is asked.
@@ -605,6 +1225,8 @@ class Physics:
             reflections=reflections,
             antialias=antialias,
             level_of_detail=level_of_detail,
+            render_flag_overrides=render_flag_overrides,
+            scene_callback=scene_callback,
         )
 
     def upload_hfield(self, hfield_id: int) -> None:

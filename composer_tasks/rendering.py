@@ -17,7 +17,7 @@ docs/rendering.md.
 """
 
 import os
-from collections.abc import MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -58,10 +58,17 @@ def render(
     reflections: bool = True,
     antialias: bool = True,
     level_of_detail: str = "auto",
+    render_flag_overrides: Mapping[str | int, bool] | None = None,
+    scene_callback: Callable[[Any, mujoco.MjvScene], None] | None = None,
 ) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
     if depth and segmentation:
         raise ValueError("ask for depth or segmentation, not both")
+    if render_flag_overrides and (depth or segmentation):
+        raise ValueError(
+            "render_flag_overrides apply to RGB images only, not with depth or segmentation"
+        )
+    overrides = _render_flags(render_flag_overrides or {})
     for name, value in (("height", height), ("width", width)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
@@ -78,15 +85,86 @@ def render(
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
     if depth:
-        renderer.enable_depth_rendering()
-    elif segmentation:
+        renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
+        if scene_callback is not None:
+            scene_callback(physics, renderer.scene)
+        return dm_control_depth(renderer, model)
+    if segmentation:
         renderer.enable_segmentation_rendering()
+    flags = renderer.scene.flags
+    saved = flags.copy()
     try:
         renderer.update_scene(physics.data, camera=camera_id, scene_option=scene_option)
+        if scene_callback is not None:
+            scene_callback(physics, renderer.scene)
+        for flag, value in overrides.items():
+            flags[flag] = value
         return renderer.render()
     finally:
-        renderer.disable_depth_rendering()
+        np.copyto(flags, saved)
         renderer.disable_segmentation_rendering()
+
+
+def _render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:
+    """{mjtRndFlag index: value} of dm_control's `render_flag_overrides`, whose keys
+    are lowercase flag names ("wireframe") or `mujoco.mjtRndFlag` values.
+
+    Raises:
+        ValueError: a name or value that is no `mjtRndFlag`.
+    """
+    flags = {}
+    for key, value in overrides.items():
+        if isinstance(key, str):
+            member = getattr(mujoco.mjtRndFlag, "mjRND_" + key.upper(), None)
+            if member is None:
+                names = [name[len("mjRND_") :].lower() for name in mujoco.mjtRndFlag.__members__]
+                raise ValueError(f"{key!r} is not a rendering flag; flags: {', '.join(names[:-1])}")
+            index = int(member)
+        else:
+            index = int(key)
+            if not 0 <= index < int(mujoco.mjtRndFlag.mjNRNDFLAG):
+                raise ValueError(f"{key!r} is not a mujoco.mjtRndFlag")
+        flags[index] = bool(value)
+    return flags
+
+
+def dm_control_depth(renderer: mujoco.Renderer, model: mujoco.MjModel) -> np.ndarray:
+    """The depth image of `renderer`'s updated scene as dm-control 1.0.50 gives it:
+    the scene drawn as for an RGB image (the skybox included, where
+    `mujoco.Renderer`'s depth mode draws segmentation colours without it, so that
+    the sky reads as the far plane), the depth buffer converted to distances along
+    the camera axis in metres.
+
+    dm_control converts a conventional depth buffer, `near / (1 - d * (1 - near /
+    far))`; MuJoCo 4 writes a reversed-Z buffer, which is inverted here as
+    `mujoco.Renderer` does (float32 projection coefficients, float64 arithmetic;
+    linear for an orthographic camera). The raw buffer is only reachable through
+    the renderer's private GL context, rectangle and rendering context.
+
+    Returns:
+        (height, width) float32, top row first.
+    """
+    if renderer._gl_context:  # noqa: SLF001  (see the docstring)
+        renderer._gl_context.make_current()  # noqa: SLF001
+    rect, context = renderer._rect, renderer._mjr_context  # noqa: SLF001
+    mujoco.mjr_render(rect, renderer.scene, context)
+    buffer = np.empty((renderer.height, renderer.width), dtype=np.float32)
+    mujoco.mjr_readPixels(None, buffer, rect, context)
+    extent = model.stat.extent
+    near = np.float32(model.vis.map.znear * extent)
+    far = np.float32(model.vis.map.zfar * extent)
+    values = buffer.astype(np.float64)
+    if renderer.scene.camera[0].orthographic:
+        metres = far - values * (far - near)
+    else:
+        # The reversed-Z projection's depth coefficients: glFrustum's c and d,
+        # mapped by z -> (1 - z) / 2.
+        c = np.float32(-0.5) * (-(far + near) / (far - near)) - np.float32(0.5)
+        d = np.float32(-0.5) * (-(np.float32(2) * far * near) / (far - near))
+        metres = d / (values + c)
+    image = metres.astype(np.float32)
+    # The GL buffer's first row is the image's bottom row.
+    return np.flipud(image) if renderer._gl_context else image  # noqa: SLF001
 
 
 def cached_renderer(

@@ -1,5 +1,8 @@
 """Physics: construction, stepping, binding, state, divergence."""
 
+import pickle
+import weakref
+
 import mujoco
 import numpy as np
 import pytest
@@ -140,19 +143,41 @@ def test_sensordata_alias():
     assert physics.bind(sensor).sensordata[0] == pytest.approx(0.4)
 
 
-def test_get_set_state_round_trip_and_bad_shape():
+def test_get_set_full_state_round_trip_and_bad_shape():
     physics = _pendulum()
     physics.data.qpos[0] = 0.7
     physics.data.ctrl[0] = 0.5
     physics.step(5)
-    state = physics.get_state()
+    state = physics.get_full_state()
     physics.step(5)
     after = physics.data.qpos.copy()
-    physics.set_state(state)
+    physics.set_full_state(state)
     physics.step(5)
     np.testing.assert_array_equal(physics.data.qpos, after)
     with pytest.raises(ValueError, match="state must have shape"):
+        physics.set_full_state(state[:-1])
+
+
+def test_get_state_is_qpos_qvel_act_and_set_state_recomputes_nothing():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.7
+    physics.data.qvel[0] = -0.2
+    physics.forward()
+    state = physics.get_state()
+    np.testing.assert_array_equal(state, [0.7, -0.2])
+    np.testing.assert_array_equal(physics.state(), state)
+    xpos = physics.data.geom_xpos.copy()
+    physics.set_state(np.array([0.1, 0.3]))
+    np.testing.assert_array_equal(physics.position(), [0.1])
+    np.testing.assert_array_equal(physics.velocity(), [0.3])
+    np.testing.assert_array_equal(physics.data.geom_xpos, xpos)  # as dm_control: no forward
+    with pytest.raises(ValueError, match=r"state must have shape \(2,\)"):
         physics.set_state(state[:-1])
+    integration = physics.get_state(sig=mujoco.mjtState.mjSTATE_INTEGRATION)
+    np.testing.assert_array_equal(integration, physics.get_full_state())
+    physics.set_state(integration, sig=mujoco.mjtState.mjSTATE_INTEGRATION)
+    with pytest.raises(ValueError, match="for this model and sig"):
+        physics.set_state(integration[:-1], sig=mujoco.mjtState.mjSTATE_INTEGRATION)
 
 
 def test_copy_is_independent():
@@ -161,8 +186,9 @@ def test_copy_is_independent():
     clone = physics.copy()
     clone.step(10)
     assert physics.time() == 0.0
-    assert clone.model is physics.model
-    assert physics.copy(share_model=False).model is not physics.model
+    assert clone.model is not physics.model  # dm_control copies the model by default
+    assert physics.copy(share_model=True).model is physics.model
+    assert clone.data.geom_xpos[0, 0] != 0.0  # forwarded, as dm_control's copy is
 
 
 def test_recompile_keeps_state():
@@ -269,3 +295,193 @@ def test_warnings_of_a_default_or_probed_state_are_not_raised_but_a_chosen_one_i
         for index in range(physics.model.nbody - 1):
             physics.data.qpos[7 * index : 7 * index + 3] = [index * 0.5, 0.0, 0.1]
     assert physics.data.ncon == 0
+
+
+_FRAMES = """
+<mujoco>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="hinge" axis="0 1 0"/>
+      <geom name="rod" type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      <site name="tip" pos="0.5 0 0"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="torque" joint="hinge"/></actuator>
+</mujoco>
+"""
+
+
+def test_bind_of_spec_elements_marks_dirty_and_forwards_on_a_derived_read():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    tip = physics.bind(spec.site("tip"))
+    before = tip.xpos.copy()
+    physics.bind(spec.joint("hinge")).qpos = np.pi / 2
+    assert physics.is_dirty
+    assert physics.data.site_xpos[0].tolist() == before.tolist()  # raw data: stale
+    np.testing.assert_allclose(physics.bind(spec.site("tip")).xpos, [0.0, 0.0, 0.5], atol=1e-12)
+    assert not physics.is_dirty
+    physics.bind(spec.joint("hinge")).qpos[0] = 0.0  # an item write marks dirty too
+    assert physics.is_dirty
+    np.testing.assert_allclose(tip.xpos, [0.5, 0.0, 1.0], atol=1e-12)
+    physics.bind(spec.actuator("torque")).ctrl = 1.0
+    physics.step()
+    assert physics.is_dirty  # step leaves the flag, as dm_control's
+    assert physics.bind(spec.joint("hinge")).id == 0 and physics.is_dirty  # ids never forward
+    physics.bind(spec.geom("rod")).rgba = [1, 0, 0, 1]
+    physics.forward()
+    physics.bind(spec.geom("rod")).rgba = [0, 1, 0, 1]
+    assert not physics.is_dirty  # colours do not change the dynamics
+
+
+def test_bind_of_spec_elements_zeroes_sameframe_on_frame_writes():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    site = physics.bind(spec.site("tip"))
+    physics.bind(spec.body("arm")).pos = [0.0, 0.0, 2.0]
+    assert physics.model.body_sameframe[1] == 0
+    site.quat[...] = [0.0, 1.0, 0.0, 0.0]
+    assert physics.model.site_sameframe[0] == 0
+    physics.bind(spec.body("arm")).ipos = [0.1, 0.0, 0.0]
+    assert physics.model.body_simple[1] == 0
+
+
+def test_bound_arrays_compute_plain_arrays():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    doubled = physics.bind(spec.site("tip")).xpos * 2
+    assert type(doubled) is np.ndarray
+    assert type(physics.bind(spec.site("tip")).xpos.copy()) is np.ndarray
+
+
+def test_model_and_data_are_mujocos_structs_with_dm_controls_methods():
+    physics = _pendulum()
+    assert type(physics.model) is mujoco.MjModel and physics.model.ptr is physics.model
+    assert type(physics.data) is mujoco.MjData and physics.data.ptr is physics.data
+    assert physics.model.name2id("hinge", "joint") == 0
+    assert physics.model.name2id("hinge", mujoco.mjtObj.mjOBJ_JOINT) == 0
+    with pytest.raises(ValueError, match="'nope' is not a valid object type name"):
+        physics.model.name2id("hinge", "nope")
+    assert physics.model.id2name(0, "joint") == "hinge"
+    with pytest.raises(ValueError, match="name 'missing' does not exist"):
+        physics.model.name2id("missing", "joint")
+    with physics.model.disable("gravity", mujoco.mjtDisableBit.mjDSBL_CONTACT):
+        assert physics.model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_GRAVITY
+    assert physics.model.opt.disableflags == 0
+    with pytest.raises(ValueError, match="'weightless' is not a valid flag name"):
+        with physics.model.disable("weightless"):
+            pass
+    with pytest.raises(ValueError, match=r"contact_id must be in \[0, -1\]"):
+        physics.data.contact_force(0)
+
+
+def test_constructors_from_binaries_and_reloads(tmp_path):
+    physics = _pendulum()
+    binary = physics.model.to_bytes()
+    assert Physics.from_byte_string(binary).model.nu == 1
+    with pytest.raises(TypeError, match="byte_string must be bytes"):
+        Physics.from_byte_string("not bytes")
+    path = tmp_path / "pendulum.mjb"
+    physics.model.save_binary(str(path))
+    assert Physics.from_binary_path(path).model.njnt == 1
+    with pytest.raises(FileNotFoundError, match="no MJB file"):
+        Physics.from_binary_path(tmp_path / "missing.mjb")
+    physics.step(3)
+    physics.reload_from_xml_string(_PENDULUM.replace('timestep="0.01"', 'timestep="0.02"'))
+    assert physics.time() == 0.0 and physics.timestep() == pytest.approx(0.02)
+    with pytest.raises(FileNotFoundError, match="no MJCF file"):
+        physics.reload_from_xml_path(tmp_path / "missing.xml")
+
+
+def test_reset_forwards_without_actuation_and_checks_the_keyframe():
+    physics = _pendulum()
+    with physics.reset_context():
+        physics.data.ctrl[0] = 1.0
+    assert physics.data.actuator_force[0] == 0.0  # after_reset: actuation disabled
+    physics.forward()
+    assert physics.data.actuator_force[0] == 1.0
+    with pytest.raises(ValueError, match=r"keyframe_id must be in \[0, -1\]"):
+        physics.reset(keyframe_id=0)
+
+
+def test_warnings_are_logged_within_suppress_physics_errors(caplog):
+    physics = _pendulum()
+    with physics.suppress_physics_errors():
+        physics.data.qvel[0] = np.nan
+        physics.step()
+    assert "physics diverged" in caplog.text
+    physics.reset()
+    physics.data.qvel[0] = np.inf
+    with pytest.raises(PhysicsError):
+        with physics.check_invalid_state():
+            mujoco.mj_step(physics.model, physics.data)
+
+
+def test_depth_is_the_distance_along_the_camera_axis():
+    physics = Physics.from_xml_string(
+        """
+        <mujoco>
+          <worldbody>
+            <camera name="down" pos="0 0 2" xyaxes="1 0 0 0 1 0"/>
+            <geom type="plane" size="5 5 .1"/>
+          </worldbody>
+        </mujoco>
+        """
+    )
+    depth = physics.render(height=32, width=32, camera_id="down", depth=True)
+    assert depth.dtype == np.float32 and depth.shape == (32, 32)
+    np.testing.assert_allclose(depth, 2.0, rtol=1e-5)
+
+
+def test_render_flag_overrides_are_checked_and_restored():
+    physics = Physics.from_xml_string(_PENDULUM)
+    flags = physics.render(16, 16, render_flag_overrides={"wireframe": True})
+    assert flags.shape == (16, 16, 3)
+    renderer = next(iter(physics._renderers.values()))
+    assert not renderer.scene.flags[mujoco.mjtRndFlag.mjRND_WIREFRAME]  # restored
+    with pytest.raises(ValueError, match="'sketchy' is not a rendering flag"):
+        physics.render(16, 16, render_flag_overrides={"sketchy": True})
+    with pytest.raises(ValueError, match="99 is not a mujoco.mjtRndFlag"):
+        physics.render(16, 16, render_flag_overrides={99: True})
+    with pytest.raises(ValueError, match="RGB images only"):
+        physics.render(16, 16, depth=True, render_flag_overrides={"wireframe": True})
+
+
+def test_pickling_keeps_the_state_and_forwards():
+    physics = _pendulum()
+    physics.data.qpos[0] = 0.4
+    clone = pickle.loads(pickle.dumps(physics))
+    np.testing.assert_array_equal(clone.data.qpos, [0.4])
+    assert clone.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.4))
+    assert clone.spec is None
+
+
+def test_xml_with_included_assets_compiles_without_a_spec():
+    main = '<mujoco><include file="body.xml"/></mujoco>'
+    included = b'<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>'
+    physics = Physics.from_xml_string(main, assets={"body.xml": included})
+    assert physics.model.njnt == 1 and physics.spec is None
+    with pytest.raises(ValueError, match="XML Error"):
+        Physics.from_xml_string(main)
+
+
+def test_physics_of_one_mjdata_is_dm_controls_form():
+    model = mujoco.MjModel.from_xml_string(_PENDULUM)
+    data = mujoco.MjData(model)
+    data.qpos[0] = 0.3
+    data.ctrl[0] = 1.0
+    physics = Physics(data)
+    assert physics.data is data and physics.model is data.model
+    assert physics.data.geom_xpos[0, 0] == pytest.approx(-0.5 * np.sin(0.3))  # forwarded
+    assert physics.data.actuator_force[0] == 0.0  # with actuation disabled
+
+
+def test_bindings_do_not_keep_their_physics_alive():
+    spec = mujoco.MjSpec.from_string(_FRAMES)
+    physics = Physics.from_spec(spec)
+    physics.bind(spec.joint("hinge")).qpos = 0.2
+    position = physics.bind(spec.site("tip")).xpos
+    reference = weakref.ref(physics)
+    del physics
+    assert reference() is None  # freed by reference counting, no collection needed
+    assert position.shape == (3,)

@@ -941,7 +941,7 @@ class Environment(dm_env.Environment):
         """
         model = self._physics.model
         return {
-            "physics": self._physics.get_state(),
+            "physics": self._physics.get_full_state(),
             "model": {name: np.array(value) for name, value in _model_arrays(model)},
             "option": {
                 name: _copy_value(getattr(model.opt, name)) for name in _option_names(model)
@@ -1028,7 +1028,7 @@ class Environment(dm_env.Environment):
             arrays[name][...] = value
         for name, value in snapshot["option"].items():
             setattr(model.opt, name, value)
-        self._physics.set_state(snapshot["physics"])
+        self._physics.set_full_state(snapshot["physics"])
         self._random_state.set_state(snapshot["random_state"])
         self._step_count = snapshot["step_count"]
         self._reset_next_step = snapshot["reset_next_step"]

@@ -16,14 +16,11 @@ shape PyMJCF gives them:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import mujoco
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
-
-if TYPE_CHECKING:
-    from composer_tasks.mjcf.physics import Physics
 
 
 KINDS = {
@@ -202,6 +199,16 @@ def locate(
     _, count_name = KINDS[kind]
     count = getattr(model, count_name)
     ids = np.asarray(ids, dtype=int).reshape(-1)
+    if kind == "body" and attribute in ("mocap_pos", "mocap_quat") and data is not None:
+        # A mocap body's rows of the mocap arrays (dm_control's `mocap_body` binding).
+        mocap_ids = np.asarray(model.body_mocapid)[ids]
+        if np.any(mocap_ids < 0):
+            raise AttributeError(f"{attribute} is bound for mocap bodies only")
+        array = getattr(data, attribute)
+        width = array.shape[1]
+        positions = (mocap_ids[:, None] * width + np.arange(width)[None, :]).reshape(-1)
+        shape = ((len(ids),) if is_sequence else ()) + (width,)
+        return Location(array, positions, shape, "data", attribute)
     for struct_name, struct, array_name, how in _candidates(model, data, kind, attribute):
         array = getattr(struct, array_name, None)
         if not isinstance(array, np.ndarray):
@@ -220,9 +227,11 @@ def locate(
                     for piece in pieces
                 ]
             positions = np.concatenate(pieces) if pieces else np.zeros(0, dtype=int)
-            return Location(
-                array, positions.astype(int), (positions.size,), struct_name, array_name
-            )
+            # dm_control's activation axis reduces one actuator's single activation
+            # to a scalar.
+            scalar = kind == "actuator" and not is_sequence and positions.size == 1
+            shape = () if scalar else (positions.size,)
+            return Location(array, positions.astype(int), shape, struct_name, array_name)
         if array.ndim == 0 or array.shape[0] != count:
             continue
         row_shape = array.shape[1:]
@@ -277,10 +286,52 @@ _KIND_BY_TYPE = {
 # Named indexing.
 
 
+# Fields whose rows the generic rules below would miss or misname, as
+# dm_control's size table names them: (kind, "rows" or "address"), or None for
+# an array that is not per element (`actuator_moment` is sparse).
+_DATA_FIELD_KINDS: dict[str, tuple[str, str] | None] = {
+    "act_dot": ("actuator", "address"),
+    "cdof": ("joint", "address"),
+    "cdof_dot": ("joint", "address"),
+    "dof_awake_ind": ("joint", "address"),
+    "moment_rowadr": ("actuator", "rows"),
+    "moment_rownnz": ("actuator", "rows"),
+    "actuator_moment": None,
+}
+_MODEL_FIELD_KINDS: dict[str, tuple[str, str] | None] = {
+    "B_rowadr": ("body", "rows"),
+    "B_rownnz": ("body", "rows"),
+    "D_rowadr": ("joint", "address"),
+    "D_rownnz": ("joint", "address"),
+    "D_diag": ("joint", "address"),
+    "M_rowadr": ("joint", "address"),
+    "M_rownnz": ("joint", "address"),
+    "ten_J_rowadr": ("tendon", "rows"),
+    "ten_J_rownnz": ("tendon", "rows"),
+}
+# `name_<x>adr`: the addresses of element names in `model.names`.
+_NAME_ADDRESS_KINDS = {prefix[:-1]: kind for kind, prefix in _MODEL_PREFIXES.items()}
+
+
 def _array_kind(
     model: Any, struct_name: str, name: str, array: np.ndarray
 ) -> tuple[str, str] | None:
     """(kind, how) of a named array, or None if its rows are not per element."""
+    fields = _DATA_FIELD_KINDS if struct_name == "data" else _MODEL_FIELD_KINDS
+    if name in fields:
+        kind = fields[name]
+        if kind is None:
+            return None
+        element_kind, how = kind
+        if how == "address":
+            rows = {"actuator": model.na, "sensor": model.nsensordata}.get(element_kind, model.nv)
+        else:
+            rows = getattr(model, KINDS[element_kind][1])
+        return kind if array.shape[:1] == (rows,) else None
+    if struct_name == "model" and name.startswith("name_") and name.endswith("adr"):
+        element_kind = _NAME_ADDRESS_KINDS.get(name[len("name_") : -len("adr")])
+        if element_kind is not None:
+            return element_kind, "rows"
     if struct_name == "data":
         if name == "qpos":
             return "joint", "address"
@@ -319,147 +370,375 @@ def _array_kind(
     return None
 
 
-class NamedIndexer:
-    """`physics.named`: `.model.<array>` and `.data.<array>` indexed by element names."""
+# Column names of the fields whose rows are vectors, quaternions, rotation matrices
+# or colours (dm_control's `mujoco.index` table).
+_COLUMNS = {
+    _XYZ: frozenset(
+        (
+            "body_pos",
+            "body_ipos",
+            "body_inertia",
+            "jnt_pos",
+            "jnt_axis",
+            "geom_size",
+            "geom_pos",
+            "site_size",
+            "site_pos",
+            "cam_pos",
+            "cam_poscom0",
+            "cam_pos0",
+            "light_pos",
+            "light_dir",
+            "light_poscom0",
+            "light_pos0",
+            "light_dir0",
+            "mesh_vert",
+            "mesh_normal",
+            "mocap_pos",
+            "xpos",
+            "xipos",
+            "xanchor",
+            "xaxis",
+            "geom_xpos",
+            "site_xpos",
+            "cam_xpos",
+            "light_xpos",
+            "light_xdir",
+            "subtree_com",
+            "wrap_xpos",
+            "subtree_linvel",
+            "subtree_angmom",
+        )
+    ),
+    _QUATERNION: frozenset(
+        ("body_quat", "body_iquat", "geom_quat", "site_quat", "cam_quat", "mocap_quat", "xquat")
+    ),
+    _MATRIX: frozenset(("cam_mat0", "xmat", "ximat", "geom_xmat", "site_xmat", "cam_xmat")),
+    ("r", "g", "b", "a"): frozenset(
+        ("geom_rgba", "site_rgba", "skin_rgba", "mat_rgba", "tendon_rgba")
+    ),
+}
 
-    def __init__(self, physics: Physics) -> None:
-        self._physics = physics
+
+def _validate_key_item(key_item: Any) -> None:
+    if isinstance(key_item, (list, np.ndarray)):
+        for item in key_item:
+            _validate_key_item(item)
+    elif key_item is Ellipsis:
+        raise IndexError("Ellipsis indexing not supported.")
+    elif key_item is None:
+        raise IndexError("None indexing not supported.")
+    elif isinstance(key_item, (str, bytes)) and not key_item:
+        raise IndexError("Empty strings are not allowed.")
+
+
+def _native(name: Any) -> str:
+    return name.decode() if isinstance(name, bytes) else name
+
+
+class UnnamedAxis:
+    """An axis whose entries have no names: keys pass through unchanged."""
+
+    def convert_key_item(self, key_item: Any) -> Any:
+        _validate_key_item(key_item)
+        return key_item
+
+
+class RegularNamedAxis:
+    """An axis with one entry per named element (`xpos`'s bodies, `xyz` columns)."""
+
+    def __init__(self, names: Sequence[str], kind: str = "element") -> None:
+        self._names = list(names)
+        self._kind = kind
+        self._offsets = {name: offset for offset, name in enumerate(self._names) if name}
+
+    def _offset(self, name: Any) -> int:
+        try:
+            return self._offsets[_native(name)]
+        except KeyError:
+            raise KeyError(f"no {self._kind} named {_native(name)!r}") from None
 
     @property
-    def model(self) -> _NamedStruct:
-        return _NamedStruct(self._physics, "model")
+    def names(self) -> list[str]:
+        """The entries' names ("" for an unnamed element)."""
+        return self._names
+
+    def convert_key_item(self, key_item: Any) -> Any:
+        """A NumPy index for a name, a list (or array) of names, or a NumPy index.
+
+        Raises:
+            KeyError: a name no entry has.
+        """
+        _validate_key_item(key_item)
+        if isinstance(key_item, (str, bytes)):
+            return self._offset(key_item)
+        if isinstance(key_item, (list, np.ndarray)):
+            items = np.asarray(key_item)
+            if items.size and isinstance(items.flat[0], (str, np.str_, bytes)):
+                offsets = np.array([self._offset(str(k)) for k in items.flat])
+                return offsets.reshape(items.shape)
+            return items
+        return key_item
+
+
+class RaggedNamedAxis:
+    """An axis whose named elements span several entries (`qpos` of joints, a
+    sensor's `sensordata`): a name gives its slice (with `singleton`, a one-entry
+    element gives its index, as `act` does), a list of names the concatenated indices."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        sizes: ArrayLike,
+        singleton: bool = False,
+        kind: str = "element",
+    ) -> None:
+        self._names = list(names)
+        self._kind = kind
+        self._slices: dict[str, int | slice] = {}
+        self._indices: dict[str, range] = {}
+        offset = 0
+        for name, size in zip(self._names, np.asarray(sizes).reshape(-1)):
+            size = int(size)
+            if name:
+                self._slices[name] = (
+                    offset if size == 1 and singleton else slice(offset, offset + size)
+                )
+                self._indices[name] = range(offset, offset + size)
+            offset += size
 
     @property
-    def data(self) -> _NamedStruct:
-        return _NamedStruct(self._physics, "data")
+    def names(self) -> list[str]:
+        """The elements' names ("" for an unnamed element)."""
+        return self._names
+
+    def convert_key_item(self, key_item: Any) -> Any:
+        """A NumPy index for a name, a list of names, or a NumPy index.
+
+        Raises:
+            KeyError: a name no element has.
+        """
+        _validate_key_item(key_item)
+        if isinstance(key_item, (str, bytes)):
+            name = _native(key_item)
+            if name not in self._slices:
+                raise KeyError(f"no {self._kind} named {name!r}")
+            return self._slices[name]
+        if isinstance(key_item, (list, np.ndarray)) and len(key_item):
+            if isinstance(key_item[0], (str, np.str_, bytes)):
+                indices: list[int] = []
+                for item in key_item:
+                    name = _native(str(item))
+                    if name not in self._indices:
+                        raise KeyError(f"no {self._kind} named {name!r}")
+                    indices.extend(self._indices[name])
+                return indices
+        return key_item
 
 
-def named_field(model: Any, data: Any, struct_name: str, name: str) -> "FieldIndexer":
-    """Array `name` of `model` or `data` (`struct_name` "model" or "data") indexed by names."""
-    struct = model if struct_name == "model" else data
+Axis = UnnamedAxis | RegularNamedAxis | RaggedNamedAxis
+
+
+class Axes(NamedTuple):
+    """The row and column axes of a named field (`named.data.xpos.axes.row.names`)."""
+
+    row: Axis
+    col: Axis | None = None
+
+
+def _element_names(model: Any, kind: str) -> list[str]:
+    if kind == "mocap":
+        names = [""] * model.nmocap
+        for body, mocap in enumerate(model.body_mocapid):
+            if mocap >= 0:
+                names[int(mocap)] = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, body) or ""
+        return names
+    obj, count_name = KINDS[kind]
+    return [mujoco.mj_id2name(model, obj, i) or "" for i in range(getattr(model, count_name))]
+
+
+def _row_axis(model: Any, struct_name: str, name: str, array: np.ndarray) -> Axis:
+    kind = _array_kind(model, struct_name, name, array)
+    if kind is None:
+        return UnnamedAxis()
+    element_kind, how = kind
+    names = _element_names(model, element_kind)
+    label = "mocap body" if element_kind == "mocap" else element_kind
+    if how == "rows":
+        return RegularNamedAxis(names, label)
+    if element_kind == "actuator":
+        # dm_control counts one activation per stateful actuator here.
+        sizes = np.where(model.actuator_actadr == -1, 0, 1)
+        return RaggedNamedAxis(names, sizes, singleton=True, kind=label)
+    if element_kind == "sensor":
+        addresses, total = model.sensor_adr, model.nsensordata
+    elif name == "qpos" or name in ("qpos0", "qpos_spring"):
+        addresses, total = model.jnt_qposadr, model.nq
+    else:
+        addresses, total = model.jnt_dofadr, model.nv
+    return RaggedNamedAxis(names, np.diff(np.r_[addresses, total]), kind=label)
+
+
+def column_axis(name: str, array: np.ndarray) -> Axis | None:
+    """The column axis of MuJoCo field `name` (named for positions, quaternions,
+    rotation matrices and colours), or None for a field of one column."""
+    if array.ndim < 2:
+        return None
+    for columns, fields in _COLUMNS.items():
+        if name in fields:
+            return RegularNamedAxis(columns, "column")
+    return UnnamedAxis()
+
+
+class FieldIndexer:
+    """One MuJoCo array indexed by element names, as dm_control's `FieldIndexer`:
+    rows by element name (`["leg0/hip"]`, `[["a", "b"]]`) and columns by the names
+    of `axes.col` (x/y/z, qw/qx/qy/qz, xx..zz, r/g/b/a) in a (row, column) tuple,
+    besides NumPy's own indices; other attributes are the array's."""
+
+    __slots__ = ("_axes", "_field", "_field_name")
+
+    def __init__(self, field_name: str, array: np.ndarray, axes: Axes) -> None:
+        self._field_name = field_name
+        self._field = array
+        self._axes = axes
+
+    @property
+    def axes(self) -> Axes:
+        """The row and column axes (`axes.row.names`: the rows' element names)."""
+        return self._axes
+
+    @property
+    def array(self) -> np.ndarray:
+        """The MuJoCo array itself."""
+        return self._field
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._field, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(dir(type(self))) | set(dir(self._field)))
+
+    def _convert_key(self, key: Any) -> Any:
+        """The NumPy index of a (possibly named) key.
+
+        Raises:
+            IndexError: more key items than dimensions, an Ellipsis, None or "".
+            KeyError: a name the axis does not have.
+        """
+        is_tuple = isinstance(key, tuple)
+        items = key if is_tuple else (key,)
+        if len(items) > self._field.ndim:
+            raise IndexError(
+                f"Index tuple has {len(items)} elements, but array has only "
+                f"{self._field.ndim} dimensions."
+            )
+        axes = (self._axes.row, self._axes.col or UnnamedAxis())
+        converted = tuple(axis.convert_key_item(item) for axis, item in zip(axes, items))
+        return converted if is_tuple else converted[0]
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._field[self._convert_key(key)]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._field[self._convert_key(key)] = value
+
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
+        return np.array(self._field, dtype=dtype)
+
+    def __repr__(self) -> str:
+        field = self._field
+        row_names, row_width = _axis_labels(self._axes.row, field.shape[0])
+        lines = [f"{type(self).__name__}({self._field_name}):"]
+        if field.ndim > 1 and self._axes.col is not None:
+            col_names, col_width = _axis_labels(self._axes.col, field.shape[1])
+        else:
+            col_names, col_width = [""], 0
+        index_width = int(np.log10(max(field.shape[0], 1))) + 1
+        if col_width:
+            width = max(col_width, 9) + 1
+            padding = " " * (index_width + row_width + 4)
+            lines.append(padding + "".join(f"{name:<{width}}" for name in col_names))
+        if not field.shape[0]:
+            lines.append("(empty)")
+        for index, row in enumerate(field):
+            values = np.array2string(
+                np.atleast_1d(row),
+                suppress_small=True,
+                formatter={"float_kind": "{: < 9.3g}".format},
+            )
+            lines.append(f"{index:{index_width}} {row_names[index]:>{row_width}} {values}")
+        return "\n".join(lines)
+
+
+def _axis_labels(axis: Axis, size: int) -> tuple[list[str], int]:
+    """Each entry's label along an axis (an element's name on every entry of its
+    slice) and the widest name."""
+    names = getattr(axis, "names", None)
+    labels = [""] * size
+    if not names:
+        return labels, 0
+    for name in names:
+        if name:
+            index = axis.convert_key_item(name)
+            positions = range(size)[index] if isinstance(index, slice) else [index]
+            for position in positions:
+                labels[position] = name
+    return labels, max(len(name) for name in names)
+
+
+class _NamedStruct:
+    """`physics.named.model` or `.data`: a `FieldIndexer` per array field, made on
+    first use and kept until the model is replaced."""
+
+    def __init__(self, model: Any, struct: Any, struct_name: str) -> None:
+        self._model = model
+        self._struct = struct
+        self._struct_name = struct_name
+        self._fields: dict[str, FieldIndexer] = {}
+
+    def __getattr__(self, name: str) -> FieldIndexer:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        field = self._fields.get(name)
+        if field is None:
+            field = _field_indexer(self._model, self._struct, self._struct_name, name)
+            self._fields[name] = field
+        return field
+
+    def _asdict(self) -> dict[str, FieldIndexer]:
+        return {name: getattr(self, name) for name in self.__dir__()}
+
+    def __dir__(self) -> list[str]:
+        return [
+            name
+            for name in dir(self._struct)
+            if not name.startswith("_")
+            and isinstance(getattr(self._struct, name, None), np.ndarray)
+            and not getattr(self._struct, name).dtype.fields
+        ]
+
+
+def _field_indexer(model: Any, struct: Any, struct_name: str, name: str) -> FieldIndexer:
     array = getattr(struct, name, None)
     if not isinstance(array, np.ndarray):
         raise AttributeError(  # noqa: TRY004  (a missing attribute, as getattr raises)
             f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}"
         )
-    kind = _array_kind(model, struct_name, name, array)
-    return FieldIndexer(model, name, array, kind)
+    axes = Axes(_row_axis(model, struct_name, name, array), column_axis(name, array))
+    return FieldIndexer(name, array, axes)
 
 
-class _NamedStruct:
-    def __init__(self, physics: Physics, struct_name: str) -> None:
-        self._physics = physics
-        self._struct_name = struct_name
+class NamedIndexer:
+    """`physics.named`: `.model.<array>` and `.data.<array>` indexed by element names."""
 
-    def __getattr__(self, name: str) -> FieldIndexer:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        physics = self._physics
-        physics._check_current()
-        return named_field(physics.model, physics.data, self._struct_name, name)
-
-    def __dir__(self) -> list[str]:
-        physics = self._physics
-        struct = physics.model if self._struct_name == "model" else physics.data
-        return [
-            name
-            for name in dir(struct)
-            if not name.startswith("_") and isinstance(getattr(struct, name, None), np.ndarray)
-        ]
+    def __init__(self, physics: Any) -> None:
+        self.model = _NamedStruct(physics.model, physics.model, "model")
+        self.data = _NamedStruct(physics.model, physics.data, "data")
 
 
-class FieldIndexer:
-    """One MuJoCo array indexed by element names (`["leg0/hip"]`, `[["a", "b"]]`), by
-    numbers as NumPy does, and by (row, column) with column names x/y/z, qw/qx/qy/qz
-    or xx..zz where the row has 3, 4 or 9 entries."""
-
-    def __init__(
-        self, model: Any, name: str, array: np.ndarray, kind: tuple[str, str] | None
-    ) -> None:
-        self._model = model
-        self._name = name
-        self._array = array
-        self._kind = kind
-
-    @property
-    def array(self) -> np.ndarray:
-        return self._array
-
-    def _ids(self, names: Sequence[str], kind: str) -> list[int]:
-        obj = mujoco.mjtObj.mjOBJ_BODY if kind == "mocap" else KINDS[kind][0]
-        ids = []
-        for name in names:
-            index = mujoco.mj_name2id(self._model, obj, name)
-            if index < 0:
-                raise KeyError(
-                    f"{self._name}: no {kind if kind != 'mocap' else 'body'} named {name!r}"
-                )
-            if kind == "mocap":
-                index = int(self._model.body_mocapid[index])
-                if index < 0:
-                    raise KeyError(f"{self._name}: body {name!r} is not a mocap body")
-            ids.append(index)
-        return ids
-
-    def _row_index(self, key: Any) -> Any:
-        if isinstance(key, str) or (
-            isinstance(key, list) and key and all(isinstance(k, str) for k in key)
-        ):
-            if self._kind is None:
-                raise KeyError(f"{self._name} is not indexed by element names")
-            kind, how = self._kind
-            names = [key] if isinstance(key, str) else list(key)
-            ids = self._ids(names, kind)
-            if how == "rows":
-                return ids[0] if isinstance(key, str) else np.array(ids)
-            address, widths = _address(
-                self._model,
-                kind,
-                None,
-                self._name,
-                "data" if self._name in ("qpos", "sensordata", "act") else "",
-            )
-            if isinstance(key, str):
-                start = int(address[ids[0]])
-                return slice(start, start + int(widths[ids[0]]))
-            return np.concatenate([np.arange(address[i], address[i] + widths[i]) for i in ids])
-        return key
-
-    def _column_index(self, key: Any) -> Any:
-        if isinstance(key, str) or (
-            isinstance(key, list) and key and all(isinstance(k, str) for k in key)
-        ):
-            width = self._array.shape[1] if self._array.ndim > 1 else 1
-            names = {3: _XYZ, 4: _QUATERNION, 9: _MATRIX}.get(width)
-            keys = [key] if isinstance(key, str) else list(key)
-            if names is None or any(k not in names for k in keys):
-                raise KeyError(f"{self._name}: no column named {key!r} (columns: {names})")
-            columns = [names.index(k) for k in keys]
-            return columns[0] if isinstance(key, str) else np.array(columns)
-        return key
-
-    def _index(self, key: Any) -> Any:
-        # As in PyMJCF: a tuple is (rows, columns); several names are a list.
-        if isinstance(key, tuple):
-            if len(key) != 2:
-                raise KeyError(
-                    f"{self._name}: index with a name, a list of names or "
-                    f"(rows, columns), got {key!r}"
-                )
-            return self._row_index(key[0]), self._column_index(key[1])
-        return self._row_index(key)
-
-    def __getitem__(self, key: Any) -> Any:
-        return self._array[self._index(key)]
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self._array[self._index(key)] = value
-
-    def __len__(self) -> int:
-        return len(self._array)
-
-    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
-        return np.array(self._array, dtype=dtype)
-
-    def __repr__(self) -> str:
-        return f"FieldIndexer({self._name}): {self._array!r}"
+def named_field(model: Any, data: Any, struct_name: str, name: str) -> FieldIndexer:
+    """Array `name` of `model` or `data` (`struct_name` "model" or "data") indexed by names."""
+    return _field_indexer(model, model if struct_name == "model" else data, struct_name, name)

@@ -17,6 +17,9 @@ edits happened in `initialize_episode_mjcf`).
 
 from __future__ import annotations
 
+import functools
+import weakref
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -37,6 +40,14 @@ class Physics(physics_module.Physics):
             raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
         # `from_spec` makes an instance of `cls`; its annotation names the base class.
         return cast("Physics", cls.from_spec(mjcf_model._top_spec()))
+
+    def reload_from_mjcf_model(self, mjcf_model: root_module.RootElement) -> None:
+        """Replaces the model and data by a fresh compile of `mjcf_model`, as a new
+        Physics `from_mjcf_model` would have them; bindings and renderers are dropped."""
+        if not isinstance(mjcf_model, root_module.RootElement):
+            raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
+        spec = mjcf_model._top_spec()
+        self._reload(spec, spec.compile())
 
     def _model_changed(self) -> None:
         super()._model_changed()
@@ -60,23 +71,39 @@ class Physics(physics_module.Physics):
 
     @property
     def named(self) -> indexing.NamedIndexer:
-        """Arrays of `model` and `data` indexed by element names."""
-        return indexing.NamedIndexer(self)
+        """Arrays of `model` and `data` indexed by element names (see
+        `composer_tasks.physics.Physics.named`); raises while the model is edited
+        and not recompiled."""
+        self._check_current()
+        return super().named
 
     def bind(self, elements: Any) -> Any:
         """Attributes of PyMJCF handles or `mujoco.Mjs...` elements in the compiled model.
 
-        A handle (or a list of handles) gives a `Binding` with PyMJCF's shapes; raw
+        A handle (or any iterable of handles, a NumPy array of them included) gives
+        a `Binding` with PyMJCF's shapes; an empty iterable gives an empty binding
+        (every attribute an empty array, assignments refused), as dm_control's; raw
         spec elements keep `composer_tasks.physics.Physics.bind`'s behaviour.
+
+        Raises:
+            ValueError: `elements` is None.
         """
-        if isinstance(elements, (list, tuple)):
-            if elements and all(isinstance(e, element_module.Element) for e in elements):
-                return self._bind_handles(tuple(elements), True)
-            if any(isinstance(e, element_module.Element) for e in elements):
-                raise TypeError("bind a list of mjcf elements or a list of spec elements, not both")
-        elif isinstance(elements, element_module.Element):
+        if isinstance(elements, element_module.Element):
             return self._bind_handles(elements, False)
-        return super().bind(elements)
+        if elements is None:
+            raise ValueError("mjcf_elements is None.")
+        if not isinstance(elements, (list, tuple)):
+            try:
+                elements = tuple(elements)
+            except TypeError:  # one spec element
+                return super().bind(elements)
+        if not elements:
+            return _EMPTY_BINDING
+        if all(isinstance(e, element_module.Element) for e in elements):
+            return self._bind_handles(tuple(elements), True)
+        if any(isinstance(e, element_module.Element) for e in elements):
+            raise TypeError("bind a list of mjcf elements or a list of spec elements, not both")
+        return super().bind(list(elements))
 
     def _bind_handles(
         self, key: element_module.Element | tuple[element_module.Element, ...], is_sequence: bool
@@ -88,16 +115,30 @@ class Physics(physics_module.Physics):
             mjs = [_bindable(handle) for handle in handles]
             kinds = {indexing.kind_of(element) for element in mjs}
             if len(kinds) != 1:
-                raise ValueError(f"bind elements of one kind at a time, got {sorted(kinds)}")
+                raise ValueError(
+                    "Cannot bind to a collection containing multiple element types: "
+                    f"{sorted(kinds)}"
+                )
             kind = kinds.pop()
             try:
-                ids = indexing.element_ids(self.model, kind, mjs)
+                if self.spec is None:
+                    # A physics without its spec (unpickled, or built from a model):
+                    # elements are found by name, as dm_control binds them.
+                    ids = [self.model.name2id(element.name, kind) for element in mjs]
+                else:
+                    ids = indexing.element_ids(self.model, kind, mjs)
             except (ValueError, KeyError) as error:
                 raise ValueError(
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
                     f"was it added after compiling? ({error})"
                 ) from error
-            binding = Binding(self, kind, ids, is_sequence)
+            if kind == "body" and len({self.model.body_mocapid[i] >= 0 for i in ids}) > 1:
+                raise ValueError(
+                    "Cannot bind to a collection containing multiple element types: "
+                    "mocap and other bodies"
+                )
+            # A proxy: the Physics owns its bindings, which must not keep it alive.
+            binding = Binding(weakref.proxy(self), kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
 
@@ -110,7 +151,16 @@ def _bindable(handle: element_module.Element) -> Any:
 
 class Binding:
     """Attributes (`qpos`, `xpos`, `xmat`, `sensordata`, `mass`, `element_id`, ...) of
-    bound handles, with PyMJCF's shapes."""
+    bound handles, with PyMJCF's shapes.
+
+    As in dm_control, writing the state or inputs (`qpos`, `qvel`, `act`, `ctrl`,
+    `qfrc_applied`, `xfrc_applied`) or a model parameter (other than colours and
+    materials) marks the physics dirty, and the next read of any other attribute
+    through a binding runs `physics.forward()` first; writing a frame offset (`pos`,
+    `quat` of a body, geom or site; `ipos`, `iquat` of a body) zeroes the element's
+    `sameframe` (and `simple`) flag so that MuJoCo uses the written offset. Item
+    writes into a returned array (`bind(joints).qpos[0] = 0.3`) do the same.
+    """
 
     __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
 
@@ -126,31 +176,147 @@ class Binding:
         """The element's id in the compiled model (an array of ids for a list)."""
         return np.array(self._ids) if self._is_sequence else self._ids[0]
 
-    def _location(self, name: str) -> indexing.Location:
-        location = self._locations.get(name)
-        if location is None:
+    def _location(self, name: str) -> _Attribute:
+        attribute = self._locations.get(name)
+        if attribute is None:
             physics = self._physics
-            location = indexing.locate(
-                physics.model, physics.data, self._kind, self._ids, name, self._is_sequence
-            )
-            self._locations[name] = location
-        return location
+            model, data = physics.model, physics.data
+            location = indexing.locate(model, data, self._kind, self._ids, name, self._is_sequence)
+            marks_dirty = physics_module.triggers_dirty(location.struct, location.name, name)
+            disable = []
+            if location.struct == "model":
+                for flag in physics_module.MODEL_DISABLE_ON_WRITE.get(location.name, ()):
+                    disable.append(
+                        indexing.locate(
+                            model, data, self._kind, self._ids, flag.split("_", 1)[1], True
+                        )
+                    )
+            attribute = _Attribute(location, marks_dirty, tuple(disable))
+            self._locations[name] = attribute
+        return attribute
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        location = self._location(name)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        view = attribute.view
+        if view is not None:
+            return view[()] if attribute.scalar else view
+        location = attribute.location
         if not self._is_sequence and location.contiguous:
             view = location.view()
-            return view[()] if view.shape == () else view
-        value = location.read()
-        value.flags.writeable = False
-        return value
+            attribute.scalar = view.shape == ()
+            if attribute.scalar:
+                attribute.view = view
+                return view[()]
+            attribute.view = physics_module.bound_array(
+                view, physics, attribute.marks_dirty, attribute.disable_views()
+            )
+            return attribute.view
+        return physics_module.bound_array(
+            location.read(),
+            physics,
+            attribute.marks_dirty,
+            attribute.disable_views(),
+            write_back=location.write,
+        )
+
+    def _columns(self, name: str, column: Any) -> Any:
+        """The NumPy index of `column` (names such as "x" or ["x", "z"] where the
+        attribute's MuJoCo field has named columns) in the attribute's rows."""
+        location = self._location(name).location
+        axis = indexing.column_axis(location.name, location.array)
+        return column if axis is None else axis.convert_key_item(column)
+
+    def __getitem__(self, index: Any) -> Any:
+        """`binding["pos"]` is `binding.pos`; `binding["pos", columns]` selects
+        columns of each element's row, by number, slice or name (dm_control's)."""
+        if isinstance(index, tuple):
+            name, column = index
+            value = np.asarray(getattr(self, name))
+            columns = self._columns(name, column)
+            selected = np.array(value[:, columns] if self._is_sequence else value[columns])
+            return selected[()] if selected.ndim == 0 else selected
+        return getattr(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Writes `binding[name] = value` or `binding[name, columns] = value`. As in
+        dm_control, this marks the physics dirty as an assignment does, but zeroes
+        no `sameframe` flag (only attribute assignments and item writes do)."""
+        name, column = index if isinstance(index, tuple) else (index, None)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        if column is None:
+            attribute.location.write(value)
+        else:
+            columns = self._columns(name, column)
+            values = attribute.location.read()
+            if self._is_sequence:
+                values[:, columns] = value
+            else:
+                values[columns] = value
+            attribute.location.write(values)
+        if attribute.marks_dirty:
+            physics._dirty = True
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "element_id":
             raise AttributeError("element_id cannot be set")
-        self._location(name).write(value)
+        attribute = self._location(name)
+        physics = self._physics
+        if physics._dirty and not attribute.marks_dirty:
+            physics.forward()
+        attribute.location.write(value)
+        for flags in attribute.disable:
+            flags.write(0)
+        if attribute.marks_dirty:
+            physics._dirty = True
+
+
+class _EmptyBinding:
+    """The binding of no elements: every attribute is an empty array."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return np.empty(0)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise ValueError("Cannot assign a value to an empty binding.")
+
+
+_EMPTY_BINDING = _EmptyBinding()
+
+
+class _Attribute:
+    """Where a bound attribute lives, whether writing it marks the physics dirty,
+    and the flags (`sameframe`, `simple`) a write zeroes."""
+
+    __slots__ = ("disable", "location", "marks_dirty", "scalar", "view")
+
+    def __init__(
+        self,
+        location: indexing.Location,
+        marks_dirty: bool,
+        disable: tuple[indexing.Location, ...],
+    ) -> None:
+        self.location = location
+        self.marks_dirty = marks_dirty
+        self.disable = disable
+        # A single element's contiguous entries, found once: a `BoundArray`, or
+        # the 0-d view of a scalar (`scalar`), whose value is returned.
+        self.view: np.ndarray | None = None
+        self.scalar = False
+
+    def disable_views(self) -> tuple[Callable[[], None], ...]:
+        return tuple(functools.partial(flags.write, 0) for flags in self.disable)
 
 
 __all__ = ["Binding", "Physics"]

@@ -13,7 +13,8 @@ The environment is a `composer.Environment` (a `dm_env.Environment` with
 `MjModel` / `MjData`. Recorded states are put into it through an episode reset:
 `env.physics.reset_context` is wrapped for one `reset()` so that, after the task
 and its entities have initialised the episode their own way, the recorded state
-and task state overwrite it, before the closing `mj_forward`. The observation
+and task state overwrite it, and an actuated `mj_forward` (as the reference's)
+closes it. The observation
 that `reset()` returns is then the observation at the recorded state, as a user
 of the environment would see it.
 
@@ -30,6 +31,8 @@ import os
 
 import mujoco
 import numpy as np
+
+from composer_tasks.physics import PhysicsError
 
 REFERENCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference")
 
@@ -651,9 +654,10 @@ class _InjectedReset:
     """Makes the next `env.reset()` end in a given state (see the module docstring).
 
     The Environment initialises an episode inside `physics.reset_context()`
-    (data reset on entry, `mj_forward` on exit). For one reset that context is
-    wrapped so that `install(physics)` runs after every `initialize_episode`
-    callback and before the closing `mj_forward`.
+    (data reset on entry, `mj_forward` with actuation disabled on exit). For one
+    reset that context is replaced by one that resets the same way and runs
+    `install(physics)` after every `initialize_episode` callback, then an actuated
+    `physics.forward()` as the reference did.
     """
 
     def __init__(self, env, install):
@@ -663,15 +667,22 @@ class _InjectedReset:
 
     def __enter__(self):
         physics, install = self._physics, self._install
-        original = physics.reset_context
         self._shadowed = vars(physics).get("reset_context")
 
+        # The reference evaluated each state after an `mj_forward` with actuation
+        # on (make_reference.py), where `reset_context` closes with dm_control's
+        # actuation-disabled `after_reset`: the injected reset closes with the
+        # reference's forward instead.
         @contextlib.contextmanager
         def reset_context():
-            with original() as context:
-                yield context
-                install(physics)
-                self.called = True
+            try:
+                physics.reset()
+            except PhysicsError:
+                pass
+            yield physics
+            install(physics)
+            physics.forward()
+            self.called = True
 
         physics.reset_context = reset_context
         return self

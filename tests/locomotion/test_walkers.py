@@ -160,10 +160,12 @@ def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
         physics.data.act[:] = 0.0
         physics.data.act[physics.model.actuator_actadr[index]] = actuation
         physics.bind(walker.observable_joints[index]).qpos = 2.0
+    physics.forward()  # reset_context closes with actuation disabled, as dm_control's
     target = lower + (actuation + 1) / 2 * (upper - lower)
     assert physics.data.actuator_force[index] == pytest.approx(160.0 * (target - 2.0), rel=1e-9)
     with physics.reset_context():
         physics.data.act[physics.model.actuator_actadr[index]] = 1.0
+    physics.forward()
     assert physics.data.actuator_force[index] == 160.0  # The force limit.
     pose = np.array([joint.range[0] for joint in walker.observable_joints])
     np.testing.assert_allclose(walker.cmu_pose_to_actuation(pose), -1.0)
