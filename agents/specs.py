@@ -15,6 +15,9 @@ from collections.abc import Mapping
 import numpy as np
 from dm_env import specs
 
+# MuJoCo's mjMAXVAL (agents import no MuJoCo).
+_MJMAXVAL = 1e10
+
 
 @dataclasses.dataclass(frozen=True)
 class ObservationLayout:
@@ -142,9 +145,14 @@ def action_bounds(action_spec) -> ActionBounds:
     maximum = np.broadcast_to(action_spec.maximum, shape).astype(np.float32).reshape(-1)
     if minimum.size == 0:
         raise ValueError(f"action_spec has shape {shape}; expected at least one action.")
-    if not (np.all(np.isfinite(minimum)) and np.all(np.isfinite(maximum))):
+    # +-1e10 (MuJoCo's mjMAXVAL) is how dm_control bounds an actuator without a control
+    # range: an agent scaling its actions to it would act with forces of that size.
+    unbounded = 0.99 * _MJMAXVAL
+    if not (np.all(np.abs(minimum) < unbounded) and np.all(np.abs(maximum) < unbounded)):
         raise ValueError(
-            f"action_spec bounds [{minimum}, {maximum}] are not finite; expected finite bounds."
+            f"action_spec bounds [{minimum}, {maximum}] are not finite (or are MuJoCo's "
+            "mjMAXVAL, 1e10, dm_control's bound of an actuator without a ctrlrange); "
+            "expected finite bounds: give the actuators a ctrlrange."
         )
     if np.any(minimum >= maximum):
         raise ValueError(f"action_spec has minimum {minimum} not below maximum {maximum}.")

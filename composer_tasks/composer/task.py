@@ -157,11 +157,13 @@ class Task(entity_module.Callbacks):
 
     def action_spec(self, physics: Physics) -> specs.BoundedArray:
         """One float64 entry per actuator, in model order, bounded by `ctrlrange`
-        (unbounded where the actuator is not control-limited)."""
+        (by +-`mujoco.mjMAXVAL`, 1e10, where the actuator is not control-limited, as
+        dm_control's)."""
         model = physics.model
         names = [model.actuator(i).name for i in range(model.nu)]
-        minimum = np.full(model.nu, -np.inf)
-        maximum = np.full(model.nu, np.inf)
+        # dm_control's bound of an actuator without a control range: MuJoCo's mjMAXVAL.
+        minimum = np.full(model.nu, -mujoco.mjMAXVAL)
+        maximum = np.full(model.nu, mujoco.mjMAXVAL)
         limited = _ctrl_limited(model)
         minimum[limited] = model.actuator_ctrlrange[limited, 0]
         maximum[limited] = model.actuator_ctrlrange[limited, 1]

@@ -364,6 +364,9 @@ class Walker(composer.Entity):
         # Multi-walker tasks call this for every walker at every step: the ids are
         # resolved once per compiled model.
         physics.data.ctrl[physics.element_ids(self._actuators)] = action
+        # dm_control writes the controls through a binding, which marks the physics
+        # dirty: the next observation read through a binding forwards first.
+        physics.mark_as_dirty()
 
     @property
     def tracking_cameras(self) -> tuple:

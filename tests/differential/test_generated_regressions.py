@@ -97,11 +97,6 @@ record('rgba', physics.bind(geom).rgba)
 
 
 @pytest.mark.dm_control_api("mjcf.RootElement.default")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: a default set after an element that uses it raises ValueError here "
-    "(MjSpec applies defaults when an element is added); dm_control applies it at compile",
-)
 def test_default_set_after_an_element_uses_it(differential):
     differential.assert_same(LATE_DEFAULT, "late_default")
 
@@ -230,11 +225,6 @@ record('action_spec', env.action_spec())
 
 
 @pytest.mark.dm_control_api("composer.Task.action_spec", "composer.Environment.action_spec")
-@pytest.mark.xfail(
-    strict=True,
-    reason="composer: an actuator without a ctrlrange is bounded by -inf/inf here, by "
-    "-mjMAXVAL/mjMAXVAL (1e10) in dm_control's action spec",
-)
 def test_action_spec_bounds_of_unlimited_actuators(differential):
     differential.assert_same(UNLIMITED_ACTUATOR, "unlimited_actuator")
 

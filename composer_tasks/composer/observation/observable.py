@@ -36,6 +36,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks import mjcf
+from composer_tasks import physics as physics_module
 from composer_tasks.mjcf import indexing
 
 if TYPE_CHECKING:
@@ -418,8 +419,20 @@ def _feature_reader(
     ravelled = positions.reshape(-1)
     first = ravelled[0] if ravelled.size else 0
     if np.array_equal(ravelled, np.arange(first, first + ravelled.size)):
-        return flat[first : first + ravelled.size].reshape(positions.shape).copy
-    return functools.partial(flat.__getitem__, positions)
+        read = flat[first : first + ravelled.size].reshape(positions.shape).copy
+    else:
+        read = functools.partial(flat.__getitem__, positions)
+    if physics_module.triggers_dirty(location.struct, location.name, kind):
+        return read  # a state or input field, or a model parameter: read as it is
+
+    def read_current() -> np.ndarray:
+        # dm_control reads a feature through a binding, which runs `forward` first when
+        # a write through a binding (a walker's controls) left derived values stale.
+        if physics.is_dirty:
+            physics.forward()
+        return read()
+
+    return read_current
 
 
 class MujocoFeature(Observable):
