@@ -88,7 +88,8 @@ def _render_metadata(metadata: Mapping[str, Any], env: Any) -> Dict[str, Any]:
     result = dict(metadata)
     control_timestep: Any = getattr(env, "control_timestep", None)
     if callable(control_timestep):
-        result["render_fps"] = 1.0 / float(control_timestep())
+        seconds: Any = control_timestep()
+        result["render_fps"] = 1.0 / float(seconds)
     return result
 
 
