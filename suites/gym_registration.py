@@ -51,10 +51,12 @@ def make_vector_env(
 
 
 def hand_gymnasium_id(task_name):
+    """The Gymnasium id of hand task `task_name`: `ComposerHand/<task>-v0`."""
     return f"{HAND_NAMESPACE}/{task_name}-v0"
 
 
 def make_hand_env(task_name, seed=None, flatten_observations=False, render_mode=None):
+    """`gymnasium.make`'s entry point of a hand task: `hand.load` behind `GymnasiumEnv`."""
     from suites import hand
 
     env = hand.load(task_name, seed=seed)
@@ -62,6 +64,8 @@ def make_hand_env(task_name, seed=None, flatten_observations=False, render_mode=
 
 
 def make_hand_vector_env(task_name, num_envs=1, seed=0, num_threads=0, flatten_observations=False):
+    """`gymnasium.make_vec`'s entry point of a hand task: `hand.load_batch` behind
+    `GymnasiumVectorEnv`."""
     from suites import hand
 
     batch = hand.load_batch(task_name, num_envs, seed=seed, num_threads=num_threads)

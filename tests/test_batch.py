@@ -141,7 +141,8 @@ def test_bad_actions_name_the_copy(actions, message):
 
 
 def _per_actuator_bounds_task():
-    """Leg 0 unbounded, leg 1 in [-2, 2]: bounds that differ per entry and an infinite one."""
+    """Leg 0 without a control range (bounded by mjMAXVAL, 1e10, as in dm_control), leg 1
+    in [-2, 2]: bounds that differ per entry."""
     task = RandomHeightTask()
     task.creature.legs[0].motor.ctrllimited = 0
     task.creature.legs[1].motor.ctrlrange = [-2.0, 2.0]
@@ -158,7 +159,7 @@ def _per_actuator_bounds_task():
 )
 def test_bad_actions_with_per_actuator_bounds_name_the_copy(actions, message):
     batch = BatchEnvironment(_per_actuator_bounds_task, 3, seed=0)
-    assert batch.action_spec().minimum.tolist() == [-np.inf, -2.0]
+    assert batch.action_spec().minimum.tolist() == [-1e10, -2.0]
     batch.reset()
     batch.step(np.array([[5.0, -2.0], [0.0, 2.0], [-7.0, 0.0]]))
     with pytest.raises(ValueError, match=message):

@@ -251,17 +251,16 @@ def test_depth_and_segmentation_use_the_same_detail():
 def test_pixels_wrapper_and_camera_observable_pass_the_level_of_detail_on():
     env = suite.load("humanoid", "run", task_kwargs={"random": 0})
     size = dict(height=64, width=64, camera_id=0)
-    agent_camera = dict(size, shadows=False, reflections=False, antialias=False)
+    # The wrapper renders with physics.render's own defaults, as dm_control's does.
     auto = pixels.Wrapper(env, render_kwargs=size)
     full = pixels.Wrapper(env, render_kwargs=dict(size, level_of_detail="full"))
     auto_image = auto.reset().observation["pixels"]
-    np.testing.assert_array_equal(auto_image, env.physics.render(**agent_camera))
+    np.testing.assert_array_equal(auto_image, env.physics.render(**size))
     full_image = full.step(np.zeros(env.action_spec().shape)).observation["pixels"]
-    np.testing.assert_array_equal(
-        full_image, env.physics.render(level_of_detail="full", **agent_camera)
-    )
-    assert (64, 64, False, 18, 10) in env.physics._renderers
-    assert (64, 64, False, 28, 16) in env.physics._renderers
+    np.testing.assert_array_equal(full_image, env.physics.render(level_of_detail="full", **size))
+    # One renderer per level of detail (antialiased: physics.render's default).
+    assert (64, 64, True, 18, 10) in env.physics._renderers
+    assert (64, 64, True, 28, 16) in env.physics._renderers
     with pytest.raises(ValueError, match="level_of_detail"):
         pixels.Wrapper(env, render_kwargs=dict(size, level_of_detail="fine"))
 

@@ -180,9 +180,7 @@ def test_default_set_after_elements_reaches_those_that_did_not_set_it():
     # As dm_control, which resolves defaults at compile: an element (or a class made
     # from this one) that did not set the attribute takes the class's new value.
     model, thigh, _ = _leg_model()
-    thigh.add(
-        "geom", name="other", fromto=[0, 0, 0, 0.1, 0, 0], size=[0.02], rgba=[0, 1, 0, 1]
-    )
+    thigh.add("geom", name="other", fromto=[0, 0, 0, 0.1, 0, 0], size=[0.02], rgba=[0, 1, 0, 1])
     child = model.default.add("default", dclass="child")
     child.geom.size = [0.03]
     late = thigh.add("geom", name="late", dclass=child, fromto=[0, 0, 0, 0, 0.1, 0])

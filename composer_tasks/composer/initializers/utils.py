@@ -24,6 +24,7 @@ def evaluate_as_array(
     initial_value: np.ndarray | None = None,
     current_value: np.ndarray | None = None,
 ) -> np.ndarray:
+    """A sampled value (a variation, callable or constant) evaluated as a float64 array."""
     return np.asarray(
         variation_base.evaluate(
             value,
@@ -46,6 +47,7 @@ def entity_body_ids(physics: Physics, entity: entity_module.Entity) -> np.ndarra
 
 
 def is_descendant(model: mujoco.MjModel, body: int, ancestor: int) -> bool:
+    """Whether body `body` lies below body `ancestor` in the model's tree."""
     while body > 0:
         body = model.body_parentid[body]
         if body == ancestor:
@@ -60,6 +62,7 @@ def geoms_of(physics: Physics, entity: entity_module.Entity) -> np.ndarray:
 
 
 def qpos_size(joint_type: int) -> int:
+    """The number of qpos entries of a joint of type `joint_type` (mjtJoint)."""
     return {int(mujoco.mjtJoint.mjJNT_FREE): 7, int(mujoco.mjtJoint.mjJNT_BALL): 4}.get(
         int(joint_type), 1
     )
