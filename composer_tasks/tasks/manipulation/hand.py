@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import mujoco
 import numpy as np
 from dm_env import specs
 
@@ -82,19 +83,6 @@ def _angle_between(a: np.ndarray, b: np.ndarray) -> float:
 
 def _quat_about_z(angle: float) -> np.ndarray:
     return np.array([np.cos(angle / 2), 0.0, 0.0, np.sin(angle / 2)])
-
-
-def _quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return np.array(
-        [
-            aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-        ]
-    )
 
 
 class ObjectObservables(composer.Observables):
@@ -386,7 +374,11 @@ class PickUpAndOrient(_HandTask):
         tilt_quat = np.concatenate([[np.cos(tilt / 2)], np.sin(tilt / 2) * tilt_axis])
         target = physics.bind(self._target.body)
         target.pos = target_position
-        target.quat = _quat_multiply(tilt_quat, _quat_about_z(random_state.uniform(-np.pi, np.pi)))
+        quaternion = np.empty(4)
+        mujoco.mju_mulQuat(
+            quaternion, tilt_quat, _quat_about_z(random_state.uniform(-np.pi, np.pi))
+        )
+        target.quat = quaternion
 
     def get_reward(self, physics: Any) -> float:
         obj, target = physics.bind(self._object.body), physics.bind(self._target.body)
