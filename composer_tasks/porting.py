@@ -24,6 +24,12 @@ from typing import Mapping
 MODULE_MAP: Mapping[str, str] = {
     "dm_control.mjcf": "composer_tasks.mjcf",
     "dm_control.composer": "composer_tasks.composer",
+    # dm_control's observable package is one module here.
+    "dm_control.composer.observation.observable.base": "composer_tasks.composer.observation.observable",
+    "dm_control.composer.observation.observable.mjcf": "composer_tasks.composer.observation.observable",
+    "dm_control.composer.observation.observable.mujoco_feature": (
+        "composer_tasks.composer.observation.observable"
+    ),
     "dm_control.utils.rewards": "composer_tasks.rewards",
     "dm_control.suite": "suites.suite",
     "dm_control.suite.wrappers": "suites.wrappers",
@@ -83,6 +89,17 @@ MODULE_MAP: Mapping[str, str] = {
 }
 
 
+# dm_control modules with no counterpart here, by longest prefix, and why: an import
+# of them (or of a name from them) raises `PortingError` with the reason, rather than
+# being rewritten to a module path that does not exist.
+NO_COUNTERPART: Mapping[str, str] = {
+    "dm_control.mujoco.wrapper": "dm_control's ctypes wrapper of MuJoCo; this project "
+    "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs",
+    "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
+    "offers its public behaviour",
+}
+
+
 class PortingError(ValueError):
     """An import of dm_control that `MODULE_MAP` does not cover."""
 
@@ -98,6 +115,16 @@ def map_module(name: str, table: Mapping[str, str] = MODULE_MAP) -> str | None:
     return None
 
 
+def _no_counterpart(name: str) -> str | None:
+    """Why dm_control module `name` has no counterpart here, or None if it may."""
+    parts = name.split(".")
+    for length in range(len(parts), 0, -1):
+        reason = NO_COUNTERPART.get(".".join(parts[:length]))
+        if reason is not None:
+            return reason
+    return None
+
+
 def _is_module(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -110,6 +137,12 @@ def _rewrite_import_from(node: ast.ImportFrom, table: Mapping[str, str]) -> list
     statements = []
     for alias in node.names:
         bound = alias.asname or alias.name
+        reason = _no_counterpart(f"{module}.{alias.name}")
+        if reason is not None:
+            raise PortingError(
+                f"line {node.lineno}: `from {module} import {alias.name}` has no counterpart: "
+                f"{reason}"
+            )
         target = map_module(f"{module}.{alias.name}", table)
         if target is not None and alias.name != "*" and _is_module(target):
             statements.append(f"import {target} as {bound}")
@@ -133,6 +166,11 @@ def _rewrite_import(node: ast.Import, table: Mapping[str, str]) -> list[str]:
                 f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
             )
             continue
+        reason = _no_counterpart(alias.name)
+        if reason is not None:
+            raise PortingError(
+                f"line {node.lineno}: `import {alias.name}` has no counterpart: {reason}"
+            )
         target = map_module(alias.name, table)
         if target is None or alias.asname is None:
             raise PortingError(

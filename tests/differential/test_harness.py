@@ -301,3 +301,27 @@ def test_rewrite_suite_domain_import_is_importable():
     namespace: dict = {}
     exec(porting.rewrite_imports("from dm_control.suite import cartpole\n"), namespace)  # noqa: S102
     assert namespace["cartpole"].__name__ == "suites.cartpole"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from dm_control.mujoco import wrapper\n",
+        "from dm_control.mujoco.wrapper import mjbindings\n",
+        "import dm_control.mujoco.index as index\n",
+    ],
+)
+def test_modules_without_a_counterpart_raise_with_the_reason(source):
+    with pytest.raises(porting.PortingError, match="has no counterpart: dm_control's"):
+        porting.rewrite_imports(source)
+
+
+def test_dm_control_observable_submodules_are_the_one_observable_module():
+    namespace: dict = {}
+    exec(  # noqa: S102
+        porting.rewrite_imports(
+            "from dm_control.composer.observation.observable import base, mjcf\n"
+        ),
+        namespace,
+    )
+    assert namespace["base"].Generic is namespace["mjcf"].Generic
