@@ -938,3 +938,13 @@ _TAGS_BY_TYPE = {
     mujoco.MjsExclude: "exclude",
     mujoco.MjsKey: "key",
 }
+
+
+def __getattr__(name: str) -> Any:
+    # dm_control's `mjcf.element` module defines `RootElement` (`mjcf.element.RootElement`
+    # in its code and tests); here it lives in `root`, which imports this module.
+    if name == "RootElement":
+        from composer_tasks.mjcf.root import RootElement
+
+        return RootElement
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

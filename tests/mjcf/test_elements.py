@@ -222,3 +222,11 @@ def test_global_settings():
     assert model.spec.visual.global_.offwidth == 800 and model.spec.memory == 2**20
     with pytest.raises(ValueError, match="coordinate='local'"):
         model.compiler.coordinate = "global"
+
+
+def test_root_element_is_reached_through_the_element_module_as_in_dm_control():
+    from composer_tasks.mjcf import element
+
+    assert element.RootElement is mjcf.RootElement
+    with pytest.raises(AttributeError, match="no attribute 'Missing'"):
+        element.Missing  # noqa: B018
