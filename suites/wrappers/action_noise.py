@@ -6,11 +6,11 @@ The noise is drawn from the task's generator (`env.task.random`), so a seeded
 environment gives the same noisy trajectory as dm_control's.
 """
 
-import dm_env
+from suites.wrappers import base
 import numpy as np
 
 
-class Wrapper(dm_env.Environment):
+class Wrapper(base.EnvironmentWrapper):
     """Adds zero-mean Gaussian noise to each action, then clips it to the action bounds.
 
     Args:
@@ -42,27 +42,3 @@ class Wrapper(dm_env.Environment):
         # expect in-bounds actions.
         np.clip(noisy_action, self._minimum, self._maximum, out=noisy_action)
         return self._env.step(noisy_action)
-
-    def reset(self):
-        return self._env.reset()
-
-    def observation_spec(self):
-        return self._env.observation_spec()
-
-    def action_spec(self):
-        return self._env.action_spec()
-
-    def reward_spec(self):
-        return self._env.reward_spec()
-
-    def discount_spec(self):
-        return self._env.discount_spec()
-
-    def close(self):
-        self._env.close()
-
-    def __getattr__(self, name):
-        # Private names are not forwarded, so a half-built wrapper cannot recurse.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._env, name)

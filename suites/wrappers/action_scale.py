@@ -5,12 +5,12 @@ receives the affine image of that range in its own bounds (dm_control's
     env = action_scale.Wrapper(suite.load("cartpole", "swingup"), minimum=0.0, maximum=2.0)
 """
 
-import dm_env
+from suites.wrappers import base
 import numpy as np
 from dm_env import specs
 
 
-class Wrapper(dm_env.Environment):
+class Wrapper(base.EnvironmentWrapper):
     """Maps actions in [minimum, maximum] linearly onto the wrapped action spec's bounds.
 
     Args:
@@ -67,26 +67,5 @@ class Wrapper(dm_env.Environment):
     def step(self, action):
         return self._env.step(self._transform(action))
 
-    def reset(self):
-        return self._env.reset()
-
-    def observation_spec(self):
-        return self._env.observation_spec()
-
     def action_spec(self):
         return self._action_spec
-
-    def reward_spec(self):
-        return self._env.reward_spec()
-
-    def discount_spec(self):
-        return self._env.discount_spec()
-
-    def close(self):
-        self._env.close()
-
-    def __getattr__(self, name):
-        # Private names are not forwarded, so a half-built wrapper cannot recurse.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._env, name)

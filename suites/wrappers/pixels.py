@@ -15,7 +15,7 @@ headless with `MUJOCO_GL=egl` or `MUJOCO_GL=osmesa` (docs/rendering.md).
 import collections
 from collections import abc
 
-import dm_env
+from suites.wrappers import base
 from dm_env import specs
 
 
@@ -27,7 +27,7 @@ STATE_KEY = "state"
 _AGENT_CAMERA = {"shadows": False, "reflections": False, "antialias": False}
 
 
-class Wrapper(dm_env.Environment):
+class Wrapper(base.EnvironmentWrapper):
     """A `dm_env.Environment` whose observations carry a camera image.
 
     Args:
@@ -133,22 +133,3 @@ class Wrapper(dm_env.Environment):
 
     def observation_spec(self):
         return collections.OrderedDict(self._observation_spec)
-
-    def action_spec(self):
-        return self._env.action_spec()
-
-    def reward_spec(self):
-        return self._env.reward_spec()
-
-    def discount_spec(self):
-        return self._env.discount_spec()
-
-    def close(self):
-        self._env.close()
-
-    def __getattr__(self, name):
-        # Only reached for names this wrapper lacks; private names are not forwarded
-        # so that a half-built wrapper cannot recurse into itself.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._env, name)
