@@ -646,7 +646,7 @@ _LEGACY_OBSERVABLES = (
 )
 
 
-class CMUHumanoidObservables(base.WalkerObservables):
+class CMUHumanoidObservables(legacy_base.RootMotionObservables):
     """The walker observables plus the servo filters' states, the appendages, and
     (disabled) dm_control's legacy scalars of the root's pose and velocities."""
 
@@ -659,56 +659,6 @@ class CMUHumanoidObservables(base.WalkerObservables):
     def head_height(self) -> observable.Observable:
         """World z of the head body (m), a scalar."""
         return observable.MJCFFeature("xpos", self._entity._head, index=2)
-
-    @composer.observable
-    def position(self) -> observable.Observable:
-        """World position of the root body (m), (3,)."""
-        return observable.MJCFFeature("xpos", self._entity._root_body)
-
-    @composer.observable
-    def orientation(self) -> observable.Observable:
-        """World orientation of the root body, row-major 3x3 flattened, (9,)."""
-        return observable.MJCFFeature("xmat", self._entity._root_body)
-
-    @composer.observable
-    def veloc_forward(self) -> observable.Observable:
-        """Root velocity along its x axis (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
-
-    @composer.observable
-    def veloc_strafe(self) -> observable.Observable:
-        """Root velocity along its y axis (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
-
-    @composer.observable
-    def veloc_up(self) -> observable.Observable:
-        """Root velocity along its z axis (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
-
-    @composer.observable
-    def gyro_backward_roll(self) -> observable.Observable:
-        """Angular velocity about the root's x axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
-
-    @composer.observable
-    def gyro_rightward_roll(self) -> observable.Observable:
-        """Angular velocity about the root's y axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
-
-    @composer.observable
-    def gyro_anticlockwise_spin(self) -> observable.Observable:
-        """Angular velocity about the root's z axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
-
-    @composer.observable
-    def torso_xvel(self) -> observable.Observable:
-        """World x velocity of the centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
-
-    @composer.observable
-    def torso_yvel(self) -> observable.Observable:
-        """World y velocity of the centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
 
     @composer.observable
     def sensors_framequat(self) -> observable.Observable:

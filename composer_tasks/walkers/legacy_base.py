@@ -179,7 +179,63 @@ def _empty(physics: Physics) -> np.ndarray:
     return np.zeros(0)
 
 
-class LegacyWalkerObservables(base.WalkerObservables):
+class RootMotionObservables(base.WalkerObservables):
+    """dm_control's legacy scalars of a walker's root: its world position and
+    orientation, velocimeter and gyro components, and its centre of mass's world
+    velocity. Shared by the legacy walkers and the CMU humanoid."""
+
+    @composer.observable
+    def position(self) -> observable.Observable:
+        """World position of the root body (m), (3,)."""
+        return observable.MJCFFeature("xpos", self._entity._root_body)
+
+    @composer.observable
+    def orientation(self) -> observable.Observable:
+        """World orientation of the root body, row-major 3x3 flattened, (9,)."""
+        return observable.MJCFFeature("xmat", self._entity._root_body)
+
+    @composer.observable
+    def veloc_forward(self) -> observable.Observable:
+        """Forward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
+
+    @composer.observable
+    def veloc_strafe(self) -> observable.Observable:
+        """Leftward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
+
+    @composer.observable
+    def veloc_up(self) -> observable.Observable:
+        """Upward velocity of the root (m/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
+
+    @composer.observable
+    def gyro_backward_roll(self) -> observable.Observable:
+        """Angular velocity about the root's x axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
+
+    @composer.observable
+    def gyro_rightward_roll(self) -> observable.Observable:
+        """Angular velocity about the root's y axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
+
+    @composer.observable
+    def gyro_anticlockwise_spin(self) -> observable.Observable:
+        """Angular velocity about the root's z axis (rad/s), a scalar."""
+        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
+
+    @composer.observable
+    def torso_xvel(self) -> observable.Observable:
+        """World x velocity of the walker's centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
+
+    @composer.observable
+    def torso_yvel(self) -> observable.Observable:
+        """World y velocity of the walker's centre of mass (m/s), a scalar."""
+        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
+
+
+class LegacyWalkerObservables(RootMotionObservables):
     """dm_control's legacy walker observables (names and shapes: module docstring).
 
     All start disabled, as in dm_control: a task enables what its agents see (the
@@ -249,56 +305,6 @@ class LegacyWalkerObservables(base.WalkerObservables):
         if not sensors:
             return observable.Generic(_empty)
         return observable.Generic(lambda physics: _squashed_rangefinder(sensors, physics))
-
-    @composer.observable
-    def position(self) -> observable.Observable:
-        """World position of the root body (m), (3,)."""
-        return observable.MJCFFeature("xpos", self._entity._root_body)
-
-    @composer.observable
-    def orientation(self) -> observable.Observable:
-        """World orientation of the root body, row-major 3x3 flattened, (9,)."""
-        return observable.MJCFFeature("xmat", self._entity._root_body)
-
-    @composer.observable
-    def veloc_forward(self) -> observable.Observable:
-        """Forward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
-
-    @composer.observable
-    def veloc_strafe(self) -> observable.Observable:
-        """Leftward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
-
-    @composer.observable
-    def veloc_up(self) -> observable.Observable:
-        """Upward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
-
-    @composer.observable
-    def gyro_backward_roll(self) -> observable.Observable:
-        """Angular velocity about the root's x axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
-
-    @composer.observable
-    def gyro_rightward_roll(self) -> observable.Observable:
-        """Angular velocity about the root's y axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
-
-    @composer.observable
-    def gyro_anticlockwise_spin(self) -> observable.Observable:
-        """Angular velocity about the root's z axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
-
-    @composer.observable
-    def torso_xvel(self) -> observable.Observable:
-        """World x velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=0)
-
-    @composer.observable
-    def torso_yvel(self) -> observable.Observable:
-        """World y velocity of the walker's centre of mass (m/s), a scalar."""
-        return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
 
     @composer.observable
     def prev_action(self) -> observable.Observable:
