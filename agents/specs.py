@@ -101,7 +101,9 @@ class ActionBounds:
     """The environment's action box, and the maps between it and [-1, 1]^A.
 
     Attributes:
-      minimum, maximum: float32 arrays of shape (A,), in the environment's units.
+      minimum, maximum: float64 arrays of shape (A,), in the environment's units: the
+        spec's bounds exactly (float32 copies would round some bounds outward, and an
+        action on such a bound would then fail the environment's bounds check).
       shape: the action shape of one environment copy (the spec's shape).
       dtype: the spec's dtype, which `to_env` returns.
     """
@@ -117,15 +119,26 @@ class ActionBounds:
 
     def to_env(self, unit_actions: np.ndarray) -> np.ndarray:
         """Maps (N, A) actions in [-1, 1] to (N, *shape) actions in the environment's box."""
-        unit_actions = np.clip(np.asarray(unit_actions, dtype=np.float32), -1.0, 1.0)
+        unit_actions = np.clip(np.asarray(unit_actions, dtype=np.float64), -1.0, 1.0)
         actions = self.minimum + 0.5 * (unit_actions + 1.0) * (self.maximum - self.minimum)
-        return actions.reshape(unit_actions.shape[0], *self.shape).astype(self.dtype)
+        actions = np.clip(actions, self.minimum, self.maximum)
+        cast = actions.astype(self.dtype)
+        # Casting to a narrower dtype may round a value on a bound to just outside it:
+        # step those back to the dtype's nearest value inside the box.
+        high = cast.astype(np.float64) > self.maximum
+        low = cast.astype(np.float64) < self.minimum
+        if high.any() or low.any():
+            inward_high = np.nextafter(cast, np.array(-np.inf, dtype=self.dtype))
+            inward_low = np.nextafter(cast, np.array(np.inf, dtype=self.dtype))
+            cast = np.where(high, inward_high, np.where(low, inward_low, cast))
+        return cast.reshape(unit_actions.shape[0], *self.shape)
 
     def to_unit(self, env_actions: np.ndarray) -> np.ndarray:
         """Maps (N, *shape) environment actions to (N, A) actions in [-1, 1]."""
-        env_actions = np.asarray(env_actions, dtype=np.float32)
+        env_actions = np.asarray(env_actions, dtype=np.float64)
         flat = env_actions.reshape(env_actions.shape[0], -1)
-        return 2.0 * (flat - self.minimum) / (self.maximum - self.minimum) - 1.0
+        unit = 2.0 * (flat - self.minimum) / (self.maximum - self.minimum) - 1.0
+        return unit.astype(np.float32)
 
 
 def action_bounds(action_spec) -> ActionBounds:
@@ -141,8 +154,8 @@ def action_bounds(action_spec) -> ActionBounds:
             "(these agents act in continuous action spaces)."
         )
     shape = tuple(action_spec.shape)
-    minimum = np.broadcast_to(action_spec.minimum, shape).astype(np.float32).reshape(-1)
-    maximum = np.broadcast_to(action_spec.maximum, shape).astype(np.float32).reshape(-1)
+    minimum = np.broadcast_to(action_spec.minimum, shape).astype(np.float64).reshape(-1)
+    maximum = np.broadcast_to(action_spec.maximum, shape).astype(np.float64).reshape(-1)
     if minimum.size == 0:
         raise ValueError(f"action_spec has shape {shape}; expected at least one action.")
     # +-1e10 (MuJoCo's mjMAXVAL) is how dm_control bounds an actuator without a control
