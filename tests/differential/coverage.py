@@ -453,7 +453,8 @@ def render(surface: dict[str, Any], rows: list[Row], unknown: list[str]) -> str:
         "properties, constants and names missing here); *status* is `covered` (a passing "
         "test names it), `known divergence` (only tests expected to fail name it: each "
         "records a difference with its reason), `reason` (documented why no test does) or "
-        "`unexplained`.",
+        "`unexplained`; the summary splits the unexplained rows into those here but untested "
+        "(a test is owed) and those missing here (the name is owed first).",
         "",
         "| count | |",
         "|---|---|",

@@ -28,6 +28,9 @@ for domain, task in suite.ALL_TASKS:
     def _(put):
         env = suite.load(domain, task, task_kwargs={"random": 0})
         timestep = env.reset()
+        # The Python types of the values, a case of their own (see SCALAR_OBSERVATION_TASKS).
+        types = {k: type(v).__name__ for k, v in timestep.observation.items()}
+        record(f"types/{domain}.{task}/observation", types)
         put("reset/observation", observed(timestep.observation))
         put("reset/dtypes", {k: np.asarray(v).dtype.str for k, v in timestep.observation.items()})
         put("reset/step_type", int(timestep.step_type))
@@ -39,17 +42,10 @@ for domain, task in suite.ALL_TASKS:
             put(f"step{step}/reward", float(timestep.reward))
             put(f"step{step}/discount", float(timestep.discount))
         put("random_after", env.task.random.randint(1 << 30))
-
-    @case(f"types/{domain}.{task}")
-    def _(put):
-        env = suite.load(domain, task, task_kwargs={"random": 0})
-        put("observation", {k: type(v).__name__ for k, v in env.reset().observation.items()})
 """
 )
 
-MANIPULATION_PROGRAM = (
-    PRELUDE
-    + """
+_MANIPULATION_BODY = """
 import numpy as np
 from dm_control import manipulation
 
@@ -59,11 +55,15 @@ def structure(observation):
             for key, value in observation.items()}
 
 
-for name in manipulation.ALL:
+for name in [name for name in manipulation.ALL if name.endswith("_" + KIND)]:
     @case(name)
     def _(put):
         env = manipulation.load(name, seed=0)
         timestep = env.reset()
+        if name.endswith("_features"):
+            # The values after a seeded reset, a case of their own (MANIPULATION_FEATURES).
+            values = {k: np.asarray(v) for k, v in timestep.observation.items()}
+            record(f"values/{name}/reset", values)
         put("reset/structure", structure(timestep.observation))
         put("reset/reward", timestep.reward)
         spec = env.action_spec()
@@ -73,14 +73,13 @@ for name in manipulation.ALL:
         put("step/reward_is_finite_float", bool(np.isfinite(timestep.reward)))
         put("step/discount", float(timestep.discount))
         put("step/step_type", int(timestep.step_type))
-
-    if name.endswith("_features"):
-        @case(f"values/{name}")
-        def _(put):
-            env = manipulation.load(name, seed=0)
-            put("reset", {k: np.asarray(v) for k, v in env.reset().observation.items()})
 """
-)
+
+
+def manipulation_program(kind: str) -> str:
+    """The manipulation cases of the environments named `*_{kind}` ("features" or
+    "vision": the vision ones render, about a minute in all, so they are `slow`)."""
+    return PRELUDE + f"KIND = {kind!r}\n" + _MANIPULATION_BODY
 
 
 SUITE_TASKS = [
@@ -317,7 +316,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "stack_2_bricks_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:stack_2_bricks_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:stack_2_bricks_vision")],
         id="stack_2_bricks_vision",
     ),
     pytest.param(
@@ -327,7 +326,10 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "stack_2_bricks_moveable_base_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:stack_2_bricks_moveable_base_vision"),
+        marks=[
+            _MARK.slow,
+            _MARK.dm_control_api("manipulation.ALL:stack_2_bricks_moveable_base_vision"),
+        ],
         id="stack_2_bricks_moveable_base_vision",
     ),
     pytest.param(
@@ -337,7 +339,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "stack_3_bricks_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:stack_3_bricks_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:stack_3_bricks_vision")],
         id="stack_3_bricks_vision",
     ),
     pytest.param(
@@ -352,7 +354,10 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "stack_2_of_3_bricks_random_order_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:stack_2_of_3_bricks_random_order_vision"),
+        marks=[
+            _MARK.slow,
+            _MARK.dm_control_api("manipulation.ALL:stack_2_of_3_bricks_random_order_vision"),
+        ],
         id="stack_2_of_3_bricks_random_order_vision",
     ),
     pytest.param(
@@ -362,7 +367,10 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "reassemble_3_bricks_fixed_order_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:reassemble_3_bricks_fixed_order_vision"),
+        marks=[
+            _MARK.slow,
+            _MARK.dm_control_api("manipulation.ALL:reassemble_3_bricks_fixed_order_vision"),
+        ],
         id="reassemble_3_bricks_fixed_order_vision",
     ),
     pytest.param(
@@ -372,7 +380,10 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "reassemble_5_bricks_random_order_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:reassemble_5_bricks_random_order_vision"),
+        marks=[
+            _MARK.slow,
+            _MARK.dm_control_api("manipulation.ALL:reassemble_5_bricks_random_order_vision"),
+        ],
         id="reassemble_5_bricks_random_order_vision",
     ),
     pytest.param(
@@ -382,7 +393,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "lift_brick_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:lift_brick_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:lift_brick_vision")],
         id="lift_brick_vision",
     ),
     pytest.param(
@@ -392,7 +403,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "lift_large_box_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:lift_large_box_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:lift_large_box_vision")],
         id="lift_large_box_vision",
     ),
     pytest.param(
@@ -402,7 +413,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "place_brick_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:place_brick_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:place_brick_vision")],
         id="place_brick_vision",
     ),
     pytest.param(
@@ -412,7 +423,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "place_cradle_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:place_cradle_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:place_cradle_vision")],
         id="place_cradle_vision",
     ),
     pytest.param(
@@ -422,7 +433,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "reach_duplo_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:reach_duplo_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:reach_duplo_vision")],
         id="reach_duplo_vision",
     ),
     pytest.param(
@@ -432,7 +443,7 @@ MANIPULATION_ENVIRONMENTS = [
     ),
     pytest.param(
         "reach_site_vision",
-        marks=_MARK.dm_control_api("manipulation.ALL:reach_site_vision"),
+        marks=[_MARK.slow, _MARK.dm_control_api("manipulation.ALL:reach_site_vision")],
         id="reach_site_vision",
     ),
 ]
@@ -476,9 +487,24 @@ def suite_run(differential):
 
 
 @pytest.fixture(scope="module")
-def manipulation_run(differential):
+def manipulation_features_run(differential):
     return differential.compare(
-        MANIPULATION_PROGRAM, "surface_manipulation", rtol=1e-6, atol=1e-6, timeout_s=600
+        manipulation_program("features"),
+        "surface_manipulation_features",
+        rtol=1e-6,
+        atol=1e-6,
+        timeout_s=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def manipulation_vision_run(differential):
+    return differential.compare(
+        manipulation_program("vision"),
+        "surface_manipulation_vision",
+        rtol=1e-6,
+        atol=1e-6,
+        timeout_s=600,
     )
 
 
@@ -500,9 +526,10 @@ def test_suite_scalar_observations_are_numpy_scalars(suite_run):
 
 
 @pytest.mark.parametrize("name", MANIPULATION_ENVIRONMENTS)
-def test_manipulation_environment_observes_as_dm_control(manipulation_run, name):
+def test_manipulation_environment_observes_as_dm_control(request, name):
     # Structure, rewards and discounts; the values after a seeded reset are below.
-    assert_case(manipulation_run, name)
+    kind = name.rsplit("_", 1)[1]
+    assert_case(request.getfixturevalue(f"manipulation_{kind}_run"), name)
 
 
 @pytest.mark.dm_control_api(*MANIPULATION_FEATURES)
@@ -512,6 +539,6 @@ def test_manipulation_environment_observes_as_dm_control(manipulation_run, name)
     "kinematics starts from a home pose and the props are placed in another draw order "
     "(docs/manipulation.md, Initialisation details)",
 )
-def test_manipulation_seeded_initial_states_match_dm_control(manipulation_run):
+def test_manipulation_seeded_initial_states_match_dm_control(manipulation_features_run):
     for name in MANIPULATION_FEATURES:
-        assert_case(manipulation_run, "values/" + name.split(":", 1)[1])
+        assert_case(manipulation_features_run, "values/" + name.split(":", 1)[1])
