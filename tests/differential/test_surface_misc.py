@@ -106,6 +106,28 @@ def _(put):
     put("targets_per_spawn", len(maze.target_positions) == 2 * len(maze.spawn_positions))
 
 
+@case("many_goals_maze")
+def _(put):
+    import functools
+
+    from dm_control.locomotion import tasks, walkers
+    from dm_control.locomotion.props import target_sphere
+
+    maze = arenas.RandomMazeWithTargets(x_cells=11, y_cells=11, xy_scale=3.0, max_rooms=4,
+                                        room_min_size=4, room_max_size=5, spawns_per_room=1,
+                                        targets_per_room=2)
+    task = tasks.ManyGoalsMaze(
+        walker=walkers.Ant(), maze_arena=maze,
+        target_builder=functools.partial(target_sphere.TargetSphere, radius=0.4),
+        target_reward_scale=50.0, contact_termination=False)
+    env = composer.Environment(task, random_state=0)
+    put("observation_names", sorted(env.observation_spec()))
+    spec = env.action_spec()
+    env.reset()
+    timestep = env.step(np.zeros(spec.shape))
+    put("step", [np.ndim(timestep.reward), float(timestep.discount), int(timestep.step_type)])
+
+
 @case("random_maze_layout")
 def _(put):
     maze = arenas.RandomMazeWithTargets(x_cells=11, y_cells=11, xy_scale=3.0, max_rooms=4,
@@ -169,6 +191,18 @@ CASES = [
         "random_maze",
         marks=_MARK.dm_control_api("locomotion.arenas.RandomMazeWithTargets"),
         id="random_maze",
+    ),
+    pytest.param(
+        "many_goals_maze",
+        marks=[
+            _MARK.dm_control_api("locomotion.tasks.ManyGoalsMaze"),
+            _MARK.xfail(
+                strict=True,
+                reason="ManyGoalsMaze takes no target_builder here (its targets are built in), "
+                "and locomotion.props.TargetSphere, dm_control's usual builder, is missing",
+            ),
+        ],
+        id="many_goals_maze",
     ),
     pytest.param(
         "random_maze_layout",
