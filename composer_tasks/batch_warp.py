@@ -1,0 +1,437 @@
+"""The MuJoCo Warp backend of `BatchEnvironment`: the copies' physics on one Warp model.
+
+`BatchEnvironment(..., backend="warp", device=...)` keeps everything a CPU batch
+does but who steps the physics: the copies are the `nworld = N` worlds of one
+MuJoCo Warp model and data (`mujoco_warp.put_model` / `make_data`), stepped
+together on the device (a CUDA graph replayed per control step on a GPU; plain
+kernel launches on Warp's CPU device).
+
+What runs where:
+  * Resets run each ending copy's own Composer lifecycle on the CPU, exactly as on
+    the CPU batch (so initial states equal a single environment's bit for bit); the
+    copy's integration state row (qpos, qvel, act, ctrl, warm start, mocap, applied
+    forces, time, ...) is then uploaded into its world, and MuJoCo Warp's position and
+    velocity stages run so the world's derived quantities describe that state.
+  * A control step writes the (N, A) controls into the worlds and runs the task's
+    substeps as the single environment's `Physics.step` does (`step2`, then `step`
+    for the remaining substeps, then `step1`, so positions, velocities and the
+    sensors of those stages describe the state after the step).
+  * Observations, reward, discount and termination are the task's vectorised
+    functions (`composer.Task.vectorized`) on a batch Physics whose `data` fields
+    are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
+    copies on a GPU; JAX arrays through `wp.to_jax` with `array_module="jax"`), and
+    whose `model` fields are the copies' (CPU) model values.
+  * Per-copy model values (model variations, a task's `batch_model_fields`) are the
+    fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
+    becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
+    holding every copy's own model value, derived fields included, so a world runs
+    on its copy's model (in float32) as the CPU batch does; a field MuJoCo Warp
+    cannot hold per world raises a ValueError naming it and the task.
+  * Buffers: contacts and constraint rows per world are sized from the model (see
+    `buffer_sizes`) or given (`WarpOptions`); after every step MuJoCo Warp's own
+    per-world overflow flags (`Data.overflow`, `OverflowType`) are read, and a step
+    that overflowed a buffer raises `WarpBufferOverflow` naming the buffer, the
+    copies and the size to pass. An overflow never passes silently.
+  * A world whose qpos, qvel or qacc turns non-finite (or beyond MuJoCo's 1e10)
+    ends its copy's episode, or raises `PhysicsError("copy i: ...")`, with the
+    message the CPU batch gives for MuJoCo's matching divergence warning.
+
+MuJoCo Warp computes in float32 (and raises the solver tolerance to at least 1e-6):
+a world agrees with its CPU copy to float32 accuracy, not bit for bit.
+"""
+
+import dataclasses
+from typing import Any, Mapping, Optional, Sequence, Tuple
+
+import mujoco
+import numpy as np
+
+from composer_tasks.physics import PhysicsError, warning_error
+
+# The overflow flags of MuJoCo Warp's `OverflowType` that mean a buffer was too small
+# (contacts or constraint rows dropped); the solver's iteration limits are not.
+_BUFFER_FLAGS = {
+    1 << 0: "constraint rows (nefc > njmax)",
+    1 << 1: "constraint Jacobian non-zeros (njmax_nnz)",
+    1 << 2: "broadphase collision pairs (nconmax)",
+    1 << 3: "contacts (nconmax)",
+    1 << 4: "convex-collision contacts (nccdmax)",
+    1 << 5: "height-field contacts",
+    1 << 6: "contact-match sensor matches",
+    1 << 7: "island degrees of freedom (nvmax)",
+    1 << 8: "EPA horizon",
+    1 << 11: "tactile sensor pairs",
+}
+_BUFFER_MASK = sum(_BUFFER_FLAGS)
+# MuJoCo's bound on a state value before it warns of divergence (mjMAXVAL).
+_MAX_STATE_VALUE = 1e10
+_ARRAY_MODULES = ("numpy", "jax")
+_RK4 = int(mujoco.mjtIntegrator.mjINT_RK4)
+_NUM_WARNINGS = int(mujoco.mjtWarning.mjNWARNING)
+# The divergence warning MuJoCo raises for a bad value of each state field.
+_DIVERGENCE_WARNINGS = (
+    ("qpos", int(mujoco.mjtWarning.mjWARN_BADQPOS)),
+    ("qvel", int(mujoco.mjtWarning.mjWARN_BADQVEL)),
+    ("qacc", int(mujoco.mjtWarning.mjWARN_BADQACC)),
+)
+# Margin over the most contacts and constraint rows a CPU probe of the model saw.
+_BUFFER_MARGIN = 4
+_PROBE_STEPS = 200
+
+
+class WarpBufferOverflow(RuntimeError):
+    """A MuJoCo Warp step overflowed a contact or constraint buffer of some worlds."""
+
+
+@dataclasses.dataclass(frozen=True)
+class WarpOptions:
+    """Settings of the Warp backend (`BatchEnvironment(backend=WarpOptions(...))`).
+
+    Attributes:
+      device: Warp device ("cuda:0", "cpu", ...); None: the first CUDA device if
+        Warp finds one, else "cpu".
+      nconmax: contacts allocated per world; None: sized from the model
+        (`buffer_sizes`).
+      njmax: constraint rows allocated per world; None: sized from the model.
+      array_module: "numpy" (the task's functions read NumPy arrays) or "jax"
+        (JAX arrays sharing the Warp data's memory, `wp.to_jax`; the task's
+        functions must then accept JAX arrays).
+    """
+
+    device: Optional[str] = None
+    nconmax: Optional[int] = None
+    njmax: Optional[int] = None
+    array_module: str = "numpy"
+
+    def __post_init__(self) -> None:
+        if self.device is not None and not isinstance(self.device, str):
+            raise TypeError(f"WarpOptions.device must be a str or None, got {self.device!r}")
+        for name in ("nconmax", "njmax"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+            ):
+                raise ValueError(
+                    f"WarpOptions.{name} must be an integer >= 1 or None, got {value!r}"
+                )
+        if self.array_module not in _ARRAY_MODULES:
+            raise ValueError(
+                f"WarpOptions.array_module must be one of {_ARRAY_MODULES}, got {self.array_module!r}"
+            )
+
+
+def resolve_backend(backend: Any, device: Optional[str]) -> Optional[WarpOptions]:
+    """The Warp options a `BatchEnvironment(backend=..., device=...)` asks for, or None
+    for the CPU batch."""
+    if isinstance(backend, WarpOptions):
+        return backend if device is None else dataclasses.replace(backend, device=device)
+    if backend == "cpu":
+        if device is not None:
+            raise ValueError(
+                f"device={device!r} is for backend='warp'; the CPU batch runs on CPU threads "
+                "(num_threads)"
+            )
+        return None
+    if backend == "warp":
+        return WarpOptions(device=device)
+    raise ValueError(f"backend must be 'cpu', 'warp' or a WarpOptions, got {backend!r}")
+
+
+def _import_warp() -> Tuple[Any, Any]:
+    try:
+        import mujoco_warp
+        import warp
+    except ImportError as error:
+        raise ImportError(
+            "backend='warp' needs MuJoCo Warp: pip install 'composer_tasks[gpu]' "
+            f"(mujoco-warp and warp-lang) ({error})"
+        ) from error
+    return warp, mujoco_warp
+
+
+def buffer_sizes(model: mujoco.MjModel, data: mujoco.MjData, nstep: int) -> Tuple[int, int]:
+    """(nconmax, njmax) per world for `model`: `_BUFFER_MARGIN` times the most
+    contacts and constraint rows a CPU rollout of `_PROBE_STEPS` physics steps from
+    `data`'s state with zero controls reached, and at least MuJoCo Warp's own
+    defaults for the model. `data` is left unchanged."""
+    _, mujoco_warp = _import_warp()
+    del nstep
+    probe = mujoco.MjData(model)
+    mujoco.mj_copyData(probe, model, data)
+    probe.ctrl[:] = 0.0
+    most_contacts, most_rows = probe.ncon, probe.nefc
+    for _ in range(_PROBE_STEPS):
+        mujoco.mj_step(model, probe)
+        if not (np.all(np.isfinite(probe.qpos)) and np.all(np.isfinite(probe.qvel))):
+            break
+        most_contacts = max(most_contacts, probe.ncon)
+        most_rows = max(most_rows, probe.nefc)
+    io = mujoco_warp._src.io
+    nconmax = max(io._default_nconmax(model), _BUFFER_MARGIN * most_contacts)
+    njmax = max(io._default_njmax(model), _BUFFER_MARGIN * most_rows)
+    return int(nconmax), int(njmax)
+
+
+class WarpData:
+    """The Warp data's (N, ...) fields by MjData name, shaped as a CPU batch's
+    (`mujoco.batch` rows: `xmat` (N, nbody, 9), `xquat` (N, nbody, 4), ...).
+
+    On Warp's CPU device a field is a NumPy view of the Warp array (live); on a GPU
+    a host copy made at first read after each step. With `array_module="jax"`,
+    fields are JAX arrays over the Warp arrays' memory (`wp.to_jax`).
+    """
+
+    def __init__(self, simulation: "WarpSimulation") -> None:
+        self._simulation = simulation
+        self._cached: list[str] = []
+
+    def refresh(self) -> None:
+        """Drops the fields read since the last step (they are host copies)."""
+        for name in self._cached:
+            delattr(self, name)
+        self._cached = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = self._simulation.field(name)
+        setattr(self, name, value)
+        if not self._simulation.live_views:
+            self._cached.append(name)
+        return value
+
+
+class WarpSimulation:
+    """One MuJoCo Warp model and data holding a batch's N copies as worlds.
+
+    Args:
+      model: the batch's shared model (copy 0's as built).
+      data: an MjData of `model` at an initial state (for sizing the buffers).
+      num_envs: N, the number of worlds.
+      nstep: physics substeps per control step.
+      per_world_fields: MjModel field names to hold per world from the start.
+      options: `WarpOptions`.
+      task_name: the task's class name, for error messages.
+    """
+
+    def __init__(
+        self,
+        model: mujoco.MjModel,
+        data: mujoco.MjData,
+        num_envs: int,
+        nstep: int,
+        per_world_fields: Sequence[str],
+        options: WarpOptions,
+        task_name: str,
+    ) -> None:
+        self._wp, self._mjw = _import_warp()
+        wp = self._wp
+        self._options = options
+        self._task_name = task_name
+        self._num_envs = num_envs
+        self._nstep = int(nstep)
+        self._host_model = model
+        self._template = mujoco.MjData(model)
+        if options.device is None:
+            self.device = wp.get_device("cuda:0" if wp.is_cuda_available() else "cpu")
+        else:
+            try:
+                self.device = wp.get_device(options.device)
+            except (RuntimeError, ValueError) as error:
+                raise ValueError(f"Warp has no device {options.device!r}: {error}") from None
+        self.live_views = self.device.is_cpu and options.array_module == "numpy"
+        nconmax, njmax = buffer_sizes(model, data, nstep)
+        self.nconmax = int(options.nconmax) if options.nconmax is not None else nconmax
+        self.njmax = int(options.njmax) if options.njmax is not None else njmax
+        self._per_world: Tuple[str, ...] = ()
+        with wp.ScopedDevice(self.device):
+            self._build_model(tuple(per_world_fields))
+            self.data_arrays = self._mjw.make_data(
+                model, nworld=num_envs, nconmax=self.nconmax, njmax=self.njmax
+            )
+        self._check_state_fields()
+        self._graph: Any = None
+        self.data = WarpData(self)
+
+    # Model.
+
+    def _build_model(self, per_world: Tuple[str, ...]) -> None:
+        batchable = self._batchable_fields()
+        blocked = [name for name in per_world if name not in batchable]
+        if blocked:
+            raise ValueError(
+                f"{self._task_name}: the copies' models differ in {blocked}, which MuJoCo Warp "
+                "cannot hold per world (its per-world model fields are the Model arrays whose "
+                "shape starts with '*'); use backend='cpu' for this task or these variations"
+            )
+        self.model_arrays = self._mjw.put_model(
+            self._host_model, batch_sizes={name: self._num_envs for name in per_world}
+        )
+        # Overflows are read from `Data.overflow` after each step (`check`), not printed.
+        self.model_arrays.opt.warn_overflow = 0
+        self._per_world = per_world
+        self._graph = None
+
+    def _batchable_fields(self) -> frozenset:
+        from mujoco_warp._src import types as warp_types
+        from mujoco_warp._src import warp_util
+
+        names = set()
+        for field in dataclasses.fields(warp_types.Model):
+            shape = getattr(field.type, "shape", ())
+            if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
+                names.add(field.name)
+        return frozenset(names)
+
+    def write_model_fields(self, fields: Mapping[str, np.ndarray]) -> None:
+        """Gives every world its copy's values of these MjModel fields ((N, ...) each,
+        as the CPU batch expands them); a field not yet per world rebuilds the Warp
+        model with it per world."""
+        missing = tuple(name for name in fields if name not in self._per_world)
+        if missing:
+            with self._wp.ScopedDevice(self.device):
+                self._build_model(self._per_world + missing)
+        for name, rows in fields.items():
+            array = getattr(self.model_arrays, name)
+            values = np.asarray(rows).reshape(array.shape)
+            array.assign(values.astype(array.numpy().dtype, copy=False))
+
+    # State.
+
+    def _check_state_fields(self) -> None:
+        for name in ("plugin_state",):
+            if getattr(self._template, name).size:
+                raise ValueError(
+                    f"{self._task_name}: the model has a nonzero MjData.{name}, which the Warp "
+                    "backend does not carry; use backend='cpu'"
+                )
+
+    def upload(self, state: Mapping[str, np.ndarray], rows: Optional[np.ndarray]) -> None:
+        """Writes the integration state of worlds `rows` (None: all) from the CPU
+        batch's (N, ...) state rows `state`, and clears their overflow flags."""
+        for name, values in state.items():
+            if name == "plugin_state":
+                continue
+            array = getattr(self.data_arrays, name)
+            host = array.numpy()
+            source = values if rows is None else values[rows]
+            target_shape = host.shape if rows is None else (len(rows),) + host.shape[1:]
+            converted = np.asarray(source).reshape(target_shape).astype(host.dtype, copy=False)
+            if rows is None:
+                host[...] = converted
+            else:
+                host[rows] = converted
+            if not self.device.is_cpu:
+                array.assign(host)
+
+    def forward_positions(self) -> None:
+        """Runs the position and velocity stages in every world (`step1`): after an
+        upload, the derived quantities describe the uploaded state."""
+        with self._wp.ScopedDevice(self.device):
+            self._mjw.step1(self.model_arrays, self.data_arrays)
+        self.data.refresh()
+
+    def write_ctrl(self, actions: np.ndarray) -> None:
+        ctrl = self.data_arrays.ctrl
+        if self.device.is_cpu:
+            ctrl.numpy()[...] = actions
+        else:
+            ctrl.assign(np.asarray(actions, dtype=np.float32))
+
+    def _substeps(self) -> None:
+        model, data = self.model_arrays, self.data_arrays
+        data.overflow.zero_()
+        if int(self._host_model.opt.integrator) == _RK4:
+            for _ in range(self._nstep):
+                self._mjw.step(model, data)
+        else:
+            self._mjw.step2(model, data)
+            for _ in range(self._nstep - 1):
+                self._mjw.step(model, data)
+        self._mjw.step1(model, data)
+
+    def step(self) -> None:
+        """Advances every world one control step (`nstep` substeps)."""
+        wp = self._wp
+        with wp.ScopedDevice(self.device):
+            if self.device.is_cuda:
+                if self._graph is None:
+                    with wp.ScopedCapture() as capture:
+                        self._substeps()
+                    self._graph = capture.graph
+                wp.capture_launch(self._graph)
+            else:
+                self._substeps()
+        self.data.refresh()
+
+    def time(self) -> np.ndarray:
+        return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
+
+    def check(self, skip: Optional[np.ndarray]) -> dict[int, PhysicsError]:
+        """After a step: raises `WarpBufferOverflow` if a buffer overflowed in a world
+        not in `skip`, and returns {copy: PhysicsError} of the worlds whose state
+        diverged (MuJoCo's warning text, as the CPU batch reports it)."""
+        considered = np.ones(self._num_envs, dtype=bool)
+        if skip is not None:
+            considered[skip] = False
+        overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
+        overflowed = np.flatnonzero((overflow != 0) & considered)
+        if len(overflowed):
+            flags = int(np.bitwise_or.reduce(overflow[overflowed]))
+            buffers = [text for bit, text in _BUFFER_FLAGS.items() if flags & bit]
+            raise WarpBufferOverflow(
+                f"{self._task_name}: MuJoCo Warp ran out of {', '.join(buffers)} in copies "
+                f"{overflowed[:10].tolist()}{' ...' if len(overflowed) > 10 else ''} "
+                f"(nconmax={self.nconmax}, njmax={self.njmax} per world); the step's results "
+                "are incomplete. Build the batch with larger buffers, e.g. "
+                f"backend=WarpOptions(nconmax={2 * self.nconmax}, njmax={2 * self.njmax})"
+            )
+        bad = np.zeros(self._num_envs, dtype=bool)
+        first_field = np.full(self._num_envs, -1)
+        first_entry = np.zeros(self._num_envs, dtype=np.int64)
+        for position, (name, _) in enumerate(_DIVERGENCE_WARNINGS):
+            values = (
+                self.field(name) if self.live_views else getattr(self.data_arrays, name).numpy()
+            )
+            values = np.asarray(values).reshape(self._num_envs, -1)
+            if not values.shape[1]:
+                continue
+            wrong = ~(np.abs(values) <= _MAX_STATE_VALUE)
+            rows = wrong.any(axis=1) & ~bad & considered
+            first_field[rows] = position
+            first_entry[rows] = np.argmax(wrong[rows], axis=1)
+            bad |= rows
+        time = self.time()
+        errors = {}
+        for index in np.flatnonzero(bad):
+            numbers = np.zeros(_NUM_WARNINGS, dtype=np.int64)
+            lastinfo = np.zeros(_NUM_WARNINGS, dtype=np.int64)
+            warning = _DIVERGENCE_WARNINGS[first_field[index]][1]
+            numbers[warning] = 1
+            lastinfo[warning] = first_entry[index]
+            errors[int(index)] = warning_error(numbers, lastinfo, float(time[index]))
+        return errors
+
+    # Reading.
+
+    def field(self, name: str) -> Any:
+        """Data field `name` of every world, (N,) + the MjData field's shape."""
+        expected = getattr(self._template, name, None)
+        array = getattr(self.data_arrays, name, None)
+        if not isinstance(expected, np.ndarray) or array is None or not hasattr(array, "numpy"):
+            raise AttributeError(
+                f"the Warp backend's batch data has the (N, ...) MjData fields MuJoCo Warp keeps "
+                f"per world; {name!r} is not one (contacts and constraint rows are not per world)"
+            )
+        shape = (self._num_envs,) + expected.shape
+        if self._options.array_module == "jax":
+            return self._wp.to_jax(array).reshape(shape)
+        host = array.numpy()
+        if host.size != int(np.prod(shape)):
+            raise AttributeError(
+                f"MuJoCo Warp's {name} has {host.size} values for {self._num_envs} worlds, not "
+                f"the MjData field's {expected.size} per world"
+            )
+        host = host.reshape(shape)
+        host.flags.writeable = False
+        return host
