@@ -79,6 +79,23 @@ _BUFFER_MARGIN = 4
 _PROBE_STEPS = 200
 
 
+# Model fields that move the geoms welded to the world.
+_STATIC_POSE_FIELDS = frozenset({"geom_pos", "geom_quat", "body_pos", "body_quat"})
+
+
+def _rotation_matrices(quaternions: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) rotation matrices of unit quaternions (..., 4) in MuJoCo's (w, x, y, z)."""
+    w, x, y, z = np.moveaxis(quaternions, -1, 0)
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+            np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+            np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
+        ],
+        -2,
+    )
+
+
 class WarpBufferOverflow(RuntimeError):
     """A MuJoCo Warp step overflowed a contact or constraint buffer of some worlds."""
 
@@ -244,6 +261,14 @@ class WarpSimulation:
         self.nconmax = int(options.nconmax) if options.nconmax is not None else nconmax
         self.njmax = int(options.njmax) if options.njmax is not None else njmax
         self._per_world: Tuple[str, ...] = ()
+        # The geoms welded to the world (not under a mocap body), whose poses MuJoCo
+        # Warp computes only when the data is made, and their bodies.
+        geom_bodies = model.geom_bodyid
+        static = (model.body_weldid[geom_bodies] == 0) & (
+            model.body_mocapid[model.body_rootid[geom_bodies]] == -1
+        )
+        self._static_geoms = np.flatnonzero(static)
+        self._static_geom_bodies = geom_bodies[self._static_geoms]
         with wp.ScopedDevice(self.device):
             self._build_model(tuple(per_world_fields))
             self.data_arrays = self._mjw.make_data(
@@ -271,6 +296,7 @@ class WarpSimulation:
         self.model_arrays.opt.warn_overflow = 0
         self._per_world = per_world
         self._graph = None
+        self._static_poses_vary = bool(_STATIC_POSE_FIELDS.intersection(per_world))
 
     def _batchable_fields(self) -> frozenset:
         from mujoco_warp._src import types as warp_types
@@ -293,8 +319,14 @@ class WarpSimulation:
                 self._build_model(self._per_world + missing)
         for name, rows in fields.items():
             array = getattr(self.model_arrays, name)
-            values = np.asarray(rows).reshape(array.shape)
-            array.assign(values.astype(array.numpy().dtype, copy=False))
+            host = array.numpy()
+            values = np.asarray(rows)
+            if values.size != host.size:
+                raise ValueError(
+                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds {host.size} values "
+                    f"for {self._num_envs} worlds, the copies' models {values.size}"
+                )
+            array.assign(values.reshape(host.shape).astype(host.dtype, copy=False))
 
     # State.
 
@@ -329,7 +361,39 @@ class WarpSimulation:
         upload, the derived quantities describe the uploaded state."""
         with self._wp.ScopedDevice(self.device):
             self._mjw.step1(self.model_arrays, self.data_arrays)
+        if self._static_poses_vary:
+            self._place_static_geoms()
         self.data.refresh()
+
+    def _place_static_geoms(self) -> None:
+        """Recomputes the poses of the geoms welded to the world in every world.
+
+        MuJoCo Warp computes those once, when the data is made, from the shared
+        model, and its kinematics never updates them; where the copies' geom or body
+        poses differ, each world's are computed here from its own model values (in
+        float64, stored in float32)."""
+        if not self._static_geoms.size:
+            return
+        data = self.data_arrays
+        bodies = self._static_geom_bodies
+        xpos = data.xpos.numpy()[:, bodies].astype(np.float64)
+        xmat = data.xmat.numpy()[:, bodies].astype(np.float64)
+        shape = (self._num_envs, len(self._static_geoms))
+        geom_pos = np.broadcast_to(
+            self.model_arrays.geom_pos.numpy()[:, self._static_geoms], shape + (3,)
+        ).astype(np.float64)
+        geom_quat = np.broadcast_to(
+            self.model_arrays.geom_quat.numpy()[:, self._static_geoms], shape + (4,)
+        ).astype(np.float64)
+        geom_xpos = data.geom_xpos.numpy()
+        geom_xmat = data.geom_xmat.numpy()
+        geom_xpos[:, self._static_geoms] = xpos + np.einsum("wgij,wgj->wgi", xmat, geom_pos)
+        geom_xmat[:, self._static_geoms] = np.einsum(
+            "wgij,wgjk->wgik", xmat, _rotation_matrices(geom_quat)
+        )
+        if not self.device.is_cpu:
+            data.geom_xpos.assign(geom_xpos)
+            data.geom_xmat.assign(geom_xmat)
 
     def write_ctrl(self, actions: np.ndarray) -> None:
         ctrl = self.data_arrays.ctrl
@@ -417,6 +481,8 @@ class WarpSimulation:
     def field(self, name: str) -> Any:
         """Data field `name` of every world, (N,) + the MjData field's shape."""
         expected = getattr(self._template, name, None)
+        if isinstance(expected, float):  # MjData.time
+            expected = np.zeros(())
         array = getattr(self.data_arrays, name, None)
         if not isinstance(expected, np.ndarray) or array is None or not hasattr(array, "numpy"):
             raise AttributeError(
