@@ -975,7 +975,7 @@ class BatchEnvironment:
             if resetting is not None:
                 self._warp_sync(resetting)
             start_s = warp.time()
-            warp.step()
+            warp.step(resetting)
             if resetting is not None:
                 self._warp_sync(resetting)
         else:
@@ -1006,7 +1006,7 @@ class BatchEnvironment:
         )
         warned = None
         if warp is not None:
-            errors = warp.check(resetting)
+            errors = warp.check(resetting, start_s)
             if errors:
                 warned = self._end_failed(errors, step_type, reward, discount, observation)
         elif self._warnings.tobytes() != self._checked_warning_bytes:

@@ -41,6 +41,7 @@ a world agrees with its CPU copy to float32 accuracy, not bit for bit.
 """
 
 import dataclasses
+import logging
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
 import mujoco
@@ -63,6 +64,11 @@ _BUFFER_FLAGS = {
     1 << 11: "tactile sensor pairs",
 }
 _BUFFER_MASK = sum(_BUFFER_FLAGS)
+# The flags a larger nconmax (contacts) or njmax (constraint rows) cures.
+_CONTACT_FLAGS = (1 << 2) | (1 << 3) | (1 << 4)
+_ROW_FLAGS = (1 << 0) | (1 << 1)
+# Doublings of the buffers tried within one step before it raises.
+_MAX_GROWTHS = 6
 # MuJoCo's bound on a state value before it warns of divergence (mjMAXVAL).
 _MAX_STATE_VALUE = 1e10
 _ARRAY_MODULES = ("numpy", "jax")
@@ -79,6 +85,7 @@ _BUFFER_MARGIN = 4
 _PROBE_STEPS = 200
 
 
+_LOGGER = logging.getLogger(__name__)
 # Model fields that move the geoms welded to the world.
 _STATIC_POSE_FIELDS = frozenset({"geom_pos", "geom_quat", "body_pos", "body_quat"})
 
@@ -113,12 +120,16 @@ class WarpOptions:
       array_module: "numpy" (the task's functions read NumPy arrays) or "jax"
         (JAX arrays sharing the Warp data's memory, `wp.to_jax`; the task's
         functions must then accept JAX arrays).
+      grow_buffers: True: a step that overflows the contact or constraint buffers
+        is redone from its starting state with those buffers doubled (logged);
+        False: it raises `WarpBufferOverflow`.
     """
 
     device: Optional[str] = None
     nconmax: Optional[int] = None
     njmax: Optional[int] = None
     array_module: str = "numpy"
+    grow_buffers: bool = True
 
     def __post_init__(self) -> None:
         if self.device is not None and not isinstance(self.device, str):
@@ -202,8 +213,11 @@ class WarpData:
         self._simulation = simulation
         self._cached: list[str] = []
 
-    def refresh(self) -> None:
-        """Drops the fields read since the last step (they are host copies)."""
+    def refresh(self, arrays_replaced: bool = False) -> None:
+        """Drops the fields read so far where they are host copies (after a step),
+        or all of them once the Warp arrays were replaced (grown buffers)."""
+        if self._simulation.live_views and not arrays_replaced:
+            return
         for name in self._cached:
             delattr(self, name)
         self._cached = []
@@ -213,8 +227,7 @@ class WarpData:
             raise AttributeError(name)
         value = self._simulation.field(name)
         setattr(self, name, value)
-        if not self._simulation.live_views:
-            self._cached.append(name)
+        self._cached.append(name)
         return value
 
 
@@ -276,6 +289,10 @@ class WarpSimulation:
             )
         self._check_state_fields()
         self._graph: Any = None
+        # The integration state's fields (set by the first upload) and their values
+        # at the start of the last step, from which a step that overflowed is redone.
+        self._state_names: Tuple[str, ...] = ()
+        self._saved: dict[str, Any] = {}
         self.data = WarpData(self)
 
     # Model.
@@ -341,6 +358,8 @@ class WarpSimulation:
     def upload(self, state: Mapping[str, np.ndarray], rows: Optional[np.ndarray]) -> None:
         """Writes the integration state of worlds `rows` (None: all) from the CPU
         batch's (N, ...) state rows `state`, and clears their overflow flags."""
+        if not self._state_names:
+            self._state_names = tuple(name for name in state if name != "plugin_state")
         for name, values in state.items():
             if name == "plugin_state":
                 continue
@@ -402,8 +421,10 @@ class WarpSimulation:
         else:
             ctrl.assign(np.asarray(actions, dtype=np.float32))
 
-    def _substeps(self) -> None:
-        model, data = self.model_arrays, self.data_arrays
+    def _substeps(self, data: Any) -> None:
+        model = self.model_arrays
+        for name, saved in self._saved.items():
+            self._wp.copy(saved, getattr(data, name))
         data.overflow.zero_()
         if int(self._host_model.opt.integrator) == _RK4:
             for _ in range(self._nstep):
@@ -414,42 +435,102 @@ class WarpSimulation:
                 self._mjw.step(model, data)
         self._mjw.step1(model, data)
 
-    def step(self) -> None:
-        """Advances every world one control step (`nstep` substeps)."""
+    def step(self, skip: Optional[np.ndarray] = None) -> None:
+        """Advances every world one control step (`nstep` substeps).
+
+        A step that overflowed a contact or constraint buffer in a world not in
+        `skip` (worlds whose results are discarded) is redone from its starting
+        state with the overflowed buffers doubled, or raises `WarpBufferOverflow`
+        (`WarpOptions.grow_buffers`).
+        """
+        if not self._saved:
+            self._saved = {
+                name: self._wp.empty_like(getattr(self.data_arrays, name))
+                for name in self._state_names
+            }
+        self._launch()
+        for growth in range(_MAX_GROWTHS + 1):
+            overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
+            if skip is not None:
+                overflow[skip] = 0
+            overflowed = np.flatnonzero(overflow)
+            if not len(overflowed):
+                break
+            self._grow(
+                int(np.bitwise_or.reduce(overflow[overflowed])),
+                overflowed,
+                growth == _MAX_GROWTHS,
+            )
+            self._launch()
+        self.data.refresh()
+
+    def _launch(self) -> None:
         wp = self._wp
         with wp.ScopedDevice(self.device):
             if self.device.is_cuda:
                 if self._graph is None:
+                    # The kernels compile on a throwaway data of the same sizes first
+                    # (a capture cannot compile on drivers before CUDA 12.3).
+                    self._substeps(
+                        self._mjw.make_data(
+                            self._host_model,
+                            nworld=self._num_envs,
+                            nconmax=self.nconmax,
+                            njmax=self.njmax,
+                        )
+                    )
                     with wp.ScopedCapture() as capture:
-                        self._substeps()
+                        self._substeps(self.data_arrays)
                     self._graph = capture.graph
                 wp.capture_launch(self._graph)
             else:
-                self._substeps()
-        self.data.refresh()
+                self._substeps(self.data_arrays)
+
+    def _grow(self, flags: int, overflowed: np.ndarray, last: bool) -> None:
+        """Doubles the overflowed buffers (or raises) and returns every world to the
+        state the step started from."""
+        buffers = [text for bit, text in _BUFFER_FLAGS.items() if flags & bit]
+        message = (
+            f"{self._task_name}: MuJoCo Warp ran out of {', '.join(buffers)} in copies "
+            f"{overflowed[:10].tolist()}{' ...' if len(overflowed) > 10 else ''} "
+            f"(nconmax={self.nconmax}, njmax={self.njmax} per world)"
+        )
+        growable = flags & (_CONTACT_FLAGS | _ROW_FLAGS)
+        if not self._options.grow_buffers or flags & ~growable or last:
+            raise WarpBufferOverflow(
+                f"{message}; the step's results are incomplete. Build the batch with larger "
+                f"buffers, e.g. backend=WarpOptions(nconmax={2 * self.nconmax}, "
+                f"njmax={2 * self.njmax})"
+            )
+        nconmax = self.nconmax * (2 if flags & _CONTACT_FLAGS else 1)
+        njmax = self.njmax * (2 if flags & _ROW_FLAGS else 1)
+        _LOGGER.warning("%s; redoing the step with nconmax=%d, njmax=%d", message, nconmax, njmax)
+        previous = self.data_arrays
+        with self._wp.ScopedDevice(self.device):
+            grown = self._mjw.make_data(
+                self._host_model, nworld=self._num_envs, nconmax=nconmax, njmax=njmax
+            )
+            for name, saved in self._saved.items():
+                self._wp.copy(getattr(grown, name), saved)
+            for name in ("geom_xpos", "geom_xmat"):
+                self._wp.copy(getattr(grown, name), getattr(previous, name))
+            self._mjw.step1(self.model_arrays, grown)
+        self.data_arrays = grown
+        self.nconmax, self.njmax = nconmax, njmax
+        self._saved = {name: self._wp.empty_like(getattr(grown, name)) for name in self._saved}
+        self._graph = None
+        self.data.refresh(arrays_replaced=True)
 
     def time(self) -> np.ndarray:
         return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
 
-    def check(self, skip: Optional[np.ndarray]) -> dict[int, PhysicsError]:
-        """After a step: raises `WarpBufferOverflow` if a buffer overflowed in a world
-        not in `skip`, and returns {copy: PhysicsError} of the worlds whose state
-        diverged (MuJoCo's warning text, as the CPU batch reports it)."""
+    def check(self, skip: Optional[np.ndarray], start_s: np.ndarray) -> dict[int, PhysicsError]:
+        """After a step that started at times `start_s` (N,): {copy: PhysicsError} of
+        the worlds not in `skip` whose state diverged (MuJoCo's warning text for its
+        matching warning, as the CPU batch reports it)."""
         considered = np.ones(self._num_envs, dtype=bool)
         if skip is not None:
             considered[skip] = False
-        overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
-        overflowed = np.flatnonzero((overflow != 0) & considered)
-        if len(overflowed):
-            flags = int(np.bitwise_or.reduce(overflow[overflowed]))
-            buffers = [text for bit, text in _BUFFER_FLAGS.items() if flags & bit]
-            raise WarpBufferOverflow(
-                f"{self._task_name}: MuJoCo Warp ran out of {', '.join(buffers)} in copies "
-                f"{overflowed[:10].tolist()}{' ...' if len(overflowed) > 10 else ''} "
-                f"(nconmax={self.nconmax}, njmax={self.njmax} per world); the step's results "
-                "are incomplete. Build the batch with larger buffers, e.g. "
-                f"backend=WarpOptions(nconmax={2 * self.nconmax}, njmax={2 * self.njmax})"
-            )
         bad = np.zeros(self._num_envs, dtype=bool)
         first_field = np.full(self._num_envs, -1)
         first_entry = np.zeros(self._num_envs, dtype=np.int64)
@@ -465,7 +546,6 @@ class WarpSimulation:
             first_field[rows] = position
             first_entry[rows] = np.argmax(wrong[rows], axis=1)
             bad |= rows
-        time = self.time()
         errors = {}
         for index in np.flatnonzero(bad):
             numbers = np.zeros(_NUM_WARNINGS, dtype=np.int64)
@@ -473,7 +553,7 @@ class WarpSimulation:
             warning = _DIVERGENCE_WARNINGS[first_field[index]][1]
             numbers[warning] = 1
             lastinfo[warning] = first_entry[index]
-            errors[int(index)] = warning_error(numbers, lastinfo, float(time[index]))
+            errors[int(index)] = warning_error(numbers, lastinfo, float(start_s[index]))
         return errors
 
     # Reading.

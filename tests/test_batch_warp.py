@@ -258,11 +258,31 @@ def test_cheetah_reset_and_one_step_agree(cheetah):
 
 
 def test_overflow_is_detected_from_the_counters():
-    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2)
+    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2, grow_buffers=False)
     batch = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=options)
     batch.reset()
-    with pytest.raises(batch_warp.WarpBufferOverflow, match=r"njmax=2 per world.*WarpOptions"):
+    with pytest.raises(
+        batch_warp.WarpBufferOverflow, match=r"ran out of constraint rows .*njmax=2 per world"
+    ):
         batch.step(np.zeros((2, 6)))
+
+
+def test_overflowing_step_is_redone_with_grown_buffers(caplog):
+    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2)
+    small = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend=options)
+    roomy = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend="warp", device="cpu")
+    first, expected_first = small.reset(), roomy.reset()
+    for name, value in expected_first.observation.items():
+        np.testing.assert_array_equal(first.observation[name], value)
+    actions = _actions(roomy, 3, seed=8)
+    for row in actions:
+        with caplog.at_level("WARNING", logger="composer_tasks.batch_warp"):
+            got = small.step(row)
+        expected = roomy.step(row)
+        for name, value in expected.observation.items():
+            np.testing.assert_allclose(got.observation[name], value, atol=1e-5, err_msg=name)
+    assert small._warp.njmax > 2 and small._warp.nconmax > 1
+    assert "redoing the step" in caplog.text
 
 
 def test_sized_buffers_hold_a_rollout(cheetah):
