@@ -30,6 +30,9 @@ Needs only numpy, mujoco, mujoco-warp, warp-lang, dm-env, absl-py and etils
 
     python benchmarks/gpu_throughput.py --device cuda:0 --out gpu_throughput.json
     python benchmarks/gpu_throughput.py --device cpu --sizes 4 16 --domains cartpole --seconds 1
+
+`--agreement cartpole:swingup cheetah:run ...` instead measures how far the Warp
+batch's steps are from the CPU batch's (correctness, on any device).
 """
 
 import argparse
@@ -63,6 +66,15 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="gpu_throughput.json", help="JSON result file")
+    parser.add_argument(
+        "--agreement",
+        nargs="+",
+        metavar="DOMAIN:TASK",
+        help="instead of timing: how far the Warp batch's steps are from the CPU batch's "
+        "(max |difference| of qpos, observations and reward) for these suite tasks",
+    )
+    parser.add_argument("--agreement-copies", type=int, default=8)
+    parser.add_argument("--agreement-steps", type=int, default=100)
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes):
         parser.error(f"--sizes must be >= 1, got {args.sizes}")
@@ -161,6 +173,63 @@ def _load(domain: str, num_envs: int, seed: int, **backend: Any):
         task_kwargs={"time_limit": float("inf")},
         **backend,
     )
+
+
+def agreement(args: argparse.Namespace) -> dict:
+    """Max |Warp batch - CPU batch| of qpos, observations and reward over steps from the
+    same reset states and actions (the reset states compared exactly)."""
+    import warp
+
+    from suites import suite
+
+    warp.config.quiet = True
+    device = warp.get_device(args.device)
+    results = {
+        "device": args.device,
+        "device_label": f"Warp device {device.name} ({args.device})",
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "copies": args.agreement_copies,
+        "steps": args.agreement_steps,
+        "rows": [],
+    }
+    for name in args.agreement:
+        domain, _, task = name.partition(":")
+        batches = [
+            suite.load_batch(domain, task, args.agreement_copies, seed=args.seed, **backend)
+            for backend in ({}, {"backend": "warp", "device": args.device})
+        ]
+        cpu, gpu = batches
+        first_cpu, first_gpu = cpu.reset(), gpu.reset()
+        row: dict[str, Any] = {
+            "task": name,
+            "reset_equal": all(
+                np.array_equal(first_cpu.observation[key], first_gpu.observation[key])
+                for key in first_cpu.observation
+            )
+            and np.array_equal(
+                np.asarray(gpu._warp.field("qpos")), cpu.batch.bind("qpos").astype(np.float32)
+            ),
+        }
+        spec = cpu.action_spec()
+        actions = np.random.default_rng(args.seed).uniform(
+            spec.minimum, spec.maximum, size=(args.agreement_steps, cpu.num_envs) + spec.shape
+        )
+        for step, row_actions in enumerate(actions, start=1):
+            step_cpu, step_gpu = cpu.step(row_actions), gpu.step(row_actions)
+            if step not in (1, 10, args.agreement_steps):
+                continue
+            row[f"step{step}"] = {
+                "qpos": float(np.max(np.abs(gpu._warp.field("qpos") - cpu.batch.bind("qpos")))),
+                "observation": max(
+                    float(np.max(np.abs(step_gpu.observation[key] - value), initial=0.0))
+                    for key, value in step_cpu.observation.items()
+                ),
+                "reward": float(np.max(np.abs(step_gpu.reward - step_cpu.reward))),
+                "same_step_types": bool(np.array_equal(step_gpu.step_type, step_cpu.step_type)),
+            }
+        results["rows"].append(row)
+        print(json.dumps(row), flush=True)
+    return results
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -275,6 +344,12 @@ def table(results: dict) -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     args = _parse(argv)
+    if args.agreement:
+        results = agreement(args)
+        with open(args.out, "w") as stream:
+            json.dump(results, stream, indent=1)
+        print(f"wrote {args.out}")
+        return
     results = run(args)
     with open(args.out, "w") as stream:
         json.dump(results, stream, indent=1)

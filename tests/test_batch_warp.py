@@ -201,6 +201,22 @@ def test_cartpole_auto_resets_as_the_cpu_batch():
             np.testing.assert_array_equal(step_gpu.observation[name][first], value[first])
 
 
+def test_cartpole_snapshot_and_restore_continue_exactly(cartpole):
+    _, gpu = cartpole
+    gpu.reset()
+    actions = _actions(gpu, 10, seed=10)
+    for row in actions[:5]:
+        gpu.step(row)
+    snapshot = gpu.snapshot()
+    first = [gpu.step(row) for row in actions[5:]]
+    gpu.restore(snapshot)
+    second = [gpu.step(row) for row in actions[5:]]
+    for one, two in zip(first, second):
+        np.testing.assert_array_equal(two.reward, one.reward)
+        for name, value in one.observation.items():
+            np.testing.assert_array_equal(two.observation[name], value, err_msg=name)
+
+
 def test_per_world_model_variation_reaches_the_right_world():
     variations = {("body", "pole_1", "mass"): distributions.Uniform(0.2, 3.0)}
     cpu, gpu = _pair("cartpole", "swingup", model_variations=variations)
