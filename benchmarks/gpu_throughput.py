@@ -207,7 +207,7 @@ def agreement(args: argparse.Namespace) -> dict:
                 for key in first_cpu.observation
             )
             and np.array_equal(
-                np.asarray(gpu._warp.field("qpos")), cpu.batch.bind("qpos").astype(np.float32)
+                np.asarray(gpu.warp.field("qpos")), cpu.batch.bind("qpos").astype(np.float32)
             ),
         }
         spec = cpu.action_spec()
@@ -219,7 +219,7 @@ def agreement(args: argparse.Namespace) -> dict:
             if step not in (1, 10, args.agreement_steps):
                 continue
             row[f"step{step}"] = {
-                "qpos": float(np.max(np.abs(gpu._warp.field("qpos") - cpu.batch.bind("qpos")))),
+                "qpos": float(np.max(np.abs(gpu.warp.field("qpos") - cpu.batch.bind("qpos")))),
                 "observation": max(
                     float(np.max(np.abs(step_gpu.observation[key] - value), initial=0.0))
                     for key, value in step_cpu.observation.items()
@@ -276,7 +276,7 @@ def run(args: argparse.Namespace) -> dict:
             batch.reset()
             row["reset_s_per_copy"] = (time.perf_counter() - start) / num_envs
             seconds_per_copy = (row["build_s"] + row["reset_s_per_copy"] * num_envs) / num_envs
-            simulation = batch._warp
+            simulation = batch.warp
             row["nstep"] = int(batch._nstep)
             row["nconmax"], row["njmax"] = simulation.nconmax, simulation.njmax
             row["warp_batch"] = _batch_steps(batch, args.seconds, args.seed)

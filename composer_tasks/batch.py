@@ -538,6 +538,11 @@ class BatchEnvironment:
             )
 
     @property
+    def warp(self) -> Optional[batch_warp.WarpSimulation]:
+        """The MuJoCo Warp model and data of backend "warp" (None on the CPU batch)."""
+        return self._warp
+
+    @property
     def vectorized(self) -> bool:
         """True if the copies run on the vectorised path (see `composer.Task.vectorized`)."""
         return self._vectorized

@@ -41,13 +41,14 @@ a world agrees with its CPU copy to float32 accuracy, not bit for bit.
 """
 
 import dataclasses
+import functools
 import logging
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
 import mujoco
 import numpy as np
 
-from composer_tasks.physics import PhysicsError, warning_error
+from composer_tasks.physics import MODEL_DOESNT_TRIGGER_DIRTY, PhysicsError, warning_error
 
 # The overflow flags of MuJoCo Warp's `OverflowType` that mean a buffer was too small
 # (contacts or constraint rows dropped); the solver's iteration limits are not.
@@ -88,6 +89,51 @@ _PROBE_STEPS = 200
 _LOGGER = logging.getLogger(__name__)
 # Model fields that move the geoms welded to the world.
 _STATIC_POSE_FIELDS = frozenset({"geom_pos", "geom_quat", "body_pos", "body_quat"})
+
+
+@functools.cache
+def _batchable_fields() -> frozenset:
+    """The MuJoCo Warp Model fields that can hold a value per world (array specs whose
+    shape starts with '*')."""
+    from mujoco_warp._src import types as warp_types
+    from mujoco_warp._src import warp_util
+
+    names = set()
+    for field in dataclasses.fields(warp_types.Model):
+        shape = getattr(field.type, "shape", ())
+        if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
+            names.add(field.name)
+    return frozenset(names)
+
+
+def _simulated(name: str) -> bool:
+    """False for a model field that changes only what is drawn (a site's colour) and
+    that MuJoCo Warp holds no per-world copy of: the worlds run without it (the batch
+    Physics' model still reads each copy's own values)."""
+    return name in _batchable_fields() or name.partition("_")[2] not in MODEL_DOESNT_TRIGGER_DIRTY
+
+
+_RESTORE_KERNEL: list = []
+
+
+def _restore_entries_kernel() -> Any:
+    """A Warp kernel over (world, i): target[world, entries[i]] = source[world, entries[i]]
+    (made on first use: Warp is imported only by the Warp backend)."""
+    if not _RESTORE_KERNEL:
+        import warp as wp
+
+        @wp.kernel
+        def restore_entries(
+            entries: wp.array(dtype=wp.int32),  # type: ignore[valid-type]
+            source: wp.array2d(dtype=wp.float32),  # type: ignore[valid-type]
+            target: wp.array2d(dtype=wp.float32),  # type: ignore[valid-type]
+        ) -> None:
+            world, position = wp.tid()  # pyright: ignore
+            entry = entries[position]
+            target[world, entry] = source[world, entry]
+
+        _RESTORE_KERNEL.append(restore_entries)
+    return _RESTORE_KERNEL[0]
 
 
 def _rotation_matrices(quaternions: np.ndarray) -> np.ndarray:
@@ -282,8 +328,23 @@ class WarpSimulation:
         )
         self._static_geoms = np.flatnonzero(static)
         self._static_geom_bodies = geom_bodies[self._static_geoms]
+        # The sensordata entries of the acceleration-stage sensors (see `_step1`).
+        acc = np.flatnonzero(model.sensor_needstage == int(mujoco.mjtStage.mjSTAGE_ACC))
+        entries = [
+            index
+            for sensor in acc
+            for index in range(
+                model.sensor_adr[sensor], model.sensor_adr[sensor] + model.sensor_dim[sensor]
+            )
+        ]
+        self._acc_sensor_entries: Any = None
+        self._kept_sensordata: Any = None
+        if entries:
+            self._acc_sensor_entries = wp.array(
+                np.array(entries, dtype=np.int32), dtype=wp.int32, device=self.device
+            )
         with wp.ScopedDevice(self.device):
-            self._build_model(tuple(per_world_fields))
+            self._build_model(tuple(filter(_simulated, per_world_fields)))
             self.data_arrays = self._mjw.make_data(
                 model, nworld=num_envs, nconmax=self.nconmax, njmax=self.njmax
             )
@@ -298,7 +359,7 @@ class WarpSimulation:
     # Model.
 
     def _build_model(self, per_world: Tuple[str, ...]) -> None:
-        batchable = self._batchable_fields()
+        batchable = _batchable_fields()
         blocked = [name for name in per_world if name not in batchable]
         if blocked:
             raise ValueError(
@@ -315,21 +376,11 @@ class WarpSimulation:
         self._graph = None
         self._static_poses_vary = bool(_STATIC_POSE_FIELDS.intersection(per_world))
 
-    def _batchable_fields(self) -> frozenset:
-        from mujoco_warp._src import types as warp_types
-        from mujoco_warp._src import warp_util
-
-        names = set()
-        for field in dataclasses.fields(warp_types.Model):
-            shape = getattr(field.type, "shape", ())
-            if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
-                names.add(field.name)
-        return frozenset(names)
-
     def write_model_fields(self, fields: Mapping[str, np.ndarray]) -> None:
         """Gives every world its copy's values of these MjModel fields ((N, ...) each,
         as the CPU batch expands them); a field not yet per world rebuilds the Warp
         model with it per world."""
+        fields = {name: rows for name, rows in fields.items() if _simulated(name)}
         missing = tuple(name for name in fields if name not in self._per_world)
         if missing:
             with self._wp.ScopedDevice(self.device):
@@ -379,10 +430,28 @@ class WarpSimulation:
         """Runs the position and velocity stages in every world (`step1`): after an
         upload, the derived quantities describe the uploaded state."""
         with self._wp.ScopedDevice(self.device):
-            self._mjw.step1(self.model_arrays, self.data_arrays)
+            self._step1(self.data_arrays)
         if self._static_poses_vary:
             self._place_static_geoms()
         self.data.refresh()
+
+    def _step1(self, data: Any) -> None:
+        """MuJoCo Warp's `step1` (position and velocity stages) keeping the values of
+        the acceleration-stage sensors (touch, accelerometer, force, ...), which its
+        `step1` zeroes and MuJoCo's `mj_step1` leaves as the last step computed them."""
+        if self._acc_sensor_entries is None:
+            self._mjw.step1(self.model_arrays, data)
+            return
+        if self._kept_sensordata is None or self._kept_sensordata.shape != data.sensordata.shape:
+            self._kept_sensordata = self._wp.empty_like(data.sensordata)
+        self._wp.copy(self._kept_sensordata, data.sensordata)
+        self._mjw.step1(self.model_arrays, data)
+        self._wp.launch(
+            _restore_entries_kernel(),
+            dim=(self._num_envs, self._acc_sensor_entries.shape[0]),
+            inputs=[self._acc_sensor_entries, self._kept_sensordata],
+            outputs=[data.sensordata],
+        )
 
     def _place_static_geoms(self) -> None:
         """Recomputes the poses of the geoms welded to the world in every world.
@@ -433,7 +502,7 @@ class WarpSimulation:
             self._mjw.step2(model, data)
             for _ in range(self._nstep - 1):
                 self._mjw.step(model, data)
-        self._mjw.step1(model, data)
+        self._step1(data)
 
     def step(self, skip: Optional[np.ndarray] = None) -> None:
         """Advances every world one control step (`nstep` substeps).
@@ -514,7 +583,7 @@ class WarpSimulation:
                 self._wp.copy(getattr(grown, name), saved)
             for name in ("geom_xpos", "geom_xmat"):
                 self._wp.copy(getattr(grown, name), getattr(previous, name))
-            self._mjw.step1(self.model_arrays, grown)
+            self._step1(grown)
         self.data_arrays = grown
         self.nconmax, self.njmax = nconmax, njmax
         self._saved = {name: self._wp.empty_like(getattr(grown, name)) for name in self._saved}
