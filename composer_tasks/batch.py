@@ -25,6 +25,12 @@ tasks run each copy's control step (`Environment.control_step`) with the physics
 batched. Both paths give the same numbers, step types, errors and logged episode
 ends as single environments, copy by copy.
 
+Backends: `backend="cpu"` (the default) is the above; `backend="warp"` steps a
+vectorised task's copies as the worlds of one MuJoCo Warp model, on a GPU or Warp's CPU
+device (`composer_tasks.batch_warp`, which says what runs where). Its hooks here are
+the methods and branches that name `_warp`; resets, the episode bookkeeping and the
+outcome stay the code above, and the `mujoco.batch` rows stay the copies' reset staging.
+
 Conventions:
   * Copy i is bit-identical to `composer.Environment(task_i, random_state=derive_seed(seed, i))`
     (`composer_tasks.seeding`) stepped with the same actions, including across
