@@ -171,13 +171,12 @@ class Distribution(base.Variation):
         )
 
     def __repr__(self) -> str:
-        arguments = [repr(value) for value in self._args]
-        arguments += [f"{name}={value!r}" for name, value in self._kwargs.items()]
-        if self._single_sample:
-            arguments.append("single_sample=True")
-        if self._shape is not None:
-            arguments.append(f"shape={self._shape!r}")
-        return f"{type(self).__name__}({', '.join(arguments)})"
+        # dm_control's form, which its tests compare verbatim; `shape` only when given.
+        shape = "" if self._shape is None else f", shape={self._shape!r}"
+        return (
+            f"{type(self).__name__}(args={self._args!r}, kwargs={self._kwargs!r}, "
+            f"single_sample={self._single_sample}{shape})"
+        )
 
 
 class Uniform(Distribution):
@@ -408,7 +407,14 @@ class UniformPointOnSphere(base.Variation):
         )
 
     def __repr__(self) -> str:
-        return f"UniformPointOnSphere(single_sample={self._single_sample}, shape={self._shape!r})"
+        shape = "" if self._shape is None else f", shape={self._shape!r}"
+        return f"UniformPointOnSphere(single_sample={self._single_sample}{shape})"
+
+
+# BiasedRandomWalk's messages for a negative parameter, as dm_control words them
+# (its tests format these templates with the bad value).
+_NEGATIVE_STDEV = "`stdev` must be >= 0, got {}."
+_NEGATIVE_TIMESCALE = "`timescale` must be >= 0, got {}."
 
 
 class BiasedRandomWalk(base.Variation):
@@ -424,9 +430,9 @@ class BiasedRandomWalk(base.Variation):
 
     def __init__(self, stdev: float = 0.1, timescale: float = 10.0):
         if stdev < 0:
-            raise ValueError(f"BiasedRandomWalk: stdev must be >= 0, got {stdev!r}.")
+            raise ValueError(_NEGATIVE_STDEV.format(stdev))
         if timescale < 0:
-            raise ValueError(f"BiasedRandomWalk: timescale must be >= 0, got {timescale!r}.")
+            raise ValueError(_NEGATIVE_TIMESCALE.format(timescale))
         self._retain = 0.0 if timescale == 0 else float(np.exp(-1.0 / timescale))
         self._scale = stdev * np.sqrt(1 - self._retain * self._retain)
         self._value = 0.0
