@@ -55,6 +55,7 @@ from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.callbacks import ACTION_CALLBACK_NAMES, Action
+from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
 
@@ -201,10 +202,11 @@ def plain_observable(observable_object: Any) -> bool:
     function and the observation: no buffer, delay, interval, aggregator or noise
     (what a batch's vectorised path can carry, and snapshots of earlier versions,
     which hold no observation buffers)."""
+    interval, buffer_size, delay = observable_module.timing_options(observable_object)
     return (
-        observable_object.update_interval == 1
-        and observable_object.buffer_size == 1
-        and observable_object.delay == 0
+        interval == 1
+        and buffer_size == 1
+        and delay == 0
         and observable_object.aggregator is None
         and observable_object.corruptor is None
     )

@@ -3,14 +3,15 @@
 Every observable has the options of the dm_control paper (§5.1):
 
   enabled: bool, default False. Only enabled observables appear in observations.
-  update_interval: int >= 1, or a `variation.Variation` (called with
+  update_interval: int >= 1 (default 1), or a `variation.Variation` (called with
     `random_state=`, the environment's) or another callable (called with no
     arguments), as dm_control calls them, returning an int, in physics substeps
     between two evaluations. A callable is drawn anew for every interval.
-  buffer_size: int >= 1. The observation holds the `buffer_size` most recent values
-    that have arrived, oldest first, along a leading buffer axis.
+  buffer_size: int >= 1, or None (the default, as in dm_control: 1). The
+    observation holds the `buffer_size` most recent values that have arrived,
+    oldest first, along a leading buffer axis.
   delay: int >= 0, or a Variation or callable as for update_interval, in physics
-    substeps.
+    substeps; None (the default, as in dm_control) means 0.
     A value evaluated after substep t arrives (can be observed) from substep t + delay
     on. A callable is drawn anew for every evaluation.
   aggregator: None, one of 'mean', 'median', 'max', 'min', 'sum', or a callable
@@ -51,6 +52,12 @@ StoredIntOption = int | Callable[..., int | np.integer]
 # An index into a feature's value, as NumPy indexing takes it.
 Index = int | slice | Sequence[Any] | np.ndarray | tuple[Any, ...]
 
+# What an option of None stands for (dm_control's `observation.DEFAULT_*`): a buffer
+# of one value, evaluated every physics step, no delay.
+DEFAULT_BUFFER_SIZE = 1
+DEFAULT_UPDATE_INTERVAL = 1
+DEFAULT_DELAY = 0
+
 AGGREGATORS: dict[str, Callable[[np.ndarray], Any]] = {
     "mean": functools.partial(np.mean, axis=0),
     "median": functools.partial(np.median, axis=0),
@@ -75,9 +82,9 @@ class Observable:
 
     def __init__(
         self,
-        update_interval: IntOption = 1,
-        buffer_size: int | np.integer = 1,
-        delay: IntOption = 0,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
         aggregator: str | Callable[[np.ndarray], Any] | None = None,
         corruptor: Callable[..., Any] | None = None,
         enabled: bool | np.bool_ = False,
@@ -90,32 +97,40 @@ class Observable:
         self.enabled = enabled
 
     @property
-    def update_interval(self) -> StoredIntOption:
-        """Physics substeps between evaluations: an int >= 1 or a callable drawing one."""
+    def update_interval(self) -> StoredIntOption | None:
+        """Physics substeps between evaluations: an int >= 1 or a callable drawing one;
+        None means `DEFAULT_UPDATE_INTERVAL` (1)."""
         return self._update_interval
 
     @update_interval.setter
-    def update_interval(self, value: IntOption) -> None:
+    def update_interval(self, value: IntOption | None) -> None:
         self._update_interval = self._int_or_callable(value, "update_interval", minimum=1)
 
     @property
-    def buffer_size(self) -> int:
-        """Number of values in the observation's leading buffer axis (int >= 1)."""
+    def buffer_size(self) -> int | None:
+        """Number of values in the observation's leading buffer axis (int >= 1); None
+        (the default, as in dm_control) means `DEFAULT_BUFFER_SIZE` (1)."""
         return self._buffer_size
 
     @buffer_size.setter
-    def buffer_size(self, value: int | np.integer) -> None:
+    def buffer_size(self, value: int | np.integer | None) -> None:
+        if value is None:
+            self._buffer_size = None
+            return
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{self!r}: buffer_size must be an integer >= 1, got {value!r}")
+            raise ValueError(
+                f"{self!r}: buffer_size must be an integer >= 1 or None, got {value!r}"
+            )
         self._buffer_size = int(value)
 
     @property
-    def delay(self) -> StoredIntOption:
-        """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing one."""
+    def delay(self) -> StoredIntOption | None:
+        """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing
+        one; None (the default, as in dm_control) means `DEFAULT_DELAY` (0)."""
         return self._delay
 
     @delay.setter
-    def delay(self, value: IntOption) -> None:
+    def delay(self, value: IntOption | None) -> None:
         self._delay = self._int_or_callable(value, "delay", minimum=0)
 
     @property
@@ -161,10 +176,17 @@ class Observable:
         self._enabled = bool(value)
 
     def configure(self, **options: Any) -> None:
-        """Sets several options at once; an unknown option raises AttributeError."""
+        """Sets several options (properties) at once.
+
+        Raises:
+          AttributeError: an option this observable does not have (dm_control's
+            message, then this observable's).
+        """
         for name, value in options.items():
             if not isinstance(getattr(type(self), name, None), property) or name.startswith("_"):
-                raise AttributeError(f"{self!r} has no option {name!r}")
+                raise AttributeError(
+                    f"Cannot add attribute {name} in configure. {self!r} has no option {name!r}"
+                )
             setattr(self, name, value)
 
     def observation_callable(
@@ -204,18 +226,33 @@ class Observable:
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
 
-    def _int_or_callable(self, value: IntOption, name: str, minimum: int) -> StoredIntOption:
-        if callable(value):
+    def _int_or_callable(
+        self, value: IntOption | None, name: str, minimum: int
+    ) -> StoredIntOption | None:
+        if value is None or callable(value):
             return value
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
             raise ValueError(
-                f"{self!r}: {name} must be an integer >= {minimum} or a callable "
-                f"fn(random_state=...) returning one, got {value!r}"
+                f"{self!r}: {name} must be an integer >= {minimum}, a callable "
+                f"fn(random_state=...) returning one, or None, got {value!r}"
             )
         return int(value)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def timing_options(observable: Observable) -> tuple[StoredIntOption, int, StoredIntOption]:
+    """(update_interval, buffer_size, delay) of `observable`, each None replaced by
+    its default, as the `Updater` uses them."""
+    interval = observable.update_interval
+    buffer_size = observable.buffer_size
+    delay = observable.delay
+    return (
+        DEFAULT_UPDATE_INTERVAL if interval is None else interval,
+        DEFAULT_BUFFER_SIZE if buffer_size is None else buffer_size,
+        DEFAULT_DELAY if delay is None else delay,
+    )
 
 
 def _copying(reader: Callable[[], Any]) -> Callable[[], np.ndarray]:

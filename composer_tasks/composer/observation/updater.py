@@ -45,11 +45,10 @@ if TYPE_CHECKING:
     from composer_tasks.composer.variation.base import RandomStateLike
     from composer_tasks.physics import Physics
 
-# dm_control's defaults of an observable's options (buffer of 1 value, evaluated
-# every physics step, no delay).
-DEFAULT_BUFFER_SIZE = 1
-DEFAULT_UPDATE_INTERVAL = 1
-DEFAULT_DELAY = 0
+# dm_control's defaults of an observable's options, which an option of None means.
+DEFAULT_BUFFER_SIZE = observable_module.DEFAULT_BUFFER_SIZE
+DEFAULT_UPDATE_INTERVAL = observable_module.DEFAULT_UPDATE_INTERVAL
+DEFAULT_DELAY = observable_module.DEFAULT_DELAY
 
 # Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
 # phases they are recomputed each step rather than cached.
@@ -434,9 +433,8 @@ class _Slot:
         or drawing anything."""
         self.index = index
         self.name = name
-        self.buffer_size = observable.buffer_size
+        interval, self.buffer_size, delay = observable_module.timing_options(observable)
         self.aggregator = observable.aggregator
-        interval, delay = observable.update_interval, observable.delay
         self.interval = interval
         self.delay = delay
         self.direct = self.buffer_size == 1 and self.aggregator is None and delay == 0
