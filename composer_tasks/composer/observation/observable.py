@@ -324,36 +324,60 @@ class MJCFFeature(Observable):
     live in MuJoCo's flat data or model arrays, so reading it is a single copy out of
     that array.
 
-    Args:
+    Args (dm_control's, in its order):
       kind: the attribute name.
-      elements: one element or a list/tuple of elements of one kind: spec elements
-        (`mujoco.Mjs...`) or `composer_tasks.mjcf` handles, of the spec the physics
-        was compiled from (including attached children).
+      mjcf_element: one element or a list/tuple of elements of one kind:
+        `composer_tasks.mjcf` handles or spec elements (`mujoco.Mjs...`), of the
+        spec the physics was compiled from (including attached children).
+      update_interval, buffer_size, delay, aggregator, corruptor: the observable
+        options (module docstring).
       index: optional integer, slice, array or tuple index into the value.
-      **options: the observable options (module docstring).
+      enabled: whether the observable starts enabled (this project's keyword).
+
+    Raises:
+      ValueError: `mjcf_element` is not an element or a list of elements of one kind.
     """
 
     _reader_returns_new_arrays = True
 
-    def __init__(self, kind: str, elements: Any, index: Index | None = None, **options: Any):
+    def __init__(
+        self,
+        kind: str,
+        mjcf_element: Any,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[[np.ndarray], Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        index: Index | None = None,
+        *,
+        enabled: bool | np.bool_ = False,
+    ):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be an attribute name string, got {kind!r}")
-        if isinstance(elements, (list, tuple)):
-            if not elements:
-                raise ValueError(f"MJCFFeature({kind!r}): elements must not be empty")
-            element_list = [_spec_element(kind, element) for element in elements]
+        if isinstance(mjcf_element, (list, tuple)):
+            if not mjcf_element:
+                raise ValueError(f"MJCFFeature({kind!r}): mjcf_element must not be empty")
+            element_list = [_spec_element(kind, element) for element in mjcf_element]
         else:
-            element_list = [_spec_element(kind, elements)]
+            element_list = [_spec_element(kind, mjcf_element)]
         kinds = {type(element).__name__ for element in element_list}
         if len(kinds) > 1:
             raise ValueError(
                 f"MJCFFeature({kind!r}): elements must all be of one kind, got {sorted(kinds)}"
             )
         self._kind = kind
-        self._elements = elements
+        self._elements = mjcf_element
         self._element_list = element_list
         self._index = index
-        super().__init__(**options)
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
 
     @property
     def kind(self) -> str:
@@ -369,7 +393,10 @@ class MJCFFeature(Observable):
 
     def __getitem__(self, index: Index) -> MJCFFeature:
         if self._index is not None:
-            raise ValueError(f"{self!r} already has an index; index the original observable once")
+            # dm_control's exception type for indexing an indexed feature.
+            raise NotImplementedError(
+                f"{self!r} already has an index; index the original observable once"
+            )
         return MJCFFeature(
             self._kind,
             self._elements,
@@ -429,9 +456,10 @@ def _spec_element(kind: str, element: Any) -> Any:
     element_type = type(element)
     if element_type.__module__.startswith("mujoco") and element_type.__name__.startswith("Mjs"):
         return element
-    raise TypeError(
-        f"MJCFFeature({kind!r}): elements must be spec elements (mujoco.Mjs...) or mjcf "
-        f"elements, got {type(element).__name__}"
+    # dm_control's words first (its tests match them), then what else is accepted here.
+    raise ValueError(
+        f"MJCFFeature({kind!r}): expected an `mjcf.Element` (or a mujoco.Mjs... spec "
+        f"element), got type {type(element).__name__}: {element!r}"
     )
 
 

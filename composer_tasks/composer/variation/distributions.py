@@ -86,9 +86,9 @@ class Distribution(base.Variation):
     `method(*args, size=size, **kwargs)`, so the same seed gives dm_control's
     draws. Keyword parameters read as attributes (`Uniform(0, 2).high`).
 
-    Subclasses set `_method` (a `numpy.random.RandomState` method name) and
-    `_arg_names` (names of the positional parameters, for messages), and may
-    override `_check(parameters)`, which receives the parameters that are known
+    Subclasses set `_method` (a `numpy.random.RandomState` method name) or
+    override `_callable(random_state)`, set `_arg_names` (names of the
+    positional parameters, for messages), and may override `_check(parameters)`, which receives the parameters that are known
     (all of them at call time; at construction only those that are not
     variations) and raises `ValueError` naming the bad one.
     """
@@ -135,10 +135,16 @@ class Distribution(base.Variation):
         args = base.evaluate(self._args, initial_value, current_value, random_state)
         kwargs = base.evaluate(self._kwargs, initial_value, current_value, random_state)
         self._check(self._named(args, kwargs))
+        return self._callable(random_state)(*args, size=self._size(initial_value), **kwargs)
+
+    def _callable(self, random_state: RandomStateLike) -> Any:
+        """The function that draws samples, called as `fn(*args, size=..., **kwargs)`:
+        `random_state`'s method `_method`. A subclass may override it instead of
+        setting `_method` (dm_control's hook, so its custom distributions port)."""
         name = self._method
         if isinstance(random_state, np.random.Generator):
             name = _GENERATOR_NAMES.get(name, name)
-        return getattr(random_state, name)(*args, size=self._size(initial_value), **kwargs)
+        return getattr(random_state, name)
 
     def _size(self, initial_value: Any) -> tuple[int, ...] | None:
         if self._shape is not None:
