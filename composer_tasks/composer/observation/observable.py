@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
+from dm_env import specs
 
 from composer_tasks import mjcf
 from composer_tasks import physics as physics_module
@@ -65,6 +66,15 @@ AGGREGATORS: dict[str, Callable[[np.ndarray], Any]] = {
     "min": functools.partial(np.min, axis=0),
     "sum": functools.partial(np.sum, axis=0),
 }
+
+
+class UnknownAggregatorError(KeyError, ValueError):
+    """An aggregator name not in `AGGREGATORS`: a KeyError, as dm_control raises, and
+    a ValueError, as for the other bad option values."""
+
+    def __str__(self) -> str:
+        # KeyError's str quotes its message; this one reads as a sentence.
+        return str(self.args[0]) if self.args else ""
 
 
 class Observable:
@@ -142,8 +152,8 @@ class Observable:
     def aggregator(self, value: str | Callable[[np.ndarray], Any] | None) -> None:
         if isinstance(value, str):
             if value not in AGGREGATORS:
-                raise ValueError(
-                    f"{self!r}: unknown aggregator {value!r}; expected one of "
+                raise UnknownAggregatorError(
+                    f"Unrecognized aggregator name: {value!r}. {self!r}: expected one of "
                     f"{sorted(AGGREGATORS)}, a callable or None"
                 )
             value = AGGREGATORS[value]
@@ -174,6 +184,12 @@ class Observable:
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{self!r}: enabled must be a bool, got {value!r}")
         self._enabled = bool(value)
+
+    @property
+    def array_spec(self) -> Any:
+        """The spec of the values if known without reading the physics (cameras), else
+        None: the `Updater` then reads one value for its shape and dtype."""
+        return None
 
     def configure(self, **options: Any) -> None:
         """Sets several options (properties) at once.
@@ -563,76 +579,61 @@ class MujocoFeature(Observable):
         return f"MujocoFeature({self._kind!r}, {self._feature_name!r})"
 
 
-class MJCFCamera(Observable):
-    """Pixels rendered from a camera of the model with `mujoco.Renderer`.
+# MJCFCamera's message when both `depth` and `segmentation` are asked for (dm_control's
+# tests compare the error to this module constant).
+_BOTH_SEGMENTATION_AND_DEPTH_ENABLED = "MJCFCamera: ask for depth or segmentation, not both"
 
-    Values: (height, width, 3) uint8 RGB; with `depth`, (height, width) float32
-    distances in metres; with `segmentation`, (height, width, 2) int32 (object id,
-    object type; -1 for the background).
 
-    Rendering needs an OpenGL backend (MUJOCO_GL=egl or osmesa without a display);
-    without one the Environment fails at construction with a RuntimeError naming the
-    observable and what to install.
+class CameraObservable(Observable):
+    """Pixels rendered from a camera of the model with `physics.render` (the base of
+    `MJCFCamera` and `MujocoCamera`, which differ in how the camera is named).
 
-    Args:
-      camera: a `mujoco.MjsCamera` of the spec, or a camera's full name in the
-        compiled model.
-      height, width: image size in pixels; at most the model's offscreen buffer
-        (`spec.visual.global_.offheight/offwidth`, 480 x 640 by default).
-      depth, segmentation: render depth or segmentation instead of RGB (not both).
-      scene_option: an optional `mujoco.MjvOption` (which groups and frames to show).
-      level_of_detail: "auto" (round shapes tessellated no finer than the image size
-        needs) or "full" (the model's tessellation); see `Physics.render`.
-      shadows, reflections, antialias: as in `Physics.render`. An agent's camera
-        does without them by default, which makes CPU rendering several times
-        faster (docs/rendering.md); set them for images as people see them.
-      **options: the observable options (module docstring).
+    Values: (height, width, 3) uint8 RGB; with `depth`, float32 distances in metres;
+    with `segmentation`, (height, width, 2) int32 (object id, object type; -1 for the
+    background). Rendering needs an OpenGL backend (MUJOCO_GL=egl or osmesa without a
+    display); without one the Environment fails at construction with a RuntimeError
+    naming the observable and what to install.
+
+    `height`, `width`, `depth`, `segmentation`, `scene_option` and
+    `render_flag_overrides` may be changed after construction, as in dm_control.
     """
 
     _reader_returns_new_arrays = True
+    # dm_control's MJCFCamera gives depth images a trailing channel axis of 1.
+    _depth_channel_axis = True
 
-    def __init__(
+    def _init_camera(
         self,
-        camera: mujoco.MjsCamera | mjcf.Element | str,
-        height: int | np.integer = 64,
-        width: int | np.integer = 64,
-        depth: bool = False,
-        segmentation: bool = False,
-        scene_option: mujoco.MjvOption | None = None,
-        level_of_detail: str = "auto",
-        shadows: bool = False,
-        reflections: bool = False,
-        antialias: bool = False,
-        **options: Any,
-    ):
-        if isinstance(camera, mjcf.Element) and camera.tag == "camera":
-            camera = camera.spec_element
-        if not isinstance(camera, (mujoco.MjsCamera, str)):
-            raise TypeError(
-                f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}"
-            )
-        for name, value in (("height", height), ("width", width)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(
-                    f"MJCFCamera: {name} must be a positive number of pixels, got {value!r}"
-                )
+        camera: mujoco.MjsCamera | str,
+        height: int | np.integer,
+        width: int | np.integer,
+        depth: bool,
+        segmentation: bool,
+        scene_option: mujoco.MjvOption | None,
+        render_flag_overrides: Any,
+        level_of_detail: str,
+        shadows: bool,
+        reflections: bool,
+        antialias: bool,
+    ) -> None:
+        name = type(self).__name__
         if depth and segmentation:
-            raise ValueError("MJCFCamera: ask for depth or segmentation, not both")
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
         if not (isinstance(level_of_detail, str) and level_of_detail in ("auto", "full")):
             raise ValueError(
-                f"MJCFCamera: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}"
+                f"{name}: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}"
             )
         self._camera = camera
-        self._height = int(height)
-        self._width = int(width)
+        self.height = height
+        self.width = width
         self._depth = bool(depth)
         self._segmentation = bool(segmentation)
         self._scene_option = scene_option
+        self._render_flag_overrides = render_flag_overrides
         self._level_of_detail = level_of_detail
         self._flags = dict(
             shadows=bool(shadows), reflections=bool(reflections), antialias=bool(antialias)
         )
-        super().__init__(**options)
 
     @property
     def camera(self) -> mujoco.MjsCamera | str:
@@ -640,11 +641,82 @@ class MJCFCamera(Observable):
 
     @property
     def height(self) -> int:
+        """Image height in pixels."""
         return self._height
+
+    @height.setter
+    def height(self, value: int | np.integer) -> None:
+        self._height = self._pixels(value, "height")
 
     @property
     def width(self) -> int:
+        """Image width in pixels."""
         return self._width
+
+    @width.setter
+    def width(self, value: int | np.integer) -> None:
+        self._width = self._pixels(value, "width")
+
+    def _pixels(self, value: int | np.integer, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(
+                f"{type(self).__name__}: {name} must be a positive number of pixels, got {value!r}"
+            )
+        return int(value)
+
+    @property
+    def depth(self) -> bool:
+        return self._depth
+
+    @depth.setter
+    def depth(self, value: bool) -> None:
+        if value and self._segmentation:
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
+        self._depth = bool(value)
+
+    @property
+    def segmentation(self) -> bool:
+        return self._segmentation
+
+    @segmentation.setter
+    def segmentation(self, value: bool) -> None:
+        if value and self._depth:
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
+        self._segmentation = bool(value)
+
+    @property
+    def scene_option(self) -> mujoco.MjvOption | None:
+        return self._scene_option
+
+    @scene_option.setter
+    def scene_option(self, value: mujoco.MjvOption | None) -> None:
+        self._scene_option = value
+
+    @property
+    def render_flag_overrides(self) -> Any:
+        """None or a mapping of rendering flags (names or `mujoco.mjtRndFlag`) to
+        values, as `physics.render` takes it."""
+        return self._render_flag_overrides
+
+    @render_flag_overrides.setter
+    def render_flag_overrides(self, value: Any) -> None:
+        self._render_flag_overrides = value
+
+    @property
+    def array_spec(self) -> specs.BoundedArray:
+        """The spec of the images, with dm_control's bounds: [0, 255] for RGB,
+        [0, inf) for depth (the exact bounds depend on the compiled model),
+        [-1, int32 max] for segmentation."""
+        if self._depth:
+            return specs.BoundedArray(
+                (self._height, self._width, 1), np.float32, minimum=0.0, maximum=np.inf
+            )
+        if self._segmentation:
+            maximum = np.iinfo(np.int32).max
+            return specs.BoundedArray(
+                (self._height, self._width, 2), np.int32, minimum=-1, maximum=maximum
+            )
+        return specs.BoundedArray((self._height, self._width, 3), np.uint8, 0, 255)
 
     def _raw_reader(self, physics: Physics) -> Callable[[], np.ndarray]:
         model = physics.model
@@ -661,7 +733,7 @@ class MJCFCamera(Observable):
                 f"buffer of {limits.offheight}x{limits.offwidth}; raise "
                 "spec.visual.global_.offheight/offwidth"
             )
-        return functools.partial(
+        render = functools.partial(
             physics.render,
             height=self._height,
             width=self._width,
@@ -670,50 +742,153 @@ class MJCFCamera(Observable):
             segmentation=self._segmentation,
             scene_option=self._scene_option,
             level_of_detail=self._level_of_detail,
+            render_flag_overrides=self._render_flag_overrides,
             **self._flags,
         )
+        if self._depth and self._depth_channel_axis:
+            return lambda: render()[..., np.newaxis]
+        return render
 
     def __repr__(self) -> str:
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
         mode = "depth" if self._depth else "segmentation" if self._segmentation else "rgb"
-        return f"MJCFCamera({camera!r}, {self._height}x{self._width} {mode})"
+        return f"{type(self).__name__}({camera!r}, {self._height}x{self._width} {mode})"
 
 
-class MujocoCamera(MJCFCamera):
+class MJCFCamera(CameraObservable):
+    """Pixels rendered from a camera element of the model (dm_control's `MJCFCamera`).
+
+    Values: (height, width, 3) uint8 RGB; with `depth`, (height, width, 1) float32
+    distances in metres; with `segmentation`, (height, width, 2) int32.
+
+    Args (dm_control's, in its order):
+      mjcf_element: the camera: a `composer_tasks.mjcf` <camera> handle or a
+        `mujoco.MjsCamera` of the spec the physics was compiled from.
+      height, width: image size in pixels; at most the model's offscreen buffer
+        (`spec.visual.global_.offheight/offwidth`, 480 x 640 by default).
+      update_interval, buffer_size, delay, aggregator, corruptor: the observable
+        options (module docstring).
+      depth, segmentation: render depth or segmentation instead of RGB (not both).
+      scene_option: an optional `mujoco.MjvOption` (which groups and frames to show).
+      render_flag_overrides: None or a mapping of rendering flags to values.
+    Keyword-only, this project's:
+      level_of_detail: "auto" (round shapes tessellated no finer than the image size
+        needs) or "full" (the model's tessellation); see `Physics.render`.
+      shadows, reflections, antialias: as in `Physics.render` (on, its defaults, as
+        dm_control renders); an agent's camera renders several times faster on the
+        CPU without them (docs/rendering.md).
+      enabled: whether the observable starts enabled.
+
+    Raises:
+      ValueError: `mjcf_element` is not a camera element, or both `depth` and
+        `segmentation` are asked for.
+    """
+
+    def __init__(
+        self,
+        mjcf_element: mjcf.Element | mujoco.MjsCamera,
+        height: int | np.integer = 240,
+        width: int | np.integer = 320,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[..., Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        depth: bool = False,
+        segmentation: bool = False,
+        scene_option: mujoco.MjvOption | None = None,
+        render_flag_overrides: Any = None,
+        *,
+        level_of_detail: str = "auto",
+        shadows: bool = True,
+        reflections: bool = True,
+        antialias: bool = True,
+        enabled: bool | np.bool_ = False,
+    ):
+        camera = mjcf_element
+        if isinstance(camera, mjcf.Element):
+            if camera.tag != "camera":
+                raise ValueError(f"MJCFCamera: expected a <camera> element, got {camera!r}")
+            camera = camera.spec_element
+        elif not isinstance(camera, mujoco.MjsCamera):
+            # dm_control's words first (its tests match them); a name goes to MujocoCamera.
+            raise ValueError(
+                f"MJCFCamera: expected an `mjcf.Element` (a <camera>, or a mujoco.MjsCamera), "
+                f"got type {type(camera).__name__}: {camera!r}; for a camera's name use "
+                "MujocoCamera"
+            )
+        self._init_camera(
+            camera,
+            height,
+            width,
+            depth,
+            segmentation,
+            scene_option,
+            render_flag_overrides,
+            level_of_detail,
+            shadows,
+            reflections,
+            antialias,
+        )
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
+
+
+class MujocoCamera(CameraObservable):
     """Pixels rendered from the model's camera named `camera_name` as
     `physics.render(height, width, camera_name, depth=depth)` renders them
     (dm_control's `MujocoCamera`: its 240 x 320 default size and `physics.render`'s
     defaults, shadows, reflections and antialiasing on).
 
     Values: (height, width, 3) uint8 RGB, or with `depth` (height, width) float32
-    distances in metres. `buffer_size` and `delay` of None mean the defaults (1, 0).
+    distances in metres (as dm_control's, whose `array_spec` nevertheless gives depth
+    a channel axis of 1). `level_of_detail` and `enabled` are this project's
+    keyword-only additions.
     """
+
+    _depth_channel_axis = False
 
     def __init__(
         self,
         camera_name: str,
         height: int | np.integer = 240,
         width: int | np.integer = 320,
-        update_interval: IntOption = 1,
+        update_interval: IntOption | None = 1,
         buffer_size: int | np.integer | None = None,
         delay: IntOption | None = None,
         aggregator: str | Callable[..., Any] | None = None,
         corruptor: Callable[..., Any] | None = None,
         depth: bool = False,
+        *,
+        level_of_detail: str = "auto",
+        enabled: bool | np.bool_ = False,
     ):
         if not isinstance(camera_name, str):
             raise TypeError(f"MujocoCamera: camera_name must be a str, got {camera_name!r}")
-        super().__init__(
+        self._init_camera(
             camera_name,
-            height=height,
-            width=width,
-            depth=depth,
-            shadows=True,
-            reflections=True,
-            antialias=True,
+            height,
+            width,
+            depth,
+            False,
+            None,
+            None,
+            level_of_detail,
+            True,
+            True,
+            True,
+        )
+        super().__init__(
             update_interval=update_interval,
-            buffer_size=1 if buffer_size is None else buffer_size,
-            delay=0 if delay is None else delay,
+            buffer_size=buffer_size,
+            delay=delay,
             aggregator=aggregator,
             corruptor=corruptor,
+            enabled=enabled,
         )

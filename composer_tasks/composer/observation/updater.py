@@ -469,7 +469,7 @@ class _Slot:
                 if restored is None:
                     first = first[np.newaxis]
         self.read = read
-        self._camera = isinstance(observable, observable_module.MJCFCamera)
+        self._camera = isinstance(observable, observable_module.CameraObservable)
         self._interval_drawer = _drawer(interval, random_state, name, "update_interval", 1)
         self._delay_drawer = _drawer(delay, random_state, name, "delay", 0)
         # dm_control plans an observable with the defaults (interval 1, delay 0) and a
