@@ -30,6 +30,7 @@ physics.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -234,6 +235,10 @@ class Observable:
         if leading_axis:
             return functools.partial(_with_leading_axis, raw)
         return raw
+
+    def __call__(self, physics: Physics, random_state: RandomStateLike | None = None) -> np.ndarray:
+        """One value now (dm_control's shorthand for `observation_callable(...)()`)."""
+        return self.observation_callable(physics, random_state)()
 
     def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement _raw_reader")
@@ -892,3 +897,9 @@ class MujocoCamera(CameraObservable):
             corruptor=corruptor,
             enabled=enabled,
         )
+
+
+# dm_control's observable package has a submodule `base` (Observable, Generic,
+# AGGREGATORS, ...) that its code reaches as `observable.base.X`; here that is this
+# module itself.
+base = sys.modules[__name__]
