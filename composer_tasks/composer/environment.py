@@ -2,8 +2,9 @@
 
 Per episode (reset), dm_control's lifecycle:
   1. task.initialize_episode_mjcf, then each entity's (depth-first, attachment order)
-  2. recompile, only if step 1 changed the spec (state kept); after_compile (always:
-     dm_control compiles here every time); the observables reset (values discarded)
+  2. recompile, only if step 1 changed the spec; the state set to the model's
+     defaults and after_compile (always: dm_control compiles a new physics here every
+     time); the observables reset (values discarded)
   3. inside physics.reset_context(): task.initialize_episode, then each entity's
   4. the observables reset; a FIRST TimeStep
 Per control step:
@@ -195,6 +196,17 @@ def _new_array(value: Any, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
     array = np.empty(shape, dtype=dtype)
     array[...] = value
     return array
+
+
+def _start_from_model_defaults(physics: Physics) -> None:
+    """Puts `physics` in the state a newly compiled one has (the model's defaults,
+    time 0, forwarded with actuation disabled), as dm_control's environment gives its
+    `after_compile` callbacks; a MuJoCo warning from that forward pass is logged, as
+    dm_control logs it, not raised."""
+    try:
+        physics.reset()
+    except PhysicsError as error:
+        _log.warning("forward pass of the newly compiled model: %s", error)
 
 
 def plain_observable(observable_object: Any) -> bool:
@@ -532,6 +544,7 @@ class Environment(dm_env.Environment):
                 self._physics = self._task.physics_class.from_spec(root.spec)
             else:
                 physics.recompile()
+                _start_from_model_defaults(physics)
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._collect_hooks()
@@ -655,8 +668,10 @@ class Environment(dm_env.Environment):
                 self._compile()
             else:
                 # dm_control compiles a new physics here whatever changed, so its
-                # `after_compile` callbacks run at every such reset; they run here
-                # too, on the physics kept.
+                # `after_compile` callbacks run at every such reset, on a physics in
+                # the model's initial state; they run here too, on the physics kept,
+                # brought back to that state.
+                _start_from_model_defaults(self._physics)
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)
             # Then dm_control resets a new observation updater: its evaluations
