@@ -44,9 +44,6 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.suite.base": "suites.base",
-    # dm_control's rl.control: its Environment, flatten_observation and Physics
-    # (here the one Physics, composer_tasks.physics.Physics) are in suites.control.
-    "dm_control.rl.control": "suites.control",
     "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",
     "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
     "dm_control.locomotion.soccer": "suites.soccer",

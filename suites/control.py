@@ -16,17 +16,6 @@ import numpy as np
 from dm_env import specs
 
 from composer_tasks import composer
-from composer_tasks.physics import Physics, PhysicsError
-
-# dm_control's `control.Physics` is the abstract base of its MuJoCo physics; here
-# there is one Physics class, re-exported so that code subclassing it ports.
-__all__ = [
-    "FLAT_OBSERVATION_KEY",
-    "Environment",
-    "Physics",
-    "PhysicsError",
-    "flatten_observation",
-]
 
 FLAT_OBSERVATION_KEY = "observations"
 

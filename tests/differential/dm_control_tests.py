@@ -79,10 +79,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "mjcf/debugging_test.py": _PRIVATE_MJCF,
     "mjcf/code_for_debugging_test.py": _PRIVATE_MJCF,
     "mjcf/xml_validation_test.py": _PRIVATE_MJCF,
-    "rl/control_test.py": "dm_control's control.Environment(physics, task) and abstract "
-    "control.Task: here the Control Suite runs on the one composer Environment "
-    "(ARCHITECTURE.md decision 2); suites.control, which dm_control.rl.control maps to, "
-    "keeps flatten_observation, FLAT_OBSERVATION_KEY and Physics",
     "suite/utils": "private: the suite's own helpers (AMC parsing, randomizers), "
     "outside the public surface issue 32 enumerates",
 }

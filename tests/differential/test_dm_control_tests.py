@@ -9,13 +9,13 @@ import pytest
 from composer_tasks import porting
 from tests.differential import dm_control_tests, harness
 
-# Small and fast, and one of each outcome: files that run (rewards; updater, through
-# the ported test helper fake_physics), one out of scope by the table (viewer), one
-# whose import has no counterpart (mocap).
+# Small and fast, and one of each outcome: a file that runs (rewards), one out of
+# scope by the table (viewer), one whose import has no counterpart (rl), one that
+# uses a test helper that cannot be ported (updater: fake_physics imports rl).
 SUBSET = [
     "utils/rewards_test.py",
     "viewer/util_test.py",
-    "locomotion/mocap/loader_test.py",
+    "rl/control_test.py",
     "composer/observation/updater_test.py",
 ]
 
@@ -46,16 +46,14 @@ def test_report_on_a_fixed_subset(reference, tmp_path):
     )
     assert files["viewer/util_test.py"]["status"] == "out of scope"
     assert "dm_control.viewer has no counterpart" in files["viewer/util_test.py"]["reason"]
-    mocap = files["locomotion/mocap/loader_test.py"]
-    assert mocap["status"] == "out of scope"
-    assert "from dm_control.locomotion.mocap import loader" in mocap["reason"]
+    assert files["rl/control_test.py"]["status"] == "out of scope"
+    assert "from dm_control.rl import control" in files["rl/control_test.py"]["reason"]
     updater = files["composer/observation/updater_test.py"]
-    assert updater["status"] == "ran" and updater["tests"] == 7
-    assert report["in_scope_files"] == 2 and report["out_of_scope_files"] == 2
-    assert report["in_scope_tests"] == rewards["tests"] + updater["tests"]
-    assert report["pass_rate"] == (rewards["passed"] + updater["passed"]) / (
-        rewards["tests"] + updater["tests"]
-    )
+    assert updater["status"] == "out of scope"
+    assert "test helper dm_control.composer.observation.fake_physics" in updater["reason"]
+    assert report["in_scope_files"] == 1 and report["out_of_scope_files"] == 3
+    assert report["in_scope_tests"] == rewards["tests"]
+    assert report["pass_rate"] == rewards["passed"] / rewards["tests"]
     assert "| `utils/rewards_test.py` | ran |" in markdown
     assert markdown.startswith("# dm-control 1.0.50's own tests, run here")
 

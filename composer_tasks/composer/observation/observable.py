@@ -237,7 +237,7 @@ class Observable:
         return raw
 
     def __call__(self, physics: Physics, random_state: RandomStateLike | None = None) -> np.ndarray:
-        """One value now (dm_control's shorthand for `observation_callable(...)()`)."""
+        """The current, corrupted value, read once (as dm_control's `Observable.__call__`)."""
         return self.observation_callable(physics, random_state)()
 
     def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
