@@ -1139,8 +1139,10 @@ def test_boxhead_egocentric_camera_sees_the_ball_ahead():
         physics.forward()
         image = camera()
         assert image.shape == (28, 28, 3) and image.dtype == np.uint8
-        # The ball's dark panels: near-black pixels (grass, sky and lines are not).
-        return int(np.sum(np.all(image < 40, axis=-1)))
+        # The ball's dark panels: near-black pixels (grass, sky and lines are not);
+        # antialiasing (physics.render's default, as dm_control's cameras render)
+        # lightens the edges of these few-pixel panels.
+        return int(np.sum(np.all(image < 60, axis=-1)))
 
     assert ball_pixels([2.0, 0.0, 0.0]) > 5
     assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.
