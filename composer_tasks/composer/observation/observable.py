@@ -197,6 +197,11 @@ class Observable:
             return functools.partial(_with_leading_axis, raw)
         return raw
 
+    def __call__(self, physics: Physics, random_state: RandomStateLike | None = None) -> Any:
+        """dm_control's shorthand: the current, corrupted value, read once
+        (`observation_callable(physics, random_state)()`)."""
+        return self.observation_callable(physics, random_state)()
+
     def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement _raw_reader")
 
