@@ -9,14 +9,18 @@ from composer_tasks.walkers.quadruped import Quadruped
 from composer_tasks.walkers.cmu_humanoid import CMUHumanoid
 from composer_tasks.walkers.cmu_humanoid import CMUHumanoidPositionControlledV2020
 from composer_tasks.walkers.ant import Ant
+from composer_tasks.walkers.jumping_ball import JumpingBallWithHead
+from composer_tasks.walkers.jumping_ball import RollingBallWithHead
 
 __all__ = [
     "Ant",
     "CMUHumanoid",
     "CMUHumanoidPositionControlledV2020",
     "Humanoid",
+    "JumpingBallWithHead",
     "PlanarWalker",
     "Quadruped",
+    "RollingBallWithHead",
     "Walker",
     "WalkerObservables",
     "WalkerPose",
