@@ -54,7 +54,7 @@ class SoccerHumanoidObservables(
     humanoid's `actuator_activation`."""
 
 
-class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
+class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoidPositionControlledV2020):
     """The CMU humanoid with a team colour and the legacy walker API.
 
     Args:
@@ -91,7 +91,7 @@ class SoccerHumanoid(legacy_base.LegacyWalker, cmu_humanoid.CMUHumanoid):
             raise ValueError(
                 f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}"
             )
-        cmu_humanoid.CMUHumanoid._build(self, name=name)
+        cmu_humanoid.CMUHumanoidPositionControlledV2020._build(self, name=name)
         self._walker_id = None if walker_id is None else int(walker_id)
         spec = self._spec
         marker_geoms = [spec.geom("face")]
