@@ -383,9 +383,11 @@ _HANDS = (
     ("rhand", "rhand", (0.035, 0.02, 0.045), (0, -0.016752, 0), (0, 0, 1, 1)),
 )
 # The face dm_control adds to V2020 to show the head's heading: a massless,
-# non-colliding capsule on the face and a nose, hidden from the egocentric camera.
+# non-colliding capsule on the face, and a "face" body 0.02 m short of the head's
+# y offset holding a nose hidden from the egocentric camera.
 _FACE = ("face", "head", 0.065, (0.000441, 0.062177, 0.00957), (0.000242, 0.034191, 0.01043))
-_NOSE = ("nose", "head", 0.02, (0, 0.048396, 0.106577), (0, 0.029604, 0.113423))
+_FACE_BODY_POS = (0.0, 0.039, 0.11)
+_NOSE = ("nose", "face", 0.02, (0, 0.009396, -0.003423), (0, -0.009396, 0.003423))
 
 # Touch sites, in the published sensor order: (site, body, type, size, centre,
 # orientation as ("zaxis", v) or ("quat", q)), CMU frame, unscaled.
@@ -1173,6 +1175,10 @@ def _build_v2020(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: 
             (_FACE, _BODY_GROUP),
             (_NOSE, _HIDDEN_FROM_EGOCENTRIC_GROUP),
         ):
+            if body_name not in bodies:
+                bodies[body_name] = bodies["head"].add_body(
+                    name=body_name, pos=_scaled(_FACE_BODY_POS, scale)
+                )
             bodies[body_name].add_geom(
                 name=geom_name,
                 type=_CAPSULE,
