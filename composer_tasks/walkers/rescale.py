@@ -79,7 +79,8 @@ def rescale_humanoid(
         if spec_body.explicitinertial:
             spec_body.mass *= mass_factor
     for geom in walker.root_body.find_all("geom"):
-        if geom.mass is not None:
+        # An unset mass reads None (dm_control) or NaN (an MjSpec geom's default).
+        if geom.mass is not None and not np.isnan(geom.mass):
             geom.mass = geom.mass * mass_factor
         else:
             density = geom.density if geom.density is not None else 1000.0
