@@ -18,8 +18,10 @@ rolling ball has no `kick`. The root joints are three world slides
 (`create_root_joints`); the heading is the `steer` hinge, as for BoxHead, whose
 pose API these walkers share (`set_pose`, `get_pose`, `set_velocity`, ...).
 
-One visual difference: dm_control textures the shell with an image it ships; here
-the shell carries a built-in grey checker cube texture.
+Differences: dm_control textures the shell with an image it ships; here the shell
+carries a built-in grey checker cube texture. dm_control's jumping balls do not
+track `prev_action` (theirs raises NotImplementedError); here, as a legacy walker,
+they do, zeroed at each episode's start as BoxHead's.
 """
 
 from typing import Any, Optional, Sequence
@@ -28,7 +30,6 @@ import mujoco
 import numpy as np
 
 from composer_tasks import mjcf
-from composer_tasks.physics import Physics
 from composer_tasks.walkers import base, boxhead, legacy_base
 
 _JOINT = mujoco.mjtJoint
@@ -334,17 +335,6 @@ class JumpingBallWithHead(boxhead.BoxHead):
     def observable_camera_joints(self) -> tuple:
         """(camera_height, camera_tilt) with camera control, else ()."""
         return self._handles(self._camera_joints)
-
-    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """The joints at zero and, with camera control, gravity on the camera body
-        cancelled by an applied force. As dm_control's jumping ball (and unlike
-        BoxHead), `prev_action` is left as the last episode ended."""
-        base.Walker.initialize_episode(self, physics, random_state)
-        if self._camera_control:
-            camera = physics.bind(self._camera_body)
-            force = np.zeros(6)
-            force[:3] = -np.asarray(physics.model.opt.gravity) * np.asarray(camera.mass).item()
-            camera.xfrc_applied = force
 
     @property
     def egocentric_camera(self) -> mjcf.Element:

@@ -67,6 +67,17 @@ def test_observables_and_kick_rollout():
     assert 0.35 < timestep.observation["walker/joints_pos"][0] < 0.45
 
 
+def test_prev_action_is_recorded_and_zeroed_each_episode():
+    walker = jumping_ball.JumpingBallWithHead()
+    environment = _environment(walker)
+    environment.reset()
+    action = np.array([0.5, -0.25, 1.0])
+    walker.apply_action(environment.physics, action, None)
+    np.testing.assert_array_equal(walker.prev_action, action)
+    environment.reset()
+    np.testing.assert_array_equal(walker.prev_action, np.zeros(3))
+
+
 def test_roll_moves_along_the_corridor():
     walker = jumping_ball.RollingBallWithHead()
     environment = _environment(walker)
