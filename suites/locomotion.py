@@ -85,7 +85,7 @@ def _make_walker(walker_name):
         return walkers.Quadruped()
     if walker_name == "humanoid":
         return walkers.Humanoid()
-    return walkers.CMUHumanoid()
+    return walkers.CMUHumanoidPositionControlledV2020()
 
 
 def _environment(task, seed, time_limit=_TIME_LIMIT_S):

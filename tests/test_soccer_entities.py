@@ -938,7 +938,7 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     walker.create_root_joints(arena.attach(walker))
     physics = Physics.from_spec(arena.spec)
     model = physics.model
-    reference_body = cmu_humanoid.CMUHumanoid(name="home0")
+    reference_body = cmu_humanoid.CMUHumanoidPositionControlledV2020(name="home0")
     plain = _arena_with_ground()
     plain.add_free_entity(reference_body)
     plain_model = Physics.from_spec(plain.spec).model
