@@ -44,6 +44,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.suite.base": "suites.base",
+    # The Control Suite's Environment (flat_observation, flatten_observation).
+    "dm_control.rl.control": "suites.control",
     "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",
     "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
     "dm_control.locomotion.soccer": "suites.soccer",
