@@ -197,6 +197,10 @@ class Observable:
             return functools.partial(_with_leading_axis, raw)
         return raw
 
+    def __call__(self, physics: Physics, random_state: RandomStateLike | None = None) -> np.ndarray:
+        """The current, corrupted value, read once (as dm_control's `Observable.__call__`)."""
+        return self.observation_callable(physics, random_state)()
+
     def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement _raw_reader")
 
