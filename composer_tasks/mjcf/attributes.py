@@ -123,6 +123,11 @@ def _copied(value: Any) -> Any:
     return list(value)
 
 
+# The written form of a class reference (`dclass`, `childclass`) given as a default
+# class handle rather than a name: it reads back as the handle, as in PyMJCF.
+CLASS_HANDLE_FORM = "\0default class handle"
+
+
 def as_written(value: Any, form: WrittenForm) -> Any:
     """An attribute's value read from the spec, in the form it was written in."""
     if form is None:
