@@ -21,8 +21,9 @@ OrderedDict keeps its key order, another mapping is flattened in sorted key orde
 
 import abc
 import collections
+import contextlib
 from collections import abc as collections_abc
-from typing import Any
+from typing import Any, Iterator
 
 import dm_env
 import numpy as np
@@ -31,9 +32,7 @@ from dm_env import specs
 from composer_tasks import composer
 from composer_tasks import physics as physics_lib
 
-# dm_control's `control.Physics` (the simulation a `control.Task` acts on) and its
-# divergence error are MuJoCo's Physics here, as `dm_control.mujoco.Physics` is one.
-Physics = physics_lib.Physics
+# A diverging simulation (the MuJoCo Physics' error).
 PhysicsError = physics_lib.PhysicsError
 
 FLAT_OBSERVATION_KEY = "observations"
@@ -109,6 +108,61 @@ def compute_n_steps(
             f"timestep ({physics_timestep}); it is {ratio} of them"
         )
     return int(round(ratio))
+
+
+class Physics(abc.ABC):
+    """The simulation a `control.Task` acts on (dm_control's `control.Physics`).
+
+    This project's MuJoCo `Physics` (composer_tasks.physics) counts as one, as
+    dm_control's `mujoco.Physics` does; other simulations subclass this and
+    implement `step`, `time`, `timestep`, `reset` and `after_reset`.
+    """
+
+    # Whether `step` leaves position-dependent quantities up to date (dm_control's
+    # `legacy_step`); `Environment(physics, task, legacy_step=...)` sets it.
+    legacy_step: bool = True
+
+    @abc.abstractmethod
+    def step(self, n_sub_steps: int = 1) -> None:
+        """Advances the simulation by `n_sub_steps` steps."""
+
+    @abc.abstractmethod
+    def time(self) -> float:
+        """The simulated time (s)."""
+
+    @abc.abstractmethod
+    def timestep(self) -> float:
+        """The duration of one step (s)."""
+
+    def set_control(self, control: Any) -> None:
+        """Sets the actuators' controls; a simulation without actuators does not."""
+        raise NotImplementedError(f"{type(self).__name__} does not support set_control")
+
+    @contextlib.contextmanager
+    def reset_context(self) -> Iterator["Physics"]:
+        """Resets the simulation on entry (a `PhysicsError` while resetting is
+        ignored), yields it for the caller to set the initial state, and calls
+        `after_reset` on exit."""
+        try:
+            self.reset()
+        except PhysicsError:
+            pass
+        yield self
+        self.after_reset()
+
+    @abc.abstractmethod
+    def reset(self) -> None:
+        """Puts the simulation in its default state."""
+
+    @abc.abstractmethod
+    def after_reset(self) -> None:
+        """Runs after `reset_context`'s block set the initial state."""
+
+    def check_divergence(self) -> None:
+        """Raises `PhysicsError` if the state diverged; by default it never does."""
+
+
+Physics.register(physics_lib.Physics)
 
 
 class Task(abc.ABC):

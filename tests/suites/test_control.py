@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from dm_env import specs
 
-from composer_tasks import composer
+from composer_tasks import composer, physics as physics_lib
 from suites import control
 
 _SLIDER = """
@@ -58,10 +58,11 @@ class _Push(control.Task):
 
 
 def test_the_control_loop_runs_the_task_in_dm_controls_order_and_time_limit():
-    physics = control.Physics.from_xml_string(_SLIDER)
+    physics = physics_lib.Physics.from_xml_string(_SLIDER)
     task = _Push()
     env = control.Environment(physics, task, time_limit=0.1, control_timestep=0.02)
     assert isinstance(env, control.Environment) and env.control_timestep() == pytest.approx(0.02)
+    assert isinstance(physics, control.Physics)  # MuJoCo's Physics is a control.Physics
     assert env.physics is physics and env.task is task
     first = env.reset()
     assert first.first() and first.reward is None and task.calls == ["initialize_episode"]
@@ -75,7 +76,7 @@ def test_the_control_loop_runs_the_task_in_dm_controls_order_and_time_limit():
 
 
 def test_termination_and_flat_observations():
-    physics = control.Physics.from_xml_string(_SLIDER)
+    physics = physics_lib.Physics.from_xml_string(_SLIDER)
     env = control.Environment(physics=physics, task=_Push(end_x=5e-5), flat_observation=True)
     env.reset()
     last = env.step([1.0])
@@ -85,7 +86,7 @@ def test_termination_and_flat_observations():
 
 
 def test_bad_arguments_are_named():
-    physics = control.Physics.from_xml_string(_SLIDER)
+    physics = physics_lib.Physics.from_xml_string(_SLIDER)
     with pytest.raises(ValueError, match="control_timestep or n_sub_steps, not both"):
         control.Environment(physics, _Push(), control_timestep=0.02, n_sub_steps=2)
     with pytest.raises(ValueError, match="integer multiple"):
