@@ -208,7 +208,9 @@ class Element:
                 f"an attachment frame has no name attribute; its full_identifier is {name!r}"
             )
         prefix = self._scope._full_prefix()
-        return name[len(prefix) :] if name else None
+        own = name[len(prefix) :]
+        # An element named only so that others can refer to it has no name of its own.
+        return own if own and not own.startswith(attributes_module.UNNAMED_PREFIX) else None
 
     @property
     def full_identifier(self) -> str:
