@@ -52,6 +52,26 @@ record("qposadr", physics.bind(joint).qposadr)
 record("gear", physics.bind(motor).gear[0])
 """
 
+ACTUATOR_DEFAULTS = """
+from dm_control import mjcf
+
+model = mjcf.RootElement(model="m")
+model.default.general.forcelimited = "true"
+model.default.motor.forcerange = [-2, 3]
+model.default.position.kp = 0.1
+model.default.velocity.kv = 0.2
+record("position_kp", model.default.position.kp)
+record("velocity_kv", model.default.velocity.kv)
+record("motor_defaults", sorted(model.default.motor.get_attributes()))
+body = model.worldbody.add("body", name="b")
+body.add("geom", size=[0.1])
+joint = body.add("joint", name="j")
+position = model.actuator.add("position", name="p", joint=joint)
+mjcf.commit_defaults(position)
+record("position_attributes", sorted(position.get_attributes()))
+record("position_committed", [position.kp, position.kv])
+"""
+
 MATH = """
 from dm_control.mujoco import math as mjmath
 
@@ -139,6 +159,11 @@ record("after_last_is_first", env.step([1.0]).first())
 @pytest.mark.dm_control_api("mjcf.commit_defaults", "mjcf.Element.get_attributes")
 def test_commit_defaults_and_class_handles_as_in_dm_control(differential):
     differential.assert_same(COMMIT_DEFAULTS, "commit_defaults")
+
+
+@pytest.mark.dm_control_api("mjcf.commit_defaults")
+def test_actuator_defaults_are_kept_per_tag_as_in_dm_control(differential):
+    differential.assert_same(ACTUATOR_DEFAULTS, "actuator_defaults")
 
 
 @pytest.mark.dm_control_api("mjcf.Element.add")
