@@ -34,6 +34,7 @@ from composer_tasks.mjcf.parser import (
 )
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.mjcf.root import RootElement
+from composer_tasks.mjcf.traversal_utils import commit_defaults
 
 __all__ = [
     "PREFIX_SEPARATOR",
@@ -41,6 +42,7 @@ __all__ = [
     "Physics",
     "RemovedElementError",
     "RootElement",
+    "commit_defaults",
     "export_with_assets",
     "export_with_assets_as_zip",
     "from_file",

@@ -123,6 +123,11 @@ def _copied(value: Any) -> Any:
     return list(value)
 
 
+# The written form of a class reference (`dclass`, `childclass`) given as a default
+# class handle rather than a name: it reads back as the handle, as in PyMJCF.
+CLASS_HANDLE_FORM = "\0default class handle"
+
+
 def as_written(value: Any, form: WrittenForm) -> Any:
     """An attribute's value read from the spec, in the form it was written in."""
     if form is None:
@@ -329,6 +334,27 @@ def _element_class() -> type[Element]:
     return Element
 
 
+# The names given to unnamed elements that another element refers to (MjSpec refers
+# by name): `//unnamed_<namespace>_<n>` in the element's model, the names dm_control
+# writes for unnamed elements. A user's name cannot contain "/", so these clash with
+# none; the element's `name` stays None.
+UNNAMED_PREFIX = "//unnamed_"
+
+
+def _name_unnamed(element: Any, namespace: str) -> str:
+    """Names the unnamed `element` `//unnamed_<namespace>_<n>` (the first n free)."""
+    scope = element._scope
+    index = 0
+    while True:
+        full_name = f"{scope._prefix_in_top}{UNNAMED_PREFIX}{namespace}_{index}"
+        if scope._lookup(namespace, full_name) is None:
+            break
+        index += 1
+    element._mjs.name = full_name
+    scope._edited()
+    return full_name
+
+
 def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
@@ -343,7 +369,7 @@ def reference_name(handle: Handle, value: Any, namespace: str) -> str:
             raise ValueError(f"expected a <{namespace}> element, got {value!r}")
         name = value._mjs.name
         if not name:
-            raise ValueError(f"{value!r} has no name, so nothing can refer to it; name it")
+            name = _name_unnamed(value, namespace)
         return name
     raise TypeError(f"expected a <{namespace}> element or its name, got {type(value).__name__}")
 

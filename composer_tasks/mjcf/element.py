@@ -30,6 +30,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
@@ -207,7 +208,9 @@ class Element:
                 f"an attachment frame has no name attribute; its full_identifier is {name!r}"
             )
         prefix = self._scope._full_prefix()
-        return name[len(prefix) :] if name else None
+        own = name[len(prefix) :]
+        # An element named only so that others can refer to it has no name of its own.
+        return own if own and not own.startswith(attributes_module.UNNAMED_PREFIX) else None
 
     @property
     def full_identifier(self) -> str:
@@ -329,6 +332,8 @@ class Element:
             record = self._record()
             if record is not None and "dclass" not in record:
                 return None  # the class a body's childclass gives is not set on it
+            if record is not None and record["dclass"] == attributes_module.CLASS_HANDLE_FORM:
+                return defaults_module.DefaultClass(self._mjs.classname, self._scope)
             classname = self._mjs.classname.name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
@@ -341,6 +346,10 @@ class Element:
             return attribute.get(self)
         if name not in record:
             return None
+        if record[name] == attributes_module.CLASS_HANDLE_FORM:  # childclass=<class handle>
+            return defaults_module.DefaultClass(
+                self._scope._top_spec().find_default(self._mjs.childclass), self._scope
+            )
         return attributes_module.as_written(attribute.get(self), record[name])
 
     def _set(self, name: str, value: Any) -> None:
@@ -400,12 +409,18 @@ class Element:
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
-    def _set_childclass(self, value: str | None) -> None:
+    def _set_childclass(self, value: Any) -> attributes_module.WrittenForm:
+        """Sets the class this body's children take: a class name or a class handle
+        (which then reads back as given, as in PyMJCF)."""
         if value is None:
             self._mjs.childclass = ""
-            return
-        self._scope._find_default(value)  # raises for a class the model does not have
-        self._mjs.childclass = self._scope._full_prefix() + value
+            return None
+        # Raises for a class the model does not have (or a handle of another model's).
+        found = self._scope._find_default(value)
+        self._mjs.childclass = found.name
+        if isinstance(value, defaults_module.DefaultClass):
+            return attributes_module.CLASS_HANDLE_FORM
+        return None
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

@@ -533,7 +533,13 @@ class RootElement:
         mjs = creator(owner, default)
         handle = element_module.new_handle(mjs, self, tag)
         name = ""
-        written: dict[str, Any] = {} if dclass is None else {"dclass": None}
+        written: dict[str, Any] = {}
+        if dclass is not None:
+            written["dclass"] = (
+                attributes_module.CLASS_HANDLE_FORM
+                if isinstance(dclass, defaults_module.DefaultClass)
+                else None
+            )
         try:
             for name, value in attributes.items():
                 attribute = table[name]
