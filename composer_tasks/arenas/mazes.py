@@ -44,6 +44,16 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
+# labmaze's defaults (`labmaze.defaults`, a compiled module that type checkers
+# cannot read): the tokens of spawn and object cells and RandomMaze's parameters.
+SPAWN_TOKEN = "P"
+OBJECT_TOKEN = "G"
+_MAX_ROOMS = 4
+_ROOM_MIN_SIZE = 3
+_ROOM_MAX_SIZE = 5
+_MAX_VARIATIONS = 26
+_SIMPLIFY = True
+_EXTRA_CONNECTION_PROBABILITY = 0.0
 # Wall looks without wall textures: (rgb1, rgb2) of a chequered builtin texture;
 # one is picked per episode.
 _WALL_STYLES = (
@@ -325,12 +335,12 @@ class MazeWithTargets(composer.Arena):
         maze = self._next_maze(random_state)
         layer = np.array(maze.entity_layer)
         self._layers = (layer, np.array(maze.variations_layer))
-        rows, cols = np.nonzero(layer == labmaze.defaults.SPAWN_TOKEN)
+        rows, cols = np.nonzero(layer == SPAWN_TOKEN)
         self._spawn_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._spawn_positions = np.column_stack(
             [self.grid_to_world(rows, cols), np.zeros(len(rows))]
         )
-        rows, cols = np.nonzero(layer == labmaze.defaults.OBJECT_TOKEN)
+        rows, cols = np.nonzero(layer == OBJECT_TOKEN)
         self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._target_positions = np.column_stack(
             [self.grid_to_world(rows, cols), np.full(len(rows), self._target_height)]
@@ -570,6 +580,12 @@ class MazeWithTargets(composer.Arena):
         return self._top_camera
 
     @property
+    def target_radius(self) -> float:
+        """Radius of the arena's reward spheres (and of the default targets of
+        `ManyGoalsMaze`), metres."""
+        return self._target_radius
+
+    @property
     def xy_scale(self) -> float:
         return self._xy_scale
 
@@ -687,14 +703,14 @@ class RandomMazeWithTargets(MazeWithTargets):
         y_cells: int = 11,
         xy_scale: float = 2.0,
         z_height: float = 2.0,
-        max_rooms: int = labmaze.defaults.MAX_ROOMS,
-        room_min_size: int = labmaze.defaults.ROOM_MIN_SIZE,
-        room_max_size: int = labmaze.defaults.ROOM_MAX_SIZE,
+        max_rooms: int = _MAX_ROOMS,
+        room_min_size: int = _ROOM_MIN_SIZE,
+        room_max_size: int = _ROOM_MAX_SIZE,
         spawns_per_room: int = 1,
         targets_per_room: int = 1,
-        max_variations: int = labmaze.defaults.MAX_VARIATIONS,
-        simplify: bool = labmaze.defaults.SIMPLIFY,
-        extra_connection_probability: float = labmaze.defaults.EXTRA_CONNECTION_PROBABILITY,
+        max_variations: int = _MAX_VARIATIONS,
+        simplify: bool = _SIMPLIFY,
+        extra_connection_probability: float = _EXTRA_CONNECTION_PROBABILITY,
         skybox_texture: composer.Entity | None = None,
         wall_textures: Any = None,
         floor_textures: composer.Entity | None = None,

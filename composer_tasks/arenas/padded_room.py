@@ -13,6 +13,8 @@ from __future__ import annotations
 import labmaze
 import numpy as np
 
+from composer_tasks.arenas.mazes import OBJECT_TOKEN, SPAWN_TOKEN
+
 # Cells added to each dimension around the room (2 on each side), dm_control's value.
 _PADDING = 4
 
@@ -75,9 +77,9 @@ class PaddedRoom(labmaze.BaseMaze):
         offset = _PADDING // 2
         for index, cell in enumerate(cells):
             if index < self._num_agent_spawn_positions:
-                token = labmaze.defaults.SPAWN_TOKEN
+                token = SPAWN_TOKEN
             else:
-                token = labmaze.defaults.OBJECT_TOKEN
+                token = OBJECT_TOKEN
             row, col = divmod(int(cell), self._room_size)
             self._entity_layer[row + offset, col + offset] = token
 

@@ -41,15 +41,16 @@ def bounded_quat_dist(source: ArrayLike, target: ArrayLike) -> np.ndarray:
     2 <q1, q2>^2 - 1, so q and -q are at distance 0 and orthogonal quaternions
     at pi/2.
     """
-    source = np.asarray(source, dtype=np.float64)
-    target = np.asarray(target, dtype=np.float64)
-    if source.shape[-1:] != (4,) or target.shape[-1:] != (4,):
+    source_array = np.asarray(source, dtype=np.float64)
+    target_array = np.asarray(target, dtype=np.float64)
+    if source_array.shape[-1:] != (4,) or target_array.shape[-1:] != (4,):
         raise ValueError(
-            f"quaternions must have a last axis of 4, got shapes {source.shape} and {target.shape}"
+            "quaternions must have a last axis of 4, got shapes "
+            f"{source_array.shape} and {target_array.shape}"
         )
-    source = source / np.linalg.norm(source, axis=-1, keepdims=True)
-    target = target / np.linalg.norm(target, axis=-1, keepdims=True)
-    cosine = 2.0 * np.einsum("...i,...i", source, target) ** 2 - 1.0
+    source_array = source_array / np.linalg.norm(source_array, axis=-1, keepdims=True)
+    target_array = target_array / np.linalg.norm(target_array, axis=-1, keepdims=True)
+    cosine = 2.0 * np.einsum("...i,...i", source_array, target_array) ** 2 - 1.0
     # Rounding can put the cosine of equal quaternions a hair above 1.
     cosine = np.minimum(1.0, cosine)
     return 0.5 * np.arccos(cosine)[..., np.newaxis]
