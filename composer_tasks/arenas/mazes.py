@@ -388,7 +388,9 @@ class MazeWithTargets(composer.Arena):
         )
         model.geom_matid[physics.bind(self._floor).id] = floor_material_ids[self._floor_style]
         targets = self.target_positions
-        count = len(targets) if self._show_target_spheres else 0
+        # An arena without spheres of its own (target_spheres=0) only reports the
+        # target cells.
+        count = len(targets) if self._show_target_spheres and len(body_ids) else 0
         if count > len(body_ids):
             raise ValueError(
                 f"the maze has {count} targets but the arena holds {len(body_ids)} spheres; "
