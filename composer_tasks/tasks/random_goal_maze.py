@@ -176,7 +176,7 @@ class NullGoalMaze(walker_task.WalkerTask):
 
     def _respawn(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """dm_control's respawn: the initial pose, a spawn cell, a heading."""
-        self._walker.reinitialize_pose(physics, random_state)
+        walker_state.reset_walker_pose(physics, self._walker, random_state)
         spawn_positions = self._arena.spawn_positions
         if len(spawn_positions) == 0:
             raise ValueError("this episode's maze has no spawn cell")
