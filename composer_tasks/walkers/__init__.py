@@ -9,6 +9,7 @@ from composer_tasks.walkers.quadruped import Quadruped
 from composer_tasks.walkers.cmu_humanoid import CMUHumanoid
 from composer_tasks.walkers.cmu_humanoid import CMUHumanoidPositionControlledV2020
 from composer_tasks.walkers.ant import Ant
+from composer_tasks.walkers.rodent import Rat
 
 __all__ = [
     "Ant",
@@ -17,6 +18,7 @@ __all__ = [
     "Humanoid",
     "PlanarWalker",
     "Quadruped",
+    "Rat",
     "Walker",
     "WalkerObservables",
     "WalkerPose",
