@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas import style
 from composer_tasks.physics import Physics
 
 # Size of the plane's rendering grid quads, metres (dm_control floors.py).
@@ -26,8 +27,8 @@ class Floor(composer.Arena):
     Args:
       size: (half-length x, half-length y) in metres.
       reflectance: reflectance of the floor material.
-      aesthetic: "default" only: dm_control's other looks are image files that
-        this project does not ship.
+      aesthetic: "default" or "outdoor_natural" (dm_control's grass and sky images,
+        drawn here from MuJoCo's builtin textures: `style.add_outdoor_natural_look`).
       name: the arena's name.
       top_camera_y_padding_factor: margin of the top camera's view around the
         floor's y extent (1 fits it exactly).
@@ -46,11 +47,7 @@ class Floor(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        if aesthetic != "default":
-            raise ValueError(
-                f"aesthetic {aesthetic!r} is not available: dm_control's aesthetics are "
-                "texture image files that this project does not ship; use 'default'"
-            )
+        style.check_aesthetic(aesthetic)
         if not top_camera_distance > 0:
             raise ValueError(
                 f"top_camera_distance must be positive metres, got {top_camera_distance!r}"
@@ -60,26 +57,29 @@ class Floor(composer.Arena):
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
         spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
         spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-        self._ground_texture = spec.add_texture(
-            name="groundplane",
-            type=mujoco.mjtTexture.mjTEXTURE_2D,
-            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            rgb1=[0.2, 0.3, 0.4],
-            rgb2=[0.1, 0.2, 0.3],
-            mark=mujoco.mjtMark.mjMARK_EDGE,
-            markrgb=[0.8, 0.8, 0.8],
-            width=200,
-            height=200,
-        )
-        self._ground_material = spec.add_material(
-            name="groundplane", texrepeat=[2.0, 2.0], texuniform=True, reflectance=reflectance
-        )
-        self._ground_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "groundplane"
+        if aesthetic == "outdoor_natural":
+            self._ground_material = style.add_outdoor_natural_look(spec)
+        else:
+            self._ground_texture = spec.add_texture(
+                name="groundplane",
+                type=mujoco.mjtTexture.mjTEXTURE_2D,
+                builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+                rgb1=[0.2, 0.3, 0.4],
+                rgb2=[0.1, 0.2, 0.3],
+                mark=mujoco.mjtMark.mjMARK_EDGE,
+                markrgb=[0.8, 0.8, 0.8],
+                width=200,
+                height=200,
+            )
+            self._ground_material = spec.add_material(
+                name="groundplane", texrepeat=[2.0, 2.0], texuniform=True, reflectance=reflectance
+            )
+            self._ground_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "groundplane"
         self._ground = spec.worldbody.add_geom(
             name="groundplane",
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[size[0], size[1], _GROUND_QUAD_SIZE_M],
-            material="groundplane",
+            material=self._ground_material.name,
         )
         fovy_rad = 2 * np.arctan2(top_camera_y_padding_factor * size[1], top_camera_distance)
         self._top_camera = spec.worldbody.add_camera(

@@ -159,14 +159,19 @@ def test_two_touch_target_needs_a_second_touch_after_the_debounce():
 # Floor.
 
 
-def test_floor_top_camera_sees_the_floor_and_aesthetics_are_refused():
+def test_floor_top_camera_sees_the_floor_and_its_aesthetics():
     arena = floor.Floor(size=(3.0, 5.0))
     camera = arena.top_camera
     expected = np.rad2deg(2 * np.arctan2(1.1 * 5.0, 100.0))
     assert camera.fovy == pytest.approx(expected)
     assert arena.ground_geoms[0].name == "groundplane"
     with pytest.raises(ValueError, match="aesthetic"):
-        floor.Floor(aesthetic="outdoor_natural")
+        floor.Floor(aesthetic="indoor_unnatural")
+    outdoor = floor.Floor(aesthetic="outdoor_natural")
+    model = outdoor.spec.compile()
+    names = [model.texture(i).name for i in range(model.ntex)]
+    assert names == ["aesthetic_texture", "aesthetic_skybox"]
+    assert model.material(int(model.geom_matid[0])).name == "aesthetic_material"
 
 
 # Labmaze textures and mazes.
