@@ -950,8 +950,10 @@ class Rat(legacy_base.LegacyWalker):
         return self._handles(self._bodies)
 
     @property
-    def observable_tendons(self) -> tuple[mjcf.Element, ...]:
-        return self._handles(self._tendons)
+    def observable_tendons(self) -> tuple[mujoco.MjsTendon, ...]:
+        """The 8 coupling tendons, as `mujoco.MjsTendon`s (this project's PyMJCF
+        handles do not cover tendons; `physics.bind` takes these)."""
+        return self._tendons
 
     @property
     def mocap_joints(self) -> tuple[mjcf.Element, ...]:

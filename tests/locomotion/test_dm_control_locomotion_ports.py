@@ -310,3 +310,113 @@ def test_many_goals_maze_pays_each_target_once_and_ends_when_all_are_reached():
     assert task.get_reward(env.physics) == 5.0
     assert task.should_terminate_episode(env.physics)
     assert task.get_discount(env.physics) == 1.0
+
+
+# The rat.
+
+
+def test_rat_has_dm_control_names_counts_and_mass():
+    rat = walkers.Rat()
+    arena = floor.Floor()
+    arena.add_free_entity(rat)
+    model = arena.spec.compile()
+    assert len(rat.bodies) == 65 and len(rat.actuators) == 38
+    assert len(rat.mocap_joints) == 67 and len(rat.observable_joints) == 30
+    assert len(rat.observable_tendons) == 8
+    assert model.nu == 38 and model.ntendon == 8
+    assert sum(float(model.body_mass[i]) for i in range(model.nbody)) == pytest.approx(
+        0.33779, abs=1e-4
+    )
+    assert [a.name for a in rat.actuators[:3]] == ["lumbar_extend", "lumbar_bend", "lumbar_twist"]
+    assert rat.head.name == "skull" and rat.pelvis_body.name == "pelvis"
+    # A control of 0 targets the middle of each joint's range.
+    hip = model.actuator("walker/hip_L_extend")
+    low, high = model.jnt_range[model.joint("walker/hip_L_extend").id]
+    assert hip.gainprm[0] == pytest.approx(0.6 * (high - low) / 2)
+    assert hip.biasprm[0] == pytest.approx(0.6 * (high + low) / 2)
+    with pytest.raises(ValueError, match="mocap order"):
+        rat.pose_to_actuation(np.zeros(3))
+    np.testing.assert_allclose(rat.pose_to_actuation(np.zeros(67))[:8], 0.0)
+
+
+def test_rat_observables_have_their_shapes_and_a_seeded_run_repeats():
+    from composer_tasks.arenas import corridors as corridor_arenas
+    from composer_tasks.tasks import corridors as corridor_tasks
+
+    runs = []
+    for _ in range(2):
+        rat = walkers.Rat()
+        task = corridor_tasks.RunThroughCorridor(
+            rat,
+            corridor_arenas.EmptyCorridor(),
+            walker_spawn_position=(5, 0, 0),
+            physics_timestep=0.001,
+            control_timestep=0.02,
+            enable_egocentric_camera=False,
+        )
+        env = composer.Environment(task, random_state=5, strip_singleton_obs_buffer_dim=True)
+        observation = env.reset().observation
+        assert observation["walker/tendons_pos"].shape == (8,)
+        assert observation["walker/actuator_activation"].shape == (38,)
+        assert observation["walker/appendages_pos"].shape == (15,)
+        assert observation["walker/joints_pos"].shape == (30,)
+        rng = np.random.RandomState(1)
+        heights = []
+        for _ in range(5):
+            env.step(rng.uniform(-1, 1, 38))
+            heights.append(env.physics.bind(rat.head).xpos.copy())
+        runs.append(np.array(heights))
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+# Two-touch reaching.
+
+
+def _two_touch(seed=0):
+    from composer_tasks.tasks import reach
+
+    rat = walkers.Rat()
+    task = reach.TwoTouch(
+        rat,
+        floor.Floor(size=(10.0, 10.0), aesthetic="outdoor_natural"),
+        target_builders=[functools.partial(target_sphere.TargetSphereTwoTouch, radius=0.025)],
+        target_type_rewards=[25.0],
+        target_area=(1.5, 1.5),
+        physics_timestep=0.001,
+        control_timestep=0.02,
+    )
+    return composer.Environment(task, random_state=seed), task, reach
+
+
+def test_two_touch_pays_a_touch_pair_at_the_right_interval():
+    env, task, reach = _two_touch()
+    env.reset()
+    target_xy = env.physics.bind(task.target.geom).xpos[:2]
+    assert np.all(np.abs(target_xy) <= 1.5)
+    assert env.physics.bind(task.target.geom).xpos[2] == pytest.approx(0.14)
+    task.target._touched_once = True
+    reward = task.get_reward(env.physics)
+    assert reward >= 25.0 and task.state == reach.TwoTouchState.TOUCHED_ONCE
+    env.physics.data.time += 0.8
+    task.target._touched_twice = True
+    assert task.get_reward(env.physics) >= 25.0
+    assert task.state == reach.TwoTouchState.TOUCHED_TWICE
+
+
+def test_two_touch_times_out_a_second_touch_too_soon_and_repeats_under_a_seed():
+    env, task, reach = _two_touch(seed=4)
+    env.reset()
+    first = env.physics.bind(task.target.geom).xpos.copy()
+    task.target._touched_once = True
+    task.get_reward(env.physics)
+    env.physics.data.time += 0.1
+    task.target._touched_twice = True
+    assert task.get_reward(env.physics) < 1.0
+    assert task.state == reach.TwoTouchState.TOUCHED_TOO_SOON
+    again, again_task, _ = _two_touch(seed=4)
+    again.reset()
+    np.testing.assert_array_equal(again.physics.bind(again_task.target.geom).xpos, first)
+    with pytest.raises(ValueError, match="Rat or a CMUHumanoid"):
+        reach.TwoTouch(
+            walkers.Quadruped(), floor.Floor(), [target_sphere.TargetSphereTwoTouch], [1.0]
+        )
