@@ -75,6 +75,10 @@ class RunThroughCorridor(walker_task.WalkerTask):
         self._arena = arena
         self._task_observables = collections.OrderedDict()
         walker_state.attach_walker(arena, walker)
+        # dm_control's task sets these clipping planes (metres) on the arena at every
+        # episode's MJCF stage; they never change, so once here keeps the model.
+        arena.spec.visual.map.znear = 0.00025
+        arena.spec.visual.map.zfar = 4.0
         self._walker_spawn_position = walker_spawn_position
         self._walker_spawn_rotation = walker_spawn_rotation
         self._target_velocity = float(target_velocity)
