@@ -32,14 +32,28 @@ def parse(name: str) -> tuple[str, str | None]:
     return domain, task
 
 
-def load(name: str, seed: int, num_envs: int | None = None):
+def load(
+    name: str,
+    seed: int,
+    num_envs: int | None = None,
+    backend: str = "cpu",
+    device: str | None = None,
+):
     """The environment `name` ('domain:task' or a locomotion name), seeded with `seed`.
 
     With `num_envs`, a batched environment of that many copies (the interface of
     agents/vector.py); copy i is the single environment seeded with
-    `composer_tasks.batch.copy_seed(seed, i)`.
+    `composer_tasks.batch.copy_seed(seed, i)`. `backend` and `device` choose where the
+    copies' physics steps (`BatchEnvironment`'s: "cpu", MuJoCo's batch, the default;
+    or "warp", MuJoCo Warp on `device`); a single environment is always on the CPU.
     """
     domain, task = parse(name)
+    if num_envs is None and (backend != "cpu" or device is not None):
+        raise ValueError(
+            f"backend={backend!r}, device={device!r} choose where a batch of copies steps; "
+            f"a single environment ({name!r} without num_envs) always steps on the CPU."
+        )
+    on = {"backend": backend, "device": device}
     if task is None:
         from composer_tasks.batch import BatchEnvironment  # pylint: disable=import-outside-toplevel
         from suites import locomotion  # pylint: disable=import-outside-toplevel
@@ -47,19 +61,22 @@ def load(name: str, seed: int, num_envs: int | None = None):
         if num_envs is None:
             return locomotion.load(name, seed=int(seed))
         return BatchEnvironment.from_environments(
-            lambda copy_seed: locomotion.load(name, seed=copy_seed), int(num_envs), seed=int(seed)
+            lambda copy_seed: locomotion.load(name, seed=copy_seed),
+            int(num_envs),
+            seed=int(seed),
+            **on,
         )
     if domain == "hand":
         from suites import hand  # pylint: disable=import-outside-toplevel
 
         if num_envs is None:
             return hand.load(task, seed=int(seed))
-        return hand.load_batch(task, int(num_envs), seed=int(seed))
+        return hand.load_batch(task, int(num_envs), seed=int(seed), **on)
     from suites import suite  # pylint: disable=import-outside-toplevel
 
     if num_envs is None:
         return suite.load(domain, task, task_kwargs={"random": int(seed)})
-    return suite.load_batch(domain, task, int(num_envs), seed=int(seed))
+    return suite.load_batch(domain, task, int(num_envs), seed=int(seed), **on)
 
 
 def factory(name: str) -> Callable[[int], dm_env.Environment]:
@@ -68,7 +85,10 @@ def factory(name: str) -> Callable[[int], dm_env.Environment]:
     return lambda seed: load(name, seed)
 
 
-def batch_factory(name: str) -> Callable[[int, int], object]:
-    """A `make_batch(seed, num_envs)` function for `name`, checking the name's form now."""
+def batch_factory(
+    name: str, backend: str = "cpu", device: str | None = None
+) -> Callable[[int, int], object]:
+    """A `make_batch(seed, num_envs)` function for `name` on `backend`/`device` (see
+    `load`), checking the name's form now."""
     parse(name)
-    return lambda seed, num_envs: load(name, seed, num_envs)
+    return lambda seed, num_envs: load(name, seed, num_envs, backend=backend, device=device)

@@ -116,6 +116,20 @@ _BATCHED_PHYSICS = flags.DEFINE_bool(
     "With --num-envs > 1, step the copies on MuJoCo's batch (suite.load_batch) rather than "
     "one after another (agents.vector.LoopedBatch).",
 )
+_BACKEND = flags.DEFINE_enum(
+    "backend",
+    "cpu",
+    ["cpu", "warp"],
+    "Where the --num-envs copies' physics steps: cpu (MuJoCo's batch on CPU threads) or "
+    "warp (MuJoCo Warp, one model with a world per copy; docs/batch.md). The agent's "
+    "networks and updates run in JAX wherever JAX runs; observations reach them as host "
+    "arrays.",
+)
+_DEVICE = flags.DEFINE_string(
+    "device",
+    None,
+    "The Warp device of --backend warp: cuda:0, cpu, ... (default: a GPU if Warp finds one).",
+)
 
 
 _ACTORS = flags.DEFINE_integer(
@@ -308,6 +322,14 @@ def _train() -> experiment.RunResult:
             "--preset and --samples_per_insert apply to single-process runs "
             "(--agent ppo or d4pg without --actors/--ray_address)."
         )
+    distributed = (
+        _AGENT.value == "dppo" or _ACTORS.value is not None or _RAY_ADDRESS.value is not None
+    )
+    if distributed and (flags.FLAGS["backend"].present or _DEVICE.value is not None):
+        raise app.UsageError(
+            "--backend and --device apply to single-process runs (--agent ppo or d4pg "
+            "without --actors/--ray_address); Ray actors and workers step on the CPU batch."
+        )
     if _AGENT.value == "dppo":
         if _ACTORS.value is not None:
             raise app.UsageError("--actors is for --agent d4pg; DPPO takes --workers.")
@@ -381,6 +403,12 @@ def _train() -> experiment.RunResult:
         raise app.UsageError(str(error)) from error
     if budget_line is not None:
         print(budget_line)
+    batched = _BATCHED_PHYSICS.value and num_envs > 1
+    if (_BACKEND.value != "cpu" or _DEVICE.value is not None) and not batched:
+        raise app.UsageError(
+            f"--backend {_BACKEND.value} --device {_DEVICE.value} choose where a batch of "
+            f"copies steps: give --num-envs > 1 (got {num_envs}) with --batched-physics."
+        )
     return experiment.train(
         _AGENT.value,
         environments.factory(_ENV.value),
@@ -397,8 +425,8 @@ def _train() -> experiment.RunResult:
         progress=_PROGRESS.value,
         overwrite=_OVERWRITE.value,
         make_batch=(
-            environments.batch_factory(_ENV.value)
-            if _BATCHED_PHYSICS.value and num_envs > 1
+            environments.batch_factory(_ENV.value, _BACKEND.value, _DEVICE.value)
+            if batched
             else None
         ),
         tracking_settings=tracking_settings(),

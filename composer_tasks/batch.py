@@ -25,6 +25,12 @@ tasks run each copy's control step (`Environment.control_step`) with the physics
 batched. Both paths give the same numbers, step types, errors and logged episode
 ends as single environments, copy by copy.
 
+Backends: `backend="cpu"` (the default) is the above; `backend="warp"` steps a
+vectorised task's copies as the worlds of one MuJoCo Warp model, on a GPU or Warp's CPU
+device (`composer_tasks.batch_warp`, which says what runs where). Its hooks here are
+the methods and branches that name `_warp`; resets, the episode bookkeeping and the
+outcome stay the code above, and the `mujoco.batch` rows stay the copies' reset staging.
+
 Conventions:
   * Copy i is bit-identical to `composer.Environment(task_i, random_state=derive_seed(seed, i))`
     (`composer_tasks.seeding`) stepped with the same actions, including across
@@ -64,7 +70,7 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import batch_fields, batch_memory, seeding
+from composer_tasks import batch_fields, batch_memory, batch_warp, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
@@ -168,6 +174,11 @@ class BatchEnvironment:
         the copies are not rendered (camera observables aside), and each copy's
         model would otherwise hold its own procedural textures (about 12 MB for a
         suite model); the physics is the same either way.
+      backend: "cpu" (`mujoco.batch` on CPU threads) or "warp" (the copies as the
+        worlds of one MuJoCo Warp model, `composer_tasks.batch_warp`; vectorised
+        tasks only), or a `batch_warp.WarpOptions` for Warp with settings.
+      device: the Warp device of backend "warp" ("cuda:0", "cpu"; None: a GPU if
+        Warp finds one, else "cpu").
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
@@ -180,6 +191,8 @@ class BatchEnvironment:
         time_limit: float = float("inf"),
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
         textures: bool = False,
+        backend: Union[str, batch_warp.WarpOptions] = "cpu",
+        device: Optional[str] = None,
         **environment_kwargs: Any,
     ) -> None:
         if isinstance(task_or_factory, task_module.Task):
@@ -213,7 +226,7 @@ class BatchEnvironment:
                 f"task_or_factory must be a composer.Task or a callable returning one, "
                 f"got {type(task_or_factory).__name__}"
             )
-        self._setup(make, num_envs, num_threads, seed, model_variations)
+        self._setup(make, num_envs, num_threads, seed, model_variations, backend, device)
 
     @classmethod
     def from_environments(
@@ -223,11 +236,14 @@ class BatchEnvironment:
         num_threads: int = 0,
         seed: Optional[int] = None,
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+        backend: Union[str, batch_warp.WarpOptions] = "cpu",
+        device: Optional[str] = None,
     ) -> "BatchEnvironment":
         """A batch of environments made by `environment_factory(random_state)`.
 
         The factory must return a new `composer.Environment` seeded with the int it
-        is given; `suite.load_batch` uses it.
+        is given; `suite.load_batch` uses it. `backend` and `device` are as in
+        `BatchEnvironment`.
         """
         if not callable(environment_factory):
             raise TypeError(
@@ -240,6 +256,8 @@ class BatchEnvironment:
             num_threads,
             seed,
             model_variations,
+            backend,
+            device,
         )
         return batch
 
@@ -250,7 +268,12 @@ class BatchEnvironment:
         num_threads: int,
         seed: Optional[int],
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]],
+        backend: Union[str, batch_warp.WarpOptions] = "cpu",
+        device: Optional[str] = None,
     ) -> None:
+        # Warp backend (composer_tasks.batch_warp): None on the CPU batch.
+        self._warp: Optional[batch_warp.WarpSimulation] = None
+        warp_options = batch_warp.resolve_backend(backend, device)
         if (
             isinstance(num_envs, (bool, np.bool_))
             or not isinstance(num_envs, (int, np.integer))
@@ -270,6 +293,13 @@ class BatchEnvironment:
         self._variations = _check_variation_keys(model_variations)
         self._num_envs = int(num_envs)
         first = self._make_copy(make, 0)
+        if warp_options is not None:
+            obstacle = _vectorize_obstacle(first)
+            if obstacle is not None:
+                raise ValueError(
+                    f"backend='warp' steps vectorised tasks only: {type(first.task).__name__} "
+                    f"{obstacle}; use backend='cpu'"
+                )
         lower_bound = batch_memory.lower_bound_per_copy(first.physics.model)
         batch_memory.refuse(
             self._num_envs,
@@ -335,6 +365,58 @@ class BatchEnvironment:
         self._vectorized = _vectorizable(self._envs)
         if self._vectorized:
             self._setup_vectorized()
+        if warp_options is not None:
+            self._setup_warp(warp_options)
+
+    def _setup_warp(self, options: batch_warp.WarpOptions) -> None:
+        """The Warp backend: the copies' physics on one MuJoCo Warp model (see
+        `composer_tasks.batch_warp`); the CPU batch stays the copies' reset staging."""
+        if not self._vectorized:
+            raise ValueError(
+                f"backend='warp' steps vectorised tasks only, and a copy of "
+                f"{type(self._envs[0].task).__name__} is not: use backend='cpu'"
+            )
+        self._materialize(0)
+        self._warp = batch_warp.WarpSimulation(
+            self._shared_model.model,
+            self._envs[0].physics.data,
+            self._num_envs,
+            self._nstep,
+            self._shared_model.expanded_fields,
+            options,
+            type(self._envs[0].task).__name__,
+        )
+        self._bind_vectorized()
+        self._warp_sync(None)
+
+    def _warp_sync(self, rows: Optional[np.ndarray]) -> None:
+        """Warp backend: uploads the CPU batch's state rows `rows` (None: all) and the
+        copies' per-copy model fields into the Warp worlds, then runs their position
+        and velocity stages."""
+        warp = self._warp
+        if warp is None:
+            return
+        if self._own_models is not None:
+            raise ValueError(
+                f"{type(self._envs[0].task).__name__}: the copies' models differ in fields "
+                "that cannot be held per copy; the Warp backend cannot run them"
+            )
+        expanded = self._shared_model.expanded_values
+        if expanded:
+            warp.write_model_fields(expanded)
+        warp.upload(self._state_views, rows)
+        warp.forward_positions()
+
+    def _warp_download(self, rows: Iterable[int]) -> None:
+        """Warp backend: copies the Warp worlds' state of `rows` into the CPU batch's
+        rows (before the CPU batch's rows are read: a snapshot, `copy_physics`)."""
+        warp = self._warp
+        if warp is None:
+            return
+        rows = np.asarray(list(rows), dtype=np.int64)
+        for name, view in self._state_views.items():
+            values = np.asarray(warp.field(name))
+            view[rows] = values[rows].reshape(view[rows].shape)
 
     def _bind_state_views(self) -> None:
         self._state_views = {}
@@ -456,6 +538,15 @@ class BatchEnvironment:
         self._warnings = self._batch.warning
         self._checked_warnings = self._warnings.copy()
         self._checked_warning_bytes = self._warnings.tobytes()
+        if self._warp is not None:
+            self._batch_physics = self._envs[0].physics.over_arrays(
+                _BatchModel(self._per_copy_model_field), self._warp.data
+            )
+
+    @property
+    def warp(self) -> Optional[batch_warp.WarpSimulation]:
+        """The MuJoCo Warp model and data of backend "warp" (None on the CPU batch)."""
+        return self._warp
 
     @property
     def vectorized(self) -> bool:
@@ -540,6 +631,7 @@ class BatchEnvironment:
         index = self._copy_index(index)
         env = self._envs[index]
         if self._vectorized:
+            self._warp_download([index])
             self._batch.get_data(index, data)
         else:
             mujoco.mj_copyData(data, env.physics.model, env.physics.data)
@@ -568,7 +660,9 @@ class BatchEnvironment:
         # step; the vectorised path keeps the batch's row between resets.
         data.xfrc_applied[...] = forces
         if self._vectorized:
+            self._warp_download([index])
             self._state_views["xfrc_applied"][index] = forces
+            self._warp_sync(np.array([index]))
 
     # Seeds and episodes.
 
@@ -614,6 +708,7 @@ class BatchEnvironment:
         """Starts a new episode in every copy."""
         timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
         self._flush_models()
+        self._warp_sync(None)
         self._needs_reset = False
         stacked = self._stack(timesteps)
         if self._vectorized:
@@ -713,6 +808,12 @@ class BatchEnvironment:
             index,
             ", ".join(blocked),
         )
+        if self._warp is not None:
+            raise ValueError(
+                f"{type(self._envs[0].task).__name__}: copy {index}'s model differs from the "
+                f"batch's shared model in {', '.join(blocked)}, which cannot be held per copy; "
+                "the Warp backend cannot run it (use backend='cpu')"
+            )
         if self._slim[index]:
             self._unslim_from_scratch(index)
         for slim_index in np.flatnonzero(self._slim & self._shared_model.rows_differ()):
@@ -771,11 +872,15 @@ class BatchEnvironment:
         physics = self._envs[index].physics
         self._materialize(index)
         if self._vectorized:
+            self._warp_download([index])
             self._batch.get_data(index, physics.data)
+            if self._warp is not None:
+                mujoco.mj_forward(physics.model, physics.data)
         yield physics
         self._take_copy(index)
         self._flush_models()
         if self._vectorized:
+            self._warp_sync(np.array([index]))
             self._note_warnings()
 
     def step(self, actions: Any) -> "BatchTimeStep":
@@ -871,13 +976,27 @@ class BatchEnvironment:
             reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
             self._flush_models()
             self._note_warnings()
-            self._ctrl[running] = actions[running]
         else:
-            running = None  # Every copy; ids=None spares the batch checking an index array.
-            self._ctrl[...] = actions
-        start_s = self._time.copy()
-        if running is None or len(running):
-            self._step_physics(running, self._nstep)
+            resetting = running = None  # Every copy; ids=None spares the batch an index array.
+        warp = self._warp
+        if warp is not None:
+            # Warp backend: every world steps (a resetting copy from its reset state,
+            # uploaded before the step and again after it).
+            warp.write_ctrl(actions)
+            if resetting is not None:
+                self._warp_sync(resetting)
+            start_s = warp.time()
+            warp.step(resetting)
+            if resetting is not None:
+                self._warp_sync(resetting)
+        else:
+            if running is None:
+                self._ctrl[...] = actions
+            else:
+                self._ctrl[running] = actions[running]
+            start_s = self._time.copy()
+            if running is None or len(running):
+                self._step_physics(running, self._nstep)
         physics = self._batch_physics
         # The observation kept for copies that a warning ends at the next step (new
         # arrays: an observable may return a view of the batch's state or an array it
@@ -885,6 +1004,9 @@ class BatchEnvironment:
         observation = collections.OrderedDict()
         for name, function in self._observation_functions:
             value = np.array(function(physics))
+            if warp is not None and self._last_observation is not None:
+                # MuJoCo Warp's float32 values, in the dtype of the copies' own observations.
+                value = value.astype(self._last_observation[name].dtype, copy=False)
             observation[name] = value[:, np.newaxis] if self._observation_buffer_axis else value
         self._steps += 1
         truncated = None
@@ -893,8 +1015,14 @@ class BatchEnvironment:
         step_type, reward, discount, last = environment_module.batch_episode_outcome(
             self._task, physics, truncated, self._num_envs
         )
-        if self._warnings.tobytes() != self._checked_warning_bytes:
+        warned = None
+        if warp is not None:
+            errors = warp.check(resetting, start_s)
+            if errors:
+                warned = self._end_failed(errors, step_type, reward, discount, observation)
+        elif self._warnings.tobytes() != self._checked_warning_bytes:
             warned = self._end_warned(start_s, step_type, reward, discount, observation)
+        if warned is not None:
             if last is None:
                 last = np.zeros(self._num_envs, dtype=bool)
             last[warned] = True
@@ -933,9 +1061,27 @@ class BatchEnvironment:
             np.any(numbers != self._checked_warnings[..., _WARNING_NUMBER], axis=1)
         )
         lastinfo = self._warnings[..., _WARNING_LASTINFO]
+        errors = {
+            int(index): warning_error(numbers[index], lastinfo[index], start_s[index])
+            for index in warned
+        }
+        return self._end_failed(errors, step_type, reward, discount, observation)
+
+    def _end_failed(
+        self,
+        errors: Mapping[int, PhysicsError],
+        step_type: np.ndarray,
+        reward: np.ndarray,
+        discount: np.ndarray,
+        observation: _Observation,
+    ) -> np.ndarray:
+        """Ends the episodes of the copies in `errors` (or raises, naming the copy),
+        as each copy's own environment would; returns their indices."""
+        warned = np.array(sorted(errors), dtype=np.int64)
         for index in warned:
-            error = warning_error(numbers[index], lastinfo[index], start_s[index])
-            self._envs[index].end_episode_by_physics_error(PhysicsError(f"copy {index}: {error}"))
+            self._envs[index].end_episode_by_physics_error(
+                PhysicsError(f"copy {index}: {errors[int(index)]}")
+            )
         self._note_warnings()
         step_type[warned] = int(dm_env.StepType.LAST)
         reward[warned] = 0.0
@@ -1098,6 +1244,7 @@ class BatchEnvironment:
             # (and a slim copy's Physics is the scratch): bring it up to date first.
             self._materialize(index)
             if self._vectorized:
+                self._warp_download([index])
                 self._batch.get_data(index, env.physics.data)
             copies.append(env.snapshot())
         snapshot = {
@@ -1132,6 +1279,7 @@ class BatchEnvironment:
             env.restore(copy_snapshot)
             self._take_copy(index)
         self._flush_models()
+        self._warp_sync(None)
         for random, state in zip(self._variation_random, snapshot["variation_random"]):
             random.set_state(state)
         self._needs_reset = snapshot["needs_reset"]
@@ -1258,27 +1406,34 @@ def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: 
 
 def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:
     """True if every copy's task declares itself vectorised and nothing else runs per step."""
-    for env in envs:
-        task = env.task
-        if not task.vectorized or task.num_agents is not None:
-            return False
-        hooks = env.hooks
-        if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:
-            return False
-        if any(
-            getattr(hook, "__self__", None) is not task
-            for name in ("before_step", "after_step")
-            for hook in hooks[name]
-        ):
-            return False
-        for observable in task.observables.values():
-            if not observable.enabled:
-                continue
-            if not isinstance(
-                observable, observable_module.Generic
-            ) or not environment_module.plain_observable(observable):
-                return False
-    return True
+    return all(_vectorize_obstacle(env) is None for env in envs)
+
+
+def _vectorize_obstacle(env: environment_module.Environment) -> Optional[str]:
+    """What keeps a copy off the vectorised path (a phrase completing its task's
+    name), or None if nothing does."""
+    task = env.task
+    if not task.vectorized:
+        return "does not set composer.Task.vectorized (its callbacks are not vectorised)"
+    if task.num_agents is not None:
+        return f"has {task.num_agents} agents (multi-agent tasks run each copy's control step)"
+    hooks = env.hooks
+    if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:
+        return "runs Python before each step or each substep (before_step or substep hooks)"
+    if any(
+        getattr(hook, "__self__", None) is not task
+        for name in ("before_step", "after_step")
+        for hook in hooks[name]
+    ):
+        return "has entities with before_step or after_step hooks"
+    for name, observable in task.observables.items():
+        if not observable.enabled:
+            continue
+        if not isinstance(
+            observable, observable_module.Generic
+        ) or not environment_module.plain_observable(observable):
+            return f"has observable {name!r}, which is not a plain Generic observable"
+    return None
 
 
 class _SharedModel:
@@ -1309,6 +1464,11 @@ class _SharedModel:
     @property
     def expanded_fields(self) -> Tuple[str, ...]:
         return tuple(self._expanded)
+
+    @property
+    def expanded_values(self) -> Mapping[str, np.ndarray]:
+        """{field: (N, ...) per-copy values} of the expanded fields (live)."""
+        return self._expanded
 
     def write(self, index: int, fields: Mapping[str, np.ndarray]) -> None:
         """Gives copy `index` these values of expandable fields."""

@@ -12,7 +12,7 @@ numbers) and rewards, and which numbers are the paper's.
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Any, Callable, Optional
 
 from composer_tasks import composer
 from composer_tasks.tasks.manipulation import hand as hand_tasks
@@ -48,15 +48,28 @@ def load(name: str, seed=None) -> composer.Environment:
     return composer.Environment(task, time_limit=task.time_limit_s, random_state=seed)
 
 
-def load_batch(name: str, num_envs: int, seed: int = 0, num_threads: int = 0):
+def load_batch(
+    name: str,
+    num_envs: int,
+    seed: int = 0,
+    num_threads: int = 0,
+    backend: Any = "cpu",
+    device: Optional[str] = None,
+):
     """`num_envs` copies of environment `name` stepped together
     (`composer_tasks.batch.BatchEnvironment`): copy i is bit-identical to
-    `load(name, seed=batch.copy_seed(seed, i))` under the same actions."""
+    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`
+    and `device` are `BatchEnvironment`'s ("warp": MuJoCo Warp, vectorised tasks only)."""
     from composer_tasks import batch
 
     _check(name)
     return batch.BatchEnvironment.from_environments(
-        functools.partial(load, name), num_envs, num_threads=num_threads, seed=seed
+        functools.partial(load, name),
+        num_envs,
+        num_threads=num_threads,
+        seed=seed,
+        backend=backend,
+        device=device,
     )
 
 

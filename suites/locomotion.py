@@ -85,7 +85,7 @@ def _make_walker(walker_name):
         return walkers.Quadruped()
     if walker_name == "humanoid":
         return walkers.Humanoid()
-    return walkers.CMUHumanoid()
+    return walkers.CMUHumanoidPositionControlledV2020()
 
 
 def _environment(task, seed, time_limit=_TIME_LIMIT_S):
@@ -378,10 +378,11 @@ BENCHMARKING = tuple(name for name, entry in _REGISTRY.items() if entry.unit_int
 EVALUATION_ONLY = tuple(name for name in ALL if "_probe_" in name)
 
 
-def load_batch(name, num_envs, seed=0, num_threads=0):
+def load_batch(name, num_envs, seed=0, num_threads=0, backend="cpu", device=None):
     """`num_envs` copies of environment `name` stepped together
     (`composer_tasks.batch.BatchEnvironment`): copy i is bit-identical to
-    `load(name, seed=batch.copy_seed(seed, i))` under the same actions.
+    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`
+    and `device` are `BatchEnvironment`'s ("warp": MuJoCo Warp, vectorised tasks only).
 
     Raises:
       ValueError: for an unknown name (listing the valid ones) or a bad count.
@@ -391,7 +392,12 @@ def load_batch(name, num_envs, seed=0, num_threads=0):
     if name not in _REGISTRY:
         raise ValueError(f"unknown locomotion environment {name!r}; valid names: {list(ALL)}")
     return batch.BatchEnvironment.from_environments(
-        _REGISTRY[name].factory, num_envs, num_threads=num_threads, seed=seed
+        _REGISTRY[name].factory,
+        num_envs,
+        num_threads=num_threads,
+        seed=seed,
+        backend=backend,
+        device=device,
     )
 
 

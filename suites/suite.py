@@ -170,6 +170,8 @@ def load_batch(
     environment_kwargs: Optional[Mapping[str, Any]] = None,
     seed: Optional[int] = None,
     model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
+    backend: Any = "cpu",
+    device: Optional[str] = None,
 ):
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
@@ -178,7 +180,9 @@ def load_batch(
     the batch seed (an int: the batch derives its copies' random states from it).
     The copies' models leave out the textures' patterns
     (`environment_kwargs={"textures": False}` unless given otherwise), which only
-    rendering would show.
+    rendering would show. `backend` and `device` are `BatchEnvironment`'s: "cpu"
+    (`mujoco.batch` threads) or "warp" (one MuJoCo Warp model, `nworld = num_envs`,
+    on `device`, e.g. "cuda:0" or "cpu"; `composer_tasks.batch_warp`).
 
     Raises:
       ValueError: for an unknown domain or task (listing the valid names), or a
@@ -213,7 +217,13 @@ def load_batch(
         )
 
     return BatchEnvironment.from_environments(
-        make, num_envs, num_threads=num_threads, seed=seed, model_variations=model_variations
+        make,
+        num_envs,
+        num_threads=num_threads,
+        seed=seed,
+        model_variations=model_variations,
+        backend=backend,
+        device=device,
     )
 
 

@@ -99,7 +99,7 @@ def test_detach_removes_the_elements():
     assert leg.parent is None
     with pytest.raises(ValueError, match="was detached"):
         arena.attach(leg)
-    with pytest.raises(ValueError, match="not attached"):
+    with pytest.raises(RuntimeError, match="not attached"):
         arena.detach()
 
 

@@ -344,19 +344,33 @@ def test_in_place_edits_are_found_and_the_check_stops_after_the_first_episodes()
     assert late._spec_fingerprint is None
 
 
-def test_recompile_keeps_the_state_through_after_compile():
+@pytest.mark.parametrize("recompile_mjcf_every_episode", [True, False])
+def test_after_compile_sees_the_model_defaults_as_on_a_new_physics(recompile_mjcf_every_episode):
+    # dm_control compiles a new physics at every reset that runs the MJCF callbacks,
+    # so `after_compile` sees the model's initial state (time 0, qpos0), whether the
+    # spec changed (recompiled here) or not (the physics kept here).
     seen = {}
 
     class Recording(_GrowingLegs):
         def after_compile(self, physics, random_state):
             seen["qpos"] = physics.data.qpos.copy()
+            seen["time"] = physics.data.time
 
-    env = composer.Environment(Recording(), random_state=0)
+    env = composer.Environment(
+        Recording(), random_state=0, recompile_mjcf_every_episode=recompile_mjcf_every_episode
+    )
     env.reset()
-    env.step([0.5, 0.5])
-    before = env.physics.data.qpos.copy()
-    env.reset()
-    np.testing.assert_array_equal(seen["qpos"], before)
+    for _ in range(2):  # Episode 2 grows a leg (recompiled), episode 3 does not (kept).
+        env.step([0.5, 0.5])
+        env.step([0.5, 0.5])
+        assert env.physics.data.time > 0
+        seen.clear()
+        env.reset()
+        if not recompile_mjcf_every_episode:
+            assert seen == {}  # The MJCF callbacks and after_compile ran at the first reset.
+            continue
+        assert seen["time"] == 0.0
+        np.testing.assert_array_equal(seen["qpos"], env.physics.model.qpos0)
 
 
 def test_untouched_substeps_run_as_one_mj_step_call(monkeypatch):

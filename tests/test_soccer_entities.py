@@ -938,7 +938,7 @@ def test_soccer_humanoid_adds_team_colour_and_legacy_api_to_the_cmu_humanoid():
     walker.create_root_joints(arena.attach(walker))
     physics = Physics.from_spec(arena.spec)
     model = physics.model
-    reference_body = cmu_humanoid.CMUHumanoid(name="home0")
+    reference_body = cmu_humanoid.CMUHumanoidPositionControlledV2020(name="home0")
     plain = _arena_with_ground()
     plain.add_free_entity(reference_body)
     plain_model = Physics.from_spec(plain.spec).model
@@ -1139,8 +1139,10 @@ def test_boxhead_egocentric_camera_sees_the_ball_ahead():
         physics.forward()
         image = camera()
         assert image.shape == (28, 28, 3) and image.dtype == np.uint8
-        # The ball's dark panels: near-black pixels (grass, sky and lines are not).
-        return int(np.sum(np.all(image < 40, axis=-1)))
+        # The ball's dark panels: near-black pixels (grass, sky and lines are not);
+        # antialiasing (physics.render's default, as dm_control's cameras render)
+        # lightens the edges of these few-pixel panels.
+        return int(np.sum(np.all(image < 60, axis=-1)))
 
     assert ball_pixels([2.0, 0.0, 0.0]) > 5
     assert ball_pixels([-2.0, 0.0, 0.0]) == 0  # Behind the walker.

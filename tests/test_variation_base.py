@@ -74,8 +74,13 @@ def test_composed_distribution_statistics():
     assert np.std(samples) == pytest.approx(6.0, rel=0.05)
 
 
-def test_repr_shows_the_expression():
-    assert repr(-(Constant(1) + 2)) == "-(Constant(1) + 2)"
+def test_str_and_repr_show_the_expression_as_dm_control_writes_them():
+    expression = -(Constant(1) + 2)
+    assert str(expression) == "neg(add(1, 2))"
+    assert repr(expression) == "UnaryOperation(neg(add(1, 2)))"
+    assert repr(Constant(1) * Constant(2)) == "BinaryOperation(mul(Constant(1), Constant(2)))"
+    assert str(Constant(np.array([4, 5]))[1]) == "[4 5][1]"
+    assert repr(Constant(np.array([4, 5]))[1]) == "GetItemOperation(Constant(array([4, 5]))[1])"
 
 
 def test_evaluate_nested_structures():

@@ -184,9 +184,11 @@ class Entity(Callbacks):
                 return joint
         return None
 
-    def iter_entities(self) -> Iterator[Entity]:
-        """This entity and its descendants, depth-first in attachment order."""
-        yield self
+    def iter_entities(self, exclude_self: bool = False) -> Iterator[Entity]:
+        """This entity (unless `exclude_self`) and its descendants, depth-first in
+        attachment order."""
+        if not exclude_self:
+            yield self
         for child in self._children:
             yield from child.iter_entities()
 
@@ -278,9 +280,13 @@ class Entity(Callbacks):
         )
 
     def detach(self) -> None:
-        """Removes this entity (and its descendants) from its parent's model."""
+        """Removes this entity (and its descendants) from its parent's model.
+
+        Raises:
+          RuntimeError: it is not attached (dm_control's exception type).
+        """
         if self._parent is None:
-            raise ValueError(f"entity {self.name!r} is not attached")
+            raise RuntimeError(f"cannot detach entity {self.name!r}: it is not attached")
         self.root_entity.spec.delete(self._attachment_body)
         mjcf_attachment.unlink(self.mjcf_model)
         mark_spec_changed()
@@ -426,9 +432,13 @@ class Entity(Callbacks):
         return self.mjcf_model.worldbody
 
     def _root_rotation(self, physics: Physics) -> np.ndarray:
-        if self._attachment_body is None:
-            return np.eye(3)
-        return np.array(physics.bind(self._attachment_body).xmat).reshape(3, 3)
+        # The root body's orientation, as dm_control reads it. A model attached with
+        # PyMJCF's `site.attach(model)` rather than `Entity.attach` has no attachment
+        # body here, but its world body binds to its attachment frame.
+        body = self._attachment_body
+        if body is None:
+            return np.array(physics.bind(self.root_body).xmat).reshape(3, 3)
+        return np.array(physics.bind(body).xmat).reshape(3, 3)
 
     def global_vector_to_local_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
         """Expresses world-frame vectors in this entity's frame (rotation only, about

@@ -2,8 +2,9 @@
 
 Per episode (reset), dm_control's lifecycle:
   1. task.initialize_episode_mjcf, then each entity's (depth-first, attachment order)
-  2. recompile, only if step 1 changed the spec (state kept); after_compile (always:
-     dm_control compiles here every time); the observables reset (values discarded)
+  2. recompile, only if step 1 changed the spec; the state set to the model's
+     defaults and after_compile (always: dm_control compiles a new physics here every
+     time); the observables reset (values discarded)
   3. inside physics.reset_context(): task.initialize_episode, then each entity's
   4. the observables reset; a FIRST TimeStep
 Per control step:
@@ -55,6 +56,7 @@ from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.callbacks import ACTION_CALLBACK_NAMES, Action
+from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
 
@@ -196,15 +198,27 @@ def _new_array(value: Any, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
     return array
 
 
+def _start_from_model_defaults(physics: Physics) -> None:
+    """Puts `physics` in the state a newly compiled one has (the model's defaults,
+    time 0, forwarded with actuation disabled), as dm_control's environment gives its
+    `after_compile` callbacks; a MuJoCo warning from that forward pass is logged, as
+    dm_control logs it, not raised."""
+    try:
+        physics.reset()
+    except PhysicsError as error:
+        _log.warning("forward pass of the newly compiled model: %s", error)
+
+
 def plain_observable(observable_object: Any) -> bool:
     """True if the observable is read once per control step with nothing between its
     function and the observation: no buffer, delay, interval, aggregator or noise
     (what a batch's vectorised path can carry, and snapshots of earlier versions,
     which hold no observation buffers)."""
+    interval, buffer_size, delay = observable_module.timing_options(observable_object)
     return (
-        observable_object.update_interval == 1
-        and observable_object.buffer_size == 1
-        and observable_object.delay == 0
+        interval == 1
+        and buffer_size == 1
+        and delay == 0
         and observable_object.aggregator is None
         and observable_object.corruptor is None
     )
@@ -530,6 +544,7 @@ class Environment(dm_env.Environment):
                 self._physics = self._task.physics_class.from_spec(root.spec)
             else:
                 physics.recompile()
+                _start_from_model_defaults(physics)
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._collect_hooks()
@@ -653,8 +668,10 @@ class Environment(dm_env.Environment):
                 self._compile()
             else:
                 # dm_control compiles a new physics here whatever changed, so its
-                # `after_compile` callbacks run at every such reset; they run here
-                # too, on the physics kept.
+                # `after_compile` callbacks run at every such reset, on a physics in
+                # the model's initial state; they run here too, on the physics kept,
+                # brought back to that state.
+                _start_from_model_defaults(self._physics)
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)
             # Then dm_control resets a new observation updater: its evaluations

@@ -196,6 +196,7 @@ class Observables(Generic[_EntityT]):
         """Configures observables from `{name: {option: value}}`, or every observable
         from `{option: value}` (keys among update_interval, buffer_size, delay,
         aggregator, corruptor, enabled), as dm_control does; None configures nothing.
+        Options not given keep their values.
 
         Raises:
           KeyError: for an observable this entity does not have.
@@ -206,15 +207,16 @@ class Observables(Generic[_EntityT]):
         elif options.keys() and set(options.keys()) <= _OPTION_KEYS:
             options = {name: options for name in self._observables}
         for name, observable_options in options.items():
-            observable_object = self[name]
-            for option, value in observable_options.items():
-                if not hasattr(type(observable_object), option):
-                    raise AttributeError(
-                        f"observable {name!r} of entity {self._entity.name!r} has no option {option!r}"
-                    )
-                try:
-                    setattr(observable_object, option, value)
-                except (TypeError, ValueError) as error:
-                    raise type(error)(
-                        f"observable {name!r} of entity {self._entity.name!r}: {error}"
-                    ) from error
+            observable_object = self._observables.get(name)
+            if observable_object is None:
+                # dm_control's message first, then what there is.
+                raise KeyError(
+                    f"No observable with name {name!r}: entity {self._entity.name!r} has "
+                    f"{list(self._observables)}"
+                )
+            try:
+                observable_object.configure(**observable_options)
+            except (AttributeError, TypeError, ValueError) as error:
+                raise type(error)(
+                    f"{error} (observable {name!r} of entity {self._entity.name!r})"
+                ) from error

@@ -129,14 +129,9 @@ class NullGoalMaze(walker_task.WalkerTask):
         walker_state.enable_proprioception(walker)
         camera = getattr(walker.observables, "egocentric_camera", None)
         if camera is not None:
-            # dm_control renders the maze tasks' egocentric camera at 64 x 64 pixels
-            # (this project's cameras are 64 x 64 unless built otherwise).
-            if (camera.height, camera.width) != (_EGOCENTRIC_CAMERA_PX, _EGOCENTRIC_CAMERA_PX):
-                raise ValueError(
-                    f"the walker's egocentric camera is {camera.height} x {camera.width} "
-                    f"pixels; maze tasks observe it at {_EGOCENTRIC_CAMERA_PX} x "
-                    f"{_EGOCENTRIC_CAMERA_PX}, as dm_control's"
-                )
+            # dm_control renders the maze tasks' egocentric camera at 64 x 64 pixels.
+            camera.height = _EGOCENTRIC_CAMERA_PX
+            camera.width = _EGOCENTRIC_CAMERA_PX
             if enable_egocentric_camera:
                 camera.enabled = True
         self._task_observables: collections.OrderedDict[str, Observable] = collections.OrderedDict()

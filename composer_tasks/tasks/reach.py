@@ -174,6 +174,10 @@ class TwoTouch(walker_task.WalkerTask):
             lambda physics: np.array([self._state_logic]), enabled=True
         )
         walker_state.enable_proprioception(walker)
+        # dm_control observes the rat's egocentric camera at 64 x 64 pixels.
+        camera: Any = walker.observables.egocentric_camera
+        camera.height = 64
+        camera.width = 64
         if enable_egocentric_camera:
             walker.observables.egocentric_camera.enabled = True
         self.set_timesteps(control_timestep, physics_timestep)

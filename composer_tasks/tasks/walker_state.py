@@ -30,10 +30,15 @@ def spec_elements(elements: Iterable[Any]) -> list[Any]:
 
 
 def attach_walker(arena: composer.Arena, walker: Walker) -> None:
-    """Attaches the walker to the arena: free walkers with a free joint, planar
-    walkers (`is_planar`, which carry their own root joints) without one."""
+    """Attaches the walker to the arena as dm_control's tasks do,
+    `walker.create_root_joints(arena.attach(walker))`: a free joint for most
+    walkers, world slides for the ball walkers (BoxHead, JumpingBallWithHead);
+    planar walkers (`is_planar`, which carry their own root joints) get none, and an
+    entity without `create_root_joints` a free joint."""
     if getattr(walker, "is_planar", False):
         arena.attach(walker)
+    elif callable(getattr(walker, "create_root_joints", None)):
+        walker.create_root_joints(arena.attach(walker))
     else:
         arena.add_free_entity(walker)
 

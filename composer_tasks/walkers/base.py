@@ -133,6 +133,72 @@ class Walker(composer.Entity):
     def _build_observables(self) -> WalkerObservables:
         return WalkerObservables(self)
 
+    def _parts_from_properties(self) -> None:
+        """Records the parts of a walker written as dm_control's are: one whose
+        `_build` makes its `mjcf_model` and which overrides the properties
+        (`root_body`, `observable_joints`, `actuators`, and optionally
+        `end_effectors`, `egocentric_camera`, `ground_contact_geoms`) instead of
+        calling `_set_parts`. Its root sensors, touch and torque sensors are the
+        model's sensors of those types; it has no pose joints (dm_control's base
+        walker sets no initial pose) and a standing height of 0. Called before its
+        observables are built; does nothing for a walker that called `_set_parts`.
+        """
+        if "_root_body" in self.__dict__:
+            return
+        walker_type = type(self)
+
+        def overridden(name: str) -> bool:
+            return getattr(walker_type, name) is not getattr(Walker, name)
+
+        def raw(element: Any) -> Any:
+            return getattr(element, "spec_element", element)
+
+        def raws(name: str) -> tuple:
+            return tuple(raw(item) for item in getattr(self, name)) if overridden(name) else ()
+
+        for name in ("root_body", "observable_joints"):
+            if not overridden(name):
+                raise TypeError(
+                    f"{walker_type.__name__} must call _set_parts in _build or override "
+                    f"the Walker property {name!r}"
+                )
+        self._root_body = raw(self.root_body)
+        self._observable_joints = raws("observable_joints")
+        self._actuators = (
+            raws("actuators") if overridden("actuators") else tuple(self._spec.actuators)
+        )
+        self._pose_joints = ()
+        self._initial_qpos = np.zeros(0)
+        self._standing_height = 0.0
+        self._end_effectors = raws("end_effectors")
+        self._egocentric_camera = (
+            raw(self.egocentric_camera) if overridden("egocentric_camera") else None
+        )
+        self._ground_contact_geoms = raws("ground_contact_geoms")
+        sensors = list(self._spec.sensors)
+
+        def of_type(kind: mujoco.mjtSensor) -> list[mujoco.MjsSensor]:
+            return [sensor for sensor in sensors if sensor.type == kind]
+
+        self._velocimeter, self._accelerometer, self._gyro = (
+            next(iter(of_type(kind)), None)
+            for kind in (
+                mujoco.mjtSensor.mjSENS_VELOCIMETER,
+                mujoco.mjtSensor.mjSENS_ACCELEROMETER,
+                mujoco.mjtSensor.mjSENS_GYRO,
+            )
+        )
+        self._touch_sensors = tuple(of_type(mujoco.mjtSensor.mjSENS_TOUCH))
+        self._torque_sensors = tuple(of_type(mujoco.mjtSensor.mjSENS_TORQUE))
+        self._mocap_tracking_bodies = tuple(
+            body
+            for body in self._spec.bodies
+            if body is not self._spec.worldbody and body != self._root_body
+        )
+        self._addresses_model = None
+        self._initializers = []
+        self._tracking_cameras = ()
+
     # Parts, as PyMJCF handles (`composer_tasks.mjcf.Element`) over the walker's spec
     # elements, as dm_control gives them: `.name` relative to the walker
     # ("front_left_hip"), and `physics.bind` with PyMJCF's shapes. The raw
@@ -620,6 +686,14 @@ def _no_torque(physics: Physics) -> np.ndarray:
     return np.zeros((0, 3))
 
 
+def _feature_or_empty(kind: str, elements: Any) -> observable.Observable:
+    """`MJCFFeature(kind, elements)`, or an empty (0,) reading where the walker has
+    none of those elements (dm_control's feature of an empty list reads so)."""
+    if elements is None or (isinstance(elements, (list, tuple)) and not elements):
+        return observable.Generic(_no_touch)
+    return observable.MJCFFeature(kind, list(elements) if isinstance(elements, tuple) else elements)
+
+
 def _threshold_touch(sensors: Sequence[mujoco.MjsSensor], physics: Physics) -> np.ndarray:
     return (np.asarray(physics.bind(sensors).sensordata) > TOUCH_THRESHOLD_N).astype(np.float64)
 
@@ -636,6 +710,7 @@ class WalkerObservables(composer.Observables):
     """
 
     def __init__(self, entity: Walker) -> None:
+        entity._parts_from_properties()
         super().__init__(entity)
         for name, item in self.items():
             item.enabled = name != "egocentric_camera"
@@ -643,28 +718,28 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def joints_pos(self) -> observable.Observable:
         """Positions of the observable joints (rad for hinges, m for slides)."""
-        return observable.MJCFFeature("qpos", list(self._entity._observable_joints))
+        return _feature_or_empty("qpos", self._entity._observable_joints)
 
     @composer.observable
     def joints_vel(self) -> observable.Observable:
         """Velocities of the observable joints (rad/s, m/s)."""
-        return observable.MJCFFeature("qvel", list(self._entity._observable_joints))
+        return _feature_or_empty("qvel", self._entity._observable_joints)
 
     @composer.observable
     def sensors_velocimeter(self) -> observable.Observable:
         """Linear velocity of the root (m/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter)
+        return _feature_or_empty("sensordata", self._entity._velocimeter)
 
     @composer.observable
     def sensors_accelerometer(self) -> observable.Observable:
         """Linear acceleration of the root minus gravity (m/s^2), egocentric frame;
         about (0, 0, 9.81) at rest upright."""
-        return observable.MJCFFeature("sensordata", self._entity._accelerometer)
+        return _feature_or_empty("sensordata", self._entity._accelerometer)
 
     @composer.observable
     def sensors_gyro(self) -> observable.Observable:
         """Angular velocity of the root (rad/s) in the egocentric frame."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro)
+        return _feature_or_empty("sensordata", self._entity._gyro)
 
     @composer.observable
     def sensors_touch(self) -> observable.Observable:
@@ -696,6 +771,15 @@ class WalkerObservables(composer.Observables):
     @composer.observable
     def egocentric_camera(self) -> observable.Observable:
         """RGB image (64, 64, 3) uint8 from the egocentric camera."""
+        entity = self._entity
+        if entity._egocentric_camera is None:
+
+            def no_camera(physics: Physics) -> np.ndarray:
+                raise ValueError(
+                    f"walker {entity.name!r} ({type(entity).__name__}) has no egocentric camera"
+                )
+
+            return observable.Generic(no_camera)
         return observable.MJCFCamera(
             self._entity._egocentric_camera,
             height=EGOCENTRIC_CAMERA_PIXELS,
@@ -720,7 +804,7 @@ class WalkerObservables(composer.Observables):
             )
             for body in entity._end_effectors
         ]
-        return observable.MJCFFeature("sensordata", sensors)
+        return _feature_or_empty("sensordata", sensors)
 
     def add_egocentric_vector(
         self,

@@ -122,6 +122,8 @@ _FLOAT_FAR_FOVY_DEG = 90.0
 _TRACKING_POS_M = (1.5, 1.5, 0.7)
 _TRACKING_XYAXES = ((-1.0, 1.0, 0.0), (-1.0, -1.0, 4.0))
 MAX_WALKER_ID = 10
+# dm_control's message for an out-of-range walker_id (its tests match it literally).
+_INVALID_WALKER_ID = f"walker_id must be in [0-{MAX_WALKER_ID}], got: {{}}."
 # The number on the head: a seven-segment rendering authored here (dm_control
 # ships digit images), white on the marker colour.
 _DIGIT_TEXTURE_PX = 64
@@ -299,13 +301,13 @@ class BoxHead(legacy_base.LegacyWalker):
             ):
                 raise ValueError(f"{label} must be a finite number, got {gear!r}")
         if walker_id is not None and (
-            isinstance(walker_id, bool)
-            or not isinstance(walker_id, (int, np.integer))
-            or not 0 <= walker_id <= MAX_WALKER_ID
+            isinstance(walker_id, bool) or not isinstance(walker_id, (int, np.integer))
         ):
             raise ValueError(
                 f"walker_id must be None or an int in [0, {MAX_WALKER_ID}], got {walker_id!r}"
             )
+        if walker_id is not None and not 0 <= walker_id <= MAX_WALKER_ID:
+            raise ValueError(_INVALID_WALKER_ID.format(walker_id))
         self._camera_control = camera_control
         self._camera_resolution = (int(resolution[0]), int(resolution[1]))
         self._walker_id = None if walker_id is None else int(walker_id)

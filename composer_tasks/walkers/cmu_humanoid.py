@@ -1,31 +1,42 @@
-"""CMUHumanoid: the position-controlled CMU humanoid "V2020" of the dm_control paper.
+"""The CMU humanoids of dm_control (dm-control 1.0.50, `locomotion/walkers/cmu_humanoid.py`).
 
-The dm_control paper (Tunyasuvunakool et al. 2020, §7.1) describes a humanoid whose
-skeleton follows the CMU motion-capture subjects: 56 actuated hinge joints (legs,
-spine, neck, head, clavicles, arms, wrists, hands, fingers, thumbs, toes) driven by
-position servos. Its "V2020" version rescales the original skeleton by 1.2 (lengths
-and sizes) to a total mass of 70 kg, raises the servo gains, and low-pass filters
-the controls (30 ms). This module builds that body with MjSpec: the proportions,
-joint axes and ranges, stiffnesses, contact parameters, masses, servo gains, force
-limits and joint dampings are the published facts (dm_control 1.0.50,
-`locomotion/walkers/cmu_humanoid.py` and `assets/humanoid_CMU_V2020.xml`, cited by
-number below); the capsule geometry is authored here as segments between points.
+dm_control's module defines, and this one too, with the same names and arguments:
+
+* `CMUHumanoid`: the "V2019" body (`cmu_humanoid_v2019`, 39.6 kg) with 56 torque
+  motors. As dm_control reads its file, the V2019 joint ranges are in degrees
+  (the file writes radians without saying so): the joints barely move.
+* `CMUHumanoidPositionControlled(model_version="2019" | "2020", scale_default=False)`:
+  position servos (`_POSITION_ACTUATORS`, or `_POSITION_ACTUATORS_V2020` with a
+  30 ms control filter and the table's joint dampings); `scale_default` rescales
+  the body 1.2x to 70 kg as dm_control's `rescale_humanoid(walker, 1.2, 1.2, 70)`.
+* `CMUHumanoidPositionControlledV2020`: the dm_control paper's humanoid
+  (Tunyasuvunakool et al. 2020, §7.1): V2020, rescaled to 70 kg, with a face.
+* `CMUHumanoidObservables`, `PositionActuatorParams`, `PositionActuatorParamsV2020`.
+
+The V2020 body is built here from its published facts (dm_control's
+`assets/humanoid_CMU_V2020.xml`, cited by number below): the proportions, joint
+axes and ranges, stiffnesses, contact parameters, masses, servo gains, force
+limits and joint dampings; its capsule geometry is authored as segments between
+points.
 
 Frames and units: the skeleton's numbers are given in the CMU convention (x to the
-subject's left, y up, z forward; metres before the 1.2 rescale, radians). The root
-body's frame is the egocentric frame, x forward, y left, z up: the skeleton hangs
-from it through `CMU_SKELETON_QUATERNION`, the rotation of dm_control's upright
-pose, so a walker at the identity pose stands upright. In the initial pose the
-joints are at zero (clipped into their ranges) and the feet rest on the walker's
-ground plane.
+subject's left, y up, z forward; metres before any rescale, radians). Unlike
+dm_control, whose humanoids are built lying in that frame and stood up by
+`upright_pose`, the root body's frame here is the egocentric frame, x forward, y
+left, z up: the skeleton hangs from it through `CMU_SKELETON_QUATERNION`, the
+rotation of dm_control's upright pose, so a walker at the identity pose stands
+upright. In the initial pose the joints are at zero (clipped into their ranges)
+and the feet rest on the walker's ground plane.
 
-Control: `action[i]` in [-1, 1] maps linearly onto the range of joint i, in the
-actuators' (alphabetical) order: the servo drives the joint toward
+Position control: `action[i]` in [-1, 1] maps linearly onto the written range of
+joint i, in the actuators' (alphabetical) order: the servo drives the joint toward
 `lower + (action + 1) / 2 * (upper - lower)` with gain kp (N m/rad) and force limit
-(N m), after a first-order filter of time constant 30 ms.
+(N m), for V2020 after a first-order filter of time constant 30 ms.
 """
 
+import collections
 from collections.abc import Iterable
+from typing import Any
 
 import mujoco
 import numpy as np
@@ -35,15 +46,35 @@ from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from composer_tasks import mjcf
-from composer_tasks.walkers import base, legacy_base
+from composer_tasks.walkers import base, cmu_humanoid_v2019, legacy_base
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
 # 1.2, 70)`), then scales the geoms' density so that the body weighs 70 kg. The
 # rescaled geometry below weighs 115.697... kg at 1000 kg/m^3.
 _SCALE = 1.2
 _TOTAL_MASS_KG = 70.0
+_WATER_DENSITY_KG_M3 = 1000.0
 _MASS_AT_WATER_DENSITY_KG = 115.69735041450569
-_DENSITY_KG_M3 = 1000.0 * _TOTAL_MASS_KG / _MASS_AT_WATER_DENSITY_KG
+_DENSITY_KG_M3 = _WATER_DENSITY_KG_M3 * _TOTAL_MASS_KG / _MASS_AT_WATER_DENSITY_KG
+# dm_control's names of the root's velocimeter, accelerometer and gyro.
+_ROOT_SENSOR_NAMES = ("sensor_root_veloc", "sensor_root_accel", "sensor_root_gyro")
+# dm_control's body camera: 0.3 m in front of the pelvis (CMU frame, unscaled).
+_BODY_CAMERA_POS_M = (0.0, 0.3, 0.1)
+# The 56 hinges in the CMU motion-capture order (dm_control's `_CMU_MOCAP_JOINTS`).
+_CMU_MOCAP_JOINTS = tuple(
+    f"{body}r{axis}"
+    for body, axes in (
+        ("lfemur", "zyx"), ("ltibia", "x"), ("lfoot", "zx"), ("ltoes", "x"),
+        ("rfemur", "zyx"), ("rtibia", "x"), ("rfoot", "zx"), ("rtoes", "x"),
+        ("lowerback", "zyx"), ("upperback", "zyx"), ("thorax", "zyx"),
+        ("lowerneck", "zyx"), ("upperneck", "zyx"), ("head", "zyx"),
+        ("lclavicle", "zy"), ("lhumerus", "zyx"), ("lradius", "x"), ("lwrist", "y"),
+        ("lhand", "zx"), ("lfingers", "x"), ("lthumb", "zx"),
+        ("rclavicle", "zy"), ("rhumerus", "zyx"), ("rradius", "x"), ("rwrist", "y"),
+        ("rhand", "zx"), ("rfingers", "x"), ("rthumb", "zx"),
+    )
+    for axis in axes
+)  # fmt: skip
 
 # dm_control's upright pose turns the CMU skeleton (y up, z forward) onto the world
 # (z up, x forward): the quaternion (0.859, 1, 1, 0.859), normalised.
@@ -352,9 +383,11 @@ _HANDS = (
     ("rhand", "rhand", (0.035, 0.02, 0.045), (0, -0.016752, 0), (0, 0, 1, 1)),
 )
 # The face dm_control adds to V2020 to show the head's heading: a massless,
-# non-colliding capsule on the face and a nose, hidden from the egocentric camera.
+# non-colliding capsule on the face, and a "face" body 0.02 m short of the head's
+# y offset holding a nose hidden from the egocentric camera.
 _FACE = ("face", "head", 0.065, (0.000441, 0.062177, 0.00957), (0.000242, 0.034191, 0.01043))
-_NOSE = ("nose", "head", 0.02, (0, 0.048396, 0.106577), (0, 0.029604, 0.113423))
+_FACE_BODY_POS = (0.0, 0.039, 0.11)
+_NOSE = ("nose", "face", 0.02, (0, 0.009396, -0.003423), (0, -0.009396, 0.003423))
 
 # Touch sites, in the published sensor order: (site, body, type, size, centre,
 # orientation as ("zaxis", v) or ("quat", q)), CMU frame, unscaled.
@@ -397,9 +430,43 @@ _CONTACT_EXCLUSIONS = (
     ("upperneck", "rclavicle"),
 )
 
+# dm_control's servo parameters: (joint, force range (N m), gain kp (N m/rad)) for
+# the V2019 position-controlled walker, and with the joint's damping (N m s/rad)
+# for V2020. Alphabetical by joint, as the actuators.
+PositionActuatorParams = collections.namedtuple(
+    "PositionActuatorParams", ["name", "forcerange", "kp"]
+)
+PositionActuatorParamsV2020 = collections.namedtuple(
+    "PositionActuatorParamsV2020", ["name", "forcerange", "kp", "damping"]
+)
+_V2019_SERVOS = {
+    "headrx": 20, "headry": 20, "headrz": 20, "lclaviclery": 20, "lclaviclerz": 20,
+    "lfemurrx": 120, "lfemurry": 80, "lfemurrz": 80, "lfingersrx": 20, "lfootrx": 50,
+    "lfootrz": 50, "lhandrx": 20, "lhandrz": 20, "lhumerusrx": 60, "lhumerusry": 60,
+    "lhumerusrz": 60, "lowerbackrx": 150, "lowerbackry": 150, "lowerbackrz": 150,
+    "lowerneckrx": 20, "lowerneckry": 20, "lowerneckrz": 20, "lradiusrx": 60,
+    "lthumbrx": 20, "lthumbrz": 20, "ltibiarx": 80, "ltoesrx": 20, "lwristry": 20,
+    "rclaviclery": 20, "rclaviclerz": 20, "rfemurrx": 120, "rfemurry": 80, "rfemurrz": 80,
+    "rfingersrx": 20, "rfootrx": 50, "rfootrz": 50, "rhandrx": 20, "rhandrz": 20,
+    "rhumerusrx": 60, "rhumerusry": 60, "rhumerusrz": 60, "rradiusrx": 60, "rthumbrx": 20,
+    "rthumbrz": 20, "rtibiarx": 80, "rtoesrx": 20, "rwristry": 20, "thoraxrx": 100,
+    "thoraxry": 100, "thoraxrz": 100, "upperbackrx": 80, "upperbackry": 80,
+    "upperbackrz": 80, "upperneckrx": 20, "upperneckry": 20, "upperneckrz": 20,
+}  # fmt: skip
+# The V2019 force limits equal the gains but for the lower back (+-120 N m) and the
+# thorax (+-80 N m).
+_V2019_FORCE_LIMITS = {
+    **{name: 120 for name in ("lowerbackrx", "lowerbackry", "lowerbackrz")},
+    **{name: 80 for name in ("thoraxrx", "thoraxry", "thoraxrz")},
+}
+_POSITION_ACTUATORS = [
+    PositionActuatorParams(name, [-limit, limit], kp)
+    for name, kp in _V2019_SERVOS.items()
+    for limit in [_V2019_FORCE_LIMITS.get(name, kp)]
+]
 # V2020 position servos: joint -> (gain kp in N m/rad, joint damping in N m s/rad).
 # The force limit of each servo equals its gain in N m (the published values).
-_SERVOS = {
+_V2020_SERVOS = {
     "headrx": (40, 2),
     "headry": (40, 2),
     "headrz": (40, 2),
@@ -457,6 +524,12 @@ _SERVOS = {
     "upperneckry": (60, 10),
     "upperneckrz": (60, 10),
 }
+_POSITION_ACTUATORS_V2020 = [
+    PositionActuatorParamsV2020(name, [-kp, kp], kp, damping)
+    for name, (kp, damping) in _V2020_SERVOS.items()
+]
+# dm_control squashes the CMU humanoid's torque readings as tanh(2 torque / 60 N m).
+_TORQUE_THRESHOLD_NM = 60.0
 # Time constant (s) of the first-order filter between control and servo target.
 _CONTROL_FILTER_S = 0.03
 # Geom groups: the body is drawn in group 2, the nose in group 1, which the
@@ -469,122 +542,106 @@ _FOOT_BODIES = ("lfoot", "ltoes", "rfoot", "rtoes")
 _AXES = {"x": (1, 0, 0), "y": (0, 1, 0), "z": (0, 0, 1)}
 
 
-class CMUHumanoid(base.Walker):
-    """The CMU humanoid V2020: 56 position-controlled hinges, 70 kg, 1.2x CMU scale.
+class _CMUHumanoidBase(base.Walker):
+    """The API shared by dm_control's CMU humanoids (`_CMUHumanoidBase` there).
 
-    Args:
-      name: the entity's name (its prefix in the model).
+    Subclasses choose the body and its actuators through `_body_version`
+    ("2019" or "2020"), `_actuation` ("torque" or "position"), `_scale_default`
+    and `_default_face`.
     """
 
-    def _build(self, name: str = "walker") -> None:
+    _body_version = "2019"
+    _actuation = "torque"
+    _scale_default = False
+    _default_face = False
+
+    def _build(
+        self,
+        name: str = "walker",
+        marker_rgba: ArrayLike | None = None,
+        include_face: bool | None = None,
+        initializer: Any = None,
+    ) -> None:
+        if not isinstance(name, str) or not name or "/" in name:
+            raise ValueError(f"name must be a non-empty string without '/', got {name!r}")
+        if include_face is None:
+            include_face = self._default_face
+        if self._body_version not in ("2019", "2020"):
+            raise ValueError(f"model_version must be '2019' or '2020', got {self._body_version!r}")
         spec = mujoco.MjSpec()
         spec.modelname = name
-        spec.compiler.degree = False
-        _set_defaults(spec)
+        version_2019 = self._body_version == "2019"
+        # dm_control's V2019 file gives its joint ranges in radians but sets no
+        # `angle="radian"`, so MuJoCo reads them as degrees (+-0.52 becomes +-0.52
+        # degrees); its servos map their controls onto the written numbers. Both
+        # quirks are kept: the V2019 spec is in degrees, its ranges as written.
+        spec.compiler.degree = version_2019
+        scale = _SCALE if self._scale_default else 1.0
+        _set_defaults(spec, 0.1 if version_2019 else 1.0, _WATER_DENSITY_KG_M3)
         spec.add_material(name="self", rgba=[0.7, 0.5, 0.3, 1.0])
         root = spec.worldbody.add_body(name="root")
         _, root_sensors = base.add_root_sensors(spec, root)
-        # The skeleton (and the pelvis capsule, "root_geom") hangs from the root
-        # through the upright rotation.
-        bodies = {"root": root.add_frame(quat=list(CMU_SKELETON_QUATERNION))}
-        joints = {}
-        for body_name, parent, position, orientation, hinges in _SKELETON:
-            body = bodies[parent].add_body(name=body_name, pos=_scaled(position))
-            if orientation is not None:
-                body.quat = list(orientation)
-            for axis, lower, upper, stiffness in hinges:
-                joint_name = f"{body_name}r{axis}"
-                kp, damping = _SERVOS[joint_name]
-                joints[joint_name] = body.add_joint(
-                    name=joint_name,
-                    axis=list(_AXES[axis]),
-                    range=[lower, upper],
-                    pos=_scaled(_JOINT_POSITIONS.get(joint_name, (0, 0, 0))),
-                    stiffness=[stiffness, 0.0, 0.0],
-                    damping=[damping, 0.0, 0.0],
-                )
-            bodies[body_name] = body
-        for geom_name, body_name, radius, start, end in _CAPSULES:
-            geom = bodies[body_name].add_geom(
-                name=geom_name,
-                type=_CAPSULE,
-                size=[_SCALE * radius, 0, 0],
-                fromto=_scaled(start) + _scaled(end),
+        for sensor, sensor_name in zip(root_sensors, _ROOT_SENSOR_NAMES):
+            sensor.name = sensor_name
+        # The skeleton hangs from the root through the upright rotation.
+        skeleton = root.add_frame(quat=list(CMU_SKELETON_QUATERNION))
+        if version_2019:
+            parts = _build_v2019(spec, skeleton, include_face, scale)
+        else:
+            parts = _build_v2020(spec, skeleton, include_face, scale)
+        if self._scale_default:
+            # dm_control's rescale_humanoid(walker, 1.2, 1.2, 70): the densities
+            # scale so that the rescaled body weighs 70 kg.
+            density = (
+                _DENSITY_KG_M3
+                if not version_2019
+                else _density_for_mass(spec, "root", _TOTAL_MASS_KG)
             )
-            if geom_name in _CONTACT_GEOMS:
-                _make_contact_geom(geom)
-            if geom_name in _MASSLESS_GEOMS:
-                geom.mass = 0.0
-        for geom_name, body_name, radius, centre in _TOE_SPHERES:
-            _make_contact_geom(
-                bodies[body_name].add_geom(
-                    name=geom_name,
-                    type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                    size=[_SCALE * radius, 0, 0],
-                    pos=_scaled(centre),
-                )
-            )
-        for geom_name, body_name, semi_axes, centre, orientation in _HANDS:
-            _make_contact_geom(
-                bodies[body_name].add_geom(
-                    name=geom_name,
-                    type=_ELLIPSOID,
-                    size=_scaled(semi_axes),
-                    pos=_scaled(centre),
-                    quat=list(orientation),
-                )
-            )
-        for (geom_name, body_name, radius, start, end), group in (
-            (_FACE, _BODY_GROUP),
-            (_NOSE, _HIDDEN_FROM_EGOCENTRIC_GROUP),
-        ):
-            bodies[body_name].add_geom(
-                name=geom_name,
-                type=_CAPSULE,
-                size=[_SCALE * radius, 0, 0],
-                fromto=_scaled(start) + _scaled(end),
-                mass=0.0,
-                contype=0,
-                conaffinity=0,
-                group=group,
-            )
-        touch_sensors = []
-        for site_name, body_name, site_type, size, centre, orientation in _TOUCH_SITES:
-            attributes = dict(type=site_type, size=_scaled(size), pos=_scaled(centre))
-            if orientation is not None:
-                attributes[orientation[0]] = list(orientation[1])
-            # dm_control names the sensor of site "lhand_touch" "sensor_touch_lhand".
-            sensor_name = "sensor_touch_" + site_name[: -len("_touch")]
-            touch_sensors.append(
-                base.add_touch_sensor(spec, bodies[body_name], site_name, sensor_name, **attributes)
-            )
-        torque_sensors = []
-        for site_name in _TORQUE_SITES:
-            bodies[site_name[: -len("_ft")]].add_site(name=site_name, size=[0.01, 0, 0], group=4)
-            torque_sensors.append(
-                spec.add_sensor(
-                    name=site_name,
-                    type=mujoco.mjtSensor.mjSENS_TORQUE,
-                    objtype=mujoco.mjtObj.mjOBJ_SITE,
-                    objname=site_name,
-                )
-            )
-        camera = bodies["head"].add_camera(name="egocentric", xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
+            for geom in spec.geoms:
+                geom.density = density
+        bodies, joints = parts["bodies"], parts["joints"]
         for first, second in _CONTACT_EXCLUSIONS:
             spec.add_exclude(bodyname1=first, bodyname2=second)
-        # Actuators in alphabetical order of their joints, as published.
-        actuated = [joints[joint_name] for joint_name in sorted(_SERVOS)]
-        for joint in actuated:
-            _add_servo(spec, joint)
-        initial_qpos = np.clip(
-            0.0, [joint.range[0] for joint in actuated], [joint.range[1] for joint in actuated]
-        )
+        actuated = [joints[joint_name] for joint_name in sorted(joints)]
+        if self._actuation == "torque":
+            gears = cmu_humanoid_v2019.MOTOR_GEARS
+            for joint in actuated:
+                _add_motor(spec, joint, gears[joint.name])
+        else:
+            table = (
+                _POSITION_ACTUATORS_V2020 if self._body_version == "2020" else _POSITION_ACTUATORS
+            )
+            for params in table:
+                joint = joints[params.name]
+                if isinstance(params, PositionActuatorParamsV2020):
+                    joint.damping = [float(params.damping), 0.0, 0.0]
+                _add_position_servo(spec, joint, params, filtered=self._body_version == "2020")
+        marker_geoms = [parts["geoms"][geom_name] for geom_name in ("rradius", "lradius")]
+        if marker_rgba is not None:
+            rgba = np.asarray(marker_rgba, dtype=np.float64)
+            if rgba.shape != (4,) or not np.all(np.isfinite(rgba)):
+                raise ValueError(f"marker_rgba must be 4 finite values, got {marker_rgba!r}")
+            for geom in marker_geoms:
+                geom.rgba = rgba.tolist()
+        limits = np.array([joint.range for joint in actuated], dtype=np.float64)
+        if version_2019:
+            limits = np.deg2rad(limits)
+        initial_qpos = np.clip(0.0, limits[:, 0], limits[:, 1])
         standing_height = base.height_above_lowest_point(
             spec, root, [(joint.name, q) for joint, q in zip(actuated, initial_qpos)]
         )
         root.pos = [0.0, 0.0, standing_height]
         self._spec = spec
         self._head = bodies["head"]
+        self._arm_roots = (bodies["lclavicle"], bodies["rclavicle"])
+        self._cmu_marker_geoms = tuple(marker_geoms)
+        self._mocap_joints = tuple(joints[joint_name] for joint_name in _CMU_MOCAP_JOINTS)
+        self._actuator_order = np.argsort(_CMU_MOCAP_JOINTS)
+        self._inverse_order = np.argsort(self._actuator_order)
+        lower = np.array([joint.range[0] for joint in actuated])
+        upper = np.array([joint.range[1] for joint in actuated])
+        self._joint_scale = upper - lower
+        self._joint_offset = upper + lower
         self._set_parts(
             root_body=root,
             observable_joints=actuated,
@@ -592,12 +649,23 @@ class CMUHumanoid(base.Walker):
             initial_qpos=initial_qpos,
             standing_height=standing_height,
             end_effectors=[bodies[body] for body in _END_EFFECTORS],
-            egocentric_camera=camera,
+            egocentric_camera=parts["egocentric_camera"],
             root_sensors=root_sensors,
-            touch_sensors=touch_sensors,
-            torque_sensors=torque_sensors,
+            touch_sensors=parts["touch_sensors"],
+            torque_sensors=parts["torque_sensors"],
             ground_contact_geoms=[geom for geom in spec.geoms if geom.parent.name in _FOOT_BODIES],
         )
+        # The body camera looks at the walker from 0.3 m in front of the pelvis; made
+        # after the tracking cameras (`_set_parts`), which stay the model's first.
+        self._body_camera = skeleton.add_camera(
+            name="bodycam",
+            pos=_scaled(_BODY_CAMERA_POS_M, scale),
+            xyaxes=[-1, 0, 0, 0, 1, 0],
+            fovy=80.0,
+        )
+        if initializer is not None:
+            for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
+                self.add_initializer(item)
 
     def _build_observables(self) -> "CMUHumanoidObservables":
         return CMUHumanoidObservables(self)
@@ -614,17 +682,113 @@ class CMUHumanoid(base.Walker):
     def head(self) -> mjcf.Element:
         return self._handle(self._head)
 
+    @property
+    def left_arm_root(self) -> mjcf.Element:
+        """The left clavicle, where the left arm hangs."""
+        return self._handle(self._arm_roots[0])
+
+    @property
+    def right_arm_root(self) -> mjcf.Element:
+        """The right clavicle, where the right arm hangs."""
+        return self._handle(self._arm_roots[1])
+
+    @property
+    def body_camera(self) -> mjcf.Element:
+        """The camera 0.3 m in front of the pelvis, looking back at the walker."""
+        return self._handle(self._body_camera)
+
+    @property
+    def bodies(self) -> tuple[mjcf.Element, ...]:
+        """Every body of the walker (the root first), as handles."""
+        return tuple(self.mjcf_model.find_all("body"))
+
+    @property
+    def marker_geoms(self) -> tuple[mjcf.Element, ...]:
+        """The forearm capsules (right, left), coloured by `marker_rgba`."""
+        return self._handles(self._cmu_marker_geoms)
+
+    @property
+    def mocap_joints(self) -> tuple[mjcf.Element, ...]:
+        """The 56 hinges in the CMU motion-capture order (`_CMU_MOCAP_JOINTS`)."""
+        return self._handles(self._mocap_joints)
+
+    @property
+    def actuator_order(self) -> np.ndarray:
+        """For each actuator (alphabetical), the index of its joint in the CMU
+        motion-capture order: `mocap_pose[actuator_order]` is in actuator order."""
+        return self._actuator_order
+
+    @property
+    def actuator_to_joint_order(self) -> np.ndarray:
+        """For each joint in the CMU motion-capture order, the index of its
+        actuator (the inverse permutation of `actuator_order`)."""
+        return self._inverse_order
+
+
+class CMUHumanoid(_CMUHumanoidBase):
+    """dm_control's `CMUHumanoid`: the V2019 CMU body (unscaled, water density) with
+    56 torque motors (gears 20 to 120 N m, controls in [-1, 1], alphabetical).
+
+    Args:
+      name: the entity's name (its prefix in the model).
+      marker_rgba: RGBA of the forearm capsules (`marker_geoms`), or None.
+      include_face: adds the face capsule and the nose (hidden from the
+        egocentric camera) that show the head's heading.
+      initializer: None, a pose initializer or a sequence of them.
+    """
+
+
+class CMUHumanoidPositionControlled(CMUHumanoid):
+    """dm_control's `CMUHumanoidPositionControlled`: the CMU body with position
+    servos whose controls in [-1, 1] span each joint's range (`scaled_actuators`).
+
+    Args:
+      model_version: "2019" (servo gains and force limits `_POSITION_ACTUATORS`)
+        or "2020" (`_POSITION_ACTUATORS_V2020`, with the joint dampings of that
+        table and a 30 ms filter on each control).
+      scale_default: the body rescaled 1.2x in lengths and sizes, to 70 kg
+        (dm_control's `rescale_humanoid(walker, 1.2, 1.2, 70)`).
+      name, marker_rgba, include_face, initializer: as `CMUHumanoid`.
+    """
+
+    _actuation = "position"
+
+    def _build(  # type: ignore[override]
+        self, model_version: str = "2019", scale_default: bool = False, **kwargs: Any
+    ) -> None:
+        if model_version not in ("2019", "2020"):
+            raise ValueError(f"model_version must be '2019' or '2020', got {model_version!r}")
+        self._body_version = model_version
+        self._scale_default = bool(scale_default)
+        super()._build(**kwargs)
+
     def cmu_pose_to_actuation(self, target_pose: ArrayLike) -> np.ndarray:
-        """Controls that drive the joints to `target_pose` (radians, one per actuator
-        in actuator order): the inverse of the servos' range mapping."""
+        """Controls (actuator order) that drive the joints to `target_pose`, given in
+        the CMU motion-capture order (`mocap_joints`), radians: the inverse of the
+        servos' range mapping."""
         target = np.asarray(target_pose, dtype=np.float64)
         if target.shape != (len(self._observable_joints),):
             raise ValueError(
                 f"target_pose must have shape ({len(self._observable_joints)},), got {target.shape}"
             )
-        lower = np.array([joint.range[0] for joint in self._observable_joints])
-        upper = np.array([joint.range[1] for joint in self._observable_joints])
-        return (2.0 * target - (upper + lower)) / (upper - lower)
+        return (2.0 * target[self._actuator_order] - self._joint_offset) / self._joint_scale
+
+
+class CMUHumanoidPositionControlledV2020(CMUHumanoidPositionControlled):
+    """The CMU humanoid V2020 of the dm_control paper (§7.1): 56 position servos
+    with filtered controls, 1.2x the CMU scale, 70 kg, with a face and nose.
+
+    Args:
+      name, marker_rgba, initializer: as `CMUHumanoid`.
+    """
+
+    _default_face = True
+
+    def _build(self, **kwargs: Any) -> None:  # type: ignore[override]
+        for fixed in ("model_version", "scale_default", "include_face"):
+            if fixed in kwargs:
+                raise TypeError(f"CMUHumanoidPositionControlledV2020 sets {fixed} itself")
+        super()._build(model_version="2020", scale_default=True, include_face=True, **kwargs)
 
 
 # dm_control's legacy observables of its CMU humanoid that this walker adds
@@ -650,10 +814,12 @@ class CMUHumanoidObservables(legacy_base.RootMotionObservables):
     """The walker observables plus the servo filters' states, the appendages, and
     (disabled) dm_control's legacy scalars of the root's pose and velocities."""
 
-    def __init__(self, entity: "CMUHumanoid") -> None:
+    def __init__(self, entity: "_CMUHumanoidBase") -> None:
         super().__init__(entity)
         for name in _LEGACY_OBSERVABLES:
             self[name].enabled = False
+        # Rendering costs far more than the rest (as the egocentric camera).
+        self.body_camera.enabled = False
 
     @composer.observable
     def head_height(self) -> observable.Observable:
@@ -672,7 +838,8 @@ class CMUHumanoidObservables(legacy_base.RootMotionObservables):
 
     @composer.observable
     def actuator_activation(self) -> observable.Observable:
-        """Filtered controls of the 56 servos (actuator order), in [-1, 1]."""
+        """Filtered controls of the servos with a filter (actuator order), in
+        [-1, 1]: (56,) for V2020, (0,) for the unfiltered V2019 actuators."""
         actuators = self._entity._actuators
         cache = {}
 
@@ -680,11 +847,33 @@ class CMUHumanoidObservables(legacy_base.RootMotionObservables):
             model = physics.model
             if cache.get("model") is not model:
                 ids = [physics.bind(actuator).id for actuator in actuators]
-                cache["addresses"] = model.actuator_actadr[ids].copy()
+                addresses = model.actuator_actadr[ids]
+                cache["addresses"] = addresses[addresses >= 0].copy()
                 cache["model"] = model
             return physics.data.act[cache["addresses"]]
 
         return observable.Generic(read)
+
+    @composer.observable
+    def body_camera(self) -> observable.Observable:
+        """RGB image (64, 64, 3) uint8 from `body_camera`, which does not draw the
+        walker's own geoms (group 2)."""
+        option = mujoco.MjvOption()
+        option.geomgroup[_BODY_GROUP] = 0
+        return observable.MJCFCamera(
+            self._entity._body_camera,
+            height=base.EGOCENTRIC_CAMERA_PIXELS,
+            width=base.EGOCENTRIC_CAMERA_PIXELS,
+            scene_option=option,
+        )
+
+    @composer.observable
+    def sensors_torque(self) -> observable.Observable:
+        """The shoulder torque sensors (N m), squashed as dm_control's CMU humanoid
+        reads them: tanh(2 torque / 60 N m), (6,)."""
+        return observable.MJCFFeature(
+            "sensordata", list(self._entity._torque_sensors), corruptor=_squash_torque
+        )
 
     @composer.observable
     def appendages_pos(self) -> observable.Observable:
@@ -726,21 +915,29 @@ class CMUHumanoidObservables(legacy_base.RootMotionObservables):
         return [self.sensors_force, self.sensors_torque, self.sensors_touch]
 
 
-def _scaled(vector: Iterable[float]) -> list[float]:
-    return [_SCALE * float(value) for value in vector]
+def _squash_torque(value: np.ndarray, random_state: Any = None) -> np.ndarray:
+    del random_state  # Deterministic.
+    return np.tanh(2.0 * value / _TORQUE_THRESHOLD_NM)
 
 
-def _set_defaults(spec: mujoco.MjSpec) -> None:
-    """The published joint and geom defaults of the CMU humanoid."""
+def _scaled(vector: Iterable[float], scale: float) -> list[float]:
+    return [scale * float(value) for value in vector]
+
+
+def _set_defaults(spec: mujoco.MjSpec, stiffness: float, density: float) -> None:
+    """The published joint and geom defaults of the CMU humanoid (both versions;
+    the default joint stiffness is 0.1 N m/rad in V2019, 1 in V2020)."""
     main = spec.default
     main.joint.limited = mujoco.mjtLimited.mjLIMITED_TRUE
     main.joint.solimp_limit = [0.0, 0.99, 0.01, 0.5, 2.0]
+    main.joint.stiffness = [stiffness, 0.0, 0.0]
     main.joint.armature = 0.01
+    main.joint.damping = [1.0, 0.0, 0.0]
     main.geom.condim = 1
     main.geom.friction = [0.7, 0.005, 0.0001]
     main.geom.solref = [0.015, 1.0]
     main.geom.solimp = [0.99, 0.99, 0.003, 0.5, 2.0]
-    main.geom.density = _DENSITY_KG_M3
+    main.geom.density = density
     main.geom.material = "self"
     main.geom.group = _BODY_GROUP
 
@@ -755,32 +952,264 @@ def _make_contact_geom(geom: mujoco.MjsGeom) -> None:
     geom.priority = 1
 
 
-def _add_servo(spec: mujoco.MjSpec, joint: mujoco.MjsJoint) -> None:
-    """A position servo on `joint` whose control in [-1, 1] spans the joint's range.
+def _add_motor(spec: mujoco.MjSpec, joint: mujoco.MjsJoint, gear: float) -> None:
+    """A torque motor on `joint`: torque = gear * control, control in [-1, 1]."""
+    spec.add_actuator(
+        name=joint.name,
+        target=joint.name,
+        trntype=mujoco.mjtTrn.mjTRN_JOINT,
+        gear=[float(gear), 0, 0, 0, 0, 0],
+        ctrllimited=mujoco.mjtLimited.mjLIMITED_TRUE,
+        ctrlrange=[-1.0, 1.0],
+    )
 
-    force = kp * (target - q) with target = lower + (act + 1) / 2 * (upper - lower),
-    written as MuJoCo's affine bias: gain kp * slope, bias kp * (centre, -1, 0),
-    act being the control after the 30 ms filter.
+
+def _add_position_servo(
+    spec: mujoco.MjSpec, joint: mujoco.MjsJoint, params: Any, filtered: bool
+) -> None:
+    """A position servo on `joint` whose control in [-1, 1] spans the joint's range
+    (`scaled_actuators.add_position_actuator`'s affine map), with the force
+    limits of `params`; `filtered` puts the V2020 30 ms filter on the control.
+
+    force = kp * (target - q) with target = lower + (u + 1) / 2 * (upper - lower):
+    gain kp * slope, bias kp * (lower + slope, -1, 0), u the (filtered) control.
     """
-    kp = float(_SERVOS[joint.name][0])
+    kp = float(params.kp)
     lower, upper = joint.range
     slope = (upper - lower) / 2.0
     actuator = spec.add_actuator(
         name=joint.name, target=joint.name, trntype=mujoco.mjtTrn.mjTRN_JOINT
     )
-    actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
-    actuator.dynprm[0] = _CONTROL_FILTER_S
+    if filtered:
+        actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
+        actuator.dynprm[0] = _CONTROL_FILTER_S
     actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
     actuator.gainprm[0] = kp * slope
     actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-    actuator.biasprm[0] = kp * (upper + lower) / 2.0
+    actuator.biasprm[0] = kp * (lower + slope)
     actuator.biasprm[1] = -kp
     actuator.biasprm[2] = 0.0
     actuator.ctrllimited = mujoco.mjtLimited.mjLIMITED_TRUE
     actuator.ctrlrange = [-1.0, 1.0]
     actuator.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-    actuator.forcerange = [-kp, kp]
+    actuator.forcerange = [float(value) for value in params.forcerange]
 
 
-# dm_control's name for this walker (its `locomotion.walkers` exports it so).
-CMUHumanoidPositionControlledV2020 = CMUHumanoid
+def _add_touch_and_torque(
+    spec: mujoco.MjSpec, bodies: dict, touch_sites: Any, scale: float, torque_names: tuple
+) -> tuple[list, list]:
+    """The touch sites and sensors (published order) and the shoulder torque
+    sensors (named `torque_names`)."""
+    touch_sensors = []
+    for site_name, body_name, site_type, size, centre, orientation in touch_sites:
+        attributes: dict[str, Any] = dict(
+            type=site_type, size=_scaled(size, scale), pos=_scaled(centre, scale)
+        )
+        if orientation is not None:
+            kind, value = orientation
+            attributes["quat"] = list(
+                _zaxis_quaternion(value) if kind == "zaxis" else np.asarray(value, dtype=float)
+            )
+        # dm_control names the sensor of site "lhand_touch" "sensor_touch_lhand".
+        sensor_name = "sensor_touch_" + site_name[: -len("_touch")]
+        touch_sensors.append(
+            base.add_touch_sensor(spec, bodies[body_name], site_name, sensor_name, **attributes)
+        )
+    torque_sensors = []
+    for site_name, sensor_name in zip(_TORQUE_SITES, torque_names):
+        bodies[site_name[: -len("_ft")]].add_site(
+            name=site_name, size=[0.01 * scale, 0, 0], group=4
+        )
+        torque_sensors.append(
+            spec.add_sensor(
+                name=sensor_name,
+                type=mujoco.mjtSensor.mjSENS_TORQUE,
+                objtype=mujoco.mjtObj.mjOBJ_SITE,
+                objname=site_name,
+            )
+        )
+    return touch_sensors, torque_sensors
+
+
+def _zaxis_quaternion(zaxis: Iterable[float]) -> np.ndarray:
+    """MuJoCo's `zaxis` orientation: the shortest rotation taking z onto `zaxis`."""
+    quaternion = np.empty(4)
+    mujoco.mju_quatZ2Vec(quaternion, np.asarray(list(zaxis), dtype=np.float64))
+    return quaternion
+
+
+def _add_hinges(body: mujoco.MjsBody, body_name: str, hinges: Any, scale: float) -> dict:
+    joints = {}
+    for axis, lower, upper, joint_class in hinges:
+        joint_name = f"{body_name}r{axis}"
+        stiffness, damping = cmu_humanoid_v2019.JOINT_CLASSES[joint_class]
+        joints[joint_name] = body.add_joint(
+            name=joint_name,
+            axis=list(_AXES[axis]),
+            range=[lower, upper],
+            stiffness=[stiffness, 0.0, 0.0],
+            damping=[damping, 0.0, 0.0],
+        )
+    return joints
+
+
+def _build_v2019(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: float) -> dict:
+    """The V2019 body under `skeleton` (the root's upright frame), lengths and sizes
+    times `scale`; returns its parts. The geoms' density is set by the caller."""
+    table = cmu_humanoid_v2019
+    bodies: dict[str, Any] = {"root": skeleton}
+    joints: dict[str, mujoco.MjsJoint] = {}
+    for body_name, parent, position, orientation, hinges in table.BODIES:
+        body = bodies[parent].add_body(name=body_name, pos=_scaled(position, scale))
+        if orientation is not None:
+            body.quat = list(orientation)
+        joints.update(_add_hinges(body, body_name, hinges, scale))
+        bodies[body_name] = body
+    geoms = {}
+    for geom_name, body_name, geom_type, size, position, orientation in table.GEOMS:
+        geom = bodies[body_name].add_geom(
+            name=geom_name,
+            type=geom_type,
+            size=_scaled(size, scale) + [0.0] * (3 - len(size)),
+            pos=_scaled(position, scale),
+        )
+        if orientation is not None:
+            geom.quat = list(orientation)
+        geoms[geom_name] = geom
+    if include_face:
+        head = bodies["head"]
+        size, position, orientation = table.FACE_CAPSULE
+        head.add_geom(
+            name="face",
+            type=_CAPSULE,
+            size=_scaled(size, scale) + [0.0],
+            pos=_scaled(position, scale),
+            quat=list(orientation),
+            mass=0.0,
+            contype=0,
+            conaffinity=0,
+        )
+        # dm_control: the face body sits 0.02 m short of the head's y offset.
+        head_y = table.BODIES[[row[0] for row in table.BODIES].index("head")][2][1]
+        face = head.add_body(name="face", pos=_scaled((0.0, 0.039, head_y - 0.02), scale))
+        face.add_geom(
+            name="nose",
+            type=_CAPSULE,
+            size=[geoms["head"].size[0] / 4.75, scale * table.NOSE_HALF_LENGTH_M, 0.0],
+            quat=list(table.NOSE_QUAT),
+            mass=0.0,
+            contype=0,
+            conaffinity=0,
+            group=_HIDDEN_FROM_EGOCENTRIC_GROUP,
+        )
+    camera = bodies["head"].add_camera(name="egocentric", xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
+    touch_sensors, torque_sensors = _add_touch_and_torque(
+        spec,
+        bodies,
+        table.TOUCH_SITES,
+        scale,
+        ("sensor_torque_lhumerus", "sensor_torque_rhumerus"),
+    )
+    return dict(
+        bodies=bodies,
+        joints=joints,
+        geoms=geoms,
+        egocentric_camera=camera,
+        touch_sensors=touch_sensors,
+        torque_sensors=torque_sensors,
+    )
+
+
+def _build_v2020(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: float) -> dict:
+    """The V2020 body under `skeleton`, lengths and sizes times `scale`."""
+    bodies: dict[str, Any] = {"root": skeleton}
+    joints: dict[str, mujoco.MjsJoint] = {}
+    for body_name, parent, position, orientation, hinges in _SKELETON:
+        body = bodies[parent].add_body(name=body_name, pos=_scaled(position, scale))
+        if orientation is not None:
+            body.quat = list(orientation)
+        for axis, lower, upper, stiffness in hinges:
+            joint_name = f"{body_name}r{axis}"
+            joints[joint_name] = body.add_joint(
+                name=joint_name,
+                axis=list(_AXES[axis]),
+                range=[lower, upper],
+                pos=_scaled(_JOINT_POSITIONS.get(joint_name, (0, 0, 0)), scale),
+                stiffness=[stiffness, 0.0, 0.0],
+            )
+        bodies[body_name] = body
+    geoms = {}
+    for geom_name, body_name, radius, start, end in _CAPSULES:
+        geom = bodies[body_name].add_geom(
+            name=geom_name,
+            type=_CAPSULE,
+            size=[scale * radius, 0, 0],
+            fromto=_scaled(start, scale) + _scaled(end, scale),
+        )
+        if geom_name in _CONTACT_GEOMS:
+            _make_contact_geom(geom)
+        if geom_name in _MASSLESS_GEOMS:
+            geom.mass = 0.0
+        geoms[geom_name] = geom
+    for geom_name, body_name, radius, centre in _TOE_SPHERES:
+        _make_contact_geom(
+            bodies[body_name].add_geom(
+                name=geom_name,
+                type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                size=[scale * radius, 0, 0],
+                pos=_scaled(centre, scale),
+            )
+        )
+    for geom_name, body_name, semi_axes, centre, orientation in _HANDS:
+        _make_contact_geom(
+            bodies[body_name].add_geom(
+                name=geom_name,
+                type=_ELLIPSOID,
+                size=_scaled(semi_axes, scale),
+                pos=_scaled(centre, scale),
+                quat=list(orientation),
+            )
+        )
+    if include_face:
+        for (geom_name, body_name, radius, start, end), group in (
+            (_FACE, _BODY_GROUP),
+            (_NOSE, _HIDDEN_FROM_EGOCENTRIC_GROUP),
+        ):
+            if body_name not in bodies:
+                bodies[body_name] = bodies["head"].add_body(
+                    name=body_name, pos=_scaled(_FACE_BODY_POS, scale)
+                )
+            bodies[body_name].add_geom(
+                name=geom_name,
+                type=_CAPSULE,
+                size=[scale * radius, 0, 0],
+                fromto=_scaled(start, scale) + _scaled(end, scale),
+                mass=0.0,
+                contype=0,
+                conaffinity=0,
+                group=group,
+            )
+    camera = bodies["head"].add_camera(name="egocentric", xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
+    touch_sensors, torque_sensors = _add_touch_and_torque(
+        spec, bodies, _TOUCH_SITES, scale, _TORQUE_SITES
+    )
+    return dict(
+        bodies=bodies,
+        joints=joints,
+        geoms=geoms,
+        egocentric_camera=camera,
+        touch_sensors=touch_sensors,
+        torque_sensors=torque_sensors,
+    )
+
+
+def _density_for_mass(spec: mujoco.MjSpec, root_name: str, mass_kg: float) -> float:
+    """The geom density (kg/m^3) at which the body under `root_name` weighs
+    `mass_kg`, given that its geoms now have water's density (dm_control's
+    `rescale_humanoid` mass step: every density-weighted geom scales alike)."""
+    model = spec.copy().compile()
+    body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, root_name)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    subtree_mass = float(model.body_subtreemass[body_id])
+    return _WATER_DENSITY_KG_M3 * mass_kg / subtree_mass

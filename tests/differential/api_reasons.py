@@ -16,7 +16,26 @@ _OWN_GL_CONTEXTS = (
     "MuJoCo's official mujoco.Renderer by design (ARCHITECTURE.md decision 1)"
 )
 
+_DEBUG_STACKS = (
+    "the Python stacks that PyMJCF's debug mode (mjcf.debugging) keeps for each element and "
+    "attribute of its XML tree; PyMJCF here is an API over MjSpec with no XML tree by design "
+    "(ARCHITECTURE.md decision 1), and a model that fails to compile names the element, its "
+    "entity and the Python line that created it instead (ARCHITECTURE.md, Errors)"
+)
+_SCHEMA_SPEC = (
+    "dm_control's `spec` is the element's entry in its MJCF XML schema (a schema.ElementSpec "
+    "object of its XML object model); elements here are handles over MjSpec elements, with no "
+    "schema objects by design (ARCHITECTURE.md decision 1: no XML DOM, the MjSpec is the one "
+    "source of truth), so `RootElement.spec` here is the mujoco.MjSpec itself"
+)
+
 REASONS: dict[str, str] = {
+    "mjcf.Element.get_init_stack": _DEBUG_STACKS,
+    "mjcf.Element.get_last_modified_stacks_for_all_attributes": _DEBUG_STACKS,
+    "mjcf.RootElement.get_init_stack": _DEBUG_STACKS,
+    "mjcf.RootElement.get_last_modified_stacks_for_all_attributes": _DEBUG_STACKS,
+    "mjcf.Element.spec": _SCHEMA_SPEC,
+    "mjcf.RootElement.spec": _SCHEMA_SPEC,
     "mjcf.Element.to_xml": _NO_XML_TREE,
     "mjcf.RootElement.to_xml": _NO_XML_TREE,
     "mujoco.engine.Physics.contexts": _OWN_GL_CONTEXTS,

@@ -50,6 +50,11 @@ class Row:
     reason: str | None
 
     @property
+    def is_here(self) -> bool:
+        """Whether the name exists here, under its own name or another of dm_control's."""
+        return self.here == "yes" or self.here.startswith("only as")
+
+    @property
     def status(self) -> str:
         if any(not test.endswith(XFAIL) for test in self.covered_by):
             return "covered"
@@ -115,10 +120,62 @@ def _marks_of(value: ast.expr) -> list[ast.expr]:
     return list(value.elts) if isinstance(value, (ast.List, ast.Tuple)) else [value]
 
 
+def _module_sequences(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level `NAME = [...]` / `NAME = (...)` assignments, by name."""
+    return {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, (ast.List, ast.Tuple))
+    }
+
+
+def _parametrized_cases(
+    decorator: ast.expr, sequences: dict[str, ast.expr]
+) -> list[tuple[str, list[ast.expr]]]:
+    """(case id, marks) of each `pytest.param(..., marks=..., id=...)` in the argument
+    values of a `pytest.mark.parametrize(names, values)` decorator; `values` is a
+    literal list or tuple, or the name of a module-level one. A case without `id=`
+    is named by its index, as pytest names it."""
+    if not (
+        isinstance(decorator, ast.Call)
+        and isinstance(decorator.func, ast.Attribute)
+        and decorator.func.attr == "parametrize"
+        and len(decorator.args) >= 2
+    ):
+        return []
+    values = decorator.args[1]
+    if isinstance(values, ast.Name):
+        values = sequences.get(values.id, values)
+    if not isinstance(values, (ast.List, ast.Tuple)):
+        return []
+    cases = []
+    for index, value in enumerate(values.elts):
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "param"
+        ):
+            continue
+        keywords = {keyword.arg: keyword.value for keyword in value.keywords}
+        case_id = keywords.get("id")
+        label = (
+            case_id.value
+            if isinstance(case_id, ast.Constant) and isinstance(case_id.value, str)
+            else str(index)
+        )
+        marks = _marks_of(keywords["marks"]) if "marks" in keywords else []
+        cases.append((label, marks))
+    return cases
+
+
 def scan_markers(source: str, filename: str) -> dict[str, list[str]]:
     """{dm_control name: [test ids]} for the markers in one test file's source."""
     tree = ast.parse(source, filename)
     constants = _string_tuples(tree)
+    sequences = _module_sequences(tree)
     found: dict[str, list[str]] = {}
 
     def add(names: list[str] | None, test_id: str) -> None:
@@ -140,6 +197,14 @@ def scan_markers(source: str, filename: str) -> dict[str, list[str]]:
                 label = test_id + (XFAIL if any(map(_is_xfail, node.decorator_list)) else "")
                 for decorator in node.decorator_list:
                     add(_marker_names(decorator, constants), label)
+                    # A table-driven test's cases: each `pytest.param` may carry its own
+                    # markers, and its own xfail.
+                    for case, marks in _parametrized_cases(decorator, sequences):
+                        case_label = f"{test_id}[{case}]"
+                        if label.endswith(XFAIL) or any(map(_is_xfail, marks)):
+                            case_label += XFAIL
+                        for mark in marks:
+                            add(_marker_names(mark, constants), case_label)
                 if isinstance(node, ast.ClassDef):
                     visit(node.body, f"{test_id}::")
 
@@ -356,6 +421,12 @@ def summary(rows: list[Row]) -> dict[str, int]:
         ),
         "reason documented": sum(row.status == "reason" for row in rows),
         "unexplained": sum(row.status == "unexplained" for row in rows),
+        "unexplained, here but untested": sum(
+            row.status == "unexplained" and row.is_here for row in rows
+        ),
+        "unexplained, missing here": sum(
+            row.status == "unexplained" and not row.is_here for row in rows
+        ),
     }
 
 
@@ -382,7 +453,8 @@ def render(surface: dict[str, Any], rows: list[Row], unknown: list[str]) -> str:
         "properties, constants and names missing here); *status* is `covered` (a passing "
         "test names it), `known divergence` (only tests expected to fail name it: each "
         "records a difference with its reason), `reason` (documented why no test does) or "
-        "`unexplained`.",
+        "`unexplained`; the summary splits the unexplained rows into those here but untested "
+        "(a test is owed) and those missing here (the name is owed first).",
         "",
         "| count | |",
         "|---|---|",

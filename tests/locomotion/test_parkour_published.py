@@ -12,7 +12,10 @@ from composer_tasks.arenas import Floor
 from composer_tasks.tasks import parkour
 from suites import locomotion
 
-_HUMANOIDS = {"humanoid": walkers.Humanoid, "cmu_humanoid": walkers.CMUHumanoid}
+_HUMANOIDS = {
+    "humanoid": walkers.Humanoid,
+    "cmu_humanoid": walkers.CMUHumanoidPositionControlledV2020,
+}
 
 
 def _step_without_torques_until_last(env, task, seconds):

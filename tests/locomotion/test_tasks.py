@@ -632,7 +632,7 @@ _WALKERS = {
     "humanoid": walkers.Humanoid,
 }
 if hasattr(walkers, "CMUHumanoid"):
-    _WALKERS["cmu_humanoid"] = walkers.CMUHumanoid
+    _WALKERS["cmu_humanoid"] = walkers.CMUHumanoidPositionControlledV2020
 
 _ARENAS = {
     "floor": lambda: Floor(),

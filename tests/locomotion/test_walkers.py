@@ -22,7 +22,7 @@ _PUBLISHED = {
     walkers.PlanarWalker: ((9, 9, 6), 0.0025),
     walkers.Quadruped: ((15, 14, 8), 0.005),
     walkers.Humanoid: ((28, 27, 21), 0.005),
-    walkers.CMUHumanoid: ((63, 62, 56), 0.005),
+    walkers.CMUHumanoidPositionControlledV2020: ((63, 62, 56), 0.005),
 }
 WALKER_CLASSES = list(_PUBLISHED)
 _CAMERA = "egocentric_camera"
@@ -132,7 +132,7 @@ def test_humanoid_is_the_suite_humanoid_without_the_world():
 
 
 def test_cmu_humanoid_published_mass_gains_and_upright_height():
-    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _, walker, physics = _in_floor(walkers.CMUHumanoidPositionControlledV2020)
     model = physics.model
     root = physics.bind(walker.root_body).element_id
     assert model.body_subtreemass[root] == pytest.approx(70.0, rel=1e-9)
@@ -151,7 +151,7 @@ def test_cmu_humanoid_published_mass_gains_and_upright_height():
 
 
 def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
-    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _, walker, physics = _in_floor(walkers.CMUHumanoidPositionControlledV2020)
     names = [actuator.name for actuator in walker.actuators]
     index = names.index("ltibiarx")
     lower, upper = 0.01, 2.96706
@@ -167,7 +167,8 @@ def test_cmu_servo_drives_its_joint_toward_the_mapped_target():
         physics.data.act[physics.model.actuator_actadr[index]] = 1.0
     physics.forward()
     assert physics.data.actuator_force[index] == 160.0  # The force limit.
-    pose = np.array([joint.range[0] for joint in walker.observable_joints])
+    # dm_control's cmu_pose_to_actuation takes the pose in the CMU mocap order.
+    pose = np.array([joint.range[0] for joint in walker.mocap_joints])
     np.testing.assert_allclose(walker.cmu_pose_to_actuation(pose), -1.0)
     with pytest.raises(ValueError, match=r"shape \(56,\)"):
         walker.cmu_pose_to_actuation(np.zeros(3))
@@ -255,14 +256,17 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         "world_zaxis": (3,),
         "end_effectors_pos": (3 * len(walker.end_effectors),),
     }
-    if isinstance(walker, walkers.CMUHumanoid):
+    if isinstance(walker, walkers.CMUHumanoidPositionControlledV2020):
         # dm_control's CMU humanoid adds these (appendages: end effectors and head).
         expected["actuator_activation"] = (56,)
         expected["appendages_pos"] = (3 * (len(walker.end_effectors) + 1),)
         expected["sensors_force"] = (0,)
     # dm_control's legacy scalars of the CMU humanoid, disabled as there.
+    # (And its body camera, disabled as the egocentric one: rendering is costly.)
     legacy = (
-        set(cmu_humanoid._LEGACY_OBSERVABLES) if isinstance(walker, walkers.CMUHumanoid) else set()
+        set(cmu_humanoid._LEGACY_OBSERVABLES) | {"body_camera"}
+        if isinstance(walker, walkers.CMUHumanoidPositionControlledV2020)
+        else set()
     )
     assert not any(walker.observables[name].enabled for name in legacy)
     assert set(walker.observables.keys()) == set(expected) | {_CAMERA} | legacy
@@ -422,7 +426,7 @@ def test_humanoid_lower_limb_torques_mirror_between_the_legs():
 
 
 def test_cmu_nose_is_massless_and_hidden_from_the_egocentric_camera_group():
-    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _, walker, physics = _in_floor(walkers.CMUHumanoidPositionControlledV2020)
     model = physics.model
     nose, face = model.geom("walker/nose"), model.geom("walker/face")
     assert nose.group[0] == 1 and nose.contype[0] == 0 and nose.conaffinity[0] == 0
@@ -456,7 +460,7 @@ _CAMERA_SCRIPT = textwrap.dedent("""
         image = env.reset().observation["walker/egocentric_camera"]
         assert image.shape == (64, 64, 3) and image.dtype == np.uint8, image.shape
         assert image.std() > 0
-    walker = walkers.CMUHumanoid()
+    walker = walkers.CMUHumanoidPositionControlledV2020()
     env = composer.Environment(t._StandTask(walker), random_state=0)
     env.reset()
     physics = env.physics
@@ -513,7 +517,7 @@ def test_walker_groupings_leave_out_missing_sensors():
         humanoid.observables.sensors_touch,
         humanoid.observables.sensors_torque,
     ]
-    cmu = walkers.CMUHumanoid()
+    cmu = walkers.CMUHumanoidPositionControlledV2020()
     assert cmu.observables.actuator_activation in cmu.observables.proprioception
 
 
@@ -675,7 +679,7 @@ def test_upright_pose_is_no_displacement():
 
 
 def test_cmu_appendages_are_the_end_effectors_and_the_head_in_the_root_frame():
-    _, walker, physics = _in_floor(walkers.CMUHumanoid)
+    _, walker, physics = _in_floor(walkers.CMUHumanoidPositionControlledV2020)
     _spawn(walker, physics, quaternion=_yaw_quaternion(0.7))
     appendages = walker.observables.appendages_pos.observation_callable(physics)()
     root = physics.bind(walker.root_body)

@@ -19,6 +19,15 @@ from composer_tasks.physics import Physics, PhysicsError
 _SETTLE_QVEL_TOL = 1e-3
 _SETTLE_QACC_TOL = 1e-2
 
+# The message when rejection sampling gives up on a prop; formatted with the prop's
+# model name and the number of attempts (dm_control's tests format its own template
+# with these two keys and compare the message to it).
+_REJECTION_SAMPLING_FAILED = (
+    "no collision-free pose for prop {model_name!r} in {max_attempts} attempts; "
+    "try a wider position or quaternion distribution, a larger `max_attempts_per_prop`, "
+    "or `ignore_collisions=True`"
+)
+
 
 class PropPlacer(Initializer):
     """Places free props at sampled poses without interpenetration.
@@ -184,8 +193,10 @@ class PropPlacer(Initializer):
                     break
             else:
                 raise EpisodeInitializationError(
-                    f"no collision-free pose for prop {prop.name!r} in "
-                    f"{self._max_attempts_per_prop} attempts"
+                    _REJECTION_SAMPLING_FAILED.format(
+                        model_name=prop.mjcf_model.model,
+                        max_attempts=self._max_attempts_per_prop,
+                    )
                 )
 
     def _settle(self, physics: Physics) -> bool:

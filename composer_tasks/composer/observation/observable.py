@@ -3,14 +3,15 @@
 Every observable has the options of the dm_control paper (§5.1):
 
   enabled: bool, default False. Only enabled observables appear in observations.
-  update_interval: int >= 1, or a `variation.Variation` (called with
+  update_interval: int >= 1 (default 1), or a `variation.Variation` (called with
     `random_state=`, the environment's) or another callable (called with no
     arguments), as dm_control calls them, returning an int, in physics substeps
     between two evaluations. A callable is drawn anew for every interval.
-  buffer_size: int >= 1. The observation holds the `buffer_size` most recent values
-    that have arrived, oldest first, along a leading buffer axis.
+  buffer_size: int >= 1, or None (the default, as in dm_control: 1). The
+    observation holds the `buffer_size` most recent values that have arrived,
+    oldest first, along a leading buffer axis.
   delay: int >= 0, or a Variation or callable as for update_interval, in physics
-    substeps.
+    substeps; None (the default, as in dm_control) means 0.
     A value evaluated after substep t arrives (can be observed) from substep t + delay
     on. A callable is drawn anew for every evaluation.
   aggregator: None, one of 'mean', 'median', 'max', 'min', 'sum', or a callable
@@ -29,11 +30,13 @@ physics.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
+from dm_env import specs
 
 from composer_tasks import mjcf
 from composer_tasks import physics as physics_module
@@ -51,6 +54,12 @@ StoredIntOption = int | Callable[..., int | np.integer]
 # An index into a feature's value, as NumPy indexing takes it.
 Index = int | slice | Sequence[Any] | np.ndarray | tuple[Any, ...]
 
+# What an option of None stands for (dm_control's `observation.DEFAULT_*`): a buffer
+# of one value, evaluated every physics step, no delay.
+DEFAULT_BUFFER_SIZE = 1
+DEFAULT_UPDATE_INTERVAL = 1
+DEFAULT_DELAY = 0
+
 AGGREGATORS: dict[str, Callable[[np.ndarray], Any]] = {
     "mean": functools.partial(np.mean, axis=0),
     "median": functools.partial(np.median, axis=0),
@@ -58,6 +67,15 @@ AGGREGATORS: dict[str, Callable[[np.ndarray], Any]] = {
     "min": functools.partial(np.min, axis=0),
     "sum": functools.partial(np.sum, axis=0),
 }
+
+
+class UnknownAggregatorError(KeyError, ValueError):
+    """An aggregator name not in `AGGREGATORS`: a KeyError, as dm_control raises, and
+    a ValueError, as for the other bad option values."""
+
+    def __str__(self) -> str:
+        # KeyError's str quotes its message; this one reads as a sentence.
+        return str(self.args[0]) if self.args else ""
 
 
 class Observable:
@@ -75,9 +93,9 @@ class Observable:
 
     def __init__(
         self,
-        update_interval: IntOption = 1,
-        buffer_size: int | np.integer = 1,
-        delay: IntOption = 0,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
         aggregator: str | Callable[[np.ndarray], Any] | None = None,
         corruptor: Callable[..., Any] | None = None,
         enabled: bool | np.bool_ = False,
@@ -90,32 +108,40 @@ class Observable:
         self.enabled = enabled
 
     @property
-    def update_interval(self) -> StoredIntOption:
-        """Physics substeps between evaluations: an int >= 1 or a callable drawing one."""
+    def update_interval(self) -> StoredIntOption | None:
+        """Physics substeps between evaluations: an int >= 1 or a callable drawing one;
+        None means `DEFAULT_UPDATE_INTERVAL` (1)."""
         return self._update_interval
 
     @update_interval.setter
-    def update_interval(self, value: IntOption) -> None:
+    def update_interval(self, value: IntOption | None) -> None:
         self._update_interval = self._int_or_callable(value, "update_interval", minimum=1)
 
     @property
-    def buffer_size(self) -> int:
-        """Number of values in the observation's leading buffer axis (int >= 1)."""
+    def buffer_size(self) -> int | None:
+        """Number of values in the observation's leading buffer axis (int >= 1); None
+        (the default, as in dm_control) means `DEFAULT_BUFFER_SIZE` (1)."""
         return self._buffer_size
 
     @buffer_size.setter
-    def buffer_size(self, value: int | np.integer) -> None:
+    def buffer_size(self, value: int | np.integer | None) -> None:
+        if value is None:
+            self._buffer_size = None
+            return
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{self!r}: buffer_size must be an integer >= 1, got {value!r}")
+            raise ValueError(
+                f"{self!r}: buffer_size must be an integer >= 1 or None, got {value!r}"
+            )
         self._buffer_size = int(value)
 
     @property
-    def delay(self) -> StoredIntOption:
-        """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing one."""
+    def delay(self) -> StoredIntOption | None:
+        """Physics substeps from evaluation to arrival: an int >= 0 or a callable drawing
+        one; None (the default, as in dm_control) means `DEFAULT_DELAY` (0)."""
         return self._delay
 
     @delay.setter
-    def delay(self, value: IntOption) -> None:
+    def delay(self, value: IntOption | None) -> None:
         self._delay = self._int_or_callable(value, "delay", minimum=0)
 
     @property
@@ -127,8 +153,8 @@ class Observable:
     def aggregator(self, value: str | Callable[[np.ndarray], Any] | None) -> None:
         if isinstance(value, str):
             if value not in AGGREGATORS:
-                raise ValueError(
-                    f"{self!r}: unknown aggregator {value!r}; expected one of "
+                raise UnknownAggregatorError(
+                    f"Unrecognized aggregator name: {value!r}. {self!r}: expected one of "
                     f"{sorted(AGGREGATORS)}, a callable or None"
                 )
             value = AGGREGATORS[value]
@@ -160,11 +186,24 @@ class Observable:
             raise TypeError(f"{self!r}: enabled must be a bool, got {value!r}")
         self._enabled = bool(value)
 
+    @property
+    def array_spec(self) -> Any:
+        """The spec of the values if known without reading the physics (cameras), else
+        None: the `Updater` then reads one value for its shape and dtype."""
+        return None
+
     def configure(self, **options: Any) -> None:
-        """Sets several options at once; an unknown option raises AttributeError."""
+        """Sets several options (properties) at once.
+
+        Raises:
+          AttributeError: an option this observable does not have (dm_control's
+            message, then this observable's).
+        """
         for name, value in options.items():
             if not isinstance(getattr(type(self), name, None), property) or name.startswith("_"):
-                raise AttributeError(f"{self!r} has no option {name!r}")
+                raise AttributeError(
+                    f"Cannot add attribute {name} in configure. {self!r} has no option {name!r}"
+                )
             setattr(self, name, value)
 
     def observation_callable(
@@ -197,6 +236,10 @@ class Observable:
             return functools.partial(_with_leading_axis, raw)
         return raw
 
+    def __call__(self, physics: Physics, random_state: RandomStateLike | None = None) -> np.ndarray:
+        """The current, corrupted value, read once (as dm_control's `Observable.__call__`)."""
+        return self.observation_callable(physics, random_state)()
+
     def _raw_reader(self, physics: Physics) -> Callable[[], Any]:
         raise NotImplementedError(f"{type(self).__name__} must implement _raw_reader")
 
@@ -204,18 +247,33 @@ class Observable:
         """Optionally, a reader whose new arrays already have a leading axis of 1."""
         del physics
 
-    def _int_or_callable(self, value: IntOption, name: str, minimum: int) -> StoredIntOption:
-        if callable(value):
+    def _int_or_callable(
+        self, value: IntOption | None, name: str, minimum: int
+    ) -> StoredIntOption | None:
+        if value is None or callable(value):
             return value
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
             raise ValueError(
-                f"{self!r}: {name} must be an integer >= {minimum} or a callable "
-                f"fn(random_state=...) returning one, got {value!r}"
+                f"{self!r}: {name} must be an integer >= {minimum}, a callable "
+                f"fn(random_state=...) returning one, or None, got {value!r}"
             )
         return int(value)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def timing_options(observable: Observable) -> tuple[StoredIntOption, int, StoredIntOption]:
+    """(update_interval, buffer_size, delay) of `observable`, each None replaced by
+    its default, as the `Updater` uses them."""
+    interval = observable.update_interval
+    buffer_size = observable.buffer_size
+    delay = observable.delay
+    return (
+        DEFAULT_UPDATE_INTERVAL if interval is None else interval,
+        DEFAULT_BUFFER_SIZE if buffer_size is None else buffer_size,
+        DEFAULT_DELAY if delay is None else delay,
+    )
 
 
 def _copying(reader: Callable[[], Any]) -> Callable[[], np.ndarray]:
@@ -287,36 +345,60 @@ class MJCFFeature(Observable):
     live in MuJoCo's flat data or model arrays, so reading it is a single copy out of
     that array.
 
-    Args:
+    Args (dm_control's, in its order):
       kind: the attribute name.
-      elements: one element or a list/tuple of elements of one kind: spec elements
-        (`mujoco.Mjs...`) or `composer_tasks.mjcf` handles, of the spec the physics
-        was compiled from (including attached children).
+      mjcf_element: one element or a list/tuple of elements of one kind:
+        `composer_tasks.mjcf` handles or spec elements (`mujoco.Mjs...`), of the
+        spec the physics was compiled from (including attached children).
+      update_interval, buffer_size, delay, aggregator, corruptor: the observable
+        options (module docstring).
       index: optional integer, slice, array or tuple index into the value.
-      **options: the observable options (module docstring).
+      enabled: whether the observable starts enabled (this project's keyword).
+
+    Raises:
+      ValueError: `mjcf_element` is not an element or a list of elements of one kind.
     """
 
     _reader_returns_new_arrays = True
 
-    def __init__(self, kind: str, elements: Any, index: Index | None = None, **options: Any):
+    def __init__(
+        self,
+        kind: str,
+        mjcf_element: Any,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[[np.ndarray], Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        index: Index | None = None,
+        *,
+        enabled: bool | np.bool_ = False,
+    ):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be an attribute name string, got {kind!r}")
-        if isinstance(elements, (list, tuple)):
-            if not elements:
-                raise ValueError(f"MJCFFeature({kind!r}): elements must not be empty")
-            element_list = [_spec_element(kind, element) for element in elements]
+        if isinstance(mjcf_element, (list, tuple)):
+            if not mjcf_element:
+                raise ValueError(f"MJCFFeature({kind!r}): mjcf_element must not be empty")
+            element_list = [_spec_element(kind, element) for element in mjcf_element]
         else:
-            element_list = [_spec_element(kind, elements)]
+            element_list = [_spec_element(kind, mjcf_element)]
         kinds = {type(element).__name__ for element in element_list}
         if len(kinds) > 1:
             raise ValueError(
                 f"MJCFFeature({kind!r}): elements must all be of one kind, got {sorted(kinds)}"
             )
         self._kind = kind
-        self._elements = elements
+        self._elements = mjcf_element
         self._element_list = element_list
         self._index = index
-        super().__init__(**options)
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
 
     @property
     def kind(self) -> str:
@@ -332,7 +414,10 @@ class MJCFFeature(Observable):
 
     def __getitem__(self, index: Index) -> MJCFFeature:
         if self._index is not None:
-            raise ValueError(f"{self!r} already has an index; index the original observable once")
+            # dm_control's exception type for indexing an indexed feature.
+            raise NotImplementedError(
+                f"{self!r} already has an index; index the original observable once"
+            )
         return MJCFFeature(
             self._kind,
             self._elements,
@@ -392,9 +477,10 @@ def _spec_element(kind: str, element: Any) -> Any:
     element_type = type(element)
     if element_type.__module__.startswith("mujoco") and element_type.__name__.startswith("Mjs"):
         return element
-    raise TypeError(
-        f"MJCFFeature({kind!r}): elements must be spec elements (mujoco.Mjs...) or mjcf "
-        f"elements, got {type(element).__name__}"
+    # dm_control's words first (its tests match them), then what else is accepted here.
+    raise ValueError(
+        f"MJCFFeature({kind!r}): expected an `mjcf.Element` (or a mujoco.Mjs... spec "
+        f"element), got type {type(element).__name__}: {element!r}"
     )
 
 
@@ -498,76 +584,61 @@ class MujocoFeature(Observable):
         return f"MujocoFeature({self._kind!r}, {self._feature_name!r})"
 
 
-class MJCFCamera(Observable):
-    """Pixels rendered from a camera of the model with `mujoco.Renderer`.
+# MJCFCamera's message when both `depth` and `segmentation` are asked for (dm_control's
+# tests compare the error to this module constant).
+_BOTH_SEGMENTATION_AND_DEPTH_ENABLED = "MJCFCamera: ask for depth or segmentation, not both"
 
-    Values: (height, width, 3) uint8 RGB; with `depth`, (height, width) float32
-    distances in metres; with `segmentation`, (height, width, 2) int32 (object id,
-    object type; -1 for the background).
 
-    Rendering needs an OpenGL backend (MUJOCO_GL=egl or osmesa without a display);
-    without one the Environment fails at construction with a RuntimeError naming the
-    observable and what to install.
+class CameraObservable(Observable):
+    """Pixels rendered from a camera of the model with `physics.render` (the base of
+    `MJCFCamera` and `MujocoCamera`, which differ in how the camera is named).
 
-    Args:
-      camera: a `mujoco.MjsCamera` of the spec, or a camera's full name in the
-        compiled model.
-      height, width: image size in pixels; at most the model's offscreen buffer
-        (`spec.visual.global_.offheight/offwidth`, 480 x 640 by default).
-      depth, segmentation: render depth or segmentation instead of RGB (not both).
-      scene_option: an optional `mujoco.MjvOption` (which groups and frames to show).
-      level_of_detail: "auto" (round shapes tessellated no finer than the image size
-        needs) or "full" (the model's tessellation); see `Physics.render`.
-      shadows, reflections, antialias: as in `Physics.render`. An agent's camera
-        does without them by default, which makes CPU rendering several times
-        faster (docs/rendering.md); set them for images as people see them.
-      **options: the observable options (module docstring).
+    Values: (height, width, 3) uint8 RGB; with `depth`, float32 distances in metres;
+    with `segmentation`, (height, width, 2) int32 (object id, object type; -1 for the
+    background). Rendering needs an OpenGL backend (MUJOCO_GL=egl or osmesa without a
+    display); without one the Environment fails at construction with a RuntimeError
+    naming the observable and what to install.
+
+    `height`, `width`, `depth`, `segmentation`, `scene_option` and
+    `render_flag_overrides` may be changed after construction, as in dm_control.
     """
 
     _reader_returns_new_arrays = True
+    # dm_control's MJCFCamera gives depth images a trailing channel axis of 1.
+    _depth_channel_axis = True
 
-    def __init__(
+    def _init_camera(
         self,
-        camera: mujoco.MjsCamera | mjcf.Element | str,
-        height: int | np.integer = 64,
-        width: int | np.integer = 64,
-        depth: bool = False,
-        segmentation: bool = False,
-        scene_option: mujoco.MjvOption | None = None,
-        level_of_detail: str = "auto",
-        shadows: bool = False,
-        reflections: bool = False,
-        antialias: bool = False,
-        **options: Any,
-    ):
-        if isinstance(camera, mjcf.Element) and camera.tag == "camera":
-            camera = camera.spec_element
-        if not isinstance(camera, (mujoco.MjsCamera, str)):
-            raise TypeError(
-                f"camera must be a mujoco.MjsCamera or a camera name, got {type(camera).__name__}"
-            )
-        for name, value in (("height", height), ("width", width)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(
-                    f"MJCFCamera: {name} must be a positive number of pixels, got {value!r}"
-                )
+        camera: mujoco.MjsCamera | str,
+        height: int | np.integer,
+        width: int | np.integer,
+        depth: bool,
+        segmentation: bool,
+        scene_option: mujoco.MjvOption | None,
+        render_flag_overrides: Any,
+        level_of_detail: str,
+        shadows: bool,
+        reflections: bool,
+        antialias: bool,
+    ) -> None:
+        name = type(self).__name__
         if depth and segmentation:
-            raise ValueError("MJCFCamera: ask for depth or segmentation, not both")
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
         if not (isinstance(level_of_detail, str) and level_of_detail in ("auto", "full")):
             raise ValueError(
-                f"MJCFCamera: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}"
+                f"{name}: level_of_detail must be 'auto' or 'full', got {level_of_detail!r}"
             )
         self._camera = camera
-        self._height = int(height)
-        self._width = int(width)
+        self.height = height
+        self.width = width
         self._depth = bool(depth)
         self._segmentation = bool(segmentation)
         self._scene_option = scene_option
+        self._render_flag_overrides = render_flag_overrides
         self._level_of_detail = level_of_detail
         self._flags = dict(
             shadows=bool(shadows), reflections=bool(reflections), antialias=bool(antialias)
         )
-        super().__init__(**options)
 
     @property
     def camera(self) -> mujoco.MjsCamera | str:
@@ -575,11 +646,82 @@ class MJCFCamera(Observable):
 
     @property
     def height(self) -> int:
+        """Image height in pixels."""
         return self._height
+
+    @height.setter
+    def height(self, value: int | np.integer) -> None:
+        self._height = self._pixels(value, "height")
 
     @property
     def width(self) -> int:
+        """Image width in pixels."""
         return self._width
+
+    @width.setter
+    def width(self, value: int | np.integer) -> None:
+        self._width = self._pixels(value, "width")
+
+    def _pixels(self, value: int | np.integer, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(
+                f"{type(self).__name__}: {name} must be a positive number of pixels, got {value!r}"
+            )
+        return int(value)
+
+    @property
+    def depth(self) -> bool:
+        return self._depth
+
+    @depth.setter
+    def depth(self, value: bool) -> None:
+        if value and self._segmentation:
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
+        self._depth = bool(value)
+
+    @property
+    def segmentation(self) -> bool:
+        return self._segmentation
+
+    @segmentation.setter
+    def segmentation(self, value: bool) -> None:
+        if value and self._depth:
+            raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
+        self._segmentation = bool(value)
+
+    @property
+    def scene_option(self) -> mujoco.MjvOption | None:
+        return self._scene_option
+
+    @scene_option.setter
+    def scene_option(self, value: mujoco.MjvOption | None) -> None:
+        self._scene_option = value
+
+    @property
+    def render_flag_overrides(self) -> Any:
+        """None or a mapping of rendering flags (names or `mujoco.mjtRndFlag`) to
+        values, as `physics.render` takes it."""
+        return self._render_flag_overrides
+
+    @render_flag_overrides.setter
+    def render_flag_overrides(self, value: Any) -> None:
+        self._render_flag_overrides = value
+
+    @property
+    def array_spec(self) -> specs.BoundedArray:
+        """The spec of the images, with dm_control's bounds: [0, 255] for RGB,
+        [0, inf) for depth (the exact bounds depend on the compiled model),
+        [-1, int32 max] for segmentation."""
+        if self._depth:
+            return specs.BoundedArray(
+                (self._height, self._width, 1), np.float32, minimum=0.0, maximum=np.inf
+            )
+        if self._segmentation:
+            maximum = np.iinfo(np.int32).max
+            return specs.BoundedArray(
+                (self._height, self._width, 2), np.int32, minimum=-1, maximum=maximum
+            )
+        return specs.BoundedArray((self._height, self._width, 3), np.uint8, 0, 255)
 
     def _raw_reader(self, physics: Physics) -> Callable[[], np.ndarray]:
         model = physics.model
@@ -596,7 +738,7 @@ class MJCFCamera(Observable):
                 f"buffer of {limits.offheight}x{limits.offwidth}; raise "
                 "spec.visual.global_.offheight/offwidth"
             )
-        return functools.partial(
+        render = functools.partial(
             physics.render,
             height=self._height,
             width=self._width,
@@ -605,50 +747,159 @@ class MJCFCamera(Observable):
             segmentation=self._segmentation,
             scene_option=self._scene_option,
             level_of_detail=self._level_of_detail,
+            render_flag_overrides=self._render_flag_overrides,
             **self._flags,
         )
+        if self._depth and self._depth_channel_axis:
+            return lambda: render()[..., np.newaxis]
+        return render
 
     def __repr__(self) -> str:
         camera = self._camera if isinstance(self._camera, str) else self._camera.name
         mode = "depth" if self._depth else "segmentation" if self._segmentation else "rgb"
-        return f"MJCFCamera({camera!r}, {self._height}x{self._width} {mode})"
+        return f"{type(self).__name__}({camera!r}, {self._height}x{self._width} {mode})"
 
 
-class MujocoCamera(MJCFCamera):
+class MJCFCamera(CameraObservable):
+    """Pixels rendered from a camera element of the model (dm_control's `MJCFCamera`).
+
+    Values: (height, width, 3) uint8 RGB; with `depth`, (height, width, 1) float32
+    distances in metres; with `segmentation`, (height, width, 2) int32.
+
+    Args (dm_control's, in its order):
+      mjcf_element: the camera: a `composer_tasks.mjcf` <camera> handle or a
+        `mujoco.MjsCamera` of the spec the physics was compiled from.
+      height, width: image size in pixels; at most the model's offscreen buffer
+        (`spec.visual.global_.offheight/offwidth`, 480 x 640 by default).
+      update_interval, buffer_size, delay, aggregator, corruptor: the observable
+        options (module docstring).
+      depth, segmentation: render depth or segmentation instead of RGB (not both).
+      scene_option: an optional `mujoco.MjvOption` (which groups and frames to show).
+      render_flag_overrides: None or a mapping of rendering flags to values.
+    Keyword-only, this project's:
+      level_of_detail: "auto" (round shapes tessellated no finer than the image size
+        needs) or "full" (the model's tessellation); see `Physics.render`.
+      shadows, reflections, antialias: as in `Physics.render` (on, its defaults, as
+        dm_control renders); an agent's camera renders several times faster on the
+        CPU without them (docs/rendering.md).
+      enabled: whether the observable starts enabled.
+
+    Raises:
+      ValueError: `mjcf_element` is not a camera element, or both `depth` and
+        `segmentation` are asked for.
+    """
+
+    def __init__(
+        self,
+        mjcf_element: mjcf.Element | mujoco.MjsCamera,
+        height: int | np.integer = 240,
+        width: int | np.integer = 320,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[..., Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        depth: bool = False,
+        segmentation: bool = False,
+        scene_option: mujoco.MjvOption | None = None,
+        render_flag_overrides: Any = None,
+        *,
+        level_of_detail: str = "auto",
+        shadows: bool = True,
+        reflections: bool = True,
+        antialias: bool = True,
+        enabled: bool | np.bool_ = False,
+    ):
+        camera = mjcf_element
+        if isinstance(camera, mjcf.Element):
+            if camera.tag != "camera":
+                raise ValueError(f"MJCFCamera: expected a <camera> element, got {camera!r}")
+            camera = camera.spec_element
+        elif not isinstance(camera, mujoco.MjsCamera):
+            # dm_control's words first (its tests match them); a name goes to MujocoCamera.
+            raise ValueError(
+                f"MJCFCamera: expected an `mjcf.Element` (a <camera>, or a mujoco.MjsCamera), "
+                f"got type {type(camera).__name__}: {camera!r}; for a camera's name use "
+                "MujocoCamera"
+            )
+        self._init_camera(
+            camera,
+            height,
+            width,
+            depth,
+            segmentation,
+            scene_option,
+            render_flag_overrides,
+            level_of_detail,
+            shadows,
+            reflections,
+            antialias,
+        )
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
+
+
+class MujocoCamera(CameraObservable):
     """Pixels rendered from the model's camera named `camera_name` as
     `physics.render(height, width, camera_name, depth=depth)` renders them
     (dm_control's `MujocoCamera`: its 240 x 320 default size and `physics.render`'s
     defaults, shadows, reflections and antialiasing on).
 
     Values: (height, width, 3) uint8 RGB, or with `depth` (height, width) float32
-    distances in metres. `buffer_size` and `delay` of None mean the defaults (1, 0).
+    distances in metres (as dm_control's, whose `array_spec` nevertheless gives depth
+    a channel axis of 1). `level_of_detail` and `enabled` are this project's
+    keyword-only additions.
     """
+
+    _depth_channel_axis = False
 
     def __init__(
         self,
         camera_name: str,
         height: int | np.integer = 240,
         width: int | np.integer = 320,
-        update_interval: IntOption = 1,
+        update_interval: IntOption | None = 1,
         buffer_size: int | np.integer | None = None,
         delay: IntOption | None = None,
         aggregator: str | Callable[..., Any] | None = None,
         corruptor: Callable[..., Any] | None = None,
         depth: bool = False,
+        *,
+        level_of_detail: str = "auto",
+        enabled: bool | np.bool_ = False,
     ):
         if not isinstance(camera_name, str):
             raise TypeError(f"MujocoCamera: camera_name must be a str, got {camera_name!r}")
-        super().__init__(
+        self._init_camera(
             camera_name,
-            height=height,
-            width=width,
-            depth=depth,
-            shadows=True,
-            reflections=True,
-            antialias=True,
+            height,
+            width,
+            depth,
+            False,
+            None,
+            None,
+            level_of_detail,
+            True,
+            True,
+            True,
+        )
+        super().__init__(
             update_interval=update_interval,
-            buffer_size=1 if buffer_size is None else buffer_size,
-            delay=0 if delay is None else delay,
+            buffer_size=buffer_size,
+            delay=delay,
             aggregator=aggregator,
             corruptor=corruptor,
+            enabled=enabled,
         )
+
+
+# dm_control's observable package has a submodule `base` (Observable, Generic,
+# AGGREGATORS, ...) that its code reaches as `observable.base.X`; here that is this
+# module itself.
+base = sys.modules[__name__]

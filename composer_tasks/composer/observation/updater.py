@@ -31,7 +31,7 @@ import collections
 import enum
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -45,11 +45,10 @@ if TYPE_CHECKING:
     from composer_tasks.composer.variation.base import RandomStateLike
     from composer_tasks.physics import Physics
 
-# dm_control's defaults of an observable's options (buffer of 1 value, evaluated
-# every physics step, no delay).
-DEFAULT_BUFFER_SIZE = 1
-DEFAULT_UPDATE_INTERVAL = 1
-DEFAULT_DELAY = 0
+# dm_control's defaults of an observable's options, which an option of None means.
+DEFAULT_BUFFER_SIZE = observable_module.DEFAULT_BUFFER_SIZE
+DEFAULT_UPDATE_INTERVAL = observable_module.DEFAULT_UPDATE_INTERVAL
+DEFAULT_DELAY = observable_module.DEFAULT_DELAY
 
 # Periodic plans repeat every lcm(n, intervals) substeps; beyond this many distinct
 # phases they are recomputed each step rather than cached.
@@ -87,40 +86,76 @@ class Updater:
     `update(substep)` (the last possible one is `physics_steps_per_control_step`),
     then `get_observation()`.
 
-    Args:
-      observables: (name, Observable) pairs or a mapping, in observation order.
-        Only those enabled at construction are used, whatever they say later.
+    Args (dm_control's, in its order):
+      observables: a mapping name -> Observable, (name, Observable) pairs, or (as in
+        dm_control) a list or tuple of such mappings, in observation order; the
+        observation and its spec then have the same structure (a list or tuple of
+        mappings of the same types). Only those enabled at construction are used,
+        whatever they say later.
       physics_steps_per_control_step: physics substeps per control step (int >= 1).
       strip_singleton_buffer_dim: drop the leading buffer axis of observations whose
         buffer size is 1 and that have no aggregator.
-      padding: an `ObservationPadding`: how buffers start at reset.
+      pad_with_initial_value: how buffers start at reset: a bool as dm_control takes
+        it (True: `ObservationPadding.INITIAL_VALUE`; False, the default: `ZERO`), or
+        an `ObservationPadding`.
     """
 
     def __init__(
         self,
         observables: Mapping[str, observable_module.Observable]
-        | Iterable[tuple[str, observable_module.Observable]],
-        physics_steps_per_control_step: int | np.integer,
+        | Iterable[tuple[str, observable_module.Observable]]
+        | Sequence[Mapping[str, observable_module.Observable]],
+        physics_steps_per_control_step: int | np.integer = 1,
         strip_singleton_buffer_dim: bool = False,
-        padding: ObservationPadding = ObservationPadding.INITIAL_VALUE,
+        pad_with_initial_value: bool | np.bool_ | ObservationPadding = False,
     ):
         n = physics_steps_per_control_step
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"physics_steps_per_control_step must be an integer >= 1, got {n!r}")
-        # Anything with `items()` is taken as a mapping (pyright does not narrow on hasattr).
-        if hasattr(observables, "items"):
-            pairs = cast(Mapping[str, observable_module.Observable], observables).items()
+        # dm_control's nested form: a list or tuple of mappings. Each observable is kept
+        # under (position, name); the structure is rebuilt for observations and specs.
+        self._structure: list[tuple[type, list[str]]] | None = None
+        self._structure_type: type | None = None
+        if (
+            isinstance(observables, (list, tuple))
+            and observables
+            and all(isinstance(group, Mapping) for group in observables)
+        ):
+            self._structure_type = type(observables)
+            self._structure = []
+            items = []
+            for group in cast(Sequence[Mapping[str, observable_module.Observable]], observables):
+                names = [name for name, item in group.items() if item.enabled]
+                self._structure.append((type(group), names))
+                items.extend(
+                    ((len(self._structure) - 1, name), item) for name, item in group.items()
+                )
         else:
-            pairs = cast(Iterable[tuple[str, observable_module.Observable]], observables)
-        items = list(pairs)
+            # Anything with `items()` is a mapping (pyright does not narrow on hasattr).
+            if hasattr(observables, "items"):
+                pairs = cast(Mapping[str, observable_module.Observable], observables).items()
+            else:
+                pairs = cast(Iterable[tuple[str, observable_module.Observable]], observables)
+            items = list(pairs)
         for name, observable in items:
             if not isinstance(observable, observable_module.Observable):
                 raise TypeError(
                     f"observable {name!r} must be an observable.Observable, got "
                     f"{type(observable).__name__}"
                 )
-        if not isinstance(padding, ObservationPadding):
-            raise TypeError(f"padding must be an ObservationPadding, got {padding!r}")
+        if isinstance(pad_with_initial_value, (bool, np.bool_)):
+            padding = (
+                ObservationPadding.INITIAL_VALUE
+                if pad_with_initial_value
+                else ObservationPadding.ZERO
+            )
+        elif isinstance(pad_with_initial_value, ObservationPadding):
+            padding = pad_with_initial_value
+        else:
+            raise TypeError(
+                "pad_with_initial_value must be a bool or an ObservationPadding, got "
+                f"{pad_with_initial_value!r}"
+            )
         self._padding = padding
         self._items = [(name, observable) for name, observable in items if observable.enabled]
         self._names = [name for name, _ in self._items]
@@ -128,6 +163,18 @@ class Updater:
         self._strip = bool(strip_singleton_buffer_dim)
         self._slots: list[_Slot] | None = None
         self._plan = _Plan({}, frozenset(), None)
+
+    def _slot_name(self, key: Any) -> str:
+        # In the nested form an observable's key is (position, name).
+        return key[1] if self._structure is not None else key
+
+    def _nest(self, values: Mapping[Any, Any]) -> Any:
+        """`values` (by key) in the structure the observables were given in."""
+        assert self._structure is not None and self._structure_type is not None
+        return self._structure_type(
+            group_type((name, values[(position, name)]) for name in names)
+            for position, (group_type, names) in enumerate(self._structure)
+        )
 
     # Episode start.
 
@@ -145,7 +192,7 @@ class Updater:
                 self._slots.append(
                     _Slot(
                         index,
-                        name,
+                        self._slot_name(name),
                         observable,
                         physics,
                         random_state,
@@ -191,6 +238,7 @@ class Updater:
                     self._plans[phase] = plan
         self._plan = plan
         self._updates_done = 0
+        self._substeps_counted = 0
         self._handed_out = False
         return plan.substeps
 
@@ -246,8 +294,14 @@ class Updater:
                     everything_at = substep
         return _Plan(actions, refreshed, everything_at)
 
-    def update(self, substep: int) -> None:
-        """Evaluates the observables planned for `substep` (1-based) of this control step."""
+    def update(self, substep: int | None = None) -> None:
+        """Evaluates the observables planned for `substep` (1-based) of this control
+        step. Without `substep` (dm_control's form, called after every physics
+        substep), the substep is the number of calls since
+        `prepare_for_next_control_step`."""
+        if substep is None:
+            self._substeps_counted += 1
+            substep = self._substeps_counted
         plan = self._plan
         if substep == plan.everything_at:
             self._updates_done += 1
@@ -292,6 +346,8 @@ class Updater:
             for slot in self._buffered:
                 current[slot.index] = slot.observe(time)
         self._handed_out = True
+        if self._structure is not None:
+            return self._nest(dict(zip(self._names, current)))
         return dict(zip(self._names, current))
 
     def observation_spec(self) -> collections.OrderedDict[str, specs.Array]:
@@ -301,6 +357,8 @@ class Updater:
         numbers.
         """
         self._require_reset("observation_spec")
+        if self._structure is not None:
+            return self._nest(dict(zip(self._names, self._spec.values())))
         return collections.OrderedDict(self._spec)
 
     # Snapshots.
@@ -350,7 +408,7 @@ class Updater:
         for index, ((name, observable), slot_state) in enumerate(zip(self._items, state["slots"])):
             slot = _Slot(
                 index,
-                name,
+                self._slot_name(name),
                 observable,
                 physics,
                 random_state,
@@ -377,14 +435,34 @@ class Updater:
         self._periodic_entries: dict[int, list[_Entry]] = {}
         self._plans: dict[int, _Plan] = {}
         self._spec = collections.OrderedDict(
-            (slot.name, specs.Array(value.shape, value.dtype, slot.name))
-            for slot, value in zip(slots, self._current)
+            (key, _spec(slot, value)) for key, slot, value in zip(self._names, slots, self._current)
         )
         self._t1 = time
         self._t0 = time
         self._plan = _Plan({}, frozenset(self._direct_indices), None)
         self._updates_done = 0
+        self._substeps_counted = 0
         self._handed_out = False
+
+
+def _spec(slot: _Slot, value: np.ndarray) -> specs.Array:
+    """The spec of one observation, as dm_control makes it: the observable's own
+    `array_spec` (its type and bounds kept) with the observation's shape, or, with an
+    aggregator, the observable's bounds only if the aggregator says
+    `preserves_bounds`; a plain `Array` when the observable has no spec. The shape and
+    dtype are always those of the observation value."""
+    array_spec = slot.array_spec
+    if array_spec is None:
+        return specs.Array(value.shape, value.dtype, slot.name)
+    if slot.aggregator is None:
+        return array_spec.replace(name=slot.name, shape=value.shape, dtype=value.dtype)
+    if isinstance(array_spec, specs.BoundedArray) and getattr(
+        slot.aggregator, "preserves_bounds", False
+    ):
+        return specs.BoundedArray(
+            value.shape, value.dtype, array_spec.minimum, array_spec.maximum, slot.name
+        )
+    return specs.Array(value.shape, value.dtype, slot.name)
 
 
 class _Plan:
@@ -434,9 +512,9 @@ class _Slot:
         or drawing anything."""
         self.index = index
         self.name = name
-        self.buffer_size = observable.buffer_size
+        interval, self.buffer_size, delay = observable_module.timing_options(observable)
         self.aggregator = observable.aggregator
-        interval, delay = observable.update_interval, observable.delay
+        self.array_spec = observable.array_spec
         self.interval = interval
         self.delay = delay
         self.direct = self.buffer_size == 1 and self.aggregator is None and delay == 0
@@ -471,7 +549,7 @@ class _Slot:
                 if restored is None:
                     first = first[np.newaxis]
         self.read = read
-        self._camera = isinstance(observable, observable_module.MJCFCamera)
+        self._camera = isinstance(observable, observable_module.CameraObservable)
         self._interval_drawer = _drawer(interval, random_state, name, "update_interval", 1)
         self._delay_drawer = _drawer(delay, random_state, name, "delay", 0)
         # dm_control plans an observable with the defaults (interval 1, delay 0) and a

@@ -17,6 +17,7 @@ from composer_tasks.composer.variation import deterministic
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation import noises
 from composer_tasks.composer.variation import rotations
+from composer_tasks.composer.variation import variation_broadcaster
 from composer_tasks.composer.variation import variation_values
 from composer_tasks.composer.variation.base import evaluate
 from composer_tasks.composer.variation.base import require_random_state
@@ -35,5 +36,6 @@ __all__ = [
     "noises",
     "require_random_state",
     "rotations",
+    "variation_broadcaster",
     "variation_values",
 ]

@@ -189,16 +189,6 @@ class Variation(metaclass=abc.ABCMeta):
         return _UnaryOperation(operator.neg, self)
 
 
-_SYMBOLS = {
-    operator.add: "+",
-    operator.sub: "-",
-    operator.mul: "*",
-    operator.truediv: "/",
-    operator.floordiv: "//",
-    operator.pow: "**",
-}
-
-
 class _BinaryOperation(Variation):
     """`first <op> second`, each operand a variation, callable or value."""
 
@@ -226,8 +216,13 @@ class _BinaryOperation(Variation):
             and equal(self._second, other._second)
         )
 
+    # str and repr as dm_control writes them (its tests compare them verbatim):
+    # `add(3, 5)` and `BinaryOperation(add(Constant(3), Constant(5)))`.
+    def __str__(self) -> str:
+        return f"{self._op.__name__}({self._first}, {self._second})"
+
     def __repr__(self) -> str:
-        return f"({self._first!r} {_SYMBOLS[self._op]} {self._second!r})"
+        return f"BinaryOperation({self._op.__name__}({self._first!r}, {self._second!r}))"
 
 
 class _UnaryOperation(Variation):
@@ -254,8 +249,12 @@ class _UnaryOperation(Variation):
             and equal(self._variation, other._variation)
         )
 
+    # As dm_control: `neg(3)`, and the repr wraps the operand's str.
+    def __str__(self) -> str:
+        return f"{self._op.__name__}({self._variation})"
+
     def __repr__(self) -> str:
-        return f"-{self._variation!r}"
+        return f"UnaryOperation({self._op.__name__}({self._variation}))"
 
 
 class _GetItemOperation(Variation):
@@ -281,8 +280,12 @@ class _GetItemOperation(Variation):
             and equal(self._index, other._index)
         )
 
+    # As dm_control: `[4 5 6][1]` and `GetItemOperation(Constant(array([4, 5, 6]))[1])`.
+    def __str__(self) -> str:
+        return f"{self._variation}[{self._index}]"
+
     def __repr__(self) -> str:
-        return f"{self._variation!r}[{self._index!r}]"
+        return f"GetItemOperation({self._variation!r}[{self._index}])"
 
 
 def equal(first: Any, second: Any) -> bool:

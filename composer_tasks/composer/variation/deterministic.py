@@ -26,6 +26,10 @@ class Constant(base.Variation):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Constant) and base.equal(self._value, other._value)
 
+    def __str__(self) -> str:
+        # As dm_control: the value alone, so an expression's str reads `add(3, 5)`.
+        return f"{self._value}"
+
     def __repr__(self) -> str:
         return f"Constant({self._value!r})"
 

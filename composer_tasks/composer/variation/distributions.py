@@ -86,9 +86,9 @@ class Distribution(base.Variation):
     `method(*args, size=size, **kwargs)`, so the same seed gives dm_control's
     draws. Keyword parameters read as attributes (`Uniform(0, 2).high`).
 
-    Subclasses set `_method` (a `numpy.random.RandomState` method name) and
-    `_arg_names` (names of the positional parameters, for messages), and may
-    override `_check(parameters)`, which receives the parameters that are known
+    Subclasses set `_method` (a `numpy.random.RandomState` method name) or
+    override `_callable(random_state)`, set `_arg_names` (names of the
+    positional parameters, for messages), and may override `_check(parameters)`, which receives the parameters that are known
     (all of them at call time; at construction only those that are not
     variations) and raises `ValueError` naming the bad one.
     """
@@ -135,10 +135,16 @@ class Distribution(base.Variation):
         args = base.evaluate(self._args, initial_value, current_value, random_state)
         kwargs = base.evaluate(self._kwargs, initial_value, current_value, random_state)
         self._check(self._named(args, kwargs))
+        return self._callable(random_state)(*args, size=self._size(initial_value), **kwargs)
+
+    def _callable(self, random_state: RandomStateLike) -> Any:
+        """The function that draws samples, called as `fn(*args, size=..., **kwargs)`:
+        `random_state`'s method `_method`. A subclass may override it instead of
+        setting `_method` (dm_control's hook, so its custom distributions port)."""
         name = self._method
         if isinstance(random_state, np.random.Generator):
             name = _GENERATOR_NAMES.get(name, name)
-        return getattr(random_state, name)(*args, size=self._size(initial_value), **kwargs)
+        return getattr(random_state, name)
 
     def _size(self, initial_value: Any) -> tuple[int, ...] | None:
         if self._shape is not None:
@@ -171,13 +177,12 @@ class Distribution(base.Variation):
         )
 
     def __repr__(self) -> str:
-        arguments = [repr(value) for value in self._args]
-        arguments += [f"{name}={value!r}" for name, value in self._kwargs.items()]
-        if self._single_sample:
-            arguments.append("single_sample=True")
-        if self._shape is not None:
-            arguments.append(f"shape={self._shape!r}")
-        return f"{type(self).__name__}({', '.join(arguments)})"
+        # dm_control's form, which its tests compare verbatim; `shape` only when given.
+        shape = "" if self._shape is None else f", shape={self._shape!r}"
+        return (
+            f"{type(self).__name__}(args={self._args!r}, kwargs={self._kwargs!r}, "
+            f"single_sample={self._single_sample}{shape})"
+        )
 
 
 class Uniform(Distribution):
@@ -408,7 +413,14 @@ class UniformPointOnSphere(base.Variation):
         )
 
     def __repr__(self) -> str:
-        return f"UniformPointOnSphere(single_sample={self._single_sample}, shape={self._shape!r})"
+        shape = "" if self._shape is None else f", shape={self._shape!r}"
+        return f"UniformPointOnSphere(single_sample={self._single_sample}{shape})"
+
+
+# BiasedRandomWalk's messages for a negative parameter, as dm_control words them
+# (its tests format these templates with the bad value).
+_NEGATIVE_STDEV = "`stdev` must be >= 0, got {}."
+_NEGATIVE_TIMESCALE = "`timescale` must be >= 0, got {}."
 
 
 class BiasedRandomWalk(base.Variation):
@@ -424,9 +436,9 @@ class BiasedRandomWalk(base.Variation):
 
     def __init__(self, stdev: float = 0.1, timescale: float = 10.0):
         if stdev < 0:
-            raise ValueError(f"BiasedRandomWalk: stdev must be >= 0, got {stdev!r}.")
+            raise ValueError(_NEGATIVE_STDEV.format(stdev))
         if timescale < 0:
-            raise ValueError(f"BiasedRandomWalk: timescale must be >= 0, got {timescale!r}.")
+            raise ValueError(_NEGATIVE_TIMESCALE.format(timescale))
         self._retain = 0.0 if timescale == 0 else float(np.exp(-1.0 / timescale))
         self._scale = stdev * np.sqrt(1 - self._retain * self._retain)
         self._value = 0.0

@@ -1,0 +1,652 @@
+"""The MuJoCo Warp backend of `BatchEnvironment`: the copies' physics on one Warp model.
+
+`BatchEnvironment(..., backend="warp", device=...)` keeps everything a CPU batch
+does but who steps the physics: the copies are the `nworld = N` worlds of one
+MuJoCo Warp model and data (`mujoco_warp.put_model` / `make_data`), stepped
+together on the device (a CUDA graph replayed per control step on a GPU; plain
+kernel launches on Warp's CPU device).
+
+What runs where:
+  * Resets run each ending copy's own Composer lifecycle on the CPU, exactly as on
+    the CPU batch (so initial states equal a single environment's bit for bit); the
+    copy's integration state row (qpos, qvel, act, ctrl, warm start, mocap, applied
+    forces, time, ...) is then uploaded into its world, and MuJoCo Warp's position and
+    velocity stages run so the world's derived quantities describe that state.
+  * A control step writes the (N, A) controls into the worlds and runs the task's
+    substeps as the single environment's `Physics.step` does (`step2`, then `step`
+    for the remaining substeps, then `step1`, so positions, velocities and the
+    sensors of those stages describe the state after the step).
+  * Observations, reward, discount and termination are the task's vectorised
+    functions (`composer.Task.vectorized`) on a batch Physics whose `data` fields
+    are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
+    copies on a GPU; JAX arrays through `wp.to_jax` with `array_module="jax"`), and
+    whose `model` fields are the copies' (CPU) model values.
+  * Per-copy model values (model variations, a task's `batch_model_fields`) are the
+    fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
+    becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
+    holding every copy's own model value, derived fields included, so a world runs
+    on its copy's model (in float32) as the CPU batch does; a field MuJoCo Warp
+    cannot hold per world raises a ValueError naming it and the task.
+  * Buffers: contacts and constraint rows per world are sized from the model (see
+    `buffer_sizes`) or given (`WarpOptions`); after every step MuJoCo Warp's own
+    per-world overflow flags (`Data.overflow`, `OverflowType`) are read, and a step
+    that overflowed a buffer raises `WarpBufferOverflow` naming the buffer, the
+    copies and the size to pass. An overflow never passes silently.
+  * A world whose qpos, qvel or qacc turns non-finite (or beyond MuJoCo's 1e10)
+    ends its copy's episode, or raises `PhysicsError("copy i: ...")`, with the
+    message the CPU batch gives for MuJoCo's matching divergence warning.
+
+MuJoCo Warp computes in float32 (and raises the solver tolerance to at least 1e-6):
+a world agrees with its CPU copy to float32 accuracy, not bit for bit.
+"""
+
+import dataclasses
+import functools
+import logging
+from typing import Any, Mapping, Optional, Sequence, Tuple
+
+import mujoco
+import numpy as np
+
+from composer_tasks.physics import MODEL_DOESNT_TRIGGER_DIRTY, PhysicsError, warning_error
+
+# The overflow flags of MuJoCo Warp's `OverflowType` that mean a buffer was too small
+# (contacts or constraint rows dropped); the solver's iteration limits are not.
+_BUFFER_FLAGS = {
+    1 << 0: "constraint rows (nefc > njmax)",
+    1 << 1: "constraint Jacobian non-zeros (njmax_nnz)",
+    1 << 2: "broadphase collision pairs (nconmax)",
+    1 << 3: "contacts (nconmax)",
+    1 << 4: "convex-collision contacts (nccdmax)",
+    1 << 5: "height-field contacts",
+    1 << 6: "contact-match sensor matches",
+    1 << 7: "island degrees of freedom (nvmax)",
+    1 << 8: "EPA horizon",
+    1 << 11: "tactile sensor pairs",
+}
+_BUFFER_MASK = sum(_BUFFER_FLAGS)
+# The flags a larger nconmax (contacts) or njmax (constraint rows) cures.
+_CONTACT_FLAGS = (1 << 2) | (1 << 3) | (1 << 4)
+_ROW_FLAGS = (1 << 0) | (1 << 1)
+# Doublings of the buffers tried within one step before it raises.
+_MAX_GROWTHS = 6
+# MuJoCo's bound on a state value before it warns of divergence (mjMAXVAL).
+_MAX_STATE_VALUE = 1e10
+_ARRAY_MODULES = ("numpy", "jax")
+_RK4 = int(mujoco.mjtIntegrator.mjINT_RK4)
+_NUM_WARNINGS = int(mujoco.mjtWarning.mjNWARNING)
+# The divergence warning MuJoCo raises for a bad value of each state field.
+_DIVERGENCE_WARNINGS = (
+    ("qpos", int(mujoco.mjtWarning.mjWARN_BADQPOS)),
+    ("qvel", int(mujoco.mjtWarning.mjWARN_BADQVEL)),
+    ("qacc", int(mujoco.mjtWarning.mjWARN_BADQACC)),
+)
+# Margin over the most contacts and constraint rows a CPU probe of the model saw.
+_BUFFER_MARGIN = 4
+_PROBE_STEPS = 200
+
+
+_LOGGER = logging.getLogger(__name__)
+# Model fields that move the geoms welded to the world.
+_STATIC_POSE_FIELDS = frozenset({"geom_pos", "geom_quat", "body_pos", "body_quat"})
+
+
+@functools.cache
+def _batchable_fields() -> frozenset:
+    """The MuJoCo Warp Model fields that can hold a value per world (array specs whose
+    shape starts with '*')."""
+    from mujoco_warp._src import types as warp_types
+    from mujoco_warp._src import warp_util
+
+    names = set()
+    for field in dataclasses.fields(warp_types.Model):
+        shape = getattr(field.type, "shape", ())
+        if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
+            names.add(field.name)
+    return frozenset(names)
+
+
+def _simulated(name: str) -> bool:
+    """False for a model field that changes only what is drawn (a site's colour) and
+    that MuJoCo Warp holds no per-world copy of: the worlds run without it (the batch
+    Physics' model still reads each copy's own values)."""
+    return name in _batchable_fields() or name.partition("_")[2] not in MODEL_DOESNT_TRIGGER_DIRTY
+
+
+_RESTORE_KERNEL: list = []
+
+
+def _restore_entries_kernel() -> Any:
+    """A Warp kernel over (world, i): target[world, entries[i]] = source[world, entries[i]]
+    (made on first use: Warp is imported only by the Warp backend)."""
+    if not _RESTORE_KERNEL:
+        import warp as wp
+
+        @wp.kernel
+        def restore_entries(
+            entries: wp.array(dtype=wp.int32),  # type: ignore[valid-type]
+            source: wp.array2d(dtype=wp.float32),  # type: ignore[valid-type]
+            target: wp.array2d(dtype=wp.float32),  # type: ignore[valid-type]
+        ) -> None:
+            world, position = wp.tid()  # pyright: ignore
+            entry = entries[position]
+            target[world, entry] = source[world, entry]
+
+        _RESTORE_KERNEL.append(restore_entries)
+    return _RESTORE_KERNEL[0]
+
+
+def _rotation_matrices(quaternions: np.ndarray) -> np.ndarray:
+    """(..., 3, 3) rotation matrices of unit quaternions (..., 4) in MuJoCo's (w, x, y, z)."""
+    w, x, y, z = np.moveaxis(quaternions, -1, 0)
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+            np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+            np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
+        ],
+        -2,
+    )
+
+
+class WarpBufferOverflow(RuntimeError):
+    """A MuJoCo Warp step overflowed a contact or constraint buffer of some worlds."""
+
+
+@dataclasses.dataclass(frozen=True)
+class WarpOptions:
+    """Settings of the Warp backend (`BatchEnvironment(backend=WarpOptions(...))`).
+
+    Attributes:
+      device: Warp device ("cuda:0", "cpu", ...); None: the first CUDA device if
+        Warp finds one, else "cpu".
+      nconmax: contacts allocated per world; None: sized from the model
+        (`buffer_sizes`).
+      njmax: constraint rows allocated per world; None: sized from the model.
+      array_module: "numpy" (the task's functions read NumPy arrays) or "jax"
+        (JAX arrays sharing the Warp data's memory, `wp.to_jax`; the task's
+        functions must then accept JAX arrays).
+      grow_buffers: True: a step that overflows the contact or constraint buffers
+        is redone from its starting state with those buffers doubled (logged);
+        False: it raises `WarpBufferOverflow`.
+    """
+
+    device: Optional[str] = None
+    nconmax: Optional[int] = None
+    njmax: Optional[int] = None
+    array_module: str = "numpy"
+    grow_buffers: bool = True
+
+    def __post_init__(self) -> None:
+        if self.device is not None and not isinstance(self.device, str):
+            raise TypeError(f"WarpOptions.device must be a str or None, got {self.device!r}")
+        for name in ("nconmax", "njmax"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+            ):
+                raise ValueError(
+                    f"WarpOptions.{name} must be an integer >= 1 or None, got {value!r}"
+                )
+        if self.array_module not in _ARRAY_MODULES:
+            raise ValueError(
+                f"WarpOptions.array_module must be one of {_ARRAY_MODULES}, got {self.array_module!r}"
+            )
+
+
+def resolve_backend(backend: Any, device: Optional[str]) -> Optional[WarpOptions]:
+    """The Warp options a `BatchEnvironment(backend=..., device=...)` asks for, or None
+    for the CPU batch."""
+    if isinstance(backend, WarpOptions):
+        return backend if device is None else dataclasses.replace(backend, device=device)
+    if backend == "cpu":
+        if device is not None:
+            raise ValueError(
+                f"device={device!r} is for backend='warp'; the CPU batch runs on CPU threads "
+                "(num_threads)"
+            )
+        return None
+    if backend == "warp":
+        return WarpOptions(device=device)
+    raise ValueError(f"backend must be 'cpu', 'warp' or a WarpOptions, got {backend!r}")
+
+
+def _import_warp() -> Tuple[Any, Any]:
+    try:
+        import mujoco_warp
+        import warp
+    except ImportError as error:
+        raise ImportError(
+            "backend='warp' needs MuJoCo Warp: pip install 'composer_tasks[gpu]' "
+            f"(mujoco-warp and warp-lang) ({error})"
+        ) from error
+    return warp, mujoco_warp
+
+
+def buffer_sizes(model: mujoco.MjModel, data: mujoco.MjData, nstep: int) -> Tuple[int, int]:
+    """(nconmax, njmax) per world for `model`: `_BUFFER_MARGIN` times the most
+    contacts and constraint rows a CPU rollout of `_PROBE_STEPS` physics steps from
+    `data`'s state with zero controls reached, and at least MuJoCo Warp's own
+    defaults for the model. `data` is left unchanged."""
+    _, mujoco_warp = _import_warp()
+    del nstep
+    probe = mujoco.MjData(model)
+    mujoco.mj_copyData(probe, model, data)
+    probe.ctrl[:] = 0.0
+    most_contacts, most_rows = probe.ncon, probe.nefc
+    for _ in range(_PROBE_STEPS):
+        mujoco.mj_step(model, probe)
+        if not (np.all(np.isfinite(probe.qpos)) and np.all(np.isfinite(probe.qvel))):
+            break
+        most_contacts = max(most_contacts, probe.ncon)
+        most_rows = max(most_rows, probe.nefc)
+    io = mujoco_warp._src.io
+    nconmax = max(io._default_nconmax(model), _BUFFER_MARGIN * most_contacts)
+    njmax = max(io._default_njmax(model), _BUFFER_MARGIN * most_rows)
+    return int(nconmax), int(njmax)
+
+
+class WarpData:
+    """The Warp data's (N, ...) fields by MjData name, shaped as a CPU batch's
+    (`mujoco.batch` rows: `xmat` (N, nbody, 9), `xquat` (N, nbody, 4), ...).
+
+    On Warp's CPU device a field is a NumPy view of the Warp array (live); on a GPU
+    a host copy made at first read after each step. With `array_module="jax"`,
+    fields are JAX arrays over the Warp arrays' memory (`wp.to_jax`).
+    """
+
+    def __init__(self, simulation: "WarpSimulation") -> None:
+        self._simulation = simulation
+        self._cached: list[str] = []
+
+    def refresh(self, arrays_replaced: bool = False) -> None:
+        """Drops the fields read so far where they are host copies (after a step),
+        or all of them once the Warp arrays were replaced (grown buffers)."""
+        if self._simulation.live_views and not arrays_replaced:
+            return
+        for name in self._cached:
+            delattr(self, name)
+        self._cached = []
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = self._simulation.field(name)
+        setattr(self, name, value)
+        self._cached.append(name)
+        return value
+
+
+class WarpSimulation:
+    """One MuJoCo Warp model and data holding a batch's N copies as worlds.
+
+    Args:
+      model: the batch's shared model (copy 0's as built).
+      data: an MjData of `model` at an initial state (for sizing the buffers).
+      num_envs: N, the number of worlds.
+      nstep: physics substeps per control step.
+      per_world_fields: MjModel field names to hold per world from the start.
+      options: `WarpOptions`.
+      task_name: the task's class name, for error messages.
+    """
+
+    def __init__(
+        self,
+        model: mujoco.MjModel,
+        data: mujoco.MjData,
+        num_envs: int,
+        nstep: int,
+        per_world_fields: Sequence[str],
+        options: WarpOptions,
+        task_name: str,
+    ) -> None:
+        self._wp, self._mjw = _import_warp()
+        wp = self._wp
+        self._options = options
+        self._task_name = task_name
+        self._num_envs = num_envs
+        self._nstep = int(nstep)
+        self._host_model = model
+        self._template = mujoco.MjData(model)
+        if options.device is None:
+            self.device = wp.get_device("cuda:0" if wp.is_cuda_available() else "cpu")
+        else:
+            try:
+                self.device = wp.get_device(options.device)
+            except (RuntimeError, ValueError) as error:
+                raise ValueError(f"Warp has no device {options.device!r}: {error}") from None
+        self.live_views = self.device.is_cpu and options.array_module == "numpy"
+        nconmax, njmax = buffer_sizes(model, data, nstep)
+        self.nconmax = int(options.nconmax) if options.nconmax is not None else nconmax
+        self.njmax = int(options.njmax) if options.njmax is not None else njmax
+        self._per_world: Tuple[str, ...] = ()
+        # The geoms welded to the world (not under a mocap body), whose poses MuJoCo
+        # Warp computes only when the data is made, and their bodies.
+        geom_bodies = model.geom_bodyid
+        static = (model.body_weldid[geom_bodies] == 0) & (
+            model.body_mocapid[model.body_rootid[geom_bodies]] == -1
+        )
+        self._static_geoms = np.flatnonzero(static)
+        self._static_geom_bodies = geom_bodies[self._static_geoms]
+        # The sensordata entries of the acceleration-stage sensors (see `_step1`).
+        acc = np.flatnonzero(model.sensor_needstage == int(mujoco.mjtStage.mjSTAGE_ACC))
+        entries = [
+            index
+            for sensor in acc
+            for index in range(
+                model.sensor_adr[sensor], model.sensor_adr[sensor] + model.sensor_dim[sensor]
+            )
+        ]
+        self._acc_sensor_entries: Any = None
+        self._kept_sensordata: Any = None
+        if entries:
+            self._acc_sensor_entries = wp.array(
+                np.array(entries, dtype=np.int32), dtype=wp.int32, device=self.device
+            )
+        with wp.ScopedDevice(self.device):
+            self._build_model(tuple(filter(_simulated, per_world_fields)))
+            self.data_arrays = self._mjw.make_data(
+                model, nworld=num_envs, nconmax=self.nconmax, njmax=self.njmax
+            )
+        self._check_state_fields()
+        self._graph: Any = None
+        # The integration state's fields (set by the first upload) and their values
+        # at the start of the last step, from which a step that overflowed is redone.
+        self._state_names: Tuple[str, ...] = ()
+        self._saved: dict[str, Any] = {}
+        self.data = WarpData(self)
+
+    # Model.
+
+    def _build_model(self, per_world: Tuple[str, ...]) -> None:
+        batchable = _batchable_fields()
+        blocked = [name for name in per_world if name not in batchable]
+        if blocked:
+            raise ValueError(
+                f"{self._task_name}: the copies' models differ in {blocked}, which MuJoCo Warp "
+                "cannot hold per world (its per-world model fields are the Model arrays whose "
+                "shape starts with '*'); use backend='cpu' for this task or these variations"
+            )
+        self.model_arrays = self._mjw.put_model(
+            self._host_model, batch_sizes={name: self._num_envs for name in per_world}
+        )
+        # Overflows are read from `Data.overflow` after each step (`check`), not printed.
+        self.model_arrays.opt.warn_overflow = 0
+        self._per_world = per_world
+        self._graph = None
+        self._static_poses_vary = bool(_STATIC_POSE_FIELDS.intersection(per_world))
+
+    def write_model_fields(self, fields: Mapping[str, np.ndarray]) -> None:
+        """Gives every world its copy's values of these MjModel fields ((N, ...) each,
+        as the CPU batch expands them); a field not yet per world rebuilds the Warp
+        model with it per world."""
+        fields = {name: rows for name, rows in fields.items() if _simulated(name)}
+        missing = tuple(name for name in fields if name not in self._per_world)
+        if missing:
+            with self._wp.ScopedDevice(self.device):
+                self._build_model(self._per_world + missing)
+        for name, rows in fields.items():
+            array = getattr(self.model_arrays, name)
+            host = array.numpy()
+            values = np.asarray(rows)
+            if values.size != host.size:
+                raise ValueError(
+                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds {host.size} values "
+                    f"for {self._num_envs} worlds, the copies' models {values.size}"
+                )
+            array.assign(values.reshape(host.shape).astype(host.dtype, copy=False))
+
+    # State.
+
+    def _check_state_fields(self) -> None:
+        for name in ("plugin_state",):
+            if getattr(self._template, name).size:
+                raise ValueError(
+                    f"{self._task_name}: the model has a nonzero MjData.{name}, which the Warp "
+                    "backend does not carry; use backend='cpu'"
+                )
+
+    def upload(self, state: Mapping[str, np.ndarray], rows: Optional[np.ndarray]) -> None:
+        """Writes the integration state of worlds `rows` (None: all) from the CPU
+        batch's (N, ...) state rows `state`, and clears their overflow flags."""
+        if not self._state_names:
+            self._state_names = tuple(name for name in state if name != "plugin_state")
+        for name, values in state.items():
+            if name == "plugin_state":
+                continue
+            array = getattr(self.data_arrays, name)
+            host = array.numpy()
+            source = values if rows is None else values[rows]
+            target_shape = host.shape if rows is None else (len(rows),) + host.shape[1:]
+            converted = np.asarray(source).reshape(target_shape).astype(host.dtype, copy=False)
+            if rows is None:
+                host[...] = converted
+            else:
+                host[rows] = converted
+            if not self.device.is_cpu:
+                array.assign(host)
+
+    def forward_positions(self) -> None:
+        """Runs the position and velocity stages in every world (`step1`): after an
+        upload, the derived quantities describe the uploaded state."""
+        with self._wp.ScopedDevice(self.device):
+            self._step1(self.data_arrays)
+        if self._static_poses_vary:
+            self._place_static_geoms()
+        self.data.refresh()
+
+    def _step1(self, data: Any) -> None:
+        """MuJoCo Warp's `step1` (position and velocity stages) keeping the values of
+        the acceleration-stage sensors (touch, accelerometer, force, ...), which its
+        `step1` zeroes and MuJoCo's `mj_step1` leaves as the last step computed them."""
+        if self._acc_sensor_entries is None:
+            self._mjw.step1(self.model_arrays, data)
+            return
+        if self._kept_sensordata is None or self._kept_sensordata.shape != data.sensordata.shape:
+            self._kept_sensordata = self._wp.empty_like(data.sensordata)
+        self._wp.copy(self._kept_sensordata, data.sensordata)
+        self._mjw.step1(self.model_arrays, data)
+        self._wp.launch(
+            _restore_entries_kernel(),
+            dim=(self._num_envs, self._acc_sensor_entries.shape[0]),
+            inputs=[self._acc_sensor_entries, self._kept_sensordata],
+            outputs=[data.sensordata],
+        )
+
+    def _place_static_geoms(self) -> None:
+        """Recomputes the poses of the geoms welded to the world in every world.
+
+        MuJoCo Warp computes those once, when the data is made, from the shared
+        model, and its kinematics never updates them; where the copies' geom or body
+        poses differ, each world's are computed here from its own model values (in
+        float64, stored in float32)."""
+        if not self._static_geoms.size:
+            return
+        data = self.data_arrays
+        bodies = self._static_geom_bodies
+        xpos = data.xpos.numpy()[:, bodies].astype(np.float64)
+        xmat = data.xmat.numpy()[:, bodies].astype(np.float64)
+        shape = (self._num_envs, len(self._static_geoms))
+        geom_pos = np.broadcast_to(
+            self.model_arrays.geom_pos.numpy()[:, self._static_geoms], shape + (3,)
+        ).astype(np.float64)
+        geom_quat = np.broadcast_to(
+            self.model_arrays.geom_quat.numpy()[:, self._static_geoms], shape + (4,)
+        ).astype(np.float64)
+        geom_xpos = data.geom_xpos.numpy()
+        geom_xmat = data.geom_xmat.numpy()
+        geom_xpos[:, self._static_geoms] = xpos + np.einsum("wgij,wgj->wgi", xmat, geom_pos)
+        geom_xmat[:, self._static_geoms] = np.einsum(
+            "wgij,wgjk->wgik", xmat, _rotation_matrices(geom_quat)
+        )
+        if not self.device.is_cpu:
+            data.geom_xpos.assign(geom_xpos)
+            data.geom_xmat.assign(geom_xmat)
+
+    def write_ctrl(self, actions: np.ndarray) -> None:
+        ctrl = self.data_arrays.ctrl
+        if self.device.is_cpu:
+            ctrl.numpy()[...] = actions
+        else:
+            ctrl.assign(np.asarray(actions, dtype=np.float32))
+
+    def _substeps(self, data: Any) -> None:
+        model = self.model_arrays
+        for name, saved in self._saved.items():
+            self._wp.copy(saved, getattr(data, name))
+        data.overflow.zero_()
+        if int(self._host_model.opt.integrator) == _RK4:
+            for _ in range(self._nstep):
+                self._mjw.step(model, data)
+        else:
+            self._mjw.step2(model, data)
+            for _ in range(self._nstep - 1):
+                self._mjw.step(model, data)
+        self._step1(data)
+
+    def step(self, skip: Optional[np.ndarray] = None) -> None:
+        """Advances every world one control step (`nstep` substeps).
+
+        A step that overflowed a contact or constraint buffer in a world not in
+        `skip` (worlds whose results are discarded) is redone from its starting
+        state with the overflowed buffers doubled, or raises `WarpBufferOverflow`
+        (`WarpOptions.grow_buffers`).
+        """
+        if not self._saved:
+            self._saved = {
+                name: self._wp.empty_like(getattr(self.data_arrays, name))
+                for name in self._state_names
+            }
+        self._launch()
+        for growth in range(_MAX_GROWTHS + 1):
+            overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
+            if skip is not None:
+                overflow[skip] = 0
+            overflowed = np.flatnonzero(overflow)
+            if not len(overflowed):
+                break
+            self._grow(
+                int(np.bitwise_or.reduce(overflow[overflowed])),
+                overflowed,
+                growth == _MAX_GROWTHS,
+            )
+            self._launch()
+        self.data.refresh()
+
+    def _launch(self) -> None:
+        wp = self._wp
+        with wp.ScopedDevice(self.device):
+            if self.device.is_cuda:
+                if self._graph is None:
+                    # The kernels compile on a throwaway data of the same sizes first
+                    # (a capture cannot compile on drivers before CUDA 12.3).
+                    self._substeps(
+                        self._mjw.make_data(
+                            self._host_model,
+                            nworld=self._num_envs,
+                            nconmax=self.nconmax,
+                            njmax=self.njmax,
+                        )
+                    )
+                    with wp.ScopedCapture() as capture:
+                        self._substeps(self.data_arrays)
+                    self._graph = capture.graph
+                wp.capture_launch(self._graph)
+            else:
+                self._substeps(self.data_arrays)
+
+    def _grow(self, flags: int, overflowed: np.ndarray, last: bool) -> None:
+        """Doubles the overflowed buffers (or raises) and returns every world to the
+        state the step started from."""
+        buffers = [text for bit, text in _BUFFER_FLAGS.items() if flags & bit]
+        message = (
+            f"{self._task_name}: MuJoCo Warp ran out of {', '.join(buffers)} in copies "
+            f"{overflowed[:10].tolist()}{' ...' if len(overflowed) > 10 else ''} "
+            f"(nconmax={self.nconmax}, njmax={self.njmax} per world)"
+        )
+        growable = flags & (_CONTACT_FLAGS | _ROW_FLAGS)
+        if not self._options.grow_buffers or flags & ~growable or last:
+            raise WarpBufferOverflow(
+                f"{message}; the step's results are incomplete. Build the batch with larger "
+                f"buffers, e.g. backend=WarpOptions(nconmax={2 * self.nconmax}, "
+                f"njmax={2 * self.njmax})"
+            )
+        nconmax = self.nconmax * (2 if flags & _CONTACT_FLAGS else 1)
+        njmax = self.njmax * (2 if flags & _ROW_FLAGS else 1)
+        _LOGGER.warning("%s; redoing the step with nconmax=%d, njmax=%d", message, nconmax, njmax)
+        previous = self.data_arrays
+        with self._wp.ScopedDevice(self.device):
+            grown = self._mjw.make_data(
+                self._host_model, nworld=self._num_envs, nconmax=nconmax, njmax=njmax
+            )
+            for name, saved in self._saved.items():
+                self._wp.copy(getattr(grown, name), saved)
+            for name in ("geom_xpos", "geom_xmat"):
+                self._wp.copy(getattr(grown, name), getattr(previous, name))
+            self._step1(grown)
+        self.data_arrays = grown
+        self.nconmax, self.njmax = nconmax, njmax
+        self._saved = {name: self._wp.empty_like(getattr(grown, name)) for name in self._saved}
+        self._graph = None
+        self.data.refresh(arrays_replaced=True)
+
+    def time(self) -> np.ndarray:
+        return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
+
+    def check(self, skip: Optional[np.ndarray], start_s: np.ndarray) -> dict[int, PhysicsError]:
+        """After a step that started at times `start_s` (N,): {copy: PhysicsError} of
+        the worlds not in `skip` whose state diverged (MuJoCo's warning text for its
+        matching warning, as the CPU batch reports it)."""
+        considered = np.ones(self._num_envs, dtype=bool)
+        if skip is not None:
+            considered[skip] = False
+        bad = np.zeros(self._num_envs, dtype=bool)
+        first_field = np.full(self._num_envs, -1)
+        first_entry = np.zeros(self._num_envs, dtype=np.int64)
+        for position, (name, _) in enumerate(_DIVERGENCE_WARNINGS):
+            values = (
+                self.field(name) if self.live_views else getattr(self.data_arrays, name).numpy()
+            )
+            values = np.asarray(values).reshape(self._num_envs, -1)
+            if not values.shape[1]:
+                continue
+            wrong = ~(np.abs(values) <= _MAX_STATE_VALUE)
+            rows = wrong.any(axis=1) & ~bad & considered
+            first_field[rows] = position
+            first_entry[rows] = np.argmax(wrong[rows], axis=1)
+            bad |= rows
+        errors = {}
+        for index in np.flatnonzero(bad):
+            numbers = np.zeros(_NUM_WARNINGS, dtype=np.int64)
+            lastinfo = np.zeros(_NUM_WARNINGS, dtype=np.int64)
+            warning = _DIVERGENCE_WARNINGS[first_field[index]][1]
+            numbers[warning] = 1
+            lastinfo[warning] = first_entry[index]
+            errors[int(index)] = warning_error(numbers, lastinfo, float(start_s[index]))
+        return errors
+
+    # Reading.
+
+    def field(self, name: str) -> Any:
+        """Data field `name` of every world, (N,) + the MjData field's shape."""
+        expected = getattr(self._template, name, None)
+        if isinstance(expected, float):  # MjData.time
+            expected = np.zeros(())
+        array = getattr(self.data_arrays, name, None)
+        if not isinstance(expected, np.ndarray) or array is None or not hasattr(array, "numpy"):
+            raise AttributeError(
+                f"the Warp backend's batch data has the (N, ...) MjData fields MuJoCo Warp keeps "
+                f"per world; {name!r} is not one (contacts and constraint rows are not per world)"
+            )
+        shape = (self._num_envs,) + expected.shape
+        if self._options.array_module == "jax":
+            return self._wp.to_jax(array).reshape(shape)
+        host = array.numpy()
+        if host.size != int(np.prod(shape)):
+            raise AttributeError(
+                f"MuJoCo Warp's {name} has {host.size} values for {self._num_envs} worlds, not "
+                f"the MjData field's {expected.size} per world"
+            )
+        host = host.reshape(shape)
+        host.flags.writeable = False
+        return host

@@ -1,0 +1,331 @@
+"""BatchEnvironment's MuJoCo Warp backend on Warp's CPU device, against the CPU batch.
+
+MuJoCo Warp compiles its kernels once per model and process (cached on disk under
+WARP_CACHE_PATH between processes), so the tests share one batch pair per model
+through module-scoped fixtures: cartpole (no contacts), cheetah (contacts) and fish
+(a free joint, tendons and fluid forces) run by default, the other vectorised suite
+tasks under the slow mark.
+"""
+
+import dm_env
+import numpy as np
+import pytest
+
+pytest.importorskip("mujoco_warp")
+warp = pytest.importorskip("warp")
+
+from composer_tasks import batch_warp  # noqa: E402
+from composer_tasks.batch import BatchEnvironment  # noqa: E402
+from composer_tasks.composer.variation import distributions  # noqa: E402
+from composer_tasks.physics import PhysicsError  # noqa: E402
+from suites import suite  # noqa: E402
+
+from core_fixtures import RandomHeightTask  # noqa: E402
+
+warp.config.quiet = True
+
+_NUM_ENVS = 4
+_SEED = 7
+# One control step from the same state: MuJoCo Warp computes in float32.
+_STEP_TOLERANCE = 2e-4
+_SLOW_TASKS = [
+    ("acrobot", "swingup"),
+    ("ball_in_cup", "catch"),
+    ("finger", "spin"),
+    ("hopper", "hop"),
+    ("humanoid", "run"),
+    ("manipulator", "bring_ball"),
+    ("pendulum", "swingup"),
+    ("point_mass", "easy"),
+    ("quadruped", "walk"),
+    ("reacher", "easy"),
+    ("swimmer", "swimmer6"),
+    ("walker", "walk"),
+]
+
+
+def _pair(domain, task, **kwargs):
+    """The CPU batch and the Warp batch (Warp's CPU device) of one suite task, reset."""
+    cpu = suite.load_batch(domain, task, _NUM_ENVS, seed=_SEED, **kwargs)
+    gpu = suite.load_batch(
+        domain, task, _NUM_ENVS, seed=_SEED, backend="warp", device="cpu", **kwargs
+    )
+    return cpu, gpu
+
+
+def _actions(batch, steps, seed=0):
+    spec = batch.action_spec()
+    return np.random.RandomState(seed).uniform(
+        spec.minimum, spec.maximum, size=(steps, batch.num_envs) + spec.shape
+    )
+
+
+def _assert_reset_equal(cpu, gpu):
+    """Reset observations equal bit for bit, and the worlds hold the CPU rows (in float32)."""
+    first_cpu, first_gpu = cpu.reset(), gpu.reset()
+    np.testing.assert_array_equal(first_gpu.step_type, first_cpu.step_type)
+    for name, value in first_cpu.observation.items():
+        np.testing.assert_array_equal(first_gpu.observation[name], value, err_msg=name)
+    for name in ("qpos", "qvel", "act", "ctrl"):
+        cpu_rows = cpu.batch.bind(name)
+        np.testing.assert_array_equal(
+            gpu.warp.field(name), cpu_rows.astype(np.float32), err_msg=name
+        )
+
+
+def _assert_step_close(cpu, gpu, actions, tolerance):
+    """One control step from equal states agrees to float32 accuracy."""
+    step_cpu, step_gpu = cpu.step(actions), gpu.step(actions)
+    np.testing.assert_array_equal(step_gpu.step_type, step_cpu.step_type)
+    for name, value in step_cpu.observation.items():
+        assert step_gpu.observation[name].dtype == value.dtype, name
+        np.testing.assert_allclose(
+            step_gpu.observation[name], value, atol=tolerance, rtol=tolerance, err_msg=name
+        )
+    np.testing.assert_allclose(step_gpu.reward, step_cpu.reward, atol=tolerance, rtol=tolerance)
+    np.testing.assert_array_equal(step_gpu.discount, step_cpu.discount)
+    for name in ("qpos", "qvel"):
+        np.testing.assert_allclose(
+            gpu.warp.field(name),
+            cpu.batch.bind(name),
+            atol=tolerance,
+            rtol=tolerance,
+            err_msg=name,
+        )
+
+
+@pytest.fixture(scope="module")
+def cartpole():
+    return _pair(
+        "cartpole", "swingup", environment_kwargs={"raise_exception_on_physics_error": False}
+    )
+
+
+@pytest.fixture(scope="module")
+def cheetah():
+    return _pair("cheetah", "run")
+
+
+@pytest.fixture(scope="module")
+def fish():
+    return _pair("fish", "swim")
+
+
+# Cartpole: no contacts.
+
+
+def test_cartpole_reset_states_equal_the_cpu_batch(cartpole):
+    _assert_reset_equal(*cartpole)
+
+
+def test_cartpole_agrees_over_100_steps(cartpole):
+    cpu, gpu = cartpole
+    _assert_reset_equal(cpu, gpu)
+    for step, actions in enumerate(_actions(cpu, 100)):
+        # Rounding to float32 compounds over the steps; the swing-up stays within 1e-4.
+        _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE if step == 0 else 1e-4)
+
+
+def test_cartpole_diverging_world_ends_its_episode_and_resets_alone(cartpole):
+    cpu, gpu = cartpole
+    _assert_reset_equal(cpu, gpu)
+    actions = _actions(cpu, 3, seed=1)
+    for batch in (cpu, gpu):
+        batch.step(actions[0])
+        with batch.copy_physics(1) as physics:
+            physics.data.qvel[:] = np.nan
+    previous = gpu._last_observation
+    ended_cpu, ended_gpu = cpu.step(actions[1]), gpu.step(actions[1])
+    expected = [int(dm_env.StepType.MID)] * _NUM_ENVS
+    expected[1] = int(dm_env.StepType.LAST)
+    np.testing.assert_array_equal(ended_gpu.step_type, expected)
+    np.testing.assert_array_equal(ended_cpu.step_type, expected)
+    assert ended_gpu.reward[1] == 0.0 and ended_gpu.discount[1] == 0.0
+    for name, value in ended_gpu.observation.items():
+        np.testing.assert_array_equal(value[1], previous[name][1], err_msg=name)
+    # Only copy 1 resets at the next step, into the same state as on the CPU batch.
+    reset_cpu, reset_gpu = cpu.step(actions[2]), gpu.step(actions[2])
+    expected = [int(dm_env.StepType.MID)] * _NUM_ENVS
+    expected[1] = int(dm_env.StepType.FIRST)
+    np.testing.assert_array_equal(reset_gpu.step_type, expected)
+    for name, value in reset_cpu.observation.items():
+        np.testing.assert_array_equal(reset_gpu.observation[name][1], value[1], err_msg=name)
+        np.testing.assert_allclose(reset_gpu.observation[name], value, atol=1e-4, err_msg=name)
+    np.testing.assert_array_equal(
+        gpu.warp.field("qpos")[1], cpu.batch.bind("qpos")[1].astype(np.float32)
+    )
+
+
+def test_cartpole_diverging_world_raises_naming_the_copy():
+    batch = suite.load_batch("cartpole", "balance", 3, seed=1, backend="warp", device="cpu")
+    batch.reset()
+    with batch.copy_physics(2) as physics:
+        physics.data.qpos[:] = np.inf
+    with pytest.raises(PhysicsError, match=r"copy 2: physics diverged .*QPOS"):
+        batch.step(np.zeros((3, 1)))
+
+
+def test_cartpole_bad_actions_name_the_copy(cartpole):
+    _, gpu = cartpole
+    gpu.reset()
+    actions = np.zeros((_NUM_ENVS, 1))
+    actions[2] = np.nan
+    with pytest.raises(ValueError, match="actions of copy 2 are not finite"):
+        gpu.step(actions)
+    actions[2] = 3.0
+    with pytest.raises(ValueError, match="actions of copy 2 are outside the bounds"):
+        gpu.step(actions)
+    with pytest.raises(ValueError, match="expected shape"):
+        gpu.step(np.zeros((_NUM_ENVS + 1, 1)))
+
+
+def test_cartpole_same_seed_same_trajectory():
+    trajectories = []
+    for _ in range(2):
+        batch = suite.load_batch("cartpole", "swingup", 3, seed=5, backend="warp", device="cpu")
+        timesteps = [batch.reset()] + [batch.step(row) for row in _actions(batch, 20, seed=3)]
+        trajectories.append(timesteps)
+    for first, second in zip(*trajectories):
+        np.testing.assert_array_equal(first.reward, second.reward)
+        for name, value in first.observation.items():
+            np.testing.assert_array_equal(second.observation[name], value, err_msg=name)
+
+
+def test_cartpole_auto_resets_as_the_cpu_batch():
+    kwargs = {"task_kwargs": {"time_limit": 0.1}}
+    cpu, gpu = _pair("cartpole", "balance", **kwargs)
+    _assert_reset_equal(cpu, gpu)
+    for actions in _actions(cpu, 25, seed=2):
+        step_cpu, step_gpu = cpu.step(actions), gpu.step(actions)
+        np.testing.assert_array_equal(step_gpu.step_type, step_cpu.step_type)
+        np.testing.assert_array_equal(step_gpu.discount, step_cpu.discount)
+        for name, value in step_cpu.observation.items():
+            np.testing.assert_allclose(step_gpu.observation[name], value, atol=1e-4, err_msg=name)
+            first = step_cpu.step_type == int(dm_env.StepType.FIRST)
+            np.testing.assert_array_equal(step_gpu.observation[name][first], value[first])
+
+
+def test_cartpole_snapshot_and_restore_continue_exactly(cartpole):
+    _, gpu = cartpole
+    gpu.reset()
+    actions = _actions(gpu, 10, seed=10)
+    for row in actions[:5]:
+        gpu.step(row)
+    snapshot = gpu.snapshot()
+    first = [gpu.step(row) for row in actions[5:]]
+    gpu.restore(snapshot)
+    second = [gpu.step(row) for row in actions[5:]]
+    for one, two in zip(first, second):
+        np.testing.assert_array_equal(two.reward, one.reward)
+        for name, value in one.observation.items():
+            np.testing.assert_array_equal(two.observation[name], value, err_msg=name)
+
+
+def test_per_world_model_variation_reaches_the_right_world():
+    variations = {("body", "pole_1", "mass"): distributions.Uniform(0.2, 3.0)}
+    cpu, gpu = _pair("cartpole", "swingup", model_variations=variations)
+    _assert_reset_equal(cpu, gpu)
+    masses = cpu.model_values("body", "pole_1", "mass")[:, 0]
+    assert len(np.unique(masses)) == _NUM_ENVS
+    body = gpu.envs[0].physics.model.body("pole_1").id
+    np.testing.assert_array_equal(
+        gpu.warp.model_arrays.body_mass.numpy()[:, body], masses.astype(np.float32)
+    )
+    # Each world's dynamics follow its own copy's mass (the CPU batch's, copy by copy).
+    for actions in _actions(cpu, 5, seed=4):
+        _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE)
+
+
+def test_non_vectorised_task_is_refused_naming_the_task():
+    with pytest.raises(ValueError, match="RandomHeightTask does not set composer.Task.vectorized"):
+        BatchEnvironment(RandomHeightTask, 2, seed=0, backend="warp", device="cpu")
+
+
+def test_backend_arguments_are_checked():
+    with pytest.raises(ValueError, match="backend must be 'cpu', 'warp' or a WarpOptions"):
+        suite.load_batch("cartpole", "swingup", 2, backend="gpu")
+    with pytest.raises(ValueError, match="device='cpu' is for backend='warp'"):
+        suite.load_batch("cartpole", "swingup", 2, device="cpu")
+    with pytest.raises(ValueError, match="nconmax must be an integer >= 1"):
+        batch_warp.WarpOptions(nconmax=0)
+    with pytest.raises(ValueError, match="array_module must be one of"):
+        batch_warp.WarpOptions(array_module="torch")
+
+
+def test_cartpole_jax_arrays_agree_with_numpy():
+    pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device="cpu", array_module="jax")
+    numpy_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend="warp", device="cpu")
+    jax_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend=options)
+    numpy_batch.reset()
+    jax_batch.reset()
+    assert type(jax_batch.warp.data.qpos).__module__.startswith("jax")
+    for actions in _actions(numpy_batch, 3, seed=6):
+        expected, got = numpy_batch.step(actions), jax_batch.step(actions)
+        np.testing.assert_array_equal(got.reward, expected.reward)
+        for name, value in expected.observation.items():
+            assert isinstance(got.observation[name], np.ndarray)
+            np.testing.assert_array_equal(got.observation[name], value, err_msg=name)
+
+
+# Cheetah: contacts.
+
+
+def test_cheetah_reset_and_one_step_agree(cheetah):
+    cpu, gpu = cheetah
+    _assert_reset_equal(cpu, gpu)
+    _assert_step_close(cpu, gpu, _actions(cpu, 1)[0], _STEP_TOLERANCE)
+
+
+def test_overflow_is_detected_from_the_counters():
+    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2, grow_buffers=False)
+    batch = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=options)
+    batch.reset()
+    with pytest.raises(
+        batch_warp.WarpBufferOverflow, match=r"ran out of constraint rows .*njmax=2 per world"
+    ):
+        batch.step(np.zeros((2, 6)))
+
+
+def test_overflowing_step_is_redone_with_grown_buffers(caplog):
+    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2)
+    small = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend=options)
+    roomy = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend="warp", device="cpu")
+    first, expected_first = small.reset(), roomy.reset()
+    for name, value in expected_first.observation.items():
+        np.testing.assert_array_equal(first.observation[name], value)
+    actions = _actions(roomy, 3, seed=8)
+    for row in actions:
+        with caplog.at_level("WARNING", logger="composer_tasks.batch_warp"):
+            got = small.step(row)
+        expected = roomy.step(row)
+        for name, value in expected.observation.items():
+            np.testing.assert_allclose(got.observation[name], value, atol=1e-5, err_msg=name)
+    assert small.warp.njmax > 2 and small.warp.nconmax > 1
+    assert "redoing the step" in caplog.text
+
+
+def test_sized_buffers_hold_a_rollout(cheetah):
+    cpu, gpu = cheetah
+    del cpu
+    gpu.reset()
+    for actions in _actions(gpu, 30, seed=9):
+        gpu.step(actions)  # raises WarpBufferOverflow if a buffer ran out
+    assert np.all(gpu.warp.data_arrays.nefc.numpy() <= gpu.warp.njmax)
+
+
+# Fish: a free joint, tendons and fluid forces.
+
+
+def test_fish_reset_and_one_step_agree(fish):
+    cpu, gpu = fish
+    _assert_reset_equal(cpu, gpu)
+    _assert_step_close(cpu, gpu, _actions(cpu, 1)[0], _STEP_TOLERANCE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain, task", _SLOW_TASKS)
+def test_every_vectorised_task_resets_equal_and_steps_close(domain, task):
+    cpu, gpu = _pair(domain, task)
+    _assert_reset_equal(cpu, gpu)
+    _assert_step_close(cpu, gpu, _actions(cpu, 1)[0], _STEP_TOLERANCE)
