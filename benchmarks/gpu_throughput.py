@@ -19,9 +19,10 @@ cost of resetting copies (their Composer lifecycle on the CPU, then an upload) i
 timed separately as seconds per copy by `BatchEnvironment.reset()`, and the
 "with resets" column charges one reset per copy every `--episode-steps` steps.
 
-Building a batch of N copies builds N Composer environments on the CPU; sizes
-whose estimated build time would overrun `--budget-seconds` are skipped and
-recorded as skipped, never estimated. Only Warp on a CUDA device gives GPU
+Building a batch of N copies builds N Composer environments on the CPU (tens of
+milliseconds each); sizes whose estimated building and timing would overrun this
+domain's share of `--budget-seconds` (the run's wall clock) are skipped and
+recorded as skipped, never extrapolated. Only Warp on a CUDA device gives GPU
 figures: with `--device cpu` the table is labelled as Warp's CPU device, a
 correctness run and not a performance figure.
 
@@ -62,7 +63,10 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
         "--episode-steps", type=int, default=1000, help="for the with-resets column"
     )
     parser.add_argument(
-        "--budget-seconds", type=float, default=300.0, help="total time for building batches"
+        "--budget-seconds",
+        type=float,
+        default=300.0,
+        help="wall-clock budget of the whole run; sizes that would overrun it are skipped",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="gpu_throughput.json", help="JSON result file")
@@ -261,11 +265,17 @@ def run(args: argparse.Namespace) -> dict:
             results["rows"].append(row)
             left = budget_end - time.perf_counter()
             share = left / (len(args.domains) - domain_index)
-            if seconds_per_copy is not None and seconds_per_copy * num_envs > share:
+            figures = 3 if num_envs <= args.cpu_max_size else 2
+            estimate = (
+                None
+                if seconds_per_copy is None
+                else seconds_per_copy * num_envs + figures * (args.seconds + 1.0)
+            )
+            if estimate is not None and estimate > share:
                 row["skipped"] = (
-                    f"building {num_envs} copies takes about {seconds_per_copy * num_envs:.0f} s "
-                    f"(measured {1e3 * seconds_per_copy:.1f} ms per copy); over this domain's "
-                    f"share {share:.0f} s of --budget-seconds"
+                    f"building, resetting and timing {num_envs} copies takes about "
+                    f"{estimate:.0f} s (measured {1e3 * seconds_per_copy:.1f} ms per copy); over "
+                    f"this domain's share {share:.0f} s of what is left of --budget-seconds"
                 )
                 print(f"{domain} N={num_envs}: skipped ({row['skipped']})", flush=True)
                 continue

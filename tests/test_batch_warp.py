@@ -31,14 +31,18 @@ _STEP_TOLERANCE = 2e-4
 _SLOW_TASKS = [
     ("acrobot", "swingup"),
     ("ball_in_cup", "catch"),
+    ("dog", "stand"),
     ("finger", "spin"),
     ("hopper", "hop"),
     ("humanoid", "run"),
+    ("humanoid_CMU", "stand"),
+    ("lqr", "lqr_2_1"),
     ("manipulator", "bring_ball"),
     ("pendulum", "swingup"),
     ("point_mass", "easy"),
     ("quadruped", "walk"),
     ("reacher", "easy"),
+    ("stacker", "stack_2"),
     ("swimmer", "swimmer6"),
     ("walker", "walk"),
 ]
