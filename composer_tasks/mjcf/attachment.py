@@ -324,3 +324,12 @@ _ALTERNATIVE_FIELDS = {
     mujoco.mjtOrientation.mjORIENTATION_XYAXES: "xyaxes",
     mujoco.mjtOrientation.mjORIENTATION_ZAXIS: "zaxis",
 }
+
+
+def get_frame_joints(model: RootElement) -> list[Element]:
+    """The joints (free joints included) of the attachment frame holding `model`, in
+    order; an empty list for a frame without joints.
+
+    Raises AttributeError for a model that is not attached, as PyMJCF does.
+    """
+    return get_attachment_frame(model).find_all("joint", immediate_children_only=True)

@@ -30,6 +30,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf.element_api import ElementMethods
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ NAMESPACES = {
 }
 
 
-class Element:
+class Element(ElementMethods):
     """A handle on one element of an MJCF model (PyMJCF's `mjcf.Element`).
 
     Attributes are read and set by their MJCF names (`geom.size`, `joint.range =

@@ -33,6 +33,7 @@ from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import namescope as namescope_module
+from composer_tasks.mjcf.element_api import RootElementMethods
 
 # One RootElement per live MjSpec, by the spec's id, so that handles of the same model
 # share their scope. The values are weak references whose callback removes the entry
@@ -100,7 +101,7 @@ _LOOKUPS = {
 }
 
 
-class RootElement:
+class RootElement(RootElementMethods):
     """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
 
     Args:
