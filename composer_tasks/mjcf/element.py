@@ -207,6 +207,9 @@ class Element(ElementMethods):
             raise AttributeError(
                 f"an attachment frame has no name attribute; its full_identifier is {name!r}"
             )
+        if name.endswith(PREFIX_SEPARATOR) and self._tag in ("joint", "freejoint"):
+            # A joint of an attachment frame: "child/" or "child/name/" (see `add`).
+            return name[len(self._mjs.parent.name) : -1] or None
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
@@ -487,8 +490,11 @@ class Element(ElementMethods):
             return handle
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
-            # PyMJCF names a joint of an attachment frame after the frame.
-            name = self._mjs.name + (attributes.get("name") or "")
+            # PyMJCF names a joint of an attachment frame after the frame ("child/"),
+            # a named one "child/name/" (dm_control/mjcf/element.py,
+            # _AttachmentFrameChild).
+            given = attributes.get("name")
+            name = self._mjs.name + (given + PREFIX_SEPARATOR if given else "")
             if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
                 delete(self._scope._top_spec(), handle._mjs, fresh=True)
                 raise ValueError(

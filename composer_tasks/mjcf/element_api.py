@@ -193,22 +193,22 @@ class ElementMethods:
         value = self._get(attribute_name)
         if value is None:
             return None
-        if attribute_name in ("dclass", "class") or (
-            isinstance(value, str) and _is_reference(self, attribute_name)
-        ):
+        if isinstance(value, str) and _is_name_or_reference(self, attribute_name):
+            # A name, a class or a reference given by name: relative to its model.
             return _scope_prefix(self._scope, prefix_root) + value
         return _xml_text(value, self._scope, prefix_root, precision, zero_threshold)
 
     def resolve_references(self: Any) -> None:
-        """PyMJCF's resolution of references given by name to the elements they name.
-
-        Here a reference attribute is stored as a name in the MjSpec and reads as the
-        element it names whenever the model has one (a name that names nothing yet
-        reads as the name), so every reference is resolved at each read: this only
-        checks that the element is still in its model.
-        """
+        """Makes the references of this element and those below it that were given by
+        name, and name an element the model now has, read as that element (PyMJCF
+        keeps a name given before its element existed until this is called)."""
         if self._scope._removed:
             self._check_alive()
+        pending = [self]
+        while pending:
+            handle = pending.pop()
+            _resolve_own_references(handle)
+            pending.extend(handle.all_children())
 
     def enter_scope(self: Any, scope_identifier: str) -> RootElement | None:
         """The attached model at path `scope_identifier` (`"leg0"`, `"creature/leg0"`)
@@ -220,11 +220,34 @@ class ElementMethods:
         return namescope_module.enter_scope(self._scope, scope_identifier)
 
 
-def _is_reference(handle: Element, attribute_name: str) -> bool:
+def _is_name_or_reference(handle: Any, attribute_name: str) -> bool:
+    """Whether a string attribute is a name: the element's own, its class, or a
+    reference written by name (recorded as such) or read as one."""
     from composer_tasks.mjcf import attributes as attributes_module
 
+    if attribute_name in ("name", "dclass", "class", "childclass"):
+        return True
+    record = handle._record()
+    if record is not None and isinstance(record.get(attribute_name), str):
+        return True
+    attribute = handle._attribute_table().get(attribute_name)
+    return isinstance(attribute, attributes_module.Reference)
+
+
+def _resolve_own_references(handle: Any) -> None:
+    """Drops the "read back the name" record of each reference of `handle` written by
+    name whose element exists, so that it reads as the element."""
+    from composer_tasks.mjcf.element import Element
+
+    record = handle._record()
+    if not record:
+        return
     table = handle._attribute_table()
-    return isinstance(table.get(attribute_name), attributes_module.Reference)
+    for name, form in list(record.items()):
+        attribute = table.get(name)
+        if isinstance(form, str) and attribute is not None:
+            if isinstance(attribute.get(handle), Element):
+                record[name] = None
 
 
 def _same_value(mine: Any, theirs: Any) -> bool:
@@ -379,10 +402,15 @@ class RootElementMethods:
         return None
 
     def resolve_references(self: Any) -> None:
-        """As `Element.resolve_references`: references read as the elements they name
-        at every read; this checks that the model was not detached."""
+        """As `Element.resolve_references`, for every element of the model and of the
+        models attached to it."""
         if self._detached:
             self._check_attached_alive()
+        for scope in self._all_scopes():
+            for tag in ("asset", "contact", "equality", "actuator", "sensor", "keyframe"):
+                for element in getattr(scope, tag).all_children():
+                    _resolve_own_references(element)
+        self.worldbody.resolve_references()
 
     def is_same_as(self: Any, other: Any) -> bool:
         """Whether `other` is a model with the same sections (settings, default
