@@ -12,6 +12,7 @@ but not the order between kinds, so `all_children` lists them kind by kind, and
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -73,10 +74,14 @@ def _xml_text(
     their prefixed names)."""
     from composer_tasks.mjcf.element import Element
 
+    from composer_tasks.mjcf.assets import Asset
+
     if value is None:
         return None
     if isinstance(value, Element):
         return value.prefixed_identifier(prefix_root)
+    if isinstance(value, Asset):
+        return value.get_vfs_filename()
     if isinstance(value, (bool, np.bool_)):
         return str(value).lower()
     if isinstance(value, (int, np.integer)):
@@ -192,11 +197,54 @@ class ElementMethods:
         references by their names as seen from `prefix_root`."""
         value = self._get(attribute_name)
         if value is None:
+            if attribute_name in ("dclass", "class"):
+                return _unset_class_text(self, prefix_root)
             return None
         if isinstance(value, str) and _is_name_or_reference(self, attribute_name):
             # A name, a class or a reference given by name: relative to its model.
             return _scope_prefix(self._scope, prefix_root) + value
         return _xml_text(value, self._scope, prefix_root, precision, zero_threshold)
+
+    def to_xml_string(
+        self: Any,
+        prefix_root: Any = None,
+        self_only: bool = False,
+        pretty_print: bool = True,
+        debug_context: Any = None,
+        *,
+        precision: int = XML_DEFAULT_PRECISION,
+        zero_threshold: float = 0,
+        filename_with_hash: bool = True,
+    ) -> str:
+        """The element (and, unless `self_only`, what it holds) as MJCF text in
+        PyMJCF's form: the attributes that were set, names relative to `prefix_root`
+        (this element's model when None), numbers with `precision` significant digits.
+
+        Written from the handles (there is no XML tree here); the attributes come in
+        this package's order, not PyMJCF's schema order. `debug_context` (PyMJCF's
+        debug mode) must be None.
+        """
+        if debug_context is not None:
+            raise ValueError(
+                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
+                "have; compile errors name the element and the line that made it instead"
+            )
+        if self._scope._removed:
+            self._check_alive()
+        root = prefix_root if prefix_root is not None else self.namescope
+        tree = _xml_tree(self, root, precision, zero_threshold, filename_with_hash)
+        if self_only:
+            if len(tree):
+                for child in list(tree):
+                    tree.remove(child)
+                tree.text = "..."
+            frame = self.tag == "body" and self._is_attachment_frame()
+            if "name" in self._attribute_table() and not frame and self._own_name() is None:
+                tree.attrib.pop("name", None)
+        if pretty_print:
+            ElementTree.indent(tree, space="  ")
+        text = ElementTree.tostring(tree, encoding="unicode").replace(" />", "/>")
+        return text + "\n" if pretty_print else text
 
     def resolve_references(self: Any) -> None:
         """Makes the references of this element and those below it that were given by
@@ -218,6 +266,52 @@ class ElementMethods:
         if self._scope._removed:
             self._check_alive()
         return namescope_module.enter_scope(self._scope, scope_identifier)
+
+
+def _unset_class_text(handle: Any, prefix_root: Any) -> str | None:
+    """PyMJCF writes an element without a class in its model's top class ("/", or
+    "child/" from the parent's scope), unless a body above it has a childclass
+    (dm_control/mjcf/attribute.py, Reference._defaults_string)."""
+    if not handle._has_class():
+        return None
+    body = handle.parent
+    while getattr(body, "tag", None) == "body":
+        if body._get("childclass") not in (None, "", "main"):
+            return None
+        body = body.parent
+    return _scope_prefix(handle._scope, prefix_root) or "/"
+
+
+def _xml_tree(
+    handle: Any, prefix_root: Any, precision: int, zero_threshold: float, with_hash: bool
+) -> ElementTree.Element:
+    """One element and those below it as PyMJCF writes them."""
+    from composer_tasks.mjcf.assets import Asset
+
+    tree = ElementTree.Element(handle.tag)
+    names = list(handle.get_attributes())
+    if handle._has_class() and "dclass" not in names:
+        names.insert(1 if names[:1] == ["name"] else 0, "dclass")
+    frame = handle.tag == "body" and handle._is_attachment_frame()
+    if "name" in handle._attribute_table() and "name" not in names and not frame:
+        names.insert(0, "name")
+    for name in names:
+        value = handle._get(name)
+        if isinstance(value, Asset):
+            text: str | None = value.get_vfs_filename(with_hash)
+        else:
+            text = handle.get_attribute_xml_string(
+                name, prefix_root, precision=precision, zero_threshold=zero_threshold
+            )
+        if name == "name" and text is None:
+            text = handle.full_identifier or None  # PyMJCF names an unnamed element
+        if text is not None:
+            tree.set("class" if name == "dclass" else name, text)
+    if frame:  # named after the attached model, as PyMJCF writes it (last)
+        tree.set("name", handle.prefixed_identifier(prefix_root))
+    for child in handle.all_children():
+        tree.append(_xml_tree(child, prefix_root, precision, zero_threshold, with_hash))
+    return tree
 
 
 def _is_name_or_reference(handle: Any, attribute_name: str) -> bool:

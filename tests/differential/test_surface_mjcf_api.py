@@ -175,6 +175,39 @@ def _(put):
         put("invalid", "AttributeError")
 
 
+@case("to_xml_string")
+def _(put):
+    import xml.etree.ElementTree as ElementTree
+
+    def parsed(text):
+        # XML attributes are unordered: compare each element's as a sorted list.
+        def walk(node):
+            return [node.tag, sorted(node.attrib.items()), (node.text or "").strip(),
+                    [walk(child) for child in node]]
+        return walk(ElementTree.fromstring(text))
+
+    root = mjcf.from_xml_string(XML)
+    root.find("body", "b").childclass = "thin"
+    child = child_model()
+    # (all_children lists a body's children kind by kind: no site after the arm here)
+    child.find("site", "tip").remove()
+    frame = root.attach(child)
+    frame.add("freejoint")
+    a = root.find("body", "a")
+    put("body", parsed(a.to_xml_string()))
+    put("body_self_only", parsed(a.to_xml_string(self_only=True)))
+    put("worldbody", parsed(root.worldbody.to_xml_string()))
+    put("precision", parsed(a.to_xml_string(precision=3, zero_threshold=1e-5)))
+    put("motor", parsed(root.find("actuator", "m1").to_xml_string()))
+    put("child_geom", [parsed(child.find("geom", "g").to_xml_string()),
+                       parsed(child.find("geom", "g").to_xml_string(prefix_root=root.namescope))])
+    put("pretty", [a.to_xml_string().endswith("\n"), "\n" in a.to_xml_string(pretty_print=False)])
+    put("class_unset", [root.find("geom", "ga").get_attribute_xml_string("class"),
+                        root.find("geom", "gc").get_attribute_xml_string("class"),
+                        child.find("geom", "g").get_attribute_xml_string("class"),
+                        child.find("geom", "g").get_attribute_xml_string("class", root.namescope)])
+
+
 @case("resolve_references")
 def _(put):
     root = mjcf.RootElement(model="r")
@@ -348,6 +381,11 @@ CASES = [
             "mjcf.Element.get_attribute_xml_string", "mjcf.RootElement.get_attribute_xml_string"
         ),
         id="attribute_xml_string",
+    ),
+    pytest.param(
+        "to_xml_string",
+        marks=_MARK.dm_control_api("mjcf.Element.to_xml_string"),
+        id="to_xml_string",
     ),
     pytest.param(
         "resolve_references",
