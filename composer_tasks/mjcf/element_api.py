@@ -506,6 +506,20 @@ class RootElementMethods:
                     _resolve_own_references(element)
         self.worldbody.resolve_references()
 
+    def include_copy(self: Any, other: Any, override_attributes: bool = False) -> None:
+        """Copies model `other`'s settings, default classes, bodies and section
+        elements into this model (PyMJCF's `include_copy`); `other` is unchanged.
+
+        Raises:
+          ValueError: a setting both models set differs (unless
+            `override_attributes`: then `other`'s wins, and its named elements
+            replace the attributes of those of the same name here).
+          NotImplementedError: `other` has models attached to it.
+        """
+        from composer_tasks.mjcf import copying
+
+        copying.include_copy(self, other, override_attributes)
+
     def is_same_as(self: Any, other: Any) -> bool:
         """Whether `other` is a model with the same sections (settings, default
         classes, bodies and section elements), whatever the models' names."""
@@ -549,7 +563,9 @@ def _same_defaults(mine: Any, theirs: Any) -> bool:
             getattr(mine, tag).get_attributes(), getattr(theirs, tag).get_attributes()
         ):
             return False
-    mine_children, their_children = mine.default, theirs.default
+    from composer_tasks.mjcf.copying import nested_classes
+
+    mine_children, their_children = nested_classes(mine), nested_classes(theirs)
     if len(mine_children) != len(their_children):
         return False
     return all(

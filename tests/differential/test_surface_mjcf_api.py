@@ -44,6 +44,35 @@ XML = '''
 '''
 
 
+COPIED_XML = '''
+<mujoco model="copied">
+  <compiler angle="radian"/>
+  <option timestep="0.004" iterations="20"><flag gravity="disable"/></option>
+  <default>
+    <geom rgba="1 0 0 1"/>
+    <default class="thin"><geom size="0.02"/><joint damping="0.5"/></default>
+  </default>
+  <asset><material name="red" rgba="1 0 0 1"/></asset>
+  <worldbody>
+    <body name="a" pos="0 0 1">
+      <joint name="hinge" type="hinge" axis="0 1 0" range="-1 1"/>
+      <geom name="ga" size="0.1" material="red"/>
+      <geom name="gb" class="thin" type="sphere"/>
+      <site name="s" pos="0.1 0.2 0.3"/>
+      <body name="b" childclass="thin" pos="0.3 0 0">
+        <joint name="slide" type="slide"/>
+        <geom name="gc" size="0.1"/>
+      </body>
+    </body>
+  </worldbody>
+  <contact><exclude body1="a" body2="b"/></contact>
+  <actuator><motor name="m1" joint="hinge" gear="2.5"/></actuator>
+  <sensor><jointpos joint="slide"/></sensor>
+  <keyframe><key name="k" qpos="0.1 0.2"/></keyframe>
+</mujoco>
+'''
+
+
 def tetrahedron_stl():
     corners = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
     faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
@@ -206,6 +235,59 @@ def _(put):
                         root.find("geom", "gc").get_attribute_xml_string("class"),
                         child.find("geom", "g").get_attribute_xml_string("class"),
                         child.find("geom", "g").get_attribute_xml_string("class", root.namescope)])
+
+
+@case("include_copy")
+def _(put):
+    source = mjcf.from_xml_string(COPIED_XML)
+    destination = mjcf.RootElement(model="destination")
+    destination.worldbody.add("geom", name="floor", type="plane", size=[1, 1, 0.1])
+    destination.include_copy(source)
+    put("model", destination.model)
+    motor = destination.find("actuator", "m1")
+    put("reference", [isinstance(motor.joint, mjcf.Element), motor.joint.full_identifier,
+                      motor.joint.root is destination])
+    put("material", destination.find("geom", "ga").material.name)
+    put("classes", [cls.dclass for cls in destination.default.default])
+    physics = mjcf.Physics.from_mjcf_model(destination)
+    model = physics.model
+    put("counts", [model.nbody, model.ngeom, model.njnt, model.nmat, model.nkey, model.nsensor,
+                   model.nexclude, model.nu])
+    put("settings", [model.opt.timestep, model.opt.disableflags])
+    put("geoms", [model.geom_rgba, model.geom_size, model.body_mass, model.actuator_gear[:, 0]])
+    put("source_unchanged", len(source.find_all("geom")))
+    try:
+        destination.include_copy(source)
+    except ValueError:
+        put("copied_twice", "ValueError")
+    empty = mjcf.RootElement(model="empty")
+    empty.include_copy(source)
+    put("same_as_source", [empty.is_same_as(source), destination.is_same_as(source)])
+    merged = mjcf.RootElement(model="merged")
+    merged.option.timestep = 0.01
+    merged.option.iterations = 500
+    merged.include_copy(source)
+    put("merged", [merged.option.timestep, merged.option.iterations])
+    conflicting = mjcf.RootElement(model="conflicting")
+    conflicting.compiler.angle = "degree"
+    try:
+        conflicting.include_copy(source)
+    except ValueError:
+        put("conflict", "ValueError")
+    overridden = mjcf.RootElement(model="overridden")
+    overridden.compiler.angle = "degree"
+    overridden.include_copy(source, override_attributes=True)
+    put("override_angle", overridden.compiler.angle)
+    again = mjcf.from_xml_string(COPIED_XML)
+    source.find("geom", "ga").size = [0.5]
+    again.include_copy(source, override_attributes=True)
+    put("override_elements", [again.find("geom", "ga").size, len(again.find_all("geom"))])
+    parent = mjcf.RootElement(model="parent")
+    parent.attach(child_model())
+    try:
+        mjcf.RootElement().include_copy(parent)
+    except NotImplementedError as error:
+        put("attachments", str(error))
 
 
 @case("resolve_references")
@@ -386,6 +468,11 @@ CASES = [
         "to_xml_string",
         marks=_MARK.dm_control_api("mjcf.Element.to_xml_string"),
         id="to_xml_string",
+    ),
+    pytest.param(
+        "include_copy",
+        marks=_MARK.dm_control_api("mjcf.RootElement.include_copy"),
+        id="include_copy",
     ),
     pytest.param(
         "resolve_references",
