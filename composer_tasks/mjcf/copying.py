@@ -172,34 +172,8 @@ def _sync_flags(destination: RootElement, source: RootElement, override: bool) -
 
 
 def nested_classes(cls: Any) -> list[Any]:
-    """The default classes made directly from class `cls` (a `DefaultClass`), in order.
-
-    A model built with this API lists them (`cls.default`); one parsed from text has
-    them only in its spec, so they are read from MuJoCo's own writing of the spec.
-    """
-    from composer_tasks.mjcf import defaults as defaults_module
-
-    listed = cls.default
-    if listed or cls._scope._default_children:
-        return listed
-    import xml.etree.ElementTree as ElementTree
-
-    spec = cls._scope._top_spec()
-    top = ElementTree.fromstring(spec.to_xml()).find("default")
-    if top is None:
-        return []
-    full_name = cls._mjs.name
-    # MuJoCo writes the top class without a name ("main").
-    nodes = [top] if full_name == "main" else []
-    nodes += [node for node in top.iter("default") if node.get("class") == full_name]
-    if not nodes:
-        return []
-    found = []
-    for child in nodes[0].findall("default"):
-        mjs = spec.find_default(child.get("class", ""))
-        if mjs is not None:
-            found.append(defaults_module.DefaultClass(mjs, cls._scope))
-    return found
+    """The default classes made directly from class `cls` (a `DefaultClass`), in order."""
+    return cls.default
 
 
 def _copy_default(destination: Any, source: Any, override: bool) -> None:

@@ -506,6 +506,19 @@ class RootElementMethods:
                     _resolve_own_references(element)
         self.worldbody.resolve_references()
 
+    def remove(self: Any, affect_attachments: bool = False) -> None:
+        """Empties the model, as PyMJCF's `remove` of the root element: its bodies,
+        section elements and nested default classes go, and its settings and top
+        default class are unset (MuJoCo's defaults again); the model itself stays.
+
+        Raises:
+          ValueError: models are attached to this one and not `affect_attachments`.
+            With it, they go with their attachment frames (detached: unusable after).
+        """
+        from composer_tasks.mjcf import removal
+
+        removal.remove_model(self, affect_attachments)
+
     def include_copy(self: Any, other: Any, override_attributes: bool = False) -> None:
         """Copies model `other`'s settings, default classes, bodies and section
         elements into this model (PyMJCF's `include_copy`); `other` is unchanged.

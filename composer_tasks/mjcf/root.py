@@ -389,6 +389,10 @@ class RootElement(RootElementMethods):
             from composer_tasks.mjcf import parser
 
             text, self._pending_text = self._pending_text, None
+            # The text's nested classes come before any added through the API since.
+            added, self._default_children = self._default_children, parser.default_classes(text)
+            for parent, children in added.items():
+                self._default_children.setdefault(parent, []).extend(children)
             records = parser.attributes_written(self._spec, text)
             if records is not None:
                 self._records = records

@@ -290,6 +290,35 @@ def _(put):
         put("attachments", str(error))
 
 
+@case("root_remove")
+def _(put):
+    root = mjcf.from_xml_string(COPIED_XML)
+    root.default.add("default", dclass="wide").geom.size = [0.5]
+    root.visual.map.znear = 0.5
+    root.size.njmax = 300
+    hinge = root.find("joint", "hinge")
+    child = child_model()
+    root.attach(child)
+    try:
+        root.remove()
+    except ValueError as error:
+        put("with_attachments", str(error))
+    root.remove(affect_attachments=True)
+    put("removed", [root.is_removed, hinge.is_removed])
+    put("settings", [root.option.timestep, root.option.iterations, root.compiler.angle,
+                     root.visual.map.znear, root.size.njmax, root.default.geom.rgba,
+                     list(root.default.default)])
+    put("children", [root.worldbody.all_children(), root.actuator.all_children(),
+                     root.asset.all_children(), root.keyframe.all_children()])
+    physics = mjcf.Physics.from_mjcf_model(root)
+    model = physics.model
+    put("compiled", [model.nbody, model.ngeom, model.njnt, model.nu, model.nmat, model.nkey,
+                     model.opt.timestep, model.opt.iterations, model.vis.map.znear])
+    root.worldbody.add("body", name="again").add("geom", size=[0.2])
+    root.default.add("default", dclass="thin")
+    put("rebuilt", mjcf.Physics.from_mjcf_model(root).model.ngeom)
+
+
 @case("resolve_references")
 def _(put):
     root = mjcf.RootElement(model="r")
@@ -473,6 +502,11 @@ CASES = [
         "include_copy",
         marks=_MARK.dm_control_api("mjcf.RootElement.include_copy"),
         id="include_copy",
+    ),
+    pytest.param(
+        "root_remove",
+        marks=_MARK.dm_control_api("mjcf.RootElement.remove"),
+        id="root_remove",
     ),
     pytest.param(
         "resolve_references",
