@@ -30,7 +30,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
-from composer_tasks.mjcf.element_api import ElementMethods
+from composer_tasks.mjcf.element_api import ElementMethods, SectionMethods
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
@@ -766,7 +766,7 @@ _SECTION_NAMESPACES = {
 }
 
 
-class Section:
+class Section(SectionMethods):
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
     __slots__ = ("_scope", "_section")

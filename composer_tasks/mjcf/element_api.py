@@ -403,6 +403,28 @@ def _kind(tag: str) -> str:
     return NAMESPACES.get(tag, tag)
 
 
+class SectionMethods:
+    """PyMJCF's generic element methods on a section of a model (`model.actuator`,
+    `model.asset`, ...), mixed into `Section`."""
+
+    __slots__ = ()
+
+    def get_children(self: Any, element_name: str) -> list[Any]:
+        """The section's elements with tag `element_name`, in order.
+
+        Raises:
+          AttributeError: the section cannot hold that tag.
+        """
+        return getattr(self, element_name)
+
+    def insert(self: Any, element_name: str, position: int | None, **kwargs: Any) -> Any:
+        """Adds an element at `position` of `all_children()` (None: at the end); as
+        `Element.insert`, not before an element of the same kind (MjSpec keeps
+        actuators, sensors, ... each in one list)."""
+        _check_position(self, element_name, position)
+        return self.add(element_name, **kwargs)
+
+
 class RootElementMethods:
     """PyMJCF's generic element methods on a model's root <mujoco> element (mixed
     into `RootElement`)."""

@@ -119,7 +119,13 @@ def _(put):
     b.insert("geom", None, name="last", size=[0.05])
     b.insert("site", 0, name="first_site")
     b.insert("camera", 2, name="cam")
+    root.actuator.insert("position", None, name="m2", joint="slide", kp=3)
+    root.asset.insert("material", 0, name="inserted")
+    put("section_children", [[a.name for a in root.actuator.get_children("motor")],
+                             [a.name for a in root.actuator.get_children("position")]])
     physics = mjcf.Physics.from_mjcf_model(root)
+    put("actuators", [physics.model.actuator(i).name for i in range(physics.model.nu)])
+    put("materials", physics.model.nmat)
     put("geoms", [physics.model.geom(i).name for i in range(physics.model.ngeom)])
     put("sites", [physics.model.site(i).name for i in range(physics.model.nsite)])
     put("ncam", physics.model.ncam)
