@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import mujoco
 import numpy as np
 
+from composer_tasks.mjcf import assets as assets_module
+
 if TYPE_CHECKING:
     from composer_tasks.mjcf.element import Element
     from composer_tasks.mjcf.root import RootElement
@@ -95,8 +97,9 @@ class Attribute:
 
 # How an attribute's value was written, recorded per element: None (read the spec
 # field as it is), an int (a vector of that many numbers: read that many), or a str
-# (a reference given by name: read back the name).
-WrittenForm = int | str | None
+# (a reference given by name: read back the name), or an `Asset` (a file given by its
+# contents: read back the Asset).
+WrittenForm = int | str | assets_module.Asset | None
 
 
 def with_context(error: Exception, context: str) -> Exception:
@@ -133,6 +136,8 @@ def as_written(value: Any, form: WrittenForm) -> Any:
     if form is None:
         return value
     if isinstance(form, str):
+        return form
+    if isinstance(form, assets_module.Asset):
         return form
     return value[:form]
 
@@ -235,6 +240,17 @@ class Text(Attribute):
         if not isinstance(value, str):
             raise TypeError(f"expected a string, got {type(value).__name__}")
         return value
+
+
+class File(Text):
+    """An asset file (`file=`): a path, or an `mjcf.Asset` (the file's contents), whose
+    bytes go in the model's assets under its virtual file system name."""
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        if isinstance(value, assets_module.Asset):
+            setattr(handle._mjs, self.field, assets_module.register(handle, value))
+            return value
+        return super().set(handle, value)
 
 
 def text(value: Any) -> str:
@@ -680,14 +696,14 @@ _TEXTURE = _named(
     random=Number("random"),
     width=Number("width", integer=True),
     height=Number("height", integer=True),
-    file=Text("file"),
+    file=File("file"),
     gridsize=Vector("gridsize", 2, integer=True),
     gridlayout=Text("gridlayout"),
     content_type=Text("content_type"),
 )
 
 _MESH = _named(
-    file=Text("file"),
+    file=File("file"),
     vertex=FlatArray("uservert"),
     face=Custom(
         lambda h: np.array(h._mjs.userface),
@@ -702,7 +718,7 @@ _HFIELD = _named(
     size=Vector("size", 4),
     nrow=Number("nrow", integer=True),
     ncol=Number("ncol", integer=True),
-    file=Text("file"),
+    file=File("file"),
     elevation=FlatArray("userdata"),
 )
 

@@ -120,6 +120,7 @@ class DefaultClass:
         spec = self._scope._top_spec()
         if spec.find_default(full_name) is not None:
             raise ValueError(f"model {self._scope.model!r} already has a default class {dclass!r}")
+        self._scope._written  # noqa: B018  (a parsed text's classes come first)
         child = spec.add_default(full_name, self._mjs)
         self._scope._default_children.setdefault(self._mjs.name, []).append(full_name)
         self._scope._edited()
@@ -129,6 +130,7 @@ class DefaultClass:
         if tag.startswith("_"):
             raise AttributeError(tag)
         if tag == "default":
+            self._scope._written  # noqa: B018  (the nested classes of a parsed text)
             spec = self._scope._top_spec()
             return [
                 DefaultClass(spec.find_default(name), self._scope)

@@ -31,6 +31,7 @@ import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
+from composer_tasks.mjcf.element_api import ElementMethods, SectionMethods
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ NAMESPACES = {
 }
 
 
-class Element:
+class Element(ElementMethods):
     """A handle on one element of an MJCF model (PyMJCF's `mjcf.Element`).
 
     Attributes are read and set by their MJCF names (`geom.size`, `joint.range =
@@ -207,6 +208,9 @@ class Element:
             raise AttributeError(
                 f"an attachment frame has no name attribute; its full_identifier is {name!r}"
             )
+        if name.endswith(PREFIX_SEPARATOR) and self._tag in ("joint", "freejoint"):
+            # A joint of an attachment frame: "child/" or "child/name/" (see `add`).
+            return name[len(self._mjs.parent.name) : -1] or None
         prefix = self._scope._full_prefix()
         own = name[len(prefix) :]
         # An element named only so that others can refer to it has no name of its own.
@@ -501,8 +505,11 @@ class Element:
             return handle
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
-            # PyMJCF names a joint of an attachment frame after the frame.
-            name = self._mjs.name + (attributes.get("name") or "")
+            # PyMJCF names a joint of an attachment frame after the frame ("child/"),
+            # a named one "child/name/" (dm_control/mjcf/element.py,
+            # _AttachmentFrameChild).
+            given = attributes.get("name")
+            name = self._mjs.name + (given + PREFIX_SEPARATOR if given else "")
             if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
                 delete(self._scope._top_spec(), handle._mjs, fresh=True)
                 raise ValueError(
@@ -774,7 +781,7 @@ _SECTION_NAMESPACES = {
 }
 
 
-class Section:
+class Section(SectionMethods):
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
     __slots__ = ("_scope", "_section")
