@@ -1,0 +1,96 @@
+"""The array namespace of a computation's inputs: NumPy, or JAX's NumPy.
+
+Vectorised task code (a suite domain's physics quantities, observations and reward)
+is written once and runs on a CPU batch's (N, ...) NumPy arrays and on a device
+batch's JAX arrays alike. It asks `namespace(*arrays)` for the module to call
+(`xp.where`, `xp.sqrt`, `xp.concatenate`, ...) and avoids what only NumPy can do:
+in-place writes into arrays, `out=` arguments, ufunc methods (`np.add.reduce`) and
+Python branches on array values (which `jax.jit` cannot trace).
+
+JAX is imported only when a JAX array is met: a CPU install runs without it.
+"""
+
+import sys
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+# Python scalars a computation may mix with arrays of either namespace.
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _jax_array_type() -> Any:
+    """`jax.Array` if jax has been imported (else no JAX array can exist), or None."""
+    jax = sys.modules.get("jax")
+    return None if jax is None else getattr(jax, "Array", None)
+
+
+def is_jax(value: Any) -> bool:
+    """True if `value` is a JAX array (a concrete array or a tracer under `jax.jit`)."""
+    jax_array = _jax_array_type()
+    return jax_array is not None and isinstance(value, jax_array)
+
+
+def namespace(*arrays: Any) -> ModuleType:
+    """The array module for computing on `arrays`: `numpy`, or `jax.numpy` if any is
+    a JAX array (NumPy arrays and Python scalars mixed with JAX arrays become JAX
+    constants). With no arguments, `numpy`.
+
+    Raises:
+      TypeError: if an argument is neither a NumPy array, NumPy scalar, Python
+        scalar nor JAX array (naming its type and position).
+    """
+    result: ModuleType = np
+    for position, value in enumerate(arrays):
+        kind = type(value)
+        # NumPy arrays first: the CPU batch's hot path ends here.
+        if kind is np.ndarray or isinstance(value, (np.ndarray, np.generic, *_PYTHON_SCALARS)):
+            continue
+        if is_jax(value):
+            import jax.numpy as jnp
+
+            result = jnp
+            continue
+        raise TypeError(
+            f"namespace() takes NumPy arrays, NumPy or Python scalars, or JAX arrays; "
+            f"argument {position} is a {kind.__module__}.{kind.__qualname__}"
+        )
+    return result
+
+
+def is_numpy(xp: ModuleType) -> bool:
+    """True if `xp` (a result of `namespace`) is NumPy."""
+    return xp is np
+
+
+def interleave_last_axis(*arrays: Any) -> Any:
+    """(..., k) arrays `a, b, ...` interleaved along the last axis into (..., m * k):
+    `a[..., 0], b[..., 0], ..., a[..., 1], b[..., 1], ...`, as a new array.
+
+    Raises:
+      ValueError: if no array is given or their shapes differ.
+    """
+    if not arrays:
+        raise ValueError("interleave_last_axis needs at least one array")
+    shapes = {tuple(array.shape) for array in arrays}
+    if len(shapes) != 1:
+        raise ValueError(f"interleave_last_axis needs arrays of one shape, got {sorted(shapes)}")
+    xp = namespace(*arrays)
+    stacked = xp.stack(arrays, axis=-1)
+    return stacked.reshape(stacked.shape[:-2] + (stacked.shape[-2] * stacked.shape[-1],))
+
+
+def concatenate_last_axis(*arrays: Any) -> Any:
+    """Arrays of the same leading shape joined along the last axis, as a new array;
+    an entry of shape (...) (no last axis) counts as (..., 1).
+
+    Raises:
+      ValueError: if no array is given.
+    """
+    if not arrays:
+        raise ValueError("concatenate_last_axis needs at least one array")
+    xp = namespace(*arrays)
+    leading = max((array.ndim for array in arrays), default=1) - 1
+    parts = [array if array.ndim > leading else array[..., None] for array in arrays]
+    return xp.concatenate(parts, axis=-1)
