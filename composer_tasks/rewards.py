@@ -137,6 +137,15 @@ def _real_scalar(value: Any) -> float | None:
 _Checked = tuple[Any, Any, Any, _Sigmoid, float]
 
 
+def _dm_control_error(message: str, detail: str) -> ValueError:
+    """A ValueError whose text is dm_control's own for this mistake (`str(error)`, which
+    code ported from dm_control may match), with `detail` naming the argument and its
+    value as a note (shown in tracebacks)."""
+    error = ValueError(message)
+    error.add_note(detail)
+    return error
+
+
 def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: Any) -> _Checked:
     try:
         lower, upper = bounds
@@ -162,8 +171,9 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
     if invalid:
         raise ValueError(f"bounds must not contain NaN, got {bounds!r}.")
     if reversed_:
-        raise ValueError(
-            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, upper={bounds[1]!r}."
+        raise _dm_control_error(
+            "Lower bound must be <= upper bound.",
+            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, upper={bounds[1]!r}.",
         )
     if array_namespace.is_jax(margin):
         margin_value = margin  # Per-copy margins on a device: values unchecked, as bounds.
@@ -178,9 +188,15 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
     if not array_namespace.is_jax(margin_value) and not np.all(
         (0.0 <= margin_value) & (margin_value < np.inf)
     ):
-        raise ValueError(f"margin must be non-negative and finite, got {margin!r}.")
+        detail = f"margin must be non-negative and finite, got {margin!r}."
+        if np.any(margin_value < 0.0):
+            raise _dm_control_error("`margin` must be non-negative.", detail)
+        raise ValueError(detail)
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
-        raise ValueError(f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.")
+        detail = f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}."
+        if isinstance(sigmoid, str):
+            raise _dm_control_error(f"Unknown sigmoid type {sigmoid!r}.", detail)
+        raise ValueError(detail)
     shape = _SIGMOIDS[sigmoid]
     zero_allowed = shape.zero_allowed
     v = _real_scalar(value_at_margin)
@@ -188,13 +204,15 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
         raise ValueError(f"value_at_margin must be a real scalar, got {value_at_margin!r}.")
     if zero_allowed:
         if not 0.0 <= v < 1.0:
-            raise ValueError(
+            raise _dm_control_error(
+                f"`value_at_1` must be nonnegative and smaller than 1, got {value_at_margin}.",
                 f"value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, "
-                f"got {value_at_margin!r}."
+                f"got {value_at_margin!r}.",
             )
     elif not 0.0 < v < 1.0:
-        raise ValueError(
-            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, got {value_at_margin!r}."
+        raise _dm_control_error(
+            f"`value_at_1` must be strictly between 0 and 1, got {value_at_margin}.",
+            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, got {value_at_margin!r}.",
         )
     return lower, upper, margin_value, shape, float(shape.scale(v))
 
