@@ -64,6 +64,14 @@ def is_numpy(xp: ModuleType) -> bool:
     return xp is np
 
 
+def new_array(value: Any) -> Any:
+    """`value` as an array that shares no memory with anything else: a NumPy copy
+    (0-d for a scalar), or a JAX array itself (JAX arrays are immutable)."""
+    if is_jax(value):
+        return value
+    return np.array(value)
+
+
 def interleave_last_axis(*arrays: Any) -> Any:
     """(..., k) arrays `a, b, ...` interleaved along the last axis into (..., m * k):
     `a[..., 0], b[..., 0], ..., a[..., 1], b[..., 1], ...`, as a new array.
