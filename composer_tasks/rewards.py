@@ -142,7 +142,11 @@ def _dm_control_error(message: str, detail: str) -> ValueError:
     code ported from dm_control may match), with `detail` naming the argument and its
     value as a note (shown in tracebacks)."""
     error = ValueError(message)
-    error.add_note(detail)
+    add_note = getattr(error, "add_note", None)
+    if add_note is not None:
+        add_note(detail)
+    else:  # Python 3.10, before PEP 678: the detail cannot be shown beside the message.
+        error.args = (f"{message} ({detail})",)
     return error
 
 
