@@ -16,20 +16,24 @@ from typing import Any
 
 import numpy as np
 
-# Python scalars a computation may mix with arrays of either namespace.
-_PYTHON_SCALARS = (bool, int, float, complex)
+# NumPy arrays and scalars, and the Python scalars a computation may mix with arrays
+# of either namespace.
+_NUMPY_OPERANDS = (np.ndarray, np.generic, bool, int, float, complex)
 
 
-def _jax_array_type() -> Any:
-    """`jax.Array` if jax has been imported (else no JAX array can exist), or None."""
-    jax = sys.modules.get("jax")
-    return None if jax is None else getattr(jax, "Array", None)
+# `jax.Array` once jax has been imported (until then no JAX array can exist).
+_jax_array: Any = None
 
 
 def is_jax(value: Any) -> bool:
     """True if `value` is a JAX array (a concrete array or a tracer under `jax.jit`)."""
-    jax_array = _jax_array_type()
-    return jax_array is not None and isinstance(value, jax_array)
+    global _jax_array
+    if _jax_array is None:
+        jax = sys.modules.get("jax")
+        if jax is None:
+            return False
+        _jax_array = jax.Array
+    return isinstance(value, _jax_array)
 
 
 def namespace(*arrays: Any) -> ModuleType:
@@ -42,16 +46,17 @@ def namespace(*arrays: Any) -> ModuleType:
         scalar nor JAX array (naming its type and position).
     """
     result: ModuleType = np
-    for position, value in enumerate(arrays):
-        kind = type(value)
+    for value in arrays:
         # NumPy arrays first: the CPU batch's hot path ends here.
-        if kind is np.ndarray or isinstance(value, (np.ndarray, np.generic, *_PYTHON_SCALARS)):
+        if type(value) is np.ndarray or isinstance(value, _NUMPY_OPERANDS):
             continue
         if is_jax(value):
             import jax.numpy as jnp
 
             result = jnp
             continue
+        kind = type(value)
+        position = next(i for i, entry in enumerate(arrays) if entry is value)
         raise TypeError(
             f"namespace() takes NumPy arrays, NumPy or Python scalars, or JAX arrays; "
             f"argument {position} is a {kind.__module__}.{kind.__qualname__}"
@@ -85,6 +90,15 @@ def interleave_last_axis(*arrays: Any) -> Any:
     if len(shapes) != 1:
         raise ValueError(f"interleave_last_axis needs arrays of one shape, got {sorted(shapes)}")
     xp = namespace(*arrays)
+    if xp is np:
+        # Written in place: on NumPy cheaper than stacking.
+        count, first = len(arrays), arrays[0]
+        result = np.empty(
+            first.shape[:-1] + (count * first.shape[-1],), dtype=np.result_type(*arrays)
+        )
+        for index, array in enumerate(arrays):
+            result[..., index::count] = array
+        return result
     stacked = xp.stack(arrays, axis=-1)
     return stacked.reshape(stacked.shape[:-2] + (stacked.shape[-2] * stacked.shape[-1],))
 

@@ -333,30 +333,30 @@ def tolerance(
                 ).reshape(x.shape)
         elif isinstance(x, _REAL_SCALARS):
             return _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
-    if array_namespace.is_jax(x) or not (
+    if (
         isinstance(lower, (float, np.ndarray))
         and isinstance(upper, (float, np.ndarray))
         and isinstance(checked_margin, (float, np.ndarray))
+        and (type(x) is np.ndarray or not array_namespace.is_jax(x))
     ):
-        # A JAX operand: the result is a JAX array, computed without leaving JAX.
-        return _array_tolerance(x, lower, upper, checked_margin, shape, scale)
-    return_float = not isinstance(x, np.ndarray)
-    value = _array_tolerance(
-        np.asarray(x, dtype=np.float64), lower, upper, checked_margin, shape, scale
-    )
-    return float(value) if return_float and value.shape == () else value
+        return_float = not isinstance(x, np.ndarray)
+        value = _array_tolerance(
+            np, np.asarray(x, dtype=np.float64), lower, upper, checked_margin, shape, scale
+        )
+        return float(value) if return_float and value.shape == () else value
+    # A JAX operand: the result is a JAX array, computed without leaving JAX.
+    xp = array_namespace.namespace(x, lower, upper, checked_margin)
+    x = xp.asarray(x)
+    if not xp.issubdtype(x.dtype, xp.floating):
+        x = x.astype(xp.result_type(float))
+    return _array_tolerance(xp, x, lower, upper, checked_margin, shape, scale)
 
 
 def _array_tolerance(
-    x: Any, lower: Any, upper: Any, margin: Any, shape: _Sigmoid, scale: float
+    xp: ModuleType, x: Any, lower: Any, upper: Any, margin: Any, shape: _Sigmoid, scale: float
 ) -> Any:
-    """`tolerance` of a float64 NumPy array or of a JAX array (then a JAX array of
-    its floating dtype), with checked arguments."""
-    xp = array_namespace.namespace(x, lower, upper, margin)
-    if xp is not np:
-        x = xp.asarray(x)
-        if not xp.issubdtype(x.dtype, xp.floating):
-            x = x.astype(xp.result_type(float))
+    """`tolerance` of an array of the namespace `xp` (a float64 NumPy array, or a
+    JAX array of a floating dtype), with checked arguments."""
     scalar_margin = isinstance(margin, float)
     scalar_bounds = isinstance(lower, float) and isinstance(upper, float) and scalar_margin
     # Distance to the interval, 0 inside; NaN entries of x stay NaN throughout.

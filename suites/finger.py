@@ -95,9 +95,11 @@ class Physics(physics_lib.Physics):
         unbounded spinner angle."""
         sensordata = self.data.sensordata
         position = sensordata[..., self._angles_and_tip]
-        return array_namespace.concatenate_last_axis(
-            position[..., :2], position[..., 2:] - sensordata[..., self._spinner_xz]
-        )
+        spinner = sensordata[..., self._spinner_xz]
+        if array_namespace.namespace(position) is np:
+            position[..., 2:] -= spinner  # The gather made a new array.
+            return position
+        return array_namespace.concatenate_last_axis(position[..., :2], position[..., 2:] - spinner)
 
     def sensed_velocity(self):
         """(proximal, distal, hinge) angular velocities (rad/s) as their joint
