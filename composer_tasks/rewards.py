@@ -8,10 +8,13 @@ and is scaled so that it equals `value_at_margin` at distance `margin`.
 
 import math
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from composer_tasks import array_namespace
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
 _REAL_SCALARS = (int, float, np.integer, np.floating)
@@ -27,14 +30,16 @@ _FEW_ENTRIES = 5
 # last bit on some inputs; batched and single rewards must agree bit for bit. For
 # the same reason the float versions (for scalar rewards, where numpy's per-call
 # overhead is most of the cost) do the arithmetic of the array versions in the
-# same order, and call numpy for the transcendental functions.
+# same order, and call numpy for the transcendental functions. The array versions
+# take the array namespace (`composer_tasks.array_namespace`): NumPy, or JAX's
+# NumPy for a device batch's arrays.
 class _Sigmoid:
     __slots__ = ("scale", "of_array", "of_float", "zero_allowed")
 
     def __init__(
         self,
         scale: Callable[[float], Any],
-        of_array: Callable[[np.ndarray], np.ndarray],
+        of_array: Callable[[Any, ModuleType], Any],
         of_float: Callable[[float], float],
         zero_allowed: bool,
     ) -> None:
@@ -44,18 +49,18 @@ class _Sigmoid:
         self.zero_allowed = zero_allowed
 
 
-def _cosine_of_array(s: np.ndarray) -> np.ndarray:
+def _cosine_of_array(s: Any, xp: ModuleType) -> Any:
     # Clipping at 1 keeps the curve at its minimum (0) past the half period
     # instead of rising again.
-    return 0.5 * (1.0 + np.cos(np.pi * np.minimum(s, 1.0)))
+    return 0.5 * (1.0 + xp.cos(xp.pi * xp.minimum(s, 1.0)))
 
 
 def _cosine_of_float(s: float) -> float:
     return 0.5 * (1.0 + float(np.cos(np.pi * min(s, 1.0))))
 
 
-def _tanh_squared_of_array(s: np.ndarray) -> np.ndarray:
-    hyperbolic_tangent = np.tanh(s)
+def _tanh_squared_of_array(s: Any, xp: ModuleType) -> Any:
+    hyperbolic_tangent = xp.tanh(s)
     return 1.0 - hyperbolic_tangent * hyperbolic_tangent
 
 
@@ -69,34 +74,40 @@ def _tanh_squared_of_float(s: float) -> float:
 _SIGMOIDS = {
     "gaussian": _Sigmoid(
         lambda v: np.sqrt(-2.0 * np.log(v)),
-        lambda s: np.exp(-0.5 * (s * s)),
+        lambda s, xp: xp.exp(-0.5 * (s * s)),
         lambda s: float(np.exp(-0.5 * (s * s))),
         False,
     ),
     "hyperbolic": _Sigmoid(
         lambda v: np.arccosh(1.0 / v),
-        lambda s: 1.0 / np.cosh(s),
+        lambda s, xp: 1.0 / xp.cosh(s),
         lambda s: 1.0 / float(np.cosh(s)),
         False,
     ),
     "long_tail": _Sigmoid(
         lambda v: np.sqrt(1.0 / v - 1.0),
-        lambda s: 1.0 / (s * s + 1.0),
+        lambda s, xp: 1.0 / (s * s + 1.0),
         lambda s: 1.0 / (s * s + 1.0),
         False,
     ),
     "reciprocal": _Sigmoid(
-        lambda v: 1.0 / v - 1.0, lambda s: 1.0 / (s + 1.0), lambda s: 1.0 / (s + 1.0), False
+        lambda v: 1.0 / v - 1.0,
+        lambda s, xp: 1.0 / (s + 1.0),
+        lambda s: 1.0 / (s + 1.0),
+        False,
     ),
     "cosine": _Sigmoid(
         lambda v: np.arccos(2.0 * v - 1.0) / np.pi, _cosine_of_array, _cosine_of_float, True
     ),
     "linear": _Sigmoid(
-        lambda v: 1.0 - v, lambda s: np.maximum(1.0 - s, 0.0), lambda s: max(1.0 - s, 0.0), True
+        lambda v: 1.0 - v,
+        lambda s, xp: xp.maximum(1.0 - s, 0.0),
+        lambda s: max(1.0 - s, 0.0),
+        True,
     ),
     "quadratic": _Sigmoid(
         lambda v: np.sqrt(1.0 - v),
-        lambda s: np.maximum(1.0 - s * s, 0.0),
+        lambda s, xp: xp.maximum(1.0 - s * s, 0.0),
         lambda s: max(1.0 - s * s, 0.0),
         True,
     ),
@@ -126,6 +137,19 @@ def _real_scalar(value: Any) -> float | None:
 _Checked = tuple[Any, Any, Any, _Sigmoid, float]
 
 
+def _dm_control_error(message: str, detail: str) -> ValueError:
+    """A ValueError whose text is dm_control's own for this mistake (`str(error)`, which
+    code ported from dm_control may match), with `detail` naming the argument and its
+    value as a note (shown in tracebacks)."""
+    error = ValueError(message)
+    add_note = getattr(error, "add_note", None)
+    if add_note is not None:
+        add_note(detail)
+    else:  # Python 3.10, before PEP 678: the detail cannot be shown beside the message.
+        error.args = (f"{message} ({detail})",)
+    return error
+
+
 def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: Any) -> _Checked:
     try:
         lower, upper = bounds
@@ -135,6 +159,11 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
         lower, upper = float(lower), float(upper)
         invalid = math.isnan(lower) or math.isnan(upper)
         reversed_ = lower > upper
+    elif array_namespace.is_jax(lower) or array_namespace.is_jax(upper):
+        # JAX bounds (a device batch's per-copy sizes) may be traced under jax.jit,
+        # where their values cannot be read: only their kind is checked.
+        lower, upper = _jax_operand(lower, "bounds", bounds), _jax_operand(upper, "bounds", bounds)
+        invalid = reversed_ = False
     else:
         try:
             lower = np.asarray(lower, dtype=np.float64)
@@ -146,20 +175,32 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
     if invalid:
         raise ValueError(f"bounds must not contain NaN, got {bounds!r}.")
     if reversed_:
-        raise ValueError(
-            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, upper={bounds[1]!r}."
+        raise _dm_control_error(
+            "Lower bound must be <= upper bound.",
+            f"bounds must satisfy lower <= upper, got lower={bounds[0]!r}, upper={bounds[1]!r}.",
         )
-    margin_value = _real_scalar(margin)
+    if array_namespace.is_jax(margin):
+        margin_value = margin  # Per-copy margins on a device: values unchecked, as bounds.
+    else:
+        margin_value = _real_scalar(margin)
     if margin_value is None:
         # Per-entry margins (e.g. one target size per batched copy).
         try:
             margin_value = np.asarray(margin, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"margin must be a real scalar or array, got {margin!r}.") from None
-    if not np.all((0.0 <= margin_value) & (margin_value < np.inf)):
-        raise ValueError(f"margin must be non-negative and finite, got {margin!r}.")
+    if not array_namespace.is_jax(margin_value) and not np.all(
+        (0.0 <= margin_value) & (margin_value < np.inf)
+    ):
+        detail = f"margin must be non-negative and finite, got {margin!r}."
+        if np.any(margin_value < 0.0):
+            raise _dm_control_error("`margin` must be non-negative.", detail)
+        raise ValueError(detail)
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
-        raise ValueError(f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}.")
+        detail = f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}."
+        if isinstance(sigmoid, str):
+            raise _dm_control_error(f"Unknown sigmoid type {sigmoid!r}.", detail)
+        raise ValueError(detail)
     shape = _SIGMOIDS[sigmoid]
     zero_allowed = shape.zero_allowed
     v = _real_scalar(value_at_margin)
@@ -167,15 +208,27 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
         raise ValueError(f"value_at_margin must be a real scalar, got {value_at_margin!r}.")
     if zero_allowed:
         if not 0.0 <= v < 1.0:
-            raise ValueError(
+            raise _dm_control_error(
+                f"`value_at_1` must be nonnegative and smaller than 1, got {value_at_margin}.",
                 f"value_at_margin must be in [0, 1) for sigmoid {sigmoid!r}, "
-                f"got {value_at_margin!r}."
+                f"got {value_at_margin!r}.",
             )
     elif not 0.0 < v < 1.0:
-        raise ValueError(
-            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, got {value_at_margin!r}."
+        raise _dm_control_error(
+            f"`value_at_1` must be strictly between 0 and 1, got {value_at_margin}.",
+            f"value_at_margin must be in (0, 1) for sigmoid {sigmoid!r}, got {value_at_margin!r}.",
         )
     return lower, upper, margin_value, shape, float(shape.scale(v))
+
+
+def _jax_operand(value: Any, name: str, given: Any) -> Any:
+    """A bound given beside a JAX array, as a JAX array or a float."""
+    if array_namespace.is_jax(value):
+        return value
+    scalar = _real_scalar(value)
+    if scalar is None:
+        raise ValueError(f"{name} must hold real numbers, got {given!r}.")
+    return scalar
 
 
 def _scalar_tolerance(
@@ -243,7 +296,10 @@ def tolerance(
       A Python float when `x` is a scalar (Python or NumPy), a `np.float64` when
       it is a 0-d float64 array, otherwise a float64 NumPy array of `x`'s shape
       (broadcast with the bounds), with values in [0, 1]. NaN entries of `x`
-      give NaN.
+      give NaN. When `x`, the bounds or the margin is a JAX array, a JAX array
+      of `x`'s floating dtype (float32 unless JAX runs in x64), computed with
+      `jax.numpy` and traceable under `jax.jit`; the values of JAX bounds and
+      margins are not checked (they may be traced).
 
     Raises:
       ValueError: if `bounds` is not a pair or has lower > upper or NaN,
@@ -277,40 +333,61 @@ def tolerance(
                 ).reshape(x.shape)
         elif isinstance(x, _REAL_SCALARS):
             return _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
-    return_float = not isinstance(x, np.ndarray)
-    x = np.asarray(x, dtype=np.float64)
+    if (
+        isinstance(lower, (float, np.ndarray))
+        and isinstance(upper, (float, np.ndarray))
+        and isinstance(checked_margin, (float, np.ndarray))
+        and (type(x) is np.ndarray or not array_namespace.is_jax(x))
+    ):
+        return_float = not isinstance(x, np.ndarray)
+        value = _array_tolerance(
+            np, np.asarray(x, dtype=np.float64), lower, upper, checked_margin, shape, scale
+        )
+        return float(value) if return_float and value.shape == () else value
+    # A JAX operand: the result is a JAX array, computed without leaving JAX.
+    xp = array_namespace.namespace(x, lower, upper, checked_margin)
+    x = xp.asarray(x)
+    if not xp.issubdtype(x.dtype, xp.floating):
+        x = x.astype(xp.result_type(float))
+    return _array_tolerance(xp, x, lower, upper, checked_margin, shape, scale)
+
+
+def _array_tolerance(
+    xp: ModuleType, x: Any, lower: Any, upper: Any, margin: Any, shape: _Sigmoid, scale: float
+) -> Any:
+    """`tolerance` of an array of the namespace `xp` (a float64 NumPy array, or a
+    JAX array of a floating dtype), with checked arguments."""
+    scalar_margin = isinstance(margin, float)
+    scalar_bounds = isinstance(lower, float) and isinstance(upper, float) and scalar_margin
     # Distance to the interval, 0 inside; NaN entries of x stay NaN throughout.
     # Exact targets and one-sided intervals, the common cases, take fewer ufunc
     # calls for the same bits (an infinite x inside an interval with infinite
     # ends is at distance 0, as on the scalar path).
     if scalar_bounds and lower == upper and math.isfinite(lower):
-        distance = np.abs(x - lower) if lower != 0.0 else np.abs(x)
+        distance = xp.abs(x - lower) if lower != 0.0 else xp.abs(x)
     elif scalar_bounds and lower == -math.inf and upper == math.inf:
-        distance = np.where(np.isnan(x), np.nan, 0.0)
+        distance = xp.where(xp.isnan(x), xp.nan, 0.0)
     elif scalar_bounds and upper == math.inf:
-        distance = np.maximum(lower - x, 0.0)
+        distance = xp.maximum(lower - x, 0.0)
     elif scalar_bounds and lower == -math.inf:
-        distance = np.maximum(x - upper, 0.0)
+        distance = xp.maximum(x - upper, 0.0)
     else:
-        distance = np.maximum(lower - x, 0.0) + np.maximum(x - upper, 0.0)
-    if scalar_margin and checked_margin == 0.0:
-        value = np.where(distance > 0.0, 0.0, 1.0)
-        value[np.isnan(distance)] = np.nan
-    elif scalar_margin:
+        distance = xp.maximum(lower - x, 0.0) + xp.maximum(x - upper, 0.0)
+    if scalar_margin and margin == 0.0:
+        if xp is np:
+            value = np.where(distance > 0.0, 0.0, 1.0)
+            value[np.isnan(distance)] = np.nan
+            return value
+        return xp.where(xp.isnan(distance), xp.nan, xp.where(distance > 0.0, 0.0, 1.0))
+    if scalar_margin:
         # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
-        value = shape.of_array(distance / checked_margin * scale)
-    else:
-        step = np.where(distance > 0.0, 0.0, 1.0)
-        positive = checked_margin > 0.0
-        scaled = np.divide(
-            distance,
-            checked_margin,
-            out=np.zeros(np.broadcast(distance, checked_margin).shape),
-            where=positive,
-        )
-        value = np.where(positive, shape.of_array(scaled * scale), step)
-        value = np.where(np.isnan(distance), np.nan, value)
-    return float(value) if return_float and value.shape == () else value
+        return shape.of_array(distance / margin * scale, xp)
+    step = xp.where(distance > 0.0, 0.0, 1.0)
+    positive = margin > 0.0
+    # Where the margin is 0 the division is by 1, and its result unused.
+    scaled = xp.where(positive, distance / xp.where(positive, margin, 1.0), 0.0)
+    value = xp.where(positive, shape.of_array(scaled * scale, xp), step)
+    return xp.where(xp.isnan(distance), xp.nan, value)
 
 
 _CHECKED: dict[tuple, _Checked] = {}

@@ -34,7 +34,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import array_namespace, composer
 from composer_tasks.composer.observation import observable as observable_lib
 from composer_tasks.composer.variation import distributions, noises
 
@@ -98,7 +98,15 @@ class SensorVector(observable_lib.Generic):
 
     def _read(self, physics: Physics) -> np.ndarray:
         # () for one copy's physics, (N,) for a batch's.
-        copies = np.shape(physics.data.qpos)[:-1]
+        qpos = physics.data.qpos
+        copies = np.shape(qpos)[:-1]
+        xp = array_namespace.namespace(qpos)
+        if xp is not np:
+            # A device batch's JAX arrays (jax.numpy's default float dtype).
+            readings = [xp.asarray(sensor.read(physics)) for sensor in self._sensors]
+            return xp.concatenate(
+                [xp.reshape(reading, (*copies, -1)) for reading in readings], axis=-1
+            )
         return np.concatenate(
             [
                 np.reshape(np.asarray(sensor.read(physics), dtype=np.float64), (*copies, -1))

@@ -3,8 +3,6 @@
 The task, reward and initial states follow dm_control 1.0.50 `suite/ball_in_cup.py`.
 """
 
-import numpy as np
-
 import mjcf_models.ball_in_cup
 from composer_tasks import physics as physics_lib
 from suites import base
@@ -61,7 +59,7 @@ class Physics(physics_lib.Physics):
         inside = (abs(target[..., 0] - ball[..., 0]) < half_size[..., 0] - ball_radius) & (
             abs(target[..., 2] - ball[..., 2]) < half_size[..., 2] - ball_radius
         )
-        return inside.astype(np.float64)
+        return base.as_float(inside)
 
 
 class BallInCup(base.SuiteTask):

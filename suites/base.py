@@ -6,6 +6,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks import composer
+from composer_tasks.array_namespace import namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks.composer.observation import observable
 from mjcf_models import common
@@ -99,7 +100,11 @@ class SuiteTask(composer.Task):
 
     # A domain sets this True to make `composer.Task.vectorized`'s promise for its
     # tasks (their physics quantities, observations and rewards work on a batch's
-    # (N, ...) arrays); `vectorized` then holds unless visualize_reward is on.
+    # (N, ...) arrays); `vectorized` then holds unless visualize_reward is on. The
+    # arrays are NumPy on the CPU batch and JAX on a device batch: the same code
+    # serves both, calling the arrays' namespace (`composer_tasks.array_namespace`)
+    # with no in-place writes and no Python branch on array values (so it traces
+    # under jax.jit); tests/suites/test_vectorized_jax.py checks every such task.
     vectorized_callbacks = False
 
     @property
@@ -239,27 +244,48 @@ def random_joint_bounds(model):
 
 
 # Reductions over the last axis, for quantities that serve one environment (small
-# 1-D arrays) and a batch ((N, k) arrays) alike. The ndarray methods (`x.mean()`,
-# `np.linalg.norm`) reach the same ufunc reductions through layers of Python that
-# cost more than the arithmetic on a few numbers; these give the same bits.
+# 1-D arrays), a CPU batch ((N, k) NumPy arrays) and a device batch (JAX arrays)
+# alike. On NumPy the ufunc reductions: the ndarray methods (`x.mean()`,
+# `np.linalg.norm`) reach them through layers of Python that cost more than the
+# arithmetic on a few numbers; these give the same bits. On JAX, its reductions.
 def norm_last_axis(x):
     """Euclidean norm over the last axis (as `np.linalg.norm(x, axis=-1)`)."""
-    return np.sqrt(np.add.reduce(x * x, axis=-1))
+    xp = namespace(x)
+    if xp is np:
+        return np.sqrt(np.add.reduce(x * x, axis=-1))
+    return xp.sqrt(xp.sum(x * x, axis=-1))
+
+
+def sum_last_axis(x):
+    """Sum over the last axis (as `x.sum(axis=-1)`)."""
+    xp = namespace(x)
+    if xp is np:
+        return np.add.reduce(x, axis=-1)
+    return xp.sum(x, axis=-1)
 
 
 def mean_last_axis(x):
     """Mean over the last axis (as `x.mean(axis=-1)`)."""
-    return np.add.reduce(x, axis=-1) / x.shape[-1]
+    xp = namespace(x)
+    if xp is np:
+        return np.add.reduce(x, axis=-1) / x.shape[-1]
+    return xp.sum(x, axis=-1) / x.shape[-1]
 
 
 def min_last_axis(x):
     """Minimum over the last axis (as `x.min(axis=-1)`)."""
-    return np.minimum.reduce(x, axis=-1)
+    xp = namespace(x)
+    if xp is np:
+        return np.minimum.reduce(x, axis=-1)
+    return xp.min(x, axis=-1)
 
 
 def prod_last_axis(x):
     """Product over the last axis (as `x.prod(axis=-1)`)."""
-    return np.multiply.reduce(x, axis=-1)
+    xp = namespace(x)
+    if xp is np:
+        return np.multiply.reduce(x, axis=-1)
+    return xp.prod(x, axis=-1)
 
 
 def vector_times_rotation(vector, rotation):
@@ -272,4 +298,17 @@ def vector_times_rotation(vector, rotation):
     bits.
     """
     rows = rotation.reshape(rotation.shape[:-1] + (3, 3))
-    return np.add.reduce(vector[..., :, None] * rows, axis=-2)
+    products = vector[..., :, None] * rows
+    xp = namespace(products)
+    if xp is np:
+        return np.add.reduce(products, axis=-2)
+    return xp.sum(products, axis=-2)
+
+
+def as_float(x):
+    """Booleans (or numbers) `x` as floats: float64 NumPy, or a JAX array of JAX's
+    default float dtype (float32 unless JAX runs in x64)."""
+    xp = namespace(x)
+    if xp is np:
+        return x.astype(np.float64) if hasattr(x, "astype") else np.float64(x)
+    return x.astype(xp.result_type(float))

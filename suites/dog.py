@@ -11,7 +11,7 @@ without the bone meshes).
 import mujoco
 import numpy as np
 
-from composer_tasks import composer, rewards
+from composer_tasks import array_namespace, composer, rewards
 from composer_tasks import physics as physics_module
 from mjcf_models import dog as dog_model
 from suites import base
@@ -188,6 +188,11 @@ class Physics(physics_module.Physics):
         the published task's measurement at every reset does.
         """
         model = self.model
+        xp = array_namespace.namespace(model.body_pos)
+        if xp is not np:
+            # Traceable (jax.jit): no comparison with a cache, whose values a trace
+            # cannot read.
+            return self._default_pose_heights(xp)
         # The poses change only when the model does (between episodes at most); the
         # chain's poses are compared with those of the last computation.
         poses = (
@@ -202,6 +207,14 @@ class Physics(physics_module.Physics):
             and np.array_equal(cache[1], poses[1])
         ):
             return cache[2]
+        heights = self._default_pose_heights(np)
+        heights.flags.writeable = False
+        self._heights_cache = (poses[0], poses[1], heights)
+        return heights
+
+    def _default_pose_heights(self, xp):
+        """`default_pose_heights` computed, with the array namespace `xp`."""
+        model = self.model
         heights = []
         for chain in self._height_chains:
             position = model.body_pos[..., chain[0], :]
@@ -210,10 +223,7 @@ class Physics(physics_module.Physics):
                 position = position + _rotate(orientation, model.body_pos[..., body, :])
                 orientation = _multiply_quaternions(orientation, model.body_quat[..., body, :])
             heights.append(position[..., 2])
-        heights = np.stack(heights, axis=-1)
-        heights.flags.writeable = False
-        self._heights_cache = (poses[0], poses[1], heights)
-        return heights
+        return xp.stack(heights, axis=-1)
 
     def body_weight(self) -> np.ndarray:
         """Weight (N) of the whole dog: gravity times the torso subtree's mass."""
@@ -262,7 +272,7 @@ class Physics(physics_module.Physics):
         ball_position = data.geom_xpos[..., self._ball, :]
         head_velocity = _point_velocity(data, self._head_body, self._head_root, head_position)
         ball_velocity = _point_velocity(data, self._ball_body, self._ball_root, ball_position)
-        return np.concatenate(
+        return array_namespace.namespace(ball_position).concatenate(
             [
                 base.vector_times_rotation(ball_position - head_position, head_frame),
                 base.vector_times_rotation(ball_velocity - head_velocity, head_frame),
@@ -335,7 +345,7 @@ def _multiply_quaternions(first, second):
     """Hamilton products of (..., 4) quaternions (w, x, y, z)."""
     w1, x1, y1, z1 = (first[..., i] for i in range(4))
     w2, x2, y2, z2 = (second[..., i] for i in range(4))
-    return np.stack(
+    return array_namespace.namespace(first, second).stack(
         [
             w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
             w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
@@ -355,7 +365,7 @@ def _rotate(quaternion, vector):
 
 def _cross(a, b):
     """Cross products of (..., 3) vectors (`np.cross` costs more on a few numbers)."""
-    return np.stack(
+    return array_namespace.namespace(a, b).stack(
         [
             a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
             a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
@@ -457,7 +467,7 @@ class Stand(base.SuiteTask):
             value_at_margin=0,
         )
         touch = rewards.tolerance(
-            np.add.reduce(physics.touch_sensors(), axis=-1),
+            base.sum_last_axis(physics.touch_sensors()),
             bounds=(body_weight, np.inf),
             margin=body_weight,
             sigmoid="linear",
@@ -564,5 +574,6 @@ class Fetch(Stand):
         )
         fetch_ball = (ball_near_target + 1) / 2
         # Once the ball is at the target the dog may let go of it.
-        reach_ball = np.where(to_target < 2 * target_radius, 1.0, reach_ball)
+        xp = array_namespace.namespace(to_target, reach_ball)
+        reach_ball = xp.where(to_target < 2 * target_radius, 1.0, reach_ball)
         return self.stand_reward(physics) * reach_ball * fetch_ball

@@ -8,6 +8,7 @@ import mujoco
 import numpy as np
 
 import mjcf_models.finger
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from suites import base
 
@@ -77,7 +78,8 @@ class Physics(physics_lib.Physics):
 
     def touch(self):
         """log(1 + normal force in N) on the fingertip's top and bottom touch sites."""
-        return np.log1p(self.data.sensordata[..., self._touch])
+        touch = self.data.sensordata[..., self._touch]
+        return array_namespace.namespace(touch).log1p(touch)
 
     def hinge_velocity(self):
         """Angular velocity of the spinner in rad/s about the world's -y axis."""
@@ -93,8 +95,11 @@ class Physics(physics_lib.Physics):
         unbounded spinner angle."""
         sensordata = self.data.sensordata
         position = sensordata[..., self._angles_and_tip]
-        position[..., 2:] -= sensordata[..., self._spinner_xz]
-        return position
+        spinner = sensordata[..., self._spinner_xz]
+        if array_namespace.namespace(position) is np:
+            position[..., 2:] -= spinner  # The gather made a new array.
+            return position
+        return array_namespace.concatenate_last_axis(position[..., :2], position[..., 2:] - spinner)
 
     def sensed_velocity(self):
         """(proximal, distal, hinge) angular velocities (rad/s) as their joint
@@ -116,7 +121,7 @@ class Physics(physics_lib.Physics):
         sensordata = self.data.sensordata
         offset = sensordata[..., self._target_xz] - sensordata[..., self._tip_xz]
         return (
-            np.hypot(offset[..., 0], offset[..., 1])
+            array_namespace.namespace(offset).hypot(offset[..., 0], offset[..., 1])
             - self.model.site_size[..., self._target_site, 0]
         )
 
@@ -167,7 +172,7 @@ class Spin(_FingerTask):
         self._set_random_joint_angles(physics, random_state)
 
     def get_reward(self, physics):
-        return (physics.hinge_velocity() <= -_SPIN_VELOCITY).astype(np.float64)
+        return base.as_float(physics.hinge_velocity() <= -_SPIN_VELOCITY)
 
 
 class Turn(_FingerTask):
@@ -208,4 +213,4 @@ class Turn(_FingerTask):
         self._set_random_joint_angles(physics, random_state)
 
     def get_reward(self, physics):
-        return (physics.dist_to_target() <= 0).astype(np.float64)
+        return base.as_float(physics.dist_to_target() <= 0)

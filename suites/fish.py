@@ -7,6 +7,7 @@ Tassa et al. 2018, §6.2: state 26, action 5, observation 24 dimensions for swim
 
 import numpy as np
 
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_module
 from composer_tasks import rewards
 from mjcf_models import fish as fish_model
@@ -156,7 +157,9 @@ class Swim(_FishTask):
         to_target = physics.mouth_to_target()
         x, y, z = to_target[..., 0], to_target[..., 1], to_target[..., 2]
         in_target = rewards.tolerance(
-            np.sqrt(x * x + y * y + z * z), bounds=(0, radii), margin=2 * radii
+            array_namespace.namespace(x).sqrt(x * x + y * y + z * z),
+            bounds=(0, radii),
+            margin=2 * radii,
         )
         is_upright = 0.5 * (physics.upright() + 1)
         return (7 * in_target + is_upright) / 8

@@ -7,7 +7,7 @@ state 14, action 4, observation 15).
 
 import numpy as np
 
-from composer_tasks import rewards
+from composer_tasks import array_namespace, rewards
 from mjcf_models import hopper as hopper_model
 from suites import base
 
@@ -59,7 +59,8 @@ class Physics(base.RandomPosePhysics):
 
     def touch(self):
         """log(1 + normal force in N) at the toe and at the heel, as a new array."""
-        return np.log1p(self.data.sensordata[..., self._touch_addresses])
+        touch = self.data.sensordata[..., self._touch_addresses]
+        return array_namespace.namespace(touch).log1p(touch)
 
     def position_without_rootx(self):
         """Generalised positions except the horizontal one (rootx), as a new array:

@@ -8,6 +8,7 @@ Tassa et al. 2018, §6.2: state 54, action 21, observation 67 dimensions).
 import mujoco
 import numpy as np
 
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_module
 from composer_tasks import rewards
 from mjcf_models import humanoid as humanoid_model
@@ -194,7 +195,8 @@ def standing_reward(physics, upright_cosine, move_speed):
             rewards.tolerance(velocity_x, margin=2) + rewards.tolerance(velocity_y, margin=2)
         ) / 2
     else:
-        speed = np.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
+        xp = array_namespace.namespace(velocity_x)
+        speed = xp.sqrt(velocity_x * velocity_x + velocity_y * velocity_y)
         move = rewards.tolerance(
             speed,
             bounds=(move_speed, np.inf),

@@ -10,6 +10,7 @@ import math
 import dm_env
 import numpy as np
 
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from mjcf_models import lqr as lqr_model
 from suites import base
@@ -58,6 +59,9 @@ _SEQUENTIAL_SUM_MAX = 7
 def _sum_of_squares(x: np.ndarray) -> float | np.ndarray:
     """x . x over the last axis: for one environment's vector of up to 7 numbers, in
     Python floats; for longer vectors and a batch's (N, n) rows, numpy's reduction."""
+    xp = array_namespace.namespace(x)
+    if xp is not np:
+        return xp.sum(x * x, axis=-1)
     if x.ndim == 1 and x.shape[0] <= _SEQUENTIAL_SUM_MAX:
         total = 0.0
         for value in x.tolist():
@@ -97,7 +101,8 @@ class Physics(physics_lib.Physics):
 
     def state_norm(self) -> np.ndarray:
         """Euclidean norm of (qpos, qvel)."""
-        return np.sqrt(self.squared_state_norm())
+        squared_norm = self.squared_state_norm()
+        return array_namespace.namespace(squared_norm).sqrt(squared_norm)
 
     def squared_state_norm(self) -> float | np.ndarray:
         """|qpos|^2 + |qvel|^2."""

@@ -7,6 +7,7 @@ Tasks, rewards and initial states follow dm_control 1.0.50 `suite/manipulator.py
 import numpy as np
 
 import mjcf_models.manipulator
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from suites import base
@@ -94,10 +95,14 @@ class Physics(physics_lib.Physics):
     def bounded_joint_pos(self, joint_names):
         """(len(joint_names), 2) array of (sin, cos) of the hinge angles."""
         angles = self.data.qpos[..., self._indices(self._joint_qpos, joint_names)]
-        bounded = np.empty(angles.shape + (2,))
-        np.sin(angles, out=bounded[..., 0])
-        np.cos(angles, out=bounded[..., 1])
-        return bounded
+        xp = array_namespace.namespace(angles)
+        if xp is np:
+            # Written in place: cheaper on NumPy than stacking two new arrays.
+            bounded = np.empty(angles.shape + (2,))
+            np.sin(angles, out=bounded[..., 0])
+            np.cos(angles, out=bounded[..., 1])
+            return bounded
+        return xp.stack((xp.sin(angles), xp.cos(angles)), axis=-1)
 
     def joint_vel(self, joint_names):
         """Velocities of single-dof joints (rad/s for hinges, m/s for slides)."""
@@ -107,24 +112,23 @@ class Physics(physics_lib.Physics):
         """(x, z, qw, qy) of a body's frame in the world."""
         body = self._body[body_name]
         data = self.data
-        xpos = data.xpos
-        pose = np.empty(xpos.shape[:-2] + (4,))
         # Every second component: x and z of the position, w and y of the quaternion.
-        pose[..., 0:2] = xpos[..., body, ::2]
-        pose[..., 2:4] = data.xquat[..., body, 0:3:2]
-        return pose
+        return array_namespace.concatenate_last_axis(
+            data.xpos[..., body, ::2], data.xquat[..., body, 0:3:2]
+        )
 
     def touch(self):
         """log(1 + normal force in N) on the palm, finger, thumb, fingertip and
         thumbtip touch sites."""
-        return np.log1p(self.data.sensordata[..., self._touch])
+        touch = self.data.sensordata[..., self._touch]
+        return array_namespace.namespace(touch).log1p(touch)
 
     def site_distance(self, site1, site2):
         """Distance in metres between two sites."""
         xpos = self.data.site_xpos
         offset = xpos[..., self._site[site2], :] - xpos[..., self._site[site1], :]
         x, y, z = offset[..., 0], offset[..., 1], offset[..., 2]
-        return np.sqrt(x * x + y * y + z * z)
+        return array_namespace.namespace(offset).sqrt(x * x + y * y + z * z)
 
 
 class Bring(base.SuiteTask):
@@ -240,7 +244,7 @@ class Bring(base.SuiteTask):
         bring = _closeness(physics.site_distance("peg", "target_peg"))
         bring_tip = _closeness(physics.site_distance("target_peg_tip", "peg_tip"))
         bringing = (bring + bring_tip) / 2
-        return np.maximum(bringing, grasping / 3)
+        return array_namespace.namespace(bringing, grasping).maximum(bringing, grasping / 3)
 
 
 def _closeness(distance):

@@ -9,6 +9,7 @@ import mujoco
 import numpy as np
 from scipy import ndimage
 
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import quadruped as quadruped_model
@@ -121,14 +122,15 @@ class Physics(physics_lib.Physics):
         """Hinge angles (rad), hinge velocities (rad/s) and actuator activations:
         the state without the root's position and orientation (44 values)."""
         data = self.data
-        return np.concatenate(
+        return array_namespace.namespace(data.qpos).concatenate(
             (data.qpos[..., self._hinge_qpos], data.qvel[..., self._hinge_dofs], data.act), axis=-1
         )
 
     def force_torque(self):
         """arcsinh of the toes' force (N) and torque (N m) sensor readings, force
         sensors first, each in the site frame (24 values)."""
-        return np.arcsinh(self.data.sensordata[..., self._force_torque])
+        readings = self.data.sensordata[..., self._force_torque]
+        return array_namespace.namespace(readings).arcsinh(readings)
 
     def imu(self):
         """Accelerometer (m/s^2) then gyro (rad/s) readings at the torso site (6 values)."""
@@ -137,7 +139,8 @@ class Physics(physics_lib.Physics):
     def rangefinder(self):
         """tanh of each rangefinder's distance (m), 1 where its ray hits nothing."""
         readings = self.data.sensordata[..., self._rangefinders]
-        return np.where(readings == -1.0, 1.0, np.tanh(readings))
+        xp = array_namespace.namespace(readings)
+        return xp.where(readings == -1.0, 1.0, xp.tanh(readings))
 
     def origin_distance(self):
         """Distance (m) of the workspace site (ahead of the torso) from the world origin."""
@@ -154,7 +157,7 @@ class Physics(physics_lib.Physics):
         """In the torso frame: the ball's position (m) and linear velocity (m/s)
         relative to the torso, then its angular velocity (rad/s) (9 values)."""
         data = self.data
-        relative = np.stack(
+        relative = array_namespace.namespace(data.xpos).stack(
             (
                 data.xpos[..., self._ball, :] - data.xpos[..., self._torso, :],
                 data.qvel[..., self._ball_dofs][..., :3] - data.qvel[..., self._root_dofs][..., :3],

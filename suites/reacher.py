@@ -6,6 +6,7 @@ Tasks, rewards and initial states follow dm_control 1.0.50 `suite/reacher.py`.
 import numpy as np
 
 import mjcf_models.reacher
+from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from suites import base
@@ -60,7 +61,7 @@ class Physics(physics_lib.Physics):
         """Distance in metres between the finger's and the target's centres in the
         arm's (x, y) plane."""
         to_target = self.finger_to_target()
-        return np.hypot(to_target[..., 0], to_target[..., 1])
+        return array_namespace.namespace(to_target).hypot(to_target[..., 0], to_target[..., 1])
 
     def target_and_finger_radius(self):
         """Sum of the target's and the finger's radii: the reach tolerance in metres."""

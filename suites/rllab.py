@@ -16,7 +16,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from composer_tasks import composer, robustness
+from composer_tasks import array_namespace, composer, robustness
 from composer_tasks import physics as physics_lib
 from composer_tasks.arenas import floor
 from composer_tasks.composer.variation import distributions
@@ -188,7 +188,8 @@ class Task(composer.Task):
         return {"observations": self.observations}
 
     def get_discount(self, physics):
-        return _scalar(np.where(self.should_terminate_episode(physics), 0.0, 1.0))
+        terminated = self.should_terminate_episode(physics)
+        return _scalar(array_namespace.namespace(terminated).where(terminated, 0.0, 1.0))
 
     def action(self, physics) -> np.ndarray:
         """The control applied in the last step (the action, after any delay)."""
@@ -198,6 +199,8 @@ class Task(composer.Task):
 def _scalar(value):
     """A 0-d array as a Python scalar (a single environment's float or bool); an
     (N,) array of a batch's copies unchanged."""
+    if array_namespace.is_jax(value):
+        return value  # A device batch's (N,) array (or a traced one).
     value = np.asarray(value)
     return value.item() if value.ndim == 0 else value
 
@@ -272,21 +275,23 @@ class CartPole(Task):
         return physics.data.qpos[..., 1]
 
     def should_terminate_episode(self, physics):
-        x = np.abs(self.cart_position(physics))
+        x = abs(self.cart_position(physics))
         if self._swing_up:
             return _scalar(x > _SWING_UP_MAX_X_M)
         return _scalar(
-            (x > _BALANCE_MAX_X_M) | (np.abs(self.pole_angle(physics)) > _BALANCE_MAX_ANGLE)
+            (x > _BALANCE_MAX_X_M) | (abs(self.pole_angle(physics)) > _BALANCE_MAX_ANGLE)
         )
 
     def get_reward(self, physics):
         done = self.should_terminate_episode(physics)
-        cosine = np.cos(self.pole_angle(physics))
+        angle = self.pole_angle(physics)
+        xp = array_namespace.namespace(angle)
+        cosine = xp.cos(angle)
         if self._swing_up:
-            return _scalar(np.where(done, _SWING_UP_PENALTY, cosine))
-        control_cost = _BALANCE_CONTROL_COST * np.sum(self.action(physics) ** 2, axis=-1)
+            return _scalar(xp.where(done, _SWING_UP_PENALTY, cosine))
+        control_cost = _BALANCE_CONTROL_COST * xp.sum(self.action(physics) ** 2, axis=-1)
         # cartpole_env.py multiplies the reward by "not done".
-        return _scalar(np.where(done, 0.0, _BALANCE_ALIVE - (1 - cosine) - control_cost))
+        return _scalar(xp.where(done, 0.0, _BALANCE_ALIVE - (1 - cosine) - control_cost))
 
 
 class MountainCar(Task):
@@ -321,13 +326,15 @@ class MountainCar(Task):
     def should_terminate_episode(self, physics):
         x = physics.data.qpos[..., 0]
         half_width = physics.model.hfield_size[..., 0, 0]
+        xp = array_namespace.namespace(x, half_width)
         return _scalar(
             (x >= _MOUNTAIN_CAR_GOAL_X_M)
-            | (np.abs(x) >= np.minimum(_MOUNTAIN_CAR_MAX_X_M, half_width))
+            | (abs(x) >= xp.minimum(_MOUNTAIN_CAR_MAX_X_M, half_width))
         )
 
     def get_reward(self, physics):
-        return _scalar(-1.0 + np.asarray(self.height(physics)))
+        height = self.height(physics)
+        return _scalar(-1.0 + array_namespace.namespace(height).asarray(height))
 
 
 class Acrobot(Task):
@@ -369,19 +376,23 @@ class Acrobot(Task):
     def tip_target(self, physics):
         """World position of the tip when both links point straight up (m)."""
         model = physics.model
-        target = np.array(physics.data.xpos[..., model.body("upper_arm").id, :])
-        target[..., 2] += (
-            model.body_pos[..., model.body("lower_arm").id, 2]
-            + model.site_pos[..., model.site("tip").id, 2]
+        shoulder = physics.data.xpos[..., model.body("upper_arm").id, :]
+        return array_namespace.concatenate_last_axis(
+            shoulder[..., :2],
+            shoulder[..., 2]
+            + (
+                model.body_pos[..., model.body("lower_arm").id, 2]
+                + model.site_pos[..., model.site("tip").id, 2]
+            ),
         )
-        return target
 
     def get_reward(self, physics):
         tip = physics.data.site_xpos[..., physics.model.site("tip").id, :]
         offset = tip - self.tip_target(physics)
         # The Euclidean norm written out, so that one copy and a batch of copies
         # round alike (np.linalg.norm takes a BLAS dot product for one vector).
-        return _scalar(-np.sqrt(np.sum(offset * offset, axis=-1)))
+        xp = array_namespace.namespace(offset)
+        return _scalar(-xp.sqrt(xp.sum(offset * offset, axis=-1)))
 
 
 class DoublePendulum(Task):
@@ -399,9 +410,13 @@ class DoublePendulum(Task):
 
         def sin_cos(joint):
             read = _joint_reader("qpos", joint)
-            return lambda physics: np.concatenate(
-                [np.sin(read(physics)), np.cos(read(physics))], axis=-1
-            )
+
+            def read_sin_cos(physics):
+                angle = read(physics)
+                xp = array_namespace.namespace(angle)
+                return xp.concatenate([xp.sin(angle), xp.cos(angle)], axis=-1)
+
+            return read_sin_cos
 
         super().__init__(
             base.ModelEntity(spec, "double_pendulum"),
@@ -452,10 +467,15 @@ class DoublePendulum(Task):
         return _scalar(tip_x), _scalar(tip_z - hinge_height)
 
     def should_terminate_episode(self, physics):
-        return _scalar(np.asarray(self.tip(physics)[1]) <= _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M)
+        height = self.tip(physics)[1]
+        return _scalar(
+            array_namespace.namespace(height).asarray(height) <= _DOUBLE_PENDULUM_MIN_TIP_HEIGHT_M
+        )
 
     def get_reward(self, physics):
-        x_tip, y_tip = (np.asarray(value) for value in self.tip(physics))
+        x_tip, y_tip = (
+            array_namespace.namespace(value).asarray(value) for value in self.tip(physics)
+        )
         speed_1, speed_2 = physics.data.qvel[..., 1], physics.data.qvel[..., 2]
         return _scalar(
             _DOUBLE_PENDULUM_ALIVE

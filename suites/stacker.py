@@ -7,7 +7,7 @@ of dm_control 1.0.50 `suite/stacker.py` (both tasks are extras, tagged 'hard').
 
 import numpy as np
 
-from composer_tasks import rewards
+from composer_tasks import array_namespace, rewards
 from mjcf_models import stacker as stacker_model
 from suites import base, manipulator
 
@@ -47,7 +47,8 @@ class Physics(manipulator.Physics):
 
     def bodies_2d_pose(self, body_names):
         """(len(body_names), 4): `body_2d_pose` of each body."""
-        return np.stack([self.body_2d_pose(name) for name in body_names], axis=-2)
+        poses = [self.body_2d_pose(name) for name in body_names]
+        return array_namespace.namespace(*poses).stack(poses, axis=-2)
 
     def body_2d_position(self, body_name):
         """World (x, z) of a body's frame."""

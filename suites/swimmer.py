@@ -7,7 +7,7 @@ k links, state 2k + 4, action k - 1, observation 4k + 1).
 
 import numpy as np
 
-from composer_tasks import rewards
+from composer_tasks import array_namespace, rewards
 from mjcf_models import swimmer as swimmer_model
 from suites import base
 
@@ -82,7 +82,7 @@ class Physics(base.RandomPosePhysics):
     def nose_to_target_dist(self):
         """Distance from the nose to the target centre in the head's x-y plane, in m."""
         to_target = self.nose_to_target()
-        return np.hypot(to_target[..., 0], to_target[..., 1])
+        return array_namespace.namespace(to_target).hypot(to_target[..., 0], to_target[..., 1])
 
     def body_velocities(self):
         """Per body (head first): vx, vy (m/s) and the turn rate wz (rad/s), each in

@@ -7,7 +7,7 @@ state 18, action 6, observation 24).
 
 import numpy as np
 
-from composer_tasks import rewards
+from composer_tasks import array_namespace, rewards
 from mjcf_models import walker as walker_model
 from suites import base
 
@@ -79,7 +79,7 @@ class Physics(base.RandomPosePhysics):
 
     def height(self):
         """`torso_height` as a new 0-d array."""
-        return np.array(self.data.xpos[..., self._torso, 2])
+        return array_namespace.new_array(self.data.xpos[..., self._torso, 2])
 
 
 class PlanarWalker(base.SuiteTask):
