@@ -35,12 +35,32 @@ def _rllab_batch(name):
 
 # The tasks whose batch takes the vectorised path (by the batch's own rule: the
 # rllab variants with per-step hooks do not).
+# The default run checks a few representative tasks (no contacts; contacts and a free
+# joint; many bodies; sensors and sites; an rllab system); the rest run under -m slow
+# (about 13 minutes on two loaded cores for all of them).
+_DEFAULT_RUN = frozenset(
+    {
+        "cartpole-swingup",
+        "cheetah-run",
+        "humanoid-run",
+        "finger-turn_easy",
+        "rllab-cartpole_swing_up",
+    }
+)
+
+
+def _param(load_batch, names, name):
+    return pytest.param(
+        load_batch, names, id=name, marks=() if name in _DEFAULT_RUN else pytest.mark.slow
+    )
+
+
 _TASKS = [
-    pytest.param(_suite_batch, (domain, task), id=f"{domain}-{task}")
+    _param(_suite_batch, (domain, task), f"{domain}-{task}")
     for domain, task in suite.ALL_TASKS
     if batch_module._vectorizable([suite.load(domain, task)])
 ] + [
-    pytest.param(_rllab_batch, (name,), id=f"rllab-{name}")
+    _param(_rllab_batch, (name,), f"rllab-{name}")
     for name in rllab.ALL
     if batch_module._vectorizable([rllab.load(name)])
 ]
