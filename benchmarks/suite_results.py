@@ -283,7 +283,7 @@ def run_cell(settings: Settings, agent: str, task: str, seed: int) -> dict:
         "load_end": [round(value, 2) for value in os.getloadavg()],
         "cpus": os.cpu_count(),
         "session_s": round(time.monotonic() - started, 1),
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
     checkpoint.write_atomically(
         os.path.join(out_dir, CELL_FILE), json.dumps(cell, indent=1).encode()
@@ -462,7 +462,7 @@ def report(settings: Settings) -> str:
         f"Budget per cell: {settings.max_steps:,} environment steps or "
         f"{settings.max_minutes:g} minutes of training, whichever first; "
         f"{settings.eval_episodes} evaluation episodes. Written "
-        f"{datetime.datetime.now(datetime.UTC).isoformat(timespec='minutes')} by "
+        f"{datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='minutes')} by "
         "benchmarks/suite_results.py; see docs/benchmark_results.md.\n\n"
     )
     with open(os.path.join(settings.out, TABLE_MARKDOWN), "w") as file:

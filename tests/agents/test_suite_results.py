@@ -15,6 +15,7 @@ _BENCHMARKS = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks")
 
 def _load(name):
     spec = importlib.util.spec_from_file_location(name, os.path.join(_BENCHMARKS, f"{name}.py"))
+    assert spec is not None and spec.loader is not None, name
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
