@@ -403,7 +403,7 @@ def plot(settings: Settings, cells: Sequence[dict], path: str) -> None:
     import matplotlib  # pylint: disable=import-outside-toplevel
 
     matplotlib.use("Agg")
-    from matplotlib import pyplot  # pylint: disable=import-outside-toplevel
+    from matplotlib import pyplot, ticker  # pylint: disable=import-outside-toplevel
 
     tasks = list(settings.tasks)
     columns = min(4, len(tasks))
@@ -442,6 +442,8 @@ def plot(settings: Settings, cells: Sequence[dict], path: str) -> None:
         axis.set_xlabel("environment steps", fontsize=8)
         axis.set_ylabel("evaluation return", fontsize=8)
         axis.tick_params(labelsize=7)
+        axis.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
+        axis.xaxis.set_major_locator(ticker.MaxNLocator(4))
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize=6)
     for axis in list(axes.flat)[len(tasks) :]:
