@@ -538,34 +538,38 @@ def run(settings: Settings) -> str:
     return report(settings)
 
 
-_TASKS = flags.DEFINE_list("tasks", list(TASKS), "Benchmarking tasks, as domain:task.")
-_AGENTS = flags.DEFINE_list("agents", ["ppo"], f"Agents, some of {list(AGENTS)}.")
-_SEEDS = flags.DEFINE_list("seeds", ["0", "1"], "Seeds.")
-_MAX_STEPS = flags.DEFINE_integer("max_steps", 5_000_000, "Environment steps per cell.")
-_MAX_MINUTES = flags.DEFINE_float("max_minutes", 10.0, "Training wall-clock minutes per cell.")
-_OUT = flags.DEFINE_string(
-    "out", os.path.join("benchmarks", "results", "suite_results"), "Results directory."
-)
-_FIGURE = flags.DEFINE_string("figure", None, "Figure path (default <out>/suite_results.png).")
-_EVAL_EPISODES = flags.DEFINE_integer("eval_episodes", 5, "Episodes per evaluation.")
-_DRY_RUN = flags.DEFINE_bool("dry_run", False, "List the cells and the cost; train nothing.")
-_REPORT_ONLY = flags.DEFINE_bool("report_only", False, "Write the table and figure only.")
+def define_flags() -> None:
+    """Defines the command line's flags (only when run as a script: test modules that
+    import this one alongside agents.train would define --out twice)."""
+    flags.DEFINE_list("tasks", list(TASKS), "Benchmarking tasks, as domain:task.")
+    flags.DEFINE_list("agents", ["ppo"], f"Agents, some of {list(AGENTS)}.")
+    flags.DEFINE_list("seeds", ["0", "1"], "Seeds.")
+    flags.DEFINE_integer("max_steps", 5_000_000, "Environment steps per cell.")
+    flags.DEFINE_float("max_minutes", 10.0, "Training wall-clock minutes per cell.")
+    flags.DEFINE_string(
+        "out", os.path.join("benchmarks", "results", "suite_results"), "Results directory."
+    )
+    flags.DEFINE_string("figure", None, "Figure path (default <out>/suite_results.png).")
+    flags.DEFINE_integer("eval_episodes", 5, "Episodes per evaluation.")
+    flags.DEFINE_bool("dry_run", False, "List the cells and the cost; train nothing.")
+    flags.DEFINE_bool("report_only", False, "Write the table and figure only.")
 
 
 def settings_from_flags() -> Settings:
+    values = flags.FLAGS
     try:
-        seeds = tuple(int(seed) for seed in _SEEDS.value)
+        seeds = tuple(int(seed) for seed in values.seeds)
     except ValueError as error:
-        raise ValueError(f"--seeds {_SEEDS.value}: expected integers.") from error
+        raise ValueError(f"--seeds {values.seeds}: expected integers.") from error
     return Settings(
-        tasks=tuple(_TASKS.value),
-        agents=tuple(_AGENTS.value),
+        tasks=tuple(values.tasks),
+        agents=tuple(values.agents),
         seeds=seeds,
-        max_steps=_MAX_STEPS.value,
-        max_minutes=_MAX_MINUTES.value,
-        out=_OUT.value,
-        figure=_FIGURE.value,
-        eval_episodes=_EVAL_EPISODES.value,
+        max_steps=values.max_steps,
+        max_minutes=values.max_minutes,
+        out=values.out,
+        figure=values.figure,
+        eval_episodes=values.eval_episodes,
     )
 
 
@@ -573,13 +577,14 @@ def main(argv: Sequence[str]) -> None:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments {list(argv[1:])}")
     settings = settings_from_flags()
-    if _DRY_RUN.value:
+    if flags.FLAGS.dry_run:
         print(dry_run(settings))
-    elif _REPORT_ONLY.value:
+    elif flags.FLAGS.report_only:
         print(report(settings))
     else:
         print(run(settings))
 
 
 if __name__ == "__main__":
+    define_flags()
     app.run(main)

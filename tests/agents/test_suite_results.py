@@ -202,3 +202,32 @@ def test_a_cell_without_a_checkpoint_starts_over(tmp_path, monkeypatch):
     monkeypatch.setattr(experiment, "train", recording_train)
     suite_results.run_cell(_settings(tmp_path, max_steps=128), "ppo", "cartpole:balance", 0)
     assert calls == [(False, True)]
+
+
+def test_the_command_line_dry_run_trains_nothing(tmp_path):
+    import subprocess
+
+    completed = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(_BENCHMARKS, "suite_results.py"),
+            "--dry_run",
+            "--tasks",
+            "cartpole:balance,walker:run",
+            "--agents",
+            "ppo,d4pg",
+            "--seeds",
+            "0,1",
+            "--max_minutes",
+            "3",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert "2 tasks x 2 agents x 2 seeds = 8; 0 finished, 8 to run" in completed.stdout
+    assert "8 x 3 min = 0.40 h" in completed.stdout
+    assert not os.path.exists(os.path.join(str(tmp_path), "runs"))
