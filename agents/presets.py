@@ -122,6 +122,7 @@ _PLAYGROUND_PPO = MappingProxyType(
 
 # mujoco_playground's per-task changes (the `if env_name ...` lines of brax_ppo_config).
 _PLAYGROUND_TASK_CHANGES = {
+    "ball_in_cup:catch": {"discount": 0.95},
     "finger:spin": {"discount": 0.95},
     "pendulum:swingup": {"update_epochs": 4},
 }
@@ -197,6 +198,15 @@ class Preset:
         """The agent's Config with these settings."""
         config_class = {"ppo": ppo.Config, "d4pg": d4pg.Config}[self.agent]
         return config_class(**self.overrides)
+
+
+def playground_ppo_overrides(task: str) -> Mapping[str, object]:
+    """The scaled mujoco_playground PPO settings for any Control Suite `task`.
+
+    The published settings with that file's per-task changes, as the easy-set
+    presets have them; for tasks without a preset (benchmarks/suite_results.py).
+    """
+    return MappingProxyType({**_PLAYGROUND_PPO, **_PLAYGROUND_TASK_CHANGES.get(task, {})})
 
 
 def preset_name(task: str) -> str:
