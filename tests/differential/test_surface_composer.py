@@ -373,6 +373,20 @@ def _(put):
     put("velocity", ball.get_velocity(physics))
 
 
+@case("set_velocity_without_free_joint")
+def _(put):
+    arena = composer.Arena()
+    ball = manipulation_props.Primitive(geom_type="sphere", size=[0.05], name="ball")
+    arena.attach(ball)
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    ball.set_velocity(physics, velocity=[1.0, -2.0, 0.5], angular_velocity=[0.3, 0.2, -0.1])
+    put("nv", physics.model.nv)
+    ball.set_pose(physics, position=[0.1, 0.2, 0.3], quaternion=[0.0, 0.0, 0.0, 2.0])
+    put("pose", ball.get_pose(physics))
+    physics.forward()
+    put("xpos", physics.bind(ball.geom).xpos)
+
+
 @case("observable_call")
 def _(put):
     arena = composer.Arena()
@@ -494,29 +508,20 @@ CASES = [
     ),
     pytest.param(
         "set_velocity_writes_angular_velocity_as_given",
-        marks=[
-            _MARK.dm_control_api("composer.Entity.set_velocity"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control writes angular_velocity into the free joint's qvel[3:] as "
-                "given (MuJoCo reads it in the body frame); here it is taken in the world "
-                "frame and rotated into the body frame",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Entity.set_velocity"),
         id="set_velocity_writes_angular_velocity_as_given",
     ),
     pytest.param(
         "get_velocity_reads_qvel",
-        marks=[
-            _MARK.dm_control_api("composer.Entity.get_velocity"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control returns the free joint's qvel; here the body velocity "
-                "computed by the last forward pass (mj_objectVelocity), so a velocity set "
-                "since then is not seen",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Entity.get_velocity"),
         id="get_velocity_reads_qvel",
+    ),
+    pytest.param(
+        "set_velocity_without_free_joint",
+        marks=_MARK.dm_control_api(
+            "composer.Entity.set_velocity", "composer.Entity.get_pose", "composer.Entity.set_pose"
+        ),
+        id="set_velocity_without_free_joint",
     ),
     pytest.param(
         "constants",
