@@ -20,6 +20,7 @@ from dm_control.locomotion.arenas import bowl, corridors
 from dm_control.locomotion.walkers import ant as ant_module
 from dm_control.locomotion.walkers import base as walker_base
 from dm_control.locomotion.walkers import cmu_humanoid
+from dm_control.locomotion.walkers import legacy_base
 
 
 def names(elements):
@@ -67,6 +68,56 @@ def _(put):
     put("xmat", walker.transform_xmat_to_egocentric_frame(physics, np.eye(3).ravel()))
     put("root_body", walker.root_body.name)
     put("observable_joints", names(walker.observable_joints))
+
+
+@case("legacy_walker")
+def _(put):
+    walker = walkers.Ant()
+    observables = walker.observables
+    put("is_legacy", [isinstance(walker, legacy_base.Walker),
+                      isinstance(observables, legacy_base.WalkerObservables)])
+    put("sensor_lists", [names(walker.appendages_sensors), names(walker.bodies_pos_sensors),
+                         names(walker.bodies_quats_sensors),
+                         names(walker.end_effectors_pos_sensors)])
+    spec = walker.action_spec
+    put("action_spec", [spec.name, spec.shape, str(spec.dtype), spec.minimum, spec.maximum])
+    put("obs_on_other", walker.obs_on_other)
+    put("upright_pose", [np.asarray(walker.upright_pose.xpos),
+                         np.asarray(walker.upright_pose.xquat)])
+    put("mocap_joints", names(walker.mocap_joints))
+    put("mocap_orders", [list(walker.mocap_to_observable_joint_order),
+                         list(walker.observable_to_mocap_joint_order)])
+    put("touch_sensors", names(walker.touch_sensors))
+    observables.add_egocentric_xmat("ego_orientation", observables.orientation)
+    arena, physics = floor_physics(walker)
+    random_state = np.random.RandomState(2)
+    walker.after_compile(physics, random_state)
+    geoms = walker.mjcf_model.find_all("geom")
+    name_of = dict(zip(physics.bind(geoms).element_id, names(geoms)))
+    put("end_effector_geoms", sorted(name_of[i] for i in walker.end_effector_geom_ids))
+    put("body_geoms", sorted(name_of[i] for i in walker.body_geom_ids))
+    walker.set_pose(physics, position=[0.0, 0.0, 0.2],
+                    quaternion=[np.cos(0.2), 0.0, 0.0, np.sin(0.2)])
+    action = np.linspace(-0.6, 0.6, 8)
+    for _ in range(60):
+        walker.apply_action(physics, action, random_state)
+        physics.step()
+        # dm_control's walker refreshes subtree_linvel here (torso_xvel reads it).
+        walker.after_substep(physics, random_state)
+    put("actuator_force", walker.actuator_force(physics))
+
+    def named(contacts):
+        return sorted((physics.model.id2name(a, "geom"), physics.model.id2name(b, "geom"),
+                       round(float(force), 3)) for (a, b), force in contacts.items())
+
+    put("end_effector_contacts", named(walker.end_effector_contacts(physics)))
+    put("body_contacts", named(walker.body_contacts(physics)))
+    put("collect_all", len(walker.collect_contacts(physics, set(name_of))))
+    by_name = observables.as_dict(fully_qualified=False)
+    for name in ("ego_orientation", "sensors_framequat", "end_effectors_pos", "joints_vel"):
+        put("observable/" + name, by_name[name].observation_callable(physics)())
+    for name in ("veloc_forward", "torso_xvel"):
+        put("observable/" + name, float(by_name[name].observation_callable(physics)()))
 
 
 @case("walker_root_joints")
@@ -305,6 +356,40 @@ CASES = [
         id="ant",
     ),
     pytest.param(
+        "legacy_walker",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.legacy_base.Walker",
+            "locomotion.walkers.legacy_base.Walker.actuator_force",
+            "locomotion.walkers.legacy_base.Walker.after_compile",
+            "locomotion.walkers.legacy_base.Walker.aliveness",
+            "locomotion.walkers.legacy_base.Walker.body_contacts",
+            "locomotion.walkers.legacy_base.Walker.body_geom_ids",
+            "locomotion.walkers.legacy_base.Walker.collect_contacts",
+            "locomotion.walkers.legacy_base.Walker.end_effector_contacts",
+            "locomotion.walkers.legacy_base.Walker.end_effector_geom_ids",
+            "locomotion.walkers.legacy_base.Walker.end_effectors_pos_sensors",
+            "locomotion.walkers.legacy_base.Walker.mocap_joints",
+            "locomotion.walkers.legacy_base.Walker.mocap_to_observable_joint_order",
+            "locomotion.walkers.legacy_base.Walker.obs_on_other",
+            "locomotion.walkers.legacy_base.Walker.observable_to_mocap_joint_order",
+            "locomotion.walkers.legacy_base.Walker.touch_sensors",
+            "locomotion.walkers.legacy_base.Walker.upright_pose",
+            "locomotion.walkers.legacy_base.WalkerObservables",
+            "locomotion.walkers.legacy_base.WalkerObservables.add_egocentric_xmat",
+            "locomotion.walkers.legacy_base.WalkerObservables.end_effectors_pos",
+            "locomotion.walkers.legacy_base.WalkerObservables.joints_vel",
+            "locomotion.walkers.legacy_base.WalkerObservables.orientation",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_forward",
+            "locomotion.walkers.legacy_base.WalkerObservables.torso_xvel",
+            "locomotion.walkers.Ant.appendages_sensors",
+            "locomotion.walkers.Ant.bodies_pos_sensors",
+            "locomotion.walkers.Ant.bodies_quats_sensors",
+            "locomotion.walkers.base.Walker.action_spec",
+            "locomotion.walkers.base.WalkerObservables.sensors_framequat",
+        ),
+        id="legacy_walker",
+    ),
+    pytest.param(
         "walker_root_joints",
         marks=_MARK.dm_control_api("locomotion.walkers.base.Walker.create_root_joints"),
         id="walker_root_joints",
@@ -316,13 +401,7 @@ CASES = [
     ),
     pytest.param(
         "walker_pose_integer_arguments",
-        marks=[
-            _MARK.dm_control_api("locomotion.walkers.base.WalkerPose"),
-            _MARK.xfail(
-                strict=True,
-                reason="WalkerPose keeps integer xpos and xquat as given; dm_control's holds them as float arrays",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.walkers.base.WalkerPose"),
         id="walker_pose_integer_arguments",
     ),
     pytest.param(
