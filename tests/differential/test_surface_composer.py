@@ -387,6 +387,38 @@ def _(put):
     put("xpos", physics.bind(ball.geom).xpos)
 
 
+@case("variators_reset_initial_values")
+def _(put):
+    from dm_control.composer import variation
+    from dm_control.composer.variation import noises
+
+    root = mjcf.RootElement(model="box")
+    body = root.worldbody.add("body", name="body", pos=[0, 0, 0.5])
+    body.add("joint", name="slide", type="slide", axis=[1, 0, 0])
+    geom = body.add("geom", name="geom", type="box", size=[0.1, 0.2, 0.3])
+    mjcf_variator = variation.MJCFVariator()
+    mjcf_variator.bind_attributes(geom, size=noises.Multiplicative(2.0))
+    random_state = np.random.RandomState(0)
+    mjcf_variator.apply_variations(random_state)
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_kept", np.array(geom.size))
+    mjcf_variator.reset_initial_values()
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_after_reset", np.array(geom.size))
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_again", np.array(geom.size))
+    physics = mjcf.Physics.from_mjcf_model(root)
+    physics_variator = variation.PhysicsVariator()
+    physics_variator.bind_attributes(geom, friction=noises.Multiplicative(3.0))
+    physics_variator.apply_variations(physics, random_state)
+    physics_variator.apply_variations(physics, random_state)
+    put("physics_kept", np.array(physics.bind(geom).friction))
+    physics_variator.reset_initial_values()
+    physics_variator.apply_variations(physics, random_state)
+    physics_variator.apply_variations(physics, random_state)
+    put("physics_after_reset", np.array(physics.bind(geom).friction))
+
+
 @case("observable_call")
 def _(put):
     arena = composer.Arena()
@@ -522,6 +554,14 @@ CASES = [
             "composer.Entity.set_velocity", "composer.Entity.get_pose", "composer.Entity.set_pose"
         ),
         id="set_velocity_without_free_joint",
+    ),
+    pytest.param(
+        "variators_reset_initial_values",
+        marks=_MARK.dm_control_api(
+            "composer.variation.MJCFVariator.reset_initial_values",
+            "composer.variation.PhysicsVariator.reset_initial_values",
+        ),
+        id="variators_reset_initial_values",
     ),
     pytest.param(
         "constants",
