@@ -205,13 +205,7 @@ CASES = [
     ),
     pytest.param(
         "jaco_is_a_robot",
-        marks=[
-            _MARK.dm_control_api("composer.Robot.actuators"),
-            _MARK.xfail(
-                strict=True,
-                reason="kinova.JacoArm and JacoHand are not composer.Robot subclasses here; in dm_control they are (their actuators are Robot.actuators)",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Robot.actuators"),
         id="jaco_is_a_robot",
     ),
     pytest.param(
