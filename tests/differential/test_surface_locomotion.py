@@ -152,10 +152,15 @@ def _(put):
     put("head", walker.head.name)
 
 
-@case("cmu_v2020_tracking_and_pose")
+@case("cmu_v2020_tracking")
 def _(put):
     walker = walkers.CMUHumanoidPositionControlledV2020()
     put("mocap_tracking_bodies", names(walker.mocap_tracking_bodies))
+
+
+@case("cmu_v2020_tracking_and_pose")
+def _(put):
+    walker = walkers.CMUHumanoidPositionControlledV2020()
     put("standing_height", walker.standing_height)
     pose = walker.upright_pose
     put("upright_pose", [np.asarray(pose.xpos), np.asarray(pose.xquat), pose.qpos is None])
@@ -189,6 +194,11 @@ def _(put):
     walker = cmu_humanoid.CMUHumanoid()
     put("standing_height", walker.standing_height)
     put("upright_pose", [np.asarray(walker.upright_pose.xpos), np.asarray(walker.upright_pose.xquat)])
+
+
+@case("cmu_humanoid_activation")
+def _(put):
+    walker = cmu_humanoid.CMUHumanoid()
     arena, physics = floor_physics(walker)
     put("actuator_activation",
         np.shape(walker.observables.actuator_activation.observation_callable(physics)()))
@@ -413,16 +423,26 @@ CASES = [
         id="cmu_v2020",
     ),
     pytest.param(
+        "cmu_v2020_tracking",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.CMUHumanoidPositionControlledV2020.mocap_tracking_bodies",
+        ),
+        id="cmu_v2020_tracking",
+    ),
+    pytest.param(
         "cmu_v2020_tracking_and_pose",
         marks=[
             _MARK.dm_control_api(
-                "locomotion.walkers.CMUHumanoidPositionControlledV2020.mocap_tracking_bodies",
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.standing_height",
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.upright_pose",
             ),
             _MARK.xfail(
                 strict=True,
-                reason="the 2020 humanoid's mocap_tracking_bodies lack 'face' (30 bodies, dm_control 31), its standing_height is 1.142 (dm_control 1.5) and its upright_pose is the origin with the identity quaternion (dm_control: xpos (0, 0, 1.143), xquat (0.859, 1, 1, 0.859))",
+                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
+                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
+                "builds them lying: xpos (0, 0, 1.143), xquat (0.859, 1, 1, 0.859)) and "
+                "standing_height is the root's height above the feet, 1.142 m (dm_control's "
+                "constant 1.5, which it uses nowhere)",
             ),
         ],
         id="cmu_v2020_tracking_and_pose",
@@ -455,14 +475,24 @@ CASES = [
             _MARK.dm_control_api(
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.standing_height",
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.upright_pose",
-                "locomotion.walkers.cmu_humanoid.CMUHumanoidObservables.actuator_activation",
             ),
             _MARK.xfail(
                 strict=True,
-                reason="the torque-controlled CMUHumanoid's standing_height is 1.142 (dm_control 1.5), its upright_pose the origin with the identity quaternion (dm_control: xpos (0, 0, 0.94), xquat (0.859, 1, 1, 0.859)), and actuator_activation has 56 entries (dm_control 0: its motors have no activation state)",
+                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
+                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
+                "builds them lying: xpos (0, 0, 0.94), xquat (0.859, 1, 1, 0.859)) and "
+                "standing_height is the root's height above the feet, 0.939 m (dm_control's "
+                "constant 1.5, which it uses nowhere)",
             ),
         ],
         id="cmu_humanoid_standing_and_activation",
+    ),
+    pytest.param(
+        "cmu_humanoid_activation",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.cmu_humanoid.CMUHumanoidObservables.actuator_activation",
+        ),
+        id="cmu_humanoid_activation",
     ),
     pytest.param(
         "floor",
