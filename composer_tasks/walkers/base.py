@@ -761,9 +761,14 @@ def _threshold_touch(sensors: Sequence[mujoco.MjsSensor], physics: Physics) -> n
     return (np.asarray(physics.bind(sensors).sensordata) > TOUCH_THRESHOLD_N).astype(np.float64)
 
 
+_DISABLED_BY_DEFAULT = frozenset({"egocentric_camera", "sensors_framequat"})
+
+
 class WalkerObservables(composer.Observables):
     """Observables of every walker: all enabled except the egocentric camera, which
-    renders and so costs far more than the rest; tasks enable or disable any.
+    renders and so costs far more than the rest, and `sensors_framequat`
+    (dm_control's, (4 n_framequat,): empty for most walkers, so enabling it would
+    only add an empty entry to observations); tasks enable or disable any.
 
     Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
     sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
@@ -776,7 +781,7 @@ class WalkerObservables(composer.Observables):
         entity._parts_from_properties()
         super().__init__(entity)
         for name, item in self.items():
-            item.enabled = name != "egocentric_camera"
+            item.enabled = name not in _DISABLED_BY_DEFAULT
 
     @composer.observable
     def joints_pos(self) -> observable.Observable:
