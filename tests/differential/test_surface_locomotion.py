@@ -88,7 +88,15 @@ def _(put):
     put("mocap_orders", [list(walker.mocap_to_observable_joint_order),
                          list(walker.observable_to_mocap_joint_order)])
     put("touch_sensors", names(walker.touch_sensors))
+    put("parts", [walker.egocentric_camera.name, names(walker.end_effectors),
+                  names(walker.ground_contact_geoms)])
+    put("egocentric_camera_observable", type(observables.egocentric_camera).__name__)
+    name_of = {id(o): n for n, o in observables.as_dict(fully_qualified=False).items()}
+    for group in ("proprioception", "kinematic_sensors", "dynamic_sensors"):
+        put("group/" + group, [name_of[id(o)] for o in getattr(observables, group)])
     observables.add_egocentric_xmat("ego_orientation", observables.orientation)
+    observables.add_egocentric_vector("ego_position", observables.position,
+                                      origin_callable=lambda physics: np.array([0.1, 0.2, 0.0]))
     arena, physics = floor_physics(walker)
     random_state = np.random.RandomState(2)
     walker.after_compile(physics, random_state)
@@ -114,9 +122,15 @@ def _(put):
     put("body_contacts", named(walker.body_contacts(physics)))
     put("collect_all", len(walker.collect_contacts(physics, set(name_of))))
     by_name = observables.as_dict(fully_qualified=False)
-    for name in ("ego_orientation", "sensors_framequat", "end_effectors_pos", "joints_vel"):
-        put("observable/" + name, by_name[name].observation_callable(physics)())
-    for name in ("veloc_forward", "torso_xvel"):
+    for name in ("ego_orientation", "ego_position", "sensors_framequat", "end_effectors_pos",
+                 "joints_vel", "position", "world_zaxis", "sensors_force", "sensors_torque",
+                 "sensors_touch", "sensors_velocimeter", "sensors_rangefinder"):
+        put("observable/" + name, np.asarray(by_name[name].observation_callable(physics)()))
+    put("observable/prev_action", by_name["prev_action"].observation_callable(physics)())
+    put("prev_action", walker.prev_action)
+    for name in ("veloc_forward", "veloc_strafe", "veloc_up", "torso_xvel", "torso_yvel",
+                 "gyro_backward_roll", "gyro_rightward_roll", "gyro_anticlockwise_spin",
+                 "body_height"):
         put("observable/" + name, float(by_name[name].observation_callable(physics)()))
 
 
@@ -396,6 +410,31 @@ CASES = [
             "locomotion.walkers.Ant.bodies_quats_sensors",
             "locomotion.walkers.base.Walker.action_spec",
             "locomotion.walkers.base.WalkerObservables.sensors_framequat",
+            "locomotion.walkers.legacy_base.Walker.after_substep",
+            "locomotion.walkers.legacy_base.Walker.egocentric_camera",
+            "locomotion.walkers.legacy_base.Walker.end_effectors",
+            "locomotion.walkers.legacy_base.Walker.ground_contact_geoms",
+            "locomotion.walkers.legacy_base.Walker.prev_action",
+            "locomotion.walkers.legacy_base.WalkerObservables.add_egocentric_vector",
+            "locomotion.walkers.legacy_base.WalkerObservables.body_height",
+            "locomotion.walkers.legacy_base.WalkerObservables.dynamic_sensors",
+            "locomotion.walkers.legacy_base.WalkerObservables.egocentric_camera",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_anticlockwise_spin",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_backward_roll",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_rightward_roll",
+            "locomotion.walkers.legacy_base.WalkerObservables.kinematic_sensors",
+            "locomotion.walkers.legacy_base.WalkerObservables.position",
+            "locomotion.walkers.legacy_base.WalkerObservables.prev_action",
+            "locomotion.walkers.legacy_base.WalkerObservables.proprioception",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_force",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_rangefinder",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_torque",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_touch",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_velocimeter",
+            "locomotion.walkers.legacy_base.WalkerObservables.torso_yvel",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_strafe",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_up",
+            "locomotion.walkers.legacy_base.WalkerObservables.world_zaxis",
         ),
         id="legacy_walker",
     ),
