@@ -21,6 +21,16 @@ loop over copies) or `looped` (each copy's callbacks in turn, physics batched).
     python benchmarks/batch_throughput.py --tasks extra --num_envs 64 --methods ours_batch \
         --threads 1 --clock cpu --seconds 0.2 --physics_share
 
+Breakdown (`--breakdown`): for each task and N, in a fresh process each, where
+building a copy's CPU time goes (cProfile shares of the batch's build: compiling the
+copy's MjSpec, building its task and spec, its observables, the rest of its
+`composer.Environment`, the batch's own bookkeeping) and what a copy keeps resident
+(Python heap by tracemalloc, its MjSpec measured as N copies of one, the batch's
+simulation of it as raw `mujoco.batch` per simulation, and the rest):
+
+    python benchmarks/batch_throughput.py --breakdown --tasks cartpole:swingup,humanoid:run,dog:run \
+        --num_envs 256
+
 Scale (`--scale`): for each task and N, in a fresh process each, this project's
 batch (`suite.load_batch`) and raw `mujoco.batch` on one model: build time, resident
 memory per copy (the growth of the process's RSS from before building to after
@@ -38,12 +48,14 @@ import copy
 import cProfile
 import csv
 import datetime
+import gc
 import json
 import os
 import pstats
 import subprocess
 import sys
 import time
+import tracemalloc
 
 from absl import app
 from absl import flags
@@ -136,10 +148,21 @@ _REPEATS = flags.DEFINE_integer(
 _WORKER = flags.DEFINE_string(
     "worker", None, "Internal: domain:task:N measured by a --scale worker process."
 )
+_BREAKDOWN_WORKER = flags.DEFINE_string(
+    "breakdown_worker", None, "Internal: domain:task:N measured by a --breakdown worker process."
+)
 _SCALE_CSV = flags.DEFINE_string(
     "scale_csv",
     os.path.join(_ROOT, "benchmarks/results/batch_scale.csv"),
     "Output CSV of --scale.",
+)
+_BREAKDOWN = flags.DEFINE_bool(
+    "breakdown",
+    False,
+    "Where a copy's build time and resident memory go, for each task at each --num_envs "
+    "(each in a fresh process): build CPU ms per copy and its shares (cProfile), resident "
+    "KiB per copy split into Python heap (tracemalloc), one MjSpec and the rest, beside raw "
+    "mujoco.batch's KiB per simulation.",
 )
 _CSV = flags.DEFINE_string(
     "csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV."
@@ -325,6 +348,9 @@ def _reference(python, implementation):
 
 
 def _resident_after_release():
+    # Copies hold reference cycles: a batch dropped earlier is freed only by the
+    # collector, which would otherwise run (and shrink the process) mid-measurement.
+    gc.collect()
     batch_memory.release_free_memory()
     return batch_memory.resident_bytes()
 
@@ -395,6 +421,125 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
     )
 
 
+def _cumulative(stats, filename_end, function):
+    """cProfile's cumulative seconds of `function` defined in a file ending `filename_end`."""
+    return sum(
+        entry[3]
+        for (filename, _, name), entry in stats.stats.items()
+        if name == function and filename.endswith(filename_end)
+    )
+
+
+def breakdown_worker(domain, task, num_envs):
+    """One --breakdown measurement (a dict): build CPU time per copy and its shares,
+    resident memory per copy and its parts."""
+    from composer_tasks import batch as batch_module
+
+    suite.load_batch(domain, task, 2, seed=0).reset()  # imports and one-time caches
+    start = time.process_time()
+    suite.load_batch(domain, task, num_envs, num_threads=1, seed=0)
+    build_ms = (time.process_time() - start) * 1e3 / num_envs
+    profile = cProfile.Profile()
+    profile.enable()
+    suite.load_batch(domain, task, num_envs, num_threads=1, seed=0)
+    profile.disable()
+    stats = pstats.Stats(profile)
+    setup = _cumulative(stats, "composer_tasks/batch.py", "_setup")
+    copies = _cumulative(stats, "composer_tasks/batch.py", "_make_copy")
+    environment = _cumulative(stats, "composer/environment.py", "__init__")
+    compile_s = sum(
+        entry[2]
+        for (_, _, name), entry in stats.stats.items()
+        if name == "<built-in method mujoco._specs.compile>"
+    )
+    observables = _cumulative(stats, "composer/entity.py", "_build_observables")
+    shares = dict(
+        compile_share=compile_s / setup,
+        task_and_spec_share=(copies - environment - observables) / setup,
+        observables_share=observables / setup,
+        environment_share=(environment - compile_s) / setup,
+        batch_share=(setup - copies) / setup,
+    )
+    env = suite.load(domain, task, environment_kwargs={"textures": False})
+    spec = env.task.root_entity.spec
+    spare = 32
+    before = _resident_after_release()
+    spec_copies = [spec.copy() for _ in range(spare)]
+    spec_kib = (_resident_after_release() - before) / spare / 1024
+    del spec_copies
+    tracemalloc.start()
+    heap_before = tracemalloc.get_traced_memory()[0]
+    # tracemalloc's own records are resident too: subtracted below.
+    tracing_before = tracemalloc.get_tracemalloc_memory()
+    before = _resident_after_release()
+    batch = batch_module.BatchEnvironment.from_environments(
+        lambda seed: suite.load(
+            domain,
+            task,
+            task_kwargs={"random": seed},
+            environment_kwargs={"textures": False, "raise_exception_on_physics_error": False},
+        ),
+        num_envs,
+        num_threads=1,
+        seed=0,
+    )
+    batch.reset()
+    batch.step(_actions(batch.action_spec(), num_envs, count=1)[0])
+    tracing = tracemalloc.get_tracemalloc_memory() - tracing_before
+    resident_kib = (_resident_after_release() - before - tracing) / num_envs / 1024
+    heap_kib = (tracemalloc.get_traced_memory()[0] - heap_before) / num_envs / 1024
+    tracemalloc.stop()
+    env.reset()
+    before = _resident_after_release()
+    physics_batch = mujoco.batch.Batch(env.physics.model, nsim=num_envs, nthread=1, persistent=True)
+    _start_at_reset_state(physics_batch, env)
+    physics_batch.step(nstep=1, stage=mujoco.mjtStage.mjSTAGE_VEL)
+    raw_kib = (_resident_after_release() - before) / num_envs / 1024
+    return dict(
+        task=f"{domain}:{task}",
+        num_envs=num_envs,
+        build_cpu_ms_per_copy=build_ms,
+        **shares,
+        resident_kib_per_copy=resident_kib,
+        python_heap_kib=heap_kib,
+        spec_kib=spec_kib,
+        raw_kib_per_simulation=raw_kib,
+        rest_kib=resident_kib - heap_kib - spec_kib - raw_kib,
+    )
+
+
+def breakdown():
+    print(
+        f"{'task':<18}{'N':>6}{'ms/copy':>9}{'compile':>9}{'task+spec':>10}{'observ.':>9}"
+        f"{'env':>6}{'batch':>7}{'KiB/copy':>10}{'python':>8}{'spec':>7}{'raw':>6}{'rest':>6}"
+    )
+    for name in _TASKS.value:
+        for num_envs in (int(n) for n in _NUM_ENVS.value):
+            worker = subprocess.run(
+                [
+                    sys.executable,
+                    os.path.abspath(__file__),
+                    f"--breakdown_worker={name}:{num_envs}",
+                ],
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, MUJOCO_GL="disable"),
+            )
+            if worker.returncode:
+                print(f"{name} N={num_envs} failed:\n{worker.stderr[-2000:]}", flush=True)
+                continue
+            row = json.loads(worker.stdout.strip().splitlines()[-1])
+            print(
+                f"{row['task']:<18}{num_envs:>6}{row['build_cpu_ms_per_copy']:>9.2f}"
+                f"{row['compile_share']:>9.0%}{row['task_and_spec_share']:>10.0%}"
+                f"{row['observables_share']:>9.0%}{row['environment_share']:>6.0%}"
+                f"{row['batch_share']:>7.0%}{row['resident_kib_per_copy']:>10.0f}"
+                f"{row['python_heap_kib']:>8.0f}{row['spec_kib']:>7.0f}"
+                f"{row['raw_kib_per_simulation']:>6.0f}{row['rest_kib']:>6.0f}",
+                flush=True,
+            )
+
+
 def scale(threads, seconds):
     rows = []
     header = (
@@ -462,6 +607,13 @@ def _write_scale_csv(rows, threads):
 def main(argv):
     del argv
     threads, seconds = _THREADS.value, _SECONDS.value
+    if _BREAKDOWN_WORKER.value is not None:
+        domain, task, num_envs = _BREAKDOWN_WORKER.value.split(":")
+        print(json.dumps(breakdown_worker(domain, task, int(num_envs))))
+        return
+    if _BREAKDOWN.value:
+        breakdown()
+        return
     if _WORKER.value is not None:
         domain, task, num_envs = _WORKER.value.split(":")
         print(

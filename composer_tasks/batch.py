@@ -355,10 +355,17 @@ class BatchEnvironment:
         # the shared one elsewhere.
         self._own_models: Optional[list[mujoco.MjModel]] = None
         self._bind_state_views()
-        self._variation_random = [
-            np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
-            for index in range(self._num_envs)
-        ]
+        # A copy's model-variation stream, only where there are variations to draw:
+        # a stream per copy costs about 5 KiB and a seed derivation (2% of building a
+        # cart-pole copy), and without variations nothing would draw from it.
+        self._variation_random = (
+            [
+                np.random.RandomState(seeding.derive_seed(self.seed, index, 1))
+                for index in range(self._num_envs)
+            ]
+            if self._variations
+            else []
+        )
         self._needs_reset = True
         self._paused_clock = paused_profiling_clock()
         self._setup_action_checks()
@@ -697,10 +704,9 @@ class BatchEnvironment:
                 seeding.derive_seed(batch_seed, index, 1) for index in range(self._num_envs)
             ]
             self.seed = batch_seed
-        for env, task_seed, random, variation_seed in zip(
-            self._envs, task_seeds, self._variation_random, variation_seeds
-        ):
+        for env, task_seed in zip(self._envs, task_seeds):
             env.random_state.seed(task_seed)
+        for random, variation_seed in zip(self._variation_random, variation_seeds):
             random.seed(variation_seed)
         self._needs_reset = True
 
@@ -1249,7 +1255,12 @@ class BatchEnvironment:
             copies.append(env.snapshot())
         snapshot = {
             "copies": copies,
-            "variation_random": [random.get_state() for random in self._variation_random],
+            # One entry per copy (None without model variations: no streams).
+            "variation_random": (
+                [random.get_state() for random in self._variation_random]
+                if self._variation_random
+                else [None] * self._num_envs
+            ),
             "needs_reset": self._needs_reset,
         }
         if self._vectorized:
@@ -1280,8 +1291,9 @@ class BatchEnvironment:
             self._take_copy(index)
         self._flush_models()
         self._warp_sync(None)
-        for random, state in zip(self._variation_random, snapshot["variation_random"]):
-            random.set_state(state)
+        if self._variation_random:
+            for random, state in zip(self._variation_random, snapshot["variation_random"]):
+                random.set_state(state)
         self._needs_reset = snapshot["needs_reset"]
         if self._vectorized:
             self._steps = 0

@@ -223,13 +223,12 @@ def _import_warp() -> Tuple[Any, Any]:
     return warp, mujoco_warp
 
 
-def buffer_sizes(model: mujoco.MjModel, data: mujoco.MjData, nstep: int) -> Tuple[int, int]:
+def buffer_sizes(model: mujoco.MjModel, data: mujoco.MjData) -> Tuple[int, int]:
     """(nconmax, njmax) per world for `model`: `_BUFFER_MARGIN` times the most
     contacts and constraint rows a CPU rollout of `_PROBE_STEPS` physics steps from
     `data`'s state with zero controls reached, and at least MuJoCo Warp's own
     defaults for the model. `data` is left unchanged."""
     _, mujoco_warp = _import_warp()
-    del nstep
     probe = mujoco.MjData(model)
     mujoco.mj_copyData(probe, model, data)
     probe.ctrl[:] = 0.0
@@ -316,7 +315,7 @@ class WarpSimulation:
             except (RuntimeError, ValueError) as error:
                 raise ValueError(f"Warp has no device {options.device!r}: {error}") from None
         self.live_views = self.device.is_cpu and options.array_module == "numpy"
-        nconmax, njmax = buffer_sizes(model, data, nstep)
+        nconmax, njmax = buffer_sizes(model, data)
         self.nconmax = int(options.nconmax) if options.nconmax is not None else nconmax
         self.njmax = int(options.njmax) if options.njmax is not None else njmax
         self._per_world: Tuple[str, ...] = ()

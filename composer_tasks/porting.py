@@ -31,6 +31,7 @@ MODULE_MAP: Mapping[str, str] = {
         "composer_tasks.composer.observation.observable"
     ),
     "dm_control.utils.rewards": "composer_tasks.rewards",
+    "dm_control.utils.containers": "composer_tasks.utils.containers",
     "dm_control.suite": "suites.suite",
     "dm_control.suite.wrappers": "suites.wrappers",
     "dm_control.locomotion.walkers": "composer_tasks.walkers",
@@ -43,7 +44,10 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.entities.props": "composer_tasks.props",
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
+    "dm_control.mujoco.math": "composer_tasks.mujoco_math",
     "dm_control.suite.base": "suites.base",
+    # The Control Suite's Environment (flat_observation, flatten_observation).
+    "dm_control.rl.control": "suites.control",
     "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",
     "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
     "dm_control.locomotion.soccer": "suites.soccer",
@@ -76,6 +80,7 @@ MODULE_MAP: Mapping[str, str] = {
             "humanoid",
             "humanoid_CMU",
             "lqr",
+            "lqr_solver",
             "manipulator",
             "pendulum",
             "point_mass",
@@ -97,6 +102,9 @@ NO_COUNTERPART: Mapping[str, str] = {
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs",
     "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
     "offers its public behaviour",
+    "dm_control.utils.xml_tools": "lxml helpers that edit a model's XML text before it is "
+    "parsed; models here are built and edited as MjSpec through composer_tasks.mjcf, with no "
+    "XML tree (ARCHITECTURE.md decision 1)",
 }
 
 

@@ -288,3 +288,30 @@ def test_copy_model_replaces_a_model_of_other_sizes():
     model = batch.copy_model(1, other)
     assert model is not other and model.nbody == batch.copy_model(0).nbody
     assert batch.copy_model(1, model) is model
+
+
+def test_a_batch_without_model_variations_reseeds_and_snapshots_its_copies():
+    # Without model_variations the copies have no variation streams to keep (nothing
+    # would draw from them); reseeding still seeds every copy's task stream, and a
+    # snapshot still holds one (empty) variation entry per copy, as the Gymnasium
+    # adapter's partial reset splices it copy by copy.
+    batch = suite.load_batch("cartpole", "swingup", 3, seed=0)
+    batch.reset()
+    batch.reseed(7)
+    reseeded = batch.step(np.zeros((3, 1)))
+    fresh = suite.load_batch("cartpole", "swingup", 3, seed=7).reset()
+    for name, value in fresh.observation.items():
+        np.testing.assert_array_equal(reseeded.observation[name], value, err_msg=name)
+    batch.reseed([11, 12, 13])
+    listed = batch.step(np.zeros((3, 1)))
+    for index, seed in enumerate((11, 12, 13)):
+        alone = suite.load("cartpole", "swingup", task_kwargs={"random": seed}).reset()
+        for name, value in alone.observation.items():
+            np.testing.assert_array_equal(listed.observation[name][index], value, err_msg=name)
+    snapshot = batch.snapshot()
+    assert snapshot["variation_random"] == [None, None, None]
+    after = batch.step(np.full((3, 1), 0.5))
+    batch.restore(snapshot)
+    again = batch.step(np.full((3, 1), 0.5))
+    for name, value in after.observation.items():
+        np.testing.assert_array_equal(again.observation[name], value, err_msg=name)

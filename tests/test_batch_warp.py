@@ -1,4 +1,4 @@
-"""BatchEnvironment's MuJoCo Warp backend on Warp's CPU device, against the CPU batch.
+"""BatchEnvironment's MuJoCo Warp backend (Warp's CPU device), against the CPU batch.
 
 MuJoCo Warp compiles its kernels once per model and process (cached on disk under
 WARP_CACHE_PATH between processes), so the tests share one batch pair per model
@@ -6,6 +6,8 @@ through module-scoped fixtures: cartpole (no contacts), cheetah (contacts) and f
 (a free joint, tendons and fluid forces) run by default, the other vectorised suite
 tasks under the slow mark.
 """
+
+import os
 
 import dm_env
 import numpy as np
@@ -24,6 +26,11 @@ from core_fixtures import RandomHeightTask  # noqa: E402
 
 warp.config.quiet = True
 
+# Warp's CPU device by default; COMPOSER_TASKS_WARP_DEVICE=cuda:0 runs the same tests
+# on a GPU (CUDA graphs, host copies). The bit-exact checks (determinism, snapshot)
+# assume a deterministic device.
+_DEVICE = os.environ.get("COMPOSER_TASKS_WARP_DEVICE", "cpu")
+
 _NUM_ENVS = 4
 _SEED = 7
 # One control step from the same state: MuJoCo Warp computes in float32.
@@ -31,14 +38,18 @@ _STEP_TOLERANCE = 2e-4
 _SLOW_TASKS = [
     ("acrobot", "swingup"),
     ("ball_in_cup", "catch"),
+    ("dog", "stand"),
     ("finger", "spin"),
     ("hopper", "hop"),
     ("humanoid", "run"),
+    ("humanoid_CMU", "stand"),
+    ("lqr", "lqr_2_1"),
     ("manipulator", "bring_ball"),
     ("pendulum", "swingup"),
     ("point_mass", "easy"),
     ("quadruped", "walk"),
     ("reacher", "easy"),
+    ("stacker", "stack_2"),
     ("swimmer", "swimmer6"),
     ("walker", "walk"),
 ]
@@ -48,7 +59,7 @@ def _pair(domain, task, **kwargs):
     """The CPU batch and the Warp batch (Warp's CPU device) of one suite task, reset."""
     cpu = suite.load_batch(domain, task, _NUM_ENVS, seed=_SEED, **kwargs)
     gpu = suite.load_batch(
-        domain, task, _NUM_ENVS, seed=_SEED, backend="warp", device="cpu", **kwargs
+        domain, task, _NUM_ENVS, seed=_SEED, backend="warp", device=_DEVICE, **kwargs
     )
     return cpu, gpu
 
@@ -157,7 +168,7 @@ def test_cartpole_diverging_world_ends_its_episode_and_resets_alone(cartpole):
 
 
 def test_cartpole_diverging_world_raises_naming_the_copy():
-    batch = suite.load_batch("cartpole", "balance", 3, seed=1, backend="warp", device="cpu")
+    batch = suite.load_batch("cartpole", "balance", 3, seed=1, backend="warp", device=_DEVICE)
     batch.reset()
     with batch.copy_physics(2) as physics:
         physics.data.qpos[:] = np.inf
@@ -182,7 +193,7 @@ def test_cartpole_bad_actions_name_the_copy(cartpole):
 def test_cartpole_same_seed_same_trajectory():
     trajectories = []
     for _ in range(2):
-        batch = suite.load_batch("cartpole", "swingup", 3, seed=5, backend="warp", device="cpu")
+        batch = suite.load_batch("cartpole", "swingup", 3, seed=5, backend="warp", device=_DEVICE)
         timesteps = [batch.reset()] + [batch.step(row) for row in _actions(batch, 20, seed=3)]
         trajectories.append(timesteps)
     for first, second in zip(*trajectories):
@@ -238,7 +249,7 @@ def test_per_world_model_variation_reaches_the_right_world():
 
 def test_non_vectorised_task_is_refused_naming_the_task():
     with pytest.raises(ValueError, match="RandomHeightTask does not set composer.Task.vectorized"):
-        BatchEnvironment(RandomHeightTask, 2, seed=0, backend="warp", device="cpu")
+        BatchEnvironment(RandomHeightTask, 2, seed=0, backend="warp", device=_DEVICE)
 
 
 def test_backend_arguments_are_checked():
@@ -254,8 +265,8 @@ def test_backend_arguments_are_checked():
 
 def test_cartpole_jax_arrays_agree_with_numpy():
     pytest.importorskip("jax")
-    options = batch_warp.WarpOptions(device="cpu", array_module="jax")
-    numpy_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend="warp", device="cpu")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax")
+    numpy_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend="warp", device=_DEVICE)
     jax_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend=options)
     numpy_batch.reset()
     jax_batch.reset()
@@ -278,7 +289,7 @@ def test_cheetah_reset_and_one_step_agree(cheetah):
 
 
 def test_overflow_is_detected_from_the_counters():
-    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2, grow_buffers=False)
+    options = batch_warp.WarpOptions(device=_DEVICE, nconmax=1, njmax=2, grow_buffers=False)
     batch = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=options)
     batch.reset()
     with pytest.raises(
@@ -288,9 +299,11 @@ def test_overflow_is_detected_from_the_counters():
 
 
 def test_overflowing_step_is_redone_with_grown_buffers(caplog):
-    options = batch_warp.WarpOptions(device="cpu", nconmax=1, njmax=2)
+    options = batch_warp.WarpOptions(device=_DEVICE, nconmax=1, njmax=2)
     small = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend=options)
-    roomy = suite.load_batch("cheetah", "run", _NUM_ENVS, seed=_SEED, backend="warp", device="cpu")
+    roomy = suite.load_batch(
+        "cheetah", "run", _NUM_ENVS, seed=_SEED, backend="warp", device=_DEVICE
+    )
     first, expected_first = small.reset(), roomy.reset()
     for name, value in expected_first.observation.items():
         np.testing.assert_array_equal(first.observation[name], value)

@@ -888,8 +888,11 @@ def test_randomized_pitch_and_detectors_reject_bad_arguments():
     detector = pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 1.0))
     with pytest.raises(ValueError, match="2-D"):
         detector.resize((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
-    with pytest.raises(ValueError, match="size"):
-        pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, 0.0))
+    with pytest.raises(ValueError, match="finite"):
+        pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, np.inf))
+    # As dm_control: a non-positive half-size is an empty region, not an error.
+    empty = pitch_module.position_detector.PositionDetector(pos=(0.0, 0.0), size=(1.0, -0.5))
+    assert (empty.lower > empty.upper).tolist() == [False, True]
     with pytest.raises(ValueError, match="rgba"):
         pitch_module.position_detector.PositionDetector(
             pos=(0.0, 0.0), size=(1.0, 1.0), rgba=(1, 1, 1)

@@ -11,6 +11,7 @@ from composer_tasks.arenas.corridors import EmptyCorridor
 from composer_tasks.arenas.corridors import GapsCorridor
 from composer_tasks.arenas.corridors import WallsCorridor
 from composer_tasks.arenas.floor import Floor
+from composer_tasks.arenas.mazes import MazeWithTargets
 from composer_tasks.arenas.mazes import RandomMazeWithTargets
 from composer_tasks.arenas.obstacles import ObstacleField
 from composer_tasks.arenas.parkour import Course
@@ -24,6 +25,7 @@ from composer_tasks.arenas.parkour import SeeSaws
 from composer_tasks.arenas.parkour import Segment
 from composer_tasks.arenas.parkour import SlalomWalls
 from composer_tasks.arenas.parkour import Terrain
+from composer_tasks.arenas.padded_room import PaddedRoom
 
 __all__ = [
     "Corridor",
@@ -35,8 +37,10 @@ __all__ = [
     "GapsCorridor",
     "Hurdles",
     "JumpPlatforms",
+    "MazeWithTargets",
     "Obstacle",
     "ObstacleField",
+    "PaddedRoom",
     "ParkourCourse",
     "RandomMazeWithTargets",
     "SeeSaws",

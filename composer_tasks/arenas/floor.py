@@ -7,66 +7,90 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas import style
 from composer_tasks.physics import Physics
 
-_GROUND_THICKNESS_M = 0.25
+# Size of the plane's rendering grid quads, metres (dm_control floors.py).
+_GROUND_QUAD_SIZE_M = 0.25
 
 
 class Floor(composer.Arena):
-    """A flat floor centred at the origin.
+    """A flat chequered floor centred at the origin, seen by a top-down camera.
+
+    dm_control's `locomotion.arenas.floors.Floor` (dm-control 1.0.50): a plane
+    "groundplane" of half-lengths `size` (grid quads of 0.25 m), a checker
+    material repeating twice per metre (white squares 1 m across), the base
+    arena's settings with a brighter headlight, and a camera "top_camera"
+    `top_camera_distance` metres above the origin looking down, whose vertical
+    field of view fits `size[1]` times `top_camera_y_padding_factor`.
 
     Args:
       size: (half-length x, half-length y) in metres.
-      name: the arena's name.
       reflectance: reflectance of the floor material.
+      aesthetic: "default" or "outdoor_natural" (dm_control's grass and sky images,
+        drawn here from MuJoCo's builtin textures: `style.add_outdoor_natural_look`).
+      name: the arena's name.
+      top_camera_y_padding_factor: margin of the top camera's view around the
+        floor's y extent (1 fits it exactly).
+      top_camera_distance: height of the top camera, metres.
     """
 
     def _build(
-        self, size: Sequence[float] = (8.0, 8.0), name: str = "floor", reflectance: float = 0.2
+        self,
+        size: Sequence[float] = (8.0, 8.0),
+        reflectance: float = 0.2,
+        aesthetic: str = "default",
+        name: str = "floor",
+        top_camera_y_padding_factor: float = 1.1,
+        top_camera_distance: float = 100.0,
     ) -> None:
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        spec = mujoco.MjSpec()
-        spec.modelname = name
+        style.check_aesthetic(aesthetic)
+        if not top_camera_distance > 0:
+            raise ValueError(
+                f"top_camera_distance must be positive metres, got {top_camera_distance!r}"
+            )
+        super()._build(name=name)
+        spec = self._spec
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
-        spec.add_texture(
-            name="skybox",
-            type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-            builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-            rgb1=[0.4, 0.6, 0.8],
-            rgb2=[0.0, 0.0, 0.0],
-            width=800,
-            height=800,
-        )
-        spec.add_texture(
-            name="grid",
-            type=mujoco.mjtTexture.mjTEXTURE_2D,
-            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            rgb1=[0.2, 0.3, 0.4],
-            rgb2=[0.1, 0.2, 0.3],
-            mark=mujoco.mjtMark.mjMARK_EDGE,
-            markrgb=[0.8, 0.8, 0.8],
-            width=300,
-            height=300,
-        )
-        material = spec.add_material(name="grid", texrepeat=[1.0, 1.0], reflectance=reflectance)
-        material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
+        spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
+        spec.visual.headlight.specular = [0.1, 0.1, 0.1]
+        if aesthetic == "outdoor_natural":
+            self._ground_material = style.add_outdoor_natural_look(spec)
+        else:
+            self._ground_texture = spec.add_texture(
+                name="groundplane",
+                type=mujoco.mjtTexture.mjTEXTURE_2D,
+                builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+                rgb1=[0.2, 0.3, 0.4],
+                rgb2=[0.1, 0.2, 0.3],
+                mark=mujoco.mjtMark.mjMARK_EDGE,
+                markrgb=[0.8, 0.8, 0.8],
+                width=200,
+                height=200,
+            )
+            self._ground_material = spec.add_material(
+                name="groundplane", texrepeat=[2.0, 2.0], texuniform=True, reflectance=reflectance
+            )
+            self._ground_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "groundplane"
         self._ground = spec.worldbody.add_geom(
-            name="ground",
+            name="groundplane",
             type=mujoco.mjtGeom.mjGEOM_PLANE,
-            size=[size[0], size[1], _GROUND_THICKNESS_M],
-            material="grid",
+            size=[size[0], size[1], _GROUND_QUAD_SIZE_M],
+            material=self._ground_material.name,
         )
-        self._light = spec.worldbody.add_light(
-            name="top_light",
-            pos=[0.0, 0.0, 4.0],
-            dir=[0.0, 0.0, -1.0],
-            diffuse=[0.7, 0.7, 0.7],
-            castshadow=False,
+        fovy_rad = 2 * np.arctan2(top_camera_y_padding_factor * size[1], top_camera_distance)
+        self._top_camera = spec.worldbody.add_camera(
+            name="top_camera",
+            pos=[0.0, 0.0, top_camera_distance],
+            quat=[1.0, 0.0, 0.0, 0.0],
+            fovy=float(np.rad2deg(fovy_rad)),
         )
         self._size = size
-        self._spec = spec
+        self._top_camera_y_padding_factor = float(top_camera_y_padding_factor)
+        self._top_camera_distance = float(top_camera_distance)
 
     def regenerate(self, random_state: np.random.RandomState) -> None:
         """dm_control's `regenerate`: a floor has no layout to draw, so nothing
@@ -76,6 +100,11 @@ class Floor(composer.Arena):
     @property
     def ground_geom(self) -> mujoco.MjsGeom:
         return self._ground
+
+    @property
+    def top_camera(self) -> mujoco.MjsCamera:
+        """The camera looking straight down at the floor."""
+        return self._top_camera
 
     @property
     def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:

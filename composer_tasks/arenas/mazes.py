@@ -1,18 +1,35 @@
-"""Mazes from `labmaze` (the DeepMind Lab maze generator) with spawn cells and targets.
+"""Mazes from `labmaze` (the DeepMind Lab maze generator) with spawn cells and targets
+(dm_control's `locomotion.arenas.mazes`).
+
+`MazeWithTargets(maze)` lays out any labmaze maze (a `labmaze.BaseMaze`: a
+`labmaze.RandomMaze`, a `padded_room.PaddedRoom`, ...) and draws a new layout
+every episode with `maze.regenerate()`; `RandomMazeWithTargets` is the same arena
+over a `labmaze.RandomMaze` that it seeds from the episode's `random_state`, so
+the same seed gives the same mazes.
 
 A new maze every episode, without recompiling: the walls are a fixed pool of
 boxes (`pools.BoxPool`, one box per horizontal run of wall cells, enough for
-the densest maze of the grid's size), the reward spheres a fixed pool of
-non-colliding spheres. `initialize_episode` draws a maze with a seed from the
-episode's `random_state` (so the same seed gives the same mazes) and writes it
-into the model.
+the densest maze of the grid's size), and the optional reward spheres of the
+arena (`target_spheres`) a fixed pool of non-colliding spheres.
+`initialize_episode` draws a layout (unless a task called `regenerate` first)
+and writes it into the model. dm_control instead rebuilds the wall geoms in
+the MJCF and recompiles every episode; the walls' cells, the spawn and target
+cells and the collisions are the same.
+
+Looks: DeepMind Lab's textures come as entities (`labmaze_textures.SkyBox`,
+`WallTextures`, `FloorTextures`) given as `skybox_texture`, `wall_textures`
+and `floor_textures`; each episode picks one wall texture per wall character
+and one floor texture with the episode's `random_state` (dm_control draws
+them from numpy's global generator and tiles the floor's variations with
+other textures; here the floor is one plane with one texture). Without them
+the arena uses procedural checker textures.
 
 Frames and units: the maze is centred at the world origin, the floor at z = 0;
 grid row 0 is the +y edge and column 0 the -x edge; a cell is `xy_scale`
 metres square; all positions are world-frame metres.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import labmaze
@@ -23,10 +40,22 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
+from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
-# Wall looks: (rgb1, rgb2) of a chequered builtin texture; one is picked per episode.
+# labmaze's defaults (`labmaze.defaults`, a compiled module that type checkers
+# cannot read): the tokens of spawn and object cells and RandomMaze's parameters.
+SPAWN_TOKEN = "P"
+OBJECT_TOKEN = "G"
+_MAX_ROOMS = 4
+_ROOM_MIN_SIZE = 3
+_ROOM_MAX_SIZE = 5
+_MAX_VARIATIONS = 26
+_SIMPLIFY = True
+_EXTRA_CONNECTION_PROBABILITY = 0.0
+# Wall looks without wall textures: (rgb1, rgb2) of a chequered builtin texture;
+# one is picked per episode.
 _WALL_STYLES = (
     ((0.55, 0.35, 0.25), (0.45, 0.28, 0.2)),
     ((0.6, 0.6, 0.62), (0.5, 0.5, 0.52)),
@@ -36,41 +65,84 @@ _WALL_STYLES = (
 _TARGET_RGBA = (0.9, 0.2, 0.2, 1.0)
 # Targets are visual only; their own geom group keeps them out of terrain raycasts.
 TARGET_GEOM_GROUP = 2
+# dm_control mazes.py: the top camera's height (metres) and the margin of its view.
+_TOP_CAMERA_DISTANCE_M = 100.0
+_TOP_CAMERA_Y_PADDING_FACTOR = 1.1
+# dm_control's `regenerate(random_state=np.random.RandomState())`: one generator,
+# made once, for calls without a random state.
+_DEFAULT_RANDOM_STATE = np.random.RandomState()
 
 
-class RandomMazeWithTargets(composer.Arena):
-    """A random labmaze maze with textured walls, spawn cells and reward spheres.
+class MazeObservables(composer.Observables):
+    """The maze's observable: `top_camera`, the view of the top-down camera."""
+
+    _entity: "MazeWithTargets"
+
+    @composer.observable
+    def top_camera(self) -> observable.MJCFCamera:
+        return observable.MJCFCamera(self._entity.top_camera)
+
+
+def _texture_providers(wall_textures: Any) -> dict[str, Any]:
+    """{wall character: texture provider} from dm_control's `wall_textures` forms."""
+    if wall_textures is None:
+        return {}
+    if isinstance(wall_textures, Mapping):
+        providers = dict(wall_textures)
+        for char in providers:
+            if not isinstance(char, str) or len(char) != 1:
+                raise ValueError(f"wall_textures keys must be single wall characters, got {char!r}")
+        return providers
+    return {_WALL_TOKEN: wall_textures}
+
+
+def _provider_textures(provider: Any, label: str) -> list[mujoco.MjsTexture]:
+    textures = getattr(provider, "textures", None)
+    if not textures:
+        raise ValueError(
+            f"{label} must be an entity with a non-empty `textures` list "
+            f"(labmaze_textures.WallTextures or FloorTextures), got {provider!r}"
+        )
+    return list(textures)
+
+
+class MazeWithTargets(composer.Arena):
+    """A labmaze maze with textured walls, spawn cells and optional reward spheres.
 
     Args:
-      x_cells, y_cells: grid size in cells (odd, as labmaze requires).
+      maze: a labmaze maze (`entity_layer`, `variations_layer`, `width`, `height`,
+        `regenerate()`).
       xy_scale: side of a cell, metres.
       z_height: wall height, metres.
-      max_rooms, room_min_size, room_max_size, max_variations, simplify,
-        extra_connection_probability: labmaze's `RandomMaze` parameters.
-      spawns_per_room: spawn cells per room (at least 1).
-      targets_per_room: reward spheres per room.
+      skybox_texture: None or an entity with a skybox `texture`
+        (`labmaze_textures.SkyBox`).
+      wall_textures: None, an entity with `textures`
+        (`labmaze_textures.WallTextures`) for the "*" walls, or a dict
+        {wall character: such an entity}.
+      floor_textures: None or an entity with `textures`
+        (`labmaze_textures.FloorTextures`).
+      aesthetic: "default" only (dm_control's other looks are image files this
+        project does not ship).
+      name: the arena's name.
+      target_spheres: how many reward spheres the arena itself holds (0: none;
+        tasks such as `ManyGoalsMaze` with a `target_builder` bring their own).
       target_radius: sphere radius, metres.
       target_height: height of the sphere centres above the floor, metres.
-      name: the arena's name.
     """
 
     def _build(
         self,
-        x_cells: int = 11,
-        y_cells: int = 11,
+        maze: Any,
         xy_scale: float = 2.0,
         z_height: float = 2.0,
-        max_rooms: int = 4,
-        room_min_size: int = 3,
-        room_max_size: int = 5,
-        spawns_per_room: int = 1,
-        targets_per_room: int = 1,
-        max_variations: int = 26,
-        simplify: bool = True,
-        extra_connection_probability: float = 0.0,
+        skybox_texture: composer.Entity | None = None,
+        wall_textures: Any = None,
+        floor_textures: composer.Entity | None = None,
+        aesthetic: str = "default",
+        name: str = "maze",
+        target_spheres: int = 0,
         target_radius: float = 0.3,
         target_height: float = 0.5,
-        name: str = "maze",
     ) -> None:
         for label, value in (
             ("xy_scale", xy_scale),
@@ -79,75 +151,133 @@ class RandomMazeWithTargets(composer.Arena):
         ):
             if not value > 0:
                 raise ValueError(f"{label} must be positive metres, got {value!r}")
-        if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 1:
-            raise ValueError(f"spawns_per_room must be an int >= 1, got {spawns_per_room!r}")
-        if not isinstance(targets_per_room, (int, np.integer)) or targets_per_room < 0:
-            raise ValueError(f"targets_per_room must be an int >= 0, got {targets_per_room!r}")
-        self._maze_kwargs: dict[str, Any] = dict(
-            height=y_cells,
-            width=x_cells,
-            max_rooms=max_rooms,
-            room_min_size=room_min_size,
-            room_max_size=room_max_size,
-            max_variations=max_variations,
-            simplify=simplify,
-            extra_connection_probability=extra_connection_probability,
-            spawns_per_room=spawns_per_room,
-            objects_per_room=targets_per_room,
-        )
-        # Builds one maze now so that labmaze checks the parameters at construction.
-        labmaze.RandomMaze(random_seed=0, **self._maze_kwargs)
-        self._x_cells, self._y_cells = int(x_cells), int(y_cells)
+        if aesthetic != "default":
+            raise ValueError(
+                f"aesthetic {aesthetic!r} is not available: dm_control's aesthetics are "
+                "texture image files that this project does not ship; use 'default'"
+            )
+        if not isinstance(target_spheres, (int, np.integer)) or target_spheres < 0:
+            raise ValueError(f"target_spheres must be an int >= 0, got {target_spheres!r}")
+        for attribute in ("entity_layer", "variations_layer", "width", "height", "regenerate"):
+            if not hasattr(maze, attribute):
+                raise TypeError(
+                    f"maze must be a labmaze maze (labmaze.BaseMaze); {type(maze).__name__} "
+                    f"has no {attribute!r}"
+                )
+        self._maze = maze
+        self._x_cells, self._y_cells = int(maze.width), int(maze.height)
         self._xy_scale = float(xy_scale)
         self._z_height = float(z_height)
         self._target_radius = float(target_radius)
         self._target_height = float(target_height)
+        self._text_maze_regenerated_hook: Callable[[], Any] | None = None
 
         spec = mujoco.MjSpec()
         spec.modelname = name
         half_x = self._x_cells * self._xy_scale / 2
         half_y = self._y_cells * self._xy_scale / 2
-        style.add_sky_and_light(spec, light_height_m=max(half_x, half_y))
-        style.add_checker_material(
-            spec,
-            "maze_floor",
-            rgb1=[0.2, 0.3, 0.4],
-            rgb2=[0.1, 0.2, 0.3],
-            texrepeat=[1.0 / self._xy_scale] * 2,
-            mark_rgb=[0.8, 0.8, 0.8],
-            reflectance=0.1,
-        )
-        self._wall_material_names = []
-        for index, (rgb1, rgb2) in enumerate(_WALL_STYLES):
-            material_name = f"maze_wall_{index}"
+        spec.visual.map.znear = 0.0005
+        self._attached_providers: list[composer.Entity] = []
+        if skybox_texture is None:
+            style.add_sky_and_light(spec, light_height_m=max(half_x, half_y))
+        else:
+            if getattr(skybox_texture, "texture", None) is None:
+                raise ValueError(
+                    "skybox_texture must be an entity with a skybox `texture` "
+                    f"(labmaze_textures.SkyBox), got {skybox_texture!r}"
+                )
+            spec.worldbody.add_light(
+                name="top_light",
+                pos=[0.0, 0.0, max(half_x, half_y)],
+                dir=[0.0, 0.0, -1.0],
+                diffuse=[0.6, 0.6, 0.6],
+                castshadow=False,
+            )
+            self._attached_providers.append(skybox_texture)
+
+        self._wall_chars: list[str] = []
+        # {wall character: [(material or None, provider texture or None, material name)]}
+        self._wall_material_names: dict[str, list[tuple[Any, Any, str]]] = {}
+        providers = _texture_providers(wall_textures)
+        if providers:
+            for char, provider in providers.items():
+                textures = _provider_textures(provider, f"wall_textures[{char!r}]")
+                if provider not in self._attached_providers:
+                    self._attached_providers.append(provider)
+                names = []
+                for texture in textures:
+                    material_name = f"wall{char}_{texture.name}"
+                    material = spec.add_material(
+                        name=material_name, texrepeat=[1.0 / self._xy_scale] * 2, texuniform=True
+                    )
+                    names.append((material, texture, material_name))
+                self._wall_chars.append(char)
+                self._wall_material_names[char] = names
+        else:
+            names = []
+            for index, (rgb1, rgb2) in enumerate(_WALL_STYLES):
+                material_name = f"maze_wall_{index}"
+                style.add_checker_material(
+                    spec,
+                    material_name,
+                    rgb1=rgb1,
+                    rgb2=rgb2,
+                    texrepeat=[2.0, 2.0],
+                    mark_rgb=[0.15, 0.15, 0.15],
+                )
+                names.append((None, None, material_name))
+            self._wall_chars.append(_WALL_TOKEN)
+            self._wall_material_names[_WALL_TOKEN] = names
+
+        self._floor_material_entries: list[tuple[Any, Any, str]] = []
+        if floor_textures is None:
             style.add_checker_material(
                 spec,
-                material_name,
-                rgb1=rgb1,
-                rgb2=rgb2,
-                texrepeat=[2.0, 2.0],
-                mark_rgb=[0.15, 0.15, 0.15],
+                "maze_floor",
+                rgb1=[0.2, 0.3, 0.4],
+                rgb2=[0.1, 0.2, 0.3],
+                texrepeat=[1.0 / self._xy_scale] * 2,
+                mark_rgb=[0.8, 0.8, 0.8],
+                reflectance=0.1,
             )
-            self._wall_material_names.append(material_name)
+            self._floor_material_entries.append((None, None, "maze_floor"))
+        else:
+            textures = _provider_textures(floor_textures, "floor_textures")
+            self._attached_providers.append(floor_textures)
+            for texture in textures:
+                material_name = f"floor_{texture.name}"
+                material = spec.add_material(
+                    name=material_name, texrepeat=[1.0 / self._xy_scale] * 2, texuniform=True
+                )
+                self._floor_material_entries.append((material, texture, material_name))
         self._floor = spec.worldbody.add_geom(
-            name="floor",
+            name="ground",
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[half_x, half_y, 0.25],
-            material="maze_floor",
+            material=self._floor_material_entries[0][2],
         )
-        # One box per horizontal run of wall cells: a row of n cells has at most
-        # ceil(n / 2) runs, which bounds the pool for any maze of this grid.
-        capacity = self._y_cells * ((self._x_cells + 1) // 2)
+        maze_cells = max(self._x_cells, self._y_cells)
+        top_camera_fovy_deg = (360 / np.pi) * np.arctan2(
+            _TOP_CAMERA_Y_PADDING_FACTOR * maze_cells * self._xy_scale / 2,
+            _TOP_CAMERA_DISTANCE_M,
+        )
+        self._top_camera = spec.worldbody.add_camera(
+            name="top_camera",
+            pos=[0.0, 0.0, _TOP_CAMERA_DISTANCE_M],
+            fovy=float(top_camera_fovy_deg),
+        )
+        # One box per horizontal run of cells of one wall character: a row of n
+        # cells has at most ceil(n / 2) runs of one character (n with several).
+        runs_per_row = (self._x_cells + 1) // 2 if len(self._wall_chars) == 1 else self._x_cells
         self._walls = pools.BoxPool(
             spec.worldbody,
             "wall",
-            capacity,
+            self._y_cells * runs_per_row,
             rgba=(1, 1, 1, 1),
-            material=self._wall_material_names[0],
+            material=self._wall_material_names[self._wall_chars[0]][0][2],
         )
-        max_targets = max_rooms * targets_per_room
         self._target_bodies, self._target_geoms = [], []
-        for index in range(max_targets):
+        for index in range(int(target_spheres)):
             body = spec.worldbody.add_body(
                 name=f"target_{index}", pos=[0.0, 0.0, pools.PARKING_Z_M]
             )
@@ -164,98 +294,173 @@ class RandomMazeWithTargets(composer.Arena):
             )
             self._target_bodies.append(body)
         self._spec = spec
-        self._maze = None
-        self._maze_seed = None
+        # Attaching prefixes the providers' texture names with their entity's, so
+        # the materials name them afterwards.
+        for provider in self._attached_providers:
+            self.attach(provider)
+        for entries in [*self._wall_material_names.values(), self._floor_material_entries]:
+            for material, texture, _ in entries:
+                if material is not None:
+                    material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = texture.name
+        self._show_target_spheres = True
+        self._layers: tuple[np.ndarray, np.ndarray] | None = None
+        self._maze_seed: int | None = None
+        self._wall_style: dict[str, int] = {}
+        self._floor_style = 0
         self._pending = False
         self._collected = np.zeros(0, dtype=bool)
         self._ids = None
 
+    def _build_observables(self) -> MazeObservables:
+        return MazeObservables(self)
+
     # Layout.
 
-    def regenerate(self, random_state: np.random.RandomState) -> labmaze.RandomMaze:
-        """Draws the next episode's maze (written into the model by `initialize_episode`).
+    def _next_maze(self, random_state: np.random.RandomState) -> Any:
+        """The next episode's maze: `maze.regenerate()` (the maze's own generator,
+        as dm_control)."""
+        del random_state
+        self._maze.regenerate()
+        return self._maze
 
-        Returns the `labmaze.RandomMaze`.
+    def regenerate(self, random_state: np.random.RandomState | None = None) -> Any:
+        """Draws the next episode's maze and looks (written into the model by
+        `initialize_episode`); returns the labmaze maze.
+
+        `random_state` picks the wall and floor textures (and, for
+        `RandomMazeWithTargets`, seeds the maze); None uses numpy's global
+        generator.
         """
-        seed = int(random_state.randint(2**31 - 1))
-        self._maze_seed = seed
-        self._maze = labmaze.RandomMaze(random_seed=seed, **self._maze_kwargs)
-        self._wall_style = int(random_state.randint(len(_WALL_STYLES)))
-        layer = np.asarray(self._maze.entity_layer)
-        rows, cols = np.nonzero(layer == self._maze.spawn_token)
+        random_state = _DEFAULT_RANDOM_STATE if random_state is None else random_state
+        maze = self._next_maze(random_state)
+        layer = np.array(maze.entity_layer)
+        self._layers = (layer, np.array(maze.variations_layer))
+        rows, cols = np.nonzero(layer == SPAWN_TOKEN)
+        self._spawn_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._spawn_positions = np.column_stack(
             [self.grid_to_world(rows, cols), np.zeros(len(rows))]
         )
-        rows, cols = np.nonzero(layer == self._maze.object_token)
+        rows, cols = np.nonzero(layer == OBJECT_TOKEN)
+        self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._target_positions = np.column_stack(
             [self.grid_to_world(rows, cols), np.full(len(rows), self._target_height)]
         )
-        self._wall_layout = self._wall_boxes(layer == _WALL_TOKEN)
+        if self._text_maze_regenerated_hook is not None:
+            # dm_control calls the hook after finding the spawn and target cells and
+            # before laying the walls, which follow any edit it makes.
+            self._text_maze_regenerated_hook()
+            layer = np.array(maze.entity_layer)
+            self._layers = (layer, np.array(maze.variations_layer))
+        self._wall_style = {
+            char: int(random_state.randint(len(self._wall_material_names[char])))
+            for char in self._wall_chars
+        }
+        self._floor_style = int(random_state.randint(len(self._floor_material_entries)))
+        self._wall_layout = self._layout_walls(layer)
         self._pending = True
-        return self._maze
+        return maze
+
+    def _layout_walls(self, layer: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """(centers, half_sizes, wall character of each box) of this layout."""
+        centers, half_sizes, chars = [], [], []
+        for char in self._wall_chars:
+            char_centers, char_half_sizes = self._wall_boxes(layer == char)
+            centers.append(char_centers)
+            half_sizes.append(char_half_sizes)
+            chars.extend([char] * len(char_centers))
+        return np.concatenate(centers), np.concatenate(half_sizes), chars
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's maze (drawing one unless a task called `regenerate`)."""
         if not self._pending:
             self.regenerate(random_state)
         self._pending = False
-        centers, half_sizes = self._wall_layout
+        centers, half_sizes, chars = self._wall_layout
         model = physics.model
-        body_ids, geom_ids, material_ids = self._model_ids(physics)
+        body_ids, geom_ids, wall_material_ids, floor_material_ids = self._model_ids(physics)
         self._walls.write(
             physics,
             centers,
             half_sizes,
-            material_ids=np.full(len(centers), material_ids[self._wall_style]),
+            material_ids=np.array(
+                [wall_material_ids[char][self._wall_style[char]] for char in chars], dtype=int
+            ),
         )
+        model.geom_matid[physics.bind(self._floor).id] = floor_material_ids[self._floor_style]
         targets = self.target_positions
-        count = len(targets)
+        # An arena without spheres of its own (target_spheres=0) only reports the
+        # target cells.
+        count = len(targets) if self._show_target_spheres and len(body_ids) else 0
         if count > len(body_ids):
             raise ValueError(
-                f"the maze has {count} targets but the arena holds {len(body_ids)}; "
-                "labmaze placed more objects than max_rooms * targets_per_room"
+                f"the maze has {count} targets but the arena holds {len(body_ids)} spheres; "
+                "labmaze placed more objects than the arena's target_spheres"
             )
-        model.body_pos[body_ids[:count]] = targets
+        model.body_pos[body_ids[:count]] = targets[:count]
         model.geom_rgba[geom_ids[:count]] = _TARGET_RGBA
         model.body_pos[body_ids[count:]] = (0.0, 0.0, pools.PARKING_Z_M)
         model.geom_rgba[geom_ids[count:], 3] = 0.0
-        self._collected = np.zeros(count, dtype=bool)
+        self._collected = np.zeros(len(targets), dtype=bool)
+
+    def hide_target_spheres(self) -> None:
+        """Parks the arena's own reward spheres from the next episode on (for tasks
+        that bring their own targets, such as `ManyGoalsMaze` with a `target_builder`)."""
+        self._show_target_spheres = False
 
     # Snapshots (composer.Environment.snapshot): the layout lives in Python too.
 
     def snapshot_state(self) -> dict[str, Any] | None:
-        """The maze's Python state: its labmaze seed, wall style, spawn and target
-        positions, wall boxes and which targets were collected (picklable)."""
-        if self._maze is None:
+        """The maze's Python state: its layers (and labmaze seed), looks, spawn and
+        target positions, wall boxes and which targets were collected (picklable)."""
+        if self._layers is None:
             return None
+        centers, half_sizes, chars = self._wall_layout
         return dict(
             maze_seed=self._maze_seed,
-            wall_style=self._wall_style,
+            layers=tuple(layer.copy() for layer in self._layers),
+            wall_style=dict(self._wall_style),
+            floor_style=self._floor_style,
             pending=self._pending,
+            spawn_grid=self._spawn_grid,
+            target_grid=self._target_grid,
             spawn_positions=self._spawn_positions.copy(),
             target_positions=self._target_positions.copy(),
-            wall_layout=tuple(array.copy() for array in self._wall_layout),
+            wall_layout=(centers.copy(), half_sizes.copy(), list(chars)),
             collected=self._collected.copy(),
         )
 
     def restore_state(self, state: Mapping[str, Any] | None) -> None:
         """Returns the maze to a `snapshot_state()` of a maze built alike."""
         if state is None:
-            self._maze = self._maze_seed = None
+            self._layers = None
+            self._maze_seed = None
             self._pending = False
             self._collected = np.zeros(0, dtype=bool)
             return
         self._maze_seed = state["maze_seed"]
-        self._maze = labmaze.RandomMaze(random_seed=self._maze_seed, **self._maze_kwargs)
-        self._wall_style = state["wall_style"]
+        self._restore_maze(state)
+        self._layers = tuple(layer.copy() for layer in state["layers"])  # type: ignore[assignment]
+        self._wall_style = dict(state["wall_style"])
+        self._floor_style = state["floor_style"]
         self._pending = state["pending"]
+        self._spawn_grid = state["spawn_grid"]
+        self._target_grid = state["target_grid"]
         self._spawn_positions = state["spawn_positions"].copy()
         self._target_positions = state["target_positions"].copy()
-        self._wall_layout = tuple(array.copy() for array in state["wall_layout"])
+        centers, half_sizes, chars = state["wall_layout"]
+        self._wall_layout = (centers.copy(), half_sizes.copy(), list(chars))
         self._collected = state["collected"].copy()
 
-    def _model_ids(self, physics: Physics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(target body ids, target geom ids, wall material ids) in the compiled model."""
+    def _restore_maze(self, state: Mapping[str, Any]) -> None:
+        """Puts the maze object back in the snapshot's layout (a generic maze keeps
+        its own object; only its layers are restored)."""
+        del state
+
+    def _model_ids(
+        self, physics: Physics
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], np.ndarray]:
+        """(target body ids, target geom ids, {wall character: material ids},
+        floor material ids) in the compiled model."""
         model = physics.model
         if self._ids is None or self._ids[0] is not model:
             if self._target_bodies:
@@ -263,14 +468,20 @@ class RandomMazeWithTargets(composer.Arena):
                 geom_ids = np.asarray(physics.bind(self._target_geoms).id, dtype=np.intp)
             else:
                 body_ids = geom_ids = np.zeros(0, dtype=np.intp)
-            prefix = self.prefix
-            material_ids = np.array(
-                [
-                    mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, prefix + name)
-                    for name in self._wall_material_names
-                ]
-            )
-            self._ids = (model, body_ids, geom_ids, material_ids)
+
+            def material_ids(entries: list[tuple[Any, Any, str]]) -> np.ndarray:
+                return np.array(
+                    [
+                        mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, self.prefix + name)
+                        for _, _, name in entries
+                    ]
+                )
+
+            wall_ids = {
+                char: material_ids(self._wall_material_names[char]) for char in self._wall_chars
+            }
+            floor_ids = material_ids(self._floor_material_entries)
+            self._ids = (model, body_ids, geom_ids, wall_ids, floor_ids)
         return self._ids[1:]
 
     def _wall_boxes(self, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -311,20 +522,70 @@ class RandomMazeWithTargets(composer.Arena):
         rows = np.floor(self._y_cells / 2 - xy[:, 1] / self._xy_scale).astype(int)
         return rows, cols
 
-    def _require_maze(self) -> labmaze.RandomMaze:
-        if self._maze is None:
+    def grid_to_world_positions(
+        self, grid_positions: Sequence[Sequence[float]]
+    ) -> list[np.ndarray]:
+        """dm_control's form: world (x, y, 0) of each (row, column) cell centre."""
+        return [np.array([*self.grid_to_world([y], [x])[0], 0.0]) for y, x in grid_positions]
+
+    def world_to_grid_positions(
+        self, world_positions: Sequence[Sequence[float]]
+    ) -> list[np.ndarray]:
+        """dm_control's form: fractional (row, column) of each world (x, y, z)
+        (cell centres are whole numbers)."""
+        y_offset, x_offset = (self._y_cells - 1) / 2, (self._x_cells - 1) / 2
+        return [
+            np.array([y_offset - y / self._xy_scale, x_offset + x / self._xy_scale])
+            for x, y, _ in world_positions
+        ]
+
+    def find_token_grid_positions(self, tokens: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+        """{token: [(row, column) of each cell of the entity layer holding it]}, in
+        row-major order."""
+        layer = np.array(self._maze.entity_layer)
+        found = {}
+        for token in tokens:
+            rows, cols = np.nonzero(layer == token)
+            found[token] = list(zip(rows.tolist(), cols.tolist()))
+        return found
+
+    def _require_maze(self) -> None:
+        if self._layers is None:
             raise ValueError(
                 "the maze exists from the first episode on; reset the environment "
                 "or call regenerate(random_state) first"
             )
-        return self._maze
 
     # Properties.
 
     @property
-    def maze(self) -> labmaze.RandomMaze | None:
-        """This episode's `labmaze.RandomMaze` (None before the first)."""
+    def maze(self) -> Any:
+        """The labmaze maze (for `RandomMazeWithTargets`, this episode's; None
+        before the first)."""
         return self._maze
+
+    @property
+    def text_maze_regenerated_hook(self) -> Callable[[], Any] | None:
+        """A callable run after each `regenerate` of the labmaze maze, before the
+        walls are laid out (it may edit the maze's entity layer)."""
+        return self._text_maze_regenerated_hook
+
+    @text_maze_regenerated_hook.setter
+    def text_maze_regenerated_hook(self, hook: Callable[[], Any] | None) -> None:
+        if hook is not None and not callable(hook):
+            raise TypeError(f"text_maze_regenerated_hook must be callable or None, got {hook!r}")
+        self._text_maze_regenerated_hook = hook
+
+    @property
+    def top_camera(self) -> mujoco.MjsCamera:
+        """The camera 100 m above the maze's centre, looking down."""
+        return self._top_camera
+
+    @property
+    def target_radius(self) -> float:
+        """Radius of the arena's reward spheres (and of the default targets of
+        `ManyGoalsMaze`), metres."""
+        return self._target_radius
 
     @property
     def xy_scale(self) -> float:
@@ -345,6 +606,7 @@ class RandomMazeWithTargets(composer.Arena):
 
     @property
     def target_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+        """The arena's own reward spheres."""
         return tuple(self._target_geoms)
 
     @property
@@ -355,9 +617,22 @@ class RandomMazeWithTargets(composer.Arena):
 
     @property
     def target_positions(self) -> np.ndarray:
-        """(n, 3) centres of this episode's reward spheres, metres."""
+        """(n, 3) centres of this episode's targets, `target_height` metres above
+        the floor."""
         self._require_maze()
         return self._target_positions.copy()
+
+    @property
+    def spawn_grid_positions(self) -> tuple[tuple[int, int], ...]:
+        """(row, column) of this episode's spawn cells."""
+        self._require_maze()
+        return self._spawn_grid
+
+    @property
+    def target_grid_positions(self) -> tuple[tuple[int, int], ...]:
+        """(row, column) of this episode's target cells."""
+        self._require_maze()
+        return self._target_grid
 
     @property
     def targets_collected(self) -> np.ndarray:
@@ -367,16 +642,24 @@ class RandomMazeWithTargets(composer.Arena):
     def spawn_position(self, random_state: np.random.RandomState) -> np.ndarray:
         """One of this episode's spawn cells, chosen with `random_state`: (3,) metres."""
         positions = self.spawn_positions
+        if len(positions) == 0:
+            raise ValueError("this episode's maze has no spawn cell (spawns_per_room is 0?)")
         return positions[random_state.randint(len(positions))]
 
     def collect_targets(
         self, physics: Physics, position: ArrayLike, reach: float | None = None
     ) -> int:
-        """Collects the targets within `reach` metres of `position` (3,) and hides them.
+        """Collects the arena's spheres within `reach` metres of `position` (3,) and
+        hides them.
 
         `reach` defaults to the target radius plus 0.5 m. Returns how many were
         collected by this call (each target counts once per episode).
         """
+        if not self._target_geoms:
+            raise ValueError(
+                "this maze holds no reward spheres of its own (target_spheres=0); "
+                "collect_targets needs them"
+            )
         reach = self._target_radius + 0.5 if reach is None else float(reach)
         targets = self.target_positions
         if len(targets) == 0:
@@ -385,7 +668,7 @@ class RandomMazeWithTargets(composer.Arena):
         new = (distances <= reach) & ~self._collected
         if np.any(new):
             self._collected |= new
-            _, geom_ids, _ = self._model_ids(physics)
+            _, geom_ids, _, _ = self._model_ids(physics)
             physics.model.geom_rgba[geom_ids[: len(targets)][new], 3] = 0.0
         return int(new.sum())
 
@@ -394,3 +677,101 @@ class RandomMazeWithTargets(composer.Arena):
         centers, half_sizes = self._walls.active_boxes(physics)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)
         return np.where(np.isnan(tops), 0.0, tops)
+
+
+class RandomMazeWithTargets(MazeWithTargets):
+    """A random labmaze maze (`labmaze.RandomMaze`), a new one every episode, with
+    reward spheres of its own (`max_rooms * targets_per_room` of them).
+
+    Args:
+      x_cells, y_cells: grid size in cells (odd, as labmaze requires).
+      xy_scale: side of a cell, metres.
+      z_height: wall height, metres.
+      max_rooms, room_min_size, room_max_size, max_variations, simplify,
+        extra_connection_probability: labmaze's `RandomMaze` parameters.
+      spawns_per_room: spawn cells per room (at least 1; dm_control's default, 0,
+        leaves no spawn cell for a walker).
+      targets_per_room: targets per room.
+      skybox_texture, wall_textures, floor_textures, aesthetic: as
+        `MazeWithTargets`.
+      target_radius: sphere radius, metres.
+      target_height: height of the sphere centres above the floor, metres.
+      name: the arena's name.
+    """
+
+    def _build(  # type: ignore[override]
+        self,
+        x_cells: int = 11,
+        y_cells: int = 11,
+        xy_scale: float = 2.0,
+        z_height: float = 2.0,
+        max_rooms: int = _MAX_ROOMS,
+        room_min_size: int = _ROOM_MIN_SIZE,
+        room_max_size: int = _ROOM_MAX_SIZE,
+        spawns_per_room: int = 1,
+        targets_per_room: int = 1,
+        max_variations: int = _MAX_VARIATIONS,
+        simplify: bool = _SIMPLIFY,
+        extra_connection_probability: float = _EXTRA_CONNECTION_PROBABILITY,
+        skybox_texture: composer.Entity | None = None,
+        wall_textures: Any = None,
+        floor_textures: composer.Entity | None = None,
+        aesthetic: str = "default",
+        target_radius: float = 0.3,
+        target_height: float = 0.5,
+        name: str = "random_maze",
+    ) -> None:
+        if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 1:
+            raise ValueError(f"spawns_per_room must be an int >= 1, got {spawns_per_room!r}")
+        if not isinstance(targets_per_room, (int, np.integer)) or targets_per_room < 0:
+            raise ValueError(f"targets_per_room must be an int >= 0, got {targets_per_room!r}")
+        self._maze_kwargs: dict[str, Any] = dict(
+            height=y_cells,
+            width=x_cells,
+            max_rooms=max_rooms,
+            room_min_size=room_min_size,
+            room_max_size=room_max_size,
+            max_variations=max_variations,
+            simplify=simplify,
+            extra_connection_probability=extra_connection_probability,
+            spawns_per_room=spawns_per_room,
+            objects_per_room=targets_per_room,
+        )
+        # Built now so that labmaze checks the parameters at construction.
+        maze = labmaze.RandomMaze(random_seed=0, **self._maze_kwargs)
+        super()._build(
+            maze,
+            xy_scale=xy_scale,
+            z_height=z_height,
+            skybox_texture=skybox_texture,
+            wall_textures=wall_textures,
+            floor_textures=floor_textures,
+            aesthetic=aesthetic,
+            name=name,
+            target_spheres=int(max_rooms) * int(targets_per_room),
+            target_radius=target_radius,
+            target_height=target_height,
+        )
+        self._episode_maze: labmaze.RandomMaze | None = None
+
+    def _next_maze(self, random_state: np.random.RandomState) -> labmaze.RandomMaze:
+        """A new `labmaze.RandomMaze` seeded from `random_state`."""
+        seed = int(random_state.randint(2**31 - 1))
+        self._maze_seed = seed
+        self._episode_maze = labmaze.RandomMaze(random_seed=seed, **self._maze_kwargs)
+        self._maze = self._episode_maze
+        return self._episode_maze
+
+    def _restore_maze(self, state: Mapping[str, Any]) -> None:
+        self._episode_maze = labmaze.RandomMaze(random_seed=state["maze_seed"], **self._maze_kwargs)
+        self._maze = self._episode_maze
+
+    @property
+    def maze(self) -> labmaze.RandomMaze | None:
+        """This episode's `labmaze.RandomMaze` (None before the first)."""
+        return self._episode_maze
+
+    @property
+    def max_targets(self) -> int:
+        """The most targets a maze of these parameters has."""
+        return len(self._target_bodies)

@@ -65,5 +65,8 @@ ACTION_CALLBACK_NAMES = ("before_step", "before_substep")
 
 
 def overrides(instance: object, base: type, name: str) -> bool:
-    """True if `instance`'s class overrides the method `name` of `base`."""
+    """True if `instance`'s class overrides the method `name` of `base`, or `instance`
+    itself has a callable `name` of its own (a callback assigned to the instance)."""
+    if name in getattr(instance, "__dict__", ()):
+        return True
     return getattr(type(instance), name) is not getattr(base, name)

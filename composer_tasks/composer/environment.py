@@ -170,6 +170,12 @@ def _defining_class(task_class: type, name: str) -> type:
     return next(klass for klass in task_class.__mro__ if name in vars(klass))
 
 
+def _instance_hooks(task: task_module.Task) -> dict[str, Any]:
+    """The callbacks assigned to `task` itself (not its class), by name."""
+    attributes = getattr(task, "__dict__", {})
+    return {name: attributes[name] for name in entity_module.CALLBACK_NAMES if name in attributes}
+
+
 @functools.lru_cache(maxsize=None)
 def _outcome_overrides(task_class: type[task_module.Task]) -> tuple[bool, bool, bool]:
     """(uses get_outcome, overrides get_discount, overrides should_terminate_episode)
@@ -576,6 +582,7 @@ class Environment(dm_env.Environment):
 
     def _collect_hooks(self) -> None:
         entities = list(self._task.root_entity.iter_entities())
+        self._task_instance_hooks = _instance_hooks(self._task)
         self._hooks = {}
         for name in entity_module.CALLBACK_NAMES:
             hooks = []
@@ -652,6 +659,11 @@ class Environment(dm_env.Environment):
         return self._reset_attempt()
 
     def _reset_attempt(self) -> dm_env.TimeStep:
+        # dm_control looks the task's callbacks up at each call, so a callback assigned
+        # to the task instance after the Environment was made runs; here the hooks are
+        # collected once, and collected again when the instance's callbacks changed.
+        if _instance_hooks(self._task) != self._task_instance_hooks:
+            self._collect_hooks()
         self._reset_next_step = True
         self._step_count = 0
         random_state = self._random_state

@@ -19,9 +19,11 @@ global settings), `namescope` (names, `find`, `find_all`), `attachment`
 `named`). docs/mjcf.md lists what differs from dm_control's PyMJCF.
 """
 
+from composer_tasks.mjcf.assets import Asset, from_zip
 from composer_tasks.mjcf.attachment import (
     get_attachment_frame,
     get_frame_freejoint,
+    get_frame_joints,
     get_freejoint,
 )
 from composer_tasks.mjcf.element import PREFIX_SEPARATOR, Element, RemovedElementError
@@ -34,19 +36,24 @@ from composer_tasks.mjcf.parser import (
 )
 from composer_tasks.mjcf.physics import Physics
 from composer_tasks.mjcf.root import RootElement
+from composer_tasks.mjcf.traversal_utils import commit_defaults
 
 __all__ = [
     "PREFIX_SEPARATOR",
+    "Asset",
     "Element",
     "Physics",
     "RemovedElementError",
     "RootElement",
+    "commit_defaults",
     "export_with_assets",
     "export_with_assets_as_zip",
     "from_file",
     "from_path",
     "from_xml_string",
+    "from_zip",
     "get_attachment_frame",
     "get_frame_freejoint",
+    "get_frame_joints",
     "get_freejoint",
 ]

@@ -55,6 +55,10 @@ def attach(where: Element, child: RootElement) -> Element:
         while f"{child.model}_{number}" in siblings:
             number += 1
         child._spec.modelname = f"{child.model}_{number}"
+    # Records from a pending parsed text are matched to the spec before attaching
+    # changes it (as `remove` does): after, the text no longer matches the spec.
+    for model in (*parent._top()._all_scopes(), *child._all_scopes()):
+        model._written  # noqa: B018
     merge_compiler(parent._top_spec(), child)
     prefix = parent._full_prefix() + child.model + "/"
     frame_record: dict[str, Any] = {}
@@ -324,3 +328,12 @@ _ALTERNATIVE_FIELDS = {
     mujoco.mjtOrientation.mjORIENTATION_XYAXES: "xyaxes",
     mujoco.mjtOrientation.mjORIENTATION_ZAXIS: "zaxis",
 }
+
+
+def get_frame_joints(model: RootElement) -> list[Element]:
+    """The joints (free joints included) of the attachment frame holding `model`, in
+    order; an empty list for a frame without joints.
+
+    Raises AttributeError for a model that is not attached, as PyMJCF does.
+    """
+    return get_attachment_frame(model).find_all("joint", immediate_children_only=True)

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import mujoco
 import numpy as np
 
+from composer_tasks.mjcf import assets as assets_module
+
 if TYPE_CHECKING:
     from composer_tasks.mjcf.element import Element
     from composer_tasks.mjcf.root import RootElement
@@ -95,8 +97,9 @@ class Attribute:
 
 # How an attribute's value was written, recorded per element: None (read the spec
 # field as it is), an int (a vector of that many numbers: read that many), or a str
-# (a reference given by name: read back the name).
-WrittenForm = int | str | None
+# (a reference given by name: read back the name), or an `Asset` (a file given by its
+# contents: read back the Asset).
+WrittenForm = int | str | assets_module.Asset | None
 
 
 def with_context(error: Exception, context: str) -> Exception:
@@ -123,11 +126,18 @@ def _copied(value: Any) -> Any:
     return list(value)
 
 
+# The written form of a class reference (`dclass`, `childclass`) given as a default
+# class handle rather than a name: it reads back as the handle, as in PyMJCF.
+CLASS_HANDLE_FORM = "\0default class handle"
+
+
 def as_written(value: Any, form: WrittenForm) -> Any:
     """An attribute's value read from the spec, in the form it was written in."""
     if form is None:
         return value
     if isinstance(form, str):
+        return form
+    if isinstance(form, assets_module.Asset):
         return form
     return value[:form]
 
@@ -232,6 +242,17 @@ class Text(Attribute):
         return value
 
 
+class File(Text):
+    """An asset file (`file=`): a path, or an `mjcf.Asset` (the file's contents), whose
+    bytes go in the model's assets under its virtual file system name."""
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        if isinstance(value, assets_module.Asset):
+            setattr(handle._mjs, self.field, assets_module.register(handle, value))
+            return value
+        return super().set(handle, value)
+
+
 def text(value: Any) -> str:
     """A string field of MjSpec, which some give as a vector of characters."""
     if isinstance(value, str):
@@ -329,6 +350,27 @@ def _element_class() -> type[Element]:
     return Element
 
 
+# The names given to unnamed elements that another element refers to (MjSpec refers
+# by name): `//unnamed_<namespace>_<n>` in the element's model, the names dm_control
+# writes for unnamed elements. A user's name cannot contain "/", so these clash with
+# none; the element's `name` stays None.
+UNNAMED_PREFIX = "//unnamed_"
+
+
+def _name_unnamed(element: Any, namespace: str) -> str:
+    """Names the unnamed `element` `//unnamed_<namespace>_<n>` (the first n free)."""
+    scope = element._scope
+    index = 0
+    while True:
+        full_name = f"{scope._prefix_in_top}{UNNAMED_PREFIX}{namespace}_{index}"
+        if scope._lookup(namespace, full_name) is None:
+            break
+        index += 1
+    element._mjs.name = full_name
+    scope._edited()
+    return full_name
+
+
 def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
@@ -343,7 +385,7 @@ def reference_name(handle: Handle, value: Any, namespace: str) -> str:
             raise ValueError(f"expected a <{namespace}> element, got {value!r}")
         name = value._mjs.name
         if not name:
-            raise ValueError(f"{value!r} has no name, so nothing can refer to it; name it")
+            name = _name_unnamed(value, namespace)
         return name
     raise TypeError(f"expected a <{namespace}> element or its name, got {type(value).__name__}")
 
@@ -654,14 +696,14 @@ _TEXTURE = _named(
     random=Number("random"),
     width=Number("width", integer=True),
     height=Number("height", integer=True),
-    file=Text("file"),
+    file=File("file"),
     gridsize=Vector("gridsize", 2, integer=True),
     gridlayout=Text("gridlayout"),
     content_type=Text("content_type"),
 )
 
 _MESH = _named(
-    file=Text("file"),
+    file=File("file"),
     vertex=FlatArray("uservert"),
     face=Custom(
         lambda h: np.array(h._mjs.userface),
@@ -676,7 +718,7 @@ _HFIELD = _named(
     size=Vector("size", 4),
     nrow=Number("nrow", integer=True),
     ncol=Number("ncol", integer=True),
-    file=Text("file"),
+    file=File("file"),
     elevation=FlatArray("userdata"),
 )
 

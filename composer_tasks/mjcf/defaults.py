@@ -120,6 +120,7 @@ class DefaultClass:
         spec = self._scope._top_spec()
         if spec.find_default(full_name) is not None:
             raise ValueError(f"model {self._scope.model!r} already has a default class {dclass!r}")
+        self._scope._written  # noqa: B018  (a parsed text's classes come first)
         child = spec.add_default(full_name, self._mjs)
         self._scope._default_children.setdefault(self._mjs.name, []).append(full_name)
         self._scope._edited()
@@ -129,6 +130,7 @@ class DefaultClass:
         if tag.startswith("_"):
             raise AttributeError(tag)
         if tag == "default":
+            self._scope._written  # noqa: B018  (the nested classes of a parsed text)
             spec = self._scope._top_spec()
             return [
                 DefaultClass(spec.find_default(name), self._scope)
@@ -223,6 +225,22 @@ class DefaultTag:
             record = records[key] = {}
         return record
 
+    def _shared_values(self, create: bool = False) -> dict[str, Any] | None:
+        """The values written on this actuator tag of the class, by name, or None.
+
+        MjSpec keeps one actuator default per class, which `motor`, `position`,
+        `velocity` and `general` all write (`velocity.kv` overwrites the gain
+        `position.kp` set); PyMJCF keeps one per tag, so each tag's values are also
+        kept here, as written, and read back per tag."""
+        if _DEFAULT_TAGS[self._tag] != "actuator":
+            return None
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        key = ("default values",) + record_key(self._cls.dclass or "main", self._tag)[1:]
+        if create:
+            return records.setdefault(key, {})
+        return records.get(key)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -232,7 +250,9 @@ class DefaultTag:
             return attribute.get(self)
         if name not in record:
             return None
-        return attributes_module.as_written(attribute.get(self), record[name])
+        shared = self._shared_values()
+        value = shared[name] if shared is not None and name in shared else attribute.get(self)
+        return attributes_module.as_written(value, record[name])
 
     def get_attributes(self) -> dict:
         """The attributes set on this tag of the class, by MJCF name."""
@@ -284,6 +304,10 @@ class DefaultTag:
             record = self._record()
         if record is not None:
             record[name] = form
+            shared = self._shared_values(create=True)
+            if shared is not None:
+                written = attribute.get(self)
+                shared[name] = np.array(written) if isinstance(written, np.ndarray) else written
         self._scope._edited()
 
     def set_attributes(self, **attributes: Any) -> None:
@@ -293,6 +317,8 @@ class DefaultTag:
         restores = []
         record = self._record()
         saved_record = None if record is None else dict(record)
+        shared = self._shared_values()
+        saved_shared = None if shared is None else dict(shared)
         last = len(checked) - 1
         try:
             for index, (attribute, name, value) in enumerate(checked):
@@ -305,6 +331,10 @@ class DefaultTag:
             if record is not None and saved_record is not None:
                 record.clear()
                 record.update(saved_record)
+            shared = self._shared_values()
+            if shared is not None:
+                shared.clear()
+                shared.update(saved_shared or {})
             raise
 
     def _check_unused(

@@ -30,6 +30,8 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import defaults as defaults_module
+from composer_tasks.mjcf.element_api import ElementMethods, SectionMethods
 from composer_tasks.mjcf import namescope as namescope_module
 
 if TYPE_CHECKING:
@@ -104,7 +106,7 @@ NAMESPACES = {
 }
 
 
-class Element:
+class Element(ElementMethods):
     """A handle on one element of an MJCF model (PyMJCF's `mjcf.Element`).
 
     Attributes are read and set by their MJCF names (`geom.size`, `joint.range =
@@ -206,8 +208,13 @@ class Element:
             raise AttributeError(
                 f"an attachment frame has no name attribute; its full_identifier is {name!r}"
             )
+        if name.endswith(PREFIX_SEPARATOR) and self._tag in ("joint", "freejoint"):
+            # A joint of an attachment frame: "child/" or "child/name/" (see `add`).
+            return name[len(self._mjs.parent.name) : -1] or None
         prefix = self._scope._full_prefix()
-        return name[len(prefix) :] if name else None
+        own = name[len(prefix) :]
+        # An element named only so that others can refer to it has no name of its own.
+        return own if own and not own.startswith(attributes_module.UNNAMED_PREFIX) else None
 
     @property
     def full_identifier(self) -> str:
@@ -329,6 +336,8 @@ class Element:
             record = self._record()
             if record is not None and "dclass" not in record:
                 return None  # the class a body's childclass gives is not set on it
+            if record is not None and record["dclass"] == attributes_module.CLASS_HANDLE_FORM:
+                return defaults_module.DefaultClass(self._mjs.classname, self._scope)
             classname = self._mjs.classname.name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
@@ -341,6 +350,10 @@ class Element:
             return attribute.get(self)
         if name not in record:
             return None
+        if record[name] == attributes_module.CLASS_HANDLE_FORM:  # childclass=<class handle>
+            return defaults_module.DefaultClass(
+                self._scope._top_spec().find_default(self._mjs.childclass), self._scope
+            )
         return attributes_module.as_written(attribute.get(self), record[name])
 
     def _set(self, name: str, value: Any) -> None:
@@ -400,12 +413,18 @@ class Element:
         prefix = self._scope._full_prefix()
         return name[len(prefix) :] if name else None
 
-    def _set_childclass(self, value: str | None) -> None:
+    def _set_childclass(self, value: Any) -> attributes_module.WrittenForm:
+        """Sets the class this body's children take: a class name or a class handle
+        (which then reads back as given, as in PyMJCF)."""
         if value is None:
             self._mjs.childclass = ""
-            return
-        self._scope._find_default(value)  # raises for a class the model does not have
-        self._mjs.childclass = self._scope._full_prefix() + value
+            return None
+        # Raises for a class the model does not have (or a handle of another model's).
+        found = self._scope._find_default(value)
+        self._mjs.childclass = found.name
+        if isinstance(value, defaults_module.DefaultClass):
+            return attributes_module.CLASS_HANDLE_FORM
+        return None
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -486,8 +505,11 @@ class Element:
             return handle
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
-            # PyMJCF names a joint of an attachment frame after the frame.
-            name = self._mjs.name + (attributes.get("name") or "")
+            # PyMJCF names a joint of an attachment frame after the frame ("child/"),
+            # a named one "child/name/" (dm_control/mjcf/element.py,
+            # _AttachmentFrameChild).
+            given = attributes.get("name")
+            name = self._mjs.name + (given + PREFIX_SEPARATOR if given else "")
             if self._scope._lookup("joint", name) is not None:  # a second unnamed joint
                 delete(self._scope._top_spec(), handle._mjs, fresh=True)
                 raise ValueError(
@@ -759,7 +781,7 @@ _SECTION_NAMESPACES = {
 }
 
 
-class Section:
+class Section(SectionMethods):
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
     __slots__ = ("_scope", "_section")

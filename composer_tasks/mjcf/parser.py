@@ -554,3 +554,25 @@ __all__ = [
     "get_assets",
     "to_xml_string",
 ]
+
+
+def default_classes(text: str) -> dict[str, list[str]]:
+    """The nested default classes MJCF text defines: the name of each class ("main" for
+    the top one) -> the names of the classes made directly from it, in order (what
+    `RootElement._default_children` holds for classes added through the API)."""
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError:
+        return {}
+    tree: dict[str, list[str]] = {}
+
+    def walk(node: ElementTree.Element, name: str) -> None:
+        for child in node.findall("default"):
+            child_name = child.get("class")
+            if child_name:
+                tree.setdefault(name, []).append(child_name)
+                walk(child, child_name)
+
+    for top in root.findall("default"):
+        walk(top, "main")
+    return tree

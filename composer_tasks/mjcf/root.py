@@ -33,6 +33,7 @@ from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import namescope as namescope_module
+from composer_tasks.mjcf.element_api import RootElementMethods
 
 # One RootElement per live MjSpec, by the spec's id, so that handles of the same model
 # share their scope. The values are weak references whose callback removes the entry
@@ -100,7 +101,7 @@ _LOOKUPS = {
 }
 
 
-class RootElement:
+class RootElement(RootElementMethods):
     """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
 
     Args:
@@ -388,6 +389,10 @@ class RootElement:
             from composer_tasks.mjcf import parser
 
             text, self._pending_text = self._pending_text, None
+            # The text's nested classes come before any added through the API since.
+            added, self._default_children = self._default_children, parser.default_classes(text)
+            for parent, children in added.items():
+                self._default_children.setdefault(parent, []).extend(children)
             records = parser.attributes_written(self._spec, text)
             if records is not None:
                 self._records = records
@@ -533,7 +538,13 @@ class RootElement:
         mjs = creator(owner, default)
         handle = element_module.new_handle(mjs, self, tag)
         name = ""
-        written: dict[str, Any] = {} if dclass is None else {"dclass": None}
+        written: dict[str, Any] = {}
+        if dclass is not None:
+            written["dclass"] = (
+                attributes_module.CLASS_HANDLE_FORM
+                if isinstance(dclass, defaults_module.DefaultClass)
+                else None
+            )
         try:
             for name, value in attributes.items():
                 attribute = table[name]

@@ -12,6 +12,7 @@ from composer_tasks.props.pedestal import Pedestal, SphereCradle
 from composer_tasks.props.position_detector import PositionDetector
 from composer_tasks.props.primitive import Box, BoxWithSites, Primitive
 from composer_tasks.props.soccer_ball import SoccerBall
+from composer_tasks.props.target_sphere import TargetSphere, TargetSphereTwoTouch
 
 __all__ = [
     "Box",
@@ -23,4 +24,6 @@ __all__ = [
     "Primitive",
     "SoccerBall",
     "SphereCradle",
+    "TargetSphere",
+    "TargetSphereTwoTouch",
 ]

@@ -51,10 +51,13 @@ def _check_region(pos: ArrayLike, size: ArrayLike) -> tuple[np.ndarray, np.ndarr
             f"pos and size must both have 2 or 3 values (m), got {pos.tolist()!r} and "
             f"{size.tolist()!r}"
         )
-    if not (np.all(np.isfinite(pos)) and np.all(np.isfinite(size)) and np.all(size > 0)):
+    # A half-size <= 0 is accepted, as dm_control accepts it: the region is then empty
+    # (lower >= upper), so nothing is inside it (everything is, `inverted`).
+    # dm_control's RandomizedPitch gives its field such a size when the pitch is
+    # narrower than two goal depths.
+    if not (np.all(np.isfinite(pos)) and np.all(np.isfinite(size))):
         raise ValueError(
-            f"pos must be finite and size positive and finite (m), got {pos.tolist()!r} and "
-            f"{size.tolist()!r}"
+            f"pos and size must be finite (m), got {pos.tolist()!r} and {size.tolist()!r}"
         )
     return pos, size
 
@@ -138,7 +141,8 @@ class PositionDetector(composer.Entity):
             self._upper.tolist() + [np.inf] * (3 - pos.size),
         )
         render_size = np.full(3, _RENDERED_HEIGHT_IN_2D_MODE_M)
-        render_size[: len(size)] = size
+        # MuJoCo's sites need positive sizes; an empty region shows as a flat one.
+        render_size[: len(size)] = np.maximum(np.abs(size), _RENDERED_HEIGHT_IN_2D_MODE_M)
         self._site.pos = list(_in_3d(pos))
         self._site.size = list(render_size)
         self._lower_site.pos = list(_in_3d(self._lower))
@@ -150,7 +154,7 @@ class PositionDetector(composer.Entity):
         its dimension (2 or 3). A spec edit: the model recompiles.
 
         Raises:
-          ValueError: for a region of another dimension or non-positive size.
+          ValueError: for a region of another dimension or a value that is not finite.
         """
         centre, half_size = _check_region(pos, size)
         if centre.shape != self._lower.shape:
@@ -212,6 +216,11 @@ class PositionDetector(composer.Entity):
             self._geom_ids.append(ids)
         self._detected_flags = [False] * len(self._entities)
         self._detected = False
+        # Poses set earlier in this episode's initialisation (the task's hook runs
+        # first) reach geom_xpos only after a forward pass, which dm_control's
+        # `bind(geom).xpos` does lazily when the physics is dirty.
+        if physics._dirty:
+            physics.forward()
         self._update_detection(physics)
 
     def before_step(self, physics: Physics, random_state: np.random.RandomState) -> None:

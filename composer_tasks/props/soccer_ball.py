@@ -121,7 +121,11 @@ class SoccerBall(primitive.Primitive):
                 f"{friction!r}"
             )
         if not _is_number(damp_ratio) or not np.isfinite(damp_ratio) or damp_ratio < 0:
-            raise ValueError(f"damp_ratio must be a finite number >= 0, got {damp_ratio!r}")
+            raise ValueError(
+                # dm_control's wording starts "Invalid `damp_ratio` parameter".
+                f"Invalid `damp_ratio` parameter: it must be a finite number >= 0, got "
+                f"{damp_ratio!r}"
+            )
         super()._build(
             geom_type="sphere",
             size=[radius],

@@ -22,3 +22,7 @@ from composer_tasks.tasks.parkour import TorsoPoseTermination
 from composer_tasks.tasks.parkour import UnitForwardVelocityReward
 from composer_tasks.tasks.perturbations import RandomPushes
 from composer_tasks.tasks.random_goal_maze import ManyGoalsMaze
+from composer_tasks.tasks.random_goal_maze import ManyHeterogeneousGoalsMaze
+from composer_tasks.tasks.random_goal_maze import NullGoalMaze
+from composer_tasks.tasks.random_goal_maze import RepeatSingleGoalMaze
+from composer_tasks.tasks.reach import TwoTouch

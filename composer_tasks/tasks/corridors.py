@@ -75,6 +75,10 @@ class RunThroughCorridor(walker_task.WalkerTask):
         self._arena = arena
         self._task_observables = collections.OrderedDict()
         walker_state.attach_walker(arena, walker)
+        # dm_control's task sets these clipping planes (metres) on the arena at every
+        # episode's MJCF stage; they never change, so once here keeps the model.
+        arena.spec.visual.map.znear = 0.00025
+        arena.spec.visual.map.zfar = 4.0
         self._walker_spawn_position = walker_spawn_position
         self._walker_spawn_rotation = walker_spawn_rotation
         self._target_velocity = float(target_velocity)
@@ -103,10 +107,12 @@ class RunThroughCorridor(walker_task.WalkerTask):
             raise ValueError(
                 f"walker_spawn_position must give (x, y, z) in metres, got {position!r}"
             )
-        yaw = None
-        if self._walker_spawn_rotation is not None:
-            yaw = variation.evaluate(self._walker_spawn_rotation, random_state=random_state)
-        walker_state.place_walker(physics, self._walker, position, yaw)
+        quaternion = None
+        # dm_control tests the rotation's truth: None and 0 both leave the heading.
+        if self._walker_spawn_rotation:
+            yaw = float(variation.evaluate(self._walker_spawn_rotation, random_state=random_state))
+            quaternion = walker_state.yaw_quaternion(yaw)
+        walker_state.respawn_walker(physics, self._walker, random_state, position, quaternion)
         self._fall_detector.reset(physics)
         self._failure_termination = False
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from composer_tasks import composer
 from composer_tasks import rewards
+from composer_tasks.arenas import style
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
@@ -53,13 +54,18 @@ class Bowl(composer.Arena):
 
     Args:
       size: half-lengths (x, y) of the surrounding floor, metres.
+      aesthetic: "default" (blue-grey) or "outdoor_natural" (grass and sky, see
+        `arenas.style.add_outdoor_natural_look`).
       name: the arena's name.
     """
 
-    def _build(self, size: Sequence[float] = (10.0, 10.0), name: str = "bowl") -> None:
+    def _build(
+        self, size: Sequence[float] = (10.0, 10.0), aesthetic: str = "default", name: str = "bowl"
+    ) -> None:
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
+        style.check_aesthetic(aesthetic)
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
@@ -72,20 +78,22 @@ class Bowl(composer.Arena):
             size=[_HFIELD_HALF_SIZE_M, _HFIELD_HALF_SIZE_M, _HFIELD_HEIGHT_M, _HFIELD_BASE_M],
             userdata=[0.0] * (_HFIELD_SAMPLES * _HFIELD_SAMPLES),
         )
-        colour = [0.2, 0.3, 0.4, 1.0]
+        look: dict[str, object] = {"rgba": [0.2, 0.3, 0.4, 1.0]}
+        if aesthetic == "outdoor_natural":
+            look = {"material": style.add_outdoor_natural_look(spec).name}
         # Slightly below the floor so the flat rim does not z-fight with it.
         self._terrain = spec.worldbody.add_geom(
             name="terrain",
             type=mujoco.mjtGeom.mjGEOM_HFIELD,
             hfieldname="terrain",
             pos=[0.0, 0.0, -0.01],
-            rgba=colour,
+            **look,
         )
         self._floor = spec.worldbody.add_geom(
             name="ground",
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[size[0], size[1], 0.5],
-            rgba=colour,
+            **look,
         )
         self._spec = spec
         self._pending_terrain: np.ndarray | None = None

@@ -96,6 +96,48 @@ def heading_rotation(physics: Physics, walker: Walker) -> np.ndarray:
     return np.array([[cosine, -sine], [sine, cosine]])
 
 
+def reset_walker_pose(
+    physics: Physics, walker: Walker, random_state: np.random.RandomState
+) -> None:
+    """dm_control's `walker.reinitialize_pose` with its default (upright)
+    initializer: the root at `walker.upright_pose` and at rest, then
+    `reinitialize_pose` (the joints' initial pose and any initializer a user
+    added, which may move the root again).
+
+    A planar walker (no free joint) keeps its root; an entity without
+    `upright_pose` stands at its frame's origin, and one without
+    `reinitialize_pose` keeps its joints.
+    """
+    if getattr(walker, "free_joint", None) is not None:
+        upright = getattr(walker, "upright_pose", None)
+        position = np.zeros(3) if upright is None else upright.xpos
+        quaternion = np.array([1.0, 0.0, 0.0, 0.0]) if upright is None else upright.xquat
+        walker.set_pose(physics, position=position, quaternion=quaternion)
+        walker.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
+    reinitialize_pose = getattr(walker, "reinitialize_pose", None)
+    if reinitialize_pose is not None:
+        reinitialize_pose(physics, random_state)
+
+
+def respawn_walker(
+    physics: Physics,
+    walker: Walker,
+    random_state: np.random.RandomState,
+    position: ArrayLike,
+    quaternion: ArrayLike | None = None,
+) -> None:
+    """dm_control's respawn in its locomotion tasks: `reset_walker_pose`, then a
+    shift by `position` (world, metres) and a turn by `quaternion` (w, x, y, z),
+    the velocity turned with it."""
+    reset_walker_pose(physics, walker, random_state)
+    walker.shift_pose(
+        physics,
+        position=np.asarray(position, dtype=np.float64),
+        quaternion=None if quaternion is None else np.asarray(quaternion, dtype=np.float64),
+        rotate_velocity=True,
+    )
+
+
 def enable_proprioception(walker: Walker) -> None:
     """Enables the walker's proprioceptive, kinematic and dynamic sensor
     observables: its `proprioception`, `kinematic_sensors` and `dynamic_sensors`

@@ -12,6 +12,7 @@ from composer_tasks.walkers.cmu_humanoid import CMUHumanoidPositionControlledV20
 from composer_tasks.walkers.ant import Ant
 from composer_tasks.walkers.jumping_ball import JumpingBallWithHead
 from composer_tasks.walkers.jumping_ball import RollingBallWithHead
+from composer_tasks.walkers.rodent import Rat
 
 __all__ = [
     "Ant",
@@ -22,6 +23,7 @@ __all__ = [
     "JumpingBallWithHead",
     "PlanarWalker",
     "Quadruped",
+    "Rat",
     "RollingBallWithHead",
     "Walker",
     "WalkerObservables",

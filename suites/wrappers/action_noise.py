@@ -9,6 +9,11 @@ environment gives the same noisy trajectory as dm_control's.
 from suites.wrappers import base
 import numpy as np
 
+# The message of the error (a module constant as dm_control's, whose tests format it).
+_BOUNDS_MUST_BE_FINITE = (
+    "action_noise needs finite action bounds to scale the noise, got {action_spec!r}"
+)
+
 
 class Wrapper(base.EnvironmentWrapper):
     """Adds zero-mean Gaussian noise to each action, then clips it to the action bounds.
@@ -28,9 +33,7 @@ class Wrapper(base.EnvironmentWrapper):
         if not (
             np.all(np.isfinite(action_spec.minimum)) and np.all(np.isfinite(action_spec.maximum))
         ):
-            raise ValueError(
-                f"action_noise needs finite action bounds to scale the noise, got {action_spec!r}"
-            )
+            raise ValueError(_BOUNDS_MUST_BE_FINITE.format(action_spec=action_spec))
         self._minimum = action_spec.minimum
         self._maximum = action_spec.maximum
         self._noise_std = scale * (action_spec.maximum - action_spec.minimum)

@@ -9,6 +9,13 @@ from suites.wrappers import base
 import numpy as np
 from dm_env import specs
 
+# The messages of the errors (module constants as dm_control's, whose tests format them).
+_ACTION_SPEC_MUST_BE_BOUNDED_ARRAY = (
+    "action_scale needs an action spec that is one specs.BoundedArray, got {!r}"
+)
+_MUST_BE_FINITE = "{name} must be finite, got {bounds!r}"
+_MUST_BROADCAST = "{name} {bounds!r} does not broadcast to the action shape {shape}"
+
 
 class Wrapper(base.EnvironmentWrapper):
     """Maps actions in [minimum, maximum] linearly onto the wrapped action spec's bounds.
@@ -29,10 +36,7 @@ class Wrapper(base.EnvironmentWrapper):
     def __init__(self, env, minimum, maximum):
         action_spec = env.action_spec()
         if not isinstance(action_spec, specs.BoundedArray):
-            raise ValueError(
-                f"action_scale needs an action spec that is one specs.BoundedArray, got "
-                f"{action_spec!r}"
-            )
+            raise ValueError(_ACTION_SPEC_MUST_BE_BOUNDED_ARRAY.format(action_spec))
         minimum, maximum = np.array(minimum), np.array(maximum)
         shape = action_spec.shape
         for bounds, name in (
@@ -42,12 +46,12 @@ class Wrapper(base.EnvironmentWrapper):
             (action_spec.maximum, "env.action_spec().maximum"),
         ):
             if not np.all(np.isfinite(bounds)):
-                raise ValueError(f"{name} must be finite, got {bounds!r}")
+                raise ValueError(_MUST_BE_FINITE.format(name=name, bounds=bounds))
             try:
                 np.broadcast_to(bounds, shape)
             except ValueError:
                 raise ValueError(
-                    f"{name} {bounds!r} does not broadcast to the action shape {shape}"
+                    _MUST_BROADCAST.format(name=name, bounds=bounds, shape=shape)
                 ) from None
         self._wrapped_minimum = action_spec.minimum
         self._wrapped_dtype = action_spec.dtype

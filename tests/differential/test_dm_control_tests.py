@@ -10,13 +10,13 @@ from composer_tasks import porting
 from tests.differential import dm_control_tests, harness
 
 # Small and fast, and one of each outcome: a file that runs (rewards), one out of
-# scope by the table (viewer), one whose import has no counterpart (rl), one that
-# uses a test helper that cannot be ported (updater: fake_physics imports rl).
+# scope by the table (viewer), one whose import MODULE_MAP does not cover (mocap),
+# one whose import has no counterpart by design (xml_tools, in NO_COUNTERPART).
 SUBSET = [
     "utils/rewards_test.py",
     "viewer/util_test.py",
-    "rl/control_test.py",
-    "composer/observation/updater_test.py",
+    "locomotion/mocap/loader_test.py",
+    "utils/xml_tools_test.py",
 ]
 
 
@@ -46,11 +46,12 @@ def test_report_on_a_fixed_subset(reference, tmp_path):
     )
     assert files["viewer/util_test.py"]["status"] == "out of scope"
     assert "dm_control.viewer has no counterpart" in files["viewer/util_test.py"]["reason"]
-    assert files["rl/control_test.py"]["status"] == "out of scope"
-    assert "from dm_control.rl import control" in files["rl/control_test.py"]["reason"]
-    updater = files["composer/observation/updater_test.py"]
-    assert updater["status"] == "out of scope"
-    assert "test helper dm_control.composer.observation.fake_physics" in updater["reason"]
+    mocap = files["locomotion/mocap/loader_test.py"]
+    assert mocap["status"] == "out of scope"
+    assert "from dm_control.locomotion.mocap import loader" in mocap["reason"]
+    xml_tools = files["utils/xml_tools_test.py"]
+    assert xml_tools["status"] == "out of scope"
+    assert porting.NO_COUNTERPART["dm_control.utils.xml_tools"] in xml_tools["reason"]
     assert report["in_scope_files"] == 1 and report["out_of_scope_files"] == 3
     assert report["in_scope_tests"] == rewards["tests"]
     assert report["pass_rate"] == rewards["passed"] / rewards["tests"]
@@ -80,6 +81,20 @@ def test_files_and_helpers_are_ported_outside_the_repository(reference, tmp_path
     )
     assert "from dm_control" not in ported
     assert not os.path.exists(os.path.join(harness.REPO_ROOT, dm_control_tests.PACKAGE))
+
+
+def test_a_file_using_a_test_helper_that_cannot_be_ported_is_out_of_scope(reference, tmp_path):
+    # fake_physics imports dm_control.rl.control: without its mapping the helper is
+    # blocked, and so is every test file that imports the helper.
+    root = dm_control_tests.dm_control_root(reference)
+    table = dm_control_tests.mapping_table()
+    del table["dm_control.rl.control"]
+    unportable = dm_control_tests.stage(
+        root, str(tmp_path), ["composer/observation/updater_test.py"], table
+    )
+    reason = unportable["composer/observation/updater_test.py"]
+    assert "test helper dm_control.composer.observation.fake_physics" in reason
+    assert "from dm_control.rl import control" in reason
 
 
 # --- the pieces, without the reference venv ------------------------------------------

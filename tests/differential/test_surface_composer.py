@@ -614,36 +614,23 @@ CASES = [
     ),
     pytest.param(
         "mjcf_camera_size_setters",
-        marks=[
-            _MARK.dm_control_api(
-                "composer.observation.observable.MJCFCamera.height",
-                "composer.observation.observable.MJCFCamera.width",
-            ),
-            _MARK.xfail(strict=True, reason="MJCFCamera.height and width have no setter here"),
-        ],
+        marks=_MARK.dm_control_api(
+            "composer.observation.observable.MJCFCamera.height",
+            "composer.observation.observable.MJCFCamera.width",
+        ),
         id="mjcf_camera_size_setters",
     ),
     pytest.param(
         "mujoco_camera_size_setters",
-        marks=[
-            _MARK.dm_control_api(
-                "composer.observation.observable.MujocoCamera.height",
-                "composer.observation.observable.MujocoCamera.width",
-            ),
-            _MARK.xfail(strict=True, reason="MujocoCamera.height and width have no setter here"),
-        ],
+        marks=_MARK.dm_control_api(
+            "composer.observation.observable.MujocoCamera.height",
+            "composer.observation.observable.MujocoCamera.width",
+        ),
         id="mujoco_camera_size_setters",
     ),
     pytest.param(
         "observable_call",
-        marks=[
-            _MARK.dm_control_api("composer.observation.observable.Observable"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control's observables are callable (`observable(physics)` gives the "
-                "current value); here only `observation_callable(physics)()` is",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.observation.observable.Observable"),
         id="observable_call",
     ),
     pytest.param(
@@ -669,14 +656,7 @@ CASES = [
     ),
     pytest.param(
         "updater_update",
-        marks=[
-            _MARK.dm_control_api("composer.observation.Updater.update"),
-            _MARK.xfail(
-                strict=True,
-                reason="Updater.update takes the substep index here (`update(substep)`); "
-                "dm_control's takes no argument and counts the substeps itself",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.observation.Updater.update"),
         id="updater_update",
     ),
 ]

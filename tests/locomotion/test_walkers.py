@@ -547,8 +547,15 @@ def test_tracking_cameras_follow_the_walker_and_look_at_it(walker_class):
         "walker/front",
     ]
     model, data = physics.model, physics.data
-    # Camera 0 of the model, what videos show by default, is a tracking camera.
-    assert model.camera(0).name in ("walker/back", "walker/side")
+    # The walker's first camera is a tracking camera (camera 0 of the model is the
+    # Floor's top camera, as in dm_control).
+    assert model.camera(0).name == "top_camera"
+    walker_cameras = [
+        model.camera(i).name
+        for i in range(model.ncam)
+        if model.camera(i).name.startswith("walker/")
+    ]
+    assert walker_cameras[0] in ("walker/back", "walker/side")
     root = physics.bind(walker.root_body).xpos
     for camera in walker.tracking_cameras:
         camera_id = physics.bind(camera).id

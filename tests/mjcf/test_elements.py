@@ -230,3 +230,26 @@ def test_root_element_is_reached_through_the_element_module_as_in_dm_control():
     assert element.RootElement is mjcf.RootElement
     with pytest.raises(AttributeError, match="no attribute 'Missing'"):
         element.Missing  # noqa: B018
+
+
+def test_commit_defaults_and_class_handles_read_back_as_written():
+    model = mjcf.RootElement()
+    model.default.geom.type = "box"
+    model.default.geom.pos = [0, 1, 0]
+    top = model.default.add("default", dclass="top")
+    top.geom.size = [0.5]
+    sub = top.add("default", dclass="sub")
+    sub.geom.rgba = [1, 0, 0, 1]
+    body = model.worldbody.add("body", childclass=sub)
+    assert body.childclass == sub and body.get_attributes() == {"childclass": sub}
+    by_name = model.worldbody.add("geom", dclass="top", pos=[1, 1, 1])
+    assert by_name.dclass == "top"
+    mjcf.commit_defaults(by_name)
+    assert sorted(by_name.get_attributes()) == ["dclass", "pos", "size", "type"]
+    assert by_name.pos.tolist() == [1, 1, 1] and by_name.type == "box"  # its own value wins
+    inherited = body.add("geom")  # the class of its body's childclass, and those above it
+    mjcf.commit_defaults(inherited, attributes=["rgba", "size"])
+    assert sorted(inherited.get_attributes()) == ["rgba", "size"]
+    assert inherited.rgba.tolist() == [1, 0, 0, 1] and inherited.size.tolist() == [0.5]
+    with pytest.raises(TypeError, match="needs a PyMJCF element"):
+        mjcf.commit_defaults(top)

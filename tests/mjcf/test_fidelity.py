@@ -68,7 +68,9 @@ def test_attachment_frames_and_free_joints():
     with pytest.raises(ValueError, match="already has a joint named 'prop/'"):
         frame.add("joint", type="hinge")
     frame.add("freejoint", name="free")
-    assert mjcf.get_frame_freejoint(model).full_identifier == "prop/free"
+    # PyMJCF names a frame's named joint "<frame>name/" (dm-control 1.0.50 gives "prop/free/").
+    free = mjcf.get_frame_freejoint(model)
+    assert (free.name, free.full_identifier) == ("free", "prop/free/")
     assert mjcf.get_freejoint(arena.worldbody) is None
     assert mjcf.get_freejoint(model.worldbody.geom[0]) is None
     with pytest.raises(AttributeError, match="takes the attached model"):

@@ -199,12 +199,10 @@ def test_failed_adds_of_bad_references_leave_nothing():
     model, body, joint, geom, site, _ = _model()
     other = mjcf.RootElement(model="other")
     other_joint = other.worldbody.add("body").add("joint", name="j")
-    unnamed = body.add("joint", axis=[1, 0, 0])
     before = _counts(model)
     for add, error in [
         (lambda: model.actuator.add("motor", name="a", joint=geom), ValueError),  # wrong kind
         (lambda: model.actuator.add("motor", name="a", joint=other_joint), ValueError),
-        (lambda: model.actuator.add("motor", name="a", joint=unnamed), ValueError),
         (lambda: model.actuator.add("motor", name="a", joint=3), TypeError),
         (lambda: model.sensor.add("touch", name="a", site=joint), ValueError),
         (lambda: model.sensor.add("framepos", name="a", objtype="blob"), ValueError),
@@ -218,6 +216,20 @@ def test_failed_adds_of_bad_references_leave_nothing():
             add()
         assert _counts(model) == before
         assert model.find("actuator", "a") is None and model.find("sensor", "a") is None
+
+
+def test_a_reference_to_an_unnamed_element_names_it_as_dm_control_writes_it():
+    model, body, *_ = _model()
+    unnamed = body.add("joint", axis=[1, 0, 0])
+    motor = model.actuator.add("motor", joint=unnamed)
+    # The name dm_control writes for an unnamed element; the element's own name stays None.
+    assert unnamed.full_identifier == "//unnamed_joint_0" and motor.joint == unnamed
+    assert unnamed.name is None and "name" not in unnamed.get_attributes()
+    second = body.add("joint", axis=[0, 1, 0])
+    model.actuator.add("motor", joint=second)
+    assert second.full_identifier == "//unnamed_joint_1"
+    physics = mjcf.Physics.from_mjcf_model(model)
+    assert physics.bind(second).qposadr == physics.model.jnt_qposadr[-1]
 
 
 def test_a_failed_set_leaves_the_element_as_it_was():

@@ -1,0 +1,1 @@
+"""Small helpers for task authors (dm_control's `utils` counterparts): `containers`."""
