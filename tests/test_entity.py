@@ -1,5 +1,6 @@
 """Entity: attachment by reference, names, binding, detach, poses, compile errors."""
 
+import logging
 import mujoco
 import numpy as np
 import pytest
@@ -132,7 +133,7 @@ def test_free_entity_pose_and_velocity():
     )
 
 
-def test_fixed_entity_set_pose_moves_the_attachment_body():
+def test_fixed_entity_set_pose_moves_the_attachment_body(caplog):
     arena = Plane()
     creature = Torso()
     arena.attach(creature)
@@ -140,12 +141,19 @@ def test_fixed_entity_set_pose_moves_the_attachment_body():
     creature.set_pose(physics, position=[0.0, 1.0, 0.5])
     physics.forward()
     np.testing.assert_allclose(creature.get_pose(physics)[0], [0.0, 1.0, 0.5])
-    with pytest.raises(ValueError, match="no free joint"):
+    qvel_before = physics.data.qvel.copy()
+    with caplog.at_level(logging.WARNING):
         creature.set_velocity(physics, velocity=[1.0, 0.0, 0.0])
+    assert "no free joint" in caplog.text
+    np.testing.assert_array_equal(physics.data.qvel, qvel_before)
+    with pytest.raises(ValueError, match="no free joint"):
+        creature.get_velocity(physics)
     with pytest.raises(ValueError, match="position must have shape"):
         creature.set_pose(physics, position=[1.0, 2.0])
-    with pytest.raises(ValueError, match="root of the model"):
+    with pytest.raises(RuntimeError, match="root of the model"):
         arena.set_pose(physics, position=[0.0, 0.0, 0.0])
+    with pytest.raises(RuntimeError, match="root of the model"):
+        arena.get_pose(physics)
 
 
 def test_build_must_set_a_spec():

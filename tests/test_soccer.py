@@ -225,7 +225,9 @@ def test_statistics_of_a_moving_player_and_ball():
     physics = env.physics
     walker = task.players[0].walker
     ball_position = physics.bind(task.ball.geom).xpos.copy()
-    walker_position = walker.get_pose(physics)[0]
+    # The head is above the walker's origin (get_pose is the attachment frame's, as
+    # in dm_control).
+    walker_position = np.array(physics.bind(walker.root_body).xpos)
     toward = (ball_position - walker_position)[:2]
     walker.set_velocity(physics, velocity=np.array([*(2.0 * toward / np.linalg.norm(toward)), 0.0]))
     task.ball.set_velocity(physics, velocity=np.array([3.0, 0.0, 0.0]))
@@ -260,9 +262,12 @@ def test_initialisation_places_everything_apart_at_rest():
         first, second = owners[contacts[:, 0]], owners[contacts[:, 1]]
         assert not np.any((first >= 0) & (second >= 0) & (first != second))
         for player in task.players:
-            position, quaternion = player.walker.get_pose(physics)
+            # BoxHead's pose lives in its root slides and steer hinge (its get_pose is
+            # the attachment frame's, as in dm_control).
+            walker = player.walker
+            position = np.asarray(physics.bind(list(walker.root_joints)).qpos)
             assert np.all(np.abs(position[:2]) <= spawn)
-            headings.append(2 * np.arctan2(quaternion[3], quaternion[0]))
+            headings.append(float(physics.named.data.qpos[walker.prefix + "steer"][0]))
         assert np.all(physics.data.qvel == 0.0)
     # The drawn headings survive the walkers' own episode initialisation.
     assert len(set(np.round(headings, 6))) == len(headings)

@@ -236,35 +236,44 @@ def test_boxhead_camera_control_adds_camera_joints_actuators_and_observables():
     np.testing.assert_allclose(camera.xfrc_applied, (0.0, 0.0, 9.81, 0.0, 0.0, 0.0))
 
 
-def test_boxhead_pose_and_velocity_round_trip_and_move_the_body():
+def test_boxhead_pose_and_velocity_follow_dm_control():
     _, walker, physics = _boxhead_physics()
     yaw = 0.7
     walker.set_pose(physics, [1.0, -2.0, 0.0], [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)])
+    np.testing.assert_allclose(physics.bind(list(walker.root_joints)).qpos, [1.0, -2.0, 0.0])
+    np.testing.assert_allclose(physics.named.data.qpos["home0/steer"], yaw)
+    # get_pose is Entity's: the attachment frame, which the root slides do not move.
     position, quaternion = walker.get_pose(physics)
-    np.testing.assert_allclose(position, [1.0, -2.0, 0.0])
-    np.testing.assert_allclose(quaternion, [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)])
+    np.testing.assert_array_equal(position, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(quaternion, [1.0, 0.0, 0.0, 0.0])
     physics.forward()
-    # The head's x axis (forward) turned by +yaw from its published -90 degrees.
+    # dm_control writes the yaw into the downward steer axis as is: the head's x
+    # axis (forward) turns by -yaw from its published -90 degrees.
     heading = np.asarray(physics.bind(walker.root_body).xmat).reshape(3, 3)[:, 0]
     np.testing.assert_allclose(
-        heading[:2], [np.cos(yaw - np.pi / 2), np.sin(yaw - np.pi / 2)], atol=1e-12
+        heading[:2], [np.cos(-yaw - np.pi / 2), np.sin(-yaw - np.pi / 2)], atol=1e-12
     )
     np.testing.assert_allclose(physics.bind(walker.root_body).xpos, [1.0, -2.0, 1.0])
     walker.set_velocity(physics, [0.5, 0.0, 0.0], [0.0, 0.0, 1.5])
-    linear, angular = walker.get_velocity(physics)
-    np.testing.assert_allclose(linear, [0.5, 0.0, 0.0])
-    np.testing.assert_allclose(angular, [0.0, 0.0, 1.5])
+    np.testing.assert_allclose(physics.bind(list(walker.root_joints)).qvel, [0.5, 0.0, 0.0])
+    np.testing.assert_allclose(physics.named.data.qvel["home0/steer"], 1.5)
+    walker.set_velocity(physics, angular_velocity=-0.5)
+    np.testing.assert_allclose(physics.named.data.qvel["home0/steer"], -0.5)
+    with pytest.raises(ValueError, match="no free joint"):
+        walker.get_velocity(physics)
+    with pytest.raises(ValueError, match="position must be 3 finite values"):
+        walker.set_pose(physics, [1.0, 2.0])
+    # shift_pose is Entity's: the frame's pose plus the shift, written by set_pose.
     turn = 0.4
     walker.shift_pose(physics, [1.0, 0.0, 0.0], [np.cos(turn / 2), 0.0, 0.0, np.sin(turn / 2)])
-    position, quaternion = walker.get_pose(physics)
-    np.testing.assert_allclose(position, [2.0, -2.0, 0.0])
-    np.testing.assert_allclose(2 * np.arctan2(quaternion[3], quaternion[0]), yaw + turn)
-    # The episode start (entities' callbacks run after the task's) keeps the root
-    # pose the task set, heading included, and resets the other joints.
+    np.testing.assert_allclose(physics.bind(list(walker.root_joints)).qpos, [1.0, 0.0, 0.0])
+    np.testing.assert_allclose(physics.named.data.qpos["home0/steer"], turn)
+    # The episode start keeps the root pose the task set, heading included, and
+    # resets the other joints.
     physics.named.data.qpos["home0/kick"] = 0.2
     walker.initialize_episode(physics, np.random.RandomState(0))
-    np.testing.assert_allclose(walker.get_pose(physics)[1], quaternion)
-    np.testing.assert_allclose(walker.get_pose(physics)[0], position)
+    np.testing.assert_allclose(physics.named.data.qpos["home0/steer"], turn)
+    np.testing.assert_allclose(physics.bind(list(walker.root_joints)).qpos, [1.0, 0.0, 0.0])
     assert physics.named.data.qpos["home0/kick"] == 0.0
 
 
@@ -280,7 +289,7 @@ def test_boxhead_rolls_on_the_ground_and_records_prev_action():
     # It stays on the ground (the shell's bottom at z ~ 0) and moved.
     shell = physics.bind(walker.ground_contact_geoms[0])
     assert abs(shell.xpos[2] - 0.35) < 0.02
-    assert np.linalg.norm(walker.get_pose(physics)[0][:2]) > 0.1
+    assert np.linalg.norm(physics.bind(list(walker.root_joints)).qpos[:2]) > 0.1
     state = walker.snapshot_state()
     walker.initialize_episode(physics, np.random.RandomState(0))
     np.testing.assert_array_equal(walker.prev_action, np.zeros(3))
@@ -332,11 +341,14 @@ def test_boxhead_rejects_bad_arguments(kwargs, message):
 
 def test_boxhead_rejects_poses_it_cannot_take():
     _, walker, physics = _boxhead_physics()
+    # As in dm_control, only the yaw of a quaternion and the z of a spin are kept.
     tilt = [np.cos(0.2), np.sin(0.2), 0.0, 0.0]
-    with pytest.raises(ValueError, match="only turns about z"):
-        walker.set_pose(physics, quaternion=tilt)
-    with pytest.raises(ValueError, match="only spins about z"):
-        walker.set_velocity(physics, angular_velocity=[1.0, 0.0, 0.0])
+    walker.set_pose(physics, quaternion=tilt)
+    assert physics.named.data.qpos["home0/steer"] == 0.0
+    walker.set_velocity(physics, angular_velocity=[1.0, 0.0, 0.0])
+    assert physics.named.data.qvel["home0/steer"] == 0.0
+    with pytest.raises(ValueError, match="quaternion must be 4"):
+        walker.set_pose(physics, quaternion=[1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="position"):
         walker.set_pose(physics, position=[0.0, 0.0])
     with pytest.raises(ValueError, match="action must be 3"):
@@ -357,8 +369,9 @@ def test_boxhead_root_joints_need_the_attachment_frame_once():
     unattached = boxhead.BoxHead(name="v")
     arena.attach(unattached)
     physics = Physics.from_spec(arena.spec)
-    with pytest.raises(ValueError, match="no root joints"):
-        unattached.set_pose(physics, [0.0, 0.0, 0.0])
+    # Without root joints, set_pose moves the attachment frame (Entity.set_pose).
+    unattached.set_pose(physics, [0.5, 0.0, 0.0])
+    np.testing.assert_array_equal(unattached.get_pose(physics)[0], [0.5, 0.0, 0.0])
 
 
 # Soccer ball.
@@ -437,7 +450,7 @@ def _control_step(ball, physics, substeps=5):
 
 def _touch(ball, player, physics):
     """Places the ball against `player`'s shell (its walker faces -y at yaw 0)."""
-    position, _ = player.walker.get_pose(physics)
+    position = np.asarray(physics.bind(list(player.walker.root_joints)).qpos)
     ball.set_pose(physics, position + [0.0, -0.69, 0.0])
     ball.set_velocity(physics, np.zeros(3), np.zeros(3))
 
@@ -1133,7 +1146,9 @@ def test_boxhead_egocentric_camera_sees_the_ball_ahead():
     ball = soccer_ball.SoccerBall()
     arena.add_free_entity(ball)
     physics = Physics.from_spec(arena.spec)
-    quarter_turn = [np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
+    # dm_control writes the yaw into the downward steer axis as is: -90 degrees
+    # turns the head from facing -y to facing +x.
+    quarter_turn = [np.cos(np.pi / 4), 0.0, 0.0, -np.sin(np.pi / 4)]
     walker.set_pose(physics, [0.0, 0.0, 0.0], quarter_turn)  # Facing +x.
     camera = walker.observables.egocentric_camera.observation_callable(physics)
 

@@ -22,6 +22,7 @@ their own; their names stay importable from here.
 from __future__ import annotations
 
 import abc
+import logging
 
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,7 @@ __all__ = [
 ]
 
 _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
+_log = logging.getLogger(__name__)
 
 
 class Entity(Callbacks):
@@ -298,15 +300,22 @@ class Entity(Callbacks):
     # Poses, in the world frame.
 
     def get_pose(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
-        """(position (3,), quaternion (4,) w-x-y-z) of this entity in the world frame."""
+        """(position (3,), quaternion (4,) w-x-y-z) of this entity, as dm_control reads it.
+
+        With a free joint: the joint's qpos, in the world frame. Otherwise: the
+        attachment frame's position and orientation in the compiled model, relative
+        to the parent body (the world frame for an entity attached to the arena's
+        world body); joints of the frame other than a free joint do not move it.
+
+        Raises:
+          RuntimeError: the entity is not attached (it is the model's root).
+        """
         free_joint = self.free_joint
         if free_joint is not None:
             qpos = physics.bind(free_joint).qpos
             return np.array(qpos[:3]), np.array(qpos[3:])
-        if self._attachment_body is None:
-            return np.zeros(3), _IDENTITY_QUATERNION.copy()
-        body = physics.bind(self._attachment_body)
-        return np.array(body.xpos), np.array(body.xquat)
+        body = physics.bind(self._require_attachment_body("get_pose"))
+        return np.array(body.pos), np.array(body.quat)
 
     def set_pose(
         self,
@@ -314,11 +323,16 @@ class Entity(Callbacks):
         position: ArrayLike | None = None,
         quaternion: ArrayLike | None = None,
     ) -> None:
-        """Places this entity in the world frame (metres; unit quaternion w-x-y-z).
+        """Places this entity (metres; quaternion w-x-y-z, normalised here).
 
-        A free entity moves through its free joint's qpos. A fixed entity moves by
-        changing its attachment body's pose in the compiled model. Derived quantities
+        A free entity moves through its free joint's qpos (world frame). Otherwise
+        the attachment frame's position and orientation in the compiled model are
+        set, relative to the parent body, as dm_control does. Derived quantities
         (xpos, ...) follow at the next `forward()` or step.
+
+        Raises:
+          ValueError: `position` is not 3 finite values or `quaternion` not 4.
+          RuntimeError: the entity is not attached (it is the model's root).
         """
         position = _optional_vector(position, 3, "position")
         quaternion = _optional_vector(quaternion, 4, "quaternion")
@@ -332,24 +346,19 @@ class Entity(Callbacks):
             if quaternion is not None:
                 qpos[3:] = quaternion
             return
-        if self._attachment_body is None:
-            raise ValueError(
-                f"entity {self.name!r} is the root of the model and has no pose to set"
-            )
-        body = physics.bind(self._attachment_body)
-        parent_id = physics.model.body_parentid[body.id]
-        parent_position = physics.data.xpos[parent_id]
-        parent_quaternion = physics.data.xquat[parent_id]
-        inverse_parent = np.empty(4)
-        mujoco.mju_negQuat(inverse_parent, parent_quaternion)
+        body = physics.bind(self._require_attachment_body("set_pose"))
         if position is not None:
-            local = np.empty(3)
-            mujoco.mju_rotVecQuat(local, position - parent_position, inverse_parent)
-            body.pos = local
+            body.pos = position
         if quaternion is not None:
-            local_quaternion = np.empty(4)
-            mujoco.mju_mulQuat(local_quaternion, inverse_parent, quaternion)
-            body.quat = local_quaternion
+            body.quat = quaternion
+
+    def _require_attachment_body(self, method: str) -> mujoco.MjsBody:
+        if self._attachment_body is None:
+            raise RuntimeError(
+                f"{method}: entity {self.name!r} is not attached (it is the root of the "
+                "model), so it has no attachment frame to place"
+            )
+        return self._attachment_body
 
     def shift_pose(
         self,
@@ -379,15 +388,21 @@ class Entity(Callbacks):
         self.set_pose(physics, new_position, new_quaternion)
 
     def get_velocity(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
-        """(linear (3,), angular (3,)) velocity in the world frame (m/s, rad/s)."""
-        if self._attachment_body is None:
-            return np.zeros(3), np.zeros(3)
-        body_id = physics.bind(self._attachment_body).id
-        velocity = np.empty(6)
-        mujoco.mj_objectVelocity(
-            physics.model, physics.data, mujoco.mjtObj.mjOBJ_BODY, body_id, velocity, 0
-        )
-        return velocity[3:].copy(), velocity[:3].copy()
+        """(linear (3,), angular (3,)) velocity of a free entity: its free joint's
+        qvel, as dm_control reads it: linear in the world frame (m/s), angular in
+        the entity's own frame (rad/s, MuJoCo's convention for a free joint).
+
+        Raises:
+          ValueError: the entity has no free joint.
+        """
+        free_joint = self.free_joint
+        if free_joint is None:
+            raise ValueError(
+                f"get_velocity: entity {self.name!r} has no free joint (it is fixed or "
+                "attached with other joints)"
+            )
+        qvel = physics.bind(free_joint).qvel
+        return np.array(qvel[:3]), np.array(qvel[3:])
 
     def set_velocity(
         self,
@@ -395,25 +410,29 @@ class Entity(Callbacks):
         velocity: ArrayLike | None = None,
         angular_velocity: ArrayLike | None = None,
     ) -> None:
-        """Sets a free entity's velocity: linear in the world frame (m/s), angular in
-        the world frame (rad/s; MuJoCo stores it in the body frame)."""
-        free_joint = self.free_joint
-        if free_joint is None:
-            raise ValueError(
-                f"entity {self.name!r} has no free joint, so its velocity cannot be set"
-            )
+        """Writes a free entity's free-joint qvel, as dm_control does: `velocity`
+        (m/s, world frame) into qvel[:3], `angular_velocity` (rad/s) into qvel[3:]
+        as given, so MuJoCo reads it in the entity's own frame.
+
+        An entity without a free joint is left alone and a warning is logged
+        (dm_control's behaviour).
+
+        Raises:
+          ValueError: `velocity` or `angular_velocity` is not 3 finite values.
+        """
         velocity = _optional_vector(velocity, 3, "velocity")
         angular_velocity = _optional_vector(angular_velocity, 3, "angular_velocity")
+        free_joint = self.free_joint
+        if free_joint is None:
+            _log.warning(
+                "set_velocity: entity %r has no free joint; its velocity was not set", self.name
+            )
+            return
         qvel = physics.bind(free_joint).qvel
         if velocity is not None:
             qvel[:3] = velocity
         if angular_velocity is not None:
-            quaternion = physics.bind(free_joint).qpos[3:]
-            inverse = np.empty(4)
-            mujoco.mju_negQuat(inverse, quaternion)
-            local = np.empty(3)
-            mujoco.mju_rotVecQuat(local, angular_velocity, inverse)
-            qvel[3:] = local
+            qvel[3:] = angular_velocity
 
     @property
     def attachment_site(self) -> mjcf.RootElement:

@@ -10,11 +10,13 @@ from composer_tasks.props.bricks import Duplo
 from composer_tasks.props.button import Button
 from composer_tasks.props.pedestal import Pedestal, SphereCradle
 from composer_tasks.props.position_detector import PositionDetector
-from composer_tasks.props.primitive import Primitive
+from composer_tasks.props.primitive import Box, BoxWithSites, Primitive
 from composer_tasks.props.soccer_ball import SoccerBall
 from composer_tasks.props.target_sphere import TargetSphere, TargetSphereTwoTouch
 
 __all__ = [
+    "Box",
+    "BoxWithSites",
     "Button",
     "Duplo",
     "Pedestal",

@@ -184,8 +184,8 @@ class JacoArmObservables(composer.Observables):
         return observable.MJCFFeature("qvel", list(self._entity._joints))
 
 
-class JacoArm(composer.Entity):
-    """The 6-joint Kinova Jaco arm.
+class JacoArm(composer.Robot):
+    """The 6-joint Kinova Jaco arm, a `composer.Robot` as in dm_control.
 
     Args:
       name: the entity's name (dm_control's is "jaco_arm").

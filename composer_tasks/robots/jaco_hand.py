@@ -102,8 +102,8 @@ class JacoHandObservables(composer.Observables):
         return observable.MJCFFeature("xmat", self._entity._pinch_site)
 
 
-class JacoHand(composer.Entity):
-    """The Jaco 3-finger hand.
+class JacoHand(composer.Robot):
+    """The Jaco 3-finger hand, a `composer.Robot` as in dm_control.
 
     Args:
       name: the entity's name (dm_control's is "jaco_hand").

@@ -156,10 +156,16 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
     """The legacy walker observables and the Ant's body poses, relative to the torso."""
 
     def _framed(
-        self, bodies: Iterable[mujoco.MjsBody], kind: mujoco.mjtSensor, suffix: str
+        self,
+        bodies: Iterable[mujoco.MjsBody],
+        kind: mujoco.mjtSensor,
+        suffix: str,
+        sensors: list[mujoco.MjsSensor],
     ) -> observable.Observable:
+        # `sensors` is the walker's list of them (dm_control's `*_sensors`
+        # properties), refilled each time the observable is built.
         entity = self._entity
-        sensors = [
+        sensors[:] = [
             entity.spec.add_sensor(
                 name=f"{body.name}{suffix}",
                 type=kind,
@@ -170,7 +176,7 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
             )
             for body in bodies
         ]
-        return observable.MJCFFeature("sensordata", sensors)
+        return observable.MJCFFeature("sensordata", list(sensors))
 
     @property
     def proprioception(self) -> list[observable.Observable]:
@@ -191,20 +197,31 @@ class AntObservables(legacy_base.LegacyWalkerObservables):
     def appendages_pos(self) -> observable.Observable:
         """Feet positions relative to the torso (m), egocentric, (12,)."""
         return self._framed(
-            self._entity._end_effectors, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_appendage"
+            self._entity._end_effectors,
+            mujoco.mjtSensor.mjSENS_FRAMEPOS,
+            "_appendage",
+            self._entity.appendages_sensors,
         )
 
     @composer.observable
     def bodies_quats(self) -> observable.Observable:
         """Orientations (w-x-y-z) of all bodies relative to the torso, (52,)."""
         return self._framed(
-            self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEQUAT, "_ego_body_quat"
+            self._entity._bodies,
+            mujoco.mjtSensor.mjSENS_FRAMEQUAT,
+            "_ego_body_quat",
+            self._entity.bodies_quats_sensors,
         )
 
     @composer.observable
     def bodies_pos(self) -> observable.Observable:
         """Positions of all bodies relative to the torso (m), egocentric, (39,)."""
-        return self._framed(self._entity._bodies, mujoco.mjtSensor.mjSENS_FRAMEPOS, "_ego_body_pos")
+        return self._framed(
+            self._entity._bodies,
+            mujoco.mjtSensor.mjSENS_FRAMEPOS,
+            "_ego_body_pos",
+            self._entity.bodies_pos_sensors,
+        )
 
 
 class Ant(legacy_base.LegacyWalker):
@@ -224,6 +241,9 @@ class Ant(legacy_base.LegacyWalker):
     ) -> None:
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(f"name must be a non-empty string without '/', got {name!r}")
+        self._appendages_sensors: list[mujoco.MjsSensor] = []
+        self._bodies_pos_sensors: list[mujoco.MjsSensor] = []
+        self._bodies_quats_sensors: list[mujoco.MjsSensor] = []
         rgba = None
         if marker_rgba is not None:
             rgba = np.asarray(marker_rgba, dtype=np.float64)
@@ -425,6 +445,24 @@ class Ant(legacy_base.LegacyWalker):
         self._init_legacy(
             marker_geoms=marker_geoms, rangefinder_sensors=rangefinders, initializer=initializer
         )
+
+    @property
+    def appendages_sensors(self) -> list[mujoco.MjsSensor]:
+        """The `framepos` sensors of the feet relative to the torso that the
+        `appendages_pos` observable added (empty before it is built), bindable."""
+        return self._appendages_sensors
+
+    @property
+    def bodies_pos_sensors(self) -> list[mujoco.MjsSensor]:
+        """The `framepos` sensors of every body relative to the torso that the
+        `bodies_pos` observable added (empty before it is built), bindable."""
+        return self._bodies_pos_sensors
+
+    @property
+    def bodies_quats_sensors(self) -> list[mujoco.MjsSensor]:
+        """The `framequat` sensors of every body relative to the torso that the
+        `bodies_quats` observable added (empty before it is built), bindable."""
+        return self._bodies_quats_sensors
 
     def _build_observables(self) -> AntObservables:
         return AntObservables(self)

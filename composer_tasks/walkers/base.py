@@ -18,11 +18,13 @@ Conventions that hold for every walker (docs/locomotion_walkers.md has the detai
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
+from dm_env import specs
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer, mjcf
@@ -38,17 +40,55 @@ TOUCH_THRESHOLD_N = 1e-3
 EGOCENTRIC_CAMERA_PIXELS = 64
 
 
-class WalkerPose(NamedTuple):
+def _read_only_floats(value: ArrayLike, name: str) -> np.ndarray:
+    array = np.array(value, dtype=np.float64)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"WalkerPose {name} must be finite, got {value!r}")
+    array.flags.writeable = False
+    return array
+
+
+class WalkerPose(collections.namedtuple("WalkerPose", ("qpos", "xpos", "xquat"))):
     """dm_control's `WalkerPose`: a walker's joint and Cartesian pose.
 
     qpos: joint positions, or None for the model's `qpos0`; xpos: a Cartesian
     displacement of the walker (metres, world frame); xquat: a quaternion
     displacement of its root body (w, x, y, z; dm_control does not normalise it).
+    Each given value is held, as in dm_control, as a read-only float64 copy;
+    equality compares the values element-wise.
     """
 
-    qpos: np.ndarray | None = None
-    xpos: np.ndarray = np.zeros(3)
-    xquat: np.ndarray = np.array([1.0, 0.0, 0.0, 0.0])
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        qpos: ArrayLike | None = None,
+        xpos: ArrayLike = (0, 0, 0),
+        xquat: ArrayLike = (1, 0, 0, 0),
+    ) -> WalkerPose:
+        return super().__new__(
+            cls,
+            None if qpos is None else _read_only_floats(qpos, "qpos"),
+            _read_only_floats(xpos, "xpos"),
+            _read_only_floats(xquat, "xquat"),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WalkerPose):
+            return NotImplemented
+        if (self.qpos is None) != (other.qpos is None):
+            return False
+        return bool(
+            (self.qpos is None or np.array_equal(self.qpos, other.qpos))
+            and np.array_equal(self.xpos, other.xpos)
+            and np.array_equal(self.xquat, other.xquat)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # type: ignore[assignment]  # Holds arrays, as dm_control's.
 
 
 _XBODY = mujoco.mjtObj.mjOBJ_XBODY
@@ -411,6 +451,29 @@ class Walker(composer.Entity):
         body.add_freejoint()
         composer.mark_spec_changed()
 
+    @property
+    def action_spec(self) -> specs.BoundedArray:
+        """dm_control's walker action spec: one float64 per actuator within its
+        control range (-1, 1 for an actuator without one)."""
+        minimum, maximum = [], []
+        for actuator in self._actuators:
+            limited = actuator.ctrllimited != mujoco.mjtLimited.mjLIMITED_FALSE
+            low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
+            minimum.append(low)
+            maximum.append(high)
+        return specs.BoundedArray(
+            shape=(len(self._actuators),),
+            dtype=np.float64,
+            minimum=minimum,
+            maximum=maximum,
+            name="\t".join(
+                actuator.name[len(self.prefix) :]
+                if actuator.name.startswith(self.prefix)
+                else actuator.name
+                for actuator in self._actuators
+            ),
+        )
+
     def apply_action(
         self, physics: Physics, action: ArrayLike, random_state: np.random.RandomState | None
     ) -> None:
@@ -698,9 +761,14 @@ def _threshold_touch(sensors: Sequence[mujoco.MjsSensor], physics: Physics) -> n
     return (np.asarray(physics.bind(sensors).sensordata) > TOUCH_THRESHOLD_N).astype(np.float64)
 
 
+_DISABLED_BY_DEFAULT = frozenset({"egocentric_camera", "sensors_framequat"})
+
+
 class WalkerObservables(composer.Observables):
     """Observables of every walker: all enabled except the egocentric camera, which
-    renders and so costs far more than the rest; tasks enable or disable any.
+    renders and so costs far more than the rest, and `sensors_framequat`
+    (dm_control's, (4 n_framequat,): empty for most walkers, so enabling it would
+    only add an empty entry to observations); tasks enable or disable any.
 
     Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
     sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
@@ -713,7 +781,7 @@ class WalkerObservables(composer.Observables):
         entity._parts_from_properties()
         super().__init__(entity)
         for name, item in self.items():
-            item.enabled = name != "egocentric_camera"
+            item.enabled = name not in _DISABLED_BY_DEFAULT
 
     @composer.observable
     def joints_pos(self) -> observable.Observable:
@@ -830,6 +898,12 @@ class WalkerObservables(composer.Observables):
             return entity.transform_vec_to_egocentric_frame(physics, vector)
 
         self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
+
+    @composer.observable
+    def sensors_framequat(self) -> observable.Observable:
+        """Every frame-orientation sensor's quaternion (w, x, y, z) in the walker,
+        flattened: (4 * n,), (0,) without."""
+        return sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FRAMEQUAT)
 
     # Groupings (as dm_control's): observables a task typically enables together.
 

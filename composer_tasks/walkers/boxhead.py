@@ -40,11 +40,14 @@ Public API (besides `legacy_base.LegacyWalker`'s):
   root joints `root_x`, `root_y`, `root_z`). With the steer hinge they make the
   root pose, which `initialize_episode` leaves to the task (it zeroes the camera,
   kick and roll joints and `prev_action`).
-* `set_pose(physics, position, quaternion)`: the root slides take `position` (m);
-  every joint of the body is zeroed; the yaw of `quaternion` (which must be a
-  rotation about z) turns the steer hinge. `get_pose` returns the same pair.
+* `set_pose(physics, position, quaternion)`: as dm_control's, the root slides (or
+  the free joint of `add_free_entity`) take `position` (m); every joint of the body
+  is zeroed; the yaw of `quaternion` is written into the steer hinge's angle as
+  is (the steer axis points down, so the body turns by minus that yaw).
   `set_velocity(physics, velocity, angular_velocity)`: slide velocities and the
-  z spin (m/s, rad/s, world frame).
+  z spin written into the steer hinge (m/s, rad/s). `get_pose`, `get_velocity`
+  and `shift_pose` are `composer.Entity`'s, as in dm_control: with the root
+  slides, `get_pose` is the attachment frame's pose, which the slides do not move.
 * `observable_joints` (kick), `observable_camera_joints` (camera yaw, pitch or
   none), `end_effectors` (the head), `ground_contact_geoms` (the shell),
   `marker_geoms` (arms and eyes, and the head without `walker_id`).
@@ -61,7 +64,7 @@ from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
-from composer_tasks.physics import Binding, Physics
+from composer_tasks.physics import Physics
 from composer_tasks.walkers import legacy_base
 
 # dm_control boxhead.xml, in metres, kilograms and seconds.
@@ -595,127 +598,67 @@ class BoxHead(legacy_base.LegacyWalker):
         )
         composer.mark_spec_changed()
 
-    def _root_addresses(self, physics: Physics) -> Binding:
-        if self._root_joints is None:
-            raise ValueError(
-                f"walker {self.name!r} has no root joints: attach it with "
-                "walker.create_root_joints(arena.attach(walker))"
-            )
-        return physics.bind(list(self._root_joints))
-
     def set_pose(
         self,
         physics: Physics,
         position: ArrayLike | None = None,
         quaternion: ArrayLike | None = None,
     ) -> None:
-        """Places the walker as dm_control's BoxHead does: the root slides take
-        `position` (world frame, m; the walker's origin, 1 m below the head), every
-        joint of the body (steer, camera, kick, roll) is zeroed, and the steer hinge
-        turns the body to the yaw of `quaternion` (w-x-y-z).
+        """Places the walker as dm_control's BoxHead does.
+
+        `position` (m) goes into the root slides of `create_root_joints` as given
+        (relative to the attachment frame), or, for a walker added with
+        `add_free_entity`, into its free joint (`Entity.set_pose`). Every joint of
+        the body (steer, camera, kick, roll) is then zeroed, and the steer hinge
+        takes the yaw of `quaternion` (w-x-y-z; its pitch and roll are dropped),
+        written as dm_control writes it: the steer angle equals the yaw, although
+        the steer axis points down, so the body turns by minus the yaw.
 
         Raises:
-          ValueError: for a position not of shape (3,), a quaternion not of shape
-            (4,), or one that also pitches or rolls (more than 1e-6 off a rotation
-            about z), which this body cannot take.
+          ValueError: for a position not 3 finite values or a quaternion not 4.
         """
-        yaw = None if quaternion is None else _yaw_of(quaternion)
-        joints = self._root_addresses(physics)
         if position is not None:
-            position = np.asarray(position, dtype=np.float64)
-            if position.shape != (3,) or not np.all(np.isfinite(position)):
-                raise ValueError(f"position must be 3 finite values (m), got {position!r}")
-            joints.qpos = position - self._frame_origin(physics)
+            position = _finite_vector(position, 3, "position")
+            if self._root_joints is not None:
+                physics.bind(list(self._root_joints)).qpos = position
+            else:
+                super().set_pose(physics, position, quaternion=None)
         physics.bind(list(self._body_joints)).qpos = np.zeros(len(self._body_joints))
-        if yaw is not None:
-            # The steer axis points down: a positive yaw is a negative steer angle.
-            physics.bind(self._steer).qpos = np.array([-yaw])
-
-    def get_pose(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
-        """(position (3,), quaternion (4,)): the walker's origin (m, world frame) and
-        its yaw as a rotation about z, read from the joints (no forward needed)."""
-        position = self._frame_origin(physics) + np.asarray(self._root_addresses(physics).qpos)
-        yaw = -float(np.asarray(physics.bind(self._steer).qpos).reshape(-1)[0])
-        return position, np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)])
+        if quaternion is not None:
+            w, x, y, z = _finite_vector(quaternion, 4, "quaternion")
+            # dm_control's BoxHead.set_pose: the yaw of an unnormalised quaternion.
+            yaw = np.arctan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+            physics.bind(self._steer).qpos = np.array([yaw])
 
     def set_velocity(
         self,
         physics: Physics,
         velocity: ArrayLike | None = None,
-        angular_velocity: ArrayLike | None = None,
+        angular_velocity: ArrayLike | float | None = None,
     ) -> None:
-        """Sets the root slides' velocity (world frame, m/s, (3,)) and the spin about
-        world z (rad/s; `angular_velocity` (3,) whose x and y must be 0).
+        """Sets velocities as dm_control's BoxHead does: `velocity` (m/s, (3,)) into
+        the root slides of `create_root_joints` (ignored for a walker without them,
+        a free entity included), and the z component of `angular_velocity` ((3,), or
+        a float taken as that component) into the steer hinge's velocity as given.
 
         Raises:
-          ValueError: for shapes other than (3,), non-finite values, or an angular
-            velocity about x or y, which this body cannot take.
+          ValueError: for a velocity not 3 finite values, or an angular velocity
+            neither a finite float nor 3 finite values.
         """
         if velocity is not None:
-            velocity = np.asarray(velocity, dtype=np.float64)
-            if velocity.shape != (3,) or not np.all(np.isfinite(velocity)):
-                raise ValueError(f"velocity must be 3 finite values (m/s), got {velocity!r}")
-            self._root_addresses(physics).qvel = velocity
+            velocity = _finite_vector(velocity, 3, "velocity")
+            if self._root_joints is not None:
+                physics.bind(list(self._root_joints)).qvel = velocity
         if angular_velocity is not None:
-            angular_velocity = np.asarray(angular_velocity, dtype=np.float64)
-            if angular_velocity.shape != (3,) or not np.all(np.isfinite(angular_velocity)):
-                raise ValueError(
-                    f"angular_velocity must be 3 finite values (rad/s), got {angular_velocity!r}"
-                )
-            if np.any(angular_velocity[:2] != 0.0):
-                raise ValueError(
-                    f"a BoxHead only spins about z; angular_velocity {angular_velocity.tolist()} "
-                    "has x or y components"
-                )
-            physics.bind(self._steer).qvel = np.array([-angular_velocity[2]])
-
-    def get_velocity(self, physics: Physics) -> tuple[np.ndarray, np.ndarray]:
-        """(linear (3,), angular (3,)): the root slides' velocity and the spin about
-        z, world frame (m/s, rad/s)."""
-        linear = np.array(self._root_addresses(physics).qvel, dtype=np.float64)
-        spin = -float(np.asarray(physics.bind(self._steer).qvel).reshape(-1)[0])
-        return linear, np.array([0.0, 0.0, spin])
-
-    def shift_pose(
-        self,
-        physics: Physics,
-        position: ArrayLike | None = None,
-        quaternion: ArrayLike | None = None,
-        rotate_velocity: bool = False,
-    ) -> None:
-        """Translates by `position` (m) and turns by the yaw of `quaternion`;
-        `rotate_velocity` turns the slides' horizontal velocity too."""
-        current_position, current_quaternion = self.get_pose(physics)
-        new_position = (
-            current_position
-            if position is None
-            else current_position + np.asarray(position, dtype=np.float64)
-        )
-        new_quaternion = current_quaternion
-        if quaternion is not None:
-            yaw = _yaw_of(quaternion)
-            new_quaternion = np.empty(4)
-            mujoco.mju_mulQuat(
-                new_quaternion,
-                np.array([np.cos(yaw / 2.0), 0.0, 0.0, np.sin(yaw / 2.0)]),
-                current_quaternion,
-            )
-            if rotate_velocity:
-                linear, angular = self.get_velocity(physics)
-                cosine, sine = np.cos(yaw), np.sin(yaw)
-                linear[:2] = (
-                    cosine * linear[0] - sine * linear[1],
-                    sine * linear[0] + cosine * linear[1],
-                )
-                self.set_velocity(physics, velocity=linear)
-        linear, angular = self.get_velocity(physics)
-        self.set_pose(physics, new_position, new_quaternion)
-        # set_pose zeroes the joints' positions only; the spin is kept.
-        self.set_velocity(physics, angular_velocity=angular)
-
-    def _frame_origin(self, physics: Physics) -> np.ndarray:
-        """The attachment frame's position in the world (the slides' zero), m."""
-        return np.array(physics.bind(self.attachment_body).pos, dtype=np.float64)
+            if isinstance(angular_velocity, float):
+                if not np.isfinite(angular_velocity):
+                    raise ValueError(
+                        f"angular_velocity must be finite (rad/s), got {angular_velocity!r}"
+                    )
+                spin = angular_velocity
+            else:
+                spin = _finite_vector(angular_velocity, 3, "angular_velocity")[2]
+            physics.bind(self._steer).qvel = np.array([spin])
 
     # Episode.
 
@@ -731,23 +674,8 @@ class BoxHead(legacy_base.LegacyWalker):
             camera.xfrc_applied = force
 
 
-def _yaw_of(quaternion: ArrayLike) -> float:
-    """The rotation angle about z (rad) of a w-x-y-z quaternion that rotates about z
-    only.
-
-    Raises:
-      ValueError: for a quaternion not of shape (4,), zero, non-finite, or one that
-        pitches or rolls.
-    """
-    quaternion = np.asarray(quaternion, dtype=np.float64)
-    norm = np.linalg.norm(quaternion) if quaternion.shape == (4,) else 0.0
-    if quaternion.shape != (4,) or not np.isfinite(norm) or norm == 0.0:
-        raise ValueError(
-            f"quaternion must be 4 finite values (w, x, y, z), not all 0, got {quaternion!r}"
-        )
-    w, x, y, z = quaternion / norm
-    if abs(x) > 1e-6 or abs(y) > 1e-6:
-        raise ValueError(
-            f"a BoxHead only turns about z; quaternion {quaternion.tolist()} also pitches or rolls"
-        )
-    return float(2.0 * np.arctan2(z, w))
+def _finite_vector(value: ArrayLike, size: int, name: str) -> np.ndarray:
+    array = np.asarray(value, dtype=np.float64)
+    if array.shape != (size,) or not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be {size} finite values, got {value!r}")
+    return array

@@ -30,11 +30,10 @@ flat `(3 * n_end_effectors,)` (egocentric, m), `world_zaxis` (3,), `joints_pos`,
 convention; this project's other walkers enable theirs).
 """
 
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 import mujoco
 import numpy as np
-from dm_env import specs
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
@@ -72,9 +71,80 @@ class LegacyWalker(base.Walker):
         self._marker_geoms = tuple(marker_geoms)
         self._rangefinder_sensors = tuple(rangefinder_sensors)
         self._prev_action = np.zeros(len(self.actuators))
+        self._end_effectors_pos_sensors: list[Any] = []
+        self._obs_on_other: dict[str, Any] = {}
+        self._end_effector_geom_ids: set[int] = set()
+        self._body_geom_ids: set[int] = set()
         if initializer is not None:
             for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
+
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Records the compiled ids of the end effectors' geoms (every geom in their
+        subtrees) and of the walker's other geoms, attached entities' included, as
+        dm_control's legacy walker does (`end_effector_geom_ids`, `body_geom_ids`)."""
+        super().after_compile(physics, random_state)
+        end_effector_geoms = [geom for body in self.end_effectors for geom in body.find_all("geom")]
+        self._end_effector_geom_ids = _geom_ids(physics, end_effector_geoms)
+        all_geoms = list(self.mjcf_model.find_all("geom"))
+        self._body_geom_ids = _geom_ids(physics, all_geoms)
+        self._body_geom_ids -= self._end_effector_geom_ids
+
+    @property
+    def end_effector_geom_ids(self) -> set[int]:
+        """Compiled ids of the end effectors' geoms (set at `after_compile`)."""
+        return self._end_effector_geom_ids
+
+    @property
+    def body_geom_ids(self) -> set[int]:
+        """Compiled ids of the walker's geoms other than the end effectors' (set at
+        `after_compile`)."""
+        return self._body_geom_ids
+
+    @property
+    def obs_on_other(self) -> dict[str, Any]:
+        """dm_control's legacy `obs_on_other`: a dict a task may fill with
+        observables of other entities; the walker itself adds none."""
+        return self._obs_on_other
+
+    @property
+    def end_effectors_pos_sensors(self) -> list[Any]:
+        """The `framepos` sensors the `end_effectors_pos` observable added (one per
+        end effector, relative to the root body), empty before it is built."""
+        return self._end_effectors_pos_sensors
+
+    def end_effector_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
+        """Contacts touching an end effector: `collect_contacts` over
+        `end_effector_geom_ids`."""
+        return self.collect_contacts(physics, self._end_effector_geom_ids)
+
+    def body_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
+        """Contacts touching the walker's other geoms: `collect_contacts` over
+        `body_geom_ids`."""
+        return self.collect_contacts(physics, self._body_geom_ids)
+
+    def collect_contacts(
+        self, physics: Physics, geom_ids: Collection[int]
+    ) -> dict[tuple[int, int], float]:
+        """dm_control's legacy contact summary: for each active contact (dist below
+        includemargin) with a geom in `geom_ids`, its normal force (N, the first
+        component of `mj_contactForce`), summed per (geom1, geom2) pair of ids."""
+        contacts: dict[tuple[int, int], float] = {}
+        force_torque = np.zeros(6)
+        data = physics.data
+        for index in range(data.ncon):
+            contact = data.contact[index]
+            geom1, geom2 = int(contact.geom1), int(contact.geom2)
+            if (geom1 in geom_ids or geom2 in geom_ids) and contact.dist < contact.includemargin:
+                mujoco.mj_contactForce(physics.model, data, index, force_torque)
+                contacts[(geom1, geom2)] = float(force_torque[0]) + contacts.get(
+                    (geom1, geom2), 0.0
+                )
+        return contacts
+
+    def actuator_force(self, physics: Physics) -> np.ndarray:
+        """The actuator forces on the observable joints (`qfrc_actuator`, N or N m)."""
+        return np.array(physics.bind(list(self._observable_joints)).qfrc_actuator)
 
     def _build_observables(self) -> "LegacyWalkerObservables":
         return LegacyWalkerObservables(self)
@@ -82,29 +152,6 @@ class LegacyWalker(base.Walker):
     @property
     def rangefinder_sensors(self) -> tuple:
         return self._handles(self._rangefinder_sensors)
-
-    @property
-    def action_spec(self) -> specs.BoundedArray:
-        """dm_control's walker action spec: one float64 per actuator within its
-        control range (-1, 1 for an actuator without one)."""
-        minimum, maximum = [], []
-        for actuator in self._actuators:
-            limited = actuator.ctrllimited != mujoco.mjtLimited.mjLIMITED_FALSE
-            low, high = actuator.ctrlrange if limited else (-1.0, 1.0)
-            minimum.append(low)
-            maximum.append(high)
-        return specs.BoundedArray(
-            shape=(len(self._actuators),),
-            dtype=np.float64,
-            minimum=minimum,
-            maximum=maximum,
-            name="\t".join(
-                actuator.name[len(self.prefix) :]
-                if actuator.name.startswith(self.prefix)
-                else actuator.name
-                for actuator in self._actuators
-            ),
-        )
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """The initial pose (`base.Walker.initialize_episode`) and a zero `prev_action`."""
@@ -166,6 +213,12 @@ class LegacyWalker(base.Walker):
                 f"{prev_action.shape}, expected {self._prev_action.shape}"
             )
         self._prev_action = prev_action.copy()
+
+
+def _geom_ids(physics: Physics, geoms: Sequence[Any]) -> set[int]:
+    if not geoms:
+        return set()
+    return {int(i) for i in physics.element_ids([geom.spec_element for geom in geoms])}
 
 
 def _squashed_rangefinder(sensors: Sequence[Any], physics: Physics) -> np.ndarray:
@@ -256,7 +309,7 @@ class LegacyWalkerObservables(RootMotionObservables):
         """End-effector positions relative to the root (m), egocentric frame,
         flattened to (3 * n_end_effectors,)."""
         entity = self._entity
-        sensors = [
+        entity.end_effectors_pos_sensors[:] = [
             entity.spec.add_sensor(
                 name=f"{body.name}_end_effector",
                 type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
@@ -267,7 +320,7 @@ class LegacyWalkerObservables(RootMotionObservables):
             )
             for body in entity._end_effectors
         ]
-        return observable.MJCFFeature("sensordata", sensors)
+        return observable.MJCFFeature("sensordata", list(entity.end_effectors_pos_sensors))
 
     @composer.observable
     def world_zaxis(self) -> observable.Observable:
@@ -287,12 +340,6 @@ class LegacyWalkerObservables(RootMotionObservables):
         """Force sensor readings (N), flattened: (3 * n_force_sensors,), (0,) without."""
         return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FORCE)
 
-    @composer.observable
-    def sensors_framequat(self) -> observable.Observable:
-        """Every frame-orientation sensor's quaternion (w, x, y, z) in the walker,
-        flattened: (4 * n,), (0,) without."""
-        return base.sensordata_of_type(self._entity, mujoco.mjtSensor.mjSENS_FRAMEQUAT)
-
     @property
     def dynamic_sensors(self) -> list[observable.Observable]:
         """dm_control's legacy group: force, torque and touch, empty or not."""
@@ -311,3 +358,25 @@ class LegacyWalkerObservables(RootMotionObservables):
         """The action applied at the previous control step, (n_actuators,)."""
         entity = self._entity
         return observable.Generic(lambda physics: entity.prev_action)
+
+    def add_egocentric_xmat(
+        self, name: str, xmat_observable: observable.Observable, enabled: bool = True, **kwargs: Any
+    ) -> None:
+        """dm_control's `add_egocentric_xmat`: adds observable `name`, the value of
+        `xmat_observable` (an orientation matrix, (3, 3) or (9,), from some frame to
+        the world) as the matrix to the walker's egocentric frame
+        (`transform_xmat_to_egocentric_frame`). `kwargs` are `observable.Generic`
+        options."""
+        entity = self._entity
+
+        def egocentric(physics: Physics) -> np.ndarray:
+            xmat = xmat_observable.observation_callable(physics)()
+            return entity.transform_xmat_to_egocentric_frame(physics, xmat)
+
+        self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
+
+
+# dm_control's names for these classes (`locomotion.walkers.legacy_base.Walker` and
+# `.WalkerObservables`).
+Walker = LegacyWalker
+WalkerObservables = LegacyWalkerObservables

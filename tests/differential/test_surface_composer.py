@@ -373,6 +373,52 @@ def _(put):
     put("velocity", ball.get_velocity(physics))
 
 
+@case("set_velocity_without_free_joint")
+def _(put):
+    arena = composer.Arena()
+    ball = manipulation_props.Primitive(geom_type="sphere", size=[0.05], name="ball")
+    arena.attach(ball)
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    ball.set_velocity(physics, velocity=[1.0, -2.0, 0.5], angular_velocity=[0.3, 0.2, -0.1])
+    put("nv", physics.model.nv)
+    ball.set_pose(physics, position=[0.1, 0.2, 0.3], quaternion=[0.0, 0.0, 0.0, 2.0])
+    put("pose", ball.get_pose(physics))
+    physics.forward()
+    put("xpos", physics.bind(ball.geom).xpos)
+
+
+@case("variators_reset_initial_values")
+def _(put):
+    from dm_control.composer import variation
+    from dm_control.composer.variation import noises
+
+    root = mjcf.RootElement(model="box")
+    body = root.worldbody.add("body", name="body", pos=[0, 0, 0.5])
+    body.add("joint", name="slide", type="slide", axis=[1, 0, 0])
+    geom = body.add("geom", name="geom", type="box", size=[0.1, 0.2, 0.3])
+    mjcf_variator = variation.MJCFVariator()
+    mjcf_variator.bind_attributes(geom, size=noises.Multiplicative(2.0))
+    random_state = np.random.RandomState(0)
+    mjcf_variator.apply_variations(random_state)
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_kept", np.array(geom.size))
+    mjcf_variator.reset_initial_values()
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_after_reset", np.array(geom.size))
+    mjcf_variator.apply_variations(random_state)
+    put("mjcf_again", np.array(geom.size))
+    physics = mjcf.Physics.from_mjcf_model(root)
+    physics_variator = variation.PhysicsVariator()
+    physics_variator.bind_attributes(geom, friction=noises.Multiplicative(3.0))
+    physics_variator.apply_variations(physics, random_state)
+    physics_variator.apply_variations(physics, random_state)
+    put("physics_kept", np.array(physics.bind(geom).friction))
+    physics_variator.reset_initial_values()
+    physics_variator.apply_variations(physics, random_state)
+    physics_variator.apply_variations(physics, random_state)
+    put("physics_after_reset", np.array(physics.bind(geom).friction))
+
+
 @case("observable_call")
 def _(put):
     arena = composer.Arena()
@@ -494,29 +540,28 @@ CASES = [
     ),
     pytest.param(
         "set_velocity_writes_angular_velocity_as_given",
-        marks=[
-            _MARK.dm_control_api("composer.Entity.set_velocity"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control writes angular_velocity into the free joint's qvel[3:] as "
-                "given (MuJoCo reads it in the body frame); here it is taken in the world "
-                "frame and rotated into the body frame",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Entity.set_velocity"),
         id="set_velocity_writes_angular_velocity_as_given",
     ),
     pytest.param(
         "get_velocity_reads_qvel",
-        marks=[
-            _MARK.dm_control_api("composer.Entity.get_velocity"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control returns the free joint's qvel; here the body velocity "
-                "computed by the last forward pass (mj_objectVelocity), so a velocity set "
-                "since then is not seen",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Entity.get_velocity"),
         id="get_velocity_reads_qvel",
+    ),
+    pytest.param(
+        "set_velocity_without_free_joint",
+        marks=_MARK.dm_control_api(
+            "composer.Entity.set_velocity", "composer.Entity.get_pose", "composer.Entity.set_pose"
+        ),
+        id="set_velocity_without_free_joint",
+    ),
+    pytest.param(
+        "variators_reset_initial_values",
+        marks=_MARK.dm_control_api(
+            "composer.variation.MJCFVariator.reset_initial_values",
+            "composer.variation.PhysicsVariator.reset_initial_values",
+        ),
+        id="variators_reset_initial_values",
     ),
     pytest.param(
         "constants",

@@ -20,6 +20,7 @@ from dm_control.locomotion.arenas import bowl, corridors
 from dm_control.locomotion.walkers import ant as ant_module
 from dm_control.locomotion.walkers import base as walker_base
 from dm_control.locomotion.walkers import cmu_humanoid
+from dm_control.locomotion.walkers import legacy_base
 
 
 def names(elements):
@@ -69,6 +70,70 @@ def _(put):
     put("observable_joints", names(walker.observable_joints))
 
 
+@case("legacy_walker")
+def _(put):
+    walker = walkers.Ant()
+    observables = walker.observables
+    put("is_legacy", [isinstance(walker, legacy_base.Walker),
+                      isinstance(observables, legacy_base.WalkerObservables)])
+    put("sensor_lists", [names(walker.appendages_sensors), names(walker.bodies_pos_sensors),
+                         names(walker.bodies_quats_sensors),
+                         names(walker.end_effectors_pos_sensors)])
+    spec = walker.action_spec
+    put("action_spec", [spec.name, spec.shape, str(spec.dtype), spec.minimum, spec.maximum])
+    put("obs_on_other", walker.obs_on_other)
+    put("upright_pose", [np.asarray(walker.upright_pose.xpos),
+                         np.asarray(walker.upright_pose.xquat)])
+    put("mocap_joints", names(walker.mocap_joints))
+    put("mocap_orders", [list(walker.mocap_to_observable_joint_order),
+                         list(walker.observable_to_mocap_joint_order)])
+    put("touch_sensors", names(walker.touch_sensors))
+    put("parts", [walker.egocentric_camera.name, names(walker.end_effectors),
+                  names(walker.ground_contact_geoms)])
+    put("egocentric_camera_observable", type(observables.egocentric_camera).__name__)
+    name_of = {id(o): n for n, o in observables.as_dict(fully_qualified=False).items()}
+    for group in ("proprioception", "kinematic_sensors", "dynamic_sensors"):
+        put("group/" + group, [name_of[id(o)] for o in getattr(observables, group)])
+    observables.add_egocentric_xmat("ego_orientation", observables.orientation)
+    observables.add_egocentric_vector("ego_position", observables.position,
+                                      origin_callable=lambda physics: np.array([0.1, 0.2, 0.0]))
+    arena, physics = floor_physics(walker)
+    random_state = np.random.RandomState(2)
+    walker.after_compile(physics, random_state)
+    geoms = walker.mjcf_model.find_all("geom")
+    name_of = dict(zip(physics.bind(geoms).element_id, names(geoms)))
+    put("end_effector_geoms", sorted(name_of[i] for i in walker.end_effector_geom_ids))
+    put("body_geoms", sorted(name_of[i] for i in walker.body_geom_ids))
+    walker.set_pose(physics, position=[0.0, 0.0, 0.2],
+                    quaternion=[np.cos(0.2), 0.0, 0.0, np.sin(0.2)])
+    action = np.linspace(-0.6, 0.6, 8)
+    for _ in range(60):
+        walker.apply_action(physics, action, random_state)
+        physics.step()
+        # dm_control's walker refreshes subtree_linvel here (torso_xvel reads it).
+        walker.after_substep(physics, random_state)
+    put("actuator_force", walker.actuator_force(physics))
+
+    def named(contacts):
+        return sorted((physics.model.id2name(a, "geom"), physics.model.id2name(b, "geom"),
+                       round(float(force), 3)) for (a, b), force in contacts.items())
+
+    put("end_effector_contacts", named(walker.end_effector_contacts(physics)))
+    put("body_contacts", named(walker.body_contacts(physics)))
+    put("collect_all", len(walker.collect_contacts(physics, set(name_of))))
+    by_name = observables.as_dict(fully_qualified=False)
+    for name in ("ego_orientation", "ego_position", "sensors_framequat", "end_effectors_pos",
+                 "joints_vel", "position", "world_zaxis", "sensors_force", "sensors_torque",
+                 "sensors_touch", "sensors_velocimeter", "sensors_rangefinder"):
+        put("observable/" + name, np.asarray(by_name[name].observation_callable(physics)()))
+    put("observable/prev_action", by_name["prev_action"].observation_callable(physics)())
+    put("prev_action", walker.prev_action)
+    for name in ("veloc_forward", "veloc_strafe", "veloc_up", "torso_xvel", "torso_yvel",
+                 "gyro_backward_roll", "gyro_rightward_roll", "gyro_anticlockwise_spin",
+                 "body_height"):
+        put("observable/" + name, float(by_name[name].observation_callable(physics)()))
+
+
 @case("walker_root_joints")
 def _(put):
     walker = walkers.Ant()
@@ -101,10 +166,15 @@ def _(put):
     put("head", walker.head.name)
 
 
-@case("cmu_v2020_tracking_and_pose")
+@case("cmu_v2020_tracking")
 def _(put):
     walker = walkers.CMUHumanoidPositionControlledV2020()
     put("mocap_tracking_bodies", names(walker.mocap_tracking_bodies))
+
+
+@case("cmu_v2020_tracking_and_pose")
+def _(put):
+    walker = walkers.CMUHumanoidPositionControlledV2020()
     put("standing_height", walker.standing_height)
     pose = walker.upright_pose
     put("upright_pose", [np.asarray(pose.xpos), np.asarray(pose.xquat), pose.qpos is None])
@@ -138,6 +208,11 @@ def _(put):
     walker = cmu_humanoid.CMUHumanoid()
     put("standing_height", walker.standing_height)
     put("upright_pose", [np.asarray(walker.upright_pose.xpos), np.asarray(walker.upright_pose.xquat)])
+
+
+@case("cmu_humanoid_activation")
+def _(put):
+    walker = cmu_humanoid.CMUHumanoid()
     arena, physics = floor_physics(walker)
     put("actuator_activation",
         np.shape(walker.observables.actuator_activation.observation_callable(physics)()))
@@ -305,6 +380,65 @@ CASES = [
         id="ant",
     ),
     pytest.param(
+        "legacy_walker",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.legacy_base.Walker",
+            "locomotion.walkers.legacy_base.Walker.actuator_force",
+            "locomotion.walkers.legacy_base.Walker.after_compile",
+            "locomotion.walkers.legacy_base.Walker.aliveness",
+            "locomotion.walkers.legacy_base.Walker.body_contacts",
+            "locomotion.walkers.legacy_base.Walker.body_geom_ids",
+            "locomotion.walkers.legacy_base.Walker.collect_contacts",
+            "locomotion.walkers.legacy_base.Walker.end_effector_contacts",
+            "locomotion.walkers.legacy_base.Walker.end_effector_geom_ids",
+            "locomotion.walkers.legacy_base.Walker.end_effectors_pos_sensors",
+            "locomotion.walkers.legacy_base.Walker.mocap_joints",
+            "locomotion.walkers.legacy_base.Walker.mocap_to_observable_joint_order",
+            "locomotion.walkers.legacy_base.Walker.obs_on_other",
+            "locomotion.walkers.legacy_base.Walker.observable_to_mocap_joint_order",
+            "locomotion.walkers.legacy_base.Walker.touch_sensors",
+            "locomotion.walkers.legacy_base.Walker.upright_pose",
+            "locomotion.walkers.legacy_base.WalkerObservables",
+            "locomotion.walkers.legacy_base.WalkerObservables.add_egocentric_xmat",
+            "locomotion.walkers.legacy_base.WalkerObservables.end_effectors_pos",
+            "locomotion.walkers.legacy_base.WalkerObservables.joints_vel",
+            "locomotion.walkers.legacy_base.WalkerObservables.orientation",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_forward",
+            "locomotion.walkers.legacy_base.WalkerObservables.torso_xvel",
+            "locomotion.walkers.Ant.appendages_sensors",
+            "locomotion.walkers.Ant.bodies_pos_sensors",
+            "locomotion.walkers.Ant.bodies_quats_sensors",
+            "locomotion.walkers.base.Walker.action_spec",
+            "locomotion.walkers.base.WalkerObservables.sensors_framequat",
+            "locomotion.walkers.legacy_base.Walker.after_substep",
+            "locomotion.walkers.legacy_base.Walker.egocentric_camera",
+            "locomotion.walkers.legacy_base.Walker.end_effectors",
+            "locomotion.walkers.legacy_base.Walker.ground_contact_geoms",
+            "locomotion.walkers.legacy_base.Walker.prev_action",
+            "locomotion.walkers.legacy_base.WalkerObservables.add_egocentric_vector",
+            "locomotion.walkers.legacy_base.WalkerObservables.body_height",
+            "locomotion.walkers.legacy_base.WalkerObservables.dynamic_sensors",
+            "locomotion.walkers.legacy_base.WalkerObservables.egocentric_camera",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_anticlockwise_spin",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_backward_roll",
+            "locomotion.walkers.legacy_base.WalkerObservables.gyro_rightward_roll",
+            "locomotion.walkers.legacy_base.WalkerObservables.kinematic_sensors",
+            "locomotion.walkers.legacy_base.WalkerObservables.position",
+            "locomotion.walkers.legacy_base.WalkerObservables.prev_action",
+            "locomotion.walkers.legacy_base.WalkerObservables.proprioception",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_force",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_rangefinder",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_torque",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_touch",
+            "locomotion.walkers.legacy_base.WalkerObservables.sensors_velocimeter",
+            "locomotion.walkers.legacy_base.WalkerObservables.torso_yvel",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_strafe",
+            "locomotion.walkers.legacy_base.WalkerObservables.veloc_up",
+            "locomotion.walkers.legacy_base.WalkerObservables.world_zaxis",
+        ),
+        id="legacy_walker",
+    ),
+    pytest.param(
         "walker_root_joints",
         marks=_MARK.dm_control_api("locomotion.walkers.base.Walker.create_root_joints"),
         id="walker_root_joints",
@@ -316,13 +450,7 @@ CASES = [
     ),
     pytest.param(
         "walker_pose_integer_arguments",
-        marks=[
-            _MARK.dm_control_api("locomotion.walkers.base.WalkerPose"),
-            _MARK.xfail(
-                strict=True,
-                reason="WalkerPose keeps integer xpos and xquat as given; dm_control's holds them as float arrays",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.walkers.base.WalkerPose"),
         id="walker_pose_integer_arguments",
     ),
     pytest.param(
@@ -334,16 +462,26 @@ CASES = [
         id="cmu_v2020",
     ),
     pytest.param(
+        "cmu_v2020_tracking",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.CMUHumanoidPositionControlledV2020.mocap_tracking_bodies",
+        ),
+        id="cmu_v2020_tracking",
+    ),
+    pytest.param(
         "cmu_v2020_tracking_and_pose",
         marks=[
             _MARK.dm_control_api(
-                "locomotion.walkers.CMUHumanoidPositionControlledV2020.mocap_tracking_bodies",
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.standing_height",
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.upright_pose",
             ),
             _MARK.xfail(
                 strict=True,
-                reason="the 2020 humanoid's mocap_tracking_bodies lack 'face' (30 bodies, dm_control 31), its standing_height is 1.142 (dm_control 1.5) and its upright_pose is the origin with the identity quaternion (dm_control: xpos (0, 0, 1.143), xquat (0.859, 1, 1, 0.859))",
+                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
+                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
+                "builds them lying: xpos (0, 0, 1.143), xquat (0.859, 1, 1, 0.859)) and "
+                "standing_height is the root's height above the feet, 1.142 m (dm_control's "
+                "constant 1.5, which it uses nowhere)",
             ),
         ],
         id="cmu_v2020_tracking_and_pose",
@@ -376,14 +514,24 @@ CASES = [
             _MARK.dm_control_api(
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.standing_height",
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.upright_pose",
-                "locomotion.walkers.cmu_humanoid.CMUHumanoidObservables.actuator_activation",
             ),
             _MARK.xfail(
                 strict=True,
-                reason="the torque-controlled CMUHumanoid's standing_height is 1.142 (dm_control 1.5), its upright_pose the origin with the identity quaternion (dm_control: xpos (0, 0, 0.94), xquat (0.859, 1, 1, 0.859)), and actuator_activation has 56 entries (dm_control 0: its motors have no activation state)",
+                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
+                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
+                "builds them lying: xpos (0, 0, 0.94), xquat (0.859, 1, 1, 0.859)) and "
+                "standing_height is the root's height above the feet, 0.939 m (dm_control's "
+                "constant 1.5, which it uses nowhere)",
             ),
         ],
         id="cmu_humanoid_standing_and_activation",
+    ),
+    pytest.param(
+        "cmu_humanoid_activation",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.cmu_humanoid.CMUHumanoidObservables.actuator_activation",
+        ),
+        id="cmu_humanoid_activation",
     ),
     pytest.param(
         "floor",

@@ -68,6 +68,29 @@ def _(put):
     put("pixels_only_keys", list(only.reset().observation))
 
 
+@case("box_with_sites")
+def _(put):
+    from dm_control.manipulation import props as manipulation_props
+
+    box = manipulation_props.BoxWithSites(half_lengths=[0.02, 0.03, 0.04], mass=0.3, name="cube")
+    put("is_box", isinstance(box, manipulation_props.Box))
+    put("corner_names", [site.name for site in box.corner_sites])
+    arena = composer.Arena()
+    arena.add_free_entity(box)
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    box.set_pose(physics, position=[0.1, 0.2, 0.3], quaternion=[np.cos(0.3), 0.0, np.sin(0.3), 0.0])
+    physics.forward()
+    sites = physics.bind(box.corner_sites)
+    put("corner_xpos", sites.xpos)
+    put("corner_size", sites.size)
+    put("corner_rgba", sites.rgba)
+    put("corner_group", sites.group)
+    put("geom_size", physics.bind(box.geom).size)
+    put("body_mass", physics.model.body_mass[-1])
+    default = manipulation_props.Box()
+    put("default_box", [default.name, list(default.geom.size)])
+
+
 @case("jaco_is_a_robot")
 def _(put):
     put("is_robot", [isinstance(kinova.JacoArm(), composer.Robot),
@@ -172,14 +195,17 @@ CASES = [
         id="pixels",
     ),
     pytest.param(
+        "box_with_sites",
+        marks=_MARK.dm_control_api(
+            "manipulation.props.Box",
+            "manipulation.props.BoxWithSites",
+            "manipulation.props.BoxWithSites.corner_sites",
+        ),
+        id="box_with_sites",
+    ),
+    pytest.param(
         "jaco_is_a_robot",
-        marks=[
-            _MARK.dm_control_api("composer.Robot.actuators"),
-            _MARK.xfail(
-                strict=True,
-                reason="kinova.JacoArm and JacoHand are not composer.Robot subclasses here; in dm_control they are (their actuators are Robot.actuators)",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Robot.actuators"),
         id="jaco_is_a_robot",
     ),
     pytest.param(

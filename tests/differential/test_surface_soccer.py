@@ -205,6 +205,21 @@ def _(put):
     put("root_xpos", physics.bind(walker.root_body).xpos)
 
 
+@case("boxhead_yaw_and_spin")
+def _(put):
+    walker = boxhead.BoxHead(name="home0", walker_id=0, marker_rgba=team.RGBA_BLUE)
+    arena = composer.Arena()
+    walker.create_root_joints(arena.attach(walker))
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    walker.set_pose(physics, position=[0.5, -1.0, 0.0], quaternion=[np.cos(0.35), 0.1, 0.0, np.sin(0.35)])
+    walker.set_velocity(physics, velocity=[0.2, 0.1, 0.0], angular_velocity=[0.0, 0.0, 1.5])
+    walker.shift_pose(physics, position=[1.0, 0.0, 0.0])
+    physics.forward()
+    put("qpos", physics.data.qpos)
+    put("qvel", physics.data.qvel)
+    put("root_xmat", physics.bind(walker.root_body).xmat)
+
+
 @case("boxhead_get_pose")
 def _(put):
     walker = boxhead.BoxHead(name="home0", walker_id=0, marker_rgba=team.RGBA_BLUE)
@@ -264,24 +279,21 @@ CASES = [
     ),
     pytest.param(
         "boxhead_free_entity_set_pose",
-        marks=[
-            _MARK.dm_control_api("locomotion.soccer.BoxHead.set_pose"),
-            _MARK.xfail(
-                strict=True,
-                reason="BoxHead.set_pose raises ValueError here when the walker was added with add_free_entity (it wants the root joints of create_root_joints); dm_control sets the free joint's pose",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.soccer.BoxHead.set_pose"),
         id="boxhead_free_entity_set_pose",
     ),
     pytest.param(
+        "boxhead_yaw_and_spin",
+        marks=_MARK.dm_control_api(
+            "locomotion.soccer.BoxHead.set_pose",
+            "locomotion.soccer.BoxHead.set_velocity",
+            "composer.Entity.shift_pose",
+        ),
+        id="boxhead_yaw_and_spin",
+    ),
+    pytest.param(
         "boxhead_get_pose",
-        marks=[
-            _MARK.dm_control_api("composer.Entity.get_pose"),
-            _MARK.xfail(
-                strict=True,
-                reason="get_pose of an entity attached without a free joint (BoxHead's slide and hinge root joints) is its world pose here; dm_control returns the attachment frame's model pos and quat, which its root joints do not move",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.Entity.get_pose"),
         id="boxhead_get_pose",
     ),
     pytest.param(

@@ -26,6 +26,7 @@ _PUBLISHED = {
 }
 WALKER_CLASSES = list(_PUBLISHED)
 _CAMERA = "egocentric_camera"
+_FRAMEQUAT = "sensors_framequat"
 
 
 def _in_floor(walker_class, timestep=None):
@@ -269,8 +270,10 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         else set()
     )
     assert not any(walker.observables[name].enabled for name in legacy)
-    assert set(walker.observables.keys()) == set(expected) | {_CAMERA} | legacy
+    assert set(walker.observables.keys()) == set(expected) | {_CAMERA, _FRAMEQUAT} | legacy
     assert not walker.observables[_CAMERA].enabled
+    # dm_control's base observable, disabled: these walkers have no framequat sensor.
+    assert not walker.observables[_FRAMEQUAT].enabled
     assert all(walker.observables[name].enabled for name in expected)
     for name, shape in expected.items():
         value = observation[f"walker/{name}"]

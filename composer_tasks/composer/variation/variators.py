@@ -84,7 +84,8 @@ class MJCFVariator:
     """Varies attributes of `mujoco.MjSpec` elements (geoms, bodies, ...).
 
     Call `apply_variations(random_state)` from `initialize_episode_mjcf`.
-    Initial values are copied when an attribute is bound, so later episodes
+    Initial values are copied when an attribute is bound (or, after
+    `reset_initial_values`, at the next `apply_variations`), so later episodes
     vary the original value, not the previous episode's.
     """
 
@@ -126,6 +127,10 @@ class MJCFVariator:
         for element, attributes in self._bindings.items():
             for name, binding in attributes.items():
                 current = _copy(getattr(element, name))
+                if binding.initial_value is None:
+                    # After `reset_initial_values`, the value found now is the new
+                    # initial value (dm_control's MJCFVariator).
+                    binding.initial_value = _copy(current)
                 value = base.evaluate(
                     binding.variation, _copy(binding.initial_value), current, random_state
                 )
@@ -140,6 +145,13 @@ class MJCFVariator:
     def clear(self) -> None:
         """Removes all bindings; attributes keep their current values."""
         self._bindings.clear()
+
+    def reset_initial_values(self) -> None:
+        """Forgets the initial values: the next `apply_variations` takes each bound
+        attribute's value at that time as its initial value, as dm_control's does."""
+        for attributes in self._bindings.values():
+            for binding in attributes.values():
+                binding.initial_value = None
 
 
 class PhysicsVariator:
@@ -212,3 +224,11 @@ class PhysicsVariator:
     def clear(self) -> None:
         """Removes all bindings; the physics keeps its current values."""
         self._bindings.clear()
+
+    def reset_initial_values(self) -> None:
+        """Forgets the initial values: the next `apply_variations` reads each bound
+        attribute's value in the physics as its initial value, as dm_control's does."""
+        for attributes in self._bindings.values():
+            for binding in attributes.values():
+                binding.initial_value = None
+                binding.initial_model = None
