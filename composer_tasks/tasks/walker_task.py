@@ -68,3 +68,17 @@ class WalkerTask(composer.Task):
     @property
     def task_observables(self) -> Mapping[str, Observable]:
         return self._task_observables
+
+    def before_step(  # pyright: ignore[reportIncompatibleMethodOverride]
+        self, physics: Any, action: np.ndarray, random_state: np.random.RandomState
+    ) -> None:
+        """Hands the action to the walker (`walker.apply_action`), as dm_control's
+        locomotion tasks do: a walker that keeps its previous action (BoxHead, the
+        jumping ball, the soccer humanoid, the rat) or transforms its action sees it.
+        A walker without `apply_action` (an entity that is not a
+        `composer_tasks.walkers` walker) gets the action as the model's controls."""
+        apply_action = getattr(self._walker, "apply_action", None)
+        if apply_action is None:
+            super().before_step(physics, action, random_state)
+        else:
+            apply_action(physics, action, random_state)
