@@ -346,10 +346,10 @@ def tolerance(
         return float(value) if return_float and value.shape == () else value
     # A JAX operand: the result is a JAX array, computed without leaving JAX.
     xp = array_namespace.namespace(x, lower, upper, checked_margin)
-    x = xp.asarray(x)
-    if not xp.issubdtype(x.dtype, xp.floating):
-        x = x.astype(xp.result_type(float))
-    return _array_tolerance(xp, x, lower, upper, checked_margin, shape, scale)
+    operand: Any = xp.asarray(x)
+    if not xp.issubdtype(operand.dtype, xp.floating):
+        operand = operand.astype(xp.result_type(float))
+    return _array_tolerance(xp, operand, lower, upper, checked_margin, shape, scale)
 
 
 def _array_tolerance(
