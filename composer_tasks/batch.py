@@ -1414,6 +1414,11 @@ class BatchEnvironment:
             self._reset_next = reset_next if np.count_nonzero(reset_next) else None
             self._last_observation = _copy_observation(snapshot["last_observation"])
             self._note_warnings()
+            if self._warp_jax is not None and self._last_observation is not None:
+                # Warp hook: the dtypes of the NumPy TimeSteps' observations.
+                self._observation_dtypes = {
+                    name: value.dtype for name, value in self._last_observation.items()
+                }
 
     def close(self) -> None:
         for env in self._envs:
@@ -1437,7 +1442,8 @@ def _as_jax(timestep: "BatchTimeStep") -> "BatchTimeStep":
 def _copy_observation(observation: Optional[Mapping[str, np.ndarray]]) -> Optional[_Observation]:
     if observation is None:
         return None
-    return collections.OrderedDict((name, value.copy()) for name, value in observation.items())
+    # np.array: a copy, and NumPy where the Warp backend keeps JAX arrays.
+    return collections.OrderedDict((name, np.array(value)) for name, value in observation.items())
 
 
 def _check_variation_keys(

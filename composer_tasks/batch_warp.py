@@ -771,9 +771,6 @@ class JaxStep:
         self._data_names: Tuple[str, ...] = ()
         self._model_names: Tuple[str, ...] = ()
         self._model_values: Optional[dict[str, Any]] = None
-        # The outcome's constant parts (a task that never terminates returns False,
-        # one that never discounts 1.0), learnt at the eager evaluation.
-        self._never_terminates = False
         self._traced: Any = None
         self._eager: Tuple[str, ...] = ()
 
@@ -799,22 +796,22 @@ class JaxStep:
     def _run(self, names: Sequence[str], physics: Any) -> dict[str, Any]:
         return {name: self._pieces[name](physics) for name in names}
 
-    def _first(self) -> dict[str, Any]:
-        """Evaluates every function eagerly (recording the fields read) and traces them."""
+    def _first(self) -> Any:
+        """Evaluates every function eagerly (recording the fields read), traces them and
+        returns the jitted function."""
         jnp = self._jnp
         data = _RecordedFields(lambda name: getattr(self._simulation.data, name), lambda v: v)
         model = _RecordedFields(
             lambda name: getattr(self._model, name), lambda v: jnp.asarray(np.asarray(v))
         )
-        results = self._run(tuple(self._pieces), self._physics(data, model))
+        self._run(tuple(self._pieces), self._physics(data, model))
         # The divergence check's fields are always inputs.
         self._data_names = tuple(
             dict.fromkeys(list(data._read) + [name for name, _ in _DIVERGENCE_WARNINGS])
         )
         self._model_names = tuple(model._read)
-        self._never_terminates = results[_OUTCOME][1] is False
         self._trace()
-        return results
+        return self._traced
 
     def _trace(self) -> None:
         """Jits the functions that trace; names the others (run eagerly) in a log line."""
@@ -871,10 +868,9 @@ class JaxStep:
         terminated (N,) NumPy bools, diverged (N,) NumPy bools): the one host read
         back per step is the (2, N) bools of `terminated` and `diverged`."""
         jnp = self._jnp
-        if self._traced is None:
-            self._first()
+        traced = self._traced if self._traced is not None else self._first()
         data, model = self._data_inputs(), self._model_inputs()
-        results, diverged = self._traced(data, model)
+        results, diverged = traced(data, model)
         if self._eager:
             physics = self._physics(
                 _TracedFields(data, lambda name: getattr(self._simulation.data, name), "data"),

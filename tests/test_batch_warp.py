@@ -428,3 +428,24 @@ def test_every_vectorised_task_resets_equal_and_steps_close(domain, task):
     cpu, gpu = _pair(domain, task)
     _assert_reset_equal(cpu, gpu)
     _assert_step_close(cpu, gpu, _actions(cpu, 1)[0], _STEP_TOLERANCE)
+
+
+def test_jax_snapshot_and_restore_continue_exactly():
+    pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole", "swingup", 2, seed=5, task_kwargs={"time_limit": 0.05}, backend=options
+    )
+    batch.reset()
+    actions = _actions(batch, 8, seed=2)
+    for action in actions[:3]:
+        batch.step(action)
+    snapshot = batch.snapshot()
+    first = [batch.step(action) for action in actions[3:]]
+    batch.restore(snapshot)
+    for action, expected in zip(actions[3:], first):
+        got = batch.step(action)
+        np.testing.assert_array_equal(np.asarray(got.step_type), np.asarray(expected.step_type))
+        np.testing.assert_array_equal(np.asarray(got.reward), np.asarray(expected.reward))
+        for name, value in expected.observation.items():
+            np.testing.assert_array_equal(np.asarray(got.observation[name]), np.asarray(value))
