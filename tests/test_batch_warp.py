@@ -449,3 +449,37 @@ def test_jax_snapshot_and_restore_continue_exactly():
         np.testing.assert_array_equal(np.asarray(got.reward), np.asarray(expected.reward))
         for name, value in expected.observation.items():
             np.testing.assert_array_equal(np.asarray(got.observation[name]), np.asarray(value))
+
+
+def test_jax_termination_ends_the_copies_as_a_time_limit_does():
+    """A copy the outcome rule terminates is LAST with the task's discount and resets
+    at the next step: here terminating at 0.05 s, as a 0.05 s time limit ends them."""
+    jnp = pytest.importorskip("jax").numpy
+    numpy_batch = suite.load_batch(
+        "cartpole",
+        "swingup",
+        2,
+        seed=4,
+        task_kwargs={"time_limit": 0.05},
+        backend="warp",
+        device=_DEVICE,
+    )
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    jax_batch = suite.load_batch("cartpole", "swingup", 2, seed=4, backend=options)
+    jax_step = jax_batch._warp_jax
+    outcome = jax_step._pieces[batch_warp._OUTCOME]
+
+    def terminating(physics):
+        reward, _, discount = outcome(physics)
+        # Half a control step's margin below 0.05 s: time is float32 in the worlds.
+        return reward, jnp.ravel(physics.data.time) >= 0.045, discount
+
+    jax_step._pieces[batch_warp._OUTCOME] = terminating
+    _assert_timesteps_close(numpy_batch.reset(), jax_batch.reset(), is_jax=True)
+    kinds = set()
+    for actions in _actions(numpy_batch, 12, seed=3):
+        expected = numpy_batch.step(actions)
+        _assert_timesteps_close(expected, jax_batch.step(actions), is_jax=True)
+        kinds.update(expected.step_type.tolist())
+    assert kinds == {0, 1, 2}
+    assert not jax_step._eager
