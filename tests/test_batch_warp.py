@@ -483,3 +483,38 @@ def test_jax_termination_ends_the_copies_as_a_time_limit_does():
         kinds.update(expected.step_type.tolist())
     assert kinds == {0, 1, 2}
     assert not jax_step._eager
+
+
+def test_jax_diverging_world_ends_its_episode_or_raises_naming_the_copy():
+    jax = pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole",
+        "swingup",
+        3,
+        seed=1,
+        backend=options,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    batch.reset()
+    actions = _actions(batch, 3, seed=1)
+    before = batch.step(actions[0])
+    with batch.copy_physics(1) as physics:
+        physics.data.qvel[:] = np.nan
+    ended = batch.step(actions[1])
+    assert isinstance(ended.reward, jax.Array)
+    np.testing.assert_array_equal(np.asarray(ended.step_type), [1, 2, 1])
+    assert float(ended.reward[1]) == 0.0 and float(ended.discount[1]) == 0.0
+    assert float(ended.discount[0]) == 1.0
+    for name, value in before.observation.items():
+        np.testing.assert_array_equal(
+            np.asarray(ended.observation[name][1]), np.asarray(value[1]), err_msg=name
+        )
+    np.testing.assert_array_equal(np.asarray(batch.step(actions[2]).step_type), [1, 0, 1])
+
+    raising = suite.load_batch("cartpole", "balance", 3, seed=1, backend=options)
+    raising.reset()
+    with raising.copy_physics(2) as physics:
+        physics.data.qpos[:] = np.inf
+    with pytest.raises(PhysicsError, match=r"copy 2: physics diverged .*QPOS"):
+        raising.step(np.zeros((3, 1)))
