@@ -19,8 +19,11 @@ What runs where:
   * Observations, reward, discount and termination are the task's vectorised
     functions (`composer.Task.vectorized`) on a batch Physics whose `data` fields
     are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
-    copies on a GPU; JAX arrays through `wp.to_jax` with `array_module="jax"`), and
-    whose `model` fields are the copies' (CPU) model values.
+    copies on a GPU), and whose `model` fields are the copies' (CPU) model values.
+    With `array_module="jax"` they run on the device instead (`JaxStep`): over
+    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (2, N)
+    bool array (ended, possibly diverged) read back per step for the episode
+    bookkeeping; `WarpOptions.return_jax` returns the TimeSteps as JAX arrays.
   * Per-copy model values (model variations, a task's `batch_model_fields`) are the
     fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
     becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
