@@ -59,6 +59,7 @@ Conventions:
 import collections
 import contextlib
 import copy
+import functools
 import logging
 from collections.abc import Iterable
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -114,6 +115,7 @@ _ELEMENT_KINDS = (
 _NON_NEGATIVE_ATTRIBUTES = frozenset({"mass", "inertia", "armature", "damping", "frictionloss"})
 _STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
 _FIRST = int(dm_env.StepType.FIRST)
+_MID = int(dm_env.StepType.MID)
 # The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
 _WARNING_LASTINFO, _WARNING_NUMBER = 0, 1
 
@@ -273,6 +275,8 @@ class BatchEnvironment:
     ) -> None:
         # Warp backend (composer_tasks.batch_warp): None on the CPU batch.
         self._warp: Optional[batch_warp.WarpSimulation] = None
+        self._warp_jax: Optional[batch_warp.JaxStep] = None
+        self._return_jax = False
         warp_options = batch_warp.resolve_backend(backend, device)
         if (
             isinstance(num_envs, (bool, np.bool_))
@@ -394,6 +398,19 @@ class BatchEnvironment:
             type(self._envs[0].task).__name__,
         )
         self._bind_vectorized()
+        # Warp hook: with array_module "jax", observations and outcome are computed as
+        # JAX on the device, in one jitted function (`batch_warp.JaxStep`).
+        self._return_jax = options.return_jax
+        if options.array_module == "jax":
+            task = self._envs[0].task
+            self._warp_jax = batch_warp.JaxStep(
+                self._envs[0].physics,
+                _BatchModel(self._per_copy_model_field),
+                self._warp,
+                self._observation_functions,
+                functools.partial(environment_module._task_outcome, task),
+                self._num_envs,
+            )
         self._warp_sync(None)
 
     def _warp_sync(self, rows: Optional[np.ndarray]) -> None:
@@ -413,6 +430,8 @@ class BatchEnvironment:
             warp.write_model_fields(expanded)
         warp.upload(self._state_views, rows)
         warp.forward_positions()
+        if self._warp_jax is not None:
+            self._warp_jax.invalidate_model()
 
     def _warp_download(self, rows: Iterable[int]) -> None:
         """Warp backend: copies the Warp worlds' state of `rows` into the CPU batch's
@@ -724,6 +743,14 @@ class BatchEnvironment:
             self._reset_next = None
             self._last_observation = _copy_observation(stacked.observation)
             self._note_warnings()
+        if self._warp is not None and self._warp_jax is not None:
+            # Warp hook: the copies' model values are uploaded again; JAX TimeSteps.
+            self._warp_jax.invalidate_model()
+            self._observation_dtypes = {
+                name: value.dtype for name, value in stacked.observation.items()
+            }
+            if self._return_jax:
+                return _as_jax(stacked)
         return stacked
 
     def _reset_copy(self, index: int) -> dm_env.TimeStep:
@@ -991,6 +1018,12 @@ class BatchEnvironment:
             warp.write_ctrl(actions)
             if resetting is not None:
                 self._warp_sync(resetting)
+            if self._warp_jax is not None:
+                # Warp hook: observations and outcome as JAX on the device.
+                warp.step(resetting)
+                if resetting is not None:
+                    self._warp_sync(resetting)
+                return self._finish_warp_jax(resetting, reset_timesteps)
             start_s = warp.time()
             warp.step(resetting)
             if resetting is not None:
@@ -1051,6 +1084,84 @@ class BatchEnvironment:
         for name, value in observation.items():
             returned[name] = value.copy()
         return BatchTimeStep(step_type, reward, discount, returned)
+
+    def _finish_warp_jax(
+        self,
+        resetting: Optional[np.ndarray],
+        reset_timesteps: Optional[Sequence[Tuple[int, dm_env.TimeStep]]],
+    ) -> "BatchTimeStep":
+        """Warp hook (array_module "jax"): the vectorised step's observations and
+        outcome computed on the device (`batch_warp.JaxStep`), with the episode
+        bookkeeping of `_step_vectorized` on the host from the one (N,) read back of
+        which copies ended (and which may have diverged)."""
+        import jax.numpy as jnp
+
+        warp, jax_step = self._warp, self._warp_jax
+        assert warp is not None and jax_step is not None
+        observation, reward, discount, terminated, diverged = jax_step()
+        self._steps += 1
+        last = terminated.copy()
+        if self._steps - self._earliest_start >= self._step_limit:
+            last |= self._episode_starts <= self._steps - self._step_limit
+        # Rows whose reward and discount are replaced: 0 and 0 where a physics error
+        # ended the episode, 0 and 1 where the copy reset.
+        zero_reward = np.zeros(self._num_envs, dtype=bool)
+        one_discount = np.zeros(self._num_envs, dtype=bool)
+        zero_discount = np.zeros(self._num_envs, dtype=bool)
+        step_type = np.add(last, _MID, dtype=np.int64)
+        errors = warp.check(resetting, None, suspects=diverged)
+        if errors:
+            warned = np.array(sorted(errors), dtype=np.int64)
+            for index in warned:
+                self._envs[index].end_episode_by_physics_error(
+                    PhysicsError(f"copy {index}: {errors[int(index)]}")
+                )
+            step_type[warned] = int(dm_env.StepType.LAST)
+            last[warned] = True
+            zero_reward[warned] = zero_discount[warned] = True
+            previous = self._last_observation
+            assert previous is not None, "the vectorised path steps only after a reset"
+            rows = jnp.asarray(warned)
+            for name, value in observation.items():
+                kept = jnp.asarray(previous[name])
+                if self._observation_buffer_axis:
+                    kept = kept[:, 0]
+                observation[name] = value.at[rows].set(kept[rows].astype(value.dtype))
+        if reset_timesteps:
+            assert resetting is not None
+            step_type[resetting] = _FIRST
+            last[resetting] = False
+            zero_reward[resetting] = one_discount[resetting] = True
+            zero_discount[resetting] = False
+            self._episode_starts[resetting] = self._steps
+            self._earliest_start = int(self._episode_starts.min())
+            rows = jnp.asarray(resetting)
+            for name, value in observation.items():
+                first = np.stack([timestep.observation[name] for _, timestep in reset_timesteps])
+                observation[name] = value.at[rows].set(jnp.asarray(first, dtype=value.dtype))
+        if zero_reward.any():
+            reward = jnp.where(jnp.asarray(zero_reward), 0.0, reward)
+        if zero_discount.any() or one_discount.any():
+            discount = jnp.where(
+                jnp.asarray(zero_discount), 0.0, jnp.where(jnp.asarray(one_discount), 1.0, discount)
+            )
+        if self._observation_buffer_axis:
+            observation = {name: value[:, jnp.newaxis] for name, value in observation.items()}
+        self._reset_next = last if np.count_nonzero(last) else None
+        kept = collections.OrderedDict(observation)
+        self._last_observation = kept  # type: ignore[assignment]
+        if self._return_jax:
+            return BatchTimeStep(jnp.asarray(step_type), reward, discount, kept)
+        # NumPy TimeSteps, in the dtypes of the copies' own observations.
+        dtypes = self._observation_dtypes
+        return BatchTimeStep(
+            step_type,
+            np.asarray(reward, dtype=np.float64),
+            np.asarray(discount, dtype=np.float64),
+            collections.OrderedDict(
+                (name, np.array(value, dtype=dtypes[name])) for name, value in kept.items()
+            ),
+        )
 
     def _end_warned(
         self,
@@ -1303,16 +1414,36 @@ class BatchEnvironment:
             self._reset_next = reset_next if np.count_nonzero(reset_next) else None
             self._last_observation = _copy_observation(snapshot["last_observation"])
             self._note_warnings()
+            if self._warp_jax is not None and self._last_observation is not None:
+                # Warp hook: the dtypes of the NumPy TimeSteps' observations.
+                self._observation_dtypes = {
+                    name: value.dtype for name, value in self._last_observation.items()
+                }
 
     def close(self) -> None:
         for env in self._envs:
             env.close()
 
 
+def _as_jax(timestep: "BatchTimeStep") -> "BatchTimeStep":
+    """Warp hook: a TimeStep's arrays as JAX arrays on JAX's default device."""
+    import jax.numpy as jnp
+
+    return BatchTimeStep(
+        jnp.asarray(timestep.step_type),
+        jnp.asarray(timestep.reward),
+        jnp.asarray(timestep.discount),
+        collections.OrderedDict(
+            (name, jnp.asarray(value)) for name, value in timestep.observation.items()
+        ),
+    )
+
+
 def _copy_observation(observation: Optional[Mapping[str, np.ndarray]]) -> Optional[_Observation]:
     if observation is None:
         return None
-    return collections.OrderedDict((name, value.copy()) for name, value in observation.items())
+    # np.array: a copy, and NumPy where the Warp backend keeps JAX arrays.
+    return collections.OrderedDict((name, np.array(value)) for name, value in observation.items())
 
 
 def _check_variation_keys(

@@ -19,8 +19,11 @@ What runs where:
   * Observations, reward, discount and termination are the task's vectorised
     functions (`composer.Task.vectorized`) on a batch Physics whose `data` fields
     are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
-    copies on a GPU; JAX arrays through `wp.to_jax` with `array_module="jax"`), and
-    whose `model` fields are the copies' (CPU) model values.
+    copies on a GPU), and whose `model` fields are the copies' (CPU) model values.
+    With `array_module="jax"` they run on the device instead (`JaxStep`): over
+    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (2, N)
+    bool array (ended, possibly diverged) read back per step for the episode
+    bookkeeping; `WarpOptions.return_jax` returns the TimeSteps as JAX arrays.
   * Per-copy model values (model variations, a task's `batch_model_fields`) are the
     fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
     becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
@@ -169,6 +172,11 @@ class WarpOptions:
       grow_buffers: True: a step that overflows the contact or constraint buffers
         is redone from its starting state with those buffers doubled (logged);
         False: it raises `WarpBufferOverflow`.
+      return_jax: with array_module "jax": True makes `step` and `reset` return the
+        TimeStep's arrays (step types, rewards, discounts, observations) as JAX
+        arrays on the device; False (the default) returns NumPy arrays, as the CPU
+        batch does. With array_module "jax" the observations and outcome are
+        computed on the device either way (`JaxStep`).
     """
 
     device: Optional[str] = None
@@ -176,6 +184,7 @@ class WarpOptions:
     njmax: Optional[int] = None
     array_module: str = "numpy"
     grow_buffers: bool = True
+    return_jax: bool = False
 
     def __post_init__(self) -> None:
         if self.device is not None and not isinstance(self.device, str):
@@ -191,6 +200,11 @@ class WarpOptions:
         if self.array_module not in _ARRAY_MODULES:
             raise ValueError(
                 f"WarpOptions.array_module must be one of {_ARRAY_MODULES}, got {self.array_module!r}"
+            )
+        if self.return_jax and self.array_module != "jax":
+            raise ValueError(
+                "WarpOptions.return_jax=True needs array_module='jax' (the observations and "
+                f"outcome are computed on the device only then), got {self.array_module!r}"
             )
 
 
@@ -592,13 +606,26 @@ class WarpSimulation:
     def time(self) -> np.ndarray:
         return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
 
-    def check(self, skip: Optional[np.ndarray], start_s: np.ndarray) -> dict[int, PhysicsError]:
-        """After a step that started at times `start_s` (N,): {copy: PhysicsError} of
-        the worlds not in `skip` whose state diverged (MuJoCo's warning text for its
-        matching warning, as the CPU batch reports it)."""
+    def check(
+        self,
+        skip: Optional[np.ndarray],
+        start_s: Optional[np.ndarray],
+        suspects: Optional[np.ndarray] = None,
+    ) -> dict[int, PhysicsError]:
+        """After a step that started at times `start_s` (N,; None: read from the
+        state saved at the step's start): {copy: PhysicsError} of the worlds not in
+        `skip` whose state diverged (MuJoCo's warning text for its matching warning,
+        as the CPU batch reports it). `suspects`: (N,) bools, the only worlds that
+        may have diverged (computed on the device, `JaxStep`); none: no host read."""
         considered = np.ones(self._num_envs, dtype=bool)
+        if suspects is not None:
+            if not np.count_nonzero(suspects):
+                return {}
+            considered &= suspects
         if skip is not None:
             considered[skip] = False
+        if start_s is None:
+            start_s = np.array(self._saved["time"].numpy(), dtype=np.float64)
         bad = np.zeros(self._num_envs, dtype=bool)
         first_field = np.full(self._num_envs, -1)
         first_entry = np.zeros(self._num_envs, dtype=np.int64)
@@ -649,3 +676,241 @@ class WarpSimulation:
         host = host.reshape(shape)
         host.flags.writeable = False
         return host
+
+
+class _RecordedFields:
+    """Fields by name from `lookup`, recording the names of the array fields read
+    (the eager first evaluation that tells which fields the task's functions need)."""
+
+    def __init__(self, lookup: Any, convert: Any) -> None:
+        self._lookup = lookup
+        self._convert = convert
+        self._read: dict[str, None] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = self._lookup(name)
+        if _is_array(value):
+            self._read[name] = None
+            value = self._convert(value)
+        return value
+
+
+class _TracedFields:
+    """The traced (N, ...) arrays given by name, and the non-array attributes of
+    `lookup` (opt, named accessors, sizes)."""
+
+    def __init__(self, arrays: Mapping[str, Any], lookup: Any, kind: str) -> None:
+        self._arrays = arrays
+        self._lookup = lookup
+        self._kind = kind
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._arrays:
+            return self._arrays[name]
+        value = self._lookup(name)
+        if _is_array(value):
+            raise AttributeError(
+                f"{self._kind}.{name} was not read when the task's functions ran eagerly, "
+                "so it is not an input of the traced step (a function that reads different "
+                "fields from step to step cannot be traced)"
+            )
+        return value
+
+
+def _is_array(value: Any) -> bool:
+    return (
+        isinstance(value, np.ndarray)
+        or hasattr(value, "__jax_array__")
+        or (type(value).__module__.startswith("jax"))
+    )
+
+
+class JaxStep:
+    """A batch's observations and outcome computed as JAX over the Warp data, traced
+    once with `jax.jit` (`WarpOptions(array_module="jax")`).
+
+    The task's functions (each enabled observable's `raw_callable` and the outcome
+    rule) run first eagerly on JAX arrays, which records the data and model fields
+    they read; then one function of those fields (the (N, ...) `wp.to_jax` views of
+    the Warp data, the copies' model values uploaded once per reset) is traced with
+    `jax.jit`. A function that cannot be traced (a Python branch on an array value,
+    a host conversion) is named in one log line and runs eagerly on JAX arrays each
+    step; the others stay in the jitted function.
+
+    Args:
+      template: copy 0's Physics (its `over_arrays` keeps its cached ids).
+      model: the batch's per-copy model fields by attribute ((N, ...) NumPy arrays,
+        non-array attributes as MjModel's).
+      simulation: the `WarpSimulation` whose data the functions read.
+      observation_functions: (name, raw_callable) of the enabled observables.
+      outcome: the outcome rule, `outcome(physics) -> (reward, terminated, discount)`.
+      num_envs: N.
+    """
+
+    def __init__(
+        self,
+        template: Any,
+        model: Any,
+        simulation: "WarpSimulation",
+        observation_functions: Sequence[Tuple[str, Any]],
+        outcome: Any,
+        num_envs: int,
+    ) -> None:
+        import jax
+        import jax.numpy as jnp
+
+        self._jax, self._jnp = jax, jnp
+        self._template = template
+        self._model = model
+        self._simulation = simulation
+        self._num_envs = num_envs
+        self._pieces: dict[str, Any] = dict(observation_functions)
+        self._observation_names = tuple(name for name, _ in observation_functions)
+        self._pieces[_OUTCOME] = outcome
+        self._data_names: Tuple[str, ...] = ()
+        self._model_names: Tuple[str, ...] = ()
+        self._model_values: Optional[dict[str, Any]] = None
+        self._traced: Any = None
+        self._eager: Tuple[str, ...] = ()
+
+    def invalidate_model(self) -> None:
+        """The copies' model values changed (resets): upload them again at next use."""
+        self._model_values = None
+
+    def _model_inputs(self) -> dict[str, Any]:
+        if self._model_values is None:
+            self._model_values = {
+                name: self._jnp.asarray(np.asarray(getattr(self._model, name)))
+                for name in self._model_names
+            }
+        return self._model_values
+
+    def _data_inputs(self) -> dict[str, Any]:
+        data = self._simulation.data
+        return {name: getattr(data, name) for name in self._data_names}
+
+    def _physics(self, data: Any, model: Any) -> Any:
+        return self._template.over_arrays(model, data)
+
+    def _run(self, names: Sequence[str], physics: Any) -> dict[str, Any]:
+        return {name: self._pieces[name](physics) for name in names}
+
+    def _first(self) -> Any:
+        """Evaluates every function eagerly (recording the fields read), traces them and
+        returns the jitted function."""
+        jnp = self._jnp
+        data = _RecordedFields(lambda name: getattr(self._simulation.data, name), lambda v: v)
+        model = _RecordedFields(
+            lambda name: getattr(self._model, name), lambda v: jnp.asarray(np.asarray(v))
+        )
+        self._run(tuple(self._pieces), self._physics(data, model))
+        # The divergence check's fields are always inputs.
+        self._data_names = tuple(
+            dict.fromkeys(list(data._read) + [name for name, _ in _DIVERGENCE_WARNINGS])
+        )
+        self._model_names = tuple(model._read)
+        self._trace()
+        return self._traced
+
+    def _trace(self) -> None:
+        """Jits the functions that trace; names the others (run eagerly) in a log line."""
+        jax = self._jax
+        data, model = self._data_inputs(), self._model_inputs()
+        names = tuple(self._pieces)
+        traceable = names
+        try:
+            jax.jit(self._traced_function(names)).lower(data, model)
+        except Exception:  # noqa: BLE001 - which function failed is found below.
+            traceable = []
+            for name in names:
+                try:
+                    jax.jit(self._traced_function((name,))).lower(data, model)
+                except Exception as error:  # noqa: BLE001 - named in the log line.
+                    _LOGGER.warning(
+                        "the Warp backend runs %s eagerly on JAX arrays: it cannot be traced "
+                        "by jax.jit (%s: %s)",
+                        _describe(name, self._pieces[name]),
+                        type(error).__name__,
+                        str(error).splitlines()[0] if str(error) else "",
+                    )
+                    continue
+                traceable.append(name)
+            traceable = tuple(traceable)
+        self._eager = tuple(name for name in names if name not in traceable)
+        self._traced = jax.jit(self._traced_function(traceable))
+
+    def _traced_function(self, names: Sequence[str]) -> Any:
+        jnp = self._jnp
+        num_envs = self._num_envs
+        data_lookup = lambda name: getattr(self._simulation.data, name)  # noqa: E731
+        model_lookup = lambda name: getattr(self._model, name)  # noqa: E731
+
+        def function(data: dict, model: dict) -> Tuple[dict, Any]:
+            physics = self._physics(
+                _TracedFields(data, data_lookup, "data"),
+                _TracedFields(model, model_lookup, "model"),
+            )
+            results = self._run(names, physics)
+            if _OUTCOME in results:
+                reward, terminated, discount = results[_OUTCOME]
+                results[_OUTCOME] = (
+                    jnp.broadcast_to(jnp.asarray(reward, jnp.float32), (num_envs,)),
+                    jnp.broadcast_to(jnp.asarray(terminated, bool), (num_envs,)),
+                    jnp.broadcast_to(jnp.asarray(discount, jnp.float32), (num_envs,)),
+                )
+            return results, _diverged(jnp, data, num_envs)
+
+        return function
+
+    def __call__(self) -> Tuple[dict, Any, Any, np.ndarray, np.ndarray]:
+        """(observation {name: (N, ...) JAX}, reward (N,) JAX, discount (N,) JAX,
+        terminated (N,) NumPy bools, diverged (N,) NumPy bools): the one host read
+        back per step is the (2, N) bools of `terminated` and `diverged`."""
+        jnp = self._jnp
+        traced = self._traced if self._traced is not None else self._first()
+        data, model = self._data_inputs(), self._model_inputs()
+        results, diverged = traced(data, model)
+        if self._eager:
+            physics = self._physics(
+                _TracedFields(data, lambda name: getattr(self._simulation.data, name), "data"),
+                _TracedFields(model, lambda name: getattr(self._model, name), "model"),
+            )
+            eager = self._run(self._eager, physics)
+            if _OUTCOME in eager:
+                reward, terminated, discount = eager[_OUTCOME]
+                shape = (self._num_envs,)
+                eager[_OUTCOME] = (
+                    jnp.broadcast_to(jnp.asarray(reward, jnp.float32), shape),
+                    jnp.broadcast_to(jnp.asarray(terminated, bool), shape),
+                    jnp.broadcast_to(jnp.asarray(discount, jnp.float32), shape),
+                )
+            results = {**results, **eager}
+        reward, terminated, discount = results[_OUTCOME]
+        flags = np.asarray(jnp.stack([terminated, diverged]))
+        observation = {name: jnp.asarray(results[name]) for name in self._observation_names}
+        return observation, reward, discount, flags[0], flags[1]
+
+
+# The key of the outcome rule among a JaxStep's functions.
+_OUTCOME = "(outcome)"
+
+
+def _describe(name: str, function: Any) -> str:
+    if name == _OUTCOME:
+        return "the task's outcome (get_reward, should_terminate_episode, get_discount)"
+    qualified = getattr(function, "__qualname__", type(function).__name__)
+    return f"observable {name!r} ({qualified})"
+
+
+def _diverged(jnp: Any, data: Mapping[str, Any], num_envs: int) -> Any:
+    """(N,) bools: the worlds whose qpos, qvel or qacc holds a non-finite value or one
+    beyond MuJoCo's bound (`WarpSimulation.check` then names the field)."""
+    bad = jnp.zeros((num_envs,), bool)
+    for name, _ in _DIVERGENCE_WARNINGS:
+        values = jnp.reshape(data[name], (num_envs, -1))
+        bad = bad | jnp.any(~(jnp.abs(values) <= _MAX_STATE_VALUE), axis=1)
+    return bad

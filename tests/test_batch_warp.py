@@ -7,6 +7,7 @@ through module-scoped fixtures: cartpole (no contacts), cheetah (contacts) and f
 tasks under the slow mark.
 """
 
+import dataclasses
 import os
 
 import dm_env
@@ -263,20 +264,105 @@ def test_backend_arguments_are_checked():
         batch_warp.WarpOptions(array_module="torch")
 
 
-def test_cartpole_jax_arrays_agree_with_numpy():
-    pytest.importorskip("jax")
+# array_module="jax": observations and outcome computed as JAX on the device.
+# Float32 on both sides (the NumPy path reads MuJoCo Warp's float32 data too), with
+# the reductions in another order.
+_JAX_TOLERANCE = dict(rtol=1e-5, atol=1e-5)
+
+
+def _jax_batches(domain, task, num_envs, time_limit):
+    """The Warp batch computing in NumPy, and two computing in JAX (NumPy and JAX
+    TimeSteps), same seed; episodes `time_limit` seconds long, so copies auto-reset."""
+    kwargs = dict(seed=3, task_kwargs={"time_limit": time_limit})
+    numpy_batch = suite.load_batch(domain, task, num_envs, backend="warp", device=_DEVICE, **kwargs)
     options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax")
-    numpy_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend="warp", device=_DEVICE)
-    jax_batch = suite.load_batch("cartpole", "swingup", 2, seed=3, backend=options)
+    to_numpy = suite.load_batch(domain, task, num_envs, backend=options, **kwargs)
+    to_jax = suite.load_batch(
+        domain, task, num_envs, backend=dataclasses.replace(options, return_jax=True), **kwargs
+    )
+    return numpy_batch, to_numpy, to_jax
+
+
+def _assert_timesteps_close(expected, got, is_jax):
+    jax = pytest.importorskip("jax")
+    for field in ("step_type", "reward", "discount"):
+        value = getattr(got, field)
+        assert isinstance(value, jax.Array) == is_jax, f"{field}: {type(value)}"
+    np.testing.assert_array_equal(np.asarray(got.step_type), expected.step_type)
+    np.testing.assert_allclose(np.asarray(got.reward), expected.reward, **_JAX_TOLERANCE)
+    np.testing.assert_allclose(np.asarray(got.discount), expected.discount, **_JAX_TOLERANCE)
+    assert list(got.observation) == list(expected.observation)
+    for name, value in expected.observation.items():
+        got_value = got.observation[name]
+        assert isinstance(got_value, jax.Array) == is_jax, f"{name}: {type(got_value)}"
+        if not is_jax:
+            assert got_value.dtype == value.dtype, name
+        np.testing.assert_allclose(np.asarray(got_value), value, err_msg=name, **_JAX_TOLERANCE)
+
+
+def _run_jax_against_numpy(domain, task, time_limit, steps=20):
+    numpy_batch, to_numpy, to_jax = _jax_batches(domain, task, 3, time_limit)
+    assert type(to_numpy.warp.data.qpos).__module__.startswith("jax")
+    results = []
+    expected = numpy_batch.reset()
+    _assert_timesteps_close(expected, to_numpy.reset(), is_jax=False)
+    _assert_timesteps_close(expected, to_jax.reset(), is_jax=True)
+    seen = set()
+    for actions in _actions(numpy_batch, steps, seed=6):
+        expected = numpy_batch.step(actions)
+        _assert_timesteps_close(expected, to_numpy.step(actions), is_jax=False)
+        got = to_jax.step(actions)
+        _assert_timesteps_close(expected, got, is_jax=True)
+        seen.update(np.asarray(got.step_type).tolist())
+        results.append(got)
+    # The episodes ended and the copies auto-reset within the steps.
+    assert seen == {0, 1, 2}, seen
+    return results
+
+
+def test_cartpole_jax_steps_agree_with_numpy_over_auto_resets_and_repeat():
+    pytest.importorskip("jax")
+    first = _run_jax_against_numpy("cartpole", "swingup", time_limit=0.08)
+    # Determinism: the same seed gives the same JAX results, bit for bit.
+    _, _, again = _jax_batches("cartpole", "swingup", 3, 0.08)
+    again.reset()
+    for actions, previous in zip(_actions(again, 20, seed=6), first):
+        got = again.step(actions)
+        np.testing.assert_array_equal(np.asarray(got.reward), np.asarray(previous.reward))
+        for name, value in previous.observation.items():
+            np.testing.assert_array_equal(np.asarray(got.observation[name]), np.asarray(value))
+
+
+def test_cheetah_jax_steps_agree_with_numpy_over_auto_resets():
+    pytest.importorskip("jax")
+    _run_jax_against_numpy("cheetah", "run", time_limit=0.08)
+
+
+def test_untraceable_function_runs_eagerly_and_is_named(caplog):
+    pytest.importorskip("jax")
+    numpy_batch, to_numpy, _ = _jax_batches("cartpole", "balance", 2, 1.0)
+    jax_step = to_numpy._warp_jax
+    name, function = next(iter(jax_step._pieces.items()))
+
+    def host_branch(physics):
+        # A Python branch on an array value: jax.jit cannot trace it.
+        value = function(physics)
+        return value if float(value.sum()) < np.inf else value * 0
+
+    jax_step._pieces[name] = host_branch
     numpy_batch.reset()
-    jax_batch.reset()
-    assert type(jax_batch.warp.data.qpos).__module__.startswith("jax")
-    for actions in _actions(numpy_batch, 3, seed=6):
-        expected, got = numpy_batch.step(actions), jax_batch.step(actions)
-        np.testing.assert_array_equal(got.reward, expected.reward)
-        for name, value in expected.observation.items():
-            assert isinstance(got.observation[name], np.ndarray)
-            np.testing.assert_array_equal(got.observation[name], value, err_msg=name)
+    to_numpy.reset()
+    with caplog.at_level("WARNING", logger=batch_warp.__name__):
+        for actions in _actions(numpy_batch, 3, seed=1):
+            _assert_timesteps_close(numpy_batch.step(actions), to_numpy.step(actions), False)
+    lines = [record.getMessage() for record in caplog.records if "eagerly" in record.getMessage()]
+    assert len(lines) == 1 and f"observable {name!r}" in lines[0], lines
+    assert jax_step._eager == (name,)
+
+
+def test_return_jax_needs_the_jax_array_module():
+    with pytest.raises(ValueError, match="return_jax=True needs array_module='jax'"):
+        batch_warp.WarpOptions(return_jax=True)
 
 
 # Cheetah: contacts.
@@ -342,3 +428,93 @@ def test_every_vectorised_task_resets_equal_and_steps_close(domain, task):
     cpu, gpu = _pair(domain, task)
     _assert_reset_equal(cpu, gpu)
     _assert_step_close(cpu, gpu, _actions(cpu, 1)[0], _STEP_TOLERANCE)
+
+
+def test_jax_snapshot_and_restore_continue_exactly():
+    pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole", "swingup", 2, seed=5, task_kwargs={"time_limit": 0.05}, backend=options
+    )
+    batch.reset()
+    actions = _actions(batch, 8, seed=2)
+    for action in actions[:3]:
+        batch.step(action)
+    snapshot = batch.snapshot()
+    first = [batch.step(action) for action in actions[3:]]
+    batch.restore(snapshot)
+    for action, expected in zip(actions[3:], first):
+        got = batch.step(action)
+        np.testing.assert_array_equal(np.asarray(got.step_type), np.asarray(expected.step_type))
+        np.testing.assert_array_equal(np.asarray(got.reward), np.asarray(expected.reward))
+        for name, value in expected.observation.items():
+            np.testing.assert_array_equal(np.asarray(got.observation[name]), np.asarray(value))
+
+
+def test_jax_termination_ends_the_copies_as_a_time_limit_does():
+    """A copy the outcome rule terminates is LAST with the task's discount and resets
+    at the next step: here terminating at 0.05 s, as a 0.05 s time limit ends them."""
+    jnp = pytest.importorskip("jax").numpy
+    numpy_batch = suite.load_batch(
+        "cartpole",
+        "swingup",
+        2,
+        seed=4,
+        task_kwargs={"time_limit": 0.05},
+        backend="warp",
+        device=_DEVICE,
+    )
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    jax_batch = suite.load_batch("cartpole", "swingup", 2, seed=4, backend=options)
+    jax_step = jax_batch._warp_jax
+    outcome = jax_step._pieces[batch_warp._OUTCOME]
+
+    def terminating(physics):
+        reward, _, discount = outcome(physics)
+        # Half a control step's margin below 0.05 s: time is float32 in the worlds.
+        return reward, jnp.ravel(physics.data.time) >= 0.045, discount
+
+    jax_step._pieces[batch_warp._OUTCOME] = terminating
+    _assert_timesteps_close(numpy_batch.reset(), jax_batch.reset(), is_jax=True)
+    kinds = set()
+    for actions in _actions(numpy_batch, 12, seed=3):
+        expected = numpy_batch.step(actions)
+        _assert_timesteps_close(expected, jax_batch.step(actions), is_jax=True)
+        kinds.update(expected.step_type.tolist())
+    assert kinds == {0, 1, 2}
+    assert not jax_step._eager
+
+
+def test_jax_diverging_world_ends_its_episode_or_raises_naming_the_copy():
+    jax = pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole",
+        "swingup",
+        3,
+        seed=1,
+        backend=options,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    batch.reset()
+    actions = _actions(batch, 3, seed=1)
+    before = batch.step(actions[0])
+    with batch.copy_physics(1) as physics:
+        physics.data.qvel[:] = np.nan
+    ended = batch.step(actions[1])
+    assert isinstance(ended.reward, jax.Array)
+    np.testing.assert_array_equal(np.asarray(ended.step_type), [1, 2, 1])
+    assert float(ended.reward[1]) == 0.0 and float(ended.discount[1]) == 0.0
+    assert float(ended.discount[0]) == 1.0
+    for name, value in before.observation.items():
+        np.testing.assert_array_equal(
+            np.asarray(ended.observation[name][1]), np.asarray(value[1]), err_msg=name
+        )
+    np.testing.assert_array_equal(np.asarray(batch.step(actions[2]).step_type), [1, 0, 1])
+
+    raising = suite.load_batch("cartpole", "balance", 3, seed=1, backend=options)
+    raising.reset()
+    with raising.copy_physics(2) as physics:
+        physics.data.qpos[:] = np.inf
+    with pytest.raises(PhysicsError, match=r"copy 2: physics diverged .*QPOS"):
+        raising.step(np.zeros((3, 1)))
