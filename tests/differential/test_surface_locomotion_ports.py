@@ -664,6 +664,8 @@ CASES = [
         marks=_MARK.dm_control_api(
             "locomotion.soccer.Humanoid",
             "locomotion.soccer.Humanoid.Visual",
+            "locomotion.soccer.Humanoid.Visual.GEOM",
+            "locomotion.soccer.Humanoid.Visual.JERSEY",
             "locomotion.soccer.Humanoid.mjcf_model",
             "locomotion.soccer.Humanoid.apply_action",
             "locomotion.soccer.Humanoid.prev_action",
