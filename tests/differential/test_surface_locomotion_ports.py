@@ -198,16 +198,11 @@ def _(put):
 
 @case("rat_pose_to_actuation")
 def _(put):
-    # dm_control reads each joint actuator's range from its joint's default class, which
-    # some of the Rat's joints lack: record what pose_to_actuation gives or raises.
     walker = walkers.Rat()
-    put("joint_actuators_range", [None if r is None else list(r)
-                                  for r in walker.joint_actuators_range])
-    try:
-        put("pose_to_actuation",
-            walker.pose_to_actuation(np.linspace(-0.3, 0.3, len(walker.observable_joints))))
-    except Exception as error:
-        put("pose_to_actuation_raises", type(error).__name__)
+    put("joint_actuators_range", [list(r) for r in walker.joint_actuators_range])
+    # A pose is one angle per mocap joint, as dm_control's reference-pose tasks give it.
+    pose = np.linspace(-0.3, 0.3, len(walker.mocap_joints))
+    put("pose_to_actuation", walker.pose_to_actuation(pose))
 
 
 @case("jumping_ball")
@@ -379,7 +374,10 @@ def _(put):
     sphere_episode(put, props.TargetSphereTwoTouch(radius=0.3, height_above_ground=0.5))
 
 
-def run_episode(put, task, steps, seed):
+def run_episode(put, walker, task, steps, seed):
+    # dm_control's maze and two-touch tasks enable the walker's egocentric camera, here
+    # opt-in (enable_egocentric_camera): the episodes are compared without it.
+    walker.observables.egocentric_camera.enabled = False
     env = composer.Environment(task, random_state=np.random.RandomState(seed),
                                strip_singleton_obs_buffer_dim=True)
     spec = env.action_spec()
@@ -427,7 +425,7 @@ def _(put):
     walker = walkers.JumpingBallWithHead()
     arena = arenas.MazeWithTargets(maze=text_maze(), xy_scale=1.5, z_height=1.2)
     task = random_goal_maze.NullGoalMaze(walker, arena)
-    env = run_episode(put, task, 20, 11)
+    env = run_episode(put, walker, task, 20, 11)
     put("discount", task.get_discount(env.physics))
 
 
@@ -438,7 +436,7 @@ def _(put):
     task = tasks.RepeatSingleGoalMaze(
         walker, arena, target=props.TargetSphere(radius=0.4, height_above_ground=0.4),
         max_repeats=2, randomize_spawn_rotation=False)
-    run_episode(put, task, 40, 12)
+    run_episode(put, walker, task, 40, 12)
 
 
 @case("many_heterogeneous_goals_maze")
@@ -449,8 +447,9 @@ def _(put):
         walker, arena,
         target_builders=[functools.partial(props.TargetSphere, radius=0.4,
                                            height_above_ground=0.4)],
-        target_type_rewards=[2.0], target_type_proportions=[1])
-    run_episode(put, task, 40, 13)
+        target_type_rewards=[2.0], target_type_proportions=[1],
+        randomize_spawn_rotation=False)
+    run_episode(put, walker, task, 40, 13)
 
 
 def two_touch_task():
@@ -460,12 +459,12 @@ def two_touch_task():
         walker, arena,
         target_builders=[functools.partial(props.TargetSphereTwoTouch, radius=0.025)],
         target_type_rewards=[25.0], randomize_spawn_position=False, target_area=(1.5, 1.5))
-    return task, arena
+    return task, arena, walker
 
 
 @case("two_touch_properties")
 def _(put):
-    task, arena = two_touch_task()
+    task, arena, _ = two_touch_task()
     put("name", task.name)
     put("root_entity", task.root_entity is arena)
     put("task_observables", sorted(task.task_observables))
@@ -473,8 +472,8 @@ def _(put):
 
 @case("two_touch")
 def _(put):
-    task, arena = two_touch_task()
-    run_episode(put, task, 30, 14)
+    task, arena, walker = two_touch_task()
+    run_episode(put, walker, task, 30, 14)
 
 
 @case("reference_pose_rewards")
@@ -521,23 +520,26 @@ def _(put):
 )
 
 XFAIL_STANDING = (
-    "dm_control's CMU humanoids report standing_height 1.5 and an upright_pose at z 0.94 "
-    "(V2020: 1.143) with quaternion (0.859, 1, 1, 0.859); here standing_height is the measured "
-    "height (0.939; V2020 1.142) and upright_pose is the identity at the origin"
+    "by design (docs/locomotion_walkers.md): the humanoids here are built standing, so "
+    "upright_pose is the identity at the origin and standing_height the root's height above "
+    "the feet (0.939; V2020 1.142); dm_control reports its constant 1.5 and an upright_pose at "
+    "z 0.94 (V2020: 1.143) with quaternion (0.859, 1, 1, 0.859)"
 )
 XFAIL_RAT_NAMES = (
-    "the Rat's ground_contact_geoms (here feet, toe 1, hands and fingers; dm_control feet and "
-    "toes 0-2 first) and vertebra_joints (dm_control starts vertebra_6_twist, "
-    "vertebra_C29_bend; here vertebra_1_extend) differ in members and order"
+    "by design (composer_tasks/walkers/rodent.py: one collision primitive per body) the Rat "
+    "here has 65 geoms, dm_control's 100, so ground_contact_geoms lack toes 0 and 2 and "
+    "fingers 0 and 2; and vertebra_joints (like the joints' document and qpos order) follow "
+    "another body order (dm_control starts vertebra_6_twist, vertebra_C29_bend; here "
+    "vertebra_1_extend)"
 )
-XFAIL_RAT_HEIGHT = "dm_control's Rat.standing_height raises TypeError; here it is 0.0651"
+XFAIL_RAT_HEIGHT = (
+    "dm_control's Rat.standing_height raises TypeError (it indexes its params, None by "
+    "default); here it is the torso's height, 0.0651"
+)
 XFAIL_RAT_OBS = (
-    "after 20 steps of the same action the Rat's appendages_pos, head_height (here 0.0520, "
-    "dm_control 0.0588) and tendons_pos/vel differ"
-)
-XFAIL_RAT_POSE = (
-    "joint_actuators_range are rounded to 4 decimals here (-0.6981; dm_control -0.6981317), "
-    "and pose_to_actuation raises ValueError here, IndexError in dm_control"
+    "the Rat's contacts and inertias are approximations here (rodent.py's docstring), so after "
+    "20 steps of the same action its appendages_pos, head_height (here 0.0520, dm_control "
+    "0.0588) and tendons_pos/vel differ"
 )
 XFAIL_MAZE_TARGETS = (
     "MazeWithTargets.target_positions have z 0 in dm_control; here the target height 0.5"
@@ -547,12 +549,14 @@ XFAIL_HOOK = (
     "_text_maze_modifier, never set); here it returns the hook, None"
 )
 XFAIL_EPISODE = (
-    "the maze tasks' observations lack walker/egocentric_camera here, and the walker's qpos "
-    "after the seeded episode differs"
+    "with a random spawn rotation (the default) the jumping ball's seeded episode ends with "
+    "other x, y and steer joint positions (NullGoalMaze after 20 steps: here -3.0624, 0.0237, "
+    "0.3231; dm_control -3.0604, 0.0283, 0.3982) while the other joints match; "
+    "RepeatSingleGoalMaze and ManyHeterogeneousGoalsMaze without it match"
 )
 XFAIL_TWO_TOUCH = (
     "TwoTouch with the Rat: rewards differ from the first step (here 0.00040, dm_control "
-    "0.00282), and walker/egocentric_camera is missing from the observations here"
+    "0.01042), as the Rat's contacts and inertias are approximations here (rodent.py)"
 )
 
 
@@ -694,8 +698,10 @@ CASES = [
             _MARK.dm_control_api("locomotion.soccer.Humanoid.initialize_episode"),
             _MARK.xfail(
                 strict=True,
-                reason="after initialize_episode two of the soccer humanoid's hinge qpos are "
-                "0.000175 (0.01 degree) here, 0 in dm_control",
+                reason="initialize_episode here sets the joints to the walker's initial pose, 0 "
+                "clipped into each joint's range (the tibia hinges start at 0.01 degree, "
+                "0.000175 rad); dm_control's soccer Humanoid.initialize_episode leaves qpos "
+                "as it is (0)",
             ),
         ],
         id="soccer_humanoid_initialize_episode",
@@ -767,13 +773,10 @@ CASES = [
     ),
     pytest.param(
         "rat_pose_to_actuation",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.walkers.Rat.joint_actuators_range",
-                "locomotion.walkers.Rat.pose_to_actuation",
-            ),
-            _MARK.xfail(strict=True, reason=XFAIL_RAT_POSE),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.Rat.joint_actuators_range",
+            "locomotion.walkers.Rat.pose_to_actuation",
+        ),
         id="rat_pose_to_actuation",
     ),
     pytest.param(
@@ -818,8 +821,9 @@ CASES = [
             _MARK.dm_control_api("locomotion.walkers.rescale.rescale_humanoid"),
             _MARK.xfail(
                 strict=True,
-                reason="after rescale_humanoid the humanoid's root body sits at z 1.033 here, "
-                "at 0 in dm_control",
+                reason="by design (docs/locomotion_walkers.md) the humanoid here is built standing, "
+                "its root at its standing height, so after rescale_humanoid the root sits at "
+                "z 1.033 (0.939 x 1.1); dm_control's at 0",
             ),
         ],
         id="rescale_body_pos",
@@ -980,30 +984,24 @@ CASES = [
     ),
     pytest.param(
         "repeat_single_goal_maze",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.tasks.RepeatSingleGoalMaze",
-                "locomotion.tasks.RepeatSingleGoalMaze.after_step",
-                "locomotion.tasks.RepeatSingleGoalMaze.get_reward",
-                "locomotion.tasks.RepeatSingleGoalMaze.initialize_episode",
-                "locomotion.tasks.RepeatSingleGoalMaze.initialize_episode_mjcf",
-                "locomotion.tasks.RepeatSingleGoalMaze.should_terminate_episode",
-            ),
-            _MARK.xfail(strict=True, reason=XFAIL_EPISODE),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.RepeatSingleGoalMaze",
+            "locomotion.tasks.RepeatSingleGoalMaze.after_step",
+            "locomotion.tasks.RepeatSingleGoalMaze.get_reward",
+            "locomotion.tasks.RepeatSingleGoalMaze.initialize_episode",
+            "locomotion.tasks.RepeatSingleGoalMaze.initialize_episode_mjcf",
+            "locomotion.tasks.RepeatSingleGoalMaze.should_terminate_episode",
+        ),
         id="repeat_single_goal_maze",
     ),
     pytest.param(
         "many_heterogeneous_goals_maze",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.tasks.ManyHeterogeneousGoalsMaze",
-                "locomotion.tasks.ManyHeterogeneousGoalsMaze.get_reward",
-                "locomotion.tasks.ManyHeterogeneousGoalsMaze.initialize_episode_mjcf",
-                "locomotion.tasks.ManyHeterogeneousGoalsMaze.should_terminate_episode",
-            ),
-            _MARK.xfail(strict=True, reason=XFAIL_EPISODE),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.ManyHeterogeneousGoalsMaze",
+            "locomotion.tasks.ManyHeterogeneousGoalsMaze.get_reward",
+            "locomotion.tasks.ManyHeterogeneousGoalsMaze.initialize_episode_mjcf",
+            "locomotion.tasks.ManyHeterogeneousGoalsMaze.should_terminate_episode",
+        ),
         id="many_heterogeneous_goals_maze",
     ),
     pytest.param(
