@@ -447,8 +447,7 @@ def _(put):
         walker, arena,
         target_builders=[functools.partial(props.TargetSphere, radius=0.4,
                                            height_above_ground=0.4)],
-        target_type_rewards=[2.0], target_type_proportions=[1],
-        randomize_spawn_rotation=False)
+        target_type_rewards=[2.0], target_type_proportions=[1])
     run_episode(put, walker, task, 40, 13)
 
 
@@ -547,12 +546,6 @@ XFAIL_MAZE_TARGETS = (
 XFAIL_HOOK = (
     "dm_control's text_maze_regenerated_hook getter raises AttributeError (it reads "
     "_text_maze_modifier, never set); here it returns the hook, None"
-)
-XFAIL_EPISODE = (
-    "with a random spawn rotation (the default) the jumping ball's seeded episode ends with "
-    "other x, y and steer joint positions (NullGoalMaze after 20 steps: here -3.0624, 0.0237, "
-    "0.3231; dm_control -3.0604, 0.0283, 0.3982) while the other joints match; "
-    "RepeatSingleGoalMaze and ManyHeterogeneousGoalsMaze without it match"
 )
 XFAIL_TWO_TOUCH = (
     "TwoTouch with the Rat: rewards differ from the first step (here 0.00040, dm_control "
@@ -969,17 +962,14 @@ CASES = [
     ),
     pytest.param(
         "null_goal_maze",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.after_step",
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.get_discount",
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.get_reward",
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.initialize_episode",
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.initialize_episode_mjcf",
-                "locomotion.tasks.random_goal_maze.NullGoalMaze.should_terminate_episode",
-            ),
-            _MARK.xfail(strict=True, reason=XFAIL_EPISODE),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.after_step",
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.get_discount",
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.get_reward",
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.initialize_episode",
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.initialize_episode_mjcf",
+            "locomotion.tasks.random_goal_maze.NullGoalMaze.should_terminate_episode",
+        ),
         id="null_goal_maze",
     ),
     pytest.param(
