@@ -346,7 +346,7 @@ class MazeWithTargets(composer.Arena):
         rows, cols = np.nonzero(layer == OBJECT_TOKEN)
         self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._target_positions = np.column_stack(
-            [self.grid_to_world(rows, cols), np.full(len(rows), self._target_height)]
+            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
         )
         if self._text_maze_regenerated_hook is not None:
             # dm_control calls the hook after finding the spawn and target cells and
@@ -410,7 +410,7 @@ class MazeWithTargets(composer.Arena):
             ),
         )
         model.geom_matid[physics.bind(self._floor).id] = floor_material_ids[self._floor_style]
-        targets = self.target_positions
+        targets = self._sphere_centres()
         # An arena without spheres of its own (target_spheres=0) only reports the
         # target cells.
         count = len(targets) if self._show_target_spheres and len(body_ids) else 0
@@ -640,10 +640,17 @@ class MazeWithTargets(composer.Arena):
 
     @property
     def target_positions(self) -> np.ndarray:
-        """(n, 3) centres of this episode's targets, `target_height` metres above
-        the floor."""
+        """(n, 3) this episode's target cells on the floor (z = 0), as dm_control's
+        (`grid_to_world_positions` of the target tokens); the arena's own spheres
+        float `target_height` metres above them."""
         self._require_maze()
         return self._target_positions.copy()
+
+    def _sphere_centres(self) -> np.ndarray:
+        """(n, 3) centres of the arena's own spheres over the target cells."""
+        centres = self.target_positions
+        centres[:, 2] = self._target_height
+        return centres
 
     @property
     def spawn_grid_positions(self) -> tuple[tuple[int, int], ...]:
@@ -684,7 +691,7 @@ class MazeWithTargets(composer.Arena):
                 "collect_targets needs them"
             )
         reach = self._target_radius + 0.5 if reach is None else float(reach)
-        targets = self.target_positions
+        targets = self._sphere_centres()
         if len(targets) == 0:
             return 0
         distances = np.linalg.norm(targets - np.asarray(position, dtype=np.float64), axis=1)

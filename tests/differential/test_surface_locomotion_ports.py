@@ -540,9 +540,6 @@ XFAIL_RAT_OBS = (
     "20 steps of the same action its appendages_pos, head_height (here 0.0520, dm_control "
     "0.0588) and tendons_pos/vel differ"
 )
-XFAIL_MAZE_TARGETS = (
-    "MazeWithTargets.target_positions have z 0 in dm_control; here the target height 0.5"
-)
 XFAIL_HOOK = (
     "dm_control's text_maze_regenerated_hook getter raises AttributeError (it reads "
     "_text_maze_modifier, never set); here it returns the hook, None"
@@ -857,12 +854,9 @@ CASES = [
     ),
     pytest.param(
         "maze_target_positions",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.arenas.MazeWithTargets.target_positions",
-            ),
-            _MARK.xfail(strict=True, reason=XFAIL_MAZE_TARGETS),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.arenas.MazeWithTargets.target_positions",
+        ),
         id="maze_target_positions",
     ),
     pytest.param(
