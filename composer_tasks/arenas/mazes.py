@@ -308,6 +308,8 @@ class MazeWithTargets(composer.Arena):
         self._wall_style: dict[str, int] = {}
         self._floor_style = 0
         self._pending = False
+        # Whether `write_layout` wrote this episode's maze before `initialize_episode`.
+        self._written = False
         self._collected = np.zeros(0, dtype=bool)
         self._ids = None
 
@@ -327,9 +329,10 @@ class MazeWithTargets(composer.Arena):
         """Draws the next episode's maze and looks (written into the model by
         `initialize_episode`); returns the labmaze maze.
 
-        `random_state` picks the wall and floor textures (and, for
-        `RandomMazeWithTargets`, seeds the maze); None uses numpy's global
-        generator.
+        `random_state` seeds `RandomMazeWithTargets`'s maze (None: numpy's global
+        generator). The wall and floor textures are drawn from numpy's global
+        generator, as dm_control's `regenerate` draws them (`np.random.choice`), so
+        that the task's random state is drawn from as in dm_control.
         """
         random_state = _DEFAULT_RANDOM_STATE if random_state is None else random_state
         maze = self._next_maze(random_state)
@@ -343,7 +346,7 @@ class MazeWithTargets(composer.Arena):
         rows, cols = np.nonzero(layer == OBJECT_TOKEN)
         self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
         self._target_positions = np.column_stack(
-            [self.grid_to_world(rows, cols), np.full(len(rows), self._target_height)]
+            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
         )
         if self._text_maze_regenerated_hook is not None:
             # dm_control calls the hook after finding the spawn and target cells and
@@ -352,10 +355,10 @@ class MazeWithTargets(composer.Arena):
             layer = np.array(maze.entity_layer)
             self._layers = (layer, np.array(maze.variations_layer))
         self._wall_style = {
-            char: int(random_state.randint(len(self._wall_material_names[char])))
+            char: int(np.random.randint(len(self._wall_material_names[char])))
             for char in self._wall_chars
         }
-        self._floor_style = int(random_state.randint(len(self._floor_material_entries)))
+        self._floor_style = int(np.random.randint(len(self._floor_material_entries)))
         self._wall_layout = self._layout_walls(layer)
         self._pending = True
         return maze
@@ -371,9 +374,29 @@ class MazeWithTargets(composer.Arena):
         return np.concatenate(centers), np.concatenate(half_sizes), chars
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Writes this episode's maze (drawing one unless a task called `regenerate`)."""
+        """Writes this episode's maze (drawing one unless a task called `regenerate`),
+        unless `write_layout` wrote it already this episode."""
+        if self._written:
+            self._written = False
+            return
         if not self._pending:
             self.regenerate(random_state)
+        self._write(physics)
+
+    def write_layout(self, physics: Physics) -> None:
+        """Writes the maze that `regenerate` drew into `physics` now, if it is not
+        written yet; the arena's `initialize_episode` then keeps it.
+
+        dm_control's maze is in the compiled model by the time its tasks' own
+        `initialize_episode` casts rays at the walls (the spawn heading); here the
+        walls are written by the arena's `initialize_episode`, which runs after the
+        task's, so a task that needs them earlier calls this (then `forward`).
+        """
+        if self._pending:
+            self._write(physics)
+            self._written = True
+
+    def _write(self, physics: Physics) -> None:
         self._pending = False
         centers, half_sizes, chars = self._wall_layout
         model = physics.model
@@ -387,7 +410,7 @@ class MazeWithTargets(composer.Arena):
             ),
         )
         model.geom_matid[physics.bind(self._floor).id] = floor_material_ids[self._floor_style]
-        targets = self.target_positions
+        targets = self._sphere_centres()
         # An arena without spheres of its own (target_spheres=0) only reports the
         # target cells.
         count = len(targets) if self._show_target_spheres and len(body_ids) else 0
@@ -617,10 +640,17 @@ class MazeWithTargets(composer.Arena):
 
     @property
     def target_positions(self) -> np.ndarray:
-        """(n, 3) centres of this episode's targets, `target_height` metres above
-        the floor."""
+        """(n, 3) this episode's target cells on the floor (z = 0), as dm_control's
+        (`grid_to_world_positions` of the target tokens); the arena's own spheres
+        float `target_height` metres above them."""
         self._require_maze()
         return self._target_positions.copy()
+
+    def _sphere_centres(self) -> np.ndarray:
+        """(n, 3) centres of the arena's own spheres over the target cells."""
+        centres = self.target_positions
+        centres[:, 2] = self._target_height
+        return centres
 
     @property
     def spawn_grid_positions(self) -> tuple[tuple[int, int], ...]:
@@ -661,7 +691,7 @@ class MazeWithTargets(composer.Arena):
                 "collect_targets needs them"
             )
         reach = self._target_radius + 0.5 if reach is None else float(reach)
-        targets = self.target_positions
+        targets = self._sphere_centres()
         if len(targets) == 0:
             return 0
         distances = np.linalg.norm(targets - np.asarray(position, dtype=np.float64), axis=1)

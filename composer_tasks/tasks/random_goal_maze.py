@@ -182,9 +182,14 @@ class NullGoalMaze(walker_task.WalkerTask):
         self._spawn_position = np.array(spawn_positions[index], dtype=np.float64)
         quaternion = None
         if self._randomize_spawn_rotation:
-            # Out of the rays' way while they are cast.
-            self._walker.shift_pose(physics, [0.0, 0.0, _RAYCAST_LIFT_M])
+            # The rays need this episode's walls, which dm_control's compiled model
+            # holds already: the arena writes them now rather than in its own
+            # initialize_episode (after this one), and forward places them.
+            self._arena.write_layout(physics)
             physics.forward()
+            # Out of the rays' way while they are cast. As in dm_control there is no
+            # forward here: the rays see the walker's geoms where they last were.
+            self._walker.shift_pose(physics, [0.0, 0.0, _RAYCAST_LIFT_M])
             distances = []
             geom_id = np.array([-1], dtype=np.int32)
             origin = np.array([self._spawn_position[0], self._spawn_position[1], 0.1])

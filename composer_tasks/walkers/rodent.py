@@ -54,32 +54,40 @@ _COSMETIC_GROUP = 1
 _DEFAULT_FRICTION = (0.7, 0.005, 0.0001)
 _GRIP_FRICTION = (1.5, 0.005, 0.0001)
 
+
+def _degrees(low: float, high: float) -> tuple[float, float]:
+    """A joint range given in degrees, in radians: dm_control's rodent.xml gives its
+    ranges in radians of whole degrees (0.5235987755982988 = 30 degrees) but for
+    cervical_extend's lower limit, -70/3 degrees."""
+    return float(np.deg2rad(low)), float(np.deg2rad(high))
+
+
 # Joint classes: (range (rad), stiffness, damping, armature).
 _JOINT_CLASSES: dict[str, tuple[tuple[float, float], float, float, float]] = {
-    "lumbar_extend": ((-0.5236, 0.7854), 0.02, 0.03, 1e-5),
-    "lumbar_bend": ((-0.5236, 0.5236), 0.03, 0.03, 1e-5),
-    "lumbar_twist": ((-0.5236, 0.5236), 0.03, 0.03, 1e-5),
-    "hip_supinate": ((-0.6981, 0.5236), 0.0, 0.02, 1e-5),
-    "hip_abduct": ((-0.5236, 1.0472), 0.0, 0.02, 1e-5),
-    "hip_extend": ((-1.5708, 1.0472), 0.0, 0.02, 1e-5),
-    "knee": ((-1.2217, 1.5359), 0.0, 0.005, 6e-7),
-    "ankle": ((-0.1396, 1.3963), 0.0, 0.003, 6e-7),
-    "toe": ((0.0, 0.8727), 0.0, 0.001, 6e-7),
-    "caudal_extend": ((-0.2618, 0.2618), 1e-5, 0.002, 6e-7),
-    "caudal_bend": ((-0.2618, 0.2618), 1e-5, 0.002, 6e-7),
-    "cervical_extend": ((-0.4072, 0.6109), 1.0, 1.0, 1e-3),
-    "cervical_bend": ((-0.6109, 0.6109), 1.0, 1.0, 1e-3),
-    "cervical_twist": ((-0.6109, 0.6109), 1.0, 1.0, 1e-3),
-    "atlas": ((-0.0873, 0.7854), 0.002, 0.002, 6e-7),
-    "mandible": ((-0.2967, 0.2618), 0.002, 0.002, 6e-7),
-    "scapula_supinate": ((-0.0175, 0.1745), 0.0, 0.005, 6e-7),
-    "scapula_abduct": ((-0.2618, 0.2618), 0.0, 0.005, 6e-7),
-    "scapula_extend": ((-0.0349, 0.0349), 0.0, 0.005, 6e-7),
-    "shoulder": ((-1.309, 0.8727), 0.0, 0.005, 6e-7),
-    "shoulder_sup": ((-0.0524, 1.1345), 0.0, 0.005, 6e-7),
-    "elbow": ((-1.309, 0.6981), 0.0, 0.003, 6e-7),
-    "wrist": ((-0.3491, 2.0944), 0.0, 0.002, 6e-7),
-    "finger": ((0.0, 1.5708), 0.0, 0.002, 6e-7),
+    "lumbar_extend": (_degrees(-30, 45), 0.02, 0.03, 1e-5),
+    "lumbar_bend": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
+    "lumbar_twist": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
+    "hip_supinate": (_degrees(-40, 30), 0.0, 0.02, 1e-5),
+    "hip_abduct": (_degrees(-30, 60), 0.0, 0.02, 1e-5),
+    "hip_extend": (_degrees(-90, 60), 0.0, 0.02, 1e-5),
+    "knee": (_degrees(-70, 88), 0.0, 0.005, 6e-7),
+    "ankle": (_degrees(-8, 80), 0.0, 0.003, 6e-7),
+    "toe": (_degrees(0, 50), 0.0, 0.001, 6e-7),
+    "caudal_extend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
+    "caudal_bend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
+    "cervical_extend": (_degrees(-70 / 3, 35), 1.0, 1.0, 1e-3),
+    "cervical_bend": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
+    "cervical_twist": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
+    "atlas": (_degrees(-5, 45), 0.002, 0.002, 6e-7),
+    "mandible": (_degrees(-17, 15), 0.002, 0.002, 6e-7),
+    "scapula_supinate": (_degrees(-1, 10), 0.0, 0.005, 6e-7),
+    "scapula_abduct": (_degrees(-15, 15), 0.0, 0.005, 6e-7),
+    "scapula_extend": (_degrees(-2, 2), 0.0, 0.005, 6e-7),
+    "shoulder": (_degrees(-75, 50), 0.0, 0.005, 6e-7),
+    "shoulder_sup": (_degrees(-3, 65), 0.0, 0.005, 6e-7),
+    "elbow": (_degrees(-75, 40), 0.0, 0.003, 6e-7),
+    "wrist": (_degrees(-20, 120), 0.0, 0.002, 6e-7),
+    "finger": (_degrees(0, 90), 0.0, 0.002, 6e-7),
 }
 
 # Bodies in model order: (name, parent, position in the parent (m), mass (kg),
