@@ -451,42 +451,9 @@ class BoxHead(legacy_base.LegacyWalker):
             density=_SHELL_DENSITY,
         )
 
-        site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(
-            name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER, **site
+        velocimeter, gyro, accelerometer = add_sensors_and_actuators(
+            spec, float(roll_gear), float(steer_gear), _KICK_GEAR, camera_joints
         )
-        gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(
-            name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER, **site
-        )
-        # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-        spec.add_sensor(
-            name="head_body_subtreelinvel",
-            type=_SENSOR.mjSENS_SUBTREELINVEL,
-            objtype=mujoco.mjtObj.mjOBJ_BODY,
-            objname="head_body",
-        )
-
-        affine = mujoco.mjtBias.mjBIAS_AFFINE
-        control = dict(
-            trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0]
-        )
-        spec.add_actuator(
-            name="roll",
-            target="roll",
-            gear=[float(roll_gear), 0, 0, 0, 0, 0],
-            biastype=affine,
-            **control,
-        )
-        spec.add_actuator(
-            name="steer", target="steer", gear=[float(steer_gear), 0, 0, 0, 0, 0], **control
-        )
-        spec.add_actuator(
-            name="kick", target="kick", gear=[_KICK_GEAR, 0, 0, 0, 0, 0], biastype=affine, **control
-        )
-        for joint in camera_joints:
-            actuator = spec.add_actuator(name=joint.name, target=joint.name, **control)
-            actuator.set_to_velocity(kv=_CAMERA_KV)
 
         shell_rgb = _SHELL_DEFAULT_RGB if rgba is None else tuple(rgba[:3])
         spec.add_texture(
@@ -672,6 +639,50 @@ class BoxHead(legacy_base.LegacyWalker):
             force = np.zeros(6)
             force[:3] = -np.asarray(physics.model.opt.gravity) * np.asarray(camera.mass).item()
             camera.xfrc_applied = force
+
+
+def add_sensors_and_actuators(
+    spec: mujoco.MjSpec,
+    roll_gear: float,
+    steer_gear: float,
+    kick_gear: float | None,
+    camera_joints: Sequence[Any],
+) -> tuple[Any, Any, Any]:
+    """The BoxHead family's sensors and actuators, in dm_control's order (BoxHead and
+    the jumping balls share them): the velocimeter, gyro and accelerometer at
+    `torso_site`, the head's subtree linear velocity, then the roll and steer motors,
+    the kick (none when `kick_gear` is None) and a velocity servo per camera joint.
+
+    Returns:
+      (velocimeter, gyro, accelerometer), the root sensors.
+    """
+    site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="torso_site")
+    velocimeter = spec.add_sensor(name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER, **site)
+    gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
+    accelerometer = spec.add_sensor(
+        name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER, **site
+    )
+    # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
+    spec.add_sensor(
+        name="head_body_subtreelinvel",
+        type=_SENSOR.mjSENS_SUBTREELINVEL,
+        objtype=mujoco.mjtObj.mjOBJ_BODY,
+        objname="head_body",
+    )
+    affine = mujoco.mjtBias.mjBIAS_AFFINE
+    control = dict(trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0])
+    spec.add_actuator(
+        name="roll", target="roll", gear=[roll_gear, 0, 0, 0, 0, 0], biastype=affine, **control
+    )
+    spec.add_actuator(name="steer", target="steer", gear=[steer_gear, 0, 0, 0, 0, 0], **control)
+    if kick_gear is not None:
+        spec.add_actuator(
+            name="kick", target="kick", gear=[kick_gear, 0, 0, 0, 0, 0], biastype=affine, **control
+        )
+    for joint in camera_joints:
+        actuator = spec.add_actuator(name=joint.name, target=joint.name, **control)
+        actuator.set_to_velocity(kv=_CAMERA_KV)
+    return velocimeter, gyro, accelerometer
 
 
 def _finite_vector(value: ArrayLike, size: int, name: str) -> np.ndarray:

@@ -34,7 +34,6 @@ from composer_tasks.walkers import base, boxhead, legacy_base
 
 _JOINT = mujoco.mjtJoint
 _GEOM = mujoco.mjtGeom
-_SENSOR = mujoco.mjtSensor
 _LIMITED = mujoco.mjtLimited.mjLIMITED_TRUE
 _UNLIMITED = mujoco.mjtLimited.mjLIMITED_FALSE
 
@@ -67,7 +66,6 @@ _CAMERA_HEIGHT_RANGE_M = (-0.5, 0.5)
 # The published file gives this range as "-0.35 0.35" without `angle="radian"`, so
 # MuJoCo reads degrees: +-0.35 degrees (dm_control's quirk, kept).
 _CAMERA_TILT_RANGE_RAD = (np.deg2rad(-0.35), np.deg2rad(0.35))
-_CAMERA_KV = 1.0
 _EGOCENTRIC_FOVY_DEG = 80.0
 _TRACKING_POS_M = (1.5, 1.5, 0.7)
 _TRACKING_XYAXES = ((-1.0, 1.0, 0.0), (-1.0, -1.0, 4.0))
@@ -261,43 +259,9 @@ class JumpingBallWithHead(boxhead.BoxHead):
             mass=_SHELL_MASS_KG,
         )
 
-        site = dict(objtype=mujoco.mjtObj.mjOBJ_SITE, objname="torso_site")
-        velocimeter = spec.add_sensor(
-            name="sensor_torso_vel", type=_SENSOR.mjSENS_VELOCIMETER, **site
+        velocimeter, gyro, accelerometer = boxhead.add_sensors_and_actuators(
+            spec, _ROLL_GEAR, _STEER_GEAR, None if kick is None else _KICK_GEAR, camera_joints
         )
-        gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
-        accelerometer = spec.add_sensor(
-            name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER, **site
-        )
-        # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-        spec.add_sensor(
-            name="head_body_subtreelinvel",
-            type=_SENSOR.mjSENS_SUBTREELINVEL,
-            objtype=mujoco.mjtObj.mjOBJ_BODY,
-            objname="head_body",
-        )
-
-        affine = mujoco.mjtBias.mjBIAS_AFFINE
-        control = dict(
-            trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0]
-        )
-        spec.add_actuator(
-            name="roll", target="roll", gear=[_ROLL_GEAR, 0, 0, 0, 0, 0], biastype=affine, **control
-        )
-        spec.add_actuator(
-            name="steer", target="steer", gear=[_STEER_GEAR, 0, 0, 0, 0, 0], **control
-        )
-        if kick is not None:
-            spec.add_actuator(
-                name="kick",
-                target="kick",
-                gear=[_KICK_GEAR, 0, 0, 0, 0, 0],
-                biastype=affine,
-                **control,
-            )
-        for joint in camera_joints:
-            actuator = spec.add_actuator(name=joint.name, target=joint.name, **control)
-            actuator.set_to_velocity(kv=_CAMERA_KV)
 
         marker_geoms = [geoms["head"]]
         if rgba is not None:
