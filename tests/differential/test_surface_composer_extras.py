@@ -102,15 +102,7 @@ CASES = [
     ),
     pytest.param(
         "mujoco_camera_array_spec",
-        marks=[
-            _MARK.dm_control_api("composer.observation.observable.MujocoCamera.array_spec"),
-            _MARK.xfail(
-                strict=True,
-                reason="MujocoCamera.array_spec is a BoundedArray here ([0, 255] for RGB, "
-                "[0, inf) for depth, as MJCFCamera's); dm_control's MujocoCamera gives an "
-                "unbounded specs.Array",
-            ),
-        ],
+        marks=_MARK.dm_control_api("composer.observation.observable.MujocoCamera.array_spec"),
         id="mujoco_camera_array_spec",
     ),
     pytest.param(

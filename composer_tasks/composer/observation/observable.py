@@ -898,6 +898,14 @@ class MujocoCamera(CameraObservable):
             enabled=enabled,
         )
 
+    @property
+    def array_spec(self) -> specs.Array:
+        """The spec of the images as dm_control's `MujocoCamera` gives it: an unbounded
+        `specs.Array` of (height, width, 3) uint8, or (height, width, 1) float32 with
+        `depth` (`MJCFCamera`'s spec is bounded)."""
+        channels, dtype = (1, np.float32) if self._depth else (3, np.uint8)
+        return specs.Array((self._height, self._width, channels), dtype)
+
 
 # dm_control's observable package has a submodule `base` (Observable, Generic,
 # AGGREGATORS, ...) that its code reaches as `observable.base.X`; here that is this
