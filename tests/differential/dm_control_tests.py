@@ -427,7 +427,12 @@ def write_report(report: dict[str, Any], report_dir: str) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("report_dir")
-    parser.add_argument("--only", nargs="*", help="test files, relative to dm_control/")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        action="extend",
+        help="test files, relative to dm_control/ (repeatable: `--only a --only b` runs both)",
+    )
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds a file")
     arguments = parser.parse_args(argv[1:])
     report = run(arguments.report_dir, arguments.only, arguments.timeout)
