@@ -49,6 +49,11 @@ PACKAGES = (
     "dm_control.suite",
     "dm_control.suite.wrappers",
     "dm_control.utils.rewards",
+    "dm_control.suite.base",
+    "dm_control.suite.common",
+    "dm_control.suite.utils.randomizers",
+    "dm_control.rl.control",
+    "dm_control.mujoco.engine",
 )
 # Packages whose public submodules are walked: the names each submodule defines are rows.
 WALKED = (
