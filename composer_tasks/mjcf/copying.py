@@ -196,13 +196,16 @@ def _copy_default(destination: Any, source: Any, override: bool) -> None:
 
 def _portable(handle: Element) -> dict[str, Any]:
     """`handle`'s attributes, with references to elements as their names (so that
-    they name the copies in the destination)."""
+    they name the copies in the destination); class references likewise."""
+    from composer_tasks.mjcf.defaults import DefaultClass
     from composer_tasks.mjcf.element import Element
 
     values = {}
     for name, value in handle.get_attributes().items():
         if isinstance(value, Element):
             value = value.name
+        elif isinstance(value, DefaultClass):
+            value = value.dclass
         values[name] = value
     return values
 

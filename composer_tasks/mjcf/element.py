@@ -549,9 +549,14 @@ class Element(ElementMethods):
             self, namespace, immediate_children_only, exclude_attachments
         )
 
-    def remove(self) -> None:
-        """Deletes this element (and its children, and the models attached below it)
-        from the model; handles to any of them raise `RemovedElementError` after."""
+    def remove(self, affect_attachments: bool = False) -> None:
+        """Deletes this element (and its children) from the model; handles to any of
+        them raise `RemovedElementError` after.
+
+        As in PyMJCF, an element with models attached below it (an attachment frame,
+        or a body holding one) is removed only with `affect_attachments=True`, and
+        then the attached models go too (detached, with their actuators, sensors,
+        ...); without it, ValueError."""
         if self._scope._removed:
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
@@ -565,15 +570,21 @@ class Element(ElementMethods):
         if isinstance(self._mjs, mujoco.MjsBody):
             inside = {id(body) for body in self._mjs.find_all(mujoco.mjtObj.mjOBJ_BODY)}
             inside.add(id(self._mjs))
-            # The models attached below go as a detached model goes (with their
-            # actuators, sensors, ...).
-            for child in list(top._all_scopes()):
-                if (
-                    child._parent_scope is not None
-                    and not child._detached
-                    and id(child._attachment_body) in inside
-                ):
-                    attachment.detach(child)
+            attached = [
+                child
+                for child in top._all_scopes()
+                if child._parent_scope is not None
+                and not child._detached
+                and id(child._attachment_body) in inside
+            ]
+            if attached and not affect_attachments:
+                # PyMJCF's message (dm_control/mjcf/element.py).
+                raise ValueError(
+                    "please use remove(affect_attachments=True) as this will affect some "
+                    "attributes and/or children belonging to an attached model"
+                )
+            for child in attached:
+                attachment.detach(child)
             if self.is_removed:  # an attachment frame: detaching its model deleted it
                 return
         gone = delete(top._spec, self._mjs)

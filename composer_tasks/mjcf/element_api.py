@@ -75,11 +75,18 @@ def _xml_text(
     from composer_tasks.mjcf.element import Element
 
     from composer_tasks.mjcf.assets import Asset
+    from composer_tasks.mjcf.defaults import DefaultClass
 
     if value is None:
         return None
     if isinstance(value, Element):
         return value.prefixed_identifier(prefix_root)
+    if isinstance(value, DefaultClass):
+        # A class reference (a parsed `class` / `childclass`): its prefixed name, the
+        # model's top class written "/" as PyMJCF writes it.
+        if value.dclass is None:
+            return _scope_prefix(value._scope, prefix_root) or "/"
+        return _scope_prefix(value._scope, prefix_root) + value.dclass
     if isinstance(value, Asset):
         return value.get_vfs_filename()
     if isinstance(value, (bool, np.bool_)):
@@ -345,11 +352,13 @@ def _resolve_own_references(handle: Any) -> None:
 
 
 def _same_value(mine: Any, theirs: Any) -> bool:
+    from composer_tasks.mjcf.defaults import DefaultClass
     from composer_tasks.mjcf.element import Element
 
-    if isinstance(mine, Element) or isinstance(theirs, Element):
-        name = mine.full_identifier if isinstance(mine, Element) else mine
-        other = theirs.full_identifier if isinstance(theirs, Element) else theirs
+    references = (Element, DefaultClass)
+    if isinstance(mine, references) or isinstance(theirs, references):
+        name = mine.full_identifier if isinstance(mine, references) else mine
+        other = theirs.full_identifier if isinstance(theirs, references) else theirs
         return name == other
     try:
         return bool(np.all(np.asarray(mine) == np.asarray(theirs)))

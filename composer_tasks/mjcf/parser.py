@@ -526,10 +526,16 @@ def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]
     """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`)."""
     forms: dict[str, Any] = {}
     for name, text in xml.attrib.items():
+        # PyMJCF resolves the class references a text makes: a parsed `class` or
+        # `childclass` reads back as the default class element (one written from
+        # Python as a name reads back as that name).
         if name == "class":
-            forms["dclass"] = None
+            forms["dclass"] = attributes_module.CLASS_HANDLE_FORM
             continue
         if name not in table:
+            continue
+        if name == "childclass":
+            forms[name] = attributes_module.CLASS_HANDLE_FORM
             continue
         attribute = table[name]
         # References read back as the elements they name (PyMJCF resolves them).

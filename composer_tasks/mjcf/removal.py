@@ -41,11 +41,11 @@ def remove_model(model: RootElement, affect_attachments: bool) -> None:
         )
     for child in model.worldbody.all_children():
         if not child.is_removed:
-            child.remove()
+            child.remove(affect_attachments=True)
     for tag in _SECTIONS:
         for element in getattr(model, tag).all_children():
             if not element.is_removed:
-                element.remove()
+                element.remove(affect_attachments=True)
     spec = model._top_spec()
     pending = nested_classes(model.default)
     while pending:

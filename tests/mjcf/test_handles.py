@@ -128,7 +128,11 @@ def test_removing_a_body_detaches_the_models_attached_below_it():
     site = holder.add("site", name="mount")
     model, _, _, geom, _, _ = _model()
     site.attach(model)
-    holder.remove()
+    # As in PyMJCF, only with affect_attachments=True.
+    with pytest.raises(ValueError, match="affect_attachments=True"):
+        holder.remove()
+    assert not geom.is_removed
+    holder.remove(affect_attachments=True)
     assert model.parent_model is None and geom.is_removed
     with pytest.raises(mjcf.RemovedElementError):
         model.find("geom", "box")
@@ -139,7 +143,9 @@ def test_a_removed_frame_detaches_its_model():
     arena = mjcf.RootElement(model="arena")
     model, *_ = _model()
     frame = arena.attach(model)
-    frame.remove()
+    with pytest.raises(ValueError, match="affect_attachments=True"):
+        frame.remove()
+    frame.remove(affect_attachments=True)
     with pytest.raises(mjcf.RemovedElementError):
         model.worldbody.add("geom", size=[0.1])
     assert arena.find_all("body") == []

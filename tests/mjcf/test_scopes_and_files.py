@@ -163,7 +163,8 @@ def test_parse_find_edit_and_write(tmp_path):
     assert model.model == "pendulum"
     pole = model.find("geom", "pole")
     # Read as written in the text: what the class gives reads None, as in PyMJCF.
-    assert pole.type is None and pole.dclass == "arm" and pole.rgba is None
+    # A parsed class reference reads back as the default class element, as in PyMJCF.
+    assert pole.type is None and pole.dclass.dclass == "arm" and pole.rgba is None
     assert pole.size.tolist() == [0.02] and pole.fromto.tolist() == [0, 0, 0, 0, 0, -0.5]
     assert pole.spec_element.rgba.tolist() == [1, 0, 0, 1]
     assert model.default.geom.type is None
