@@ -135,6 +135,45 @@ def _(put):
         put("root_insert", str(error))
 
 
+@case("parsed_class_reference")
+def _(put):
+    model = mjcf.from_xml_string(XML)
+    gb = model.find("geom", "gb")
+    put("type", type(gb.dclass).__name__ != "str")
+    put("class_name", gb.dclass.dclass)
+    put("unset", model.find("geom", "ga").dclass)
+    written = model.worldbody.add("geom", name="gd", dclass="thin", size=[0.1])
+    put("written_as_name", written.dclass)
+    put("xml_text", gb.get_attribute_xml_string("class"))
+    put("same_parse", mjcf.from_xml_string(XML).is_same_as(mjcf.from_xml_string(XML)))
+
+
+@case("remove_attachments")
+def _(put):
+    arena = mjcf.from_xml_string(XML)
+    holder = arena.worldbody.add("body", name="holder")
+    child = child_model()
+    holder.add("site", name="mount").attach(child)
+    try:
+        holder.remove()
+        put("holder_removed_without_flag", True)
+    except ValueError as error:
+        put("holder_error", str(error))
+    put("holder_still_there", arena.find("body", "holder") is not None)
+    holder.remove(affect_attachments=True)
+    put("holder_gone", arena.find("body", "holder") is None)
+    put("bodies_after", mjcf.Physics.from_mjcf_model(arena).model.nbody)
+    other = child_model()
+    frame = arena.attach(other)
+    try:
+        frame.remove()
+        put("frame_removed_without_flag", True)
+    except ValueError as error:
+        put("frame_error", str(error))
+    frame.remove(affect_attachments=True)
+    put("frame_bodies_after", mjcf.Physics.from_mjcf_model(arena).model.nbody)
+
+
 @case("is_same_as")
 def _(put):
     first, second = mjcf.from_xml_string(XML), mjcf.from_xml_string(XML)
@@ -552,6 +591,16 @@ CASES = [
         "asset", marks=_MARK.dm_control_api("mjcf.Asset", "mjcf.Asset.contents"), id="asset"
     ),
     pytest.param("from_zip", marks=_MARK.dm_control_api("mjcf.from_zip"), id="from_zip"),
+    pytest.param(
+        "parsed_class_reference",
+        marks=_MARK.dm_control_api("mjcf.from_xml_string", "mjcf.Element.is_same_as"),
+        id="parsed_class_reference",
+    ),
+    pytest.param(
+        "remove_attachments",
+        marks=_MARK.dm_control_api("mjcf.Element.remove"),
+        id="remove_attachments",
+    ),
     pytest.param(
         "frame_joints", marks=_MARK.dm_control_api("mjcf.get_frame_joints"), id="frame_joints"
     ),
