@@ -120,3 +120,44 @@ def test_joint_static_isolator_matches_dm_control(differential):
 )
 def test_prop_placer_matches_dm_control(differential):
     differential.assert_same(PROGRAM, "composer_initializers", rtol=1e-9, atol=1e-12)
+
+
+# The arm's inverse kinematics under ToolCenterPointInitializer: where each attempt
+# starts (the current angles, then random ones), how many joint draws a failed
+# sample takes (one after every failed attempt, the last included), and the angles
+# of a solution, all as dm_control's `RobotArm.set_site_to_xpos`. The targets are
+# hard enough that most attempts fail; collisions are ignored, since the arms'
+# geometry differs (primitives here, meshes there).
+TCP_IK = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer import initializers
+from dm_control.entities.manipulators import kinova
+from dm_control.manipulation.shared import arenas
+
+arena = arenas.Standard()
+arm = kinova.JacoArm()
+hand = kinova.JacoHand()
+arm.attach(hand)
+arena.attach_offset(arm, offset=(0, 0, 0))
+physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+for target in ([0.05, -0.02, 0.25], [-0.0556, 0.07415, 0.22067], [0.05318, 0.00368, 0.22968]):
+    for attempts in (1, 2, 5):
+        physics.reset()
+        random_state = np.random.RandomState(5)
+        initializer = initializers.ToolCenterPointInitializer(
+            hand=hand, arm=arm, position=np.array(target), quaternion=np.array([0.0, 1, 0, 0]),
+            max_ik_attempts=attempts, max_rejection_samples=2, ignore_collisions=True)
+        try:
+            initializer(physics, random_state)
+            record(f'{target}/{attempts}/placed', True)
+        except composer.EpisodeInitializationError:
+            record(f'{target}/{attempts}/placed', False)
+        record(f'{target}/{attempts}/qpos', np.array(physics.bind(arm.joints).qpos))
+        record(f'{target}/{attempts}/draws', random_state.get_state()[2])
+"""
+
+
+@pytest.mark.dm_control_api("composer.initializers.ToolCenterPointInitializer")
+def test_tool_center_point_inverse_kinematics_matches_dm_control(differential):
+    differential.assert_same(TCP_IK, "composer_tcp_ik", rtol=1e-7, atol=1e-9)

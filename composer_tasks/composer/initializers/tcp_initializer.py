@@ -96,7 +96,7 @@ def qpos_from_site_pose(
         step = (
             np.linalg.solve(hessian, jacobian.T @ error)
             if strength
-            else np.linalg.lstsq(hessian, jacobian.T @ error, rcond=None)[0]
+            else np.linalg.lstsq(hessian, jacobian.T @ error, rcond=-1)[0]  # dm_control: rcond=-1
         )
         step_norm = np.linalg.norm(step)
         if step_norm == 0 or error_norm / step_norm > _IK_PROGRESS_THRESHOLD:
@@ -122,7 +122,7 @@ class ToolCenterPointInitializer(Initializer):
     The arm must offer `joints` (hinges, in chain order), `joint_sampling_bounds(physics)`
     ((2, n) lower and upper bounds, radians) and, if `hand` is None, `wrist_site`;
     the hand offers `tool_center_point`. The first IK attempt starts from the arm's
-    `home_qpos` if it has one (else from the current angles), later ones from
+    current angles (as dm_control's `RobotArm.set_site_to_xpos`), later ones from
     random angles within the bounds. A solution is rejected when the arm touches
     itself, the arm touches the hand, or either touches a body without a free
     joint (the table, a fixed brick); then another pose is drawn.
@@ -220,11 +220,10 @@ class ToolCenterPointInitializer(Initializer):
             target_pos = utils.evaluate_as_array(self._position, random_state)
             target_quat = utils.evaluate_as_array(self._quaternion, random_state)
             success = False
-            for attempt in range(self._max_ik_attempts):
-                if attempt > 0:
-                    qpos[self._arm_qpos] = random_state.uniform(lower, upper)
-                elif hasattr(self._arm, "home_qpos"):
-                    qpos[self._arm_qpos] = self._arm.home_qpos
+            # dm_control's `RobotArm.set_site_to_xpos`: after every failed attempt
+            # (the last included) the joints are drawn anew, unless only one
+            # attempt is allowed; the draws keep the random stream aligned.
+            for _ in range(self._max_ik_attempts):
                 success = qpos_from_site_pose(
                     physics,
                     self._site,
@@ -235,8 +234,9 @@ class ToolCenterPointInitializer(Initializer):
                 )
                 if success:
                     success = _wrap_into(qpos, self._arm_qpos, lower, upper)
-                if success:
+                if success or self._max_ik_attempts <= 1:
                     break
+                qpos[self._arm_qpos] = random_state.uniform(lower, upper)
             if success:
                 physics.forward()
                 if self._ignore_collisions or not self._has_relevant_collisions(physics):
@@ -252,11 +252,18 @@ class ToolCenterPointInitializer(Initializer):
 def _wrap_into(
     qpos: np.ndarray, addresses: np.ndarray, lower: np.ndarray, upper: np.ndarray
 ) -> bool:
-    """Shifts angles by multiples of 2 pi into [lower, upper); False if one cannot be."""
+    """Shifts angles by whole turns into [lower, upper); False if one cannot be.
+
+    As dm_control's `RobotArm.set_site_to_xpos` canonicalises: turn by turn (not by
+    a modulo, so that the angles are the same bits), every joint visited even after
+    one fails."""
+    success = True
     for address, low, high in zip(addresses, lower, upper):
-        value = qpos[address]
-        value = low + np.mod(value - low, 2 * np.pi)
-        if value >= high:
-            return False
-        qpos[address] = value
-    return True
+        while qpos[address] >= high:
+            qpos[address] -= 2 * np.pi
+        while qpos[address] < low:
+            qpos[address] += 2 * np.pi
+            if qpos[address] > high:
+                success = False
+                break
+    return success
