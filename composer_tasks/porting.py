@@ -64,6 +64,7 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.manipulation.place": "composer_tasks.tasks.manipulation.place",
     "dm_control.manipulation.reach": "composer_tasks.tasks.manipulation.reach",
     "dm_control.manipulation.shared.arenas": "composer_tasks.arenas.table",
+    "dm_control.manipulation.shared": "composer_tasks.tasks.manipulation.shared",
     "dm_control.entities.props.duplo": "composer_tasks.props.bricks",
     # Each Control Suite domain module: `from dm_control.suite import cartpole`.
     **{

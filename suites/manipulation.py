@@ -23,6 +23,7 @@ from composer_tasks.tasks.manipulation import common
 from composer_tasks.tasks.manipulation import lift
 from composer_tasks.tasks.manipulation import place
 from composer_tasks.tasks.manipulation import reach
+from composer_tasks.tasks.manipulation.shared import registry as shared_registry
 
 TIME_LIMIT_S = common.TIME_LIMIT_S
 
@@ -80,6 +81,22 @@ def _registry():
 
 
 _REGISTRY, _TAGS_OF = _registry()
+
+
+def _constructor(name, factory):
+    def constructor():
+        return factory()
+
+    constructor.__name__ = constructor.__qualname__ = name
+    return constructor
+
+
+# dm_control's task registry (`manipulation.shared.registry`) holds the same
+# constructors under the same names and tags, and is then closed to accidental
+# re-registration as dm_control closes it after importing its task modules.
+for _name, _factory in _REGISTRY.items():
+    shared_registry.add(*_TAGS_OF[_name])(_constructor(_name, _factory))
+shared_registry.done_importing_tasks()
 
 ALL = tuple(_REGISTRY)
 TAGS = ("features", "vision", "easy")

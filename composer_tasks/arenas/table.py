@@ -95,12 +95,16 @@ class Table(composer.Arena):
     def ground_geom(self) -> mujoco.MjsGeom:
         return self._ground
 
-    def attach_offset(self, child: composer.Entity, offset: ArrayLike) -> mujoco.MjsFrame:
-        """Attaches `child` (fixed) with its origin at `offset` (3,), metres, world frame."""
+    def attach_offset(
+        self, child: composer.Entity, offset: ArrayLike, attach_site: Any = None
+    ) -> Any:
+        """Attaches `child` (fixed) with its origin at `offset` (3,), metres, from the
+        attachment site (`attach_site`, as `Entity.attach` takes it; default the
+        world body's origin). Returns the attachment frame."""
         offset = np.asarray(offset, dtype=np.float64)
         if offset.shape != (3,) or not np.all(np.isfinite(offset)):
             raise ValueError(f"offset must be 3 finite numbers in metres, got {offset!r}")
-        frame = self.attach(child)
+        frame = self.attach(child, attach_site=attach_site)
         body = child.attachment_body
         assert body is not None  # Set by `attach`.
         body.pos = offset
@@ -117,3 +121,7 @@ class Table(composer.Arena):
     def add_site(self, **kwargs: Any) -> mujoco.MjsSite:
         """Adds a site to the world body (task markers: targets, spawn regions)."""
         return self._spec.worldbody.add_site(**kwargs)
+
+
+# dm_control's name for this arena (manipulation/shared/arenas.py).
+Standard = Table

@@ -54,6 +54,14 @@ PACKAGES = (
     "dm_control.suite.utils.randomizers",
     "dm_control.rl.control",
     "dm_control.mujoco.engine",
+    "dm_control.manipulation.shared.arenas",
+    "dm_control.manipulation.shared.cameras",
+    "dm_control.manipulation.shared.constants",
+    "dm_control.manipulation.shared.observations",
+    "dm_control.manipulation.shared.registry",
+    "dm_control.manipulation.shared.robots",
+    "dm_control.manipulation.shared.tags",
+    "dm_control.manipulation.shared.workspaces",
 )
 # Packages whose public submodules are walked: the names each submodule defines are rows.
 WALKED = (

@@ -23,6 +23,9 @@ from composer_tasks.composer.variation import rotations
 from composer_tasks.composer import initializers
 from composer_tasks.robots import JacoArm
 from composer_tasks.robots import JacoHand
+from composer_tasks.tasks.manipulation.shared import cameras
+from composer_tasks.tasks.manipulation.shared import constants
+from composer_tasks.tasks.manipulation.shared import workspaces
 
 
 class ArmTask(composer.Task):
@@ -58,17 +61,17 @@ ARM_OFFSET_M = (0.0, 0.4, 0.0)
 DOWN_QUATERNION = initializers.DOWN_QUATERNION
 CAMERA_PIXELS = 84
 
-RED = (1.0, 0.0, 0.0, 0.3)
-GREEN = (0.0, 1.0, 0.0, 0.3)
-BLUE = (0.0, 0.0, 1.0, 0.3)
-CYAN = (0.0, 1.0, 1.0, 0.3)
-TASK_SITE_GROUP = 3
+# The facts dm_control's manipulation/shared/ modules give, from their counterparts.
+RED = constants.RED
+GREEN = constants.GREEN
+BLUE = constants.BLUE
+CYAN = constants.CYAN
+TASK_SITE_GROUP = constants.TASK_SITE_GROUP
 _MIN_SITE_HALF_SIZE_M = 1e-6
 
-BoundingBox = collections.namedtuple("BoundingBox", ["lower", "upper"])
-CameraSpec = collections.namedtuple("CameraSpec", ["name", "pos", "xyaxes"])
-# dm_control manipulation/shared/cameras.py: in front of the workspace, looking down at it.
-FRONT_CLOSE = CameraSpec("front_close", (0.0, -0.6, 0.75), (1.0, 0.0, 0.0, 0.0, 0.7, 0.75))
+BoundingBox = workspaces.BoundingBox
+CameraSpec = cameras.CameraSpec
+FRONT_CLOSE = cameras.FRONT_CLOSE
 
 
 def _symlog1p(value: np.ndarray, random_state: np.random.RandomState | None = None) -> np.ndarray:
