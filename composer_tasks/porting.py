@@ -38,6 +38,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.arenas": "composer_tasks.arenas",
     "dm_control.locomotion.tasks": "composer_tasks.tasks",
     "dm_control.locomotion.props": "composer_tasks.props",
+    # Motion-capture data: the HDF5 loader, trajectories, their props and walker helpers.
+    "dm_control.locomotion.mocap": "composer_tasks.mocap",
     "dm_control.manipulation": "suites.manipulation",
     "dm_control.manipulation.props": "composer_tasks.props",
     "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
