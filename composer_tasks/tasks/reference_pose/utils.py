@@ -65,9 +65,10 @@ def add_walker(
         removed += [sensor for sensor in model.find_all("sensor") if "actuator" in sensor.tag]
         for element in removed:
             element.remove()
-        skin = model.find("skin", "skin")
-        if skin:
-            skin.set_attributes(rgba=(*_GHOST_RGB, _GHOST_ALPHA if visible else 0.0))
+        # PyMJCF here has no "skin" namespace: the skin is edited on the spec.
+        for skin in walker.spec.skins:
+            if skin.name == "skin":
+                skin.rgba = [*_GHOST_RGB, _GHOST_ALPHA if visible else 0.0]
     if tuple(position) == (0, 0, 0):
         walker.create_root_joints(arena.attach(walker))
     else:
