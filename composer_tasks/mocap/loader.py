@@ -146,7 +146,7 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
 
         if not os.path.isfile(path):
             raise FileNotFoundError(f"HDF5TrajectoryLoader: no mocap file at {path!r}")
-        self._h5_file = h5py.File(path, mode="r")
+        self._h5_file: Any = h5py.File(path, mode="r")
         self._keys = tuple(sorted(self._h5_file.keys()))
         super().__init__(trajectory_class=trajectory_class, proto_modifier=proto_modifier)
 
@@ -160,7 +160,7 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
                 f"no clip {name!r} in {self._h5_file.filename} ({len(self._keys)} clips, "
                 f"e.g. {list(self._keys[:3])})"
             )
-        group = self._h5_file[name]
+        group: Any = self._h5_file[name]
         num_steps = int(group.attrs["num_steps"])
         proto = records.FittedTrajectory(identifier=name)
         _fill_fields(proto, group.attrs, skip=("identifier",))

@@ -370,8 +370,9 @@ class ReferencePosesTask(composer.Task, metaclass=abc.ABCMeta):
 
     def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
         """Draws the episode's clip and start; rebuilds the props for that clip."""
-        if hasattr(self._arena, "regenerate"):
-            self._arena.regenerate(random_state)
+        regenerate = getattr(self._arena, "regenerate", None)
+        if regenerate is not None:
+            regenerate(random_state)
         self._get_clip_to_track(random_state)
         for prop in self._props:
             prop.detach()
@@ -660,7 +661,7 @@ class ReferencePosesTask(composer.Task, metaclass=abc.ABCMeta):
             walker_features=self._walker_features,
             reference_observations=self._reference_observations,
         )
-        if "actuator_force" in self._reward_keys:
+        if "actuator_force" in self._reward_keys and reward_channels is not None:
             reward_channels["actuator_force"] = -self._actuator_force_coeff * np.mean(
                 np.square(_actuator_force(self._walker, physics))
             )

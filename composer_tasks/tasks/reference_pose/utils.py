@@ -120,7 +120,7 @@ def set_walker(
     if null_xyz_and_yaw:
         qpos[:2] = 0.0
         qpos[3:7] = tr.remove_yaw(qpos[3:7])
-    qpos[:3] += offset
+    qpos[:3] += np.asarray(offset, dtype=np.float64)
     mocap_walkers.set_root_pose(physics, walker, qpos[:3], qpos[3:7])
     mocap_walkers.set_root_velocity(physics, walker, qvel[:3], qvel[3:6])
     joints = physics.bind(walker.mocap_joints)
