@@ -12,11 +12,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from composer_tasks import composer
-from composer_tasks.arenas import Floor
+from composer_tasks import arenas, composer, walkers
 from composer_tasks.mocap import cmu_mocap_data
 from composer_tasks.tasks.reference_pose import tracking
-from composer_tasks.walkers import CMUHumanoidPositionControlledV2020
 
 
 def mocap_playback_env(
@@ -29,8 +27,8 @@ def mocap_playback_env(
     2020 data.
     """
     task = tracking.PlaybackTask(
-        walker=CMUHumanoidPositionControlledV2020,
-        arena=Floor(),
+        walker=walkers.CMUHumanoidPositionControlledV2020,
+        arena=arenas.Floor(),
         ref_path=ref_path
         if ref_path is not None
         else cmu_mocap_data.get_path_for_cmu(version="2020"),
@@ -41,7 +39,7 @@ def mocap_playback_env(
     )
 
 
-def main(unused_argv: Any = None) -> None:
+def main(unused_argv: Any) -> None:
     """Opens the viewer on one environment kept across resets, so that each reset
     plays the next clip rather than the first again."""
     del unused_argv
