@@ -104,6 +104,9 @@ NO_COUNTERPART: Mapping[str, str] = {
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs",
     "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
     "offers its public behaviour",
+    "dm_control.locomotion.mocap.mocap_pb2": "dm_control's protocol-buffer classes of "
+    "motion-capture clips; clips here are dataclasses with the same field names "
+    "(composer_tasks.mocap.records), with no protobuf dependency",
     "dm_control.utils.xml_tools": "lxml helpers that edit a model's XML text before it is "
     "parsed; models here are built and edited as MjSpec through composer_tasks.mjcf, with no "
     "XML tree (ARCHITECTURE.md decision 1)",

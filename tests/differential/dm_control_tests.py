@@ -79,9 +79,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "mjcf/debugging_test.py": _PRIVATE_MJCF,
     "mjcf/code_for_debugging_test.py": _PRIVATE_MJCF,
     "mjcf/xml_validation_test.py": _PRIVATE_MJCF,
-    "locomotion/mocap/loader_test.py": "dm_control's protocol-buffer classes (mocap_pb2, "
-    "parsed from text protos): clips here are dataclasses (composer_tasks.mocap.records), "
-    "compared with dm_control's loader in tests/differential/test_reference_pose.py",
     "suite/utils": "private: the suite's own helpers (AMC parsing, randomizers), "
     "outside the public surface issue 32 enumerates",
 }
