@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import abc
 import collections.abc
-import copy
 import dataclasses
 import operator
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -28,6 +28,7 @@ import numpy as np
 from composer_tasks.composer import variation
 from composer_tasks.mocap import records
 from composer_tasks.mocap import trajectory as trajectory_module
+from composer_tasks.mocap import transformations as tr
 
 ProtoModifier = Callable[..., Any]
 
@@ -142,8 +143,6 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
                 "HDF5TrajectoryLoader needs h5py, an optional dependency: "
                 'pip install "composer-tasks[mocap]" (or pip install h5py)'
             ) from error
-        import os
-
         if not os.path.isfile(path):
             raise FileNotFoundError(f"HDF5TrajectoryLoader: no mocap file at {path!r}")
         self._h5_file: Any = h5py.File(path, mode="r")
@@ -276,22 +275,7 @@ class AppendageFixer:
     def __call__(self, proto: records.FittedTrajectory, random_state: Any = None) -> None:
         for timestep in proto.timesteps:
             for walker_pose in timestep.walkers:
-                rotation = np.empty(9)
-                quaternion = np.asarray(walker_pose.quaternion, dtype=np.float64)
-                _quat_to_mat(rotation, quaternion)
+                rotation = tr.quat_to_mat(walker_pose.quaternion)
                 appendages = np.reshape(walker_pose.appendages, (-1, 3))
-                relative = (appendages - np.asarray(walker_pose.position)) @ rotation.reshape(3, 3)
+                relative = (appendages - np.asarray(walker_pose.position)) @ rotation
                 walker_pose.appendages[:] = np.ravel(relative)
-
-
-def _quat_to_mat(out: np.ndarray, quaternion: np.ndarray) -> None:
-    # dm_control's `quat_to_mat` does not normalise; MuJoCo's mju_quat2Mat does, so
-    # the quaternion is used as stored only when it is of unit norm (as fitted data is).
-    import mujoco
-
-    mujoco.mju_quat2Mat(out, quaternion)
-
-
-def deep_copied(proto: records.FittedTrajectory) -> records.FittedTrajectory:
-    """A copy of `proto` that shares no array with it."""
-    return copy.deepcopy(proto)

@@ -18,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from composer_tasks.mocap import props as mocap_props
 from composer_tasks.mocap import records
+from composer_tasks.mocap import walkers as mocap_walkers
 
 # How far (in steps) a time may be from a multiple of dt (dm_control's value).
 STEP_TIME_TOLERANCE = 1e-4
@@ -87,8 +89,6 @@ class Trajectory:
             end_time = end_step * self._proto.dt
         self._set_start_time(start_time or 0.0)
         self._set_end_time(end_time or (len(self._proto.timesteps) * self._proto.dt))
-        from composer_tasks.mocap import walkers as mocap_walkers
-
         self._walkers_info = tuple(mocap_walkers.WalkerInfo(walker) for walker in proto.walkers)
         self._dict: dict[str, np.ndarray] | None = None
 
@@ -230,8 +230,6 @@ class Trajectory:
     ) -> tuple:
         """One entity per prop of the clip, made by `prop_factory(prop_record,
         priority_friction=...)` (default `props.Prop`)."""
-        from composer_tasks.mocap import props as mocap_props
-
         proto = self._proto
         factory = prop_factory or mocap_props.Prop
         if proto_modifier is not None:
@@ -248,8 +246,6 @@ class Trajectory:
 
     def set_walker_poses(self, physics: Any, walkers: Iterable[Any]) -> None:
         """Poses each walker (root and mocap joints) as the clip at `physics.time()`."""
-        from composer_tasks.mocap import walkers as mocap_walkers
-
         timestep = self._proto.timesteps[self._get_step_id(physics.time())]
         for walker, pose in zip(walkers, timestep.walkers):
             mocap_walkers.set_root_pose(physics, walker, pose.position, pose.quaternion)

@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer, mjcf
 from composer_tasks.mocap import records
 from composer_tasks.mocap import transformations as tr
+from composer_tasks.walkers import cmu_humanoid, rescale
 
 _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
@@ -33,8 +34,6 @@ _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 def root_frame_offset(walker: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """(position (3,) m, quaternion (4,)) of dm_control's root frame of `walker` in
     its attachment frame, or None where the two frames are the same."""
-    from composer_tasks.walkers import cmu_humanoid
-
     if not isinstance(walker, cmu_humanoid._CMUHumanoidBase):
         return None
     root = walker.root_body.spec_element
@@ -48,8 +47,6 @@ def root_frame_offset(walker: Any) -> tuple[np.ndarray, np.ndarray] | None:
 def egocentric_to_root_frame(walker: Any, vectors: ArrayLike) -> np.ndarray:
     """Vectors (last axis 3) given in `walker`'s root-body frame, expressed in
     dm_control's root frame of it (unchanged where the two are the same)."""
-    from composer_tasks.walkers import cmu_humanoid
-
     vectors = np.asarray(vectors, dtype=np.float64)
     if not isinstance(walker, cmu_humanoid._CMUHumanoidBase):
         return vectors
@@ -144,8 +141,6 @@ class WalkerInfo:
     def rescale_walker(self, walker: Any) -> None:
         """Rescales the walker's subtrees as the clip's scaling says, then its
         masses (or geom densities) so that it weighs the clip's mass, if given."""
-        from composer_tasks.walkers import rescale
-
         self.check_walker_is_compatible(walker)
         for subtree in self._proto.scaling.subtree:
             body = walker.mjcf_model.find("body", subtree.body_name)

@@ -86,6 +86,24 @@ fixed = loader.HDF5TrajectoryLoader(PATH, proto_modifier=[loader.AppendageFixer(
 record("appendages", fixed.get_trajectory("cmuv2019_001").as_dict()["walker/appendages"])
 limited = loader.HDF5TrajectoryLoader(PATH, proto_modifier=loader.PropMassLimiter(1.0))
 record("prop_mass", limited.get_trajectory("cmuv2019_001")._proto.props[0].mass)
+modified = clip.get_modified_trajectory(loader.ZOffsetter(0.1))
+record("modified", modified.as_dict()["walker/position"])
+
+# The clip's walker description applied to a walker (no rescaling in these clips;
+# five marker sites at positions drawn from NumPy's global generator).
+walker = walkers.CMUHumanoidPositionControlled()
+np.random.seed(5)
+clip.configure_walkers(walker)
+record("marker_sites", walker.list_of_site_names)
+record("marker_positions",
+       [list(walker.mjcf_model.find("site", name).pos) for name in walker.list_of_site_names])
+arena = arenas.Floor()
+arena.add_free_entity(walker)
+from dm_control import mjcf
+physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+with physics.reset_context():
+    clip.set_walker_poses(physics, [walker])
+record("posed_bodies", physics.bind(walker.mocap_tracking_bodies).xpos)
 props = clip.create_props()
 record("props", [[p.mjcf_model.model, list(p.geom.size), float(p.geom.mass), list(p.geom.rgba)]
                  for p in props])
