@@ -38,6 +38,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.arenas": "composer_tasks.arenas",
     "dm_control.locomotion.tasks": "composer_tasks.tasks",
     "dm_control.locomotion.props": "composer_tasks.props",
+    # Motion-capture data: the HDF5 loader, trajectories, their props and walker helpers.
+    "dm_control.locomotion.mocap": "composer_tasks.mocap",
     "dm_control.manipulation": "suites.manipulation",
     "dm_control.manipulation.props": "composer_tasks.props",
     "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
@@ -103,6 +105,9 @@ NO_COUNTERPART: Mapping[str, str] = {
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs",
     "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
     "offers its public behaviour",
+    "dm_control.locomotion.mocap.mocap_pb2": "dm_control's protocol-buffer classes of "
+    "motion-capture clips; clips here are dataclasses with the same field names "
+    "(composer_tasks.mocap.records), with no protobuf dependency",
     "dm_control.utils.xml_tools": "lxml helpers that edit a model's XML text before it is "
     "parsed; models here are built and edited as MjSpec through composer_tasks.mjcf, with no "
     "XML tree (ARCHITECTURE.md decision 1)",

@@ -31,7 +31,10 @@ if ! "${venv_dir}/bin/python" - "${DM_CONTROL_VERSION}" "${MUJOCO_VERSION}" 2>/d
 import importlib.metadata as metadata
 import sys
 
-wanted = {"dm-control": sys.argv[1], "mujoco": sys.argv[2], "pillow": None, "pytest": None, "mock": None}
+wanted = {"dm-control": sys.argv[1], "mujoco": sys.argv[2], "pillow": None, "pytest": None, "mock": None, "h5py": None}
+# dm_control's mocap loader reads FieldDescriptor.label, which protobuf 7 removed.
+if int(metadata.version("protobuf").split(".")[0]) >= 7:
+    raise SystemExit(1)
 for name, version in wanted.items():
     installed = metadata.version(name)
     if version is not None and installed != version:
@@ -43,9 +46,10 @@ then
   # requirement on mujoco ever excludes the pinned version. Pillow: dm_control's
   # soccer module imports it without requiring it. pytest: dm_control's own test
   # files run there too, as the baseline of tests/differential's runner (mock:
-  # its environment_test imports it).
+  # its environment_test imports it). h5py and protobuf<7: dm_control's mocap
+  # loader (the reference-pose tracking tests) needs both.
   "${venv_dir}/bin/python" -m pip install \
-    "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow pytest mock
+    "dm-control==${DM_CONTROL_VERSION}" "mujoco==${MUJOCO_VERSION}" pillow pytest mock h5py "protobuf<7"
 fi
 
 # Fails if the installed pair cannot load and step a suite task headless.
