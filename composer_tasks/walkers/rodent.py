@@ -984,6 +984,19 @@ class Rat(legacy_base.LegacyWalker):
         return self._handles(self._joints[name] for name in _joint_order() if "vertebra" in name)
 
     @property
+    def primary_joint_order(self) -> list[int]:
+        """Where each of `primary_joints` (model order) sits in `mocap_joint_order`:
+        indices into a pose given in mocap order (a list, as dm_control's)."""
+        return [
+            _RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" not in name
+        ]
+
+    @property
+    def vertebra_joint_order(self) -> list[int]:
+        """Where each of `vertebra_joints` (model order) sits in `mocap_joint_order`."""
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" in name]
+
+    @property
     def joint_actuators(self) -> tuple[mjcf.Element, ...]:
         """The 30 actuators that drive one joint each."""
         return self._handles(self._actuators[len(_TENDON_ACTUATORS) :])
