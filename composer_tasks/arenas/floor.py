@@ -1,5 +1,6 @@
 """Floor: a flat chequered ground with a skybox and a light, sized in metres."""
 
+import os
 from collections.abc import Sequence
 
 import mujoco
@@ -7,11 +8,17 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
-from composer_tasks.arenas import style
+from composer_tasks.arenas import assets
 from composer_tasks.physics import Physics
 
 # Size of the plane's rendering grid quads, metres (dm_control floors.py).
 _GROUND_QUAD_SIZE_M = 0.25
+# MuJoCo's texture types by their MJCF names (the `type` of `assets.GroundTexture`).
+_TEXTURE_TYPES = {
+    "2d": mujoco.mjtTexture.mjTEXTURE_2D,
+    "cube": mujoco.mjtTexture.mjTEXTURE_CUBE,
+    "skybox": mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+}
 
 
 class Floor(composer.Arena):
@@ -27,8 +34,9 @@ class Floor(composer.Arena):
     Args:
       size: (half-length x, half-length y) in metres.
       reflectance: reflectance of the floor material.
-      aesthetic: "default" or "outdoor_natural" (dm_control's grass and sky images,
-        drawn here from MuJoCo's builtin textures: `style.add_outdoor_natural_look`).
+      aesthetic: "default" (the chequered floor) or a style of `arenas.assets`
+        ("outdoor_natural": a grass ground and a sky box, from this project's own
+        images; the floor's `reflectance` is then unused, as in dm_control).
       name: the arena's name.
       top_camera_y_padding_factor: margin of the top camera's view around the
         floor's y extent (1 fits it exactly).
@@ -47,7 +55,16 @@ class Floor(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        style.check_aesthetic(aesthetic)
+        if aesthetic != "default":
+            ground_info = assets.get_ground_texture_info(aesthetic)
+            sky_info = assets.get_sky_texture_info(aesthetic)
+            texturedir = assets.get_texturedir(aesthetic)
+            for file in (ground_info.file, sky_info.file):
+                if not os.path.isfile(os.path.join(texturedir, file)):
+                    # dm_control fails opening the file: FileNotFoundError too.
+                    raise FileNotFoundError(
+                        f"aesthetic {aesthetic!r} has no image {file!r} in {texturedir!r}"
+                    )
         if not top_camera_distance > 0:
             raise ValueError(
                 f"top_camera_distance must be positive metres, got {top_camera_distance!r}"
@@ -57,8 +74,26 @@ class Floor(composer.Arena):
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
         spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
         spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-        if aesthetic == "outdoor_natural":
-            self._ground_material = style.add_outdoor_natural_look(spec)
+        if aesthetic != "default":
+            # dm_control floors.py: the style's folder becomes the texture folder, the
+            # ground image a uniformly repeated material, the sky image a sky box.
+            spec.texturedir = texturedir
+            self._ground_texture = spec.add_texture(
+                name="aesthetic_texture",
+                file=ground_info.file,
+                type=_TEXTURE_TYPES[ground_info.type],
+            )
+            self._ground_material = spec.add_material(name="aesthetic_material", texuniform=True)
+            self._ground_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = (
+                "aesthetic_texture"
+            )
+            self._skybox = spec.add_texture(
+                name="aesthetic_skybox",
+                file=sky_info.file,
+                type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+                gridsize=[int(n) for n in sky_info.gridsize.split()],
+                gridlayout=sky_info.gridlayout,
+            )
         else:
             self._ground_texture = spec.add_texture(
                 name="groundplane",

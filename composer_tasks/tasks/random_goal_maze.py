@@ -450,9 +450,7 @@ class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
         ):
             raise ValueError(f"num_subtargets must be an int >= 0, got {num_subtargets!r}")
         if len(subtarget_colors) != 2:
-            raise ValueError(
-                f"subtarget_colors must be two RGB colours, got {subtarget_colors!r}"
-            )
+            raise ValueError(f"subtarget_colors must be two RGB colours, got {subtarget_colors!r}")
         super().__init__(
             walker,
             maze_arena,

@@ -987,9 +987,7 @@ class Rat(legacy_base.LegacyWalker):
     def primary_joint_order(self) -> list[int]:
         """Where each of `primary_joints` (model order) sits in `mocap_joint_order`:
         indices into a pose given in mocap order (a list, as dm_control's)."""
-        return [
-            _RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" not in name
-        ]
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" not in name]
 
     @property
     def vertebra_joint_order(self) -> list[int]:

@@ -122,7 +122,9 @@ class InterceptionObservablesAdder(ObservablesAdder):
                 ball.hit and ball.intercepted and last is not None and last.team != player.team
             )
 
-        def beyond(indicator: Callable[[Physics], float], distance_m: float):
+        def beyond(
+            indicator: Callable[[Physics], float], distance_m: float
+        ) -> Callable[[Physics], float]:
             def observe(physics: Physics) -> float:
                 travelled = ball.dist_between_last_hits
                 return float(
