@@ -643,6 +643,30 @@ _RAT_MOCAP_JOINTS = (
     "shoulder_R", "shoulder_sup_R", "elbow_R", "wrist_R", "finger_R",
 )  # fmt: skip
 
+# The order dm_control's rodent.xml writes the joints in, which is the order of
+# PyMJCF's `find_all("joint")` and so of dm_control's `primary_joints` and
+# `vertebra_joints`: the file lists some spine and tail joints after the bodies
+# nested in theirs, so it is not the compiled model's order.
+_RAT_DOCUMENT_JOINTS = (
+    "vertebra_6_twist", "hip_L_supinate", "hip_L_abduct", "hip_L_extend", "knee_L", "ankle_L",
+    "toe_L", "hip_R_supinate", "hip_R_abduct", "hip_R_extend", "knee_R", "ankle_R", "toe_R",
+    "vertebra_C29_bend", "vertebra_C27_extend", "vertebra_C25_bend", "vertebra_C23_extend",
+    "vertebra_C21_bend", "vertebra_C19_extend", "vertebra_C17_bend", "vertebra_C15_extend",
+    "vertebra_C13_bend", "vertebra_C11_extend", "vertebra_C9_bend", "vertebra_C7_extend",
+    "vertebra_C6_extend", "vertebra_C6_bend", "vertebra_C5_extend", "vertebra_C5_bend",
+    "vertebra_C4_extend", "vertebra_C4_bend", "vertebra_C3_extend", "vertebra_C3_bend",
+    "vertebra_C2_extend", "vertebra_C2_bend", "vertebra_C1_extend", "vertebra_C1_bend",
+    "vertebra_5_bend", "vertebra_4_extend", "vertebra_3_twist", "vertebra_2_bend",
+    "vertebra_1_extend", "vertebra_atlant_extend", "atlas", "mandible", "vertebra_axis_twist",
+    "vertebra_cervical_1_bend", "vertebra_cervical_2_extend", "vertebra_cervical_3_twist",
+    "vertebra_cervical_4_bend", "vertebra_cervical_5_extend", "scapula_L_supinate",
+    "scapula_L_abduct", "scapula_L_extend", "shoulder_L", "shoulder_sup_L", "elbow_L",
+    "wrist_L", "finger_L", "scapula_R_supinate", "scapula_R_abduct", "scapula_R_extend",
+    "shoulder_R", "shoulder_sup_R", "elbow_R", "wrist_R", "finger_R",
+)  # fmt: skip
+_PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not in name)
+_VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
+
 _TORSO_HEIGHT_M = 0.0651
 
 
@@ -974,25 +998,26 @@ class Rat(legacy_base.LegacyWalker):
 
     @property
     def primary_joints(self) -> tuple[mjcf.Element, ...]:
-        """Joints outside the spine and tail, in model order."""
-        return self._handles(
-            self._joints[name] for name in _joint_order() if "vertebra" not in name
-        )
+        """Joints outside the spine and tail, in the order dm_control lists them
+        (its rodent.xml's)."""
+        return self._handles(self._joints[name] for name in _PRIMARY_JOINTS)
 
     @property
     def vertebra_joints(self) -> tuple[mjcf.Element, ...]:
-        return self._handles(self._joints[name] for name in _joint_order() if "vertebra" in name)
+        """The spine's and tail's joints, in the order dm_control lists them (its
+        rodent.xml's, not the model's: the file writes some after nested bodies)."""
+        return self._handles(self._joints[name] for name in _VERTEBRA_JOINTS)
 
     @property
     def primary_joint_order(self) -> list[int]:
-        """Where each of `primary_joints` (model order) sits in `mocap_joint_order`:
-        indices into a pose given in mocap order (a list, as dm_control's)."""
-        return [_RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" not in name]
+        """Where each of `primary_joints` sits in `mocap_joint_order`: indices into
+        a pose given in mocap order (a list, as dm_control's)."""
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _PRIMARY_JOINTS]
 
     @property
     def vertebra_joint_order(self) -> list[int]:
-        """Where each of `vertebra_joints` (model order) sits in `mocap_joint_order`."""
-        return [_RAT_MOCAP_JOINTS.index(name) for name in _joint_order() if "vertebra" in name]
+        """Where each of `vertebra_joints` sits in `mocap_joint_order`."""
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _VERTEBRA_JOINTS]
 
     @property
     def joint_actuators(self) -> tuple[mjcf.Element, ...]:
