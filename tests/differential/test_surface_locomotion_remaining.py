@@ -320,22 +320,35 @@ CASES = [
         ),
         id="go_to_target_tolerance",
     ),
-    *(
-        pytest.param(
-            name,
-            marks=_MARK.dm_control_api(
-                "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets",
-                "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.get_reward",
-                "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.initialize_episode_mjcf",
-                "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.should_terminate_episode",
-            ),
-            id=name,
-        )
-        for name in (
-            "maze_with_subtargets",
-            "maze_with_more_subtargets_than_cells",
-            "maze_with_no_subtargets",
-        )
+    pytest.param(
+        "maze_with_subtargets",
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.get_reward",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.initialize_episode_mjcf",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.should_terminate_episode",
+        ),
+        id="maze_with_subtargets",
+    ),
+    pytest.param(
+        "maze_with_more_subtargets_than_cells",
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.get_reward",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.initialize_episode_mjcf",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.should_terminate_episode",
+        ),
+        id="maze_with_more_subtargets_than_cells",
+    ),
+    pytest.param(
+        "maze_with_no_subtargets",
+        marks=_MARK.dm_control_api(
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.get_reward",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.initialize_episode_mjcf",
+            "locomotion.tasks.RepeatSingleGoalMazeAugmentedWithTargets.should_terminate_episode",
+        ),
+        id="maze_with_no_subtargets",
     ),
     pytest.param(
         "soccer_reexports",
