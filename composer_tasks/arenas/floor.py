@@ -56,8 +56,14 @@ class Floor(composer.Arena):
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
         if aesthetic != "default":
-            ground_info = assets.get_ground_texture_info(aesthetic)
-            sky_info = assets.get_sky_texture_info(aesthetic)
+            try:
+                ground_info = assets.get_ground_texture_info(aesthetic)
+                sky_info = assets.get_sky_texture_info(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
             texturedir = assets.get_texturedir(aesthetic)
             for file in (ground_info.file, sky_info.file):
                 if not os.path.isfile(os.path.join(texturedir, file)):

@@ -309,7 +309,9 @@ CASES = [
         "rat_joint_orders",
         marks=_MARK.dm_control_api(
             "locomotion.walkers.Rat.primary_joint_order",
+            "locomotion.walkers.Rat.primary_joints",
             "locomotion.walkers.Rat.vertebra_joint_order",
+            "locomotion.walkers.Rat.vertebra_joints",
         ),
         id="rat_joint_orders",
     ),
