@@ -696,12 +696,12 @@ class RodentObservables(legacy_base.LegacyWalkerObservables):
     @composer.observable
     def tendons_pos(self) -> observable.Observable:
         """Lengths of the 8 coupling tendons (radians of their joints)."""
-        return observable.MJCFFeature("length", list(self._entity._tendons))
+        return _TendonFeature("length", self._entity)
 
     @composer.observable
     def tendons_vel(self) -> observable.Observable:
         """Rates of the 8 coupling tendons."""
-        return observable.MJCFFeature("velocity", list(self._entity._tendons))
+        return _TendonFeature("velocity", self._entity)
 
     @composer.observable
     def actuator_activation(self) -> observable.Observable:
@@ -901,7 +901,7 @@ class Rat(legacy_base.LegacyWalker):
         self._spec = spec
         self._bodies = tuple(bodies[name] for name in order)
         self._joints = joints
-        self._tendons = tuple(tendons)
+        self._tendon_names = tuple(tendon.name for tendon in tendons)
         self._head = bodies["skull"]
         self._pelvis = bodies["pelvis"]
         self._arm_roots = (bodies["scapula_L"], bodies["scapula_R"])
@@ -982,9 +982,22 @@ class Rat(legacy_base.LegacyWalker):
         return self._handles(self._bodies)
 
     @property
+    def _tendons(self) -> tuple[mujoco.MjsTendon, ...]:
+        # Found by name each time: renaming an attached Rat makes its tendons anew
+        # (composer_tasks/mjcf/renaming.py).
+        model = self.mjcf_model
+        spec = model.root_model.spec
+        prefix = model.full_identifier
+        tendons = tuple(spec.tendon(prefix + name) for name in self._tendon_names)
+        if any(tendon is None for tendon in tendons):
+            raise RuntimeError(f"the tendons of Rat {model.model!r} are no longer in its model")
+        return tendons
+
+    @property
     def observable_tendons(self) -> tuple[mujoco.MjsTendon, ...]:
         """The 8 coupling tendons, as `mujoco.MjsTendon`s (this project's PyMJCF
-        handles do not cover tendons; `physics.bind` takes these)."""
+        handles do not cover tendons; `physics.bind` takes these). Renaming an
+        attached Rat (`mjcf_model.model = ...`) makes them anew: read them again."""
         return self._tendons
 
     @property
@@ -1045,6 +1058,21 @@ class Rat(legacy_base.LegacyWalker):
         low, high = ranges[:, 0], ranges[:, 1]
         joint_controls = (2 * pose[self.joint_actuator_order] - (low + high)) / (high - low)
         return np.concatenate([np.zeros(len(_TENDON_ACTUATORS)), joint_controls])
+
+
+class _TendonFeature(observable.MJCFFeature):
+    """An `MJCFFeature` of the Rat's tendons that finds them again when it is read
+    for a new physics: renaming an attached Rat makes its tendons anew."""
+
+    def __init__(self, kind: str, walker: Rat) -> None:
+        super().__init__(kind, list(walker.observable_tendons))
+        self._walker = walker
+
+    def _feature_reader(self, physics: Physics, leading_axis: bool) -> Any:
+        tendons = list(self._walker.observable_tendons)
+        if any(new is not old for new, old in zip(tendons, self._element_list)):
+            self._elements = self._element_list = tendons
+        return super()._feature_reader(physics, leading_axis)
 
 
 def _joint_order() -> list[str]:

@@ -81,6 +81,71 @@ def _(put):
     put("vertebra_joints", [joint.name for joint in walker.vertebra_joints])
 
 
+def compiled_names(physics, kind, count):
+    return [physics.model.id2name(i, kind) for i in range(count)]
+
+
+@case("rename_attached_model")
+def _(put):
+    arena = mjcf.RootElement(model="arena")
+    arena.worldbody.add("body", name="floor").add("geom", type="plane", size=[1, 1, 1])
+    child = mjcf.RootElement(model="c")
+    body = child.worldbody.add("body", name="b")
+    body.add("geom", size=[0.1], material="mat")
+    joint = body.add("joint", name="j")
+    child.default.add("default", dclass="cls")
+    child.sensor.add("jointpos", joint=joint, name="s")
+    child.asset.add("material", name="mat")
+    arena.attach(child)
+    arena.contact.add("exclude", body1=body, body2="floor")
+    mjcf.Physics.from_mjcf_model(arena)
+    child.model = "d"
+    physics = mjcf.Physics.from_mjcf_model(arena)
+    model = physics.model
+    put("model", child.model)
+    put("bodies", compiled_names(physics, "body", model.nbody))
+    put("joints", compiled_names(physics, "joint", model.njnt))
+    put("sensors", compiled_names(physics, "sensor", model.nsensor))
+    put("materials", compiled_names(physics, "material", model.nmat))
+    put("geom_matid", model.geom_matid)
+    put("sensor_objid", model.sensor_objid)
+    put("nexclude", model.nexclude)
+    put("full_identifier", [joint.full_identifier, body.full_identifier])
+    put("find", [arena.find("joint", "d/j").full_identifier, arena.find("joint", "c/j") is None,
+                 child.find("default", "cls").full_identifier])
+    other = mjcf.RootElement(model="e")
+    other.worldbody.add("body", name="b2").add("geom", size=[0.1])
+    arena.attach(other)
+
+    def clash():
+        other.model = "d"
+        mjcf.Physics.from_mjcf_model(arena)
+
+    attempt(put, "clash", clash)
+
+
+@case("two_renamed_rats")
+def _(put):
+    # dm_control's rodent_test.test_can_create_two_rats, with what it compiles.
+    rats = [rodent.Rat(name="rat1"), rodent.Rat(name="rat2")]
+    arena = arenas.Floor()
+    for rat in rats:
+        arena.add_free_entity(rat)
+    before = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    rats[0].mjcf_model.model = "rat3"
+    rats[1].mjcf_model.model = "rat4"
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    model = physics.model
+    put("tendons", compiled_names(physics, "tendon", model.ntendon))
+    put("joints", compiled_names(physics, "joint", model.njnt)[:5])
+    put("same_model", [bool(np.array_equal(getattr(model, field), getattr(before.model, field)))
+                       for field in ("wrap_objid", "wrap_prm", "tendon_range", "jnt_qposadr",
+                                     "body_pos", "geom_size", "actuator_trnid")])
+    # (Here the tendons are raw MjsTendons, whose names carry the model's prefix.)
+    put("observable_tendons", len(rats[0].observable_tendons))
+    put("tendons_pos", rats[0].observables.tendons_pos(physics))
+
+
 @case("go_to_target_tolerance")
 def _(put):
     put("DEFAULT_DISTANCE_TOLERANCE_TO_TARGET",
@@ -314,6 +379,18 @@ CASES = [
             "locomotion.walkers.Rat.vertebra_joints",
         ),
         id="rat_joint_orders",
+    ),
+    pytest.param(
+        "rename_attached_model",
+        marks=_MARK.dm_control_api("mjcf.RootElement.model"),
+        id="rename_attached_model",
+    ),
+    pytest.param(
+        "two_renamed_rats",
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.Rat", "locomotion.walkers.Rat.observable_tendons"
+        ),
+        id="two_renamed_rats",
     ),
     pytest.param(
         "go_to_target_tolerance",
