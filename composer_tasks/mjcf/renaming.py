@@ -195,6 +195,7 @@ def rename_attached(model: RootElement, name: str) -> None:
     # Default classes first, found by their old names, for this model and those
     # attached below it.
     for scope in model._all_scopes():
+        scope._written  # noqa: B018  (a parsed text's classes are read with it)
         scope_prefix = scope._full_prefix()
         for local in _local_class_names(scope):
             found = spec.find_default(scope_prefix + local)
@@ -203,6 +204,10 @@ def rename_attached(model: RootElement, name: str) -> None:
     for list_name in _ELEMENT_LISTS:
         for element in getattr(spec, list_name):
             _rename_fields(element, old, new)
+            # A class this package does not list, found through an element using it.
+            dclass = getattr(element, "classname", None)
+            if isinstance(dclass, mujoco.MjsDefault) and dclass.name.startswith(old):
+                dclass.name = _renamed(dclass.name, old, new)
     model._spec.modelname = name
     model._prefix = name + "/"
     model._update_tree()
