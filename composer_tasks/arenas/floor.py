@@ -1,6 +1,5 @@
 """Floor: a flat chequered ground with a skybox and a light, sized in metres."""
 
-import os
 from collections.abc import Sequence
 
 import mujoco
@@ -13,12 +12,6 @@ from composer_tasks.physics import Physics
 
 # Size of the plane's rendering grid quads, metres (dm_control floors.py).
 _GROUND_QUAD_SIZE_M = 0.25
-# MuJoCo's texture types by their MJCF names (the `type` of `assets.GroundTexture`).
-_TEXTURE_TYPES = {
-    "2d": mujoco.mjtTexture.mjTEXTURE_2D,
-    "cube": mujoco.mjtTexture.mjTEXTURE_CUBE,
-    "skybox": mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-}
 
 
 class Floor(composer.Arena):
@@ -57,20 +50,12 @@ class Floor(composer.Arena):
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
         if aesthetic != "default":
             try:
-                ground_info = assets.get_ground_texture_info(aesthetic)
-                sky_info = assets.get_sky_texture_info(aesthetic)
+                assets.check_style(aesthetic)
             except ValueError as error:
                 raise ValueError(
                     f"aesthetic must be 'default' or a style of arenas.assets, got "
                     f"{aesthetic!r} ({error})"
                 ) from error
-            texturedir = assets.get_texturedir(aesthetic)
-            for file in (ground_info.file, sky_info.file):
-                if not os.path.isfile(os.path.join(texturedir, file)):
-                    # dm_control fails opening the file: FileNotFoundError too.
-                    raise FileNotFoundError(
-                        f"aesthetic {aesthetic!r} has no image {file!r} in {texturedir!r}"
-                    )
         if not top_camera_distance > 0:
             raise ValueError(
                 f"top_camera_distance must be positive metres, got {top_camera_distance!r}"
@@ -81,25 +66,8 @@ class Floor(composer.Arena):
         spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
         spec.visual.headlight.specular = [0.1, 0.1, 0.1]
         if aesthetic != "default":
-            # dm_control floors.py: the style's folder becomes the texture folder, the
-            # ground image a uniformly repeated material, the sky image a sky box.
-            spec.texturedir = texturedir
-            self._ground_texture = spec.add_texture(
-                name="aesthetic_texture",
-                file=ground_info.file,
-                type=_TEXTURE_TYPES[ground_info.type],
-            )
-            self._ground_material = spec.add_material(name="aesthetic_material", texuniform=True)
-            self._ground_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = (
-                "aesthetic_texture"
-            )
-            self._skybox = spec.add_texture(
-                name="aesthetic_skybox",
-                file=sky_info.file,
-                type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                gridsize=[int(n) for n in sky_info.gridsize.split()],
-                gridlayout=sky_info.gridlayout,
-            )
+            # dm_control floors.py: the style's grass material and sky box.
+            self._ground_material = assets.add_style(spec, aesthetic)
         else:
             self._ground_texture = spec.add_texture(
                 name="groundplane",

@@ -20,7 +20,7 @@ import labmaze
 import numpy as np
 from dm_control import composer, mjcf
 from dm_control.locomotion import arenas, props, soccer, walkers
-from dm_control.locomotion.arenas import assets
+from dm_control.locomotion.arenas import assets, bowl
 from dm_control.locomotion.soccer import camera, pitch
 from dm_control.locomotion.tasks import go_to_target, random_goal_maze
 from dm_control.locomotion.walkers import rodent
@@ -68,6 +68,21 @@ def _(put):
     put("geom_size", model.geom_size[0])
     for aesthetic in ("natural", "foo"):
         attempt(put, f"floor/{aesthetic}", lambda a=aesthetic: arenas.Floor(aesthetic=a).size)
+
+
+@case("outdoor_bowl")
+def _(put):
+    arena = bowl.Bowl(size=(6, 6), aesthetic="outdoor_natural")
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    model = physics.model
+    put("textures", [model.id2name(i, "texture") for i in range(model.ntex)])
+    put("tex_type", model.tex_type)
+    put("materials", [model.id2name(i, "material") for i in range(model.nmat)])
+    # (ravel: a raw MjsGeom binds its scalars as (1,) here, a known difference.)
+    put("ground_materials", [model.id2name(int(np.ravel(physics.bind(g).matid)[0]), "material")
+                             for g in arena.ground_geoms])
+    for aesthetic in ("natural", "foo"):
+        attempt(put, f"bowl/{aesthetic}", lambda a=aesthetic: bool(bowl.Bowl(aesthetic=a)))
 
 
 @case("rat_joint_orders")
@@ -369,6 +384,11 @@ CASES = [
         "outdoor_floor",
         marks=_MARK.dm_control_api("locomotion.arenas.Floor"),
         id="outdoor_floor",
+    ),
+    pytest.param(
+        "outdoor_bowl",
+        marks=_MARK.dm_control_api("locomotion.arenas.Bowl"),
+        id="outdoor_bowl",
     ),
     pytest.param(
         "rat_joint_orders",

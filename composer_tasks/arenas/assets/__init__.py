@@ -15,6 +15,8 @@ only PyMJCF's asset loader resolves, `ROOT_DIR` here is absolute, so
 import collections
 import os
 
+import mujoco
+
 ROOT_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -66,3 +68,56 @@ def get_ground_texture_info(style: str) -> GroundTexture:
     if style not in GROUND_STYLES:
         raise ValueError(f"`style` should be one of {GROUND_STYLES}: got {style!r}")
     return GroundTexture(file="OutdoorGrassFloorD.png", type="2d")
+
+
+# MuJoCo's texture types by their MJCF names (a `GroundTexture.type`).
+_TEXTURE_TYPES = {
+    "2d": mujoco.mjtTexture.mjTEXTURE_2D,
+    "cube": mujoco.mjtTexture.mjTEXTURE_CUBE,
+    "skybox": mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+}
+
+
+def check_style(style: str) -> tuple[GroundTexture, SkyBox]:
+    """The ground and sky of `style`, whose images exist (this project's check,
+    for arenas to fail before building).
+
+    Raises:
+      ValueError: `style` is not a style (dm_control's message).
+      FileNotFoundError: the style has no such images (as dm_control, which
+        fails opening them).
+    """
+    ground = get_ground_texture_info(style)
+    sky = get_sky_texture_info(style)
+    texturedir = get_texturedir(style)
+    for file in (ground.file, sky.file):
+        if not os.path.isfile(os.path.join(texturedir, file)):
+            raise FileNotFoundError(f"style {style!r} has no image {file!r} in {texturedir!r}")
+    return ground, sky
+
+
+def add_style(spec: mujoco.MjSpec, style: str) -> mujoco.MjsMaterial:
+    """Gives `spec` the ground and sky of `style` as dm_control's arenas do
+    (floors.py, bowl.py): the style's folder becomes the texture folder, the
+    ground image the texture "aesthetic_texture" of the material
+    "aesthetic_material" (repeated per metre), the sky image the sky box
+    "aesthetic_skybox". Returns the material, for the ground geoms.
+
+    Raises:
+      ValueError: `style` is not a style (dm_control's message).
+      FileNotFoundError: the style has no such images (as dm_control, which
+        fails opening them).
+    """
+    ground, sky = check_style(style)
+    spec.texturedir = get_texturedir(style)
+    spec.add_texture(name="aesthetic_texture", file=ground.file, type=_TEXTURE_TYPES[ground.type])
+    material = spec.add_material(name="aesthetic_material", texuniform=True)
+    material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "aesthetic_texture"
+    spec.add_texture(
+        name="aesthetic_skybox",
+        file=sky.file,
+        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+        gridsize=[int(n) for n in sky.gridsize.split()],
+        gridlayout=sky.gridlayout,
+    )
+    return material
