@@ -205,9 +205,11 @@ def rename_attached(model: RootElement, name: str) -> None:
         for element in getattr(spec, list_name):
             _rename_fields(element, old, new)
             # A class this package does not list, found through an element using it.
-            dclass = getattr(element, "classname", None)
-            if isinstance(dclass, mujoco.MjsDefault) and dclass.name.startswith(old):
-                dclass.name = _renamed(dclass.name, old, new)
+            dclass: Any = getattr(element, "classname", None)
+            if isinstance(dclass, mujoco.MjsDefault):
+                class_name = str(dclass.name)
+                if class_name.startswith(old):
+                    dclass.name = _renamed(class_name, old, new)
     model._spec.modelname = name
     model._prefix = name + "/"
     model._update_tree()

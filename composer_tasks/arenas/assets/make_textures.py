@@ -153,7 +153,7 @@ def images() -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Draws the arena texture images.")
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
     arguments = parser.parse_args(argv)
     stale = []
