@@ -61,6 +61,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.soccer.task": "composer_tasks.tasks.soccer.task",
     "dm_control.locomotion.soccer.initializers": "composer_tasks.tasks.soccer.initializers",
     "dm_control.locomotion.soccer.observables": "composer_tasks.tasks.soccer.observables",
+    "dm_control.locomotion.soccer.camera": "composer_tasks.tasks.soccer.camera",
+    "dm_control.locomotion.soccer.explore": "suites.soccer_explore",
     "dm_control.manipulation.bricks": "composer_tasks.tasks.manipulation.bricks",
     "dm_control.manipulation.lift": "composer_tasks.tasks.manipulation.lift",
     "dm_control.manipulation.place": "composer_tasks.tasks.manipulation.place",

@@ -31,6 +31,35 @@ from composer_tasks.walkers import boxhead
 from composer_tasks.walkers import soccer_humanoid
 from composer_tasks.walkers import soccer_team
 
+# dm_control's `locomotion.soccer` re-exports its pieces; so does this module.
+from composer_tasks.arenas.pitch import MINI_FOOTBALL_GOAL_SIZE as MINI_FOOTBALL_GOAL_SIZE
+from composer_tasks.arenas.pitch import (
+    MINI_FOOTBALL_MAX_AREA_PER_HUMANOID as MINI_FOOTBALL_MAX_AREA_PER_HUMANOID,
+)
+from composer_tasks.arenas.pitch import (
+    MINI_FOOTBALL_MIN_AREA_PER_HUMANOID as MINI_FOOTBALL_MIN_AREA_PER_HUMANOID,
+)
+from composer_tasks.arenas.pitch import Pitch as Pitch
+from composer_tasks.arenas.pitch import RandomizedPitch as RandomizedPitch
+from composer_tasks.props.soccer_ball import SoccerBall as SoccerBall
+from composer_tasks.props.soccer_ball import regulation_soccer_ball as regulation_soccer_ball
+from composer_tasks.tasks.soccer.initializers import Initializer as Initializer
+from composer_tasks.tasks.soccer.initializers import UniformInitializer as UniformInitializer
+from composer_tasks.tasks.soccer.observables import CoreObservablesAdder as CoreObservablesAdder
+from composer_tasks.tasks.soccer.observables import (
+    InterceptionObservablesAdder as InterceptionObservablesAdder,
+)
+from composer_tasks.tasks.soccer.observables import MultiObservablesAdder as MultiObservablesAdder
+from composer_tasks.tasks.soccer.observables import ObservablesAdder as ObservablesAdder
+from composer_tasks.tasks.soccer.task import MultiturnTask as MultiturnTask
+from composer_tasks.tasks.soccer.task import Task as Task
+from composer_tasks.walkers.boxhead import BoxHead as BoxHead
+from composer_tasks.walkers.soccer_humanoid import Humanoid as Humanoid
+from composer_tasks.walkers.soccer_team import RGBA_BLUE as RGBA_BLUE
+from composer_tasks.walkers.soccer_team import RGBA_RED as RGBA_RED
+from composer_tasks.walkers.soccer_team import Player as Player
+from composer_tasks.walkers.soccer_team import Team as Team
+
 # dm_control soccer.load: `team_size` must be between 1 and 11.
 MAX_TEAM_SIZE = 11
 

@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
-from composer_tasks.arenas import style
+from composer_tasks.arenas import assets
 from composer_tasks.physics import Physics
 
 # Size of the plane's rendering grid quads, metres (dm_control floors.py).
@@ -27,8 +27,9 @@ class Floor(composer.Arena):
     Args:
       size: (half-length x, half-length y) in metres.
       reflectance: reflectance of the floor material.
-      aesthetic: "default" or "outdoor_natural" (dm_control's grass and sky images,
-        drawn here from MuJoCo's builtin textures: `style.add_outdoor_natural_look`).
+      aesthetic: "default" (the chequered floor) or a style of `arenas.assets`
+        ("outdoor_natural": a grass ground and a sky box, from this project's own
+        images; the floor's `reflectance` is then unused, as in dm_control).
       name: the arena's name.
       top_camera_y_padding_factor: margin of the top camera's view around the
         floor's y extent (1 fits it exactly).
@@ -47,7 +48,14 @@ class Floor(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        style.check_aesthetic(aesthetic)
+        if aesthetic != "default":
+            try:
+                assets.check_style(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
         if not top_camera_distance > 0:
             raise ValueError(
                 f"top_camera_distance must be positive metres, got {top_camera_distance!r}"
@@ -57,8 +65,9 @@ class Floor(composer.Arena):
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
         spec.visual.headlight.diffuse = [0.8, 0.8, 0.8]
         spec.visual.headlight.specular = [0.1, 0.1, 0.1]
-        if aesthetic == "outdoor_natural":
-            self._ground_material = style.add_outdoor_natural_look(spec)
+        if aesthetic != "default":
+            # dm_control floors.py: the style's grass material and sky box.
+            self._ground_material = assets.add_style(spec, aesthetic)
         else:
             self._ground_texture = spec.add_texture(
                 name="groundplane",

@@ -366,6 +366,21 @@ class Goal(position_detector.PositionDetector):
         super().resize(pos, size)
         self._place_posts(np.asarray(pos, dtype=np.float64), np.asarray(size, dtype=np.float64))
 
+    def set_position(self, physics: Physics, pos: Sequence[float]) -> None:
+        """dm_control's `Goal.set_position`, which always raises TypeError.
+
+        dm_control 1.0.50 (soccer/pitch.py) calls `PositionDetector.set_position`
+        without its `physics` argument, so the call fails before the goal moves;
+        this keeps that behaviour rather than moving the goal silently where
+        dm_control cannot. `resize(pos, size)` moves a goal (a model edit).
+        """
+        del physics, pos
+        raise TypeError(
+            "Goal.set_position fails as in dm_control 1.0.50 (it calls "
+            "PositionDetector.set_position without `physics`); move a goal with "
+            "resize(pos, size)"
+        )
+
     @property
     def goalposts(self) -> tuple[mujoco.MjsGeom, ...]:
         return tuple(self._posts)

@@ -1,6 +1,7 @@
 """Looks shared by the arenas: skybox, lights and procedural textures.
 
-All textures are MuJoCo builtins, so arenas ship no image files.
+All textures here are MuJoCo builtins; the image-based styles of dm_control's
+arenas ("outdoor_natural") are `arenas.assets`.
 """
 
 from collections.abc import Sequence
@@ -67,48 +68,4 @@ def add_checker_material(
         name=name, texrepeat=list(texrepeat), texuniform=texuniform, reflectance=reflectance
     )
     material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = name
-    return material
-
-
-# dm_control's arena "aesthetics" (locomotion/arenas/assets): only "outdoor_natural",
-# a grass ground and an outdoor sky, both image files there. Here they are drawn
-# from MuJoCo's builtin textures: the looks differ, geometry and physics do not.
-AESTHETICS = ("default", "outdoor_natural")
-
-
-def check_aesthetic(aesthetic: str) -> str:
-    """`aesthetic` if it is one of `AESTHETICS`, else a ValueError naming them."""
-    if aesthetic not in AESTHETICS:
-        raise ValueError(f"aesthetic must be one of {AESTHETICS}, got {aesthetic!r}")
-    return aesthetic
-
-
-def add_outdoor_natural_look(spec: mujoco.MjSpec) -> mujoco.MjsMaterial:
-    """dm_control's "outdoor_natural" aesthetic, procedurally: a speckled grass
-    texture and material named "aesthetic_texture" and "aesthetic_material"
-    (dm_control's names) and a sky-blue gradient skybox "aesthetic_skybox".
-    Returns the ground material."""
-    spec.add_texture(
-        name="aesthetic_texture",
-        type=mujoco.mjtTexture.mjTEXTURE_2D,
-        builtin=mujoco.mjtBuiltin.mjBUILTIN_FLAT,
-        rgb1=[0.28, 0.42, 0.16],
-        rgb2=[0.22, 0.34, 0.12],
-        mark=mujoco.mjtMark.mjMARK_RANDOM,
-        markrgb=[0.36, 0.5, 0.2],
-        random=0.3,
-        width=256,
-        height=256,
-    )
-    material = spec.add_material(name="aesthetic_material", texuniform=True)
-    material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "aesthetic_texture"
-    spec.add_texture(
-        name="aesthetic_skybox",
-        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-        builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-        rgb1=[0.55, 0.72, 0.9],
-        rgb2=[0.9, 0.93, 0.97],
-        width=512,
-        height=512,
-    )
     return material

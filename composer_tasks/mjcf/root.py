@@ -219,12 +219,14 @@ class RootElement(RootElementMethods):
 
     @model.setter
     def model(self, name: str) -> None:
-        if self._parent_scope is not None:
-            raise ValueError(
-                f"model {self.model!r} is attached; its name is its prefix and is fixed"
-            )
         if not isinstance(name, str):
             raise TypeError(f"model must be a string, got {type(name).__name__}")
+        if self._parent_scope is not None:
+            # The name is the attached model's prefix: renaming renames its elements.
+            from composer_tasks.mjcf import renaming
+
+            renaming.rename_attached(self, name)
+            return
         self._spec.modelname = name
         self._edited()
 

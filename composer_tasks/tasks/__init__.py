@@ -25,4 +25,5 @@ from composer_tasks.tasks.random_goal_maze import ManyGoalsMaze
 from composer_tasks.tasks.random_goal_maze import ManyHeterogeneousGoalsMaze
 from composer_tasks.tasks.random_goal_maze import NullGoalMaze
 from composer_tasks.tasks.random_goal_maze import RepeatSingleGoalMaze
+from composer_tasks.tasks.random_goal_maze import RepeatSingleGoalMazeAugmentedWithTargets
 from composer_tasks.tasks.reach import TwoTouch

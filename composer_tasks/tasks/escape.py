@@ -26,7 +26,7 @@ import numpy as np
 
 from composer_tasks import composer
 from composer_tasks import rewards
-from composer_tasks.arenas import style
+from composer_tasks.arenas import assets
 from composer_tasks.composer.observation import observable
 from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
@@ -54,8 +54,8 @@ class Bowl(composer.Arena):
 
     Args:
       size: half-lengths (x, y) of the surrounding floor, metres.
-      aesthetic: "default" (blue-grey) or "outdoor_natural" (grass and sky, see
-        `arenas.style.add_outdoor_natural_look`).
+      aesthetic: "default" (blue-grey) or a style of `arenas.assets`
+        ("outdoor_natural": grass and sky, as `Floor`'s).
       name: the arena's name.
     """
 
@@ -65,7 +65,14 @@ class Bowl(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        style.check_aesthetic(aesthetic)
+        if aesthetic != "default":
+            try:
+                assets.check_style(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]
@@ -79,8 +86,8 @@ class Bowl(composer.Arena):
             userdata=[0.0] * (_HFIELD_SAMPLES * _HFIELD_SAMPLES),
         )
         look: dict[str, object] = {"rgba": [0.2, 0.3, 0.4, 1.0]}
-        if aesthetic == "outdoor_natural":
-            look = {"material": style.add_outdoor_natural_look(spec).name}
+        if aesthetic != "default":
+            look = {"material": assets.add_style(spec, aesthetic).name}
         # Slightly below the floor so the flat rim does not z-fight with it.
         self._terrain = spec.worldbody.add_geom(
             name="terrain",

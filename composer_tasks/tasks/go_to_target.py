@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 # floor's edges, metres.
 _EDGE_MARGIN_M = 0.5
 
+# The default of `distance_tolerance`, metres (dm_control go_to_target.py).
+DEFAULT_DISTANCE_TOLERANCE_TO_TARGET = 1.0
+
 
 class GoToTarget(walker_task.WalkerTask):
     """Go to a target on a floor.
@@ -65,7 +68,7 @@ class GoToTarget(walker_task.WalkerTask):
         arena: Floor,
         moving_target: bool = False,
         steps_before_moving_target: int = 10,
-        distance_tolerance: float = 1.0,
+        distance_tolerance: float = DEFAULT_DISTANCE_TOLERANCE_TO_TARGET,
         target_spawn_position: walker_task.Evaluable = None,
         walker_spawn_position: walker_task.Evaluable = None,
         walker_spawn_rotation: walker_task.Evaluable = None,

@@ -400,6 +400,134 @@ class RepeatSingleGoalMaze(NullGoalMaze):
         self._target_position = state["target_position"].copy()
 
 
+class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
+    """`RepeatSingleGoalMaze` with smaller, cheaper targets strewn over the maze.
+
+    Besides the main target, `num_subtargets` target spheres (radius 0.4 m, named
+    "subtarget_<i>", coloured `subtarget_colors`) are attached to the maze. Each
+    episode they stand at the maze's target cells, one each in the order of
+    `maze_arena.target_positions`; as in dm_control, a subtarget left without a
+    cell (more subtargets than cells) stays where it stood before (at the origin
+    until it is first placed). Touching a subtarget pays `subtarget_reward_scale`
+    once per episode. The episode ends as `RepeatSingleGoalMaze`'s (the main target
+    reached once: no repeats here, as in dm_control) or once every subtarget was
+    touched.
+
+    Args:
+      walker, maze_arena: as `RepeatSingleGoalMaze`'s.
+      main_target: the main target (`activated`, `reset(physics)`).
+      num_subtargets: how many subtargets to attach.
+      target_reward_scale: reward for reaching the main target.
+      subtarget_reward_scale: reward for each subtarget's first touch.
+      subtarget_colors: the subtargets' two checker colours (RGB in [0, 1]).
+      enable_egocentric_camera: this project's opt-in (see `NullGoalMaze`).
+      The other arguments are `RepeatSingleGoalMaze`'s.
+    """
+
+    def __init__(
+        self,
+        walker: Walker,
+        main_target: composer.Entity,
+        maze_arena: MazeWithTargets,
+        num_subtargets: int = 20,
+        target_reward_scale: float = 10.0,
+        subtarget_reward_scale: float = 1.0,
+        subtarget_colors: Sequence[Sequence[float]] = ((0.0, 0.0, 0.4), (0.0, 0.0, 0.7)),
+        randomize_spawn_position: bool = True,
+        randomize_spawn_rotation: bool = True,
+        rotation_bias_factor: float = 0.0,
+        aliveness_reward: float = 0.0,
+        aliveness_threshold: float = DEFAULT_ALIVE_THRESHOLD,
+        contact_termination: bool = True,
+        physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
+        control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        enable_egocentric_camera: bool = False,
+    ) -> None:
+        if (
+            isinstance(num_subtargets, (bool, np.bool_))
+            or not isinstance(num_subtargets, (int, np.integer))
+            or num_subtargets < 0
+        ):
+            raise ValueError(f"num_subtargets must be an int >= 0, got {num_subtargets!r}")
+        if len(subtarget_colors) != 2:
+            raise ValueError(f"subtarget_colors must be two RGB colours, got {subtarget_colors!r}")
+        super().__init__(
+            walker,
+            maze_arena,
+            target=main_target,
+            target_reward_scale=target_reward_scale,
+            randomize_spawn_position=randomize_spawn_position,
+            randomize_spawn_rotation=randomize_spawn_rotation,
+            rotation_bias_factor=rotation_bias_factor,
+            aliveness_reward=aliveness_reward,
+            aliveness_threshold=aliveness_threshold,
+            contact_termination=contact_termination,
+            enable_egocentric_camera=enable_egocentric_camera,
+            physics_timestep=physics_timestep,
+            control_timestep=control_timestep,
+        )
+        self._subtarget_reward_scale = float(subtarget_reward_scale)
+        self._subtargets: list[target_sphere.TargetSphere] = []
+        for index in range(int(num_subtargets)):
+            # dm_control's subtargets: TargetSphere(radius=0.4, rgb1, rgb2, name).
+            subtarget = target_sphere.TargetSphere(
+                radius=0.4,
+                rgb1=subtarget_colors[0],
+                rgb2=subtarget_colors[1],
+                name=f"subtarget_{index}",
+            )
+            maze_arena.attach(subtarget)
+            self._subtargets.append(subtarget)
+        # Where each subtarget's frame stands: dm_control moves a frame only when
+        # the maze has a cell for it, so the others keep their last place.
+        self._subtarget_positions = np.zeros((len(self._subtargets), 3))
+        self._subtarget_rewarded: list[bool] | None = None
+
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        super().initialize_episode_mjcf(random_state)
+        cells = _floor_positions(self._arena)[: len(self._subtargets)]
+        self._subtarget_positions[: len(cells)] = cells
+        self._subtarget_rewarded = [False] * len(self._subtargets)
+
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        for subtarget, position in zip(self._subtargets, self._subtarget_positions):
+            _place(physics, subtarget, position)
+        super().initialize_episode(physics, random_state)
+
+    def get_reward(self, physics: Physics) -> float:
+        main_reward = super().get_reward(physics)
+        rewarded = self._subtarget_rewarded
+        if rewarded is None:
+            raise RuntimeError("get_reward called before the first episode began")
+        newly_touched = 0
+        for index, subtarget in enumerate(self._subtargets):
+            if subtarget.activated and not rewarded[index]:
+                newly_touched += 1
+                rewarded[index] = True
+        return main_reward + newly_touched * self._subtarget_reward_scale
+
+    def should_terminate_episode(self, physics: Physics) -> bool:
+        if super().should_terminate_episode(physics):
+            return True
+        return all(subtarget.activated for subtarget in self._subtargets)
+
+    def snapshot_state(self) -> dict[str, Any]:
+        state = super().snapshot_state()
+        state.update(
+            subtarget_positions=self._subtarget_positions.copy(),
+            subtarget_rewarded=None
+            if self._subtarget_rewarded is None
+            else list(self._subtarget_rewarded),
+        )
+        return state
+
+    def restore_state(self, state: Mapping[str, Any]) -> None:
+        super().restore_state(state)
+        self._subtarget_positions = state["subtarget_positions"].copy()
+        rewarded = state["subtarget_rewarded"]
+        self._subtarget_rewarded = None if rewarded is None else list(rewarded)
+
+
 def _hide_arena_spheres(arena: Any) -> None:
     """The arena's own reward spheres give way to the task's targets."""
     hide = getattr(arena, "hide_target_spheres", None)

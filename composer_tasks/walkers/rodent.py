@@ -643,6 +643,30 @@ _RAT_MOCAP_JOINTS = (
     "shoulder_R", "shoulder_sup_R", "elbow_R", "wrist_R", "finger_R",
 )  # fmt: skip
 
+# The order dm_control's rodent.xml writes the joints in, which is the order of
+# PyMJCF's `find_all("joint")` and so of dm_control's `primary_joints` and
+# `vertebra_joints`: the file lists some spine and tail joints after the bodies
+# nested in theirs, so it is not the compiled model's order.
+_RAT_DOCUMENT_JOINTS = (
+    "vertebra_6_twist", "hip_L_supinate", "hip_L_abduct", "hip_L_extend", "knee_L", "ankle_L",
+    "toe_L", "hip_R_supinate", "hip_R_abduct", "hip_R_extend", "knee_R", "ankle_R", "toe_R",
+    "vertebra_C29_bend", "vertebra_C27_extend", "vertebra_C25_bend", "vertebra_C23_extend",
+    "vertebra_C21_bend", "vertebra_C19_extend", "vertebra_C17_bend", "vertebra_C15_extend",
+    "vertebra_C13_bend", "vertebra_C11_extend", "vertebra_C9_bend", "vertebra_C7_extend",
+    "vertebra_C6_extend", "vertebra_C6_bend", "vertebra_C5_extend", "vertebra_C5_bend",
+    "vertebra_C4_extend", "vertebra_C4_bend", "vertebra_C3_extend", "vertebra_C3_bend",
+    "vertebra_C2_extend", "vertebra_C2_bend", "vertebra_C1_extend", "vertebra_C1_bend",
+    "vertebra_5_bend", "vertebra_4_extend", "vertebra_3_twist", "vertebra_2_bend",
+    "vertebra_1_extend", "vertebra_atlant_extend", "atlas", "mandible", "vertebra_axis_twist",
+    "vertebra_cervical_1_bend", "vertebra_cervical_2_extend", "vertebra_cervical_3_twist",
+    "vertebra_cervical_4_bend", "vertebra_cervical_5_extend", "scapula_L_supinate",
+    "scapula_L_abduct", "scapula_L_extend", "shoulder_L", "shoulder_sup_L", "elbow_L",
+    "wrist_L", "finger_L", "scapula_R_supinate", "scapula_R_abduct", "scapula_R_extend",
+    "shoulder_R", "shoulder_sup_R", "elbow_R", "wrist_R", "finger_R",
+)  # fmt: skip
+_PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not in name)
+_VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
+
 _TORSO_HEIGHT_M = 0.0651
 
 
@@ -672,12 +696,12 @@ class RodentObservables(legacy_base.LegacyWalkerObservables):
     @composer.observable
     def tendons_pos(self) -> observable.Observable:
         """Lengths of the 8 coupling tendons (radians of their joints)."""
-        return observable.MJCFFeature("length", list(self._entity._tendons))
+        return _TendonFeature("length", self._entity)
 
     @composer.observable
     def tendons_vel(self) -> observable.Observable:
         """Rates of the 8 coupling tendons."""
-        return observable.MJCFFeature("velocity", list(self._entity._tendons))
+        return _TendonFeature("velocity", self._entity)
 
     @composer.observable
     def actuator_activation(self) -> observable.Observable:
@@ -877,7 +901,7 @@ class Rat(legacy_base.LegacyWalker):
         self._spec = spec
         self._bodies = tuple(bodies[name] for name in order)
         self._joints = joints
-        self._tendons = tuple(tendons)
+        self._tendon_names = tuple(tendon.name for tendon in tendons)
         self._head = bodies["skull"]
         self._pelvis = bodies["pelvis"]
         self._arm_roots = (bodies["scapula_L"], bodies["scapula_R"])
@@ -958,9 +982,22 @@ class Rat(legacy_base.LegacyWalker):
         return self._handles(self._bodies)
 
     @property
+    def _tendons(self) -> tuple[mujoco.MjsTendon, ...]:
+        # Found by name each time: renaming an attached Rat makes its tendons anew
+        # (composer_tasks/mjcf/renaming.py).
+        model = self.mjcf_model
+        spec = model.root_model.spec
+        prefix = model.full_identifier
+        tendons = tuple(spec.tendon(prefix + name) for name in self._tendon_names)
+        if any(tendon is None for tendon in tendons):
+            raise RuntimeError(f"the tendons of Rat {model.model!r} are no longer in its model")
+        return tendons
+
+    @property
     def observable_tendons(self) -> tuple[mujoco.MjsTendon, ...]:
         """The 8 coupling tendons, as `mujoco.MjsTendon`s (this project's PyMJCF
-        handles do not cover tendons; `physics.bind` takes these)."""
+        handles do not cover tendons; `physics.bind` takes these). Renaming an
+        attached Rat (`mjcf_model.model = ...`) makes them anew: read them again."""
         return self._tendons
 
     @property
@@ -974,14 +1011,26 @@ class Rat(legacy_base.LegacyWalker):
 
     @property
     def primary_joints(self) -> tuple[mjcf.Element, ...]:
-        """Joints outside the spine and tail, in model order."""
-        return self._handles(
-            self._joints[name] for name in _joint_order() if "vertebra" not in name
-        )
+        """Joints outside the spine and tail, in the order dm_control lists them
+        (its rodent.xml's)."""
+        return self._handles(self._joints[name] for name in _PRIMARY_JOINTS)
 
     @property
     def vertebra_joints(self) -> tuple[mjcf.Element, ...]:
-        return self._handles(self._joints[name] for name in _joint_order() if "vertebra" in name)
+        """The spine's and tail's joints, in the order dm_control lists them (its
+        rodent.xml's, not the model's: the file writes some after nested bodies)."""
+        return self._handles(self._joints[name] for name in _VERTEBRA_JOINTS)
+
+    @property
+    def primary_joint_order(self) -> list[int]:
+        """Where each of `primary_joints` sits in `mocap_joint_order`: indices into
+        a pose given in mocap order (a list, as dm_control's)."""
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _PRIMARY_JOINTS]
+
+    @property
+    def vertebra_joint_order(self) -> list[int]:
+        """Where each of `vertebra_joints` sits in `mocap_joint_order`."""
+        return [_RAT_MOCAP_JOINTS.index(name) for name in _VERTEBRA_JOINTS]
 
     @property
     def joint_actuators(self) -> tuple[mjcf.Element, ...]:
@@ -1009,6 +1058,21 @@ class Rat(legacy_base.LegacyWalker):
         low, high = ranges[:, 0], ranges[:, 1]
         joint_controls = (2 * pose[self.joint_actuator_order] - (low + high)) / (high - low)
         return np.concatenate([np.zeros(len(_TENDON_ACTUATORS)), joint_controls])
+
+
+class _TendonFeature(observable.MJCFFeature):
+    """An `MJCFFeature` of the Rat's tendons that finds them again when it is read
+    for a new physics: renaming an attached Rat makes its tendons anew."""
+
+    def __init__(self, kind: str, walker: Rat) -> None:
+        super().__init__(kind, list(walker.observable_tendons))
+        self._walker = walker
+
+    def _feature_reader(self, physics: Physics, leading_axis: bool) -> Any:
+        tendons = list(self._walker.observable_tendons)
+        if any(new is not old for new, old in zip(tendons, self._element_list)):
+            self._elements = self._element_list = tendons
+        return super()._feature_reader(physics, leading_axis)
 
 
 def _joint_order() -> list[str]:

@@ -527,9 +527,8 @@ XFAIL_STANDING = (
 XFAIL_RAT_NAMES = (
     "by design (composer_tasks/walkers/rodent.py: one collision primitive per body) the Rat "
     "here has 65 geoms, dm_control's 100, so ground_contact_geoms lack toes 0 and 2 and "
-    "fingers 0 and 2; and vertebra_joints (like the joints' document and qpos order) follow "
-    "another body order (dm_control starts vertebra_6_twist, vertebra_C29_bend; here "
-    "vertebra_1_extend)"
+    "fingers 0 and 2 (vertebra_joints, recorded in the same case, agree: "
+    "test_surface_locomotion_remaining.py covers them)"
 )
 XFAIL_RAT_HEIGHT = (
     "dm_control's Rat.standing_height raises TypeError (it indexes its params, None by "

@@ -7,6 +7,7 @@ any players, pitch and ball with dm_control's soccer entity API.
 from composer_tasks.tasks.soccer.initializers import Initializer
 from composer_tasks.tasks.soccer.initializers import UniformInitializer
 from composer_tasks.tasks.soccer.observables import CoreObservablesAdder
+from composer_tasks.tasks.soccer.observables import InterceptionObservablesAdder
 from composer_tasks.tasks.soccer.observables import MultiObservablesAdder
 from composer_tasks.tasks.soccer.observables import ObservablesAdder
 from composer_tasks.tasks.soccer.task import MultiturnTask

@@ -88,6 +88,67 @@ class MultiObservablesAdder(ObservablesAdder):
             adder(task, player)
 
 
+# dm_control soccer observables.py: the ball's travel between touches (m) beyond
+# which an interception or a received pass counts for the `_<d>m` statistics.
+INTERCEPTION_DISTANCES_M = (5, 10, 15)
+
+
+class InterceptionObservablesAdder(ObservablesAdder):
+    """Indicators (1.0 or 0.0) of passes received and interceptions suffered
+    (dm_control's `InterceptionObservablesAdder`).
+
+    * `stats_i_received_ball`: during the last control step this player touched
+      the ball, and the touch before was another player's (`ball.repossessed`).
+    * `stats_opponent_intercepted_ball`: during the last control step an opponent
+      touched the ball, and the touch before was by this player's team (or it was
+      the episode's first touch: `ball.intercepted`).
+    * `stats_i_received_ball_<d>m`, `stats_opponent_intercepted_ball_<d>m` for d in
+      5, 10, 15: the same, when the ball also travelled more than d metres between
+      the two touches (`ball.dist_between_last_hits`).
+    """
+
+    def __call__(self, task: Task, player: soccer_team.Player) -> None:
+        ball = task.ball
+        observables = player.walker.observables
+
+        def received(physics: Physics) -> float:
+            del physics
+            return float(ball.hit and ball.repossessed and ball.last_hit is player)
+
+        def intercepted(physics: Physics) -> float:
+            del physics
+            last = ball.last_hit
+            return float(
+                ball.hit and ball.intercepted and last is not None and last.team != player.team
+            )
+
+        def beyond(
+            indicator: Callable[[Physics], float], distance_m: float
+        ) -> Callable[[Physics], float]:
+            def observe(physics: Physics) -> float:
+                travelled = ball.dist_between_last_hits
+                return float(
+                    bool(indicator(physics)) and travelled is not None and travelled > distance_m
+                )
+
+            return observe
+
+        observables.add_observable("stats_i_received_ball", observable.Generic(received))
+        observables.add_observable(
+            "stats_opponent_intercepted_ball", observable.Generic(intercepted)
+        )
+        # dm_control adds each distance's pair together, 5 m first.
+        for distance_m in INTERCEPTION_DISTANCES_M:
+            observables.add_observable(
+                f"stats_i_received_ball_{distance_m}m",
+                observable.Generic(beyond(received, distance_m)),
+            )
+            observables.add_observable(
+                f"stats_opponent_intercepted_ball_{distance_m}m",
+                observable.Generic(beyond(intercepted, distance_m)),
+            )
+
+
 def _flat_sensordata(sensors: Iterable[mujoco.MjsSensor]) -> observable.MJCFFeature:
     """The values of `sensors` concatenated in order, one flat vector (as dm_control's
     reshape of their `sensordata` gives): `sensordata` of a list of sensors is that
