@@ -19,11 +19,21 @@ through capsules, ellipsoids, cylinders and spheres already), sites, sensors,
 cameras, lights and the physics options. dm_control's masses and inertias come
 from 85 visual meshes of uniform density; here each body carries the explicit
 inertial of dm_control's compiled model (mass, centre of mass, principal axes
-and moments, to six significant digits), so the dynamics, the fluid forces
-(MuJoCo's inertia-box model works from the bodies' inertias) and the contacts
-equal dm_control's. What differs: the meshes are not carried over; the fly is
-drawn with a cosmetic copy of each collision primitive (geom group 1, no mass,
-no contacts), so renders, the eye cameras' images included, differ.
+and moments, to eight significant digits), and each wing, as there, the inertia
+of its massive "inertial" box; so the dynamics, the fluid forces (MuJoCo's
+inertia-box model works from the bodies' inertias) and the contacts equal
+dm_control's (tests/differential/test_fruitfly.py compares the compiled arrays
+and the first steps). Attached to an arena, the fly brings its physics options
+and takes the arena's mass bounds, as PyMJCF's merge does (dm_control's arenas
+bound masses at 1e-5 and inertias at 1e-11, which lifts the tarsi's masses and
+the fly's weight by half, in dm_control too). What differs: the meshes are not
+carried over; the fly is drawn with a cosmetic copy of each collision primitive
+(geom group 1, no mass, no contacts), so renders, the eye cameras' images
+included, differ; `change_body_frame` moves an explicit inertial with the
+children, where dm_control moves the mesh geoms the inertia is computed from
+(with unnormalised quaternions, so its centre of mass shifts slightly); every
+walker here also carries a `front` tracking camera and a subtree-velocity sensor
+on the thorax.
 
 The construction options behave as dm_control's `FruitFly._build`: disabled legs
 are folded to their spring-reference pose and lose their joints, tendons and
@@ -800,7 +810,7 @@ def _add_bodies(
     for name, parent, pos, quat, body_joints, mass, ipos, iquat, inertia in _BODIES:
         parent_body = spec.worldbody if not parent else bodies[parent]
         body = parent_body.add_body(name=name, pos=list(pos), quat=list(quat))
-        if mass is not None:
+        if mass is not None and ipos is not None and iquat is not None and inertia is not None:
             body.explicitinertial = True
             body.mass = mass
             body.ipos = list(ipos)
@@ -997,13 +1007,11 @@ def _add_actuators(
             spec, name, tendon_name, tendon_trn, _ABDOMEN_GAIN, ctrlrange
         )
     for leg in _LEGS:
-        segment = leg[:2]
         for joint_prefix, gain in _LEG_GAINS:
             joint_name = f"{joint_prefix}_{leg}"
             actuators[joint_name] = _servo(
                 spec, joint_name, joint_name, joint_trn, gain, joints[joint_name].range
             )
-        del segment
         tendon_name = f"tarsus2_{leg}"
         actuators[tendon_name] = _servo(
             spec, tendon_name, tendon_name, tendon_trn, _TARSUS_TENDON_GAIN, _TARSUS_TENDON_RANGE
@@ -1367,8 +1375,6 @@ class FruitFly(legacy_base.LegacyWalker):
         self._bodies = bodies
         self._sites = sites
         self._cameras = cameras
-        self._observed_joints = tuple(observed)
-        self._fly_sensors = sensors
         root_sensors = (sensors["velocimeter"], sensors["accelerometer"], sensors["gyro"])
         spec.add_sensor(
             name="thorax_subtreelinvel",
