@@ -1543,10 +1543,10 @@ class FruitFlyObservables(legacy_base.LegacyWalkerObservables):
 
     _entity: FruitFly
 
-    def __init__(self, entity: FruitFly, buffer_size: int, eye_camera_size: int) -> None:
+    def __init__(self, walker: FruitFly, buffer_size: int, eye_camera_size: int) -> None:
         self._buffer_size = buffer_size
         self._eye_camera_size = eye_camera_size
-        super().__init__(entity)
+        super().__init__(walker)
 
     @composer.observable
     def thorax_height(self) -> observable.Observable:

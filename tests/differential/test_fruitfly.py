@@ -12,9 +12,6 @@ import pytest
 from tests.differential.surface_cases import PRELUDE, assert_case
 
 _MARK = pytest.mark
-_FLY = "locomotion.walkers.fruitfly_v2."
-_CLASS = _FLY + "FruitFly."
-_OBS = _FLY + "FruitFlyObservables."
 
 # The program's helpers, shared with test_fruitfly_variants.py.
 HELPERS = r"""
@@ -247,90 +244,85 @@ TOLERANCES = (
     ("fly_motion|fly_held/|at_rest/|mul_jac_t_vec", 1e-3, 1e-6),
 )
 
+PARTS_NAMES = (
+    "locomotion.walkers.fruitfly_v2.FruitFly.observable_joints",
+    "locomotion.walkers.fruitfly_v2.FruitFly.actuators",
+    "locomotion.walkers.fruitfly_v2.FruitFly.end_effectors",
+    "locomotion.walkers.fruitfly_v2.FruitFly.appendages",
+    "locomotion.walkers.fruitfly_v2.FruitFly.mocap_tracking_bodies",
+    "locomotion.walkers.fruitfly_v2.FruitFly.ground_contact_geoms",
+    "locomotion.walkers.fruitfly_v2.FruitFly.root_body",
+    "locomotion.walkers.fruitfly_v2.FruitFly.thorax",
+    "locomotion.walkers.fruitfly_v2.FruitFly.abdomen",
+    "locomotion.walkers.fruitfly_v2.FruitFly.head",
+    "locomotion.walkers.fruitfly_v2.FruitFly.head_site",
+    "locomotion.walkers.fruitfly_v2.FruitFly.left_eye",
+    "locomotion.walkers.fruitfly_v2.FruitFly.right_eye",
+    "locomotion.walkers.fruitfly_v2.FruitFly.egocentric_camera",
+    "locomotion.walkers.fruitfly_v2.FruitFly.upright_pose",
+    "locomotion.walkers.fruitfly_v2.FruitFly.adhesion_filter",
+)
+OBSERVABLES_NAMES = (
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.abdomen_height",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.accelerometer",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.actuator_activation",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.appendages_pos",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.force",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.gyro",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.orientation",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.proprioception",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.self_contact",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.thorax_height",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.touch",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.velocimeter",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.vestibular",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.world_zaxis",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.world_zaxis_abdomen",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.world_zaxis_head",
+    "locomotion.walkers.fruitfly_v2.FruitFlyObservables.world_zaxis_hover",
+)
+
 CASES = [
     pytest.param(
         "fly_model",
-        marks=_MARK.dm_control_api(_FLY + "FruitFly", _CLASS + "mjcf_model"),
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.fruitfly_v2.FruitFly",
+            "locomotion.walkers.fruitfly_v2.FruitFly.mjcf_model",
+        ),
         id="fly_model",
     ),
-    pytest.param(
-        "fly_parts",
-        marks=_MARK.dm_control_api(
-            *(
-                _CLASS + name
-                for name in (
-                    "observable_joints",
-                    "actuators",
-                    "end_effectors",
-                    "appendages",
-                    "mocap_tracking_bodies",
-                    "ground_contact_geoms",
-                    "root_body",
-                    "thorax",
-                    "abdomen",
-                    "head",
-                    "head_site",
-                    "left_eye",
-                    "right_eye",
-                    "egocentric_camera",
-                    "upright_pose",
-                    "adhesion_filter",
-                )
-            )
-        ),
-        id="fly_parts",
-    ),
+    pytest.param("fly_parts", marks=_MARK.dm_control_api(*PARTS_NAMES), id="fly_parts"),
     pytest.param(
         "fly_action",
-        marks=_MARK.dm_control_api(_CLASS + "get_action_spec", _CLASS + "apply_action"),
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.fruitfly_v2.FruitFly.get_action_spec",
+            "locomotion.walkers.fruitfly_v2.FruitFly.apply_action",
+        ),
         id="fly_action",
     ),
     pytest.param(
         "fly_functions",
         marks=_MARK.dm_control_api(
-            _FLY + "neg_quat",
-            _FLY + "mul_quat",
-            _FLY + "rot_vec_quat",
-            _FLY + "any_substr_in_str",
-            _FLY + "body_quat_from_springrefs",
+            "locomotion.walkers.fruitfly_v2.neg_quat",
+            "locomotion.walkers.fruitfly_v2.mul_quat",
+            "locomotion.walkers.fruitfly_v2.rot_vec_quat",
+            "locomotion.walkers.fruitfly_v2.any_substr_in_str",
+            "locomotion.walkers.fruitfly_v2.body_quat_from_springrefs",
         ),
         id="fly_functions",
     ),
     pytest.param(
         "fly_in_arena",
         marks=_MARK.dm_control_api(
-            _CLASS + "initialize_episode", _CLASS + "weight", _FLY + "mul_jac_t_vec"
+            "locomotion.walkers.fruitfly_v2.FruitFly.initialize_episode",
+            "locomotion.walkers.fruitfly_v2.FruitFly.weight",
+            "locomotion.walkers.fruitfly_v2.mul_jac_t_vec",
         ),
         id="fly_in_arena",
     ),
     pytest.param(
-        "fly_observables",
-        marks=_MARK.dm_control_api(
-            _FLY + "FruitFlyObservables",
-            *(
-                _OBS + name
-                for name in (
-                    "abdomen_height",
-                    "accelerometer",
-                    "actuator_activation",
-                    "appendages_pos",
-                    "force",
-                    "gyro",
-                    "orientation",
-                    "proprioception",
-                    "self_contact",
-                    "thorax_height",
-                    "touch",
-                    "velocimeter",
-                    "vestibular",
-                    "world_zaxis",
-                    "world_zaxis_abdomen",
-                    "world_zaxis_head",
-                    "world_zaxis_hover",
-                )
-            ),
-        ),
-        id="fly_observables",
+        "fly_observables", marks=_MARK.dm_control_api(*OBSERVABLES_NAMES), id="fly_observables"
     ),
     pytest.param("fly_held", id="fly_held"),
 ]

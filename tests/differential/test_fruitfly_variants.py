@@ -8,7 +8,7 @@ Compared with dm-control 1.0.50 in its own venv; helpers from test_fruitfly.py.
 import pytest
 
 from tests.differential.surface_cases import PRELUDE, assert_case
-from tests.differential.test_fruitfly import _FLY, _OBS, HELPERS, TOLERANCES
+from tests.differential.test_fruitfly import HELPERS, TOLERANCES
 
 pytestmark = pytest.mark.slow
 _MARK = pytest.mark
@@ -102,15 +102,22 @@ def _(put):
 
 CASES = [
     pytest.param("fly_standalone", id="fly_standalone"),
-    pytest.param("fly_options", marks=_MARK.dm_control_api(_FLY + "FruitFly"), id="fly_options"),
+    pytest.param(
+        "fly_options",
+        marks=_MARK.dm_control_api("locomotion.walkers.fruitfly_v2.FruitFly"),
+        id="fly_options",
+    ),
     pytest.param(
         "fly_change_body_frame",
-        marks=_MARK.dm_control_api(_FLY + "change_body_frame"),
+        marks=_MARK.dm_control_api("locomotion.walkers.fruitfly_v2.change_body_frame"),
         id="fly_change_body_frame",
     ),
     pytest.param(
         "fly_eyes",
-        marks=_MARK.dm_control_api(_OBS + "left_eye", _OBS + "right_eye"),
+        marks=_MARK.dm_control_api(
+            "locomotion.walkers.fruitfly_v2.FruitFlyObservables.left_eye",
+            "locomotion.walkers.fruitfly_v2.FruitFlyObservables.right_eye",
+        ),
         id="fly_eyes",
     ),
     pytest.param("fly_motion", id="fly_motion"),
