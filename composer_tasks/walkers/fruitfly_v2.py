@@ -1307,16 +1307,19 @@ class FruitFly(legacy_base.LegacyWalker):
         cameras = _add_cameras(spec, bodies, eye_camera_fovy)
         for light_name, position, direction, diffuse in _LIGHTS:
             bodies["thorax"].add_light(
-                name=light_name, mode=_TRACKCOM, pos=list(position), dir=list(direction),
+                name=light_name,
+                mode=_TRACKCOM,
+                pos=list(position),
+                dir=list(direction),
                 diffuse=list(diffuse),
-            )  # fmt: skip
+            )
         for first, second in _EXCLUDES:
             spec.add_exclude(bodyname1=first, bodyname2=second)
         tendons = _add_tendons(spec)
         actuated = _add_actuators(spec, joints)
         sensors = _add_sensors(spec)
 
-        observed = [joint for joint in joints.values()]
+        observed = list(joints.values())
         disabled = [
             part
             for part, used in (
