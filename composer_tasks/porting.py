@@ -54,6 +54,7 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
     "dm_control.locomotion.soccer": "suites.soccer",
     "dm_control.locomotion.soccer.boxhead": "composer_tasks.walkers.boxhead",
+    "dm_control.locomotion.walkers.fruitfly_v2": "composer_tasks.walkers.fruitfly_v2",
     "dm_control.locomotion.soccer.soccer_ball": "composer_tasks.props.soccer_ball",
     "dm_control.locomotion.soccer.pitch": "composer_tasks.arenas.pitch",
     "dm_control.locomotion.soccer.team": "composer_tasks.walkers.soccer_team",

@@ -245,6 +245,7 @@ class Entity(Callbacks):
         # the root spec from then on: the root attaches, under the full prefix.
         child_model = child.mjcf_model
         mjcf_attachment.merge_compiler(self.root_entity.spec, child_model)
+        mjcf_attachment.merge_options(self.root_entity.spec, child.spec)
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)
         mjcf_attachment.link(self.mjcf_model, child_model, body)
         mark_spec_changed()

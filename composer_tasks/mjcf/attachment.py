@@ -6,7 +6,8 @@ the prefix, at the site's pose, which holds the child's bodies. Joints added to 
 frame (`frame.add("freejoint")`) move the whole child, as in PyMJCF.
 
 As in PyMJCF, a model attached next to one of the same name is renamed `name_1`
-(`name_2`, ...), and compiler settings merge into the one `<compiler>` of the root.
+(`name_2`, ...), compiler settings merge into the one `<compiler>` of the root, and
+the child's physics options into the root's (`merge_options`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 import mujoco
+import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
@@ -60,6 +62,7 @@ def attach(where: Element, child: RootElement) -> Element:
     for model in (*parent._top()._all_scopes(), *child._all_scopes()):
         model._written  # noqa: B018
     merge_compiler(parent._top_spec(), child)
+    merge_options(parent._top_spec(), child._spec)
     prefix = parent._full_prefix() + child.model + "/"
     frame_record: dict[str, Any] = {}
     if where.tag == "site":
@@ -225,6 +228,62 @@ def _compiler_values(compiler: Any) -> list[Any]:
 _DEFAULT_COMPILER = dict(
     zip(_MERGED_COMPILER_FIELDS, _compiler_values(mujoco.MjSpec().compiler), strict=True)
 )
+
+
+# PyMJCF's merge of an attached model's <option> into the root's (dm_control's
+# schema.xml: conflict_behavior "min" and "max"); flags are left to MuJoCo.
+_OPTION_MIN_FIELDS = ("timestep", "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance")
+_OPTION_MAX_FIELDS = (
+    "iterations",
+    "ls_iterations",
+    "noslip_iterations",
+    "ccd_iterations",
+    "sdf_iterations",
+    "sdf_initpoints",
+)
+_OPTION_KEPT_FIELDS = ("disableflags", "enableflags", "disableactuator")
+_DEFAULT_OPTION = mujoco.MjSpec().option
+
+
+def merge_options(top_spec: Any, child_spec: Any) -> None:
+    """Merges the physics options the attached spec `child_spec` sets (those that
+    differ from MuJoCo's defaults) into the root spec `top_spec`, as PyMJCF merges
+    an attached model's <option>: the smaller timestep and tolerances, the larger
+    iteration counts, and any other setting where the root has MuJoCo's default
+    (a creature in other units brings its gravity, a flyer its air). A merged
+    setting goes back to the default in the child, which the root now carries,
+    so MuJoCo reports no conflict at compile time; a setting both models give
+    different non-default values stays the root's (MuJoCo warns of it).
+
+    The root's mass and inertia bounds (`compiler.boundmass`, `boundinertia`)
+    also bound a child built with MjSpec that sets none, as PyMJCF's single
+    <compiler> does (models authored through this API merge theirs in
+    `merge_compiler`).
+    """
+    for bound in ("boundmass", "boundinertia"):
+        if getattr(child_spec.compiler, bound) == 0 and getattr(top_spec.compiler, bound) > 0:
+            setattr(child_spec.compiler, bound, getattr(top_spec.compiler, bound))
+    child, root = child_spec.option, top_spec.option
+    for field in dir(_DEFAULT_OPTION):
+        if field.startswith("_") or field in _OPTION_KEPT_FIELDS:
+            continue
+        default = getattr(_DEFAULT_OPTION, field)
+        if callable(default):
+            continue
+        child_value = getattr(child, field)
+        if np.array_equal(child_value, default):
+            continue
+        root_value = getattr(root, field)
+        if field in _OPTION_MIN_FIELDS:
+            merged = min(root_value, child_value)
+        elif field in _OPTION_MAX_FIELDS:
+            merged = max(root_value, child_value)
+        elif np.array_equal(root_value, default) or np.array_equal(root_value, child_value):
+            merged = child_value
+        else:
+            continue
+        setattr(root, field, merged)
+        setattr(child, field, default)
 
 
 def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:

@@ -29,3 +29,4 @@ __all__ = [
     "WalkerObservables",
     "WalkerPose",
 ]
+from composer_tasks.walkers.fruitfly_v2 import FruitFly
