@@ -150,6 +150,12 @@ def test_fixed_entity_set_pose_moves_the_attachment_body(caplog):
         creature.get_velocity(physics)
     with pytest.raises(ValueError, match="position must have shape"):
         creature.set_pose(physics, position=[1.0, 2.0])
+    with pytest.raises(ValueError, match="position must have shape"):
+        creature.set_pose(physics, position=[[1.0], [2.0], [3.0]])
+    # A leading axis of length 1 is accepted, as dm_control's slice assignment does.
+    creature.set_pose(physics, position=[[0.0, 1.0, 0.25]])
+    physics.forward()
+    np.testing.assert_allclose(creature.get_pose(physics)[0], [0.0, 1.0, 0.25])
     with pytest.raises(RuntimeError, match="root of the model"):
         arena.set_pose(physics, position=[0.0, 0.0, 0.0])
     with pytest.raises(RuntimeError, match="root of the model"):

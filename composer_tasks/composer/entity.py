@@ -503,6 +503,10 @@ def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarra
     if value is None:
         return None
     array = np.asarray(value, dtype=np.float64)
+    # dm_control assigns into a (size,) slice, so leading axes of length 1 pass
+    # (a (1, 3) position, as its reference-pose tasks hand over).
+    if array.ndim >= 1 and array.shape[-1] == size and all(n == 1 for n in array.shape[:-1]):
+        array = array.reshape(size)
     if array.shape != (size,):
         raise ValueError(f"{name} must have shape ({size},), got {array.shape}")
     if not np.all(np.isfinite(array)):
