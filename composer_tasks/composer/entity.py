@@ -86,6 +86,13 @@ class Entity(Callbacks):
     # Set by `_build` (or from `mjcf_model`) in the constructor, which checks it.
     _spec: mujoco.MjSpec
 
+    # True for an entity built with MjSpec after a dm_control file that sets no angle
+    # unit: alone it compiles in MuJoCo's default (degrees), attached it takes the
+    # unit of the model it joins, as PyMJCF's single <compiler> makes it (dm_control's
+    # V2019 CMU humanoid: radians on an arena). Models authored through
+    # `composer_tasks.mjcf` merge their compiler settings by their records instead.
+    angle_unit_from_parent: bool = False
+
     def __init__(
         self,
         *args: Any,
@@ -244,6 +251,11 @@ class Entity(Callbacks):
         # Attachment is by reference, and the elements of an attached spec belong to
         # the root spec from then on: the root attaches, under the full prefix.
         child_model = child.mjcf_model
+        if child.angle_unit_from_parent:
+            # A model whose file sets no angle unit: PyMJCF writes one <compiler> for
+            # the whole model, so its numbers are read in the unit of the model it
+            # joins (radians on dm_control's arenas), whatever they meant alone.
+            child.spec.compiler.degree = self.root_entity.spec.compiler.degree
         mjcf_attachment.merge_compiler(self.root_entity.spec, child_model)
         mjcf_attachment.merge_options(self.root_entity.spec, child.spec)
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)

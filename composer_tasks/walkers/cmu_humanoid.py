@@ -4,7 +4,9 @@ dm_control's module defines, and this one too, with the same names and arguments
 
 * `CMUHumanoid`: the "V2019" body (`cmu_humanoid_v2019`, 39.6 kg) with 56 torque
   motors. As dm_control reads its file, the V2019 joint ranges are in degrees
-  (the file writes radians without saying so): the joints barely move.
+  when the walker is compiled alone (the file writes radians without saying so:
+  the joints barely move) and in radians once it is attached to an arena that
+  reads radians (PyMJCF's one <compiler>), as every locomotion arena does.
 * `CMUHumanoidPositionControlled(model_version="2019" | "2020", scale_default=False)`:
   position servos (`_POSITION_ACTUATORS`, or `_POSITION_ACTUATORS_V2020` with a
   30 ms control filter and the table's joint dampings); `scale_default` rescales
@@ -576,6 +578,9 @@ class _CMUHumanoidBase(base.Walker):
         # degrees); its servos map their controls onto the written numbers. Both
         # quirks are kept: the V2019 spec is in degrees, its ranges as written.
         spec.compiler.degree = version_2019
+        # ... and attached to an arena it reads them in the arena's unit (radians there,
+        # as dm_control's single <compiler> does): the joints move as intended.
+        self.angle_unit_from_parent = version_2019
         scale = _SCALE if self._scale_default else 1.0
         _set_defaults(spec, 0.1 if version_2019 else 1.0, _WATER_DENSITY_KG_M3)
         spec.add_material(name="self", rgba=[0.7, 0.5, 0.3, 1.0])
