@@ -126,11 +126,10 @@ def run(
 
             valid = ~np.asarray(timestep.last())
             ended = np.asarray(next_timestep.last()) & valid
-            state.episode_returns = state.episode_returns + np.where(
-                valid, np.asarray(next_timestep.reward, np.float64), 0.0
+            state.episode_returns, finished = vector.accumulate_returns(
+                state.episode_returns, next_timestep.reward, valid, ended
             )
-            state.finished_returns.extend(float(r) for r in state.episode_returns[ended])
-            state.episode_returns = np.where(ended, 0.0, state.episode_returns)
+            state.finished_returns.extend(finished)
             for name, value in metrics.items():
                 state.metric_sums[name] = state.metric_sums.get(name, 0.0) + value
                 state.metric_counts[name] = state.metric_counts.get(name, 0) + 1
