@@ -35,7 +35,8 @@ class LoopState:
       env_steps: transitions collected, summed over copies (automatic-reset steps
         do not count).
       timestep: the current batched timestep, or None before the first reset.
-      episode_returns: (N,) undiscounted return so far of each copy's episode.
+      episode_returns: (N,) undiscounted return so far of each copy's episode (a JAX
+        array on the device where the batch's rewards are; `vector.accumulate_returns`).
       finished_returns: returns of training episodes finished since the last `drain`.
       metric_sums, metric_counts: learning metrics accumulated since the last `drain`.
       elapsed_s: wall-clock seconds spent in `run`, over all resumptions.

@@ -13,6 +13,11 @@ A batched environment steps N copies of one task together:
     FIRST timestep and ignores that copy's action. Rewards and discounts of FIRST
     copies are 0.0 and 1.0 here and carry no meaning; agents never read them.
 
+A batch may return the TimeStep's arrays as JAX arrays on a device (the Warp backend
+with `return_jax`); `agents.ppo.DevicePPO` keeps them there, and the loop reads back
+only `timestep.first()` / `last()` (which that batch answers from its host copy of the
+step types) and the returns of episodes that ended (`accumulate_returns`).
+
 `composer_tasks.batch.BatchEnvironment` provides this interface; `LoopedBatch`
 provides it today over K ordinary dm_env environments stepped one after another.
 """

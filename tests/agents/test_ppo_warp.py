@@ -279,3 +279,37 @@ def test_the_command_line_trains_ppo_on_the_device(tmp_path):
     assert completed.returncode == 0, completed.stderr[-3000:]
     rows = list(experiment.csv_log.read_rows(str(tmp_path / "run" / "metrics.csv")))
     assert np.isfinite(float(rows[-1]["policy_loss"]))
+
+
+@pytest.mark.slow
+def test_a_resumed_device_run_repeats_the_uninterrupted_one(tmp_path):
+    """Checkpointed after one update and resumed (the Warp batch's snapshot, the
+    agent's state through `PPO`'s layout): the parameters equal the run's that did not
+    stop, bit for bit."""
+    settings = dict(
+        env_name="cartpole:balance",
+        num_envs=_NUM_ENVS,
+        config_overrides={
+            name: getattr(_CONFIG, name)
+            for name in ("hidden_sizes", "rollout_steps", "num_minibatches", "update_epochs")
+        },
+        eval_every=_CONFIG.rollout_steps,
+        eval_episodes=1,
+        progress=False,
+        make_batch=environments.batch_factory(
+            "cartpole:balance", "warp", "cpu", jax_timesteps=True
+        ),
+        on_device=True,
+    )
+    make_env = environments.factory("cartpole:balance")
+    steps = _CONFIG.rollout_steps
+    experiment.train("ppo", make_env, steps, 0, str(tmp_path / "a"), **settings)
+    resumed = experiment.train(
+        "ppo", make_env, 2 * steps, 0, str(tmp_path / "a"), resume=True, **settings
+    )
+    straight = experiment.train("ppo", make_env, 2 * steps, 0, str(tmp_path / "b"), **settings)
+    for first, second in zip(
+        jax.tree.leaves(resumed.agent.learner.params),
+        jax.tree.leaves(straight.agent.learner.params),
+    ):
+        np.testing.assert_array_equal(np.asarray(first), np.asarray(second))
