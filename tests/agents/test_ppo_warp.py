@@ -23,6 +23,10 @@ from suites import suite  # noqa: E402
 
 warp.config.quiet = True
 
+# Warp's CPU device by default; COMPOSER_TASKS_WARP_DEVICE=cuda:0 runs the same tests
+# on a GPU (as tests/test_batch_warp.py; the bit-exact checks assume a deterministic
+# device).
+_DEVICE = os.environ.get("COMPOSER_TASKS_WARP_DEVICE", "cpu")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _NUM_ENVS = 8
 # Updates of 32 steps per copy; 0.3 s episodes (30 control steps), so copies end and
@@ -34,7 +38,7 @@ _TASK_KWARGS = {"time_limit": 0.3}
 
 def _batch(on_device: bool, seed: int = 0):
     if on_device:
-        options = batch_warp.WarpOptions(device="cpu", array_module="jax", return_jax=True)
+        options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
         return suite.load_batch(
             "cartpole", "balance", _NUM_ENVS, seed=seed, task_kwargs=_TASK_KWARGS, backend=options
         )
@@ -216,7 +220,7 @@ def test_experiment_trains_on_device_through_the_environment_name(tmp_path):
         eval_episodes=1,
         progress=False,
         make_batch=environments.batch_factory(
-            "cartpole:balance", "warp", "cpu", jax_timesteps=True
+            "cartpole:balance", "warp", _DEVICE, jax_timesteps=True
         ),
         on_device=True,
     )
@@ -256,7 +260,7 @@ def test_the_command_line_trains_ppo_on_the_device(tmp_path):
             "--backend",
             "warp",
             "--device",
-            "cpu",
+            _DEVICE,
             "--num-envs",
             str(_NUM_ENVS),
             "--steps",
@@ -297,7 +301,7 @@ def test_a_resumed_device_run_repeats_the_uninterrupted_one(tmp_path):
         eval_episodes=1,
         progress=False,
         make_batch=environments.batch_factory(
-            "cartpole:balance", "warp", "cpu", jax_timesteps=True
+            "cartpole:balance", "warp", _DEVICE, jax_timesteps=True
         ),
         on_device=True,
     )
