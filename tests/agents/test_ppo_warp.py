@@ -14,14 +14,20 @@ import jax
 import numpy as np
 import pytest
 
-pytest.importorskip("mujoco_warp")
-warp = pytest.importorskip("warp")
+from agents import checkpoint, environments, experiment, loop, normalizer, ppo, specs, vector
+from composer_tasks import batch_warp
+from suites import suite
 
-from agents import checkpoint, environments, experiment, loop, ppo, vector  # noqa: E402
-from composer_tasks import batch_warp  # noqa: E402
-from suites import suite  # noqa: E402
+try:
+    import mujoco_warp  # noqa: F401
+    import warp
+except ImportError:
+    warp = None
+else:
+    warp.config.quiet = True
 
-warp.config.quiet = True
+# The tests that step MuJoCo Warp; the device agent's pieces are checked without it.
+needs_warp = pytest.mark.skipif(warp is None, reason="needs mujoco-warp and warp-lang")
 
 # Warp's CPU device by default; COMPOSER_TASKS_WARP_DEVICE=cuda:0 runs the same tests
 # on a GPU (as tests/test_batch_warp.py; the bit-exact checks assume a deterministic
@@ -70,6 +76,7 @@ def device_run():
     return _train(on_device=True)
 
 
+@needs_warp
 def test_device_ppo_acts_on_jax_arrays_and_updates_with_finite_losses(device_run):
     agent, state, updates = device_run
     assert len(updates) == 2
@@ -83,6 +90,7 @@ def test_device_ppo_acts_on_jax_arrays_and_updates_with_finite_losses(device_run
     assert state.env_steps == _STEPS
 
 
+@needs_warp
 def test_device_run_matches_the_host_run_in_distribution(device_run):
     """Same seed, same hyperparameters: the network's initialisation and noise are the
     same, the physics and statistics float32 on the device, so the runs stay close."""
@@ -108,6 +116,7 @@ def test_device_run_matches_the_host_run_in_distribution(device_run):
     )
 
 
+@needs_warp
 def test_same_seed_same_device_run(device_run):
     """The first rollout and update again, bit for bit."""
     _, state, updates = device_run
@@ -116,6 +125,7 @@ def test_same_seed_same_device_run(device_run):
     assert again_state.finished_returns == state.finished_returns[:_NUM_ENVS]
 
 
+@needs_warp
 def test_checkpoints_are_the_host_agents(device_run):
     """A device agent's state loads into the host agent (evaluation, `load_agent`)
     and back, through a checkpoint file."""
@@ -140,6 +150,7 @@ def test_checkpoints_are_the_host_agents(device_run):
 _CONVERSIONS = ("__float__", "__int__", "__bool__", "__index__", "tolist", "item", "__iter__")
 
 
+@needs_warp
 def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
     """Counts what leaves the device during act, step and observe, away from a
     rollout's end and episode ends: `jax.device_get`, the Python conversions of JAX
@@ -203,6 +214,7 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
     env.close()
 
 
+@needs_warp
 def test_experiment_trains_on_device_through_the_environment_name(tmp_path):
     result = experiment.train(
         "ppo",
@@ -245,6 +257,7 @@ def test_on_device_is_ppos_and_warps():
         environments.load("cartpole:balance", 0, 2, jax_timesteps=True)
 
 
+@needs_warp
 @pytest.mark.slow
 def test_the_command_line_trains_ppo_on_the_device(tmp_path):
     completed = subprocess.run(
@@ -285,6 +298,7 @@ def test_the_command_line_trains_ppo_on_the_device(tmp_path):
     assert np.isfinite(float(rows[-1]["policy_loss"]))
 
 
+@needs_warp
 @pytest.mark.slow
 def test_a_resumed_device_run_repeats_the_uninterrupted_one(tmp_path):
     """Checkpointed after one update and resumed (the Warp batch's snapshot, the
@@ -317,3 +331,81 @@ def test_a_resumed_device_run_repeats_the_uninterrupted_one(tmp_path):
         jax.tree.leaves(straight.agent.learner.params),
     ):
         np.testing.assert_array_equal(np.asarray(first), np.asarray(second))
+
+
+# The device agent's pieces against the host's, without MuJoCo Warp.
+
+
+def test_device_statistics_follow_the_host_running_statistics():
+    rng = np.random.default_rng(0)
+    host = normalizer.RunningMeanStd((3,))
+    count, statistics = 0.0, ppo.DeviceStatistics(jax.numpy.zeros(3), jax.numpy.ones(3))
+    for size in (5, 1, 17, 64):
+        batch = rng.normal([100.0, 0.0, -3.0], [1.0, 0.01, 30.0], size=(size, 3))
+        host.update(batch)
+        count += size
+        statistics = ppo.merge_statistics(
+            statistics,
+            jax.numpy.asarray(batch.mean(0), jax.numpy.float32),
+            jax.numpy.asarray(batch.var(0), jax.numpy.float32),
+            jax.numpy.float32(size / count),
+        )
+        np.testing.assert_allclose(statistics.mean, host.mean, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(statistics.variance, host.variance, rtol=1e-4)
+    values = rng.normal(100.0, 5.0, size=(4, 3))
+    np.testing.assert_allclose(
+        ppo.device_normalize(statistics, jax.numpy.asarray(values, jax.numpy.float32), 10.0),
+        host.normalize(values, 10.0),
+        rtol=1e-4,
+        atol=1e-4,
+    )
+
+
+@pytest.mark.parametrize("running_std", [True, False])
+def test_device_rewards_follow_the_host_reward_scale(running_std):
+    rng = np.random.default_rng(1)
+    num_envs, discount, clip = 6, 0.9, 3.0
+    host = normalizer.DiscountedReturnScale(num_envs, discount)
+    returns = jax.numpy.zeros(num_envs)
+    statistics = ppo.DeviceStatistics(jax.numpy.zeros(()), jax.numpy.ones(()))
+    count = 0.0
+    for step in range(12):
+        reward = rng.normal(0.0, 5.0, size=num_envs)
+        first = rng.random(num_envs) < 0.2 if step else np.ones(num_envs, bool)
+        valid = rng.random(num_envs) < 0.8
+        weight = 0.0
+        if running_std and valid.any():
+            count += int(valid.sum())
+            weight = valid.sum() / count
+        got, returns, statistics = ppo.device_rewards(
+            returns,
+            statistics,
+            jax.numpy.asarray(reward, jax.numpy.float32),
+            jax.numpy.asarray(first),
+            jax.numpy.asarray(valid),
+            jax.numpy.float32(weight),
+            jax.numpy.asarray(count >= 2),
+            discount=discount,
+            running_std=running_std,
+            reward_scale=1.0 if running_std else 0.5,
+            reward_clip=clip,
+        )
+        if running_std:
+            expected = host.scale(reward.astype(np.float32), first, valid)
+        else:
+            expected = 0.5 * np.where(valid, reward.astype(np.float32), 0.0)
+        np.testing.assert_allclose(got, np.clip(expected, -clip, clip), rtol=1e-4, atol=1e-5)
+
+
+def test_device_action_box_lies_within_the_spec():
+    """Bounds float32 cannot hold are rounded inward, so every float32 action the
+    device maps into the box passes the environment's float64 bounds check."""
+    from dm_env import specs as dm_specs
+
+    spec = dm_specs.BoundedArray((3,), np.float64, [-0.1, 0.0, -1.0], [0.1, 0.3, 1.0])
+    low, high = ppo.device_action_box(specs.action_bounds(spec))
+    low, high = np.asarray(low, np.float64), np.asarray(high, np.float64)
+    assert np.all(low >= spec.minimum) and np.all(high <= spec.maximum)
+    # The nearest float32 values inside: one step further out is outside.
+    assert np.all(np.nextafter(low.astype(np.float32), np.float32(-np.inf)) < spec.minimum)
+    assert np.all(np.nextafter(high.astype(np.float32), np.float32(np.inf)) > spec.maximum)
