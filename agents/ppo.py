@@ -742,9 +742,10 @@ class DevicePPO:
     `PPO`'s) stay there too. What the host keeps is what it already knows: the sample
     counts of the running statistics and which copies start or end an episode
     (`timestep.first()` / `last()`, NumPy bools from the batch). Nothing is read back
-    per step; once per update the metrics are (and whether an observation was not
-    finite: `PPO` raises at once, this agent when the rollout is complete, having
-    left the statistics untouched by that batch).
+    per step; once per update the metrics are, and whether an observation was not
+    finite. `PPO` raises at once on such an observation; here the statistics leave
+    that batch out, the copy's action is NaN (which this project's batches refuse,
+    naming the copy), and the end of the rollout raises.
 
     The statistics are float32 on the device (float64 on the host in `PPO`), so the
     two agents agree in distribution, not bit for bit; the same seed repeats a run
@@ -851,7 +852,8 @@ class DevicePPO:
         )
         self._key, update_key = jax.random.split(self._key)
         metrics = jax.device_get(self.learner.step(rollout, bootstrap_value, update_key))
-        if not bool(jax.device_get(self._all_finite)):
+        all_finite, self._all_finite = bool(jax.device_get(self._all_finite)), jnp.asarray(True)
+        if not all_finite:
             raise ValueError(
                 "an observation of this rollout held NaN or infinite values; the running "
                 "observation statistics left those batches out."

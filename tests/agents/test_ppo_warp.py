@@ -409,3 +409,33 @@ def test_device_action_box_lies_within_the_spec():
     # The nearest float32 values inside: one step further out is outside.
     assert np.all(np.nextafter(low.astype(np.float32), np.float32(-np.inf)) < spec.minimum)
     assert np.all(np.nextafter(high.astype(np.float32), np.float32(np.inf)) > spec.maximum)
+
+
+def test_a_non_finite_observation_is_left_out_and_raises_at_the_rollouts_end():
+    """The statistics leave the batch out; the rollout's end raises (where the
+    environment took the copy's NaN action; this project's batches refuse it)."""
+    import dm_env
+    from dm_env import specs as dm_specs
+
+    observation_spec = {"x": dm_specs.Array((2,), np.float64, "x")}
+    action_spec = dm_specs.BoundedArray((1,), np.float64, -1.0, 1.0)
+    config = ppo.Config(hidden_sizes=(4,), rollout_steps=4, num_minibatches=1, update_epochs=1)
+    agent = ppo.DevicePPO(config, observation_spec, action_spec, 2, seed=0)
+
+    def timestep(step_type, x):
+        return dm_env.TimeStep(
+            np.full(2, step_type), np.ones(2), np.ones(2), {"x": np.asarray(x, np.float64)}
+        )
+
+    first = timestep(0, [[1.0, 2.0], [3.0, 4.0]])
+    agent.act(first.observation)
+    statistics = agent.state_dict()["observations"]
+    middle = timestep(1, [[np.nan, 0.0], [1.0, 1.0]])
+    assert agent.observe(first, None, middle) == {}
+    # The copy's action is NaN, which a batch of this project refuses, naming the copy.
+    actions = np.asarray(agent.act(middle.observation))
+    assert np.isnan(actions[0]).all() and np.isfinite(actions[1]).all()
+    after = agent.state_dict()["observations"]
+    np.testing.assert_array_equal(after["mean"], statistics["mean"])
+    with pytest.raises(ValueError, match="held NaN or infinite values"):
+        agent.observe(middle, None, timestep(1, [[0.0, 0.0], [1.0, 1.0]]))
