@@ -191,7 +191,7 @@ def _ppo_on_device(
     """{"ppo_on_device": environment steps per second of PPO training on the device,
     "ppo_first_update_s": the first rollout and update, compiles included}, or
     {"ppo_skipped": why} (jax or optax missing, settings that do not fit N, or
-    `estimate_s(control steps)` over `left_s`, the time left)."""
+    `estimate_s(control steps)` over `left_s`, the domain's share of the time left)."""
     try:
         import jax
 
@@ -214,8 +214,8 @@ def _ppo_on_device(
     if estimate > left_s:
         return {
             "ppo_skipped": f"two rollouts of {steps_per_copy} steps take about {estimate:.0f} s "
-            f"(building and stepping, updates not counted); {left_s:.0f} s of "
-            "--budget-seconds are left"
+            f"(building and stepping, updates not counted); this domain's share of what is "
+            f"left of --budget-seconds is {left_s:.0f} s"
         }
     options = batch_warp.WarpOptions(device=args.device, array_module="jax", return_jax=True)
     batch = _load(domain, num_envs, args.seed, backend=options)
@@ -370,11 +370,12 @@ def run(args: argparse.Namespace) -> dict:
             left = budget_end - time.perf_counter()
             share = left / (len(args.domains) - domain_index)
             figures = 3 if num_envs <= args.cpu_max_size else 2
-            builds = 1 if args.no_ppo else 2
+            # PPO's own batch is estimated apart (`_ppo_on_device`): the step figures
+            # come first.
             estimate = (
                 None
                 if seconds_per_copy is None
-                else builds * seconds_per_copy * num_envs + figures * (args.seconds + 1.0)
+                else seconds_per_copy * num_envs + figures * (args.seconds + 1.0)
             )
             if estimate is not None and estimate > share:
                 row["skipped"] = (
@@ -427,7 +428,8 @@ def run(args: argparse.Namespace) -> dict:
                         num_envs,
                         args,
                         lambda steps, n=num_envs, r=rate: seconds_per_copy * n + steps * n / r,
-                        budget_end - time.perf_counter(),
+                        # This domain's share of what is left, as for the sizes.
+                        (budget_end - time.perf_counter()) / (len(args.domains) - domain_index),
                     )
                 )
                 if "ppo_skipped" in row:
