@@ -38,6 +38,7 @@ def load(
     num_envs: int | None = None,
     backend: str = "cpu",
     device: str | None = None,
+    jax_timesteps: bool = False,
 ):
     """The environment `name` ('domain:task' or a locomotion name), seeded with `seed`.
 
@@ -46,6 +47,9 @@ def load(
     `composer_tasks.batch.copy_seed(seed, i)`. `backend` and `device` choose where the
     copies' physics steps (`BatchEnvironment`'s: "cpu", MuJoCo's batch, the default;
     or "warp", MuJoCo Warp on `device`); a single environment is always on the CPU.
+    `jax_timesteps` (backend "warp" only): observations and outcome computed in JAX on
+    the device and returned as JAX arrays (`WarpOptions(array_module="jax",
+    return_jax=True)`), for an agent that keeps its rollout there (`ppo.DevicePPO`).
     """
     domain, task = parse(name)
     if num_envs is None and (backend != "cpu" or device is not None):
@@ -53,7 +57,16 @@ def load(
             f"backend={backend!r}, device={device!r} choose where a batch of copies steps; "
             f"a single environment ({name!r} without num_envs) always steps on the CPU."
         )
-    on = {"backend": backend, "device": device}
+    on: dict = {"backend": backend, "device": device}
+    if jax_timesteps:
+        if backend != "warp":
+            raise ValueError(
+                f"jax_timesteps=True is for backend='warp' (got {backend!r}): only the Warp "
+                "batch computes its TimeSteps on a JAX device."
+            )
+        from composer_tasks import batch_warp  # pylint: disable=import-outside-toplevel
+
+        on["backend"] = batch_warp.WarpOptions(array_module="jax", return_jax=True)
     if task is None:
         from composer_tasks.batch import BatchEnvironment  # pylint: disable=import-outside-toplevel
         from suites import locomotion  # pylint: disable=import-outside-toplevel
@@ -86,9 +99,11 @@ def factory(name: str) -> Callable[[int], dm_env.Environment]:
 
 
 def batch_factory(
-    name: str, backend: str = "cpu", device: str | None = None
+    name: str, backend: str = "cpu", device: str | None = None, jax_timesteps: bool = False
 ) -> Callable[[int, int], object]:
     """A `make_batch(seed, num_envs)` function for `name` on `backend`/`device` (see
     `load`), checking the name's form now."""
     parse(name)
-    return lambda seed, num_envs: load(name, seed, num_envs, backend=backend, device=device)
+    return lambda seed, num_envs: load(
+        name, seed, num_envs, backend=backend, device=device, jax_timesteps=jax_timesteps
+    )

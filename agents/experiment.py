@@ -353,6 +353,7 @@ def train(
     make_batch: Callable[[int, int], object] | None = None,
     overwrite: bool = False,
     tracking_settings: tracking.Settings | None = None,
+    on_device: bool = False,
 ) -> RunResult:
     """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
 
@@ -380,6 +381,9 @@ def train(
         that refuses, so that no checkpoint or metrics are lost by mistake).
       tracking_settings: TensorBoard, W&B and evaluation videos besides
         metrics.csv (agents/tracking.py); None tracks nothing more.
+      on_device: PPO only: train with `ppo.DevicePPO`, whose rollout, advantages and
+        updates stay on the JAX device, for a `make_batch` whose TimeSteps are JAX
+        arrays (the Warp backend's `return_jax`); its checkpoints are `PPO`'s.
 
     Raises:
       FileExistsError: `out_dir` holds a run and neither `resume` nor `overwrite`.
@@ -389,6 +393,12 @@ def train(
         checkpoint being written) and wrote a checkpoint to resume from.
     """
     _, agent_class = _agent_entry(agent_name)
+    if on_device:
+        if agent_name != "ppo":
+            raise ValueError(
+                f"on_device trains PPO on the device; agent {agent_name!r} has no such path."
+            )
+        agent_class = ppo.DevicePPO
     for name, value in (
         ("num_steps", num_steps),
         ("num_envs", num_envs),

@@ -35,7 +35,8 @@ class LoopState:
       env_steps: transitions collected, summed over copies (automatic-reset steps
         do not count).
       timestep: the current batched timestep, or None before the first reset.
-      episode_returns: (N,) undiscounted return so far of each copy's episode.
+      episode_returns: (N,) undiscounted return so far of each copy's episode (a JAX
+        array on the device where the batch's rewards are; `vector.accumulate_returns`).
       finished_returns: returns of training episodes finished since the last `drain`.
       metric_sums, metric_counts: learning metrics accumulated since the last `drain`.
       elapsed_s: wall-clock seconds spent in `run`, over all resumptions.
@@ -126,11 +127,10 @@ def run(
 
             valid = ~np.asarray(timestep.last())
             ended = np.asarray(next_timestep.last()) & valid
-            state.episode_returns = state.episode_returns + np.where(
-                valid, np.asarray(next_timestep.reward, np.float64), 0.0
+            state.episode_returns, finished = vector.accumulate_returns(
+                state.episode_returns, next_timestep.reward, valid, ended
             )
-            state.finished_returns.extend(float(r) for r in state.episode_returns[ended])
-            state.episode_returns = np.where(ended, 0.0, state.episode_returns)
+            state.finished_returns.extend(finished)
             for name, value in metrics.items():
                 state.metric_sums[name] = state.metric_sums.get(name, 0.0) + value
                 state.metric_counts[name] = state.metric_counts.get(name, 0) + 1

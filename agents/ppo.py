@@ -605,6 +605,330 @@ class PPO:
         self._rollout = [Rollout(**step) for step in state["rollout"]]
 
 
+# ------------------------------------------------------------------- on the device
+
+
+class DeviceStatistics(NamedTuple):
+    """Running mean and population variance kept on the device (float32 unless
+    jax_enable_x64); the sample count, which only grows by numbers the host knows,
+    stays on the host (`DevicePPO`)."""
+
+    mean: jax.Array
+    variance: jax.Array
+
+
+def merge_statistics(
+    statistics: DeviceStatistics,
+    batch_mean: jax.Array,
+    batch_variance: jax.Array,
+    batch_weight: jax.Array,
+) -> DeviceStatistics:
+    """Chan, Golub and LeVeque's merge (agents/normalizer.py) written with variances:
+    w = batch count / (count + batch count) is computed on the host from the counts,
+    mean' = mean + w delta and var' = (1 - w) var + w batch_var + w (1 - w) delta^2."""
+    delta = batch_mean - statistics.mean
+    return DeviceStatistics(
+        mean=statistics.mean + batch_weight * delta,
+        variance=(1.0 - batch_weight) * statistics.variance
+        + batch_weight * batch_variance
+        + batch_weight * (1.0 - batch_weight) * jnp.square(delta),
+    )
+
+
+def device_normalize(statistics: DeviceStatistics, values: jax.Array, clip: float) -> jax.Array:
+    """(values - mean) / sqrt(variance + 1e-8), clipped to [-clip, clip], as float32
+    (`RunningMeanStd.normalize` on the device)."""
+    scaled = (values - statistics.mean) / jnp.sqrt(statistics.variance + 1e-8)
+    return jnp.clip(scaled, -clip, clip).astype(jnp.float32)
+
+
+def flatten_on_device(observation, keys: tuple[str, ...] | None, num_envs: int) -> jax.Array:
+    """A batched observation (dict in `keys` order, or one array) as (N, D) float32,
+    in the order of `specs.flatten_observation`, with JAX operations."""
+    parts = [observation] if keys is None else [observation[key] for key in keys]
+    return jnp.concatenate(
+        [jnp.reshape(jnp.asarray(part, jnp.float32), (num_envs, -1)) for part in parts], axis=1
+    )
+
+
+def device_action_box(bounds: specs.ActionBounds) -> tuple[jax.Array, jax.Array]:
+    """The action box in float32 with its bounds rounded inward: every float32 value
+    in it lies within the spec's (float64) bounds, so the environment accepts it."""
+    low = bounds.minimum.astype(np.float32)
+    high = bounds.maximum.astype(np.float32)
+    low = np.where(low < bounds.minimum, np.nextafter(low, np.float32(np.inf)), low)
+    high = np.where(high > bounds.maximum, np.nextafter(high, np.float32(-np.inf)), high)
+    return jnp.asarray(low), jnp.asarray(high)
+
+
+@functools.partial(jax.jit, static_argnames=("keys", "num_envs", "observation_clip"))
+def device_act(
+    params: dict,
+    statistics: DeviceStatistics,
+    observation,
+    batch_weight: jax.Array,
+    key: jax.Array,
+    box: tuple[jax.Array, jax.Array],
+    *,
+    keys: tuple[str, ...] | None,
+    num_envs: int,
+    observation_clip: float,
+):
+    """`PPO.act` as one function on the device: the observation statistics take the
+    batch in (unless it holds a value that is not finite: then they stay, and
+    `finite` says so), the batch is normalised with them, and the behaviour policy
+    samples. Returns (normalised observations, unit actions, log-densities, values,
+    next key, statistics, finite, actions in the environment's box (N, A))."""
+    flat = flatten_on_device(observation, keys, num_envs)
+    finite = jnp.all(jnp.isfinite(flat))
+    merged = merge_statistics(statistics, flat.mean(axis=0), flat.var(axis=0), batch_weight)
+    statistics = jax.tree.map(lambda new, old: jnp.where(finite, new, old), merged, statistics)
+    normalized = device_normalize(statistics, flat, observation_clip)
+    action, log_prob, value, key = behaviour_policy(params, normalized, key)
+    low, high = box
+    # ActionBounds.to_env in float32: [-1, 1] onto the box, kept within it.
+    unit = jnp.clip(action, -1.0, 1.0)
+    env_action = jnp.clip(low + 0.5 * (unit + 1.0) * (high - low), low, high)
+    return normalized, action, log_prob, value, key, statistics, finite, env_action
+
+
+@functools.partial(
+    jax.jit, static_argnames=("discount", "running_std", "reward_scale", "reward_clip")
+)
+def device_rewards(
+    returns: jax.Array,
+    statistics: DeviceStatistics,
+    reward: jax.Array,
+    first: jax.Array,
+    valid: jax.Array,
+    batch_weight: jax.Array,
+    scale_ready: jax.Array,
+    *,
+    discount: float,
+    running_std: bool,
+    reward_scale: float,
+    reward_clip: float,
+):
+    """`PPO.observe`'s reward scaling on the device (`DiscountedReturnScale.scale`
+    with 'running_std', the constant factor with 'fixed'), clipped to +-reward_clip.
+    Returns (scaled rewards, discounted returns, return statistics)."""
+    reward = jnp.where(valid, jnp.asarray(reward, jnp.float32), 0.0)
+    if not running_std:
+        return jnp.clip(reward_scale * reward, -reward_clip, reward_clip), returns, statistics
+    updated = jnp.where(first, 0.0, returns) * discount + reward
+    returns = jnp.where(valid, updated, returns)
+    mask = valid.astype(returns.dtype)
+    count = jnp.maximum(jnp.sum(mask), 1.0)
+    batch_mean = jnp.sum(mask * returns) / count
+    batch_variance = jnp.sum(mask * jnp.square(returns - batch_mean)) / count
+    statistics = merge_statistics(statistics, batch_mean, batch_variance, batch_weight)
+    scaled = jnp.where(scale_ready, reward / jnp.sqrt(statistics.variance + 1e-8), reward)
+    return jnp.clip(scaled, -reward_clip, reward_clip), returns, statistics
+
+
+_device_normalize = jax.jit(device_normalize, static_argnames="clip")
+
+
+class DevicePPO:
+    """PPO with its rollout on the device: `PPO`'s algorithm, hyperparameters and
+    checkpoint layout, for a batched environment whose TimeSteps are JAX arrays (the
+    Warp backend with `WarpOptions(array_module="jax", return_jax=True)`, or any other).
+
+    Acting reads the JAX observations where they are: flattening, the running
+    observation statistics, normalisation, the Gaussian sample and the map to the
+    action box are one jitted function (`device_act`) whose actions go back to the
+    environment as a JAX array. The reward scaling (`device_rewards`), the rollout
+    buffer (JAX arrays, stacked on the device), GAE and the update (`update`, as
+    `PPO`'s) stay there too. What the host keeps is what it already knows: the sample
+    counts of the running statistics and which copies start or end an episode
+    (`timestep.first()` / `last()`, NumPy bools from the batch). Nothing is read back
+    per step; once per update the metrics are, and whether an observation was not
+    finite. `PPO` raises at once on such an observation; here the statistics leave
+    that batch out, the copy's action is NaN (which this project's batches refuse,
+    naming the copy), and the end of the rollout raises.
+
+    The statistics are float32 on the device (float64 on the host in `PPO`), so the
+    two agents agree in distribution, not bit for bit; the same seed repeats a run
+    exactly. Args as `PPO`'s.
+    """
+
+    metric_names = PPO.metric_names
+
+    def __init__(self, config: Config, observation_spec, action_spec, num_envs: int, seed: int):
+        if not isinstance(config, Config):
+            raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
+        num_envs = int(num_envs)
+        check_sizes(config, num_envs)
+        self.config = config
+        self.boundary = specs.boundary(observation_spec, action_spec)
+        self.layout, self.bounds = self.boundary.layout, self.boundary.bounds
+        self.num_envs = num_envs
+        self._rollout_length = config.rollout_steps // num_envs
+        self.learner = Learner(config, self.layout.size, self.bounds.size, seed)
+        self._key = jax.random.PRNGKey(seed)
+        self._box = device_action_box(self.bounds)
+        size = self.layout.size
+        self._observation_count = 0.0
+        self._observations = DeviceStatistics(jnp.zeros((size,)), jnp.ones((size,)))
+        self._return_count = 0.0
+        self._return_statistics = DeviceStatistics(jnp.zeros(()), jnp.ones(()))
+        self._returns = jnp.zeros((num_envs,))
+        self._all_finite = jnp.asarray(True)
+        self._rollout: list[Rollout] = []
+        self._acted = None
+
+    @property
+    def num_updates(self) -> int:
+        return self.learner.num_updates
+
+    def act(self, observation) -> jax.Array:
+        """Sampled actions (N, A) in the environment's units, as a JAX array."""
+        self._observation_count += self.num_envs
+        outputs = device_act(
+            self.learner.params,
+            self._observations,
+            observation,
+            jnp.float32(self.num_envs / self._observation_count),
+            self._key,
+            self._box,
+            keys=self.layout.keys,
+            num_envs=self.num_envs,
+            observation_clip=self.config.observation_clip,
+        )
+        normalized, action, log_prob, value, self._key, self._observations, finite, env_action = (
+            outputs
+        )
+        self._all_finite = self._all_finite & finite
+        self._acted = (normalized, action, log_prob, value)
+        return jnp.reshape(env_action, (self.num_envs, *self.bounds.shape))
+
+    def observe(self, timestep, actions, next_timestep) -> dict[str, float]:
+        """Stores the step on the device; after `rollout_steps` environment steps,
+        updates (see `PPO.observe`)."""
+        if self._acted is None:
+            raise ValueError("observe() was called without a preceding act().")
+        normalized, action, log_prob, value = self._acted
+        self._acted = None
+        valid = ~np.asarray(timestep.last())
+        count = int(np.count_nonzero(valid))
+        running_std = self.config.reward_normalization == "running_std"
+        weight = 0.0
+        if running_std and count:
+            self._return_count += count
+            weight = count / self._return_count
+        reward, self._returns, self._return_statistics = device_rewards(
+            self._returns,
+            self._return_statistics,
+            next_timestep.reward,
+            jnp.asarray(np.asarray(timestep.first())),
+            jnp.asarray(valid),
+            jnp.float32(weight),
+            jnp.asarray(self._return_count >= 2),
+            discount=self.config.discount,
+            running_std=running_std,
+            reward_scale=self.config.reward_scale,
+            reward_clip=self.config.reward_clip,
+        )
+        self._rollout.append(
+            Rollout(
+                observation=normalized,
+                action=action,
+                log_prob=log_prob,
+                value=value,
+                reward=reward,
+                discount=jnp.asarray(next_timestep.discount, jnp.float32),
+                next_is_last=jnp.asarray(np.asarray(next_timestep.last(), np.float32)),
+                valid=jnp.asarray(valid),
+            )
+        )
+        if len(self._rollout) < self._rollout_length:
+            return {}
+        rollout = Rollout(*(jnp.stack(field) for field in zip(*self._rollout)))
+        self._rollout = []
+        next_flat = flatten_on_device(next_timestep.observation, self.layout.keys, self.num_envs)
+        bootstrap_value = _value(
+            self.learner.params,
+            _device_normalize(self._observations, next_flat, clip=self.config.observation_clip),
+        )
+        self._key, update_key = jax.random.split(self._key)
+        metrics = jax.device_get(self.learner.step(rollout, bootstrap_value, update_key))
+        all_finite, self._all_finite = bool(jax.device_get(self._all_finite)), jnp.asarray(True)
+        if not all_finite:
+            raise ValueError(
+                "an observation of this rollout held NaN or infinite values; the running "
+                "observation statistics left those batches out."
+            )
+        return {name: float(metrics[name]) for name in self.metric_names}
+
+    def _host_observation_statistics(self) -> dict:
+        mean, variance = jax.device_get(self._observations)
+        return _host_statistics(self._observation_count, mean, variance)
+
+    def policy(self) -> Callable[[object], np.ndarray]:
+        """The deterministic (mean) policy of a snapshot of parameters and statistics
+        (on the host, as `PPO.policy`: evaluation runs single environments)."""
+        statistics = normalizer.RunningMeanStd((self.layout.size,))
+        statistics.load_state_dict(self._host_observation_statistics())
+        return evaluation_policy(
+            self.boundary, self.learner.params, statistics, self.config.observation_clip
+        )
+
+    def load_observation_statistics(self, state: dict) -> None:
+        """Sets the running observation statistics (a `RunningMeanStd.state_dict()`)."""
+        self._observation_count, self._observations = _device_statistics(state)
+
+    def state_dict(self) -> dict:
+        """`PPO.state_dict()`'s layout and dtypes: either agent loads the other's."""
+        learner = self.learner.state_dict()
+        return_mean, return_variance = jax.device_get(self._return_statistics)
+        rewards = normalizer.DiscountedReturnScale(self.num_envs, self.config.discount)
+        rewards.returns = np.asarray(jax.device_get(self._returns), np.float64)
+        return {
+            "params": learner["params"],
+            "optimizer": learner["optimizer"],
+            "key": np.asarray(self._key),
+            "observations": self._host_observation_statistics(),
+            "rewards": {
+                "returns": rewards.returns,
+                "statistics": _host_statistics(self._return_count, return_mean, return_variance),
+            },
+            "rollout": [
+                {name: np.asarray(value) for name, value in step._asdict().items()}
+                for step in jax.device_get(self._rollout)
+            ],
+            "num_updates": learner["num_updates"],
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        self.learner.load_state_dict(state)
+        self._key = jnp.asarray(state["key"])
+        self._observation_count, self._observations = _device_statistics(state["observations"])
+        rewards = state["rewards"]
+        self._returns = jnp.asarray(np.asarray(rewards["returns"]), jnp.float32)
+        self._return_count, self._return_statistics = _device_statistics(rewards["statistics"])
+        self._rollout = [
+            Rollout(**{name: jnp.asarray(value) for name, value in step.items()})
+            for step in state["rollout"]
+        ]
+
+
+def _host_statistics(count: float, mean, variance) -> dict:
+    """A `RunningMeanStd.state_dict()` of device statistics (M2 = variance * count)."""
+    mean = np.asarray(mean, np.float64)
+    m2 = np.asarray(variance, np.float64) * count if count else np.zeros_like(mean)
+    return {"count": float(count), "mean": mean, "m2": m2}
+
+
+def _device_statistics(state: dict) -> tuple[float, DeviceStatistics]:
+    """(count, statistics on the device) of a `RunningMeanStd.state_dict()`."""
+    count = float(state["count"])
+    mean = np.asarray(state["mean"], np.float64)
+    variance = np.asarray(state["m2"], np.float64) / count if count else np.ones_like(mean)
+    return count, DeviceStatistics(
+        jnp.asarray(mean, jnp.float32), jnp.asarray(variance, jnp.float32)
+    )
+
+
 def check_sizes(config: Config, num_envs: int) -> None:
     """Raises unless K = num_envs copies fit the configuration's rollout and workers."""
     if num_envs % config.num_workers:

@@ -121,9 +121,9 @@ _BACKEND = flags.DEFINE_enum(
     "cpu",
     ["cpu", "warp"],
     "Where the --num-envs copies' physics steps: cpu (MuJoCo's batch on CPU threads) or "
-    "warp (MuJoCo Warp, one model with a world per copy; docs/batch.md). The agent's "
-    "networks and updates run in JAX wherever JAX runs; observations reach them as host "
-    "arrays.",
+    "warp (MuJoCo Warp, one model with a world per copy; docs/batch.md). With warp, PPO "
+    "trains on the device (observations, rollout, advantages and updates stay in JAX; "
+    "agents.ppo.DevicePPO); D4PG's replay takes the observations as host arrays.",
 )
 _DEVICE = flags.DEFINE_string(
     "device",
@@ -404,6 +404,7 @@ def _train() -> experiment.RunResult:
     if budget_line is not None:
         print(budget_line)
     batched = _BATCHED_PHYSICS.value and num_envs > 1
+    on_device = _BACKEND.value == "warp" and _AGENT.value == "ppo"
     if (_BACKEND.value != "cpu" or _DEVICE.value is not None) and not batched:
         raise app.UsageError(
             f"--backend {_BACKEND.value} --device {_DEVICE.value} choose where a batch of "
@@ -425,11 +426,14 @@ def _train() -> experiment.RunResult:
         progress=_PROGRESS.value,
         overwrite=_OVERWRITE.value,
         make_batch=(
-            environments.batch_factory(_ENV.value, _BACKEND.value, _DEVICE.value)
+            environments.batch_factory(
+                _ENV.value, _BACKEND.value, _DEVICE.value, jax_timesteps=on_device
+            )
             if batched
             else None
         ),
         tracking_settings=tracking_settings(),
+        on_device=on_device and batched,
     )
 
 

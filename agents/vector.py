@@ -13,6 +13,11 @@ A batched environment steps N copies of one task together:
     FIRST timestep and ignores that copy's action. Rewards and discounts of FIRST
     copies are 0.0 and 1.0 here and carry no meaning; agents never read them.
 
+A batch may return the TimeStep's arrays as JAX arrays on a device (the Warp backend
+with `return_jax`); `agents.ppo.DevicePPO` keeps them there, and the loop reads back
+only `timestep.first()` / `last()` (which that batch answers from its host copy of the
+step types) and the returns of episodes that ended (`accumulate_returns`).
+
 `composer_tasks.batch.BatchEnvironment` provides this interface; `LoopedBatch`
 provides it today over K ordinary dm_env environments stepped one after another.
 """
@@ -224,6 +229,41 @@ def restore_attribute_state(env, state: dict) -> None:
             current[name].bit_generator.state = entry["generator"]
         else:
             setattr(env, name, entry["value"])
+
+
+def is_device_array(value) -> bool:
+    """Whether `value` is a JAX array (which may live on an accelerator)."""
+    return type(value).__module__.startswith(("jax", "jaxlib"))
+
+
+def accumulate_returns(returns, reward, valid: np.ndarray, ended: np.ndarray) -> tuple:
+    """Adds one step's rewards to each copy's episode return; takes out the ended ones.
+
+    Args:
+      returns: (N,) undiscounted returns so far of each copy's episode.
+      reward: (N,) rewards of the step. NumPy, summed in float64; or JAX arrays
+        (a batch that keeps its TimeSteps on the device), summed where they are: the
+        returns stay there, and only those of the copies whose episode ended are read
+        back, on the steps where one did.
+      valid: (N,) bools, the copies whose step was a transition (not an automatic reset).
+      ended: (N,) bools, the copies whose episode this step ended.
+
+    Returns:
+      The returns with the ended copies' set to 0, and the ended copies' returns
+      (a list of floats).
+    """
+    if is_device_array(reward):
+        import jax
+        import jax.numpy as jnp
+
+        returns = jnp.asarray(returns) + jnp.where(valid, reward, 0.0)
+        if not ended.any():
+            return returns, []
+        finished = np.asarray(jax.device_get(returns))[ended]
+        return jnp.where(ended, 0.0, returns), [float(value) for value in finished]
+    returns = np.asarray(returns, np.float64) + np.where(valid, np.asarray(reward, np.float64), 0.0)
+    finished = [float(value) for value in returns[ended]]
+    return np.where(ended, 0.0, returns), finished
 
 
 def as_batched(env) -> "LoopedBatch":

@@ -10,7 +10,16 @@ For each domain and number of copies N, in one process:
     `step1`, as `Physics.step`), captured once as a CUDA graph and replayed, the
     same buffer sizes, no controls written and nothing read back;
   * cpu batch: the CPU batch (`mujoco.batch` threads) at the sizes up to
-    `--cpu-max-size`.
+    `--cpu-max-size`;
+  * ppo on device: PPO training on the Warp batch without leaving the device
+    (`agents.ppo.DevicePPO` on `WarpOptions(array_module="jax", return_jax=True)`):
+    environment steps per second over one whole rollout and its update (acting,
+    stepping, GAE and the gradient steps), timed after a first rollout and update
+    that compile. Settings: the scaled mujoco_playground preset of the task
+    (`agents.presets.playground_ppo_overrides`: 16 epochs of 32 minibatches) with
+    `--ppo-steps-per-copy` control steps per copy per rollout (the preset's 480 by
+    default), so that a rollout holds N x those steps. Needs jax and optax besides
+    the packages below; without them the column says why it is empty.
 
 Figures are control steps of all copies per second (N x control steps / s); one
 control step is the task's physics substeps. Episodes do not end inside the timed
@@ -27,7 +36,7 @@ figures: with `--device cpu` the table is labelled as Warp's CPU device, a
 correctness run and not a performance figure.
 
 Needs only numpy, mujoco, mujoco-warp, warp-lang, dm-env, absl-py and etils
-(besides this project's code):
+(besides this project's code), and jax and optax for the PPO column:
 
     python benchmarks/gpu_throughput.py --device cuda:0 --out gpu_throughput.json
     python benchmarks/gpu_throughput.py --device cpu --sizes 4 16 --domains cartpole --seconds 1
@@ -68,6 +77,15 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
         default=300.0,
         help="wall-clock budget of the whole run; sizes that would overrun it are skipped",
     )
+    parser.add_argument(
+        "--ppo-steps-per-copy",
+        type=int,
+        default=None,
+        help="control steps per copy in each PPO rollout (default: the preset's, 480)",
+    )
+    parser.add_argument(
+        "--no-ppo", action="store_true", help="leave out the PPO-on-device training rate"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="gpu_throughput.json", help="JSON result file")
     parser.add_argument(
@@ -84,6 +102,8 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
         parser.error(f"--sizes must be >= 1, got {args.sizes}")
     if args.seconds <= 0:
         parser.error(f"--seconds must be > 0, got {args.seconds}")
+    if args.ppo_steps_per_copy is not None and args.ppo_steps_per_copy < 1:
+        parser.error(f"--ppo-steps-per-copy must be >= 1, got {args.ppo_steps_per_copy}")
     return args
 
 
@@ -163,6 +183,67 @@ def _batch_steps(batch, seconds: float, seed: int) -> float:
 
     calls, elapsed = _timed(step, seconds)
     return batch.num_envs * calls / elapsed
+
+
+def _ppo_on_device(
+    domain: str, num_envs: int, args: argparse.Namespace, estimate_s: Any, left_s: float
+) -> dict:
+    """{"ppo_on_device": environment steps per second of PPO training on the device,
+    "ppo_first_update_s": the first rollout and update, compiles included}, or
+    {"ppo_skipped": why} (jax or optax missing, settings that do not fit N, or
+    `estimate_s(control steps)` over `left_s`, the domain's share of the time left)."""
+    try:
+        import jax
+
+        from agents import ppo, presets
+    except ImportError as error:
+        return {"ppo_skipped": f"PPO on the device needs jax and optax ({error})"}
+    from composer_tasks import batch_warp
+
+    overrides = dict(presets.playground_ppo_overrides(f"{domain}:{_TASKS[domain]}"))
+    steps_per_copy = args.ppo_steps_per_copy
+    if steps_per_copy is None:
+        steps_per_copy = presets.PPO_ROLLOUT_STEPS // presets.PPO_NUM_ENVS
+    overrides["rollout_steps"] = num_envs * steps_per_copy
+    try:
+        config = ppo.Config(**overrides)
+        ppo.check_sizes(config, num_envs)
+    except ValueError as error:
+        return {"ppo_skipped": str(error)}
+    estimate = estimate_s(2 * steps_per_copy)
+    if estimate > left_s:
+        return {
+            "ppo_skipped": f"two rollouts of {steps_per_copy} steps take about {estimate:.0f} s "
+            f"(building and stepping, updates not counted); this domain's share of what is "
+            f"left of --budget-seconds is {left_s:.0f} s"
+        }
+    options = batch_warp.WarpOptions(device=args.device, array_module="jax", return_jax=True)
+    batch = _load(domain, num_envs, args.seed, backend=options)
+    agent = ppo.DevicePPO(
+        config, batch.observation_spec(), batch.action_spec(), num_envs, args.seed
+    )
+    timestep = batch.reset()
+
+    def rollout_and_update() -> float:
+        nonlocal timestep
+        start = time.perf_counter()
+        for _ in range(steps_per_copy):
+            actions = agent.act(timestep.observation)
+            next_timestep = batch.step(actions)
+            # The last call updates and reads the metrics back: the update is done.
+            agent.observe(timestep, actions, next_timestep)
+            timestep = next_timestep
+        jax.block_until_ready(agent.learner.params)
+        return time.perf_counter() - start
+
+    first_s = rollout_and_update()
+    elapsed = rollout_and_update()
+    batch.close()
+    return {
+        "ppo_on_device": num_envs * steps_per_copy / elapsed,
+        "ppo_first_update_s": first_s,
+        "ppo_steps_per_copy": steps_per_copy,
+    }
 
 
 def _load(domain: str, num_envs: int, seed: int, **backend: Any):
@@ -289,6 +370,8 @@ def run(args: argparse.Namespace) -> dict:
             left = budget_end - time.perf_counter()
             share = left / (len(args.domains) - domain_index)
             figures = 3 if num_envs <= args.cpu_max_size else 2
+            # PPO's own batch is estimated apart (`_ppo_on_device`): the step figures
+            # come first.
             estimate = (
                 None
                 if seconds_per_copy is None
@@ -337,6 +420,20 @@ def run(args: argparse.Namespace) -> dict:
                 cpu.reset()
                 row["cpu_batch"] = _batch_steps(cpu, args.seconds, args.seed)
                 cpu.close()
+            if not args.no_ppo:
+                rate = row["warp_batch"]
+                row.update(
+                    _ppo_on_device(
+                        domain,
+                        num_envs,
+                        args,
+                        lambda steps, n=num_envs, r=rate: seconds_per_copy * n + steps * n / r,
+                        # This domain's share of what is left, as for the sizes.
+                        (budget_end - time.perf_counter()) / (len(args.domains) - domain_index),
+                    )
+                )
+                if "ppo_skipped" in row:
+                    print(f"{domain} N={num_envs}: {row['ppo_skipped']}", flush=True)
             print(_format_row(row), flush=True)
     return results
 
@@ -350,6 +447,7 @@ _COLUMNS = (
     ("warp_batch_with_resets", "{:.0f}"),
     ("reset_s_per_copy", "{:.4f}"),
     ("cpu_batch", "{:.0f}"),
+    ("ppo_on_device", "{:.0f}"),
     ("build_s", "{:.1f}"),
 )
 

@@ -139,16 +139,26 @@ def copy_seed(seed: int, index: int) -> int:
 
 
 class BatchTimeStep(collections.namedtuple("BatchTimeStep", dm_env.TimeStep._fields)):
-    """A TimeStep of arrays, one entry per copy."""
+    """A TimeStep of arrays, one entry per copy.
+
+    `first()`, `mid()` and `last()` are NumPy bools (N,) also when the Warp backend
+    returns JAX arrays (`WarpOptions.return_jax`): the host decides the step types, and
+    keeps its copy of them here, so reading which copies start or end costs no
+    transfer from the device.
+    """
+
+    def _host_step_type(self) -> Any:
+        # Warp hook: set by `_with_host_step_type` on TimeSteps of JAX arrays.
+        return self.__dict__.get("host_step_type", self.step_type)
 
     def first(self) -> np.ndarray:
-        return self.step_type == dm_env.StepType.FIRST
+        return self._host_step_type() == dm_env.StepType.FIRST
 
     def mid(self) -> np.ndarray:
-        return self.step_type == dm_env.StepType.MID
+        return self._host_step_type() == dm_env.StepType.MID
 
     def last(self) -> np.ndarray:
-        return self.step_type == dm_env.StepType.LAST
+        return self._host_step_type() == dm_env.StepType.LAST
 
 
 class BatchEnvironment:
@@ -276,6 +286,7 @@ class BatchEnvironment:
         # Warp backend (composer_tasks.batch_warp): None on the CPU batch.
         self._warp: Optional[batch_warp.WarpSimulation] = None
         self._warp_jax: Optional[batch_warp.JaxStep] = None
+        self._warp_actions: Optional[batch_warp.JaxActions] = None
         self._return_jax = False
         warp_options = batch_warp.resolve_backend(backend, device)
         if (
@@ -1151,7 +1162,9 @@ class BatchEnvironment:
         kept = collections.OrderedDict(observation)
         self._last_observation = kept  # type: ignore[assignment]
         if self._return_jax:
-            return BatchTimeStep(jnp.asarray(step_type), reward, discount, kept)
+            return _with_host_step_type(
+                BatchTimeStep(jnp.asarray(step_type), reward, discount, kept), step_type
+            )
         # NumPy TimeSteps, in the dtypes of the copies' own observations.
         dtypes = self._observation_dtypes
         return BatchTimeStep(
@@ -1217,12 +1230,31 @@ class BatchEnvironment:
     def _validate(self, actions: Any) -> Any:
         if self._num_agents is not None:
             return self._validate_agents(actions)
+        if self._warp is not None and batch_warp.is_jax_array(actions):
+            return self._validate_jax(actions)
         array = np.asarray(actions)
         if array.dtype != self._action_dtype or array.shape != self._action_shape:
             array = self._coerce_actions(array)
         if self._actions_in_bounds(array):
             return array
         self._raise_for_actions(array)
+
+    def _validate_jax(self, actions: Any) -> Any:
+        """Warp hook: JAX actions checked on their device by the NumPy path's rule
+        (`batch_warp.JaxActions`) and kept there as the float32 (N, A) ctrl rows; the
+        errors are the NumPy path's, naming the copy."""
+        dtype = np.dtype(actions.dtype)
+        if dtype.kind != "f":
+            # Integer (or non-numeric) actions: the NumPy path's cast and errors.
+            return self._validate(np.asarray(actions))
+        if tuple(actions.shape) != self._action_shape:
+            self._coerce_actions(np.empty(actions.shape, dtype))
+        if self._warp_actions is None:
+            self._warp_actions = batch_warp.JaxActions(self._action_spec, self._num_envs)
+        rows, refused = self._warp_actions(actions)
+        if refused:
+            self._raise_for_actions(np.asarray(actions).astype(self._action_dtype))
+        return rows
 
     def _validate_agents(self, actions: Any) -> list[np.ndarray]:
         """The per-agent (N, A_i) action arrays of a multi-agent batch, checked."""
@@ -1429,14 +1461,24 @@ def _as_jax(timestep: "BatchTimeStep") -> "BatchTimeStep":
     """Warp hook: a TimeStep's arrays as JAX arrays on JAX's default device."""
     import jax.numpy as jnp
 
-    return BatchTimeStep(
-        jnp.asarray(timestep.step_type),
-        jnp.asarray(timestep.reward),
-        jnp.asarray(timestep.discount),
-        collections.OrderedDict(
-            (name, jnp.asarray(value)) for name, value in timestep.observation.items()
+    return _with_host_step_type(
+        BatchTimeStep(
+            jnp.asarray(timestep.step_type),
+            jnp.asarray(timestep.reward),
+            jnp.asarray(timestep.discount),
+            collections.OrderedDict(
+                (name, jnp.asarray(value)) for name, value in timestep.observation.items()
+            ),
         ),
+        timestep.step_type,
     )
+
+
+def _with_host_step_type(timestep: BatchTimeStep, step_type: np.ndarray) -> BatchTimeStep:
+    """Warp hook: `timestep` (of JAX arrays) keeping the host's NumPy step types, which
+    its `first()`, `mid()` and `last()` read."""
+    timestep.__dict__["host_step_type"] = np.asarray(step_type)
+    return timestep
 
 
 def _copy_observation(observation: Optional[Mapping[str, np.ndarray]]) -> Optional[_Observation]:

@@ -496,8 +496,21 @@ class WarpSimulation:
             data.geom_xpos.assign(geom_xpos)
             data.geom_xmat.assign(geom_xmat)
 
-    def write_ctrl(self, actions: np.ndarray) -> None:
+    def write_ctrl(self, actions: Any) -> None:
+        """Writes the (N, nu) controls of every world: a NumPy array through the host,
+        a JAX array (`JaxActions`' float32 rows) from its device memory (`wp.from_jax`,
+        DLPack; a copy between devices only where JAX and Warp use different ones)."""
         ctrl = self.data_arrays.ctrl
+        if is_jax_array(actions):
+            if tuple(actions.shape) != tuple(ctrl.shape) or actions.dtype != np.float32:
+                raise ValueError(
+                    f"{self._task_name}: the JAX controls are {actions.dtype} "
+                    f"{tuple(actions.shape)}; the worlds' ctrl is float32 {tuple(ctrl.shape)}"
+                )
+            # Warp reads the buffer on its own stream: JAX must have finished writing it.
+            actions.block_until_ready()
+            self._wp.copy(ctrl, self._wp.from_jax(actions, dtype=self._wp.float32))
+            return
         if self.device.is_cpu:
             ctrl.numpy()[...] = actions
         else:
@@ -676,6 +689,59 @@ class WarpSimulation:
         host = host.reshape(shape)
         host.flags.writeable = False
         return host
+
+
+def is_jax_array(value: Any) -> bool:
+    """Whether `value` is a JAX array (imports nothing: JAX may be absent)."""
+    return type(value).__module__.startswith(("jax", "jaxlib")) and hasattr(value, "__dlpack__")
+
+
+class JaxActions:
+    """Checks (N, *action_shape) JAX actions on their device, by the NumPy path's rule,
+    and gives their float32 (N, A) rows for the worlds' ctrl (`BatchEnvironment.step`
+    with a JAX array on the Warp backend).
+
+    The NumPy path casts the actions to the spec's dtype and refuses a batch with an
+    entry that is not finite or lies outside [minimum, maximum]. Here the comparison
+    runs in the spec's dtype where JAX has it (float64 needs `jax_enable_x64`), else
+    in float32 against the spec's bounds rounded inward to float32: a float32 value
+    lies within a bound rounded inward exactly when it lies within the bound itself,
+    so both paths accept and refuse the same actions. The one host read is a scalar
+    per step, whether any entry failed; the caller then reads the actions back to name
+    the copy with the NumPy path's message.
+
+    Args:
+      spec: the bounded action spec of one copy.
+      num_envs: N.
+    """
+
+    def __init__(self, spec: Any, num_envs: int) -> None:
+        import jax
+        import jax.numpy as jnp
+
+        self._jax = jax
+        dtype = np.dtype(jax.dtypes.canonicalize_dtype(spec.dtype))
+        shape = tuple(spec.shape)
+        minimum = np.broadcast_to(np.asarray(spec.minimum, np.float64), shape)
+        maximum = np.broadcast_to(np.asarray(spec.maximum, np.float64), shape)
+        low, high = minimum.astype(dtype), maximum.astype(dtype)
+        low = np.where(low.astype(np.float64) < minimum, np.nextafter(low, dtype.type(np.inf)), low)
+        high = np.where(
+            high.astype(np.float64) > maximum, np.nextafter(high, dtype.type(-np.inf)), high
+        )
+        bounds = (jnp.asarray(low, dtype), jnp.asarray(high, dtype))
+
+        def check(actions: Any) -> Tuple[Any, Any]:
+            values = actions.astype(dtype)
+            inside = jnp.isfinite(values) & (values >= bounds[0]) & (values <= bounds[1])
+            return values.reshape(num_envs, -1).astype(jnp.float32), ~jnp.all(inside)
+
+        self._check = jax.jit(check)
+
+    def __call__(self, actions: Any) -> Tuple[Any, bool]:
+        """(the float32 (N, A) rows, whether some entry is not finite or out of bounds)."""
+        rows, refused = self._check(actions)
+        return rows, bool(self._jax.device_get(refused))
 
 
 class _RecordedFields:
@@ -890,7 +956,7 @@ class JaxStep:
                 )
             results = {**results, **eager}
         reward, terminated, discount = results[_OUTCOME]
-        flags = np.asarray(jnp.stack([terminated, diverged]))
+        flags = np.asarray(self._jax.device_get(jnp.stack([terminated, diverged])))
         observation = {name: jnp.asarray(results[name]) for name in self._observation_names}
         return observation, reward, discount, flags[0], flags[1]
 

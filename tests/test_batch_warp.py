@@ -360,6 +360,79 @@ def test_untraceable_function_runs_eagerly_and_is_named(caplog):
     assert jax_step._eager == (name,)
 
 
+def test_jax_actions_step_as_numpy_actions_and_stay_on_the_device(monkeypatch):
+    """JAX actions reach the worlds' ctrl through DLPack, never as a host array, and
+    step the copies exactly as the same actions given as NumPy (both are rounded to
+    MuJoCo Warp's float32)."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    _, to_numpy, to_jax = _jax_batches("cartpole", "swingup", 3, 0.05)
+    to_numpy.reset()
+    to_jax.reset()
+    written = []
+    write_ctrl = batch_warp.WarpSimulation.write_ctrl
+
+    def recorded(self, actions):
+        written.append(type(actions))
+        return write_ctrl(self, actions)
+
+    monkeypatch.setattr(batch_warp.WarpSimulation, "write_ctrl", recorded)
+    kinds = set()
+    for actions in _actions(to_numpy, 8, seed=4):
+        expected = to_numpy.step(actions)
+        got = to_jax.step(jnp.asarray(actions, jnp.float32))
+        np.testing.assert_array_equal(np.asarray(got.step_type), expected.step_type)
+        kinds.update(expected.step_type.tolist())
+        for name, value in expected.observation.items():
+            np.testing.assert_array_equal(np.asarray(got.observation[name]), value, err_msg=name)
+    assert kinds == {0, 1, 2}
+    assert written[1::2] == [type(jnp.zeros(1))] * 8
+
+
+def test_jax_actions_are_refused_as_numpy_actions_are(cartpole):
+    """The device check refuses what the NumPy path refuses, with its message; a
+    float32 value just above a float64 bound is outside it on both paths."""
+    jnp = pytest.importorskip("jax").numpy
+    _, gpu = cartpole
+    gpu.reset()
+    actions = jnp.zeros((_NUM_ENVS, 1), jnp.float32)
+    with pytest.raises(ValueError, match=r"actions of copy 2 are not finite: \[nan\]"):
+        gpu.step(actions.at[2, 0].set(jnp.nan))
+    just_above = np.nextafter(np.float32(1.0), np.float32(2.0))
+    with pytest.raises(ValueError, match="actions of copy 1 are outside the bounds"):
+        gpu.step(actions.at[1, 0].set(just_above))
+    with pytest.raises(ValueError, match="actions of copy 3 are outside the bounds"):
+        gpu.step(actions.at[3, 0].set(-3.0))
+    with pytest.raises(ValueError, match="actions have 5 rows but the batch has 4 copies"):
+        gpu.step(jnp.zeros((_NUM_ENVS + 1, 1)))
+    with pytest.raises(ValueError, match=r"actions have shape \(4, 2\), expected \(4, 1\)"):
+        gpu.step(jnp.zeros((_NUM_ENVS, 2)))
+    with pytest.raises(ValueError, match="wants real numbers"):
+        gpu.step(jnp.zeros((_NUM_ENVS, 1), bool))
+    # The bounds themselves are inside; integer actions take the NumPy path.
+    gpu.step(actions.at[0, 0].set(1.0).at[1, 0].set(-1.0))
+    gpu.step(jnp.ones((_NUM_ENVS, 1), jnp.int32))
+
+
+def test_jax_action_bounds_round_inward():
+    """A bound that float32 cannot hold: the device compares against the float32 value
+    on the inside, so it agrees with the float64 comparison of the NumPy path."""
+    jnp = pytest.importorskip("jax").numpy
+    from dm_env import specs
+
+    spec = specs.BoundedArray((2,), np.float64, minimum=[-0.1, 0.0], maximum=[0.1, 0.3])
+    check = batch_warp.JaxActions(spec, 1)
+    for value in (np.float32(0.1), np.nextafter(np.float32(0.1), np.float32(0))):
+        for column, bound in ((0, 0.1), (1, 0.3)):
+            row = np.zeros((1, 2), np.float32)
+            row[0, column] = value if column == 0 else np.float32(0.3)
+            expected_refused = bool(np.float64(row[0, column]) > bound)
+            _, refused = check(jnp.asarray(row))
+            assert refused == expected_refused, (row, bound)
+    _, refused = check(jnp.asarray([[-np.float32(0.1), 0.0]]))
+    assert refused == bool(np.float64(-np.float32(0.1)) < -0.1)
+
+
 def test_return_jax_needs_the_jax_array_module():
     with pytest.raises(ValueError, match="return_jax=True needs array_module='jax'"):
         batch_warp.WarpOptions(return_jax=True)
