@@ -994,7 +994,78 @@ _KEY = _named(
     mquat=FlatArray("mquat"),
 )
 
+
+def _tendon(**extra: Attribute | None) -> dict[str, Attribute | None]:
+    """The attributes of a tendon (MJCF's <spatial> and <fixed>, and its default)."""
+    return _named(
+        group=Number("group", integer=True),
+        limited=Limited("limited"),
+        range=Vector("range", 2),
+        solreflimit=Vector("solref_limit", 2, partial=True),
+        solimplimit=Vector("solimp_limit", 5, partial=True),
+        solreffriction=Vector("solref_friction", 2, partial=True),
+        solimpfriction=Vector("solimp_friction", 5, partial=True),
+        frictionloss=Number("frictionloss"),
+        margin=Number("margin"),
+        # MuJoCo 4 keeps polynomial coefficients; MJCF's one number is the first.
+        stiffness=Vector("stiffness", 3, partial=True),
+        damping=Vector("damping", 3, partial=True),
+        springlength=Vector("springlength", 2, partial=True),
+        armature=Number("armature"),
+        actuatorfrcrange=Vector("actfrcrange", 2),
+        actuatorfrclimited=Limited("actfrclimited"),
+        rgba=Vector("rgba", 4),
+        user=FlatArray("userdata"),
+        **extra,
+    )
+
+
+_SPATIAL = _tendon(width=Number("width"), material=Reference("material", "material"))
+_FIXED = _tendon()
+
+
+class WrapValue(Attribute):
+    """An attribute of a tendon's path element (<site>, <geom>, <pulley>, <joint> in a
+    tendon): MjSpec fixes it when the element is added (its wraps have no setters),
+    so it is given to `add` and only read afterwards. A reference reads back as the
+    referred element's handle, a number as a float."""
+
+    def __init__(self, field: str, namespace: str | None = None) -> None:
+        super().__init__(field)
+        self.namespace = namespace
+
+    def get(self, handle: Handle) -> Any:
+        value = getattr(handle._mjs, self.field)
+        if self.namespace is None:
+            return float(value)
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            return handle._scope._wrap_by_full_name(self.namespace, value) or value
+        return handle._scope._wrap(value)  # MjSpec gives the target element itself
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        raise ValueError(
+            f"the {self.field!r} of a tendon's path element is fixed when it is added "
+            "(MjSpec's tendon wraps cannot change); remove the tendon and add it again"
+        )
+
+
+# A tendon's path elements, by internal tag: the tendon's `add` passes these to MjSpec.
+_TENDON_SITE = {"site": WrapValue("target", "site")}
+_TENDON_GEOM = {"geom": WrapValue("target", "geom"), "sidesite": WrapValue("sidesite", "site")}
+_PULLEY = {"divisor": WrapValue("divisor")}
+_TENDON_JOINT = {"joint": WrapValue("target", "joint"), "coef": WrapValue("coef")}
+
 ELEMENT_ATTRIBUTES = {
+    "spatial": _SPATIAL,
+    "fixed": _FIXED,
+    # A default class's <tendon>: what both kinds share, and the spatial ones' drawing.
+    "tendon": _SPATIAL,
+    "tendon_site": _TENDON_SITE,
+    "tendon_geom": _TENDON_GEOM,
+    "pulley": _PULLEY,
+    "tendon_joint": _TENDON_JOINT,
     "body": _BODY,
     "geom": _GEOM,
     "site": _SITE,

@@ -64,7 +64,48 @@ _BODY_CHILDREN: dict[str, Any] = {
 _CHILD_TAGS = {
     "body": tuple(_BODY_CHILDREN),
     "worldbody": tuple(tag for tag in _BODY_CHILDREN if tag != "inertial"),
+    # A tendon's path: MJCF's tag -> the internal tag of its table (attributes.py).
+    "spatial": ("site", "geom", "pulley"),
+    "fixed": ("joint",),
 }
+
+# The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
+# internal tag shows (`Element.tag`).
+_PATH_TAGS = {
+    "site": "tendon_site",
+    "geom": "tendon_geom",
+    "pulley": "pulley",
+    "joint": "tendon_joint",
+}
+_SHOWN_TAGS = {
+    "equality_joint": "joint",
+    "tendon_site": "site",
+    "tendon_geom": "geom",
+    "tendon_joint": "joint",
+}
+_TENDONS = ("spatial", "fixed")
+
+# MjSpec neither tells a spatial tendon from a fixed one (that follows from its path)
+# nor lists a tendon's path elements (`MjsWrap`s, which it cannot change or delete
+# either): both are kept here, per spec element, for the tendons made or parsed
+# through this API. Keyed by the spec elements, whose hashes are their addresses.
+_TENDON_KINDS: dict[Any, str] = {}
+_TENDON_PATHS: dict[Any, list[Any]] = {}
+_PATH_TENDONS: dict[Any, Any] = {}
+_WRAP_TAGS = {
+    mujoco.mjtWrap.mjWRAP_SITE: "tendon_site",
+    mujoco.mjtWrap.mjWRAP_SPHERE: "tendon_geom",
+    mujoco.mjtWrap.mjWRAP_CYLINDER: "tendon_geom",
+    mujoco.mjtWrap.mjWRAP_PULLEY: "pulley",
+    mujoco.mjtWrap.mjWRAP_JOINT: "tendon_joint",
+}
+
+
+def remember_tendon(tendon: Any, kind: str) -> None:
+    """Records that spec tendon `tendon` is MJCF's `kind` ("spatial" or "fixed")."""
+    _TENDON_KINDS[tendon] = kind
+    _TENDON_PATHS[tendon] = []
+
 
 _ACTUATORS = ("motor", "position", "velocity", "general")
 _EQUALITIES = {
@@ -81,6 +122,7 @@ SECTIONS = {
     "contact": ("pair", "exclude"),
     "equality": tuple(_EQUALITIES),
     "keyframe": ("key",),
+    "tendon": _TENDONS,
 }
 
 # Namespace (the kind `find` looks for) of each tag.
@@ -103,6 +145,8 @@ NAMESPACES = {
     **{tag: "actuator" for tag in _ACTUATORS},
     **{tag: "sensor" for tag in attributes_module.SENSORS},
     **{tag: "equality" for tag in ("weld", "connect", "equality_joint")},
+    "spatial": "tendon",
+    "fixed": "tendon",
 }
 
 
@@ -134,7 +178,7 @@ class Element(ElementMethods):
     @property
     def tag(self) -> str:
         """The MJCF tag (`"geom"`, `"motor"`, `"worldbody"`, ...)."""
-        return "joint" if self._tag == "equality_joint" else self._tag
+        return _SHOWN_TAGS.get(self._tag, self._tag)
 
     @property
     def spec_element(self) -> Any:
@@ -184,6 +228,9 @@ class Element(ElementMethods):
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
             return self._scope._wrap_body(body)
+        tendon = _PATH_TENDONS.get(self._mjs)
+        if tendon is not None:
+            return self._scope._wrap(tendon)
         for section, tags in SECTIONS.items():
             if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
                 return getattr(self._scope, section)
@@ -221,7 +268,7 @@ class Element(ElementMethods):
         """The element's name in the compiled model (`"creature/leg0/hip"`)."""
         if self._scope._removed:
             self._check_alive()
-        return self._mjs.name
+        return getattr(self._mjs, "name", "")  # (a tendon's path element has none)
 
     def _path(self) -> str:
         """Where the element is, for error messages: model, tag and name."""
@@ -450,6 +497,9 @@ class Element(ElementMethods):
         return _CHILD_TAGS.get(self._tag, ())
 
     def _children_with_tag(self, tag: str) -> Element | list[Element] | None:
+        if self._tag in _TENDONS:
+            internal = _PATH_TAGS[tag]
+            return [child for child in self._path_elements() if child._tag == internal]
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -488,6 +538,8 @@ class Element(ElementMethods):
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
                 f"valid children: {sorted(self._child_tags())}"
             )
+        if self._tag in _TENDONS:
+            return self._add_to_path(_PATH_TAGS[tag], attributes)
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -518,6 +570,71 @@ class Element(ElementMethods):
                 )
             handle._mjs.name = name
         return handle
+
+    def _add_to_path(self, tag: str, attributes: dict[str, Any]) -> "Element":
+        """Adds a path element (MjSpec's wrap) of internal tag `tag` to this tendon.
+
+        MjSpec takes a wrap's target and parameter when it makes it and never changes
+        them, so they are given here: `site` (a <site>); `geom`, and optionally
+        `sidesite`; `divisor` (a <pulley>); `joint` and `coef` (a fixed tendon's).
+        """
+        table = attributes_module.ELEMENT_ATTRIBUTES[tag]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <{_SHOWN_TAGS.get(tag, tag)}> "
+                    f"(adding to {self._path()}); valid attributes: {sorted(table)}"
+                )
+        # The target is required (dm_control's schema); MuJoCo's defaults otherwise.
+        required = {"tendon_site": "site", "tendon_geom": "geom", "tendon_joint": "joint"}
+        if tag in required and attributes.get(required[tag]) is None:
+            raise ValueError(
+                f"a <{_SHOWN_TAGS.get(tag, tag)}> of a tendon needs {required[tag]}= when it "
+                f"is added (adding to {self._path()}): MjSpec fixes a tendon's path elements "
+                "at creation"
+            )
+        written: dict[str, Any] = {}
+        values: dict[str, Any] = {"coef": 1.0, "divisor": 0.0, "sidesite": ""}
+        try:
+            for name, value in attributes.items():
+                attribute = table[name]
+                assert isinstance(attribute, attributes_module.WrapValue)
+                if value is None:
+                    continue
+                if attribute.namespace is None:
+                    values[name] = attributes_module.Number(name).convert(self, value)
+                    written[name] = None
+                else:
+                    values[name] = attributes_module.reference_name(
+                        self, value, attribute.namespace
+                    )
+                    written[name] = value if type(value) is str else None
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during initialization of <{_SHOWN_TAGS.get(tag, tag)}> of {self._path()}"
+            ) from error
+        tendon = self._mjs
+        if tag == "tendon_site":
+            wrap = tendon.wrap_site(values["site"])
+        elif tag == "tendon_geom":
+            wrap = tendon.wrap_geom(values["geom"], values["sidesite"])
+        elif tag == "pulley":
+            wrap = tendon.wrap_pulley(values["divisor"])
+        else:
+            wrap = tendon.wrap_joint(values["joint"], values["coef"])
+        _TENDON_PATHS.setdefault(tendon, []).append(wrap)
+        _PATH_TENDONS[wrap] = tendon
+        scope = self._scope
+        (scope._records if scope._pending_text is None else scope._written)[wrap] = written
+        scope._edited()
+        return new_handle(wrap, scope, tag)
+
+    def _path_elements(self) -> list[Element]:
+        """This tendon's path elements, in the order they were added."""
+        return [
+            new_handle(wrap, self._scope, _WRAP_TAGS[wrap.type])
+            for wrap in _TENDON_PATHS.get(self._mjs, ())
+        ]
 
     def _is_attachment_frame(self) -> bool:
         return (
@@ -556,6 +673,11 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._mjs in _PATH_TENDONS:
+            raise ValueError(
+                f"{self._path()} cannot be removed from its tendon: MjSpec cannot delete a "
+                "tendon's path element; remove the tendon and add it again"
+            )
         from composer_tasks.mjcf import attachment
 
         scope = self._scope
@@ -778,6 +900,7 @@ _SECTION_NAMESPACES = {
     "contact": ("pair", "exclude"),
     "equality": ("equality",),
     "keyframe": ("key",),
+    "tendon": ("tendon",),
 }
 
 
@@ -889,6 +1012,15 @@ def _equality_adder(equality_type: Any, between_bodies: bool) -> Callable[[Any, 
     return add
 
 
+def _tendon_adder(kind: str) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
+        tendon = spec.add_tendon(default) if default else spec.add_tendon()
+        remember_tendon(tendon, kind)
+        return tendon
+
+    return add
+
+
 # How each tag of a section is created in the (top) spec: `(spec, default)`, where
 # `default` is the class the element takes (the model's own when no `dclass`). The
 # class goes positionally (see `_BODY_CHILDREN`).
@@ -911,6 +1043,8 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "connect": _equality_adder(_EQUALITIES["connect"], True),
     "equality_joint": _equality_adder(_EQUALITIES["joint"], False),
     "key": lambda spec, default: spec.add_key(),
+    "spatial": _tendon_adder("spatial"),
+    "fixed": _tendon_adder("fixed"),
 }
 
 
@@ -944,6 +1078,12 @@ def tag_of(mjs: Any) -> str:
         raise ValueError(f"equality {mjs.name!r} has a type composer_tasks.mjcf does not cover")
     if kind is mujoco.MjsBody:
         return "body"
+    if kind is mujoco.MjsTendon:
+        # A tendon made outside this API (a raw MjSpec) reads as spatial: MjSpec does
+        # not tell the kinds apart.
+        return _TENDON_KINDS.get(mjs, "spatial")
+    if kind is mujoco.MjsWrap:
+        return _WRAP_TAGS[mjs.type]
     return _TAGS_BY_TYPE[kind]
 
 

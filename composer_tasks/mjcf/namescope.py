@@ -36,6 +36,7 @@ _COLLECTIONS = {
     "exclude": "excludes",
     "equality": "equalities",
     "key": "keys",
+    "tendon": "tendons",
 }
 _TREE_OBJECTS = {
     "body": mujoco.mjtObj.mjOBJ_BODY,

@@ -429,7 +429,12 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
                         kind = _SECTION_KINDS[tag]
                     if kind is None:
                         raise _Mismatch(child.tag)
-                    _record_element(child, sections.next(kind), records)
+                    member = sections.next(kind)
+                    if tag == "tendon":
+                        if child.tag not in ("spatial", "fixed"):
+                            raise _Mismatch(child.tag)
+                        element_module.remember_tendon(member, child.tag)
+                    _record_element(child, member, records)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
         sections.check_all_matched()

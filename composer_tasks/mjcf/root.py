@@ -98,6 +98,7 @@ _LOOKUPS = {
     "exclude": "exclude",
     "equality": "equality",
     "key": "key",
+    "tendon": "tendon",
 }
 
 
@@ -320,6 +321,13 @@ class RootElement(RootElementMethods):
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
 
+    @property
+    def tendon(self) -> element_module.Section:
+        """The <tendon> section: `tendon.add("spatial" or "fixed", ...)`, then the
+        tendon's path (`spatial.add("site", site=...)`, `fixed.add("joint", joint=...,
+        coef=...)`)."""
+        return element_module.Section(self, "tendon")
+
     def __getattr__(self, name: str) -> NoReturn:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -485,6 +493,8 @@ class RootElement(RootElementMethods):
     def _wrap(self, mjs: Any, tag: str | None = None) -> element_module.Element:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
+        if isinstance(mjs, mujoco.MjsTendon) and scope._pending_text is not None:
+            scope._written  # noqa: B018  (matching the parsed text tells its tendons' kinds)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
             return element_module.new_handle(mjs, scope, "worldbody")
         return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
@@ -590,4 +600,4 @@ _DETACHED = _Detached()
 
 def _shown(tag: str) -> str:
     """The MJCF tag of an internal tag name (a joint equality is `equality_joint`)."""
-    return "joint" if tag == "equality_joint" else tag
+    return element_module._SHOWN_TAGS.get(tag, tag)
