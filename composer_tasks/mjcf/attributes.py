@@ -371,6 +371,15 @@ def _name_unnamed(element: Any, namespace: str) -> str:
     return full_name
 
 
+def class_of(mjs: Any) -> Any:
+    """The default class (`MjsDefault`) spec element `mjs` was made in, or None for an
+    element without one. (MjSpec gives a tendon's as `default()`, others' as
+    `classname`.)"""
+    if isinstance(mjs, mujoco.MjsTendon):
+        return mjs.default()
+    return getattr(mjs, "classname", None)
+
+
 def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
@@ -995,33 +1004,49 @@ _KEY = _named(
 )
 
 
-def _tendon(**extra: Attribute | None) -> dict[str, Attribute | None]:
-    """The attributes of a tendon (MJCF's <spatial> and <fixed>, and its default)."""
-    return _named(
-        group=Number("group", integer=True),
-        limited=Limited("limited"),
-        range=Vector("range", 2),
-        solreflimit=Vector("solref_limit", 2, partial=True),
-        solimplimit=Vector("solimp_limit", 5, partial=True),
-        solreffriction=Vector("solref_friction", 2, partial=True),
-        solimpfriction=Vector("solimp_friction", 5, partial=True),
-        frictionloss=Number("frictionloss"),
-        margin=Number("margin"),
-        # MuJoCo 4 keeps polynomial coefficients; MJCF's one number is the first.
-        stiffness=Vector("stiffness", 3, partial=True),
-        damping=Vector("damping", 3, partial=True),
-        springlength=Vector("springlength", 2, partial=True),
-        armature=Number("armature"),
-        actuatorfrcrange=Vector("actfrcrange", 2),
-        actuatorfrclimited=Limited("actfrclimited"),
-        rgba=Vector("rgba", 4),
-        user=FlatArray("userdata"),
-        **extra,
-    )
+class SpringLength(Vector):
+    """A tendon's `springlength`: one number is both ends of the dead band (MuJoCo's XML
+    reader writes it twice), two are the band."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field, 2, partial=True)
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        values = _numbers(value)
+        if values.size == 1:
+            return super().set(handle, [float(values[0])] * 2) and 1
+        return super().set(handle, value)
 
 
-_SPATIAL = _tendon(width=Number("width"), material=Reference("material", "material"))
-_FIXED = _tendon()
+# A spatial tendon's attributes in dm_control's schema order (get_attributes lists them
+# so); a fixed tendon has all but the drawing ones (width, material, rgba).
+_SPATIAL = _named(
+    group=Number("group", integer=True),
+    limited=Limited("limited"),
+    actuatorfrclimited=Limited("actfrclimited"),
+    range=Vector("range", 2),
+    actuatorfrcrange=Vector("actfrcrange", 2),
+    solreflimit=Vector("solref_limit", 2, partial=True),
+    solimplimit=Vector("solimp_limit", 5, partial=True),
+    solreffriction=Vector("solref_friction", 2, partial=True),
+    solimpfriction=Vector("solimp_friction", 5, partial=True),
+    frictionloss=Number("frictionloss"),
+    springlength=SpringLength("springlength"),
+    width=Number("width"),
+    material=Reference("material", "material"),
+    margin=Number("margin"),
+    # MuJoCo 4 keeps polynomial coefficients; MJCF's one number is the first.
+    stiffness=Vector("stiffness", 3, partial=True),
+    damping=Vector("damping", 3, partial=True),
+    armature=Number("armature"),
+    rgba=Vector("rgba", 4),
+    user=FlatArray("userdata"),
+)
+_FIXED = {
+    name: attribute
+    for name, attribute in _SPATIAL.items()
+    if name not in ("width", "material", "rgba")
+}
 
 
 class WrapValue(Attribute):

@@ -313,7 +313,9 @@ class Element(ElementMethods):
 
     def _has_class(self) -> bool:
         # A body has `childclass` in MJCF, not `class` (MjSpec gives it a classname).
-        return hasattr(self._mjs, "classname") and self._tag not in _CLASSLESS
+        return (
+            hasattr(self._mjs, "classname") or self._tag in _TENDONS
+        ) and self._tag not in _CLASSLESS
 
     def _record_key(self) -> Any:
         """The key of this element's record of written attributes in its model."""
@@ -384,8 +386,10 @@ class Element(ElementMethods):
             if record is not None and "dclass" not in record:
                 return None  # the class a body's childclass gives is not set on it
             if record is not None and record["dclass"] == attributes_module.CLASS_HANDLE_FORM:
-                return defaults_module.DefaultClass(self._mjs.classname, self._scope)
-            classname = self._mjs.classname.name
+                return defaults_module.DefaultClass(
+                    attributes_module.class_of(self._mjs), self._scope
+                )
+            classname = attributes_module.class_of(self._mjs).name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
                 return None
@@ -836,7 +840,7 @@ def _pristine(handle: Element) -> Any:
     mjs = handle._mjs
     default_field = _DEFAULT_FIELDS.get(handle._tag)
     if default_field is not None and handle._has_class():
-        return getattr(mjs.classname, default_field)
+        return getattr(attributes_module.class_of(mjs), default_field)
     tag = handle._tag
     if tag not in _TEMPLATES:
         spec = mujoco.MjSpec()
@@ -868,6 +872,8 @@ _DEFAULT_FIELDS = {
     "weld": "equality",
     "connect": "equality",
     "equality_joint": "equality",
+    "spatial": "tendon",
+    "fixed": "tendon",
 }
 # A fresh element of each tag (and the specs that hold them), made on first use.
 _TEMPLATES: dict[str, Any] = {}

@@ -1,0 +1,161 @@
+"""The sections of <mujoco> that hold more than bodies and actuators, against
+dm_control's PyMJCF: <tendon> (spatial tendons through sites, around geoms with a
+side site and over pulleys, fixed tendons over joints, their attributes and default
+class, actuators and sensors on them, attachment, parsing) and <custom> (numeric,
+text and tuple data): what the handles read back, what the compiled model holds and
+a short trajectory."""
+
+import pytest
+
+TENDONS = """
+import numpy as np
+from dm_control import mjcf
+
+def ident(value):
+    # A reference reads back as the element (a handle given) or the name (a name given).
+    return getattr(value, 'name', value)
+
+def arm(name):
+    model = mjcf.RootElement(model=name)
+    model.default.tendon.set_attributes(width=0.004, rgba=[0.2, 0.8, 0.2, 1], stiffness=[3.0])
+    cls = model.default.add('default', dclass='stiff')
+    cls.tendon.set_attributes(stiffness=[50.0], damping=[0.5])
+    upper = model.worldbody.add('body', name='upper', pos=[0, 0, 1])
+    shoulder = upper.add('joint', name='shoulder', type='hinge', axis=[0, 1, 0], damping=0.1)
+    upper.add('geom', name='upper', type='capsule', fromto=[0, 0, 0, 0.3, 0, 0], size=[0.03])
+    origin = upper.add('site', name='origin', pos=[0.05, 0, 0.05])
+    lower = upper.add('body', name='lower', pos=[0.3, 0, 0])
+    elbow = lower.add('joint', name='elbow', type='hinge', axis=[0, 1, 0], damping=0.1)
+    lower.add('geom', name='lower', type='capsule', fromto=[0, 0, 0, 0.3, 0, 0], size=[0.025])
+    insertion = lower.add('site', name='insertion', pos=[0.15, 0, 0.03])
+    wrap_body = upper.add('body', name='pulley_body', pos=[0.3, 0, 0])
+    cylinder = wrap_body.add('geom', name='wrap', type='cylinder', size=[0.04, 0.02],
+                             xyaxes=[1, 0, 0, 0, 0, 1], contype=0, conaffinity=0)
+    side = wrap_body.add('site', name='side', pos=[0, 0, 0.08])
+    flexor = model.tendon.add('spatial', name='flexor', limited=True, range=[0.1, 0.6],
+                              frictionloss=0.05, margin=0.01)
+    flexor.add('site', site=origin)
+    flexor.add('geom', geom=cylinder, sidesite='side')
+    flexor.add('site', site='insertion')
+    split = model.tendon.add('spatial', name='split', dclass='stiff', springlength=[0.35])
+    split.add('site', site=origin)
+    split.add('site', site=insertion)
+    split.add('pulley', divisor=2)
+    split.add('site', site=side)
+    split.add('site', site=insertion)
+    coupling = model.tendon.add('fixed', name='coupling', stiffness=[20.0])
+    coupling.add('joint', joint=shoulder, coef=1.0)
+    coupling.add('joint', joint='elbow', coef=-0.5)
+    model.actuator.add('motor', name='pull', tendon=flexor, gear=[10.0], ctrlrange=[-1, 1])
+    model.sensor.add('tendonpos', name='flexor_length', tendon='flexor')
+    model.sensor.add('tendonvel', name='coupling_speed', tendon=coupling)
+    return model
+
+model = arm('arm')
+flexor = model.find('tendon', 'flexor')
+split = model.find('tendon', 'split')
+coupling = model.find('tendon', 'coupling')
+record('find_all', [t.full_identifier for t in model.find_all('tendon')])
+record('tags', [t.tag for t in model.tendon.all_children()])
+record('spatial', [t.name for t in model.tendon.spatial])
+record('fixed', [t.name for t in model.tendon.fixed])
+record('section_tag', model.tendon.tag)
+record('parent', flexor.parent.tag)
+record('flexor_attributes', flexor.get_attributes())
+record('split_attributes', split.get_attributes())
+record('coupling_attributes', coupling.get_attributes())
+record('flexor_children', [c.tag for c in flexor.all_children()])
+record('flexor_sites', [ident(c.site) for c in flexor.site])
+record('flexor_geom', [[ident(c.geom), ident(c.sidesite)] for c in flexor.geom])
+record('split_pulley', [c.divisor for c in split.pulley])
+record('coupling_joints', [[ident(c.joint), c.coef] for c in coupling.joint])
+record('child_parent', flexor.site[0].parent.name)
+record('child_attributes', [c.get_attributes().keys() and sorted(c.get_attributes()) for c in flexor.all_children()])
+record('actuator_tendon', ident(model.find('actuator', 'pull').tendon))
+record('sensor_tendon', [ident(s.tendon) for s in model.sensor.all_children()])
+record('default_tendon', model.default.tendon.get_attributes())
+check('bad_child', flexor.add, 'joint', joint='shoulder')
+check('bad_attribute', flexor.add, 'site', site=model.find('site', 'origin'), coef=2.0)
+check('bad_kind', model.tendon.add, 'cable', name='c')
+check('wrong_reference', coupling.add, 'joint', joint=model.find('site', 'origin'))
+
+physics = mjcf.Physics.from_mjcf_model(model)
+record('ntendon', physics.model.ntendon)
+record('nwrap', physics.model.nwrap)
+record('wrap_type', physics.model.wrap_type)
+record('wrap_prm', physics.model.wrap_prm)
+for name in ('flexor', 'split', 'coupling'):
+    binding = physics.bind(model.find('tendon', name))
+    for field in ('range', 'limited', 'stiffness', 'damping', 'frictionloss', 'margin',
+                  'width', 'rgba', 'lengthspring', 'num', 'length', 'velocity'):
+        check(f'{name}/{field}', lambda: np.array(getattr(binding, field)))
+record('named_length', physics.named.data.ten_length)
+for step in range(60):
+    physics.bind(model.find('actuator', 'pull')).ctrl = 0.5 * np.sin(0.1 * step)
+    physics.step()
+    if step % 20 == 19:
+        record(f'{step}/qpos', physics.data.qpos)
+        record(f'{step}/ten_length', physics.data.ten_length)
+        record(f'{step}/sensordata', physics.data.sensordata)
+
+# Attached twice under a root: names carry the prefixes, the references follow.
+root = mjcf.RootElement(model='root')
+left, right = arm('left'), arm('right')
+root.worldbody.attach(left)
+root.worldbody.add('site', name='mount', pos=[0.5, 0, 0]).attach(right)
+record('attached_find_all', [t.full_identifier for t in root.find_all('tendon')])
+record('attached_find', root.find('tendon', 'right/coupling').full_identifier)
+physics = mjcf.Physics.from_mjcf_model(root)
+record('attached_names', [physics.model.id2name(i, 'tendon') for i in range(physics.model.ntendon)])
+record('attached_length', physics.named.data.ten_length)
+
+# Parsed from XML: kinds, attributes and references read as written.
+parsed = mjcf.from_xml_string('''
+<mujoco model="parsed">
+  <default><tendon width="0.01"/></default>
+  <worldbody>
+    <site name="anchor" pos="0 0 1"/>
+    <body name="bob" pos="0 0 0.5">
+      <joint name="swing" type="hinge" axis="0 1 0"/>
+      <joint name="slide" type="slide" axis="1 0 0"/>
+      <geom type="sphere" size="0.05" mass="1"/>
+      <site name="hook"/>
+    </body>
+  </worldbody>
+  <tendon>
+    <spatial name="rope" limited="true" range="0 0.6" stiffness="100">
+      <site site="anchor"/>
+      <site site="hook"/>
+    </spatial>
+    <fixed name="coupling" stiffness="5" springlength="0.1">
+      <joint joint="swing" coef="1"/>
+      <joint joint="slide" coef="0.5"/>
+    </fixed>
+  </tendon>
+</mujoco>
+''')
+record('parsed_find_all', [[t.tag, t.name] for t in parsed.find_all('tendon')])
+record('parsed_attributes', parsed.find('tendon', 'coupling').get_attributes())
+physics = mjcf.Physics.from_mjcf_model(parsed)
+record('parsed_length', physics.named.data.ten_length)
+
+# Removing a tendon takes its actuator's and sensor's target with it at compile time.
+model.find('tendon', 'split').remove()
+record('removed_find_all', [t.full_identifier for t in model.find_all('tendon')])
+physics = mjcf.Physics.from_mjcf_model(model)
+record('removed_ntendon', physics.model.ntendon)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.tendon",
+    "mjcf.RootElement.find",
+    "mjcf.RootElement.find_all",
+    "mjcf.Element.add",
+    "mjcf.Element.all_children",
+    "mjcf.Element.get_attributes",
+    "mjcf.Element.remove",
+    "mjcf.Physics.bind",
+)
+def test_tendon_section_matches_dm_control(differential):
+    differential.assert_same(TENDONS, "mjcf_tendons", rtol=1e-7, atol=1e-9)
