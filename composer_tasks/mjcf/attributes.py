@@ -1082,7 +1082,97 @@ _TENDON_GEOM = {"geom": WrapValue("target", "geom"), "sidesite": WrapValue("side
 _PULLEY = {"divisor": WrapValue("divisor")}
 _TENDON_JOINT = {"joint": WrapValue("target", "joint"), "coef": WrapValue("coef")}
 
+
+class TupleEntry:
+    """One <element> of a custom <tuple>: entry `index` of the `MjsTuple`'s lists
+    (`objtype`, `objname`, `objprm`); MjSpec has no element of its own for it."""
+
+    __slots__ = ("index", "tuple")
+
+    def __init__(self, tuple_: Any, index: int) -> None:
+        self.tuple = tuple_
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TupleEntry)
+            and other.tuple == self.tuple
+            and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.tuple), self.index))
+
+    def read(self, field: str) -> Any:
+        return list(getattr(self.tuple, field))[self.index]
+
+    def write(self, field: str, value: Any) -> None:
+        values = list(getattr(self.tuple, field))
+        values[self.index] = value
+        setattr(self.tuple, field, values)
+
+
+def _entry_objtype(handle: Handle) -> str:
+    return mujoco.mju_type2Str(int(handle._mjs.read("objtype")))
+
+
+def _set_entry_objtype(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str) or mujoco.mju_str2Type(value) == mujoco.mjtObj.mjOBJ_UNKNOWN:
+        raise ValueError(f"expected a MuJoCo object type ('body', 'geom', ...), got {value!r}")
+    handle._mjs.write("objtype", int(mujoco.mju_str2Type(value)))
+
+
+def _entry_namespace(handle: Handle) -> str | None:
+    """The `find` namespace of the object a tuple entry names (None: not one of them)."""
+    from composer_tasks.mjcf import namescope
+
+    kind = _entry_objtype(handle)
+    kind = "body" if kind == "xbody" else kind
+    return kind if kind in namescope.NAMESPACES and kind != "default" else None
+
+
+def _entry_objname(handle: Handle) -> Any:
+    name = handle._mjs.read("objname")
+    namespace = _entry_namespace(handle)
+    if not name:
+        return None
+    if namespace is None:
+        return name
+    return handle._scope._wrap_by_full_name(namespace, name) or name
+
+
+def _set_entry_objname(handle: Handle, value: Any) -> WrittenForm:
+    namespace = _entry_namespace(handle)
+    if namespace is None:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a name, got {type(value).__name__}")
+        name = handle._scope._full_prefix() + value
+    else:
+        name = reference_name(handle, value, namespace)
+    handle._mjs.write("objname", name)
+    return value if type(value) is str else None  # the name as given
+
+
+def _set_entry_prm(handle: Handle, value: Any) -> None:
+    handle._mjs.write("objprm", Number("prm").convert(handle, value))
+
+
+_NUMERIC = _named(size=Number("size", integer=True), data=FlatArray("data"))
+_TEXT = _named(data=Text("data"))
+_TUPLE = _named()
+_TUPLE_ELEMENT = {
+    # (No fields to snapshot: an entry is no spec element; `set_attributes` on one is
+    # not undone when a later attribute fails.)
+    "objtype": Custom(_entry_objtype, _set_entry_objtype, ()),
+    "objname": Custom(_entry_objname, _set_entry_objname, ()),
+    "prm": Custom(lambda handle: float(handle._mjs.read("objprm")), _set_entry_prm, ()),
+}
+
 ELEMENT_ATTRIBUTES = {
+    "numeric": _NUMERIC,
+    "text": _TEXT,
+    "tuple": _TUPLE,
+    "tuple_element": _TUPLE_ELEMENT,
     "spatial": _SPATIAL,
     "fixed": _FIXED,
     # A default class's <tendon>: what both kinds share, and the spatial ones' drawing.

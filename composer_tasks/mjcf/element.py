@@ -67,6 +67,7 @@ _CHILD_TAGS = {
     # A tendon's path: MJCF's tag -> the internal tag of its table (attributes.py).
     "spatial": ("site", "geom", "pulley"),
     "fixed": ("joint",),
+    "tuple": ("element",),
 }
 
 # The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
@@ -82,6 +83,7 @@ _SHOWN_TAGS = {
     "tendon_site": "site",
     "tendon_geom": "geom",
     "tendon_joint": "joint",
+    "tuple_element": "element",
 }
 _TENDONS = ("spatial", "fixed")
 
@@ -123,6 +125,7 @@ SECTIONS = {
     "equality": tuple(_EQUALITIES),
     "keyframe": ("key",),
     "tendon": _TENDONS,
+    "custom": ("numeric", "text", "tuple"),
 }
 
 # Namespace (the kind `find` looks for) of each tag.
@@ -147,6 +150,9 @@ NAMESPACES = {
     **{tag: "equality" for tag in ("weld", "connect", "equality_joint")},
     "spatial": "tendon",
     "fixed": "tendon",
+    "numeric": "numeric",
+    "text": "text",
+    "tuple": "tuple",
 }
 
 
@@ -231,6 +237,8 @@ class Element(ElementMethods):
         tendon = _PATH_TENDONS.get(self._mjs)
         if tendon is not None:
             return self._scope._wrap(tendon)
+        if self._tag == "tuple_element":
+            return self._scope._wrap(self._mjs.tuple)
         for section, tags in SECTIONS.items():
             if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
                 return getattr(self._scope, section)
@@ -504,6 +512,8 @@ class Element(ElementMethods):
         if self._tag in _TENDONS:
             internal = _PATH_TAGS[tag]
             return [child for child in self._path_elements() if child._tag == internal]
+        if self._tag == "tuple":
+            return self._tuple_entries()
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -544,6 +554,8 @@ class Element(ElementMethods):
             )
         if self._tag in _TENDONS:
             return self._add_to_path(_PATH_TAGS[tag], attributes)
+        if self._tag == "tuple":
+            return self._add_tuple_entry(attributes)
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -633,6 +645,47 @@ class Element(ElementMethods):
         scope._edited()
         return new_handle(wrap, scope, tag)
 
+    def _add_tuple_entry(self, attributes: dict[str, Any]) -> "Element":
+        """Adds an <element> to this custom tuple: one more entry of its lists."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["tuple_element"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <element> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        tuple_ = self._mjs
+        index = len(list(tuple_.objtype))
+        tuple_.objtype = [*tuple_.objtype, int(mujoco.mjtObj.mjOBJ_UNKNOWN)]
+        tuple_.objname = [*tuple_.objname, ""]
+        tuple_.objprm = [*tuple_.objprm, 0.0]
+        handle = new_handle(
+            attributes_module.TupleEntry(tuple_, index), self._scope, "tuple_element"
+        )
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[handle._mjs] = {}
+        try:
+            # The type first: it says where the name is looked up.
+            for name in sorted(attributes, key=lambda name: name != "objtype"):
+                if attributes[name] is not None:
+                    handle._set(name, attributes[name])
+        except BaseException:
+            tuple_.objtype = list(tuple_.objtype)[:index]
+            tuple_.objname = list(tuple_.objname)[:index]
+            tuple_.objprm = list(tuple_.objprm)[:index]
+            del records[handle._mjs]
+            raise
+        return handle
+
+    def _tuple_entries(self) -> list[Element]:
+        """This custom tuple's <element>s, in order."""
+        count = len(list(self._mjs.objtype))
+        return [
+            new_handle(attributes_module.TupleEntry(self._mjs, index), self._scope, "tuple_element")
+            for index in range(count)
+        ]
+
     def _path_elements(self) -> list[Element]:
         """This tendon's path elements, in the order they were added."""
         return [
@@ -677,6 +730,11 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._tag == "tuple_element":
+            raise ValueError(
+                f"{self._path()} cannot be removed from its tuple (its entries would "
+                "renumber); remove the tuple and add it again"
+            )
         if self._mjs in _PATH_TENDONS:
             raise ValueError(
                 f"{self._path()} cannot be removed from its tendon: MjSpec cannot delete a "
@@ -907,6 +965,7 @@ _SECTION_NAMESPACES = {
     "equality": ("equality",),
     "keyframe": ("key",),
     "tendon": ("tendon",),
+    "custom": ("numeric", "text", "tuple"),
 }
 
 
@@ -1051,6 +1110,9 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "key": lambda spec, default: spec.add_key(),
     "spatial": _tendon_adder("spatial"),
     "fixed": _tendon_adder("fixed"),
+    "numeric": lambda spec, default: spec.add_numeric(),
+    "text": lambda spec, default: spec.add_text(),
+    "tuple": lambda spec, default: spec.add_tuple(),
 }
 
 
@@ -1105,6 +1167,9 @@ _TAGS_BY_TYPE = {
     mujoco.MjsPair: "pair",
     mujoco.MjsExclude: "exclude",
     mujoco.MjsKey: "key",
+    mujoco.MjsNumeric: "numeric",
+    mujoco.MjsText: "text",
+    mujoco.MjsTuple: "tuple",
 }
 
 

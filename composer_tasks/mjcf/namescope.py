@@ -37,6 +37,9 @@ _COLLECTIONS = {
     "equality": "equalities",
     "key": "keys",
     "tendon": "tendons",
+    "numeric": "numerics",
+    "text": "texts",
+    "tuple": "tuples",
 }
 _TREE_OBJECTS = {
     "body": mujoco.mjtObj.mjOBJ_BODY,

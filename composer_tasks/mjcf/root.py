@@ -99,6 +99,9 @@ _LOOKUPS = {
     "equality": "equality",
     "key": "key",
     "tendon": "tendon",
+    "numeric": "numeric",
+    "text": "text",
+    "tuple": "tuple",
 }
 
 
@@ -320,6 +323,13 @@ class RootElement(RootElementMethods):
     @property
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
+
+    @property
+    def custom(self) -> element_module.Section:
+        """The <custom> section: `custom.add("numeric", name=, size=, data=)`,
+        `("text", name=, data=)`, `("tuple", name=)` and its entries
+        (`tuple.add("element", objtype=, objname=, prm=)`)."""
+        return element_module.Section(self, "custom")
 
     @property
     def tendon(self) -> element_module.Section:

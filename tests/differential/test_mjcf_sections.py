@@ -159,3 +159,77 @@ record('removed_ntendon', physics.model.ntendon)
 )
 def test_tendon_section_matches_dm_control(differential):
     differential.assert_same(TENDONS, "mjcf_tendons", rtol=1e-7, atol=1e-9)
+
+
+CUSTOM = """
+import numpy as np
+from dm_control import mjcf
+
+def ident(value):
+    return getattr(value, 'name', value)
+
+model = mjcf.RootElement(model='m')
+body = model.worldbody.add('body', name='b')
+geom = body.add('geom', name='g', type='sphere', size=[0.1])
+body.add('site', name='s')
+gains = model.custom.add('numeric', name='gains', size=4, data=[1.5, 2.5])
+model.custom.add('numeric', name='scalar', data=[7.0])
+note = model.custom.add('text', name='note', data='hello world')
+pairs = model.custom.add('tuple', name='pairs')
+first = pairs.add('element', objtype='body', objname=body, prm=0.5)
+second = pairs.add('element', objtype='geom', objname='g')
+third = pairs.add('element', objtype='site', objname='s', prm=-1.0)
+record('section_tag', model.custom.tag)
+record('children', [[c.tag, c.name] for c in model.custom.all_children()])
+record('numerics', [c.name for c in model.custom.numeric])
+record('tuples', [c.name for c in model.custom.tuple])
+record('gains', gains.get_attributes())
+record('note', note.get_attributes())
+record('pairs', pairs.get_attributes())
+record('entries', [[c.tag, c.objtype, ident(c.objname), c.prm] for c in pairs.all_children()])
+record('entry_parent', first.parent.name)
+record('entry_list', len(pairs.element))
+second.prm = 3.0
+gains.data = [4.0, 5.0, 6.0]
+note.data = 'changed'
+record('changed', [second.prm, list(gains.data), note.data])
+check('bad_tag', model.custom.add, 'vector', name='v')
+check('bad_attribute', pairs.add, 'element', objtype='body', objname='b', weight=2.0)
+check('numeric_bad_size', model.custom.add, 'numeric', name='bad', size='big')
+
+physics = mjcf.Physics.from_mjcf_model(model)
+m = physics.model
+record('nnumeric', m.nnumeric)
+record('numeric_size', m.numeric_size)
+record('numeric_data', m.numeric_data)
+record('ntext', m.ntext)
+record('text', [m.id2name(i, 'text') for i in range(m.ntext)])
+record('ntuple', m.ntuple)
+record('tuple_size', m.tuple_size)
+record('tuple_objtype', m.tuple_objtype)
+record('tuple_objid', m.tuple_objid)
+record('tuple_objprm', m.tuple_objprm)
+
+# Attached: the names and the references carry the prefix.
+root = mjcf.RootElement(model='root')
+root.custom.add('numeric', name='gains', data=[0.0])
+root.attach(model)
+physics = mjcf.Physics.from_mjcf_model(root)
+m = physics.model
+record('attached_numerics', [m.id2name(i, 'numeric') for i in range(m.nnumeric)])
+record('attached_tuples', [m.id2name(i, 'tuple') for i in range(m.ntuple)])
+record('attached_tuple_objid', m.tuple_objid)
+
+gains.remove()
+record('removed', [c.name for c in model.custom.all_children()])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.custom",
+    "mjcf.Element.add",
+    "mjcf.Element.all_children",
+    "mjcf.Element.get_attributes",
+)
+def test_custom_section_matches_dm_control(differential):
+    differential.assert_same(CUSTOM, "mjcf_custom", rtol=1e-12, atol=1e-12)
