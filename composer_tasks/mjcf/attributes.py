@@ -1157,6 +1157,99 @@ def _set_entry_prm(handle: Handle, value: Any) -> None:
     handle._mjs.write("objprm", Number("prm").convert(handle, value))
 
 
+class IntArray(FlatArray):
+    """A list of integers of any length (a skin's faces, a bone's vertex ids)."""
+
+    def convert(self, handle: Handle, value: Any) -> list[int]:
+        values = _numbers(value)
+        if not np.all(values == np.round(values)):
+            raise ValueError(f"expected integers, got {value!r}")
+        return values.astype(int).tolist()
+
+
+class BoneEntry:
+    """One <bone> of a <skin>: entry `index` of the `MjsSkin`'s bone lists (`bodyname`,
+    `bindpos` and `bindquat` (3 and 4 numbers an entry), `vertid`, `vertweight`)."""
+
+    __slots__ = ("index", "skin")
+    _WIDTHS = {"bindpos": 3, "bindquat": 4}
+
+    def __init__(self, skin: Any, index: int) -> None:
+        self.skin = skin
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, BoneEntry) and other.skin == self.skin and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.skin), self.index, "bone"))
+
+    def read(self, field: str) -> Any:
+        width = self._WIDTHS.get(field)
+        values = list(getattr(self.skin, field))
+        if width is None:
+            return values[self.index]
+        return np.array(values[width * self.index : width * (self.index + 1)])
+
+    def write(self, field: str, value: Any) -> None:
+        width = self._WIDTHS.get(field)
+        values = list(getattr(self.skin, field))
+        if width is None:
+            values[self.index] = value
+        else:
+            values[width * self.index : width * (self.index + 1)] = list(value)
+        setattr(self.skin, field, values)
+
+
+def _bone_value(field: str, convert: Callable[[Any, Any], Any]) -> Custom:
+    def getter(handle: Handle) -> Any:
+        value = handle._mjs.read(field)
+        return np.array(value) if isinstance(value, list) else value
+
+    def setter(handle: Handle, value: Any) -> None:
+        handle._mjs.write(field, convert(handle, value))
+
+    return Custom(getter, setter, ())
+
+
+def _bone_body(handle: Handle) -> Any:
+    name = handle._mjs.read("bodyname")
+    return (handle._scope._wrap_by_full_name("body", name) or name) if name else None
+
+
+def _set_bone_body(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.write("bodyname", reference_name(handle, value, "body"))
+    return value if type(value) is str else None  # the name as given
+
+
+_SKIN = _named(
+    file=File("file"),
+    material=Reference("material", "material"),
+    rgba=Vector("rgba", 4),
+    inflate=Number("inflate"),
+    vertex=FlatArray("vert"),
+    texcoord=FlatArray("texcoord"),
+    face=IntArray("face"),
+    group=Number("group", integer=True),
+)
+_BONE = {
+    "body": Custom(_bone_body, _set_bone_body, ()),
+    "bindpos": _bone_value("bindpos", lambda h, v: _fixed(v, 3)),
+    "bindquat": _bone_value("bindquat", lambda h, v: _fixed(v, 4)),
+    "vertid": _bone_value("vertid", lambda h, v: IntArray("vertid").convert(h, v)),
+    "vertweight": _bone_value("vertweight", lambda h, v: _numbers(v).tolist()),
+}
+
+
+def _fixed(value: Any, size: int) -> list[float]:
+    values = _numbers(value)
+    if values.size != size:
+        raise ValueError(f"expected {size} numbers, got {value!r}")
+    return values.tolist()
+
+
 _NUMERIC = _named(size=Number("size", integer=True), data=FlatArray("data"))
 _TEXT = _named(data=Text("data"))
 _TUPLE = _named()
@@ -1173,6 +1266,8 @@ ELEMENT_ATTRIBUTES = {
     "text": _TEXT,
     "tuple": _TUPLE,
     "tuple_element": _TUPLE_ELEMENT,
+    "skin": _SKIN,
+    "bone": _BONE,
     "spatial": _SPATIAL,
     "fixed": _FIXED,
     # A default class's <tendon>: what both kinds share, and the spatial ones' drawing.

@@ -68,6 +68,7 @@ _CHILD_TAGS = {
     "spatial": ("site", "geom", "pulley"),
     "fixed": ("joint",),
     "tuple": ("element",),
+    "skin": ("bone",),
 }
 
 # The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
@@ -126,6 +127,7 @@ SECTIONS = {
     "keyframe": ("key",),
     "tendon": _TENDONS,
     "custom": ("numeric", "text", "tuple"),
+    "deformable": ("skin",),
 }
 
 # Namespace (the kind `find` looks for) of each tag.
@@ -153,6 +155,8 @@ NAMESPACES = {
     "numeric": "numeric",
     "text": "text",
     "tuple": "tuple",
+    # dm_control's namespace of the <deformable> section's elements.
+    "skin": "deformable",
 }
 
 
@@ -239,6 +243,8 @@ class Element(ElementMethods):
             return self._scope._wrap(tendon)
         if self._tag == "tuple_element":
             return self._scope._wrap(self._mjs.tuple)
+        if self._tag == "bone":
+            return self._scope._wrap(self._mjs.skin)
         for section, tags in SECTIONS.items():
             if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
                 return getattr(self._scope, section)
@@ -514,6 +520,8 @@ class Element(ElementMethods):
             return [child for child in self._path_elements() if child._tag == internal]
         if self._tag == "tuple":
             return self._tuple_entries()
+        if self._tag == "skin":
+            return self._bones()
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -556,6 +564,8 @@ class Element(ElementMethods):
             return self._add_to_path(_PATH_TAGS[tag], attributes)
         if self._tag == "tuple":
             return self._add_tuple_entry(attributes)
+        if self._tag == "skin":
+            return self._add_bone(attributes)
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -678,6 +688,46 @@ class Element(ElementMethods):
             raise
         return handle
 
+    def _add_bone(self, attributes: dict[str, Any]) -> "Element":
+        """Adds a <bone> to this skin: one more entry of its bone lists."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["bone"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <bone> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        skin = self._mjs
+        saved = {field: list(getattr(skin, field)) for field in _BONE_FIELDS}
+        index = len(saved["bodyname"])
+        # MuJoCo's defaults for what is not given: no offset, no turn, no vertices.
+        skin.bodyname = [*saved["bodyname"], ""]
+        skin.bindpos = [*saved["bindpos"], 0.0, 0.0, 0.0]
+        skin.bindquat = [*saved["bindquat"], 1.0, 0.0, 0.0, 0.0]
+        skin.vertid = [*saved["vertid"], []]
+        skin.vertweight = [*saved["vertweight"], []]
+        handle = new_handle(attributes_module.BoneEntry(skin, index), self._scope, "bone")
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[handle._mjs] = {}
+        try:
+            for name, value in attributes.items():
+                if value is not None:
+                    handle._set(name, value)
+        except BaseException:
+            for field, values in saved.items():
+                setattr(skin, field, values)
+            del records[handle._mjs]
+            raise
+        return handle
+
+    def _bones(self) -> list[Element]:
+        """This skin's <bone>s, in order."""
+        return [
+            new_handle(attributes_module.BoneEntry(self._mjs, index), self._scope, "bone")
+            for index in range(len(list(self._mjs.bodyname)))
+        ]
+
     def _tuple_entries(self) -> list[Element]:
         """This custom tuple's <element>s, in order."""
         count = len(list(self._mjs.objtype))
@@ -730,6 +780,11 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._tag == "bone":
+            raise ValueError(
+                f"{self._path()} cannot be removed from its skin (its bones would "
+                "renumber); remove the skin and add it again"
+            )
         if self._tag == "tuple_element":
             raise ValueError(
                 f"{self._path()} cannot be removed from its tuple (its entries would "
@@ -966,7 +1021,11 @@ _SECTION_NAMESPACES = {
     "keyframe": ("key",),
     "tendon": ("tendon",),
     "custom": ("numeric", "text", "tuple"),
+    "deformable": ("deformable",),
 }
+
+# A skin's bone lists (`BoneEntry`).
+_BONE_FIELDS = ("bodyname", "bindpos", "bindquat", "vertid", "vertweight")
 
 
 class Section(SectionMethods):
@@ -987,6 +1046,12 @@ class Section(SectionMethods):
     def add(self, tag: str, **attributes: Any) -> Element:
         """Adds an element of one of the section's tags (`model.actuator.add("motor", joint=hip)`)."""
         tags = SECTIONS[self._section]
+        if self._section == "deformable" and tag == "flex":
+            raise NotImplementedError(
+                f"<flex> (adding to <deformable> of model {self._scope.model!r}): this API "
+                "does not build flexes; add one to the MjSpec directly (`model.spec.add_flex()`)"
+                " or load it from MJCF text"
+            )
         if tag not in tags:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model "
@@ -1113,6 +1178,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "numeric": lambda spec, default: spec.add_numeric(),
     "text": lambda spec, default: spec.add_text(),
     "tuple": lambda spec, default: spec.add_tuple(),
+    "skin": lambda spec, default: spec.add_skin(),
 }
 
 
@@ -1170,6 +1236,7 @@ _TAGS_BY_TYPE = {
     mujoco.MjsNumeric: "numeric",
     mujoco.MjsText: "text",
     mujoco.MjsTuple: "tuple",
+    mujoco.MjsSkin: "skin",
 }
 
 

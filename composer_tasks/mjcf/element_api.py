@@ -39,7 +39,7 @@ _ROOT_CHILDREN = (
     "worldbody", "deformable", "contact", "tendon", "equality", "actuator", "sensor",
     "custom", "keyframe",
 )  # fmt: skip
-_ROOT_SECTIONS_HERE = tuple(tag for tag in _ROOT_CHILDREN if tag not in ("extension", "deformable"))
+_ROOT_SECTIONS_HERE = tuple(tag for tag in _ROOT_CHILDREN if tag != "extension")
 
 
 def _scope_prefix(scope: RootElement, prefix_root: NameScope | RootElement | None) -> str:
@@ -124,6 +124,8 @@ class ElementMethods:
             return self._path_elements()
         if self._tag == "tuple":
             return self._tuple_entries()
+        if self._tag == "skin":
+            return self._bones()
         tags = self._child_tags()
         children: list[Element] = []
         for tag in _BODY_CHILD_ORDER:
@@ -469,7 +471,7 @@ class RootElementMethods:
 
         Raises:
           AttributeError: not a child of <mujoco>, or one of the sections this API
-            does not have (deformable, extension).
+            does not have (extension).
         """
         self._check_root_child(element_name)
         if element_name not in _ROOT_SECTIONS_HERE:
@@ -480,8 +482,7 @@ class RootElementMethods:
         return getattr(self, element_name)
 
     def all_children(self: Any) -> list[Any]:
-        """The model's sections in MJCF's order (those this API has: not deformable
-        or extension)."""
+        """The model's sections in MJCF's order (those this API has: not extension)."""
         if self._detached:
             self._check_attached_alive()
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]

@@ -40,6 +40,7 @@ _COLLECTIONS = {
     "numeric": "numerics",
     "text": "texts",
     "tuple": "tuples",
+    "deformable": "skins",
 }
 _TREE_OBJECTS = {
     "body": mujoco.mjtObj.mjOBJ_BODY,

@@ -102,6 +102,7 @@ _LOOKUPS = {
     "numeric": "numeric",
     "text": "text",
     "tuple": "tuple",
+    "deformable": "skin",
 }
 
 
@@ -323,6 +324,14 @@ class RootElement(RootElementMethods):
     @property
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
+
+    @property
+    def deformable(self) -> element_module.Section:
+        """The <deformable> section: skins (`deformable.add("skin", vertex=, face=,
+        file=, ...)` and their bones, `skin.add("bone", body=, bindpos=, bindquat=,
+        vertid=, vertweight=)`). Flexes (<flex>) are not built through this API: adding
+        one raises."""
+        return element_module.Section(self, "deformable")
 
     @property
     def custom(self) -> element_module.Section:

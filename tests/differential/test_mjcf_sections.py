@@ -233,3 +233,95 @@ record('removed', [c.name for c in model.custom.all_children()])
 )
 def test_custom_section_matches_dm_control(differential):
     differential.assert_same(CUSTOM, "mjcf_custom", rtol=1e-12, atol=1e-12)
+
+
+DEFORMABLE = """
+import numpy as np
+from dm_control import mjcf
+from dm_control.mjcf import skin as skin_module
+
+def ident(value):
+    return getattr(value, 'name', value)
+
+def limb(name):
+    model = mjcf.RootElement(model=name)
+    material = model.asset.add('material', name='flesh', rgba=[0.8, 0.5, 0.4, 1])
+    upper = model.worldbody.add('body', name='upper', pos=[0, 0, 1])
+    upper.add('joint', name='hip', type='hinge', axis=[0, 1, 0])
+    upper.add('geom', name='upper', type='capsule', fromto=[0, 0, 0, 0, 0, -0.4], size=[0.05])
+    lower = upper.add('body', name='lower', pos=[0, 0, -0.4])
+    lower.add('joint', name='knee', type='hinge', axis=[0, 1, 0])
+    lower.add('geom', name='lower', type='capsule', fromto=[0, 0, 0, 0, 0, -0.4], size=[0.04])
+    vertices = [0.05, 0, 0.95,  -0.05, 0, 0.95,  0.05, 0, 0.6,  -0.05, 0, 0.6,
+                0.05, 0, 0.2,  -0.05, 0, 0.2]
+    skin = model.deformable.add('skin', name='leg', vertex=vertices, material=material,
+                                face=[0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4], inflate=0.01, group=1)
+    skin.add('bone', body=upper, bindpos=[0, 0, -1], bindquat=[1, 0, 0, 0],
+             vertid=[0, 1, 2, 3], vertweight=[1, 1, 0.5, 0.5])
+    skin.add('bone', body='lower', bindpos=[0, 0, -0.6], bindquat=[1, 0, 0, 0],
+             vertid=[2, 3, 4, 5], vertweight=[0.5, 0.5, 1, 1])
+    return model
+
+model = limb('limb')
+skin = model.find('deformable', 'leg')
+record('section_tag', model.deformable.tag)
+record('children', [c.tag for c in model.deformable.all_children()])
+record('skins', [c.name for c in model.deformable.skin])
+record('skin_attributes', sorted(skin.get_attributes()))
+record('skin_vertex', np.array(skin.vertex))
+record('skin_face', np.array(skin.face))
+record('bones', [[b.tag, ident(b.body), np.array(b.bindpos), np.array(b.vertid), np.array(b.vertweight)] for b in skin.all_children()])
+record('bone_list', len(skin.bone))
+record('bone_parent', skin.bone[0].parent.name)
+check('bad_attribute', skin.add, 'bone', body='upper', weight=1.0)
+check('bad_tag', model.deformable.add, 'cloth', name='c')
+
+def compiled(physics, label):
+    m = physics.model
+    for field in ('nskin', 'skin_vertnum', 'skin_facenum', 'skin_bonenum', 'skin_vert',
+                  'skin_face', 'skin_bonebodyid', 'skin_bonebindpos', 'skin_bonebindquat',
+                  'skin_bonevertid', 'skin_bonevertweight', 'skin_inflate', 'skin_group',
+                  'skin_matid', 'skin_rgba'):
+        record(f'{label}/{field}', np.array(getattr(m, field)))
+
+physics = mjcf.Physics.from_mjcf_model(model)
+compiled(physics, 'own')
+record('skin_name', physics.model.id2name(0, 'skin'))
+
+# A skin given as a file (its contents): MuJoCo reads the vertices and bones from it.
+filed = limb('filed')
+data = skin_module.Skin(
+    vertices=np.array([[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0]], dtype=np.float32),
+    texcoords=np.zeros((0, 2), dtype=np.float32),
+    faces=np.array([[0, 1, 2]], dtype=np.int32),
+    bones=[skin_module.Bone(body=lambda: filed.find('body', 'upper'), bindpos=np.zeros(3, np.float32),
+                            bindquat=np.array([1, 0, 0, 0], np.float32),
+                            vertex_ids=np.array([0, 1, 2], np.int32),
+                            vertex_weights=np.ones(3, np.float32))])
+filed.deformable.add('skin', name='patch', file=mjcf.Asset(skin_module.serialize(data), '.skn'))
+physics = mjcf.Physics.from_mjcf_model(filed)
+compiled(physics, 'file')
+
+# Attached: names and bone bodies carry the prefix.
+root = mjcf.RootElement(model='root')
+root.worldbody.attach(limb('left'))
+root.worldbody.attach(limb('right'))
+record('attached_find', root.find('deformable', 'right/leg').full_identifier)
+physics = mjcf.Physics.from_mjcf_model(root)
+record('attached_names', [physics.model.id2name(i, 'skin') for i in range(physics.model.nskin)])
+compiled(physics, 'attached')
+
+skin.remove()
+record('removed', [c.name for c in model.deformable.all_children()])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.deformable",
+    "mjcf.Element.add",
+    "mjcf.Element.all_children",
+    "mjcf.Element.get_attributes",
+)
+def test_deformable_skins_match_dm_control(differential):
+    # A skin's rgba is float32 in MjSpec (float64 as written in dm_control).
+    differential.assert_same(DEFORMABLE, "mjcf_deformable", rtol=1e-7, atol=1e-7)
