@@ -806,7 +806,34 @@ def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:
     return table
 
 
+def _set_actuator_plugin(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a plugin's name, got {type(value).__name__}")
+    handle._mjs.plugin.plugin_name = value
+    handle._mjs.plugin.active = True
+
+
+def _actuator_instance(handle: Handle) -> Any:
+    name = handle._mjs.plugin.name
+    return (handle._scope._wrap_by_full_name("plugin", name) or name) if name else None
+
+
+def _set_actuator_instance(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.plugin.name = reference_name(handle, value, "plugin")
+    handle._mjs.plugin.active = True
+    return value if type(value) is str else None  # the name as given
+
+
 _MOTOR = _actuator()
+# An actuator computed by a plugin (<actuator><plugin plugin= instance=>): MjSpec's
+# actuator with its `plugin` struct active.
+_PLUGIN_ACTUATOR = _actuator(
+    plugin=Custom(lambda h: h._mjs.plugin.plugin_name or None, _set_actuator_plugin, ()),
+    instance=Custom(_actuator_instance, _set_actuator_instance, ()),
+    actdim=Number("actdim", integer=True),
+    dyntype=Keyword("dyntype", mujoco.mjtDyn),
+    dynprm=Vector("dynprm", 10, partial=True),
+)
 _POSITION = _actuator(
     kp=Custom(_gain, _set_position_kp, ("gainprm", "biasprm")),
     kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
@@ -1250,6 +1277,73 @@ def _fixed(value: Any, size: int) -> list[float]:
     return values.tolist()
 
 
+class PluginDeclaration:
+    """A model's <extension><plugin plugin="..."/>: MjSpec activates the plugin by name
+    (`MjSpec.activate_plugin`) and keeps no element for it."""
+
+    __slots__ = ("name", "scope_id")
+
+    def __init__(self, scope_id: int, name: str) -> None:
+        self.scope_id = scope_id
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, PluginDeclaration)
+            and other.scope_id == self.scope_id
+            and other.name == self.name
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.scope_id, self.name, "plugin"))
+
+
+class ConfigEntry:
+    """A <config key= value=> of a plugin <instance>: one entry of the `MjsPlugin`'s
+    `config` dict."""
+
+    __slots__ = ("key", "plugin")
+
+    def __init__(self, plugin: Any, key: str) -> None:
+        self.plugin = plugin
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ConfigEntry) and other.plugin == self.plugin and other.key == self.key
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.plugin), self.key))
+
+
+def _fixed_at_creation(what: str) -> Callable[[Any, Any], None]:
+    def setter(handle: Any, value: Any) -> None:
+        raise ValueError(
+            f"the {what} is fixed when it is added (MjSpec keeps it as a name); add a new one"
+        )
+
+    return setter
+
+
+def _set_config_value(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    entry = handle._mjs
+    entry.plugin.config = {**entry.plugin.config, entry.key: value}
+
+
+_EXTENSION_PLUGIN = {
+    "plugin": Custom(lambda handle: handle._mjs.name, _fixed_at_creation("plugin's name"), ()),
+}
+_INSTANCE = _named()
+_CONFIG = {
+    "key": Custom(lambda handle: handle._mjs.key, _fixed_at_creation("config's key"), ()),
+    "value": Custom(
+        lambda handle: handle._mjs.plugin.config.get(handle._mjs.key), _set_config_value, ()
+    ),
+}
+
 _NUMERIC = _named(size=Number("size", integer=True), data=FlatArray("data"))
 _TEXT = _named(data=Text("data"))
 _TUPLE = _named()
@@ -1268,6 +1362,10 @@ ELEMENT_ATTRIBUTES = {
     "tuple_element": _TUPLE_ELEMENT,
     "skin": _SKIN,
     "bone": _BONE,
+    "plugin": _PLUGIN_ACTUATOR,
+    "extension_plugin": _EXTENSION_PLUGIN,
+    "instance": _INSTANCE,
+    "config": _CONFIG,
     "spatial": _SPATIAL,
     "fixed": _FIXED,
     # A default class's <tendon>: what both kinds share, and the spatial ones' drawing.

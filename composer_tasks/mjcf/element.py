@@ -69,6 +69,8 @@ _CHILD_TAGS = {
     "fixed": ("joint",),
     "tuple": ("element",),
     "skin": ("bone",),
+    "extension_plugin": ("instance",),
+    "instance": ("config",),
 }
 
 # The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
@@ -85,6 +87,7 @@ _SHOWN_TAGS = {
     "tendon_geom": "geom",
     "tendon_joint": "joint",
     "tuple_element": "element",
+    "extension_plugin": "plugin",
 }
 _TENDONS = ("spatial", "fixed")
 
@@ -110,7 +113,7 @@ def remember_tendon(tendon: Any, kind: str) -> None:
     _TENDON_PATHS[tendon] = []
 
 
-_ACTUATORS = ("motor", "position", "velocity", "general")
+_ACTUATORS = ("motor", "position", "velocity", "general", "plugin")
 _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
     "connect": mujoco.mjtEq.mjEQ_CONNECT,
@@ -128,6 +131,7 @@ SECTIONS = {
     "tendon": _TENDONS,
     "custom": ("numeric", "text", "tuple"),
     "deformable": ("skin",),
+    "extension": ("plugin",),
 }
 
 # Namespace (the kind `find` looks for) of each tag.
@@ -157,6 +161,7 @@ NAMESPACES = {
     "tuple": "tuple",
     # dm_control's namespace of the <deformable> section's elements.
     "skin": "deformable",
+    "instance": "plugin",
 }
 
 
@@ -245,6 +250,10 @@ class Element(ElementMethods):
             return self._scope._wrap(self._mjs.tuple)
         if self._tag == "bone":
             return self._scope._wrap(self._mjs.skin)
+        if self._tag == "instance":
+            return self._scope._plugin_declaration(self._mjs.plugin_name)
+        if self._tag == "config":
+            return self._scope._wrap(self._mjs.plugin)
         for section, tags in SECTIONS.items():
             if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
                 return getattr(self._scope, section)
@@ -522,6 +531,10 @@ class Element(ElementMethods):
             return self._tuple_entries()
         if self._tag == "skin":
             return self._bones()
+        if self._tag == "extension_plugin":
+            return self._instances()
+        if self._tag == "instance":
+            return self._configs()
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -566,6 +579,16 @@ class Element(ElementMethods):
             return self._add_tuple_entry(attributes)
         if self._tag == "skin":
             return self._add_bone(attributes)
+        if self._tag == "extension_plugin":
+            return self._scope._create(
+                "instance",
+                attributes,
+                _plugin_instance_adder(self._mjs.name),
+                self._scope._top_scope._spec,
+                self,
+            )
+        if self._tag == "instance":
+            return self._add_config(attributes)
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -721,6 +744,46 @@ class Element(ElementMethods):
             raise
         return handle
 
+    def _add_config(self, attributes: dict[str, Any]) -> "Element":
+        """Adds a <config key= value=> entry to this plugin instance."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["config"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <config> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        key, value = attributes.get("key"), attributes.get("value", "")
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"a <config> needs key= (a string) when it is added to {self._path()}")
+        if not isinstance(value, str):
+            raise TypeError(f"a <config>'s value must be a string, got {type(value).__name__}")
+        if key in self._mjs.config:
+            raise ValueError(f"{self._path()} already has a <config> with key {key!r}")
+        self._mjs.config = {**self._mjs.config, key: value}
+        _CONFIG_ORDER.setdefault(self._mjs, []).append(key)
+        entry = attributes_module.ConfigEntry(self._mjs, key)
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[entry] = {name: None for name in attributes}
+        scope._edited()
+        return new_handle(entry, scope, "config")
+
+    def _configs(self) -> list[Element]:
+        """This plugin instance's <config>s, in the order added (else by key)."""
+        keys = list(self._mjs.config)
+        order = [key for key in _CONFIG_ORDER.get(self._mjs, ()) if key in keys]
+        order += [key for key in keys if key not in order]
+        return [
+            new_handle(attributes_module.ConfigEntry(self._mjs, key), self._scope, "config")
+            for key in order
+        ]
+
+    def _instances(self) -> list[Element]:
+        """This declared plugin's instances in its model."""
+        found = self._scope.find_all("plugin", exclude_attachments=True)
+        return [handle for handle in found if handle._mjs.plugin_name == self._mjs.name]
+
     def _bones(self) -> list[Element]:
         """This skin's <bone>s, in order."""
         return [
@@ -780,6 +843,17 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._tag == "config":
+            self._mjs.plugin.config = {
+                key: value for key, value in self._mjs.plugin.config.items() if key != self._mjs.key
+            }
+            self._scope._edited()
+            return
+        if self._tag == "extension_plugin":
+            raise ValueError(
+                f"{self._path()} cannot be removed: MjSpec cannot deactivate a plugin; "
+                "remove its instances instead"
+            )
         if self._tag == "bone":
             raise ValueError(
                 f"{self._path()} cannot be removed from its skin (its bones would "
@@ -982,6 +1056,7 @@ _DEFAULT_FIELDS = {
     "position": "actuator",
     "velocity": "actuator",
     "general": "actuator",
+    "plugin": "actuator",
     "weld": "equality",
     "connect": "equality",
     "equality_joint": "equality",
@@ -1024,6 +1099,20 @@ _SECTION_NAMESPACES = {
     "deformable": ("deformable",),
 }
 
+# The order <config>s were added to each plugin instance (MjSpec's dict is sorted).
+_CONFIG_ORDER: dict[Any, list[str]] = {}
+
+
+def _plugin_instance_adder(plugin_name: str) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
+        instance = spec.add_plugin()
+        instance.plugin_name = plugin_name
+        instance.active = True
+        return instance
+
+    return add
+
+
 # A skin's bone lists (`BoneEntry`).
 _BONE_FIELDS = ("bodyname", "bindpos", "bindquat", "vertid", "vertweight")
 
@@ -1062,10 +1151,14 @@ class Section(SectionMethods):
         scope = self._scope
         if scope._detached:
             scope._check_attached_alive()
+        if self._section == "extension":
+            return scope._declare_plugin(attributes)
         return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
 
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
+        if self._section == "extension":
+            return [self._scope._plugin_declaration(name) for name in self._scope._plugins]
         found = []
         for namespace in _SECTION_NAMESPACES[self._section]:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
@@ -1163,6 +1256,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "position": _add_position,
     "velocity": _add_velocity,
     "general": lambda spec, default: spec.add_actuator(default),
+    "plugin": lambda spec, default: spec.add_actuator(default),
     **{
         tag: _sensor_adder(sensor_type)
         for tag, (sensor_type, _) in attributes_module.SENSORS.items()
@@ -1188,6 +1282,8 @@ def tag_of(mjs: Any) -> str:
     if kind is mujoco.MjsJoint:
         return "freejoint" if mjs.type == mujoco.mjtJoint.mjJNT_FREE else "joint"
     if kind is mujoco.MjsActuator:
+        if mjs.plugin.active:
+            return "plugin"
         if mjs.gaintype == mujoco.mjtGain.mjGAIN_FIXED and mjs.dyntype == mujoco.mjtDyn.mjDYN_NONE:
             if mjs.biastype == mujoco.mjtBias.mjBIAS_NONE:
                 return "motor"
@@ -1237,6 +1333,7 @@ _TAGS_BY_TYPE = {
     mujoco.MjsText: "text",
     mujoco.MjsTuple: "tuple",
     mujoco.MjsSkin: "skin",
+    mujoco.MjsPlugin: "instance",
 }
 
 

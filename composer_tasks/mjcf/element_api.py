@@ -39,7 +39,8 @@ _ROOT_CHILDREN = (
     "worldbody", "deformable", "contact", "tendon", "equality", "actuator", "sensor",
     "custom", "keyframe",
 )  # fmt: skip
-_ROOT_SECTIONS_HERE = tuple(tag for tag in _ROOT_CHILDREN if tag != "extension")
+# (Every one of them is a section here.)
+_ROOT_SECTIONS_HERE = _ROOT_CHILDREN
 
 
 def _scope_prefix(scope: RootElement, prefix_root: NameScope | RootElement | None) -> str:
@@ -126,6 +127,8 @@ class ElementMethods:
             return self._tuple_entries()
         if self._tag == "skin":
             return self._bones()
+        if self._tag in ("extension_plugin", "instance"):
+            return self._children_with_tag(self._child_tags()[0])
         tags = self._child_tags()
         children: list[Element] = []
         for tag in _BODY_CHILD_ORDER:
@@ -482,7 +485,7 @@ class RootElementMethods:
         return getattr(self, element_name)
 
     def all_children(self: Any) -> list[Any]:
-        """The model's sections in MJCF's order (those this API has: not extension)."""
+        """The model's sections in MJCF's order."""
         if self._detached:
             self._check_attached_alive()
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]

@@ -41,6 +41,7 @@ _COLLECTIONS = {
     "text": "texts",
     "tuple": "tuples",
     "deformable": "skins",
+    "plugin": "plugins",
 }
 _TREE_OBJECTS = {
     "body": mujoco.mjtObj.mjOBJ_BODY,

@@ -103,6 +103,7 @@ _LOOKUPS = {
     "text": "text",
     "tuple": "tuple",
     "deformable": "skin",
+    "plugin": "plugin",
 }
 
 
@@ -150,6 +151,8 @@ class RootElement(RootElementMethods):
     _detached: bool
     # Whether `get_assets` may read files outside the model's folder.
     _allow_paths_outside_model_dir: bool
+    # The plugins this model declares in its <extension> section, in order.
+    _plugins: list[str]
 
     def __init__(
         self,
@@ -192,6 +195,7 @@ class RootElement(RootElementMethods):
         self._removed = weakref.WeakSet()
         self._detached = False
         self._allow_paths_outside_model_dir = False
+        self._plugins = []
         if assets:
             spec.assets = {**spec.assets, **assets}
         # The MjsDefault of the model's own top class, read once: `_main_default`.
@@ -324,6 +328,43 @@ class RootElement(RootElementMethods):
     @property
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
+
+    @property
+    def extension(self) -> element_module.Section:
+        """The <extension> section: plugins the model uses
+        (`extension.add("plugin", plugin="mujoco.pid")`), their instances
+        (`plugin.add("instance", name=...)`) and those's settings
+        (`instance.add("config", key=..., value=...)`). A model with plugin instances
+        cannot be attached to another (MjSpec's attach leaves them behind)."""
+        return element_module.Section(self, "extension")
+
+    def _declare_plugin(self, attributes: Mapping[str, Any]) -> element_module.Element:
+        """Adds <plugin plugin=...> to the <extension> section: activates the plugin."""
+        for name in attributes:
+            if name != "plugin":
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <plugin> (adding to <extension> of "
+                    f"model {self.model!r}); valid attributes: ['plugin']"
+                )
+        plugin = attributes.get("plugin")
+        if not isinstance(plugin, str) or not plugin:
+            raise ValueError(
+                f"a <plugin> of <extension> needs plugin= (the plugin's name, e.g. "
+                f"'mujoco.pid'), got {plugin!r} (model {self.model!r})"
+            )
+        if plugin in self._plugins:
+            raise ValueError(f"model {self.model!r} already declares plugin {plugin!r}")
+        self._top_spec().activate_plugin(plugin)
+        self._plugins.append(plugin)
+        handle = self._plugin_declaration(plugin)
+        self._written[handle._mjs] = {"plugin": None}
+        self._edited()
+        return handle
+
+    def _plugin_declaration(self, plugin: str) -> element_module.Element:
+        """The handle of this model's <extension><plugin plugin=`plugin`>."""
+        declaration = attributes_module.PluginDeclaration(id(self), plugin)
+        return element_module.new_handle(declaration, self, "extension_plugin")
 
     @property
     def deformable(self) -> element_module.Section:

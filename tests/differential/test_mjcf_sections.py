@@ -325,3 +325,66 @@ record('removed', [c.name for c in model.deformable.all_children()])
 def test_deformable_skins_match_dm_control(differential):
     # A skin's rgba is float32 in MjSpec (float64 as written in dm_control).
     differential.assert_same(DEFORMABLE, "mjcf_deformable", rtol=1e-7, atol=1e-7)
+
+
+EXTENSION = """
+import numpy as np
+from dm_control import mjcf
+
+def ident(value):
+    return getattr(value, 'name', value)
+
+model = mjcf.RootElement(model='m')
+body = model.worldbody.add('body', name='b')
+hinge = body.add('joint', name='hinge', type='hinge', axis=[0, 1, 0], damping=0.2)
+body.add('geom', type='capsule', fromto=[0, 0, 0, 0.3, 0, 0], size=[0.03], mass=1.0)
+pid = model.extension.add('plugin', plugin='mujoco.pid')
+gains = pid.add('instance', name='gains')
+gains.add('config', key='kp', value='40')
+ki = gains.add('config', key='ki', value='0')
+gains.add('config', key='kd', value='2')
+servo = model.actuator.add('plugin', name='servo', joint=hinge, plugin='mujoco.pid',
+                           instance=gains, ctrlrange=[-1, 1], actdim=1)
+record('section_tag', model.extension.tag)
+record('plugins', [[c.tag, c.plugin] for c in model.extension.all_children()])
+record('plugin_list', [c.plugin for c in model.extension.plugin])
+record('instances', [[c.tag, c.name] for c in pid.all_children()])
+record('instance_list', [c.name for c in pid.instance])
+record('configs', [[c.tag, c.key, c.value] for c in gains.all_children()])
+record('config_list', [c.key for c in gains.config])
+record('instance_parent', gains.parent.plugin)
+record('config_parent', ki.parent.name)
+record('found', model.find('plugin', 'gains').name)
+record('servo', [servo.tag, servo.plugin, ident(servo.instance), ident(servo.joint)])
+record('servo_found', model.find('actuator', 'servo').tag)
+ki.value = '1'
+record('changed', [c.value for c in gains.config])
+check('bad_extension_child', model.extension.add, 'instance', name='x')
+check('bad_instance_attribute', pid.add, 'instance', name='y', plugin='mujoco.pid')
+check('bad_config_attribute', lambda: gains.add('config', key='kv', weight='1'))
+
+physics = mjcf.Physics.from_mjcf_model(model)
+m = physics.model
+record('nplugin', m.nplugin)
+record('plugin_names', [m.id2name(i, 'plugin') for i in range(m.nplugin)])
+record('plugin_attr', m.plugin_attr)
+record('actuator_plugin', m.actuator_plugin)
+record('na', m.na)
+for step in range(50):
+    physics.bind(servo).ctrl = 0.5
+    physics.step()
+    if step % 10 == 9:
+        record(f'{step}/qpos', physics.data.qpos)
+        record(f'{step}/actuator_force', physics.data.actuator_force)
+        record(f'{step}/act', physics.data.act)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.extension",
+    "mjcf.Element.add",
+    "mjcf.Element.all_children",
+    "mjcf.RootElement.find",
+)
+def test_extension_plugins_match_dm_control(differential):
+    differential.assert_same(EXTENSION, "mjcf_extension", rtol=1e-7, atol=1e-9)
