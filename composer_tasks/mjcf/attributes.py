@@ -1344,6 +1344,112 @@ _CONFIG = {
     ),
 }
 
+
+def _names_text(field: str) -> Custom:
+    """A space-separated list of body names (a flex's `body`), kept as the list of
+    their full names in `field`."""
+
+    def getter(handle: Handle) -> str | None:
+        prefix = handle._scope._full_prefix()
+        names = [
+            name[len(prefix) :] if name.startswith(prefix) else name
+            for name in getattr(handle._mjs, field)
+        ]
+        return " ".join(names) if names else None
+
+    def setter(handle: Handle, value: Any) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"expected body names separated by spaces, got {type(value).__name__}")
+        prefix = handle._scope._full_prefix()
+        setattr(handle._mjs, field, [prefix + name for name in value.split()])
+
+    return Custom(getter, setter, (field,))
+
+
+def _flex_material(handle: Handle) -> Any:
+    names = list(handle._mjs.material)
+    if not names or not names[0]:
+        return None
+    return handle._scope._wrap_by_full_name("material", names[0]) or names[0]
+
+
+def _set_flex_material(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.material = [reference_name(handle, value, "material")]
+    return value if type(value) is str else None  # the name as given
+
+
+def _int_keyword(field: str, keywords: tuple[str, ...]) -> Custom:
+    """A keyword MjSpec keeps as its index in `keywords` (a flex's `elastic2d`,
+    `passive`)."""
+
+    def getter(handle: Handle) -> str:
+        return keywords[int(getattr(handle._mjs, field))]
+
+    def setter(handle: Handle, value: Any) -> None:
+        if isinstance(value, bool) and keywords == ("false", "true"):
+            value = "true" if value else "false"
+        if value not in keywords:
+            raise ValueError(f"expected one of {list(keywords)}, got {value!r}")
+        setattr(handle._mjs, field, keywords.index(value))
+
+    return Custom(getter, setter, (field,))
+
+
+def _not_built(name: str) -> Custom:
+    def refuse(handle: Any, value: Any = None) -> None:
+        raise NotImplementedError(
+            f"a flex's {name!r} is not built through this API (MuJoCo 4 keeps nodes and "
+            "degrees of freedom otherwise); set it on the MjSpec's flex"
+        )
+
+    return Custom(lambda handle: None, refuse, ())
+
+
+# A <flex> of <deformable>, in dm_control's schema order; its <contact>, <edge> and
+# <elasticity> children set fields of the same MjsFlex.
+_FLEX = _named(
+    group=Number("group", integer=True),
+    dim=Number("dim", integer=True),
+    radius=Number("radius"),
+    material=Custom(_flex_material, _set_flex_material, ("material",)),
+    rgba=Vector("rgba", 4),
+    flatskin=Boolean("flatskin"),
+    body=_names_text("vertbody"),
+    vertex=FlatArray("vert"),
+    element=IntArray("elem"),
+    texcoord=FlatArray("texcoord"),
+    elemtexcoord=IntArray("elemtexcoord"),
+    node=_not_built("node"),
+    nodecoord=_not_built("nodecoord"),
+    cellcount=Vector("cellcount", 3, integer=True),
+    dof=_not_built("dof"),
+)
+_FLEX_CONTACT = {
+    "contype": Number("contype", integer=True),
+    "conaffinity": Number("conaffinity", integer=True),
+    "condim": Number("condim", integer=True),
+    "priority": Number("priority", integer=True),
+    "friction": Vector("friction", 3, partial=True),
+    "solmix": Number("solmix"),
+    "solref": Vector("solref", 2, partial=True),
+    "solimp": Vector("solimp", 5, partial=True),
+    "margin": Number("margin"),
+    "gap": Number("gap"),
+    "selfcollide": Keyword("selfcollide", mujoco.mjtFlexSelf),
+    "activelayers": Number("activelayers", integer=True),
+    "passive": _int_keyword("passive", ("false", "true")),
+}
+_FLEX_EDGE = {"stiffness": Number("edgestiffness"), "damping": Number("edgedamping")}
+_FLEX_ELASTICITY = {
+    "young": Number("young"),
+    "poisson": Number("poisson"),
+    "damping": Number("damping"),
+    "thickness": Number("thickness"),
+    "elastic2d": _int_keyword("elastic2d", ("none", "bend", "stretch", "both")),
+    "section": Keyword("section", mujoco.mjtFlexSection),
+    "sectionsize": Vector("sectionsize", 2),
+}
+
 _NUMERIC = _named(size=Number("size", integer=True), data=FlatArray("data"))
 _TEXT = _named(data=Text("data"))
 _TUPLE = _named()
@@ -1362,6 +1468,10 @@ ELEMENT_ATTRIBUTES = {
     "tuple_element": _TUPLE_ELEMENT,
     "skin": _SKIN,
     "bone": _BONE,
+    "flex": _FLEX,
+    "flex_contact": _FLEX_CONTACT,
+    "flex_edge": _FLEX_EDGE,
+    "flex_elasticity": _FLEX_ELASTICITY,
     "plugin": _PLUGIN_ACTUATOR,
     "extension_plugin": _EXTENSION_PLUGIN,
     "instance": _INSTANCE,

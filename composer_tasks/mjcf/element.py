@@ -69,6 +69,7 @@ _CHILD_TAGS = {
     "fixed": ("joint",),
     "tuple": ("element",),
     "skin": ("bone",),
+    "flex": ("contact", "edge", "elasticity"),
     "extension_plugin": ("instance",),
     "instance": ("config",),
 }
@@ -88,7 +89,13 @@ _SHOWN_TAGS = {
     "tendon_joint": "joint",
     "tuple_element": "element",
     "extension_plugin": "plugin",
+    "flex_contact": "contact",
+    "flex_edge": "edge",
+    "flex_elasticity": "elasticity",
 }
+# Children that exist once, with their parent (MJCF's non-repeated children): their
+# handles share the parent's spec element, and their records are keyed apart.
+_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity")
 _TENDONS = ("spatial", "fixed")
 
 # MjSpec neither tells a spatial tendon from a fixed one (that follows from its path)
@@ -130,7 +137,7 @@ SECTIONS = {
     "keyframe": ("key",),
     "tendon": _TENDONS,
     "custom": ("numeric", "text", "tuple"),
-    "deformable": ("skin",),
+    "deformable": ("skin", "flex"),
     "extension": ("plugin",),
 }
 
@@ -161,6 +168,7 @@ NAMESPACES = {
     "tuple": "tuple",
     # dm_control's namespace of the <deformable> section's elements.
     "skin": "deformable",
+    "flex": "deformable",
     "instance": "plugin",
 }
 
@@ -250,6 +258,8 @@ class Element(ElementMethods):
             return self._scope._wrap(self._mjs.tuple)
         if self._tag == "bone":
             return self._scope._wrap(self._mjs.skin)
+        if self._tag.startswith("flex_"):
+            return self._scope._wrap(self._mjs)
         if self._tag == "instance":
             return self._scope._plugin_declaration(self._mjs.plugin_name)
         if self._tag == "config":
@@ -342,13 +352,13 @@ class Element(ElementMethods):
 
     def _record_key(self) -> Any:
         """The key of this element's record of written attributes in its model."""
-        return (self._mjs, "inertial") if self._tag == "inertial" else self._mjs
+        return (self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs
 
     def _record(self) -> dict[str, attributes_module.WrittenForm] | None:
         scope = self._scope
         # `_written` without its property's call when no parsed text is pending.
         records = scope._records if scope._pending_text is None else scope._written
-        return records.get((self._mjs, "inertial") if self._tag == "inertial" else self._mjs)
+        return records.get((self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs)
 
     def get_attributes(self) -> dict:
         """The attributes set on this element (not those its default class gives), by
@@ -535,6 +545,8 @@ class Element(ElementMethods):
             return self._instances()
         if self._tag == "instance":
             return self._configs()
+        if self._tag == "flex":
+            return new_handle(self._mjs, self._scope, "flex_" + tag)
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -579,6 +591,10 @@ class Element(ElementMethods):
             return self._add_tuple_entry(attributes)
         if self._tag == "skin":
             return self._add_bone(attributes)
+        if self._tag == "flex":
+            raise ValueError(
+                f"A <{tag}> child already exists in {self._path()}, please access it directly."
+            )
         if self._tag == "extension_plugin":
             return self._scope._create(
                 "instance",
@@ -843,6 +859,8 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._tag in _SINGLETONS:
+            raise ValueError(f"{self._path()} cannot be removed (it exists with its parent)")
         if self._tag == "config":
             self._mjs.plugin.config = {
                 key: value for key, value in self._mjs.plugin.config.items() if key != self._mjs.key
@@ -1135,12 +1153,6 @@ class Section(SectionMethods):
     def add(self, tag: str, **attributes: Any) -> Element:
         """Adds an element of one of the section's tags (`model.actuator.add("motor", joint=hip)`)."""
         tags = SECTIONS[self._section]
-        if self._section == "deformable" and tag == "flex":
-            raise NotImplementedError(
-                f"<flex> (adding to <deformable> of model {self._scope.model!r}): this API "
-                "does not build flexes; add one to the MjSpec directly (`model.spec.add_flex()`)"
-                " or load it from MJCF text"
-            )
         if tag not in tags:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model "
@@ -1153,7 +1165,12 @@ class Section(SectionMethods):
             scope._check_attached_alive()
         if self._section == "extension":
             return scope._declare_plugin(attributes)
-        return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
+        handle = scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
+        if tag == "flex":  # its children exist with it, with nothing set on them
+            records = scope._records if scope._pending_text is None else scope._written
+            for child in _CHILD_TAGS["flex"]:
+                records[(handle._mjs, "flex_" + child)] = {}
+        return handle
 
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
@@ -1273,6 +1290,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "text": lambda spec, default: spec.add_text(),
     "tuple": lambda spec, default: spec.add_tuple(),
     "skin": lambda spec, default: spec.add_skin(),
+    "flex": lambda spec, default: spec.add_flex(),
 }
 
 
@@ -1333,6 +1351,7 @@ _TAGS_BY_TYPE = {
     mujoco.MjsText: "text",
     mujoco.MjsTuple: "tuple",
     mujoco.MjsSkin: "skin",
+    mujoco.MjsFlex: "flex",
     mujoco.MjsPlugin: "instance",
 }
 

@@ -127,6 +127,8 @@ class ElementMethods:
             return self._tuple_entries()
         if self._tag == "skin":
             return self._bones()
+        if self._tag == "flex":  # its children that exist with it
+            return [self._children_with_tag(tag) for tag in self._child_tags()]
         if self._tag in ("extension_plugin", "instance"):
             return self._children_with_tag(self._child_tags()[0])
         tags = self._child_tags()

@@ -370,8 +370,8 @@ class RootElement(RootElementMethods):
     def deformable(self) -> element_module.Section:
         """The <deformable> section: skins (`deformable.add("skin", vertex=, face=,
         file=, ...)` and their bones, `skin.add("bone", body=, bindpos=, bindquat=,
-        vertid=, vertweight=)`). Flexes (<flex>) are not built through this API: adding
-        one raises."""
+        vertid=, vertweight=)`) and flexes (`deformable.add("flex", dim=, body=,
+        vertex=, element=, ...)`, with `flex.contact`, `flex.edge`, `flex.elasticity`)."""
         return element_module.Section(self, "deformable")
 
     @property
@@ -546,6 +546,9 @@ class RootElement(RootElementMethods):
     def _lookup(self, namespace: str, full_name: str) -> Any:
         if namespace == "default":
             return self._top_spec().find_default(full_name)
+        if namespace == "deformable":  # dm_control's one namespace for flexes and skins
+            spec = self._top_spec()
+            return spec.flex(full_name) or spec.skin(full_name)
         lookup = _LOOKUPS.get(namespace)
         # None for kinds this API has no handles for (tendons): their names read as text.
         return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)

@@ -388,3 +388,64 @@ for step in range(50):
 )
 def test_extension_plugins_match_dm_control(differential):
     differential.assert_same(EXTENSION, "mjcf_extension", rtol=1e-7, atol=1e-9)
+
+
+FLEX = """
+import numpy as np
+from dm_control import mjcf
+
+model = mjcf.RootElement(model='m')
+model.option.timestep = 0.002
+model.worldbody.add('geom', name='floor', type='plane', size=[1, 1, 0.1])
+names = []
+for i, (x, y) in enumerate([(0, 0), (0.1, 0), (0, 0.1), (0.1, 0.1)]):
+    body = model.worldbody.add('body', name=f'v{i}', pos=[x, y, 0.3])
+    body.add('joint', name=f'z{i}', type='slide', axis=[0, 0, 1])
+    body.add('joint', name=f'x{i}', type='slide', axis=[1, 0, 0])
+    body.add('geom', type='sphere', size=[0.005], mass=0.01, contype=0, conaffinity=0)
+    names.append(f'v{i}')
+material = model.asset.add('material', name='cloth', rgba=[0.2, 0.3, 0.9, 1])
+flex = model.deformable.add('flex', name='sheet', dim=2, body=' '.join(names),
+                            vertex=[0, 0, 0] * 4, element=[0, 1, 2, 1, 3, 2], radius=0.004,
+                            material=material, group=2)
+flex.contact.set_attributes(condim=3, solref=[0.01, 1], friction=[0.8], selfcollide='none')
+flex.elasticity.set_attributes(young=2e3, poisson=0.2, thickness=0.002, damping=0.01)
+record('section_children', [c.tag for c in model.deformable.all_children()])
+record('found', model.find('deformable', 'sheet').name)
+record('flex_attributes', sorted(flex.get_attributes()))
+record('body', flex.body)
+record('element', np.array(flex.element))
+record('children', [c.tag for c in flex.all_children()])
+record('contact', flex.contact.get_attributes())
+record('elasticity', flex.elasticity.get_attributes())
+record('edge', flex.edge.get_attributes())
+record('contact_parent', flex.contact.parent.name)
+check('add_existing', flex.add, 'contact')
+
+physics = mjcf.Physics.from_mjcf_model(model)
+m = physics.model
+for field in ('nflex', 'nflexvert', 'nflexedge', 'nflexelem', 'flex_dim', 'flex_vertnum',
+              'flex_edgenum', 'flex_elemnum', 'flex_vertbodyid', 'flex_elem', 'flex_radius',
+              'flex_condim', 'flex_friction', 'flex_solref', 'flex_selfcollide', 'flex_group',
+              'flex_rgba', 'flex_damping'):
+    check(field, lambda: np.array(getattr(m, field)))
+# MuJoCo 4 keeps two materials a flex (its model's flex_matid is (nflex, 2)); the
+# first is the one MJCF's `material` sets.
+record('flex_matid', np.array(m.flex_matid).reshape(m.nflex, -1)[:, 0])
+record('flex_name', m.id2name(0, 'flex'))
+for step in range(150):
+    physics.step()
+    if step % 50 == 49:
+        record(f'{step}/qpos', physics.data.qpos)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.deformable",
+    "mjcf.Element.add",
+    "mjcf.Element.all_children",
+    "mjcf.Element.get_attributes",
+    "mjcf.Element.set_attributes",
+)
+def test_deformable_flexes_match_dm_control(differential):
+    differential.assert_same(FLEX, "mjcf_flex", rtol=1e-6, atol=1e-8)

@@ -30,10 +30,19 @@ def test_a_tendon_path_element_is_fixed_once_added():
     assert model.find_all("tendon") == []
 
 
-def test_a_flex_is_refused_by_name():
+def test_a_flex_refuses_what_it_does_not_build_by_name():
     model = mjcf.RootElement(model="m")
-    with pytest.raises(NotImplementedError, match="<flex>"):
-        model.deformable.add("flex", name="cloth")
+    flex = model.deformable.add("flex", name="cloth", body="world", element=[0])
+    for name in ("node", "nodecoord", "dof"):
+        with pytest.raises(ValueError, match=f"a flex's '{name}' is not built"):
+            setattr(flex, name, "full")
+    with pytest.raises(ValueError, match="A <contact> child already exists"):
+        flex.add("contact")
+    with pytest.raises(ValueError, match="cannot be removed"):
+        flex.contact.remove()
+    flex.contact.condim = 1
+    assert flex.contact.get_attributes() == {"condim": 1}
+    assert flex.edge.get_attributes() == {}
 
 
 def test_a_model_with_plugin_instances_cannot_be_attached():
