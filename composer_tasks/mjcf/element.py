@@ -114,10 +114,17 @@ _WRAP_TAGS = {
 }
 
 
-def remember_tendon(tendon: Any, kind: str) -> None:
-    """Records that spec tendon `tendon` is MJCF's `kind` ("spatial" or "fixed")."""
+def remember_tendon(tendon: Any, kind: str, path_known: bool = True) -> None:
+    """Records that spec tendon `tendon` is MJCF's `kind` ("spatial" or "fixed"), and,
+    for one made through this API (`path_known`), that its path is what `add` adds."""
     _TENDON_KINDS[tendon] = kind
-    _TENDON_PATHS[tendon] = []
+    if path_known:
+        _TENDON_PATHS[tendon] = []
+
+
+def path_is_known(tendon: Any) -> bool:
+    """Whether this API lists spec tendon `tendon`'s path (it made the tendon)."""
+    return tendon in _TENDON_PATHS
 
 
 _ACTUATORS = ("motor", "position", "velocity", "general", "plugin")
@@ -687,7 +694,7 @@ class Element(ElementMethods):
             wrap = tendon.wrap_pulley(values["divisor"])
         else:
             wrap = tendon.wrap_joint(values["joint"], values["coef"])
-        _TENDON_PATHS.setdefault(tendon, []).append(wrap)
+        _TENDON_PATHS.setdefault(tendon, []).append(wrap)  # (known: made by `add` from now)
         _PATH_TENDONS[wrap] = tendon
         scope = self._scope
         (scope._records if scope._pending_text is None else scope._written)[wrap] = written

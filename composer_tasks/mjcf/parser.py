@@ -433,7 +433,8 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
                     if tag == "tendon":
                         if child.tag not in ("spatial", "fixed"):
                             raise _Mismatch(child.tag)
-                        element_module.remember_tendon(member, child.tag)
+                        # MjSpec does not list the parsed path (its wraps).
+                        element_module.remember_tendon(member, child.tag, path_known=False)
                     _record_element(child, member, records)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...

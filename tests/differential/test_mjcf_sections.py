@@ -449,3 +449,57 @@ for step in range(150):
 )
 def test_deformable_flexes_match_dm_control(differential):
     differential.assert_same(FLEX, "mjcf_flex", rtol=1e-6, atol=1e-8)
+
+
+COPY = """
+import numpy as np
+from dm_control import mjcf
+
+def ident(value):
+    return getattr(value, 'name', value)
+
+source = mjcf.RootElement(model='source')
+body = source.worldbody.add('body', name='b', pos=[0, 0, 1])
+hinge = body.add('joint', name='hinge', type='hinge', axis=[0, 1, 0])
+body.add('geom', name='g', type='capsule', fromto=[0, 0, 0, 0.3, 0, 0], size=[0.03])
+top = source.worldbody.add('site', name='top', pos=[0, 0, 1.5])
+tip = body.add('site', name='tip', pos=[0.3, 0, 0])
+rope = source.tendon.add('spatial', name='rope', width=0.005, stiffness=[10.0])
+rope.add('site', site=top)
+rope.add('site', site='tip')
+coupling = source.tendon.add('fixed', name='coupling')
+coupling.add('joint', joint=hinge, coef=0.5)
+source.custom.add('numeric', name='gains', data=[1.0, 2.0])
+pairs = source.custom.add('tuple', name='pairs')
+pairs.add('element', objtype='body', objname=body, prm=0.5)
+skin = source.deformable.add('skin', name='patch', vertex=[0, 0, 1, 0.1, 0, 1, 0, 0.1, 1],
+                             face=[0, 1, 2])
+skin.add('bone', body=body, bindpos=[0, 0, 1], bindquat=[1, 0, 0, 0], vertid=[0, 1, 2],
+         vertweight=[1, 1, 1])
+pid = source.extension.add('plugin', plugin='mujoco.pid')
+gains = pid.add('instance', name='gains')
+gains.add('config', key='kp', value='20')
+source.actuator.add('plugin', name='servo', joint=hinge, plugin='mujoco.pid', instance=gains)
+
+copy = mjcf.RootElement(model='copy')
+copy.include_copy(source)
+record('tendons', [[t.tag, t.name, sorted(t.get_attributes())] for t in copy.find_all('tendon')])
+record('paths', [[c.tag, sorted(c.get_attributes())] for t in copy.find_all('tendon') for c in t.all_children()])
+record('path_targets', [ident(c.site) for c in copy.find('tendon', 'rope').site])
+record('custom', [[c.tag, c.name] for c in copy.custom.all_children()])
+record('entries', [[e.objtype, ident(e.objname), e.prm] for e in copy.custom.tuple[0].element])
+record('skins', [[s.name, len(s.bone)] for s in copy.deformable.skin])
+record('plugins', [[p.plugin, [i.name for i in p.instance]] for p in copy.extension.plugin])
+record('configs', [[c.key, c.value] for c in copy.find('plugin', 'gains').config])
+physics = mjcf.Physics.from_mjcf_model(copy)
+m = physics.model
+record('sizes', [m.ntendon, m.nwrap, m.nnumeric, m.ntuple, m.nskin, m.nplugin, m.nu])
+physics.bind(copy.find('joint', 'hinge')).qpos = 0.3
+physics.forward()
+record('ten_length', physics.data.ten_length)
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.include_copy")
+def test_include_copy_of_the_list_sections_matches_dm_control(differential):
+    differential.assert_same(COPY, "mjcf_sections_copy", rtol=1e-9, atol=1e-9)
