@@ -44,8 +44,8 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     Raises:
       NotImplementedError: `source` has models attached to it (as PyMJCF).
       ValueError: an attribute set on both models differs (without
-        `override_attributes`), a name is taken, or `source` has a tendon parsed from
-        MJCF text (MjSpec does not list its path, which would be lost).
+        `override_attributes`), a name is taken, or `source` has a tendon whose path
+        this API does not know (made by raw MjSpec calls: MjSpec does not list it).
     """
     from composer_tasks.mjcf import element_api
     from composer_tasks.mjcf.root import RootElement
@@ -63,8 +63,9 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     for tendon in source.find_all("tendon", exclude_attachments=True):
         if not element_module.path_is_known(tendon._mjs):
             raise ValueError(
-                f"model {source.model!r} has tendon {tendon.name!r} parsed from MJCF text: "
-                "MjSpec does not list its path, so it cannot be copied"
+                f"model {source.model!r} has tendon {tendon.full_identifier!r} whose path is "
+                "not known (made outside this API: MjSpec does not list a tendon's path), so "
+                "it cannot be copied"
             )
     for tag in ("compiler", "option", "size", "statistic"):
         _sync(getattr(destination, tag), getattr(source, tag), override_attributes)

@@ -122,6 +122,37 @@ def remember_tendon(tendon: Any, kind: str, path_known: bool = True) -> None:
         _TENDON_PATHS[tendon] = []
 
 
+class ParsedWrap:
+    """A path element of a tendon parsed from MJCF text, as the text wrote it: MjSpec
+    does not list a tendon's wraps, so the parser keeps what they are (read-only, as
+    every wrap is) in this stand-in, with the fields of an `MjsWrap`."""
+
+    __slots__ = ("coef", "divisor", "sidesite", "target", "type")
+
+    def __init__(self, xml_tag: str, attributes: dict[str, str]) -> None:
+        self.type = {
+            "site": mujoco.mjtWrap.mjWRAP_SITE,
+            "geom": mujoco.mjtWrap.mjWRAP_SPHERE,  # (a sphere or a cylinder: a geom)
+            "pulley": mujoco.mjtWrap.mjWRAP_PULLEY,
+            "joint": mujoco.mjtWrap.mjWRAP_JOINT,
+        }[xml_tag]
+        self.target = attributes.get(xml_tag if xml_tag != "pulley" else "", "")
+        self.sidesite = attributes.get("sidesite", "")
+        # (MuJoCo's reader requires coef and divisor where they apply.)
+        self.coef = float(attributes.get("coef", 0.0))
+        self.divisor = float(attributes.get("divisor", 0.0))
+
+
+def remember_parsed_path(tendon: Any, children: list[tuple[str, dict[str, str]]]) -> list[Any]:
+    """Records the path of spec tendon `tendon` parsed from MJCF text: `children` are
+    the (tag, attributes) of its path elements in order. Returns their stand-ins."""
+    path = [ParsedWrap(tag, attributes) for tag, attributes in children]
+    _TENDON_PATHS[tendon] = path
+    for wrap in path:
+        _PATH_TENDONS[wrap] = tendon
+    return path
+
+
 def path_is_known(tendon: Any) -> bool:
     """Whether this API lists spec tendon `tendon`'s path (it made the tendon)."""
     return tendon in _TENDON_PATHS
@@ -657,16 +688,23 @@ class Element(ElementMethods):
                     f"{name!r} is not a valid attribute for <{_SHOWN_TAGS.get(tag, tag)}> "
                     f"(adding to {self._path()}); valid attributes: {sorted(table)}"
                 )
-        # The target is required (dm_control's schema); MuJoCo's defaults otherwise.
-        required = {"tendon_site": "site", "tendon_geom": "geom", "tendon_joint": "joint"}
-        if tag in required and attributes.get(required[tag]) is None:
+        # What MuJoCo's MJCF reader requires (dm_control's model then fails to compile
+        # without it; here the add fails, since MjSpec fixes a wrap when it makes it).
+        required = {
+            "tendon_site": ("site",),
+            "tendon_geom": ("geom",),
+            "pulley": ("divisor",),
+            "tendon_joint": ("joint", "coef"),
+        }[tag]
+        missing = [name for name in required if attributes.get(name) is None]
+        if missing:
             raise ValueError(
-                f"a <{_SHOWN_TAGS.get(tag, tag)}> of a tendon needs {required[tag]}= when it "
-                f"is added (adding to {self._path()}): MjSpec fixes a tendon's path elements "
-                "at creation"
+                f"a <{_SHOWN_TAGS.get(tag, tag)}> of a tendon needs {', '.join(missing)} when "
+                f"it is added (adding to {self._path()}): MuJoCo requires it, and MjSpec fixes "
+                "a tendon's path elements at creation"
             )
         written: dict[str, Any] = {}
-        values: dict[str, Any] = {"coef": 1.0, "divisor": 0.0, "sidesite": ""}
+        values: dict[str, Any] = {"sidesite": ""}
         try:
             for name, value in attributes.items():
                 attribute = table[name]
@@ -824,6 +862,12 @@ class Element(ElementMethods):
 
     def _path_elements(self) -> list[Element]:
         """This tendon's path elements, in the order they were added."""
+        if self._mjs not in _TENDON_PATHS:
+            raise NotImplementedError(
+                f"the path of {self._path()} is not known: MjSpec does not list a tendon's "
+                "path elements, and this tendon was made outside this API (or parsed from "
+                "text this API could not match element by element)"
+            )
         return [
             new_handle(wrap, self._scope, _WRAP_TAGS[wrap.type])
             for wrap in _TENDON_PATHS.get(self._mjs, ())

@@ -136,6 +136,13 @@ parsed = mjcf.from_xml_string('''
 ''')
 record('parsed_find_all', [[t.tag, t.name] for t in parsed.find_all('tendon')])
 record('parsed_attributes', parsed.find('tendon', 'coupling').get_attributes())
+record('parsed_paths', [[c.tag, sorted(c.get_attributes())] for t in parsed.find_all('tendon')
+                        for c in t.all_children()])
+record('parsed_targets', [ident(c.site) for c in parsed.find('tendon', 'rope').site]
+       + [[ident(c.joint), c.coef] for c in parsed.find('tendon', 'coupling').joint])
+copied = mjcf.RootElement(model='copied')
+copied.include_copy(parsed)
+record('parsed_copy_paths', [[t.name, [c.tag for c in t.all_children()]] for t in copied.find_all('tendon')])
 physics = mjcf.Physics.from_mjcf_model(parsed)
 record('parsed_length', physics.named.data.ten_length)
 

@@ -23,8 +23,10 @@ def test_a_tendon_path_element_is_fixed_once_added():
         entry.coef = 3.0
     with pytest.raises(ValueError, match="cannot be removed from its tendon"):
         entry.remove()
-    with pytest.raises(ValueError, match=r"needs joint= when it is added"):
+    with pytest.raises(ValueError, match=r"needs joint when it is added"):
         tendon.add("joint", coef=1.0)
+    with pytest.raises(ValueError, match=r"needs coef when it is added"):
+        tendon.add("joint", joint="hinge")
     assert entry.coef == 2.0 and [e.coef for e in tendon.joint] == [2.0]
     tendon.remove()
     assert model.find_all("tendon") == []
