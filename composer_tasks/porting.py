@@ -41,7 +41,10 @@ MODULE_MAP: Mapping[str, str] = {
     # Motion-capture data: the HDF5 loader, trajectories, their props and walker helpers.
     "dm_control.locomotion.mocap": "composer_tasks.mocap",
     "dm_control.manipulation": "suites.manipulation",
-    "dm_control.manipulation.props": "composer_tasks.props",
+    # Its props are dm_control's manipulation variants ("body_geom", a touch sensor),
+    # not entities.props.Primitive (composer_tasks.props.Primitive).
+    "dm_control.manipulation.props": "composer_tasks.props.manipulation",
+    "dm_control.manipulation.props.primitive": "composer_tasks.props.manipulation",
     "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
     "dm_control.entities.props": "composer_tasks.props",
     "dm_control.mujoco": "composer_tasks.physics",

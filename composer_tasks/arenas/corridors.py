@@ -11,7 +11,16 @@ allow, and writes each episode's layout into the model in `initialize_episode`.
 A task that needs the layout before the arena's own callback (to read
 `corridor_length` while placing a walker, say) calls `regenerate(random_state)`
 first, in its own `initialize_episode`; the arena then writes that layout
-instead of drawing another. Facts of dm_control's corridors (Tassa et al. 2020,
+instead of drawing another.
+
+As dm_control's, `regenerate` also writes the layout into the arena's model, so
+a model compiled after it (`mjcf.Physics.from_mjcf_model(arena.mjcf_model)`)
+has that layout. Inside an Environment the compiled model is not rebuilt: once
+`initialize_episode` wrote the layout into the physics, the model's spec returns
+to what was last compiled, so the Environment sees no spec edit (dm_control
+recompiles every episode; here the physics carries the layout). A model compiled
+from the arena after a reset therefore has the layout of the last compilation,
+not the episode's. Facts of dm_control's corridors (Tassa et al. 2020,
 arXiv:2006.12983 §7.1) carried over: 2 m of padding at the ends, walls and
 platforms 0.16 m thick, 4 m high side walls, a 6 m start platform in the gaps
 corridor.
@@ -43,6 +52,8 @@ NumberOrVariation = float | Callable[..., Any]
 ColourOrVariation = Sequence[float] | np.ndarray | Callable[..., Any]
 
 _CORRIDOR_X_PADDING_M = 2.0
+# dm_control's name for the padding (its corridors_test.py sizes a probe geom with it).
+_CORRIDOR_X_PADDING = _CORRIDOR_X_PADDING_M
 _WALL_THICKNESS_M = 0.16
 _SIDE_WALL_HEIGHT_M = 4.0
 _SIDE_WALL_ALPHA = 0.5
@@ -56,13 +67,19 @@ _SPAWN_X_M = 0.0
 def value_bounds(value: object) -> tuple[float, float] | None:
     """(lowest, highest) value a number or variation can take, or None if unknown.
 
-    Numbers, `Constant`s of numbers, and `Uniform`, `UniformInteger` and
-    `UniformChoice` distributions with numeric parameters have known bounds.
+    Numbers, `Constant`s of numbers, `Sequence`s of entries with known bounds, and
+    `Uniform`, `UniformInteger` and `UniformChoice` distributions with numeric
+    parameters have known bounds.
     """
     if isinstance(value, (int, float, np.integer, np.floating)):
         return float(value), float(value)
     if isinstance(value, deterministic.Constant):
         return value_bounds(value(random_state=None))
+    if isinstance(value, deterministic.Sequence):
+        bounds = [value_bounds(entry) for entry in value.values]
+        if any(bound is None for bound in bounds):
+            return None
+        return min(b[0] for b in bounds if b), max(b[1] for b in bounds if b)
     if not isinstance(value, distributions.Distribution):
         return None
     parameters = value.parameters
@@ -205,6 +222,10 @@ class Corridor(composer.Arena):
         self._layout = None
         self._pending = False
         self._plane_ids = None
+        # The spec's layout attributes as last compiled (`after_compile`), and whether
+        # `regenerate` wrote the spec since.
+        self._compiled_spec_values: list[tuple[Any, str, np.ndarray]] | None = None
+        self._spec_written = False
 
     @staticmethod
     def _plane(
@@ -236,7 +257,21 @@ class Corridor(composer.Arena):
         length = _draw(self._corridor_length_value, random_state, "corridor_length")
         self._layout = self._draw_layout(length, width, random_state)
         self._pending = True
+        # As dm_control's `regenerate`, which edits the MJCF model: a model compiled
+        # from the arena now has this layout.
+        for element, attribute, value in self._spec_values(self._layout):
+            setattr(element, attribute, value)
+        self._spec_written = True
         return self._layout
+
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Remembers the spec's layout as compiled, to return to it in `initialize_episode`."""
+        del physics, random_state
+        self._compiled_spec_values = [
+            (element, attribute, np.array(getattr(element, attribute), copy=True))
+            for element, attribute in self._layout_attributes()
+        ]
+        self._spec_written = False
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's layout into the model (drawing it unless a task did)."""
@@ -247,22 +282,33 @@ class Corridor(composer.Arena):
         assert self._layout is not None
         self._write_planes(physics, self._layout)
         self._write_layout(physics, self._layout)
+        # The physics holds the layout now; the spec returns to what was compiled, so
+        # that the Environment finds it unedited and keeps its model.
+        if self._spec_written and self._compiled_spec_values is not None:
+            for element, attribute, value in self._compiled_spec_values:
+                setattr(element, attribute, value)
+            self._spec_written = False
 
-    def _draw_layout(
-        self, length: float, width: float, random_state: np.random.RandomState
-    ) -> dict[str, Any]:
-        return {"corridor_length": length, "corridor_width": width}
+    def _layout_attributes(self) -> list[tuple[Any, str]]:
+        """(spec element, attribute) of every value a layout sets in the spec."""
+        pairs: list[tuple[Any, str]] = []
+        for geom in (self._ground_plane, *self.side_geoms):
+            pairs += [(geom.parent, "pos"), (geom, "size")]
+        for pool in self._pools():
+            for body, geom in zip(pool.bodies, pool.geoms):
+                pairs += [(body, "pos"), (geom, "size"), (geom, "rgba")]
+        return pairs
 
-    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
-        pass
+    def _pools(self) -> tuple[pools.BoxPool, ...]:
+        """The box pools a subclass lays out (none for the empty corridor)."""
+        return ()
 
-    def _ground_z(self) -> float:
-        return 0.0
-
-    def _write_planes(self, physics: Physics, layout: dict[str, Any]) -> None:
+    def _plane_placements(self, layout: dict[str, Any]) -> list[tuple[Any, list, list]]:
+        """(plane geom, its body's position, its size) of the four bounding planes
+        and the ground, for `layout` (world frame, metres)."""
         length, width = layout["corridor_length"], layout["corridor_width"]
         half_x = length / 2 + _CORRIDOR_X_PADDING_M
-        planes = (
+        return [
             (self._ground_plane, [length / 2, 0, self._ground_z()], [half_x, width / 2, 1]),
             (
                 self._left_plane,
@@ -284,7 +330,46 @@ class Corridor(composer.Arena):
                 [length + _CORRIDOR_X_PADDING_M, 0, _SIDE_WALL_HEIGHT_M / 2],
                 [width / 2, _SIDE_WALL_HEIGHT_M / 2, 1],
             ),
-        )
+        ]
+
+    def _spec_values(self, layout: dict[str, Any]) -> list[tuple[Any, str, Any]]:
+        """(spec element, attribute, value) that put `layout` into the spec."""
+        values: list[tuple[Any, str, Any]] = []
+        for geom, position, size in self._plane_placements(layout):
+            values += [(geom.parent, "pos", position), (geom, "size", size)]
+        for pool, (centers, half_sizes, rgba) in zip(self._pools(), self._pool_boxes(layout)):
+            count = len(centers)
+            for index, (body, geom) in enumerate(zip(pool.bodies, pool.geoms)):
+                if index < count:
+                    values += [
+                        (body, "pos", centers[index]),
+                        (geom, "size", half_sizes[index]),
+                        (geom, "rgba", rgba[index]),
+                    ]
+                else:
+                    # An unused box is parked where the pool built it, far below.
+                    values.append((body, "pos", [0.0, 0.0, pools.PARKING_Z_M]))
+        return values
+
+    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
+        """(centers (k, 3), half_sizes (k, 3), rgba (k, 4)) of each pool's boxes in
+        `layout`, in the order of `_pools`."""
+        del layout
+        return []
+
+    def _draw_layout(
+        self, length: float, width: float, random_state: np.random.RandomState
+    ) -> dict[str, Any]:
+        return {"corridor_length": length, "corridor_width": width}
+
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
+        pass
+
+    def _ground_z(self) -> float:
+        return 0.0
+
+    def _write_planes(self, physics: Physics, layout: dict[str, Any]) -> None:
+        planes = self._plane_placements(layout)
         model = physics.model
         if self._plane_ids is None or self._plane_ids[0] is not model:
             geoms = [plane for plane, _, _ in planes]
@@ -488,7 +573,10 @@ class GapsCorridor(Corridor):
         )
         return layout
 
-    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
+    def _pools(self) -> tuple[pools.BoxPool, ...]:
+        return (self._platforms,)
+
+    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
         starts, ends = layout["platform_starts"], layout["platform_ends"]
         count = len(starts)
         centers = np.column_stack(
@@ -501,7 +589,11 @@ class GapsCorridor(Corridor):
                 np.full(count, _WALL_THICKNESS_M),
             ]
         )
-        self._platforms.write(physics, centers, half_sizes, rgba=layout["platform_rgba"])
+        return [(centers, half_sizes, layout["platform_rgba"])]
+
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
+        ((centers, half_sizes, rgba),) = self._pool_boxes(layout)
+        self._platforms.write(physics, centers, half_sizes, rgba=rgba)
 
     @property
     def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
@@ -626,7 +718,10 @@ class WallsCorridor(Corridor):
         layout["wall_rgba"] = _draw_colours(self._wall_rgba, used, random_state, "wall_rgba")
         return layout
 
-    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
+    def _pools(self) -> tuple[pools.BoxPool, ...]:
+        return (self._walls,)
+
+    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
         widths, heights = layout["wall_width"], layout["wall_height"]
         count = len(widths)
         y = layout["wall_side"] * (layout["corridor_width"] - widths) / 2
@@ -634,7 +729,11 @@ class WallsCorridor(Corridor):
         half_sizes = np.column_stack(
             [np.full(count, _WALL_THICKNESS_M / 2), widths / 2, heights / 2]
         )
-        self._walls.write(physics, centers, half_sizes, rgba=layout["wall_rgba"])
+        return [(centers, half_sizes, layout["wall_rgba"])]
+
+    def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
+        ((centers, half_sizes, rgba),) = self._pool_boxes(layout)
+        self._walls.write(physics, centers, half_sizes, rgba=rgba)
 
     @property
     def walls(self) -> tuple[mujoco.MjsGeom, ...]:

@@ -132,6 +132,13 @@ def merge_compiler(top_spec: Any, child: RootElement) -> None:
     """
     from composer_tasks.mjcf.root import root_of
 
+    if len(child._spec.plugins):
+        # Before anything changes: this runs ahead of every attach of a model.
+        raise NotImplementedError(
+            f"model {child.model!r} has plugin instances ({[p.name for p in child._spec.plugins]})"
+            ": MjSpec's attach does not carry plugin instances into the model it attaches to "
+            "(MuJoCo 4); declare the plugin and its instances in the root model instead"
+        )
     if not child._authored:
         return
     top = root_of(top_spec)

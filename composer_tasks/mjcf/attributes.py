@@ -371,6 +371,15 @@ def _name_unnamed(element: Any, namespace: str) -> str:
     return full_name
 
 
+def class_of(mjs: Any) -> Any:
+    """The default class (`MjsDefault`) spec element `mjs` was made in, or None for an
+    element without one. (MjSpec gives a tendon's as `default()`, others' as
+    `classname`.)"""
+    if isinstance(mjs, mujoco.MjsTendon):
+        return mjs.default()
+    return getattr(mjs, "classname", None)
+
+
 def reference_name(handle: Handle, value: Any, namespace: str) -> str:
     """The full name a reference attribute of `handle` stores for `value`."""
     if isinstance(value, str):
@@ -797,7 +806,34 @@ def _actuator(**extra: Attribute | None) -> dict[str, Attribute | None]:
     return table
 
 
+def _set_actuator_plugin(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a plugin's name, got {type(value).__name__}")
+    handle._mjs.plugin.plugin_name = value
+    handle._mjs.plugin.active = True
+
+
+def _actuator_instance(handle: Handle) -> Any:
+    name = handle._mjs.plugin.name
+    return (handle._scope._wrap_by_full_name("plugin", name) or name) if name else None
+
+
+def _set_actuator_instance(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.plugin.name = reference_name(handle, value, "plugin")
+    handle._mjs.plugin.active = True
+    return value if type(value) is str else None  # the name as given
+
+
 _MOTOR = _actuator()
+# An actuator computed by a plugin (<actuator><plugin plugin= instance=>): MjSpec's
+# actuator with its `plugin` struct active.
+_PLUGIN_ACTUATOR = _actuator(
+    plugin=Custom(lambda h: h._mjs.plugin.plugin_name or None, _set_actuator_plugin, ()),
+    instance=Custom(_actuator_instance, _set_actuator_instance, ()),
+    actdim=Number("actdim", integer=True),
+    dyntype=Keyword("dyntype", mujoco.mjtDyn),
+    dynprm=Vector("dynprm", 10, partial=True),
+)
 _POSITION = _actuator(
     kp=Custom(_gain, _set_position_kp, ("gainprm", "biasprm")),
     kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
@@ -994,7 +1030,460 @@ _KEY = _named(
     mquat=FlatArray("mquat"),
 )
 
+
+class SpringLength(Vector):
+    """A tendon's `springlength`: one number is both ends of the dead band (MuJoCo's XML
+    reader writes it twice), two are the band."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field, 2, partial=True)
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        values = _numbers(value)
+        if values.size == 1:
+            return super().set(handle, [float(values[0])] * 2) and 1
+        return super().set(handle, value)
+
+
+# A spatial tendon's attributes in dm_control's schema order (get_attributes lists them
+# so); a fixed tendon has all but the drawing ones (width, material, rgba).
+_SPATIAL = _named(
+    group=Number("group", integer=True),
+    limited=Limited("limited"),
+    actuatorfrclimited=Limited("actfrclimited"),
+    range=Vector("range", 2),
+    actuatorfrcrange=Vector("actfrcrange", 2),
+    solreflimit=Vector("solref_limit", 2, partial=True),
+    solimplimit=Vector("solimp_limit", 5, partial=True),
+    solreffriction=Vector("solref_friction", 2, partial=True),
+    solimpfriction=Vector("solimp_friction", 5, partial=True),
+    frictionloss=Number("frictionloss"),
+    springlength=SpringLength("springlength"),
+    width=Number("width"),
+    material=Reference("material", "material"),
+    margin=Number("margin"),
+    # MuJoCo 4 keeps polynomial coefficients; MJCF's one number is the first.
+    stiffness=Vector("stiffness", 3, partial=True),
+    damping=Vector("damping", 3, partial=True),
+    armature=Number("armature"),
+    rgba=Vector("rgba", 4),
+    user=FlatArray("userdata"),
+)
+_FIXED = {
+    name: attribute
+    for name, attribute in _SPATIAL.items()
+    if name not in ("width", "material", "rgba")
+}
+
+
+class WrapValue(Attribute):
+    """An attribute of a tendon's path element (<site>, <geom>, <pulley>, <joint> in a
+    tendon): MjSpec fixes it when the element is added (its wraps have no setters),
+    so it is given to `add` and only read afterwards. A reference reads back as the
+    referred element's handle, a number as a float."""
+
+    def __init__(self, field: str, namespace: str | None = None) -> None:
+        super().__init__(field)
+        self.namespace = namespace
+
+    def get(self, handle: Handle) -> Any:
+        value = getattr(handle._mjs, self.field)
+        if self.namespace is None:
+            return float(value)
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            return handle._scope._wrap_by_full_name(self.namespace, value) or value
+        return handle._scope._wrap(value)  # MjSpec gives the target element itself
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        raise ValueError(
+            f"the {self.field!r} of a tendon's path element is fixed when it is added "
+            "(MjSpec's tendon wraps cannot change); remove the tendon and add it again"
+        )
+
+
+# A tendon's path elements, by internal tag: the tendon's `add` passes these to MjSpec.
+_TENDON_SITE = {"site": WrapValue("target", "site")}
+_TENDON_GEOM = {"geom": WrapValue("target", "geom"), "sidesite": WrapValue("sidesite", "site")}
+_PULLEY = {"divisor": WrapValue("divisor")}
+_TENDON_JOINT = {"joint": WrapValue("target", "joint"), "coef": WrapValue("coef")}
+
+
+class TupleEntry:
+    """One <element> of a custom <tuple>: entry `index` of the `MjsTuple`'s lists
+    (`objtype`, `objname`, `objprm`); MjSpec has no element of its own for it."""
+
+    __slots__ = ("index", "tuple")
+
+    def __init__(self, tuple_: Any, index: int) -> None:
+        self.tuple = tuple_
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TupleEntry)
+            and other.tuple == self.tuple
+            and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.tuple), self.index))
+
+    def read(self, field: str) -> Any:
+        return list(getattr(self.tuple, field))[self.index]
+
+    def write(self, field: str, value: Any) -> None:
+        values = list(getattr(self.tuple, field))
+        values[self.index] = value
+        setattr(self.tuple, field, values)
+
+
+def _entry_objtype(handle: Handle) -> str:
+    return mujoco.mju_type2Str(int(handle._mjs.read("objtype")))
+
+
+def _set_entry_objtype(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str) or mujoco.mju_str2Type(value) == mujoco.mjtObj.mjOBJ_UNKNOWN:
+        raise ValueError(f"expected a MuJoCo object type ('body', 'geom', ...), got {value!r}")
+    handle._mjs.write("objtype", int(mujoco.mju_str2Type(value)))
+
+
+def _entry_namespace(handle: Handle) -> str | None:
+    """The `find` namespace of the object a tuple entry names (None: not one of them)."""
+    from composer_tasks.mjcf import namescope
+
+    kind = _entry_objtype(handle)
+    kind = "body" if kind == "xbody" else kind
+    return kind if kind in namescope.NAMESPACES and kind != "default" else None
+
+
+def _entry_objname(handle: Handle) -> Any:
+    name = handle._mjs.read("objname")
+    namespace = _entry_namespace(handle)
+    if not name:
+        return None
+    if namespace is None:
+        return name
+    return handle._scope._wrap_by_full_name(namespace, name) or name
+
+
+def _set_entry_objname(handle: Handle, value: Any) -> WrittenForm:
+    namespace = _entry_namespace(handle)
+    if namespace is None:
+        if not isinstance(value, str):
+            raise TypeError(f"expected a name, got {type(value).__name__}")
+        name = handle._scope._full_prefix() + value
+    else:
+        name = reference_name(handle, value, namespace)
+    handle._mjs.write("objname", name)
+    return value if type(value) is str else None  # the name as given
+
+
+def _set_entry_prm(handle: Handle, value: Any) -> None:
+    handle._mjs.write("objprm", Number("prm").convert(handle, value))
+
+
+class IntArray(FlatArray):
+    """A list of integers of any length (a skin's faces, a bone's vertex ids)."""
+
+    def convert(self, handle: Handle, value: Any) -> list[int]:
+        values = _numbers(value)
+        if not np.all(values == np.round(values)):
+            raise ValueError(f"expected integers, got {value!r}")
+        return values.astype(int).tolist()
+
+
+class BoneEntry:
+    """One <bone> of a <skin>: entry `index` of the `MjsSkin`'s bone lists (`bodyname`,
+    `bindpos` and `bindquat` (3 and 4 numbers an entry), `vertid`, `vertweight`)."""
+
+    __slots__ = ("index", "skin")
+    _WIDTHS = {"bindpos": 3, "bindquat": 4}
+
+    def __init__(self, skin: Any, index: int) -> None:
+        self.skin = skin
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, BoneEntry) and other.skin == self.skin and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.skin), self.index, "bone"))
+
+    def read(self, field: str) -> Any:
+        width = self._WIDTHS.get(field)
+        values = list(getattr(self.skin, field))
+        if width is None:
+            return values[self.index]
+        return np.array(values[width * self.index : width * (self.index + 1)])
+
+    def write(self, field: str, value: Any) -> None:
+        width = self._WIDTHS.get(field)
+        values = list(getattr(self.skin, field))
+        if width is None:
+            values[self.index] = value
+        else:
+            values[width * self.index : width * (self.index + 1)] = list(value)
+        setattr(self.skin, field, values)
+
+
+def _bone_value(field: str, convert: Callable[[Any, Any], Any]) -> Custom:
+    def getter(handle: Handle) -> Any:
+        value = handle._mjs.read(field)
+        return np.array(value) if isinstance(value, list) else value
+
+    def setter(handle: Handle, value: Any) -> None:
+        handle._mjs.write(field, convert(handle, value))
+
+    return Custom(getter, setter, ())
+
+
+def _bone_body(handle: Handle) -> Any:
+    name = handle._mjs.read("bodyname")
+    return (handle._scope._wrap_by_full_name("body", name) or name) if name else None
+
+
+def _set_bone_body(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.write("bodyname", reference_name(handle, value, "body"))
+    return value if type(value) is str else None  # the name as given
+
+
+_SKIN = _named(
+    file=File("file"),
+    material=Reference("material", "material"),
+    rgba=Vector("rgba", 4),
+    inflate=Number("inflate"),
+    vertex=FlatArray("vert"),
+    texcoord=FlatArray("texcoord"),
+    face=IntArray("face"),
+    group=Number("group", integer=True),
+)
+_BONE = {
+    "body": Custom(_bone_body, _set_bone_body, ()),
+    "bindpos": _bone_value("bindpos", lambda h, v: _fixed(v, 3)),
+    "bindquat": _bone_value("bindquat", lambda h, v: _fixed(v, 4)),
+    "vertid": _bone_value("vertid", lambda h, v: IntArray("vertid").convert(h, v)),
+    "vertweight": _bone_value("vertweight", lambda h, v: _numbers(v).tolist()),
+}
+
+
+def _fixed(value: Any, size: int) -> list[float]:
+    values = _numbers(value)
+    if values.size != size:
+        raise ValueError(f"expected {size} numbers, got {value!r}")
+    return values.tolist()
+
+
+class PluginDeclaration:
+    """A model's <extension><plugin plugin="..."/>: MjSpec activates the plugin by name
+    (`MjSpec.activate_plugin`) and keeps no element for it."""
+
+    __slots__ = ("name", "scope_id")
+
+    def __init__(self, scope_id: int, name: str) -> None:
+        self.scope_id = scope_id
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, PluginDeclaration)
+            and other.scope_id == self.scope_id
+            and other.name == self.name
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.scope_id, self.name, "plugin"))
+
+
+class ConfigEntry:
+    """A <config key= value=> of a plugin <instance>: one entry of the `MjsPlugin`'s
+    `config` dict."""
+
+    __slots__ = ("key", "plugin")
+
+    def __init__(self, plugin: Any, key: str) -> None:
+        self.plugin = plugin
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ConfigEntry) and other.plugin == self.plugin and other.key == self.key
+        )
+
+    def __hash__(self) -> int:
+        return hash((hash(self.plugin), self.key))
+
+
+def _fixed_at_creation(what: str) -> Callable[[Any, Any], None]:
+    def setter(handle: Any, value: Any) -> None:
+        raise ValueError(
+            f"the {what} is fixed when it is added (MjSpec keeps it as a name); add a new one"
+        )
+
+    return setter
+
+
+def _set_config_value(handle: Handle, value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    entry = handle._mjs
+    entry.plugin.config = {**entry.plugin.config, entry.key: value}
+
+
+_EXTENSION_PLUGIN = {
+    "plugin": Custom(lambda handle: handle._mjs.name, _fixed_at_creation("plugin's name"), ()),
+}
+_INSTANCE = _named()
+_CONFIG = {
+    "key": Custom(lambda handle: handle._mjs.key, _fixed_at_creation("config's key"), ()),
+    "value": Custom(
+        lambda handle: handle._mjs.plugin.config.get(handle._mjs.key), _set_config_value, ()
+    ),
+}
+
+
+def _names_text(field: str) -> Custom:
+    """A space-separated list of body names (a flex's `body`), kept as the list of
+    their full names in `field`."""
+
+    def getter(handle: Handle) -> str | None:
+        prefix = handle._scope._full_prefix()
+        names = [
+            name[len(prefix) :] if name.startswith(prefix) else name
+            for name in getattr(handle._mjs, field)
+        ]
+        return " ".join(names) if names else None
+
+    def setter(handle: Handle, value: Any) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"expected body names separated by spaces, got {type(value).__name__}")
+        prefix = handle._scope._full_prefix()
+        setattr(handle._mjs, field, [prefix + name for name in value.split()])
+
+    return Custom(getter, setter, (field,))
+
+
+def _flex_material(handle: Handle) -> Any:
+    names = list(handle._mjs.material)
+    if not names or not names[0]:
+        return None
+    return handle._scope._wrap_by_full_name("material", names[0]) or names[0]
+
+
+def _set_flex_material(handle: Handle, value: Any) -> WrittenForm:
+    handle._mjs.material = [reference_name(handle, value, "material")]
+    return value if type(value) is str else None  # the name as given
+
+
+def _int_keyword(field: str, keywords: tuple[str, ...]) -> Custom:
+    """A keyword MjSpec keeps as its index in `keywords` (a flex's `elastic2d`,
+    `passive`)."""
+
+    def getter(handle: Handle) -> str:
+        return keywords[int(getattr(handle._mjs, field))]
+
+    def setter(handle: Handle, value: Any) -> None:
+        if isinstance(value, bool) and keywords == ("false", "true"):
+            value = "true" if value else "false"
+        if value not in keywords:
+            raise ValueError(f"expected one of {list(keywords)}, got {value!r}")
+        setattr(handle._mjs, field, keywords.index(value))
+
+    return Custom(getter, setter, (field,))
+
+
+def _not_built(name: str) -> Custom:
+    def refuse(handle: Any, value: Any = None) -> None:
+        raise NotImplementedError(
+            f"a flex's {name!r} is not built through this API (MuJoCo 4 keeps nodes and "
+            "degrees of freedom otherwise); set it on the MjSpec's flex"
+        )
+
+    return Custom(lambda handle: None, refuse, ())
+
+
+# A <flex> of <deformable>, in dm_control's schema order; its <contact>, <edge> and
+# <elasticity> children set fields of the same MjsFlex.
+_FLEX = _named(
+    group=Number("group", integer=True),
+    dim=Number("dim", integer=True),
+    radius=Number("radius"),
+    material=Custom(_flex_material, _set_flex_material, ("material",)),
+    rgba=Vector("rgba", 4),
+    flatskin=Boolean("flatskin"),
+    body=_names_text("vertbody"),
+    vertex=FlatArray("vert"),
+    element=IntArray("elem"),
+    texcoord=FlatArray("texcoord"),
+    elemtexcoord=IntArray("elemtexcoord"),
+    node=_not_built("node"),
+    nodecoord=_not_built("nodecoord"),
+    cellcount=Vector("cellcount", 3, integer=True),
+    dof=_not_built("dof"),
+)
+_FLEX_CONTACT = {
+    "contype": Number("contype", integer=True),
+    "conaffinity": Number("conaffinity", integer=True),
+    "condim": Number("condim", integer=True),
+    "priority": Number("priority", integer=True),
+    "friction": Vector("friction", 3, partial=True),
+    "solmix": Number("solmix"),
+    "solref": Vector("solref", 2, partial=True),
+    "solimp": Vector("solimp", 5, partial=True),
+    "margin": Number("margin"),
+    "gap": Number("gap"),
+    "selfcollide": Keyword("selfcollide", mujoco.mjtFlexSelf),
+    "activelayers": Number("activelayers", integer=True),
+    "passive": _int_keyword("passive", ("false", "true")),
+}
+_FLEX_EDGE = {"stiffness": Number("edgestiffness"), "damping": Number("edgedamping")}
+_FLEX_ELASTICITY = {
+    "young": Number("young"),
+    "poisson": Number("poisson"),
+    "damping": Number("damping"),
+    "thickness": Number("thickness"),
+    "elastic2d": _int_keyword("elastic2d", ("none", "bend", "stretch", "both")),
+    "section": Keyword("section", mujoco.mjtFlexSection),
+    "sectionsize": Vector("sectionsize", 2),
+}
+
+_NUMERIC = _named(size=Number("size", integer=True), data=FlatArray("data"))
+_TEXT = _named(data=Text("data"))
+_TUPLE = _named()
+_TUPLE_ELEMENT = {
+    # (No fields to snapshot: an entry is no spec element; `set_attributes` on one is
+    # not undone when a later attribute fails.)
+    "objtype": Custom(_entry_objtype, _set_entry_objtype, ()),
+    "objname": Custom(_entry_objname, _set_entry_objname, ()),
+    "prm": Custom(lambda handle: float(handle._mjs.read("objprm")), _set_entry_prm, ()),
+}
+
 ELEMENT_ATTRIBUTES = {
+    "numeric": _NUMERIC,
+    "text": _TEXT,
+    "tuple": _TUPLE,
+    "tuple_element": _TUPLE_ELEMENT,
+    "skin": _SKIN,
+    "bone": _BONE,
+    "flex": _FLEX,
+    "flex_contact": _FLEX_CONTACT,
+    "flex_edge": _FLEX_EDGE,
+    "flex_elasticity": _FLEX_ELASTICITY,
+    "plugin": _PLUGIN_ACTUATOR,
+    "extension_plugin": _EXTENSION_PLUGIN,
+    "instance": _INSTANCE,
+    "config": _CONFIG,
+    "spatial": _SPATIAL,
+    "fixed": _FIXED,
+    # A default class's <tendon>: what both kinds share, and the spatial ones' drawing.
+    "tendon": _SPATIAL,
+    "tendon_site": _TENDON_SITE,
+    "tendon_geom": _TENDON_GEOM,
+    "pulley": _PULLEY,
+    "tendon_joint": _TENDON_JOINT,
     "body": _BODY,
     "geom": _GEOM,
     "site": _SITE,

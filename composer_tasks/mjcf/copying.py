@@ -22,11 +22,20 @@ if TYPE_CHECKING:
     from composer_tasks.mjcf.element import Element
     from composer_tasks.mjcf.root import RootElement
 
-# The MjSpec collections this API has no elements for: a source holding any of them
-# cannot be copied without losing them.
-_UNCOVERED = ("tendons", "texts", "numerics", "tuples", "flexes", "skins", "plugins")
-
-_SECTIONS = ("asset", "contact", "equality", "actuator", "sensor", "keyframe")
+# The sections copied element by element, with their elements' children, in MJCF's
+# order (an extension's plugins come first: instances are referred to by actuators).
+_SECTIONS = (
+    "extension",
+    "asset",
+    "deformable",
+    "contact",
+    "tendon",
+    "equality",
+    "actuator",
+    "sensor",
+    "custom",
+    "keyframe",
+)
 
 
 def include_copy(destination: RootElement, source: RootElement, override_attributes: bool) -> None:
@@ -35,8 +44,8 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     Raises:
       NotImplementedError: `source` has models attached to it (as PyMJCF).
       ValueError: an attribute set on both models differs (without
-        `override_attributes`), a name is taken, or `source` holds elements this
-        API does not have (tendons, custom data, flexes, skins, plugins).
+        `override_attributes`), a name is taken, or `source` has a tendon whose path
+        this API does not know (made by raw MjSpec calls: MjSpec does not list it).
     """
     from composer_tasks.mjcf import element_api
     from composer_tasks.mjcf.root import RootElement
@@ -49,11 +58,14 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
         destination._check_attached_alive()
     if source._child_scopes:
         raise NotImplementedError("Cannot copy from elements with attachments")
-    for collection in _UNCOVERED:
-        if list(getattr(source._spec, collection, ())):
+    from composer_tasks.mjcf import element as element_module
+
+    for tendon in source.find_all("tendon", exclude_attachments=True):
+        if not element_module.path_is_known(tendon._mjs):
             raise ValueError(
-                f"model {source.model!r} has {collection}, which composer_tasks.mjcf cannot "
-                "copy (it has no elements for them); they would be lost"
+                f"model {source.model!r} has tendon {tendon.full_identifier!r} whose path is "
+                "not known (made outside this API: MjSpec does not list a tendon's path), so "
+                "it cannot be copied"
             )
     for tag in ("compiler", "option", "size", "statistic"):
         _sync(getattr(destination, tag), getattr(source, tag), override_attributes)
@@ -68,7 +80,16 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     for tag in _SECTIONS:
         target = getattr(destination, tag)
         for child in getattr(source, tag).all_children():
-            _copy_element(destination, target, child, override_attributes, created)
+            if tag == "extension":
+                _copy_plugin(destination, child, created)
+                continue
+            copy = _copy_element(destination, target, child, override_attributes, created)
+            # A tendon's path, a tuple's entries, a skin's bones, a flex's children.
+            for grandchild in child.all_children():
+                if grandchild.tag in ("contact", "edge", "elasticity"):  # exist with a flex
+                    getattr(copy, grandchild.tag).set_attributes(**_portable(grandchild))
+                else:
+                    created.append(copy.add(grandchild.tag, **_portable(grandchild)))
     assets = source.get_assets()
     if assets:
         spec = destination._top_spec()
@@ -233,6 +254,19 @@ def _copy_element(
         if values:
             target.set_attributes(**values)
     return target
+
+
+def _copy_plugin(destination: RootElement, plugin: Element, created: list[Element]) -> None:
+    """Declares `plugin` (a source's <extension><plugin>) in `destination`, unless it is
+    already, and copies its instances with their settings."""
+    name = plugin.plugin
+    declared = [p for p in destination.extension.all_children() if p.plugin == name]
+    target = declared[0] if declared else destination.extension.add("plugin", plugin=name)
+    for instance in plugin.all_children():
+        copy = target.add("instance", **_portable(instance))
+        created.append(copy)
+        for config in instance.all_children():
+            copy.add("config", **_portable(config))
 
 
 def _same_place(first: Any, second: Any) -> bool:

@@ -357,7 +357,7 @@ class DefaultTag:
         users = [
             element
             for element in elements
-            if getattr(element, "classname", None) is not None and element.classname.name in classes
+            if (found := attributes_module.class_of(element)) is not None and found.name in classes
         ]
         if not users and not derived:
             return []
@@ -392,7 +392,7 @@ class DefaultTag:
         prefix = scope._full_prefix()
         users_by_class: dict[str, list[Any]] = {}
         for element in getattr(top_spec, _COLLECTIONS[kind]):
-            classname = getattr(element, "classname", None)
+            classname = attributes_module.class_of(element)
             if classname is not None:
                 users_by_class.setdefault(classname.name, []).append(element)
         followers: list[Any] = []

@@ -64,9 +64,101 @@ _BODY_CHILDREN: dict[str, Any] = {
 _CHILD_TAGS = {
     "body": tuple(_BODY_CHILDREN),
     "worldbody": tuple(tag for tag in _BODY_CHILDREN if tag != "inertial"),
+    # A tendon's path: MJCF's tag -> the internal tag of its table (attributes.py).
+    "spatial": ("site", "geom", "pulley"),
+    "fixed": ("joint",),
+    "tuple": ("element",),
+    "skin": ("bone",),
+    "flex": ("contact", "edge", "elasticity"),
+    "extension_plugin": ("instance",),
+    "instance": ("config",),
 }
 
-_ACTUATORS = ("motor", "position", "velocity", "general")
+# The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
+# internal tag shows (`Element.tag`).
+_PATH_TAGS = {
+    "site": "tendon_site",
+    "geom": "tendon_geom",
+    "pulley": "pulley",
+    "joint": "tendon_joint",
+}
+_SHOWN_TAGS = {
+    "equality_joint": "joint",
+    "tendon_site": "site",
+    "tendon_geom": "geom",
+    "tendon_joint": "joint",
+    "tuple_element": "element",
+    "extension_plugin": "plugin",
+    "flex_contact": "contact",
+    "flex_edge": "edge",
+    "flex_elasticity": "elasticity",
+}
+# Children that exist once, with their parent (MJCF's non-repeated children): their
+# handles share the parent's spec element, and their records are keyed apart.
+_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity")
+_TENDONS = ("spatial", "fixed")
+
+# MjSpec neither tells a spatial tendon from a fixed one (that follows from its path)
+# nor lists a tendon's path elements (`MjsWrap`s, which it cannot change or delete
+# either): both are kept here, per spec element, for the tendons made or parsed
+# through this API. Keyed by the spec elements, whose hashes are their addresses.
+_TENDON_KINDS: dict[Any, str] = {}
+_TENDON_PATHS: dict[Any, list[Any]] = {}
+_PATH_TENDONS: dict[Any, Any] = {}
+_WRAP_TAGS = {
+    mujoco.mjtWrap.mjWRAP_SITE: "tendon_site",
+    mujoco.mjtWrap.mjWRAP_SPHERE: "tendon_geom",
+    mujoco.mjtWrap.mjWRAP_CYLINDER: "tendon_geom",
+    mujoco.mjtWrap.mjWRAP_PULLEY: "pulley",
+    mujoco.mjtWrap.mjWRAP_JOINT: "tendon_joint",
+}
+
+
+def remember_tendon(tendon: Any, kind: str, path_known: bool = True) -> None:
+    """Records that spec tendon `tendon` is MJCF's `kind` ("spatial" or "fixed"), and,
+    for one made through this API (`path_known`), that its path is what `add` adds."""
+    _TENDON_KINDS[tendon] = kind
+    if path_known:
+        _TENDON_PATHS[tendon] = []
+
+
+class ParsedWrap:
+    """A path element of a tendon parsed from MJCF text, as the text wrote it: MjSpec
+    does not list a tendon's wraps, so the parser keeps what they are (read-only, as
+    every wrap is) in this stand-in, with the fields of an `MjsWrap`."""
+
+    __slots__ = ("coef", "divisor", "sidesite", "target", "type")
+
+    def __init__(self, xml_tag: str, attributes: dict[str, str]) -> None:
+        self.type = {
+            "site": mujoco.mjtWrap.mjWRAP_SITE,
+            "geom": mujoco.mjtWrap.mjWRAP_SPHERE,  # (a sphere or a cylinder: a geom)
+            "pulley": mujoco.mjtWrap.mjWRAP_PULLEY,
+            "joint": mujoco.mjtWrap.mjWRAP_JOINT,
+        }[xml_tag]
+        self.target = attributes.get(xml_tag if xml_tag != "pulley" else "", "")
+        self.sidesite = attributes.get("sidesite", "")
+        # (MuJoCo's reader requires coef and divisor where they apply.)
+        self.coef = float(attributes.get("coef", 0.0))
+        self.divisor = float(attributes.get("divisor", 0.0))
+
+
+def remember_parsed_path(tendon: Any, children: list[tuple[str, dict[str, str]]]) -> list[Any]:
+    """Records the path of spec tendon `tendon` parsed from MJCF text: `children` are
+    the (tag, attributes) of its path elements in order. Returns their stand-ins."""
+    path = [ParsedWrap(tag, attributes) for tag, attributes in children]
+    _TENDON_PATHS[tendon] = path
+    for wrap in path:
+        _PATH_TENDONS[wrap] = tendon
+    return path
+
+
+def path_is_known(tendon: Any) -> bool:
+    """Whether this API lists spec tendon `tendon`'s path (it made the tendon)."""
+    return tendon in _TENDON_PATHS
+
+
+_ACTUATORS = ("motor", "position", "velocity", "general", "plugin")
 _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
     "connect": mujoco.mjtEq.mjEQ_CONNECT,
@@ -81,6 +173,10 @@ SECTIONS = {
     "contact": ("pair", "exclude"),
     "equality": tuple(_EQUALITIES),
     "keyframe": ("key",),
+    "tendon": _TENDONS,
+    "custom": ("numeric", "text", "tuple"),
+    "deformable": ("skin", "flex"),
+    "extension": ("plugin",),
 }
 
 # Namespace (the kind `find` looks for) of each tag.
@@ -103,6 +199,15 @@ NAMESPACES = {
     **{tag: "actuator" for tag in _ACTUATORS},
     **{tag: "sensor" for tag in attributes_module.SENSORS},
     **{tag: "equality" for tag in ("weld", "connect", "equality_joint")},
+    "spatial": "tendon",
+    "fixed": "tendon",
+    "numeric": "numeric",
+    "text": "text",
+    "tuple": "tuple",
+    # dm_control's namespace of the <deformable> section's elements.
+    "skin": "deformable",
+    "flex": "deformable",
+    "instance": "plugin",
 }
 
 
@@ -134,7 +239,7 @@ class Element(ElementMethods):
     @property
     def tag(self) -> str:
         """The MJCF tag (`"geom"`, `"motor"`, `"worldbody"`, ...)."""
-        return "joint" if self._tag == "equality_joint" else self._tag
+        return _SHOWN_TAGS.get(self._tag, self._tag)
 
     @property
     def spec_element(self) -> Any:
@@ -184,6 +289,19 @@ class Element(ElementMethods):
         if self._tag in _BODY_CHILDREN or self._tag == "inertial":
             body = self._mjs if self._tag == "inertial" else self._mjs.parent
             return self._scope._wrap_body(body)
+        tendon = _PATH_TENDONS.get(self._mjs)
+        if tendon is not None:
+            return self._scope._wrap(tendon)
+        if self._tag == "tuple_element":
+            return self._scope._wrap(self._mjs.tuple)
+        if self._tag == "bone":
+            return self._scope._wrap(self._mjs.skin)
+        if self._tag.startswith("flex_"):
+            return self._scope._wrap(self._mjs)
+        if self._tag == "instance":
+            return self._scope._plugin_declaration(self._mjs.plugin_name)
+        if self._tag == "config":
+            return self._scope._wrap(self._mjs.plugin)
         for section, tags in SECTIONS.items():
             if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
                 return getattr(self._scope, section)
@@ -221,7 +339,7 @@ class Element(ElementMethods):
         """The element's name in the compiled model (`"creature/leg0/hip"`)."""
         if self._scope._removed:
             self._check_alive()
-        return self._mjs.name
+        return getattr(self._mjs, "name", "")  # (a tendon's path element has none)
 
     def _path(self) -> str:
         """Where the element is, for error messages: model, tag and name."""
@@ -266,17 +384,19 @@ class Element(ElementMethods):
 
     def _has_class(self) -> bool:
         # A body has `childclass` in MJCF, not `class` (MjSpec gives it a classname).
-        return hasattr(self._mjs, "classname") and self._tag not in _CLASSLESS
+        return (
+            hasattr(self._mjs, "classname") or self._tag in _TENDONS
+        ) and self._tag not in _CLASSLESS
 
     def _record_key(self) -> Any:
         """The key of this element's record of written attributes in its model."""
-        return (self._mjs, "inertial") if self._tag == "inertial" else self._mjs
+        return (self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs
 
     def _record(self) -> dict[str, attributes_module.WrittenForm] | None:
         scope = self._scope
         # `_written` without its property's call when no parsed text is pending.
         records = scope._records if scope._pending_text is None else scope._written
-        return records.get((self._mjs, "inertial") if self._tag == "inertial" else self._mjs)
+        return records.get((self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs)
 
     def get_attributes(self) -> dict:
         """The attributes set on this element (not those its default class gives), by
@@ -337,8 +457,10 @@ class Element(ElementMethods):
             if record is not None and "dclass" not in record:
                 return None  # the class a body's childclass gives is not set on it
             if record is not None and record["dclass"] == attributes_module.CLASS_HANDLE_FORM:
-                return defaults_module.DefaultClass(self._mjs.classname, self._scope)
-            classname = self._mjs.classname.name
+                return defaults_module.DefaultClass(
+                    attributes_module.class_of(self._mjs), self._scope
+                )
+            classname = attributes_module.class_of(self._mjs).name
             prefix = self._scope._full_prefix()
             if classname in ("main", prefix + "main"):
                 return None
@@ -450,6 +572,19 @@ class Element(ElementMethods):
         return _CHILD_TAGS.get(self._tag, ())
 
     def _children_with_tag(self, tag: str) -> Element | list[Element] | None:
+        if self._tag in _TENDONS:
+            internal = _PATH_TAGS[tag]
+            return [child for child in self._path_elements() if child._tag == internal]
+        if self._tag == "tuple":
+            return self._tuple_entries()
+        if self._tag == "skin":
+            return self._bones()
+        if self._tag == "extension_plugin":
+            return self._instances()
+        if self._tag == "instance":
+            return self._configs()
+        if self._tag == "flex":
+            return new_handle(self._mjs, self._scope, "flex_" + tag)
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -488,6 +623,26 @@ class Element(ElementMethods):
                 f"<{tag}> is not a valid child of <{self.tag}> ({self._path()}); "
                 f"valid children: {sorted(self._child_tags())}"
             )
+        if self._tag in _TENDONS:
+            return self._add_to_path(_PATH_TAGS[tag], attributes)
+        if self._tag == "tuple":
+            return self._add_tuple_entry(attributes)
+        if self._tag == "skin":
+            return self._add_bone(attributes)
+        if self._tag == "flex":
+            raise ValueError(
+                f"A <{tag}> child already exists in {self._path()}, please access it directly."
+            )
+        if self._tag == "extension_plugin":
+            return self._scope._create(
+                "instance",
+                attributes,
+                _plugin_instance_adder(self._mjs.name),
+                self._scope._top_scope._spec,
+                self,
+            )
+        if self._tag == "instance":
+            return self._add_config(attributes)
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -518,6 +673,205 @@ class Element(ElementMethods):
                 )
             handle._mjs.name = name
         return handle
+
+    def _add_to_path(self, tag: str, attributes: dict[str, Any]) -> "Element":
+        """Adds a path element (MjSpec's wrap) of internal tag `tag` to this tendon.
+
+        MjSpec takes a wrap's target and parameter when it makes it and never changes
+        them, so they are given here: `site` (a <site>); `geom`, and optionally
+        `sidesite`; `divisor` (a <pulley>); `joint` and `coef` (a fixed tendon's).
+        """
+        table = attributes_module.ELEMENT_ATTRIBUTES[tag]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <{_SHOWN_TAGS.get(tag, tag)}> "
+                    f"(adding to {self._path()}); valid attributes: {sorted(table)}"
+                )
+        # What MuJoCo's MJCF reader requires (dm_control's model then fails to compile
+        # without it; here the add fails, since MjSpec fixes a wrap when it makes it).
+        required = {
+            "tendon_site": ("site",),
+            "tendon_geom": ("geom",),
+            "pulley": ("divisor",),
+            "tendon_joint": ("joint", "coef"),
+        }[tag]
+        missing = [name for name in required if attributes.get(name) is None]
+        if missing:
+            raise ValueError(
+                f"a <{_SHOWN_TAGS.get(tag, tag)}> of a tendon needs {', '.join(missing)} when "
+                f"it is added (adding to {self._path()}): MuJoCo requires it, and MjSpec fixes "
+                "a tendon's path elements at creation"
+            )
+        written: dict[str, Any] = {}
+        values: dict[str, Any] = {"sidesite": ""}
+        try:
+            for name, value in attributes.items():
+                attribute = table[name]
+                assert isinstance(attribute, attributes_module.WrapValue)
+                if value is None:
+                    continue
+                if attribute.namespace is None:
+                    values[name] = attributes_module.Number(name).convert(self, value)
+                    written[name] = None
+                else:
+                    values[name] = attributes_module.reference_name(
+                        self, value, attribute.namespace
+                    )
+                    written[name] = value if type(value) is str else None
+        except Exception as error:
+            raise attributes_module.with_context(
+                error, f"during initialization of <{_SHOWN_TAGS.get(tag, tag)}> of {self._path()}"
+            ) from error
+        tendon = self._mjs
+        if tag == "tendon_site":
+            wrap = tendon.wrap_site(values["site"])
+        elif tag == "tendon_geom":
+            wrap = tendon.wrap_geom(values["geom"], values["sidesite"])
+        elif tag == "pulley":
+            wrap = tendon.wrap_pulley(values["divisor"])
+        else:
+            wrap = tendon.wrap_joint(values["joint"], values["coef"])
+        _TENDON_PATHS.setdefault(tendon, []).append(wrap)  # (known: made by `add` from now)
+        _PATH_TENDONS[wrap] = tendon
+        scope = self._scope
+        (scope._records if scope._pending_text is None else scope._written)[wrap] = written
+        scope._edited()
+        return new_handle(wrap, scope, tag)
+
+    def _add_tuple_entry(self, attributes: dict[str, Any]) -> "Element":
+        """Adds an <element> to this custom tuple: one more entry of its lists."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["tuple_element"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <element> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        tuple_ = self._mjs
+        index = len(list(tuple_.objtype))
+        tuple_.objtype = [*tuple_.objtype, int(mujoco.mjtObj.mjOBJ_UNKNOWN)]
+        tuple_.objname = [*tuple_.objname, ""]
+        tuple_.objprm = [*tuple_.objprm, 0.0]
+        handle = new_handle(
+            attributes_module.TupleEntry(tuple_, index), self._scope, "tuple_element"
+        )
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[handle._mjs] = {}
+        try:
+            # The type first: it says where the name is looked up.
+            for name in sorted(attributes, key=lambda name: name != "objtype"):
+                if attributes[name] is not None:
+                    handle._set(name, attributes[name])
+        except BaseException:
+            tuple_.objtype = list(tuple_.objtype)[:index]
+            tuple_.objname = list(tuple_.objname)[:index]
+            tuple_.objprm = list(tuple_.objprm)[:index]
+            del records[handle._mjs]
+            raise
+        return handle
+
+    def _add_bone(self, attributes: dict[str, Any]) -> "Element":
+        """Adds a <bone> to this skin: one more entry of its bone lists."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["bone"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <bone> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        skin = self._mjs
+        saved = {field: list(getattr(skin, field)) for field in _BONE_FIELDS}
+        index = len(saved["bodyname"])
+        # MuJoCo's defaults for what is not given: no offset, no turn, no vertices.
+        skin.bodyname = [*saved["bodyname"], ""]
+        skin.bindpos = [*saved["bindpos"], 0.0, 0.0, 0.0]
+        skin.bindquat = [*saved["bindquat"], 1.0, 0.0, 0.0, 0.0]
+        skin.vertid = [*saved["vertid"], []]
+        skin.vertweight = [*saved["vertweight"], []]
+        handle = new_handle(attributes_module.BoneEntry(skin, index), self._scope, "bone")
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[handle._mjs] = {}
+        try:
+            for name, value in attributes.items():
+                if value is not None:
+                    handle._set(name, value)
+        except BaseException:
+            for field, values in saved.items():
+                setattr(skin, field, values)
+            del records[handle._mjs]
+            raise
+        return handle
+
+    def _add_config(self, attributes: dict[str, Any]) -> "Element":
+        """Adds a <config key= value=> entry to this plugin instance."""
+        table = attributes_module.ELEMENT_ATTRIBUTES["config"]
+        for name in attributes:
+            if name not in table:
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <config> (adding to "
+                    f"{self._path()}); valid attributes: {sorted(table)}"
+                )
+        key, value = attributes.get("key"), attributes.get("value", "")
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"a <config> needs key= (a string) when it is added to {self._path()}")
+        if not isinstance(value, str):
+            raise TypeError(f"a <config>'s value must be a string, got {type(value).__name__}")
+        if key in self._mjs.config:
+            raise ValueError(f"{self._path()} already has a <config> with key {key!r}")
+        self._mjs.config = {**self._mjs.config, key: value}
+        _CONFIG_ORDER.setdefault(self._mjs, []).append(key)
+        entry = attributes_module.ConfigEntry(self._mjs, key)
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        records[entry] = {name: None for name in attributes}
+        scope._edited()
+        return new_handle(entry, scope, "config")
+
+    def _configs(self) -> list[Element]:
+        """This plugin instance's <config>s, in the order added (else by key)."""
+        keys = list(self._mjs.config)
+        order = [key for key in _CONFIG_ORDER.get(self._mjs, ()) if key in keys]
+        order += [key for key in keys if key not in order]
+        return [
+            new_handle(attributes_module.ConfigEntry(self._mjs, key), self._scope, "config")
+            for key in order
+        ]
+
+    def _instances(self) -> list[Element]:
+        """This declared plugin's instances in its model."""
+        found = self._scope.find_all("plugin", exclude_attachments=True)
+        return [handle for handle in found if handle._mjs.plugin_name == self._mjs.name]
+
+    def _bones(self) -> list[Element]:
+        """This skin's <bone>s, in order."""
+        return [
+            new_handle(attributes_module.BoneEntry(self._mjs, index), self._scope, "bone")
+            for index in range(len(list(self._mjs.bodyname)))
+        ]
+
+    def _tuple_entries(self) -> list[Element]:
+        """This custom tuple's <element>s, in order."""
+        count = len(list(self._mjs.objtype))
+        return [
+            new_handle(attributes_module.TupleEntry(self._mjs, index), self._scope, "tuple_element")
+            for index in range(count)
+        ]
+
+    def _path_elements(self) -> list[Element]:
+        """This tendon's path elements, in the order they were added."""
+        if self._mjs not in _TENDON_PATHS:
+            raise NotImplementedError(
+                f"the path of {self._path()} is not known: MjSpec does not list a tendon's "
+                "path elements, and this tendon was made outside this API (or parsed from "
+                "text this API could not match element by element)"
+            )
+        return [
+            new_handle(wrap, self._scope, _WRAP_TAGS[wrap.type])
+            for wrap in _TENDON_PATHS.get(self._mjs, ())
+        ]
 
     def _is_attachment_frame(self) -> bool:
         return (
@@ -561,6 +915,34 @@ class Element(ElementMethods):
             self._check_alive()
         if self._tag in ("worldbody", "inertial"):
             raise ValueError(f"{self._path()} cannot be removed")
+        if self._tag in _SINGLETONS:
+            raise ValueError(f"{self._path()} cannot be removed (it exists with its parent)")
+        if self._tag == "config":
+            self._mjs.plugin.config = {
+                key: value for key, value in self._mjs.plugin.config.items() if key != self._mjs.key
+            }
+            self._scope._edited()
+            return
+        if self._tag == "extension_plugin":
+            raise ValueError(
+                f"{self._path()} cannot be removed: MjSpec cannot deactivate a plugin; "
+                "remove its instances instead"
+            )
+        if self._tag == "bone":
+            raise ValueError(
+                f"{self._path()} cannot be removed from its skin (its bones would "
+                "renumber); remove the skin and add it again"
+            )
+        if self._tag == "tuple_element":
+            raise ValueError(
+                f"{self._path()} cannot be removed from its tuple (its entries would "
+                "renumber); remove the tuple and add it again"
+            )
+        if self._mjs in _PATH_TENDONS:
+            raise ValueError(
+                f"{self._path()} cannot be removed from its tendon: MjSpec cannot delete a "
+                "tendon's path element; remove the tendon and add it again"
+            )
         from composer_tasks.mjcf import attachment
 
         scope = self._scope
@@ -725,7 +1107,7 @@ def _pristine(handle: Element) -> Any:
     mjs = handle._mjs
     default_field = _DEFAULT_FIELDS.get(handle._tag)
     if default_field is not None and handle._has_class():
-        return getattr(mjs.classname, default_field)
+        return getattr(attributes_module.class_of(mjs), default_field)
     tag = handle._tag
     if tag not in _TEMPLATES:
         spec = mujoco.MjSpec()
@@ -754,9 +1136,12 @@ _DEFAULT_FIELDS = {
     "position": "actuator",
     "velocity": "actuator",
     "general": "actuator",
+    "plugin": "actuator",
     "weld": "equality",
     "connect": "equality",
     "equality_joint": "equality",
+    "spatial": "tendon",
+    "fixed": "tendon",
 }
 # A fresh element of each tag (and the specs that hold them), made on first use.
 _TEMPLATES: dict[str, Any] = {}
@@ -789,7 +1174,27 @@ _SECTION_NAMESPACES = {
     "contact": ("pair", "exclude"),
     "equality": ("equality",),
     "keyframe": ("key",),
+    "tendon": ("tendon",),
+    "custom": ("numeric", "text", "tuple"),
+    "deformable": ("deformable",),
 }
+
+# The order <config>s were added to each plugin instance (MjSpec's dict is sorted).
+_CONFIG_ORDER: dict[Any, list[str]] = {}
+
+
+def _plugin_instance_adder(plugin_name: str) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
+        instance = spec.add_plugin()
+        instance.plugin_name = plugin_name
+        instance.active = True
+        return instance
+
+    return add
+
+
+# A skin's bone lists (`BoneEntry`).
+_BONE_FIELDS = ("bodyname", "bindpos", "bindquat", "vertid", "vertweight")
 
 
 class Section(SectionMethods):
@@ -820,10 +1225,19 @@ class Section(SectionMethods):
         scope = self._scope
         if scope._detached:
             scope._check_attached_alive()
-        return scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
+        if self._section == "extension":
+            return scope._declare_plugin(attributes)
+        handle = scope._create(tag, attributes, _SECTION_ADDERS[tag], scope._top_scope._spec, None)
+        if tag == "flex":  # its children exist with it, with nothing set on them
+            records = scope._records if scope._pending_text is None else scope._written
+            for child in _CHILD_TAGS["flex"]:
+                records[(handle._mjs, "flex_" + child)] = {}
+        return handle
 
     def all_children(self) -> list:
         """The section's elements of this model (not of attached models), in order."""
+        if self._section == "extension":
+            return [self._scope._plugin_declaration(name) for name in self._scope._plugins]
         found = []
         for namespace in _SECTION_NAMESPACES[self._section]:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
@@ -900,6 +1314,15 @@ def _equality_adder(equality_type: Any, between_bodies: bool) -> Callable[[Any, 
     return add
 
 
+def _tendon_adder(kind: str) -> Callable[[Any, Any], Any]:
+    def add(spec: Any, default: Any) -> Any:
+        tendon = spec.add_tendon(default) if default else spec.add_tendon()
+        remember_tendon(tendon, kind)
+        return tendon
+
+    return add
+
+
 # How each tag of a section is created in the (top) spec: `(spec, default)`, where
 # `default` is the class the element takes (the model's own when no `dclass`). The
 # class goes positionally (see `_BODY_CHILDREN`).
@@ -912,6 +1335,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "position": _add_position,
     "velocity": _add_velocity,
     "general": lambda spec, default: spec.add_actuator(default),
+    "plugin": lambda spec, default: spec.add_actuator(default),
     **{
         tag: _sensor_adder(sensor_type)
         for tag, (sensor_type, _) in attributes_module.SENSORS.items()
@@ -922,6 +1346,13 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "connect": _equality_adder(_EQUALITIES["connect"], True),
     "equality_joint": _equality_adder(_EQUALITIES["joint"], False),
     "key": lambda spec, default: spec.add_key(),
+    "spatial": _tendon_adder("spatial"),
+    "fixed": _tendon_adder("fixed"),
+    "numeric": lambda spec, default: spec.add_numeric(),
+    "text": lambda spec, default: spec.add_text(),
+    "tuple": lambda spec, default: spec.add_tuple(),
+    "skin": lambda spec, default: spec.add_skin(),
+    "flex": lambda spec, default: spec.add_flex(),
 }
 
 
@@ -931,6 +1362,8 @@ def tag_of(mjs: Any) -> str:
     if kind is mujoco.MjsJoint:
         return "freejoint" if mjs.type == mujoco.mjtJoint.mjJNT_FREE else "joint"
     if kind is mujoco.MjsActuator:
+        if mjs.plugin.active:
+            return "plugin"
         if mjs.gaintype == mujoco.mjtGain.mjGAIN_FIXED and mjs.dyntype == mujoco.mjtDyn.mjDYN_NONE:
             if mjs.biastype == mujoco.mjtBias.mjBIAS_NONE:
                 return "motor"
@@ -955,6 +1388,12 @@ def tag_of(mjs: Any) -> str:
         raise ValueError(f"equality {mjs.name!r} has a type composer_tasks.mjcf does not cover")
     if kind is mujoco.MjsBody:
         return "body"
+    if kind is mujoco.MjsTendon:
+        # A tendon made outside this API (a raw MjSpec) reads as spatial: MjSpec does
+        # not tell the kinds apart.
+        return _TENDON_KINDS.get(mjs, "spatial")
+    if kind is mujoco.MjsWrap:
+        return _WRAP_TAGS[mjs.type]
     return _TAGS_BY_TYPE[kind]
 
 
@@ -970,6 +1409,12 @@ _TAGS_BY_TYPE = {
     mujoco.MjsPair: "pair",
     mujoco.MjsExclude: "exclude",
     mujoco.MjsKey: "key",
+    mujoco.MjsNumeric: "numeric",
+    mujoco.MjsText: "text",
+    mujoco.MjsTuple: "tuple",
+    mujoco.MjsSkin: "skin",
+    mujoco.MjsFlex: "flex",
+    mujoco.MjsPlugin: "instance",
 }
 
 

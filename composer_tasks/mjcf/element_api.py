@@ -39,9 +39,8 @@ _ROOT_CHILDREN = (
     "worldbody", "deformable", "contact", "tendon", "equality", "actuator", "sensor",
     "custom", "keyframe",
 )  # fmt: skip
-_ROOT_SECTIONS_HERE = tuple(
-    tag for tag in _ROOT_CHILDREN if tag not in ("extension", "deformable", "tendon", "custom")
-)
+# (Every one of them is a section here.)
+_ROOT_SECTIONS_HERE = _ROOT_CHILDREN
 
 
 def _scope_prefix(scope: RootElement, prefix_root: NameScope | RootElement | None) -> str:
@@ -129,6 +128,16 @@ class ElementMethods:
         """
         if self._scope._removed:
             self._check_alive()
+        if self._tag in ("spatial", "fixed"):  # a tendon's path, in the order added
+            return self._path_elements()
+        if self._tag == "tuple":
+            return self._tuple_entries()
+        if self._tag == "skin":
+            return self._bones()
+        if self._tag == "flex":  # its children that exist with it
+            return [self._children_with_tag(tag) for tag in self._child_tags()]
+        if self._tag in ("extension_plugin", "instance"):
+            return self._children_with_tag(self._child_tags()[0])
         tags = self._child_tags()
         children: list[Element] = []
         for tag in _BODY_CHILD_ORDER:
@@ -476,7 +485,7 @@ class RootElementMethods:
 
         Raises:
           AttributeError: not a child of <mujoco>, or one of the sections this API
-            does not have (tendon, custom, deformable, extension).
+            does not have (extension).
         """
         self._check_root_child(element_name)
         if element_name not in _ROOT_SECTIONS_HERE:
@@ -487,8 +496,7 @@ class RootElementMethods:
         return getattr(self, element_name)
 
     def all_children(self: Any) -> list[Any]:
-        """The model's sections in MJCF's order (those this API has: not tendon,
-        custom, deformable or extension)."""
+        """The model's sections in MJCF's order."""
         if self._detached:
             self._check_attached_alive()
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]

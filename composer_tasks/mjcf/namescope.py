@@ -36,6 +36,12 @@ _COLLECTIONS = {
     "exclude": "excludes",
     "equality": "equalities",
     "key": "keys",
+    "tendon": "tendons",
+    "numeric": "numerics",
+    "text": "texts",
+    "tuple": "tuples",
+    "deformable": "skins",
+    "plugin": "plugins",
 }
 _TREE_OBJECTS = {
     "body": mujoco.mjtObj.mjOBJ_BODY,
@@ -140,6 +146,8 @@ def find_all(
             # Walked here: MjSpec's own `find_all` refuses to run while a keyframe has
             # the wrong sizes, which a model being built may have.
             members = below(body, _COLLECTIONS[namespace])
+    elif namespace == "deformable":  # dm_control's one namespace for flexes and skins
+        members = [*top._spec.flexes, *top._spec.skins]
     else:
         members = list(getattr(top._spec, _COLLECTIONS[namespace]))
     found = []

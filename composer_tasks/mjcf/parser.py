@@ -381,6 +381,13 @@ _SETTINGS = {
     "option": attributes_module.OPTION,
     "size": attributes_module.SIZE,
 }
+# The internal tags (attributes.py) of a tendon's path elements, by MJCF tag.
+_PATH_TAGS = {
+    "site": "tendon_site",
+    "geom": "tendon_geom",
+    "pulley": "pulley",
+    "joint": "tendon_joint",
+}
 # Sections that hold nothing this API reads attributes of.
 _IGNORED_SECTIONS = {"custom", "extension", "deformable"}
 
@@ -429,7 +436,21 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
                         kind = _SECTION_KINDS[tag]
                     if kind is None:
                         raise _Mismatch(child.tag)
-                    _record_element(child, sections.next(kind), records)
+                    member = sections.next(kind)
+                    if tag == "tendon":
+                        if child.tag not in ("spatial", "fixed"):
+                            raise _Mismatch(child.tag)
+                        # MjSpec does not list the parsed path (its wraps): the text's.
+                        element_module.remember_tendon(member, child.tag, path_known=False)
+                        parts = [part for part in child if isinstance(part.tag, str)]
+                        if any(part.tag not in _PATH_TAGS for part in parts):
+                            raise _Mismatch(child.tag)
+                        path = [(part.tag, dict(part.attrib)) for part in parts]
+                        wraps = element_module.remember_parsed_path(member, path)
+                        for wrap, part in zip(wraps, parts):
+                            table = attributes_module.ELEMENT_ATTRIBUTES[_PATH_TAGS[part.tag]]
+                            records[wrap] = _forms(part, table)
+                    _record_element(child, member, records)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
         sections.check_all_matched()

@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from composer_tasks.mjcf.root import RootElement
 
-_SECTIONS = ("asset", "contact", "equality", "actuator", "sensor", "keyframe")
+_SECTIONS = (
+    "asset",
+    "deformable",
+    "contact",
+    "tendon",
+    "equality",
+    "actuator",
+    "sensor",
+    "custom",
+    "keyframe",
+)
 _SETTINGS = ("compiler", "option", "size", "statistic")
 _VISUAL_PARTS = ("global_", "quality", "headlight", "map", "scale", "rgba")
 

@@ -98,6 +98,12 @@ _LOOKUPS = {
     "exclude": "exclude",
     "equality": "equality",
     "key": "key",
+    "tendon": "tendon",
+    "numeric": "numeric",
+    "text": "text",
+    "tuple": "tuple",
+    "deformable": "skin",
+    "plugin": "plugin",
 }
 
 
@@ -145,6 +151,8 @@ class RootElement(RootElementMethods):
     _detached: bool
     # Whether `get_assets` may read files outside the model's folder.
     _allow_paths_outside_model_dir: bool
+    # The plugins this model declares in its <extension> section, in order.
+    _plugins: list[str]
 
     def __init__(
         self,
@@ -187,6 +195,7 @@ class RootElement(RootElementMethods):
         self._removed = weakref.WeakSet()
         self._detached = False
         self._allow_paths_outside_model_dir = False
+        self._plugins = []
         if assets:
             spec.assets = {**spec.assets, **assets}
         # The MjsDefault of the model's own top class, read once: `_main_default`.
@@ -321,6 +330,65 @@ class RootElement(RootElementMethods):
     @property
     def keyframe(self) -> element_module.Section:
         return element_module.Section(self, "keyframe")
+
+    @property
+    def extension(self) -> element_module.Section:
+        """The <extension> section: plugins the model uses
+        (`extension.add("plugin", plugin="mujoco.pid")`), their instances
+        (`plugin.add("instance", name=...)`) and those's settings
+        (`instance.add("config", key=..., value=...)`). A model with plugin instances
+        cannot be attached to another (MjSpec's attach leaves them behind)."""
+        return element_module.Section(self, "extension")
+
+    def _declare_plugin(self, attributes: Mapping[str, Any]) -> element_module.Element:
+        """Adds <plugin plugin=...> to the <extension> section: activates the plugin."""
+        for name in attributes:
+            if name != "plugin":
+                raise AttributeError(
+                    f"{name!r} is not a valid attribute for <plugin> (adding to <extension> of "
+                    f"model {self.model!r}); valid attributes: ['plugin']"
+                )
+        plugin = attributes.get("plugin")
+        if not isinstance(plugin, str) or not plugin:
+            raise ValueError(
+                f"a <plugin> of <extension> needs plugin= (the plugin's name, e.g. "
+                f"'mujoco.pid'), got {plugin!r} (model {self.model!r})"
+            )
+        if plugin in self._plugins:
+            raise ValueError(f"model {self.model!r} already declares plugin {plugin!r}")
+        self._top_spec().activate_plugin(plugin)
+        self._plugins.append(plugin)
+        handle = self._plugin_declaration(plugin)
+        self._written[handle._mjs] = {"plugin": None}
+        self._edited()
+        return handle
+
+    def _plugin_declaration(self, plugin: str) -> element_module.Element:
+        """The handle of this model's <extension><plugin plugin=`plugin`>."""
+        declaration = attributes_module.PluginDeclaration(id(self), plugin)
+        return element_module.new_handle(declaration, self, "extension_plugin")
+
+    @property
+    def deformable(self) -> element_module.Section:
+        """The <deformable> section: skins (`deformable.add("skin", vertex=, face=,
+        file=, ...)` and their bones, `skin.add("bone", body=, bindpos=, bindquat=,
+        vertid=, vertweight=)`) and flexes (`deformable.add("flex", dim=, body=,
+        vertex=, element=, ...)`, with `flex.contact`, `flex.edge`, `flex.elasticity`)."""
+        return element_module.Section(self, "deformable")
+
+    @property
+    def custom(self) -> element_module.Section:
+        """The <custom> section: `custom.add("numeric", name=, size=, data=)`,
+        `("text", name=, data=)`, `("tuple", name=)` and its entries
+        (`tuple.add("element", objtype=, objname=, prm=)`)."""
+        return element_module.Section(self, "custom")
+
+    @property
+    def tendon(self) -> element_module.Section:
+        """The <tendon> section: `tendon.add("spatial" or "fixed", ...)`, then the
+        tendon's path (`spatial.add("site", site=...)`, `fixed.add("joint", joint=...,
+        coef=...)`)."""
+        return element_module.Section(self, "tendon")
 
     def __getattr__(self, name: str) -> NoReturn:
         if name.startswith("_"):
@@ -480,6 +548,9 @@ class RootElement(RootElementMethods):
     def _lookup(self, namespace: str, full_name: str) -> Any:
         if namespace == "default":
             return self._top_spec().find_default(full_name)
+        if namespace == "deformable":  # dm_control's one namespace for flexes and skins
+            spec = self._top_spec()
+            return spec.flex(full_name) or spec.skin(full_name)
         lookup = _LOOKUPS.get(namespace)
         # None for kinds this API has no handles for (tendons): their names read as text.
         return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)
@@ -487,6 +558,8 @@ class RootElement(RootElementMethods):
     def _wrap(self, mjs: Any, tag: str | None = None) -> element_module.Element:
         """A handle on spec element `mjs` of this model tree, in the model it belongs to."""
         scope = namescope_module.owner_scope(self._top(), mjs)
+        if isinstance(mjs, mujoco.MjsTendon) and scope._pending_text is not None:
+            scope._written  # noqa: B018  (matching the parsed text tells its tendons' kinds)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
             return element_module.new_handle(mjs, scope, "worldbody")
         return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
@@ -592,4 +665,4 @@ _DETACHED = _Detached()
 
 def _shown(tag: str) -> str:
     """The MJCF tag of an internal tag name (a joint equality is `equality_joint`)."""
-    return "joint" if tag == "equality_joint" else tag
+    return element_module._SHOWN_TAGS.get(tag, tag)

@@ -10,7 +10,15 @@ from composer_tasks.props.bricks import Duplo
 from composer_tasks.props.button import Button
 from composer_tasks.props.pedestal import Pedestal, SphereCradle
 from composer_tasks.props.position_detector import PositionDetector
-from composer_tasks.props.primitive import Box, BoxWithSites, Primitive
+from composer_tasks.props.manipulation import (
+    Box,
+    BoxWithSites,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Sphere,
+)
+from composer_tasks.props.primitive import Primitive
 from composer_tasks.props.soccer_ball import SoccerBall
 from composer_tasks.props.target_sphere import TargetSphere, TargetSphereTwoTouch
 
@@ -18,11 +26,15 @@ __all__ = [
     "Box",
     "BoxWithSites",
     "Button",
+    "Capsule",
+    "Cylinder",
     "Duplo",
+    "Ellipsoid",
     "Pedestal",
     "PositionDetector",
     "Primitive",
     "SoccerBall",
+    "Sphere",
     "SphereCradle",
     "TargetSphere",
     "TargetSphereTwoTouch",

@@ -2,10 +2,11 @@
 
 As dm_control's `entities.props.Primitive` (dm-control 1.0.50): the observables
 `position`, `orientation`, `linear_velocity` and `angular_velocity` read frame
-sensors of the geom, in the world frame.
+sensors of the geom, in the world frame. dm_control's manipulation props (a geom
+named "body_geom" with a touch sensor; `Box`, `BoxWithSites`, `Sphere`, ...) are
+`composer_tasks.props.manipulation`.
 """
 
-import itertools
 from typing import Any
 
 import mujoco
@@ -159,69 +160,3 @@ class Primitive(composer.Entity):
     def vertices(self) -> tuple[mjcf.Element, ...]:
         """Corner sites of a box built with `vertex_sites` (else empty)."""
         return tuple(self.mjcf_model._wrap(site) for site in self._vertices)
-
-
-# dm_control's `manipulation.props.primitive`: a box's default half-lengths (m).
-_DEFAULT_HALF_LENGTHS_M = (0.05, 0.1, 0.15)
-# dm_control's BoxWithSites: radius (m) and colour of the corner sites.
-_CORNER_SITE_RADIUS_M = 0.1
-_CORNER_SITE_RGBA = (1.0, 0.0, 0.0, 1.0)
-
-
-class Box(Primitive):
-    """dm_control's `Box` prop: a `Primitive` box.
-
-    Args:
-      half_lengths: (3,) half-lengths in metres; None (or empty) gives dm_control's
-        default (0.05, 0.1, 0.15).
-      mass: the box's mass in kg (default: from MuJoCo's default density).
-      name: the entity's name.
-    """
-
-    def _build(  # type: ignore[override]  # dm_control's Box signature.
-        self,
-        half_lengths: ArrayLike | None = None,
-        mass: float | None = None,
-        name: str = "box",
-    ) -> None:
-        if half_lengths is None or len(np.atleast_1d(half_lengths)) == 0:
-            half_lengths = _DEFAULT_HALF_LENGTHS_M
-        super()._build(geom_type="box", size=half_lengths, name=name, mass=mass)
-
-
-class BoxWithSites(Box):
-    """dm_control's `BoxWithSites`: a `Box` with a sphere site at each of its eight
-    corners (`corner_sites`, named `corner_0` ... `corner_7`, radius 0.1 m, red, in
-    the sensor-site group). The corners are ordered as dm_control's: x from +h_x to
-    -h_x outermost, then y, then z innermost.
-    """
-
-    def _build(  # type: ignore[override]  # dm_control's BoxWithSites signature.
-        self,
-        half_lengths: ArrayLike | None = None,
-        mass: float | None = None,
-        name: str = "box",
-    ) -> None:
-        if half_lengths is None or len(np.atleast_1d(half_lengths)) == 0:
-            half_lengths = _DEFAULT_HALF_LENGTHS_M
-        super()._build(half_lengths=half_lengths, mass=mass, name=name)
-        half = np.asarray(half_lengths, dtype=np.float64)
-        corners = itertools.product((half[0], -half[0]), (half[1], -half[1]), (half[2], -half[2]))
-        sites = []
-        for index, corner in enumerate(corners):
-            site = self._spec.worldbody.add_site(
-                name=f"corner_{index}",
-                type=mujoco.mjtGeom.mjGEOM_SPHERE,
-                pos=[float(value) for value in corner],
-                rgba=list(_CORNER_SITE_RGBA),
-                group=composer.SENSOR_SITES_GROUP,
-            )
-            # dm_control gives one size value: the other two keep MuJoCo's default.
-            site.size[0] = _CORNER_SITE_RADIUS_M
-            sites.append(site)
-        self._corner_sites = tuple(sites)
-
-    @property
-    def corner_sites(self) -> tuple[mjcf.Element, ...]:
-        """The eight corner sites (PyMJCF handles), in dm_control's order."""
-        return tuple(self.mjcf_model._wrap(site) for site in self._corner_sites)

@@ -628,10 +628,9 @@ class _CMUHumanoidBase(base.Walker):
                 raise ValueError(f"marker_rgba must be 4 finite values, got {marker_rgba!r}")
             for geom in marker_geoms:
                 geom.rgba = rgba.tolist()
-        limits = np.array([joint.range for joint in actuated], dtype=np.float64)
-        if version_2019:
-            limits = np.deg2rad(limits)
-        initial_qpos = np.clip(0.0, limits[:, 0], limits[:, 1])
+        # dm_control's UprightInitializer sets every joint to qpos0 (zero here), the
+        # knees' included though their range starts at 0.01 (rad, or degrees in 2019).
+        initial_qpos = np.zeros(len(actuated))
         standing_height = base.height_above_lowest_point(
             spec, root, [(joint.name, q) for joint, q in zip(actuated, initial_qpos)]
         )

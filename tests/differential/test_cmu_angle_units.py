@@ -23,7 +23,8 @@ for name in ('CMUHumanoid', 'CMUHumanoidPositionControlled', 'CMUHumanoidPositio
 
 
 @pytest.mark.dm_control_api(
-    "locomotion.walkers.CMUHumanoid", "locomotion.walkers.CMUHumanoidPositionControlled"
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid",
+    "locomotion.walkers.CMUHumanoidPositionControlled",
 )
 def test_cmu_humanoid_joint_ranges_alone_and_attached_match_dm_control(differential):
     differential.assert_same(PROGRAM, "cmu_angle_units", rtol=1e-6, atol=1e-6)

@@ -99,10 +99,12 @@ def test_programs_are_deterministic_and_distinct():
 
 
 def test_programs_run_here_and_record_what_they_promise():
-    reply = worker.run_program("generated", generated.batch([0, 1, 2]), porting.rewrite_imports)
+    # Seeds whose models stay stable for 20 steps (seed 2's diverges, on both sides).
+    seeds = (0, 1, 3)
+    reply = worker.run_program("generated", generated.batch(list(seeds)), porting.rewrite_imports)
     assert reply["error"] is None
     keys = [key for key, _ in reply["records"]]
-    for seed in (0, 1, 2):
+    for seed in seeds:
         assert [f"{seed}/size/{field}" for field in ("nq", "nv", "nu")] == [
             key
             for key in keys

@@ -32,11 +32,8 @@ check('named', lambda: physics.named.data.ten_length['t'])
 """
 
 
-@pytest.mark.dm_control_api("mjcf.RootElement.find_all", "mjcf.Physics.bind")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: `model.tendon` (the <tendon> section) does not exist here "
-    "(AttributeError), and find_all('tendon') is not a namespace",
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.find_all", "mjcf.Physics.bind", "mjcf.RootElement.tendon"
 )
 def test_tendon_section(differential):
     differential.assert_same(TENDON, "tendon_section")

@@ -685,16 +685,7 @@ CASES = [
     ),
     pytest.param(
         "soccer_humanoid_initialize_episode",
-        marks=[
-            _MARK.dm_control_api("locomotion.soccer.Humanoid.initialize_episode"),
-            _MARK.xfail(
-                strict=True,
-                reason="initialize_episode here sets the joints to the walker's initial pose, 0 "
-                "clipped into each joint's range (the tibia hinges start at 0.01 degree, "
-                "0.000175 rad); dm_control's soccer Humanoid.initialize_episode leaves qpos "
-                "as it is (0)",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.soccer.Humanoid.initialize_episode"),
         id="soccer_humanoid_initialize_episode",
     ),
     pytest.param(

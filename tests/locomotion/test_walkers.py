@@ -139,8 +139,10 @@ def test_cmu_humanoid_published_mass_gains_and_upright_height():
     # 70 kg, plus the massless face lifted to the arena's 1e-5 kg mass bound (dm_control:
     # 70.00001 in its Floor too).
     assert model.body_subtreemass[root] == pytest.approx(70.00001, rel=1e-9)
-    # dm_control stands V2020 upright with its root 1.143 m up.
-    assert walker.standing_height == pytest.approx(1.143, abs=1e-3)
+    # dm_control stands V2020 upright with its root 1.143 m up and every joint at
+    # qpos0; its compiled model then has the root 1.1414688 m above the feet's lowest
+    # point (they float 1.5 mm), which is the standing height here.
+    assert walker.standing_height == pytest.approx(1.1414687892190383, abs=1e-9)
     assert model.na == 56
     names = [actuator.name for actuator in walker.actuators]
     assert names == sorted(names) and names[0] == "headrx"

@@ -15,6 +15,7 @@ See docs/variations.md for the full picture.
 from composer_tasks.composer.variation import colors
 from composer_tasks.composer.variation import deterministic
 from composer_tasks.composer.variation import distributions
+from composer_tasks.composer.variation import math
 from composer_tasks.composer.variation import noises
 from composer_tasks.composer.variation import rotations
 from composer_tasks.composer.variation import variation_broadcaster
@@ -33,6 +34,7 @@ __all__ = [
     "deterministic",
     "distributions",
     "evaluate",
+    "math",
     "noises",
     "require_random_state",
     "rotations",

@@ -65,6 +65,11 @@ class Sequence(base.Variation):
         """Makes the next call return the first entry."""
         self._position = 0
 
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """The entries, in the order they are returned."""
+        return tuple(self._values)
+
     def __repr__(self) -> str:
         return f"Sequence({self._values!r})"
 
