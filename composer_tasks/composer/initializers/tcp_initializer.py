@@ -15,15 +15,12 @@ from composer_tasks.composer.initializers import utils
 from composer_tasks.composer.initializers.utils import Sampled
 from composer_tasks.composer.robot import DOWN_QUATERNION
 from composer_tasks.physics import Physics
+from composer_tasks.utils import inverse_kinematics
 
 # Inverse kinematics defaults (dm_control utils/inverse_kinematics.py).
 _IK_TOLERANCE = 1e-14
 _IK_MAX_STEPS = 100
 _IK_ROTATION_WEIGHT = 1.0
-_IK_REGULARIZATION_THRESHOLD = 0.1
-_IK_REGULARIZATION_STRENGTH = 3e-2
-_IK_MAX_UPDATE_NORM = 2.0
-_IK_PROGRESS_THRESHOLD = 20.0
 
 
 def qpos_from_site_pose(
@@ -36,84 +33,40 @@ def qpos_from_site_pose(
     tolerance: float = _IK_TOLERANCE,
     max_steps: int = _IK_MAX_STEPS,
 ) -> bool:
-    """Moves `dofs` so that `site` reaches a pose, by damped least squares on MuJoCo's
-    site Jacobian (`mj_jacSite`), writing `physics.data.qpos` in place.
-
-    The error is the position error (m) plus `rotation_weight` times the rotation
-    error (rad; `mju_quat2Vel` of target * site^-1). Each step solves
-    J dq = err, regularised by 3e-2 while the error exceeds 0.1, clips |dq| to 2,
-    and stops when the error is below `tolerance` or progress stalls
-    (error / |dq| > 20), as dm_control's `inverse_kinematics.qpos_from_site_pose`.
+    """Moves `dofs` so that `site` reaches a pose, writing `physics.data.qpos` in
+    place: `utils.inverse_kinematics.qpos_from_site_pose`'s solve (dm_control's
+    algorithm and defaults) for a site handle or id and dof indices.
 
     Args:
       physics: a `Physics`; its positions and kinematics are updated in place.
-      site: a `mujoco.MjsSite` or a site id.
+      site: a `mujoco.MjsSite`, a PyMJCF site or a site id.
       target_pos: (3,) world position in metres.
       target_quat: None or a (4,) unit quaternion (w, x, y, z), world frame.
       dofs: indices of the dofs allowed to move (default: all).
+      rotation_weight: weight of the rotation error (rad) against the position
+        error (m).
 
     Returns:
       True if the error fell below `tolerance`.
     """
-    model, data = physics.model, physics.data
     site = getattr(site, "spec_element", site)  # a PyMJCF handle's spec element
     site_id = site if isinstance(site, (int, np.integer)) else physics.bind(site).id
-    dofs = np.arange(model.nv) if dofs is None else np.asarray(dofs, dtype=np.int64)
     target_pos = np.asarray(target_pos, dtype=np.float64)
     if target_pos.shape != (3,):
         raise ValueError(f"target_pos must have shape (3,), got {target_pos.shape}")
-    if target_quat is not None:
-        target_quat = np.asarray(target_quat, dtype=np.float64)
-        if target_quat.shape != (4,):
-            raise ValueError(f"target_quat must have shape (4,), got {target_quat.shape}")
-    jac_pos = np.empty((3, model.nv))
-    jac_rot = np.empty((3, model.nv))
-    site_quat = np.empty(4)
-    inverse = np.empty(4)
-    error_quat = np.empty(4)
-    error_rot = np.empty(3)
-    update = np.zeros(model.nv)
-    _kinematics(model, data)
-    for _ in range(max_steps):
-        error_pos = target_pos - data.site_xpos[site_id]
-        error_norm = np.linalg.norm(error_pos)
-        if target_quat is not None:
-            mujoco.mju_mat2Quat(site_quat, data.site_xmat[site_id])
-            mujoco.mju_negQuat(inverse, site_quat)
-            mujoco.mju_mulQuat(error_quat, target_quat, inverse)
-            mujoco.mju_quat2Vel(error_rot, error_quat, 1.0)
-            error_norm += np.linalg.norm(error_rot) * rotation_weight
-        if error_norm < tolerance:
-            return True
-        mujoco.mj_jacSite(model, data, jac_pos, jac_rot, site_id)
-        if target_quat is not None:
-            jacobian = np.vstack([jac_pos[:, dofs], jac_rot[:, dofs]])
-            error = np.concatenate([error_pos, error_rot])
-        else:
-            jacobian, error = jac_pos[:, dofs], error_pos
-        strength = _IK_REGULARIZATION_STRENGTH if error_norm > _IK_REGULARIZATION_THRESHOLD else 0.0
-        hessian = jacobian.T @ jacobian + strength * np.eye(len(dofs))
-        step = (
-            np.linalg.solve(hessian, jacobian.T @ error)
-            if strength
-            else np.linalg.lstsq(hessian, jacobian.T @ error, rcond=-1)[0]  # dm_control: rcond=-1
-        )
-        step_norm = np.linalg.norm(step)
-        if step_norm == 0 or error_norm / step_norm > _IK_PROGRESS_THRESHOLD:
-            return False
-        if step_norm > _IK_MAX_UPDATE_NORM:
-            step *= _IK_MAX_UPDATE_NORM / step_norm
-        update[:] = 0.0
-        update[dofs] = step
-        mujoco.mj_integratePos(model, data.qpos, update, 1.0)
-        _kinematics(model, data)
-    return False
-
-
-def _kinematics(model: mujoco.MjModel, data: mujoco.MjData) -> None:
-    """Poses and the centres of mass the Jacobians need; no collision detection."""
-    mujoco.mj_kinematics(model, data)
-    mujoco.mj_comPos(model, data)
+    dof_indices = slice(None) if dofs is None else np.asarray(dofs, dtype=np.int64)
+    _, _, success = inverse_kinematics.solve_site_pose(
+        physics.model,
+        physics.data,
+        int(site_id),
+        target_pos,
+        target_quat,
+        dof_indices,
+        tol=tolerance,
+        rot_weight=rotation_weight,
+        max_steps=max_steps,
+    )
+    return success
 
 
 class ToolCenterPointInitializer(Initializer):
