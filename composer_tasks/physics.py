@@ -23,10 +23,11 @@ import logging
 import os
 import tempfile
 import weakref
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 import mujoco
 import numpy as np
+from dm_env import specs
 from numpy.typing import ArrayLike
 
 from composer_tasks import rendering
@@ -270,6 +271,27 @@ for _struct, _methods in dm_control_struct_methods().items():
     for _name, _method in _methods.items():
         if not hasattr(_struct, _name):
             setattr(_struct, _name, _method)
+
+
+class NamedIndexStructs(NamedTuple):
+    """What `Physics.named` returns (dm_control's `NamedIndexStructs`): `model` and
+    `data`, each of whose arrays is indexed by element names."""
+
+    model: Any
+    data: Any
+
+
+def action_spec(physics: "Physics") -> specs.BoundedArray:
+    """The spec of actions that set `physics`' actuators' controls (dm_control's
+    `mujoco.action_spec`): float64 of shape (nu,), unnamed; each actuator's bounds are
+    its `ctrlrange` where it is control-limited, else +-`mujoco.mjMAXVAL`."""
+    model = physics.model
+    limited = np.asarray(model.actuator_ctrllimited).ravel().astype(bool)
+    minimum = np.full(model.nu, -mujoco.mjMAXVAL, dtype=float)
+    maximum = np.full(model.nu, mujoco.mjMAXVAL, dtype=float)
+    minimum[limited] = model.actuator_ctrlrange[limited, 0]
+    maximum[limited] = model.actuator_ctrlrange[limited, 1]
+    return specs.BoundedArray(shape=(model.nu,), dtype=float, minimum=minimum, maximum=maximum)
 
 
 class PhysicsError(RuntimeError):
@@ -732,7 +754,8 @@ class Physics:
         if named is None:
             from composer_tasks.mjcf import indexing  # noqa: PLC0415  (mjcf imports this module)
 
-            named = self._named = indexing.NamedIndexer(self)
+            indexer = indexing.NamedIndexer(self)
+            named = self._named = NamedIndexStructs(model=indexer.model, data=indexer.data)
         return named
 
     @property
