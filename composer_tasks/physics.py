@@ -273,6 +273,15 @@ for _struct, _methods in dm_control_struct_methods().items():
             setattr(_struct, _name, _method)
 
 
+# dm_control's camera classes of `mujoco` (engine.py), defined in `rendering`.
+Camera = rendering.Camera
+MovableCamera = rendering.MovableCamera
+TextOverlay = rendering.TextOverlay
+CameraMatrices = rendering.CameraMatrices
+Pose = rendering.Pose
+Selected = rendering.Selected
+
+
 class NamedIndexStructs(NamedTuple):
     """What `Physics.named` returns (dm_control's `NamedIndexStructs`): `model` and
     `data`, each of whose arrays is indexed by element names."""
@@ -567,11 +576,11 @@ def _compile_xml_string(
     """(spec or None, compiled model) of MJCF text and its assets."""
     try:
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
-    except ValueError as error:
-        try:
-            return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
-        except ValueError:
-            raise error from None
+    except ValueError:
+        # MjSpec cannot read `<include>` files from `assets`; MuJoCo's XML loader can,
+        # and if it fails too, its error is the one that names what is wrong with the
+        # model (the spec's may only say that an included file could not be opened).
+        return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
     return spec, spec.compile()
 
 

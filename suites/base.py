@@ -109,6 +109,20 @@ class SuiteTask(composer.Task):
             (name, observable.Generic(function, enabled=True))
             for name, function in functions.items()
         )
+        self._scalar_observation_keys = None
+
+    def scalar_observation_keys(self, physics):
+        """The observations whose function gives a NumPy scalar (walker's "height",
+        a np.float64) for one environment: `control.Environment` returns those as
+        scalars, as dm_control's suite does, not as 0-d arrays. Found by evaluating
+        each function once on `physics`, then kept (the types do not change)."""
+        if getattr(self, "_scalar_observation_keys", None) is None:
+            self._scalar_observation_keys = tuple(
+                name
+                for name, item in self._task_observables.items()
+                if isinstance(item.raw_callable(physics), np.generic)
+            )
+        return self._scalar_observation_keys
 
     # A domain sets this True to make `composer.Task.vectorized`'s promise for its
     # tasks (their physics quantities, observations and rewards work on a batch's
@@ -419,9 +433,10 @@ def vector_times_rotation(vector, rotation):
 
 
 def as_float(x):
-    """Booleans (or numbers) `x` as floats: float64 NumPy, or a JAX array of JAX's
-    default float dtype (float32 unless JAX runs in x64)."""
+    """Booleans (or numbers) `x` as floats: for one environment a Python float (as
+    dm_control's `float(...)` of a condition), for a batch a float64 NumPy array, or a
+    JAX array of JAX's default float dtype (float32 unless JAX runs in x64)."""
     xp = namespace(x)
     if xp is np:
-        return x.astype(np.float64) if hasattr(x, "astype") else np.float64(x)
+        return x.astype(np.float64) if np.ndim(x) else float(x)
     return x.astype(xp.result_type(float))

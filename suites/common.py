@@ -106,12 +106,13 @@ ASSETS = {
 def read_model(model_filename):
     """The MJCF text (bytes, as dm_control's) of the suite model `model_filename`
     ("cartpole.xml", "walker.xml", ...): the model the domain's builder makes by
-    default, written out by MuJoCo.
+    default, with every material of the shared `materials.xml` (those the model
+    does not use appended after its own), written out by MuJoCo.
 
     Raises:
-      ValueError: an unknown file name, or one of dm_control's template files
-        (swimmer.xml, lqr.xml) that its domain code completes (the message names
-        the builder to call instead).
+      FileNotFoundError: an unknown file name (as dm_control's).
+      ValueError: one of dm_control's template files (swimmer.xml, lqr.xml) that
+        its domain code completes (the message names the builder to call instead).
     """
     if model_filename in _TEMPLATES:
         raise ValueError(
@@ -119,10 +120,29 @@ def read_model(model_filename):
             f"not a model; build the model with {_TEMPLATES[model_filename]}"
         )
     if model_filename not in _MODEL_FILES:
-        raise ValueError(
+        raise FileNotFoundError(
             f"no suite model file {model_filename!r}; the suite's model files are "
             f"{sorted(_MODEL_FILES)}"
         )
     module_name, kwargs = _MODEL_FILES[model_filename]
     builder = importlib.import_module(f"mjcf_models.{module_name}")
-    return builder.make_spec(**kwargs).to_xml().encode()
+    spec = builder.make_spec(**kwargs)
+    _add_missing_materials(spec)
+    return spec.to_xml().encode()
+
+
+def _add_missing_materials(spec):
+    # dm_control's models include every material of the shared file, so an edited
+    # model may use any of them; the builders add only those their model uses. The
+    # others are appended (so material ids past the builder's own differ).
+    have = {material.name for material in spec.materials}
+    for name, rgba in look.PALETTE.items():
+        variants = [(name, rgba)]
+        if name in look.HIGHLIGHT_RGBA:
+            variants += [
+                (name + "_default", rgba),
+                (name + "_highlight", look.HIGHLIGHT_RGBA[name]),
+            ]
+        for variant, colour in variants:
+            if variant not in have:
+                spec.add_material(name=variant, rgba=list(colour))

@@ -87,6 +87,38 @@ class _FlatUpdater:
         return getattr(self._updater, name)
 
 
+class _ScalarObservations:
+    """An observation updater that gives NumPy scalars (np.float64, ...) where the
+    task's observation function returns one, as dm_control's suite does (its
+    `control.Environment` returns `task.get_observation(physics)` as it is), instead
+    of the 0-d arrays of composer's buffers.
+
+    The keys come from `task.scalar_observation_keys(physics)`, asked at the first
+    observation (the physics then holds an episode's state)."""
+
+    def __init__(self, updater: Any, task: Any, physics: Any) -> None:
+        self._updater = updater
+        self._task = task
+        self._physics = physics
+        self._keys: tuple[str, ...] | None = None
+
+    def get_observation(self) -> Any:
+        observation = self._updater.get_observation()
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = tuple(self._task.scalar_observation_keys(self._physics))
+        for key in keys:
+            value = observation.get(key)
+            if isinstance(value, np.ndarray) and value.ndim == 0:
+                observation[key] = value[()]
+        return observation
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._updater, name)
+
+
 def compute_n_steps(
     control_timestep: float, physics_timestep: float, tolerance: float = 1e-8
 ) -> int:
@@ -258,7 +290,11 @@ class Environment(composer.Environment):
 
     def _new_updater(self) -> Any:
         updater = super()._new_updater()
-        return _FlatUpdater(updater) if self._flat_observation else updater
+        if self._flat_observation:
+            return _FlatUpdater(updater)
+        if callable(getattr(self._task, "scalar_observation_keys", None)):
+            return _ScalarObservations(updater, self._task, self._physics)
+        return updater
 
 
 class _PhysicsTaskEnvironment(Environment):

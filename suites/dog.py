@@ -167,9 +167,9 @@ class Physics(physics_module.Physics):
         return self.data.xpos[..., self._height_bodies, 2]
 
     def z_projection(self) -> np.ndarray:
-        """The world z axis in the skull, torso and pelvis frames, 9 numbers."""
-        rows = self.data.xmat[..., self._upright_bodies, _ZX : _ZZ + 1]
-        return rows.reshape(rows.shape[:-2] + (9,))
+        """The world z axis in the skull, torso and pelvis frames: (..., 3, 3), a row
+        per body, as dm_control's (the observation is its 9 numbers, raveled)."""
+        return self.data.xmat[..., self._upright_bodies, _ZX : _ZZ + 1]
 
     def upright(self) -> np.ndarray:
         """Cosines of the skull's, torso's and pelvis' tilts from upright."""
@@ -237,7 +237,7 @@ class Physics(physics_module.Physics):
 
     def com_forward_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity along the torso's x axis (m/s)."""
-        return self.torso_com_velocity()[..., 0]
+        return self.torso_com_velocity()[..., 0][()]
 
     def joint_angles(self) -> np.ndarray:
         """The 73 hinge angles (rad), without the free joints."""
@@ -299,6 +299,13 @@ class Physics(physics_module.Physics):
         return base.norm_last_axis(
             data.geom_xpos[..., self._ball, :] - data.geom_xpos[..., self._target, :]
         )
+
+
+def _raveled_z_projection(physics: Physics) -> np.ndarray:
+    """The "z_projection" observation: `z_projection()`'s 3x3 rows as 9 numbers (a
+    new array, as dm_control's `flatten`)."""
+    rows = physics.z_projection()
+    return rows.reshape(rows.shape[:-2] + (9,))
 
 
 def _sensor_entries(model, names):
@@ -413,7 +420,7 @@ class Stand(base.SuiteTask):
             "joint_angles": Physics.joint_angles,
             "joint_velocites": Physics.joint_velocities,  # The published key is spelt so.
             "torso_pelvis_height": Physics.torso_pelvis_height,
-            "z_projection": Physics.z_projection,
+            "z_projection": _raveled_z_projection,
             "torso_com_velocity": Physics.torso_com_velocity,
             "inertial_sensors": Physics.inertial_sensors,
             "foot_forces": Physics.foot_forces,

@@ -144,7 +144,9 @@ class Physics(physics_lib.Physics):
 
     def origin_distance(self):
         """Distance (m) of the workspace site (ahead of the torso) from the world origin."""
-        return base.norm_last_axis(self.data.site_xpos[..., self._workspace, :])
+        distance = base.norm_last_axis(self.data.site_xpos[..., self._workspace, :])
+        # dm_control's is a 0-d array for one environment (`np.asarray` of a norm).
+        return np.asarray(distance) if isinstance(distance, np.float64) else distance
 
     def origin(self):
         """The world origin in the torso frame (m)."""

@@ -53,7 +53,7 @@ def randomize_limited_and_rotational_joints(physics, random=None):
         kind = model.jnt_type[joint]
         low, high = model.jnt_range[joint]
         if model.jnt_limited[joint]:
-            if kind in (_HINGE, _SLIDE):
+            if kind == _HINGE or kind == _SLIDE:  # (`in` misses: NumPy int vs enum)
                 qpos[name] = random.uniform(low, high)
             elif kind == _BALL:
                 qpos[name] = random_limited_quaternion(random, high)
