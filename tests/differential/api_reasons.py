@@ -39,4 +39,6 @@ REASONS: dict[str, str] = {
     "mjcf.Element.to_xml": _NO_XML_TREE,
     "mjcf.RootElement.to_xml": _NO_XML_TREE,
     "mujoco.engine.Physics.contexts": _OWN_GL_CONTEXTS,
+    # The type of `Physics.contexts` (its `gl` and `mujoco` holders): the same design.
+    "mujoco.engine.Contexts": _OWN_GL_CONTEXTS,
 }
