@@ -407,15 +407,16 @@ class Camera:
         model = physics.model
         check_fits_offscreen_buffer(model, height, width)
         if isinstance(camera_id, str):
-            name = camera_id
-            camera_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, name)
-            if camera_id < 0:
-                raise ValueError(f"no camera named {name!r} in the model")
-        if camera_id < -1:
-            raise ValueError(f"camera_id cannot be smaller than -1, got {camera_id}")
-        if camera_id >= model.ncam:
+            index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
+            if index < 0:
+                raise ValueError(f"no camera named {camera_id!r} in the model")
+        else:
+            index = int(camera_id)
+        if index < -1:
+            raise ValueError(f"camera_id cannot be smaller than -1, got {index}")
+        if index >= model.ncam:
             raise ValueError(
-                f"the model has {model.ncam} fixed cameras; camera_id={camera_id} is invalid"
+                f"the model has {model.ncam} fixed cameras; camera_id={index} is invalid"
             )
         self._physics = physics
         self._height = height
@@ -425,8 +426,8 @@ class Camera:
         self._scene_option = mujoco.MjvOption()
         self._perturb = mujoco.MjvPerturb()
         self._render_camera = mujoco.MjvCamera()
-        self._render_camera.fixedcamid = camera_id
-        if camera_id == -1:
+        self._render_camera.fixedcamid = index
+        if index == -1:
             self._render_camera.type = mujoco.mjtCamera.mjCAMERA_FREE
             mujoco.mjv_defaultFreeCamera(model, self._render_camera)
         else:
@@ -598,9 +599,9 @@ class Camera:
         physics = self._physics
         cursor_x, cursor_y = cursor_position
         point = np.empty(3, np.double)
-        geom_id = np.intc([-1])
-        flex_id = np.intc([-1])
-        skin_id = np.intc([-1])
+        geom_id = np.array([-1], dtype=np.intc)
+        flex_id = np.array([-1], dtype=np.intc)
+        skin_id = np.array([-1], dtype=np.intc)
         body_id = mujoco.mjv_select(
             physics.model,
             physics.data,

@@ -1,6 +1,7 @@
 """What every Control Suite domain shares: the model entity, the task base, the registry."""
 
 import collections
+from typing import Any, Callable
 
 import mujoco
 import numpy as np
@@ -38,7 +39,7 @@ class ModelEntity(composer.Entity):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
         spec.modelname = name
         self._spec = spec
-        self._after_task_initialized = None
+        self._after_task_initialized: Callable[[Any], None] | None = None
 
     def initialize_episode(self, physics, random_state):
         """Runs the task's end-of-initialisation step (`SuiteTask` sets the reward
