@@ -44,6 +44,8 @@ _HEIGHT_STEP_M = 0.01
 _MAX_HEIGHT_ATTEMPTS = 10000
 
 _TOES = tuple(f"toe_{leg}" for leg, *_ in quadruped_model.LEGS)
+# The order of the published `toe_positions` helper.
+_TOE_POSITIONS_ORDER = ("toe_front_left", "toe_back_left", "toe_back_right", "toe_front_right")
 
 SUITE = base.Registry()
 
@@ -87,6 +89,7 @@ class Physics(physics_lib.Physics):
         model = self.model
         self._torso = model.body("torso").id
         self._workspace = model.site("workspace").id
+        self._toe_bodies = np.array([model.body(name).id for name in _TOE_POSITIONS_ORDER])
         hinges = np.flatnonzero(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
         self._hinge_qpos = _as_slice(model.jnt_qposadr[hinges])
         self._hinge_dofs = _as_slice(model.jnt_dofadr[hinges])
@@ -113,6 +116,13 @@ class Physics(physics_lib.Physics):
     def torso_upright(self):
         """Cosine of the torso's tilt: the world z component of its z axis (1 upright)."""
         return self.data.xmat[..., self._torso, base.ZZ]
+
+    def toe_positions(self):
+        """The toes' body origins relative to the torso's, in the torso frame (m):
+        (..., 4, 3), front left, back left, back right, front right (dm_control's)."""
+        data = self.data
+        offsets = data.xpos[..., self._toe_bodies, :] - data.xpos[..., self._torso, None, :]
+        return base.vector_times_rotation(offsets, data.xmat[..., self._torso, None, :])
 
     def torso_velocity(self):
         """The torso's linear velocity in the torso frame (m/s), from the velocimeter."""

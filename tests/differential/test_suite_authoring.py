@@ -575,7 +575,7 @@ _MORE_DOMAINS = [
     ("hopper", "hop", ["speed", "height"]),
     ("pendulum", "swingup", ["pole_vertical"]),
     ("humanoid_CMU", "stand", ["head_height", "thorax_upright"]),
-    ("quadruped", "walk", ["origin_distance", "torso_upright"]),
+    ("quadruped", "walk", ["origin_distance", "torso_upright", "toe_positions"]),
     ("dog", "stand", ["com_forward_velocity", "z_projection", "upright"]),
     ("acrobot", "swingup", ["to_target"]),
     ("point_mass", "easy", ["mass_to_target_dist"]),
