@@ -1201,6 +1201,7 @@ class Physics:
         height: int = 240,
         width: int = 320,
         camera_id: int | str = -1,
+        overlays: Any = (),
         depth: bool = False,
         segmentation: bool = False,
         scene_option: mujoco.MjvOption | None = None,
@@ -1216,6 +1217,7 @@ class Physics:
         Args:
             height, width: image size in pixels (positive integers).
             camera_id: camera index or name; -1 is the free camera.
+            overlays: `TextOverlay`s drawn over an RGB image (dm_control's).
             depth: return a (height, width) float32 depth image: distances along
                 the camera axis in metres, of the scene as an RGB image draws it (the
                 skybox included), as dm_control gives them (`rendering.dm_control_depth`).
@@ -1250,6 +1252,7 @@ class Physics:
             height=height,
             width=width,
             camera_id=camera_id,
+            overlays=overlays,
             depth=depth,
             segmentation=segmentation,
             scene_option=scene_option,

@@ -51,6 +51,7 @@ def render(
     height: int = 240,
     width: int = 320,
     camera_id: int | str = -1,
+    overlays: Sequence["TextOverlay"] = (),
     depth: bool = False,
     segmentation: bool = False,
     scene_option: mujoco.MjvOption | None = None,
@@ -64,6 +65,8 @@ def render(
     """What `Physics.render` does (its docstring documents the arguments)."""
     if depth and segmentation:
         raise ValueError("ask for depth or segmentation, not both")
+    if overlays and (depth or segmentation):
+        raise ValueError("overlays are drawn on RGB images only, not depth or segmentation")
     if render_flag_overrides and (depth or segmentation):
         raise ValueError(
             "render_flag_overrides apply to RGB images only, not with depth or segmentation"
@@ -99,10 +102,30 @@ def render(
             scene_callback(physics, renderer.scene)
         for flag, value in overrides.items():
             flags[flag] = value
+        if overlays:
+            return _render_with_overlays(renderer, overlays)
         return renderer.render()
     finally:
         np.copyto(flags, saved)
         renderer.disable_segmentation_rendering()
+
+
+def _render_with_overlays(
+    renderer: mujoco.Renderer, overlays: Sequence["TextOverlay"]
+) -> np.ndarray:
+    """`renderer.render()` of its updated scene with `overlays` drawn over it, with the
+    renderer's private GL and rendering contexts (as `dm_control_depth`)."""
+    if renderer._gl_context:  # noqa: SLF001
+        renderer._gl_context.make_current()  # noqa: SLF001
+    rect, context = renderer._rect, renderer._mjr_context  # noqa: SLF001
+    mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN, context)
+    mujoco.mjr_render(rect, renderer.scene, context)
+    for overlay in overlays:
+        overlay.draw(context, rect)
+    image = np.empty((renderer.height, renderer.width, 3), dtype=np.uint8)
+    mujoco.mjr_readPixels(image, None, rect, context)
+    # The GL buffer's first row is the image's bottom row.
+    return np.flipud(image).copy() if renderer._gl_context else image  # noqa: SLF001
 
 
 def _render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:

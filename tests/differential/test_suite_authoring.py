@@ -480,6 +480,12 @@ with_text = np.array(free.render(overlays=[
     mujoco.TextOverlay("Title", "body", style="big", position="bottom right")]))
 record("overlay_draws", bool((plain != with_text).any()))
 record("overlay_corner_only", bool((plain[:24, :32] == with_text[:24, :32]).all()))
+text = [mujoco.TextOverlay("Title", "body", position="top left")]
+rendered = physics.render(48, 64, camera_id="front", overlays=text)
+bare = physics.render(48, 64, camera_id="front")
+record("physics_render_overlays", [rendered.shape, bool((rendered != bare).any()),
+                                   bool((rendered[24:] == bare[24:]).all())])
+check("physics_render_overlays_depth", physics.render, 48, 64, overlays=text, depth=True)
 overlay = mujoco.TextOverlay("t", "b", style="shadow", position="top right")
 record("overlay", [overlay.title, overlay.body, int(overlay.style), int(overlay.position)])
 check("overlay_bad_style", mujoco.TextOverlay, style="bold")
@@ -526,6 +532,7 @@ record("types", [engine.CameraMatrices._fields, engine.Pose._fields, engine.Sele
     "mujoco.engine.TextOverlay.position",
     "mujoco.engine.TextOverlay.style",
     "mujoco.engine.TextOverlay.title",
+    "mujoco.engine.Physics.render",
 )
 def test_cameras_and_overlays_match(differential):
     differential.assert_same(CAMERA_PROGRAM, "suite_authoring_camera", rtol=1e-6, atol=1e-9)
