@@ -162,6 +162,14 @@ class Physics(physics_module.Physics):
             self._ball_body = int(model.geom_bodyid[self._ball])
             self._ball_root = int(model.body_rootid[self._ball_body])
 
+    def _check_has_ball(self, quantity: str) -> None:
+        if self._ball is None:
+            # dm_control's named lookup of "ball" raises KeyError here too.
+            raise KeyError(
+                f"{quantity} needs the ball and target of the fetch task's model; "
+                "this dog model has none"
+            )
+
     def torso_pelvis_height(self) -> np.ndarray:
         """Heights (m) of the torso's and the pelvis' frame origins."""
         return self.data.xpos[..., self._height_bodies, 2]
@@ -266,6 +274,7 @@ class Physics(physics_module.Physics):
     def ball_in_head_frame(self) -> np.ndarray:
         """The ball's position (m) and velocity (m/s) relative to the head site,
         in the head site's frame (fetch only)."""
+        self._check_has_ball("ball_in_head_frame")
         data = self.data
         head_position = data.site_xpos[..., self._head, :]
         head_frame = data.site_xmat[..., self._head, :]
@@ -282,12 +291,14 @@ class Physics(physics_module.Physics):
 
     def target_in_head_frame(self) -> np.ndarray:
         """The target's position relative to the head site, in its frame (m; fetch only)."""
+        self._check_has_ball("target_in_head_frame")
         data = self.data
         offset = data.geom_xpos[..., self._target, :] - data.site_xpos[..., self._head, :]
         return base.vector_times_rotation(offset, data.site_xmat[..., self._head, :])
 
     def ball_to_mouth_distance(self) -> np.ndarray:
         """Mean distance (m) from the ball to the upper and lower bite sites."""
+        self._check_has_ball("ball_to_mouth_distance")
         data = self.data
         offsets = data.geom_xpos[..., self._ball, None, :] - data.site_xpos[..., self._bites, :]
         distances = base.norm_last_axis(offsets)
@@ -295,6 +306,7 @@ class Physics(physics_module.Physics):
 
     def ball_to_target_distance(self) -> np.ndarray:
         """Distance (m) between the ball's and the target's centres."""
+        self._check_has_ball("ball_to_target_distance")
         data = self.data
         return base.norm_last_axis(
             data.geom_xpos[..., self._ball, :] - data.geom_xpos[..., self._target, :]

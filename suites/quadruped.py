@@ -113,6 +113,14 @@ class Physics(physics_lib.Physics):
                 int(model.joint("root").dofadr[0]), int(model.joint("root").dofadr[0]) + 6
             )
 
+    def _check_has_ball(self, quantity):
+        if not self._has_ball:
+            # dm_control's named lookup of "ball" raises KeyError here too.
+            raise KeyError(
+                f"{quantity} needs the ball and target of the fetch task's model; "
+                "this quadruped model has none"
+            )
+
     def torso_upright(self):
         """Cosine of the torso's tilt: the world z component of its z axis (1 upright)."""
         return self.data.xmat[..., self._torso, base.ZZ]
@@ -168,6 +176,7 @@ class Physics(physics_lib.Physics):
     def ball_state(self):
         """In the torso frame: the ball's position (m) and linear velocity (m/s)
         relative to the torso, then its angular velocity (rad/s) (9 values)."""
+        self._check_has_ball("ball_state")
         data = self.data
         relative = array_namespace.namespace(data.xpos).stack(
             (
@@ -182,6 +191,7 @@ class Physics(physics_lib.Physics):
 
     def target_position(self):
         """The target site's centre in the torso frame (m)."""
+        self._check_has_ball("target_position")
         data = self.data
         return base.vector_times_rotation(
             data.site_xpos[..., self._target, :] - data.xpos[..., self._torso, :],
@@ -190,22 +200,26 @@ class Physics(physics_lib.Physics):
 
     def ball_to_target_distance(self):
         """Horizontal (world x-y) distance (m) from the ball's centre to the target's."""
+        self._check_has_ball("ball_to_target_distance")
         data = self.data
         offset = data.site_xpos[..., self._target, :2] - data.xpos[..., self._ball, :2]
         return base.norm_last_axis(offset)
 
     def self_to_ball_distance(self):
         """Horizontal (world x-y) distance (m) from the workspace site to the ball."""
+        self._check_has_ball("self_to_ball_distance")
         data = self.data
         offset = data.site_xpos[..., self._workspace, :2] - data.xpos[..., self._ball, :2]
         return base.norm_last_axis(offset)
 
     def ball_qpos(self):
         """The ball's free joint coordinates as a view: position (m), quaternion."""
+        self._check_has_ball("ball_qpos")
         return self.data.qpos[..., self._ball_qpos]
 
     def ball_qvel(self):
         """The ball's free joint velocities as a view: linear (m/s), angular (rad/s)."""
+        self._check_has_ball("ball_qvel")
         return self.data.qvel[..., self._ball_dofs]
 
 
