@@ -64,6 +64,7 @@ class SuiteTask(composer.Task):
         if control_timestep is not None:
             self.set_timesteps(control_timestep, spec.option.timestep)
         self._task_observables = collections.OrderedDict()
+        self._scalar_observation_keys = None
         self._visualize_reward = False
         self._reward_material_rows = []
         self._random = None
@@ -117,7 +118,7 @@ class SuiteTask(composer.Task):
         a np.float64) for one environment: `control.Environment` returns those as
         scalars, as dm_control's suite does, not as 0-d arrays. Found by evaluating
         each function once on `physics`, then kept (the types do not change)."""
-        if getattr(self, "_scalar_observation_keys", None) is None:
+        if self._scalar_observation_keys is None:
             self._scalar_observation_keys = tuple(
                 name
                 for name, item in self._task_observables.items()
