@@ -23,10 +23,11 @@ import logging
 import os
 import tempfile
 import weakref
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union
 
 import mujoco
 import numpy as np
+from dm_env import specs
 from numpy.typing import ArrayLike
 
 from composer_tasks import rendering
@@ -270,6 +271,36 @@ for _struct, _methods in dm_control_struct_methods().items():
     for _name, _method in _methods.items():
         if not hasattr(_struct, _name):
             setattr(_struct, _name, _method)
+
+
+# dm_control's camera classes of `mujoco` (engine.py), defined in `rendering`.
+Camera = rendering.Camera
+MovableCamera = rendering.MovableCamera
+TextOverlay = rendering.TextOverlay
+CameraMatrices = rendering.CameraMatrices
+Pose = rendering.Pose
+Selected = rendering.Selected
+
+
+class NamedIndexStructs(NamedTuple):
+    """What `Physics.named` returns (dm_control's `NamedIndexStructs`): `model` and
+    `data`, each of whose arrays is indexed by element names."""
+
+    model: Any
+    data: Any
+
+
+def action_spec(physics: "Physics") -> specs.BoundedArray:
+    """The spec of actions that set `physics`' actuators' controls (dm_control's
+    `mujoco.action_spec`): float64 of shape (nu,), unnamed; each actuator's bounds are
+    its `ctrlrange` where it is control-limited, else +-`mujoco.mjMAXVAL`."""
+    model = physics.model
+    limited = np.asarray(model.actuator_ctrllimited).ravel().astype(bool)
+    minimum = np.full(model.nu, -mujoco.mjMAXVAL, dtype=float)
+    maximum = np.full(model.nu, mujoco.mjMAXVAL, dtype=float)
+    minimum[limited] = model.actuator_ctrlrange[limited, 0]
+    maximum[limited] = model.actuator_ctrlrange[limited, 1]
+    return specs.BoundedArray(shape=(model.nu,), dtype=float, minimum=minimum, maximum=maximum)
 
 
 class PhysicsError(RuntimeError):
@@ -545,11 +576,11 @@ def _compile_xml_string(
     """(spec or None, compiled model) of MJCF text and its assets."""
     try:
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
-    except ValueError as error:
-        try:
-            return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
-        except ValueError:
-            raise error from None
+    except ValueError:
+        # MjSpec cannot read `<include>` files from `assets`; MuJoCo's XML loader can,
+        # and if it fails too, its error is the one that names what is wrong with the
+        # model (the spec's may only say that an included file could not be opened).
+        return None, mujoco.MjModel.from_xml_string(xml_string, assets=assets or {})
     return spec, spec.compile()
 
 
@@ -732,7 +763,8 @@ class Physics:
         if named is None:
             from composer_tasks.mjcf import indexing  # noqa: PLC0415  (mjcf imports this module)
 
-            named = self._named = indexing.NamedIndexer(self)
+            indexer = indexing.NamedIndexer(self)
+            named = self._named = NamedIndexStructs(model=indexer.model, data=indexer.data)
         return named
 
     @property
@@ -1169,6 +1201,7 @@ class Physics:
         height: int = 240,
         width: int = 320,
         camera_id: int | str = -1,
+        overlays: Any = (),
         depth: bool = False,
         segmentation: bool = False,
         scene_option: mujoco.MjvOption | None = None,
@@ -1184,6 +1217,7 @@ class Physics:
         Args:
             height, width: image size in pixels (positive integers).
             camera_id: camera index or name; -1 is the free camera.
+            overlays: `TextOverlay`s drawn over an RGB image (dm_control's).
             depth: return a (height, width) float32 depth image: distances along
                 the camera axis in metres, of the scene as an RGB image draws it (the
                 skybox included), as dm_control gives them (`rendering.dm_control_depth`).
@@ -1218,6 +1252,7 @@ class Physics:
             height=height,
             width=width,
             camera_id=camera_id,
+            overlays=overlays,
             depth=depth,
             segmentation=segmentation,
             scene_option=scene_option,

@@ -54,6 +54,9 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.mujoco.math": "composer_tasks.mujoco_math",
     "dm_control.suite.base": "suites.base",
+    # A suite task of one's own: the model files and shared assets, the joint randomiser.
+    "dm_control.suite.common": "suites.common",
+    "dm_control.suite.utils": "suites.utils",
     # The Control Suite's Environment (flat_observation, flatten_observation).
     "dm_control.rl.control": "suites.control",
     "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",

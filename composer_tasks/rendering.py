@@ -17,8 +17,8 @@ docs/rendering.md.
 """
 
 import os
-from collections.abc import Callable, Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import mujoco
 import numpy as np
@@ -51,6 +51,7 @@ def render(
     height: int = 240,
     width: int = 320,
     camera_id: int | str = -1,
+    overlays: Sequence["TextOverlay"] = (),
     depth: bool = False,
     segmentation: bool = False,
     scene_option: mujoco.MjvOption | None = None,
@@ -64,6 +65,8 @@ def render(
     """What `Physics.render` does (its docstring documents the arguments)."""
     if depth and segmentation:
         raise ValueError("ask for depth or segmentation, not both")
+    if overlays and (depth or segmentation):
+        raise ValueError("overlays are drawn on RGB images only, not depth or segmentation")
     if render_flag_overrides and (depth or segmentation):
         raise ValueError(
             "render_flag_overrides apply to RGB images only, not with depth or segmentation"
@@ -99,10 +102,30 @@ def render(
             scene_callback(physics, renderer.scene)
         for flag, value in overrides.items():
             flags[flag] = value
+        if overlays:
+            return _render_with_overlays(renderer, overlays)
         return renderer.render()
     finally:
         np.copyto(flags, saved)
         renderer.disable_segmentation_rendering()
+
+
+def _render_with_overlays(
+    renderer: mujoco.Renderer, overlays: Sequence["TextOverlay"]
+) -> np.ndarray:
+    """`renderer.render()` of its updated scene with `overlays` drawn over it, with the
+    renderer's private GL and rendering contexts (as `dm_control_depth`)."""
+    if renderer._gl_context:  # noqa: SLF001
+        renderer._gl_context.make_current()  # noqa: SLF001
+    rect, context = renderer._rect, renderer._mjr_context  # noqa: SLF001
+    mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN, context)
+    mujoco.mjr_render(rect, renderer.scene, context)
+    for overlay in overlays:
+        overlay.draw(context, rect)
+    image = np.empty((renderer.height, renderer.width, 3), dtype=np.uint8)
+    mujoco.mjr_readPixels(image, None, rect, context)
+    # The GL buffer's first row is the image's bottom row.
+    return np.flipud(image).copy() if renderer._gl_context else image  # noqa: SLF001
 
 
 def _render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:
@@ -150,11 +173,19 @@ def dm_control_depth(renderer: mujoco.Renderer, model: mujoco.MjModel) -> np.nda
     mujoco.mjr_render(rect, renderer.scene, context)
     buffer = np.empty((renderer.height, renderer.width), dtype=np.float32)
     mujoco.mjr_readPixels(None, buffer, rect, context)
+    image = _depth_in_metres(buffer, model, bool(renderer.scene.camera[0].orthographic))
+    # The GL buffer's first row is the image's bottom row.
+    return np.flipud(image) if renderer._gl_context else image  # noqa: SLF001
+
+
+def _depth_in_metres(buffer: np.ndarray, model: mujoco.MjModel, orthographic: bool) -> np.ndarray:
+    """A reversed-Z depth buffer (float32, as read) as float32 distances along the
+    camera axis in metres (see `dm_control_depth`)."""
     extent = model.stat.extent
     near = np.float32(model.vis.map.znear * extent)
     far = np.float32(model.vis.map.zfar * extent)
     values = buffer.astype(np.float64)
-    if renderer.scene.camera[0].orthographic:
+    if orthographic:
         metres = far - values * (far - near)
     else:
         # The reversed-Z projection's depth coefficients: glFrustum's c and d,
@@ -162,9 +193,7 @@ def dm_control_depth(renderer: mujoco.Renderer, model: mujoco.MjModel) -> np.nda
         c = np.float32(-0.5) * (-(far + near) / (far - near)) - np.float32(0.5)
         d = np.float32(-0.5) * (-(np.float32(2) * far * near) / (far - near))
         metres = d / (values + c)
-    image = metres.astype(np.float32)
-    # The GL buffer's first row is the image's bottom row.
-    return np.flipud(image) if renderer._gl_context else image  # noqa: SLF001
+    return metres.astype(np.float32)
 
 
 def cached_renderer(
@@ -266,3 +295,387 @@ def close_renderers(cache: MutableMapping) -> None:
     for renderer in cache.values():
         renderer.close()
     cache.clear()
+
+
+# dm_control's `mujoco.Camera` family (engine.py): a camera of one's own with its
+# own scene, options and pose, drawn with the Physics' cached renderers' GL and
+# rendering contexts (one per image size), so that making a Camera per frame costs
+# no GL context.
+
+_FONT_STYLES = {
+    "normal": mujoco.mjtFont.mjFONT_NORMAL,
+    "shadow": mujoco.mjtFont.mjFONT_SHADOW,
+    "big": mujoco.mjtFont.mjFONT_BIG,
+}
+_GRID_POSITIONS = {
+    "top left": mujoco.mjtGridPos.mjGRID_TOPLEFT,
+    "top right": mujoco.mjtGridPos.mjGRID_TOPRIGHT,
+    "bottom left": mujoco.mjtGridPos.mjGRID_BOTTOMLEFT,
+    "bottom right": mujoco.mjtGridPos.mjGRID_BOTTOMRIGHT,
+}
+
+
+class CameraMatrices(NamedTuple):
+    """The factors of a camera's 3x4 matrix, `image @ focal @ rotation @ translation`:
+    image (3, 3) pixel offsets, focal (3, 4) focal scaling, rotation (4, 4) world to
+    camera axes, translation (4, 4) by minus the camera's position (metres)."""
+
+    image: np.ndarray
+    focal: np.ndarray
+    rotation: np.ndarray
+    translation: np.ndarray
+
+
+class Pose(NamedTuple):
+    """A free camera's pose: the point it looks at (world, metres), its distance from
+    it (metres), azimuth and elevation (degrees)."""
+
+    lookat: np.ndarray
+    distance: float
+    azimuth: float
+    elevation: float
+
+
+class Selected(NamedTuple):
+    """What `Camera.select` finds under a point of the image: the ids of the body,
+    geom, flex and skin there (None where there is none) and the world position
+    (metres) of the point hit (None if nothing was)."""
+
+    body: int | None
+    geom: int | None
+    flex: int | None
+    skin: int | None
+    world_position: np.ndarray | None
+
+
+class TextOverlay:
+    """Text drawn over an RGB image by `Camera.render(overlays=...)`.
+
+    Args:
+      title, body: the two columns of text.
+      style: "normal", "shadow" or "big".
+      position: "top left", "top right", "bottom left" or "bottom right".
+
+    Raises:
+      KeyError: an unknown style or position (the message lists the choices).
+    """
+
+    __slots__ = ("title", "body", "style", "position")
+
+    def __init__(
+        self, title: str = "", body: str = "", style: str = "normal", position: str = "top left"
+    ) -> None:
+        if style not in _FONT_STYLES:
+            raise KeyError(f"style {style!r} is not one of {sorted(_FONT_STYLES)}")
+        if position not in _GRID_POSITIONS:
+            raise KeyError(f"position {position!r} is not one of {sorted(_GRID_POSITIONS)}")
+        self.title = title
+        self.body = body
+        self.style = _FONT_STYLES[style]
+        self.position = _GRID_POSITIONS[position]
+
+    def draw(self, context: mujoco.MjrContext, rect: mujoco.MjrRect) -> None:
+        """Draws the text in `rect` with rendering context `context` (current GL)."""
+        mujoco.mjr_overlay(self.style, self.position, rect, self.title, self.body, context)
+
+
+def _default_max_geom(model: mujoco.MjModel) -> int:
+    # dm_control's estimate of the most geoms a scene may hold (one per frame axis,
+    # per geom with its contacts and forces, per body's decorations, per site,
+    # tendon, joint, actuator, skin, camera and light), and at least 1000.
+    frames = max(model.nbody, model.ngeom, model.nsite, model.ncam, model.nlight)
+    estimate = (
+        3 * frames
+        + 4 * model.ngeom
+        + 3 * model.nbody
+        + model.nsite
+        + model.ntendon
+        + model.njnt
+        + model.nu
+        + model.nskin
+        + model.ncam
+        + model.nlight
+    )
+    return max(1000, estimate)
+
+
+class Camera:
+    """A camera view of a `Physics` (dm_control's `mujoco.Camera`): a fixed camera of
+    the model, or the free camera (-1), at its own image size, with its own scene
+    and visualisation options.
+
+    Args:
+      physics: the `Physics` to view.
+      height, width: image size in pixels (within the model's offscreen buffer).
+      camera_id: a camera's index or name; -1 is the free camera.
+      max_geom: the most geoms the scene holds (default: dm_control's estimate from
+        the model's sizes, at least 1000).
+      scene_callback: called with (physics, scene) after the scene is updated and
+        before it is drawn, e.g. to add geoms.
+
+    Raises:
+      ValueError: the image does not fit the offscreen buffer, no camera has that
+        name, or `camera_id` is below -1 or not below the number of cameras.
+    """
+
+    def __init__(
+        self,
+        physics: "Physics",
+        height: int = 240,
+        width: int = 320,
+        camera_id: int | str = -1,
+        max_geom: int | None = None,
+        scene_callback: Callable[["Physics", mujoco.MjvScene], None] | None = None,
+    ) -> None:
+        model = physics.model
+        check_fits_offscreen_buffer(model, height, width)
+        if isinstance(camera_id, str):
+            index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
+            if index < 0:
+                raise ValueError(f"no camera named {camera_id!r} in the model")
+        else:
+            index = int(camera_id)
+        if index < -1:
+            raise ValueError(f"camera_id cannot be smaller than -1, got {index}")
+        if index >= model.ncam:
+            raise ValueError(
+                f"the model has {model.ncam} fixed cameras; camera_id={index} is invalid"
+            )
+        self._physics = physics
+        self._height = height
+        self._width = width
+        self._scene_callback = scene_callback
+        self._scene = mujoco.MjvScene(model, max_geom or _default_max_geom(model))
+        self._scene_option = mujoco.MjvOption()
+        self._perturb = mujoco.MjvPerturb()
+        self._render_camera = mujoco.MjvCamera()
+        self._render_camera.fixedcamid = index
+        if index == -1:
+            self._render_camera.type = mujoco.mjtCamera.mjCAMERA_FREE
+            mujoco.mjv_defaultFreeCamera(model, self._render_camera)
+        else:
+            self._render_camera.type = mujoco.mjtCamera.mjCAMERA_FIXED
+
+    @property
+    def width(self) -> int:
+        """Image width in pixels."""
+        return self._width
+
+    @property
+    def height(self) -> int:
+        """Image height in pixels."""
+        return self._height
+
+    @property
+    def option(self) -> mujoco.MjvOption:
+        """The camera's visualisation options (`mujoco.MjvOption`)."""
+        return self._scene_option
+
+    @property
+    def scene(self) -> mujoco.MjvScene:
+        """The camera's `mujoco.MjvScene`."""
+        return self._scene
+
+    def matrices(self) -> CameraMatrices:
+        """The factors of the camera matrix for the current state (the free camera's
+        position and axes are the mean of its two stereo eyes after `update`)."""
+        physics = self._physics
+        camera_id = self._render_camera.fixedcamid
+        if camera_id == -1:
+            self.update()
+            eyes = [self._scene.camera[i] for i in range(2)]
+            position = np.mean([eye.pos for eye in eyes], axis=0)
+            z_axis = -np.mean([eye.forward for eye in eyes], axis=0)
+            y_axis = np.mean([eye.up for eye in eyes], axis=0)
+            rotation_3 = np.vstack((np.cross(y_axis, z_axis), y_axis, z_axis))
+            fovy_degrees = physics.model.vis.global_.fovy
+        else:
+            position = physics.data.cam_xpos[camera_id]
+            rotation_3 = physics.data.cam_xmat[camera_id].reshape(3, 3).T
+            fovy_degrees = physics.model.cam_fovy[camera_id]
+        translation = np.eye(4)
+        translation[0:3, 3] = -position
+        rotation = np.eye(4)
+        rotation[0:3, 0:3] = rotation_3
+        focal_scaling = (1.0 / np.tan(np.deg2rad(fovy_degrees) / 2)) * self._height / 2.0
+        focal = np.diag([-focal_scaling, focal_scaling, 1.0, 0])[0:3, :]
+        image = np.eye(3)
+        image[0, 2] = (self._width - 1) / 2.0
+        image[1, 2] = (self._height - 1) / 2.0
+        return CameraMatrices(image=image, focal=focal, rotation=rotation, translation=translation)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The 3x4 camera matrix: homogeneous world points (metres) to homogeneous
+        pixel coordinates."""
+        image, focal, rotation, translation = self.matrices()
+        return image @ focal @ rotation @ translation
+
+    def update(self, scene_option: mujoco.MjvOption | None = None) -> None:
+        """Updates the scene's geometry from the physics' current state (with
+        `scene_option`, or the camera's own options)."""
+        mujoco.mjv_updateScene(
+            self._physics.model,
+            self._physics.data,
+            scene_option or self._scene_option,
+            self._perturb,
+            self._render_camera,
+            mujoco.mjtCatBit.mjCAT_ALL,
+            self._scene,
+        )
+
+    def render(
+        self,
+        overlays: Sequence[TextOverlay] = (),
+        depth: bool = False,
+        segmentation: bool = False,
+        scene_option: mujoco.MjvOption | None = None,
+        render_flag_overrides: Mapping[str | int, bool] | None = None,
+    ) -> np.ndarray:
+        """The camera's view, a new array, top row first.
+
+        Args:
+          overlays: `TextOverlay`s drawn over an RGB image.
+          depth: a (height, width) float32 image of distances along the camera axis
+            in metres (dm_control's conversion, `dm_control_depth`).
+          segmentation: a (height, width, 2) int32 image of (object id, object
+            type) per pixel, (-1, -1) for the background.
+          scene_option: options for this image instead of the camera's own.
+          render_flag_overrides: rendering flags for this RGB image, keyed by
+            lowercase name ("wireframe") or `mujoco.mjtRndFlag`.
+
+        Returns:
+          (height, width, 3) uint8 RGB unless depth or segmentation is asked.
+
+        Raises:
+          ValueError: overlays or flag overrides with depth or segmentation, or
+            depth and segmentation together.
+        """
+        if overlays and (depth or segmentation):
+            raise ValueError("overlays are drawn on RGB images only, not depth or segmentation")
+        if render_flag_overrides and (depth or segmentation):
+            raise ValueError(
+                "render_flag_overrides apply to RGB images only, not depth or segmentation"
+            )
+        if depth and segmentation:
+            raise ValueError("ask for depth or segmentation, not both")
+        overrides = _render_flags(render_flag_overrides or {})
+        if segmentation:
+            overrides[int(mujoco.mjtRndFlag.mjRND_SEGMENT)] = True
+            overrides[int(mujoco.mjtRndFlag.mjRND_IDCOLOR)] = True
+        physics = self._physics
+        model = physics.model
+        self.update(scene_option)
+        if self._scene_callback is not None:
+            self._scene_callback(physics, self._scene)
+        renderer = cached_renderer(physics._renderers, model, self._height, self._width)  # noqa: SLF001
+        # The renderer's GL and rendering contexts draw this camera's scene; they
+        # are private to mujoco.Renderer (see dm_control_depth).
+        gl_context = renderer._gl_context  # noqa: SLF001
+        context = renderer._mjr_context  # noqa: SLF001
+        if gl_context:
+            gl_context.make_current()
+        rect = mujoco.MjrRect(0, 0, self._width, self._height)
+        flags = self._scene.flags
+        saved = flags.copy()
+        rgb = np.empty((self._height, self._width, 3), dtype=np.uint8)
+        depth_buffer = np.empty((self._height, self._width), dtype=np.float32)
+        try:
+            for flag, value in overrides.items():
+                flags[flag] = value
+            mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN, context)
+            mujoco.mjr_render(rect, self._scene, context)
+            if not depth:
+                for overlay in overlays:
+                    overlay.draw(context, rect)
+            mujoco.mjr_readPixels(
+                None if depth else rgb, depth_buffer if depth else None, rect, context
+            )
+        finally:
+            np.copyto(flags, saved)
+        if depth:
+            image = _depth_in_metres(depth_buffer, model, bool(self._scene.camera[0].orthographic))
+        elif segmentation:
+            image = self._segmentation(rgb)
+        else:
+            image = rgb
+        # The GL buffer's first row is the image's bottom row.
+        return np.ascontiguousarray(np.flipud(image)) if gl_context else image
+
+    def _segmentation(self, rgb: np.ndarray) -> np.ndarray:
+        # The scene drawn with segment colours encodes each pixel's geom's segid + 1
+        # in its red, green and blue bytes (0 is the background).
+        channels = rgb.astype(np.uint32)
+        segment = channels[..., 0] + channels[..., 1] * 2**8 + channels[..., 2] * 2**16
+        scene = self._scene
+        table = np.full((scene.ngeom + 1, 2), fill_value=-1, dtype=np.int32)
+        for index in range(scene.ngeom):
+            geom = scene.geoms[index]
+            if geom.segid != -1:
+                table[geom.segid + 1] = (geom.objid, geom.objtype)
+        return table[segment]
+
+    def select(self, cursor_position: tuple[float, float]) -> Selected:
+        """What lies under `cursor_position`, (x, y) in [0, 1] from the image's
+        bottom-left corner: body, geom, flex and skin ids and the world point hit."""
+        self.update()
+        physics = self._physics
+        cursor_x, cursor_y = cursor_position
+        point = np.empty(3, np.double)
+        geom_id = np.array([-1], dtype=np.intc)
+        flex_id = np.array([-1], dtype=np.intc)
+        skin_id = np.array([-1], dtype=np.intc)
+        body_id = mujoco.mjv_select(
+            physics.model,
+            physics.data,
+            self._scene_option,
+            self._width / self._height,
+            cursor_x,
+            cursor_y,
+            self._scene,
+            point,
+            geom_id,
+            flex_id,
+            skin_id,
+        )
+        body, geom, flex, skin = (
+            int(value) if value != -1 else None
+            for value in (body_id, geom_id[0], flex_id[0], skin_id[0])
+        )
+        world_position = None if body is None and geom is None and skin is None else point
+        return Selected(body=body, geom=geom, flex=flex, skin=skin, world_position=world_position)
+
+
+class MovableCamera(Camera):
+    """The free camera, posed by `set_pose` (dm_control's `mujoco.MovableCamera`)."""
+
+    def __init__(
+        self,
+        physics: "Physics",
+        height: int = 240,
+        width: int = 320,
+        max_geom: int | None = None,
+        scene_callback: Callable[["Physics", mujoco.MjvScene], None] | None = None,
+    ) -> None:
+        super().__init__(
+            physics,
+            height=height,
+            width=width,
+            camera_id=-1,
+            max_geom=max_geom,
+            scene_callback=scene_callback,
+        )
+
+    def get_pose(self) -> Pose:
+        """The camera's pose (its `lookat` is a view of the camera's own)."""
+        camera = self._render_camera
+        return Pose(camera.lookat, camera.distance, camera.azimuth, camera.elevation)
+
+    def set_pose(self, lookat: Any, distance: float, azimuth: float, elevation: float) -> None:
+        """Looks at `lookat` (world, metres) from `distance` metres at `azimuth` and
+        `elevation` degrees."""
+        camera = self._render_camera
+        np.copyto(camera.lookat, lookat)
+        camera.distance = distance
+        camera.azimuth = azimuth
+        camera.elevation = elevation

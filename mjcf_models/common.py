@@ -91,6 +91,20 @@ def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None)
         background.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "background"
     for name in materials:
         spec.add_material(name=name, rgba=list(PALETTE[name]))
+        if name in HIGHLIGHT_RGBA:
+            # The two colours a visualised reward blends `name` between, under the
+            # published names (`<name>_default`, `<name>_highlight`), right after it
+            # as in the published materials file.
+            spec.add_material(name=name + "_default", rgba=list(PALETTE[name]))
+            spec.add_material(name=name + "_highlight", rgba=list(HIGHLIGHT_RGBA[name]))
+    # Every published model has all three reward-coloured materials (its shared
+    # materials file defines them), and `visualize_reward` recolours all three:
+    # those the model does not use come last.
+    for name in HIGHLIGHT_RGBA:
+        if name not in materials:
+            spec.add_material(name=name, rgba=list(PALETTE[name]))
+            spec.add_material(name=name + "_default", rgba=list(PALETTE[name]))
+            spec.add_material(name=name + "_highlight", rgba=list(HIGHLIGHT_RGBA[name]))
 
 
 def _add_skybox_texture(spec):

@@ -1,6 +1,7 @@
 """What every Control Suite domain shares: the model entity, the task base, the registry."""
 
 import collections
+from typing import Any, Callable
 
 import mujoco
 import numpy as np
@@ -12,9 +13,11 @@ from composer_tasks.composer.observation import observable
 from mjcf_models import common
 from suites import control
 
-# visualize_reward blends the colours of the materials of `common.HIGHLIGHT_RGBA`
-# from their defaults to those highlights as reward**4 grows (dm_control suite/base.py).
+# visualize_reward blends each material of `_REWARD_MATERIALS` from its `_default`
+# material's colour to its `_highlight` material's as reward**4 grows (dm_control
+# suite/base.py); the suite's models carry those materials (mjcf_models.common).
 _REWARD_COLOUR_EXPONENT = 4
+_REWARD_MATERIALS = tuple(common.HIGHLIGHT_RGBA)
 _HINGE = mujoco.mjtJoint.mjJNT_HINGE
 _SLIDE = mujoco.mjtJoint.mjJNT_SLIDE
 
@@ -36,6 +39,15 @@ class ModelEntity(composer.Entity):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
         spec.modelname = name
         self._spec = spec
+        self._after_task_initialized: Callable[[Any], None] | None = None
+
+    def initialize_episode(self, physics, random_state):
+        """Runs the task's end-of-initialisation step (`SuiteTask` sets the reward
+        colours there): entities' callbacks run after the task's, so this comes
+        after the task's `initialize_episode`, inside the reset context, where
+        dm_control's `base.Task.initialize_episode` ends."""
+        if self._after_task_initialized is not None:
+            self._after_task_initialized(physics)
 
 
 class SuiteTask(composer.Task):
@@ -48,11 +60,13 @@ class SuiteTask(composer.Task):
 
     def __init__(self, spec, name, control_timestep=None):
         self._root = ModelEntity(spec, name)
+        self._root._after_task_initialized = self._set_reward_colours_at_reset
         if control_timestep is not None:
             self.set_timesteps(control_timestep, spec.option.timestep)
         self._task_observables = collections.OrderedDict()
+        self._scalar_observation_keys = None
         self._visualize_reward = False
-        self._default_rgba = {}
+        self._reward_material_rows = []
         self._random = None
 
     @property
@@ -97,6 +111,20 @@ class SuiteTask(composer.Task):
             (name, observable.Generic(function, enabled=True))
             for name, function in functions.items()
         )
+        self._scalar_observation_keys = None
+
+    def scalar_observation_keys(self, physics):
+        """The observations whose function gives a NumPy scalar (walker's "height",
+        a np.float64) for one environment: `control.Environment` returns those as
+        scalars, as dm_control's suite does, not as 0-d arrays. Found by evaluating
+        each function once on `physics`, then kept (the types do not change)."""
+        if self._scalar_observation_keys is None:
+            self._scalar_observation_keys = tuple(
+                name
+                for name, item in self._task_observables.items()
+                if isinstance(item.raw_callable(physics), np.generic)
+            )
+        return self._scalar_observation_keys
 
     # A domain sets this True to make `composer.Task.vectorized`'s promise for its
     # tasks (their physics quantities, observations and rewards work on a batch's
@@ -120,23 +148,124 @@ class SuiteTask(composer.Task):
     @visualize_reward.setter
     def visualize_reward(self, value):
         if not isinstance(value, bool):
-            raise TypeError(f"visualize_reward must be a bool, got {value!r}")
+            # ValueError, as dm_control's base.Task raises.
+            raise ValueError(f"visualize_reward must be a bool, got {value!r}")
         self._visualize_reward = value
 
     def after_compile(self, physics, random_state):
-        model = physics.model
-        self._default_rgba = {}
-        for name, highlight in common.HIGHLIGHT_RGBA.items():
-            index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, name)
-            if index >= 0:
-                self._default_rgba[index] = (np.array(model.mat_rgba[index]), np.array(highlight))
+        self._reward_material_rows = reward_material_rows(physics.model)
 
     def after_step(self, physics, random_state):
         if self._visualize_reward:
-            reward = float(np.clip(self.get_reward(physics), 0.0, 1.0))
-            blend = reward**_REWARD_COLOUR_EXPONENT
-            for index, (default, highlight) in self._default_rgba.items():
-                physics.model.mat_rgba[index] = blend * highlight + (1 - blend) * default
+            set_reward_colours(physics.model, self._reward_material_rows, self.get_reward(physics))
+
+    def _set_reward_colours_at_reset(self, physics):
+        # dm_control's suite tasks end `initialize_episode` with `after_step`, so the
+        # colours show the reward of the episode's first state (read before the
+        # reset's closing forward pass, as there).
+        if self._visualize_reward:
+            set_reward_colours(physics.model, self._reward_material_rows, self.get_reward(physics))
+
+
+def reward_material_rows(model):
+    """[(material, its `_default`, its `_highlight`) ids] of `model`, for each of
+    "self", "effector" and "target" that it has with both companions."""
+    rows = []
+    for name in _REWARD_MATERIALS:
+        ids = [
+            mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_MATERIAL, name + suffix)
+            for suffix in ("", "_default", "_highlight")
+        ]
+        if min(ids) >= 0:
+            rows.append(tuple(ids))
+    return rows
+
+
+def set_reward_colours(model, rows, reward):
+    """Colours each material of `rows` (from `reward_material_rows`) between its
+    default and highlight colours (read from the model, where a user may have
+    changed them) by `clip(reward, 0, 1) ** 4`, as dm_control's suite does."""
+    # A float64 NumPy scalar, as there, so the blend is computed in float64.
+    blend = np.clip(np.float64(reward), 0.0, 1.0) ** _REWARD_COLOUR_EXPONENT
+    for material, default, highlight in rows:
+        model.mat_rgba[material] = (
+            blend * model.mat_rgba[highlight] + (1.0 - blend) * model.mat_rgba[default]
+        )
+
+
+class Task(control.Task):
+    """dm_control's `suite.base.Task`: the base of a suite-style task of one's own,
+    run by `control.Environment(physics, task, ...)` on a `Physics` subclass.
+
+        class Balance(base.Task):
+            def initialize_episode(self, physics):
+                physics.named.data.qpos["slider"] = self.random.uniform(-0.1, 0.1)
+                super().initialize_episode(physics)  # last, as in dm_control
+            def get_observation(self, physics): ...
+            def get_reward(self, physics): ...
+
+    Each action element sets one actuator's control, in the model's actuator order.
+    Subclasses implement `get_observation` and `get_reward` (and may override
+    `get_termination`), and end their `initialize_episode` with this one's, which
+    sets the reward colours of the episode's first state.
+
+    Args:
+      random: the task's `np.random.RandomState`, or an int seed for a new one, or
+        None for a seed drawn from the operating system; every random quantity of
+        the task (initial states, noise) should be drawn from `self.random`.
+
+    (This project's own suite domains are composer tasks, `SuiteTask`; this class
+    is the contract that users' dm_control-style tasks are written against.)
+    """
+
+    def __init__(self, random=None):
+        if not isinstance(random, np.random.RandomState):
+            random = np.random.RandomState(random)
+        self._random = random
+        self._visualize_reward = False
+
+    @property
+    def random(self):
+        """The task's `np.random.RandomState`."""
+        return self._random
+
+    def action_spec(self, physics):
+        """The actuators' control spec (`composer_tasks.physics.action_spec`)."""
+        return physics_lib.action_spec(physics)
+
+    def initialize_episode(self, physics):
+        """Sets the reward colours of the episode's first state (`after_step`);
+        subclasses call this after setting their initial state."""
+        self.after_step(physics)
+
+    def before_step(self, action, physics):
+        """Writes `action` to the actuators' controls (an object with a
+        `continuous_actions` attribute gives that, as in dm_control)."""
+        physics.set_control(getattr(action, "continuous_actions", action))
+
+    def after_step(self, physics):
+        """With `visualize_reward`, blends the "self", "effector" and "target"
+        materials towards their `_highlight` colours as the reward grows."""
+        if self._visualize_reward:
+            colours = physics.named.model.mat_rgba
+            default = colours[[name + "_default" for name in _REWARD_MATERIALS]]
+            highlight = colours[[name + "_highlight" for name in _REWARD_MATERIALS]]
+            blend = np.clip(np.float64(self.get_reward(physics)), 0.0, 1.0)
+            blend = blend**_REWARD_COLOUR_EXPONENT
+            colours[list(_REWARD_MATERIALS)] = blend * highlight + (1.0 - blend) * default
+
+    @property
+    def visualize_reward(self):
+        """Whether the materials are recoloured by the reward after every step and
+        at every reset (the model must have the suite's "self", "effector" and
+        "target" materials and their `_default` and `_highlight` companions)."""
+        return self._visualize_reward
+
+    @visualize_reward.setter
+    def visualize_reward(self, value):
+        if not isinstance(value, bool):
+            raise ValueError(f"visualize_reward must be a bool, got {value!r}")
+        self._visualize_reward = value
 
 
 class Registry:
@@ -306,9 +435,10 @@ def vector_times_rotation(vector, rotation):
 
 
 def as_float(x):
-    """Booleans (or numbers) `x` as floats: float64 NumPy, or a JAX array of JAX's
-    default float dtype (float32 unless JAX runs in x64)."""
+    """Booleans (or numbers) `x` as floats: for one environment a Python float (as
+    dm_control's `float(...)` of a condition), for a batch a float64 NumPy array, or a
+    JAX array of JAX's default float dtype (float32 unless JAX runs in x64)."""
     xp = namespace(x)
     if xp is np:
-        return x.astype(np.float64) if hasattr(x, "astype") else np.float64(x)
+        return x.astype(np.float64) if np.ndim(x) else float(x)
     return x.astype(xp.result_type(float))

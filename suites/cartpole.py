@@ -88,7 +88,7 @@ class Physics(physics_lib.Physics):
 
     def cart_position(self):
         """Position of the cart along the rail (world x), in metres."""
-        return self.data.qpos[..., self._slider_qposadr]
+        return self.data.qpos[..., self._slider_qposadr][()]
 
     def angular_vel(self):
         """Angular velocities of the hinges (rad/s), one per pole."""

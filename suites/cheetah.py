@@ -36,7 +36,7 @@ class Physics(physics_lib.Physics):
 
     def speed(self):
         """Forward (world x) velocity of the cheetah's centre of mass, in m/s."""
-        return self.data.sensordata[..., self._speed_address]
+        return self.data.sensordata[..., self._speed_address][()]
 
     def position_without_rootx(self):
         """Generalised positions except the horizontal one (rootx), as a new array:

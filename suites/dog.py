@@ -162,14 +162,22 @@ class Physics(physics_module.Physics):
             self._ball_body = int(model.geom_bodyid[self._ball])
             self._ball_root = int(model.body_rootid[self._ball_body])
 
+    def _check_has_ball(self, quantity: str) -> None:
+        if self._ball is None:
+            # dm_control's named lookup of "ball" raises KeyError here too.
+            raise KeyError(
+                f"{quantity} needs the ball and target of the fetch task's model; "
+                "this dog model has none"
+            )
+
     def torso_pelvis_height(self) -> np.ndarray:
         """Heights (m) of the torso's and the pelvis' frame origins."""
         return self.data.xpos[..., self._height_bodies, 2]
 
     def z_projection(self) -> np.ndarray:
-        """The world z axis in the skull, torso and pelvis frames, 9 numbers."""
-        rows = self.data.xmat[..., self._upright_bodies, _ZX : _ZZ + 1]
-        return rows.reshape(rows.shape[:-2] + (9,))
+        """The world z axis in the skull, torso and pelvis frames: (..., 3, 3), a row
+        per body, as dm_control's (the observation is its 9 numbers, raveled)."""
+        return self.data.xmat[..., self._upright_bodies, _ZX : _ZZ + 1]
 
     def upright(self) -> np.ndarray:
         """Cosines of the skull's, torso's and pelvis' tilts from upright."""
@@ -237,7 +245,7 @@ class Physics(physics_module.Physics):
 
     def com_forward_velocity(self) -> np.ndarray:
         """The centre-of-mass velocity along the torso's x axis (m/s)."""
-        return self.torso_com_velocity()[..., 0]
+        return self.torso_com_velocity()[..., 0][()]
 
     def joint_angles(self) -> np.ndarray:
         """The 73 hinge angles (rad), without the free joints."""
@@ -266,6 +274,7 @@ class Physics(physics_module.Physics):
     def ball_in_head_frame(self) -> np.ndarray:
         """The ball's position (m) and velocity (m/s) relative to the head site,
         in the head site's frame (fetch only)."""
+        self._check_has_ball("ball_in_head_frame")
         data = self.data
         head_position = data.site_xpos[..., self._head, :]
         head_frame = data.site_xmat[..., self._head, :]
@@ -282,12 +291,14 @@ class Physics(physics_module.Physics):
 
     def target_in_head_frame(self) -> np.ndarray:
         """The target's position relative to the head site, in its frame (m; fetch only)."""
+        self._check_has_ball("target_in_head_frame")
         data = self.data
         offset = data.geom_xpos[..., self._target, :] - data.site_xpos[..., self._head, :]
         return base.vector_times_rotation(offset, data.site_xmat[..., self._head, :])
 
     def ball_to_mouth_distance(self) -> np.ndarray:
         """Mean distance (m) from the ball to the upper and lower bite sites."""
+        self._check_has_ball("ball_to_mouth_distance")
         data = self.data
         offsets = data.geom_xpos[..., self._ball, None, :] - data.site_xpos[..., self._bites, :]
         distances = base.norm_last_axis(offsets)
@@ -295,10 +306,18 @@ class Physics(physics_module.Physics):
 
     def ball_to_target_distance(self) -> np.ndarray:
         """Distance (m) between the ball's and the target's centres."""
+        self._check_has_ball("ball_to_target_distance")
         data = self.data
         return base.norm_last_axis(
             data.geom_xpos[..., self._ball, :] - data.geom_xpos[..., self._target, :]
         )
+
+
+def _raveled_z_projection(physics: Physics) -> np.ndarray:
+    """The "z_projection" observation: `z_projection()`'s 3x3 rows as 9 numbers (a
+    new array, as dm_control's `flatten`)."""
+    rows = physics.z_projection()
+    return rows.reshape(rows.shape[:-2] + (9,))
 
 
 def _sensor_entries(model, names):
@@ -413,7 +432,7 @@ class Stand(base.SuiteTask):
             "joint_angles": Physics.joint_angles,
             "joint_velocites": Physics.joint_velocities,  # The published key is spelt so.
             "torso_pelvis_height": Physics.torso_pelvis_height,
-            "z_projection": Physics.z_projection,
+            "z_projection": _raveled_z_projection,
             "torso_com_velocity": Physics.torso_com_velocity,
             "inertial_sensors": Physics.inertial_sensors,
             "foot_forces": Physics.foot_forces,

@@ -83,7 +83,7 @@ class Physics(physics_lib.Physics):
 
     def hinge_velocity(self):
         """Angular velocity of the spinner in rad/s about the world's -y axis."""
-        return self.data.sensordata[..., self._hinge_velocity]
+        return self.data.sensordata[..., self._hinge_velocity][()]
 
     def tip_position(self):
         """(x, z) of the spinner's tip relative to its hinge."""

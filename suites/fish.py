@@ -53,7 +53,7 @@ class Physics(physics_module.Physics):
 
     def upright(self):
         """The world-z component of the torso's z axis: 1 when the back points up."""
-        return self.data.xmat[..., self._torso, base.ZZ]
+        return self.data.xmat[..., self._torso, base.ZZ][()]
 
     def torso_velocity(self):
         """Torso-frame linear (m/s) then angular (rad/s) velocity, from its sensors."""

@@ -55,7 +55,7 @@ class Physics(base.RandomPosePhysics):
 
     def speed(self):
         """Forward (world x) velocity of the hopper's centre of mass, in m/s."""
-        return self.data.sensordata[..., self._speed_address]
+        return self.data.sensordata[..., self._speed_address][()]
 
     def touch(self):
         """log(1 + normal force in N) at the toe and at the heel, as a new array."""

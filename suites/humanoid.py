@@ -74,11 +74,11 @@ class Physics(physics_module.Physics):
 
     def torso_upright(self):
         """The world-z component of the torso's z axis: 1 upright, -1 upside down."""
-        return self.data.xmat[..., self._torso, base.ZZ]
+        return self.data.xmat[..., self._torso, base.ZZ][()]
 
     def head_height(self):
         """Height (m) of the head body's origin above the world origin."""
-        return self.data.xpos[..., self._head, 2]
+        return self.data.xpos[..., self._head, 2][()]
 
     def center_of_mass_position(self):
         """Centre of mass (m) of the whole humanoid (the torso's subtree)."""

@@ -95,11 +95,11 @@ class Physics(physics_module.Physics):
 
     def thorax_upright(self) -> np.ndarray:
         """The world-z component of the thorax's y axis (the spine): 1 upright."""
-        return self.data.xmat[..., self._thorax, _ZY]
+        return self.data.xmat[..., self._thorax, _ZY][()]
 
     def head_height(self) -> np.ndarray:
         """Height (m) of the head body's origin above the world origin."""
-        return self.data.xpos[..., self._head, 2]
+        return self.data.xpos[..., self._head, 2][()]
 
     def center_of_mass_position(self) -> np.ndarray:
         """Centre of mass (m) of the thorax's subtree (head, neck, arms)."""

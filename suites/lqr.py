@@ -92,7 +92,9 @@ def _reward(position_squares, control_squares, control_cost_coef):
     (floats, or a batch's (N,) arrays), in the published order of operations."""
     state_cost = 0.5 * position_squares
     control_cost = 0.5 * control_squares
-    return 1 - (state_cost + control_cost * control_cost_coef)
+    reward = 1 - (state_cost + control_cost * control_cost_coef)
+    # One environment's reward is a NumPy float64, as dm_control's (made from np.dot).
+    return np.float64(reward) if type(reward) is float else reward
 
 
 class Physics(physics_lib.Physics):

@@ -43,7 +43,7 @@ class Physics(physics_lib.Physics):
 
     def pole_vertical(self):
         """Cosine of the pole's angle from upright."""
-        return self.data.xmat[..., self._pole, base.ZZ]
+        return self.data.xmat[..., self._pole, base.ZZ][()]
 
     def angular_velocity(self):
         """Hinge angular velocity in rad/s, shape (1,)."""

@@ -44,6 +44,8 @@ _HEIGHT_STEP_M = 0.01
 _MAX_HEIGHT_ATTEMPTS = 10000
 
 _TOES = tuple(f"toe_{leg}" for leg, *_ in quadruped_model.LEGS)
+# The order of the published `toe_positions` helper.
+_TOE_POSITIONS_ORDER = ("toe_front_left", "toe_back_left", "toe_back_right", "toe_front_right")
 
 SUITE = base.Registry()
 
@@ -87,6 +89,7 @@ class Physics(physics_lib.Physics):
         model = self.model
         self._torso = model.body("torso").id
         self._workspace = model.site("workspace").id
+        self._toe_bodies = np.array([model.body(name).id for name in _TOE_POSITIONS_ORDER])
         hinges = np.flatnonzero(model.jnt_type == mujoco.mjtJoint.mjJNT_HINGE)
         self._hinge_qpos = _as_slice(model.jnt_qposadr[hinges])
         self._hinge_dofs = _as_slice(model.jnt_dofadr[hinges])
@@ -110,9 +113,24 @@ class Physics(physics_lib.Physics):
                 int(model.joint("root").dofadr[0]), int(model.joint("root").dofadr[0]) + 6
             )
 
+    def _check_has_ball(self, quantity):
+        if not self._has_ball:
+            # dm_control's named lookup of "ball" raises KeyError here too.
+            raise KeyError(
+                f"{quantity} needs the ball and target of the fetch task's model; "
+                "this quadruped model has none"
+            )
+
     def torso_upright(self):
         """Cosine of the torso's tilt: the world z component of its z axis (1 upright)."""
         return self.data.xmat[..., self._torso, base.ZZ]
+
+    def toe_positions(self):
+        """The toes' body origins relative to the torso's, in the torso frame (m):
+        (..., 4, 3), front left, back left, back right, front right (dm_control's)."""
+        data = self.data
+        offsets = data.xpos[..., self._toe_bodies, :] - data.xpos[..., self._torso, None, :]
+        return base.vector_times_rotation(offsets, data.xmat[..., self._torso, None, :])
 
     def torso_velocity(self):
         """The torso's linear velocity in the torso frame (m/s), from the velocimeter."""
@@ -144,7 +162,9 @@ class Physics(physics_lib.Physics):
 
     def origin_distance(self):
         """Distance (m) of the workspace site (ahead of the torso) from the world origin."""
-        return base.norm_last_axis(self.data.site_xpos[..., self._workspace, :])
+        distance = base.norm_last_axis(self.data.site_xpos[..., self._workspace, :])
+        # dm_control's is a 0-d array for one environment (`np.asarray` of a norm).
+        return np.asarray(distance) if isinstance(distance, np.float64) else distance
 
     def origin(self):
         """The world origin in the torso frame (m)."""
@@ -156,6 +176,7 @@ class Physics(physics_lib.Physics):
     def ball_state(self):
         """In the torso frame: the ball's position (m) and linear velocity (m/s)
         relative to the torso, then its angular velocity (rad/s) (9 values)."""
+        self._check_has_ball("ball_state")
         data = self.data
         relative = array_namespace.namespace(data.xpos).stack(
             (
@@ -170,6 +191,7 @@ class Physics(physics_lib.Physics):
 
     def target_position(self):
         """The target site's centre in the torso frame (m)."""
+        self._check_has_ball("target_position")
         data = self.data
         return base.vector_times_rotation(
             data.site_xpos[..., self._target, :] - data.xpos[..., self._torso, :],
@@ -178,22 +200,26 @@ class Physics(physics_lib.Physics):
 
     def ball_to_target_distance(self):
         """Horizontal (world x-y) distance (m) from the ball's centre to the target's."""
+        self._check_has_ball("ball_to_target_distance")
         data = self.data
         offset = data.site_xpos[..., self._target, :2] - data.xpos[..., self._ball, :2]
         return base.norm_last_axis(offset)
 
     def self_to_ball_distance(self):
         """Horizontal (world x-y) distance (m) from the workspace site to the ball."""
+        self._check_has_ball("self_to_ball_distance")
         data = self.data
         offset = data.site_xpos[..., self._workspace, :2] - data.xpos[..., self._ball, :2]
         return base.norm_last_axis(offset)
 
     def ball_qpos(self):
         """The ball's free joint coordinates as a view: position (m), quaternion."""
+        self._check_has_ball("ball_qpos")
         return self.data.qpos[..., self._ball_qpos]
 
     def ball_qvel(self):
         """The ball's free joint velocities as a view: linear (m/s), angular (rad/s)."""
+        self._check_has_ball("ball_qvel")
         return self.data.qvel[..., self._ball_dofs]
 
 

@@ -61,15 +61,15 @@ class Physics(base.RandomPosePhysics):
 
     def torso_upright(self):
         """Cosine of the torso's tilt: the z component of its z axis (1 upright)."""
-        return self.data.xmat[..., self._torso, base.ZZ]
+        return self.data.xmat[..., self._torso, base.ZZ][()]
 
     def torso_height(self):
         """Height of the torso's frame origin above the floor (world z), in metres."""
-        return self.data.xpos[..., self._torso, 2]
+        return self.data.xpos[..., self._torso, 2][()]
 
     def horizontal_velocity(self):
         """Forward (world x) velocity of the walker's centre of mass, in m/s."""
-        return self.data.sensordata[..., self._velocity_address]
+        return self.data.sensordata[..., self._velocity_address][()]
 
     def orientations(self):
         """Per body (torso to left foot): the world x components of its x and z
@@ -78,8 +78,9 @@ class Physics(base.RandomPosePhysics):
         return xmat.reshape(xmat.shape[:-2] + (-1,))[..., self._orientation_entries]
 
     def height(self):
-        """`torso_height` as a new 0-d array."""
-        return array_namespace.new_array(self.data.xpos[..., self._torso, 2])
+        """`torso_height` for the observation: a NumPy float for one environment (as
+        dm_control's), a new array for a batch."""
+        return array_namespace.new_array(self.data.xpos[..., self._torso, 2])[()]
 
 
 class PlanarWalker(base.SuiteTask):

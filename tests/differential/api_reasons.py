@@ -45,4 +45,6 @@ REASONS: dict[str, str] = {
         "application, out of scope in tests/differential/dm_control_tests.py), so `main` here "
         "opens composer_tasks.viewer on the same `mocap_playback_env`, which is compared"
     ),
+    # The type of `Physics.contexts` (its `gl` and `mujoco` holders): the same design.
+    "mujoco.engine.Contexts": _OWN_GL_CONTEXTS,
 }

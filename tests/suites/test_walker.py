@@ -65,12 +65,14 @@ def test_orientations_are_each_bodys_pitch_cosine_and_sine(pitch):
     assert physics.torso_upright() == pytest.approx(np.cos(pitch), abs=1e-12)
 
 
-def test_height_is_the_torso_frame_height_as_a_scalar_array():
+def test_height_is_the_torso_frame_height_as_a_numpy_float():
+    # dm_control's walker gives np.float64 (its observation "height" too).
     env = suite.load("walker", "stand", task_kwargs={"random": 0})
     physics = _pose(env, drop=0.4)
-    height = physics.height()
-    assert isinstance(height, np.ndarray) and height.shape == ()
-    assert float(height) == pytest.approx(0.9, abs=1e-12)
+    for height in (physics.height(), physics.torso_height()):
+        assert type(height) is np.float64
+        assert height == pytest.approx(0.9, abs=1e-12)
+    assert type(env.step(np.zeros(6)).observation["height"]) is np.float64
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,1 @@
+"""dm_control's `suite.utils`: helpers for writing suite tasks (`randomizers`)."""
