@@ -71,7 +71,7 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import batch_fields, batch_memory, batch_warp, seeding
+from composer_tasks import batch_clone, batch_fields, batch_memory, batch_warp, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer import task as task_module
@@ -181,6 +181,11 @@ class BatchEnvironment:
         tasks only), or a `batch_warp.WarpOptions` for Warp with settings.
       device: the Warp device of backend "warp" ("cuda:0", "cpu"; None: a GPU if
         Warp finds one, else "cpu").
+      clone_copies: make copies 2 to N-1 as clones of copy 0 that share its spec and
+        compiled model's values instead of calling the factory for each (the same
+        numbers, far less memory and time per copy; `composer_tasks.batch_clone`),
+        where copy 1, built by the factory too, equals its clone (else every copy is
+        built, with a log line at INFO saying why). False builds every copy.
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
@@ -195,6 +200,7 @@ class BatchEnvironment:
         textures: bool = False,
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
         **environment_kwargs: Any,
     ) -> None:
         if isinstance(task_or_factory, task_module.Task):
@@ -228,7 +234,9 @@ class BatchEnvironment:
                 f"task_or_factory must be a composer.Task or a callable returning one, "
                 f"got {type(task_or_factory).__name__}"
             )
-        self._setup(make, num_envs, num_threads, seed, model_variations, backend, device)
+        self._setup(
+            make, num_envs, num_threads, seed, model_variations, backend, device, clone_copies
+        )
 
     @classmethod
     def from_environments(
@@ -240,12 +248,13 @@ class BatchEnvironment:
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
     ) -> "BatchEnvironment":
         """A batch of environments made by `environment_factory(random_state)`.
 
         The factory must return a new `composer.Environment` seeded with the int it
-        is given; `suite.load_batch` uses it. `backend` and `device` are as in
-        `BatchEnvironment`.
+        is given; `suite.load_batch` uses it. `backend`, `device` and `clone_copies`
+        are as in `BatchEnvironment`.
         """
         if not callable(environment_factory):
             raise TypeError(
@@ -260,6 +269,7 @@ class BatchEnvironment:
             model_variations,
             backend,
             device,
+            clone_copies,
         )
         return batch
 
@@ -272,6 +282,7 @@ class BatchEnvironment:
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]],
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
     ) -> None:
         # Warp backend (composer_tasks.batch_warp): None on the CPU batch.
         self._warp: Optional[batch_warp.WarpSimulation] = None
@@ -290,6 +301,8 @@ class BatchEnvironment:
             or num_threads < 0
         ):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
+        if not isinstance(clone_copies, (bool, np.bool_)):
+            raise TypeError(f"clone_copies must be a bool, got {clone_copies!r}")
         self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
         # The measured resident bytes of one copy with the batch's simulation of it
         # (None where resident memory cannot be read).
@@ -330,19 +343,38 @@ class BatchEnvironment:
         # written into the batch once it exists.
         built_fields: dict[int, dict[str, np.ndarray]] = {}
         self._envs = []
-        # The first copies after copy 0 are measured: what building one adds.
-        measured = min(self._num_envs - 1, _MEASURED_COPIES)
+        # Copies 2 to N-1 are clones of copy 0 where that is safe (`batch_clone`):
+        # copy 1 is built by the factory and compared with its clone.
+        cloner = self._cloner(first, shared) if clone_copies and self._num_envs > 2 else None
+        # The first copies made like the rest (built, or cloned after copy 1) are
+        # measured: what making one adds.
+        first_measured = 1 if cloner is None else 2
+        measured_end = min(self._num_envs - 1, first_measured - 1 + _MEASURED_COPIES)
         resident_before = None
         for index in range(self._num_envs):
-            if index == 1:
+            if index == first_measured:
                 batch_memory.release_free_memory()
                 resident_before = batch_memory.resident_bytes()
-            env = first if index == 0 else self._make_copy(make, index)
+            if index == 0:
+                env = first
+            elif cloner is None or index == 1:
+                env = self._make_copy(make, index)
+                if cloner is not None:
+                    cloner = self._verified(cloner, env)
+            else:
+                env = cloner.clone(seeding.derive_seed(self.seed, index))
             self._envs.append(env)
-            if self._slimming:
-                self._slimming = self._slim_at_build(index, reference, built_fields)
-            if index == measured:
-                self._estimate_memory(shared, measured, resident_before)
+            differences = None
+            if self._slimming or (cloner is not None and index >= 2):
+                differences = reference.differences(env.physics.model)
+            if self._slimming and differences is not None:
+                self._slimming = self._slim_at_build(index, differences, built_fields)
+            if cloner is not None and index >= 2:
+                cloner.release(env, differences)
+            if index == measured_end:
+                self._estimate_memory(
+                    shared, measured_end - first_measured + 1 if index else 0, resident_before
+                )
         batch_memory.release_free_memory()
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
@@ -475,19 +507,19 @@ class BatchEnvironment:
     def _slim_at_build(
         self,
         index: int,
-        reference: batch_fields.ModelReference,
+        differences: Tuple[str, ...],
         built_fields: dict[int, dict[str, np.ndarray]],
     ) -> bool:
         """Drops copy `index`'s own model and MjData (its Physics takes the scratch
-        pair) if its model differs from the shared one only in expandable fields and
-        it can run on the vectorised path; else gives every copy slimmed so far its
-        own again, and returns False (no copy is slim)."""
+        pair) if its model differs from the shared one only in expandable fields
+        (`differences`, from `batch_fields.ModelReference`) and it can run on the
+        vectorised path; else gives every copy slimmed so far its own again, and
+        returns False (no copy is slim)."""
         env = self._envs[index]
         model = env.physics.model
-        differences = reference.differences(model)
         if _vectorizable([env]) and all(map(batch_fields.cpu_expandable, differences)):
             built_fields[index] = {
-                name: np.array(_model_field(model, name)) for name in differences
+                name: np.array(batch_fields.model_field(model, name)) for name in differences
             }
             _install(env.physics, self._scratch_model, self._scratch_data)
             self._slim[index] = True
@@ -495,11 +527,42 @@ class BatchEnvironment:
         for slim_index, fields in built_fields.items():
             own = copy.copy(self._scratch_model)  # still the shared model's values
             for name, value in fields.items():
-                _set_model_field(own, name, value)
+                batch_fields.set_model_field(own, name, value)
             _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
         built_fields.clear()
         self._slim[:] = False
         return False
+
+    def _cloner(
+        self, first: environment_module.Environment, shared: mujoco.MjModel
+    ) -> Optional[batch_clone.Cloner]:
+        """What clones copy 0 (see `composer_tasks.batch_clone`), or None (logged)
+        where it cannot."""
+        try:
+            return batch_clone.Cloner(first, shared)
+        except batch_clone.CloneRefused as error:
+            self._log_not_cloned(first, str(error))
+            return None
+
+    def _verified(
+        self, cloner: batch_clone.Cloner, built: environment_module.Environment
+    ) -> Optional[batch_clone.Cloner]:
+        """`cloner` if its clone for copy 1's seed equals copy 1 as `built` by the
+        factory, else None (logged)."""
+        reason = cloner.verify(built, seeding.derive_seed(self.seed, 1))
+        if reason is None:
+            return cloner
+        self._log_not_cloned(built, reason)
+        return None
+
+    def _log_not_cloned(self, env: environment_module.Environment, reason: str) -> None:
+        _LOGGER.info(
+            "BatchEnvironment of %s builds each of its %d copies by its factory instead "
+            "of cloning copy 0: %s",
+            type(env.task).__name__,
+            self._num_envs,
+            reason,
+        )
 
     def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
@@ -827,7 +890,7 @@ class BatchEnvironment:
         self._slim[index] = False
         shared = self._shared_model.model
         for name in self._shared_model.differences(self._scratch_model):
-            _set_model_field(self._scratch_model, name, _model_field(shared, name))
+            batch_fields.set_model_field(self._scratch_model, name, batch_fields.model_field(shared, name))
 
     def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
         """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
@@ -1624,7 +1687,7 @@ class _SharedModel:
         """(N,) bool: the copies whose expanded values differ from the shared model's."""
         differ = np.zeros(self._batch.nsim, dtype=bool)
         for name, values in self._expanded.items():
-            shared = np.asarray(_model_field(self.model, name))
+            shared = np.asarray(batch_fields.model_field(self.model, name))
             differ |= (values != shared).reshape(len(values), -1).any(axis=1)
         return differ
 
@@ -1639,7 +1702,7 @@ class _SharedModel:
             if name not in self._expanded:
                 self._expanded[name] = self._batch.expand(name)
         for name, values in self._expanded.items():
-            values[index] = _model_field(model, name)
+            values[index] = batch_fields.model_field(model, name)
         return ()
 
 
@@ -1647,23 +1710,6 @@ def _install(physics: Physics, model: mujoco.MjModel, data: mujoco.MjData) -> No
     """Puts `model` and `data` under a copy's `physics` (its bindings and cached ids
     are resolved again, as after a recompile)."""
     physics._install(model, data)
-
-
-def _set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
-    """Writes a model field named as `ModelReference.differences` names it."""
-    struct_name, _, field = name.rpartition(".")
-    if struct_name:
-        setattr(getattr(model, struct_name), field, value)
-    else:
-        getattr(model, name)[...] = value
-
-
-def _model_field(model: mujoco.MjModel, name: str) -> Any:
-    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
-    struct_name, _, field = name.rpartition(".")
-    if struct_name:
-        return getattr(getattr(model, struct_name), field)
-    return getattr(model, name)
 
 
 def _hinted_fields(task: task_module.Task) -> Tuple[str, ...]:

@@ -115,3 +115,21 @@ class ModelReference:
             for name, offset, size in self._layout
             if ours[offset : offset + size] != reference[offset : offset + size]
         )
+
+
+def set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
+    """Writes a model field named as `ModelReference.differences` names it (an array
+    field, or `opt.<name>` / `stat.<name>`)."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        setattr(getattr(model, struct_name), field, value)
+    else:
+        getattr(model, name)[...] = value
+
+
+def model_field(model: mujoco.MjModel, name: str) -> Any:
+    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        return getattr(getattr(model, struct_name), field)
+    return getattr(model, name)
