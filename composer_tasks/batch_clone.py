@@ -43,6 +43,8 @@ from dm_env import specs
 
 from composer_tasks import batch_fields
 from composer_tasks.composer import environment as environment_module
+from composer_tasks.composer.observation import observable as observable_module
+from composer_tasks.mjcf import assets, defaults, element_api, namescope
 from composer_tasks.physics import Physics
 
 # Values copied by sharing them: immutable, or (types, modules, builtins) never
@@ -77,8 +79,28 @@ class CloneRefused(Exception):
     """Copy 0 cannot be cloned safely; the message says which attribute and why."""
 
 
+# `composer_tasks.mjcf`'s handles of a model (its root, elements, sections, name
+# scopes, default classes, settings structs, assets): the PyMJCF view of the spec,
+# one per spec (`mjcf.root_of`), shared with the spec they describe.
+_SHARED_MJCF_CLASSES = (
+    element_api.ElementMethods,
+    element_api.SectionMethods,
+    element_api.RootElementMethods,
+    namescope.NameScope,
+    defaults.DefaultClass,
+    defaults.DefaultTag,
+    defaults.Struct,
+    defaults.VisualStruct,
+    assets.Asset,
+)
+
+
 def _shared_mujoco(value: Any) -> bool:
-    return type(value).__module__.startswith(_SHARED_MODULES)
+    """Whether `value` belongs to the spec (a MuJoCo spec object or enum, or a PyMJCF
+    handle of one), which clones share."""
+    return type(value).__module__.startswith(_SHARED_MODULES) or isinstance(
+        value, _SHARED_MJCF_CLASSES
+    )
 
 
 # The commonest atoms, tested by exact type first.
@@ -152,12 +174,26 @@ class StateCopier:
                 result_dict[copy(item_key, (path, " key"))] = copy(item, (path, item_key))
             return result_dict
         if kind is np.ndarray:
-            if value.base is not None:
-                raise CloneRefused(
-                    f"{_path_text(path)} is a numpy view into another array's memory (a "
-                    "copy would not follow it)"
+            base = value.base
+            if base is None:
+                return value.copy()
+            if type(base) is np.ndarray and base.base is None:
+                # A view of an array that owns its memory: the same view of its copy.
+                copied_base = copy(base, (path, ".base"))
+                view = np.ndarray(
+                    value.shape,
+                    value.dtype,
+                    buffer=copied_base,
+                    offset=value.ctypes.data - base.ctypes.data,
+                    strides=value.strides,
                 )
-            return value.copy()
+                view.flags.writeable = value.flags.writeable
+                return view
+            raise CloneRefused(
+                f"{_path_text(path)} is a numpy view into memory that is not a numpy "
+                f"array's (a {type(base).__name__}: MuJoCo's, say), which a copy would "
+                "not follow"
+            )
         if kind is types.FunctionType:
             return self._copy_function(value, path)
         if kind is types.MethodType:
@@ -185,6 +221,8 @@ class StateCopier:
             generator_copy = np.random.Generator(type(value.bit_generator)())
             generator_copy.bit_generator.state = value.bit_generator.state
             return generator_copy
+        if kind is mujoco.MjvOption:
+            return mujoco.MjvOption.__copy__(value)
         if isinstance(value, types.CellType):
             cell = types.CellType()
             self._remember(value, cell)
@@ -237,12 +275,14 @@ class StateCopier:
         self._remember(value, copied)
         attributes = getattr(value, "__dict__", None)
         if attributes is not None:
+            dropped = _dropped_caches(kind)
             object.__setattr__(
                 copied,
                 "__dict__",
                 {
                     attribute: self.copy(item, (path, f".{attribute}"))
                     for attribute, item in attributes.items()
+                    if attribute not in dropped
                 },
             )
         for slot in _slots(kind):
@@ -256,9 +296,25 @@ def _path_text(path: Any) -> str:
     parts = []
     while isinstance(path, tuple):
         path, suffix = path
-        parts.append(suffix if isinstance(suffix, str) else f"[{suffix!r}]")
+        attribute_like = isinstance(suffix, str) and suffix[:1] in (".", "[", " ")
+        parts.append(suffix if attribute_like else f"[{suffix!r}]")
     parts.append(path)
     return "".join(reversed(parts))
+
+
+# Caches a clone leaves out, by the class that keeps them: each is keyed by the
+# identity of the model and data it was made for, which a clone's are not, so the
+# clone's first use (its own construction's observation reset) makes its own.
+_CACHES = ((observable_module.MJCFFeature, frozenset({"_cached_reader"})),)
+
+
+@functools.lru_cache(maxsize=None)
+def _dropped_caches(kind: type) -> frozenset[str]:
+    dropped: frozenset[str] = frozenset()
+    for owner, names in _CACHES:
+        if issubclass(kind, owner):
+            dropped |= names
+    return dropped
 
 
 @functools.lru_cache(maxsize=None)
@@ -329,6 +385,11 @@ class Cloner:
         self._spec = spec
         self._model = model
         self._first_physics = physics
+        # Copy 0's own model and data as built (its Physics may hold others by the time
+        # it is cloned): what copy 0 keeps of them, in caches keyed by the model say,
+        # a clone keeps of its own.
+        self._first_model = physics.model
+        self._first_data = physics.data
         self._reference = batch_fields.ModelReference(model)
         # The model and data a clone's Physics holds while it is constructed, restored
         # to copy 0's model and a new MjData before each clone: allocating them per
@@ -363,6 +424,8 @@ class Cloner:
         memo: dict[int, Any] = {
             id(first.random_state): random_state,
             id(self._first_physics): physics,
+            id(self._first_model): model,
+            id(self._first_data): self._work_data,
         }
         copier = StateCopier(memo, [])
         task = copier.copy(first.task, "task")
@@ -463,7 +526,7 @@ def _fingerprint(env: environment_module.Environment) -> Iterator[tuple[str, Any
         token: tuple = (f"{kind.__module__}.{kind.__qualname__}",)
         children: list[tuple[str, Any]] = []
         if _shared_mujoco(value):
-            token += (getattr(value, "name", None),)
+            token += (_element_name(value),)
         elif isinstance(value, (Physics, mujoco.MjModel, mujoco.MjData)):
             pass
         elif isinstance(value, np.ndarray):
@@ -513,6 +576,15 @@ def _fingerprint(env: environment_module.Environment) -> Iterator[tuple[str, Any
         stack.extend(reversed(children))
 
 
+def _element_name(value: Any) -> Any:
+    """A spec object's name, where it has one (a removed element's handle raises)."""
+    try:
+        name = getattr(value, "name", None)
+    except ValueError:
+        return "<removed>"
+    return name if isinstance(name, str) else None
+
+
 def _cell_value(cell: types.CellType) -> Any:
     try:
         return cell.cell_contents
@@ -525,8 +597,12 @@ def _atom_token(value: Any) -> Any:
         return repr(value)
     if isinstance(value, np.generic):
         return (value.dtype.str, value.tobytes())
-    if isinstance(value, (tuple, frozenset)):
-        return repr(value)
+    if isinstance(value, tuple):
+        return tuple(_atom_token(item) for item in value)
+    if isinstance(value, frozenset):
+        return sorted(map(repr, map(_atom_token, value)))
+    if _shared_mujoco(value):
+        return (type(value).__qualname__, _element_name(value))
     if isinstance(value, (types.BuiltinFunctionType, types.ModuleType, type, np.ufunc)):
         return getattr(value, "__qualname__", getattr(value, "__name__", repr(value)))
     return repr(value)
