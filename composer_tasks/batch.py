@@ -74,6 +74,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import batch_clone, batch_fields, batch_memory, batch_warp, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
+from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.variation import variators as variators_module
@@ -376,6 +377,8 @@ class BatchEnvironment:
                     shared, measured_end - first_measured + 1 if index else 0, resident_before
                 )
         batch_memory.release_free_memory()
+        # Whether copies 2 to N-1 are clones sharing copy 0's spec (`batch_clone`).
+        self._clones = cloner is not None
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
@@ -638,6 +641,13 @@ class BatchEnvironment:
         return self._warp
 
     @property
+    def copies_cloned(self) -> bool:
+        """True if copies 2 to N-1 are clones of copy 0 sharing its spec
+        (`clone_copies`, `composer_tasks.batch_clone`); False if every copy was built
+        by the factory."""
+        return self._clones
+
+    @property
     def vectorized(self) -> bool:
         """True if the copies run on the vectorised path (see `composer.Task.vectorized`)."""
         return self._vectorized
@@ -832,7 +842,9 @@ class BatchEnvironment:
                 )
                 _check_variation_value(value, (kind, name, attribute), index)
                 setattr(element, attribute, np.broadcast_to(value, current.shape))
+        edits_before = spec_edits.spec_edit_count()
         timestep = env.reset()
+        self._check_shared_spec(edits_before)
         # The batch's own MjData of this copy restarts too (warning counters included).
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         self._take_copy(index)
@@ -890,7 +902,9 @@ class BatchEnvironment:
         self._slim[index] = False
         shared = self._shared_model.model
         for name in self._shared_model.differences(self._scratch_model):
-            batch_fields.set_model_field(self._scratch_model, name, batch_fields.model_field(shared, name))
+            batch_fields.set_model_field(
+                self._scratch_model, name, batch_fields.model_field(shared, name)
+            )
 
     def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
         """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
@@ -992,6 +1006,7 @@ class BatchEnvironment:
         actions = self._validate(actions)
         if self._vectorized:
             return self._step_vectorized(actions)
+        edits_before = spec_edits.spec_edit_count()
         # Filled below for every copy.
         timesteps: list[Any] = [None] * self._num_envs
         pending = {}
@@ -1028,7 +1043,20 @@ class BatchEnvironment:
                         timesteps[index] = stop.value
                     except PhysicsError as error:
                         timesteps[index] = self._physics_error(index, error)
+        self._check_shared_spec(edits_before)
         return self._stack(timesteps)
+
+    def _check_shared_spec(self, edits_before: int) -> None:
+        """Raises if the copies' callbacks edited a spec (`composer.mark_spec_changed`)
+        since the process's spec edit count was `edits_before`, while the copies share
+        copy 0's spec as clones: each copy built alone would have edited its own, so
+        the clones would no longer be the copies they stand for."""
+        if self._clones and spec_edits.spec_edit_count() != edits_before:
+            raise ValueError(
+                f"a copy of {type(self._envs[0].task).__name__} edited its spec during an "
+                "episode (outside initialize_episode_mjcf), and its copies share copy 0's "
+                "spec as clones: build the batch with clone_copies=False"
+            )
 
     def _advance(self, ids: Sequence[int], nstep: int) -> dict[int, PhysicsError]:
         """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""

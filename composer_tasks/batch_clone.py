@@ -287,7 +287,9 @@ class StateCopier:
             )
         for slot in _slots(kind):
             if hasattr(value, slot):
-                object.__setattr__(copied, slot, self.copy(getattr(value, slot), (path, f".{slot}")))
+                object.__setattr__(
+                    copied, slot, self.copy(getattr(value, slot), (path, f".{slot}"))
+                )
         return copied
 
 
@@ -323,10 +325,12 @@ def _instance_refusal(kind: type) -> Optional[str]:
     name = f"{kind.__module__}.{kind.__qualname__}"
     if issubclass(kind, (Physics, environment_module.Environment, mujoco.MjModel, mujoco.MjData)):
         return f"{name} other than copy 0's own (a clone would share it)"
-    if kind.__module__ == "builtins" or kind.__module__.startswith(("mujoco", "numpy", "threading")):
+    if (
+        kind.__module__ in ("builtins", "_thread", "threading", "weakref", "_weakrefset")
+        or kind.__module__.startswith(("mujoco", "numpy"))
+        or ("__dict__" not in dir(kind) and not _slots(kind))
+    ):
         return f"{name}, which a clone cannot copy safely"
-    if "__dict__" not in dir(kind) and not _slots(kind):
-        return f"{name}, which holds no Python attributes a clone could copy"
     if getattr(kind, "__deepcopy__", None) is not None or (
         kind.__reduce_ex__ is not object.__reduce_ex__ or kind.__reduce__ is not object.__reduce__
     ):
@@ -430,7 +434,10 @@ class Cloner:
         copier = StateCopier(memo, [])
         task = copier.copy(first.task, "task")
         return first.clone_construction(
-            task, random_state, physics, lambda name, value: copier.copy(value, ("environment", f".{name}"))
+            task,
+            random_state,
+            physics,
+            lambda name, value: copier.copy(value, ("environment", f".{name}")),
         )
 
     def release(
@@ -471,7 +478,9 @@ class Cloner:
             clone.physics.model
         )
         if differences:
-            return f"copy 1's compiled model differs from copy 0's clone in {', '.join(differences)}"
+            return (
+                f"copy 1's compiled model differs from copy 0's clone in {', '.join(differences)}"
+            )
         if _integration_state(built.physics) != _integration_state(clone.physics):
             return "copy 1's simulation state differs from copy 0's clone's"
         built_tokens = list(_fingerprint(built))
@@ -564,8 +573,13 @@ def _fingerprint(env: environment_module.Environment) -> Iterator[tuple[str, Any
         else:
             attributes = getattr(value, "__dict__", None)
             if isinstance(attributes, dict):
+                # By name (a clone sets its attributes in another order), the task first
+                # so that a difference is named by its path from the task.
                 children = [
-                    (f"{path}.{name}", item) for name, item in sorted(attributes.items())
+                    (f"{path}.{name}", item)
+                    for name, item in sorted(
+                        attributes.items(), key=lambda entry: (entry[0] != "_task", entry[0])
+                    )
                 ]
             children += [
                 (f"{path}.{slot}", getattr(value, slot))
