@@ -95,29 +95,41 @@ _SHARED_MJCF_CLASSES = (
 )
 
 
+@functools.lru_cache(maxsize=None)
+def _shared_kind(kind: type) -> bool:
+    return kind.__module__.startswith(_SHARED_MODULES) or issubclass(kind, _SHARED_MJCF_CLASSES)
+
+
 def _shared_mujoco(value: Any) -> bool:
     """Whether `value` belongs to the spec (a MuJoCo spec object or enum, or a PyMJCF
     handle of one), which clones share."""
-    return type(value).__module__.startswith(_SHARED_MODULES) or isinstance(
-        value, _SHARED_MJCF_CLASSES
-    )
+    return _shared_kind(type(value))
 
 
 # The commonest atoms, tested by exact type first.
 _ATOM_TYPES = frozenset({type(None), bool, int, float, str, bytes})
 
 
+@functools.lru_cache(maxsize=None)
+def _atom_kind(kind: type) -> Optional[bool]:
+    """Whether values of type `kind` are atoms; None where it depends on the value
+    (tuples and frozensets by their items, builtin functions by what they are bound to)."""
+    if kind in (tuple, frozenset) or issubclass(kind, types.BuiltinFunctionType):
+        return None
+    return issubclass(kind, _ATOMS) or _shared_kind(kind)
+
+
 def _is_atom(value: Any) -> bool:
-    if type(value) in _ATOM_TYPES:
+    kind = type(value)
+    if kind in _ATOM_TYPES:
         return True
-    if isinstance(value, _ATOMS) or _shared_mujoco(value):
-        return True
-    if isinstance(value, (tuple, frozenset)) and type(value) in (tuple, frozenset):
+    verdict = _atom_kind(kind)
+    if verdict is not None:
+        return verdict
+    if kind is tuple or kind is frozenset:
         return all(_is_atom(item) for item in value)
-    if isinstance(value, types.BuiltinFunctionType):
-        owner = getattr(value, "__self__", None)
-        return owner is None or isinstance(owner, types.ModuleType)
-    return False
+    owner = getattr(value, "__self__", None)
+    return owner is None or isinstance(owner, types.ModuleType)
 
 
 class StateCopier:

@@ -39,8 +39,19 @@ def _struct_field_names(struct: Any) -> Tuple[str, ...]:
     )
 
 
-def _struct_bytes(struct: Any, names: Tuple[str, ...]) -> Tuple[bytes, ...]:
-    return tuple(np.asarray(getattr(struct, name)).tobytes() for name in names)
+def _exact(value: Any) -> Any:
+    """A value of a model struct's field in a form equal only for equal bits: floats
+    by their hex form (which tells -0.0 from 0.0), arrays by their bytes."""
+    kind = type(value)
+    if kind is float:
+        return value.hex()
+    if kind is int:
+        return value
+    return np.asarray(value).tobytes()
+
+
+def _struct_bytes(struct: Any, names: Tuple[str, ...]) -> Tuple[Any, ...]:
+    return tuple(_exact(getattr(struct, name)) for name in names)
 
 
 class ModelReference:
