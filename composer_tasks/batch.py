@@ -432,7 +432,9 @@ class BatchEnvironment:
                 cloner.release(env, differences)
             if index == measured_end:
                 self._estimate_memory(
-                    shared, measured_end - first_measured + 1 if index else 0, resident_before
+                    shared,
+                    (first_measured, measured_end) if index else None,
+                    resident_before,
                 )
         return cloner
 
@@ -509,23 +511,34 @@ class BatchEnvironment:
                 self._state_views[name] = view
 
     def _estimate_memory(
-        self, model: mujoco.MjModel, measured: int, resident_before: Optional[int]
+        self,
+        model: mujoco.MjModel,
+        measured: Optional[Tuple[int, int]],
+        resident_before: Optional[int],
     ) -> None:
-        """Sets `bytes_per_copy` from the copies built so far and refuses the batch
-        if the remaining copies do not fit."""
+        """Sets `bytes_per_copy` from copies `measured` (first, last; None: none), made
+        since the resident size was `resident_before`, and refuses the batch if the
+        remaining copies do not fit."""
         batch_memory.release_free_memory()
         resident_after = batch_memory.resident_bytes()
         per_simulation = batch_memory.simulation_bytes(model)
-        if resident_before is None or resident_after is None or per_simulation is None:
+        if (
+            measured is None
+            or resident_before is None
+            or resident_after is None
+            or per_simulation is None
+        ):
             return
-        per_copy = max(0, resident_after - resident_before) // measured if measured else 0
+        first, last = measured
+        count = last - first + 1
+        per_copy = max(0, resident_after - resident_before) // count
         self.bytes_per_copy = per_copy + per_simulation
-        remaining = self._num_envs - 1 - measured
+        remaining = self._num_envs - 1 - last
         batch_memory.refuse(
             self._num_envs,
             self.bytes_per_copy,
             remaining * per_copy + self._num_envs * per_simulation,
-            f"measured on copies 1 to {measured} and a probe batch",
+            f"measured on copies {first} to {last} and a probe batch",
             exact=True,
         )
 
