@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from composer_tasks import composer
+from composer_tasks import batch_clone, composer
 from composer_tasks.batch import BatchEnvironment, copy_seed
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation.variators import PhysicsVariator
@@ -216,3 +216,12 @@ def test_a_spec_edit_during_an_episode_of_cloned_copies_raises():
     with pytest.raises(ValueError, match="build the batch with clone_copies=False"):
         batch.reset()
     BatchEnvironment(_SpecEditingTask, 3, seed=0, clone_copies=False).reset()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**31, 2**32 - 1])
+def test_a_clone_stream_is_the_single_environments_stream(seed):
+    fast, reference = batch_clone.seeded_stream(seed), np.random.RandomState(seed)
+    ours, theirs = fast.get_state(), reference.get_state()
+    assert ours[0] == theirs[0] and ours[2:] == theirs[2:]
+    np.testing.assert_array_equal(ours[1], theirs[1])
+    np.testing.assert_array_equal(fast.standard_normal(5), reference.standard_normal(5))
