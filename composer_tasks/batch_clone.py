@@ -500,12 +500,18 @@ class Cloner:
             clone = self.clone(seed)
         except CloneRefused as error:
             return str(error)
+        except Exception as error:  # noqa: BLE001  (any failure of a clone means: build them)
+            return f"cloning copy 0 raised {type(error).__name__}: {error}"
         if type(built) is not type(clone):
             return f"its copies are {type(built).__name__}, copy 0 a {type(clone).__name__}"
         built_spec = built.task.root_entity.spec
         if built_spec is self._spec:
             return "its factory returns copies that share one spec"
-        if built_spec.to_xml() != self._spec.to_xml():
+        try:
+            same_spec = built_spec.to_xml() == self._spec.to_xml()
+        except ValueError as error:
+            return f"its spec cannot be written as XML to compare copies ({error})"
+        if not same_spec:
             return "copy 1's spec differs from copy 0's (its factory builds copies that differ)"
         differences = batch_fields.ModelReference(built.physics.model).differences(
             clone.physics.model

@@ -203,6 +203,27 @@ def test_what_a_clone_cannot_copy_or_share_falls_back_naming_it(factory, reason,
     batch.reset()
 
 
+class _CompiledOnceTask(RandomHeightTask):
+    """An `after_compile` that refuses to run twice on one task's state (as a clone
+    runs it on a copy of copy 0's state; this task cannot reset either)."""
+
+    compiled = False
+
+    def after_compile(self, physics, random_state):
+        if self.compiled:
+            raise RuntimeError("compiled twice")
+        self.compiled = True
+
+
+def test_a_clone_whose_construction_raises_falls_back(caplog):
+    with caplog.at_level(logging.INFO, logger="composer_tasks.batch"):
+        batch = BatchEnvironment(_CompiledOnceTask, 3, seed=0)
+    (line,) = _fallback_lines(caplog)
+    assert "cloning copy 0 raised RuntimeError: compiled twice" in line.getMessage()
+    assert not batch.copies_cloned
+    assert all(env.task.compiled for env in batch.envs)
+
+
 class _SpecEditingTask(RandomHeightTask):
     def initialize_episode(self, physics, random_state):
         super().initialize_episode(physics, random_state)
