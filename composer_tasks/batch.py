@@ -16,6 +16,13 @@ vectorised path the copies keep no model or MjData of their own either: their
 Physics share one scratch pair, which holds a copy's model and state while its
 lifecycle runs (see `BatchEnvironment.copy_physics`).
 
+One spec: copies 2 to N-1 are clones of copy 0 (`composer_tasks.batch_clone`): its
+task, entities, observables and Environment copied without calling the factory or
+compiling, sharing copy 0's spec, with their own random streams, Python state and
+Physics. Copy 1 is built by the factory and compared with its clone; where cloning
+is not safe, every copy is built (logged once at INFO; `clone_copies=False` asks
+for it).
+
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
 one (N, A) array, the batch steps, and observations and the episode outcome
