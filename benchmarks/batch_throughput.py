@@ -24,7 +24,8 @@ loop over copies) or `looped` (each copy's callbacks in turn, physics batched).
 Breakdown (`--breakdown`): for each task and N, in a fresh process each, where
 building a copy's CPU time goes (cProfile shares of the batch's build: compiling the
 copy's MjSpec, building its task and spec, its observables, the rest of its
-`composer.Environment`, the batch's own bookkeeping) and what a copy keeps resident
+`composer.Environment` (for copies 0 and 1 only where copies are cloned), cloning
+copies 2 to N-1 from copy 0, the batch's own bookkeeping) and what a copy keeps resident
 (Python heap by tracemalloc, its MjSpec measured as N copies of one, the batch's
 simulation of it as raw `mujoco.batch` per simulation, and the rest):
 
@@ -35,7 +36,8 @@ Scale (`--scale`): for each task and N, in a fresh process each, this project's
 batch (`suite.load_batch`) and raw `mujoco.batch` on one model: build time, resident
 memory per copy (the growth of the process's RSS from before building to after
 the first step, free C-heap pages returned first on both sides; build time as wall
-and CPU seconds of the process) and steps/s of
+and CPU seconds of the process; `--noclone_copies` builds every copy by its factory
+instead of cloning copies 2 to N-1) and steps/s of
 the two interleaved in the same process (`--repeats` rounds, medians), written to
 `--scale_csv`:
 
@@ -163,6 +165,12 @@ _BREAKDOWN = flags.DEFINE_bool(
     "(each in a fresh process): build CPU ms per copy and its shares (cProfile), resident "
     "KiB per copy split into Python heap (tracemalloc), one MjSpec and the rest, beside raw "
     "mujoco.batch's KiB per simulation.",
+)
+_CLONE_COPIES = flags.DEFINE_bool(
+    "clone_copies",
+    True,
+    "With --scale and --breakdown: BatchEnvironment's clone_copies (copies 2 to N-1 cloned "
+    "from copy 0 where that is safe); --noclone_copies builds every copy by its factory.",
 )
 _CSV = flags.DEFINE_string(
     "csv", os.path.join(_ROOT, "benchmarks/results/batch_throughput.csv"), "Output CSV."
@@ -355,20 +363,34 @@ def _resident_after_release():
     return batch_memory.resident_bytes()
 
 
-def scale_worker(domain, task, num_envs, threads, seconds, repeats):
-    """One --scale measurement (this process measures nothing else): a dict."""
-    clock = _clock()
-    suite.load_batch(domain, task, 2, seed=0).reset()  # imports and one-time caches
-    before = _resident_after_release()
-    start, start_cpu = time.perf_counter(), time.process_time()
-    # A copy that random actions make diverge ends its episode rather than the run.
-    batch = suite.load_batch(
-        domain,
-        task,
+def _load_batch(domain, task, num_envs, threads, clone_copies, **environment_kwargs):
+    """`suite.load_batch(domain, task, num_envs, seed=0)` with `clone_copies`."""
+    from composer_tasks.batch import BatchEnvironment
+
+    return BatchEnvironment.from_environments(
+        lambda seed: suite.load(
+            domain,
+            task,
+            task_kwargs={"random": seed},
+            environment_kwargs={"textures": False, **environment_kwargs},
+        ),
         num_envs,
         num_threads=threads,
         seed=0,
-        environment_kwargs={"raise_exception_on_physics_error": False},
+        clone_copies=clone_copies,
+    )
+
+
+def scale_worker(domain, task, num_envs, threads, seconds, repeats):
+    """One --scale measurement (this process measures nothing else): a dict."""
+    clock = _clock()
+    clone_copies = _CLONE_COPIES.value
+    _load_batch(domain, task, 3, threads, clone_copies).reset()  # imports, one-time caches
+    before = _resident_after_release()
+    start, start_cpu = time.perf_counter(), time.process_time()
+    # A copy that random actions make diverge ends its episode rather than the run.
+    batch = _load_batch(
+        domain, task, num_envs, threads, clone_copies, raise_exception_on_physics_error=False
     )
     build_s, build_cpu_s = time.perf_counter() - start, time.process_time() - start_cpu
     actions = _actions(batch.action_spec(), num_envs, count=50)
@@ -418,6 +440,7 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
         raw_steps_per_s=raw_rate,
         speed_ratio=ours_rate / raw_rate,
         own_models=batch.batch.models is not None,
+        copies_cloned=batch.copies_cloned,
     )
 
 
@@ -433,19 +456,19 @@ def _cumulative(stats, filename_end, function):
 def breakdown_worker(domain, task, num_envs):
     """One --breakdown measurement (a dict): build CPU time per copy and its shares,
     resident memory per copy and its parts."""
-    from composer_tasks import batch as batch_module
-
-    suite.load_batch(domain, task, 2, seed=0).reset()  # imports and one-time caches
+    clone_copies = _CLONE_COPIES.value
+    _load_batch(domain, task, 3, 1, clone_copies).reset()  # imports and one-time caches
     start = time.process_time()
-    suite.load_batch(domain, task, num_envs, num_threads=1, seed=0)
+    _load_batch(domain, task, num_envs, 1, clone_copies)
     build_ms = (time.process_time() - start) * 1e3 / num_envs
     profile = cProfile.Profile()
     profile.enable()
-    suite.load_batch(domain, task, num_envs, num_threads=1, seed=0)
+    _load_batch(domain, task, num_envs, 1, clone_copies)
     profile.disable()
     stats = pstats.Stats(profile)
     setup = _cumulative(stats, "composer_tasks/batch.py", "_setup")
     copies = _cumulative(stats, "composer_tasks/batch.py", "_make_copy")
+    clones = _cumulative(stats, "composer_tasks/batch_clone.py", "clone")
     environment = _cumulative(stats, "composer/environment.py", "__init__")
     compile_s = sum(
         entry[2]
@@ -458,7 +481,8 @@ def breakdown_worker(domain, task, num_envs):
         task_and_spec_share=(copies - environment - observables) / setup,
         observables_share=observables / setup,
         environment_share=(environment - compile_s) / setup,
-        batch_share=(setup - copies) / setup,
+        clone_share=clones / setup,
+        batch_share=(setup - copies - clones) / setup,
     )
     env = suite.load(domain, task, environment_kwargs={"textures": False})
     spec = env.task.root_entity.spec
@@ -472,16 +496,8 @@ def breakdown_worker(domain, task, num_envs):
     # tracemalloc's own records are resident too: subtracted below.
     tracing_before = tracemalloc.get_tracemalloc_memory()
     before = _resident_after_release()
-    batch = batch_module.BatchEnvironment.from_environments(
-        lambda seed: suite.load(
-            domain,
-            task,
-            task_kwargs={"random": seed},
-            environment_kwargs={"textures": False, "raise_exception_on_physics_error": False},
-        ),
-        num_envs,
-        num_threads=1,
-        seed=0,
+    batch = _load_batch(
+        domain, task, num_envs, 1, clone_copies, raise_exception_on_physics_error=False
     )
     batch.reset()
     batch.step(_actions(batch.action_spec(), num_envs, count=1)[0])
@@ -504,14 +520,17 @@ def breakdown_worker(domain, task, num_envs):
         python_heap_kib=heap_kib,
         spec_kib=spec_kib,
         raw_kib_per_simulation=raw_kib,
-        rest_kib=resident_kib - heap_kib - spec_kib - raw_kib,
+        # A clone shares copy 0's spec: only copies built by the factory hold one.
+        copies_cloned=batch.copies_cloned,
+        rest_kib=resident_kib - heap_kib - raw_kib - (0.0 if batch.copies_cloned else spec_kib),
     )
 
 
 def breakdown():
     print(
         f"{'task':<18}{'N':>6}{'ms/copy':>9}{'compile':>9}{'task+spec':>10}{'observ.':>9}"
-        f"{'env':>6}{'batch':>7}{'KiB/copy':>10}{'python':>8}{'spec':>7}{'raw':>6}{'rest':>6}"
+        f"{'env':>6}{'clone':>7}{'batch':>7}{'KiB/copy':>10}{'python':>8}{'spec':>7}{'raw':>6}"
+        f"{'rest':>6}"
     )
     for name in _TASKS.value:
         for num_envs in (int(n) for n in _NUM_ENVS.value):
@@ -520,6 +539,7 @@ def breakdown():
                     sys.executable,
                     os.path.abspath(__file__),
                     f"--breakdown_worker={name}:{num_envs}",
+                    f"--clone_copies={_CLONE_COPIES.value}",
                 ],
                 capture_output=True,
                 text=True,
@@ -533,7 +553,7 @@ def breakdown():
                 f"{row['task']:<18}{num_envs:>6}{row['build_cpu_ms_per_copy']:>9.2f}"
                 f"{row['compile_share']:>9.0%}{row['task_and_spec_share']:>10.0%}"
                 f"{row['observables_share']:>9.0%}{row['environment_share']:>6.0%}"
-                f"{row['batch_share']:>7.0%}{row['resident_kib_per_copy']:>10.0f}"
+                f"{row['clone_share']:>7.0%}{row['batch_share']:>7.0%}{row['resident_kib_per_copy']:>10.0f}"
                 f"{row['python_heap_kib']:>8.0f}{row['spec_kib']:>7.0f}"
                 f"{row['raw_kib_per_simulation']:>6.0f}{row['rest_kib']:>6.0f}",
                 flush=True,
@@ -561,6 +581,7 @@ def scale(threads, seconds):
                     f"--seconds={seconds}",
                     f"--repeats={_REPEATS.value}",
                     f"--clock={_CLOCK.value}",
+                    f"--clone_copies={_CLONE_COPIES.value}",
                 ],
                 capture_output=True,
                 text=True,

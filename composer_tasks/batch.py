@@ -16,6 +16,13 @@ vectorised path the copies keep no model or MjData of their own either: their
 Physics share one scratch pair, which holds a copy's model and state while its
 lifecycle runs (see `BatchEnvironment.copy_physics`).
 
+One spec: copies 2 to N-1 are clones of copy 0 (`composer_tasks.batch_clone`): its
+task, entities, observables and Environment copied without calling the factory or
+compiling, sharing copy 0's spec, with their own random streams, Python state and
+Physics. Copy 1 is built by the factory and compared with its clone; where cloning
+is not safe, every copy is built (logged once at INFO; `clone_copies=False` asks
+for it).
+
 Vectorised path: copies of a task that sets `composer.Task.vectorized` (see its
 promise there) are stepped with no Python loop over copies: controls are written as
 one (N, A) array, the batch steps, and observations and the episode outcome
@@ -60,6 +67,7 @@ import collections
 import contextlib
 import copy
 import functools
+import gc
 import logging
 from collections.abc import Iterable
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -71,9 +79,10 @@ import numpy as np
 from dm_env import specs
 from numpy.typing import ArrayLike
 
-from composer_tasks import batch_fields, batch_memory, batch_warp, seeding
+from composer_tasks import batch_clone, batch_fields, batch_memory, batch_warp, seeding
 from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import environment as environment_module
+from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.variation import variators as variators_module
@@ -191,6 +200,11 @@ class BatchEnvironment:
         tasks only), or a `batch_warp.WarpOptions` for Warp with settings.
       device: the Warp device of backend "warp" ("cuda:0", "cpu"; None: a GPU if
         Warp finds one, else "cpu").
+      clone_copies: make copies 2 to N-1 as clones of copy 0 that share its spec and
+        compiled model's values instead of calling the factory for each (the same
+        numbers, far less memory and time per copy; `composer_tasks.batch_clone`),
+        where copy 1, built by the factory too, equals its clone (else every copy is
+        built, with a log line at INFO saying why). False builds every copy.
       **environment_kwargs: other `composer.Environment` arguments.
     """
 
@@ -205,6 +219,7 @@ class BatchEnvironment:
         textures: bool = False,
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
         **environment_kwargs: Any,
     ) -> None:
         if isinstance(task_or_factory, task_module.Task):
@@ -238,7 +253,9 @@ class BatchEnvironment:
                 f"task_or_factory must be a composer.Task or a callable returning one, "
                 f"got {type(task_or_factory).__name__}"
             )
-        self._setup(make, num_envs, num_threads, seed, model_variations, backend, device)
+        self._setup(
+            make, num_envs, num_threads, seed, model_variations, backend, device, clone_copies
+        )
 
     @classmethod
     def from_environments(
@@ -250,12 +267,13 @@ class BatchEnvironment:
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
     ) -> "BatchEnvironment":
         """A batch of environments made by `environment_factory(random_state)`.
 
         The factory must return a new `composer.Environment` seeded with the int it
-        is given; `suite.load_batch` uses it. `backend` and `device` are as in
-        `BatchEnvironment`.
+        is given; `suite.load_batch` uses it. `backend`, `device` and `clone_copies`
+        are as in `BatchEnvironment`.
         """
         if not callable(environment_factory):
             raise TypeError(
@@ -270,6 +288,7 @@ class BatchEnvironment:
             model_variations,
             backend,
             device,
+            clone_copies,
         )
         return batch
 
@@ -282,6 +301,7 @@ class BatchEnvironment:
         model_variations: Optional[Mapping[Tuple[str, str, str], Any]],
         backend: Union[str, batch_warp.WarpOptions] = "cpu",
         device: Optional[str] = None,
+        clone_copies: bool = True,
     ) -> None:
         # Warp backend (composer_tasks.batch_warp): None on the CPU batch.
         self._warp: Optional[batch_warp.WarpSimulation] = None
@@ -301,6 +321,8 @@ class BatchEnvironment:
             or num_threads < 0
         ):
             raise ValueError(f"num_threads must be an integer >= 0, got {num_threads!r}")
+        if not isinstance(clone_copies, (bool, np.bool_)):
+            raise TypeError(f"clone_copies must be a bool, got {clone_copies!r}")
         self.seed = seeding.random_seed() if seed is None else seeding.check_seed(seed, "seed")
         # The measured resident bytes of one copy with the batch's simulation of it
         # (None where resident memory cannot be read).
@@ -341,20 +363,20 @@ class BatchEnvironment:
         # written into the batch once it exists.
         built_fields: dict[int, dict[str, np.ndarray]] = {}
         self._envs = []
-        # The first copies after copy 0 are measured: what building one adds.
-        measured = min(self._num_envs - 1, _MEASURED_COPIES)
-        resident_before = None
-        for index in range(self._num_envs):
-            if index == 1:
-                batch_memory.release_free_memory()
-                resident_before = batch_memory.resident_bytes()
-            env = first if index == 0 else self._make_copy(make, index)
-            self._envs.append(env)
-            if self._slimming:
-                self._slimming = self._slim_at_build(index, reference, built_fields)
-            if index == measured:
-                self._estimate_memory(shared, measured, resident_before)
+        # Copies 2 to N-1 are clones of copy 0 where that is safe (`batch_clone`):
+        # copy 1 is built by the factory and compared with its clone.
+        cloner = self._cloner(first, shared) if clone_copies and self._num_envs > 2 else None
+        # The first copies made like the rest (built, or cloned after copy 1) are
+        # measured: what making one adds.
+        first_measured = 1 if cloner is None else 2
+        measured_end = min(self._num_envs - 1, first_measured - 1 + _MEASURED_COPIES)
+        with _collector_paused():
+            cloner = self._make_copies(
+                make, first, cloner, reference, built_fields, (first_measured, measured_end), shared
+            )
         batch_memory.release_free_memory()
+        # Whether copies 2 to N-1 are clones sharing copy 0's spec (`batch_clone`).
+        self._clones = cloner is not None
         # A BoundedArray, or a list of per-agent ones for a multi-agent task.
         self._action_spec: Any = first.action_spec()
         self._batch = mujoco.batch.Batch(
@@ -389,6 +411,50 @@ class BatchEnvironment:
             self._setup_vectorized()
         if warp_options is not None:
             self._setup_warp(warp_options)
+
+    def _make_copies(
+        self,
+        make: _CopyFactory,
+        first: environment_module.Environment,
+        cloner: Optional[batch_clone.Cloner],
+        reference: batch_fields.ModelReference,
+        built_fields: dict[int, dict[str, np.ndarray]],
+        measured: Tuple[int, int],
+        shared: mujoco.MjModel,
+    ) -> Optional[batch_clone.Cloner]:
+        """Makes every copy into `_envs` (copy 0 is `first`; the rest built by `make`,
+        or cloned by `cloner` after copy 1 verified it), slimming them as they come,
+        and sets the memory estimate from copies `measured` (first, last). Returns the
+        cloner, or None if the batch built every copy."""
+        first_measured, measured_end = measured
+        resident_before = None
+        for index in range(self._num_envs):
+            if index == first_measured:
+                batch_memory.release_free_memory()
+                resident_before = batch_memory.resident_bytes()
+            if index == 0:
+                env = first
+            elif cloner is None or index == 1:
+                env = self._make_copy(make, index)
+                if cloner is not None:
+                    cloner = self._verified(cloner, env)
+            else:
+                env = cloner.clone(seeding.derive_seed(self.seed, index))
+            self._envs.append(env)
+            differences = None
+            if self._slimming or (cloner is not None and index >= 2):
+                differences = reference.differences(env.physics.model)
+            if self._slimming and differences is not None:
+                self._slimming = self._slim_at_build(index, differences, built_fields)
+            if cloner is not None and index >= 2:
+                cloner.release(env, differences)
+            if index == measured_end:
+                self._estimate_memory(
+                    shared,
+                    (first_measured, measured_end) if index else None,
+                    resident_before,
+                )
+        return cloner
 
     def _setup_warp(self, options: batch_warp.WarpOptions) -> None:
         """The Warp backend: the copies' physics on one MuJoCo Warp model (see
@@ -463,42 +529,53 @@ class BatchEnvironment:
                 self._state_views[name] = view
 
     def _estimate_memory(
-        self, model: mujoco.MjModel, measured: int, resident_before: Optional[int]
+        self,
+        model: mujoco.MjModel,
+        measured: Optional[Tuple[int, int]],
+        resident_before: Optional[int],
     ) -> None:
-        """Sets `bytes_per_copy` from the copies built so far and refuses the batch
-        if the remaining copies do not fit."""
+        """Sets `bytes_per_copy` from copies `measured` (first, last; None: none), made
+        since the resident size was `resident_before`, and refuses the batch if the
+        remaining copies do not fit."""
         batch_memory.release_free_memory()
         resident_after = batch_memory.resident_bytes()
         per_simulation = batch_memory.simulation_bytes(model)
-        if resident_before is None or resident_after is None or per_simulation is None:
+        if (
+            measured is None
+            or resident_before is None
+            or resident_after is None
+            or per_simulation is None
+        ):
             return
-        per_copy = max(0, resident_after - resident_before) // measured if measured else 0
+        first, last = measured
+        count = last - first + 1
+        per_copy = max(0, resident_after - resident_before) // count
         self.bytes_per_copy = per_copy + per_simulation
-        remaining = self._num_envs - 1 - measured
+        remaining = self._num_envs - 1 - last
         batch_memory.refuse(
             self._num_envs,
             self.bytes_per_copy,
             remaining * per_copy + self._num_envs * per_simulation,
-            f"measured on copies 1 to {measured} and a probe batch",
+            f"measured on copies {first} to {last} and a probe batch",
             exact=True,
         )
 
     def _slim_at_build(
         self,
         index: int,
-        reference: batch_fields.ModelReference,
+        differences: Tuple[str, ...],
         built_fields: dict[int, dict[str, np.ndarray]],
     ) -> bool:
         """Drops copy `index`'s own model and MjData (its Physics takes the scratch
-        pair) if its model differs from the shared one only in expandable fields and
-        it can run on the vectorised path; else gives every copy slimmed so far its
-        own again, and returns False (no copy is slim)."""
+        pair) if its model differs from the shared one only in expandable fields
+        (`differences`, from `batch_fields.ModelReference`) and it can run on the
+        vectorised path; else gives every copy slimmed so far its own again, and
+        returns False (no copy is slim)."""
         env = self._envs[index]
         model = env.physics.model
-        differences = reference.differences(model)
         if _vectorizable([env]) and all(map(batch_fields.cpu_expandable, differences)):
             built_fields[index] = {
-                name: np.array(_model_field(model, name)) for name in differences
+                name: np.array(batch_fields.model_field(model, name)) for name in differences
             }
             _install(env.physics, self._scratch_model, self._scratch_data)
             self._slim[index] = True
@@ -506,11 +583,42 @@ class BatchEnvironment:
         for slim_index, fields in built_fields.items():
             own = copy.copy(self._scratch_model)  # still the shared model's values
             for name, value in fields.items():
-                _set_model_field(own, name, value)
+                batch_fields.set_model_field(own, name, value)
             _install(self._envs[slim_index].physics, own, mujoco.MjData(own))
         built_fields.clear()
         self._slim[:] = False
         return False
+
+    def _cloner(
+        self, first: environment_module.Environment, shared: mujoco.MjModel
+    ) -> Optional[batch_clone.Cloner]:
+        """What clones copy 0 (see `composer_tasks.batch_clone`), or None (logged)
+        where it cannot."""
+        try:
+            return batch_clone.Cloner(first, shared)
+        except batch_clone.CloneRefused as error:
+            self._log_not_cloned(first, str(error))
+            return None
+
+    def _verified(
+        self, cloner: batch_clone.Cloner, built: environment_module.Environment
+    ) -> Optional[batch_clone.Cloner]:
+        """`cloner` if its clone for copy 1's seed equals copy 1 as `built` by the
+        factory, else None (logged)."""
+        reason = cloner.verify(built, seeding.derive_seed(self.seed, 1))
+        if reason is None:
+            return cloner
+        self._log_not_cloned(built, reason)
+        return None
+
+    def _log_not_cloned(self, env: environment_module.Environment, reason: str) -> None:
+        _LOGGER.info(
+            "BatchEnvironment of %s builds each of its %d copies by its factory instead "
+            "of cloning copy 0: %s",
+            type(env.task).__name__,
+            self._num_envs,
+            reason,
+        )
 
     def _make_copy(self, make: _CopyFactory, index: int) -> environment_module.Environment:
         env = make(index, seeding.derive_seed(self.seed, index))
@@ -584,6 +692,13 @@ class BatchEnvironment:
     def warp(self) -> Optional[batch_warp.WarpSimulation]:
         """The MuJoCo Warp model and data of backend "warp" (None on the CPU batch)."""
         return self._warp
+
+    @property
+    def copies_cloned(self) -> bool:
+        """True if copies 2 to N-1 are clones of copy 0 sharing its spec
+        (`clone_copies`, `composer_tasks.batch_clone`); False if every copy was built
+        by the factory."""
+        return self._clones
 
     @property
     def vectorized(self) -> bool:
@@ -780,7 +895,9 @@ class BatchEnvironment:
                 )
                 _check_variation_value(value, (kind, name, attribute), index)
                 setattr(element, attribute, np.broadcast_to(value, current.shape))
+        edits_before = spec_edits.spec_edit_count()
         timestep = env.reset()
+        self._check_shared_spec(edits_before)
         # The batch's own MjData of this copy restarts too (warning counters included).
         self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         self._take_copy(index)
@@ -838,7 +955,9 @@ class BatchEnvironment:
         self._slim[index] = False
         shared = self._shared_model.model
         for name in self._shared_model.differences(self._scratch_model):
-            _set_model_field(self._scratch_model, name, _model_field(shared, name))
+            batch_fields.set_model_field(
+                self._scratch_model, name, batch_fields.model_field(shared, name)
+            )
 
     def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
         """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
@@ -940,6 +1059,7 @@ class BatchEnvironment:
         actions = self._validate(actions)
         if self._vectorized:
             return self._step_vectorized(actions)
+        edits_before = spec_edits.spec_edit_count()
         # Filled below for every copy.
         timesteps: list[Any] = [None] * self._num_envs
         pending = {}
@@ -976,7 +1096,20 @@ class BatchEnvironment:
                         timesteps[index] = stop.value
                     except PhysicsError as error:
                         timesteps[index] = self._physics_error(index, error)
+        self._check_shared_spec(edits_before)
         return self._stack(timesteps)
+
+    def _check_shared_spec(self, edits_before: int) -> None:
+        """Raises if the copies' callbacks edited a spec (`composer.mark_spec_changed`)
+        since the process's spec edit count was `edits_before`, while the copies share
+        copy 0's spec as clones: each copy built alone would have edited its own, so
+        the clones would no longer be the copies they stand for."""
+        if self._clones and spec_edits.spec_edit_count() != edits_before:
+            raise ValueError(
+                f"a copy of {type(self._envs[0].task).__name__} edited its spec during an "
+                "episode (outside initialize_episode_mjcf), and its copies share copy 0's "
+                "spec as clones: build the batch with clone_copies=False"
+            )
 
     def _advance(self, ids: Sequence[int], nstep: int) -> dict[int, PhysicsError]:
         """Steps copies `ids` by `nstep` substeps; returns {index: PhysicsError}."""
@@ -1481,6 +1614,21 @@ def _with_host_step_type(timestep: BatchTimeStep, step_type: np.ndarray) -> Batc
     return timestep
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off inside (as it was after): making
+    thousands of copies allocates containers fast enough that its collections,
+    each scanning every object made so far, took a fifth of building 4096 cart-pole
+    copies; those copies are all kept, so the scans find little to free."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _copy_observation(observation: Optional[Mapping[str, np.ndarray]]) -> Optional[_Observation]:
     if observation is None:
         return None
@@ -1666,7 +1814,7 @@ class _SharedModel:
         """(N,) bool: the copies whose expanded values differ from the shared model's."""
         differ = np.zeros(self._batch.nsim, dtype=bool)
         for name, values in self._expanded.items():
-            shared = np.asarray(_model_field(self.model, name))
+            shared = np.asarray(batch_fields.model_field(self.model, name))
             differ |= (values != shared).reshape(len(values), -1).any(axis=1)
         return differ
 
@@ -1681,7 +1829,7 @@ class _SharedModel:
             if name not in self._expanded:
                 self._expanded[name] = self._batch.expand(name)
         for name, values in self._expanded.items():
-            values[index] = _model_field(model, name)
+            values[index] = batch_fields.model_field(model, name)
         return ()
 
 
@@ -1689,23 +1837,6 @@ def _install(physics: Physics, model: mujoco.MjModel, data: mujoco.MjData) -> No
     """Puts `model` and `data` under a copy's `physics` (its bindings and cached ids
     are resolved again, as after a recompile)."""
     physics._install(model, data)
-
-
-def _set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
-    """Writes a model field named as `ModelReference.differences` names it."""
-    struct_name, _, field = name.rpartition(".")
-    if struct_name:
-        setattr(getattr(model, struct_name), field, value)
-    else:
-        getattr(model, name)[...] = value
-
-
-def _model_field(model: mujoco.MjModel, name: str) -> Any:
-    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
-    struct_name, _, field = name.rpartition(".")
-    if struct_name:
-        return getattr(getattr(model, struct_name), field)
-    return getattr(model, name)
 
 
 def _hinted_fields(task: task_module.Task) -> Tuple[str, ...]:

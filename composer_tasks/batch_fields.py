@@ -39,8 +39,19 @@ def _struct_field_names(struct: Any) -> Tuple[str, ...]:
     )
 
 
-def _struct_bytes(struct: Any, names: Tuple[str, ...]) -> Tuple[bytes, ...]:
-    return tuple(np.asarray(getattr(struct, name)).tobytes() for name in names)
+def _exact(value: Any) -> Any:
+    """A value of a model struct's field in a form equal only for equal bits: floats
+    by their hex form (which tells -0.0 from 0.0), arrays by their bytes."""
+    kind = type(value)
+    if kind is float:
+        return value.hex()
+    if kind is int:
+        return value
+    return np.asarray(value).tobytes()
+
+
+def _struct_bytes(struct: Any, names: Tuple[str, ...]) -> Tuple[Any, ...]:
+    return tuple(_exact(getattr(struct, name)) for name in names)
 
 
 class ModelReference:
@@ -115,3 +126,21 @@ class ModelReference:
             for name, offset, size in self._layout
             if ours[offset : offset + size] != reference[offset : offset + size]
         )
+
+
+def set_model_field(model: mujoco.MjModel, name: str, value: Any) -> None:
+    """Writes a model field named as `ModelReference.differences` names it (an array
+    field, or `opt.<name>` / `stat.<name>`)."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        setattr(getattr(model, struct_name), field, value)
+    else:
+        getattr(model, name)[...] = value
+
+
+def model_field(model: mujoco.MjModel, name: str) -> Any:
+    """A model field by its `mujoco.batch.MODEL_FIELDS` name (`opt.<name>` for options)."""
+    struct_name, _, field = name.rpartition(".")
+    if struct_name:
+        return getattr(getattr(model, struct_name), field)
+    return getattr(model, name)

@@ -2,10 +2,13 @@
 
 A batch refuses a `num_envs` that cannot fit before it allocates the copies: first
 against a lower bound that needs no measurement (each copy's simulation needs at
-least its MjData's buffer), then against the measured cost of the first copies: the
-resident memory that building them added (their tasks, entities and specs, and
-whatever model and data they keep) plus what `mujoco.batch` adds per simulation
-once stepped (its persistent MjData, as touched by a step), probed on a small batch.
+least its MjData's buffer), then against the measured cost of the first copies made
+as the rest will be: the resident memory that making them added plus what
+`mujoco.batch` adds per simulation once stepped (its persistent MjData, as touched by
+a step), probed on a small batch. Where the batch clones copies 2 to N-1 from copy 0
+(`composer_tasks.batch_clone`), the measured copies are clones (copies 2 to 65: their
+Python state, sharing copy 0's spec); where it builds every copy, copies 1 to 64 (each
+with its own task, entities and spec).
 Resident sizes are read from /proc (Linux); where they cannot be, only the lower
 bound applies.
 """

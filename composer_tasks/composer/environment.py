@@ -71,6 +71,37 @@ _STEP_LIMIT_TOLERANCE = 1e-6
 # by default (`check_spec_changes=None`): enough for callbacks that edit at every
 # episode, which is how such callbacks are written.
 AUTO_CHECKED_RESETS = 3
+# The attributes an Environment sets from its task, random state and physics once the
+# physics exists (`_finish_compile`, `_setup_action_spec`, `_finish_construction`):
+# `Environment.clone_construction` builds them anew and copies every other one.
+_BUILT_AFTER_SETTINGS = frozenset(
+    {
+        "_task",
+        "_random_state",
+        "_physics",
+        "_task_instance_hooks",
+        "_hooks",
+        "_hooks_view",
+        "_has_substep_hooks",
+        "_spec_fingerprint",
+        "_n_substeps",
+        "_step_limit",
+        "_action_spec",
+        "_action_dtype",
+        "_action_shape",
+        "_action_in_bounds",
+        "_agent_action_checks",
+        "_discount_dtype",
+        "_stacked_action_shape",
+        "_stacked_action_dtype",
+        "_stacked_in_bounds",
+        "_last_substep_only",
+        "_updater",
+        "_reset_next_step",
+        "_step_count",
+        "_fixed_random_state",
+    }
+)
 # Physics steps summed per NumPy call by `float_time_step_limit`, and the most it
 # sums (well under a second); longer episodes get the exact count.
 _TIME_SUM_CHUNK = 1 << 18
@@ -472,6 +503,9 @@ class Environment(dm_env.Environment):
             strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
         )
         self._compile()
+        self._finish_construction()
+
+    def _finish_construction(self) -> None:
         # As in dm_control, which resets its observation updater after compiling:
         # the observation spec is known before the first reset, and corruptors and
         # random delays draw from the environment's random state then.
@@ -481,7 +515,53 @@ class Environment(dm_env.Environment):
         self._step_count = 0
         # As in dm_control: the state every episode starts from is the one left by
         # construction (after_compile callbacks included).
-        self._fixed_random_state = self._random_state.get_state() if fixed_initial_state else None
+        self._fixed_random_state = (
+            self._random_state.get_state() if self._fixed_initial_state else None
+        )
+
+    def clone_construction(
+        self,
+        task: task_module.Task,
+        random_state: np.random.RandomState,
+        physics: Physics,
+        copy_setting: Callable[[str, Any], Any],
+    ) -> "Environment":
+        """A new Environment of this one's settings, constructed around `task` and
+        `physics` without compiling (for `composer_tasks.batch_clone`).
+
+        `task` must be a copy of this Environment's task, as built, that shares its
+        spec, and `physics` a Physics of the model this Environment compiled,
+        forwarded as `Physics.from_spec` leaves it. The settings (every attribute
+        that construction sets before compiling, a subclass's included) are copied
+        by `copy_setting(name, value)`, the action spec is this one's; then the
+        clone runs what construction runs once the physics exists (hooks collected
+        from `task`, the `after_compile` callbacks, the observation updater's
+        reset), drawing from `random_state` as a new Environment seeded with it
+        would.
+
+        Raises:
+          ValueError: this Environment is not as built (it has stepped or reset),
+            or the clone's attributes do not match this one's.
+        """
+        if not self._reset_next_step or self._mjcf_hooks_ran:
+            raise ValueError("only an Environment as built (never reset) can be cloned")
+        clone = object.__new__(type(self))
+        for name, value in vars(self).items():
+            if name not in _BUILT_AFTER_SETTINGS:
+                setattr(clone, name, copy_setting(name, value))
+        clone._task = task
+        clone._random_state = random_state
+        clone._physics = physics
+        # The action spec is a function of the task and its compiled model, which
+        # the clone has as this Environment had them when it computed its own.
+        clone._finish_compile(action_spec_of=self)
+        clone._finish_construction()
+        if vars(clone).keys() != vars(self).keys():
+            raise ValueError(
+                f"the clone of a {type(self).__name__} has attributes "
+                f"{sorted(vars(clone).keys() ^ vars(self).keys())} that differ from the original's"
+            )
+        return clone
 
     # Properties.
 
@@ -553,6 +633,12 @@ class Environment(dm_env.Environment):
                 _start_from_model_defaults(physics)
         except ValueError as error:
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
+        self._finish_compile()
+
+    def _finish_compile(self, action_spec_of: Optional["Environment"] = None) -> None:
+        """What compiling sets up once the physics exists: hooks, step limit, action
+        spec (`action_spec_of`'s, if given); then the `after_compile` callbacks run."""
+        root = self._task.root_entity
         self._collect_hooks()
         self._spec_fingerprint = (
             spec_edits.spec_fingerprint(root.spec)
@@ -569,10 +655,22 @@ class Environment(dm_env.Environment):
             self._step_limit = float_time_step_limit(
                 self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
             )
-        self._setup_action_spec()
+        if action_spec_of is None:
+            self._setup_action_spec()
+        else:
+            for name in self._ACTION_SPEC_ATTRIBUTES:
+                setattr(self, name, getattr(action_spec_of, name))
         self._last_substep_only = (self._n_substeps,)
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
+
+    # What `_setup_action_spec` sets (immutable values: specs, dtypes, shapes, checks).
+    _ACTION_SPEC_ATTRIBUTES: Tuple[str, ...] = (
+        "_action_spec",
+        "_action_dtype",
+        "_action_shape",
+        "_action_in_bounds",
+    )
 
     def _setup_action_spec(self) -> None:
         self._action_spec = self._task.action_spec(self._physics)
@@ -1234,6 +1332,15 @@ class MultiAgentEnvironment(Environment):
     def reward_spec(self) -> Sequence[specs.Array]:
         """The n per-agent reward specs (the task's list, checked on construction)."""
         return cast("Sequence[specs.Array]", self._task.get_reward_spec())
+
+    _ACTION_SPEC_ATTRIBUTES = (
+        "_action_spec",
+        "_agent_action_checks",
+        "_discount_dtype",
+        "_stacked_action_shape",
+        "_stacked_action_dtype",
+        "_stacked_in_bounds",
+    )
 
     def _setup_action_spec(self) -> None:
         agent_specs = self._task.action_spec(self._physics)
