@@ -118,11 +118,13 @@ def root_upright(physics: Physics, walker: Walker) -> float:
 
 def heading_rotation(physics: Physics, walker: Walker) -> np.ndarray:
     """2x2 rotation from the walker's heading frame to the world's horizontal plane:
-    its columns are the root body's x-axis projected on the ground and the
-    horizontal axis to its left. Identity when the root x-axis points straight
-    up or down."""
+    its columns are the root body's forward axis projected on the ground and the
+    horizontal axis to its left. The forward axis is the root's x-axis, or the
+    axis a walker names in `root_forward_axis` (the CMU humanoids: 2, the CMU
+    pelvis frame's z). Identity when that axis points straight up or down."""
     xmat = physics.bind(walker.root_body).xmat
-    forward = np.array([xmat[0], xmat[3]])
+    axis = int(getattr(walker, "root_forward_axis", 0))
+    forward = np.array([xmat[axis], xmat[3 + axis]])
     norm = np.hypot(*forward)
     if norm < 1e-9:
         return np.eye(2)

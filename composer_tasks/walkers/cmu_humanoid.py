@@ -678,8 +678,7 @@ class _CMUHumanoidBase(base.Walker):
         )
         # dm_control's legacy walkers default to its UprightInitializer (the joints at
         # qpos0, the walker at `upright_pose`, at rest): `reinitialize_pose` runs it
-        # when no initializer is given.
-        self._stands_upright_on_reinitialize = initializer is None
+        # while the walker has no initializer.
         if initializer is not None:
             for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
@@ -699,6 +698,9 @@ class _CMUHumanoidBase(base.Walker):
     # tasks that place the walker stand it up through `upright_pose` first
     # (`walker_state.place_walker`), as dm_control's tasks do.
     root_at_frame_origin = True
+    # The root-frame axis that points forward (the CMU pelvis frame's z), for tasks
+    # that follow the walker's heading (`walker_state.heading_rotation`).
+    root_forward_axis = 2
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """The joints in the initial pose and the added initializers, as every
@@ -712,11 +714,12 @@ class _CMUHumanoidBase(base.Walker):
 
     def reinitialize_pose(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """dm_control's `reinitialize_pose`: the joints in the initial pose (qpos0),
-        then the initializers; without one given at construction, dm_control's
-        default `UprightInitializer`, which puts the walker at `upright_pose` at
-        rest (it needs the walker attached with a free joint)."""
+        then the initializers; while the walker has none (none given at
+        construction or added), dm_control's default `UprightInitializer`, which
+        puts the walker at `upright_pose` at rest (it needs the walker attached
+        with a free joint)."""
         super().reinitialize_pose(physics, random_state)
-        if self._stands_upright_on_reinitialize and not self._in_initialize_episode:
+        if not self._initializers and not self._in_initialize_episode:
             walker_initializers.UprightInitializer().initialize_pose(physics, self, random_state)
 
     _in_initialize_episode = False
