@@ -24,7 +24,7 @@ points.
 Frames and units: the skeleton's numbers are given in the CMU convention (x to the
 subject's left, y up, z forward; metres before any rescale, radians). As in
 dm_control, the root body sits at the walker's frame origin and its frame is that
-CMU pelvis frame, so a walker at the identity pose lies on its back-left side;
+CMU pelvis frame, so a walker at the identity pose lies on its back, head to +y;
 `upright_pose` stands it up: the root 0.94 m up (1.143 m for
 `CMUHumanoidPositionControlledV2020`) turned by the quaternion (0.859, 1, 1, 0.859)
 (unnormalised, as dm_control gives it; `set_pose` normalises). The root sensors
