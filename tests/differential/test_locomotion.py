@@ -176,9 +176,9 @@ for name, walker in (
 
 
 @pytest.mark.dm_control_api(
-    "locomotion.walkers.CMUHumanoid",
-    "locomotion.walkers.CMUHumanoid.upright_pose",
-    "locomotion.walkers.CMUHumanoid.standing_height",
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid",
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid.upright_pose",
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid.standing_height",
     "locomotion.walkers.CMUHumanoidPositionControlled",
     "locomotion.walkers.CMUHumanoidPositionControlled.upright_pose",
     "locomotion.walkers.CMUHumanoidPositionControlledV2020.upright_pose",
