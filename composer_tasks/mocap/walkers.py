@@ -2,14 +2,11 @@
 
 **Root frame.** A clip's walker position and quaternion are the pose of dm_control's
 walker root frame, its free joint's qpos; velocities are that joint's qvel (linear
-in the world frame, angular in the root frame). For every walker here but the CMU
-humanoids that frame is the walker's attachment frame too, so the data apply as
-they are. The CMU humanoids here stand upright in their own frame, the skeleton
-hanging from the root body (at `standing_height` above the attachment frame)
-through `CMU_SKELETON_QUATERNION` (docs/locomotion_walkers.md, "Frame"), where
-dm_control's pelvis frame is the root frame itself. `get_root_pose`,
-`set_root_pose`, `get_root_velocity` and `set_root_velocity` convert, so the
-bodies land where the data put them and read back the data's numbers.
+in the world frame, angular in the root frame). Every walker here, the CMU
+humanoids included (their root body is the CMU pelvis frame at the walker's frame
+origin, as in dm_control: docs/locomotion_walkers.md, "Frame"), has that frame as
+its attachment frame, so `get_root_pose`, `set_root_pose`, `get_root_velocity`
+and `set_root_velocity` read and write the free joint's numbers as they are.
 
 **WalkerInfo** is dm_control's helper (dm-control 1.0.50,
 `locomotion/mocap/walkers.py`): it checks the walker against the clip's model,
@@ -25,32 +22,7 @@ from numpy.typing import ArrayLike
 
 from composer_tasks import composer, mjcf
 from composer_tasks.mocap import records
-from composer_tasks.mocap import transformations as tr
-from composer_tasks.walkers import cmu_humanoid, rescale
-
-_IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
-
-
-def root_frame_offset(walker: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """(position (3,) m, quaternion (4,)) of dm_control's root frame of `walker` in
-    its attachment frame, or None where the two frames are the same."""
-    if not isinstance(walker, cmu_humanoid._CMUHumanoidBase):
-        return None
-    root = walker.root_body.spec_element
-    position = np.array(root.pos, dtype=np.float64)
-    quaternion = tr.quat_mul(
-        np.array(root.quat, dtype=np.float64), np.array(cmu_humanoid.CMU_SKELETON_QUATERNION)
-    )
-    return position, quaternion / np.linalg.norm(quaternion)
-
-
-def egocentric_to_root_frame(walker: Any, vectors: ArrayLike) -> np.ndarray:
-    """Vectors (last axis 3) given in `walker`'s root-body frame, expressed in
-    dm_control's root frame of it (unchanged where the two are the same)."""
-    vectors = np.asarray(vectors, dtype=np.float64)
-    if not isinstance(walker, cmu_humanoid._CMUHumanoidBase):
-        return vectors
-    return vectors @ tr.quat_to_mat(np.array(cmu_humanoid.CMU_SKELETON_QUATERNION))
+from composer_tasks.walkers import rescale
 
 
 def _free_joint(walker: Any) -> Any:
@@ -64,64 +36,34 @@ def _free_joint(walker: Any) -> Any:
 
 
 def get_root_pose(physics: Any, walker: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(position, quaternion) of `walker`'s dm_control root frame in the world."""
+    """(position, quaternion) of `walker`'s root frame in the world: its free
+    joint's qpos."""
     qpos = np.array(physics.bind(_free_joint(walker)).qpos, dtype=np.float64)
-    position, quaternion = qpos[:3], qpos[3:7]
-    offset = root_frame_offset(walker)
-    if offset is None:
-        return position, quaternion
-    offset_position, offset_quaternion = offset
-    return (
-        position + tr.quat_to_mat(quaternion) @ offset_position,
-        tr.quat_mul(quaternion, offset_quaternion),
-    )
+    return qpos[:3], qpos[3:7]
 
 
 def set_root_pose(physics: Any, walker: Any, position: ArrayLike, quaternion: ArrayLike) -> None:
-    """Places `walker` so that its dm_control root frame has this world pose."""
+    """Places `walker`'s root frame at this world pose (its free joint's qpos)."""
     position = np.asarray(position, dtype=np.float64)
     quaternion = np.asarray(quaternion, dtype=np.float64)
-    offset = root_frame_offset(walker)
-    if offset is not None:
-        offset_position, offset_quaternion = offset
-        quaternion = tr.quat_mul(quaternion, tr.quat_conj(offset_quaternion))
-        position = position - tr.quat_to_mat(quaternion) @ offset_position
     physics.bind(_free_joint(walker)).qpos = np.concatenate([position, quaternion])
 
 
 def get_root_velocity(physics: Any, walker: Any) -> tuple[np.ndarray, np.ndarray]:
     """(linear velocity (world frame, m/s), angular velocity (root frame, rad/s))
-    of `walker`'s dm_control root frame: its free joint's qvel in dm_control."""
-    joint = physics.bind(_free_joint(walker))
-    qvel = np.array(joint.qvel, dtype=np.float64)
-    linear, angular = qvel[:3], qvel[3:6]
-    offset = root_frame_offset(walker)
-    if offset is None:
-        return linear, angular
-    offset_position, offset_quaternion = offset
-    attachment_rotation = tr.quat_to_mat(np.array(joint.qpos[3:7], dtype=np.float64))
-    angular_world = attachment_rotation @ angular
-    linear = linear + np.cross(angular_world, attachment_rotation @ offset_position)
-    return linear, tr.quat_to_mat(offset_quaternion).T @ angular
+    of `walker`'s root frame: its free joint's qvel."""
+    qvel = np.array(physics.bind(_free_joint(walker)).qvel, dtype=np.float64)
+    return qvel[:3], qvel[3:6]
 
 
 def set_root_velocity(
     physics: Any, walker: Any, velocity: ArrayLike, angular_velocity: ArrayLike
 ) -> None:
-    """Sets `walker`'s free-joint velocity so that its dm_control root frame moves
-    with `velocity` (world frame) and `angular_velocity` (root frame). The pose
-    must be set first: the conversion uses the current orientation."""
-    joint = physics.bind(_free_joint(walker))
+    """Sets `walker`'s free-joint velocity: `velocity` (world frame) and
+    `angular_velocity` (root frame)."""
     linear = np.asarray(velocity, dtype=np.float64)
     angular = np.asarray(angular_velocity, dtype=np.float64)
-    offset = root_frame_offset(walker)
-    if offset is not None:
-        offset_position, offset_quaternion = offset
-        angular = tr.quat_to_mat(offset_quaternion) @ angular
-        attachment_rotation = tr.quat_to_mat(np.array(joint.qpos[3:7], dtype=np.float64))
-        angular_world = attachment_rotation @ angular
-        linear = linear - np.cross(angular_world, attachment_rotation @ offset_position)
-    joint.qvel = np.concatenate([linear, angular])
+    physics.bind(_free_joint(walker)).qvel = np.concatenate([linear, angular])
 
 
 class WalkerInfo:

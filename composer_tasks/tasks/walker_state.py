@@ -55,11 +55,45 @@ def place_walker(
     `yaw` (radians about world z). z = 0 leaves the walker at its own standing
     height, since walkers model their bodies above their frame's origin.
 
+    A walker whose frame origin is its lying root body (`root_at_frame_origin`,
+    the CMU humanoids, as in dm_control) is first stood up by its
+    `upright_pose`, then shifted by `position` and turned by `yaw`, as
+    dm_control's tasks do (`reinitialize_pose`, then `shift_pose`): its root
+    ends at `position + upright_pose.xpos`, turned by `yaw ⊗ upright_pose.xquat`.
+
     A planar walker (`is_planar`) cannot turn, so a yaw is refused."""
     if yaw is not None and getattr(walker, "is_planar", False):
         raise ValueError("a planar walker moves in the xz-plane and cannot be spawned with a yaw")
+    position = np.asarray(position, dtype=np.float64)
     quaternion = None if yaw is None else yaw_quaternion(float(yaw))
-    walker.set_pose(physics, position=np.asarray(position, dtype=np.float64), quaternion=quaternion)
+    if getattr(walker, "root_at_frame_origin", False):
+        position, quaternion = upright_placement(walker, position, quaternion)
+    walker.set_pose(physics, position=position, quaternion=quaternion)
+
+
+def upright_placement(
+    walker: Walker, position: ArrayLike, quaternion: ArrayLike | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(position, unit quaternion) of the walker's frame when its `upright_pose`
+    is shifted by `position` (world, metres) and turned by `quaternion` (w, x,
+    y, z; None for none): dm_control's `set_pose(upright_pose)` then
+    `shift_pose(position, quaternion)`, which adds the positions and composes
+    the turn before the upright orientation."""
+    upright = walker.upright_pose
+    upright_position = np.zeros(3) if upright.xpos is None else np.asarray(upright.xpos, float)
+    upright_quaternion = (
+        np.array([1.0, 0.0, 0.0, 0.0])
+        if upright.xquat is None
+        else np.asarray(upright.xquat, dtype=np.float64)
+    )
+    upright_quaternion = upright_quaternion / np.linalg.norm(upright_quaternion)
+    turn = np.array([1.0, 0.0, 0.0, 0.0])
+    if quaternion is not None:
+        turn = np.asarray(quaternion, dtype=np.float64)
+        turn = turn / np.linalg.norm(turn)
+    combined = np.empty(4)
+    mujoco.mju_mulQuat(combined, turn, upright_quaternion)
+    return np.asarray(position, dtype=np.float64) + upright_position, combined
 
 
 def center_of_mass_velocity(physics: Physics, walker: Walker) -> np.ndarray:
@@ -84,11 +118,13 @@ def root_upright(physics: Physics, walker: Walker) -> float:
 
 def heading_rotation(physics: Physics, walker: Walker) -> np.ndarray:
     """2x2 rotation from the walker's heading frame to the world's horizontal plane:
-    its columns are the root body's x-axis projected on the ground and the
-    horizontal axis to its left. Identity when the root x-axis points straight
-    up or down."""
+    its columns are the root body's forward axis projected on the ground and the
+    horizontal axis to its left. The forward axis is the root's x-axis, or the
+    axis a walker names in `root_forward_axis` (the CMU humanoids: 2, the CMU
+    pelvis frame's z). Identity when that axis points straight up or down."""
     xmat = physics.bind(walker.root_body).xmat
-    forward = np.array([xmat[0], xmat[3]])
+    axis = int(getattr(walker, "root_forward_axis", 0))
+    forward = np.array([xmat[axis], xmat[3 + axis]])
     norm = np.hypot(*forward)
     if norm < 1e-9:
         return np.eye(2)

@@ -3,12 +3,15 @@
 Conventions that hold for every walker (docs/locomotion_walkers.md has the details):
 
 * The root body's frame is the walker's egocentric frame: x points forward, y to the
-  walker's left, z up (when the walker stands upright). Velocimeter, accelerometer
-  and gyro sit at its origin and read in it.
+  walker's left, z up (when the walker stands upright); for the CMU humanoids it is
+  dm_control's CMU pelvis frame (y up, z forward). Velocimeter, accelerometer and
+  gyro sit at its origin and read in it.
 * The walker's own frame (the one `set_pose`/`get_pose` move) has its origin on the
   ground below the root body when the walker stands in its initial pose, so
   `walker.set_pose(physics, position=(x, y, ground_height))` stands it on the ground.
   `standing_height` is the height of the root body above that origin, in metres.
+  The CMU humanoids are dm_control's exception: their origin is the root body and
+  `upright_pose` stands them up (`walker_state.place_walker` applies it).
 * Free walkers are attached with `arena.add_free_entity(walker)`: the free joint lives
   on the attachment body. The planar walker carries its own root joints and is
   attached with `arena.attach(walker)` (`is_planar` is True).
@@ -296,10 +299,10 @@ class Walker(composer.Entity):
     @property
     def upright_pose(self) -> WalkerPose:
         """dm_control's `upright_pose`: the displacement that stands the walker
-        upright, `WalkerPose()` (none) for every walker here. Every walker here is
-        built standing, its origin on the ground; dm_control's CMU humanoid is
-        built lying, its origin at the root, and gives (0, 0, 1.143) and an
-        unnormalised quaternion (docs/locomotion_walkers.md)."""
+        upright, `WalkerPose()` (none) for the walkers built standing with their
+        origin on the ground. The CMU humanoids, built lying with their origin at
+        the root as dm_control's, override it with dm_control's (0, 0, 0.94) or
+        (0, 0, 1.143) and an unnormalised quaternion (docs/locomotion_walkers.md)."""
         return WalkerPose(xpos=np.zeros(3), xquat=np.array([1.0, 0.0, 0.0, 0.0]))
 
     @property

@@ -22,13 +22,16 @@ limits and joint dampings; its capsule geometry is authored as segments between
 points.
 
 Frames and units: the skeleton's numbers are given in the CMU convention (x to the
-subject's left, y up, z forward; metres before any rescale, radians). Unlike
-dm_control, whose humanoids are built lying in that frame and stood up by
-`upright_pose`, the root body's frame here is the egocentric frame, x forward, y
-left, z up: the skeleton hangs from it through `CMU_SKELETON_QUATERNION`, the
-rotation of dm_control's upright pose, so a walker at the identity pose stands
-upright. In the initial pose the joints are at zero (clipped into their ranges)
-and the feet rest on the walker's ground plane.
+subject's left, y up, z forward; metres before any rescale, radians). As in
+dm_control, the root body sits at the walker's frame origin and its frame is that
+CMU pelvis frame, so a walker at the identity pose lies on its back, head to +y;
+`upright_pose` stands it up: the root 0.94 m up (1.143 m for
+`CMUHumanoidPositionControlledV2020`) turned by the quaternion (0.859, 1, 1, 0.859)
+(unnormalised, as dm_control gives it; `set_pose` normalises). The root sensors
+(velocimeter, accelerometer, gyro) read in that pelvis frame, and every
+egocentric observation (`world_zaxis`, `end_effectors_pos`, `appendages_pos`) is
+in it, as in dm_control. The locomotion tasks place the walker through
+`upright_pose` (`composer_tasks/tasks/walker_state.py`).
 
 Position control: `action[i]` in [-1, 1] maps linearly onto the written range of
 joint i, in the actuators' (alphabetical) order: the servo drives the joint toward
@@ -49,6 +52,7 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from composer_tasks import mjcf
 from composer_tasks.walkers import base, cmu_humanoid_v2019, legacy_base
+from composer_tasks.walkers import initializers as walker_initializers
 
 # V2020 rescales lengths and sizes by 1.2 (dm_control `rescale_humanoid(walker, 1.2,
 # 1.2, 70)`), then scales the geoms' density so that the body weighs 70 kg. The
@@ -78,11 +82,16 @@ _CMU_MOCAP_JOINTS = tuple(
     for axis in axes
 )  # fmt: skip
 
-# dm_control's upright pose turns the CMU skeleton (y up, z forward) onto the world
-# (z up, x forward): the quaternion (0.859, 1, 1, 0.859), normalised.
-CMU_SKELETON_QUATERNION = tuple(
-    np.array([0.859, 1.0, 1.0, 0.859]) / np.linalg.norm([0.859, 1.0, 1.0, 0.859])
-)
+# dm_control's upright pose (`_UPRIGHT_POS`, `_UPRIGHT_POS_V2020`, `_UPRIGHT_QUAT` of
+# its cmu_humanoid.py): where the root goes (m) and how it turns to stand the CMU
+# pelvis frame (y up, z forward) upright in the world (z up, x forward). The
+# quaternion is unnormalised, as dm_control's.
+_UPRIGHT_POS_M = (0.0, 0.0, 0.94)
+_UPRIGHT_POS_V2020_M = (0.0, 0.0, 1.143)
+_UPRIGHT_QUAT = (0.859, 1.0, 1.0, 0.859)
+# dm_control's `standing_height` of the CMU humanoids: the head height (m) above
+# which the humanoid counts as standing (`_STAND_HEIGHT`).
+_STAND_HEIGHT_M = 1.5
 
 # Joint stiffness (N m/rad) of the published default classes.
 _SOFT, _MEDIUM, _MEDIUM_HIGHER, _HIGH = 1.0, 10.0, 50.0, 200.0
@@ -588,8 +597,9 @@ class _CMUHumanoidBase(base.Walker):
         _, root_sensors = base.add_root_sensors(spec, root)
         for sensor, sensor_name in zip(root_sensors, _ROOT_SENSOR_NAMES):
             sensor.name = sensor_name
-        # The skeleton hangs from the root through the upright rotation.
-        skeleton = root.add_frame(quat=list(CMU_SKELETON_QUATERNION))
+        # The root's frame is the CMU pelvis frame, as dm_control's: the skeleton's
+        # numbers apply in it directly.
+        skeleton = root
         if version_2019:
             parts = _build_v2019(spec, skeleton, include_face, scale)
         else:
@@ -631,10 +641,9 @@ class _CMUHumanoidBase(base.Walker):
         # dm_control's UprightInitializer sets every joint to qpos0 (zero here), the
         # knees' included though their range starts at 0.01 (rad, or degrees in 2019).
         initial_qpos = np.zeros(len(actuated))
-        standing_height = base.height_above_lowest_point(
-            spec, root, [(joint.name, q) for joint, q in zip(actuated, initial_qpos)]
-        )
-        root.pos = [0.0, 0.0, standing_height]
+        # The root stays at the frame origin (dm_control's); the tracking cameras are
+        # placed for the root's height above the feet in the upright initial pose.
+        root_height = _root_height_when_upright(spec, root, actuated, initial_qpos)
         self._spec = spec
         self._head = bodies["head"]
         self._arm_roots = (bodies["lclavicle"], bodies["rclavicle"])
@@ -651,7 +660,7 @@ class _CMUHumanoidBase(base.Walker):
             observable_joints=actuated,
             pose_joints=actuated,
             initial_qpos=initial_qpos,
-            standing_height=standing_height,
+            standing_height=root_height,
             end_effectors=[bodies[body] for body in _END_EFFECTORS],
             egocentric_camera=parts["egocentric_camera"],
             root_sensors=root_sensors,
@@ -667,6 +676,9 @@ class _CMUHumanoidBase(base.Walker):
             xyaxes=[-1, 0, 0, 0, 1, 0],
             fovy=80.0,
         )
+        # dm_control's legacy walkers default to its UprightInitializer (the joints at
+        # qpos0, the walker at `upright_pose`, at rest): `reinitialize_pose` runs it
+        # while the walker has no initializer.
         if initializer is not None:
             for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
@@ -681,6 +693,51 @@ class _CMUHumanoidBase(base.Walker):
 
     # dm_control's CMU humanoid is a legacy walker: the same action spec.
     action_spec = legacy_base.LegacyWalker.action_spec
+
+    # The walker's frame origin is its root body, lying in the CMU pelvis frame:
+    # tasks that place the walker stand it up through `upright_pose` first
+    # (`walker_state.place_walker`), as dm_control's tasks do.
+    root_at_frame_origin = True
+    # The root-frame axis that points forward (the CMU pelvis frame's z), for tasks
+    # that follow the walker's heading (`walker_state.heading_rotation`).
+    root_forward_axis = 2
+
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """The joints in the initial pose and the added initializers, as every
+        walker here; the root stays where the task put it (dm_control's walker
+        does nothing here, and its tasks call `reinitialize_pose` themselves)."""
+        self._in_initialize_episode = True
+        try:
+            super().initialize_episode(physics, random_state)
+        finally:
+            self._in_initialize_episode = False
+
+    def reinitialize_pose(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """dm_control's `reinitialize_pose`: the joints in the initial pose (qpos0),
+        then the initializers; while the walker has none (none given at
+        construction or added), dm_control's default `UprightInitializer`, which
+        puts the walker at `upright_pose` at rest (it needs the walker attached
+        with a free joint)."""
+        super().reinitialize_pose(physics, random_state)
+        if not self._initializers and not self._in_initialize_episode:
+            walker_initializers.UprightInitializer().initialize_pose(physics, self, random_state)
+
+    _in_initialize_episode = False
+
+    @property
+    def upright_pose(self) -> base.WalkerPose:
+        """dm_control's upright pose: the root 0.94 m up, turned by the unnormalised
+        quaternion (0.859, 1, 1, 0.859) that stands the CMU pelvis frame upright;
+        all joints at qpos0 (`qpos` None). `CMUHumanoidPositionControlledV2020`
+        puts the root 1.143 m up (dm_control's other `CMUHumanoidPositionControlled`
+        versions keep 0.94 m, the V2019 height, even with `model_version="2020"`)."""
+        return base.WalkerPose(xpos=np.array(_UPRIGHT_POS_M), xquat=np.array(_UPRIGHT_QUAT))
+
+    @property
+    def standing_height(self) -> float:
+        """dm_control's `standing_height` of the CMU humanoids: 1.5 m, the head
+        height above which it counts as standing (not the root's height)."""
+        return _STAND_HEIGHT_M
 
     @property
     def head(self) -> mjcf.Element:
@@ -738,7 +795,9 @@ class CMUHumanoid(_CMUHumanoidBase):
       marker_rgba: RGBA of the forearm capsules (`marker_geoms`), or None.
       include_face: adds the face capsule and the nose (hidden from the
         egocentric camera) that show the head's heading.
-      initializer: None, a pose initializer or a sequence of them.
+      initializer: a pose initializer or a sequence of them; None (dm_control's
+        default) is `UprightInitializer()`, which stands the walker at
+        `upright_pose`.
     """
 
 
@@ -793,6 +852,12 @@ class CMUHumanoidPositionControlledV2020(CMUHumanoidPositionControlled):
             if fixed in kwargs:
                 raise TypeError(f"CMUHumanoidPositionControlledV2020 sets {fixed} itself")
         super()._build(model_version="2020", scale_default=True, include_face=True, **kwargs)
+
+    @property
+    def upright_pose(self) -> base.WalkerPose:
+        """dm_control's V2020 upright pose: the root 1.143 m up, turned by the
+        unnormalised quaternion (0.859, 1, 1, 0.859)."""
+        return base.WalkerPose(xpos=np.array(_UPRIGHT_POS_V2020_M), xquat=np.array(_UPRIGHT_QUAT))
 
 
 # dm_control's legacy observables of its CMU humanoid that this walker adds
@@ -1204,6 +1269,24 @@ def _build_v2020(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: 
         egocentric_camera=camera,
         touch_sensors=touch_sensors,
         torque_sensors=torque_sensors,
+    )
+
+
+def _root_height_when_upright(
+    spec: mujoco.MjSpec, root: mujoco.MjsBody, joints: list, qpos: np.ndarray
+) -> float:
+    """Height (m) of the root above the lowest colliding point with the root turned
+    by the upright quaternion and the joints at `qpos`."""
+    upright = mujoco.MjSpec()
+    upright.compiler.degree = spec.compiler.degree
+    frame = upright.worldbody.add_frame(
+        quat=list(np.array(_UPRIGHT_QUAT) / np.linalg.norm(_UPRIGHT_QUAT))
+    )
+    upright.attach(spec.copy(), frame=frame, prefix="upright/")
+    return base.height_above_lowest_point(
+        upright,
+        upright.body(f"upright/{root.name}"),
+        [(f"upright/{joint.name}", q) for joint, q in zip(joints, qpos)],
     )
 
 

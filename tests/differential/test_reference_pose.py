@@ -4,11 +4,10 @@ initializers against dm-control 1.0.50, on the small clip file dm_control ships
 
 What agrees: the clip data as loaded, trajectory windows and modifiers, clip
 collections and datasets, the tasks' start sampling from the seed, observation
-names, shapes and order, the pose at reset (features, tracking error) and every
-reference observation there that is not in the egocentric frame. What cannot
-(strict xfails): observations in the CMU humanoid's egocentric frame, which is
-upright here and the pelvis frame there, and values after a physics step, since
-the CMU humanoids' dynamics differ (docs/locomotion_walkers.md).
+names, shapes and order, the pose at reset (features, tracking error), every
+reference observation there, those in the CMU humanoid's egocentric frame (the
+CMU pelvis frame on both sides) included, and the reward, error and reward
+channels after two physics steps.
 """
 
 from __future__ import annotations
@@ -134,8 +133,9 @@ for episode in range(4):
     features = utils.get_features(env.physics, task._walker)
     for key, value in features.items():
         record(f"{episode}/features/{key}", value)
-    # The egocentric observations, turned back into the world frame by each side's
-    # own egocentric frame (the root body's): the frames differ, the vectors agree.
+    # The egocentric observations, turned back into the world frame by the root
+    # body's frame (test_tracking_egocentric_observations_match_dm_control compares
+    # them in that frame).
     root = env.physics.bind(task._walker.root_body).xmat.reshape(3, 3)
     for name in ("get_reference_rel_bodies_pos_local", "get_reference_rel_root_pos_local"):
         local = np.asarray(getattr(task, name)(env.physics)).reshape(-1, 3)
@@ -395,11 +395,6 @@ def test_mocap_playback_env_matches_dm_control(differential, clip_file):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="the CMU humanoid's dynamics differ here (its V2019 servos and joint limits; "
-    "docs/locomotion_walkers.md), so the pose, error and reward after a step differ",
-)
 def test_tracking_after_a_step_matches_dm_control(differential, clip_file):
     differential.assert_same(
         _program(STEP_PROGRAM, clip_file), "reference_pose_step", rtol=1e-6, atol=1e-6
@@ -407,11 +402,6 @@ def test_tracking_after_a_step_matches_dm_control(differential, clip_file):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="the CMU humanoid's egocentric frame is upright here and the CMU pelvis frame "
-    "in dm_control (docs/locomotion_walkers.md, 'Frame')",
-)
 def test_tracking_egocentric_observations_match_dm_control(differential, clip_file):
     differential.assert_same(
         _program(FRAME_PROGRAM, clip_file), "reference_pose_frame", rtol=1e-9, atol=1e-9

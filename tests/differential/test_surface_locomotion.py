@@ -475,14 +475,6 @@ CASES = [
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.standing_height",
                 "locomotion.walkers.CMUHumanoidPositionControlledV2020.upright_pose",
             ),
-            _MARK.xfail(
-                strict=True,
-                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
-                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
-                "builds them lying: xpos (0, 0, 1.143), xquat (0.859, 1, 1, 0.859)) and "
-                "standing_height is the root's height above the feet, 1.142 m (dm_control's "
-                "constant 1.5, which it uses nowhere)",
-            ),
         ],
         id="cmu_v2020_tracking_and_pose",
     ),
@@ -514,14 +506,6 @@ CASES = [
             _MARK.dm_control_api(
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.standing_height",
                 "locomotion.walkers.cmu_humanoid.CMUHumanoid.upright_pose",
-            ),
-            _MARK.xfail(
-                strict=True,
-                reason="by design (docs/locomotion_walkers.md): the humanoids here are built "
-                "standing in the egocentric frame, so upright_pose is no displacement (dm_control "
-                "builds them lying: xpos (0, 0, 0.94), xquat (0.859, 1, 1, 0.859)) and "
-                "standing_height is the root's height above the feet, 0.939 m (dm_control's "
-                "constant 1.5, which it uses nowhere)",
             ),
         ],
         id="cmu_humanoid_standing_and_activation",

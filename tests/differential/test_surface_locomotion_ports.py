@@ -518,12 +518,6 @@ def _(put):
 """
 )
 
-XFAIL_STANDING = (
-    "by design (docs/locomotion_walkers.md): the humanoids here are built standing, so "
-    "upright_pose is the identity at the origin and standing_height the root's height above "
-    "the feet (0.939; V2020 1.142); dm_control reports its constant 1.5 and an upright_pose at "
-    "z 0.94 (V2020: 1.143) with quaternion (0.859, 1, 1, 0.859)"
-)
 XFAIL_RAT_NAMES = (
     "by design (composer_tasks/walkers/rodent.py: one collision primitive per body) the Rat "
     "here has 65 geoms, dm_control's 100, so ground_contact_geoms lack toes 0 and 2 and "
@@ -635,7 +629,6 @@ CASES = [
                 "locomotion.soccer.Humanoid.standing_height",
                 "locomotion.soccer.Humanoid.upright_pose",
             ),
-            _MARK.xfail(strict=True, reason=XFAIL_STANDING),
         ],
         id="cmu_standing_height_and_upright_pose",
     ),
@@ -801,12 +794,6 @@ CASES = [
         "rescale_body_pos",
         marks=[
             _MARK.dm_control_api("locomotion.walkers.rescale.rescale_humanoid"),
-            _MARK.xfail(
-                strict=True,
-                reason="by design (docs/locomotion_walkers.md) the humanoid here is built standing, "
-                "its root at its standing height, so after rescale_humanoid the root sits at "
-                "z 1.033 (0.939 x 1.1); dm_control's at 0",
-            ),
         ],
         id="rescale_body_pos",
     ),

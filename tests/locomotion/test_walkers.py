@@ -14,6 +14,7 @@ from composer_tasks import mjcf, walkers
 from composer_tasks.arenas import Floor
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.mjcf import Physics
+from composer_tasks.tasks import walker_state
 from composer_tasks.walkers import cmu_humanoid
 from mjcf_models import humanoid as humanoid_model
 
@@ -43,9 +44,26 @@ def _in_floor(walker_class, timestep=None):
 
 
 def _spawn(walker, physics, position=(0.0, 0.0, 0.0), quaternion=(1.0, 0.0, 0.0, 0.0)):
+    """Stands the walker at `position` turned by `quaternion`: a CMU humanoid (root at
+    its frame origin, lying) through its `upright_pose`, as dm_control's tasks do."""
+    position, quaternion = np.array(position, float), np.array(quaternion, float)
+    if getattr(walker, "root_at_frame_origin", False):
+        position, quaternion = walker_state.upright_placement(walker, position, quaternion)
     with physics.reset_context():
-        walker.set_pose(physics, position=np.array(position), quaternion=np.array(quaternion))
+        walker.set_pose(physics, position=position, quaternion=quaternion)
         walker.initialize_episode(physics, np.random.RandomState(0))
+
+
+def _upright_root_height(walker):
+    """World z (m) of the root of a walker spawned by `_spawn` at z = 0."""
+    if getattr(walker, "root_at_frame_origin", False):
+        return walker.upright_pose.xpos[2]
+    return walker.standing_height
+
+
+# dm_control's V2020 upright pose puts the root 1.143 m up, and its compiled model has
+# the root 1.1414688 m above the feet's lowest point there: the feet float 1.5 mm.
+_CMU_V2020_FEET_GAP_M = 1.143 - 1.1414687892190383
 
 
 def _yaw_quaternion(angle):
@@ -139,10 +157,15 @@ def test_cmu_humanoid_published_mass_gains_and_upright_height():
     # 70 kg, plus the massless face lifted to the arena's 1e-5 kg mass bound (dm_control:
     # 70.00001 in its Floor too).
     assert model.body_subtreemass[root] == pytest.approx(70.00001, rel=1e-9)
-    # dm_control stands V2020 upright with its root 1.143 m up and every joint at
-    # qpos0; its compiled model then has the root 1.1414688 m above the feet's lowest
-    # point (they float 1.5 mm), which is the standing height here.
-    assert walker.standing_height == pytest.approx(1.1414687892190383, abs=1e-9)
+    # dm_control stands V2020 upright with its root 1.143 m up, turned by the
+    # unnormalised (0.859, 1, 1, 0.859); its standing height is the 1.5 m head height
+    # above which the humanoid counts as standing.
+    pose = walker.upright_pose
+    assert pose.qpos is None
+    np.testing.assert_array_equal(pose.xpos, [0.0, 0.0, 1.143])
+    np.testing.assert_array_equal(pose.xquat, [0.859, 1.0, 1.0, 0.859])
+    assert walker.standing_height == 1.5
+    np.testing.assert_array_equal(walkers.CMUHumanoid().upright_pose.xpos, [0.0, 0.0, 0.94])
     assert model.na == 56
     names = [actuator.name for actuator in walker.actuators]
     assert names == sorted(names) and names[0] == "headrx"
@@ -201,7 +224,7 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
     floor, walker, physics = _in_floor(walker_class)
     _spawn(walker, physics, position=(0.5, 0.0, 0.0), quaternion=_yaw_quaternion(0.0))
     root = physics.bind(walker.root_body).xpos
-    assert root[2] == pytest.approx(walker.standing_height, abs=1e-9)
+    assert root[2] == pytest.approx(_upright_root_height(walker), abs=1e-9)
     assert walker.standing_height > 0.3
     feet = {physics.bind(geom).element_id for geom in walker.ground_contact_geoms}
     for contact in physics.data.contact[: physics.data.ncon]:
@@ -215,7 +238,8 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
         for geom in range(model.ngeom)
         if model.geom(geom).name.startswith("walker/") and model.geom_contype[geom]
     ]
-    assert min(distances) == pytest.approx(0.0, abs=1e-9)
+    gap = _CMU_V2020_FEET_GAP_M if getattr(walker, "root_at_frame_origin", False) else 0.0
+    assert min(distances) == pytest.approx(gap, abs=1e-9)
 
 
 @pytest.mark.parametrize("walker_class", WALKER_CLASSES)
@@ -295,8 +319,13 @@ def test_observables_at_the_upright_spawn(walker_class):
         for name, item in walker.observables.items()
         if name != _CAMERA
     }
-    np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
-    assert read["body_height"] == pytest.approx(walker.standing_height)
+    if getattr(walker, "root_at_frame_origin", False):
+        # The CMU pelvis frame, as in dm_control (world z there is its y, tilted
+        # by the unnormalised upright quaternion): dm-control 1.0.50 reads these.
+        np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.98856, -0.15083], atol=1e-5)
+    else:
+        np.testing.assert_allclose(read["world_zaxis"], [0.0, 0.0, 1.0], atol=1e-12)
+    assert read["body_height"] == pytest.approx(_upright_root_height(walker))
     np.testing.assert_allclose(
         read["joints_pos"], physics.bind(list(walker.observable_joints)).qpos.ravel()
     )
@@ -306,12 +335,19 @@ def test_observables_at_the_upright_spawn(walker_class):
     # Concatenated, one 3-vector per end effector, as in dm_control.
     end_effectors = read["end_effectors_pos"].reshape(-1, 3)
     np.testing.assert_allclose(end_effectors, expected, atol=1e-12)
-    # End effectors (feet) lie below the root.
-    assert np.all(end_effectors[-2:, 2] < 0)
+    # End effectors (feet) lie below the root: world up in the root frame.
+    assert np.all(end_effectors[-2:] @ read["world_zaxis"] < 0)
 
 
 @pytest.mark.parametrize(
-    "walker_class", [cls for cls in WALKER_CLASSES if cls is not walkers.PlanarWalker]
+    "walker_class",
+    [
+        cls
+        for cls in WALKER_CLASSES
+        # The CMU humanoid's egocentric frame is the CMU pelvis frame (dm_control's):
+        # tests/differential/test_cmu_frame.py compares its values with dm_control's.
+        if cls is not walkers.PlanarWalker and not getattr(cls, "root_at_frame_origin", False)
+    ],
 )
 def test_egocentric_transform_and_sensor_frame_under_a_quarter_turn(walker_class):
     _, walker, physics = _in_floor(walker_class)
@@ -528,13 +564,36 @@ def test_walker_groupings_leave_out_missing_sensors():
     assert cmu.observables.actuator_activation in cmu.observables.proprioception
 
 
-def test_cmu_skeleton_quaternion_is_the_published_upright_rotation():
-    np.testing.assert_allclose(np.linalg.norm(cmu_humanoid.CMU_SKELETON_QUATERNION), 1.0)
+@pytest.mark.parametrize(
+    "walker_class",
+    [
+        cmu_humanoid.CMUHumanoid,
+        cmu_humanoid.CMUHumanoidPositionControlled,
+        cmu_humanoid.CMUHumanoidPositionControlledV2020,
+    ],
+)
+def test_cmu_upright_pose_stands_the_pelvis_frame_up(walker_class):
+    walker = walker_class()
+    # The root body is at the frame origin in the CMU pelvis frame, as dm_control's.
+    root = walker.root_body.spec_element
+    np.testing.assert_array_equal(root.pos, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(root.quat, [1.0, 0.0, 0.0, 0.0])
+    quaternion = np.asarray(walker.upright_pose.xquat, float)
     rotation = np.empty(9)
-    mujoco.mju_quat2Mat(rotation, np.array(cmu_humanoid.CMU_SKELETON_QUATERNION))
+    mujoco.mju_quat2Mat(rotation, quaternion / np.linalg.norm(quaternion))
     rotation = rotation.reshape(3, 3)
-    # CMU x (the subject's left) becomes the walker's y (left).
+    # CMU x (the subject's left) becomes world y (left); CMU y (up) nearly world z,
+    # tilted 8.7 degrees by dm_control's rounded quaternion.
     np.testing.assert_allclose(rotation[:, 0], [0.0, 1.0, 0.0], atol=1e-6)
+    assert rotation[2, 1] == pytest.approx(0.98856, abs=1e-5)
+    # dm_control's default initializer, UprightInitializer, stands it up at reset.
+    floor = Floor()
+    floor.add_free_entity(walker)
+    physics = Physics.from_mjcf_model(floor.mjcf_model)
+    walker.reinitialize_pose(physics, np.random.RandomState(0))
+    position, orientation = walker.get_pose(physics)
+    np.testing.assert_array_equal(position, walker.upright_pose.xpos)
+    np.testing.assert_allclose(orientation, quaternion / np.linalg.norm(quaternion))
 
 
 # Tracking cameras.

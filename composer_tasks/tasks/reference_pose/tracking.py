@@ -21,9 +21,8 @@ exceeds `termination_error_threshold` (discount 0 then).
 
 Frames: "global" observations are world-frame differences; "local" ones are
 rotated into the walker's egocentric frame (`transform_vec_to_egocentric_frame`),
-which for the CMU humanoids here is upright (x forward, y left, z up) where
-dm_control's is the CMU pelvis frame (docs/locomotion.md, "Motion-capture
-tracking"). Features (`utils.get_features`) use the clip's conventions.
+the root body's frame: for the CMU humanoids the CMU pelvis frame, as in
+dm_control. Features (`utils.get_features`) use the clip's conventions.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ free-joint qpos), `velocity` (world frame) and `angular_velocity` (root frame),
 `center_of_mass`, `end_effectors` and `appendages` (m; the last two relative to the
 root, in the root frame), `body_positions` and `body_quaternions` of
 `mocap_tracking_bodies` (world frame), and, with props, `prop_positions` and
-`prop_quaternions`. For the CMU humanoids, whose root frame here is not dm_control's
-(`composer_tasks.mocap.walkers`), the root quantities are converted, so features
-read here and features stored in a clip agree.
+`prop_quaternions`. The root frame is dm_control's for every walker (for the CMU
+humanoids, the CMU pelvis frame), so features read here and features stored in a
+clip agree as they are.
 """
 
 from __future__ import annotations
@@ -156,11 +156,9 @@ def get_features(physics: Any, walker: Any, props: Sequence[Any] | None = None) 
     frame = mjcf.get_attachment_frame(walker.mjcf_model)
     features["center_of_mass"] = np.array(physics.bind(frame).subtree_com)
     end_effectors = np.array(walker.observables.end_effectors_pos(physics)[:]).reshape(-1, 3)
-    end_effectors = mocap_walkers.egocentric_to_root_frame(walker, end_effectors)
     features["end_effectors"] = end_effectors
     if hasattr(walker.observables, "appendages_pos"):
         appendages = np.array(walker.observables.appendages_pos(physics)[:]).reshape(-1, 3)
-        appendages = mocap_walkers.egocentric_to_root_frame(walker, appendages)
     else:
         appendages = np.array(end_effectors)
     features["appendages"] = appendages
