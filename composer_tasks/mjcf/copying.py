@@ -79,7 +79,7 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     )
     for tag in _SECTIONS:
         target = getattr(destination, tag)
-        for child in getattr(source, tag).all_children():
+        for child in getattr(source, tag)._own_children():
             if tag == "extension":
                 _copy_plugin(destination, child, created)
                 continue

@@ -611,6 +611,10 @@ class VisualStruct:
     def __init__(self, scope: RootElement) -> None:
         self._scope = scope
 
+    @property
+    def tag(self) -> str:
+        return "visual"
+
     def __getattr__(self, name: str) -> GenericStruct:
         if name.startswith("_") and name != "global_":
             raise AttributeError(name)

@@ -1235,13 +1235,25 @@ class Section(SectionMethods):
         return handle
 
     def all_children(self) -> list:
-        """The section's elements of this model (not of attached models), in order."""
+        """The section's elements: this model's, then each attached model's (in the
+        order attached, depth first), each in the order added (kind by kind for
+        elements made with MjSpec directly), as PyMJCF lists them."""
+        if self._section == "extension":
+            return self._own_children()
+        found = []
+        for namespace in _SECTION_NAMESPACES[self._section]:
+            found.extend(self._scope.find_all(namespace))
+        return namescope_module.in_written_order(self._scope._top(), found)
+
+    def _own_children(self) -> list:
+        """The section's elements of this model (not of attached models), in the order
+        they were added (kind by kind for elements made with MjSpec directly)."""
         if self._section == "extension":
             return [self._scope._plugin_declaration(name) for name in self._scope._plugins]
         found = []
         for namespace in _SECTION_NAMESPACES[self._section]:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
-        return found
+        return namescope_module.in_written_order(self._scope._top(), found)
 
     def __getattr__(self, tag: str) -> list[Element]:
         if tag.startswith("_"):
@@ -1250,7 +1262,7 @@ class Section(SectionMethods):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})"
             )
-        return [child for child in self.all_children() if child.tag == tag]
+        return [child for child in self._own_children() if child.tag == tag]
 
     def __repr__(self) -> str:
         return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"

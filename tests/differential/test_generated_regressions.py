@@ -51,11 +51,6 @@ record('geoms', [e.full_identifier for e in model.find_all('geom')])
 
 
 @pytest.mark.dm_control_api("mjcf.RootElement.find_all")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: find_all lists a body's own elements before its child bodies' "
-    "(MjSpec's lists), dm_control in document order (docs/mjcf.md)",
-)
 def test_find_all_follows_document_order(differential):
     differential.assert_same(DOCUMENT_ORDER, "find_all_order")
 

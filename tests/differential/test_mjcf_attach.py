@@ -233,3 +233,63 @@ record("sensors", [physics.model.id2name(i, "sensor") for i in range(physics.mod
 )
 def test_section_order_after_attach_as_in_pymjcf(differential):
     differential.assert_same(SECTION_ORDER, "mjcf_attach_section_order")
+
+
+DOCUMENT_ORDER = """
+from dm_control import mjcf
+
+def leg(name):
+    model = mjcf.RootElement(model=name)
+    body = model.worldbody.add('body', name='b')
+    model.worldbody.add('geom', name='world_geom', size=[0.1])
+    body.add('joint', name='j', type='hinge')
+    body.add('geom', name='leg_geom', size=[0.1])
+    model.actuator.add('motor', name='m', joint='j')
+    model.sensor.add('jointpos', name='s', joint='j')
+    return model
+
+model = mjcf.RootElement(model='m')
+body = model.worldbody.add('body', name='b')
+body.add('geom', name='first', type='sphere', size=[0.1])
+site = body.add('site', name='s1')
+body.add('geom', name='second', type='sphere', size=[0.1])
+inner = body.add('body', name='inner')
+inner.add('geom', name='inner_geom', type='sphere', size=[0.1])
+body.add('geom', name='third', type='sphere', size=[0.1])
+joint = body.add('joint', name='late', type='slide')
+other = body.add('site', name='s2')
+other.attach(leg('at_s2'))
+first_frame = site.attach(leg('at_s1'))
+frame = site.attach(leg('also_at_s1'))
+frame.add('joint', name='frame_hinge', type='hinge')
+model.actuator.add('motor', name='own_before', joint=joint)
+model.worldbody.add('geom', name='world_geom', type='plane', size=[1, 1, 0.1])
+model.attach(leg('at_world'))
+model.worldbody.add('geom', name='last', type='plane', size=[1, 1, 0.1])
+model.actuator.add('position', name='own_after', joint=joint)
+model.sensor.add('jointvel', name='own_sensor', joint=joint)
+model.contact.add('exclude', name='x', body1=body, body2=inner)
+model.contact.add('pair', name='p', geom1='first', geom2='second')
+model.custom.add('text', name='t', data='x')
+model.custom.add('numeric', name='n', data=[1])
+for kind in ('body', 'geom', 'joint', 'site', 'actuator', 'sensor'):
+    record('find_all ' + kind, [e.full_identifier for e in model.find_all(kind)])
+    record('immediate ' + kind,
+           [e.full_identifier for e in body.find_all(kind, immediate_children_only=True)])
+    record('own ' + kind,
+           [e.full_identifier for e in model.find_all(kind, exclude_attachments=True)])
+    record('at_s1 ' + kind,
+           [e.full_identifier for e in first_frame.find_all(kind)])
+record('body children', [(e.tag, e.full_identifier) for e in body.all_children()])
+record('frame children', [(e.tag, e.full_identifier) for e in frame.all_children()])
+record('world children', [(e.tag, e.full_identifier) for e in model.worldbody.all_children()])
+for section in ('actuator', 'sensor', 'contact', 'custom'):
+    record(section, [(e.tag, e.name) for e in getattr(model, section).all_children()])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.find_all", "mjcf.Element.find_all", "mjcf.Element.all_children"
+)
+def test_find_all_and_all_children_follow_the_document_order(differential):
+    differential.assert_same(DOCUMENT_ORDER, "mjcf_document_order")
