@@ -21,6 +21,7 @@ import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import namescope
 from composer_tasks.mjcf.root import UNNAMED_MODEL
 
 if TYPE_CHECKING:
@@ -305,6 +306,7 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any, site: An
     child._frame_place = len(parent._written)
     parent._child_scopes.append(child)
     child._update_tree()
+    namescope.warn_if_out_of_order(parent._top(), list(child._all_scopes()), stacklevel=5)
 
 
 # Numbers attachments in the order they were made.

@@ -1232,6 +1232,11 @@ class Section(SectionMethods):
             records = scope._records if scope._pending_text is None else scope._written
             for child in _CHILD_TAGS["flex"]:
                 records[(handle._mjs, "flex_" + child)] = {}
+        top = scope._top_scope
+        if top._child_scopes:
+            collection = namescope_module.collection_of(handle._mjs)
+            if collection is not None:
+                namescope_module.warn_if_out_of_order(top, [scope], (collection,), True)
         return handle
 
     def all_children(self) -> list:

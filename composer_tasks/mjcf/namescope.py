@@ -8,6 +8,7 @@ prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -268,6 +269,97 @@ def below(body: Any, collection: str, written: dict[Any, Position] | None = None
         else:
             stack.pop()
     return found
+
+
+class SectionOrderWarning(UserWarning):
+    """The compiled model lists a section's elements (actuators, sensors, ...) in
+    another order than PyMJCF would: MuJoCo's order is the order the elements joined
+    the root's spec, PyMJCF's a model's own before those of the models attached to it."""
+
+
+# The spec lists whose compiled order PyMJCF merges model by model.
+_SECTION_COLLECTIONS = (
+    "textures", "materials", "meshes", "hfields", "actuators", "sensors", "pairs",
+    "excludes", "equalities", "tendons", "numerics", "texts", "tuples", "flexes", "skins",
+)  # fmt: skip
+
+
+def collection_of(mjs: Any) -> str | None:
+    """The section list of the root spec that spec element `mjs` is in (None for an
+    element of the body tree or a keyframe)."""
+    return _SECTION_TYPES.get(type(mjs).__name__)
+
+
+_SECTION_TYPES = {
+    "MjsTexture": "textures", "MjsMaterial": "materials", "MjsMesh": "meshes",
+    "MjsHField": "hfields", "MjsActuator": "actuators", "MjsSensor": "sensors",
+    "MjsPair": "pairs", "MjsExclude": "excludes", "MjsEquality": "equalities",
+    "MjsTendon": "tendons", "MjsNumeric": "numerics", "MjsText": "texts",
+    "MjsTuple": "tuples", "MjsFlex": "flexes", "MjsSkin": "skins",
+}  # fmt: skip
+
+
+def warn_if_out_of_order(
+    top: RootElement,
+    models: list[RootElement],
+    collections: tuple[str, ...] = _SECTION_COLLECTIONS,
+    last_only: bool = False,
+    stacklevel: int = 3,
+) -> None:
+    """Warns (`SectionOrderWarning`) when an element of `models` (just attached, or
+    with `last_only`, the one just added: the last of its list) sits in a list of the
+    root spec of `top` after an element of a model that PyMJCF lists later (one
+    attached to it, or after it): the compiled order, and so the action vector and
+    `sensordata`, then differ from dm_control's.
+
+    MjSpec's lists only append, and an element cannot be moved without deleting it,
+    which would leave every handle to it dangling; so the order is reported, not
+    changed.
+    """
+    ranks = {id(model): (rank, model) for rank, model in enumerate(top._all_scopes())}
+    checked = {id(model) for model in models}
+    for collection in collections:
+        members = list(getattr(top._spec, collection))
+        if last_only:
+            # The one just added, after the first element PyMJCF would list after it.
+            if not members:
+                continue
+            rank, owner = ranks[id(owner_scope(top, members[-1]))]
+            for member in members[:-1]:
+                later, later_owner = ranks[id(owner_scope(top, member))]
+                if later > rank:
+                    _warn(collection, members[-1], owner, member, later_owner, stacklevel + 1)
+                    break
+            continue
+        # Each attached element, after the first element of a model PyMJCF lists later.
+        latest: tuple[int, Any, RootElement] | None = None
+        for member in members:
+            rank, owner = ranks[id(owner_scope(top, member))]
+            if id(owner) in checked and latest is not None and rank < latest[0]:
+                _warn(collection, member, owner, latest[1], latest[2], stacklevel + 1)
+                break
+            if latest is None or rank > latest[0]:
+                latest = (rank, member, owner)
+
+
+def _warn(
+    collection: str,
+    member: Any,
+    owner: RootElement,
+    before: Any,
+    before_owner: RootElement,
+    stacklevel: int,
+) -> None:
+    kind = "equality" if collection == "equalities" else collection[:-1]
+    warnings.warn(
+        f"{kind} {member.name or '(unnamed)'!r} of model {owner.model!r} compiles after "
+        f"{before.name or '(unnamed)'!r} of model {before_owner.model!r}, which PyMJCF lists "
+        f"after it (a model's own {collection}, then those of the models attached to it, in "
+        "the order attached): the compiled order differs from dm_control's. Add a model's "
+        "elements before attaching models to it to keep dm_control's order",
+        SectionOrderWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def enter_scope(scope: RootElement, scope_identifier: str) -> RootElement | None:

@@ -228,8 +228,9 @@ record("sensors", [physics.model.id2name(i, "sensor") for i in range(physics.mod
 @pytest.mark.xfail(
     strict=True,
     reason="mjcf: a parent's actuators and sensors added after an attach compile after "
-    "the attached model's here (MjSpec copies at attach), before them in PyMJCF "
-    "(docs/mjcf.md, differences table)",
+    "the attached model's here (MjSpec's lists only append; moving an element would leave "
+    "its handles dangling), before them in PyMJCF; a SectionOrderWarning names them and "
+    "find_all lists them in PyMJCF's order (docs/mjcf.md, differences table)",
 )
 def test_section_order_after_attach_as_in_pymjcf(differential):
     differential.assert_same(SECTION_ORDER, "mjcf_attach_section_order")
