@@ -306,6 +306,13 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any, site: An
     child._frame_place = len(parent._written)
     parent._child_scopes.append(child)
     child._update_tree()
+    # The models' default classes are in the root spec under the new prefix now.
+    prefix = child._full_prefix()
+    for scope in child._all_scopes():
+        scope._default_children = {
+            prefix + name: [prefix + nested for nested in classes]
+            for name, classes in scope._default_children.items()
+        }
     namescope.warn_if_out_of_order(parent._top(), list(child._all_scopes()), stacklevel=5)
 
 

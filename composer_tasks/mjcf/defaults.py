@@ -92,15 +92,40 @@ class DefaultClass:
     @property
     def dclass(self) -> str | None:
         """The class's name in its model (None for the model's top class)."""
-        name = self._mjs.name
-        prefix = self._scope._full_prefix()
-        if name in ("main", prefix + "main"):
-            return None
-        return name[len(prefix) :]
+        name = self._own_name()
+        return None if name == "main" else name
 
     @property
     def full_identifier(self) -> str:
-        return self._mjs.name
+        return self._scope._full_prefix() + self._own_name()
+
+    def _own_name(self) -> str:
+        """The class's name in its model ("main" for the top class).
+
+        A handle made before its model was attached holds the class of the model's
+        own spec, named without the prefixes the model has now (attaching gives the
+        root spec copies of the classes, under the prefix); its name then ends the
+        model's full prefix somewhere.
+        """
+        name = self._mjs.name
+        prefix = self._scope._full_prefix()
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+        # The longest tail of the full prefix that the name starts with (the prefix
+        # the model had when the handle was made).
+        parts = prefix.split("/")
+        for start in range(1, len(parts)):
+            tail = "/".join(parts[start:])
+            if name.startswith(tail):
+                return name[len(tail) :]
+        return name
+
+    def _current(self) -> Any:
+        """The MjsDefault of this class in the root spec (see `_own_name`)."""
+        if self._mjs.name.startswith(self._scope._full_prefix()):
+            return self._mjs
+        found = self._scope._top_spec().find_default(self.full_identifier)
+        return self._mjs if found is None else found
 
     def add(self, tag: str, dclass: str | None = None, **attributes: Any) -> "DefaultClass":
         """Adds a nested default class (`add("default", dclass="leg")`)."""
@@ -121,8 +146,9 @@ class DefaultClass:
         if spec.find_default(full_name) is not None:
             raise ValueError(f"model {self._scope.model!r} already has a default class {dclass!r}")
         self._scope._written  # noqa: B018  (a parsed text's classes come first)
-        child = spec.add_default(full_name, self._mjs)
-        self._scope._default_children.setdefault(self._mjs.name, []).append(full_name)
+        parent = self._current()
+        child = spec.add_default(full_name, parent)
+        self._scope._default_children.setdefault(parent.name, []).append(full_name)
         self._scope._edited()
         return DefaultClass(child, self._scope)
 
@@ -132,10 +158,16 @@ class DefaultClass:
         if tag == "default":
             self._scope._written  # noqa: B018  (the nested classes of a parsed text)
             spec = self._scope._top_spec()
-            return [
+            nested = [
                 DefaultClass(spec.find_default(name), self._scope)
-                for name in self._scope._default_children.get(self._mjs.name, [])
+                for name in self._scope._default_children.get(self.full_identifier, [])
             ]
+            if self._own_name() == "main":
+                # As PyMJCF's top class: then the classes of the models attached to
+                # this one (in the order attached), each of those with its own.
+                for child in self._scope._child_scopes:
+                    nested.extend(child.default.default)
+            return nested
         if tag not in _DEFAULT_TAGS:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <default> (model {self._scope.model!r}); "

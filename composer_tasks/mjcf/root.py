@@ -472,7 +472,15 @@ class RootElement(RootElementMethods):
 
             text, self._pending_text = self._pending_text, None
             # The text's nested classes come before any added through the API since.
-            added, self._default_children = self._default_children, parser.default_classes(text)
+            # The text's class names, with the prefix the model has in the root spec now.
+            prefix = self._full_prefix()
+            added, self._default_children = (
+                self._default_children,
+                {
+                    prefix + parent: [prefix + child for child in children]
+                    for parent, children in parser.default_classes(text).items()
+                },
+            )
             for parent, children in added.items():
                 self._default_children.setdefault(parent, []).extend(children)
             records = parser.attributes_written(self._spec, text)

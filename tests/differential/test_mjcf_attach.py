@@ -294,3 +294,48 @@ for section in ('actuator', 'sensor', 'contact', 'custom'):
 )
 def test_find_all_and_all_children_follow_the_document_order(differential):
     differential.assert_same(DOCUMENT_ORDER, "mjcf_document_order")
+
+
+DEFAULTS_AFTER_ATTACH = """
+from dm_control import mjcf
+
+def child(name):
+    model = mjcf.RootElement(model=name)
+    first = model.default.add('default', dclass='a')
+    first.geom.rgba = [1, 0, 0, 1]
+    inner = first.add('default', dclass='b')
+    inner.geom.size = [0.2]
+    model.default.add('default', dclass='z')
+    model.worldbody.add('body', name='b').add('geom', name='g', dclass='b')
+    return model, first
+
+def listed(model):
+    return [(cls.dclass, cls.full_identifier) for cls in model.default.default]
+
+parsed = mjcf.from_xml_string(
+    '<mujoco model="parsed"><default><default class="p"><geom rgba="0 1 0 1"/>'
+    '<default class="q"/></default></default>'
+    '<worldbody><geom name="pg" class="q" size="0.1"/></worldbody></mujoco>')
+root = mjcf.RootElement(model='r')
+root.default.add('default', dclass='own')
+model, first = child('c')
+record('before', listed(model))
+root.attach(model)
+root.attach(parsed)
+deeper, _ = child('d')
+model.attach(deeper)
+record('child', listed(model))
+record('nested', [(cls.dclass, cls.full_identifier) for cls in first.default])
+record('root', listed(root))
+record('parsed', listed(parsed))
+record('found', model.find('default', 'b').full_identifier)
+late = first.add('default', dclass='late')
+record('late', [(cls.dclass, cls.full_identifier) for cls in first.default])
+physics = mjcf.Physics.from_mjcf_model(root)
+record('size', physics.named.model.geom_size['c/g'])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.default", "mjcf.RootElement.attach")
+def test_default_classes_of_attached_models_as_in_pymjcf(differential):
+    differential.assert_same(DEFAULTS_AFTER_ATTACH, "mjcf_defaults_after_attach")
