@@ -11,7 +11,7 @@ classes derived from it) exist raises instead of leaving them unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import mujoco
 import numpy as np
@@ -166,7 +166,7 @@ class DefaultClass:
                 # As PyMJCF's top class: then the classes of the models attached to
                 # this one (in the order attached), each of those with its own.
                 for child in self._scope._child_scopes:
-                    nested.extend(child.default.default)
+                    nested.extend(cast("list[DefaultClass]", child.default.default))
             return nested
         if tag not in _DEFAULT_TAGS:
             raise AttributeError(
