@@ -336,10 +336,28 @@ class Element(ElementMethods):
 
     @property
     def full_identifier(self) -> str:
-        """The element's name in the compiled model (`"creature/leg0/hip"`)."""
+        """The element's name in the compiled model (`"creature/leg0/hip"`).
+
+        An unnamed element has PyMJCF's name for it, `<model prefix or "/">/unnamed_
+        <namespace>_<n>`, n its place among its model's elements of that kind in
+        document order (`find_all`); the compiled model does not name it so.
+        """
         if self._scope._removed:
             self._check_alive()
-        return getattr(self._mjs, "name", "")  # (a tendon's path element has none)
+        name = getattr(self._mjs, "name", "")  # (a tendon's path element has none)
+        if name and attributes_module.UNNAMED_PREFIX not in name:
+            return name
+        if (
+            "name" not in self._attribute_table()
+            or self._tag in ("worldbody", "body")
+            and (self._mjs == self._scope._worldbody_spec())
+        ):
+            return name
+        namespace = self.spec_namespace
+        siblings = self._scope.find_all(namespace, exclude_attachments=True)
+        index = next((i for i, sibling in enumerate(siblings) if sibling._mjs == self._mjs), 0)
+        prefix = self._scope._full_prefix() or PREFIX_SEPARATOR
+        return f"{prefix}{PREFIX_SEPARATOR}unnamed_{namespace}_{index}"
 
     def _path(self) -> str:
         """Where the element is, for error messages: model, tag and name."""

@@ -93,7 +93,6 @@ AVOID: dict[str, str] = {
     "contacts": "test_contact_dynamics_differ_between_mujoco_3_17_and_4",
     "accelerometer": "test_accelerometer_on_a_body_fixed_to_the_world",
     "attach_site_in_any_order": "test_site_attachment_frame_takes_the_sites_place",
-    "unnamed_sites": "test_unnamed_element_identifier",
 }
 
 

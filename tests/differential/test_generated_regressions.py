@@ -67,11 +67,6 @@ record('sites', [e.full_identifier for e in model.find_all('site')])
 
 
 @pytest.mark.dm_control_api("mjcf.Element.full_identifier")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: an unnamed element's full_identifier is '' here, "
-    "'//unnamed_site_0' in dm_control (docs/mjcf.md)",
-)
 def test_unnamed_element_identifier(differential):
     differential.assert_same(UNNAMED, "unnamed_identifier")
 
