@@ -306,9 +306,9 @@ def warn_if_out_of_order(
     last_only: bool = False,
     stacklevel: int = 3,
 ) -> None:
-    """Warns (`SectionOrderWarning`) when an element of `models` (just attached, or
-    with `last_only`, the one just added: the last of its list) sits in a list of the
-    root spec of `top` after an element of a model that PyMJCF lists later (one
+    """Warns (`SectionOrderWarning`) when an element of `models` (a model just
+    attached and those attached to it, or with `last_only`, the model of the element
+    just added, the last of its list) sits in a list of the root spec of `top` after an element of a model that PyMJCF lists later (one
     attached to it, or after it): the compiled order, and so the action vector and
     `sensordata`, then differ from dm_control's.
 
@@ -316,6 +316,9 @@ def warn_if_out_of_order(
     which would leave every handle to it dangling; so the order is reported, not
     changed.
     """
+    first = models[0]
+    if (not last_only or not first._child_scopes) and _last_in_tree(first):
+        return  # no model comes after it in PyMJCF's order: nothing can precede it wrongly
     ranks = {id(model): (rank, model) for rank, model in enumerate(top._all_scopes())}
     checked = {id(model) for model in models}
     for collection in collections:
@@ -340,6 +343,16 @@ def warn_if_out_of_order(
                 break
             if latest is None or rank > latest[0]:
                 latest = (rank, member, owner)
+
+
+def _last_in_tree(model: RootElement) -> bool:
+    """Whether no model outside `model`'s own tree comes after it in PyMJCF's order
+    (it and each model it sits in are the last attached to their parent)."""
+    while model._parent_scope is not None:
+        if model._parent_scope._child_scopes[-1] is not model:
+            return False
+        model = model._parent_scope
+    return True
 
 
 def _warn(
