@@ -121,11 +121,16 @@ class DefaultClass:
         return name
 
     def _current(self) -> Any:
-        """The MjsDefault of this class in the root spec (see `_own_name`)."""
+        """The MjsDefault of this class in the root spec (see `_own_name`); a handle
+        made before its model was attached takes it from then on, so that what is set
+        through it reaches the model."""
         if self._mjs.name.startswith(self._scope._full_prefix()):
             return self._mjs
         found = self._scope._top_spec().find_default(self.full_identifier)
-        return self._mjs if found is None else found
+        if found is None:
+            return self._mjs
+        _CLASS_MJS(self, found)
+        return found
 
     def add(self, tag: str, dclass: str | None = None, **attributes: Any) -> "DefaultClass":
         """Adds a nested default class (`add("default", dclass="leg")`)."""
@@ -223,7 +228,7 @@ class DefaultTag:
 
     def __init__(self, cls: DefaultClass, tag: str) -> None:
         _TAG_CLS(self, cls)
-        _TAG_MJS(self, getattr(cls._mjs, _DEFAULT_TAGS[tag]))
+        _TAG_MJS(self, getattr(cls._current(), _DEFAULT_TAGS[tag]))
         _TAG_SCOPE(self, cls._scope)
         _TAG_TAG(self, tag)
 

@@ -331,8 +331,12 @@ record('parsed', listed(parsed))
 record('found', model.find('default', 'b').full_identifier)
 late = first.add('default', dclass='late')
 record('late', [(cls.dclass, cls.full_identifier) for cls in first.default])
+# A class handle made before the attach sets the attached model's class.
+first.geom.rgba = [0, 0, 1, 1]
+model.worldbody.add('geom', name='added', dclass='a', size=[0.1])
 physics = mjcf.Physics.from_mjcf_model(root)
 record('size', physics.named.model.geom_size['c/g'])
+record('rgba', [physics.named.model.geom_rgba[name] for name in ('c/g', 'c/added')])
 """
 
 
