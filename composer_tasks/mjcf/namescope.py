@@ -3,7 +3,7 @@
 Each `RootElement` is a name scope. In the compiled model an element's name is the
 prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 `find(namespace, identifier)` looks up `identifier` relative to a model;
-`find_all(namespace)` lists a kind of element in model order.
+`find_all(namespace)` lists a kind of element in PyMJCF's document order.
 """
 
 from __future__ import annotations
@@ -142,7 +142,6 @@ def find_all(
         raise ValueError("find_all('default') is not supported; use find('default', name)")
     scope = where.root
     top = scope._top()
-    ranks = {id(model): rank for rank, model in enumerate(top._all_scopes())}
     if namespace in _TREE_OBJECTS:
         body: Any = scope._worldbody_spec() if where is scope else where._mjs
         if where is not scope and where.tag not in ("body", "worldbody"):
@@ -168,6 +167,7 @@ def find_all(
         else:
             listed = list(getattr(top._spec, _COLLECTIONS[namespace]))
         owned = [(owner_scope(top, member), member) for member in listed]
+        ranks = {id(model): rank for rank, model in enumerate(top._all_scopes())}
         # A model's own elements, then each attached model's (attach order, depth
         # first), each in the order added: PyMJCF's merged section. The stable sort
         # keeps MjSpec's order, which is the order added, within a model.
