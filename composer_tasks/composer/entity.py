@@ -259,7 +259,7 @@ class Entity(Callbacks):
         mjcf_attachment.merge_compiler(self.root_entity.spec, child_model)
         mjcf_attachment.merge_options(self.root_entity.spec, child.spec)
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)
-        mjcf_attachment.link(self.mjcf_model, child_model, body)
+        mjcf_attachment.link(self.mjcf_model, child_model, body, site)
         mark_spec_changed()
         child._parent = self
         child._attachment_body = body

@@ -12,6 +12,7 @@ the child's physics options into the root's (`merge_options`).
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import namescope
 from composer_tasks.mjcf.root import UNNAMED_MODEL
 
 if TYPE_CHECKING:
@@ -96,7 +98,7 @@ def attach(where: Element, child: RootElement) -> Element:
         raise ValueError(
             f"MuJoCo could not attach model {original_name!r} to {where!r}: {error}"
         ) from error
-    link(parent, child, body)
+    link(parent, child, body, where._mjs if where.tag == "site" else None)
     parent._edited()
     return element_module.new_handle(body, parent, "body")
 
@@ -293,14 +295,29 @@ def merge_options(top_spec: Any, child_spec: Any) -> None:
         setattr(child, field, default)
 
 
-def link(parent: RootElement, child: RootElement, attachment_body: Any) -> None:
-    """Records that model `child` now sits in `parent`, held by `attachment_body`
-    (attaching entities uses it too)."""
+def link(parent: RootElement, child: RootElement, attachment_body: Any, site: Any = None) -> None:
+    """Records that model `child` now sits in `parent`, held by `attachment_body` made
+    at spec site `site` (None: at a worldbody); attaching entities uses it too."""
     child._parent_scope = parent
     child._prefix = child.model + "/"
     child._attachment_body = attachment_body
+    child._attachment_site = site
+    child._attach_number = next(_ATTACH_NUMBERS)
+    child._frame_place = len(parent._written)
     parent._child_scopes.append(child)
     child._update_tree()
+    # The models' default classes are in the root spec under the new prefix now.
+    prefix = child._full_prefix()
+    for scope in child._all_scopes():
+        scope._default_children = {
+            prefix + name: [prefix + nested for nested in classes]
+            for name, classes in scope._default_children.items()
+        }
+    namescope.warn_if_out_of_order(parent._top(), list(child._all_scopes()), stacklevel=5)
+
+
+# Numbers attachments in the order they were made.
+_ATTACH_NUMBERS = itertools.count()
 
 
 def unlink(child: RootElement) -> None:
@@ -314,6 +331,7 @@ def unlink(child: RootElement) -> None:
     child._parent_scope._child_scopes.remove(child)
     child._parent_scope = None
     child._attachment_body = None
+    child._attachment_site = None
     child._update_tree()
 
 

@@ -358,9 +358,12 @@ UNNAMED_PREFIX = "//unnamed_"
 
 
 def _name_unnamed(element: Any, namespace: str) -> str:
-    """Names the unnamed `element` `//unnamed_<namespace>_<n>` (the first n free)."""
+    """Names the unnamed `element` `//unnamed_<namespace>_<n>`: n its place among its
+    model's elements of that kind, as its `full_identifier` (PyMJCF's name), when no
+    element has that name yet; else the first n free from there."""
     scope = element._scope
-    index = 0
+    siblings = [sibling._mjs for sibling in scope.find_all(namespace, exclude_attachments=True)]
+    index = next((i for i, mjs in enumerate(siblings) if mjs == element._mjs), 0)
     while True:
         full_name = f"{scope._prefix_in_top}{UNNAMED_PREFIX}{namespace}_{index}"
         if scope._lookup(namespace, full_name) is None:

@@ -79,7 +79,7 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     )
     for tag in _SECTIONS:
         target = getattr(destination, tag)
-        for child in getattr(source, tag).all_children():
+        for child in getattr(source, tag)._own_children():
             if tag == "extension":
                 _copy_plugin(destination, child, created)
                 continue
@@ -193,8 +193,9 @@ def _sync_flags(destination: RootElement, source: RootElement, override: bool) -
 
 
 def nested_classes(cls: Any) -> list[Any]:
-    """The default classes made directly from class `cls` (a `DefaultClass`), in order."""
-    return cls.default
+    """The default classes made directly from class `cls` (a `DefaultClass`), in order
+    (not those of attached models, which a top class lists after its own)."""
+    return [nested for nested in cls.default if nested._scope is cls._scope]
 
 
 def _copy_default(destination: Any, source: Any, override: bool) -> None:

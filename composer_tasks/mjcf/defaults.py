@@ -11,7 +11,7 @@ classes derived from it) exist raises instead of leaving them unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import mujoco
 import numpy as np
@@ -92,15 +92,45 @@ class DefaultClass:
     @property
     def dclass(self) -> str | None:
         """The class's name in its model (None for the model's top class)."""
-        name = self._mjs.name
-        prefix = self._scope._full_prefix()
-        if name in ("main", prefix + "main"):
-            return None
-        return name[len(prefix) :]
+        name = self._own_name()
+        return None if name == "main" else name
 
     @property
     def full_identifier(self) -> str:
-        return self._mjs.name
+        return self._scope._full_prefix() + self._own_name()
+
+    def _own_name(self) -> str:
+        """The class's name in its model ("main" for the top class).
+
+        A handle made before its model was attached holds the class of the model's
+        own spec, named without the prefixes the model has now (attaching gives the
+        root spec copies of the classes, under the prefix); its name then ends the
+        model's full prefix somewhere.
+        """
+        name = self._mjs.name
+        prefix = self._scope._full_prefix()
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+        # The longest tail of the full prefix that the name starts with (the prefix
+        # the model had when the handle was made).
+        parts = prefix.split("/")
+        for start in range(1, len(parts)):
+            tail = "/".join(parts[start:])
+            if name.startswith(tail):
+                return name[len(tail) :]
+        return name
+
+    def _current(self) -> Any:
+        """The MjsDefault of this class in the root spec (see `_own_name`); a handle
+        made before its model was attached takes it from then on, so that what is set
+        through it reaches the model."""
+        if self._mjs.name.startswith(self._scope._full_prefix()):
+            return self._mjs
+        found = self._scope._top_spec().find_default(self.full_identifier)
+        if found is None:
+            return self._mjs
+        _CLASS_MJS(self, found)
+        return found
 
     def add(self, tag: str, dclass: str | None = None, **attributes: Any) -> "DefaultClass":
         """Adds a nested default class (`add("default", dclass="leg")`)."""
@@ -121,8 +151,9 @@ class DefaultClass:
         if spec.find_default(full_name) is not None:
             raise ValueError(f"model {self._scope.model!r} already has a default class {dclass!r}")
         self._scope._written  # noqa: B018  (a parsed text's classes come first)
-        child = spec.add_default(full_name, self._mjs)
-        self._scope._default_children.setdefault(self._mjs.name, []).append(full_name)
+        parent = self._current()
+        child = spec.add_default(full_name, parent)
+        self._scope._default_children.setdefault(parent.name, []).append(full_name)
         self._scope._edited()
         return DefaultClass(child, self._scope)
 
@@ -132,10 +163,16 @@ class DefaultClass:
         if tag == "default":
             self._scope._written  # noqa: B018  (the nested classes of a parsed text)
             spec = self._scope._top_spec()
-            return [
+            nested = [
                 DefaultClass(spec.find_default(name), self._scope)
-                for name in self._scope._default_children.get(self._mjs.name, [])
+                for name in self._scope._default_children.get(self.full_identifier, [])
             ]
+            if self._own_name() == "main":
+                # As PyMJCF's top class: then the classes of the models attached to
+                # this one (in the order attached), each of those with its own.
+                for child in self._scope._child_scopes:
+                    nested.extend(cast("list[DefaultClass]", child.default.default))
+            return nested
         if tag not in _DEFAULT_TAGS:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <default> (model {self._scope.model!r}); "
@@ -191,7 +228,7 @@ class DefaultTag:
 
     def __init__(self, cls: DefaultClass, tag: str) -> None:
         _TAG_CLS(self, cls)
-        _TAG_MJS(self, getattr(cls._mjs, _DEFAULT_TAGS[tag]))
+        _TAG_MJS(self, getattr(cls._current(), _DEFAULT_TAGS[tag]))
         _TAG_SCOPE(self, cls._scope)
         _TAG_TAG(self, tag)
 
@@ -610,6 +647,10 @@ class VisualStruct:
 
     def __init__(self, scope: RootElement) -> None:
         self._scope = scope
+
+    @property
+    def tag(self) -> str:
+        return "visual"
 
     def __getattr__(self, name: str) -> GenericStruct:
         if name.startswith("_") and name != "global_":

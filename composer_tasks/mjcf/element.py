@@ -336,10 +336,28 @@ class Element(ElementMethods):
 
     @property
     def full_identifier(self) -> str:
-        """The element's name in the compiled model (`"creature/leg0/hip"`)."""
+        """The element's name in the compiled model (`"creature/leg0/hip"`).
+
+        An unnamed element has PyMJCF's name for it, `<model prefix or "/">/unnamed_
+        <namespace>_<n>`, n its place among its model's elements of that kind in
+        document order (`find_all`); the compiled model does not name it so.
+        """
         if self._scope._removed:
             self._check_alive()
-        return getattr(self._mjs, "name", "")  # (a tendon's path element has none)
+        name = getattr(self._mjs, "name", "")  # (a tendon's path element has none)
+        if name and attributes_module.UNNAMED_PREFIX not in name:
+            return name
+        if (
+            "name" not in self._attribute_table()
+            or self._tag in ("worldbody", "body")
+            and (self._mjs == self._scope._worldbody_spec())
+        ):
+            return name
+        namespace = self.spec_namespace
+        siblings = self._scope.find_all(namespace, exclude_attachments=True)
+        index = next((i for i, sibling in enumerate(siblings) if sibling._mjs == self._mjs), 0)
+        prefix = self._scope._full_prefix() or PREFIX_SEPARATOR
+        return f"{prefix}{PREFIX_SEPARATOR}unnamed_{namespace}_{index}"
 
     def _path(self) -> str:
         """Where the element is, for error messages: model, tag and name."""
@@ -1232,16 +1250,33 @@ class Section(SectionMethods):
             records = scope._records if scope._pending_text is None else scope._written
             for child in _CHILD_TAGS["flex"]:
                 records[(handle._mjs, "flex_" + child)] = {}
+        top = scope._top_scope
+        if top._child_scopes:
+            collection = namescope_module.collection_of(handle._mjs)
+            if collection is not None:
+                namescope_module.warn_if_out_of_order(top, [scope], (collection,), True)
         return handle
 
     def all_children(self) -> list:
-        """The section's elements of this model (not of attached models), in order."""
+        """The section's elements: this model's, then each attached model's (in the
+        order attached, depth first), each in the order added (kind by kind for
+        elements made with MjSpec directly), as PyMJCF lists them."""
+        if self._section == "extension":
+            return self._own_children()
+        found = []
+        for namespace in _SECTION_NAMESPACES[self._section]:
+            found.extend(self._scope.find_all(namespace))
+        return namescope_module.in_written_order(self._scope._top(), found)
+
+    def _own_children(self) -> list:
+        """The section's elements of this model (not of attached models), in the order
+        they were added (kind by kind for elements made with MjSpec directly)."""
         if self._section == "extension":
             return [self._scope._plugin_declaration(name) for name in self._scope._plugins]
         found = []
         for namespace in _SECTION_NAMESPACES[self._section]:
             found.extend(self._scope.find_all(namespace, exclude_attachments=True))
-        return found
+        return namescope_module.in_written_order(self._scope._top(), found)
 
     def __getattr__(self, tag: str) -> list[Element]:
         if tag.startswith("_"):
@@ -1250,7 +1285,7 @@ class Section(SectionMethods):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})"
             )
-        return [child for child in self.all_children() if child.tag == tag]
+        return [child for child in self._own_children() if child.tag == tag]
 
     def __repr__(self) -> str:
         return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"

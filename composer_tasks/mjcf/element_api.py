@@ -120,11 +120,11 @@ class ElementMethods:
         return self._children_with_tag(element_name)
 
     def all_children(self: Any) -> list[Element]:
-        """Every child element, kind by kind (the inertial, joints, geoms, sites,
-        cameras, lights, then bodies; an attachment frame is a body).
-
-        PyMJCF lists children in the order they were added; MjSpec keeps the order
-        within each kind only, which is the order of the compiled model.
+        """Every child element in the order they were added, as PyMJCF lists them (an
+        attachment frame right after its site; in a frame, its own joints, then the
+        attached model's). Children made with MjSpec directly (no record of when) are
+        listed kind by kind: the inertial, joints, geoms, sites, cameras, lights, then
+        bodies.
         """
         if self._scope._removed:
             self._check_alive()
@@ -148,7 +148,9 @@ class ElementMethods:
                 children.extend(found)
             elif found is not None:
                 children.append(found)
-        return children
+        from composer_tasks.mjcf import namescope
+
+        return namescope.in_written_order(self._scope._top(), children)
 
     def insert(self: Any, element_name: str, position: int | None, **kwargs: Any) -> Element:
         """Adds a child at `position` of `all_children()` (None: at the end).
@@ -161,8 +163,11 @@ class ElementMethods:
           ValueError: `position` would put the element before one of its kind.
           AttributeError, TypeError: as `add`.
         """
-        _check_position(self, element_name, position)
-        return self.add(element_name, **kwargs)
+        children = _check_position(self, element_name, position)
+        handle = self.add(element_name, **kwargs)
+        if position is not None and -len(children) <= position < len(children):
+            _write_before(handle, children[position])
+        return handle
 
     def is_same_as(self: Any, other: Any) -> bool:
         """Whether `other` is an element with the same tag, attributes and children
@@ -393,13 +398,16 @@ def _same_children(mine: Any, theirs: Any) -> bool:
     return mine.is_same_as(theirs)
 
 
-def _check_position(parent: Any, element_name: str, position: int | None) -> None:
-    """Refuses a `position` that MjSpec's append-only lists cannot give."""
+def _check_position(parent: Any, element_name: str, position: int | None) -> list[Any]:
+    """Refuses a `position` that MjSpec's append-only lists cannot give; returns the
+    children `position` counts (none when it is None)."""
     if position is None:
-        return
+        return []
     if not isinstance(position, (int, np.integer)) or isinstance(position, bool):
         raise TypeError(f"position must be an integer or None, got {type(position).__name__}")
-    children = parent.all_children()
+    # A section's own elements: PyMJCF's positions count no attached model's.
+    own = getattr(parent, "_own_children", None)
+    children = own() if own is not None else parent.all_children()
     kind = _kind(element_name)
     if position < 0:
         position += len(children)
@@ -410,6 +418,29 @@ def _check_position(parent: Any, element_name: str, position: int | None) -> Non
             f"{later[0]!r} is of the same kind and comes after it, and MjSpec adds an "
             "element after those of its kind; insert at the end of them, or use add()"
         )
+    return children
+
+
+def _write_before(handle: Element, following: Element) -> None:
+    """Moves the record of the just added `handle` before that of `following`, so the
+    document order (`namescope.order`, which `all_children` and `find_all` follow) has
+    it where `insert` put it; MjSpec's order is unchanged (it differs only between
+    kinds, which the compiled model keeps apart)."""
+    scope = handle._scope
+    if following._scope is not scope:
+        return
+    records = scope._written
+    key, anchor = handle._record_key(), following._record_key()
+    if key not in records or anchor not in records:
+        return
+    moved = records.pop(key)
+    items = list(records.items())
+    place = {item: index for index, item in enumerate(records)}[anchor]
+    records.clear()
+    records.update(items[:place])
+    records[key] = moved
+    records.update(items[place:])
+    scope._top()._order_cache = None
 
 
 def _kind(tag: str) -> str:
@@ -435,12 +466,31 @@ class SectionMethods:
         """
         return getattr(self, element_name)
 
+    def find_all(
+        self: Any,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[Element]:
+        """The section's elements of kind `namespace` (none for a kind it does not
+        hold), this model's then (unless excluded) the attached models', as
+        `RootElement.find_all` lists them."""
+        from composer_tasks.mjcf import element, namescope
+
+        found = namescope.find_all(
+            self._scope, namespace, immediate_children_only, exclude_attachments
+        )
+        return found if namespace in element._SECTION_NAMESPACES[self._section] else []
+
     def insert(self: Any, element_name: str, position: int | None, **kwargs: Any) -> Any:
         """Adds an element at `position` of `all_children()` (None: at the end); as
         `Element.insert`, not before an element of the same kind (MjSpec keeps
         actuators, sensors, ... each in one list)."""
-        _check_position(self, element_name, position)
-        return self.add(element_name, **kwargs)
+        children = _check_position(self, element_name, position)
+        handle = self.add(element_name, **kwargs)
+        if position is not None and -len(children) <= position < len(children):
+            _write_before(handle, children[position])
+        return handle
 
 
 class RootElementMethods:
@@ -541,7 +591,7 @@ class RootElementMethods:
             self._check_attached_alive()
         for scope in self._all_scopes():
             for tag in ("asset", "contact", "equality", "actuator", "sensor", "keyframe"):
-                for element in getattr(scope, tag).all_children():
+                for element in getattr(scope, tag)._own_children():
                     _resolve_own_references(element)
         self.worldbody.resolve_references()
 
@@ -589,8 +639,8 @@ class RootElementMethods:
         if not self.worldbody.is_same_as(other.worldbody):
             return False
         for tag in ("asset", "contact", "equality", "actuator", "sensor", "keyframe"):
-            mine = getattr(self, tag).all_children()
-            theirs = getattr(other, tag).all_children()
+            mine = getattr(self, tag)._own_children()
+            theirs = getattr(other, tag)._own_children()
             if not _same_sequence(mine, theirs):
                 return False
         return True

@@ -3,11 +3,12 @@
 Each `RootElement` is a name scope. In the compiled model an element's name is the
 prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 `find(namespace, identifier)` looks up `identifier` relative to a model;
-`find_all(namespace)` lists a kind of element in model order.
+`find_all(namespace)` lists a kind of element in PyMJCF's document order.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -130,7 +131,12 @@ def find_all(
     immediate_children_only: bool = False,
     exclude_attachments: bool = False,
 ) -> list[Element]:
-    """Every element of kind `namespace` below `where`, in the compiled model's order."""
+    """Every element of kind `namespace` below `where`, in PyMJCF's document order.
+
+    That is the order the elements were written in (`order`): a body's elements and
+    child bodies interleaved as added, an attachment frame right after its site, a
+    model's section elements before those of the models attached to it.
+    """
     _check_namespace(namespace)
     if namespace == "default":
         raise ValueError("find_all('default') is not supported; use find('default', name)")
@@ -140,41 +146,233 @@ def find_all(
         body: Any = scope._worldbody_spec() if where is scope else where._mjs
         if where is not scope and where.tag not in ("body", "worldbody"):
             return []
+        written = order(top)
+        collection = _COLLECTIONS[namespace]
         if immediate_children_only:
-            members = list(getattr(body, _COLLECTIONS[namespace]))
+            members = [
+                item
+                for item, is_body in _ordered_children(body, collection, written)
+                if not is_body or collection == "bodies"
+            ]
         else:
             # Walked here: MjSpec's own `find_all` refuses to run while a keyframe has
             # the wrong sizes, which a model being built may have.
-            members = below(body, _COLLECTIONS[namespace])
-    elif namespace == "deformable":  # dm_control's one namespace for flexes and skins
-        members = [*top._spec.flexes, *top._spec.skins]
+            members = below(body, collection, written)
+        owners = [owner_scope(top, member) for member in members]
+    elif where is not scope:
+        return []  # a section's kind below an element of the worldbody: none, as PyMJCF
     else:
-        members = list(getattr(top._spec, _COLLECTIONS[namespace]))
+        if namespace == "deformable":  # dm_control's one namespace for flexes and skins
+            listed = [*top._spec.flexes, *top._spec.skins]
+        else:
+            listed = list(getattr(top._spec, _COLLECTIONS[namespace]))
+        owned = [(owner_scope(top, member), member) for member in listed]
+        ranks = {id(model): rank for rank, model in enumerate(top._all_scopes())}
+        # A model's own elements, then each attached model's (attach order, depth
+        # first), each in the order added: PyMJCF's merged section. The stable sort
+        # keeps MjSpec's order, which is the order added, within a model.
+        owned.sort(key=lambda pair: ranks[id(pair[0])])
+        owners = [owner for owner, _ in owned]
+        members = [member for _, member in owned]
     found = []
-    for member in members:
-        owner = owner_scope(top, member)
+    for owner, member in zip(owners, members):
         if owner is scope or (not exclude_attachments and _is_scope_below(owner, scope)):
             found.append(scope._wrap(member))
     return found
 
 
-def below(body: Any, collection: str) -> list[Any]:
-    """The elements of `collection` below `body` (not `body` itself), depth first: a
-    body's own elements, then its child bodies' (MjSpec's `find_all` order)."""
+# The position of a written element: (its model's rank, depth first from the top
+# model; its place in the model's records; 1 for an attachment frame at a site, which
+# comes after the site; the order attachments were made).
+Position = tuple[int, float, int, int]
+
+
+def order(top: RootElement) -> dict[Any, Position]:
+    """Where each element of the models under `top` that has a record (made through
+    this API or parsed from text) was written, by record key (see
+    `RootElement._written`); remade after an edit.
+
+    Records are made as elements are added (or, parsed, in the text's order), so a
+    record's place in its model's dict is the element's place in PyMJCF's document.
+    """
+    cached = top._order_cache
+    if cached is not None and cached[0] == top._revision:
+        return cached[1]
+    positions: dict[Any, Position] = {}
+    scopes = list(top._all_scopes())
+    for rank, model in enumerate(scopes):
+        for place, key in enumerate(model._written):
+            positions[key] = (rank, place, 0, 0)
+    for rank, model in enumerate(scopes):
+        for child in model._child_scopes:
+            frame = child._attachment_body
+            site = child._attachment_site
+            at_site = positions.get(site) if site is not None else None
+            if at_site is not None:
+                # PyMJCF puts the frame right after its site (after earlier frames there).
+                positions[frame] = (at_site[0], at_site[1], 1, child._attach_number)
+            elif frame not in positions:
+                # A frame made without a record (an entity's): where it was made.
+                positions[frame] = (rank, child._frame_place - 0.5, 0, 0)
+    top._order_cache = (top._revision, positions)
+    return positions
+
+
+def in_written_order(top: RootElement, handles: list[Element]) -> list[Element]:
+    """`handles` (elements of the models under `top`) in the order they were written
+    (`order`) when every one has a record, else as given."""
+    if len(handles) < 2:
+        return handles
+    written = order(top)
+    found = [written.get(handle._record_key()) for handle in handles]
+    positions = [position for position in found if position is not None]
+    if len(positions) < len(handles):
+        return handles
+    ranked = sorted(range(len(handles)), key=lambda index: positions[index])
+    return [handles[index] for index in ranked]
+
+
+def _ordered_children(
+    body: Any, collection: str, written: dict[Any, Position]
+) -> list[tuple[Any, bool]]:
+    """The elements of `collection` and the child bodies of `body`, each with whether it
+    is a body: in the order written when every one has a record, else (a model built
+    with MjSpec directly) MjSpec's order, the elements before the bodies."""
+    members = [] if collection == "bodies" else list(getattr(body, collection))
+    items = [(member, False) for member in members]
+    items.extend((child, True) for child in body.bodies)
+    if len(items) < 2:
+        return items
+    found = [written.get(item) for item, _ in items]
+    positions = [position for position in found if position is not None]
+    if len(positions) < len(items):
+        return items
+    ranked = sorted(range(len(items)), key=lambda index: positions[index])
+    return [items[index] for index in ranked]
+
+
+def below(body: Any, collection: str, written: dict[Any, Position] | None = None) -> list[Any]:
+    """The elements of `collection` below `body` (not `body` itself), depth first: in
+    the order written (`order`) where known, else a body's own elements, then its
+    child bodies' (MjSpec's `find_all` order)."""
     found: list[Any] = []
-    if collection == "bodies":  # each body, then the bodies below it
-        pending = list(reversed(body.bodies))
-        while pending:
-            current = pending.pop()
-            found.append(current)
-            pending.extend(reversed(current.bodies))
-        return found
-    pending = [body]
-    while pending:
-        current = pending.pop()
-        found.extend(getattr(current, collection))
-        pending.extend(reversed(current.bodies))
+    stack = [iter(_ordered_children(body, collection, written or {}))]
+    while stack:
+        for item, is_body in stack[-1]:
+            if not is_body:
+                found.append(item)
+                continue
+            if collection == "bodies":
+                found.append(item)
+            stack.append(iter(_ordered_children(item, collection, written or {})))
+            break
+        else:
+            stack.pop()
     return found
+
+
+class SectionOrderWarning(UserWarning):
+    """The compiled model lists a section's elements (actuators, sensors, ...) in
+    another order than PyMJCF would: MuJoCo's order is the order the elements joined
+    the root's spec, PyMJCF's a model's own before those of the models attached to it."""
+
+
+# The spec lists whose compiled order PyMJCF merges model by model.
+_SECTION_COLLECTIONS = (
+    "textures", "materials", "meshes", "hfields", "actuators", "sensors", "pairs",
+    "excludes", "equalities", "tendons", "numerics", "texts", "tuples", "flexes", "skins",
+)  # fmt: skip
+
+
+def collection_of(mjs: Any) -> str | None:
+    """The section list of the root spec that spec element `mjs` is in (None for an
+    element of the body tree or a keyframe)."""
+    return _SECTION_TYPES.get(type(mjs).__name__)
+
+
+_SECTION_TYPES = {
+    "MjsTexture": "textures", "MjsMaterial": "materials", "MjsMesh": "meshes",
+    "MjsHField": "hfields", "MjsActuator": "actuators", "MjsSensor": "sensors",
+    "MjsPair": "pairs", "MjsExclude": "excludes", "MjsEquality": "equalities",
+    "MjsTendon": "tendons", "MjsNumeric": "numerics", "MjsText": "texts",
+    "MjsTuple": "tuples", "MjsFlex": "flexes", "MjsSkin": "skins",
+}  # fmt: skip
+
+
+def warn_if_out_of_order(
+    top: RootElement,
+    models: list[RootElement],
+    collections: tuple[str, ...] = _SECTION_COLLECTIONS,
+    last_only: bool = False,
+    stacklevel: int = 3,
+) -> None:
+    """Warns (`SectionOrderWarning`) when an element of `models` (a model just
+    attached and those attached to it, or with `last_only`, the model of the element
+    just added, the last of its list) sits in a list of the root spec of `top` after an element of a model that PyMJCF lists later (one
+    attached to it, or after it): the compiled order, and so the action vector and
+    `sensordata`, then differ from dm_control's.
+
+    MjSpec's lists only append, and an element cannot be moved without deleting it,
+    which would leave every handle to it dangling; so the order is reported, not
+    changed.
+    """
+    first = models[0]
+    if (not last_only or not first._child_scopes) and _last_in_tree(first):
+        return  # no model comes after it in PyMJCF's order: nothing can precede it wrongly
+    ranks = {id(model): (rank, model) for rank, model in enumerate(top._all_scopes())}
+    checked = {id(model) for model in models}
+    for collection in collections:
+        members = list(getattr(top._spec, collection))
+        if last_only:
+            # The one just added, after the first element PyMJCF would list after it.
+            if not members:
+                continue
+            rank, owner = ranks[id(owner_scope(top, members[-1]))]
+            for member in members[:-1]:
+                later, later_owner = ranks[id(owner_scope(top, member))]
+                if later > rank:
+                    _warn(collection, members[-1], owner, member, later_owner, stacklevel + 1)
+                    break
+            continue
+        # Each attached element, after the first element of a model PyMJCF lists later.
+        latest: tuple[int, Any, RootElement] | None = None
+        for member in members:
+            rank, owner = ranks[id(owner_scope(top, member))]
+            if id(owner) in checked and latest is not None and rank < latest[0]:
+                _warn(collection, member, owner, latest[1], latest[2], stacklevel + 1)
+                break
+            if latest is None or rank > latest[0]:
+                latest = (rank, member, owner)
+
+
+def _last_in_tree(model: RootElement) -> bool:
+    """Whether no model outside `model`'s own tree comes after it in PyMJCF's order
+    (it and each model it sits in are the last attached to their parent)."""
+    while model._parent_scope is not None:
+        if model._parent_scope._child_scopes[-1] is not model:
+            return False
+        model = model._parent_scope
+    return True
+
+
+def _warn(
+    collection: str,
+    member: Any,
+    owner: RootElement,
+    before: Any,
+    before_owner: RootElement,
+    stacklevel: int,
+) -> None:
+    kind = "equality" if collection == "equalities" else collection[:-1]
+    warnings.warn(
+        f"{kind} {member.name or '(unnamed)'!r} of model {owner.model!r} compiles after "
+        f"{before.name or '(unnamed)'!r} of model {before_owner.model!r}, which PyMJCF lists "
+        f"after it (a model's own {collection}, then those of the models attached to it, in "
+        "the order attached): the compiled order differs from dm_control's. Add a model's "
+        "elements before attaching models to it to keep dm_control's order",
+        SectionOrderWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def enter_scope(scope: RootElement, scope_identifier: str) -> RootElement | None:

@@ -53,7 +53,7 @@ def remove_model(model: RootElement, affect_attachments: bool) -> None:
         if not child.is_removed:
             child.remove(affect_attachments=True)
     for tag in _SECTIONS:
-        for element in getattr(model, tag).all_children():
+        for element in getattr(model, tag)._own_children():
             if not element.is_removed:
                 element.remove(affect_attachments=True)
     spec = model._top_spec()

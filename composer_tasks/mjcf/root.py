@@ -153,6 +153,14 @@ class RootElement(RootElementMethods):
     _allow_paths_outside_model_dir: bool
     # The plugins this model declares in its <extension> section, in order.
     _plugins: list[str]
+    # Attached: the site its frame was made at (None at a worldbody), the number of the
+    # attachment (counted over all models) and how many records its parent had then;
+    # they place the frame in PyMJCF's document order (`namescope.order`).
+    _attachment_site: Any
+    _attach_number: int
+    _frame_place: int
+    # `namescope.order`'s positions, with the revision they were made at.
+    _order_cache: tuple[int, dict[Any, Any]] | None
 
     def __init__(
         self,
@@ -184,6 +192,10 @@ class RootElement(RootElementMethods):
         self._parent_scope = None
         self._prefix = ""
         self._attachment_body = None
+        self._attachment_site = None
+        self._attach_number = 0
+        self._frame_place = 0
+        self._order_cache = None
         self._child_scopes = []
         self._revision = 0
         self._default_children = {}
@@ -460,7 +472,15 @@ class RootElement(RootElementMethods):
 
             text, self._pending_text = self._pending_text, None
             # The text's nested classes come before any added through the API since.
-            added, self._default_children = self._default_children, parser.default_classes(text)
+            # The text's class names, with the prefix the model has in the root spec now.
+            prefix = self._full_prefix()
+            added, self._default_children = (
+                self._default_children,
+                {
+                    prefix + parent: [prefix + child for child in children]
+                    for parent, children in parser.default_classes(text).items()
+                },
+            )
             for parent, children in added.items():
                 self._default_children.setdefault(parent, []).extend(children)
             records = parser.attributes_written(self._spec, text)

@@ -90,11 +90,9 @@ class Features:
 # Features switched off in the default run because of a divergence recorded in
 # test_generated_regressions.py (the test named beside each).
 AVOID: dict[str, str] = {
-    "find_all_order": "test_find_all_follows_document_order",
     "contacts": "test_contact_dynamics_differ_between_mujoco_3_17_and_4",
     "accelerometer": "test_accelerometer_on_a_body_fixed_to_the_world",
     "attach_site_in_any_order": "test_site_attachment_frame_takes_the_sites_place",
-    "unnamed_sites": "test_unnamed_element_identifier",
 }
 
 

@@ -51,11 +51,6 @@ record('geoms', [e.full_identifier for e in model.find_all('geom')])
 
 
 @pytest.mark.dm_control_api("mjcf.RootElement.find_all")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: find_all lists a body's own elements before its child bodies' "
-    "(MjSpec's lists), dm_control in document order (docs/mjcf.md)",
-)
 def test_find_all_follows_document_order(differential):
     differential.assert_same(DOCUMENT_ORDER, "find_all_order")
 
@@ -72,11 +67,6 @@ record('sites', [e.full_identifier for e in model.find_all('site')])
 
 
 @pytest.mark.dm_control_api("mjcf.Element.full_identifier")
-@pytest.mark.xfail(
-    strict=True,
-    reason="mjcf: an unnamed element's full_identifier is '' here, "
-    "'//unnamed_site_0' in dm_control (docs/mjcf.md)",
-)
 def test_unnamed_element_identifier(differential):
     differential.assert_same(UNNAMED, "unnamed_identifier")
 

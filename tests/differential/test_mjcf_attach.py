@@ -228,8 +228,118 @@ record("sensors", [physics.model.id2name(i, "sensor") for i in range(physics.mod
 @pytest.mark.xfail(
     strict=True,
     reason="mjcf: a parent's actuators and sensors added after an attach compile after "
-    "the attached model's here (MjSpec copies at attach), before them in PyMJCF "
-    "(docs/mjcf.md, differences table)",
+    "the attached model's here (MjSpec's lists only append; moving an element would leave "
+    "its handles dangling), before them in PyMJCF; a SectionOrderWarning names them and "
+    "find_all lists them in PyMJCF's order (docs/mjcf.md, differences table)",
 )
 def test_section_order_after_attach_as_in_pymjcf(differential):
     differential.assert_same(SECTION_ORDER, "mjcf_attach_section_order")
+
+
+DOCUMENT_ORDER = """
+from dm_control import mjcf
+
+def leg(name):
+    model = mjcf.RootElement(model=name)
+    body = model.worldbody.add('body', name='b')
+    model.worldbody.add('geom', name='world_geom', size=[0.1])
+    body.add('joint', name='j', type='hinge')
+    body.add('geom', name='leg_geom', size=[0.1])
+    model.actuator.add('motor', name='m', joint='j')
+    model.sensor.add('jointpos', name='s', joint='j')
+    return model
+
+model = mjcf.RootElement(model='m')
+body = model.worldbody.add('body', name='b')
+body.add('geom', name='first', type='sphere', size=[0.1])
+site = body.add('site', name='s1')
+body.add('geom', name='second', type='sphere', size=[0.1])
+inner = body.add('body', name='inner')
+inner.add('geom', name='inner_geom', type='sphere', size=[0.1])
+body.add('geom', name='third', type='sphere', size=[0.1])
+joint = body.add('joint', name='late', type='slide')
+other = body.add('site', name='s2')
+other.attach(leg('at_s2'))
+first_frame = site.attach(leg('at_s1'))
+frame = site.attach(leg('also_at_s1'))
+frame.add('joint', name='frame_hinge', type='hinge')
+model.actuator.add('motor', name='own_before', joint=joint)
+model.worldbody.add('geom', name='world_geom', type='plane', size=[1, 1, 0.1])
+model.attach(leg('at_world'))
+model.worldbody.add('geom', name='last', type='plane', size=[1, 1, 0.1])
+model.actuator.add('position', name='own_after', joint=joint)
+model.sensor.add('jointvel', name='own_sensor', joint=joint)
+model.contact.add('exclude', name='x', body1=body, body2=inner)
+model.contact.add('pair', name='p', geom1='first', geom2='second')
+model.custom.add('text', name='t', data='x')
+model.custom.add('numeric', name='n', data=[1])
+for kind in ('body', 'geom', 'joint', 'site', 'actuator', 'sensor'):
+    record('find_all ' + kind, [e.full_identifier for e in model.find_all(kind)])
+    record('immediate ' + kind,
+           [e.full_identifier for e in body.find_all(kind, immediate_children_only=True)])
+    record('own ' + kind,
+           [e.full_identifier for e in model.find_all(kind, exclude_attachments=True)])
+    record('at_s1 ' + kind,
+           [e.full_identifier for e in first_frame.find_all(kind)])
+record('body children', [(e.tag, e.full_identifier) for e in body.all_children()])
+record('frame children', [(e.tag, e.full_identifier) for e in frame.all_children()])
+record('world children', [(e.tag, e.full_identifier) for e in model.worldbody.all_children()])
+for section in ('actuator', 'sensor', 'contact', 'custom'):
+    record(section, [(e.tag, e.name) for e in getattr(model, section).all_children()])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.find_all", "mjcf.Element.find_all", "mjcf.Element.all_children"
+)
+def test_find_all_and_all_children_follow_the_document_order(differential):
+    differential.assert_same(DOCUMENT_ORDER, "mjcf_document_order")
+
+
+DEFAULTS_AFTER_ATTACH = """
+from dm_control import mjcf
+
+def child(name):
+    model = mjcf.RootElement(model=name)
+    first = model.default.add('default', dclass='a')
+    first.geom.rgba = [1, 0, 0, 1]
+    inner = first.add('default', dclass='b')
+    inner.geom.size = [0.2]
+    model.default.add('default', dclass='z')
+    model.worldbody.add('body', name='b').add('geom', name='g', dclass='b')
+    return model, first
+
+def listed(model):
+    return [(cls.dclass, cls.full_identifier) for cls in model.default.default]
+
+parsed = mjcf.from_xml_string(
+    '<mujoco model="parsed"><default><default class="p"><geom rgba="0 1 0 1"/>'
+    '<default class="q"/></default></default>'
+    '<worldbody><geom name="pg" class="q" size="0.1"/></worldbody></mujoco>')
+root = mjcf.RootElement(model='r')
+root.default.add('default', dclass='own')
+model, first = child('c')
+record('before', listed(model))
+root.attach(model)
+root.attach(parsed)
+deeper, _ = child('d')
+model.attach(deeper)
+record('child', listed(model))
+record('nested', [(cls.dclass, cls.full_identifier) for cls in first.default])
+record('root', listed(root))
+record('parsed', listed(parsed))
+record('found', model.find('default', 'b').full_identifier)
+late = first.add('default', dclass='late')
+record('late', [(cls.dclass, cls.full_identifier) for cls in first.default])
+# A class handle made before the attach sets the attached model's class.
+first.geom.rgba = [0, 0, 1, 1]
+model.worldbody.add('geom', name='added', dclass='a', size=[0.1])
+physics = mjcf.Physics.from_mjcf_model(root)
+record('size', physics.named.model.geom_size['c/g'])
+record('rgba', [physics.named.model.geom_rgba[name] for name in ('c/g', 'c/added')])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.default", "mjcf.RootElement.attach")
+def test_default_classes_of_attached_models_as_in_pymjcf(differential):
+    differential.assert_same(DEFAULTS_AFTER_ATTACH, "mjcf_defaults_after_attach")

@@ -187,14 +187,7 @@ CASES = [
     ),
     pytest.param(
         "section_tags",
-        marks=[
-            _MARK.dm_control_api("mjcf.RootElement.visual"),
-            _MARK.xfail(
-                strict=True,
-                reason="`root.visual.tag` raises AttributeError here (<visual>'s children are "
-                "looked up before the element's own attributes); every other section has its tag",
-            ),
-        ],
+        marks=_MARK.dm_control_api("mjcf.RootElement.visual"),
         id="section_tags",
     ),
     pytest.param(

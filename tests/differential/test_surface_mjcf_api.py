@@ -577,14 +577,7 @@ CASES = [
     ),
     pytest.param(
         "root_all_children",
-        marks=[
-            _MARK.dm_control_api("mjcf.RootElement.all_children"),
-            _MARK.xfail(
-                strict=True,
-                reason="composer_tasks.mjcf has no <tendon>, <custom>, <deformable> or "
-                "<extension> sections, so the root lists 13 of <mujoco>'s 17 children",
-            ),
-        ],
+        marks=_MARK.dm_control_api("mjcf.RootElement.all_children"),
         id="root_all_children",
     ),
     pytest.param(

@@ -32,20 +32,38 @@ def test_insert_refuses_a_place_before_an_element_of_the_same_kind():
         body.insert("geom", "end", size=[0.1])
 
 
-def test_all_children_goes_kind_by_kind():
+def test_all_children_follows_the_order_added():
     model, body = _arm()
     body.add("geom", name="late", size=[0.1])
     inner = body.add("body", name="lower")
     body.add("joint", name="twist", type="hinge")
     assert [(child.tag, child.name) for child in body.all_children()] == [
         ("joint", "shoulder"),
-        ("joint", "twist"),
         ("geom", "bone"),
-        ("geom", "late"),
         ("site", "tip"),
+        ("geom", "late"),
         ("body", "lower"),
+        ("joint", "twist"),
     ]
     assert inner.all_children() == []
+    # An inserted element is listed where it was inserted.
+    body.insert("camera", 1, name="eye")
+    model.contact.add("exclude", name="x", body1="upper", body2="lower")
+    model.contact.insert("pair", -1, name="p", geom1="bone", geom2="late")
+    assert [child.name for child in body.all_children()][:3] == ["shoulder", "eye", "bone"]
+    assert [child.name for child in model.contact.all_children()] == ["p", "x"]
+
+
+def test_all_children_of_a_model_built_with_mjspec_goes_kind_by_kind():
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="b")
+    body.add_geom(name="g", size=[0.1, 0, 0])
+    body.add_joint(name="j")
+    model = mjcf.RootElement._for_spec(spec)
+    # No record says which came first: MjSpec's order, kind by kind.
+    handle = model.find("body", "b")
+    assert isinstance(handle, mjcf.Element)
+    assert [child.name for child in handle.all_children()] == ["j", "g"]
 
 
 def test_to_xml_string_refuses_a_debug_context():

@@ -228,12 +228,15 @@ def test_a_reference_to_an_unnamed_element_names_it_as_dm_control_writes_it():
     model, body, *_ = _model()
     unnamed = body.add("joint", axis=[1, 0, 0])
     motor = model.actuator.add("motor", joint=unnamed)
-    # The name dm_control writes for an unnamed element; the element's own name stays None.
-    assert unnamed.full_identifier == "//unnamed_joint_0" and motor.joint == unnamed
+    # The identifier dm_control gives an unnamed element: its place among the model's
+    # joints (after "hinge"); the element's own name stays None.
+    assert unnamed.full_identifier == "//unnamed_joint_1" and motor.joint == unnamed
     assert unnamed.name is None and "name" not in unnamed.get_attributes()
     second = body.add("joint", axis=[0, 1, 0])
     model.actuator.add("motor", joint=second)
-    assert second.full_identifier == "//unnamed_joint_1"
+    assert second.full_identifier == "//unnamed_joint_2"
+    # The compiled model names a referred one so too.
+    assert unnamed.spec_element.name == "//unnamed_joint_1"
     physics = mjcf.Physics.from_mjcf_model(model)
     assert physics.bind(second).qposadr == physics.model.jnt_qposadr[-1]
 

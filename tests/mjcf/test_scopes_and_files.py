@@ -1,9 +1,12 @@
 """mjcf name scopes, find, attach, and reading and writing MJCF."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 from composer_tasks import mjcf
+from composer_tasks.mjcf import namescope
 
 
 def _leg(name):
@@ -73,7 +76,9 @@ def test_adding_to_an_attached_model_lands_in_the_root():
     creature, _, legs = _creature()
     arena = mjcf.RootElement(model="arena")
     arena.attach(creature)
-    legs[0].actuator.add("motor", name="extra", joint="hip")
+    # PyMJCF would list it before the next legs' actuators; MuJoCo compiles it last.
+    with pytest.warns(namescope.SectionOrderWarning, match="'creature/leg0/extra'.* 'leg1'"):
+        legs[0].actuator.add("motor", name="extra", joint="hip")
     legs[0].find("body", "thigh").add("site", name="tip")
     physics = mjcf.Physics.from_mjcf_model(arena)
     assert (
@@ -197,3 +202,41 @@ def test_get_assets(tmp_path):
     assets = model.get_assets()
     assert assets == {"cube.obj": mesh.read_bytes()}
     assert model.find("mesh", "cube").file == "cube.obj"
+
+
+def test_section_elements_out_of_pymjcf_order_are_reported():
+    def leg(name):
+        model = mjcf.RootElement(model=name)
+        body = model.worldbody.add("body", name="b")
+        body.add("joint", name="j")
+        body.add("geom", size=[0.1])
+        model.actuator.add("motor", name="m", joint="j")
+        return model
+
+    root = mjcf.RootElement(model="root")
+    body = root.worldbody.add("body", name="base")
+    body.add("joint", name="slide", type="slide")
+    body.add("geom", size=[0.2])
+    root.actuator.add("motor", name="before", joint="slide")
+    first, second = leg("first"), leg("second")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        root.attach(first)
+        root.attach(second)
+        root.sensor.add("jointpos", name="no_sensor_attached", joint="slide")
+    with pytest.warns(namescope.SectionOrderWarning, match="'after' of model 'root'.*'first/m'"):
+        root.actuator.add("motor", name="after", joint="slide")
+    # An attached model's new model after a later sibling's actuators.
+    with pytest.warns(namescope.SectionOrderWarning, match="'first/third/m'.*'second/m'"):
+        first.attach(leg("third"))
+    physics = mjcf.Physics.from_mjcf_model(root)
+    compiled = [physics.model.actuator(i).name for i in range(physics.model.nu)]
+    assert compiled == ["before", "first/m", "second/m", "after", "first/third/m"]
+    # find_all lists them in PyMJCF's order.
+    assert [a.full_identifier for a in root.find_all("actuator")] == [
+        "before",
+        "after",
+        "first/m",
+        "first/third/m",
+        "second/m",
+    ]
