@@ -518,12 +518,6 @@ def test_suite_task_matches_dm_control(suite_run, task):
 
 
 @pytest.mark.dm_control_api(*SCALAR_OBSERVATION_TASKS)
-@pytest.mark.xfail(
-    strict=True,
-    reason="a scalar observation (walker height, humanoid head_height, fish upright, finger "
-    "dist_to_target) is a 0-d numpy array here, a numpy float64 in dm_control: the suite "
-    "domains index data with `...` for batching",
-)
 def test_suite_scalar_observations_are_numpy_scalars(suite_run):
     for name in SCALAR_OBSERVATION_TASKS:
         assert_case(suite_run, "types/" + name.split(":", 1)[1])

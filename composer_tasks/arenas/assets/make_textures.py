@@ -153,6 +153,8 @@ def images() -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Draws the texture images into this package's folder (`--check`: exits 1,
+    writing nothing, if a committed image differs from what would be drawn)."""
     parser = argparse.ArgumentParser(description="Draws the arena texture images.")
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
     arguments = parser.parse_args(argv)
