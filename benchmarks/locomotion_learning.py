@@ -283,32 +283,36 @@ def train(
 
 
 def plot(run_dirs: Sequence[str], labels: Sequence[str], figure_path: str, title: str) -> None:
-    """Return and distance travelled against environment steps, one line per run; runs
-    that continue another (`init_from`) are drawn from where their source stopped."""
+    """Return, distance travelled and hurdles passed per evaluation episode against
+    environment steps, one line per run; a run that continues another (`init_from`) is
+    drawn from where its source stopped."""
     import matplotlib  # pylint: disable=import-outside-toplevel
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
 
-    figure, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    figure, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     for run_dir, label in zip(run_dirs, labels):
         rows = _read_curve(run_dir)
         with open(os.path.join(run_dir, RUN_FILE)) as file:
             offset = int(json.load(file).get("init_from", {}).get("env_steps", 0))
         steps = np.array([int(row["step"]) + offset for row in rows]) / 1e6
+        episodes = [len(row["returns"].split()) for row in rows]
         axes[0].plot(steps, [float(row["eval_return"]) for row in rows], marker=".", label=label)
-        axes[1].plot(
-            steps, [float(row["eval_distance_m"]) for row in rows], marker=".", label=label
-        )
+        axes[1].plot(steps, [float(row["eval_distance_m"]) for row in rows], marker=".")
+        if any(int(row["eval_hurdles"]) for row in rows):
+            passed = [int(row["eval_hurdles_passed"]) / n for row, n in zip(rows, episodes)]
+            axes[2].plot(steps, passed, marker=".", color=axes[0].lines[-1].get_color())
     axes[0].set_ylabel("evaluation return")
     axes[1].set_ylabel("distance travelled per episode (m)")
+    axes[2].set_ylabel("hurdles passed per episode")
     for axis in axes:
         axis.set_xlabel("environment steps (millions)")
         axis.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
     figure.suptitle(title, fontsize=10)
     figure.tight_layout()
-    figure.savefig(figure_path, dpi=90)
+    figure.savefig(figure_path, dpi=80)
     plt.close(figure)
 
 
@@ -320,9 +324,18 @@ def record_video(
     width: int = 240,
     height: int = 160,
     every: int = 2,
-) -> Episode:
+    before_s: float = 3.0,
+    after_s: float = 1.5,
+) -> tuple[Episode, tuple[float, float] | None]:
     """Renders one evaluation episode of `run_dir`'s policy on `env_name` seeded `seed`
-    (every `every`-th control step, the walker's side camera) into `video_path` (GIF or MP4)."""
+    (every `every`-th control step, the walker's side camera) into `video_path` (GIF or
+    MP4). On a course where the walker passes a hurdle, only the clip from `before_s`
+    seconds before its root passes the first hurdle's far edge to `after_s` after is
+    written; otherwise the whole episode.
+
+    Returns:
+      The episode and the clip's (start, end) in seconds of the episode (None: whole).
+    """
     import imageio  # pylint: disable=import-outside-toplevel
 
     from suites import locomotion  # pylint: disable=import-outside-toplevel
@@ -336,21 +349,34 @@ def record_video(
     agent_state = checkpoint.restore(agent.state_dict(), saved["agent_state"])
     agent.learner.params = agent_state["params"]
     agent.load_observation_statistics(agent_state["observations"])
-    frames = []
+    frames, root_xs, hurdle_ends = [], [], []
     count = [0]
 
     def grab(current_env) -> None:
+        if count[0] == 0:
+            hurdle_ends.extend(_hurdle_ends(current_env))
         if count[0] % every == 0:
             frames.append(current_env.physics.render(height, width, camera_id=0))
+            root_xs.append(_root_x(current_env))
         count[0] += 1
 
     episode = play_episode(agent.policy(), env, on_step=grab)
-    fps = round(1.0 / (env.control_timestep() * every))
+    frame_s = env.control_timestep() * every
+    clip = None
+    if hurdle_ends:
+        first_end = min(hurdle_ends)
+        passed = [index for index, x in enumerate(root_xs) if x > first_end]
+        if passed:
+            first = max(0, passed[0] - round(before_s / frame_s))
+            last = min(len(frames), passed[0] + round(after_s / frame_s))
+            frames = frames[first:last]
+            clip = (round(first * frame_s, 2), round(last * frame_s, 2))
+    fps = round(1.0 / frame_s)
     if video_path.endswith(".gif"):
         imageio.mimsave(video_path, frames, duration=1000.0 / fps, loop=0)
     else:
         imageio.mimsave(video_path, frames, fps=fps)
-    return episode
+    return episode, clip
 
 
 _ENV = flags.DEFINE_string("env", "walker_open_plane", "Locomotion environment to train on.")
@@ -378,8 +404,8 @@ def main(argv: Sequence[str]) -> None:
         plot(_PLOT.value, _LABELS.value or _PLOT.value, _FIGURE.value, _TITLE.value)
         return
     if _VIDEO.value:
-        episode = record_video(_VIDEO.value, _ENV.value, _VIDEO_PATH.value, _VIDEO_SEED.value)
-        print(episode)
+        episode, clip = record_video(_VIDEO.value, _ENV.value, _VIDEO_PATH.value, _VIDEO_SEED.value)
+        print(episode, "clip (s):", clip)
         return
     if _OUT.value is None:
         raise app.UsageError("--out is required to train.")
