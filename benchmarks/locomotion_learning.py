@@ -283,8 +283,9 @@ def train(
 
 
 def plot(run_dirs: Sequence[str], labels: Sequence[str], figure_path: str, title: str) -> None:
-    """Return, distance travelled and hurdles passed per evaluation episode against
-    environment steps, one line per run; a run that continues another (`init_from`) is
+    """Return (evaluation, and the mean of the training episodes finished in each
+    period, dashed), distance travelled and hurdles passed per evaluation episode
+    against environment steps, one line per run; a run that continues another (`init_from`) is
     drawn from where its source stopped."""
     import matplotlib  # pylint: disable=import-outside-toplevel
 
@@ -299,11 +300,20 @@ def plot(run_dirs: Sequence[str], labels: Sequence[str], figure_path: str, title
         steps = np.array([int(row["step"]) + offset for row in rows]) / 1e6
         episodes = [len(row["returns"].split()) for row in rows]
         axes[0].plot(steps, [float(row["eval_return"]) for row in rows], marker=".", label=label)
+        trained = [
+            (step, float(row["train_return"]))
+            for step, row in zip(steps, rows)
+            if row["train_return"]
+        ]
+        if trained:
+            axes[0].plot(
+                *zip(*trained), linestyle="--", color=axes[0].lines[-1].get_color(), alpha=0.6
+            )
         axes[1].plot(steps, [float(row["eval_distance_m"]) for row in rows], marker=".")
         if any(int(row["eval_hurdles"]) for row in rows):
             passed = [int(row["eval_hurdles_passed"]) / n for row, n in zip(rows, episodes)]
             axes[2].plot(steps, passed, marker=".", color=axes[0].lines[-1].get_color())
-    axes[0].set_ylabel("evaluation return")
+    axes[0].set_ylabel("return (dashed: training episodes)")
     axes[1].set_ylabel("distance travelled per episode (m)")
     axes[2].set_ylabel("hurdles passed per episode")
     for axis in axes:
