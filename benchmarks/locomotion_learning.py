@@ -326,6 +326,34 @@ def plot(run_dirs: Sequence[str], labels: Sequence[str], figure_path: str, title
     plt.close(figure)
 
 
+def load_policy(run_dir: str, env) -> Callable:
+    """The deterministic policy of `run_dir`'s latest checkpoint, for `env`'s specs."""
+    with open(os.path.join(run_dir, RUN_FILE)) as file:
+        run = json.load(file)
+    agent = _agent_for(env, presets.get("ppo", run["preset"]), 1, 0)
+    saved = checkpoint.load(os.path.join(run_dir, CHECKPOINT_FILE))
+    agent_state = checkpoint.restore(agent.state_dict(), saved["agent_state"])
+    agent.learner.params = agent_state["params"]
+    agent.load_observation_statistics(agent_state["observations"])
+    return agent.policy()
+
+
+def first_seed_passing_a_hurdle(
+    run_dir: str, env_name: str, seeds: Sequence[int]
+) -> tuple[int | None, list[Episode]]:
+    """Plays one episode per seed of `seeds` in order until the walker passes a
+    hurdle; that seed (None if none did) and the episodes played."""
+    from suites import locomotion  # pylint: disable=import-outside-toplevel
+
+    episodes = []
+    for seed in seeds:
+        env = locomotion.load(env_name, seed=seed)
+        episodes.append(play_episode(load_policy(run_dir, env), env))
+        if episodes[-1].hurdles_passed:
+            return seed, episodes
+    return None, episodes
+
+
 def record_video(
     run_dir: str,
     env_name: str,
@@ -350,15 +378,8 @@ def record_video(
 
     from suites import locomotion  # pylint: disable=import-outside-toplevel
 
-    with open(os.path.join(run_dir, RUN_FILE)) as file:
-        run = json.load(file)
     env = locomotion.load(env_name, seed=seed)
-    preset = presets.get("ppo", run["preset"])
-    agent = _agent_for(env, preset, 1, 0)
-    saved = checkpoint.load(os.path.join(run_dir, CHECKPOINT_FILE))
-    agent_state = checkpoint.restore(agent.state_dict(), saved["agent_state"])
-    agent.learner.params = agent_state["params"]
-    agent.load_observation_statistics(agent_state["observations"])
+    policy = load_policy(run_dir, env)
     frames, root_xs, hurdle_ends = [], [], []
     count = [0]
 
@@ -370,7 +391,7 @@ def record_video(
             root_xs.append(_root_x(current_env))
         count[0] += 1
 
-    episode = play_episode(agent.policy(), env, on_step=grab)
+    episode = play_episode(policy, env, on_step=grab)
     frame_s = env.control_timestep() * every
     clip = None
     if hurdle_ends:
@@ -406,6 +427,12 @@ _TITLE = flags.DEFINE_string("title", "", "Title of --plot's figure.")
 _VIDEO = flags.DEFINE_string("video", None, "Run directory whose policy --video_path shows.")
 _VIDEO_PATH = flags.DEFINE_string("video_path", "walker.gif", "Where --video writes.")
 _VIDEO_SEED = flags.DEFINE_integer("video_seed", EVAL_SEED_BASE, "Course seed of --video.")
+_VIDEO_SEARCH = flags.DEFINE_integer(
+    "video_search",
+    1,
+    "With N > 1, --video tries seeds video_seed .. video_seed + N - 1 and shows the first "
+    "on which the walker passes a hurdle.",
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -414,7 +441,20 @@ def main(argv: Sequence[str]) -> None:
         plot(_PLOT.value, _LABELS.value or _PLOT.value, _FIGURE.value, _TITLE.value)
         return
     if _VIDEO.value:
-        episode, clip = record_video(_VIDEO.value, _ENV.value, _VIDEO_PATH.value, _VIDEO_SEED.value)
+        video_seed = _VIDEO_SEED.value
+        if _VIDEO_SEARCH.value > 1:
+            seed, episodes = first_seed_passing_a_hurdle(
+                _VIDEO.value,
+                _ENV.value,
+                range(_VIDEO_SEED.value, _VIDEO_SEED.value + _VIDEO_SEARCH.value),
+            )
+            print(f"seeds tried: {len(episodes)}; first passing a hurdle: {seed}")
+            for episode in episodes:
+                print(episode)
+            if seed is None:
+                return
+            video_seed = seed
+        episode, clip = record_video(_VIDEO.value, _ENV.value, _VIDEO_PATH.value, video_seed)
         print(episode, "clip (s):", clip)
         return
     if _OUT.value is None:
