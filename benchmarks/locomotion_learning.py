@@ -210,6 +210,13 @@ def train(
         agent.load_state_dict(agent_state)
         state.env_steps = int(saved["env_steps"])
         state.elapsed_s = float(saved["elapsed_s"])
+        # A resumed run keeps the record of the run it started from.
+        run_path = os.path.join(out_dir, RUN_FILE)
+        if os.path.exists(run_path):
+            with open(run_path) as file:
+                started_from = json.load(file).get("init_from")
+            if started_from is not None:
+                run["init_from"] = started_from
     elif init_from is not None:
         source_path = os.path.join(init_from, CHECKPOINT_FILE)
         if not os.path.exists(source_path):
