@@ -48,6 +48,7 @@ RUN_FILE = "run.json"
 # Evaluation environments are seeded from here on, far from the training copies'
 # seeds (derived from --seed by composer_tasks.batch.copy_seed).
 EVAL_SEED_BASE = 1_000_000
+_RESUME_SEED_STRIDE = 7919
 CURVE_COLUMNS = (
     "step",
     "wall_s",
@@ -177,6 +178,8 @@ def train(
     """Trains PPO on `env_name` to `num_steps` environment steps (or `max_minutes` of
     wall-clock in this call), resuming from `out_dir`'s checkpoint if it has one;
     evaluates at step 0 (fresh runs), every `eval_every` steps and at the end.
+    `init_from` (a run directory) gives a fresh run its parameters and observation
+    statistics; a run that resumes from its own checkpoint ignores it.
 
     Returns:
       The rows of `<out_dir>/curve.csv`.
@@ -200,7 +203,8 @@ def train(
             )
         resumes = int(saved["resumes"]) + 1
         rows = [row for row in rows if int(row["step"]) <= int(saved["env_steps"])]
-    env = environments.load(env_name, seed + 7919 * resumes, num_envs=num_envs)
+    # Each resume trains on new copies: seeds shifted by a prime per resume.
+    env = environments.load(env_name, seed + _RESUME_SEED_STRIDE * resumes, num_envs=num_envs)
     agent = _agent_for(env, preset, num_envs, seed)
     state = loop.LoopState()
     if saved is not None:
