@@ -8,7 +8,8 @@ learns to stay up, worth hundreds over an episode of up to 1,200 steps. Budget a
 what it gave (seed 0, preset walker_open_plane, 2026-11-27, load average 5-8 on 2
 cores): the driver's run evaluated 0.96 at step 0 and 143.5 after 61,440 steps
 (benchmarks/results/locomotion_learning/open_plane.csv). This test, which also
-resumes the run for one more period, passed in 614 s at load average 12-15.
+resumes the run for one more period, passed in 614 s at load average 12-15 and in
+185 s at load average 6-7.
 """
 
 import importlib.util
