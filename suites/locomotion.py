@@ -19,6 +19,11 @@ Names are `<walker>_<task>`:
       pitched too far (`TorsoPoseTermination`), a humanoid's head within 0.9 m
       of its feet (published; scaled by body size for the CMU humanoid,
       `head_to_feet_threshold_m`), any body falling into a gap.
+    `open_plane` (planar walker only): the benchmark of Heess et al. 2017's
+      Figure 1 (§2.1, "simple locomotion in an open plane"): ForwardProgress
+      on a flat floor with the parkour walker's published reward and fall
+      termination, and the parkour observations (its terrain samples all read
+      0 m), so that a policy trained here runs on the parkour courses.
     `maze_forage`: collect every sphere of a random maze.
     `go_to_target`: walk to a random target on a floor (rewards in [0, 1]).
     `escape_bowl`: climb out of a random bumpy bowl (rewards in [0, 1]).
@@ -237,6 +242,30 @@ def _probe_course(probe, planar):
     return courses.ParkourCourse(segments=segments, mode="mixed")
 
 
+# Half-length (m) of the open plane's floor: 30 s at the planar walker's fastest
+# runs (under 5 m/s) stays far inside it.
+_OPEN_PLANE_HALF_LENGTH_M = 250.0
+
+
+def _open_plane(walker_name, seed):
+    """Heess et al. 2017's open-plane benchmark task (§2.1, Figure 1) for the planar
+    walker: its parkour reward and termination (§3.2, appendix B.2) on a flat floor."""
+    from composer_tasks.arenas import Floor
+    from composer_tasks.tasks import parkour
+
+    walker = _make_walker(walker_name)
+    physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    task = parkour.ForwardProgress(
+        walker,
+        Floor(size=(_OPEN_PLANE_HALF_LENGTH_M, _OPEN_PLANE_HALF_LENGTH_M)),
+        parkour.PlanarWalkerReward(),
+        pose_termination=parkour.TorsoPoseTermination(walker),
+        physics_timestep=physics_timestep,
+        control_timestep=control_timestep,
+    )
+    return _environment(task, seed)
+
+
 def _maze_forage(walker_name, seed):
     from composer_tasks.arenas import mazes
     from composer_tasks.tasks import random_goal_maze
@@ -350,6 +379,7 @@ def _registry():
             entries[f"{name}_unit"] = _Entry(
                 functools.partial(_parkour, walker_name, course, True), True
             )
+    entries["walker_open_plane"] = _Entry(functools.partial(_open_plane, "walker"), False)
     for walker_name in _FREE_WALKERS:
         entries[f"{walker_name}_maze_forage"] = _Entry(
             functools.partial(_maze_forage, walker_name), False

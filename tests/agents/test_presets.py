@@ -43,7 +43,7 @@ def test_ppo_presets_carry_the_published_numbers():
     assert presets.get("ppo", "finger_spin").config().discount == 0.95
     assert presets.get("ppo", "pendulum_swingup").config().update_epochs == 4
     assert sorted(preset.task for preset in presets.PRESETS["ppo"].values()) == sorted(
-        presets.EASY_TASKS
+        presets.EASY_TASKS + presets.LOCOMOTION_TASKS
     )
 
 
