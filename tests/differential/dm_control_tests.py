@@ -48,16 +48,24 @@ from tests.differential import harness
 PACKAGE = "dm_control_port"
 
 # dm_control's test helpers (not test files, not API): copied with the tests and
-# imported from the copy.
+# imported from the copy. `mujoco/testing/assets` reads the XML, mesh and texture
+# files beside it, which `stage` copies into the same temporary folder.
 TEST_HELPERS = (
     "composer/hooks_test_utils.py",
     "composer/observation/fake_physics.py",
-    "utils/io.py",
+    "mujoco/testing/assets/__init__.py",
 )
+
+
+def _helper_module(path: str) -> str:
+    """The dotted module of a helper file relative to dm_control/ (a package's
+    `__init__.py` is the package)."""
+    module = path[: -len(".py")].replace("/", ".")
+    return module[: -len(".__init__")] if module.endswith(".__init__") else module
+
+
 TEST_MODULE_MAP: dict[str, str] = {
-    "dm_control." + path[: -len(".py")].replace("/", "."): PACKAGE
-    + "."
-    + path[: -len(".py")].replace("/", ".")
+    "dm_control." + _helper_module(path): PACKAGE + "." + _helper_module(path)
     for path in TEST_HELPERS
 }
 
@@ -196,7 +204,7 @@ def _port_files(root: str, package: str, paths: list[str], table: dict[str, str]
             if not used:
                 reason = f"imports a module with no counterpart here ({error})"
             if path in TEST_HELPERS:
-                blocked["dm_control." + path[: -len(".py")].replace("/", ".")] = reason
+                blocked["dm_control." + _helper_module(path)] = reason
             else:
                 unportable[path] = reason
             continue
@@ -425,7 +433,7 @@ def write_report(report: dict[str, Any], report_dir: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("report_dir")
     parser.add_argument(
         "--only",
