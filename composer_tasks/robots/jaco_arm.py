@@ -33,6 +33,9 @@ LARGE_JOINT_MAX_TORQUE_NM = 30.5
 SMALL_JOINT_MAX_TORQUE_NM = 6.8
 LARGE_JOINT_MAX_VELOCITY_RADPS = np.deg2rad(36.0)
 SMALL_JOINT_MAX_VELOCITY_RADPS = np.deg2rad(48.0)
+# The same limits under dm_control's module names, which its own tests read.
+_LARGE_JOINT_MAX_VELOCITY = LARGE_JOINT_MAX_VELOCITY_RADPS
+_SMALL_JOINT_MAX_VELOCITY = SMALL_JOINT_MAX_VELOCITY_RADPS
 # Velocity servo gain (N m s/rad), dm_control's rough estimate.
 VELOCITY_GAIN = 500.0
 # Joint properties (dm_control jaco_arm.xml): armature (kg m^2), friction loss (N m).
