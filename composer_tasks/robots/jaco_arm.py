@@ -146,8 +146,6 @@ _LINK_SHAPES = {
 }
 _LARGE_RING = (0.044, 0.011)
 _SMALL_RING = (0.035, 0.009)
-# Offsets of a 3-axis sensor's x, y and z readings from its sensordata address.
-_XYZ = np.arange(3)
 # The wrist site: the hand hangs from it, z pointing away from the arm.
 _WRIST_QUAT = (0.0, 0.70710678118, 0.70710678118, 0.0)
 
@@ -170,14 +168,14 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
-        joints, sensors = self._entity._joints, self._entity._torque_sensors
+        entity = self._entity
 
         def torques(physics: Physics) -> np.ndarray:
-            model = physics.model
-            # (6, 3): the three components of each torque sensor.
-            addresses = model.sensor_adr[physics.element_ids(sensors)][:, None] + _XYZ
-            values = physics.data.sensordata[addresses]
-            axes = model.jnt_axis[physics.element_ids(joints)]
+            # Read through bindings, as dm_control does: after a write through a
+            # binding (`xfrc_applied`) the read runs the pending forward pass first,
+            # where `physics.data.sensordata` would still hold the last step's values.
+            values = np.reshape(physics.bind(entity.joint_torque_sensors).sensordata, (-1, 3))
+            axes = np.reshape(physics.bind(entity.joints).axis, (-1, 3))
             return np.einsum("ij,ij->i", values, axes)
 
         return observable.Generic(torques)
