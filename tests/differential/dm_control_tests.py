@@ -7,7 +7,7 @@ them) out of the reference venv into a temporary directory, never into this
 repository; rewrites their imports with `composer_tasks.porting` (the project's
 `MODULE_MAP`, extended by `TEST_MODULE_MAP` for dm_control's test helpers, which
 are copied too); runs each file with pytest in this project's interpreter (one
-subprocess a file, with a timeout); and writes `REPORT_DIR/dm_control_tests.json`
+subprocess a file, with a timeout a file and `PER_TEST_TIMEOUT_S` a test); and writes `REPORT_DIR/dm_control_tests.json`
 and `.md`: per file passed, failed, errors, skipped, or out of scope with the
 reason, and the in-scope pass rate.
 
@@ -92,6 +92,35 @@ OUT_OF_SCOPE: dict[str, str] = {
 }
 
 DEFAULT_TIMEOUT_S = 600.0
+# Seconds one test may run. A test past it fails alone (the staged conftest.py stops it
+# with SIGALRM), so that a file with one endless loop here (a `while` waiting for a
+# state this project's model never reaches) still reports its other tests, rather
+# than the whole file timing out.
+PER_TEST_TIMEOUT_S = 300
+_CONFTEST = """\
+import signal
+
+import pytest
+
+
+class RunnerTimeout(Exception):
+    pass
+
+
+def _expire(signum, frame):
+    raise RunnerTimeout("stopped after {limit} s by the runner's per-test limit")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.alarm({limit})
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+"""
 REPORT_NAME = "dm_control_tests"
 
 
@@ -163,8 +192,11 @@ def imported_modules(source: str) -> set[str]:
 
 def stage(root: str, destination: str, paths: list[str], table: dict[str, str]) -> dict[str, str]:
     """Copies the asset files, the test helpers and the ported `paths` under
-    `destination/PACKAGE`; returns {path: reason} for the files that cannot be ported."""
+    `destination/PACKAGE` (and writes the per-test limit's `destination/conftest.py`);
+    returns {path: reason} for the files that cannot be ported."""
     package = os.path.join(destination, PACKAGE)
+    with open(os.path.join(destination, "conftest.py"), "w", encoding="utf-8") as handle:
+        handle.write(_CONFTEST.format(limit=PER_TEST_TIMEOUT_S))
     shutil.copytree(
         root,
         package,

@@ -3,6 +3,8 @@ porting of test files and helpers, and its report, on a small fixed subset."""
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -139,6 +141,21 @@ def test_test_helpers_map_into_the_copied_package():
     assert table["dm_control.mujoco.testing.assets"] == "dm_control_port.mujoco.testing.assets"
     for module, target in porting.MODULE_MAP.items():
         assert table[module] == target
+
+
+def test_a_test_past_the_per_test_limit_fails_alone(tmp_path):
+    (tmp_path / "conftest.py").write_text(dm_control_tests._CONFTEST.format(limit=1))
+    (tmp_path / "loop_test.py").write_text(
+        "def test_endless():\n    while True:\n        pass\n\n\n"
+        "def test_quick():\n    assert True\n"
+    )
+    junit = tmp_path / "junit.xml"
+    command = dm_control_tests._pytest_command(
+        sys.executable, str(tmp_path), ["-q", f"--junitxml={junit}", str(tmp_path)]
+    )
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "RunnerTimeout: stopped after 1 s by the runner's per-test limit" in completed.stdout
+    assert "1 failed, 1 passed" in completed.stdout
 
 
 def test_imported_modules():
