@@ -22,7 +22,9 @@ import numpy as np
 
 from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
+from composer_tasks.composer.robot import DOWN_QUATERNION
 from composer_tasks.physics import Physics
+from composer_tasks.utils import inverse_kinematics
 
 JOINT_NAMES = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
 _LARGE_JOINTS = JOINT_NAMES[:3]
@@ -327,6 +329,63 @@ class JacoArm(composer.Robot):
         angles = random_state.uniform(lower, upper)
         for joint, angle in zip(self._joints, angles):
             physics.bind(joint).qpos = angle
+
+    def set_site_to_xpos(
+        self,
+        physics: Physics,
+        random_state: np.random.RandomState,
+        site: mjcf.Element | str,
+        target_pos: Any,
+        target_quat: Any = None,
+        max_ik_attempts: int = 10,
+    ) -> bool:
+        """Moves the arm's joints (inverse kinematics, written in place) so that
+        `site` (an element or its full name) reaches world position `target_pos` (m)
+        with orientation `target_quat` ([w, x, y, z]; None: pointing down); after
+        each failed attempt the joints are drawn anew (`randomize_arm_joints`), up to
+        `max_ik_attempts`. The angles found are shifted by whole turns into
+        `joint_sampling_bounds`. Returns whether the pose was reached. dm_control's
+        `RobotArm.set_site_to_xpos`, with its solver settings (rotation weight 2).
+
+        Raises:
+          ValueError: `site` is neither an element nor a string.
+        """
+        if isinstance(site, str):
+            site_name = site
+        elif isinstance(site, mjcf.Element):
+            site_name = site.full_identifier
+        else:
+            raise ValueError(f"site should be an mjcf.Element or a site's full name, got {site!r}")
+        if target_quat is None:
+            target_quat = DOWN_QUATERNION
+        lower, upper = self.joint_sampling_bounds(physics)
+        joint_names = [joint.full_identifier for joint in self.joints]
+        success = False
+        for _ in range(max_ik_attempts):
+            success = inverse_kinematics.qpos_from_site_pose(
+                physics=physics,
+                site_name=site_name,
+                target_pos=target_pos,
+                target_quat=target_quat,
+                joint_names=joint_names,
+                rot_weight=2,
+                inplace=True,
+            ).success
+            if success:
+                # Whole turns, joint by joint, as dm_control canonicalises.
+                for joint, low, high in zip(self.joints, lower, upper):
+                    bound = physics.bind(joint)
+                    while bound.qpos >= high:
+                        bound.qpos -= 2 * np.pi
+                    while bound.qpos < low:
+                        bound.qpos += 2 * np.pi
+                        if bound.qpos > high:
+                            success = False
+                            break
+            if success or max_ik_attempts <= 1:
+                break
+            self.randomize_arm_joints(physics, random_state)
+        return bool(success)
 
 
 def _contact_kwargs() -> dict[str, Any]:
