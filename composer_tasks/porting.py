@@ -53,6 +53,9 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.mujoco.math": "composer_tasks.mujoco_math",
+    # MuJoCo's C functions (`mjlib`, the `mujoco` module as in dm_control), enums and
+    # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
+    "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
     "dm_control.suite.base": "suites.base",
     # A suite task of one's own: the model files and shared assets, the joint randomiser.
     "dm_control.suite.common": "suites.common",
@@ -109,12 +112,18 @@ MODULE_MAP: Mapping[str, str] = {
 }
 
 
-# dm_control modules with no counterpart here, by longest prefix, and why: an import
-# of them (or of a name from them) raises `PortingError` with the reason, rather than
-# being rewritten to a module path that does not exist.
+# dm_control modules with no counterpart here, and why: an import of them (or of a
+# name from them) raises `PortingError` with the reason, rather than being rewritten
+# to a module path that does not exist. The longest prefix of either table decides
+# (`dm_control.mujoco.wrapper.mjbindings` maps, the rest of `dm_control.mujoco.wrapper`
+# does not, though `dm_control.mujoco` maps).
 NO_COUNTERPART: Mapping[str, str] = {
     "dm_control.mujoco.wrapper": "dm_control's ctypes wrapper of MuJoCo; this project "
-    "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs",
+    "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
+    "(its `mjbindings` module has a counterpart: composer_tasks.mjbindings)",
+    "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
+    "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
+    "carry their shapes (`physics.model.body_pos.shape`)",
     "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
     "offers its public behaviour",
     "dm_control.locomotion.mocap.mocap_pb2": "dm_control's protocol-buffer classes of "
@@ -141,11 +150,15 @@ def map_module(name: str, table: Mapping[str, str] = MODULE_MAP) -> str | None:
     return None
 
 
-def _no_counterpart(name: str) -> str | None:
-    """Why dm_control module `name` has no counterpart here, or None if it may."""
+def _no_counterpart(name: str, table: Mapping[str, str] = MODULE_MAP) -> str | None:
+    """Why dm_control module `name` has no counterpart here, or None if it may: the
+    reason of its longest prefix in NO_COUNTERPART, unless `table` maps a longer one."""
     parts = name.split(".")
     for length in range(len(parts), 0, -1):
-        reason = NO_COUNTERPART.get(".".join(parts[:length]))
+        prefix = ".".join(parts[:length])
+        if prefix in table:
+            return None
+        reason = NO_COUNTERPART.get(prefix)
         if reason is not None:
             return reason
     return None
@@ -163,7 +176,7 @@ def _rewrite_import_from(node: ast.ImportFrom, table: Mapping[str, str]) -> list
     statements = []
     for alias in node.names:
         bound = alias.asname or alias.name
-        reason = _no_counterpart(f"{module}.{alias.name}")
+        reason = _no_counterpart(f"{module}.{alias.name}", table)
         if reason is not None:
             raise PortingError(
                 f"line {node.lineno}: `from {module} import {alias.name}` has no counterpart: "
@@ -192,7 +205,7 @@ def _rewrite_import(node: ast.Import, table: Mapping[str, str]) -> list[str]:
                 f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
             )
             continue
-        reason = _no_counterpart(alias.name)
+        reason = _no_counterpart(alias.name, table)
         if reason is not None:
             raise PortingError(
                 f"line {node.lineno}: `import {alias.name}` has no counterpart: {reason}"

@@ -425,7 +425,8 @@ class Entity(Callbacks):
     ) -> None:
         """Writes a free entity's free-joint qvel, as dm_control does: `velocity`
         (m/s, world frame) into qvel[:3], `angular_velocity` (rad/s) into qvel[3:]
-        as given, so MuJoCo reads it in the entity's own frame.
+        as given, so MuJoCo reads it in the entity's own frame. A single number
+        fills all three components (dm_control's slice assignment).
 
         An entity without a free joint is left alone and a warning is logged
         (dm_control's behaviour).
@@ -433,8 +434,10 @@ class Entity(Callbacks):
         Raises:
           ValueError: `velocity` or `angular_velocity` is not 3 finite values.
         """
-        velocity = _optional_vector(velocity, 3, "velocity")
-        angular_velocity = _optional_vector(angular_velocity, 3, "angular_velocity")
+        velocity = _optional_vector(velocity, 3, "velocity", scalar_broadcasts=True)
+        angular_velocity = _optional_vector(
+            angular_velocity, 3, "angular_velocity", scalar_broadcasts=True
+        )
         free_joint = self.free_joint
         if free_joint is None:
             _log.warning(
@@ -511,10 +514,15 @@ class Entity(Callbacks):
         physics.bind(joints).qpos = position
 
 
-def _optional_vector(value: ArrayLike | None, size: int, name: str) -> np.ndarray | None:
+def _optional_vector(
+    value: ArrayLike | None, size: int, name: str, scalar_broadcasts: bool = False
+) -> np.ndarray | None:
     if value is None:
         return None
     array = np.asarray(value, dtype=np.float64)
+    if scalar_broadcasts and array.ndim == 0:
+        # dm_control's slice assignment (`qvel[3:] = 0.`) fills every component.
+        array = np.full(size, array)
     # dm_control assigns into a (size,) slice, so leading axes of length 1 pass
     # (a (1, 3) position, as its reference-pose tasks hand over).
     if array.ndim >= 1 and array.shape[-1] == size and all(n == 1 for n in array.shape[:-1]):

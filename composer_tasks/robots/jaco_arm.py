@@ -22,7 +22,9 @@ import numpy as np
 
 from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
+from composer_tasks.composer.robot import DOWN_QUATERNION
 from composer_tasks.physics import Physics
+from composer_tasks.utils import inverse_kinematics
 
 JOINT_NAMES = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
 _LARGE_JOINTS = JOINT_NAMES[:3]
@@ -33,6 +35,9 @@ LARGE_JOINT_MAX_TORQUE_NM = 30.5
 SMALL_JOINT_MAX_TORQUE_NM = 6.8
 LARGE_JOINT_MAX_VELOCITY_RADPS = np.deg2rad(36.0)
 SMALL_JOINT_MAX_VELOCITY_RADPS = np.deg2rad(48.0)
+# The same limits under dm_control's module names, which its own tests read.
+_LARGE_JOINT_MAX_VELOCITY = LARGE_JOINT_MAX_VELOCITY_RADPS
+_SMALL_JOINT_MAX_VELOCITY = SMALL_JOINT_MAX_VELOCITY_RADPS
 # Velocity servo gain (N m s/rad), dm_control's rough estimate.
 VELOCITY_GAIN = 500.0
 # Joint properties (dm_control jaco_arm.xml): armature (kg m^2), friction loss (N m).
@@ -143,8 +148,6 @@ _LINK_SHAPES = {
 }
 _LARGE_RING = (0.044, 0.011)
 _SMALL_RING = (0.035, 0.009)
-# Offsets of a 3-axis sensor's x, y and z readings from its sensordata address.
-_XYZ = np.arange(3)
 # The wrist site: the hand hangs from it, z pointing away from the arm.
 _WRIST_QUAT = (0.0, 0.70710678118, 0.70710678118, 0.0)
 
@@ -167,14 +170,14 @@ class JacoArmObservables(composer.Observables):
     @composer.observable
     def joints_torque(self) -> observable.Generic:
         """Torque sensors' 3-vectors projected on each joint's axis (N m)."""
-        joints, sensors = self._entity._joints, self._entity._torque_sensors
+        entity = self._entity
 
         def torques(physics: Physics) -> np.ndarray:
-            model = physics.model
-            # (6, 3): the three components of each torque sensor.
-            addresses = model.sensor_adr[physics.element_ids(sensors)][:, None] + _XYZ
-            values = physics.data.sensordata[addresses]
-            axes = model.jnt_axis[physics.element_ids(joints)]
+            # Read through bindings, as dm_control does: after a write through a
+            # binding (`xfrc_applied`) the read runs the pending forward pass first,
+            # where `physics.data.sensordata` would still hold the last step's values.
+            values = np.reshape(physics.bind(entity.joint_torque_sensors).sensordata, (-1, 3))
+            axes = np.reshape(physics.bind(entity.joints).axis, (-1, 3))
             return np.einsum("ij,ij->i", values, axes)
 
         return observable.Generic(torques)
@@ -326,6 +329,63 @@ class JacoArm(composer.Robot):
         angles = random_state.uniform(lower, upper)
         for joint, angle in zip(self._joints, angles):
             physics.bind(joint).qpos = angle
+
+    def set_site_to_xpos(
+        self,
+        physics: Physics,
+        random_state: np.random.RandomState,
+        site: mjcf.Element | str,
+        target_pos: Any,
+        target_quat: Any = None,
+        max_ik_attempts: int = 10,
+    ) -> bool:
+        """Moves the arm's joints (inverse kinematics, written in place) so that
+        `site` (an element or its full name) reaches world position `target_pos` (m)
+        with orientation `target_quat` ([w, x, y, z]; None: pointing down); after
+        each failed attempt the joints are drawn anew (`randomize_arm_joints`), up to
+        `max_ik_attempts`. The angles found are shifted by whole turns into
+        `joint_sampling_bounds`. Returns whether the pose was reached. dm_control's
+        `RobotArm.set_site_to_xpos`, with its solver settings (rotation weight 2).
+
+        Raises:
+          ValueError: `site` is neither an element nor a string.
+        """
+        if isinstance(site, str):
+            site_name = site
+        elif isinstance(site, mjcf.Element):
+            site_name = site.full_identifier
+        else:
+            raise ValueError(f"site should be an mjcf.Element or a site's full name, got {site!r}")
+        if target_quat is None:
+            target_quat = DOWN_QUATERNION
+        lower, upper = self.joint_sampling_bounds(physics)
+        joint_names = [joint.full_identifier for joint in self.joints]
+        success = False
+        for _ in range(max_ik_attempts):
+            success = inverse_kinematics.qpos_from_site_pose(
+                physics=physics,
+                site_name=site_name,
+                target_pos=target_pos,
+                target_quat=target_quat,
+                joint_names=joint_names,
+                rot_weight=2,
+                inplace=True,
+            ).success
+            if success:
+                # Whole turns, joint by joint, as dm_control canonicalises.
+                for joint, low, high in zip(self.joints, lower, upper):
+                    bound = physics.bind(joint)
+                    while bound.qpos >= high:
+                        bound.qpos -= 2 * np.pi
+                    while bound.qpos < low:
+                        bound.qpos += 2 * np.pi
+                        if bound.qpos > high:
+                            success = False
+                            break
+            if success or max_ik_attempts <= 1:
+                break
+            self.randomize_arm_joints(physics, random_state)
+        return bool(success)
 
 
 def _contact_kwargs() -> dict[str, Any]:

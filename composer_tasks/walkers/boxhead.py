@@ -603,9 +603,9 @@ class BoxHead(legacy_base.LegacyWalker):
         velocity: ArrayLike | None = None,
         angular_velocity: ArrayLike | float | None = None,
     ) -> None:
-        """Sets velocities as dm_control's BoxHead does: `velocity` (m/s, (3,)) into
-        the root slides of `create_root_joints` (ignored for a walker without them,
-        a free entity included), and the z component of `angular_velocity` ((3,), or
+        """Sets velocities as dm_control's BoxHead does: `velocity` (m/s, (3,), or one
+        number for all three) into the root slides of `create_root_joints` (ignored
+        for a walker without them, a free entity included), and the z component of `angular_velocity` ((3,), or
         a float taken as that component) into the steer hinge's velocity as given.
 
         Raises:
@@ -613,6 +613,9 @@ class BoxHead(legacy_base.LegacyWalker):
             neither a finite float nor 3 finite values.
         """
         if velocity is not None:
+            if np.ndim(velocity) == 0:
+                # dm_control's binding assignment fills every slide with one number.
+                velocity = np.full(3, velocity, dtype=np.float64)
             velocity = _finite_vector(velocity, 3, "velocity")
             if self._root_joints is not None:
                 physics.bind(list(self._root_joints)).qvel = velocity

@@ -7,7 +7,7 @@ them) out of the reference venv into a temporary directory, never into this
 repository; rewrites their imports with `composer_tasks.porting` (the project's
 `MODULE_MAP`, extended by `TEST_MODULE_MAP` for dm_control's test helpers, which
 are copied too); runs each file with pytest in this project's interpreter (one
-subprocess a file, with a timeout); and writes `REPORT_DIR/dm_control_tests.json`
+subprocess a file, with a timeout a file and `PER_TEST_TIMEOUT_S` a test); and writes `REPORT_DIR/dm_control_tests.json`
 and `.md`: per file passed, failed, errors, skipped, or out of scope with the
 reason, and the in-scope pass rate.
 
@@ -48,16 +48,24 @@ from tests.differential import harness
 PACKAGE = "dm_control_port"
 
 # dm_control's test helpers (not test files, not API): copied with the tests and
-# imported from the copy.
+# imported from the copy. `mujoco/testing/assets` reads the XML, mesh and texture
+# files beside it, which `stage` copies into the same temporary folder.
 TEST_HELPERS = (
     "composer/hooks_test_utils.py",
     "composer/observation/fake_physics.py",
-    "utils/io.py",
+    "mujoco/testing/assets/__init__.py",
 )
+
+
+def _helper_module(path: str) -> str:
+    """The dotted module of a helper file relative to dm_control/ (a package's
+    `__init__.py` is the package)."""
+    module = path[: -len(".py")].replace("/", ".")
+    return module[: -len(".__init__")] if module.endswith(".__init__") else module
+
+
 TEST_MODULE_MAP: dict[str, str] = {
-    "dm_control." + path[: -len(".py")].replace("/", "."): PACKAGE
-    + "."
-    + path[: -len(".py")].replace("/", ".")
+    "dm_control." + _helper_module(path): PACKAGE + "." + _helper_module(path)
     for path in TEST_HELPERS
 }
 
@@ -84,6 +92,35 @@ OUT_OF_SCOPE: dict[str, str] = {
 }
 
 DEFAULT_TIMEOUT_S = 600.0
+# Seconds one test may run. A test past it fails alone (the staged conftest.py stops it
+# with SIGALRM), so that a file with one endless loop here (a `while` waiting for a
+# state this project's model never reaches) still reports its other tests, rather
+# than the whole file timing out.
+PER_TEST_TIMEOUT_S = 300
+_CONFTEST = """\
+import signal
+
+import pytest
+
+
+class RunnerTimeout(Exception):
+    pass
+
+
+def _expire(signum, frame):
+    raise RunnerTimeout("stopped after {limit} s by the runner's per-test limit")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.alarm({limit})
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+"""
 REPORT_NAME = "dm_control_tests"
 
 
@@ -155,8 +192,11 @@ def imported_modules(source: str) -> set[str]:
 
 def stage(root: str, destination: str, paths: list[str], table: dict[str, str]) -> dict[str, str]:
     """Copies the asset files, the test helpers and the ported `paths` under
-    `destination/PACKAGE`; returns {path: reason} for the files that cannot be ported."""
+    `destination/PACKAGE` (and writes the per-test limit's `destination/conftest.py`);
+    returns {path: reason} for the files that cannot be ported."""
     package = os.path.join(destination, PACKAGE)
+    with open(os.path.join(destination, "conftest.py"), "w", encoding="utf-8") as handle:
+        handle.write(_CONFTEST.format(limit=PER_TEST_TIMEOUT_S))
     shutil.copytree(
         root,
         package,
@@ -196,7 +236,7 @@ def _port_files(root: str, package: str, paths: list[str], table: dict[str, str]
             if not used:
                 reason = f"imports a module with no counterpart here ({error})"
             if path in TEST_HELPERS:
-                blocked["dm_control." + path[: -len(".py")].replace("/", ".")] = reason
+                blocked["dm_control." + _helper_module(path)] = reason
             else:
                 unportable[path] = reason
             continue
@@ -425,7 +465,7 @@ def write_report(report: dict[str, Any], report_dir: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("report_dir")
     parser.add_argument(
         "--only",

@@ -3,6 +3,8 @@ porting of test files and helpers, and its report, on a small fixed subset."""
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -83,6 +85,25 @@ def test_files_and_helpers_are_ported_outside_the_repository(reference, tmp_path
     assert not os.path.exists(os.path.join(harness.REPO_ROOT, dm_control_tests.PACKAGE))
 
 
+def test_the_assets_helper_reads_the_staged_copy_of_dm_controls_files(reference, tmp_path):
+    # inverse_kinematics_test imports mujoco.testing.assets (a package helper, its
+    # XML files beside it) and mjbindings (mapped); utils.io is this project's.
+    root = dm_control_tests.dm_control_root(reference)
+    paths = ["utils/inverse_kinematics_test.py"]
+    unportable = dm_control_tests.stage(
+        root, str(tmp_path), paths, dm_control_tests.mapping_table()
+    )
+    assert unportable == {}
+    package = tmp_path / dm_control_tests.PACKAGE
+    ported = (package / "utils" / "inverse_kinematics_test.py").read_text()
+    assert "import dm_control_port.mujoco.testing.assets as assets" in ported
+    assert "import composer_tasks.mjbindings as mjbindings" in ported
+    helper = (package / "mujoco" / "testing" / "assets" / "__init__.py").read_text()
+    assert "import composer_tasks.utils.io as resources" in helper
+    assert (package / "mujoco" / "testing" / "assets" / "arm.xml").is_file()
+    assert not (package / "utils" / "io.py").exists()
+
+
 def test_a_file_using_a_test_helper_that_cannot_be_ported_is_out_of_scope(reference, tmp_path):
     # fake_physics imports dm_control.rl.control: without its mapping the helper is
     # blocked, and so is every test file that imports the helper.
@@ -117,8 +138,24 @@ def test_test_helpers_map_into_the_copied_package():
     assert porting.map_module("dm_control.composer.hooks_test_utils", table) == (
         "dm_control_port.composer.hooks_test_utils"
     )
+    assert table["dm_control.mujoco.testing.assets"] == "dm_control_port.mujoco.testing.assets"
     for module, target in porting.MODULE_MAP.items():
         assert table[module] == target
+
+
+def test_a_test_past_the_per_test_limit_fails_alone(tmp_path):
+    (tmp_path / "conftest.py").write_text(dm_control_tests._CONFTEST.format(limit=1))
+    (tmp_path / "loop_test.py").write_text(
+        "def test_endless():\n    while True:\n        pass\n\n\n"
+        "def test_quick():\n    assert True\n"
+    )
+    junit = tmp_path / "junit.xml"
+    command = dm_control_tests._pytest_command(
+        sys.executable, str(tmp_path), ["-q", f"--junitxml={junit}", str(tmp_path)]
+    )
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "RunnerTimeout: stopped after 1 s by the runner's per-test limit" in completed.stdout
+    assert "1 failed, 1 passed" in completed.stdout
 
 
 def test_imported_modules():

@@ -307,7 +307,7 @@ def test_rewrite_suite_domain_import_is_importable():
     "source",
     [
         "from dm_control.mujoco import wrapper\n",
-        "from dm_control.mujoco.wrapper import mjbindings\n",
+        "from dm_control.mujoco.wrapper import util\n",
         "import dm_control.mujoco.index as index\n",
     ],
 )

@@ -17,6 +17,14 @@ from composer_tasks.composer.robot import DOWN_QUATERNION
 from composer_tasks.physics import Physics
 from composer_tasks.utils import inverse_kinematics
 
+# The message of the `EpisodeInitializationError` raised when every sampled pose fails
+# (dm_control keeps its message in a module constant of the same name, which its tests
+# format to match the error).
+_REJECTION_SAMPLING_FAILED = (
+    "no collision-free inverse-kinematics solution in {max_rejection_samples} sampled "
+    "poses x {max_ik_attempts} attempts"
+)
+
 # Inverse kinematics defaults (dm_control utils/inverse_kinematics.py).
 _IK_TOLERANCE = 1e-14
 _IK_MAX_STEPS = 100
@@ -197,8 +205,10 @@ class ToolCenterPointInitializer(Initializer):
             qpos[self._arm_qpos] = initial
         physics.forward()
         raise EpisodeInitializationError(
-            f"no collision-free inverse-kinematics solution in {self._max_rejection_samples} "
-            f"sampled poses x {self._max_ik_attempts} attempts"
+            _REJECTION_SAMPLING_FAILED.format(
+                max_rejection_samples=self._max_rejection_samples,
+                max_ik_attempts=self._max_ik_attempts,
+            )
         )
 
 
