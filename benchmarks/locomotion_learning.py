@@ -2,9 +2,9 @@ r"""The planar walker learned, as in Heess et al. 2017 ("Emergence of Locomotion
 in Rich Environments", shared/papers): the open plane of its Figure 1, then hurdles.
 
   python benchmarks/locomotion_learning.py --env walker_open_plane --steps 2000000 \
-      --out /work/runs/locolearn/open_plane [--preset walker_open_plane] [--seed 0]
+      --out runs/locolearn/open_plane [--preset walker_open_plane] [--seed 0]
   python benchmarks/locomotion_learning.py --env walker_parkour_hurdles --steps 1000000 \
-      --out /work/runs/locolearn/hurdles --init_from /work/runs/locolearn/open_plane
+      --out runs/locolearn/hurdles --init_from runs/locolearn/open_plane
   python benchmarks/locomotion_learning.py --plot DIR[,DIR...] --figure PATH
   python benchmarks/locomotion_learning.py --video DIR --video_path docs/walker_hurdle.gif
 
@@ -421,29 +421,51 @@ def record_video(
     return episode, clip
 
 
-_ENV = flags.DEFINE_string("env", "walker_open_plane", "Locomotion environment to train on.")
-_STEPS = flags.DEFINE_integer("steps", 2_000_000, "Environment steps to train to.")
-_OUT = flags.DEFINE_string("out", None, "Run directory (curve.csv, checkpoint.npz, run.json).")
-_PRESET = flags.DEFINE_string("preset", "walker_open_plane", "PPO preset (agents/presets.py).")
-_SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the training copies.")
-_NUM_ENVS = flags.DEFINE_integer("num_envs", 16, "Training copies stepped as one batch.")
-_EVAL_EVERY = flags.DEFINE_integer("eval_every", 61_440, "Steps between evaluations.")
-_EVAL_EPISODES = flags.DEFINE_integer("eval_episodes", 4, "Episodes per evaluation.")
-_INIT_FROM = flags.DEFINE_string("init_from", None, "Run directory to start from.")
-_MAX_MINUTES = flags.DEFINE_float("max_minutes", None, "Wall-clock budget of this call.")
-_PLOT = flags.DEFINE_list("plot", None, "Run directories to plot instead of training.")
-_LABELS = flags.DEFINE_list("labels", None, "Legend labels of --plot's runs.")
-_FIGURE = flags.DEFINE_string("figure", "locomotion_learning.png", "Where --plot writes.")
-_TITLE = flags.DEFINE_string("title", "", "Title of --plot's figure.")
-_VIDEO = flags.DEFINE_string("video", None, "Run directory whose policy --video_path shows.")
-_VIDEO_PATH = flags.DEFINE_string("video_path", "walker.gif", "Where --video writes.")
-_VIDEO_SEED = flags.DEFINE_integer("video_seed", EVAL_SEED_BASE, "Course seed of --video.")
-_VIDEO_SEARCH = flags.DEFINE_integer(
-    "video_search",
-    1,
-    "With N > 1, --video tries seeds video_seed .. video_seed + N - 1 and shows the first "
-    "on which the walker passes a hurdle.",
-)
+def _define_flags() -> None:
+    """Defines the command line's flags (only when run as a script: importing this
+    module, as its test does, must not claim flag names other modules define)."""
+    global \
+        _ENV, \
+        _STEPS, \
+        _OUT, \
+        _PRESET, \
+        _SEED, \
+        _NUM_ENVS, \
+        _EVAL_EVERY, \
+        _EVAL_EPISODES, \
+        _INIT_FROM, \
+        _MAX_MINUTES, \
+        _PLOT, \
+        _LABELS, \
+        _FIGURE, \
+        _TITLE, \
+        _VIDEO, \
+        _VIDEO_PATH, \
+        _VIDEO_SEED, \
+        _VIDEO_SEARCH
+    _ENV = flags.DEFINE_string("env", "walker_open_plane", "Locomotion environment to train on.")
+    _STEPS = flags.DEFINE_integer("steps", 2_000_000, "Environment steps to train to.")
+    _OUT = flags.DEFINE_string("out", None, "Run directory (curve.csv, checkpoint.npz, run.json).")
+    _PRESET = flags.DEFINE_string("preset", "walker_open_plane", "PPO preset (agents/presets.py).")
+    _SEED = flags.DEFINE_integer("seed", 0, "Seed of the agent and the training copies.")
+    _NUM_ENVS = flags.DEFINE_integer("num_envs", 16, "Training copies stepped as one batch.")
+    _EVAL_EVERY = flags.DEFINE_integer("eval_every", 61_440, "Steps between evaluations.")
+    _EVAL_EPISODES = flags.DEFINE_integer("eval_episodes", 4, "Episodes per evaluation.")
+    _INIT_FROM = flags.DEFINE_string("init_from", None, "Run directory to start from.")
+    _MAX_MINUTES = flags.DEFINE_float("max_minutes", None, "Wall-clock budget of this call.")
+    _PLOT = flags.DEFINE_list("plot", None, "Run directories to plot instead of training.")
+    _LABELS = flags.DEFINE_list("labels", None, "Legend labels of --plot's runs.")
+    _FIGURE = flags.DEFINE_string("figure", "locomotion_learning.png", "Where --plot writes.")
+    _TITLE = flags.DEFINE_string("title", "", "Title of --plot's figure.")
+    _VIDEO = flags.DEFINE_string("video", None, "Run directory whose policy --video_path shows.")
+    _VIDEO_PATH = flags.DEFINE_string("video_path", "walker.gif", "Where --video writes.")
+    _VIDEO_SEED = flags.DEFINE_integer("video_seed", EVAL_SEED_BASE, "Course seed of --video.")
+    _VIDEO_SEARCH = flags.DEFINE_integer(
+        "video_search",
+        1,
+        "With N > 1, --video tries seeds video_seed .. video_seed + N - 1 and shows the first "
+        "on which the walker passes a hurdle.",
+    )
 
 
 def main(argv: Sequence[str]) -> None:
@@ -485,4 +507,5 @@ def main(argv: Sequence[str]) -> None:
 
 
 if __name__ == "__main__":
+    _define_flags()
     app.run(main)

@@ -12,7 +12,6 @@ the child's physics options into the root's (`merge_options`).
 
 from __future__ import annotations
 
-import itertools
 import operator
 from typing import TYPE_CHECKING, Any
 
@@ -302,7 +301,9 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any, site: An
     child._prefix = child.model + "/"
     child._attachment_body = attachment_body
     child._attachment_site = site
-    child._attach_number = next(_ATTACH_NUMBERS)
+    # Its place among the parent's attachments (orders frames made at one site); the
+    # same in every instance built the same way, so snapshots of equal models agree.
+    child._attach_number = len(parent._child_scopes)
     child._frame_place = len(parent._written)
     parent._child_scopes.append(child)
     child._update_tree()
@@ -317,7 +318,6 @@ def link(parent: RootElement, child: RootElement, attachment_body: Any, site: An
 
 
 # Numbers attachments in the order they were made.
-_ATTACH_NUMBERS = itertools.count()
 
 
 def unlink(child: RootElement) -> None:
