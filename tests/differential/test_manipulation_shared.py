@@ -136,11 +136,14 @@ def my_task():
 record('mine', registry.get_constructor('my_task')())
 record('mine_tagged', list(registry.get_names_by_tag('mine')))
 
-@registry.add('features')
-def reach_site_features():
+# Replacing a name is allowed once the package closed the registry (the workers run
+# other programs after this one, so a new name is replaced, not a task's).
+@registry.add('vision')
+def my_task():
     return 'replaced'
 
-record('replaced', registry.get_constructor('reach_site_features')())
+record('replaced', registry.get_constructor('my_task')())
+record('replaced_tags', sorted(registry.get_names_by_tag('mine')))
 """
 
 
