@@ -483,6 +483,22 @@ class Learner:
 # ------------------------------------------------------------------------------- agent
 
 
+def _set_up(agent, config: Config, observation_spec, action_spec, num_envs, seed: int) -> None:
+    """What `PPO` and `DevicePPO` set alike: the checked config, the spec boundary, the
+    rollout length per copy, the learner and the sampling key."""
+    if not isinstance(config, Config):
+        raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
+    num_envs = int(num_envs)
+    check_sizes(config, num_envs)
+    agent.config = config
+    agent.boundary = specs.boundary(observation_spec, action_spec)
+    agent.layout, agent.bounds = agent.boundary.layout, agent.boundary.bounds
+    agent.num_envs = num_envs
+    agent._rollout_length = config.rollout_steps // num_envs
+    agent.learner = Learner(config, agent.layout.size, agent.bounds.size, seed)
+    agent._key = jax.random.PRNGKey(seed)
+
+
 class PPO:
     """The acting and learning agent, run by agents.loop over a batched environment.
 
@@ -497,21 +513,11 @@ class PPO:
     metric_names = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
 
     def __init__(self, config: Config, observation_spec, action_spec, num_envs: int, seed: int):
-        if not isinstance(config, Config):
-            raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
-        num_envs = int(num_envs)
-        check_sizes(config, num_envs)
-        self.config = config
-        self.boundary = specs.boundary(observation_spec, action_spec)
-        self.layout, self.bounds = self.boundary.layout, self.boundary.bounds
-        self.num_envs = num_envs
-        self._rollout_length = config.rollout_steps // num_envs
-        self.learner = Learner(config, self.layout.size, self.bounds.size, seed)
-        self._key = jax.random.PRNGKey(seed)
+        _set_up(self, config, observation_spec, action_spec, num_envs, seed)
         self._observations = normalizer.RunningMeanStd((self.layout.size,))
         # Only 'running_std' reads its statistics; 'fixed' keeps it (empty) so that
         # checkpoints have one layout.
-        self._rewards = normalizer.DiscountedReturnScale(num_envs, config.discount)
+        self._rewards = normalizer.DiscountedReturnScale(self.num_envs, config.discount)
         self._rollout = []
         self._acted = None
 
@@ -755,24 +761,14 @@ class DevicePPO:
     metric_names = PPO.metric_names
 
     def __init__(self, config: Config, observation_spec, action_spec, num_envs: int, seed: int):
-        if not isinstance(config, Config):
-            raise TypeError(f"config is {type(config).__name__}; expected agents.ppo.Config.")
-        num_envs = int(num_envs)
-        check_sizes(config, num_envs)
-        self.config = config
-        self.boundary = specs.boundary(observation_spec, action_spec)
-        self.layout, self.bounds = self.boundary.layout, self.boundary.bounds
-        self.num_envs = num_envs
-        self._rollout_length = config.rollout_steps // num_envs
-        self.learner = Learner(config, self.layout.size, self.bounds.size, seed)
-        self._key = jax.random.PRNGKey(seed)
+        _set_up(self, config, observation_spec, action_spec, num_envs, seed)
         self._box = device_action_box(self.bounds)
         size = self.layout.size
         self._observation_count = 0.0
         self._observations = DeviceStatistics(jnp.zeros((size,)), jnp.ones((size,)))
         self._return_count = 0.0
         self._return_statistics = DeviceStatistics(jnp.zeros(()), jnp.ones(()))
-        self._returns = jnp.zeros((num_envs,))
+        self._returns = jnp.zeros((self.num_envs,))
         self._all_finite = jnp.asarray(True)
         self._rollout: list[Rollout] = []
         self._acted = None
