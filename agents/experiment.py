@@ -354,6 +354,7 @@ def train(
     overwrite: bool = False,
     tracking_settings: tracking.Settings | None = None,
     on_device: bool = False,
+    max_wall_s: float | None = None,
 ) -> RunResult:
     """Trains an agent, evaluating, logging and checkpointing into `out_dir`.
 
@@ -384,6 +385,10 @@ def train(
       on_device: PPO only: train with `ppo.DevicePPO`, whose rollout, advantages and
         updates stay on the JAX device, for a `make_batch` whose TimeSteps are JAX
         arrays (the Warp backend's `return_jax`); its checkpoints are `PPO`'s.
+      max_wall_s: a wall-clock budget in seconds of training (`LoopState.elapsed_s`,
+        summed over resumptions): the run stops at the first evaluation at or past
+        it, with that evaluation and a checkpoint as its last, even if `num_steps`
+        is not reached (`RunResult.env_steps` says where). None: no such budget.
 
     Raises:
       FileExistsError: `out_dir` holds a run and neither `resume` nor `overwrite`.
@@ -408,6 +413,12 @@ def train(
         lowest = 0 if name == "num_steps" else 1
         if not isinstance(value, int | np.integer) or value < lowest:
             raise ValueError(f"{name} = {value!r}; expected an integer >= {lowest}.")
+    if max_wall_s is not None and not (
+        isinstance(max_wall_s, int | float | np.integer | np.floating)
+        and not isinstance(max_wall_s, bool)
+        and max_wall_s > 0
+    ):
+        raise ValueError(f"max_wall_s = {max_wall_s!r}; expected a positive number of seconds.")
     checkpoint_every = eval_every if checkpoint_every is None else checkpoint_every
     if int(checkpoint_every) < 1:
         raise ValueError(f"checkpoint_every = {checkpoint_every!r}; expected a positive integer.")
@@ -480,6 +491,7 @@ def train(
     )
     title = f"{agent_name} on {env_name or 'environment'} (seed {seed})"
     last_eval = {"step": last_eval_step, "return": math.nan}
+    out_of_time = [False]
 
     def evaluate_and_log(state: loop.LoopState) -> None:
         seeds = [
@@ -500,6 +512,7 @@ def train(
             }
         )
         last_eval["step"], last_eval["return"] = state.env_steps, float(np.mean(returns))
+        out_of_time[0] = max_wall_s is not None and state.elapsed_s >= max_wall_s
         if log.tracker is not None and log.tracker.video_due(state.env_steps):
             log.tracker.record_video(state.env_steps, agent.policy(), make_env, seeds[0])
 
@@ -549,7 +562,7 @@ def train(
                     loop.Periodic(eval_every, evaluate_and_log),
                     loop.Periodic(checkpoint_every, save_checkpoint),
                 ),
-                should_stop=interrupt,
+                should_stop=lambda: interrupt() or out_of_time[0],
             )
             if interrupt() and state.env_steps < num_steps:
                 save_checkpoint(state, final=True)

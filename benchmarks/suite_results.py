@@ -13,8 +13,9 @@ tasks, 64 copies), D4PG with the 'batched' preset (8 copies). A cell stops at
 whichever budget it reaches first: `max_steps` environment steps or `max_minutes` of
 training wall-clock (metrics.csv `wall_time_s`: acting, learning and the evaluations
 inside the loop; starting Python and compiling aside). The wall-clock budget is
-checked at each evaluation, so a cell may overrun it by one evaluation period (PPO:
-61,440 steps; D4PG: 10,000 steps).
+checked at each evaluation (experiment.train's `max_wall_s`), so a cell may overrun
+it by one evaluation period (PPO: 61,440 steps; D4PG: 10,000 steps); a cell trains in
+one process, compiling once.
 
 Resuming, cell by cell:
   * a finished cell has `cell.json` in its directory and is never rerun;
@@ -237,7 +238,7 @@ def run_cell(settings: Settings, agent: str, task: str, seed: int) -> dict:
         experiment.train(
             agent,
             environments.factory(task),
-            min(steps + setup.eval_every, settings.max_steps),
+            settings.max_steps,
             seed,
             out_dir,
             env_name=task,
@@ -249,6 +250,7 @@ def run_cell(settings: Settings, agent: str, task: str, seed: int) -> dict:
             overwrite=not resume,
             progress=False,
             make_batch=environments.batch_factory(task) if setup.num_envs > 1 else None,
+            max_wall_s=60.0 * settings.max_minutes,
         )
     curve = [
         (int(row["step"]), float(row["wall_time_s"]), float(row["eval_return"])) for row in rows
@@ -514,8 +516,8 @@ def dry_run(settings: Settings) -> str:
         f"{settings.max_minutes:g} min (K = 4: "
         f"{math.ceil(to_run / 4) * settings.max_minutes / 60.0:.2f} h; K = 14: "
         f"{math.ceil(to_run / 14) * settings.max_minutes / 60.0:.2f} h)",
-        "plus per cell: start-up and JIT compilation once per evaluation period (not "
-        "counted in the budget), and at most one evaluation period past the wall-clock budget",
+        "plus per cell: start-up and JIT compilation once (not counted in the budget), "
+        "and at most one evaluation period past the wall-clock budget",
     ]
     return "\n".join(lines)
 

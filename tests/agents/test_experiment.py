@@ -230,3 +230,27 @@ def test_resume_on_suite_tasks_repeats_the_uninterrupted_run(
         "d4pg", make_env, 400, out_dir=str(tmp_path / "split"), resume=True, **settings
     )
     assert_same_run(whole, resumed)
+
+
+def test_a_wall_clock_budget_stops_at_the_first_evaluation_past_it(double_integrator, tmp_path):
+    make_env = lambda seed: double_integrator(seed)
+    settings = dict(seed=0, config_overrides=TINY, eval_every=100, eval_episodes=1, progress=False)
+    result = experiment.train(
+        "d4pg", make_env, 1000, out_dir=str(tmp_path), max_wall_s=1e-9, **settings
+    )
+    # Step 0's evaluation comes before any training time; step 100's is past the budget.
+    assert result.env_steps == 100
+    steps = [int(row["step"]) for row in csv_log.read_rows(result.metrics_path)]
+    assert steps == [0, 100]
+    saved = checkpoint.load(result.checkpoint_path)
+    assert saved["loop_state"].env_steps == 100
+    # Resumed, the budget (summed over resumptions) is still spent: one more period.
+    resumed = experiment.train(
+        "d4pg", make_env, 1000, out_dir=str(tmp_path), resume=True, max_wall_s=1e-9, **settings
+    )
+    assert resumed.env_steps == 200
+    for bad in (0, -1.0, "60", True):
+        with pytest.raises(ValueError, match="max_wall_s"):
+            experiment.train(
+                "d4pg", make_env, 100, out_dir=str(tmp_path / "bad"), max_wall_s=bad, **settings
+            )
