@@ -702,8 +702,9 @@ class WallsCorridor(Corridor):
         corridor_length: NumberOrVariation = 40.0,
         visible_side_planes: bool = False,
         include_initial_padding: bool = True,
-        max_walls: int | None = None,
         name: str = "walls_corridor",
+        *,
+        max_walls: int | None = None,
     ) -> None:
         super()._build(
             corridor_width=corridor_width,
