@@ -1205,12 +1205,13 @@ class Physics:
         depth: bool = False,
         segmentation: bool = False,
         scene_option: mujoco.MjvOption | None = None,
+        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
+        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
+        *,
         shadows: bool = True,
         reflections: bool = True,
         antialias: bool = True,
         level_of_detail: str = "auto",
-        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
-        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
     ) -> np.ndarray:
         """Renders a camera view with a cached `mujoco.Renderer`.
 
