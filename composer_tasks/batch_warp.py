@@ -46,7 +46,7 @@ a world agrees with its CPU copy to float32 accuracy, not bit for bit.
 import dataclasses
 import functools
 import logging
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import mujoco
 import numpy as np
@@ -743,6 +743,12 @@ class JaxActions:
         rows, refused = self._check(actions)
         return rows, bool(self._jax.device_get(refused))
 
+    def check(self, actions: Any) -> Tuple[Any, Any]:
+        """(the float32 (N, A) rows, a JAX bool scalar: whether some entry is not
+        finite or out of bounds), reading nothing back (`JaxStep.step` reads it with
+        the step's flags)."""
+        return self._check(actions)
+
 
 class _RecordedFields:
     """Fields by name from `lookup`, recording the names of the array fields read
@@ -842,6 +848,8 @@ class JaxStep:
         self._model_values: Optional[dict[str, Any]] = None
         self._traced: Any = None
         self._eager: Tuple[str, ...] = ()
+        self._pack = jax.jit(functools.partial(_pack_flags, jnp))
+        self._accepted = jnp.zeros((), bool)
 
     def invalidate_model(self) -> None:
         """The copies' model values changed (resets): upload them again at next use."""
@@ -932,10 +940,43 @@ class JaxStep:
 
         return function
 
-    def __call__(self) -> Tuple[dict, Any, Any, np.ndarray, np.ndarray]:
-        """(observation {name: (N, ...) JAX}, reward (N,) JAX, discount (N,) JAX,
-        terminated (N,) NumPy bools, diverged (N,) NumPy bools): the one host read
-        back per step is the (2, N) bools of `terminated` and `diverged`."""
+    def step(
+        self, skip: Optional[np.ndarray], after_launch: Any, refused: Any = None
+    ) -> Tuple[dict, Any, Any, "StepFlags"]:
+        """Advances the worlds one control step and computes its observations and
+        outcome on the device, with one small read back to the host: the (4, N)
+        int32 flags of which copies ended, which may have diverged, which overflowed
+        a buffer, and whether the actions were refused (`refused`, a JAX bool scalar
+        from `JaxActions.check`; None: they were accepted already).
+
+        `after_launch()` runs after the worlds stepped, before anything is read (the
+        batch uploads the resetting copies' rows there). A step that overflowed a
+        buffer in a world not in `skip` is redone with grown buffers (then the flags
+        are read again) or raises `WarpBufferOverflow`, before any result is used; a
+        step whose actions were refused is rolled back (`WarpSimulation.roll_back`)
+        and returns `StepFlags.refused` True, its results to be discarded.
+
+        Returns:
+          (observation {name: (N, ...) JAX}, reward (N,) JAX, discount (N,) JAX,
+          `StepFlags` of NumPy values).
+        """
+        simulation = self._simulation
+        simulation.launch()
+        after_launch()
+        growth = 0
+        while True:
+            observation, reward, discount, flags = self._evaluate(refused)
+            if flags[_REFUSED_ROW, 0]:
+                simulation.roll_back()
+                return observation, reward, discount, StepFlags(flags[0] != 0, flags[1] != 0, True)
+            if not simulation.redo_overflowed(flags[_OVERFLOW_ROW], skip, growth):
+                return observation, reward, discount, StepFlags(flags[0] != 0, flags[1] != 0, False)
+            growth += 1
+            after_launch()
+
+    def _evaluate(self, refused: Any) -> Tuple[dict, Any, Any, np.ndarray]:
+        """The step's observations, reward and discount (JAX), and the (4, N) host
+        flags (`step`), read back in one `jax.device_get`."""
         jnp = self._jnp
         traced = self._traced if self._traced is not None else self._first()
         data, model = self._data_inputs(), self._model_inputs()
@@ -956,9 +997,40 @@ class JaxStep:
                 )
             results = {**results, **eager}
         reward, terminated, discount = results[_OUTCOME]
-        flags = np.asarray(self._jax.device_get(jnp.stack([terminated, diverged])))
+        if refused is None:
+            refused = self._accepted
+        overflow = self._simulation.device_overflow()
+        flags = np.asarray(
+            self._jax.device_get(self._pack(terminated, diverged, overflow, refused))
+        )
         observation = {name: jnp.asarray(results[name]) for name in self._observation_names}
-        return observation, reward, discount, flags[0], flags[1]
+        return observation, reward, discount, flags
+
+
+class StepFlags(NamedTuple):
+    """What the host learns of a step on the device (`JaxStep.step`), as NumPy."""
+
+    terminated: np.ndarray  # (N,) bools: the outcome rule ended these copies' episodes.
+    diverged: np.ndarray  # (N,) bools: these worlds may have diverged (`WarpSimulation.check`).
+    refused: bool  # The actions were refused: the worlds were rolled back.
+
+
+# The rows of `JaxStep`'s (4, N) flags: terminated, diverged, overflow bits, refused.
+_OVERFLOW_ROW = 2
+_REFUSED_ROW = 3
+
+
+def _pack_flags(jnp: Any, terminated: Any, diverged: Any, overflow: Any, refused: Any) -> Any:
+    """The (4, N) int32 flags `JaxStep` reads back in one transfer."""
+    shape = terminated.shape
+    return jnp.stack(
+        [
+            terminated.astype(jnp.int32),
+            diverged.astype(jnp.int32),
+            jnp.reshape(overflow, shape).astype(jnp.int32) & _BUFFER_MASK,
+            jnp.broadcast_to(jnp.asarray(refused).astype(jnp.int32), shape),
+        ]
+    )
 
 
 # The key of the outcome rule among a JaxStep's functions.

@@ -154,10 +154,11 @@ _CONVERSIONS = ("__float__", "__int__", "__bool__", "__index__", "tolist", "item
 def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
     """Counts what leaves the device during act, step and observe, away from a
     rollout's end and episode ends: `jax.device_get`, the Python conversions of JAX
-    arrays, and `np.asarray` / `np.array` / `np.asanyarray` of JAX arrays (on Warp's
-    CPU device JAX's transfer guard sees no transfer, so the calls are counted). The
-    reads are the backend's: one scalar (were the actions in bounds) and the (2, N)
-    flags (which copies ended, which may have diverged)."""
+    arrays, `np.asarray` / `np.array` / `np.asanyarray` of JAX arrays and Warp
+    arrays' `numpy()` (on Warp's CPU device JAX's transfer guard sees no transfer, so
+    the calls are counted). One read per step, the backend's (4, N) flags: which
+    copies ended, which may have diverged, which overflowed a buffer, and whether the
+    actions were out of bounds."""
     env = _batch(on_device=True)
     agent = ppo.DevicePPO(_CONFIG, env.observation_spec(), env.action_spec(), _NUM_ENVS, 0)
     timestep = env.reset()
@@ -196,6 +197,13 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
             return _original(self, *args, **kwargs)
 
         monkeypatch.setattr(array_type, name, converted)
+    warp_numpy = warp.array.numpy
+
+    def counted_warp_numpy(self):
+        reads.append(("warp.array.numpy", [self.shape]))
+        return warp_numpy(self)
+
+    monkeypatch.setattr(warp.array, "numpy", counted_warp_numpy)
     returns = np.zeros(_NUM_ENVS)
     for _ in range(3):
         actions = agent.act(timestep.observation)
@@ -209,7 +217,7 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
         assert finished == []
         timestep = next_timestep
     monkeypatch.undo()
-    expected = [("device_get", [()]), ("device_get", [(2, _NUM_ENVS)])] * 3
+    expected = [("device_get", [(4, _NUM_ENVS)])] * 3
     assert reads == expected, reads
     env.close()
 
