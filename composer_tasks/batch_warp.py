@@ -109,6 +109,42 @@ def _batchable_fields() -> frozenset:
     return frozenset(names)
 
 
+@functools.cache
+def _batchable_options() -> dict:
+    """{"opt.<MjOption field>": MuJoCo Warp Option field} of the options MuJoCo Warp
+    can hold per world (its Option arrays whose shape starts with '*': timestep, the
+    solver tolerances, gravity, wind, magnetic, density, viscosity and impratio, kept
+    as 1 / sqrt(impratio))."""
+    from mujoco_warp._src import types as warp_types
+    from mujoco_warp._src import warp_util
+
+    names = {}
+    for field in dataclasses.fields(warp_types.Option):
+        shape = getattr(field.type, "shape", ())
+        if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
+            option = "impratio" if field.name == "impratio_invsqrt" else field.name
+            names[f"opt.{option}"] = field.name
+    return names
+
+
+def _warp_option_values(name: str, values: np.ndarray) -> np.ndarray:
+    """MjOption values (float64, one row per copy) as MuJoCo Warp's Option field of
+    `name` holds them: `mujoco_warp.put_model` stores impratio as 1 / sqrt(impratio)
+    (at least mjMINVAL) and raises the solver tolerance to at least 1e-6 (float32)."""
+    values = np.asarray(values, dtype=np.float64)
+    if name == "opt.impratio":
+        return 1.0 / np.sqrt(np.maximum(values, mujoco.mjMINVAL))
+    if name == "opt.tolerance":
+        return np.maximum(values, _MIN_WARP_TOLERANCE)
+    return values
+
+
+# Fluid forces run in MuJoCo Warp only where the model it was made from has some.
+_FLUID_OPTIONS = frozenset({"opt.wind", "opt.density", "opt.viscosity"})
+# `mujoco_warp.put_model`'s floor on the solver tolerance.
+_MIN_WARP_TOLERANCE = 1e-6
+
+
 def _simulated(name: str) -> bool:
     """False for a model field that changes only what is drawn (a site's colour) and
     that MuJoCo Warp holds no per-world copy of: the worlds run without it (the batch
@@ -372,34 +408,55 @@ class WarpSimulation:
     # Model.
 
     def _build_model(self, per_world: Tuple[str, ...]) -> None:
-        batchable = _batchable_fields()
-        blocked = [name for name in per_world if name not in batchable]
+        batchable, options = _batchable_fields(), _batchable_options()
+        blocked = [name for name in per_world if name not in batchable and name not in options]
         if blocked:
             raise ValueError(
                 f"{self._task_name}: the copies' models differ in {blocked}, which MuJoCo Warp "
                 "cannot hold per world (its per-world model fields are the Model arrays whose "
-                "shape starts with '*'); use backend='cpu' for this task or these variations"
+                f"shape starts with '*' and the options {sorted(options)}); use backend='cpu' "
+                "for this task or these variations"
             )
         self.model_arrays = self._mjw.put_model(
-            self._host_model, batch_sizes={name: self._num_envs for name in per_world}
+            self._host_model,
+            batch_sizes={name: self._num_envs for name in per_world if name in batchable},
         )
+        opt = self.model_arrays.opt
+        for name in per_world:
+            if name in options:
+                # put_model makes each option array with one row shared by the worlds
+                # (MuJoCo Warp indexes them by world modulo their length): N rows here.
+                shared = getattr(opt, options[name])
+                rows = np.repeat(shared.numpy(), self._num_envs, axis=0)
+                setattr(
+                    opt, options[name], self._wp.array(rows, dtype=shared.dtype, device=self.device)
+                )
+        if _FLUID_OPTIONS.intersection(per_world):
+            # Some copy may have fluid forces where copy 0 has none; a world with zero
+            # wind, density and viscosity gets zero fluid force.
+            self.model_arrays.has_fluid = True
         # Overflows are read from `Data.overflow` after each step (`check`), not printed.
-        self.model_arrays.opt.warn_overflow = 0
+        opt.warn_overflow = 0
         self._per_world = per_world
         self._graph = None
         self._static_poses_vary = bool(_STATIC_POSE_FIELDS.intersection(per_world))
 
     def write_model_fields(self, fields: Mapping[str, np.ndarray]) -> None:
-        """Gives every world its copy's values of these MjModel fields ((N, ...) each,
-        as the CPU batch expands them); a field not yet per world rebuilds the Warp
-        model with it per world."""
+        """Gives every world its copy's values of these MjModel fields and MjModel
+        options (`opt.<name>`) ((N, ...) each, as the CPU batch expands them); a field
+        not yet per world rebuilds the Warp model with it per world."""
         fields = {name: rows for name, rows in fields.items() if _simulated(name)}
         missing = tuple(name for name in fields if name not in self._per_world)
         if missing:
             with self._wp.ScopedDevice(self.device):
                 self._build_model(self._per_world + missing)
+        options = _batchable_options()
         for name, rows in fields.items():
-            array = getattr(self.model_arrays, name)
+            if name in options:
+                array = getattr(self.model_arrays.opt, options[name])
+                rows = _warp_option_values(name, rows)
+            else:
+                array = getattr(self.model_arrays, name)
             host = array.numpy()
             values = np.asarray(rows)
             if values.size != host.size:
@@ -531,32 +588,63 @@ class WarpSimulation:
         self._step1(data)
 
     def step(self, skip: Optional[np.ndarray] = None) -> None:
-        """Advances every world one control step (`nstep` substeps).
+        """Advances every world one control step (`nstep` substeps), then reads the
+        worlds' overflow flags back.
 
         A step that overflowed a contact or constraint buffer in a world not in
         `skip` (worlds whose results are discarded) is redone from its starting
         state with the overflowed buffers doubled, or raises `WarpBufferOverflow`
         (`WarpOptions.grow_buffers`).
         """
+        self.launch()
+        for growth in range(_MAX_GROWTHS + 1):
+            if not self.redo_overflowed(self.data_arrays.overflow.numpy(), skip, growth):
+                break
+
+    def launch(self) -> None:
+        """Advances every world one control step and reads nothing back: the caller
+        must pass the worlds' overflow flags (`data_arrays.overflow`, read after the
+        step) to `redo_overflowed` before using the step's results."""
         if not self._saved:
+            names = self._state_names
+            if self._acc_sensor_entries is not None:
+                # A step refused after it ran (`roll_back`) leaves the acceleration-stage
+                # sensors as the last accepted step computed them.
+                names += ("sensordata",)
             self._saved = {
-                name: self._wp.empty_like(getattr(self.data_arrays, name))
-                for name in self._state_names
+                name: self._wp.empty_like(getattr(self.data_arrays, name)) for name in names
             }
         self._launch()
-        for growth in range(_MAX_GROWTHS + 1):
-            overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
-            if skip is not None:
-                overflow[skip] = 0
-            overflowed = np.flatnonzero(overflow)
-            if not len(overflowed):
-                break
-            self._grow(
-                int(np.bitwise_or.reduce(overflow[overflowed])),
-                overflowed,
-                growth == _MAX_GROWTHS,
-            )
-            self._launch()
+        self.data.refresh()
+
+    def redo_overflowed(
+        self, overflow: np.ndarray, skip: Optional[np.ndarray], growth: int
+    ) -> bool:
+        """After `launch`: given the (N,) overflow flags the step left (`Data.overflow`,
+        read back), False if no world outside `skip` overflowed a buffer; else the
+        step is redone from its starting state with the overflowed buffers doubled
+        (True; `growth` counts the redos of this step so far), or `WarpBufferOverflow`
+        is raised (`WarpOptions.grow_buffers`, or `_MAX_GROWTHS` redos reached)."""
+        overflow = np.asarray(overflow).astype(np.int64) & _BUFFER_MASK
+        if skip is not None:
+            overflow[skip] = 0
+        overflowed = np.flatnonzero(overflow)
+        if not len(overflowed):
+            return False
+        self._grow(
+            int(np.bitwise_or.reduce(overflow[overflowed])), overflowed, growth == _MAX_GROWTHS
+        )
+        self._launch()
+        self.data.refresh()
+        return True
+
+    def roll_back(self) -> None:
+        """Returns every world to the state the last step started from (a step whose
+        actions were refused after it ran, `JaxStep`), with its derived quantities."""
+        with self._wp.ScopedDevice(self.device):
+            for name, saved in self._saved.items():
+                self._wp.copy(getattr(self.data_arrays, name), saved)
+            self._step1(self.data_arrays)
         self.data.refresh()
 
     def _launch(self) -> None:
@@ -615,6 +703,11 @@ class WarpSimulation:
         self._saved = {name: self._wp.empty_like(getattr(grown, name)) for name in self._saved}
         self._graph = None
         self.data.refresh(arrays_replaced=True)
+
+    def device_overflow(self) -> Any:
+        """The (N,) int32 overflow flags of the last step (`Data.overflow`), as a JAX
+        array over the Warp array's memory (read nothing)."""
+        return self._wp.to_jax(self.data_arrays.overflow)
 
     def time(self) -> np.ndarray:
         return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
@@ -706,9 +799,11 @@ class JaxActions:
     runs in the spec's dtype where JAX has it (float64 needs `jax_enable_x64`), else
     in float32 against the spec's bounds rounded inward to float32: a float32 value
     lies within a bound rounded inward exactly when it lies within the bound itself,
-    so both paths accept and refuse the same actions. The one host read is a scalar
-    per step, whether any entry failed; the caller then reads the actions back to name
-    the copy with the NumPy path's message.
+    so both paths accept and refuse the same actions. What comes back to the host is
+    one scalar, whether any entry failed: read at once (`__call__`), or with the step's
+    flags after the worlds stepped (`check`, then `JaxStep.step`, which rolls the
+    worlds back on a refusal); the caller then reads the actions back to name the copy
+    with the NumPy path's message.
 
     Args:
       spec: the bounded action spec of one copy.

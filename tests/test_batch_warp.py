@@ -248,6 +248,44 @@ def test_per_world_model_variation_reaches_the_right_world():
         _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE)
 
 
+def test_per_world_options_reach_the_right_world():
+    """Per-copy gravity, timestep and fluid (MjOption fields MuJoCo Warp holds per
+    world) run each world on its copy's values, as the CPU batch runs each copy; the
+    worlds without fluid forces run without them though another world has some."""
+    cpu, gpu = _pair("cartpole", "swingup")
+    _assert_reset_equal(cpu, gpu)
+    gravity_z = np.array([-9.81, -2.0, -15.0, -9.81])
+    timestep = np.array([0.01, 0.01, 0.01, 0.005])
+    density = np.array([0.0, 0.0, 1000.0, 0.0])
+    for batch in (cpu, gpu):
+        for index in (1, 2, 3):
+            with batch.copy_physics(index) as physics:
+                physics.model.opt.gravity[2] = gravity_z[index]
+                physics.model.opt.timestep = timestep[index]
+                physics.model.opt.density = density[index]
+    opt = gpu.warp.model_arrays.opt
+    np.testing.assert_array_equal(opt.gravity.numpy()[:, 2], gravity_z.astype(np.float32))
+    np.testing.assert_array_equal(opt.timestep.numpy(), timestep.astype(np.float32))
+    np.testing.assert_array_equal(opt.density.numpy(), density.astype(np.float32))
+    start = gpu.warp.time()
+    cpu_start = cpu.batch.bind("time").copy()
+    for actions in _actions(cpu, 5, seed=5):
+        _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE)
+    elapsed = cpu.batch.bind("time") - cpu_start
+    assert elapsed[3] == elapsed[0] / 2
+    np.testing.assert_allclose(gpu.warp.time() - start, elapsed, rtol=1e-5)
+
+
+def test_options_warp_cannot_hold_per_world_are_refused_naming_them():
+    gpu = suite.load_batch("cartpole", "balance", 2, seed=_SEED, backend="warp", device=_DEVICE)
+    gpu.reset()
+    with pytest.raises(
+        ValueError, match=r"differ in \['opt.iterations'\], which MuJoCo Warp cannot"
+    ):
+        with gpu.copy_physics(1) as physics:
+            physics.model.opt.iterations = 3
+
+
 def test_non_vectorised_task_is_refused_naming_the_task():
     with pytest.raises(ValueError, match="RandomHeightTask does not set composer.Task.vectorized"):
         BatchEnvironment(RandomHeightTask, 2, seed=0, backend="warp", device=_DEVICE)
