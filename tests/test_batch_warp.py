@@ -452,6 +452,40 @@ def test_jax_actions_are_refused_as_numpy_actions_are(cartpole):
     gpu.step(jnp.ones((_NUM_ENVS, 1), jnp.int32))
 
 
+def test_jax_actions_refused_after_the_step_roll_the_worlds_back():
+    """With no copy resetting first, the device's bounds check of JAX actions comes
+    back with the step's flags, after the worlds stepped: a refused step rolls them
+    back, so the batch goes on exactly as a twin that never saw the bad actions."""
+    jnp = pytest.importorskip("jax").numpy
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    kwargs = dict(seed=2, task_kwargs={"time_limit": 1.0}, backend=options)
+    refusing = suite.load_batch("cartpole", "swingup", 3, **kwargs)
+    twin = suite.load_batch("cartpole", "swingup", 3, **kwargs)
+    refusing.reset()
+    twin.reset()
+    actions = jnp.asarray(_actions(twin, 5, seed=3), jnp.float32)
+    for row in actions[:2]:
+        refusing.step(row)
+        twin.step(row)
+    before = {name: np.array(refusing.warp.field(name)) for name in ("qpos", "qvel", "time")}
+    with pytest.raises(ValueError, match=r"actions of copy 1 are not finite: \[nan\]"):
+        refusing.step(actions[2].at[1, 0].set(jnp.nan))
+    with pytest.raises(ValueError, match="actions of copy 0 are outside the bounds"):
+        refusing.step(actions[2].at[0, 0].set(2.0))
+    for name, value in before.items():
+        np.testing.assert_array_equal(np.asarray(refusing.warp.field(name)), value, err_msg=name)
+    for row in actions[2:]:
+        got, expected = refusing.step(row), twin.step(row)
+        for field in ("step_type", "reward", "discount"):
+            np.testing.assert_array_equal(
+                np.asarray(getattr(got, field)), np.asarray(getattr(expected, field))
+            )
+        for name, value in expected.observation.items():
+            np.testing.assert_array_equal(
+                np.asarray(got.observation[name]), np.asarray(value), err_msg=name
+            )
+
+
 def test_jax_action_bounds_round_inward():
     """A bound that float32 cannot hold: the device compares against the float32 value
     on the inside, so it agrees with the float64 comparison of the NumPy path."""
@@ -513,6 +547,38 @@ def test_overflowing_step_is_redone_with_grown_buffers(caplog):
             np.testing.assert_allclose(got.observation[name], value, atol=1e-5, err_msg=name)
     assert small.warp.njmax > 2 and small.warp.nconmax > 1
     assert "redoing the step" in caplog.text
+
+
+def test_jax_overflow_is_read_with_the_step_flags_and_redone_or_raised(caplog):
+    """On the device path the overflow flags come back with the step's other flags
+    (one read): an overflowed step is still redone with grown buffers, or raises,
+    before its results are used."""
+    jnp = pytest.importorskip("jax").numpy
+    options = batch_warp.WarpOptions(
+        device=_DEVICE, nconmax=1, njmax=2, array_module="jax", return_jax=True
+    )
+    small = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=options)
+    roomy_options = dataclasses.replace(options, nconmax=None, njmax=None)
+    roomy = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=roomy_options)
+    small.reset()
+    roomy.reset()
+    for row in _actions(roomy, 3, seed=8):
+        row = jnp.asarray(row, jnp.float32)
+        with caplog.at_level("WARNING", logger="composer_tasks.batch_warp"):
+            got = small.step(row)
+        expected = roomy.step(row)
+        for name, value in expected.observation.items():
+            np.testing.assert_allclose(
+                np.asarray(got.observation[name]), np.asarray(value), atol=1e-5, err_msg=name
+            )
+    assert small.warp.njmax > 2 and small.warp.nconmax > 1
+    assert "redoing the step" in caplog.text
+    raising = suite.load_batch(
+        "cheetah", "run", 2, seed=_SEED, backend=dataclasses.replace(options, grow_buffers=False)
+    )
+    raising.reset()
+    with pytest.raises(batch_warp.WarpBufferOverflow, match=r"ran out of constraint rows"):
+        raising.step(jnp.zeros((2, 6), jnp.float32))
 
 
 def test_sized_buffers_hold_a_rollout(cheetah):
