@@ -21,20 +21,25 @@ What runs where:
     are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
     copies on a GPU), and whose `model` fields are the copies' (CPU) model values.
     With `array_module="jax"` they run on the device instead (`JaxStep`): over
-    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (2, N)
-    bool array (ended, possibly diverged) read back per step for the episode
-    bookkeeping; `WarpOptions.return_jax` returns the TimeSteps as JAX arrays.
+    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (4, N)
+    int32 array read back per step (ended, possibly diverged, overflowed, actions
+    refused: `JaxStep.step`) for the episode bookkeeping; `WarpOptions.return_jax`
+    returns the TimeSteps as JAX arrays.
   * Per-copy model values (model variations, a task's `batch_model_fields`) are the
     fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
     becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
     holding every copy's own model value, derived fields included, so a world runs
-    on its copy's model (in float32) as the CPU batch does; a field MuJoCo Warp
-    cannot hold per world raises a ValueError naming it and the task.
+    on its copy's model (in float32) as the CPU batch does; per-copy options
+    (`opt.<name>`) become MuJoCo Warp's per-world options where it has them
+    (`_batchable_options`); a field MuJoCo Warp cannot hold per world raises a
+    ValueError naming it and the task.
   * Buffers: contacts and constraint rows per world are sized from the model (see
     `buffer_sizes`) or given (`WarpOptions`); after every step MuJoCo Warp's own
-    per-world overflow flags (`Data.overflow`, `OverflowType`) are read, and a step
-    that overflowed a buffer raises `WarpBufferOverflow` naming the buffer, the
-    copies and the size to pass. An overflow never passes silently.
+    per-world overflow flags (`Data.overflow`, `OverflowType`) are read (with the
+    step's other flags on the JAX path) before its results are used, and a step
+    that overflowed a buffer is redone with grown buffers or raises
+    `WarpBufferOverflow` naming the buffer, the copies and the size to pass. An
+    overflow never passes silently.
   * A world whose qpos, qvel or qacc turns non-finite (or beyond MuJoCo's 1e10)
     ends its copy's episode, or raises `PhysicsError("copy i: ...")`, with the
     message the CPU batch gives for MuJoCo's matching divergence warning.

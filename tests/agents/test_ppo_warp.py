@@ -223,6 +223,48 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
 
 
 @needs_warp
+def test_a_diverged_copy_ends_its_episode_on_the_device_path():
+    """DevicePPO's calls (JAX actions, JAX TimeSteps) with the one read per step: a copy
+    whose state turns non-finite ends its episode (LAST, discount 0, its previous
+    observation) and resets at the next step, and the update stays finite."""
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    env = suite.load_batch(
+        "cartpole",
+        "balance",
+        _NUM_ENVS,
+        seed=0,
+        task_kwargs=_TASK_KWARGS,
+        backend=options,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    agent = ppo.DevicePPO(_CONFIG, env.observation_spec(), env.action_spec(), _NUM_ENVS, 0)
+    timestep = env.reset()
+    kinds = []
+    for step in range(_CONFIG.rollout_steps // _NUM_ENVS):
+        if step == 2:
+            with env.copy_physics(3) as physics:
+                physics.data.qvel[:] = np.nan
+        actions = agent.act(timestep.observation)
+        next_timestep = env.step(actions)
+        metrics = agent.observe(timestep, actions, next_timestep)
+        kinds.append(np.asarray(next_timestep.step_type).tolist())
+        if step == 2:
+            assert float(next_timestep.discount[3]) == 0.0
+            assert float(next_timestep.reward[3]) == 0.0
+            for name, value in timestep.observation.items():
+                np.testing.assert_array_equal(
+                    np.asarray(next_timestep.observation[name][3]), np.asarray(value[3])
+                )
+        for value in next_timestep.observation.values():
+            assert np.all(np.isfinite(np.asarray(value)))
+        timestep = next_timestep
+    assert kinds[2] == [1, 1, 1, 2, 1, 1, 1, 1]
+    assert kinds[3] == [1, 1, 1, 0, 1, 1, 1, 1]
+    assert metrics and all(np.isfinite(value) for value in metrics.values()), metrics
+    env.close()
+
+
+@needs_warp
 def test_experiment_trains_on_device_through_the_environment_name(tmp_path):
     result = experiment.train(
         "ppo",
