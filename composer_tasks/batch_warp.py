@@ -180,6 +180,28 @@ def _restore_entries_kernel() -> Any:
     return _RESTORE_KERNEL[0]
 
 
+_SCATTER_KERNEL: list = []
+
+
+def _scatter_rows_kernel() -> Any:
+    """A generic Warp kernel over (i, entry): target[rows[i], entry] = source[i, entry]
+    (made on first use, as `_restore_entries_kernel`)."""
+    if not _SCATTER_KERNEL:
+        import warp as wp
+
+        @wp.kernel
+        def scatter_rows(
+            rows: wp.array(dtype=wp.int32),  # type: ignore[valid-type]
+            source: wp.array2d(dtype=Any),  # type: ignore[valid-type]
+            target: wp.array2d(dtype=Any),  # type: ignore[valid-type]
+        ) -> None:
+            position, entry = wp.tid()  # pyright: ignore
+            target[rows[position], entry] = source[position, entry]
+
+        _SCATTER_KERNEL.append(scatter_rows)
+    return _SCATTER_KERNEL[0]
+
+
 def _rotation_matrices(quaternions: np.ndarray) -> np.ndarray:
     """(..., 3, 3) rotation matrices of unit quaternions (..., 4) in MuJoCo's (w, x, y, z)."""
     w, x, y, z = np.moveaxis(quaternions, -1, 0)
@@ -462,14 +484,17 @@ class WarpSimulation:
                 rows = _warp_option_values(name, rows)
             else:
                 array = getattr(self.model_arrays, name)
-            host = array.numpy()
+            # The array's shape as NumPy sees it, known without reading it back.
+            shape = tuple(array.shape) + tuple(getattr(array.dtype, "_shape_", ()))
+            scalar = getattr(array.dtype, "_wp_scalar_type_", array.dtype)
             values = np.asarray(rows)
-            if values.size != host.size:
+            if values.size != int(np.prod(shape)):
                 raise ValueError(
-                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds {host.size} values "
-                    f"for {self._num_envs} worlds, the copies' models {values.size}"
+                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds "
+                    f"{int(np.prod(shape))} values for {self._num_envs} worlds, the copies' "
+                    f"models {values.size}"
                 )
-            array.assign(values.reshape(host.shape).astype(host.dtype, copy=False))
+            array.assign(values.reshape(shape).astype(self._wp.dtype_to_numpy(scalar), copy=False))
 
     # State.
 
@@ -483,23 +508,54 @@ class WarpSimulation:
 
     def upload(self, state: Mapping[str, np.ndarray], rows: Optional[np.ndarray]) -> None:
         """Writes the integration state of worlds `rows` (None: all) from the CPU
-        batch's (N, ...) state rows `state`, and clears their overflow flags."""
+        batch's (N, ...) state rows `state`, reading nothing back from the device
+        (the rows go up and are scattered into their worlds by a kernel)."""
+        wp = self._wp
         if not self._state_names:
             self._state_names = tuple(name for name in state if name != "plugin_state")
+        index = None
+        if rows is not None:
+            index = wp.array(np.asarray(rows, dtype=np.int32), dtype=wp.int32, device=self.device)
         for name, values in state.items():
             if name == "plugin_state":
                 continue
-            array = getattr(self.data_arrays, name)
-            host = array.numpy()
-            source = values if rows is None else values[rows]
-            target_shape = host.shape if rows is None else (len(rows),) + host.shape[1:]
-            converted = np.asarray(source).reshape(target_shape).astype(host.dtype, copy=False)
-            if rows is None:
-                host[...] = converted
+            flat = self._world_rows(getattr(self.data_arrays, name))
+            source = np.asarray(values if rows is None else values[rows])
+            converted = np.ascontiguousarray(
+                source.reshape(len(source), -1), dtype=wp.dtype_to_numpy(flat.dtype)
+            )
+            if converted.shape[1] != flat.shape[1]:
+                raise ValueError(
+                    f"{self._task_name}: MuJoCo Warp's {name} holds {flat.shape[1]} values per "
+                    f"world, the copies' state {converted.shape[1]}"
+                )
+            if not converted.shape[1]:
+                continue
+            if index is None:
+                flat.assign(converted)
             else:
-                host[rows] = converted
-            if not self.device.is_cpu:
-                array.assign(host)
+                wp.launch(
+                    _scatter_rows_kernel(),
+                    dim=converted.shape,
+                    inputs=[index, wp.array(converted, dtype=flat.dtype, device=self.device)],
+                    outputs=[flat],
+                    device=self.device,
+                )
+
+    def _world_rows(self, array: Any) -> Any:
+        """A (N, values per world) Warp array of scalars sharing the memory of the
+        world-major Warp data array `array` (of scalars, vectors or quaternions)."""
+        if not array.is_contiguous:
+            raise RuntimeError(f"MuJoCo Warp's data array {array.shape} is not contiguous")
+        scalar = getattr(array.dtype, "_wp_scalar_type_", array.dtype)
+        width = int(np.prod(array.shape[1:], dtype=np.int64)) * self._wp.types.type_size(
+            array.dtype
+        )
+        if not width:
+            return self._wp.zeros((array.shape[0], 0), dtype=scalar, device=self.device)
+        return self._wp.array(
+            ptr=array.ptr, dtype=scalar, shape=(array.shape[0], width), device=self.device
+        )
 
     def forward_positions(self) -> None:
         """Runs the position and velocity stages in every world (`step1`): after an

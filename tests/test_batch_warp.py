@@ -257,16 +257,23 @@ def test_per_world_options_reach_the_right_world():
     gravity_z = np.array([-9.81, -2.0, -15.0, -9.81])
     timestep = np.array([0.01, 0.01, 0.01, 0.005])
     density = np.array([0.0, 0.0, 1000.0, 0.0])
+    # Held as put_model holds them: tolerance at least 1e-6, impratio as 1 / sqrt.
+    tolerance = np.array([1e-8, 1e-10, 1e-3, 1e-8])
+    impratio = np.array([1.0, 4.0, 1.0, 1.0])
     for batch in (cpu, gpu):
         for index in (1, 2, 3):
             with batch.copy_physics(index) as physics:
                 physics.model.opt.gravity[2] = gravity_z[index]
                 physics.model.opt.timestep = timestep[index]
                 physics.model.opt.density = density[index]
+                physics.model.opt.tolerance = tolerance[index]
+                physics.model.opt.impratio = impratio[index]
     opt = gpu.warp.model_arrays.opt
     np.testing.assert_array_equal(opt.gravity.numpy()[:, 2], gravity_z.astype(np.float32))
     np.testing.assert_array_equal(opt.timestep.numpy(), timestep.astype(np.float32))
     np.testing.assert_array_equal(opt.density.numpy(), density.astype(np.float32))
+    np.testing.assert_array_equal(opt.tolerance.numpy(), np.float32([1e-6, 1e-6, 1e-3, 1e-6]))
+    np.testing.assert_array_equal(opt.impratio_invsqrt.numpy(), np.float32([1.0, 0.5, 1.0, 1.0]))
     start = gpu.warp.time()
     cpu_start = cpu.batch.bind("time").copy()
     for actions in _actions(cpu, 5, seed=5):
@@ -484,6 +491,43 @@ def test_jax_actions_refused_after_the_step_roll_the_worlds_back():
             np.testing.assert_array_equal(
                 np.asarray(got.observation[name]), np.asarray(value), err_msg=name
             )
+
+
+def test_a_device_step_reads_back_one_flags_array(monkeypatch):
+    """Per step on the device path one (4, N) array comes back; a step where copies
+    reset first reads the actions' check before the resets too, and uploads the
+    reset rows without reading the worlds' arrays back."""
+    jax = pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole", "swingup", 3, seed=1, task_kwargs={"time_limit": 0.03}, backend=options
+    )
+    batch.reset()
+    actions = jax.numpy.zeros((3, 1), jax.numpy.float32)
+    batch.step(actions)  # Compiles first.
+    reads = []
+    device_get = jax.device_get
+    warp_numpy = warp.array.numpy
+
+    def counted_device_get(value):
+        reads.append(("device_get", [np.shape(leaf) for leaf in jax.tree.leaves(value)]))
+        return device_get(value)
+
+    def counted_warp_numpy(self):
+        reads.append(("warp.array.numpy", [self.shape]))
+        return warp_numpy(self)
+
+    monkeypatch.setattr(jax, "device_get", counted_device_get)
+    monkeypatch.setattr(warp.array, "numpy", counted_warp_numpy)
+    kinds, per_step = [], []
+    for _ in range(3):
+        kinds.append(np.asarray(batch.step(actions).step_type).tolist())
+        per_step.append(list(reads))
+        reads.clear()
+    monkeypatch.undo()
+    assert kinds == [[1, 1, 1], [2, 2, 2], [0, 0, 0]]
+    flags = ("device_get", [(4, 3)])
+    assert per_step == [[flags], [flags], [("device_get", [()]), flags]], per_step
 
 
 def test_jax_action_bounds_round_inward():
