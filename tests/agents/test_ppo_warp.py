@@ -225,8 +225,8 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
 @needs_warp
 def test_a_diverged_copy_ends_its_episode_on_the_device_path():
     """DevicePPO's calls (JAX actions, JAX TimeSteps) with the one read per step: a copy
-    whose state turns non-finite ends its episode (LAST, discount 0, its previous
-    observation) and resets at the next step, and the update stays finite."""
+    whose state turns non-finite ends its episode (LAST, reward and discount 0, its
+    previous observation) and resets at the next step; the agent sees finite values."""
     options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
     env = suite.load_batch(
         "cartpole",
@@ -240,13 +240,13 @@ def test_a_diverged_copy_ends_its_episode_on_the_device_path():
     agent = ppo.DevicePPO(_CONFIG, env.observation_spec(), env.action_spec(), _NUM_ENVS, 0)
     timestep = env.reset()
     kinds = []
-    for step in range(_CONFIG.rollout_steps // _NUM_ENVS):
+    for step in range(4):
         if step == 2:
             with env.copy_physics(3) as physics:
                 physics.data.qvel[:] = np.nan
         actions = agent.act(timestep.observation)
         next_timestep = env.step(actions)
-        metrics = agent.observe(timestep, actions, next_timestep)
+        assert agent.observe(timestep, actions, next_timestep) == {}
         kinds.append(np.asarray(next_timestep.step_type).tolist())
         if step == 2:
             assert float(next_timestep.discount[3]) == 0.0
@@ -260,7 +260,6 @@ def test_a_diverged_copy_ends_its_episode_on_the_device_path():
         timestep = next_timestep
     assert kinds[2] == [1, 1, 1, 2, 1, 1, 1, 1]
     assert kinds[3] == [1, 1, 1, 0, 1, 1, 1, 1]
-    assert metrics and all(np.isfinite(value) for value in metrics.values()), metrics
     env.close()
 
 
