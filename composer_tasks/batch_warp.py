@@ -124,11 +124,15 @@ def _batchable_options() -> dict:
     from mujoco_warp._src import warp_util
 
     names = {}
+    options = mujoco.MjModel.from_xml_string("<mujoco/>").opt
     for field in dataclasses.fields(warp_types.Option):
         shape = getattr(field.type, "shape", ())
         if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
             option = "impratio" if field.name == "impratio_invsqrt" else field.name
-            names[f"opt.{option}"] = field.name
+            # Only options held as MuJoCo holds them (or converted by
+            # `_warp_option_values`): a Warp-only array has no per-copy source.
+            if hasattr(options, option):
+                names[f"opt.{option}"] = field.name
     return names
 
 
