@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas import assets
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.composer import variation
@@ -495,6 +496,10 @@ class GapsCorridor(Corridor):
       visible_side_planes: draw the bounding planes.
       max_platforms: pool size; by default the most platforms the parameters'
         bounds allow. Needed when a length is a variation of unknown bounds.
+      aesthetic: "default" or a style of `arenas.assets` ("outdoor_natural"):
+        as dm_control's, the style's ground material on every platform (whose
+        colour is then MuJoCo's default geom grey, `platform_rgba` unused) and its
+        sky box in place of the gradient one.
       name: the arena's name.
     """
 
@@ -508,8 +513,17 @@ class GapsCorridor(Corridor):
         platform_rgba: ColourOrVariation = _PLATFORM_RGBA,
         visible_side_planes: bool = False,
         max_platforms: int | None = None,
+        aesthetic: str = "default",
         name: str = "gaps_corridor",
     ) -> None:
+        if aesthetic != "default":
+            try:
+                assets.check_style(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
@@ -530,13 +544,21 @@ class GapsCorridor(Corridor):
                 remaining = self._length_bounds[1] - start_platform_end
                 estimate = 1 + max(0, int(np.ceil(remaining / step)))
         self._capacity = _capacity(max_platforms, "max_platforms", estimate)
+        material = "corridor_ground"
+        if aesthetic != "default":
+            # dm_control corridors.py: the style replaces the sky box, and its platforms
+            # take the style's material and no colour of their own (no draws).
+            self._spec.delete(self._spec.texture("skybox"))
+            material = assets.add_style(self._spec, aesthetic).name
+            self._platform_rgba = platform_rgba = _PLATFORM_RGBA
+        self._aesthetic = aesthetic
         self._platforms = pools.BoxPool(
             self._spec.worldbody,
             "platform",
             self._capacity,
             # Each episode writes the drawn colours; a variation's boxes compile grey.
             rgba=_PLATFORM_RGBA if callable(platform_rgba) else platform_rgba,
-            material="corridor_ground",
+            material=material,
         )
         self._warned_full = False
 
