@@ -156,16 +156,43 @@ CASES = [
     ),
 ]
 SLOW_CASES = [
-    pytest.param(name, marks=_MARK.dm_control_api(f"locomotion.examples.{module}.{name}"), id=name)
-    for module, name in (
-        ("basic_cmu_2019", "cmu_humanoid_run_walls"),
-        ("basic_cmu_2019", "cmu_humanoid_run_gaps"),
-        ("basic_cmu_2019", "cmu_humanoid_maze_forage"),
-        ("basic_cmu_2019", "cmu_humanoid_heterogeneous_forage"),
-        ("basic_rodent_2020", "rodent_escape_bowl"),
-        ("basic_rodent_2020", "rodent_run_gaps"),
-        ("basic_rodent_2020", "rodent_maze_forage"),
-    )
+    pytest.param(
+        "cmu_humanoid_run_walls",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_cmu_2019.cmu_humanoid_run_walls"),
+        id="cmu_humanoid_run_walls",
+    ),
+    pytest.param(
+        "cmu_humanoid_run_gaps",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_cmu_2019.cmu_humanoid_run_gaps"),
+        id="cmu_humanoid_run_gaps",
+    ),
+    pytest.param(
+        "cmu_humanoid_maze_forage",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_cmu_2019.cmu_humanoid_maze_forage"),
+        id="cmu_humanoid_maze_forage",
+    ),
+    pytest.param(
+        "cmu_humanoid_heterogeneous_forage",
+        marks=_MARK.dm_control_api(
+            "locomotion.examples.basic_cmu_2019.cmu_humanoid_heterogeneous_forage"
+        ),
+        id="cmu_humanoid_heterogeneous_forage",
+    ),
+    pytest.param(
+        "rodent_escape_bowl",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_rodent_2020.rodent_escape_bowl"),
+        id="rodent_escape_bowl",
+    ),
+    pytest.param(
+        "rodent_run_gaps",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_rodent_2020.rodent_run_gaps"),
+        id="rodent_run_gaps",
+    ),
+    pytest.param(
+        "rodent_maze_forage",
+        marks=_MARK.dm_control_api("locomotion.examples.basic_rodent_2020.rodent_maze_forage"),
+        id="rodent_maze_forage",
+    ),
 ]
 
 
@@ -207,3 +234,50 @@ def test_locomotion_examples_match_dm_control(examples_run, case):
 @pytest.mark.parametrize("case", SLOW_CASES)
 def test_locomotion_examples_slow_match_dm_control(slow_examples_run, case):
     assert_case(slow_examples_run, case)
+
+
+TRACKING_PROGRAM = """
+import numpy as np
+from dm_control.locomotion.examples import cmu_2020_tracking
+from dm_control.locomotion.mocap import cmu_mocap_data
+from dm_control.locomotion.tasks.reference_pose import datasets, types
+from dm_control.locomotion.walkers import cmu_humanoid
+
+# Patched for this program only (the workers outlive it): the CMU 2020 data is a
+# 480 MB download, so both sides read dm_control's test clips, named as the
+# example's collection, on the body they were fitted to (V2019).
+saved = (cmu_mocap_data.get_path_for_cmu, datasets.DATASETS["walk_tiny"],
+         cmu_humanoid.CMUHumanoidPositionControlledV2020)
+try:
+    cmu_mocap_data.get_path_for_cmu = lambda version="2020": {path!r}
+    datasets.DATASETS["walk_tiny"] = types.ClipCollection(ids=("cmuv2019_001", "cmuv2019_002"))
+    cmu_humanoid.CMUHumanoidPositionControlledV2020 = cmu_humanoid.CMUHumanoidPositionControlled
+    env = cmu_2020_tracking.cmu_humanoid_tracking(random_state=np.random.RandomState(5))
+    record("spec", {{key: [list(value.shape), str(value.dtype)]
+                    for key, value in env.observation_spec().items()}})
+    record("actions", list(env.action_spec().shape))
+    record("timing", [env.physics.timestep(), env.control_timestep(), env._time_limit])
+    # The test clips are too short for the example's 10 steps plus 5 ahead: no
+    # clip can start an episode, on either side.
+    check("reset", env.reset)
+finally:
+    (cmu_mocap_data.get_path_for_cmu, datasets.DATASETS["walk_tiny"],
+     cmu_humanoid.CMUHumanoidPositionControlledV2020) = saved
+"""
+
+
+@pytest.mark.dm_control_api("locomotion.examples.cmu_2020_tracking.cmu_humanoid_tracking")
+def test_cmu_tracking_example_matches_dm_control(differential):
+    import os
+
+    from tests.differential import dm_control_tests, harness
+
+    reference = harness.reference_python()
+    path = os.path.join(
+        dm_control_tests.dm_control_root(reference), "locomotion", "mocap", "test_trajectories.h5"
+    )
+    if not os.path.exists(path):
+        pytest.skip(f"dm_control's clip file is missing: {path}")
+    differential.assert_same(
+        TRACKING_PROGRAM.format(path=path), "locomotion_examples_tracking", rtol=1e-5, atol=1e-6
+    )
