@@ -76,6 +76,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.soccer.observables": "composer_tasks.tasks.soccer.observables",
     "dm_control.locomotion.soccer.camera": "composer_tasks.tasks.soccer.camera",
     "dm_control.locomotion.soccer.explore": "suites.soccer_explore",
+    # The reference environments' factories (basic_cmu_2019, basic_rodent_2020, ...).
+    "dm_control.locomotion.examples": "suites.locomotion_examples",
     "dm_control.manipulation.bricks": "composer_tasks.tasks.manipulation.bricks",
     "dm_control.manipulation.lift": "composer_tasks.tasks.manipulation.lift",
     "dm_control.manipulation.place": "composer_tasks.tasks.manipulation.place",

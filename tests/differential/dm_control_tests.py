@@ -87,8 +87,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "mjcf/debugging_test.py": _PRIVATE_MJCF,
     "mjcf/code_for_debugging_test.py": _PRIVATE_MJCF,
     "mjcf/xml_validation_test.py": _PRIVATE_MJCF,
-    "suite/utils": "private: the suite's own helpers (AMC parsing, randomizers), "
-    "outside the public surface issue 32 enumerates",
 }
 
 DEFAULT_TIMEOUT_S = 600.0
