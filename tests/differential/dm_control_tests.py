@@ -17,12 +17,10 @@ counterpart here by design), or when one of its imports has no counterpart in th
 mapping table (the reason names the import). Every other file is in scope, and a
 file that fails here at collection counts all its tests as errors.
 
-Documented differences. A test that cannot pass here by design (it checks only the
-wording of a message, dm_control's ctypes internals, or a MuJoCo 3 feature that
-MuJoCo 4 removed) is listed in `DOCUMENTED_DIFFERENCES` by its pytest id
-(`path::Class::test`, path relative to dm_control/) with the reason. It is not run
-(pytest `--deselect`), counted apart per file ("documented") and left out of the
-denominator; each reason is a row of the report. Everything else is measured.
+A single test may be listed in `DOCUMENTED_DIFFERENCES` (`"path::Class::test"`) with
+the reason it cannot pass here by design (it reads PyMJCF's XML schema objects, or
+checks only an error message's wording): it is not run (pytest `--deselect`), is
+counted apart as documented, and leaves the denominator.
 
 The denominator of the pass rate is the number of tests dm_control itself collects
 in each in-scope file (pytest `--collect-only` in the reference venv), so a file
@@ -108,7 +106,7 @@ _NO_COMPOSITE = (
     "MuJoCo 4 has no <composite> element (MuJoCo's cable is built with <replicate> or "
     "<flexcomp> now); the model of the test does not compile here"
 )
-# dm_control test (pytest id: path::Class::test) -> why it cannot pass here by design.
+# Test id ("path::Class::test", path relative to dm_control/) -> why it cannot pass here.
 DOCUMENTED_DIFFERENCES: dict[str, str] = {
     "mujoco/engine_test.py::MujocoEngineTest::testNanControl": _WORDING_ONLY,
     "mujoco/engine_test.py::MujocoEngineTest::testSuppressPhysicsError": _WORDING_ONLY
@@ -117,12 +115,6 @@ DOCUMENTED_DIFFERENCES: dict[str, str] = {
     "mujoco/engine_test.py::MujocoEngineTest::testSetGetPhysicsStateWithPlugin": _NO_COMPOSITE,
     "mjcf/physics_test.py::PhysicsTest::test_plugins_elasticity": _NO_COMPOSITE,
 }
-
-
-def documented_tests(path: str, table: dict[str, str] = DOCUMENTED_DIFFERENCES) -> list[str]:
-    """The pytest ids of `path`'s tests listed as documented differences."""
-    return sorted(test for test in table if test.split("::", 1)[0] == path)
-
 
 DEFAULT_TIMEOUT_S = 600.0
 # Seconds one test may run. A test past it fails alone (the staged conftest.py stops it
@@ -341,11 +333,10 @@ def run_file(destination: str, path: str, timeout_s: float) -> FileResult:
     """Runs one ported test file with pytest here; its counts from the JUnit XML."""
     junit = os.path.join(destination, "junit", path.replace("/", "__") + ".xml")
     os.makedirs(os.path.dirname(junit), exist_ok=True)
-    documented = documented_tests(path)
-    deselected = [f"--deselect={PACKAGE}/{test}" for test in documented]
-    command = _pytest_command(
-        sys.executable, destination, ["-q", f"--junitxml={junit}", *deselected]
-    )
+    documented = [t for t in DOCUMENTED_DIFFERENCES if t.split("::", 1)[0] == path]
+    # Relative to the root directory: pytest does not match an absolute path's test id.
+    deselect = [f"--deselect={PACKAGE}/{test}" for test in documented]
+    command = _pytest_command(sys.executable, destination, ["-q", f"--junitxml={junit}", *deselect])
     environment = dict(os.environ)
     environment.setdefault("MUJOCO_GL", "egl")
     environment["PYTHONPATH"] = os.pathsep.join([destination, harness.REPO_ROOT])
@@ -384,7 +375,9 @@ def run_file(destination: str, path: str, timeout_s: float) -> FileResult:
     return FileResult(
         path,
         "collection error" if collection_error else "ran",
-        _first_error(suite) if collection_error else "",
+        _first_error(suite)
+        if collection_error
+        else (f"{len(documented)} documented differences" if documented else ""),
         passed=total - failed - errors - skipped,
         failed=failed,
         errors=errors,
@@ -444,7 +437,6 @@ def run(
                 results[path] = FileResult(path, "not collected by dm_control", why)
                 continue
             result = run_file(destination, path, timeout_s)
-            # dm_control's count, less the documented differences, which are not run.
             result.tests = max(counts.get(path, 0) - result.documented, 0)
             if result.status in ("collection error", "timeout"):
                 result.errors = max(
@@ -473,7 +465,7 @@ def summarise(results: list[FileResult], seconds: float) -> dict[str, Any]:
         "failed": sum(r.failed for r in in_scope),
         "errors": sum(r.errors for r in in_scope),
         "skipped": sum(r.skipped for r in in_scope),
-        "documented": sum(r.documented for r in in_scope),
+        "documented_differences": sum(r.documented for r in in_scope),
         "pass_rate": passed / tests if tests else 0.0,
         "seconds": round(seconds, 1),
         "files": [dataclasses.asdict(r) for r in results],
@@ -486,7 +478,7 @@ def render(report: dict[str, Any]) -> str:
         "",
         f"{report['passed']} of {report['in_scope_tests']} in-scope tests pass "
         f"({100 * report['pass_rate']:.1f}%); {report['failed']} fail, {report['errors']} "
-        f"errors, {report['skipped']} skipped; {report.get('documented', 0)} more are "
+        f"errors, {report['skipped']} skipped; {report.get('documented_differences', 0)} more are "
         "documented differences, not run. "
         f"{report['in_scope_files']} of "
         f"{report['dm_control_files']} test files in scope; "
