@@ -158,7 +158,7 @@ def path_is_known(tendon: Any) -> bool:
     return tendon in _TENDON_PATHS
 
 
-_ACTUATORS = ("motor", "position", "velocity", "general", "plugin")
+_ACTUATORS = ("motor", "position", "velocity", "cylinder", "general", "plugin")
 _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
     "connect": mujoco.mjtEq.mjEQ_CONNECT,
@@ -1153,6 +1153,7 @@ _DEFAULT_FIELDS = {
     "motor": "actuator",
     "position": "actuator",
     "velocity": "actuator",
+    "cylinder": "actuator",
     "general": "actuator",
     "plugin": "actuator",
     "weld": "equality",
@@ -1329,6 +1330,25 @@ def _add_velocity(spec: Any, default: Any) -> Any:
     return actuator
 
 
+# Spec actuators made as a shortcut whose fields alone do not tell it from a
+# <general> one (a cylinder is a general actuator with a filter and an affine bias).
+_ACTUATOR_SHORTCUTS: dict[Any, str] = {}
+
+
+def _add_cylinder(spec: Any, default: Any) -> Any:
+    # MJCF's cylinder shortcut with MuJoCo's defaults: a filter of time constant 1 s,
+    # a piston area of 1, no bias.
+    actuator = spec.add_actuator(default)
+    _ACTUATOR_SHORTCUTS[actuator] = "cylinder"
+    actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    actuator.dynprm = np.eye(10)[0]
+    actuator.gainprm = np.eye(10)[0]
+    actuator.biasprm = np.zeros(10)
+    return actuator
+
+
 def _sensor_adder(sensor_type: Any) -> Callable[[Any, Any], Any]:
     def add(spec: Any, default: Any) -> Any:
         sensor = spec.add_sensor()
@@ -1369,6 +1389,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "motor": _add_motor,
     "position": _add_position,
     "velocity": _add_velocity,
+    "cylinder": _add_cylinder,
     "general": lambda spec, default: spec.add_actuator(default),
     "plugin": lambda spec, default: spec.add_actuator(default),
     **{
@@ -1399,6 +1420,9 @@ def tag_of(mjs: Any) -> str:
     if kind is mujoco.MjsActuator:
         if mjs.plugin.active:
             return "plugin"
+        shortcut = _ACTUATOR_SHORTCUTS.get(mjs)
+        if shortcut is not None:
+            return shortcut
         if mjs.gaintype == mujoco.mjtGain.mjGAIN_FIXED and mjs.dyntype == mujoco.mjtDyn.mjDYN_NONE:
             if mjs.biastype == mujoco.mjtBias.mjBIAS_NONE:
                 return "motor"

@@ -1,0 +1,70 @@
+"""`mjcf.Physics.bind` on the element kinds dm_control's own mjcf/physics_test uses
+and this package once refused: a `<cylinder>` actuator (a stateful, filtered one),
+`act`/`act_dot` of mixed stateful and stateless actuators, and `<distance>` sensors
+between geoms and between bodies (MuJoCo 4's geomdist), built with PyMJCF and read
+through `find_all`, `bind` and `named`."""
+
+import pytest
+
+KINDS = """import numpy as np
+from dm_control import mjcf
+
+root = mjcf.RootElement(model="kinds")
+body = root.worldbody.add("body", name="slider_body")
+ball = body.add("geom", name="ball", type="sphere", size=[0.1])
+slider = body.add("joint", type="slide", name="slide_joint", axis=[1, 0, 0])
+other = root.worldbody.add("body", name="other", pos=[0.5, 0, 0])
+box = other.add("geom", name="box", type="box", size=[0.1, 0.1, 0.1])
+general = root.actuator.add(
+    "general", dyntype="integrator", biastype="affine", dynprm=[1, 0, 0], joint=slider,
+    name="general_act",
+)
+cylinder = root.actuator.add("cylinder", joint=slider, name="cylinder_act")
+wide = root.actuator.add(
+    "cylinder", joint=slider, name="wide", timeconst=0.5, diameter=0.2, bias=[1, -2, 0.5]
+)
+velocity = root.actuator.add("velocity", joint=slider, name="velocity_act", kv=3)
+root.sensor.add("distance", name="gap", geom1=ball, geom2=box, cutoff=2)
+root.sensor.add("distance", name="bodies", body1="slider_body", body2=other, cutoff=2)
+root.sensor.add("jointpos", name="pos", joint=slider)
+record("tags", [a.tag for a in root.find_all("actuator")])
+record("sensor_tags", [s.tag for s in root.find_all("sensor")])
+record("cylinder/timeconst", wide.timeconst)
+record("cylinder/diameter", wide.diameter)
+record("cylinder/bias", np.array(wide.bias))
+record("cylinder/default_timeconst", cylinder.timeconst)
+record("distance/geom1", root.find("sensor", "gap").geom1.name)
+record("distance/body2", root.find("sensor", "bodies").body2.name)
+record("distance/cutoff", root.find("sensor", "gap").cutoff)
+physics = mjcf.Physics.from_mjcf_model(root)
+actuators = root.find_all("actuator")
+binding = physics.bind(actuators)
+record("model/dyntype", physics.model.actuator_dyntype.copy())
+record("model/dynprm", physics.model.actuator_dynprm[:, :3].copy())
+record("model/gainprm", physics.model.actuator_gainprm[:, :3].copy())
+record("model/biasprm", physics.model.actuator_biasprm[:, :3].copy())
+record("model/biastype", physics.model.actuator_biastype.copy())
+record("na", physics.model.na)
+record("act_shape", np.array(binding.act).shape)
+binding.act = [0.1, 0.2, 0.3]
+record("act_named", physics.named.data.act[["general_act", "cylinder_act", "wide"]])
+physics.bind(actuators).ctrl = [1.0, 2.0, -1.0, 0.5]
+physics.forward()
+record("act_dot", np.array(physics.bind(actuators).act_dot))
+record("act_dot_one", physics.bind(wide).act_dot)
+record("act_dot_named", physics.named.data.act_dot["wide"])
+record("force", physics.data.actuator_force.copy())
+for _ in range(5):
+    physics.step()
+record("act_after", physics.data.act.copy())
+sensors = root.find_all("sensor")
+record("sensordata", np.array(physics.bind(sensors).sensordata))
+record("gap", physics.bind(root.find("sensor", "gap")).sensordata)
+record("gap_named", physics.named.data.sensordata["gap"])
+record("stateless_act_shape", physics.bind([velocity]).act.shape)
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.bind", "mjcf.Element.add", "mjcf.RootElement.find_all")
+def test_cylinder_actuators_act_dot_and_distance_sensors_match(differential):
+    differential.assert_same(KINDS, "physics_kinds_cylinder", rtol=1e-9, atol=1e-9)
