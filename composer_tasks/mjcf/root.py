@@ -107,6 +107,22 @@ _LOOKUPS = {
 }
 
 
+# The kinds whose unnamed elements `to_xml_string` names (PyMJCF writes their
+# identifiers): those a compiled model's named indexing reads.
+_NAMED_IN_TEXT = (
+    "body",
+    "geom",
+    "site",
+    "joint",
+    "camera",
+    "light",
+    "actuator",
+    "sensor",
+    "tendon",
+    "equality",
+)
+
+
 class RootElement(RootElementMethods):
     """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
 
@@ -450,10 +466,28 @@ class RootElement(RootElementMethods):
     # Serialising.
 
     def to_xml_string(self, precision: int | None = None) -> str:
-        """The model as MJCF text (MuJoCo's own writer; the whole root model)."""
+        """The model as MJCF text (MuJoCo's own writer; the whole root model).
+
+        As PyMJCF's, the text names each unnamed body, geom, site, joint, camera,
+        light, actuator, sensor, tendon and equality by its `full_identifier`
+        (`//unnamed_geom_0`), so that a physics compiled from the text finds it by
+        that name; the model's own elements stay unnamed."""
         from composer_tasks.mjcf import parser
 
-        return parser.to_xml_string(self, precision)
+        top = self._top()
+        unnamed = [
+            (handle._mjs, handle.full_identifier)
+            for namespace in _NAMED_IN_TEXT
+            for handle in top.find_all(namespace)
+            if not getattr(handle._mjs, "name", "x")
+        ]
+        try:
+            for mjs, identifier in unnamed:
+                mjs.name = identifier
+            return parser.to_xml_string(self, precision)
+        finally:
+            for mjs, _ in unnamed:
+                mjs.name = ""
 
     def get_assets(self) -> dict:
         """`{file name: bytes}` of the assets the model's files refer to."""
