@@ -123,6 +123,29 @@ _NAMED_IN_TEXT = (
 )
 
 
+def _unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
+    """(spec element, `full_identifier`) of each unnamed element of `_NAMED_IN_TEXT`
+    in `top` and the models attached to it; each model's elements of a kind are listed
+    once (an element's own `full_identifier` lists them for it alone)."""
+    found = []
+    for namespace in _NAMED_IN_TEXT:
+        places: dict[int, dict[Any, int]] = {}  # id(model) -> {spec element: place}
+        for handle in top.find_all(namespace):
+            if getattr(handle._mjs, "name", "named"):
+                continue
+            scope = handle._scope
+            place = places.get(id(scope))
+            if place is None:
+                siblings = scope.find_all(namespace, exclude_attachments=True)
+                place = places[id(scope)] = {s._mjs: i for i, s in enumerate(siblings)}
+            prefix = scope._full_prefix() or element_module.PREFIX_SEPARATOR
+            identifier = (
+                f"{element_module.PREFIX_SEPARATOR}unnamed_{namespace}_{place[handle._mjs]}"
+            )
+            found.append((handle._mjs, prefix + identifier))
+    return found
+
+
 class RootElement(RootElementMethods):
     """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
 
@@ -474,13 +497,7 @@ class RootElement(RootElementMethods):
         that name; the model's own elements stay unnamed."""
         from composer_tasks.mjcf import parser
 
-        top = self._top()
-        unnamed = [
-            (handle._mjs, handle.full_identifier)
-            for namespace in _NAMED_IN_TEXT
-            for handle in top.find_all(namespace)
-            if not getattr(handle._mjs, "name", "x")
-        ]
+        unnamed = _unnamed_identifiers(self._top())
         try:
             for mjs, identifier in unnamed:
                 mjs.name = identifier
