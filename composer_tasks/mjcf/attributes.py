@@ -1650,6 +1650,9 @@ OPTION = {
     "noslip_tolerance": Number("noslip_tolerance"),
     "ccd_iterations": Number("ccd_iterations", integer=True),
     "ccd_tolerance": Number("ccd_tolerance"),
+    # Signed-distance-field collisions: gradient-descent iterations and starting points.
+    "sdf_iterations": Number("sdf_iterations", integer=True),
+    "sdf_initpoints": Number("sdf_initpoints", integer=True),
     "o_margin": Number("o_margin"),
     "o_solref": Vector("o_solref", 2),
     "o_solimp": Vector("o_solimp", 5),

@@ -1,8 +1,9 @@
 """`mjcf.Physics.bind` on the element kinds dm_control's own mjcf/physics_test uses
 and this package once refused: a `<cylinder>` actuator (a stateful, filtered one),
-`act`/`act_dot` of mixed stateful and stateless actuators, and `<distance>` sensors
+`act`/`act_dot` of mixed stateful and stateless actuators, `<distance>` sensors
 between geoms and between bodies (MuJoCo 4's geomdist), built with PyMJCF and read
-through `find_all`, `bind` and `named`."""
+through `find_all`, `bind` and `named`; and the `sdf_iterations`/`sdf_initpoints`
+options."""
 
 import pytest
 
@@ -27,6 +28,9 @@ velocity = root.actuator.add("velocity", joint=slider, name="velocity_act", kv=3
 root.sensor.add("distance", name="gap", geom1=ball, geom2=box, cutoff=2)
 root.sensor.add("distance", name="bodies", body1="slider_body", body2=other, cutoff=2)
 root.sensor.add("jointpos", name="pos", joint=slider)
+root.option.sdf_iterations = 12
+root.option.sdf_initpoints = 30
+record("option/sdf", [root.option.sdf_iterations, root.option.sdf_initpoints])
 record("tags", [a.tag for a in root.find_all("actuator")])
 record("sensor_tags", [s.tag for s in root.find_all("sensor")])
 record("cylinder/timeconst", wide.timeconst)
@@ -45,6 +49,7 @@ record("model/gainprm", physics.model.actuator_gainprm[:, :3].copy())
 record("model/biasprm", physics.model.actuator_biasprm[:, :3].copy())
 record("model/biastype", physics.model.actuator_biastype.copy())
 record("na", physics.model.na)
+record("model/sdf", [physics.model.opt.sdf_iterations, physics.model.opt.sdf_initpoints])
 record("act_shape", np.array(binding.act).shape)
 binding.act = [0.1, 0.2, 0.3]
 record("act_named", physics.named.data.act[["general_act", "cylinder_act", "wide"]])
