@@ -837,6 +837,11 @@ _PLUGIN_ACTUATOR = _actuator(
     dyntype=Keyword("dyntype", mujoco.mjtDyn),
     dynprm=Vector("dynprm", 10, partial=True),
 )
+# The <plugin> of a geom or mesh: the plugin by name, or a declared instance.
+_ELEMENT_PLUGIN = {
+    "plugin": Custom(lambda h: h._mjs.plugin.plugin_name or None, _set_actuator_plugin, ()),
+    "instance": Custom(_actuator_instance, _set_actuator_instance, ()),
+}
 _POSITION = _actuator(
     kp=Custom(_gain, _set_position_kp, ("gainprm", "biasprm")),
     kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
@@ -1573,6 +1578,7 @@ ELEMENT_ATTRIBUTES = {
     "velocity": _VELOCITY,
     "cylinder": _CYLINDER,
     "general": _GENERAL,
+    "element_plugin": _ELEMENT_PLUGIN,
     "pair": _PAIR,
     "exclude": _EXCLUDE,
     "weld": _equality("body1", "body2", "body"),

@@ -72,6 +72,9 @@ _CHILD_TAGS = {
     "flex": ("contact", "edge", "elasticity"),
     "extension_plugin": ("instance",),
     "instance": ("config",),
+    # A geom's or mesh's plugin (an SDF shape): MjSpec's element `plugin` struct.
+    "geom": ("plugin",),
+    "mesh": ("plugin",),
 }
 
 # The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
@@ -92,10 +95,12 @@ _SHOWN_TAGS = {
     "flex_contact": "contact",
     "flex_edge": "edge",
     "flex_elasticity": "elasticity",
+    "element_plugin": "plugin",
 }
 # Children that exist once, with their parent (MJCF's non-repeated children): their
-# handles share the parent's spec element, and their records are keyed apart.
-_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity")
+# handles share the parent's spec element, and their records are keyed apart. (An
+# element's <plugin> may repeat in MJCF's schema, but MuJoCo gives a geom or mesh one.)
+_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity", "element_plugin")
 _TENDONS = ("spatial", "fixed")
 
 # MjSpec neither tells a spatial tendon from a fixed one (that follows from its path)
@@ -603,6 +608,9 @@ class Element(ElementMethods):
             return self._configs()
         if self._tag == "flex":
             return new_handle(self._mjs, self._scope, "flex_" + tag)
+        if self._tag in ("geom", "mesh"):  # its <plugin>: none or one
+            active = self._mjs.plugin.active
+            return [new_handle(self._mjs, self._scope, "element_plugin")] if active else []
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -676,6 +684,8 @@ class Element(ElementMethods):
                 del self._scope._written[handle._record_key()]
                 raise
             return handle
+        if self._tag in ("geom", "mesh"):
+            return self._add_element_plugin(attributes)
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame ("child/"),
@@ -821,6 +831,28 @@ class Element(ElementMethods):
                 setattr(skin, field, values)
             del records[handle._mjs]
             raise
+        return handle
+
+    def _add_element_plugin(self, attributes: dict[str, Any]) -> "Element":
+        """Adds the <plugin> of this geom or mesh: the plugin (`plugin=`) or declared
+        instance (`instance=`) that computes its shape."""
+        if self._mjs.plugin.active:
+            raise ValueError(
+                f"{self._path()} already has a <plugin>: a MuJoCo {self.tag} takes one"
+            )
+        handle = new_handle(self._mjs, self._scope, "element_plugin")
+        for name in attributes:
+            handle._attribute(name)
+        saved = (self._mjs.plugin.plugin_name, self._mjs.plugin.name)
+        self._scope._written[handle._record_key()] = {}
+        try:
+            handle.set_attributes(**attributes)
+            self._mjs.plugin.active = True
+        except BaseException:
+            self._mjs.plugin.plugin_name, self._mjs.plugin.name = saved
+            del self._scope._written[handle._record_key()]
+            raise
+        self._scope._edited()
         return handle
 
     def _add_config(self, attributes: dict[str, Any]) -> "Element":

@@ -2,8 +2,8 @@
 and this package once refused: a `<cylinder>` actuator (a stateful, filtered one),
 `act`/`act_dot` of mixed stateful and stateless actuators, `<distance>` sensors
 between geoms and between bodies (MuJoCo 4's geomdist), built with PyMJCF and read
-through `find_all`, `bind` and `named`; and the `sdf_iterations`/`sdf_initpoints`
-options."""
+through `find_all`, `bind` and `named`; the `sdf_iterations`/`sdf_initpoints`
+options; and SDF geoms and meshes with a <plugin> child naming a plugin instance."""
 
 import pytest
 
@@ -68,6 +68,43 @@ record("gap", physics.bind(root.find("sensor", "gap")).sensordata)
 record("gap_named", physics.named.data.sensordata["gap"])
 record("stateless_act_shape", physics.bind([velocity]).act.shape)
 """
+
+
+SDF = """import numpy as np
+from dm_control import mjcf
+
+root = mjcf.RootElement(model="sdf")
+root.option.sdf_iterations = 10
+root.option.sdf_initpoints = 40
+extension = root.extension.add("plugin", plugin="mujoco.sdf.torus")
+instance = extension.add("instance", name="torus")
+instance.add("config", key="radius1", value="0.35")
+instance.add("config", key="radius2", value="0.15")
+mesh = root.asset.add("mesh", name="torus")
+mesh_plugin = mesh.add("plugin", instance="torus")
+ground = root.worldbody.add("geom", type="sdf", mesh="torus", rgba=[0.2, 0.2, 0.8, 1])
+ground.add("plugin", instance="torus")
+body = root.worldbody.add("body", name="falling", pos=[-0.2, 0, 0.8])
+body.add("freejoint")
+falling = body.add("geom", type="sdf", mesh="torus", rgba=[0.2, 0.2, 0.8, 1])
+falling.add("plugin", instance="torus")
+record("mesh_plugin/tag", mesh_plugin.tag)
+record("mesh_plugin/instance", mesh_plugin.instance)
+record("mesh_plugin/attributes", mesh_plugin.get_attributes())
+record("geom_plugins", len(ground.plugin))
+physics = mjcf.Physics.from_mjcf_model(root)
+record("nplugin", physics.model.nplugin)
+record("geom_plugin", physics.model.geom_plugin.copy())
+record("mesh_plugin", physics.model.mesh_plugin.copy() if hasattr(physics.model, "mesh_plugin") else None)
+for _ in range(30):
+    physics.step()
+record("falling_z_below_start", bool(physics.bind(body).xpos[2] < 0.8))
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.from_mjcf_model", "mjcf.Element.add")
+def test_sdf_geoms_with_plugin_children_compile_and_step(differential):
+    differential.assert_same(SDF, "physics_sdf_plugins", rtol=1e-9, atol=1e-9)
 
 
 @pytest.mark.dm_control_api("mjcf.Physics.bind", "mjcf.Element.add", "mjcf.RootElement.find_all")
