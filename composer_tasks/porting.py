@@ -56,6 +56,9 @@ MODULE_MAP: Mapping[str, str] = {
     # MuJoCo's C functions (`mjlib`, the `mujoco` module as in dm_control), enums and
     # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
     "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
+    # The wrapper's visualisation structs (MjvOption, MjvScene, ...) as subclasses of
+    # MuJoCo's with dm_control's defaults; its `core` is in NO_COUNTERPART.
+    "dm_control.mujoco.wrapper": "composer_tasks.mujoco.wrapper",
     "dm_control.suite.base": "suites.base",
     # A suite task of one's own: the model files and shared assets, the joint randomiser.
     "dm_control.suite.common": "suites.common",
@@ -120,9 +123,10 @@ MODULE_MAP: Mapping[str, str] = {
 # (`dm_control.mujoco.wrapper.mjbindings` maps, the rest of `dm_control.mujoco.wrapper`
 # does not, though `dm_control.mujoco` maps).
 NO_COUNTERPART: Mapping[str, str] = {
-    "dm_control.mujoco.wrapper": "dm_control's ctypes wrapper of MuJoCo; this project "
+    "dm_control.mujoco.wrapper.core": "dm_control's ctypes wrapper of MuJoCo; this project "
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
-    "(its `mjbindings` module has a counterpart: composer_tasks.mjbindings)",
+    "(the wrapper's `mjbindings` and visualisation structs have counterparts: "
+    "composer_tasks.mjbindings, composer_tasks.mujoco.wrapper)",
     "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
     "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
     "carry their shapes (`physics.model.body_pos.shape`)",

@@ -178,9 +178,13 @@ def test_mjbindings_imports_port_and_the_rest_of_the_wrapper_does_not():
         "import composer_tasks.mjbindings.constants as constants\n"
         "from composer_tasks.mjbindings.enums import mjtObj\n"
     )
+    # The wrapper's visualisation structs port (composer_tasks.mujoco.wrapper).
+    assert porting.rewrite_imports("from dm_control.mujoco import wrapper\n") == (
+        "import composer_tasks.mujoco.wrapper as wrapper\n"
+    )
     for statement, reason in (
-        ("from dm_control.mujoco import wrapper", "dm_control.mujoco.wrapper"),
-        ("from dm_control.mujoco.wrapper import util", "dm_control.mujoco.wrapper"),
+        ("from dm_control.mujoco.wrapper import core", "dm_control.mujoco.wrapper.core"),
+        ("from dm_control.mujoco.wrapper.core import MjData", "dm_control.mujoco.wrapper.core"),
         (
             "from dm_control.mujoco.wrapper.mjbindings import sizes",
             "dm_control.mujoco.wrapper.mjbindings.sizes",
