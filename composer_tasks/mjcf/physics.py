@@ -33,6 +33,15 @@ from composer_tasks.mjcf import root as root_module
 _PICKLING_NOT_SUPPORTED = physics_module.PICKLING_NOT_SUPPORTED
 
 
+class ElementNotInModelError(KeyError, ValueError):
+    """`physics.bind` of an element the compiled model does not hold (of another
+    model, or added after compiling). A `KeyError` as dm_control's (its named index
+    does not find the name) and a `ValueError`."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class Physics(physics_module.Physics):
     """`composer_tasks.physics.Physics` with PyMJCF's `bind` and `named`."""
 
@@ -131,7 +140,7 @@ class Physics(physics_module.Physics):
                 else:
                     ids = indexing.element_ids(self.model, kind, mjs)
             except (ValueError, KeyError) as error:
-                raise ValueError(
+                raise ElementNotInModelError(
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
                     f"was it added after compiling? ({error})"
                 ) from error
