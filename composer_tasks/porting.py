@@ -35,6 +35,7 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.utils.transformations": "composer_tasks.utils.transformations",
     "dm_control.utils.inverse_kinematics": "composer_tasks.utils.inverse_kinematics",
     "dm_control.utils.io": "composer_tasks.utils.io",
+    "dm_control.viewer": "composer_tasks.viewer.dm_viewer",
     "dm_control.suite": "suites.suite",
     "dm_control.suite.wrappers": "suites.wrappers",
     "dm_control.locomotion.walkers": "composer_tasks.walkers",
@@ -123,6 +124,14 @@ MODULE_MAP: Mapping[str, str] = {
 # (`dm_control.mujoco.wrapper.mjbindings` maps, the rest of `dm_control.mujoco.wrapper`
 # does not, though `dm_control.mujoco` maps).
 NO_COUNTERPART: Mapping[str, str] = {
+    "dm_control.viewer.application": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.gui": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.renderer": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.runtime": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.user_input": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.util": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.viewer": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
+    "dm_control.viewer.views": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
     "dm_control.mujoco.wrapper.core": "dm_control's ctypes wrapper of MuJoCo; this project "
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
     "(the wrapper's `mjbindings` and visualisation structs have counterparts: "
