@@ -56,6 +56,9 @@ MODULE_MAP: Mapping[str, str] = {
     # MuJoCo's C functions (`mjlib`, the `mujoco` module as in dm_control), enums and
     # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
     "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
+    # The wrapper's public helpers: `MjModel` (loaders, `to_bytes`) and `util`'s string
+    # conversions; its struct classes are in NO_COUNTERPART (its `core`).
+    "dm_control.mujoco.wrapper": "composer_tasks.mujoco_wrapper",
     "dm_control.suite.base": "suites.base",
     # A suite task of one's own: the model files and shared assets, the joint randomiser.
     "dm_control.suite.common": "suites.common",
@@ -118,9 +121,10 @@ MODULE_MAP: Mapping[str, str] = {
 # (`dm_control.mujoco.wrapper.mjbindings` maps, the rest of `dm_control.mujoco.wrapper`
 # does not, though `dm_control.mujoco` maps).
 NO_COUNTERPART: Mapping[str, str] = {
-    "dm_control.mujoco.wrapper": "dm_control's ctypes wrapper of MuJoCo; this project "
+    "dm_control.mujoco.wrapper.core": "dm_control's ctypes wrapper of MuJoCo; this project "
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
-    "(its `mjbindings` module has a counterpart: composer_tasks.mjbindings)",
+    "(the wrapper's `MjModel` loaders, `util` and `mjbindings` have counterparts: "
+    "composer_tasks.mujoco_wrapper, composer_tasks.mjbindings)",
     "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
     "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
     "carry their shapes (`physics.model.body_pos.shape`)",

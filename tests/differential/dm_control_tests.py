@@ -102,6 +102,13 @@ import signal
 
 import pytest
 
+try:
+    # dm_control's mjcf/element_test reads `lxml.etree` as an attribute of `lxml`, which
+    # exists there only because dm_control.mjcf imported the submodule first.
+    import lxml.etree
+except ImportError:
+    pass
+
 
 class RunnerTimeout(Exception):
     pass
