@@ -23,6 +23,8 @@ A handle whose element was removed (`remove()`, or its model detached) raises
 
 from __future__ import annotations
 
+import collections
+
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -192,8 +194,8 @@ NAMESPACES = {
     "material": "material",
     "mesh": "mesh",
     "hfield": "hfield",
-    "pair": "pair",
-    "exclude": "exclude",
+    "pair": "contact",
+    "exclude": "contact",
     "key": "key",
     "worldbody": "body",
     **{tag: "actuator" for tag in _ACTUATORS},
@@ -416,13 +418,13 @@ class Element(ElementMethods):
         records = scope._records if scope._pending_text is None else scope._written
         return records.get((self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs)
 
-    def get_attributes(self) -> dict:
+    def get_attributes(self) -> collections.OrderedDict[str, Any]:
         """The attributes set on this element (not those its default class gives), by
-        MJCF name, as PyMJCF's `get_attributes`."""
+        MJCF name in PyMJCF's order (an `OrderedDict`, as PyMJCF's `get_attributes`)."""
         if self._scope._removed:
             self._check_alive()
         record = self._record()
-        values = {}
+        values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         # PyMJCF's order starts with the name and the class.
         if "name" in self._attribute_table() and not self._mjs.name.endswith(PREFIX_SEPARATOR):
             name = self._own_name()  # (an attachment frame has no name attribute)
@@ -1189,7 +1191,7 @@ _SECTION_NAMESPACES = {
     "asset": ("texture", "material", "mesh", "hfield"),
     "actuator": ("actuator",),
     "sensor": ("sensor",),
-    "contact": ("pair", "exclude"),
+    "contact": ("contact",),
     "equality": ("equality",),
     "keyframe": ("key",),
     "tendon": ("tendon",),

@@ -12,6 +12,8 @@ but not the order between kinds, so `all_children` lists them kind by kind, and
 
 from __future__ import annotations
 
+import collections
+
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -449,6 +451,8 @@ def _kind(tag: str) -> str:
 
     if tag == "freejoint":
         return "joint"
+    if tag in ("pair", "exclude"):  # one namespace ("contact"), two MjSpec lists
+        return tag
     return NAMESPACES.get(tag, tag)
 
 
@@ -551,9 +555,9 @@ class RootElementMethods:
             self._check_attached_alive()
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]
 
-    def get_attributes(self: Any) -> dict:
-        """The attributes of <mujoco>: its `model` name."""
-        return {"model": self.model}
+    def get_attributes(self: Any) -> collections.OrderedDict[str, Any]:
+        """The attributes of <mujoco>: its `model` name (an `OrderedDict`, as PyMJCF's)."""
+        return collections.OrderedDict(model=self.model)
 
     def set_attributes(self: Any, **kwargs: Any) -> None:
         """Sets attributes of <mujoco>; `model` (the model's name) is its only one.

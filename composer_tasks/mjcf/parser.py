@@ -239,10 +239,31 @@ def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
 
 
 def to_xml_string(model: RootElement, precision: int | None = None) -> str:
-    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it)."""
+    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it).
+
+    Raises:
+      ValueError: the model does not compile. MuJoCo 4's writer (`MjSpec.to_xml`)
+        compiles the spec first and writes from the compiled model, so a model that
+        cannot compile (an actuator whose joint was removed, a moving body with no
+        mass) cannot be written, where PyMJCF writes its XML tree without compiling.
+    """
     if precision is not None:
         raise ValueError("precision is not supported: MuJoCo writes full precision")
-    return model._top_spec().to_xml()
+    spec = model._top_spec()
+    try:
+        # Written from a copy: a compile that fails leaves its spec's error set, and
+        # MuJoCo's bindings then raise it from the spec's empty child lists (a body's
+        # `bodies`) until a compile succeeds, which would break the handles' reads.
+        return spec.copy().to_xml()
+    except ValueError as error:
+        top = model._top()
+        raise ValueError(
+            f"cannot write model {top.model!r} as MJCF text: MuJoCo's XML writer "
+            "(MjSpec.to_xml) compiles the model first, and it does not compile: "
+            f"{str(error).strip()}. (dm_control's PyMJCF writes its XML tree without "
+            "compiling; here the model must compile. An element's own "
+            "`to_xml_string()` is written from the handles, without compiling.)"
+        ) from error
 
 
 def get_assets(model: RootElement) -> dict:

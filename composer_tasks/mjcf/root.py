@@ -571,6 +571,9 @@ class RootElement(RootElementMethods):
         if namespace == "deformable":  # dm_control's one namespace for flexes and skins
             spec = self._top_spec()
             return spec.flex(full_name) or spec.skin(full_name)
+        if namespace == "contact":  # PyMJCF's one namespace for pairs and excludes
+            spec = self._top_spec()
+            return spec.pair(full_name) or spec.exclude(full_name)
         lookup = _LOOKUPS.get(namespace)
         # None for kinds this API has no handles for (tendons): their names read as text.
         return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)
