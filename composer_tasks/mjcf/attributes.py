@@ -880,6 +880,8 @@ SENSORS = {
     "frameangvel": (mujoco.mjtSensor.mjSENS_FRAMEANGVEL, "objname"),
     "framelinacc": (mujoco.mjtSensor.mjSENS_FRAMELINACC, "objname"),
     "frameangacc": (mujoco.mjtSensor.mjSENS_FRAMEANGACC, "objname"),
+    # A sensor whose values the user's own callback writes (MJCF <user>).
+    "user": (mujoco.mjtSensor.mjSENS_USER, "user"),
 }
 
 # MJCF object types of frame sensors (`objtype="body"`) and the namespaces of their names.
@@ -965,6 +967,18 @@ def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
     """The PyMJCF attributes of a sensor element `tag` (e.g. "touch", "framepos"),
     mapped to the MjsSensor fields that hold them."""
     _, object_attribute = SENSORS[tag]
+    if object_attribute == "user":
+        # dm_control's schema order of <user>'s attributes.
+        return _named(
+            objtype=_frame_object_type("objtype"),
+            objname=_frame_object("objname", "objtype"),
+            datatype=Keyword("datatype", mujoco.mjtDataType),
+            needstage=Keyword("needstage", mujoco.mjtStage),
+            dim=Number("dim", integer=True),
+            cutoff=Number("cutoff"),
+            noise=Number("noise"),
+            user=FlatArray("userdata"),
+        )
     table = _named(
         noise=Number("noise"),
         cutoff=Number("cutoff"),

@@ -612,6 +612,26 @@ class RootElementMethods:
 
         removal.remove_model(self, affect_attachments)
 
+    def __copy__(self: Any) -> Any:
+        """A new, unattached model of the same name with a copy of this model's
+        contents (`include_copy`), as PyMJCF's `copy.copy(model)`: the copy shares no
+        element with this model, so it can be attached beside it (or to it)."""
+        if self._detached:
+            self._check_attached_alive()
+        source = self._spec
+        copied = type(self)(model=self.model)
+        # Where its files are read from, and the files given with it, as the original's.
+        for folder in ("modelfiledir", "meshdir", "texturedir"):
+            setattr(copied._spec, folder, getattr(source, folder))
+        copied._spec.assets = dict(source.assets)
+        copied._allow_paths_outside_model_dir = self._top()._allow_paths_outside_model_dir
+        copied.include_copy(self)
+        return copied
+
+    def __deepcopy__(self: Any, memo: Any) -> Any:
+        """As `copy.copy` (PyMJCF's deep copy is its shallow one)."""
+        return self.__copy__()
+
     def include_copy(self: Any, other: Any, override_attributes: bool = False) -> None:
         """Copies model `other`'s settings, default classes, bodies and section
         elements into this model (PyMJCF's `include_copy`); `other` is unchanged.
