@@ -1635,3 +1635,66 @@ def _memory(value: Any) -> int:
     if unit not in _MEMORY_UNITS or not number.isdigit():
         raise ValueError(f"expected a number of bytes such as '64M', got {value!r}")
     return int(number) * _MEMORY_UNITS[unit]
+
+
+# PyMJCF's order of the attributes of the tags whose tables here are in another order
+# (the order of dm_control/mjcf/schema.xml): `get_attributes` lists an element's
+# attributes in it, after its name and class. A name not listed keeps the table's place.
+_PYMJCF_ORDER_TEXT = {
+    "body": "childclass pos quat axisangle xyaxes zaxis euler mocap gravcomp user",
+    "geom": "type contype conaffinity condim group priority size material friction mass density solmix solref solimp margin gap fromto pos quat axisangle xyaxes zaxis euler hfield mesh rgba user",
+    "site": "type group pos quat axisangle xyaxes zaxis euler material size fromto rgba user",
+    "joint": "type group pos axis limited actuatorfrclimited solreflimit solimplimit solreffriction solimpfriction stiffness range actuatorfrcrange margin ref springref armature damping frictionloss user",
+    "camera": "fovy ipd pos quat axisangle xyaxes zaxis euler mode user",
+    "light": "directional type castshadow active pos dir intensity attenuation cutoff exponent ambient diffuse specular mode",
+    "texture": "type gridsize gridlayout builtin rgb1 rgb2 mark markrgb random width height",
+    "hfield": "file nrow ncol size elevation",
+    "motor": "group ctrlrange user ctrllimited forcelimited forcerange gear",
+    "position": "group ctrlrange user ctrllimited forcelimited forcerange gear kp kv",
+    "velocity": "group ctrlrange user ctrllimited forcelimited forcerange gear kv",
+    "general": "group ctrlrange user ctrllimited forcelimited actlimited forcerange actrange gear dyntype gaintype biastype dynprm gainprm biasprm",
+    "pair": "condim friction solref solimp gap margin",
+    "weld": "active solref solimp body1 body2",
+    "connect": "active solref solimp body1 body2 anchor",
+    "key": "time qpos qvel act mpos mquat ctrl",
+    "touch": "cutoff noise user site",
+    "accelerometer": "cutoff noise user site",
+    "velocimeter": "cutoff noise user site",
+    "gyro": "cutoff noise user site",
+    "force": "cutoff noise user site",
+    "torque": "cutoff noise user site",
+    "magnetometer": "cutoff noise user site",
+    "rangefinder": "cutoff noise user site",
+    "jointpos": "cutoff noise user joint",
+    "jointvel": "cutoff noise user joint",
+    "tendonpos": "cutoff noise user tendon",
+    "tendonvel": "cutoff noise user tendon",
+    "actuatorpos": "cutoff noise user actuator",
+    "actuatorvel": "cutoff noise user actuator",
+    "actuatorfrc": "cutoff noise user actuator",
+    "subtreecom": "cutoff noise user body",
+    "subtreelinvel": "cutoff noise user body",
+    "subtreeangmom": "cutoff noise user body",
+    "framepos": "cutoff noise user objtype objname reftype refname",
+    "framequat": "cutoff noise user objtype objname reftype refname",
+    "framexaxis": "cutoff noise user objtype objname reftype refname",
+    "frameyaxis": "cutoff noise user objtype objname reftype refname",
+    "framezaxis": "cutoff noise user objtype objname reftype refname",
+    "framelinvel": "cutoff noise user objtype objname reftype refname",
+    "frameangvel": "cutoff noise user objtype objname reftype refname",
+    "framelinacc": "cutoff noise user objtype objname",
+    "frameangacc": "cutoff noise user objtype objname",
+}
+_PYMJCF_ORDER = {
+    tag: {name: place for place, name in enumerate(text.split())}
+    for tag, text in _PYMJCF_ORDER_TEXT.items()
+}
+
+
+def in_pymjcf_order(tag: str, names: list[str]) -> list[str]:
+    """`names` (attributes of a `tag` element, in its table's order) in PyMJCF's order."""
+    places = _PYMJCF_ORDER.get(tag)
+    if places is None:
+        return names
+    last = len(places)
+    return sorted(names, key=lambda name: places.get(name, last))

@@ -354,7 +354,7 @@ class DefaultTag:
         as PyMJCF's)."""
         values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         record = self._record()
-        for name in self._table():
+        for name in attributes_module.in_pymjcf_order(self._tag, list(self._table())):
             if record is None or name in record:
                 value = getattr(self, name)
                 if value is not None:

@@ -434,7 +434,8 @@ class Element(ElementMethods):
             dclass = self._get("dclass")
             if dclass is not None:
                 values["dclass"] = dclass
-        for name in self._attribute_table():
+        table = self._attribute_table()
+        for name in attributes_module.in_pymjcf_order(self._tag, list(table)):
             if name != "name" and (record is None or name in record):
                 value = self._get(name)
                 if value is not None:

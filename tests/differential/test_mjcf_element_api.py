@@ -1,0 +1,113 @@
+"""PyMJCF's element API where user probes found divergences, against dm_control:
+`get_attributes`' type and order, the namespaces `find` and `find_all` accept (and
+what they return for each), default classes' parents, copying a model to attach it
+beside the original, and the <user> sensor."""
+
+import pytest
+
+ELEMENT_API = """
+import copy
+from dm_control import mjcf
+
+def names(elements):
+    return [[e.tag, e.full_identifier if e.tag != 'default' else e.dclass] for e in elements]
+
+model = mjcf.RootElement(model='probe')
+model.option.timestep = 0.004
+model.default.geom.set_attributes(size=[0.1], rgba=[1, 0, 0, 1])
+leg = model.default.add('default', dclass='leg')
+foot = leg.add('default', dclass='foot')
+body = model.worldbody.add('body', name='torso', pos=[0, 0, 1], quat=[1, 0, 0, 0])
+geom = body.add('geom', name='trunk', type='capsule', size=[0.1, 0.2], rgba=[0, 1, 0, 1],
+                dclass=leg, pos=[0, 0, 0.1])
+joint = body.add('joint', name='hip', type='hinge', axis=[0, 1, 0], range=[-1, 1],
+                 damping=0.5)
+other = body.add('geom', name='pad', size=[0.05])
+model.contact.add('pair', name='touch', geom1=geom, geom2=other)
+model.contact.add('exclude', name='apart', body1=body, body2=body)
+model.contact.add('pair', geom1='trunk', geom2='pad')
+
+# get_attributes: an OrderedDict, in PyMJCF's order.
+for key, element in [('root', model), ('body', body), ('geom', geom), ('joint', joint),
+                     ('option', model.option), ('default_geom', model.default.geom),
+                     ('class', leg), ('top_class', model.default)]:
+    attributes = element.get_attributes()
+    record('type_' + key, type(attributes).__name__)
+    record("attributes_" + key, [[k, getattr(v, "dclass", v)] for k, v in attributes.items()])
+
+# Default classes: their parents and the classes below them.
+record('top_class_parent', model.default.parent.tag)
+record('top_class_parent_is_model', model.default.parent is model)
+record('class_parent', [leg.parent.dclass, foot.parent.dclass])
+record('find_all_default', names(model.find_all('default')))
+record('find_all_default_immediate', names(model.find_all('default', immediate_children_only=True)))
+record('class_find_all', names(model.default.find_all('default')))
+record('class_find_all_immediate', names(model.default.find_all('default', immediate_children_only=True)))
+record('body_find_all_default', names(body.find_all('default')))
+
+# An attached model: its frame is found by 'attachment_frame', listed with the bodies.
+child = mjcf.RootElement(model='arm')
+upper = child.worldbody.add('body', name='upper')
+upper.add('geom', name='bone', size=[0.05])
+child.contact.add('exclude', name='self', body1=upper, body2=upper)
+frame = body.add('site', name='mount').attach(child)
+record('frame_found', model.find('attachment_frame', 'arm').full_identifier)
+record('frame_missing', model.find('attachment_frame', 'leg'))
+record('frame_find_all', model.find_all('attachment_frame'))
+record('bodies', names(model.find_all('body')))
+
+# 'contact': pairs and excludes together, in the order added, attached models' after.
+record('find_contact', names([model.find('contact', 'touch'), model.find('contact', 'apart')]))
+record('find_contact_attached', model.find('contact', 'arm/self').full_identifier)
+record('find_all_contact', names(model.find_all('contact')))
+record('find_all_contact_own', names(model.find_all('contact', exclude_attachments=True)))
+record('body_find_all_contact', names(body.find_all('contact')))
+record('contact_namespaces', [e.spec.namespace if hasattr(e, 'spec') and hasattr(e.spec, 'namespace')
+                              else e.spec_namespace for e in model.find_all('contact')])
+for namespace in ('skin', 'composite', 'flexcomp'):
+    record('find_all_' + namespace, model.find_all(namespace))
+    record('find_' + namespace, model.find(namespace, 'anything'))
+for namespace in ('pair', 'exclude', 'worldbody', 'nonsense'):
+    check('find_all_bad_' + namespace, model.find_all, namespace)
+    check('find_bad_' + namespace, model.find, namespace, 'touch')
+
+# A copy of a model shares nothing with it: it attaches beside (or to) the original.
+twin = copy.copy(child)
+twin.model = 'twin'
+model.worldbody.attach(twin)
+deep = copy.deepcopy(child)
+deep.model = 'deep'
+model.worldbody.attach(deep)
+record('copies', names(model.find_all('geom')))
+record('copy_attributes', list(twin.find('geom', 'bone').get_attributes().items()))
+
+# The <user> sensor, parsed and added.
+parsed = mjcf.from_xml_string('''
+<mujoco model="sensed">
+  <worldbody><body name="b"><geom size="0.1"/><site name="s"/></body></worldbody>
+  <sensor>
+    <user name="dummy" dim="2" user="0 1 0 1" datatype="positive" needstage="vel"/>
+  </sensor>
+</mujoco>''')
+dummy = parsed.find('sensor', 'dummy')
+record('user_sensor', [dummy.tag, list(dummy.get_attributes().items())])
+added = parsed.sensor.add('user', name='added', dim=1, noise=0.1)
+record('user_added', [added.tag, added.dim, added.noise, added.needstage])
+physics = mjcf.Physics.from_mjcf_model(parsed)
+record('user_dims', physics.model.sensor_dim)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.Element.get_attributes",
+    "mjcf.RootElement.get_attributes",
+    "mjcf.Element.find",
+    "mjcf.Element.find_all",
+    "mjcf.RootElement.find",
+    "mjcf.RootElement.find_all",
+    "mjcf.Element.parent",
+    "mjcf.RootElement.__copy__",
+    "mjcf.RootElement.__deepcopy__",
+)
+def test_element_api_probes_match_dm_control(differential):
+    differential.assert_same(ELEMENT_API, "mjcf_element_api", rtol=1e-12, atol=1e-12)
