@@ -1618,10 +1618,15 @@ SIZE = {
     "nstack": Number("nstack", integer=True),
     "nuserdata": Number("nuserdata", integer=True),
     "nkey": Number("nkey", integer=True),
-    "memory": Custom(
-        lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v)), ("memory",)
-    ),
+    "memory": Custom(lambda h: h._mjs.memory, lambda h, v: _set_memory(h, v), ("memory",)),
 }
+
+
+def _set_memory(handle: Handle, value: Any) -> WrittenForm:
+    """Sets `memory` in bytes; it reads back as written (`"64M"`), as PyMJCF's string."""
+    handle._mjs.memory = _memory(value)
+    return value if isinstance(value, str) else None
+
 
 _MEMORY_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 

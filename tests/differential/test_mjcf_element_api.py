@@ -81,6 +81,22 @@ model.worldbody.attach(deep)
 record('copies', names(model.find_all('geom')))
 record('copy_attributes', list(twin.find('geom', 'bone').get_attributes().items()))
 
+# Attaching merges <size> by the larger value (memory in bytes) and <option> as PyMJCF.
+small, large = mjcf.RootElement(model='small'), mjcf.RootElement(model='large')
+small.size.nconmax = 123
+small.size.njmax = 456
+small.size.memory = '10000'
+large.size.nconmax = 345
+large.size.njmax = 234
+large.size.memory = '1M'
+large.option.timestep = 0.001
+large.option.iterations = 500
+small.attach(large)
+record('merged_size', [small.size.nconmax, small.size.njmax, small.size.memory])
+record('child_size', [large.size.nconmax, large.size.njmax, large.size.memory])
+record('merged_option', list(small.option.get_attributes().items()))
+record('memory_as_written', [small.size.get_attributes().get('memory')])
+
 # The <user> sensor, parsed and added.
 parsed = mjcf.from_xml_string('''
 <mujoco model="sensed">
@@ -106,6 +122,7 @@ record('user_dims', physics.model.sensor_dim)
     "mjcf.RootElement.find",
     "mjcf.RootElement.find_all",
     "mjcf.Element.parent",
+    "mjcf.RootElement.attach",
 )
 def test_element_api_probes_match_dm_control(differential):
     differential.assert_same(ELEMENT_API, "mjcf_element_api", rtol=1e-12, atol=1e-12)
