@@ -38,7 +38,10 @@ def attach(where: Element, child: RootElement) -> Element:
         child._check_attached_alive()
     parent = where.root
     if child is parent or child is parent._top():
-        raise ValueError("cannot attach a model to itself")
+        raise ValueError(
+            f"Cannot merge a model to itself: model {child.model!r} is (or holds) the model "
+            "it would be attached to"
+        )
     if child._parent_scope is not None:
         raise ValueError(
             f"model {child.model!r} is already attached to {child._parent_scope.model!r}"

@@ -202,10 +202,21 @@ class ElementMethods:
             return prefix + child.model + "/"
         if "name" not in self._attribute_table():
             return None
+        if self._is_frame_joint():
+            # A joint of an attachment frame is named after the frame, as PyMJCF names
+            # it (`"arm/slide/"`, or `"arm/"` unnamed).
+            return prefix + self.full_identifier[len(self._scope._full_prefix()) :]
         name = self._own_name()
         if name is None:
             return self.full_identifier[len(self._scope._full_prefix()) :] or None
         return prefix + name
+
+    def _is_frame_joint(self: Any) -> bool:
+        """Whether this is a joint of an attachment frame (which PyMJCF names after the
+        frame)."""
+        return self._tag in ("joint", "freejoint") and any(
+            child._attachment_body == self._mjs.parent for child in self._scope._child_scopes
+        )
 
     def get_attribute_xml_string(
         self: Any,
@@ -218,6 +229,8 @@ class ElementMethods:
         """An attribute's value as MJCF text (None when it is not set): numbers with
         `precision` significant digits (those below `zero_threshold` written as 0),
         references by their names as seen from `prefix_root`."""
+        if attribute_name == "name" and self._is_frame_joint():
+            return self.prefixed_identifier(prefix_root) if self._own_name() else None
         value = self._get(attribute_name)
         if value is None:
             if attribute_name in ("dclass", "class"):

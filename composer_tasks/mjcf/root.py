@@ -406,7 +406,35 @@ class RootElement(RootElementMethods):
         if name.startswith("_"):
             raise AttributeError(name)
         raise AttributeError(
-            f"{name!r} is not a child or attribute of <mujoco> (model {self.model!r})"
+            f"'RootElement' object has no attribute {name!r}: it is not a child or attribute "
+            f"of <mujoco> (model {self.model!r})"
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # As PyMJCF's elements: a name that is not an attribute of <mujoco> (its only
+        # one is `model`) is refused rather than stored on the Python object, where a
+        # misspelt setting would be lost silently.
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        found = getattr(type(self), name, None)
+        if isinstance(found, property) and found.fset is not None:
+            found.fset(self, value)
+            return
+        what = "a child element" if isinstance(found, property) else "not an attribute"
+        raise AttributeError(
+            f"can't set attribute {name!r} of <mujoco> (model {self.model!r}): it is {what}; "
+            "the one attribute of <mujoco> is `model`"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        if name.startswith("_"):
+            object.__delattr__(self, name)
+            return
+        raise AttributeError(
+            f"'RootElement' object has no attribute {name!r} to delete: <mujoco> (model "
+            f"{self.model!r}) keeps its attributes and children (remove an element with "
+            "`remove()`)"
         )
 
     # Finding and attaching.
