@@ -378,6 +378,13 @@ class Element(ElementMethods):
             return f"MJCF Element: <{self.tag}> (removed)"
         return f"MJCF Element: {self._path()}"
 
+    def __str__(self) -> str:
+        """The element alone as MJCF text, its children as "..." (PyMJCF's `str`:
+        `<body>...</body>`, `<joint class="/" type="hinge"/>`)."""
+        if self.is_removed:
+            return repr(self)
+        return self.to_xml_string(self_only=True, pretty_print=False)
+
     # Attributes.
 
     def _attribute(self, name: str) -> attributes_module.Attribute | Literal["dclass"] | None:
@@ -623,6 +630,8 @@ class Element(ElementMethods):
             handle = self._scope._wrap(child)
             if handle.tag == tag:
                 children.append(handle)
+        if tag == "freejoint":  # one at most, read as the element (or None), as PyMJCF's
+            return children[0] if children else None
         return children
 
     def add(self, tag: str, **attributes: Any) -> "Element":
@@ -664,6 +673,18 @@ class Element(ElementMethods):
             )
         if self._tag == "instance":
             return self._add_config(attributes)
+        if tag == "freejoint":
+            if self._is_attachment_frame() and self._mjs.parent.name != "world":
+                # PyMJCF: only a frame at the worldbody may move freely.
+                raise AttributeError(
+                    f"<freejoint> is not a valid child of {self._path()}: an attachment "
+                    "frame can have a free joint only when attached at the worldbody"
+                )
+            if self._children_with_tag("freejoint") is not None:
+                raise ValueError(
+                    f"A <freejoint> child already exists in {self._path()}, please access "
+                    "it directly."
+                )
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")

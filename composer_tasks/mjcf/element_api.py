@@ -181,6 +181,9 @@ class ElementMethods:
             return False
         if not _same_attributes(self.get_attributes(), other.get_attributes()):
             return False
+        if self.tag in ("spatial", "fixed"):
+            # A tendon's path: strict order of every element, as PyMJCF compares it.
+            return _same_children(self.all_children(), other.all_children())
         for tag in self._child_tags():
             mine, theirs = self._children_with_tag(tag), other._children_with_tag(tag)
             if not _same_children(mine, theirs):
