@@ -55,6 +55,9 @@ class Attribute:
     gives the attribute back as written, as PyMJCF does.
     """
 
+    # Whether the attribute names another element (read as that element's handle).
+    is_reference = False
+
     def __init__(self, field: str) -> None:
         self.field = field
         # The fields of the spec element that `set` writes (for `snapshot`).
@@ -326,6 +329,8 @@ class Reference(Attribute):
     element's model. Reading gives the referred element's handle when it exists.
     `namespace` is the kind of element referred to, for `find`.
     """
+
+    is_reference = True
 
     def __init__(self, field: str, namespace: str) -> None:
         super().__init__(field)
@@ -757,7 +762,9 @@ def _transmission(kind: str) -> Custom:
         handle._mjs.trntype = trntype
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, ("target", "trntype"))
+    reference = Custom(getter, setter, ("target", "trntype"))
+    reference.is_reference = True
+    return reference
 
 
 def _gain(handle: Handle) -> float:
@@ -915,7 +922,9 @@ def _sensor_object(kind: str) -> Custom:
         handle._mjs.objtype = objtype
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, ("objname", "objtype"))
+    reference = Custom(getter, setter, ("objname", "objtype"))
+    reference.is_reference = True
+    return reference
 
 
 def _frame_object(name_field: str, type_field: str) -> Custom:
@@ -944,7 +953,9 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
         setattr(handle._mjs, name_field, name)
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, (name_field, type_field))
+    reference = Custom(getter, setter, (name_field, type_field))
+    reference.is_reference = True
+    return reference
 
 
 def _frame_object_type(type_field: str) -> Custom:
@@ -1102,6 +1113,7 @@ class WrapValue(Attribute):
     def __init__(self, field: str, namespace: str | None = None) -> None:
         super().__init__(field)
         self.namespace = namespace
+        self.is_reference = namespace is not None
 
     def get(self, handle: Handle) -> Any:
         value = getattr(handle._mjs, self.field)

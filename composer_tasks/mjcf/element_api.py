@@ -367,9 +367,10 @@ def _is_name_or_reference(handle: Any, attribute_name: str) -> bool:
     return isinstance(attribute, attributes_module.Reference)
 
 
-def _resolve_own_references(handle: Any) -> None:
+def _resolve_own_references(handle: Any, names: Sequence[str] | None = None) -> None:
     """Drops the "read back the name" record of each reference of `handle` written by
-    name whose element exists, so that it reads as the element."""
+    name whose element exists (of those in `names`, when given), so that it reads as
+    the element."""
     from composer_tasks.mjcf.element import Element
 
     record = handle._record()
@@ -377,6 +378,8 @@ def _resolve_own_references(handle: Any) -> None:
         return
     table = handle._attribute_table()
     for name, form in list(record.items()):
+        if names is not None and name not in names:
+            continue
         attribute = table.get(name)
         if isinstance(form, str) and attribute is not None:
             if isinstance(attribute.get(handle), Element):

@@ -50,7 +50,9 @@ def from_xml_string(
       xml_string: the MJCF text.
       escape_separators: must be False: names containing "/" are kept as they are.
       model_dir: the folder that relative asset paths resolve against.
-      resolve_references: must be True (MuJoCo resolves references when it compiles).
+      resolve_references: False keeps the references the text makes as the names
+        written (strings) until `model.resolve_references()`, as PyMJCF; True reads
+        them as the elements they name.
       assets: `{file name: bytes}` for files the text refers to.
       allow_paths_outside_model_dir: allow `<include>` and asset files outside
         `model_dir` (the current folder when none is given): absolute paths or
@@ -61,7 +63,7 @@ def from_xml_string(
       ValueError: the text is not valid MJCF (MuJoCo's message), has a NUL
         character, or names a file outside the model's folder.
     """
-    _check_options(escape_separators, resolve_references)
+    _check_options(escape_separators)
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
     folder = os.fspath(model_dir) if model_dir else ""
@@ -71,7 +73,9 @@ def from_xml_string(
     spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = folder
-    return _model(spec, xml_string, allow_paths_outside_model_dir, folder, assets)
+    return _model(
+        spec, xml_string, allow_paths_outside_model_dir, folder, assets, resolve_references
+    )
 
 
 def from_path(
@@ -84,7 +88,7 @@ def from_path(
 ) -> RootElement:
     """Loads an MJCF file; its assets resolve relative to the file's folder (and
     must lie in it unless `allow_paths_outside_model_dir`, as `from_xml_string`)."""
-    _check_options(escape_separators, resolve_references)
+    _check_options(escape_separators)
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no MJCF file at {path!r}")
@@ -95,7 +99,7 @@ def from_path(
     if not allow_paths_outside_model_dir:
         _check_includes(text, repr(path), folder, folder)
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return _model(spec, text, allow_paths_outside_model_dir, folder, assets)
+    return _model(spec, text, allow_paths_outside_model_dir, folder, assets, resolve_references)
 
 
 def from_file(
@@ -185,6 +189,7 @@ def _model(
     allow_outside: bool,
     folder: str = "",
     assets: Mapping[str, bytes] | None = None,
+    resolve_references: bool = True,
 ) -> RootElement:
     if spec.modelname == _MUJOCO_UNNAMED and not _MODEL_ATTRIBUTE.search(text):
         spec.modelname = UNNAMED_MODEL  # PyMJCF's name for an unnamed model
@@ -196,6 +201,7 @@ def _model(
     # Matched to the spec on first use (most parsed models are compiled unread); the
     # `<include>`d files' elements in their places, as MuJoCo read them.
     model._pending_text = _inline_includes(text, folder, assets)
+    model._keep_reference_names = not resolve_references
     return model
 
 
@@ -358,13 +364,9 @@ def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
     return {**{name: bytes(contents) for name, contents in assets.items()}, xml_name: text.encode()}
 
 
-def _check_options(escape_separators: bool, resolve_references: bool) -> None:
+def _check_options(escape_separators: bool) -> None:
     if escape_separators:
         raise ValueError("escape_separators=True is not supported: names are kept as written")
-    if not resolve_references:
-        raise ValueError(
-            "resolve_references=False is not supported: MuJoCo resolves them at compile"
-        )
 
 
 # Matching the parsed text to the spec, element by element, for the records of the
@@ -417,10 +419,13 @@ class _Mismatch(Exception):
     """The text does not line up with the spec element by element."""
 
 
-def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None:
+def attributes_written(
+    spec: Any, text: str, keep_names: bool = False
+) -> dict[Any, dict[str, Any]] | None:
     """The record of the attributes the MJCF `text` sets, per spec element, class and
     settings struct of `spec` (see `RootElement._written`), or None when the text cannot
-    be matched to the spec element by element."""
+    be matched to the spec element by element. With `keep_names`, references read back
+    as the names written (PyMJCF's `resolve_references=False`)."""
     try:
         tree = parse_tree(text, "the MJCF text")
     except ValueError:
@@ -434,7 +439,7 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
             if not isinstance(tag, str):
                 continue  # a comment
             if tag == "worldbody":
-                _match_body(section, world, records, is_world=True)
+                _match_body(section, world, records, keep_names, is_world=True)
             elif tag == "default":
                 _match_default(section, "main", records)
             elif tag in _SETTINGS:
@@ -470,8 +475,8 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
                         wraps = element_module.remember_parsed_path(member, path)
                         for wrap, part in zip(wraps, parts):
                             table = attributes_module.ELEMENT_ATTRIBUTES[_PATH_TAGS[part.tag]]
-                            records[wrap] = _forms(part, table)
-                    _record_element(child, member, records)
+                            records[wrap] = _forms(part, table, keep_names)
+                    _record_element(child, member, records, keep_names)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
         sections.check_all_matched()
@@ -512,11 +517,12 @@ def _match_body(
     xml: ElementTree.Element,
     members: _Members,
     records: dict[Any, dict[str, Any]],
+    keep_names: bool = False,
     is_world: bool = False,
 ) -> None:
     body = members.owner
     if not is_world:
-        _record_element(xml, body, records)
+        _record_element(xml, body, records, keep_names)
     for child in xml:
         tag = child.tag
         if not isinstance(tag, str):
@@ -524,7 +530,7 @@ def _match_body(
         if tag == "frame":
             if child.attrib:
                 raise _Mismatch("frame")  # a frame's pose is not an attribute of its children
-            _match_body(child, members, records, is_world=True)
+            _match_body(child, members, records, keep_names, is_world=True)
         elif tag == "inertial":
             records[(body, "inertial")] = _forms(
                 child, attributes_module.ELEMENT_ATTRIBUTES["inertial"]
@@ -532,21 +538,26 @@ def _match_body(
         elif tag in _BODY_KINDS:
             mjs = members.next(_BODY_KINDS[tag])
             if tag == "body":
-                _match_body(child, _Members(mjs), records)
+                _match_body(child, _Members(mjs), records, keep_names)
             else:
-                _record_element(child, mjs, records)
+                _record_element(child, mjs, records, keep_names)
         else:
             raise _Mismatch(tag)
     if not is_world:
         members.check_all_matched()
 
 
-def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[str, Any]]) -> None:
+def _record_element(
+    xml: ElementTree.Element,
+    mjs: Any,
+    records: dict[Any, dict[str, Any]],
+    keep_names: bool = False,
+) -> None:
     try:
         tag = element_module.tag_of(mjs)
     except (KeyError, ValueError):
         return  # an element this API does not cover: nothing reads its attributes
-    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}))
+    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}), keep_names)
 
 
 def _match_default(
@@ -564,8 +575,11 @@ def _match_default(
         # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.
 
 
-def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]:
-    """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`)."""
+def _forms(
+    xml: ElementTree.Element, table: Mapping[str, Any], keep_names: bool = False
+) -> dict[str, Any]:
+    """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`);
+    with `keep_names`, a reference as the name written."""
     forms: dict[str, Any] = {}
     for name, text in xml.attrib.items():
         # PyMJCF resolves the class references a text makes: a parsed `class` or
@@ -580,6 +594,9 @@ def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]
             forms[name] = attributes_module.CLASS_HANDLE_FORM
             continue
         attribute = table[name]
+        if keep_names and getattr(attribute, "is_reference", False):
+            forms[name] = text  # read back as written until `resolve_references()`
+            continue
         # References read back as the elements they name (PyMJCF resolves them).
         forms[name] = len(text.split()) if isinstance(attribute, attributes_module.Vector) else None
     return forms

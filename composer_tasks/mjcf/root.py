@@ -139,6 +139,8 @@ class RootElement(RootElementMethods):
     # The MJCF text of a parsed model whose records are made from it on first use (in
     # `_written`, before any edit): most parsed models are compiled without a read.
     _pending_text: str | None
+    # Parsed with `resolve_references=False`: the text's references read as names.
+    _keep_reference_names: bool
     # Whether every element, class and settings struct of this model has a record (a
     # model built with this API, or parsed from text whose attributes were matched);
     # otherwise an element without one reads the spec's values.
@@ -203,6 +205,7 @@ class RootElement(RootElementMethods):
         self._prefix_in_top = ""
         self._records = {}
         self._pending_text = None
+        self._keep_reference_names = False
         self._records_complete = False
         self._removed = weakref.WeakSet()
         self._detached = False
@@ -511,7 +514,7 @@ class RootElement(RootElementMethods):
             )
             for parent, children in added.items():
                 self._default_children.setdefault(parent, []).extend(children)
-            records = parser.attributes_written(self._spec, text)
+            records = parser.attributes_written(self._spec, text, self._keep_reference_names)
             if records is not None:
                 self._records = records
                 self._records_complete = True

@@ -97,6 +97,20 @@ record('child_size', [large.size.nconmax, large.size.njmax, large.size.memory])
 record('merged_option', list(small.option.get_attributes().items()))
 record('memory_as_written', [small.size.get_attributes().get('memory')])
 
+# Parsed with resolve_references=False: references read as the names written (also in
+# a copy) until resolve_references().
+unresolved = mjcf.from_xml_string('''
+<mujoco model="refs">
+  <worldbody><body name="b"><joint name="hinge"/><geom name="g" size="0.1"/></body></worldbody>
+  <actuator><motor name="m" joint="hinge"/></actuator>
+  <contact><exclude body1="b" body2="b"/></contact>
+</mujoco>''', resolve_references=False)
+motor = unresolved.find('actuator', 'm')
+record('unresolved', [motor.joint, unresolved.contact.exclude[0].body1])
+record('unresolved_copy', copy.copy(unresolved).find('actuator', 'm').joint)
+unresolved.resolve_references()
+record('resolved', [motor.joint.full_identifier, unresolved.contact.exclude[0].body1.name])
+
 # The <user> sensor, parsed and added.
 parsed = mjcf.from_xml_string('''
 <mujoco model="sensed">
@@ -123,6 +137,8 @@ record('user_dims', physics.model.sensor_dim)
     "mjcf.RootElement.find_all",
     "mjcf.Element.parent",
     "mjcf.RootElement.attach",
+    "mjcf.from_xml_string",
+    "mjcf.RootElement.resolve_references",
 )
 def test_element_api_probes_match_dm_control(differential):
     differential.assert_same(ELEMENT_API, "mjcf_element_api", rtol=1e-12, atol=1e-12)
