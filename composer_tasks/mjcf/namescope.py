@@ -9,7 +9,7 @@ prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import mujoco
 
@@ -148,12 +148,30 @@ def find(
     return handle if handle.spec_namespace == namespace else None
 
 
+@overload
+def find_all(
+    where: Element | RootElement,
+    namespace: Literal["default"],
+    immediate_children_only: bool = False,
+    exclude_attachments: bool = False,
+) -> list[DefaultClass]: ...
+
+
+@overload
 def find_all(
     where: Element | RootElement,
     namespace: str,
     immediate_children_only: bool = False,
     exclude_attachments: bool = False,
-) -> list[Element]:
+) -> list[Element]: ...
+
+
+def find_all(
+    where: Element | RootElement,
+    namespace: str,
+    immediate_children_only: bool = False,
+    exclude_attachments: bool = False,
+) -> list[Element] | list[DefaultClass]:
     """Every element of kind `namespace` below `where`, in PyMJCF's document order.
 
     That is the order the elements were written in (`order`): a body's elements and

@@ -24,7 +24,7 @@ import contextlib
 import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, overload
 
 import mujoco
 
@@ -450,14 +450,31 @@ class RootElement(RootElementMethods):
             self._check_attached_alive()
         return namescope_module.find(self, namespace, identifier)
 
+    @overload
+    def find_all(
+        self,
+        namespace: Literal["default"],
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[defaults_module.DefaultClass]: ...
+
+    @overload
     def find_all(
         self,
         namespace: str,
         immediate_children_only: bool = False,
         exclude_attachments: bool = False,
-    ) -> list[element_module.Element]:
+    ) -> list[element_module.Element]: ...
+
+    def find_all(
+        self,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[element_module.Element] | list[defaults_module.DefaultClass]:
         """Every element of kind `namespace` in this model and (unless excluded) the
-        models attached to it, in model order."""
+        models attached to it, in model order (its default classes, top class first,
+        for "default")."""
         if self._detached:
             self._check_attached_alive()
         return namescope_module.find_all(
