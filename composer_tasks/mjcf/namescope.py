@@ -231,7 +231,7 @@ def find_all(
         members = [member for _, member in owned]
     found = []
     for owner, member in zip(owners, members):
-        if owner is scope or (not exclude_attachments and _is_scope_below(owner, scope)):
+        if owner is scope or (not exclude_attachments and is_scope_below(owner, scope)):
             found.append(scope._wrap(member))
     if namespace == "contact":
         return in_written_order(top, found)
@@ -480,7 +480,7 @@ def _belongs_to(scope: RootElement, mjs: Any) -> bool:
     return False
 
 
-def _is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
+def is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
     while scope is not None:
         if scope is ancestor:
             return True

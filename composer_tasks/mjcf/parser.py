@@ -18,6 +18,7 @@ elements read the spec's values instead (defaults applied).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import xml.etree.ElementTree as ElementTree
@@ -26,9 +27,11 @@ from typing import IO, Any
 
 import mujoco
 
+from composer_tasks.mjcf import assets as assets_module
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import namescope as namescope_module
 from composer_tasks.mjcf.root import UNNAMED_MODEL, RootElement
 
 # MjSpec's name for a model whose text has no `model` attribute.
@@ -233,19 +236,91 @@ def _check_includes(text: str, source: str, folder: str, model_folder: str) -> N
             _check_includes(included, repr(path), os.path.dirname(path), model_folder)
 
 
+# The spec collections whose elements name files, and the compiler folder each is in.
+_FILE_COLLECTIONS = (
+    ("meshes", "meshdir"),
+    ("textures", "texturedir"),
+    ("hfields", "meshdir"),
+    ("skins", "meshdir"),
+)
+
+
 def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
     """`(file name, path relative to the model's folder)` of each asset named by file."""
     spec = model._top_spec()
-    folders = {"meshes": spec.meshdir, "textures": spec.texturedir, "hfields": spec.meshdir}
-    for collection, folder in folders.items():
+    for collection, folder_field in _FILE_COLLECTIONS:
+        folder = getattr(spec, folder_field)
         for element in getattr(spec, collection):
             name = getattr(element, "file", "")
             if name:
                 yield name, os.path.join(folder or "", name)
 
 
+def _vfs_name(name: str, prefix: str, contents: bytes) -> str:
+    """PyMJCF's name of an asset file in MuJoCo's virtual file system: the file's own
+    name, a `-` and the SHA-1 of its contents (`deepmind-57ed...png`), without folders
+    or its model's prefix; an `mjcf.Asset`'s name (already so made) is kept."""
+    if prefix and name.startswith(prefix):
+        name = name[len(prefix) :]
+    base = os.path.basename(name)
+    stem, extension = os.path.splitext(base)
+    digest = hashlib.sha1(contents).hexdigest()
+    if stem == digest or stem.endswith("-" + digest):
+        return base
+    return assets_module.Asset(contents, extension, prefix=stem).get_vfs_filename()
+
+
+def _file_assets(
+    model: RootElement, skip_missing: bool = False
+) -> list[tuple[str, Any, str, bytes]]:
+    """`(spec collection, spec element, VFS file name, contents)` of each element
+    (mesh, texture, heightfield, skin) of `model` and of the models attached below it
+    that names a file: the contents from the model's assets or, relative to its
+    folder, disk.
+
+    Raises:
+      ValueError: a file is outside the model's folder (unless the model was parsed
+        with `allow_paths_outside_model_dir=True`).
+      FileNotFoundError: a file is neither in the assets nor on disk (unless
+        `skip_missing`: then it is left out).
+    """
+    top = model._top()
+    spec = top._spec
+    folder = spec.modelfiledir or ""
+    found = []
+    for collection, folder_field in _FILE_COLLECTIONS:
+        for element in getattr(spec, collection):
+            name = element.file
+            if not name:
+                continue
+            owner = namescope_module.owner_scope(top, element)
+            if not namescope_module.is_scope_below(owner, model):
+                continue
+            contents = spec.assets.get(name)
+            if contents is None:
+                relative = os.path.join(getattr(spec, folder_field) or "", name)
+                if not top._allow_paths_outside_model_dir:
+                    _check_inside(relative, folder or ".", f"asset file {name!r}")
+                path = os.path.join(folder, relative)
+                if not os.path.exists(path):
+                    if skip_missing:
+                        continue
+                    raise FileNotFoundError(
+                        f"asset {name!r} is neither in the model's assets nor at {path!r}"
+                    )
+                with open(path, "rb") as handle:
+                    contents = handle.read()
+            contents = bytes(contents)
+            found.append(
+                (collection, element, _vfs_name(name, owner._full_prefix(), contents), contents)
+            )
+    return found
+
+
 def to_xml_string(model: RootElement, precision: int | None = None) -> str:
-    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it).
+    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it),
+    its asset files named as in `get_assets()` (PyMJCF's `name-<sha1>.ext`, with no
+    folders), so that the text and `get_assets()` load the model.
 
     Raises:
       ValueError: the model does not compile. MuJoCo 4's writer (`MjSpec.to_xml`)
@@ -255,14 +330,33 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
     """
     if precision is not None:
         raise ValueError("precision is not supported: MuJoCo writes full precision")
-    spec = model._top_spec()
+    top = model._top()
+    spec = top._spec
+    # A file that cannot be read keeps its name (MuJoCo's compile then names it).
+    files = _file_assets(top, skip_missing=True)
+    # Written from a copy: the files are renamed there, and a compile that fails leaves
+    # its spec's error set, after which MuJoCo's bindings raise it from that spec's
+    # empty child lists (a body's `bodies`) until a compile succeeds, which would break
+    # the handles' reads.
+    copied = spec.copy()
+    if files:
+        places = {
+            collection: {
+                id(element): index for index, element in enumerate(getattr(spec, collection))
+            }
+            for collection, _ in _FILE_COLLECTIONS
+        }
+        copies = {
+            collection: list(getattr(copied, collection)) for collection, _ in _FILE_COLLECTIONS
+        }
+        for collection, element, vfs_name, _ in files:
+            copies[collection][places[collection][id(element)]].file = vfs_name
+        copied.meshdir = ""
+        copied.texturedir = ""
+        copied.assets = {**copied.assets, **{name: data for _, _, name, data in files}}
     try:
-        # Written from a copy: a compile that fails leaves its spec's error set, and
-        # MuJoCo's bindings then raise it from the spec's empty child lists (a body's
-        # `bodies`) until a compile succeeds, which would break the handles' reads.
-        return spec.copy().to_xml()
+        return copied.to_xml()
     except ValueError as error:
-        top = model._top()
         raise ValueError(
             f"cannot write model {top.model!r} as MJCF text: MuJoCo's XML writer "
             "(MjSpec.to_xml) compiles the model first, and it does not compile: "
@@ -273,29 +367,16 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
 
 
 def get_assets(model: RootElement) -> dict:
-    """`{file name: bytes}` of the files the model's meshes, textures and heightfields
-    name, from the model's asset dictionary or, relative to the model's folder, disk.
+    """`{VFS file name: bytes}` of the files that the meshes, textures, heightfields
+    and skins of `model` and of the models attached below it name, as PyMJCF's
+    `get_assets`: each named `name-<sha1 of its contents>.ext` (an `mjcf.Asset` by its
+    own VFS name), the names `to_xml_string()` writes. The contents come from the
+    model's asset dictionary or, relative to the model's folder, disk.
 
     A file outside the model's folder raises ValueError unless the model was parsed
     with `allow_paths_outside_model_dir=True`.
     """
-    spec = model._top_spec()
-    found = dict(spec.assets)
-    folder = spec.modelfiledir or ""
-    allow_outside = model._top()._allow_paths_outside_model_dir
-    for name, relative in _asset_files(model):
-        if name in found:
-            continue
-        if not allow_outside:
-            _check_inside(relative, folder or ".", f"asset file {name!r}")
-        path = os.path.join(folder, relative)
-        if not os.path.exists(path):
-            raise FileNotFoundError(
-                f"asset {name!r} is neither in the model's assets nor at {path!r}"
-            )
-        with open(path, "rb") as handle:
-            found[name] = handle.read()
-    return found
+    return {name: contents for _, _, name, contents in _file_assets(model)}
 
 
 def export_with_assets(
@@ -354,14 +435,8 @@ def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
             raise ValueError(f"asset file name {name!r} would be written outside the export")
     if xml_name in assets:
         raise ValueError(f"an asset is named {xml_name!r}, the name of the model's file")
-    spec = model._top_spec()
-    meshdir, texturedir = spec.meshdir, spec.texturedir
-    spec.meshdir, spec.texturedir = "", ""
-    try:
-        text = spec.to_xml()
-    finally:
-        spec.meshdir, spec.texturedir = meshdir, texturedir
-    return {**{name: bytes(contents) for name, contents in assets.items()}, xml_name: text.encode()}
+    # The assets' names have no folders (`get_assets`), so they sit beside the text.
+    return {**assets, xml_name: to_xml_string(model).encode()}
 
 
 def _check_options(escape_separators: bool) -> None:
