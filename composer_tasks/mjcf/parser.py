@@ -39,7 +39,7 @@ _MUJOCO_UNNAMED = "MuJoCo Model"
 
 
 def from_xml_string(
-    xml_string: str,
+    xml_string: str | bytes,
     escape_separators: bool = False,
     model_dir: str | os.PathLike[str] = "",
     resolve_references: bool = True,
@@ -50,7 +50,7 @@ def from_xml_string(
     """Parses MJCF text into a model.
 
     Args:
-      xml_string: the MJCF text.
+      xml_string: the MJCF text (`bytes` are read as UTF-8).
       escape_separators: must be False: names containing "/" are kept as they are.
       model_dir: the folder that relative asset paths resolve against.
       resolve_references: False keeps the references the text makes as the names
@@ -65,15 +65,33 @@ def from_xml_string(
     Raises:
       ValueError: the text is not valid MJCF (MuJoCo's message), has a NUL
         character, or names a file outside the model's folder.
+      FileNotFoundError: an `<include>`d file is neither in `assets` nor in
+        `model_dir`.
     """
     _check_options(escape_separators)
+    if isinstance(xml_string, bytes):  # as PyMJCF, UTF-8 bytes are text too
+        xml_string = xml_string.decode("utf-8")
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
     folder = os.fspath(model_dir) if model_dir else ""
     _check_text(xml_string, "the MJCF text")
     if not allow_paths_outside_model_dir:
         _check_includes(xml_string, "the MJCF text", folder or ".", folder or ".")
-    spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
+    try:
+        spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
+    except ValueError as error:
+        # MjSpec reads an `<include>`d file neither from `assets` nor relative to
+        # `model_dir` (it has no folder for text): the text with the files spliced in.
+        expanded = _inline_includes(xml_string, folder, assets)
+        if expanded is None:
+            # As PyMJCF, a file that cannot be found is an OSError.
+            raise FileNotFoundError(
+                f"an <include>d file of the MJCF text is neither in `assets` nor in "
+                f"{folder or 'the current folder'!r}: {str(error).strip()}"
+            ) from error
+        if expanded == xml_string:
+            raise
+        spec = mujoco.MjSpec.from_string(expanded, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = folder
     return _model(

@@ -111,6 +111,20 @@ record('unresolved_copy', copy.copy(unresolved).find('actuator', 'm').joint)
 unresolved.resolve_references()
 record('resolved', [motor.joint.full_identifier, unresolved.contact.exclude[0].body1.name])
 
+# MJCF text as bytes, an <include>d file and an asset given in `assets`: the files are
+# named as PyMJCF names them in get_assets(), and to_xml_string() loads with them.
+included = b'<mujoco><worldbody><geom name="inner" size="0.2"/></worldbody></mujoco>'
+with_files = mjcf.from_xml_string(
+    b'<mujoco model="files"><asset><mesh name="m" file="dir/tetra.obj"/></asset>'
+    b'<include file="parts.xml"/><worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>',
+    assets={'parts.xml': included,
+            'dir/tetra.obj': b'v 0 0 0\\nv 1 0 0\\nv 0 1 0\\nv 0 0 1\\nf 1 2 3\\nf 1 2 4\\nf 1 3 4\\nf 2 3 4\\n'})
+record('files_geoms', sorted(str(g.name) for g in with_files.find_all('geom')))
+record('files_assets', sorted(with_files.get_assets()))
+reloaded = mjcf.Physics.from_xml_string(with_files.to_xml_string(), assets=with_files.get_assets())
+record('files_reloaded', [reloaded.model.ngeom, reloaded.model.nmesh])
+check('missing_include', mjcf.from_xml_string, '<mujoco><include file="nowhere.xml"/></mujoco>')
+
 # The <user> sensor, parsed and added.
 parsed = mjcf.from_xml_string('''
 <mujoco model="sensed">
@@ -139,6 +153,8 @@ record('user_dims', physics.model.sensor_dim)
     "mjcf.RootElement.attach",
     "mjcf.from_xml_string",
     "mjcf.RootElement.resolve_references",
+    "mjcf.RootElement.get_assets",
+    "mjcf.RootElement.to_xml_string",
 )
 def test_element_api_probes_match_dm_control(differential):
     differential.assert_same(ELEMENT_API, "mjcf_element_api", rtol=1e-12, atol=1e-12)
