@@ -333,7 +333,9 @@ def _xml_tree(
         names.insert(1 if names[:1] == ["name"] else 0, "dclass")
     frame = handle.tag == "body" and handle._is_attachment_frame()
     if "name" in handle._attribute_table() and "name" not in names and not frame:
-        names.insert(0, "name")
+        # PyMJCF names an unnamed joint of an attachment frame last, after the frame.
+        unnamed_frame_joint = handle._is_frame_joint() and not handle._own_name()
+        names.insert(len(names) if unnamed_frame_joint else 0, "name")
     for name in names:
         value = handle._get(name)
         if isinstance(value, Asset):
