@@ -158,7 +158,7 @@ except ImportError:
 
 # The runner's documented differences in this file: not run (exact node ids; pytest's
 # own --deselect takes prefixes, and testAdd would take testAddWithInvalidAttribute).
-_DOCUMENTED = set(filter(None, os.environ.get("{documented_variable}", "").split("\\n")))
+_DOCUMENTED = set(filter(None, os.environ.get("DM_CONTROL_TESTS_DOCUMENTED", "").split("\\n")))
 
 
 def pytest_collection_modifyitems(config, items):
@@ -187,7 +187,8 @@ def pytest_runtest_call(item):
         signal.signal(signal.SIGALRM, previous)
 """
 REPORT_NAME = "dm_control_tests"
-# The environment variable that hands the staged conftest.py the documented differences.
+# The environment variable that hands the staged conftest.py the documented differences
+# (the conftest's text names it too).
 _DOCUMENTED_VARIABLE = "DM_CONTROL_TESTS_DOCUMENTED"
 
 
@@ -264,9 +265,7 @@ def stage(root: str, destination: str, paths: list[str], table: dict[str, str]) 
     returns {path: reason} for the files that cannot be ported."""
     package = os.path.join(destination, PACKAGE)
     with open(os.path.join(destination, "conftest.py"), "w", encoding="utf-8") as handle:
-        handle.write(
-            _CONFTEST.format(limit=PER_TEST_TIMEOUT_S, documented_variable=_DOCUMENTED_VARIABLE)
-        )
+        handle.write(_CONFTEST.format(limit=PER_TEST_TIMEOUT_S))
     shutil.copytree(
         root,
         package,
