@@ -103,6 +103,9 @@ class Attribute:
 # (a reference given by name: read back the name), or an `Asset` (a file given by its
 # contents: read back the Asset).
 WrittenForm = int | str | assets_module.Asset | None
+# The key, in an element's record, of its MJCF tag where MjSpec cannot tell it: a
+# <cylinder> is an actuator like a <general> one (never an attribute's name).
+TAG_KEY = "<tag>"
 
 
 def with_context(error: Exception, context: str) -> Exception:
@@ -849,6 +852,45 @@ _POSITION = _actuator(
     kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
 )
 _VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv, ("gainprm", "biasprm")))
+
+
+def _set_first(field: str, handle: Handle, value: Any) -> None:
+    values = np.array(getattr(handle._mjs, field))
+    values[0] = _SCALAR.convert(handle, value)
+    setattr(handle._mjs, field, values)
+
+
+def _cylinder_diameter(handle: Handle) -> float:
+    return float(np.sqrt(4 * handle._mjs.gainprm[0] / np.pi))
+
+
+def _set_cylinder_diameter(handle: Handle, value: Any) -> None:
+    diameter = _SCALAR.convert(handle, value)
+    _set_first("gainprm", handle, np.pi / 4 * diameter**2)
+
+
+def _cylinder_bias(handle: Handle) -> np.ndarray:
+    return np.array(handle._mjs.biasprm[:3])
+
+
+def _set_cylinder_bias(handle: Handle, value: Any) -> None:
+    bias = np.array(handle._mjs.biasprm)
+    bias[:3] = _CYLINDER_BIAS.convert(handle, value)
+    handle._mjs.biasprm = bias
+
+
+_CYLINDER_BIAS = Vector("biasprm", 3)
+# MJCF's pneumatic or hydraulic cylinder (<cylinder>): a first-order filter of the
+# control (`timeconst`, dynprm[0]) times the piston's `area` (gainprm[0], or from its
+# `diameter`), plus the `bias` terms (biasprm[0:3]); MuJoCo's XML reference, <cylinder>.
+_CYLINDER = _actuator(
+    timeconst=Custom(
+        lambda h: float(h._mjs.dynprm[0]), lambda h, v: _set_first("dynprm", h, v), ("dynprm",)
+    ),
+    area=Custom(_gain, lambda h, v: _set_first("gainprm", h, v), ("gainprm",)),
+    diameter=Custom(_cylinder_diameter, _set_cylinder_diameter, ("gainprm",)),
+    bias=Custom(_cylinder_bias, _set_cylinder_bias, ("biasprm",)),
+)
 _GENERAL = _actuator(
     gaintype=Keyword("gaintype", mujoco.mjtGain),
     biastype=Keyword("biastype", mujoco.mjtBias),
@@ -1528,6 +1570,7 @@ ELEMENT_ATTRIBUTES = {
     "motor": _MOTOR,
     "position": _POSITION,
     "velocity": _VELOCITY,
+    "cylinder": _CYLINDER,
     "general": _GENERAL,
     "pair": _PAIR,
     "exclude": _EXCLUDE,
@@ -1658,19 +1701,22 @@ def _memory(value: Any) -> int:
 # (the order of dm_control/mjcf/schema.xml): `get_attributes` lists an element's
 # attributes in it, after its name and class. A name not listed keeps the table's place.
 _PYMJCF_ORDER_TEXT = {
+    "plugin": "group ctrlrange user plugin instance ctrllimited forcelimited actlimited forcerange actrange lengthrange gear joint jointinparent site actdim dyntype dynprm tendon",
     "body": "childclass pos quat axisangle xyaxes zaxis euler mocap gravcomp user",
     "geom": "type contype conaffinity condim group priority size material friction mass density solmix solref solimp margin gap fromto pos quat axisangle xyaxes zaxis euler hfield mesh rgba user",
     "site": "type group pos quat axisangle xyaxes zaxis euler material size fromto rgba user",
     "joint": "type group pos axis limited actuatorfrclimited solreflimit solimplimit solreffriction solimpfriction stiffness range actuatorfrcrange margin ref springref armature damping frictionloss user",
-    "camera": "fovy ipd pos quat axisangle xyaxes zaxis euler mode user",
-    "light": "directional type castshadow active pos dir intensity attenuation cutoff exponent ambient diffuse specular mode",
-    "texture": "type gridsize gridlayout builtin rgb1 rgb2 mark markrgb random width height",
+    "camera": "fovy ipd pos quat axisangle xyaxes zaxis euler mode target user",
+    "light": "directional type castshadow active pos dir intensity attenuation cutoff exponent ambient diffuse specular mode target",
+    "texture": "type content_type file gridsize gridlayout builtin rgb1 rgb2 mark markrgb random width height",
+    "mesh": "content_type file vertex face scale",
     "hfield": "file nrow ncol size elevation",
-    "motor": "group ctrlrange user ctrllimited forcelimited forcerange gear",
-    "position": "group ctrlrange user ctrllimited forcelimited forcerange gear kp kv",
-    "velocity": "group ctrlrange user ctrllimited forcelimited forcerange gear kv",
-    "general": "group ctrlrange user ctrllimited forcelimited actlimited forcerange actrange gear dyntype gaintype biastype dynprm gainprm biasprm",
-    "pair": "condim friction solref solimp gap margin",
+    "motor": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite",
+    "position": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite kp kv",
+    "velocity": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite kv",
+    "cylinder": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite timeconst area diameter bias",
+    "general": "group ctrlrange user ctrllimited forcelimited actlimited forcerange actrange lengthrange gear joint jointinparent tendon site refsite body dyntype gaintype biastype dynprm gainprm biasprm",
+    "pair": "geom1 geom2 condim friction solref solimp gap margin",
     "weld": "active solref solimp body1 body2",
     "connect": "active solref solimp body1 body2 anchor",
     "key": "time qpos qvel act mpos mquat ctrl",

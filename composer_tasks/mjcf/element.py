@@ -160,7 +160,7 @@ def path_is_known(tendon: Any) -> bool:
     return tendon in _TENDON_PATHS
 
 
-_ACTUATORS = ("motor", "position", "velocity", "general", "plugin")
+_ACTUATORS = ("motor", "position", "velocity", "cylinder", "general", "plugin")
 _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
     "connect": mujoco.mjtEq.mjEQ_CONNECT,
@@ -1177,6 +1177,7 @@ _DEFAULT_FIELDS = {
     "motor": "actuator",
     "position": "actuator",
     "velocity": "actuator",
+    "cylinder": "actuator",
     "general": "actuator",
     "plugin": "actuator",
     "weld": "equality",
@@ -1342,6 +1343,16 @@ def _add_position(spec: Any, default: Any) -> Any:
     return actuator
 
 
+def _add_cylinder(spec: Any, default: Any) -> Any:
+    # MJCF's <cylinder>: a filter of the control, a fixed gain (the area) and an
+    # affine bias; timeconst, area and bias start from the class's actuator default.
+    actuator = spec.add_actuator(default)
+    actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    return actuator
+
+
 def _add_velocity(spec: Any, default: Any) -> Any:
     actuator = spec.add_actuator(default)
     kv = float(actuator.gainprm[0])
@@ -1393,6 +1404,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "motor": _add_motor,
     "position": _add_position,
     "velocity": _add_velocity,
+    "cylinder": _add_cylinder,
     "general": lambda spec, default: spec.add_actuator(default),
     "plugin": lambda spec, default: spec.add_actuator(default),
     **{
@@ -1432,6 +1444,7 @@ def tag_of(mjs: Any) -> str:
                     return "position"
                 if bias[1] == 0 and bias[2] == -mjs.gainprm[0]:
                     return "velocity"
+        # (A <cylinder> is a `general` in MjSpec: its record tells it, `TAG_KEY`.)
         return "general"
     if kind is mujoco.MjsSensor:
         for tag, (sensor_type, _) in attributes_module.SENSORS.items():

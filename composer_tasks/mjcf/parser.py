@@ -650,7 +650,11 @@ def _record_element(
         tag = element_module.tag_of(mjs)
     except (KeyError, ValueError):
         return  # an element this API does not cover: nothing reads its attributes
+    if xml.tag == "cylinder" and tag == "general":  # MjSpec's actuator does not tell it
+        tag = "cylinder"
     records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}), keep_names)
+    if tag == "cylinder":
+        records[mjs][attributes_module.TAG_KEY] = tag
 
 
 def _match_default(

@@ -633,6 +633,10 @@ class RootElement(RootElementMethods):
             scope._written  # noqa: B018  (matching the parsed text tells its tendons' kinds)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
             return element_module.new_handle(mjs, scope, "worldbody")
+        if tag is None and isinstance(mjs, mujoco.MjsActuator):
+            record = scope._written.get(mjs)
+            if record is not None:
+                tag = record.get(attributes_module.TAG_KEY)
         return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
 
     def _wrap_body(self, body: Any) -> element_module.Element:
@@ -710,6 +714,8 @@ class RootElement(RootElementMethods):
             if isinstance(error, Exception):
                 raise attributes_module.with_context(error, context) from error
             raise
+        if tag == "cylinder":  # MjSpec keeps no trace of the shortcut used
+            written[attributes_module.TAG_KEY] = tag
         # `_written` without its property's call, for a model with no pending text.
         (self._records if self._pending_text is None else self._written)[mjs] = written
         self._top_scope._revision += 1  # `_edited`, inline: once per added element

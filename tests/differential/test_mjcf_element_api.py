@@ -125,6 +125,32 @@ reloaded = mjcf.Physics.from_xml_string(with_files.to_xml_string(), assets=with_
 record('files_reloaded', [reloaded.model.ngeom, reloaded.model.nmesh])
 check('missing_include', mjcf.from_xml_string, '<mujoco><include file="nowhere.xml"/></mujoco>')
 
+# <cylinder> actuators, among first- and second-order ones, attached: tags, attributes
+# and the compiled order (dm_control's element_test, testActuatorReordering).
+def mixed(name):
+    root = mjcf.RootElement(model=name)
+    body = root.worldbody.add('body')
+    body.add('geom', type='sphere', size=[0.1])
+    slider = body.add('joint', type='slide', name='slide_joint')
+    root.actuator.add('general', dyntype='integrator', biastype='affine', dynprm=[1, 0, 0],
+                      joint=slider, name='general_act')
+    root.actuator.add('cylinder', joint=slider, name='cylinder_act', timeconst=0.5,
+                      diameter=0.2, bias=[1, -2, 0])
+    root.actuator.add('velocity', joint=slider, name='velocity_act')
+    return root
+first, second, third = mixed('child_1'), mixed('child_2'), mixed('child_3')
+holder = mjcf.RootElement(model='holder')
+holder.attach(first)
+holder.attach(second)
+second.attach(third)
+record('cylinder_tags', [a.tag for a in holder.find_all('actuator')])
+record('cylinder_attributes', [[k, getattr(v, 'name', v)] for k, v in
+                               first.find('actuator', 'cylinder_act').get_attributes().items()])
+mixed_physics = mjcf.Physics.from_mjcf_model(holder)
+record('mixed_order', [mixed_physics.model.id2name(i, 'actuator') for i in range(mixed_physics.model.nu)])
+record('cylinder_prm', [mixed_physics.model.actuator_dynprm[1, :2], mixed_physics.model.actuator_gainprm[1, :2],
+                        mixed_physics.model.actuator_biasprm[1, :3], mixed_physics.model.actuator_dyntype])
+
 # The <user> sensor, parsed and added.
 parsed = mjcf.from_xml_string('''
 <mujoco model="sensed">
