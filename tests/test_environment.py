@@ -218,10 +218,71 @@ def test_termination_uses_task_discount(task_class, discount):
     ],
 )
 def test_bad_actions_name_the_spec(action, message):
-    env = composer.Environment(RandomHeightTask(), random_state=0)
+    env = composer.Environment(RandomHeightTask(), random_state=0, strict_action_bounds=True)
     env.reset()
     with pytest.raises(ValueError, match=message):
         env.step(action)
+
+
+def test_actions_outside_the_bounds_are_stepped_as_in_dm_control_unless_strict():
+    # dm_control writes the control as given; MuJoCo limits a control-limited
+    # actuator's control to its ctrlrange when it computes the force.
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    clamped = composer.Environment(RandomHeightTask(), random_state=0)
+    env.reset()
+    clamped.reset()
+    timestep = env.step(np.array([0.0, 1.5]))
+    expected = clamped.step(np.array([0.0, 1.0]))
+    assert timestep.mid()
+    np.testing.assert_array_equal(env.physics.data.ctrl, [0.0, 1.5])
+    np.testing.assert_array_equal(env.physics.data.qpos, clamped.physics.data.qpos)
+    for key, value in expected.observation.items():
+        np.testing.assert_array_equal(timestep.observation[key], value)
+    with pytest.raises(TypeError, match="strict_action_bounds"):
+        composer.Environment(RandomHeightTask(), strict_action_bounds="yes")
+
+
+@pytest.mark.parametrize(
+    "value, unlimited", [(np.nan, False), (np.nan, True), (np.inf, True), (-2e10, True)]
+)
+def test_controls_mujoco_rejects_raise_an_invalid_action_error_or_end_the_episode(
+    value, unlimited
+):
+    action = np.array([0.0, value])
+    task_factory = _unlimited_leg if unlimited else RandomHeightTask
+    env = composer.Environment(task_factory(), random_state=0)
+    env.reset()
+    # dm_control raises PhysicsError for them (MuJoCo's bad-control warning); here they
+    # are refused before the step, with an error that is both that and a ValueError.
+    with pytest.raises(composer.InvalidActionError, match="creature/leg1/hip|at \\[1\\]") as error:
+        env.step(action)
+    assert isinstance(error.value, ValueError) and isinstance(error.value, PhysicsError)
+    assert env.step(np.zeros(2)).mid()  # the refused action changed nothing
+    lenient = composer.Environment(
+        task_factory(), random_state=0, raise_exception_on_physics_error=False
+    )
+    lenient.reset()
+    # As dm_control: written and stepped; MuJoCo's bad-control warning ends the episode.
+    last = lenient.step(action)
+    assert last.last() and last.reward == 0.0 and last.discount == 0.0
+    assert lenient.physics.data.time > 0.0
+    assert lenient.step(np.zeros(2)).first()
+
+
+def _unlimited_leg():
+    task = RandomHeightTask()
+    task.creature.legs[1].motor.ctrllimited = 0
+    return task
+
+
+def test_an_infinite_control_of_a_control_limited_actuator_is_limited_as_in_dm_control():
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    limited = composer.Environment(RandomHeightTask(), random_state=0)
+    env.reset()
+    limited.reset()
+    assert env.step(np.array([0.0, np.inf])).mid()
+    limited.step(np.array([0.0, 1.0]))
+    np.testing.assert_array_equal(env.physics.data.qpos, limited.physics.data.qpos)
 
 
 class _Exploding(RandomHeightTask):
@@ -416,7 +477,7 @@ def test_unbounded_actuators_still_reject_infinite_actions():
     np.testing.assert_array_equal(env.action_spec().maximum, [1e10, 1e10])
     env.reset()
     env.step([100.0, -100.0])
-    with pytest.raises(ValueError, match=r"non-finite entries at \[1\]"):
+    with pytest.raises(ValueError, match=r"beyond MuJoCo's mjMAXVAL.*creature/leg1/hip=inf"):
         env.step([0.0, np.inf])
 
 

@@ -200,10 +200,20 @@ def test_same_seed_same_trajectory_bit_for_bit():
     ],
 )
 def test_bad_actions_raise_clear_errors(actions, error, message):
-    env = composer.Environment(TwoCreatures(), random_state=0)
+    env = composer.Environment(TwoCreatures(), random_state=0, strict_action_bounds=True)
     env.reset()
     with pytest.raises(error, match=message):
         env.step(actions)
+
+
+def test_an_agent_action_outside_its_bounds_is_stepped_unless_strict():
+    # As in dm_control (soccer's agents included): the control is written as given.
+    env = composer.Environment(TwoCreatures(), random_state=0)
+    env.reset()
+    assert env.step([np.array([2.0, 0.0]), np.zeros(2)]).mid()
+    np.testing.assert_array_equal(env.physics.data.ctrl, [2.0, 0.0, 0.0, 0.0])
+    with pytest.raises(composer.InvalidActionError, match=r"agent 1 has non-finite entries"):
+        env.step([np.zeros(2), np.array([0.0, np.nan])])
 
 
 def test_a_two_by_two_array_is_two_actions():

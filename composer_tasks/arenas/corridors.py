@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas import assets
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.composer import variation
@@ -100,6 +101,25 @@ def value_bounds(value: object) -> tuple[float, float] | None:
 
 def _draw(value: NumberOrVariation, random_state: np.random.RandomState, name: str) -> float:
     return _draw_many(value, 1, random_state, name)[0]
+
+
+def _draw_length(value: NumberOrVariation, random_state: np.random.RandomState, name: str) -> float:
+    """One draw of a length, as dm_control's `variation.evaluate(value, random_state)`."""
+    drawn = np.asarray(variation.evaluate(value, random_state=random_state), dtype=np.float64)
+    if drawn.size != 1:
+        raise ValueError(f"{name} must evaluate to one number, got shape {drawn.shape}")
+    length = float(drawn.reshape(()))
+    if not (np.isfinite(length) and length > 0):
+        raise ValueError(f"{name} must evaluate to positive finite metres, got {length!r}")
+    return length
+
+
+def _draw_colour(value: ColourOrVariation, random_state: np.random.RandomState) -> np.ndarray:
+    """One RGBA colour from a constant or a variation (one draw, as dm_control's)."""
+    colour = np.asarray(variation.evaluate(value, random_state=random_state), dtype=np.float64)
+    if colour.shape != (4,):
+        raise ValueError(f"ground_rgba must be 4 numbers (RGBA), got {colour!r}")
+    return colour
 
 
 def _draw_many(
@@ -482,20 +502,29 @@ class EmptyCorridor(Corridor):
 class GapsCorridor(Corridor):
     """Platforms separated by gaps; falling into a gap lands on a floor far below.
 
-    The first platform is 6 m long and starts 2 m behind x = 0; then platforms
-    and gaps alternate with lengths drawn from `platform_length` and
-    `gap_length` until the corridor's end.
+    As dm_control's: the first platform runs from x = 0 to 6 m; then, while the
+    next platform would start before the corridor's end, a platform length is drawn
+    from `platform_length`, its colour from `ground_rgba` (default aesthetic only)
+    and the gap after it from `gap_length`, in that order, so that the same random
+    state lays out the same course as dm_control (and leaves the stream where
+    dm_control leaves it).
 
     Args:
       platform_length: metres (number or variation), per platform.
       gap_length: metres (number or variation), per gap.
       corridor_width, corridor_length: metres (numbers or variations).
-      pit_depth: depth of the floor below the platforms' tops, metres.
-      platform_rgba: colour of the platforms (RGBA or a variation giving one).
+      ground_rgba: colour of the platforms (RGBA or a variation giving one), drawn
+        for the first platform and then per platform, with the default aesthetic.
       visible_side_planes: draw the bounding planes.
-      max_platforms: pool size; by default the most platforms the parameters'
-        bounds allow. Needed when a length is a variation of unknown bounds.
+      aesthetic: "default" (coloured platforms) or a style of `arenas.assets`
+        (textured platforms and its sky box, as dm_control's).
       name: the arena's name.
+      pit_depth: this project's: depth of the floor below the platforms' tops,
+        metres (dm_control's 10).
+      max_platforms: this project's: the pool size (platforms are pooled geoms
+        moved at each episode, not a recompiled model); by default the most
+        platforms the parameters' bounds allow. Needed when a length is a
+        variation of unknown bounds.
     """
 
     def _build(
@@ -504,12 +533,22 @@ class GapsCorridor(Corridor):
         gap_length: NumberOrVariation = 2.5,
         corridor_width: NumberOrVariation = 4.0,
         corridor_length: NumberOrVariation = 40.0,
-        pit_depth: float = 10.0,
-        platform_rgba: ColourOrVariation = _PLATFORM_RGBA,
+        ground_rgba: ColourOrVariation = _PLATFORM_RGBA,
         visible_side_planes: bool = False,
-        max_platforms: int | None = None,
+        aesthetic: str = "default",
         name: str = "gaps_corridor",
+        *,
+        pit_depth: float = 10.0,
+        max_platforms: int | None = None,
     ) -> None:
+        if aesthetic != "default":
+            try:
+                assets.check_style(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
@@ -519,24 +558,34 @@ class GapsCorridor(Corridor):
         _check_lengths(platform_length=platform_length, gap_length=gap_length, pit_depth=pit_depth)
         self._platform_length = platform_length
         self._gap_length = gap_length
-        self._platform_rgba = platform_rgba
+        self._ground_rgba = ground_rgba
+        self._aesthetic = aesthetic
         self._pit_depth = float(pit_depth)
         estimate = None
         platform, gap = value_bounds(platform_length), value_bounds(gap_length)
         if platform and gap and self._length_bounds and min(platform[0], gap[0]) >= 0:
             step = platform[0] + gap[0]
             if step > 0:
-                start_platform_end = _START_PLATFORM_LENGTH_M - _CORRIDOR_X_PADDING_M
-                remaining = self._length_bounds[1] - start_platform_end
+                remaining = self._length_bounds[1] - _START_PLATFORM_LENGTH_M
                 estimate = 1 + max(0, int(np.ceil(remaining / step)))
         self._capacity = _capacity(max_platforms, "max_platforms", estimate)
+        if aesthetic == "default":
+            material = "corridor_ground"
+            rgba = _PLATFORM_RGBA if callable(ground_rgba) else ground_rgba
+        else:
+            # As dm_control: the style's sky box replaces the sky, its ground the colour.
+            for texture in list(self._spec.textures):
+                if texture.type == mujoco.mjtTexture.mjTEXTURE_SKYBOX:
+                    self._spec.delete(texture)
+            material = assets.add_style(self._spec, aesthetic).name
+            rgba = _PLATFORM_RGBA
         self._platforms = pools.BoxPool(
             self._spec.worldbody,
             "platform",
             self._capacity,
             # Each episode writes the drawn colours; a variation's boxes compile grey.
-            rgba=_PLATFORM_RGBA if callable(platform_rgba) else platform_rgba,
-            material="corridor_ground",
+            rgba=rgba,
+            material=material,
         )
         self._warned_full = False
 
@@ -547,30 +596,34 @@ class GapsCorridor(Corridor):
         self, length: float, width: float, random_state: np.random.RandomState
     ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
+        coloured = self._aesthetic == "default"
+        colours = [_draw_colour(self._ground_rgba, random_state)] if coloured else []
+        starts, ends = [0.0], [_START_PLATFORM_LENGTH_M]
+        current_x = _START_PLATFORM_LENGTH_M
+        # dm_control's loop and draw order: platform, its colour, the gap after it.
+        while current_x < length:
+            platform = _draw_length(self._platform_length, random_state, "platform_length")
+            if coloured:
+                colours.append(_draw_colour(self._ground_rgba, random_state))
+            starts.append(current_x)
+            ends.append(current_x + platform)
+            current_x += platform + _draw_length(self._gap_length, random_state, "gap_length")
         count = self._capacity
-        platforms = _draw_many(self._platform_length, count, random_state, "platform_length")
-        platforms[0] = _START_PLATFORM_LENGTH_M
-        gaps = _draw_many(self._gap_length, count, random_state, "gap_length")
-        starts = -_CORRIDOR_X_PADDING_M + np.concatenate([[0.0], np.cumsum(platforms + gaps)[:-1]])
-        # A platform is laid while its start lies before the corridor's end.
-        used = max(1, int(np.searchsorted(starts, length, side="left")))
-        ends = starts + platforms
-        if used == count and starts[-1] + platforms[-1] + gaps[-1] < length:
+        if len(starts) > count:
             if not self._warned_full:
                 _log.warning(
-                    "GapsCorridor: max_platforms=%d ends at x=%.2f m of %.2f m; the "
-                    "last platform runs to the end",
+                    "GapsCorridor: %d platforms drawn, max_platforms=%d; the last "
+                    "platform runs to the corridor's end (%.2f m)",
+                    len(starts),
                     count,
-                    ends[-1],
                     length,
                 )
                 self._warned_full = True
+            del starts[count:], ends[count:], colours[count:]
             ends[-1] = length
-        layout["platform_starts"] = starts[:used]
-        layout["platform_ends"] = ends[:used]
-        layout["platform_rgba"] = _draw_colours(
-            self._platform_rgba, used, random_state, "platform_rgba"
-        )
+        layout["platform_starts"] = np.asarray(starts)
+        layout["platform_ends"] = np.asarray(ends)
+        layout["platform_rgba"] = np.asarray(colours) if coloured else None
         return layout
 
     def _pools(self) -> tuple[pools.BoxPool, ...]:
@@ -649,8 +702,9 @@ class WallsCorridor(Corridor):
         corridor_length: NumberOrVariation = 40.0,
         visible_side_planes: bool = False,
         include_initial_padding: bool = True,
-        max_walls: int | None = None,
         name: str = "walls_corridor",
+        *,
+        max_walls: int | None = None,
     ) -> None:
         super()._build(
             corridor_width=corridor_width,

@@ -39,7 +39,6 @@ from typing import (
     Generator,
     Iterator,
     Mapping,
-    NoReturn,
     Optional,
     Tuple,
     Union,
@@ -375,6 +374,18 @@ class Environment(dm_env.Environment):
         round(time_limit / control_timestep) control steps (ceil when not within
         1e-6 of an integer), whatever the float sum of the timesteps; False
         (default) follows dm_control's physics-time rule above.
+      strict_action_bounds: this project's opt-in: True refuses an action with an
+        entry outside the action spec's [minimum, maximum] (`ValueError` naming the
+        actuator). False (default) accepts it as dm_control does: the control is
+        written as given, and MuJoCo limits a control-limited actuator's control to
+        its `ctrlrange` when it computes the force. Either way an entry MuJoCo
+        rejects as a bad control (NaN, or beyond +-`mujoco.mjMAXVAL`, 1e10,
+        infinities included, for an actuator without a control range) is refused
+        before the step with `InvalidActionError` (a `ValueError` and a
+        `PhysicsError`, as dm_control raises `PhysicsError` for it); with
+        `raise_exception_on_physics_error=False` it is written and stepped as in
+        dm_control, and MuJoCo's warning ends the episode as a physics error does
+        (a multi-agent environment ends it without stepping).
 
     A task with `num_agents` set (a multi-agent task, see `composer.Task`) makes
     this a `MultiAgentEnvironment`: `Environment(task)` returns one.
@@ -418,6 +429,7 @@ class Environment(dm_env.Environment):
         check_spec_changes: Union[None, bool] = None,
         textures: bool = True,
         exact_step_count: bool = False,
+        strict_action_bounds: bool = False,
     ) -> None:
         if not isinstance(task, task_module.Task):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
@@ -481,6 +493,7 @@ class Environment(dm_env.Environment):
             )
         self._textures = _check_bool(textures, "textures")
         self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
+        self._strict_action_bounds = _check_bool(strict_action_bounds, "strict_action_bounds")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
         self._recompile_mjcf_every_episode = _check_bool(
@@ -803,14 +816,23 @@ class Environment(dm_env.Environment):
         """One control step (or the reset, if `needs_reset`).
 
         Raises:
-          ValueError: the action does not fit the action spec (shape, dtype, bounds,
-            NaN or infinite entries).
+          ValueError: the action does not fit the action spec (shape, dtype, and
+            with `strict_action_bounds` its bounds).
+          InvalidActionError: an entry is one MuJoCo rejects (NaN, infinite, beyond
+            +-mjMAXVAL), and `raise_exception_on_physics_error` is True.
           PhysicsError: the simulation diverged or MuJoCo warned during the step,
             and `raise_exception_on_physics_error` is True.
         """
         if self._reset_next_step:
             return self.reset()
-        action = self.begin_control_step(action)
+        try:
+            action = self.begin_control_step(action)
+        except InvalidActionError as error:
+            if self._raise_on_physics_error or error.action is None:
+                return self.end_episode_by_physics_error(error)
+            # As dm_control: the control is written and stepped, and MuJoCo's warning
+            # ends the episode (or the task's before_step made it a valid control).
+            action = self._run_before_step(error.action)
         physics = self._physics
         try:
             if self._has_substep_hooks:
@@ -839,9 +861,12 @@ class Environment(dm_env.Environment):
         `substeps` and `finish_control_step`.
 
         Raises:
-          ValueError: the action does not fit the action spec.
+          ValueError: the action does not fit the action spec (`InvalidActionError`
+            for entries MuJoCo rejects; see `strict_action_bounds`).
         """
-        action = self._validate_action(action)
+        return self._run_before_step(self._validate_action(action))
+
+    def _run_before_step(self, action: Action) -> Action:
         physics = self._physics
         random_state = self._random_state
         for hook in self._hooks["before_step"]:
@@ -980,24 +1005,9 @@ class Environment(dm_env.Environment):
             )
         if self._action_in_bounds(array):
             return array
-        self._raise_for_action(array)
-
-    def _raise_for_action(self, array: np.ndarray) -> NoReturn:
-        spec = self._action_spec
-        if not np.all(np.isfinite(array)):
-            bad = np.flatnonzero(~np.isfinite(array))
-            raise ValueError(
-                f"action has non-finite entries at {bad.tolist()} ({array[bad].tolist()}) "
-                f"for the action spec {spec.name!r}"
-            )
-        outside = (array < spec.minimum) | (array > spec.maximum)
-        # A spec may have no name: entries are then named by index.
-        names = spec.name.split("\t") if spec.name is not None else []
-        details = ", ".join(
-            f"{names[i] if i < len(names) else i}={array[i]} not in [{spec.minimum[i]}, {spec.maximum[i]}]"
-            for i in np.flatnonzero(outside)
+        return checked_out_of_bounds_action(
+            array, self._action_spec, "action", "the action spec", self._strict_action_bounds
         )
-        raise ValueError(f"action outside the bounds of the action spec: {details}")
 
     def action_spec(self) -> specs.BoundedArray:
         return self._action_spec
@@ -1407,12 +1417,18 @@ class MultiAgentEnvironment(Environment):
                 stacked = stacked.astype(self._stacked_action_dtype, copy=False)
                 if self._stacked_in_bounds(stacked):
                     return list(stacked)
-        return [
-            check_agent_action(array, spec, in_bounds, f"agent {index}")
-            for index, (array, (spec, in_bounds)) in enumerate(
-                zip(arrays, self._agent_action_checks)
-            )
-        ]
+        try:
+            return [
+                check_agent_action(
+                    array, spec, in_bounds, f"agent {index}", self._strict_action_bounds
+                )
+                for index, (array, (spec, in_bounds)) in enumerate(
+                    zip(arrays, self._agent_action_checks)
+                )
+            ]
+        except InvalidActionError as error:
+            # One agent's array is not the step's action: the episode ends unstepped.
+            raise InvalidActionError(str(error)) from None
 
     def _new_updater(self) -> "_PerAgentUpdater":
         return _PerAgentUpdater(
@@ -1460,12 +1476,84 @@ class MultiAgentEnvironment(Environment):
         return rewards, np.zeros((), self._discount_dtype)
 
 
+class InvalidActionError(ValueError, PhysicsError):
+    """An action with an entry MuJoCo rejects as a bad control: NaN, or beyond
+    +-`mujoco.mjMAXVAL` (1e10, infinities included) for an actuator without a control
+    range.
+
+    Both a `ValueError` (the action is bad input, refused before the step) and a
+    `PhysicsError` (what dm_control raises for it, from MuJoCo's bad-control warning
+    during the step), so that code written for either catches it. `action` is the
+    refused action (an array of the spec's dtype).
+    """
+
+    def __init__(self, message: str, action: Any = None):
+        super().__init__(message)
+        self.action = action
+
+
+def checked_out_of_bounds_action(
+    array: np.ndarray, spec: specs.BoundedArray, what: str, whose_spec: str, strict: bool
+) -> np.ndarray:
+    """`array` (of `spec`'s shape and dtype), which `action_bounds_check(spec)` found
+    not within the spec, if it may still be stepped; else the error.
+
+    Raises:
+      InvalidActionError: an entry is NaN, infinite or beyond +-mjMAXVAL, which MuJoCo
+        rejects (it would zero the control and warn).
+      ValueError: `strict` and an entry is outside [minimum, maximum].
+    """
+    flat = array.reshape(-1)
+    names = spec.name.split("\t") if spec.name is not None else []
+    # A spec may have no name: entries are then named by index.
+    label = lambda i: names[i] if i < len(names) else i  # noqa: E731
+    nan = np.isnan(flat)
+    if np.any(nan):
+        bad = np.flatnonzero(nan)
+        raise InvalidActionError(
+            f"{what} has non-finite entries at {bad.tolist()} ({flat[bad].tolist()}) "
+            f"for {whose_spec} {spec.name!r}",
+            array,
+        )
+    minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
+    maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
+    # MuJoCo limits a control-limited actuator's control (a spec bound within
+    # +-mjMAXVAL) before it checks it, so only an unlimited one's (bounds +-mjMAXVAL,
+    # as `Task.action_spec` gives) can be too large.
+    unlimited = (np.abs(minimum) >= mujoco.mjMAXVAL) | (np.abs(maximum) >= mujoco.mjMAXVAL)
+    beyond = np.flatnonzero((np.abs(flat) > mujoco.mjMAXVAL) & unlimited)
+    if len(beyond):
+        details = ", ".join(
+            f"{label(i)}={flat[i]} not in [{minimum[i]}, {maximum[i]}]" for i in beyond
+        )
+        raise InvalidActionError(
+            f"{what} is outside the bounds of {whose_spec}, beyond MuJoCo's mjMAXVAL "
+            f"({mujoco.mjMAXVAL:g}) for an actuator without a control range, a control "
+            f"MuJoCo rejects: {details}",
+            array,
+        )
+    if not strict:
+        return array
+    details = ", ".join(
+        f"{label(i)}={flat[i]} not in [{minimum[i]}, {maximum[i]}]"
+        for i in np.flatnonzero((flat < minimum) | (flat > maximum))
+    )
+    raise ValueError(
+        f"{what} is outside the bounds of {whose_spec} (strict_action_bounds=True): {details}"
+    )
+
+
 def check_agent_action(
-    action: Any, spec: specs.BoundedArray, in_bounds: Callable[[np.ndarray], bool], who: str
+    action: Any,
+    spec: specs.BoundedArray,
+    in_bounds: Callable[[np.ndarray], bool],
+    who: str,
+    strict: bool = True,
 ) -> np.ndarray:
     """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
-    and what of `spec` it violates (dtype, shape, non-finite entries, bounds).
-    `in_bounds` is `action_bounds_check(spec)`."""
+    and what of `spec` it violates (dtype, shape, entries MuJoCo rejects and, if
+    `strict`, bounds: see `checked_out_of_bounds_action`). `in_bounds` is
+    `action_bounds_check(spec)`."""
     array = np.asarray(action)
     if array.dtype != spec.dtype:
         if array.dtype.kind not in "fiu":
@@ -1481,22 +1569,9 @@ def check_agent_action(
         )
     if in_bounds(array):
         return array
-    flat = array.reshape(-1)
-    if not np.all(np.isfinite(flat)):
-        bad = np.flatnonzero(~np.isfinite(flat))
-        raise ValueError(
-            f"the action of {who} has non-finite entries at {bad.tolist()} ({flat[bad].tolist()}) "
-            f"for its action spec {spec.name!r}"
-        )
-    minimum = np.broadcast_to(spec.minimum, spec.shape).reshape(-1)
-    maximum = np.broadcast_to(spec.maximum, spec.shape).reshape(-1)
-    # A spec may have no name: entries are then named by index.
-    names = spec.name.split("\t") if spec.name is not None else []
-    details = ", ".join(
-        f"{names[i] if i < len(names) else i}={flat[i]} not in [{minimum[i]}, {maximum[i]}]"
-        for i in np.flatnonzero((flat < minimum) | (flat > maximum))
+    return checked_out_of_bounds_action(
+        array, spec, f"the action of {who}", "its action spec", strict
     )
-    raise ValueError(f"the action of {who} is outside the bounds of its action spec: {details}")
 
 
 class _PerAgentUpdater:

@@ -19,6 +19,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf.element_list import ElementList
 
 if TYPE_CHECKING:
     from composer_tasks.mjcf.root import RootElement
@@ -215,7 +216,7 @@ class DefaultClass:
         self._scope._edited()
         return DefaultClass(child, self._scope)
 
-    def __getattr__(self, tag: str) -> DefaultTag | list[DefaultClass]:
+    def __getattr__(self, tag: str) -> DefaultTag | ElementList:
         if tag.startswith("_"):
             raise AttributeError(tag)
         if tag == "default":
@@ -225,12 +226,15 @@ class DefaultClass:
                 DefaultClass(spec.find_default(name), self._scope)
                 for name in self._scope._default_children.get(self.full_identifier, [])
             ]
+            scoped = []
             if self._own_name() == "main":
                 # As PyMJCF's top class: then the classes of the models attached to
                 # this one (in the order attached), each of those with its own.
-                for child in self._scope._child_scopes:
-                    nested.extend(cast("list[DefaultClass]", child.default.default))
-            return nested
+                scoped = [
+                    (child._prefix[:-1], cast("ElementList", child.default.default))
+                    for child in self._scope._child_scopes
+                ]
+            return ElementList("default", self, nested, scoped)
         if tag not in _DEFAULT_TAGS:
             raise AttributeError(
                 f"<{tag}> is not a valid child of <default> (model {self._scope.model!r}); "

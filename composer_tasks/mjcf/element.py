@@ -33,6 +33,7 @@ import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
+from composer_tasks.mjcf import element_list as element_list_module
 from composer_tasks.mjcf.element_api import ElementMethods, SectionMethods
 from composer_tasks.mjcf import namescope as namescope_module
 
@@ -582,7 +583,10 @@ class Element(ElementMethods):
         if self._scope._removed:
             self._check_alive()
         if name in self._child_tags():
-            return self._children_with_tag(name)
+            children = self._children_with_tag(name)
+            if isinstance(children, list):
+                return element_list_module.ElementList(name, self, children)
+            return children
         return self._get(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -1310,7 +1314,16 @@ class Section(SectionMethods):
             raise AttributeError(
                 f"<{tag}> is not a valid child of <{self._section}> (model {self._scope.model!r})"
             )
-        return [child for child in self._own_children() if child.tag == tag]
+        # As PyMJCF: this model's, then each attached model's (element_list.py).
+        return element_list_module.ElementList(
+            tag,
+            self,
+            [child for child in self._own_children() if child.tag == tag],
+            [
+                (child._prefix[:-1], getattr(getattr(child, self._section), tag))
+                for child in self._scope._child_scopes
+            ],
+        )
 
     def __repr__(self) -> str:
         return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"

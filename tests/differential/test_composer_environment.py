@@ -332,3 +332,74 @@ def test_environment_options_match_dm_control(differential):
     # fixed_initial_state, recompile_mjcf_every_episode, max_reset_attempts,
     # n_sub_steps, strip_singleton_obs_buffer_dim with INITIAL_VALUE padding.
     differential.assert_same(OPTIONS, "composer_environment_options", rtol=1e-12, atol=1e-12)
+
+
+ACTIONS = """
+import numpy as np
+from dm_control import composer, mjcf, suite
+from dm_control.rl import control
+
+class Slider(composer.Entity):
+    def _build(self, limited):
+        self._model = mjcf.RootElement(model='slider')
+        body = self._model.worldbody.add('body', name='b')
+        self.joint = body.add('joint', name='slide', type='slide', axis=[1, 0, 0])
+        body.add('geom', type='box', size=[0.1, 0.1, 0.1], mass=1.0)
+        if limited:
+            self._model.actuator.add('motor', name='m', joint=self.joint, ctrlrange=[-1, 1],
+                                     ctrllimited=True)
+        else:
+            self._model.actuator.add('motor', name='m', joint=self.joint)
+    @property
+    def mjcf_model(self):
+        return self._model
+
+class Task(composer.Task):
+    def __init__(self, limited=True):
+        self._arena = composer.Arena()
+        self._slider = Slider(limited)
+        self._arena.attach(self._slider)
+        self.set_timesteps(0.01, 0.002)
+    @property
+    def root_entity(self):
+        return self._arena
+    def get_reward(self, physics):
+        return float(physics.bind(self._slider.joint).qpos[0])
+
+def outcome(env, action):
+    try:
+        timestep = env.step(action)
+    except Exception as error:
+        # Here the error is also a ValueError (composer.InvalidActionError).
+        return ['raised', isinstance(error, control.PhysicsError)]
+    values = [int(timestep.step_type), timestep.reward, timestep.discount,
+              env.physics.data.ctrl.tolist()]
+    # After a step ended by a physics error the state differs: dm_control stops at the
+    # substep that warned, this project after the control step's substeps.
+    return values if timestep.last() else values + [env.physics.data.qpos.tolist()]
+
+for limited in (True, False):
+    for raise_errors in (True, False):
+        for action in (3.0, -1.5, 2e10, np.nan, np.inf):
+            env = composer.Environment(Task(limited), random_state=0,
+                                       raise_exception_on_physics_error=raise_errors)
+            env.reset()
+            env.step(np.array([0.5]))
+            key = f'composer/{limited}/{raise_errors}/{action}'
+            record(key, outcome(env, np.array([action])))
+
+# The Control Suite: an out-of-bounds action is written as given.
+env = suite.load('cartpole', 'balance', task_kwargs={'random': 1})
+env.reset()
+for action in (5.0, -3.0, 0.25):
+    record(f'suite/{action}', outcome(env, np.array([action])))
+record('suite/nan', outcome(env, np.array([np.nan]))[:3])
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment.step", "suite.load")
+def test_actions_outside_the_bounds_and_bad_controls_match_dm_control(differential):
+    # Out-of-bounds actions are stepped as given (MuJoCo limits control-limited
+    # actuators); NaN, infinite and beyond-mjMAXVAL controls raise an error that is a
+    # PhysicsError, or end the episode with raise_exception_on_physics_error=False.
+    differential.assert_same(ACTIONS, "composer_environment_actions", rtol=1e-12, atol=1e-12)

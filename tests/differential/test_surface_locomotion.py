@@ -268,6 +268,26 @@ def _(put):
 @case("gaps_corridor_ground_geoms")
 def _(put):
     corridor_ground(put, "gaps", arenas.GapsCorridor(corridor_length=12))
+    from dm_control.composer.variation import distributions
+    drawn = arenas.GapsCorridor(platform_length=distributions.Uniform(0.3, 2.5),
+                                gap_length=distributions.Uniform(0.5, 1.25), corridor_length=15)
+    random_state = np.random.RandomState(1)
+    drawn.regenerate(random_state)
+    physics = mjcf.Physics.from_mjcf_model(drawn.mjcf_model)
+    drawn.initialize_episode(physics, random_state)
+    physics.forward()
+    # The platforms in use (the pool's unused ones are parked far below).
+    put("drawn/platforms", [np.concatenate([physics.bind(g).xpos, physics.bind(g).size])
+                            for g in drawn.ground_geoms[1:] if physics.bind(g).xpos[2] > -50])
+    put("drawn/next_draw", random_state.uniform())
+
+
+@case("gaps_corridor_pooled_ground_geoms")
+def _(put):
+    from dm_control.composer.variation import distributions
+    corridor_ground(put, "gaps", arenas.GapsCorridor(
+        platform_length=distributions.Uniform(0.3, 2.5),
+        gap_length=distributions.Uniform(0.5, 1.25), corridor_length=15))
 
 
 @case("corridor_dimensions_before_regenerate")
@@ -566,16 +586,24 @@ CASES = [
     ),
     pytest.param(
         "gaps_corridor_ground_geoms",
+        marks=_MARK.dm_control_api(
+            "locomotion.arenas.GapsCorridor.ground_geoms",
+            "locomotion.arenas.GapsCorridor.regenerate",
+        ),
+        id="gaps_corridor_ground_geoms",
+    ),
+    pytest.param(
+        "gaps_corridor_pooled_ground_geoms",
         marks=[
             _MARK.dm_control_api("locomotion.arenas.GapsCorridor.ground_geoms"),
             _MARK.xfail(
                 strict=True,
-                reason="GapsCorridor's ground_geoms include the unused pooled platforms (here 5, "
-                "one parked at z = -100; dm_control 4), and the platforms drawn from the same "
-                "seed lie elsewhere (x 1.0, 7.0, 10.5; dm_control 3.0, 6.5, 10.0)",
+                reason="GapsCorridor's platforms are a pool of geoms moved at each episode (no "
+                "recompile): with drawn lengths its ground_geoms include the unused ones, parked "
+                "far below; the platforms in use are dm_control's, drawn in its order",
             ),
         ],
-        id="gaps_corridor_ground_geoms",
+        id="gaps_corridor_pooled_ground_geoms",
     ),
     pytest.param(
         "corridor_dimensions_before_regenerate",

@@ -158,7 +158,9 @@ def test_gaps_corridor_platforms_follow_the_distributions_and_ball_falls_into_ga
         gaps = layout["platform_starts"][1:] - layout["platform_ends"][:-1]
         assert lengths[0] == 6.0
         assert np.all((lengths[1:] >= 0.3) & (lengths[1:] <= 2.5))
-        assert np.all((gaps >= 0.5) & (gaps <= 1.25))
+        # As dm_control: the first drawn platform starts where the first ends.
+        assert gaps[0] == 0.0
+        assert np.all((gaps[1:] >= 0.5) & (gaps[1:] <= 1.25))
         assert layout["platform_starts"][-1] < 100.0 <= layout["platform_ends"][-1] + gaps.max()
     _new_episode(arena, physics, 3)
     layout = arena.layout
@@ -231,7 +233,7 @@ def test_corridors_reject_bad_lengths():
 def test_gaps_corridor_draws_platform_colours_from_a_variation():
     low, high = np.array([0.1, 0.2, 0.3, 1.0]), np.array([0.4, 0.5, 0.6, 1.0])
     arena = arenas.GapsCorridor(
-        platform_rgba=distributions.Uniform(low, high), corridor_length=20.0
+        ground_rgba=distributions.Uniform(low, high), corridor_length=20.0
     )
     physics, _ = _physics_with_ball(arena)
     _new_episode(arena, physics, 0)
