@@ -373,7 +373,7 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
         copied.texturedir = ""
         copied.assets = {**copied.assets, **{name: data for _, _, name, data in files}}
     try:
-        return copied.to_xml()
+        text = copied.to_xml()
     except ValueError as error:
         raise ValueError(
             f"cannot write model {top.model!r} as MJCF text: MuJoCo's XML writer "
@@ -382,6 +382,11 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
             "compiling; here the model must compile. An element's own "
             "`to_xml_string()` is written from the handles, without compiling.)"
         ) from error
+    # The spec itself compiled too (it compiles, as its copy did): MuJoCo's writer
+    # compiled it when it wrote it, and a model compiled from the text written then
+    # binds its elements (`physics.bind`: the same signature), as in dm_control.
+    spec.compile()
+    return text
 
 
 def get_assets(model: RootElement) -> dict:
