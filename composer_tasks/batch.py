@@ -307,6 +307,9 @@ class BatchEnvironment:
         self._warp: Optional[batch_warp.WarpSimulation] = None
         self._warp_jax: Optional[batch_warp.JaxStep] = None
         self._warp_actions: Optional[batch_warp.JaxActions] = None
+        # Warp hook: (the device's refused flag, the actions) of JAX actions whose
+        # check is read back with the step's flags (`_validate_jax`).
+        self._warp_refused: Optional[Tuple[Any, Any]] = None
         self._return_jax = False
         warp_options = batch_warp.resolve_backend(backend, device)
         if (
@@ -1159,15 +1162,13 @@ class BatchEnvironment:
         if warp is not None:
             # Warp backend: every world steps (a resetting copy from its reset state,
             # uploaded before the step and again after it).
+            deferred, self._warp_refused = self._warp_refused, None
             warp.write_ctrl(actions)
             if resetting is not None:
                 self._warp_sync(resetting)
             if self._warp_jax is not None:
-                # Warp hook: observations and outcome as JAX on the device.
-                warp.step(resetting)
-                if resetting is not None:
-                    self._warp_sync(resetting)
-                return self._finish_warp_jax(resetting, reset_timesteps)
+                # Warp hook: the step, observations and outcome on the device.
+                return self._finish_warp_jax(resetting, reset_timesteps, deferred)
             start_s = warp.time()
             warp.step(resetting)
             if resetting is not None:
@@ -1233,16 +1234,26 @@ class BatchEnvironment:
         self,
         resetting: Optional[np.ndarray],
         reset_timesteps: Optional[Sequence[Tuple[int, dm_env.TimeStep]]],
+        deferred: Optional[Tuple[Any, Any]],
     ) -> "BatchTimeStep":
-        """Warp hook (array_module "jax"): the vectorised step's observations and
-        outcome computed on the device (`batch_warp.JaxStep`), with the episode
-        bookkeeping of `_step_vectorized` on the host from the one (N,) read back of
-        which copies ended (and which may have diverged)."""
+        """Warp hook (array_module "jax"): the worlds' step, its observations and
+        outcome computed on the device (`batch_warp.JaxStep.step`), with the episode
+        bookkeeping of `_step_vectorized` on the host from the one small read back
+        of the step's flags (which copies ended, may have diverged or overflowed a
+        buffer; whether JAX actions checked on the device were refused)."""
         import jax.numpy as jnp
 
         warp, jax_step = self._warp, self._warp_jax
         assert warp is not None and jax_step is not None
-        observation, reward, discount, terminated, diverged = jax_step()
+        observation, reward, discount, flags = jax_step.step(
+            resetting,
+            (lambda: None) if resetting is None else (lambda: self._warp_sync(resetting)),
+            None if deferred is None else deferred[0],
+        )
+        if flags.refused:
+            assert deferred is not None, "only deferred action checks refuse after the step"
+            self._raise_for_actions(np.asarray(deferred[1]).astype(self._action_dtype))
+        terminated, diverged = flags.terminated, flags.diverged
         self._steps += 1
         last = terminated.copy()
         if self._steps - self._earliest_start >= self._step_limit:
@@ -1384,6 +1395,13 @@ class BatchEnvironment:
             self._coerce_actions(np.empty(actions.shape, dtype))
         if self._warp_actions is None:
             self._warp_actions = batch_warp.JaxActions(self._action_spec, self._num_envs)
+        self._warp_refused = None
+        if self._warp_jax is not None and self._reset_next is None:
+            # No copy resets before this step: the check is read back with the step's
+            # flags, and the worlds rolled back if it failed (nothing else ran).
+            rows, refused = self._warp_actions.check(actions)
+            self._warp_refused = (refused, actions)
+            return rows
         rows, refused = self._warp_actions(actions)
         if refused:
             self._raise_for_actions(np.asarray(actions).astype(self._action_dtype))

@@ -21,20 +21,25 @@ What runs where:
     are (N, ...) arrays of the Warp data (NumPy views on Warp's CPU device, host
     copies on a GPU), and whose `model` fields are the copies' (CPU) model values.
     With `array_module="jax"` they run on the device instead (`JaxStep`): over
-    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (2, N)
-    bool array (ended, possibly diverged) read back per step for the episode
-    bookkeeping; `WarpOptions.return_jax` returns the TimeSteps as JAX arrays.
+    `wp.to_jax` views of the Warp data, traced once with `jax.jit`, with one (4, N)
+    int32 array read back per step (ended, possibly diverged, overflowed, actions
+    refused: `JaxStep.step`) for the episode bookkeeping; `WarpOptions.return_jax`
+    returns the TimeSteps as JAX arrays.
   * Per-copy model values (model variations, a task's `batch_model_fields`) are the
     fields the CPU batch expands per copy (`composer_tasks.batch_fields`): each
     becomes a per-world MuJoCo Warp model field (`put_model(batch_sizes=...)`)
     holding every copy's own model value, derived fields included, so a world runs
-    on its copy's model (in float32) as the CPU batch does; a field MuJoCo Warp
-    cannot hold per world raises a ValueError naming it and the task.
+    on its copy's model (in float32) as the CPU batch does; per-copy options
+    (`opt.<name>`) become MuJoCo Warp's per-world options where it has them
+    (`_batchable_options`); a field MuJoCo Warp cannot hold per world raises a
+    ValueError naming it and the task.
   * Buffers: contacts and constraint rows per world are sized from the model (see
     `buffer_sizes`) or given (`WarpOptions`); after every step MuJoCo Warp's own
-    per-world overflow flags (`Data.overflow`, `OverflowType`) are read, and a step
-    that overflowed a buffer raises `WarpBufferOverflow` naming the buffer, the
-    copies and the size to pass. An overflow never passes silently.
+    per-world overflow flags (`Data.overflow`, `OverflowType`) are read (with the
+    step's other flags on the JAX path) before its results are used, and a step
+    that overflowed a buffer is redone with grown buffers or raises
+    `WarpBufferOverflow` naming the buffer, the copies and the size to pass. An
+    overflow never passes silently.
   * A world whose qpos, qvel or qacc turns non-finite (or beyond MuJoCo's 1e10)
     ends its copy's episode, or raises `PhysicsError("copy i: ...")`, with the
     message the CPU batch gives for MuJoCo's matching divergence warning.
@@ -46,7 +51,7 @@ a world agrees with its CPU copy to float32 accuracy, not bit for bit.
 import dataclasses
 import functools
 import logging
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import mujoco
 import numpy as np
@@ -109,6 +114,46 @@ def _batchable_fields() -> frozenset:
     return frozenset(names)
 
 
+@functools.cache
+def _batchable_options() -> dict:
+    """{"opt.<MjOption field>": MuJoCo Warp Option field} of the options MuJoCo Warp
+    can hold per world (its Option arrays whose shape starts with '*': timestep, the
+    solver tolerances, gravity, wind, magnetic, density, viscosity and impratio, kept
+    as 1 / sqrt(impratio))."""
+    from mujoco_warp._src import types as warp_types
+    from mujoco_warp._src import warp_util
+
+    names = {}
+    options = mujoco.MjModel.from_xml_string("<mujoco/>").opt
+    for field in dataclasses.fields(warp_types.Option):
+        shape = getattr(field.type, "shape", ())
+        if warp_util.is_array_spec(field.type) and shape and shape[0] == "*":
+            option = "impratio" if field.name == "impratio_invsqrt" else field.name
+            # Only options held as MuJoCo holds them (or converted by
+            # `_warp_option_values`): a Warp-only array has no per-copy source.
+            if hasattr(options, option):
+                names[f"opt.{option}"] = field.name
+    return names
+
+
+def _warp_option_values(name: str, values: np.ndarray) -> np.ndarray:
+    """MjOption values (float64, one row per copy) as MuJoCo Warp's Option field of
+    `name` holds them: `mujoco_warp.put_model` stores impratio as 1 / sqrt(impratio)
+    (at least mjMINVAL) and raises the solver tolerance to at least 1e-6 (float32)."""
+    values = np.asarray(values, dtype=np.float64)
+    if name == "opt.impratio":
+        return 1.0 / np.sqrt(np.maximum(values, mujoco.mjMINVAL))
+    if name == "opt.tolerance":
+        return np.maximum(values, _MIN_WARP_TOLERANCE)
+    return values
+
+
+# Fluid forces run in MuJoCo Warp only where the model it was made from has some.
+_FLUID_OPTIONS = frozenset({"opt.wind", "opt.density", "opt.viscosity"})
+# `mujoco_warp.put_model`'s floor on the solver tolerance.
+_MIN_WARP_TOLERANCE = 1e-6
+
+
 def _simulated(name: str) -> bool:
     """False for a model field that changes only what is drawn (a site's colour) and
     that MuJoCo Warp holds no per-world copy of: the worlds run without it (the batch
@@ -137,6 +182,28 @@ def _restore_entries_kernel() -> Any:
 
         _RESTORE_KERNEL.append(restore_entries)
     return _RESTORE_KERNEL[0]
+
+
+_SCATTER_KERNEL: list = []
+
+
+def _scatter_rows_kernel() -> Any:
+    """A generic Warp kernel over (i, entry): target[rows[i], entry] = source[i, entry]
+    (made on first use, as `_restore_entries_kernel`)."""
+    if not _SCATTER_KERNEL:
+        import warp as wp
+
+        @wp.kernel
+        def scatter_rows(
+            rows: wp.array(dtype=wp.int32),  # type: ignore[valid-type]
+            source: wp.array2d(dtype=Any),  # type: ignore[valid-type]
+            target: wp.array2d(dtype=Any),  # type: ignore[valid-type]
+        ) -> None:
+            position, entry = wp.tid()  # pyright: ignore
+            target[rows[position], entry] = source[position, entry]
+
+        _SCATTER_KERNEL.append(scatter_rows)
+    return _SCATTER_KERNEL[0]
 
 
 def _rotation_matrices(quaternions: np.ndarray) -> np.ndarray:
@@ -372,42 +439,66 @@ class WarpSimulation:
     # Model.
 
     def _build_model(self, per_world: Tuple[str, ...]) -> None:
-        batchable = _batchable_fields()
-        blocked = [name for name in per_world if name not in batchable]
+        batchable, options = _batchable_fields(), _batchable_options()
+        blocked = [name for name in per_world if name not in batchable and name not in options]
         if blocked:
             raise ValueError(
                 f"{self._task_name}: the copies' models differ in {blocked}, which MuJoCo Warp "
                 "cannot hold per world (its per-world model fields are the Model arrays whose "
-                "shape starts with '*'); use backend='cpu' for this task or these variations"
+                f"shape starts with '*' and the options {sorted(options)}); use backend='cpu' "
+                "for this task or these variations"
             )
         self.model_arrays = self._mjw.put_model(
-            self._host_model, batch_sizes={name: self._num_envs for name in per_world}
+            self._host_model,
+            batch_sizes={name: self._num_envs for name in per_world if name in batchable},
         )
+        opt = self.model_arrays.opt
+        for name in per_world:
+            if name in options:
+                # put_model makes each option array with one row shared by the worlds
+                # (MuJoCo Warp indexes them by world modulo their length): N rows here.
+                shared = getattr(opt, options[name])
+                rows = np.repeat(shared.numpy(), self._num_envs, axis=0)
+                setattr(
+                    opt, options[name], self._wp.array(rows, dtype=shared.dtype, device=self.device)
+                )
+        if _FLUID_OPTIONS.intersection(per_world):
+            # Some copy may have fluid forces where copy 0 has none; a world with zero
+            # wind, density and viscosity gets zero fluid force.
+            self.model_arrays.has_fluid = True
         # Overflows are read from `Data.overflow` after each step (`check`), not printed.
-        self.model_arrays.opt.warn_overflow = 0
+        opt.warn_overflow = 0
         self._per_world = per_world
         self._graph = None
         self._static_poses_vary = bool(_STATIC_POSE_FIELDS.intersection(per_world))
 
     def write_model_fields(self, fields: Mapping[str, np.ndarray]) -> None:
-        """Gives every world its copy's values of these MjModel fields ((N, ...) each,
-        as the CPU batch expands them); a field not yet per world rebuilds the Warp
-        model with it per world."""
+        """Gives every world its copy's values of these MjModel fields and MjModel
+        options (`opt.<name>`) ((N, ...) each, as the CPU batch expands them); a field
+        not yet per world rebuilds the Warp model with it per world."""
         fields = {name: rows for name, rows in fields.items() if _simulated(name)}
         missing = tuple(name for name in fields if name not in self._per_world)
         if missing:
             with self._wp.ScopedDevice(self.device):
                 self._build_model(self._per_world + missing)
+        options = _batchable_options()
         for name, rows in fields.items():
-            array = getattr(self.model_arrays, name)
-            host = array.numpy()
+            if name in options:
+                array = getattr(self.model_arrays.opt, options[name])
+                rows = _warp_option_values(name, rows)
+            else:
+                array = getattr(self.model_arrays, name)
+            # The array's shape as NumPy sees it, known without reading it back.
+            shape = tuple(array.shape) + tuple(getattr(array.dtype, "_shape_", ()))
+            scalar = getattr(array.dtype, "_wp_scalar_type_", array.dtype)
             values = np.asarray(rows)
-            if values.size != host.size:
+            if values.size != int(np.prod(shape)):
                 raise ValueError(
-                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds {host.size} values "
-                    f"for {self._num_envs} worlds, the copies' models {values.size}"
+                    f"{self._task_name}: MuJoCo Warp's per-world {name} holds "
+                    f"{int(np.prod(shape))} values for {self._num_envs} worlds, the copies' "
+                    f"models {values.size}"
                 )
-            array.assign(values.reshape(host.shape).astype(host.dtype, copy=False))
+            array.assign(values.reshape(shape).astype(self._wp.dtype_to_numpy(scalar), copy=False))
 
     # State.
 
@@ -421,23 +512,54 @@ class WarpSimulation:
 
     def upload(self, state: Mapping[str, np.ndarray], rows: Optional[np.ndarray]) -> None:
         """Writes the integration state of worlds `rows` (None: all) from the CPU
-        batch's (N, ...) state rows `state`, and clears their overflow flags."""
+        batch's (N, ...) state rows `state`, reading nothing back from the device
+        (the rows go up and are scattered into their worlds by a kernel)."""
+        wp = self._wp
         if not self._state_names:
             self._state_names = tuple(name for name in state if name != "plugin_state")
+        index = None
+        if rows is not None:
+            index = wp.array(np.asarray(rows, dtype=np.int32), dtype=wp.int32, device=self.device)
         for name, values in state.items():
             if name == "plugin_state":
                 continue
-            array = getattr(self.data_arrays, name)
-            host = array.numpy()
-            source = values if rows is None else values[rows]
-            target_shape = host.shape if rows is None else (len(rows),) + host.shape[1:]
-            converted = np.asarray(source).reshape(target_shape).astype(host.dtype, copy=False)
-            if rows is None:
-                host[...] = converted
+            flat = self._world_rows(getattr(self.data_arrays, name))
+            source = np.asarray(values if rows is None else values[rows])
+            converted = np.ascontiguousarray(
+                source.reshape(len(source), -1), dtype=wp.dtype_to_numpy(flat.dtype)
+            )
+            if converted.shape[1] != flat.shape[1]:
+                raise ValueError(
+                    f"{self._task_name}: MuJoCo Warp's {name} holds {flat.shape[1]} values per "
+                    f"world, the copies' state {converted.shape[1]}"
+                )
+            if not converted.shape[1]:
+                continue
+            if index is None:
+                flat.assign(converted)
             else:
-                host[rows] = converted
-            if not self.device.is_cpu:
-                array.assign(host)
+                wp.launch(
+                    _scatter_rows_kernel(),
+                    dim=converted.shape,
+                    inputs=[index, wp.array(converted, dtype=flat.dtype, device=self.device)],
+                    outputs=[flat],
+                    device=self.device,
+                )
+
+    def _world_rows(self, array: Any) -> Any:
+        """A (N, values per world) Warp array of scalars sharing the memory of the
+        world-major Warp data array `array` (of scalars, vectors or quaternions)."""
+        if not array.is_contiguous:
+            raise RuntimeError(f"MuJoCo Warp's data array {array.shape} is not contiguous")
+        scalar = getattr(array.dtype, "_wp_scalar_type_", array.dtype)
+        width = int(np.prod(array.shape[1:], dtype=np.int64)) * self._wp.types.type_size(
+            array.dtype
+        )
+        if not width:
+            return self._wp.zeros((array.shape[0], 0), dtype=scalar, device=self.device)
+        return self._wp.array(
+            ptr=array.ptr, dtype=scalar, shape=(array.shape[0], width), device=self.device
+        )
 
     def forward_positions(self) -> None:
         """Runs the position and velocity stages in every world (`step1`): after an
@@ -531,32 +653,63 @@ class WarpSimulation:
         self._step1(data)
 
     def step(self, skip: Optional[np.ndarray] = None) -> None:
-        """Advances every world one control step (`nstep` substeps).
+        """Advances every world one control step (`nstep` substeps), then reads the
+        worlds' overflow flags back.
 
         A step that overflowed a contact or constraint buffer in a world not in
         `skip` (worlds whose results are discarded) is redone from its starting
         state with the overflowed buffers doubled, or raises `WarpBufferOverflow`
         (`WarpOptions.grow_buffers`).
         """
+        self.launch()
+        for growth in range(_MAX_GROWTHS + 1):
+            if not self.redo_overflowed(self.data_arrays.overflow.numpy(), skip, growth):
+                break
+
+    def launch(self) -> None:
+        """Advances every world one control step and reads nothing back: the caller
+        must pass the worlds' overflow flags (`data_arrays.overflow`, read after the
+        step) to `redo_overflowed` before using the step's results."""
         if not self._saved:
+            names = self._state_names
+            if self._acc_sensor_entries is not None:
+                # A step refused after it ran (`roll_back`) leaves the acceleration-stage
+                # sensors as the last accepted step computed them.
+                names += ("sensordata",)
             self._saved = {
-                name: self._wp.empty_like(getattr(self.data_arrays, name))
-                for name in self._state_names
+                name: self._wp.empty_like(getattr(self.data_arrays, name)) for name in names
             }
         self._launch()
-        for growth in range(_MAX_GROWTHS + 1):
-            overflow = self.data_arrays.overflow.numpy() & _BUFFER_MASK
-            if skip is not None:
-                overflow[skip] = 0
-            overflowed = np.flatnonzero(overflow)
-            if not len(overflowed):
-                break
-            self._grow(
-                int(np.bitwise_or.reduce(overflow[overflowed])),
-                overflowed,
-                growth == _MAX_GROWTHS,
-            )
-            self._launch()
+        self.data.refresh()
+
+    def redo_overflowed(
+        self, overflow: np.ndarray, skip: Optional[np.ndarray], growth: int
+    ) -> bool:
+        """After `launch`: given the (N,) overflow flags the step left (`Data.overflow`,
+        read back), False if no world outside `skip` overflowed a buffer; else the
+        step is redone from its starting state with the overflowed buffers doubled
+        (True; `growth` counts the redos of this step so far), or `WarpBufferOverflow`
+        is raised (`WarpOptions.grow_buffers`, or `_MAX_GROWTHS` redos reached)."""
+        overflow = np.asarray(overflow).astype(np.int64) & _BUFFER_MASK
+        if skip is not None:
+            overflow[skip] = 0
+        overflowed = np.flatnonzero(overflow)
+        if not len(overflowed):
+            return False
+        self._grow(
+            int(np.bitwise_or.reduce(overflow[overflowed])), overflowed, growth == _MAX_GROWTHS
+        )
+        self._launch()
+        self.data.refresh()
+        return True
+
+    def roll_back(self) -> None:
+        """Returns every world to the state the last step started from (a step whose
+        actions were refused after it ran, `JaxStep`), with its derived quantities."""
+        with self._wp.ScopedDevice(self.device):
+            for name, saved in self._saved.items():
+                self._wp.copy(getattr(self.data_arrays, name), saved)
+            self._step1(self.data_arrays)
         self.data.refresh()
 
     def _launch(self) -> None:
@@ -615,6 +768,11 @@ class WarpSimulation:
         self._saved = {name: self._wp.empty_like(getattr(grown, name)) for name in self._saved}
         self._graph = None
         self.data.refresh(arrays_replaced=True)
+
+    def device_overflow(self) -> Any:
+        """The (N,) int32 overflow flags of the last step (`Data.overflow`), as a JAX
+        array over the Warp array's memory (read nothing)."""
+        return self._wp.to_jax(self.data_arrays.overflow)
 
     def time(self) -> np.ndarray:
         return np.array(self.data_arrays.time.numpy(), dtype=np.float64)
@@ -706,9 +864,11 @@ class JaxActions:
     runs in the spec's dtype where JAX has it (float64 needs `jax_enable_x64`), else
     in float32 against the spec's bounds rounded inward to float32: a float32 value
     lies within a bound rounded inward exactly when it lies within the bound itself,
-    so both paths accept and refuse the same actions. The one host read is a scalar
-    per step, whether any entry failed; the caller then reads the actions back to name
-    the copy with the NumPy path's message.
+    so both paths accept and refuse the same actions. What comes back to the host is
+    one scalar, whether any entry failed: read at once (`__call__`), or with the step's
+    flags after the worlds stepped (`check`, then `JaxStep.step`, which rolls the
+    worlds back on a refusal); the caller then reads the actions back to name the copy
+    with the NumPy path's message.
 
     Args:
       spec: the bounded action spec of one copy.
@@ -742,6 +902,12 @@ class JaxActions:
         """(the float32 (N, A) rows, whether some entry is not finite or out of bounds)."""
         rows, refused = self._check(actions)
         return rows, bool(self._jax.device_get(refused))
+
+    def check(self, actions: Any) -> Tuple[Any, Any]:
+        """(the float32 (N, A) rows, a JAX bool scalar: whether some entry is not
+        finite or out of bounds), reading nothing back (`JaxStep.step` reads it with
+        the step's flags)."""
+        return self._check(actions)
 
 
 class _RecordedFields:
@@ -842,6 +1008,8 @@ class JaxStep:
         self._model_values: Optional[dict[str, Any]] = None
         self._traced: Any = None
         self._eager: Tuple[str, ...] = ()
+        self._pack = jax.jit(functools.partial(_pack_flags, jnp))
+        self._accepted = jnp.zeros((), bool)
 
     def invalidate_model(self) -> None:
         """The copies' model values changed (resets): upload them again at next use."""
@@ -932,10 +1100,43 @@ class JaxStep:
 
         return function
 
-    def __call__(self) -> Tuple[dict, Any, Any, np.ndarray, np.ndarray]:
-        """(observation {name: (N, ...) JAX}, reward (N,) JAX, discount (N,) JAX,
-        terminated (N,) NumPy bools, diverged (N,) NumPy bools): the one host read
-        back per step is the (2, N) bools of `terminated` and `diverged`."""
+    def step(
+        self, skip: Optional[np.ndarray], after_launch: Any, refused: Any = None
+    ) -> Tuple[dict, Any, Any, "StepFlags"]:
+        """Advances the worlds one control step and computes its observations and
+        outcome on the device, with one small read back to the host: the (4, N)
+        int32 flags of which copies ended, which may have diverged, which overflowed
+        a buffer, and whether the actions were refused (`refused`, a JAX bool scalar
+        from `JaxActions.check`; None: they were accepted already).
+
+        `after_launch()` runs after the worlds stepped, before anything is read (the
+        batch uploads the resetting copies' rows there). A step that overflowed a
+        buffer in a world not in `skip` is redone with grown buffers (then the flags
+        are read again) or raises `WarpBufferOverflow`, before any result is used; a
+        step whose actions were refused is rolled back (`WarpSimulation.roll_back`)
+        and returns `StepFlags.refused` True, its results to be discarded.
+
+        Returns:
+          (observation {name: (N, ...) JAX}, reward (N,) JAX, discount (N,) JAX,
+          `StepFlags` of NumPy values).
+        """
+        simulation = self._simulation
+        simulation.launch()
+        after_launch()
+        growth = 0
+        while True:
+            observation, reward, discount, flags = self._evaluate(refused)
+            if flags[_REFUSED_ROW, 0]:
+                simulation.roll_back()
+                return observation, reward, discount, StepFlags(flags[0] != 0, flags[1] != 0, True)
+            if not simulation.redo_overflowed(flags[_OVERFLOW_ROW], skip, growth):
+                return observation, reward, discount, StepFlags(flags[0] != 0, flags[1] != 0, False)
+            growth += 1
+            after_launch()
+
+    def _evaluate(self, refused: Any) -> Tuple[dict, Any, Any, np.ndarray]:
+        """The step's observations, reward and discount (JAX), and the (4, N) host
+        flags (`step`), read back in one `jax.device_get`."""
         jnp = self._jnp
         traced = self._traced if self._traced is not None else self._first()
         data, model = self._data_inputs(), self._model_inputs()
@@ -956,9 +1157,40 @@ class JaxStep:
                 )
             results = {**results, **eager}
         reward, terminated, discount = results[_OUTCOME]
-        flags = np.asarray(self._jax.device_get(jnp.stack([terminated, diverged])))
+        if refused is None:
+            refused = self._accepted
+        overflow = self._simulation.device_overflow()
+        flags = np.asarray(
+            self._jax.device_get(self._pack(terminated, diverged, overflow, refused))
+        )
         observation = {name: jnp.asarray(results[name]) for name in self._observation_names}
-        return observation, reward, discount, flags[0], flags[1]
+        return observation, reward, discount, flags
+
+
+class StepFlags(NamedTuple):
+    """What the host learns of a step on the device (`JaxStep.step`), as NumPy."""
+
+    terminated: np.ndarray  # (N,) bools: the outcome rule ended these copies' episodes.
+    diverged: np.ndarray  # (N,) bools: these worlds may have diverged (`WarpSimulation.check`).
+    refused: bool  # The actions were refused: the worlds were rolled back.
+
+
+# The rows of `JaxStep`'s (4, N) flags: terminated, diverged, overflow bits, refused.
+_OVERFLOW_ROW = 2
+_REFUSED_ROW = 3
+
+
+def _pack_flags(jnp: Any, terminated: Any, diverged: Any, overflow: Any, refused: Any) -> Any:
+    """The (4, N) int32 flags `JaxStep` reads back in one transfer."""
+    shape = terminated.shape
+    return jnp.stack(
+        [
+            terminated.astype(jnp.int32),
+            diverged.astype(jnp.int32),
+            jnp.reshape(overflow, shape).astype(jnp.int32) & _BUFFER_MASK,
+            jnp.broadcast_to(jnp.asarray(refused).astype(jnp.int32), shape),
+        ]
+    )
 
 
 # The key of the outcome rule among a JaxStep's functions.

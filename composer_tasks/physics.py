@@ -273,6 +273,21 @@ for _struct, _methods in dm_control_struct_methods().items():
             setattr(_struct, _name, _method)
 
 
+# dm_control's messages (mujoco/engine.py), under its names: its own tests and
+# programs match them word for word.
+_INVALID_PHYSICS_STATE = "Physics state is invalid. Warning(s) raised: {warning_names}"
+_KEYFRAME_ID_OUT_OF_RANGE = (
+    "`keyframe_id` must be between 0 and {max_valid} inclusive, got: {actual}."
+)
+_BOTH_SEGMENTATION_AND_DEPTH_ENABLED = rendering.BOTH_SEGMENTATION_AND_DEPTH_ENABLED
+_OVERLAYS_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION = (
+    rendering.OVERLAYS_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION
+)
+_RENDER_FLAG_OVERRIDES_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION = (
+    rendering.RENDER_FLAG_OVERRIDES_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION
+)
+_WARNING_NAMES = tuple(mujoco.mjtWarning.__members__)[:_NUM_WARNINGS]
+
 # dm_control's camera classes of `mujoco` (engine.py), defined in `rendering`.
 Camera = rendering.Camera
 MovableCamera = rendering.MovableCamera
@@ -386,6 +401,10 @@ def triggers_dirty(struct_name: str, field: str, attribute: str) -> bool:
     return attribute not in MODEL_DOESNT_TRIGGER_DIRTY
 
 
+# dm_control's message for pickling a bound array (mjcf/physics.py).
+PICKLING_NOT_SUPPORTED = "Objects of type {type} cannot be pickled."
+
+
 class BoundArray(np.ndarray):
     """A view of a MuJoCo array returned by a binding, whose item writes
     (`physics.bind(joint).qpos[0] = 0.3`) mark the physics dirty as an assignment
@@ -431,10 +450,8 @@ class BoundArray(np.ndarray):
 
     def __reduce__(self) -> Any:
         # As dm_control's bound arrays: a view of a live simulation is not data.
-        raise NotImplementedError(
-            f"Objects of type {type(self)} cannot be pickled; pickle a copy "
-            "(`np.array(value)` or `value.copy()`)."
-        )
+        # (A copy, `np.array(value)`, pickles.)
+        raise NotImplementedError(PICKLING_NOT_SUPPORTED.format(type=type(self)))
 
 
 def bound_array(
@@ -879,20 +896,26 @@ class Physics:
     @contextlib.contextmanager
     def check_invalid_state(self) -> Iterator[None]:
         """Raises `PhysicsError` on exit if a MuJoCo warning counter rose inside
-        (logs it instead within `suppress_physics_errors`), as dm_control's does."""
+        (logs it instead within `suppress_physics_errors`), as dm_control's does.
+
+        The message is dm_control's ("Physics state is invalid. Warning(s) raised:
+        mjWARN_BADCTRL"); the error's cause (`__cause__`, printed above it in a
+        traceback) is a `PhysicsError` with MuJoCo's text of each warning."""
         before = self._warning_numbers.copy()
         yield
         risen = self._warning_numbers > before
         self._checked_warnings = self._warning_numbers.tobytes()
         if risen.any():
-            error = warning_error(
+            names = ", ".join(name for name, up in zip(_WARNING_NAMES, risen) if up)
+            error = PhysicsError(_INVALID_PHYSICS_STATE.format(warning_names=names))
+            details = warning_error(
                 np.where(risen, self._warning_numbers, 0),
                 self._data.warning.lastinfo,
                 self._data.time,
             )
             if self._warnings_cause_exception:
-                raise error
-            logging.warning("%s", error)
+                raise error from details
+            logging.warning("%s (%s)", error, details)
 
     @contextlib.contextmanager
     def suppress_physics_errors(self) -> Iterator[None]:
@@ -949,8 +972,9 @@ class Physics:
         else:
             if isinstance(keyframe_id, bool) or not 0 <= keyframe_id < self._model.nkey:
                 raise ValueError(
-                    f"keyframe_id must be in [0, {self._model.nkey - 1}] "
-                    f"(the model has {self._model.nkey} keyframes), got {keyframe_id!r}"
+                    _KEYFRAME_ID_OUT_OF_RANGE.format(
+                        max_valid=self._model.nkey - 1, actual=keyframe_id
+                    )
                 )
             mujoco.mj_resetDataKeyframe(self._model, self._data, keyframe_id)
         self._checked_warnings = self._warning_numbers.tobytes()
@@ -1015,7 +1039,7 @@ class Physics:
 
     def state(self) -> np.ndarray:
         """The same as `get_state()`: qpos, qvel, act (and plugin state), a new array."""
-        return np.concatenate(self._state_items())
+        return np.concatenate(self._physics_state_items())
 
     # Binding.
 
@@ -1075,7 +1099,9 @@ class Physics:
 
     # State.
 
-    def _state_items(self) -> list:
+    def _physics_state_items(self) -> list:
+        """The arrays `get_state` concatenates (dm_control's name): qpos, qvel, act,
+        and the plugin state where the model has plugins."""
         data = self._data
         if self._model.nplugin > 0:
             return [data.qpos, data.qvel, data.act, data.plugin_state]
@@ -1090,7 +1116,7 @@ class Physics:
             sig: a `mujoco.mjtState` bit mask: then `mj_getState`'s state of those parts.
         """
         if sig is None:
-            return np.concatenate(self._state_items())
+            return np.concatenate(self._physics_state_items())
         state = np.empty(mujoco.mj_stateSize(self._model, sig))
         mujoco.mj_getState(self._model, self._data, state, sig)
         return state
@@ -1112,7 +1138,7 @@ class Physics:
                 )
             mujoco.mj_setState(self._model, self._data, state, sig)
             return
-        items = self._state_items()
+        items = self._physics_state_items()
         expected = sum(item.size for item in items)
         if state.shape != (expected,):
             raise ValueError(
@@ -1205,12 +1231,13 @@ class Physics:
         depth: bool = False,
         segmentation: bool = False,
         scene_option: mujoco.MjvOption | None = None,
+        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
+        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
+        *,
         shadows: bool = True,
         reflections: bool = True,
         antialias: bool = True,
         level_of_detail: str = "auto",
-        render_flag_overrides: Optional[Dict[Union[str, int], bool]] = None,
-        scene_callback: Optional[Callable[["Physics", mujoco.MjvScene], None]] = None,
     ) -> np.ndarray:
         """Renders a camera view with a cached `mujoco.Renderer`.
 

@@ -56,9 +56,12 @@ MODULE_MAP: Mapping[str, str] = {
     # MuJoCo's C functions (`mjlib`, the `mujoco` module as in dm_control), enums and
     # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
     "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
-    # The wrapper's public helpers: `MjModel` (loaders, `to_bytes`) and `util`'s string
-    # conversions; its struct classes are in NO_COUNTERPART (its `core`).
-    "dm_control.mujoco.wrapper": "composer_tasks.mujoco_wrapper",
+    # The wrapper's visualisation structs (MjvOption, MjvScene, ...) as subclasses of
+    # MuJoCo's with dm_control's defaults, and its `MjModel` loaders; its `core` is in
+    # NO_COUNTERPART.
+    "dm_control.mujoco.wrapper": "composer_tasks.mujoco.wrapper",
+    # The wrapper's string conversions (`to_binary_string`, `to_native_string`).
+    "dm_control.mujoco.wrapper.util": "composer_tasks.mujoco.wrapper_util",
     "dm_control.suite.base": "suites.base",
     # A suite task of one's own: the model files and shared assets, the joint randomiser.
     "dm_control.suite.common": "suites.common",
@@ -79,6 +82,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.locomotion.soccer.observables": "composer_tasks.tasks.soccer.observables",
     "dm_control.locomotion.soccer.camera": "composer_tasks.tasks.soccer.camera",
     "dm_control.locomotion.soccer.explore": "suites.soccer_explore",
+    # The reference environments' factories (basic_cmu_2019, basic_rodent_2020, ...).
+    "dm_control.locomotion.examples": "suites.locomotion_examples",
     "dm_control.manipulation.bricks": "composer_tasks.tasks.manipulation.bricks",
     "dm_control.manipulation.lift": "composer_tasks.tasks.manipulation.lift",
     "dm_control.manipulation.place": "composer_tasks.tasks.manipulation.place",
@@ -123,8 +128,9 @@ MODULE_MAP: Mapping[str, str] = {
 NO_COUNTERPART: Mapping[str, str] = {
     "dm_control.mujoco.wrapper.core": "dm_control's ctypes wrapper of MuJoCo; this project "
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
-    "(the wrapper's `MjModel` loaders, `util` and `mjbindings` have counterparts: "
-    "composer_tasks.mujoco_wrapper, composer_tasks.mjbindings)",
+    "(the wrapper's `mjbindings`, visualisation structs, `MjModel` loaders and `util` have "
+    "counterparts: composer_tasks.mjbindings, composer_tasks.mujoco.wrapper and "
+    "wrapper_util)",
     "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
     "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
     "carry their shapes (`physics.model.body_pos.shape`)",

@@ -63,15 +63,6 @@ def render(
     scene_callback: Callable[[Any, mujoco.MjvScene], None] | None = None,
 ) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
-    if depth and segmentation:
-        raise ValueError("ask for depth or segmentation, not both")
-    if overlays and (depth or segmentation):
-        raise ValueError("overlays are drawn on RGB images only, not depth or segmentation")
-    if render_flag_overrides and (depth or segmentation):
-        raise ValueError(
-            "render_flag_overrides apply to RGB images only, not with depth or segmentation"
-        )
-    overrides = _render_flags(render_flag_overrides or {})
     for name, value in (("height", height), ("width", width)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
@@ -83,7 +74,11 @@ def render(
         camera_id = int(index)
     if not -1 <= camera_id < model.ncam:
         raise ValueError(f"camera_id {camera_id} out of range: the model has {model.ncam} cameras")
+    check_image_kind(overlays, depth, segmentation, render_flag_overrides)
+    overrides = render_flags(render_flag_overrides or {})
     renderer = cached_renderer(physics._renderers, model, height, width, antialias, level_of_detail)
+    if scene_option is None:
+        scene_option = apply_dm_control_option_defaults(mujoco.MjvOption())
     # The flags live on the renderer's scene, which is cached per size and detail.
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_SHADOW] = bool(shadows)
     renderer.scene.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = bool(reflections)
@@ -128,7 +123,42 @@ def _render_with_overlays(
     return np.flipud(image).copy() if renderer._gl_context else image  # noqa: SLF001
 
 
-def _render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:
+# dm_control's messages (mujoco/engine.py), which its own tests match word for word.
+OVERLAYS_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION = (
+    "Overlays are not supported with depth or segmentation rendering."
+)
+RENDER_FLAG_OVERRIDES_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION = (
+    "`render_flag_overrides` are not supported for depth or segmentation rendering."
+)
+BOTH_SEGMENTATION_AND_DEPTH_ENABLED = "`segmentation` and `depth` cannot both be `True`."
+
+
+def check_image_kind(
+    overlays: Sequence["TextOverlay"],
+    depth: bool,
+    segmentation: bool,
+    render_flag_overrides: Mapping[str | int, bool] | None,
+) -> None:
+    """Raises `ValueError` for an image that cannot be drawn: overlays or flag
+    overrides on a depth or segmentation image, or depth and segmentation together
+    (checked in dm_control's order, with its messages)."""
+    if overlays and (depth or segmentation):
+        raise ValueError(OVERLAYS_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION)
+    if render_flag_overrides and (depth or segmentation):
+        raise ValueError(RENDER_FLAG_OVERRIDES_NOT_SUPPORTED_FOR_DEPTH_OR_SEGMENTATION)
+    if depth and segmentation:
+        raise ValueError(BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
+
+
+def apply_dm_control_option_defaults(option: mujoco.MjvOption) -> mujoco.MjvOption:
+    """Sets dm_control's defaults on MuJoCo's visualisation options and returns them:
+    rangefinder rays are not drawn (dm_control's `wrapper.MjvOption`, which its
+    cameras use when no `scene_option` is given)."""
+    option.flags[mujoco.mjtVisFlag.mjVIS_RANGEFINDER] = False
+    return option
+
+
+def render_flags(overrides: Mapping[str | int, bool]) -> dict[int, bool]:
     """{mjtRndFlag index: value} of dm_control's `render_flag_overrides`, whose keys
     are lowercase flag names ("wireframe") or `mujoco.mjtRndFlag` values.
 
@@ -379,7 +409,8 @@ class TextOverlay:
         mujoco.mjr_overlay(self.style, self.position, rect, self.title, self.body, context)
 
 
-def _default_max_geom(model: mujoco.MjModel) -> int:
+def default_max_geom(model: mujoco.MjModel) -> int:
+    """The most geoms a scene of `model` holds by default (dm_control's estimate)."""
     # dm_control's estimate of the most geoms a scene may hold (one per frame axis,
     # per geom with its contacts and forces, per body's decorations, per site,
     # tendon, joint, actuator, skin, camera and light), and at least 1000.
@@ -445,8 +476,8 @@ class Camera:
         self._height = height
         self._width = width
         self._scene_callback = scene_callback
-        self._scene = mujoco.MjvScene(model, max_geom or _default_max_geom(model))
-        self._scene_option = mujoco.MjvOption()
+        self._scene = mujoco.MjvScene(model, max_geom or default_max_geom(model))
+        self._scene_option = apply_dm_control_option_defaults(mujoco.MjvOption())
         self._perturb = mujoco.MjvPerturb()
         self._render_camera = mujoco.MjvCamera()
         self._render_camera.fixedcamid = index
@@ -551,15 +582,8 @@ class Camera:
           ValueError: overlays or flag overrides with depth or segmentation, or
             depth and segmentation together.
         """
-        if overlays and (depth or segmentation):
-            raise ValueError("overlays are drawn on RGB images only, not depth or segmentation")
-        if render_flag_overrides and (depth or segmentation):
-            raise ValueError(
-                "render_flag_overrides apply to RGB images only, not depth or segmentation"
-            )
-        if depth and segmentation:
-            raise ValueError("ask for depth or segmentation, not both")
-        overrides = _render_flags(render_flag_overrides or {})
+        check_image_kind(overlays, depth, segmentation, render_flag_overrides)
+        overrides = render_flags(render_flag_overrides or {})
         if segmentation:
             overrides[int(mujoco.mjtRndFlag.mjRND_SEGMENT)] = True
             overrides[int(mujoco.mjtRndFlag.mjRND_IDCOLOR)] = True

@@ -288,6 +288,8 @@ def _maze_forage(walker_name, seed):
         _make_walker(walker_name),
         arena,
         target_reward_scale=50.0,
+        # The targets' egocentric positions, so that the agent forages without a camera.
+        observe_targets=True,
         physics_timestep=physics_timestep,
         control_timestep=control_timestep,
     )
@@ -312,12 +314,16 @@ def _escape_bowl(walker_name, seed):
     from composer_tasks.tasks import escape
 
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
+    walker = _make_walker(walker_name)
     task = escape.Escape(
-        _make_walker(walker_name),
+        walker,
         escape.Bowl(),
         physics_timestep=physics_timestep,
         control_timestep=control_timestep,
     )
+    # Escape observes the egocentric camera as dm_control's does; these benchmark
+    # environments keep to proprioception (no rendering per step).
+    walker.observables.egocentric_camera.enabled = False
     return _environment(task, seed, time_limit=20.0)
 
 

@@ -108,14 +108,20 @@ class Physics(physics_lib.Physics):
         """Velocities of single-dof joints (rad/s for hinges, m/s for slides)."""
         return self.data.qvel[..., self._indices(self._joint_dof, joint_names)]
 
-    def body_2d_pose(self, body_name):
-        """(x, z, qw, qy) of a body's frame in the world."""
-        body = self._body[body_name]
+    def body_2d_pose(self, body_names, orientation=True):
+        """(x, z, qw, qy) of a body's frame in the world, or (x, z) without
+        `orientation`; for a sequence of names, one row per body (dm_control's
+        signature and shapes)."""
+        if isinstance(body_names, str):
+            body = self._body[body_names]
+        else:
+            body = np.array([self._body[name] for name in body_names], dtype=np.intp)
         data = self.data
         # Every second component: x and z of the position, w and y of the quaternion.
-        return array_namespace.concatenate_last_axis(
-            data.xpos[..., body, ::2], data.xquat[..., body, 0:3:2]
-        )
+        position = data.xpos[..., body, ::2]
+        if not orientation:
+            return position.copy()
+        return array_namespace.concatenate_last_axis(position, data.xquat[..., body, 0:3:2])
 
     def touch(self):
         """log(1 + normal force in N) on the palm, finger, thumb, fingertip and

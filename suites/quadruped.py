@@ -155,7 +155,18 @@ class Physics(physics_lib.Physics):
         return self.data.sensordata[..., self._imu]
 
     def rangefinder(self):
-        """tanh of each rangefinder's distance (m), 1 where its ray hits nothing."""
+        """tanh of each rangefinder's distance (m), 1 where its ray hits nothing.
+
+        Raises:
+          IndexError: the model has no rangefinders (only the escape task's has
+            them). dm_control raises IndexError there too: its named indexer
+            fails on the empty list of rangefinder names.
+        """
+        if self._rangefinders.size == 0:
+            raise IndexError(
+                "this quadruped model has no rangefinder sensors (only the escape task's "
+                "model has them), so there is nothing for rangefinder() to read"
+            )
         readings = self.data.sensordata[..., self._rangefinders]
         xp = array_namespace.namespace(readings)
         return xp.where(readings == -1.0, 1.0, xp.tanh(readings))

@@ -23,14 +23,14 @@ SUITE = base.Registry()
 @SUITE.add("benchmarking", "easy")
 def easy(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Reach a target of radius 5 cm."""
-    task = Reacher(target_radius=_BIG_TARGET_RADIUS)
+    task = Reacher(target_size=_BIG_TARGET_RADIUS)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("benchmarking")
 def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Reach a target of radius 1.5 cm."""
-    task = Reacher(target_radius=_SMALL_TARGET_RADIUS)
+    task = Reacher(target_size=_SMALL_TARGET_RADIUS)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
@@ -73,19 +73,19 @@ class Reacher(base.SuiteTask):
     """Put the finger onto the target: reward 1 while the spheres overlap, else 0.
 
     Args:
-      target_radius: radius of the target sphere in metres.
+      target_size: radius of the target sphere in metres.
     """
 
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, target_radius):
-        if not target_radius > 0:
+    def __init__(self, target_size):
+        if not target_size > 0:
             raise ValueError(
-                f"target_radius must be a positive number of metres, got {target_radius!r}"
+                f"target_size must be a positive number of metres, got {target_size!r}"
             )
         super().__init__(mjcf_models.reacher.make_spec(), "reacher")
-        self._target_radius = target_radius
+        self._target_size = target_size
         self.set_observations(
             position=lambda physics: physics.joint_angles(),
             to_target=lambda physics: physics.finger_to_target(),
@@ -95,7 +95,7 @@ class Reacher(base.SuiteTask):
     def initialize_episode(self, physics, random_state):
         model, data = physics.model, physics.data
         target = model.geom("target")
-        target.size[0] = self._target_radius
+        target.size[0] = self._target_size
         # The shoulder turns freely, the wrist within its limits; drawn in joint order.
         data.joint("shoulder").qpos[0] = random_state.uniform(-np.pi, np.pi)
         data.joint("wrist").qpos[0] = random_state.uniform(*model.joint("wrist").range)

@@ -27,14 +27,14 @@ SUITE = base.Registry()
 @SUITE.add("hard")
 def stack_2(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stack with two boxes."""
-    task = Stack(num_boxes=2, fully_observable=fully_observable)
+    task = Stack(n_boxes=2, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
 def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stack with four boxes."""
-    task = Stack(num_boxes=4, fully_observable=fully_observable)
+    task = Stack(n_boxes=4, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
 
 
@@ -63,7 +63,7 @@ class Stack(base.SuiteTask):
     from the target with bounds (0.1 m, inf) and a 1 cm margin.
 
     Args:
-      num_boxes: boxes in the scene (2 or 4 in the published tasks; 1 to 4 here).
+      n_boxes: boxes in the scene (2 or 4 in the published tasks; 1 to 4 here).
       fully_observable: observe the hand, the boxes and the target besides the
         arm's proprioception and touch (else, for learning from pixels, only the
         latter).
@@ -72,14 +72,14 @@ class Stack(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, num_boxes, fully_observable):
+    def __init__(self, n_boxes, fully_observable):
         if not isinstance(fully_observable, bool):
             raise TypeError(f"fully_observable must be a bool, got {fully_observable!r}")
         super().__init__(
-            stacker_model.make_spec(num_boxes), "stacker", control_timestep=_CONTROL_TIMESTEP
+            stacker_model.make_spec(n_boxes), "stacker", control_timestep=_CONTROL_TIMESTEP
         )
-        self._num_boxes = num_boxes
-        self._box_names = tuple(f"box{i}" for i in range(num_boxes))
+        self._num_boxes = n_boxes
+        self._box_names = tuple(f"box{i}" for i in range(n_boxes))
         box_joints = tuple(f"{name}_{axis}" for name in self._box_names for axis in "xyz")
         arm = manipulator.ARM_JOINTS
         observations = {

@@ -135,7 +135,8 @@ def load(
       visualize_reward: recolour the bodies by the reward.
 
     Raises:
-      ValueError: for an unknown domain or task, listing the valid names.
+      ValueError: for an unknown domain or task, listing the valid names, or a
+        `visualize_reward` that is not a bool.
     """
     registry = _check_names(domain_name, task_name)
     task_kwargs = dict(_check_kwargs(task_kwargs, "task_kwargs"))
@@ -144,7 +145,8 @@ def load(
             _check_kwargs(environment_kwargs, "environment_kwargs")
         )
     if not isinstance(visualize_reward, bool):
-        raise TypeError(f"visualize_reward must be a bool, got {visualize_reward!r}")
+        # ValueError, as dm_control's (its base.Task.visualize_reward setter raises it).
+        raise ValueError(f"visualize_reward must be a bool, got {visualize_reward!r}")
     env = registry[task_name](**task_kwargs)
     env.task.visualize_reward = visualize_reward
     return env

@@ -248,6 +248,51 @@ def test_per_world_model_variation_reaches_the_right_world():
         _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE)
 
 
+def test_per_world_options_reach_the_right_world():
+    """Per-copy gravity, timestep and fluid (MjOption fields MuJoCo Warp holds per
+    world) run each world on its copy's values, as the CPU batch runs each copy; the
+    worlds without fluid forces run without them though another world has some."""
+    cpu, gpu = _pair("cartpole", "swingup")
+    _assert_reset_equal(cpu, gpu)
+    gravity_z = np.array([-9.81, -2.0, -15.0, -9.81])
+    timestep = np.array([0.01, 0.01, 0.01, 0.005])
+    density = np.array([0.0, 0.0, 1000.0, 0.0])
+    # Held as put_model holds them: tolerance at least 1e-6, impratio as 1 / sqrt.
+    tolerance = np.array([1e-8, 1e-10, 1e-3, 1e-8])
+    impratio = np.array([1.0, 4.0, 1.0, 1.0])
+    for batch in (cpu, gpu):
+        for index in (1, 2, 3):
+            with batch.copy_physics(index) as physics:
+                physics.model.opt.gravity[2] = gravity_z[index]
+                physics.model.opt.timestep = timestep[index]
+                physics.model.opt.density = density[index]
+                physics.model.opt.tolerance = tolerance[index]
+                physics.model.opt.impratio = impratio[index]
+    opt = gpu.warp.model_arrays.opt
+    np.testing.assert_array_equal(opt.gravity.numpy()[:, 2], gravity_z.astype(np.float32))
+    np.testing.assert_array_equal(opt.timestep.numpy(), timestep.astype(np.float32))
+    np.testing.assert_array_equal(opt.density.numpy(), density.astype(np.float32))
+    np.testing.assert_array_equal(opt.tolerance.numpy(), np.float32([1e-6, 1e-6, 1e-3, 1e-6]))
+    np.testing.assert_array_equal(opt.impratio_invsqrt.numpy(), np.float32([1.0, 0.5, 1.0, 1.0]))
+    start = gpu.warp.time()
+    cpu_start = cpu.batch.bind("time").copy()
+    for actions in _actions(cpu, 5, seed=5):
+        _assert_step_close(cpu, gpu, actions, _STEP_TOLERANCE)
+    elapsed = cpu.batch.bind("time") - cpu_start
+    assert elapsed[3] == elapsed[0] / 2
+    np.testing.assert_allclose(gpu.warp.time() - start, elapsed, rtol=1e-5)
+
+
+def test_options_warp_cannot_hold_per_world_are_refused_naming_them():
+    gpu = suite.load_batch("cartpole", "balance", 2, seed=_SEED, backend="warp", device=_DEVICE)
+    gpu.reset()
+    with pytest.raises(
+        ValueError, match=r"differ in \['opt.iterations'\], which MuJoCo Warp cannot"
+    ):
+        with gpu.copy_physics(1) as physics:
+            physics.model.opt.iterations = 3
+
+
 def test_non_vectorised_task_is_refused_naming_the_task():
     with pytest.raises(ValueError, match="RandomHeightTask does not set composer.Task.vectorized"):
         BatchEnvironment(RandomHeightTask, 2, seed=0, backend="warp", device=_DEVICE)
@@ -414,6 +459,77 @@ def test_jax_actions_are_refused_as_numpy_actions_are(cartpole):
     gpu.step(jnp.ones((_NUM_ENVS, 1), jnp.int32))
 
 
+def test_jax_actions_refused_after_the_step_roll_the_worlds_back():
+    """With no copy resetting first, the device's bounds check of JAX actions comes
+    back with the step's flags, after the worlds stepped: a refused step rolls them
+    back, so the batch goes on exactly as a twin that never saw the bad actions."""
+    jnp = pytest.importorskip("jax").numpy
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    kwargs = dict(seed=2, task_kwargs={"time_limit": 1.0}, backend=options)
+    refusing = suite.load_batch("cartpole", "swingup", 3, **kwargs)
+    twin = suite.load_batch("cartpole", "swingup", 3, **kwargs)
+    refusing.reset()
+    twin.reset()
+    actions = jnp.asarray(_actions(twin, 5, seed=3), jnp.float32)
+    for row in actions[:2]:
+        refusing.step(row)
+        twin.step(row)
+    before = {name: np.array(refusing.warp.field(name)) for name in ("qpos", "qvel", "time")}
+    with pytest.raises(ValueError, match=r"actions of copy 1 are not finite: \[nan\]"):
+        refusing.step(actions[2].at[1, 0].set(jnp.nan))
+    with pytest.raises(ValueError, match="actions of copy 0 are outside the bounds"):
+        refusing.step(actions[2].at[0, 0].set(2.0))
+    for name, value in before.items():
+        np.testing.assert_array_equal(np.asarray(refusing.warp.field(name)), value, err_msg=name)
+    for row in actions[2:]:
+        got, expected = refusing.step(row), twin.step(row)
+        for field in ("step_type", "reward", "discount"):
+            np.testing.assert_array_equal(
+                np.asarray(getattr(got, field)), np.asarray(getattr(expected, field))
+            )
+        for name, value in expected.observation.items():
+            np.testing.assert_array_equal(
+                np.asarray(got.observation[name]), np.asarray(value), err_msg=name
+            )
+
+
+def test_a_device_step_reads_back_one_flags_array(monkeypatch):
+    """Per step on the device path one (4, N) array comes back; a step where copies
+    reset first reads the actions' check before the resets too, and uploads the
+    reset rows without reading the worlds' arrays back."""
+    jax = pytest.importorskip("jax")
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    batch = suite.load_batch(
+        "cartpole", "swingup", 3, seed=1, task_kwargs={"time_limit": 0.03}, backend=options
+    )
+    batch.reset()
+    actions = jax.numpy.zeros((3, 1), jax.numpy.float32)
+    batch.step(actions)  # Compiles first.
+    reads = []
+    device_get = jax.device_get
+    warp_numpy = warp.array.numpy
+
+    def counted_device_get(value):
+        reads.append(("device_get", [np.shape(leaf) for leaf in jax.tree.leaves(value)]))
+        return device_get(value)
+
+    def counted_warp_numpy(self):
+        reads.append(("warp.array.numpy", [self.shape]))
+        return warp_numpy(self)
+
+    monkeypatch.setattr(jax, "device_get", counted_device_get)
+    monkeypatch.setattr(warp.array, "numpy", counted_warp_numpy)
+    kinds, per_step = [], []
+    for _ in range(3):
+        kinds.append(np.asarray(batch.step(actions).step_type).tolist())
+        per_step.append(list(reads))
+        reads.clear()
+    monkeypatch.undo()
+    assert kinds == [[1, 1, 1], [2, 2, 2], [0, 0, 0]]
+    flags = ("device_get", [(4, 3)])
+    assert per_step == [[flags], [flags], [("device_get", [()]), flags]], per_step
+
+
 def test_jax_action_bounds_round_inward():
     """A bound that float32 cannot hold: the device compares against the float32 value
     on the inside, so it agrees with the float64 comparison of the NumPy path."""
@@ -475,6 +591,38 @@ def test_overflowing_step_is_redone_with_grown_buffers(caplog):
             np.testing.assert_allclose(got.observation[name], value, atol=1e-5, err_msg=name)
     assert small.warp.njmax > 2 and small.warp.nconmax > 1
     assert "redoing the step" in caplog.text
+
+
+def test_jax_overflow_is_read_with_the_step_flags_and_redone_or_raised(caplog):
+    """On the device path the overflow flags come back with the step's other flags
+    (one read): an overflowed step is still redone with grown buffers, or raises,
+    before its results are used."""
+    jnp = pytest.importorskip("jax").numpy
+    options = batch_warp.WarpOptions(
+        device=_DEVICE, nconmax=1, njmax=2, array_module="jax", return_jax=True
+    )
+    small = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=options)
+    roomy_options = dataclasses.replace(options, nconmax=None, njmax=None)
+    roomy = suite.load_batch("cheetah", "run", 2, seed=_SEED, backend=roomy_options)
+    small.reset()
+    roomy.reset()
+    for row in _actions(roomy, 3, seed=8):
+        row = jnp.asarray(row, jnp.float32)
+        with caplog.at_level("WARNING", logger="composer_tasks.batch_warp"):
+            got = small.step(row)
+        expected = roomy.step(row)
+        for name, value in expected.observation.items():
+            np.testing.assert_allclose(
+                np.asarray(got.observation[name]), np.asarray(value), atol=1e-5, err_msg=name
+            )
+    assert small.warp.njmax > 2 and small.warp.nconmax > 1
+    assert "redoing the step" in caplog.text
+    raising = suite.load_batch(
+        "cheetah", "run", 2, seed=_SEED, backend=dataclasses.replace(options, grow_buffers=False)
+    )
+    raising.reset()
+    with pytest.raises(batch_warp.WarpBufferOverflow, match=r"ran out of constraint rows"):
+        raising.step(jnp.zeros((2, 6), jnp.float32))
 
 
 def test_sized_buffers_hold_a_rollout(cheetah):

@@ -234,14 +234,20 @@ class _WrongRewards(TwoCreatures):
 
 
 class _WrongCount(TwoCreatures):
+    num_agents = -1
+
+
+class _NoAgentsButRewards(TwoCreatures):
     num_agents = 0
 
 
 def test_inconsistent_multi_agent_tasks_are_refused():
     with pytest.raises(ValueError, match="list of 2 per-agent BoundedArrays"):
         composer.Environment(_WrongSpecs())
-    with pytest.raises(ValueError, match="num_agents must be None .* or an int >= 1, got 0"):
+    with pytest.raises(ValueError, match="num_agents must be None .* or an int >= 0, got -1"):
         composer.Environment(_WrongCount())
+    with pytest.raises(ValueError, match="must return a list of 0 per-agent specs"):
+        composer.Environment(_NoAgentsButRewards())
     env = composer.Environment(_WrongRewards(), random_state=0)
     env.reset()
     with pytest.raises(ValueError, match="returned 1 rewards for 2 agents"):

@@ -462,7 +462,7 @@ def test_batch_from_environments_errors():
         (
             ("cartpole", "balance"),
             dict(visualize_reward="yes"),
-            TypeError,
+            ValueError,
             "visualize_reward must be a bool",
         ),
     ],

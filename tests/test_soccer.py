@@ -379,8 +379,8 @@ def test_bad_task_arguments():
     players = soccer.make_players(1, soccer.WalkerType.BOXHEAD)
     from composer_tasks.arenas import pitch
 
-    with pytest.raises(ValueError, match="at least one player"):
-        soccer_tasks.Task([], pitch.Pitch())
+    with pytest.raises(TypeError, match=r"tracking_cameras\[0\] must be a camera"):
+        soccer_tasks.Task(players, pitch.Pitch(), tracking_cameras=["camera"])
     with pytest.raises(TypeError, match=r"players\[0\] must be a soccer_team.Player"):
         soccer_tasks.Task([players[0].walker], pitch.Pitch())
     with pytest.raises(ValueError, match="its own walker"):

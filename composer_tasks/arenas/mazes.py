@@ -38,12 +38,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from composer_tasks import composer
+from composer_tasks.arenas import assets
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
+# MuJoCo's texture types by the names `assets.GroundTexture.type` uses.
+_TEXTURE_TYPES = {"2d": mujoco.mjtTexture.mjTEXTURE_2D, "cube": mujoco.mjtTexture.mjTEXTURE_CUBE}
 # labmaze's defaults (`labmaze.defaults`, a compiled module that type checkers
 # cannot read): the tokens of spawn and object cells and RandomMaze's parameters.
 SPAWN_TOKEN = "P"
@@ -121,8 +124,9 @@ class MazeWithTargets(composer.Arena):
         {wall character: such an entity}.
       floor_textures: None or an entity with `textures`
         (`labmaze_textures.FloorTextures`).
-      aesthetic: "default" only (dm_control's other looks are image files this
-        project does not ship).
+      aesthetic: "default" or a style of `arenas.assets` ("outdoor_natural"): as
+        dm_control's, the style's sky box (`skybox_texture` unused) and its ground
+        image as the floor's textures (two copies, `floor_textures` unused).
       name: the arena's name.
       target_spheres: how many reward spheres the arena itself holds (0: none;
         tasks such as `ManyGoalsMaze` with a `target_builder` bring their own).
@@ -151,11 +155,15 @@ class MazeWithTargets(composer.Arena):
         ):
             if not value > 0:
                 raise ValueError(f"{label} must be positive metres, got {value!r}")
+        style_images = None
         if aesthetic != "default":
-            raise ValueError(
-                f"aesthetic {aesthetic!r} is not available: dm_control's aesthetics are "
-                "texture image files that this project does not ship; use 'default'"
-            )
+            try:
+                style_images = assets.check_style(aesthetic)
+            except ValueError as error:
+                raise ValueError(
+                    f"aesthetic must be 'default' or a style of arenas.assets, got "
+                    f"{aesthetic!r} ({error})"
+                ) from error
         if not isinstance(target_spheres, (int, np.integer)) or target_spheres < 0:
             raise ValueError(f"target_spheres must be an int >= 0, got {target_spheres!r}")
         for attribute in ("entity_layer", "variations_layer", "width", "height", "regenerate"):
@@ -178,7 +186,25 @@ class MazeWithTargets(composer.Arena):
         half_y = self._y_cells * self._xy_scale / 2
         spec.visual.map.znear = 0.0005
         self._attached_providers: list[composer.Entity] = []
-        if skybox_texture is None:
+        if style_images is not None:
+            # dm_control mazes.py: an aesthetic's sky box replaces any skybox_texture.
+            _, sky_image = style_images
+            spec.texturedir = assets.get_texturedir(aesthetic)
+            spec.add_texture(
+                name="aesthetic_skybox",
+                file=sky_image.file,
+                type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+                gridsize=[int(n) for n in sky_image.gridsize.split()],
+                gridlayout=sky_image.gridlayout,
+            )
+            spec.worldbody.add_light(
+                name="top_light",
+                pos=[0.0, 0.0, max(half_x, half_y)],
+                dir=[0.0, 0.0, -1.0],
+                diffuse=[0.6, 0.6, 0.6],
+                castshadow=False,
+            )
+        elif skybox_texture is None:
             style.add_sky_and_light(spec, light_height_m=max(half_x, half_y))
         else:
             if getattr(skybox_texture, "texture", None) is None:
@@ -230,7 +256,21 @@ class MazeWithTargets(composer.Arena):
             self._wall_material_names[_WALL_TOKEN] = names
 
         self._floor_material_entries: list[tuple[Any, Any, str]] = []
-        if floor_textures is None:
+        if style_images is not None:
+            # dm_control mazes.py: two textures of the style's ground image, which the
+            # floor's random choice of texture picks between.
+            for texture_name in ("aesthetic_texture_main", "aesthetic_texture"):
+                texture = spec.add_texture(
+                    name=texture_name,
+                    file=style_images[0].file,
+                    type=_TEXTURE_TYPES[style_images[0].type],
+                )
+                material_name = f"floor_{texture_name}"
+                material = spec.add_material(
+                    name=material_name, texrepeat=[1.0 / self._xy_scale] * 2, texuniform=True
+                )
+                self._floor_material_entries.append((material, texture, material_name))
+        elif floor_textures is None:
             style.add_checker_material(
                 spec,
                 "maze_floor",

@@ -203,11 +203,12 @@ class Entity(Callbacks):
 
     # Attachment.
 
-    def attach(self, child: Entity, attach_site: Any = None) -> mjcf.Element:
-        """Attaches `child` at a site or frame of this entity (default: its world body).
+    def attach(self, entity: Entity, attach_site: Any = None) -> mjcf.Element:
+        """Attaches `entity` (the child) at a site or frame of this entity (default:
+        its world body).
 
         Args:
-          child: an unattached `Entity`.
+          entity: an unattached `Entity` (dm_control's parameter name).
           attach_site: None, a `mujoco.MjsSite` or `mujoco.MjsFrame` of this entity,
             a site's `mjcf` handle, or the name of one of this entity's sites
             (without this entity's prefix).
@@ -217,7 +218,7 @@ class Entity(Callbacks):
           `child.name + "/"` that holds the child's bodies, to which joints may be
           added (`frame.add("freejoint")`), as in dm_control.
         """
-        return self._attach(child, attach_site)
+        return self._attach(entity, attach_site)
 
     def _attach(self, child: Entity, attach_site: Any) -> mjcf.Element:
         if not isinstance(child, Entity):
@@ -475,7 +476,9 @@ class Entity(Callbacks):
             return np.array(physics.bind(self.root_body).xmat).reshape(3, 3)
         return np.array(physics.bind(body).xmat).reshape(3, 3)
 
-    def global_vector_to_local_frame(self, physics: Physics, vector: ArrayLike) -> np.ndarray:
+    def global_vector_to_local_frame(
+        self, physics: Physics, vec_in_world_frame: ArrayLike
+    ) -> np.ndarray:
         """Expresses world-frame vectors in this entity's frame (rotation only, about
         the same origin), as dm_control does: `vector @ xmat` for vectors of 3
         (the last axis), `vector @ xmat[:2, :2]` for vectors of 2, where `xmat` is
@@ -484,7 +487,7 @@ class Entity(Callbacks):
         Raises:
           ValueError: the last axis is not of size 2 or 3.
         """
-        vector = np.asarray(vector)
+        vector = np.asarray(vec_in_world_frame)
         rotation = self._root_rotation(physics)
         if vector.ndim and vector.shape[-1] == 2:
             return np.dot(vector, rotation[:2, :2])

@@ -1311,10 +1311,11 @@ class MultiAgentEnvironment(Environment):
         if (
             isinstance(num_agents, (bool, np.bool_))
             or not isinstance(num_agents, (int, np.integer))
-            or num_agents < 1
+            or num_agents < 0
         ):
+            # 0 is allowed: dm_control's soccer runs a match of no players (empty lists).
             raise ValueError(
-                f"{type(task).__name__}.num_agents must be None (single agent) or an int >= 1, "
+                f"{type(task).__name__}.num_agents must be None (single agent) or an int >= 0, "
                 f"got {num_agents!r}"
             )
         self._num_agents = int(num_agents)
@@ -1371,8 +1372,8 @@ class MultiAgentEnvironment(Environment):
         # Agents with one and the same spec (a team of like walkers) are checked in one
         # go, stacked; anything that fails that check is checked agent by agent for
         # an error that names the agent.
-        first = agent_specs[0]
-        alike = all(
+        first = agent_specs[0] if agent_specs else None
+        alike = first is not None and all(
             spec.shape == first.shape
             and spec.dtype == first.dtype
             and np.array_equal(
@@ -1385,9 +1386,13 @@ class MultiAgentEnvironment(Environment):
             )
             for spec in agent_specs
         )
-        self._stacked_action_shape = (len(agent_specs),) + tuple(first.shape) if alike else None
-        self._stacked_action_dtype = first.dtype
-        self._stacked_in_bounds = action_bounds_check(first) if alike else None
+        self._stacked_action_shape = None
+        self._stacked_action_dtype = None
+        self._stacked_in_bounds = None
+        if alike and first is not None:
+            self._stacked_action_shape = (len(agent_specs),) + tuple(first.shape)
+            self._stacked_action_dtype = first.dtype
+            self._stacked_in_bounds = action_bounds_check(first)
 
     def _validate_action(self, actions: Any) -> list[np.ndarray]:
         if isinstance(actions, (str, bytes, collections.abc.Mapping)) or not hasattr(

@@ -173,16 +173,14 @@ class Observables(Generic[_EntityT]):
             (self._qualified(name), item) for name, item in self._observables.items()
         )
 
-    def add_observable(
-        self, name: str, observable_object: Observable, enabled: bool = True
-    ) -> None:
+    def add_observable(self, name: str, observable: Observable, enabled: bool = True) -> None:
         """Adds (or replaces) an observable under `name` and sets its `enabled`."""
         if not isinstance(name, str) or not name or "/" in name:
             raise ValueError(
                 f"observable name must be a non-empty string without '/', got {name!r}"
             )
-        observable_object.enabled = enabled
-        self._observables[name] = observable_object
+        observable.enabled = enabled
+        self._observables[name] = observable
 
     def enable_all(self) -> None:
         for observable_object in self._observables.values():

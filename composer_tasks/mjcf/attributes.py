@@ -847,6 +847,11 @@ _PLUGIN_ACTUATOR = _actuator(
     dyntype=Keyword("dyntype", mujoco.mjtDyn),
     dynprm=Vector("dynprm", 10, partial=True),
 )
+# The <plugin> of a geom or mesh: the plugin by name, or a declared instance.
+_ELEMENT_PLUGIN = {
+    "plugin": Custom(lambda h: h._mjs.plugin.plugin_name or None, _set_actuator_plugin, ()),
+    "instance": Custom(_actuator_instance, _set_actuator_instance, ()),
+}
 _POSITION = _actuator(
     kp=Custom(_gain, _set_position_kp, ("gainprm", "biasprm")),
     kv=Custom(lambda h: -float(h._mjs.biasprm[2]), _set_position_kv, ("biasprm",)),
@@ -854,42 +859,43 @@ _POSITION = _actuator(
 _VELOCITY = _actuator(kv=Custom(_gain, _set_velocity_kv, ("gainprm", "biasprm")))
 
 
-def _set_first(field: str, handle: Handle, value: Any) -> None:
-    values = np.array(getattr(handle._mjs, field))
-    values[0] = _SCALAR.convert(handle, value)
-    setattr(handle._mjs, field, values)
+def _set_cylinder_entry(field: str, index: int) -> Callable[[Handle, Any], None]:
+    def setter(handle: Handle, value: Any) -> None:
+        getattr(handle._mjs, field)[index] = _SCALAR.convert(handle, value)
 
-
-def _cylinder_diameter(handle: Handle) -> float:
-    return float(np.sqrt(4 * handle._mjs.gainprm[0] / np.pi))
+    return setter
 
 
 def _set_cylinder_diameter(handle: Handle, value: Any) -> None:
+    # MJCF's cylinder: the piston area (the gain) of a diameter is pi / 4 * d^2.
     diameter = _SCALAR.convert(handle, value)
-    _set_first("gainprm", handle, np.pi / 4 * diameter**2)
-
-
-def _cylinder_bias(handle: Handle) -> np.ndarray:
-    return np.array(handle._mjs.biasprm[:3])
+    handle._mjs.gainprm[0] = np.pi / 4 * diameter**2
 
 
 def _set_cylinder_bias(handle: Handle, value: Any) -> None:
-    bias = np.array(handle._mjs.biasprm)
-    bias[:3] = _CYLINDER_BIAS.convert(handle, value)
-    handle._mjs.biasprm = bias
+    values = _numbers(value)
+    if values.size != 3:
+        raise ValueError(
+            f"expected 3 numbers (the bias' constant, length and velocity terms), got {value!r}"
+        )
+    handle._mjs.biasprm[:3] = values
 
 
-_CYLINDER_BIAS = Vector("biasprm", 3)
-# MJCF's pneumatic or hydraulic cylinder (<cylinder>): a first-order filter of the
-# control (`timeconst`, dynprm[0]) times the piston's `area` (gainprm[0], or from its
-# `diameter`), plus the `bias` terms (biasprm[0:3]); MuJoCo's XML reference, <cylinder>.
+# MJCF's <cylinder> (a pneumatic or hydraulic cylinder, MuJoCo's XML reference): the
+# control through a first-order filter of time constant `timeconst` (dynprm[0]), times
+# the piston `area` (gainprm[0], or that of `diameter`), plus the affine `bias`
+# (biasprm[0:3]); attributes in dm_control's schema order.
 _CYLINDER = _actuator(
     timeconst=Custom(
-        lambda h: float(h._mjs.dynprm[0]), lambda h, v: _set_first("dynprm", h, v), ("dynprm",)
+        lambda h: float(h._mjs.dynprm[0]), _set_cylinder_entry("dynprm", 0), ("dynprm",)
     ),
-    area=Custom(_gain, lambda h, v: _set_first("gainprm", h, v), ("gainprm",)),
-    diameter=Custom(_cylinder_diameter, _set_cylinder_diameter, ("gainprm",)),
-    bias=Custom(_cylinder_bias, _set_cylinder_bias, ("biasprm",)),
+    area=Custom(_gain, _set_cylinder_entry("gainprm", 0), ("gainprm",)),
+    diameter=Custom(
+        lambda h: float(np.sqrt(4 * h._mjs.gainprm[0] / np.pi)),
+        _set_cylinder_diameter,
+        ("gainprm",),
+    ),
+    bias=Custom(lambda h: np.array(h._mjs.biasprm[:3]), _set_cylinder_bias, ("biasprm",)),
 )
 _GENERAL = _actuator(
     gaintype=Keyword("gaintype", mujoco.mjtGain),
@@ -910,6 +916,9 @@ SENSORS = {
     "torque": (mujoco.mjtSensor.mjSENS_TORQUE, "site"),
     "magnetometer": (mujoco.mjtSensor.mjSENS_MAGNETOMETER, "site"),
     "rangefinder": (mujoco.mjtSensor.mjSENS_RANGEFINDER, "site"),
+    # dm_control's <distance> (MuJoCo 3.17's name of MuJoCo 4's geomdist): the
+    # distance between two geoms (or bodies' geoms), `cutoff` the farthest reported.
+    "distance": (mujoco.mjtSensor.mjSENS_GEOMDIST, "geom pair"),
     "jointpos": (mujoco.mjtSensor.mjSENS_JOINTPOS, "joint"),
     "jointvel": (mujoco.mjtSensor.mjSENS_JOINTVEL, "joint"),
     "tendonpos": (mujoco.mjtSensor.mjSENS_TENDONPOS, "tendon"),
@@ -944,6 +953,7 @@ OBJECT_TYPES = {
 
 _SENSOR_OBJECTS = {
     "site": mujoco.mjtObj.mjOBJ_SITE,
+    "geom": mujoco.mjtObj.mjOBJ_GEOM,
     "joint": mujoco.mjtObj.mjOBJ_JOINT,
     "tendon": mujoco.mjtObj.mjOBJ_TENDON,
     "actuator": mujoco.mjtObj.mjOBJ_ACTUATOR,
@@ -967,6 +977,25 @@ def _sensor_object(kind: str) -> Custom:
     reference = Custom(getter, setter, ("objname", "objtype"))
     reference.is_reference = True
     return reference
+
+
+def _typed_object(kind: str, name_field: str, type_field: str) -> Custom:
+    """A sensor's object of one kind in a pair of name and type fields (a distance
+    sensor's `geom1` is its `objname` while `objtype` is a geom)."""
+    objtype = _SENSOR_OBJECTS[kind]
+
+    def getter(handle: Handle) -> Element | str | None:
+        name = getattr(handle._mjs, name_field)
+        if getattr(handle._mjs, type_field) != objtype or not name:
+            return None
+        return handle._scope._wrap_by_full_name(kind, name) or name
+
+    def setter(handle: Handle, value: Any) -> WrittenForm:
+        setattr(handle._mjs, name_field, reference_name(handle, value, kind))
+        setattr(handle._mjs, type_field, objtype)
+        return value if type(value) is str else None  # the name as given
+
+    return Custom(getter, setter, (name_field, type_field))
 
 
 def _frame_object(name_field: str, type_field: str) -> Custom:
@@ -1037,7 +1066,13 @@ def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
         cutoff=Number("cutoff"),
         user=FlatArray("userdata"),
     )
-    if object_attribute == "objname":
+    if object_attribute == "geom pair":
+        # geom1/body1 name the sensed object, geom2/body2 the reference one.
+        table["geom1"] = _typed_object("geom", "objname", "objtype")
+        table["geom2"] = _typed_object("geom", "refname", "reftype")
+        table["body1"] = _typed_object("body", "objname", "objtype")
+        table["body2"] = _typed_object("body", "refname", "reftype")
+    elif object_attribute == "objname":
         table["objtype"] = _frame_object_type("objtype")
         table["objname"] = _frame_object("objname", "objtype")
         table["reftype"] = _frame_object_type("reftype")
@@ -1572,6 +1607,7 @@ ELEMENT_ATTRIBUTES = {
     "velocity": _VELOCITY,
     "cylinder": _CYLINDER,
     "general": _GENERAL,
+    "element_plugin": _ELEMENT_PLUGIN,
     "pair": _PAIR,
     "exclude": _EXCLUDE,
     "weld": _equality("body1", "body2", "body"),
@@ -1649,6 +1685,9 @@ OPTION = {
     "noslip_tolerance": Number("noslip_tolerance"),
     "ccd_iterations": Number("ccd_iterations", integer=True),
     "ccd_tolerance": Number("ccd_tolerance"),
+    # Signed-distance-field collisions: gradient-descent iterations and starting points.
+    "sdf_iterations": Number("sdf_iterations", integer=True),
+    "sdf_initpoints": Number("sdf_initpoints", integer=True),
     "o_margin": Number("o_margin"),
     "o_solref": Vector("o_solref", 2),
     "o_solimp": Vector("o_solimp", 5),

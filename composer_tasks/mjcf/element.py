@@ -75,6 +75,9 @@ _CHILD_TAGS = {
     "flex": ("contact", "edge", "elasticity"),
     "extension_plugin": ("instance",),
     "instance": ("config",),
+    # A geom's or mesh's plugin (an SDF shape): MjSpec's element `plugin` struct.
+    "geom": ("plugin",),
+    "mesh": ("plugin",),
 }
 
 # The internal tags of a tendon's path elements, by MJCF tag, and the MJCF tag each
@@ -95,10 +98,12 @@ _SHOWN_TAGS = {
     "flex_contact": "contact",
     "flex_edge": "edge",
     "flex_elasticity": "elasticity",
+    "element_plugin": "plugin",
 }
 # Children that exist once, with their parent (MJCF's non-repeated children): their
-# handles share the parent's spec element, and their records are keyed apart.
-_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity")
+# handles share the parent's spec element, and their records are keyed apart. (An
+# element's <plugin> may repeat in MJCF's schema, but MuJoCo gives a geom or mesh one.)
+_SINGLETONS = ("inertial", "flex_contact", "flex_edge", "flex_elasticity", "element_plugin")
 _TENDONS = ("spatial", "fixed")
 
 # MjSpec neither tells a spatial tendon from a fixed one (that follows from its path)
@@ -617,6 +622,9 @@ class Element(ElementMethods):
             return self._configs()
         if self._tag == "flex":
             return new_handle(self._mjs, self._scope, "flex_" + tag)
+        if self._tag in ("geom", "mesh"):  # its <plugin>: none or one
+            active = self._mjs.plugin.active
+            return [new_handle(self._mjs, self._scope, "element_plugin")] if active else []
         body = self._mjs
         if tag == "inertial":
             return Element(body, self._scope, "inertial") if body.explicitinertial else None
@@ -704,6 +712,8 @@ class Element(ElementMethods):
                 del self._scope._written[handle._record_key()]
                 raise
             return handle
+        if self._tag in ("geom", "mesh"):
+            return self._add_element_plugin(attributes)
         handle = self._scope._create(tag, attributes, _BODY_CHILDREN[tag], self._mjs, self)
         if tag in ("joint", "freejoint") and self._is_attachment_frame():
             # PyMJCF names a joint of an attachment frame after the frame ("child/"),
@@ -849,6 +859,28 @@ class Element(ElementMethods):
                 setattr(skin, field, values)
             del records[handle._mjs]
             raise
+        return handle
+
+    def _add_element_plugin(self, attributes: dict[str, Any]) -> "Element":
+        """Adds the <plugin> of this geom or mesh: the plugin (`plugin=`) or declared
+        instance (`instance=`) that computes its shape."""
+        if self._mjs.plugin.active:
+            raise ValueError(
+                f"{self._path()} already has a <plugin>: a MuJoCo {self.tag} takes one"
+            )
+        handle = new_handle(self._mjs, self._scope, "element_plugin")
+        for name in attributes:
+            handle._attribute(name)
+        saved = (self._mjs.plugin.plugin_name, self._mjs.plugin.name)
+        self._scope._written[handle._record_key()] = {}
+        try:
+            handle.set_attributes(**attributes)
+            self._mjs.plugin.active = True
+        except BaseException:
+            self._mjs.plugin.plugin_name, self._mjs.plugin.name = saved
+            del self._scope._written[handle._record_key()]
+            raise
+        self._scope._edited()
         return handle
 
     def _add_config(self, attributes: dict[str, Any]) -> "Element":
@@ -1356,16 +1388,6 @@ def _add_position(spec: Any, default: Any) -> Any:
     return actuator
 
 
-def _add_cylinder(spec: Any, default: Any) -> Any:
-    # MJCF's <cylinder>: a filter of the control, a fixed gain (the area) and an
-    # affine bias; timeconst, area and bias start from the class's actuator default.
-    actuator = spec.add_actuator(default)
-    actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
-    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
-    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
-    return actuator
-
-
 def _add_velocity(spec: Any, default: Any) -> Any:
     actuator = spec.add_actuator(default)
     kv = float(actuator.gainprm[0])
@@ -1374,6 +1396,25 @@ def _add_velocity(spec: Any, default: Any) -> Any:
     bias = np.zeros(10)
     bias[2] = -kv
     actuator.biasprm = bias
+    return actuator
+
+
+# Spec actuators made as a shortcut whose fields alone do not tell it from a
+# <general> one (a cylinder is a general actuator with a filter and an affine bias).
+_ACTUATOR_SHORTCUTS: dict[Any, str] = {}
+
+
+def _add_cylinder(spec: Any, default: Any) -> Any:
+    # MJCF's cylinder shortcut with MuJoCo's defaults: a filter of time constant 1 s,
+    # a piston area of 1, no bias.
+    actuator = spec.add_actuator(default)
+    _ACTUATOR_SHORTCUTS[actuator] = "cylinder"
+    actuator.dyntype = mujoco.mjtDyn.mjDYN_FILTER
+    actuator.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    actuator.dynprm = np.eye(10)[0]
+    actuator.gainprm = np.eye(10)[0]
+    actuator.biasprm = np.zeros(10)
     return actuator
 
 
@@ -1448,6 +1489,9 @@ def tag_of(mjs: Any) -> str:
     if kind is mujoco.MjsActuator:
         if mjs.plugin.active:
             return "plugin"
+        shortcut = _ACTUATOR_SHORTCUTS.get(mjs)
+        if shortcut is not None:
+            return shortcut
         if mjs.gaintype == mujoco.mjtGain.mjGAIN_FIXED and mjs.dyntype == mujoco.mjtDyn.mjDYN_NONE:
             if mjs.biastype == mujoco.mjtBias.mjBIAS_NONE:
                 return "motor"
@@ -1457,7 +1501,6 @@ def tag_of(mjs: Any) -> str:
                     return "position"
                 if bias[1] == 0 and bias[2] == -mjs.gainprm[0]:
                     return "velocity"
-        # (A <cylinder> is a `general` in MjSpec: its record tells it, `TAG_KEY`.)
         return "general"
     if kind is mujoco.MjsSensor:
         for tag, (sensor_type, _) in attributes_module.SENSORS.items():

@@ -145,7 +145,7 @@ def _address(
         return model.jnt_dofadr, widths
     if kind == "sensor" and array_name == "sensordata":
         return model.sensor_adr, model.sensor_dim
-    if kind == "actuator" and array_name == "act":
+    if kind == "actuator" and array_name in ("act", "act_dot"):
         return model.actuator_actadr, np.where(model.actuator_actadr >= 0, model.actuator_actnum, 0)
     raise AssertionError(f"{array_name} of a {kind} is not indexed by address")
 
@@ -170,8 +170,9 @@ def _candidates(
                 out.append(("data", data, attribute, "address"))
         elif kind == "sensor" and attribute in ("sensordata", "data"):
             out.append(("data", data, "sensordata", "address"))
-        elif kind == "actuator" and attribute == "act":
-            out.append(("data", data, "act", "address"))
+        elif kind == "actuator" and attribute in ("act", "act_dot"):
+            # An activation and its time derivative, by the actuator's activation address.
+            out.append(("data", data, attribute, "address"))
         elif kind == "actuator" and attribute == "ctrl":
             out.append(("data", data, "ctrl", "rows"))
         elif kind in _DATA_PREFIXES:

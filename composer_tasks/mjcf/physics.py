@@ -29,6 +29,9 @@ from composer_tasks.mjcf import element as element_module
 from composer_tasks.mjcf import indexing
 from composer_tasks.mjcf import root as root_module
 
+# dm_control's message for pickling a bound array (mjcf/physics.py), under its name.
+_PICKLING_NOT_SUPPORTED = physics_module.PICKLING_NOT_SUPPORTED
+
 
 class Physics(physics_module.Physics):
     """`composer_tasks.physics.Physics` with PyMJCF's `bind` and `named`."""
@@ -138,7 +141,7 @@ class Physics(physics_module.Physics):
                     "mocap and other bodies"
                 )
             # A proxy: the Physics owns its bindings, which must not keep it alive.
-            binding = Binding(weakref.proxy(self), kind, ids, is_sequence)
+            binding = Binding._of_ids(weakref.proxy(self), kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
 
@@ -164,7 +167,35 @@ class Binding:
 
     __slots__ = ("_ids", "_is_sequence", "_kind", "_locations", "_physics")
 
-    def __init__(self, physics: Physics, kind: str, ids: list[int], is_sequence: bool) -> None:
+    def __init__(self, physics: Physics, namespace: str, named_index: str | list[str]) -> None:
+        """Binds elements by name, as dm_control's constructor does (`physics.bind`
+        is the usual way to make a binding).
+
+        Args:
+          physics: the physics whose arrays the binding reads and writes.
+          namespace: the elements' kind ("joint", "geom", ..., or "mocap_body").
+          named_index: one element's full name, or a list of names.
+
+        Raises:
+          ValueError: `namespace` is no kind of element that can be bound, or a
+            name is not in the compiled model.
+        """
+        kind = "body" if namespace == "mocap_body" else namespace
+        if kind not in indexing.KINDS:
+            raise ValueError(f"elements of type {namespace!r} cannot be bound to physics")
+        is_sequence = not isinstance(named_index, str)
+        names = list(named_index) if is_sequence else [named_index]
+        ids = [int(physics.model.name2id(name, kind)) for name in names]
+        self._set_up(physics, kind, ids, is_sequence)
+
+    @classmethod
+    def _of_ids(cls, physics: Physics, kind: str, ids: list[int], is_sequence: bool) -> Binding:
+        """The binding of the elements of `kind` with ids `ids` in the compiled model."""
+        binding = cls.__new__(cls)
+        binding._set_up(physics, kind, ids, is_sequence)
+        return binding
+
+    def _set_up(self, physics: Physics, kind: str, ids: list[int], is_sequence: bool) -> None:
         object.__setattr__(self, "_physics", physics)
         object.__setattr__(self, "_kind", kind)
         object.__setattr__(self, "_ids", ids)
@@ -181,7 +212,15 @@ class Binding:
         if attribute is None:
             physics = self._physics
             model, data = physics.model, physics.data
-            location = indexing.locate(model, data, self._kind, self._ids, name, self._is_sequence)
+            try:
+                location = indexing.locate(
+                    model, data, self._kind, self._ids, name, self._is_sequence
+                )
+            except AttributeError as error:
+                # dm_control's wording, then why.
+                raise AttributeError(
+                    f"bound element <{self._kind}> does not have attribute {name!r}: {error}"
+                ) from None
             marks_dirty = physics_module.triggers_dirty(location.struct, location.name, name)
             disable = []
             if location.struct == "model":

@@ -107,6 +107,45 @@ _LOOKUPS = {
 }
 
 
+# The kinds whose unnamed elements `to_xml_string` names (PyMJCF writes their
+# identifiers): those a compiled model's named indexing reads.
+_NAMED_IN_TEXT = (
+    "body",
+    "geom",
+    "site",
+    "joint",
+    "camera",
+    "light",
+    "actuator",
+    "sensor",
+    "tendon",
+    "equality",
+)
+
+
+def _unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
+    """(spec element, `full_identifier`) of each unnamed element of `_NAMED_IN_TEXT`
+    in `top` and the models attached to it; each model's elements of a kind are listed
+    once (an element's own `full_identifier` lists them for it alone)."""
+    found = []
+    for namespace in _NAMED_IN_TEXT:
+        places: dict[int, dict[Any, int]] = {}  # id(model) -> {spec element: place}
+        for handle in top.find_all(namespace):
+            if getattr(handle._mjs, "name", "named"):
+                continue
+            scope = handle._scope
+            place = places.get(id(scope))
+            if place is None:
+                siblings = scope.find_all(namespace, exclude_attachments=True)
+                place = places[id(scope)] = {s._mjs: i for i, s in enumerate(siblings)}
+            prefix = scope._full_prefix() or element_module.PREFIX_SEPARATOR
+            identifier = (
+                f"{element_module.PREFIX_SEPARATOR}unnamed_{namespace}_{place[handle._mjs]}"
+            )
+            found.append((handle._mjs, prefix + identifier))
+    return found
+
+
 class RootElement(RootElementMethods):
     """An MJCF model (PyMJCF's `mjcf.RootElement`), backed by a `mujoco.MjSpec`.
 
@@ -498,10 +537,22 @@ class RootElement(RootElementMethods):
     # Serialising.
 
     def to_xml_string(self, precision: int | None = None) -> str:
-        """The model as MJCF text (MuJoCo's own writer; the whole root model)."""
+        """The model as MJCF text (MuJoCo's own writer; the whole root model).
+
+        As PyMJCF's, the text names each unnamed body, geom, site, joint, camera,
+        light, actuator, sensor, tendon and equality by its `full_identifier`
+        (`//unnamed_geom_0`), so that a physics compiled from the text finds it by
+        that name; the model's own elements stay unnamed."""
         from composer_tasks.mjcf import parser
 
-        return parser.to_xml_string(self, precision)
+        unnamed = _unnamed_identifiers(self._top())
+        try:
+            for mjs, identifier in unnamed:
+                mjs.name = identifier
+            return parser.to_xml_string(self, precision)
+        finally:
+            for mjs, _ in unnamed:
+                mjs.name = ""
 
     def get_assets(self) -> dict:
         """`{file name: bytes}` of the assets the model's files refer to."""

@@ -17,7 +17,6 @@ smoothness 0.5).
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -177,8 +176,9 @@ class Escape(walker_task.WalkerTask):
         `regenerate(random_state)` and `write_terrain(physics)`).
       physics_timestep, control_timestep: seconds.
 
-    Observation `origin`: the world origin (the bowl's centre) relative to the
-    root body, in the walker's egocentric frame, metres.
+    Observation `walker/origin` (an observable the task adds to the walker's, as
+    dm_control's): the world origin (the bowl's centre) relative to the root body,
+    in the walker's egocentric frame, metres.
     """
 
     _arena: Bowl
@@ -198,8 +198,16 @@ class Escape(walker_task.WalkerTask):
         self._arena = arena
         walker_state.attach_walker(arena, walker)
         walker_state.enable_proprioception(walker)
-        self._task_observables = collections.OrderedDict(
-            origin=observable.Generic(self._egocentric_origin, enabled=True)
+        # dm_control's escape task observes the egocentric camera too (of a walker
+        # that has one).
+        if getattr(walker, "egocentric_camera", None) is not None and (
+            "egocentric_camera" in walker.observables.keys()
+        ):
+            walker.observables["egocentric_camera"].enabled = True
+        self._task_observables = {}
+        # A walker observable ("walker/origin"), as dm_control's escape task adds it.
+        walker.observables.add_observable(
+            "origin", observable.Generic(self._egocentric_origin), enabled=True
         )
         self._walker_geoms: tuple[Any, np.ndarray] | None = None
         self.set_timesteps(control_timestep, physics_timestep)

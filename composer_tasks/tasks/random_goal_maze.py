@@ -780,9 +780,9 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
         `target_radius` (dm_control requires a builder; its suite's maze forage
         uses spheres of radius 0.4 m).
       target_reward_scale: reward per target.
-      observe_targets: as `ManyHeterogeneousGoalsMaze` (on by default here: the
-        egocentric camera is off by default, and without these observables an
-        agent would forage blind).
+      observe_targets: as `ManyHeterogeneousGoalsMaze` (off by default, as
+        dm_control's, which has no such observables: this project's opt-in, for
+        an agent that forages without the egocentric camera).
       The other arguments are `NullGoalMaze`'s.
     """
 
@@ -798,7 +798,7 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
         aliveness_reward: float = 0.0,
         aliveness_threshold: float = DEFAULT_ALIVE_THRESHOLD,
         contact_termination: bool = True,
-        observe_targets: bool = True,
+        observe_targets: bool = False,
         enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,

@@ -749,7 +749,7 @@ def _no_touch(physics: Physics) -> np.ndarray:
 
 def _no_torque(physics: Physics) -> np.ndarray:
     del physics
-    return np.zeros((0, 3))
+    return np.zeros(0)
 
 
 def _feature_or_empty(kind: str, elements: Any) -> observable.Observable:
@@ -769,15 +769,17 @@ _DISABLED_BY_DEFAULT = frozenset({"egocentric_camera", "sensors_framequat"})
 
 class WalkerObservables(composer.Observables):
     """Observables of every walker: all enabled except the egocentric camera, which
-    renders and so costs far more than the rest, and `sensors_framequat`
-    (dm_control's, (4 n_framequat,): empty for most walkers, so enabling it would
-    only add an empty entry to observations); tasks enable or disable any.
+    renders and so costs far more than the rest, `sensors_framequat` (dm_control's,
+    (4 n_framequat,): empty for most walkers), and `sensors_touch`/`sensors_torque`
+    of a walker without touch/torque sensors (the planar walker and the quadruped
+    have no torque sensors): an observable with nothing to read stays defined, with
+    an empty (0,) reading, but off, so that no observation carries an empty entry.
+    Tasks enable or disable any.
 
     Shapes: joints_pos, joints_vel (n_joints,); sensors_velocimeter,
     sensors_accelerometer, sensors_gyro (3,); sensors_touch (n_touch,); sensors_torque
-    (3 n_torque,), (0, 3) for a walker without torque sensors; body_height () as in
-    dm_control; world_zaxis (3,); end_effectors_pos (3 n_end_effectors,);
-    egocentric_camera (64, 64, 3) uint8.
+    (3 n_torque,); body_height () as in dm_control; world_zaxis (3,);
+    end_effectors_pos (3 n_end_effectors,); egocentric_camera (64, 64, 3) uint8.
     """
 
     def __init__(self, entity: Walker) -> None:
@@ -785,6 +787,10 @@ class WalkerObservables(composer.Observables):
         super().__init__(entity)
         for name, item in self.items():
             item.enabled = name not in _DISABLED_BY_DEFAULT
+        if not entity._touch_sensors:
+            self.sensors_touch.enabled = False
+        if not entity._torque_sensors:
+            self.sensors_torque.enabled = False
 
     @composer.observable
     def joints_pos(self) -> observable.Observable:
@@ -822,8 +828,8 @@ class WalkerObservables(composer.Observables):
 
     @composer.observable
     def sensors_torque(self) -> observable.Observable:
-        """Torques (N m) measured by the torque sensors, one row per sensor, each in
-        its site's frame; no rows for walkers without torque sensors."""
+        """Torques (N m) measured by the torque sensors, each in its site's frame,
+        concatenated (3 n_torque,); (0,) for walkers without torque sensors."""
         sensors = list(self._entity._torque_sensors)
         if not sensors:
             return observable.Generic(_no_torque)

@@ -154,10 +154,11 @@ _CONVERSIONS = ("__float__", "__int__", "__bool__", "__index__", "tolist", "item
 def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
     """Counts what leaves the device during act, step and observe, away from a
     rollout's end and episode ends: `jax.device_get`, the Python conversions of JAX
-    arrays, and `np.asarray` / `np.array` / `np.asanyarray` of JAX arrays (on Warp's
-    CPU device JAX's transfer guard sees no transfer, so the calls are counted). The
-    reads are the backend's: one scalar (were the actions in bounds) and the (2, N)
-    flags (which copies ended, which may have diverged)."""
+    arrays, `np.asarray` / `np.array` / `np.asanyarray` of JAX arrays and Warp
+    arrays' `numpy()` (on Warp's CPU device JAX's transfer guard sees no transfer, so
+    the calls are counted). One read per step, the backend's (4, N) flags: which
+    copies ended, which may have diverged, which overflowed a buffer, and whether the
+    actions were out of bounds."""
     env = _batch(on_device=True)
     agent = ppo.DevicePPO(_CONFIG, env.observation_spec(), env.action_spec(), _NUM_ENVS, 0)
     timestep = env.reset()
@@ -196,6 +197,13 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
             return _original(self, *args, **kwargs)
 
         monkeypatch.setattr(array_type, name, converted)
+    warp_numpy = warp.array.numpy
+
+    def counted_warp_numpy(self):
+        reads.append(("warp.array.numpy", [self.shape]))
+        return warp_numpy(self)
+
+    monkeypatch.setattr(warp.array, "numpy", counted_warp_numpy)
     returns = np.zeros(_NUM_ENVS)
     for _ in range(3):
         actions = agent.act(timestep.observation)
@@ -209,8 +217,49 @@ def test_a_rollout_step_reads_back_only_the_backends_flags(monkeypatch):
         assert finished == []
         timestep = next_timestep
     monkeypatch.undo()
-    expected = [("device_get", [()]), ("device_get", [(2, _NUM_ENVS)])] * 3
+    expected = [("device_get", [(4, _NUM_ENVS)])] * 3
     assert reads == expected, reads
+    env.close()
+
+
+@needs_warp
+def test_a_diverged_copy_ends_its_episode_on_the_device_path():
+    """DevicePPO's calls (JAX actions, JAX TimeSteps) with the one read per step: a copy
+    whose state turns non-finite ends its episode (LAST, reward and discount 0, its
+    previous observation) and resets at the next step; the agent sees finite values."""
+    options = batch_warp.WarpOptions(device=_DEVICE, array_module="jax", return_jax=True)
+    env = suite.load_batch(
+        "cartpole",
+        "balance",
+        _NUM_ENVS,
+        seed=0,
+        task_kwargs=_TASK_KWARGS,
+        backend=options,
+        environment_kwargs={"raise_exception_on_physics_error": False},
+    )
+    agent = ppo.DevicePPO(_CONFIG, env.observation_spec(), env.action_spec(), _NUM_ENVS, 0)
+    timestep = env.reset()
+    kinds = []
+    for step in range(4):
+        if step == 2:
+            with env.copy_physics(3) as physics:
+                physics.data.qvel[:] = np.nan
+        actions = agent.act(timestep.observation)
+        next_timestep = env.step(actions)
+        assert agent.observe(timestep, actions, next_timestep) == {}
+        kinds.append(np.asarray(next_timestep.step_type).tolist())
+        if step == 2:
+            assert float(next_timestep.discount[3]) == 0.0
+            assert float(next_timestep.reward[3]) == 0.0
+            for name, value in timestep.observation.items():
+                np.testing.assert_array_equal(
+                    np.asarray(next_timestep.observation[name][3]), np.asarray(value[3])
+                )
+        for value in next_timestep.observation.values():
+            assert np.all(np.isfinite(np.asarray(value)))
+        timestep = next_timestep
+    assert kinds[2] == [1, 1, 1, 2, 1, 1, 1, 1]
+    assert kinds[3] == [1, 1, 1, 0, 1, 1, 1, 1]
     env.close()
 
 

@@ -196,5 +196,37 @@ def test_summary_counts_collection_errors_by_dm_controls_test_count():
     assert report["not_collected_by_dm_control_files"] == 1
     text = dm_control_tests.render(report)
     assert "3 of 10 in-scope tests pass (30.0%)" in text
-    assert "| `c_test.py` | out of scope | 0 | 0 | 0 | 0 | 0 | why |" in text
+    assert "| `c_test.py` | out of scope | 0 | 0 | 0 | 0 | 0 | 0 | why |" in text
     assert "1 more that dm_control's own pytest cannot collect" in text
+
+
+@pytest.mark.slow
+def test_documented_differences_are_not_run_and_leave_the_denominator(reference, tmp_path):
+    path = "mjcf/physics_test.py"
+    listed = [t for t in dm_control_tests.DOCUMENTED_DIFFERENCES if t.startswith(path + "::")]
+    assert listed == ["mjcf/physics_test.py::PhysicsTest::test_plugins_elasticity"]
+    report = dm_control_tests.run(str(tmp_path), [path], timeout_s=600, reference=reference)
+    (result,) = report["files"]
+    root = dm_control_tests.dm_control_root(reference)
+    counts, _ = dm_control_tests.dm_control_counts(reference, root, [path], 600)
+    assert result["documented"] == 1 == report["documented_differences"]
+    assert result["tests"] == counts[path] - 1
+    ran = result["passed"] + result["failed"] + result["errors"] + result["skipped"]
+    assert ran == result["tests"]
+    text = (tmp_path / "dm_control_tests.md").read_text()
+    assert f"- `{listed[0]}`: MuJoCo 4 has no <composite> element" in text
+
+
+def test_every_documented_difference_names_a_test_dm_control_collects(reference):
+    root = dm_control_tests.dm_control_root(reference)
+    paths = sorted({test.split("::", 1)[0] for test in dm_control_tests.DOCUMENTED_DIFFERENCES})
+    output = subprocess.run(
+        [reference, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *paths],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        timeout=600,
+    ).stdout
+    collected = set(output.split())
+    assert sorted(set(dm_control_tests.DOCUMENTED_DIFFERENCES) - collected) == []

@@ -178,12 +178,12 @@ def test_mjbindings_and_wrapper_helpers_port_and_the_wrappers_structs_do_not():
         "import composer_tasks.mjbindings.constants as constants\n"
         "from composer_tasks.mjbindings.enums import mjtObj\n"
     )
-    # The wrapper's public helpers port (composer_tasks.mujoco_wrapper); its structs do not.
+    # The wrapper's visualisation structs, MjModel and util port (composer_tasks.mujoco).
     assert porting.rewrite_imports(
         "from dm_control.mujoco import wrapper\nfrom dm_control.mujoco.wrapper import util\n"
     ) == (
-        "import composer_tasks.mujoco_wrapper as wrapper\n"
-        "import composer_tasks.mujoco_wrapper.util as util\n"
+        "import composer_tasks.mujoco.wrapper as wrapper\n"
+        "import composer_tasks.mujoco.wrapper_util as util\n"
     )
     for statement, reason in (
         ("from dm_control.mujoco.wrapper import core", "dm_control.mujoco.wrapper.core"),

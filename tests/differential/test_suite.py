@@ -95,3 +95,51 @@ def test_every_suite_task_has_dm_control_specs(differential):
 )
 def test_suite_wrappers_and_flat_observation_match_dm_control(differential):
     differential.assert_same(WRAPPERS_PROGRAM, "suite_wrappers", rtol=1e-6, atol=1e-8)
+
+
+ARGUMENTS = """
+import numpy as np
+from dm_control import suite
+from dm_control.suite import manipulator, reacher, stacker
+
+env = suite.load('manipulator', 'bring_ball', task_kwargs={'random': 0})
+env.reset()
+physics = env.physics
+record('pose', physics.body_2d_pose('hand'))
+record('poses', physics.body_2d_pose(['hand', 'ball']))
+record('position', physics.body_2d_pose('hand', orientation=False))
+record('positions', physics.body_2d_pose(['hand', 'ball'], False))
+import inspect
+record('reacher_args', list(inspect.signature(reacher.Reacher.__init__).parameters)[:2])
+record('stacker_args', list(inspect.signature(stacker.Stack.__init__).parameters)[:3])
+"""
+
+
+@pytest.mark.dm_control_api("suite.load")
+def test_suite_helpers_take_dm_control_arguments(differential):
+    differential.assert_same(ARGUMENTS, "suite_arguments", rtol=1e-12, atol=1e-12)
+
+
+ERRORS_PROGRAM = """
+import numpy as np
+from dm_control import suite
+from dm_control.suite import quadruped
+
+check("visualize_reward/str", suite.load, "cartpole", "balance", visualize_reward="yes")
+check("visualize_reward/int", suite.load, "cartpole", "balance", visualize_reward=1)
+check("visualize_reward/true", lambda: suite.load("cartpole", "balance",
+                                                  visualize_reward=True).task.visualize_reward)
+env = quadruped.walk(random=0)
+env.reset()
+check("rangefinder/walk", env.physics.rangefinder)
+env = quadruped.escape(random=0)
+env.reset()
+record("rangefinder/escape", env.physics.rangefinder())
+"""
+
+
+@pytest.mark.dm_control_api("suite.load")
+def test_suite_errors_are_dm_control_s(differential):
+    """A non-bool `visualize_reward` raises ValueError; the quadruped's `rangefinder()`
+    raises IndexError on a model without rangefinders and reads them on escape's."""
+    differential.assert_same(ERRORS_PROGRAM, "suite_errors", rtol=1e-6, atol=1e-8)

@@ -681,13 +681,7 @@ CASES = [
     ),
     pytest.param(
         "escape_observation_names",
-        marks=[
-            _MARK.dm_control_api("locomotion.tasks.Escape"),
-            _MARK.xfail(
-                strict=True,
-                reason="Escape's origin observable is the task's 'origin' here, the walker's 'walker/origin' in dm_control, and the humanoid's 'walker/egocentric_camera' is missing",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.tasks.Escape"),
         id="escape_observation_names",
     ),
 ]

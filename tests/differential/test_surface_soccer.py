@@ -194,6 +194,47 @@ def _(put):
     put("get_discount", np.asarray(task.get_discount(env.physics)))
 
 
+@case("task_no_players")
+def _(put):
+    task = soccer_task.Task(players=[], arena=pitch.Pitch(size=(10, 8)))
+    put("discount_spec_type", type(task.get_discount_spec()).__name__)
+    env = composer.Environment(task, random_state=3, time_limit=0.1)
+    put("specs", [env.action_spec(), env.observation_spec(), env.reward_spec()])
+    timestep = env.reset()
+    outcome = [[timestep.observation, timestep.reward, timestep.discount]]
+    while not timestep.last():
+        timestep = env.step([])
+        outcome.append([timestep.observation, timestep.reward, np.asarray(timestep.discount)])
+    put("outcome", outcome)
+    put("ball_xpos", env.physics.bind(task.ball.geom).xpos)
+
+
+@case("task_tracking_cameras")
+def _(put):
+    from dm_control.locomotion.soccer import camera
+    players = [team.Player(team.Team.HOME, boxhead.BoxHead(name="home0", walker_id=0, marker_rgba=team.RGBA_BLUE)),
+               team.Player(team.Team.AWAY, boxhead.BoxHead(name="away0", walker_id=0, marker_rgba=team.RGBA_RED))]
+    trackers = [camera.MultiplayerTrackingCamera(min_distance=distance, distance_factor=1.5,
+                                                 smoothing_update_speed=0.25, width=64, height=48)
+                for distance in (1.0, 3.0)]
+    task = soccer_task.MultiturnTask(players=players, arena=pitch.Pitch(size=(10, 8)),
+                                     tracking_cameras=trackers)
+    env = composer.Environment(task, random_state=7)
+    spec = env.action_spec()
+
+    def poses():
+        return [[np.array(p.lookat), p.distance, p.azimuth, p.elevation]
+                for p in (tracker.camera.get_pose() for tracker in trackers)]
+
+    env.reset()
+    put("after_reset", poses())
+    for _ in range(3):
+        env.step([np.zeros(s.shape) for s in spec])
+    put("after_steps", poses())
+    frame = trackers[0].render()
+    put("frame", [frame.shape, str(frame.dtype)])
+
+
 @case("boxhead_free_entity_set_pose")
 def _(put):
     walker = boxhead.BoxHead(name="home0", walker_id=0, marker_rgba=team.RGBA_BLUE)
@@ -380,6 +421,26 @@ CASES = [
             "locomotion.soccer.ObservablesAdder",
         ),
         id="multiturn_task",
+    ),
+    pytest.param(
+        "task_no_players",
+        marks=_MARK.dm_control_api(
+            "locomotion.soccer.Task",
+            "locomotion.soccer.Task.get_discount_spec",
+            "locomotion.soccer.Task.action_spec",
+        ),
+        id="task_no_players",
+    ),
+    pytest.param(
+        "task_tracking_cameras",
+        marks=_MARK.dm_control_api(
+            "locomotion.soccer.MultiturnTask",
+            "locomotion.soccer.MultiturnTask.after_step",
+            "locomotion.soccer.Task.after_compile",
+            "locomotion.soccer.Task.initialize_episode",
+            "locomotion.soccer.Task.after_step",
+        ),
+        id="task_tracking_cameras",
     ),
 ]
 

@@ -263,6 +263,7 @@ def _forage_env(seed):
         arena,
         target_builder=functools.partial(target_sphere.TargetSphere, radius=0.4),
         target_reward_scale=5.0,
+        observe_targets=True,
         physics_timestep=0.005,
         control_timestep=0.025,
     )

@@ -608,7 +608,9 @@ def test_maze_forage_rewards_each_collected_target_once():
     arena = mazes.RandomMazeWithTargets(
         x_cells=7, y_cells=7, max_rooms=1, room_min_size=3, room_max_size=3, targets_per_room=2
     )
-    task = random_goal_maze.ManyGoalsMaze(walkers.Quadruped(), arena, target_reward_scale=10.0)
+    task = random_goal_maze.ManyGoalsMaze(
+        walkers.Quadruped(), arena, target_reward_scale=10.0, observe_targets=True
+    )
     env = composer.Environment(task, random_state=0)
     observation = env.reset().observation
     targets = arena.target_positions

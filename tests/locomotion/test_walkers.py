@@ -279,8 +279,8 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         "sensors_gyro": (3,),
         "sensors_touch": (len(walker.touch_sensors),),
         # Lists of 3-vector sensors are concatenated, as dm_control's MJCFFeature
-        # gives them; a walker without torque sensors reads an empty (0, 3).
-        "sensors_torque": ((3 * len(walker.torque_sensors),) if walker.torque_sensors else (0, 3)),
+        # gives them.
+        "sensors_torque": (3 * len(walker.torque_sensors),),
         "body_height": (),
         "world_zaxis": (3,),
         "end_effectors_pos": (3 * len(walker.end_effectors),),
@@ -298,7 +298,19 @@ def test_enabled_observables_are_finite_with_the_documented_shapes(walker_class)
         else set()
     )
     assert not any(walker.observables[name].enabled for name in legacy)
-    assert set(walker.observables.keys()) == set(expected) | {_CAMERA, _FRAMEQUAT} | legacy
+    # A walker without torque sensors (the planar walker, the quadruped) keeps the
+    # observable, reading (0,), but off: observations carry no empty entry.
+    empty = set()
+    if not walker.torque_sensors:
+        empty.add("sensors_torque")
+        del expected["sensors_torque"]
+        assert not walker.observables["sensors_torque"].enabled
+        assert "walker/sensors_torque" not in observation
+        reading = walker.observables["sensors_torque"].observation_callable(environment.physics)()
+        assert np.shape(reading) == (0,)
+    assert set(walker.observables.keys()) == (
+        set(expected) | {_CAMERA, _FRAMEQUAT} | legacy | empty
+    )
     assert not walker.observables[_CAMERA].enabled
     # dm_control's base observable, disabled: these walkers have no framequat sensor.
     assert not walker.observables[_FRAMEQUAT].enabled

@@ -223,7 +223,7 @@ def test_camera_refuses_bad_arguments():
     with pytest.raises(KeyError, match="style 'bold'"):
         physics_lib.TextOverlay(style="bold")
     camera = physics_lib.Camera(physics, 24, 32)
-    with pytest.raises(ValueError, match="RGB images only"):
+    with pytest.raises(ValueError, match="not supported with depth or segmentation"):
         camera.render(overlays=[physics_lib.TextOverlay()], depth=True)
 
 

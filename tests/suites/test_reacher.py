@@ -104,6 +104,6 @@ def test_physics_class_is_the_domain_one():
     assert isinstance(_env().physics, reacher.Physics)
 
 
-def test_target_radius_must_be_positive():
-    with pytest.raises(ValueError, match="target_radius"):
-        reacher.Reacher(target_radius=0.0)
+def test_target_size_must_be_positive():
+    with pytest.raises(ValueError, match="target_size"):
+        reacher.Reacher(target_size=0.0)

@@ -125,4 +125,4 @@ def test_bad_inputs_raise():
     with pytest.raises(ValueError, match="num_boxes"):
         stacker_model.make_spec(True)
     with pytest.raises(TypeError, match="fully_observable"):
-        stacker.Stack(num_boxes=2, fully_observable="yes")
+        stacker.Stack(n_boxes=2, fully_observable="yes")

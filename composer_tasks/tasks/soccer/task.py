@@ -24,6 +24,7 @@ from dm_env import specs
 
 from composer_tasks import composer
 from composer_tasks.props import soccer_ball
+from composer_tasks.tasks.soccer import camera as camera_module
 from composer_tasks.tasks.soccer import initializers as initializers_module
 from composer_tasks.tasks.soccer import observables as observables_module
 from composer_tasks.walkers import soccer_team
@@ -60,10 +61,17 @@ class Task(composer.Task):
       nconmax_per_player, njmax_per_player: the model's contact and constraint
         allocations per player (MuJoCo's `size` `nconmax`, `njmax`).
       control_timestep: seconds per agent step (the physics step is 5 ms).
+      tracking_cameras: `camera.MultiplayerTrackingCamera`s that follow the ball
+        and the players: the task makes each one's camera after every compile,
+        poses it at the start of every episode and moves it after every step.
+
+    A match of no players is allowed, as in dm_control (its specs, observations
+    and rewards are empty lists).
 
     Raises:
       TypeError, ValueError: for players that are not `soccer_team.Player`s of a
-        `Team`, a repeated walker, or no players.
+        `Team`, a repeated walker, or tracking cameras that are not
+        `MultiplayerTrackingCamera`s.
     """
 
     def __init__(
@@ -77,10 +85,16 @@ class Task(composer.Task):
         nconmax_per_player: int = NCONMAX_PER_PLAYER,
         njmax_per_player: int = NJMAX_PER_PLAYER,
         control_timestep: float = CONTROL_TIMESTEP_S,
+        tracking_cameras: Sequence[camera_module.MultiplayerTrackingCamera] = (),
     ) -> None:
         players = list(players)
-        if not players:
-            raise ValueError("a soccer task needs at least one player")
+        tracking_cameras = list(tracking_cameras)
+        for index, tracking_camera in enumerate(tracking_cameras):
+            if not isinstance(tracking_camera, camera_module.MultiplayerTrackingCamera):
+                raise TypeError(
+                    f"tracking_cameras[{index}] must be a camera.MultiplayerTrackingCamera, "
+                    f"got {tracking_camera!r}"
+                )
         for index, player in enumerate(players):
             if not isinstance(player, soccer_team.Player) or not isinstance(
                 player.team, soccer_team.Team
@@ -139,6 +153,7 @@ class Task(composer.Task):
         spec.nconmax = int(nconmax_per_player) * len(players)
         spec.njmax = int(njmax_per_player) * len(players)
         self._owner_model = None
+        self._tracking_cameras = tracking_cameras
 
     # Agents.
 
@@ -167,10 +182,9 @@ class Task(composer.Task):
     def get_reward_spec(self) -> List[specs.Array]:
         return [specs.Array(shape=(), dtype=np.float32, name="reward") for _ in self.players]
 
-    def get_discount_spec(self) -> specs.BoundedArray:
-        return specs.BoundedArray(
-            shape=(), dtype=np.float32, minimum=0.0, maximum=1.0, name="discount"
-        )
+    def get_discount_spec(self) -> specs.Array:
+        """One float32 discount for all players (dm_control's spec: unbounded)."""
+        return specs.Array(shape=(), dtype=np.float32, name="discount")
 
     # Episode.
 
@@ -202,6 +216,24 @@ class Task(composer.Task):
         initializer that then puts back the joints this placement gave it.
         """
         self._place(physics, random_state)
+        for tracking_camera in self._tracking_cameras:
+            tracking_camera.initialize_episode(self._tracked_entity_positions(physics))
+
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Makes each tracking camera's camera for the compiled model."""
+        for tracking_camera in self._tracking_cameras:
+            tracking_camera.after_compile(physics)
+
+    def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Moves each tracking camera towards the ball and the players."""
+        for tracking_camera in self._tracking_cameras:
+            tracking_camera.after_step(self._tracked_entity_positions(physics))
+
+    def _tracked_entity_positions(self, physics: Physics) -> list[np.ndarray]:
+        """World positions (m) of the ball, then of each player's walker (their
+        attachment frames), the entities a tracking camera follows."""
+        entities = [self.ball] + [player.walker for player in self.players]
+        return [np.array(entity.get_pose(physics)[0]) for entity in entities]
 
     def _place(self, physics: Physics, random_state: np.random.RandomState) -> None:
         for placement in self._placements:
@@ -311,6 +343,7 @@ class MultiturnTask(Task):
             self._reset_trackers = False
 
     def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        super().after_step(physics, random_state)
         if self.arena.detected_goal() is not None:
             self._place(physics, random_state)
             self._reset_trackers = True

@@ -1,0 +1,54 @@
+"""A physics compiled from `to_xml_string()` finds unnamed elements by their
+`full_identifier` (`//unnamed_geom_0`), as in dm_control, whose text names them:
+`bind`, `named` and `model.name2id`, in the root model and in an attached one; the
+model's own elements stay unnamed."""
+
+import pytest
+
+UNNAMED = """import numpy as np
+from dm_control import mjcf
+
+model = mjcf.RootElement(model="arm")
+normal = model.worldbody.add("body", pos=[1, 2, 3])
+normal.add("geom", type="sphere", size=[0.1])
+hinge = normal.add("joint", type="hinge")
+mocap = model.worldbody.add("body", pos=[1, 2, 3], quat=[1, 0, 0, 0], mocap="true")
+site = normal.add("site", name="tip", pos=[0, 0, 0.2])
+model.actuator.add("motor", name="named_motor", joint=hinge)
+unnamed_motor = model.actuator.add("motor", joint=hinge)
+unnamed_sensor = model.sensor.add("jointpos", joint=hinge)
+model.sensor.add("framepos", name="tip_pos", objtype="site", objname=site)
+child = mjcf.RootElement(model="hand")
+finger = child.worldbody.add("body")
+finger.add("geom", type="capsule", size=[0.02, 0.05])
+finger_joint = finger.add("joint", type="hinge")
+frame = model.attach(child)
+text = model.to_xml_string()
+record("names_after_writing", [normal.name, mocap.name, unnamed_motor.name, finger.name])
+physics = mjcf.Physics.from_xml_string(text)
+record("identifiers", [
+    normal.full_identifier, mocap.full_identifier, unnamed_motor.full_identifier,
+    unnamed_sensor.full_identifier, finger.full_identifier, finger_joint.full_identifier,
+])
+record("mocap_pos", np.array(physics.bind(mocap).mocap_pos))
+physics.bind(mocap).mocap_pos = [4, 5, 6]
+record("named_mocap_pos", physics.named.data.mocap_pos[mocap.full_identifier])
+record("name2id_actuator", physics.model.name2id(unnamed_motor.full_identifier, "actuator"))
+record("bind_actuator_id", physics.bind(unnamed_motor).element_id)
+record("bind_actuators_ids", physics.bind(model.find_all("actuator")).element_id)
+physics.bind(hinge).qpos = 0.3
+record("sensor", np.array(physics.bind(unnamed_sensor).sensordata))
+record("named_sensor", physics.named.data.sensordata[unnamed_sensor.full_identifier])
+record("finger_joint_id", physics.model.name2id(finger_joint.full_identifier, "joint"))
+record("body_names", list(physics.named.data.xpos.axes.row.names))
+record("geom_names", list(physics.named.model.geom_size.axes.row.names))
+record("actuator_names", list(physics.named.data.ctrl.axes.row.names))
+record("sensor_names", list(physics.named.data.sensordata.axes.row.names))
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.RootElement.to_xml_string", "mjcf.Physics.from_xml_string", "mjcf.Physics.bind"
+)
+def test_unnamed_elements_of_written_text_bind_and_index_by_identifier(differential):
+    differential.assert_same(UNNAMED, "physics_unnamed", rtol=1e-9, atol=1e-9)
