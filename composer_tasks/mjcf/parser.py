@@ -459,7 +459,7 @@ def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
     if xml_name in assets:
         raise ValueError(f"an asset is named {xml_name!r}, the name of the model's file")
     # The assets' names have no folders (`get_assets`), so they sit beside the text.
-    return {**assets, xml_name: to_xml_string(model).encode()}
+    return {**assets, xml_name: model.to_xml_string().encode()}
 
 
 def _check_options(escape_separators: bool) -> None:
