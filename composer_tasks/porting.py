@@ -58,8 +58,11 @@ MODULE_MAP: Mapping[str, str] = {
     # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
     "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
     # The wrapper's visualisation structs (MjvOption, MjvScene, ...) as subclasses of
-    # MuJoCo's with dm_control's defaults; its `core` is in NO_COUNTERPART.
+    # MuJoCo's with dm_control's defaults, and its `MjModel` loaders; its `core` is in
+    # NO_COUNTERPART.
     "dm_control.mujoco.wrapper": "composer_tasks.mujoco.wrapper",
+    # The wrapper's string conversions (`to_binary_string`, `to_native_string`).
+    "dm_control.mujoco.wrapper.util": "composer_tasks.mujoco.wrapper_util",
     "dm_control.suite.base": "suites.base",
     # A suite task of one's own: the model files and shared assets, the joint randomiser.
     "dm_control.suite.common": "suites.common",
@@ -134,8 +137,9 @@ NO_COUNTERPART: Mapping[str, str] = {
     "dm_control.viewer.views": "dm_control.viewer's own application (GUI toolkit, runtime, views); its entry point `viewer.launch` has a counterpart (composer_tasks.viewer.dm_viewer), and this project's viewer is composer_tasks.viewer",
     "dm_control.mujoco.wrapper.core": "dm_control's ctypes wrapper of MuJoCo; this project "
     "uses MuJoCo's official bindings (`mujoco`), and physics.model/data are MuJoCo's structs "
-    "(the wrapper's `mjbindings` and visualisation structs have counterparts: "
-    "composer_tasks.mjbindings, composer_tasks.mujoco.wrapper)",
+    "(the wrapper's `mjbindings`, visualisation structs, `MjModel` loaders and `util` have "
+    "counterparts: composer_tasks.mjbindings, composer_tasks.mujoco.wrapper and "
+    "wrapper_util)",
     "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
     "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
     "carry their shapes (`physics.model.body_pos.shape`)",

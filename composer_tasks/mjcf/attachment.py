@@ -38,7 +38,10 @@ def attach(where: Element, child: RootElement) -> Element:
         child._check_attached_alive()
     parent = where.root
     if child is parent or child is parent._top():
-        raise ValueError("cannot attach a model to itself")
+        raise ValueError(
+            f"Cannot merge a model to itself: model {child.model!r} is (or holds) the model "
+            "it would be attached to"
+        )
     if child._parent_scope is not None:
         raise ValueError(
             f"model {child.model!r} is already attached to {child._parent_scope.model!r}"
@@ -63,7 +66,11 @@ def attach(where: Element, child: RootElement) -> Element:
     for model in (*parent._top()._all_scopes(), *child._all_scopes()):
         model._written  # noqa: B018
     merge_compiler(parent._top_spec(), child)
-    merge_options(parent._top_spec(), child._spec)
+    top = parent._top()
+    before = {field: np.copy(getattr(top._spec.option, field)) for field in _MERGED_OPTION_NAMES}
+    merge_options(top._spec, child._spec)
+    _record_merged(top, "option", before)
+    merge_sizes(top, child)
     prefix = parent._full_prefix() + child.model + "/"
     frame_record: dict[str, Any] = {}
     if where.tag == "site":
@@ -292,6 +299,69 @@ def merge_options(top_spec: Any, child_spec: Any) -> None:
             continue
         setattr(root, field, merged)
         setattr(child, field, default)
+
+
+# The <option> attributes `merge_options` may change that `model.option` reads.
+_MERGED_OPTION_NAMES = tuple(
+    name
+    for name in attributes_module.OPTION
+    if hasattr(_DEFAULT_OPTION, name) and not callable(getattr(_DEFAULT_OPTION, name))
+)
+
+
+def _record_merged(top: RootElement, tag: str, before: dict[str, Any]) -> None:
+    """Records as set on the root model `top` the `<tag>` attributes that a merge
+    changed from `before`, so that they read back as PyMJCF's merged values (a
+    timestep an attached model brought reads as set on the root)."""
+    struct = getattr(top._spec, tag)
+    changed = [
+        name for name, value in before.items() if not np.array_equal(value, getattr(struct, name))
+    ]
+    if not changed:
+        return
+    record = top._written.get(("struct", tag))
+    if record is None and top._records_complete:
+        record = top._written[("struct", tag)] = {}
+    if record is not None:
+        for name in changed:
+            record[name] = None
+
+
+# <size> attributes PyMJCF merges by the larger value (dm_control's schema.xml:
+# conflict_behavior "max", and "max_bytes" for `memory`); -1 is MuJoCo's "unset".
+_SIZE_MAX_FIELDS = ("njmax", "nconmax", "memory")
+
+
+def merge_sizes(top: RootElement, child: RootElement) -> None:
+    """Gives the root model `top` and the attached model `child` the larger of their
+    <size> memory and constraint counts, as PyMJCF merges an attached model's <size>
+    (both then read the merged value). A merged `memory` reads as its number of bytes
+    (`"1048576"` for `"1M"`), as in PyMJCF."""
+    models = (top, child)
+    records = []
+    for model in models:
+        record = model._written.get(("struct", "size"))
+        if record is None and model._records_complete:
+            record = model._written[("struct", "size")] = {}
+        records.append(record)
+    for field in _SIZE_MAX_FIELDS:
+        values = [getattr(model._spec, field) for model in models]
+        merged = max(values)
+        if merged == -1:
+            continue
+        # Set on both: the number of bytes; set on one: as that one wrote it.
+        form: attributes_module.WrittenForm = None
+        if field == "memory":
+            if -1 in values:
+                setter = records[values.index(merged)]
+                form = setter.get(field) if setter is not None else None
+            else:
+                form = str(merged)
+        for model, record, value in zip(models, records, values):
+            if value != merged:
+                setattr(model._spec, field, merged)
+            if record is not None and (value != merged or field == "memory"):
+                record[field] = form
 
 
 def link(parent: RootElement, child: RootElement, attachment_body: Any, site: Any = None) -> None:

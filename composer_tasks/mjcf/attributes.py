@@ -55,6 +55,9 @@ class Attribute:
     gives the attribute back as written, as PyMJCF does.
     """
 
+    # Whether the attribute names another element (read as that element's handle).
+    is_reference = False
+
     def __init__(self, field: str) -> None:
         self.field = field
         # The fields of the spec element that `set` writes (for `snapshot`).
@@ -100,6 +103,9 @@ class Attribute:
 # (a reference given by name: read back the name), or an `Asset` (a file given by its
 # contents: read back the Asset).
 WrittenForm = int | str | assets_module.Asset | None
+# The key, in an element's record, of its MJCF tag where MjSpec cannot tell it: a
+# <cylinder> is an actuator like a <general> one (never an attribute's name).
+TAG_KEY = "<tag>"
 
 
 def with_context(error: Exception, context: str) -> Exception:
@@ -326,6 +332,8 @@ class Reference(Attribute):
     element's model. Reading gives the referred element's handle when it exists.
     `namespace` is the kind of element referred to, for `find`.
     """
+
+    is_reference = True
 
     def __init__(self, field: str, namespace: str) -> None:
         super().__init__(field)
@@ -757,7 +765,9 @@ def _transmission(kind: str) -> Custom:
         handle._mjs.trntype = trntype
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, ("target", "trntype"))
+    reference = Custom(getter, setter, ("target", "trntype"))
+    reference.is_reference = True
+    return reference
 
 
 def _gain(handle: Handle) -> float:
@@ -928,6 +938,8 @@ SENSORS = {
     "frameangvel": (mujoco.mjtSensor.mjSENS_FRAMEANGVEL, "objname"),
     "framelinacc": (mujoco.mjtSensor.mjSENS_FRAMELINACC, "objname"),
     "frameangacc": (mujoco.mjtSensor.mjSENS_FRAMEANGACC, "objname"),
+    # A sensor whose values the user's own callback writes (MJCF <user>).
+    "user": (mujoco.mjtSensor.mjSENS_USER, "user"),
 }
 
 # MJCF object types of frame sensors (`objtype="body"`) and the namespaces of their names.
@@ -962,7 +974,9 @@ def _sensor_object(kind: str) -> Custom:
         handle._mjs.objtype = objtype
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, ("objname", "objtype"))
+    reference = Custom(getter, setter, ("objname", "objtype"))
+    reference.is_reference = True
+    return reference
 
 
 def _typed_object(kind: str, name_field: str, type_field: str) -> Custom:
@@ -1010,7 +1024,9 @@ def _frame_object(name_field: str, type_field: str) -> Custom:
         setattr(handle._mjs, name_field, name)
         return value if type(value) is str else None  # the name as given
 
-    return Custom(getter, setter, (name_field, type_field))
+    reference = Custom(getter, setter, (name_field, type_field))
+    reference.is_reference = True
+    return reference
 
 
 def _frame_object_type(type_field: str) -> Custom:
@@ -1033,6 +1049,18 @@ def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
     """The PyMJCF attributes of a sensor element `tag` (e.g. "touch", "framepos"),
     mapped to the MjsSensor fields that hold them."""
     _, object_attribute = SENSORS[tag]
+    if object_attribute == "user":
+        # dm_control's schema order of <user>'s attributes.
+        return _named(
+            objtype=_frame_object_type("objtype"),
+            objname=_frame_object("objname", "objtype"),
+            datatype=Keyword("datatype", mujoco.mjtDataType),
+            needstage=Keyword("needstage", mujoco.mjtStage),
+            dim=Number("dim", integer=True),
+            cutoff=Number("cutoff"),
+            noise=Number("noise"),
+            user=FlatArray("userdata"),
+        )
     table = _named(
         noise=Number("noise"),
         cutoff=Number("cutoff"),
@@ -1162,6 +1190,7 @@ class WrapValue(Attribute):
     def __init__(self, field: str, namespace: str | None = None) -> None:
         super().__init__(field)
         self.namespace = namespace
+        self.is_reference = namespace is not None
 
     def get(self, handle: Handle) -> Any:
         value = getattr(handle._mjs, self.field)
@@ -1683,10 +1712,15 @@ SIZE = {
     "nstack": Number("nstack", integer=True),
     "nuserdata": Number("nuserdata", integer=True),
     "nkey": Number("nkey", integer=True),
-    "memory": Custom(
-        lambda h: h._mjs.memory, lambda h, v: setattr(h._mjs, "memory", _memory(v)), ("memory",)
-    ),
+    "memory": Custom(lambda h: h._mjs.memory, lambda h, v: _set_memory(h, v), ("memory",)),
 }
+
+
+def _set_memory(handle: Handle, value: Any) -> WrittenForm:
+    """Sets `memory` in bytes; it reads back as written (`"64M"`), as PyMJCF's string."""
+    handle._mjs.memory = _memory(value)
+    return value if isinstance(value, str) else None
+
 
 _MEMORY_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
@@ -1700,3 +1734,69 @@ def _memory(value: Any) -> int:
     if unit not in _MEMORY_UNITS or not number.isdigit():
         raise ValueError(f"expected a number of bytes such as '64M', got {value!r}")
     return int(number) * _MEMORY_UNITS[unit]
+
+
+# PyMJCF's order of the attributes of the tags whose tables here are in another order
+# (the order of dm_control/mjcf/schema.xml): `get_attributes` lists an element's
+# attributes in it, after its name and class. A name not listed keeps the table's place.
+_PYMJCF_ORDER_TEXT = {
+    "plugin": "group ctrlrange user plugin instance ctrllimited forcelimited actlimited forcerange actrange lengthrange gear joint jointinparent site actdim dyntype dynprm tendon",
+    "body": "childclass pos quat axisangle xyaxes zaxis euler mocap gravcomp user",
+    "geom": "type contype conaffinity condim group priority size material friction mass density solmix solref solimp margin gap fromto pos quat axisangle xyaxes zaxis euler hfield mesh rgba user",
+    "site": "type group pos quat axisangle xyaxes zaxis euler material size fromto rgba user",
+    "joint": "type group pos axis limited actuatorfrclimited solreflimit solimplimit solreffriction solimpfriction stiffness range actuatorfrcrange margin ref springref armature damping frictionloss user",
+    "camera": "fovy ipd pos quat axisangle xyaxes zaxis euler mode target user",
+    "light": "directional type castshadow active pos dir intensity attenuation cutoff exponent ambient diffuse specular mode target",
+    "texture": "type content_type file gridsize gridlayout builtin rgb1 rgb2 mark markrgb random width height",
+    "mesh": "content_type file vertex face scale",
+    "hfield": "file nrow ncol size elevation",
+    "motor": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite",
+    "position": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite kp kv",
+    "velocity": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite kv",
+    "cylinder": "group ctrlrange user ctrllimited forcelimited forcerange lengthrange gear joint jointinparent tendon site refsite timeconst area diameter bias",
+    "general": "group ctrlrange user ctrllimited forcelimited actlimited forcerange actrange lengthrange gear joint jointinparent tendon site refsite body dyntype gaintype biastype dynprm gainprm biasprm",
+    "pair": "geom1 geom2 condim friction solref solimp gap margin",
+    "weld": "active solref solimp body1 body2",
+    "connect": "active solref solimp body1 body2 anchor",
+    "key": "time qpos qvel act mpos mquat ctrl",
+    "touch": "cutoff noise user site",
+    "accelerometer": "cutoff noise user site",
+    "velocimeter": "cutoff noise user site",
+    "gyro": "cutoff noise user site",
+    "force": "cutoff noise user site",
+    "torque": "cutoff noise user site",
+    "magnetometer": "cutoff noise user site",
+    "rangefinder": "cutoff noise user site",
+    "jointpos": "cutoff noise user joint",
+    "jointvel": "cutoff noise user joint",
+    "tendonpos": "cutoff noise user tendon",
+    "tendonvel": "cutoff noise user tendon",
+    "actuatorpos": "cutoff noise user actuator",
+    "actuatorvel": "cutoff noise user actuator",
+    "actuatorfrc": "cutoff noise user actuator",
+    "subtreecom": "cutoff noise user body",
+    "subtreelinvel": "cutoff noise user body",
+    "subtreeangmom": "cutoff noise user body",
+    "framepos": "cutoff noise user objtype objname reftype refname",
+    "framequat": "cutoff noise user objtype objname reftype refname",
+    "framexaxis": "cutoff noise user objtype objname reftype refname",
+    "frameyaxis": "cutoff noise user objtype objname reftype refname",
+    "framezaxis": "cutoff noise user objtype objname reftype refname",
+    "framelinvel": "cutoff noise user objtype objname reftype refname",
+    "frameangvel": "cutoff noise user objtype objname reftype refname",
+    "framelinacc": "cutoff noise user objtype objname",
+    "frameangacc": "cutoff noise user objtype objname",
+}
+_PYMJCF_ORDER = {
+    tag: {name: place for place, name in enumerate(text.split())}
+    for tag, text in _PYMJCF_ORDER_TEXT.items()
+}
+
+
+def in_pymjcf_order(tag: str, names: list[str]) -> list[str]:
+    """`names` (attributes of a `tag` element, in its table's order) in PyMJCF's order."""
+    places = _PYMJCF_ORDER.get(tag)
+    if places is None:
+        return names
+    last = len(places)
+    return sorted(names, key=lambda name: places.get(name, last))

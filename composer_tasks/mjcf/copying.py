@@ -73,7 +73,7 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
     for part in ("global_", "quality", "headlight", "map", "scale", "rgba"):
         _sync(getattr(destination.visual, part), getattr(source.visual, part), override_attributes)
     _copy_default(destination.default, source.default, override_attributes)
-    created: list[Element] = []
+    created: list[tuple[Element, Element]] = []
     _copy_children(
         destination, destination.worldbody, source.worldbody, override_attributes, created
     )
@@ -89,15 +89,21 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
                 if grandchild.tag in ("contact", "edge", "elasticity"):  # exist with a flex
                     getattr(copy, grandchild.tag).set_attributes(**_portable(grandchild))
                 else:
-                    created.append(copy.add(grandchild.tag, **_portable(grandchild)))
+                    created.append((copy.add(grandchild.tag, **_portable(grandchild)), grandchild))
     assets = source.get_assets()
     if assets:
         spec = destination._top_spec()
         spec.assets = {**spec.assets, **assets}
     # References of the copies named elements of the source: they read as the
-    # destination's copies, as PyMJCF points them at the new elements.
-    for handle in created:
-        element_api._resolve_own_references(handle)
+    # destination's copies, as PyMJCF points them at the new elements (a reference the
+    # source holds as a name, not yet resolved, stays a name).
+    for handle, original in created:
+        resolved = [
+            name
+            for name, value in original.get_attributes().items()
+            if isinstance(value, element_module.Element)
+        ]
+        element_api._resolve_own_references(handle, resolved)
     destination._edited()
 
 
@@ -233,7 +239,11 @@ def _portable(handle: Element) -> dict[str, Any]:
 
 
 def _copy_element(
-    root: RootElement, parent: Any, child: Element, override: bool, created: list[Element]
+    root: RootElement,
+    parent: Any,
+    child: Element,
+    override: bool,
+    created: list[tuple[Element, Element]],
 ) -> Any:
     attributes = _portable(child)
     name = attributes.get("name")
@@ -249,7 +259,7 @@ def _copy_element(
         target = parent.get_children("inertial")
     if target is None:
         target = parent.add(child.tag, **attributes)
-        created.append(target)
+        created.append((target, child))
     else:
         values = {key: value for key, value in attributes.items() if key != "dclass"}
         if values:
@@ -257,7 +267,9 @@ def _copy_element(
     return target
 
 
-def _copy_plugin(destination: RootElement, plugin: Element, created: list[Element]) -> None:
+def _copy_plugin(
+    destination: RootElement, plugin: Element, created: list[tuple[Element, Element]]
+) -> None:
     """Declares `plugin` (a source's <extension><plugin>) in `destination`, unless it is
     already, and copies its instances with their settings."""
     name = plugin.plugin
@@ -265,7 +277,7 @@ def _copy_plugin(destination: RootElement, plugin: Element, created: list[Elemen
     target = declared[0] if declared else destination.extension.add("plugin", plugin=name)
     for instance in plugin.all_children():
         copy = target.add("instance", **_portable(instance))
-        created.append(copy)
+        created.append((copy, instance))
         for config in instance.all_children():
             copy.add("config", **_portable(config))
 
@@ -284,7 +296,7 @@ def _copy_children(
     destination: Element,
     source: Element,
     override: bool,
-    created: list[Element],
+    created: list[tuple[Element, Element]],
 ) -> None:
     for child in source.all_children():
         copy = _copy_element(root, destination, child, override, created)

@@ -10,6 +10,8 @@ classes derived from it) exist raises instead of leaving them unchanged.
 
 from __future__ import annotations
 
+import collections
+
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -99,6 +101,62 @@ class DefaultClass:
     @property
     def full_identifier(self) -> str:
         return self._scope._full_prefix() + self._own_name()
+
+    @property
+    def root(self) -> RootElement:
+        """The model the class belongs to."""
+        return self._scope
+
+    @property
+    def namescope(self) -> Any:
+        """The name scope of the model the class belongs to."""
+        return self._scope.namescope
+
+    @property
+    def parent(self) -> DefaultClass | RootElement:
+        """The class this one was made from; the model itself for its top class
+        (`model.default.parent is model`), as PyMJCF's parent element."""
+        if self._own_name() == "main":
+            return self._scope
+        self._scope._written  # noqa: B018  (the nested classes of a parsed text)
+        full_name = self.full_identifier
+        for parent_name, children in self._scope._default_children.items():
+            if full_name in children:
+                found = self._scope._top_spec().find_default(parent_name)
+                if found is not None:
+                    return DefaultClass(found, self._scope)
+        return self._scope.default
+
+    def get_attributes(self) -> collections.OrderedDict[str, Any]:
+        """The class's own attribute: its `dclass` (none for the model's top class), an
+        `OrderedDict` as PyMJCF's."""
+        values: collections.OrderedDict[str, Any] = collections.OrderedDict()
+        if self.dclass is not None:
+            values["dclass"] = self.dclass
+        return values
+
+    def find_all(
+        self,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[DefaultClass]:
+        """The classes made from this one (`namespace="default"`), depth first in the
+        order added; PyMJCF's `find_all` on a <default>. No other kind of element sits
+        below a class: other valid namespaces give an empty list."""
+        from composer_tasks.mjcf import namescope as namescope_module
+
+        namescope_module.check_namespace(namespace)
+        if namespace != "default":
+            return []
+        found = []
+        for child in cast("list[DefaultClass]", self.default):
+            if exclude_attachments and child._scope is not self._scope:
+                continue
+            found.append(child)
+            if not immediate_children_only:
+                found.extend(child.find_all(namespace, False, exclude_attachments))
+        return found
 
     def _own_name(self) -> str:
         """The class's name in its model ("main" for the top class).
@@ -295,11 +353,12 @@ class DefaultTag:
         value = shared[name] if shared is not None and name in shared else attribute.get(self)
         return attributes_module.as_written(value, record[name])
 
-    def get_attributes(self) -> dict:
-        """The attributes set on this tag of the class, by MJCF name."""
-        values = {}
+    def get_attributes(self) -> collections.OrderedDict[str, Any]:
+        """The attributes set on this tag of the class, by MJCF name (an `OrderedDict`,
+        as PyMJCF's)."""
+        values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         record = self._record()
-        for name in self._table():
+        for name in attributes_module.in_pymjcf_order(self._tag, list(self._table())):
             if record is None or name in record:
                 value = getattr(self, name)
                 if value is not None:
@@ -555,9 +614,9 @@ class Struct:
             return None
         return attributes_module.as_written(attribute.get(self), record[name])
 
-    def get_attributes(self) -> dict:
-        """The attributes set on this struct, by MJCF name."""
-        values = {}
+    def get_attributes(self) -> collections.OrderedDict[str, Any]:
+        """The attributes set on this struct, by MJCF name (an `OrderedDict`, as PyMJCF's)."""
+        values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         record = self._record()
         for name in self._table:
             if record is None or name in record:

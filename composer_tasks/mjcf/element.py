@@ -23,6 +23,8 @@ A handle whose element was removed (`remove()`, or its model detached) raises
 
 from __future__ import annotations
 
+import collections
+
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -198,8 +200,8 @@ NAMESPACES = {
     "material": "material",
     "mesh": "mesh",
     "hfield": "hfield",
-    "pair": "pair",
-    "exclude": "exclude",
+    "pair": "contact",
+    "exclude": "contact",
     "key": "key",
     "worldbody": "body",
     **{tag: "actuator" for tag in _ACTUATORS},
@@ -382,6 +384,13 @@ class Element(ElementMethods):
             return f"MJCF Element: <{self.tag}> (removed)"
         return f"MJCF Element: {self._path()}"
 
+    def __str__(self) -> str:
+        """The element alone as MJCF text, its children as "..." (PyMJCF's `str`:
+        `<body>...</body>`, `<joint class="/" type="hinge"/>`)."""
+        if self.is_removed:
+            return repr(self)
+        return self.to_xml_string(self_only=True, pretty_print=False)
+
     # Attributes.
 
     def _attribute(self, name: str) -> attributes_module.Attribute | Literal["dclass"] | None:
@@ -422,13 +431,13 @@ class Element(ElementMethods):
         records = scope._records if scope._pending_text is None else scope._written
         return records.get((self._mjs, self._tag) if self._tag in _SINGLETONS else self._mjs)
 
-    def get_attributes(self) -> dict:
+    def get_attributes(self) -> collections.OrderedDict[str, Any]:
         """The attributes set on this element (not those its default class gives), by
-        MJCF name, as PyMJCF's `get_attributes`."""
+        MJCF name in PyMJCF's order (an `OrderedDict`, as PyMJCF's `get_attributes`)."""
         if self._scope._removed:
             self._check_alive()
         record = self._record()
-        values = {}
+        values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         # PyMJCF's order starts with the name and the class.
         if "name" in self._attribute_table() and not self._mjs.name.endswith(PREFIX_SEPARATOR):
             name = self._own_name()  # (an attachment frame has no name attribute)
@@ -438,7 +447,8 @@ class Element(ElementMethods):
             dclass = self._get("dclass")
             if dclass is not None:
                 values["dclass"] = dclass
-        for name in self._attribute_table():
+        table = self._attribute_table()
+        for name in attributes_module.in_pymjcf_order(self._tag, list(table)):
             if name != "name" and (record is None or name in record):
                 value = self._get(name)
                 if value is not None:
@@ -632,6 +642,8 @@ class Element(ElementMethods):
             handle = self._scope._wrap(child)
             if handle.tag == tag:
                 children.append(handle)
+        if tag == "freejoint":  # one at most, read as the element (or None), as PyMJCF's
+            return children[0] if children else None
         return children
 
     def add(self, tag: str, **attributes: Any) -> "Element":
@@ -673,6 +685,18 @@ class Element(ElementMethods):
             )
         if self._tag == "instance":
             return self._add_config(attributes)
+        if tag == "freejoint":
+            if self._is_attachment_frame() and self._mjs.parent.name != "world":
+                # PyMJCF: only a frame at the worldbody may move freely.
+                raise AttributeError(
+                    f"<freejoint> is not a valid child of {self._path()}: an attachment "
+                    "frame can have a free joint only when attached at the worldbody"
+                )
+            if self._children_with_tag("freejoint") is not None:
+                raise ValueError(
+                    f"A <freejoint> child already exists in {self._path()}, please access "
+                    "it directly."
+                )
         if tag == "inertial":
             if self._mjs.explicitinertial:
                 raise ValueError(f"{self._path()} already has an <inertial>; access it directly")
@@ -1226,7 +1250,7 @@ _SECTION_NAMESPACES = {
     "asset": ("texture", "material", "mesh", "hfield"),
     "actuator": ("actuator",),
     "sensor": ("sensor",),
-    "contact": ("pair", "exclude"),
+    "contact": ("contact",),
     "equality": ("equality",),
     "keyframe": ("key",),
     "tendon": ("tendon",),

@@ -12,6 +12,8 @@ but not the order between kinds, so `all_children` lists them kind by kind, and
 
 from __future__ import annotations
 
+import collections
+
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -179,6 +181,9 @@ class ElementMethods:
             return False
         if not _same_attributes(self.get_attributes(), other.get_attributes()):
             return False
+        if self.tag in ("spatial", "fixed"):
+            # A tendon's path: strict order of every element, as PyMJCF compares it.
+            return _same_children(self.all_children(), other.all_children())
         for tag in self._child_tags():
             mine, theirs = self._children_with_tag(tag), other._children_with_tag(tag)
             if not _same_children(mine, theirs):
@@ -200,10 +205,21 @@ class ElementMethods:
             return prefix + child.model + "/"
         if "name" not in self._attribute_table():
             return None
+        if self._is_frame_joint():
+            # A joint of an attachment frame is named after the frame, as PyMJCF names
+            # it (`"arm/slide/"`, or `"arm/"` unnamed).
+            return prefix + self.full_identifier[len(self._scope._full_prefix()) :]
         name = self._own_name()
         if name is None:
             return self.full_identifier[len(self._scope._full_prefix()) :] or None
         return prefix + name
+
+    def _is_frame_joint(self: Any) -> bool:
+        """Whether this is a joint of an attachment frame (which PyMJCF names after the
+        frame)."""
+        return self._tag in ("joint", "freejoint") and any(
+            child._attachment_body == self._mjs.parent for child in self._scope._child_scopes
+        )
 
     def get_attribute_xml_string(
         self: Any,
@@ -216,6 +232,8 @@ class ElementMethods:
         """An attribute's value as MJCF text (None when it is not set): numbers with
         `precision` significant digits (those below `zero_threshold` written as 0),
         references by their names as seen from `prefix_root`."""
+        if attribute_name == "name" and self._is_frame_joint():
+            return self.prefixed_identifier(prefix_root) if self._own_name() else None
         value = self._get(attribute_name)
         if value is None:
             if attribute_name in ("dclass", "class"):
@@ -315,7 +333,9 @@ def _xml_tree(
         names.insert(1 if names[:1] == ["name"] else 0, "dclass")
     frame = handle.tag == "body" and handle._is_attachment_frame()
     if "name" in handle._attribute_table() and "name" not in names and not frame:
-        names.insert(0, "name")
+        # PyMJCF names an unnamed joint of an attachment frame last, after the frame.
+        unnamed_frame_joint = handle._is_frame_joint() and not handle._own_name()
+        names.insert(len(names) if unnamed_frame_joint else 0, "name")
     for name in names:
         value = handle._get(name)
         if isinstance(value, Asset):
@@ -349,9 +369,10 @@ def _is_name_or_reference(handle: Any, attribute_name: str) -> bool:
     return isinstance(attribute, attributes_module.Reference)
 
 
-def _resolve_own_references(handle: Any) -> None:
+def _resolve_own_references(handle: Any, names: Sequence[str] | None = None) -> None:
     """Drops the "read back the name" record of each reference of `handle` written by
-    name whose element exists, so that it reads as the element."""
+    name whose element exists (of those in `names`, when given), so that it reads as
+    the element."""
     from composer_tasks.mjcf.element import Element
 
     record = handle._record()
@@ -359,6 +380,8 @@ def _resolve_own_references(handle: Any) -> None:
         return
     table = handle._attribute_table()
     for name, form in list(record.items()):
+        if names is not None and name not in names:
+            continue
         attribute = table.get(name)
         if isinstance(form, str) and attribute is not None:
             if isinstance(attribute.get(handle), Element):
@@ -449,6 +472,8 @@ def _kind(tag: str) -> str:
 
     if tag == "freejoint":
         return "joint"
+    if tag in ("pair", "exclude"):  # one namespace ("contact"), two MjSpec lists
+        return tag
     return NAMESPACES.get(tag, tag)
 
 
@@ -551,9 +576,9 @@ class RootElementMethods:
             self._check_attached_alive()
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]
 
-    def get_attributes(self: Any) -> dict:
-        """The attributes of <mujoco>: its `model` name."""
-        return {"model": self.model}
+    def get_attributes(self: Any) -> collections.OrderedDict[str, Any]:
+        """The attributes of <mujoco>: its `model` name (an `OrderedDict`, as PyMJCF's)."""
+        return collections.OrderedDict(model=self.model)
 
     def set_attributes(self: Any, **kwargs: Any) -> None:
         """Sets attributes of <mujoco>; `model` (the model's name) is its only one.
@@ -607,6 +632,26 @@ class RootElementMethods:
         from composer_tasks.mjcf import removal
 
         removal.remove_model(self, affect_attachments)
+
+    def __copy__(self: Any) -> Any:
+        """A new, unattached model of the same name with a copy of this model's
+        contents (`include_copy`), as PyMJCF's `copy.copy(model)`: the copy shares no
+        element with this model, so it can be attached beside it (or to it)."""
+        if self._detached:
+            self._check_attached_alive()
+        source = self._spec
+        copied = type(self)(model=self.model)
+        # Where its files are read from, and the files given with it, as the original's.
+        for folder in ("modelfiledir", "meshdir", "texturedir"):
+            setattr(copied._spec, folder, getattr(source, folder))
+        copied._spec.assets = dict(source.assets)
+        copied._allow_paths_outside_model_dir = self._top()._allow_paths_outside_model_dir
+        copied.include_copy(self)
+        return copied
+
+    def __deepcopy__(self: Any, memo: Any) -> Any:
+        """As `copy.copy` (PyMJCF's deep copy is its shallow one)."""
+        return self.__copy__()
 
     def include_copy(self: Any, other: Any, override_attributes: bool = False) -> None:
         """Copies model `other`'s settings, default classes, bodies and section

@@ -9,7 +9,7 @@ prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import mujoco
 
@@ -52,7 +52,19 @@ _TREE_OBJECTS = {
     "camera": mujoco.mjtObj.mjOBJ_CAMERA,
     "light": mujoco.mjtObj.mjOBJ_LIGHT,
 }
-NAMESPACES = tuple(_COLLECTIONS) + ("default",)
+# PyMJCF's namespaces (dm_control's schema.FINDABLE_NAMESPACES): <pair> and <exclude>
+# are both "contact" (so "pair" and "exclude" are not namespaces, as there); an
+# attachment frame is found by "attachment_frame" (its model's name) and listed with
+# the bodies; "composite", "flexcomp" and "skin" are accepted and name nothing (their
+# elements are expanded at parse, a skin is "deformable").
+_NAMELESS = ("composite", "flexcomp", "skin")
+NAMESPACES = (
+    *(namespace for namespace in _COLLECTIONS if namespace not in ("pair", "exclude")),
+    "contact",
+    "attachment_frame",
+    *_NAMELESS,
+    "default",
+)
 
 
 class NameScope:
@@ -88,7 +100,8 @@ class NameScope:
         return f"NameScope({self.name!r})"
 
 
-def _check_namespace(namespace: object) -> None:
+def check_namespace(namespace: object) -> None:
+    """Raises ValueError unless `namespace` is one PyMJCF's `find` and `find_all` accept."""
     if not isinstance(namespace, str):
         # ValueError, as PyMJCF raises it.
         raise ValueError(f"`namespace` should be a string: got {namespace!r}")  # noqa: TRY004
@@ -100,11 +113,21 @@ def find(
     where: Element | RootElement, namespace: str, identifier: str
 ) -> Element | DefaultClass | None:
     """The element named `identifier` (relative to `where`'s model) below `where`, or None."""
-    _check_namespace(namespace)
+    check_namespace(namespace)
     if not isinstance(identifier, str):
         raise ValueError(f"`identifier` should be a string: got {identifier!r}")  # noqa: TRY004
     scope = where.root
     full_name = scope._full_prefix() + identifier
+    if namespace in _NAMELESS:
+        return None
+    if namespace == "attachment_frame":
+        attached = enter_scope(scope, identifier)
+        if attached is None or attached._attachment_body is None:
+            return None
+        frame = attached._attachment_body
+        if where is not scope and where.tag != "worldbody" and not _is_below(frame, where._mjs):
+            return None
+        return scope._wrap(frame)
     if namespace == "default":
         from composer_tasks.mjcf import defaults
 
@@ -125,22 +148,52 @@ def find(
     return handle if handle.spec_namespace == namespace else None
 
 
+@overload
+def find_all(
+    where: Element | RootElement,
+    namespace: Literal["default"],
+    immediate_children_only: bool = False,
+    exclude_attachments: bool = False,
+) -> list[DefaultClass]: ...
+
+
+@overload
 def find_all(
     where: Element | RootElement,
     namespace: str,
     immediate_children_only: bool = False,
     exclude_attachments: bool = False,
-) -> list[Element]:
+) -> list[Element]: ...
+
+
+def find_all(
+    where: Element | RootElement,
+    namespace: str,
+    immediate_children_only: bool = False,
+    exclude_attachments: bool = False,
+) -> list[Element] | list[DefaultClass]:
     """Every element of kind `namespace` below `where`, in PyMJCF's document order.
 
     That is the order the elements were written in (`order`): a body's elements and
     child bodies interleaved as added, an attachment frame right after its site, a
     model's section elements before those of the models attached to it.
     """
-    _check_namespace(namespace)
-    if namespace == "default":
-        raise ValueError("find_all('default') is not supported; use find('default', name)")
+    check_namespace(namespace)
     scope = where.root
+    if namespace in _NAMELESS or namespace == "attachment_frame":
+        # PyMJCF lists attachment frames with the bodies, never under their own name.
+        return []
+    if namespace == "default":
+        if where is not scope:
+            return []  # a <default> element's own find_all lists its classes
+        return [
+            scope.default,
+            *(
+                []
+                if immediate_children_only
+                else scope.default.find_all("default", exclude_attachments=exclude_attachments)
+            ),
+        ]
     top = scope._top()
     if namespace in _TREE_OBJECTS:
         body: Any = scope._worldbody_spec() if where is scope else where._mjs
@@ -164,6 +217,8 @@ def find_all(
     else:
         if namespace == "deformable":  # dm_control's one namespace for flexes and skins
             listed = [*top._spec.flexes, *top._spec.skins]
+        elif namespace == "contact":  # pairs and excludes, ordered as written below
+            listed = [*top._spec.pairs, *top._spec.excludes]
         else:
             listed = list(getattr(top._spec, _COLLECTIONS[namespace]))
         owned = [(owner_scope(top, member), member) for member in listed]
@@ -176,8 +231,10 @@ def find_all(
         members = [member for _, member in owned]
     found = []
     for owner, member in zip(owners, members):
-        if owner is scope or (not exclude_attachments and _is_scope_below(owner, scope)):
+        if owner is scope or (not exclude_attachments and is_scope_below(owner, scope)):
             found.append(scope._wrap(member))
+    if namespace == "contact":
+        return in_written_order(top, found)
     return found
 
 
@@ -423,7 +480,7 @@ def _belongs_to(scope: RootElement, mjs: Any) -> bool:
     return False
 
 
-def _is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
+def is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
     while scope is not None:
         if scope is ancestor:
             return True

@@ -18,6 +18,7 @@ elements read the spec's values instead (defaults applied).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import xml.etree.ElementTree as ElementTree
@@ -26,9 +27,11 @@ from typing import IO, Any
 
 import mujoco
 
+from composer_tasks.mjcf import assets as assets_module
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import namescope as namescope_module
 from composer_tasks.mjcf.root import UNNAMED_MODEL, RootElement
 
 # MjSpec's name for a model whose text has no `model` attribute.
@@ -36,7 +39,7 @@ _MUJOCO_UNNAMED = "MuJoCo Model"
 
 
 def from_xml_string(
-    xml_string: str,
+    xml_string: str | bytes,
     escape_separators: bool = False,
     model_dir: str | os.PathLike[str] = "",
     resolve_references: bool = True,
@@ -47,10 +50,12 @@ def from_xml_string(
     """Parses MJCF text into a model.
 
     Args:
-      xml_string: the MJCF text.
+      xml_string: the MJCF text (`bytes` are read as UTF-8).
       escape_separators: must be False: names containing "/" are kept as they are.
       model_dir: the folder that relative asset paths resolve against.
-      resolve_references: must be True (MuJoCo resolves references when it compiles).
+      resolve_references: False keeps the references the text makes as the names
+        written (strings) until `model.resolve_references()`, as PyMJCF; True reads
+        them as the elements they name.
       assets: `{file name: bytes}` for files the text refers to.
       allow_paths_outside_model_dir: allow `<include>` and asset files outside
         `model_dir` (the current folder when none is given): absolute paths or
@@ -60,18 +65,38 @@ def from_xml_string(
     Raises:
       ValueError: the text is not valid MJCF (MuJoCo's message), has a NUL
         character, or names a file outside the model's folder.
+      FileNotFoundError: an `<include>`d file is neither in `assets` nor in
+        `model_dir`.
     """
-    _check_options(escape_separators, resolve_references)
+    _check_options(escape_separators)
+    if isinstance(xml_string, bytes):  # as PyMJCF, UTF-8 bytes are text too
+        xml_string = xml_string.decode("utf-8")
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
     folder = os.fspath(model_dir) if model_dir else ""
     _check_text(xml_string, "the MJCF text")
     if not allow_paths_outside_model_dir:
         _check_includes(xml_string, "the MJCF text", folder or ".", folder or ".")
-    spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
+    try:
+        spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
+    except ValueError as error:
+        # MjSpec reads an `<include>`d file neither from `assets` nor relative to
+        # `model_dir` (it has no folder for text): the text with the files spliced in.
+        expanded = _inline_includes(xml_string, folder, assets)
+        if expanded is None:
+            # As PyMJCF, a file that cannot be found is an OSError.
+            raise FileNotFoundError(
+                f"an <include>d file of the MJCF text is neither in `assets` nor in "
+                f"{folder or 'the current folder'!r}: {str(error).strip()}"
+            ) from error
+        if expanded == xml_string:
+            raise
+        spec = mujoco.MjSpec.from_string(expanded, assets=dict(assets or {}))
     if model_dir:
         spec.modelfiledir = folder
-    return _model(spec, xml_string, allow_paths_outside_model_dir, folder, assets)
+    return _model(
+        spec, xml_string, allow_paths_outside_model_dir, folder, assets, resolve_references
+    )
 
 
 def from_path(
@@ -84,7 +109,7 @@ def from_path(
 ) -> RootElement:
     """Loads an MJCF file; its assets resolve relative to the file's folder (and
     must lie in it unless `allow_paths_outside_model_dir`, as `from_xml_string`)."""
-    _check_options(escape_separators, resolve_references)
+    _check_options(escape_separators)
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no MJCF file at {path!r}")
@@ -95,7 +120,7 @@ def from_path(
     if not allow_paths_outside_model_dir:
         _check_includes(text, repr(path), folder, folder)
     spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
-    return _model(spec, text, allow_paths_outside_model_dir, folder, assets)
+    return _model(spec, text, allow_paths_outside_model_dir, folder, assets, resolve_references)
 
 
 def from_file(
@@ -185,6 +210,7 @@ def _model(
     allow_outside: bool,
     folder: str = "",
     assets: Mapping[str, bytes] | None = None,
+    resolve_references: bool = True,
 ) -> RootElement:
     if spec.modelname == _MUJOCO_UNNAMED and not _MODEL_ATTRIBUTE.search(text):
         spec.modelname = UNNAMED_MODEL  # PyMJCF's name for an unnamed model
@@ -196,6 +222,7 @@ def _model(
     # Matched to the spec on first use (most parsed models are compiled unread); the
     # `<include>`d files' elements in their places, as MuJoCo read them.
     model._pending_text = _inline_includes(text, folder, assets)
+    model._keep_reference_names = not resolve_references
     return model
 
 
@@ -227,48 +254,152 @@ def _check_includes(text: str, source: str, folder: str, model_folder: str) -> N
             _check_includes(included, repr(path), os.path.dirname(path), model_folder)
 
 
+# The spec collections whose elements name files, and the compiler folder each is in.
+_FILE_COLLECTIONS = (
+    ("meshes", "meshdir"),
+    ("textures", "texturedir"),
+    ("hfields", "meshdir"),
+    ("skins", "meshdir"),
+)
+
+
 def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
     """`(file name, path relative to the model's folder)` of each asset named by file."""
     spec = model._top_spec()
-    folders = {"meshes": spec.meshdir, "textures": spec.texturedir, "hfields": spec.meshdir}
-    for collection, folder in folders.items():
+    for collection, folder_field in _FILE_COLLECTIONS:
+        folder = getattr(spec, folder_field)
         for element in getattr(spec, collection):
             name = getattr(element, "file", "")
             if name:
                 yield name, os.path.join(folder or "", name)
 
 
+def _vfs_name(name: str, prefix: str, contents: bytes) -> str:
+    """PyMJCF's name of an asset file in MuJoCo's virtual file system: the file's own
+    name, a `-` and the SHA-1 of its contents (`deepmind-57ed...png`), without folders
+    or its model's prefix; an `mjcf.Asset`'s name (already so made) is kept."""
+    if prefix and name.startswith(prefix):
+        name = name[len(prefix) :]
+    base = os.path.basename(name)
+    stem, extension = os.path.splitext(base)
+    digest = hashlib.sha1(contents).hexdigest()
+    if stem == digest or stem.endswith("-" + digest):
+        return base
+    return assets_module.Asset(contents, extension, prefix=stem).get_vfs_filename()
+
+
+def _file_assets(
+    model: RootElement, skip_missing: bool = False
+) -> list[tuple[str, Any, str, bytes]]:
+    """`(spec collection, spec element, VFS file name, contents)` of each element
+    (mesh, texture, heightfield, skin) of `model` and of the models attached below it
+    that names a file: the contents from the model's assets or, relative to its
+    folder, disk.
+
+    Raises:
+      ValueError: a file is outside the model's folder (unless the model was parsed
+        with `allow_paths_outside_model_dir=True`).
+      FileNotFoundError: a file is neither in the assets nor on disk (unless
+        `skip_missing`: then it is left out).
+    """
+    top = model._top()
+    spec = top._spec
+    folder = spec.modelfiledir or ""
+    found = []
+    for collection, folder_field in _FILE_COLLECTIONS:
+        for element in getattr(spec, collection):
+            name = element.file
+            if not name:
+                continue
+            owner = namescope_module.owner_scope(top, element)
+            if not namescope_module.is_scope_below(owner, model):
+                continue
+            contents = spec.assets.get(name)
+            if contents is None:
+                relative = os.path.join(getattr(spec, folder_field) or "", name)
+                if not top._allow_paths_outside_model_dir:
+                    _check_inside(relative, folder or ".", f"asset file {name!r}")
+                path = os.path.join(folder, relative)
+                if not os.path.exists(path):
+                    if skip_missing:
+                        continue
+                    raise FileNotFoundError(
+                        f"asset {name!r} is neither in the model's assets nor at {path!r}"
+                    )
+                with open(path, "rb") as handle:
+                    contents = handle.read()
+            contents = bytes(contents)
+            found.append(
+                (collection, element, _vfs_name(name, owner._full_prefix(), contents), contents)
+            )
+    return found
+
+
 def to_xml_string(model: RootElement, precision: int | None = None) -> str:
-    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it)."""
+    """The root model of `model` as MJCF text (MuJoCo's writer, which validates it),
+    its asset files named as in `get_assets()` (PyMJCF's `name-<sha1>.ext`, with no
+    folders), so that the text and `get_assets()` load the model.
+
+    Raises:
+      ValueError: the model does not compile. MuJoCo 4's writer (`MjSpec.to_xml`)
+        compiles the spec first and writes from the compiled model, so a model that
+        cannot compile (an actuator whose joint was removed, a moving body with no
+        mass) cannot be written, where PyMJCF writes its XML tree without compiling.
+    """
     if precision is not None:
         raise ValueError("precision is not supported: MuJoCo writes full precision")
-    return model._top_spec().to_xml()
+    top = model._top()
+    spec = top._spec
+    # A file that cannot be read keeps its name (MuJoCo's compile then names it).
+    files = _file_assets(top, skip_missing=True)
+    # Written from a copy: the files are renamed there, and a compile that fails leaves
+    # its spec's error set, after which MuJoCo's bindings raise it from that spec's
+    # empty child lists (a body's `bodies`) until a compile succeeds, which would break
+    # the handles' reads.
+    copied = spec.copy()
+    if files:
+        places = {
+            collection: {
+                id(element): index for index, element in enumerate(getattr(spec, collection))
+            }
+            for collection, _ in _FILE_COLLECTIONS
+        }
+        copies = {
+            collection: list(getattr(copied, collection)) for collection, _ in _FILE_COLLECTIONS
+        }
+        for collection, element, vfs_name, _ in files:
+            copies[collection][places[collection][id(element)]].file = vfs_name
+        copied.meshdir = ""
+        copied.texturedir = ""
+        copied.assets = {**copied.assets, **{name: data for _, _, name, data in files}}
+    try:
+        text = copied.to_xml()
+    except ValueError as error:
+        raise ValueError(
+            f"cannot write model {top.model!r} as MJCF text: MuJoCo's XML writer "
+            "(MjSpec.to_xml) compiles the model first, and it does not compile: "
+            f"{str(error).strip()}. (dm_control's PyMJCF writes its XML tree without "
+            "compiling; here the model must compile. An element's own "
+            "`to_xml_string()` is written from the handles, without compiling.)"
+        ) from error
+    # The spec itself compiled too (it compiles, as its copy did): MuJoCo's writer
+    # compiled it when it wrote it, and a model compiled from the text written then
+    # binds its elements (`physics.bind`: the same signature), as in dm_control.
+    spec.compile()
+    return text
 
 
 def get_assets(model: RootElement) -> dict:
-    """`{file name: bytes}` of the files the model's meshes, textures and heightfields
-    name, from the model's asset dictionary or, relative to the model's folder, disk.
+    """`{VFS file name: bytes}` of the files that the meshes, textures, heightfields
+    and skins of `model` and of the models attached below it name, as PyMJCF's
+    `get_assets`: each named `name-<sha1 of its contents>.ext` (an `mjcf.Asset` by its
+    own VFS name), the names `to_xml_string()` writes. The contents come from the
+    model's asset dictionary or, relative to the model's folder, disk.
 
     A file outside the model's folder raises ValueError unless the model was parsed
     with `allow_paths_outside_model_dir=True`.
     """
-    spec = model._top_spec()
-    found = dict(spec.assets)
-    folder = spec.modelfiledir or ""
-    allow_outside = model._top()._allow_paths_outside_model_dir
-    for name, relative in _asset_files(model):
-        if name in found:
-            continue
-        if not allow_outside:
-            _check_inside(relative, folder or ".", f"asset file {name!r}")
-        path = os.path.join(folder, relative)
-        if not os.path.exists(path):
-            raise FileNotFoundError(
-                f"asset {name!r} is neither in the model's assets nor at {path!r}"
-            )
-        with open(path, "rb") as handle:
-            found[name] = handle.read()
-    return found
+    return {name: contents for _, _, name, contents in _file_assets(model)}
 
 
 def export_with_assets(
@@ -327,23 +458,13 @@ def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
             raise ValueError(f"asset file name {name!r} would be written outside the export")
     if xml_name in assets:
         raise ValueError(f"an asset is named {xml_name!r}, the name of the model's file")
-    spec = model._top_spec()
-    meshdir, texturedir = spec.meshdir, spec.texturedir
-    spec.meshdir, spec.texturedir = "", ""
-    try:
-        text = spec.to_xml()
-    finally:
-        spec.meshdir, spec.texturedir = meshdir, texturedir
-    return {**{name: bytes(contents) for name, contents in assets.items()}, xml_name: text.encode()}
+    # The assets' names have no folders (`get_assets`), so they sit beside the text.
+    return {**assets, xml_name: model.to_xml_string().encode()}
 
 
-def _check_options(escape_separators: bool, resolve_references: bool) -> None:
+def _check_options(escape_separators: bool) -> None:
     if escape_separators:
         raise ValueError("escape_separators=True is not supported: names are kept as written")
-    if not resolve_references:
-        raise ValueError(
-            "resolve_references=False is not supported: MuJoCo resolves them at compile"
-        )
 
 
 # Matching the parsed text to the spec, element by element, for the records of the
@@ -396,10 +517,13 @@ class _Mismatch(Exception):
     """The text does not line up with the spec element by element."""
 
 
-def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None:
+def attributes_written(
+    spec: Any, text: str, keep_names: bool = False
+) -> dict[Any, dict[str, Any]] | None:
     """The record of the attributes the MJCF `text` sets, per spec element, class and
     settings struct of `spec` (see `RootElement._written`), or None when the text cannot
-    be matched to the spec element by element."""
+    be matched to the spec element by element. With `keep_names`, references read back
+    as the names written (PyMJCF's `resolve_references=False`)."""
     try:
         tree = parse_tree(text, "the MJCF text")
     except ValueError:
@@ -413,7 +537,7 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
             if not isinstance(tag, str):
                 continue  # a comment
             if tag == "worldbody":
-                _match_body(section, world, records, is_world=True)
+                _match_body(section, world, records, keep_names, is_world=True)
             elif tag == "default":
                 _match_default(section, "main", records)
             elif tag in _SETTINGS:
@@ -449,8 +573,8 @@ def attributes_written(spec: Any, text: str) -> dict[Any, dict[str, Any]] | None
                         wraps = element_module.remember_parsed_path(member, path)
                         for wrap, part in zip(wraps, parts):
                             table = attributes_module.ELEMENT_ATTRIBUTES[_PATH_TAGS[part.tag]]
-                            records[wrap] = _forms(part, table)
-                    _record_element(child, member, records)
+                            records[wrap] = _forms(part, table, keep_names)
+                    _record_element(child, member, records, keep_names)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
         sections.check_all_matched()
@@ -491,11 +615,12 @@ def _match_body(
     xml: ElementTree.Element,
     members: _Members,
     records: dict[Any, dict[str, Any]],
+    keep_names: bool = False,
     is_world: bool = False,
 ) -> None:
     body = members.owner
     if not is_world:
-        _record_element(xml, body, records)
+        _record_element(xml, body, records, keep_names)
     for child in xml:
         tag = child.tag
         if not isinstance(tag, str):
@@ -503,7 +628,7 @@ def _match_body(
         if tag == "frame":
             if child.attrib:
                 raise _Mismatch("frame")  # a frame's pose is not an attribute of its children
-            _match_body(child, members, records, is_world=True)
+            _match_body(child, members, records, keep_names, is_world=True)
         elif tag == "inertial":
             records[(body, "inertial")] = _forms(
                 child, attributes_module.ELEMENT_ATTRIBUTES["inertial"]
@@ -511,21 +636,30 @@ def _match_body(
         elif tag in _BODY_KINDS:
             mjs = members.next(_BODY_KINDS[tag])
             if tag == "body":
-                _match_body(child, _Members(mjs), records)
+                _match_body(child, _Members(mjs), records, keep_names)
             else:
-                _record_element(child, mjs, records)
+                _record_element(child, mjs, records, keep_names)
         else:
             raise _Mismatch(tag)
     if not is_world:
         members.check_all_matched()
 
 
-def _record_element(xml: ElementTree.Element, mjs: Any, records: dict[Any, dict[str, Any]]) -> None:
+def _record_element(
+    xml: ElementTree.Element,
+    mjs: Any,
+    records: dict[Any, dict[str, Any]],
+    keep_names: bool = False,
+) -> None:
     try:
         tag = element_module.tag_of(mjs)
     except (KeyError, ValueError):
         return  # an element this API does not cover: nothing reads its attributes
-    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}))
+    if xml.tag == "cylinder" and tag == "general":  # MjSpec's actuator does not tell it
+        tag = "cylinder"
+    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}), keep_names)
+    if tag == "cylinder":
+        records[mjs][attributes_module.TAG_KEY] = tag
 
 
 def _match_default(
@@ -543,8 +677,11 @@ def _match_default(
         # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.
 
 
-def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]:
-    """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`)."""
+def _forms(
+    xml: ElementTree.Element, table: Mapping[str, Any], keep_names: bool = False
+) -> dict[str, Any]:
+    """How the text writes each attribute of `table` it sets (`attributes.WrittenForm`);
+    with `keep_names`, a reference as the name written."""
     forms: dict[str, Any] = {}
     for name, text in xml.attrib.items():
         # PyMJCF resolves the class references a text makes: a parsed `class` or
@@ -559,6 +696,9 @@ def _forms(xml: ElementTree.Element, table: Mapping[str, Any]) -> dict[str, Any]
             forms[name] = attributes_module.CLASS_HANDLE_FORM
             continue
         attribute = table[name]
+        if keep_names and getattr(attribute, "is_reference", False):
+            forms[name] = text  # read back as written until `resolve_references()`
+            continue
         # References read back as the elements they name (PyMJCF resolves them).
         forms[name] = len(text.split()) if isinstance(attribute, attributes_module.Vector) else None
     return forms

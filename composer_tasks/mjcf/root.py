@@ -24,7 +24,7 @@ import contextlib
 import os
 import weakref
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, overload
 
 import mujoco
 
@@ -178,6 +178,8 @@ class RootElement(RootElementMethods):
     # The MJCF text of a parsed model whose records are made from it on first use (in
     # `_written`, before any edit): most parsed models are compiled without a read.
     _pending_text: str | None
+    # Parsed with `resolve_references=False`: the text's references read as names.
+    _keep_reference_names: bool
     # Whether every element, class and settings struct of this model has a record (a
     # model built with this API, or parsed from text whose attributes were matched);
     # otherwise an element without one reads the spec's values.
@@ -242,6 +244,7 @@ class RootElement(RootElementMethods):
         self._prefix_in_top = ""
         self._records = {}
         self._pending_text = None
+        self._keep_reference_names = False
         self._records_complete = False
         self._removed = weakref.WeakSet()
         self._detached = False
@@ -445,7 +448,35 @@ class RootElement(RootElementMethods):
         if name.startswith("_"):
             raise AttributeError(name)
         raise AttributeError(
-            f"{name!r} is not a child or attribute of <mujoco> (model {self.model!r})"
+            f"'RootElement' object has no attribute {name!r}: it is not a child or attribute "
+            f"of <mujoco> (model {self.model!r})"
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # As PyMJCF's elements: a name that is not an attribute of <mujoco> (its only
+        # one is `model`) is refused rather than stored on the Python object, where a
+        # misspelt setting would be lost silently.
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        found = getattr(type(self), name, None)
+        if isinstance(found, property) and found.fset is not None:
+            found.fset(self, value)
+            return
+        what = "a child element" if isinstance(found, property) else "not an attribute"
+        raise AttributeError(
+            f"can't set attribute {name!r} of <mujoco> (model {self.model!r}): it is {what}; "
+            "the one attribute of <mujoco> is `model`"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        if name.startswith("_"):
+            object.__delattr__(self, name)
+            return
+        raise AttributeError(
+            f"'RootElement' object has no attribute {name!r} to delete: <mujoco> (model "
+            f"{self.model!r}) keeps its attributes and children (remove an element with "
+            "`remove()`)"
         )
 
     # Finding and attaching.
@@ -458,14 +489,31 @@ class RootElement(RootElementMethods):
             self._check_attached_alive()
         return namescope_module.find(self, namespace, identifier)
 
+    @overload
+    def find_all(
+        self,
+        namespace: Literal["default"],
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[defaults_module.DefaultClass]: ...
+
+    @overload
     def find_all(
         self,
         namespace: str,
         immediate_children_only: bool = False,
         exclude_attachments: bool = False,
-    ) -> list[element_module.Element]:
+    ) -> list[element_module.Element]: ...
+
+    def find_all(
+        self,
+        namespace: str,
+        immediate_children_only: bool = False,
+        exclude_attachments: bool = False,
+    ) -> list[element_module.Element] | list[defaults_module.DefaultClass]:
         """Every element of kind `namespace` in this model and (unless excluded) the
-        models attached to it, in model order."""
+        models attached to it, in model order (its default classes, top class first,
+        for "default")."""
         if self._detached:
             self._check_attached_alive()
         return namescope_module.find_all(
@@ -534,7 +582,7 @@ class RootElement(RootElementMethods):
             )
             for parent, children in added.items():
                 self._default_children.setdefault(parent, []).extend(children)
-            records = parser.attributes_written(self._spec, text)
+            records = parser.attributes_written(self._spec, text, self._keep_reference_names)
             if records is not None:
                 self._records = records
                 self._records_complete = True
@@ -622,6 +670,9 @@ class RootElement(RootElementMethods):
         if namespace == "deformable":  # dm_control's one namespace for flexes and skins
             spec = self._top_spec()
             return spec.flex(full_name) or spec.skin(full_name)
+        if namespace == "contact":  # PyMJCF's one namespace for pairs and excludes
+            spec = self._top_spec()
+            return spec.pair(full_name) or spec.exclude(full_name)
         lookup = _LOOKUPS.get(namespace)
         # None for kinds this API has no handles for (tendons): their names read as text.
         return None if lookup is None else getattr(self._top_spec(), lookup)(full_name)
@@ -633,6 +684,10 @@ class RootElement(RootElementMethods):
             scope._written  # noqa: B018  (matching the parsed text tells its tendons' kinds)
         if isinstance(mjs, mujoco.MjsBody) and tag is None and mjs == scope._worldbody_spec():
             return element_module.new_handle(mjs, scope, "worldbody")
+        if tag is None and isinstance(mjs, mujoco.MjsActuator):
+            record = scope._written.get(mjs)
+            if record is not None:
+                tag = record.get(attributes_module.TAG_KEY)
         return element_module.new_handle(mjs, scope, tag or element_module.tag_of(mjs))
 
     def _wrap_body(self, body: Any) -> element_module.Element:
@@ -710,6 +765,8 @@ class RootElement(RootElementMethods):
             if isinstance(error, Exception):
                 raise attributes_module.with_context(error, context) from error
             raise
+        if tag == "cylinder":  # MjSpec keeps no trace of the shortcut used
+            written[attributes_module.TAG_KEY] = tag
         # `_written` without its property's call, for a model with no pending text.
         (self._records if self._pending_text is None else self._written)[mjs] = written
         self._top_scope._revision += 1  # `_edited`, inline: once per added element

@@ -9,7 +9,10 @@ made from a model holds dm_control's estimate of its renderable geoms (at least
 1000) and lists only the geoms it holds.
 
 `Error` is the error of `model.name2id` / `model.id2name` (`composer_tasks.physics.Error`),
-and `mjbindings` MuJoCo's functions and enums (`composer_tasks.mjbindings`).
+and `mjbindings` MuJoCo's functions and enums (`composer_tasks.mjbindings`). `MjModel`
+has the wrapper's loaders (`from_xml_string(xml, assets)`, `from_xml_path`,
+`from_byte_string`, `from_binary_path`) and `to_bytes` / `save_binary` / `copy` around a
+`mujoco.MjModel` (`ptr`); `wrapper_util` beside this module has `util`'s string helpers.
 `physics.model` and `physics.data` are MuJoCo's own `MjModel` and `MjData` with
 dm_control's wrapper methods (`ptr`, `name2id`, ...), so no wrapper classes of them
 are needed to use a physics.
@@ -18,7 +21,9 @@ are needed to use a physics.
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import mujoco
 import numpy as np
@@ -139,8 +144,85 @@ class MjvScene(mujoco.MjvScene):
         """Nothing to free: MuJoCo's bindings own the memory (dm_control's no-op)."""
 
 
+# The file name a byte string is loaded under (MuJoCo reads binaries by name).
+_BINARY_ASSET_NAME = "model.mjb"
+
+
+class MjModel:
+    """A `mujoco.MjModel` with dm_control's wrapper methods.
+
+    Attributes that are not the wrapper's own (`nq`, `body_mass`, `opt`, ...) are
+    the wrapped model's: read and written through, so an edit here is an edit of
+    `ptr`.
+    """
+
+    def __init__(self, model: mujoco.MjModel) -> None:
+        if not isinstance(model, mujoco.MjModel):
+            raise TypeError(f"MjModel wraps a mujoco.MjModel, got {type(model).__name__}")
+        object.__setattr__(self, "_model", model)
+
+    @property
+    def ptr(self) -> mujoco.MjModel:
+        """The wrapped `mujoco.MjModel`."""
+        return self._model
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for names this class lacks: the wrapped model's fields.
+        return getattr(self._model, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._model, name, value)
+
+    def __getstate__(self) -> mujoco.MjModel:
+        return self._model
+
+    def __setstate__(self, state: mujoco.MjModel) -> None:
+        object.__setattr__(self, "_model", state)
+
+    def __copy__(self) -> MjModel:
+        return type(self)(copy.copy(self._model))
+
+    def copy(self) -> MjModel:
+        """A copy that shares no memory with this model."""
+        return self.__copy__()
+
+    @classmethod
+    def from_xml_string(cls, xml_string: str, assets: dict[str, bytes] | None = None) -> MjModel:
+        """The model compiled from MJCF (or URDF) text; `assets` maps the file names
+        the text references (meshes, textures, included XML) to their contents."""
+        return cls(mujoco.MjModel.from_xml_string(xml_string, assets or {}))
+
+    @classmethod
+    def from_xml_path(cls, xml_path: str) -> MjModel:
+        """The model compiled from an MJCF (or URDF) file."""
+        return cls(mujoco.MjModel.from_xml_path(xml_path))
+
+    @classmethod
+    def from_byte_string(cls, byte_string: bytes) -> MjModel:
+        """The model saved as `byte_string` by `to_bytes` (MuJoCo's binary format)."""
+        return cls(
+            mujoco.MjModel.from_binary_path(_BINARY_ASSET_NAME, {_BINARY_ASSET_NAME: byte_string})
+        )
+
+    @classmethod
+    def from_binary_path(cls, binary_path: str) -> MjModel:
+        """The model saved in MuJoCo's binary format at `binary_path`."""
+        return cls(mujoco.MjModel.from_binary_path(binary_path, {}))
+
+    def to_bytes(self) -> bytes:
+        """This model in MuJoCo's binary format (`mj_saveModel`)."""
+        buffer = np.zeros(mujoco.mj_sizeModel(self._model), dtype=np.uint8)
+        mujoco.mj_saveModel(self._model, None, buffer)
+        return buffer.tobytes()
+
+    def save_binary(self, binary_path: str) -> None:
+        """Writes this model in MuJoCo's binary format to `binary_path`."""
+        mujoco.mj_saveModel(self._model, binary_path, None)
+
+
 __all__ = [
     "Error",
+    "MjModel",
     "MjvCamera",
     "MjvFigure",
     "MjvOption",

@@ -158,6 +158,20 @@ def test_a_test_past_the_per_test_limit_fails_alone(tmp_path):
     assert "1 failed, 1 passed" in completed.stdout
 
 
+def test_documented_differences_are_deselected_by_exact_id(tmp_path):
+    (tmp_path / "conftest.py").write_text(dm_control_tests._CONFTEST.format(limit=60))
+    (tmp_path / "x_test.py").write_text(
+        "def test_add():\n    assert False\n\n\ndef test_add_more():\n    assert True\n"
+    )
+    command = dm_control_tests._pytest_command(sys.executable, str(tmp_path), ["-q", str(tmp_path)])
+    environment = {**os.environ, dm_control_tests._DOCUMENTED_VARIABLE: "x_test.py::test_add"}
+    completed = subprocess.run(
+        command, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=environment
+    )
+    # Not by prefix, as pytest's --deselect: test_add_more runs.
+    assert "1 passed, 1 deselected" in completed.stdout
+
+
 def test_imported_modules():
     source = "import os\nfrom dm_control.composer import hooks_test_utils as h, mjcf\n"
     assert dm_control_tests.imported_modules(source) == {

@@ -166,7 +166,7 @@ def _numbers(value: Any) -> list[float]:
 # --- the import mapping, without the reference venv --------------------------------
 
 
-def test_mjbindings_imports_port_and_the_rest_of_the_wrapper_does_not():
+def test_mjbindings_and_wrapper_helpers_port_and_the_wrappers_structs_do_not():
     source = (
         "from dm_control.mujoco.wrapper import mjbindings\n"
         "from dm_control.mujoco.wrapper.mjbindings import enums, constants\n"
@@ -178,9 +178,12 @@ def test_mjbindings_imports_port_and_the_rest_of_the_wrapper_does_not():
         "import composer_tasks.mjbindings.constants as constants\n"
         "from composer_tasks.mjbindings.enums import mjtObj\n"
     )
-    # The wrapper's visualisation structs port (composer_tasks.mujoco.wrapper).
-    assert porting.rewrite_imports("from dm_control.mujoco import wrapper\n") == (
+    # The wrapper's visualisation structs, MjModel and util port (composer_tasks.mujoco).
+    assert porting.rewrite_imports(
+        "from dm_control.mujoco import wrapper\nfrom dm_control.mujoco.wrapper import util\n"
+    ) == (
         "import composer_tasks.mujoco.wrapper as wrapper\n"
+        "import composer_tasks.mujoco.wrapper_util as util\n"
     )
     for statement, reason in (
         ("from dm_control.mujoco.wrapper import core", "dm_control.mujoco.wrapper.core"),

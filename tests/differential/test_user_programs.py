@@ -20,12 +20,7 @@ RTOL, ATOL = 1e-6, 1e-8
 
 # Values that may differ, by program and key pattern, each with the documented reason
 # (docs/porting_from_dm_control.md).
-DOCUMENTED: dict[str, dict[str, str]] = {
-    "model_from_files": {
-        "asset_names": "get_assets() keys are the files' own names; dm_control adds "
-        "-<sha1> (docs/mjcf.md, differences table)",
-    },
-}
+DOCUMENTED: dict[str, dict[str, str]] = {}
 
 
 def _documented(program: str, key: str) -> bool:

@@ -96,9 +96,12 @@ def test_export_with_assets_as_zip_and_its_errors(tmp_path):
     model.worldbody.add("geom", size=[0.1])
     with pytest.raises(ValueError, match="model_name must be a non-empty string"):
         mjcf.export_with_assets_as_zip(model, tmp_path, model_name="")
-    model.asset.add("texture", name="t", type="2d", file="m.xml")
-    with pytest.raises(ValueError, match="an asset is named 'm.xml'"):
-        mjcf.export_with_assets(model, tmp_path)
+    # Asset files are written under their VFS names (`name-<sha1>.ext`), so only a
+    # text named like one of them clashes.
+    clash = mjcf.Asset(b"clash", ".xml")
+    model.asset.add("texture", name="t", type="2d", file=clash)
+    with pytest.raises(ValueError, match=f"an asset is named '{clash.get_vfs_filename()}'"):
+        mjcf.export_with_assets(model, tmp_path, out_file_name=clash.get_vfs_filename())
     plain = mjcf.RootElement(model="plain")
     plain.worldbody.add("geom", size=[0.1])
     path = mjcf.export_with_assets_as_zip(plain, tmp_path / "zips")

@@ -1,6 +1,7 @@
 """Handles that cannot corrupt a model: removed and detached elements raise on every use,
 and a failed `add` or attribute set leaves the model exactly as it was."""
 
+import hashlib
 import os
 
 import mujoco
@@ -360,7 +361,9 @@ def test_asset_files_outside_the_model_folder_are_refused(tmp_path):
     with pytest.raises(ValueError, match="asset file '../secret.png' is outside"):
         mjcf.from_xml_string(text, model_dir=str(folder))
     allowed = mjcf.from_xml_string(text, model_dir=str(folder), allow_paths_outside_model_dir=True)
-    assert allowed.get_assets() == {"../secret.png": b"not for sharing"}
+    # Named as PyMJCF names asset files: the file's name, "-", the SHA-1 of its bytes.
+    secret_name = f"secret-{hashlib.sha1(b'not for sharing').hexdigest()}.png"
+    assert allowed.get_assets() == {secret_name: b"not for sharing"}
     built = mjcf.RootElement(model="m", model_dir=str(folder))
     built.asset.add("texture", name="t", type="2d", file=str(secret))
     with pytest.raises(ValueError, match="outside the model's folder"):
@@ -369,7 +372,7 @@ def test_asset_files_outside_the_model_folder_are_refused(tmp_path):
         model="m", model_dir=str(folder), allow_paths_outside_model_dir=True
     )
     trusting.asset.add("texture", name="t", type="2d", file=str(secret))
-    assert trusting.get_assets() == {str(secret): b"not for sharing"}
+    assert trusting.get_assets() == {secret_name: b"not for sharing"}
 
 
 def test_export_with_assets_writes_loadable_files(tmp_path):
@@ -382,15 +385,18 @@ def test_export_with_assets_writes_loadable_files(tmp_path):
     model.asset.add("material", name="grid", texture="grid")
     model.worldbody.add("geom", type="plane", size=[1, 1, 0.1], material="grid")
     mjcf.export_with_assets(model, tmp_path / "out")
-    assert sorted(os.listdir(tmp_path / "out")) == ["grid.png", "m.xml"]
+    grid_name = f"grid-{hashlib.sha1(_png(texture)).hexdigest()}.png"
+    assert sorted(os.listdir(tmp_path / "out")) == [grid_name, "m.xml"]
     loaded = mujoco.MjModel.from_xml_path(str(tmp_path / "out" / "m.xml"))
     assert loaded.ntex == 1 and loaded.nmat == 1
     with pytest.raises(ValueError, match="must end with '.xml'"):
         mjcf.export_with_assets(model, tmp_path / "out", "m.txt")
-    bad = mjcf.RootElement(model="bad", assets={"../escape.png": _png(texture)})
-    bad.asset.add("texture", name="t", type="2d", file="../escape.png")
-    with pytest.raises(ValueError, match="outside the export"):
-        mjcf.export_with_assets(bad, tmp_path / "out2")
+    # A file named through ".." is written beside the text, under its VFS name.
+    beside = mjcf.RootElement(model="beside", assets={"../escape.png": _png(texture)})
+    beside.asset.add("texture", name="t", type="2d", file="../escape.png")
+    mjcf.export_with_assets(beside, tmp_path / "out2")
+    escape_name = f"escape-{hashlib.sha1(_png(texture)).hexdigest()}.png"
+    assert sorted(os.listdir(tmp_path / "out2")) == ["beside.xml", escape_name]
 
 
 def _png(pixels):

@@ -1,5 +1,6 @@
 """mjcf name scopes, find, attach, and reading and writing MJCF."""
 
+import hashlib
 import warnings
 
 import numpy as np
@@ -200,7 +201,9 @@ def test_get_assets(tmp_path):
     )
     model = mjcf.from_path(str(path))
     assets = model.get_assets()
-    assert assets == {"cube.obj": mesh.read_bytes()}
+    # Named as PyMJCF names asset files: the file's name, "-", the SHA-1 of its bytes.
+    digest = hashlib.sha1(mesh.read_bytes()).hexdigest()
+    assert assets == {f"cube-{digest}.obj": mesh.read_bytes()}
     assert model.find("mesh", "cube").file == "cube.obj"
 
 
