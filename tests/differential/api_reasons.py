@@ -41,9 +41,10 @@ REASONS: dict[str, str] = {
     "mujoco.engine.Physics.contexts": _OWN_GL_CONTEXTS,
     "locomotion.tasks.reference_pose.mocap_playback.main": (
         "a command-line entry point that opens dm_control.viewer's interactive window; "
-        "dm_control.viewer has no counterpart by design (composer_tasks.viewer is its own "
-        "application, out of scope in tests/differential/dm_control_tests.py), so `main` here "
-        "opens composer_tasks.viewer on the same `mocap_playback_env`, which is compared"
+        "dm_control.viewer's application has no counterpart by design (composer_tasks.viewer "
+        "is its own, out of scope in tests/differential/dm_control_tests.py; only "
+        "`viewer.launch` ports), so `main` here opens composer_tasks.viewer on the same "
+        "`mocap_playback_env`, which is compared"
     ),
     # The type of `Physics.contexts` (its `gl` and `mujoco` holders): the same design.
     "mujoco.engine.Contexts": _OWN_GL_CONTEXTS,

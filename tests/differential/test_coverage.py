@@ -299,7 +299,7 @@ def test_build_rows_looks_each_name_up_here():
                 TOLERANCE,
             ),
             _row("utils.rewards.nope", "dm_control.utils.rewards", "nope", "function", []),
-            _row("viewer.launch", "dm_control.viewer", "launch", "function", []),
+            _row("gui.launch", "dm_control.gui", "launch", "function", []),
             _row("mjcf.nowhere.x", "dm_control.mjcf.nowhere", "x", "constant"),
             _row(
                 "suite.ALL_TASKS:cartpole.swingup", "dm_control.suite", "cartpole.swingup", "task"
@@ -317,15 +317,15 @@ def test_build_rows_looks_each_name_up_here():
     }
     rows, unknown = coverage.build_rows(
         surface,
-        {"utils.rewards.tolerance": ["test_rewards.py::test_t"], "viewer.nope": ["t"]},
-        reasons={"viewer": "no viewer module by design"},
+        {"utils.rewards.tolerance": ["test_rewards.py::test_t"], "gui.nope": ["t"]},
+        reasons={"gui": "no gui module by design"},
     )
-    assert unknown == ["viewer.nope"]
+    assert unknown == ["gui.nope"]
     table = {row.name: (row.here, row.signature, row.status) for row in rows}
     assert table == {
         "utils.rewards.tolerance": ("yes", "same", "covered"),
         "utils.rewards.nope": ("missing", "n/a", "unexplained"),
-        "viewer.launch": ("no module mapping", "n/a", "reason"),
+        "gui.launch": ("no module mapping", "n/a", "reason"),
         "mjcf.nowhere.x": ("module composer_tasks.mjcf.nowhere missing", "n/a", "unexplained"),
         "suite.ALL_TASKS:cartpole.swingup": ("yes", "n/a", "unexplained"),
         "suite.ALL_TASKS:cartpole.fly": ("missing", "n/a", "unexplained"),
@@ -339,7 +339,7 @@ def test_build_rows_looks_each_name_up_here():
     assert "| unexplained | 5 |" in text
     assert "| unexplained, here but untested | 2 |" in text
     assert "| unexplained, missing here | 3 |" in text
-    assert "`viewer.nope`" in text
+    assert "`gui.nope`" in text
     assert (
         "| `utils.rewards.tolerance` | function | yes | same | covered | `test_rewards.py::test_t` |"
         in text
