@@ -69,6 +69,7 @@ import copy
 import functools
 import gc
 import logging
+import sys
 import tracemalloc
 from collections.abc import Iterable
 from typing import Any, Callable, Iterator, Mapping, NoReturn, Optional, Sequence, Tuple, Union
@@ -124,6 +125,17 @@ _ELEMENT_KINDS = (
 # value would be compiled into a model whose inertia matrix is not positive definite.
 _NON_NEGATIVE_ATTRIBUTES = frozenset({"mass", "inertia", "armature", "damping", "frictionloss"})
 _STAGE_VEL = mujoco.mjtStage.mjSTAGE_VEL
+
+
+def _references_of_a_new_array() -> int:
+    """`sys.getrefcount` of a new array held only by a local variable, as this
+    interpreter counts it (the vectorised step keeps such an observable result
+    instead of copying it; any other holder adds a reference)."""
+    value = np.empty(1)
+    return sys.getrefcount(value)
+
+
+_PRIVATE_REFERENCES = _references_of_a_new_array()
 _FIRST = int(dm_env.StepType.FIRST)
 _MID = int(dm_env.StepType.MID)
 # The index of the counters in the last axis of `Batch.warning` ((lastinfo, number)).
@@ -897,7 +909,8 @@ class BatchEnvironment:
 
     def reset(self) -> "BatchTimeStep":
         """Starts a new episode in every copy."""
-        timesteps = [self._reset_copy(index) for index in range(self._num_envs)]
+        self._batch.reset(stage=mujoco.mjtStage.mjSTAGE_NONE)
+        timesteps = [self._reset_copy(index, reset_row=False) for index in range(self._num_envs)]
         self._flush_models()
         self._warp_sync(None)
         self._needs_reset = False
@@ -919,7 +932,11 @@ class BatchEnvironment:
                 return _as_jax(stacked)
         return stacked
 
-    def _reset_copy(self, index: int) -> dm_env.TimeStep:
+    def _reset_copy(self, index: int, reset_row: bool = True) -> dm_env.TimeStep:
+        """Starts copy `index`'s next episode: its own lifecycle's reset, then its
+        state and model loaded into the batch's row. `reset_row=False`: the caller
+        has reset the row already (one `mujoco.batch` call for every copy resetting
+        together costs a fraction of a call each)."""
         env = self._envs[index]
         self._materialize(index)
         if self._variations:
@@ -938,8 +955,9 @@ class BatchEnvironment:
         edits_before = spec_edits.spec_edit_count()
         timestep = env.reset()
         self._check_shared_spec(edits_before)
-        # The batch's own MjData of this copy restarts too (warning counters included).
-        self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
+        if reset_row:
+            # The batch's own MjData of this copy restarts too (warning counters included).
+            self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         self._take_copy(index)
         return timestep
 
@@ -1190,7 +1208,11 @@ class BatchEnvironment:
         if reset_next is not None:
             resetting = np.flatnonzero(reset_next)
             running = np.flatnonzero(~reset_next)
-            reset_timesteps = [(int(index), self._reset_copy(int(index))) for index in resetting]
+            # The resetting copies' rows restart (warning counters included) in one call.
+            self._batch.reset(ids=resetting, stage=mujoco.mjtStage.mjSTAGE_NONE)
+            reset_timesteps = [
+                (int(index), self._reset_copy(int(index), reset_row=False)) for index in resetting
+            ]
             self._flush_models()
             self._note_warnings()
         else:
@@ -1226,7 +1248,17 @@ class BatchEnvironment:
         # keeps); what is returned is a copy of it.
         observation = collections.OrderedDict()
         for name, function in self._observation_functions:
-            value = np.array(function(physics))
+            value = function(physics)
+            # A new array that only this frame references (an observable's result
+            # that it keeps no reference to, nor a view of) is kept as it is;
+            # anything else (a view of the batch's state, an array the observable
+            # keeps, a scalar) is copied.
+            if (
+                type(value) is not np.ndarray
+                or value.base is not None
+                or sys.getrefcount(value) != _PRIVATE_REFERENCES
+            ):
+                value = np.array(value)
             if warp is not None and self._last_observation is not None:
                 # MuJoCo Warp's float32 values, in the dtype of the copies' own observations.
                 value = value.astype(self._last_observation[name].dtype, copy=False)
