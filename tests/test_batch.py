@@ -340,6 +340,41 @@ class _KeptArraysCartPole(cartpole.Balance):
         return self.discount_array
 
 
+class _KeptObservationCartPole(cartpole.Balance):
+    """Vectorised balance with an observation ("calls") that is an array the task keeps
+    and changes at every call: the step must copy it to keep it, not hold it."""
+
+    def __init__(self):
+        super().__init__(swing_up=False, sparse=False)
+        self.kept = {}
+        self.set_observations(position=cartpole.Physics.bounded_position, calls=self._calls)
+
+    def _calls(self, physics):
+        shape = np.shape(physics.data.time)
+        kept = self.kept.setdefault(shape, np.zeros(shape))
+        kept += 1.0
+        return kept
+
+
+def test_a_diverging_copy_returns_its_previous_observation_of_an_array_the_task_keeps():
+    batch = BatchEnvironment(
+        _KeptObservationCartPole, 3, seed=0, raise_exception_on_physics_error=False
+    )
+    assert batch.vectorized
+    batch.reset()
+    before = batch.step(np.zeros((3, 1)))
+    with batch.copy_physics(1) as physics:
+        physics.model.actuator("slide").gear[0] = 1e13  # Its first acceleration is not finite.
+    after = batch.step(np.ones((3, 1)))
+    assert after.step_type.tolist() == [dm_env.StepType.MID, dm_env.StepType.LAST] + [
+        dm_env.StepType.MID
+    ]
+    # Copy 1 gets its observation of the step before; the others the new count.
+    previous = before.observation["calls"][0, 0]
+    assert after.observation["calls"][:, 0].tolist() == [previous + 1, previous, previous + 1]
+    assert not np.shares_memory(after.observation["calls"], batch.envs[0].task.kept[(3,)])
+
+
 def test_arrays_a_task_keeps_are_copied_into_the_timestep():
     batch = BatchEnvironment(_KeptArraysCartPole, 3, seed=0, time_limit=1.0)
     assert batch.vectorized
