@@ -61,8 +61,9 @@ class _StructSnapshot:
     few C calls: its float fields packed as native doubles (bit for bit: -0.0 and
     NaN payloads kept), its int fields as a tuple, its other fields (arrays) as
     bytes. Equal snapshots mean equal fields; where they differ, `_struct_bytes`
-    names the fields. About a third of reading the fields one by one, and a model is
-    compared at every reset of every copy."""
+    names the fields. About 40% of the time of reading the fields one by one
+    (measured on cart-pole's options), and a model is compared at every reset of
+    every copy."""
 
     def __init__(self, struct: Any, names: Tuple[str, ...]) -> None:
         kinds = {name: type(getattr(struct, name)) for name in names}
