@@ -570,7 +570,7 @@ class BatchEnvironment:
         per_simulation = batch_memory.simulation_bytes(
             model,
             start,
-            1 if start is None else self._envs[0].task.physics_steps_per_control_step,
+            1 if start is None else _substeps(self._envs[0]),
         )
         if per_simulation is None:
             return
@@ -717,7 +717,9 @@ class BatchEnvironment:
         self._episode_starts = np.zeros(self._num_envs, dtype=np.int64)
         self._earliest_start = 0
         self._step_limit = first.step_limit
-        self._nstep = task.physics_steps_per_control_step
+        # Physics steps per control step as the copies' Environment takes them: its
+        # `n_sub_steps`, if given, overrides the task's.
+        self._nstep = _substeps(first)
         # The copies whose episode ended at the last step (they reset at the next), or
         # None when none did.
         self._reset_next: Optional[np.ndarray] = None
@@ -1807,6 +1809,12 @@ def _check_variation_value(value: np.ndarray, key: Tuple[str, str, str], index: 
             f"the model variation of {kind} {name!r} {attribute} drew a negative value {value} for "
             f"copy {index}; MuJoCo needs {attribute} >= 0"
         )
+
+
+def _substeps(env: environment_module.Environment) -> int:
+    """Physics steps per control step of `env`: its `n_sub_steps` if given, else its
+    task's `physics_steps_per_control_step` (what its own step takes)."""
+    return env._n_substeps
 
 
 def _vectorizable(envs: Iterable[environment_module.Environment]) -> bool:

@@ -213,6 +213,35 @@ def test_vectorised_terminations_and_discounts_match_single_environments(task_cl
     assert terminations >= 3 and truncations >= 1
 
 
+@pytest.mark.filterwarnings("ignore:n_sub_steps is deprecated:DeprecationWarning")
+def test_a_vectorised_batch_steps_the_environments_n_sub_steps():
+    """`n_sub_steps` given to the copies' Environment overrides the task's substeps on
+    the vectorised path too, as in the single environment."""
+    kwargs = {"n_sub_steps": 3}
+    batch = suite.load_batch("cartpole", "swingup", 2, seed=0, environment_kwargs=kwargs)
+    assert batch.vectorized
+    singles = [
+        suite.load(
+            "cartpole",
+            "swingup",
+            task_kwargs={"random": copy_seed(0, index)},
+            environment_kwargs=kwargs,
+        )
+        for index in range(2)
+    ]
+    batch.reset()
+    for env in singles:
+        env.reset()
+    actions = np.array([[0.5], [-0.25]])
+    for _ in range(3):
+        batched = batch.step(actions)
+        for index, env in enumerate(singles):
+            alone = env.step(actions[index])
+            assert batched.reward[index] == alone.reward
+            for name, value in alone.observation.items():
+                np.testing.assert_array_equal(batched.observation[name][index], value)
+
+
 def test_returned_arrays_share_no_memory_with_the_batch_or_other_steps():
     batch = suite.load_batch("cartpole", "swingup", 3, seed=0)
     assert batch.vectorized
