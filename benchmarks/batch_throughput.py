@@ -37,9 +37,10 @@ batch (`suite.load_batch`) and raw `mujoco.batch` on one model: build time, resi
 memory per copy (the growth of the process's RSS from before building to after
 the first step, free C-heap pages returned first on both sides; build time as wall
 and CPU seconds of the process; `--noclone_copies` builds every copy by its factory
-instead of cloning copies 2 to N-1) and steps/s of
-the two interleaved in the same process (`--repeats` rounds, medians), written to
-`--scale_csv`:
+instead of cloning copies 2 to N-1), the batch's memory estimate against that growth
+(`est/KiB`), and steps/s of the two interleaved in the same process (`--repeats`
+rounds, medians) with the batch's fixed cost per step beyond raw's (`fixed us`, N /
+ours - N / raw), written to `--scale_csv`:
 
     python benchmarks/batch_throughput.py --scale --tasks cartpole:swingup,humanoid:run,dog:run \
         --num_envs 64,256,1024,4096 --extra_cartpole_envs 16384 --threads 1 --clock cpu \
@@ -439,6 +440,10 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
         ours_steps_per_s=ours_rate,
         raw_steps_per_s=raw_rate,
         speed_ratio=ours_rate / raw_rate,
+        # What a batch step costs beyond raw's step of the same copies (both from
+        # the medians): the batch's fixed cost per step at this N.
+        fixed_us_per_step=(num_envs / ours_rate - num_envs / raw_rate) * 1e6,
+        estimate_ratio=(batch.bytes_per_copy or 0) / (ours_bytes / num_envs),
         own_models=batch.batch.models is not None,
         copies_cloned=batch.copies_cloned,
     )
@@ -564,7 +569,8 @@ def scale(threads, seconds):
     rows = []
     header = (
         f"{'task':<18}{'N':>7}{'build s':>9}{'cpu s':>8}{'KiB/copy':>10}{'raw':>8}{'x raw':>7}"
-        f"{'estimate':>10}{'steps/s':>11}{'raw':>11}{'ratio':>7}  load"
+        f"{'estimate':>10}{'est/KiB':>8}{'steps/s':>11}{'raw':>11}{'ratio':>7}"
+        f"{'fixed us':>10}  load"
     )
     print(header)
     for name in _TASKS.value:
@@ -597,8 +603,10 @@ def scale(threads, seconds):
                 f"{row['task']:<18}{num_envs:>7}{row['build_s']:>9.2f}{row['build_cpu_s']:>8.2f}"
                 f"{row['ours_kib_per_copy']:>10.0f}{row['raw_kib_per_copy']:>8.0f}"
                 f"{row['memory_ratio']:>7.2f}{row['estimate_kib_per_copy']:>10.0f}"
+                f"{row['estimate_ratio']:>8.2f}"
                 f"{row['ours_steps_per_s']:>11.0f}{row['raw_steps_per_s']:>11.0f}"
-                f"{row['speed_ratio']:>7.2f}  {row['load_1min']:.1f}",
+                f"{row['speed_ratio']:>7.2f}{row['fixed_us_per_step']:>10.0f}"
+                f"  {row['load_1min']:.1f}",
                 flush=True,
             )
             _write_scale_csv(rows, threads)

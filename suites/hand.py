@@ -55,11 +55,13 @@ def load_batch(
     num_threads: int = 0,
     backend: Any = "cpu",
     device: Optional[str] = None,
+    clone_copies: bool = True,
 ):
     """`num_envs` copies of environment `name` stepped together
     (`composer_tasks.batch.BatchEnvironment`): copy i is bit-identical to
-    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`
-    and `device` are `BatchEnvironment`'s ("warp": MuJoCo Warp, vectorised tasks only)."""
+    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`,
+    `device` and `clone_copies` are `BatchEnvironment`'s ("warp": MuJoCo Warp,
+    vectorised tasks only; `clone_copies=False` calls the factory for every copy)."""
     from composer_tasks import batch
 
     _check(name)
@@ -70,6 +72,7 @@ def load_batch(
         seed=seed,
         backend=backend,
         device=device,
+        clone_copies=clone_copies,
     )
 
 

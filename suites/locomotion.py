@@ -414,11 +414,14 @@ BENCHMARKING = tuple(name for name, entry in _REGISTRY.items() if entry.unit_int
 EVALUATION_ONLY = tuple(name for name in ALL if "_probe_" in name)
 
 
-def load_batch(name, num_envs, seed=0, num_threads=0, backend="cpu", device=None):
+def load_batch(
+    name, num_envs, seed=0, num_threads=0, backend="cpu", device=None, clone_copies=True
+):
     """`num_envs` copies of environment `name` stepped together
     (`composer_tasks.batch.BatchEnvironment`): copy i is bit-identical to
-    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`
-    and `device` are `BatchEnvironment`'s ("warp": MuJoCo Warp, vectorised tasks only).
+    `load(name, seed=batch.copy_seed(seed, i))` under the same actions. `backend`,
+    `device` and `clone_copies` are `BatchEnvironment`'s ("warp": MuJoCo Warp,
+    vectorised tasks only; `clone_copies=False` calls the factory for every copy).
 
     Raises:
       ValueError: for an unknown name (listing the valid ones) or a bad count.
@@ -434,6 +437,7 @@ def load_batch(name, num_envs, seed=0, num_threads=0, backend="cpu", device=None
         seed=seed,
         backend=backend,
         device=device,
+        clone_copies=clone_copies,
     )
 
 

@@ -1053,10 +1053,16 @@ def load(
 
 
 def load_batch(
-    name: str, num_envs: int, seed: int = 0, num_threads: int = 0, horizon: int | None = None
+    name: str,
+    num_envs: int,
+    seed: int = 0,
+    num_threads: int = 0,
+    horizon: int | None = None,
+    clone_copies: bool = True,
 ):
     """`num_envs` copies of an rllab task stepped together; copy i is
-    `load(name, seed=copy_seed(seed, i))` bit for bit."""
+    `load(name, seed=copy_seed(seed, i))` bit for bit. `clone_copies` is
+    `BatchEnvironment`'s (False calls the factory for every copy)."""
     from composer_tasks.batch import BatchEnvironment
 
     _check_name(name)
@@ -1064,4 +1070,6 @@ def load_batch(
     def make(copy_random_state):
         return load(name, seed=copy_random_state, horizon=horizon, textures=False)
 
-    return BatchEnvironment.from_environments(make, num_envs, num_threads=num_threads, seed=seed)
+    return BatchEnvironment.from_environments(
+        make, num_envs, num_threads=num_threads, seed=seed, clone_copies=clone_copies
+    )

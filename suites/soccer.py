@@ -212,10 +212,12 @@ def load_batch(
     seed: Optional[int] = None,
     num_threads: int = 0,
     time_limit: float = 45.0,
+    clone_copies: bool = True,
     **task_kwargs: Any,
 ) -> Any:
     """`num_envs` matches stepped together (`composer_tasks.batch.BatchEnvironment`);
     match i equals `load(team_size, random_state=batch.copy_seed(seed, i), ...)`.
+    `clone_copies` is `BatchEnvironment`'s (False calls the factory for every copy);
     `task_kwargs` are `load`'s other arguments."""
     from composer_tasks import batch
 
@@ -225,6 +227,7 @@ def load_batch(
         num_threads=num_threads,
         seed=seed,
         time_limit=time_limit,
+        clone_copies=clone_copies,
     )
 
 

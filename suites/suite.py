@@ -174,6 +174,7 @@ def load_batch(
     model_variations: Optional[Mapping[Tuple[str, str, str], Any]] = None,
     backend: Any = "cpu",
     device: Optional[str] = None,
+    clone_copies: bool = True,
 ):
     """`num_envs` copies of a suite task stepped together (`composer_tasks.batch`).
 
@@ -185,6 +186,9 @@ def load_batch(
     rendering would show. `backend` and `device` are `BatchEnvironment`'s: "cpu"
     (`mujoco.batch` threads) or "warp" (one MuJoCo Warp model, `nworld = num_envs`,
     on `device`, e.g. "cuda:0" or "cpu"; `composer_tasks.batch_warp`).
+    `clone_copies` is `BatchEnvironment`'s too: True (the default) makes copies 2 to
+    N-1 as clones of copy 0 where copy 1 shows that safe (`composer_tasks.batch_clone`),
+    False calls the factory for every copy.
 
     Raises:
       ValueError: for an unknown domain or task (listing the valid names), or a
@@ -226,6 +230,7 @@ def load_batch(
         model_variations=model_variations,
         backend=backend,
         device=device,
+        clone_copies=clone_copies,
     )
 
 

@@ -213,6 +213,35 @@ def test_vectorised_terminations_and_discounts_match_single_environments(task_cl
     assert terminations >= 3 and truncations >= 1
 
 
+@pytest.mark.filterwarnings("ignore:n_sub_steps is deprecated:DeprecationWarning")
+def test_a_vectorised_batch_steps_the_environments_n_sub_steps():
+    """`n_sub_steps` given to the copies' Environment overrides the task's substeps on
+    the vectorised path too, as in the single environment."""
+    kwargs = {"n_sub_steps": 3}
+    batch = suite.load_batch("cartpole", "swingup", 2, seed=0, environment_kwargs=kwargs)
+    assert batch.vectorized
+    singles = [
+        suite.load(
+            "cartpole",
+            "swingup",
+            task_kwargs={"random": copy_seed(0, index)},
+            environment_kwargs=kwargs,
+        )
+        for index in range(2)
+    ]
+    batch.reset()
+    for env in singles:
+        env.reset()
+    actions = np.array([[0.5], [-0.25]])
+    for _ in range(3):
+        batched = batch.step(actions)
+        for index, env in enumerate(singles):
+            alone = env.step(actions[index])
+            assert batched.reward[index] == alone.reward
+            for name, value in alone.observation.items():
+                np.testing.assert_array_equal(batched.observation[name][index], value)
+
+
 def test_returned_arrays_share_no_memory_with_the_batch_or_other_steps():
     batch = suite.load_batch("cartpole", "swingup", 3, seed=0)
     assert batch.vectorized
@@ -338,6 +367,41 @@ class _KeptArraysCartPole(cartpole.Balance):
 
     def get_discount(self, physics):
         return self.discount_array
+
+
+class _KeptObservationCartPole(cartpole.Balance):
+    """Vectorised balance with an observation ("calls") that is an array the task keeps
+    and changes at every call: the step must copy it to keep it, not hold it."""
+
+    def __init__(self):
+        super().__init__(swing_up=False, sparse=False)
+        self.kept = {}
+        self.set_observations(position=cartpole.Physics.bounded_position, calls=self._calls)
+
+    def _calls(self, physics):
+        shape = np.shape(physics.data.time)
+        kept = self.kept.setdefault(shape, np.zeros(shape))
+        kept += 1.0
+        return kept
+
+
+def test_a_diverging_copy_returns_its_previous_observation_of_an_array_the_task_keeps():
+    batch = BatchEnvironment(
+        _KeptObservationCartPole, 3, seed=0, raise_exception_on_physics_error=False
+    )
+    assert batch.vectorized
+    batch.reset()
+    before = batch.step(np.zeros((3, 1)))
+    with batch.copy_physics(1) as physics:
+        physics.model.actuator("slide").gear[0] = 1e13  # Its first acceleration is not finite.
+    after = batch.step(np.ones((3, 1)))
+    assert after.step_type.tolist() == [dm_env.StepType.MID, dm_env.StepType.LAST] + [
+        dm_env.StepType.MID
+    ]
+    # Copy 1 gets its observation of the step before; the others the new count.
+    previous = before.observation["calls"][0, 0]
+    assert after.observation["calls"][:, 0].tolist() == [previous + 1, previous, previous + 1]
+    assert not np.shares_memory(after.observation["calls"], batch.envs[0].task.kept[(3,)])
 
 
 def test_arrays_a_task_keeps_are_copied_into_the_timestep():

@@ -1,6 +1,7 @@
 """Copies 2..N-1 of a batch as clones of copy 0 (composer_tasks.batch_clone): the same
 numbers as single environments, a logged fallback where cloning is not safe."""
 
+import functools
 import itertools
 import logging
 import threading
@@ -13,6 +14,10 @@ from composer_tasks.batch import BatchEnvironment, copy_seed
 from composer_tasks.composer.variation import distributions
 from composer_tasks.composer.variation.variators import PhysicsVariator
 from suites import cartpole
+from suites import hand
+from suites import locomotion
+from suites import rllab
+from suites import soccer
 from suites import suite
 
 from core_fixtures import RandomHeightTask
@@ -131,6 +136,45 @@ def test_clone_copies_false_builds_every_copy_and_refuses_a_non_bool():
     assert not any(_shares_spec_with_copy_0(built, index) for index in (1, 2))
     with pytest.raises(TypeError, match="clone_copies must be a bool, got 'yes'"):
         BatchEnvironment(_VariedFrictionTask, 3, seed=0, clone_copies="yes")
+
+
+def test_suite_load_batch_passes_clone_copies_through():
+    assert suite.load_batch("cartpole", "balance", 3, seed=0).copies_cloned
+    built = suite.load_batch("cartpole", "balance", 3, seed=0, clone_copies=False)
+    assert not built.copies_cloned
+    assert not any(_shares_spec_with_copy_0(built, index) for index in (1, 2))
+
+
+class _Built(Exception):
+    """Raised by the stand-in BatchEnvironment constructors with what they were given."""
+
+
+def _record_batch_arguments(monkeypatch):
+    def record(*args, **kwargs):
+        raise _Built(kwargs)
+
+    monkeypatch.setattr(BatchEnvironment, "from_environments", record)
+    monkeypatch.setattr(BatchEnvironment, "__init__", record)
+
+
+@pytest.mark.parametrize(
+    "load_batch",
+    [
+        functools.partial(locomotion.load_batch, "walker_run_gaps", 3),
+        functools.partial(hand.load_batch, "catch", 3),
+        functools.partial(rllab.load_batch, "cartpole_balancing", 3),
+        functools.partial(soccer.load_batch, 1, 3),
+    ],
+    ids=["locomotion", "hand", "rllab", "soccer"],
+)
+def test_other_load_batch_functions_pass_clone_copies_through(load_batch, monkeypatch):
+    """Each suite's load_batch hands `clone_copies` to BatchEnvironment, True by default
+    (the constructor is replaced by one that records its arguments)."""
+    _record_batch_arguments(monkeypatch)
+    for given, expected in (({}, True), ({"clone_copies": False}, False)):
+        with pytest.raises(_Built) as built:
+            load_batch(**given)
+        assert built.value.args[0]["clone_copies"] is expected
 
 
 def test_a_factory_whose_copies_differ_falls_back_with_one_log_line(caplog):

@@ -55,6 +55,29 @@ def test_model_reference_names_every_kind_of_difference():
     assert "nbody" in reference.differences(smaller)
 
 
+@pytest.mark.parametrize(
+    "field, change",
+    [
+        ("opt.density", lambda opt: setattr(opt, "density", -0.0)),  # equal to 0.0 as a float
+        ("opt.viscosity", lambda opt: setattr(opt, "viscosity", float("nan"))),
+        ("opt.iterations", lambda opt: setattr(opt, "iterations", opt.iterations + 1)),
+        ("opt.wind", lambda opt: opt.wind.__setitem__(1, -0.0)),
+        ("opt.o_solimp", lambda opt: opt.o_solimp.__setitem__(4, opt.o_solimp[4] * 2)),
+    ],
+)
+def test_model_reference_tells_option_bits_apart(field, change):
+    """The options' snapshot misses no bit: -0.0 against 0.0, a NaN, an int, an entry
+    of an array field."""
+    model = suite.load("cartpole", "balance").physics.model
+    assert model.opt.density == 0.0 and model.opt.viscosity == 0.0 and model.opt.wind[1] == 0.0
+    reference = batch_fields.ModelReference(model)
+    other = mujoco.MjModel.__copy__(model)
+    change(other.opt)
+    assert reference.differences(other) == (field,)
+    # Equal bits are equal, a NaN's included.
+    assert batch_fields.ModelReference(other).differences(mujoco.MjModel.__copy__(other)) == ()
+
+
 def test_expandable_fields_are_mujoco_batchs():
     assert batch_fields.cpu_expandable("body_mass")
     assert batch_fields.cpu_expandable("opt.timestep")
