@@ -90,8 +90,11 @@ def from_xml_string(
                 f"{folder or 'the current folder'!r}: {str(error).strip()}"
             ) from error
         if expanded == xml_string:
-            raise
-        spec = mujoco.MjSpec.from_string(expanded, assets=dict(assets or {}))
+            raise _parse_error(error) from error
+        try:
+            spec = mujoco.MjSpec.from_string(expanded, assets=dict(assets or {}))
+        except ValueError as second:
+            raise _parse_error(second) from second
     if model_dir:
         spec.modelfiledir = folder
     return _model(
@@ -119,7 +122,10 @@ def from_path(
     folder = os.path.dirname(os.path.abspath(path))
     if not allow_paths_outside_model_dir:
         _check_includes(text, repr(path), folder, folder)
-    spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
+    try:
+        spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
+    except ValueError as error:
+        raise _parse_error(error) from error
     return _model(spec, text, allow_paths_outside_model_dir, folder, assets, resolve_references)
 
 
@@ -146,6 +152,36 @@ def from_file(
     )
 
 
+class MalformedXmlError(ValueError, SyntaxError):
+    """MJCF text that is not well-formed XML: a `SyntaxError` as dm_control's (lxml's
+    `XMLSyntaxError` is one) and a `ValueError`."""
+
+
+class UnknownAttributeError(ValueError, AttributeError):
+    """An attribute MJCF does not have: an `AttributeError` as dm_control's and a
+    `ValueError` (MuJoCo's parser's)."""
+
+
+class UnknownElementError(ValueError, KeyError):
+    """An element MJCF does not have: a `KeyError` as dm_control's and a `ValueError`
+    (MuJoCo's parser's)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _parse_error(error: ValueError) -> ValueError:
+    """MuJoCo's parse error as the class dm_control raises for the same mistake."""
+    message = str(error)
+    if "unrecognized attribute" in message:
+        return UnknownAttributeError(message)
+    if "unrecognized element" in message:
+        return UnknownElementError(message)
+    if "XML parse error" in message:
+        return MalformedXmlError(message)
+    return error
+
+
 def _check_text(text: str, source: str) -> None:
     nul = text.find("\x00")
     if nul >= 0:
@@ -160,7 +196,7 @@ def parse_tree(text: str, source: str) -> ElementTree.Element:
     try:
         return ElementTree.fromstring(text)
     except ElementTree.ParseError as error:
-        raise ValueError(f"{source} is not well-formed XML: {error}") from None
+        raise MalformedXmlError(f"{source} is not well-formed XML: {error}") from None
 
 
 # The root tag's `model` attribute, to tell a model named "MuJoCo Model" from an unnamed one.

@@ -48,6 +48,14 @@ caught('bad_enum', lambda: model.worldbody.add('geom', type='blob'), ValueError)
 model.worldbody.add('body', name='dup')
 caught('duplicate_name', lambda: model.worldbody.add('body', name='dup'), ValueError)
 caught('find_namespace', lambda: model.find('nosuch', 'x'), ValueError)
+caught('xml_malformed', lambda: mjcf.from_xml_string(
+    "<mujoco><worldbody><body name='a'></worldbody></mujoco>"), SyntaxError)
+caught('xml_unknown_attribute', lambda: mjcf.from_xml_string(
+    "<mujoco><worldbody><body foo='1'/></worldbody></mujoco>"), AttributeError)
+caught('xml_unknown_element', lambda: mjcf.from_xml_string(
+    "<mujoco><worldbody><nosuch/></worldbody></mujoco>"), KeyError)
+caught('xml_bad_value', lambda: mjcf.from_xml_string(
+    "<mujoco><worldbody><geom size='a'/></worldbody></mujoco>"), ValueError)
 env = suite.load('cartpole', 'balance', task_kwargs={'random': 0})
 env.reset()
 physics = env.physics
@@ -69,6 +77,8 @@ record('hasattr_binding', hasattr(environment.physics.bind(environment.task.box.
 """
 
 
-@pytest.mark.dm_control_api("mjcf.Physics.bind", "composer.Entity.attach", "suite.load")
+@pytest.mark.dm_control_api(
+    "mjcf.Physics.bind", "composer.Entity.attach", "suite.load", "mjcf.from_xml_string"
+)
 def test_mistakes_raise_the_exceptions_dm_control_raises(differential):
     differential.assert_same(PROGRAM, "error_types")
