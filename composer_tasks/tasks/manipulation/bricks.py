@@ -390,7 +390,8 @@ class Stack(_BrickTask):
 
     def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
-        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
+        # NumPy's float64, as dm_control's `np.mean` (the time step's reward type).
+        return np.float64(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
 
     def snapshot_state(self) -> dict:
         """The bricks' inertial record and this episode's goal order."""
@@ -472,7 +473,7 @@ class Reassemble(_BrickTask):
     def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         # No coarse shaping: it would discourage taking the initial stack apart.
-        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
+        return np.float64(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
 
     def snapshot_state(self) -> dict:
         """The bricks' inertial record and this episode's initial and goal orders."""
