@@ -125,7 +125,7 @@ _COLOR_NOT_BETWEEN_0_AND_1 = "All values in `color` must be between 0 and 1, got
 STACKED_OFFSET_M = BRICK_HEIGHT_M
 
 
-class DuploObservables(composer.Observables):
+class DuploObservables(composer.Observables, composer.FreePropObservableMixin):
     """Pose and motion of the brick's bounding box centre, world frame: position (m,
     (3,)), orientation (w-x-y-z, (4,)), linear (m/s) and angular (rad/s) velocity
     ((3,) each), and the force (N, (3,), site frame) the brick transmits."""

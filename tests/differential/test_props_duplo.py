@@ -55,6 +55,7 @@ CONFIGURATIONS = [(False, False), (False, True), (True, False), (True, True)]
 for easy_align, flanges in CONFIGURATIONS:
     describe(f'{easy_align}_{flanges}', easy_align=easy_align, flanges=flanges,
              variation=0.5, color=(0.2, 0.4, 0.6))
+record('mixin', isinstance(duplo.Duplo().observables, composer.FreePropObservableMixin))
 record('table', [tuple(duplo._STUD_SIZE_PARAMS[duplo._StudParams(e, f)])
                  for e, f in CONFIGURATIONS])
 try:
