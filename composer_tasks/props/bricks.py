@@ -163,8 +163,9 @@ class Duplo(composer.Entity):
       variation: 0 gives every episode the configuration's lower-quartile stud
         radius (separation at about 10 N); 1 draws it uniformly between the radii
         that separate at 6 N and 18 N; values in between shrink that range
-        towards the lower quartile. Each episode draws one number either way, as
-        dm_control's does.
+        towards the lower quartile (and larger ones widen it, as in dm_control, as
+        long as the radii stay positive). Each episode draws one number either
+        way, as dm_control's does.
       color: (r, g, b) in [0, 1], of every part but the invisible base box.
       name: the entity's (model's) name. This project's own, keyword only.
       vertex_sites: add sites at the 8 corners of the bounding box (the lift
@@ -186,8 +187,8 @@ class Duplo(composer.Entity):
         vertex_sites: bool = False,
     ) -> None:
         variation = float(variation)
-        if not 0.0 <= variation <= 1.0:
-            raise ValueError(f"variation must be in [0, 1], got {variation!r}")
+        if not np.isfinite(variation):
+            raise ValueError(f"variation must be a finite number, got {variation!r}")
         if not all(0 <= value <= 1 for value in color):
             raise ValueError(_COLOR_NOT_BETWEEN_0_AND_1.format(color))
         if len(color) != 3:
@@ -203,6 +204,11 @@ class Duplo(composer.Entity):
             offset + variation * sizes.minimum,
             offset + variation * sizes.maximum,
         )
+        if min(self._radius_range) <= 0:
+            raise ValueError(
+                f"variation {variation!r} gives stud radii {self._radius_range} m; they must "
+                "be positive"
+            )
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.option.disableflags |= _DISABLED_COLLISION_FLAGS
@@ -460,12 +466,8 @@ class Duplo(composer.Entity):
         """Sets the colliding studs' radius (m) in the spec (the model recompiles at
         the next reset)."""
         radius = float(radius)
-        low, high = 0.9 * self._sizes.minimum, 1.1 * self._sizes.maximum
-        if not low <= radius <= high:
-            raise ValueError(
-                f"stud radius must be within 10% of [{self._sizes.minimum}, "
-                f"{self._sizes.maximum}] m (this brick's configuration), got {radius!r}"
-            )
+        if not (np.isfinite(radius) and radius > 0):
+            raise ValueError(f"stud radius must be a positive number of metres, got {radius!r}")
         if radius == self._stud_radius:
             return
         for stud in self._studs:

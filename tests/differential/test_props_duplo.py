@@ -62,6 +62,10 @@ try:
     duplo.Duplo(color=(1.0, 0.0, 2.0))
 except ValueError as error:
     record('color_error', str(error))
+for variation in (2.0, -0.5):
+    wide = duplo.Duplo(variation=variation)
+    wide.initialize_episode_mjcf(np.random.RandomState(7))
+    record(f'radius_{variation}', mjcf.Physics.from_mjcf_model(wide.mjcf_model).model.geom_size[6])
 unseeded = duplo.Duplo()
 record('built_radius', mjcf.Physics.from_mjcf_model(unseeded.mjcf_model).model.geom_size[6])
 for easy_align, flanges in [(False, True), (True, False)]:
