@@ -92,6 +92,7 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.manipulation.shared.arenas": "composer_tasks.arenas.table",
     "dm_control.manipulation.shared": "composer_tasks.tasks.manipulation.shared",
     "dm_control.entities.props.duplo": "composer_tasks.props.bricks",
+    "dm_control.entities.props.duplo.utils": "composer_tasks.props.duplo_utils",
     # Each Control Suite domain module: `from dm_control.suite import cartpole`.
     **{
         f"dm_control.suite.{domain}": f"suites.{domain}"

@@ -246,7 +246,8 @@ _DEFAULT_COMPILER = dict(
 
 
 # PyMJCF's merge of an attached model's <option> into the root's (dm_control's
-# schema.xml: conflict_behavior "min" and "max"); flags are left to MuJoCo.
+# schema.xml: conflict_behavior "min" and "max"); a <flag> the child sets applies
+# to the root too (see `merge_options`).
 _OPTION_MIN_FIELDS = ("timestep", "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance")
 _OPTION_MAX_FIELDS = (
     "iterations",
@@ -279,6 +280,12 @@ def merge_options(top_spec: Any, child_spec: Any) -> None:
         if getattr(child_spec.compiler, bound) == 0 and getattr(top_spec.compiler, bound) > 0:
             setattr(child_spec.compiler, bound, getattr(top_spec.compiler, bound))
     child, root = child_spec.option, top_spec.option
+    # A flag the child turns off (on) is turned off (on) in the whole model, as
+    # PyMJCF merges <flag> attributes (dm_control's Duplo brick turns off native
+    # convex collision this way); MjSpec's attach would drop it.
+    for field in ("disableflags", "enableflags"):
+        setattr(root, field, getattr(root, field) | getattr(child, field))
+        setattr(child, field, 0)
     for field in dir(_DEFAULT_OPTION):
         if field.startswith("_") or field in _OPTION_KEPT_FIELDS:
             continue

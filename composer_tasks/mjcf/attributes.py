@@ -1125,6 +1125,26 @@ def _equality(
     return table
 
 
+def _equality_data(start: int, size: int) -> Custom:
+    """`size` numbers of an equality's `data` from `start` (one number reads as a
+    float). Fewer may be given, as MJCF reads them: they fill the leading entries."""
+
+    def getter(handle: Handle) -> Any:
+        values = np.array(handle._mjs.data[start : start + size])
+        values.flags.writeable = False
+        return float(values[0]) if size == 1 else values
+
+    def setter(handle: Handle, value: Any) -> None:
+        values = _numbers(value)
+        if not 1 <= values.size <= size:
+            raise ValueError(f"expected 1 to {size} numbers, got {value!r}")
+        data = np.array(handle._mjs.data)
+        data[start : start + values.size] = values
+        handle._mjs.data = data
+
+    return Custom(getter, setter, ("data",))
+
+
 _KEY = _named(
     time=Number("time"),
     qpos=FlatArray("qpos"),
@@ -1610,7 +1630,13 @@ ELEMENT_ATTRIBUTES = {
     "element_plugin": _ELEMENT_PLUGIN,
     "pair": _PAIR,
     "exclude": _EXCLUDE,
-    "weld": _equality("body1", "body2", "body"),
+    "weld": {
+        **_equality("body1", "body2", "body"),
+        # MuJoCo's weld data (its XML reader): anchor, relpose (pos, quat), torquescale.
+        "anchor": _equality_data(0, 3),
+        "relpose": _equality_data(3, 7),
+        "torquescale": _equality_data(10, 1),
+    },
     "connect": _equality("body1", "body2", "body", "anchor", 3),
     "equality_joint": _equality("joint1", "joint2", "joint", "polycoef", 5),
     "key": _KEY,

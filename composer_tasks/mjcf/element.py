@@ -1433,6 +1433,12 @@ def _equality_adder(equality_type: Any, between_bodies: bool) -> Callable[[Any, 
         equality.type = equality_type
         if between_bodies:
             equality.objtype = mujoco.mjtObj.mjOBJ_BODY
+        if equality_type == mujoco.mjtEq.mjEQ_WELD:
+            # MjSpec's default data starts with a joint coupling's polycoef (0 1 0 ...);
+            # MuJoCo's XML reader (so PyMJCF) gives a weld no anchor offset.
+            data = np.array(equality.data)
+            data[:3] = 0.0
+            equality.data = data
         return equality
 
     return add

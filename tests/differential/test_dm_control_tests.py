@@ -172,6 +172,23 @@ def test_documented_differences_are_deselected_by_exact_id(tmp_path):
     assert "1 passed, 1 deselected" in completed.stdout
 
 
+def test_a_documented_difference_is_not_run_and_leaves_the_count(tmp_path, monkeypatch):
+    # As staged by the runner: the conftest.py that deselects documented differences.
+    (tmp_path / "conftest.py").write_text(dm_control_tests._CONFTEST.format(limit=60))
+    package = tmp_path / dm_control_tests.PACKAGE / "area"
+    package.mkdir(parents=True)
+    (package / "probe_test.py").write_text(
+        "def test_kept():\n    assert True\n\n\ndef test_documented():\n    assert False\n"
+    )
+    monkeypatch.setattr(
+        dm_control_tests,
+        "DOCUMENTED_DIFFERENCES",
+        {"area/probe_test.py::test_documented": "a reason"},
+    )
+    result = dm_control_tests.run_file(str(tmp_path), "area/probe_test.py", 120)
+    assert (result.passed, result.failed, result.documented) == (1, 0, 1)
+
+
 def test_imported_modules():
     source = "import os\nfrom dm_control.composer import hooks_test_utils as h, mjcf\n"
     assert dm_control_tests.imported_modules(source) == {

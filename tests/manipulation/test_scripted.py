@@ -2,7 +2,7 @@
 the hand, the bricks and the rewards work together.
 
 Success rates over seeds 0-9 are recorded in docs/manipulation.md (reach_site
-10/10, lift_brick 10/10, stack_2_bricks 8/10). The stacking checks use seeds on
+10/10, lift_brick 10/10, stack_2_bricks 6/10). The stacking checks use seeds on
 which the script snaps the bricks; the simulation is deterministic, so they stay
 fixed.
 """
@@ -97,7 +97,8 @@ def test_lift_brick_reaches_full_reward_on_every_seed():
 
 @pytest.mark.slow
 def test_stack_2_bricks_snaps_on_most_seeds():
-    # The recorded rate: the brick snaps (last reward 1.0) on 8 of seeds 0-9.
+    # The recorded rate: the brick snaps (last reward 1.0) on 6 of seeds 0-9 with
+    # dm_control's brick (8 with the earlier radii tuned without its collision flags).
     solved = 0
     for seed in range(10):
         env, controller, timestep = _controller("stack_2_bricks_features", seed=seed)
@@ -106,7 +107,7 @@ def test_stack_2_bricks_snaps_on_most_seeds():
             scripted.stack_waypoints(controller, env.task, top, bottom), timestep
         )
         solved += rewards[-1] >= 0.99
-    assert solved >= 8
+    assert solved >= 6
 
 
 def test_controller_rejects_a_task_without_an_arm():

@@ -212,8 +212,14 @@ class PropPlacer(Initializer):
             while data.time - start_time < self._max_settle_time:
                 # One step per check, as dm_control settles.
                 physics.step()
-                data.qpos[others_qpos] = held_qpos
-                data.qvel[others_dof] = held_qvel
+                if others_qpos.size:
+                    data.qpos[others_qpos] = held_qpos
+                    data.qvel[others_dof] = held_qvel
+                    # dm_control restores the held joints through a binding, which
+                    # marks its physics dirty, so its next read (the props' qacc)
+                    # runs `forward()` first: the rest test reads the accelerations
+                    # at the restored state, and the next step starts from there.
+                    physics.forward()
                 if len(self._prop_dofs) == 0:
                     return True
                 rested = (

@@ -368,11 +368,15 @@ class Stack(_BrickTask):
     def desired_order(self) -> np.ndarray:
         return self._desired_order.copy()
 
-    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        # Drawn here, before the bricks draw their stud radii, as dm_control draws it.
         if self._randomize_order:
             self._desired_order = random_state.choice(
                 self._num_bricks, size=self._target_height, replace=False
             )
+
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        if self._randomize_order:
             self.fix_to_table(physics, None)  # Last episode's bottom brick is light again.
         self._brick_placer(physics, random_state)
         if self._randomize_order:
@@ -390,7 +394,8 @@ class Stack(_BrickTask):
 
     def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
-        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
+        # NumPy's float64, as dm_control's `np.mean` (the time step's reward type).
+        return np.float64(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.1)))
 
     def snapshot_state(self) -> dict:
         """The bricks' inertial record and this episode's goal order."""
@@ -441,13 +446,18 @@ class Reassemble(_BrickTask):
     def desired_order(self) -> np.ndarray:
         return self._desired_order.copy()
 
-    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        # dm_control's draws, here before the bricks draw their stud radii, as there:
+        # the last episode's initial stack shuffled in place; the goal keeps its
+        # (fixed) bottom brick and reverses the rest, which are then shuffled.
         if self._randomize_order:
-            # A random initial stack; the goal keeps its (fixed) bottom brick and
-            # puts the others in another random order.
-            self._initial_order = random_state.permutation(len(self._bricks))
-            self._desired_order = self._initial_order.copy()
-            self._desired_order[1:] = random_state.permutation(self._initial_order[1:])
+            random_state.shuffle(self._initial_order)
+        self._desired_order[0] = self._initial_order[0]
+        self._desired_order[1:] = self._initial_order[-1:0:-1]
+        if self._randomize_order:
+            random_state.shuffle(self._desired_order[1:])
+
+    def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         build_stack(
             physics,
             self._bricks,
@@ -472,7 +482,7 @@ class Reassemble(_BrickTask):
     def get_reward(self, physics: Physics) -> float:
         pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
         # No coarse shaping: it would discourage taking the initial stack apart.
-        return float(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
+        return np.float64(np.mean(self.pairwise_rewards(physics, pairs, close_coef=0.0)))
 
     def snapshot_state(self) -> dict:
         """The bricks' inertial record and this episode's initial and goal orders."""
