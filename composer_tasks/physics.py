@@ -587,6 +587,30 @@ class Binding:
             physics._dirty = True
 
 
+def check_equality_anchors(spec: mujoco.MjSpec) -> None:
+    """Refuses a `connect` equality between bodies whose anchor was never set.
+
+    MuJoCo's schema requires one (so PyMJCF's compile raises); MjSpec would compile it
+    with its default data, an anchor 1 m along y, silently. `composer_tasks.mjcf`
+    leaves an unset anchor NaN, found here before compiling.
+
+    Raises:
+      ValueError: naming the equality.
+    """
+    for index, equality in enumerate(spec.equalities):
+        if equality.type != mujoco.mjtEq.mjEQ_CONNECT:
+            continue
+        if equality.objtype == mujoco.mjtObj.mjOBJ_SITE:
+            continue
+        if np.any(np.isnan(np.asarray(equality.data)[:3])):
+            name = equality.name or f"equalities[{index}] (unnamed)"
+            raise ValueError(
+                f"connect equality {name!r} between bodies {equality.name1!r} and "
+                f"{equality.name2!r} has no anchor: one of (site1, site2), (body1, anchor) "
+                "must be specified, as MuJoCo's schema requires"
+            )
+
+
 def _compile_xml_string(
     xml_string: Union[str, bytes], assets: Optional[Dict[str, bytes]]
 ) -> Tuple[Optional[mujoco.MjSpec], mujoco.MjModel]:
@@ -679,6 +703,7 @@ class Physics:
         """Compiles `spec` (a `mujoco.MjSpec`) and returns a Physics that keeps it."""
         if not isinstance(spec, mujoco.MjSpec):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
+        check_equality_anchors(spec)
         model = spec.compile()
         physics = cls(model, mujoco.MjData(model), spec=spec)
         physics._forward_unchecked()
@@ -725,6 +750,7 @@ class Physics:
         if not os.path.exists(path):
             raise FileNotFoundError(f"no MJCF file at {path!r}")
         spec = mujoco.MjSpec.from_file(path)
+        check_equality_anchors(spec)
         self._reload(spec, spec.compile())
 
     def _reload(self, spec: Optional[mujoco.MjSpec], model: mujoco.MjModel) -> None:

@@ -1439,6 +1439,13 @@ def _equality_adder(equality_type: Any, between_bodies: bool) -> Callable[[Any, 
             data = np.array(equality.data)
             data[:3] = 0.0
             equality.data = data
+        elif equality_type == mujoco.mjtEq.mjEQ_CONNECT:
+            # A connect between bodies needs its anchor (MuJoCo's schema, so PyMJCF's
+            # compile, refuses one without); unset, it is NaN, which the compile refuses
+            # (`physics.check_equality_anchors`) rather than MjSpec's default (0 1 0).
+            data = np.array(equality.data)
+            data[:3] = np.nan
+            equality.data = data
         return equality
 
     return add

@@ -59,6 +59,7 @@ class Physics(physics_module.Physics):
         if not isinstance(mjcf_model, root_module.RootElement):
             raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
         spec = mjcf_model._top_spec()
+        physics_module.check_equality_anchors(spec)
         self._reload(spec, spec.compile())
 
     def _model_changed(self) -> None:

@@ -73,12 +73,25 @@ foreign = other.worldbody.add('body', name='zz')
 caught('bind_foreign', lambda: environment.physics.bind(foreign).xpos, KeyError)
 caught('bind_attribute', lambda: environment.physics.bind(environment.task.box.joint).nosuch,
        AttributeError)
+linked = mjcf.RootElement()
+for name, height in (('a', 1.0), ('b', 2.0)):
+    body = linked.worldbody.add('body', name=name, pos=[0, 0, height])
+    body.add('freejoint')
+    body.add('geom', size=[0.1])
+linked.equality.add('connect', body1='a', body2='b')
+caught('connect_without_anchor', lambda: mjcf.Physics.from_mjcf_model(linked), ValueError)
+linked.equality.connect[0].anchor = [0, 0, 0.5]
+record('connect_anchor', mjcf.Physics.from_mjcf_model(linked).model.eq_data[0][:3])
 record('hasattr_binding', hasattr(environment.physics.bind(environment.task.box.joint), 'nosuch'))
 """
 
 
 @pytest.mark.dm_control_api(
-    "mjcf.Physics.bind", "composer.Entity.attach", "suite.load", "mjcf.from_xml_string"
+    "mjcf.Physics.bind",
+    "composer.Entity.attach",
+    "suite.load",
+    "mjcf.from_xml_string",
+    "mjcf.Physics.from_mjcf_model",
 )
 def test_mistakes_raise_the_exceptions_dm_control_raises(differential):
     differential.assert_same(PROGRAM, "error_types")
