@@ -297,7 +297,7 @@ for initial, desired in ((True, True), (False, True)):
 """
 
 
-@_MARK.dm_control_api("manipulation.bricks.Reassemble")
+@_MARK.dm_control_api("manipulation.ALL:reassemble_5_bricks_random_order_features")
 def test_reassemble_order_randomisations_as_dm_control(differential):
     differential.assert_same(REASSEMBLE_PROGRAM, "reassemble_orders", timeout_s=300)
 

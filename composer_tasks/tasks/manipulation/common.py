@@ -126,8 +126,9 @@ def observable_options(category_settings: Any) -> dict[str, Any]:
     if isinstance(category_settings, Mapping):
         return dict(category_settings)
     as_dict = getattr(category_settings, "_asdict", None)
-    if callable(as_dict):
-        return dict(as_dict())
+    options = as_dict() if callable(as_dict) else None
+    if isinstance(options, Mapping):
+        return dict(options)
     raise TypeError(
         "observation settings must hold a mapping or an ObservableSpec per category, got "
         f"{category_settings!r}"
