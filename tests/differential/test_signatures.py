@@ -89,12 +89,6 @@ EXCEPTIONS: dict[str, str] = {
         f"{_OTHER_CHANGE}: takes *args/**kwargs here, so positional calls do not bind "
         "by name; dm_control's `tracking_cameras` is missing"
     ),
-    "dm_control.locomotion.walkers.legacy_base.Walker": (
-        "not yet matched: dm_control's abstract legacy walker has a `_build(initializer)` "
-        "that its subclasses call first; here legacy walkers finish their build with "
-        "`_init_legacy(marker_geoms, rangefinder_sensors, initializer)`, and a dm_control "
-        "subclass calling `super()._build(initializer)` raises NotImplementedError"
-    ),
     "dm_control.mjcf.namescope.NameScope": (
         "dm_control's NameScope(name, mjcf_model, model_dir, assets) is its XML "
         "model's private namespace record; here a scope over one MjSpec model(model), "
@@ -322,3 +316,84 @@ record("root_xy_at_origin", bool(np.allclose(root[:2], 0.0, atol=1e-6)))
 @_MARK.dm_control_api("locomotion.tasks.Escape", "locomotion.tasks.Escape.initialize_episode")
 def test_escape_keeps_and_ignores_its_spawn_arguments_as_dm_control(differential):
     differential.assert_same(ESCAPE_PROGRAM, "escape_spawn", timeout_s=300)
+
+
+LEGACY_WALKER_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.locomotion.arenas import floors
+from dm_control.locomotion.walkers import legacy_base
+
+
+class Hinged(legacy_base.Walker):
+    # A dm_control-style legacy walker: super()._build(initializer) first.
+
+    def _build(self, initializer=None):
+        super()._build(initializer)
+        self._mjcf_root = mjcf.RootElement(model="hinged")
+        torso = self._mjcf_root.worldbody.add("body", name="torso", pos=[0, 0, 0.3])
+        torso.add("geom", name="torso", type="sphere", size=[0.1])
+        leg = torso.add("body", name="leg")
+        self._hinge = leg.add("joint", name="hip", type="hinge", axis=[0, 1, 0], range=[-1, 1])
+        leg.add("geom", name="leg", type="capsule", fromto=[0, 0, 0, 0, 0, -0.2], size=[0.03])
+        self._motor = self._mjcf_root.actuator.add(
+            "motor", name="hip", joint=self._hinge, ctrlrange=[-1, 1], ctrllimited=True)
+        self._camera = torso.add("camera", name="egocentric", pos=[0.1, 0, 0])
+
+    @property
+    def mjcf_model(self):
+        return self._mjcf_root
+
+    @property
+    def root_body(self):
+        return self._mjcf_root.find("body", "torso")
+
+    @property
+    def observable_joints(self):
+        return [self._hinge]
+
+    @property
+    def actuators(self):
+        return [self._motor]
+
+    @property
+    def end_effectors(self):
+        return [self._mjcf_root.find("body", "leg")]
+
+    @property
+    def egocentric_camera(self):
+        return self._camera
+
+    @property
+    def ground_contact_geoms(self):
+        return [self._mjcf_root.find("geom", "leg")]
+
+
+class SetHip:
+    def initialize_pose(self, physics, walker, random_state):
+        physics.bind(walker.observable_joints).qpos = random_state.uniform(-0.5, 0.5)
+
+
+for label, walker in (("default", Hinged()), ("positional", Hinged(SetHip())),
+                      ("list", Hinged([SetHip(), SetHip()]))):
+    arena = floors.Floor()
+    arena.add_free_entity(walker)
+    physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
+    physics.bind(walker.observable_joints).qpos = 0.9
+    walker.reinitialize_pose(physics, np.random.RandomState(4))
+    record(f"{label}/hip", physics.bind(walker.observable_joints).qpos)
+    walker.apply_action(physics, [0.25], np.random.RandomState(0))
+    record(f"{label}/ctrl", physics.data.ctrl)
+    spec = walker.action_spec
+    record(f"{label}/action_spec", [spec.shape, spec.minimum, spec.maximum, spec.name])
+"""
+
+
+@_MARK.dm_control_api(
+    "locomotion.walkers.legacy_base.Walker",
+    "locomotion.walkers.legacy_base.Walker.reinitialize_pose",
+    "locomotion.walkers.legacy_base.Walker.apply_action",
+    "locomotion.walkers.legacy_base.Walker.action_spec",
+)
+def test_a_dm_control_style_legacy_walker_builds_with_its_initializers(differential):
+    differential.assert_same(LEGACY_WALKER_PROGRAM, "legacy_walker_initializer")
