@@ -757,16 +757,20 @@ class RandomMazeWithTargets(MazeWithTargets):
       x_cells, y_cells: grid size in cells (odd, as labmaze requires).
       xy_scale: side of a cell, metres.
       z_height: wall height, metres.
-      max_rooms, room_min_size, room_max_size, max_variations, simplify,
-        extra_connection_probability: labmaze's `RandomMaze` parameters.
+      max_rooms, room_min_size, room_max_size, max_variations, simplify:
+        labmaze's `RandomMaze` parameters.
       spawns_per_room: spawn cells per room (at least 1; dm_control's default, 0,
         leaves no spawn cell for a walker).
       targets_per_room: targets per room.
       skybox_texture, wall_textures, floor_textures, aesthetic: as
         `MazeWithTargets`.
+      name: the arena's name.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
+      extra_connection_probability: labmaze's `RandomMaze` parameter.
       target_radius: sphere radius, metres.
       target_height: height of the sphere centres above the floor, metres.
-      name: the arena's name.
     """
 
     def _build(  # type: ignore[override]
@@ -782,14 +786,15 @@ class RandomMazeWithTargets(MazeWithTargets):
         targets_per_room: int = 1,
         max_variations: int = _MAX_VARIATIONS,
         simplify: bool = _SIMPLIFY,
-        extra_connection_probability: float = _EXTRA_CONNECTION_PROBABILITY,
         skybox_texture: composer.Entity | None = None,
         wall_textures: Any = None,
         floor_textures: composer.Entity | None = None,
         aesthetic: str = "default",
+        name: str = "random_maze",
+        *,
+        extra_connection_probability: float = _EXTRA_CONNECTION_PROBABILITY,
         target_radius: float = 0.3,
         target_height: float = 0.5,
-        name: str = "random_maze",
     ) -> None:
         if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 1:
             raise ValueError(f"spawns_per_room must be an int >= 1, got {spawns_per_room!r}")

@@ -44,10 +44,13 @@ class RunThroughCorridor(walker_task.WalkerTask):
       contact_termination: end the episode when a non-foot geom touches the ground.
       terminate_at_height: end the episode when an end effector's world z is below
         this (metres; the default -0.5 m catches falls into gaps). None disables it.
-      min_root_height: end the episode when the root body's world z is below this
-        (metres). None (the default, as published) disables it.
       physics_timestep, control_timestep: seconds; the control one must be a
         multiple of the physics one.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
+      min_root_height: end the episode when the root body's world z is below this
+        (metres). None (the default, as published) disables it.
       enable_egocentric_camera: True (dm_control's behaviour) enables the walker's
         egocentric camera observable, which renders at every step; False leaves it
         off, so that the task needs no renderer.
@@ -62,9 +65,10 @@ class RunThroughCorridor(walker_task.WalkerTask):
         target_velocity: float = 3.0,
         contact_termination: bool = True,
         terminate_at_height: float | None = -0.5,
-        min_root_height: float | None = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
+        *,
+        min_root_height: float | None = None,
         enable_egocentric_camera: bool = True,
     ) -> None:
         if not np.isfinite(target_velocity) or target_velocity <= 0:

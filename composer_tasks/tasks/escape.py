@@ -174,6 +174,9 @@ class Escape(walker_task.WalkerTask):
       walker: a free walker (composer_tasks.walkers API).
       arena: a `Bowl` (or an arena with `ground_geoms`, `terrain_half_size`,
         `regenerate(random_state)` and `write_terrain(physics)`).
+      walker_spawn_position, walker_spawn_rotation: accepted and kept, as in
+        dm_control, which stores them and never reads them: the walker always
+        starts above the bowl's centre in a random orientation, whatever they say.
       physics_timestep, control_timestep: seconds.
 
     Observation `walker/origin` (an observable the task adds to the walker's, as
@@ -187,6 +190,8 @@ class Escape(walker_task.WalkerTask):
         self,
         walker: Walker,
         arena: Bowl,
+        walker_spawn_position: walker_task.Evaluable = (0, 0, 0),
+        walker_spawn_rotation: walker_task.Evaluable = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
     ) -> None:
@@ -196,6 +201,9 @@ class Escape(walker_task.WalkerTask):
             )
         self._walker = walker
         self._arena = arena
+        # dm_control 1.0.50 escape.py keeps both and its episodes ignore them.
+        self._walker_spawn_position = walker_spawn_position
+        self._walker_spawn_rotation = walker_spawn_rotation
         walker_state.attach_walker(arena, walker)
         walker_state.enable_proprioception(walker)
         # dm_control's escape task observes the egocentric camera too (of a walker

@@ -43,6 +43,12 @@ class GoToTarget(walker_task.WalkerTask):
       arena: a floor with `size` (half-lengths x, y in metres) and ground geoms.
       moving_target: move the target after `steps_before_moving_target` rewarded
         control steps.
+      target_relative: with `moving_target`, each move places the target at the
+        walker's root (x, y) plus an offset drawn uniformly from
+        [-target_relative_dist, target_relative_dist] on each axis, instead of a
+        draw from `target_spawn_position` (as dm_control; the first target of an
+        episode is always drawn from `target_spawn_position`).
+      target_relative_dist: metres (>= 0), the half-width of that offset's square.
       steps_before_moving_target: int >= 1.
       distance_tolerance: metres.
       target_spawn_position: None (uniform over the default spawn region, see
@@ -50,6 +56,9 @@ class GoToTarget(walker_task.WalkerTask):
       walker_spawn_position: likewise, for the walker.
       walker_spawn_rotation: None, a yaw in radians, or a variation producing one.
       physics_timestep, control_timestep: seconds.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
       spawn_over_whole_floor: opt-in. False (dm_control's default): the default
         spawn region is x, y uniform in [-size/2, size/2], the inner half of the
         floor (`size` holds half-lengths). True: uniform over the whole floor but a
@@ -67,6 +76,8 @@ class GoToTarget(walker_task.WalkerTask):
         walker: Walker,
         arena: Floor,
         moving_target: bool = False,
+        target_relative: bool = False,
+        target_relative_dist: float = 1.5,
         steps_before_moving_target: int = 10,
         distance_tolerance: float = DEFAULT_DISTANCE_TOLERANCE_TO_TARGET,
         target_spawn_position: walker_task.Evaluable = None,
@@ -74,6 +85,7 @@ class GoToTarget(walker_task.WalkerTask):
         walker_spawn_rotation: walker_task.Evaluable = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
+        *,
         spawn_over_whole_floor: bool = False,
     ) -> None:
         steps = steps_before_moving_target
@@ -82,6 +94,11 @@ class GoToTarget(walker_task.WalkerTask):
         if not distance_tolerance > 0:
             raise ValueError(
                 f"distance_tolerance must be positive metres, got {distance_tolerance!r}"
+            )
+        relative_dist = float(target_relative_dist)
+        if not (np.isfinite(relative_dist) and relative_dist >= 0):
+            raise ValueError(
+                f"target_relative_dist must be finite metres >= 0, got {target_relative_dist!r}"
             )
         self._walker = walker
         self._arena = arena
@@ -99,6 +116,8 @@ class GoToTarget(walker_task.WalkerTask):
         self._walker_spawn_position = walker_spawn_position
         self._walker_spawn_rotation = walker_spawn_rotation
         self._moving_target = bool(moving_target)
+        self._target_relative = bool(target_relative)
+        self._target_relative_dist = relative_dist
         self._steps_before_moving_target = int(steps_before_moving_target)
         self._distance_tolerance = float(distance_tolerance)
         self._rewarded_steps = 0
@@ -161,7 +180,14 @@ class GoToTarget(walker_task.WalkerTask):
     def after_step(self, physics: Physics, random_state: np.random.RandomState) -> None:
         self._failure_termination = self._fall_detector.has_fallen(physics)
         if self._moving_target and self._rewarded_steps >= self._steps_before_moving_target:
-            target_xy = self._random_floor_point(self._target_spawn_position, random_state)
+            if self._target_relative:
+                # dm_control go_to_target.py: one uniform draw of (x, y) in the square
+                # of half-width target_relative_dist, added to the root's (x, y).
+                half_width = np.full(2, self._target_relative_dist)
+                root_xy = walker_state.root_position(physics, self._walker)[:2]
+                target_xy = root_xy + random_state.uniform(-half_width, half_width)
+            else:
+                target_xy = self._random_floor_point(self._target_spawn_position, random_state)
             physics.bind(self._target).pos = [target_xy[0], target_xy[1], 0.0]
             self._rewarded_steps = 0
 

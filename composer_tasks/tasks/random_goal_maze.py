@@ -83,9 +83,12 @@ class NullGoalMaze(walker_task.WalkerTask):
       enable_global_task_observables: add dm_control's global observables
         `maze_layout` (the entity layer), `absolute_position`,
         `absolute_orientation` (3 x 3) and `location_in_maze` (cell indices).
+      physics_timestep, control_timestep: seconds.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
       enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera
         (dm_control enables it; here it is opt-in, since it needs a renderer).
-      physics_timestep, control_timestep: seconds.
     """
 
     _arena: MazeWithTargets
@@ -101,9 +104,10 @@ class NullGoalMaze(walker_task.WalkerTask):
         aliveness_threshold: float = DEFAULT_ALIVE_THRESHOLD,
         contact_termination: bool = True,
         enable_global_task_observables: bool = False,
-        enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        *,
+        enable_egocentric_camera: bool = False,
     ) -> None:
         if getattr(walker, "is_planar", False):
             raise ValueError("maze tasks need a free (3-D) walker, not a planar one")
@@ -289,7 +293,8 @@ class RepeatSingleGoalMaze(NullGoalMaze):
       max_repeats: reaches after the first that respawn the walker.
       regenerate_maze_on_repeat: not supported here (dm_control rebuilds the
         maze's model mid-episode); True raises.
-      The other arguments are `NullGoalMaze`'s.
+      The other arguments are `NullGoalMaze`'s (`enable_egocentric_camera`
+      keyword-only).
     """
 
     def __init__(
@@ -306,10 +311,11 @@ class RepeatSingleGoalMaze(NullGoalMaze):
         contact_termination: bool = True,
         max_repeats: int = 0,
         enable_global_task_observables: bool = False,
-        enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         regenerate_maze_on_repeat: bool = False,
+        *,
+        enable_egocentric_camera: bool = False,
     ) -> None:
         if regenerate_maze_on_repeat:
             raise ValueError(
@@ -420,8 +426,11 @@ class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
       target_reward_scale: reward for reaching the main target.
       subtarget_reward_scale: reward for each subtarget's first touch.
       subtarget_colors: the subtargets' two checker colours (RGB in [0, 1]).
-      enable_egocentric_camera: this project's opt-in (see `NullGoalMaze`).
       The other arguments are `RepeatSingleGoalMaze`'s.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
+      enable_egocentric_camera: see `NullGoalMaze`.
     """
 
     def __init__(
@@ -441,6 +450,7 @@ class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
         contact_termination: bool = True,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        *,
         enable_egocentric_camera: bool = False,
     ) -> None:
         if (
@@ -561,11 +571,15 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
       target_type_proportions: relative frequency of each type.
       shuffle_target_builders: shuffle the builders each episode (types then
         get the proportions in the shuffled order).
+      The other arguments are `NullGoalMaze`'s.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
       observe_targets: add `target_positions`, the egocentric positions (metres)
         of the targets not yet reached, one row per target of the pool (zeros
         for reached or unused ones), and `targets_remaining`, 1.0 per target
         still to reach (this project's, not dm_control's, observables).
-      The other arguments are `NullGoalMaze`'s.
+      enable_egocentric_camera: see `NullGoalMaze`.
     """
 
     def __init__(
@@ -582,10 +596,11 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
         aliveness_reward: float = 0.0,
         aliveness_threshold: float = DEFAULT_ALIVE_THRESHOLD,
         contact_termination: bool = True,
-        observe_targets: bool = False,
-        enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        *,
+        observe_targets: bool = False,
+        enable_egocentric_camera: bool = False,
     ) -> None:
         super().__init__(
             walker,
@@ -780,10 +795,14 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
         `target_radius` (dm_control requires a builder; its suite's maze forage
         uses spheres of radius 0.4 m).
       target_reward_scale: reward per target.
-      observe_targets: as `ManyHeterogeneousGoalsMaze` (off by default, as
-        dm_control's, which has no such observables: this project's opt-in, for
-        an agent that forages without the egocentric camera).
       The other arguments are `NullGoalMaze`'s.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
+      observe_targets: as `ManyHeterogeneousGoalsMaze` (off by default, as
+        dm_control's, which has no such observables: this project's opt-in, for an
+        agent that forages without the egocentric camera).
+      enable_egocentric_camera: see `NullGoalMaze`.
     """
 
     def __init__(
@@ -798,10 +817,11 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
         aliveness_reward: float = 0.0,
         aliveness_threshold: float = DEFAULT_ALIVE_THRESHOLD,
         contact_termination: bool = True,
-        observe_targets: bool = False,
-        enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        *,
+        observe_targets: bool = False,
+        enable_egocentric_camera: bool = False,
     ) -> None:
         super().__init__(
             walker,

@@ -90,9 +90,12 @@ class TwoTouch(walker_task.WalkerTask):
       z_height: height of the target centre, metres (5.5 inches).
       target_area: (x, y) half-extents where targets go; empty for half the
         arena's size.
+      physics_timestep, control_timestep: seconds.
+
+    Keyword-only, this project's own (dm_control's parameters above keep its names
+    and order, so its positional calls bind the same here):
       enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera
         (dm_control enables it; here it is opt-in, since it needs a renderer).
-      physics_timestep, control_timestep: seconds.
     """
 
     def __init__(
@@ -112,9 +115,10 @@ class TwoTouch(walker_task.WalkerTask):
         reset_delay: float = 0.0,
         z_height: float = 0.14,
         target_area: Sequence[float] = (),
-        enable_egocentric_camera: bool = False,
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
+        *,
+        enable_egocentric_camera: bool = False,
     ) -> None:
         left, right = _hand_names(walker)
         self._walker = walker

@@ -40,6 +40,7 @@ from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 from composer_tasks.walkers import base
+from composer_tasks.walkers import initializers as walker_initializers
 
 # dm_control legacy_base: rangefinder readings are squashed as scale * tanh(d / scale),
 # with "no hit" (-1) read as infinitely far.
@@ -52,7 +53,45 @@ class LegacyWalker(base.Walker):
     """A walker with dm_control's legacy API (`prev_action`, `action_spec`, `aliveness`).
 
     Subclasses call `_set_parts` as every walker does, then `_init_legacy(...)`.
+    A subclass written for dm_control instead calls `super()._build(initializer)`
+    first, builds its `mjcf_model` and overrides the part properties (see
+    `base.Walker._parts_from_properties`); its legacy state is then set up when its
+    observables are built.
     """
+
+    def _build(self, initializer: Any = None) -> None:
+        """dm_control's legacy walker's build, which its subclasses call first.
+
+        Args:
+          initializer: a pose initializer or an iterable of them; None (dm_control's
+            default) is one `walkers.initializers.UprightInitializer`.
+        """
+        # dm_control legacy_base.py: any iterable is a sequence of initializers.
+        try:
+            self._pending_initializers = tuple(initializer)
+        except TypeError:
+            self._pending_initializers = (initializer or walker_initializers.UprightInitializer(),)
+
+    def _parts_from_properties(self) -> None:
+        """`base.Walker`'s, then, for a walker written as dm_control's (it called
+        `_build(initializer)` and overrides the part properties), the legacy state:
+        its initializers, no marker geoms, its model's rangefinder sensors."""
+        has_parts = "_root_body" in self.__dict__
+        super()._parts_from_properties()
+        if has_parts or "_prev_action" in self.__dict__:
+            return
+        pending = self.__dict__.get("_pending_initializers")
+        if pending is None:
+            raise TypeError(
+                f"{type(self).__name__} must call _set_parts and _init_legacy, or "
+                "super()._build(initializer) as dm_control's legacy walkers do, in _build"
+            )
+        rangefinders = [
+            sensor
+            for sensor in self._spec.sensors
+            if sensor.type == mujoco.mjtSensor.mjSENS_RANGEFINDER
+        ]
+        self._init_legacy((), rangefinders, list(pending))
 
     def _init_legacy(
         self,
@@ -215,6 +254,19 @@ class LegacyWalker(base.Walker):
         self._prev_action = prev_action.copy()
 
 
+def _sensor_component(sensor: Any, index: int, kind: str) -> observable.Observable:
+    """Component `index` of a 3-axis sensor's reading. A walker without that sensor
+    (one written as dm_control's may have none) gets an observable that raises when
+    evaluated, as dm_control's feature over no sensor does when enabled."""
+    if sensor is None:
+
+        def missing(physics: Physics) -> np.ndarray:
+            raise ValueError(f"this walker has no {kind} sensor to observe")
+
+        return observable.Generic(missing)
+    return observable.MJCFFeature("sensordata", sensor, index=index)
+
+
 def _geom_ids(physics: Physics, geoms: Sequence[Any]) -> set[int]:
     if not geoms:
         return set()
@@ -250,32 +302,32 @@ class RootMotionObservables(base.WalkerObservables):
     @composer.observable
     def veloc_forward(self) -> observable.Observable:
         """Forward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=0)
+        return _sensor_component(self._entity._velocimeter, 0, "velocimeter")
 
     @composer.observable
     def veloc_strafe(self) -> observable.Observable:
         """Leftward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=1)
+        return _sensor_component(self._entity._velocimeter, 1, "velocimeter")
 
     @composer.observable
     def veloc_up(self) -> observable.Observable:
         """Upward velocity of the root (m/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._velocimeter, index=2)
+        return _sensor_component(self._entity._velocimeter, 2, "velocimeter")
 
     @composer.observable
     def gyro_backward_roll(self) -> observable.Observable:
         """Angular velocity about the root's x axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=0)
+        return _sensor_component(self._entity._gyro, 0, "gyro")
 
     @composer.observable
     def gyro_rightward_roll(self) -> observable.Observable:
         """Angular velocity about the root's y axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=1)
+        return _sensor_component(self._entity._gyro, 1, "gyro")
 
     @composer.observable
     def gyro_anticlockwise_spin(self) -> observable.Observable:
         """Angular velocity about the root's z axis (rad/s), a scalar."""
-        return observable.MJCFFeature("sensordata", self._entity._gyro, index=2)
+        return _sensor_component(self._entity._gyro, 2, "gyro")
 
     @composer.observable
     def torso_xvel(self) -> observable.Observable:
@@ -320,6 +372,8 @@ class LegacyWalkerObservables(RootMotionObservables):
             )
             for body in entity._end_effectors
         ]
+        if not entity.end_effectors_pos_sensors:
+            return observable.Generic(_empty)  # (0,), as dm_control's reading of none.
         return observable.MJCFFeature("sensordata", list(entity.end_effectors_pos_sensors))
 
     @composer.observable

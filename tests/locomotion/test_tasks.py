@@ -691,3 +691,82 @@ def test_go_to_target_spawns_in_dm_controls_region_unless_whole_floor_is_asked()
         assert np.all(targets <= half) and np.any(targets > 0.8 * half)
     with pytest.raises(TypeError, match="spawn_over_whole_floor must be a bool"):
         go_to_target.GoToTarget(TinyWalker(), Floor(), spawn_over_whole_floor=1)
+
+
+# dm_control's positional parameters, in its order; this project's extras keyword-only.
+
+
+def test_corridor_binds_dm_controls_positional_timesteps():
+    # dm_control's order: walker_spawn_position, walker_spawn_rotation, target_velocity,
+    # contact_termination, terminate_at_height, physics_timestep, control_timestep.
+    task = corridors.RunThroughCorridor(
+        TinyWalker(),
+        Floor(),
+        (0.0, 0.0, 0.0),
+        None,
+        2.0,
+        True,
+        -0.5,
+        0.004,
+        0.02,
+        enable_egocentric_camera=False,
+    )
+    assert (task.physics_timestep, task.control_timestep) == (0.004, 0.02)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # One positional argument past dm_control's last one.
+        lambda: corridors.RunThroughCorridor(
+            TinyWalker(), Floor(), (0, 0, 0), None, 2.0, True, -0.5, 0.005, 0.025, None
+        ),
+        lambda: go_to_target.GoToTarget(
+            TinyWalker(), Floor(), False, False, 1.5, 10, 1.0, None, None, None, 0.005, 0.025, True
+        ),
+        lambda: mazes.RandomMazeWithTargets(
+            11, 11, 2.0, 2.0, 4, 3, 5, 1, 1, 10, True, None, None, None, "default", "m", 0.1
+        ),
+    ],
+    ids=["corridor", "go_to_target", "random_maze"],
+)
+def test_this_projects_extras_are_keyword_only(make):
+    with pytest.raises(TypeError, match="positional argument"):
+        make()
+
+
+def test_go_to_target_relative_target_lands_near_the_walker():
+    task = go_to_target.GoToTarget(
+        TinyWalker(),
+        Floor(),
+        moving_target=True,
+        target_relative=True,
+        target_relative_dist=0.25,
+        steps_before_moving_target=1,
+        distance_tolerance=50.0,
+        walker_spawn_position=(3.0, -2.0),
+    )
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    env.step(np.zeros(4))  # Rewarded once: the target moves at the next step.
+    first = task.target_position(env.physics)
+    for _ in range(3):
+        env.step(np.zeros(4))
+        root = env.physics.bind(task.walker.root_body).xpos
+        offset = task.target_position(env.physics)[:2] - root[:2]
+        assert np.all(np.abs(offset) <= 0.25)
+    assert not np.array_equal(task.target_position(env.physics), first)
+    with pytest.raises(ValueError, match="target_relative_dist"):
+        go_to_target.GoToTarget(TinyWalker(), Floor(), target_relative_dist=-1.0)
+
+
+def test_escape_keeps_its_spawn_arguments_and_starts_at_the_centre():
+    # As dm_control, which stores walker_spawn_position/rotation and never reads them.
+    roots = []
+    for spawn in (((0, 0, 0), None), ((3.0, 2.0, 0.0), 1.0)):
+        task = escape.Escape(TinyWalker(), escape.Bowl(), *spawn, 0.004, 0.02)
+        assert (task.physics_timestep, task.control_timestep) == (0.004, 0.02)
+        env = composer.Environment(task, random_state=0)
+        env.reset()
+        roots.append(np.array(env.physics.bind(task.walker.root_body).xpos))
+    np.testing.assert_array_equal(roots[0], roots[1])

@@ -328,3 +328,57 @@ def test_tags_and_unknown_names_as_dm_control():
         manipulation.load("nope")
     with pytest.raises(ValueError, match="valid names"):
         manipulation.make_task("nope")
+
+
+@pytest.mark.parametrize("initial, desired", [(True, True), (True, False), (False, True)])
+def test_reassemble_shuffles_its_orders_in_place_as_dm_control(initial, desired):
+    """dm_control's Reassemble shuffles the previous episode's initial order in place,
+    sets the goal to its bottom brick and the rest reversed, then shuffles the goal's
+    upper bricks: the episode's first draws, replayed here from a copy of the stream."""
+    from composer_tasks.arenas.table import Table
+    from composer_tasks.tasks.manipulation import bricks, common
+
+    settings = common.PERFECT_FEATURES
+    arm, hand = common.make_arm(settings), common.make_hand(settings)
+    # dm_control's positional order: num_bricks, randomize_initial_order,
+    # randomize_desired_order, obs_settings.
+    task = bricks.Reassemble(Table(), arm, hand, 3, initial, desired, settings)
+    assert ("desired_order" in task.task_observables) == desired
+    random_state = np.random.RandomState(4)
+    env = composer.Environment(task, random_state=random_state)
+    expected_initial = np.arange(3)
+    for _ in range(3):
+        replay = np.random.RandomState()
+        replay.set_state(random_state.get_state())
+        if initial:
+            replay.shuffle(expected_initial)
+        expected_desired = np.concatenate([expected_initial[:1], expected_initial[:0:-1]])
+        if desired:
+            replay.shuffle(expected_desired[1:])
+        env.reset()
+        np.testing.assert_array_equal(task.snapshot_state()["initial_order"], expected_initial)
+        np.testing.assert_array_equal(task.desired_order, expected_desired)
+
+
+def test_manipulation_tasks_take_dm_controls_observation_settings():
+    """dm_control's `manipulation.shared.observations` settings (an ObservableSpec per
+    category) work as this project's (a dict per category)."""
+    from composer_tasks.arenas.table import Table
+    from composer_tasks.tasks.manipulation import bricks, common
+    from composer_tasks.tasks.manipulation.shared import observations
+
+    dm_settings = observations.VISION
+    task = bricks.Reassemble(
+        Table(),
+        common.make_arm(dm_settings),
+        common.make_hand(dm_settings),
+        2,
+        False,
+        True,
+        dm_settings,
+    )
+    camera = task.task_observables["front_close"]
+    assert (camera.height, camera.width, camera.enabled) == (84, 84, True)
+    assert task.task_observables["desired_order"].enabled is False
+    with pytest.raises(TypeError, match="ObservableSpec per category"):
+        common.observable_options(3)

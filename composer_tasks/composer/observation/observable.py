@@ -296,17 +296,36 @@ class Generic(Observable):
     """An observable computed by `raw_observation_callable(physics)`.
 
     The callable may return anything `np.asarray` accepts; its shape and dtype must
-    not change during an episode.
+    not change during an episode. The options (module docstring) follow it in
+    dm_control's positional order; `enabled` is keyword-only (this project's:
+    dm_control sets it afterwards).
     """
 
-    def __init__(self, raw_observation_callable: Callable[[Any], Any], **options: Any):
+    def __init__(
+        self,
+        raw_observation_callable: Callable[[Any], Any],
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[[np.ndarray], Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        *,
+        enabled: bool | np.bool_ = False,
+    ):
         if not callable(raw_observation_callable):
             raise TypeError(
                 "raw_observation_callable must be a callable of the physics, got "
                 f"{type(raw_observation_callable).__name__}"
             )
         self._raw_callable = raw_observation_callable
-        super().__init__(**options)
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
 
     @property
     def raw_callable(self) -> Callable[[Any], Any]:
@@ -533,14 +552,22 @@ class MujocoFeature(Observable):
       kind: the name of a MjData array (`"qpos"`, `"xpos"`, `"sensordata"`, ...).
       feature_name: an element's full name, a list of them, or a callable of no
         arguments returning either (called whenever the observable is evaluated).
-      **options: the observable options (module docstring).
+      update_interval, buffer_size, delay, aggregator, corruptor: the observable
+        options (module docstring), in dm_control's positional order.
+      enabled: keyword-only (this project's; dm_control sets it afterwards).
     """
 
     def __init__(
         self,
         kind: str,
         feature_name: str | Sequence[str] | Callable[[], str | Sequence[str]],
-        **options: Any,
+        update_interval: IntOption | None = 1,
+        buffer_size: int | np.integer | None = None,
+        delay: IntOption | None = None,
+        aggregator: str | Callable[[np.ndarray], Any] | None = None,
+        corruptor: Callable[..., Any] | None = None,
+        *,
+        enabled: bool | np.bool_ = False,
     ):
         if not isinstance(kind, str):
             raise TypeError(f"kind must be the name of a MjData array, got {kind!r}")
@@ -558,7 +585,14 @@ class MujocoFeature(Observable):
             )
         self._kind = kind
         self._feature_name = feature_name
-        super().__init__(**options)
+        super().__init__(
+            update_interval=update_interval,
+            buffer_size=buffer_size,
+            delay=delay,
+            aggregator=aggregator,
+            corruptor=corruptor,
+            enabled=enabled,
+        )
 
     @property
     def kind(self) -> str:

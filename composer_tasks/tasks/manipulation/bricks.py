@@ -313,7 +313,11 @@ class Stack(_BrickTask):
       num_bricks: bricks on the table (2 to 6).
       target_height: bricks in the goal stack (2 to `num_bricks`).
       moveable_base: give the bottom brick a free joint too.
-      settings: a `common.ObservationSettings`.
+      randomize_order: draw the goal order at every episode (`target_height`
+        distinct bricks, dm_control's `random_state.choice`) and observe it as
+        the task observable `desired_order`; with a fixed base, the goal's bottom
+        brick is the one held to the table.
+      obs_settings: a `common.ObservationSettings`.
       workspace: a `BrickWorkspace`.
       control_timestep: seconds per agent step.
     """
@@ -326,17 +330,15 @@ class Stack(_BrickTask):
         num_bricks: int,
         target_height: int,
         moveable_base: bool,
-        settings: common.ObservationSettings,
+        randomize_order: bool,
+        obs_settings: common.ObservationSettings,
         workspace: BrickWorkspace = WORKSPACE,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
-        randomize_order: bool = False,
     ):
         if not 2 <= target_height <= num_bricks:
             raise ValueError(
                 f"target_height must be between 2 and num_bricks ({num_bricks}), got {target_height!r}"
             )
-        if randomize_order and moveable_base:
-            raise ValueError("randomize_order needs a fixed base (moveable_base=False)")
         if moveable_base:
             fixed_index = None
         else:
@@ -346,17 +348,18 @@ class Stack(_BrickTask):
             arm,
             hand,
             num_bricks,
-            settings,
+            obs_settings,
             workspace,
             fixed_index=fixed_index,
             control_timestep=control_timestep,
         )
         self._randomize_order = bool(randomize_order)
+        self._moveable_base = bool(moveable_base)
         self._num_bricks = num_bricks
         self._target_height = target_height
         self._desired_order = np.arange(target_height)
         if randomize_order:
-            self._task_observables["desired_order"] = _desired_order_observable(self, settings)
+            self._task_observables["desired_order"] = _desired_order_observable(self, obs_settings)
         self._brick_placer = initializers.PropPlacer(
             self._bricks,
             position=distributions.Uniform(*workspace.prop_bbox),
@@ -376,10 +379,11 @@ class Stack(_BrickTask):
             )
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        if self._randomize_order:
+        fixes_per_episode = self._randomize_order and not self._moveable_base
+        if fixes_per_episode:
             self.fix_to_table(physics, None)  # Last episode's bottom brick is light again.
         self._brick_placer(physics, random_state)
-        if self._randomize_order:
+        if fixes_per_episode:
             self.fix_to_table(physics, self._desired_order[0])
         self._hand.set_grasp(physics, close_factors=random_state.uniform())
         self._tcp_initializer(physics, random_state)
@@ -410,7 +414,16 @@ class Reassemble(_BrickTask):
     """Take apart a stack of bricks 0, 1, ..., n-1 (brick 0 fixed) and rebuild it as
     0, n-1, ..., 1.
 
-    Args: as `Stack`, without `target_height` and `moveable_base`.
+    Args:
+      arena, arm, hand, num_bricks, obs_settings, workspace, control_timestep: as
+        `Stack`'s.
+      randomize_initial_order: shuffle the initial stack's order at every episode
+        (dm_control shuffles the previous episode's order in place, so orders
+        compound across episodes; so here). Its bottom brick is held to the table.
+      randomize_desired_order: shuffle the goal's bricks above the bottom one at
+        every episode, and observe the goal order as the task observable
+        `desired_order`. Otherwise the goal is the initial stack with its bricks
+        above the bottom one reversed.
     """
 
     def __init__(
@@ -419,26 +432,28 @@ class Reassemble(_BrickTask):
         arm: JacoArm,
         hand: JacoHand,
         num_bricks: int,
-        settings: common.ObservationSettings,
+        randomize_initial_order: bool,
+        randomize_desired_order: bool,
+        obs_settings: common.ObservationSettings,
         workspace: BrickWorkspace = WORKSPACE,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
-        randomize_order: bool = False,
     ):
         super().__init__(
             arena,
             arm,
             hand,
             num_bricks,
-            settings,
+            obs_settings,
             workspace,
-            fixed_index=PER_EPISODE if randomize_order else 0,
+            fixed_index=PER_EPISODE if randomize_initial_order else 0,
             control_timestep=control_timestep,
         )
-        self._randomize_order = bool(randomize_order)
+        self._randomize_initial_order = bool(randomize_initial_order)
+        self._randomize_desired_order = bool(randomize_desired_order)
         self._initial_order = np.arange(num_bricks)
         self._desired_order = np.concatenate([[0], np.arange(num_bricks - 1, 0, -1)])
-        if randomize_order:
-            self._task_observables["desired_order"] = _desired_order_observable(self, settings)
+        if randomize_desired_order:
+            self._task_observables["desired_order"] = _desired_order_observable(self, obs_settings)
         self._base_pos = distributions.Uniform(*workspace.prop_bbox)
         self._base_quat = common.uniform_z_rotation()
 
@@ -447,14 +462,15 @@ class Reassemble(_BrickTask):
         return self._desired_order.copy()
 
     def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
-        # dm_control's draws, here before the bricks draw their stud radii, as there:
-        # the last episode's initial stack shuffled in place; the goal keeps its
-        # (fixed) bottom brick and reverses the rest, which are then shuffled.
-        if self._randomize_order:
+        # dm_control's draws, here before the bricks draw their stud radii, as there
+        # (bricks.py Reassemble): the last episode's initial stack shuffled in place;
+        # the goal keeps its (fixed) bottom brick and reverses the rest, which are
+        # then shuffled in place.
+        if self._randomize_initial_order:
             random_state.shuffle(self._initial_order)
         self._desired_order[0] = self._initial_order[0]
         self._desired_order[1:] = self._initial_order[-1:0:-1]
-        if self._randomize_order:
+        if self._randomize_desired_order:
             random_state.shuffle(self._desired_order[1:])
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
@@ -466,7 +482,7 @@ class Reassemble(_BrickTask):
             self._initial_order,
             random_state,
         )
-        if self._randomize_order:
+        if self._randomize_initial_order:
             self.fix_to_table(physics, self._initial_order[0])
         build_stack(
             physics,
@@ -522,7 +538,7 @@ def _desired_order_observable(
 ) -> observable.Generic:
     """The goal stack's brick indices, bottom first, as floats (a prop-pose feature)."""
     desired_order = observable.Generic(lambda physics: task.desired_order.astype(np.float64))
-    desired_order.configure(**settings.prop_pose)
+    desired_order.configure(**common.observable_options(settings.prop_pose))
     return desired_order
 
 
@@ -543,20 +559,23 @@ def make_stack(
         num_bricks,
         target_height,
         moveable_base,
+        randomize_order,
         settings,
-        randomize_order=randomize_order,
     )
 
 
 def make_reassemble(
     settings: common.ObservationSettings, num_bricks: int, randomize_order: bool = False
 ) -> Reassemble:
-    """A `Reassemble` task of `num_bricks` Duplo bricks on the Jaco arm's table."""
+    """A `Reassemble` task of `num_bricks` Duplo bricks on the Jaco arm's table;
+    `randomize_order` randomises both the initial and the goal order (dm_control's
+    `reassemble_5_bricks_random_order`)."""
     return Reassemble(
         Table(),
         common.make_arm(settings),
         common.make_hand(settings),
         num_bricks,
+        randomize_order,
+        randomize_order,
         settings,
-        randomize_order=randomize_order,
     )

@@ -115,6 +115,26 @@ FREEPROP_OBSERVABLES = dict(
 )
 
 
+def observable_options(category_settings: Any) -> dict[str, Any]:
+    """One category's observable options as a dict: from this module's settings (a
+    dict per category) or from dm_control's (`manipulation.shared.observations`, an
+    `ObservableSpec` namedtuple per category), so that both kinds of settings work.
+
+    Raises:
+      TypeError: neither a mapping nor a namedtuple of options.
+    """
+    if isinstance(category_settings, Mapping):
+        return dict(category_settings)
+    as_dict = getattr(category_settings, "_asdict", None)
+    options = as_dict() if callable(as_dict) else None
+    if isinstance(options, Mapping):
+        return dict(options)
+    raise TypeError(
+        "observation settings must hold a mapping or an ObservableSpec per category, got "
+        f"{category_settings!r}"
+    )
+
+
 def make_options(
     settings: ObservationSettings, names: Mapping[str, Sequence[str]]
 ) -> dict[str, dict[str, Any]]:
@@ -122,7 +142,7 @@ def make_options(
     options = {}
     for category, observable_names in names.items():
         for name in observable_names:
-            options[name] = dict(getattr(settings, category))
+            options[name] = observable_options(getattr(settings, category))
     return options
 
 
@@ -146,10 +166,14 @@ def add_camera_observables(
     observables: collections.OrderedDict[str, observable.Observable] = collections.OrderedDict()
     for camera in cameras:
         element = arena.add_camera(camera.name, camera.pos, camera.xyaxes)
+        options = observable_options(settings.camera)
+        # dm_control's CameraObservableSpec carries the image size (84 x 84 there too).
         camera_observable = observable.MJCFCamera(
-            element, height=CAMERA_PIXELS, width=CAMERA_PIXELS
+            element,
+            height=options.pop("height", CAMERA_PIXELS),
+            width=options.pop("width", CAMERA_PIXELS),
         )
-        camera_observable.configure(**settings.camera)
+        camera_observable.configure(**options)
         observables[camera.name] = camera_observable
     return observables
 

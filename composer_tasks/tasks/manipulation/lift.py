@@ -48,7 +48,7 @@ class Lift(common.ArmTask):
     Args:
       arena, arm, hand: the table, `JacoArm` and `JacoHand` (attached here).
       prop: the free prop to lift; its `vertices` are the corners of its bounds.
-      settings: a `common.ObservationSettings`.
+      obs_settings: a `common.ObservationSettings`.
       workspace: a `LiftWorkspace`.
       control_timestep: seconds per agent step.
     """
@@ -59,7 +59,7 @@ class Lift(common.ArmTask):
         arm: JacoArm,
         hand: JacoHand,
         prop: Duplo | Primitive,
-        settings: common.ObservationSettings,
+        obs_settings: common.ObservationSettings,
         workspace: LiftWorkspace,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
@@ -70,7 +70,9 @@ class Lift(common.ArmTask):
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
-        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(
+            arena, obs_settings, common.FRONT_CLOSE
+        )
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
             hand,
             arm,

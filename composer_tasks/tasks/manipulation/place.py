@@ -51,10 +51,10 @@ class Place(common.ArmTask):
     Args:
       arena, arm, hand: the table, `JacoArm` and `JacoHand` (attached here).
       prop: the free brick to place.
-      settings: a `common.ObservationSettings`.
+      obs_settings: a `common.ObservationSettings`.
       workspace: a `PlaceWorkspace`.
-      cradle: the entity on top of the pedestal (a `Duplo` or a `SphereCradle`).
       control_timestep: seconds per agent step.
+      cradle: the entity on top of the pedestal (a `Duplo` or a `SphereCradle`).
     """
 
     def __init__(
@@ -63,15 +63,17 @@ class Place(common.ArmTask):
         arm: JacoArm,
         hand: JacoHand,
         prop: Duplo,
-        settings: common.ObservationSettings,
+        obs_settings: common.ObservationSettings,
         workspace: PlaceWorkspace,
+        control_timestep: float,
         cradle: Duplo | SphereCradle,
-        control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
         self._arena, self._arm, self._hand, self._prop = arena, arm, hand, prop
         common.attach_robot(arena, arm, hand, workspace.arm_offset)
         self.set_timesteps(control_timestep, arena.spec.option.timestep)
-        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(
+            arena, obs_settings, common.FRONT_CLOSE
+        )
         self._tcp_initializer = initializers.ToolCenterPointInitializer(
             hand,
             arm,
@@ -82,7 +84,7 @@ class Place(common.ArmTask):
         self._pedestal = Pedestal(cradle=cradle, target_radius=TARGET_RADIUS_M)
         arena.attach(self._pedestal)
         for pedestal_observable in self._pedestal.observables.values():
-            pedestal_observable.configure(**settings.prop_pose)
+            pedestal_observable.configure(**common.observable_options(obs_settings.prop_pose))
         self._prop_placer = initializers.PropPlacer(
             [prop],
             position=distributions.Uniform(*workspace.prop_bbox),
@@ -161,5 +163,6 @@ def make_place(settings: common.ObservationSettings, cradle_name: str) -> Place:
         prop,
         settings,
         WORKSPACE,
+        common.CONTROL_TIMESTEP_S,
         cradle,
     )

@@ -45,7 +45,7 @@ class Reach(common.ArmTask):
       arena, arm, hand: the table, `JacoArm` and `JacoHand` (attached here).
       prop: a free prop to reach for, or None for a target site drawn in
         `workspace.target_bbox`.
-      settings: a `common.ObservationSettings`.
+      obs_settings: a `common.ObservationSettings`.
       workspace: a `ReachWorkspace`.
       control_timestep: seconds per agent step.
     """
@@ -56,7 +56,7 @@ class Reach(common.ArmTask):
         arm: JacoArm,
         hand: JacoHand,
         prop: Duplo | None,
-        settings: common.ObservationSettings,
+        obs_settings: common.ObservationSettings,
         workspace: ReachWorkspace,
         control_timestep: float = common.CONTROL_TIMESTEP_S,
     ):
@@ -69,7 +69,9 @@ class Reach(common.ArmTask):
             position=distributions.Uniform(*workspace.tcp_bbox),
             quaternion=common.DOWN_QUATERNION,
         )
-        self._task_observables = common.add_camera_observables(arena, settings, common.FRONT_CLOSE)
+        self._task_observables = common.add_camera_observables(
+            arena, obs_settings, common.FRONT_CLOSE
+        )
         target_position = distributions.Uniform(*workspace.target_bbox)
         if prop is not None:
             # The prop shows where the target is; its site is hidden.
@@ -96,7 +98,7 @@ class Reach(common.ArmTask):
             )
             self._target_placer = target_position
             target_observable = observable.MJCFFeature("xpos", self._target)
-            target_observable.configure(**settings.prop_pose)
+            target_observable.configure(**common.observable_options(obs_settings.prop_pose))
             self._task_observables["target_position"] = target_observable
         common.add_bbox_site(arena, *workspace.tcp_bbox, rgba=common.GREEN, name="tcp_spawn_area")
         common.add_bbox_site(
