@@ -276,10 +276,13 @@ def test_rewrite_imports_with_a_custom_table():
         ("import dm_control.mjcf\n", r"line 1: `import dm_control.mjcf` is only portable as"),
         ("import dm_control\n", r"`import dm_control` is only portable"),
         (
-            "x = 0\nfrom dm_control.viewer import launch\n",
-            r"line 2: `from dm_control.viewer import launch` has no counterpart",
+            "x = 0\nfrom dm_control.viewer import application\n",
+            r"line 2: `from dm_control.viewer import application` has no counterpart",
         ),
-        ("from dm_control import viewer\n", r"`from dm_control import viewer` has no counterpart"),
+        (
+            "from dm_control.viewer import gui\n",
+            r"`from dm_control.viewer import gui` has no counterpart",
+        ),
     ],
 )
 def test_rewrite_unmapped_import_raises(source, message):
