@@ -566,6 +566,20 @@ class _CMUHumanoidBase(base.Walker):
     _scale_default = False
     _default_face = False
 
+    @property
+    def prev_action(self) -> np.ndarray:
+        """Not recorded, as dm_control's CMU humanoid does not record it (its legacy
+        base class leaves it to concrete walkers): the `prev_action` observable exists
+        and reading it raises.
+
+        Raises:
+          NotImplementedError: always.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} does not record its previous action (as dm_control's "
+            "CMU humanoid): leave the prev_action observable disabled"
+        )
+
     def _build(
         self,
         name: str = "walker",
@@ -860,35 +874,19 @@ class CMUHumanoidPositionControlledV2020(CMUHumanoidPositionControlled):
         return base.WalkerPose(xpos=np.array(_UPRIGHT_POS_V2020_M), xquat=np.array(_UPRIGHT_QUAT))
 
 
-# dm_control's legacy observables of its CMU humanoid that this walker adds
-# disabled (dm_control's start disabled; this walker's others start enabled).
-_LEGACY_OBSERVABLES = (
-    "head_height",
-    "position",
-    "orientation",
-    "veloc_forward",
-    "veloc_strafe",
-    "veloc_up",
-    "gyro_backward_roll",
-    "gyro_rightward_roll",
-    "gyro_anticlockwise_spin",
-    "torso_xvel",
-    "torso_yvel",
-    "sensors_framequat",
-    "sensors_rangefinder",
-)
 
 
 class CMUHumanoidObservables(legacy_base.RootMotionObservables):
     """The walker observables plus the servo filters' states, the appendages, and
-    (disabled) dm_control's legacy scalars of the root's pose and velocities."""
+    dm_control's legacy scalars of the root's pose and velocities; all disabled at
+    first, as dm_control's."""
 
     def __init__(self, entity: "_CMUHumanoidBase") -> None:
         super().__init__(entity)
-        for name in _LEGACY_OBSERVABLES:
-            self[name].enabled = False
-        # Rendering costs far more than the rest (as the egocentric camera).
-        self.body_camera.enabled = False
+        # As dm_control's: every observable starts disabled (a task enables what its
+        # agent sees, as `WalkerTask` enables proprioception and the sensors), so a
+        # task of one's own observes nothing of the walker it did not ask for.
+        self.disable_all()
 
     @composer.observable
     def head_height(self) -> observable.Observable:

@@ -339,6 +339,28 @@ class RootMotionObservables(base.WalkerObservables):
         """World y velocity of the walker's centre of mass (m/s), a scalar."""
         return observable.MJCFFeature("subtree_linvel", self._entity._root_body, index=1)
 
+    @composer.observable
+    def prev_action(self) -> observable.Observable:
+        """The action applied at the previous control step, (n_actuators,)."""
+        entity = self._entity
+        return observable.Generic(lambda physics: entity.prev_action)
+
+    def add_egocentric_xmat(
+        self, name: str, xmat_observable: observable.Observable, enabled: bool = True, **kwargs: Any
+    ) -> None:
+        """dm_control's `add_egocentric_xmat`: adds observable `name`, the value of
+        `xmat_observable` (an orientation matrix, (3, 3) or (9,), from some frame to
+        the world) as the matrix to the walker's egocentric frame
+        (`transform_xmat_to_egocentric_frame`). `kwargs` are `observable.Generic`
+        options."""
+        entity = self._entity
+
+        def egocentric(physics: Physics) -> np.ndarray:
+            xmat = xmat_observable.observation_callable(physics)()
+            return entity.transform_xmat_to_egocentric_frame(physics, xmat)
+
+        self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
+
 
 class LegacyWalkerObservables(RootMotionObservables):
     """dm_control's legacy walker observables (names and shapes: module docstring).
@@ -406,29 +428,6 @@ class LegacyWalkerObservables(RootMotionObservables):
         if not sensors:
             return observable.Generic(_empty)
         return observable.Generic(lambda physics: _squashed_rangefinder(sensors, physics))
-
-    @composer.observable
-    def prev_action(self) -> observable.Observable:
-        """The action applied at the previous control step, (n_actuators,)."""
-        entity = self._entity
-        return observable.Generic(lambda physics: entity.prev_action)
-
-    def add_egocentric_xmat(
-        self, name: str, xmat_observable: observable.Observable, enabled: bool = True, **kwargs: Any
-    ) -> None:
-        """dm_control's `add_egocentric_xmat`: adds observable `name`, the value of
-        `xmat_observable` (an orientation matrix, (3, 3) or (9,), from some frame to
-        the world) as the matrix to the walker's egocentric frame
-        (`transform_xmat_to_egocentric_frame`). `kwargs` are `observable.Generic`
-        options."""
-        entity = self._entity
-
-        def egocentric(physics: Physics) -> np.ndarray:
-            xmat = xmat_observable.observation_callable(physics)()
-            return entity.transform_xmat_to_egocentric_frame(physics, xmat)
-
-        self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
-
 
 # dm_control's names for these classes (`locomotion.walkers.legacy_base.Walker` and
 # `.WalkerObservables`).
