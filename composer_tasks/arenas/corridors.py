@@ -364,8 +364,9 @@ class Corridor(composer.Arena):
                     values += [
                         (body, "pos", centers[index]),
                         (geom, "size", half_sizes[index]),
-                        (geom, "rgba", rgba[index]),
                     ]
+                    if rgba is not None:  # None: the pool's colour (a styled material)
+                        values.append((geom, "rgba", rgba[index]))
                 else:
                     # An unused box is parked where the pool built it, far below.
                     values.append((body, "pos", [0.0, 0.0, pools.PARKING_Z_M]))

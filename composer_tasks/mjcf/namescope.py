@@ -481,6 +481,7 @@ def _belongs_to(scope: RootElement, mjs: Any) -> bool:
 
 
 def is_scope_below(scope: RootElement | None, ancestor: RootElement) -> bool:
+    """Whether `scope` is `ancestor` or a model attached below it (at any depth)."""
     while scope is not None:
         if scope is ancestor:
             return True

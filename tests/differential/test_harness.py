@@ -309,8 +309,8 @@ def test_rewrite_suite_domain_import_is_importable():
 @pytest.mark.parametrize(
     "source",
     [
-        "from dm_control.mujoco import wrapper\n",
-        "from dm_control.mujoco.wrapper import util\n",
+        "from dm_control.mujoco.wrapper import core\n",
+        "import dm_control.mujoco.wrapper.core as core\n",
         "import dm_control.mujoco.index as index\n",
     ],
 )
