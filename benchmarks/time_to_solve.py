@@ -3,8 +3,17 @@ first reaches a threshold, on the easy set of the Control Suite.
 
   python benchmarks/time_to_solve.py [--tasks cartpole:swingup,walker:walk] \
       [--agents ppo,d4pg] [--seeds 0,1,2] [--budget_minutes 30] \
-      [--samples_per_insert 256] [--out benchmarks/results/time_to_solve]
+      [--samples_per_insert 256] [--out benchmarks/results/time_to_solve] \
+      [--backend cpu|warp] [--device cuda:0]
   python benchmarks/time_to_solve.py --report_only      # table and figure only
+
+`--backend warp` trains on the MuJoCo Warp batch (composer_tasks/batch_warp.py; extra
+`gpu`), on `--device` (default: a GPU if Warp finds one): PPO with its rollout,
+advantages and updates on the device (`ppo.DevicePPO`, as `agents.train --backend
+warp`), D4PG acting on the Warp batch. Its runs go to their own `--out` (default
+`benchmarks/results/time_to_solve_warp`), which records the backend and device and
+refuses another. A time measured on Warp's CPU device is a correctness run, not a
+performance figure.
 
 One run per cell (task, agent, seed), in `<out>/runs/<agent>/<task>/seed<seed>`, trained
 by agents.experiment with the agent's preset (agents/presets.py): PPO with the
@@ -30,6 +39,7 @@ import argparse
 import csv
 import dataclasses
 import datetime
+import json
 import os
 import statistics
 import sys
@@ -141,10 +151,19 @@ def run_cell(
     seed: int,
     budget_minutes: float,
     samples_per_insert: float | None,
+    backend: str = "cpu",
+    device: str | None = None,
 ) -> dict:
-    """Trains one cell to its threshold or budget (resuming a run already there)."""
+    """Trains one cell to its threshold or budget (resuming a run already there), its
+    copies on `backend` ("cpu": MuJoCo's batch; "warp": MuJoCo Warp on `device`)."""
     threshold, source = THRESHOLDS[task]
     preset, overrides, spi = _settings(agent, task, samples_per_insert)
+    on_device = backend == "warp" and agent == "ppo"
+    if backend != "cpu" and preset.num_envs < 2:
+        raise ValueError(
+            f"--backend {backend}: the {agent} preset of {task} steps {preset.num_envs} copy; "
+            "a backend chooses where a batch of copies steps"
+        )
     out_dir = run_directory(out, agent, task, seed)
     metrics_path = os.path.join(out_dir, experiment.METRICS_FILE)
     load_start = os.getloadavg()[0]
@@ -177,7 +196,12 @@ def run_cell(
             resume=resume,
             overwrite=not resume,
             progress=False,
-            make_batch=environments.batch_factory(task) if preset.num_envs > 1 else None,
+            make_batch=(
+                environments.batch_factory(task, backend, device, jax_timesteps=on_device)
+                if preset.num_envs > 1
+                else None
+            ),
+            on_device=on_device,
             # TensorBoard event files beside metrics.csv when tensorboardX is installed.
             tracking_settings=tracking.Settings(),
         )
@@ -204,6 +228,31 @@ def run_cell(
         "cpus": os.cpu_count(),
         "date": datetime.date.today().isoformat(),
     }
+
+
+BACKEND_FILE = "backend.json"
+
+
+def check_backend(out: str, backend: str, device: str | None) -> None:
+    """Records `out`'s backend and device at its first run, and refuses another: the
+    rows of one results.csv are timed alike. A directory without the record (one of
+    an earlier version) holds CPU runs."""
+    path = os.path.join(out, BACKEND_FILE)
+    wanted = {"backend": backend, "device": device}
+    if os.path.exists(path):
+        with open(path) as file:
+            recorded = json.load(file)
+    elif os.path.exists(os.path.join(out, "results.csv")):
+        recorded = {"backend": "cpu", "device": None}
+    else:
+        with open(path, "w") as file:
+            json.dump(wanted, file)
+        return
+    if recorded != wanted:
+        raise ValueError(
+            f"{out!r} holds runs on backend {recorded['backend']!r} (device "
+            f"{recorded['device']!r}), not {backend!r} ({device!r}): give another --out."
+        )
 
 
 def read_results(path: str) -> list[dict]:
@@ -346,9 +395,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=None,
         help="D4PG's samples per insert (default: the preset's, 256)",
     )
-    parser.add_argument("--out", default=os.path.join("benchmarks", "results", "time_to_solve"))
+    parser.add_argument("--out", default=None)
     parser.add_argument("--report_only", action="store_true")
+    parser.add_argument("--backend", choices=("cpu", "warp"), default="cpu")
+    parser.add_argument("--device", default=None, help="the Warp device of --backend warp")
     args = parser.parse_args(argv)
+    if args.device is not None and args.backend != "warp":
+        raise ValueError(f"--device {args.device!r} applies to --backend warp only.")
+    if args.out is None:
+        name = "time_to_solve" if args.backend == "cpu" else f"time_to_solve_{args.backend}"
+        args.out = os.path.join("benchmarks", "results", name)
     tasks = _parse_list(args.tasks, list(THRESHOLDS), "tasks")
     agents = _parse_list(args.agents, AGENTS, "agents")
     seeds = [int(seed) for seed in _parse_list(args.seeds, None, "seeds")]
@@ -357,6 +413,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.samples_per_insert is not None and not args.samples_per_insert > 0:
         raise ValueError(f"--samples_per_insert {args.samples_per_insert}; expected > 0.")
     os.makedirs(args.out, exist_ok=True)
+    check_backend(args.out, args.backend, args.device)
     results_path = os.path.join(args.out, "results.csv")
     if not args.report_only:
         done = {(row["task"], row["agent"], int(row["seed"])) for row in read_results(results_path)}
@@ -368,7 +425,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                         continue
                     started = time.monotonic()
                     row = run_cell(
-                        args.out, task, agent, seed, args.budget_minutes, args.samples_per_insert
+                        args.out,
+                        task,
+                        agent,
+                        seed,
+                        args.budget_minutes,
+                        args.samples_per_insert,
+                        args.backend,
+                        args.device,
                     )
                     append_result(results_path, row)
                     print(

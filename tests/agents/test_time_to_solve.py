@@ -148,3 +148,43 @@ def test_a_cell_with_a_pickle_checkpoint_is_refused_not_started_over(tmp_path):
         time_to_solve.run_cell(str(tmp_path), "cartpole:swingup", "ppo", 0, 10.0, None)
     with open(legacy, "rb") as file:
         assert file.read() == b"\x80\x05not loaded"
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_warp_cell_trains_on_the_warp_batch_and_ppo_on_the_device(tmp_path, monkeypatch):
+    made, trained = [], []
+    monkeypatch.setattr(
+        time_to_solve.environments,
+        "batch_factory",
+        lambda *args, **kwargs: made.append((args, kwargs)) or "batch",
+    )
+
+    def train(*args, **kwargs):
+        trained.append(kwargs)
+        raise _Stop
+
+    monkeypatch.setattr(time_to_solve.experiment, "train", train)
+    with pytest.raises(_Stop):
+        time_to_solve.run_cell(
+            str(tmp_path), "cartpole:swingup", "ppo", 0, 1.0, None, "warp", "cpu"
+        )
+    assert made == [(("cartpole:swingup", "warp", "cpu"), {"jax_timesteps": True})]
+    assert trained[0]["make_batch"] == "batch" and trained[0]["on_device"] is True
+    with pytest.raises(_Stop):
+        time_to_solve.run_cell(str(tmp_path), "cartpole:swingup", "ppo", 1, 1.0, None)
+    assert made[-1] == (("cartpole:swingup", "cpu", None), {"jax_timesteps": False})
+    assert trained[-1]["on_device"] is False
+
+
+def test_an_out_directory_keeps_one_backend(tmp_path):
+    (tmp_path / "runs").mkdir()
+    out = str(tmp_path / "runs")
+    time_to_solve.check_backend(out, "warp", "cpu")  # the first run records it
+    time_to_solve.check_backend(out, "warp", "cpu")
+    with pytest.raises(ValueError, match="holds runs on backend 'warp'"):
+        time_to_solve.check_backend(out, "cpu", None)
+    with pytest.raises(ValueError, match="applies to --backend warp only"):
+        time_to_solve.main(["--device", "cuda:0", "--out", str(tmp_path / "other")])
