@@ -245,9 +245,7 @@ def test_actions_outside_the_bounds_are_stepped_as_in_dm_control_unless_strict()
 @pytest.mark.parametrize(
     "value, unlimited", [(np.nan, False), (np.nan, True), (np.inf, True), (-2e10, True)]
 )
-def test_controls_mujoco_rejects_raise_an_invalid_action_error_or_end_the_episode(
-    value, unlimited
-):
+def test_controls_mujoco_rejects_raise_an_invalid_action_error_or_end_the_episode(value, unlimited):
     action = np.array([0.0, value])
     task_factory = _unlimited_leg if unlimited else RandomHeightTask
     env = composer.Environment(task_factory(), random_state=0)

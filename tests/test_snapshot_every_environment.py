@@ -120,13 +120,25 @@ def _comparable(value, path, seen, out):
     elif isinstance(value, (set, frozenset)):
         out[path] = ("set", sorted(repr(item) for item in value))
     elif isinstance(value, dict):
-        out[path] = ("keys", [repr(key) for key in value])
-        for key, item in value.items():
-            _comparable(item, f"{path}[{key!r}]", seen, out)
+        keys = [_key(key) for key in value]
+        out[path] = ("keys", keys)
+        for key, item in zip(keys, value.values()):
+            _comparable(item, f"{path}[{key}]", seen, out)
     elif _is_plain_project_object(value) and id(value) not in seen:
         seen.add(id(value))
         for name, item in vars(value).items():
             _comparable(item, f"{path}.{name}", seen, out)
+
+
+def _key(key):
+    """A dict key as text that is the same in instances built alike: MuJoCo's objects
+    (the spec elements that keep a model's bookkeeping) by kind and name, not by
+    their address."""
+    if isinstance(key, tuple):
+        return "(" + ", ".join(_key(item) for item in key) + ")"
+    if type(key).__module__.startswith("mujoco"):
+        return f"<{type(key).__name__} {getattr(key, 'name', '')!r}>"
+    return repr(key)
 
 
 def _is_plain_project_object(value):

@@ -874,8 +874,6 @@ class CMUHumanoidPositionControlledV2020(CMUHumanoidPositionControlled):
         return base.WalkerPose(xpos=np.array(_UPRIGHT_POS_V2020_M), xquat=np.array(_UPRIGHT_QUAT))
 
 
-
-
 class CMUHumanoidObservables(legacy_base.RootMotionObservables):
     """The walker observables plus the servo filters' states, the appendages, and
     dm_control's legacy scalars of the root's pose and velocities; all disabled at

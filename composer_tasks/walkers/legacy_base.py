@@ -429,6 +429,7 @@ class LegacyWalkerObservables(RootMotionObservables):
             return observable.Generic(_empty)
         return observable.Generic(lambda physics: _squashed_rangefinder(sensors, physics))
 
+
 # dm_control's names for these classes (`locomotion.walkers.legacy_base.Walker` and
 # `.WalkerObservables`).
 Walker = LegacyWalker

@@ -232,9 +232,7 @@ def test_corridors_reject_bad_lengths():
 
 def test_gaps_corridor_draws_platform_colours_from_a_variation():
     low, high = np.array([0.1, 0.2, 0.3, 1.0]), np.array([0.4, 0.5, 0.6, 1.0])
-    arena = arenas.GapsCorridor(
-        ground_rgba=distributions.Uniform(low, high), corridor_length=20.0
-    )
+    arena = arenas.GapsCorridor(ground_rgba=distributions.Uniform(low, high), corridor_length=20.0)
     physics, _ = _physics_with_ball(arena)
     _new_episode(arena, physics, 0)
     colours = arena.layout["platform_rgba"]
