@@ -542,14 +542,7 @@ class GapsCorridor(Corridor):
         pit_depth: float = 10.0,
         max_platforms: int | None = None,
     ) -> None:
-        if aesthetic != "default":
-            try:
-                assets.check_style(aesthetic)
-            except ValueError as error:
-                raise ValueError(
-                    f"aesthetic must be 'default' or a style of arenas.assets, got "
-                    f"{aesthetic!r} ({error})"
-                ) from error
+        assets.check_aesthetic(aesthetic)
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,

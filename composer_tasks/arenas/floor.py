@@ -48,14 +48,7 @@ class Floor(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        if aesthetic != "default":
-            try:
-                assets.check_style(aesthetic)
-            except ValueError as error:
-                raise ValueError(
-                    f"aesthetic must be 'default' or a style of arenas.assets, got "
-                    f"{aesthetic!r} ({error})"
-                ) from error
+        assets.check_aesthetic(aesthetic)
         if not top_camera_distance > 0:
             raise ValueError(
                 f"top_camera_distance must be positive metres, got {top_camera_distance!r}"

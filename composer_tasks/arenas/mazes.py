@@ -155,15 +155,8 @@ class MazeWithTargets(composer.Arena):
         ):
             if not value > 0:
                 raise ValueError(f"{label} must be positive metres, got {value!r}")
-        style_images = None
-        if aesthetic != "default":
-            try:
-                style_images = assets.check_style(aesthetic)
-            except ValueError as error:
-                raise ValueError(
-                    f"aesthetic must be 'default' or a style of arenas.assets, got "
-                    f"{aesthetic!r} ({error})"
-                ) from error
+        assets.check_aesthetic(aesthetic)
+        style_images = None if aesthetic == "default" else assets.check_style(aesthetic)
         if not isinstance(target_spheres, (int, np.integer)) or target_spheres < 0:
             raise ValueError(f"target_spheres must be an int >= 0, got {target_spheres!r}")
         for attribute in ("entity_layer", "variations_layer", "width", "height", "regenerate"):

@@ -64,14 +64,7 @@ class Bowl(composer.Arena):
         size = tuple(float(s) for s in size)
         if len(size) != 2 or min(size) <= 0:
             raise ValueError(f"size must be two positive half-lengths in metres, got {size!r}")
-        if aesthetic != "default":
-            try:
-                assets.check_style(aesthetic)
-            except ValueError as error:
-                raise ValueError(
-                    f"aesthetic must be 'default' or a style of arenas.assets, got "
-                    f"{aesthetic!r} ({error})"
-                ) from error
+        assets.check_aesthetic(aesthetic)
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.visual.headlight.ambient = [0.4, 0.4, 0.4]

@@ -96,6 +96,24 @@ def check_style(style: str) -> tuple[GroundTexture, SkyBox]:
     return ground, sky
 
 
+def check_aesthetic(aesthetic: str) -> None:
+    """Refuses an arena's `aesthetic` that is neither "default" nor a style whose images
+    exist (the arenas' shared check, before they build anything).
+
+    Raises:
+      ValueError: naming the aesthetic and why (`check_style`'s reason).
+      FileNotFoundError: the style has no such images.
+    """
+    if aesthetic == "default":
+        return
+    try:
+        check_style(aesthetic)
+    except ValueError as error:
+        raise ValueError(
+            f"aesthetic must be 'default' or a style of arenas.assets, got {aesthetic!r} ({error})"
+        ) from error
+
+
 def add_style(spec: mujoco.MjSpec, style: str) -> mujoco.MjsMaterial:
     """Gives `spec` the ground and sky of `style` as dm_control's arenas do
     (floors.py, bowl.py): the style's folder becomes the texture folder, the
