@@ -114,11 +114,13 @@ def _draw_length(value: NumberOrVariation, random_state: np.random.RandomState, 
     return length
 
 
-def _draw_colour(value: ColourOrVariation, random_state: np.random.RandomState) -> np.ndarray:
+def _draw_colour(
+    value: ColourOrVariation, random_state: np.random.RandomState, name: str
+) -> np.ndarray:
     """One RGBA colour from a constant or a variation (one draw, as dm_control's)."""
     colour = np.asarray(variation.evaluate(value, random_state=random_state), dtype=np.float64)
     if colour.shape != (4,):
-        raise ValueError(f"ground_rgba must be 4 numbers (RGBA), got {colour!r}")
+        raise ValueError(f"{name} must be 4 numbers (RGBA), got {colour!r}")
     return colour
 
 
@@ -160,15 +162,10 @@ def _draw_colours(
 ) -> np.ndarray:
     """(count, 4) RGBA colours from a constant or a variation drawn per item."""
     if not callable(value):
-        colour = np.asarray(value, dtype=np.float64)
-        if colour.shape != (4,):
-            raise ValueError(f"{name} must be 4 numbers (RGBA), got {value!r}")
-        return np.tile(colour, (count, 1))
+        return np.tile(_draw_colour(value, random_state, name), (count, 1))
     colours = np.empty((count, 4))
     for index in range(count):
-        colours[index] = np.asarray(
-            variation.evaluate(value, random_state=random_state), dtype=np.float64
-        )
+        colours[index] = _draw_colour(value, random_state, name)
     return colours
 
 
@@ -591,14 +588,14 @@ class GapsCorridor(Corridor):
     ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
         coloured = self._aesthetic == "default"
-        colours = [_draw_colour(self._ground_rgba, random_state)] if coloured else []
+        colours = [_draw_colour(self._ground_rgba, random_state, "ground_rgba")] if coloured else []
         starts, ends = [0.0], [_START_PLATFORM_LENGTH_M]
         current_x = _START_PLATFORM_LENGTH_M
         # dm_control's loop and draw order: platform, its colour, the gap after it.
         while current_x < length:
             platform = _draw_length(self._platform_length, random_state, "platform_length")
             if coloured:
-                colours.append(_draw_colour(self._ground_rgba, random_state))
+                colours.append(_draw_colour(self._ground_rgba, random_state, "ground_rgba"))
             starts.append(current_x)
             ends.append(current_x + platform)
             current_x += platform + _draw_length(self._gap_length, random_state, "gap_length")
