@@ -1849,7 +1849,12 @@ def _vectorize_obstacle(env: environment_module.Environment) -> Optional[str]:
     if task.num_agents is not None:
         return f"has {task.num_agents} agents (multi-agent tasks run each copy's control step)"
     hooks = env.hooks
-    if entity_module.overrides(task, task_module.Task, "before_step") or env.has_substep_hooks:
+    # A `before_step` marked `only_writes_the_action` does what Task's does (the Control
+    # Suite's, which also takes dm_control's argument order).
+    own_before_step = entity_module.overrides(task, task_module.Task, "before_step") and not (
+        getattr(type(task).before_step, "only_writes_the_action", False)
+    )
+    if own_before_step or env.has_substep_hooks:
         return "runs Python before each step or each substep (before_step or substep hooks)"
     if any(
         getattr(hook, "__self__", None) is not task

@@ -14,6 +14,7 @@ Suite domains subclass `Physics` to give physical quantities names, e.g.
 `pole_angle_cosine()` or `torso_upright()`.
 """
 
+import collections
 import contextlib
 import copy as _copy
 import ctypes
@@ -611,10 +612,46 @@ def check_equality_anchors(spec: mujoco.MjSpec) -> None:
             )
 
 
+# MJCF text that this project wrote from a spec (`spec_xml`), by its bytes -> that
+# spec. MuJoCo's XML writer keeps six significant digits, so the text alone compiles to
+# a model up to 1e-6 away from the spec's (a joint range of -160 degrees, a mass from
+# a capsule's size); compiled from the spec it was written from, the text gives the
+# spec's model bit for bit. Bounded: the least recently written text goes first.
+_WRITTEN_SPECS: "collections.OrderedDict[bytes, mujoco.MjSpec]" = collections.OrderedDict()
+_WRITTEN_SPECS_KEPT = 32
+
+
+def spec_xml(spec: mujoco.MjSpec) -> bytes:
+    """MJCF text of `spec` (MuJoCo's writer, as bytes, the type of dm_control's model
+    files) that `Physics.from_xml_string` compiles to the spec's own model, bit for bit.
+
+    MuJoCo's writer rounds numbers to six significant digits; the text keeps that
+    form (it parses anywhere MJCF does), and this module remembers which spec wrote
+    it (a copy, so later edits of `spec` do not change it). The same text with
+    assets compiles from that spec; edited text, or text given to another loader
+    (`mujoco.MjModel.from_xml_string`, `mjcf.from_xml_string`), is parsed, and its
+    numbers are the rounded ones.
+    """
+    if not isinstance(spec, mujoco.MjSpec):
+        raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
+    text = spec.to_xml().encode()
+    _WRITTEN_SPECS[text] = spec.copy()
+    _WRITTEN_SPECS.move_to_end(text)
+    while len(_WRITTEN_SPECS) > _WRITTEN_SPECS_KEPT:
+        _WRITTEN_SPECS.popitem(last=False)
+    return text
+
+
 def _compile_xml_string(
     xml_string: Union[str, bytes], assets: Optional[Dict[str, bytes]]
 ) -> Tuple[Optional[mujoco.MjSpec], mujoco.MjModel]:
-    """(spec or None, compiled model) of MJCF text and its assets."""
+    """(spec or None, compiled model) of MJCF text and its assets (text that
+    `spec_xml` wrote compiles from a copy of the spec it was written from)."""
+    key = xml_string.encode() if isinstance(xml_string, str) else xml_string
+    written = _WRITTEN_SPECS.get(key) if isinstance(key, bytes) else None
+    if written is not None:
+        spec = written.copy()
+        return spec, spec.compile()
     try:
         spec = mujoco.MjSpec.from_string(xml_string, assets=assets or {})
     except ValueError:

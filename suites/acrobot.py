@@ -11,7 +11,7 @@ import numpy as np
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import acrobot as acrobot_model
-from suites import base
+from suites import base, common
 
 # suite/acrobot.py: 10 s episodes of 0.01 s control steps (one physics step each).
 _DEFAULT_TIME_LIMIT = 10
@@ -34,6 +34,15 @@ def swingup_sparse(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwar
     """Swing up and balance; reward 1 while the tip is inside the target, else 0."""
     task = Balance(sparse=True)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `acrobot.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(acrobot_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -89,9 +98,11 @@ class Balance(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, sparse):
+    def __init__(self, sparse, random=None):
         self._margin = 0.0 if sparse else _DENSE_MARGIN_M
-        super().__init__(acrobot_model.make_spec(), "acrobot", control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            acrobot_model.make_spec(), "acrobot", control_timestep=_CONTROL_TIMESTEP, random=random
+        )
         self.set_observations(orientations=Physics.orientations, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):

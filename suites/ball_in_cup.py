@@ -5,7 +5,7 @@ The task, reward and initial states follow dm_control 1.0.50 `suite/ball_in_cup.
 
 import mjcf_models.ball_in_cup
 from composer_tasks import physics as physics_lib
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 20  # seconds
 _CONTROL_TIMESTEP = 0.02  # seconds: ten physics steps
@@ -21,6 +21,15 @@ SUITE = base.Registry()
 def catch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Catch the ball in the cup."""
     return base.make_environment(BallInCup(), time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `ball_in_cup.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(mjcf_models.ball_in_cup.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -68,9 +77,12 @@ class BallInCup(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self):
+    def __init__(self, random=None):
         super().__init__(
-            mjcf_models.ball_in_cup.make_spec(), "ball_in_cup", control_timestep=_CONTROL_TIMESTEP
+            mjcf_models.ball_in_cup.make_spec(),
+            "ball_in_cup",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self.set_observations(
             position=lambda physics: physics.joint_positions(),

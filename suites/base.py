@@ -1,6 +1,8 @@
 """What every Control Suite domain shares: the model entity, the task base, the registry."""
 
 import collections
+import functools
+import inspect
 from typing import Any, Callable
 
 import mujoco
@@ -10,6 +12,7 @@ from composer_tasks import composer
 from composer_tasks.array_namespace import namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks.composer.observation import observable
+from composer_tasks.utils import containers
 from mjcf_models import common
 from suites import control
 
@@ -37,7 +40,10 @@ class ModelEntity(composer.Entity):
     def _build(self, spec, name):
         if not isinstance(spec, mujoco.MjSpec):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
-        spec.modelname = name
+        # The model keeps the builder's name (dm_control's: "planar walker",
+        # "cart-pole"); a spec without one is named after the domain.
+        if not spec.modelname or spec.modelname == "MuJoCo Model":
+            spec.modelname = name
         self._spec = spec
         self._after_task_initialized: Callable[[Any], None] | None = None
 
@@ -54,20 +60,83 @@ class SuiteTask(composer.Task):
     """Base of Control Suite tasks: one model, observations in a fixed key order.
 
     Subclasses set `physics_class`, build their model in `__init__` through
-    `super().__init__(spec, name, control_timestep)`, and declare observations with
-    `self.set_observations(name=fn_of_physics, ...)` in the published order.
+    `super().__init__(spec, name, control_timestep, random)`, and declare observations
+    with `self.set_observations(name=fn_of_physics, ...)` in the published order.
+
+    A suite task runs either way dm_control's users run one:
+
+        env = cartpole.balance(random=3)                      # the registered factory
+        physics = cartpole.Physics.from_xml_string(*cartpole.get_model_and_assets())
+        env = control.Environment(physics, cartpole.Balance(False, False, random=3),
+                                  time_limit=10)              # dm_control's own form
+
+    The second form runs dm_control's control loop on the given physics (its
+    `control_timestep`/`n_sub_steps`, one physics step per control step when neither
+    is given, as there); the task's callbacks draw from `random`. In the first, the
+    Environment's generator replaces `random` (the factory passes its seed there).
+
+    Args (of subclasses' constructors, dm_control's `random` among them):
+      random: an `np.random.RandomState`, an int seed for a new one, or None for one
+        seeded by the operating system: `self.random`, which the episode's draws use.
     """
 
-    def __init__(self, spec, name, control_timestep=None):
+    # The task has dm_control's `control.Task` methods through `control_task()`, so
+    # `control.Environment(physics, task)` runs it.
+    runs_on_given_physics = True
+
+    def __init_subclass__(cls, **kwargs):
+        """Lets a subclass override the callbacks in dm_control's form as well as in
+        composer's: `initialize_episode(self, physics)` and `after_step(self, physics)`
+        (drawing from `self.random`), `before_step(self, action, physics)`, and
+        `get_termination(self, physics)` (None, or the discount that ends the
+        episode), which then decides `should_terminate_episode` and `get_discount`.
+        Each runs in both Environments; `super()` calls work in either form."""
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        if "initialize_episode" in own and not getattr(
+            own["initialize_episode"], "_suite_form", False
+        ):
+            # The first class below SuiteTask to define it ends the chain of `super()`
+            # calls, where dm_control's `base.Task.initialize_episode` sets the reward
+            # colours of the first state: its callback sets them on returning.
+            parent = getattr(super(cls, cls), "initialize_episode")
+            colours = not getattr(parent, "_suite_form", False)
+            setattr(
+                cls, "initialize_episode", _with_random_state(own["initialize_episode"], colours)
+            )
+        if "after_step" in own and not getattr(own["after_step"], "_suite_form", False):
+            setattr(cls, "after_step", _with_random_state(own["after_step"]))
+        if "before_step" in own and not getattr(own["before_step"], "_suite_form", False):
+            setattr(cls, "before_step", _before_step_either_order(own["before_step"]))
+        if "get_termination" in own:
+            if "should_terminate_episode" in own or "get_discount" in own:
+                raise TypeError(
+                    f"{cls.__name__} defines get_termination (dm_control's) and "
+                    "should_terminate_episode/get_discount (composer's): define one form"
+                )
+            cls.should_terminate_episode = _terminates_by_get_termination
+            cls.get_discount = _discount_by_get_termination
+            cls.vectorized_callbacks = False
+        if "get_observation" in own:
+            # Observations come from `get_observation` itself; a batch cannot
+            # vectorise a method of one's own.
+            cls.vectorized_callbacks = False
+
+    def __init__(self, spec, name, control_timestep=None, random=None):
+        if not isinstance(random, np.random.RandomState):
+            random = np.random.RandomState(random)
+        self._random = random
         self._root = ModelEntity(spec, name)
-        self._root._after_task_initialized = self._set_reward_colours_at_reset
+        if not getattr(type(self).initialize_episode, "_suite_form", False):
+            # No initialize_episode of a subclass sets the reward colours: the model
+            # entity's callback, after the task's, does.
+            self._root._after_task_initialized = self._set_reward_colours_at_reset
         if control_timestep is not None:
             self.set_timesteps(control_timestep, spec.option.timestep)
         self._task_observables = collections.OrderedDict()
         self._scalar_observation_keys = None
         self._visualize_reward = False
         self._reward_material_rows = []
-        self._random = None
 
     @property
     def root_entity(self):
@@ -75,29 +144,63 @@ class SuiteTask(composer.Task):
 
     @property
     def task_observables(self):
+        """The observations, as composer observables.
+
+        Raises:
+          TypeError: the class overrides `get_observation` (dm_control's way), whose
+            keys only a physics tells: such a task runs as dm_control runs it,
+            `control.Environment(physics, task)`.
+        """
+        if type(self).get_observation is not SuiteTask.get_observation:
+            raise TypeError(
+                f"{type(self).__name__} overrides get_observation, whose keys are known only "
+                "from a physics: run it as dm_control does, control.Environment(physics, task)"
+            )
         return self._task_observables
 
     @property
     def random(self):
-        """The task's `np.random.RandomState` (dm_control's `Task.random`): the
-        Environment's generator, which every callback of the episode draws from.
-
-        Raises:
-          AttributeError: before `make_environment` gave the task its Environment.
-        """
-        if self._random is None:
-            raise AttributeError(
-                f"{type(self).__name__}.random is the Environment's generator; this task "
-                "has no Environment yet (suites.base.make_environment gives it one)"
-            )
+        """The task's `np.random.RandomState` (dm_control's `Task.random`), which every
+        callback of the episode draws from: the constructor's `random`, or, once
+        `make_environment` made the task's Environment, that Environment's generator."""
         return self._random
+
+    def get_termination(self, physics):
+        """dm_control's `get_termination`: None while the episode goes on, else the
+        discount it ends with (`get_discount`)."""
+        if self.should_terminate_episode(physics):
+            return self.get_discount(physics)
+        return None
+
+    def before_step(self, physics, action=None, random_state=None):
+        """Writes the action into the controls (composer's `before_step`); also takes
+        dm_control's order, `before_step(action, physics)`, and an action with
+        `continuous_actions` (dm_control's `base.Task` gives those)."""
+        if not isinstance(physics, physics_lib.Physics) and isinstance(action, physics_lib.Physics):
+            physics, action = action, physics
+        physics.set_control(getattr(action, "continuous_actions", action))
 
     def get_observation(self, physics):
         """The observation as dm_control's suite tasks return it: an OrderedDict of
-        each observation function's value for `physics`, in the published order."""
-        return collections.OrderedDict(
-            (name, item.raw_callable(physics)) for name, item in self._task_observables.items()
-        )
+        each observation function's value for `physics`, in the published order.
+
+        Arrays are the caller's own (copies where a function gives a view of the
+        simulation's state, as dm_control's physics quantities copy), so an
+        observation kept across steps does not change."""
+        observation = collections.OrderedDict()
+        for name, item in self._task_observables.items():
+            value = item.raw_callable(physics)
+            if isinstance(value, np.ndarray):
+                value = value.copy()
+            observation[name] = value
+        return observation
+
+    def control_task(self):
+        """This task with dm_control's `control.Task` methods
+        (`initialize_episode(physics)`, `before_step(action, physics)`,
+        `after_step(physics)`, `get_termination(physics)`, ...), which
+        `control.Environment(physics, task)` runs (see `ControlTask`)."""
+        return ControlTask(self)
 
     def action_spec(self, physics):
         """`composer.Task.action_spec` without a name: dm_control's suite tasks give
@@ -152,10 +255,14 @@ class SuiteTask(composer.Task):
             raise ValueError(f"visualize_reward must be a bool, got {value!r}")
         self._visualize_reward = value
 
-    def after_compile(self, physics, random_state):
+    def after_compile(self, physics, random_state=None):
+        if random_state is not None:
+            # The Environment's generator: the one the callbacks draw from, so a
+            # subclass drawing from `self.random` (dm_control's way) follows its seed.
+            self._random = random_state
         self._reward_material_rows = reward_material_rows(physics.model)
 
-    def after_step(self, physics, random_state):
+    def after_step(self, physics, random_state=None):
         if self._visualize_reward:
             set_reward_colours(physics.model, self._reward_material_rows, self.get_reward(physics))
 
@@ -165,6 +272,139 @@ class SuiteTask(composer.Task):
         # reset's closing forward pass, as there).
         if self._visualize_reward:
             set_reward_colours(physics.model, self._reward_material_rows, self.get_reward(physics))
+
+
+def _positional_arity(function):
+    """How many positional parameters `function` takes after `self` (None: any)."""
+    parameters = list(inspect.signature(function).parameters.values())[1:]
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return None
+    return sum(
+        p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        for p in parameters
+    )
+
+
+def _with_random_state(function, sets_reward_colours=False):
+    """A subclass's `initialize_episode`/`after_step`, callable as composer calls it
+    (physics, random_state) and as dm_control does (physics): one written as
+    dm_control's (physics only) draws from `self.random`; one written as composer's
+    gets `self.random` when called without a random state. With
+    `sets_reward_colours`, the reward colours follow the state it leaves."""
+    arity = _positional_arity(function)
+    takes_random_state = arity is None or arity >= 2
+
+    @functools.wraps(function)
+    def callback(self, physics, random_state=None):
+        if takes_random_state:
+            result = function(self, physics, self.random if random_state is None else random_state)
+        else:
+            result = function(self, physics)
+        if sets_reward_colours:
+            self._set_reward_colours_at_reset(physics)
+        return result
+
+    setattr(callback, "_suite_form", True)
+    # Its signature is the callback's (random_state optional), not the wrapped one's.
+    setattr(callback, "__signature__", inspect.signature(callback, follow_wrapped=False))
+    return callback
+
+
+def _before_step_either_order(function):
+    """A subclass's `before_step`, callable as composer calls it (physics, action,
+    random_state) whichever form it is written in: dm_control's (action, physics),
+    told by its first parameter's name, or composer's."""
+    parameters = list(inspect.signature(function).parameters)[1:]
+    dm_control_form = parameters[:1] == ["action"]
+    arity = _positional_arity(function)
+
+    @functools.wraps(function)
+    def before_step(self, physics, action=None, random_state=None):
+        if not isinstance(physics, physics_lib.Physics) and isinstance(action, physics_lib.Physics):
+            physics, action = action, physics  # called in dm_control's order
+        if dm_control_form:
+            return function(self, action, physics)
+        if arity is not None and arity < 3:
+            return function(self, physics, action)
+        return function(
+            self, physics, action, self.random if random_state is None else random_state
+        )
+
+    setattr(before_step, "_suite_form", True)
+    setattr(before_step, "__signature__", inspect.signature(before_step, follow_wrapped=False))
+    return before_step
+
+
+def _terminates_by_get_termination(self, physics):
+    return self.get_termination(physics) is not None
+
+
+def _discount_by_get_termination(self, physics):
+    discount = self.get_termination(physics)
+    return 1.0 if discount is None else discount
+
+
+# The batch keeps a task on its vectorised path when its `before_step` is this one,
+# which writes the action as composer.Task's does.
+setattr(SuiteTask.before_step, "only_writes_the_action", True)
+
+
+class ControlTask(control.Task):
+    """A `SuiteTask` seen through dm_control's `control.Task` contract, which
+    `control.Environment(physics, task)` runs on a physics of the caller's.
+
+    Each call is the composer callback that dm_control's suite task makes at that
+    point, with the task's `random` as the random state: `initialize_episode(physics)`
+    runs the task's and then its model entity's (the reward colours of the first
+    state), `before_step(action, physics)` writes the action (an object with
+    `continuous_actions` gives those, as dm_control's `base.Task`), `after_step`
+    recolours with `visualize_reward`, and `get_termination` is the task's discount
+    when it ends the episode, else None. The first call on a physics runs the task's
+    `after_compile` for it (the element ids the task caches).
+    """
+
+    def __init__(self, task):
+        if not isinstance(task, SuiteTask):
+            raise TypeError(f"task must be a suites.base.SuiteTask, got {type(task).__name__}")
+        self._task = task
+        self._compiled_for = None
+
+    @property
+    def task(self):
+        """The suite task."""
+        return self._task
+
+    def _prepare(self, physics):
+        if self._compiled_for is not physics.model:
+            self._task.after_compile(physics, self._task.random)
+            self._compiled_for = physics.model
+
+    def initialize_episode(self, physics):
+        self._prepare(physics)
+        self._task.initialize_episode(physics, self._task.random)
+        self._task.root_entity.initialize_episode(physics, self._task.random)
+
+    def before_step(self, action, physics):
+        self._prepare(physics)
+        self._task.before_step(physics, action, self._task.random)
+
+    def after_step(self, physics):
+        self._task.after_step(physics, self._task.random)
+
+    def action_spec(self, physics):
+        return self._task.action_spec(physics)
+
+    def get_observation(self, physics):
+        self._prepare(physics)
+        return self._task.get_observation(physics)
+
+    def get_reward(self, physics):
+        self._prepare(physics)
+        return self._task.get_reward(physics)
+
+    def get_termination(self, physics):
+        self._prepare(physics)
+        return self._task.get_termination(physics)
 
 
 def reward_material_rows(model):
@@ -268,32 +508,14 @@ class Task(control.Task):
         self._visualize_reward = value
 
 
-class Registry:
-    """Task factories of one domain, by name, each with tags ('benchmarking', 'extra', ...)."""
-
-    def __init__(self):
-        self._factories = collections.OrderedDict()
-        self._tags = {}
-
-    def add(self, *tags):
-        def register(factory):
-            self._factories[factory.__name__] = factory
-            self._tags[factory.__name__] = frozenset(tags)
-            return factory
-
-        return register
-
-    def __getitem__(self, name):
-        return self._factories[name]
-
-    def __contains__(self, name):
-        return name in self._factories
+class Registry(containers.TaggedTasks):
+    """A domain's task factories by name, each with tags ('benchmarking', 'easy', ...):
+    dm_control's `SUITE`, a `containers.TaggedTasks` (a mapping of name -> factory;
+    `tagged(*tags)` gives {name: factory} of those with every tag)."""
 
     def names(self):
-        return list(self._factories)
-
-    def tagged(self, tag):
-        return [name for name in self._factories if tag in self._tags[name]]
+        """The task names, in registration order."""
+        return list(self)
 
 
 def make_environment(task, time_limit, random=None, environment_kwargs=None):

@@ -11,7 +11,7 @@ from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import cartpole as cartpole_model
-from suites import base
+from suites import base, common
 
 # suite/cartpole.py: 10 s episodes of 0.01 s control steps (one physics step each).
 _DEFAULT_TIME_LIMIT = 10
@@ -66,6 +66,15 @@ def three_poles(
     """Swing up and balance a chain of `num_poles` (default three) poles."""
     task = Balance(swing_up=True, sparse=sparse, num_poles=num_poles)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets(num_poles=1):
+    """dm_control's `cartpole.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model with `num_poles` poles and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets(num_poles))` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(cartpole_model.make_spec(num_poles)), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -128,11 +137,14 @@ class Balance(base.SuiteTask):
     # Quantities, observations and rewards broadcast over a leading copies axis.
     vectorized_callbacks = True
 
-    def __init__(self, swing_up, sparse, num_poles=1):
+    def __init__(self, swing_up, sparse, random=None, *, num_poles=1):
         self._swing_up = swing_up
         self._sparse = sparse
         super().__init__(
-            cartpole_model.make_spec(num_poles), "cartpole", control_timestep=_CONTROL_TIMESTEP
+            cartpole_model.make_spec(num_poles),
+            "cartpole",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self.set_observations(position=Physics.bounded_position, velocity=Physics.velocity)
 

@@ -8,7 +8,7 @@ state 18, action 6, observation 17).
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import cheetah as cheetah_model
-from suites import base
+from suites import base, common
 
 # suite/cheetah.py: 10 s episodes of one 0.01 s physics step per control step.
 _DEFAULT_TIME_LIMIT = 10
@@ -26,6 +26,15 @@ SUITE = base.Registry()
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Run forward: reward grows linearly with speed up to 10 m/s."""
     return base.make_environment(Cheetah(), time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `cheetah.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(cheetah_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -56,8 +65,10 @@ class Cheetah(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self):
-        super().__init__(cheetah_model.make_spec(), "cheetah", control_timestep=_CONTROL_TIMESTEP)
+    def __init__(self, random=None):
+        super().__init__(
+            cheetah_model.make_spec(), "cheetah", control_timestep=_CONTROL_TIMESTEP, random=random
+        )
         self.set_observations(position=Physics.position_without_rootx, velocity=Physics.velocity)
 
     def initialize_episode(self, physics, random_state):

@@ -19,6 +19,7 @@ one's own can include them as dm_control's do:
 import importlib
 import types
 
+from composer_tasks import physics as physics_lib
 from mjcf_models import common as look
 
 # Published model file -> (mjcf_models module, keyword arguments of its make_spec).
@@ -128,7 +129,9 @@ def read_model(model_filename):
     builder = importlib.import_module(f"mjcf_models.{module_name}")
     spec = builder.make_spec(**kwargs)
     _add_missing_materials(spec)
-    return spec.to_xml().encode()
+    # MuJoCo's text (six significant digits), which this project's
+    # `Physics.from_xml_string` compiles from the spec itself (`spec_xml`).
+    return physics_lib.spec_xml(spec)
 
 
 def _add_missing_materials(spec):

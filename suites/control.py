@@ -10,9 +10,10 @@ control loop for tasks written against dm_control's `control.Task`.
 dm_control's `flat_observation` (the suite's domains are composer tasks).
 `Environment(physics, task, ...)` with a `control.Task` (dm_control's contract:
 `initialize_episode(physics)`, `before_step(action, physics)`, `get_observation`,
-`get_reward`, `get_termination`, ...) runs dm_control's control loop on that
-physics: its time limit in control steps, its discounts, its inferred observation
-spec. Both are `control.Environment` instances.
+`get_reward`, `get_termination`, ...) or a Control Suite task (`suites.base.SuiteTask`,
+run through its `control_task()`) runs dm_control's control loop on that physics:
+its time limit in control steps, its discounts, its inferred observation spec. Both
+are `control.Environment` instances.
 
 `flatten_observation` is dm_control's `rl.control.flatten_observation`: an
 OrderedDict keeps its key order, another mapping is flattened in sorted key order.
@@ -290,6 +291,14 @@ class Environment(composer.Environment):
         if not isinstance(flat_observation, (bool, np.bool_)):
             raise TypeError(f"flat_observation must be a bool, got {flat_observation!r}")
         self._flat_observation = bool(flat_observation)
+        if (
+            getattr(task, "runs_on_given_physics", False)
+            and len(args) < 2
+            and "random_state" not in kwargs
+        ):
+            # A suite task constructed with `random` keeps its generator: the seed a
+            # user gave the task is not replaced by one from the operating system.
+            kwargs["random_state"] = task.random
         super().__init__(task, *args, **kwargs)
 
     @property
@@ -328,7 +337,8 @@ class _PhysicsTaskEnvironment(Environment):
     Raises:
       ValueError: both `control_timestep` and `n_sub_steps` are given, or
         `n_sub_steps` is not a positive integer.
-      TypeError: `task` lacks a method of the contract, or is a composer task.
+      TypeError: `task` lacks a method of the contract, or is a composer task other
+        than a Control Suite task.
     """
 
     def __init__(
@@ -341,16 +351,20 @@ class _PhysicsTaskEnvironment(Environment):
         flat_observation: bool = False,
         legacy_step: bool = True,
     ) -> None:
+        contract = task
         if isinstance(task, composer.Task):
-            raise TypeError(
-                "a composer task runs in control.Environment(task, ...), without a physics; "
-                f"got physics={physics!r} and task={task!r}"
-            )
+            if not getattr(task, "runs_on_given_physics", False):
+                raise TypeError(
+                    "a composer task runs in control.Environment(task, ...), without a "
+                    f"physics; got physics={physics!r} and task={task!r}"
+                )
+            # A Control Suite task (`suites.base.SuiteTask`): its control.Task methods.
+            contract = getattr(task, "control_task")()
         missing = [
             name
             for name in ("initialize_episode", "before_step", "action_spec", "get_observation")
             + ("get_reward", "get_termination", "after_step", "observation_spec")
-            if not callable(getattr(task, name, None))
+            if not callable(getattr(contract, name, None))
         ]
         if missing:
             raise TypeError(
@@ -363,6 +377,7 @@ class _PhysicsTaskEnvironment(Environment):
                 f"control_timestep={control_timestep!r}, n_sub_steps={n_sub_steps!r})"
             )
         self._task = task
+        self._contract = contract
         self._physics = physics
         physics.legacy_step = legacy_step
         self._flat_observation = bool(flat_observation)
@@ -386,43 +401,43 @@ class _PhysicsTaskEnvironment(Environment):
         self._reset_next_step = True
 
     def _observation(self) -> Any:
-        observation = self._task.get_observation(self._physics)
+        observation = self._contract.get_observation(self._physics)
         return flatten_observation(observation) if self._flat_observation else observation
 
     def reset(self) -> dm_env.TimeStep:
         self._reset_next_step = False
         self._step_count = 0
         with self._physics.reset_context():
-            self._task.initialize_episode(self._physics)
+            self._contract.initialize_episode(self._physics)
         return dm_env.TimeStep(dm_env.StepType.FIRST, None, None, self._observation())
 
     def step(self, action: Any) -> dm_env.TimeStep:
         if self._reset_next_step:
             return self.reset()
-        self._task.before_step(action, self._physics)
+        self._contract.before_step(action, self._physics)
         self._physics.step(self._n_sub_steps)
-        self._task.after_step(self._physics)
-        reward = self._task.get_reward(self._physics)
+        self._contract.after_step(self._physics)
+        reward = self._contract.get_reward(self._physics)
         observation = self._observation()
         self._step_count += 1
         if self._step_count >= self._step_limit:
             discount = 1.0
         else:
-            discount = self._task.get_termination(self._physics)
+            discount = self._contract.get_termination(self._physics)
         if discount is None:
             return dm_env.TimeStep(dm_env.StepType.MID, reward, 1.0, observation)
         self._reset_next_step = True
         return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount, observation)
 
     def action_spec(self) -> Any:
-        return self._task.action_spec(self._physics)
+        return self._contract.action_spec(self._physics)
 
     def step_spec(self) -> Any:
-        return self._task.step_spec(self._physics)
+        return self._contract.step_spec(self._physics)
 
     def observation_spec(self) -> Any:
         try:
-            return self._task.observation_spec(self._physics)
+            return self._contract.observation_spec(self._physics)
         except NotImplementedError:
             return _spec_from_observation(self._observation())
 

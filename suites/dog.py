@@ -14,7 +14,7 @@ import numpy as np
 from composer_tasks import array_namespace, composer, rewards
 from composer_tasks import physics as physics_module
 from mjcf_models import dog as dog_model
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 15  # Seconds: 1000 control steps.
 _CONTROL_TIMESTEP = 0.015  # Seconds: 3 physics steps of 5 ms.
@@ -122,6 +122,23 @@ def _move(speed, time_limit, random, environment_kwargs):
     # As published, the floor reaches as far as the target speed carries in an episode.
     task = Move(move_speed=speed, floor_size=speed * _DEFAULT_TIME_LIMIT)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def make_model(floor_size, remove_ball):
+    """dm_control's `dog.make_model`: the MJCF text (bytes) of the dog on a square
+    floor of half-width `floor_size` m, without (`remove_ball`) or with the fetch
+    task's ball, target, walls and ball cameras (the text compiles to the model the
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_module.spec_xml(
+        dog_model.make_spec(floor_size=floor_size, with_ball=not remove_ball)
+    )
+
+
+def get_model_and_assets(floor_size=10, remove_ball=True):
+    """dm_control's `dog.get_model_and_assets`: `make_model`'s text and the suite's
+    shared assets (the model here has no mesh files: its bones are primitives), for
+    `Physics.from_xml_string(*get_model_and_assets(floor_size))`."""
+    return make_model(floor_size, remove_ball), common.ASSETS
 
 
 class Physics(physics_module.Physics):
@@ -313,6 +330,15 @@ class Physics(physics_module.Physics):
         )
 
 
+def _factor_row(*parts) -> np.ndarray:
+    """Reward factors side by side, as dm_control's `np.hstack` of them: `parts` are
+    (value, is_row) pairs, a row a (..., k) array of k factors, else one factor per
+    copy (a number, or a batch's (N,) array). One environment's (k,) row, or (N, k)."""
+    xp = array_namespace.namespace(*(value for value, _ in parts))
+    columns = [xp.asarray(value) if row else xp.asarray(value)[..., None] for value, row in parts]
+    return xp.concatenate(columns, axis=-1)
+
+
 def _raveled_z_projection(physics: Physics) -> np.ndarray:
     """The "z_projection" observation: `z_projection()`'s 3x3 rows as 9 numbers (a
     new array, as dm_control's `flatten`)."""
@@ -412,20 +438,47 @@ class Stand(base.SuiteTask):
     Episodes start in the default pose facing a random heading, with random
     horizontal root velocities and yaw rate and random actuator activations.
 
-    Args:
-      floor_size: half-width (m) of the square floor.
+    Args (dm_control's, then this project's keyword-only ones):
+      random: the task's random state, or a seed (see `base.SuiteTask`).
+      observe_reward_factors: add the observation "reward_factors", the factors
+        whose product is the reward (`get_reward_factors`), last, as dm_control's.
+      floor_size: half-width (m) of the square floor of the model the task builds
+        (the stand task's 15 m by default; given a physics, the physics' floor counts).
+      with_ball: build the fetch task's ball, target and walls.
     """
 
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, floor_size: float, with_ball: bool = False):
+    def __init__(
+        self,
+        random: _Random = None,
+        observe_reward_factors: bool = False,
+        *,
+        floor_size: float = _WALK_SPEED * _DEFAULT_TIME_LIMIT,
+        with_ball: bool = False,
+    ):
+        if not isinstance(observe_reward_factors, (bool, np.bool_)):
+            raise TypeError(
+                f"observe_reward_factors must be a bool, got {observe_reward_factors!r}"
+            )
+        self._observe_reward_factors = bool(observe_reward_factors)
         super().__init__(
             dog_model.make_spec(floor_size=floor_size, with_ball=with_ball),
             "dog",
             control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
-        self.set_observations(**self._observation_functions())
+        functions = self._observation_functions()
+        if self._observe_reward_factors:
+            functions["reward_factors"] = self.get_reward_factors
+        self.set_observations(**functions)
+
+    def get_observation_components(self, physics: Physics):
+        """dm_control's: the observation without the reward factors."""
+        observation = self.get_observation(physics)
+        observation.pop("reward_factors", None)
+        return observation
 
     def _observation_functions(self):
         return {
@@ -466,6 +519,12 @@ class Stand(base.SuiteTask):
 
     def stand_reward(self, physics: Physics) -> float | np.ndarray:
         """The product of the published standing factors, in [0, 1]."""
+        factors = self._stand_factors(physics)
+        torso, pelvis, upright, touch = factors
+        return (torso * pelvis * upright[..., 0] * upright[..., 1] * upright[..., 2]) * touch
+
+    def _stand_factors(self, physics: Physics) -> tuple:
+        """(torso, pelvis, upright (3 per copy), touch): the standing factors."""
         # As published: standing is 0.9 of the default pose's heights, which the
         # published task measures at every reset (the model does not change within
         # an episode), and the touch target is the body weight.
@@ -492,7 +551,15 @@ class Stand(base.SuiteTask):
             sigmoid="linear",
             value_at_margin=0.9,
         )
-        return (torso * pelvis * upright[..., 0] * upright[..., 1] * upright[..., 2]) * touch
+        return torso, pelvis, upright, touch
+
+    def get_reward_factors(self, physics: Physics) -> np.ndarray:
+        """The factors whose product is the reward, as dm_control's
+        `get_reward_factors` lists them: torso and pelvis height, the three upright
+        terms, the touch term (then the task's own); (6,) for stand, or (N, 6) on a
+        batch."""
+        torso, pelvis, upright, touch = self._stand_factors(physics)
+        return _factor_row((torso, False), (pelvis, False), (upright, True), (touch, False))
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
         return self.stand_reward(physics)
@@ -506,13 +573,32 @@ class Move(Stand):
       ValueError: if `move_speed` is not positive.
     """
 
-    def __init__(self, move_speed: float, floor_size: float):
+    def __init__(
+        self,
+        move_speed: float,
+        random: _Random = None,
+        observe_reward_factors: bool = False,
+        *,
+        floor_size: float | None = None,
+    ):
         if not move_speed > 0:
             raise ValueError(f"move_speed must be a speed > 0 m/s, got {move_speed!r}")
         self._move_speed = move_speed
-        super().__init__(floor_size=floor_size)
+        if floor_size is None:
+            # As published, the floor reaches as far as the speed carries in an episode.
+            floor_size = move_speed * _DEFAULT_TIME_LIMIT
+        super().__init__(random, observe_reward_factors, floor_size=floor_size)
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
+        return self.stand_reward(physics) * self._forward_factor(physics)
+
+    def get_reward_factors(self, physics: Physics) -> np.ndarray:
+        """The standing factors, then the forward-speed term."""
+        return _factor_row(
+            (super().get_reward_factors(physics), True), (self._forward_factor(physics), False)
+        )
+
+    def _forward_factor(self, physics: Physics) -> float | np.ndarray:
         forward = rewards.tolerance(
             physics.com_forward_velocity(),
             bounds=(self._move_speed, 2 * self._move_speed),
@@ -520,7 +606,7 @@ class Move(Stand):
             value_at_margin=0,
             sigmoid="linear",
         )
-        return self.stand_reward(physics) * ((4 * forward + 1) / 5)
+        return (4 * forward + 1) / 5
 
 
 class Fetch(Stand):
@@ -530,8 +616,10 @@ class Fetch(Stand):
     towards the centre; the target sits at the centre.
     """
 
-    def __init__(self):
-        super().__init__(floor_size=_FETCH_FLOOR_SIZE, with_ball=True)
+    def __init__(self, random: _Random = None, observe_reward_factors: bool = False):
+        super().__init__(
+            random, observe_reward_factors, floor_size=_FETCH_FLOOR_SIZE, with_ball=True
+        )
 
     def _observation_functions(self):
         functions = super()._observation_functions()
@@ -575,6 +663,17 @@ class Fetch(Stand):
         )
 
     def get_reward(self, physics: Physics) -> float | np.ndarray:
+        reach_ball, fetch_ball = self._fetch_factors(physics)
+        return self.stand_reward(physics) * reach_ball * fetch_ball
+
+    def get_reward_factors(self, physics: Physics) -> np.ndarray:
+        """The standing factors, then reaching the ball and bringing it."""
+        reach_ball, fetch_ball = self._fetch_factors(physics)
+        return _factor_row(
+            (super().get_reward_factors(physics), True), (reach_ball, False), (fetch_ball, False)
+        )
+
+    def _fetch_factors(self, physics: Physics) -> tuple:
         model = physics.model
         # `[..., index, 0]`: a batch's model arrays have a leading copy axis.
         bite_radius = model.site_size[..., self._upper_bite, 0]
@@ -595,4 +694,6 @@ class Fetch(Stand):
         # Once the ball is at the target the dog may let go of it.
         xp = array_namespace.namespace(to_target, reach_ball)
         reach_ball = xp.where(to_target < 2 * target_radius, 1.0, reach_ball)
-        return self.stand_reward(physics) * reach_ball * fetch_ball
+        if isinstance(reach_ball, np.ndarray) and reach_ball.ndim == 0:
+            reach_ball = reach_ball[()]
+        return reach_ball, fetch_ball

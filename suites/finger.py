@@ -10,7 +10,7 @@ import numpy as np
 import mjcf_models.finger
 from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 20  # seconds
 _CONTROL_TIMESTEP = 0.02  # seconds: two physics steps
@@ -44,6 +44,15 @@ def turn_hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=No
     """Turn the body's tip into a target of radius 3 cm."""
     task = Turn(target_radius=_HARD_TARGET_RADIUS)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `finger.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(mjcf_models.finger.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -132,9 +141,12 @@ class _FingerTask(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self):
+    def __init__(self, random=None):
         super().__init__(
-            mjcf_models.finger.make_spec(), "finger", control_timestep=_CONTROL_TIMESTEP
+            mjcf_models.finger.make_spec(),
+            "finger",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
 
     def _set_random_joint_angles(self, physics, random_state):
@@ -155,8 +167,8 @@ class Spin(_FingerTask):
     """Spin the body: reward 1 while it turns faster than 15 rad/s in the negative
     sense about the hinge axis, else 0."""
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, random=None):
+        super().__init__(random=random)
         self.set_observations(
             position=lambda physics: physics.bounded_position(),
             velocity=lambda physics: physics.sensed_velocity(),
@@ -183,12 +195,12 @@ class Turn(_FingerTask):
       target_radius: radius of the target in metres.
     """
 
-    def __init__(self, target_radius):
+    def __init__(self, target_radius, random=None):
         if not target_radius > 0:
             raise ValueError(
                 f"target_radius must be a positive number of metres, got {target_radius!r}"
             )
-        super().__init__()
+        super().__init__(random=random)
         self._target_radius = target_radius
         self.set_observations(
             position=lambda physics: physics.bounded_position(),

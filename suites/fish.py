@@ -11,7 +11,7 @@ from composer_tasks import array_namespace
 from composer_tasks import physics as physics_module
 from composer_tasks import rewards
 from mjcf_models import fish as fish_model
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 40  # Seconds: 1000 control steps.
 _CONTROL_TIMESTEP = 0.04  # Seconds: 10 physics steps of 4 ms.
@@ -37,6 +37,15 @@ def swim(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Bring the mouth into a randomly placed target sphere."""
     task = Swim()
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `fish.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_module.spec_xml(fish_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_module.Physics):
@@ -86,8 +95,10 @@ class _FishTask(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self):
-        super().__init__(fish_model.make_spec(), "fish", control_timestep=_CONTROL_TIMESTEP)
+    def __init__(self, random=None):
+        super().__init__(
+            fish_model.make_spec(), "fish", control_timestep=_CONTROL_TIMESTEP, random=random
+        )
 
     def after_compile(self, physics, random_state):
         super().after_compile(physics, random_state)
@@ -113,8 +124,8 @@ class _FishTask(base.SuiteTask):
 class Upright(_FishTask):
     """Reward for the back pointing up: Gaussian in the torso's z-axis alignment."""
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, random=None):
+        super().__init__(random=random)
         self.set_observations(
             joint_angles=lambda physics: physics.joint_angles(),
             upright=lambda physics: physics.upright(),
@@ -134,8 +145,8 @@ class Upright(_FishTask):
 class Swim(_FishTask):
     """Reward 7/8 for the mouth inside the target (with a margin), 1/8 for being upright."""
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, random=None):
+        super().__init__(random=random)
         self.set_observations(
             joint_angles=lambda physics: physics.joint_angles(),
             upright=lambda physics: physics.upright(),

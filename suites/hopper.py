@@ -8,8 +8,9 @@ state 14, action 4, observation 15).
 import numpy as np
 
 from composer_tasks import array_namespace, rewards
+from composer_tasks import physics as physics_lib
 from mjcf_models import hopper as hopper_model
-from suites import base
+from suites import base, common
 
 # suite/hopper.py: 20 s episodes of 0.02 s control steps (4 physics steps each).
 _DEFAULT_TIME_LIMIT = 20
@@ -33,6 +34,15 @@ def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 def hop(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Stay up and hop forward at 2 m/s or faster."""
     return base.make_environment(Hopper(hopping=True), time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `hopper.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(hopper_model.make_spec()), common.ASSETS
 
 
 class Physics(base.RandomPosePhysics):
@@ -78,9 +88,11 @@ class Hopper(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, hopping):
+    def __init__(self, hopping, random=None):
         self._hopping = hopping
-        super().__init__(hopper_model.make_spec(), "hopper", control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            hopper_model.make_spec(), "hopper", control_timestep=_CONTROL_TIMESTEP, random=random
+        )
         self.set_observations(
             position=Physics.position_without_rootx, velocity=Physics.velocity, touch=Physics.touch
         )

@@ -12,7 +12,7 @@ from composer_tasks import array_namespace
 from composer_tasks import physics as physics_module
 from composer_tasks import rewards
 from mjcf_models import humanoid as humanoid_model
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 25  # Seconds: 1000 control steps.
 _CONTROL_TIMESTEP = 0.025  # Seconds: 5 physics steps of 5 ms.
@@ -59,6 +59,15 @@ def run_pure_state(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwar
     """The run task observing the raw MuJoCo state (qpos, qvel) only."""
     task = Humanoid(move_speed=_RUN_SPEED, pure_state=True)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `humanoid.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_module.spec_xml(humanoid_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_module.Physics):
@@ -118,10 +127,15 @@ class Humanoid(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, move_speed, pure_state):
+    def __init__(self, move_speed, pure_state, random=None):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
-        super().__init__(humanoid_model.make_spec(), "humanoid", control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            humanoid_model.make_spec(),
+            "humanoid",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
+        )
         self._move_speed = move_speed
         if pure_state:
             self.set_observations(

@@ -14,7 +14,7 @@ import numpy as np
 from composer_tasks import composer
 from composer_tasks import physics as physics_module
 from mjcf_models import humanoid_cmu as humanoid_cmu_model
-from suites import base
+from suites import base, common
 from suites import humanoid
 
 _DEFAULT_TIME_LIMIT = 20  # Seconds: 1000 control steps.
@@ -75,6 +75,15 @@ def run(
     return base.make_environment(
         HumanoidCMU(move_speed=_RUN_SPEED), time_limit, random, environment_kwargs
     )
+
+
+def get_model_and_assets():
+    """dm_control's `humanoid_CMU.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_module.spec_xml(humanoid_cmu_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_module.Physics):
@@ -142,11 +151,14 @@ class HumanoidCMU(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, move_speed: float):
+    def __init__(self, move_speed: float, random=None):
         if not move_speed >= 0:
             raise ValueError(f"move_speed must be a speed >= 0 m/s, got {move_speed!r}")
         super().__init__(
-            humanoid_cmu_model.make_spec(), "humanoid_CMU", control_timestep=_CONTROL_TIMESTEP
+            humanoid_cmu_model.make_spec(),
+            "humanoid_CMU",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self._move_speed = move_speed
         self.set_observations(

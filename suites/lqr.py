@@ -13,13 +13,15 @@ import numpy as np
 from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from mjcf_models import lqr as lqr_model
-from suites import base
+from suites import base, common
 
 # suite/lqr.py: no time limit; the control step is one physics step (0.03 s).
 _DEFAULT_TIME_LIMIT = float("inf")
 _CONTROL_COST_COEF = 0.1
 # Episodes end (discount 0) once the norm of (qpos, qvel) falls below this.
 _TERMINAL_TOLERANCE = 1e-6
+# `get_evaluation` is 1 once the state's norm is at most this.
+_EVALUATION_TOLERANCE = 0.01
 # Initial positions lie on the sphere of this radius (m) in qpos space.
 _INITIAL_RADIUS = np.sqrt(2)
 # The published action spec bounds unlimited controls by MuJoCo's mjMAXVAL.
@@ -136,10 +138,17 @@ class LqrLevel(base.SuiteTask):
         control_cost_coef: float,
         random_state: np.random.RandomState,
     ):
+        self._init(
+            lqr_model.make_spec(num_bodies, num_actuators, random_state),
+            control_cost_coef,
+            random_state,
+        )
+
+    def _init(self, spec, control_cost_coef, random):
         if not control_cost_coef > 0:
             raise ValueError(f"control_cost_coef must be positive, got {control_cost_coef!r}")
         self._control_cost_coef = control_cost_coef
-        super().__init__(lqr_model.make_spec(num_bodies, num_actuators, random_state), "lqr")
+        super().__init__(spec, "lqr", random=random)
         self.set_observations(position=Physics.position, velocity=Physics.velocity)
 
     @property
@@ -164,6 +173,11 @@ class LqrLevel(base.SuiteTask):
         return _reward(
             _sum_of_squares(data.qpos), _sum_of_squares(data.ctrl), self._control_cost_coef
         )
+
+    def get_evaluation(self, physics):
+        """dm_control's sparse evaluation (not the reward): 1.0 once the state's
+        norm is at most 0.01, else 0.0."""
+        return float(physics.state_norm() <= _EVALUATION_TOLERANCE)
 
     def should_terminate_episode(self, physics):
         """physics.state_norm() < 1e-6, compared squared."""
@@ -191,3 +205,45 @@ class LqrLevel(base.SuiteTask):
             return reward, False, 1.0
         terminated = position_squares + _sum_of_squares(data.qvel) < _TERMINAL_SQUARED_NORM
         return reward, terminated, 1.0 - terminated
+
+
+class LQRLevel(LqrLevel):
+    """dm_control's `lqr.LQRLevel(control_cost_coef, random)`: `LqrLevel` for
+    dm_control's form, whose model comes from `get_model_and_assets`:
+
+        random = np.random.RandomState(seed)
+        physics = lqr.Physics.from_xml_string(*lqr.get_model_and_assets(2, 1, random))
+        task = lqr.LQRLevel(0.1, random=random)
+        env = control.Environment(physics, task)
+
+    (the model's stiffnesses and then the episodes drawn from one stream, as
+    published). Run without a physics (`control.Environment(task)`), the task uses
+    a model of `n_bodies` bodies, the first `n_actuators` actuated, whose
+    stiffnesses are drawn from a copy of `random` (so the task's own draws start
+    where `random` stood).
+    """
+
+    def __init__(
+        self,
+        control_cost_coef: float,
+        random: int | np.random.RandomState | None = None,
+        *,
+        n_bodies: int = 2,
+        n_actuators: int = 1,
+    ):
+        if not isinstance(random, np.random.RandomState):
+            random = np.random.RandomState(random)
+        model_random = np.random.RandomState()
+        model_random.set_state(random.get_state())
+        self._init(
+            lqr_model.make_spec(n_bodies, n_actuators, model_random), control_cost_coef, random
+        )
+
+
+def get_model_and_assets(n_bodies, n_actuators, random):
+    """dm_control's `lqr.get_model_and_assets`: the MJCF text (bytes) of a chain of
+    `n_bodies` bodies, the first `n_actuators` actuated, whose stiffnesses are drawn
+    from `random` (an `np.random.RandomState`, advanced by the draws), and the
+    suite's shared assets (the text compiles to that model bit for bit:
+    `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(lqr_model.make_spec(n_bodies, n_actuators, random)), common.ASSETS

@@ -10,7 +10,7 @@ import mjcf_models.manipulator
 from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
-from suites import base
+from suites import base, common
 
 _CLOSE = 0.01  # metres: distances below this count as "there"
 _CONTROL_TIMESTEP = 0.01  # seconds: ten physics steps
@@ -61,6 +61,15 @@ def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None, envir
     """Put the peg into the slot."""
     task = Bring(use_peg=True, insert=True, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def make_model(use_peg, insert):
+    """dm_control's `manipulator.make_model`: the MJCF text (bytes) of the arm with the
+    ball (or, with `use_peg`, the peg) and the cup (or, with `insert`, the slot) and
+    the suite's shared assets, for `Physics.from_xml_string(*make_model(use_peg,
+    insert))` (the text compiles to the model `Bring` builds, bit for bit:
+    `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(mjcf_models.manipulator.make_spec(use_peg, insert)), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -155,13 +164,14 @@ class Bring(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, use_peg, insert, fully_observable):
+    def __init__(self, use_peg, insert, fully_observable, random=None):
         if not isinstance(fully_observable, bool):
             raise TypeError(f"fully_observable must be a bool, got {fully_observable!r}")
         super().__init__(
             mjcf_models.manipulator.make_spec(use_peg, insert),
             "manipulator",
             control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self._use_peg = use_peg
         self._insert = insert

@@ -10,7 +10,7 @@ import numpy as np
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import pendulum as pendulum_model
-from suites import base
+from suites import base, common
 
 # suite/pendulum.py: 20 s episodes of 0.02 s control steps (one physics step each).
 _DEFAULT_TIME_LIMIT = 20
@@ -27,6 +27,15 @@ def swingup(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None
     """Swing the pendulum up from a random angle and balance it; sparse reward."""
     task = SwingUp()
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `pendulum.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(pendulum_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -60,8 +69,13 @@ class SwingUp(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self):
-        super().__init__(pendulum_model.make_spec(), "pendulum", control_timestep=_CONTROL_TIMESTEP)
+    def __init__(self, random=None):
+        super().__init__(
+            pendulum_model.make_spec(),
+            "pendulum",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
+        )
         self.set_observations(
             orientation=Physics.pole_orientation, velocity=Physics.angular_velocity
         )

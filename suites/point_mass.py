@@ -10,7 +10,7 @@ import numpy as np
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
 from mjcf_models import point_mass as point_mass_model
-from suites import base
+from suites import base, common
 
 # suite/point_mass.py: 20 s episodes of 0.02 s control steps (one physics step each).
 _DEFAULT_TIME_LIMIT = 20
@@ -34,6 +34,15 @@ def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Reach the target; each episode the motors push along random directions."""
     task = PointMass(randomize_gains=True)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `point_mass.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(point_mass_model.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -80,10 +89,13 @@ class PointMass(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, randomize_gains):
+    def __init__(self, randomize_gains, random=None):
         self._randomize_gains = randomize_gains
         super().__init__(
-            point_mass_model.make_spec(), "point_mass", control_timestep=_CONTROL_TIMESTEP
+            point_mass_model.make_spec(),
+            "point_mass",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self.set_observations(position=Physics.position, velocity=Physics.velocity)
 

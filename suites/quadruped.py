@@ -76,6 +76,23 @@ def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     return base.make_environment(Fetch(), time_limit, random, environment_kwargs)
 
 
+def make_model(floor_size=None, terrain=False, rangefinders=False, walls_and_ball=False):
+    """dm_control's `quadruped.make_model`: the MJCF text (bytes) of the quadruped on
+    a floor of half-width `floor_size` m (the published file's when None), with the
+    bumpy terrain's heightfield, the rangefinders, and the walls, ball and target as
+    asked; with the suite's `common.ASSETS`, `Physics.from_xml_string(make_model(...),
+    common.ASSETS)` compiles it to the model the tasks build, bit for bit
+    (`composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(
+        quadruped_model.make_spec(
+            floor_size=floor_size,
+            terrain=terrain,
+            rangefinders=rangefinders,
+            walls_and_ball=walls_and_ball,
+        )
+    )
+
+
 class Physics(physics_lib.Physics):
     """Quadruped physics with named quantities.
 
@@ -306,8 +323,8 @@ class _QuadrupedTask(base.SuiteTask):
     # per-episode model changes (escape's terrain) live in each copy's own model.
     vectorized_callbacks = True
 
-    def __init__(self, spec, **extra_observations):
-        super().__init__(spec, "quadruped", control_timestep=_CONTROL_TIMESTEP)
+    def __init__(self, spec, random=None, **extra_observations):
+        super().__init__(spec, "quadruped", control_timestep=_CONTROL_TIMESTEP, random=random)
         self.set_observations(
             egocentric_state=Physics.egocentric_state,
             torso_velocity=Physics.torso_velocity,
@@ -325,11 +342,14 @@ class Move(_QuadrupedTask):
     height above the origin.
     """
 
-    def __init__(self, desired_speed):
+    def __init__(self, desired_speed, random=None):
         if not desired_speed > 0:
             raise ValueError(f"desired_speed must be a speed > 0 m/s, got {desired_speed!r}")
         self._desired_speed = desired_speed
-        super().__init__(quadruped_model.make_spec(floor_size=_DEFAULT_TIME_LIMIT * desired_speed))
+        super().__init__(
+            quadruped_model.make_spec(floor_size=_DEFAULT_TIME_LIMIT * desired_speed),
+            random=random,
+        )
 
     def initialize_episode(self, physics, random_state):
         _place_without_contacts(physics, _random_orientation(random_state))
@@ -354,11 +374,12 @@ class Escape(_QuadrupedTask):
     random orientation at the lowest contact-free height.
     """
 
-    def __init__(self):
+    def __init__(self, random=None):
         super().__init__(
             quadruped_model.make_spec(
                 floor_size=_ESCAPE_FLOOR_SIZE_M, terrain=True, rangefinders=True
             ),
+            random=random,
             origin=Physics.origin,
             rangefinder=Physics.rangefinder,
         )
@@ -416,9 +437,10 @@ class Fetch(_QuadrupedTask):
     at another random place, thrown horizontally.
     """
 
-    def __init__(self):
+    def __init__(self, random=None):
         super().__init__(
             quadruped_model.make_spec(walls_and_ball=True),
+            random=random,
             ball_state=Physics.ball_state,
             target_position=Physics.target_position,
         )

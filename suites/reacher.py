@@ -9,7 +9,7 @@ import mjcf_models.reacher
 from composer_tasks import array_namespace
 from composer_tasks import physics as physics_lib
 from composer_tasks import rewards
-from suites import base
+from suites import base, common
 
 _DEFAULT_TIME_LIMIT = 20  # seconds: 1000 control steps of 0.02 s
 _BIG_TARGET_RADIUS = 0.05  # metres
@@ -32,6 +32,15 @@ def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """Reach a target of radius 1.5 cm."""
     task = Reacher(target_size=_SMALL_TARGET_RADIUS)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets():
+    """dm_control's `reacher.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(mjcf_models.reacher.make_spec()), common.ASSETS
 
 
 class Physics(physics_lib.Physics):
@@ -79,12 +88,12 @@ class Reacher(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, target_size):
+    def __init__(self, target_size, random=None):
         if not target_size > 0:
             raise ValueError(
                 f"target_size must be a positive number of metres, got {target_size!r}"
             )
-        super().__init__(mjcf_models.reacher.make_spec(), "reacher")
+        super().__init__(mjcf_models.reacher.make_spec(), "reacher", random=random)
         self._target_size = target_size
         self.set_observations(
             position=lambda physics: physics.joint_angles(),

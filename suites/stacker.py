@@ -8,8 +8,9 @@ of dm_control 1.0.50 `suite/stacker.py` (both tasks are extras, tagged 'hard').
 import numpy as np
 
 from composer_tasks import array_namespace, rewards
+from composer_tasks import physics as physics_lib
 from mjcf_models import stacker as stacker_model
-from suites import base, manipulator
+from suites import base, common, manipulator
 
 _CONTROL_TIMESTEP = 0.01  # seconds: ten physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds: 1000 control steps
@@ -36,6 +37,14 @@ def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environm
     """Stack with four boxes."""
     task = Stack(n_boxes=4, fully_observable=fully_observable)
     return base.make_environment(task, time_limit, random, environment_kwargs)
+
+
+def make_model(n_boxes):
+    """dm_control's `stacker.make_model`: the MJCF text (bytes) of the arm with
+    `n_boxes` boxes and the suite's shared assets, for
+    `Physics.from_xml_string(*make_model(n_boxes))` (the text compiles to the model
+    `Stack` builds, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(stacker_model.make_spec(n_boxes)), common.ASSETS
 
 
 class Physics(manipulator.Physics):
@@ -72,11 +81,14 @@ class Stack(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, n_boxes, fully_observable):
+    def __init__(self, n_boxes, fully_observable, random=None):
         if not isinstance(fully_observable, bool):
             raise TypeError(f"fully_observable must be a bool, got {fully_observable!r}")
         super().__init__(
-            stacker_model.make_spec(n_boxes), "stacker", control_timestep=_CONTROL_TIMESTEP
+            stacker_model.make_spec(n_boxes),
+            "stacker",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self._num_boxes = n_boxes
         self._box_names = tuple(f"box{i}" for i in range(n_boxes))

@@ -8,8 +8,9 @@ k links, state 2k + 4, action k - 1, observation 4k + 1).
 import numpy as np
 
 from composer_tasks import array_namespace, rewards
+from composer_tasks import physics as physics_lib
 from mjcf_models import swimmer as swimmer_model
-from suites import base
+from suites import base, common
 
 # suite/swimmer.py: 30 s episodes of 0.03 s control steps (15 physics steps each).
 _DEFAULT_TIME_LIMIT = 30
@@ -46,7 +47,16 @@ def swimmer15(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=No
 def swimmer(n_links=3, time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     """A swimmer of `n_links` (>= 3) links reaching for the target (not registered,
     as in the published suite)."""
-    return base.make_environment(Swimmer(n_links), time_limit, random, environment_kwargs)
+    return base.make_environment(Swimmer(n_links=n_links), time_limit, random, environment_kwargs)
+
+
+def get_model_and_assets(n_joints):
+    """dm_control's `swimmer.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model with `n_joints` links and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets(n_joints))` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(swimmer_model.make_spec(n_joints)), common.ASSETS
 
 
 class Physics(base.RandomPosePhysics):
@@ -113,9 +123,12 @@ class Swimmer(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, n_links):
+    def __init__(self, random=None, *, n_links=6):
         super().__init__(
-            swimmer_model.make_spec(n_links), "swimmer", control_timestep=_CONTROL_TIMESTEP
+            swimmer_model.make_spec(n_links),
+            "swimmer",
+            control_timestep=_CONTROL_TIMESTEP,
+            random=random,
         )
         self.set_observations(
             joints=Physics.joints,

@@ -8,8 +8,9 @@ state 18, action 6, observation 24).
 import numpy as np
 
 from composer_tasks import array_namespace, rewards
+from composer_tasks import physics as physics_lib
 from mjcf_models import walker as walker_model
-from suites import base
+from suites import base, common
 
 # suite/walker.py: 25 s episodes of 0.025 s control steps (10 physics steps each).
 _DEFAULT_TIME_LIMIT = 25
@@ -43,6 +44,15 @@ def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
     return base.make_environment(
         PlanarWalker(move_speed=_RUN_SPEED), time_limit, random, environment_kwargs
     )
+
+
+def get_model_and_assets():
+    """dm_control's `walker.get_model_and_assets`: the MJCF text (bytes) of the
+    domain's model and the suite's shared assets, for
+    `Physics.from_xml_string(*get_model_and_assets())` and dm_control's
+    `control.Environment(physics, task)` (the text compiles to the model this domain's
+    tasks build, bit for bit: `composer_tasks.physics.spec_xml`)."""
+    return physics_lib.spec_xml(walker_model.make_spec()), common.ASSETS
 
 
 class Physics(base.RandomPosePhysics):
@@ -93,9 +103,11 @@ class PlanarWalker(base.SuiteTask):
     physics_class = Physics
     vectorized_callbacks = True
 
-    def __init__(self, move_speed):
+    def __init__(self, move_speed, random=None):
         self._move_speed = move_speed
-        super().__init__(walker_model.make_spec(), "walker", control_timestep=_CONTROL_TIMESTEP)
+        super().__init__(
+            walker_model.make_spec(), "walker", control_timestep=_CONTROL_TIMESTEP, random=random
+        )
         self.set_observations(
             orientations=Physics.orientations, height=Physics.height, velocity=Physics.velocity
         )

@@ -83,6 +83,15 @@ WALKED = (
     "dm_control.manipulation.props",
     "dm_control.suite.wrappers",
 )
+# The Control Suite's domain modules: the names each defines (its Physics and task
+# classes, model builders and task factories) are rows.
+SUITE_DOMAINS = tuple(
+    f"dm_control.suite.{name}"
+    for name in (
+        "acrobot ball_in_cup cartpole cheetah dog finger fish hopper humanoid humanoid_CMU "
+        "lqr manipulator pendulum point_mass quadruped reacher stacker swimmer walker"
+    ).split()
+)
 # Submodules that are tests or test helpers, not API.
 _NOT_API = re.compile(r"(^|\.)(_[^.]*|[^.]*_test|test_utils|testing|[^.]*_test_utils)(\.|$)")
 _PLAIN_CONSTANTS = (int, float, str, bytes, bool, tuple, list, dict, frozenset, set, type(None))
@@ -327,6 +336,8 @@ def surface():
     for package_name in WALKED:
         for module_name in _submodules(package_name):
             table.add_module(module_name, defined_here_only=True)
+    for module_name in SUITE_DOMAINS:
+        table.add_module(module_name, defined_here_only=True)
     table.add_mjcf_elements()
     table.add_task_names()
     table.add_bases()

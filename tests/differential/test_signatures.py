@@ -97,35 +97,6 @@ EXCEPTIONS: dict[str, str] = {
         "dm_control's (physics, task, time_limit, control_timestep, n_sub_steps, "
         "flat_observation, legacy_step); positional calls fail here"
     ),
-    **{
-        f"dm_control.suite.{name}": (
-            "not yet matched (outside this change): the Control Suite's tasks take no "
-            "`random` argument here (the environment's seed draws), and some name or add "
-            "parameters of their own"
-        )
-        for name in (
-            "acrobot.Balance",
-            "cartpole.Balance",
-            "dog.Fetch",
-            "dog.Move",
-            "dog.Stand",
-            "finger.Spin",
-            "finger.Turn",
-            "fish.Swim",
-            "fish.Upright",
-            "hopper.Hopper",
-            "humanoid.Humanoid",
-            "humanoid_CMU.HumanoidCMU",
-            "manipulator.Bring",
-            "pendulum.SwingUp",
-            "point_mass.PointMass",
-            "quadruped.Move",
-            "reacher.Reacher",
-            "stacker.Stack",
-            "swimmer.Swimmer",
-            "walker.PlanarWalker",
-        )
-    },
 }
 
 

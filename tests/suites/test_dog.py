@@ -64,8 +64,8 @@ def test_registered_as_the_published_extra_tasks():
     for task in _TASKS:
         assert ("dog", task) in suite.EXTRA
         assert ("dog", task) not in suite.BENCHMARKING
-    assert dog.SUITE.tagged("hard") == ["fetch"]
-    assert dog.SUITE.tagged("no_reward_visualization") == list(_TASKS)
+    assert list(dog.SUITE.tagged("hard")) == ["fetch"]
+    assert list(dog.SUITE.tagged("no_reward_visualization")) == list(_TASKS)
 
 
 @pytest.mark.parametrize(

@@ -51,8 +51,12 @@ def test_flatten_observation_orders_plain_dicts_by_key():
 def test_task_random_is_the_environments_generator():
     env = suite.load("cartpole", "balance", task_kwargs={"random": 4})
     assert env.task.random is env.random_state
-    with pytest.raises(AttributeError, match="has no Environment yet"):
-        Balance(swing_up=False, sparse=False).random
+    # Before an Environment, as in dm_control: the constructor's `random` (a seed, a
+    # RandomState, or None for one seeded by the operating system).
+    assert isinstance(Balance(swing_up=False, sparse=False).random, np.random.RandomState)
+    state = np.random.RandomState(3)
+    assert Balance(False, False, state).random is state
+    assert Balance(False, False, random=5).random.uniform() == np.random.RandomState(5).uniform()
 
 
 def test_get_observation_and_unnamed_action_spec():
