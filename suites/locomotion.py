@@ -290,6 +290,7 @@ def _maze_forage(walker_name, seed):
         target_reward_scale=50.0,
         # The targets' egocentric positions, so that the agent forages without a camera.
         observe_targets=True,
+        enable_egocentric_camera=False,
         physics_timestep=physics_timestep,
         control_timestep=control_timestep,
     )

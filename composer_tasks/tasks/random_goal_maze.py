@@ -87,8 +87,9 @@ class NullGoalMaze(walker_task.WalkerTask):
 
     Keyword-only, this project's own (dm_control's parameters above keep its names
     and order, so its positional calls bind the same here):
-      enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera
-        (dm_control enables it; here it is opt-in, since it needs a renderer).
+      enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera, as
+        dm_control does (the default); False leaves it off, so that the task needs
+        no renderer.
     """
 
     _arena: MazeWithTargets
@@ -107,7 +108,7 @@ class NullGoalMaze(walker_task.WalkerTask):
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         if getattr(walker, "is_planar", False):
             raise ValueError("maze tasks need a free (3-D) walker, not a planar one")
@@ -315,7 +316,7 @@ class RepeatSingleGoalMaze(NullGoalMaze):
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         regenerate_maze_on_repeat: bool = False,
         *,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         if regenerate_maze_on_repeat:
             raise ValueError(
@@ -451,7 +452,7 @@ class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         if (
             isinstance(num_subtargets, (bool, np.bool_))
@@ -600,7 +601,7 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
         observe_targets: bool = False,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         super().__init__(
             walker,
@@ -821,7 +822,7 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
         observe_targets: bool = False,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         super().__init__(
             walker,

@@ -94,8 +94,9 @@ class TwoTouch(walker_task.WalkerTask):
 
     Keyword-only, this project's own (dm_control's parameters above keep its names
     and order, so its positional calls bind the same here):
-      enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera
-        (dm_control enables it; here it is opt-in, since it needs a renderer).
+      enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera, as
+        dm_control does (the default); False leaves it off, so that the task needs
+        no renderer.
     """
 
     def __init__(
@@ -118,7 +119,7 @@ class TwoTouch(walker_task.WalkerTask):
         physics_timestep: float = DEFAULT_PHYSICS_TIMESTEP,
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
-        enable_egocentric_camera: bool = False,
+        enable_egocentric_camera: bool = True,
     ) -> None:
         left, right = _hand_names(walker)
         self._walker = walker

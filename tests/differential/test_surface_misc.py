@@ -220,15 +220,7 @@ CASES = [
     ),
     pytest.param(
         "many_goals_maze",
-        marks=[
-            _MARK.dm_control_api("locomotion.tasks.ManyGoalsMaze"),
-            _MARK.xfail(
-                strict=True,
-                reason="dm_control's maze tasks observe the walker's egocentric camera; here "
-                "it is opt-in (enable_egocentric_camera=True), so that maze environments "
-                "do not render every step by default",
-            ),
-        ],
+        marks=[_MARK.dm_control_api("locomotion.tasks.ManyGoalsMaze")],
         id="many_goals_maze",
     ),
     pytest.param(
