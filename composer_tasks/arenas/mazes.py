@@ -706,7 +706,10 @@ class MazeWithTargets(composer.Arena):
         """One of this episode's spawn cells, chosen with `random_state`: (3,) metres."""
         positions = self.spawn_positions
         if len(positions) == 0:
-            raise ValueError("this episode's maze has no spawn cell (spawns_per_room is 0?)")
+            raise ValueError(
+                "this episode's maze has no spawn cell: build RandomMazeWithTargets with "
+                "spawns_per_room >= 1 (dm_control's default is 0)"
+            )
         return positions[random_state.randint(len(positions))]
 
     def collect_targets(
@@ -752,9 +755,9 @@ class RandomMazeWithTargets(MazeWithTargets):
       z_height: wall height, metres.
       max_rooms, room_min_size, room_max_size, max_variations, simplify:
         labmaze's `RandomMaze` parameters.
-      spawns_per_room: spawn cells per room (at least 1; dm_control's default, 0,
-        leaves no spawn cell for a walker).
-      targets_per_room: targets per room.
+      spawns_per_room: spawn cells per room. The default is dm_control's (labmaze's
+        0), which leaves no spawn cell: a task that spawns a walker needs at least 1.
+      targets_per_room: targets per room (dm_control's default, 0: none).
       skybox_texture, wall_textures, floor_textures, aesthetic: as
         `MazeWithTargets`.
       name: the arena's name.
@@ -775,8 +778,8 @@ class RandomMazeWithTargets(MazeWithTargets):
         max_rooms: int = _MAX_ROOMS,
         room_min_size: int = _ROOM_MIN_SIZE,
         room_max_size: int = _ROOM_MAX_SIZE,
-        spawns_per_room: int = 1,
-        targets_per_room: int = 1,
+        spawns_per_room: int = 0,
+        targets_per_room: int = 0,
         max_variations: int = _MAX_VARIATIONS,
         simplify: bool = _SIMPLIFY,
         skybox_texture: composer.Entity | None = None,
@@ -789,8 +792,8 @@ class RandomMazeWithTargets(MazeWithTargets):
         target_radius: float = 0.3,
         target_height: float = 0.5,
     ) -> None:
-        if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 1:
-            raise ValueError(f"spawns_per_room must be an int >= 1, got {spawns_per_room!r}")
+        if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 0:
+            raise ValueError(f"spawns_per_room must be an int >= 0, got {spawns_per_room!r}")
         if not isinstance(targets_per_room, (int, np.integer)) or targets_per_room < 0:
             raise ValueError(f"targets_per_room must be an int >= 0, got {targets_per_room!r}")
         self._maze_kwargs: dict[str, Any] = dict(

@@ -264,7 +264,9 @@ def test_corridor_variations_of_unknown_bounds_need_an_explicit_pool_size():
 
 
 def test_maze_walls_spawns_and_targets_match_the_labmaze_layout():
-    arena = arenas.RandomMazeWithTargets(x_cells=11, y_cells=11, xy_scale=2.0, z_height=1.5)
+    arena = arenas.RandomMazeWithTargets(
+        x_cells=11, y_cells=11, xy_scale=2.0, z_height=1.5, spawns_per_room=1, targets_per_room=1
+    )
     physics, ball = _physics_with_ball(arena)
     _new_episode(arena, physics, 5)
     layer = np.asarray(arena.maze.entity_layer)
@@ -286,7 +288,7 @@ def test_maze_walls_spawns_and_targets_match_the_labmaze_layout():
 
 
 def test_maze_targets_are_collected_once():
-    arena = arenas.RandomMazeWithTargets()
+    arena = arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1)
     physics = Physics.from_spec(arena.spec)
     _new_episode(arena, physics, 2)
     targets = arena.target_positions
@@ -611,7 +613,7 @@ def test_parkour_rejects_bad_parameters():
     [
         _dm_control_gaps_corridor,
         _dm_control_walls_corridor,
-        lambda: arenas.RandomMazeWithTargets(),
+        lambda: arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1),
         lambda: _mixed_course(curriculum=True),
     ],
     ids=["gaps", "walls", "maze", "parkour"],

@@ -606,7 +606,13 @@ def test_escape_reward_is_distance_ramp_times_uprightness():
 
 def test_maze_forage_rewards_each_collected_target_once():
     arena = mazes.RandomMazeWithTargets(
-        x_cells=7, y_cells=7, max_rooms=1, room_min_size=3, room_max_size=3, targets_per_room=2
+        x_cells=7,
+        y_cells=7,
+        max_rooms=1,
+        room_min_size=3,
+        room_max_size=3,
+        spawns_per_room=1,
+        targets_per_room=2,
     )
     task = random_goal_maze.ManyGoalsMaze(
         walkers.Quadruped(), arena, target_reward_scale=10.0, observe_targets=True
@@ -642,7 +648,13 @@ _ARENAS = {
     "walls_corridor": lambda: corridor_arenas.WallsCorridor(),
     "gaps_corridor": lambda: corridor_arenas.GapsCorridor(),
     "maze": lambda: mazes.RandomMazeWithTargets(
-        x_cells=7, y_cells=7, max_rooms=1, room_min_size=3, room_max_size=3
+        x_cells=7,
+        y_cells=7,
+        max_rooms=1,
+        room_min_size=3,
+        room_max_size=3,
+        spawns_per_room=1,
+        targets_per_room=1,
     ),
     "parkour": lambda: parkour_arenas.ParkourCourse(
         segments=[
