@@ -70,7 +70,7 @@ MODULE_MAP: Mapping[str, str] = {
     # The Control Suite's Environment (flat_observation, flatten_observation).
     "dm_control.rl.control": "suites.control",
     "dm_control.locomotion.arenas.floors": "composer_tasks.arenas.floor",
-    "dm_control.locomotion.arenas.bowl": "composer_tasks.tasks.escape",
+    "dm_control.locomotion.arenas.bowl": "composer_tasks.arenas.bowl",
     "dm_control.locomotion.soccer": "suites.soccer",
     "dm_control.locomotion.soccer.boxhead": "composer_tasks.walkers.boxhead",
     "dm_control.locomotion.walkers.fruitfly_v2": "composer_tasks.walkers.fruitfly_v2",

@@ -6,11 +6,15 @@ writing model fields in `initialize_episode` (no recompilation); see
 docs/locomotion_arenas.md.
 """
 
+from composer_tasks.arenas.bowl import Bowl
 from composer_tasks.arenas.corridors import Corridor
 from composer_tasks.arenas.corridors import EmptyCorridor
 from composer_tasks.arenas.corridors import GapsCorridor
 from composer_tasks.arenas.corridors import WallsCorridor
 from composer_tasks.arenas.floor import Floor
+from composer_tasks.arenas.labmaze_textures import FloorTextures
+from composer_tasks.arenas.labmaze_textures import SkyBox
+from composer_tasks.arenas.labmaze_textures import WallTextures
 from composer_tasks.arenas.mazes import MazeWithTargets
 from composer_tasks.arenas.mazes import RandomMazeWithTargets
 from composer_tasks.arenas.obstacles import ObstacleField
@@ -28,11 +32,13 @@ from composer_tasks.arenas.parkour import Terrain
 from composer_tasks.arenas.padded_room import PaddedRoom
 
 __all__ = [
+    "Bowl",
     "Corridor",
     "Course",
     "CrouchPlatforms",
     "EmptyCorridor",
     "Floor",
+    "FloorTextures",
     "Gaps",
     "GapsCorridor",
     "Hurdles",
@@ -45,7 +51,9 @@ __all__ = [
     "RandomMazeWithTargets",
     "SeeSaws",
     "Segment",
+    "SkyBox",
     "SlalomWalls",
     "Terrain",
+    "WallTextures",
     "WallsCorridor",
 ]
