@@ -252,7 +252,7 @@ class PropResizer:
                     f"PropResizer: a prop's mass must be a real number, not {mass!r} "
                     "(pass `mass`, a number or a variation giving one)"
                 )
-            prop.mass = mass
+            prop.mass = float(mass)
 
 
 class ZOffsetter:

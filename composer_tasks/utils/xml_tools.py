@@ -55,6 +55,7 @@ def parse(file_obj: str | IO[Any]) -> Any:
     Raises:
       lxml.etree.XMLSyntaxError: text that is not well-formed XML.
     """
-    from lxml import etree  # noqa: PLC0415  (a test dependency; see the module docstring)
+    # Imported here: a test dependency (see the module docstring), with no type stubs.
+    from lxml import etree  # noqa: PLC0415  # pyright: ignore[reportAttributeAccessIssue]
 
     return etree.parse(file_obj, etree.XMLParser(remove_blank_text=True))
