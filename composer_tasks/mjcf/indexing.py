@@ -619,7 +619,7 @@ def _size_element_names(model: Any, size_name: str) -> Sequence[str] | None:
     (a kind of element the model has none of, or a dimension that is not per element)."""
     for columns, column_size_name in _COLUMN_SIZE_NAMES.items():
         if size_name == column_size_name:
-            return columns
+            return list(columns)
     if size_name == "nmocap":
         return _element_names(model, "mocap")
     if size_name in _RAGGED_ADDRESSES:
@@ -724,7 +724,7 @@ def column_axis(name: str, array: np.ndarray) -> Axis | None:
     if size_name is None:
         return UnnamedAxis()
     columns = next(c for c, n in _COLUMN_SIZE_NAMES.items() if n == size_name)
-    return RegularNamedAxis(columns, kind="column")
+    return RegularNamedAxis(list(columns), kind="column")
 
 
 class FieldIndexer:

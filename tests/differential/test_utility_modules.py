@@ -161,7 +161,7 @@ keys = sorted(key for key in list(axes) if isinstance(key, str))
 record("axis_keys", keys)
 for key in keys:
     axis = axes[key]
-    record(f"axis/{key}", [type(axis).__name__, list(axis.names)])
+    record(f"axis/{key}", [type(axis).__name__, type(axis.names).__name__, list(axis.names)])
 record("axis/unknown", type(axes["nM"]).__name__)
 record("axis/is_axis", all(isinstance(axes[key], index.Axis) for key in keys))
 check("axis/abstract", index.Axis)
