@@ -35,6 +35,7 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.utils.transformations": "composer_tasks.utils.transformations",
     "dm_control.utils.inverse_kinematics": "composer_tasks.utils.inverse_kinematics",
     "dm_control.utils.io": "composer_tasks.utils.io",
+    "dm_control.utils.xml_tools": "composer_tasks.utils.xml_tools",
     "dm_control.viewer": "composer_tasks.viewer.dm_viewer",
     "dm_control.suite": "suites.suite",
     "dm_control.suite.wrappers": "suites.wrappers",
@@ -54,6 +55,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",
     "dm_control.mujoco.math": "composer_tasks.mujoco_math",
+    # dm_control's named-indexing machinery (the axes and field indexers of `physics.named`).
+    "dm_control.mujoco.index": "composer_tasks.mjcf.indexing",
     # MuJoCo's C functions (`mjlib`, the `mujoco` module as in dm_control), enums and
     # header constants; the rest of dm_control.mujoco.wrapper is in NO_COUNTERPART.
     "dm_control.mujoco.wrapper.mjbindings": "composer_tasks.mjbindings",
@@ -144,14 +147,9 @@ NO_COUNTERPART: Mapping[str, str] = {
     "dm_control.mujoco.wrapper.mjbindings.sizes": "the array-shape table of dm_control's "
     "ctypes struct wrappers, generated from MuJoCo 3.17's headers; MuJoCo's own structs "
     "carry their shapes (`physics.model.body_pos.shape`)",
-    "dm_control.mujoco.index": "dm_control's private indexing machinery; `physics.named` "
-    "offers its public behaviour",
     "dm_control.locomotion.mocap.mocap_pb2": "dm_control's protocol-buffer classes of "
     "motion-capture clips; clips here are dataclasses with the same field names "
     "(composer_tasks.mocap.records), with no protobuf dependency",
-    "dm_control.utils.xml_tools": "lxml helpers that edit a model's XML text before it is "
-    "parsed; models here are built and edited as MjSpec through composer_tasks.mjcf, with no "
-    "XML tree (ARCHITECTURE.md decision 1)",
 }
 
 

@@ -5,13 +5,15 @@ import pytest
 
 from composer_tasks import porting
 from composer_tasks import viewer
-from composer_tasks.viewer import dm_viewer
+from composer_tasks.viewer import dm_viewer, window
 from suites import suite
 
 
 @pytest.fixture
 def shown(monkeypatch):
     calls = []
+    # The window is MuJoCo's (tests/test_viewer*.py); here no display is needed.
+    monkeypatch.setattr(window, "require_display", lambda: None)
     monkeypatch.setattr(viewer, "launch", lambda env, policy: calls.append((env, policy)))
     return calls
 

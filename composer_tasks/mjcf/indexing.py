@@ -15,7 +15,9 @@ shape PyMJCF gives them:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import abc
+import collections
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import mujoco
@@ -437,7 +439,20 @@ def _native(name: Any) -> str:
     return name.decode() if isinstance(name, bytes) else name
 
 
-class UnnamedAxis:
+class Axis(abc.ABC):
+    """One axis of a named field: turns a (possibly named) key item into a NumPy index."""
+
+    @abc.abstractmethod
+    def convert_key_item(self, key_item: Any) -> Any:
+        """The NumPy index for `key_item` (a name, a list of names, or a NumPy index).
+
+        Raises:
+            IndexError: an Ellipsis, None or an empty string.
+            KeyError: a name the axis does not have.
+        """
+
+
+class UnnamedAxis(Axis):
     """An axis whose entries have no names: keys pass through unchanged."""
 
     def convert_key_item(self, key_item: Any) -> Any:
@@ -445,13 +460,18 @@ class UnnamedAxis:
         return key_item
 
 
-class RegularNamedAxis:
-    """An axis with one entry per named element (`xpos`'s bodies, `xyz` columns)."""
+class RegularNamedAxis(Axis):
+    """An axis with one entry per named element (`xpos`'s bodies, `xyz` columns).
 
-    def __init__(self, names: Sequence[str], kind: str = "element") -> None:
-        self._names = list(names)
+    Args:
+      names: the entries' names, in order ("" for an unnamed element).
+      kind: what the entries are ("body", "column"), for the message of an unknown name.
+    """
+
+    def __init__(self, names: Sequence[str], *, kind: str = "element") -> None:
+        self._names = names
         self._kind = kind
-        self._offsets = {name: offset for offset, name in enumerate(self._names) if name}
+        self._offsets = {name: offset for offset, name in enumerate(names) if name}
 
     def _offset(self, name: Any) -> int:
         try:
@@ -460,8 +480,8 @@ class RegularNamedAxis:
             raise KeyError(f"no {self._kind} named {_native(name)!r}") from None
 
     @property
-    def names(self) -> list[str]:
-        """The entries' names ("" for an unnamed element)."""
+    def names(self) -> Sequence[str]:
+        """The entries' names ("" for an unnamed element), as given."""
         return self._names
 
     def convert_key_item(self, key_item: Any) -> Any:
@@ -482,24 +502,32 @@ class RegularNamedAxis:
         return key_item
 
 
-class RaggedNamedAxis:
+class RaggedNamedAxis(Axis):
     """An axis whose named elements span several entries (`qpos` of joints, a
     sensor's `sensordata`): a name gives its slice (with `singleton`, a one-entry
-    element gives its index, as `act` does), a list of names the concatenated indices."""
+    element gives its index, as `act` does), a list of names the concatenated indices.
+
+    Args:
+      element_names: the elements' names, in order ("" for an unnamed element).
+      element_sizes: how many entries each element spans.
+      singleton: whether a one-entry element's name gives an index, not a slice.
+      kind: what the elements are ("joint", "sensor"), for the message of an unknown name.
+    """
 
     def __init__(
         self,
-        names: Sequence[str],
-        sizes: ArrayLike,
+        element_names: Sequence[str],
+        element_sizes: ArrayLike,
         singleton: bool = False,
+        *,
         kind: str = "element",
     ) -> None:
-        self._names = list(names)
+        self._names = element_names
         self._kind = kind
         self._slices: dict[str, int | slice] = {}
         self._indices: dict[str, range] = {}
         offset = 0
-        for name, size in zip(self._names, np.asarray(sizes).reshape(-1)):
+        for name, size in zip(element_names, np.asarray(element_sizes).reshape(-1)):
             size = int(size)
             if name:
                 self._slices[name] = (
@@ -509,8 +537,8 @@ class RaggedNamedAxis:
             offset += size
 
     @property
-    def names(self) -> list[str]:
-        """The elements' names ("" for an unnamed element)."""
+    def names(self) -> Sequence[str]:
+        """The elements' names ("" for an unnamed element), as given."""
         return self._names
 
     def convert_key_item(self, key_item: Any) -> Any:
@@ -537,14 +565,108 @@ class RaggedNamedAxis:
         return key_item
 
 
-Axis = UnnamedAxis | RegularNamedAxis | RaggedNamedAxis
-
-
 class Axes(NamedTuple):
     """The row and column axes of a named field (`named.data.xpos.axes.row.names`)."""
 
     row: Axis
     col: Axis | None = None
+
+
+# Size names (dm_control's names of MuJoCo's array dimensions, `nbody`, `nq`, ...)
+# whose elements span several entries: the model field of each element's first
+# entry (dm_control's mujoco/index.py `_RAGGED_ADDRS`).
+_RAGGED_ADDRESSES = {
+    "nq": "jnt_qposadr",
+    "nv": "jnt_dofadr",
+    "na": "actuator_actadr",
+    "nsensordata": "sensor_adr",
+    "nnumericdata": "numeric_adr",
+}
+# Size names of the named columns.
+_COLUMN_SIZE_NAMES = {
+    _XYZ: "xyz",
+    _QUATERNION: "quat",
+    _MATRIX: "mat",
+    ("r", "g", "b", "a"): "rgba",
+}
+# What the entries of a size name are, for the message of an unknown name.
+_SIZE_LABELS = {
+    "njnt": "joint",
+    "nq": "joint",
+    "nv": "joint",
+    "na": "actuator",
+    "nu": "actuator",
+    "nout": "actuator",
+    "ncam": "camera",
+    "nmat": "material",
+    "ntex": "texture",
+    "neq": "equality",
+    "nsensordata": "sensor",
+    "nnumericdata": "numeric",
+    "nmocap": "mocap body",
+    **{size_name: "column" for size_name in _COLUMN_SIZE_NAMES.values()},
+}
+
+
+def _names_at(model: Any, addresses: np.ndarray) -> list[str]:
+    """The names that start at `addresses` in `model.names`."""
+    names = model.names
+    return [names[a : names.find(b"\0", a)].decode() for a in np.asarray(addresses).reshape(-1)]
+
+
+def _size_element_names(model: Any, size_name: str) -> Sequence[str] | None:
+    """The names along dimension `size_name`, or None where dm_control names none
+    (a kind of element the model has none of, or a dimension that is not per element)."""
+    for columns, column_size_name in _COLUMN_SIZE_NAMES.items():
+        if size_name == column_size_name:
+            return list(columns)
+    if size_name == "nmocap":
+        return _element_names(model, "mocap")
+    if size_name in _RAGGED_ADDRESSES:
+        size_name = "n" + _RAGGED_ADDRESSES[size_name].split("_")[0]
+    elif size_name in ("nu", "nout"):
+        size_name = "nactuator"
+    addresses = getattr(model, f"name_{size_name[1:]}adr", None)
+    if not isinstance(addresses, np.ndarray) or not addresses.size:
+        return None
+    return _names_at(model, addresses)
+
+
+def _size_axis(model: Any, size_name: str) -> Axis | None:
+    """dm_control's axis for dimension `size_name` of `model`, or None where it has none."""
+    names = _size_element_names(model, size_name)
+    if names is None:
+        return None
+    kind = _SIZE_LABELS.get(size_name, size_name[1:])
+    if size_name not in _RAGGED_ADDRESSES:
+        return RegularNamedAxis(names, kind=kind)
+    addresses = np.asarray(getattr(model, _RAGGED_ADDRESSES[size_name])).reshape(-1)
+    if size_name == "na":
+        # dm_control counts one activation per stateful actuator here.
+        sizes = np.where(addresses == -1, 0, 1)
+    else:
+        sizes = np.diff(np.r_[addresses, getattr(model, size_name)])
+    return RaggedNamedAxis(names, sizes, singleton=size_name == "na", kind=kind)
+
+
+def make_axis_indexers(model: Any) -> collections.defaultdict[Any, Axis]:
+    """Size name (`"nbody"`, `"nq"`, `"xyz"`, ...) -> the `Axis` of that dimension of
+    `model`'s and its data's arrays, as dm_control's `make_axis_indexers`: per-element
+    dimensions by element name (`nq`, `nv`, `na`, `nsensordata`, `nnumericdata`
+    ragged), `nu` and `nout` by actuator name, `nmocap` by mocap body name, and the
+    named columns. Any other size name gives an `UnnamedAxis`."""
+    size_names = [
+        "n" + field[len("name_") : -len("adr")]
+        for field in dir(model)
+        if field.startswith("name_") and field.endswith("adr")
+    ]
+    size_names += [*_RAGGED_ADDRESSES, "nu", "nout", "nmocap", *_COLUMN_SIZE_NAMES.values()]
+    indexers: collections.defaultdict[Any, Axis] = collections.defaultdict(UnnamedAxis)
+    for size_name in size_names:
+        axis = _size_axis(model, size_name)
+        if axis is not None:
+            indexers[size_name] = axis
+    return indexers
 
 
 def _element_names(model: Any, kind: str) -> list[str]:
@@ -558,26 +680,39 @@ def _element_names(model: Any, kind: str) -> list[str]:
     return [mujoco.mj_id2name(model, obj, i) or "" for i in range(getattr(model, count_name))]
 
 
-def _row_axis(model: Any, struct_name: str, name: str, array: np.ndarray) -> Axis:
+def _row_size_name(model: Any, struct_name: str, name: str, array: np.ndarray) -> str | None:
+    """dm_control's size name of the rows of `model`'s or its data's array `name`
+    (`struct_name` "model" or "data"), or None where the rows are not per element."""
+    if struct_name == "model":
+        if name.startswith("name_") and name.endswith("adr"):
+            return "n" + name[len("name_") : -len("adr")]
+        if name == "numeric_data":
+            return "nnumericdata"
+        if name.startswith("numeric_") and array.shape[:1] == (model.nnumeric,):
+            return "nnumeric"
     kind = _array_kind(model, struct_name, name, array)
     if kind is None:
-        return UnnamedAxis()
+        return None
     element_kind, how = kind
-    names = _element_names(model, element_kind)
-    label = "mocap body" if element_kind == "mocap" else element_kind
+    if element_kind == "mocap":
+        return "nmocap"
     if how == "rows":
-        return RegularNamedAxis(names, label)
+        return KINDS[element_kind][1]
     if element_kind == "actuator":
-        # dm_control counts one activation per stateful actuator here.
-        sizes = np.where(model.actuator_actadr == -1, 0, 1)
-        return RaggedNamedAxis(names, sizes, singleton=True, kind=label)
+        return "na"
     if element_kind == "sensor":
-        addresses, total = model.sensor_adr, model.nsensordata
-    elif name == "qpos" or name in ("qpos0", "qpos_spring"):
-        addresses, total = model.jnt_qposadr, model.nq
-    else:
-        addresses, total = model.jnt_dofadr, model.nv
-    return RaggedNamedAxis(names, np.diff(np.r_[addresses, total]), kind=label)
+        return "nsensordata"
+    return "nq" if name in ("qpos", "qpos0", "qpos_spring") else "nv"
+
+
+def _column_size_name(name: str, array: np.ndarray) -> str | None:
+    """The size name of the named columns of field `name`, or None."""
+    if array.ndim < 2:
+        return None
+    for columns, fields in _COLUMNS.items():
+        if name in fields:
+            return _COLUMN_SIZE_NAMES[columns]
+    return None
 
 
 def column_axis(name: str, array: np.ndarray) -> Axis | None:
@@ -585,10 +720,11 @@ def column_axis(name: str, array: np.ndarray) -> Axis | None:
     rotation matrices and colours), or None for a field of one column."""
     if array.ndim < 2:
         return None
-    for columns, fields in _COLUMNS.items():
-        if name in fields:
-            return RegularNamedAxis(columns, "column")
-    return UnnamedAxis()
+    size_name = _column_size_name(name, array)
+    if size_name is None:
+        return UnnamedAxis()
+    columns = next(c for c, n in _COLUMN_SIZE_NAMES.items() if n == size_name)
+    return RegularNamedAxis(list(columns), kind="column")
 
 
 class FieldIndexer:
@@ -599,10 +735,24 @@ class FieldIndexer:
 
     __slots__ = ("_axes", "_field", "_field_name")
 
-    def __init__(self, field_name: str, array: np.ndarray, axes: Axes) -> None:
+    def __init__(self, parent_struct: Any, field_name: str, axis_indexers: Sequence[Axis]) -> None:
+        """
+        Args:
+          parent_struct: the MuJoCo struct (`MjModel`, `MjData`) that has the array.
+          field_name: the array's attribute name in `parent_struct`.
+          axis_indexers: one `Axis` per dimension (row, then column).
+
+        Raises:
+          AttributeError: `parent_struct` has no array `field_name`.
+        """
+        array = getattr(parent_struct, field_name)
+        if not isinstance(array, np.ndarray):
+            raise AttributeError(  # noqa: TRY004  (a missing array, as getattr raises)
+                f"{type(parent_struct).__name__}.{field_name} is not an array"
+            )
         self._field_name = field_name
         self._field = array
-        self._axes = axes
+        self._axes = Axes(*axis_indexers)
 
     @property
     def axes(self) -> Axes:
@@ -694,10 +844,13 @@ class _NamedStruct:
     """`physics.named.model` or `.data`: a `FieldIndexer` per array field, made on
     first use and kept until the model is replaced."""
 
-    def __init__(self, model: Any, struct: Any, struct_name: str) -> None:
+    def __init__(
+        self, model: Any, struct: Any, struct_name: str, axes: dict[str, Axis | None]
+    ) -> None:
         self._model = model
         self._struct = struct
         self._struct_name = struct_name
+        self._axes = axes
         self._fields: dict[str, FieldIndexer] = {}
 
     def __getattr__(self, name: str) -> FieldIndexer:
@@ -705,7 +858,7 @@ class _NamedStruct:
             raise AttributeError(name)
         field = self._fields.get(name)
         if field is None:
-            field = _field_indexer(self._model, self._struct, self._struct_name, name)
+            field = _field_indexer(self._model, self._struct, self._struct_name, name, self._axes)
             self._fields[name] = field
         return field
 
@@ -713,33 +866,121 @@ class _NamedStruct:
         return {name: getattr(self, name) for name in self.__dir__()}
 
     def __dir__(self) -> list[str]:
-        return [
-            name
-            for name in dir(self._struct)
-            if not name.startswith("_")
-            and isinstance(getattr(self._struct, name, None), np.ndarray)
-            and not getattr(self._struct, name).dtype.fields
-        ]
+        return _array_field_names(self._struct)
 
 
-def _field_indexer(model: Any, struct: Any, struct_name: str, name: str) -> FieldIndexer:
+def _array_field_names(struct: Any) -> list[str]:
+    """The struct's fields that are plain arrays (not structured: `contact` is not)."""
+    return [
+        name
+        for name in dir(struct)
+        if not name.startswith("_")
+        and isinstance(getattr(struct, name, None), np.ndarray)
+        and not getattr(struct, name).dtype.fields
+    ]
+
+
+def _size_axis_cached(model: Any, size_name: str, axes: dict[str, Axis | None]) -> Axis:
+    if size_name not in axes:
+        axes[size_name] = _size_axis(model, size_name)
+    return axes[size_name] or UnnamedAxis()
+
+
+def _field_indexer(
+    model: Any, struct: Any, struct_name: str, name: str, axes: dict[str, Axis | None]
+) -> FieldIndexer:
+    """The named field `name` of `struct`, its axes built on demand into `axes` (size
+    name -> axis, or None where dm_control's `make_axis_indexers` has none)."""
     array = getattr(struct, name, None)
     if not isinstance(array, np.ndarray):
         raise AttributeError(  # noqa: TRY004  (a missing attribute, as getattr raises)
             f"{struct_name}.{name} is not an array of MuJoCo's {struct_name}"
         )
-    axes = Axes(_row_axis(model, struct_name, name, array), column_axis(name, array))
-    return FieldIndexer(name, array, axes)
+    row_size_name = _row_size_name(model, struct_name, name, array)
+    axis_indexers: list[Axis] = [
+        UnnamedAxis() if row_size_name is None else _size_axis_cached(model, row_size_name, axes)
+    ]
+    if array.ndim > 1:
+        column_size_name = _column_size_name(name, array)
+        axis_indexers.append(
+            UnnamedAxis()
+            if column_size_name is None
+            else _size_axis_cached(model, column_size_name, axes)
+        )
+    return FieldIndexer(struct, name, axis_indexers)
 
 
 class NamedIndexer:
     """`physics.named`: `.model.<array>` and `.data.<array>` indexed by element names."""
 
     def __init__(self, physics: Any) -> None:
-        self.model = _NamedStruct(physics.model, physics.model, "model")
-        self.data = _NamedStruct(physics.model, physics.data, "data")
+        axes: dict[str, Axis | None] = {}
+        self.model = _NamedStruct(physics.model, physics.model, "model", axes)
+        self.data = _NamedStruct(physics.model, physics.data, "data", axes)
 
 
 def named_field(model: Any, data: Any, struct_name: str, name: str) -> FieldIndexer:
     """Array `name` of `model` or `data` (`struct_name` "model" or "data") indexed by names."""
-    return _field_indexer(model, model if struct_name == "model" else data, struct_name, name)
+    return _field_indexer(model, model if struct_name == "model" else data, struct_name, name, {})
+
+
+# dm_control's names of the structs `struct_indexer` indexes.
+_STRUCT_NAMES = {"mjmodel": "model", "mjdata": "data"}
+
+
+def struct_indexer(struct: Any, struct_name: str, size_to_axis_indexer: Mapping[Any, Axis]) -> Any:
+    """An object with a `FieldIndexer` attribute for each array field of `struct`, as
+    dm_control's `struct_indexer` (`physics.named.data` is one):
+
+        axes = make_axis_indexers(physics.model)
+        named_data = struct_indexer(physics.data, "mjdata", axes)
+        named_data.xpos["torso", "z"]
+
+    Args:
+      struct: an `MjModel`, or an `MjData` (whose `model` names its elements).
+      struct_name: "mjmodel" or "mjdata" (any case).
+      size_to_axis_indexer: size name -> `Axis`, as `make_axis_indexers` returns
+        (looked up for each named dimension; a field whose rows are not per element
+        gets an `UnnamedAxis`).
+
+    Raises:
+      ValueError: another struct name.
+    """
+    key = struct_name.lower()
+    if key not in _STRUCT_NAMES:
+        raise ValueError(
+            f"Unrecognized struct name {struct_name!r}: expected one of {sorted(_STRUCT_NAMES)}"
+        )
+    model = struct if key == "mjmodel" else struct.model
+    field_indexers = {}
+    for name in _array_field_names(struct):
+        array = getattr(struct, name)
+        row_size_name = _row_size_name(model, _STRUCT_NAMES[key], name, array)
+        axis_indexers = [
+            UnnamedAxis() if row_size_name is None else size_to_axis_indexer[row_size_name]
+        ]
+        if array.ndim > 1:
+            column_size_name = _column_size_name(name, array)
+            axis_indexers.append(
+                UnnamedAxis()
+                if column_size_name is None
+                else size_to_axis_indexer[column_size_name]
+            )
+        field_indexers[name] = FieldIndexer(struct, name, axis_indexers)
+    return make_struct_indexer(field_indexers)
+
+
+def make_struct_indexer(field_indexers: Mapping[str, FieldIndexer]) -> Any:
+    """A read-only object whose attributes are `field_indexers` (name -> `FieldIndexer`),
+    with `_asdict()` returning a copy of them, as dm_control's `make_struct_indexer`."""
+    fields = dict(field_indexers)
+
+    class StructIndexer:
+        __slots__ = ()
+
+        def _asdict(self) -> dict[str, FieldIndexer]:
+            return dict(fields)
+
+    for name, indexer in fields.items():
+        setattr(StructIndexer, name, indexer)
+    return StructIndexer()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import abc
 import collections.abc
 import dataclasses
+import numbers
 import operator
 import os
 from collections.abc import Callable, Iterable
@@ -225,6 +226,7 @@ class PropResizer:
 
     Raises:
       ValueError: both `size_factor` and `size_delta` are given.
+      TypeError: (when applied) the mass is not a number (None: `mass` not given).
     """
 
     def __init__(self, size_factor: Any = None, size_delta: Any = None, mass: Any = None) -> None:
@@ -243,7 +245,14 @@ class PropResizer:
                 change = np.full(len(prop.size), change)
             for index in range(len(prop.size)):
                 prop.size[index] = self._size_op(prop.size[index], change[index])
-            prop.mass = variation.evaluate(self._mass, random_state=random_state)
+            mass = variation.evaluate(self._mass, random_state=random_state)
+            if not isinstance(mass, numbers.Real):
+                # dm_control's prop record (a protocol buffer) refuses it here too.
+                raise TypeError(
+                    f"PropResizer: a prop's mass must be a real number, not {mass!r} "
+                    "(pass `mass`, a number or a variation giving one)"
+                )
+            prop.mass = float(mass)
 
 
 class ZOffsetter:

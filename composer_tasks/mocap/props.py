@@ -81,8 +81,8 @@ class Prop(composer.Entity):
             "framequat", name="orientation", objtype="geom", objname=self._geom
         )
 
-    def _build_observables(self) -> PropObservables:
-        return PropObservables(self)
+    def _build_observables(self) -> Observables:
+        return Observables(self)
 
     @property
     def mjcf_model(self) -> mjcf.RootElement:
@@ -118,7 +118,7 @@ class Prop(composer.Entity):
         return self._orientation
 
 
-class PropObservables(composer.Observables):
+class Observables(composer.Observables):
     """The prop's ground-truth position (3,) and orientation (4,), world frame."""
 
     @define.observable
@@ -128,7 +128,3 @@ class PropObservables(composer.Observables):
     @define.observable
     def orientation(self) -> observable.Observable:
         return observable.MJCFFeature("sensordata", self._entity.orientation)
-
-
-# dm_control's name for the observables class of this module.
-Observables = PropObservables

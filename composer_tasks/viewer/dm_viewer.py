@@ -12,6 +12,8 @@ from typing import Any
 
 import dm_env
 
+from composer_tasks.viewer import window
+
 # dm_control.viewer.launch's window settings (its defaults).
 _TITLE = "Explorer"
 _WIDTH = 1024
@@ -36,8 +38,11 @@ def launch(
         window sets its own, so only dm_control's defaults are accepted.
 
     Raises:
+      RuntimeError: no window can open (no display), checked first, as dm_control
+        creates its window before it loads the environment.
       ValueError: another title or size; no environment.
     """
+    window.require_display()
     if (title, width, height) != (_TITLE, _WIDTH, _HEIGHT):
         raise ValueError(
             f"title={title!r}, width={width!r}, height={height!r}: the viewer window "

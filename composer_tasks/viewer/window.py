@@ -34,6 +34,31 @@ _CLOSE_TIMEOUT_S = 10.0
 _CAMERA_FIELDS = ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth", "elevation")
 
 
+def require_display() -> None:
+    """Raises `RuntimeError` where no window can open (GLFW cannot start: no display),
+    as dm_control's viewer does; MuJoCo's viewer would instead end the process.
+
+    Raises:
+      RuntimeError: GLFW cannot initialise.
+    """
+    # Imported here, as mujoco.viewer is: a headless process may lack GLFW's library.
+    import warnings
+
+    try:
+        import glfw
+    except ImportError as error:
+        raise RuntimeError(f"Failed to create window: GLFW is unavailable ({error})") from error
+    with warnings.catch_warnings():
+        # GLFW's own warning says why; the error below says it too.
+        warnings.simplefilter("ignore", glfw.GLFWError)
+        started = glfw.init()
+    if not started:
+        raise RuntimeError(
+            "Failed to create window: GLFW cannot start (no display: set DISPLAY to an X "
+            "server, or run under Xvfb)"
+        )
+
+
 class Window:
     """Shows a `Controller`'s environment in MuJoCo's viewer until the window closes.
 
@@ -84,6 +109,7 @@ class Window:
         self._keys.put(key)
 
     def _open(self, camera_state: Mapping[str, Any] | None = None) -> None:
+        require_display()
         # Imported here: mujoco.viewer needs GLFW, which a headless process may lack.
         import mujoco.viewer
 

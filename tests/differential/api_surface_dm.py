@@ -92,6 +92,21 @@ SUITE_DOMAINS = tuple(
         "lqr manipulator pendulum point_mass quadruped reacher stacker swimmer walker"
     ).split()
 )
+# Modules a user imports by path (`from dm_control.utils import xml_tools`): the
+# names each defines are rows.
+DEFINED_HERE = (
+    "dm_control.composer.define",
+    "dm_control.locomotion.mocap.loader",
+    "dm_control.locomotion.mocap.props",
+    "dm_control.locomotion.mocap.trajectory",
+    "dm_control.mjcf.traversal_utils",
+    "dm_control.mujoco.index",
+    "dm_control.mujoco.math",
+    "dm_control.suite.lqr_solver",
+    "dm_control.utils.containers",
+    "dm_control.utils.xml_tools",
+    "dm_control.viewer",
+)
 # Submodules that are tests or test helpers, not API.
 _NOT_API = re.compile(r"(^|\.)(_[^.]*|[^.]*_test|test_utils|testing|[^.]*_test_utils)(\.|$)")
 _PLAIN_CONSTANTS = (int, float, str, bytes, bool, tuple, list, dict, frozenset, set, type(None))
@@ -337,6 +352,8 @@ def surface():
         for module_name in _submodules(package_name):
             table.add_module(module_name, defined_here_only=True)
     for module_name in SUITE_DOMAINS:
+        table.add_module(module_name, defined_here_only=True)
+    for module_name in DEFINED_HERE:
         table.add_module(module_name, defined_here_only=True)
     table.add_mjcf_elements()
     table.add_task_names()

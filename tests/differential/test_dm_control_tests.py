@@ -13,12 +13,13 @@ from tests.differential import dm_control_tests, harness
 
 # Small and fast, and one of each outcome: a file that runs (rewards), one out of
 # scope by the table (viewer), one whose import MODULE_MAP does not cover (mocap),
-# one whose import has no counterpart by design (xml_tools, in NO_COUNTERPART).
+# one whose import has no counterpart by design (mujoco.index's test reads dm_control's
+# size table, in NO_COUNTERPART).
 SUBSET = [
     "utils/rewards_test.py",
     "viewer/util_test.py",
     "locomotion/mocap/loader_test.py",
-    "utils/xml_tools_test.py",
+    "mujoco/index_test.py",
 ]
 
 
@@ -51,9 +52,9 @@ def test_report_on_a_fixed_subset(reference, tmp_path):
     mocap = files["locomotion/mocap/loader_test.py"]
     assert mocap["status"] == "out of scope"
     assert porting.NO_COUNTERPART["dm_control.locomotion.mocap.mocap_pb2"] in mocap["reason"]
-    xml_tools = files["utils/xml_tools_test.py"]
-    assert xml_tools["status"] == "out of scope"
-    assert porting.NO_COUNTERPART["dm_control.utils.xml_tools"] in xml_tools["reason"]
+    index = files["mujoco/index_test.py"]
+    assert index["status"] == "out of scope"
+    assert porting.NO_COUNTERPART["dm_control.mujoco.wrapper.mjbindings.sizes"] in index["reason"]
     assert report["in_scope_files"] == 1 and report["out_of_scope_files"] == 3
     assert report["in_scope_tests"] == rewards["tests"]
     assert report["pass_rate"] == rewards["passed"] / rewards["tests"]

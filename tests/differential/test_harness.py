@@ -311,7 +311,7 @@ def test_rewrite_suite_domain_import_is_importable():
     [
         "from dm_control.mujoco.wrapper import core\n",
         "import dm_control.mujoco.wrapper.core as core\n",
-        "import dm_control.mujoco.index as index\n",
+        "from dm_control.locomotion.mocap import mocap_pb2\n",
     ],
 )
 def test_modules_without_a_counterpart_raise_with_the_reason(source):
