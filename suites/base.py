@@ -114,6 +114,13 @@ class SuiteTask(composer.Task):
                     f"{cls.__name__} defines get_termination (dm_control's) and "
                     "should_terminate_episode/get_discount (composer's): define one form"
                 )
+            # The composer methods that `get_termination` replaces, kept for
+            # `SuiteTask.get_termination` (which a `super()` call reaches).
+            parent = super(cls, cls)
+            cls._composer_termination = getattr(parent, "_composer_termination", None) or (
+                parent.should_terminate_episode,
+                parent.get_discount,
+            )
             cls.should_terminate_episode = _terminates_by_get_termination
             cls.get_discount = _discount_by_get_termination
             cls.vectorized_callbacks = False
@@ -165,12 +172,24 @@ class SuiteTask(composer.Task):
         `make_environment` made the task's Environment, that Environment's generator."""
         return self._random
 
+    # (should_terminate_episode, get_discount) as the domain defines them, once a
+    # subclass's `get_termination` decides those two (see `__init_subclass__`).
+    _composer_termination = None
+    _deciding_by_domain = False
+
     def get_termination(self, physics):
         """dm_control's `get_termination`: None while the episode goes on, else the
         discount it ends with (`get_discount`)."""
-        if self.should_terminate_episode(physics):
-            return self.get_discount(physics)
-        return None
+        if self._composer_termination is None:
+            return self.get_discount(physics) if self.should_terminate_episode(physics) else None
+        # A subclass's get_termination called this (super()): the domain's methods
+        # decide, and those the subclass replaced stand for them meanwhile (a domain's
+        # get_discount may call should_terminate_episode).
+        self._deciding_by_domain = True
+        try:
+            return self.get_discount(physics) if self.should_terminate_episode(physics) else None
+        finally:
+            self._deciding_by_domain = False
 
     def before_step(self, physics, action=None, random_state=None):
         """Writes the action into the controls (composer's `before_step`); also takes
@@ -336,10 +355,14 @@ def _before_step_either_order(function):
 
 
 def _terminates_by_get_termination(self, physics):
+    if self._deciding_by_domain:
+        return self._composer_termination[0](self, physics)
     return self.get_termination(physics) is not None
 
 
 def _discount_by_get_termination(self, physics):
+    if self._deciding_by_domain:
+        return self._composer_termination[1](self, physics)
     discount = self.get_termination(physics)
     return 1.0 if discount is None else discount
 

@@ -233,3 +233,33 @@ def test_registry_is_dm_controls_tagged_mapping():
     assert len(cartpole.SUITE) == 6 and "two_poles" in list(cartpole.SUITE)
     assert cartpole.SUITE.tagged("benchmarking", "missing") == {}
     assert set(cartpole.SUITE.tags()) >= {"benchmarking"}
+
+
+def test_get_termination_may_defer_to_the_domains():
+    class Patient(lqr.LQRLevel):
+        def get_termination(self, physics):
+            if physics.time() > 0.3:
+                return 0.25
+            return super().get_termination(physics)  # the domain's: near the origin
+
+    class Stricter(Patient):
+        def get_termination(self, physics):
+            return super().get_termination(physics)
+
+    for cls in (Patient, Stricter):
+        stream = np.random.RandomState(5)
+        physics = lqr.Physics.from_xml_string(*lqr.get_model_and_assets(2, 1, stream))
+        task = cls(0.1, random=stream)
+        env = control.Environment(physics, task)
+        env.reset()
+        assert task.get_termination(physics) is None
+        physics.data.qpos[:] = 0
+        physics.data.qvel[:] = 0
+        assert task.get_termination(physics) == 0.0
+        steps = 0
+        timestep = env.reset()
+        while not timestep.last():
+            timestep = env.step(np.zeros(1))
+            steps += 1
+        assert timestep.discount == 0.25 and 0.3 < physics.time() <= 0.3 + 0.03 + 1e-9
+        assert steps == round(physics.time() / physics.timestep())
