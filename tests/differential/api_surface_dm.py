@@ -3,10 +3,11 @@
     $DM_CONTROL_PYTHON tests/differential/api_surface_dm.py > tests/differential/dm_control_api_surface.json
 
 Lists every public name of the modules in `PACKAGES` (their own public names,
-re-exports included) and of every public submodule under `WALKED` (the names
-each defines), each class's public members (its own and those it inherits from
-private dm_control bases; members inherited from a public class are that class's
-rows), the task names of `suite` and `manipulation`, and `mujoco.engine.Physics`.
+re-exports included), of every public submodule under `WALKED` and of the modules
+in `SUITE_DOMAINS` and `DEFINED_HERE` (the names each defines), each class's
+public members (its own and those it inherits from private dm_control bases;
+members inherited from a public class are that class's rows), the task names of
+`suite` and `manipulation`, and `mujoco.engine.Physics`.
 Each row: `name` (relative to `dm_control.`), `module` (where it was found),
 `qualname` (the attribute path inside it), `kind`, `signature` (text, as
 `inspect.signature` prints it; for a class with `_build`, a Composer entity, that
@@ -91,6 +92,17 @@ SUITE_DOMAINS = tuple(
         "acrobot ball_in_cup cartpole cheetah dog finger fish hopper humanoid humanoid_CMU "
         "lqr manipulator pendulum point_mass quadruped reacher stacker swimmer walker"
     ).split()
+)
+# Modules a user imports by path (`from dm_control.manipulation import lift`): the
+# names each defines are rows, not those it imports.
+DEFINED_HERE = (
+    "dm_control.entities.manipulators.base",
+    "dm_control.entities.manipulators.kinova.jaco_arm",
+    "dm_control.entities.manipulators.kinova.jaco_hand",
+    "dm_control.manipulation.bricks",
+    "dm_control.manipulation.lift",
+    "dm_control.manipulation.place",
+    "dm_control.manipulation.reach",
 )
 # Submodules that are tests or test helpers, not API.
 _NOT_API = re.compile(r"(^|\.)(_[^.]*|[^.]*_test|test_utils|testing|[^.]*_test_utils)(\.|$)")
@@ -337,6 +349,8 @@ def surface():
         for module_name in _submodules(package_name):
             table.add_module(module_name, defined_here_only=True)
     for module_name in SUITE_DOMAINS:
+        table.add_module(module_name, defined_here_only=True)
+    for module_name in DEFINED_HERE:
         table.add_module(module_name, defined_here_only=True)
     table.add_mjcf_elements()
     table.add_task_names()
