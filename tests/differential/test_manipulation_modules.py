@@ -37,7 +37,7 @@ record('hand_joints', [j.name for j in hand.joints])
 record('hand_actuators', [a.name for a in hand.actuators])
 record('hand_sites', [hand.pinch_site.name, hand.grip_site.name, hand.tool_center_point.name,
                       jaco_hand.JacoHand(use_pinch_site_as_tcp=True).tool_center_point.name])
-record('hand_geom_counts', [len(hand.hand_geom) > 0, len(hand.finger_geoms)])
+record('hand_geoms', [[g.name for g in hand.hand_geom], [g.name for g in hand.finger_geoms]])
 record('arm_observables', sorted(arm.observables.as_dict()))
 record('hand_observables', sorted(hand.observables.as_dict()))
 check('pinch_site_pos_sensor', lambda: hand.pinch_site_pos_sensor)
