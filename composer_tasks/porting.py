@@ -51,6 +51,8 @@ MODULE_MAP: Mapping[str, str] = {
     "dm_control.manipulation.props": "composer_tasks.props.manipulation",
     "dm_control.manipulation.props.primitive": "composer_tasks.props.manipulation",
     "dm_control.entities.manipulators.kinova": "composer_tasks.robots",
+    # The abstract RobotArm, RobotHand and JointsObservables.
+    "dm_control.entities.manipulators.base": "composer_tasks.robots.base",
     "dm_control.entities.props": "composer_tasks.props",
     "dm_control.mujoco": "composer_tasks.physics",
     "dm_control.mujoco.engine": "composer_tasks.physics",

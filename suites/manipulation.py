@@ -14,92 +14,19 @@ lift_large_box, place_brick, place_cradle, reach_duplo and reach_site; `TAGS` an
 `get_environments_by_tag` as there.
 """
 
-import collections
-import functools
+from collections.abc import Callable
 
 from composer_tasks import composer
-from composer_tasks.tasks.manipulation import bricks
 from composer_tasks.tasks.manipulation import common
-from composer_tasks.tasks.manipulation import lift
-from composer_tasks.tasks.manipulation import place
-from composer_tasks.tasks.manipulation import reach
-from composer_tasks.tasks.manipulation.shared import registry as shared_registry
+from composer_tasks.tasks.manipulation.shared import registry
 
 TIME_LIMIT_S = common.TIME_LIMIT_S
 
-# In dm_control's registration order (its bricks, lift, place and reach modules).
-_TASKS = collections.OrderedDict(
-    [
-        ("stack_2_bricks", lambda settings: bricks.make_stack(settings, 2, moveable_base=False)),
-        (
-            "stack_2_bricks_moveable_base",
-            lambda settings: bricks.make_stack(settings, 2, moveable_base=True),
-        ),
-        ("stack_3_bricks", lambda settings: bricks.make_stack(settings, 3, moveable_base=False)),
-        (
-            "stack_3_bricks_random_order",
-            lambda settings: bricks.make_stack(
-                settings, 3, moveable_base=False, randomize_order=True
-            ),
-        ),
-        (
-            "stack_2_of_3_bricks_random_order",
-            lambda settings: bricks.make_stack(
-                settings, 3, moveable_base=False, target_height=2, randomize_order=True
-            ),
-        ),
-        ("reassemble_3_bricks_fixed_order", lambda settings: bricks.make_reassemble(settings, 3)),
-        (
-            "reassemble_5_bricks_random_order",
-            lambda settings: bricks.make_reassemble(settings, 5, randomize_order=True),
-        ),
-        ("lift_brick", lambda settings: lift.make_lift(settings, "duplo")),
-        ("lift_large_box", lambda settings: lift.make_lift(settings, "box")),
-        ("place_brick", lambda settings: place.make_place(settings, "duplo")),
-        ("place_cradle", lambda settings: place.make_place(settings, "cradle")),
-        ("reach_duplo", lambda settings: reach.make_reach(settings, use_site=False)),
-        ("reach_site", lambda settings: reach.make_reach(settings, use_site=True)),
-    ]
-)
-# dm_control tags the reach tasks "easy".
-_EASY = ("reach_duplo", "reach_site")
-# dm_control has no vision variant of this one.
-_FEATURES_ONLY = ("stack_3_bricks_random_order",)
-
-
-def _registry():
-    entries = collections.OrderedDict()
-    tags = {}
-    for task_name, factory in _TASKS.items():
-        easy = ("easy",) if task_name in _EASY else ()
-        entries[f"{task_name}_features"] = functools.partial(factory, common.PERFECT_FEATURES)
-        tags[f"{task_name}_features"] = ("features", *easy)
-        if task_name not in _FEATURES_ONLY:
-            entries[f"{task_name}_vision"] = functools.partial(factory, common.VISION)
-            tags[f"{task_name}_vision"] = ("vision", *easy)
-    return entries, tags
-
-
-_REGISTRY, _TAGS_OF = _registry()
-
-
-def _constructor(name, factory):
-    def constructor():
-        return factory()
-
-    constructor.__name__ = constructor.__qualname__ = name
-    return constructor
-
-
-# dm_control's task registry (`manipulation.shared.registry`) holds the same
-# constructors under the same names and tags, and is then closed to accidental
-# re-registration as dm_control closes it after importing its task modules.
-for _name, _factory in _REGISTRY.items():
-    shared_registry.add(*_TAGS_OF[_name])(_constructor(_name, _factory))
-shared_registry.done_importing_tasks()
-
-ALL = tuple(_REGISTRY)
-TAGS = ("features", "vision", "easy")
+# Importing composer_tasks.tasks.manipulation registered the task functions of its
+# bricks, lift, place and reach modules, in dm_control's order, and closed the
+# registry; as dm_control's, these are the names registered by then.
+ALL = tuple(registry.get_all_names())
+TAGS = tuple(registry.get_tags())
 FEATURES = tuple(name for name in ALL if name.endswith("_features"))
 VISION = tuple(name for name in ALL if name.endswith("_vision"))
 
@@ -113,9 +40,23 @@ class UnknownNameError(KeyError, ValueError):
 
 
 def get_environments_by_tag(tag: str) -> tuple[str, ...]:
-    """The names of the environments tagged `tag` (one of `TAGS`), in `ALL`'s order;
-    for a tag not in `TAGS`, no names (as dm_control gives)."""
-    return tuple(name for name in ALL if tag in _TAGS_OF[name])
+    """The names of the environments tagged `tag` (one of `TAGS`), in registration
+    order; for a tag not in `TAGS`, no names (as dm_control gives)."""
+    return tuple(registry.get_names_by_tag(tag))
+
+
+def _constructor(name: str) -> Callable[[], composer.Task]:
+    """The registered task function `name` (a task registered after this module was
+    imported too, as dm_control's `load` finds it).
+
+    Raises:
+      UnknownNameError: no task is registered under `name`.
+    """
+    if name not in registry.get_all_names():
+        raise UnknownNameError(
+            f"unknown manipulation environment {name!r}; valid names: {list(ALL)}"
+        )
+    return registry.get_constructor(name)
 
 
 def load(name: str, seed=None) -> composer.Environment:
@@ -130,17 +71,10 @@ def load(name: str, seed=None) -> composer.Environment:
       UnknownNameError (a KeyError, as dm_control raises, and a ValueError): for an
         unknown name, listing the valid ones.
     """
-    if name not in _REGISTRY:
-        raise UnknownNameError(
-            f"unknown manipulation environment {name!r}; valid names: {list(ALL)}"
-        )
-    return composer.Environment(_REGISTRY[name](), time_limit=TIME_LIMIT_S, random_state=seed)
+    task = _constructor(name)()
+    return composer.Environment(task, time_limit=TIME_LIMIT_S, random_state=seed)
 
 
 def make_task(name: str) -> composer.Task:
     """A new task of environment `name` (for `BatchEnvironment` factories)."""
-    if name not in _REGISTRY:
-        raise UnknownNameError(
-            f"unknown manipulation environment {name!r}; valid names: {list(ALL)}"
-        )
-    return _REGISTRY[name]()
+    return _constructor(name)()

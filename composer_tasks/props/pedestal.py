@@ -10,7 +10,7 @@ Numbers from dm-control 1.0.50 (`manipulation/place.py`).
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 
 PEDESTAL_RADIUS_M = 0.07
@@ -77,6 +77,8 @@ class Pedestal(composer.Entity):
             type=mujoco.mjtGeom.mjGEOM_SPHERE,
             size=[target_radius, 0, 0],
             rgba=list(_TARGET_RGBA),
+            # Hidden by default, as dm_control's (workspaces.add_target_site, not visible).
+            group=_TASK_SITE_GROUP,
         )
         self._spec = spec
         self._cradle = cradle
@@ -86,8 +88,9 @@ class Pedestal(composer.Entity):
         return PedestalObservables(self)
 
     @property
-    def target_site(self) -> mujoco.MjsSite:
-        return self._target_site
+    def target_site(self) -> mjcf.Element:
+        """The target site (a PyMJCF handle, as dm_control's)."""
+        return self.mjcf_model._wrap(self._target_site)
 
     @property
     def cradle(self) -> composer.Entity:

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 
 from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
+from composer_tasks.mjcf.root import UNNAMED_MODEL
 
 _GEOM_TYPES = {
     "box": (mujoco.mjtGeom.mjGEOM_BOX, 3),
@@ -53,7 +54,7 @@ class Primitive(composer.Entity):
       geom_type: "box", "sphere", "capsule", "cylinder" or "ellipsoid".
       size: the geom's size in metres (half-lengths for a box; radius, half-length
         for capsules and cylinders; radius for a sphere).
-      name: the entity's name.
+      name: the entity's name (None: "unnamed_model", as dm_control's).
       mass: the geom's mass in kg (default: from MuJoCo's default density).
       vertex_sites: for boxes, add sites at the 8 corners (the lift task measures
         the lowest one).
@@ -64,7 +65,7 @@ class Primitive(composer.Entity):
         self,
         geom_type: str,
         size: ArrayLike,
-        name: str = "primitive",
+        name: str | None = None,
         mass: float | None = None,
         vertex_sites: bool = False,
         **geom_kwargs: Any,
@@ -81,7 +82,9 @@ class Primitive(composer.Entity):
         if vertex_sites and geom_type != "box":
             raise ValueError(f"vertex_sites needs a box, got a {geom_type}")
         spec = mujoco.MjSpec()
-        spec.modelname = name
+        # A prop built without a name is PyMJCF's unnamed model, as dm_control's
+        # (`RootElement(model=None)`): its observations are "unnamed_model/...".
+        spec.modelname = UNNAMED_MODEL if name is None else name
         full_size = np.zeros(3)
         full_size[:size_count] = size
         if mass is not None:

@@ -22,10 +22,10 @@ import numpy as np
 
 from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
-from composer_tasks.composer.robot import DOWN_QUATERNION
 from composer_tasks.physics import Physics
-from composer_tasks.utils import inverse_kinematics
+from composer_tasks.robots import base
 
+_MODEL_NAME = "jaco_arm"
 JOINT_NAMES = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
 _LARGE_JOINTS = JOINT_NAMES[:3]
 
@@ -152,9 +152,9 @@ _SMALL_RING = (0.035, 0.009)
 _WRIST_QUAT = (0.0, 0.70710678118, 0.70710678118, 0.0)
 
 
-class JacoArmObservables(composer.Observables):
-    """Joint angles as (sin, cos) pairs (6, 2), joint velocities (rad/s, (6,)) and
-    joint torques about their axes (N m, (6,))."""
+class JacoArmObservables(base.JointsObservables):
+    """Joint angles as (sin, cos) pairs (6, 2), joint velocities (rad/s, (6,), the
+    base class's) and joint torques about their axes (N m, (6,))."""
 
     @composer.observable
     def joints_pos(self) -> observable.Generic:
@@ -182,21 +182,18 @@ class JacoArmObservables(composer.Observables):
 
         return observable.Generic(torques)
 
-    @composer.observable
-    def joints_vel(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qvel", list(self._entity._joints))
 
-
-class JacoArm(composer.Robot):
-    """The 6-joint Kinova Jaco arm, a `composer.Robot` as in dm_control.
+class JacoArm(base.RobotArm):
+    """The 6-joint Kinova Jaco arm, a `RobotArm` as in dm_control.
 
     Args:
-      name: the entity's name (dm_control's is "jaco_arm").
+      name: the entity's name; None or "" keep the model's, "jaco_arm" (as
+        dm_control's `if name:`).
     """
 
-    def _build(self, name: str = "jaco_arm") -> None:
+    def _build(self, name: str | None = None) -> None:
         spec = mujoco.MjSpec()
-        spec.modelname = name
+        spec.modelname = name or _MODEL_NAME
         spec.compiler.degree = False  # Angles (joint ranges) are in radians.
         parent = spec.worldbody
         self._joints, self._bodies, self._actuators, self._torque_sensors = [], [], [], []
@@ -299,93 +296,9 @@ class JacoArm(composer.Robot):
         return self.mjcf_model._wrap(self._wrist_site)
 
     @property
-    def attachment_site(self) -> mjcf.Element:
-        """The wrist site: where `attach` puts a child by default, as in dm_control."""
-        return self.mjcf_model._wrap(self._wrist_site)
-
-    def attach(self, child: composer.Entity, attach_site: Any = None) -> mjcf.Element:
-        """`composer.Entity.attach` at `attach_site`, by default the arm's
-        `attachment_site` (the wrist), as dm_control's `arm.attach(hand)` does."""
-        return super().attach(child, self._wrist_site if attach_site is None else attach_site)
-
-    @property
     def home_qpos(self) -> np.ndarray:
         """(6,) joint angles (rad) with the hand pointing down over the workspace."""
         return np.array(HOME_QPOS)
-
-    def joint_sampling_bounds(self, physics: Physics) -> np.ndarray:
-        """(2, 6) lower and upper joint angles (rad) to sample from: the range of
-        limited joints, [0, 2 pi) for the joints that turn freely."""
-        bounds = np.empty((2, len(self._joints)))
-        for i, joint in enumerate(self._joints):
-            bound = physics.bind(joint)
-            limited = bool(physics.model.jnt_limited[bound.id])
-            bounds[:, i] = physics.model.jnt_range[bound.id] if limited else (0.0, 2 * np.pi)
-        return bounds
-
-    def randomize_arm_joints(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Sets every joint to an angle drawn uniformly from `joint_sampling_bounds`."""
-        lower, upper = self.joint_sampling_bounds(physics)
-        angles = random_state.uniform(lower, upper)
-        for joint, angle in zip(self._joints, angles):
-            physics.bind(joint).qpos = angle
-
-    def set_site_to_xpos(
-        self,
-        physics: Physics,
-        random_state: np.random.RandomState,
-        site: mjcf.Element | str,
-        target_pos: Any,
-        target_quat: Any = None,
-        max_ik_attempts: int = 10,
-    ) -> bool:
-        """Moves the arm's joints (inverse kinematics, written in place) so that
-        `site` (an element or its full name) reaches world position `target_pos` (m)
-        with orientation `target_quat` ([w, x, y, z]; None: pointing down); after
-        each failed attempt the joints are drawn anew (`randomize_arm_joints`), up to
-        `max_ik_attempts`. The angles found are shifted by whole turns into
-        `joint_sampling_bounds`. Returns whether the pose was reached. dm_control's
-        `RobotArm.set_site_to_xpos`, with its solver settings (rotation weight 2).
-
-        Raises:
-          ValueError: `site` is neither an element nor a string.
-        """
-        if isinstance(site, str):
-            site_name = site
-        elif isinstance(site, mjcf.Element):
-            site_name = site.full_identifier
-        else:
-            raise ValueError(f"site should be an mjcf.Element or a site's full name, got {site!r}")
-        if target_quat is None:
-            target_quat = DOWN_QUATERNION
-        lower, upper = self.joint_sampling_bounds(physics)
-        joint_names = [joint.full_identifier for joint in self.joints]
-        success = False
-        for _ in range(max_ik_attempts):
-            success = inverse_kinematics.qpos_from_site_pose(
-                physics=physics,
-                site_name=site_name,
-                target_pos=target_pos,
-                target_quat=target_quat,
-                joint_names=joint_names,
-                rot_weight=2,
-                inplace=True,
-            ).success
-            if success:
-                # Whole turns, joint by joint, as dm_control canonicalises.
-                for joint, low, high in zip(self.joints, lower, upper):
-                    bound = physics.bind(joint)
-                    while bound.qpos >= high:
-                        bound.qpos -= 2 * np.pi
-                    while bound.qpos < low:
-                        bound.qpos += 2 * np.pi
-                        if bound.qpos > high:
-                            success = False
-                            break
-            if success or max_ik_attempts <= 1:
-                break
-            self.randomize_arm_joints(physics, random_state)
-        return bool(success)
 
 
 def _contact_kwargs() -> dict[str, Any]:

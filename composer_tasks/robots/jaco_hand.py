@@ -22,8 +22,9 @@ import numpy as np
 from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.robots import jaco_arm
+from composer_tasks.robots import base, jaco_arm
 
+_MODEL_NAME = "jaco_hand"
 # Finger joints (dm_control jaco_hand.xml): range (rad), friction loss (N m),
 # armature (kg m^2), damping (N m s/rad).
 FINGER_RANGE = (0.15, 1.35)
@@ -81,17 +82,9 @@ _BOX = mujoco.mjtGeom.mjGEOM_BOX
 _CYLINDER = mujoco.mjtGeom.mjGEOM_CYLINDER
 
 
-class JacoHandObservables(composer.Observables):
-    """Finger angles (rad) and velocities (rad/s), (3,) each; the pinch site's world
-    position (m, (3,)) and rotation matrix (row-major, (9,))."""
-
-    @composer.observable
-    def joints_pos(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qpos", list(self._entity._joints))
-
-    @composer.observable
-    def joints_vel(self) -> observable.MJCFFeature:
-        return observable.MJCFFeature("qvel", list(self._entity._joints))
+class JacoHandObservables(base.JointsObservables):
+    """Finger angles (rad) and velocities (rad/s), (3,) each (the base class's); the
+    pinch site's world position (m, (3,)) and rotation matrix (row-major, (9,))."""
 
     @composer.observable
     def pinch_site_pos(self) -> observable.MJCFFeature:
@@ -102,21 +95,22 @@ class JacoHandObservables(composer.Observables):
         return observable.MJCFFeature("xmat", self._entity._pinch_site)
 
 
-class JacoHand(composer.Robot):
-    """The Jaco 3-finger hand, a `composer.Robot` as in dm_control.
+class JacoHand(base.RobotHand):
+    """The Jaco 3-finger hand, a `RobotHand` as in dm_control.
 
     Args:
-      name: the entity's name (dm_control's is "jaco_hand").
+      name: the entity's name; None or "" keep the model's, "jaco_hand" (as
+        dm_control's `if name:`).
       use_pinch_site_as_tcp: make the pinch site the tool centre point (the
         manipulation tasks do); otherwise (dm_control's default) the grip site,
         0.034 m closer to the wrist.
     """
 
-    def _build(self, name: str = "jaco_hand", use_pinch_site_as_tcp: bool = False) -> None:
+    def _build(self, name: str | None = None, use_pinch_site_as_tcp: bool = False) -> None:
         if not isinstance(use_pinch_site_as_tcp, bool):
             raise TypeError(f"use_pinch_site_as_tcp must be a bool, got {use_pinch_site_as_tcp!r}")
         spec = mujoco.MjSpec()
-        spec.modelname = name
+        spec.modelname = name or _MODEL_NAME
         spec.compiler.degree = False  # Angles (joint ranges) are in radians.
         hand = spec.worldbody.add_body(name="hand", quat=list(_HAND_QUAT))
         _set_inertia(hand, _PALM_MASS_KG, _PALM_INERTIA, _PALM_IPOS, _PALM_IQUAT)
@@ -245,10 +239,39 @@ class JacoHand(composer.Robot):
     def finger_geoms(self) -> tuple[mjcf.Element, ...]:
         return self._handles(self._finger_geoms)
 
+    @property
+    def pinch_site_pos_sensor(self) -> Any:
+        """dm_control declares this property but its hand never creates the sensor,
+        so reading it raises AttributeError there; so here. The pinch site's
+        position is the observable `pinch_site_pos` (or `physics.bind(hand.pinch_site).xpos`).
+
+        Raises:
+          AttributeError: always, as dm_control's.
+        """
+        raise AttributeError(
+            "JacoHand has no pinch-site position sensor (dm_control's neither); observe "
+            "hand.observables.pinch_site_pos or bind hand.pinch_site"
+        )
+
+    @property
+    def pinch_site_quat_sensor(self) -> Any:
+        """dm_control declares this property but its hand never creates the sensor,
+        so reading it raises AttributeError there; so here. The pinch site's
+        orientation is the observable `pinch_site_rmat`.
+
+        Raises:
+          AttributeError: always, as dm_control's.
+        """
+        raise AttributeError(
+            "JacoHand has no pinch-site orientation sensor (dm_control's neither); observe "
+            "hand.observables.pinch_site_rmat or bind hand.pinch_site"
+        )
+
     def set_grasp(self, physics: Physics, close_factors: float | Iterable[float]) -> None:
         """Sets the fingers' angles: 0 fully open, 1 fully closed (one number for all
-        fingers or one per finger), zeroes their velocity commands, and updates the
-        kinematics."""
+        fingers or one per finger), updates the kinematics with actuation off (the
+        physics' `after_reset`) and then zeroes the fingers' velocity commands, in
+        dm_control's order."""
         if not isinstance(close_factors, collections.abc.Iterable):
             close_factors = (close_factors,) * len(self._joints)
         close_factors = np.asarray(list(close_factors), dtype=np.float64)
@@ -259,11 +282,14 @@ class JacoHand(composer.Robot):
                 f"close_factors must be one number or {len(self._joints)} numbers in [0, 1], "
                 f"got {close_factors!r}"
             )
-        low, high = FINGER_RANGE
-        for joint, actuator, factor in zip(self._joints, self._actuators, close_factors):
-            physics.bind(joint).qpos = low + (high - low) * factor
+        for joint, factor in zip(self._joints, close_factors):
+            # The compiled range, as dm_control reads it (a model edit is followed).
+            bound = physics.bind(joint)
+            low, high = bound.range
+            bound.qpos = low + (high - low) * factor
+        physics.after_reset()
+        for actuator in self._actuators:
             physics.bind(actuator).ctrl = 0.0
-        physics.forward()
 
 
 def _set_inertia(

@@ -3,10 +3,11 @@
     $DM_CONTROL_PYTHON tests/differential/api_surface_dm.py > tests/differential/dm_control_api_surface.json
 
 Lists every public name of the modules in `PACKAGES` (their own public names,
-re-exports included) and of every public submodule under `WALKED` (the names
-each defines), each class's public members (its own and those it inherits from
-private dm_control bases; members inherited from a public class are that class's
-rows), the task names of `suite` and `manipulation`, and `mujoco.engine.Physics`.
+re-exports included), of every public submodule under `WALKED` and of the modules
+in `SUITE_DOMAINS` and `DEFINED_HERE` (the names each defines), each class's
+public members (its own and those it inherits from private dm_control bases;
+members inherited from a public class are that class's rows), the task names of
+`suite` and `manipulation`, and `mujoco.engine.Physics`.
 Each row: `name` (relative to `dm_control.`), `module` (where it was found),
 `qualname` (the attribute path inside it), `kind`, `signature` (text, as
 `inspect.signature` prints it; for a class with `_build`, a Composer entity, that
@@ -92,13 +93,20 @@ SUITE_DOMAINS = tuple(
         "lqr manipulator pendulum point_mass quadruped reacher stacker swimmer walker"
     ).split()
 )
-# Modules a user imports by path (`from dm_control.utils import xml_tools`): the
-# names each defines are rows.
+# Modules a user imports by path (`from dm_control.manipulation import lift`): the
+# names each defines are rows, not those it imports.
 DEFINED_HERE = (
     "dm_control.composer.define",
+    "dm_control.entities.manipulators.base",
+    "dm_control.entities.manipulators.kinova.jaco_arm",
+    "dm_control.entities.manipulators.kinova.jaco_hand",
     "dm_control.locomotion.mocap.loader",
     "dm_control.locomotion.mocap.props",
     "dm_control.locomotion.mocap.trajectory",
+    "dm_control.manipulation.bricks",
+    "dm_control.manipulation.lift",
+    "dm_control.manipulation.place",
+    "dm_control.manipulation.reach",
     "dm_control.mjcf.traversal_utils",
     "dm_control.mujoco.index",
     "dm_control.mujoco.math",

@@ -45,6 +45,7 @@ from composer_tasks.props.bricks import Duplo
 from composer_tasks.robots import JacoArm
 from composer_tasks.robots import JacoHand
 from composer_tasks.tasks.manipulation import common
+from composer_tasks.tasks.manipulation.shared import registry, tags
 
 BrickWorkspace = collections.namedtuple(
     "BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"]
@@ -579,3 +580,88 @@ def make_reassemble(
         randomize_order,
         settings,
     )
+
+
+# dm_control's task functions (its `manipulation/bricks.py`), in its order and with its
+# registry tags: each returns a new task; `suites.manipulation.load` wraps one in an
+# environment with a 10 s time limit.
+
+
+@registry.add(tags.FEATURES)
+def stack_2_bricks_features() -> Stack:
+    """Stack 2 bricks on a base brick held to the table. Observes proprioception, joint torques and the props' poses."""
+    return make_stack(common.PERFECT_FEATURES, 2, moveable_base=False)
+
+
+@registry.add(tags.VISION)
+def stack_2_bricks_vision() -> Stack:
+    """Stack 2 bricks on a base brick held to the table. Observes proprioception, joint torques and the front_close camera."""
+    return make_stack(common.VISION, 2, moveable_base=False)
+
+
+@registry.add(tags.FEATURES)
+def stack_2_bricks_moveable_base_features() -> Stack:
+    """Stack 2 bricks, the bottom one free to move. Observes proprioception, joint torques and the props' poses."""
+    return make_stack(common.PERFECT_FEATURES, 2, moveable_base=True)
+
+
+@registry.add(tags.VISION)
+def stack_2_bricks_moveable_base_vision() -> Stack:
+    """Stack 2 bricks, the bottom one free to move. Observes proprioception, joint torques and the front_close camera."""
+    return make_stack(common.VISION, 2, moveable_base=True)
+
+
+@registry.add(tags.FEATURES)
+def stack_3_bricks_features() -> Stack:
+    """Stack 3 bricks in a fixed order, the bottom one held to the table. Observes proprioception, joint torques and the props' poses."""
+    return make_stack(common.PERFECT_FEATURES, 3, moveable_base=False)
+
+
+@registry.add(tags.VISION)
+def stack_3_bricks_vision() -> Stack:
+    """Stack 3 bricks in a fixed order, the bottom one held to the table. Observes proprioception, joint torques and the front_close camera."""
+    return make_stack(common.VISION, 3, moveable_base=False)
+
+
+@registry.add(tags.FEATURES)
+def stack_3_bricks_random_order_features() -> Stack:
+    """Stack 3 bricks in an order drawn every episode (observed as `desired_order`). Observes proprioception, joint torques and the props' poses."""
+    return make_stack(common.PERFECT_FEATURES, 3, moveable_base=False, randomize_order=True)
+
+
+@registry.add(tags.FEATURES)
+def stack_2_of_3_bricks_random_order_features() -> Stack:
+    """Stack 2 of 3 bricks, which and in what order drawn every episode. Observes proprioception, joint torques and the props' poses."""
+    return make_stack(
+        common.PERFECT_FEATURES, 3, moveable_base=False, target_height=2, randomize_order=True
+    )
+
+
+@registry.add(tags.VISION)
+def stack_2_of_3_bricks_random_order_vision() -> Stack:
+    """Stack 2 of 3 bricks, which and in what order drawn every episode. Observes proprioception, joint torques and the front_close camera."""
+    return make_stack(common.VISION, 3, moveable_base=False, target_height=2, randomize_order=True)
+
+
+@registry.add(tags.FEATURES)
+def reassemble_3_bricks_fixed_order_features() -> Reassemble:
+    """Take apart a stack of 3 bricks and rebuild it with the top two swapped. Observes proprioception, joint torques and the props' poses."""
+    return make_reassemble(common.PERFECT_FEATURES, 3)
+
+
+@registry.add(tags.VISION)
+def reassemble_3_bricks_fixed_order_vision() -> Reassemble:
+    """Take apart a stack of 3 bricks and rebuild it with the top two swapped. Observes proprioception, joint torques and the front_close camera."""
+    return make_reassemble(common.VISION, 3)
+
+
+@registry.add(tags.FEATURES)
+def reassemble_5_bricks_random_order_features() -> Reassemble:
+    """Rebuild a stack of 5 bricks in another order, both orders drawn every episode. Observes proprioception, joint torques and the props' poses."""
+    return make_reassemble(common.PERFECT_FEATURES, 5, randomize_order=True)
+
+
+@registry.add(tags.VISION)
+def reassemble_5_bricks_random_order_vision() -> Reassemble:
+    """Rebuild a stack of 5 bricks in another order, both orders drawn every episode. Observes proprioception, joint torques and the front_close camera."""
+    return make_reassemble(common.VISION, 5, randomize_order=True)

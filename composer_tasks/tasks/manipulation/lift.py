@@ -24,6 +24,7 @@ from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
 from composer_tasks.props.primitive import Primitive
 from composer_tasks.tasks.manipulation import common
+from composer_tasks.tasks.manipulation.shared import registry, tags
 
 LiftWorkspace = collections.namedtuple("LiftWorkspace", ["prop_bbox", "tcp_bbox", "arm_offset"])
 
@@ -162,3 +163,31 @@ def make_lift(settings: common.ObservationSettings, prop_name: str) -> Lift:
     return Lift(
         Table(), common.make_arm(settings), common.make_hand(settings), prop, settings, workspace
     )
+
+
+# dm_control's task functions (its `manipulation/lift.py`), in its order and with its
+# registry tags.
+
+
+@registry.add(tags.FEATURES)
+def lift_brick_features() -> Lift:
+    """Lift a Duplo brick. Observes proprioception, joint torques and the props' poses."""
+    return make_lift(common.PERFECT_FEATURES, "duplo")
+
+
+@registry.add(tags.VISION)
+def lift_brick_vision() -> Lift:
+    """Lift a Duplo brick. Observes proprioception, joint torques and the front_close camera."""
+    return make_lift(common.VISION, "duplo")
+
+
+@registry.add(tags.FEATURES)
+def lift_large_box_features() -> Lift:
+    """Lift a box too large for a pinch grip. Observes proprioception, joint torques and the props' poses."""
+    return make_lift(common.PERFECT_FEATURES, "box")
+
+
+@registry.add(tags.VISION)
+def lift_large_box_vision() -> Lift:
+    """Lift a box too large for a pinch grip. Observes proprioception, joint torques and the front_close camera."""
+    return make_lift(common.VISION, "box")

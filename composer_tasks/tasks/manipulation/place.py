@@ -26,8 +26,26 @@ from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
 from composer_tasks.props.pedestal import PEDESTAL_RADIUS_M
 from composer_tasks.props.pedestal import Pedestal
+from composer_tasks.props.pedestal import PedestalObservables
 from composer_tasks.props.pedestal import SphereCradle
 from composer_tasks.tasks.manipulation import common
+from composer_tasks.tasks.manipulation.shared import registry, tags
+
+# dm_control defines the pedestal and the cradle in this module; here they are props.
+__all__ = [
+    "Pedestal",
+    "PedestalObservables",
+    "Place",
+    "PlaceWorkspace",
+    "SphereCradle",
+    "TARGET_RADIUS_M",
+    "WORKSPACE",
+    "make_place",
+    "place_brick_features",
+    "place_brick_vision",
+    "place_cradle_features",
+    "place_cradle_vision",
+]
 
 PlaceWorkspace = collections.namedtuple(
     "PlaceWorkspace", ["prop_bbox", "target_bbox", "tcp_bbox", "arm_offset"]
@@ -166,3 +184,31 @@ def make_place(settings: common.ObservationSettings, cradle_name: str) -> Place:
         common.CONTROL_TIMESTEP_S,
         cradle,
     )
+
+
+# dm_control's task functions (its `manipulation/place.py`), in its order and with its
+# registry tags.
+
+
+@registry.add(tags.FEATURES)
+def place_brick_features() -> Place:
+    """Place a Duplo brick on a brick held up by a pedestal. Observes proprioception, joint torques and the props' poses."""
+    return make_place(common.PERFECT_FEATURES, "duplo")
+
+
+@registry.add(tags.VISION)
+def place_brick_vision() -> Place:
+    """Place a Duplo brick on a brick held up by a pedestal. Observes proprioception, joint torques and the front_close camera."""
+    return make_place(common.VISION, "duplo")
+
+
+@registry.add(tags.FEATURES)
+def place_cradle_features() -> Place:
+    """Place a Duplo brick in a cradle of spheres held up by a pedestal. Observes proprioception, joint torques and the props' poses."""
+    return make_place(common.PERFECT_FEATURES, "cradle")
+
+
+@registry.add(tags.VISION)
+def place_cradle_vision() -> Place:
+    """Place a Duplo brick in a cradle of spheres held up by a pedestal. Observes proprioception, joint torques and the front_close camera."""
+    return make_place(common.VISION, "cradle")

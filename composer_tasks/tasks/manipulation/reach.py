@@ -20,6 +20,7 @@ from composer_tasks.composer.observation import observable
 from composer_tasks.composer.variation import distributions
 from composer_tasks.props.bricks import Duplo
 from composer_tasks.tasks.manipulation import common
+from composer_tasks.tasks.manipulation.shared import registry, tags
 
 ReachWorkspace = collections.namedtuple("ReachWorkspace", ["target_bbox", "tcp_bbox", "arm_offset"])
 
@@ -133,3 +134,31 @@ def make_reach(settings: common.ObservationSettings, use_site: bool) -> Reach:
         return Reach(arena, arm, hand, None, settings, SITE_WORKSPACE)
     prop = Duplo(observable_options=common.make_options(settings, common.FREEPROP_OBSERVABLES))
     return Reach(arena, arm, hand, prop, settings, DUPLO_WORKSPACE)
+
+
+# dm_control's task functions (its `manipulation/reach.py`), in its order and with its
+# registry tags (the reach tasks are the "easy" ones).
+
+
+@registry.add(tags.FEATURES, tags.EASY)
+def reach_duplo_features() -> Reach:
+    """Bring the pinch site to a Duplo brick. Observes proprioception, joint torques and the props' poses."""
+    return make_reach(common.PERFECT_FEATURES, use_site=False)
+
+
+@registry.add(tags.VISION, tags.EASY)
+def reach_duplo_vision() -> Reach:
+    """Bring the pinch site to a Duplo brick. Observes proprioception, joint torques and the front_close camera."""
+    return make_reach(common.VISION, use_site=False)
+
+
+@registry.add(tags.FEATURES, tags.EASY)
+def reach_site_features() -> Reach:
+    """Bring the pinch site to a target site. Observes proprioception, joint torques and the props' poses."""
+    return make_reach(common.PERFECT_FEATURES, use_site=True)
+
+
+@registry.add(tags.VISION, tags.EASY)
+def reach_site_vision() -> Reach:
+    """Bring the pinch site to a target site. Observes proprioception, joint torques and the front_close camera."""
+    return make_reach(common.VISION, use_site=True)
