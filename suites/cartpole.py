@@ -240,9 +240,6 @@ def _smooth_reward_of_numpy_batch(cosine, cart, control, angular_vel):
         gaussians,
         margin,
         scale,
-        minus_half,
-        one,
-        zero,
         offset,
         divisor,
     ) = scratch.operands
@@ -260,10 +257,10 @@ def _smooth_reward_of_numpy_batch(cosine, cart, control, angular_vel):
     np.multiply(tolerances, scale, tolerances)
     np.multiply(tolerances, tolerances, tolerances)
     # gaussian: exp(-0.5 * s^2); quadratic: max(1 - s^2, 0).
-    np.multiply(minus_half, gaussians, gaussians)
+    np.multiply(_MINUS_HALF, gaussians, gaussians)
     np.exp(gaussians, gaussians)
-    np.subtract(one, small_control, small_control)
-    np.maximum(small_control, zero, out=small_control)
+    np.subtract(_ONE, small_control, small_control)
+    np.maximum(small_control, _ZERO, out=small_control)
     # (4 + control) / 5, (1 + centred) / 2, (1 + velocity) / 2 and (cosine + 1) / 2,
     # addition being commutative to the bit.
     np.add(offset, whole, whole)
@@ -314,9 +311,6 @@ class _SmoothRewardScratch:
             ),
             # quadratic's scale at value_at_margin 0 is sqrt(1 - 0) = 1.
             _constant((num_envs, 1.0), (num_envs + per_pole, _GAUSSIAN_SCALE)),
-            _constant((num_envs + per_pole, -0.5)),
-            _constant((num_envs, 1.0)),
-            _constant((num_envs, 0.0)),
             _constant((num_envs, 4.0), (num_envs + 2 * per_pole, 1.0)),
             _constant((num_envs, 5.0), (num_envs + 2 * per_pole, 2.0)),
         )
@@ -327,6 +321,10 @@ def _constant(*runs):
     array = np.concatenate([np.full(count, value, dtype=np.float64) for count, value in runs])
     array.flags.writeable = False
     return array
+
+
+# The constants that every entry shares, as read-only 0-d arrays (as fast as whole rows).
+_MINUS_HALF, _ONE, _ZERO = (_constant((1, value)).reshape(()) for value in (-0.5, 1.0, 0.0))
 
 
 # Scratches by (N, P), one set per thread: a batch has one shape, and a thread's
