@@ -40,7 +40,9 @@ and CPU seconds of the process; `--noclone_copies` builds every copy by its fact
 instead of cloning copies 2 to N-1), the batch's memory estimate against that growth
 (`est/KiB`), and steps/s of the two interleaved in the same process (`--repeats`
 rounds, medians) with the batch's fixed cost per step beyond raw's (`fixed us`, N /
-ours - N / raw), written to `--scale_csv`:
+ours - N / raw) and, on the vectorised path, what the task's reward, termination and
+discount cost of it, warm (`outcome us`, `batch_episode_outcome` called in a loop),
+written to `--scale_csv`:
 
     python benchmarks/batch_throughput.py --scale --tasks cartpole:swingup,humanoid:run,dog:run \
         --num_envs 64,256,1024,4096 --extra_cartpole_envs 16384 --threads 1 --clock cpu \
@@ -68,6 +70,8 @@ import mujoco.batch
 import numpy as np
 
 from composer_tasks import batch_memory
+from composer_tasks.batch import batch_physics
+from composer_tasks.composer.environment import batch_episode_outcome
 from composer_tasks.physics import paused_profiling_clock
 from composer_tasks.wrappers.gymnasium import GymnasiumEnv
 from suites import suite
@@ -428,6 +432,7 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
         with paused_profiling_clock():
             raw_rates.append(_timing.rate(raw_step, seconds, num_envs, clock=clock))
     ours_rate, raw_rate = float(np.median(ours_rates)), float(np.median(raw_rates))
+    outcome_us = _outcome_us(batch, seconds, repeats, clock)
     return dict(
         task=f"{domain}:{task}",
         num_envs=num_envs,
@@ -444,9 +449,31 @@ def scale_worker(domain, task, num_envs, threads, seconds, repeats):
         # the medians): the batch's fixed cost per step at this N.
         fixed_us_per_step=(num_envs / ours_rate - num_envs / raw_rate) * 1e6,
         estimate_ratio=(batch.bytes_per_copy or 0) / (ours_bytes / num_envs),
+        outcome_us_per_step=outcome_us,
         own_models=batch.batch.models is not None,
         copies_cloned=batch.copies_cloned,
     )
+
+
+def _outcome_us(batch, seconds, repeats, clock):
+    """Microseconds per call of the vectorised step's outcome (the task's reward,
+    termination and discount, `batch_episode_outcome`) on the batch's state after
+    the timed steps, called over and over (warm caches; in a step it runs after the
+    physics, cold): the median of `repeats` rounds of `seconds` / 4. NaN for a batch
+    that loops over its copies' callbacks."""
+    if not batch.vectorized:
+        return float("nan")
+    copies = batch.envs
+    physics = batch_physics(copies[0].physics, batch.batch, [env.physics.model for env in copies])
+    task, num_envs = copies[0].task, batch.num_envs
+
+    def hundred_outcomes():
+        # A hundred calls between clock reads: the CPU clock costs about a microsecond.
+        for _ in range(100):
+            batch_episode_outcome(task, physics, None, num_envs)
+
+    rates = [_timing.rate(hundred_outcomes, seconds / 4, 100, clock=clock) for _ in range(repeats)]
+    return 1e6 / float(np.median(rates))
 
 
 def _cumulative(stats, filename_end, function):
@@ -570,7 +597,7 @@ def scale(threads, seconds):
     header = (
         f"{'task':<18}{'N':>7}{'build s':>9}{'cpu s':>8}{'KiB/copy':>10}{'raw':>8}{'x raw':>7}"
         f"{'estimate':>10}{'est/KiB':>8}{'steps/s':>11}{'raw':>11}{'ratio':>7}"
-        f"{'fixed us':>10}  load"
+        f"{'fixed us':>10}{'outcome us':>12}  load"
     )
     print(header)
     for name in _TASKS.value:
@@ -606,7 +633,7 @@ def scale(threads, seconds):
                 f"{row['estimate_ratio']:>8.2f}"
                 f"{row['ours_steps_per_s']:>11.0f}{row['raw_steps_per_s']:>11.0f}"
                 f"{row['speed_ratio']:>7.2f}{row['fixed_us_per_step']:>10.0f}"
-                f"  {row['load_1min']:.1f}",
+                f"{row['outcome_us_per_step']:>12.1f}  {row['load_1min']:.1f}",
                 flush=True,
             )
             _write_scale_csv(rows, threads)

@@ -6,10 +6,11 @@ arXiv:2006.12983, Fig. 3): every sigmoid is 1 at distance 0 from the interval
 and is scaled so that it equals `value_at_margin` at distance `margin`.
 """
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, overload
+from typing import Any, Optional, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,6 +18,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import array_namespace
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
+_FLOAT64 = np.dtype(np.float64)
 _REAL_SCALARS = (int, float, np.integer, np.floating)
 # Arrays of up to this many entries are computed entry by entry in Python floats
 # (measured: faster than the array path up to about 5 entries).
@@ -33,20 +35,37 @@ _FEW_ENTRIES = 5
 # same order, and call numpy for the transcendental functions. The array versions
 # take the array namespace (`composer_tasks.array_namespace`): NumPy, or JAX's
 # NumPy for a device batch's arrays.
+# The in-place versions (for the NumPy fast path, `_ArrayPlan`) do the array versions'
+# operations in their order on one float64 array, writing each result over its
+# operand; their constants are read-only 0-d arrays, which NumPy takes without the
+# conversion that a Python float costs on every call (the values, and so the bits,
+# are the same).
 class _Sigmoid:
-    __slots__ = ("scale", "of_array", "of_float", "zero_allowed")
+    __slots__ = ("scale", "of_array", "of_float", "in_place", "zero_allowed")
 
     def __init__(
         self,
         scale: Callable[[float], Any],
         of_array: Callable[[Any, ModuleType], Any],
         of_float: Callable[[float], float],
+        in_place: Callable[[np.ndarray], None],
         zero_allowed: bool,
     ) -> None:
         self.scale = scale
         self.of_array = of_array
         self.of_float = of_float
+        self.in_place = in_place
         self.zero_allowed = zero_allowed
+
+
+def _constant(value: float) -> np.ndarray:
+    """A read-only 0-d float64 array."""
+    array = np.array(value, dtype=np.float64)
+    array.flags.writeable = False
+    return array
+
+
+_ZERO, _HALF, _MINUS_HALF, _ONE, _PI = map(_constant, (0.0, 0.5, -0.5, 1.0, np.pi))
 
 
 def _cosine_of_array(s: Any, xp: ModuleType) -> Any:
@@ -69,6 +88,53 @@ def _tanh_squared_of_float(s: float) -> float:
     return 1.0 - hyperbolic_tangent * hyperbolic_tangent
 
 
+def _gaussian_in_place(s: np.ndarray) -> None:
+    np.multiply(s, s, s)
+    np.multiply(_MINUS_HALF, s, s)
+    np.exp(s, s)
+
+
+def _hyperbolic_in_place(s: np.ndarray) -> None:
+    np.cosh(s, s)
+    np.divide(_ONE, s, s)
+
+
+def _long_tail_in_place(s: np.ndarray) -> None:
+    np.multiply(s, s, s)
+    np.add(s, _ONE, s)
+    np.divide(_ONE, s, s)
+
+
+def _reciprocal_in_place(s: np.ndarray) -> None:
+    np.add(s, _ONE, s)
+    np.divide(_ONE, s, s)
+
+
+def _cosine_in_place(s: np.ndarray) -> None:
+    np.minimum(s, _ONE, out=s)
+    np.multiply(_PI, s, s)
+    np.cos(s, s)
+    np.add(_ONE, s, s)
+    np.multiply(_HALF, s, s)
+
+
+def _linear_in_place(s: np.ndarray) -> None:
+    np.subtract(_ONE, s, s)
+    np.maximum(s, _ZERO, out=s)
+
+
+def _quadratic_in_place(s: np.ndarray) -> None:
+    np.multiply(s, s, s)
+    np.subtract(_ONE, s, s)
+    np.maximum(s, _ZERO, out=s)
+
+
+def _tanh_squared_in_place(s: np.ndarray) -> None:
+    np.tanh(s, s)
+    np.multiply(s, s, s)
+    np.subtract(_ONE, s, s)
+
+
 # Sigmoids with compact support reach exactly 0 at a finite distance, so they
 # accept value_at_margin == 0; the others only approach 0 asymptotically.
 _SIGMOIDS = {
@@ -76,45 +142,56 @@ _SIGMOIDS = {
         lambda v: np.sqrt(-2.0 * np.log(v)),
         lambda s, xp: xp.exp(-0.5 * (s * s)),
         lambda s: float(np.exp(-0.5 * (s * s))),
+        _gaussian_in_place,
         False,
     ),
     "hyperbolic": _Sigmoid(
         lambda v: np.arccosh(1.0 / v),
         lambda s, xp: 1.0 / xp.cosh(s),
         lambda s: 1.0 / float(np.cosh(s)),
+        _hyperbolic_in_place,
         False,
     ),
     "long_tail": _Sigmoid(
         lambda v: np.sqrt(1.0 / v - 1.0),
         lambda s, xp: 1.0 / (s * s + 1.0),
         lambda s: 1.0 / (s * s + 1.0),
+        _long_tail_in_place,
         False,
     ),
     "reciprocal": _Sigmoid(
         lambda v: 1.0 / v - 1.0,
         lambda s, xp: 1.0 / (s + 1.0),
         lambda s: 1.0 / (s + 1.0),
+        _reciprocal_in_place,
         False,
     ),
     "cosine": _Sigmoid(
-        lambda v: np.arccos(2.0 * v - 1.0) / np.pi, _cosine_of_array, _cosine_of_float, True
+        lambda v: np.arccos(2.0 * v - 1.0) / np.pi,
+        _cosine_of_array,
+        _cosine_of_float,
+        _cosine_in_place,
+        True,
     ),
     "linear": _Sigmoid(
         lambda v: 1.0 - v,
         lambda s, xp: xp.maximum(1.0 - s, 0.0),
         lambda s: max(1.0 - s, 0.0),
+        _linear_in_place,
         True,
     ),
     "quadratic": _Sigmoid(
         lambda v: np.sqrt(1.0 - v),
         lambda s, xp: xp.maximum(1.0 - s * s, 0.0),
         lambda s: max(1.0 - s * s, 0.0),
+        _quadratic_in_place,
         True,
     ),
     "tanh_squared": _Sigmoid(
         lambda v: np.arctanh(np.sqrt(1.0 - v)),
         _tanh_squared_of_array,
         _tanh_squared_of_float,
+        _tanh_squared_in_place,
         False,
     ),
 }
@@ -306,6 +383,16 @@ def tolerance(
         `margin` is negative or not a scalar, `sigmoid` is unknown, or
         `value_at_margin` is outside the valid range for `sigmoid`.
     """
+    if type(x) is np.ndarray and x.dtype is _FLOAT64 and x.size > _FEW_ENTRIES:
+        # A float64 array with the constant arguments that rewards pass every step.
+        try:
+            plan = _ARRAY_PLANS[(bounds, margin, sigmoid, value_at_margin)]
+        except KeyError:
+            plan = _array_plan(bounds, margin, sigmoid, value_at_margin)
+        except TypeError:  # Unhashable arguments (array bounds or margins).
+            plan = None
+        if plan is not None:
+            return plan(x)
     lower, upper, checked_margin, shape, scale = _checked_arguments(
         bounds, margin, sigmoid, value_at_margin
     )
@@ -375,9 +462,7 @@ def _array_tolerance(
         distance = xp.maximum(lower - x, 0.0) + xp.maximum(x - upper, 0.0)
     if scalar_margin and margin == 0.0:
         if xp is np:
-            value = np.where(distance > 0.0, 0.0, 1.0)
-            value[np.isnan(distance)] = np.nan
-            return value
+            return _step_of_distance(distance)
         return xp.where(xp.isnan(distance), xp.nan, xp.where(distance > 0.0, 0.0, 1.0))
     if scalar_margin:
         # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
@@ -388,6 +473,105 @@ def _array_tolerance(
     scaled = xp.where(positive, distance / xp.where(positive, margin, 1.0), 0.0)
     value = xp.where(positive, shape.of_array(scaled * scale, xp), step)
     return xp.where(xp.isnan(distance), xp.nan, value)
+
+
+class _ArrayPlan:
+    """`_array_tolerance` on NumPy for one set of scalar arguments, bit for bit: the
+    same operations in the same order, each written over its operand in the one new
+    array returned (the general path makes a new array per operation), with 0-d
+    constants. Only NumPy's native float64 arrays come here (their dtype is one
+    object); an in-place ufunc whose output is its input takes NumPy's same loops
+    (aliasing is not overlap), so the bits do not depend on the path (tested over
+    random inputs with NaN, infinities, signed zeros and the bounds exactly)."""
+
+    __slots__ = ("_distance", "_margin", "_scale", "_sigmoid")
+
+    def __init__(self, lower: float, upper: float, margin: float, shape: _Sigmoid, scale: float):
+        # The distance to the interval, as `_array_tolerance`'s branches compute it.
+        distance: Callable[[np.ndarray], np.ndarray]
+        if lower == upper and math.isfinite(lower):
+            distance = (
+                functools.partial(_distance_to_target, _constant(lower))
+                if lower != 0.0
+                else np.absolute
+            )
+        elif lower == -math.inf and upper == math.inf:
+            distance = _distance_to_everything
+        elif upper == math.inf:
+            distance = functools.partial(_distance_below, _constant(lower))
+        elif lower == -math.inf:
+            distance = functools.partial(_distance_above, _constant(upper))
+        else:
+            distance = functools.partial(_distance_outside, _constant(lower), _constant(upper))
+        self._distance = distance
+        self._margin = _constant(margin) if margin != 0.0 else None
+        self._scale = _constant(scale)
+        self._sigmoid = shape.in_place
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        value = self._distance(x)
+        margin = self._margin
+        if margin is None:
+            return _step_of_distance(value)
+        np.divide(value, margin, value)
+        np.multiply(value, self._scale, value)
+        self._sigmoid(value)
+        return value
+
+
+def _distance_to_target(target: np.ndarray, x: np.ndarray) -> np.ndarray:
+    distance = np.subtract(x, target)
+    np.absolute(distance, distance)
+    return distance
+
+
+def _distance_to_everything(x: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(x), np.nan, 0.0)
+
+
+def _distance_below(lower: np.ndarray, x: np.ndarray) -> np.ndarray:
+    distance = np.subtract(lower, x)
+    np.maximum(distance, _ZERO, out=distance)
+    return distance
+
+
+def _distance_above(upper: np.ndarray, x: np.ndarray) -> np.ndarray:
+    distance = np.subtract(x, upper)
+    np.maximum(distance, _ZERO, out=distance)
+    return distance
+
+
+def _distance_outside(lower: np.ndarray, upper: np.ndarray, x: np.ndarray) -> np.ndarray:
+    distance = _distance_below(lower, x)
+    np.add(distance, _distance_above(upper, x), distance)
+    return distance
+
+
+def _step_of_distance(distance: np.ndarray) -> np.ndarray:
+    """`_array_tolerance` on NumPy with a zero margin: 1 at distance 0, else 0 (NaN kept)."""
+    value = np.where(distance > 0.0, 0.0, 1.0)
+    value[np.isnan(distance)] = np.nan
+    return value
+
+
+# Plans by the arguments as given (None where the checked bounds or margin are not
+# scalars); as `_CHECKED`, bounded in size.
+_ARRAY_PLANS: dict[tuple, Optional[_ArrayPlan]] = {}
+
+
+def _array_plan(
+    bounds: Any, margin: Any, sigmoid: Any, value_at_margin: Any
+) -> Optional[_ArrayPlan]:
+    """The plan for hashable arguments, checked (raising as `tolerance` does), and kept."""
+    lower, upper, checked_margin, shape, scale = _checked_arguments(
+        bounds, margin, sigmoid, value_at_margin
+    )
+    plan = None
+    if isinstance(lower, float) and isinstance(upper, float) and isinstance(checked_margin, float):
+        plan = _ArrayPlan(lower, upper, checked_margin, shape, scale)
+    if len(_ARRAY_PLANS) < 4096:
+        _ARRAY_PLANS[(bounds, margin, sigmoid, value_at_margin)] = plan
+    return plan
 
 
 _CHECKED: dict[tuple, _Checked] = {}
