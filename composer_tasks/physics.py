@@ -128,6 +128,30 @@ def _object_type(object_type: Union[str, int]) -> int:
     return int(object_type)
 
 
+# The names that PyMJCF gives unnamed elements another element refers to:
+# `<model>//unnamed_<kind>_<n>` ("//unnamed_geom_0" in the root model). Such an element
+# of an attached model is named in its own model first, so MjSpec's attach prefix
+# makes it `<model>///unnamed_...` in the compiled model; the names read and looked up
+# through this module and `named` are dm_control's.
+UNNAMED_PREFIX = "//unnamed_"
+_ATTACHED_UNNAMED = "/" + UNNAMED_PREFIX
+
+
+def dm_control_element_name(compiled_name: str) -> str:
+    """An element's name in the compiled model as dm_control names it."""
+    if _ATTACHED_UNNAMED in compiled_name:
+        return compiled_name.replace(_ATTACHED_UNNAMED, UNNAMED_PREFIX)
+    return compiled_name
+
+
+def compiled_element_name(name: str) -> str:
+    """The compiled model's name of the element dm_control names `name`."""
+    at = name.find(UNNAMED_PREFIX)
+    if at > 0 and name[at - 1] != "/":
+        return name[:at] + _ATTACHED_UNNAMED + name[at + len(UNNAMED_PREFIX) :]
+    return name
+
+
 def _model_name2id(model: mujoco.MjModel, name: str, object_type: Union[str, int]) -> int:
     """The id of the object of type `object_type` (a lowercase name such as
     "body" or an `mjtObj`) named `name`.
@@ -137,6 +161,8 @@ def _model_name2id(model: mujoco.MjModel, name: str, object_type: Union[str, int
     """
     type_id = _object_type(object_type)
     object_id = mujoco.mj_name2id(model, type_id, name)
+    if object_id == -1 and UNNAMED_PREFIX in name:
+        object_id = mujoco.mj_name2id(model, type_id, compiled_element_name(name))
     if object_id == -1:
         raise Error(
             f"Object of type {mujoco.mju_type2Str(type_id)!r} with name {name!r} does not exist."
@@ -146,7 +172,8 @@ def _model_name2id(model: mujoco.MjModel, name: str, object_type: Union[str, int
 
 def _model_id2name(model: mujoco.MjModel, object_id: int, object_type: Union[str, int]) -> str:
     """The name of object `object_id` of type `object_type`, "" if it has none."""
-    return mujoco.mj_id2name(model, _object_type(object_type), object_id) or ""
+    name = mujoco.mj_id2name(model, _object_type(object_type), object_id) or ""
+    return dm_control_element_name(name)
 
 
 def _disable_bits(flags: Tuple[Union[str, int], ...]) -> int:

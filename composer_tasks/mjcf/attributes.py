@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import mujoco
+
+from composer_tasks import physics as physics_module
 import numpy as np
 
 from composer_tasks.mjcf import assets as assets_module
@@ -362,7 +364,7 @@ def _element_class() -> type[Element]:
 # by name): `//unnamed_<namespace>_<n>` in the element's model, the names dm_control
 # writes for unnamed elements. A user's name cannot contain "/", so these clash with
 # none; the element's `name` stays None.
-UNNAMED_PREFIX = "//unnamed_"
+UNNAMED_PREFIX = physics_module.UNNAMED_PREFIX
 
 
 def _name_unnamed(element: Any, namespace: str) -> str:

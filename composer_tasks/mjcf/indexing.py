@@ -24,6 +24,8 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
+from composer_tasks.physics import dm_control_element_name
+
 
 KINDS = {
     "body": (mujoco.mjtObj.mjOBJ_BODY, "nbody"),
@@ -436,7 +438,9 @@ def _validate_key_item(key_item: Any) -> None:
 
 
 def _native(name: Any) -> str:
-    return name.decode() if isinstance(name, bytes) else name
+    """A key's name as a str, in dm_control's form (an attached model's unnamed element
+    may be given by its compiled name too: `composer_tasks.physics.compiled_element_name`)."""
+    return dm_control_element_name(name.decode() if isinstance(name, bytes) else name)
 
 
 class Axis(abc.ABC):
@@ -609,9 +613,12 @@ _SIZE_LABELS = {
 
 
 def _names_at(model: Any, addresses: np.ndarray) -> list[str]:
-    """The names that start at `addresses` in `model.names`."""
+    """The names that start at `addresses` in `model.names` (dm_control's forms)."""
     names = model.names
-    return [names[a : names.find(b"\0", a)].decode() for a in np.asarray(addresses).reshape(-1)]
+    return [
+        dm_control_element_name(names[a : names.find(b"\0", a)].decode())
+        for a in np.asarray(addresses).reshape(-1)
+    ]
 
 
 def _size_element_names(model: Any, size_name: str) -> Sequence[str] | None:
@@ -674,10 +681,15 @@ def _element_names(model: Any, kind: str) -> list[str]:
         names = [""] * model.nmocap
         for body, mocap in enumerate(model.body_mocapid):
             if mocap >= 0:
-                names[int(mocap)] = mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, body) or ""
+                names[int(mocap)] = dm_control_element_name(
+                    mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, body) or ""
+                )
         return names
     obj, count_name = KINDS[kind]
-    return [mujoco.mj_id2name(model, obj, i) or "" for i in range(getattr(model, count_name))]
+    return [
+        dm_control_element_name(mujoco.mj_id2name(model, obj, i) or "")
+        for i in range(getattr(model, count_name))
+    ]
 
 
 def _row_size_name(model: Any, struct_name: str, name: str, array: np.ndarray) -> str | None:

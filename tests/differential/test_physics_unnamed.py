@@ -52,3 +52,40 @@ record("sensor_names", list(physics.named.data.sensordata.axes.row.names))
 )
 def test_unnamed_elements_of_written_text_bind_and_index_by_identifier(differential):
     differential.assert_same(UNNAMED, "physics_unnamed", rtol=1e-9, atol=1e-9)
+
+
+ATTACHED_UNNAMED = """
+from dm_control import mjcf
+
+child = mjcf.RootElement(model="box")
+body = child.worldbody.add("body", name="b")
+geom = body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+child.sensor.add("framepos", name="at", objtype="geom", objname=geom)
+inner = mjcf.RootElement(model="inner")
+inner_geom = inner.worldbody.add("geom", type="sphere", size=[0.05])
+inner.sensor.add("framepos", name="inner_at", objtype="geom", objname=inner_geom)
+body.add("site", name="inner_site").attach(inner)
+parent = mjcf.RootElement(model="root")
+own = parent.worldbody.add("geom", type="sphere", size=[0.1])
+parent.sensor.add("framepos", name="own_at", objtype="geom", objname=own)
+parent.worldbody.add("site", name="att", pos=[1, 0, 0]).attach(child)
+physics = mjcf.Physics.from_mjcf_model(parent)
+model = physics.model
+names = [model.id2name(i, "geom") for i in range(model.ngeom)]
+record("id2name", names)
+record("name2id", [model.name2id(name, "geom") for name in names])
+record("axis_names", list(physics.named.data.geom_xpos.axes.row.names))
+for name in names:
+    record("xpos/" + name, physics.named.data.geom_xpos[name])
+record("identifiers", [geom.full_identifier, inner_geom.full_identifier, own.full_identifier])
+record("bound", physics.bind([geom, inner_geom, own]).xpos)
+record("sensors", physics.named.data.sensordata)
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.from_mjcf_model", "mjcf.Element.full_identifier")
+def test_unnamed_elements_of_attached_models_have_dm_controls_names(differential):
+    # An attached model's unnamed element that a sensor refers to is
+    # "box//unnamed_geom_0" in dm_control (MjSpec's attach prefix would make it
+    # "box///unnamed_geom_0"): id2name, name2id and named indexing give dm_control's.
+    differential.assert_same(ATTACHED_UNNAMED, "physics_unnamed_attached", rtol=1e-9, atol=1e-9)
