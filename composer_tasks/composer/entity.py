@@ -205,7 +205,8 @@ class Entity(Callbacks):
 
     def attach(self, entity: Entity, attach_site: Any = None) -> mjcf.Element:
         """Attaches `entity` (the child) at a site or frame of this entity (default:
-        its world body).
+        its `attachment_site`, which is its world body unless a subclass names a
+        site, as in dm_control).
 
         Args:
           entity: an unattached `Entity` (dm_control's parameter name).
@@ -218,6 +219,10 @@ class Entity(Callbacks):
           `child.name + "/"` that holds the child's bodies, to which joints may be
           added (`frame.add("freejoint")`), as in dm_control.
         """
+        if attach_site is None:
+            default = self.attachment_site
+            if not isinstance(default, mjcf.RootElement):
+                attach_site = default
         return self._attach(entity, attach_site)
 
     def _attach(self, child: Entity, attach_site: Any) -> mjcf.Element:

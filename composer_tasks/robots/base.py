@@ -64,11 +64,6 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
         """The wrist site: where `attach` puts a child by default."""
         return self.wrist_site
 
-    def attach(self, entity: composer.Entity, attach_site: Any = None) -> mjcf.Element:
-        """`composer.Entity.attach` at `attach_site`, by default the arm's
-        `attachment_site` (the wrist), as dm_control's `arm.attach(hand)` does."""
-        return super().attach(entity, self.attachment_site if attach_site is None else attach_site)
-
     def joint_sampling_bounds(self, physics: Physics) -> np.ndarray:
         """(2, number of joints) lower and upper positions to draw joints from: a
         limited joint's range, [0, 2 pi) for an unlimited hinge (rad).

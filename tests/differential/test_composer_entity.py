@@ -76,3 +76,51 @@ record('configure_joints', np.array(physics.data.qpos))
 )
 def test_entity_frames_match_dm_control(differential):
     differential.assert_same(PROGRAM, "composer_entity", rtol=1e-12, atol=1e-12)
+
+
+ATTACHMENT_SITE_PROGRAM = """
+from dm_control import composer, mjcf
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._model = mjcf.RootElement(model="box")
+        body = self._model.worldbody.add("body", name="b", pos=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+        self._site = body.add("site", name="top", pos=[0, 0, 0.1], euler=[0, 0, 90])
+
+    @property
+    def mjcf_model(self):
+        return self._model
+
+    @property
+    def attachment_site(self):
+        return self._site
+
+
+class Ball(composer.Entity):
+    def _build(self, name="ball"):
+        self._model = mjcf.RootElement(model=name)
+        self._model.worldbody.add("geom", type="sphere", size=[0.05], pos=[0.1, 0, 0])
+
+    @property
+    def mjcf_model(self):
+        return self._model
+
+
+box = Box()
+frame = box.attach(Ball())
+record("frame_parent", frame.parent.name)
+other = box.attach(Ball("other"), box.mjcf_model.worldbody.add("site", name="side", pos=[1, 0, 0]))
+physics = mjcf.Physics.from_mjcf_model(box.mjcf_model)
+record("body_names", list(physics.named.data.xpos.axes.row.names))
+record("xpos", physics.named.data.xpos)
+record("geom_xpos", physics.named.data.geom_xpos)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Entity.attach", "composer.Entity.attachment_site")
+def test_attach_defaults_to_the_entitys_attachment_site(differential):
+    differential.assert_same(
+        ATTACHMENT_SITE_PROGRAM, "entity_attachment_site", rtol=1e-9, atol=1e-9
+    )
