@@ -376,14 +376,24 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
     its asset files named as in `get_assets()` (PyMJCF's `name-<sha1>.ext`, with no
     folders), so that the text and `get_assets()` load the model.
 
+    MuJoCo's writer prints numbers with six significant digits (PyMJCF's default
+    precision is 17): text written here and parsed again gives a model up to about
+    1e-6 (relative) away; `Physics.from_mjcf_model` compiles the model itself, exactly.
+    (`model.to_xml_string(precision=...)` writes PyMJCF's form at any precision.)
+
     Raises:
       ValueError: the model does not compile. MuJoCo 4's writer (`MjSpec.to_xml`)
         compiles the spec first and writes from the compiled model, so a model that
         cannot compile (an actuator whose joint was removed, a moving body with no
         mass) cannot be written, where PyMJCF writes its XML tree without compiling.
+        Also when `precision` is given: MuJoCo's writer has one precision.
     """
     if precision is not None:
-        raise ValueError("precision is not supported: MuJoCo writes full precision")
+        raise ValueError(
+            f"precision={precision!r} is not supported here: MuJoCo's writer prints six "
+            "significant digits; model.to_xml_string(precision=...) writes PyMJCF's form "
+            "at any precision"
+        )
     top = model._top()
     spec = top._spec
     # A file that cannot be read keeps its name (MuJoCo's compile then names it).
