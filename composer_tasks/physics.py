@@ -662,11 +662,20 @@ def spec_xml(spec: mujoco.MjSpec) -> bytes:
     if not isinstance(spec, mujoco.MjSpec):
         raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
     text = spec.to_xml().encode()
-    _WRITTEN_SPECS[text] = spec.copy()
-    _WRITTEN_SPECS.move_to_end(text)
+    remember_written_text(text, spec)
+    return text
+
+
+def remember_written_text(text: Union[str, bytes], spec: mujoco.MjSpec) -> None:
+    """Records that MuJoCo's writer wrote `text` from `spec` (see `spec_xml`): this
+    module's `from_xml_string` then compiles that text from a copy of the spec, with
+    the spec's own asset files, unless the caller's assets give one of those files
+    other contents."""
+    key = text.encode() if isinstance(text, str) else bytes(text)
+    _WRITTEN_SPECS[key] = spec.copy()
+    _WRITTEN_SPECS.move_to_end(key)
     while len(_WRITTEN_SPECS) > _WRITTEN_SPECS_KEPT:
         _WRITTEN_SPECS.popitem(last=False)
-    return text
 
 
 def _compile_xml_string(
@@ -676,7 +685,10 @@ def _compile_xml_string(
     `spec_xml` wrote compiles from a copy of the spec it was written from)."""
     key = xml_string.encode() if isinstance(xml_string, str) else xml_string
     written = _WRITTEN_SPECS.get(key) if isinstance(key, bytes) else None
-    if written is not None:
+    given = assets or {}
+    if written is not None and all(
+        given.get(name, data) == data for name, data in written.assets.items()
+    ):
         spec = written.copy()
         return spec, spec.compile()
     try:

@@ -27,6 +27,8 @@ from typing import IO, Any
 
 import mujoco
 
+from composer_tasks import physics as physics_module
+
 from composer_tasks.mjcf import assets as assets_module
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
@@ -377,9 +379,10 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
     folders), so that the text and `get_assets()` load the model.
 
     MuJoCo's writer prints numbers with six significant digits (PyMJCF's default
-    precision is 17): text written here and parsed again gives a model up to about
-    1e-6 (relative) away; `Physics.from_mjcf_model` compiles the model itself, exactly.
-    (`model.to_xml_string(precision=...)` writes PyMJCF's form at any precision.)
+    precision is 17). `Physics.from_xml_string` (this project's, and `mjcf.Physics`'s)
+    compiles the text from the spec it was written from, exactly, as dm_control's
+    17 digits do; other loaders (`mujoco.MjModel.from_xml_string`, `mjcf.from_xml_string`)
+    read the rounded numbers, up to about 1e-6 (relative) away.
 
     Raises:
       ValueError: the model does not compile. MuJoCo 4's writer (`MjSpec.to_xml`)
@@ -390,9 +393,9 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
     """
     if precision is not None:
         raise ValueError(
-            f"precision={precision!r} is not supported here: MuJoCo's writer prints six "
-            "significant digits; model.to_xml_string(precision=...) writes PyMJCF's form "
-            "at any precision"
+            f"precision={precision!r} is not supported: MuJoCo's writer prints six "
+            "significant digits (Physics.from_xml_string compiles the text it wrote "
+            "exactly; an element's own to_xml_string takes a precision)"
         )
     top = model._top()
     spec = top._spec
@@ -428,6 +431,9 @@ def to_xml_string(model: RootElement, precision: int | None = None) -> str:
             "compiling; here the model must compile. An element's own "
             "`to_xml_string()` is written from the handles, without compiling.)"
         ) from error
+    # The text keeps six significant digits; `Physics.from_xml_string` compiles it
+    # from the spec it was written from (exactly, as PyMJCF's 17 digits do).
+    physics_module.remember_written_text(text, copied)
     # The spec itself compiled too (it compiles, as its copy did): MuJoCo's writer
     # compiled it when it wrote it, and a model compiled from the text written then
     # binds its elements (`physics.bind`: the same signature), as in dm_control.

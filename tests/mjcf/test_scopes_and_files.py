@@ -3,6 +3,7 @@
 import hashlib
 import warnings
 
+import mujoco
 import numpy as np
 import pytest
 
@@ -243,3 +244,23 @@ def test_section_elements_out_of_pymjcf_order_are_reported():
         "first/third/m",
         "second/m",
     ]
+
+
+def test_written_text_compiles_back_exactly_through_physics():
+    # MuJoCo's writer keeps six significant digits; Physics.from_xml_string compiles
+    # text this project wrote from the spec it came from, as PyMJCF's 17 digits would.
+    model = mjcf.RootElement(model="exact")
+    body = model.worldbody.add("body", name="b", pos=[0, 0, 1 / 3])
+    body.add("joint", name="j", type="hinge", range=[-np.pi / 7, 1 / 3], limited=True)
+    body.add("geom", type="capsule", fromto=[0, 0, 0, 1 / 3, 0, 0], size=[1 / 7])
+    text = model.to_xml_string()
+    direct = mjcf.Physics.from_mjcf_model(model)
+    again = mjcf.Physics.from_xml_string(text, assets=model.get_assets())
+    for field in ("body_pos", "jnt_range", "body_mass", "geom_size", "body_inertia"):
+        np.testing.assert_array_equal(getattr(again.model, field), getattr(direct.model, field))
+    assert again.named.data.xpos["b"][2] == 1 / 3
+    parsed = mujoco.MjModel.from_xml_string(text)  # MuJoCo's loader: the rounded numbers
+    assert parsed.body_pos[1, 2] != 1 / 3
+    assert parsed.body_pos[1, 2] == pytest.approx(1 / 3, rel=1e-5)
+    edited = text.replace('name="b"', 'name="c"')
+    assert mjcf.Physics.from_xml_string(edited).named.data.xpos["c"][2] == pytest.approx(1 / 3)
