@@ -552,9 +552,42 @@ def make_environment(task, time_limit, random=None, environment_kwargs=None):
     """
     kwargs = dict(strip_singleton_obs_buffer_dim=True, exact_step_count=True)
     kwargs.update(environment_kwargs or {})
+    _apply_control_timestep(task, kwargs)
     env = control.Environment(task, time_limit=time_limit, random_state=random, **kwargs)
     task._random = env.random_state
     return env
+
+
+# The domains whose dm_control factories pass `control_timestep` to
+# `control.Environment` themselves (suite/<domain>.py, dm_control 1.0.50); the others
+# step the physics once per control step unless `environment_kwargs` say otherwise.
+_FACTORY_CONTROL_TIMESTEP_DOMAINS = frozenset(
+    "ball_in_cup dog finger fish hopper humanoid humanoid_CMU manipulator quadruped "
+    "stacker swimmer walker".split()
+)
+
+
+def _apply_control_timestep(task, kwargs):
+    """dm_control's `environment_kwargs` `control_timestep` and `n_sub_steps`, as its
+    factories pass them to `control.Environment`: a domain whose factory sets the
+    control timestep itself refuses another (TypeError, Python's for a repeated
+    keyword there) or `n_sub_steps` (ValueError, `control.Environment`'s); elsewhere
+    `control_timestep` sets the task's control timestep (a multiple of the physics
+    timestep) and `n_sub_steps` the physics steps per control step."""
+    domain = type(task).__module__.rsplit(".", 1)[-1]
+    fixed = domain in _FACTORY_CONTROL_TIMESTEP_DOMAINS
+    if "control_timestep" in kwargs:
+        if fixed:
+            raise TypeError(
+                f"{domain}: got multiple values for keyword argument 'control_timestep' "
+                "(the factory sets it, as dm_control's does)"
+            )
+        if "n_sub_steps" in kwargs:
+            raise ValueError("Both n_sub_steps and control_timestep were supplied.")
+        control_timestep = kwargs.pop("control_timestep")
+        task.set_timesteps(control_timestep, task.root_entity.spec.option.timestep)
+    elif fixed and "n_sub_steps" in kwargs:
+        raise ValueError("Both n_sub_steps and control_timestep were supplied.")
 
 
 class RandomPosePhysics(physics_lib.Physics):

@@ -637,3 +637,50 @@ def test_every_domain_name_is_exercised():
     for name in TASK_NAMES:
         domain, member = name.split(".")[1], name.split(".")[2]
         assert f"{domain}.{member}" in program or f"{member}(" in program, name
+
+
+ENVIRONMENT_KWARGS_PROGRAM = """
+import numpy as np
+from dm_control import suite
+
+
+def episode(domain, task, environment_kwargs):
+    env = suite.load(domain, task, task_kwargs={"random": 2},
+                     environment_kwargs=environment_kwargs)
+    timestep = env.reset()
+    steps, total = 0, 0.0
+    while not timestep.last():
+        timestep = env.step(np.full(env.action_spec().shape, 0.2))
+        steps += 1
+        total += timestep.reward
+    return [env.control_timestep(), steps, total, timestep.observation]
+
+
+for domain, task in [("cartpole", "swingup"), ("reacher", "easy"), ("pendulum", "swingup"),
+                     ("cheetah", "run"), ("point_mass", "easy"), ("acrobot", "swingup"),
+                     ("lqr", "lqr_2_1")]:
+    limited = domain != "lqr"  # lqr has no time limit: only the errors
+    for name, kwargs in [("control_timestep", {"control_timestep": 0.04}),
+                         ("n_sub_steps", {"n_sub_steps": 3}),
+                         ("both", {"n_sub_steps": 3, "control_timestep": 0.04}),
+                         ("not_a_multiple", {"control_timestep": 0.015})]:
+        if limited or name in ("both", "not_a_multiple"):
+            check(f"{domain}.{name}", episode, domain, task, kwargs)
+for domain, task in [("walker", "walk"), ("hopper", "stand"), ("finger", "spin"),
+                     ("humanoid", "stand"), ("swimmer", "swimmer6")]:
+    check(f"{domain}.control_timestep", episode, domain, task, {"control_timestep": 0.05})
+    check(f"{domain}.n_sub_steps", episode, domain, task, {"n_sub_steps": 3})
+"""
+
+
+@pytest.mark.dm_control_api("suite.load")
+def test_environment_kwargs_set_the_control_timestep_as_in_dm_control(differential):
+    # dm_control's factories pass environment_kwargs to control.Environment; those whose
+    # factory sets control_timestep itself refuse another one or n_sub_steps.
+    differential.assert_same(
+        ENVIRONMENT_KWARGS_PROGRAM,
+        "suite_environment_kwargs",
+        rtol=1e-6,
+        atol=1e-8,
+        timeout_s=600,
+    )
