@@ -56,6 +56,10 @@ class ModelEntity(composer.Entity):
             self._after_task_initialized(physics)
 
 
+# The outcome callbacks a batch's vectorised path calls on (N, ...) arrays.
+_OUTCOME_METHODS = ("get_reward", "get_discount", "should_terminate_episode", "get_outcome")
+
+
 class SuiteTask(composer.Task):
     """Base of Control Suite tasks: one model, observations in a fixed key order.
 
@@ -127,6 +131,12 @@ class SuiteTask(composer.Task):
         if "get_observation" in own:
             # Observations come from `get_observation` itself; a batch cannot
             # vectorise a method of one's own.
+            cls.vectorized_callbacks = False
+        if "vectorized_callbacks" not in own and any(name in own for name in _OUTCOME_METHODS):
+            # A reward (or termination) of one's own is not known to work on a batch's
+            # (N, ...) arrays (`physics.cart_position()[0]` would read copy 0 for every
+            # copy): the subclass runs copy by copy unless it declares
+            # `vectorized_callbacks = True` itself.
             cls.vectorized_callbacks = False
 
     def __init__(self, spec, name, control_timestep=None, random=None):

@@ -573,6 +573,10 @@ class Move(Stand):
       ValueError: if `move_speed` is not positive.
     """
 
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
+
     def __init__(
         self,
         move_speed: float,
@@ -615,6 +619,10 @@ class Fetch(Stand):
     The ball starts on a circle of 0.75 of the floor's half-width and is thrown
     towards the centre; the target sits at the centre.
     """
+
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
 
     def __init__(self, random: _Random = None, observe_reward_factors: bool = False):
         super().__init__(

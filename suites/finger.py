@@ -167,6 +167,10 @@ class Spin(_FingerTask):
     """Spin the body: reward 1 while it turns faster than 15 rad/s in the negative
     sense about the hinge axis, else 0."""
 
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
+
     def __init__(self, random=None):
         super().__init__(random=random)
         self.set_observations(
@@ -194,6 +198,10 @@ class Turn(_FingerTask):
     Args:
       target_radius: radius of the target in metres.
     """
+
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
 
     def __init__(self, target_radius, random=None):
         if not target_radius > 0:

@@ -124,6 +124,10 @@ class _FishTask(base.SuiteTask):
 class Upright(_FishTask):
     """Reward for the back pointing up: Gaussian in the torso's z-axis alignment."""
 
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
+
     def __init__(self, random=None):
         super().__init__(random=random)
         self.set_observations(
@@ -144,6 +148,10 @@ class Upright(_FishTask):
 
 class Swim(_FishTask):
     """Reward 7/8 for the mouth inside the target (with a margin), 1/8 for being upright."""
+
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
 
     def __init__(self, random=None):
         super().__init__(random=random)

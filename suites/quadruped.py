@@ -342,6 +342,10 @@ class Move(_QuadrupedTask):
     height above the origin.
     """
 
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
+
     def __init__(self, desired_speed, random=None):
         if not desired_speed > 0:
             raise ValueError(f"desired_speed must be a speed > 0 m/s, got {desired_speed!r}")
@@ -373,6 +377,10 @@ class Escape(_QuadrupedTask):
     (no recompilation), then places the quadruped at the centre in a uniformly
     random orientation at the lowest contact-free height.
     """
+
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
 
     def __init__(self, random=None):
         super().__init__(
@@ -436,6 +444,10 @@ class Fetch(_QuadrupedTask):
     place on the floor (at the lowest contact-free height), and the ball 2 m up
     at another random place, thrown horizontally.
     """
+
+    # Its reward works on a batch's (N, ...) arrays too (base.SuiteTask asks each
+    # subclass that overrides the outcome to say so).
+    vectorized_callbacks = True
 
     def __init__(self, random=None):
         super().__init__(

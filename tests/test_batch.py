@@ -169,6 +169,10 @@ def test_bad_actions_with_per_actuator_bounds_name_the_copy(actions, message):
 class _LeavingCartPole(cartpole.Balance):
     """Vectorised balance task that also ends when the cart leaves |x| <= 0.1 m."""
 
+    # Its outcome works on (N,) arrays: it says so (a subclass that overrides the
+    # outcome is looped over copies otherwise).
+    vectorized_callbacks = True
+
     def __init__(self):
         super().__init__(swing_up=False, sparse=False)
 
@@ -178,6 +182,10 @@ class _LeavingCartPole(cartpole.Balance):
 
 class _LeavingCartPoleWithDiscount(_LeavingCartPole):
     """As `_LeavingCartPole`, with a discount that differs per copy and step."""
+
+    # Its outcome works on (N,) arrays: it says so (a subclass that overrides the
+    # outcome is looped over copies otherwise).
+    vectorized_callbacks = True
 
     def get_discount(self, physics):
         return 0.5 + 0.5 * np.tanh(physics.cart_position())
@@ -352,6 +360,10 @@ def test_copies_leave_out_texture_patterns_unless_asked():
 class _KeptArraysCartPole(cartpole.Balance):
     """Vectorised balance whose reward, discount and termination are arrays the task
     keeps (and whose observation is one it keeps): the batch must copy them all."""
+
+    # Its outcome works on (N,) arrays: it says so (a subclass that overrides the
+    # outcome is looped over copies otherwise).
+    vectorized_callbacks = True
 
     def __init__(self):
         super().__init__(swing_up=False, sparse=False)

@@ -23,6 +23,10 @@ class _Leaving(cartpole.Balance):
     """Balance that also terminates when the cart leaves |x| <= 0.2 m, with a
     per-copy discount: every branch of the episode outcome is exercised."""
 
+    # Its outcome works on (N,) arrays: it says so (a subclass that overrides the
+    # outcome is looped over copies otherwise).
+    vectorized_callbacks = True
+
     def __init__(self):
         super().__init__(swing_up=False, sparse=False)
 

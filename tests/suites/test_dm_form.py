@@ -263,3 +263,20 @@ def test_get_termination_may_defer_to_the_domains():
             steps += 1
         assert timestep.discount == 0.25 and 0.3 < physics.time() <= 0.3 + 0.03 + 1e-9
         assert steps == round(physics.time() / physics.timestep())
+
+
+def test_a_reward_of_ones_own_leaves_the_vectorised_path_unless_declared():
+    class Scalar(cartpole.Balance):
+        def get_reward(self, physics):
+            return float(physics.cart_position() > 0)  # one environment's code
+
+    class Declared(cartpole.Balance):
+        vectorized_callbacks = True
+
+        def get_reward(self, physics):
+            return physics.cart_position() * 0 + 1
+
+    assert cartpole.Balance(False, False).vectorized
+    assert not Scalar(False, False).vectorized
+    assert Declared(False, False).vectorized
+    assert all(cls.vectorized_callbacks for cls in (dog.Move, dog.Fetch, walker.PlanarWalker))
