@@ -205,8 +205,7 @@ class SuiteTask(composer.Task):
         """Writes the action into the controls (composer's `before_step`); also takes
         dm_control's order, `before_step(action, physics)`, and an action with
         `continuous_actions` (dm_control's `base.Task` gives those)."""
-        if not isinstance(physics, physics_lib.Physics) and isinstance(action, physics_lib.Physics):
-            physics, action = action, physics
+        physics, action = _composer_order(physics, action)
         physics.set_control(getattr(action, "continuous_actions", action))
 
     def get_observation(self, physics):
@@ -339,6 +338,14 @@ def _with_random_state(function, sets_reward_colours=False):
     return callback
 
 
+def _composer_order(physics, action):
+    """(physics, action) of a `before_step` call made in either order: composer's
+    (physics, action) or dm_control's (action, physics), told by which is a Physics."""
+    if not isinstance(physics, physics_lib.Physics) and isinstance(action, physics_lib.Physics):
+        return action, physics
+    return physics, action
+
+
 def _before_step_either_order(function):
     """A subclass's `before_step`, callable as composer calls it (physics, action,
     random_state) whichever form it is written in: dm_control's (action, physics),
@@ -349,8 +356,7 @@ def _before_step_either_order(function):
 
     @functools.wraps(function)
     def before_step(self, physics, action=None, random_state=None):
-        if not isinstance(physics, physics_lib.Physics) and isinstance(action, physics_lib.Physics):
-            physics, action = action, physics  # called in dm_control's order
+        physics, action = _composer_order(physics, action)
         if dm_control_form:
             return function(self, action, physics)
         if arity is not None and arity < 3:
