@@ -664,3 +664,24 @@ def test_regenerate_where_dm_control_has_it():
     floor.regenerate(state)
     # Nothing to draw: the random state is untouched.
     assert state.uniform() == np.random.RandomState(0).uniform()
+
+
+def test_random_maze_defaults_are_dm_controls_no_spawns_and_no_targets():
+    arena = arenas.RandomMazeWithTargets()
+    physics = Physics.from_spec(arena.spec)
+    _new_episode(arena, physics, 3)
+    assert len(arena.spawn_positions) == 0 and len(arena.target_positions) == 0
+    with pytest.raises(ValueError, match="spawns_per_room >= 1"):
+        arena.spawn_position(np.random.RandomState(0))
+    with pytest.raises(ValueError, match="spawns_per_room must be an int >= 0"):
+        arenas.RandomMazeWithTargets(spawns_per_room=-1)
+
+
+def test_locomotion_arenas_package_has_dm_controls_names():
+    from composer_tasks.arenas import bowl, labmaze_textures
+    from composer_tasks.tasks import escape
+
+    assert arenas.Bowl is bowl.Bowl is escape.Bowl
+    assert arenas.SkyBox is labmaze_textures.SkyBox
+    assert arenas.WallTextures is labmaze_textures.WallTextures
+    assert arenas.FloorTextures is labmaze_textures.FloorTextures

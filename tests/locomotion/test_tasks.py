@@ -782,3 +782,32 @@ def test_escape_keeps_its_spawn_arguments_and_starts_at_the_centre():
         env.reset()
         roots.append(np.array(env.physics.bind(task.walker.root_body).xpos))
     np.testing.assert_array_equal(roots[0], roots[1])
+
+
+def test_maze_tasks_and_two_touch_observe_the_egocentric_camera_by_default():
+    # dm_control's maze tasks and TwoTouch enable the walker's 64 x 64 camera;
+    # enable_egocentric_camera=False is this project's opt-out.
+    from composer_tasks.tasks import reach
+    from composer_tasks.props import target_sphere
+
+    def maze():
+        return mazes.RandomMazeWithTargets(
+            x_cells=7,
+            y_cells=7,
+            max_rooms=1,
+            room_min_size=3,
+            room_max_size=3,
+            spawns_per_room=1,
+            targets_per_room=1,
+        )
+
+    for enabled in (None, False):
+        options = {} if enabled is None else {"enable_egocentric_camera": enabled}
+        walker = walkers.JumpingBallWithHead()
+        random_goal_maze.RepeatSingleGoalMaze(walker, maze(), **options)
+        camera = walker.observables.egocentric_camera
+        assert camera.enabled is (enabled is None)
+        assert (camera.height, camera.width) == (64, 64)
+        walker = walkers.Rat()
+        reach.TwoTouch(walker, Floor(), [target_sphere.TargetSphereTwoTouch], [1.0], **options)
+        assert walker.observables.egocentric_camera.enabled is (enabled is None)
