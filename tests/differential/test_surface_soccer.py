@@ -112,6 +112,21 @@ def _(put):
     put("sizes", sizes)
 
 
+@case("load_seeded")
+def _(put):
+    # soccer.load's RandomizedPitch: the task and composer's hooks both lay the
+    # arena out, so each episode draws the size twice and keeps the second draw.
+    for walker_type in (soccer.WalkerType.BOXHEAD, soccer.WalkerType.ANT):
+        env = soccer.load(team_size=2, time_limit=2.0, random_state=3, walker_type=walker_type)
+        for episode in range(2):
+            timestep = env.reset()
+            put(f"{walker_type.name}/{episode}/size", np.asarray(env.task.arena.size, dtype=float))
+            put(f"{walker_type.name}/{episode}/ball", env.physics.bind(env.task.ball.root_body).xpos)
+            put(f"{walker_type.name}/{episode}/players",
+                [env.physics.bind(p.walker.root_body).xpos for p in env.task.players])
+            put(f"{walker_type.name}/{episode}/goal", timestep.observation[0]["team_goal_mid"])
+
+
 @case("ball")
 def _(put):
     ball = soccer_ball.regulation_soccer_ball()
@@ -290,6 +305,15 @@ CASES = [
             "locomotion.soccer.pitch.MINI_FOOTBALL_MAX_AREA_PER_HUMANOID",
         ),
         id="constants",
+    ),
+    pytest.param(
+        "load_seeded",
+        marks=_MARK.dm_control_api(
+            "locomotion.soccer.load",
+            "locomotion.soccer.Task.initialize_episode_mjcf",
+            "locomotion.soccer.RandomizedPitch.initialize_episode_mjcf",
+        ),
+        id="load_seeded",
     ),
     pytest.param(
         "boxhead",

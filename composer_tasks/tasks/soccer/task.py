@@ -208,6 +208,16 @@ class Task(composer.Task):
             self._owner_model = model
         return self._owners
 
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        """Lays the arena out for the episode, as dm_control's soccer task does.
+
+        Composer's hooks then call the arena's own `initialize_episode_mjcf` again,
+        so a `RandomizedPitch` draws its size twice per episode and keeps the second
+        draw: dm_control's behaviour, kept so that a seed gives dm_control's pitch
+        (and leaves the random stream where dm_control leaves it).
+        """
+        self.arena.initialize_episode_mjcf(random_state)
+
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Places the players and the ball (the initializer).
 
