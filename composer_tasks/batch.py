@@ -945,18 +945,9 @@ class BatchEnvironment:
         env = self._envs[index]
         self._materialize(index)
         if self._variations:
-            model = env.physics.model
-            random_state = self._variation_random[index]
-            for (kind, name, attribute), variation in self._variations.items():
-                element = getattr(model, kind)(name)
-                current = np.array(getattr(element, attribute))
-                value = np.asarray(
-                    variation(
-                        initial_value=current, current_value=current, random_state=random_state
-                    )
-                )
-                _check_variation_value(value, (kind, name, attribute), index)
-                setattr(element, attribute, np.broadcast_to(value, current.shape))
+            # After the reset's model restore (the compiled values), before the
+            # copy's `initialize_episode` callbacks.
+            setattr(env, "_before_initialize_episode", functools.partial(self._vary_model, index))
         edits_before = spec_edits.spec_edit_count()
         timestep = env.reset()
         self._check_shared_spec(edits_before)
@@ -965,6 +956,19 @@ class BatchEnvironment:
             self._batch.reset(ids=[index], stage=mujoco.mjtStage.mjSTAGE_NONE)
         self._take_copy(index)
         return timestep
+
+    def _vary_model(self, index: int, physics: Physics) -> None:
+        """Draws copy `index`'s model variations into its model."""
+        model = physics.model
+        random_state = self._variation_random[index]
+        for (kind, name, attribute), variation in self._variations.items():
+            element = getattr(model, kind)(name)
+            current = np.array(getattr(element, attribute))
+            value = np.asarray(
+                variation(initial_value=current, current_value=current, random_state=random_state)
+            )
+            _check_variation_value(value, (kind, name, attribute), index)
+            setattr(element, attribute, np.broadcast_to(value, current.shape))
 
     def _take_copy(self, index: int) -> None:
         """Loads copy `index`'s state and model into the batch after its own

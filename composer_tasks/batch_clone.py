@@ -42,6 +42,7 @@ import numpy as np
 from dm_env import specs
 
 from composer_tasks import batch_fields
+from composer_tasks.composer import compiled_model
 from composer_tasks.composer import environment as environment_module
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.mjcf import assets, defaults, element_api, namescope
@@ -69,6 +70,8 @@ _ATOMS = (
     dm_env.StepType,
     type(Ellipsis),
     type(NotImplemented),
+    # Immutable once taken; clones share copy 0's (`Environment._finish_compile`).
+    compiled_model.CompiledModel,
 )
 # MuJoCo's spec objects (the `MjSpec` and its elements) and enums, which clones share.
 _SHARED_MODULES = ("mujoco._specs", "mujoco._enums")

@@ -278,6 +278,10 @@ class Environment(composer.Environment):
       TypeError: `flat_observation` is not a bool.
     """
 
+    # dm_control's control.Environment never recompiles its physics: what a task
+    # writes into the model lasts across episodes there, and so here.
+    _restore_model_at_reset = False
+
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Environment and (
             "physics" in kwargs or (args and not isinstance(args[0], composer.Task))

@@ -65,6 +65,9 @@ class _Single:
             raise_exception_on_physics_error=raise_on_error,
         )
         self._variation_random = np.random.RandomState(seeding.derive_seed(seed, index, 1))
+        # Where the batch draws its variations: after the reset puts the compiled
+        # model's values back, before the episode's callbacks.
+        self.env._before_initialize_episode = lambda physics: self._vary()
 
     def _vary(self):
         model = self.env.physics.model
@@ -82,7 +85,6 @@ class _Single:
             )
 
     def reset(self):
-        self._vary()
         return self.env.reset()
 
     def step(self, action):
@@ -152,7 +154,9 @@ def test_some_draws_diverge():
     draws = [_gear(np.zeros(6), np.zeros(6), random_state)[0] for _ in range(200)]
     assert 0 < sum(draw == _HUGE_GEAR for draw in draws) < 200
     env = Environment(_Leaving(), random_state=0)
-    env.physics.model.actuator("slide").gear[0] = _HUGE_GEAR
+    # After the reset: a reset puts the compiled model's values back, as
+    # dm_control's recompiling reset does.
     env.reset()
+    env.physics.model.actuator("slide").gear[0] = _HUGE_GEAR
     with pytest.raises(PhysicsError, match="diverged"):
         env.step(np.ones(1))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import mujoco
 import numpy as np
+from scipy import ndimage
 
 from composer_tasks import composer
 from composer_tasks.arenas import assets
@@ -74,8 +75,8 @@ class Bowl(composer.Arena):
             **look,
         )
         self._spec = spec
-        self._pending_terrain: np.ndarray | None = None
-        self._written_early = False
+        # As dm_control's: the first episode draws a terrain, later ones when asked.
+        self._regenerate = True
 
     @property
     def ground_geoms(self) -> tuple[mujoco.MjsGeom, mujoco.MjsGeom]:
@@ -86,54 +87,41 @@ class Bowl(composer.Arena):
         """Half-size of the bumpy terrain's square, metres."""
         return _HFIELD_HALF_SIZE_M
 
-    def regenerate(self, random_state: np.random.RandomState) -> np.ndarray:
-        """Draws the next episode's terrain: (n, n) heights in [0, 1] of the
-        heightfield's range. `initialize_episode` writes it, or `write_terrain`
-        does earlier for a task that needs the terrain in place first."""
-        axis = np.linspace(-1.0, 1.0, _HFIELD_SAMPLES)
-        radius = np.clip(np.hypot(axis[:, np.newaxis], axis[np.newaxis, :]), 0.1, 1.0)
-        bowl = 0.5 - np.cos(2.0 * np.pi * radius) / 2.0
-        bump_samples = int(round(2 * _HFIELD_HALF_SIZE_M / _TERRAIN_BUMP_SCALE_M))
-        bumps = random_state.uniform(_TERRAIN_SMOOTHNESS, 1.0, (bump_samples, bump_samples))
-        self._pending_terrain = bowl * _bilinear_resize(bumps, _HFIELD_SAMPLES)
-        return self._pending_terrain
-
-    def write_terrain(self, physics: Physics) -> None:
-        """Writes the terrain drawn by `regenerate` into the model now, for a task
-        that needs it in place before the arena's callback; this episode's
-        `initialize_episode` then leaves it alone."""
-        if self._pending_terrain is None:
-            raise ValueError("call regenerate(random_state) before write_terrain(physics)")
-        self._write(physics)
-        self._written_early = True
+    def regenerate(self, random_state: np.random.RandomState) -> None:
+        """Asks for a new terrain: the next `initialize_episode` draws and writes
+        it (drawing needs the compiled heightfield). As dm_control's: without a
+        call, the terrain drawn for the first episode stays; `random_state` is not
+        used here."""
+        del random_state
+        self._regenerate = True
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Writes a new bowl into the model's heightfield (no recompilation),
-        unless a task already wrote this episode's with `write_terrain`."""
-        if self._written_early:
-            self._written_early = False
-            return
-        if self._pending_terrain is None:
-            self.regenerate(random_state)
-        self._write(physics)
+        """Draws and writes a new bowl into the model's heightfield (no
+        recompilation) if `regenerate` asked for one (and for the first episode)."""
+        if self._regenerate:
+            self.draw_terrain(physics, random_state)
 
-    def _write(self, physics: Physics) -> None:
+    def draw_terrain(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Draws a new terrain and writes it now (this project's: for a task that
+        needs the episode's terrain in place before the arena's callback, as
+        `Escape(spawn_on_new_terrain=True)`); this episode's `initialize_episode`
+        then keeps it.
+
+        The terrain is dm_control's: the bowl shape times bumps drawn uniformly
+        in [smoothness, 1] on a 60 x 60 grid, zoomed to 201 x 201 by scipy's
+        cubic spline (`ndimage.zoom`), so that a seed gives dm_control's terrain.
+        """
+        self._regenerate = False
+        hfield = physics.bind(self._hfield)
+        samples = int(np.ravel(hfield.nrow)[0])
+        grid = np.linspace(-1.0, 1.0, samples)
+        radius = np.clip(np.hypot(grid[np.newaxis, :], grid[:, np.newaxis]), 0.1, 1.0)
+        bowl = 0.5 - np.cos(2.0 * np.pi * radius) / 2.0
+        bump_samples = int(2 * float(np.ravel(hfield.size)[0]) / _TERRAIN_BUMP_SCALE_M)
+        bumps = random_state.uniform(_TERRAIN_SMOOTHNESS, 1.0, (bump_samples, bump_samples))
+        terrain = bowl * ndimage.zoom(bumps, samples / float(bump_samples))
+        address = int(np.ravel(hfield.adr)[0])
+        physics.model.hfield_data[address : address + samples * samples] = terrain.ravel()
         # Renderers upload heightfields once, so existing ones are closed; the
         # next render makes new ones that see the new terrain.
-        assert self._pending_terrain is not None, "both callers draw a terrain first"
-        hfield = physics.bind(self._hfield)
-        address = int(hfield.adr[0])
-        physics.model.hfield_data[address : address + self._pending_terrain.size] = (
-            self._pending_terrain.ravel()
-        )
-        self._pending_terrain = None
         physics.close_renderers()
-
-
-def _bilinear_resize(grid: np.ndarray, samples: int) -> np.ndarray:
-    """Resamples a square grid to `samples` x `samples` by bilinear interpolation."""
-    coordinates = np.linspace(0.0, grid.shape[0] - 1.0, samples)
-    lower = np.minimum(np.floor(coordinates).astype(int), grid.shape[0] - 2)
-    fraction = coordinates - lower
-    rows = grid[lower] * (1.0 - fraction)[:, np.newaxis] + grid[lower + 1] * fraction[:, np.newaxis]
-    return rows[:, lower] * (1.0 - fraction) + rows[:, lower + 1] * fraction

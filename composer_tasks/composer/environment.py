@@ -55,6 +55,8 @@ from composer_tasks.composer import entity as entity_module
 from composer_tasks.composer import spec_edits
 from composer_tasks.composer import task as task_module
 from composer_tasks.composer.callbacks import ACTION_CALLBACK_NAMES, Action
+from composer_tasks.composer.compiled_model import CompiledModel
+from composer_tasks.mjcf import root as mjcf_root
 from composer_tasks.composer.observation import observable as observable_module
 from composer_tasks.composer.observation import updater as updater_module
 from composer_tasks.physics import Physics, PhysicsError, array_fields
@@ -95,6 +97,8 @@ _BUILT_AFTER_SETTINGS = frozenset(
         "_stacked_action_dtype",
         "_stacked_in_bounds",
         "_last_substep_only",
+        "_compiled_model",
+        "_compiled_mjcf_revision",
         "_updater",
         "_reset_next_step",
         "_step_count",
@@ -245,6 +249,12 @@ def _new_array(value: Any, shape: Tuple[int, ...], dtype: Any) -> np.ndarray:
     return array
 
 
+def _mjcf_revision(spec: Any) -> int:
+    """How many edits the PyMJCF model over `spec` (if one exists) has recorded."""
+    root = mjcf_root.root_of(spec)
+    return 0 if root is None else root._revision
+
+
 def _start_from_model_defaults(physics: Physics) -> None:
     """Puts `physics` in the state a newly compiled one has (the model's defaults,
     time 0, forwarded with actuation disabled), as dm_control's environment gives its
@@ -358,7 +368,12 @@ class Environment(dm_env.Environment):
         last one is raised).
       recompile_mjcf_every_episode: True (dm_control's default) runs the
         `initialize_episode_mjcf` callbacks at every reset, recompiling when they
-        changed the spec; False runs them before the first episode only.
+        changed the spec, and otherwise putting the model's values back as
+        compiled: dm_control compiles a new model at each such reset, so what a
+        callback wrote into `physics.model` (a mass scaled in `initialize_episode`)
+        lasts one episode there, and does here (texture pixels and the visual
+        struct aside). False runs the callbacks before the first episode only and
+        keeps model edits, as there.
       fixed_initial_state: True restores the random state drawn at construction
         before every episode's callbacks, so every episode starts alike.
       delayed_observation_padding: an `ObservationPadding`: what fills observation
@@ -659,6 +674,21 @@ class Environment(dm_env.Environment):
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._finish_compile()
 
+    # Whether a reset that dm_control's Composer would recompile puts the model's
+    # values back as compiled (dm_control's physics-task environment, which never
+    # recompiles, sets False).
+    _restore_model_at_reset: bool = True
+
+    def _restore_compiled_model(self) -> None:
+        """Writes the model's values as compiled into the physics' model (see
+        `recompile_mjcf_every_episode`)."""
+        if self._compiled_model is not None:
+            self._compiled_model.restore(self._physics.model)
+
+    # Set by `composer_tasks.batch` (its model variations): run at every reset
+    # before the `initialize_episode` callbacks, after the model's restore.
+    _before_initialize_episode: Optional[Callable[[Physics], None]] = None
+
     def _finish_compile(self, action_spec_of: Optional["Environment"] = None) -> None:
         """What compiling sets up once the physics exists: hooks, step limit, action
         spec (`action_spec_of`'s, if given); then the `after_compile` callbacks run."""
@@ -685,6 +715,17 @@ class Environment(dm_env.Environment):
             for name in self._ACTION_SPEC_ATTRIBUTES:
                 setattr(self, name, getattr(action_spec_of, name))
         self._last_substep_only = (self._n_substeps,)
+        # The PyMJCF model's revision compiled: an edit through a handle since
+        # (between episodes too) recompiles at the next reset, as dm_control's.
+        self._compiled_mjcf_revision = _mjcf_revision(root.spec)
+        # The model's values as compiled, put back at the resets where dm_control
+        # compiles anew (`_reset_attempt`); a clone's model has copy 0's values.
+        if not self._restore_model_at_reset:
+            self._compiled_model = None
+        elif action_spec_of is None:
+            self._compiled_model = CompiledModel(self._physics.model)
+        else:
+            self._compiled_model = action_spec_of._compiled_model
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
 
@@ -798,13 +839,18 @@ class Environment(dm_env.Environment):
             for hook in self._hooks["initialize_episode_mjcf"]:
                 hook(random_state)
             self._mjcf_hooks_ran = True
-            if self._spec_changed_by_hooks(edits):
+            if (
+                self._spec_changed_by_hooks(edits)
+                or _mjcf_revision(self._task.root_entity.spec) != self._compiled_mjcf_revision
+            ):
                 self._compile()
             else:
                 # dm_control compiles a new physics here whatever changed, so its
                 # `after_compile` callbacks run at every such reset, on a physics in
                 # the model's initial state; they run here too, on the physics kept,
-                # brought back to that state.
+                # brought back to that state, its model's values as compiled (what a
+                # callback wrote into the model last episode is gone, as there).
+                self._restore_compiled_model()
                 _start_from_model_defaults(self._physics)
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)
@@ -815,6 +861,8 @@ class Environment(dm_env.Environment):
         if fixed_state is not None:
             random_state.set_state(fixed_state)
         physics = self._physics
+        if self._before_initialize_episode is not None:
+            self._before_initialize_episode(physics)
         with physics.reset_context():
             for hook in self._hooks["initialize_episode"]:
                 hook(physics, random_state)

@@ -17,14 +17,14 @@ smoothness 0.5).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from composer_tasks import rewards
 from composer_tasks.arenas.bowl import Bowl
 from composer_tasks.composer.observation import observable
-from composer_tasks.tasks import termination
 from composer_tasks.tasks import walker_state
 from composer_tasks.tasks import walker_task
 
@@ -33,10 +33,19 @@ if TYPE_CHECKING:
     from composer_tasks.walkers.base import Walker
 
 _UPRIGHT_DEVIATION_DEG = 30.0
-# Bisection of the spawn height stops at this resolution; the walker is then
-# raised by the same amount so that it starts just clear of the terrain, metres.
-_SPAWN_HEIGHT_RESOLUTION_M = 0.005
-_MAX_SPAWN_HEIGHT_M = 5.0
+# dm_control's spawn search: heights 0, 1 cm, 2 cm, ... (999 of them).
+_SPAWN_STEP_M = 0.01
+_SPAWN_SEARCH_STEPS = 999
+
+
+@functools.lru_cache(maxsize=1)
+def _spawn_heights() -> tuple[float, ...]:
+    """The heights dm_control's search tries, summed step by step as it sums them."""
+    heights, height = [], 0.0
+    for _ in range(_SPAWN_SEARCH_STEPS):
+        heights.append(height)
+        height += _SPAWN_STEP_M
+    return tuple(heights)
 
 
 class Escape(walker_task.WalkerTask):
@@ -44,12 +53,18 @@ class Escape(walker_task.WalkerTask):
 
     Args:
       walker: a free walker (composer_tasks.walkers API).
-      arena: a `Bowl` (or an arena with `ground_geoms`, `terrain_half_size`,
-        `regenerate(random_state)` and `write_terrain(physics)`).
+      arena: a `Bowl` (or an arena with `ground_geoms`, `terrain_half_size` and
+        `regenerate(random_state)`; `draw_terrain(physics, random_state)` too for
+        `spawn_on_new_terrain`).
       walker_spawn_position, walker_spawn_rotation: accepted and kept, as in
         dm_control, which stores them and never reads them: the walker always
         starts above the bowl's centre in a random orientation, whatever they say.
       physics_timestep, control_timestep: seconds.
+      spawn_on_new_terrain: this project's: draw the episode's terrain before
+        searching the spawn height, so that the walker starts clear of it.
+        dm_control (the default, False) searches on the flat heightfield of the
+        freshly compiled model and draws the terrain afterwards, in the arena's
+        callback.
 
     Observation `walker/origin` (an observable the task adds to the walker's, as
     dm_control's): the world origin (the bowl's centre) relative to the root body,
@@ -66,6 +81,8 @@ class Escape(walker_task.WalkerTask):
         walker_spawn_rotation: walker_task.Evaluable = None,
         physics_timestep: float = 0.005,
         control_timestep: float = 0.025,
+        *,
+        spawn_on_new_terrain: bool = False,
     ) -> None:
         if getattr(walker, "is_planar", False):
             raise ValueError(
@@ -89,7 +106,11 @@ class Escape(walker_task.WalkerTask):
         walker.observables.add_observable(
             "origin", observable.Generic(self._egocentric_origin), enabled=True
         )
-        self._walker_geoms: tuple[Any, np.ndarray] | None = None
+        if spawn_on_new_terrain and not callable(getattr(arena, "draw_terrain", None)):
+            raise TypeError(
+                "spawn_on_new_terrain needs an arena with draw_terrain(physics, random_state)"
+            )
+        self._spawn_on_new_terrain = bool(spawn_on_new_terrain)
         self.set_timesteps(control_timestep, physics_timestep)
 
     def _egocentric_origin(self, physics: Physics) -> np.ndarray:
@@ -99,49 +120,70 @@ class Escape(walker_task.WalkerTask):
             )
         )
 
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        """Asks the arena for a new terrain (drawn in its `initialize_episode`)."""
+        regenerate = getattr(self._arena, "regenerate", None)
+        if regenerate is not None:
+            regenerate(random_state)
+
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        # The spawn height depends on the new terrain and on the walker's pose, so
-        # both are put in place first; walkers' initial poses are deterministic,
-        # so setting it again in the walker's own callback changes nothing.
-        self._arena.regenerate(random_state)
-        self._arena.write_terrain(physics)
+        """Draws the walker's orientation and puts it at the lowest free height.
+
+        As dm_control: the height is searched on the heightfield of the model as
+        compiled, flat (dm_control compiles a new model at every reset, and the
+        terrain is drawn at run time), and the arena's own callback, which runs
+        after this one, draws and writes the episode's terrain; so the walker can
+        start inside a bump. With `spawn_on_new_terrain` the terrain is drawn first.
+        """
+        if self._spawn_on_new_terrain:
+            self._arena.draw_terrain(physics, random_state)
+        # Walkers' initial poses are deterministic, so setting the pose here, for
+        # the search, and again in the walker's own callback changes nothing.
         self._walker.initialize_episode(physics, random_state)
         orientation = random_state.randn(4)
         orientation /= np.linalg.norm(orientation)
-        self._drop_at_lowest_free_height(physics, orientation)
+        self._find_non_contacting_height(physics, orientation)
 
-    def _drop_at_lowest_free_height(self, physics: Physics, orientation: np.ndarray) -> None:
-        """Places the walker at the origin in `orientation`, at the lowest height
-        (to `_SPAWN_HEIGHT_RESOLUTION_M`) where it touches nothing of the arena."""
-        model = physics.model
-        if self._walker_geoms is None or self._walker_geoms[0] is not model:
-            bodies = np.isin(model.geom_bodyid, termination.walker_body_ids(physics, self._walker))
-            self._walker_geoms = (model, bodies)
-        walker_geoms = self._walker_geoms[1]
+    def _find_non_contacting_height(self, physics: Physics, orientation: np.ndarray) -> None:
+        """Places the walker at the origin in `orientation`, at the first height of
+        dm_control's search (0, 0.01, 0.02, ... m, summed as it sums them) where the
+        model has no contact at all (the walker's own contacts count too).
 
-        def touches(height: float) -> bool:
-            self._walker.set_pose(physics, position=[0.0, 0.0, height], quaternion=orientation)
-            # A probe: deep overlaps may overflow the contact buffer, harmlessly here.
+        dm_control tries the heights one by one; raising the walker only takes it
+        away from the terrain, so the contacts stop at one height and do not come
+        back above it, and a bisection over the same heights finds the same one in
+        about ten forward passes instead of up to a hundred.
+
+        Raises:
+          ValueError: no such height below 10 m (999 steps, as dm_control).
+        """
+        heights = _spawn_heights()
+
+        def touches(step: int) -> bool:
+            self._walker.set_pose(
+                physics, position=[0.0, 0.0, heights[step]], quaternion=orientation
+            )
+            # Deep overlaps may fill the contact buffer: harmless for the count.
             physics.forward(check_warnings=False)
-            data = physics.data
-            if not data.ncon:
-                return False
-            contact = data.contact
-            return bool(np.any(walker_geoms[contact.geom1] != walker_geoms[contact.geom2]))
+            return bool(physics.data.ncon)
 
-        low, high = 0.0, _MAX_SPAWN_HEIGHT_M
-        if touches(low):
-            while high - low > _SPAWN_HEIGHT_RESOLUTION_M:
-                middle = (low + high) / 2
+        if touches(0):
+            last = len(heights) - 1
+            low, high = 0, 1  # touches at low; high is the candidate above
+            while touches(high):
+                if high == last:
+                    raise ValueError(
+                        f"Escape: the walker touches something at every height up to "
+                        f"{heights[last]:.2f} m (possibly contacts in its initial pose)"
+                    )
+                low, high = high, min(2 * high, last)
+            while high - low > 1:
+                middle = (low + high) // 2
                 if touches(middle):
                     low = middle
                 else:
                     high = middle
-        else:
-            high = low
-        self._walker.set_pose(
-            physics, position=[0.0, 0.0, high + _SPAWN_HEIGHT_RESOLUTION_M], quaternion=orientation
-        )
+            touches(high)
 
     def get_reward(self, physics: Physics) -> float:
         radius = self._arena.terrain_half_size

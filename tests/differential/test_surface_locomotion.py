@@ -304,6 +304,10 @@ def _(put):
     physics = mjcf.Physics.from_mjcf_model(arena.mjcf_model)
     arena.initialize_episode(physics, np.random.RandomState(0))
     put("hfield_shape", np.shape(physics.model.hfield_data))
+    put("hfield_data", physics.model.hfield_data[::37])
+    # Without regenerate, the next episode keeps the terrain.
+    arena.initialize_episode(physics, np.random.RandomState(1))
+    put("hfield_kept", physics.model.hfield_data[::37])
 
 
 def run_task(put, task, steps=6):

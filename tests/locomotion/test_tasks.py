@@ -16,6 +16,7 @@ from composer_tasks.arenas import corridors as corridor_arenas
 from composer_tasks.arenas import mazes
 from composer_tasks.arenas import parkour as parkour_arenas
 from composer_tasks.composer.observation import observable
+from composer_tasks.physics import Physics
 from composer_tasks.tasks import corridors
 from composer_tasks.tasks import escape
 from composer_tasks.tasks import exteroception
@@ -570,21 +571,65 @@ def test_go_to_target_resumes_its_count_of_rewarded_steps_from_a_snapshot():
 # Escape.
 
 
-def test_bowl_changes_every_episode_and_walker_starts_just_clear_of_it():
+def _touches_after_lowering(task, physics, drop_m):
+    physics.forward()
+    clear = physics.data.ncon == 0
+    task.walker.shift_pose(physics, position=[0.0, 0.0, -drop_m])
+    physics.forward()
+    return clear, physics.data.ncon > 0
+
+
+def test_escape_searches_the_spawn_height_on_a_flat_heightfield_as_dm_control():
+    # dm_control: the task's callback finds the height on the heightfield of the
+    # model its reset compiled anew (flat: the terrain is drawn at run time), then
+    # the arena's callback draws the episode's terrain; the walker may start
+    # inside it.
     task = escape.Escape(TinyWalker(), escape.Bowl())
+    env = composer.Environment(task, random_state=0)
+    terrains = []
+    for _ in range(3):
+        env.reset()
+        physics = env.physics
+        terrains.append(physics.model.hfield_data.copy())
+        physics.model.hfield_data[:] = 0.0
+        clear, touches = _touches_after_lowering(task, physics, 0.01)
+        assert clear and touches
+    assert not np.array_equal(terrains[0], terrains[1])
+    # Bumps in [0.5, 1] zoomed by a cubic spline (dm_control's), which overshoots a little.
+    assert 0.0 <= terrains[0].min() and terrains[0].max() <= 1.1
+
+
+def test_escape_spawn_on_new_terrain_starts_just_clear_of_the_episode_terrain():
+    task = escape.Escape(TinyWalker(), escape.Bowl(), spawn_on_new_terrain=True)
     env = composer.Environment(task, random_state=0)
     terrains = []
     for _ in range(2):
         env.reset()
-        physics = env.physics
-        terrains.append(physics.model.hfield_data.copy())
-        assert physics.data.ncon == 0
-        # Lowered by twice the search resolution, it touches the terrain.
-        task.walker.shift_pose(physics, position=[0.0, 0.0, -0.011])
-        physics.forward()
-        assert physics.data.ncon > 0
+        terrains.append(env.physics.model.hfield_data.copy())
+        clear, touches = _touches_after_lowering(task, env.physics, 0.01)
+        assert clear and touches
     assert not np.array_equal(terrains[0], terrains[1])
-    assert 0.0 <= terrains[0].min() and terrains[0].max() <= 1.0
+
+
+def test_bowl_keeps_its_terrain_until_regenerate_is_called_as_dm_control():
+    arena = escape.Bowl()
+    physics = Physics.from_spec(arena.spec)
+    random_state = np.random.RandomState(0)
+    arena.initialize_episode(physics, random_state)
+    first = physics.model.hfield_data.copy()
+    arena.initialize_episode(physics, random_state)
+    np.testing.assert_array_equal(physics.model.hfield_data, first)
+    arena.regenerate(random_state)
+    arena.initialize_episode(physics, random_state)
+    assert not np.array_equal(physics.model.hfield_data, first)
+
+
+def test_escape_spawn_on_new_terrain_needs_an_arena_that_can_draw_it():
+    class FlatArena(composer.Arena):
+        pass
+
+    with pytest.raises(TypeError, match="draw_terrain"):
+        escape.Escape(TinyWalker(), FlatArena(), spawn_on_new_terrain=True)
 
 
 def test_escape_reward_is_distance_ramp_times_uprightness():
