@@ -470,3 +470,51 @@ def test_model_edits_last_one_episode_as_dm_control_recompiles(differential):
     # callback wrote into physics.model is gone at the next episode (here the
     # compiled values are put back), and the Control Suite's environment keeps it.
     differential.assert_same(MODEL_EDITS, "composer_model_edits", rtol=1e-12, atol=1e-12)
+
+
+OUTSIDE_EDITS = """
+import numpy as np
+from dm_control import composer
+
+class Arena(composer.Arena):
+    def _build(self):
+        super()._build()
+        self.box = self.mjcf_model.worldbody.add('geom', name='box', type='box',
+                                                 size=[0.1, 0.1, 0.1])
+        body = self.mjcf_model.worldbody.add('body', name='ball', pos=[0, 0, 1])
+        body.add('freejoint')
+        self.ball = body.add('geom', name='ball_geom', type='sphere', size=[0.05], mass=1.0)
+
+class Plain(composer.Task):
+    # No initialize_episode_mjcf callback: the edits below are the program's.
+    def __init__(self):
+        self.arena = Arena()
+    @property
+    def root_entity(self):
+        return self.arena
+    def get_reward(self, physics):
+        return 0.0
+
+for recompile in (True, False):
+    task = Plain()
+    env = composer.Environment(task, random_state=0, recompile_mjcf_every_episode=recompile)
+    env.reset()
+    # A curriculum between episodes, through the MJCF handles.
+    task.arena.box.size = [0.3, 0.3, 0.3]
+    task.arena.ball.mass = 2.0
+    task.arena.mjcf_model.option.gravity = [0, 0, -3.0]
+    env.reset()
+    record(f'{recompile}/edited', [env.physics.model.geom_size[0], env.physics.model.body_mass[1],
+                                   env.physics.model.opt.gravity])
+    task.arena.mjcf_model.worldbody.add('geom', name='extra', type='sphere', size=[0.2],
+                                        pos=[1, 0, 0])
+    env.reset()
+    record(f'{recompile}/added', env.physics.model.ngeom)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment.reset")
+def test_mjcf_edits_between_episodes_take_effect_at_the_next_reset(differential):
+    # dm_control recompiles at every reset (by default): an MJCF edit made between
+    # episodes, outside any callback, is in the next episode's model.
+    differential.assert_same(OUTSIDE_EDITS, "composer_outside_edits", rtol=1e-12, atol=1e-12)
