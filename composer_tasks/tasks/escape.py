@@ -203,5 +203,5 @@ class Escape(walker_task.WalkerTask):
             sigmoid="linear",
             value_at_margin=0.0,
         )
-        # Floats in, floats out (`tolerance`): float() only tells the type checker.
-        return float(escape * upright)
+        # A NumPy float, as dm_control's (its tolerance of a 0-d array).
+        return np.float64(escape * upright)

@@ -316,7 +316,8 @@ class TwoTouch(walker_task.WalkerTask):
                     self._do_time_out = False
             elif now > self._second_touch_time + self._reset_delay:
                 self._must_randomize_targets = True
-        return float(reward)
+        # A NumPy float, as dm_control's (its closeness term is one).
+        return np.float64(reward)
 
     def get_discount(self, physics: Physics) -> float:
         del physics
