@@ -119,7 +119,7 @@ class Bowl(composer.Arena):
         bowl = 0.5 - np.cos(2.0 * np.pi * radius) / 2.0
         bump_samples = int(2 * float(np.ravel(hfield.size)[0]) / _TERRAIN_BUMP_SCALE_M)
         bumps = random_state.uniform(_TERRAIN_SMOOTHNESS, 1.0, (bump_samples, bump_samples))
-        terrain = bowl * ndimage.zoom(bumps, samples / float(bump_samples))
+        terrain = bowl * np.asarray(ndimage.zoom(bumps, samples / float(bump_samples)))
         address = int(np.ravel(hfield.adr)[0])
         physics.model.hfield_data[address : address + samples * samples] = terrain.ravel()
         # Renderers upload heightfields once, so existing ones are closed; the
