@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+import mujoco
 import numpy as np
 
 from composer_tasks import rewards
@@ -36,6 +37,8 @@ _UPRIGHT_DEVIATION_DEG = 30.0
 # dm_control's spawn search: heights 0, 1 cm, 2 cm, ... (999 of them).
 _SPAWN_STEP_M = 0.01
 _SPAWN_SEARCH_STEPS = 999
+# The first height the bisection tries (2 m), above any walker's reach.
+_SPAWN_FIRST_PROBE = 200
 
 
 @functools.lru_cache(maxsize=1)
@@ -158,32 +161,37 @@ class Escape(walker_task.WalkerTask):
           ValueError: no such height below 10 m (999 steps, as dm_control).
         """
         heights = _spawn_heights()
+        last = len(heights) - 1
 
         def touches(step: int) -> bool:
             self._walker.set_pose(
                 physics, position=[0.0, 0.0, heights[step]], quaternion=orientation
             )
-            # Deep overlaps may fill the contact buffer: harmless for the count.
-            physics.forward(check_warnings=False)
+            try:
+                # Deep overlaps may fill the contact buffer: harmless for the count.
+                physics.forward(check_warnings=False)
+            except mujoco.FatalError:
+                return True  # so many contacts that MuJoCo's arena overflowed
             return bool(physics.data.ncon)
 
-        if touches(0):
-            last = len(heights) - 1
-            low, high = 0, 1  # touches at low; high is the candidate above
-            while touches(high):
-                if high == last:
-                    raise ValueError(
-                        f"Escape: the walker touches something at every height up to "
-                        f"{heights[last]:.2f} m (possibly contacts in its initial pose)"
-                    )
-                low, high = high, min(2 * high, last)
-            while high - low > 1:
-                middle = (low + high) // 2
-                if touches(middle):
-                    low = middle
-                else:
-                    high = middle
-            touches(high)
+        # Bisection from above (low touches, high is clear; -1 stands for "below
+        # the first height"), so that the walker is seldom put deep in the ground.
+        low, high = -1, min(_SPAWN_FIRST_PROBE, last)
+        while touches(high):
+            if high == last:
+                raise ValueError(
+                    f"Escape: the walker touches something at every height up to "
+                    f"{heights[last]:.2f} m (possibly contacts in its initial pose)"
+                )
+            low, high = high, min(2 * high, last)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if touches(middle):
+                low = middle
+            else:
+                high = middle
+        if touches(high):  # the pose of the height found (clear, as probed)
+            raise AssertionError("the spawn search's contacts changed between probes")
 
     def get_reward(self, physics: Physics) -> float:
         radius = self._arena.terrain_half_size
