@@ -263,7 +263,7 @@ class Ant(legacy_base.LegacyWalker):
             mode=mujoco.mjtCamLight.mjCAMLIGHT_TARGETBODY,
             targetbody="torso",
         )
-        spec.worldbody.add_camera(
+        float_far = spec.worldbody.add_camera(
             name="float_far",
             pos=list(_FLOAT_FAR_POS_M),
             quat=_xyaxes(*_FOLLOW_XYAXES),
@@ -271,7 +271,7 @@ class Ant(legacy_base.LegacyWalker):
             fovy=90.0,
         )
         torso = spec.worldbody.add_body(name="torso", pos=[0.0, 0.0, _TORSO_HEIGHT_M])
-        torso.add_camera(
+        floating = torso.add_camera(
             name="floating",
             pos=list(_FLOATING_POS_M),
             quat=_xyaxes(*_FOLLOW_XYAXES),
@@ -441,6 +441,8 @@ class Ant(legacy_base.LegacyWalker):
             torque_sensors=(),
             ground_contact_geoms=foot_geoms,
             mocap_tracking_bodies=bodies,
+            # dm_control's ant follows itself with these two, and has no others.
+            tracking_cameras=(float_far, floating),
         )
         self._init_legacy(
             marker_geoms=marker_geoms, rangefinder_sensors=rangefinders, initializer=initializer

@@ -128,6 +128,7 @@ class Walker(composer.Entity):
         torque_sensors: Iterable[mujoco.MjsSensor],
         ground_contact_geoms: Iterable[mujoco.MjsGeom],
         mocap_tracking_bodies: Iterable[mujoco.MjsBody] | None = None,
+        tracking_cameras: Sequence[mujoco.MjsCamera] | None = None,
     ) -> None:
         """Records the walker's elements; every subclass calls this at the end of `_build`.
 
@@ -144,6 +145,8 @@ class Walker(composer.Entity):
           ground_contact_geoms: geoms expected to touch the ground when walking.
           mocap_tracking_bodies: bodies for motion-capture tracking; default all of
             the walker's bodies but the root.
+          tracking_cameras: the walker's own cameras that follow it (a walker of
+            dm_control's, which has its own); None adds `add_tracking_cameras`'.
         """
         self._root_body = root_body
         self._observable_joints = tuple(observable_joints)
@@ -171,7 +174,11 @@ class Walker(composer.Entity):
         self._mocap_tracking_bodies = tuple(mocap_tracking_bodies)
         self._addresses_model = None
         self._initializers: list[Any] = []
-        self._tracking_cameras = add_tracking_cameras(self._spec, root_body, self._standing_height)
+        self._tracking_cameras = (
+            add_tracking_cameras(self._spec, root_body, self._standing_height)
+            if tracking_cameras is None
+            else tuple(tracking_cameras)
+        )
 
     def _build_observables(self) -> WalkerObservables:
         return WalkerObservables(self)
@@ -502,9 +509,12 @@ class Walker(composer.Entity):
 
     @property
     def tracking_cameras(self) -> tuple:
-        """The cameras that follow the walker from outside: `back`, `side` and
-        `front` (names under the walker's prefix, e.g. "walker/back"), in that
-        order; see `add_tracking_cameras`."""
+        """The cameras that follow the walker from outside (names under the
+        walker's prefix, e.g. "walker/back"): a walker of dm_control's has its
+        cameras, and only those (the CMU humanoids' back, side and front_side, the
+        rat's back, side, side_alt and top, the ant's float_far and floating, the
+        jumping ball's tracking); the project's other walkers get `back`, `side`
+        and `front` (`add_tracking_cameras`)."""
         return self._tracking_cameras
 
     @property
@@ -603,6 +613,33 @@ _TRACKING_HEIGHT_PER_M = 1.2
 # least this far and this high, so that the whole body and the ground ahead fit.
 _TRACKING_MIN_DISTANCE_M = 3.0
 _TRACKING_MIN_HEIGHT_M = 1.2
+
+
+def add_camera(
+    body: mujoco.MjsBody,
+    name: str,
+    pos: Sequence[float],
+    *,
+    xyaxes: Sequence[float] | None = None,
+    zaxis: Sequence[float] | None = None,
+    trackcom: bool = True,
+    fovy: float | None = None,
+) -> mujoco.MjsCamera:
+    """Adds a camera given as an MJCF file gives it (`xyaxes` or `zaxis`, left to
+    the compiler, so that the compiled orientation is the file's bit for bit), in
+    `trackcom` mode unless `trackcom` is False."""
+    camera = body.add_camera(name=name, pos=list(pos))
+    if trackcom:
+        camera.mode = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+    if xyaxes is not None:
+        camera.alt.type = mujoco.mjtOrientation.mjORIENTATION_XYAXES
+        camera.alt.xyaxes = list(xyaxes)
+    elif zaxis is not None:
+        camera.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
+        camera.alt.zaxis = list(zaxis)
+    if fovy is not None:
+        camera.fovy = fovy
+    return camera
 
 
 def add_tracking_cameras(

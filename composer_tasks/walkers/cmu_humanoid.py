@@ -66,6 +66,18 @@ _DENSITY_KG_M3 = _WATER_DENSITY_KG_M3 * _TOTAL_MASS_KG / _MASS_AT_WATER_DENSITY_
 _ROOT_SENSOR_NAMES = ("sensor_root_veloc", "sensor_root_accel", "sensor_root_gyro")
 # dm_control's body camera: 0.3 m in front of the pelvis (CMU frame, unscaled).
 _BODY_CAMERA_POS_M = (0.0, 0.3, 0.1)
+# dm_control's tracking cameras (humanoid_CMU_V2020.xml, humanoid_CMU_V2019.xml):
+# (name, position in m, xyaxes, fovy in degrees or None for MuJoCo's 45), in the
+# walker's world body; the 2020 body's rescale moves them too, as there.
+_TRACKING_CAMERAS_V2020 = (
+    ("back", (0.0, 3.0, 1.4), (-1.0, 0.0, 0.0, 0.0, -1.0, 2.0), None),
+    ("side", (-3.0, 0.0, 1.4), (0.0, -1.0, 0.0, 1.0, 0.0, 2.0), None),
+    ("front_side", (-2.0, -2.0, 0.5), (0.5, -0.5, 0.0, 0.1, 0.1, 1.0), None),
+)
+_TRACKING_CAMERAS_V2019 = _TRACKING_CAMERAS_V2020 + (
+    ("float_far", (-3.0, 0.0, 1.5), (0.0, -1.0, 0.0, 0.5, 0.0, 1.0), 75.0),
+    ("float_far_flip", (3.0, 0.0, 1.5), (0.0, 1.0, 0.0, -0.5, 0.0, 1.0), 75.0),
+)
 # The 56 hinges in the CMU motion-capture order (dm_control's `_CMU_MOCAP_JOINTS`).
 _CMU_MOCAP_JOINTS = tuple(
     f"{body}r{axis}"
@@ -607,6 +619,13 @@ class _CMUHumanoidBase(base.Walker):
         scale = _SCALE if self._scale_default else 1.0
         _set_defaults(spec, 0.1 if version_2019 else 1.0, _WATER_DENSITY_KG_M3)
         spec.add_material(name="self", rgba=[0.7, 0.5, 0.3, 1.0])
+        # dm_control's cameras of the walker's world body, all `trackcom`.
+        tracking = [
+            base.add_camera(spec.worldbody, name, _scaled(pos, scale), xyaxes=xyaxes, fovy=fovy)
+            for name, pos, xyaxes, fovy in (
+                _TRACKING_CAMERAS_V2019 if version_2019 else _TRACKING_CAMERAS_V2020
+            )
+        ]
         root = spec.worldbody.add_body(name="root")
         _, root_sensors = base.add_root_sensors(spec, root)
         for sensor, sensor_name in zip(root_sensors, _ROOT_SENSOR_NAMES):
@@ -655,8 +674,8 @@ class _CMUHumanoidBase(base.Walker):
         # dm_control's UprightInitializer sets every joint to qpos0 (zero here), the
         # knees' included though their range starts at 0.01 (rad, or degrees in 2019).
         initial_qpos = np.zeros(len(actuated))
-        # The root stays at the frame origin (dm_control's); the tracking cameras are
-        # placed for the root's height above the feet in the upright initial pose.
+        # The root stays at the frame origin (dm_control's); the standing height is
+        # the root's height above the feet in the upright initial pose.
         root_height = _root_height_when_upright(spec, root, actuated, initial_qpos)
         self._spec = spec
         self._head = bodies["head"]
@@ -681,9 +700,9 @@ class _CMUHumanoidBase(base.Walker):
             touch_sensors=parts["touch_sensors"],
             torque_sensors=parts["torque_sensors"],
             ground_contact_geoms=[geom for geom in spec.geoms if geom.parent.name in _FOOT_BODIES],
+            tracking_cameras=tracking,
         )
-        # The body camera looks at the walker from 0.3 m in front of the pelvis; made
-        # after the tracking cameras (`_set_parts`), which stay the model's first.
+        # The body camera looks at the walker from 0.3 m in front of the pelvis.
         self._body_camera = skeleton.add_camera(
             name="bodycam",
             pos=_scaled(_BODY_CAMERA_POS_M, scale),

@@ -180,7 +180,7 @@ class JumpingBallWithHead(boxhead.BoxHead):
                 )
             )
         egocentric = camera_body.add_camera(name="egocentric", fovy=_EGOCENTRIC_FOVY_DEG)
-        head.add_camera(
+        tracking = head.add_camera(
             name="tracking",
             pos=list(_TRACKING_POS_M),
             quat=list(boxhead._xyaxes_quaternion(*_TRACKING_XYAXES)),
@@ -288,6 +288,8 @@ class JumpingBallWithHead(boxhead.BoxHead):
             touch_sensors=(),
             torque_sensors=(),
             ground_contact_geoms=[shell],
+            # dm_control's ball has this one camera that follows it, and no others.
+            tracking_cameras=(tracking,),
         )
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 

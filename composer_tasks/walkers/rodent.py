@@ -668,6 +668,17 @@ _PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not 
 _VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
 
 _TORSO_HEIGHT_M = 0.0651
+# dm_control's rat cameras (rodent.xml): (name, position in m, orientation).
+_TRACKING_CAMERAS = (
+    ("back", (-1.0, 0.0, 0.5), {"xyaxes": (0.0, -1.0, 0.0, 1.0, 0.0, 2.0)}),
+    ("side", (0.0, -1.0, 0.5), {"xyaxes": (1.0, 0.0, 0.0, 0.0, 1.0, 2.0)}),
+    (
+        "side_alt",
+        (0.5, -0.561, 0.199),
+        {"xyaxes": (0.766, 0.643, 0.0, -0.162, 0.192, 0.968)},
+    ),
+    ("top", (0.0, 0.0, 1.0), {"zaxis": (0.0, -0.2, 1.0), "fovy": 100.0}),
+)
 
 
 class RodentObservables(legacy_base.LegacyWalkerObservables):
@@ -895,6 +906,11 @@ class Rat(legacy_base.LegacyWalker):
             objtype=mujoco.mjtObj.mjOBJ_BODY,
             objname="torso",
         )
+        # dm_control's rat cameras (rodent.xml), `trackcom`, in the torso.
+        tracking = [
+            base.add_camera(bodies["torso"], name, pos, **orientation)
+            for name, pos, orientation in _TRACKING_CAMERAS
+        ]
         egocentric = bodies["skull"].add_camera(
             name="egocentric", pos=[0.01, 0.0, 0.005], quat=[0.5, 0.5, -0.5, -0.5], fovy=80.0
         )
@@ -922,6 +938,7 @@ class Rat(legacy_base.LegacyWalker):
             standing_height=_TORSO_HEIGHT_M,
             end_effectors=[bodies[n] for n in ("lower_arm_R", "lower_arm_L", "foot_R", "foot_L")],
             egocentric_camera=egocentric,
+            tracking_cameras=tracking,
             root_sensors=(velocimeter, accelerometer, gyro),
             touch_sensors=touch_sensors,
             torque_sensors=(),
