@@ -201,7 +201,11 @@ class BatchEnvironment:
         model fields sampled per copy at the start of each of its episodes, e.g.
         `{("body", "pole_1", "mass"): distributions.Uniform(0.5, 2.0)}`. Samples come
         from a stream of their own per copy, so the copies' task randomness is that
-        of the unrandomised copies. Elements and attributes are checked when the
+        of the unrandomised copies. Draws run before the copy's
+        `initialize_episode` callbacks, after a composer task's reset has put the
+        model's compiled values back (as dm_control's recompiling reset); a
+        Control Suite task's model keeps the last draw until the next, as its
+        environment never recompiles. Elements and attributes are checked when the
         batch is built; a sample that is not finite, or negative for a mass,
         inertia, armature, damping or friction loss, raises at the reset drawing it.
       textures: the copies' `composer.Environment(textures=...)`. False by default:
