@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.walkers import legacy_base
+from composer_tasks.walkers import base, legacy_base
 
 # dm_control third_party/ant/ant.xml (m, kg/m^3, rad, N m).
 _TORSO_HEIGHT_M = 0.522
@@ -414,13 +414,6 @@ class Ant(legacy_base.LegacyWalker):
             )
             for site_name, _ in _RANGEFINDERS
         ]
-        # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-        spec.add_sensor(
-            name="torso_subtreelinvel",
-            type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-            objtype=mujoco.mjtObj.mjOBJ_BODY,
-            objname="torso",
-        )
 
         marker_geoms = [thigh_geoms["front_left"], thigh_geoms["front_right"]]
         if rgba is not None:
@@ -467,7 +460,11 @@ class Ant(legacy_base.LegacyWalker):
         return self._bodies_quats_sensors
 
     def _build_observables(self) -> AntObservables:
-        return AntObservables(self)
+        observables = AntObservables(self)
+        # This project's: keeps data.subtree_linvel current for torso_xvel/yvel,
+        # after every sensor of dm_control's (the observables' included).
+        base.add_com_velocity_sensor(self._spec, self._root_body)
+        return observables
 
     @property
     def bodies(self) -> tuple:

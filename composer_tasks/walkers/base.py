@@ -546,9 +546,11 @@ def add_root_sensors(
     root_body: mujoco.MjsBody,
     site_name: str = "root",
     com_velocity: bool = True,
+    order: Sequence[str] = ("velocimeter", "accelerometer", "gyro"),
 ) -> tuple[mujoco.MjsSite, tuple[mujoco.MjsSensor, ...]]:
     """Adds a site at the root body's origin with a velocimeter, an accelerometer and a
-    gyro on it, and (with `com_velocity`) a centre-of-mass velocity sensor.
+    gyro on it, made in `order` (their order in `sensordata`), and (with
+    `com_velocity`) a centre-of-mass velocity sensor (see `add_com_velocity_sensor`).
 
     A `subtreelinvel` sensor on the root body makes MuJoCo keep `data.subtree_linvel`
     current, so `physics.bind(walker._root_body).subtree_linvel` is the walker's
@@ -560,24 +562,32 @@ def add_root_sensors(
     site = root_body.add_site(
         name=site_name, size=[0.01, 0.0, 0.0], group=4, rgba=[1.0, 0.0, 0.0, 0.5]
     )
-    sensors = tuple(
-        spec.add_sensor(
-            name=f"{site_name}_{kind}", type=sensor_type, objtype=_SITE, objname=site_name
+    types = {
+        "velocimeter": mujoco.mjtSensor.mjSENS_VELOCIMETER,
+        "accelerometer": mujoco.mjtSensor.mjSENS_ACCELEROMETER,
+        "gyro": mujoco.mjtSensor.mjSENS_GYRO,
+    }
+    if sorted(order) != sorted(types):
+        raise ValueError(f"order must list {sorted(types)} once each, got {order!r}")
+    made = {
+        kind: spec.add_sensor(
+            name=f"{site_name}_{kind}", type=types[kind], objtype=_SITE, objname=site_name
         )
-        for kind, sensor_type in (
-            ("velocimeter", mujoco.mjtSensor.mjSENS_VELOCIMETER),
-            ("accelerometer", mujoco.mjtSensor.mjSENS_ACCELEROMETER),
-            ("gyro", mujoco.mjtSensor.mjSENS_GYRO),
-        )
-    )
+        for kind in order
+    }
     if com_velocity:
-        spec.add_sensor(
-            name=f"{root_body.name}_subtreelinvel",
-            type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-            objtype=_BODY,
-            objname=root_body.name,
-        )
-    return site, sensors
+        add_com_velocity_sensor(spec, root_body)
+    return site, (made["velocimeter"], made["accelerometer"], made["gyro"])
+
+
+def add_com_velocity_sensor(spec: mujoco.MjSpec, root_body: mujoco.MjsBody) -> mujoco.MjsSensor:
+    """Adds a `subtreelinvel` sensor on the root body, named "<root>_subtreelinvel"."""
+    return spec.add_sensor(
+        name=f"{root_body.name}_subtreelinvel",
+        type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
+        objtype=_BODY,
+        objname=root_body.name,
+    )
 
 
 def add_touch_sensor(
@@ -909,7 +919,7 @@ class WalkerObservables(composer.Observables):
         root_name = entity._root_body.name
         sensors = [
             entity.spec.add_sensor(
-                name=f"{body.name}_egocentric_pos",
+                name=f"{body.name}_end_effector",  # dm_control's legacy walkers' name
                 type=mujoco.mjtSensor.mjSENS_FRAMEPOS,
                 objtype=_XBODY,
                 objname=body.name,

@@ -65,7 +65,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.walkers import legacy_base
+from composer_tasks.walkers import base, legacy_base
 
 # dm_control boxhead.xml, in metres, kilograms and seconds.
 _HEAD_HEIGHT_M = 1.0
@@ -515,7 +515,11 @@ class BoxHead(legacy_base.LegacyWalker):
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
     def _build_observables(self) -> "BoxHeadObservables":
-        return BoxHeadObservables(self)
+        observables = BoxHeadObservables(self)
+        # This project's: keeps data.subtree_linvel current for torso_xvel/yvel,
+        # after every sensor of dm_control's (the observables' included).
+        base.add_com_velocity_sensor(self._spec, self._root_body)
+        return observables
 
     @property
     def camera_resolution(self) -> tuple:
@@ -653,7 +657,7 @@ def add_sensors_and_actuators(
 ) -> tuple[Any, Any, Any]:
     """The BoxHead family's sensors and actuators, in dm_control's order (BoxHead and
     the jumping balls share them): the velocimeter, gyro and accelerometer at
-    `torso_site`, the head's subtree linear velocity, then the roll and steer motors,
+    `torso_site`, then the roll and steer motors,
     the kick (none when `kick_gear` is None) and a velocity servo per camera joint.
 
     Returns:
@@ -664,13 +668,6 @@ def add_sensors_and_actuators(
     gyro = spec.add_sensor(name="sensor_torso_gyro", type=_SENSOR.mjSENS_GYRO, **site)
     accelerometer = spec.add_sensor(
         name="sensor_torso_accel", type=_SENSOR.mjSENS_ACCELEROMETER, **site
-    )
-    # Keeps data.subtree_linvel current for torso_xvel/torso_yvel (base.add_root_sensors).
-    spec.add_sensor(
-        name="head_body_subtreelinvel",
-        type=_SENSOR.mjSENS_SUBTREELINVEL,
-        objtype=mujoco.mjtObj.mjOBJ_BODY,
-        objname="head_body",
     )
     affine = mujoco.mjtBias.mjBIAS_AFFINE
     control = dict(trntype=mujoco.mjtTrn.mjTRN_JOINT, ctrllimited=_LIMITED, ctrlrange=[-1.0, 1.0])

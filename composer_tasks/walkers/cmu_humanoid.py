@@ -63,6 +63,7 @@ _WATER_DENSITY_KG_M3 = 1000.0
 _MASS_AT_WATER_DENSITY_KG = 115.69735041450569
 _DENSITY_KG_M3 = _WATER_DENSITY_KG_M3 * _TOTAL_MASS_KG / _MASS_AT_WATER_DENSITY_KG
 # dm_control's names of the root's velocimeter, accelerometer and gyro.
+# The names of the (velocimeter, accelerometer, gyro) root sensors.
 _ROOT_SENSOR_NAMES = ("sensor_root_veloc", "sensor_root_accel", "sensor_root_gyro")
 # dm_control's body camera: 0.3 m in front of the pelvis (CMU frame, unscaled).
 _BODY_CAMERA_POS_M = (0.0, 0.3, 0.1)
@@ -627,7 +628,14 @@ class _CMUHumanoidBase(base.Walker):
             )
         ]
         root = spec.worldbody.add_body(name="root")
-        _, root_sensors = base.add_root_sensors(spec, root)
+        # dm_control's order (velocimeter, gyro, accelerometer); the centre-of-mass
+        # velocity sensor, this project's, comes after every sensor of dm_control's.
+        _, root_sensors = base.add_root_sensors(
+            spec,
+            root,
+            com_velocity=False,
+            order=("velocimeter", "gyro", "accelerometer"),
+        )
         for sensor, sensor_name in zip(root_sensors, _ROOT_SENSOR_NAMES):
             sensor.name = sensor_name
         # The root's frame is the CMU pelvis frame, as dm_control's: the skeleton's
@@ -717,7 +725,12 @@ class _CMUHumanoidBase(base.Walker):
                 self.add_initializer(item)
 
     def _build_observables(self) -> "CMUHumanoidObservables":
-        return CMUHumanoidObservables(self)
+        observables = CMUHumanoidObservables(self)
+        # After the observables' own sensors (the end effectors'), so that
+        # `sensordata` starts as dm_control's: this project's centre-of-mass
+        # velocity sensor keeps `data.subtree_linvel` current.
+        base.add_com_velocity_sensor(self._spec, self._root_body)
+        return observables
 
     def _egocentric_scene_option(self) -> mujoco.MjvOption:
         option = mujoco.MjvOption()
@@ -1275,7 +1288,7 @@ def _build_v2020(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: 
             )
     camera = bodies["head"].add_camera(name="egocentric", xyaxes=[-1, 0, 0, 0, 1, 0], fovy=80.0)
     touch_sensors, torque_sensors = _add_touch_and_torque(
-        spec, bodies, _TOUCH_SITES, scale, _TORQUE_SITES
+        spec, bodies, _TOUCH_SITES, scale, ("sensor_torque_lhumerus", "sensor_torque_rhumerus")
     )
     return dict(
         bodies=bodies,
