@@ -1,6 +1,8 @@
-"""The cameras of dm_control's walkers, compiled in an arena: names, ids, modes,
-positions, orientations and fields of view, against dm-control 1.0.50 (a camera
-id or name that renders another view would change every image a user records)."""
+"""The cameras and sensors of dm_control's walkers, compiled in an arena, against
+dm-control 1.0.50: the cameras' names, ids, modes, positions, orientations and
+fields of view (a camera id or name that renders another view would change every
+image a user records), and the sensors' names in `sensordata` order (this
+project's centre-of-mass velocity sensors, which come after them, left out)."""
 
 import pytest
 
@@ -26,6 +28,8 @@ for tag, walker_class in [
     record(f'{tag}/quat', model.cam_quat)
     record(f'{tag}/fovy', model.cam_fovy)
     record(f'{tag}/egocentric', walker.egocentric_camera.name)
+    record(f'{tag}/sensors', [model.id2name(i, 'sensor') for i in range(model.nsensor)
+                              if not model.id2name(i, 'sensor').endswith('subtreelinvel')])
 """
 
 
@@ -36,5 +40,5 @@ for tag, walker_class in [
     "locomotion.walkers.CMUHumanoidPositionControlled",
     "locomotion.walkers.RollingBallWithHead",
 )
-def test_walker_cameras_match_dm_control(differential):
+def test_walker_cameras_and_sensors_match_dm_control(differential):
     differential.assert_same(PROGRAM, "walker_cameras", rtol=1e-12, atol=1e-12)
