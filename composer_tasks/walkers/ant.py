@@ -96,7 +96,26 @@ _RANGEFINDERS = (
     ("rf_xnyp", (-1, 1)),
     ("rf_xnyn", (-1, -1)),
 )
+# The order dm_control's ant.xml writes the rangefinder sites in (its sensors
+# read them in `_RANGEFINDERS`' order).
+_RANGEFINDER_SITE_ORDER = (
+    "rf_xp", "rf_xn", "rf_yp", "rf_yn", "rf_xpyp", "rf_xpyn", "rf_xnyn", "rf_xnyp",
+)  # fmt: skip
+# dm_control's ant.xml marker sites: (name, position in m, rgba).
+_AXIS_SITES = (
+    ("x_pos", (0.5, 0.0, 0.0), (1.0, 0.0, 0.0, 1.0)),
+    ("x_neg", (-0.5, 0.0, 0.0), (0.0, 0.0, 1.0, 1.0)),
+    ("y_pos", (0.0, 0.5, 0.0), (1.0, 1.0, 1.0, 1.0)),
+    ("y_neg", (0.0, -0.5, 0.0), (0.0, 0.0, 0.0, 1.0)),
+)
+_SIDE_SITES = (
+    ("port_site", (0.5, 0.0, 0.0), (1.0, 0.0, 0.0, 1.0)),
+    ("starboard_site", (-0.5, 0.0, 0.0), (0.0, 1.0, 0.0, 1.0)),
+)
 _RANGEFINDER_SITE_SIZE_M = (0.05, 0.5)
+# MuJoCo's default for the size components a site's type does not use (as an
+# MJCF file that omits them compiles).
+_UNUSED_SIZE_M = 0.005
 _RANGEFINDER_RGBA = (1.0, 0.0, 0.0, 0.4)
 _SENSOR_SITE_GROUP = 4
 # Cameras (positions in m, fovy in degrees).
@@ -113,6 +132,11 @@ _BOX = mujoco.mjtGeom.mjGEOM_BOX
 _SITE = mujoco.mjtObj.mjOBJ_SITE
 _XBODY = mujoco.mjtObj.mjOBJ_XBODY
 _TRACKCOM = mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+
+
+def _touch_site_rgba(leg: str) -> tuple[float, ...]:
+    """The (invisible) colour of a leg's touch sites in dm_control's ant.xml."""
+    return (1.0, 1.0, 0.0, 0.0) if leg == "front_left" else (0.0, 0.0, 1.0, 0.0)
 
 
 def _z_to(direction: ArrayLike) -> list:
@@ -297,16 +321,49 @@ class Ant(legacy_base.LegacyWalker):
             size=[_TORSO_RADIUS_M, 0.0, 0.0],
             density=_TORSO_DENSITY,
         )
-        torso.add_site(name="torso_site", size=[0.05, 0.0, 0.0], rgba=[1.0, 0.0, 0.0, 1.0])
-        for site_name, (sx, sy) in _RANGEFINDERS:
+        torso.add_site(
+            name="torso_site",
+            size=[0.05, _UNUSED_SIZE_M, _UNUSED_SIZE_M],
+            rgba=[1.0, 0.0, 0.0, 1.0],
+        )
+        directions = dict(_RANGEFINDERS)
+        for site_name in _RANGEFINDER_SITE_ORDER:
+            sx, sy = directions[site_name]
             torso.add_site(
                 name=site_name,
                 type=_CAPSULE,
-                size=[*_RANGEFINDER_SITE_SIZE_M, 0.0],
+                size=[*_RANGEFINDER_SITE_SIZE_M, _UNUSED_SIZE_M],
                 rgba=list(_RANGEFINDER_RGBA),
                 group=_SENSOR_SITE_GROUP,
                 pos=[_TORSO_RADIUS_M * sx, _TORSO_RADIUS_M * sy, _RANGEFINDER_HEIGHT_M],
                 quat=_z_to((sx, sy, 0.0)),
+            )
+        # dm_control's ant carries these sites too (no sensor reads them): axis
+        # markers and port/starboard spheres (group 5), and ten spheres inside the torso.
+        for site_name, position, rgba in _AXIS_SITES:
+            torso.add_site(
+                name=site_name,
+                type=_CAPSULE,
+                size=[0.05, 0.5, _UNUSED_SIZE_M],
+                pos=list(position),
+                quat=_z_to(position),
+                rgba=list(rgba),
+                group=5,
+            )
+        for site_name, position, rgba in _SIDE_SITES:
+            torso.add_site(
+                name=site_name,
+                size=[0.5, _UNUSED_SIZE_M, _UNUSED_SIZE_M],
+                pos=list(position),
+                rgba=list(rgba),
+                group=5,
+            )
+        for index in range(1, 11):
+            torso.add_site(
+                name=f"rc{index}",
+                type=mujoco.mjtGeom.mjGEOM_SPHERE,
+                size=[0.1, _UNUSED_SIZE_M, _UNUSED_SIZE_M],
+                rgba=[1.0, 1.0, 1.0, 1.0],
             )
 
         joints, feet, foot_geoms, thigh_geoms, bodies = {}, [], [], {}, [torso]
@@ -339,7 +396,7 @@ class Ant(legacy_base.LegacyWalker):
                 pos=list(segment / 2),
                 size=list(_THIGH_TOUCH_HALF_SIZE_M),
                 quat=outwards,
-                rgba=[0.0, 0.0, 1.0, 0.0],
+                rgba=list(_touch_site_rgba(leg)),
             )
             foot = aux.add_body(
                 name=f"{leg}_foot",
@@ -367,7 +424,7 @@ class Ant(legacy_base.LegacyWalker):
                 pos=list(foot_reach / 2),
                 size=list(_FOOT_TOUCH_HALF_SIZE_M.get(leg, _DEFAULT_FOOT_TOUCH_HALF_SIZE_M)),
                 quat=outwards,
-                rgba=[0.0, 0.0, 1.0, 0.0],
+                rgba=list(_touch_site_rgba(leg)),
             )
             feet.append(foot)
             bodies.extend([leg_body, aux, foot])

@@ -1290,6 +1290,14 @@ def _build_v2020(spec: mujoco.MjSpec, skeleton: Any, include_face: bool, scale: 
     touch_sensors, torque_sensors = _add_touch_and_torque(
         spec, bodies, _TOUCH_SITES, scale, ("sensor_torque_lhumerus", "sensor_torque_rhumerus")
     )
+    # dm_control's 2020 file also has a site at the left wrist's frame (no sensor
+    # reads it; MuJoCo's default size).
+    bodies["lradius"].add_site(
+        name="lwrist",
+        pos=_scaled((0.0, -0.181536, 0.0), scale),
+        quat=[-0.5, 0.0, 0.866025, 0.0],
+        size=[0.005, 0.005, 0.005],
+    )
     return dict(
         bodies=bodies,
         joints=joints,

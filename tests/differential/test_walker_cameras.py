@@ -1,8 +1,9 @@
 """The cameras and sensors of dm_control's walkers, compiled in an arena, against
 dm-control 1.0.50: the cameras' names, ids, modes, positions, orientations and
 fields of view (a camera id or name that renders another view would change every
-image a user records), and the sensors' names in `sensordata` order (this
-project's centre-of-mass velocity sensors, which come after them, left out)."""
+image a user records), the sensors' names in `sensordata` order (this project's
+centre-of-mass velocity sensors, which come after them, left out) and the sites'
+names and poses (the ids `site_xpos` is indexed by)."""
 
 import pytest
 
@@ -30,6 +31,9 @@ for tag, walker_class in [
     record(f'{tag}/egocentric', walker.egocentric_camera.name)
     record(f'{tag}/sensors', [model.id2name(i, 'sensor') for i in range(model.nsensor)
                               if not model.id2name(i, 'sensor').endswith('subtreelinvel')])
+    record(f'{tag}/sites', [model.id2name(i, 'site') for i in range(model.nsite)])
+    if tag != 'rat':  # the rat's positions are rounded to 0.1 mm here
+        record(f'{tag}/site_pose', [model.site_pos, model.site_quat])
 """
 
 
