@@ -735,6 +735,10 @@ class Physics:
         if not isinstance(model, mujoco.MjModel):
             raise TypeError(f"model must be a mujoco.MjModel, got {type(model).__name__}")
         self._spec = spec
+        # Models compiled into this Physics after its first (`recompile`, a reload):
+        # an Environment that keeps the compiled model's values sees by it that
+        # the model was compiled anew without it.
+        self.compile_count = 0
         self._warnings_cause_exception = True
         self._renderers = {}
         # Renderers hold GL contexts; release them with the Physics rather than at
@@ -831,6 +835,7 @@ class Physics:
 
     def _reload(self, spec: Optional[mujoco.MjSpec], model: mujoco.MjModel) -> None:
         self._spec = spec
+        self.compile_count += 1
         self._install(model, mujoco.MjData(model))
         self._forward_unchecked()
 
@@ -911,6 +916,7 @@ class Physics:
         if self._spec is None:
             raise ValueError("this Physics was not built from a spec, so it cannot recompile")
         model, data = self._spec.recompile(self._model, self._data)
+        self.compile_count += 1
         self._install(model, data)
         # A new model's first forward pass, as dm_control's reload runs it.
         self.after_reset()

@@ -131,3 +131,16 @@ def test_physics_of_a_spec_compiles_the_same_values_after_restores():
     env.reset()
     env.physics.bind(task._arena.box).size /= 2  # undo this episode's doubling
     assert _same_values(env.physics.model, fresh.model)
+
+
+def test_a_model_the_user_recompiled_is_kept_at_the_next_reset():
+    task = _Scaling()
+    env = composer.Environment(task, random_state=0)
+    env.reset()
+    # An edit of the spec itself, applied by the user's own recompile.
+    spec_geom = task.root_entity.spec.geom("box")
+    spec_geom.size = [0.3, 0.3, 0.3]
+    env.physics.recompile()
+    env.reset()
+    env.reset()
+    assert task.seen[-2:] == pytest.approx([0.3, 0.3])

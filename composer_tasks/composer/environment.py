@@ -98,6 +98,7 @@ _BUILT_AFTER_SETTINGS = frozenset(
         "_stacked_in_bounds",
         "_last_substep_only",
         "_compiled_model",
+        "_compiled_count",
         "_compiled_mjcf_revision",
         "_updater",
         "_reset_next_step",
@@ -681,9 +682,16 @@ class Environment(dm_env.Environment):
 
     def _restore_compiled_model(self) -> None:
         """Writes the model's values as compiled into the physics' model (see
-        `recompile_mjcf_every_episode`)."""
-        if self._compiled_model is not None:
-            self._compiled_model.restore(self._physics.model)
+        `recompile_mjcf_every_episode`); a model compiled since without the
+        Environment (`env.physics.recompile()`) is taken as compiled instead."""
+        if self._compiled_model is None:
+            return
+        physics = self._physics
+        if physics.compile_count != self._compiled_count:
+            self._compiled_model = CompiledModel(physics.model)
+            self._compiled_count = physics.compile_count
+            return
+        self._compiled_model.restore(physics.model)
 
     # Set by `composer_tasks.batch` (its model variations): run at every reset
     # before the `initialize_episode` callbacks, after the model's restore.
@@ -726,6 +734,7 @@ class Environment(dm_env.Environment):
             self._compiled_model = CompiledModel(self._physics.model)
         else:
             self._compiled_model = action_spec_of._compiled_model
+        self._compiled_count = self._physics.compile_count
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
 
