@@ -1,6 +1,7 @@
 """What every Control Suite domain shares: the model entity, the task base, the registry."""
 
 import collections
+import sys
 import functools
 import inspect
 from typing import Any, Callable
@@ -54,6 +55,21 @@ class ModelEntity(composer.Entity):
         dm_control's `base.Task.initialize_episode` ends."""
         if self._after_task_initialized is not None:
             self._after_task_initialized(physics)
+
+
+# The package of the domain modules, whose observations are written for batches.
+_DOMAIN_PACKAGE = "suites."
+
+
+def _declares_vectorized(cls: type) -> bool:
+    """Whether `cls` or a base between it and the domain's class declares
+    `vectorized_callbacks` in a class outside this project's domain modules."""
+    for klass in cls.__mro__:
+        if klass.__module__.startswith(_DOMAIN_PACKAGE):
+            return False
+        if "vectorized_callbacks" in vars(klass):
+            return bool(vars(klass)["vectorized_callbacks"])
+    return False
 
 
 # The outcome callbacks a batch's vectorised path calls on (N, ...) arrays.
@@ -237,7 +253,16 @@ class SuiteTask(composer.Task):
         return spec.replace(name=None)
 
     def set_observations(self, **functions):
-        """Declares the task's observations, enabled, in keyword order."""
+        """Declares the task's observations, enabled, in keyword order.
+
+        Observations declared by code outside this project's domain modules (a
+        subclass's `lambda physics: physics.data.qpos[0]`) are not known to work on
+        a batch's (N, ...) arrays: the task then runs copy by copy, unless its
+        class declares `vectorized_callbacks = True` itself.
+        """
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if not caller.startswith(_DOMAIN_PACKAGE) and not _declares_vectorized(type(self)):
+            self.vectorized_callbacks = False
         self._task_observables = collections.OrderedDict(
             (name, observable.Generic(function, enabled=True))
             for name, function in functions.items()

@@ -385,6 +385,10 @@ class _KeptObservationCartPole(cartpole.Balance):
     """Vectorised balance with an observation ("calls") that is an array the task keeps
     and changes at every call: the step must copy it to keep it, not hold it."""
 
+    # Its observations work on (N,) arrays: it says so (a subclass declaring its own
+    # observations runs copy by copy otherwise).
+    vectorized_callbacks = True
+
     def __init__(self):
         super().__init__(swing_up=False, sparse=False)
         self.kept = {}

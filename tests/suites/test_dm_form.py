@@ -280,3 +280,43 @@ def test_a_reward_of_ones_own_leaves_the_vectorised_path_unless_declared():
     assert not Scalar(False, False).vectorized
     assert Declared(False, False).vectorized
     assert all(cls.vectorized_callbacks for cls in (dog.Move, dog.Fetch, walker.PlanarWalker))
+
+
+def test_observations_of_ones_own_leave_the_vectorised_path_unless_declared():
+    class Own(cartpole.Balance):
+        def __init__(self):
+            super().__init__(False, False)
+            self.set_observations(cart=lambda physics: physics.data.qpos[:1].copy())
+
+    class Declared(Own):
+        vectorized_callbacks = True
+
+    assert not Own().vectorized
+    assert Declared().vectorized
+    # The domain's own declaration stays on the vectorised path.
+    assert cartpole.Balance(False, False).vectorized
+
+
+def test_a_batch_of_a_task_with_observations_of_its_own_equals_its_copies():
+    from composer_tasks import seeding
+    from composer_tasks.batch import BatchEnvironment
+
+    class Own(cartpole.Balance):
+        def __init__(self):
+            super().__init__(False, False)
+            # One environment's code: on the batch's (N, ...) arrays this would
+            # read copy 0's cart for every copy.
+            self.set_observations(cart=lambda physics: np.array([physics.data.qpos[0]]))
+
+    batch = BatchEnvironment(Own, 3, num_threads=1, seed=4)
+    assert not batch.vectorized
+    singles = [
+        composer.Environment(Own(), random_state=seeding.derive_seed(4, index))
+        for index in range(3)
+    ]
+    batched = batch.reset()
+    alone = [single.reset() for single in singles]
+    for index, timestep in enumerate(alone):
+        np.testing.assert_array_equal(
+            batched.observation["cart"][index], timestep.observation["cart"]
+        )
