@@ -668,16 +668,13 @@ _PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not 
 _VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
 
 _TORSO_HEIGHT_M = 0.0651
-# dm_control's rat cameras (rodent.xml): (name, position in m, orientation).
+# dm_control's rat cameras (rodent.xml): (name, position in m, xyaxes, zaxis, fovy
+# in degrees or None for MuJoCo's 45).
 _TRACKING_CAMERAS = (
-    ("back", (-1.0, 0.0, 0.5), {"xyaxes": (0.0, -1.0, 0.0, 1.0, 0.0, 2.0)}),
-    ("side", (0.0, -1.0, 0.5), {"xyaxes": (1.0, 0.0, 0.0, 0.0, 1.0, 2.0)}),
-    (
-        "side_alt",
-        (0.5, -0.561, 0.199),
-        {"xyaxes": (0.766, 0.643, 0.0, -0.162, 0.192, 0.968)},
-    ),
-    ("top", (0.0, 0.0, 1.0), {"zaxis": (0.0, -0.2, 1.0), "fovy": 100.0}),
+    ("back", (-1.0, 0.0, 0.5), (0.0, -1.0, 0.0, 1.0, 0.0, 2.0), None, None),
+    ("side", (0.0, -1.0, 0.5), (1.0, 0.0, 0.0, 0.0, 1.0, 2.0), None, None),
+    ("side_alt", (0.5, -0.561, 0.199), (0.766, 0.643, 0.0, -0.162, 0.192, 0.968), None, None),
+    ("top", (0.0, 0.0, 1.0), None, (0.0, -0.2, 1.0), 100.0),
 )
 
 
@@ -908,8 +905,8 @@ class Rat(legacy_base.LegacyWalker):
         )
         # dm_control's rat cameras (rodent.xml), `trackcom`, in the torso.
         tracking = [
-            base.add_camera(bodies["torso"], name, pos, **orientation)
-            for name, pos, orientation in _TRACKING_CAMERAS
+            base.add_camera(bodies["torso"], name, pos, xyaxes=xyaxes, zaxis=zaxis, fovy=fovy)
+            for name, pos, xyaxes, zaxis, fovy in _TRACKING_CAMERAS
         ]
         egocentric = bodies["skull"].add_camera(
             name="egocentric", pos=[0.01, 0.0, 0.005], quat=[0.5, 0.5, -0.5, -0.5], fovy=80.0
