@@ -340,22 +340,22 @@ class Ant(legacy_base.LegacyWalker):
             )
         # dm_control's ant carries these sites too (no sensor reads them): axis
         # markers and port/starboard spheres (group 5), and ten spheres inside the torso.
-        for site_name, position, rgba in _AXIS_SITES:
+        for site_name, position, site_rgba in _AXIS_SITES:
             torso.add_site(
                 name=site_name,
                 type=_CAPSULE,
                 size=[0.05, 0.5, _UNUSED_SIZE_M],
                 pos=list(position),
                 quat=_z_to(position),
-                rgba=list(rgba),
+                rgba=list(site_rgba),
                 group=5,
             )
-        for site_name, position, rgba in _SIDE_SITES:
+        for site_name, position, site_rgba in _SIDE_SITES:
             torso.add_site(
                 name=site_name,
                 size=[0.5, _UNUSED_SIZE_M, _UNUSED_SIZE_M],
                 pos=list(position),
-                rgba=list(rgba),
+                rgba=list(site_rgba),
                 group=5,
             )
         for index in range(1, 11):
