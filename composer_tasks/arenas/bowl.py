@@ -89,9 +89,11 @@ class Bowl(composer.Arena):
 
     def regenerate(self, random_state: np.random.RandomState) -> None:
         """Asks for a new terrain: the next `initialize_episode` draws and writes
-        it (drawing needs the compiled heightfield). As dm_control's: without a
-        call, the terrain drawn for the first episode stays; `random_state` is not
-        used here."""
+        it (drawing needs the compiled heightfield); `random_state` is not used
+        here. As dm_control's, only the first episode and those after a call get
+        a terrain: a recompiling reset (composer's default) leaves the others the
+        compiled, flat heightfield, and with `recompile_mjcf_every_episode=False`
+        the last terrain stays."""
         del random_state
         self._regenerate = True
 
