@@ -518,3 +518,35 @@ def test_mjcf_edits_between_episodes_take_effect_at_the_next_reset(differential)
     # dm_control recompiles at every reset (by default): an MJCF edit made between
     # episodes, outside any callback, is in the next episode's model.
     differential.assert_same(OUTSIDE_EDITS, "composer_outside_edits", rtol=1e-12, atol=1e-12)
+
+
+BOWL_WITHOUT_REGENERATE = """
+import numpy as np
+from dm_control import composer
+from dm_control.locomotion.arenas import bowl
+
+class Plain(composer.Task):
+    # Never asks the bowl for a new terrain.
+    def __init__(self):
+        self._arena = bowl.Bowl()
+    @property
+    def root_entity(self):
+        return self._arena
+    def get_reward(self, physics):
+        return 0.0
+
+for recompile in (True, False):
+    env = composer.Environment(Plain(), random_state=0, recompile_mjcf_every_episode=recompile)
+    for episode in range(3):
+        env.reset()
+        record(f'{recompile}/{episode}', env.physics.model.hfield_data[::401])
+"""
+
+
+@pytest.mark.dm_control_api("locomotion.arenas.Bowl.initialize_episode")
+def test_a_bowl_nobody_regenerates_is_flat_after_a_recompiling_reset(differential):
+    # The first episode draws a terrain; a recompiling reset empties the heightfield
+    # and nothing draws again; without recompiles the terrain stays.
+    differential.assert_same(
+        BOWL_WITHOUT_REGENERATE, "composer_bowl_no_regenerate", rtol=1e-6, atol=1e-7
+    )
