@@ -405,7 +405,8 @@ def test_actions_outside_the_bounds_and_bad_controls_match_dm_control(differenti
     differential.assert_same(ACTIONS, "composer_environment_actions", rtol=1e-12, atol=1e-12)
 
 
-MODEL_EDITS = """
+# The arena of the model-edit programs: a box on the world body, a free ball above.
+_BOX_AND_BALL = """
 import numpy as np
 from dm_control import composer, mjcf, suite
 
@@ -416,7 +417,13 @@ class Arena(composer.Arena):
                                                  size=[0.1, 0.1, 0.1], rgba=[1, 0, 0, 1])
         body = self.mjcf_model.worldbody.add('body', name='ball', pos=[0, 0, 1])
         body.add('freejoint')
-        body.add('geom', name='ball_geom', type='sphere', size=[0.05])
+        self.ball = body.add('geom', name='ball_geom', type='sphere', size=[0.05], mass=1.0)
+"""
+
+
+MODEL_EDITS = (
+    _BOX_AND_BALL
+    + """
 
 class Scaling(composer.Task):
     # Domain randomisation written as edits of the model in a callback.
@@ -462,6 +469,7 @@ env.physics.model.opt.gravity[2] = -5.0
 env.reset()
 record('suite/kept', [env.physics.model.body_mass[2], env.physics.model.opt.gravity[2]])
 """
+)
 
 
 @pytest.mark.dm_control_api("composer.Environment.reset")
@@ -472,18 +480,9 @@ def test_model_edits_last_one_episode_as_dm_control_recompiles(differential):
     differential.assert_same(MODEL_EDITS, "composer_model_edits", rtol=1e-12, atol=1e-12)
 
 
-OUTSIDE_EDITS = """
-import numpy as np
-from dm_control import composer
-
-class Arena(composer.Arena):
-    def _build(self):
-        super()._build()
-        self.box = self.mjcf_model.worldbody.add('geom', name='box', type='box',
-                                                 size=[0.1, 0.1, 0.1])
-        body = self.mjcf_model.worldbody.add('body', name='ball', pos=[0, 0, 1])
-        body.add('freejoint')
-        self.ball = body.add('geom', name='ball_geom', type='sphere', size=[0.05], mass=1.0)
+OUTSIDE_EDITS = (
+    _BOX_AND_BALL
+    + """
 
 class Plain(composer.Task):
     # No initialize_episode_mjcf callback: the edits below are the program's.
@@ -511,6 +510,7 @@ for recompile in (True, False):
     env.reset()
     record(f'{recompile}/added', env.physics.model.ngeom)
 """
+)
 
 
 @pytest.mark.dm_control_api("composer.Environment.reset")

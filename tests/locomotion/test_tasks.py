@@ -835,21 +835,10 @@ def test_maze_tasks_and_two_touch_observe_the_egocentric_camera_by_default():
     from composer_tasks.tasks import reach
     from composer_tasks.props import target_sphere
 
-    def maze():
-        return mazes.RandomMazeWithTargets(
-            x_cells=7,
-            y_cells=7,
-            max_rooms=1,
-            room_min_size=3,
-            room_max_size=3,
-            spawns_per_room=1,
-            targets_per_room=1,
-        )
-
     for enabled in (None, False):
         options = {} if enabled is None else {"enable_egocentric_camera": enabled}
         walker = walkers.JumpingBallWithHead()
-        random_goal_maze.RepeatSingleGoalMaze(walker, maze(), **options)
+        random_goal_maze.RepeatSingleGoalMaze(walker, _ARENAS["maze"](), **options)
         camera = walker.observables.egocentric_camera
         assert camera.enabled is (enabled is None)
         assert (camera.height, camera.width) == (64, 64)
