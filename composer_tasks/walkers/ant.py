@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.walkers import base, legacy_base
+from composer_tasks.walkers import legacy_base
 
 # dm_control third_party/ant/ant.xml (m, kg/m^3, rad, N m).
 _TORSO_HEIGHT_M = 0.522
@@ -259,6 +259,8 @@ class Ant(legacy_base.LegacyWalker):
     Raises:
       ValueError: for a bad name or marker colour.
     """
+
+    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
 
     def _build(
         self, name: str = "walker", marker_rgba: ArrayLike | None = None, initializer: Any = None
@@ -517,11 +519,7 @@ class Ant(legacy_base.LegacyWalker):
         return self._bodies_quats_sensors
 
     def _build_observables(self) -> AntObservables:
-        observables = AntObservables(self)
-        # This project's: keeps data.subtree_linvel current for torso_xvel/yvel,
-        # after every sensor of dm_control's (the observables' included).
-        base.add_com_velocity_sensor(self._spec, self._root_body)
-        return observables
+        return AntObservables(self)
 
     @property
     def bodies(self) -> tuple:

@@ -112,6 +112,16 @@ class Walker(composer.Entity):
     """
 
     is_planar = False
+    # A walker of dm_control's sets this: this project's centre-of-mass velocity
+    # sensor (`add_com_velocity_sensor`, which keeps `data.subtree_linvel` current for
+    # torso_xvel/torso_yvel) is added once the walker is built, after every sensor of
+    # dm_control's (its observables' included), so that `sensordata` starts as there.
+    com_velocity_sensor_last = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.com_velocity_sensor_last:
+            add_com_velocity_sensor(self._spec, self._root_body)
 
     def _set_parts(
         self,

@@ -65,7 +65,7 @@ from numpy.typing import ArrayLike
 from composer_tasks import composer
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
-from composer_tasks.walkers import base, legacy_base
+from composer_tasks.walkers import legacy_base
 
 # dm_control boxhead.xml, in metres, kilograms and seconds.
 _HEAD_HEIGHT_M = 1.0
@@ -268,6 +268,8 @@ class BoxHead(legacy_base.LegacyWalker):
     Raises:
       ValueError, TypeError: for arguments outside those ranges and types.
     """
+
+    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
 
     def _build(
         self,
@@ -515,11 +517,7 @@ class BoxHead(legacy_base.LegacyWalker):
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
     def _build_observables(self) -> "BoxHeadObservables":
-        observables = BoxHeadObservables(self)
-        # This project's: keeps data.subtree_linvel current for torso_xvel/yvel,
-        # after every sensor of dm_control's (the observables' included).
-        base.add_com_velocity_sensor(self._spec, self._root_body)
-        return observables
+        return BoxHeadObservables(self)
 
     @property
     def camera_resolution(self) -> tuple:

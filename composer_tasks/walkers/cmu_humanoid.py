@@ -575,6 +575,7 @@ class _CMUHumanoidBase(base.Walker):
     """
 
     _body_version = "2019"
+    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
     _actuation = "torque"
     _scale_default = False
     _default_face = False
@@ -725,12 +726,7 @@ class _CMUHumanoidBase(base.Walker):
                 self.add_initializer(item)
 
     def _build_observables(self) -> "CMUHumanoidObservables":
-        observables = CMUHumanoidObservables(self)
-        # After the observables' own sensors (the end effectors'), so that
-        # `sensordata` starts as dm_control's: this project's centre-of-mass
-        # velocity sensor keeps `data.subtree_linvel` current.
-        base.add_com_velocity_sensor(self._spec, self._root_body)
-        return observables
+        return CMUHumanoidObservables(self)
 
     def _egocentric_scene_option(self) -> mujoco.MjvOption:
         option = mujoco.MjvOption()

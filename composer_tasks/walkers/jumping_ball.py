@@ -295,11 +295,7 @@ class JumpingBallWithHead(boxhead.BoxHead):
 
     def _build_observables(self) -> legacy_base.LegacyWalkerObservables:
         # dm_control's jumping ball has the legacy walker observables only.
-        observables = legacy_base.LegacyWalkerObservables(self)
-        # This project's: keeps data.subtree_linvel current for torso_xvel/yvel,
-        # after every sensor of dm_control's (the observables' included).
-        base.add_com_velocity_sensor(self._spec, self._root_body)
-        return observables
+        return legacy_base.LegacyWalkerObservables(self)
 
     @property
     def observable_camera_joints(self) -> tuple:
