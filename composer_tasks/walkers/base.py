@@ -568,10 +568,10 @@ def add_root_sensors(
 
     Returns:
       (site, (velocimeter, accelerometer, gyro)).
+
+    Raises:
+      ValueError: `order` does not name each of the three once (nothing is added).
     """
-    site = root_body.add_site(
-        name=site_name, size=[0.01, 0.0, 0.0], group=4, rgba=[1.0, 0.0, 0.0, 0.5]
-    )
     types = {
         "velocimeter": mujoco.mjtSensor.mjSENS_VELOCIMETER,
         "accelerometer": mujoco.mjtSensor.mjSENS_ACCELEROMETER,
@@ -579,6 +579,9 @@ def add_root_sensors(
     }
     if sorted(order) != sorted(types):
         raise ValueError(f"order must list {sorted(types)} once each, got {order!r}")
+    site = root_body.add_site(
+        name=site_name, size=[0.01, 0.0, 0.0], group=4, rgba=[1.0, 0.0, 0.0, 0.5]
+    )
     made = {
         kind: spec.add_sensor(
             name=f"{site_name}_{kind}", type=types[kind], objtype=_SITE, objname=site_name

@@ -832,3 +832,28 @@ def test_legacy_mocap_joints_are_the_walkers_own_joints_in_model_order():
     ]
     assert walker.mocap_to_observable_joint_order == list(range(8))
     assert walker.observable_to_mocap_joint_order == list(range(8))
+
+
+def test_root_sensors_are_made_in_the_order_given_and_a_bad_order_is_refused():
+    from composer_tasks.walkers import base
+
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="root")
+    _, (velocimeter, accelerometer, gyro) = base.add_root_sensors(
+        spec, body, com_velocity=False, order=("velocimeter", "gyro", "accelerometer")
+    )
+    assert [sensor.name for sensor in spec.sensors] == [
+        "root_velocimeter",
+        "root_gyro",
+        "root_accelerometer",
+    ]
+    assert (velocimeter.name, accelerometer.name, gyro.name) == (
+        "root_velocimeter",
+        "root_accelerometer",
+        "root_gyro",
+    )
+    other = mujoco.MjSpec()
+    other_body = other.worldbody.add_body(name="root")
+    with pytest.raises(ValueError, match="order must list"):
+        base.add_root_sensors(other, other_body, order=("velocimeter", "gyro"))
+    assert not other_body.sites and not other.sensors  # nothing added
