@@ -979,6 +979,7 @@ class BatchEnvironment:
         lifecycle ran on its Physics (a reset, a restore, `copy_physics`); the models
         the batch runs on are handed over by `_flush_models`."""
         physics = self._envs[index].physics
+        self._check_data_layout(index, physics.model)
         data = physics.data
         for name, view in self._state_views.items():
             view[index] = getattr(data, name)
@@ -1029,6 +1030,29 @@ class BatchEnvironment:
             batch_fields.set_model_field(
                 self._scratch_model, name, batch_fields.model_field(shared, name)
             )
+
+    def _check_data_layout(self, index: int, model: mujoco.MjModel) -> None:
+        """Raises unless copy `index`'s `model` gives its data the batch's layout: a
+        task whose episodes compile models of other sizes (dm_control's corridors,
+        which rebuild their platforms or walls) cannot run in one `mujoco.batch`."""
+        shared = self._shared_model.model
+        if model is shared or model._sizes.tobytes() == shared._sizes.tobytes():
+            return
+        if _data_layout(model) == _data_layout(shared):
+            return
+        sizes = [
+            name
+            for name, ours, theirs in zip(model._size_fields, model._sizes, shared._sizes)
+            if ours != theirs
+        ]
+        raise ValueError(
+            f"{type(self._envs[index].task).__name__}: copy {index}'s episode compiled a "
+            f"model of other sizes than the batch's ({', '.join(sizes)} differ), so its "
+            "simulation data no longer fits the batch's. A batch needs a task whose "
+            "episodes keep one model structure: build corridors with pooled=True (they "
+            "then lay each episode out in one compiled model), or run the copies as "
+            "single environments"
+        )
 
     def _use_own_models(self, index: int, blocked: Sequence[str]) -> None:
         """Rebuilds the batch with caller models (`mujoco.batch` does not mix them with
@@ -1942,6 +1966,17 @@ class _SharedModel:
         for name, values in self._expanded.items():
             values[index] = batch_fields.model_field(model, name)
         return ()
+
+
+def _data_layout(model: mujoco.MjModel) -> Tuple[Tuple[str, Tuple[int, ...]], ...]:
+    """(name, shape) of every array of an MjData of `model`: what `mujoco.batch`
+    needs to be equal between the models of one batch."""
+    data = mujoco.MjData(model)
+    return tuple(
+        (name, np.shape(getattr(data, name)))
+        for name in dir(data)
+        if not name.startswith("_") and isinstance(getattr(data, name, None), np.ndarray)
+    )
 
 
 def _install(physics: Physics, model: mujoco.MjModel, data: mujoco.MjData) -> None:

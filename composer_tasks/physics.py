@@ -56,7 +56,8 @@ _STATE = mujoco.mjtState.mjSTATE_INTEGRATION
 
 # Names of the global MjData arrays that MuJoCo's per-element bindings call otherwise:
 # a sensor's slice of `sensordata` is its binding's `data`.
-_BINDING_ALIASES = {"sensordata": "data"}
+# dm_control's names of binding attributes that MuJoCo names otherwise.
+_BINDING_ALIASES = {"sensordata": "data", "element_id": "id"}
 
 
 def _engine_timer() -> ctypes.c_void_p | None:
@@ -701,6 +702,43 @@ def _compile_xml_string(
     return spec, spec.compile()
 
 
+@contextlib.contextmanager
+def _pymjcf_names(spec: mujoco.MjSpec) -> Iterator[None]:
+    """While compiling `spec`: if it is a PyMJCF model (`composer_tasks.mjcf`), its
+    unnamed bodies, geoms, sites, joints, cameras, lights, actuators, sensors,
+    tendons and equalities carry PyMJCF's names for them (`//unnamed_geom_0`,
+    `walker//unnamed_site_2`), so that the compiled model names them as dm_control's
+    PyMJCF-compiled models do (`model.id2name`, `physics.named`). The spec is left
+    unnamed again afterwards."""
+    from composer_tasks.mjcf import root as root_module
+
+    root = root_module.root_of(spec)
+    if root is None:
+        yield
+        return
+    try:
+        named = root_module.unnamed_identifiers(root._top())
+    except ValueError:
+        # MuJoCo refuses to list a spec's bodies after a compile of it failed, until
+        # one succeeds ("The mjSpec does not match mjModel"): compile once (raising
+        # the model's own error if it still has one), then name and compile.
+        spec.compile()
+        named = root_module.unnamed_identifiers(root._top())
+    try:
+        for element, identifier in named:
+            element.name = identifier
+        yield
+    finally:
+        for element, _ in named:
+            element.name = ""
+
+
+def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:
+    """`spec.compile()`, a PyMJCF model's unnamed elements named as dm_control's."""
+    with _pymjcf_names(spec):
+        return spec.compile()
+
+
 class Physics:
     """A compiled MuJoCo model, its data, and (optionally) the spec it came from.
 
@@ -784,7 +822,7 @@ class Physics:
         if not isinstance(spec, mujoco.MjSpec):
             raise TypeError(f"spec must be a mujoco.MjSpec, got {type(spec).__name__}")
         check_equality_anchors(spec)
-        model = spec.compile()
+        model = compile_spec(spec)
         physics = cls(model, mujoco.MjData(model), spec=spec)
         physics._forward_unchecked()
         return physics
@@ -915,7 +953,8 @@ class Physics:
         """
         if self._spec is None:
             raise ValueError("this Physics was not built from a spec, so it cannot recompile")
-        model, data = self._spec.recompile(self._model, self._data)
+        with _pymjcf_names(self._spec):
+            model, data = self._spec.recompile(self._model, self._data)
         self.compile_count += 1
         self._install(model, data)
         # A new model's first forward pass, as dm_control's reload runs it.

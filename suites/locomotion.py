@@ -111,6 +111,7 @@ def _run_corridor(walker_name, course, seed):
             corridor_width=10.0,
             corridor_length=100.0,
             include_initial_padding=False,
+            pooled=True,
         )
     else:
         arena = corridor_arenas.GapsCorridor(
@@ -118,6 +119,7 @@ def _run_corridor(walker_name, course, seed):
             gap_length=distributions.Uniform(0.5, 1.25),
             corridor_width=10.0,
             corridor_length=100.0,
+            pooled=True,
         )
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = corridors.RunThroughCorridor(

@@ -5,25 +5,35 @@ is y = 0 and the ground is at z = 0 (world frame, metres). Walkers spawn near
 x = 0 (`spawn_position`). Lengths and widths accept numbers or variations
 (`composer_tasks.composer.variation`), drawn anew every episode.
 
-Layouts change without recompiling: each corridor owns a fixed pool of boxes
-(`pools.BoxPool`) sized at construction for the longest layout its parameters
-allow, and writes each episode's layout into the model in `initialize_episode`.
-A task that needs the layout before the arena's own callback (to read
-`corridor_length` while placing a walker, say) calls `regenerate(random_state)`
-first, in its own `initialize_episode`; the arena then writes that layout
-instead of drawing another.
+By default a corridor is dm_control's: `regenerate(random_state)` (which
+`RunThroughCorridor` calls in its `initialize_episode_mjcf`, as dm_control's
+task) draws the layout and rebuilds it in the model (planes moved and resized,
+the platforms or walls deleted and added as geoms named `start_floor`,
+`floor_<i>`, `wall_<i>`), so the Environment compiles a new model for every
+episode, with dm_control's elements, names, counts and looks: five unnamed planes
+on the world body, a `walls` body (and a `ground` body in the gaps corridor),
+dm_control's sky box and grey ground. The draws are dm_control's, in its order,
+so one random state lays out the same course in both.
 
-As dm_control's, `regenerate` also writes the layout into the arena's model, so
-a model compiled after it (`mjcf.Physics.from_mjcf_model(arena.mjcf_model)`)
-has that layout. Inside an Environment the compiled model is not rebuilt: once
-`initialize_episode` wrote the layout into the physics, the model's spec returns
-to what was last compiled, so the Environment sees no spec edit (dm_control
-recompiles every episode; here the physics carries the layout). A model compiled
-from the arena after a reset therefore has the layout of the last compilation,
-not the episode's. Facts of dm_control's corridors (Tassa et al. 2020,
-arXiv:2006.12983 §7.1) carried over: 2 m of padding at the ends, walls and
-platforms 0.16 m thick, 4 m high side walls, a 6 m start platform in the gaps
-corridor.
+`pooled=True` (this project's, opt-in) lays layouts out without recompiling:
+each corridor owns a fixed pool of boxes (`pools.BoxPool`) sized at
+construction for the longest layout its parameters allow, and writes each
+episode's layout into the compiled model in `initialize_episode`, so that a
+reset costs array writes instead of a compilation and every episode has the same
+model structure (what `load_batch` needs). The course is the same as the
+default's for the same random state (same draws, same order); the model's
+structure differs (each plane and box on its own body, the unused boxes parked
+far below, a chequered ground, a light). A task that needs the layout before the
+arena's own callback calls `regenerate(random_state)` first, in its own
+`initialize_episode`; the arena then writes that layout instead of drawing
+another. A pooled `regenerate` also writes the layout into the arena's spec, so
+a model compiled from the arena after it has that layout; inside an Environment
+the spec returns to what was last compiled once `initialize_episode` wrote the
+layout into the physics.
+
+Facts of dm_control's corridors (Tassa et al. 2020, arXiv:2006.12983 §7.1)
+carried over: 2 m of padding at the ends, walls and platforms 0.16 m thick, 4 m
+high side walls, a 6 m start platform in the gaps corridor.
 """
 
 import copy
@@ -124,6 +134,18 @@ def _draw_colour(
     return colour
 
 
+def _fixed_colour(value: ColourOrVariation) -> Sequence[float]:
+    """`value` if it is four fixed numbers, else the platforms' default grey (a
+    colour drawn per episode, which each episode writes)."""
+    if callable(value):
+        return _PLATFORM_RGBA
+    try:
+        colour = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):  # a structure holding variations
+        return _PLATFORM_RGBA
+    return tuple(colour) if colour.shape == (4,) else _PLATFORM_RGBA
+
+
 def _draw_many(
     value: NumberOrVariation, count: int, random_state: np.random.RandomState, name: str
 ) -> np.ndarray:
@@ -205,12 +227,73 @@ class Corridor(composer.Arena):
         corridor_length: NumberOrVariation = 40.0,
         visible_side_planes: bool = True,
         name: str = "corridor",
+        *,
+        pooled: bool = False,
     ) -> None:
         _check_lengths(corridor_width=corridor_width, corridor_length=corridor_length)
+        if not isinstance(pooled, (bool, np.bool_)):
+            raise ValueError(f"pooled must be a bool, got {pooled!r}")
+        self._pooled = bool(pooled)
         self._corridor_width_value = corridor_width
         self._corridor_length_value = corridor_length
         self._width_bounds = value_bounds(corridor_width)
         self._length_bounds = value_bounds(corridor_length)
+        alpha = _SIDE_WALL_ALPHA if visible_side_planes else 0.0
+        if self._pooled:
+            self._build_pooled(name, alpha)
+        else:
+            self._build_as_dm_control(name, alpha)
+        self._layout = None
+        self._pending = False
+        self._plane_ids = None
+        # The spec's layout attributes as last compiled (`after_compile`), and whether
+        # `regenerate` wrote the spec since (pooled corridors).
+        self._compiled_spec_values: list[tuple[Any, str, np.ndarray]] | None = None
+        self._spec_written = False
+
+    def _build_as_dm_control(self, name: str, alpha: float) -> None:
+        """dm_control's corridor, written as dm_control writes it (PyMJCF handles, in
+        its order, so that elements list and unnamed elements are named as there):
+        the base arena, a `walls` body, its sky box and five unnamed planes on the
+        world body (ground, left, right, near, far)."""
+        super()._build(name=name)
+        root = self.mjcf_model
+        self._walls_body = root.worldbody.add("body", name="walls")
+        root.visual.map.znear = 0.0005
+        root.asset.add(
+            "texture",
+            type="skybox",
+            builtin="gradient",
+            rgb1=[0.4, 0.6, 0.8],
+            rgb2=[0, 0, 0],
+            width=100,
+            height=600,
+        )
+        root.visual.headlight.set_attributes(
+            ambient=[0.4, 0.4, 0.4], diffuse=[0.8, 0.8, 0.8], specular=[0.1, 0.1, 0.1]
+        )
+        self._ground_plane = root.worldbody.add(
+            "geom", type="plane", rgba=[0.5, 0.5, 0.5, 1], size=[1, 1, 1]
+        )
+        self._left_plane, self._right_plane, self._near_plane, self._far_plane = (
+            root.worldbody.add(
+                "geom",
+                type="plane",
+                xyaxes=xyaxes,
+                size=[1, 1, 1],
+                rgba=[1, 0, 0, alpha],
+                group=_SIDE_WALLS_GEOM_GROUP,
+            )
+            for xyaxes in (
+                [1, 0, 0, 0, 0, 1],
+                [-1, 0, 0, 0, 0, 1],
+                [0, 1, 0, 0, 0, 1],
+                [0, -1, 0, 0, 0, 1],
+            )
+        )
+
+    def _build_pooled(self, name: str, alpha: float) -> None:
+        """This project's corridor: planes and pooled boxes on bodies of their own."""
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.visual.map.znear = 0.0005
@@ -223,7 +306,6 @@ class Corridor(composer.Arena):
             mark_rgb=[0.8, 0.8, 0.8],
             reflectance=0.1,
         )
-        alpha = _SIDE_WALL_ALPHA if visible_side_planes else 0.0
         # Every plane sits on its own static body: the layout moves bodies, never
         # geoms inside a shared body (see pools.py on bounding volumes).
         self._ground_plane = self._plane(
@@ -236,13 +318,12 @@ class Corridor(composer.Arena):
         self._near_plane = self._plane(spec, "near_wall", [0, 1, 0, 0, 0, 1], rgba=[1, 0, 0, alpha])
         self._far_plane = self._plane(spec, "far_wall", [0, -1, 0, 0, 0, 1], rgba=[1, 0, 0, alpha])
         self._spec = spec
-        self._layout = None
-        self._pending = False
-        self._plane_ids = None
-        # The spec's layout attributes as last compiled (`after_compile`), and whether
-        # `regenerate` wrote the spec since.
-        self._compiled_spec_values: list[tuple[Any, str, np.ndarray]] | None = None
-        self._spec_written = False
+
+    @property
+    def pooled(self) -> bool:
+        """Whether layouts are written into one compiled model (`pooled=True`) rather
+        than rebuilt in the spec and recompiled, as dm_control's."""
+        return self._pooled
 
     @staticmethod
     def _plane(
@@ -269,10 +350,20 @@ class Corridor(composer.Arena):
     # Layout.
 
     def regenerate(self, random_state: np.random.RandomState) -> dict[str, Any]:
-        """Draws the next episode's layout (no model change until `initialize_episode`)."""
+        """Draws the next episode's layout; returns it (a dict).
+
+        As dm_control's, the layout is written into the arena's model: the planes
+        moved and resized, the platforms or walls rebuilt, so that the next
+        compilation (the Environment's at this reset) has it. A pooled corridor
+        writes it into the physics in `initialize_episode` instead (see the module's
+        docstring).
+        """
         width = _draw(self._corridor_width_value, random_state, "corridor_width")
         length = _draw(self._corridor_length_value, random_state, "corridor_length")
         self._layout = self._draw_layout(length, width, random_state)
+        if not self._pooled:
+            self._rebuild_spec(self._layout)
+            return self._layout
         self._pending = True
         # As dm_control's `regenerate`, which edits the MJCF model: a model compiled
         # from the arena now has this layout.
@@ -281,9 +372,25 @@ class Corridor(composer.Arena):
         self._spec_written = True
         return self._layout
 
+    def _rebuild_spec(self, layout: dict[str, Any]) -> None:
+        """dm_control's layout in the model: the walls body emptied, the planes placed,
+        then the subclass's geoms (`_add_layout_geoms`)."""
+        self._walls_body.geom.clear()
+        for geom, position, size in self._plane_placements(layout):
+            geom.pos = position
+            geom.size = size
+        self._add_layout_geoms(layout)
+
+    def _add_layout_geoms(self, layout: dict[str, Any]) -> None:
+        """Adds the layout's geoms to the spec (not pooled; none in the empty corridor)."""
+        del layout
+
     def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Remembers the spec's layout as compiled, to return to it in `initialize_episode`."""
+        """Pooled: remembers the spec's layout as compiled, to return to it in
+        `initialize_episode`."""
         del physics, random_state
+        if not self._pooled:
+            return
         self._compiled_spec_values = [
             (element, attribute, np.array(getattr(element, attribute), copy=True))
             for element, attribute in self._layout_attributes()
@@ -291,7 +398,11 @@ class Corridor(composer.Arena):
         self._spec_written = False
 
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Writes this episode's layout into the model (drawing it unless a task did)."""
+        """Pooled: writes this episode's layout into the model (drawing it unless a
+        task did). As dm_control's, a corridor that is not pooled does nothing here:
+        its layout is in the compiled model, drawn by whoever called `regenerate`."""
+        if not self._pooled:
+            return
         if not self._pending:
             self.regenerate(random_state)
         self._pending = False
@@ -426,6 +537,8 @@ class Corridor(composer.Arena):
         """Length along +x in metres (this episode's; the fixed value if constant)."""
         if self._layout is not None:
             return self._layout["corridor_length"]
+        if not self._pooled:
+            return None  # dm_control's, before the first `regenerate`
         bounds = self._length_bounds
         return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
 
@@ -434,15 +547,17 @@ class Corridor(composer.Arena):
         """Width along y in metres (this episode's; the fixed value if constant)."""
         if self._layout is not None:
             return self._layout["corridor_width"]
+        if not self._pooled:
+            return None  # dm_control's, before the first `regenerate`
         bounds = self._width_bounds
         return bounds[0] if bounds is not None and bounds[0] == bounds[1] else None
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def ground_geoms(self) -> tuple[Any, ...]:
         return (self._ground_plane,)
 
     @property
-    def side_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def side_geoms(self) -> tuple[Any, ...]:
         """The four bounding planes (left, right, near, far)."""
         return (self._left_plane, self._right_plane, self._near_plane, self._far_plane)
 
@@ -480,6 +595,8 @@ class EmptyCorridor(Corridor):
       corridor_length: metres (number or variation).
       visible_side_planes: draw the bounding planes (half transparent).
       name: the arena's name.
+      pooled: this project's: lay the corridor out in the compiled model at each
+        episode, without recompiling (see the module's docstring).
     """
 
     def _build(
@@ -488,41 +605,51 @@ class EmptyCorridor(Corridor):
         corridor_length: NumberOrVariation = 40.0,
         visible_side_planes: bool = True,
         name: str = "empty_corridor",
+        *,
+        pooled: bool = False,
     ) -> None:
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
             visible_side_planes=visible_side_planes,
             name=name,
+            pooled=pooled,
         )
 
 
 class GapsCorridor(Corridor):
     """Platforms separated by gaps; falling into a gap lands on a floor far below.
 
-    As dm_control's: the first platform runs from x = 0 to 6 m; then, while the
-    next platform would start before the corridor's end, a platform length is drawn
-    from `platform_length`, its colour from `ground_rgba` (default aesthetic only)
-    and the gap after it from `gap_length`, in that order, so that the same random
-    state lays out the same course as dm_control (and leaves the stream where
-    dm_control leaves it).
+    As dm_control's: the first platform (`start_floor`) runs from x = 0 to 6 m;
+    then, while the next platform would start before the corridor's end, a
+    platform length is drawn from `platform_length`, its colour from `ground_rgba`
+    (default aesthetic only) and the gap after it from `gap_length`, in that order,
+    so that the same random state lays out the same course as dm_control (and
+    leaves the stream where dm_control leaves it). The platforms are geoms
+    `start_floor`, `floor_0`, `floor_1`, ... of the body `ground`; the ground plane
+    lies `pit_depth` below, invisible.
 
     Args:
       platform_length: metres (number or variation), per platform.
       gap_length: metres (number or variation), per gap.
       corridor_width, corridor_length: metres (numbers or variations).
-      ground_rgba: colour of the platforms (RGBA or a variation giving one), drawn
+      ground_rgba: colour of the platforms (RGBA, or a callable giving one), drawn
         for the first platform and then per platform, with the default aesthetic.
+        As dm_control's, it is called with the random state as its first argument:
+        a function `f(random_state)` draws from the Environment's stream, a
+        `Variation` (whose first argument is `initial_value`) from NumPy's global
+        one.
       visible_side_planes: draw the bounding planes.
       aesthetic: "default" (coloured platforms) or a style of `arenas.assets`
         (textured platforms and its sky box, as dm_control's).
       name: the arena's name.
       pit_depth: this project's: depth of the floor below the platforms' tops,
         metres (dm_control's 10).
-      max_platforms: this project's: the pool size (platforms are pooled geoms
-        moved at each episode, not a recompiled model); by default the most
-        platforms the parameters' bounds allow. Needed when a length is a
-        variation of unknown bounds.
+      pooled: this project's: lay the platforms out as a pool of boxes moved at
+        each episode, without recompiling (see the module's docstring).
+      max_platforms: this project's, pooled corridors only: the pool size; by
+        default the most platforms the parameters' bounds allow. Needed when a
+        length is a variation of unknown bounds.
     """
 
     def _build(
@@ -537,14 +664,21 @@ class GapsCorridor(Corridor):
         name: str = "gaps_corridor",
         *,
         pit_depth: float = 10.0,
+        pooled: bool = False,
         max_platforms: int | None = None,
     ) -> None:
         assets.check_aesthetic(aesthetic)
+        if max_platforms is not None and not pooled:
+            raise ValueError(
+                "max_platforms sizes the pool of a pooled corridor; give pooled=True with "
+                "it (a corridor that is not pooled builds as many platforms as it draws)"
+            )
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
             visible_side_planes=visible_side_planes,
             name=name,
+            pooled=pooled,
         )
         _check_lengths(platform_length=platform_length, gap_length=gap_length, pit_depth=pit_depth)
         self._platform_length = platform_length
@@ -552,6 +686,22 @@ class GapsCorridor(Corridor):
         self._ground_rgba = ground_rgba
         self._aesthetic = aesthetic
         self._pit_depth = float(pit_depth)
+        self._warned_full = False
+        if aesthetic != "default":
+            # As dm_control: the style's sky box replaces the sky, its ground the colour.
+            if self._pooled:
+                for texture in list(self._spec.textures):
+                    if texture.type == mujoco.mjtTexture.mjTEXTURE_SKYBOX:
+                        self._spec.delete(texture)
+            else:
+                for texture in self.mjcf_model.asset.find_all("texture"):
+                    if texture.type == "skybox":
+                        texture.remove()
+            self._style_material = assets.add_style(self._spec, aesthetic).name
+        if not self._pooled:
+            self._capacity = None
+            self._ground_body = self.mjcf_model.worldbody.add("body", name="ground")
+            return
         estimate = None
         platform, gap = value_bounds(platform_length), value_bounds(gap_length)
         if platform and gap and self._length_bounds and min(platform[0], gap[0]) >= 0:
@@ -562,13 +712,9 @@ class GapsCorridor(Corridor):
         self._capacity = _capacity(max_platforms, "max_platforms", estimate)
         if aesthetic == "default":
             material = "corridor_ground"
-            rgba = _PLATFORM_RGBA if callable(ground_rgba) else ground_rgba
+            rgba = _fixed_colour(ground_rgba)
         else:
-            # As dm_control: the style's sky box replaces the sky, its ground the colour.
-            for texture in list(self._spec.textures):
-                if texture.type == mujoco.mjtTexture.mjTEXTURE_SKYBOX:
-                    self._spec.delete(texture)
-            material = assets.add_style(self._spec, aesthetic).name
+            material = self._style_material
             rgba = _PLATFORM_RGBA
         self._platforms = pools.BoxPool(
             self._spec.worldbody,
@@ -578,7 +724,6 @@ class GapsCorridor(Corridor):
             rgba=rgba,
             material=material,
         )
-        self._warned_full = False
 
     def _ground_z(self) -> float:
         return -self._pit_depth
@@ -588,19 +733,19 @@ class GapsCorridor(Corridor):
     ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
         coloured = self._aesthetic == "default"
-        colours = [_draw_colour(self._ground_rgba, random_state, "ground_rgba")] if coloured else []
-        starts, ends = [0.0], [_START_PLATFORM_LENGTH_M]
+        colours = [self._platform_colour(random_state)] if coloured else []
+        starts, lengths = [0.0], [_START_PLATFORM_LENGTH_M]
         current_x = _START_PLATFORM_LENGTH_M
         # dm_control's loop and draw order: platform, its colour, the gap after it.
         while current_x < length:
             platform = _draw_length(self._platform_length, random_state, "platform_length")
             if coloured:
-                colours.append(_draw_colour(self._ground_rgba, random_state, "ground_rgba"))
+                colours.append(self._platform_colour(random_state))
             starts.append(current_x)
-            ends.append(current_x + platform)
+            lengths.append(platform)
             current_x += platform + _draw_length(self._gap_length, random_state, "gap_length")
         count = self._capacity
-        if len(starts) > count:
+        if count is not None and len(starts) > count:
             if not self._warned_full:
                 _log.warning(
                     "GapsCorridor: %d platforms drawn, max_platforms=%d; the last "
@@ -610,43 +755,84 @@ class GapsCorridor(Corridor):
                     length,
                 )
                 self._warned_full = True
-            del starts[count:], ends[count:], colours[count:]
-            ends[-1] = length
+            del starts[count:], lengths[count:], colours[count:]
+            lengths[-1] = length - starts[-1]
         layout["platform_starts"] = np.asarray(starts)
-        layout["platform_ends"] = np.asarray(ends)
+        layout["platform_lengths"] = np.asarray(lengths)
+        layout["platform_ends"] = layout["platform_starts"] + layout["platform_lengths"]
         layout["platform_rgba"] = np.asarray(colours) if coloured else None
         return layout
 
-    def _pools(self) -> tuple[pools.BoxPool, ...]:
-        return (self._platforms,)
+    def _platform_colour(self, random_state: np.random.RandomState) -> np.ndarray:
+        """One platform's RGBA, evaluated as dm_control evaluates it: with the random
+        state passed positionally (`variation.evaluate(ground_rgba, random_state)`).
+        A plain function of the random state draws from it; a `Variation` takes it
+        as its `initial_value` and so draws from NumPy's global stream, not the
+        Environment's (and a `Uniform` of 4-vectors fails, as there)."""
+        colour = np.asarray(variation.evaluate(self._ground_rgba, random_state), dtype=np.float64)
+        if colour.shape != (4,):
+            raise ValueError(f"ground_rgba must be 4 numbers (RGBA), got {colour!r}")
+        return colour
 
-    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
-        starts, ends = layout["platform_starts"], layout["platform_ends"]
+    def _pools(self) -> tuple[pools.BoxPool, ...]:
+        return (self._platforms,) if self._pooled else ()
+
+    def _boxes(self, layout: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, Any]:
+        """(centers (k, 3), half sizes (k, 3), rgba (k, 4) or None) of the platforms,
+        computed as dm_control computes them (start + length / 2, length / 2)."""
+        starts, lengths = layout["platform_starts"], layout["platform_lengths"]
         count = len(starts)
         centers = np.column_stack(
-            [(starts + ends) / 2, np.zeros(count), np.full(count, -_WALL_THICKNESS_M)]
+            [starts + lengths / 2.0, np.zeros(count), np.full(count, -_WALL_THICKNESS_M)]
         )
         half_sizes = np.column_stack(
             [
-                (ends - starts) / 2,
+                lengths / 2,
                 np.full(count, layout["corridor_width"] / 2),
                 np.full(count, _WALL_THICKNESS_M),
             ]
         )
-        return [(centers, half_sizes, layout["platform_rgba"])]
+        return centers, half_sizes, layout["platform_rgba"]
+
+    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
+        return [self._boxes(layout)] if self._pooled else []
 
     def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
-        ((centers, half_sizes, rgba),) = self._pool_boxes(layout)
+        centers, half_sizes, rgba = self._boxes(layout)
         self._platforms.write(physics, centers, half_sizes, rgba=rgba)
 
-    @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return (self._ground_plane,) + self._platforms.geoms
+    def _add_layout_geoms(self, layout: dict[str, Any]) -> None:
+        # dm_control moves the ground plane down and makes it invisible.
+        self._ground_plane.rgba = [0.0, 0.0, 0.0, 0.0]
+        self._ground_body.geom.clear()
+        centers, half_sizes, rgba = self._boxes(layout)
+        for index, (center, half_size) in enumerate(zip(centers, half_sizes)):
+            name = "start_floor" if index == 0 else f"floor_{index - 1}"
+            if rgba is None:
+                self._ground_body.add(
+                    "geom",
+                    type="box",
+                    name=name,
+                    pos=center,
+                    size=half_size,
+                    material=self._style_material,
+                )
+            else:
+                self._ground_body.add(
+                    "geom", type="box", rgba=rgba[index], name=name, pos=center, size=half_size
+                )
 
     @property
-    def platforms(self) -> tuple[mujoco.MjsGeom, ...]:
-        """The platform geoms of the pool (unused ones are parked far below)."""
-        return self._platforms.geoms
+    def ground_geoms(self) -> tuple[Any, ...]:
+        return (self._ground_plane,) + self.platforms
+
+    @property
+    def platforms(self) -> tuple[Any, ...]:
+        """The platform geoms: this episode's (`start_floor`, `floor_<i>`), or a
+        pooled corridor's whole pool (unused ones parked far below)."""
+        if self._pooled:
+            return self._platforms.geoms
+        return tuple(self._ground_body.find_all("geom"))
 
     @property
     def pit_depth(self) -> float:
@@ -655,7 +841,12 @@ class GapsCorridor(Corridor):
     def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of what a walker would stand on at `xy_points` (n, 2), metres:
         0 on a platform, `-pit_depth` over a gap."""
-        centers, half_sizes = self._platforms.active_boxes(physics)
+        if self._pooled:
+            centers, half_sizes = self._platforms.active_boxes(physics)
+        elif self._layout is None:
+            centers, half_sizes = np.zeros((0, 3)), np.zeros((0, 3))
+        else:
+            centers, half_sizes, _ = self._boxes(self._layout)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)
         return np.where(np.isnan(tops), -self._pit_depth, tops)
 
@@ -663,8 +854,11 @@ class GapsCorridor(Corridor):
 class WallsCorridor(Corridor):
     """Walls jutting alternately from the sides, to run around (dm_control paper §7.1).
 
-    The first wall stands `wall_gap` + 2 m from x = 0 (with `include_initial_padding`,
-    else `wall_gap` - 2 m); then one every `wall_gap` metres until the end.
+    As dm_control's: the first wall stands `wall_gap` + 2 m from x = 0 (with
+    `include_initial_padding`, else `wall_gap` - 2 m); while a wall's x is before
+    the corridor's end, its width, height, colour and whether it swaps side are
+    drawn, in that order, then the gap to the next. The walls are geoms
+    `wall_0`, `wall_1`, ... of the body `walls`.
 
     Args:
       wall_gap: distance along x between consecutive walls, metres.
@@ -675,11 +869,14 @@ class WallsCorridor(Corridor):
       corridor_width, corridor_length: metres.
       visible_side_planes: draw the bounding planes.
       include_initial_padding: keep 4 m more free room before the first wall.
-      max_walls: pool size; by default the most walls the parameters' bounds allow.
       name: the arena's name.
+      pooled: this project's: lay the walls out as a pool of boxes moved at each
+        episode, without recompiling (see the module's docstring).
+      max_walls: this project's, pooled corridors only: the pool size; by default
+        the most walls the parameters' bounds allow.
 
     Every parameter but `visible_side_planes`, `include_initial_padding`,
-    `max_walls` and `name` accepts a number or a variation.
+    `pooled`, `max_walls` and `name` accepts a number or a variation.
     """
 
     def _build(
@@ -695,13 +892,20 @@ class WallsCorridor(Corridor):
         include_initial_padding: bool = True,
         name: str = "walls_corridor",
         *,
+        pooled: bool = False,
         max_walls: int | None = None,
     ) -> None:
+        if max_walls is not None and not pooled:
+            raise ValueError(
+                "max_walls sizes the pool of a pooled corridor; give pooled=True with it "
+                "(a corridor that is not pooled builds as many walls as it draws)"
+            )
         super()._build(
             corridor_width=corridor_width,
             corridor_length=corridor_length,
             visible_side_planes=visible_side_planes,
             name=name,
+            pooled=pooled,
         )
         _check_lengths(wall_gap=wall_gap, wall_width=wall_width, wall_height=wall_height)
         self._wall_gap = wall_gap
@@ -712,6 +916,10 @@ class WallsCorridor(Corridor):
         self._first_wall_offset = (
             _CORRIDOR_X_PADDING_M if include_initial_padding else -_CORRIDOR_X_PADDING_M
         )
+        self._warned_full = False
+        if not self._pooled:
+            self._capacity = None
+            return
         estimate = None
         gap = value_bounds(wall_gap)
         if gap and gap[0] > 0 and self._length_bounds:
@@ -721,72 +929,95 @@ class WallsCorridor(Corridor):
         self._walls = pools.BoxPool(
             self._spec.worldbody, "wall", self._capacity, rgba=(1.0, 1.0, 1.0, 1.0)
         )
-        self._warned_full = False
 
     def _draw_layout(
         self, length: float, width: float, random_state: np.random.RandomState
     ) -> dict[str, Any]:
         layout = super()._draw_layout(length, width, random_state)
+        xs, widths, heights, sides, colours = [], [], [], [], []
+        side = 0
+        # dm_control's loop and draw order: the first gap; then per wall its width,
+        # height, colour and side swap, and the gap to the next wall.
+        wall_x = _draw_length(self._wall_gap, random_state, "wall_gap") - _CORRIDOR_X_PADDING_M
+        if self._first_wall_offset > 0:
+            wall_x += 2 * _CORRIDOR_X_PADDING_M
+        while wall_x < length:
+            xs.append(wall_x)
+            widths.append(_draw_length(self._wall_width, random_state, "wall_width"))
+            heights.append(_draw_length(self._wall_height, random_state, "wall_height"))
+            colours.append(_draw_colour(self._wall_rgba, random_state, "wall_rgba"))
+            if variation.evaluate(self._swap_wall_side, random_state=random_state):
+                side = 1 - side
+            sides.append(side)
+            wall_x += _draw_length(self._wall_gap, random_state, "wall_gap")
         count = self._capacity
-        gaps = _draw_many(self._wall_gap, count, random_state, "wall_gap")
-        xs = np.cumsum(gaps) + self._first_wall_offset
-        used = int(np.searchsorted(xs, length, side="left"))
-        if used == count and xs[-1] + _draw(self._wall_gap, random_state, "wall_gap") < length:
+        if count is not None and len(xs) > count:
             if not self._warned_full:
                 _log.warning(
                     "WallsCorridor: max_walls=%d reached at x=%.2f m of %.2f m; the "
                     "rest of the corridor is free",
                     count,
-                    xs[-1],
+                    xs[count - 1],
                     length,
                 )
                 self._warned_full = True
-        widths = _draw_many(self._wall_width, used, random_state, "wall_width")
-        heights = _draw_many(self._wall_height, used, random_state, "wall_height")
-        if callable(self._swap_wall_side):
-            swaps = np.array(
-                [
-                    bool(variation.evaluate(self._swap_wall_side, random_state=random_state))
-                    for _ in range(used)
-                ],
-                dtype=bool,
-            )
-        else:
-            swaps = np.full(used, bool(self._swap_wall_side))
-        # The side flips at every swap, starting from the right (-y) side: +1 is
-        # against the left side (+y), -1 against the right.
-        sides = np.cumsum(swaps) % 2
-        layout["wall_x"] = xs[:used]
-        layout["wall_width"] = np.minimum(widths, width)
-        layout["wall_height"] = heights
-        layout["wall_side"] = 2.0 * sides - 1.0
-        layout["wall_rgba"] = _draw_colours(self._wall_rgba, used, random_state, "wall_rgba")
+            del xs[count:], widths[count:], heights[count:], sides[count:], colours[count:]
+        layout["wall_x"] = np.asarray(xs, dtype=np.float64)
+        layout["wall_width"] = np.asarray(widths, dtype=np.float64)
+        layout["wall_height"] = np.asarray(heights, dtype=np.float64)
+        # +1: against the left side (+y), -1 against the right.
+        layout["wall_side"] = 2.0 * np.asarray(sides, dtype=np.float64) - 1.0
+        layout["wall_rgba"] = np.asarray(colours, dtype=np.float64).reshape(-1, 4)
         return layout
 
     def _pools(self) -> tuple[pools.BoxPool, ...]:
-        return (self._walls,)
+        return (self._walls,) if self._pooled else ()
 
-    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
+    def _boxes(self, layout: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, Any]:
+        """(centers (k, 3), half sizes (k, 3), rgba (k, 4)) of the walls."""
         widths, heights = layout["wall_width"], layout["wall_height"]
         count = len(widths)
-        y = layout["wall_side"] * (layout["corridor_width"] - widths) / 2
+        y = layout["wall_side"] * ((layout["corridor_width"] - widths) / 2)
         centers = np.column_stack([layout["wall_x"], y, heights / 2])
         half_sizes = np.column_stack(
             [np.full(count, _WALL_THICKNESS_M / 2), widths / 2, heights / 2]
         )
-        return [(centers, half_sizes, layout["wall_rgba"])]
+        return centers, half_sizes, layout["wall_rgba"]
+
+    def _pool_boxes(self, layout: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray, Any]]:
+        return [self._boxes(layout)] if self._pooled else []
 
     def _write_layout(self, physics: Physics, layout: dict[str, Any]) -> None:
-        ((centers, half_sizes, rgba),) = self._pool_boxes(layout)
+        centers, half_sizes, rgba = self._boxes(layout)
         self._walls.write(physics, centers, half_sizes, rgba=rgba)
 
+    def _add_layout_geoms(self, layout: dict[str, Any]) -> None:
+        centers, half_sizes, rgba = self._boxes(layout)
+        for index, (center, half_size) in enumerate(zip(centers, half_sizes)):
+            self._walls_body.add(
+                "geom",
+                type="box",
+                name=f"wall_{index}",
+                pos=center,
+                size=half_size,
+                rgba=rgba[index],
+            )
+
     @property
-    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
-        """The wall geoms of the pool (unused ones are parked far below)."""
-        return self._walls.geoms
+    def walls(self) -> tuple[Any, ...]:
+        """The wall geoms: this episode's (`wall_<i>`), or a pooled corridor's whole
+        pool (unused ones parked far below)."""
+        if self._pooled:
+            return self._walls.geoms
+        return tuple(self._walls_body.find_all("geom"))
 
     def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the ground or a wall top at `xy_points` (n, 2), metres."""
-        centers, half_sizes = self._walls.active_boxes(physics)
+        if self._pooled:
+            centers, half_sizes = self._walls.active_boxes(physics)
+        elif self._layout is None:
+            centers, half_sizes = np.zeros((0, 3)), np.zeros((0, 3))
+        else:
+            centers, half_sizes, _ = self._boxes(self._layout)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)
         return np.where(np.isnan(tops), 0.0, tops)

@@ -134,6 +134,10 @@ class MazeWithTargets(composer.Arena):
       target_height: height of the sphere centres above the floor, metres.
     """
 
+    # Lays out its episodes in the compiled model, without recompiling: tasks that
+    # regenerate dm_control's corridors at the MJCF stage leave it to `initialize_episode`.
+    pooled = True
+
     def _build(
         self,
         maze: Any,

@@ -59,6 +59,10 @@ class ObstacleField(composer.Arena):
         clear radius.
     """
 
+    # Lays out its episodes in the compiled model, without recompiling: tasks that
+    # regenerate dm_control's corridors at the MJCF stage leave it to `initialize_episode`.
+    pooled = True
+
     def _build(
         self,
         num_obstacles: int = 120,

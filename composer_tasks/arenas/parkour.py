@@ -95,6 +95,10 @@ class ParkourCourse(composer.Arena):
       name: the arena's name.
     """
 
+    # Lays out its episodes in the compiled model, without recompiling: tasks that
+    # regenerate dm_control's corridors at the MJCF stage leave it to `initialize_episode`.
+    pooled = True
+
     def _build(
         self,
         segments: Segment | Sequence[Segment] | None = None,

@@ -60,7 +60,7 @@ class Physics(physics_module.Physics):
             raise TypeError(f"expected a mjcf.RootElement, got {type(mjcf_model).__name__}")
         spec = mjcf_model._top_spec()
         physics_module.check_equality_anchors(spec)
-        self._reload(spec, spec.compile())
+        self._reload(spec, physics_module.compile_spec(spec))
 
     def _model_changed(self) -> None:
         super()._model_changed()

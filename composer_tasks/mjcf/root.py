@@ -123,7 +123,7 @@ _NAMED_IN_TEXT = (
 )
 
 
-def _unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
+def unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
     """(spec element, `full_identifier`) of each unnamed element of `_NAMED_IN_TEXT`
     in `top` and the models attached to it; each model's elements of a kind are listed
     once (an element's own `full_identifier` lists them for it alone)."""
@@ -545,7 +545,7 @@ class RootElement(RootElementMethods):
         that name; the model's own elements stay unnamed."""
         from composer_tasks.mjcf import parser
 
-        unnamed = _unnamed_identifiers(self._top())
+        unnamed = unnamed_identifiers(self._top())
         try:
             for mjs, identifier in unnamed:
                 mjs.name = identifier

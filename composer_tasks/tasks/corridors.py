@@ -14,7 +14,7 @@ ends (discount 0) when the walker falls (see `termination.FallDetector`).
 from __future__ import annotations
 
 import collections
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -104,7 +104,20 @@ class RunThroughCorridor(walker_task.WalkerTask):
         """Target speed along the corridor (+x), m/s."""
         return self._target_velocity
 
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        """As dm_control's task: the arena draws and builds its next layout here (a
+        corridor rebuilt in the model, compiled at this reset). An arena that lays
+        out without recompiling (`pooled`) draws in `initialize_episode` instead."""
+        arena: Any = self._arena  # a corridor, or any arena with `regenerate`
+        if walker_task.regenerates_in_mjcf(arena):
+            arena.regenerate(random_state)
+
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        arena: Any = self._arena
+        if walker_task.regenerates_in_episode(arena):
+            # The layout's draws before the walker's, in dm_control's order; the
+            # arena's own `initialize_episode` writes this layout.
+            arena.regenerate(random_state)
         position = variation.evaluate(self._walker_spawn_position, random_state=random_state)
         position = np.asarray(position, dtype=np.float64)
         if position.shape != (3,):

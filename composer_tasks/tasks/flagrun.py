@@ -423,7 +423,9 @@ class TargetRun(walker_task.WalkerTask):
             self._num_feet = len(foot_bodies)
             self._ground = np.zeros(model.ngeom, dtype=bool)
             ground = termination.ground_geoms_of(self._arena)
-            self._ground[[physics.bind(geom).id for geom in ground]] = True
+            self._ground[[physics.bind(geom).id for geom in walker_state.spec_elements(ground)]] = (
+                True
+            )
             self._ids_model = model
 
     # Quantities (world frame unless said otherwise).
@@ -579,8 +581,14 @@ class TargetRun(walker_task.WalkerTask):
 
     # Lifecycle.
 
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        # An arena that rebuilds its model for a layout (dm_control's corridors) draws
+        # it here, before the reset compiles the model.
+        if walker_task.regenerates_in_mjcf(self._arena):
+            self._arena.regenerate(random_state)
+
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        if callable(getattr(self._arena, "regenerate", None)):
+        if walker_task.regenerates_in_episode(self._arena):
             self._arena.regenerate(random_state)
         noise = self._initial_noise
         spawn = np.asarray(self._arena.spawn_position(random_state), dtype=np.float64).copy()

@@ -658,10 +658,16 @@ class ForwardProgress(walker_task.WalkerTask):
     def _track_offset_observation(self, physics: Physics) -> np.ndarray:
         return np.array([self.lateral_offset(physics)])
 
+    def initialize_episode_mjcf(self, random_state: np.random.RandomState) -> None:
+        # An arena that rebuilds its model for a layout (dm_control's corridors) draws
+        # it here, before the reset compiles the model.
+        if walker_task.regenerates_in_mjcf(self._arena):
+            self._arena.regenerate(random_state)
+
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        # Arenas that lay out episodes themselves (corridors, mazes, courses) draw
-        # the layout here when asked first, so that the spawn matches it.
-        if callable(getattr(self._arena, "regenerate", None)):
+        # Arenas that lay out episodes in the compiled model (pooled corridors, mazes,
+        # courses) draw the layout here when asked first, so that the spawn matches it.
+        if walker_task.regenerates_in_episode(self._arena):
             self._arena.regenerate(random_state)
         spawn: Callable[..., Any] | None = getattr(self._arena, "spawn_position", None)
         if callable(spawn):

@@ -118,7 +118,9 @@ class FallDetector:
         walker_geoms = np.isin(model.geom_bodyid, walker_body_ids(physics, self._walker))
         self._nonfoot = walker_geoms & ~foot
         self._ground = np.zeros(model.ngeom, dtype=bool)
-        self._ground[[physics.bind(g).id for g in ground_geoms_of(self._arena)]] = True
+        self._ground[
+            [physics.bind(g).id for g in walker_state.spec_elements(ground_geoms_of(self._arena))]
+        ] = True
         self._end_effector_ids = np.array(
             [
                 physics.bind(body).id

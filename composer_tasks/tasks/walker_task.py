@@ -42,6 +42,24 @@ def checked_number(
     return value
 
 
+def regenerates_in_mjcf(arena: Any) -> bool:
+    """Whether a task regenerates `arena` in `initialize_episode_mjcf`, as dm_control's
+    tasks do: an arena whose `regenerate(random_state)` rebuilds its model (dm_control's
+    corridors), so the reset compiles it. An arena that declares itself `pooled` lays
+    its layout out in the compiled model instead; see `regenerates_in_episode`."""
+    if getattr(arena, "pooled", False):
+        return False
+    return callable(getattr(arena, "regenerate", None))
+
+
+def regenerates_in_episode(arena: Any) -> bool:
+    """Whether a task asks `arena` for its layout at the start of its own
+    `initialize_episode` (a `pooled` arena, which writes that layout into the
+    compiled model in its own `initialize_episode`): the layout's draws come before
+    the walker's, as with an arena regenerated in `initialize_episode_mjcf`."""
+    return bool(getattr(arena, "pooled", False)) and callable(getattr(arena, "regenerate", None))
+
+
 class WalkerTask(composer.Task):
     """Base of the locomotion tasks.
 

@@ -224,3 +224,32 @@ def test_variators_match_dm_control_over_episodes(differential):
     # MjSpec keeps a geom's rgba in float32 where dm_control's MJCF element keeps the
     # float64 drawn (both compile to float32): hence the tolerance.
     differential.assert_same(VARIATORS, "composer_variators", rtol=1e-7, atol=1e-7)
+
+
+EVALUATE_PASSES_WHAT_IT_IS_GIVEN = """
+import numpy as np
+from dm_control.composer import variation
+from dm_control.composer.variation import distributions
+
+random_state = np.random.RandomState(3)
+# A plain function of the random state, given only `random_state=`.
+record("keyword", variation.evaluate(lambda random_state: random_state.uniform(),
+                                     random_state=random_state))
+# Given positionally, a function gets it positionally...
+record("positional", variation.evaluate(lambda rs: rs.randint(100), random_state))
+# ...and a Variation takes it as its initial value, drawing from NumPy's stream.
+np.random.seed(7)
+record("variation_positional", variation.evaluate(distributions.Uniform(0, 1), random_state))
+record("structure", variation.evaluate(
+    {"b": lambda random_state: random_state.uniform(), "a": (1, lambda random_state: 2)},
+    random_state=random_state))
+try:
+    variation.evaluate(lambda random_state: 0, 1, random_state=random_state)
+except TypeError as error:
+    record("both", "TypeError")
+"""
+
+
+@pytest.mark.dm_control_api("composer.variation.evaluate")
+def test_evaluate_passes_callables_only_the_arguments_it_is_given(differential):
+    differential.assert_same(EVALUATE_PASSES_WHAT_IT_IS_GIVEN, "variation_evaluate_arguments")

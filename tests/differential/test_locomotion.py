@@ -281,3 +281,95 @@ record("go_to_target/target_extent", bool(np.all(np.abs(targets) <= 4.0)))
 )
 def test_locomotion_tasks_observe_as_dm_control(differential):
     differential.assert_same(TASKS_PROGRAM, "locomotion_tasks", timeout_s=600)
+
+
+CORRIDORS_PROGRAM = """
+import numpy as np
+from dm_control import composer
+from dm_control.composer.variation import distributions
+from dm_control.locomotion import arenas, tasks, walkers
+
+
+def describe(key, arena, episodes=3):
+    walker = walkers.Ant(observable_options={"egocentric_camera": dict(enabled=False)})
+    task = tasks.RunThroughCorridor(
+        walker=walker, arena=arena, walker_spawn_position=(0.5, 0, 0),
+        walker_spawn_rotation=distributions.Uniform(-0.3, 0.3),
+        physics_timestep=0.005, control_timestep=0.03)
+    env = composer.Environment(task, random_state=11, strip_singleton_obs_buffer_dim=True)
+    rng = np.random.RandomState(0)
+    spec = env.action_spec()
+    record(key + "/before_reset_length", arena.corridor_length)
+    for episode in range(episodes):
+        timestep = env.reset()
+        physics = env.physics
+        model = physics.model
+        name = f"{key}/episode{episode}"
+        record(name + "/sizes", (model.nbody, model.ngeom, model.nlight, model.ntex, model.nmat))
+        record(name + "/bodies", [model.id2name(i, "body") for i in range(model.nbody)])
+        record(name + "/geoms", [model.id2name(i, "geom") for i in range(model.ngeom)])
+        arena_geoms = [i for i in range(model.ngeom) if model.geom_bodyid[i] in (0, 1, 2)]
+        for field in ("geom_type", "geom_size", "geom_pos", "geom_rgba", "geom_group",
+                      "geom_contype", "geom_matid"):
+            record(f"{name}/{field}", getattr(model, field)[arena_geoms])
+        record(name + "/body_pos", model.body_pos[:3])
+        record(name + "/tex", (model.tex_type, model.tex_width, model.tex_height))
+        record(name + "/headlight", (model.vis.headlight.ambient, model.vis.headlight.diffuse))
+        record(name + "/znear", (model.vis.map.znear, model.vis.map.zfar))
+        record(name + "/length", (arena.corridor_length, arena.corridor_width))
+        record(name + "/ground", sorted(physics.bind(arena.ground_geoms).element_id))
+        for key_, value in timestep.observation.items():
+            if key_.endswith("egocentric_camera"):
+                # Renderers differ in a few pixels by one level.
+                record(f"{name}/reset/{key_}/mean", round(float(np.mean(value)), 1))
+            else:
+                record(f"{name}/reset/{key_}", value)
+        record(name + "/qpos", physics.data.qpos)
+        rewards = []
+        for _ in range(4):
+            timestep = env.step(rng.uniform(spec.minimum, spec.maximum))
+            rewards.append(timestep.reward)
+        record(name + "/rewards", rewards)
+        record(name + "/at_end", arena.is_at_target_position([20.0, 0.0], tolerance=1.0))
+    record(key + "/stream", env.random_state.uniform(size=3))
+
+
+describe("empty", arenas.EmptyCorridor(
+    corridor_width=distributions.Uniform(3, 5),
+    corridor_length=distributions.Uniform(15, 25)))
+describe("gaps", arenas.GapsCorridor(
+    platform_length=distributions.Uniform(0.3, 2.5),
+    gap_length=distributions.Uniform(0.5, 1.25),
+    ground_rgba=lambda random_state: np.append(random_state.uniform(0.2, 0.8, size=3), 1.0),
+    corridor_width=distributions.Uniform(4, 6), corridor_length=20))
+describe("walls", arenas.WallsCorridor(
+    wall_gap=distributions.Uniform(3, 5),
+    wall_width=distributions.Uniform(1, 3),
+    wall_height=distributions.Uniform(1, 3),
+    swap_wall_side=distributions.Bernoulli(0.5),
+    wall_rgba=distributions.Uniform([0, 0, 0, 1], [1, 1, 1, 1]),
+    corridor_width=6, corridor_length=distributions.Uniform(20, 30),
+    include_initial_padding=False))
+describe("walls_example", arenas.WallsCorridor(
+    wall_gap=4.0, wall_width=distributions.Uniform(1, 7), wall_height=3.0,
+    corridor_width=10, corridor_length=100, include_initial_padding=False), episodes=1)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.arenas.EmptyCorridor.regenerate",
+    "locomotion.arenas.GapsCorridor.regenerate",
+    "locomotion.arenas.WallsCorridor.regenerate",
+    "locomotion.arenas.EmptyCorridor.corridor_length",
+    "locomotion.arenas.EmptyCorridor.corridor_width",
+    "locomotion.arenas.EmptyCorridor.ground_geoms",
+    "locomotion.arenas.GapsCorridor.ground_geoms",
+    "locomotion.arenas.WallsCorridor.ground_geoms",
+    "locomotion.arenas.EmptyCorridor.is_at_target_position",
+)
+def test_corridors_are_built_drawn_and_named_as_dm_controls(differential):
+    # Every variation of the three corridors at once, so that the draw order shows;
+    # the model's structure (bodies, geoms, their names, textures), the layout's
+    # geometry and colours, the walker's spawn and the rewards, over three
+    # episodes each, and where the random stream is left.
+    differential.assert_same(CORRIDORS_PROGRAM, "corridors", timeout_s=600)

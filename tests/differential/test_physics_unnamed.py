@@ -89,3 +89,62 @@ def test_unnamed_elements_of_attached_models_have_dm_controls_names(differential
     # "box//unnamed_geom_0" in dm_control (MjSpec's attach prefix would make it
     # "box///unnamed_geom_0"): id2name, name2id and named indexing give dm_control's.
     differential.assert_same(ATTACHED_UNNAMED, "physics_unnamed_attached", rtol=1e-9, atol=1e-9)
+
+
+COMPILED_UNNAMED = """
+import numpy as np
+from dm_control import composer, mjcf
+
+root = mjcf.RootElement(model="m")
+root.worldbody.add("geom", type="plane", size=[1, 1, 1])
+body = root.worldbody.add("body", pos=[0, 0, 1])
+hinge = body.add("joint", type="hinge")
+body.add("geom", type="sphere", size=[0.1])
+body.add("site")
+root.worldbody.add("light", pos=[0, 0, 3])
+root.worldbody.add("camera", pos=[0, 0, 3])
+root.worldbody.add("geom", name="named", type="box", size=[0.1, 0.1, 0.1], pos=[2, 0, 0])
+root.actuator.add("motor", joint=hinge)
+root.sensor.add("jointpos", joint=hinge)
+child = mjcf.RootElement(model="c")
+child.worldbody.add("geom", type="box", size=[0.1, 0.1, 0.1])
+child.worldbody.add("body").add("geom", type="sphere", size=[0.1])
+root.attach(child)
+physics = mjcf.Physics.from_mjcf_model(root)
+model = physics.model
+for kind, count in [("geom", model.ngeom), ("body", model.nbody), ("joint", model.njnt),
+                    ("site", model.nsite), ("light", model.nlight), ("camera", model.ncam),
+                    ("actuator", model.nu), ("sensor", model.nsensor)]:
+    record("names/" + kind, [model.id2name(i, kind) for i in range(count)])
+record("named_geoms", list(physics.named.data.geom_xpos.axes.row.names))
+record("by_name", physics.named.data.geom_xpos["c//unnamed_geom_1"])
+record("element_ids", physics.bind(root.find_all("geom")).element_id)
+record("spec_stays_unnamed", [g.name for g in root.find_all("geom")])
+# The same through a composer Environment (which compiles the arena's model).
+arena = composer.Arena()
+arena.mjcf_model.worldbody.add("geom", type="plane", size=[2, 2, 0.1])
+arena.mjcf_model.worldbody.add("body").add("geom", type="sphere", size=[0.2], pos=[0, 0, 1])
+
+
+class Empty(composer.Task):
+    root_entity = property(lambda self: arena)
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+env = composer.Environment(Empty(), random_state=0)
+env.reset()
+record("composer_geoms", [env.physics.model.id2name(i, "geom")
+                          for i in range(env.physics.model.ngeom)])
+record("composer_bodies", [env.physics.model.id2name(i, "body")
+                           for i in range(env.physics.model.nbody)])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.from_mjcf_model", "mjcf.Physics.named")
+def test_every_unnamed_element_of_a_compiled_model_has_pymjcfs_name(differential):
+    # dm_control compiles PyMJCF's text, which names every unnamed body, geom,
+    # site, joint, camera, light, actuator and sensor by its identifier, whether or
+    # not anything refers to it; the compiled model has those names.
+    differential.assert_same(COMPILED_UNNAMED, "physics_compiled_unnamed")

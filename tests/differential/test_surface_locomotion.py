@@ -282,7 +282,7 @@ def _(put):
     put("drawn/next_draw", random_state.uniform())
 
 
-@case("gaps_corridor_pooled_ground_geoms")
+@case("gaps_corridor_pooled_ground_geoms")  # the name of when it was pooled
 def _(put):
     from dm_control.composer.variation import distributions
     corridor_ground(put, "gaps", arenas.GapsCorridor(
@@ -604,29 +604,15 @@ CASES = [
     ),
     pytest.param(
         "gaps_corridor_pooled_ground_geoms",
-        marks=[
-            _MARK.dm_control_api("locomotion.arenas.GapsCorridor.ground_geoms"),
-            _MARK.xfail(
-                strict=True,
-                reason="GapsCorridor's platforms are a pool of geoms moved at each episode (no "
-                "recompile): with drawn lengths its ground_geoms include the unused ones, parked "
-                "far below; the platforms in use are dm_control's, drawn in its order",
-            ),
-        ],
+        marks=_MARK.dm_control_api("locomotion.arenas.GapsCorridor.ground_geoms"),
         id="gaps_corridor_pooled_ground_geoms",
     ),
     pytest.param(
         "corridor_dimensions_before_regenerate",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.arenas.EmptyCorridor.corridor_length",
-                "locomotion.arenas.EmptyCorridor.corridor_width",
-            ),
-            _MARK.xfail(
-                strict=True,
-                reason="corridor_length and corridor_width are the constructor's values before the first regenerate here; None in dm_control",
-            ),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.arenas.EmptyCorridor.corridor_length",
+            "locomotion.arenas.EmptyCorridor.corridor_width",
+        ),
         id="corridor_dimensions_before_regenerate",
     ),
     pytest.param(

@@ -80,6 +80,10 @@ def _physics_with_ball(arena, noslip_iterations=0):
 
 
 def _new_episode(arena, physics, seed):
+    if not getattr(arena, "pooled", True):
+        # dm_control's corridor: the layout is rebuilt in the model, then compiled.
+        arena.regenerate(np.random.RandomState(seed))
+        physics.recompile()
     with physics.reset_context():
         arena.initialize_episode(physics, np.random.RandomState(seed))
 
@@ -117,29 +121,37 @@ def _ray_down(physics, xy_points, group):
 # Corridors.
 
 
-def _dm_control_gaps_corridor():
+def _dm_control_gaps_corridor(pooled=False):
     # The cmu_humanoid_run_gaps parameters of the dm_control paper (§7.1).
     return arenas.GapsCorridor(
         platform_length=distributions.Uniform(0.3, 2.5),
         gap_length=distributions.Uniform(0.5, 1.25),
         corridor_width=10,
         corridor_length=100,
+        pooled=pooled,
     )
 
 
-def _dm_control_walls_corridor():
+def _dm_control_walls_corridor(pooled=False):
     return arenas.WallsCorridor(
         wall_gap=4.0,
         wall_width=distributions.Uniform(1, 7),
         wall_height=3.0,
         corridor_width=10,
         corridor_length=100,
+        pooled=pooled,
     )
 
 
-def test_empty_corridor_ball_lands_on_the_floor():
+# Each corridor test runs on dm_control's corridor (rebuilt and recompiled per
+# episode) and on the pooled one (laid out in one compiled model).
+_POOLED = pytest.mark.parametrize("pooled", [False, True], ids=["rebuilt", "pooled"])
+
+
+@_POOLED
+def test_empty_corridor_ball_lands_on_the_floor(pooled):
     arena = arenas.EmptyCorridor(
-        corridor_width=distributions.Uniform(3.0, 5.0), corridor_length=30.0
+        corridor_width=distributions.Uniform(3.0, 5.0), corridor_length=30.0, pooled=pooled
     )
     physics, ball = _physics_with_ball(arena)
     _new_episode(arena, physics, 0)
@@ -149,8 +161,9 @@ def test_empty_corridor_ball_lands_on_the_floor():
     np.testing.assert_allclose(position, [10.0, 0.5, _BALL_RADIUS_M], atol=2e-3)
 
 
-def test_gaps_corridor_platforms_follow_the_distributions_and_ball_falls_into_gaps():
-    arena = _dm_control_gaps_corridor()
+@_POOLED
+def test_gaps_corridor_platforms_follow_the_distributions_and_ball_falls_into_gaps(pooled):
+    arena = _dm_control_gaps_corridor(pooled)
     physics, ball = _physics_with_ball(arena)
     for seed in range(20):
         layout = arena.regenerate(np.random.RandomState(seed))
@@ -175,8 +188,9 @@ def test_gaps_corridor_platforms_follow_the_distributions_and_ball_falls_into_ga
     )
 
 
-def test_walls_corridor_walls_alternate_and_match_the_geometry():
-    arena = _dm_control_walls_corridor()
+@_POOLED
+def test_walls_corridor_walls_alternate_and_match_the_geometry(pooled):
+    arena = _dm_control_walls_corridor(pooled)
     physics, ball = _physics_with_ball(arena)
     _new_episode(arena, physics, 7)
     layout = arena.layout
@@ -199,17 +213,20 @@ def test_walls_corridor_walls_alternate_and_match_the_geometry():
     )
 
 
+@_POOLED
 @pytest.mark.parametrize(
     "make_arena",
     [
-        lambda: arenas.EmptyCorridor(corridor_length=distributions.Uniform(20.0, 60.0)),
+        lambda pooled: arenas.EmptyCorridor(
+            corridor_length=distributions.Uniform(20.0, 60.0), pooled=pooled
+        ),
         _dm_control_gaps_corridor,
         _dm_control_walls_corridor,
     ],
     ids=["empty", "gaps", "walls"],
 )
-def test_multi_geom_body_lands_on_moved_planes_and_boxes(make_arena):
-    arena = make_arena()
+def test_multi_geom_body_lands_on_moved_planes_and_boxes(make_arena, pooled):
+    arena = make_arena(pooled)
     dumbbell = Dumbbell()
     arena.add_free_entity(dumbbell)
     physics = Physics.from_spec(arena.spec)
@@ -230,15 +247,22 @@ def test_corridors_reject_bad_lengths():
         arena.regenerate(np.random.RandomState(0))
 
 
-def test_gaps_corridor_draws_platform_colours_from_a_variation():
+@_POOLED
+def test_gaps_corridor_draws_platform_colours_from_a_function_of_the_random_state(pooled):
     low, high = np.array([0.1, 0.2, 0.3, 1.0]), np.array([0.4, 0.5, 0.6, 1.0])
-    arena = arenas.GapsCorridor(ground_rgba=distributions.Uniform(low, high), corridor_length=20.0)
+    # dm_control calls ground_rgba with the random state as its first argument.
+    arena = arenas.GapsCorridor(
+        ground_rgba=lambda random_state: random_state.uniform(low, high),
+        corridor_length=20.0,
+        pooled=pooled,
+    )
     physics, _ = _physics_with_ball(arena)
     _new_episode(arena, physics, 0)
     colours = arena.layout["platform_rgba"]
     assert np.all((colours >= low) & (colours <= high))
     assert len(np.unique(colours[:, 0])) == len(colours)
-    geom_ids = physics.bind(list(arena.platforms[: len(colours)])).id
+    platforms = [getattr(g, "spec_element", g) for g in arena.platforms[: len(colours)]]
+    geom_ids = physics.bind(platforms).id
     # The model stores colours in float32.
     np.testing.assert_allclose(physics.model.geom_rgba[geom_ids], colours, rtol=1e-6)
 
@@ -253,11 +277,41 @@ def test_corridor_of_drawn_length_needs_a_layout_before_the_target_check():
     assert not arena.is_at_target_position([length - 1.5, 0.0, 0.0], tolerance=1.0)
 
 
+def test_gaps_corridor_colour_variation_takes_the_random_state_as_dm_controls():
+    # dm_control evaluates ground_rgba as `variation.evaluate(ground_rgba,
+    # random_state)`: a Variation takes the random state as its initial value and
+    # draws from NumPy's global stream, and a Uniform of 4-vectors fails there.
+    grey = distributions.UniformChoice([0.3, 0.6])
+    arena = arenas.GapsCorridor(
+        ground_rgba=[grey, grey, grey, 1.0], corridor_length=20.0, pooled=True
+    )
+    np.random.seed(5)
+    layout = arena.regenerate(np.random.RandomState(0))
+    np.random.seed(5)
+    again = arena.regenerate(np.random.RandomState(1))
+    np.testing.assert_array_equal(layout["platform_rgba"], again["platform_rgba"])
+    uniform = arenas.GapsCorridor(
+        ground_rgba=distributions.Uniform([0, 0, 0, 1], [1, 1, 1, 1]), corridor_length=20.0
+    )
+    with pytest.raises(ValueError, match="not compatible with broadcast"):
+        uniform.regenerate(np.random.RandomState(0))
+
+
 def test_corridor_variations_of_unknown_bounds_need_an_explicit_pool_size():
     with pytest.raises(ValueError, match="max_platforms"):
-        arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1))
-    arena = arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1), max_platforms=60)
+        arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1), pooled=True)
+    arena = arenas.GapsCorridor(
+        platform_length=distributions.Normal(1.0, 0.1), max_platforms=60, pooled=True
+    )
     assert len(arena.platforms) == 60
+    # A corridor that is not pooled builds what it draws: no pool, no size to give.
+    assert len(arenas.GapsCorridor(platform_length=distributions.Normal(1.0, 0.1)).platforms) == 0
+    with pytest.raises(ValueError, match="pooled=True"):
+        arenas.GapsCorridor(max_platforms=60)
+    with pytest.raises(ValueError, match="pooled=True"):
+        arenas.WallsCorridor(max_walls=10)
+    with pytest.raises(ValueError, match="pooled must be a bool"):
+        arenas.EmptyCorridor(pooled="yes")
 
 
 # Mazes.
@@ -611,8 +665,8 @@ def test_parkour_rejects_bad_parameters():
 @pytest.mark.parametrize(
     "make_arena",
     [
-        _dm_control_gaps_corridor,
-        _dm_control_walls_corridor,
+        lambda: _dm_control_gaps_corridor(pooled=True),
+        lambda: _dm_control_walls_corridor(pooled=True),
         lambda: arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1),
         lambda: _mixed_course(curriculum=True),
     ],
@@ -638,6 +692,71 @@ def test_environment_resets_lay_out_a_new_course_without_recompiling(make_arena)
     np.testing.assert_array_equal(
         replay.physics.model.body_pos[: len(layouts[0][0])], layouts[0][0]
     )
+
+
+@pytest.mark.parametrize(
+    "make_arena", [_dm_control_gaps_corridor, _dm_control_walls_corridor], ids=["gaps", "walls"]
+)
+def test_rebuilt_and_pooled_corridors_lay_out_the_same_course_for_a_seed(make_arena):
+    from composer_tasks.tasks import corridors as corridor_tasks
+    from composer_tasks.walkers import Ant
+
+    def environment(pooled):
+        task = corridor_tasks.RunThroughCorridor(
+            Ant(),
+            make_arena(pooled),
+            walker_spawn_position=(0.5, 0, 0),
+            walker_spawn_rotation=distributions.Uniform(-0.5, 0.5),
+            enable_egocentric_camera=False,
+        )
+        return task, composer.Environment(task, random_state=4)
+
+    rebuilt_task, rebuilt = environment(False)
+    pooled_task, pooled = environment(True)
+    rebuilt_models = []
+    for _ in range(3):
+        first, second = rebuilt.reset(), pooled.reset()
+        rebuilt_models.append(rebuilt.physics.model)
+        layout, pooled_layout = rebuilt_task._arena.layout, pooled_task._arena.layout
+        assert sorted(layout) == sorted(pooled_layout)
+        for key, value in layout.items():
+            np.testing.assert_array_equal(value, pooled_layout[key], err_msg=key)
+        # The same walker spawn (drawn after the layout in both) and observations.
+        for key, value in first.observation.items():
+            np.testing.assert_allclose(value, second.observation[key], atol=1e-12, err_msg=key)
+        # The geoms in use are where the pool put its boxes.
+        names = [rebuilt.physics.model.geom(i).name for i in range(rebuilt.physics.model.ngeom)]
+        built = [g for g in names if g.startswith(("floor_", "wall_", "start_floor"))]
+        boxes = rebuilt.physics.named.model.geom_size[built]
+        pool = pooled_task._arena._pools()[0]
+        pool_sizes = pooled.physics.model.geom_size[pooled.physics.bind(list(pool.geoms)).id]
+        np.testing.assert_allclose(boxes, pool_sizes[: len(built)], rtol=1e-12)
+    # dm_control's corridor compiles a model per episode; the pooled one keeps one.
+    assert len({id(model) for model in rebuilt_models}) == 3
+    # Its five planes are unnamed, named as PyMJCF names them in the compiled model.
+    planes = [rebuilt.physics.model.geom(i).name for i in range(5)]
+    assert all(name.startswith("//unnamed_geom_") for name in planes), planes
+
+
+def test_a_batch_refuses_a_corridor_rebuilt_per_episode_and_runs_a_pooled_one():
+    from composer_tasks import batch
+    from composer_tasks.tasks import corridors as corridor_tasks
+    from composer_tasks.walkers import Ant
+
+    def factory(pooled):
+        return lambda: corridor_tasks.RunThroughCorridor(
+            Ant(),
+            _dm_control_gaps_corridor(pooled),
+            walker_spawn_position=(0.5, 0, 0),
+            enable_egocentric_camera=False,
+        )
+
+    pooled = batch.BatchEnvironment(factory(True), num_envs=2, seed=0)
+    assert pooled.reset().observation["walker/joints_pos"].shape[0] == 2
+    rebuilt = batch.BatchEnvironment(factory(False), num_envs=2, seed=0)
+    # The episode's model has the drawn platforms, the batch's model has none.
+    with pytest.raises(ValueError, match="ngeom.*pooled=True"):
+        rebuilt.reset()
 
 
 def test_regenerate_where_dm_control_has_it():

@@ -62,44 +62,32 @@ def _is_variation_like(value: Any) -> bool:
     return callable(value) and not isinstance(value, type)
 
 
-def evaluate(
-    structure: Any,
-    initial_value: Any = None,
-    current_value: Any = None,
-    random_state: RandomStateLike | None = None,
-) -> Any:
+def evaluate(structure: Any, *args: Any, **kwargs: Any) -> Any:
     """Evaluates every variation or callable inside a nested structure.
 
     Args:
       structure: A value, a callable, or dicts, lists and tuples (including
         namedtuples) nesting them, to any depth. NumPy arrays are leaves.
-      initial_value: Passed to each callable as `initial_value=`.
-      current_value: Passed to each callable as `current_value=`.
-      random_state: Passed to each callable as `random_state=`.
+      *args: Passed to each callable, positionally (as dm_control: a variation
+        takes them as `initial_value`, `current_value`, `random_state`).
+      **kwargs: Passed to each callable as keywords; only those given, so that a
+        plain function `f(random_state)` works with `random_state=...` alone.
 
     Returns:
       A structure of the same types with each callable replaced by the value
-      it returns, called as `fn(initial_value=..., current_value=...,
-      random_state=...)`, in depth-first order; a dict's values in the order of
-      their keys (sorted, as dm_control's dm-tree visits them, so that draws come
-      in dm_control's order), its keys kept in their order.
+      it returns, called as `fn(*args, **kwargs)`, in depth-first order; a dict's
+      values in the order of their keys (sorted, as dm_control's dm-tree visits
+      them, so that draws come in dm_control's order), its keys kept in their order.
     """
     if _is_variation_like(structure):
-        return structure(
-            initial_value=initial_value, current_value=current_value, random_state=random_state
-        )
+        return structure(*args, **kwargs)
     if isinstance(structure, dict):
-        values = {
-            key: evaluate(structure[key], initial_value, current_value, random_state)
-            for key in _sorted_keys(structure)
-        }
+        values = {key: evaluate(structure[key], *args, **kwargs) for key in _sorted_keys(structure)}
         return type(structure)((key, values[key]) for key in structure)
     if isinstance(structure, list):
-        return [evaluate(value, initial_value, current_value, random_state) for value in structure]
+        return [evaluate(value, *args, **kwargs) for value in structure]
     if isinstance(structure, tuple):
-        values = [
-            evaluate(value, initial_value, current_value, random_state) for value in structure
-        ]
+        values = [evaluate(value, *args, **kwargs) for value in structure]
         if hasattr(structure, "_fields"):
             return type(structure)(*values)
         return type(structure)(values)
