@@ -284,6 +284,9 @@ def _maze_forage(walker_name, seed):
         spawns_per_room=1,
         targets_per_room=3,
         target_radius=0.4,
+        # One compiled model with a fixed pool of targets: no recompiles, batchable,
+        # and the observed targets keep their shape.
+        pooled=True,
     )
     physics_timestep, control_timestep = _TIMESTEPS_S[walker_name]
     task = random_goal_maze.ManyGoalsMaze(

@@ -3,32 +3,43 @@
 
 `MazeWithTargets(maze)` lays out any labmaze maze (a `labmaze.BaseMaze`: a
 `labmaze.RandomMaze`, a `padded_room.PaddedRoom`, ...) and draws a new layout
-every episode with `maze.regenerate()`; `RandomMazeWithTargets` is the same arena
-over a `labmaze.RandomMaze` that it seeds from the episode's `random_state`, so
-the same seed gives the same mazes.
+every episode with `maze.regenerate()`.
 
-A new maze every episode, without recompiling: the walls are a fixed pool of
-boxes (`pools.BoxPool`, one box per horizontal run of wall cells, enough for
-the densest maze of the grid's size), and the optional reward spheres of the
-arena (`target_spheres`) a fixed pool of non-colliding spheres.
-`initialize_episode` draws a layout (unless a task called `regenerate` first)
-and writes it into the model. dm_control instead rebuilds the wall geoms in
-the MJCF and recompiles every episode; the walls' cells, the spawn and target
-cells and the collisions are the same.
+By default a maze is dm_control's: `regenerate()` (which the maze tasks call in
+`initialize_episode_mjcf`) runs the labmaze maze's own generator, then rebuilds
+the walls in the model as dm_control does (boxes `wall<char>_<i>` in `maze_body`,
+five texturing planes and three materials per wall, floor tiles `floor_<i>` per
+variation), the wall and floor textures drawn from numpy's global generator
+(`np.random.choice`, as there); the reset compiles the new model. A
+`RandomMazeWithTargets` seeds its labmaze maze once, at construction, from
+numpy's global generator (as dm_control: seed numpy, `np.random.seed`, for the same
+mazes as there); the Environment's random state draws nothing for the maze. As in
+dm_control, a maze nobody regenerates has no walls.
+
+`pooled=True` (this project's) lays each episode out without recompiling: the
+walls are a fixed pool of boxes (`pools.BoxPool`, one box per horizontal run of
+wall cells, enough for the densest maze of the grid's size), and optional reward
+spheres of the arena (`target_spheres`; `RandomMazeWithTargets` holds
+`max_rooms * targets_per_room`) a fixed pool of non-colliding spheres;
+`initialize_episode` draws a layout (unless a task called `regenerate` first) and
+writes it into the model, every episode in one model structure (what
+`load_batch` and observing a fixed number of targets need). A pooled
+`RandomMazeWithTargets` seeds each episode's maze from the episode's
+`random_state`, so the Environment's seed alone fixes the mazes. The walls'
+cells, the spawn and target cells and the collisions are those of the default
+for the same maze; the model's structure and looks differ (procedural textures
+without texture entities, the floor one plane with one texture).
 
 Looks: DeepMind Lab's textures come as entities (`labmaze_textures.SkyBox`,
 `WallTextures`, `FloorTextures`) given as `skybox_texture`, `wall_textures`
-and `floor_textures`; each episode picks one wall texture per wall character
-and one floor texture with the episode's `random_state` (dm_control draws
-them from numpy's global generator and tiles the floor's variations with
-other textures; here the floor is one plane with one texture). Without them
-the arena uses procedural checker textures.
+and `floor_textures`, attached to the arena as in dm_control.
 
 Frames and units: the maze is centred at the world origin, the floor at z = 0;
 grid row 0 is the +y edge and column 0 the -x edge; a cell is `xy_scale`
 metres square; all positions are world-frame metres.
 """
 
+import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -39,12 +50,22 @@ from numpy.typing import ArrayLike
 
 from composer_tasks import composer
 from composer_tasks.arenas import assets
+from composer_tasks.arenas import covering
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
+_FLOOR_TOKEN = "."
+# dm_control mazes.py: the walls' geom group, and the orientation (xyaxes) of the
+# planes that texture each face of a wall, by axis and side.
+_WALL_GEOM_GROUP = 3
+_TEXTURING_XYAXES = {
+    "x": {-1: [0, -1, 0, 0, 0, 1], 1: [0, 1, 0, 0, 0, 1]},
+    "y": {-1: [1, 0, 0, 0, 0, 1], 1: [-1, 0, 0, 0, 0, 1]},
+    "z": {-1: [-1, 0, 0, 0, 1, 0], 1: [1, 0, 0, 0, 1, 0]},
+}
 # MuJoCo's texture types by the names `assets.GroundTexture.type` uses.
 _TEXTURE_TYPES = {"2d": mujoco.mjtTexture.mjTEXTURE_2D, "cube": mujoco.mjtTexture.mjTEXTURE_CUBE}
 # labmaze's defaults (`labmaze.defaults`, a compiled module that type checkers
@@ -134,10 +155,6 @@ class MazeWithTargets(composer.Arena):
       target_height: height of the sphere centres above the floor, metres.
     """
 
-    # Lays out its episodes in the compiled model, without recompiling: tasks that
-    # regenerate dm_control's corridors at the MJCF stage leave it to `initialize_episode`.
-    pooled = True
-
     def _build(
         self,
         maze: Any,
@@ -151,7 +168,14 @@ class MazeWithTargets(composer.Arena):
         target_spheres: int = 0,
         target_radius: float = 0.3,
         target_height: float = 0.5,
+        *,
+        pooled: bool = False,
     ) -> None:
+        if not isinstance(pooled, (bool, np.bool_)):
+            raise ValueError(f"pooled must be a bool, got {pooled!r}")
+        # Whether episodes are laid out in one compiled model (this project's) rather
+        # than rebuilt in the model and recompiled (dm_control's); tasks read it.
+        self.pooled = bool(pooled)
         for label, value in (
             ("xy_scale", xy_scale),
             ("z_height", z_height),
@@ -176,6 +200,21 @@ class MazeWithTargets(composer.Arena):
         self._target_radius = float(target_radius)
         self._target_height = float(target_height)
         self._text_maze_regenerated_hook: Callable[[], Any] | None = None
+        self._layers: tuple[np.ndarray, np.ndarray] | None = None
+        self._maze_seed: int | None = None
+        self._collected = np.zeros(0, dtype=bool)
+        self._target_bodies, self._target_geoms = [], []
+        if not self.pooled:
+            if target_spheres:
+                raise ValueError(
+                    "target_spheres are a pooled maze's own reward spheres; give "
+                    "pooled=True with them (dm_control's maze has none: its tasks bring "
+                    "their targets)"
+                )
+            self._build_as_dm_control(
+                skybox_texture, wall_textures, floor_textures, aesthetic, style_images, name
+            )
+            return
 
         spec = mujoco.MjSpec()
         spec.modelname = name
@@ -350,6 +389,289 @@ class MazeWithTargets(composer.Arena):
         self._collected = np.zeros(0, dtype=bool)
         self._ids = None
 
+    def _build_as_dm_control(
+        self,
+        skybox_texture: composer.Entity | None,
+        wall_textures: Any,
+        floor_textures: composer.Entity | None,
+        aesthetic: str,
+        style_images: Any,
+        name: str,
+    ) -> None:
+        """dm_control's maze arena, written as dm_control writes it (PyMJCF handles, in
+        its order): default geoms white, the sky box, wall and floor textures (the
+        providers attached), an invisible `ground` plane, the `maze_body` that
+        `regenerate` fills with walls, and the top camera."""
+        super()._build(name=name)
+        root = self.mjcf_model
+        default_geom: Any = root.default.geom
+        default_geom.rgba = [1, 1, 1, 1]
+        if style_images is not None:
+            ground_image, sky_image = style_images
+            root.compiler.texturedir = assets.get_texturedir(aesthetic)
+            root.asset.add(
+                "texture",
+                name="aesthetic_skybox",
+                file=sky_image.file,
+                type="skybox",
+                gridsize=sky_image.gridsize,
+                gridlayout=sky_image.gridlayout,
+            )
+        elif skybox_texture is not None:
+            if getattr(skybox_texture, "texture", None) is None:
+                raise ValueError(
+                    "skybox_texture must be an entity with a skybox `texture` "
+                    f"(labmaze_textures.SkyBox), got {skybox_texture!r}"
+                )
+            self.attach(skybox_texture)
+        else:
+            root.asset.add(
+                "texture",
+                type="skybox",
+                name="skybox",
+                builtin="gradient",
+                rgb1=[0.4, 0.6, 0.8],
+                rgb2=[0, 0, 0],
+                width=100,
+                height=100,
+            )
+        providers = _texture_providers(wall_textures)
+        self._wall_textures: dict[str, list[Any]] = {}
+        if providers:
+            for char, provider in providers.items():
+                self._wall_textures[char] = _provider_textures(provider, f"wall_textures[{char!r}]")
+            for provider in dict.fromkeys(providers.values()):
+                self.attach(provider)
+        else:
+            self._wall_textures[_WALL_TOKEN] = [
+                root.asset.add(
+                    "texture",
+                    type="2d",
+                    name="wall",
+                    builtin="flat",
+                    rgb1=[0.8, 0.8, 0.8],
+                    width=100,
+                    height=100,
+                )
+            ]
+        self._wall_chars = list(self._wall_textures)
+        if style_images is not None:
+            ground_image = style_images[0]
+            self._floor_textures: list[Any] = [
+                root.asset.add(
+                    "texture", name=texture_name, file=ground_image.file, type=ground_image.type
+                )
+                for texture_name in ("aesthetic_texture_main", "aesthetic_texture")
+            ]
+        elif floor_textures is not None:
+            self._floor_textures = _provider_textures(floor_textures, "floor_textures")
+            self.attach(floor_textures)
+        else:
+            self._floor_textures = [
+                root.asset.add(
+                    "texture",
+                    type="2d",
+                    name="floor",
+                    builtin="flat",
+                    rgb1=[0.2, 0.2, 0.2],
+                    width=100,
+                    height=100,
+                )
+            ]
+        ground_x = self._x_cells * (self._xy_scale / 2)
+        ground_y = self._y_cells * (self._xy_scale / 2)
+        self._floor = root.worldbody.add(
+            "geom",
+            name="ground",
+            type="plane",
+            pos=[0, 0, 0],
+            size=[ground_x, ground_y, 1],
+            rgba=[0, 0, 0, 0],
+        )
+        self._maze_body = root.worldbody.add("body", name="maze_body")
+        root.visual.map.znear = 0.0005
+        maze_cells = max(self._x_cells, self._y_cells)
+        top_camera_fovy_deg = (360 / np.pi) * np.arctan2(
+            _TOP_CAMERA_Y_PADDING_FACTOR * maze_cells * self._xy_scale / 2,
+            _TOP_CAMERA_DISTANCE_M,
+        )
+        self._top_camera = root.worldbody.add(
+            "camera",
+            name="top_camera",
+            pos=[0, 0, _TOP_CAMERA_DISTANCE_M],
+            zaxis=[0, 0, 1],
+            fovy=top_camera_fovy_deg,
+        )
+        self._texturing_geoms: list[Any] = []
+        self._texturing_materials: list[Any] = []
+        self._tile_geom_names: dict[Any, str] = {}
+        self._show_target_spheres = False
+        self._pending = False
+        self._written = False
+        self._ids = None
+
+    def _texture_reference(self, texture: Any) -> Any:
+        """A texture for a material's `texture` attribute: a handle of this model as
+        it is, a provider's spec texture by its name in this model (attached)."""
+        return texture if hasattr(texture, "spec_element") else texture.name
+
+    def _rebuild(self) -> None:
+        """dm_control's `regenerate` after the maze's own: the spawn and target cells,
+        the hook, then the walls and floor rebuilt in the model, the wall and floor
+        textures drawn from numpy's global generator (`np.random.choice`), as there."""
+        from composer_tasks.mjcf import element as element_module
+
+        self._find_cells()
+        if self._text_maze_regenerated_hook is not None:
+            self._text_maze_regenerated_hook()
+        layer = np.array(self._maze.entity_layer)
+        self._layers = (layer, np.array(self._maze.variations_layer))
+        element_module.remove_together(self._texturing_geoms + self._texturing_materials)
+        self._texturing_geoms, self._texturing_materials = [], []
+        self._maze_body.geom.clear()
+        self._current_wall_texture = {
+            char: textures[np.random.choice(len(textures))]
+            for char, textures in self._wall_textures.items()
+        }
+        for char in self._wall_textures:
+            self._make_wall_geoms(char)
+        self._make_floor_variations()
+
+    def _cell_centre(self, tile: Any) -> np.ndarray:
+        """(x, y) world centre of a covering rectangle's cells, and its half sizes."""
+        return np.array([(tile.start.y + tile.end.y - 1) / 2, (tile.start.x + tile.end.x - 1) / 2])
+
+    def _make_wall_geoms(self, char: str) -> None:
+        x_offset, y_offset = (self._x_cells - 1) / 2, (self._y_cells - 1) / 2
+        walls = covering.make_walls(
+            self._maze.entity_layer, wall_char=char, make_odd_sized_walls=True
+        )
+        for index, wall in enumerate(walls):
+            mid_y, mid_x = self._cell_centre(wall)
+            position = np.array(
+                [
+                    (mid_x - x_offset) * self._xy_scale,
+                    -(mid_y - y_offset) * self._xy_scale,
+                    self._z_height / 2,
+                ]
+            )
+            size = np.array(
+                [
+                    (wall.end.x - mid_x - 0.5) * self._xy_scale,
+                    (wall.end.y - mid_y - 0.5) * self._xy_scale,
+                    self._z_height / 2,
+                ]
+            )
+            self._maze_body.add(
+                "geom",
+                name=f"wall{char}_{index}",
+                type="box",
+                pos=position,
+                size=size,
+                group=_WALL_GEOM_GROUP,
+            )
+            self._make_wall_texturing_planes(char, index, position, size)
+
+    def _make_wall_texturing_planes(
+        self, char: str, wall_id: int, position: np.ndarray, size: np.ndarray
+    ) -> None:
+        root = self.mjcf_model
+        texture = self._texture_reference(self._current_wall_texture[char])
+        for direction_index, direction in enumerate(("x", "y", "z")):
+            others = [i for i in range(3) if i != direction_index]
+            delta = np.array([int(i == direction_index) for i in range(3)])
+            material = root.asset.add(
+                "material",
+                name=f"wall{char}_{wall_id}_{direction}",
+                texture=texture,
+                texrepeat=2 * size[others] / self._xy_scale,
+            )
+            self._texturing_materials.append(material)
+            for sign, sign_name in ((-1, "neg"), (1, "pos")):
+                if direction == "z" and sign == -1:
+                    continue
+                self._texturing_geoms.append(
+                    root.worldbody.add(
+                        "geom",
+                        type="plane",
+                        name=f"wall{char}_{wall_id}_texturing_{sign_name}_{direction}",
+                        pos=position + sign * delta * size,
+                        size=np.concatenate([size[others], [self._xy_scale]]),
+                        xyaxes=_TEXTURING_XYAXES[direction][sign],
+                        material=material,
+                        contype=0,
+                        conaffinity=0,
+                    )
+                )
+
+    def _make_floor_variations(self) -> None:
+        root = self.mjcf_model
+        x_offset, y_offset = (self._x_cells - 1) / 2, (self._y_cells - 1) / 2
+        textures = self._floor_textures
+        main = np.random.choice(len(textures))
+        for variation in _FLOOR_TOKEN + string.ascii_uppercase:
+            if variation not in self._maze.variations_layer:
+                break
+            tiles = covering.make_walls(
+                self._maze.variations_layer, wall_char=variation, make_odd_sized_walls=True
+            )
+            chosen = main
+            if variation != _FLOOR_TOKEN:
+                if len(textures) == 1:
+                    return
+                while chosen == main:
+                    chosen = np.random.choice(len(textures))
+            texture = self._texture_reference(textures[chosen])
+            for index, tile in enumerate(tiles):
+                mid_y, mid_x = self._cell_centre(tile)
+                position = np.array(
+                    [(mid_x - x_offset) * self._xy_scale, -(mid_y - y_offset) * self._xy_scale, 0.0]
+                )
+                size = np.array(
+                    [
+                        (tile.end.x - mid_x - 0.5) * self._xy_scale,
+                        (tile.end.y - mid_y - 0.5) * self._xy_scale,
+                        self._xy_scale,
+                    ]
+                )
+                name = (
+                    f"floor_{index}" if variation == _FLOOR_TOKEN else f"floor_{variation}_{index}"
+                )
+                self._tile_geom_names[tile.start] = name
+                material = root.asset.add(
+                    "material",
+                    name=name,
+                    texture=texture,
+                    texrepeat=2 * size[[0, 1]] / self._xy_scale,
+                )
+                self._texturing_materials.append(material)
+                self._texturing_geoms.append(
+                    root.worldbody.add(
+                        "geom",
+                        name=name,
+                        type="plane",
+                        material=material,
+                        pos=position,
+                        size=size,
+                        contype=0,
+                        conaffinity=0,
+                    )
+                )
+
+    def _find_cells(self) -> None:
+        """This maze's spawn and target cells and their world positions."""
+        layer = np.array(self._maze.entity_layer)
+        rows, cols = np.nonzero(layer == SPAWN_TOKEN)
+        self._spawn_grid = tuple(zip(rows.tolist(), cols.tolist()))
+        self._spawn_positions = np.column_stack(
+            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
+        )
+        rows, cols = np.nonzero(layer == OBJECT_TOKEN)
+        self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
+        self._target_positions = np.column_stack(
+            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
+        )
+
     def _build_observables(self) -> MazeObservables:
         return MazeObservables(self)
 
@@ -372,6 +694,12 @@ class MazeWithTargets(composer.Arena):
         that the task's random state is drawn from as in dm_control.
         """
         random_state = _DEFAULT_RANDOM_STATE if random_state is None else random_state
+        if not self.pooled:
+            # dm_control's: the maze's own generator, whatever `random_state`; the
+            # layout rebuilt in the model.
+            self._maze.regenerate()
+            self._rebuild()
+            return self._maze
         maze = self._next_maze(random_state)
         layer = np.array(maze.entity_layer)
         self._layers = (layer, np.array(maze.variations_layer))
@@ -413,6 +741,8 @@ class MazeWithTargets(composer.Arena):
     def initialize_episode(self, physics: Physics, random_state: np.random.RandomState) -> None:
         """Writes this episode's maze (drawing one unless a task called `regenerate`),
         unless `write_layout` wrote it already this episode."""
+        if not self.pooled:
+            return  # as dm_control's: the maze is in the compiled model
         if self._written:
             self._written = False
             return
@@ -429,7 +759,7 @@ class MazeWithTargets(composer.Arena):
         walls are written by the arena's `initialize_episode`, which runs after the
         task's, so a task that needs them earlier calls this (then `forward`).
         """
-        if self._pending:
+        if self.pooled and self._pending:
             self._write(physics)
             self._written = True
 
@@ -474,6 +804,15 @@ class MazeWithTargets(composer.Arena):
         target positions, wall boxes and which targets were collected (picklable)."""
         if self._layers is None:
             return None
+        if not self.pooled:
+            # The walls are in the compiled model, which the snapshot holds.
+            return dict(
+                layers=tuple(layer.copy() for layer in self._layers),
+                spawn_grid=self._spawn_grid,
+                target_grid=self._target_grid,
+                spawn_positions=self._spawn_positions.copy(),
+                target_positions=self._target_positions.copy(),
+            )
         centers, half_sizes, chars = self._wall_layout
         return dict(
             maze_seed=self._maze_seed,
@@ -496,6 +835,13 @@ class MazeWithTargets(composer.Arena):
             self._maze_seed = None
             self._pending = False
             self._collected = np.zeros(0, dtype=bool)
+            return
+        if not self.pooled:
+            self._layers = tuple(layer.copy() for layer in state["layers"])  # type: ignore[assignment]
+            self._spawn_grid = state["spawn_grid"]
+            self._target_grid = state["target_grid"]
+            self._spawn_positions = state["spawn_positions"].copy()
+            self._target_positions = state["target_positions"].copy()
             return
         self._maze_seed = state["maze_seed"]
         self._restore_maze(state)
@@ -572,7 +918,8 @@ class MazeWithTargets(composer.Arena):
         rows = np.asarray(rows, dtype=np.float64)
         cols = np.asarray(cols, dtype=np.float64)
         x = (cols - (self._x_cells - 1) / 2) * self._xy_scale
-        y = ((self._y_cells - 1) / 2 - rows) * self._xy_scale
+        # dm_control's expression: the centre row is at y = -0.0.
+        y = -(rows - (self._y_cells - 1) / 2) * self._xy_scale
         return np.column_stack([x, y])
 
     def world_to_grid(self, xy: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -656,12 +1003,21 @@ class MazeWithTargets(composer.Arena):
         return self._z_height
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return (self._floor,)
+    def ground_geoms(self) -> tuple[Any, ...]:
+        """The ground: dm_control's rule, every geom of the model whose name holds
+        "ground" (a pooled maze: its floor)."""
+        if self.pooled:
+            return (self._floor,)
+        return tuple(
+            geom for geom in self.mjcf_model.find_all("geom") if "ground" in (geom.name or "")
+        )
 
     @property
-    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
-        """The wall geoms of the pool (unused ones are parked far below)."""
+    def walls(self) -> tuple[Any, ...]:
+        """The wall geoms: this episode's (`wall*_<i>` in `maze_body`), or a pooled
+        maze's whole pool (unused ones are parked far below)."""
+        if not self.pooled:
+            return tuple(self._maze_body.find_all("geom"))
         return self._walls.geoms
 
     @property
@@ -744,7 +1100,12 @@ class MazeWithTargets(composer.Arena):
 
     def terrain_height(self, physics: Physics, xy_points: ArrayLike) -> np.ndarray:
         """Height (n,) of the floor (0) or a wall top at `xy_points` (n, 2), metres."""
-        centers, half_sizes = self._walls.active_boxes(physics)
+        if not self.pooled:
+            if self._layers is None:  # no maze built yet: the bare floor
+                return np.zeros(len(np.asarray(xy_points).reshape(-1, 2)))
+            centers, half_sizes, _ = self._layout_walls(self._layers[0])
+        else:
+            centers, half_sizes = self._walls.active_boxes(physics)
         tops = pools.box_tops_at(xy_points, centers, half_sizes)
         return np.where(np.isnan(tops), 0.0, tops)
 
@@ -795,6 +1156,7 @@ class RandomMazeWithTargets(MazeWithTargets):
         extra_connection_probability: float = _EXTRA_CONNECTION_PROBABILITY,
         target_radius: float = 0.3,
         target_height: float = 0.5,
+        pooled: bool = False,
     ) -> None:
         if not isinstance(spawns_per_room, (int, np.integer)) or spawns_per_room < 0:
             raise ValueError(f"spawns_per_room must be an int >= 0, got {spawns_per_room!r}")
@@ -812,8 +1174,15 @@ class RandomMazeWithTargets(MazeWithTargets):
             spawns_per_room=spawns_per_room,
             objects_per_room=targets_per_room,
         )
-        # Built now so that labmaze checks the parameters at construction.
-        maze = labmaze.RandomMaze(random_seed=0, **self._maze_kwargs)
+        if pooled:
+            # Built now so that labmaze checks the parameters at construction; each
+            # episode's maze is seeded from the episode's random state.
+            maze = labmaze.RandomMaze(random_seed=0, **self._maze_kwargs)
+        else:
+            # dm_control's: one maze, seeded once from numpy's global generator, whose
+            # own generator lays out every episode.
+            random_seed = np.random.randint(2147483648)  # 2**31, as dm_control
+            maze = labmaze.RandomMaze(random_seed=random_seed, **self._maze_kwargs)
         super()._build(
             maze,
             xy_scale=xy_scale,
@@ -823,11 +1192,12 @@ class RandomMazeWithTargets(MazeWithTargets):
             floor_textures=floor_textures,
             aesthetic=aesthetic,
             name=name,
-            target_spheres=int(max_rooms) * int(targets_per_room),
+            target_spheres=int(max_rooms) * int(targets_per_room) if pooled else 0,
             target_radius=target_radius,
             target_height=target_height,
+            pooled=pooled,
         )
-        self._episode_maze: labmaze.RandomMaze | None = None
+        self._episode_maze: labmaze.RandomMaze | None = None if pooled else maze
 
     def _next_maze(self, random_state: np.random.RandomState) -> labmaze.RandomMaze:
         """A new `labmaze.RandomMaze` seeded from `random_state`."""
@@ -843,7 +1213,8 @@ class RandomMazeWithTargets(MazeWithTargets):
 
     @property
     def maze(self) -> labmaze.RandomMaze | None:
-        """This episode's `labmaze.RandomMaze` (None before the first)."""
+        """The `labmaze.RandomMaze` (a pooled maze's: this episode's, None before the
+        first)."""
         return self._episode_maze
 
     @property

@@ -63,6 +63,14 @@ _IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 _log = logging.getLogger(__name__)
 
 
+# The spec collections whose elements an entity brings with it, besides its bodies
+# (deleted on `detach`): referrers before what they refer to.
+_DETACHED_COLLECTIONS = (
+    "actuators", "sensors", "equalities", "excludes", "pairs", "tendons", "keys",
+    "skins", "materials", "textures", "meshes", "hfields", "numerics", "texts", "tuples",
+)  # fmt: skip
+
+
 class Entity(Callbacks):
     """Base class of everything that makes up a task's model.
 
@@ -308,7 +316,16 @@ class Entity(Callbacks):
         """
         if self._parent is None:
             raise RuntimeError(f"cannot detach entity {self.name!r}: it is not attached")
-        self.root_entity.spec.delete(self._attachment_body)
+        spec = self.root_entity.spec
+        prefix = self.prefix
+        spec.delete(self._attachment_body)
+        # MuJoCo deletes the entity's bodies (and what refers to them); the assets and
+        # other elements it brought stay unless deleted too, as PyMJCF's detach drops
+        # them (an entity of the same name can then be attached again).
+        for collection in _DETACHED_COLLECTIONS:
+            for element in list(getattr(spec, collection, ())):
+                if getattr(element, "name", "").startswith(prefix):
+                    spec.delete(element)
         mjcf_attachment.unlink(self.mjcf_model)
         mark_spec_changed()
         self._parent._children.remove(self)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import collections
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import mujoco
@@ -1092,7 +1092,8 @@ _KEY_FIELDS = ("qpos", "qvel", "act", "ctrl", "mpos", "mquat")
 
 def delete(spec: Any, mjs: Any, keep_referrers: bool = True, fresh: bool = False) -> list[Any]:
     """Deletes `mjs` (and what it holds) from `spec`; returns every element that went
-    (to mark their handles removed).
+    (to mark their handles removed). `mjs` may be a list of elements, none inside
+    another, deleted together (the model's elements are listed once, not per element).
 
     MuJoCo also deletes every element that refers to a deleted one by name (an
     actuator of a deleted joint; with an unnamed element, whatever refers to no name).
@@ -1116,17 +1117,20 @@ def delete(spec: Any, mjs: Any, keep_referrers: bool = True, fresh: bool = False
                 mjs.name = f"{_DELETED_PREFIX}{id(mjs)}"
             spec.delete(mjs)
             return [mjs]
-        doomed = [mjs]
-        if isinstance(mjs, mujoco.MjsBody):
-            from composer_tasks.mjcf import namescope
+        targets = mjs if isinstance(mjs, list) else [mjs]
+        doomed = list(targets)
+        for target in targets:
+            if isinstance(target, mujoco.MjsBody):
+                from composer_tasks.mjcf import namescope
 
-            for collection in ("bodies", "geoms", "sites", "joints", "cameras", "lights"):
-                doomed.extend(namescope.below(mjs, collection))
+                for collection in ("bodies", "geoms", "sites", "joints", "cameras", "lights"):
+                    doomed.extend(namescope.below(target, collection))
         before = _all_elements(spec)
         for number, element in enumerate(doomed if keep_referrers else ()):
             if hasattr(element, "name"):
-                element.name = f"{_DELETED_PREFIX}{id(mjs)}_{number}"
-        spec.delete(mjs)
+                element.name = f"{_DELETED_PREFIX}{id(targets[0])}_{number}"
+        for target in targets:
+            spec.delete(target)
         remaining = {id(element) for element in _all_elements(spec)}
     finally:
         for key, values in saved:
@@ -1134,6 +1138,33 @@ def delete(spec: Any, mjs: Any, keep_referrers: bool = True, fresh: bool = False
                 for field, value in zip(_KEY_FIELDS, values, strict=True):
                     setattr(key, field, value.tolist())
     return [element for element in before if id(element) not in remaining]
+
+
+# Tags whose elements `remove_together` deletes in one pass: leaves of the tree and
+# assets, which hold no attached model and need none of `remove`'s special cases.
+_BULK_REMOVABLE = frozenset(
+    ("geom", "site", "camera", "light", "material", "texture", "mesh", "hfield")
+)
+
+
+def remove_together(handles: Sequence["Element"]) -> None:
+    """`handle.remove()` of every one of `handles`, with the model's elements listed
+    once for all instead of twice per element (what removing hundreds of geoms in a
+    maze's `regenerate` costs). Elements of other kinds, or of several models
+    trees, are removed one by one."""
+    handles = [handle for handle in handles if not handle.is_removed]
+    tops = {id(handle._scope._top()) for handle in handles}
+    if len(tops) != 1 or any(handle._tag not in _BULK_REMOVABLE for handle in handles):
+        for handle in handles:
+            handle.remove()
+        return
+    top = handles[0]._scope._top()
+    for model in top._all_scopes():
+        model._written  # noqa: B018  (records from a pending parsed text, before the edit)
+    gone = delete(top._spec, [handle._mjs for handle in handles])
+    mark_removed(top, gone)
+    for scope in {id(handle._scope): handle._scope for handle in handles}.values():
+        scope._edited()
 
 
 def mark_removed(top: RootElement, gone: list[Any]) -> None:

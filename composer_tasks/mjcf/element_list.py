@@ -101,8 +101,9 @@ class ElementList(list):
 
     def clear(self) -> None:
         """Removes every child in the view from its model, attached models' too."""
-        for element in list(self):
-            element.remove()
+        from composer_tasks.mjcf import element as element_module
+
+        element_module.remove_together(list(self))
 
     def __repr__(self) -> str:
         return "MJCF Elements List: " + str([repr(element) for element in self])

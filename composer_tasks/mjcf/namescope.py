@@ -9,6 +9,7 @@ prefixes of the models it sits in, then its own name (`"creature/leg0/hip"`).
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import mujoco
@@ -412,6 +413,14 @@ def _last_in_tree(model: RootElement) -> bool:
     return True
 
 
+# (owner model, collection, earlier model) already warned about: one warning per pair
+# of models and section, not one per element (a maze adds hundreds of materials per
+# episode after its walker's).
+_WARNED: "weakref.WeakKeyDictionary[RootElement, set[tuple[str, int]]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _warn(
     collection: str,
     member: Any,
@@ -420,13 +429,19 @@ def _warn(
     before_owner: RootElement,
     stacklevel: int,
 ) -> None:
+    warned = _WARNED.setdefault(owner, set())
+    key = (collection, id(before_owner))
+    if key in warned:
+        return
+    warned.add(key)
     kind = "equality" if collection == "equalities" else collection[:-1]
     warnings.warn(
         f"{kind} {member.name or '(unnamed)'!r} of model {owner.model!r} compiles after "
         f"{before.name or '(unnamed)'!r} of model {before_owner.model!r}, which PyMJCF lists "
         f"after it (a model's own {collection}, then those of the models attached to it, in "
         "the order attached): the compiled order differs from dm_control's. Add a model's "
-        "elements before attaching models to it to keep dm_control's order",
+        "elements before attaching models to it to keep dm_control's order (warned once "
+        "per pair of models and section)",
         SectionOrderWarning,
         stacklevel=stacklevel,
     )

@@ -646,6 +646,12 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
         capacity = getattr(maze_arena, "max_targets", 0)
         self._grow_pool([capacity] * types)
         if observe_targets:
+            if not getattr(maze_arena, "pooled", True):
+                raise ValueError(
+                    "observe_targets observes a fixed number of targets: give the maze "
+                    "pooled=True (a maze rebuilt per episode, dm_control's, brings a new "
+                    "number of targets every episode)"
+                )
             self._task_observables["target_positions"] = observable.Generic(
                 self._egocentric_targets, enabled=True
             )
@@ -683,6 +689,9 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
         counts = self._target_counts(len(positions))
         if self._shuffle_target_builders:
             random_state.shuffle(self._builder_ids)
+        if not getattr(self._arena, "pooled", True):
+            self._attach_new_targets(counts, positions, random_state)
+            return
         # Type t of this episode is builder self._builder_ids[t].
         needed = [0] * len(self._target_builders)
         for type_index, count in enumerate(counts):
@@ -711,6 +720,37 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
         for target, position in self._placements:
             _place(physics, target, position)
         super().initialize_episode(physics, random_state)
+
+    def _attach_new_targets(
+        self,
+        counts: Sequence[int] | np.ndarray,
+        positions: Sequence[np.ndarray],
+        random_state: np.random.RandomState,
+    ) -> None:
+        """dm_control's episode in a maze rebuilt per episode (not `pooled`): the last
+        episode's targets detached, new ones built (`target_<type>_<i>`, type by
+        type), attached at the shuffled target cells in that order, their own
+        `initialize_episode_mjcf` run."""
+        for target in itertools.chain(*self._active_targets):
+            target.detach()
+        self._active_targets = [
+            [
+                self._target_builders[self._builder_ids[type_index]](
+                    name=f"target_{type_index}_{index}"
+                )
+                for index in range(int(count))
+            ]
+            for type_index, count in enumerate(counts)
+        ]
+        self._pool = [list(targets) for targets in self._active_targets]
+        for position, target in zip(positions, itertools.chain(*self._active_targets)):
+            frame = self._arena.attach(target)
+            frame.pos = position
+            target.initialize_episode_mjcf(random_state)
+        self._placements = list(
+            zip(itertools.chain(*self._active_targets), (np.asarray(p) for p in positions))
+        )
+        self._target_rewarded = [[False] * len(targets) for targets in self._active_targets]
 
     def get_reward(self, physics: Physics) -> float:
         del physics

@@ -373,3 +373,89 @@ def test_corridors_are_built_drawn_and_named_as_dm_controls(differential):
     # geometry and colours, the walker's spawn and the rewards, over three
     # episodes each, and where the random stream is left.
     differential.assert_same(CORRIDORS_PROGRAM, "corridors", timeout_s=600)
+
+
+MAZE_PROGRAM = """
+import numpy as np
+from dm_control import composer
+from dm_control.locomotion.arenas import labmaze_textures, mazes
+from dm_control.locomotion.props import target_sphere
+from dm_control.locomotion.tasks import random_goal_maze
+from dm_control.locomotion.walkers import ant
+
+# dm_control seeds the maze's own generator from numpy's global one at construction
+# and draws the wall and floor textures from it at every episode.
+np.random.seed(0)
+
+
+def describe(key, arena, task, episodes=2, steps=12):
+    env = composer.Environment(task, time_limit=10, random_state=12345,
+                               strip_singleton_obs_buffer_dim=True)
+    spec = env.action_spec()
+    for episode in range(episodes):
+        timestep = env.reset()
+        physics = env.physics
+        model = physics.model
+        name = f"{key}/episode{episode}"
+        record(name + "/sizes", [model.nbody, model.ngeom, model.nsite, model.nmat, model.ntex])
+        record(name + "/bodies", [model.id2name(i, "body") for i in range(model.nbody)])
+        record(name + "/geoms", [model.id2name(i, "geom") for i in range(model.ngeom)])
+        record(name + "/textures", [model.id2name(i, "texture") for i in range(model.ntex)])
+        record(name + "/maze", str(arena.maze.entity_layer))
+        record(name + "/variations", str(arena.maze.variations_layer))
+        record(name + "/spawns", np.array(arena.spawn_positions))
+        record(name + "/targets", np.array(arena.target_positions))
+        record(name + "/geom_size", model.geom_size)
+        record(name + "/geom_pos", model.geom_pos)
+        record(name + "/geom_group", model.geom_group)
+        record(name + "/qpos", physics.data.qpos)
+        for key_, value in timestep.observation.items():
+            if key_.endswith("egocentric_camera"):
+                record(f"{name}/reset/{key_}/shape", np.shape(value))
+            else:
+                record(f"{name}/reset/{key_}", value)
+        rng = np.random.RandomState(0)
+        rewards = []
+        for _ in range(steps):
+            rewards.append(env.step(rng.uniform(spec.minimum, spec.maximum)).reward)
+        record(name + "/rewards", rewards)
+    record(key + "/stream", env.random_state.uniform(size=3))
+
+
+walker = ant.Ant(observable_options={"egocentric_camera": dict(enabled=False)})
+arena = mazes.RandomMazeWithTargets(
+    x_cells=11, y_cells=11, xy_scale=3, max_rooms=4, room_min_size=4, room_max_size=5,
+    spawns_per_room=1, targets_per_room=3,
+    skybox_texture=labmaze_textures.SkyBox(style="sky_03"),
+    wall_textures=labmaze_textures.WallTextures(style="style_01"),
+    floor_textures=labmaze_textures.FloorTextures(style="style_01"))
+describe("heterogeneous", arena, random_goal_maze.ManyHeterogeneousGoalsMaze(
+    walker=walker, maze_arena=arena,
+    target_builders=[target_sphere.TargetSphereTwoTouch, target_sphere.TargetSphereTwoTouch],
+    randomize_spawn_rotation=True, target_type_rewards=[30., -10.],
+    target_type_proportions=[1, 1], shuffle_target_builders=True, aliveness_reward=0.01,
+    control_timestep=.03))
+walker = ant.Ant(observable_options={"egocentric_camera": dict(enabled=False)})
+arena = mazes.RandomMazeWithTargets(x_cells=9, y_cells=9, xy_scale=2, max_rooms=2,
+                                    spawns_per_room=1, targets_per_room=2)
+describe("plain", arena, random_goal_maze.ManyGoalsMaze(
+    walker=walker, maze_arena=arena, target_builder=target_sphere.TargetSphere,
+    target_reward_scale=10., control_timestep=.03), episodes=3)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.arenas.mazes.RandomMazeWithTargets",
+    "locomotion.arenas.mazes.MazeWithTargets.regenerate",
+    "locomotion.arenas.mazes.MazeWithTargets.spawn_positions",
+    "locomotion.arenas.mazes.MazeWithTargets.target_positions",
+    "locomotion.arenas.mazes.MazeWithTargets.maze",
+    "locomotion.tasks.random_goal_maze.ManyHeterogeneousGoalsMaze",
+    "locomotion.tasks.random_goal_maze.ManyGoalsMaze",
+)
+def test_mazes_are_built_drawn_and_named_as_dm_controls(differential):
+    # The maze's layout (labmaze's own generator seeded from numpy's global one),
+    # its walls, texturing planes and floor tiles with dm_control's names, the
+    # targets detached and attached anew per episode, spawns, rewards and where the
+    # Environment's random stream is left, over several episodes.
+    differential.assert_same(MAZE_PROGRAM, "mazes", timeout_s=600)

@@ -319,7 +319,13 @@ def test_corridor_variations_of_unknown_bounds_need_an_explicit_pool_size():
 
 def test_maze_walls_spawns_and_targets_match_the_labmaze_layout():
     arena = arenas.RandomMazeWithTargets(
-        x_cells=11, y_cells=11, xy_scale=2.0, z_height=1.5, spawns_per_room=1, targets_per_room=1
+        x_cells=11,
+        y_cells=11,
+        xy_scale=2.0,
+        z_height=1.5,
+        spawns_per_room=1,
+        targets_per_room=1,
+        pooled=True,
     )
     physics, ball = _physics_with_ball(arena)
     _new_episode(arena, physics, 5)
@@ -342,7 +348,7 @@ def test_maze_walls_spawns_and_targets_match_the_labmaze_layout():
 
 
 def test_maze_targets_are_collected_once():
-    arena = arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1)
+    arena = arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1, pooled=True)
     physics = Physics.from_spec(arena.spec)
     _new_episode(arena, physics, 2)
     targets = arena.target_positions
@@ -354,8 +360,8 @@ def test_maze_targets_are_collected_once():
     assert physics.model.geom_rgba[geom_id, 3] == 0.0
 
 
-def test_maze_changes_every_episode_and_repeats_under_the_seed():
-    arena = arenas.RandomMazeWithTargets()
+def test_pooled_maze_changes_every_episode_and_repeats_under_the_seed():
+    arena = arenas.RandomMazeWithTargets(pooled=True)
     layers = [str(arena.regenerate(np.random.RandomState(seed)).entity_layer) for seed in (1, 1, 2)]
     assert layers[0] == layers[1] != layers[2]
 
@@ -667,7 +673,7 @@ def test_parkour_rejects_bad_parameters():
     [
         lambda: _dm_control_gaps_corridor(pooled=True),
         lambda: _dm_control_walls_corridor(pooled=True),
-        lambda: arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1),
+        lambda: arenas.RandomMazeWithTargets(spawns_per_room=1, targets_per_room=1, pooled=True),
         lambda: _mixed_course(curriculum=True),
     ],
     ids=["gaps", "walls", "maze", "parkour"],

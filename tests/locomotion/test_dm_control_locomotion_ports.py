@@ -178,6 +178,7 @@ def test_floor_top_camera_sees_the_floor_and_its_aesthetics():
 
 
 def _textured_maze(**kwargs):
+    kwargs.setdefault("pooled", True)
     return mazes.RandomMazeWithTargets(
         x_cells=9,
         y_cells=9,
@@ -220,7 +221,7 @@ def test_padded_room_keeps_tokens_inside_its_border():
     tokens = np.argwhere(np.isin(layer, ["P", "G"]))
     assert len(tokens) == 4 and tokens.min() >= 2 and tokens.max() <= 5
     assert (layer == "P").sum() == 1
-    arena = mazes.MazeWithTargets(maze=room, xy_scale=1.5)
+    arena = mazes.MazeWithTargets(maze=room, xy_scale=1.5, pooled=True)
     env = composer.Environment(composer.NullTask(arena), random_state=0)
     env.reset()
     assert arena.spawn_positions.shape == (1, 3) and arena.target_positions.shape == (3, 3)

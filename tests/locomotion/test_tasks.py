@@ -658,6 +658,7 @@ def test_maze_forage_rewards_each_collected_target_once():
         room_max_size=3,
         spawns_per_room=1,
         targets_per_room=2,
+        pooled=True,
     )
     task = random_goal_maze.ManyGoalsMaze(
         walkers.Quadruped(), arena, target_reward_scale=10.0, observe_targets=True
