@@ -28,7 +28,6 @@ with open(_REFERENCE_PATH) as _stream:
     REFERENCE = json.load(_stream)
 
 _OBJ = mujoco.mjtObj
-_ROOT_JOINT_NAMES = {"root_x/": "root_x", "root_y/": "root_y", "root_z/": "root_z"}
 # The walker's own sensors (the recorded model also holds the soccer task's).
 _TASK_SENSOR_MARKERS = ("ball_ego", "opponent_", "teammate_", "_end_effector")
 
@@ -113,17 +112,16 @@ def test_walker_bodies_geoms_joints_actuators_sensors_match_the_reference(walker
     # Walker parts are PyMJCF handles named as dm_control names them (unprefixed).
     assert [geom.name for geom in walker.marker_geoms] == reference["marker_geoms"]
     joints = _elements(model, _OBJ.mjOBJ_JOINT, "home0/")
-    # The published free joint is unnamed ("" after the prefix); ours is too.
-    expected_order = [
-        _ROOT_JOINT_NAMES.get(name, name) for name in reference["order"]["joints"] if name
-    ]
+    # The free joint is named after its frame ("home0/", "" after the prefix), as
+    # PyMJCF names it; the ball walkers' root slides "home0/root_x/", as there.
+    expected_order = [name for name in reference["order"]["joints"] if name]
     assert list(joints) == expected_order
     if "" in reference["joints"]:
         assert walker.free_joint is not None
     for name, facts in reference["joints"].items():
         if not name:
             continue
-        index = joints[_ROOT_JOINT_NAMES.get(name, name)]
+        index = joints[name]
         dof = model.jnt_dofadr[index]
         assert model.jnt_type[index] == facts["type"], name
         assert bool(model.jnt_limited[index]) == facts["limited"], name
@@ -558,6 +556,12 @@ _PITCHES = {
 }
 
 
+def _unnamed(name):
+    """An element unnamed in its model: no name, or PyMJCF's (`//unnamed_geom_3`),
+    which the compiled model gives it as dm_control's does."""
+    return not name or name.startswith("//") or "//unnamed_" in name
+
+
 def _placements(items, keys):
     return sorted(
         tuple(np.round(np.asarray(item[key], dtype=np.float64).ravel(), 5).tolist() for key in keys)
@@ -592,7 +596,7 @@ def test_pitch_layout_matches_the_reference(kind):
     ]
     published = reference["geoms"]
     # Named geoms (the ground, the goalposts) by name; the rest by placement.
-    named = {geom["name"]: geom for geom in geoms if geom["name"]}
+    named = {geom["name"]: geom for geom in geoms if not _unnamed(geom["name"])}
     for facts in published:
         if facts["name"].startswith("//"):
             continue
@@ -605,7 +609,7 @@ def test_pitch_layout_matches_the_reference(kind):
         )
         assert (ours["contype"], ours["conaffinity"]) == (facts["contype"], facts["conaffinity"])
     keys = ("type", "contype", "conaffinity", "pos", "size")
-    assert _placements([geom for geom in geoms if not geom["name"]], keys) == _placements(
+    assert _placements([geom for geom in geoms if _unnamed(geom["name"])], keys) == _placements(
         [geom for geom in published if geom["name"].startswith("//")], keys
     )
     sites = [
@@ -621,7 +625,7 @@ def test_pitch_layout_matches_the_reference(kind):
     ]
     site_keys = ("type", "group", "pos", "size", "rgba")
     for unnamed in (True, False):
-        ours = [site for site in sites if (not site["name"]) == unnamed]
+        ours = [site for site in sites if _unnamed(site["name"]) == unnamed]
         theirs = [site for site in reference["sites"] if site["name"].startswith("//") == unnamed]
         assert _placements(ours, site_keys) == _placements(theirs, site_keys)
     for site in sites:

@@ -69,7 +69,7 @@ class Bowl(composer.Arena):
             **look,
         )
         self._floor = spec.worldbody.add_geom(
-            name="ground",
+            name="groundplane",  # dm_control's name
             type=mujoco.mjtGeom.mjGEOM_PLANE,
             size=[size[0], size[1], 0.5],
             **look,

@@ -133,6 +133,10 @@ def unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
         for handle in top.find_all(namespace):
             if getattr(handle._mjs, "name", "named"):
                 continue
+            if namespace == "joint" and handle._is_frame_joint():
+                # An attachment frame's unnamed joint: PyMJCF names it after the frame.
+                found.append((handle._mjs, handle._mjs.parent.name))
+                continue
             scope = handle._scope
             place = places.get(id(scope))
             if place is None:

@@ -468,7 +468,9 @@ class Walker(composer.Entity):
                 f"walker {self.name!r} already has root joints (a planar walker carries its "
                 "own; attach it with arena.attach(walker) alone)"
             )
-        body.add_freejoint()
+        # Named after the frame ("walker/"), as PyMJCF names an attachment frame's
+        # unnamed joint.
+        body.add_freejoint(name=body.name)
         composer.mark_spec_changed()
 
     @property

@@ -546,7 +546,8 @@ class BoxHead(legacy_base.LegacyWalker):
 
     def create_root_joints(self, attachment_frame: Any) -> None:
         """dm_control's BoxHead root joints: slides along world x, y and z on the
-        frame `arena.attach(walker)` returned, named `<prefix>root_x` etc.
+        frame `arena.attach(walker)` returned, named `<prefix>root_x/` etc. (as
+        PyMJCF names an attachment frame's joints).
 
         Raises:
           ValueError: if `attachment_frame` is not this walker's attachment frame,
@@ -558,7 +559,8 @@ class BoxHead(legacy_base.LegacyWalker):
             raise ValueError(f"walker {self.name!r} already has root joints")
         self._root_joints = tuple(
             body.add_joint(
-                name=f"{body.name}root_{axis_name}",
+                # PyMJCF's name of a named joint of an attachment frame: "walker/root_x/".
+                name=f"{body.name}root_{axis_name}/",
                 type=_JOINT.mjJNT_SLIDE,
                 axis=list(axis),
                 limited=_UNLIMITED,

@@ -621,6 +621,14 @@ class _CMUHumanoidBase(base.Walker):
         scale = _SCALE if self._scale_default else 1.0
         _set_defaults(spec, 0.1 if version_2019 else 1.0, _WATER_DENSITY_KG_M3)
         spec.add_material(name="self", rgba=[0.7, 0.5, 0.3, 1.0])
+        # dm_control's light above the walker (humanoid_CMU_V2019.xml and V2020.xml:
+        # 7 m up, pointing down, following the centre of mass; rescaled with the body).
+        spec.worldbody.add_light(
+            name="tracking_light",
+            pos=_scaled((0.0, 0.0, 7.0), scale),
+            dir=[0.0, 0.0, -1.0],
+            mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM,
+        )
         # dm_control's cameras of the walker's world body, all `trackcom`.
         tracking = [
             base.add_camera(spec.worldbody, name, _scaled(pos, scale), xyaxes=xyaxes, fovy=fovy)

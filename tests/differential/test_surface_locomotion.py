@@ -558,15 +558,9 @@ CASES = [
     ),
     pytest.param(
         "ground_geom_names",
-        marks=[
-            _MARK.dm_control_api(
-                "locomotion.arenas.Floor.ground_geoms", "locomotion.arenas.bowl.Bowl.ground_geoms"
-            ),
-            _MARK.xfail(
-                strict=True,
-                reason="the floor's ground plane is named 'ground' here, 'groundplane' in dm_control (Floor and Bowl)",
-            ),
-        ],
+        marks=_MARK.dm_control_api(
+            "locomotion.arenas.Floor.ground_geoms", "locomotion.arenas.bowl.Bowl.ground_geoms"
+        ),
         id="ground_geom_names",
     ),
     pytest.param(
