@@ -80,14 +80,6 @@ def make_spec():
         size=list(TARGET_HALF_SIZE),
         group=4,
     )
-    # Follows the cup (appended after the published cameras, whose indices stay).
-    cup.add_camera(
-        name="cup",
-        pos=[0, -1, -0.2],
-        xyaxes=[1, 0, 0, 0, 0, 1],
-        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK,
-    )
-
     ball = world.add_body(name="ball", pos=[0, 0, 0.2])
     ball.add_joint(name="ball_x", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[1, 0, 0])
     ball.add_joint(name="ball_z", type=mujoco.mjtJoint.mjJNT_SLIDE, axis=[0, 0, 1])

@@ -39,18 +39,20 @@ def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None)
 
     Sets the headlight, near clipping plane and shadow map size; adds the gradient
     `skybox` texture, the checker `grid` texture and its reflective `grid` material
-    (for floors), then one rgba material per name of `materials`, in that order,
-    coloured from `PALETTE`.
+    (for floors), then the published materials file's rgba materials, all of them
+    in its order (`self`, its `_default` and `_highlight`, `effector` and its two,
+    `decoration`, `eye`, `target` and its two, `site`), as every published model
+    includes that file.
 
     Args:
       spec: the `mujoco.MjSpec` to add to.
-      materials: names of `PALETTE` entries the model uses, in the order their
-        materials are added.
+      materials: names of `PALETTE` entries the model uses (checked; every entry is
+        added, in the file's order).
       grid_texture_first: add the grid texture before the skybox (the published
         fish lists them in that order, which fixes their ids).
       backdrop_rgb: if given, the RGB colour (each in [0, 1]) of a flat `background`
         texture with random white marks, added after the grid texture, and of its
-        `background` material, added after the grid material (the manipulator's
+        `background` material, added after the file's materials (the manipulator's
         walls).
 
     Raises:
@@ -86,25 +88,18 @@ def add_suite_look(spec, materials, grid_texture_first=False, backdrop_rgb=None)
         )
     grid = spec.add_material(name="grid", texrepeat=[1, 1], texuniform=True, reflectance=0.2)
     grid.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "grid"
+    # Every published model includes the whole materials file, in its order, before
+    # its own materials: the same material ids here (`geom_matid`, `mat_rgba`), and
+    # `visualize_reward` recolours `self`, `effector` and `target` from their
+    # `_default` and `_highlight` companions.
+    for name in PALETTE:
+        spec.add_material(name=name, rgba=list(PALETTE[name]))
+        if name in HIGHLIGHT_RGBA:
+            spec.add_material(name=name + "_default", rgba=list(PALETTE[name]))
+            spec.add_material(name=name + "_highlight", rgba=list(HIGHLIGHT_RGBA[name]))
     if backdrop_rgb is not None:
         background = spec.add_material(name="background", texrepeat=[1, 1], texuniform=True)
         background.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "background"
-    for name in materials:
-        spec.add_material(name=name, rgba=list(PALETTE[name]))
-        if name in HIGHLIGHT_RGBA:
-            # The two colours a visualised reward blends `name` between, under the
-            # published names (`<name>_default`, `<name>_highlight`), right after it
-            # as in the published materials file.
-            spec.add_material(name=name + "_default", rgba=list(PALETTE[name]))
-            spec.add_material(name=name + "_highlight", rgba=list(HIGHLIGHT_RGBA[name]))
-    # Every published model has all three reward-coloured materials (its shared
-    # materials file defines them), and `visualize_reward` recolours all three:
-    # those the model does not use come last.
-    for name in HIGHLIGHT_RGBA:
-        if name not in materials:
-            spec.add_material(name=name, rgba=list(PALETTE[name]))
-            spec.add_material(name=name + "_default", rgba=list(PALETTE[name]))
-            spec.add_material(name=name + "_highlight", rgba=list(HIGHLIGHT_RGBA[name]))
 
 
 def _add_skybox_texture(spec):

@@ -134,15 +134,6 @@ def make_spec():
         size=[0.02, 0, 0],
         material="decoration",
     )
-    # A camera that follows the spinner (it only rotates, so the view stays put);
-    # appended after the published cameras so their indices are unchanged.
-    spinner.add_camera(
-        name="spinner",
-        pos=[0, -0.7, 0],
-        xyaxes=[1, 0, 0, 0, 0, 1],
-        mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACK,
-    )
-
     # The turn tasks move the target onto the tip's circle and set its radius.
     target = world.add_site(
         name="target", type=mujoco.mjtGeom.mjGEOM_SPHERE, pos=[0, 0, 0.4], material="target"

@@ -74,7 +74,6 @@ def make_spec(
         size=[2, 0.003, 0.05],
         type=mujoco.mjtGeom.mjGEOM_BOX,
         rgba=[0.5, 0.5, 0.5, 0.5],
-        material="",
     )
 
     parent = world

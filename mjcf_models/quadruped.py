@@ -202,29 +202,32 @@ def make_spec(floor_size=None, terrain=False, rangefinders=False, walls_and_ball
     spec.visual.map.zfar = 20
     spec.visual.rgba.rangefinder = [1, 1, 0.1, 0.1]
     classes = _add_defaults(spec)
-    if terrain:
-        # Flat: the escape task draws the elevations at each episode's start.
-        spec.add_hfield(
-            name="terrain",
-            nrow=HFIELD_SAMPLES,
-            ncol=HFIELD_SAMPLES,
-            size=list(_HFIELD_SIZE),
-            userdata=[0.0] * HFIELD_SAMPLES**2,
-        )
-    if walls_and_ball:
-        spec.add_texture(
-            name="ball",
-            type=mujoco.mjtTexture.mjTEXTURE_2D,
-            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            mark=mujoco.mjtMark.mjMARK_CROSS,
-            width=151,
-            height=151,
-            rgb1=[0.1, 0.1, 0.1],
-            rgb2=[0.9, 0.9, 0.9],
-            markrgb=[1, 1, 1],
-        )
-        ball_material = spec.add_material(name="ball")
-        ball_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball"
+    # Every variant has the heightfield, as the published model (which removes the
+    # terrain geom, not its asset, when there is no terrain).
+    # Flat: the escape task draws the elevations at each episode's start.
+    spec.add_hfield(
+        name="terrain",
+        nrow=HFIELD_SAMPLES,
+        ncol=HFIELD_SAMPLES,
+        size=list(_HFIELD_SIZE),
+        userdata=[0.0] * HFIELD_SAMPLES**2,
+    )
+    # The ball's texture and material exist in every variant, as in the published
+    # model, which removes the fetch arena's elements but keeps its assets.
+    spec.add_texture(
+        name="ball",
+        # The published texture gives no type: MuJoCo's default, a cube.
+        type=mujoco.mjtTexture.mjTEXTURE_CUBE,
+        builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+        mark=mujoco.mjtMark.mjMARK_CROSS,
+        width=151,
+        height=151,
+        rgb1=[0.1, 0.1, 0.1],
+        rgb2=[0.9, 0.9, 0.9],
+        markrgb=[1, 1, 1],
+    )
+    ball_material = spec.add_material(name="ball")
+    ball_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball"
 
     world = spec.worldbody
     half = _DEFAULT_FLOOR_SIZE_M if floor_size is None else floor_size

@@ -346,9 +346,6 @@ MODEL_FILES_PROGRAM = """
 from dm_control import mujoco
 from dm_control.suite import common
 
-# This project's ball_in_cup and finger models add a tracking camera after the
-# published ones (docs/porting_from_dm_control.md); it is left out here.
-ADDED_CAMERAS = {"cup", "spinner"}
 for name in ("ball_in_cup", "cartpole", "cheetah", "finger", "point_mass", "walker"):
     physics = mujoco.Physics.from_xml_string(common.read_model(name + ".xml"), common.ASSETS)
     model = physics.model
@@ -358,7 +355,7 @@ for name in ("ball_in_cup", "cartpole", "cheetah", "finger", "point_mass", "walk
     for kind, count in (("body", model.nbody), ("joint", model.njnt), ("actuator", model.nu)):
         record(f"{name}/{kind}_names", [model.id2name(i, kind) for i in range(count)])
     cameras = [model.id2name(i, "camera") for i in range(model.ncam)]
-    record(f"{name}/camera_names", [c for c in cameras if c not in ADDED_CAMERAS])
+    record(f"{name}/camera_names", cameras)
     record(name + "/materials", sorted(model.id2name(i, "material") for i in range(model.nmat)))
     record(name + "/timestep", physics.timestep())
 record("assets", sorted(common.ASSETS))
@@ -603,3 +600,27 @@ def test_suite_quantities_observations_and_rewards_have_dm_control_types(differe
 def test_every_domain_has_dm_control_types(differential):
     program = TYPES_PROGRAM.format(DOMAINS=repr(_MORE_DOMAINS))
     differential.assert_same(program, "suite_authoring_types_all", rtol=1e-9, timeout_s=600)
+
+
+SUITE_MODEL_STRUCTURE_PROGRAM = """
+from dm_control import suite
+
+for domain in ("acrobot", "ball_in_cup", "cartpole", "finger", "lqr", "manipulator",
+               "quadruped", "stacker", "walker"):
+    task = [t for d, t in suite.ALL_TASKS if d == domain][0]
+    model = suite.load(domain, task, task_kwargs={"random": 0}).physics.model
+    for kind, count in (("material", model.nmat), ("texture", model.ntex),
+                        ("camera", model.ncam), ("hfield", model.nhfield)):
+        record(f"{domain}/{kind}", [model.id2name(i, kind) for i in range(count)])
+    record(domain + "/geom_matid", model.geom_matid)
+    record(domain + "/mat_rgba", model.mat_rgba)
+    record(domain + "/tex_size", [model.tex_width, model.tex_height, model.tex_type])
+"""
+
+
+@pytest.mark.dm_control_api("suite.load")
+def test_suite_models_have_the_published_materials_textures_and_cameras(differential):
+    # Every model holds the published materials file whole, in its order, then its
+    # own (material ids, geom_matid); the quadruped keeps the fetch ball's assets and
+    # the terrain heightfield in every task; no camera beyond the published ones.
+    differential.assert_same(SUITE_MODEL_STRUCTURE_PROGRAM, "suite_model_structure", rtol=1e-6)
