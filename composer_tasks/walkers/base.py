@@ -122,6 +122,9 @@ class Walker(composer.Entity):
         super().__init__(*args, **kwargs)
         if self.com_velocity_sensor_last:
             add_com_velocity_sensor(self._spec, self._root_body)
+            # dm_control's walkers are MJCF files: a site's size left out there (a
+            # sphere's "0.01") keeps MuJoCo's default 0.005 in its other entries.
+            fill_unset_site_sizes(self._spec)
 
     def _set_parts(
         self,
@@ -593,6 +596,21 @@ def add_root_sensors(
     if com_velocity:
         add_com_velocity_sensor(spec, root_body)
     return site, (made["velocimeter"], made["accelerometer"], made["gyro"])
+
+
+# MuJoCo's default site size (each of the three entries), metres.
+_DEFAULT_SITE_SIZE_M = 0.005
+
+
+def fill_unset_site_sizes(spec: mujoco.MjSpec) -> None:
+    """Gives every site of `spec` MuJoCo's default 0.005 m in the size entries left at
+    0 after the first (those its type does not read), as a site of an MJCF file whose
+    size lists fewer numbers has them."""
+    for site in spec.sites:
+        size = np.array(site.size, dtype=np.float64)
+        if np.any(size[1:] == 0):
+            size[1:][size[1:] == 0] = _DEFAULT_SITE_SIZE_M
+            site.size = size
 
 
 def add_com_velocity_sensor(spec: mujoco.MjSpec, root_body: mujoco.MjsBody) -> mujoco.MjsSensor:

@@ -639,12 +639,14 @@ class _CMUHumanoidBase(base.Walker):
         root = spec.worldbody.add_body(name="root")
         # dm_control's order (velocimeter, gyro, accelerometer); the centre-of-mass
         # velocity sensor, this project's, comes after every sensor of dm_control's.
-        _, root_sensors = base.add_root_sensors(
+        root_site, root_sensors = base.add_root_sensors(
             spec,
             root,
             com_velocity=False,
             order=("velocimeter", "gyro", "accelerometer"),
         )
+        # The published files' root site (0.01 m), rescaled with the 2020 body.
+        root_site.size = [0.01 * scale, 0.0, 0.0]
         for sensor, sensor_name in zip(root_sensors, _ROOT_SENSOR_NAMES):
             sensor.name = sensor_name
         # The root's frame is the CMU pelvis frame, as dm_control's: the skeleton's
@@ -1119,7 +1121,10 @@ def _add_touch_and_torque(
     torque_sensors = []
     for site_name, sensor_name in zip(_TORQUE_SITES, torque_names):
         bodies[site_name[: -len("_ft")]].add_site(
-            name=site_name, size=[0.01 * scale, 0, 0], group=4
+            # dm_control adds these after rescaling the body: 0.01 m in both versions.
+            name=site_name,
+            size=[0.01, 0, 0],
+            group=4,
         )
         torque_sensors.append(
             spec.add_sensor(

@@ -903,6 +903,11 @@ class Rat(legacy_base.LegacyWalker):
             objtype=mujoco.mjtObj.mjOBJ_BODY,
             objname="torso",
         )
+        # dm_control's light above the rat (rodent.xml): 3 m over the torso, following
+        # the centre of mass.
+        bodies["torso"].add_light(
+            name="tracking_light", pos=[0.0, 0.0, 3.0], mode=mujoco.mjtCamLight.mjCAMLIGHT_TRACKCOM
+        )
         # dm_control's rat cameras (rodent.xml), `trackcom`, in the torso.
         tracking = [
             base.add_camera(bodies["torso"], name, pos, xyaxes=xyaxes, zaxis=zaxis, fovy=fovy)

@@ -34,6 +34,10 @@ for tag, walker_class in [
     record(f'{tag}/sites', [model.id2name(i, 'site') for i in range(model.nsite)])
     if tag != 'rat':  # the rat's positions are rounded to 0.1 mm here
         record(f'{tag}/site_pose', [model.site_pos, model.site_quat])
+        record(f'{tag}/site_size', model.site_size)
+    record(f'{tag}/lights', [model.id2name(i, 'light') for i in range(model.nlight)])
+    record(f'{tag}/light_pose', [model.light_pos, model.light_dir, model.light_mode])
+    record(f'{tag}/joints', [model.id2name(i, 'joint') for i in range(model.njnt)])
 """
 
 
