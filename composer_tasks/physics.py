@@ -724,13 +724,24 @@ def _pymjcf_names(spec: mujoco.MjSpec) -> Iterator[None]:
         # the model's own error if it still has one), then name and compile.
         spec.compile()
         named = root_module.unnamed_identifiers(root._top())
+    # A heightfield given rows and columns but no file or elevation data is flat, as
+    # MuJoCo's XML parser makes it (the spec alone refuses to compile it).
+    flat = [
+        hfield
+        for hfield in spec.hfields
+        if not hfield.file and hfield.nrow > 0 and hfield.ncol > 0 and not len(hfield.userdata)
+    ]
     try:
         for element, identifier in named:
             element.name = identifier
+        for hfield in flat:
+            hfield.userdata = [0.0] * (hfield.nrow * hfield.ncol)
         yield
     finally:
         for element, _ in named:
             element.name = ""
+        for hfield in flat:
+            hfield.userdata = []
 
 
 def compile_spec(spec: mujoco.MjSpec) -> mujoco.MjModel:

@@ -281,6 +281,8 @@ class Environment(composer.Environment):
     # dm_control's control.Environment never recompiles its physics: what a task
     # writes into the model lasts across episodes there, and so here.
     _restore_model_at_reset = False
+    # dm_control loads suite models from XML: unnamed elements stay unnamed.
+    _pymjcf_compiled = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Environment and (

@@ -48,8 +48,9 @@ class Table(composer.Arena):
         spec.visual.headlight.ambient = [0.3, 0.3, 0.3]
         spec.visual.headlight.specular = [0.0, 0.0, 0.0]
         spec.stat.center = [0.0, 0.0, 0.0]
+        # Unnamed, as dm_control's arena.xml has them: compiled as PyMJCF names them
+        # ("//unnamed_texture_0", "//unnamed_light_0").
         spec.add_texture(
-            name="skybox",
             type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
             builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
             rgb1=[0.4, 0.6, 0.8],
@@ -82,7 +83,6 @@ class Table(composer.Arena):
             solref=list(_SOLREF),
         )
         spec.worldbody.add_light(
-            name="light",
             pos=[0.0, 0.0, _LIGHT_HEIGHT_M],
             dir=[0.0, 0.0, -1.0],
             diffuse=[0.7, 0.7, 0.7],

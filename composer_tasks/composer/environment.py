@@ -661,6 +661,11 @@ class Environment(dm_env.Environment):
 
     def _compile(self) -> None:
         root = self._task.root_entity
+        if self._pymjcf_compiled:
+            # The model as PyMJCF handles (made once), so that compiling names the
+            # model's unnamed elements as dm_control's PyMJCF-compiled models name
+            # them, whichever way the entities were built.
+            root.mjcf_model  # noqa: B018
         if not self._textures:
             _shrink_builtin_textures(root.spec)
         try:
@@ -679,6 +684,10 @@ class Environment(dm_env.Environment):
     # values back as compiled (dm_control's physics-task environment, which never
     # recompiles, sets False).
     _restore_model_at_reset: bool = True
+    # Whether the model compiles as dm_control's Composer compiles PyMJCF models,
+    # naming unnamed elements (`//unnamed_geom_0`); the Control Suite's environment,
+    # whose models dm_control loads from XML as they are, sets False.
+    _pymjcf_compiled: bool = True
 
     def _restore_compiled_model(self) -> None:
         """Writes the model's values as compiled into the physics' model (see

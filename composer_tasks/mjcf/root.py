@@ -107,8 +107,9 @@ _LOOKUPS = {
 }
 
 
-# The kinds whose unnamed elements `to_xml_string` names (PyMJCF writes their
-# identifiers): those a compiled model's named indexing reads.
+# The kinds whose unnamed elements `to_xml_string` and compiling name (PyMJCF writes
+# their identifiers): every namespace of the model's elements ("contact" holds the
+# pairs and excludes).
 _NAMED_IN_TEXT = (
     "body",
     "geom",
@@ -120,6 +121,13 @@ _NAMED_IN_TEXT = (
     "sensor",
     "tendon",
     "equality",
+    "contact",
+    "mesh",
+    "hfield",
+    "texture",
+    "material",
+    "skin",
+    "key",
 )
 
 
@@ -130,7 +138,13 @@ def unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
     found = []
     for namespace in _NAMED_IN_TEXT:
         places: dict[int, dict[Any, int]] = {}  # id(model) -> {spec element: place}
-        for handle in top.find_all(namespace):
+        try:
+            handles = top.find_all(namespace)
+        except ValueError:
+            # A kind holding an element these handles do not cover (an equality
+            # type MjSpec has and PyMJCF had not): PyMJCF could not have named it.
+            continue
+        for handle in handles:
             if getattr(handle._mjs, "name", "named"):
                 continue
             if namespace == "joint" and handle._is_frame_joint():

@@ -148,3 +148,44 @@ def test_every_unnamed_element_of_a_compiled_model_has_pymjcfs_name(differential
     # site, joint, camera, light, actuator and sensor by its identifier, whether or
     # not anything refers to it; the compiled model has those names.
     differential.assert_same(COMPILED_UNNAMED, "physics_compiled_unnamed")
+
+
+ASSETS_UNNAMED = """
+from dm_control import mjcf
+from dm_control.manipulation.shared import arenas
+
+root = mjcf.RootElement(model="m")
+root.asset.add("texture", type="skybox", builtin="gradient", rgb1=[1, 1, 1], rgb2=[0, 0, 0],
+               width=10, height=10)
+root.asset.add("texture", type="2d", builtin="checker", rgb1=[1, 1, 1], rgb2=[0, 0, 0],
+               width=10, height=10)
+root.asset.add("material", rgba=[1, 0, 0, 1])
+root.asset.add("hfield", nrow=3, ncol=3, size=[1, 1, 1, 1])
+root.asset.add("mesh", vertex=[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
+first = root.worldbody.add("body", name="a")
+first_geom = first.add("geom", name="ga", type="sphere", size=[0.1])
+second = root.worldbody.add("body", name="b")
+second_geom = second.add("geom", name="gb", type="sphere", size=[0.1])
+root.contact.add("pair", geom1=first_geom, geom2=second_geom)
+root.contact.add("exclude", body1=first, body2=second)
+root.keyframe.add("key", time=0)
+physics = mjcf.Physics.from_mjcf_model(root)
+model = physics.model
+for kind, count in (("texture", model.ntex), ("material", model.nmat),
+                    ("hfield", model.nhfield), ("mesh", model.nmesh), ("pair", model.npair),
+                    ("exclude", model.nexclude), ("key", model.nkey)):
+    record("names/" + kind, [model.id2name(i, kind) for i in range(count)])
+# A heightfield given rows and columns only is flat.
+record("hfield_data", model.hfield_data)
+arena = arenas.Standard()
+model = mjcf.Physics.from_mjcf_model(arena.mjcf_model).model
+record("standard/textures", [model.id2name(i, "texture") for i in range(model.ntex)])
+record("standard/lights", [model.id2name(i, "light") for i in range(model.nlight)])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.Physics.from_mjcf_model", "manipulation.shared.arenas.Standard")
+def test_unnamed_assets_contacts_and_keys_have_pymjcfs_names(differential):
+    # PyMJCF names every namespace's unnamed elements: textures, materials,
+    # heightfields, meshes, contact pairs and excludes (one "contact" count), keys.
+    differential.assert_same(ASSETS_UNNAMED, "physics_unnamed_assets")
