@@ -70,7 +70,7 @@ _CAMERAS = {
 }
 # The panels: a black and white checker cube texture authored here.
 _PANEL_RGB = ((0.95, 0.95, 0.95), (0.08, 0.08, 0.08))
-_PANEL_TEXTURE_PX = 32
+_PANEL_TEXTURE_PX = 64  # dm_control's soccer_ball.png faces are 64 x 64
 
 
 def regulation_soccer_ball(name: str = "soccer_ball") -> "SoccerBall":
