@@ -13,9 +13,10 @@ to the target), plus `aliveness_reward`. Episodes end only by time limit.
 
 Observation `task_logic`: the state of the touch sequence (`TwoTouchState`).
 
-dm_control draws the target places and the spawn heading from numpy's global
-generator; here they come from the episode's `random_state`, so the same seed
-gives the same episode. The targets are built once and stay attached (dm_control
+As dm_control, the target places and the spawn heading are drawn from numpy's
+global generator (seed it, `np.random.seed`, for dm_control's episodes);
+`seeded_draws=True` (this project's) draws them from the episode's `random_state`
+instead, so that the Environment's seed alone fixes the episode. The targets are built once and stay attached (dm_control
 builds new ones every episode); with `shuffle_target_builders`, the builder
 whose target is used is drawn each episode and the others are parked.
 """
@@ -97,6 +98,8 @@ class TwoTouch(walker_task.WalkerTask):
       enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera, as
         dm_control does (the default); False leaves it off, so that the task needs
         no renderer.
+      seeded_draws: draw the target places and the spawn heading from the
+        episode's `random_state` (False: numpy's global generator, as dm_control).
     """
 
     def __init__(
@@ -120,7 +123,13 @@ class TwoTouch(walker_task.WalkerTask):
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
         enable_egocentric_camera: bool = True,
+        seeded_draws: bool = False,
     ) -> None:
+        if not isinstance(seeded_draws, (bool, np.bool_)):
+            raise ValueError(f"seeded_draws must be a bool, got {seeded_draws!r}")
+        # dm_control draws the target places and the spawn heading from numpy's global
+        # generator; `seeded_draws` (this project's) takes them from the episode's.
+        self._seeded_draws = bool(seeded_draws)
         left, right = _hand_names(walker)
         self._walker = walker
         self._arena = arena
@@ -209,7 +218,14 @@ class TwoTouch(walker_task.WalkerTask):
         self._do_time_out = False
         self._state_logic = TwoTouchState.PRE_TOUCH
 
+    def _draws(self, random_state: np.random.RandomState) -> np.random.RandomState:
+        """Where the target places and the spawn heading are drawn from: numpy's global
+        generator, as dm_control (which calls them without its random state), or with
+        `seeded_draws` the episode's `random_state`."""
+        return random_state if self._seeded_draws else np.random.mtrand._rand
+
     def _randomize_targets(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        random_state = self._draws(random_state)
         for index in range(len(self._target_positions)):
             x = self._target_area[0] * random_state.uniform(-1.0, 1.0)
             y = self._target_area[1] * random_state.uniform(-1.0, 1.0)
@@ -239,7 +255,7 @@ class TwoTouch(walker_task.WalkerTask):
             )[:2]
         quaternion = None
         if self._randomize_spawn_rotation:
-            rotation = 2 * np.pi * random_state.uniform()
+            rotation = 2 * np.pi * self._draws(random_state).uniform()
             quaternion = [np.cos(rotation / 2), 0.0, 0.0, np.sin(rotation / 2)]
         self._walker.shift_pose(
             physics,

@@ -374,7 +374,7 @@ def test_rat_observables_have_their_shapes_and_a_seeded_run_repeats():
 # Two-touch reaching.
 
 
-def _two_touch(seed=0):
+def _two_touch(seed=0, **options):
     from composer_tasks.tasks import reach
 
     rat = walkers.Rat()
@@ -386,6 +386,7 @@ def _two_touch(seed=0):
         target_area=(1.5, 1.5),
         physics_timestep=0.001,
         control_timestep=0.02,
+        **options,
     )
     return composer.Environment(task, random_state=seed), task, reach
 
@@ -408,16 +409,29 @@ def test_two_touch_pays_a_touch_pair_at_the_right_interval():
 def test_two_touch_times_out_a_second_touch_too_soon_and_repeats_under_a_seed():
     env, task, reach = _two_touch(seed=4)
     env.reset()
-    first = env.physics.bind(task.target.geom).xpos.copy()
     task.target._touched_once = True
     task.get_reward(env.physics)
     env.physics.data.time += 0.1
     task.target._touched_twice = True
     assert task.get_reward(env.physics) < 1.0
     assert task.state == reach.TwoTouchState.TOUCHED_TOO_SOON
+    # As dm_control, the target's place comes from numpy's global generator: the
+    # same global seed repeats it; with seeded_draws, the Environment's seed does.
+    np.random.seed(3)
+    env, task, _ = _two_touch(seed=4)
+    env.reset()
+    place = env.physics.bind(task.target.geom).xpos.copy()
+    np.random.seed(3)
     again, again_task, _ = _two_touch(seed=4)
     again.reset()
-    np.testing.assert_array_equal(again.physics.bind(again_task.target.geom).xpos, first)
+    np.testing.assert_array_equal(again.physics.bind(again_task.target.geom).xpos, place)
+    seeded = [_two_touch(seed=4, seeded_draws=True) for _ in range(2)]
+    places = []
+    for environment, seeded_task, _ in seeded:
+        np.random.seed(len(places))  # a different global state each time
+        environment.reset()
+        places.append(environment.physics.bind(seeded_task.target.geom).xpos.copy())
+    np.testing.assert_array_equal(places[0], places[1])
     with pytest.raises(ValueError, match="Rat or a CMUHumanoid"):
         reach.TwoTouch(
             walkers.Quadruped(), floor.Floor(), [target_sphere.TargetSphereTwoTouch], [1.0]
