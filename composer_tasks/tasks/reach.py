@@ -15,7 +15,7 @@ Observation `task_logic`: the state of the touch sequence (`TwoTouchState`).
 
 As dm_control, the target places and the spawn heading are drawn from numpy's
 global generator (seed it, `np.random.seed`, for dm_control's episodes);
-`seeded_draws=True` (this project's) draws them from the episode's `random_state`
+`draw_from_random_state=True` (this project's) draws them from the episode's `random_state`
 instead, so that the Environment's seed alone fixes the episode. The targets are built once and stay attached (dm_control
 builds new ones every episode); with `shuffle_target_builders`, the builder
 whose target is used is drawn each episode and the others are parked.
@@ -98,7 +98,7 @@ class TwoTouch(walker_task.WalkerTask):
       enable_egocentric_camera: enable the walker's 64 x 64 egocentric camera, as
         dm_control does (the default); False leaves it off, so that the task needs
         no renderer.
-      seeded_draws: draw the target places and the spawn heading from the
+      draw_from_random_state: draw the target places and the spawn heading from the
         episode's `random_state` (False: numpy's global generator, as dm_control).
     """
 
@@ -123,13 +123,15 @@ class TwoTouch(walker_task.WalkerTask):
         control_timestep: float = DEFAULT_CONTROL_TIMESTEP,
         *,
         enable_egocentric_camera: bool = True,
-        seeded_draws: bool = False,
+        draw_from_random_state: bool = False,
     ) -> None:
-        if not isinstance(seeded_draws, (bool, np.bool_)):
-            raise ValueError(f"seeded_draws must be a bool, got {seeded_draws!r}")
+        if not isinstance(draw_from_random_state, (bool, np.bool_)):
+            raise ValueError(
+                f"draw_from_random_state must be a bool, got {draw_from_random_state!r}"
+            )
         # dm_control draws the target places and the spawn heading from numpy's global
-        # generator; `seeded_draws` (this project's) takes them from the episode's.
-        self._seeded_draws = bool(seeded_draws)
+        # generator; `draw_from_random_state` (this project's) takes them from the episode's.
+        self._draw_from_random_state = bool(draw_from_random_state)
         left, right = _hand_names(walker)
         self._walker = walker
         self._arena = arena
@@ -221,8 +223,8 @@ class TwoTouch(walker_task.WalkerTask):
     def _draws(self, random_state: np.random.RandomState) -> np.random.RandomState:
         """Where the target places and the spawn heading are drawn from: numpy's global
         generator, as dm_control (which calls them without its random state), or with
-        `seeded_draws` the episode's `random_state`."""
-        return random_state if self._seeded_draws else np.random.mtrand._rand
+        `draw_from_random_state` the episode's `random_state`."""
+        return random_state if self._draw_from_random_state else np.random.mtrand._rand
 
     def _randomize_targets(self, physics: Physics, random_state: np.random.RandomState) -> None:
         random_state = self._draws(random_state)

@@ -416,7 +416,7 @@ def test_two_touch_times_out_a_second_touch_too_soon_and_repeats_under_a_seed():
     assert task.get_reward(env.physics) < 1.0
     assert task.state == reach.TwoTouchState.TOUCHED_TOO_SOON
     # As dm_control, the target's place comes from numpy's global generator: the
-    # same global seed repeats it; with seeded_draws, the Environment's seed does.
+    # same global seed repeats it; with draw_from_random_state, the Environment's seed does.
     np.random.seed(3)
     env, task, _ = _two_touch(seed=4)
     env.reset()
@@ -425,7 +425,7 @@ def test_two_touch_times_out_a_second_touch_too_soon_and_repeats_under_a_seed():
     again, again_task, _ = _two_touch(seed=4)
     again.reset()
     np.testing.assert_array_equal(again.physics.bind(again_task.target.geom).xpos, place)
-    seeded = [_two_touch(seed=4, seeded_draws=True) for _ in range(2)]
+    seeded = [_two_touch(seed=4, draw_from_random_state=True) for _ in range(2)]
     places = []
     for environment, seeded_task, _ in seeded:
         np.random.seed(len(places))  # a different global state each time
