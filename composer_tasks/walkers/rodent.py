@@ -16,7 +16,7 @@ mass and inertias compile to dm_control's; the paws' geoms grip (condim 3,
 priority 1, friction 1.5) and `ground_contact_geoms` lists dm_control's 46.
 
 What differs: dm_control's rat is drawn with a skinned mesh, here only its
-primitives are; body positions and joint axes are rounded to 0.01 mm and 1e-4,
+primitives are; body positions and joint axes are rounded (to 0.01-0.1 mm, 1e-4),
 joints sit at their bodies' origins and the tail bends about its -z axis
 (dm_control 1.0.50's `rodent.xml`, facts carried over: geoms, body positions,
 joint axes, ranges, stiffness, damping and armature, actuator gains, tendon
