@@ -9,13 +9,18 @@ and gyro in the head. dm_control's names and counts carry over: bodies,
 joints, actuators, tendons, sites, sensors, the egocentric camera and the
 observables.
 
-What differs: dm_control's rat is drawn with a skinned mesh and collides
-through several primitives per body; here each body has one collision
-primitive (the main one of dm_control's, with its size and placement) whose
-mass is the body's (dm_control 1.0.50's `rodent.xml`, facts carried over:
-body positions, masses, joint axes, ranges, stiffness, damping and armature,
-actuator gains, tendon coefficients, exclusions), so the body masses and
-kinematics are dm_control's while inertias and contacts are approximations.
+The rat collides through dm_control's 100 primitives (rodent.xml's capsules,
+spheres, ellipsoids and boxes, with their names, sizes, poses, densities and
+contact classes, in the file's order), so its geoms, body masses, centres of
+mass and inertias compile to dm_control's; the paws' geoms grip (condim 3,
+priority 1, friction 1.5) and `ground_contact_geoms` lists dm_control's 46.
+
+What differs: dm_control's rat is drawn with a skinned mesh, here only its
+primitives are; body positions and joint axes are rounded (to 0.01-0.1 mm, 1e-4),
+joints sit at their bodies' origins and the tail bends about its -z axis
+(dm_control 1.0.50's `rodent.xml`, facts carried over: geoms, body positions,
+joint axes, ranges, stiffness, damping and armature, actuator gains, tendon
+coefficients, exclusions).
 
 Frames and units: metres, kilograms, radians; the walker stands on its own
 origin, the torso 0.065 m above it, x forward and z up.
@@ -24,7 +29,6 @@ origin, the torso 0.065 m above it, x forward and z up.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import mujoco
@@ -90,10 +94,10 @@ _JOINT_CLASSES: dict[str, tuple[tuple[float, float], float, float, float]] = {
     "finger": (_degrees(0, 90), 0.0, 0.002, 6e-7),
 }
 
-# Bodies in model order: (name, parent, position in the parent (m), mass (kg),
-# joints as (name, class, axis)).
+# Bodies in model order: (name, parent, position in the parent (m), joints as
+# (name, class, axis)). Their masses and inertias are their geoms'.
 _X, _Y, _Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
-_Body = tuple[str, str, tuple[float, float, float], float, tuple[tuple[str, str, Any], ...]]
+_Body = tuple[str, str, tuple[float, float, float], tuple[tuple[str, str, Any], ...]]
 
 
 def _leg(side: str, sign: float) -> list[_Body]:
@@ -102,7 +106,6 @@ def _leg(side: str, sign: float) -> list[_Body]:
             f"upper_leg_{side}",
             "pelvis",
             (-0.00481, sign * 0.01149, -0.00989),
-            0.017485,
             (
                 (f"hip_{side}_supinate", "hip_supinate", (0.0, 0.0, sign)),
                 (f"hip_{side}_abduct", "hip_abduct", (sign, 0.0, 0.0)),
@@ -113,21 +116,18 @@ def _leg(side: str, sign: float) -> list[_Body]:
             f"lower_leg_{side}",
             f"upper_leg_{side}",
             (0.01542, sign * 0.01748, -0.0257),
-            0.008307,
             ((f"knee_{side}", "knee", (sign * 0.4472, -0.8944, 0.0)),),
         ),
         (
             f"foot_{side}",
             f"lower_leg_{side}",
             (-0.0323, sign * -0.00473, -0.02206),
-            0.00192,
             ((f"ankle_{side}", "ankle", (sign * -0.2873, 0.9578, 0.0)),),
         ),
         (
             f"toe_{side}",
             f"foot_{side}",
             (0.0211, sign * 0.00761, -0.00275),
-            0.000483,
             ((f"toe_{side}", "toe", _Y),),
         ),
     ]
@@ -139,7 +139,6 @@ def _arm(side: str, sign: float) -> list[_Body]:
             f"scapula_{side}",
             "torso",
             (0.00656, sign * 0.00164, 0.01148),
-            0.00383,
             (
                 (f"scapula_{side}_supinate", "scapula_supinate", (0.0, 0.0, sign)),
                 (f"scapula_{side}_abduct", "scapula_abduct", (sign, 0.0, 0.0)),
@@ -150,7 +149,6 @@ def _arm(side: str, sign: float) -> list[_Body]:
             f"upper_arm_{side}",
             f"scapula_{side}",
             (0.0287, sign * 0.00984, -0.02542),
-            0.003932,
             (
                 (f"shoulder_{side}", "shoulder", _Y),
                 (f"shoulder_sup_{side}", "shoulder_sup", (0.0, 0.0, -sign)),
@@ -160,68 +158,65 @@ def _arm(side: str, sign: float) -> list[_Body]:
             f"lower_arm_{side}",
             f"upper_arm_{side}",
             (-0.01593, sign * 0.01036, -0.0223),
-            0.00178,
             ((f"elbow_{side}", "elbow", (0.0, 0.9806, sign * 0.1961)),),
         ),
         (
             f"hand_{side}",
             f"lower_arm_{side}",
             (0.0216, sign * 0.0126, -0.0198),
-            0.000563,
             ((f"wrist_{side}", "wrist", (sign * 0.5145, -0.8575, 0.0)),),
         ),
         (
             f"finger_{side}",
             f"hand_{side}",
             (0.00303, sign * 0.00152, -0.00834),
-            0.000149,
             ((f"finger_{side}", "finger", (sign * -0.4472, 0.8944, 0.0)),),
         ),
     ]
 
 
-# Tail segments C1..C30: (position in the parent (x, z), mass, joints). The
+# Tail segments C1..C30: position in the parent (x, z). The
 # first six bend and extend; then extension and bending alternate every other
 # segment (C7 extend, C9 bend, C11 extend, ...). dm_control tilts each bend
 # axis with the tail's curve; here every bend axis is the tail's -z.
 _TAIL = (
-    ((-0.01579, -0.01188), 0.003709),
-    ((-0.00388, -0.00423), 0.002022),
-    ((-0.00342, -0.00426), 0.00186),
-    ((-0.00327, -0.00442), 0.001169),
-    ((-0.00318, -0.00457), 0.000448),
-    ((-0.00312, -0.0049), 0.000331),
-    ((-0.00322, -0.00564), 0.00023),
-    ((-0.00345, -0.00552), 0.000173),
-    ((-0.00429, -0.00512), 0.000206),
-    ((-0.00486, -0.00456), 0.000279),
-    ((-0.00537, -0.00436), 0.000111),
-    ((-0.00613, -0.00384), 0.000109),
-    ((-0.0069, -0.00259), 7.5e-05),
-    ((-0.00683, -0.00091), 5.5e-05),
-    ((-0.00653, -0.00032), 5.8e-05),
-    ((-0.00669, -0.00014), 6.3e-05),
-    ((-0.00649, -0.00002), 4.9e-05),
-    ((-0.00621, 0.0), 5.1e-05),
-    ((-0.0062, 0.0), 5.3e-05),
-    ((-0.00623, 0.0), 4.4e-05),
-    ((-0.00612, -0.00011), 4.5e-05),
-    ((-0.00651, -0.00001), 3.3e-05),
-    ((-0.00639, 0.0), 3.5e-05),
-    ((-0.00618, 0.0), 3.6e-05),
-    ((-0.00597, 0.0), 3.7e-05),
-    ((-0.00563, 0.0), 3.8e-05),
-    ((-0.00519, 0.0), 3.9e-05),
-    ((-0.00504, 0.0), 3.6e-05),
-    ((-0.00477, 0.0), 3.7e-05),
-    ((-0.00401, 0.0), 3.8e-05),
+    (-0.01579, -0.01188),
+    (-0.00388, -0.00423),
+    (-0.00342, -0.00426),
+    (-0.00327, -0.00442),
+    (-0.00318, -0.00457),
+    (-0.00312, -0.0049),
+    (-0.00322, -0.00564),
+    (-0.00345, -0.00552),
+    (-0.00429, -0.00512),
+    (-0.00486, -0.00456),
+    (-0.00537, -0.00436),
+    (-0.00613, -0.00384),
+    (-0.0069, -0.00259),
+    (-0.00683, -0.00091),
+    (-0.00653, -0.00032),
+    (-0.00669, -0.00014),
+    (-0.00649, -0.00002),
+    (-0.00621, 0.0),
+    (-0.0062, 0.0),
+    (-0.00623, 0.0),
+    (-0.00612, -0.00011),
+    (-0.00651, -0.00001),
+    (-0.00639, 0.0),
+    (-0.00618, 0.0),
+    (-0.00597, 0.0),
+    (-0.00563, 0.0),
+    (-0.00519, 0.0),
+    (-0.00504, 0.0),
+    (-0.00477, 0.0),
+    (-0.00401, 0.0),
 )
 
 
 def _tail() -> list[_Body]:
     bodies: list[_Body] = []
     parent = "pelvis"
-    for index, ((x, z), mass) in enumerate(_TAIL, start=1):
+    for index, (x, z) in enumerate(_TAIL, start=1):
         name = f"vertebra_C{index}"
         joints: list[tuple[str, str, Any]] = []
         if index <= 6:
@@ -235,24 +230,24 @@ def _tail() -> list[_Body]:
                 joints = [(f"{name}_extend", "caudal_extend", _Y)]
             else:
                 joints = [(f"{name}_bend", "caudal_bend", (0.0, 0.0, -1.0))]
-        bodies.append((name, parent, (x, 0.0, z), mass, tuple(joints)))
+        bodies.append((name, parent, (x, 0.0, z), tuple(joints)))
         parent = name
     return bodies
 
 
 _CERVICAL = (
-    ("vertebra_cervical_5", (0.02771, 0.0, -0.001), 0.000916, "extend", _Y),
-    ("vertebra_cervical_4", (0.00241, 0.0, 0.00081), 0.000745, "bend", (-0.3186, 0.0, 0.9479)),
-    ("vertebra_cervical_3", (0.00215, 0.0, 0.00094), 0.000596, "twist", (0.916, 0.0, 0.4011)),
-    ("vertebra_cervical_2", (0.0019, 0.0, 0.00087), 0.000469, "extend", _Y),
-    ("vertebra_cervical_1", (0.00178, 0.0, 0.00094), 0.000361, "bend", (-0.4656, 0.0, 0.885)),
-    ("vertebra_axis", (0.00188, 0.0, 0.00171), 0.000271, "twist", (0.741, -0.0007, 0.6715)),
-    ("vertebra_atlant", (0.00245, 0.0, 0.00137), 0.000198, "extend", _Y),
+    ("vertebra_cervical_5", (0.02771, 0.0, -0.001), "extend", _Y),
+    ("vertebra_cervical_4", (0.00241, 0.0, 0.00081), "bend", (-0.3186, 0.0, 0.9479)),
+    ("vertebra_cervical_3", (0.00215, 0.0, 0.00094), "twist", (0.916, 0.0, 0.4011)),
+    ("vertebra_cervical_2", (0.0019, 0.0, 0.00087), "extend", _Y),
+    ("vertebra_cervical_1", (0.00178, 0.0, 0.00094), "bend", (-0.4656, 0.0, 0.885)),
+    ("vertebra_axis", (0.00188, 0.0, 0.00171), "twist", (0.741, -0.0007, 0.6715)),
+    ("vertebra_atlant", (0.00245, 0.0, 0.00137), "extend", _Y),
 )
 
 
 def _bodies() -> list[_Body]:
-    bodies: list[_Body] = [("torso", "", (0.031, 0.0, 0.0651), 0.061196, ())]
+    bodies: list[_Body] = [("torso", "", (0.031, 0.0, 0.0651), ())]
     parent = "torso"
     lumbar = (
         ((-0.01918, 0.0, 0.01685), "extend", _Y),
@@ -264,165 +259,345 @@ def _bodies() -> list[_Body]:
     )
     for index, (position, kind, axis) in enumerate(lumbar, start=1):
         name = f"vertebra_{index}"
-        bodies.append(
-            (name, parent, position, 0.002094, ((f"{name}_{kind}", f"lumbar_{kind}", axis),))
-        )
+        bodies.append((name, parent, position, ((f"{name}_{kind}", f"lumbar_{kind}", axis),)))
         parent = name
-    bodies.append(("pelvis", parent, (-0.01307, 0.0, -0.00812), 0.14427, ()))
+    bodies.append(("pelvis", parent, (-0.01307, 0.0, -0.00812), ()))
     bodies += _leg("L", 1.0) + _leg("R", -1.0)
     bodies += _tail()
     parent = "torso"
-    for name, position, mass, kind, axis in _CERVICAL:
-        bodies.append(
-            (name, parent, position, mass, ((f"{name}_{kind}", f"cervical_{kind}", axis),))
-        )
+    for name, position, kind, axis in _CERVICAL:
+        bodies.append((name, parent, position, ((f"{name}_{kind}", f"cervical_{kind}", axis),)))
         parent = name
     bodies.append(
         (
             "skull",
             parent,
             (0.02596, 0.0, 0.00177),
-            0.023932,
             (("atlas", "atlas", (0.0, -1.0, 0.0)),),
         )
     )
-    bodies.append(
-        ("jaw", "skull", (0.00045, 0.0, -0.0164), 0.003896, (("mandible", "mandible", _Y),))
-    )
+    bodies.append(("jaw", "skull", (0.00045, 0.0, -0.0164), (("mandible", "mandible", _Y),)))
     bodies += _arm("L", 1.0) + _arm("R", -1.0)
     return bodies
 
 
-# One collision primitive per body: (geom name, type, size, position, quaternion).
-def _geom(body: str) -> tuple[str, Any, Sequence[float], Sequence[float], Sequence[float]]:
-    identity = (1.0, 0.0, 0.0, 0.0)
-    if body == "torso":
-        return (
-            "collision_torso",
-            _ELLIPSOID,
-            (0.05, 0.024, 0.026),
-            (-0.0082, 0, 0),
-            (0.9962, 0, 0.0872, 0),
-        )
-    if re.fullmatch(r"vertebra_\d", body):
-        return (f"{body}_collision", _SPHERE, (0.01,), (0, 0, -0.00164), identity)
-    if body == "pelvis":
-        return (
-            "collision_pelvis_gut",
-            _ELLIPSOID,
-            (0.02, 0.02, 0.018),
-            (0.0205, 0, -0.0164),
-            (0.9659, 0, -0.2588, 0),
-        )
-    match = re.fullmatch(r"vertebra_C(\d+)", body)
-    if match:
-        # A capsule along the tail, thinning towards the tip.
-        index = int(match.group(1))
-        radius = max(0.0013, 0.0045 * 0.93 ** (index - 1))
-        return (f"{body}_collision", _CAPSULE, (radius, 0.003), (0, 0, 0), (0.7071, 0, 0.7071, 0))
-    if body.startswith("vertebra_") or body == "vertebra_axis":
-        cervical_radius = {
-            "vertebra_cervical_5": 0.009,
-            "vertebra_cervical_4": 0.0084,
-            "vertebra_cervical_3": 0.0078,
-            "vertebra_cervical_2": 0.0072,
-            "vertebra_cervical_1": 0.0066,
-            "vertebra_axis": 0.006,
-            "vertebra_atlant": 0.0054,
-        }[body]
-        return (f"{body}_collision", _SPHERE, (cervical_radius,), (0, 0, 0), identity)
-    if body == "skull":
-        return (
-            "skull_0_collision",
-            _ELLIPSOID,
-            (0.0221, 0.0167, 0.01),
-            (-0.00906, 0, 0.00082),
-            (0.9962, 0, 0.0872, 0),
-        )
-    if body == "jaw":
-        return (
-            "jaw_back_collision",
-            _ELLIPSOID,
-            (0.01215, 0.01336, 0.007),
-            (-0.01087, 0, 0.00205),
-            (0.887, 0, 0.4617, 0),
-        )
-    side = body[-1]
-    sign = 1.0 if side == "L" else -1.0
-    kind = body[:-2]
-    limb = {
-        "upper_leg": (
-            f"upper_leg_{side}0_collision",
-            _CAPSULE,
-            (0.00874, 0.01748),
-            (0.0086, sign * 0.01075, -0.0129),
-            (0.8962, sign * 0.2826, -0.3262, sign * -0.1028),
-        ),
-        "lower_leg": (
-            f"lower_leg_{side}_collision",
-            _CAPSULE,
-            (0.00656, 0.01923),
-            (-0.01226, 0.0, -0.01072),
-            (0.5844, sign * 0.2786, 0.39, sign * 0.6548),
-        ),
-        "foot": (
-            f"foot_{side}_collision",
-            _CAPSULE,
-            (0.00321, 0.01238),
-            (0.00827, sign * 0.00226, -0.00226),
-            (0.5792, 0.5792, sign * -0.4056, sign * -0.4056),
-        ),
-        "toe": (
-            f"toe_{side}1_collision",
-            _CAPSULE,
-            (0.00238, 0.00777),
-            (0.00807, sign * 0.00255, 0.0),
-            (0.5792, 0.5792, sign * -0.4056, sign * -0.4056),
-        ),
-        "scapula": (
-            f"scapula_{side}_collision",
-            _ELLIPSOID,
-            (0.005, 0.01463, 0.02431),
-            (0.01757, sign * 0.00864, -0.01523),
-            (0.1844, 0.7692, 0.474, 0.3868) if side == "L" else (0.3868, 0.474, 0.7692, 0.1844),
-        ),
-        "upper_arm": (
-            f"humerus_{side}_collision",
-            _CAPSULE,
-            (0.00777, 0.01554),
-            (-0.00774, sign * 0.00579, -0.01198),
-            (0.4726, 0.345, 0.0007, 0.811) if side == "L" else (0.811, 0.0007, 0.345, 0.4726),
-        ),
-        "lower_arm": (
-            f"radius_{side}_collision",
-            _CAPSULE,
-            (0.00373, 0.01592),
-            (0.01151, sign * 0.00685, -0.01223),
-            (0.0238, 0.7918, 0.4232, 0.4398) if side == "L" else (0.4398, 0.4232, 0.7918, 0.0238),
-        ),
-        "hand": (
-            f"hand_{side}_collision",
-            _ELLIPSOID,
-            (0.00647, 0.0037, 0.00222),
-            (0.00152, sign * 0.00076, -0.00455),
-            (0.8421, sign * -0.1344, 0.4855, sign * 0.1924),
-        ),
-        "finger": (
-            f"finger_{side}1_collision",
-            _CAPSULE,
-            (0.00185, 0.0037),
-            (0.00455, sign * 0.0019, 0.0),
-            (0.6029, 0.6029, sign * -0.3695, sign * -0.3695),
-        ),
-    }
-    return limb[kind]
+# The one body rodent.xml turns in its parent: the jaw, 15 degrees about y
+# (euler "xyz", radians).
+_BODY_EULERS = {"jaw": (0.0, 0.2617993877991494, 0.0)}
 
 
-# Bodies whose geoms do not attract others (conaffinity 0), and those that grip.
-_NO_AFFINITY = re.compile(
-    r"torso|pelvis|vertebra_\d|vertebra_cervical_\d|vertebra_axis|vertebra_atlant|scapula_[LR]"
-)
-_GRIPPING = re.compile(r"(foot|toe|hand|finger)_[LR]")
+# Contact classes of dm_control's rodent.xml (its `collision` defaults): contype,
+# conaffinity, condim, priority, friction (slide, spin, roll), rgba. Every class
+# has the file's group 2, density 500 kg/m^3 unless a geom gives its own, and
+# the file's default solref (0.005, 1).
+_GeomClass = tuple[int, int, int, int, tuple[float, float, float], tuple[float, ...]]
+_GEOM_CLASSES: dict[str, _GeomClass] = {
+    # collision_primitive.
+    "primitive": (1, 1, 1, 0, _DEFAULT_FRICTION, (0.0, 0.5, 0.5, 1.0)),
+    # nonself_collision_primitive: touches the world but not the rat's other geoms.
+    "nonself": (1, 0, 1, 0, _DEFAULT_FRICTION, (0.0, 0.5, 0.5, 1.0)),
+    # collision_primitive_paw: the soles, palms, toes and fingers grip.
+    "paw": (1, 1, 3, 1, _GRIP_FRICTION, (0.0, 0.6, 0.7, 1.0)),
+}
+_GEOM_DENSITY = 500.0
+_GEOM_SOLREF = (0.005, 1.0)
+# Geoms of the file that override their class's group and colour: the eyes
+# (black) and the incisors (white) are drawn in the cosmetic group 1.
+_COSMETIC_GEOMS: dict[str, tuple[int, tuple[float, ...]]] = {
+    **{f"eye_{side}_collision": (_COSMETIC_GROUP, (0.0, 0.0, 0.0, 1.0)) for side in "LR"},
+    **{
+        f"{part}_T{index}_collision": (_COSMETIC_GROUP, (1.0, 1.0, 1.0, 1.0))
+        for part in ("skull", "jaw")
+        for index in (1, 2)
+    },
+}
+
+# The collision geoms of each body, in the file's order (dm-control 1.0.50's
+# rodent.xml, its numbers at full precision): (name, class, type, size (m),
+# position in the body (m), orientation, density (kg/m^3) or None for the
+# class's). An orientation is ("euler", angles) in radians about x, then y, then
+# z (MuJoCo's default sequence "xyz", which the file uses), ("quat", (w, x, y, z))
+# or None for the body's frame. The third size of the tail's capsules is the
+# file's too (MuJoCo keeps it and does not use it).
+_Orientation = tuple[str, tuple[float, ...]] | None
+_CollisionGeom = tuple[
+    str, str, Any, tuple[float, ...], tuple[float, float, float], _Orientation, float | None
+]
+# fmt: off
+_COLLISION_GEOMS: dict[str, tuple[_CollisionGeom, ...]] = {
+    "torso": (
+        ("collision_torso", "nonself", _ELLIPSOID, (0.05, 0.024, 0.026), (-0.0082, 0.0, 0.0), ("euler", (0.0, 0.1745329251994329, 0.0)), 468.251260009),
+    ),
+    "vertebra_1": (
+        ("vertebra_1_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "vertebra_2": (
+        ("vertebra_2_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "vertebra_3": (
+        ("vertebra_3_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "vertebra_4": (
+        ("vertebra_4_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "vertebra_5": (
+        ("vertebra_5_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "vertebra_6": (
+        ("vertebra_6_collision", "nonself", _SPHERE, (0.01,), (0.0, 0.0, -0.00164), None, None),
+    ),
+    "pelvis": (
+        ("collision_pelvis_L", "nonself", _CAPSULE, (0.013, 0.021, 0.0), (-0.00082, 0.00656, -0.00574), ("euler", (0.0, 0.8726646259971648, 0.0)), 1548.57736929),
+        ("collision_pelvis_R", "nonself", _CAPSULE, (0.013, 0.021, 0.0), (-0.00082, -0.00656, -0.00574), ("euler", (0.0, 0.8726646259971648, 0.0)), 1548.57736929),
+        ("collision_pelvis_gut", "nonself", _ELLIPSOID, (0.02, 0.02, 0.018), (0.0205, 0.0, -0.0164), ("euler", (0.0, -0.5235987755982988, 0.0)), 1548.57736929),
+    ),
+    "upper_leg_L": (
+        ("upper_leg_L0_collision", "primitive", _CAPSULE, (0.008742403002230982, 0.01748480600446196), (0.008602524554195285, 0.01075315569274411, -0.01290378683129293), ("euler", (0.6108652381980153, -0.6981317007977318, 0.0)), 1561.75550556),
+    ),
+    "lower_leg_L": (
+        ("lower_leg_L_collision", "primitive", _CAPSULE, (0.006556802251673236, 0.01923328660490816), (-0.01226339046929431, 0.0001224792426221771, -0.01071813365303941), ("quat", (0.5843939876140521, 0.278581552273902, 0.3900453953818352, 0.6547828460754284)), 1302.86687267),
+    ),
+    "foot_L": (
+        ("foot_L_collision", "paw", _CAPSULE, (0.003210712207833968, 0.01238417565878816), (0.008274464032760684, 0.002256672008934731, -0.002256672008934731), ("euler", (1.570796326794897, -1.221730476396031, 0.0)), 2041.15978228),
+    ),
+    "toe_L": (
+        ("toe_L0_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007253243030021683), (0.008496656120882544, -0.0008496656120882542, 0.0), ("euler", (1.570796326794897, -1.221730476396031, 0.0)), None),
+        ("toe_L1_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007771331817880374), (0.008071823314838416, 0.002548996836264763, 0.0), ("euler", (1.570796326794897, -1.221730476396031, 0.0)), None),
+        ("toe_L2_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007253243030021683), (0.006797324896706034, 0.005522826478573654, 0.0), ("euler", (1.570796326794897, -1.221730476396031, 0.0)), None),
+    ),
+    "upper_leg_R": (
+        ("upper_leg_R0_collision", "primitive", _CAPSULE, (0.008742403002230982, 0.01748480600446196), (0.008602524554195285, -0.01075315569274411, -0.01290378683129293), ("euler", (-0.6108652381980153, -0.6981317007977318, 0.0)), 1561.75550556),
+    ),
+    "lower_leg_R": (
+        ("lower_leg_R_collision", "primitive", _CAPSULE, (0.006556802251673236, 0.01923328660490816), (-0.01202896613332032, -0.0001615786954038913, -0.0105741369075766), ("quat", (0.6564315036111004, 0.3901417719765998, 0.2779576926818845, 0.5827749135856758)), 1302.86687267),
+    ),
+    "foot_R": (
+        ("foot_R_collision", "paw", _CAPSULE, (0.003210712207833968, 0.01238417565878816), (0.008274464032760684, -0.002256672008934731, -0.002256672008934731), ("euler", (1.570796326794897, 1.221730476396031, 0.0)), 2041.15978228),
+    ),
+    "toe_R": (
+        ("toe_R0_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007253243030021683), (0.008496656120882544, 0.0008496656120882542, 0.0), ("euler", (1.570796326794897, 1.221730476396031, 0.0)), None),
+        ("toe_R1_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007771331817880374), (0.008071823314838416, -0.002548996836264763, 0.0), ("euler", (1.570796326794897, 1.221730476396031, 0.0)), None),
+        ("toe_R2_collision", "paw", _CAPSULE, (0.002383208424149982, 0.007253243030021683), (0.006797324896706034, -0.005522826478573654, 0.0), ("euler", (1.570796326794897, 1.221730476396031, 0.0)), None),
+    ),
+    "vertebra_C1": (
+        ("vertebra_C1_collision", "primitive", _CAPSULE, (0.01096499338746071, 0.002370424568653107, 0.005434373859316111), (0.0, -2.778268066994105e-21, 0.0), ("quat", (0.5772408551843025, 0.3506607415056362, 0.3240276763775721, 0.662447057819841)), 507.157357703),
+    ),
+    "vertebra_C2": (
+        ("vertebra_C2_collision", "primitive", _CAPSULE, (0.008360366337001324, 0.003506151144392788, 0.005264153238385916), (0.0, 0.0, 0.0), ("quat", (0.6165945006583455, 0.3461375763448482, 0.3461375763448482, 0.6165945006583455)), 507.157357703),
+    ),
+    "vertebra_C3": (
+        ("vertebra_C3_collision", "primitive", _CAPSULE, (0.007895978167653084, 0.00409743981435895, 0.00449473550543189), (0.0, 0.0, 5.689893001203927e-18), ("quat", (0.658413368499565, 0.2578601097127201, 0.2578601097127201, 0.658413368499565)), 507.157357703),
+    ),
+    "vertebra_C4": (
+        ("vertebra_C4_collision", "primitive", _CAPSULE, (0.006652826443314552, 0.003851699293591082, 0.004260519985109568), (0.0, 0.0, -5.689893001203927e-18), ("quat", (0.6698964656770412, 0.2263597253784533, 0.2263597253784533, 0.6698964656770412)), 507.157357703),
+    ),
+    "vertebra_C5": (
+        ("vertebra_C5_collision", "primitive", _CAPSULE, (0.004545329604297876, 0.003776637255214155, 0.003525696694850922), (0.0, 0.0, 0.0), ("quat", (0.959555122982002, -1.723817788817547e-17, 0.2815208091047534, 5.875580549826768e-17)), 507.157357703),
+    ),
+    "vertebra_C6": (
+        ("vertebra_C6_collision", "primitive", _CAPSULE, (0.003849131055176258, 0.004441792552825063, 0.003917634021490812), (0.0, 0.0, -5.689893001203927e-18), ("quat", (-0.9684724633255426, -0.0201653665451908, -0.2338356379719502, 0.08351850206094803)), 507.157357703),
+    ),
+    "vertebra_C7": (
+        ("vertebra_C7_collision", "primitive", _CAPSULE, (0.003256943542510271, 0.004638898652046919, 0.003752123331651092), (0.0, 0.0, 0.0), ("quat", (-0.9587181623873691, -0.02864387142163538, -0.2629262253293439, 0.1044452668751926)), 507.157357703),
+    ),
+    "vertebra_C8": (
+        ("vertebra_C8_collision", "primitive", _CAPSULE, (0.003015818307176232, 0.003957028646254912, 0.003936874680221081), (0.0, 0.0, -2.844946500601963e-18), ("quat", (0.9557562961254608, -1.801208397451436e-17, 0.2941596546376485, 5.852319444074877e-17)), 507.157357703),
+    ),
+    "vertebra_C9": (
+        ("vertebra_C9_collision", "primitive", _CAPSULE, (0.003130586817860603, 0.004494897730182856, 0.003937420435249805), (0.0, 0.0, -2.844946500601963e-18), ("quat", (0.9339363308955284, -2.188685129702187e-17, 0.3574394072194587, 5.718710691193161e-17)), 507.157357703),
+    ),
+    "vertebra_C10": (
+        ("vertebra_C10_collision", "primitive", _CAPSULE, (0.003421195782721043, 0.005196776997763664, 0.003937873989343643), (0.0, 0.0, -1.422473250300982e-18), ("quat", (6.606927199194023e-17, 0.404822478038031, -2.925028864881283e-17, 0.914395298147988)), 507.157357703),
+    ),
+    "vertebra_C11": (
+        ("vertebra_C11_collision", "primitive", _CAPSULE, (0.002499659545719624, 0.003896944806911051, 0.0042794244363904), (-2.275957200481571e-17, 0.0, 0.0), ("quat", (8.0408085539503e-17, 0.4349444185915732, -3.883920751947562e-17, 0.9004573020060631)), 507.157357703),
+    ),
+    "vertebra_C12": (
+        ("vertebra_C12_collision", "primitive", _CAPSULE, (0.002433547750115395, 0.004146181046962738, 0.004279083106666803), (0.0, 0.0, 0.0), ("quat", (1.235560731911126e-17, 0.5080793265726891, -7.2884636281233e-18, 0.8613102796956755)), 507.157357703),
+    ),
+    "vertebra_C13": (
+        ("vertebra_C13_collision", "primitive", _CAPSULE, (0.002090706257149577, 0.003959977824706584, 0.004278565291315317), (-1.137978600240785e-17, 0.0, 1.778091562876227e-19), ("quat", (1.892164903646171e-16, 0.6293932092262298, -2.336181429597261e-16, 0.7770869888113604)), 507.157357703),
+    ),
+    "vertebra_C14": (
+        ("vertebra_C14_collision", "primitive", _CAPSULE, (0.00184506073128432, 0.003878506540786475, 0.003863667836412787), (-4.551914400963142e-17, -4.267419750902945e-18, 0.0), ("quat", (0.0, 0.6866112770928985, 0.0, 0.7270247273434782)), 507.157357703),
+    ),
+    "vertebra_C15": (
+        ("vertebra_C15_collision", "primitive", _CAPSULE, (0.001845342689193785, 0.004137067589908838, 0.003863777499645948), (0.0, -2.844946500601963e-18, 0.0), ("quat", (-3.048411496515643e-15, 0.6991848455046811, 3.117107305228081e-15, 0.7149409428873096)), 507.157357703),
+    ),
+    "vertebra_C16": (
+        ("vertebra_C16_collision", "primitive", _CAPSULE, (0.00187811441719532, 0.004395640251459554, 0.003866892773658037), (4.551914400963142e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C17": (
+        ("vertebra_C17_collision", "primitive", _CAPSULE, (0.001633955631405115, 0.004654210468288511, 0.00359621923416853), (4.551914400963142e-17, 3.556183125752454e-19, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C18": (
+        ("vertebra_C18_collision", "primitive", _CAPSULE, (0.001633956097066402, 0.004912774951662868, 0.003596230177208781), (-4.551914400963142e-17, 3.556183125752454e-19, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C19": (
+        ("vertebra_C19_collision", "primitive", _CAPSULE, (0.00163395400159061, 0.005171378143131733, 0.003596235066652298), (0.0, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C20": (
+        ("vertebra_C20_collision", "primitive", _CAPSULE, (0.001498286379501224, 0.005176536360522732, 0.003596158232539892), (0.0, 2.844946500601963e-18, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C21": (
+        ("vertebra_C21_collision", "primitive", _CAPSULE, (0.00153051526285708, 0.004972128779627383, 0.003853817004710436), (-2.275957200481571e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C22": (
+        ("vertebra_C22_collision", "primitive", _CAPSULE, (0.0013796032872051, 0.004572178106172942, 0.003740778425708413), (2.275957200481571e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C23": (
+        ("vertebra_C23_collision", "primitive", _CAPSULE, (0.001379598979838192, 0.004770975443534553, 0.00374077633023262), (0.0, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C24": (
+        ("vertebra_C24_collision", "primitive", _CAPSULE, (0.00137960200663656, 0.004969772635377012, 0.003478918690234423), (0.0, 5.689893001203927e-18, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C25": (
+        ("vertebra_C25_collision", "primitive", _CAPSULE, (0.001379601657390594, 0.005168589268578216, 0.003478922415524721), (2.275957200481571e-17, 5.689893001203927e-18, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C26": (
+        ("vertebra_C26_collision", "primitive", _CAPSULE, (0.001379605033434927, 0.005367331657907926, 0.003061428898945451), (0.0, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C27": (
+        ("vertebra_C27_collision", "primitive", _CAPSULE, (0.001379601657390594, 0.005566182837355882, 0.003061448689550161), (-2.275957200481571e-17, -5.689893001203927e-18, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C28": (
+        ("vertebra_C28_collision", "primitive", _CAPSULE, (0.001296832342632115, 0.005764920220826752, 0.002877779770642519), (-2.275957200481571e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C29": (
+        ("vertebra_C29_collision", "primitive", _CAPSULE, (0.001296832459047437, 0.005963775183772668, 0.002618767786771059), (2.275957200481571e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_C30": (
+        ("vertebra_C30_collision", "primitive", _CAPSULE, (0.001297856215387583, 0.00616252573672682, 0.003456539940088987), (-3.413935800722356e-17, 0.0, 0.0), ("quat", (0.0, 0.7071067811865475, 0.0, 0.7071067811865476)), 507.157357703),
+    ),
+    "vertebra_cervical_5": (
+        ("vertebra_cervical_5_collision", "nonself", _SPHERE, (0.009,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_cervical_4": (
+        ("vertebra_cervical_4_collision", "nonself", _SPHERE, (0.0084,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_cervical_3": (
+        ("vertebra_cervical_3_collision", "nonself", _SPHERE, (0.007799999999999999,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_cervical_2": (
+        ("vertebra_cervical_2_collision", "nonself", _SPHERE, (0.007199999999999998,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_cervical_1": (
+        ("vertebra_cervical_1_collision", "nonself", _SPHERE, (0.006599999999999998,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_axis": (
+        ("vertebra_axis_collision", "nonself", _SPHERE, (0.005999999999999998,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "vertebra_atlant": (
+        ("vertebra_atlant_collision", "nonself", _SPHERE, (0.005399999999999999,), (0.0, 0.0, 0.0), None, 300.0),
+    ),
+    "skull": (
+        ("skull_0_collision", "primitive", _ELLIPSOID, (0.02209522800796732, 0.01669565217391304, 0.01), (-0.0090590434832666, 0.0, 0.00082), ("euler", (0.0, 0.1745329251994329, 0.0)), 703.10773841),
+        ("skull_0b_collision", "primitive", _ELLIPSOID, (0.02209522800796732, 0.01669565217391304, 0.01), (-0.0090590434832666, 0.0, 0.00328), ("euler", (0.0, 0.1745329251994329, 0.0)), 1.40621547682),
+        ("skull_F_collision", "primitive", _ELLIPSOID, (0.007180949102589378, 0.008904347826086957, 0.02), (0.01449446957322656, 0.0, -0.00082), ("euler", (0.0, 1.919862177193763, 0.0)), 703.10773841),
+        ("skull_Fb_collision", "primitive", _ELLIPSOID, (0.007180949102589378, 0.008904347826086957, 0.02), (0.01449446957322656, 0.0, 0.00164), ("euler", (0.0, 1.919862177193763, 0.0)), 1.40621547682),
+        ("skull_L_collision", "primitive", _ELLIPSOID, (0.007180949102589378, 0.01335652173913044, 0.014), (0.005435426089959959, 0.004563478260869566, -0.00082), ("euler", (0.0, 1.919862177193763, 0.0)), 703.10773841),
+        ("eye_L_collision", "primitive", _SPHERE, (0.004, 0.004, 0.004), (0.001104761400398366, 0.0128, 0.0025), None, None),
+        ("skull_R_collision", "primitive", _ELLIPSOID, (0.007180949102589378, 0.01335652173913044, 0.014), (0.005435426089959959, -0.004563478260869566, -0.00082), ("euler", (0.0, 1.919862177193763, 0.0)), 703.10773841),
+        ("eye_R_collision", "primitive", _SPHERE, (0.004, 0.004, 0.004), (0.001104761400398366, -0.0128, 0.0025), None, None),
+        ("skull_P0_collision", "primitive", _BOX, (0.006628568402390195, 0.006233043478260871, 0.0016), (0.00181180869665332, 0.0, -0.00574), None, 703.10773841),
+        ("skull_P1_collision", "primitive", _BOX, (0.004419045601593462, 0.00400695652173913, 0.0012), (0.00634133043828662, 0.0, -0.00574), None, 703.10773841),
+        ("skull_P2_collision", "primitive", _BOX, (0.001104761400398366, 0.003339130434782609, 0.0008), (0.00860609130910327, 0.0, -0.00574), None, 703.10773841),
+        ("skull_T0_collision", "primitive", _ELLIPSOID, (0.00552380700199183, 0.006678260869565218, 0.004), (0.02989484349477978, 0.0, -0.00656), ("euler", (0.0, 0.5235987755982988, 0.0)), 703.10773841),
+        ("skull_T1_collision", "primitive", _ELLIPSOID, (0.002209522800796731, 0.001669565217391304, 0.007000000000000001), (0.02808303479812645, 0.000912695652173913, -0.0123), ("euler", (0.0, 0.5235987755982988, 0.0)), 703.10773841),
+        ("skull_T2_collision", "primitive", _ELLIPSOID, (0.002209522800796731, 0.001669565217391304, 0.007000000000000001), (0.02808303479812645, -0.000912695652173913, -0.0123), ("euler", (0.0, 0.5235987755982988, 0.0)), 703.10773841),
+    ),
+    "jaw": (
+        ("jaw_back_collision", "primitive", _ELLIPSOID, (0.01215237540438202, 0.01335652173913044, 0.007000000000000001), (-0.01087085217991992, 0.0, 0.00205), ("euler", (0.0, 0.9599310885968813, 0.0)), 314.057274977),
+        ("jaw_F_collision", "primitive", _ELLIPSOID, (0.003314284201195097, 0.006678260869565218, 0.012), (0.002717713044979979, 0.0, -0.00492), ("euler", (0.0, 1.832595714594046, 0.0)), 314.057274977),
+        ("jaw_L_collision", "primitive", _ELLIPSOID, (0.00994285260358529, 0.003895652173913044, 0.016), (-0.005435426089959959, 0.008214260869565216, 0.00082), ("euler", (-0.6981317007977318, 2.181661564992912, 0.5235987755982988)), 314.057274977),
+        ("jaw_R_collision", "primitive", _ELLIPSOID, (0.00994285260358529, 0.003895652173913044, 0.016), (-0.005435426089959959, -0.008214260869565216, 0.00082), ("euler", (0.6981317007977318, 2.181661564992912, -0.5235987755982988)), 314.057274977),
+        ("jaw_T0_collision", "primitive", _ELLIPSOID, (0.003314284201195097, 0.003339130434782609, 0.006), (0.01268266087657324, 0.0, -0.00574), ("euler", (0.0, 1.221730476396031, 0.0)), 314.057274977),
+        ("jaw_T1_collision", "primitive", _ELLIPSOID, (0.002209522800796731, 0.001335652173913044, 0.007000000000000001), (0.01721218261820654, 0.000912695652173913, -0.0041), ("euler", (0.0, 1.134464013796314, 0.0)), 314.057274977),
+        ("jaw_T2_collision", "primitive", _ELLIPSOID, (0.002209522800796731, 0.001335652173913044, 0.007000000000000001), (0.01721218261820654, -0.000912695652173913, -0.0041), ("euler", (0.0, 1.134464013796314, 0.0)), 314.057274977),
+        ("jaw_P0_collision", "primitive", _BOX, (0.006628568402390195, 0.006233043478260871, 0.0016), (-0.002717713044979979, 0.0, 0.00082), ("euler", (0.0, 0.9599310885968813, 0.0)), 314.057274977),
+        ("jaw_P1_collision", "primitive", _BOX, (0.004419045601593462, 0.004897391304347827, 0.001), (0.0, 0.0, -0.000984), ("euler", (0.0, 0.5235987755982988, 0.0)), 314.057274977),
+        ("jaw_P2_collision", "primitive", _BOX, (0.004419045601593462, 0.00400695652173913, 0.001), (0.002717713044979979, 0.0, -0.002296), ("euler", (0.0, 0.4363323129985824, 0.0)), 314.057274977),
+        ("jaw_P3_collision", "primitive", _BOX, (0.003314284201195097, 0.002893913043478261, 0.0006000000000000001), (0.00471070261129863, 0.0, -0.00287), ("euler", (0.0, 0.2617993877991494, 0.0)), 314.057274977),
+    ),
+    "scapula_L": (
+        ("scapula_L_collision", "nonself", _ELLIPSOID, (0.005005370825529099, 0.01463182792067528, 0.02431104406714439), (0.01757062251063465, 0.008636916680112587, -0.01522952249267691), ("quat", (0.1844194062696375, 0.7692222855376651, 0.4740322845517004, 0.3867556738123709)), 513.564612303),
+    ),
+    "upper_arm_L": (
+        ("humerus_L_collision", "primitive", _CAPSULE, (0.007771321151869356, 0.01554264230373871), (-0.007743344450064287, 0.005787978890072665, -0.01198335273722202), ("quat", (0.472560999180163, 0.3450082805420177, 0.0007016050154913519, 0.8109592444517103)), None),
+    ),
+    "lower_arm_L": (
+        ("radius_L_collision", "primitive", _CAPSULE, (0.003732165792697991, 0.01591658941003555), (0.01150545467526729, 0.006850732667129763, -0.01222632491350886), ("quat", (0.02376493230846292, 0.7917721441518218, 0.4232293467931716, 0.4397829234413568)), None),
+        ("ulna_L_collision", "primitive", _CAPSULE, (0.004390783285527048, 0.01317234985658114), (0.006749764363547758, 0.004992418652633264, -0.009489848452311813), ("quat", (0.01282244452041863, 0.7446249872782607, 0.4776065607195328, 0.4661128472752391)), None),
+    ),
+    "hand_L": (
+        ("hand_L_collision", "paw", _ELLIPSOID, (0.006470191588681792, 0.003697252336389595, 0.002218351401833757), (0.001515873457919734, 0.0007579367289598669, -0.004547620373759201), ("euler", (-0.6981317007977318, 0.8726646259971648, 0.7853981633974483)), 2531.78122831),
+    ),
+    "finger_L": (
+        ("finger_L0_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003235095794340896), (0.004926588738239136, -0.0007579367289598669, 0.0), ("euler", (1.570796326794897, -1.308996938995747, 0.0)), None),
+        ("finger_L1_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003697252336389595), (0.004547620373759201, 0.001894841822399667, 0.0), ("euler", (1.570796326794897, -1.099557428756428, 0.0)), None),
+        ("finger_L2_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003235095794340896), (0.002652778551359534, 0.003789683644799335, 0.0), ("euler", (1.570796326794897, -0.9599310885968813, 0.0)), None),
+    ),
+    "scapula_R": (
+        ("scapula_R_collision", "nonself", _ELLIPSOID, (0.005005370266735553, 0.01463183127343655, 0.02431103959679604), (0.01757062018850453, -0.008637295267367218, -0.01522952062810994), ("quat", (0.3867556972129688, 0.4740321312040688, 0.7692223496423682, 0.1844194839763772)), 513.564646393),
+    ),
+    "upper_arm_R": (
+        ("humerus_R_collision", "primitive", _CAPSULE, (0.007771321151869356, 0.01554264230373871), (-0.007743341889514446, -0.005788347560550173, -0.01198335067124012), ("quat", (0.8109593935310486, 0.0007013948082913995, 0.3450082795040448, 0.4725607444157158)), None),
+    ),
+    "lower_arm_R": (
+        ("radius_R_collision", "primitive", _CAPSULE, (0.003732165792697991, 0.01591658941003555), (0.01150546139578159, -0.0068511746740596, -0.01222632995360402), ("quat", (0.4397828585901176, 0.423230473256099, 0.7917715587074765, 0.02376557635859348)), None),
+        ("ulna_R_collision", "primitive", _CAPSULE, (0.004390783285527048, 0.01317234985658114), (0.006749766930753688, -0.004992858736000205, -0.009489848507155575), ("quat", (0.4661127828257156, 0.4776067795325061, 0.7446248854693838, 0.01282254930824632)), None),
+    ),
+    "hand_R": (
+        ("hand_R_collision", "paw", _ELLIPSOID, (0.006470191588681792, 0.003697252336389595, 0.002218351401833757), (0.001515873457919734, -0.0007579367289598669, -0.004547620373759201), ("euler", (0.6981317007977318, 0.8726646259971648, -0.7853981633974483)), 2531.78122831),
+    ),
+    "finger_R": (
+        ("finger_R0_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003235095794340896), (0.004926588738239136, 0.0007579367289598669, 0.0), ("euler", (1.570796326794897, 1.308996938995747, 0.0)), None),
+        ("finger_R1_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003697252336389595), (0.004547620373759201, -0.001894841822399667, 0.0), ("euler", (1.570796326794897, 1.099557428756428, 0.0)), None),
+        ("finger_R2_collision", "paw", _CAPSULE, (0.001848626168194797, 0.003235095794340896), (0.002652778551359534, -0.003789683644799335, 0.0), ("euler", (1.570796326794897, 0.9599310885968813, 0.0)), None),
+    ),
+}
+# fmt: on
+
+
+def _add_collision_geom(
+    body: mujoco.MjsBody,
+    name: str,
+    geom_class: str,
+    geom_type: Any,
+    size: tuple[float, ...],
+    pos: tuple[float, float, float],
+    orientation: _Orientation,
+    density: float | None,
+) -> mujoco.MjsGeom:
+    """Adds one of `_COLLISION_GEOMS` to `body` with its class's contact parameters."""
+    contype, conaffinity, condim, priority, friction, rgba = _GEOM_CLASSES[geom_class]
+    group, rgba = _COSMETIC_GEOMS.get(name, (_COLLISION_GROUP, rgba))
+    geom = body.add_geom(
+        name=name,
+        type=geom_type,
+        size=[*size, *([0.0] * (3 - len(size)))],
+        pos=list(pos),
+        density=_GEOM_DENSITY if density is None else density,
+        group=group,
+        contype=contype,
+        conaffinity=conaffinity,
+        condim=condim,
+        priority=priority,
+        friction=list(friction),
+        solref=list(_GEOM_SOLREF),
+        rgba=list(rgba),
+    )
+    if orientation is not None:
+        kind, values = orientation
+        if kind == "quat":
+            geom.quat = list(values)
+        else:
+            # MuJoCo turns the angles into the quaternion itself, with the
+            # compiler's sequence ("xyz") and unit (radians), as for dm_control.
+            geom.alt.euler = list(values)
+            geom.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
+    return geom
+
 
 # Pairs of bodies that never collide (dm_control rodent.xml's exclusions).
 _EXCLUDES = (
@@ -783,6 +958,10 @@ class Rat(legacy_base.LegacyWalker):
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False
+        # rodent.xml's <size>: room for the contacts of its 100 geoms (MuJoCo sizes
+        # the arena from these, about 3.4 GB of address space, as for dm_control).
+        spec.njmax = 8000
+        spec.nconmax = 4000
         classes = dict(_JOINT_CLASSES)
         if foot_mods:
             classes["ankle"] = ((-0.1, 2.0), *classes["ankle"][1:])
@@ -791,9 +970,12 @@ class Rat(legacy_base.LegacyWalker):
         joints: dict[str, mujoco.MjsJoint] = {}
         geoms: dict[str, list[mujoco.MjsGeom]] = {}
         order: list[str] = []
-        for body_name, parent_name, position, mass, body_joints in _bodies():
+        for body_name, parent_name, position, body_joints in _bodies():
             parent = spec.worldbody if not parent_name else bodies[parent_name]
             body = parent.add_body(name=body_name, pos=list(position))
+            if body_name in _BODY_EULERS:
+                body.alt.euler = list(_BODY_EULERS[body_name])
+                body.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
             bodies[body_name] = body
             order.append(body_name)
             for joint_name, joint_class, axis in body_joints:
@@ -808,23 +990,8 @@ class Rat(legacy_base.LegacyWalker):
                     damping=damping,
                     armature=armature,
                 )
-            geom_name, geom_type, size, geom_pos, geom_quat = _geom(body_name)
-            grips = bool(_GRIPPING.fullmatch(body_name))
             geoms[body_name] = [
-                body.add_geom(
-                    name=geom_name,
-                    type=geom_type,
-                    size=[*size, *([0.0] * (3 - len(size)))],
-                    pos=list(geom_pos),
-                    quat=list(geom_quat),
-                    mass=mass,
-                    group=_COLLISION_GROUP,
-                    contype=1,
-                    conaffinity=0 if _NO_AFFINITY.fullmatch(body_name) else 1,
-                    friction=list(_GRIP_FRICTION if grips else _DEFAULT_FRICTION),
-                    condim=3 if grips else 1,
-                    rgba=[0.6, 0.5, 0.45, 1.0],
-                )
+                _add_collision_geom(body, *geom) for geom in _COLLISION_GEOMS[body_name]
             ]
         for first, second in _EXCLUDES:
             spec.add_exclude(bodyname1=first, bodyname2=second)
@@ -924,11 +1091,12 @@ class Rat(legacy_base.LegacyWalker):
         self._pelvis = bodies["pelvis"]
         self._arm_roots = (bodies["scapula_L"], bodies["scapula_R"])
         self._joint_actuator_joints = tuple(joints[name] for name, _, _ in _JOINT_ACTUATORS)
+        # dm_control's list: every geom under these bodies, in its file's order.
         contact_roots = ("foot_L", "foot_R", "hand_L", "hand_R", "vertebra_C1")
         contact_geoms = [
             geom
             for root in contact_roots
-            for body_name in self._subtree(root)
+            for body_name in _geom_order_in_file(root)
             for geom in geoms[body_name]
         ]
         all_joints = [joints[name] for name in _joint_order()]
@@ -950,18 +1118,6 @@ class Rat(legacy_base.LegacyWalker):
             ],
         )
         self._init_legacy(marker_geoms=(), initializer=initializer)
-
-    def _subtree(self, root: str) -> list[str]:
-        """Names of `root` and its descendant bodies, in model order."""
-        parents = {name: parent for name, parent, _, _, _ in _bodies()}
-        names = []
-        for name in parents:
-            ancestor = name
-            while ancestor and ancestor != root:
-                ancestor = parents[ancestor]
-            if ancestor == root:
-                names.append(name)
-        return names
 
     def _build_observables(self) -> RodentObservables:
         return RodentObservables(self)
@@ -1094,5 +1250,22 @@ class _TendonFeature(observable.MJCFFeature):
         return super()._feature_reader(physics, leading_axis)
 
 
+# Bodies whose geoms rodent.xml writes after their child bodies.
+_GEOMS_AFTER_CHILDREN = re.compile(
+    r"lower_leg_[LR]|vertebra_C\d+|scapula_[LR]|(upper|lower)_arm_[LR]"
+)
+
+
+def _geom_order_in_file(root: str) -> list[str]:
+    """Names of `root` and its descendant bodies in the order rodent.xml writes
+    their geoms, the order of dm_control's `find_all('geom')` (the tail's from its
+    tip back to `vertebra_C1`)."""
+    children: dict[str, list[str]] = {}
+    for name, parent, _, _ in _bodies():
+        children.setdefault(parent, []).append(name)
+    below = [name for child in children.get(root, []) for name in _geom_order_in_file(child)]
+    return below + [root] if _GEOMS_AFTER_CHILDREN.fullmatch(root) else [root] + below
+
+
 def _joint_order() -> list[str]:
-    return [joint[0] for _, _, _, _, joints in _bodies() for joint in joints]
+    return [joint[0] for _, _, _, joints in _bodies() for joint in joints]

@@ -518,20 +518,15 @@ def _(put):
 """
 )
 
-XFAIL_RAT_NAMES = (
-    "by design (composer_tasks/walkers/rodent.py: one collision primitive per body) the Rat "
-    "here has 65 geoms, dm_control's 100, so ground_contact_geoms lack toes 0 and 2 and "
-    "fingers 0 and 2 (vertebra_joints, recorded in the same case, agree: "
-    "test_surface_locomotion_remaining.py covers them)"
-)
 XFAIL_RAT_HEIGHT = (
     "dm_control's Rat.standing_height raises TypeError (it indexes its params, None by "
     "default); here it is the torso's height, 0.0651"
 )
 XFAIL_RAT_OBS = (
-    "the Rat's contacts and inertias are approximations here (rodent.py's docstring), so after "
-    "20 steps of the same action its appendages_pos, head_height (here 0.0520, dm_control "
-    "0.0588) and tendons_pos/vel differ"
+    "the Rat's body positions and joint axes are rounded, its joints sit at its bodies' "
+    "origins and its tail bends about -z here (rodent.py's docstring; its geoms, masses and "
+    "inertias are dm_control's), so after 20 steps of the same action its appendages_pos, "
+    "head_height (here 0.0562, dm_control 0.0588) and tendons_pos/vel differ"
 )
 XFAIL_HOOK = (
     "dm_control's text_maze_regenerated_hook getter raises AttributeError (it reads "
@@ -716,7 +711,6 @@ CASES = [
                 "locomotion.walkers.Rat.ground_contact_geoms",
                 "locomotion.walkers.Rat.vertebra_joints",
             ),
-            _MARK.xfail(strict=True, reason=XFAIL_RAT_NAMES),
         ],
         id="rat_contacts_and_vertebrae",
     ),
