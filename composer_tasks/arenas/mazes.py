@@ -406,6 +406,21 @@ class MazeWithTargets(composer.Arena):
         root = self.mjcf_model
         default_geom: Any = root.default.geom
         default_geom.rgba = [1, 1, 1, 1]
+        if skybox_texture is not None and style_images is None:
+            if getattr(skybox_texture, "texture", None) is None:
+                raise ValueError(
+                    "skybox_texture must be an entity with a skybox `texture` "
+                    f"(labmaze_textures.SkyBox), got {skybox_texture!r}"
+                )
+        providers = _texture_providers(wall_textures)
+        self._wall_textures: dict[str, list[Any]] = {}
+        for char, provider in providers.items():
+            self._wall_textures[char] = _provider_textures(provider, f"wall_textures[{char!r}]")
+        if floor_textures is not None and style_images is None:
+            self._floor_textures: list[Any] = _provider_textures(floor_textures, "floor_textures")
+        # The arena's own textures first, in dm_control's order: PyMJCF lists a model's
+        # own assets before those of the models attached to it, whenever they were
+        # added, and MuJoCo's spec lists them in the order they joined it.
         if style_images is not None:
             ground_image, sky_image = style_images
             root.compiler.texturedir = assets.get_texturedir(aesthetic)
@@ -417,14 +432,7 @@ class MazeWithTargets(composer.Arena):
                 gridsize=sky_image.gridsize,
                 gridlayout=sky_image.gridlayout,
             )
-        elif skybox_texture is not None:
-            if getattr(skybox_texture, "texture", None) is None:
-                raise ValueError(
-                    "skybox_texture must be an entity with a skybox `texture` "
-                    f"(labmaze_textures.SkyBox), got {skybox_texture!r}"
-                )
-            self.attach(skybox_texture)
-        else:
+        elif skybox_texture is None:
             root.asset.add(
                 "texture",
                 type="skybox",
@@ -435,14 +443,7 @@ class MazeWithTargets(composer.Arena):
                 width=100,
                 height=100,
             )
-        providers = _texture_providers(wall_textures)
-        self._wall_textures: dict[str, list[Any]] = {}
-        if providers:
-            for char, provider in providers.items():
-                self._wall_textures[char] = _provider_textures(provider, f"wall_textures[{char!r}]")
-            for provider in dict.fromkeys(providers.values()):
-                self.attach(provider)
-        else:
+        if not providers:
             self._wall_textures[_WALL_TOKEN] = [
                 root.asset.add(
                     "texture",
@@ -457,16 +458,13 @@ class MazeWithTargets(composer.Arena):
         self._wall_chars = list(self._wall_textures)
         if style_images is not None:
             ground_image = style_images[0]
-            self._floor_textures: list[Any] = [
+            self._floor_textures = [
                 root.asset.add(
                     "texture", name=texture_name, file=ground_image.file, type=ground_image.type
                 )
                 for texture_name in ("aesthetic_texture_main", "aesthetic_texture")
             ]
-        elif floor_textures is not None:
-            self._floor_textures = _provider_textures(floor_textures, "floor_textures")
-            self.attach(floor_textures)
-        else:
+        elif floor_textures is None:
             self._floor_textures = [
                 root.asset.add(
                     "texture",
@@ -478,6 +476,14 @@ class MazeWithTargets(composer.Arena):
                     height=100,
                 )
             ]
+        # Then the texture entities, attached in dm_control's order (their frames come
+        # before the maze body, as there).
+        if style_images is None and skybox_texture is not None:
+            self.attach(skybox_texture)
+        for provider in dict.fromkeys(providers.values()):
+            self.attach(provider)
+        if style_images is None and floor_textures is not None:
+            self.attach(floor_textures)
         ground_x = self._x_cells * (self._xy_scale / 2)
         ground_y = self._y_cells * (self._xy_scale / 2)
         self._floor = root.worldbody.add(
