@@ -108,8 +108,8 @@ _HOARDING_SATURATION = 0.7
 _HOARDING_HUE_OFFSET = 0.25
 _LIGHT_CUTOFF_DEG = 60.0
 _SKYBOX_RGB = ((0.7, 0.9, 0.9), (0.03, 0.09, 0.27))
-# dm_control draws a 400 px gradient; a gradient needs few texels.
-_SKYBOX_PX = 64
+# dm_control's sky box: a 400 px gradient.
+_SKYBOX_PX = 400
 _SHADOW_SIZE_PX = 8192
 _ZFAR = 50.0
 _ZNEAR_M = 0.1

@@ -328,7 +328,7 @@ class BoxHead(legacy_base.LegacyWalker):
         head = spec.worldbody.add_body(
             name="head_body", pos=[0.0, 0.0, _HEAD_HEIGHT_M], quat=list(_HEAD_QUAT)
         )
-        head.add_camera(
+        float_far = head.add_camera(
             name="float_far",
             pos=list(_FLOAT_FAR_POS_M),
             quat=list(_xyaxes_quaternion(*_FLOAT_FAR_XYAXES)),
@@ -379,7 +379,7 @@ class BoxHead(legacy_base.LegacyWalker):
             for eye, position in _EYE_POS_M.items()
         ]
         egocentric = camera_body.add_camera(name="egocentric", fovy=_EGOCENTRIC_FOVY_DEG)
-        head.add_camera(
+        tracking = head.add_camera(
             name="tracking",
             pos=list(_TRACKING_POS_M),
             quat=list(_xyaxes_quaternion(*_TRACKING_XYAXES)),
@@ -457,19 +457,7 @@ class BoxHead(legacy_base.LegacyWalker):
             spec, float(roll_gear), float(steer_gear), _KICK_GEAR, camera_joints
         )
 
-        shell_rgb = _SHELL_DEFAULT_RGB if rgba is None else tuple(rgba[:3])
-        spec.add_texture(
-            name="ball_body",
-            type=mujoco.mjtTexture.mjTEXTURE_CUBE,
-            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
-            rgb1=list(shell_rgb),
-            rgb2=list(_SHELL_CHECKER_RGB),
-            width=_SHELL_TEXTURE_PX,
-            height=_SHELL_TEXTURE_PX,
-        )
-        shell_material = spec.add_material(name="ball_body")
-        shell_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball_body"
-        shell.material = "ball_body"
+        # dm_control's order: the head's texture and material, then the shell's.
         if self._walker_id is not None:
             background = _HEAD_RGBA[:3] if rgba is None else tuple(rgba[:3].tolist())
             image = digit_texture(self._walker_id, background)
@@ -487,6 +475,19 @@ class BoxHead(legacy_base.LegacyWalker):
             for geom in (head_geom, top_down_box):
                 geom.material = "head_material"
                 geom.rgba = [0.5, 0.5, 0.5, 1.0]
+        shell_rgb = _SHELL_DEFAULT_RGB if rgba is None else tuple(rgba[:3])
+        spec.add_texture(
+            name="ball_body",
+            type=mujoco.mjtTexture.mjTEXTURE_CUBE,
+            builtin=mujoco.mjtBuiltin.mjBUILTIN_CHECKER,
+            rgb1=list(shell_rgb),
+            rgb2=list(_SHELL_CHECKER_RGB),
+            width=_SHELL_TEXTURE_PX,
+            height=_SHELL_TEXTURE_PX,
+        )
+        shell_material = spec.add_material(name="ball_body")
+        shell_material.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = "ball_body"
+        shell.material = "ball_body"
         marker_geoms = arms + eyes + ([head_geom] if self._walker_id is None else [])
         if rgba is not None:
             for geom in marker_geoms:
@@ -513,6 +514,8 @@ class BoxHead(legacy_base.LegacyWalker):
             touch_sensors=(),
             torque_sensors=(),
             ground_contact_geoms=[shell],
+            # dm_control's BoxHead has these two, and no other.
+            tracking_cameras=(float_far, tracking),
         )
         self._init_legacy(marker_geoms=marker_geoms, initializer=initializer)
 
