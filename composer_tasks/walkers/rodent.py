@@ -485,7 +485,7 @@ def _add_collision_geom(
     geom = body.add_geom(
         name=name,
         type=geom_type,
-        size=[*size, *_SITE_SIZE_DEFAULT[len(size) :]],
+        size=[*size, *([0.0] * (3 - len(size)))],
         pos=list(pos),
         density=_GEOM_DENSITY if density is None else density,
         group=group,
