@@ -59,39 +59,36 @@ _DEFAULT_FRICTION = (0.7, 0.005, 0.0001)
 _GRIP_FRICTION = (1.5, 0.005, 0.0001)
 
 
-def _degrees(low: float, high: float) -> tuple[float, float]:
-    """A joint range given in degrees, in radians: dm_control's rodent.xml gives its
-    ranges in radians of whole degrees (0.5235987755982988 = 30 degrees) but for
-    cervical_extend's lower limit, -70/3 degrees."""
-    return float(np.deg2rad(low)), float(np.deg2rad(high))
-
-
-# Joint classes: (range (rad), stiffness, damping, armature).
+# Joint classes (rodent.xml's default classes): (range (rad), stiffness, damping,
+# armature). The ranges are the file's radians, whole degrees (0.5235987755982988 =
+# 30 degrees) but for cervical_extend's lower limit, -70/3 degrees; the tail's are
+# the +-15 degrees that every caudal joint of the file gives itself (its classes say
+# +-5).
 _JOINT_CLASSES: dict[str, tuple[tuple[float, float], float, float, float]] = {
-    "lumbar_extend": (_degrees(-30, 45), 0.02, 0.03, 1e-5),
-    "lumbar_bend": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
-    "lumbar_twist": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
-    "hip_supinate": (_degrees(-40, 30), 0.0, 0.02, 1e-5),
-    "hip_abduct": (_degrees(-30, 60), 0.0, 0.02, 1e-5),
-    "hip_extend": (_degrees(-90, 60), 0.0, 0.02, 1e-5),
-    "knee": (_degrees(-70, 88), 0.0, 0.005, 6e-7),
-    "ankle": (_degrees(-8, 80), 0.0, 0.003, 6e-7),
-    "toe": (_degrees(0, 50), 0.0, 0.001, 6e-7),
-    "caudal_extend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
-    "caudal_bend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
-    "cervical_extend": (_degrees(-70 / 3, 35), 1.0, 1.0, 1e-3),
-    "cervical_bend": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
-    "cervical_twist": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
-    "atlas": (_degrees(-5, 45), 0.002, 0.002, 6e-7),
-    "mandible": (_degrees(-17, 15), 0.002, 0.002, 6e-7),
-    "scapula_supinate": (_degrees(-1, 10), 0.0, 0.005, 6e-7),
-    "scapula_abduct": (_degrees(-15, 15), 0.0, 0.005, 6e-7),
-    "scapula_extend": (_degrees(-2, 2), 0.0, 0.005, 6e-7),
-    "shoulder": (_degrees(-75, 50), 0.0, 0.005, 6e-7),
-    "shoulder_sup": (_degrees(-3, 65), 0.0, 0.005, 6e-7),
-    "elbow": (_degrees(-75, 40), 0.0, 0.003, 6e-7),
-    "wrist": (_degrees(-20, 120), 0.0, 0.002, 6e-7),
-    "finger": (_degrees(0, 90), 0.0, 0.002, 6e-7),
+    "lumbar_extend": ((-0.5235987755982988, 0.7853981633974483), 0.02, 0.03, 1e-5),
+    "lumbar_bend": ((-0.5235987755982988, 0.5235987755982988), 0.03, 0.03, 1e-5),
+    "lumbar_twist": ((-0.5235987755982988, 0.5235987755982988), 0.03, 0.03, 1e-5),
+    "hip_supinate": ((-0.6981317007977318, 0.5235987755982988), 0.0, 0.02, 1e-5),
+    "hip_abduct": ((-0.5235987755982988, 1.047197551196598), 0.0, 0.02, 1e-5),
+    "hip_extend": ((-1.570796326794897, 1.047197551196598), 0.0, 0.02, 1e-5),
+    "knee": ((-1.221730476396031, 1.53588974175501), 0.0, 0.005, 6e-7),
+    "ankle": ((-0.1396263401595464, 1.396263401595464), 0.0, 0.003, 6e-7),
+    "toe": ((0.0, 0.8726646259971648), 0.0, 0.001, 6e-7),
+    "caudal_extend": ((-0.2617993877991494, 0.2617993877991494), 1e-5, 0.002, 6e-7),
+    "caudal_bend": ((-0.2617993877991494, 0.2617993877991494), 1e-5, 0.002, 6e-7),
+    "cervical_extend": ((-0.4072434921320102, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "cervical_bend": ((-0.6108652381980153, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "cervical_twist": ((-0.6108652381980153, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "atlas": ((-0.08726646259971647, 0.7853981633974483), 0.002, 0.002, 6e-7),
+    "mandible": ((-0.296705972839036, 0.2617993877991494), 0.002, 0.002, 6e-7),
+    "scapula_supinate": ((-0.0174532925199433, 0.1745329251994329), 0.0, 0.005, 6e-7),
+    "scapula_abduct": ((-0.2617993877991494, 0.2617993877991494), 0.0, 0.005, 6e-7),
+    "scapula_extend": ((-0.03490658503988659, 0.03490658503988659), 0.0, 0.005, 6e-7),
+    "shoulder": ((-1.308996938995747, 0.8726646259971648), 0.0, 0.005, 6e-7),
+    "shoulder_sup": ((-0.05235987755982989, 1.134464013796314), 0.0, 0.005, 6e-7),
+    "elbow": ((-1.308996938995747, 0.6981317007977318), 0.0, 0.003, 6e-7),
+    "wrist": ((-0.3490658503988659, 2.094395102393195), 0.0, 0.002, 6e-7),
+    "finger": ((0.0, 1.570796326794897), 0.0, 0.002, 6e-7),
 }
 
 # rodent.xml's joint defaults: every joint's limit is soft as solreflimit (0.01, 1)
@@ -599,42 +596,56 @@ _TENDON_RANGES: dict[str, tuple[float, float]] = {
     "caudal_bend": (-0.2, 0.2),
 }
 
-# Position actuators: (target, stiffness kp, force limit) in dm_control's order;
-# the gain and bias map a control in [-1, 1] onto the target's range.
-_TENDON_ACTUATORS = (
-    ("lumbar_extend", 20.0, 20.0),
-    ("lumbar_bend", 20.0, 20.0),
-    ("lumbar_twist", 20.0, 20.0),
-    ("cervical_extend", 20.0, 20.0),
-    ("cervical_bend", 20.0, 20.0),
-    ("cervical_twist", 20.0, 20.0),
-    ("caudal_extend", 0.1, 0.1),
-    ("caudal_bend", 0.1, 0.1),
+# Position actuators (rodent.xml's, in its order): (target, gain, bias (offset,
+# -stiffness kp), force limit), the file's numbers at full precision. The gain and
+# bias map a control in [-1, 1] onto the target's range as the file's ranges stood
+# (kp times the half-width, kp times the middle); as in dm_control, `foot_mods`
+# narrows the ankle's and toe's ranges without changing them.
+_Actuator = tuple[str, float, float, float, float]
+# fmt: off
+_TENDON_ACTUATORS: tuple[_Actuator, ...] = (
+    ("lumbar_extend", 13.08996938995747, 2.617993877991495, -20.0, 20.0),
+    ("lumbar_bend", 10.47197551196598, 0.0, -20.0, 20.0),
+    ("lumbar_twist", 10.47197551196598, 0.0, -20.0, 20.0),
+    ("cervical_extend", 10.18108730330026, 2.03621746066005, -20.0, 20.0),
+    ("cervical_bend", 12.21730476396031, 0.0, -20.0, 20.0),
+    ("cervical_twist", 12.21730476396031, 0.0, -20.0, 20.0),
+    ("caudal_extend", 0.02617993877991495, 0.0, -0.1, 0.1),
+    ("caudal_bend", 0.02617993877991494, 0.0, -0.1, 0.1),
 )
-_LEG_GAINS = (
-    ("hip_{}_supinate", 0.4, 0.2),
-    ("hip_{}_abduct", 0.4, 0.2),
-    ("hip_{}_extend", 0.6, 0.3),
-    ("knee_{}", 0.4, 0.2),
-    ("ankle_{}", 0.4, 0.2),
-    ("toe_{}", 0.05, 0.025),
+_JOINT_ACTUATORS: tuple[_Actuator, ...] = (
+    ("hip_L_supinate", 0.2443460952792061, -0.0349065850398866, -0.4, 0.2),
+    ("hip_L_abduct", 0.3141592653589793, 0.1047197551196598, -0.4, 0.2),
+    ("hip_L_extend", 0.7853981633974482, -0.1570796326794897, -0.6, 0.3),
+    ("knee_L", 0.5515240436302081, 0.06283185307179587, -0.4, 0.2),
+    ("ankle_L", 0.307177948351002, 0.2513274122871835, -0.4, 0.2),
+    ("toe_L", 0.02181661564992912, 0.02181661564992912, -0.05, 0.025),
+    ("hip_R_supinate", 0.2443460952792061, -0.0349065850398866, -0.4, 0.2),
+    ("hip_R_abduct", 0.3141592653589793, 0.1047197551196598, -0.4, 0.2),
+    ("hip_R_extend", 0.7853981633974482, -0.1570796326794897, -0.6, 0.3),
+    ("knee_R", 0.5515240436302081, 0.06283185307179587, -0.4, 0.2),
+    ("ankle_R", 0.307177948351002, 0.2513274122871835, -0.4, 0.2),
+    ("toe_R", 0.02181661564992912, 0.02181661564992912, -0.05, 0.025),
+    ("atlas", 0.02181661564992912, 0.0174532925199433, -0.05, 0.025),
+    ("mandible", 0.01396263401595464, -0.000872664625997166, -0.05, 0.025),
+    ("scapula_L_supinate", 0.04799655442984406, 0.03926990816987241, -0.5, 0.25),
+    ("scapula_L_abduct", 0.1308996938995747, 0.0, -0.5, 0.25),
+    ("scapula_L_extend", 0.0174532925199433, 0.0, -0.5, 0.25),
+    ("shoulder_L", 0.3272492347489368, -0.06544984694978737, -0.3, 0.15),
+    ("shoulder_sup_L", 0.1780235837034216, 0.1623156204354726, -0.3, 0.15),
+    ("elbow_L", 0.3010692959690218, -0.0916297857297023, -0.3, 0.15),
+    ("wrist_L", 0.1221730476396031, 0.08726646259971647, -0.1, 0.05),
+    ("finger_L", 0.03926990816987241, 0.03926990816987241, -0.05, 0.025),
+    ("scapula_R_supinate", 0.04799655442984406, 0.03926990816987241, -0.5, 0.25),
+    ("scapula_R_abduct", 0.1308996938995747, 0.0, -0.5, 0.25),
+    ("scapula_R_extend", 0.0174532925199433, 0.0, -0.5, 0.25),
+    ("shoulder_R", 0.3272492347489368, -0.06544984694978737, -0.3, 0.15),
+    ("shoulder_sup_R", 0.1780235837034216, 0.1623156204354726, -0.3, 0.15),
+    ("elbow_R", 0.3010692959690218, -0.0916297857297023, -0.3, 0.15),
+    ("wrist_R", 0.1221730476396031, 0.08726646259971647, -0.1, 0.05),
+    ("finger_R", 0.03926990816987241, 0.03926990816987241, -0.05, 0.025),
 )
-_ARM_GAINS = (
-    ("scapula_{}_supinate", 0.5, 0.25),
-    ("scapula_{}_abduct", 0.5, 0.25),
-    ("scapula_{}_extend", 0.5, 0.25),
-    ("shoulder_{}", 0.3, 0.15),
-    ("shoulder_sup_{}", 0.3, 0.15),
-    ("elbow_{}", 0.3, 0.15),
-    ("wrist_{}", 0.1, 0.05),
-    ("finger_{}", 0.05, 0.025),
-)
-_JOINT_ACTUATORS = (
-    *((name.format(side), kp, force) for side in "LR" for name, kp, force in _LEG_GAINS),
-    ("atlas", 0.05, 0.025),
-    ("mandible", 0.05, 0.025),
-    *((name.format(side), kp, force) for side in "LR" for name, kp, force in _ARM_GAINS),
-)
+# fmt: on
 # The actuators' activation filter time constant, s.
 _ACTUATOR_TIME_CONSTANT_S = 0.04
 
@@ -836,6 +847,8 @@ class Rat(legacy_base.LegacyWalker):
         # the arena from these, about 3.4 GB of address space, as for dm_control).
         spec.njmax = 8000
         spec.nconmax = 4000
+        # rodent.xml's <statistic meansize>, the scale of its rendered decor.
+        spec.stat.meansize = 0.003
         classes = dict(_JOINT_CLASSES)
         if foot_mods:
             classes["ankle"] = ((-0.1, 2.0), *classes["ankle"][1:])
@@ -875,20 +888,14 @@ class Rat(legacy_base.LegacyWalker):
         for first, second in _EXCLUDES:
             spec.add_exclude(bodyname1=first, bodyname2=second)
         tendons = []
-        tendon_ranges = {}
         for tendon_name, couplings in _TENDONS.items():
             tendon = spec.add_tendon(
                 name=tendon_name,
                 range=list(_TENDON_RANGES[tendon_name]),
                 limited=mujoco.mjtLimited.mjLIMITED_FALSE,
             )
-            low = high = 0.0
             for joint_name, coefficient in couplings:
                 tendon.wrap_joint(joint_name, coefficient)
-                joint_low, joint_high = joints[joint_name].range
-                low += coefficient * joint_low
-                high += coefficient * joint_high
-            tendon_ranges[tendon_name] = (low, high)
             tendons.append(tendon)
         for site_name, body_name, site_type, size, site_pos, orientation, group in _SITES:
             site = bodies[body_name].add_site(
@@ -908,17 +915,10 @@ class Rat(legacy_base.LegacyWalker):
                     site.alt.euler = list(values)
                     site.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
         actuators = []
-        for target, kp, force, trntype, target_range in (
-            *(
-                (name, kp, force, mujoco.mjtTrn.mjTRN_TENDON, tendon_ranges[name])
-                for name, kp, force in _TENDON_ACTUATORS
-            ),
-            *(
-                (name, kp, force, mujoco.mjtTrn.mjTRN_JOINT, tuple(joints[name].range))
-                for name, kp, force in _JOINT_ACTUATORS
-            ),
+        for target, gain, bias_offset, bias_stiffness, force, trntype in (
+            *((*row, mujoco.mjtTrn.mjTRN_TENDON) for row in _TENDON_ACTUATORS),
+            *((*row, mujoco.mjtTrn.mjTRN_JOINT) for row in _JOINT_ACTUATORS),
         ):
-            low, high = target_range
             actuator = spec.add_actuator(
                 name=target,
                 target=target,
@@ -937,9 +937,8 @@ class Rat(legacy_base.LegacyWalker):
                 actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
                 actuator.biasprm = [0.0] * 10
             else:
-                # Control u in [-1, 1] targets the middle of the range plus u half-widths.
-                actuator.gainprm = [kp * (high - low) / 2] + [0.0] * 9
-                actuator.biasprm = [kp * (high + low) / 2, -kp, 0.0] + [0.0] * 7
+                actuator.gainprm = [gain] + [0.0] * 9
+                actuator.biasprm = [bias_offset, bias_stiffness] + [0.0] * 8
             actuators.append(actuator)
         head_site = dict(objtype=_SITE, objname="head")
         accelerometer = spec.add_sensor(
@@ -971,9 +970,13 @@ class Rat(legacy_base.LegacyWalker):
             base.add_camera(bodies["torso"], name, pos, xyaxes=xyaxes, zaxis=zaxis, fovy=fovy)
             for name, pos, xyaxes, zaxis, fovy in _TRACKING_CAMERAS
         ]
+        # The egocentric camera looks forward from the skull, turned by rodent.xml's
+        # euler (0, -pi/2, -pi/2) (its radians), which MuJoCo converts.
         egocentric = bodies["skull"].add_camera(
-            name="egocentric", pos=[0.01, 0.0, 0.005], quat=[0.5, 0.5, -0.5, -0.5], fovy=80.0
+            name="egocentric", pos=[0.01, 0.0, 0.005], fovy=80.0
         )
+        egocentric.alt.euler = [0.0, -1.570796326794897, -1.570796326794897]
+        egocentric.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
         self._spec = spec
         self._bodies = tuple(bodies[name] for name in order)
         self._joints = joints
@@ -981,7 +984,7 @@ class Rat(legacy_base.LegacyWalker):
         self._head = bodies["skull"]
         self._pelvis = bodies["pelvis"]
         self._arm_roots = (bodies["scapula_L"], bodies["scapula_R"])
-        self._joint_actuator_joints = tuple(joints[name] for name, _, _ in _JOINT_ACTUATORS)
+        self._joint_actuator_joints = tuple(joints[name] for name, *_ in _JOINT_ACTUATORS)
         # dm_control's list: every geom under these bodies, in its file's order.
         contact_roots = ("foot_L", "foot_R", "hand_L", "hand_R", "vertebra_C1")
         contact_geoms = [
@@ -1109,7 +1112,7 @@ class Rat(legacy_base.LegacyWalker):
 
     @property
     def joint_actuator_order(self) -> list[int]:
-        return [_RAT_MOCAP_JOINTS.index(name) for name, _, _ in _JOINT_ACTUATORS]
+        return [_RAT_MOCAP_JOINTS.index(name) for name, *_ in _JOINT_ACTUATORS]
 
     def pose_to_actuation(self, pose: Any) -> np.ndarray:
         """Controls that hold `pose` (joint angles in mocap order): zero for the
