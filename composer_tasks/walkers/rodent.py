@@ -15,15 +15,18 @@ contact classes, in the file's order), so its geoms, body masses, centres of
 mass and inertias compile to dm_control's; the paws' geoms grip (condim 3,
 priority 1, friction 1.5) and `ground_contact_geoms` lists dm_control's 46.
 
+Every other number of the model is the file's too, at its full precision: body
+positions, joint positions and axes (the tail's bend axes tilt with its curve),
+joint ranges, stiffness, damping, armature, limit softness and groups, the jaw's
+spring reference, tendon coefficients and ranges, actuator gains, biases and force
+limits, sites and cameras; the compiled model equals dm_control's bit for bit
+(dm_control 1.0.50's `rodent.xml`, facts carried over).
+
 What differs: dm_control's rat is drawn with a skinned mesh, here only its
-primitives are; body positions and joint axes are rounded (to 0.01-0.1 mm, 1e-4),
-joints sit at their bodies' origins and the tail bends about its -z axis
-(dm_control 1.0.50's `rodent.xml`, facts carried over: geoms, body positions,
-joint axes, ranges, stiffness, damping and armature, actuator gains, tendon
-coefficients, exclusions).
+primitives are.
 
 Frames and units: metres, kilograms, radians; the walker stands on its own
-origin, the torso 0.065 m above it, x forward and z up.
+origin, the torso 0.06509 m above it, x forward and z up.
 """
 
 from __future__ import annotations
@@ -727,7 +730,8 @@ _RAT_DOCUMENT_JOINTS = (
 _PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not in name)
 _VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
 
-_TORSO_HEIGHT_M = 0.0651
+# The torso's height above the walker's origin (its position in rodent.xml).
+_TORSO_HEIGHT_M = _BODIES[0][2][2]
 # dm_control's rat cameras (rodent.xml): (name, position in m, xyaxes, zaxis, fovy
 # in degrees or None for MuJoCo's 45).
 _TRACKING_CAMERAS = (
@@ -1024,7 +1028,7 @@ class Rat(legacy_base.LegacyWalker):
     @property
     def standing_height(self) -> float:
         """dm_control's `params['_STAND_HEIGHT']` when `params` has it, else the
-        torso's height above the walker's origin (0.065 m)."""
+        torso's height above the walker's origin (0.06509 m)."""
         if self.params and "_STAND_HEIGHT" in self.params:
             return float(self.params["_STAND_HEIGHT"])
         return self._standing_height

@@ -520,7 +520,7 @@ def _(put):
 
 XFAIL_RAT_HEIGHT = (
     "dm_control's Rat.standing_height raises TypeError (it indexes its params, None by "
-    "default); here it is the torso's height, 0.0651"
+    "default); here it is the torso's height, 0.06509"
 )
 XFAIL_HOOK = (
     "dm_control's text_maze_regenerated_hook getter raises AttributeError (it reads "
