@@ -3,7 +3,8 @@ dm-control 1.0.50: on a Floor, every body's position and orientation, every
 joint's position, axis, range and class parameters, every actuator's and site's
 parameters (rodent.xml's numbers at full precision, so they compile to the same
 bits), then the joint positions and the walker's observations after a seeded
-rollout of 20 control steps of a minimal composer task."""
+rollout of 20 control steps of a minimal composer task, and the `foot_mods` and
+`torque_actuators` options."""
 
 import pytest
 
@@ -116,3 +117,27 @@ def test_rat_rollout_matches_dm_control(differential):
     differential.assert_same(
         ROLLOUT, "rodent_rollout", rtol=0.0, atol=1e-11, tolerances=ROLLOUT_TOLERANCES
     )
+
+
+OPTIONS = """
+import numpy as np
+from dm_control import mjcf
+from dm_control.locomotion.walkers import rodent
+
+# foot_mods narrows the ankle's and toe's ranges and leaves the actuators' gains as
+# the file gives them; torque_actuators makes every actuator a motor of gain equal
+# to its force limit, without bias.
+for options in ({'foot_mods': True}, {'torque_actuators': True}):
+    walker = rodent.Rat(**options)
+    model = mjcf.Physics.from_mjcf_model(walker.mjcf_model).model
+    for field in ('jnt_range', 'actuator_gaintype', 'actuator_gainprm', 'actuator_biastype',
+                  'actuator_biasprm', 'actuator_forcerange'):
+        record('%s/%s' % (sorted(options)[0], field), getattr(model, field))
+    record('%s/joint_actuators_range' % sorted(options)[0],
+           np.array(walker.joint_actuators_range, dtype=float))
+"""
+
+
+@pytest.mark.dm_control_api("locomotion.walkers.Rat.joint_actuators_range")
+def test_rat_options_match_dm_control(differential):
+    differential.assert_same(OPTIONS, "rodent_options", rtol=0.0, atol=0.0)
