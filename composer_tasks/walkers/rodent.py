@@ -15,15 +15,18 @@ contact classes, in the file's order), so its geoms, body masses, centres of
 mass and inertias compile to dm_control's; the paws' geoms grip (condim 3,
 priority 1, friction 1.5) and `ground_contact_geoms` lists dm_control's 46.
 
+Every other number of the model is the file's too, at its full precision: body
+positions, joint positions and axes (the tail's bend axes tilt with its curve),
+joint ranges, stiffness, damping, armature, limit softness and groups, the jaw's
+spring reference, tendon coefficients and ranges, actuator gains, biases and force
+limits, sites and cameras; the compiled model equals dm_control's bit for bit
+(dm_control 1.0.50's `rodent.xml`, facts carried over).
+
 What differs: dm_control's rat is drawn with a skinned mesh, here only its
-primitives are; body positions and joint axes are rounded (to 0.01-0.1 mm, 1e-4),
-joints sit at their bodies' origins and the tail bends about its -z axis
-(dm_control 1.0.50's `rodent.xml`, facts carried over: geoms, body positions,
-joint axes, ranges, stiffness, damping and armature, actuator gains, tendon
-coefficients, exclusions).
+primitives are.
 
 Frames and units: metres, kilograms, radians; the walker stands on its own
-origin, the torso 0.065 m above it, x forward and z up.
+origin, the torso 0.06509 m above it, x forward and z up.
 """
 
 from __future__ import annotations
@@ -59,226 +62,133 @@ _DEFAULT_FRICTION = (0.7, 0.005, 0.0001)
 _GRIP_FRICTION = (1.5, 0.005, 0.0001)
 
 
-def _degrees(low: float, high: float) -> tuple[float, float]:
-    """A joint range given in degrees, in radians: dm_control's rodent.xml gives its
-    ranges in radians of whole degrees (0.5235987755982988 = 30 degrees) but for
-    cervical_extend's lower limit, -70/3 degrees."""
-    return float(np.deg2rad(low)), float(np.deg2rad(high))
-
-
-# Joint classes: (range (rad), stiffness, damping, armature).
+# Joint classes (rodent.xml's default classes): (range (rad), stiffness, damping,
+# armature). The ranges are the file's radians, whole degrees (0.5235987755982988 =
+# 30 degrees) but for cervical_extend's lower limit, -70/3 degrees; the tail's are
+# the +-15 degrees that every caudal joint of the file gives itself (its classes say
+# +-5).
 _JOINT_CLASSES: dict[str, tuple[tuple[float, float], float, float, float]] = {
-    "lumbar_extend": (_degrees(-30, 45), 0.02, 0.03, 1e-5),
-    "lumbar_bend": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
-    "lumbar_twist": (_degrees(-30, 30), 0.03, 0.03, 1e-5),
-    "hip_supinate": (_degrees(-40, 30), 0.0, 0.02, 1e-5),
-    "hip_abduct": (_degrees(-30, 60), 0.0, 0.02, 1e-5),
-    "hip_extend": (_degrees(-90, 60), 0.0, 0.02, 1e-5),
-    "knee": (_degrees(-70, 88), 0.0, 0.005, 6e-7),
-    "ankle": (_degrees(-8, 80), 0.0, 0.003, 6e-7),
-    "toe": (_degrees(0, 50), 0.0, 0.001, 6e-7),
-    "caudal_extend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
-    "caudal_bend": (_degrees(-15, 15), 1e-5, 0.002, 6e-7),
-    "cervical_extend": (_degrees(-70 / 3, 35), 1.0, 1.0, 1e-3),
-    "cervical_bend": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
-    "cervical_twist": (_degrees(-35, 35), 1.0, 1.0, 1e-3),
-    "atlas": (_degrees(-5, 45), 0.002, 0.002, 6e-7),
-    "mandible": (_degrees(-17, 15), 0.002, 0.002, 6e-7),
-    "scapula_supinate": (_degrees(-1, 10), 0.0, 0.005, 6e-7),
-    "scapula_abduct": (_degrees(-15, 15), 0.0, 0.005, 6e-7),
-    "scapula_extend": (_degrees(-2, 2), 0.0, 0.005, 6e-7),
-    "shoulder": (_degrees(-75, 50), 0.0, 0.005, 6e-7),
-    "shoulder_sup": (_degrees(-3, 65), 0.0, 0.005, 6e-7),
-    "elbow": (_degrees(-75, 40), 0.0, 0.003, 6e-7),
-    "wrist": (_degrees(-20, 120), 0.0, 0.002, 6e-7),
-    "finger": (_degrees(0, 90), 0.0, 0.002, 6e-7),
+    "lumbar_extend": ((-0.5235987755982988, 0.7853981633974483), 0.02, 0.03, 1e-5),
+    "lumbar_bend": ((-0.5235987755982988, 0.5235987755982988), 0.03, 0.03, 1e-5),
+    "lumbar_twist": ((-0.5235987755982988, 0.5235987755982988), 0.03, 0.03, 1e-5),
+    "hip_supinate": ((-0.6981317007977318, 0.5235987755982988), 0.0, 0.02, 1e-5),
+    "hip_abduct": ((-0.5235987755982988, 1.047197551196598), 0.0, 0.02, 1e-5),
+    "hip_extend": ((-1.570796326794897, 1.047197551196598), 0.0, 0.02, 1e-5),
+    "knee": ((-1.221730476396031, 1.53588974175501), 0.0, 0.005, 6e-7),
+    "ankle": ((-0.1396263401595464, 1.396263401595464), 0.0, 0.003, 6e-7),
+    "toe": ((0.0, 0.8726646259971648), 0.0, 0.001, 6e-7),
+    "caudal_extend": ((-0.2617993877991494, 0.2617993877991494), 1e-5, 0.002, 6e-7),
+    "caudal_bend": ((-0.2617993877991494, 0.2617993877991494), 1e-5, 0.002, 6e-7),
+    "cervical_extend": ((-0.4072434921320102, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "cervical_bend": ((-0.6108652381980153, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "cervical_twist": ((-0.6108652381980153, 0.6108652381980153), 1.0, 1.0, 1e-3),
+    "atlas": ((-0.08726646259971647, 0.7853981633974483), 0.002, 0.002, 6e-7),
+    "mandible": ((-0.296705972839036, 0.2617993877991494), 0.002, 0.002, 6e-7),
+    "scapula_supinate": ((-0.0174532925199433, 0.1745329251994329), 0.0, 0.005, 6e-7),
+    "scapula_abduct": ((-0.2617993877991494, 0.2617993877991494), 0.0, 0.005, 6e-7),
+    "scapula_extend": ((-0.03490658503988659, 0.03490658503988659), 0.0, 0.005, 6e-7),
+    "shoulder": ((-1.308996938995747, 0.8726646259971648), 0.0, 0.005, 6e-7),
+    "shoulder_sup": ((-0.05235987755982989, 1.134464013796314), 0.0, 0.005, 6e-7),
+    "elbow": ((-1.308996938995747, 0.6981317007977318), 0.0, 0.003, 6e-7),
+    "wrist": ((-0.3490658503988659, 2.094395102393195), 0.0, 0.002, 6e-7),
+    "finger": ((0.0, 1.570796326794897), 0.0, 0.002, 6e-7),
 }
 
-# Bodies in model order: (name, parent, position in the parent (m), joints as
-# (name, class, axis)). Their masses and inertias are their geoms'.
-_X, _Y, _Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
-_Body = tuple[str, str, tuple[float, float, float], tuple[tuple[str, str, Any], ...]]
+# rodent.xml's joint defaults: every joint's limit is soft as solreflimit (0.01, 1)
+# and solimplimit (0.99, 0.9999, 0) give (MuJoCo's width 0.5 and power 2 after them);
+# the spine's, neck's and tail's joints (classes lumbar, cervical, caudal) are in
+# group 3; the jaw's spring rests at -0.314159265359 rad (class mandible).
+_JOINT_SOLREF_LIMIT = (0.01, 1.0)
+_JOINT_SOLIMP_LIMIT = (0.99, 0.9999, 0.0, 0.5, 2.0)
+_SPINE_CLASSES = ("lumbar", "cervical", "caudal")
+_JOINT_GROUP_3 = 3
+_JOINT_SPRINGREF = {"mandible": -0.314159265359}
 
-
-def _leg(side: str, sign: float) -> list[_Body]:
-    return [
-        (
-            f"upper_leg_{side}",
-            "pelvis",
-            (-0.00481, sign * 0.01149, -0.00989),
-            (
-                (f"hip_{side}_supinate", "hip_supinate", (0.0, 0.0, sign)),
-                (f"hip_{side}_abduct", "hip_abduct", (sign, 0.0, 0.0)),
-                (f"hip_{side}_extend", "hip_extend", _Y),
-            ),
-        ),
-        (
-            f"lower_leg_{side}",
-            f"upper_leg_{side}",
-            (0.01542, sign * 0.01748, -0.0257),
-            ((f"knee_{side}", "knee", (sign * 0.4472, -0.8944, 0.0)),),
-        ),
-        (
-            f"foot_{side}",
-            f"lower_leg_{side}",
-            (-0.0323, sign * -0.00473, -0.02206),
-            ((f"ankle_{side}", "ankle", (sign * -0.2873, 0.9578, 0.0)),),
-        ),
-        (
-            f"toe_{side}",
-            f"foot_{side}",
-            (0.0211, sign * 0.00761, -0.00275),
-            ((f"toe_{side}", "toe", _Y),),
-        ),
-    ]
-
-
-def _arm(side: str, sign: float) -> list[_Body]:
-    return [
-        (
-            f"scapula_{side}",
-            "torso",
-            (0.00656, sign * 0.00164, 0.01148),
-            (
-                (f"scapula_{side}_supinate", "scapula_supinate", (0.0, 0.0, sign)),
-                (f"scapula_{side}_abduct", "scapula_abduct", (sign, 0.0, 0.0)),
-                (f"scapula_{side}_extend", "scapula_extend", (sign * 0.2873, 0.9578, 0.0)),
-            ),
-        ),
-        (
-            f"upper_arm_{side}",
-            f"scapula_{side}",
-            (0.0287, sign * 0.00984, -0.02542),
-            (
-                (f"shoulder_{side}", "shoulder", _Y),
-                (f"shoulder_sup_{side}", "shoulder_sup", (0.0, 0.0, -sign)),
-            ),
-        ),
-        (
-            f"lower_arm_{side}",
-            f"upper_arm_{side}",
-            (-0.01593, sign * 0.01036, -0.0223),
-            ((f"elbow_{side}", "elbow", (0.0, 0.9806, sign * 0.1961)),),
-        ),
-        (
-            f"hand_{side}",
-            f"lower_arm_{side}",
-            (0.0216, sign * 0.0126, -0.0198),
-            ((f"wrist_{side}", "wrist", (sign * 0.5145, -0.8575, 0.0)),),
-        ),
-        (
-            f"finger_{side}",
-            f"hand_{side}",
-            (0.00303, sign * 0.00152, -0.00834),
-            ((f"finger_{side}", "finger", (sign * -0.4472, 0.8944, 0.0)),),
-        ),
-    ]
-
-
-# Tail segments C1..C30: position in the parent (x, z). The
-# first six bend and extend; then extension and bending alternate every other
-# segment (C7 extend, C9 bend, C11 extend, ...). dm_control tilts each bend
-# axis with the tail's curve; here every bend axis is the tail's -z.
-_TAIL = (
-    (-0.01579, -0.01188),
-    (-0.00388, -0.00423),
-    (-0.00342, -0.00426),
-    (-0.00327, -0.00442),
-    (-0.00318, -0.00457),
-    (-0.00312, -0.0049),
-    (-0.00322, -0.00564),
-    (-0.00345, -0.00552),
-    (-0.00429, -0.00512),
-    (-0.00486, -0.00456),
-    (-0.00537, -0.00436),
-    (-0.00613, -0.00384),
-    (-0.0069, -0.00259),
-    (-0.00683, -0.00091),
-    (-0.00653, -0.00032),
-    (-0.00669, -0.00014),
-    (-0.00649, -0.00002),
-    (-0.00621, 0.0),
-    (-0.0062, 0.0),
-    (-0.00623, 0.0),
-    (-0.00612, -0.00011),
-    (-0.00651, -0.00001),
-    (-0.00639, 0.0),
-    (-0.00618, 0.0),
-    (-0.00597, 0.0),
-    (-0.00563, 0.0),
-    (-0.00519, 0.0),
-    (-0.00504, 0.0),
-    (-0.00477, 0.0),
-    (-0.00401, 0.0),
+# Bodies in model order (the file's, depth first), dm-control 1.0.50 rodent.xml's
+# numbers at full precision: (name, parent, position in the parent (m), joints as
+# (name, class, axis, position in the body (m))). A joint's axis is the file's, which
+# MuJoCo normalises (the tail's bend axes tilt with its curve); a joint without
+# its own position in the file takes its class's (the lumbar joints' (0.003, 0,
+# -0.003)) or the body's origin. Masses and inertias are the geoms'.
+_Body = tuple[
+    str,
+    str,
+    tuple[float, float, float],
+    tuple[tuple[str, str, tuple[float, float, float], tuple[float, float, float]], ...],
+]
+# fmt: off
+_BODIES: tuple[_Body, ...] = (
+    ('torso', '', (0.03099526054578288, 2.058524937651458e-07, 0.06508957263119967), ()),
+    ('vertebra_1', 'torso', (-0.01917944366660853, -1.880335592758969e-07, 0.01684645690649089), (('vertebra_1_extend', 'lumbar_extend', (0.0, 1.0, 0.0), (0.003, 0.0, -0.003)),)),
+    ('vertebra_2', 'vertebra_1', (-0.005629716335317717, 2.594803588658443e-06, 0.0005320922698783236), (('vertebra_2_bend', 'lumbar_bend', (0.0, 0.0, 1.0), (0.003, 0.0, -0.003)),)),
+    ('vertebra_3', 'vertebra_2', (-0.006517166672542409, -1.041062865360766e-05, -9.467218894820495e-05), (('vertebra_3_twist', 'lumbar_twist', (1.0, 0.0, 0.0), (0.003, 0.0, -0.003)),)),
+    ('vertebra_4', 'vertebra_3', (-0.006777704185187035, 8.746101127162902e-06, -0.001299314772852475), (('vertebra_4_extend', 'lumbar_extend', (0.0, 1.0, 0.0), (0.003, 0.0, -0.003)),)),
+    ('vertebra_5', 'vertebra_4', (-0.006890066562303102, -6.204333649723221e-06, -0.002498064978782454), (('vertebra_5_bend', 'lumbar_bend', (0.0, 0.0, 1.0), (0.003, 0.0, -0.003)),)),
+    ('vertebra_6', 'vertebra_5', (-0.006185284434681512, 5.254442128955049e-06, -0.003641122453027834), (('vertebra_6_twist', 'lumbar_twist', (1.0, 0.0, 0.0), (0.003, 0.0, -0.003)),)),
+    ('pelvis', 'vertebra_6', (-0.01307140919884396, 3.513221433820909e-06, -0.008120982829772532), ()),
+    ('upper_leg_L', 'pelvis', (-0.004810292416764615, 0.01149125410671547, -0.009887823301127264), (('hip_L_supinate', 'hip_supinate', (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ('hip_L_abduct', 'hip_abduct', (1.0, 0.0, 0.0), (0.0, 0.0, 0.0)), ('hip_L_extend', 'hip_extend', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)))),
+    ('lower_leg_L', 'upper_leg_L', (0.01542264534586861, 0.01747899805865108, -0.02570440890978101), (('knee_L', 'knee', (0.5, -1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('foot_L', 'lower_leg_L', (-0.03230154033783406, -0.004727054683585472, -0.02205958852339887), (('ankle_L', 'ankle', (-0.3, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('toe_L', 'foot_L', (0.02109994311367263, 0.007614327297542731, -0.002752166493087734), (('toe_L', 'toe', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('upper_leg_R', 'pelvis', (-0.004810292416764615, -0.01149125410671547, -0.009887823301127264), (('hip_R_supinate', 'hip_supinate', (0.0, 0.0, -1.0), (0.0, 0.0, 0.0)), ('hip_R_abduct', 'hip_abduct', (-1.0, 0.0, 0.0), (0.0, 0.0, 0.0)), ('hip_R_extend', 'hip_extend', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)))),
+    ('lower_leg_R', 'upper_leg_R', (0.01542264534586861, -0.01747899805865108, -0.02570440890978101), (('knee_R', 'knee', (-0.5, -1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('foot_R', 'lower_leg_R', (-0.03230154033783406, 0.004727054683585472, -0.02205958852339887), (('ankle_R', 'ankle', (0.3, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('toe_R', 'foot_R', (0.02109994311367263, -0.007614327297542731, -0.002752166493087734), (('toe_R', 'toe', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('vertebra_C1', 'pelvis', (-0.01578991172983967, 0.0, -0.01188162292618369), (('vertebra_C1_extend', 'caudal_extend', (0.0, 1.0, 0.0), (0.004342320538000662, 0.0, 0.003267517649237096)), ('vertebra_C1_bend', 'caudal_bend', (0.6012684687925202, 0.0, -0.7990470752314273), (0.004342320538000662, 0.0, 0.003267517649237096)))),
+    ('vertebra_C2', 'vertebra_C1', (-0.003877053782139318, 0.0, -0.004226431204517265), (('vertebra_C2_extend', 'caudal_extend', (0.0, 1.0, 0.0), (0.00355852682138871, 0.0, 0.003879200456107687)), ('vertebra_C2_bend', 'caudal_bend', (0.7369087259505994, 0.0, -0.6759922555901543), (0.00355852682138871, 0.0, 0.003879200456107687)))),
+    ('vertebra_C3', 'vertebra_C2', (-0.003424026812590301, 0.0, -0.004263077436113009), (('vertebra_C3_extend', 'caudal_extend', (0.0, 0.9999999999999998, 0.0), (0.002814632916334075, 0.0, 0.003504352837554861)), ('vertebra_C3_bend', 'caudal_bend', (0.7796571863505312, 0.0, -0.6262065727633115), (0.002814632916334075, 0.0, 0.003504352837554861)))),
+    ('vertebra_C4', 'vertebra_C3', (-0.003271874666658243, 0.0, -0.004416838152219076), (('vertebra_C4_extend', 'caudal_extend', (0.0, 0.9999999999999996, 0.0), (0.002536050295425576, 0.0, 0.003423518576346546)), ('vertebra_C4_bend', 'caudal_bend', (0.8035447758282259, 0.0, -0.595244313907462), (0.002536050295425576, 0.0, 0.003423518576346546)))),
+    ('vertebra_C5', 'vertebra_C4', (-0.003175974271018995, 0.0, -0.004569340859213865), (('vertebra_C5_extend', 'caudal_extend', (0.0, 0.9999999999999998, 0.0), (0.002012248229580733, 0.0, 0.00289506377246373)), ('vertebra_C5_bend', 'caudal_bend', (0.8211323953906199, 0.0, -0.5707377587299287), (0.002012248229580733, 0.0, 0.00289506377246373)))),
+    ('vertebra_C6', 'vertebra_C5', (-0.003119193850481998, 0.0, -0.004901355281343103), (('vertebra_C6_extend', 'caudal_extend', (0.0, 0.9999999999999998, 0.0), (0.002103353485914151, 0.0, 0.00330511125979672)), ('vertebra_C6_bend', 'caudal_bend', (0.8436498258045544, 0.0, -0.5368938176398985), (0.002103353485914151, 0.0, 0.00330511125979672)))),
+    ('vertebra_C7', 'vertebra_C6', (-0.003215811269353427, 0.0, -0.005644371131998142), (('vertebra_C7_extend', 'caudal_extend', (0.0, 0.9999999999999998, 0.0), (0.00269018377049155, 0.0, 0.004721793147078994)),)),
+    ('vertebra_C8', 'vertebra_C7', (-0.003445853504479746, 0.0, -0.005518181272185016), ()),
+    ('vertebra_C9', 'vertebra_C8', (-0.00428517277518055, 0.0, -0.005115018280065306), (('vertebra_C9_bend', 'caudal_bend', (0.7665487416508834, 0.0, -0.6421861308635113), (0.002886456803488155, 0.0, 0.003445433845742364)),)),
+    ('vertebra_C10', 'vertebra_C9', (-0.004861545164642819, 0.0, -0.004562186342662474), ()),
+    ('vertebra_C11', 'vertebra_C10', (-0.005374786984897312, 0.0, -0.004364207168994159), (('vertebra_C11_extend', 'caudal_extend', (0.0, 0.9999999999999998, 0.0), (0.002737042072842745, 0.0, 0.002222417124567619)),)),
+    ('vertebra_C12', 'vertebra_C11', (-0.006134478460615445, 0.0, -0.003841502801916079), ()),
+    ('vertebra_C13', 'vertebra_C12', (-0.00689742745021331, 0.0, -0.002592428185172008), (('vertebra_C13_bend', 'caudal_bend', (0.3518244833508478, 0.0, -0.9360659874789323), (0.003512235031584721, 0.0, 0.001320088852626807)),)),
+    ('vertebra_C14', 'vertebra_C13', (-0.006825037737343853, 0.0, -0.0009088998932926352), ()),
+    ('vertebra_C15', 'vertebra_C14', (-0.006526211069134326, 0.0, -0.0003153309968866059), (('vertebra_C15_extend', 'caudal_extend', (0.0, 0.9999999999999999, 0.0), (0.003932832330984124, 0.0, 0.0001900251043645143)),)),
+    ('vertebra_C16', 'vertebra_C15', (-0.006693909447912509, 0.0, -0.0001384885270556547), ()),
+    ('vertebra_C17', 'vertebra_C16', (-0.006485426246850028, 0.0, -1.670467139216664e-05), (('vertebra_C17_bend', 'caudal_bend', (0.002575715973669538, 0.0, -0.9999966828381097), (0.004279410240846748, 0.0, 1.102258187892252e-05)),)),
+    ('vertebra_C18', 'vertebra_C17', (-0.006207432181797656, 0.0, 1.825573131422967e-10), ()),
+    ('vertebra_C19', 'vertebra_C18', (-0.006204259597825435, 0.0, -8.201902227376357e-10), (('vertebra_C19_extend', 'caudal_extend', (0.0, 1.0, 0.0), (0.00427856529131528, 0.0, 5.656174381406233e-10)),)),
+    ('vertebra_C20', 'vertebra_C19', (-0.006228376819942582, 0.0, 2.516520472814411e-06), ()),
+    ('vertebra_C21', 'vertebra_C20', (-0.006117653417468877, 0.0, -0.0001096641718318435), (('vertebra_C21_bend', 'caudal_bend', (0.01792297618959377, 0.0, -0.9998393705613454), (0.003863156863235094, 0.0, 6.925039212804248e-05)),)),
+    ('vertebra_C22', 'vertebra_C21', (-0.006508107849533902, 0.0, -1.311987483649039e-05), ()),
+    ('vertebra_C23', 'vertebra_C22', (-0.006390755412623964, 0.0, 1.751401410207947e-09), (('vertebra_C23_extend', 'caudal_extend', (0.0, 1.0, 0.0), (0.003596219234168395, 0.0, -9.855522597059318e-10)),)),
+    ('vertebra_C24', 'vertebra_C23', (-0.006180715195251588, 0.0, -1.247135173292058e-09), ()),
+    ('vertebra_C25', 'vertebra_C24', (-0.005968198951736014, 0.0, 1.379492349778272e-10), (('vertebra_C25_bend', 'caudal_bend', (-2.311404765380703e-08, 0.0, -0.9999999999999998), (0.003596235066652297, 0.0, -8.31235487048931e-11)),)),
+    ('vertebra_C26', 'vertebra_C25', (-0.005628676580141834, 0.0, -1.365630198950016e-09), ()),
+    ('vertebra_C27', 'vertebra_C26', (-0.005193120282271783, 0.0, 1.395692942078239e-09), (('vertebra_C27_extend', 'caudal_extend', (0.0, 0.9999999999999999, 0.0), (0.003853817004710296, 0.0, -1.035744388955742e-09)),)),
+    ('vertebra_C28', 'vertebra_C27', (-0.005036239104451245, 0.0, 5.073982356059771e-07), ()),
+    ('vertebra_C29', 'vertebra_C28', (-0.004773896837169728, 0.0, -6.205554570421282e-11), (('vertebra_C29_bend', 'caudal_bend', (1.299892892972596e-08, 0.0, -0.9999999999999999), (0.00374077633023262, 0.0, 4.862608565869494e-11)),)),
+    ('vertebra_C30', 'vertebra_C29', (-0.00400535162294913, 0.0, -4.197183187153738e-07), ()),
+    ('vertebra_cervical_5', 'torso', (0.02770906497757163, 1.182614387058484e-05, -0.001000314910384547), (('vertebra_cervical_5_extend', 'cervical_extend', (0.0, 1.0, 0.0), (-0.0001934586467415268, -3.998580249810072e-07, -0.0002296866127457893)),)),
+    ('vertebra_cervical_4', 'vertebra_cervical_5', (0.002409040600051545, -1.201496970707005e-05, 0.0008095769938857078), (('vertebra_cervical_4_bend', 'cervical_bend', (-0.3185475796000196, 0.0, 0.9478950836057671), (-1.537595270261077e-05, 4.797260713088921e-07, -0.0002727908789887391)),)),
+    ('vertebra_cervical_3', 'vertebra_cervical_4', (0.002150279591154259, 1.208154055769177e-10, 0.0009415267844258756), (('vertebra_cervical_3_twist', 'cervical_twist', (0.9160353567291684, 5.146827584715309e-08, 0.4010975258239107), (8.197570870224901e-06, -4.86590177453699e-12, -0.0002544294736271219)),)),
+    ('vertebra_cervical_2', 'vertebra_cervical_3', (0.001899960058888792, 1.283979720589725e-10, 0.0008747620831573993), (('vertebra_cervical_2_extend', 'cervical_extend', (0.0, 1.0, 0.0), (1.295156098152258e-05, -5.795372986069688e-12, -0.0002538748472657769)),)),
+    ('vertebra_cervical_1', 'vertebra_cervical_2', (0.001777511633561411, 4.522127641084884e-10, 0.0009350735272135867), (('vertebra_cervical_1_bend', 'cervical_bend', (-0.4655674978646318, 0.0, 0.885012375581277), (2.74698396710647e-05, -2.217570324196948e-11, -0.0002637692890460073)),)),
+    ('vertebra_axis', 'vertebra_cervical_1', (0.001882316665146777, -1.7566504879529e-06, 0.001705860606049519), (('vertebra_axis_twist', 'cervical_twist', (0.7409845944832573, -0.0006915153935393208, 0.6715216694529994), (9.943926722569324e-05, 7.332304159315717e-08, -0.0002676240089982131)),)),
+    ('vertebra_atlant', 'vertebra_axis', (0.002452182159178586, 1.756985238485304e-06, 0.001369554727844564), (('vertebra_atlant_extend', 'cervical_extend', (0.0, 1.0, 0.0), (2.740582919998361e-05, -4.955377833772316e-08, -0.0002115292895827232)),)),
+    ('skull', 'vertebra_atlant', (0.02595506911814188, 4.202354324468666e-09, 0.001770509875790047), (('atlas', 'atlas', (0.0, -1.0, 0.0), (-0.02843583549004804, 0.0, 0.0)),)),
+    ('jaw', 'skull', (0.0004529521741633299, -1.588797783766933e-08, -0.0164), (('mandible', 'mandible', (0.0, 1.0, 0.0), (-0.0185, 0.0, 0.004)),)),
+    ('scapula_L', 'torso', (0.00656, 0.00164, 0.01148), (('scapula_L_supinate', 'scapula_supinate', (0.0, 0.0, 1.0), (0.0, -0.005000000000000001, 0.0)), ('scapula_L_abduct', 'scapula_abduct', (1.0, 0.0, 0.0), (0.0, -0.005000000000000001, -0.01)), ('scapula_L_extend', 'scapula_extend', (0.3, 1.0, 0.0), (0.0, 0.0, 0.0)))),
+    ('upper_arm_L', 'scapula_L', (0.0287, 0.00984, -0.02542), (('shoulder_L', 'shoulder', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)), ('shoulder_sup_L', 'shoulder_sup', (0.0, 0.0, -1.0), (0.0, 0.0, 0.0)))),
+    ('lower_arm_L', 'upper_arm_L', (-0.01593120836133218, 0.01035528543486592, -0.02230369170586505), (('elbow_L', 'elbow', (0.0, 1.0, 0.2), (0.0, 0.0, 0.0)),)),
+    ('hand_L', 'lower_arm_L', (0.02160265376479308, 0.01260154802946263, -0.01980243261772699), (('wrist_L', 'wrist', (0.6, -1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('finger_L', 'hand_L', (0.003031746915839468, 0.001515873457919734, -0.008337304018558537), (('finger_L', 'finger', (-0.5, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('scapula_R', 'torso', (0.00656, -0.00164, 0.01148), (('scapula_R_supinate', 'scapula_supinate', (0.0, 0.0, -1.0), (0.0, 0.005000000000000001, 0.0)), ('scapula_R_abduct', 'scapula_abduct', (-1.0, 0.0, 0.0), (0.0, 0.005000000000000001, -0.01)), ('scapula_R_extend', 'scapula_extend', (-0.3, 1.0, 0.0), (0.0, 0.0, 0.0)))),
+    ('upper_arm_R', 'scapula_R', (0.0287, -0.00984, -0.02542), (('shoulder_R', 'shoulder', (0.0, 1.0, 0.0), (0.0, 0.0, 0.0)), ('shoulder_sup_R', 'shoulder_sup', (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)))),
+    ('lower_arm_R', 'upper_arm_R', (-0.01593120836133218, -0.01035528543486592, -0.02230369170586505), (('elbow_R', 'elbow', (0.0, 1.0, -0.2), (0.0, 0.0, 0.0)),)),
+    ('hand_R', 'lower_arm_R', (0.02160265376479308, -0.01260154802946263, -0.01980243261772699), (('wrist_R', 'wrist', (-0.6, -1.0, 0.0), (0.0, 0.0, 0.0)),)),
+    ('finger_R', 'hand_R', (0.003031746915839468, -0.001515873457919734, -0.008337304018558537), (('finger_R', 'finger', (0.5, 1.0, 0.0), (0.0, 0.0, 0.0)),)),
 )
+# fmt: on
 
 
-def _tail() -> list[_Body]:
-    bodies: list[_Body] = []
-    parent = "pelvis"
-    for index, (x, z) in enumerate(_TAIL, start=1):
-        name = f"vertebra_C{index}"
-        joints: list[tuple[str, str, Any]] = []
-        if index <= 6:
-            joints = [
-                (f"{name}_extend", "caudal_extend", _Y),
-                (f"{name}_bend", "caudal_bend", (0.0, 0.0, -1.0)),
-            ]
-        elif index % 2 == 1 and index <= 29:
-            # C7, C11, ..., C27 extend; C9, C13, ..., C29 bend.
-            if (index - 7) % 4 == 0:
-                joints = [(f"{name}_extend", "caudal_extend", _Y)]
-            else:
-                joints = [(f"{name}_bend", "caudal_bend", (0.0, 0.0, -1.0))]
-        bodies.append((name, parent, (x, 0.0, z), tuple(joints)))
-        parent = name
-    return bodies
-
-
-_CERVICAL = (
-    ("vertebra_cervical_5", (0.02771, 0.0, -0.001), "extend", _Y),
-    ("vertebra_cervical_4", (0.00241, 0.0, 0.00081), "bend", (-0.3186, 0.0, 0.9479)),
-    ("vertebra_cervical_3", (0.00215, 0.0, 0.00094), "twist", (0.916, 0.0, 0.4011)),
-    ("vertebra_cervical_2", (0.0019, 0.0, 0.00087), "extend", _Y),
-    ("vertebra_cervical_1", (0.00178, 0.0, 0.00094), "bend", (-0.4656, 0.0, 0.885)),
-    ("vertebra_axis", (0.00188, 0.0, 0.00171), "twist", (0.741, -0.0007, 0.6715)),
-    ("vertebra_atlant", (0.00245, 0.0, 0.00137), "extend", _Y),
-)
-
-
-def _bodies() -> list[_Body]:
-    bodies: list[_Body] = [("torso", "", (0.031, 0.0, 0.0651), ())]
-    parent = "torso"
-    lumbar = (
-        ((-0.01918, 0.0, 0.01685), "extend", _Y),
-        ((-0.00563, 0.0, 0.00053), "bend", _Z),
-        ((-0.00652, 0.0, -0.00009), "twist", _X),
-        ((-0.00678, 0.0, -0.0013), "extend", _Y),
-        ((-0.00689, 0.0, -0.0025), "bend", _Z),
-        ((-0.00619, 0.0, -0.00364), "twist", _X),
-    )
-    for index, (position, kind, axis) in enumerate(lumbar, start=1):
-        name = f"vertebra_{index}"
-        bodies.append((name, parent, position, ((f"{name}_{kind}", f"lumbar_{kind}", axis),)))
-        parent = name
-    bodies.append(("pelvis", parent, (-0.01307, 0.0, -0.00812), ()))
-    bodies += _leg("L", 1.0) + _leg("R", -1.0)
-    bodies += _tail()
-    parent = "torso"
-    for name, position, kind, axis in _CERVICAL:
-        bodies.append((name, parent, position, ((f"{name}_{kind}", f"cervical_{kind}", axis),)))
-        parent = name
-    bodies.append(
-        (
-            "skull",
-            parent,
-            (0.02596, 0.0, 0.00177),
-            (("atlas", "atlas", (0.0, -1.0, 0.0)),),
-        )
-    )
-    bodies.append(("jaw", "skull", (0.00045, 0.0, -0.0164), (("mandible", "mandible", _Y),)))
-    bodies += _arm("L", 1.0) + _arm("R", -1.0)
-    return bodies
+def _bodies() -> tuple[_Body, ...]:
+    return _BODIES
 
 
 # The one body rodent.xml turns in its parent: the jaw, 15 degrees about y
@@ -618,186 +528,164 @@ _EXCLUDES = (
     ("upper_arm_L", "upper_arm_R"),
 )
 
-# Tendons coupling joints: name -> ((joint, coefficient), ...).
+# Tendons coupling joints (rodent.xml, coefficients at full precision): name ->
+# ((joint, coefficient), ...).
+# fmt: off
 _TENDONS: dict[str, tuple[tuple[str, float], ...]] = {
-    "lumbar_extend": (("vertebra_1_extend", 0.605), ("vertebra_4_extend", 0.395)),
-    "lumbar_bend": (("vertebra_2_bend", 0.6582), ("vertebra_5_bend", 0.3418)),
-    "lumbar_twist": (("vertebra_3_twist", 0.5707), ("vertebra_6_twist", 0.4293)),
+    "lumbar_extend": (
+        ("vertebra_1_extend", 0.604983465832),
+        ("vertebra_4_extend", 0.395016534168),
+    ),
+    "lumbar_bend": (
+        ("vertebra_2_bend", 0.658212326553),
+        ("vertebra_5_bend", 0.341787673447),
+    ),
+    "lumbar_twist": (
+        ("vertebra_3_twist", 0.570669983621),
+        ("vertebra_6_twist", 0.429330016379),
+    ),
     "cervical_extend": (
-        ("vertebra_cervical_5_extend", 0.3417),
-        ("vertebra_cervical_2_extend", 0.3324),
-        ("vertebra_atlant_extend", 0.3259),
+        ("vertebra_cervical_5_extend", 0.341713547174),
+        ("vertebra_cervical_2_extend", 0.332408292936),
+        ("vertebra_atlant_extend", 0.32587815989),
     ),
-    "cervical_bend": (("vertebra_cervical_4_bend", 0.5074), ("vertebra_cervical_1_bend", 0.4926)),
-    "cervical_twist": (("vertebra_cervical_3_twist", 0.4961), ("vertebra_axis_twist", 0.5039)),
-    "caudal_extend": tuple(
-        zip(
-            [f"vertebra_C{i}_extend" for i in (1, 2, 3, 4, 5, 6, 7, 11, 15, 19, 23, 27)],
-            (
-                0.2901,
-                0.2077,
-                0.1516,
-                0.1154,
-                0.0875,
-                0.0693,
-                0.0559,
-                0.0175,
-                0.0041,
-                7.5e-4,
-                8.6e-5,
-                1.4e-5,
-            ),
-        )
+    "cervical_bend": (
+        ("vertebra_cervical_4_bend", 0.50743949691),
+        ("vertebra_cervical_1_bend", 0.49256050309),
     ),
-    "caudal_bend": tuple(
-        zip(
-            [f"vertebra_C{i}_bend" for i in (1, 2, 3, 4, 5, 6, 9, 13, 17, 21, 25, 29)],
-            (
-                0.3708,
-                0.2335,
-                0.1509,
-                0.1019,
-                0.0672,
-                0.044,
-                0.0188,
-                0.01,
-                0.0025,
-                3.8e-4,
-                4.1e-5,
-                1.4e-5,
-            ),
-        )
+    "cervical_twist": (
+        ("vertebra_cervical_3_twist", 0.496142185731),
+        ("vertebra_axis_twist", 0.503857814269),
+    ),
+    "caudal_extend": (
+        ("vertebra_C1_extend", 0.29007246307),
+        ("vertebra_C2_extend", 0.207669040031),
+        ("vertebra_C3_extend", 0.151635169821),
+        ("vertebra_C4_extend", 0.115426643422),
+        ("vertebra_C5_extend", 0.0875497823386),
+        ("vertebra_C6_extend", 0.0692562920379),
+        ("vertebra_C7_extend", 0.0558691633464),
+        ("vertebra_C11_extend", 0.0175306632713),
+        ("vertebra_C15_extend", 0.00414417378836),
+        ("vertebra_C19_extend", 0.00074642278889),
+        ("vertebra_C23_extend", 8.5912797067e-05),
+        ("vertebra_C27_extend", 1.42732873368e-05),
+    ),
+    "caudal_bend": (
+        ("vertebra_C1_bend", 0.370792881126),
+        ("vertebra_C2_bend", 0.233517805262),
+        ("vertebra_C3_bend", 0.150894350178),
+        ("vertebra_C4_bend", 0.101885012096),
+        ("vertebra_C5_bend", 0.0671743532429),
+        ("vertebra_C6_bend", 0.0439561223709),
+        ("vertebra_C9_bend", 0.0188199119629),
+        ("vertebra_C13_bend", 0.00999889819861),
+        ("vertebra_C17_bend", 0.00252642968052),
+        ("vertebra_C21_bend", 0.000378783618491),
+        ("vertebra_C25_bend", 4.10656566522e-05),
+        ("vertebra_C29_bend", 1.43866075466e-05),
     ),
 }
+# fmt: on
+# The tendons" ranges (rodent.xml"s tendon classes; the file leaves them unlimited).
+_TENDON_RANGES: dict[str, tuple[float, float]] = {
+    "lumbar_extend": (-1.0, 1.0),
+    "lumbar_bend": (-1.0, 1.0),
+    "lumbar_twist": (-1.0, 1.0),
+    "cervical_extend": (-1.0, 1.0),
+    "cervical_bend": (-1.0, 1.0),
+    "cervical_twist": (-1.0, 1.0),
+    "caudal_extend": (-0.05, 0.05),
+    "caudal_bend": (-0.2, 0.2),
+}
 
-# Position actuators: (target, stiffness kp, force limit) in dm_control's order;
-# the gain and bias map a control in [-1, 1] onto the target's range.
-_TENDON_ACTUATORS = (
-    ("lumbar_extend", 20.0, 20.0),
-    ("lumbar_bend", 20.0, 20.0),
-    ("lumbar_twist", 20.0, 20.0),
-    ("cervical_extend", 20.0, 20.0),
-    ("cervical_bend", 20.0, 20.0),
-    ("cervical_twist", 20.0, 20.0),
-    ("caudal_extend", 0.1, 0.1),
-    ("caudal_bend", 0.1, 0.1),
+# Position actuators (rodent.xml's, in its order): (target, gain, bias (offset,
+# -stiffness kp), force limit), the file's numbers at full precision. The gain and
+# bias map a control in [-1, 1] onto the target's range as the file's ranges stood
+# (kp times the half-width, kp times the middle); as in dm_control, `foot_mods`
+# narrows the ankle's and toe's ranges without changing them.
+_Actuator = tuple[str, float, float, float, float]
+# fmt: off
+_TENDON_ACTUATORS: tuple[_Actuator, ...] = (
+    ("lumbar_extend", 13.08996938995747, 2.617993877991495, -20.0, 20.0),
+    ("lumbar_bend", 10.47197551196598, 0.0, -20.0, 20.0),
+    ("lumbar_twist", 10.47197551196598, 0.0, -20.0, 20.0),
+    ("cervical_extend", 10.18108730330026, 2.03621746066005, -20.0, 20.0),
+    ("cervical_bend", 12.21730476396031, 0.0, -20.0, 20.0),
+    ("cervical_twist", 12.21730476396031, 0.0, -20.0, 20.0),
+    ("caudal_extend", 0.02617993877991495, 0.0, -0.1, 0.1),
+    ("caudal_bend", 0.02617993877991494, 0.0, -0.1, 0.1),
 )
-_LEG_GAINS = (
-    ("hip_{}_supinate", 0.4, 0.2),
-    ("hip_{}_abduct", 0.4, 0.2),
-    ("hip_{}_extend", 0.6, 0.3),
-    ("knee_{}", 0.4, 0.2),
-    ("ankle_{}", 0.4, 0.2),
-    ("toe_{}", 0.05, 0.025),
+_JOINT_ACTUATORS: tuple[_Actuator, ...] = (
+    ("hip_L_supinate", 0.2443460952792061, -0.0349065850398866, -0.4, 0.2),
+    ("hip_L_abduct", 0.3141592653589793, 0.1047197551196598, -0.4, 0.2),
+    ("hip_L_extend", 0.7853981633974482, -0.1570796326794897, -0.6, 0.3),
+    ("knee_L", 0.5515240436302081, 0.06283185307179587, -0.4, 0.2),
+    ("ankle_L", 0.307177948351002, 0.2513274122871835, -0.4, 0.2),
+    ("toe_L", 0.02181661564992912, 0.02181661564992912, -0.05, 0.025),
+    ("hip_R_supinate", 0.2443460952792061, -0.0349065850398866, -0.4, 0.2),
+    ("hip_R_abduct", 0.3141592653589793, 0.1047197551196598, -0.4, 0.2),
+    ("hip_R_extend", 0.7853981633974482, -0.1570796326794897, -0.6, 0.3),
+    ("knee_R", 0.5515240436302081, 0.06283185307179587, -0.4, 0.2),
+    ("ankle_R", 0.307177948351002, 0.2513274122871835, -0.4, 0.2),
+    ("toe_R", 0.02181661564992912, 0.02181661564992912, -0.05, 0.025),
+    ("atlas", 0.02181661564992912, 0.0174532925199433, -0.05, 0.025),
+    ("mandible", 0.01396263401595464, -0.000872664625997166, -0.05, 0.025),
+    ("scapula_L_supinate", 0.04799655442984406, 0.03926990816987241, -0.5, 0.25),
+    ("scapula_L_abduct", 0.1308996938995747, 0.0, -0.5, 0.25),
+    ("scapula_L_extend", 0.0174532925199433, 0.0, -0.5, 0.25),
+    ("shoulder_L", 0.3272492347489368, -0.06544984694978737, -0.3, 0.15),
+    ("shoulder_sup_L", 0.1780235837034216, 0.1623156204354726, -0.3, 0.15),
+    ("elbow_L", 0.3010692959690218, -0.0916297857297023, -0.3, 0.15),
+    ("wrist_L", 0.1221730476396031, 0.08726646259971647, -0.1, 0.05),
+    ("finger_L", 0.03926990816987241, 0.03926990816987241, -0.05, 0.025),
+    ("scapula_R_supinate", 0.04799655442984406, 0.03926990816987241, -0.5, 0.25),
+    ("scapula_R_abduct", 0.1308996938995747, 0.0, -0.5, 0.25),
+    ("scapula_R_extend", 0.0174532925199433, 0.0, -0.5, 0.25),
+    ("shoulder_R", 0.3272492347489368, -0.06544984694978737, -0.3, 0.15),
+    ("shoulder_sup_R", 0.1780235837034216, 0.1623156204354726, -0.3, 0.15),
+    ("elbow_R", 0.3010692959690218, -0.0916297857297023, -0.3, 0.15),
+    ("wrist_R", 0.1221730476396031, 0.08726646259971647, -0.1, 0.05),
+    ("finger_R", 0.03926990816987241, 0.03926990816987241, -0.05, 0.025),
 )
-_ARM_GAINS = (
-    ("scapula_{}_supinate", 0.5, 0.25),
-    ("scapula_{}_abduct", 0.5, 0.25),
-    ("scapula_{}_extend", 0.5, 0.25),
-    ("shoulder_{}", 0.3, 0.15),
-    ("shoulder_sup_{}", 0.3, 0.15),
-    ("elbow_{}", 0.3, 0.15),
-    ("wrist_{}", 0.1, 0.05),
-    ("finger_{}", 0.05, 0.025),
-)
-_JOINT_ACTUATORS = (
-    *((name.format(side), kp, force) for side in "LR" for name, kp, force in _LEG_GAINS),
-    ("atlas", 0.05, 0.025),
-    ("mandible", 0.05, 0.025),
-    *((name.format(side), kp, force) for side in "LR" for name, kp, force in _ARM_GAINS),
-)
+# fmt: on
 # The actuators' activation filter time constant, s.
 _ACTUATOR_TIME_CONSTANT_S = 0.04
 
-# Sites: (name, body, type, size, position, group).
-_SITES = (
-    *(
-        (name, body, kind, size, position, group)
-        for side, sign in (("L", 1.0), ("R", -1.0))
-        for name, body, kind, size, position, group in (
-            (f"hip_{side}", "pelvis", _SPHERE, (0.0022,), (-0.0048, sign * 0.0115, -0.0099), 3),
-            (
-                f"knee_{side}",
-                f"upper_leg_{side}",
-                _CYLINDER,
-                (0.0006, 0.004),
-                (0.0154, sign * 0.0175, -0.0257),
-                3,
-            ),
-            (
-                f"ankle_{side}",
-                f"lower_leg_{side}",
-                _CYLINDER,
-                (0.0006, 0.0026),
-                (-0.0323, sign * -0.0047, -0.0221),
-                3,
-            ),
-            (
-                f"toe_{side}",
-                f"foot_{side}",
-                _CYLINDER,
-                (0.0006, 0.005),
-                (0.0211, sign * 0.0076, -0.0028),
-                3,
-            ),
-            (
-                f"sole_{side}",
-                f"toe_{side}",
-                _BOX,
-                (0.006, 0.004, 0.002),
-                (0.0082, sign * 0.0025, -0.0016),
-                4,
-            ),
-        )
-    ),
-    ("head", "skull", _BOX, (0.002, 0.002, 0.002), (0.0, 0.0, 0.0), 4),
-    *(
-        (name, body, kind, size, position, group)
-        for side, sign in (("L", 1.0), ("R", -1.0))
-        for name, body, kind, size, position, group in (
-            (
-                f"shoulder_{side}",
-                f"scapula_{side}",
-                _SPHERE,
-                (0.002,),
-                (0.0287, sign * 0.0098, -0.0254),
-                3,
-            ),
-            (
-                f"elbow_{side}",
-                f"upper_arm_{side}",
-                _CYLINDER,
-                (0.0006, 0.004),
-                (-0.0159, sign * 0.0104, -0.0223),
-                3,
-            ),
-            (
-                f"wrist_{side}",
-                f"lower_arm_{side}",
-                _CYLINDER,
-                (0.0008, 0.0034),
-                (0.0216, sign * 0.0126, -0.0198),
-                3,
-            ),
-            (
-                f"finger_{side}",
-                f"hand_{side}",
-                _CYLINDER,
-                (0.0006, 0.005),
-                (0.003, sign * 0.0015, -0.0083),
-                3,
-            ),
-            (
-                f"palm_{side}",
-                f"finger_{side}",
-                _BOX,
-                (0.004, 0.004, 0.002),
-                (0.0049, sign * 0.0025, -0.0016),
-                4,
-            ),
-        )
-    ),
+# Sites (rodent.xml's, full precision): (name, body, type, size (m), position in
+# the body (m), orientation as ("zaxis", direction) or ("euler", angles "xyz" in
+# radians) or None, group: 3, or the file's `sensor` class's 4).
+_Site = tuple[str, str, Any, tuple[float, ...], tuple[float, float, float], _Orientation, int]
+# fmt: off
+_SITES: tuple[_Site, ...] = (
+    ('hip_L', 'pelvis', _SPHERE, (0.0022,), (-0.004810292416764615, 0.01149125410671547, -0.009887823301127264), None, 3),
+    ('hip_R', 'pelvis', _SPHERE, (0.0022,), (-0.004810292416764615, -0.01149125410671547, -0.009887823301127264), None, 3),
+    ('knee_L', 'upper_leg_L', _CYLINDER, (0.0006000000000000001, 0.004), (0.01542264534586861, 0.01747899805865108, -0.02570440890978101), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('ankle_L', 'lower_leg_L', _CYLINDER, (0.0006000000000000001, 0.0026), (-0.03230154033783406, -0.004727054683585472, -0.02205958852339887), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('toe_L', 'foot_L', _CYLINDER, (0.0006000000000000001, 0.005000000000000001), (0.02109994311367263, 0.007614327297542731, -0.002752166493087734), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('sole_L', 'toe_L', _BOX, (0.006, 0.004, 0.002), (0.0082, 0.00246, -0.00164), ("euler", (0.0, 0.0, 0.3490658503988659)), 4),
+    ('knee_R', 'upper_leg_R', _CYLINDER, (0.0006000000000000001, 0.004), (0.01542264534586861, -0.01747899805865108, -0.02570440890978101), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('ankle_R', 'lower_leg_R', _CYLINDER, (0.0006000000000000001, 0.0026), (-0.03230154033783406, 0.004727054683585472, -0.02205958852339887), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('toe_R', 'foot_R', _CYLINDER, (0.0006000000000000001, 0.005000000000000001), (0.02109994311367263, -0.007614327297542731, -0.002752166493087734), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('sole_R', 'toe_R', _BOX, (0.006, 0.004, 0.002), (0.0082, -0.00246, -0.00164), ("euler", (0.0, 0.0, -0.3490658503988659)), 4),
+    ('head', 'skull', _BOX, (0.002, 0.002, 0.002), (0.0, 0.0, 0.0), None, 4),
+    ('shoulder_L', 'scapula_L', _SPHERE, (0.002,), (0.0287, 0.00984, -0.02542), None, 3),
+    ('elbow_L', 'upper_arm_L', _CYLINDER, (0.0006000000000000001, 0.004), (-0.01593120836133218, 0.01035528543486592, -0.02230369170586505), ("zaxis", (0.0, 1.0, 0.2)), 3),
+    ('wrist_L', 'lower_arm_L', _CYLINDER, (0.0008, 0.0034), (0.02160265376479308, 0.01260154802946263, -0.01980243261772699), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('finger_L', 'hand_L', _CYLINDER, (0.0006000000000000001, 0.005000000000000001), (0.003031746915839468, 0.001515873457919734, -0.008337304018558537), ("zaxis", (-0.2, 1.0, 0.0)), 3),
+    ('palm_L', 'finger_L', _BOX, (0.004, 0.004, 0.002), (0.00492, 0.00246, -0.00164), ("euler", (0.0, 0.0, 0.4886921905584123)), 4),
+    ('shoulder_R', 'scapula_R', _SPHERE, (0.002,), (0.0287, -0.00984, -0.02542), None, 3),
+    ('elbow_R', 'upper_arm_R', _CYLINDER, (0.0006000000000000001, 0.004), (-0.01593120836133218, -0.01035528543486592, -0.02230369170586505), ("zaxis", (0.0, 1.0, -0.2)), 3),
+    ('wrist_R', 'lower_arm_R', _CYLINDER, (0.0008, 0.0034), (0.02160265376479308, -0.01260154802946263, -0.01980243261772699), ("zaxis", (0.0, 1.0, 0.0)), 3),
+    ('finger_R', 'hand_R', _CYLINDER, (0.0006000000000000001, 0.005000000000000001), (0.003031746915839468, -0.001515873457919734, -0.008337304018558537), ("zaxis", (0.2, 1.0, 0.0)), 3),
+    ('palm_R', 'finger_R', _BOX, (0.004, 0.004, 0.002), (0.00492, -0.00246, -0.00164), ("euler", (0.0, 0.0, -0.4886921905584123)), 4),
 )
+# fmt: on
+# rodent.xml's default site colour.
+_SITE_RGBA = (0.0, 0.0, 1.0, 1.0)
+# MuJoCo's site size, whose entries a site's shorter size leaves in place.
+_SITE_SIZE_DEFAULT = (0.005, 0.005, 0.005)
+
 
 # dm_control rodent.py's mocap joint order.
 _RAT_MOCAP_JOINTS = (
@@ -842,7 +730,8 @@ _RAT_DOCUMENT_JOINTS = (
 _PRIMARY_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" not in name)
 _VERTEBRA_JOINTS = tuple(name for name in _RAT_DOCUMENT_JOINTS if "vertebra" in name)
 
-_TORSO_HEIGHT_M = 0.0651
+# The torso's height above the walker's origin (its position in rodent.xml).
+_TORSO_HEIGHT_M = _BODIES[0][2][2]
 # dm_control's rat cameras (rodent.xml): (name, position in m, xyaxes, zaxis, fovy
 # in degrees or None for MuJoCo's 45).
 _TRACKING_CAMERAS = (
@@ -962,6 +851,8 @@ class Rat(legacy_base.LegacyWalker):
         # the arena from these, about 3.4 GB of address space, as for dm_control).
         spec.njmax = 8000
         spec.nconmax = 4000
+        # rodent.xml's <statistic meansize>, the scale of its rendered decor.
+        spec.stat.meansize = 0.003
         classes = dict(_JOINT_CLASSES)
         if foot_mods:
             classes["ankle"] = ((-0.1, 2.0), *classes["ankle"][1:])
@@ -978,17 +869,22 @@ class Rat(legacy_base.LegacyWalker):
                 body.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
             bodies[body_name] = body
             order.append(body_name)
-            for joint_name, joint_class, axis in body_joints:
+            for joint_name, joint_class, axis, joint_pos in body_joints:
                 joint_range, stiffness, damping, armature = classes[joint_class]
                 joints[joint_name] = body.add_joint(
                     name=joint_name,
                     type=mujoco.mjtJoint.mjJNT_HINGE,
+                    pos=list(joint_pos),
                     axis=list(axis),
                     range=list(joint_range),
                     limited=mujoco.mjtLimited.mjLIMITED_TRUE,
+                    solref_limit=list(_JOINT_SOLREF_LIMIT),
+                    solimp_limit=list(_JOINT_SOLIMP_LIMIT),
                     stiffness=stiffness,
+                    springref=_JOINT_SPRINGREF.get(joint_class, 0.0),
                     damping=damping,
                     armature=armature,
+                    group=_JOINT_GROUP_3 if joint_class.startswith(_SPINE_CLASSES) else 0,
                 )
             geoms[body_name] = [
                 _add_collision_geom(body, *geom) for geom in _COLLISION_GEOMS[body_name]
@@ -996,38 +892,37 @@ class Rat(legacy_base.LegacyWalker):
         for first, second in _EXCLUDES:
             spec.add_exclude(bodyname1=first, bodyname2=second)
         tendons = []
-        tendon_ranges = {}
         for tendon_name, couplings in _TENDONS.items():
-            tendon = spec.add_tendon(name=tendon_name)
-            low = high = 0.0
+            tendon = spec.add_tendon(
+                name=tendon_name,
+                range=list(_TENDON_RANGES[tendon_name]),
+                limited=mujoco.mjtLimited.mjLIMITED_FALSE,
+            )
             for joint_name, coefficient in couplings:
                 tendon.wrap_joint(joint_name, coefficient)
-                joint_low, joint_high = joints[joint_name].range
-                low += coefficient * joint_low
-                high += coefficient * joint_high
-            tendon_ranges[tendon_name] = (low, high)
             tendons.append(tendon)
-        for site_name, body_name, site_type, size, site_pos, group in _SITES:
-            bodies[body_name].add_site(
+        for site_name, body_name, site_type, size, site_pos, orientation, group in _SITES:
+            site = bodies[body_name].add_site(
                 name=site_name,
                 type=site_type,
-                size=[*size, *([0.0] * (3 - len(size)))],
+                size=[*size, *_SITE_SIZE_DEFAULT[len(size) :]],
                 pos=list(site_pos),
                 group=group,
-                rgba=[0.0, 0.0, 1.0, 0.3],
+                rgba=list(_SITE_RGBA),
             )
+            if orientation is not None:
+                kind, values = orientation
+                if kind == "zaxis":
+                    site.alt.zaxis = list(values)
+                    site.alt.type = mujoco.mjtOrientation.mjORIENTATION_ZAXIS
+                else:
+                    site.alt.euler = list(values)
+                    site.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
         actuators = []
-        for target, kp, force, trntype, target_range in (
-            *(
-                (name, kp, force, mujoco.mjtTrn.mjTRN_TENDON, tendon_ranges[name])
-                for name, kp, force in _TENDON_ACTUATORS
-            ),
-            *(
-                (name, kp, force, mujoco.mjtTrn.mjTRN_JOINT, tuple(joints[name].range))
-                for name, kp, force in _JOINT_ACTUATORS
-            ),
+        for target, gain, bias_offset, bias_stiffness, force, trntype in (
+            *((*row, mujoco.mjtTrn.mjTRN_TENDON) for row in _TENDON_ACTUATORS),
+            *((*row, mujoco.mjtTrn.mjTRN_JOINT) for row in _JOINT_ACTUATORS),
         ):
-            low, high = target_range
             actuator = spec.add_actuator(
                 name=target,
                 target=target,
@@ -1046,9 +941,8 @@ class Rat(legacy_base.LegacyWalker):
                 actuator.biastype = mujoco.mjtBias.mjBIAS_NONE
                 actuator.biasprm = [0.0] * 10
             else:
-                # Control u in [-1, 1] targets the middle of the range plus u half-widths.
-                actuator.gainprm = [kp * (high - low) / 2] + [0.0] * 9
-                actuator.biasprm = [kp * (high + low) / 2, -kp, 0.0] + [0.0] * 7
+                actuator.gainprm = [gain] + [0.0] * 9
+                actuator.biasprm = [bias_offset, bias_stiffness] + [0.0] * 8
             actuators.append(actuator)
         head_site = dict(objtype=_SITE, objname="head")
         accelerometer = spec.add_sensor(
@@ -1080,9 +974,13 @@ class Rat(legacy_base.LegacyWalker):
             base.add_camera(bodies["torso"], name, pos, xyaxes=xyaxes, zaxis=zaxis, fovy=fovy)
             for name, pos, xyaxes, zaxis, fovy in _TRACKING_CAMERAS
         ]
+        # The egocentric camera looks forward from the skull, turned by rodent.xml's
+        # euler (0, -pi/2, -pi/2) (its radians), which MuJoCo converts.
         egocentric = bodies["skull"].add_camera(
-            name="egocentric", pos=[0.01, 0.0, 0.005], quat=[0.5, 0.5, -0.5, -0.5], fovy=80.0
+            name="egocentric", pos=[0.01, 0.0, 0.005], fovy=80.0
         )
+        egocentric.alt.euler = [0.0, -1.570796326794897, -1.570796326794897]
+        egocentric.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
         self._spec = spec
         self._bodies = tuple(bodies[name] for name in order)
         self._joints = joints
@@ -1090,7 +988,7 @@ class Rat(legacy_base.LegacyWalker):
         self._head = bodies["skull"]
         self._pelvis = bodies["pelvis"]
         self._arm_roots = (bodies["scapula_L"], bodies["scapula_R"])
-        self._joint_actuator_joints = tuple(joints[name] for name, _, _ in _JOINT_ACTUATORS)
+        self._joint_actuator_joints = tuple(joints[name] for name, *_ in _JOINT_ACTUATORS)
         # dm_control's list: every geom under these bodies, in its file's order.
         contact_roots = ("foot_L", "foot_R", "hand_L", "hand_R", "vertebra_C1")
         contact_geoms = [
@@ -1130,7 +1028,7 @@ class Rat(legacy_base.LegacyWalker):
     @property
     def standing_height(self) -> float:
         """dm_control's `params['_STAND_HEIGHT']` when `params` has it, else the
-        torso's height above the walker's origin (0.065 m)."""
+        torso's height above the walker's origin (0.06509 m)."""
         if self.params and "_STAND_HEIGHT" in self.params:
             return float(self.params["_STAND_HEIGHT"])
         return self._standing_height
@@ -1218,7 +1116,7 @@ class Rat(legacy_base.LegacyWalker):
 
     @property
     def joint_actuator_order(self) -> list[int]:
-        return [_RAT_MOCAP_JOINTS.index(name) for name, _, _ in _JOINT_ACTUATORS]
+        return [_RAT_MOCAP_JOINTS.index(name) for name, *_ in _JOINT_ACTUATORS]
 
     def pose_to_actuation(self, pose: Any) -> np.ndarray:
         """Controls that hold `pose` (joint angles in mocap order): zero for the

@@ -520,13 +520,7 @@ def _(put):
 
 XFAIL_RAT_HEIGHT = (
     "dm_control's Rat.standing_height raises TypeError (it indexes its params, None by "
-    "default); here it is the torso's height, 0.0651"
-)
-XFAIL_RAT_OBS = (
-    "the Rat's body positions and joint axes are rounded, its joints sit at its bodies' "
-    "origins and its tail bends about -z here (rodent.py's docstring; its geoms, masses and "
-    "inertias are dm_control's), so after 20 steps of the same action its appendages_pos, "
-    "head_height (here 0.0562, dm_control 0.0588) and tendons_pos/vel differ"
+    "default); here it is the torso's height, 0.06509"
 )
 XFAIL_HOOK = (
     "dm_control's text_maze_regenerated_hook getter raises AttributeError (it reads "
@@ -736,7 +730,6 @@ CASES = [
                 "locomotion.walkers.rodent.RodentObservables.tendons_pos",
                 "locomotion.walkers.rodent.RodentObservables.tendons_vel",
             ),
-            _MARK.xfail(strict=True, reason=XFAIL_RAT_OBS),
         ],
         id="rat_observables",
     ),
