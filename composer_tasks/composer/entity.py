@@ -272,6 +272,7 @@ class Entity(Callbacks):
             child.spec.compiler.degree = self.root_entity.spec.compiler.degree
         mjcf_attachment.merge_compiler(self.root_entity.spec, child_model)
         mjcf_attachment.merge_options(self.root_entity.spec, child.spec)
+        mjcf_attachment.merge_statistic(self.root_entity.spec, child.spec)
         # PyMJCF keeps the larger <size> of the two (the rat's njmax and nconmax).
         mjcf_attachment.merge_sizes(self.root_entity.mjcf_model, child_model)
         self.root_entity.spec.attach(child.spec, prefix=self.prefix + prefix, frame=frame)

@@ -69,6 +69,7 @@ def attach(where: Element, child: RootElement) -> Element:
     top = parent._top()
     before = {field: np.copy(getattr(top._spec.option, field)) for field in _MERGED_OPTION_NAMES}
     merge_options(top._spec, child._spec)
+    merge_statistic(top._spec, child._spec)
     _record_merged(top, "option", before)
     merge_sizes(top, child)
     prefix = parent._full_prefix() + child.model + "/"
@@ -337,6 +338,31 @@ def _record_merged(top: RootElement, tag: str, before: dict[str, Any]) -> None:
 # <size> attributes PyMJCF merges by the larger value (dm_control's schema.xml:
 # conflict_behavior "max", and "max_bytes" for `memory`); -1 is MuJoCo's "unset".
 _SIZE_MAX_FIELDS = ("njmax", "nconmax", "memory")
+
+
+_STATISTIC_FIELDS = ("meaninertia", "meanmass", "meansize", "extent", "center")
+
+
+def merge_statistic(top_spec: Any, child_spec: Any) -> None:
+    """Merges the attached spec's <statistic> into the root spec's, as PyMJCF merges an
+    attached model's: a value the child sets and the root does not is the root's
+    from then on (MjSpec's attach drops the child's, so a walker's `meansize` would
+    be lost); MuJoCo computes the values neither sets.
+
+    Raises:
+      ValueError: both set a value and they differ (PyMJCF's error).
+    """
+    for field in _STATISTIC_FIELDS:
+        child = np.array(getattr(child_spec.stat, field), dtype=np.float64)
+        if np.all(np.isnan(child.ravel()[:1])):
+            continue
+        root = np.array(getattr(top_spec.stat, field), dtype=np.float64)
+        if np.all(np.isnan(root.ravel()[:1])):
+            setattr(top_spec.stat, field, child.tolist() if child.ndim else float(child))
+        elif not np.array_equal(root, child):
+            raise ValueError(
+                f"Conflicting values for attribute `{field}`: {root.tolist()} vs {child.tolist()}"
+            )
 
 
 def merge_sizes(top: RootElement, child: RootElement) -> None:

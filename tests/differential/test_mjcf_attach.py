@@ -343,3 +343,28 @@ record('rgba', [physics.named.model.geom_rgba[name] for name in ('c/g', 'c/added
 @pytest.mark.dm_control_api("mjcf.RootElement.default", "mjcf.RootElement.attach")
 def test_default_classes_of_attached_models_as_in_pymjcf(differential):
     differential.assert_same(DEFAULTS_AFTER_ATTACH, "mjcf_defaults_after_attach")
+
+
+STATISTIC_MERGE_PROGRAM = """
+from dm_control import mjcf
+
+arena = mjcf.RootElement(model="arena")
+arena.worldbody.add("geom", type="plane", size=[1, 1, 1])
+creature = mjcf.RootElement(model="creature")
+creature.statistic.meansize = 0.003
+creature.statistic.extent = 2
+creature.worldbody.add("geom", type="sphere", size=[0.1])
+arena.attach(creature)
+physics = mjcf.Physics.from_mjcf_model(arena)
+record("merged", [physics.model.stat.meansize, physics.model.stat.extent])
+other = mjcf.RootElement(model="other")
+other.statistic.meansize = 0.5
+check("conflict", arena.attach, other)
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.attach")
+def test_an_attached_models_statistic_merges_as_in_pymjcf(differential):
+    # The rat's <statistic meansize="0.003"/> reaches the arena's model, as there; two
+    # models setting different values conflict.
+    differential.assert_same(STATISTIC_MERGE_PROGRAM, "mjcf_statistic_merge")
