@@ -704,12 +704,13 @@ def _compile_xml_string(
 
 @contextlib.contextmanager
 def _pymjcf_names(spec: mujoco.MjSpec) -> Iterator[None]:
-    """While compiling `spec`: if it is a PyMJCF model (`composer_tasks.mjcf`), its
-    unnamed bodies, geoms, sites, joints, cameras, lights, actuators, sensors,
-    tendons and equalities carry PyMJCF's names for them (`//unnamed_geom_0`,
-    `walker//unnamed_site_2`), so that the compiled model names them as dm_control's
-    PyMJCF-compiled models do (`model.id2name`, `physics.named`). The spec is left
-    unnamed again afterwards."""
+    """While compiling `spec`, if it is a PyMJCF model (`composer_tasks.mjcf`), the
+    model compiles as dm_control's PyMJCF models compile: its unnamed elements of every
+    kind (`mjcf.root.unnamed_identifiers`) carry PyMJCF's names for them
+    (`//unnamed_geom_0`, `walker//unnamed_site_2`, an attachment frame's joint named
+    after the frame), so that `model.id2name` and `physics.named` read them as there,
+    and a heightfield given only rows and columns is flat, as MuJoCo's XML parser makes
+    it. The spec is left as it was afterwards."""
     from composer_tasks.mjcf import root as root_module
 
     root = root_module.root_of(spec)
