@@ -587,7 +587,7 @@ _TENDONS: dict[str, tuple[tuple[str, float], ...]] = {
     ),
 }
 # fmt: on
-# The tendons" ranges (rodent.xml"s tendon classes; the file leaves them unlimited).
+# The tendons' ranges (rodent.xml's tendon classes; the file leaves them unlimited).
 _TENDON_RANGES: dict[str, tuple[float, float]] = {
     "lumbar_extend": (-1.0, 1.0),
     "lumbar_bend": (-1.0, 1.0),
