@@ -109,10 +109,6 @@ def value_bounds(value: object) -> tuple[float, float] | None:
     return None
 
 
-def _draw(value: NumberOrVariation, random_state: np.random.RandomState, name: str) -> float:
-    return _draw_many(value, 1, random_state, name)[0]
-
-
 def _draw_length(value: NumberOrVariation, random_state: np.random.RandomState, name: str) -> float:
     """One draw of a length, as dm_control's `variation.evaluate(value, random_state)`."""
     drawn = np.asarray(variation.evaluate(value, random_state=random_state), dtype=np.float64)
@@ -144,51 +140,6 @@ def _fixed_colour(value: ColourOrVariation) -> Sequence[float]:
     except (TypeError, ValueError):  # a structure holding variations
         return _PLATFORM_RGBA
     return tuple(colour) if colour.shape == (4,) else _PLATFORM_RGBA
-
-
-def _draw_many(
-    value: NumberOrVariation, count: int, random_state: np.random.RandomState, name: str
-) -> np.ndarray:
-    """`count` independent draws of a number or variation, as a (count,) array.
-
-    A distribution asked for the shape of a (count,) initial value draws all at
-    once (the variation package's contract), which keeps a reset fast; variations
-    that return one scalar per call are called once per item.
-    """
-    if not callable(value):
-        values = np.full(count, value, dtype=np.float64)
-    else:
-        first = np.asarray(
-            variation.evaluate(value, initial_value=np.zeros(count), random_state=random_state),
-            dtype=np.float64,
-        )
-        if first.shape == (count,):
-            values = first
-        elif first.ndim == 0:
-            values = np.empty(count)
-            values[0] = first
-            for index in range(1, count):
-                values[index] = np.asarray(
-                    variation.evaluate(value, random_state=random_state), dtype=np.float64
-                )
-        else:
-            raise ValueError(f"{name} must evaluate to a scalar per item, got shape {first.shape}")
-    bad = values[~np.isfinite(values) | (values <= 0)]
-    if len(bad):
-        raise ValueError(f"{name} must evaluate to positive finite metres, got {bad[:3]!r}")
-    return values
-
-
-def _draw_colours(
-    value: ColourOrVariation, count: int, random_state: np.random.RandomState, name: str
-) -> np.ndarray:
-    """(count, 4) RGBA colours from a constant or a variation drawn per item."""
-    if not callable(value):
-        return np.tile(_draw_colour(value, random_state, name), (count, 1))
-    colours = np.empty((count, 4))
-    for index in range(count):
-        colours[index] = _draw_colour(value, random_state, name)
-    return colours
 
 
 def _check_lengths(**values: object) -> None:
@@ -358,8 +309,8 @@ class Corridor(composer.Arena):
         writes it into the physics in `initialize_episode` instead (see the module's
         docstring).
         """
-        width = _draw(self._corridor_width_value, random_state, "corridor_width")
-        length = _draw(self._corridor_length_value, random_state, "corridor_length")
+        width = _draw_length(self._corridor_width_value, random_state, "corridor_width")
+        length = _draw_length(self._corridor_length_value, random_state, "corridor_length")
         self._layout = self._draw_layout(length, width, random_state)
         if not self._pooled:
             self._rebuild_spec(self._layout)

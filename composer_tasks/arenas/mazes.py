@@ -544,7 +544,7 @@ class MazeWithTargets(composer.Arena):
         self._make_floor_variations()
 
     def _cell_centre(self, tile: Any) -> np.ndarray:
-        """(x, y) world centre of a covering rectangle's cells, and its half sizes."""
+        """(row, column) of the centre of a covering rectangle's cells (fractional)."""
         return np.array([(tile.start.y + tile.end.y - 1) / 2, (tile.start.x + tile.end.x - 1) / 2])
 
     def _make_wall_geoms(self, char: str) -> None:
@@ -709,16 +709,7 @@ class MazeWithTargets(composer.Arena):
         maze = self._next_maze(random_state)
         layer = np.array(maze.entity_layer)
         self._layers = (layer, np.array(maze.variations_layer))
-        rows, cols = np.nonzero(layer == SPAWN_TOKEN)
-        self._spawn_grid = tuple(zip(rows.tolist(), cols.tolist()))
-        self._spawn_positions = np.column_stack(
-            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
-        )
-        rows, cols = np.nonzero(layer == OBJECT_TOKEN)
-        self._target_grid = tuple(zip(rows.tolist(), cols.tolist()))
-        self._target_positions = np.column_stack(
-            [self.grid_to_world(rows, cols), np.zeros(len(rows))]
-        )
+        self._find_cells()
         if self._text_maze_regenerated_hook is not None:
             # dm_control calls the hook after finding the spawn and target cells and
             # before laying the walls, which follow any edit it makes.
