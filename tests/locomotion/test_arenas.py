@@ -810,3 +810,18 @@ def test_locomotion_arenas_package_has_dm_controls_names():
     assert arenas.SkyBox is labmaze_textures.SkyBox
     assert arenas.WallTextures is labmaze_textures.WallTextures
     assert arenas.FloorTextures is labmaze_textures.FloorTextures
+
+
+def test_rebuilt_maze_options_that_need_a_pooled_maze_are_refused():
+    from composer_tasks.arenas import padded_room
+    from composer_tasks.tasks import random_goal_maze
+    from composer_tasks.walkers import Ant
+
+    with pytest.raises(ValueError, match="pooled must be a bool"):
+        arenas.RandomMazeWithTargets(pooled="yes")
+    with pytest.raises(ValueError, match="target_spheres.*pooled=True"):
+        arenas.MazeWithTargets(padded_room.PaddedRoom(3), target_spheres=2)
+    with pytest.raises(ValueError, match="observe_targets.*pooled=True"):
+        random_goal_maze.ManyGoalsMaze(
+            Ant(), arenas.RandomMazeWithTargets(spawns_per_room=1), observe_targets=True
+        )

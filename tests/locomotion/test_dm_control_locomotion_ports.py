@@ -436,3 +436,8 @@ def test_two_touch_times_out_a_second_touch_too_soon_and_repeats_under_a_seed():
         reach.TwoTouch(
             walkers.Quadruped(), floor.Floor(), [target_sphere.TargetSphereTwoTouch], [1.0]
         )
+
+
+def test_two_touch_refuses_a_draw_option_that_is_not_a_bool():
+    with pytest.raises(ValueError, match="draw_from_random_state must be a bool"):
+        _two_touch(draw_from_random_state="yes")
