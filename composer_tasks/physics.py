@@ -434,7 +434,7 @@ def triggers_dirty(struct_name: str, field: str, attribute: str) -> bool:
 PICKLING_NOT_SUPPORTED = "Objects of type {type} cannot be pickled."
 
 
-class BoundArray(np.ndarray):
+class SynchronizingArrayWrapper(np.ndarray):
     """A view of a MuJoCo array returned by a binding, whose item writes
     (`physics.bind(joint).qpos[0] = 0.3`) mark the physics dirty as an assignment
     to the binding's attribute does, and zero the `sameframe` flags a frame offset
@@ -483,18 +483,23 @@ class BoundArray(np.ndarray):
         raise NotImplementedError(PICKLING_NOT_SUPPORTED.format(type=type(self)))
 
 
+# The name this project used before (dm_control's name above is the class's own, so
+# that a printed bound array reads as it does there).
+BoundArray = SynchronizingArrayWrapper
+
+
 def bound_array(
     view: np.ndarray,
     physics: "Physics",
     marks_dirty: bool,
     disable: Tuple[Callable[[], None], ...] = (),
     write_back: Any = None,
-) -> BoundArray:
-    """`view` as a `BoundArray` of `physics`: writes into it mark the physics dirty when
+) -> SynchronizingArrayWrapper:
+    """`view` as a `SynchronizingArrayWrapper` of `physics`: writes into it mark the physics dirty when
     `marks_dirty`, and call each of `disable` (which zero `sameframe` flags).
     `write_back`, for a gathered copy rather than a view, is called with the whole
     array after each write."""
-    bound = view.view(BoundArray)
+    bound = view.view(SynchronizingArrayWrapper)
     bound._physics = physics
     bound._marks_dirty = marks_dirty
     bound._disable = disable

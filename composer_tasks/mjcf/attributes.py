@@ -100,11 +100,58 @@ class Attribute:
         return restore
 
 
+class Exact:
+    """The written form of numbers that MjSpec keeps in single precision (colours,
+    lights, materials, visual settings: `rgba=[0.1, 0.2, 0.3, 1]`): the numbers as
+    written, in double precision, which a read gives back while the field still holds
+    them (PyMJCF keeps what was written: `geom.rgba` is `[0.1, 0.2, 0.3, 1.]`, not
+    `[0.10000000149, ...]`, and `to_xml_string` writes 0.10000000000000001)."""
+
+    __slots__ = ("count", "values")
+
+    def __init__(self, values: Any, count: int | None) -> None:
+        # `count` None: one number (a float); else a vector of `count` numbers.
+        if count is None:
+            self.values: Any = float(values)
+        else:
+            array = np.array(values, dtype=np.float64)
+            array.flags.writeable = False
+            self.values = array
+        self.count = count
+
+    def read(self, value: Any) -> Any:
+        """The written numbers if the field's `value` (read from the spec) still holds
+        them (to single precision); else `value`, which was changed some other way."""
+        written = self.values
+        if self.count is None:
+            if value is not None and np.float32(written) == np.float32(value):
+                return written
+            return value
+        head = value[: self.count]
+        if head.shape == written.shape and np.array_equal(
+            head.astype(np.float32), written.astype(np.float32)
+        ):
+            return written
+        return head
+
+
+def written_exactly(values: Any, count: int | None, stored: Any) -> "Exact | int | None":
+    """The form to record for float numbers written into a spec field that now holds
+    `stored`: `Exact` where the field rounded them (single precision), else the plain
+    form (a vector's count, or None for one number)."""
+    if count is None:
+        return Exact(values, None) if type(stored) is float and stored != values else None
+    if isinstance(stored, np.ndarray) and stored.dtype == np.float32:
+        return Exact(np.asarray(values, dtype=np.float64)[:count], count)
+    return count
+
+
 # How an attribute's value was written, recorded per element: None (read the spec
-# field as it is), an int (a vector of that many numbers: read that many), or a str
-# (a reference given by name: read back the name), or an `Asset` (a file given by its
-# contents: read back the Asset).
-WrittenForm = int | str | assets_module.Asset | None
+# field as it is), an int (a vector of that many numbers: read that many), a str
+# (a reference given by name: read back the name), an `Asset` (a file given by its
+# contents: read back the Asset), or an `Exact` (numbers the spec keeps in single
+# precision: read back as written).
+WrittenForm = int | str | assets_module.Asset | Exact | None
 # The key, in an element's record, of its MJCF tag where MjSpec cannot tell it: a
 # <cylinder> is an actuator like a <general> one (never an attribute's name).
 TAG_KEY = "<tag>"
@@ -147,6 +194,8 @@ def as_written(value: Any, form: WrittenForm) -> Any:
         return form
     if isinstance(form, assets_module.Asset):
         return form
+    if isinstance(form, Exact):
+        return form.read(value)
     return value[:form]
 
 
@@ -156,6 +205,14 @@ class Number(Attribute):
     def __init__(self, field: str, integer: bool = False) -> None:
         super().__init__(field)
         self.integer = integer
+
+    def set(self, handle: Handle, value: Any) -> WrittenForm:
+        number = self.convert(handle, value)
+        mjs = handle._mjs
+        setattr(mjs, self.field, number)
+        if self.integer:
+            return None
+        return written_exactly(number, None, getattr(mjs, self.field))
 
     def convert(self, handle: Handle, value: Any) -> float:
         if type(value) in (float, int) and not self.integer:
@@ -196,6 +253,8 @@ class Vector(Attribute):
 
     def get(self, handle: Handle) -> np.ndarray:
         value = np.array(getattr(self.target(handle), self.field))
+        if value.dtype == np.float32:  # PyMJCF's numbers are doubles
+            value = value.astype(np.float64)
         value.flags.writeable = False
         return value
 
@@ -209,7 +268,7 @@ class Vector(Attribute):
                 raise ValueError(f"expected numbers, got {value!r}") from None
             if values.ndim == 1:
                 setattr(handle._mjs, self.field, values)
-                return self.size
+                return written_exactly(values, self.size, getattr(handle._mjs, self.field))
         values = _numbers(value)
         count = values.size
         if count == 0 or count > self.size or (not self.partial and count != self.size):
@@ -223,7 +282,9 @@ class Vector(Attribute):
             new = np.array(getattr(self.target(handle), self.field), dtype=np.float64)
             new[:count] = values
         setattr(handle._mjs, self.field, new)
-        return count
+        if self.integer:
+            return count
+        return written_exactly(values, count, getattr(handle._mjs, self.field))
 
 
 class FlatArray(Attribute):

@@ -253,8 +253,23 @@ class DefaultClass:
     def __hash__(self) -> int:
         return hash(self._mjs)
 
+    def __str__(self) -> str:
+        """PyMJCF's `str`: `<default class="big">...</default>`; the model's top class
+        always holds something there (`<default>...</default>`)."""
+        from composer_tasks.mjcf import element_api
+
+        self._scope._written  # noqa: B018  (the nested classes of a parsed text)
+        has_children = (
+            self.dclass is None
+            or bool(self._scope._default_children.get(self._mjs.name))
+            or any(DefaultTag(self, tag).get_attributes() for tag in _DEFAULT_TAGS)
+        )
+        return element_api.self_only_text(
+            "default", self.get_attributes(), self._scope, has_children
+        )
+
     def __repr__(self) -> str:
-        return f"MJCF Element: <default class={self._mjs.name!r}> of model {self._scope.model!r}"
+        return "MJCF Element: " + str(self)
 
     def _classes_below(self) -> list[str]:
         """This class's full name and those of the classes made from it."""
@@ -520,8 +535,14 @@ class DefaultTag:
             pending.extend((child, False) for child in scope._default_children.get(full_name, []))
         return followers
 
+    def __str__(self) -> str:
+        """PyMJCF's `str`: `<geom rgba="1 0 0 1"/>`."""
+        from composer_tasks.mjcf import element_api
+
+        return element_api.self_only_text(self._tag, self.get_attributes(), self._scope, False)
+
     def __repr__(self) -> str:
-        return f"MJCF Element: {self._path()}"
+        return "MJCF Element: " + str(self)
 
 
 def _tag_defaults(tag: str) -> property:
@@ -666,8 +687,20 @@ class Struct:
                 record.update(saved_record)
             raise
 
+    def _has_children(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        """PyMJCF's `str`: `<compiler angle="radian"/>`, `<option>...</option>` when a
+        flag is set."""
+        from composer_tasks.mjcf import element_api
+
+        return element_api.self_only_text(
+            self._tag, self.get_attributes(), self._scope, self._has_children()
+        )
+
     def __repr__(self) -> str:
-        return f"MJCF Element: {self._path()}"
+        return "MJCF Element: " + str(self)
 
 
 class GenericStruct(Struct):
@@ -727,6 +760,17 @@ class VisualStruct:
         tag = "global" if name == "global_" else name
         return GenericStruct(self._scope, tag, lambda: getattr(self._scope._spec.visual, field))
 
+    def __str__(self) -> str:
+        """PyMJCF's `str`: `<visual/>`, or `<visual>...</visual>` once a part is set."""
+        from composer_tasks.mjcf import element_api
+
+        parts = {"global_" if name == "global" else name for name in _VISUAL_PARTS}
+        has_children = any(getattr(self, name).get_attributes() for name in sorted(parts))
+        return element_api.self_only_text("visual", {}, self._scope, has_children)
+
+    def __repr__(self) -> str:
+        return "MJCF Element: " + str(self)
+
 
 class OptionStruct(Struct):
     """`model.option`, with `model.option.flag.<name> = "enable" | "disable"`."""
@@ -738,6 +782,9 @@ class OptionStruct(Struct):
         if name == "flag":
             return _Flags(self._scope)
         return super().__getattr__(name)
+
+    def _has_children(self) -> bool:
+        return bool(_Flags(self._scope)._changed())
 
 
 class _Flags:
@@ -755,6 +802,30 @@ class _Flags:
             f"{name!r} is not a valid attribute for <flag> (model {self._scope.model!r}); valid: "
             f"{sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))}"
         )
+
+    def _changed(self) -> dict[str, str]:
+        """The flags whose setting is not MuJoCo's default, as MJCF names them."""
+        default = mujoco.MjSpec().option
+        names = sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))
+        changed = {}
+        for name in names:
+            field, bit, _ = self._bit(name)
+            if (getattr(self._scope._spec.option, field) ^ getattr(default, field)) & bit:
+                changed[name] = getattr(self, name)
+        return changed
+
+    def get_attributes(self) -> collections.OrderedDict[str, str]:
+        """The flags set away from MuJoCo's defaults (PyMJCF: the ones set)."""
+        return collections.OrderedDict(self._changed())
+
+    def __str__(self) -> str:
+        """PyMJCF's `str`: `<flag gravity="disable"/>`."""
+        from composer_tasks.mjcf import element_api
+
+        return element_api.self_only_text("flag", self.get_attributes(), self._scope, False)
+
+    def __repr__(self) -> str:
+        return "MJCF Element: " + str(self)
 
     def __getattr__(self, name: str) -> str:
         if name.startswith("_"):

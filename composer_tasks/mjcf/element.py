@@ -380,9 +380,10 @@ class Element(ElementMethods):
         return hash(self._mjs)
 
     def __repr__(self) -> str:
+        """PyMJCF's: "MJCF Element: " and the element's `str`."""
         if self.is_removed:
             return f"MJCF Element: <{self.tag}> (removed)"
-        return f"MJCF Element: {self._path()}"
+        return "MJCF Element: " + str(self)
 
     def __str__(self) -> str:
         """The element alone as MJCF text, its children as "..." (PyMJCF's `str`:
@@ -1388,8 +1389,17 @@ class Section(SectionMethods):
             ],
         )
 
+    def __str__(self) -> str:
+        """PyMJCF's `str` of a section: `<actuator/>`, `<asset>...</asset>`."""
+        from composer_tasks.mjcf import element_api
+
+        has_children = bool(self._own_children()) or bool(self._scope._child_scopes)
+        if has_children and self._scope._child_scopes:
+            has_children = bool(self.all_children())
+        return element_api.self_only_text(self._section, {}, self._scope, has_children)
+
     def __repr__(self) -> str:
-        return f"MJCF Section: <{self._section}> of model {self._scope.model!r}"
+        return "MJCF Element: " + str(self)
 
 
 def _asset_adder(tag: str, takes_class: bool) -> Callable[[Any, Any], Any]:

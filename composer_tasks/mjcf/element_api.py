@@ -15,7 +15,7 @@ from __future__ import annotations
 import collections
 
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -319,6 +319,22 @@ def _unset_class_text(handle: Any, prefix_root: Any) -> str | None:
             return None
         body = body.parent
     return _scope_prefix(handle._scope, prefix_root) or "/"
+
+
+def self_only_text(tag: str, attributes: Mapping[str, Any], scope: Any, has_children: bool) -> str:
+    """PyMJCF's `str` of an element (`to_xml_string(self_only=True, pretty_print=False)`):
+    the element alone with the attributes set on it, written as in MJCF text from its
+    model's name scope, and "..." for what it holds (`<default class="big">...</default>`,
+    `<quality shadowsize="1024"/>`). For the parts of a model that are not `Element`s
+    here (default classes and their tags, sections, global settings, the model)."""
+    tree = ElementTree.Element(tag)
+    for name, value in attributes.items():
+        text = _xml_text(value, scope, scope.namescope, XML_DEFAULT_PRECISION, 0)
+        if text is not None:
+            tree.set("class" if name == "dclass" else name, text)
+    if has_children:
+        tree.text = "..."
+    return ElementTree.tostring(tree, encoding="unicode").replace(" />", "/>")
 
 
 def _xml_tree(

@@ -105,5 +105,17 @@ class ElementList(list):
 
         element_module.remove_together(list(self))
 
+    def __str__(self) -> str:
+        """PyMJCF's: each element's own text, named from the parent's model."""
+        root = self.namescope
+        return str(
+            [
+                element.to_xml_string(prefix_root=root, self_only=True, pretty_print=False)
+                if hasattr(element, "to_xml_string")
+                else str(element)
+                for element in self
+            ]
+        )
+
     def __repr__(self) -> str:
-        return "MJCF Elements List: " + str([repr(element) for element in self])
+        return "MJCF Elements List: " + str(self)

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 import mujoco
+import numpy as np
 
 from composer_tasks import physics as physics_module
 
@@ -709,7 +710,9 @@ def _record_element(
         return  # an element this API does not cover: nothing reads its attributes
     if xml.tag == "cylinder" and tag == "general":  # MjSpec's actuator does not tell it
         tag = "cylinder"
-    records[mjs] = _forms(xml, attributes_module.ELEMENT_ATTRIBUTES.get(tag, {}), keep_names)
+    table = attributes_module.ELEMENT_ATTRIBUTES.get(tag, {})
+    forms = records[mjs] = _forms(xml, table, keep_names)
+    _keep_exact_numbers(xml, table, mjs, forms)
     if tag == "cylinder":
         records[mjs][attributes_module.TAG_KEY] = tag
 
@@ -754,6 +757,33 @@ def _forms(
         # References read back as the elements they name (PyMJCF resolves them).
         forms[name] = len(text.split()) if isinstance(attribute, attributes_module.Vector) else None
     return forms
+
+
+def _keep_exact_numbers(
+    xml: ElementTree.Element, table: Mapping[str, Any], mjs: Any, forms: dict[str, Any]
+) -> None:
+    """Records the text's numbers where the spec keeps them in single precision
+    (`rgba=".1 .2 .3 1"`), so that they read back as written (`attributes.Exact`)."""
+    for name, text in xml.attrib.items():
+        attribute = table.get(name)
+        if not isinstance(attribute, (attributes_module.Vector, attributes_module.Number)):
+            continue
+        if attribute.integer or type(attribute).target is not attributes_module.Attribute.target:
+            continue
+        stored = getattr(mjs, attribute.field, None)
+        if not (
+            type(stored) is float or (isinstance(stored, np.ndarray) and stored.dtype == np.float32)
+        ):
+            continue
+        try:
+            values = [float(part) for part in text.split()]
+        except ValueError:
+            continue
+        if isinstance(stored, np.ndarray):
+            if values and len(values) <= stored.size:
+                forms[name] = attributes_module.written_exactly(values, len(values), stored)
+        elif len(values) == 1:
+            forms[name] = attributes_module.written_exactly(values[0], None, stored)
 
 
 def _generic_forms(xml: ElementTree.Element) -> dict[str, Any]:

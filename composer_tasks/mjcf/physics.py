@@ -359,7 +359,7 @@ class _Attribute:
         self.location = location
         self.marks_dirty = marks_dirty
         self.disable = disable
-        # A single element's contiguous entries, found once: a `BoundArray`, or
+        # A single element's contiguous entries, found once: a `SynchronizingArrayWrapper`, or
         # the 0-d view of a scalar (`scalar`), whose value is returned.
         self.view: np.ndarray | None = None
         self.scalar = False

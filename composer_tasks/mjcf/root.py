@@ -336,8 +336,14 @@ class RootElement(RootElementMethods):
     def full_identifier(self) -> str:
         return self._full_prefix()
 
+    def __str__(self) -> str:
+        """PyMJCF's `str` of a model: `<mujoco model="name">...</mujoco>`."""
+        from composer_tasks.mjcf import element_api
+
+        return element_api.self_only_text("mujoco", {"model": self.model}, self, True)
+
     def __repr__(self) -> str:
-        return f"MJCF RootElement: model {self.model!r}"
+        return "MJCF Element: " + str(self)
 
     # Sections.
 

@@ -262,3 +262,66 @@ def test_random_schedules_match_dm_control(differential):
 )
 def test_buffers_match_dm_control(differential):
     differential.assert_same(BUFFERS, "composer_obs_buffer")
+
+
+AGGREGATED_TYPES = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+
+class Arena(composer.Arena):
+    def _build(self, name='arena'):
+        super()._build(name=name)
+        body = self.mjcf_model.worldbody.add('body', name='ball', pos=[0, 0, 1])
+        body.add('freejoint')
+        body.add('geom', type='sphere', size=[0.1])
+
+class Task(composer.Task):
+    def __init__(self):
+        self._arena = Arena()
+        body = self._arena.mjcf_model.find('body', 'ball')
+        height = lambda physics: physics.bind(body).xpos[2]
+        self._observables = {
+            'max': observable.Generic(height, buffer_size=3, aggregator='max'),
+            'mean': observable.Generic(height, buffer_size=2, aggregator='mean'),
+            'vector_sum': observable.Generic(lambda physics: physics.data.qpos[:3].copy(),
+                                             buffer_size=4, aggregator='sum'),
+            'count': observable.Generic(lambda physics: np.int32(physics.data.time * 1000),
+                                        buffer_size=2, aggregator='median'),
+            'custom_float': observable.Generic(height, buffer_size=3,
+                                               aggregator=lambda b: np.float64(b[-1])),
+            'custom_view': observable.Generic(lambda physics: physics.data.qpos[:2].copy(),
+                                              buffer_size=3, aggregator=lambda b: b[1:]),
+        }
+        for item in self._observables.values():
+            item.enabled = True
+    @property
+    def root_entity(self):
+        return self._arena
+    @property
+    def task_observables(self):
+        return self._observables
+    def get_reward(self, physics):
+        return 0.0
+
+env = composer.Environment(Task(), random_state=3)
+spec = env.observation_spec()
+record('spec', [[key, list(spec[key].shape), str(spec[key].dtype)] for key in sorted(spec)])
+timestep = env.reset()
+views = []
+for step in range(4):
+    for key in sorted(timestep.observation):
+        value = timestep.observation[key]
+        record(f'{step}_{key}', [type(value).__name__, str(np.asarray(value).dtype), value])
+    views.append(timestep.observation['custom_view'])
+    timestep = env.step(np.zeros(0))
+record('views_kept', views)
+"""
+
+
+@pytest.mark.dm_control_api("composer.observation.observable.Generic")
+def test_aggregated_observations_have_dm_controls_types(differential):
+    # A built-in aggregator's result as NumPy gives it (a np.float64 for a scalar's
+    # buffer, not a 0-d array); a custom one's as it returns it, from a copy of the
+    # buffer (a view it returns does not change later).
+    differential.assert_same(AGGREGATED_TYPES, "composer_aggregated_types", rtol=1e-12, atol=1e-12)

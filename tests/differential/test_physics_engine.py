@@ -7,7 +7,7 @@ rangefinder rays), `wrapper.MjvOption`/`MjvScene`/`MjvCamera`/`MjvFigure`, and
 import pytest
 
 # Messages are compared with the bound array's class name taken out (dm_control's is
-# SynchronizingArrayWrapper, this project's BoundArray).
+# SynchronizingArrayWrapper, the same name here).
 ENGINE = """import pickle
 import numpy as np
 import mujoco

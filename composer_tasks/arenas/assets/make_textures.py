@@ -31,8 +31,8 @@ import numpy as np
 from composer_tasks.arenas import assets
 
 _SEED = 20261127
-_GROUND_SIZE_PX = 256
-_SKY_FACE_PX = 256
+_GROUND_SIZE_PX = 512  # dm_control's ground image: 512 x 512
+_SKY_FACE_PX = 512  # dm_control's sky box: 4 x 3 faces of 512 px (2048 wide)
 # The layout's rows as written in `assets.SkyBox.gridlayout` (3 rows of 4).
 _SKY_GRID = (".U..", "LFRB", ".D..")
 

@@ -668,9 +668,12 @@ class _Slot:
                 buffer[: size - count] = buffer[count:]
                 buffer[size - count :] = arrived
         if self.aggregator is not None:
-            aggregated = self.aggregator(buffer)
-            # A custom aggregator may return a view of the buffer, which changes later.
-            return np.asarray(aggregated) if self._builtin_aggregator else np.array(aggregated)
+            # As dm_control: the aggregator's result as it is (a NumPy scalar for a
+            # scalar's buffer). A custom aggregator gets a copy of the buffer, as there,
+            # so a view it returns does not change later.
+            if self._builtin_aggregator:
+                return self.aggregator(buffer)
+            return self.aggregator(buffer.copy())
         if self._strip_output:
             return buffer[0].copy()
         return buffer.copy()
