@@ -1217,11 +1217,18 @@ class Physics:
 
         Returns:
             A `Binding`: `physics.bind(joint).qpos`, `physics.bind(body).mass = 2.0`.
+            PyMJCF handles (`mjcf.Element`, as entities hand out) bind as their spec
+            elements.
         """
         try:
             return self._bindings[elements]
         except (KeyError, TypeError):
             pass
+        mjs = getattr(elements, "_mjs", None)
+        if mjs is not None:
+            return self.bind(mjs)
+        if isinstance(elements, (list, tuple)) and any(hasattr(e, "_mjs") for e in elements):
+            return self.bind([getattr(element, "_mjs", element) for element in elements])
         stacked = isinstance(elements, (list, tuple))
         if stacked:
             elements = list(elements)

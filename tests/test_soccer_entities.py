@@ -633,7 +633,7 @@ def test_pitch_layout_matches_the_reference(kind):
             assert site["name"] in {item["name"] for item in reference["sites"]}
     # Walls face the centre.
     for wall in arena.walls:
-        index = physics.bind(wall).id
+        index = physics.bind(wall).element_id
         normal = data.geom_xmat[index].reshape(3, 3)[:, 2]
         assert np.dot(normal, data.geom_xpos[index]) < 0
     camera = model.camera("top_down")
@@ -659,7 +659,7 @@ def test_field_box_matches_the_reference_and_collides_with_the_ball_only():
     arena.register_ball(ball)
     physics = Physics.from_spec(arena.spec)
     model = physics.model
-    boxes = [physics.bind(box).id for box in arena.field_box_geoms]
+    boxes = [physics.bind(box).element_id for box in arena.field_box_geoms]
     ours = sorted(
         (*np.round(physics.data.geom_xpos[i], 9), *np.round(model.geom_size[i], 9)) for i in boxes
     )
@@ -844,7 +844,7 @@ def test_randomized_pitch_recompiles_its_layout_every_episode():
         ground = env.physics.bind(arena.ground_geom)
         field_half = np.asarray(arena.field.upper)
         np.testing.assert_allclose(ground.size[:2], field_half)
-        wall = env.physics.bind(arena.walls[3]).id
+        wall = env.physics.bind(arena.walls[3]).element_id
         np.testing.assert_allclose(env.physics.data.geom_xpos[wall][0], arena.size[0])
         sizes.append(arena.size)
         env.step([np.zeros(3)][0])

@@ -14,7 +14,7 @@ import mujoco
 import numpy as np
 from scipy import ndimage
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.arenas import assets
 
 if TYPE_CHECKING:
@@ -79,8 +79,8 @@ class Bowl(composer.Arena):
         self._regenerate = True
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, mujoco.MjsGeom]:
-        return (self._terrain, self._floor)
+    def ground_geoms(self) -> tuple[mjcf.Element, ...]:
+        return self._handles((self._terrain, self._floor))
 
     @property
     def terrain_half_size(self) -> float:

@@ -6,7 +6,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.arenas import assets
 from composer_tasks.physics import Physics
 
@@ -100,17 +100,17 @@ class Floor(composer.Arena):
         del random_state
 
     @property
-    def ground_geom(self) -> mujoco.MjsGeom:
-        return self._ground
+    def ground_geom(self) -> mjcf.Element:
+        return self._handle(self._ground)
 
     @property
-    def top_camera(self) -> mujoco.MjsCamera:
+    def top_camera(self) -> mjcf.Element:
         """The camera looking straight down at the floor."""
-        return self._top_camera
+        return self._handle(self._top_camera)
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return (self._ground,)
+    def ground_geoms(self) -> tuple[mjcf.Element, ...]:
+        return self._handles((self._ground,))
 
     @property
     def size(self) -> tuple[float, ...]:

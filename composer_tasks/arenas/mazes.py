@@ -48,7 +48,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.arenas import assets
 from composer_tasks.arenas import covering
 from composer_tasks.arenas import pools
@@ -981,9 +981,9 @@ class MazeWithTargets(composer.Arena):
         self._text_maze_regenerated_hook = hook
 
     @property
-    def top_camera(self) -> mujoco.MjsCamera:
+    def top_camera(self) -> mjcf.Element:
         """The camera 100 m above the maze's centre, looking down."""
-        return self._top_camera
+        return self._handle(self._top_camera)
 
     @property
     def target_radius(self) -> float:
@@ -1004,7 +1004,7 @@ class MazeWithTargets(composer.Arena):
         """The ground: dm_control's rule, every geom of the model whose name holds
         "ground" (a pooled maze: its floor)."""
         if self.pooled:
-            return (self._floor,)
+            return self._handles((self._floor,))
         return tuple(
             geom for geom in self.mjcf_model.find_all("geom") if "ground" in (geom.name or "")
         )
@@ -1018,9 +1018,9 @@ class MazeWithTargets(composer.Arena):
         return self._walls.geoms
 
     @property
-    def target_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def target_geoms(self) -> tuple[mjcf.Element, ...]:
         """The arena's own reward spheres."""
-        return tuple(self._target_geoms)
+        return self._handles(self._target_geoms)
 
     @property
     def spawn_positions(self) -> np.ndarray:

@@ -23,7 +23,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.physics import Physics
@@ -185,13 +185,13 @@ class ObstacleField(composer.Arena):
         return self._layout
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def ground_geoms(self) -> tuple[mjcf.Element, ...]:
         """Geoms a walker stands on: the plane and every obstacle box."""
-        return (self._ground,) + self._boxes.geoms
+        return self._handles((self._ground,) + self._boxes.geoms)
 
     @property
-    def obstacle_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return self._boxes.geoms
+    def obstacle_geoms(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._boxes.geoms)
 
     def spawn_position(self, random_state: np.random.RandomState | None = None) -> np.ndarray:
         """Where walkers start: the origin, (3,) world frame, metres."""

@@ -33,7 +33,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.arenas import parkour_segments
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
@@ -342,10 +342,10 @@ class ParkourCourse(composer.Arena):
         return self._segments
 
     @property
-    def ground_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def ground_geoms(self) -> tuple[mjcf.Element, ...]:
         """Geoms a walker stands on: heightfield, pit floor, obstacle and platform boxes."""
         seesaws = () if self._seesaws is None else self._seesaws.geoms
-        return (
+        return self._handles(
             (self.heightfield.geom, self._pit_floor)
             + self._ground_boxes.geoms
             + self._platforms.geoms
@@ -353,18 +353,18 @@ class ParkourCourse(composer.Arena):
         )
 
     @property
-    def obstacle_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def obstacle_geoms(self) -> tuple[mjcf.Element, ...]:
         """The pool of hurdles and slalom walls (unused ones are parked far below)."""
-        return self._ground_boxes.geoms
+        return self._handles(self._ground_boxes.geoms)
 
     @property
-    def platforms(self) -> tuple[mujoco.MjsGeom, ...]:
+    def platforms(self) -> tuple[mjcf.Element, ...]:
         """The pool of hovering platforms (unused ones are parked far below)."""
-        return self._platforms.geoms
+        return self._handles(self._platforms.geoms)
 
     @property
-    def side_walls(self) -> tuple[mujoco.MjsGeom, ...]:
-        return self._side_walls
+    def side_walls(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._side_walls)
 
     @property
     def spawn_region(self) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -61,7 +61,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.variation import distributions
 from composer_tasks.physics import Physics
 from composer_tasks.props import position_detector
@@ -382,8 +382,8 @@ class Goal(position_detector.PositionDetector):
         )
 
     @property
-    def goalposts(self) -> tuple[mujoco.MjsGeom, ...]:
-        return tuple(self._posts)
+    def goalposts(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._posts)
 
     @property
     def goalpost_rgba(self) -> np.ndarray:
@@ -702,20 +702,20 @@ class Pitch(composer.Arena):
         return self._field
 
     @property
-    def ground_geom(self) -> mujoco.MjsGeom:
-        return self._ground_geom
+    def ground_geom(self) -> mjcf.Element:
+        return self._handle(self._ground_geom)
 
     @property
-    def walls(self) -> tuple[mujoco.MjsGeom, ...]:
-        return tuple(self._walls)
+    def walls(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._walls)
 
     @property
-    def field_box_geoms(self) -> tuple[mujoco.MjsGeom, ...]:
-        return tuple(self._field_box)
+    def field_box_geoms(self) -> tuple[mjcf.Element, ...]:
+        return self._handles(self._field_box)
 
     @property
-    def top_camera(self) -> mujoco.MjsCamera:
-        return self._top_camera
+    def top_camera(self) -> mjcf.Element:
+        return self._handle(self._top_camera)
 
 
 def _hoarding_rgb(

@@ -15,7 +15,7 @@ import mujoco
 import numpy as np
 from numpy.typing import ArrayLike
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 
 # dm_control composer/arena.xml and manipulation/shared/arenas.py (numbers).
 PHYSICS_TIMESTEP_S = 0.002
@@ -92,8 +92,8 @@ class Table(composer.Arena):
         self._spec = spec
 
     @property
-    def ground_geom(self) -> mujoco.MjsGeom:
-        return self._ground
+    def ground_geom(self) -> mjcf.Element:
+        return self._handle(self._ground)
 
     def attach_offset(
         self, child: composer.Entity, offset: ArrayLike, attach_site: Any = None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 import logging
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -157,6 +157,20 @@ class Entity(Callbacks):
         if self._held_mjcf_root is None:
             self._held_mjcf_root = mjcf.RootElement._for_spec(self._spec)
         return self._held_mjcf_root
+
+    def _handle(self, element: Any) -> Any:
+        """The PyMJCF handle (`mjcf.Element`) of one of this entity's spec elements, as
+        dm_control's entities hand out their elements (`arena.ground_geoms`,
+        `target.geom`): `tag`, `full_identifier`, attributes in MJCF's terms. Handles
+        compare and hash by their element, so a new one binds like the last). A
+        handle is returned as it is."""
+        if isinstance(element, mjcf.Element):
+            return element
+        return self.mjcf_model._wrap(element)
+
+    def _handles(self, elements: Iterable[Any]) -> tuple[Any, ...]:
+        """`_handle` of each of `elements`, in order."""
+        return tuple(self._handle(element) for element in elements)
 
     @property
     def name(self) -> str:

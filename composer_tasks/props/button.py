@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.composer.observation import observable
 from composer_tasks.physics import Physics
 
@@ -78,12 +78,12 @@ class Button(composer.Entity):
         return ButtonObservables(self)
 
     @property
-    def touch_sensor(self) -> mujoco.MjsSensor:
-        return self._sensor
+    def touch_sensor(self) -> mjcf.Element:
+        return self._handle(self._sensor)
 
     @property
-    def geom(self) -> mujoco.MjsGeom:
-        return self._geom
+    def geom(self) -> mjcf.Element:
+        return self._handle(self._geom)
 
     @property
     def num_activated_steps(self) -> int:

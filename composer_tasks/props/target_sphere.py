@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 import mujoco
 import numpy as np
 
-from composer_tasks import composer
+from composer_tasks import composer, mjcf
 from composer_tasks.physics import Physics
 
 # Side of the checker cube textures, pixels (dm_control's 100).
@@ -77,14 +77,14 @@ class _TouchTarget(composer.Entity):
         self._specific_collision_geom_ids = specific_collision_geom_ids
 
     @property
-    def geom(self) -> mujoco.MjsGeom:
+    def geom(self) -> mjcf.Element:
         """The sphere's geom."""
-        return self._geom
+        return self._handle(self._geom)
 
     @property
-    def material(self) -> mujoco.MjsMaterial:
+    def material(self) -> mjcf.Element:
         """The sphere's material (its texture or alpha shows the activation)."""
-        return self._material
+        return self._handle(self._material)
 
     def _is_touched(self, physics: Physics) -> bool:
         """Whether a contact of this substep involves the sphere (and, if given, one

@@ -267,14 +267,6 @@ class Walker(composer.Entity):
     # ("front_left_hip"), and `physics.bind` with PyMJCF's shapes. The raw
     # `mujoco.Mjs...` element of a handle is its `spec_element`.
 
-    def _handle(self, element: Any) -> mjcf.Element:
-        """The PyMJCF handle of one of this walker's spec elements (handles compare
-        and hash by their element, so a new one binds like the last)."""
-        return self.mjcf_model._wrap(element)
-
-    def _handles(self, elements: Iterable[Any]) -> tuple[mjcf.Element, ...]:
-        return tuple(self._handle(element) for element in elements)
-
     @property
     def root_body(self) -> mjcf.Element:
         """The body whose frame is the walker's egocentric frame (x forward, z up)."""

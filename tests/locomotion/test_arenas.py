@@ -356,7 +356,7 @@ def test_maze_targets_are_collected_once():
     assert arena.collect_targets(physics, targets[0]) == 1
     assert arena.collect_targets(physics, targets[0]) == 0
     assert arena.targets_collected[0] and not arena.targets_collected[1:].any()
-    geom_id = physics.bind(arena.target_geoms[0]).id
+    geom_id = physics.bind(arena.target_geoms[0]).element_id
     assert physics.model.geom_rgba[geom_id, 3] == 0.0
 
 

@@ -205,7 +205,7 @@ def test_textured_maze_uses_the_labmaze_images():
     assert sum(name.startswith("labmaze_style_01/") for name in names) == 8
     assert sum(name.startswith("labmaze_style_01_1/") for name in names) == 6
     floor_material = model.material(
-        int(model.geom_matid[env.physics.bind(arena.ground_geoms[0]).id])
+        int(model.geom_matid[env.physics.bind(arena.ground_geoms[0]).element_id])
     )
     assert floor_material.name.startswith("floor_")
     with pytest.raises(ValueError, match="textures"):

@@ -232,7 +232,7 @@ def test_spawn_stands_on_the_floor_touching_only_with_feet(walker_class):
         assert contact.dist > -1e-9
     # The lowest body part touches the ground: signed distances to the ground plane.
     model = physics.model
-    ground = physics.bind(floor.ground_geom).id
+    ground = physics.bind(floor.ground_geom).element_id
     distances = [
         mujoco.mj_geomDistance(model, physics.data, ground, geom, 1.0, None)
         for geom in range(model.ngeom)
