@@ -1475,3 +1475,34 @@ class Physics:
     def close(self) -> None:
         """Releases the renderers (the model and data are freed with this object)."""
         self.close_renderers()
+
+
+# dm_control.mujoco's submodules, as this project names them.
+_SUBMODULES = {
+    "engine": __name__,
+    "index": "composer_tasks.mjcf.indexing",
+    "wrapper": "composer_tasks.mujoco.wrapper",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """MuJoCo's own names (`mj_step`, `mj_contactForce`, `mjtObj`, `MjvOption`, ...):
+    dm_control's `mujoco` module re-exports MuJoCo's bindings (`from mujoco import *`),
+    so code written for it calls `mujoco.mj_contactForce(physics.model.ptr, ...)`
+    through the module this one stands for (`from dm_control import mujoco`). Its
+    submodules `engine` (this module), `index` and `wrapper` are there too."""
+    if name in _SUBMODULES:
+        import importlib
+        import sys
+
+        return (
+            sys.modules[__name__]
+            if name == "engine"
+            else importlib.import_module(_SUBMODULES[name])
+        )
+    if not name.startswith("_"):
+        try:
+            return getattr(mujoco, name)
+        except AttributeError:
+            pass
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,45 @@
+"""`from dm_control import mujoco` as programs use it beyond `Physics`: MuJoCo's own
+functions, enums and structs through the same module (dm_control re-exports them),
+its submodules, and the contact list a program reads after a step. A wrong key into
+the contact list raises here as there (MuJoCo 4.0's bindings crashed the
+interpreter on it)."""
+
+import pytest
+
+MUJOCO_MODULE = """
+import numpy as np
+from dm_control import mujoco, suite
+
+env = suite.load('walker', 'walk', task_kwargs={'random': 0})
+env.reset()
+for _ in range(60):
+    env.step(np.zeros(6))
+physics = env.physics
+contacts = physics.data.contact
+record('ncon', physics.data.ncon)
+record('pairs', [[int(c.geom1), int(c.geom2)] for c in contacts])
+record('fields', [contacts.geom1, contacts.geom2, contacts.dist, contacts.pos])
+record('first', [contacts[0].geom1, contacts[0].dist, contacts[0].frame])
+record('names', [(physics.model.id2name(int(c.geom1), 'geom'),
+                  physics.model.id2name(int(c.geom2), 'geom')) for c in contacts])
+force = np.zeros(6)
+mujoco.mj_contactForce(physics.model.ptr, physics.data.ptr, 0, force)
+record('force', force)
+record('name2id', mujoco.mj_name2id(physics.model.ptr, mujoco.mjtObj.mjOBJ_GEOM, 'left_foot'))
+jacp = np.zeros((3, physics.model.nv))
+mujoco.mj_jacBody(physics.model.ptr, physics.data.ptr, jacp, None,
+                  physics.model.name2id('torso', 'body'))
+record('jacp', jacp)
+record('option_type', type(mujoco.MjvOption()).__name__)
+record('constants', [int(mujoco.mjtGeom.mjGEOM_PLANE), int(mujoco.mjtObj.mjOBJ_BODY)])
+for key in ('geom1', 1.5, None, [0], (0,)):
+    check(f'bad_key_{key!r}', lambda key=key: contacts[key])
+check('out_of_range', lambda: contacts[100])
+record('index_module', hasattr(mujoco.index, 'struct_indexer'))
+record('engine_physics', mujoco.engine.Physics is mujoco.Physics)
+"""
+
+
+@pytest.mark.dm_control_api("mujoco.Physics")
+def test_mujoco_module_reexports_and_contacts_match_dm_control(differential):
+    differential.assert_same(MUJOCO_MODULE, "mujoco_module", rtol=1e-6, atol=1e-8)
