@@ -15,6 +15,7 @@ from suites import (
     base,
     cartpole,
     cheetah,
+    common,  # noqa: F401  (dm_control's suite.common)
     control,
     dog,
     finger,
@@ -30,6 +31,7 @@ from suites import (
     reacher,
     stacker,
     swimmer,
+    utils,  # noqa: F401  (dm_control's suite.utils)
     walker,
 )
 

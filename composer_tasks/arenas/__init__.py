@@ -12,6 +12,9 @@ from composer_tasks.arenas.corridors import EmptyCorridor
 from composer_tasks.arenas.corridors import GapsCorridor
 from composer_tasks.arenas.corridors import WallsCorridor
 from composer_tasks.arenas.floor import Floor
+
+# dm_control's name of the floor's module (`arenas.floors.Floor`).
+from composer_tasks.arenas import floor as floors  # noqa: E402, I001
 from composer_tasks.arenas.labmaze_textures import FloorTextures
 from composer_tasks.arenas.labmaze_textures import SkyBox
 from composer_tasks.arenas.labmaze_textures import WallTextures

@@ -7,6 +7,9 @@ and, for a free prop, its free joint is `prop.free_joint`.
 """
 
 from composer_tasks.props.bricks import Duplo
+
+# dm_control's name of the Duplo brick's module (`props.duplo.Duplo`).
+from composer_tasks.props import bricks as duplo  # noqa: E402, I001
 from composer_tasks.props.button import Button
 from composer_tasks.props.pedestal import Pedestal, SphereCradle
 from composer_tasks.props.position_detector import PositionDetector

@@ -43,3 +43,24 @@ record('engine_physics', mujoco.engine.Physics is mujoco.Physics)
 @pytest.mark.dm_control_api("mujoco.Physics")
 def test_mujoco_module_reexports_and_contacts_match_dm_control(differential):
     differential.assert_same(MUJOCO_MODULE, "mujoco_module", rtol=1e-6, atol=1e-8)
+
+
+PACKAGE_MODULES = """
+from dm_control import suite
+from dm_control.entities import props
+from dm_control.locomotion import arenas
+
+floor = arenas.floors.Floor(size=(3, 3))
+record('floor', [type(floor).__name__, floor.size])
+record('duplo', type(props.duplo.Duplo()).__name__)
+record('suite_common', sorted(suite.common.ASSETS)[:3])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.arenas.floors.Floor", "entities.props.duplo.Duplo", "suite.common.ASSETS"
+)
+def test_package_level_submodules_are_reachable_as_in_dm_control(differential):
+    # `arenas.floors`, `props.duplo`, `suite.common`: submodules a dm_control package
+    # imports, reached as its attributes by code ported by changing imports.
+    differential.assert_same(PACKAGE_MODULES, "package_modules")
