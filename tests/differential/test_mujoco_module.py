@@ -57,9 +57,7 @@ record('suite_common', sorted(suite.common.ASSETS)[:3])
 """
 
 
-@pytest.mark.dm_control_api(
-    "locomotion.arenas.floors.Floor", "entities.props.duplo.Duplo", "suite.common.ASSETS"
-)
+@pytest.mark.dm_control_api("locomotion.arenas.floors.Floor", "suite.common.ASSETS")
 def test_package_level_submodules_are_reachable_as_in_dm_control(differential):
     # `arenas.floors`, `props.duplo`, `suite.common`: submodules a dm_control package
     # imports, reached as its attributes by code ported by changing imports.
