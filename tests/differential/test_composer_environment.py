@@ -550,3 +550,39 @@ def test_a_bowl_nobody_regenerates_is_flat_after_a_recompiling_reset(differentia
     differential.assert_same(
         BOWL_WITHOUT_REGENERATE, "composer_bowl_no_regenerate", rtol=1e-6, atol=1e-7
     )
+
+
+OBSERVATION_TYPES = """
+import collections
+import numpy as np
+from dm_control import composer, suite
+from dm_control.composer.observation import observable, updater
+from dm_control.locomotion.arenas import floors
+from dm_control.locomotion.tasks import go_to_target
+from dm_control.locomotion.walkers import ant
+
+np.set_printoptions(precision=4)
+env = suite.load('cartpole', 'balance', task_kwargs={'random': 0})
+timestep = env.reset()
+record('suite_type', type(timestep.observation).__name__)
+record('suite_repr', repr(timestep))
+record('suite_step_repr', repr(env.step([0.1])))
+task = go_to_target.GoToTarget(walker=ant.Ant(), arena=floors.Floor())
+composer_env = composer.Environment(task, random_state=1)
+record('composer_type', type(composer_env.reset().observation).__name__)
+record('composer_step_type', type(composer_env.step(np.zeros(8)).observation).__name__)
+# The updater gives the type of mapping it was given.
+physics = composer_env.physics
+for kind in (dict, collections.OrderedDict):
+    items = kind([('time', observable.Generic(lambda physics: physics.data.time))])
+    direct = updater.Updater(items, physics_steps_per_control_step=2)
+    direct.reset(physics, np.random.RandomState(0))
+    record(f'updater_{kind.__name__}', type(direct.get_observation()).__name__)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment", "composer.observation.Updater")
+def test_observations_are_ordered_dicts_as_in_dm_control(differential):
+    # dm_control's suite tasks and composer's updater return OrderedDicts (a printed
+    # TimeStep shows OrderedDict([...])); here they were plain dicts.
+    differential.assert_same(OBSERVATION_TYPES, "observation_types", rtol=1e-12, atol=1e-12)

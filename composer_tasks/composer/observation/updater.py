@@ -116,6 +116,7 @@ class Updater:
         # under (position, name); the structure is rebuilt for observations and specs.
         self._structure: list[tuple[type, list[str]]] | None = None
         self._structure_type: type | None = None
+        self._mapping_type: type = collections.OrderedDict
         if (
             isinstance(observables, (list, tuple))
             and observables
@@ -131,6 +132,10 @@ class Updater:
                     ((len(self._structure) - 1, name), item) for name, item in group.items()
                 )
         else:
+            # Observations come in the type of mapping given, as dm_control's (an
+            # OrderedDict from pairs, as composer's Environment gives them there).
+            if isinstance(observables, dict):
+                self._mapping_type = type(observables)
             # Anything with `items()` is a mapping (pyright does not narrow on hasattr).
             if hasattr(observables, "items"):
                 pairs = cast(Mapping[str, observable_module.Observable], observables).items()
@@ -348,7 +353,7 @@ class Updater:
         self._handed_out = True
         if self._structure is not None:
             return self._nest(dict(zip(self._names, current)))
-        return dict(zip(self._names, current))
+        return self._mapping_type(zip(self._names, current))
 
     def observation_spec(self) -> collections.OrderedDict[str, specs.Array]:
         """OrderedDict name -> `dm_env.specs.Array` with the exact shape and dtype.
