@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -219,6 +220,12 @@ class MjModel:
         """Writes this model in MuJoCo's binary format to `binary_path`."""
         mujoco.mj_saveModel(self._model, binary_path, None)
 
+
+# dm_control's tutorial builds a scene option as `mujoco.wrapper.core.MjvOption()`:
+# `core` (dm_control's ctypes structs, whose names the wrapper re-exports) reached as an
+# attribute is this module, whose structs are those above. (Importing
+# `dm_control.mujoco.wrapper.core` has no counterpart: composer_tasks.porting.)
+core = sys.modules[__name__]
 
 __all__ = [
     "Error",

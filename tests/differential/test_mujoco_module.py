@@ -35,6 +35,15 @@ record('constants', [int(mujoco.mjtGeom.mjGEOM_PLANE), int(mujoco.mjtObj.mjOBJ_B
 for key in ('geom1', 1.5, None, [0], (0,)):
     check(f'bad_key_{key!r}', lambda key=key: contacts[key])
 check('out_of_range', lambda: contacts[100])
+# dm_control's tutorial: a scene option from the wrapper's core, MuJoCo's functions
+# and enums through mjbindings.
+from dm_control.mujoco.wrapper.mjbindings import enums, mjlib
+scene_option = mujoco.wrapper.core.MjvOption()
+scene_option.flags[enums.mjtVisFlag.mjVIS_JOINT] = True
+record('tutorial_render', physics.render(height=24, width=32, scene_option=scene_option).shape)
+rotated = np.zeros(3)
+mjlib.mju_rotVecQuat(rotated, np.array([1.0, 0, 0]), physics.named.data.xquat['torso'])
+record('tutorial_mjlib', rotated)
 record('index_module', hasattr(mujoco.index, 'struct_indexer'))
 record('engine_physics', mujoco.engine.Physics is mujoco.Physics)
 """
