@@ -44,6 +44,9 @@ _DEFAULT_TAGS = {
     "general": "actuator",
 }
 
+# The MjsDefault field of each tag's values (the parser reads them).
+DEFAULT_FIELDS = _DEFAULT_TAGS
+
 # Spec collections whose elements a default tag's values reach.
 _COLLECTIONS = {
     "geom": "geoms",

@@ -592,7 +592,7 @@ def attributes_written(
             if tag == "worldbody":
                 _match_body(section, world, records, keep_names, is_world=True)
             elif tag == "default":
-                _match_default(section, "main", records)
+                _match_default(section, "main", records, spec)
             elif tag in _SETTINGS:
                 records[("struct", tag)] = _forms(section, _SETTINGS[tag])
             elif tag == "statistic":
@@ -718,17 +718,26 @@ def _record_element(
 
 
 def _match_default(
-    xml: ElementTree.Element, dclass: str, records: dict[Any, dict[str, Any]]
+    xml: ElementTree.Element,
+    dclass: str,
+    records: dict[Any, dict[str, Any]],
+    spec: mujoco.MjSpec | None = None,
 ) -> None:
+    default = spec.find_default(dclass) if spec is not None else None
     for child in xml:
         tag = child.tag
         if not isinstance(tag, str):
             continue
         if tag == "default":
-            _match_default(child, child.get("class", ""), records)
+            _match_default(child, child.get("class", ""), records, spec)
         elif tag in defaults_module.DEFAULT_TABLES:
             key = defaults_module.record_key(dclass, tag)
-            records[key] = _forms(child, defaults_module.DEFAULT_TABLES[tag])
+            table = defaults_module.DEFAULT_TABLES[tag]
+            forms = records[key] = _forms(child, table)
+            if default is not None:
+                target = getattr(default, defaults_module.DEFAULT_FIELDS[tag], None)
+                if target is not None:
+                    _keep_exact_numbers(child, table, target, forms)
         # Other tags' defaults (cylinder, muscle, ...) have no handle here to read.
 
 

@@ -97,6 +97,10 @@ geom.rgba = [0.6, 0.6, 0.6, 0.6]
 record('rewritten', numbers(geom.rgba))
 parsed = mjcf.from_xml_string('''
 <mujoco model="parsed">
+  <default>
+    <geom rgba=".1 .2 .3 1"/>
+    <default class="dim"><light diffuse=".3 .3 .3"/></default>
+  </default>
   <asset><material name="m" rgba=".1 .2 .3 1" specular=".3"/></asset>
   <worldbody>
     <geom name="g" size="1" rgba=".1 .2 .3 1"/>
@@ -106,6 +110,9 @@ parsed = mjcf.from_xml_string('''
 record('parsed', [numbers(parsed.find('geom', 'g').rgba), numbers(parsed.find('light', 'l').cutoff),
                   numbers(parsed.find('material', 'm').specular),
                   numbers(parsed.find('light', 'l').diffuse)])
+record('parsed_defaults', [numbers(parsed.default.geom.rgba),
+                           numbers(parsed.default.default['dim'].light.diffuse),
+                           str(parsed.default.geom)])
 record('parsed_text', [str(parsed.find('geom', 'g')), str(parsed.find('material', 'm')),
                        str(parsed.find('light', 'l'))])
 physics = mjcf.Physics.from_mjcf_model(model)
