@@ -111,7 +111,7 @@ class ElementList(list):
         return str(
             [
                 element.to_xml_string(prefix_root=root, self_only=True, pretty_print=False)
-                if hasattr(element, "to_xml_string")
+                if hasattr(element, "to_xml_string") and not getattr(element, "is_removed", False)
                 else str(element)
                 for element in self
             ]
