@@ -161,7 +161,7 @@ class Entity(Callbacks):
     def _handle(self, element: Any) -> Any:
         """The PyMJCF handle (`mjcf.Element`) of one of this entity's spec elements, as
         dm_control's entities hand out their elements (`arena.ground_geoms`,
-        `target.geom`): `tag`, `full_identifier`, attributes in MJCF's terms. Handles
+        `target.geom`): `tag`, `full_identifier`, attributes in MJCF's terms (handles
         compare and hash by their element, so a new one binds like the last). A
         handle is returned as it is."""
         if isinstance(element, mjcf.Element):
