@@ -767,8 +767,8 @@ class VisualStruct:
         """PyMJCF's `str`: `<visual/>`, or `<visual>...</visual>` once a part is set."""
         from composer_tasks.mjcf import element_api
 
-        parts = {"global_" if name == "global" else name for name in _VISUAL_PARTS}
-        has_children = any(getattr(self, name).get_attributes() for name in sorted(parts))
+        fields = set(_VISUAL_PARTS.values())  # "global" and "global_" are one part
+        has_children = any(getattr(self, field).get_attributes() for field in fields)
         return element_api.self_only_text("visual", {}, self._scope, has_children)
 
     def __repr__(self) -> str:

@@ -1393,9 +1393,10 @@ class Section(SectionMethods):
         """PyMJCF's `str` of a section: `<actuator/>`, `<asset>...</asset>`."""
         from composer_tasks.mjcf import element_api
 
-        has_children = bool(self._own_children()) or bool(self._scope._child_scopes)
-        if has_children and self._scope._child_scopes:
-            has_children = bool(self.all_children())
+        # Its own elements first (cheaper); attached models' count too, as there.
+        has_children = bool(self._own_children()) or (
+            bool(self._scope._child_scopes) and bool(self.all_children())
+        )
         return element_api.self_only_text(self._section, {}, self._scope, has_children)
 
     def __repr__(self) -> str:
