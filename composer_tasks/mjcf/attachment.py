@@ -451,9 +451,20 @@ def detach(child: RootElement) -> None:
     top = parent._top()
     for model in top._all_scopes():
         model._written  # noqa: B018  (records from a pending parsed text, before the edit)
+    # The elements of the detached models that no body holds and that refer to none
+    # (assets, custom data) stay when the frame goes; PyMJCF's detach drops them too.
+    loose = [
+        handle._mjs
+        for model in child._all_scopes()
+        for section in ("asset", "custom")
+        for handle in getattr(model, section)._own_children()
+    ]
     frame = child._attachment_body
     if frame not in parent._removed:  # (else it went with a body that held it)
         gone = element_module.delete(top._spec, frame, keep_referrers=False)
+        element_module.mark_removed(top, gone)
+    if loose:
+        gone = element_module.delete(top._spec, loose, keep_referrers=False)
         element_module.mark_removed(top, gone)
     unlink(child)
     child._mark_detached()

@@ -348,18 +348,28 @@ class Keyword(Attribute):
     """A keyword of the XML (`type="capsule"`) stored as a MuJoCo enum.
 
     The keywords are the enum's member names after their `mj..._` prefix, in lower
-    case (`mjGEOM_CAPSULE` is `"capsule"`), plus `aliases`.
+    case (`mjGEOM_CAPSULE` is `"capsule"`), plus `aliases`; `spellings` gives the ones
+    MJCF writes otherwise (`"RK4"`), which is how they read back (as PyMJCF's schema
+    spells them), whatever the case they were given in.
     """
 
-    def __init__(self, field: str, enum: Any, aliases: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        enum: Any,
+        aliases: Mapping[str, Any] | None = None,
+        spellings: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(field)
         self.enum = enum
-        self.keywords = {
-            name.split("_", 1)[1].lower(): member
-            for name, member in enum.__members__.items()
-            if "_" in name
-        }
+        spelled: Mapping[str, str] = spellings or {}
+        self.keywords: dict[str, Any] = {}
+        for name, member in enum.__members__.items():
+            if "_" in name:
+                keyword = name.split("_", 1)[1].lower()
+                self.keywords[spelled[keyword] if keyword in spelled else keyword] = member
         self.keywords.update(aliases or {})
+        self._by_lower_case = {keyword.lower(): member for keyword, member in self.keywords.items()}
 
     def get(self, handle: Handle) -> Any:
         value = getattr(self.target(handle), self.field)
@@ -371,8 +381,8 @@ class Keyword(Attribute):
     def convert(self, handle: Handle, value: Any) -> Any:
         if isinstance(value, self.enum):
             return value
-        if isinstance(value, str) and value.lower() in self.keywords:
-            return self.keywords[value.lower()]
+        if isinstance(value, str) and value.lower() in self._by_lower_case:
+            return self._by_lower_case[value.lower()]
         raise ValueError(f"expected one of {sorted(self.keywords)}, got {value!r}")
 
 
@@ -1702,6 +1712,7 @@ ELEMENT_ATTRIBUTES = {
     },
     "connect": _equality("body1", "body2", "body", "anchor", 3),
     "equality_joint": _equality("joint1", "joint2", "joint", "polycoef", 5),
+    "equality_tendon": _equality("tendon1", "tendon2", "tendon", "polycoef", 5),
     "key": _KEY,
     **{tag: sensor_attributes(tag) for tag in SENSORS},
 }
@@ -1762,10 +1773,15 @@ OPTION = {
     "density": Number("density"),
     "viscosity": Number("viscosity"),
     "impratio": Number("impratio"),
-    "integrator": Keyword("integrator", mujoco.mjtIntegrator),
+    # Spelled as dm_control/mjcf/schema.xml spells them.
+    "integrator": Keyword(
+        "integrator", mujoco.mjtIntegrator, spellings={"euler": "Euler", "rk4": "RK4"}
+    ),
     "cone": Keyword("cone", mujoco.mjtCone),
     "jacobian": Keyword("jacobian", mujoco.mjtJacobian),
-    "solver": Keyword("solver", mujoco.mjtSolver),
+    "solver": Keyword(
+        "solver", mujoco.mjtSolver, spellings={"pgs": "PGS", "cg": "CG", "newton": "Newton"}
+    ),
     "iterations": Number("iterations", integer=True),
     "tolerance": Number("tolerance"),
     "ls_iterations": Number("ls_iterations", integer=True),
@@ -1794,6 +1810,15 @@ ENABLE_FLAGS = {
     for name, member in mujoco.mjtEnableBit.__members__.items()
     if name != "mjNENABLE"
 }
+# The flags in MJCF's order (dm_control/mjcf/schema.xml), then any MuJoCo added since.
+_SCHEMA_FLAGS = (
+    "constraint equality frictionloss limit contact spring damper gravity clampctrl warmstart "
+    "filterparent actuation refsafe sensor midphase eulerdamp autoreset nativeccd island "
+    "multiccd override energy fwdinv invdiscrete sleep diagexact ipc"
+).split()
+FLAG_ORDER = tuple(
+    name for name in _SCHEMA_FLAGS if name in DISABLE_FLAGS or name in ENABLE_FLAGS
+) + tuple(sorted((set(DISABLE_FLAGS) | set(ENABLE_FLAGS)) - set(_SCHEMA_FLAGS)))
 
 SIZE = {
     "njmax": Number("njmax", integer=True),

@@ -11,6 +11,7 @@ classes derived from it) exist raises instead of leaving them unchanged.
 from __future__ import annotations
 
 import collections
+import functools
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -19,6 +20,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import writer
 from composer_tasks.mjcf.element_list import ElementList
 
 if TYPE_CHECKING:
@@ -73,9 +75,14 @@ DEFAULT_TABLES = {
     }
     for tag in _DEFAULT_TAGS
 }
+# <equality> in a class sets what every kind of equality has (MJCF's schema).
+DEFAULT_TABLES["equality"] = {
+    name: attributes_module.ELEMENT_ATTRIBUTES["weld"][name]
+    for name in ("active", "solref", "solimp")
+}
 
 
-class DefaultClass:
+class DefaultClass(writer.PartWriting):
     """A default class: `cls.geom`, `cls.joint`, `cls.motor`, ... and nested classes."""
 
     __slots__ = ("_mjs", "_scope")
@@ -274,6 +281,11 @@ class DefaultClass:
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
 
+    def _xml_part(self, options: Any) -> Any:
+        if self.dclass is None:  # the model's top class: PyMJCF's <default> of the model
+            return writer.defaults_tree(self._scope, options)
+        return writer.class_tree(self, options)
+
     def _classes_below(self) -> list[str]:
         """This class's full name and those of the classes made from it."""
         names, pending = [], [self._mjs.name]
@@ -295,7 +307,7 @@ def record_key(dclass: str, tag: str) -> tuple[str, str, str]:
     return ("default", dclass, tag)
 
 
-class DefaultTag:
+class DefaultTag(writer.PartWriting):
     """The defaults of one tag in a class (`model.default.geom`)."""
 
     __slots__ = ("_cls", "_mjs", "_scope", "_tag")
@@ -547,6 +559,9 @@ class DefaultTag:
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
 
+    def _xml_part(self, options: Any) -> Any:
+        return writer.default_tag_tree(self, options)
+
 
 def _tag_defaults(tag: str) -> property:
     return property(lambda cls: DefaultTag(cls, tag), doc=f"The defaults of <{tag}> in this class.")
@@ -575,7 +590,7 @@ def _set_actuator_shortcut(actuator: Any, tag: str) -> None:
         actuator.biastype = mujoco.mjtBias.mjBIAS_AFFINE
 
 
-class Struct:
+class Struct(writer.PartWriting):
     """One of the model's global settings (`model.compiler`, `model.size`, ...),
     with the attributes of a table."""
 
@@ -705,6 +720,9 @@ class Struct:
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
 
+    def _xml_part(self, options: Any) -> Any:
+        return writer.settings_tree(self._tag, self, options)
+
 
 class GenericStruct(Struct):
     """A settings struct whose MJCF attributes are the struct's own fields
@@ -740,7 +758,7 @@ _VISUAL_PARTS = {
 }
 
 
-class VisualStruct:
+class VisualStruct(writer.PartWriting):
     """`model.visual`: `global_` (or `getattr(visual, "global")`), quality, headlight,
     map, scale, rgba."""
 
@@ -774,6 +792,9 @@ class VisualStruct:
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
 
+    def _xml_part(self, options: Any) -> Any:
+        return writer.visual_tree(self, options)
+
 
 class OptionStruct(Struct):
     """`model.option`, with `model.option.flag.<name> = "enable" | "disable"`."""
@@ -789,8 +810,18 @@ class OptionStruct(Struct):
     def _has_children(self) -> bool:
         return bool(_Flags(self._scope)._changed())
 
+    def _xml_part(self, options: Any) -> Any:
+        return writer.option_tree(self, options)
 
-class _Flags:
+
+@functools.cache
+def _default_flags() -> dict[str, int]:
+    """MuJoCo's default `disableflags` and `enableflags` (of a fresh spec)."""
+    option = mujoco.MjSpec().option
+    return {"disableflags": int(option.disableflags), "enableflags": int(option.enableflags)}
+
+
+class _Flags(writer.PartWriting):
     _scope: RootElement
 
     def __init__(self, scope: RootElement) -> None:
@@ -808,18 +839,42 @@ class _Flags:
 
     def _changed(self) -> dict[str, str]:
         """The flags whose setting is not MuJoCo's default, as MJCF names them."""
-        default = mujoco.MjSpec().option
+        default = _default_flags()
         names = sorted(set(attributes_module.DISABLE_FLAGS) | set(attributes_module.ENABLE_FLAGS))
         changed = {}
         for name in names:
             field, bit, _ = self._bit(name)
-            if (getattr(self._scope._spec.option, field) ^ getattr(default, field)) & bit:
+            if (getattr(self._scope._spec.option, field) ^ default[field]) & bit:
                 changed[name] = getattr(self, name)
         return changed
 
+    def _record(self) -> dict[str, Any] | None:
+        """The flags set through this API or in a parsed text (None when the model
+        was made with MjSpec directly)."""
+        scope = self._scope
+        records = scope._records if scope._pending_text is None else scope._written
+        record = records.get(("struct", "flag"))
+        if record is None and scope._records_complete:
+            record = records[("struct", "flag")] = {}
+        return record
+
     def get_attributes(self) -> collections.OrderedDict[str, str]:
-        """The flags set away from MuJoCo's defaults (PyMJCF: the ones set)."""
-        return collections.OrderedDict(self._changed())
+        """The flags set (and any set away from MuJoCo's defaults by other means), in
+        MJCF's order, as PyMJCF lists the ones set."""
+        names = set(self._changed()) | set(self._record() or {})
+        return collections.OrderedDict(
+            (name, getattr(self, name)) for name in attributes_module.FLAG_ORDER if name in names
+        )
+
+    def set_attributes(self, **flags: str) -> None:
+        """Sets several flags: all or, when one of them is not a flag or not "enable"
+        or "disable", none."""
+        for name, value in flags.items():
+            self._bit(name)
+            if value not in ("enable", "disable"):
+                raise ValueError(f"flag {name!r} must be 'enable' or 'disable', got {value!r}")
+        for name, value in flags.items():
+            setattr(self, name, value)
 
     def __str__(self) -> str:
         """PyMJCF's `str`: `<flag gravity="disable"/>`."""
@@ -829,6 +884,9 @@ class _Flags:
 
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
+
+    def _xml_part(self, options: Any) -> Any:
+        return writer.settings_tree("flag", self, options)
 
     def __getattr__(self, name: str) -> str:
         if name.startswith("_"):
@@ -845,4 +903,7 @@ class _Flags:
         flags = getattr(option, field)
         set_bit = (value == "disable") == is_disable
         setattr(option, field, flags | bit if set_bit else flags & ~bit)
+        record = self._record()
+        if record is not None:
+            record[name] = value
         self._scope._edited()

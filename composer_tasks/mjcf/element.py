@@ -32,6 +32,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.mjcf import attributes as attributes_module
+from composer_tasks.mjcf import writer
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element_list as element_list_module
 from composer_tasks.mjcf.element_api import ElementMethods, SectionMethods
@@ -90,6 +91,7 @@ _PATH_TAGS = {
 }
 _SHOWN_TAGS = {
     "equality_joint": "joint",
+    "equality_tendon": "tendon",
     "tendon_site": "site",
     "tendon_geom": "geom",
     "tendon_joint": "joint",
@@ -171,7 +173,10 @@ _EQUALITIES = {
     "weld": mujoco.mjtEq.mjEQ_WELD,
     "connect": mujoco.mjtEq.mjEQ_CONNECT,
     "joint": mujoco.mjtEq.mjEQ_JOINT,
+    "tendon": mujoco.mjtEq.mjEQ_TENDON,
 }
+# The internal tags of the equalities whose MJCF tag other sections use too.
+_EQUALITY_TAGS = {"joint": "equality_joint", "tendon": "equality_tendon"}
 
 # The sections of a model (`model.asset`, `model.actuator`, ...): the tags each may hold.
 SECTIONS = {
@@ -206,7 +211,7 @@ NAMESPACES = {
     "worldbody": "body",
     **{tag: "actuator" for tag in _ACTUATORS},
     **{tag: "sensor" for tag in attributes_module.SENSORS},
-    **{tag: "equality" for tag in ("weld", "connect", "equality_joint")},
+    **{tag: "equality" for tag in ("weld", "connect", "equality_joint", "equality_tendon")},
     "spatial": "tendon",
     "fixed": "tendon",
     "numeric": "numeric",
@@ -311,7 +316,9 @@ class Element(ElementMethods):
         if self._tag == "config":
             return self._scope._wrap(self._mjs.plugin)
         for section, tags in SECTIONS.items():
-            if self._tag in tags or (section == "equality" and self._tag == "equality_joint"):
+            if self._tag in tags or (
+                section == "equality" and self._tag in _EQUALITY_TAGS.values()
+            ):
                 return getattr(self._scope, section)
         return self._scope
 
@@ -1251,6 +1258,7 @@ _DEFAULT_FIELDS = {
     "weld": "equality",
     "connect": "equality",
     "equality_joint": "equality",
+    "equality_tendon": "equality",
     "spatial": "tendon",
     "fixed": "tendon",
 }
@@ -1308,7 +1316,7 @@ def _plugin_instance_adder(plugin_name: str) -> Callable[[Any, Any], Any]:
 _BONE_FIELDS = ("bodyname", "bindpos", "bindquat", "vertid", "vertweight")
 
 
-class Section(SectionMethods):
+class Section(SectionMethods, writer.PartWriting):
     """A section of a model (`model.actuator`, `model.asset`, `model.sensor`, ...)."""
 
     __slots__ = ("_scope", "_section")
@@ -1331,8 +1339,8 @@ class Section(SectionMethods):
                 f"<{tag}> is not a valid child of <{self._section}> (model "
                 f"{self._scope.model!r}); valid children: {sorted(tags)}"
             )
-        if self._section == "equality" and tag == "joint":
-            tag = "equality_joint"
+        if self._section == "equality":
+            tag = _EQUALITY_TAGS.get(tag, tag)
         scope = self._scope
         if scope._detached:
             scope._check_attached_alive()
@@ -1401,6 +1409,9 @@ class Section(SectionMethods):
 
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)
+
+    def _xml_part(self, options: Any) -> Any:
+        return writer.section_tree(self, options)
 
 
 def _asset_adder(tag: str, takes_class: bool) -> Callable[[Any, Any], Any]:
@@ -1525,6 +1536,7 @@ _SECTION_ADDERS: dict[str, Callable[[Any, Any], Any]] = {
     "weld": _equality_adder(_EQUALITIES["weld"], True),
     "connect": _equality_adder(_EQUALITIES["connect"], True),
     "equality_joint": _equality_adder(_EQUALITIES["joint"], False),
+    "equality_tendon": _equality_adder(_EQUALITIES["tendon"], False),
     "key": lambda spec, default: spec.add_key(),
     "spatial": _tendon_adder("spatial"),
     "fixed": _tendon_adder("fixed"),
@@ -1567,7 +1579,7 @@ def tag_of(mjs: Any) -> str:
     if kind is mujoco.MjsEquality:
         for tag, equality_type in _EQUALITIES.items():
             if mjs.type == equality_type:
-                return "equality_joint" if tag == "joint" else tag
+                return _EQUALITY_TAGS.get(tag, tag)
         raise ValueError(f"equality {mjs.name!r} has a type composer_tasks.mjcf does not cover")
     if kind is mujoco.MjsBody:
         return "body"

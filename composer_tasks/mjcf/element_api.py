@@ -45,6 +45,10 @@ _ROOT_CHILDREN = (
 _ROOT_SECTIONS_HERE = _ROOT_CHILDREN
 
 
+# The elements that name a file (written by its name in the virtual file system).
+_FILE_TAGS = ("mesh", "texture", "hfield", "skin")
+
+
 def _scope_prefix(scope: RootElement, prefix_root: NameScope | RootElement | None) -> str:
     """The prefix of `scope`'s names as seen from `prefix_root` (a model or its name
     scope): the names of the models between them, each followed by "/". None gives
@@ -244,6 +248,27 @@ class ElementMethods:
             return _scope_prefix(self._scope, prefix_root) + value
         return _xml_text(value, self._scope, prefix_root, precision, zero_threshold)
 
+    def to_xml(
+        self: Any,
+        prefix_root: Any = None,
+        debug_context: Any = None,
+        *,
+        precision: int = XML_DEFAULT_PRECISION,
+        zero_threshold: float = 0,
+        filename_with_hash: bool = True,
+    ) -> ElementTree.Element:
+        """The element and what it holds as an XML tree in PyMJCF's form (an
+        `xml.etree.ElementTree` element; PyMJCF's is lxml's): see `to_xml_string`."""
+        if debug_context is not None:
+            raise ValueError(
+                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
+                "have; compile errors name the element and the line that made it instead"
+            )
+        if self._scope._removed:
+            self._check_alive()
+        root = prefix_root if prefix_root is not None else self.namescope
+        return _xml_tree(self, root, precision, zero_threshold, filename_with_hash)
+
     def to_xml_string(
         self: Any,
         prefix_root: Any = None,
@@ -338,9 +363,17 @@ def self_only_text(tag: str, attributes: Mapping[str, Any], scope: Any, has_chil
 
 
 def _xml_tree(
-    handle: Any, prefix_root: Any, precision: int, zero_threshold: float, with_hash: bool
+    handle: Any,
+    prefix_root: Any,
+    precision: int,
+    zero_threshold: float,
+    with_hash: bool,
+    files: dict[Any, str] | None = None,
 ) -> ElementTree.Element:
-    """One element and those below it as PyMJCF writes them."""
+    """One element and those below it as PyMJCF writes them; `files` are the names
+    of the model's asset files in MuJoCo's virtual file system (`parser.file_names`),
+    found when first needed if not given."""
+    from composer_tasks.mjcf import parser
     from composer_tasks.mjcf.assets import Asset
 
     tree = ElementTree.Element(handle.tag)
@@ -356,6 +389,12 @@ def _xml_tree(
         value = handle._get(name)
         if isinstance(value, Asset):
             text: str | None = value.get_vfs_filename(with_hash)
+        elif name == "file" and isinstance(value, str) and handle.tag in _FILE_TAGS:
+            # A file is written by its name in MuJoCo's virtual file system, as PyMJCF
+            # writes it (the text loads with `get_assets()`, from no folder).
+            if files is None:
+                files = parser.file_names(handle._scope._top(), with_hash)
+            text = files.get(handle._mjs, value)
         else:
             text = handle.get_attribute_xml_string(
                 name, prefix_root, precision=precision, zero_threshold=zero_threshold
@@ -367,7 +406,13 @@ def _xml_tree(
     if frame:  # named after the attached model, as PyMJCF writes it (last)
         tree.set("name", handle.prefixed_identifier(prefix_root))
     for child in handle.all_children():
-        tree.append(_xml_tree(child, prefix_root, precision, zero_threshold, with_hash))
+        if handle.tag == "worldbody" and child._is_frame_joint():
+            # An attached model's worldbody is its attachment frame, whose joints are
+            # the parent model's (PyMJCF writes them in the frame, not here).
+            continue
+        if files is None and child.tag in _FILE_TAGS:
+            files = parser.file_names(handle._scope._top(), with_hash)
+        tree.append(_xml_tree(child, prefix_root, precision, zero_threshold, with_hash, files))
     return tree
 
 

@@ -313,7 +313,7 @@ def _asset_files(model: RootElement) -> Iterator[tuple[str, str]]:
                 yield name, os.path.join(folder or "", name)
 
 
-def _vfs_name(name: str, prefix: str, contents: bytes) -> str:
+def _vfs_name(name: str, prefix: str, contents: bytes, with_hash: bool = True) -> str:
     """PyMJCF's name of an asset file in MuJoCo's virtual file system: the file's own
     name, a `-` and the SHA-1 of its contents (`deepmind-57ed...png`), without folders
     or its model's prefix; an `mjcf.Asset`'s name (already so made) is kept."""
@@ -324,11 +324,21 @@ def _vfs_name(name: str, prefix: str, contents: bytes) -> str:
     digest = hashlib.sha1(contents).hexdigest()
     if stem == digest or stem.endswith("-" + digest):
         return base
-    return assets_module.Asset(contents, extension, prefix=stem).get_vfs_filename()
+    return assets_module.Asset(contents, extension, prefix=stem).get_vfs_filename(with_hash)
+
+
+def file_names(model: RootElement, with_hash: bool = True) -> dict[Any, str]:
+    """`{spec element: VFS file name}` of the elements of `model` and of the models
+    attached below it that name a file (as `get_assets()` names them; without the
+    contents' SHA-1 unless `with_hash`), those whose file can be read."""
+    return {
+        element: name
+        for _, element, name, _ in _file_assets(model, skip_missing=True, with_hash=with_hash)
+    }
 
 
 def _file_assets(
-    model: RootElement, skip_missing: bool = False
+    model: RootElement, skip_missing: bool = False, with_hash: bool = True
 ) -> list[tuple[str, Any, str, bytes]]:
     """`(spec collection, spec element, VFS file name, contents)` of each element
     (mesh, texture, heightfield, skin) of `model` and of the models attached below it
@@ -369,7 +379,12 @@ def _file_assets(
                     contents = handle.read()
             contents = bytes(contents)
             found.append(
-                (collection, element, _vfs_name(name, owner._full_prefix(), contents), contents)
+                (
+                    collection,
+                    element,
+                    _vfs_name(name, owner._full_prefix(), contents, with_hash),
+                    contents,
+                )
             )
     return found
 
@@ -595,6 +610,9 @@ def attributes_written(
                 _match_default(section, "main", records, spec)
             elif tag in _SETTINGS:
                 records[("struct", tag)] = _forms(section, _SETTINGS[tag])
+                for part in section:
+                    if part.tag == "flag":  # the flags the text sets
+                        records[("struct", "flag")] = dict(part.attrib)
             elif tag == "statistic":
                 records[("struct", tag)] = _generic_forms(section)
             elif tag == "visual":
@@ -698,6 +716,10 @@ def _match_body(
         members.check_all_matched()
 
 
+# The actuator tags that make a spec actuator of the same kind, told apart by the text.
+_ACTUATOR_TAGS = ("general", "motor", "position", "velocity", "cylinder")
+
+
 def _record_element(
     xml: ElementTree.Element,
     mjs: Any,
@@ -708,12 +730,15 @@ def _record_element(
         tag = element_module.tag_of(mjs)
     except (KeyError, ValueError):
         return  # an element this API does not cover: nothing reads its attributes
-    if xml.tag == "cylinder" and tag == "general":  # MjSpec's actuator does not tell it
-        tag = "cylinder"
+    # An actuator is the tag the text gives it (MjSpec's actuator does not tell a
+    # <general> with a motor's parameters from a <motor>, nor a cylinder).
+    shortcut = xml.tag in _ACTUATOR_TAGS and tag in _ACTUATOR_TAGS
+    if shortcut:
+        tag = xml.tag
     table = attributes_module.ELEMENT_ATTRIBUTES.get(tag, {})
     forms = records[mjs] = _forms(xml, table, keep_names)
     _keep_exact_numbers(xml, table, mjs, forms)
-    if tag == "cylinder":
+    if shortcut:
         records[mjs][attributes_module.TAG_KEY] = tag
 
 

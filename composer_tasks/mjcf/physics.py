@@ -139,7 +139,16 @@ class Physics(physics_module.Physics):
                     # elements are found by name, as dm_control binds them.
                     ids = [self.model.name2id(element.name, kind) for element in mjs]
                 else:
-                    ids = indexing.element_ids(self.model, kind, mjs)
+                    try:
+                        ids = indexing.element_ids(self.model, kind, mjs)
+                    except ValueError:
+                        if not _from_other_spec(self.spec, handles):
+                            raise
+                        # A physics compiled from the model's text (`to_xml_string`):
+                        # its elements by their names there, as dm_control binds them.
+                        ids = [
+                            self.model.name2id(handle.full_identifier, kind) for handle in handles
+                        ]
             except (ValueError, KeyError) as error:
                 raise ElementNotInModelError(
                     f"{handles[0]!r} (or another of the elements) is not in the compiled model; "
@@ -154,6 +163,12 @@ class Physics(physics_module.Physics):
             binding = Binding._of_ids(weakref.proxy(self), kind, ids, is_sequence)
             self._mjcf_bindings[key] = binding
         return binding
+
+
+def _from_other_spec(spec: Any, handles: tuple[element_module.Element, ...]) -> bool:
+    """Whether the handles are of a model whose spec is not `spec` (the physics was
+    compiled from that model's text, not from it)."""
+    return all(handle._scope._top()._spec is not spec for handle in handles)
 
 
 def _bindable(handle: element_module.Element) -> Any:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import weakref
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, NoReturn, overload
 
@@ -32,6 +33,7 @@ from composer_tasks.composer import spec_edits
 from composer_tasks.mjcf import attributes as attributes_module
 from composer_tasks.mjcf import defaults as defaults_module
 from composer_tasks.mjcf import element as element_module
+from composer_tasks.mjcf import element_api, writer
 from composer_tasks.mjcf import namescope as namescope_module
 from composer_tasks.mjcf.element_api import RootElementMethods
 
@@ -162,6 +164,11 @@ def unnamed_identifiers(top: RootElement) -> list[tuple[Any, str]]:
             )
             found.append((handle._mjs, prefix + identifier))
     return found
+
+
+# Actuator tags whose elements MjSpec's fields do not tell apart (a <general> with a
+# motor's parameters, a <motor> whose gain was changed): the tag made is recorded.
+_ACTUATOR_TAGS = ("general", "motor", "position", "velocity", "cylinder")
 
 
 class RootElement(RootElementMethods):
@@ -560,23 +567,89 @@ class RootElement(RootElementMethods):
 
     # Serialising.
 
-    def to_xml_string(self, precision: int | None = None) -> str:
-        """The model as MJCF text (MuJoCo's own writer; the whole root model).
+    def to_xml(
+        self,
+        prefix_root: Any = None,
+        debug_context: Any = None,
+        *,
+        precision: int = element_api.XML_DEFAULT_PRECISION,
+        zero_threshold: float = 0,
+        filename_with_hash: bool = True,
+    ) -> ElementTree.Element:
+        """The model as an XML tree in PyMJCF's form (see `to_xml_string`): an
+        `xml.etree.ElementTree.Element` (PyMJCF's is lxml's). A model with parts made
+        with MjSpec directly has no such tree: ValueError."""
+        self._check_writable(debug_context)
+        if not writer.pymjcf_written(self):
+            raise ValueError(
+                f"model {self.model!r} has parts made with MjSpec directly, whose set "
+                "attributes are not recorded; to_xml_string() writes it with MuJoCo's writer"
+            )
+        return writer.model_tree(self, prefix_root, precision, zero_threshold, filename_with_hash)
 
-        As PyMJCF's, the text names each unnamed body, geom, site, joint, camera,
-        light, actuator, sensor, tendon and equality by its `full_identifier`
-        (`//unnamed_geom_0`), so that a physics compiled from the text finds it by
-        that name; the model's own elements stay unnamed."""
+    def to_xml_string(
+        self,
+        prefix_root: Any = None,
+        self_only: bool = False,
+        pretty_print: bool = True,
+        debug_context: Any = None,
+        *,
+        precision: int | None = None,
+        zero_threshold: float = 0,
+        filename_with_hash: bool = True,
+    ) -> str:
+        """The model as MJCF text, as PyMJCF writes it: the attributes that were set,
+        numbers with `precision` significant digits (17 by default; those below
+        `zero_threshold` written 0), each unnamed element named by its
+        `full_identifier` (`//unnamed_geom_0`), default classes `/` and `child/`,
+        attached models under their prefixes, files by their names in `get_assets()`.
+        Written without compiling, as there: a model that does not compile yet can be
+        printed.
+
+        A model with parts made with MjSpec directly (this package's walkers, arenas
+        and most props) has no record of which attributes were set: it is written by
+        MuJoCo's own writer instead (`MjSpec.to_xml`: six significant digits, which
+        `Physics.from_xml_string` compiles exactly from the model it was written
+        from, and it compiles the model first; `precision`, `zero_threshold`,
+        `prefix_root` and `self_only` are refused there).
+        """
+        self._check_writable(debug_context)
+        if writer.pymjcf_written(self):
+            tree = writer.model_tree(
+                self,
+                prefix_root,
+                element_api.XML_DEFAULT_PRECISION if precision is None else precision,
+                zero_threshold,
+                filename_with_hash,
+            )
+            return writer.to_string(tree, self_only, pretty_print)
+        if prefix_root is not None or self_only or zero_threshold:
+            raise ValueError(
+                f"model {self.model!r} has parts made with MjSpec directly and is written "
+                "by MuJoCo's writer, which takes no prefix_root, self_only or zero_threshold"
+            )
         from composer_tasks.mjcf import parser
 
         unnamed = unnamed_identifiers(self._top())
         try:
             for mjs, identifier in unnamed:
                 mjs.name = identifier
-            return parser.to_xml_string(self, precision)
+            text = parser.to_xml_string(self, precision)
         finally:
             for mjs, _ in unnamed:
                 mjs.name = ""
+        if not pretty_print:
+            return "".join(line.strip() for line in text.splitlines())
+        return text
+
+    def _check_writable(self, debug_context: Any) -> None:
+        if self._detached:
+            self._check_attached_alive()
+        if debug_context is not None:
+            raise ValueError(
+                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
+                "have; compile errors name the element and the line that made it instead"
+            )
 
     def get_assets(self) -> dict:
         """`{file name: bytes}` of the assets the model's files refer to."""
@@ -789,7 +862,7 @@ class RootElement(RootElementMethods):
             if isinstance(error, Exception):
                 raise attributes_module.with_context(error, context) from error
             raise
-        if tag == "cylinder":  # MjSpec keeps no trace of the shortcut used
+        if tag in _ACTUATOR_TAGS:  # MjSpec keeps no trace of the shortcut used
             written[attributes_module.TAG_KEY] = tag
         # `_written` without its property's call, for a model with no pending text.
         (self._records if self._pending_text is None else self._written)[mjs] = written

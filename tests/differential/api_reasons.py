@@ -7,10 +7,6 @@ no underscore, or one with no counterpart by design (say which design). A name
 that merely lacks a test stays "unexplained" in the table until a test covers it.
 """
 
-_NO_XML_TREE = (
-    "returns the element as an lxml tree; PyMJCF here is an API over MjSpec with no XML "
-    "tree by design (ARCHITECTURE.md decision 1); to_xml_string() gives the XML"
-)
 _OWN_GL_CONTEXTS = (
     "dm_control's own OpenGL and MjrContext holders; rendering here goes through "
     "MuJoCo's official mujoco.Renderer by design (ARCHITECTURE.md decision 1)"
@@ -36,8 +32,6 @@ REASONS: dict[str, str] = {
     "mjcf.RootElement.get_last_modified_stacks_for_all_attributes": _DEBUG_STACKS,
     "mjcf.Element.spec": _SCHEMA_SPEC,
     "mjcf.RootElement.spec": _SCHEMA_SPEC,
-    "mjcf.Element.to_xml": _NO_XML_TREE,
-    "mjcf.RootElement.to_xml": _NO_XML_TREE,
     "mujoco.engine.Physics.contexts": _OWN_GL_CONTEXTS,
     "locomotion.tasks.reference_pose.mocap_playback.main": (
         "a command-line entry point that opens dm_control.viewer's interactive window; "

@@ -364,8 +364,9 @@ def _recorder(seed: int, features: Features) -> list[str]:
     if features.find_all_order:
         order = "    record(key + 'order/' + kind, [e.full_identifier for e in found])\n"
     return f"""\
-physics = mjcf.Physics.from_mjcf_model(model)
 key = '{seed}/'
+record(key + 'text', model.to_xml_string())
+physics = mjcf.Physics.from_mjcf_model(model)
 for field in ('nq', 'nv', 'nu', 'nbody', 'ngeom', 'nsite', 'nsensor', 'nsensordata', 'ntendon'):
     record(key + 'size/' + field, int(getattr(physics.model, field)))
 elements = {{kind: model.find_all(kind) for kind in {kinds!r}}}

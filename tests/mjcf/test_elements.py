@@ -217,7 +217,7 @@ def test_global_settings():
     model.visual.headlight.ambient = [0.1, 0.2, 0.3]
     getattr(model.visual, "global").offwidth = 800
     model.size.memory = "1M"
-    assert model.compiler.angle == "radian" and model.option.integrator == "rk4"
+    assert model.compiler.angle == "radian" and model.option.integrator == "RK4"
     assert model.option.flag.gravity == "disable" and model.option.flag.contact == "enable"
     assert model.spec.visual.global_.offwidth == 800 and model.spec.memory == 2**20
     with pytest.raises(ValueError, match="coordinate='local'"):
