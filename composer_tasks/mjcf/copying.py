@@ -67,6 +67,9 @@ def include_copy(destination: RootElement, source: RootElement, override_attribu
                 "not known (made outside this API: MjSpec does not list a tendon's path), so "
                 "it cannot be copied"
             )
+    # PyMJCF copies the <mujoco> attribute too: the text names the source model (the
+    # destination keeps its name).
+    destination._model_attribute = source.get_attributes()["model"]
     for tag in ("compiler", "option", "size", "statistic"):
         _sync(getattr(destination, tag), getattr(source, tag), override_attributes)
     _sync_flags(destination, source, override_attributes)

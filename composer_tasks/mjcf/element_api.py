@@ -638,20 +638,22 @@ class RootElementMethods:
         return [getattr(self, tag) for tag in _ROOT_SECTIONS_HERE]
 
     def get_attributes(self: Any) -> collections.OrderedDict[str, Any]:
-        """The attributes of <mujoco>: its `model` name (an `OrderedDict`, as PyMJCF's)."""
-        return collections.OrderedDict(model=self.model)
+        """The attributes of <mujoco>: its `model` (an `OrderedDict`, as PyMJCF's): the
+        model's name, or what `set_attributes(model=...)` or `include_copy` wrote."""
+        return collections.OrderedDict(model=self._model_attribute or self.model)
 
     def set_attributes(self: Any, **kwargs: Any) -> None:
-        """Sets attributes of <mujoco>; `model` (the model's name) is its only one.
-
-        (In PyMJCF, `set_attributes(model=...)` changes the XML attribute but not the
-        name `model` reads back; here the MjSpec's model name is the one value.)
-        """
+        """Sets attributes of <mujoco>; `model` is its only one. As in PyMJCF, this
+        writes the XML attribute (`get_attributes`, the printed and written text) but
+        does not rename the model (`model.model = ...` does)."""
         for name in kwargs:
             if name != "model":
                 raise AttributeError(f"{name!r} is not a valid attribute for <mujoco>")
         if "model" in kwargs:
-            self.model = kwargs["model"]
+            value = kwargs["model"]
+            if not isinstance(value, str):
+                raise TypeError(f"model must be a string, got {type(value).__name__}")
+            self._model_attribute = value
 
     def get_attribute_xml_string(
         self: Any,
@@ -664,7 +666,7 @@ class RootElementMethods:
         """An attribute of <mujoco> as MJCF text (`model`, its only one)."""
         if attribute_name != "model":
             raise AttributeError(f"{attribute_name!r} is not a valid attribute for <mujoco>")
-        return self.model
+        return self.get_attributes()["model"]
 
     def prefixed_identifier(self, prefix_root: Any) -> None:
         """None: <mujoco> has no name attribute (its `model` is its name scope's)."""

@@ -192,6 +192,30 @@ def _check_text(text: str, source: str) -> None:
             f"{source} has a NUL character at offset {nul}; MuJoCo's parser would ignore "
             "everything after it"
         )
+    _check_identifiers(text, source)
+
+
+# A name or a default class with a "/" somewhere in the text (checked further if so).
+_SLASHED_IDENTIFIER = re.compile(r"""\b(?:name|class)\s*=\s*["'][^"']*/""")
+
+
+def _check_identifiers(text: str, source: str) -> None:
+    """Refuses a name (or a default class) with a "/", as PyMJCF does: "/" separates
+    an attached model's prefix from its names."""
+    if not _SLASHED_IDENTIFIER.search(text):
+        return
+    for element in parse_tree(text, source).iter():
+        if not isinstance(element.tag, str):
+            continue
+        for attribute in ("name", "class") if element.tag == "default" else ("name",):
+            value = element.get(attribute)
+            if value is not None and "/" in value:
+                raise ValueError(
+                    f"{source}: error while parsing element <{element.tag}>: during "
+                    f"initialization of attribute {attribute!r} of element <{element.tag}>: "
+                    "An identifier cannot contain a '/', as this is reserved for scoping "
+                    f"purposes: got {value!r}"
+                )
 
 
 def parse_tree(text: str, source: str) -> ElementTree.Element:

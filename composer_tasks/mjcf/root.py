@@ -256,6 +256,9 @@ class RootElement(RootElementMethods):
         # rather than a spec an entity built with MjSpec directly.
         self._authored = authored
         self._parent_scope = None
+        # The <mujoco model=...> attribute when `set_attributes` or `include_copy` set
+        # it apart from the model's name (None: the name), as PyMJCF keeps them.
+        self._model_attribute: str | None = None
         self._prefix = ""
         self._attachment_body = None
         self._attachment_site = None
@@ -309,6 +312,7 @@ class RootElement(RootElementMethods):
     def model(self, name: str) -> None:
         if not isinstance(name, str):
             raise TypeError(f"model must be a string, got {type(name).__name__}")
+        self._model_attribute = None
         if self._parent_scope is not None:
             # The name is the attached model's prefix: renaming renames its elements.
             from composer_tasks.mjcf import renaming
@@ -347,7 +351,7 @@ class RootElement(RootElementMethods):
         """PyMJCF's `str` of a model: `<mujoco model="name">...</mujoco>`."""
         from composer_tasks.mjcf import element_api
 
-        return element_api.self_only_text("mujoco", {"model": self.model}, self, True)
+        return element_api.self_only_text("mujoco", self.get_attributes(), self, True)
 
     def __repr__(self) -> str:
         return "MJCF Element: " + str(self)

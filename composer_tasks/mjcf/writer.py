@@ -145,7 +145,7 @@ def model_tree(
     `RootElement.to_xml`."""
     options = _Options(prefix_root or model.namescope, precision, zero_threshold, with_hash)
     tree = ElementTree.Element("mujoco")
-    tree.set("model", model.model)
+    tree.set("model", model.get_attributes()["model"])
     for tag in element_api._ROOT_CHILDREN:
         part = part_tree(model, tag, options)
         if part.attrib or len(part):

@@ -356,3 +356,94 @@ record('text_p6_zero', m.to_xml_string(precision=6, zero_threshold=1e-3))
 )
 def test_every_kind_of_element_and_setting_is_written_as_in_dm_control(differential):
     differential.assert_same(KINDS, "written_kinds", rtol=1e-9, atol=1e-12)
+
+
+# Saving and loading: export_with_assets, binding a physics compiled from the text,
+# copies, include_copy (the text names the source model, as PyMJCF's), the model
+# attribute, and PyMJCF's refusal of a "/" in a parsed name (its own text included).
+SAVED = r'''
+import copy, os, tempfile
+import numpy as np
+from dm_control import mjcf
+
+LEG = """
+<mujoco model="leg">
+  <default><joint damping="0.5"/><geom type="capsule" size="0.02"/></default>
+  <asset><texture name="tex" type="2d" builtin="checker" width="16" height="16" rgb1="1 1 1" rgb2="0 0 0"/>
+  <material name="legmat" texture="tex"/></asset>
+  <worldbody>
+    <geom name="hipball" type="sphere" size="0.03"/>
+    <body name="thigh"><joint name="hip" axis="0 0 1"/>
+      <geom name="thigh" fromto="0 0 0 0.2 0 0" material="legmat"/>
+      <body name="shin" pos="0.2 0 0"><joint name="knee" axis="0 1 0"/><geom fromto="0 0 0 0 0 -0.2"/><site name="toe" pos="0 0 -0.2"/></body>
+    </body>
+  </worldbody>
+  <actuator><motor name="hip" joint="hip" gear="5"/><position joint="knee" kp="3"/></actuator>
+  <sensor><touch site="toe"/><jointpos joint="knee"/></sensor>
+</mujoco>
+"""
+root = mjcf.RootElement(model='root')
+root.worldbody.add('light', pos=[0, 0, 3])
+root.worldbody.add('geom', name='floor', type='plane', size=[2, 2, 0.1])
+legs = []
+for i in range(2):
+    leg = mjcf.from_xml_string(LEG)
+    leg.model = f'leg{i}'
+    root.worldbody.add('site', name=f's{i}', pos=[i * 0.5, 0, 0.5]).attach(leg).add('freejoint')
+    legs.append(leg)
+
+out = tempfile.mkdtemp()
+mjcf.export_with_assets(root, out, 'exported.xml')
+record('export/files', sorted(os.listdir(out)))
+with open(os.path.join(out, 'exported.xml')) as handle:
+    exported = handle.read()
+record('export/text', exported)
+physics = mjcf.Physics.from_xml_path(os.path.join(out, 'exported.xml'))
+record('export/nbody', physics.model.nbody)
+record('export/names', [physics.model.id2name(i, 'actuator') for i in range(physics.model.nu)])
+record('export/sensors', [physics.model.id2name(i, 'sensor') for i in range(physics.model.nsensor)])
+
+text = root.to_xml_string()
+physics2 = mjcf.Physics.from_xml_string(text, root.get_assets())
+toes = [leg.find('site', 'toe') for leg in legs]
+record('bind/toe_xpos', physics2.bind(toes).xpos)
+record('bind/act', physics2.bind(root.find_all('actuator')).ctrl.shape)
+physics2.bind(root.find_all('actuator')).ctrl = [0.1, 0.2, 0.3, 0.4]
+physics2.step()
+record('bind/qpos', physics2.data.qpos)
+record('named/joint', list(physics2.named.data.qpos.axes.row.names))
+
+check('copy/attached', copy.deepcopy, root)
+clone = copy.deepcopy(mjcf.from_xml_string(LEG))
+record('copy/text', clone.to_xml_string())
+check('reparse/error', mjcf.from_xml_string, text, assets=root.get_assets())
+
+solo = mjcf.from_xml_string(LEG)
+record('solo/text', solo.to_xml_string())
+record('solo/p3', solo.to_xml_string(precision=3, pretty_print=False))
+host = mjcf.RootElement(model='host')
+host.include_copy(solo)
+record('include_copy/text', host.to_xml_string())
+renamed = mjcf.RootElement(model='before')
+renamed.set_attributes(model='attribute')
+record('model_attribute', [renamed.model, renamed.get_attributes(), repr(renamed), renamed.to_xml_string()])
+renamed.model = 'after'
+record('model_renamed', [renamed.model, renamed.get_attributes(), renamed.to_xml_string(pretty_print=False)])
+for bad in ('<mujoco><worldbody><geom name="a/b" size="1"/></worldbody></mujoco>',
+            '<mujoco><default><default class="a/b"/></default></mujoco>',
+            '<mujoco><asset><material name="m/x"/></asset></mujoco>'):
+    check('slash/' + bad[16:30], mjcf.from_xml_string, bad)
+'''
+
+
+@pytest.mark.dm_control_api(
+    "mjcf.export_with_assets",
+    "mjcf.RootElement.include_copy",
+    "mjcf.RootElement.set_attributes",
+    "mjcf.RootElement.get_attributes",
+    "mjcf.from_xml_string",
+    "mjcf.Physics.from_xml_path",
+    "mjcf.Physics.bind",
+)
+def test_saved_text_loads_binds_and_reparses_as_in_dm_control(differential):
+    differential.assert_same(SAVED, "written_saved", rtol=1e-9, atol=1e-12)
