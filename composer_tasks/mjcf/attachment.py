@@ -438,6 +438,10 @@ def unlink(child: RootElement) -> None:
     child._update_tree()
 
 
+# The sections whose elements a detached model takes with it.
+_DETACHED_SECTIONS = ("asset", "custom", "contact", "equality", "tendon", "actuator", "sensor")
+
+
 def detach(child: RootElement) -> None:
     """Deletes `child`'s elements from the model it is attached to.
 
@@ -452,17 +456,21 @@ def detach(child: RootElement) -> None:
     for model in top._all_scopes():
         model._written  # noqa: B018  (records from a pending parsed text, before the edit)
     # The elements of the detached models that no body holds and that refer to none
-    # (assets, custom data) stay when the frame goes; PyMJCF's detach drops them too.
+    # of its bodies (assets, custom data, a clock sensor) stay when the frame goes;
+    # PyMJCF's detach drops them too.
     loose = [
         handle._mjs
         for model in child._all_scopes()
-        for section in ("asset", "custom")
+        for section in _DETACHED_SECTIONS
         for handle in getattr(model, section)._own_children()
     ]
     frame = child._attachment_body
+    gone: list[Any] = []
     if frame not in parent._removed:  # (else it went with a body that held it)
         gone = element_module.delete(top._spec, frame, keep_referrers=False)
         element_module.mark_removed(top, gone)
+    went = set(gone)
+    loose = [element for element in loose if element not in went]
     if loose:
         gone = element_module.delete(top._spec, loose, keep_referrers=False)
         element_module.mark_removed(top, gone)

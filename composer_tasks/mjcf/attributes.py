@@ -1013,6 +1013,22 @@ SENSORS = {
     "frameangacc": (mujoco.mjtSensor.mjSENS_FRAMEANGACC, "objname"),
     # A sensor whose values the user's own callback writes (MJCF <user>).
     "user": (mujoco.mjtSensor.mjSENS_USER, "user"),
+    # The sensors dm-control 1.0.50's schema has beside these (its MuJoCo 3.17's).
+    "jointactuatorfrc": (mujoco.mjtSensor.mjSENS_JOINTACTFRC, "joint"),
+    "tendonactuatorfrc": (mujoco.mjtSensor.mjSENS_TENDONACTFRC, "tendon"),
+    "ballquat": (mujoco.mjtSensor.mjSENS_BALLQUAT, "joint"),
+    "ballangvel": (mujoco.mjtSensor.mjSENS_BALLANGVEL, "joint"),
+    "jointlimitpos": (mujoco.mjtSensor.mjSENS_JOINTLIMITPOS, "joint"),
+    "jointlimitvel": (mujoco.mjtSensor.mjSENS_JOINTLIMITVEL, "joint"),
+    "jointlimitfrc": (mujoco.mjtSensor.mjSENS_JOINTLIMITFRC, "joint"),
+    "tendonlimitpos": (mujoco.mjtSensor.mjSENS_TENDONLIMITPOS, "tendon"),
+    "tendonlimitvel": (mujoco.mjtSensor.mjSENS_TENDONLIMITVEL, "tendon"),
+    "tendonlimitfrc": (mujoco.mjtSensor.mjSENS_TENDONLIMITFRC, "tendon"),
+    "normal": (mujoco.mjtSensor.mjSENS_GEOMNORMAL, "geom pair"),
+    "fromto": (mujoco.mjtSensor.mjSENS_GEOMFROMTO, "geom pair"),
+    "clock": (mujoco.mjtSensor.mjSENS_CLOCK, None),
+    "e_potential": (mujoco.mjtSensor.mjSENS_E_POTENTIAL, None),
+    "e_kinetic": (mujoco.mjtSensor.mjSENS_E_KINETIC, None),
 }
 
 # MJCF object types of frame sensors (`objtype="body"`) and the namespaces of their names.
@@ -1145,6 +1161,8 @@ def sensor_attributes(tag: str) -> dict[str, Attribute | None]:
         table["geom2"] = _typed_object("geom", "refname", "reftype")
         table["body1"] = _typed_object("body", "objname", "objtype")
         table["body2"] = _typed_object("body", "refname", "reftype")
+    elif object_attribute is None:  # senses the whole model (time, energy)
+        pass
     elif object_attribute == "objname":
         table["objtype"] = _frame_object_type("objtype")
         table["objname"] = _frame_object("objname", "objtype")
@@ -1900,6 +1918,26 @@ _PYMJCF_ORDER_TEXT = {
     "frameangvel": "cutoff noise user objtype objname reftype refname",
     "framelinacc": "cutoff noise user objtype objname",
     "frameangacc": "cutoff noise user objtype objname",
+    **{
+        tag: "cutoff noise user " + sensed
+        for tag, sensed in (
+            ("jointactuatorfrc", "joint"),
+            ("tendonactuatorfrc", "tendon"),
+            ("ballquat", "joint"),
+            ("ballangvel", "joint"),
+            ("jointlimitpos", "joint"),
+            ("jointlimitvel", "joint"),
+            ("jointlimitfrc", "joint"),
+            ("tendonlimitpos", "tendon"),
+            ("tendonlimitvel", "tendon"),
+            ("tendonlimitfrc", "tendon"),
+            ("normal", "geom1 geom2 body1 body2"),
+            ("fromto", "geom1 geom2 body1 body2"),
+            ("clock", ""),
+            ("e_potential", ""),
+            ("e_kinetic", ""),
+        )
+    },
 }
 _PYMJCF_ORDER = {
     tag: {name: place for place, name in enumerate(text.split())}

@@ -256,9 +256,11 @@ class ElementMethods:
         precision: int = XML_DEFAULT_PRECISION,
         zero_threshold: float = 0,
         filename_with_hash: bool = True,
-    ) -> ElementTree.Element:
-        """The element and what it holds as an XML tree in PyMJCF's form (an
-        `xml.etree.ElementTree` element; PyMJCF's is lxml's): see `to_xml_string`."""
+    ) -> Any:
+        """The element and what it holds as an XML tree in PyMJCF's form (an lxml
+        element, as PyMJCF's): see `to_xml_string`."""
+        from composer_tasks.mjcf import writer
+
         if debug_context is not None:
             raise ValueError(
                 "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
@@ -267,7 +269,7 @@ class ElementMethods:
         if self._scope._removed:
             self._check_alive()
         root = prefix_root if prefix_root is not None else self.namescope
-        return _xml_tree(self, root, precision, zero_threshold, filename_with_hash)
+        return writer.as_lxml(_xml_tree(self, root, precision, zero_threshold, filename_with_hash))
 
     def to_xml_string(
         self: Any,

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import weakref
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, NoReturn, overload
 
@@ -579,17 +578,19 @@ class RootElement(RootElementMethods):
         precision: int = element_api.XML_DEFAULT_PRECISION,
         zero_threshold: float = 0,
         filename_with_hash: bool = True,
-    ) -> ElementTree.Element:
-        """The model as an XML tree in PyMJCF's form (see `to_xml_string`): an
-        `xml.etree.ElementTree.Element` (PyMJCF's is lxml's). A model with parts made
-        with MjSpec directly has no such tree: ValueError."""
+    ) -> Any:
+        """The model as an XML tree in PyMJCF's form (see `to_xml_string`): an lxml
+        element, as PyMJCF's. A model with parts made with MjSpec directly has no such
+        tree: ValueError."""
         self._check_writable(debug_context)
         if not writer.pymjcf_written(self):
             raise ValueError(
                 f"model {self.model!r} has parts made with MjSpec directly, whose set "
                 "attributes are not recorded; to_xml_string() writes it with MuJoCo's writer"
             )
-        return writer.model_tree(self, prefix_root, precision, zero_threshold, filename_with_hash)
+        return writer.as_lxml(
+            writer.model_tree(self, prefix_root, precision, zero_threshold, filename_with_hash)
+        )
 
     def to_xml_string(
         self,

@@ -179,9 +179,20 @@ class PartWriting:
         precision: int = element_api.XML_DEFAULT_PRECISION,
         zero_threshold: float = 0,
         filename_with_hash: bool = True,
+    ) -> Any:
+        """This part as an XML tree in PyMJCF's form (an lxml element, as PyMJCF's)."""
+        return as_lxml(
+            self._tree(prefix_root, debug_context, precision, zero_threshold, filename_with_hash)
+        )
+
+    def _tree(
+        self,
+        prefix_root: Any,
+        debug_context: Any,
+        precision: int,
+        zero_threshold: float,
+        filename_with_hash: bool,
     ) -> ElementTree.Element:
-        """This part as an XML tree in PyMJCF's form (an `xml.etree.ElementTree`
-        element; PyMJCF's is lxml's)."""
         scope = self._scope
         scope._check_writable(debug_context)
         options = _Options(
@@ -203,13 +214,7 @@ class PartWriting:
         """This part as MJCF text, as PyMJCF writes it (the attributes set on it,
         numbers with `precision` significant digits; "..." for what it holds when
         `self_only`)."""
-        tree = self.to_xml(
-            prefix_root,
-            debug_context,
-            precision=precision,
-            zero_threshold=zero_threshold,
-            filename_with_hash=filename_with_hash,
-        )
+        tree = self._tree(prefix_root, debug_context, precision, zero_threshold, filename_with_hash)
         return to_string(tree, self_only, pretty_print)
 
 
@@ -325,6 +330,14 @@ def _text(value: Any, scope: RootElement, options: _Options) -> str | None:
     return element_api._xml_text(
         value, scope, options.prefix_root, options.precision, options.zero_threshold
     )
+
+
+def as_lxml(tree: ElementTree.Element) -> Any:
+    """The same tree as lxml's element, the type PyMJCF's `to_xml()` returns (with
+    lxml's API: `getchildren()`, `etree.tostring(tree, pretty_print=True)`)."""
+    import lxml.etree
+
+    return lxml.etree.fromstring(ElementTree.tostring(tree, encoding="unicode"))
 
 
 def to_string(tree: ElementTree.Element, self_only: bool, pretty_print: bool) -> str:

@@ -141,15 +141,13 @@ DOCUMENTED_DIFFERENCES: dict[str, str] = {
     "element's errors ('object has no attribute', \"can't set attribute\") down to the "
     "settings structs (`model.compiler`, ...), which here are attribute tables over MjSpec's "
     "fields, not elements with children; a misspelt attribute raises AttributeError here too",
-    "mjcf/element_test.py::ElementTest::testActuatorReordering": "reads PyMJCF's lxml tree "
-    "(`model.to_xml()`); the compiled order of mixed-order actuators (<cylinder> included) is "
-    "dm_control's, as tests/differential/test_mjcf_element_api.py checks",
     "mjcf/element_test.py::ElementTest::testDeletion": "deletes the <option> and <contact> "
     "elements (`del model.option`, `option.remove()`): here settings are MjSpec's own fields "
     "and sections its lists, which cannot be removed (their elements can)",
-    "mjcf/element_test.py::ElementTest::testDetach": "writes test_model.xml, whose bodies have "
-    "no mass, with `to_xml_string()`: MuJoCo 4's writer compiles the model first, so a model "
-    "that does not compile cannot be written (docs/mjcf.md)",
+    "mjcf/element_test.py::ElementTest::testDetach": "attaches a model again after "
+    "detaching it: MuJoCo attaches a spec once and deletes its elements with the frame, so "
+    "a detached model raises RemovedElementError (docs/mjcf.md); the text after detaching "
+    "equals the text before attaching, as the test's first half checks",
     "mjcf/element_test.py::ElementTest::testFindAllFrameJoints": "adds two unnamed joints to "
     "one attachment frame; PyMJCF names both after the frame ('submodel/'), a name MjSpec "
     "holds once (the second raises, asking for a name)",

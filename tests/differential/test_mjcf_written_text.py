@@ -227,12 +227,13 @@ guest = mjcf.from_xml_string(LEG)
 guest.model = 'guest'
 guest.asset.add('texture', name='t', type='2d', builtin='checker', width=4, height=4)
 guest.custom.add('numeric', name='num', data=[3])
+guest.sensor.add('clock', name='clk')
 host.attach(guest)
 before = mjcf.Physics.from_mjcf_model(host).model
-record('detach/before', [before.nmat, before.ntex, before.nnumeric, before.nu, before.nbody])
+record('detach/before', [before.nmat, before.ntex, before.nnumeric, before.nu, before.nbody, before.nsensor])
 guest.detach()
 after = mjcf.Physics.from_mjcf_model(host).model
-record('detach/after', [after.nmat, after.ntex, after.nnumeric, after.nu, after.nbody])
+record('detach/after', [after.nmat, after.ntex, after.nnumeric, after.nu, after.nbody, after.nsensor])
 record('detach/assets', [a.tag for a in host.asset.all_children()])
 record('detach/text', host.to_xml_string())
 '''
@@ -315,6 +316,11 @@ m.sensor.add('subtreecom', name='com', body='torso')
 m.sensor.add('tendonpos', name='tp', tendon='rope')
 m.sensor.add('actuatorfrc', name='af', actuator='mot')
 m.sensor.add('rangefinder', name='rf', site='tip')
+for extra in (('jointlimitpos', dict(joint=sh)), ('jointactuatorfrc', dict(joint=sh)),
+              ('tendonlimitfrc', dict(tendon='rope')), ('tendonactuatorfrc', dict(tendon='coupled')),
+              ('clock', {}), ('e_kinetic', {}), ('e_potential', {}),
+              ('normal', dict(geom1='trunk', geom2='wrap')), ('fromto', dict(body1='torso', body2='arm'))):
+    m.sensor.add(extra[0], **extra[1])
 m.equality.add('weld', name='w', body1='target', body2='torso', solref=[0.01, 1], active=False)
 m.equality.add('connect', name='c', body1='arm', body2='target', anchor=[0, 0, 0])
 m.equality.add('tendon', name='te', tendon1='coupled', polycoef=[0, 1, 0, 0, 0])
