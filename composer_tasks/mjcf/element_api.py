@@ -305,7 +305,15 @@ class ElementMethods:
                     tree.remove(child)
                 tree.text = "..."
             frame = self.tag == "body" and self._is_attachment_frame()
-            if "name" in self._attribute_table() and not frame and self._own_name() is None:
+            # PyMJCF prints an attachment frame's joints with their names (an unnamed
+            # one with the frame's, last).
+            frame_joint = self._is_frame_joint()
+            if (
+                "name" in self._attribute_table()
+                and not frame
+                and not frame_joint
+                and self._own_name() is None
+            ):
                 tree.attrib.pop("name", None)
         if pretty_print:
             ElementTree.indent(tree, space="  ")
