@@ -408,7 +408,9 @@ def test_ball_facts_match_the_reference(kind):
         camera = model.camera(f"soccer_ball/{name}")
         np.testing.assert_allclose(model.cam_pos[camera.id], facts["pos"])
         assert model.cam_fovy[camera.id] == facts["fovy"]
-    assert ball.root_body is ball.attachment_body
+    # dm_control's root_body (Entity's): the attachment frame once attached.
+    assert ball.root_body.tag == "body"
+    assert physics.bind(ball.root_body).element_id == physics.bind(ball.attachment_body).element_id
 
 
 def _match(team_size=1):
@@ -518,12 +520,12 @@ def test_ball_rejects_bad_arguments(kwargs, message):
         soccer_ball.SoccerBall(**kwargs)
 
 
-def test_ball_rejects_bad_players_and_unattached_root_body():
+def test_ball_rejects_bad_players_and_has_a_worldbody_root_before_attaching():
     ball = soccer_ball.SoccerBall()
     with pytest.raises(TypeError, match="Player"):
         ball.register_player("home0")
-    with pytest.raises(ValueError, match="not attached"):
-        ball.root_body
+    # As dm_control's, the root body of a ball not attached yet is its worldbody.
+    assert ball.root_body.tag == "worldbody"
     with pytest.raises(TypeError, match="Team"):
         soccer_team.team_rgba("home")
 
@@ -907,11 +909,12 @@ def test_randomized_pitch_and_detectors_reject_bad_arguments():
 
 def test_pitch_texture_draws_white_lines_on_striped_grass():
     image = pitch_module.pitch_texture()
-    assert image.shape == (600, 800, 3) and image.dtype == np.uint8
+    # dm_control's field texture's size (pitch_nologo_l.png).
+    assert image.shape == (2400, 3200, 3) and image.dtype == np.uint8
     white = np.all(image == 255, axis=-1)
     assert 0.02 < white.mean() < 0.15
-    assert white[:, 400].mean() > 0.9  # The halfway line.
-    assert white[300, 400] and not white[300, 200]  # The centre spot, grass beside it.
+    assert white[:, 1600].mean() > 0.9  # The halfway line.
+    assert white[1200, 1600] and not white[1200, 800]  # The centre spot, grass beside it.
     # Symmetric under a half turn.
     np.testing.assert_array_equal(white, white[::-1, ::-1])
 

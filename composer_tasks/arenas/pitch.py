@@ -126,7 +126,11 @@ MAX_PITCH_SIZE = (48.0, 36.0)
 _PITCH_ASPECT_RATIO = 0.75  # width / length of humanoid pitches.
 # The ground texture (authored here): pixels, stripes, and line geometry in
 # fractions of the drawn plane's full length (x) and width (y).
-_TEXTURE_SIZE_PX = (800, 600)  # (width along x, height along y).
+_TEXTURE_SIZE_PX = (800, 600)  # (width along x, height along y), as drawn.
+# The image's size in the model: dm_control's field texture (pitch_nologo_l.png) is
+# 3200 x 2400 px; the drawing is repeated 4 x 4 to that size, so the model's texture
+# arrays (`tex_width`, `tex_height`, `tex_data`) have dm_control's sizes.
+_TEXTURE_UPSCALE = 4
 _STRIPES = 15
 _GRASS_RGB = ((0.25, 0.63, 0.13), (0.34, 0.72, 0.2))
 _LINE_RGB = (1.0, 1.0, 1.0)
@@ -261,7 +265,7 @@ def _goalpost_fromto(
 
 @functools.lru_cache(maxsize=1)
 def pitch_texture() -> np.ndarray:
-    """The ground's image, (600, 800, 3) uint8, x along the columns: mown stripes,
+    """The ground's image, (2400, 3200, 3) uint8, x along the columns: mown stripes,
     the boundary, halfway line, centre circle and spot, and at each end a penalty
     box with its spot and arc; shared (read-only)."""
     width, height = _TEXTURE_SIZE_PX
@@ -304,7 +308,8 @@ def pitch_texture() -> np.ndarray:
         outside_box = inwards * (uu - box_edge) > 0
         lines |= (np.abs(spot_distance - _PENALTY_ARC_RADIUS) <= half_line) & outside_box
     image[lines] = _LINE_RGB
-    result = np.round(image * 255.0).astype(np.uint8)
+    drawn = np.round(image * 255.0).astype(np.uint8)
+    result = np.repeat(np.repeat(drawn, _TEXTURE_UPSCALE, axis=0), _TEXTURE_UPSCALE, axis=1)
     result.setflags(write=False)
     return result
 

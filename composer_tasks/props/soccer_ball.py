@@ -172,20 +172,6 @@ class SoccerBall(primitive.Primitive):
     def radius(self) -> float:
         return self._radius
 
-    @property
-    def root_body(self) -> mujoco.MjsBody:
-        """The ball's attachment frame (its free joint's body), whose origin is
-        `radius` below the sphere's centre at rest.
-
-        Raises:
-          ValueError: before the ball is attached.
-        """
-        if self.attachment_body is None:
-            raise ValueError(
-                f"ball {self.name!r} is not attached; its root body is its attachment frame"
-            )
-        return self.attachment_body
-
     # Players.
 
     def register_player(self, player: soccer_team.Player) -> None:

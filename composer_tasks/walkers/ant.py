@@ -260,7 +260,7 @@ class Ant(legacy_base.LegacyWalker):
       ValueError: for a bad name or marker colour.
     """
 
-    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
+    mjcf_file_site_sizes = True  # an MJCF file in dm_control (base.Walker)
 
     def _build(
         self, name: str = "walker", marker_rgba: ArrayLike | None = None, initializer: Any = None

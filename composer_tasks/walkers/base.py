@@ -112,18 +112,13 @@ class Walker(composer.Entity):
     """
 
     is_planar = False
-    # A walker of dm_control's sets this: this project's centre-of-mass velocity
-    # sensor (`add_com_velocity_sensor`, which keeps `data.subtree_linvel` current for
-    # torso_xvel/torso_yvel) is added once the walker is built, after every sensor of
-    # dm_control's (its observables' included), so that `sensordata` starts as there.
-    com_velocity_sensor_last = False
+    # A walker that is an MJCF file in dm_control sets this: a site's size left out
+    # there (a sphere's "0.01") keeps MuJoCo's default 0.005 in its other entries.
+    mjcf_file_site_sizes = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if self.com_velocity_sensor_last:
-            add_com_velocity_sensor(self._spec, self._root_body)
-            # dm_control's walkers are MJCF files: a site's size left out there (a
-            # sphere's "0.01") keeps MuJoCo's default 0.005 in its other entries.
+        if self.mjcf_file_site_sizes:
             fill_unset_site_sizes(self._spec)
 
     def _set_parts(
@@ -603,6 +598,15 @@ def fill_unset_site_sizes(spec: mujoco.MjSpec) -> None:
         if np.any(size[1:] == 0):
             size[1:][size[1:] == 0] = _DEFAULT_SITE_SIZE_M
             site.size = size
+
+
+def refresh_subtree_velocity(physics: Any) -> None:
+    """Computes `data.subtree_linvel` (and the other subtree velocities) for the
+    current state, which MuJoCo computes only when a sensor needs them: dm_control's
+    legacy walkers call it after every physics step (`after_substep`), so that
+    `physics.bind(walker.root_body).subtree_linvel` (torso_xvel, torso_yvel) is
+    current."""
+    mujoco.mj_subtreeVel(physics.model, physics.data)
 
 
 def add_com_velocity_sensor(spec: mujoco.MjSpec, root_body: mujoco.MjsBody) -> mujoco.MjsSensor:

@@ -269,7 +269,7 @@ class BoxHead(legacy_base.LegacyWalker):
       ValueError, TypeError: for arguments outside those ranges and types.
     """
 
-    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
+    mjcf_file_site_sizes = True  # an MJCF file in dm_control (base.Walker)
 
     def _build(
         self,

@@ -575,7 +575,14 @@ class _CMUHumanoidBase(base.Walker):
     """
 
     _body_version = "2019"
-    com_velocity_sensor_last = True  # after dm_control's sensors (base.Walker)
+    mjcf_file_site_sizes = True  # an MJCF file in dm_control (base.Walker)
+
+    def after_substep(self, physics: Any, random_state: Any) -> None:
+        """Refreshes `data.subtree_linvel` after every physics step, as dm_control's
+        legacy walker (this walker's base there) does (torso_xvel, torso_yvel)."""
+        del random_state  # unused, as there
+        base.refresh_subtree_velocity(physics)
+
     _actuation = "torque"
     _scale_default = False
     _default_face = False

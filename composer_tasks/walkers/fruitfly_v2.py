@@ -1379,12 +1379,6 @@ class FruitFly(legacy_base.LegacyWalker):
         self._sites = sites
         self._cameras = cameras
         root_sensors = (sensors["velocimeter"], sensors["accelerometer"], sensors["gyro"])
-        spec.add_sensor(
-            name="thorax_subtreelinvel",
-            type=mujoco.mjtSensor.mjSENS_SUBTREELINVEL,
-            objtype=mujoco.mjtObj.mjOBJ_BODY,
-            objname="thorax",
-        )
         remaining_joints = list(spec.joints)
         self._set_parts(
             root_body=bodies["thorax"],

@@ -28,8 +28,10 @@ from typing import Any, Optional, Sequence
 
 import mujoco
 import numpy as np
+from numpy.typing import ArrayLike
 
-from composer_tasks import mjcf
+from composer_tasks import composer, mjcf
+from composer_tasks.physics import Physics
 from composer_tasks.walkers import base, boxhead, legacy_base
 
 _JOINT = mujoco.mjtJoint
@@ -296,6 +298,18 @@ class JumpingBallWithHead(boxhead.BoxHead):
     def _build_observables(self) -> legacy_base.LegacyWalkerObservables:
         # dm_control's jumping ball has the legacy walker observables only.
         return legacy_base.LegacyWalkerObservables(self)
+
+    def set_velocity(
+        self,
+        physics: Physics,
+        velocity: ArrayLike | None = None,
+        angular_velocity: ArrayLike | None = None,
+    ) -> None:
+        """dm_control's jumping ball is not a BoxHead: it keeps the entity's
+        `set_velocity` (the free joint's qvel: `velocity` (m/s) and `angular_velocity`
+        (rad/s) as given; a walker without a free joint is left alone, logged), where
+        BoxHead writes its root slides and steer hinge."""
+        composer.Entity.set_velocity(self, physics, velocity, angular_velocity)
 
     @property
     def observable_camera_joints(self) -> tuple:

@@ -72,6 +72,12 @@ class LegacyWalker(base.Walker):
         except TypeError:
             self._pending_initializers = (initializer or walker_initializers.UprightInitializer(),)
 
+    def after_substep(self, physics: Any, random_state: Any) -> None:
+        """Refreshes `data.subtree_linvel` after every physics step, as dm_control's
+        legacy walker does (`base.refresh_subtree_velocity`: torso_xvel, torso_yvel)."""
+        del random_state  # unused, as there
+        base.refresh_subtree_velocity(physics)
+
     def _parts_from_properties(self) -> None:
         """`base.Walker`'s, then, for a walker written as dm_control's (it called
         `_build(initializer)` and overrides the part properties), the legacy state:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import abc
 import collections
+import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Mapping, cast
 
@@ -36,6 +37,7 @@ import mujoco
 import numpy as np
 
 from composer_tasks.composer.observation import observable
+from composer_tasks.mjcf import namescope
 from composer_tasks.walkers import soccer_team
 
 if TYPE_CHECKING:
@@ -149,7 +151,7 @@ class InterceptionObservablesAdder(ObservablesAdder):
             )
 
 
-def _flat_sensordata(sensors: Iterable[mujoco.MjsSensor]) -> observable.MJCFFeature:
+def _flat_sensordata(sensors: Iterable[Any]) -> observable.MJCFFeature:
     """The values of `sensors` concatenated in order, one flat vector (as dm_control's
     reshape of their `sensordata` gives): `sensordata` of a list of sensors is that
     already."""
@@ -157,24 +159,29 @@ def _flat_sensordata(sensors: Iterable[mujoco.MjsSensor]) -> observable.MJCFFeat
 
 
 def _frame_sensor(
-    spec: mujoco.MjSpec,
-    name: str,
-    sensor_type: mujoco.mjtSensor,
-    element: mujoco.MjsBody | mujoco.MjsSite,
-    reference_body: mujoco.MjsBody,
-) -> mujoco.MjsSensor:
-    """A frame sensor of `element` (a body's inertial frame, or a site) in the frame of
-    `reference_body`'s inertial frame: dm_control's soccer sensors, which name the
-    bodies by MJCF objtype "body"."""
-    object_type = _SITE if isinstance(element, mujoco.MjsSite) else _BODY
-    return spec.add_sensor(
-        name=name,
-        type=sensor_type,
-        objtype=object_type,
-        objname=element.name,
-        reftype=_BODY,
-        refname=reference_body.name,
-    )
+    walker: LegacyWalker, tag: str, name: str, element: Any, objtype: str = "body"
+) -> Any:
+    """A frame sensor `tag` ("framepos", ...) of `element` (a body's inertial frame, or
+    a site) in the frame of `walker`'s root body, added to the walker's own model
+    under `name`, as dm_control's soccer observables add them (so that they are
+    named `<walker>/<name>` in the compiled model).
+
+    The walkers are attached by then, so the sensors compile after every walker's own
+    sensors (MjSpec appends), where dm_control compiles each walker's right after
+    its own: the names and values are dm_control's, the rows of `sensordata` are not
+    (docs/porting_from_dm_control.md). That is this module's choice, not a user's
+    mistake, so the SectionOrderWarning is not shown.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", namescope.SectionOrderWarning)
+        return walker.mjcf_model.sensor.add(
+            tag,
+            name=name,
+            objtype=objtype,
+            objname=element,
+            reftype="body",
+            refname=walker.root_body,
+        )
 
 
 class CoreObservablesAdder(ObservablesAdder):
@@ -211,73 +218,59 @@ class CoreObservablesAdder(ObservablesAdder):
             item.enabled = id(item) in wanted_ids
 
     def _add_ball_observables(self, task: Task, player: soccer_team.Player) -> None:
-        spec = task.root_entity.spec
-        walker = player.walker
-        ball_body = task.ball.root_body
-        for name, sensor_type in (
-            ("ball_ego_angular_velocity", _SENSOR.mjSENS_FRAMEANGVEL),
-            ("ball_ego_position", _SENSOR.mjSENS_FRAMEPOS),
-            ("ball_ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
+        walker = cast("Any", player.walker)
+        ball = task.ball.root_body
+        for observable_name, attribute, tag, sensor_name in (
+            (
+                "ball_ego_angular_velocity",
+                "ball_ego_angvel_sensor",
+                "frameangvel",
+                "ball_ego_angvel",
+            ),
+            ("ball_ego_position", "ball_ego_pos_sensor", "framepos", "ball_ego_pos"),
+            (
+                "ball_ego_linear_velocity",
+                "ball_ego_linvel_sensor",
+                "framelinvel",
+                "ball_ego_linvel",
+            ),
         ):
-            sensor = _frame_sensor(
-                spec,
-                f"{walker.name}_{name}",
-                sensor_type,
-                ball_body,
-                walker.root_body.spec_element,
+            sensor = _frame_sensor(walker, tag, sensor_name, ball)
+            setattr(walker, attribute, sensor)  # as dm_control's adder sets them
+            walker.observables.add_observable(
+                observable_name, observable.MJCFFeature("sensordata", sensor)
             )
-            walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
 
     def _add_observables_on_other(
         self, task: Task, player: soccer_team.Player, other: soccer_team.Player, prefix: str
     ) -> None:
-        spec = task.root_entity.spec
         walker, other_walker = player.walker, other.walker
-        reference = walker.root_body.spec_element
         end_effector_sensors = [
             _frame_sensor(
-                spec,
-                f"{walker.name}_{prefix}_end_effector_{index}",
-                _SENSOR.mjSENS_FRAMEPOS,
+                walker,
+                "framepos",
+                f"{effector.name}_{prefix}_end_effector",
                 effector,
-                reference,
+                objtype=effector.tag,
             )
-            for index, effector in enumerate(
-                handle.spec_element for handle in other_walker.end_effectors
-            )
+            for effector in other_walker.end_effectors
         ]
-        walker.observables.add_observable(
-            f"{prefix}_ego_end_effectors_pos", _flat_sensordata(end_effector_sensors)
-        )
-        for suffix, sensor_type in (
-            ("ego_linear_velocity", _SENSOR.mjSENS_FRAMELINVEL),
-            ("ego_position", _SENSOR.mjSENS_FRAMEPOS),
-        ):
-            sensor = _frame_sensor(
-                spec,
-                f"{walker.name}_{prefix}_{suffix}",
-                sensor_type,
-                other_walker.root_body.spec_element,
-                reference,
-            )
-            walker.observables.add_observable(
-                f"{prefix}_{suffix}", observable.MJCFFeature("sensordata", sensor)
-            )
+        name = f"{prefix}_ego_end_effectors_pos"
+        walker.obs_on_other[name] = end_effector_sensors
+        walker.observables.add_observable(name, _flat_sensordata(end_effector_sensors))
+        other_root = other_walker.root_body
+        for suffix, tag in (("ego_linear_velocity", "framelinvel"), ("ego_position", "framepos")):
+            name = f"{prefix}_{suffix}"
+            sensor = _frame_sensor(walker, tag, name, other_root)
+            walker.obs_on_other[name] = [sensor]
+            walker.observables.add_observable(name, observable.MJCFFeature("sensordata", sensor))
+        name = f"{prefix}_ego_orientation"
         axes = [
-            _frame_sensor(
-                spec,
-                f"{walker.name}_{prefix}_ego_orientation_{axis}",
-                sensor_type,
-                other_walker.root_body.spec_element,
-                reference,
-            )
-            for axis, sensor_type in (
-                ("x", _SENSOR.mjSENS_FRAMEXAXIS),
-                ("y", _SENSOR.mjSENS_FRAMEYAXIS),
-                ("z", _SENSOR.mjSENS_FRAMEZAXIS),
-            )
+            _frame_sensor(walker, f"frame{axis}axis", f"{name}_{axis}", other_root)
+            for axis in ("x", "y", "z")
         ]
-        walker.observables.add_observable(f"{prefix}_ego_orientation", _flat_sensordata(axes))
+        walker.obs_on_other[name] = axes
+        walker.observables.add_observable(name, _flat_sensordata(axes))
         # The other walker's own observable, read in its own frame (as dm_control).
         walker.observables.add_observable(
             f"{prefix}_end_effectors_pos", other_walker.observables.end_effectors_pos
