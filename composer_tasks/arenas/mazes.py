@@ -40,6 +40,7 @@ metres square; all positions are world-frame metres.
 """
 
 import string
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -54,6 +55,7 @@ from composer_tasks.arenas import covering
 from composer_tasks.arenas import pools
 from composer_tasks.arenas import style
 from composer_tasks.composer.observation import observable
+from composer_tasks.mjcf import namescope
 from composer_tasks.physics import Physics
 
 _WALL_TOKEN = "*"
@@ -704,7 +706,13 @@ class MazeWithTargets(composer.Arena):
             # dm_control's: the maze's own generator, whatever `random_state`; the
             # layout rebuilt in the model.
             self._maze.regenerate()
-            self._rebuild()
+            with warnings.catch_warnings():
+                # The rebuilt materials compile after those of the walker attached
+                # already (MjSpec appends; dm_control's list the arena's first): this
+                # module's doing, documented (docs/porting_from_dm_control.md), not a
+                # user's to be warned of.
+                warnings.simplefilter("ignore", namescope.SectionOrderWarning)
+                self._rebuild()
             return self._maze
         maze = self._next_maze(random_state)
         layer = np.array(maze.entity_layer)
