@@ -209,19 +209,36 @@ def test_termination_uses_task_discount(task_class, discount):
 
 
 @pytest.mark.parametrize(
-    "action, message",
+    "action, error, message",
     [
-        (np.zeros(3), r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
-        (np.array(["a", "b"]), "dtype <U1.*action spec"),
-        (np.array([np.nan, 0.0]), r"non-finite entries at \[0\].*action spec"),
-        (np.array([0.0, 1.5]), r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
+        (np.zeros(3), ValueError, r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
+        # np.copyto's rule, as dm_control's set_control: a TypeError.
+        (np.array(["a", "b"]), TypeError, "dtype <U1.*action spec"),
+        (np.array([np.nan, 0.0]), ValueError, r"non-finite entries at \[0\].*action spec"),
+        (np.array([0.0, 1.5]), ValueError, r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
     ],
 )
-def test_bad_actions_name_the_spec(action, message):
+def test_bad_actions_name_the_spec(action, error, message):
     env = composer.Environment(RandomHeightTask(), random_state=0, strict_action_bounds=True)
     env.reset()
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(error, match=message):
         env.step(action)
+
+
+def test_actions_broadcast_as_dm_control_set_control_broadcasts():
+    # dm_control writes the action with np.copyto: a scalar or a length-1 array fills
+    # every control, leading axes of length 1 drop, booleans become numbers.
+    stepped = []
+    for action in (0.25, [0.25], np.full((1, 2), 0.25), np.float32(0.25)):
+        env = composer.Environment(RandomHeightTask(), random_state=0)
+        env.reset()
+        stepped.append(env.step(action).observation)
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    env.reset()
+    expected = env.step(np.full(2, 0.25)).observation
+    for observation in stepped:
+        for key, value in expected.items():
+            np.testing.assert_array_equal(observation[key], value)
 
 
 def test_actions_outside_the_bounds_are_stepped_as_in_dm_control_unless_strict():

@@ -1067,19 +1067,8 @@ class Environment(dm_env.Environment):
 
     def _validate_action(self, action: Any) -> Action:
         array = np.asarray(action)
-        if array.dtype != self._action_dtype:
-            if array.dtype.kind not in "fiu":
-                spec = self._action_spec
-                raise ValueError(
-                    f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
-                    f"real numbers ({spec.dtype})"
-                )
-            array = array.astype(self._action_dtype)
-        if array.shape != self._action_shape:
-            spec = self._action_spec
-            raise ValueError(
-                f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}"
-            )
+        if array.dtype != self._action_dtype or array.shape != self._action_shape:
+            array = fitted_action(array, self._action_spec)
         if self._action_in_bounds(array):
             return array
         return checked_out_of_bounds_action(
@@ -1572,6 +1561,34 @@ class InvalidActionError(ValueError, PhysicsError):
     def __init__(self, message: str, action: Any = None):
         super().__init__(message)
         self.action = action
+
+
+def fitted_action(array: np.ndarray, spec: specs.BoundedArray) -> np.ndarray:
+    """`array` as a new array of `spec`'s shape and dtype, converted as dm_control's
+    `physics.set_control` (`np.copyto` into the controls) converts an action: NumPy's
+    broadcasting (a scalar, or a length-1 array, fills every entry; leading axes of
+    length 1 are dropped), and casting of the "same_kind" rule (booleans and integers
+    become real numbers).
+
+    Raises:
+      TypeError: the dtype cannot become the spec's under that rule (strings, None,
+        complex numbers), as `np.copyto` raises.
+      ValueError: the shape does not broadcast to the spec's.
+    """
+    if not np.can_cast(array.dtype, spec.dtype, casting="same_kind"):
+        raise TypeError(
+            f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
+            f"real numbers ({spec.dtype})"
+        )
+    fitted = np.empty(spec.shape, spec.dtype)
+    try:
+        np.copyto(fitted, array, casting="same_kind")
+    except ValueError:
+        raise ValueError(
+            f"action has shape {array.shape}, but the action spec {spec.name!r} has shape "
+            f"{spec.shape} (and the action does not broadcast to it)"
+        ) from None
+    return fitted
 
 
 def checked_out_of_bounds_action(

@@ -1,0 +1,123 @@
+"""Control Suite and Composer usage found to differ from dm_control by probing,
+each program a dm_control user's, now agreeing: actions that broadcast to the action
+spec (a scalar, a length-1 list, a leading axis of length 1, booleans), as
+dm_control's `physics.set_control` (`np.copyto`) takes them, and the error types of
+actions it refuses; a camera name the model lacks."""
+
+import pytest
+
+ACTIONS_PROGRAM = """
+import numpy as np
+from dm_control import suite
+
+env = suite.load("walker", "walk", task_kwargs={"random": 1})
+env.reset()
+for key, action in [("scalar", 0.1), ("np_scalar", np.float32(0.2)), ("len1", np.array([0.3])),
+                    ("list6", [0.1] * 6), ("int6", np.arange(6)), ("shape16", np.zeros((1, 6))),
+                    ("shape7", np.zeros(7)), ("shape26", np.zeros((2, 6))), ("str", "abc"),
+                    ("none", None), ("complex", np.ones(6, complex)), ("bool6", np.ones(6, bool)),
+                    ("big", np.full(6, 5.0)), ("tuple", tuple([0.2] * 6)),
+                    ("f32", np.full(6, 0.25, np.float32)), ("0d", np.array(0.4))]:
+    def step(action=action):
+        timestep = env.step(action)
+        return timestep.observation["orientations"], env.physics.data.ctrl.copy()
+    check("walker/" + key, step)
+    env.reset()
+env = suite.load("cartpole", "balance", task_kwargs={"random": 1})
+env.reset()
+for key, action in [("scalar", 0.1), ("list", [0.2]), ("big", 3.0), ("2d", np.array([[0.1]]))]:
+    def step(action=action):
+        timestep = env.step(action)
+        return timestep.observation["position"], env.physics.data.ctrl.copy()
+    check("cartpole/" + key, step)
+"""
+
+COMPOSER_ACTIONS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+
+
+class Arm(composer.Entity):
+    def _build(self):
+        self._mjcf_root = mjcf.RootElement(model="arm")
+        body = self._mjcf_root.worldbody.add("body", name="link")
+        self.joint = body.add("joint", name="hinge", type="hinge", axis=[0, 1, 0])
+        body.add("geom", type="capsule", fromto=[0, 0, 0, 0.5, 0, 0], size=[0.05])
+        for name, limit in (("m", 1), ("m2", 2)):
+            self._mjcf_root.actuator.add("motor", name=name, joint=self.joint,
+                                         ctrlrange=[-limit, limit], ctrllimited=True)
+
+    @property
+    def mjcf_model(self):
+        return self._mjcf_root
+
+
+class Swing(composer.Task):
+    def __init__(self):
+        self.arm = Arm()
+        self._observables = {"angle": observable.MJCFFeature("qpos", self.arm.joint)}
+        self._observables["angle"].enabled = True
+        self.control_timestep = 0.01
+
+    @property
+    def root_entity(self):
+        return self.arm
+
+    @property
+    def task_observables(self):
+        return self._observables
+
+    def initialize_episode(self, physics, random_state):
+        physics.bind(self.arm.joint).qpos = random_state.uniform(-0.1, 0.1)
+
+    def before_step(self, physics, action, random_state):
+        physics.set_control(action)
+
+    def get_reward(self, physics):
+        return float(physics.bind(self.arm.joint).qpos[0])
+
+
+env = composer.Environment(Swing(), random_state=3)
+env.reset()
+for key, action in [("scalar", 0.2), ("len1", [0.3]), ("2d", np.zeros((1, 2))),
+                    ("bool", np.ones(2, bool)), ("str", "ab"), ("none", None),
+                    ("wrong", np.zeros(3)), ("big", np.array([5.0, -5.0])),
+                    ("int", np.array([1, 2]))]:
+    def step(action=action):
+        timestep = env.step(action)
+        return timestep.reward, timestep.observation["angle"], env.physics.data.ctrl.copy()
+    check("composer/" + key, step)
+"""
+
+CAMERA_PROGRAM = """
+from dm_control import mujoco, suite
+
+env = suite.load("walker", "walk", task_kwargs={"random": 1})
+env.reset()
+physics = env.physics
+record("render/by_name", physics.render(16, 20, camera_id="side").shape)
+check("render/unknown_name", physics.render, 16, 20, camera_id="nope")
+check("render/index_out_of_range", physics.render, 16, 20, camera_id=7)
+check("render/below_free_camera", physics.render, 16, 20, camera_id=-2)
+check("camera/unknown_name", mujoco.Camera, physics, 16, 20, camera_id="nope")
+check("camera/index_out_of_range", mujoco.Camera, physics, 16, 20, camera_id=7)
+check("name2id/unknown_camera", physics.model.name2id, "nope", "camera")
+"""
+
+
+@pytest.mark.dm_control_api("suite.load", "rl.control.Environment.step")
+def test_suite_actions_broadcast_as_in_dm_control(differential):
+    differential.assert_same(ACTIONS_PROGRAM, "probe_suite_actions", rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.dm_control_api("composer.Environment", "composer.Environment.step")
+def test_composer_actions_broadcast_as_in_dm_control(differential):
+    differential.assert_same(
+        COMPOSER_ACTIONS_PROGRAM, "probe_composer_actions", rtol=1e-6, atol=1e-8
+    )
+
+
+@pytest.mark.dm_control_api("mujoco.engine.Physics.render", "mujoco.engine.Camera")
+def test_unknown_camera_names_raise_as_in_dm_control(differential):
+    differential.assert_same(CAMERA_PROGRAM, "probe_camera_names")
