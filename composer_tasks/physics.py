@@ -989,6 +989,8 @@ class Physics:
         the extra work is nil. This is how the published Control Suite steps; a
         bare `mj_step` would leave those quantities one substep behind. With the
         RK4 integrator, which cannot be split, it is `mj_step` then `mj_step1`.
+        With `legacy_step` False (dm_control's flag, set on the instance) it is a
+        bare `mj_step`, as dm_control then steps.
 
         MuJoCo's per-stage timers (`data.timer`) read no clock during the step
         (`paused_profiling_clock`), which saves up to a third of a small model's
@@ -1013,13 +1015,18 @@ class Physics:
     def _advance(self, nstep: int) -> None:
         model, data = self._model, self._data
         start_time = data.time
-        if self._options.integrator == _RK4:
+        if not self.legacy_step:
+            # dm_control's `legacy_step=False`: plain mj_step, which leaves the
+            # derived quantities as they were at the last substep's start.
             mujoco.mj_step(model, data, nstep)
+        elif self._options.integrator == _RK4:
+            mujoco.mj_step(model, data, nstep)
+            mujoco.mj_step1(model, data)
         else:
             mujoco.mj_step2(model, data)
             if nstep > 1:
                 mujoco.mj_step(model, data, nstep - 1)
-        mujoco.mj_step1(model, data)
+            mujoco.mj_step1(model, data)
         if self._warning_numbers.tobytes() != self._checked_warnings:
             self.check_divergence(start_time)
 

@@ -235,7 +235,6 @@ def test_control_timestep_is_the_tasks():
             "recompile_mjcf_every_episode must be a bool",
         ),
         (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
-        (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
         (dict(exact_step_count=1), TypeError, "exact_step_count must be a bool"),
     ],
 )

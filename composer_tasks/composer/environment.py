@@ -379,8 +379,10 @@ class Environment(dm_env.Environment):
         before every episode's callbacks, so every episode starts alike.
       delayed_observation_padding: an `ObservationPadding`: what fills observation
         buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
-      legacy_step: dm_control's flag; only True, its default (and this
-        Environment's stepping), is available.
+      legacy_step: dm_control's flag, set on the physics (`Physics.legacy_step`):
+        True (the default) steps so that positions, velocities and what derives
+        from them (sensors, poses) are current after a step; False steps with
+        plain `mj_step`, which leaves them one substep behind.
       check_spec_changes: whether to look for spec edits that the
         `initialize_episode_mjcf` callbacks made without announcing them with
         `composer.mark_spec_changed()` (raw `mujoco.Mjs...` edits), by comparing
@@ -512,12 +514,9 @@ class Environment(dm_env.Environment):
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
                 f"INITIAL_VALUE), got {delayed_observation_padding!r}"
             )
-        if legacy_step is not True:
-            raise ValueError(
-                "legacy_step=False is not available: this Environment steps as dm_control's "
-                "legacy_step=True does (mj_step2 then mj_step1, so positions and sensors are "
-                "current after a step); drop the argument"
-            )
+        # Set on every physics the Environment compiles (`_finish_compile`), as
+        # dm_control sets it on each new Physics.
+        self._legacy_step = legacy_step
         self._textures = _check_bool(textures, "textures")
         self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
         self._strict_action_bounds = _check_bool(strict_action_bounds, "strict_action_bounds")
@@ -710,6 +709,7 @@ class Environment(dm_env.Environment):
         """What compiling sets up once the physics exists: hooks, step limit, action
         spec (`action_spec_of`'s, if given); then the `after_compile` callbacks run."""
         root = self._task.root_entity
+        self._physics.legacy_step = self._legacy_step
         self._collect_hooks()
         self._spec_fingerprint = (
             spec_edits.spec_fingerprint(root.spec)

@@ -121,3 +121,52 @@ def test_composer_actions_broadcast_as_in_dm_control(differential):
 @pytest.mark.dm_control_api("mujoco.engine.Physics.render", "mujoco.engine.Camera")
 def test_unknown_camera_names_raise_as_in_dm_control(differential):
     differential.assert_same(CAMERA_PROGRAM, "probe_camera_names")
+
+
+LEGACY_STEP_PROGRAM = """
+import numpy as np
+from dm_control import composer, suite
+from dm_control.locomotion.examples import basic_cmu_2019
+from dm_control.rl import control
+from dm_control.suite import walker
+
+for legacy in (True, False, 0):
+    env = suite.load("walker", "walk", task_kwargs={"random": 2},
+                     environment_kwargs={"legacy_step": legacy})
+    env.reset()
+    record(f"{legacy}/suite_flag", env.physics.legacy_step)
+    for i in range(3):
+        timestep = env.step(np.full(6, 0.3))
+        record(f"{legacy}/walker{i}", (timestep.observation, timestep.reward))
+    record(f"{legacy}/xpos", env.physics.data.xpos.copy())
+    record(f"{legacy}/copy_flag", env.physics.copy().legacy_step)
+    env = suite.load("cartpole", "swingup", task_kwargs={"random": 2},
+                     environment_kwargs={"legacy_step": legacy})
+    env.reset()
+    for i in range(3):
+        record(f"{legacy}/cartpole{i}", env.step(np.array([0.3])).observation)
+    physics = walker.Physics.from_xml_string(*walker.get_model_and_assets())
+    env = control.Environment(physics, walker.PlanarWalker(move_speed=1, random=3),
+                              legacy_step=legacy, n_sub_steps=2, time_limit=1)
+    env.reset()
+    record(f"{legacy}/rl_flag", physics.legacy_step)
+    for i in range(3):
+        record(f"{legacy}/rl{i}", env.step(np.full(6, -0.3)).observation)
+
+for legacy in (True, False):
+    env = basic_cmu_2019.cmu_humanoid_run_walls(random_state=4)
+    env = composer.Environment(env.task, time_limit=1, random_state=4, legacy_step=legacy)
+    env.reset()
+    record(f"{legacy}/composer_flag", env.physics.legacy_step)
+    for i in range(2):
+        observation = env.step(np.full(env.action_spec().shape, 0.1)).observation
+        record(f"{legacy}/composer{i}", {k: v for k, v in observation.items()
+                                         if "egocentric_camera" not in k})
+"""
+
+
+@pytest.mark.dm_control_api(
+    "composer.Environment", "rl.control.Environment", "rl.control.Physics.legacy_step"
+)
+def test_legacy_step_false_steps_as_in_dm_control(differential):
+    differential.assert_same(LEGACY_STEP_PROGRAM, "probe_legacy_step", rtol=1e-6, atol=1e-8)
