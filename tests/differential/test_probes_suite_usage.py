@@ -170,3 +170,43 @@ for legacy in (True, False):
 )
 def test_legacy_step_false_steps_as_in_dm_control(differential):
     differential.assert_same(LEGACY_STEP_PROGRAM, "probe_legacy_step", rtol=1e-6, atol=1e-8)
+
+
+TOLERANCE_EDGES_PROGRAM = """
+import numpy as np
+from dm_control.utils import rewards
+
+x = np.array([np.nan, np.inf, -np.inf, 0.3, 5.0])
+for sigmoid in ["gaussian", "hyperbolic", "long_tail", "reciprocal", "cosine", "linear",
+                "quadratic", "tanh_squared"]:
+    for margin in [0.0, 1.0, np.inf]:
+        for bounds in [(0.0, 1.0), (-np.inf, 0.0), (0.0, 0.0), (-np.inf, np.inf)]:
+            key = f"{sigmoid}/{margin}/{bounds}"
+            check(key + "/few", rewards.tolerance, x, bounds=bounds, margin=margin, sigmoid=sigmoid)
+            check(key + "/many", rewards.tolerance, np.tile(x, 10), bounds=bounds, margin=margin,
+                  sigmoid=sigmoid)
+            for i, value in enumerate(x):
+                check(f"{key}/float{i}", rewards.tolerance, float(value), bounds=bounds,
+                      margin=margin, sigmoid=sigmoid)
+                check(f"{key}/0d{i}", rewards.tolerance, np.array(value), bounds=bounds,
+                      margin=margin, sigmoid=sigmoid)
+for key, x in [("0d", np.array(0.3)), ("0d_int", np.array(3)), ("f32", np.float32(0.3)),
+               ("int", 3), ("one", np.array([3.0]))]:
+    for margin in (0.0, 1.0):
+        check(f"type/{key}/{margin}",
+              lambda: type(rewards.tolerance(x, bounds=(0, 1), margin=margin)).__name__)
+check("type/0d_array_bound",
+      lambda: type(rewards.tolerance(np.array(0.3), bounds=(0, np.array(1.0)), margin=1)).__name__)
+check("margin0/unknown_sigmoid", rewards.tolerance, 2.0, bounds=(0, 1), sigmoid="nope")
+check("margin0/value_at_margin", rewards.tolerance, 2.0, bounds=(0, 1), value_at_margin=3.0)
+check("margin1/unknown_sigmoid", rewards.tolerance, 2.0, bounds=(0, 1), margin=1, sigmoid="nope")
+check("margin1/value_at_margin", rewards.tolerance, 2.0, bounds=(0, 1), margin=1,
+      value_at_margin=3.0)
+check("negative_margin", rewards.tolerance, 2.0, bounds=(0, 1), margin=-1)
+check("reversed_bounds", rewards.tolerance, 2.0, bounds=(1, 0))
+"""
+
+
+@pytest.mark.dm_control_api("utils.rewards.tolerance")
+def test_tolerance_edges_match_dm_control(differential):
+    differential.assert_same(TOLERANCE_EDGES_PROGRAM, "probe_tolerance_edges")
