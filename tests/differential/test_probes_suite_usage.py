@@ -210,3 +210,162 @@ check("reversed_bounds", rewards.tolerance, 2.0, bounds=(1, 0))
 @pytest.mark.dm_control_api("utils.rewards.tolerance")
 def test_tolerance_edges_match_dm_control(differential):
     differential.assert_same(TOLERANCE_EDGES_PROGRAM, "probe_tolerance_edges")
+
+
+HOOKS_AND_AGGREGATORS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+from dm_env import specs
+
+LOG = []
+
+
+class Ball(composer.Entity):
+    def _build(self, name):
+        self._root = mjcf.RootElement(model=name)
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="sphere", size=[0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+    def initialize_episode_mjcf(self, random_state):
+        LOG.append(("entity_initialize_episode_mjcf", self._root.model))
+
+    def after_compile(self, physics, random_state):
+        LOG.append(("entity_after_compile", self._root.model))
+
+    def initialize_episode(self, physics, random_state):
+        LOG.append(("entity_initialize_episode", self._root.model, random_state.randint(100)))
+
+    def before_step(self, physics, random_state):
+        LOG.append(("entity_before_step", self._root.model))
+
+    def before_substep(self, physics, random_state):
+        LOG.append(("entity_before_substep", self._root.model))
+
+    def after_substep(self, physics, random_state):
+        LOG.append(("entity_after_substep", self._root.model))
+
+    def after_step(self, physics, random_state):
+        LOG.append(("entity_after_step", self._root.model))
+
+    def _build_observables(self):
+        return BallObservables(self)
+
+
+class BallObservables(composer.Observables):
+    @composer.observable
+    def z(self):
+        return observable.Generic(lambda physics: physics.bind(self._entity.joint).qpos[0:1].copy())
+
+
+class Arena(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="arena")
+        self._root.worldbody.add("geom", type="plane", size=[2, 2, 0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Drop(composer.Task):
+    def __init__(self):
+        self.arena = Arena()
+        self.ball = Ball("ball")
+        self.arena.attach(self.ball)
+        self.ball2 = Ball("ball2")
+        self.arena.attach(self.ball2)
+        self.set_timesteps(control_timestep=0.015, physics_timestep=0.005)
+        self.ball.observables.z.enabled = True
+        self.ball.observables.z.buffer_size = 3
+        self.ball.observables.z.update_interval = 2
+        self.ball2.observables.z.enabled = True
+        self.ball2.observables.z.delay = 1
+        self.steps = 0
+        self.clock = observable.Generic(lambda physics: np.array([physics.time(), 1.0]))
+        self.clock.enabled = True
+        self.clock.aggregator = "mean"
+        self.summed = observable.Generic(lambda physics: np.array([physics.time(), 2.0]))
+        self.summed.enabled = True
+        self.summed.aggregator = lambda values: np.sum(values, axis=0)
+
+    @property
+    def root_entity(self):
+        return self.arena
+
+    @property
+    def task_observables(self):
+        return {"clock": self.clock, "summed": self.summed}
+
+    def initialize_episode_mjcf(self, random_state):
+        LOG.append(("task_initialize_episode_mjcf",))
+
+    def after_compile(self, physics, random_state):
+        LOG.append(("task_after_compile",))
+
+    def initialize_episode(self, physics, random_state):
+        LOG.append(("task_initialize_episode", random_state.randint(100)))
+        self.steps = 0
+
+    def before_step(self, physics, action, random_state):
+        LOG.append(("task_before_step",))
+
+    def before_substep(self, physics, action, random_state):
+        LOG.append(("task_before_substep",))
+
+    def after_substep(self, physics, random_state):
+        LOG.append(("task_after_substep",))
+
+    def after_step(self, physics, random_state):
+        self.steps += 1
+        LOG.append(("task_after_step",))
+
+    def get_reward(self, physics):
+        return self.steps
+
+    def get_discount(self, physics):
+        return 0.25
+
+    def should_terminate_episode(self, physics):
+        return self.steps >= 3
+
+    def action_spec(self, physics):
+        return specs.BoundedArray((0,), np.float64, [], [], name="")
+
+
+for strip in (False, True):
+    for padding in (composer.ObservationPadding.ZERO, composer.ObservationPadding.INITIAL_VALUE):
+        LOG.clear()
+        key = f"{strip}/{padding.name}"
+        env = composer.Environment(Drop(), random_state=5, strip_singleton_obs_buffer_dim=strip,
+                                   delayed_observation_padding=padding)
+        record(key + "/log_construct", list(LOG))
+        LOG.clear()
+        record(key + "/spec", env.observation_spec())
+        timestep = env.reset()
+        record(key + "/log_reset", list(LOG))
+        LOG.clear()
+        record(key + "/reset", (int(timestep.step_type), timestep.reward, timestep.discount,
+                                timestep.observation))
+        for i in range(4):
+            timestep = env.step(np.zeros(0))
+            record(f"{key}/step{i}", (int(timestep.step_type), timestep.reward, timestep.discount,
+                                      timestep.observation))
+            record(f"{key}/log_step{i}", list(LOG))
+            LOG.clear()
+"""
+
+
+@pytest.mark.dm_control_api(
+    "composer.Environment",
+    "composer.Environment.step",
+    "composer.Environment.reset",
+    "composer.observation.observable.Observable.aggregator",
+)
+def test_hooks_and_aggregators_with_stripped_buffers_match_dm_control(differential):
+    differential.assert_same(HOOKS_AND_AGGREGATORS_PROGRAM, "probe_hooks_aggregators")
