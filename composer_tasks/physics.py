@@ -1305,12 +1305,14 @@ class Physics:
 
         Raises:
             ValueError: the state has the wrong size for this model.
+            TypeError: with `sig`, the state has the wrong size for it (MuJoCo's
+                `mj_setState` error, which dm_control passes on).
         """
         state = np.asarray(physics_state, dtype=np.float64)
         if sig is not None:
             expected = mujoco.mj_stateSize(self._model, sig)
             if state.shape != (expected,):
-                raise ValueError(
+                raise TypeError(
                     f"state must have shape ({expected},) for this model and sig {sig}, "
                     f"got {state.shape}"
                 )

@@ -176,7 +176,8 @@ def test_get_state_is_qpos_qvel_act_and_set_state_recomputes_nothing():
     integration = physics.get_state(sig=mujoco.mjtState.mjSTATE_INTEGRATION)
     np.testing.assert_array_equal(integration, physics.get_full_state())
     physics.set_state(integration, sig=mujoco.mjtState.mjSTATE_INTEGRATION)
-    with pytest.raises(ValueError, match="for this model and sig"):
+    # MuJoCo's mj_setState raises TypeError for a wrong size; dm_control passes it on.
+    with pytest.raises(TypeError, match="for this model and sig"):
         physics.set_state(integration[:-1], sig=mujoco.mjtState.mjSTATE_INTEGRATION)
 
 

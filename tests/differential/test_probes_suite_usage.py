@@ -369,3 +369,32 @@ for strip in (False, True):
 )
 def test_hooks_and_aggregators_with_stripped_buffers_match_dm_control(differential):
     differential.assert_same(HOOKS_AND_AGGREGATORS_PROGRAM, "probe_hooks_aggregators")
+
+
+PHYSICS_STATE_PROGRAM = """
+import mujoco as mj
+import numpy as np
+from dm_control import suite
+
+env = suite.load("cartpole", "balance", task_kwargs={"random": 1})
+env.reset()
+physics = env.physics
+state = physics.get_state(sig=mj.mjtState.mjSTATE_QPOS)
+record("get_state/sig", state)
+record("get_state/full_physics", physics.get_state(sig=mj.mjtState.mjSTATE_FULLPHYSICS).shape)
+env.step([0.5])
+physics.set_state(state, sig=mj.mjtState.mjSTATE_QPOS)
+record("set_state/sig", physics.data.qpos.copy())
+check("set_state/sig_wrong_size", physics.set_state, np.zeros(1), sig=mj.mjtState.mjSTATE_QPOS)
+check("set_state/wrong_size", physics.set_state, np.zeros(3))
+check("set_state/two_dimensional", physics.set_state, np.zeros((1, 5)))
+check("reset/keyframe_out_of_range", physics.reset, 0)
+with physics.reset_context():
+    physics.data.qpos[:] = [0.1, 0.2]
+record("reset_context/xpos", physics.data.xpos.copy())
+"""
+
+
+@pytest.mark.dm_control_api("mujoco.engine.Physics.get_state", "mujoco.engine.Physics.set_state")
+def test_physics_state_with_sig_matches_dm_control(differential):
+    differential.assert_same(PHYSICS_STATE_PROGRAM, "probe_physics_state")
