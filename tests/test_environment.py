@@ -474,10 +474,20 @@ def test_control_timestep_must_be_a_multiple():
 def test_constructor_errors():
     with pytest.raises(TypeError, match="composer.Task"):
         composer.Environment("task")
-    with pytest.raises(ValueError, match="time_limit"):
-        composer.Environment(RandomHeightTask(), time_limit=0)
+    with pytest.raises(TypeError, match="time_limit"):
+        composer.Environment(RandomHeightTask(), time_limit="10")
     with pytest.raises(TypeError, match="random_state"):
         composer.Environment(RandomHeightTask(), random_state="seed")
+
+
+def test_time_limits_of_zero_or_less_end_at_the_first_step_as_in_dm_control():
+    for time_limit in (0, -1.0, -np.inf):
+        env = composer.Environment(RandomHeightTask(), time_limit=time_limit, random_state=0)
+        env.reset()
+        assert env.step(np.zeros(2)).last()
+    env = composer.Environment(RandomHeightTask(), time_limit=np.nan, random_state=0)
+    env.reset()
+    assert not any(env.step(np.zeros(2)).last() for _ in range(20))
 
 
 def test_unbounded_actuators_still_reject_infinite_actions():

@@ -229,12 +229,6 @@ def test_control_timestep_is_the_tasks():
         (dict(n_sub_steps=2.0), ValueError, "n_sub_steps must be an integer >= 1"),
         (dict(max_reset_attempts=0), ValueError, "max_reset_attempts must be an integer >= 1"),
         (dict(max_reset_attempts=True), ValueError, "max_reset_attempts must be an integer >= 1"),
-        (
-            dict(recompile_mjcf_every_episode=1),
-            TypeError,
-            "recompile_mjcf_every_episode must be a bool",
-        ),
-        (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
         (dict(exact_step_count=1), TypeError, "exact_step_count must be a bool"),
     ],
 )

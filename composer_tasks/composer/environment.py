@@ -290,13 +290,16 @@ def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -
     physics step from 0). So 2.0 s of 0.02 s control steps of 0.002 s physics steps
     is 101 steps, 1000 additions of 0.002 summing to 1.9999999999998.
 
-    Returns an int, or inf for an infinite `time_limit`. Episodes of more than 10**7
-    physics steps (5.5 hours of 0.002 s steps) get ceil(time_limit / (timestep *
-    n_substeps)) instead, a difference from dm_control of at most one step in such
-    an episode, for summing them would cost more than a reset should.
+    Returns an int (1 for a `time_limit` of 0 or less), or inf for an infinite or
+    NaN `time_limit`. Episodes of more than 10**7 physics steps (5.5 hours of 0.002 s
+    steps) get ceil(time_limit / (timestep * n_substeps)) instead, a difference from
+    dm_control of at most one step in such an episode, for summing them would cost
+    more than a reset should.
     """
-    if not math.isfinite(time_limit):
-        return math.inf
+    if math.isnan(time_limit) or time_limit == math.inf:
+        return math.inf  # no time is >= NaN
+    if time_limit <= 0:
+        return 1  # the first control step ends after time 0
     exact = math.ceil(time_limit / (timestep * n_substeps))
     if exact * n_substeps > _MAX_SUMMED_STEPS:
         return exact
@@ -333,6 +336,13 @@ def _check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def dm_control_flag(value: Any) -> bool:
+    """A flag of dm_control's own arguments, which it uses as a condition (`if
+    flag:`) without checking its type: any value, taken by its truth (an array of
+    several entries raises ValueError, as there on use)."""
+    return bool(value)
+
+
 class EpisodeInitializationError(RuntimeError):
     """Raised by an `initialize_episode_mjcf` or `initialize_episode` callback that
     could not set up a valid episode (a prop that found no collision-free place,
@@ -344,8 +354,9 @@ class Environment(dm_env.Environment):
 
     Args:
       task: the `composer.Task`.
-      time_limit: episode length in seconds of simulated time (a positive real
-        number, inf for none). As in dm_control, the episode ends (LAST, with the
+      time_limit: episode length in seconds of simulated time (a real number, inf
+        for none; 0 or less ends the episode at the first step, NaN never, as in
+        dm_control, which does not check it). As in dm_control, the episode ends (LAST, with the
         task's discount) after the first control step at whose end the physics
         time, a float sum of physics timesteps, is >= time_limit: with float
         rounding that may be one step more than time_limit / control_timestep
@@ -464,11 +475,11 @@ class Environment(dm_env.Environment):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
             raise TypeError(
-                f"time_limit must be a positive number of seconds (or inf), got {time_limit!r} "
+                f"time_limit must be a real number of seconds (or inf), got {time_limit!r} "
                 f"({type(time_limit).__name__})"
             )
-        if not (time_limit > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        # As in dm_control, any real number: one of 0 or less ends the episode at the
+        # first step, NaN never (no time is >= NaN).
         self._task = task
         self._time_limit = time_limit
         if isinstance(random_state, np.random.RandomState):
@@ -522,25 +533,20 @@ class Environment(dm_env.Environment):
         self._strict_action_bounds = _check_bool(strict_action_bounds, "strict_action_bounds")
         self._overridden_n_sub_steps = n_sub_steps
         self._max_reset_attempts = int(max_reset_attempts)
-        self._recompile_mjcf_every_episode = _check_bool(
-            recompile_mjcf_every_episode, "recompile_mjcf_every_episode"
-        )
+        # dm_control's flags, as it takes them: by their truth.
+        self._recompile_mjcf_every_episode = dm_control_flag(recompile_mjcf_every_episode)
         self._mjcf_hooks_ran = False
-        self._fixed_initial_state = _check_bool(fixed_initial_state, "fixed_initial_state")
+        self._fixed_initial_state = dm_control_flag(fixed_initial_state)
         self._padding = delayed_observation_padding
         self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
-        self._raise_on_physics_error = _check_bool(
-            raise_exception_on_physics_error, "raise_exception_on_physics_error"
-        )
+        self._raise_on_physics_error = dm_control_flag(raise_exception_on_physics_error)
         if check_spec_changes is None:
             self._spec_checks_left = AUTO_CHECKED_RESETS
         else:
             self._spec_checks_left = (
                 math.inf if _check_bool(check_spec_changes, "check_spec_changes") else 0
             )
-        self._strip_singleton_obs_buffer_dim = _check_bool(
-            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
-        )
+        self._strip_singleton_obs_buffer_dim = dm_control_flag(strip_singleton_obs_buffer_dim)
         self._compile()
         self._finish_construction()
 
@@ -721,7 +727,12 @@ class Environment(dm_env.Environment):
             limit = self._time_limit / self.control_timestep()
             if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
                 limit = round(limit)
-            self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
+            if math.isfinite(limit):
+                self._step_limit = math.ceil(limit)
+            else:
+                # dm_control's `step_count >= time_limit / control_timestep`: -inf
+                # ends at the first step, NaN and inf never.
+                self._step_limit = -math.inf if limit < 0 else math.inf
         else:
             self._step_limit = float_time_step_limit(
                 self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps

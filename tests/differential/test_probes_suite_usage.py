@@ -398,3 +398,87 @@ record("reset_context/xpos", physics.data.xpos.copy())
 @pytest.mark.dm_control_api("mujoco.engine.Physics.get_state", "mujoco.engine.Physics.set_state")
 def test_physics_state_with_sig_matches_dm_control(differential):
     differential.assert_same(PHYSICS_STATE_PROGRAM, "probe_physics_state")
+
+
+LIMITS_AND_FLAGS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf, suite
+from dm_env import specs
+
+
+def suite_episode(time_limit, **environment_kwargs):
+    env = suite.load("cartpole", "balance", task_kwargs={"random": 1, "time_limit": time_limit},
+                     environment_kwargs=environment_kwargs)
+    env.reset()
+    steps = []
+    for _ in range(4):
+        timestep = env.step([0.0])
+        steps.append((int(timestep.step_type), timestep.discount))
+        if timestep.last():
+            break
+    return steps
+
+
+for time_limit in (0, 0.0, -1.0, -np.inf, np.nan, 0.015):
+    check(f"suite/time_limit/{time_limit}", suite_episode, time_limit)
+check("suite/time_limit/str", suite.load, "cartpole", "balance", task_kwargs={"time_limit": "1"})
+for flag in (1, "yes", 0, "", [1]):
+    check(f"suite/flat_observation/{flag!r}",
+          lambda: list(suite.load("cartpole", "balance", task_kwargs={"random": 1},
+                                  environment_kwargs={"flat_observation": flag}).reset().observation))
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Fall(composer.Task):
+    def __init__(self):
+        self.box = Box()
+        self.box.observables  # noqa: B018
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def initialize_episode(self, physics, random_state):
+        physics.bind(self.box.joint).qpos = random_state.uniform(-0.5, 0.5)
+
+    def get_reward(self, physics):
+        return float(physics.bind(self.box.joint).qpos[0])
+
+    def action_spec(self, physics):
+        return specs.BoundedArray((0,), np.float64, [], [], name="")
+
+
+def composer_episode(time_limit, **kwargs):
+    env = composer.Environment(Fall(), time_limit=time_limit, random_state=2, **kwargs)
+    rewards = [env.reset().step_type.value]
+    for _ in range(4):
+        timestep = env.step(np.zeros(0))
+        rewards.append((int(timestep.step_type), timestep.reward, timestep.discount))
+        if timestep.last():
+            break
+    return rewards
+
+
+for time_limit in (0, -2.0, -np.inf, np.nan, 0.005):
+    check(f"composer/time_limit/{time_limit}", composer_episode, time_limit)
+for name in ("fixed_initial_state", "strip_singleton_obs_buffer_dim",
+             "recompile_mjcf_every_episode", "raise_exception_on_physics_error"):
+    for flag in (1, "yes", 0, None):
+        check(f"composer/{name}/{flag!r}", composer_episode, 0.003, **{name: flag})
+"""
+
+
+@pytest.mark.dm_control_api("suite.load", "composer.Environment", "rl.control.Environment")
+def test_time_limits_and_flags_are_taken_as_dm_control_takes_them(differential):
+    differential.assert_same(LIMITS_AND_FLAGS_PROGRAM, "probe_limits_and_flags")
