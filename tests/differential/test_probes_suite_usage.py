@@ -482,3 +482,63 @@ for name in ("fixed_initial_state", "strip_singleton_obs_buffer_dim",
 @pytest.mark.dm_control_api("suite.load", "composer.Environment", "rl.control.Environment")
 def test_time_limits_and_flags_are_taken_as_dm_control_takes_them(differential):
     differential.assert_same(LIMITS_AND_FLAGS_PROGRAM, "probe_limits_and_flags")
+
+
+ABSTRACT_CLASSES_PROGRAM = """
+from dm_control import composer, mjcf
+
+
+class Empty(composer.Entity):
+    pass
+
+
+class ModelOnly(composer.Entity):
+    @property
+    def mjcf_model(self):
+        return mjcf.RootElement()
+
+
+class BuildOnly(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement()
+
+
+class Built(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement()
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class RewardOnly(composer.Task):
+    def get_reward(self, physics):
+        return 0.0
+
+
+class RootOnly(composer.Task):
+    @property
+    def root_entity(self):
+        return None
+
+
+class Complete(RootOnly):
+    def get_reward(self, physics):
+        return 0.0
+
+
+check("entity/empty", Empty)
+check("entity/model_only", ModelOnly)
+check("entity/build_only", BuildOnly)
+check("entity/built", lambda: type(Built()).__name__)
+check("task/reward_only", RewardOnly)
+check("task/root_only", RootOnly)
+check("task/complete", lambda: type(Complete()).__name__)
+check("task/null", lambda: type(composer.NullTask(Built())).__name__)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Task", "composer.Entity")
+def test_abstract_tasks_and_entities_refuse_instantiation_as_in_dm_control(differential):
+    differential.assert_same(ABSTRACT_CLASSES_PROGRAM, "probe_abstract_classes")
