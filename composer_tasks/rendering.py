@@ -278,7 +278,7 @@ def camera_index_by_name(model: mujoco.MjModel, name: str) -> int:
     if index < 0:
         from composer_tasks.physics import Error  # physics imports this module
 
-        raise Error(f"no camera named {name!r} in the model")
+        raise Error(f"Object of type 'camera' with name {name!r} does not exist.")
     return int(index)
 
 
