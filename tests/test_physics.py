@@ -226,7 +226,7 @@ def test_physics_error_after_reset_is_raised_again():
 
 def test_render_errors_name_the_camera():
     physics = _pendulum()
-    with pytest.raises(ValueError, match="no camera named 'nope'"):
+    with pytest.raises(ValueError, match="'camera' with name 'nope' does not exist"):
         physics.render(camera_id="nope")
     with pytest.raises(ValueError, match="out of range"):
         physics.render(camera_id=3)
