@@ -1660,23 +1660,27 @@ def check_agent_action(
     who: str,
     strict: bool = True,
 ) -> np.ndarray:
-    """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
-    and what of `spec` it violates (dtype, shape, entries MuJoCo rejects and, if
-    `strict`, bounds: see `checked_out_of_bounds_action`). `in_bounds` is
-    `action_bounds_check(spec)`."""
+    """`action` as an array of `spec`'s shape and dtype, converted as NumPy assigns it
+    into the controls (dm_control's walkers write an agent's action so), or an error
+    naming `who` (an agent) and what of `spec` it violates: the TypeError or
+    ValueError NumPy's assignment raises for a dtype or shape it cannot take, entries
+    MuJoCo rejects and, if `strict`, bounds (see `checked_out_of_bounds_action`).
+    `in_bounds` is `action_bounds_check(spec)`."""
     array = np.asarray(action)
-    if array.dtype != spec.dtype:
-        if array.dtype.kind not in "fiu":
-            raise ValueError(
-                f"the action of {who} has dtype {array.dtype}, but its action spec {spec.name!r} "
-                f"wants real numbers ({spec.dtype})"
-            )
-        array = array.astype(spec.dtype)
-    if array.shape != spec.shape:
-        raise ValueError(
-            f"the action of {who} has shape {array.shape}, but its action spec {spec.name!r} "
-            f"has shape {spec.shape}"
-        )
+    if array.dtype != spec.dtype or array.shape != spec.shape:
+        # Converted as dm_control's walkers write an agent's action into the
+        # controls (`physics.bind(actuators).ctrl = action`): NumPy's assignment,
+        # broadcasting and casting as it does, and raising what it raises.
+        fitted = np.empty(spec.shape, spec.dtype)
+        try:
+            fitted[...] = array
+        except (TypeError, ValueError) as error:
+            if array.shape != spec.shape:
+                detail = f"has shape {array.shape}, but its action spec {spec.name!r} has shape {spec.shape}"
+            else:
+                detail = f"has dtype {array.dtype}, but its action spec {spec.name!r} wants real numbers ({spec.dtype})"
+            raise type(error)(f"the action of {who} {detail}: {error}") from None
+        array = fitted
     if in_bounds(array):
         return array
     return checked_out_of_bounds_action(

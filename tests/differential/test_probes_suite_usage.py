@@ -542,3 +542,30 @@ check("task/null", lambda: type(composer.NullTask(Built())).__name__)
 @pytest.mark.dm_control_api("composer.Task", "composer.Entity")
 def test_abstract_tasks_and_entities_refuse_instantiation_as_in_dm_control(differential):
     differential.assert_same(ABSTRACT_CLASSES_PROGRAM, "probe_abstract_classes")
+
+
+MULTI_AGENT_ACTIONS_PROGRAM = """
+import numpy as np
+from dm_control.locomotion import soccer
+
+env = soccer.load(team_size=1, time_limit=1.0, random_state=3)
+env.reset()
+for key, actions in [("scalars", [0.1, 0.2]), ("length_one", [[0.1], [0.2]]),
+                     ("bools", [np.ones(3, bool), np.zeros(3, bool)]),
+                     ("ints", [np.array([1, 0, 1]), np.array([0, 1, 0])]),
+                     ("leading_axis", [np.zeros((1, 3)), np.zeros((1, 3))]),
+                     ("strings", ["abc", "def"]), ("wrong_shape", [np.zeros(4), np.zeros(3)])]:
+    def step(actions=actions):
+        timestep = env.step(actions)
+        return ([o["ball_ego_position"] for o in timestep.observation],
+                env.physics.data.ctrl.copy())
+    check("soccer/" + key, step)
+    env.reset()
+"""
+
+
+@pytest.mark.dm_control_api("locomotion.soccer.load")
+def test_multi_agent_actions_are_written_as_in_dm_control(differential):
+    differential.assert_same(
+        MULTI_AGENT_ACTIONS_PROGRAM, "probe_multi_agent_actions", rtol=1e-6, atol=1e-8
+    )
