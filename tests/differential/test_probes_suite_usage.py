@@ -569,3 +569,27 @@ def test_multi_agent_actions_are_written_as_in_dm_control(differential):
     differential.assert_same(
         MULTI_AGENT_ACTIONS_PROGRAM, "probe_multi_agent_actions", rtol=1e-6, atol=1e-8
     )
+
+
+VARIATION_ARITHMETIC_PROGRAM = """
+import numpy as np
+from dm_control.composer.variation import deterministic, distributions
+
+Constant = deterministic.Constant
+random_state = np.random.RandomState(0)
+check("list_add", lambda: (Constant([1.0, 2.0]) + [10.0, 20.0])())
+check("list_mul", lambda: (Constant([1.0, 2.0]) * 2)())
+check("reflected_list_add", lambda: ([0.5] + Constant([1.0]))())
+check("tuple_add", lambda: (Constant((1.0,)) + (2.0,))())
+check("array_and_list", lambda: (Constant(np.array([1.0, 2.0])) + [10.0, 20.0])())
+check("negated_list", lambda: (-Constant([1.0, 2.0]))())
+check("float_times_list", lambda: (Constant(2.0) * [1.0, 2.0])())
+check("int_times_list", lambda: (Constant(2) * [1.0, 2.0])())
+check("item_of_list", lambda: Constant([4, 5, 6])[1]())
+check("uniform_plus_list", lambda: (distributions.Uniform(0, 1) + [1.0, 2.0])(random_state=random_state))
+"""
+
+
+@pytest.mark.dm_control_api("composer.variation.Variation")
+def test_variation_arithmetic_applies_operators_as_dm_control_does(differential):
+    differential.assert_same(VARIATION_ARITHMETIC_PROGRAM, "probe_variation_arithmetic")

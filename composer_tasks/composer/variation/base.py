@@ -193,7 +193,9 @@ class _BinaryOperation(Variation):
     ) -> Any:
         first = evaluate(self._first, initial_value, current_value, random_state)
         second = evaluate(self._second, initial_value, current_value, random_state)
-        return self._op(_as_operand(first), _as_operand(second))
+        # The operator on the values as they come, as dm_control applies it: lists
+        # and tuples concatenate under + and repeat under * by an int, as Python's.
+        return self._op(first, second)
 
     def __eq__(self, other: object) -> bool:
         # As dm_control: equal when built alike from equal operands.
@@ -226,9 +228,7 @@ class _UnaryOperation(Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> Any:
-        return self._op(
-            _as_operand(evaluate(self._variation, initial_value, current_value, random_state))
-        )
+        return self._op(evaluate(self._variation, initial_value, current_value, random_state))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -281,12 +281,3 @@ def equal(first: Any, second: Any) -> bool:
     if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
         return bool(np.array_equal(first, second))
     return bool(first == second)
-
-
-def _as_operand(value: Any) -> Any:
-    # Lists and tuples would concatenate or repeat under + and *; arithmetic
-    # on variations is elementwise here, a documented difference from
-    # dm_control (which concatenates or repeats them).
-    if isinstance(value, (list, tuple)):
-        return np.asarray(value)
-    return value
