@@ -904,8 +904,10 @@ class Environment(dm_env.Environment):
         """One control step (or the reset, if `needs_reset`).
 
         Raises:
-          ValueError: the action does not fit the action spec (shape, dtype, and
-            with `strict_action_bounds` its bounds).
+          TypeError: the action's dtype cannot be written into the controls
+            (strings, None, complex numbers), as dm_control's `np.copyto` raises.
+          ValueError: the action does not broadcast to the action spec's shape, or
+            with `strict_action_bounds` is outside its bounds.
           InvalidActionError: an entry is one MuJoCo rejects (NaN, infinite, beyond
             +-mjMAXVAL), and `raise_exception_on_physics_error` is True.
           PhysicsError: the simulation diverged or MuJoCo warned during the step,
@@ -945,10 +947,12 @@ class Environment(dm_env.Environment):
     def begin_control_step(self, action: Any) -> Action:
         """Starts a control step: validates `action` and runs the `before_step` hooks.
 
-        Returns the action as an array of the action spec's dtype. Follow it with
-        `substeps` and `finish_control_step`.
+        Returns the action as an array of the action spec's shape, its values and
+        dtype as given (`fitted_action`). Follow it with `substeps` and
+        `finish_control_step`.
 
         Raises:
+          TypeError: the action's dtype cannot be written into the controls.
           ValueError: the action does not fit the action spec (`InvalidActionError`
             for entries MuJoCo rejects; see `strict_action_bounds`).
         """
@@ -1575,25 +1579,30 @@ class InvalidActionError(ValueError, PhysicsError):
 
 
 def fitted_action(array: np.ndarray, spec: specs.BoundedArray) -> np.ndarray:
-    """`array` as a new array of `spec`'s shape and dtype, converted as dm_control's
-    `physics.set_control` (`np.copyto` into the controls) converts an action: NumPy's
-    broadcasting (a scalar, or a length-1 array, fills every entry; leading axes of
-    length 1 are dropped), and casting of the "same_kind" rule (booleans and integers
-    become real numbers).
+    """`array` as the action of `spec`'s shape that dm_control's default `before_step`
+    writes into the controls (`physics.set_control`, an `np.copyto` into the float64
+    controls), its values and dtype kept as given: it must cast to the controls under
+    NumPy's "same_kind" rule (booleans, integers and floats of any width do), and
+    broadcast to the spec's shape (a scalar, or a length-1 array, fills every entry;
+    leading axes of length 1 are dropped), a new array when it does not have that
+    shape already. Like dm_control, it is not cast to the spec's dtype: a float64
+    action of a float32 spec writes its float64 values.
 
     Raises:
-      TypeError: the dtype cannot become the spec's under that rule (strings, None,
+      TypeError: the dtype cannot be written into the controls (strings, None,
         complex numbers), as `np.copyto` raises.
       ValueError: the shape does not broadcast to the spec's.
     """
-    if not np.can_cast(array.dtype, spec.dtype, casting="same_kind"):
+    if not np.can_cast(array.dtype, np.float64, casting="same_kind"):
         raise TypeError(
             f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
             f"real numbers ({spec.dtype})"
         )
-    fitted = np.empty(spec.shape, spec.dtype)
+    if array.shape == spec.shape:
+        return array
+    fitted = np.empty(spec.shape, array.dtype)
     try:
-        np.copyto(fitted, array, casting="same_kind")
+        np.copyto(fitted, array)
     except ValueError:
         raise ValueError(
             f"action has shape {array.shape}, but the action spec {spec.name!r} has shape "

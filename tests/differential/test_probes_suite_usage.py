@@ -593,3 +593,61 @@ check("uniform_plus_list", lambda: (distributions.Uniform(0, 1) + [1.0, 2.0])(ra
 @pytest.mark.dm_control_api("composer.variation.Variation")
 def test_variation_arithmetic_applies_operators_as_dm_control_does(differential):
     differential.assert_same(VARIATION_ARITHMETIC_PROGRAM, "probe_variation_arithmetic")
+
+
+ACTION_DTYPES_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_env import specs
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b")
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+        self._root.actuator.add("motor", joint=self.joint, name="m")
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Push(composer.Task):
+    def __init__(self, dtype):
+        self.box = Box()
+        self.dtype = dtype
+        self.seen = None
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def action_spec(self, physics):
+        return specs.BoundedArray((1,), self.dtype, -1, 1, name="m")
+
+    def before_step(self, physics, action, random_state):
+        self.seen = (np.asarray(action).dtype.kind, np.asarray(action).tolist())
+        super().before_step(physics, action, random_state)
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+for dtype in (np.float32, np.int32, np.float64):
+    task = Push(dtype)
+    env = composer.Environment(task, random_state=1)
+    env.reset()
+    for key, action in [("float64", np.array([0.1])), ("float32", np.array([0.1], np.float32)),
+                        ("int", np.array([1])), ("list", [0.1]), ("bool", np.array([True]))]:
+        def step(action=action):
+            env.step(action)
+            return env.physics.data.ctrl.copy(), task.seen
+        check(f"{np.dtype(dtype).name}/{key}", step)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment.step", "composer.Task.before_step")
+def test_actions_keep_their_dtype_as_in_dm_control(differential):
+    differential.assert_same(ACTION_DTYPES_PROGRAM, "probe_action_dtypes")
