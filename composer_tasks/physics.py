@@ -115,6 +115,12 @@ class _PausedProfilingClock:
             _ENGINE_TIMER.value = self._clock
 
 
+class ModelFileNotFoundError(FileNotFoundError, ValueError):
+    """No model file at the path given (`Physics.from_xml_path`, `from_binary_path`,
+    `reload_from_xml_path`): a `FileNotFoundError`, and a `ValueError` as dm_control
+    raises (MuJoCo's loader error)."""
+
+
 class Error(ValueError):
     """A name or object type that the model does not have (`model.name2id`), as
     dm_control's `mujoco.wrapper.core.Error`."""
@@ -868,7 +874,7 @@ class Physics:
         """A Physics of a model binary (MJB) file."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJB file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJB file at {path!r}")
         return cls.from_model(mujoco.MjModel.from_binary_path(path))
 
     def reload_from_xml_string(
@@ -883,7 +889,7 @@ class Physics:
         `reload_from_xml_string`)."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJCF file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJCF file at {path!r}")
         spec = mujoco.MjSpec.from_file(path)
         check_equality_anchors(spec)
         self._reload(spec, spec.compile())
@@ -913,7 +919,7 @@ class Physics:
         """Loads an MJCF file; relative asset paths resolve against its folder."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJCF file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJCF file at {path!r}")
         spec = mujoco.MjSpec.from_file(path)
         return cls.from_spec(spec)
 

@@ -64,7 +64,10 @@ def render(
 ) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
     for name, value in (("height", height), ("width", width)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            # TypeError, as dm_control's image buffer of a non-integer size raises.
+            raise TypeError(f"{name} must be an int number of pixels, got {value!r}")
+        if value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
     model = physics.model
     if isinstance(camera_id, str):

@@ -651,3 +651,41 @@ for dtype in (np.float32, np.int32, np.float64):
 @pytest.mark.dm_control_api("composer.Environment.step", "composer.Task.before_step")
 def test_actions_keep_their_dtype_as_in_dm_control(differential):
     differential.assert_same(ACTION_DTYPES_PROGRAM, "probe_action_dtypes")
+
+
+BAD_INPUT_PROGRAM = """
+import numpy as np
+from dm_control import mujoco, suite
+
+
+def raised(function, *args):
+    try:
+        function(*args)
+    except Exception as error:
+        return error
+
+
+check("from_xml_path/missing", mujoco.Physics.from_xml_path, "/nonexistent/model.xml")
+check("from_binary_path/missing", mujoco.Physics.from_binary_path, "/nonexistent/model.mjb")
+record("from_xml_path/missing_is_value_error",
+       isinstance(raised(mujoco.Physics.from_xml_path, "/nonexistent.xml"), ValueError))
+physics = suite.load("cartpole", "balance", task_kwargs={"random": 1}).physics
+check("render/float_height", physics.render, 10.5, 10)
+check("render/float_width", physics.render, 10, 10.0)
+check("render/negative_camera", physics.render, 10, 10, camera_id=-2)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "mujoco.engine.Physics.from_xml_path",
+    "mujoco.engine.Physics.from_binary_path",
+    "mujoco.engine.Physics.render",
+)
+def test_bad_model_paths_and_image_sizes_raise_as_in_dm_control(differential):
+    comparison = differential.compare(BAD_INPUT_PROGRAM, "probe_bad_input")
+    # The class here is ModelFileNotFoundError, a ValueError (and FileNotFoundError).
+    differences = [d for d in comparison.differences if not d.key.endswith("/missing")]
+    assert not comparison.ours.error and not comparison.theirs.error
+    assert not differences, [str(d) for d in differences]
+    records = comparison.ours.as_dict()
+    assert records["from_xml_path/missing"] == {"__raises__": "ModelFileNotFoundError"}
