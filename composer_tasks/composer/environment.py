@@ -1562,6 +1562,14 @@ class MultiAgentEnvironment(Environment):
         return rewards, np.zeros((), self._discount_dtype)
 
 
+class ActionDtypeError(TypeError, ValueError):
+    """An action whose dtype cannot be written into the controls (strings, None,
+    complex numbers). Both a `TypeError` (what dm_control's `physics.set_control`,
+    an `np.copyto`, raises for it) and a `ValueError` (what dm_control's walkers'
+    `bind(actuators).ctrl = action` raises for a string), so that code written for
+    either catches it."""
+
+
 class InvalidActionError(ValueError, PhysicsError):
     """An action with an entry MuJoCo rejects as a bad control: NaN, or beyond
     +-`mujoco.mjMAXVAL` (1e10, infinities included) for an actuator without a control
@@ -1589,12 +1597,12 @@ def fitted_action(array: np.ndarray, spec: specs.BoundedArray) -> np.ndarray:
     action of a float32 spec writes its float64 values.
 
     Raises:
-      TypeError: the dtype cannot be written into the controls (strings, None,
-        complex numbers), as `np.copyto` raises.
+      ActionDtypeError: (a TypeError and a ValueError) the dtype cannot be written
+        into the controls (strings, None, complex numbers), as `np.copyto` raises.
       ValueError: the shape does not broadcast to the spec's.
     """
     if not np.can_cast(array.dtype, np.float64, casting="same_kind"):
-        raise TypeError(
+        raise ActionDtypeError(
             f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
             f"real numbers ({spec.dtype})"
         )
