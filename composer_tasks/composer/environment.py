@@ -100,6 +100,7 @@ _BUILT_AFTER_SETTINGS = frozenset(
         "_compiled_model",
         "_compiled_count",
         "_compiled_mjcf_revision",
+        "_compiled_timestep",
         "_updater",
         "_reset_next_step",
         "_step_count",
@@ -722,6 +723,32 @@ class Environment(dm_env.Environment):
             if self._spec_checks_left and self._hooks["initialize_episode_mjcf"]
             else None
         )
+        self._set_step_counts()
+        if action_spec_of is None:
+            self._setup_action_spec()
+        else:
+            for name in self._ACTION_SPEC_ATTRIBUTES:
+                setattr(self, name, getattr(action_spec_of, name))
+        # The PyMJCF model's revision compiled: an edit through a handle since
+        # (between episodes too) recompiles at the next reset, as dm_control's.
+        self._compiled_mjcf_revision = _mjcf_revision(root.spec)
+        # The model's values as compiled, put back at the resets where dm_control
+        # compiles anew (`_reset_attempt`); a clone's model has copy 0's values.
+        if not self._restore_model_at_reset:
+            self._compiled_model = None
+        elif action_spec_of is None:
+            self._compiled_model = CompiledModel(self._physics.model)
+        else:
+            self._compiled_model = action_spec_of._compiled_model
+        self._compiled_count = self._physics.compile_count
+        self._compiled_timestep = float(self._physics.model.opt.timestep)
+        for hook in self._hooks["after_compile"]:
+            hook(self._physics, self._random_state)
+
+    def _set_step_counts(self) -> None:
+        """The physics steps per control step (the task's, as dm_control reads them
+        at every compile, unless `n_sub_steps` overrides them) and the episode's step
+        limit."""
         self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
         if self._exact_step_count:
             limit = self._time_limit / self.control_timestep()
@@ -737,26 +764,7 @@ class Environment(dm_env.Environment):
             self._step_limit = float_time_step_limit(
                 self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
             )
-        if action_spec_of is None:
-            self._setup_action_spec()
-        else:
-            for name in self._ACTION_SPEC_ATTRIBUTES:
-                setattr(self, name, getattr(action_spec_of, name))
         self._last_substep_only = (self._n_substeps,)
-        # The PyMJCF model's revision compiled: an edit through a handle since
-        # (between episodes too) recompiles at the next reset, as dm_control's.
-        self._compiled_mjcf_revision = _mjcf_revision(root.spec)
-        # The model's values as compiled, put back at the resets where dm_control
-        # compiles anew (`_reset_attempt`); a clone's model has copy 0's values.
-        if not self._restore_model_at_reset:
-            self._compiled_model = None
-        elif action_spec_of is None:
-            self._compiled_model = CompiledModel(self._physics.model)
-        else:
-            self._compiled_model = action_spec_of._compiled_model
-        self._compiled_count = self._physics.compile_count
-        for hook in self._hooks["after_compile"]:
-            hook(self._physics, self._random_state)
 
     # What `_setup_action_spec` sets (immutable values: specs, dtypes, shapes, checks).
     _ACTION_SPEC_ATTRIBUTES: Tuple[str, ...] = (
@@ -868,9 +876,12 @@ class Environment(dm_env.Environment):
             for hook in self._hooks["initialize_episode_mjcf"]:
                 hook(random_state)
             self._mjcf_hooks_ran = True
+            root_spec = self._task.root_entity.spec
             if (
                 self._spec_changed_by_hooks(edits)
-                or _mjcf_revision(self._task.root_entity.spec) != self._compiled_mjcf_revision
+                or _mjcf_revision(root_spec) != self._compiled_mjcf_revision
+                # The task's `physics_timestep` setter writes the spec itself.
+                or root_spec.option.timestep != self._compiled_timestep
             ):
                 self._compile()
             else:
@@ -880,6 +891,12 @@ class Environment(dm_env.Environment):
                 # brought back to that state, its model's values as compiled (what a
                 # callback wrote into the model last episode is gone, as there).
                 self._restore_compiled_model()
+                if self._overridden_n_sub_steps is None and (
+                    self._task.physics_steps_per_control_step != self._n_substeps
+                ):
+                    # The task's control timestep changed since the compile: dm_control,
+                    # compiling anew here, reads it again.
+                    self._set_step_counts()
                 _start_from_model_defaults(self._physics)
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)

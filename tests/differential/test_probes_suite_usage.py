@@ -727,3 +727,73 @@ check("render/negative_camera", physics.render, 10, 10, camera_id=-2)
 )
 def test_bad_model_paths_and_image_sizes_raise_as_in_dm_control(differential):
     _assert_same_up_to_subclasses(differential, BAD_INPUT_PROGRAM, "probe_bad_input")
+
+
+TIMESTEPS_BETWEEN_EPISODES_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Clock(composer.Task):
+    def __init__(self):
+        self.box = Box()
+        self.set_timesteps(0.01, 0.002)
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def get_reward(self, physics):
+        return physics.time()
+
+
+def episode(env):
+    rewards = []
+    while True:
+        timestep = env.step(np.zeros(0))
+        rewards.append(timestep.reward)
+        if timestep.last():
+            return rewards
+
+
+for recompile in (True, False):
+    task = Clock()
+    env = composer.Environment(task, random_state=1, time_limit=0.05,
+                               recompile_mjcf_every_episode=recompile)
+    env.reset()
+    first = [env.step(np.zeros(0)).reward for _ in range(2)]
+    task.set_timesteps(0.02, 0.002)
+    record(f"{recompile}/control_timestep_mid_episode", env.control_timestep())
+    record(f"{recompile}/mid_episode", (first, env.step(np.zeros(0)).reward))
+    env.reset()
+    record(f"{recompile}/next_episode", (env.control_timestep(), episode(env)))
+    task.physics_timestep = 0.004
+    env.reset()
+    record(f"{recompile}/new_physics_timestep", (env.physics.timestep(), env.control_timestep(),
+                                                 episode(env)))
+    task.control_timestep = 0.004
+    env.reset()
+    record(f"{recompile}/control_equals_physics", (env.control_timestep(), episode(env)))
+"""
+
+
+@pytest.mark.dm_control_api(
+    "composer.Task.set_timesteps",
+    "composer.Task.physics_timestep",
+    "composer.Task.control_timestep",
+    "composer.Environment.reset",
+)
+def test_timesteps_changed_between_episodes_apply_as_in_dm_control(differential):
+    differential.assert_same(TIMESTEPS_BETWEEN_EPISODES_PROGRAM, "probe_timesteps_between_episodes")
