@@ -101,6 +101,8 @@ _BUILT_AFTER_SETTINGS = frozenset(
         "_compiled_count",
         "_compiled_mjcf_revision",
         "_compiled_timestep",
+        "_compiled_edit_count",
+        "_compiled_structure",
         "_updater",
         "_reset_next_step",
         "_step_count",
@@ -742,8 +744,21 @@ class Environment(dm_env.Environment):
             self._compiled_model = action_spec_of._compiled_model
         self._compiled_count = self._physics.compile_count
         self._compiled_timestep = float(self._physics.model.opt.timestep)
+        # For the announced edits made outside the callbacks (an entity attached
+        # between episodes), which dm_control's compile at the next reset takes in.
+        self._compiled_edit_count = entity_module.spec_edit_count()
+        self._compiled_structure = spec_edits.spec_structure(root.spec)
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
+
+    def _attached_or_detached_since_compile(self, root_spec: Any) -> bool:
+        """Whether elements were added to or removed from the root spec since it was
+        compiled (an entity attached between episodes, say), looked at only when
+        some spec edit was announced since."""
+        if entity_module.spec_edit_count() == self._compiled_edit_count:
+            return False
+        self._compiled_edit_count = entity_module.spec_edit_count()
+        return spec_edits.spec_structure(root_spec) != self._compiled_structure
 
     def _set_step_counts(self) -> None:
         """The physics steps per control step (the task's, as dm_control reads them
@@ -882,6 +897,7 @@ class Environment(dm_env.Environment):
                 or _mjcf_revision(root_spec) != self._compiled_mjcf_revision
                 # The task's `physics_timestep` setter writes the spec itself.
                 or root_spec.option.timestep != self._compiled_timestep
+                or self._attached_or_detached_since_compile(root_spec)
             ):
                 self._compile()
             else:

@@ -797,3 +797,76 @@ for recompile in (True, False):
 )
 def test_timesteps_changed_between_episodes_apply_as_in_dm_control(differential):
     differential.assert_same(TIMESTEPS_BETWEEN_EPISODES_PROGRAM, "probe_timesteps_between_episodes")
+
+
+EDITS_BETWEEN_EPISODES_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+
+
+class Box(composer.Entity):
+    def _build(self, name="box"):
+        self._root = mjcf.RootElement(model=name)
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+        self._root.actuator.add("motor", joint=self.joint, name="m")
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+    def _build_observables(self):
+        return BoxObservables(self)
+
+
+class BoxObservables(composer.Observables):
+    @composer.observable
+    def pos(self):
+        return observable.MJCFFeature("qpos", self._entity.joint)
+
+    @composer.observable
+    def vel(self):
+        return observable.MJCFFeature("qvel", self._entity.joint)
+
+
+class Hold(composer.Task):
+    def __init__(self):
+        self.box = Box()
+        self.box.observables.pos.enabled = True
+        self.set_timesteps(0.01, 0.002)
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def get_reward(self, physics):
+        return physics.time()
+
+
+for recompile in (True, False):
+    task = Hold()
+    env = composer.Environment(task, random_state=1, recompile_mjcf_every_episode=recompile)
+    env.reset()
+    task.box.observables.vel.enabled = True
+    task.box.observables.pos.buffer_size = 3
+    record(f"{recompile}/observables_mid_episode", env.step(np.zeros(1)).observation)
+    timestep = env.reset()
+    record(f"{recompile}/observables_next_episode",
+           (env.observation_spec(), timestep.observation, env.step(np.zeros(1)).observation))
+    task.box.attach(Box("b2"))
+    record(f"{recompile}/attached_mid_episode", env.action_spec())
+    env.reset()
+    record(f"{recompile}/attached_next_episode", (env.action_spec(), env.physics.model.nq))
+    check(f"{recompile}/step_after_attach",
+          lambda: env.step(np.zeros(env.action_spec().shape)).reward)
+    task.box.mjcf_model.worldbody.add("geom", type="sphere", size=[0.05], pos=[1, 0, 0])
+    env.reset()
+    record(f"{recompile}/geom_added", env.physics.model.ngeom)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment.reset", "composer.Entity.attach")
+def test_edits_between_episodes_apply_as_in_dm_control(differential):
+    differential.assert_same(EDITS_BETWEEN_EPISODES_PROGRAM, "probe_edits_between_episodes")
