@@ -380,7 +380,8 @@ class Environment(dm_env.Environment):
         observations whose buffer size is 1.
       max_reset_attempts: how many times `reset` tries to start an episode when a
         callback raises `EpisodeInitializationError` (each failure is logged; the
-        last one is raised).
+        last one is raised). As in dm_control, unchecked: a reset is retried while
+        its failures are fewer than it (0 or less: one attempt).
       recompile_mjcf_every_episode: True (dm_control's default) runs the
         `initialize_episode_mjcf` callbacks at every reset, recompiling when they
         changed the spec, and otherwise putting the model's values back as
@@ -514,14 +515,6 @@ class Environment(dm_env.Environment):
                 stacklevel=2,
             )
             n_sub_steps = int(n_sub_steps)
-        if (
-            isinstance(max_reset_attempts, bool)
-            or not isinstance(max_reset_attempts, (int, np.integer))
-            or max_reset_attempts < 1
-        ):
-            raise ValueError(
-                f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}"
-            )
         if not isinstance(delayed_observation_padding, ObservationPadding):
             # ValueError, as dm_control raises.
             raise ValueError(
@@ -535,7 +528,9 @@ class Environment(dm_env.Environment):
         self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
         self._strict_action_bounds = _check_bool(strict_action_bounds, "strict_action_bounds")
         self._overridden_n_sub_steps = n_sub_steps
-        self._max_reset_attempts = int(max_reset_attempts)
+        # As dm_control takes it: compared with the failures so far (0 or less is one
+        # attempt, 2.5 three, inf unlimited).
+        self._max_reset_attempts = max_reset_attempts
         # dm_control's flags, as it takes them: by their truth.
         self._recompile_mjcf_every_episode = dm_control_flag(recompile_mjcf_every_episode)
         self._mjcf_hooks_ran = False
@@ -860,18 +855,22 @@ class Environment(dm_env.Environment):
     def reset(self) -> dm_env.TimeStep:
         """Starts an episode, retrying up to `max_reset_attempts` times when a callback
         raises `EpisodeInitializationError`."""
-        for attempt in range(1, self._max_reset_attempts):
+        failures = 0
+        while True:
             try:
                 return self._reset_attempt()
             except EpisodeInitializationError as error:
+                failures += 1
+                # dm_control's rule: retried while the failures are fewer than
+                # `max_reset_attempts`; the last failure is raised.
+                if not failures < self._max_reset_attempts:
+                    raise
                 _log.error(
-                    "Episode initialisation failed (attempt %d of %d): %r",
-                    attempt,
+                    "Episode initialisation failed (attempt %d of %s): %r",
+                    failures,
                     self._max_reset_attempts,
                     error,
                 )
-        # The last attempt: its failure is raised.
-        return self._reset_attempt()
 
     def _reset_attempt(self) -> dm_env.TimeStep:
         # dm_control looks the task's callbacks up at each call, so a callback assigned

@@ -870,3 +870,50 @@ for recompile in (True, False):
 @pytest.mark.dm_control_api("composer.Environment.reset", "composer.Entity.attach")
 def test_edits_between_episodes_apply_as_in_dm_control(differential):
     differential.assert_same(EDITS_BETWEEN_EPISODES_PROGRAM, "probe_edits_between_episodes")
+
+
+RESET_ATTEMPTS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        self._root.worldbody.add("geom", type="box", size=[0.1, 0.1, 0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Flaky(composer.Task):
+    def __init__(self, failures):
+        self.box = Box()
+        self.failures = failures
+        self.attempts = 0
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def initialize_episode(self, physics, random_state):
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise composer.EpisodeInitializationError(f"attempt {self.attempts}")
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+for attempts in (0, -3, 1, 2, 2.5, 3, True):
+    task = Flaky(failures=2)
+    env = composer.Environment(task, random_state=0, max_reset_attempts=attempts)
+    check(f"{attempts!r}/reset", lambda: int(env.reset().step_type))
+    record(f"{attempts!r}/attempts", task.attempts)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment", "composer.EpisodeInitializationError")
+def test_reset_attempts_are_counted_as_in_dm_control(differential):
+    differential.assert_same(RESET_ATTEMPTS_PROGRAM, "probe_reset_attempts")
