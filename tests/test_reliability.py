@@ -371,7 +371,7 @@ def _task():
     [
         (dict(task="cartpole"), TypeError, "task must be a composer.Task"),
         (dict(time_limit="10"), TypeError, "time_limit must be a real number"),
-        (dict(random_state=1.5), TypeError, "random_state must be an int seed"),
+        (dict(random_state=1.5), TypeError, "random_state 1.5 is not a seed"),
         (dict(random_state=-1), ValueError, "random_state must be an int"),
         (dict(check_spec_changes="always"), TypeError, "check_spec_changes must be a bool"),
         (dict(textures="yes"), TypeError, "textures must be a bool"),

@@ -364,8 +364,9 @@ class Environment(dm_env.Environment):
         time, a float sum of physics timesteps, is >= time_limit: with float
         rounding that may be one step more than time_limit / control_timestep
         (`float_time_step_limit`; see `exact_step_count`).
-      random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
-        (unseeded). All randomness of the task, its entities and observables flows
+      random_state: an int seed in [0, 2**32 - 1] (or any other seed
+        `np.random.RandomState` takes, as in dm_control), a `np.random.RandomState`,
+        or None (unseeded). All randomness of the task, its entities and observables flows
         from it, drawn in dm_control's order: the observables are reset (evaluated,
         corruptors and random delays drawing) at construction, after the compile
         step of every reset and after `initialize_episode`, as dm_control resets
@@ -495,10 +496,15 @@ class Environment(dm_env.Environment):
                 seeding.check_seed(random_state, "random_state")
             )
         else:
-            raise TypeError(
-                f"random_state must be an int seed, a np.random.RandomState or None, "
-                f"got {type(random_state).__name__}"
-            )
+            # As dm_control: any seed NumPy's RandomState takes (a sequence of ints, an
+            # array, a bool), and NumPy's TypeError or ValueError for any other.
+            try:
+                self._random_state = np.random.RandomState(random_state)
+            except (TypeError, ValueError) as error:
+                raise type(error)(
+                    f"random_state {random_state!r} is not a seed np.random.RandomState "
+                    f"takes: {error}"
+                ) from None
         if n_sub_steps is not None:
             if (
                 isinstance(n_sub_steps, bool)

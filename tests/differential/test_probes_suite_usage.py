@@ -917,3 +917,55 @@ for attempts in (0, -3, 1, 2, 2.5, 3, True):
 @pytest.mark.dm_control_api("composer.Environment", "composer.EpisodeInitializationError")
 def test_reset_attempts_are_counted_as_in_dm_control(differential):
     differential.assert_same(RESET_ATTEMPTS_PROGRAM, "probe_reset_attempts")
+
+
+SEEDS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf, suite
+
+
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b")
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+
+    @property
+    def mjcf_model(self):
+        return self._root
+
+
+class Drop(composer.Task):
+    def __init__(self):
+        self.box = Box()
+
+    @property
+    def root_entity(self):
+        return self.box
+
+    def initialize_episode(self, physics, random_state):
+        physics.bind(self.box.joint).qpos = random_state.uniform()
+
+    def get_reward(self, physics):
+        return 0.0
+
+
+for key, seed in [("int", 3), ("np_int", np.int64(3)), ("list", [1, 2, 3]),
+                  ("array", np.array([1, 2])), ("tuple", (1, 2)), ("bool", True),
+                  ("too_big", 2**32), ("negative", -1), ("float", 1.5), ("string", "a")]:
+    def composer_draws(seed=seed):
+        env = composer.Environment(Drop(), random_state=seed)
+        env.reset()
+        return float(env.physics.data.qpos[0]), env.random_state.randint(1000)
+    check("composer/" + key, composer_draws)
+
+    def suite_draws(seed=seed):
+        return suite.load("cartpole", "balance", task_kwargs={"random": seed}).reset().observation
+    check("suite/" + key, suite_draws)
+"""
+
+
+@pytest.mark.dm_control_api("composer.Environment", "suite.load")
+def test_seeds_are_taken_as_numpy_takes_them_as_in_dm_control(differential):
+    differential.assert_same(SEEDS_PROGRAM, "probe_seeds")
