@@ -12,6 +12,7 @@ import pytest
 _SUBCLASSES_OF = {
     "ActionDtypeError": {"TypeError", "ValueError"},
     "ModelFileNotFoundError": {"ValueError", "FileNotFoundError"},
+    "RandomStateTypeError": {"TypeError", "AttributeError"},
 }
 
 
@@ -969,3 +970,25 @@ for key, seed in [("int", 3), ("np_int", np.int64(3)), ("list", [1, 2, 3]),
 @pytest.mark.dm_control_api("composer.Environment", "suite.load")
 def test_seeds_are_taken_as_numpy_takes_them_as_in_dm_control(differential):
     differential.assert_same(SEEDS_PROGRAM, "probe_seeds")
+
+
+VARIATION_RANDOM_STATES_PROGRAM = """
+import numpy as np
+from dm_control.composer.variation import distributions, noises, rotations
+
+check("int", lambda: distributions.Uniform()(random_state=3))
+check("noise_int", lambda: noises.Additive(distributions.Normal())(
+    initial_value=1.0, current_value=1.0, random_state=3))
+check("quaternion_int", lambda: rotations.UniformQuaternion()(random_state=3))
+check("generator", lambda: distributions.Uniform()(random_state=np.random.default_rng(1)))
+for falsy in (None, 0, False):
+    np.random.seed(5)
+    check(f"global/{falsy!r}", lambda: distributions.Normal()(random_state=falsy))
+"""
+
+
+@pytest.mark.dm_control_api("composer.variation.distributions.Uniform")
+def test_variation_random_states_are_taken_as_in_dm_control(differential):
+    _assert_same_up_to_subclasses(
+        differential, VARIATION_RANDOM_STATES_PROGRAM, "probe_variation_random_states"
+    )

@@ -43,17 +43,27 @@ def require_random_state(random_state: RandomStateLike | None, variation: Any) -
       variation: The variation asking, named in the error message.
 
     Raises:
-      TypeError: if it is neither None, a `numpy.random.RandomState` nor a
-        `numpy.random.Generator`.
+      RandomStateTypeError: (a TypeError and an AttributeError, what dm_control's
+        variations raise drawing from it) if it is none of None, a
+        `numpy.random.RandomState` and a `numpy.random.Generator`, and is true (a
+        false value, 0 say, means NumPy's global one, as dm_control's
+        `random_state or np.random` takes it).
     """
     if random_state is None:
         return np.random.mtrand._rand
     if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
-        raise TypeError(
+        if not random_state:
+            return np.random.mtrand._rand
+        raise RandomStateTypeError(
             f"{variation!r}: random_state must be a numpy.random.RandomState "
             f"or numpy.random.Generator, got {type(random_state).__name__}."
         )
     return random_state
+
+
+class RandomStateTypeError(TypeError, AttributeError):
+    """A `random_state` a variation cannot draw from: a `TypeError`, and the
+    `AttributeError` dm_control's variations raise looking its methods up."""
 
 
 def _is_variation_like(value: Any) -> bool:
