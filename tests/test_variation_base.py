@@ -128,8 +128,14 @@ def test_random_variations_without_a_random_state_draw_from_numpy_global_one():
     np.random.seed(3)
     drawn = [distributions.Uniform()(), (Constant(1.0) + distributions.Normal())()]
     assert drawn == expected
+    # dm_control's `random_state or np.random`: a false seed is the global one too...
+    np.random.seed(3)
+    assert distributions.Uniform()(random_state=0) == expected[0]
+    # ...and another that is not a generator raises (a TypeError and an AttributeError).
     with pytest.raises(TypeError, match="random_state"):
-        distributions.Uniform()(random_state=0)
+        distributions.Uniform()(random_state=3)
+    with pytest.raises(AttributeError, match="random_state"):
+        distributions.Uniform()(random_state=3)
 
 
 def test_generator_and_random_state_are_both_accepted():
