@@ -115,6 +115,12 @@ class _PausedProfilingClock:
             _ENGINE_TIMER.value = self._clock
 
 
+class ModelFileNotFoundError(FileNotFoundError, ValueError):
+    """No model file at the path given (`Physics.from_xml_path`, `from_binary_path`,
+    `reload_from_xml_path`): a `FileNotFoundError`, and a `ValueError` as dm_control
+    raises (MuJoCo's loader error)."""
+
+
 class Error(ValueError):
     """A name or object type that the model does not have (`model.name2id`), as
     dm_control's `mujoco.wrapper.core.Error`."""
@@ -868,7 +874,7 @@ class Physics:
         """A Physics of a model binary (MJB) file."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJB file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJB file at {path!r}")
         return cls.from_model(mujoco.MjModel.from_binary_path(path))
 
     def reload_from_xml_string(
@@ -883,7 +889,7 @@ class Physics:
         `reload_from_xml_string`)."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJCF file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJCF file at {path!r}")
         spec = mujoco.MjSpec.from_file(path)
         check_equality_anchors(spec)
         self._reload(spec, spec.compile())
@@ -913,7 +919,7 @@ class Physics:
         """Loads an MJCF file; relative asset paths resolve against its folder."""
         path = os.fspath(path)
         if not os.path.exists(path):
-            raise FileNotFoundError(f"no MJCF file at {path!r}")
+            raise ModelFileNotFoundError(f"no MJCF file at {path!r}")
         spec = mujoco.MjSpec.from_file(path)
         return cls.from_spec(spec)
 
@@ -989,6 +995,8 @@ class Physics:
         the extra work is nil. This is how the published Control Suite steps; a
         bare `mj_step` would leave those quantities one substep behind. With the
         RK4 integrator, which cannot be split, it is `mj_step` then `mj_step1`.
+        With `legacy_step` False (dm_control's flag, set on the instance) it is a
+        bare `mj_step`, as dm_control then steps.
 
         MuJoCo's per-stage timers (`data.timer`) read no clock during the step
         (`paused_profiling_clock`), which saves up to a third of a small model's
@@ -1013,13 +1021,18 @@ class Physics:
     def _advance(self, nstep: int) -> None:
         model, data = self._model, self._data
         start_time = data.time
-        if self._options.integrator == _RK4:
+        if not self.legacy_step:
+            # dm_control's `legacy_step=False`: plain mj_step, which leaves the
+            # derived quantities as they were at the last substep's start.
             mujoco.mj_step(model, data, nstep)
+        elif self._options.integrator == _RK4:
+            mujoco.mj_step(model, data, nstep)
+            mujoco.mj_step1(model, data)
         else:
             mujoco.mj_step2(model, data)
             if nstep > 1:
                 mujoco.mj_step(model, data, nstep - 1)
-        mujoco.mj_step1(model, data)
+            mujoco.mj_step1(model, data)
         if self._warning_numbers.tobytes() != self._checked_warnings:
             self.check_divergence(start_time)
 
@@ -1298,12 +1311,14 @@ class Physics:
 
         Raises:
             ValueError: the state has the wrong size for this model.
+            TypeError: with `sig`, the state has the wrong size for it (MuJoCo's
+                `mj_setState` error, which dm_control passes on).
         """
         state = np.asarray(physics_state, dtype=np.float64)
         if sig is not None:
             expected = mujoco.mj_stateSize(self._model, sig)
             if state.shape != (expected,):
-                raise ValueError(
+                raise TypeError(
                     f"state must have shape ({expected},) for this model and sig {sig}, "
                     f"got {state.shape}"
                 )

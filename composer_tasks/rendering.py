@@ -64,14 +64,14 @@ def render(
 ) -> np.ndarray:
     """What `Physics.render` does (its docstring documents the arguments)."""
     for name, value in (("height", height), ("width", width)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            # TypeError, as dm_control's image buffer of a non-integer size raises.
+            raise TypeError(f"{name} must be an int number of pixels, got {value!r}")
+        if value < 1:
             raise ValueError(f"{name} must be a positive number of pixels, got {value!r}")
     model = physics.model
     if isinstance(camera_id, str):
-        index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
-        if index < 0:
-            raise ValueError(f"no camera named {camera_id!r} in the model")
-        camera_id = int(index)
+        camera_id = camera_index_by_name(model, camera_id)
     if not -1 <= camera_id < model.ncam:
         raise ValueError(f"camera_id {camera_id} out of range: the model has {model.ncam} cameras")
     check_image_kind(overlays, depth, segmentation, render_flag_overrides)
@@ -270,6 +270,21 @@ def cached_renderer(
     return renderer
 
 
+def camera_index_by_name(model: mujoco.MjModel, name: str) -> int:
+    """The index of the camera named `name`.
+
+    Raises:
+      Error: the model has no camera of that name (`composer_tasks.physics.Error`, a
+        ValueError, as dm_control's `model.name2id` raises its `core.Error`).
+    """
+    index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, name)
+    if index < 0:
+        from composer_tasks.physics import Error  # physics imports this module
+
+        raise Error(f"Object of type 'camera' with name {name!r} does not exist.")
+    return int(index)
+
+
 def check_fits_offscreen_buffer(model: mujoco.MjModel, height: int, width: int) -> None:
     """Raises ValueError naming the buffer's size and how to raise it unless a
     height x width image fits the model's offscreen buffer (the GL backend would
@@ -461,9 +476,7 @@ class Camera:
         model = physics.model
         check_fits_offscreen_buffer(model, height, width)
         if isinstance(camera_id, str):
-            index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_id)
-            if index < 0:
-                raise ValueError(f"no camera named {camera_id!r} in the model")
+            index = camera_index_by_name(model, camera_id)
         else:
             index = int(camera_id)
         if index < -1:

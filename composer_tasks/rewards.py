@@ -71,11 +71,13 @@ _ZERO, _HALF, _MINUS_HALF, _ONE, _PI = map(_constant, (0.0, 0.5, -0.5, 1.0, np.p
 def _cosine_of_array(s: Any, xp: ModuleType) -> Any:
     # Clipping at 1 keeps the curve at its minimum (0) past the half period
     # instead of rising again.
-    return 0.5 * (1.0 + xp.cos(xp.pi * xp.minimum(s, 1.0)))
+    # fmin: a NaN argument is past the half period too (0, as dm_control's
+    # np.where(abs(s) < 1, ..., 0.0) gives it).
+    return 0.5 * (1.0 + xp.cos(xp.pi * xp.fmin(s, 1.0)))
 
 
 def _cosine_of_float(s: float) -> float:
-    return 0.5 * (1.0 + float(np.cos(np.pi * min(s, 1.0))))
+    return 0.5 * (1.0 + float(np.cos(np.pi * (s if s < 1.0 else 1.0))))
 
 
 def _tanh_squared_of_array(s: Any, xp: ModuleType) -> Any:
@@ -111,7 +113,7 @@ def _reciprocal_in_place(s: np.ndarray) -> None:
 
 
 def _cosine_in_place(s: np.ndarray) -> None:
-    np.minimum(s, _ONE, out=s)
+    np.fmin(s, _ONE, out=s)
     np.multiply(_PI, s, s)
     np.cos(s, s)
     np.add(_ONE, s, s)
@@ -120,13 +122,13 @@ def _cosine_in_place(s: np.ndarray) -> None:
 
 def _linear_in_place(s: np.ndarray) -> None:
     np.subtract(_ONE, s, s)
-    np.maximum(s, _ZERO, out=s)
+    np.fmax(s, _ZERO, out=s)
 
 
 def _quadratic_in_place(s: np.ndarray) -> None:
     np.multiply(s, s, s)
     np.subtract(_ONE, s, s)
-    np.maximum(s, _ZERO, out=s)
+    np.fmax(s, _ZERO, out=s)
 
 
 def _tanh_squared_in_place(s: np.ndarray) -> None:
@@ -175,15 +177,15 @@ _SIGMOIDS = {
     ),
     "linear": _Sigmoid(
         lambda v: 1.0 - v,
-        lambda s, xp: xp.maximum(1.0 - s, 0.0),
-        lambda s: max(1.0 - s, 0.0),
+        lambda s, xp: xp.fmax(1.0 - s, 0.0),
+        lambda s: 1.0 - s if s < 1.0 else 0.0,
         _linear_in_place,
         True,
     ),
     "quadratic": _Sigmoid(
         lambda v: np.sqrt(1.0 - v),
-        lambda s, xp: xp.maximum(1.0 - s * s, 0.0),
-        lambda s: max(1.0 - s * s, 0.0),
+        lambda s, xp: xp.fmax(1.0 - s * s, 0.0),
+        lambda s: 1.0 - s * s if s < 1.0 else 0.0,
         _quadratic_in_place,
         True,
     ),
@@ -266,13 +268,18 @@ def _check_arguments(bounds: Any, margin: Any, sigmoid: Any, value_at_margin: An
             margin_value = np.asarray(margin, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"margin must be a real scalar or array, got {margin!r}.") from None
-    if not array_namespace.is_jax(margin_value) and not np.all(
-        (0.0 <= margin_value) & (margin_value < np.inf)
-    ):
-        detail = f"margin must be non-negative and finite, got {margin!r}."
+    # dm_control refuses a negative margin only; an infinite one scales every
+    # finite distance to 0 (1 everywhere, NaN or 0 at infinite x, as there). NaN
+    # is refused here, where dm_control would give NaN outside the bounds.
+    if not array_namespace.is_jax(margin_value) and not np.all(0.0 <= margin_value):
+        detail = f"margin must be non-negative, got {margin!r}."
         if np.any(margin_value < 0.0):
             raise _dm_control_error("`margin` must be non-negative.", detail)
         raise ValueError(detail)
+    if isinstance(margin_value, float) and margin_value == 0.0:
+        # dm_control never looks at the sigmoid or value_at_margin of a zero margin
+        # (the output is a step); nor does anything here.
+        return lower, upper, 0.0, _SIGMOIDS["gaussian"], 1.0
     if not isinstance(sigmoid, str) or sigmoid not in _SIGMOIDS:
         detail = f"sigmoid must be one of {SIGMOIDS}, got {sigmoid!r}."
         if isinstance(sigmoid, str):
@@ -312,9 +319,9 @@ def _scalar_tolerance(
     x: float, lower: float, upper: float, margin: float, shape: _Sigmoid, scale: float
 ) -> float:
     # Rewards are mostly computed from scalars every control step; plain
-    # float arithmetic avoids the array machinery's overhead.
-    if math.isnan(x):
-        return math.nan
+    # float arithmetic avoids the array machinery's overhead. A NaN x is outside
+    # the bounds at a NaN distance, as in dm_control: 0 with a zero margin, else
+    # the sigmoid of NaN (NaN, or 0 for the sigmoids of compact support).
     if lower <= x <= upper:
         return 1.0
     if margin == 0.0:
@@ -360,27 +367,31 @@ def tolerance(
       margin: Non-negative distance, in the units of `x`, over which
         the output falls from 1 to `value_at_margin` (a scalar, or an array
         broadcasting against `x`, e.g. one per batched copy). With `margin == 0` the
-        output is a step: 1 inside the bounds, 0 outside.
+        output is a step: 1 inside the bounds, 0 outside. An infinite margin
+        gives 1 at every finite `x`.
       sigmoid: Shape of the decay, one of `SIGMOIDS`: 'gaussian',
         'hyperbolic', 'long_tail', 'reciprocal', 'cosine', 'linear',
         'quadratic', 'tanh_squared'.
       value_at_margin: The output at distance `margin` from the nearest bound.
         Must lie in (0, 1), or in [0, 1) for 'cosine', 'linear' and
-        'quadratic', which reach 0 at a finite distance. It is checked even
-        when `margin == 0`.
+        'quadratic', which reach 0 at a finite distance. As in dm_control,
+        neither it nor `sigmoid` is looked at (or checked) when `margin` is a
+        scalar 0.
 
     Returns:
-      A Python float when `x` is a scalar (Python or NumPy), a `np.float64` when
-      it is a 0-d float64 array, otherwise a float64 NumPy array of `x`'s shape
-      (broadcast with the bounds), with values in [0, 1]. NaN entries of `x`
-      give NaN. When `x`, the bounds or the margin is a JAX array, a JAX array
+      A Python float when `x` is a scalar (Python or NumPy), otherwise a float64
+      NumPy array of `x`'s shape (0-d for a 0-d array; broadcast with the
+      bounds), with values in [0, 1], as dm_control's. A NaN entry of `x` is
+      outside the bounds at a NaN distance, as there: 0 with a zero margin,
+      else the sigmoid's value at NaN (NaN; 0 for 'cosine', 'linear' and
+      'quadratic'). When `x`, the bounds or the margin is a JAX array, a JAX array
       of `x`'s floating dtype (float32 unless JAX runs in x64), computed with
       `jax.numpy` and traceable under `jax.jit`; the values of JAX bounds and
       margins are not checked (they may be traced).
 
     Raises:
       ValueError: if `bounds` is not a pair or has lower > upper or NaN,
-        `margin` is negative or not a scalar, `sigmoid` is unknown, or
+        `margin` is negative or NaN, `sigmoid` is unknown, or
         `value_at_margin` is outside the valid range for `sigmoid`.
     """
     if type(x) is np.ndarray and x.dtype is _FLOAT64 and x.size > _FEW_ENTRIES:
@@ -403,9 +414,9 @@ def tolerance(
             return _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
         if type(x) is np.ndarray and x.dtype == np.float64:
             if x.ndim == 0:
-                # A 0-d quantity (`quantity[..., i]` of one environment) gives a
-                # NumPy number, as NumPy's own arithmetic on 0-d arrays does.
-                return np.float64(
+                # A 0-d array is no scalar to dm_control (`np.isscalar`): it gets
+                # a 0-d array back.
+                return np.array(
                     _scalar_tolerance(float(x), lower, upper, checked_margin, shape, scale)
                 )
             if x.size <= _FEW_ENTRIES:
@@ -430,7 +441,11 @@ def tolerance(
         value = _array_tolerance(
             np, np.asarray(x, dtype=np.float64), lower, upper, checked_margin, shape, scale
         )
-        return float(value) if return_float and value.shape == () else value
+        if return_float and value.shape == ():
+            return float(value)
+        # NumPy's arithmetic on 0-d arrays gives NumPy numbers; dm_control gives a
+        # 0-d array for any x that is not a scalar.
+        return value if type(value) is np.ndarray else np.asarray(value)
     # A JAX operand: the result is a JAX array, computed without leaving JAX.
     xp = array_namespace.namespace(x, lower, upper, checked_margin)
     operand: Any = xp.asarray(x)
@@ -461,18 +476,16 @@ def _array_tolerance(
     else:
         distance = xp.maximum(lower - x, 0.0) + xp.maximum(x - upper, 0.0)
     if scalar_margin and margin == 0.0:
-        if xp is np:
-            return _step_of_distance(distance)
-        return xp.where(xp.isnan(distance), xp.nan, xp.where(distance > 0.0, 0.0, 1.0))
+        # 1 in the bounds, else 0 (a NaN x too, as in dm_control).
+        return xp.where(distance == 0.0, 1.0, 0.0)
     if scalar_margin:
         # Every sigmoid is exactly 1 at distance 0, so inside entries need no mask.
         return shape.of_array(distance / margin * scale, xp)
-    step = xp.where(distance > 0.0, 0.0, 1.0)
+    step = xp.where(distance == 0.0, 1.0, 0.0)
     positive = margin > 0.0
     # Where the margin is 0 the division is by 1, and its result unused.
     scaled = xp.where(positive, distance / xp.where(positive, margin, 1.0), 0.0)
-    value = xp.where(positive, shape.of_array(scaled * scale, xp), step)
-    return xp.where(xp.isnan(distance), xp.nan, value)
+    return xp.where(positive, shape.of_array(scaled * scale, xp), step)
 
 
 class _ArrayPlan:
@@ -548,10 +561,9 @@ def _distance_outside(lower: np.ndarray, upper: np.ndarray, x: np.ndarray) -> np
 
 
 def _step_of_distance(distance: np.ndarray) -> np.ndarray:
-    """`_array_tolerance` on NumPy with a zero margin: 1 at distance 0, else 0 (NaN kept)."""
-    value = np.where(distance > 0.0, 0.0, 1.0)
-    value[np.isnan(distance)] = np.nan
-    return value
+    """`_array_tolerance` on NumPy with a zero margin: 1 at distance 0, else 0 (a NaN
+    distance too, as dm_control's `np.where(in_bounds, 1.0, 0.0)` gives it)."""
+    return np.where(distance == 0.0, 1.0, 0.0)
 
 
 # Plans by the arguments as given (None where the checked bounds or margin are not

@@ -268,11 +268,11 @@ def _smooth_reward_of_numpy_batch(cosine, cart, control, angular_vel):
     np.divide(tolerances, margin, tolerances)
     np.multiply(tolerances, scale, tolerances)
     np.multiply(tolerances, tolerances, tolerances)
-    # gaussian: exp(-0.5 * s^2); quadratic: max(1 - s^2, 0).
+    # gaussian: exp(-0.5 * s^2); quadratic: fmax(1 - s^2, 0) (a NaN s gives 0).
     np.multiply(_MINUS_HALF, gaussians, gaussians)
     np.exp(gaussians, gaussians)
     np.subtract(_ONE, small_control, small_control)
-    np.maximum(small_control, _ZERO, out=small_control)
+    np.fmax(small_control, _ZERO, out=small_control)
     # (4 + control) / 5, (1 + centred) / 2, (1 + velocity) / 2 and (cosine + 1) / 2,
     # addition being commutative to the bit.
     np.add(offset, whole, whole)

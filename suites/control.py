@@ -265,7 +265,7 @@ class Environment(composer.Environment):
 
     Args:
       task, *args, **kwargs: those of `composer.Environment`.
-      flat_observation: if True, the observation is one float array under the key
+      flat_observation: if true, the observation is one float array under the key
         "observations" (`FLAT_OBSERVATION_KEY`), the task's observations raveled
         and concatenated in their order; its spec is named "observations".
 
@@ -274,8 +274,6 @@ class Environment(composer.Environment):
     argument not a `composer.Task`, or `physics=` given) makes the physics-task
     Environment instead (see `_PhysicsTaskEnvironment`).
 
-    Raises:
-      TypeError: `flat_observation` is not a bool.
     """
 
     # dm_control's control.Environment never recompiles its physics: what a task
@@ -294,8 +292,7 @@ class Environment(composer.Environment):
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, task: Any, *args: Any, flat_observation: bool = False, **kwargs: Any):
-        if not isinstance(flat_observation, (bool, np.bool_)):
-            raise TypeError(f"flat_observation must be a bool, got {flat_observation!r}")
+        # As dm_control takes it: by its truth, unchecked.
         self._flat_observation = bool(flat_observation)
         if (
             getattr(task, "runs_on_given_physics", False)

@@ -209,19 +209,36 @@ def test_termination_uses_task_discount(task_class, discount):
 
 
 @pytest.mark.parametrize(
-    "action, message",
+    "action, error, message",
     [
-        (np.zeros(3), r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
-        (np.array(["a", "b"]), "dtype <U1.*action spec"),
-        (np.array([np.nan, 0.0]), r"non-finite entries at \[0\].*action spec"),
-        (np.array([0.0, 1.5]), r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
+        (np.zeros(3), ValueError, r"shape \(3,\).*'creature/leg0/hip\\tcreature/leg1/hip'"),
+        # np.copyto's rule, as dm_control's set_control: a TypeError.
+        (np.array(["a", "b"]), TypeError, "dtype <U1.*action spec"),
+        (np.array([np.nan, 0.0]), ValueError, r"non-finite entries at \[0\].*action spec"),
+        (np.array([0.0, 1.5]), ValueError, r"creature/leg1/hip=1.5 not in \[-1.0, 1.0\]"),
     ],
 )
-def test_bad_actions_name_the_spec(action, message):
+def test_bad_actions_name_the_spec(action, error, message):
     env = composer.Environment(RandomHeightTask(), random_state=0, strict_action_bounds=True)
     env.reset()
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(error, match=message):
         env.step(action)
+
+
+def test_actions_broadcast_as_dm_control_set_control_broadcasts():
+    # dm_control writes the action with np.copyto: a scalar or a length-1 array fills
+    # every control, leading axes of length 1 drop, booleans become numbers.
+    stepped = []
+    for action in (0.25, [0.25], np.full((1, 2), 0.25), np.float32(0.25)):
+        env = composer.Environment(RandomHeightTask(), random_state=0)
+        env.reset()
+        stepped.append(env.step(action).observation)
+    env = composer.Environment(RandomHeightTask(), random_state=0)
+    env.reset()
+    expected = env.step(np.full(2, 0.25)).observation
+    for observation in stepped:
+        for key, value in expected.items():
+            np.testing.assert_array_equal(observation[key], value)
 
 
 def test_actions_outside_the_bounds_are_stepped_as_in_dm_control_unless_strict():
@@ -457,10 +474,20 @@ def test_control_timestep_must_be_a_multiple():
 def test_constructor_errors():
     with pytest.raises(TypeError, match="composer.Task"):
         composer.Environment("task")
-    with pytest.raises(ValueError, match="time_limit"):
-        composer.Environment(RandomHeightTask(), time_limit=0)
+    with pytest.raises(TypeError, match="time_limit"):
+        composer.Environment(RandomHeightTask(), time_limit="10")
     with pytest.raises(TypeError, match="random_state"):
         composer.Environment(RandomHeightTask(), random_state="seed")
+
+
+def test_time_limits_of_zero_or_less_end_at_the_first_step_as_in_dm_control():
+    for time_limit in (0, -1.0, -np.inf):
+        env = composer.Environment(RandomHeightTask(), time_limit=time_limit, random_state=0)
+        env.reset()
+        assert env.step(np.zeros(2)).last()
+    env = composer.Environment(RandomHeightTask(), time_limit=np.nan, random_state=0)
+    env.reset()
+    assert not any(env.step(np.zeros(2)).last() for _ in range(20))
 
 
 def test_unbounded_actuators_still_reject_infinite_actions():

@@ -121,6 +121,15 @@ def test_reset_raises_the_last_error_when_attempts_run_out():
     assert env.step(np.zeros(2)).first()
 
 
+@pytest.mark.parametrize("attempts, tries", [(0, 1), (-3, 1), (2.5, 3), (True, 1)])
+def test_reset_attempts_are_counted_as_dm_control_counts_them(attempts, tries):
+    # dm_control retries while the failures are fewer than max_reset_attempts.
+    env = composer.Environment(_FlakyTask(failures=5), random_state=0, max_reset_attempts=attempts)
+    with pytest.raises(composer.EpisodeInitializationError):
+        env.reset()
+    assert env.task.attempts == tries
+
+
 def test_one_reset_attempt_by_default():
     env = composer.Environment(_FlakyTask(failures=1), random_state=0)
     with pytest.raises(composer.EpisodeInitializationError):
@@ -227,15 +236,6 @@ def test_control_timestep_is_the_tasks():
     [
         (dict(n_sub_steps=0), ValueError, "n_sub_steps must be an integer >= 1"),
         (dict(n_sub_steps=2.0), ValueError, "n_sub_steps must be an integer >= 1"),
-        (dict(max_reset_attempts=0), ValueError, "max_reset_attempts must be an integer >= 1"),
-        (dict(max_reset_attempts=True), ValueError, "max_reset_attempts must be an integer >= 1"),
-        (
-            dict(recompile_mjcf_every_episode=1),
-            TypeError,
-            "recompile_mjcf_every_episode must be a bool",
-        ),
-        (dict(fixed_initial_state="yes"), TypeError, "fixed_initial_state must be a bool"),
-        (dict(legacy_step=False), ValueError, "legacy_step=False is not available"),
         (dict(exact_step_count=1), TypeError, "exact_step_count must be a bool"),
     ],
 )

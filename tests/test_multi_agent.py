@@ -190,11 +190,7 @@ def test_same_seed_same_trajectory_bit_for_bit():
             r"agent 0 is outside the bounds.*0=2.0 not in \[-1.0, 1.0\]",
         ),
         ([np.array(["a", "b"]), np.zeros(2)], ValueError, "agent 0 has dtype <U1"),
-        # Checked per agent before stacking, which would make one agent's bools floats
-        # (issue 29).
-        ([np.zeros(2), np.array([True, False])], ValueError, "agent 1 has dtype bool"),
-        ([np.array([True, False]), np.zeros(2)], ValueError, "agent 0 has dtype bool"),
-        ([np.zeros(2), [True, False]], ValueError, "agent 1 has dtype bool"),
+        ([np.zeros(2), np.array([object(), object()])], TypeError, "agent 1 has dtype object"),
         ({"a": np.zeros(2)}, TypeError, "sequence of 2 per-agent actions"),
         (3.0, TypeError, "sequence of 2 per-agent actions"),
     ],
@@ -204,6 +200,17 @@ def test_bad_actions_raise_clear_errors(actions, error, message):
     env.reset()
     with pytest.raises(error, match=message):
         env.step(actions)
+
+
+def test_agent_actions_are_written_as_dm_control_walkers_write_them():
+    # dm_control's soccer writes each agent's action with `bind(actuators).ctrl =
+    # action`: NumPy's assignment broadcasts scalars and casts booleans.
+    env = composer.Environment(TwoCreatures(), random_state=0)
+    env.reset()
+    env.step([0.25, np.array([True, False])])
+    np.testing.assert_array_equal(env.physics.data.ctrl, [0.25, 0.25, 1.0, 0.0])
+    env.step([[0.5], np.zeros((1, 2))])
+    np.testing.assert_array_equal(env.physics.data.ctrl, [0.5, 0.5, 0.0, 0.0])
 
 
 def test_an_agent_action_outside_its_bounds_is_stepped_unless_strict():

@@ -355,7 +355,7 @@ def test_unknown_model_variation_names_fail_at_construction():
 
 
 def test_time_limit_must_be_a_number():
-    with pytest.raises(TypeError, match="time_limit must be a positive number of seconds"):
+    with pytest.raises(TypeError, match="time_limit must be a real number of seconds"):
         composer.Environment(RandomHeightTask(), time_limit="10")
 
 
@@ -370,20 +370,9 @@ def _task():
     "kwargs, error, message",
     [
         (dict(task="cartpole"), TypeError, "task must be a composer.Task"),
-        (dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
-        (dict(time_limit=0.0), ValueError, "time_limit must be a positive number"),
-        (dict(random_state=1.5), TypeError, "random_state must be an int seed"),
+        (dict(time_limit="10"), TypeError, "time_limit must be a real number"),
+        (dict(random_state=1.5), TypeError, "random_state 1.5 is not a seed"),
         (dict(random_state=-1), ValueError, "random_state must be an int"),
-        (
-            dict(raise_exception_on_physics_error="no"),
-            TypeError,
-            "raise_exception_on_physics_error must be a bool",
-        ),
-        (
-            dict(strip_singleton_obs_buffer_dim=1),
-            TypeError,
-            "strip_singleton_obs_buffer_dim must be a bool",
-        ),
         (dict(check_spec_changes="always"), TypeError, "check_spec_changes must be a bool"),
         (dict(textures="yes"), TypeError, "textures must be a bool"),
     ],
@@ -406,7 +395,7 @@ _MASS = {("body", "creature/torso", "mass"): distributions.Uniform(0.5, 2.0)}
         ((_task, 2.0), {}, ValueError, "num_envs must be an integer >= 1"),
         ((_task, 2), dict(num_threads=-1), ValueError, "num_threads must be an integer >= 0"),
         ((_task, 2), dict(seed="0"), TypeError, "seed must be an int"),
-        ((_task, 2), dict(time_limit="10"), TypeError, "time_limit must be a positive number"),
+        ((_task, 2), dict(time_limit="10"), TypeError, "time_limit must be a real number"),
         ((_task, 2), dict(model_variations=[1]), TypeError, "model_variations must be a mapping"),
         (
             (_task, 2),

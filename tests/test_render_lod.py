@@ -95,9 +95,16 @@ def test_unknown_level_of_detail_is_rejected(level_of_detail):
     assert not physics._renderers
 
 
-@pytest.mark.parametrize("height, width", [(0, 64), (64, -1), (64.0, 64), (True, 64)])
+@pytest.mark.parametrize("height, width", [(0, 64), (64, -1)])
 def test_image_size_must_be_positive_pixels(height, width):
     with pytest.raises(ValueError, match="must be a positive number of pixels"):
+        _scene().render(height, width)
+
+
+@pytest.mark.parametrize("height, width", [(64.0, 64), (True, 64)])
+def test_image_size_must_be_an_int(height, width):
+    # TypeError, as dm_control raises for a size that is not an integer.
+    with pytest.raises(TypeError, match="must be an int number of pixels"):
         _scene().render(height, width)
 
 

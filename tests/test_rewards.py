@@ -130,8 +130,9 @@ def test_scalar_in_float_out_array_in_array_out():
     listed = tolerance([0.0, 2.0], margin=1.0, sigmoid="reciprocal")
     np.testing.assert_allclose(listed, [1.0, 1.0 / 19.0], atol=1e-12)
 
+    # A 0-d array is no scalar (np.isscalar), in dm_control as here: a 0-d array back.
     zero_dim = tolerance(np.array(0.0))
-    assert isinstance(zero_dim, np.float64) and zero_dim.shape == ()
+    assert type(zero_dim) is np.ndarray and zero_dim.shape == ()
 
 
 def test_array_bounds_broadcast():
@@ -145,10 +146,29 @@ def test_array_bounds_broadcast():
     np.testing.assert_allclose(values, [1.0, 0.5], atol=1e-12)
 
 
-def test_nan_propagates():
-    assert math.isnan(tolerance(np.nan, (0.0, 1.0)))
+def test_nan_is_outside_the_bounds_as_in_dm_control():
+    # dm_control: a NaN x is never in bounds and its distance is NaN; a zero margin
+    # gives 0, a sigmoid its value at NaN (0 for those of compact support).
+    assert tolerance(np.nan, (0.0, 1.0)) == 0.0
     values = tolerance(np.array([np.nan, 0.5]), (0.0, 1.0), margin=1.0)
     assert math.isnan(values[0]) and values[1] == 1.0
+    for sigmoid in ("linear", "quadratic", "cosine"):
+        assert tolerance(np.nan, (0.0, 1.0), margin=1.0, sigmoid=sigmoid) == 0.0
+        np.testing.assert_array_equal(
+            tolerance(np.full(20, np.nan), (0.0, 1.0), margin=1.0, sigmoid=sigmoid), 0.0
+        )
+
+
+def test_infinite_margins_and_zero_margins_follow_dm_control():
+    x = np.array([-np.inf, -5.0, 0.5, 7.0, np.inf])
+    np.testing.assert_array_equal(
+        tolerance(x, (0.0, 1.0), margin=np.inf), [np.nan, 1.0, 1.0, 1.0, np.nan]
+    )
+    np.testing.assert_array_equal(
+        tolerance(x, (0.0, 1.0), margin=np.inf, sigmoid="linear"), [0.0, 1.0, 1.0, 1.0, 0.0]
+    )
+    # A zero margin's output is a step: the sigmoid and value_at_margin go unread.
+    assert tolerance(2.0, (0.0, 1.0), sigmoid="nope", value_at_margin=7.0) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -160,12 +180,12 @@ def test_nan_propagates():
         (dict(bounds=(0.0,)), "bounds"),
         (dict(bounds=("low", "high")), "bounds"),
         (dict(margin=-0.1), "margin"),
-        (dict(margin=np.inf), "margin"),
+        (dict(margin=np.nan), "margin"),
         (dict(margin=[1.0, -2.0]), "margin"),
-        (dict(margin=[1.0, np.inf]), "margin"),
+        (dict(margin=[1.0, np.nan]), "margin"),
         (dict(margin="wide"), "margin"),
-        (dict(sigmoid="sigmoid"), "sigmoid"),
-        (dict(sigmoid=None), "sigmoid"),
+        (dict(margin=1.0, sigmoid="sigmoid"), "sigmoid"),
+        (dict(margin=1.0, sigmoid=None), "sigmoid"),
         (dict(margin=1.0, value_at_margin=1.0), "value_at_margin"),
         (dict(margin=1.0, value_at_margin=-0.1), "value_at_margin"),
         (dict(margin=1.0, value_at_margin=0.0), "value_at_margin"),
@@ -234,9 +254,8 @@ def test_array_margins_match_per_entry_scalar_calls(sigmoid):
 def test_one_element_arrays_keep_their_shape_and_the_scalar_value(shape):
     for x in (-2.0, 0.5, 3.7, np.nan):
         value = tolerance(np.full(shape, x), bounds=(0.0, 1.0), margin=1.5)
-        # 0-d arrays give NumPy numbers, as NumPy arithmetic on them does.
-        expected_type = np.float64 if shape == () else np.ndarray
-        assert isinstance(value, expected_type) and value.shape == shape
+        # 0-d arrays too give arrays, as in dm_control.
+        assert type(value) is np.ndarray and value.shape == shape
         np.testing.assert_array_equal(
             value, np.full(shape, tolerance(x, bounds=(0.0, 1.0), margin=1.5))
         )

@@ -105,7 +105,7 @@ def test_each_call_returns_a_new_array():
     [
         (dict(bounds=(1.0, 0.0)), "Lower bound must be <= upper bound"),
         (dict(margin=-1.0), "`margin` must be non-negative"),
-        (dict(sigmoid="nope"), "Unknown sigmoid type 'nope'"),
+        (dict(margin=1.0, sigmoid="nope"), "Unknown sigmoid type 'nope'"),
         (dict(margin=1.0, value_at_margin=1.0), "strictly between 0 and 1"),
         (dict(bounds="ab"), "bounds must hold real numbers"),
     ],

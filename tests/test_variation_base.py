@@ -37,11 +37,15 @@ def test_arithmetic_with_numbers_and_variations(expression, expected):
     assert composed() == expected
 
 
-def test_arithmetic_is_elementwise_for_lists_and_arrays():
-    composed = Constant([1.0, 2.0]) + [10.0, 20.0]
+def test_arithmetic_applies_python_operators_to_the_values_as_dm_control_does():
+    # Lists concatenate and repeat, as Python's (and dm_control's) operators do them;
+    # arrays combine elementwise.
+    assert (Constant([1.0, 2.0]) + [10.0, 20.0])() == [1.0, 2.0, 10.0, 20.0]
+    assert (Constant([1.0, 2.0]) * 2)() == [1.0, 2.0, 1.0, 2.0]
+    composed = Constant(np.array([1.0, 2.0])) + [10.0, 20.0]
     np.testing.assert_array_equal(composed(), [11.0, 22.0])
-    composed = Constant([1.0, 2.0]) * 2
-    np.testing.assert_array_equal(composed(), [2.0, 4.0])
+    with pytest.raises(TypeError):
+        (-Constant([1.0, 2.0]))()
     # NumPy must not turn this into an object array of per-element variations.
     composed = np.array([1.0, 2.0]) + Constant(1.0)
     assert isinstance(composed, variation.Variation)
@@ -124,8 +128,14 @@ def test_random_variations_without_a_random_state_draw_from_numpy_global_one():
     np.random.seed(3)
     drawn = [distributions.Uniform()(), (Constant(1.0) + distributions.Normal())()]
     assert drawn == expected
+    # dm_control's `random_state or np.random`: a false seed is the global one too...
+    np.random.seed(3)
+    assert distributions.Uniform()(random_state=0) == expected[0]
+    # ...and another that is not a generator raises (a TypeError and an AttributeError).
     with pytest.raises(TypeError, match="random_state"):
-        distributions.Uniform()(random_state=0)
+        distributions.Uniform()(random_state=3)
+    with pytest.raises(AttributeError, match="random_state"):
+        distributions.Uniform()(random_state=3)
 
 
 def test_generator_and_random_state_are_both_accepted():

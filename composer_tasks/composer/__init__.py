@@ -19,7 +19,7 @@ from composer_tasks.composer.entity import ModelWrapperEntity
 from composer_tasks.composer.environment import HOOK_NAMES
 from composer_tasks.composer.environment import Environment
 from composer_tasks.composer.environment import EpisodeInitializationError
-from composer_tasks.composer.environment import InvalidActionError
+from composer_tasks.composer.environment import ActionDtypeError, InvalidActionError
 from composer_tasks.composer.environment import ObservationPadding
 from composer_tasks.composer.initializer import Initializer
 from composer_tasks.composer.observables import Observables

@@ -138,7 +138,11 @@ class Entity(Callbacks):
             self._observables.set_options(observable_options)
 
     def _build(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(f"{type(self).__name__} must implement _build")
+        # dm_control's `_build` is abstract: an entity without one cannot be made
+        # (TypeError, as an ABC's abstract method gives).
+        raise TypeError(
+            f"Can't instantiate abstract class {type(self).__name__} with abstract method _build"
+        )
 
     def _build_observables(self) -> Observables:
         return Observables(self)

@@ -100,6 +100,9 @@ _BUILT_AFTER_SETTINGS = frozenset(
         "_compiled_model",
         "_compiled_count",
         "_compiled_mjcf_revision",
+        "_compiled_timestep",
+        "_compiled_edit_count",
+        "_compiled_structure",
         "_updater",
         "_reset_next_step",
         "_step_count",
@@ -290,13 +293,16 @@ def float_time_step_limit(time_limit: float, timestep: float, n_substeps: int) -
     physics step from 0). So 2.0 s of 0.02 s control steps of 0.002 s physics steps
     is 101 steps, 1000 additions of 0.002 summing to 1.9999999999998.
 
-    Returns an int, or inf for an infinite `time_limit`. Episodes of more than 10**7
-    physics steps (5.5 hours of 0.002 s steps) get ceil(time_limit / (timestep *
-    n_substeps)) instead, a difference from dm_control of at most one step in such
-    an episode, for summing them would cost more than a reset should.
+    Returns an int (1 for a `time_limit` of 0 or less), or inf for an infinite or
+    NaN `time_limit`. Episodes of more than 10**7 physics steps (5.5 hours of 0.002 s
+    steps) get ceil(time_limit / (timestep * n_substeps)) instead, a difference from
+    dm_control of at most one step in such an episode, for summing them would cost
+    more than a reset should.
     """
-    if not math.isfinite(time_limit):
-        return math.inf
+    if math.isnan(time_limit) or time_limit == math.inf:
+        return math.inf  # no time is >= NaN
+    if time_limit <= 0:
+        return 1  # the first control step ends after time 0
     exact = math.ceil(time_limit / (timestep * n_substeps))
     if exact * n_substeps > _MAX_SUMMED_STEPS:
         return exact
@@ -333,6 +339,13 @@ def _check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def dm_control_flag(value: Any) -> bool:
+    """A flag of dm_control's own arguments, which it uses as a condition (`if
+    flag:`) without checking its type: any value, taken by its truth (an array of
+    several entries raises ValueError, as there on use)."""
+    return bool(value)
+
+
 class EpisodeInitializationError(RuntimeError):
     """Raised by an `initialize_episode_mjcf` or `initialize_episode` callback that
     could not set up a valid episode (a prop that found no collision-free place,
@@ -344,14 +357,16 @@ class Environment(dm_env.Environment):
 
     Args:
       task: the `composer.Task`.
-      time_limit: episode length in seconds of simulated time (a positive real
-        number, inf for none). As in dm_control, the episode ends (LAST, with the
+      time_limit: episode length in seconds of simulated time (a real number, inf
+        for none; 0 or less ends the episode at the first step, NaN never, as in
+        dm_control, which does not check it). As in dm_control, the episode ends (LAST, with the
         task's discount) after the first control step at whose end the physics
         time, a float sum of physics timesteps, is >= time_limit: with float
         rounding that may be one step more than time_limit / control_timestep
         (`float_time_step_limit`; see `exact_step_count`).
-      random_state: an int seed in [0, 2**32 - 1], a `np.random.RandomState`, or None
-        (unseeded). All randomness of the task, its entities and observables flows
+      random_state: an int seed in [0, 2**32 - 1] (or any other seed
+        `np.random.RandomState` takes, as in dm_control), a `np.random.RandomState`,
+        or None (unseeded). All randomness of the task, its entities and observables flows
         from it, drawn in dm_control's order: the observables are reset (evaluated,
         corruptors and random delays drawing) at construction, after the compile
         step of every reset and after `initialize_episode`, as dm_control resets
@@ -366,7 +381,8 @@ class Environment(dm_env.Environment):
         observations whose buffer size is 1.
       max_reset_attempts: how many times `reset` tries to start an episode when a
         callback raises `EpisodeInitializationError` (each failure is logged; the
-        last one is raised).
+        last one is raised). As in dm_control, unchecked: a reset is retried while
+        its failures are fewer than it (0 or less: one attempt).
       recompile_mjcf_every_episode: True (dm_control's default) runs the
         `initialize_episode_mjcf` callbacks at every reset, recompiling when they
         changed the spec, and otherwise putting the model's values back as
@@ -379,8 +395,10 @@ class Environment(dm_env.Environment):
         before every episode's callbacks, so every episode starts alike.
       delayed_observation_padding: an `ObservationPadding`: what fills observation
         buffers before values arrive; ZERO, dm_control's default, or INITIAL_VALUE.
-      legacy_step: dm_control's flag; only True, its default (and this
-        Environment's stepping), is available.
+      legacy_step: dm_control's flag, set on the physics (`Physics.legacy_step`):
+        True (the default) steps so that positions, velocities and what derives
+        from them (sensors, poses) are current after a step; False steps with
+        plain `mj_step`, which leaves them one substep behind.
       check_spec_changes: whether to look for spec edits that the
         `initialize_episode_mjcf` callbacks made without announcing them with
         `composer.mark_spec_changed()` (raw `mujoco.Mjs...` edits), by comparing
@@ -462,11 +480,11 @@ class Environment(dm_env.Environment):
             raise TypeError(f"task must be a composer.Task, got {type(task).__name__}")
         if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
             raise TypeError(
-                f"time_limit must be a positive number of seconds (or inf), got {time_limit!r} "
+                f"time_limit must be a real number of seconds (or inf), got {time_limit!r} "
                 f"({type(time_limit).__name__})"
             )
-        if not (time_limit > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        # As in dm_control, any real number: one of 0 or less ends the episode at the
+        # first step, NaN never (no time is >= NaN).
         self._task = task
         self._time_limit = time_limit
         if isinstance(random_state, np.random.RandomState):
@@ -478,10 +496,15 @@ class Environment(dm_env.Environment):
                 seeding.check_seed(random_state, "random_state")
             )
         else:
-            raise TypeError(
-                f"random_state must be an int seed, a np.random.RandomState or None, "
-                f"got {type(random_state).__name__}"
-            )
+            # As dm_control: any seed NumPy's RandomState takes (a sequence of ints, an
+            # array, a bool), and NumPy's TypeError or ValueError for any other.
+            try:
+                self._random_state = np.random.RandomState(random_state)
+            except (TypeError, ValueError) as error:
+                raise type(error)(
+                    f"random_state {random_state!r} is not a seed np.random.RandomState "
+                    f"takes: {error}"
+                ) from None
         if n_sub_steps is not None:
             if (
                 isinstance(n_sub_steps, bool)
@@ -498,50 +521,36 @@ class Environment(dm_env.Environment):
                 stacklevel=2,
             )
             n_sub_steps = int(n_sub_steps)
-        if (
-            isinstance(max_reset_attempts, bool)
-            or not isinstance(max_reset_attempts, (int, np.integer))
-            or max_reset_attempts < 1
-        ):
-            raise ValueError(
-                f"max_reset_attempts must be an integer >= 1, got {max_reset_attempts!r}"
-            )
         if not isinstance(delayed_observation_padding, ObservationPadding):
             # ValueError, as dm_control raises.
             raise ValueError(
                 "delayed_observation_padding must be an ObservationPadding (ZERO or "
                 f"INITIAL_VALUE), got {delayed_observation_padding!r}"
             )
-        if legacy_step is not True:
-            raise ValueError(
-                "legacy_step=False is not available: this Environment steps as dm_control's "
-                "legacy_step=True does (mj_step2 then mj_step1, so positions and sensors are "
-                "current after a step); drop the argument"
-            )
+        # Set on every physics the Environment compiles (`_finish_compile`), as
+        # dm_control sets it on each new Physics.
+        self._legacy_step = legacy_step
         self._textures = _check_bool(textures, "textures")
         self._exact_step_count = _check_bool(exact_step_count, "exact_step_count")
         self._strict_action_bounds = _check_bool(strict_action_bounds, "strict_action_bounds")
         self._overridden_n_sub_steps = n_sub_steps
-        self._max_reset_attempts = int(max_reset_attempts)
-        self._recompile_mjcf_every_episode = _check_bool(
-            recompile_mjcf_every_episode, "recompile_mjcf_every_episode"
-        )
+        # As dm_control takes it: compared with the failures so far (0 or less is one
+        # attempt, 2.5 three, inf unlimited).
+        self._max_reset_attempts = max_reset_attempts
+        # dm_control's flags, as it takes them: by their truth.
+        self._recompile_mjcf_every_episode = dm_control_flag(recompile_mjcf_every_episode)
         self._mjcf_hooks_ran = False
-        self._fixed_initial_state = _check_bool(fixed_initial_state, "fixed_initial_state")
+        self._fixed_initial_state = dm_control_flag(fixed_initial_state)
         self._padding = delayed_observation_padding
         self._extra_hooks = {name: [] for name in entity_module.CALLBACK_NAMES}
-        self._raise_on_physics_error = _check_bool(
-            raise_exception_on_physics_error, "raise_exception_on_physics_error"
-        )
+        self._raise_on_physics_error = dm_control_flag(raise_exception_on_physics_error)
         if check_spec_changes is None:
             self._spec_checks_left = AUTO_CHECKED_RESETS
         else:
             self._spec_checks_left = (
                 math.inf if _check_bool(check_spec_changes, "check_spec_changes") else 0
             )
-        self._strip_singleton_obs_buffer_dim = _check_bool(
-            strip_singleton_obs_buffer_dim, "strip_singleton_obs_buffer_dim"
-        )
+        self._strip_singleton_obs_buffer_dim = dm_control_flag(strip_singleton_obs_buffer_dim)
         self._compile()
         self._finish_construction()
 
@@ -710,28 +719,19 @@ class Environment(dm_env.Environment):
         """What compiling sets up once the physics exists: hooks, step limit, action
         spec (`action_spec_of`'s, if given); then the `after_compile` callbacks run."""
         root = self._task.root_entity
+        self._physics.legacy_step = self._legacy_step
         self._collect_hooks()
         self._spec_fingerprint = (
             spec_edits.spec_fingerprint(root.spec)
             if self._spec_checks_left and self._hooks["initialize_episode_mjcf"]
             else None
         )
-        self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
-        if self._exact_step_count:
-            limit = self._time_limit / self.control_timestep()
-            if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
-                limit = round(limit)
-            self._step_limit = math.ceil(limit) if math.isfinite(limit) else math.inf
-        else:
-            self._step_limit = float_time_step_limit(
-                self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
-            )
+        self._set_step_counts()
         if action_spec_of is None:
             self._setup_action_spec()
         else:
             for name in self._ACTION_SPEC_ATTRIBUTES:
                 setattr(self, name, getattr(action_spec_of, name))
-        self._last_substep_only = (self._n_substeps,)
         # The PyMJCF model's revision compiled: an edit through a handle since
         # (between episodes too) recompiles at the next reset, as dm_control's.
         self._compiled_mjcf_revision = _mjcf_revision(root.spec)
@@ -744,8 +744,43 @@ class Environment(dm_env.Environment):
         else:
             self._compiled_model = action_spec_of._compiled_model
         self._compiled_count = self._physics.compile_count
+        self._compiled_timestep = float(self._physics.model.opt.timestep)
+        # For the announced edits made outside the callbacks (an entity attached
+        # between episodes), which dm_control's compile at the next reset takes in.
+        self._compiled_edit_count = entity_module.spec_edit_count()
+        self._compiled_structure = spec_edits.spec_structure(root.spec)
         for hook in self._hooks["after_compile"]:
             hook(self._physics, self._random_state)
+
+    def _attached_or_detached_since_compile(self, root_spec: Any) -> bool:
+        """Whether elements were added to or removed from the root spec since it was
+        compiled (an entity attached between episodes, say), looked at only when
+        some spec edit was announced since."""
+        if entity_module.spec_edit_count() == self._compiled_edit_count:
+            return False
+        self._compiled_edit_count = entity_module.spec_edit_count()
+        return spec_edits.spec_structure(root_spec) != self._compiled_structure
+
+    def _set_step_counts(self) -> None:
+        """The physics steps per control step (the task's, as dm_control reads them
+        at every compile, unless `n_sub_steps` overrides them) and the episode's step
+        limit."""
+        self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
+        if self._exact_step_count:
+            limit = self._time_limit / self.control_timestep()
+            if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
+                limit = round(limit)
+            if math.isfinite(limit):
+                self._step_limit = math.ceil(limit)
+            else:
+                # dm_control's `step_count >= time_limit / control_timestep`: -inf
+                # ends at the first step, NaN and inf never.
+                self._step_limit = -math.inf if limit < 0 else math.inf
+        else:
+            self._step_limit = float_time_step_limit(
+                self._time_limit, float(self._physics.model.opt.timestep), self._n_substeps
+            )
+        self._last_substep_only = (self._n_substeps,)
 
     # What `_setup_action_spec` sets (immutable values: specs, dtypes, shapes, checks).
     _ACTION_SPEC_ATTRIBUTES: Tuple[str, ...] = (
@@ -826,18 +861,22 @@ class Environment(dm_env.Environment):
     def reset(self) -> dm_env.TimeStep:
         """Starts an episode, retrying up to `max_reset_attempts` times when a callback
         raises `EpisodeInitializationError`."""
-        for attempt in range(1, self._max_reset_attempts):
+        failures = 0
+        while True:
             try:
                 return self._reset_attempt()
             except EpisodeInitializationError as error:
+                failures += 1
+                # dm_control's rule: retried while the failures are fewer than
+                # `max_reset_attempts`; the last failure is raised.
+                if not failures < self._max_reset_attempts:
+                    raise
                 _log.error(
-                    "Episode initialisation failed (attempt %d of %d): %r",
-                    attempt,
+                    "Episode initialisation failed (attempt %d of %s): %r",
+                    failures,
                     self._max_reset_attempts,
                     error,
                 )
-        # The last attempt: its failure is raised.
-        return self._reset_attempt()
 
     def _reset_attempt(self) -> dm_env.TimeStep:
         # dm_control looks the task's callbacks up at each call, so a callback assigned
@@ -857,9 +896,13 @@ class Environment(dm_env.Environment):
             for hook in self._hooks["initialize_episode_mjcf"]:
                 hook(random_state)
             self._mjcf_hooks_ran = True
+            root_spec = self._task.root_entity.spec
             if (
                 self._spec_changed_by_hooks(edits)
-                or _mjcf_revision(self._task.root_entity.spec) != self._compiled_mjcf_revision
+                or _mjcf_revision(root_spec) != self._compiled_mjcf_revision
+                # The task's `physics_timestep` setter writes the spec itself.
+                or root_spec.option.timestep != self._compiled_timestep
+                or self._attached_or_detached_since_compile(root_spec)
             ):
                 self._compile()
             else:
@@ -869,6 +912,12 @@ class Environment(dm_env.Environment):
                 # brought back to that state, its model's values as compiled (what a
                 # callback wrote into the model last episode is gone, as there).
                 self._restore_compiled_model()
+                if self._overridden_n_sub_steps is None and (
+                    self._task.physics_steps_per_control_step != self._n_substeps
+                ):
+                    # The task's control timestep changed since the compile: dm_control,
+                    # compiling anew here, reads it again.
+                    self._set_step_counts()
                 _start_from_model_defaults(self._physics)
                 for hook in self._hooks["after_compile"]:
                     hook(self._physics, random_state)
@@ -893,8 +942,10 @@ class Environment(dm_env.Environment):
         """One control step (or the reset, if `needs_reset`).
 
         Raises:
-          ValueError: the action does not fit the action spec (shape, dtype, and
-            with `strict_action_bounds` its bounds).
+          TypeError: the action's dtype cannot be written into the controls
+            (strings, None, complex numbers), as dm_control's `np.copyto` raises.
+          ValueError: the action does not broadcast to the action spec's shape, or
+            with `strict_action_bounds` is outside its bounds.
           InvalidActionError: an entry is one MuJoCo rejects (NaN, infinite, beyond
             +-mjMAXVAL), and `raise_exception_on_physics_error` is True.
           PhysicsError: the simulation diverged or MuJoCo warned during the step,
@@ -934,10 +985,12 @@ class Environment(dm_env.Environment):
     def begin_control_step(self, action: Any) -> Action:
         """Starts a control step: validates `action` and runs the `before_step` hooks.
 
-        Returns the action as an array of the action spec's dtype. Follow it with
-        `substeps` and `finish_control_step`.
+        Returns the action as an array of the action spec's shape, its values and
+        dtype as given (`fitted_action`). Follow it with `substeps` and
+        `finish_control_step`.
 
         Raises:
+          TypeError: the action's dtype cannot be written into the controls.
           ValueError: the action does not fit the action spec (`InvalidActionError`
             for entries MuJoCo rejects; see `strict_action_bounds`).
         """
@@ -1067,19 +1120,8 @@ class Environment(dm_env.Environment):
 
     def _validate_action(self, action: Any) -> Action:
         array = np.asarray(action)
-        if array.dtype != self._action_dtype:
-            if array.dtype.kind not in "fiu":
-                spec = self._action_spec
-                raise ValueError(
-                    f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
-                    f"real numbers ({spec.dtype})"
-                )
-            array = array.astype(self._action_dtype)
-        if array.shape != self._action_shape:
-            spec = self._action_spec
-            raise ValueError(
-                f"action has shape {array.shape}, but the action spec {spec.name!r} has shape {spec.shape}"
-            )
+        if array.dtype != self._action_dtype or array.shape != self._action_shape:
+            array = fitted_action(array, self._action_spec)
         if self._action_in_bounds(array):
             return array
         return checked_out_of_bounds_action(
@@ -1558,6 +1600,14 @@ class MultiAgentEnvironment(Environment):
         return rewards, np.zeros((), self._discount_dtype)
 
 
+class ActionDtypeError(TypeError, ValueError):
+    """An action whose dtype cannot be written into the controls (strings, None,
+    complex numbers). Both a `TypeError` (what dm_control's `physics.set_control`,
+    an `np.copyto`, raises for it) and a `ValueError` (what dm_control's walkers'
+    `bind(actuators).ctrl = action` raises for a string), so that code written for
+    either catches it."""
+
+
 class InvalidActionError(ValueError, PhysicsError):
     """An action with an entry MuJoCo rejects as a bad control: NaN, or beyond
     +-`mujoco.mjMAXVAL` (1e10, infinities included) for an actuator without a control
@@ -1572,6 +1622,39 @@ class InvalidActionError(ValueError, PhysicsError):
     def __init__(self, message: str, action: Any = None):
         super().__init__(message)
         self.action = action
+
+
+def fitted_action(array: np.ndarray, spec: specs.BoundedArray) -> np.ndarray:
+    """`array` as the action of `spec`'s shape that dm_control's default `before_step`
+    writes into the controls (`physics.set_control`, an `np.copyto` into the float64
+    controls), its values and dtype kept as given: it must cast to the controls under
+    NumPy's "same_kind" rule (booleans, integers and floats of any width do), and
+    broadcast to the spec's shape (a scalar, or a length-1 array, fills every entry;
+    leading axes of length 1 are dropped), a new array when it does not have that
+    shape already. Like dm_control, it is not cast to the spec's dtype: a float64
+    action of a float32 spec writes its float64 values.
+
+    Raises:
+      ActionDtypeError: (a TypeError and a ValueError) the dtype cannot be written
+        into the controls (strings, None, complex numbers), as `np.copyto` raises.
+      ValueError: the shape does not broadcast to the spec's.
+    """
+    if not np.can_cast(array.dtype, np.float64, casting="same_kind"):
+        raise ActionDtypeError(
+            f"action has dtype {array.dtype}, but the action spec {spec.name!r} wants "
+            f"real numbers ({spec.dtype})"
+        )
+    if array.shape == spec.shape:
+        return array
+    fitted = np.empty(spec.shape, array.dtype)
+    try:
+        np.copyto(fitted, array)
+    except ValueError:
+        raise ValueError(
+            f"action has shape {array.shape}, but the action spec {spec.name!r} has shape "
+            f"{spec.shape} (and the action does not broadcast to it)"
+        ) from None
+    return fitted
 
 
 def checked_out_of_bounds_action(
@@ -1632,23 +1715,27 @@ def check_agent_action(
     who: str,
     strict: bool = True,
 ) -> np.ndarray:
-    """`action` as an array of `spec`'s dtype, or a ValueError naming `who` (an agent)
-    and what of `spec` it violates (dtype, shape, entries MuJoCo rejects and, if
-    `strict`, bounds: see `checked_out_of_bounds_action`). `in_bounds` is
-    `action_bounds_check(spec)`."""
+    """`action` as an array of `spec`'s shape and dtype, converted as NumPy assigns it
+    into the controls (dm_control's walkers write an agent's action so), or an error
+    naming `who` (an agent) and what of `spec` it violates: the TypeError or
+    ValueError NumPy's assignment raises for a dtype or shape it cannot take, entries
+    MuJoCo rejects and, if `strict`, bounds (see `checked_out_of_bounds_action`).
+    `in_bounds` is `action_bounds_check(spec)`."""
     array = np.asarray(action)
-    if array.dtype != spec.dtype:
-        if array.dtype.kind not in "fiu":
-            raise ValueError(
-                f"the action of {who} has dtype {array.dtype}, but its action spec {spec.name!r} "
-                f"wants real numbers ({spec.dtype})"
-            )
-        array = array.astype(spec.dtype)
-    if array.shape != spec.shape:
-        raise ValueError(
-            f"the action of {who} has shape {array.shape}, but its action spec {spec.name!r} "
-            f"has shape {spec.shape}"
-        )
+    if array.dtype != spec.dtype or array.shape != spec.shape:
+        # Converted as dm_control's walkers write an agent's action into the
+        # controls (`physics.bind(actuators).ctrl = action`): NumPy's assignment,
+        # broadcasting and casting as it does, and raising what it raises.
+        fitted = np.empty(spec.shape, spec.dtype)
+        try:
+            fitted[...] = array
+        except (TypeError, ValueError) as error:
+            if array.shape != spec.shape:
+                detail = f"has shape {array.shape}, but its action spec {spec.name!r} has shape {spec.shape}"
+            else:
+                detail = f"has dtype {array.dtype}, but its action spec {spec.name!r} wants real numbers ({spec.dtype})"
+            raise type(error)(f"the action of {who} {detail}: {error}") from None
+        array = fitted
     if in_bounds(array):
         return array
     return checked_out_of_bounds_action(

@@ -204,6 +204,13 @@ def _resolve(spec: mujoco.MjSpec, dotted: str) -> Any:
     return value
 
 
+def spec_structure(spec: mujoco.MjSpec) -> Tuple[int, ...]:
+    """How many elements of each kind `spec` holds: it changes when an entity is
+    attached or detached, or an element added or removed (a cheap check, for an
+    announced edit whose spec is not known)."""
+    return tuple(len(getattr(spec, name)) for name in _ELEMENT_LISTS)
+
+
 def spec_fingerprint(spec: mujoco.MjSpec) -> List[Any]:
     """Every value of `spec` that the compiler reads, as a list that compares equal
     exactly when no such value changed (copies: later edits do not reach it)."""

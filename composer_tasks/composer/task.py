@@ -2,7 +2,7 @@
 
 import collections
 from collections.abc import Iterator
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Mapping, Optional, Tuple, TypeVar
 
 import mujoco
 import numpy as np
@@ -16,6 +16,8 @@ from composer_tasks.physics import Physics
 # Control and physics timesteps closer than this (relative) to an integer ratio
 # count as an exact multiple, since decimal timesteps are not exact in binary.
 _TIMESTEP_RATIO_TOLERANCE = 1e-6
+
+_TaskT = TypeVar("_TaskT", bound="Task")
 
 
 class Task(entity_module.Callbacks):
@@ -76,6 +78,20 @@ class Task(entity_module.Callbacks):
     # such fields itself after each copy's reset (docs/batch.md); those named here
     # are given per-copy values from the start.
     batch_model_fields: Optional[Tuple[str, ...]] = None
+
+    def __new__(cls: type[_TaskT], *args: Any, **kwargs: Any) -> _TaskT:
+        # dm_control's Task is abstract in `root_entity` and `get_reward`: a subclass
+        # without them cannot be instantiated (TypeError), as an ABC's cannot.
+        missing = [
+            name for name in _ABSTRACT_TASK_MEMBERS if getattr(cls, name) is _TASK_MEMBERS[name]
+        ]
+        if missing:
+            plural = "s" if len(missing) > 1 else ""
+            raise TypeError(
+                f"Can't instantiate abstract class {cls.__name__} with abstract method{plural} "
+                + ", ".join(missing)
+            )
+        return super().__new__(cls)  # pyright: ignore[reportArgumentType]
 
     @property
     def num_agents(self) -> Optional[int]:
@@ -256,6 +272,11 @@ def _ctrl_limited(model: mujoco.MjModel) -> np.ndarray:
     ranges = model.actuator_ctrlrange
     result[auto] = ranges[auto, 0] < ranges[auto, 1]
     return result
+
+
+# What a concrete Task must override (dm_control's abstract members), and Task's own.
+_ABSTRACT_TASK_MEMBERS = ("root_entity", "get_reward")
+_TASK_MEMBERS = {name: getattr(Task, name) for name in _ABSTRACT_TASK_MEMBERS}
 
 
 class NullTask(Task):

@@ -194,7 +194,14 @@ class GymnasiumEnv(gymnasium.Env):
     def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (and after an episode ends)")
-        timestep = self._env.step(np.asarray(action))
+        action = np.asarray(action)
+        if action.dtype.kind not in "fiu":
+            # The Box action space's numbers only (the vector adapter's rule); the
+            # dm_env environment itself takes booleans as dm_control does.
+            raise ValueError(
+                f"action has dtype {action.dtype}; the action space wants real numbers"
+            )
+        timestep = self._env.step(action)
         terminated = bool(timestep.last() and timestep.discount == 0.0)
         truncated = bool(timestep.last() and not terminated)
         self._needs_reset = timestep.last()

@@ -87,12 +87,14 @@ def run_program(name, source, port):
         record(key, value)
         return None if isinstance(value, BaseException) else value
 
-    if port is not None:
-        source = port(source)
     module = types.ModuleType(f"differential_{name}")
     module.__dict__.update(record=record, check=check, __file__=f"<{name}>")
     error = None
     try:
+        # Porting parses the program: a syntax error is the program's, reported
+        # back like any other, not the end of the worker.
+        if port is not None:
+            source = port(source)
         exec(compile(source, f"<{name}>", "exec"), module.__dict__)  # noqa: S102
     except BaseException:  # noqa: BLE001  (reported back, the worker lives on)
         error = traceback.format_exc()

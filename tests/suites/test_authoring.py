@@ -214,7 +214,7 @@ def test_camera_renders_fresh_images_of_every_kind():
 
 def test_camera_refuses_bad_arguments():
     physics = _physics()
-    with pytest.raises(ValueError, match="no camera named 'nope'"):
+    with pytest.raises(ValueError, match="'camera' with name 'nope' does not exist"):
         physics_lib.Camera(physics, camera_id="nope")
     with pytest.raises(ValueError, match="1 fixed cameras"):
         physics_lib.Camera(physics, camera_id=1)

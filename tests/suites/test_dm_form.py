@@ -176,6 +176,9 @@ def test_control_task_takes_only_suite_tasks():
     class Plain(composer.Task):
         root_entity = None
 
+        def get_reward(self, physics):
+            return 0.0
+
     with pytest.raises(TypeError, match="without a physics"):
         control.Environment(
             cartpole.Physics.from_xml_string(*cartpole.get_model_and_assets()), Plain()

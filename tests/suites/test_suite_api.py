@@ -32,8 +32,9 @@ def test_flat_observation_concatenates_in_order():
     expected = np.concatenate([np.ravel(v) for v in nested.reset().observation.values()])
     np.testing.assert_array_equal(flat.reset().observation["observations"], expected)
     assert flat.flat_observation and not nested.flat_observation
-    with pytest.raises(TypeError, match="flat_observation must be a bool"):
-        suite.load("walker", "walk", environment_kwargs={"flat_observation": "yes"})
+    # As dm_control takes it: by its truth.
+    truthy = suite.load("walker", "walk", environment_kwargs={"flat_observation": 1})
+    assert list(truthy.observation_spec()) == [control.FLAT_OBSERVATION_KEY]
 
 
 def test_flatten_observation_orders_plain_dicts_by_key():

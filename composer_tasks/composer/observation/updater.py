@@ -19,7 +19,9 @@ The semantics (docs/observables.md has them with a worked example):
 * The observation at T holds the last `buffer_size` values that arrived by T, in
   order of arrival (ties: evaluation order), oldest first, padded in front as above: shape (buffer_size, *value_shape). With `strip_singleton_buffer_dim`
   and buffer_size 1 the leading axis is dropped. With an aggregator the observation
-  is `aggregator(buffer)`, the buffer always having its leading axis.
+  is `aggregator(buffer)`, of the buffer as read: without its leading axis where
+  that is dropped (so the aggregator reduces the value's own first axis), as in
+  dm_control.
 * Evaluations whose value can never be in an observation are skipped, so an
   observable with interval 1, buffer 1 and delay 0 is evaluated once per control
   step, after its last substep.
@@ -94,7 +96,8 @@ class Updater:
         whatever they say later.
       physics_steps_per_control_step: physics substeps per control step (int >= 1).
       strip_singleton_buffer_dim: drop the leading buffer axis of observations whose
-        buffer size is 1 and that have no aggregator.
+        buffer size is 1 (an aggregator then gets the buffer without it, as in
+        dm_control).
       pad_with_initial_value: how buffers start at reset: a bool as dm_control takes
         it (True: `ObservationPadding.INITIAL_VALUE`; False, the default: `ZERO`), or
         an `ObservationPadding`.
@@ -674,11 +677,14 @@ class _Slot:
                 buffer[size - count :] = arrived
         if self.aggregator is not None:
             # As dm_control: the aggregator's result as it is (a NumPy scalar for a
-            # scalar's buffer). A custom aggregator gets a copy of the buffer, as there,
-            # so a view it returns does not change later.
+            # scalar's buffer), of the buffer as dm_control reads it (its one value,
+            # without the leading axis, where that axis is stripped). A custom
+            # aggregator gets a copy, as there, so a view it returns does not change
+            # later.
+            read = buffer[0] if self._strip_output else buffer
             if self._builtin_aggregator:
-                return self.aggregator(buffer)
-            return self.aggregator(buffer.copy())
+                return self.aggregator(read)
+            return self.aggregator(read.copy())
         if self._strip_output:
             return buffer[0].copy()
         return buffer.copy()

@@ -43,17 +43,27 @@ def require_random_state(random_state: RandomStateLike | None, variation: Any) -
       variation: The variation asking, named in the error message.
 
     Raises:
-      TypeError: if it is neither None, a `numpy.random.RandomState` nor a
-        `numpy.random.Generator`.
+      RandomStateTypeError: (a TypeError and an AttributeError, what dm_control's
+        variations raise drawing from it) if it is none of None, a
+        `numpy.random.RandomState` and a `numpy.random.Generator`, and is true (a
+        false value, 0 say, means NumPy's global one, as dm_control's
+        `random_state or np.random` takes it).
     """
     if random_state is None:
         return np.random.mtrand._rand
     if not isinstance(random_state, (np.random.RandomState, np.random.Generator)):
-        raise TypeError(
+        if not random_state:
+            return np.random.mtrand._rand
+        raise RandomStateTypeError(
             f"{variation!r}: random_state must be a numpy.random.RandomState "
             f"or numpy.random.Generator, got {type(random_state).__name__}."
         )
     return random_state
+
+
+class RandomStateTypeError(TypeError, AttributeError):
+    """A `random_state` a variation cannot draw from: a `TypeError`, and the
+    `AttributeError` dm_control's variations raise looking its methods up."""
 
 
 def _is_variation_like(value: Any) -> bool:
@@ -193,7 +203,9 @@ class _BinaryOperation(Variation):
     ) -> Any:
         first = evaluate(self._first, initial_value, current_value, random_state)
         second = evaluate(self._second, initial_value, current_value, random_state)
-        return self._op(_as_operand(first), _as_operand(second))
+        # The operator on the values as they come, as dm_control applies it: lists
+        # and tuples concatenate under + and repeat under * by an int, as Python's.
+        return self._op(first, second)
 
     def __eq__(self, other: object) -> bool:
         # As dm_control: equal when built alike from equal operands.
@@ -226,9 +238,7 @@ class _UnaryOperation(Variation):
         current_value: Any = None,
         random_state: RandomStateLike | None = None,
     ) -> Any:
-        return self._op(
-            _as_operand(evaluate(self._variation, initial_value, current_value, random_state))
-        )
+        return self._op(evaluate(self._variation, initial_value, current_value, random_state))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -281,12 +291,3 @@ def equal(first: Any, second: Any) -> bool:
     if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
         return bool(np.array_equal(first, second))
     return bool(first == second)
-
-
-def _as_operand(value: Any) -> Any:
-    # Lists and tuples would concatenate or repeat under + and *; arithmetic
-    # on variations is elementwise here, a documented difference from
-    # dm_control (which concatenates or repeats them).
-    if isinstance(value, (list, tuple)):
-        return np.asarray(value)
-    return value
