@@ -54,7 +54,10 @@ def from_xml_string(
 
     Args:
       xml_string: the MJCF text (`bytes` are read as UTF-8).
-      escape_separators: must be False: names containing "/" are kept as they are.
+      escape_separators: True reads a text whose names contain "/" (which PyMJCF
+        refuses otherwise) as PyMJCF does: each "/" in an attribute (but paths and
+        free text) becomes a backslash, each backslash two (`left/cube` is named
+        `left\\cube`).
       model_dir: the folder that relative asset paths resolve against.
       resolve_references: False keeps the references the text makes as the names
         written (strings) until `model.resolve_references()`, as PyMJCF; True reads
@@ -71,11 +74,12 @@ def from_xml_string(
       FileNotFoundError: an `<include>`d file is neither in `assets` nor in
         `model_dir`.
     """
-    _check_options(escape_separators)
     if isinstance(xml_string, bytes):  # as PyMJCF, UTF-8 bytes are text too
         xml_string = xml_string.decode("utf-8")
     if not isinstance(xml_string, str):
         raise TypeError(f"xml_string must be a string, got {type(xml_string).__name__}")
+    if escape_separators:
+        xml_string = escape_separators_in(xml_string, "the MJCF text")
     folder = os.fspath(model_dir) if model_dir else ""
     _check_text(xml_string, "the MJCF text")
     if not allow_paths_outside_model_dir:
@@ -115,12 +119,20 @@ def from_path(
 ) -> RootElement:
     """Loads an MJCF file; its assets resolve relative to the file's folder (and
     must lie in it unless `allow_paths_outside_model_dir`, as `from_xml_string`)."""
-    _check_options(escape_separators)
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no MJCF file at {path!r}")
     with open(path, "rb") as handle:
         text = handle.read().decode("utf-8")
+    if escape_separators:
+        # The escaped text, read as from the file's folder.
+        return from_xml_string(
+            escape_separators_in(text, repr(path)),
+            model_dir=os.path.dirname(os.path.abspath(path)),
+            resolve_references=resolve_references,
+            assets=assets,
+            allow_paths_outside_model_dir=allow_paths_outside_model_dir,
+        )
     _check_text(text, repr(path))
     folder = os.path.dirname(os.path.abspath(path))
     if not allow_paths_outside_model_dir:
@@ -554,9 +566,32 @@ def _export_files(model: RootElement, xml_name: str) -> dict[str, bytes]:
     return {**assets, xml_name: model.to_xml_string().encode()}
 
 
-def _check_options(escape_separators: bool) -> None:
-    if escape_separators:
-        raise ValueError("escape_separators=True is not supported: names are kept as written")
+# The attributes PyMJCF's `escape_separators` leaves as written (paths and free text;
+# dm_control/mjcf/parser.py's list).
+_UNESCAPED_ATTRIBUTES = frozenset(
+    (
+        "data", "file", "meshdir", "assetdir", "texturedir", "content_type", "fileleft",
+        "fileright", "fileback", "filefront", "plugin", "key", "value",
+    )
+)  # fmt: skip
+# dm_control/mjcf/constants.py: PREFIX_SEPARATOR_ESCAPE.
+_SEPARATOR_ESCAPE = "\\"
+
+
+def escape_separators_in(text: str, source: str) -> str:
+    """MJCF text with every "/" in its elements' attributes (but paths and free text)
+    replaced by a backslash and every backslash doubled, as PyMJCF's
+    `escape_separators=True` reads a file whose names contain "/" (`left/cube` is
+    named `left\\cube`); the model's own name is kept."""
+    tree = parse_tree(text, source)
+    for element in tree.iter():
+        if element is tree or not isinstance(element.tag, str):
+            continue
+        for name, value in element.attrib.items():
+            if name not in _UNESCAPED_ATTRIBUTES:
+                escaped = value.replace(_SEPARATOR_ESCAPE, 2 * _SEPARATOR_ESCAPE)
+                element.set(name, escaped.replace("/", _SEPARATOR_ESCAPE))
+    return ElementTree.tostring(tree, encoding="unicode")
 
 
 # Matching the parsed text to the spec, element by element, for the records of the
@@ -588,6 +623,7 @@ _ASSET_KINDS = {
     "skin": "skins",
 }
 _CONTACT_KINDS = {"pair": "pairs", "exclude": "excludes"}
+_CUSTOM_KINDS = {"numeric": "numerics", "text": "texts", "tuple": "tuples"}
 # Settings sections: their struct's record key and attribute table.
 _SETTINGS = {
     "compiler": attributes_module.COMPILER,
@@ -602,7 +638,7 @@ _PATH_TAGS = {
     "joint": "tendon_joint",
 }
 # Sections that hold nothing this API reads attributes of.
-_IGNORED_SECTIONS = {"custom", "extension", "deformable"}
+_IGNORED_SECTIONS = {"extension", "deformable"}
 
 
 class _Mismatch(Exception):
@@ -643,7 +679,7 @@ def attributes_written(
                 for part in section:
                     if isinstance(part.tag, str):
                         records[("struct", part.tag)] = _generic_forms(part)
-            elif tag in _SECTION_KINDS or tag in ("asset", "contact"):
+            elif tag in _SECTION_KINDS or tag in ("asset", "contact", "custom"):
                 for child in section:
                     if not isinstance(child.tag, str):
                         continue
@@ -651,6 +687,8 @@ def attributes_written(
                         kind = _ASSET_KINDS.get(child.tag)
                     elif tag == "contact":
                         kind = _CONTACT_KINDS.get(child.tag)
+                    elif tag == "custom":
+                        kind = _CUSTOM_KINDS.get(child.tag)
                     else:
                         kind = _SECTION_KINDS[tag]
                     if kind is None:
@@ -670,6 +708,15 @@ def attributes_written(
                             table = attributes_module.ELEMENT_ATTRIBUTES[_PATH_TAGS[part.tag]]
                             records[wrap] = _forms(part, table, keep_names)
                     _record_element(child, member, records, keep_names)
+                    if child.tag == "tuple":
+                        # A tuple's <element>s are entries of its lists, not elements.
+                        table = attributes_module.ELEMENT_ATTRIBUTES["tuple_element"]
+                        entries = [part for part in child if isinstance(part.tag, str)]
+                        if any(part.tag != "element" for part in entries):
+                            raise _Mismatch(child.tag)
+                        for index, part in enumerate(entries):
+                            entry = attributes_module.TupleEntry(member, index)
+                            records[entry] = _forms(part, table, keep_names)
             elif tag not in _IGNORED_SECTIONS:
                 raise _Mismatch(tag)  # include, sensor plugins, ...
         sections.check_all_matched()
@@ -813,7 +860,10 @@ def _forms(
             forms[name] = text  # read back as written until `resolve_references()`
             continue
         # References read back as the elements they name (PyMJCF resolves them).
-        forms[name] = len(text.split()) if isinstance(attribute, attributes_module.Vector) else None
+        # A list of numbers reads back as long as written (MjSpec pads a <numeric>'s
+        # data to its size when it parses it).
+        listed = isinstance(attribute, (attributes_module.Vector, attributes_module.FlatArray))
+        forms[name] = len(text.split()) if listed else None
     return forms
 
 

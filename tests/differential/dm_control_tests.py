@@ -157,10 +157,6 @@ DOCUMENTED_DIFFERENCES: dict[str, str] = {
     "mjcf/element_test.py::ElementTest::testResolveReferences": "compares handles with `is`: "
     "handles are made on demand over MjSpec elements, so `==` holds for the same element "
     "but `is` does not",
-    "mjcf/export_with_assets_test.py::ExportWithAssetsTest::test_model_with_separators": (
-        "parses with escape_separators=True, which rewrites '/' in names; here names are "
-        "kept as written (MjSpec's attach prefixes them itself)"
-    ),
 }
 
 DEFAULT_TIMEOUT_S = 600.0

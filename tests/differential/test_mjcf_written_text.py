@@ -439,6 +439,16 @@ for bad in ('<mujoco><worldbody><geom name="a/b" size="1"/></worldbody></mujoco>
             '<mujoco><default><default class="a/b"/></default></mujoco>',
             '<mujoco><asset><material name="m/x"/></asset></mujoco>'):
     check('slash/' + bad[16:30], mjcf.from_xml_string, bad)
+escaped = mjcf.from_xml_string(
+    '<mujoco model="a/b"><default><default class="x/y"><geom rgba="1 0 0 1"/></default></default>'
+    '<worldbody><body name="left/arm"><joint name="l/j"/><geom name="left/g" class="x/y" size="0.1"/>'
+    '</body></worldbody><actuator><motor name="m\\1" joint="l/j"/></actuator>'
+    '<custom><text name="t/x" data="a/b"/></custom></mujoco>',
+    escape_separators=True)
+record('escaped', [escaped.model, [e.name for e in escaped.find_all('geom')],
+                   [e.name for e in escaped.find_all('joint')],
+                   escaped.find('actuator', 'm\\\\1') is not None, escaped.to_xml_string()])
+record('escaped_compiled', [mjcf.Physics.from_mjcf_model(escaped).model.id2name(0, 'actuator')])
 '''
 
 
@@ -448,8 +458,38 @@ for bad in ('<mujoco><worldbody><geom name="a/b" size="1"/></worldbody></mujoco>
     "mjcf.RootElement.set_attributes",
     "mjcf.RootElement.get_attributes",
     "mjcf.from_xml_string",
+    "mjcf.from_path",
     "mjcf.Physics.from_xml_path",
     "mjcf.Physics.bind",
 )
 def test_saved_text_loads_binds_and_reparses_as_in_dm_control(differential):
     differential.assert_same(SAVED, "written_saved", rtol=1e-9, atol=1e-12)
+
+
+# <custom> parsed and built: numerics read back as written (MjSpec pads their data to
+# their size when parsing), texts, tuples and their entries, written as PyMJCF writes
+# them (a parsed <custom> made the model fall back to MuJoCo's writer before).
+CUSTOM = r"""
+from dm_control import mjcf
+txt = '<mujoco><worldbody><body name="b"><joint name="j"/><geom size="1"/></body></worldbody><custom><numeric name="n" data="1 2" size="3"/><numeric name="n2" data="4 5"/><text name="t" data="a/b"/><tuple name="tp"><element objtype="body" objname="b" prm="0.5"/><element objtype="joint" objname="j"/></tuple></custom></mujoco>'
+m = mjcf.from_xml_string(txt)
+record('parsed_text', m.to_xml_string())
+record('parsed_attrs', [(e.tag, e.get_attributes()) for e in m.custom.all_children()])
+record('data', [m.find('numeric', 'n').data, m.find('numeric', 'n').size])
+a = mjcf.RootElement(model='a')
+a.custom.add('numeric', name='n', data=[1, 2], size=3)
+a.custom.add('numeric', name='n2', data=[4, 5])
+t = a.custom.add('tuple', name='tp')
+a.worldbody.add('body', name='b').add('geom', size=[1])
+t.add('element', objtype='body', objname='b', prm=0.5)
+record('api_text', a.to_xml_string())
+record('api_data', [a.find('numeric', 'n').data, a.find('numeric', 'n').size])
+p = mjcf.Physics.from_mjcf_model(m)
+record('numeric_data', p.model.numeric_data)
+record('tuple', [p.model.tuple_objtype, p.model.tuple_objid, p.model.tuple_objprm])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.custom", "mjcf.from_xml_string")
+def test_custom_data_is_read_and_written_as_in_dm_control(differential):
+    differential.assert_same(CUSTOM, "written_custom")
