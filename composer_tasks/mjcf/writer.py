@@ -74,10 +74,6 @@ _DEFAULT_TAG_ORDER = (
     "equality", "tendon", "general", "motor", "position", "velocity", "intvelocity",
     "orientation", "damper", "cylinder", "muscle", "adhesion",
 )  # fmt: skip
-_SECTIONS = (
-    "extension", "asset", "deformable", "contact", "tendon", "equality", "actuator",
-    "sensor", "custom", "keyframe",
-)  # fmt: skip
 # MjSpec's lists of elements, each of which a model made only through the handles
 # has a record for.
 _SPEC_LISTS = (
