@@ -57,7 +57,26 @@ def solve(key, physics, *args, **kwargs):
     except Exception as error:
         record(key, error)
         return
-    record(key, [np.array(result.qpos), result.err_norm, result.steps, result.success,
+    # Without regularisation the redundant arm's J^T J is singular: lstsq with
+    # rcond=-1 (dm_control's) inverts its rounding noise, so which of the many
+    # solutions is reached is decided by the Jacobian's last bits (MuJoCo 3.17 against
+    # 4.0, the BLAS build), and so is the number of steps to it: there, the site
+    # reached stands for the joint angles, and the steps are not compared.
+    steps = result.steps
+    if kwargs.get("regularization_threshold") == np.inf:
+        steps = None
+        solved = physics.named.data.site_xpos[args[0]].copy()
+        if not kwargs.get("inplace"):
+            saved = physics.data.qpos.copy()
+            physics.data.qpos[:] = result.qpos
+            physics.forward()
+            solved = physics.named.data.site_xpos[args[0]].copy()
+            physics.data.qpos[:] = saved
+            physics.forward()
+        first = solved
+    else:
+        first = np.array(result.qpos)
+    record(key, [first, result.err_norm, steps, result.success,
                  type(result).__name__, list(result._fields)])
     record(key + "/physics_qpos_moved", not np.array_equal(before, physics.data.qpos))
     record(key + "/view", np.shares_memory(result.qpos, physics.data.qpos))
