@@ -84,6 +84,23 @@ def from_xml_string(
     _check_text(xml_string, "the MJCF text")
     if not allow_paths_outside_model_dir:
         _check_includes(xml_string, "the MJCF text", folder or ".", folder or ".")
+    top_level = _without_top_level_includes(xml_string)
+    if top_level is not None:
+        main_text, included_files = top_level
+        return _with_included(
+            from_xml_string(
+                main_text,
+                model_dir=model_dir,
+                resolve_references=False,
+                assets=assets,
+                allow_paths_outside_model_dir=allow_paths_outside_model_dir,
+            ),
+            included_files,
+            folder,
+            assets,
+            resolve_references,
+            allow_paths_outside_model_dir,
+        )
     try:
         spec = mujoco.MjSpec.from_string(xml_string, assets=dict(assets or {}))
     except ValueError as error:
@@ -137,6 +154,15 @@ def from_path(
     folder = os.path.dirname(os.path.abspath(path))
     if not allow_paths_outside_model_dir:
         _check_includes(text, repr(path), folder, folder)
+    if _without_top_level_includes(text) is not None:
+        # PyMJCF's includes (below): the text from the file's folder.
+        return from_xml_string(
+            text,
+            model_dir=folder,
+            resolve_references=resolve_references,
+            assets=assets,
+            allow_paths_outside_model_dir=allow_paths_outside_model_dir,
+        )
     try:
         spec = mujoco.MjSpec.from_file(path, assets=dict(assets or {}))
     except ValueError as error:
@@ -240,6 +266,69 @@ def parse_tree(text: str, source: str) -> ElementTree.Element:
 
 # The root tag's `model` attribute, to tell a model named "MuJoCo Model" from an unnamed one.
 _MODEL_ATTRIBUTE = re.compile(r"<mujoco\b[^>]*\smodel\s*=")
+
+
+def _without_top_level_includes(text: str) -> tuple[str, list[str]] | None:
+    """(the text without them, their files) when `<mujoco>` has `<include>`s of its
+    own, else None. PyMJCF reads those as dm_control/mjcf/parser.py does: the model
+    without them first, then each included file's model copied into it
+    (`include_copy`), so that the included elements come after the model's own in
+    every section (MuJoCo's parser splices them where they stand) and conflicting
+    settings raise as there."""
+    if "include" not in text:
+        return None
+    tree = parse_tree(text, "the MJCF text")
+    includes = [child for child in tree if child.tag == "include"]
+    if not includes:
+        return None
+    for include in includes:
+        tree.remove(include)
+    return ElementTree.tostring(tree, encoding="unicode"), [
+        include.get("file", "") for include in includes
+    ]
+
+
+def _with_included(
+    model: RootElement,
+    files: list[str],
+    folder: str,
+    assets: Mapping[str, bytes] | None,
+    resolve_references: bool,
+    allow_outside: bool,
+) -> RootElement:
+    """`model` with each included file's model copied in, in order (PyMJCF's parser:
+    a file from `assets` by name, else from `folder`); then its references resolved
+    unless `resolve_references` is False."""
+    for name in files:
+        if assets is not None and name in assets:
+            contents = assets[name]
+            included = from_xml_string(
+                contents.decode("utf-8") if isinstance(contents, bytes) else contents,
+                model_dir=folder,
+                resolve_references=False,
+                assets=assets,
+                allow_paths_outside_model_dir=allow_outside,
+            )
+        else:
+            path = os.path.join(folder or ".", name)
+            if not os.path.exists(path):
+                raise FileNotFoundError(
+                    f"the <include>d file {name!r} is neither in `assets` nor in "
+                    f"{folder or 'the current folder'!r}"
+                )
+            included = from_path(
+                path,
+                resolve_references=False,
+                assets=assets,
+                allow_paths_outside_model_dir=allow_outside,
+            )
+        # PyMJCF names the included model after the model (whose name it may
+        # otherwise have taken, an unnamed one's).
+        included.model = model.model
+        model.include_copy(included)
+    if resolve_references:
+        model.resolve_references()
+    return model
 
 
 def _inline_includes(
@@ -674,11 +763,12 @@ def attributes_written(
                     if part.tag == "flag":  # the flags the text sets
                         records[("struct", "flag")] = dict(part.attrib)
             elif tag == "statistic":
-                records[("struct", tag)] = _generic_forms(section)
+                records[("struct", tag)] = _generic_forms(section, spec.stat)
             elif tag == "visual":
                 for part in section:
                     if isinstance(part.tag, str):
-                        records[("struct", part.tag)] = _generic_forms(part)
+                        struct = getattr(spec.visual, _VISUAL_FIELDS.get(part.tag, part.tag), None)
+                        records[("struct", part.tag)] = _generic_forms(part, struct)
             elif tag in _SECTION_KINDS or tag in ("asset", "contact", "custom"):
                 for child in section:
                     if not isinstance(child.tag, str):
@@ -894,12 +984,29 @@ def _keep_exact_numbers(
             forms[name] = attributes_module.written_exactly(values[0], None, stored)
 
 
-def _generic_forms(xml: ElementTree.Element) -> dict[str, Any]:
-    """`_forms` for a settings struct whose attributes are its fields (visual, statistic)."""
-    return {
-        name: (len(text.split()) if len(text.split()) > 1 else None)
-        for name, text in xml.attrib.items()
-    }
+def _generic_forms(xml: ElementTree.Element, struct: Any = None) -> dict[str, Any]:
+    """`_forms` for a settings struct whose attributes are its fields (visual,
+    statistic); numbers the `struct` keeps in single precision (the visual settings)
+    read back as written (`attributes.Exact`), as `_keep_exact_numbers` keeps them."""
+    forms: dict[str, Any] = {}
+    for name, text in xml.attrib.items():
+        parts = text.split()
+        forms[name] = len(parts) if len(parts) > 1 else None
+        stored = getattr(struct, name, None) if struct is not None else None
+        try:
+            values = [float(part) for part in parts]
+        except ValueError:
+            continue
+        if isinstance(stored, np.ndarray) and stored.dtype == np.float32:
+            if values and len(values) <= stored.size:
+                forms[name] = attributes_module.written_exactly(values, len(values), stored)
+        elif type(stored) is float and len(values) == 1:
+            forms[name] = attributes_module.written_exactly(values[0], None, stored)
+    return forms
+
+
+# The MjSpec field of each <visual> part whose name differs from the tag.
+_VISUAL_FIELDS = {"global": "global_"}
 
 
 __all__ = [
