@@ -992,3 +992,28 @@ def test_variation_random_states_are_taken_as_in_dm_control(differential):
     _assert_same_up_to_subclasses(
         differential, VARIATION_RANDOM_STATES_PROGRAM, "probe_variation_random_states"
     )
+
+
+SUITE_TASK_SPECS_PROGRAM = """
+from dm_control import suite
+from dm_control.rl import control
+from dm_control.suite import cartpole, walker
+
+env = suite.load("cartpole", "balance", task_kwargs={"random": 1})
+check("suite/observation_spec", lambda: env.task.observation_spec(env.physics))
+check("suite/step_spec", lambda: env.task.step_spec(env.physics))
+check("suite/action_spec", lambda: env.task.action_spec(env.physics))
+check("suite/get_termination", lambda: env.task.get_termination(env.physics))
+physics = walker.Physics.from_xml_string(*walker.get_model_and_assets())
+task = walker.PlanarWalker(move_speed=1, random=2)
+check("walker/observation_spec", lambda: task.observation_spec(physics))
+check("walker/step_spec", lambda: task.step_spec(physics))
+env = control.Environment(physics, task)
+check("environment/observation_spec", env.observation_spec)
+check("environment/step_spec", env.step_spec)
+"""
+
+
+@pytest.mark.dm_control_api("suite.base.Task", "rl.control.Task.observation_spec")
+def test_suite_task_spec_methods_raise_as_in_dm_control(differential):
+    differential.assert_same(SUITE_TASK_SPECS_PROGRAM, "probe_suite_task_specs")
