@@ -1017,3 +1017,40 @@ check("environment/step_spec", env.step_spec)
 @pytest.mark.dm_control_api("suite.base.Task", "rl.control.Task.observation_spec")
 def test_suite_task_spec_methods_raise_as_in_dm_control(differential):
     differential.assert_same(SUITE_TASK_SPECS_PROGRAM, "probe_suite_task_specs")
+
+
+LEGACY_WALKER_MEMBERS_PROGRAM = """
+import numpy as np
+from dm_control.locomotion.examples import basic_cmu_2019
+from dm_control.locomotion.soccer import boxhead
+from dm_control.locomotion.walkers import ant, cmu_humanoid
+
+env = basic_cmu_2019.cmu_humanoid_run_walls(random_state=1)
+env.reset()
+for _ in range(5):
+    env.step(np.zeros(env.action_spec().shape))
+physics = env.physics
+walker = env.task._walker
+check("cmu/aliveness", lambda: walker.aliveness(physics))
+check("cmu/end_effector_geom_ids", lambda: sorted(walker.end_effector_geom_ids))
+check("cmu/body_geom_ids", lambda: sorted(walker.body_geom_ids))
+check("cmu/obs_on_other", lambda: dict(walker.obs_on_other))
+check("cmu/end_effector_contacts", lambda: walker.end_effector_contacts(physics))
+check("cmu/body_contacts", lambda: walker.body_contacts(physics))
+check("cmu/actuator_force", lambda: walker.actuator_force(physics))
+check("cmu/mocap_to_observable", lambda: list(walker.mocap_to_observable_joint_order))
+check("cmu/observable_to_mocap", lambda: list(walker.observable_to_mocap_joint_order))
+check("cmu/end_effectors_pos_sensors", lambda: [s.name for s in walker.end_effectors_pos_sensors])
+for name, make in [("ant", ant.Ant), ("boxhead", boxhead.BoxHead),
+                   ("cmu_v2020", cmu_humanoid.CMUHumanoidPositionControlledV2020)]:
+    other = make()
+    check(name + "/end_effectors_pos_sensors", lambda: [s.name for s in other.end_effectors_pos_sensors])
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid",
+    "locomotion.walkers.legacy_base.Walker.end_effectors_pos_sensors",
+)
+def test_cmu_humanoids_have_the_legacy_walker_members_as_in_dm_control(differential):
+    differential.assert_same(LEGACY_WALKER_MEMBERS_PROGRAM, "probe_legacy_walker_members")
