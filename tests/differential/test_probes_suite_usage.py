@@ -1045,6 +1045,8 @@ for name, make in [("ant", ant.Ant), ("boxhead", boxhead.BoxHead),
                    ("cmu_v2020", cmu_humanoid.CMUHumanoidPositionControlledV2020)]:
     other = make()
     check(name + "/end_effectors_pos_sensors", lambda: [s.name for s in other.end_effectors_pos_sensors])
+from dm_control.locomotion.walkers import rodent
+check("rat/body_sites", lambda: rodent.Rat().body_sites)
 """
 
 
