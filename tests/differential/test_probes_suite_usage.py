@@ -1056,3 +1056,26 @@ check("rat/body_sites", lambda: rodent.Rat().body_sites)
 )
 def test_cmu_humanoids_have_the_legacy_walker_members_as_in_dm_control(differential):
     differential.assert_same(LEGACY_WALKER_MEMBERS_PROGRAM, "probe_legacy_walker_members")
+
+
+SUITE_EPISODE_LENGTHS_PROGRAM = """
+import numpy as np
+from dm_control import suite
+
+for domain, task in [("cartpole", "balance"), ("walker", "walk"), ("humanoid", "stand"),
+                     ("acrobot", "swingup"), ("fish", "swim")]:
+    for time_limit in (0.3, 0.0500000001, 0.049999999, 0.1, 0.35):
+        def steps(time_limit=time_limit):
+            env = suite.load(domain, task, task_kwargs={"random": 1, "time_limit": time_limit})
+            env.reset()
+            count = 1
+            while not env.step(np.zeros(env.action_spec().shape)).last():
+                count += 1
+            return count
+        check(f"{domain}/{task}/{time_limit}", steps)
+"""
+
+
+@pytest.mark.dm_control_api("suite.load", "rl.control.Environment.step")
+def test_suite_episode_lengths_count_as_in_dm_control(differential):
+    differential.assert_same(SUITE_EPISODE_LENGTHS_PROGRAM, "probe_suite_episode_lengths")
