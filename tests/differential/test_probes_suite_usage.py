@@ -1079,3 +1079,56 @@ for domain, task in [("cartpole", "balance"), ("walker", "walk"), ("humanoid", "
 @pytest.mark.dm_control_api("suite.load", "rl.control.Environment.step")
 def test_suite_episode_lengths_count_as_in_dm_control(differential):
     differential.assert_same(SUITE_EPISODE_LENGTHS_PROGRAM, "probe_suite_episode_lengths")
+
+
+OBSERVATION_VALUE_KINDS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+    @property
+    def mjcf_model(self): return self._root
+class T(composer.Task):
+    def __init__(self, **opts):
+        self.box = Box()
+        self.set_timesteps(0.01, 0.002)
+        o = {
+            "scalar": observable.Generic(lambda p: p.time()),
+            "int": observable.Generic(lambda p: int(p.time() * 1000)),
+            "bool": observable.Generic(lambda p: p.time() > 0.015),
+            "list": observable.Generic(lambda p: [p.time(), 1.0]),
+            "f32": observable.Generic(lambda p: np.float32(p.time())),
+            "tuple": observable.Generic(lambda p: (1, 2)),
+            "2d": observable.Generic(lambda p: np.ones((2, 3)) * p.time()),
+        }
+        for v in o.values():
+            v.enabled = True
+            for k, val in opts.items(): setattr(v, k, val)
+        self._o = o
+    @property
+    def root_entity(self): return self.box
+    @property
+    def task_observables(self): return self._o
+    def get_reward(self, physics): return 0.0
+for strip in (False, True):
+    for opts in ({}, {"buffer_size": 2}, {"aggregator": "sum", "buffer_size": 3}, {"delay": 2}):
+        key = f"{strip}/{sorted(opts.items())}"
+        def f(opts=opts):
+            env = composer.Environment(T(**opts), random_state=0, strip_singleton_obs_buffer_dim=strip)
+            spec = env.observation_spec()
+            ts0 = env.reset()
+            ts1 = env.step(np.zeros(0))
+            ts2 = env.step(np.zeros(0))
+            return spec, ts0.observation, ts1.observation, ts2.observation, {k: (np.asarray(v).dtype.str, type(v).__name__) for k, v in ts2.observation.items()}
+        check(key, f)
+"""
+
+
+@pytest.mark.dm_control_api("composer.observation.observable.Generic", "composer.Environment.step")
+def test_observation_value_kinds_match_dm_control(differential):
+    differential.assert_same(OBSERVATION_VALUE_KINDS_PROGRAM, "probe_observation_value_kinds")
