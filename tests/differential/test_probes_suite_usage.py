@@ -1132,3 +1132,77 @@ for strip in (False, True):
 @pytest.mark.dm_control_api("composer.observation.observable.Generic", "composer.Environment.step")
 def test_observation_value_kinds_match_dm_control(differential):
     differential.assert_same(OBSERVATION_VALUE_KINDS_PROGRAM, "probe_observation_value_kinds")
+
+
+OBSERVATION_SCHEDULES_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+    @property
+    def mjcf_model(self): return self._root
+class T(composer.Task):
+    def __init__(self, n, specs):
+        self.box = Box()
+        self.set_timesteps(0.002 * n, 0.002)
+        o = {}
+        for i, (interval, buf, delay, agg, kind) in enumerate(specs):
+            if kind == 0:
+                ob = observable.Generic(lambda p: np.array([p.time(), 2 * p.time()]))
+            elif kind == 1:
+                ob = observable.Generic(lambda p: p.time())
+            else:
+                ob = observable.MJCFFeature("qpos", self.box.joint)
+            ob.enabled = True
+            ob.update_interval = interval
+            ob.buffer_size = buf
+            ob.delay = delay
+            ob.aggregator = agg
+            o[f"o{i}"] = ob
+        self._o = o
+    @property
+    def root_entity(self): return self.box
+    @property
+    def task_observables(self): return self._o
+    def get_reward(self, physics): return 0.0
+rng = np.random.RandomState(123)
+for trial in range(60):
+    n = int(rng.randint(1, 6))
+    specs = []
+    for i in range(3):
+        kind = int(rng.randint(3))
+        agg = [None, None, "mean", "max", "sum"][rng.randint(5)]
+        if kind == 1 and agg is not None:
+            agg = None
+        specs.append((int(rng.randint(1, 5)), int(rng.randint(1, 5)), int(rng.randint(0, 7)), agg, kind))
+    strip = bool(rng.randint(2))
+    # INITIAL_VALUE pads as dm_control only with values that are new arrays (its
+    # padding aliases an MJCFFeature's view of the simulation: a documented difference).
+    pad = composer.ObservationPadding.ZERO if trial % 3 else composer.ObservationPadding.INITIAL_VALUE
+    if pad is composer.ObservationPadding.INITIAL_VALUE:
+        specs = [(interval, buf, delay, agg, 0) for interval, buf, delay, agg, _ in specs]
+    def f(n=n, specs=specs, strip=strip, pad=pad):
+        env = composer.Environment(T(n, specs), random_state=0, strip_singleton_obs_buffer_dim=strip, delayed_observation_padding=pad)
+        out = [env.observation_spec(), env.reset().observation]
+        for _ in range(6):
+            out.append(env.step(np.zeros(0)).observation)
+        out.append(env.reset().observation)
+        out.append(env.step(np.zeros(0)).observation)
+        return out
+    check(f"trial{trial}/{n}/{specs}/{strip}/{pad.name}", f)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "composer.Environment.step",
+    "composer.observation.observable.Observable.update_interval",
+    "composer.observation.observable.Observable.buffer_size",
+    "composer.observation.observable.Observable.delay",
+)
+def test_random_observation_schedules_match_dm_control(differential):
+    differential.assert_same(OBSERVATION_SCHEDULES_PROGRAM, "probe_observation_schedules")
