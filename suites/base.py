@@ -239,6 +239,23 @@ class SuiteTask(composer.Task):
             observation[name] = value
         return observation
 
+    def observation_spec(self, physics):
+        """dm_control's `control.Task.observation_spec`, which suite tasks leave
+        undefined (its Environment infers the spec from an observation).
+
+        Raises:
+          NotImplementedError: always, as dm_control's suite tasks raise it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} defines no observation_spec")
+
+    def step_spec(self, physics):
+        """dm_control's `control.Task.step_spec`, which suite tasks leave undefined.
+
+        Raises:
+          NotImplementedError: always, as dm_control's suite tasks raise it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} defines no step_spec")
+
     def control_task(self):
         """This task with dm_control's `control.Task` methods
         (`initialize_episode(physics)`, `before_step(action, physics)`,

@@ -279,6 +279,8 @@ class Environment(composer.Environment):
     # dm_control's control.Environment never recompiles its physics: what a task
     # writes into the model lasts across episodes there, and so here.
     _restore_model_at_reset = False
+    # Its episodes last as many steps as dm_control's control.Environment counts.
+    _control_suite_step_limit = True
     # dm_control loads suite models from XML: unnamed elements stay unnamed.
     _pymjcf_compiled = False
 

@@ -689,6 +689,11 @@ class Environment(dm_env.Environment):
             raise ValueError(entity_module.describe_compile_error(root, error)) from error
         self._finish_compile()
 
+    # Whether `exact_step_count` counts steps as dm_control's `control.Environment`
+    # does (time_limit / (timestep * substeps), no tolerance): the Control Suite's
+    # environment sets True.
+    _control_suite_step_limit: bool = False
+
     # Whether a reset that dm_control's Composer would recompile puts the model's
     # values back as compiled (dm_control's physics-task environment, which never
     # recompiles, sets False).
@@ -766,7 +771,16 @@ class Environment(dm_env.Environment):
         at every compile, unless `n_sub_steps` overrides them) and the episode's step
         limit."""
         self._n_substeps = self._overridden_n_sub_steps or self._task.physics_steps_per_control_step
-        if self._exact_step_count:
+        if self._exact_step_count and self._control_suite_step_limit:
+            # dm_control's `control.Environment`: the episode ends at the first step
+            # count >= time_limit / (physics timestep * substeps), a float quotient
+            # taken as it comes (so 0.0500000001 s of 0.01 s steps is 6 steps).
+            limit = self._time_limit / (float(self._physics.model.opt.timestep) * self._n_substeps)
+            if math.isfinite(limit):
+                self._step_limit = math.ceil(limit)
+            else:
+                self._step_limit = -math.inf if limit < 0 else math.inf
+        elif self._exact_step_count:
             limit = self._time_limit / self.control_timestep()
             if math.isfinite(limit) and abs(limit - round(limit)) < _STEP_LIMIT_TOLERANCE:
                 limit = round(limit)

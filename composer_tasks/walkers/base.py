@@ -957,6 +957,9 @@ class WalkerObservables(composer.Observables):
             )
             for body in entity._end_effectors
         ]
+        # dm_control's legacy walkers list the sensors this observable added
+        # (`end_effectors_pos_sensors`), refilled in place as there.
+        entity.__dict__.setdefault("_end_effectors_pos_sensors", [])[:] = entity._handles(sensors)
         return _feature_or_empty("sensordata", sensors)
 
     def add_egocentric_vector(

@@ -116,7 +116,7 @@ class LegacyWalker(base.Walker):
         self._marker_geoms = tuple(marker_geoms)
         self._rangefinder_sensors = tuple(rangefinder_sensors)
         self._prev_action = np.zeros(len(self.actuators))
-        self._end_effectors_pos_sensors: list[Any] = []
+        self.__dict__.setdefault("_end_effectors_pos_sensors", [])
         self._obs_on_other: dict[str, Any] = {}
         self._end_effector_geom_ids: set[int] = set()
         self._body_geom_ids: set[int] = set()
@@ -156,7 +156,7 @@ class LegacyWalker(base.Walker):
     def end_effectors_pos_sensors(self) -> list[Any]:
         """The `framepos` sensors the `end_effectors_pos` observable added (one per
         end effector, relative to the root body), empty before it is built."""
-        return self._end_effectors_pos_sensors
+        return self.__dict__.setdefault("_end_effectors_pos_sensors", [])
 
     def end_effector_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
         """Contacts touching an end effector: `collect_contacts` over

@@ -844,6 +844,8 @@ class Rat(legacy_base.LegacyWalker):
         initializer: Any = None,
     ) -> None:
         self.params = params
+        # dm_control's rat sets this (an empty list it never fills) for its users.
+        self.body_sites: list[Any] = []
         spec = mujoco.MjSpec()
         spec.modelname = name
         spec.compiler.degree = False

@@ -992,3 +992,217 @@ def test_variation_random_states_are_taken_as_in_dm_control(differential):
     _assert_same_up_to_subclasses(
         differential, VARIATION_RANDOM_STATES_PROGRAM, "probe_variation_random_states"
     )
+
+
+SUITE_TASK_SPECS_PROGRAM = """
+from dm_control import suite
+from dm_control.rl import control
+from dm_control.suite import cartpole, walker
+
+env = suite.load("cartpole", "balance", task_kwargs={"random": 1})
+check("suite/observation_spec", lambda: env.task.observation_spec(env.physics))
+check("suite/step_spec", lambda: env.task.step_spec(env.physics))
+check("suite/action_spec", lambda: env.task.action_spec(env.physics))
+check("suite/get_termination", lambda: env.task.get_termination(env.physics))
+physics = walker.Physics.from_xml_string(*walker.get_model_and_assets())
+task = walker.PlanarWalker(move_speed=1, random=2)
+check("walker/observation_spec", lambda: task.observation_spec(physics))
+check("walker/step_spec", lambda: task.step_spec(physics))
+env = control.Environment(physics, task)
+check("environment/observation_spec", env.observation_spec)
+check("environment/step_spec", env.step_spec)
+"""
+
+
+@pytest.mark.dm_control_api("suite.base.Task", "rl.control.Task.observation_spec")
+def test_suite_task_spec_methods_raise_as_in_dm_control(differential):
+    differential.assert_same(SUITE_TASK_SPECS_PROGRAM, "probe_suite_task_specs")
+
+
+LEGACY_WALKER_MEMBERS_PROGRAM = """
+import numpy as np
+from dm_control.locomotion.examples import basic_cmu_2019
+from dm_control.locomotion.soccer import boxhead
+from dm_control.locomotion.walkers import ant, cmu_humanoid
+
+env = basic_cmu_2019.cmu_humanoid_run_walls(random_state=1)
+env.reset()
+for _ in range(5):
+    env.step(np.zeros(env.action_spec().shape))
+physics = env.physics
+walker = env.task._walker
+check("cmu/aliveness", lambda: walker.aliveness(physics))
+check("cmu/end_effector_geom_ids", lambda: sorted(walker.end_effector_geom_ids))
+check("cmu/body_geom_ids", lambda: sorted(walker.body_geom_ids))
+check("cmu/obs_on_other", lambda: dict(walker.obs_on_other))
+check("cmu/end_effector_contacts", lambda: walker.end_effector_contacts(physics))
+check("cmu/body_contacts", lambda: walker.body_contacts(physics))
+check("cmu/actuator_force", lambda: walker.actuator_force(physics))
+check("cmu/mocap_to_observable", lambda: list(walker.mocap_to_observable_joint_order))
+check("cmu/observable_to_mocap", lambda: list(walker.observable_to_mocap_joint_order))
+check("cmu/end_effectors_pos_sensors", lambda: [s.name for s in walker.end_effectors_pos_sensors])
+for name, make in [("ant", ant.Ant), ("boxhead", boxhead.BoxHead),
+                   ("cmu_v2020", cmu_humanoid.CMUHumanoidPositionControlledV2020)]:
+    other = make()
+    check(name + "/end_effectors_pos_sensors", lambda: [s.name for s in other.end_effectors_pos_sensors])
+from dm_control.locomotion.walkers import rodent
+check("rat/body_sites", lambda: rodent.Rat().body_sites)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "locomotion.walkers.cmu_humanoid.CMUHumanoid",
+    "locomotion.walkers.legacy_base.Walker.end_effectors_pos_sensors",
+)
+def test_cmu_humanoids_have_the_legacy_walker_members_as_in_dm_control(differential):
+    differential.assert_same(LEGACY_WALKER_MEMBERS_PROGRAM, "probe_legacy_walker_members")
+
+
+SUITE_EPISODE_LENGTHS_PROGRAM = """
+import numpy as np
+from dm_control import suite
+
+for domain, task in [("cartpole", "balance"), ("walker", "walk"), ("humanoid", "stand"),
+                     ("acrobot", "swingup"), ("fish", "swim")]:
+    for time_limit in (0.3, 0.0500000001, 0.049999999, 0.1, 0.35):
+        def steps(time_limit=time_limit):
+            env = suite.load(domain, task, task_kwargs={"random": 1, "time_limit": time_limit})
+            env.reset()
+            count = 1
+            while not env.step(np.zeros(env.action_spec().shape)).last():
+                count += 1
+            return count
+        check(f"{domain}/{task}/{time_limit}", steps)
+"""
+
+
+@pytest.mark.dm_control_api("suite.load", "rl.control.Environment.step")
+def test_suite_episode_lengths_count_as_in_dm_control(differential):
+    differential.assert_same(SUITE_EPISODE_LENGTHS_PROGRAM, "probe_suite_episode_lengths")
+
+
+OBSERVATION_VALUE_KINDS_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+    @property
+    def mjcf_model(self): return self._root
+class T(composer.Task):
+    def __init__(self, **opts):
+        self.box = Box()
+        self.set_timesteps(0.01, 0.002)
+        o = {
+            "scalar": observable.Generic(lambda p: p.time()),
+            "int": observable.Generic(lambda p: int(p.time() * 1000)),
+            "bool": observable.Generic(lambda p: p.time() > 0.015),
+            "list": observable.Generic(lambda p: [p.time(), 1.0]),
+            "f32": observable.Generic(lambda p: np.float32(p.time())),
+            "tuple": observable.Generic(lambda p: (1, 2)),
+            "2d": observable.Generic(lambda p: np.ones((2, 3)) * p.time()),
+        }
+        for v in o.values():
+            v.enabled = True
+            for k, val in opts.items(): setattr(v, k, val)
+        self._o = o
+    @property
+    def root_entity(self): return self.box
+    @property
+    def task_observables(self): return self._o
+    def get_reward(self, physics): return 0.0
+for strip in (False, True):
+    for opts in ({}, {"buffer_size": 2}, {"aggregator": "sum", "buffer_size": 3}, {"delay": 2}):
+        key = f"{strip}/{sorted(opts.items())}"
+        def f(opts=opts):
+            env = composer.Environment(T(**opts), random_state=0, strip_singleton_obs_buffer_dim=strip)
+            spec = env.observation_spec()
+            ts0 = env.reset()
+            ts1 = env.step(np.zeros(0))
+            ts2 = env.step(np.zeros(0))
+            return spec, ts0.observation, ts1.observation, ts2.observation, {k: (np.asarray(v).dtype.str, type(v).__name__) for k, v in ts2.observation.items()}
+        check(key, f)
+"""
+
+
+@pytest.mark.dm_control_api("composer.observation.observable.Generic", "composer.Environment.step")
+def test_observation_value_kinds_match_dm_control(differential):
+    differential.assert_same(OBSERVATION_VALUE_KINDS_PROGRAM, "probe_observation_value_kinds")
+
+
+OBSERVATION_SCHEDULES_PROGRAM = """
+import numpy as np
+from dm_control import composer, mjcf
+from dm_control.composer.observation import observable
+class Box(composer.Entity):
+    def _build(self):
+        self._root = mjcf.RootElement(model="box")
+        body = self._root.worldbody.add("body", name="b", pos=[0, 0, 1])
+        self.joint = body.add("joint", name="z", type="slide", axis=[0, 0, 1])
+        body.add("geom", type="box", size=[0.1, 0.1, 0.1])
+    @property
+    def mjcf_model(self): return self._root
+class T(composer.Task):
+    def __init__(self, n, specs):
+        self.box = Box()
+        self.set_timesteps(0.002 * n, 0.002)
+        o = {}
+        for i, (interval, buf, delay, agg, kind) in enumerate(specs):
+            if kind == 0:
+                ob = observable.Generic(lambda p: np.array([p.time(), 2 * p.time()]))
+            elif kind == 1:
+                ob = observable.Generic(lambda p: p.time())
+            else:
+                ob = observable.MJCFFeature("qpos", self.box.joint)
+            ob.enabled = True
+            ob.update_interval = interval
+            ob.buffer_size = buf
+            ob.delay = delay
+            ob.aggregator = agg
+            o[f"o{i}"] = ob
+        self._o = o
+    @property
+    def root_entity(self): return self.box
+    @property
+    def task_observables(self): return self._o
+    def get_reward(self, physics): return 0.0
+rng = np.random.RandomState(123)
+for trial in range(60):
+    n = int(rng.randint(1, 6))
+    specs = []
+    for i in range(3):
+        kind = int(rng.randint(3))
+        agg = [None, None, "mean", "max", "sum"][rng.randint(5)]
+        if kind == 1 and agg is not None:
+            agg = None
+        specs.append((int(rng.randint(1, 5)), int(rng.randint(1, 5)), int(rng.randint(0, 7)), agg, kind))
+    strip = bool(rng.randint(2))
+    # INITIAL_VALUE pads as dm_control only with values that are new arrays (its
+    # padding aliases an MJCFFeature's view of the simulation: a documented difference).
+    pad = composer.ObservationPadding.ZERO if trial % 3 else composer.ObservationPadding.INITIAL_VALUE
+    if pad is composer.ObservationPadding.INITIAL_VALUE:
+        specs = [(interval, buf, delay, agg, 0) for interval, buf, delay, agg, _ in specs]
+    def f(n=n, specs=specs, strip=strip, pad=pad):
+        env = composer.Environment(T(n, specs), random_state=0, strip_singleton_obs_buffer_dim=strip, delayed_observation_padding=pad)
+        out = [env.observation_spec(), env.reset().observation]
+        for _ in range(6):
+            out.append(env.step(np.zeros(0)).observation)
+        out.append(env.reset().observation)
+        out.append(env.step(np.zeros(0)).observation)
+        return out
+    check(f"trial{trial}/{n}/{specs}/{strip}/{pad.name}", f)
+"""
+
+
+@pytest.mark.dm_control_api(
+    "composer.Environment.step",
+    "composer.observation.observable.Observable.update_interval",
+    "composer.observation.observable.Observable.buffer_size",
+    "composer.observation.observable.Observable.delay",
+)
+def test_random_observation_schedules_match_dm_control(differential):
+    differential.assert_same(OBSERVATION_SCHEDULES_PROGRAM, "probe_observation_schedules")

@@ -681,12 +681,14 @@ class _Slot:
             # without the leading axis, where that axis is stripped). A custom
             # aggregator gets a copy, as there, so a view it returns does not change
             # later.
-            read = buffer[0] if self._strip_output else buffer
+            read = buffer[0, ...] if self._strip_output else buffer
             if self._builtin_aggregator:
                 return self.aggregator(read)
             return self.aggregator(read.copy())
         if self._strip_output:
-            return buffer[0].copy()
+            # `[0, ...]`: a scalar's value stays a 0-d array, as dm_control's buffer
+            # gives it (a new one).
+            return buffer[0, ...].copy()
         return buffer.copy()
 
 
