@@ -640,12 +640,26 @@ class Struct(writer.PartWriting):
             record = records[key] = {}
         return record
 
+    def _root_view(self) -> Struct | None:
+        """The same setting of the root model when this model is attached (None
+        otherwise): as in PyMJCF, an attached model's settings are the root's."""
+        scope = self._scope
+        if scope._parent_scope is None:
+            return None
+        top = scope._top()
+        if self._tag in ("compiler", "option", "size", "statistic"):
+            return getattr(top, self._tag)
+        return getattr(top.visual, "global_" if self._tag == "global" else self._tag)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         attribute = self._attribute(name)
         if self._scope._detached:
             self._scope._check_attached_alive()
+        root = self._root_view()
+        if root is not None:
+            return getattr(root, name)
         record = self._record()
         if record is None:
             return attribute.get(self)
@@ -655,6 +669,9 @@ class Struct(writer.PartWriting):
 
     def get_attributes(self) -> collections.OrderedDict[str, Any]:
         """The attributes set on this struct, by MJCF name (an `OrderedDict`, as PyMJCF's)."""
+        root = self._root_view()
+        if root is not None:
+            return root.get_attributes()
         values: collections.OrderedDict[str, Any] = collections.OrderedDict()
         record = self._record()
         for name in self._table:
@@ -667,11 +684,11 @@ class Struct(writer.PartWriting):
     def __setattr__(self, name: str, value: Any) -> None:
         attribute = self._attribute(name)
         self._scope._check_attached_alive()
-        if self._scope._parent_scope is not None:
-            raise ValueError(
-                f"{self._path()}: model {self._scope.model!r} is attached; global settings "
-                "are the root model's"
-            )
+        root = self._root_view()
+        if root is not None:
+            # PyMJCF: an attached model's settings are the root's.
+            setattr(root, name, value)
+            return
         if value is None:
             raise ValueError(f"{name!r} of {self._path()} cannot be cleared once set; set a value")
         try:
@@ -858,9 +875,18 @@ class _Flags(writer.PartWriting):
             record = records[("struct", "flag")] = {}
         return record
 
+    def _root_view(self) -> _Flags | None:
+        """The root model's flags when this model is attached (its settings are the
+        root's, as in PyMJCF), else None."""
+        scope = self._scope
+        return None if scope._parent_scope is None else _Flags(scope._top())
+
     def get_attributes(self) -> collections.OrderedDict[str, str]:
         """The flags set (and any set away from MuJoCo's defaults by other means), in
         MJCF's order, as PyMJCF lists the ones set."""
+        root = self._root_view()
+        if root is not None:
+            return root.get_attributes()
         names = set(self._changed()) | set(self._record() or {})
         return collections.OrderedDict(
             (name, getattr(self, name)) for name in attributes_module.FLAG_ORDER if name in names
@@ -891,6 +917,9 @@ class _Flags(writer.PartWriting):
     def __getattr__(self, name: str) -> str:
         if name.startswith("_"):
             raise AttributeError(name)
+        root = self._root_view()
+        if root is not None:
+            return getattr(root, name)
         field, bit, is_disable = self._bit(name)
         on = bool(getattr(self._scope._spec.option, field) & bit)
         return "disable" if on == is_disable else "enable"
@@ -899,6 +928,10 @@ class _Flags(writer.PartWriting):
         field, bit, is_disable = self._bit(name)
         if value not in ("enable", "disable"):
             raise ValueError(f"flag {name!r} must be 'enable' or 'disable', got {value!r}")
+        root = self._root_view()
+        if root is not None:
+            setattr(root, name, value)
+            return
         option = self._scope._spec.option
         flags = getattr(option, field)
         set_bit = (value == "disable") == is_disable

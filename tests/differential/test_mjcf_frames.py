@@ -76,3 +76,29 @@ record('text', arena.to_xml_string())
 )
 def test_attachment_frames_match_dm_control(differential):
     differential.assert_same(PROGRAM, "frames", rtol=1e-9, atol=1e-12)
+
+
+SETTINGS = r"""
+from dm_control import mjcf
+root = mjcf.RootElement(model='root')
+child = mjcf.RootElement(model='child')
+child.option.timestep = 0.004
+root.attach(child)
+child.option.timestep = 0.005
+child.compiler.angle = 'radian'
+child.visual.quality.shadowsize = 2048
+child.option.flag.gravity = 'disable'
+child.size.njmax = 300
+record('root', [root.option.timestep, root.compiler.angle, root.visual.quality.shadowsize,
+                root.option.flag.gravity, root.size.njmax])
+record('child', [child.option.timestep, child.compiler.angle, child.option.flag.gravity,
+                 dict(child.option.get_attributes())])
+record('text', root.to_xml_string())
+physics = mjcf.Physics.from_mjcf_model(root)
+record('compiled', [physics.model.opt.timestep, int(physics.model.opt.disableflags)])
+"""
+
+
+@pytest.mark.dm_control_api("mjcf.RootElement.option", "mjcf.RootElement.compiler")
+def test_an_attached_models_settings_are_the_roots(differential):
+    differential.assert_same(SETTINGS, "attached_settings")

@@ -105,8 +105,9 @@ def test_attach_errors():
     assert again.model == "leg0_1" and again.find("joint", "hip").full_identifier == (
         "creature/leg0_1/hip"
     )
-    with pytest.raises(ValueError, match="is attached; global settings are the root model's"):
-        creature.option.timestep = 0.01
+    # As in PyMJCF, an attached model's settings are the root's.
+    creature.option.timestep = 0.01
+    assert arena.option.timestep == 0.01 and creature.option.timestep == 0.01
     arena.compiler.angle = "degree"
     radian_child = mjcf.RootElement(model="r")
     radian_child.compiler.angle = "radian"
