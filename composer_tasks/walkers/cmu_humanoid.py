@@ -566,7 +566,7 @@ _FOOT_BODIES = ("lfoot", "ltoes", "rfoot", "rtoes")
 _AXES = {"x": (1, 0, 0), "y": (0, 1, 0), "z": (0, 0, 1)}
 
 
-class _CMUHumanoidBase(base.Walker):
+class _CMUHumanoidBase(legacy_base.LegacyMembers, base.Walker):
     """The API shared by dm_control's CMU humanoids (`_CMUHumanoidBase` there).
 
     Subclasses choose the body and its actuators through `_body_version`
@@ -576,12 +576,6 @@ class _CMUHumanoidBase(base.Walker):
 
     _body_version = "2019"
     mjcf_file_site_sizes = True  # an MJCF file in dm_control (base.Walker)
-
-    def after_substep(self, physics: Any, random_state: Any) -> None:
-        """Refreshes `data.subtree_linvel` after every physics step, as dm_control's
-        legacy walker (this walker's base there) does (torso_xvel, torso_yvel)."""
-        del random_state  # unused, as there
-        base.refresh_subtree_velocity(physics)
 
     _actuation = "torque"
     _scale_default = False
@@ -831,59 +825,6 @@ class _CMUHumanoidBase(base.Walker):
     def mocap_joints(self) -> tuple[mjcf.Element, ...]:
         """The 56 hinges in the CMU motion-capture order (`_CMU_MOCAP_JOINTS`)."""
         return self._handles(self._mocap_joints)
-
-    # dm_control's CMU humanoids derive from its legacy walker, whose members follow
-    # (`legacy_base.LegacyWalker` has the same ones).
-
-    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Records the compiled ids of the end effectors' geoms and of the walker's
-        other geoms (`end_effector_geom_ids`, `body_geom_ids`), as dm_control's legacy
-        walker does; again only when the model was compiled anew."""
-        super().after_compile(physics, random_state)
-        model = physics.model
-        if self.__dict__.get("_geom_ids_of_model") is model:
-            return
-        end_effector_geoms = [geom for body in self.end_effectors for geom in body.find_all("geom")]
-        self._end_effector_geom_ids = legacy_base._geom_ids(physics, end_effector_geoms)
-        all_geoms = list(self.mjcf_model.find_all("geom"))
-        self._body_geom_ids = (
-            legacy_base._geom_ids(physics, all_geoms) - self._end_effector_geom_ids
-        )
-        self._geom_ids_of_model = model
-
-    def aliveness(self, physics: Physics) -> float:
-        """dm_control's legacy aliveness in [-1, 0] (0: alive); always 0, as there."""
-        del physics
-        return 0.0
-
-    @property
-    def end_effector_geom_ids(self) -> set[int]:
-        """Compiled ids of the end effectors' geoms (set at `after_compile`)."""
-        return self._end_effector_geom_ids
-
-    @property
-    def body_geom_ids(self) -> set[int]:
-        """Compiled ids of the walker's geoms other than the end effectors' (set at
-        `after_compile`)."""
-        return self._body_geom_ids
-
-    @property
-    def obs_on_other(self) -> dict[str, Any]:
-        """dm_control's legacy `obs_on_other`: a dict a task may fill; empty here."""
-        return self.__dict__.setdefault("_obs_on_other", {})
-
-    @property
-    def end_effectors_pos_sensors(self) -> list[Any]:
-        """The `framepos` sensors the `end_effectors_pos` observable added (one per
-        end effector, relative to the root body)."""
-        return self.__dict__.setdefault("_end_effectors_pos_sensors", [])
-
-    end_effector_contacts = legacy_base.LegacyWalker.end_effector_contacts
-    body_contacts = legacy_base.LegacyWalker.body_contacts
-    collect_contacts = legacy_base.LegacyWalker.collect_contacts
-    actuator_force = legacy_base.LegacyWalker.actuator_force
-    mocap_to_observable_joint_order = legacy_base.LegacyWalker.mocap_to_observable_joint_order
-    observable_to_mocap_joint_order = legacy_base.LegacyWalker.observable_to_mocap_joint_order
 
     @property
     def actuator_order(self) -> np.ndarray:

@@ -30,7 +30,7 @@ flat `(3 * n_end_effectors,)` (egocentric, m), `world_zaxis` (3,), `joints_pos`,
 convention; this project's other walkers enable theirs).
 """
 
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Sequence, cast
 
 import mujoco
 import numpy as np
@@ -49,7 +49,115 @@ RANGEFINDER_SCALE_M = 10.0
 _XBODY = mujoco.mjtObj.mjOBJ_XBODY
 
 
-class LegacyWalker(base.Walker):
+class LegacyMembers:
+    """dm_control's legacy walker's members beside its build: the subtree velocity
+    refreshed after every substep, the compiled geom ids of the end effectors and of
+    the rest, contact summaries, actuator forces, `aliveness`, `obs_on_other`,
+    `end_effectors_pos_sensors` and the mocap joint orders. Shared by `LegacyWalker`
+    and the CMU humanoids (whose base is dm_control's legacy walker too)."""
+
+    def after_substep(self, physics: Any, random_state: Any) -> None:
+        """Refreshes `data.subtree_linvel` after every physics step, as dm_control's
+        legacy walker does (`base.refresh_subtree_velocity`: torso_xvel, torso_yvel)."""
+        del random_state  # unused, as there
+        base.refresh_subtree_velocity(physics)
+
+    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
+        """Records the compiled ids of the end effectors' geoms (every geom in their
+        subtrees) and of the walker's other geoms, attached entities' included, as
+        dm_control's legacy walker does (`end_effector_geom_ids`, `body_geom_ids`);
+        again only when the model was compiled anew."""
+        super().after_compile(physics, random_state)  # type: ignore[misc]
+        model = physics.model
+        if self.__dict__.get("_geom_ids_of_model") is model:
+            return
+        walker = cast("base.Walker", self)
+        end_effector_geoms = [
+            geom for body in walker.end_effectors for geom in body.find_all("geom")
+        ]
+        self._end_effector_geom_ids = _geom_ids(physics, end_effector_geoms)
+        all_geoms = list(walker.mjcf_model.find_all("geom"))
+        self._body_geom_ids = _geom_ids(physics, all_geoms) - self._end_effector_geom_ids
+        self._geom_ids_of_model = model
+
+    @property
+    def end_effector_geom_ids(self) -> set[int]:
+        """Compiled ids of the end effectors' geoms (set at `after_compile`)."""
+        return self.__dict__.setdefault("_end_effector_geom_ids", set())
+
+    @property
+    def body_geom_ids(self) -> set[int]:
+        """Compiled ids of the walker's geoms other than the end effectors' (set at
+        `after_compile`)."""
+        return self.__dict__.setdefault("_body_geom_ids", set())
+
+    @property
+    def obs_on_other(self) -> dict[str, Any]:
+        """dm_control's legacy `obs_on_other`: a dict a task may fill with
+        observables of other entities; the walker itself adds none."""
+        return self.__dict__.setdefault("_obs_on_other", {})
+
+    @property
+    def end_effectors_pos_sensors(self) -> list[Any]:
+        """The `framepos` sensors the `end_effectors_pos` observable added (one per
+        end effector, relative to the root body), empty before it is built."""
+        return self.__dict__.setdefault("_end_effectors_pos_sensors", [])
+
+    def end_effector_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
+        """Contacts touching an end effector: `collect_contacts` over
+        `end_effector_geom_ids`."""
+        return self.collect_contacts(physics, self.end_effector_geom_ids)
+
+    def body_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
+        """Contacts touching the walker's other geoms: `collect_contacts` over
+        `body_geom_ids`."""
+        return self.collect_contacts(physics, self.body_geom_ids)
+
+    def collect_contacts(
+        self, physics: Physics, geom_ids: Collection[int]
+    ) -> dict[tuple[int, int], float]:
+        """dm_control's legacy contact summary: for each active contact (dist below
+        includemargin) with a geom in `geom_ids`, its normal force (N, the first
+        component of `mj_contactForce`), summed per (geom1, geom2) pair of ids."""
+        contacts: dict[tuple[int, int], float] = {}
+        force_torque = np.zeros(6)
+        data = physics.data
+        for index in range(data.ncon):
+            contact = data.contact[index]
+            geom1, geom2 = int(contact.geom1), int(contact.geom2)
+            if (geom1 in geom_ids or geom2 in geom_ids) and contact.dist < contact.includemargin:
+                mujoco.mj_contactForce(physics.model, data, index, force_torque)
+                contacts[(geom1, geom2)] = float(force_torque[0]) + contacts.get(
+                    (geom1, geom2), 0.0
+                )
+        return contacts
+
+    def actuator_force(self, physics: Physics) -> np.ndarray:
+        """The actuator forces on the observable joints (`qfrc_actuator`, N or N m)."""
+        joints = cast("base.Walker", self)._observable_joints
+        return np.array(physics.bind(list(joints)).qfrc_actuator)
+
+    def aliveness(self, physics: Physics) -> float:
+        """dm_control's legacy aliveness in [-1, 0] (0: alive); always 0, as there."""
+        del physics
+        return 0.0
+
+    @property
+    def mocap_to_observable_joint_order(self) -> list[int]:
+        """For each observable joint, its index in `mocap_joints`."""
+        walker = cast(Any, self)
+        mocap = [joint.spec_element for joint in walker.mocap_joints]
+        return [mocap.index(joint) for joint in walker._observable_joints]
+
+    @property
+    def observable_to_mocap_joint_order(self) -> list[int]:
+        """For each of `mocap_joints`, its index in `observable_joints`."""
+        walker = cast(Any, self)
+        observable_joints = list(walker._observable_joints)
+        return [observable_joints.index(joint.spec_element) for joint in walker.mocap_joints]
+
+
+class LegacyWalker(LegacyMembers, base.Walker):
     """A walker with dm_control's legacy API (`prev_action`, `action_spec`, `aliveness`).
 
     Subclasses call `_set_parts` as every walker does, then `_init_legacy(...)`.
@@ -71,12 +179,6 @@ class LegacyWalker(base.Walker):
             self._pending_initializers = tuple(initializer)
         except TypeError:
             self._pending_initializers = (initializer or walker_initializers.UprightInitializer(),)
-
-    def after_substep(self, physics: Any, random_state: Any) -> None:
-        """Refreshes `data.subtree_linvel` after every physics step, as dm_control's
-        legacy walker does (`base.refresh_subtree_velocity`: torso_xvel, torso_yvel)."""
-        del random_state  # unused, as there
-        base.refresh_subtree_velocity(physics)
 
     def _parts_from_properties(self) -> None:
         """`base.Walker`'s, then, for a walker written as dm_control's (it called
@@ -124,73 +226,6 @@ class LegacyWalker(base.Walker):
             for item in initializer if isinstance(initializer, (list, tuple)) else [initializer]:
                 self.add_initializer(item)
 
-    def after_compile(self, physics: Physics, random_state: np.random.RandomState) -> None:
-        """Records the compiled ids of the end effectors' geoms (every geom in their
-        subtrees) and of the walker's other geoms, attached entities' included, as
-        dm_control's legacy walker does (`end_effector_geom_ids`, `body_geom_ids`)."""
-        super().after_compile(physics, random_state)
-        end_effector_geoms = [geom for body in self.end_effectors for geom in body.find_all("geom")]
-        self._end_effector_geom_ids = _geom_ids(physics, end_effector_geoms)
-        all_geoms = list(self.mjcf_model.find_all("geom"))
-        self._body_geom_ids = _geom_ids(physics, all_geoms)
-        self._body_geom_ids -= self._end_effector_geom_ids
-
-    @property
-    def end_effector_geom_ids(self) -> set[int]:
-        """Compiled ids of the end effectors' geoms (set at `after_compile`)."""
-        return self._end_effector_geom_ids
-
-    @property
-    def body_geom_ids(self) -> set[int]:
-        """Compiled ids of the walker's geoms other than the end effectors' (set at
-        `after_compile`)."""
-        return self._body_geom_ids
-
-    @property
-    def obs_on_other(self) -> dict[str, Any]:
-        """dm_control's legacy `obs_on_other`: a dict a task may fill with
-        observables of other entities; the walker itself adds none."""
-        return self._obs_on_other
-
-    @property
-    def end_effectors_pos_sensors(self) -> list[Any]:
-        """The `framepos` sensors the `end_effectors_pos` observable added (one per
-        end effector, relative to the root body), empty before it is built."""
-        return self.__dict__.setdefault("_end_effectors_pos_sensors", [])
-
-    def end_effector_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
-        """Contacts touching an end effector: `collect_contacts` over
-        `end_effector_geom_ids`."""
-        return self.collect_contacts(physics, self._end_effector_geom_ids)
-
-    def body_contacts(self, physics: Physics) -> dict[tuple[int, int], float]:
-        """Contacts touching the walker's other geoms: `collect_contacts` over
-        `body_geom_ids`."""
-        return self.collect_contacts(physics, self._body_geom_ids)
-
-    def collect_contacts(
-        self, physics: Physics, geom_ids: Collection[int]
-    ) -> dict[tuple[int, int], float]:
-        """dm_control's legacy contact summary: for each active contact (dist below
-        includemargin) with a geom in `geom_ids`, its normal force (N, the first
-        component of `mj_contactForce`), summed per (geom1, geom2) pair of ids."""
-        contacts: dict[tuple[int, int], float] = {}
-        force_torque = np.zeros(6)
-        data = physics.data
-        for index in range(data.ncon):
-            contact = data.contact[index]
-            geom1, geom2 = int(contact.geom1), int(contact.geom2)
-            if (geom1 in geom_ids or geom2 in geom_ids) and contact.dist < contact.includemargin:
-                mujoco.mj_contactForce(physics.model, data, index, force_torque)
-                contacts[(geom1, geom2)] = float(force_torque[0]) + contacts.get(
-                    (geom1, geom2), 0.0
-                )
-        return contacts
-
-    def actuator_force(self, physics: Physics) -> np.ndarray:
-        """The actuator forces on the observable joints (`qfrc_actuator`, N or N m)."""
-        return np.array(physics.bind(list(self._observable_joints)).qfrc_actuator)
-
     def _build_observables(self) -> "LegacyWalkerObservables":
         return LegacyWalkerObservables(self)
 
@@ -217,28 +252,11 @@ class LegacyWalker(base.Walker):
         an episode), a new float64 array of shape (n_actuators,)."""
         return self._prev_action.copy()
 
-    def aliveness(self, physics: Physics) -> float:
-        """dm_control's aliveness in [-1, 0] (0: alive); always 0 here."""
-        del physics
-        return 0.0
-
     @property
     def mocap_joints(self) -> tuple:
         """dm_control's legacy `mocap_joints`: every joint of the walker's own
         model (not the root joints of its attachment), in model order, as handles."""
         return tuple(self.mjcf_model.find_all("joint"))
-
-    @property
-    def mocap_to_observable_joint_order(self) -> list[int]:
-        """For each observable joint, its index in `mocap_joints`."""
-        mocap = [joint.spec_element for joint in self.mocap_joints]
-        return [mocap.index(joint) for joint in self._observable_joints]
-
-    @property
-    def observable_to_mocap_joint_order(self) -> list[int]:
-        """For each of `mocap_joints`, its index in `observable_joints`."""
-        observable_joints = list(self._observable_joints)
-        return [observable_joints.index(joint.spec_element) for joint in self.mocap_joints]
 
     @property
     def marker_geoms(self) -> tuple:
