@@ -274,7 +274,7 @@ def camera_index_by_name(model: mujoco.MjModel, name: str) -> int:
     """The index of the camera named `name`.
 
     Raises:
-      Error: the model has no camera of that name (`composer_tasks.physics.Error`, a
+      composer_tasks.physics.Error: the model has no camera of that name (a
         ValueError, as dm_control's `model.name2id` raises its `core.Error`).
     """
     index = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, name)
