@@ -248,6 +248,22 @@ class ElementMethods:
             return _scope_prefix(self._scope, prefix_root) + value
         return _xml_text(value, self._scope, prefix_root, precision, zero_threshold)
 
+    def _own_tree(
+        self: Any,
+        prefix_root: Any,
+        debug_context: Any,
+        precision: int,
+        zero_threshold: float,
+        filename_with_hash: bool,
+    ) -> ElementTree.Element:
+        """The element and what it holds as PyMJCF writes them (`to_xml`'s and
+        `to_xml_string`'s tree)."""
+        refuse_debug_context(debug_context)
+        if self._scope._removed:
+            self._check_alive()
+        root = prefix_root if prefix_root is not None else self.namescope
+        return _xml_tree(self, root, precision, zero_threshold, filename_with_hash)
+
     def to_xml(
         self: Any,
         prefix_root: Any = None,
@@ -261,15 +277,11 @@ class ElementMethods:
         element, as PyMJCF's): see `to_xml_string`."""
         from composer_tasks.mjcf import writer
 
-        if debug_context is not None:
-            raise ValueError(
-                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
-                "have; compile errors name the element and the line that made it instead"
+        return writer.as_lxml(
+            self._own_tree(
+                prefix_root, debug_context, precision, zero_threshold, filename_with_hash
             )
-        if self._scope._removed:
-            self._check_alive()
-        root = prefix_root if prefix_root is not None else self.namescope
-        return writer.as_lxml(_xml_tree(self, root, precision, zero_threshold, filename_with_hash))
+        )
 
     def to_xml_string(
         self: Any,
@@ -290,20 +302,12 @@ class ElementMethods:
         this package's order, not PyMJCF's schema order. `debug_context` (PyMJCF's
         debug mode) must be None.
         """
-        if debug_context is not None:
-            raise ValueError(
-                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
-                "have; compile errors name the element and the line that made it instead"
-            )
-        if self._scope._removed:
-            self._check_alive()
-        root = prefix_root if prefix_root is not None else self.namescope
-        tree = _xml_tree(self, root, precision, zero_threshold, filename_with_hash)
+        from composer_tasks.mjcf import writer
+
+        tree = self._own_tree(
+            prefix_root, debug_context, precision, zero_threshold, filename_with_hash
+        )
         if self_only:
-            if len(tree):
-                for child in list(tree):
-                    tree.remove(child)
-                tree.text = "..."
             frame = self.tag == "body" and self._is_attachment_frame()
             # PyMJCF prints an attachment frame's joints with their names (an unnamed
             # one with the frame's, last).
@@ -315,10 +319,7 @@ class ElementMethods:
                 and self._own_name() is None
             ):
                 tree.attrib.pop("name", None)
-        if pretty_print:
-            ElementTree.indent(tree, space="  ")
-        text = ElementTree.tostring(tree, encoding="unicode").replace(" />", "/>")
-        return text + "\n" if pretty_print else text
+        return writer.to_string(tree, self_only, pretty_print)
 
     def resolve_references(self: Any) -> None:
         """Makes the references of this element and those below it that were given by
@@ -340,6 +341,15 @@ class ElementMethods:
         if self._scope._removed:
             self._check_alive()
         return namescope_module.enter_scope(self._scope, scope_identifier)
+
+
+def refuse_debug_context(debug_context: Any) -> None:
+    """Raises for a `debug_context` (PyMJCF's debug mode), which this package has not."""
+    if debug_context is not None:
+        raise ValueError(
+            "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
+            "have; compile errors name the element and the line that made it instead"
+        )
 
 
 def _unset_class_text(handle: Any, prefix_root: Any) -> str | None:

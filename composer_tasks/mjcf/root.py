@@ -650,11 +650,7 @@ class RootElement(RootElementMethods):
     def _check_writable(self, debug_context: Any) -> None:
         if self._detached:
             self._check_attached_alive()
-        if debug_context is not None:
-            raise ValueError(
-                "debug_context is PyMJCF's debug mode, which composer_tasks.mjcf does not "
-                "have; compile errors name the element and the line that made it instead"
-            )
+        element_api.refuse_debug_context(debug_context)
 
     def get_assets(self) -> dict:
         """`{file name: bytes}` of the assets the model's files refer to."""
