@@ -253,3 +253,15 @@ def test_commit_defaults_and_class_handles_read_back_as_written():
     assert inherited.rgba.tolist() == [1, 0, 0, 1] and inherited.size.tolist() == [0.5]
     with pytest.raises(TypeError, match="needs a PyMJCF element"):
         mjcf.commit_defaults(top)
+
+
+def test_flag_set_attributes_sets_all_or_none():
+    model = mjcf.RootElement(model="m")
+    model.option.flag.set_attributes(gravity="disable", energy="enable")
+    assert model.option.flag.gravity == "disable" and model.option.flag.energy == "enable"
+    assert list(model.option.flag.get_attributes()) == ["gravity", "energy"]
+    with pytest.raises(ValueError, match="'contact' must be 'enable' or 'disable'"):
+        model.option.flag.set_attributes(warmstart="disable", contact="off")
+    with pytest.raises(AttributeError, match="not a valid attribute for <flag>"):
+        model.option.flag.set_attributes(warmstart="disable", nonsense="enable")
+    assert model.option.flag.warmstart == "enable"  # neither call set anything
